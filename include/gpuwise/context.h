@@ -1,0 +1,121 @@
+/* gpuwise — the context: the caller-owned handle on one view of the machine.
+ *
+ *   gw_context *ctx;
+ *   gw_options opts = GW_OPTIONS_INIT;
+ *   if (gw_context_new(&ctx, &opts) < 0) { puts(gw_error_last()); ... }
+ *   for (int i = 0; i < gw_device_count(ctx); i++) {
+ *       const gw_device_info *d = gw_device_get(ctx, i);
+ *       gw_device_sample s;
+ *       gw_device_sample_read(ctx, i, &s);
+ *   }
+ *   gw_context_free(ctx);
+ *
+ * gw_context_new succeeds even when no GPU or no vendor library is present:
+ * the reasons are in gw_backend_status(). A context is not thread-safe;
+ * use one per thread, or lock around it.
+ */
+#ifndef GPUWISE_CONTEXT_H
+#define GPUWISE_CONTEXT_H
+
+#include "gpuwise/device.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct gw_context gw_context;
+
+#define GW_OPTIONS_VERSION 1
+typedef struct gw_options {
+	unsigned version;        /* GW_OPTIONS_VERSION */
+	const char *root;        /* file-system prefix; NULL = $GPUWISE_ROOT or "/" */
+	const char *nvml_library;/* NULL = $GPUWISE_NVML_LIBRARY or "libnvidia-ml.so.1" */
+	const char *cuda_library;/* NULL = $GPUWISE_CUDA_LIBRARY or "libcuda.so.1" */
+	unsigned flags;          /* GW_OPT_* */
+} gw_options;
+#define GW_OPTIONS_INIT { GW_OPTIONS_VERSION, NULL, NULL, NULL, 0 }
+
+enum {
+	GW_OPT_NO_NVML = 0x1,    /* skip the NVML backend */
+	GW_OPT_NO_CUDA = 0x2,    /* skip the CUDA driver backend */
+	GW_OPT_NO_SYSFS = 0x4    /* skip the PCI and amdgpu sysfs backends */
+};
+
+/* What happened when a backend was opened. */
+typedef enum gw_backend_state {
+	GW_BACKEND_NOT_TRIED = 0,
+	GW_BACKEND_OK = 1,
+	GW_BACKEND_LIBRARY_MISSING = 2, /* dlopen failed */
+	GW_BACKEND_INIT_FAILED = 3,     /* loaded, but init returned an error */
+	GW_BACKEND_NOTHING_FOUND = 4    /* ran fine, found no devices of its kind */
+} gw_backend_state;
+
+typedef struct gw_backend_status {
+	const char *name;        /* "nvml", "cuda", "amdgpu", "pci" */
+	gw_backend_state state;
+	int error;               /* gw_error code for the failure, 0 if none */
+	int vendor_code;         /* e.g. NVML_ERROR_DRIVER_NOT_LOADED (9), CUDA_ERROR_* */
+	char vendor_code_name[48]; /* "DRIVER_NOT_LOADED", "CUDA_ERROR_NO_DEVICE" */
+	char library[256];       /* path or soname that was (tried to be) loaded */
+	char message[256];       /* one sentence on what went wrong, "" when OK */
+} gw_backend_status;
+
+/* Driver-wide facts. */
+typedef struct gw_driver_info {
+	gw_str driver_version;   /* NVIDIA user-space driver, "550.54.15" */
+	gw_str nvml_version;     /* "12.550.54.15" */
+	gw_u64 cuda_driver_version; /* highest CUDA the driver supports, 12040 form (NVML's or libcuda's) */
+	gw_str kernel_module_version; /* /proc/driver/nvidia/version or /sys/module/nvidia/version */
+	gw_str amdgpu_version;   /* /sys/module/amdgpu/version, when present */
+} gw_driver_info;
+
+/* Create a context and enumerate every GPU. opts may be NULL. */
+int gw_context_new(gw_context **out, const gw_options *opts);
+void gw_context_free(gw_context *ctx);
+
+/* The resolved file-system root ("/" or $GPUWISE_ROOT). */
+const char *gw_context_root(const gw_context *ctx);
+
+/* Number of devices enumerated (all vendors, including lost / driverless ones). */
+int gw_device_count(const gw_context *ctx);
+
+/* Static facts of device `index` (0..count-1), NULL when out of range. */
+const gw_device_info *gw_device_get(const gw_context *ctx, int index);
+
+/* Find a device by gpuwise index ("0"), UUID or unique UUID prefix
+ * ("GPU-8a5f", "8a5f"), or PCI bus id ("0000:18:00.0", "18:00.0").
+ * Returns 0 and the index in *out, or GW_ENOTFOUND / GW_EINVAL. */
+int gw_device_find(const gw_context *ctx, const char *selector, int *out);
+
+/* Read a fresh dynamic sample of device `index`. Fields a device lacks are
+ * NOT_SUPPORTED; a device that is lost returns GW_ELOST. */
+int gw_device_sample_read(gw_context *ctx, int index, gw_device_sample *out);
+
+/* The processes using device `index` (compute and graphics merged by pid),
+ * with user and command resolved through /proc. *out is allocated; free it
+ * with gw_processes_free(). An empty list is *out = NULL, *count = 0. */
+int gw_device_processes(gw_context *ctx, int index, gw_process **out, size_t *count);
+void gw_processes_free(gw_process *list);
+
+/* Driver facts (never NULL). */
+const gw_driver_info *gw_context_driver(const gw_context *ctx);
+
+/* Backend statuses, in backend order. *count receives how many. */
+const gw_backend_status *gw_context_backends(const gw_context *ctx, int *count);
+
+/* The status of one backend by name, NULL if unknown. */
+const gw_backend_status *gw_context_backend(const gw_context *ctx, const char *name);
+
+/* Helpers for printing. */
+const char *gw_vendor_name(gw_vendor v);        /* "nvidia", "amd", "intel", "unknown" */
+const char *gw_health_name(gw_health h);        /* "ok", "lost", "error", "no-driver" */
+const char *gw_field_state_name(gw_field_state s);
+const char *gw_backend_state_name(gw_backend_state s);
+
+/* The library's version string, e.g. "0.1.0". */
+const char *gw_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,17 @@
+/* gpuwise — public C API. Include this one header.
+ *
+ * Names: gw_<module>_<verb>; functions return 0 or a negative gw_error and
+ * set a thread-local message (gw_error_last); outputs come first and are
+ * untouched on failure; gw_*_free(NULL) is a no-op. The library never prints.
+ */
+#ifndef GPUWISE_GPUWISE_H
+#define GPUWISE_GPUWISE_H
+
+#define GPUWISE_VERSION "0.1.0"
+
+#include "gpuwise/error.h"
+#include "gpuwise/device.h"
+#include "gpuwise/context.h"
+#include "gpuwise/json.h"
+
+#endif

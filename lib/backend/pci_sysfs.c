@@ -1,0 +1,4 @@
+/* pci backend — placeholder until implemented. */
+#include "internal.h"
+
+const gw_backend gw__backend_pci = { "pci", NULL, NULL, NULL, NULL };

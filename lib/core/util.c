@@ -1,0 +1,107 @@
+/* Small string and field helpers. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+void gw__strlcpy(char *dst, const char *src, size_t size)
+{
+	size_t n;
+
+	if (size == 0)
+		return;
+	n = strlen(src);
+	if (n >= size)
+		n = size - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+void gw__str_set(gw_str *f, const char *s)
+{
+	gw__strlcpy(f->s, s, sizeof(f->s));
+	f->state = GW_FIELD_VALID;
+	f->code = 0;
+}
+
+void gw__u64_set(gw_u64 *f, uint64_t v)
+{
+	f->v = v;
+	f->state = GW_FIELD_VALID;
+	f->code = 0;
+}
+
+void gw__f64_set(gw_f64 *f, double v)
+{
+	f->v = v;
+	f->state = GW_FIELD_VALID;
+	f->code = 0;
+}
+
+int gw__parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+	int base = 10;
+
+	if (!s)
+		return GW_EPARSE;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+	}
+	if (!isxdigit((unsigned char)*s))
+		return GW_EPARSE;
+	errno = 0;
+	v = strtoull(s, &end, base);
+	if (errno || end == s)
+		return GW_EPARSE;
+	while (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r')
+		end++;
+	if (*end)
+		return GW_EPARSE;
+	*out = v;
+	return 0;
+}
+
+int gw__pci_bus_id_normalize(const char *in, char out[16])
+{
+	unsigned long domain = 0, bus, dev, fn;
+	const char *p = in;
+	char *end;
+	int colons = 0;
+
+	if (!in)
+		return GW_EPARSE;
+	for (const char *q = in; *q; q++)
+		colons += *q == ':';
+	if (colons == 2) {
+		domain = strtoul(p, &end, 16);
+		if (end == p || *end != ':')
+			return GW_EPARSE;
+		p = end + 1;
+	} else if (colons != 1) {
+		return GW_EPARSE;
+	}
+	bus = strtoul(p, &end, 16);
+	if (end == p || *end != ':')
+		return GW_EPARSE;
+	p = end + 1;
+	dev = strtoul(p, &end, 16);
+	if (end == p || *end != '.')
+		return GW_EPARSE;
+	p = end + 1;
+	fn = strtoul(p, &end, 16);
+	if (end == p || (*end && !isspace((unsigned char)*end)))
+		return GW_EPARSE;
+	/* NVML reports a 32-bit domain; real domains fit 16 bits. */
+	if (domain > 0xffffffffUL || bus > 0xff || dev > 0x1f || fn > 7)
+		return GW_EPARSE;
+	snprintf(out, 16, "%04lx:%02lx:%02lx.%lx", domain & 0xffff, bus, dev, fn);
+	return 0;
+}

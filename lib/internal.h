@@ -1,0 +1,144 @@
+/* gpuwise — library internals shared by lib/ (not installed, not used by cli/).
+ *
+ * Semi-private names are gw__<module>_<verb>. Every file-system read goes
+ * through gw__path_resolve()/gw__read_file(); every allocation, dlopen and
+ * dlsym through the gw__sys_* wrappers, so fault injection can fail the Nth
+ * one (see lib/core/sys.c and GPUWISE_FAULT).
+ */
+#ifndef GPUWISE_INTERNAL_H
+#define GPUWISE_INTERNAL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpuwise/gpuwise.h"
+
+#define GW_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define GW_PATH_MAX 4096
+
+/* ---- errors (lib/core/error.c) ---------------------------------------- */
+
+/* Set the thread-local message and return `code` (negative). */
+int gw__error_set(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- system-call table with fault injection (lib/core/sys.c) ---------- */
+
+/* GPUWISE_FAULT="alloc:N" | "dlsym:N" | "dlopen:N" | "read:N" makes the Nth
+ * call of that kind (1-based, counted per process) fail once. Read once. */
+void *gw__malloc(size_t n);
+void *gw__calloc(size_t n, size_t size);
+void *gw__realloc(void *p, size_t n);
+char *gw__strdup(const char *s);
+void gw__free(void *p);
+void *gw__dlopen(const char *name);       /* RTLD_NOW | RTLD_LOCAL */
+void *gw__dlsym(void *handle, const char *sym);
+int gw__dlclose(void *handle);
+const char *gw__dlerror(void);
+
+/* ---- paths and files (lib/core/path.c) -------------------------------- */
+
+/* Write root + path into out (size outsz). path must be absolute.
+ * root "/" or "" leaves it unchanged. Returns 0 or GW_EINVAL when too long. */
+int gw__path_join(char *out, size_t outsz, const char *root, const char *path);
+
+/* Read a whole file under root into a NUL-terminated malloc'd buffer of at
+ * most `limit` bytes (sysfs/proc files are small; the limit bounds garbage).
+ * Returns 0, GW_ENOTFOUND, GW_EPERM, GW_EIO or GW_ENOMEM. */
+int gw__read_file(const char *root, const char *path, size_t limit, char **out, size_t *len);
+
+/* Read a small file into buf (size bufsz), trailing whitespace stripped. */
+int gw__read_small(const char *root, const char *path, char *buf, size_t bufsz);
+
+/* Parse unsigned decimal or 0x-hex integer from a sysfs-style value. Returns
+ * 0 or GW_EPARSE when the text is not a whole number (trailing space OK). */
+int gw__parse_u64(const char *s, uint64_t *out);
+
+/* ---- small string helpers (lib/core/util.c) --------------------------- */
+
+/* snprintf into a fixed buffer, always NUL-terminated, truncating. */
+void gw__strlcpy(char *dst, const char *src, size_t size);
+void gw__str_set(gw_str *f, const char *s);         /* VALID with value s */
+void gw__u64_set(gw_u64 *f, uint64_t v);            /* VALID */
+void gw__f64_set(gw_f64 *f, double v);              /* VALID */
+#define GW_FIELD_FAIL(f, st, c) do { (f).state = (st); (f).code = (c); } while (0)
+
+/* Normalise a PCI bus id ("00000000:18:00.0", "0000:18:00.0", "18:00.0",
+ * upper or lower case) to "0000:18:00.0". Returns 0 or GW_EPARSE. */
+int gw__pci_bus_id_normalize(const char *in, char out[16]);
+
+/* ---- devices and the context (lib/core/context.c) --------------------- */
+
+typedef struct gw_backend gw_backend;
+
+typedef struct gw_device {
+	gw_device_info info;
+	const gw_backend *owner;   /* backend that serves samples/processes */
+	void *handle;              /* owner's per-device handle (e.g. nvmlDevice_t) */
+	char sysfs_path[256];      /* /sys/bus/pci/devices/<bus id> (unresolved), or "" */
+	char drm_card[32];         /* AMD: "card0", or "" */
+} gw_device;
+
+struct gw_context {
+	char root[GW_PATH_MAX];
+	gw_options opts;
+	gw_device *devices;
+	int ndevices;
+	int cap;
+	gw_driver_info driver;
+	gw_backend_status status[8];
+	void *state[8];            /* per-backend state, parallel to gw__backends */
+	int nbackends;
+};
+
+/* Append a zero-initialised device (all fields UNREAD, indices -1).
+ * Returns NULL and sets the error on allocation failure. */
+gw_device *gw__device_add(gw_context *ctx);
+
+/* Look up by normalised bus id or exact UUID; NULL when absent. */
+gw_device *gw__device_by_bus_id(gw_context *ctx, const char *bus_id);
+gw_device *gw__device_by_uuid(gw_context *ctx, const char *uuid);
+
+/* ---- backends (lib/backend/) ------------------------------------------ */
+
+/* One vendor backend. Listed once in gw__backends[] (lib/backend/backends.c)
+ * in the order they run: nvml, amdgpu, pci (adds driverless GPUs the
+ * others did not claim), cuda (annotates NVIDIA devices with CUDA's view).
+ * Every callback may be NULL. */
+struct gw_backend {
+	const char *name;
+	/* Load the library / check the subsystem, enumerate and fill static
+	 * info of the devices it serves (add new ones or annotate existing ones
+	 * found by bus id / UUID). Fill *status. Return 0 even when the vendor
+	 * is absent (status says why); negative only for ENOMEM-like failures. */
+	int (*open)(gw_context *ctx, void **state, gw_backend_status *status);
+	void (*close)(void *state);
+	int (*sample)(void *state, gw_context *ctx, gw_device *dev, gw_device_sample *out);
+	/* Fill a malloc'd array of processes (pid, type, memory, MIG ids);
+	 * /proc resolution is done by the caller. */
+	int (*processes)(void *state, gw_context *ctx, gw_device *dev, gw_process **out, size_t *count);
+};
+
+extern const gw_backend *const gw__backends[];  /* NULL-terminated */
+
+extern const gw_backend gw__backend_nvml;
+extern const gw_backend gw__backend_cuda;
+extern const gw_backend gw__backend_pci;
+extern const gw_backend gw__backend_amdgpu;
+
+/* ---- /proc process resolution (lib/core/proc.c) ----------------------- */
+
+/* Fill pid_resolved, uid, user and command of p from <root>/proc/<pid>
+ * and <root>/etc/passwd. */
+void gw__process_resolve(const char *root, gw_process *p);
+
+/* ---- architecture names (lib/core/arch.c) ----------------------------- */
+
+/* NVIDIA: from NVML's architecture number, else from compute capability. */
+const char *gw__nvidia_arch_name(unsigned nvml_arch);
+const char *gw__nvidia_arch_from_cc(unsigned major, unsigned minor);
+/* CUDA cores per SM for a compute capability, 0 when unknown. */
+unsigned gw__cores_per_sm(unsigned major, unsigned minor);
+
+#endif

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Runs every test suite and ends with one "N passed, N failed" line.
+#   tests/run.sh            everything (what `make test` runs)
+#   tests/run.sh quick      normal build only: unit, CLI, Python
+# Suites:
+#   unit     build/tests/test_*           C unit tests, one program each
+#   cli      tests/cli/test_*.sh          end-to-end over the fake machines
+#   python   tests/python/                pytest (peers pynvml/gpustat/nvitop, module)
+#   fuzz     build/fuzz/*-replay          fuzz corpora replayed as tests
+#   asan     all of unit/cli/fuzz again under ASan+UBSan (build/asan)
+#   fault    GPUWISE_FAULT loop: fail the Nth alloc/dlsym/dlopen/read
+set -uo pipefail
+cd "$(dirname "$0")/.."
+MODE=${1:-full}
+JOBS=$(nproc 2>/dev/null || echo 2)
+pass=0 fail=0 failed_names=()
+
+record() { # name rc
+	if [ "$2" = 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); failed_names+=("$1"); echo "FAIL: $1"; fi
+}
+
+run_unit() { # build dir
+	for t in "$1"/tests/test_*; do
+		[ -x "$t" ] || continue
+		"$t" >/tmp/gw-unit.$$ 2>&1; rc=$?
+		[ $rc = 0 ] || cat /tmp/gw-unit.$$
+		record "unit:$(basename "$t")${2:+ ($2)}" $rc
+	done
+	rm -f /tmp/gw-unit.$$
+}
+
+run_cli() { # build dir
+	for t in tests/cli/test_*.sh; do
+		[ -f "$t" ] || continue
+		GPUWISE_BUILD="$1" bash "$t" >/tmp/gw-cli.$$ 2>&1; rc=$?
+		[ $rc = 0 ] || tail -40 /tmp/gw-cli.$$
+		record "cli:$(basename "$t")${2:+ ($2)}" $rc
+	done
+	rm -f /tmp/gw-cli.$$
+}
+
+run_fuzz_replay() { # build dir
+	for f in "$1"/fuzz/*-replay; do
+		[ -x "$f" ] || continue
+		name=$(basename "$f" -replay)
+		"$f" tests/fuzz/corpus/"${name#fuzz_}" >/tmp/gw-fz.$$ 2>&1; rc=$?
+		[ $rc = 0 ] || tail -20 /tmp/gw-fz.$$
+		record "fuzz-replay:$name${2:+ ($2)}" $rc
+	done
+	rm -f /tmp/gw-fz.$$
+}
+
+echo "== build"
+make -s -j"$JOBS" all >/dev/null || { echo "build failed"; make all; echo "0 passed, 1 failed"; exit 1; }
+
+echo "== unit"; run_unit build
+echo "== cli"; run_cli build
+echo "== fuzz corpora"; run_fuzz_replay build
+if [ -d tests/python ] && ls tests/python/test_*.py >/dev/null 2>&1; then
+	echo "== python"
+	if [ -x build/venv/bin/python ] && build/venv/bin/python -c 'import pytest' 2>/dev/null; then
+		build/venv/bin/python -m pytest -q tests/python; rc=$?
+		[ $rc = 5 ] && rc=0   # no tests collected is not a failure of the suite
+		record "python:pytest" $rc
+	else
+		echo "python: build/venv missing (run scripts/setup)"; record "python:venv" 1
+	fi
+fi
+if [ "$MODE" = full ]; then
+	echo "== sanitizers (ASan+UBSan)"
+	if make -s -j"$JOBS" SAN=1 BUILD=build/asan all >/dev/null; then
+		export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=86 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+		run_unit build/asan asan
+		run_cli build/asan asan
+		run_fuzz_replay build/asan asan
+		unset ASAN_OPTIONS UBSAN_OPTIONS
+	else
+		record "asan:build" 1
+	fi
+	if [ -x tests/fault/run.sh ]; then
+		echo "== fault injection"
+		bash tests/fault/run.sh; record "fault:loop" $?
+	fi
+	if [ -x tests/valgrind/run.sh ]; then
+		echo "== valgrind"
+		bash tests/valgrind/run.sh; record "valgrind" $?
+	fi
+fi
+
+echo
+[ ${#failed_names[@]} -gt 0 ] && printf 'failed: %s\n' "${failed_names[@]}"
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
