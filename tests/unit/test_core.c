@@ -1,0 +1,142 @@
+/* Unit tests of lib/core: paths, parsing, bus ids, the JSON writer, errors,
+ * fault injection counters. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "internal.h"
+
+static void test_path_join(void)
+{
+	char out[64];
+
+	CHECK_INT(gw__path_join(out, sizeof(out), "/", "/proc/x"), 0);
+	CHECK_STR(out, "/proc/x");
+	CHECK_INT(gw__path_join(out, sizeof(out), "/tmp/root/", "/proc/x"), 0);
+	CHECK_STR(out, "/tmp/root/proc/x");
+	CHECK_INT(gw__path_join(out, sizeof(out), NULL, "/a"), 0);
+	CHECK_STR(out, "/a");
+	CHECK_INT(gw__path_join(out, sizeof(out), "/", "relative"), GW_EINVAL);
+	CHECK_INT(gw__path_join(out, 8, "/tmp/root", "/proc/x"), GW_EINVAL);
+}
+
+static void test_parse_u64(void)
+{
+	uint64_t v = 0;
+
+	CHECK_INT(gw__parse_u64("42\n", &v), 0);
+	CHECK_INT(v, 42);
+	CHECK_INT(gw__parse_u64("0x10de", &v), 0);
+	CHECK_INT(v, 0x10de);
+	CHECK_INT(gw__parse_u64("", &v), GW_EPARSE);
+	CHECK_INT(gw__parse_u64("12abc", &v), GW_EPARSE);
+	CHECK_INT(gw__parse_u64("-1", &v), GW_EPARSE);
+	CHECK_INT(gw__parse_u64("99999999999999999999999", &v), GW_EPARSE);
+	CHECK_INT(v, 0x10de); /* untouched on failure */
+}
+
+static void test_bus_id(void)
+{
+	char out[16];
+
+	CHECK_INT(gw__pci_bus_id_normalize("00000000:18:00.0", out), 0);
+	CHECK_STR(out, "0000:18:00.0");
+	CHECK_INT(gw__pci_bus_id_normalize("0000:DB:00.0", out), 0);
+	CHECK_STR(out, "0000:db:00.0");
+	CHECK_INT(gw__pci_bus_id_normalize("3b:00.0", out), 0);
+	CHECK_STR(out, "0000:3b:00.0");
+	CHECK_INT(gw__pci_bus_id_normalize("garbage", out), GW_EPARSE);
+	CHECK_INT(gw__pci_bus_id_normalize("0000:100:00.0", out), GW_EPARSE);
+	CHECK_INT(gw__pci_bus_id_normalize("", out), GW_EPARSE);
+}
+
+static void test_json_writer(void)
+{
+	gw_json *j = gw_json_new(0);
+	gw_u64 f = { 0 };
+
+	gw_json_object_begin(j);
+	gw_json_key(j, "a");
+	gw_json_int(j, -3);
+	gw_json_key(j, "s");
+	gw_json_string(j, "q\"\\\n\x01\xff");
+	gw_json_key(j, "arr");
+	gw_json_array_begin(j);
+	gw_json_double(j, 69.5, 3);
+	gw_json_double(j, 1.0 / 0.0, 3);
+	gw_json_bool(j, 1);
+	gw_json_array_end(j);
+	gw_json_u64_field(j, "unread", &f);
+	gw_json_key(j, "empty");
+	gw_json_object_begin(j);
+	gw_json_object_end(j);
+	gw_json_object_end(j);
+	CHECK_STR(gw_json_text(j), "{\"a\":-3,\"s\":\"q\\\"\\\\\\n\\u0001\\ufffd\",\"arr\":[69.5,null,true],\"unread\":null,\"empty\":{}}");
+	gw_json_free(j);
+	gw_json_free(NULL);
+}
+
+static void test_read_file(void)
+{
+	char dir[] = "/tmp/gw-core-XXXXXX";
+	char path[128], buf[8], *data = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/x", dir);
+	f = fopen(path, "w");
+	fputs("hello world\n", f);
+	fclose(f);
+	CHECK_INT(gw__read_file(dir, "/x", 1024, &data, &len), 0);
+	CHECK_INT(len, 12);
+	free(data);
+	CHECK_INT(gw__read_file(dir, "/x", 5, &data, &len), 0); /* bounded */
+	CHECK_INT(len, 5);
+	free(data);
+	CHECK_INT(gw__read_small(dir, "/x", buf, sizeof(buf)), 0);
+	CHECK_STR(buf, "hello w");
+	CHECK_INT(gw__read_file(dir, "/missing", 10, &data, &len), GW_ENOTFOUND);
+	CHECK(strstr(gw_error_last(), "/missing") != NULL);
+	unlink(path);
+	rmdir(dir);
+}
+
+static void test_context_empty_root(void)
+{
+	char dir[] = "/tmp/gw-empty-XXXXXX";
+	gw_options o = GW_OPTIONS_INIT;
+	gw_context *ctx = NULL;
+	int n;
+
+	CHECK(mkdtemp(dir) != NULL);
+	o.root = dir;
+	o.nvml_library = "/nonexistent/libnvidia-ml.so.1";
+	o.cuda_library = "/nonexistent/libcuda.so.1";
+	CHECK_INT(gw_context_new(&ctx, &o), 0);
+	CHECK_INT(gw_device_count(ctx), 0);
+	CHECK(gw_device_get(ctx, 0) == NULL);
+	CHECK(gw_context_backends(ctx, &n) != NULL);
+	CHECK(n >= 4);
+	CHECK_STR(gw_context_root(ctx), dir);
+	gw_context_free(ctx);
+	gw_context_free(NULL);
+	o.version = 99;
+	ctx = NULL;
+	CHECK_INT(gw_context_new(&ctx, &o), GW_EINVAL);
+	CHECK(ctx == NULL);
+	rmdir(dir);
+}
+
+int main(void)
+{
+	test_path_join();
+	test_parse_u64();
+	test_bus_id();
+	test_json_writer();
+	test_read_file();
+	test_context_empty_root();
+	return CHECK_DONE();
+}
