@@ -51,6 +51,17 @@ int gw__read_file(const char *root, const char *path, size_t limit, char **out, 
 /* Read a small file into buf (size bufsz), trailing whitespace stripped. */
 int gw__read_small(const char *root, const char *path, char *buf, size_t bufsz);
 
+/* The names in directory root+path (without "." and ".."), sorted, as a
+ * malloc'd array of malloc'd strings (at most 65536); free with
+ * gw__dir_list_free(). Returns 0, GW_ENOTFOUND, GW_EPERM, GW_EIO or GW_ENOMEM. */
+int gw__dir_list(const char *root, const char *path, char ***out, size_t *count);
+void gw__dir_list_free(char **names, size_t count);
+
+/* The target of the symbolic link root+path, NUL-terminated, as written
+ * (relative or absolute). Returns 0, GW_ENOTFOUND (absent or not a link),
+ * GW_EINVAL (too long) or GW_EIO. */
+int gw__readlink(const char *root, const char *path, char *buf, size_t bufsz);
+
 /* Parse unsigned decimal or 0x-hex integer from a sysfs-style value. Returns
  * 0 or GW_EPARSE when the text is not a whole number (trailing space OK). */
 int gw__parse_u64(const char *s, uint64_t *out);

@@ -1,9 +1,11 @@
 /* The one place where gpuwise turns an absolute path into a file it reads:
  * every path is prefixed with the context's root ($GPUWISE_ROOT), so every
  * probe can run against a fake tree. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -119,5 +121,88 @@ int gw__read_small(const char *root, const char *path, char *buf, size_t bufsz)
 	/* Embedded NULs (garbage in sysfs) end the string there. */
 	gw__strlcpy(buf, data, bufsz);
 	gw__free(data);
+	return 0;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void gw__dir_list_free(char **names, size_t count)
+{
+	if (!names)
+		return;
+	for (size_t i = 0; i < count; i++)
+		gw__free(names[i]);
+	gw__free(names);
+}
+
+int gw__dir_list(const char *root, const char *path, char ***out, size_t *count)
+{
+	char full[GW_PATH_MAX];
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *e;
+	DIR *d;
+	int rc;
+
+	if ((rc = gw__path_join(full, sizeof(full), root, path)) < 0)
+		return rc;
+	if (gw__fault_hit(GW__FAULT_READ))
+		return gw__error_set(GW_EIO, "cannot list '%s': injected read failure", path);
+	if (!(d = opendir(full))) {
+		int e2 = errno;
+		return gw__error_set(errno_to_gw(e2), "cannot list '%s': %s", path, strerror(e2));
+	}
+	while ((e = readdir(d)) && n < 65536) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (n == cap) {
+			size_t ncap = cap ? cap * 2 : 16;
+			char **nn = gw__realloc(names, ncap * sizeof(*nn));
+
+			if (!nn)
+				goto oom;
+			names = nn;
+			cap = ncap;
+		}
+		if (!(names[n] = gw__strdup(e->d_name)))
+			goto oom;
+		n++;
+	}
+	closedir(d);
+	if (n > 1)
+		qsort(names, n, sizeof(*names), compare_names);
+	*out = names;
+	*count = n;
+	return 0;
+oom:
+	closedir(d);
+	gw__dir_list_free(names, n);
+	return gw__error_set(GW_ENOMEM, "out of memory listing '%s'", path);
+}
+
+int gw__readlink(const char *root, const char *path, char *buf, size_t bufsz)
+{
+	char full[GW_PATH_MAX];
+	ssize_t r;
+	int rc;
+
+	if ((rc = gw__path_join(full, sizeof(full), root, path)) < 0)
+		return rc;
+	if (bufsz == 0)
+		return gw__error_set(GW_EINVAL, "no room for the target of '%s'", path);
+	r = readlink(full, buf, bufsz);
+	if (r < 0) {
+		int e = errno;
+
+		if (e == EINVAL)
+			return gw__error_set(GW_ENOTFOUND, "'%s' is not a symbolic link", path);
+		return gw__error_set(errno_to_gw(e), "cannot read link '%s': %s", path, strerror(e));
+	}
+	if ((size_t)r >= bufsz)
+		return gw__error_set(GW_EINVAL, "the target of '%s' is too long", path);
+	buf[r] = '\0';
 	return 0;
 }

@@ -1,0 +1,644 @@
+/* Pure parsers for sysfs, procfs and /etc text (see sysfs_parse.h).
+ *
+ * Everything here treats its input as hostile: lengths are honoured, not
+ * NULs; numbers are bounded; a malformed value is GW_EPARSE, never a guess.
+ * No strtod: it follows the caller's locale (a decimal comma breaks "16.0").
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "backend/sysfs_parse.h"
+
+/* Iterate over lines of (text, len): returns the start of the next line or
+ * NULL at the end; *line_len excludes the '\n'. */
+static const char *next_line(const char *p, const char *end, size_t *line_len)
+{
+	const char *nl;
+
+	if (p >= end)
+		return NULL;
+	nl = memchr(p, '\n', (size_t)(end - p));
+	*line_len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+	return p;
+}
+
+/* Copy a bounded slice into a NUL-terminated buffer; false when it does not fit. */
+static bool slice_copy(char *dst, size_t dstsz, const char *src, size_t n)
+{
+	if (n >= dstsz)
+		return false;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+	return true;
+}
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* ---- PCI ------------------------------------------------------------------ */
+
+int gw__sysfs_parse_hex(const char *s, uint32_t max, uint32_t *out)
+{
+	uint64_t v = 0;
+	int digits = 0;
+
+	if (!s)
+		return GW_EPARSE;
+	while (is_blank(*s))
+		s++;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	for (; isxdigit((unsigned char)*s); s++) {
+		int d = isdigit((unsigned char)*s) ? *s - '0' : tolower((unsigned char)*s) - 'a' + 10;
+
+		if (++digits > 8)
+			return GW_EPARSE;
+		v = v * 16 + (uint64_t)d;
+	}
+	while (is_blank(*s))
+		s++;
+	if (!digits || *s || v > max)
+		return GW_EPARSE;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+bool gw__sysfs_is_display_class(uint32_t pci_class)
+{
+	return (pci_class >> 16) == 0x03;
+}
+
+gw_vendor gw__sysfs_vendor_from_pci(uint32_t vendor_id)
+{
+	switch (vendor_id) {
+	case 0x10de: return GW_VENDOR_NVIDIA;
+	case 0x1002: return GW_VENDOR_AMD;
+	case 0x8086: return GW_VENDOR_INTEL;
+	default: return GW_VENDOR_UNKNOWN;
+	}
+}
+
+/* "16.0" → 160 (tenths), bounded; the rest of the string in *rest. */
+static int parse_tenths(const char *s, unsigned *tenths, const char **rest)
+{
+	unsigned v = 0;
+	int digits = 0;
+
+	for (; isdigit((unsigned char)*s); s++) {
+		if (++digits > 5)
+			return GW_EPARSE;
+		v = v * 10 + (unsigned)(*s - '0');
+	}
+	if (!digits)
+		return GW_EPARSE;
+	v *= 10;
+	if (*s == '.') {
+		s++;
+		if (!isdigit((unsigned char)*s))
+			return GW_EPARSE;
+		v += (unsigned)(*s - '0');
+		s++;
+		while (*s == '0')
+			s++;
+		if (isdigit((unsigned char)*s))
+			return GW_EPARSE; /* no PCIe rate has a second decimal */
+	}
+	*tenths = v;
+	*rest = s;
+	return 0;
+}
+
+int gw__sysfs_parse_link_speed(const char *s, unsigned *gen)
+{
+	static const struct { unsigned tenths, gen; } rates[] = {
+		{ 25, 1 }, { 50, 2 }, { 80, 3 }, { 160, 4 }, { 320, 5 }, { 640, 6 }, { 1280, 7 },
+	};
+	unsigned tenths;
+	const char *rest;
+
+	if (!s)
+		return GW_EPARSE;
+	while (is_blank(*s))
+		s++;
+	if (parse_tenths(s, &tenths, &rest) < 0)
+		return GW_EPARSE;
+	while (*rest == ' ')
+		rest++;
+	if (strncmp(rest, "GT/s", 4))
+		return GW_EPARSE;
+	rest += 4;
+	/* Newer kernels append " PCIe"; older ones nothing. */
+	while (is_blank(*rest))
+		rest++;
+	if (!strncmp(rest, "PCIe", 4))
+		rest += 4;
+	while (is_blank(*rest))
+		rest++;
+	if (*rest)
+		return GW_EPARSE;
+	for (size_t i = 0; i < GW_ARRAY_SIZE(rates); i++) {
+		if (rates[i].tenths == tenths) {
+			*gen = rates[i].gen;
+			return 0;
+		}
+	}
+	return GW_EPARSE;
+}
+
+int gw__sysfs_parse_link_width(const char *s, unsigned *width)
+{
+	uint64_t v;
+
+	if (gw__parse_u64(s, &v) < 0 || v > 32)
+		return GW_EPARSE;
+	*width = (unsigned)v;
+	return 0;
+}
+
+static const char *short_vendor(uint32_t vendor)
+{
+	switch (vendor) {
+	case 0x10de: return "NVIDIA";
+	case 0x1002: return "AMD";
+	case 0x8086: return "Intel";
+	default: return NULL;
+	}
+}
+
+/* A pci.ids id line: `indent` tabs, 4 hex digits, spaces, a name. */
+static bool ids_line(const char *line, size_t n, int indent, uint32_t *id, const char **name, size_t *name_len)
+{
+	char hex[5];
+	uint32_t v;
+	size_t i = (size_t)indent;
+
+	for (int t = 0; t < indent; t++)
+		if (n <= (size_t)t || line[t] != '\t')
+			return false;
+	if (n < i + 4 || (n > i + 4 && line[i + 4] != ' ' && line[i + 4] != '\t'))
+		return false;
+	if (n > i && line[i] == '\t')
+		return false;
+	if (!slice_copy(hex, sizeof(hex), line + i, 4) || gw__sysfs_parse_hex(hex, 0xffff, &v) < 0)
+		return false;
+	i += 4;
+	while (i < n && (line[i] == ' ' || line[i] == '\t'))
+		i++;
+	*id = v;
+	*name = line + i;
+	*name_len = n - i;
+	while (*name_len > 0 && is_blank((*name)[*name_len - 1]))
+		(*name_len)--;
+	return true;
+}
+
+/* Copy text into out replacing control bytes: pci.ids is plain ASCII, but a
+ * garbage file must not put escapes into a terminal. */
+static void copy_printable(char *out, size_t outsz, const char *s, size_t n)
+{
+	size_t w = strlen(out);
+
+	for (size_t i = 0; i < n && w + 1 < outsz; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		out[w++] = (c < 0x20 || c >= 0x7f) ? '?' : (char)c;
+	}
+	out[w] = '\0';
+}
+
+int gw__sysfs_pci_ids_lookup(const char *text, size_t len, uint32_t vendor, uint32_t device,
+			     char *out, size_t outsz)
+{
+	const char *p = text, *end = text + len, *line;
+	const char *vname = NULL;
+	size_t vname_len = 0, n;
+	bool in_vendor = false;
+
+	if (!text || !out || outsz == 0)
+		return GW_EPARSE;
+	for (; (line = next_line(p, end, &n)); p = line + n + 1) {
+		uint32_t id;
+		const char *name;
+		size_t name_len;
+
+		if (n == 0 || line[0] == '#')
+			continue;
+		if (line[0] != '\t') {
+			if (in_vendor)
+				break; /* the vendor's block ended without the device */
+			/* The class list ("C 03  Display controller") follows the vendors. */
+			if (n >= 2 && line[0] == 'C' && line[1] == ' ')
+				break;
+			if (ids_line(line, n, 0, &id, &name, &name_len) && id == vendor) {
+				in_vendor = true;
+				vname = name;
+				vname_len = name_len;
+			}
+			continue;
+		}
+		if (!in_vendor)
+			continue;
+		if (ids_line(line, n, 1, &id, &name, &name_len) && id == device) {
+			const char *sv = short_vendor(vendor);
+
+			out[0] = '\0';
+			if (sv)
+				copy_printable(out, outsz, sv, strlen(sv));
+			else
+				copy_printable(out, outsz, vname, vname_len);
+			copy_printable(out, outsz, " ", 1);
+			copy_printable(out, outsz, name, name_len);
+			return 0;
+		}
+	}
+	return GW_ENOTFOUND;
+}
+
+int gw__sysfs_bus_id_parts(const char *bus_id, unsigned *domain, unsigned *bus, unsigned *dev, unsigned *fn)
+{
+	char norm[16];
+	unsigned d, b, v, f;
+
+	if (gw__pci_bus_id_normalize(bus_id, norm) < 0)
+		return GW_EPARSE;
+	if (sscanf(norm, "%4x:%2x:%2x.%1x", &d, &b, &v, &f) != 4)
+		return GW_EPARSE;
+	*domain = d;
+	*bus = b;
+	*dev = v;
+	*fn = f;
+	return 0;
+}
+
+uint32_t gw__sysfs_location_id(unsigned bus, unsigned dev, unsigned fn)
+{
+	return (uint32_t)((bus & 0xff) << 8 | (dev & 0x1f) << 3 | (fn & 7));
+}
+
+/* ---- AMD ------------------------------------------------------------------- */
+
+int gw__sysfs_parse_kfd_properties(const char *text, size_t len, gw_kfd_node *out)
+{
+	static const struct { const char *key; unsigned bit; size_t off; } keys[] = {
+		{ "simd_count", GW_KFD_SIMD_COUNT, offsetof(gw_kfd_node, simd_count) },
+		{ "simd_per_cu", GW_KFD_SIMD_PER_CU, offsetof(gw_kfd_node, simd_per_cu) },
+		{ "gfx_target_version", GW_KFD_GFX_TARGET, offsetof(gw_kfd_node, gfx_target_version) },
+		{ "location_id", GW_KFD_LOCATION_ID, offsetof(gw_kfd_node, location_id) },
+		{ "domain", GW_KFD_DOMAIN, offsetof(gw_kfd_node, domain) },
+		{ "vendor_id", GW_KFD_VENDOR_ID, offsetof(gw_kfd_node, vendor_id) },
+		{ "device_id", GW_KFD_DEVICE_ID, offsetof(gw_kfd_node, device_id) },
+		{ "max_engine_clk_fcompute", GW_KFD_MAX_ENGINE_CLK, offsetof(gw_kfd_node, max_engine_clk_fcompute) },
+		{ "drm_render_minor", GW_KFD_RENDER_MINOR, offsetof(gw_kfd_node, drm_render_minor) },
+	};
+	const char *p = text, *end = text + len, *line;
+	gw_kfd_node node;
+	size_t n;
+
+	if (!text)
+		return GW_EPARSE;
+	memset(&node, 0, sizeof(node));
+	for (; (line = next_line(p, end, &n)); p = line + n + 1) {
+		const char *sp = memchr(line, ' ', n);
+		char key[40], val[32];
+		uint64_t v;
+		size_t vlen;
+
+		if (!sp || !slice_copy(key, sizeof(key), line, (size_t)(sp - line)))
+			continue;
+		vlen = n - (size_t)(sp + 1 - line);
+		if (!slice_copy(val, sizeof(val), sp + 1, vlen))
+			continue;
+		if (strlen(val) != vlen || gw__parse_u64(val, &v) < 0)
+			continue;
+		for (size_t i = 0; i < GW_ARRAY_SIZE(keys); i++) {
+			if (!strcmp(key, keys[i].key) && !(node.have & keys[i].bit)) {
+				memcpy((char *)&node + keys[i].off, &v, sizeof(v));
+				node.have |= keys[i].bit;
+			}
+		}
+	}
+	if (!node.have)
+		return GW_EPARSE;
+	*out = node;
+	return 0;
+}
+
+int gw__sysfs_gfx_name(uint64_t v, char *out, size_t outsz)
+{
+	uint64_t major = v / 10000, minor = v / 100 % 100, step = v % 100;
+	int n;
+
+	/* The name spells minor and stepping as one hex digit each. */
+	if (major == 0 || major > 99 || minor > 15 || step > 15)
+		return GW_EPARSE;
+	n = snprintf(out, outsz, "gfx%u%x%x", (unsigned)major, (unsigned)minor, (unsigned)step);
+	if (n < 0 || (size_t)n >= outsz)
+		return GW_EPARSE;
+	return 0;
+}
+
+const char *gw__sysfs_amd_arch(const char *gfx)
+{
+	size_t n;
+	unsigned major = 0;
+	char minor, step;
+
+	if (!gfx || strncmp(gfx, "gfx", 3))
+		return NULL;
+	gfx += 3;
+	n = strlen(gfx);
+	if (n < 3 || n > 4)
+		return NULL;
+	for (size_t i = 0; i + 2 < n; i++) {
+		if (!isdigit((unsigned char)gfx[i]))
+			return NULL;
+		major = major * 10 + (unsigned)(gfx[i] - '0');
+	}
+	minor = (char)tolower((unsigned char)gfx[n - 2]);
+	step = (char)tolower((unsigned char)gfx[n - 1]);
+	if (!isxdigit((unsigned char)minor) || !isxdigit((unsigned char)step))
+		return NULL;
+	switch (major) {
+	case 6:
+	case 7:
+	case 8:
+		return "GCN";
+	case 9:
+		if (minor == '0' && step == '8')
+			return "CDNA1";
+		if (minor == '0' && step == 'a')
+			return "CDNA2";
+		if (minor == '4')
+			return "CDNA3";
+		if (minor == '5')
+			return "CDNA4";
+		return "GCN5"; /* Vega: gfx900, gfx906, gfx90c, ... */
+	case 10:
+		return minor >= '3' ? "RDNA2" : "RDNA1";
+	case 11:
+		return minor >= '5' ? "RDNA3.5" : "RDNA3";
+	case 12:
+		return "RDNA4";
+	default:
+		return NULL;
+	}
+}
+
+/* One pp_dpm line: "<level>: <n>Mhz[ *]"; level may be a digit or "S". */
+static int dpm_line(const char *line, size_t n, uint64_t *mhz, bool *current)
+{
+	const char *colon = memchr(line, ':', n);
+	size_t i;
+	uint64_t v = 0;
+	int digits = 0;
+
+	if (!colon)
+		return GW_EPARSE;
+	i = (size_t)(colon - line) + 1;
+	while (i < n && line[i] == ' ')
+		i++;
+	for (; i < n && isdigit((unsigned char)line[i]); i++) {
+		if (++digits > 7)
+			return GW_EPARSE;
+		v = v * 10 + (uint64_t)(line[i] - '0');
+	}
+	if (!digits || n - i < 3 || strncasecmp(line + i, "mhz", 3))
+		return GW_EPARSE;
+	i += 3;
+	*current = false;
+	for (; i < n; i++) {
+		if (line[i] == '*')
+			*current = true;
+		else if (!is_blank(line[i]))
+			return GW_EPARSE;
+	}
+	*mhz = v;
+	return 0;
+}
+
+int gw__sysfs_parse_dpm(const char *text, size_t len, uint64_t *max_mhz, uint64_t *cur_mhz, bool *have_cur)
+{
+	const char *p = text, *end = text + len, *line;
+	uint64_t best = 0, cur = 0;
+	bool any = false, marked = false;
+	size_t n;
+
+	if (!text)
+		return GW_EPARSE;
+	for (; (line = next_line(p, end, &n)); p = line + n + 1) {
+		uint64_t mhz;
+		bool is_cur;
+
+		if (n == 0)
+			continue;
+		if (dpm_line(line, n, &mhz, &is_cur) < 0)
+			return GW_EPARSE;
+		any = true;
+		if (mhz > best)
+			best = mhz;
+		if (is_cur && !marked) {
+			cur = mhz;
+			marked = true;
+		}
+	}
+	if (!any)
+		return GW_EPARSE;
+	*max_mhz = best;
+	*cur_mhz = cur;
+	*have_cur = marked;
+	return 0;
+}
+
+int gw__sysfs_parse_ras_count(const char *text, size_t len, uint64_t *ue, uint64_t *ce)
+{
+	const char *p = text, *end = text + len, *line;
+	uint64_t u = 0, c = 0;
+	bool have_u = false, have_c = false;
+	size_t n;
+
+	if (!text)
+		return GW_EPARSE;
+	for (; (line = next_line(p, end, &n)); p = line + n + 1) {
+		char val[32];
+		uint64_t v;
+
+		if (n < 4 || line[2] != ':' || !slice_copy(val, sizeof(val), line + 3, n - 3))
+			continue;
+		if (strlen(val) != n - 3 || gw__parse_u64(val, &v) < 0)
+			continue;
+		if (!strncmp(line, "ue", 2) && !have_u) {
+			u = v;
+			have_u = true;
+		} else if (!strncmp(line, "ce", 2) && !have_c) {
+			c = v;
+			have_c = true;
+		}
+	}
+	if (!have_u || !have_c)
+		return GW_EPARSE;
+	*ue = u;
+	*ce = c;
+	return 0;
+}
+
+int gw__sysfs_parse_i64(const char *s, int64_t *out)
+{
+	char *endp;
+	long long v;
+
+	if (!s)
+		return GW_EPARSE;
+	while (is_blank(*s))
+		s++;
+	if (!isdigit((unsigned char)*s) && !(*s == '-' && isdigit((unsigned char)s[1])))
+		return GW_EPARSE;
+	errno = 0;
+	v = strtoll(s, &endp, 10);
+	if (errno || endp == s)
+		return GW_EPARSE;
+	while (is_blank(*endp))
+		endp++;
+	if (*endp)
+		return GW_EPARSE;
+	*out = v;
+	return 0;
+}
+
+/* ---- procfs and passwd ------------------------------------------------------ */
+
+int gw__proc_parse_uid(const char *text, size_t len, uint32_t *uid)
+{
+	const char *p = text, *end = text + len, *line;
+	size_t n;
+
+	if (!text)
+		return GW_EPARSE;
+	for (; (line = next_line(p, end, &n)); p = line + n + 1) {
+		uint64_t v = 0;
+		int digits = 0;
+		size_t i = 4;
+
+		if (n < 4 || strncmp(line, "Uid:", 4))
+			continue;
+		while (i < n && (line[i] == ' ' || line[i] == '\t'))
+			i++;
+		for (; i < n && isdigit((unsigned char)line[i]); i++) {
+			if (++digits > 10)
+				return GW_EPARSE;
+			v = v * 10 + (uint64_t)(line[i] - '0');
+		}
+		if (!digits || v > UINT32_MAX || (i < n && line[i] != ' ' && line[i] != '\t'))
+			return GW_EPARSE;
+		*uid = (uint32_t)v;
+		return 0;
+	}
+	return GW_EPARSE;
+}
+
+/* Length of the valid UTF-8 sequence at s (1..4), 0 when invalid. */
+static size_t utf8_seq_len(const unsigned char *s, size_t n)
+{
+	unsigned char c = s[0];
+	size_t need;
+	unsigned char lo = 0x80, hi = 0xbf;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		need = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		need = 3;
+	else if (c >= 0xf0 && c <= 0xf4)
+		need = 4;
+	else
+		return 0;
+	/* Reject overlong forms, surrogates and code points past U+10FFFF. */
+	if (c == 0xe0)
+		lo = 0xa0;
+	else if (c == 0xed)
+		hi = 0x9f;
+	else if (c == 0xf0)
+		lo = 0x90;
+	else if (c == 0xf4)
+		hi = 0x8f;
+	if (n < need || s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < need; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return need;
+}
+
+void gw__proc_cmdline_text(const char *data, size_t len, char *out, size_t outsz)
+{
+	const unsigned char *s = (const unsigned char *)data;
+	size_t w = 0, i = 0;
+
+	if (!out || outsz == 0)
+		return;
+	if (!data)
+		len = 0;
+	/* Trailing NULs end the last argument; they are not separators. */
+	while (len > 0 && s[len - 1] == '\0')
+		len--;
+	while (i < len) {
+		size_t k = utf8_seq_len(s + i, len - i);
+
+		if (k > 1) {
+			if (w + k >= outsz)
+				break;
+			memcpy(out + w, s + i, k);
+			w += k;
+			i += k;
+			continue;
+		}
+		if (w + 1 >= outsz)
+			break;
+		if (s[i] == '\0')
+			out[w++] = ' ';
+		else if (k == 0 || s[i] < 0x20 || s[i] == 0x7f)
+			out[w++] = '?';
+		else
+			out[w++] = (char)s[i];
+		i++;
+	}
+	while (w > 0 && out[w - 1] == ' ')
+		w--;
+	out[w] = '\0';
+}
+
+int gw__proc_passwd_lookup(const char *text, size_t len, uint32_t uid, char *out, size_t outsz)
+{
+	const char *p = text, *end = text + len, *line;
+	size_t n;
+
+	if (!text || !out || outsz == 0)
+		return GW_EPARSE;
+	for (; (line = next_line(p, end, &n)); p = line + n + 1) {
+		const char *c1 = memchr(line, ':', n), *c2, *c3;
+		char num[16];
+		uint64_t v;
+
+		if (!c1 || c1 == line || line[0] == '#' || line[0] == '+' || line[0] == '-')
+			continue;
+		c2 = memchr(c1 + 1, ':', n - (size_t)(c1 + 1 - line));
+		if (!c2)
+			continue;
+		c3 = memchr(c2 + 1, ':', n - (size_t)(c2 + 1 - line));
+		if (!c3 || !slice_copy(num, sizeof(num), c2 + 1, (size_t)(c3 - c2 - 1)))
+			continue;
+		if (strlen(num) != (size_t)(c3 - c2 - 1) || !isdigit((unsigned char)num[0]) ||
+		    gw__parse_u64(num, &v) < 0 || v != uid)
+			continue;
+		out[0] = '\0';
+		copy_printable(out, outsz, line, (size_t)(c1 - line));
+		return 0;
+	}
+	return GW_ENOTFOUND;
+}
