@@ -1,11 +1,799 @@
-/* gpuwise info — placeholder. */
-#include "commands.h"
+/* gpuwise info — everything gpuwise knows about each GPU, in the spirit of
+ * `nvidia-smi -q`, or the ◆ JSON contract of DESIGN.md with --json.
+ * Exit 0 when at least one reported GPU could be read, 1 when none could
+ * (or the selector matches none), 2 on a usage error. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
 
-const char usage_info[] = "usage: gpuwise info\n";
+#include "commands.h"
+#include "output.h"
+
+const char usage_info[] =
+	"usage: gpuwise info [-i INDEX|UUID|BUSID] [--json] [-q]\n"
+	"\n"
+	"Report everything gpuwise knows about each GPU (or the one selected),\n"
+	"like `nvidia-smi -q`: driver and CUDA driver versions; per GPU its\n"
+	"identity (name, UUID, serial, VBIOS, PCI ids, kernel driver), architecture,\n"
+	"compute capability or gfx target, memory, BAR1, utilization, temperature,\n"
+	"fan, power, clocks, PCIe link, modes, clock event (throttle) reasons, ECC,\n"
+	"remapped rows, MIG devices, processes and health. A value the GPU does not\n"
+	"have prints N/A; one that could not be read prints \"error (code N)\".\n"
+	"\n"
+	"Options:\n"
+	"  -i, --id SEL  only the GPU SEL: gpuwise index (\"0\"), UUID or a unique\n"
+	"                UUID prefix (\"GPU-8a5f\", \"8a5f\"), or PCI bus id (\"18:00.0\")\n"
+	"  --json        print the JSON document described in docs/commands/info.md\n"
+	"  -q, --quiet   print nothing; only the exit status tells whether the GPU(s)\n"
+	"                could be read (for scripts: gpuwise info -q -i 0 && ...)\n"
+	"  -h, --help    show this help\n"
+	"\n"
+	"Exit status: 0 when at least one reported GPU could be read; 1 when none\n"
+	"could, or no GPU matches SEL; 2 on a usage error (unknown option, missing\n"
+	"or ambiguous SEL).\n";
+
+/* Everything read about one device for one report. */
+struct report {
+	const gw_device_info *d;
+	gw_device_sample s;
+	int sample_rc;        /* 0, or the gw_error of gw_device_sample_read */
+	char sample_error[256];
+	gw_process *procs;
+	size_t nprocs;
+	int procs_rc;
+	char procs_error[256];
+};
+
+static void report_read(gw_context *ctx, int i, struct report *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->d = gw_device_get(ctx, i);
+	/* A lost GPU has no dynamic data; every field stays UNREAD (N/A). */
+	if (r->d->health == GW_HEALTH_LOST) {
+		r->sample_rc = GW_ELOST;
+		return;
+	}
+	if ((r->sample_rc = gw_device_sample_read(ctx, i, &r->s)) < 0) {
+		snprintf(r->sample_error, sizeof(r->sample_error), "%s", gw_error_last());
+		memset(&r->s, 0, sizeof(r->s));
+	}
+	if ((r->procs_rc = gw_device_processes(ctx, i, &r->procs, &r->nprocs)) < 0) {
+		snprintf(r->procs_error, sizeof(r->procs_error), "%s", gw_error_last());
+		r->procs = NULL;
+		r->nprocs = 0;
+	}
+}
+
+static void report_release(struct report *r)
+{
+	gw_processes_free(r->procs);
+	r->procs = NULL;
+}
+
+static const char *process_type_name(gw_process_type t)
+{
+	switch (t) {
+	case GW_PROCESS_COMPUTE: return "compute";
+	case GW_PROCESS_GRAPHICS: return "graphics";
+	case GW_PROCESS_BOTH: return "compute+graphics";
+	default: return "unknown";
+	}
+}
+
+/* ---- the human report ------------------------------------------------- */
+
+#define B(buf) buf, sizeof(buf)
+
+static void human_driver(const gw_context *ctx, int ndev)
+{
+	const gw_driver_info *drv = gw_context_driver(ctx);
+	char a[128];
+
+	report_line(0, "Driver Version", "%s", show_str(B(a), &drv->driver_version));
+	if (GW_VALID(drv->cuda_driver_version))
+		report_line(0, "CUDA Driver Version", "%s", cuda_version_text(B(a), drv->cuda_driver_version.v));
+	else
+		report_line(0, "CUDA Driver Version", "%s", show_u64(B(a), &drv->cuda_driver_version, NULL));
+	report_line(0, "NVML Version", "%s", show_str(B(a), &drv->nvml_version));
+	report_line(0, "Kernel Module Version", "%s", show_str(B(a), &drv->kernel_module_version));
+	if (GW_VALID(drv->amdgpu_version))
+		report_line(0, "AMDGPU Version", "%s", drv->amdgpu_version.s);
+	report_line(0, "Attached GPUs", "%d", ndev);
+}
+
+/* Backends that failed say so, so a missing vendor is visible here too. */
+static void human_backends(const gw_context *ctx)
+{
+	const gw_backend_status *st;
+	int nb = 0;
+
+	st = gw_context_backends(ctx, &nb);
+	report_section(0, "Backends");
+	for (int i = 0; i < nb; i++) {
+		if (st[i].state == GW_BACKEND_OK || st[i].state == GW_BACKEND_NOT_TRIED || !st[i].message[0])
+			report_line(1, st[i].name, "%s", gw_backend_state_name(st[i].state));
+		else
+			report_line(1, st[i].name, "%s: %s", gw_backend_state_name(st[i].state), st[i].message);
+	}
+}
+
+static void human_identity(const gw_device_info *d)
+{
+	char a[128];
+
+	report_line(1, "Index", "%d", d->index);
+	if (d->cuda_index >= 0)
+		report_line(1, "CUDA Index", "%d", d->cuda_index);
+	else
+		report_line(1, "CUDA Index", "%s", d->vendor == GW_VENDOR_NVIDIA ? "none (hidden from CUDA)" : "N/A");
+	report_line(1, "Vendor", "%s", gw_vendor_name(d->vendor));
+	report_line(1, "Product Name", "%s", show_str(B(a), &d->name));
+	report_line(1, "GPU UUID", "%s", show_str(B(a), &d->uuid));
+	report_line(1, "Serial Number", "%s", show_str(B(a), &d->serial));
+	report_line(1, "Board Part Number", "%s", show_str(B(a), &d->board_part_number));
+	report_line(1, "VBIOS Version", "%s", show_str(B(a), &d->vbios_version));
+	report_line(1, "Minor Number", "%s", show_u64(B(a), &d->minor_number, NULL));
+	report_line(1, "Backend", "%s", d->backend && *d->backend ? d->backend : "none");
+	report_section(1, "PCI");
+	report_line(2, "Bus Id", "%s", show_str(B(a), &d->pci_bus_id));
+	if (GW_VALID(d->pci_vendor_id) && GW_VALID(d->pci_device_id))
+		report_line(2, "Device Id", "0x%04" PRIx64 "%04" PRIx64, d->pci_device_id.v, d->pci_vendor_id.v);
+	else
+		report_line(2, "Device Id", "%s", show_u64(B(a), &d->pci_device_id, NULL));
+	if (GW_VALID(d->pci_subsystem_id))
+		report_line(2, "Sub System Id", "0x%08" PRIX64, d->pci_subsystem_id.v);
+	else
+		report_line(2, "Sub System Id", "%s", show_u64(B(a), &d->pci_subsystem_id, NULL));
+	report_line(2, "Kernel Driver", "%s", GW_VALID(d->kernel_driver) && !d->kernel_driver.s[0]
+			? "none bound" : show_str(B(a), &d->kernel_driver));
+}
+
+static void human_compute(const gw_device_info *d)
+{
+	char a[128];
+
+	report_line(1, "Architecture", "%s", show_str(B(a), &d->architecture));
+	if (d->vendor == GW_VENDOR_AMD || GW_VALID(d->gfx_target)) {
+		report_line(1, "GFX Target", "%s", show_str(B(a), &d->gfx_target));
+		report_line(1, "Compute Units", "%s", show_u64(B(a), &d->multiprocessor_count, NULL));
+	} else {
+		report_line(1, "Compute Capability", "%s",
+			    compute_capability_text(B(a), d) ? a : show_u64(B(a), &d->cc_major, NULL));
+		report_line(1, "Multiprocessors (SMs)", "%s", show_u64(B(a), &d->multiprocessor_count, NULL));
+	}
+	report_line(1, "CUDA Cores", "%s", show_u64(B(a), &d->cuda_cores, NULL));
+}
+
+static void human_memory(const struct report *r)
+{
+	char a[64];
+
+	report_section(1, "Memory Usage");
+	report_line(2, "Total", "%s", show_bytes(B(a), &r->d->memory_total));
+	report_line(2, "Reserved", "%s", show_bytes(B(a), &r->s.memory_reserved));
+	report_line(2, "Used", "%s", show_bytes(B(a), &r->s.memory_used));
+	report_line(2, "Free", "%s", show_bytes(B(a), &r->s.memory_free));
+	report_section(1, "BAR1 Memory Usage");
+	report_line(2, "Total", "%s", show_bytes(B(a), &r->d->bar1_total));
+	report_line(2, "Used", "%s", show_bytes(B(a), &r->s.bar1_used));
+}
+
+static void human_load(const struct report *r)
+{
+	const gw_device_sample *s = &r->s;
+	char a[64], b[64];
+
+	report_section(1, "Utilization");
+	report_line(2, "GPU", "%s", show_u64(B(a), &s->gpu_util, "%"));
+	report_line(2, "Memory", "%s", show_u64(B(a), &s->mem_util, "%"));
+	report_line(2, "Encoder", "%s", show_u64(B(a), &s->encoder_util, "%"));
+	report_line(2, "Decoder", "%s", show_u64(B(a), &s->decoder_util, "%"));
+	report_section(1, "Temperature");
+	report_line(2, "GPU Current Temp", "%s", show_f64(B(a), &s->temperature, 0, "C"));
+	report_line(2, "Memory Current Temp", "%s", show_f64(B(a), &s->temperature_memory, 0, "C"));
+	report_line(2, "GPU Slowdown Temp", "%s", show_f64(B(a), &s->temperature_slowdown, 0, "C"));
+	report_line(2, "GPU Shutdown Temp", "%s", show_f64(B(a), &s->temperature_shutdown, 0, "C"));
+	report_line(1, "Fan Speed", "%s", show_u64(B(a), &s->fan_percent, "%"));
+	report_section(1, "Power");
+	report_line(2, "Power Draw", "%s", show_f64(B(a), &s->power_draw, 2, "W"));
+	report_line(2, "Enforced Power Limit", "%s", show_f64(B(a), &s->power_limit, 2, "W"));
+	report_line(2, "Power Management Limit", "%s", show_f64(B(a), &s->power_management_limit, 2, "W"));
+	report_line(2, "Total Energy", "%s", show_f64(B(a), &s->energy, 3, "J"));
+	report_section(1, "Clocks (current / max)");
+	report_line(2, "Graphics", "%s / %s", show_u64(B(a), &s->graphics_clock, "MHz"),
+		    show_u64(B(b), &r->d->max_graphics_clock, "MHz"));
+	report_line(2, "SM", "%s / %s", show_u64(B(a), &s->sm_clock, "MHz"), show_u64(B(b), &r->d->max_sm_clock, "MHz"));
+	report_line(2, "Memory", "%s / %s", show_u64(B(a), &s->mem_clock, "MHz"),
+		    show_u64(B(b), &r->d->max_mem_clock, "MHz"));
+	report_line(2, "Video", "%s", show_u64(B(a), &s->video_clock, "MHz"));
+	if (GW_VALID(s->pstate))
+		report_line(1, "Performance State", "P%" PRIu64, s->pstate.v);
+	else
+		report_line(1, "Performance State", "%s", show_u64(B(a), &s->pstate, NULL));
+}
+
+static void human_pcie(const struct report *r)
+{
+	const gw_device_sample *s = &r->s;
+	char a[64], b[64];
+
+	report_section(1, "PCIe Link");
+	report_line(2, "Generation (current / max)", "%s / %s", show_u64(B(a), &s->pcie_gen, NULL),
+		    show_u64(B(b), &r->d->pcie_max_gen, NULL));
+	report_line(2, "GPU Max Generation", "%s", show_u64(B(a), &r->d->pcie_gpu_max_gen, NULL));
+	report_line(2, "Width (current / max)", "%s / %s", show_u64(B(a), &s->pcie_width, "x"),
+		    show_u64(B(b), &r->d->pcie_max_width, "x"));
+	if (GW_VALID(s->pcie_tx))
+		report_line(2, "TX Throughput", "%s/s", fmt_bytes(B(a), s->pcie_tx.v));
+	else
+		report_line(2, "TX Throughput", "%s", show_u64(B(a), &s->pcie_tx, NULL));
+	if (GW_VALID(s->pcie_rx))
+		report_line(2, "RX Throughput", "%s/s", fmt_bytes(B(a), s->pcie_rx.v));
+	else
+		report_line(2, "RX Throughput", "%s", show_u64(B(a), &s->pcie_rx, NULL));
+	report_line(2, "Replays", "%s", show_u64(B(a), &s->pcie_replay_counter, NULL));
+}
+
+static void human_modes(const struct report *r)
+{
+	const gw_device_sample *s = &r->s;
+	char a[256];
+
+	report_line(1, "Persistence Mode", "%s", show_flag(B(a), &s->persistence_mode, "Enabled", "Disabled"));
+	if (GW_VALID(s->compute_mode))
+		report_line(1, "Compute Mode", "%s", compute_mode_name(s->compute_mode.v));
+	else
+		report_line(1, "Compute Mode", "%s", show_u64(B(a), &s->compute_mode, NULL));
+	report_line(1, "Display Mode", "%s", show_flag(B(a), &s->display_mode, "Enabled", "Disabled"));
+	if (GW_VALID(s->throttle_reasons)) {
+		size_t len = 0;
+
+		a[0] = '\0';
+		for (int bit = 0; bit < 64; bit++) {
+			uint64_t m = (uint64_t)1 << bit;
+			const char *t;
+
+			if (!(s->throttle_reasons.v & m))
+				continue;
+			t = throttle_reason_title(m);
+			len += (size_t)snprintf(a + len, len < sizeof(a) ? sizeof(a) - len : 0, "%s%s",
+						len ? ", " : "", t ? t : "Unknown");
+			if (len >= sizeof(a))
+				break;
+		}
+		report_line(1, "Clocks Event Reasons", "%s", a[0] ? a : "None");
+	} else {
+		report_line(1, "Clocks Event Reasons", "%s", show_u64(B(a), &s->throttle_reasons, NULL));
+	}
+}
+
+static void human_ecc(const struct report *r)
+{
+	const gw_device_sample *s = &r->s;
+	char a[64], b[64];
+
+	report_section(1, "ECC");
+	report_line(2, "Mode (current / pending)", "%s / %s", show_flag(B(a), &s->ecc_current, "Enabled", "Disabled"),
+		    show_flag(B(b), &s->ecc_pending, "Enabled", "Disabled"));
+	report_line(2, "Volatile Correctable", "%s", show_u64(B(a), &s->ecc_corrected_volatile, NULL));
+	report_line(2, "Volatile Uncorrectable", "%s", show_u64(B(a), &s->ecc_uncorrected_volatile, NULL));
+	report_line(2, "Aggregate Correctable", "%s", show_u64(B(a), &s->ecc_corrected_aggregate, NULL));
+	report_line(2, "Aggregate Uncorrectable", "%s", show_u64(B(a), &s->ecc_uncorrected_aggregate, NULL));
+	report_section(1, "Remapped Rows");
+	report_line(2, "Correctable Error", "%s", show_u64(B(a), &s->remapped_correctable, NULL));
+	report_line(2, "Uncorrectable Error", "%s", show_u64(B(a), &s->remapped_uncorrectable, NULL));
+	report_line(2, "Pending", "%s", show_flag(B(a), &s->remapped_pending, "Yes", "No"));
+	report_line(2, "Remapping Failure Occurred", "%s", show_flag(B(a), &s->remapped_failure, "Yes", "No"));
+}
+
+static void human_mig(const struct report *r)
+{
+	const gw_device_sample *s = &r->s;
+	char a[64], b[64];
+
+	report_section(1, "MIG");
+	report_line(2, "Mode (current / pending)", "%s / %s", show_flag(B(a), &s->mig_current, "Enabled", "Disabled"),
+		    show_flag(B(b), &s->mig_pending, "Enabled", "Disabled"));
+	report_line(2, "Max Devices", "%s", show_u64(B(a), &s->mig_max_devices, NULL));
+	for (int i = 0; i < s->mig_count && i < GW_MAX_MIG; i++) {
+		const gw_mig_device *m = &s->mig[i];
+		char title[32];
+
+		snprintf(title, sizeof(title), "MIG Device %d", i);
+		report_section(2, title);
+		report_line(3, "Name", "%s", show_str(B(a), &m->name));
+		report_line(3, "UUID", "%s", show_str(B(a), &m->uuid));
+		report_line(3, "GPU Instance Id", "%s", show_u64(B(a), &m->gpu_instance_id, NULL));
+		report_line(3, "Compute Instance Id", "%s", show_u64(B(a), &m->compute_instance_id, NULL));
+		report_line(3, "Multiprocessors", "%s", show_u64(B(a), &m->multiprocessor_count, NULL));
+		report_line(3, "Memory Total", "%s", show_bytes(B(a), &m->memory_total));
+		report_line(3, "Memory Used", "%s", show_bytes(B(a), &m->memory_used));
+	}
+}
+
+static void human_processes(const struct report *r)
+{
+	char a[64];
+
+	if (r->procs_rc < 0) {
+		report_line(1, "Processes", "error: %s", r->procs_error);
+		return;
+	}
+	if (r->nprocs == 0) {
+		report_line(1, "Processes", "%s", r->sample_rc == GW_ELOST ? "N/A" : "None");
+		return;
+	}
+	report_section(1, "Processes");
+	for (size_t i = 0; i < r->nprocs; i++) {
+		const gw_process *p = &r->procs[i];
+
+		report_line(2, "Process ID", "%" PRIu32, p->pid);
+		report_line(3, "Type", "%s", process_type_name(p->type));
+		if (p->pid_resolved) {
+			report_line(3, "User", "%s", p->user[0] ? p->user : "N/A");
+			report_line(3, "Command", "%s", p->command[0] ? p->command : "N/A");
+		} else {
+			report_line(3, "User", "not in this pid namespace");
+			report_line(3, "Command", "not in this pid namespace");
+		}
+		report_line(3, "Used GPU Memory", "%s", show_bytes(B(a), &p->used_memory));
+		if (GW_VALID(p->gpu_instance_id))
+			report_line(3, "GPU Instance Id", "%" PRIu64, p->gpu_instance_id.v);
+	}
+}
+
+static void human_device(const struct report *r, bool color)
+{
+	const gw_device_info *d = r->d;
+	char a[128];
+
+	printf("\nGPU %d: %s (%s)\n", d->index, show_str(B(a), &d->name),
+	       GW_VALID(d->pci_bus_id) ? d->pci_bus_id.s : "no PCI bus id");
+	report_line(1, "Health", "%s%s%s%s%s", color_health(color, d->health), gw_health_name(d->health),
+		    d->health != GW_HEALTH_OK && d->health_reason[0] ? ": " : "",
+		    d->health != GW_HEALTH_OK ? d->health_reason : "", color_reset(color));
+	if (r->sample_rc < 0 && r->sample_rc != GW_ELOST)
+		report_line(1, "Sample Error", "%s", r->sample_error);
+	human_identity(d);
+	human_compute(d);
+	human_memory(r);
+	human_load(r);
+	human_pcie(r);
+	human_modes(r);
+	human_ecc(r);
+	human_mig(r);
+	human_processes(r);
+}
+
+/* ---- JSON --------------------------------------------------------------- */
+
+/* A 0/1 field as a JSON boolean; null unless VALID. */
+static void json_flag(gw_json *j, const char *key, const gw_u64 *f)
+{
+	gw_json_key(j, key);
+	if (GW_VALID(*f))
+		gw_json_bool(j, f->v != 0);
+	else
+		gw_json_null(j);
+}
+
+static void json_identity(gw_json *j, const gw_device_info *d)
+{
+	char a[32];
+
+	gw_json_key(j, "index");
+	gw_json_int(j, d->index);
+	gw_json_key(j, "cuda_index");
+	if (d->cuda_index >= 0)
+		gw_json_int(j, d->cuda_index);
+	else
+		gw_json_null(j);
+	gw_json_key(j, "nvml_index");
+	if (d->nvml_index >= 0)
+		gw_json_int(j, d->nvml_index);
+	else
+		gw_json_null(j);
+	gw_json_key(j, "vendor");
+	gw_json_string(j, gw_vendor_name(d->vendor));
+	gw_json_key(j, "backend");
+	gw_json_string(j, d->backend && *d->backend ? d->backend : NULL);
+	gw_json_str_field(j, "name", &d->name);
+	gw_json_str_field(j, "uuid", &d->uuid);
+	gw_json_str_field(j, "serial", &d->serial);
+	gw_json_str_field(j, "board_part_number", &d->board_part_number);
+	gw_json_str_field(j, "vbios_version", &d->vbios_version);
+	gw_json_str_field(j, "pci_bus_id", &d->pci_bus_id);
+	gw_json_key(j, "pci_device_id");
+	if (GW_VALID(d->pci_vendor_id) && GW_VALID(d->pci_device_id)) {
+		snprintf(a, sizeof(a), "0x%04" PRIx64 "%04" PRIx64, d->pci_device_id.v, d->pci_vendor_id.v);
+		gw_json_string(j, a);
+	} else {
+		gw_json_null(j);
+	}
+	gw_json_key(j, "pci_subsystem_id");
+	if (GW_VALID(d->pci_subsystem_id)) {
+		snprintf(a, sizeof(a), "0x%08" PRIx64, d->pci_subsystem_id.v);
+		gw_json_string(j, a);
+	} else {
+		gw_json_null(j);
+	}
+	gw_json_str_field(j, "kernel_driver", &d->kernel_driver);
+	gw_json_u64_field(j, "minor_number", &d->minor_number);
+	gw_json_str_field(j, "architecture", &d->architecture);
+	gw_json_key(j, "compute_capability");
+	gw_json_string(j, compute_capability_text(a, sizeof(a), d));
+	gw_json_str_field(j, "gfx_target", &d->gfx_target);
+	gw_json_u64_field(j, "multiprocessor_count", &d->multiprocessor_count);
+	gw_json_u64_field(j, "cuda_cores", &d->cuda_cores);
+}
+
+static void json_memory(gw_json *j, const struct report *r)
+{
+	gw_json_key(j, "memory");
+	gw_json_object_begin(j);
+	gw_json_u64_field(j, "total_bytes", &r->d->memory_total);
+	gw_json_u64_field(j, "used_bytes", &r->s.memory_used);
+	gw_json_u64_field(j, "free_bytes", &r->s.memory_free);
+	gw_json_u64_field(j, "reserved_bytes", &r->s.memory_reserved);
+	gw_json_object_end(j);
+	gw_json_key(j, "bar1_memory");
+	gw_json_object_begin(j);
+	gw_json_u64_field(j, "total_bytes", &r->d->bar1_total);
+	gw_json_u64_field(j, "used_bytes", &r->s.bar1_used);
+	gw_json_object_end(j);
+}
+
+static void json_load(gw_json *j, const struct report *r)
+{
+	const gw_device_sample *s = &r->s;
+
+	gw_json_key(j, "utilization");
+	gw_json_object_begin(j);
+	gw_json_u64_field(j, "gpu_percent", &s->gpu_util);
+	gw_json_u64_field(j, "memory_percent", &s->mem_util);
+	gw_json_u64_field(j, "encoder_percent", &s->encoder_util);
+	gw_json_u64_field(j, "decoder_percent", &s->decoder_util);
+	gw_json_object_end(j);
+	gw_json_f64_field(j, "temperature_c", &s->temperature, 1);
+	gw_json_key(j, "temperature");
+	gw_json_object_begin(j);
+	gw_json_f64_field(j, "gpu_c", &s->temperature, 1);
+	gw_json_f64_field(j, "memory_c", &s->temperature_memory, 1);
+	gw_json_f64_field(j, "slowdown_c", &s->temperature_slowdown, 1);
+	gw_json_f64_field(j, "shutdown_c", &s->temperature_shutdown, 1);
+	gw_json_object_end(j);
+	gw_json_u64_field(j, "fan_percent", &s->fan_percent);
+	gw_json_key(j, "power");
+	gw_json_object_begin(j);
+	gw_json_f64_field(j, "draw_w", &s->power_draw, 3);
+	gw_json_f64_field(j, "limit_w", &s->power_limit, 3);
+	gw_json_f64_field(j, "management_limit_w", &s->power_management_limit, 3);
+	gw_json_f64_field(j, "energy_j", &s->energy, 3);
+	gw_json_object_end(j);
+	gw_json_key(j, "clocks");
+	gw_json_object_begin(j);
+	gw_json_u64_field(j, "sm_mhz", &s->sm_clock);
+	gw_json_u64_field(j, "mem_mhz", &s->mem_clock);
+	gw_json_u64_field(j, "graphics_mhz", &s->graphics_clock);
+	gw_json_u64_field(j, "video_mhz", &s->video_clock);
+	gw_json_u64_field(j, "max_sm_mhz", &r->d->max_sm_clock);
+	gw_json_u64_field(j, "max_mem_mhz", &r->d->max_mem_clock);
+	gw_json_u64_field(j, "max_graphics_mhz", &r->d->max_graphics_clock);
+	gw_json_object_end(j);
+	gw_json_key(j, "pstate");
+	if (GW_VALID(s->pstate)) {
+		char a[8];
+
+		snprintf(a, sizeof(a), "P%u", (unsigned)(s->pstate.v % 100));
+		gw_json_string(j, a);
+	} else {
+		gw_json_null(j);
+	}
+}
+
+static void json_pcie(gw_json *j, const struct report *r)
+{
+	const gw_device_sample *s = &r->s;
+
+	gw_json_key(j, "pcie");
+	gw_json_object_begin(j);
+	gw_json_u64_field(j, "gen", &s->pcie_gen);
+	gw_json_u64_field(j, "width", &s->pcie_width);
+	gw_json_u64_field(j, "max_gen", &r->d->pcie_max_gen);
+	gw_json_u64_field(j, "max_width", &r->d->pcie_max_width);
+	gw_json_u64_field(j, "gpu_max_gen", &r->d->pcie_gpu_max_gen);
+	gw_json_u64_field(j, "tx_bytes_per_s", &s->pcie_tx);
+	gw_json_u64_field(j, "rx_bytes_per_s", &s->pcie_rx);
+	gw_json_u64_field(j, "replay_counter", &s->pcie_replay_counter);
+	gw_json_object_end(j);
+}
+
+static void json_modes(gw_json *j, const struct report *r)
+{
+	const gw_device_sample *s = &r->s;
+
+	json_flag(j, "persistence_mode", &s->persistence_mode);
+	gw_json_key(j, "compute_mode");
+	gw_json_string(j, GW_VALID(s->compute_mode) ? compute_mode_name(s->compute_mode.v) : NULL);
+	json_flag(j, "display_mode", &s->display_mode);
+	gw_json_key(j, "throttle_reasons");
+	if (GW_VALID(s->throttle_reasons)) {
+		gw_json_array_begin(j);
+		for (int bit = 0; bit < 64; bit++) {
+			uint64_t m = (uint64_t)1 << bit;
+			const char *name = throttle_reason_name(m);
+			char unknown[32];
+
+			if (!(s->throttle_reasons.v & m))
+				continue;
+			if (!name) {
+				snprintf(unknown, sizeof(unknown), "unknown_0x%" PRIx64, m);
+				name = unknown;
+			}
+			gw_json_string(j, name);
+		}
+		gw_json_array_end(j);
+	} else {
+		gw_json_null(j);
+	}
+}
+
+static void json_ecc(gw_json *j, const struct report *r)
+{
+	const gw_device_sample *s = &r->s;
+
+	gw_json_key(j, "ecc");
+	gw_json_object_begin(j);
+	json_flag(j, "enabled", &s->ecc_current);
+	json_flag(j, "pending", &s->ecc_pending);
+	gw_json_u64_field(j, "corrected_volatile", &s->ecc_corrected_volatile);
+	gw_json_u64_field(j, "uncorrected_volatile", &s->ecc_uncorrected_volatile);
+	gw_json_u64_field(j, "corrected_aggregate", &s->ecc_corrected_aggregate);
+	gw_json_u64_field(j, "uncorrected_aggregate", &s->ecc_uncorrected_aggregate);
+	gw_json_object_end(j);
+	gw_json_key(j, "remapped_rows");
+	gw_json_object_begin(j);
+	gw_json_u64_field(j, "correctable", &s->remapped_correctable);
+	gw_json_u64_field(j, "uncorrectable", &s->remapped_uncorrectable);
+	json_flag(j, "pending", &s->remapped_pending);
+	json_flag(j, "failure", &s->remapped_failure);
+	gw_json_object_end(j);
+}
+
+static void json_mig(gw_json *j, const struct report *r)
+{
+	const gw_device_sample *s = &r->s;
+
+	gw_json_key(j, "mig");
+	gw_json_object_begin(j);
+	json_flag(j, "enabled", &s->mig_current);
+	json_flag(j, "pending", &s->mig_pending);
+	gw_json_u64_field(j, "max_devices", &s->mig_max_devices);
+	gw_json_key(j, "devices");
+	gw_json_array_begin(j);
+	for (int i = 0; i < s->mig_count && i < GW_MAX_MIG; i++) {
+		const gw_mig_device *m = &s->mig[i];
+
+		gw_json_object_begin(j);
+		gw_json_str_field(j, "uuid", &m->uuid);
+		gw_json_str_field(j, "name", &m->name);
+		gw_json_u64_field(j, "gpu_instance_id", &m->gpu_instance_id);
+		gw_json_u64_field(j, "compute_instance_id", &m->compute_instance_id);
+		gw_json_u64_field(j, "multiprocessor_count", &m->multiprocessor_count);
+		gw_json_key(j, "memory");
+		gw_json_object_begin(j);
+		gw_json_u64_field(j, "total_bytes", &m->memory_total);
+		gw_json_u64_field(j, "used_bytes", &m->memory_used);
+		gw_json_u64_field(j, "free_bytes", &m->memory_free);
+		gw_json_object_end(j);
+		gw_json_object_end(j);
+	}
+	gw_json_array_end(j);
+	gw_json_object_end(j);
+}
+
+static void json_processes(gw_json *j, const struct report *r)
+{
+	gw_json_key(j, "processes");
+	if (r->procs_rc < 0 || r->sample_rc == GW_ELOST) {
+		gw_json_null(j); /* unknown, not "none" */
+		return;
+	}
+	gw_json_array_begin(j);
+	for (size_t i = 0; i < r->nprocs; i++) {
+		const gw_process *p = &r->procs[i];
+
+		gw_json_object_begin(j);
+		gw_json_key(j, "pid");
+		gw_json_uint(j, p->pid);
+		gw_json_key(j, "type");
+		gw_json_string(j, process_type_name(p->type));
+		gw_json_key(j, "user");
+		gw_json_string(j, p->pid_resolved && p->user[0] ? p->user : NULL);
+		gw_json_key(j, "command");
+		gw_json_string(j, p->pid_resolved && p->command[0] ? p->command : NULL);
+		gw_json_key(j, "in_pid_namespace");
+		gw_json_bool(j, p->pid_resolved);
+		gw_json_u64_field(j, "used_memory_bytes", &p->used_memory);
+		gw_json_u64_field(j, "gpu_instance_id", &p->gpu_instance_id);
+		gw_json_u64_field(j, "compute_instance_id", &p->compute_instance_id);
+		gw_json_object_end(j);
+	}
+	gw_json_array_end(j);
+}
+
+static void json_device(gw_json *j, const struct report *r)
+{
+	gw_json_object_begin(j);
+	json_identity(j, r->d);
+	json_memory(j, r);
+	json_load(j, r);
+	json_pcie(j, r);
+	json_modes(j, r);
+	json_ecc(j, r);
+	json_mig(j, r);
+	json_processes(j, r);
+	gw_json_key(j, "health");
+	gw_json_string(j, gw_health_name(r->d->health));
+	gw_json_key(j, "health_reason");
+	gw_json_string(j, r->d->health != GW_HEALTH_OK && r->d->health_reason[0] ? r->d->health_reason : NULL);
+	gw_json_key(j, "error");
+	gw_json_string(j, r->sample_rc < 0 && r->sample_rc != GW_ELOST ? r->sample_error : NULL);
+	gw_json_object_end(j);
+}
+
+static void json_driver(gw_json *j, const gw_context *ctx)
+{
+	const gw_driver_info *drv = gw_context_driver(ctx);
+	char a[32];
+
+	gw_json_key(j, "driver");
+	gw_json_object_begin(j);
+	gw_json_str_field(j, "version", &drv->driver_version);
+	gw_json_key(j, "cuda_driver_version");
+	gw_json_string(j, GW_VALID(drv->cuda_driver_version)
+			  ? cuda_version_text(a, sizeof(a), drv->cuda_driver_version.v) : NULL);
+	gw_json_str_field(j, "nvml_version", &drv->nvml_version);
+	gw_json_str_field(j, "kernel_module_version", &drv->kernel_module_version);
+	gw_json_str_field(j, "amdgpu_version", &drv->amdgpu_version);
+	gw_json_object_end(j);
+}
+
+/* ---- the command -------------------------------------------------------- */
+
+struct info_opts {
+	const char *selector;
+	bool json, quiet;
+};
+
+static void parse_args(int argc, char **argv, struct info_opts *o)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--json")) {
+			o->json = true;
+		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+			o->quiet = true;
+		} else if (!strcmp(a, "-i") || !strcmp(a, "--id")) {
+			if (i + 1 >= argc)
+				die_usage("info", "option '%s' needs a GPU index, UUID or PCI bus id", a);
+			o->selector = argv[++i];
+		} else if (!strncmp(a, "--id=", 5)) {
+			o->selector = a + 5;
+		} else if (!strncmp(a, "-i", 2)) {
+			o->selector = a + 2; /* -i0, like nvidia-smi */
+		} else if (a[0] == '-') {
+			die_usage("info", "unknown option '%s'", a);
+		} else {
+			die_usage("info", "unexpected argument '%s'", a);
+		}
+	}
+	if (o->selector && !*o->selector)
+		die_usage("info", "empty GPU selector");
+}
+
+/* Resolve -i into the range first..last; returns an exit code. */
+static int select_devices(const gw_context *ctx, const char *sel, int *first, int *last)
+{
+	int idx;
+	int rc;
+
+	*first = 0;
+	*last = gw_device_count(ctx) - 1;
+	if (!sel)
+		return EXIT_OK;
+	rc = gw_device_find(ctx, sel, &idx);
+	if (rc == GW_ENOTFOUND) {
+		error_msg("no GPU matches '%s' (%d found; see 'gpuwise list')", sel, gw_device_count(ctx));
+		return EXIT_FAIL;
+	}
+	if (rc < 0) {
+		error_msg("%s", gw_error_last());
+		return EXIT_USAGE;
+	}
+	*first = *last = idx;
+	return EXIT_OK;
+}
+
+static int emit(gw_context *ctx, const struct info_opts *o, int first, int last, const char *problem)
+{
+	gw_json *j = NULL;
+	bool color = use_color(stdout);
+	int rc = 0;
+
+	if (o->json) {
+		if (!(j = gw_json_new(2))) {
+			error_msg("out of memory");
+			return -1;
+		}
+		gw_json_object_begin(j);
+		gw_json_key(j, "gpuwise_version");
+		gw_json_string(j, gw_version());
+		json_driver(j, ctx);
+		json_backends(j, ctx);
+		gw_json_key(j, "devices");
+		gw_json_array_begin(j);
+	} else if (!o->quiet) {
+		human_driver(ctx, gw_device_count(ctx));
+		human_backends(ctx);
+	}
+	for (int i = first; i <= last; i++) {
+		struct report r;
+
+		report_read(ctx, i, &r);
+		if (j)
+			json_device(j, &r);
+		else if (!o->quiet)
+			human_device(&r, color);
+		report_release(&r);
+	}
+	if (j) {
+		gw_json_array_end(j);
+		gw_json_key(j, "error");
+		gw_json_string(j, problem);
+		gw_json_object_end(j);
+		rc = print_json(j);
+		gw_json_free(j);
+	}
+	return rc;
+}
 
 int cmd_info(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return EXIT_FAIL;
+	struct info_opts o = { NULL, false, false };
+	gw_context *ctx;
+	char problem[1024];
+	int first, last, rc, readable = 0;
+
+	for (int i = 1; i < argc; i++)
+		if (is_help(argv[i]))
+			return print_usage("info");
+	parse_args(argc, argv, &o);
+	if (!(ctx = open_context()))
+		return EXIT_FAIL;
+	if ((rc = select_devices(ctx, o.selector, &first, &last)) != EXIT_OK) {
+		gw_context_free(ctx);
+		return rc;
+	}
+	for (int i = first; i <= last; i++)
+		readable += device_readable(gw_device_get(ctx, i));
+	problem[0] = '\0';
+	if (!readable) {
+		if (o.selector) {
+			const gw_device_info *d = gw_device_get(ctx, first);
+
+			snprintf(problem, sizeof(problem), "GPU %d cannot be read: %s%s%s", first,
+				 gw_health_name(d->health), d->health_reason[0] ? ": " : "", d->health_reason);
+		} else {
+			no_gpu_sentence(ctx, problem, sizeof(problem));
+		}
+		if (!o.quiet)
+			error_msg("%s", problem);
+	}
+	rc = (o.json || !o.quiet) ? emit(ctx, &o, first, last, problem[0] ? problem : NULL) : 0;
+	gw_context_free(ctx);
+	if (rc < 0)
+		return EXIT_FAIL;
+	return readable ? EXIT_OK : EXIT_FAIL;
 }

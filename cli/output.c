@@ -1,0 +1,309 @@
+/* Formatting shared by list and info. See output.h. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "commands.h"
+#include "output.h"
+
+/* Text for a field that is not VALID; NULL when it is. */
+static const char *not_valid(char *buf, size_t n, gw_field_state st, int code)
+{
+	switch (st) {
+	case GW_FIELD_VALID:
+		return NULL;
+	case GW_FIELD_ERROR:
+		snprintf(buf, n, "error (code %d)", code);
+		return buf;
+	default: /* not supported, or no backend could read it */
+		snprintf(buf, n, "N/A");
+		return buf;
+	}
+}
+
+const char *show_u64(char *buf, size_t n, const gw_u64 *f, const char *unit)
+{
+	if (not_valid(buf, n, f->state, f->code))
+		return buf;
+	snprintf(buf, n, "%" PRIu64 "%s%s", f->v, unit && *unit ? " " : "", unit ? unit : "");
+	return buf;
+}
+
+const char *show_bytes(char *buf, size_t n, const gw_u64 *f)
+{
+	if (not_valid(buf, n, f->state, f->code))
+		return buf;
+	return fmt_bytes(buf, n, (unsigned long long)f->v);
+}
+
+const char *show_f64(char *buf, size_t n, const gw_f64 *f, int decimals, const char *unit)
+{
+	if (not_valid(buf, n, f->state, f->code))
+		return buf;
+	snprintf(buf, n, "%.*f%s%s", decimals, f->v, unit && *unit ? " " : "", unit ? unit : "");
+	return buf;
+}
+
+const char *show_str(char *buf, size_t n, const gw_str *f)
+{
+	if (not_valid(buf, n, f->state, f->code))
+		return buf;
+	snprintf(buf, n, "%s", f->s[0] ? f->s : "(empty)");
+	return buf;
+}
+
+const char *show_flag(char *buf, size_t n, const gw_u64 *f, const char *yes_text, const char *no_text)
+{
+	if (not_valid(buf, n, f->state, f->code))
+		return buf;
+	snprintf(buf, n, "%s", f->v ? yes_text : no_text);
+	return buf;
+}
+
+const char *cuda_version_text(char *buf, size_t n, uint64_t v)
+{
+	snprintf(buf, n, "%" PRIu64 ".%" PRIu64, v / 1000, (v % 1000) / 10);
+	return buf;
+}
+
+const char *compute_capability_text(char *buf, size_t n, const gw_device_info *d)
+{
+	if (!GW_VALID(d->cc_major) || !GW_VALID(d->cc_minor))
+		return NULL;
+	snprintf(buf, n, "%" PRIu64 ".%" PRIu64, d->cc_major.v, d->cc_minor.v);
+	return buf;
+}
+
+const char *short_uuid(char *buf, size_t n, const gw_device_info *d)
+{
+	const char *u;
+	size_t k = 0;
+
+	if (!GW_VALID(d->uuid) || !d->uuid.s[0]) {
+		snprintf(buf, n, "-");
+		return buf;
+	}
+	u = d->uuid.s;
+	if (!strncmp(u, "GPU-", 4) || !strncmp(u, "MIG-", 4))
+		u += 4;
+	/* Eight hex digits, skipping dashes, so "GPU-8a5f0c1e-..." → "8a5f0c1e". */
+	for (; *u && k < 8 && k + 1 < n; u++)
+		if (*u != '-')
+			buf[k++] = *u;
+	buf[k] = '\0';
+	return buf;
+}
+
+const char *compute_mode_name(uint64_t mode)
+{
+	switch (mode) {
+	case 0: return "default";
+	case 1: return "exclusive-thread";
+	case 2: return "prohibited";
+	case 3: return "exclusive-process";
+	default: return "unknown";
+	}
+}
+
+static const struct {
+	uint64_t bit;
+	const char *name, *title;
+} throttle_table[THROTTLE_BITS] = {
+	{ GW_THROTTLE_GPU_IDLE, "gpu_idle", "GPU Idle" },
+	{ GW_THROTTLE_APP_CLOCKS, "applications_clocks_setting", "Applications Clocks Setting" },
+	{ GW_THROTTLE_SW_POWER_CAP, "sw_power_cap", "SW Power Cap" },
+	{ GW_THROTTLE_HW_SLOWDOWN, "hw_slowdown", "HW Slowdown" },
+	{ GW_THROTTLE_SYNC_BOOST, "sync_boost", "Sync Boost" },
+	{ GW_THROTTLE_SW_THERMAL, "sw_thermal_slowdown", "SW Thermal Slowdown" },
+	{ GW_THROTTLE_HW_THERMAL, "hw_thermal_slowdown", "HW Thermal Slowdown" },
+	{ GW_THROTTLE_HW_POWER_BRAKE, "hw_power_brake_slowdown", "HW Power Brake Slowdown" },
+	{ GW_THROTTLE_DISPLAY_CLOCKS, "display_clock_setting", "Display Clock Setting" },
+};
+
+const char *throttle_reason_name(uint64_t bit)
+{
+	for (int i = 0; i < THROTTLE_BITS; i++)
+		if (throttle_table[i].bit == bit)
+			return throttle_table[i].name;
+	return NULL;
+}
+
+const char *throttle_reason_title(uint64_t bit)
+{
+	for (int i = 0; i < THROTTLE_BITS; i++)
+		if (throttle_table[i].bit == bit)
+			return throttle_table[i].title;
+	return NULL;
+}
+
+#define KEY_WIDTH 40
+
+void report_line(int level, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+	int pad = KEY_WIDTH - 4 * level;
+
+	printf("%*s%-*s : ", 4 * level, "", pad > 0 ? pad : 0, key);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+void report_section(int level, const char *title)
+{
+	printf("%*s%s\n", 4 * level, "", title);
+}
+
+const char *color_health(bool on, gw_health h)
+{
+	if (!on)
+		return "";
+	switch (h) {
+	case GW_HEALTH_OK: return "\033[32m";
+	case GW_HEALTH_NO_DRIVER: return "\033[33m";
+	default: return "\033[31m";
+	}
+}
+
+const char *color_reset(bool on)
+{
+	return on ? "\033[0m" : "";
+}
+
+bool device_readable(const gw_device_info *d)
+{
+	return d && d->health == GW_HEALTH_OK;
+}
+
+int readable_count(const gw_context *ctx)
+{
+	int n = 0;
+
+	for (int i = 0; i < gw_device_count(ctx); i++)
+		if (device_readable(gw_device_get(ctx, i)))
+			n++;
+	return n;
+}
+
+/* Append ", " / " and " separated parts to buf. */
+static void append_part(char *buf, size_t n, int *parts, const char *text)
+{
+	size_t len = strlen(buf);
+
+	if (!text || !*text || len + 1 >= n)
+		return;
+	snprintf(buf + len, n - len, "%s%s", *parts ? " and " : "", text);
+	(*parts)++;
+}
+
+/* What a backend's status says is missing, or NULL when it has nothing to
+ * say (it worked, was not tried, or only annotates other devices). */
+static const char *backend_reason(const gw_backend_status *s, bool have_devices, char *buf, size_t n)
+{
+	if (!s->name || !strcmp(s->name, "cuda") || !strcmp(s->name, "pci"))
+		return NULL; /* cuda annotates NVML's devices; pci devices carry their own reason */
+	switch (s->state) {
+	case GW_BACKEND_LIBRARY_MISSING:
+	case GW_BACKEND_INIT_FAILED:
+		if (s->message[0])
+			snprintf(buf, n, "%s", s->message);
+		else if (s->vendor_code_name[0])
+			snprintf(buf, n, "%s failed (%s)", s->name, s->vendor_code_name);
+		else
+			snprintf(buf, n, "%s failed", s->name);
+		return buf;
+	case GW_BACKEND_NOTHING_FOUND:
+		if (have_devices)
+			return NULL;
+		if (s->message[0])
+			snprintf(buf, n, "%s", s->message);
+		else if (!strcmp(s->name, "amdgpu"))
+			snprintf(buf, n, "no AMD GPU in /sys");
+		else if (!strcmp(s->name, "nvml"))
+			snprintf(buf, n, "the NVIDIA driver reports no GPU");
+		else
+			snprintf(buf, n, "%s found nothing", s->name);
+		return buf;
+	default:
+		return NULL;
+	}
+}
+
+const char *no_gpu_sentence(const gw_context *ctx, char *buf, size_t n)
+{
+	const gw_backend_status *st;
+	int nb = 0, parts = 0, ndev = gw_device_count(ctx);
+	char part[320];
+
+	snprintf(buf, n, "%s: ", ndev ? "no GPU could be read" : "no GPU found");
+	st = gw_context_backends(ctx, &nb);
+	for (int i = 0; i < nb; i++)
+		append_part(buf, n, &parts, backend_reason(&st[i], ndev > 0, part, sizeof(part)));
+	for (int i = 0; i < ndev; i++) {
+		const gw_device_info *d = gw_device_get(ctx, i);
+
+		if (device_readable(d))
+			continue;
+		snprintf(part, sizeof(part), "GPU %d (%s) is %s%s%s", i,
+			 GW_VALID(d->pci_bus_id) ? d->pci_bus_id.s : "?", gw_health_name(d->health),
+			 d->health_reason[0] ? ": " : "", d->health_reason);
+		append_part(buf, n, &parts, part);
+	}
+	if (!parts)
+		append_part(buf, n, &parts, "no backend reported a GPU");
+	return buf;
+}
+
+gw_context *open_context(void)
+{
+	gw_context *ctx = NULL;
+	gw_options opts = GW_OPTIONS_INIT;
+
+	if (gw_context_new(&ctx, &opts) < 0) {
+		error_msg("%s", gw_error_last());
+		return NULL;
+	}
+	return ctx;
+}
+
+int print_json(gw_json *j)
+{
+	const char *text = gw_json_text(j);
+
+	if (!text) {
+		error_msg("out of memory writing JSON");
+		return -1;
+	}
+	fputs(text, stdout);
+	putchar('\n');
+	return 0;
+}
+
+void json_backends(gw_json *j, const gw_context *ctx)
+{
+	const gw_backend_status *st;
+	int nb = 0;
+
+	st = gw_context_backends(ctx, &nb);
+	gw_json_key(j, "backends");
+	gw_json_array_begin(j);
+	for (int i = 0; i < nb; i++) {
+		gw_json_object_begin(j);
+		gw_json_key(j, "name");
+		gw_json_string(j, st[i].name);
+		gw_json_key(j, "state");
+		gw_json_string(j, gw_backend_state_name(st[i].state));
+		gw_json_key(j, "message");
+		gw_json_string(j, st[i].message[0] ? st[i].message : NULL);
+		gw_json_key(j, "library");
+		gw_json_string(j, st[i].library[0] ? st[i].library : NULL);
+		gw_json_key(j, "vendor_code");
+		if (st[i].vendor_code_name[0])
+			gw_json_string(j, st[i].vendor_code_name);
+		else
+			gw_json_null(j);
+		gw_json_object_end(j);
+	}
+	gw_json_array_end(j);
+}

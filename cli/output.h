@@ -1,0 +1,67 @@
+/* Formatting shared by the reporting commands (list, info): device fields
+ * as text, key/value report lines, colour, and the one sentence that says
+ * why no GPU could be read. Only the public API is used. */
+#ifndef GPUWISE_CLI_OUTPUT_H
+#define GPUWISE_CLI_OUTPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "gpuwise/gpuwise.h"
+
+/* A field as text for humans: the value, "N/A" when the device does not
+ * have it (or nothing could read it), "error (code N)" when reading
+ * failed. Never "0" for an unknown value. Each returns buf. */
+const char *show_u64(char *buf, size_t n, const gw_u64 *f, const char *unit);
+const char *show_bytes(char *buf, size_t n, const gw_u64 *f);
+const char *show_f64(char *buf, size_t n, const gw_f64 *f, int decimals, const char *unit);
+const char *show_str(char *buf, size_t n, const gw_str *f);
+/* A 0/1 field as yes_text / no_text. */
+const char *show_flag(char *buf, size_t n, const gw_u64 *f, const char *yes_text, const char *no_text);
+
+/* 12040 → "12.4", 11080 → "11.8". */
+const char *cuda_version_text(char *buf, size_t n, uint64_t v);
+/* "9.0" when both parts are valid, else NULL. */
+const char *compute_capability_text(char *buf, size_t n, const gw_device_info *d);
+/* First 8 hex digits of the UUID without "GPU-" ("8a5f0c1e"), or "-". */
+const char *short_uuid(char *buf, size_t n, const gw_device_info *d);
+/* "default", "exclusive-thread", "prohibited", "exclusive-process". */
+const char *compute_mode_name(uint64_t mode);
+/* Names of the GW_THROTTLE_* bits, lower-case snake ("sw_power_cap"),
+ * and their human form ("SW Power Cap"). NULL for an unknown bit. */
+const char *throttle_reason_name(uint64_t bit);
+const char *throttle_reason_title(uint64_t bit);
+#define THROTTLE_BITS 9
+
+/* "    Key                        : value\n" at nesting level `level`. */
+void report_line(int level, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void report_section(int level, const char *title);
+
+/* ANSI colour for a health state (green ok, red lost/error, yellow
+ * no-driver) when `on`, "" otherwise; color_reset(on) ends it. */
+const char *color_health(bool on, gw_health h);
+const char *color_reset(bool on);
+
+/* True when device i is healthy enough to be read. */
+bool device_readable(const gw_device_info *d);
+/* Number of readable devices. */
+int readable_count(const gw_context *ctx);
+
+/* One sentence (without "gpuwise: ") on why no GPU could be read, built
+ * from the backend statuses and the devices' health reasons:
+ * "no GPU found: libnvidia-ml.so.1 not found (...) and no AMD GPU in /sys". */
+const char *no_gpu_sentence(const gw_context *ctx, char *buf, size_t n);
+
+/* Open the context with the environment's options, printing the error
+ * and returning NULL when even that fails. */
+gw_context *open_context(void);
+
+/* Print a finished JSON document to stdout with a trailing newline.
+ * Returns 0, or -1 (message printed) when the writer ran out of memory. */
+int print_json(gw_json *j);
+
+/* The "backends" array of the JSON outputs (an extension of the contract). */
+void json_backends(gw_json *j, const gw_context *ctx);
+
+#endif
