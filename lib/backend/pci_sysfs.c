@@ -1,4 +1,195 @@
-/* pci backend — placeholder until implemented. */
-#include "internal.h"
+/* pci backend: every GPU on the PCI bus, read from /sys/bus/pci/devices.
+ *
+ * It runs after nvml and amdgpu. GPUs they already found (matched by bus id)
+ * are only annotated with the kernel driver bound to them; the others are
+ * added with health NO_DRIVER and a reason, so `gpuwise list` shows an
+ * NVIDIA GPU whose driver is missing instead of "no GPU". Such devices have
+ * no metrics except the PCIe link, which sysfs gives without a driver.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
 
-const gw_backend gw__backend_pci = { "pci", NULL, NULL, NULL, NULL };
+#include "internal.h"
+#include "backend/sysfs_io.h"
+#include "backend/sysfs_parse.h"
+
+#define PCI_DEVICES "/sys/bus/pci/devices"
+
+/* What one /sys/bus/pci/devices entry says about itself. */
+struct pci_fn {
+	char dir[256];        /* /sys/bus/pci/devices/<name> */
+	char bus_id[16];      /* normalised */
+	uint32_t vendor, device, subsys_vendor, subsys_device;
+	int have_subsys;
+	char driver[64];
+};
+
+/* Fill f from the entry; false when it is not a GPU of a vendor we know. */
+static bool read_gpu_function(const char *root, const char *name, struct pci_fn *f)
+{
+	uint32_t cls;
+	int n;
+
+	memset(f, 0, sizeof(*f));
+	if (gw__pci_bus_id_normalize(name, f->bus_id) < 0)
+		return false;
+	n = snprintf(f->dir, sizeof(f->dir), PCI_DEVICES "/%s", name);
+	if (n < 0 || (size_t)n >= sizeof(f->dir))
+		return false;
+	if (gw__sysfs_read_hex(root, f->dir, "class", 0xffffff, &cls) < 0 || !gw__sysfs_is_display_class(cls))
+		return false;
+	if (gw__sysfs_read_hex(root, f->dir, "vendor", 0xffff, &f->vendor) < 0 ||
+	    gw__sysfs_vendor_from_pci(f->vendor) == GW_VENDOR_UNKNOWN)
+		return false;
+	if (gw__sysfs_read_hex(root, f->dir, "device", 0xffff, &f->device) < 0)
+		f->device = 0xffff; /* still a GPU; the id is just unreadable */
+	f->have_subsys = gw__sysfs_read_hex(root, f->dir, "subsystem_vendor", 0xffff, &f->subsys_vendor) == 0 &&
+			 gw__sysfs_read_hex(root, f->dir, "subsystem_device", 0xffff, &f->subsys_device) == 0;
+	gw__sysfs_driver_name(root, f->dir, f->driver, sizeof(f->driver));
+	return true;
+}
+
+/* A health reason, truncated to fit (the NVML message may be long). */
+__attribute__((format(printf, 3, 4)))
+static void set_reason(char *out, size_t outsz, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(out, outsz, fmt, ap);
+	va_end(ap);
+}
+
+/* Why NVML does not serve this NVIDIA GPU, in NVML's own words when it has some. */
+static void nvml_reason(const gw_context *ctx, char *out, size_t outsz)
+{
+	const gw_backend_status *st = gw_context_backend(ctx, "nvml");
+
+	if (!st || st->state == GW_BACKEND_NOT_TRIED)
+		set_reason(out, outsz, "nvidia driver bound but NVML was not tried");
+	else if (st->message[0])
+		set_reason(out, outsz, "nvidia driver bound but NVML could not read it: %s", st->message);
+	else if (st->state == GW_BACKEND_OK)
+		set_reason(out, outsz, "nvidia driver bound but NVML did not list it");
+	else
+		set_reason(out, outsz, "nvidia driver bound but NVML could not read it: %s",
+			 gw_backend_state_name(st->state));
+}
+
+/* Health of a GPU that no vendor backend claimed. */
+static void judge_health(const gw_context *ctx, const struct pci_fn *f, gw_device_info *info)
+{
+	gw_vendor v = gw__sysfs_vendor_from_pci(f->vendor);
+	const char *want = v == GW_VENDOR_NVIDIA ? "nvidia" : v == GW_VENDOR_AMD ? "amdgpu" : NULL;
+
+	info->health = GW_HEALTH_NO_DRIVER;
+	if (!f->driver[0]) {
+		set_reason(info->health_reason, sizeof(info->health_reason), "no kernel driver bound");
+	} else if (v == GW_VENDOR_NVIDIA && !strcmp(f->driver, "nvidia")) {
+		nvml_reason(ctx, info->health_reason, sizeof(info->health_reason));
+	} else if (v == GW_VENDOR_AMD && !strcmp(f->driver, "amdgpu")) {
+		set_reason(info->health_reason, sizeof(info->health_reason),
+			 "amdgpu driver bound but its sysfs files could not be read");
+	} else if (want) {
+		set_reason(info->health_reason, sizeof(info->health_reason), "bound to %s, not %s", f->driver, want);
+	} else {
+		/* Intel (i915, xe): the driver works; gpuwise just reads no metrics. */
+		info->health = GW_HEALTH_OK;
+		info->health_reason[0] = '\0';
+	}
+}
+
+static int add_driverless(gw_context *ctx, const struct pci_fn *f, gw_pci_ids *ids)
+{
+	gw_device *d = gw__device_add(ctx);
+	gw_device_info *info;
+	char name[GW_STR_MAX];
+
+	if (!d)
+		return GW_ENOMEM;
+	info = &d->info;
+	info->vendor = gw__sysfs_vendor_from_pci(f->vendor);
+	info->backend = "pci";
+	d->owner = &gw__backend_pci;
+	gw__strlcpy(d->sysfs_path, f->dir, sizeof(d->sysfs_path));
+	gw__str_set(&info->pci_bus_id, f->bus_id);
+	gw__u64_set(&info->pci_vendor_id, f->vendor);
+	if (f->device != 0xffff)
+		gw__u64_set(&info->pci_device_id, f->device);
+	else
+		GW_FIELD_FAIL(info->pci_device_id, GW_FIELD_ERROR, GW_EPARSE);
+	if (f->have_subsys)
+		gw__u64_set(&info->pci_subsystem_id, (uint64_t)f->subsys_device << 16 | f->subsys_vendor);
+	else
+		GW_FIELD_FAIL(info->pci_subsystem_id, GW_FIELD_NOT_SUPPORTED, 0);
+	gw__str_set(&info->kernel_driver, f->driver);
+	gw__sysfs_pci_name(ids, ctx->root, f->vendor, f->device, name, sizeof(name));
+	gw__str_set(&info->name, name);
+	/* The link is readable without a driver: a cheap, useful fact. */
+	gw__sysfs_link_fields(&info->pcie_max_gen, &info->pcie_max_width, ctx->root, f->dir, "max");
+	info->pcie_gpu_max_gen = info->pcie_max_gen;
+	judge_health(ctx, f, info);
+	return 0;
+}
+
+static void annotate(gw_device *d, const struct pci_fn *f)
+{
+	gw__str_set(&d->info.kernel_driver, f->driver);
+	if (!GW_VALID(d->info.pci_vendor_id))
+		gw__u64_set(&d->info.pci_vendor_id, f->vendor);
+	if (!d->sysfs_path[0])
+		gw__strlcpy(d->sysfs_path, f->dir, sizeof(d->sysfs_path));
+}
+
+static int pci_open(gw_context *ctx, void **state, gw_backend_status *st)
+{
+	gw_pci_ids ids = { 0 };
+	char **names;
+	size_t count;
+	int found = 0, rc;
+
+	*state = NULL;
+	rc = gw__dir_list(ctx->root, PCI_DEVICES, &names, &count);
+	if (rc == GW_ENOMEM)
+		return rc;
+	if (rc < 0) {
+		st->state = GW_BACKEND_NOTHING_FOUND;
+		st->error = rc;
+		snprintf(st->message, sizeof(st->message), "cannot list " PCI_DEVICES ": %s", gw_error_last());
+		return 0;
+	}
+	for (size_t i = 0; i < count; i++) {
+		struct pci_fn f;
+		gw_device *d;
+
+		if (!read_gpu_function(ctx->root, names[i], &f))
+			continue;
+		found++;
+		if ((d = gw__device_by_bus_id(ctx, f.bus_id))) {
+			annotate(d, &f);
+			continue;
+		}
+		if ((rc = add_driverless(ctx, &f, &ids)) < 0)
+			break;
+	}
+	gw__sysfs_pci_ids_free(&ids);
+	gw__dir_list_free(names, count);
+	if (rc == GW_ENOMEM)
+		return rc;
+	st->state = found ? GW_BACKEND_OK : GW_BACKEND_NOTHING_FOUND;
+	if (!found)
+		snprintf(st->message, sizeof(st->message), "no display controller from NVIDIA, AMD or Intel on the PCI bus");
+	return 0;
+}
+
+/* Only the current link: everything else needs a driver. */
+static int pci_sample(void *state, gw_context *ctx, gw_device *dev, gw_device_sample *out)
+{
+	(void)state;
+	if (dev->sysfs_path[0])
+		gw__sysfs_link_fields(&out->pcie_gen, &out->pcie_width, ctx->root, dev->sysfs_path, "current");
+	return 0;
+}
+
+const gw_backend gw__backend_pci = { "pci", pci_open, NULL, pci_sample, NULL };

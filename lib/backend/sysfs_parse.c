@@ -126,6 +126,13 @@ int gw__sysfs_parse_link_speed(const char *s, unsigned *gen)
 		return GW_EPARSE;
 	while (is_blank(*s))
 		s++;
+	/* The kernel's word for a link it cannot train or read. */
+	if (!strncmp(s, "Unknown", 7)) {
+		for (rest = s + 7; is_blank(*rest); rest++)
+			;
+		if (!*rest)
+			return GW_ENOTSUP;
+	}
 	if (parse_tenths(s, &tenths, &rest) < 0)
 		return GW_EPARSE;
 	while (*rest == ' ')

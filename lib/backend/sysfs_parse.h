@@ -27,7 +27,7 @@ bool gw__sysfs_is_display_class(uint32_t pci_class);
 gw_vendor gw__sysfs_vendor_from_pci(uint32_t vendor_id);
 
 /* "16.0 GT/s PCIe", "8.0 GT/s", "2.5 GT/s" → PCIe generation (1..7).
- * "Unknown" and anything else → GW_EPARSE. */
+ * "Unknown" (the kernel cannot tell) → GW_ENOTSUP; anything else → GW_EPARSE. */
 int gw__sysfs_parse_link_speed(const char *s, unsigned *gen);
 
 /* "16" → 16; widths are 1..32 (and 0 for a link that is down). */

@@ -1,0 +1,59 @@
+/* Reading sysfs attributes into device fields, shared by the pci and amdgpu
+ * backends. Every read goes through gw__read_file with the context's root.
+ *
+ * Field states follow one rule: a file that is absent means the device or
+ * kernel does not have it (NOT_SUPPORTED, also for GW_ENOTSUP); a file that exists but cannot be
+ * read or holds garbage is ERROR with the gw_error code in `code`.
+ */
+#ifndef GPUWISE_SYSFS_IO_H
+#define GPUWISE_SYSFS_IO_H
+
+#include <stdint.h>
+
+#include "internal.h"
+
+/* Read <dir>/<name> into buf, whitespace-trimmed. GW_EPARSE when the value
+ * does not fit buf or holds a NUL byte (garbage). */
+int gw__sysfs_read(const char *root, const char *dir, const char *name, char *buf, size_t bufsz);
+
+/* A whole multi-line attribute (pp_dpm_sclk, properties), at most limit
+ * bytes; free *out with gw__free. */
+int gw__sysfs_read_text(const char *root, const char *dir, const char *name, size_t limit,
+			char **out, size_t *len);
+
+int gw__sysfs_read_u64(const char *root, const char *dir, const char *name, uint64_t *out);
+int gw__sysfs_read_i64(const char *root, const char *dir, const char *name, int64_t *out);
+int gw__sysfs_read_hex(const char *root, const char *dir, const char *name, uint32_t max, uint32_t *out);
+
+/* Set a field to the state a failed read deserves (see above). */
+void gw__sysfs_fail_u64(gw_u64 *f, int rc);
+void gw__sysfs_fail_f64(gw_f64 *f, int rc);
+void gw__sysfs_fail_str(gw_str *f, int rc);
+
+/* Fill a field from an attribute: unsigned decimal, or printable ASCII text
+ * ("" counts as NOT_SUPPORTED). */
+void gw__sysfs_u64_field(gw_u64 *f, const char *root, const char *dir, const char *name);
+void gw__sysfs_str_field(gw_str *f, const char *root, const char *dir, const char *name);
+
+/* PCIe generation and width from "<prefix>_link_speed" / "<prefix>_link_width"
+ * (prefix "max" or "current"). */
+void gw__sysfs_link_fields(gw_u64 *gen, gw_u64 *width, const char *root, const char *dir, const char *prefix);
+
+/* The basename of the target of <dir>/driver: "nvidia", "amdgpu"; "" when
+ * no driver is bound (or the link is unreadable). */
+void gw__sysfs_driver_name(const char *root, const char *dir, char *buf, size_t bufsz);
+
+/* pci.ids, read lazily once per backend run. */
+typedef struct gw_pci_ids {
+	char *text;
+	size_t len;
+	int tried;
+} gw_pci_ids;
+
+/* "NVIDIA GH100 [H100 SXM5 80GB]" from pci.ids when listed, else
+ * "NVIDIA GPU [10de:2330]". */
+void gw__sysfs_pci_name(gw_pci_ids *ids, const char *root, uint32_t vendor, uint32_t device,
+			char *out, size_t outsz);
+void gw__sysfs_pci_ids_free(gw_pci_ids *ids);
+
+#endif
