@@ -137,7 +137,7 @@ static void human_identity(const gw_device_info *d)
 	report_section(1, "PCI");
 	report_line(2, "Bus Id", "%s", show_str(B(a), &d->pci_bus_id));
 	if (GW_VALID(d->pci_vendor_id) && GW_VALID(d->pci_device_id))
-		report_line(2, "Device Id", "0x%04" PRIx64 "%04" PRIx64, d->pci_device_id.v, d->pci_vendor_id.v);
+		report_line(2, "Device Id", "0x%04" PRIX64 "%04" PRIX64, d->pci_device_id.v, d->pci_vendor_id.v);
 	else
 		report_line(2, "Device Id", "%s", show_u64(B(a), &d->pci_device_id, NULL));
 	if (GW_VALID(d->pci_subsystem_id))
@@ -212,6 +212,15 @@ static void human_load(const struct report *r)
 		report_line(1, "Performance State", "%s", show_u64(B(a), &s->pstate, NULL));
 }
 
+/* A PCIe link width as "x16". */
+static const char *show_width(char *buf, size_t n, const gw_u64 *f)
+{
+	if (!GW_VALID(*f))
+		return show_u64(buf, n, f, NULL);
+	snprintf(buf, n, "x%" PRIu64, f->v);
+	return buf;
+}
+
 static void human_pcie(const struct report *r)
 {
 	const gw_device_sample *s = &r->s;
@@ -221,8 +230,8 @@ static void human_pcie(const struct report *r)
 	report_line(2, "Generation (current / max)", "%s / %s", show_u64(B(a), &s->pcie_gen, NULL),
 		    show_u64(B(b), &r->d->pcie_max_gen, NULL));
 	report_line(2, "GPU Max Generation", "%s", show_u64(B(a), &r->d->pcie_gpu_max_gen, NULL));
-	report_line(2, "Width (current / max)", "%s / %s", show_u64(B(a), &s->pcie_width, "x"),
-		    show_u64(B(b), &r->d->pcie_max_width, "x"));
+	report_line(2, "Width (current / max)", "%s / %s", show_width(B(a), &s->pcie_width),
+		    show_width(B(b), &r->d->pcie_max_width));
 	if (GW_VALID(s->pcie_tx))
 		report_line(2, "TX Throughput", "%s/s", fmt_bytes(B(a), s->pcie_tx.v));
 	else

@@ -240,7 +240,9 @@ const char *no_gpu_sentence(const gw_context *ctx, char *buf, size_t n)
 	st = gw_context_backends(ctx, &nb);
 	for (int i = 0; i < nb; i++)
 		append_part(buf, n, &parts, backend_reason(&st[i], ndev > 0, part, sizeof(part)));
-	for (int i = 0; i < ndev; i++) {
+	/* A failed backend usually explains every device; name devices only
+	 * when it does not (a lost GPU while NVML itself is fine). */
+	for (int i = 0, explained = parts; i < ndev && !explained; i++) {
 		const gw_device_info *d = gw_device_get(ctx, i);
 
 		if (device_readable(d))

@@ -45,19 +45,22 @@ machines() {
 	done
 }
 
-# run_on MACHINE ARGS... : runs gpuwise against a fake machine, the way
-# scripts/with-machine does (the three ◆ variables), but with the fake
-# libraries of $BUILD, so the ASan build tests its own fakes.
+# run_on MACHINE ARGS... : runs gpuwise against a fake machine through
+# scripts/with-machine (the ◆ variables, a private root, a live sleeper).
 run_on() {
-	local m=$1 dir
+	local m=$1
 	shift
-	dir=$MACHINES/$m
-	local root=$dir/root
-	[ -d "$root" ] || root=$EMPTY_ROOT
-	GPUWISE_FAKE_MACHINE=$dir/machine.json GPUWISE_ROOT=$root \
-		LD_LIBRARY_PATH=$BUILD/fake${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
-		run "$@"
-	last_cmd="[$m] $last_cmd"
+	run_with "$m" "$@"
+	last_cmd="[$m] gpuwise $*"
+}
+
+run_with() {
+	local m=$1
+	shift
+	"$TOP/scripts/with-machine" "$MACHINES/$m" -- "$GW" "$@" >"$TMPD/out" 2>"$TMPD/err"
+	rc=$?
+	out=$(cat "$TMPD/out")
+	err=$(cat "$TMPD/err")
 }
 
 # A machine.json query: mjson MACHINE 'python expression over m'.
@@ -95,17 +98,21 @@ assert_one_error_line() { # what
 		fail "$1: want one 'gpuwise: ...' line on stderr, got: $err ($last_cmd)"
 }
 
-# assert_json WHAT PYTHON-STATEMENTS: $out parsed as d (and machine.json as
-# m when $JSON_MACHINE is set); the statements use assert.
+# assert_json WHAT PYTHON-STATEMENTS: $out parsed as d; when $JSON_MACHINE
+# is set, m is its machine.json and e its expectations (expect.py below).
+# The statements use assert (with a message saying what differs).
 assert_json() {
 	checks=$((checks + 1))
 	local msg
 	if ! msg=$(printf '%s' "$out" | "$PY" -c '
 import json, sys
-d = json.load(sys.stdin)
-m = json.load(open(sys.argv[2])) if sys.argv[2] else None
+sys.path.insert(0, sys.argv[3])
+import expect
+d = json.loads(sys.stdin.read())
+e = expect.load(sys.argv[2]) if sys.argv[2] else None
+m = e.machine if e else None
 exec(sys.argv[1])
-' "$2" "${JSON_MACHINE:+$MACHINES/$JSON_MACHINE/machine.json}" 2>&1); then
+' "$2" "${JSON_MACHINE:+$MACHINES/$JSON_MACHINE}" "$TMPD" 2>&1); then
 		fail "$1 ($last_cmd): $(printf '%s' "$msg" | tail -3)"
 	fi
 }
@@ -118,3 +125,101 @@ finish() {
 	echo "$(basename "$0"): all $checks checks passed"
 	exit 0
 }
+
+# What a fake machine should look like through gpuwise, computed from its
+# machine.json and root/ alone (never from gpuwise's own output).
+cat >"$TMPD/expect.py" <<'EOF'
+import glob, json, os
+
+def first(v):
+    """A machine.json number; arrays give successive calls, the first is
+    what a one-shot command sees."""
+    if isinstance(v, list):
+        return v[0] if v else None
+    return v
+
+def get(d, *path):
+    for p in path:
+        if not isinstance(d, dict):
+            return None
+        d = d.get(p)
+    return first(d)
+
+def norm_bus(b):
+    dom, rest = b.split(":", 1)
+    return "%04x:%s" % (int(dom, 16), rest.lower())
+
+def read(path):
+    try:
+        with open(path) as f:
+            return f.read().strip()
+    except OSError:
+        return None
+
+def cuda_text(v):
+    return "%d.%d" % (v // 1000, (v % 1000) // 10)
+
+class Expect:
+    def __init__(self, mdir):
+        self.dir = mdir
+        self.machine = m = json.load(open(os.path.join(mdir, "machine.json")))
+        self.root = os.path.join(mdir, "root")
+        self.nvml = m.get("nvml")
+        self.cuda = m.get("cuda")
+        n = self.nvml or {}
+        self.nvml_ok = self.nvml is not None and n.get("init", "SUCCESS") == "SUCCESS"
+        # NVIDIA devices NVML serves, in NVML order.
+        self.nvidia = []
+        if self.nvml_ok:
+            for i, dev in enumerate(n.get("devices", [])):
+                errs = dev.get("errors") or {}
+                self.nvidia.append({"nvml_index": i, "dev": dev, "lost": "*" in errs,
+                                    "bus": norm_bus(dev["pci"]["bus_id"]), "errors": errs})
+        # GPUs on the fake PCI bus (display class 0x03), by bus id.
+        self.pci = {}
+        for p in sorted(glob.glob(os.path.join(self.root, "sys/bus/pci/devices/*"))):
+            cls = read(p + "/class") or ""
+            vendor = (read(p + "/vendor") or "").lower()
+            if not cls.startswith("0x03") or vendor not in ("0x10de", "0x1002"):
+                continue
+            drv = os.path.basename(os.readlink(p + "/driver")) if os.path.islink(p + "/driver") else ""
+            self.pci[os.path.basename(p).lower()] = {"vendor": vendor, "driver": drv, "path": p}
+        # AMD GPUs served by amdgpu.
+        self.amd = []
+        for bus, p in sorted(self.pci.items()):
+            if p["vendor"] == "0x1002" and p["driver"] == "amdgpu":
+                vram = read(p["path"] + "/mem_info_vram_total")
+                self.amd.append({"bus": bus, "vram": int(vram) if vram else None,
+                                 "name": read(p["path"] + "/product_name")})
+        self.gfx_targets = set()
+        for node in glob.glob(os.path.join(self.root, "sys/class/kfd/kfd/topology/nodes/*")):
+            name = read(node + "/name")
+            if name and name.startswith("gfx"):
+                self.gfx_targets.add(name)
+        # GPUs on the bus that no vendor backend can read.
+        served = {d["bus"] for d in self.nvidia if not d["lost"]} | {a["bus"] for a in self.amd}
+        self.unreadable_buses = sorted(b for b in self.pci if b not in served)
+        self.healthy_nvidia = [d for d in self.nvidia if not d["lost"]]
+        self.readable = len(self.healthy_nvidia) + len(self.amd)
+        self.exit_code = 0 if self.readable else 1
+
+    def cuda_index(self, nvml_index):
+        """CUDA's index of an NVML device under the default FASTEST_FIRST
+        order, or None when it cannot be predicted here."""
+        c = self.cuda or {}
+        if not self.cuda or c.get("init", "SUCCESS") != "SUCCESS" or any(d["lost"] for d in self.nvidia):
+            return None
+        order = c.get("fastest_first_order")
+        if order is None:
+            return nvml_index
+        return order.index(nvml_index) if nvml_index in order else None
+
+def load(mdir):
+    return Expect(mdir)
+
+def by_bus(devices, bus):
+    for d in devices:
+        if d.get("pci_bus_id") == bus:
+            return d
+    return None
+EOF

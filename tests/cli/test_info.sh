@@ -1,0 +1,302 @@
+#!/usr/bin/env bash
+# gpuwise info (human and --json) over every fake machine: each value
+# machine.json gives must come out converted to SI units, each value it
+# leaves out (null) must come out null / N/A — never 0.
+. "$(dirname "$0")/lib.sh"
+
+# The NVML fields of machine.json and where info --json puts them:
+# (machine path, json path, scale, NVML getters that feed it).
+cat >"$TMPD/fields.py" <<'PY'
+FIELDS = [
+    (("memory", "total"), ("memory", "total_bytes"), 1, ["MemoryInfo"]),
+    (("memory", "reserved"), ("memory", "reserved_bytes"), 1, ["MemoryInfo"]),
+    (("memory", "used"), ("memory", "used_bytes"), 1, ["MemoryInfo"]),
+    (("bar1_memory", "total"), ("bar1_memory", "total_bytes"), 1, ["BAR1"]),
+    (("utilization", "gpu"), ("utilization", "gpu_percent"), 1, ["UtilizationRates"]),
+    (("utilization", "memory"), ("utilization", "memory_percent"), 1, ["UtilizationRates"]),
+    (("encoder_utilization",), ("utilization", "encoder_percent"), 1, ["EncoderUtilization"]),
+    (("decoder_utilization",), ("utilization", "decoder_percent"), 1, ["DecoderUtilization"]),
+    (("temperature", "gpu"), ("temperature_c",), 1, ["Temperature"]),
+    (("temperature", "slowdown"), ("temperature", "slowdown_c"), 1, ["TemperatureThreshold"]),
+    (("temperature", "shutdown"), ("temperature", "shutdown_c"), 1, ["TemperatureThreshold"]),
+    (("fan_speed",), ("fan_percent",), 1, ["FanSpeed"]),
+    (("power", "usage"), ("power", "draw_w"), 1e-3, ["PowerUsage"]),
+    (("power", "enforced_limit"), ("power", "limit_w"), 1e-3, ["EnforcedPowerLimit"]),
+    (("power", "management_limit"), ("power", "management_limit_w"), 1e-3, ["PowerManagementLimit"]),
+    (("power", "total_energy"), ("power", "energy_j"), 1e-3, ["TotalEnergyConsumption"]),
+    (("clocks", "sm"), ("clocks", "sm_mhz"), 1, ["ClockInfo"]),
+    (("clocks", "mem"), ("clocks", "mem_mhz"), 1, ["ClockInfo"]),
+    (("clocks", "graphics"), ("clocks", "graphics_mhz"), 1, ["ClockInfo"]),
+    (("max_clocks", "sm"), ("clocks", "max_sm_mhz"), 1, ["MaxClockInfo"]),
+    (("max_clocks", "mem"), ("clocks", "max_mem_mhz"), 1, ["MaxClockInfo"]),
+    (("pcie", "curr_gen"), ("pcie", "gen"), 1, ["CurrPcieLinkGeneration"]),
+    (("pcie", "curr_width"), ("pcie", "width"), 1, ["CurrPcieLinkWidth"]),
+    (("pcie", "max_gen"), ("pcie", "max_gen"), 1, ["MaxPcieLinkGeneration"]),
+    (("pcie", "max_width"), ("pcie", "max_width"), 1, ["MaxPcieLinkWidth"]),
+    (("pcie", "gpu_max_gen"), ("pcie", "gpu_max_gen"), 1, ["GpuMaxPcieLinkGeneration"]),
+    (("pcie", "replay_counter"), ("pcie", "replay_counter"), 1, ["PcieReplayCounter"]),
+    (("multiprocessor_count",), ("multiprocessor_count",), 1, ["Attributes", "MultiprocessorCount"]),
+    (("num_gpu_cores",), ("cuda_cores",), 1, ["NumGpuCores"]),
+    (("ecc", "corrected_volatile"), ("ecc", "corrected_volatile"), 1, ["TotalEccErrors"]),
+    (("ecc", "uncorrected_volatile"), ("ecc", "uncorrected_volatile"), 1, ["TotalEccErrors"]),
+    (("remapped_rows", "correctable"), ("remapped_rows", "correctable"), 1, ["RemappedRows"]),
+    (("remapped_rows", "uncorrectable"), ("remapped_rows", "uncorrectable"), 1, ["RemappedRows"]),
+]
+STRINGS = [("serial", "serial"), ("vbios_version", "vbios_version"), ("board_part_number", "board_part_number")]
+THROTTLE = ["gpu_idle", "applications_clocks_setting", "sw_power_cap", "hw_slowdown", "sync_boost",
+            "sw_thermal_slowdown", "hw_thermal_slowdown", "hw_power_brake_slowdown", "display_clock_setting"]
+
+def mget(dev, path):
+    v = dev
+    for p in path:
+        if not isinstance(v, dict):
+            return None
+        v = v.get(p)
+    return v
+
+def jget(x, path):
+    for p in path:
+        x = x[p]
+    return x
+
+def touched(dev, getters):
+    errs = dev.get("errors") or {}
+    return any(g in k for k in errs for g in getters)
+
+def check_device(x, dev):
+    bad = []
+    for mpath, jpath, scale, getters in FIELDS:
+        if touched(dev, getters):
+            continue  # an injected error: the backend may fall back or give null
+        want = mget(dev, mpath)
+        got = jget(x, jpath)
+        if want is None:
+            if got is not None:
+                bad.append("%s: %r, want null (machine.json has none)" % (".".join(jpath), got))
+            continue
+        cands = want if isinstance(want, list) else [want]
+        if got is None or not any(abs(got - c * scale) < 1e-6 for c in cands):
+            bad.append("%s: %r, want %r" % (".".join(jpath), got, [c * scale for c in cands]))
+    for mkey, jkey in STRINGS:
+        if mkey not in dev or touched(dev, [mkey.title().replace("_", "")]):
+            continue
+        if x[jkey] != dev[mkey]:
+            bad.append("%s: %r, want %r" % (jkey, x[jkey], dev[mkey]))
+    ps = dev.get("performance_state")
+    if not isinstance(ps, list) and x["pstate"] != (None if ps is None else "P%d" % ps):
+        bad.append("pstate %r, want %r" % (x["pstate"], ps))
+    pm = dev.get("persistence_mode")
+    if not isinstance(pm, list) and x["persistence_mode"] != (None if pm is None else bool(pm)):
+        bad.append("persistence_mode %r, want %r" % (x["persistence_mode"], pm))
+    cm = dev.get("compute_mode")
+    names = {0: "default", 1: "exclusive-thread", 2: "prohibited", 3: "exclusive-process"}
+    if not isinstance(cm, list) and x["compute_mode"] != (None if cm is None else names[cm]):
+        bad.append("compute_mode %r, want %r" % (x["compute_mode"], cm))
+    r = dev.get("clocks_event_reasons")
+    if not touched(dev, ["ClocksEventReasons", "ThrottleReasons"]) and not isinstance(r, list):
+        want = None if r is None else [THROTTLE[b] for b in range(9) if r >> b & 1]
+        if x["throttle_reasons"] != want:
+            bad.append("throttle_reasons %r, want %r" % (x["throttle_reasons"], want))
+    ecc = dev.get("ecc")
+    if ecc is None and x["ecc"]["enabled"] is not None:
+        bad.append("ecc.enabled %r, want null" % x["ecc"]["enabled"])
+    elif ecc and not isinstance(ecc.get("current"), list) and x["ecc"]["enabled"] != bool(ecc.get("current")):
+        bad.append("ecc.enabled %r, want %r" % (x["ecc"]["enabled"], ecc.get("current")))
+    cc = dev.get("cuda_compute_capability")
+    if x["compute_capability"] != (None if cc is None else "%d.%d" % tuple(cc)):
+        bad.append("compute_capability %r, want %r" % (x["compute_capability"], cc))
+    mig = dev.get("mig")
+    if mig is None:
+        if x["mig"]["enabled"] not in (None, False) or x["mig"]["devices"]:
+            bad.append("mig %r, want none" % x["mig"])
+    else:
+        on = bool(mig.get("current"))
+        if x["mig"]["enabled"] != on:
+            bad.append("mig.enabled %r, want %r" % (x["mig"]["enabled"], on))
+        want = [g["uuid"] for g in mig.get("devices", [])] if on else []
+        got = [g["uuid"] for g in x["mig"]["devices"]]
+        if got != want:
+            bad.append("mig devices %r, want %r" % (got, want))
+        for g, w in zip(x["mig"]["devices"], mig.get("devices", [])):
+            for k in ("name", "gpu_instance_id", "compute_instance_id", "multiprocessor_count"):
+                if k in w and g[k] != w[k]:
+                    bad.append("mig %s %s: %r, want %r" % (w["uuid"], k, g[k], w[k]))
+    return bad
+
+def check_processes(x, dev, root, sleeper):
+    import os
+    procs = dev.get("processes")
+    if procs is None:
+        return [] if x["processes"] in (None, []) else ["processes %r, want none" % x["processes"]]
+    want = {}
+    for kind in ("compute", "graphics", "mps"):
+        for p in procs.get(kind) or []:
+            want.setdefault(str(p["pid"]), p)
+    got = {("$SLEEPER" if sleeper and q["pid"] == sleeper else str(q["pid"])): q for q in x["processes"] or []}
+    bad = []
+    if sorted(got) != sorted(want):
+        return ["process pids %s, want %s" % (sorted(got), sorted(want))]
+    for pid, q in got.items():
+        w = want[pid]
+        if not touched(dev, ["RunningProcesses"]) and w.get("used_gpu_memory") is not None \
+                and q["used_memory_bytes"] != w["used_gpu_memory"]:
+            bad.append("pid %s memory %r, want %r" % (pid, q["used_memory_bytes"], w["used_gpu_memory"]))
+        here = pid == "$SLEEPER" or os.path.isdir(os.path.join(root, "proc", pid))
+        if q["in_pid_namespace"] != here:
+            bad.append("pid %s in_pid_namespace %r, want %r" % (pid, q["in_pid_namespace"], here))
+        if here and not q["command"]:
+            bad.append("pid %s: no command" % pid)
+        if not here and (q["user"] is not None or q["command"] is not None):
+            bad.append("pid %s outside the namespace has user/command %r/%r" % (pid, q["user"], q["command"]))
+        if pid == "$SLEEPER" and "sleep" not in (q["command"] or ""):
+            bad.append("sleeper command %r" % q["command"])
+    return bad
+PY
+
+for m in $(machines); do
+	JSON_MACHINE=$m
+	want_rc=$("$PY" -c "import sys; sys.path.insert(0, '$TMPD'); import expect; print(expect.load('$MACHINES/$m').exit_code)")
+
+	# The sleeper's pid is only known inside with-machine: record it.
+	"$TOP/scripts/with-machine" "$MACHINES/$m" -- sh -c 'echo $GPUWISE_SLEEPER_PID >"$1"; exec "$2" info --json' \
+		sh "$TMPD/sleeper" "$GW" >"$TMPD/out" 2>"$TMPD/err"
+	rc=$?; out=$(cat "$TMPD/out"); err=$(cat "$TMPD/err"); last_cmd="[$m] gpuwise info --json"
+	sleeper=$(cat "$TMPD/sleeper")
+	assert_eq "$rc" "$want_rc" "info --json exit status"
+	assert_json "info --json matches machine.json" "
+import fields
+sleeper = int('$sleeper' or 0)
+assert d['gpuwise_version'], 'gpuwise_version'
+for k in ('version', 'cuda_driver_version', 'nvml_version', 'kernel_module_version'):
+    assert k in d['driver'], 'driver.%s missing' % k
+if e.nvml_ok:
+    n = e.nvml
+    assert d['driver']['version'] == n['driver_version'], 'driver.version %r' % d['driver']['version']
+    if n.get('cuda_driver_version'):
+        assert d['driver']['cuda_driver_version'] == expect.cuda_text(n['cuda_driver_version']), \
+            'cuda_driver_version %r' % d['driver']['cuda_driver_version']
+    if n.get('nvml_version'):
+        assert d['driver']['nvml_version'] == n['nvml_version'], 'nvml_version %r' % d['driver']['nvml_version']
+km = expect.read(e.root + '/proc/driver/nvidia/version')
+if km:
+    assert d['driver']['kernel_module_version'] and d['driver']['kernel_module_version'] in km, \
+        'kernel_module_version %r' % d['driver']['kernel_module_version']
+devs = d['devices']
+bad = []
+for g in e.nvidia:
+    x = expect.by_bus(devs, g['bus'])
+    if x is None:
+        bad.append('GPU %s missing' % g['bus']); continue
+    if g['lost']:
+        if x['health'] != 'lost': bad.append('%s health %r, want lost' % (g['bus'], x['health']))
+        for k in ('temperature_c', 'fan_percent', 'processes'):
+            if x[k] is not None: bad.append('lost GPU %s: %s = %r, want null' % (g['bus'], k, x[k]))
+        continue
+    if x['health'] != 'ok': bad.append('%s health %r' % (g['bus'], x['health']))
+    if x['uuid'] != g['dev']['uuid']: bad.append('%s uuid %r' % (g['bus'], x['uuid']))
+    bad += ['GPU %d %s' % (x['index'], b) for b in fields.check_device(x, g['dev'])]
+    bad += ['GPU %d %s' % (x['index'], b) for b in fields.check_processes(x, g['dev'], e.root, sleeper)]
+for a in e.amd:
+    x = expect.by_bus(devs, a['bus'])
+    if x is None:
+        bad.append('AMD GPU %s missing' % a['bus']); continue
+    if x['vendor'] != 'amd': bad.append('%s vendor %r' % (a['bus'], x['vendor']))
+    if x['gfx_target'] not in e.gfx_targets: bad.append('%s gfx_target %r' % (a['bus'], x['gfx_target']))
+    if x['compute_capability'] is not None: bad.append('%s compute_capability not null' % a['bus'])
+    if x['memory']['total_bytes'] != a['vram']: bad.append('%s memory %r != %r' % (a['bus'], x['memory']['total_bytes'], a['vram']))
+for bus in e.unreadable_buses:
+    x = expect.by_bus(devs, bus)
+    if x is None or x['health'] == 'ok': bad.append('unreadable GPU %s: %r' % (bus, x and x['health']))
+assert not bad, '; '.join(bad[:8])
+"
+	# The human report: same exit status, and never a raw 0 for a value
+	# machine.json leaves out (all-not-supported has nothing optional).
+	run_on "$m" info
+	assert_eq "$rc" "$want_rc" "info exit status"
+	if [ "$want_rc" = 0 ]; then
+		assert_contains "$out" "Driver Version" "info shows the driver version"
+		assert_contains "$out" "GPU 0: " "info has a section per GPU"
+		ngpu=$(run_on "$m" list --json; printf '%s' "$out" | "$PY" -c 'import json,sys; print(len(json.load(sys.stdin)["devices"]))')
+		assert_eq "$(printf '%s\n' "$out" | grep -c '^GPU [0-9]*: ')" "$ngpu" "one section per listed GPU"
+	fi
+	assert_not_contains "$out" "error (code 0)" "no error with code 0"
+	run_on "$m" info -q
+	assert_eq "$rc" "$want_rc" "info -q exit status"
+	assert_eq "$out$err" "" "info -q prints nothing"
+done
+
+# Every optional value unsupported: N/A everywhere, never 0.
+run_on all-not-supported info
+assert_eq "$rc" 0 "all-not-supported: the GPU is readable"
+for key in "GPU Current Temp" "Power Draw" "Fan Speed" "Total" "Performance State" "Persistence Mode" "Compute Capability" "Architecture"; do
+	line=$(printf '%s\n' "$out" | grep -m1 "^ *$key *:")
+	assert_contains "$line" ": N/A" "all-not-supported: $key is N/A"
+done
+checks=$((checks + 1))
+if printf '%s\n' "$out" | grep -E ': (0 B|0 MHz|0\.00 W|0 %|0 C|0\.000 J)$' >/dev/null; then
+	fail "all-not-supported: a 0 printed for an unsupported value: $(printf '%s\n' "$out" | grep -E ': (0 B|0 MHz|0\.00 W|0 %|0 C)$' | head -3)"
+fi
+
+# Selecting one GPU: by index, UUID prefix, bus id.
+run_on h100-8x info -i 3
+assert_eq "$rc" 0 "info -i 3"
+assert_eq "$(printf '%s\n' "$out" | grep -c '^GPU [0-9]*: ')" 1 "info -i 3 prints one GPU"
+assert_contains "$out" "GPU 3: " "info -i 3 prints GPU 3"
+assert_contains "$out" "CUDA Driver Version                      : 12.4" "CUDA driver version as 12.4"
+uuid1=$(mjson h100-8x 'm["nvml"]["devices"][1]["uuid"]')
+run_on h100-8x info -i "${uuid1:0:12}" --json
+assert_eq "$rc" 0 "info -i UUID prefix"
+assert_json "info -i UUID prefix selects that GPU" "assert [x['uuid'] for x in d['devices']] == ['$uuid1'], d['devices']"
+run_on h100-8x info -i "${uuid1:4:8}" --json
+assert_json "info -i UUID without GPU- selects that GPU" "assert [x['uuid'] for x in d['devices']] == ['$uuid1']"
+run_on h100-8x info -i 2a:00.0 --json
+assert_json "info -i bus id selects that GPU" "assert [x['pci_bus_id'] for x in d['devices']] == ['0000:2a:00.0'], d['devices']"
+run_on h100-8x info -i0 --json
+assert_json "info -i0 (nvidia-smi style)" "assert [x['index'] for x in d['devices']] == [0]"
+
+# Lost GPU: the others are reported, the lost one says so.
+run_on lost-gpu info
+assert_eq "$rc" 0 "lost-gpu: info exits 0 (three GPUs are fine)"
+assert_contains "$out" ": lost" "lost-gpu: health lost shown"
+run_on lost-gpu info -i 0000:47:00.0
+assert_eq "$rc" 1 "lost-gpu: info on the lost GPU alone exits 1"
+assert_contains "$err" "lost" "lost-gpu: the message says lost"
+run_on lost-gpu info -q -i 1
+assert_eq "$rc" 0 "lost-gpu: info -q -i 1 exits 0"
+
+# MIG devices by name.
+run_on a100-mig info -i 0
+assert_contains "$out" "MIG Device 0" "a100-mig: MIG devices listed"
+assert_contains "$out" "3g.20gb" "a100-mig: MIG profile names"
+
+# Processes whose pid this namespace cannot see.
+run_on mixed-order info
+assert_contains "$out" "not in this pid namespace" "mixed-order: pid 1432 is not in this pid namespace"
+
+# Throttle reasons by name.
+run_on laptop-3060 info --json
+reasons=$(mjson laptop-3060 'm["nvml"]["devices"][0].get("clocks_event_reasons")')
+if [ "$reasons" != None ] && [ "$reasons" != 0 ]; then
+	run_on laptop-3060 info
+	assert_contains "$out" "Clocks Event Reasons" "laptop: clock event reasons shown"
+	assert_not_contains "$(printf '%s\n' "$out" | grep 'Clocks Event Reasons')" "None" "laptop: reasons named"
+fi
+
+# No GPU readable: exit 1 with the one sentence, JSON still printed.
+run_on no-driver info --json
+assert_eq "$rc" 1 "no-driver: info --json exits 1"
+assert_one_error_line "no-driver: info --json"
+assert_json "no-driver: JSON with the error" '
+assert d["error"], "error field"
+assert all(x["health"] != "ok" for x in d["devices"]), "no device is ok"
+'
+run_on mi300x info --json
+assert_json "mi300x: AMD fields" '
+assert len(d["devices"]) == 2, len(d["devices"])
+for x in d["devices"]:
+    assert x["vendor"] == "amd" and x["gfx_target"] == "gfx942", (x["vendor"], x["gfx_target"])
+    assert x["cuda_index"] is None, "AMD GPU without CUDA index"
+    assert x["multiprocessor_count"] == 304, "MI300X has 304 CUs: %r" % x["multiprocessor_count"]
+'
+
+finish

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# gpuwise list over every fake machine: names, UUIDs, memory, capability or
+# gfx target, lost and driverless GPUs, CUDA index, exit codes — checked
+# against what each machine's machine.json and root/ say.
+. "$(dirname "$0")/lib.sh"
+
+for m in $(machines); do
+	JSON_MACHINE=$m
+	want_rc=$(JSON_MACHINE=$m out='{}' "$PY" -c "import sys; sys.path.insert(0, '$TMPD'); import expect; print(expect.load('$MACHINES/$m').exit_code)")
+
+	run_on "$m" list --json
+	assert_eq "$rc" "$want_rc" "list --json exit status"
+	assert_json "list --json matches machine.json" '
+devs = d["devices"]
+assert d["gpuwise_version"], "gpuwise_version"
+nv = [x for x in devs if x["vendor"] == "nvidia" and x["health"] == "ok"]
+assert [x["uuid"] for x in nv] == [g["dev"]["uuid"] for g in e.healthy_nvidia], \
+    "readable NVIDIA GPUs (uuid, in NVML order): %s" % [x["uuid"] for x in nv]
+for x, g in zip(nv, e.healthy_nvidia):
+    dev = g["dev"]
+    assert x["name"] == dev["name"], "name %r != %r" % (x["name"], dev["name"])
+    assert x["pci_bus_id"] == g["bus"], "bus id %r != %r" % (x["pci_bus_id"], g["bus"])
+    assert x["memory"]["total_bytes"] == expect.get(dev, "memory", "total"), \
+        "GPU %d memory total %r != %r" % (x["index"], x["memory"]["total_bytes"], expect.get(dev, "memory", "total"))
+    cc = dev.get("cuda_compute_capability")
+    assert x["compute_capability"] == ("%d.%d" % tuple(cc) if cc else None), "GPU %d compute capability %r" % (x["index"], x["compute_capability"])
+    ci = e.cuda_index(g["nvml_index"])
+    if ci is not None:
+        assert x["cuda_index"] == ci, "GPU %d cuda_index %r != %r" % (x["index"], x["cuda_index"], ci)
+# gpuwise numbers NVIDIA first (NVML order), then AMD.
+idx = [x["index"] for x in devs]
+assert idx == list(range(len(devs))), "indices %s" % idx
+vendors = [x["vendor"] for x in devs if x["vendor"] in ("nvidia", "amd") and x["health"] == "ok"]
+assert vendors == sorted(vendors, key=lambda v: v != "nvidia"), "NVIDIA before AMD: %s" % vendors
+for g in e.nvidia:
+    if g["lost"]:
+        x = expect.by_bus(devs, g["bus"])
+        assert x is not None, "lost GPU %s is not listed" % g["bus"]
+        assert x["health"] == "lost", "GPU %s health %r, want lost" % (g["bus"], x["health"])
+        assert x["health_reason"], "lost GPU without a reason"
+amd = [x for x in devs if x["vendor"] == "amd"]
+assert len(amd) == len(e.amd), "%d AMD GPUs listed, want %d" % (len(amd), len(e.amd))
+for a in e.amd:
+    x = expect.by_bus(devs, a["bus"])
+    assert x is not None, "AMD GPU %s not listed" % a["bus"]
+    assert x["health"] == "ok", "AMD GPU %s health %r" % (a["bus"], x["health"])
+    assert x["gfx_target"] in e.gfx_targets, "AMD gfx_target %r not in %s" % (x["gfx_target"], e.gfx_targets)
+    assert x["compute_capability"] is None, "AMD compute_capability must be null"
+    assert x["memory"]["total_bytes"] == a["vram"], "AMD memory %r != %r" % (x["memory"]["total_bytes"], a["vram"])
+for bus in e.unreadable_buses:
+    x = expect.by_bus(devs, bus)
+    assert x is not None, "GPU %s on the bus is not listed" % bus
+    assert x["health"] != "ok", "GPU %s cannot be read yet says ok" % bus
+    assert x["health_reason"], "GPU %s: no reason given" % bus
+assert sum(x["health"] == "ok" for x in devs) == e.readable, "readable count"
+assert (d["error"] is None) == (e.readable > 0), "error field: %r" % d["error"]
+assert any(b["name"] == "nvml" for b in d["backends"]), "backends lists nvml"
+'
+
+	run_on "$m" list
+	assert_eq "$rc" "$want_rc" "list exit status"
+	assert_not_contains "$out" $'\033' "no colour when stdout is not a terminal"
+	if [ "$want_rc" = 0 ]; then
+		assert_contains "$(printf '%s\n' "$out" | head -1)" "NAME" "header line"
+		assert_eq "$err" "" "list writes nothing on stderr when a GPU is readable"
+		# Every readable GPU: its line has the name and the short UUID.
+		while IFS=$'\t' read -r name short; do
+			line=$(printf '%s\n' "$out" | grep -F -- "$short")
+			assert_contains "$line" "$name" "line of GPU $short shows its name"
+			assert_contains "$line" " ok" "line of GPU $short shows ok"
+		done < <("$PY" -c "
+import sys; sys.path.insert(0, '$TMPD'); import expect
+e = expect.load('$MACHINES/$m')
+for g in e.healthy_nvidia:
+    print(g['dev']['name'] + '\t' + g['dev']['uuid'][4:].replace('-', '')[:8])
+")
+		lines=$(printf '%s\n' "$out" | grep -c .)
+		run_on "$m" list --no-header
+		assert_eq "$rc" 0 "list --no-header exit status"
+		assert_eq "$(printf '%s\n' "$out" | grep -c .)" "$((lines - 1))" "--no-header drops exactly the header"
+		assert_not_contains "$out" "NAME" "--no-header has no titles"
+	else
+		assert_one_error_line "list on a machine with no readable GPU"
+		assert_contains "$err" "gpuwise: no GPU" "the sentence starts with 'no GPU'"
+	fi
+done
+
+# Machine-specific expectations.
+run_on lost-gpu list
+assert_eq "$rc" 0 "a lost GPU does not fail list when others are fine"
+assert_contains "$out" "lost" "the lost GPU is shown as lost"
+assert_eq "$(printf '%s\n' "$out" | grep -c ' ok$')" 3 "the other three GPUs are ok"
+
+run_on mixed-order list
+assert_contains "$(printf '%s\n' "$out" | head -1)" "CUDA" "CUDA column shown when CUDA's order differs"
+run_on h100-8x list
+assert_not_contains "$(printf '%s\n' "$out" | head -1)" "CUDA" "no CUDA column when the orders agree"
+assert_eq "$(printf '%s\n' "$out" | grep -c 'NVIDIA H100 80GB HBM3')" 8 "eight H100 lines"
+assert_contains "$out" "79.6 GiB" "H100 memory total in GiB"
+
+run_on mi300x list
+assert_contains "$out" "gfx942" "MI300X shows its gfx target"
+
+run_on mixed-nvidia-amd list
+assert_contains "$out" "gfx1100" "RX 7900 XTX shows gfx1100"
+assert_contains "$out" "8.6" "RTX 3090 shows CC 8.6"
+
+run_on no-driver list
+assert_eq "$rc" 1 "no-driver: exit 1"
+assert_contains "$err" "not loaded" "no-driver: the sentence says the driver is not loaded"
+assert_contains "$out" "no-driver" "no-driver: the L4 is listed as no-driver"
+
+run_on driver-mismatch list
+assert_eq "$rc" 1 "driver-mismatch: exit 1"
+assert_contains "$err" "mismatch" "driver-mismatch: the sentence names the mismatch"
+assert_contains "$err" "550.54.15" "driver-mismatch: the sentence gives the kernel module version"
+assert_contains "$err" "550.90.07" "driver-mismatch: the sentence gives the library version"
+
+finish
