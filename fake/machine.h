@@ -1,1 +1,180 @@
-/* placeholder */
+/* gpuwise fakes — the machine.json model shared by the fake libnvidia-ml
+ * and libcuda (◆ Fake machines in DESIGN.md).
+ *
+ * machine.json is read once per library (pthread_once) from the path in
+ * GPUWISE_FAKE_MACHINE, validated completely, and turned into the C model
+ * below. Any problem (unset variable, unreadable file, bad JSON, a field of
+ * the wrong type) prints one line on stderr and makes init fail with
+ * UNKNOWN; nothing here ever aborts.
+ *
+ * Field reference (everything optional; missing or null = NOT_SUPPORTED).
+ * Any number may be an array of numbers: successive calls of one getter on
+ * one device read successive elements, the last repeating. Counters are per
+ * device and per (function, argument), e.g. GetClockInfo(SM) and
+ * GetClockInfo(MEM) advance separately. Numbers may also be "0x..." strings.
+ *
+ *   schema 1, description
+ *   nvml.init (code name), nvml.driver_version, nvml.nvml_version,
+ *   nvml.cuda_driver_version, nvml.devices[]:
+ *     name uuid serial board_part_number vbios_version minor_number
+ *     pci.{bus_id domain bus device pci_device_id pci_subsystem_id}
+ *     architecture cuda_compute_capability[2] multiprocessor_count num_gpu_cores
+ *     memory.{total reserved used}  bar1_memory.{total used}
+ *     utilization.{gpu memory} encoder_utilization decoder_utilization
+ *     temperature.{gpu memory slowdown shutdown} fan_speed
+ *     power.{usage enforced_limit management_limit total_energy}
+ *     clocks.{graphics sm mem video} max_clocks.{...} performance_state
+ *     pcie.{curr_gen curr_width max_gen max_width gpu_max_gen tx rx replay_counter}
+ *     persistence_mode compute_mode display_mode display_active
+ *     ecc.{current pending corrected_volatile uncorrected_volatile
+ *          corrected_aggregate uncorrected_aggregate}
+ *     remapped_rows.{correctable uncorrectable pending failure}
+ *     retired_pages.{multiple_single_bit double_bit pending}   (counts)
+ *     clocks_event_reasons memory_bus_width l2_cache_size   (last two: libcuda)
+ *     mig.{current pending max_devices devices[]}: MIG devices take the same
+ *       fields plus gpu_instance_id, compute_instance_id; PCI, architecture
+ *       and compute capability fall back to the parent's.
+ *     processes.{compute graphics mps}[]: pid (number or "$SLEEPER"),
+ *       used_gpu_memory (null = N/A), gpu_instance_id, compute_instance_id,
+ *       name, sm_util mem_util enc_util dec_util (GetProcessUtilization
+ *       samples: processes with sm_util). When "processes" is an object, a
+ *       missing list is empty; when it is missing or null, every process
+ *       call answers NOT_SUPPORTED.
+ *     errors: {"nvmlDeviceGetX": CODE}; a name without _vN applies to every
+ *       version of the call; "*" applies to every device call. CODE is a
+ *       name ("GPU_IS_LOST", "NVML_ERROR_UNKNOWN"), a number, or an array.
+ *   cuda.init (CUresult name), cuda.driver_version (default
+ *   nvml.cuda_driver_version), cuda.fastest_first_order (NVML indices).
+ */
+#ifndef GPUWISE_FAKE_MACHINE_H
+#define GPUWISE_FAKE_MACHINE_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A number, possibly a sequence. set = 0: missing or null. */
+typedef struct {
+	int set;
+	unsigned n;
+	int64_t *v;
+} fm_num;
+
+enum fm_num_id {
+	FN_MINOR, FN_PCI_DOMAIN, FN_PCI_BUS, FN_PCI_DEVICE, FN_PCI_DEVICE_ID, FN_PCI_SUBSYS_ID,
+	FN_ARCH, FN_CC_MAJOR, FN_CC_MINOR, FN_MP_COUNT, FN_CORES,
+	FN_MEM_TOTAL, FN_MEM_RESERVED, FN_MEM_USED, FN_BAR1_TOTAL, FN_BAR1_USED,
+	FN_UTIL_GPU, FN_UTIL_MEM, FN_ENC_UTIL, FN_DEC_UTIL,
+	FN_TEMP_GPU, FN_TEMP_MEM, FN_TEMP_SLOWDOWN, FN_TEMP_SHUTDOWN, FN_FAN,
+	FN_POWER_USAGE, FN_POWER_ENFORCED, FN_POWER_MGMT, FN_ENERGY,
+	FN_CLK_GRAPHICS, FN_CLK_SM, FN_CLK_MEM, FN_CLK_VIDEO,
+	FN_MAXCLK_GRAPHICS, FN_MAXCLK_SM, FN_MAXCLK_MEM, FN_MAXCLK_VIDEO,
+	FN_PSTATE,
+	FN_PCIE_CURR_GEN, FN_PCIE_CURR_WIDTH, FN_PCIE_MAX_GEN, FN_PCIE_MAX_WIDTH,
+	FN_PCIE_GPU_MAX_GEN, FN_PCIE_TX, FN_PCIE_RX, FN_PCIE_REPLAY,
+	FN_PERSISTENCE, FN_COMPUTE_MODE, FN_DISPLAY_MODE, FN_DISPLAY_ACTIVE,
+	FN_ECC_CURRENT, FN_ECC_PENDING, FN_ECC_CORR_VOL, FN_ECC_UNC_VOL, FN_ECC_CORR_AGG, FN_ECC_UNC_AGG,
+	FN_RR_CORR, FN_RR_UNC, FN_RR_PENDING, FN_RR_FAILURE,
+	FN_RETIRED_SBE, FN_RETIRED_DBE, FN_RETIRED_PENDING,
+	FN_EVENT_REASONS, FN_MEM_BUS_WIDTH, FN_L2_CACHE,
+	FN_MIG_CURRENT, FN_MIG_PENDING, FN_MIG_MAX,
+	FN_GI_ID, FN_CI_ID,
+	FN_COUNT
+};
+
+enum fm_str_id { FS_NAME, FS_UUID, FS_SERIAL, FS_PART, FS_VBIOS, FS_BUS_ID, FS_COUNT };
+
+typedef struct {
+	int sleeper;            /* pid was "$SLEEPER" */
+	int64_t pid;
+	char *name;
+	fm_num used_memory, gi, ci, sm, mem, enc, dec;
+} fm_process;
+
+typedef struct {
+	fm_process *p;
+	size_t n;
+} fm_proc_list;
+
+enum { FM_PROC_COMPUTE, FM_PROC_GRAPHICS, FM_PROC_MPS, FM_PROC_KINDS };
+
+typedef struct {
+	char *fn;               /* function name or "*" */
+	fm_num code;
+} fm_error;
+
+typedef struct {
+	const char *fn;         /* string literal (__func__) */
+	int sub;                /* argument that splits the counter */
+	unsigned calls;
+} fm_counter;
+
+#define FM_MAX_COUNTERS 160
+
+typedef struct fm_device fm_device;
+struct fm_device {
+	uint32_t magic;
+	int index;              /* NVML index; MIG devices: slot under the parent */
+	fm_device *parent;      /* MIG devices only */
+	fm_num num[FN_COUNT];
+	char *str[FS_COUNT];
+	int has_processes;
+	fm_proc_list procs[FM_PROC_KINDS];
+	fm_error *errors;
+	size_t nerrors;
+	fm_device *mig;         /* MIG devices of this GPU */
+	size_t nmig;
+	int has_mig;            /* the "mig" object is present */
+	fm_counter counters[FM_MAX_COUNTERS];
+	size_t ncounters;
+};
+
+typedef struct {
+	int nvml_init;          /* nvmlReturn_t */
+	char *driver_version, *nvml_version;
+	fm_num cuda_driver_version;
+	fm_device *devices;
+	size_t ndevices;
+	int cuda_init;          /* CUresult */
+	fm_num cuda_version;    /* cuDriverGetVersion */
+	int *ffo;               /* fastest_first_order, NULL when absent */
+	size_t nffo;
+	pthread_mutex_t lock;   /* counters */
+} fm_machine;
+
+/* Parse machine.json text. NULL with a "line:col: what" message in err. */
+fm_machine *fm_machine_parse(const char *text, size_t len, char *err, size_t errsz);
+void fm_machine_free(fm_machine *m);
+
+/* The machine of GPUWISE_FAKE_MACHINE, loaded once per process; NULL when
+ * it cannot be loaded (one line already printed, prefixed "fake <who>: "). */
+const fm_machine *fm_machine_get(const char *who);
+
+/* Value of f for call number idx (0-based): the last element repeats. */
+int64_t fm_at(const fm_num *f, unsigned idx);
+/* Counts a call of fn(sub) on d; returns its 0-based number. Thread-safe. */
+unsigned fm_tick(const fm_machine *m, const fm_device *d, const char *fn, int sub);
+/* Takes back the last fm_tick (a sizing call that returned INSUFFICIENT_SIZE
+ * should not advance the sequence the filling call reads). */
+void fm_untick(const fm_machine *m, const fm_device *d, const char *fn, int sub);
+/* The return code "errors" gives fn on d for call idx, 0 when none. */
+int fm_error_for(const fm_device *d, const char *fn, unsigned idx);
+/* Field with MIG fallback to the parent for PCI, architecture and CC. */
+const fm_num *fm_field(const fm_device *d, enum fm_num_id id);
+const char *fm_str(const fm_device *d, enum fm_str_id id);
+/* errors["*"] names a failure: the GPU is lost to CUDA as well. */
+int fm_device_lost(const fm_device *d);
+/* The pid a process entry stands for now ($SLEEPER resolved). */
+int64_t fm_process_pid(const fm_process *p);
+/* 16 raw bytes from "GPU-xxxxxxxx-xxxx-..." / "MIG-..."; -1 if not 32 hex digits. */
+int fm_uuid_bytes(const char *uuid, unsigned char out[16]);
+
+/* Return-code names: "GPU_IS_LOST" -> 15 (prefix NVML_ERROR_ optional). */
+int fm_nvml_code(const char *name, int *out);
+const char *fm_nvml_code_name(int code);     /* "GPU_IS_LOST", NULL if unknown */
+int fm_cuda_code(const char *name, int *out);
+const char *fm_cuda_code_name(int code);     /* "NO_DEVICE", NULL if unknown */
+
+#define FM_DEVICE_MAGIC 0x6e766d6cu
+
+#endif

@@ -1,0 +1,154 @@
+/* gpuwise fakes — the NVML types the fake libnvidia-ml serves, declared
+ * locally from the documented C ABI (x86-64 layouts in
+ * shared/reference/nvml.md §1). Private to fake/: lib/backend declares its
+ * own, so a mistake here cannot hide the same mistake there.
+ */
+#ifndef GPUWISE_FAKE_NVML_TYPES_H
+#define GPUWISE_FAKE_NVML_TYPES_H
+
+typedef enum {
+	NVML_SUCCESS = 0,
+	NVML_ERROR_UNINITIALIZED = 1,
+	NVML_ERROR_INVALID_ARGUMENT = 2,
+	NVML_ERROR_NOT_SUPPORTED = 3,
+	NVML_ERROR_NO_PERMISSION = 4,
+	NVML_ERROR_NOT_FOUND = 6,
+	NVML_ERROR_INSUFFICIENT_SIZE = 7,
+	NVML_ERROR_LIBRARY_NOT_FOUND = 12,
+	NVML_ERROR_GPU_IS_LOST = 15,
+	NVML_ERROR_ARGUMENT_VERSION_MISMATCH = 25,
+	NVML_ERROR_UNKNOWN = 999,
+} nvmlReturn_t;
+
+typedef struct nvmlDevice_st *nvmlDevice_t;
+
+#define NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE 32
+#define NVML_DEVICE_PCI_BUS_ID_BUFFER_V2_SIZE 16
+#define NVML_VALUE_NOT_AVAILABLE_ULL (~0ULL)
+#define NVML_STRUCT_VERSION(size, ver) ((unsigned)(size) | ((unsigned)(ver) << 24))
+
+typedef struct {
+	char busIdLegacy[NVML_DEVICE_PCI_BUS_ID_BUFFER_V2_SIZE];
+	unsigned int domain;
+	unsigned int bus;
+	unsigned int device;
+	unsigned int pciDeviceId;        /* device << 16 | vendor 0x10DE */
+	unsigned int pciSubSystemId;
+	char busId[NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE];
+} nvmlPciInfo_t;                     /* 68 bytes */
+
+typedef struct {
+	unsigned int version;            /* nvmlPciInfoExt_v1 = 0x01000040 */
+	unsigned int domain;
+	unsigned int bus;
+	unsigned int device;
+	unsigned int pciDeviceId;
+	unsigned int pciSubSystemId;
+	unsigned int baseClass;
+	unsigned int subClass;
+	char busId[NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE];
+} nvmlPciInfoExt_t;                  /* 64 bytes */
+
+typedef struct {
+	unsigned long long total;
+	unsigned long long free;
+	unsigned long long used;         /* reserved + allocated */
+} nvmlMemory_t;                      /* 24 bytes */
+
+typedef struct {
+	unsigned int version;            /* nvmlMemory_v2 = 0x02000028 */
+	unsigned long long total;
+	unsigned long long reserved;
+	unsigned long long free;
+	unsigned long long used;         /* allocated only */
+} nvmlMemory_v2_t;                   /* 40 bytes */
+
+typedef struct {
+	unsigned long long bar1Total;
+	unsigned long long bar1Free;
+	unsigned long long bar1Used;
+} nvmlBAR1Memory_t;
+
+typedef struct {
+	unsigned int gpu;
+	unsigned int memory;
+} nvmlUtilization_t;
+
+typedef struct {
+	unsigned int pid;
+	unsigned long long usedGpuMemory;
+} nvmlProcessInfo_v1_t;              /* 16 bytes */
+
+typedef struct {
+	unsigned int pid;
+	unsigned long long usedGpuMemory;
+	unsigned int gpuInstanceId;
+	unsigned int computeInstanceId;
+} nvmlProcessInfo_t;                 /* v2 and v3: 24 bytes */
+
+typedef struct {
+	unsigned int pid;
+	unsigned long long usedGpuMemory;
+	unsigned int gpuInstanceId;
+	unsigned int computeInstanceId;
+	unsigned long long usedGpuCcProtectedMemory;
+} nvmlProcessDetail_v1_t;            /* 32 bytes */
+
+typedef struct {
+	unsigned int version;            /* 0x01000018 */
+	unsigned int mode;               /* 0 compute, 1 graphics, 2 MPS */
+	unsigned int numProcArrayEntries;
+	nvmlProcessDetail_v1_t *procArray;
+} nvmlProcessDetailList_t;           /* 24 bytes */
+
+typedef struct {
+	unsigned int pid;
+	unsigned long long timeStamp;    /* microseconds */
+	unsigned int smUtil;
+	unsigned int memUtil;
+	unsigned int encUtil;
+	unsigned int decUtil;
+} nvmlProcessUtilizationSample_t;    /* 32 bytes */
+
+typedef struct {
+	unsigned int version;            /* nvmlTemperature_v1 = 0x0100000C */
+	unsigned int sensorType;
+	int temperature;
+} nvmlTemperature_t;                 /* 12 bytes */
+
+typedef union {
+	double dVal;
+	int siVal;
+	unsigned int uiVal;
+	unsigned long ulVal;
+	unsigned long long ullVal;
+	signed long long sllVal;
+	unsigned short usVal;
+} nvmlValue_t;
+
+typedef struct {
+	unsigned int fieldId;
+	unsigned int scopeId;
+	long long timestamp;
+	long long latencyUsec;
+	unsigned int valueType;          /* 1 = unsigned int */
+	nvmlReturn_t nvmlReturn;
+	nvmlValue_t value;
+} nvmlFieldValue_t;                  /* 40 bytes */
+
+#define NVML_FI_DEV_MEMORY_TEMP 82
+#define NVML_VALUE_TYPE_UNSIGNED_INT 1
+
+_Static_assert(sizeof(nvmlPciInfo_t) == 68, "nvmlPciInfo_t");
+_Static_assert(sizeof(nvmlPciInfoExt_t) == 64, "nvmlPciInfoExt_t");
+_Static_assert(sizeof(nvmlMemory_t) == 24, "nvmlMemory_t");
+_Static_assert(sizeof(nvmlMemory_v2_t) == 40, "nvmlMemory_v2_t");
+_Static_assert(sizeof(nvmlProcessInfo_v1_t) == 16, "nvmlProcessInfo_v1_t");
+_Static_assert(sizeof(nvmlProcessInfo_t) == 24, "nvmlProcessInfo_t");
+_Static_assert(sizeof(nvmlProcessDetail_v1_t) == 32, "nvmlProcessDetail_v1_t");
+_Static_assert(sizeof(nvmlProcessDetailList_t) == 24, "nvmlProcessDetailList_t");
+_Static_assert(sizeof(nvmlProcessUtilizationSample_t) == 32, "nvmlProcessUtilizationSample_t");
+_Static_assert(sizeof(nvmlTemperature_t) == 12, "nvmlTemperature_t");
+_Static_assert(sizeof(nvmlFieldValue_t) == 40, "nvmlFieldValue_t");
+
+#endif
