@@ -620,7 +620,7 @@ def mi300x():
 			gfx_name="gfx942", simd_count=1216, simd_per_cu=4,
 			vram_total=206141652992, vram_used=[297795584, 180388626432][i],
 			gtt_total=1082331758592, vbios="113-M3000100-102",
-			unique_id=["5ecd1b4e3a6d8f01", "5ecd1b4e3a6d8f02"][i],
+			unique_id=["5ecd1b4e3a6d8f01", "a2917c0d44e1b503"][i],
 			busy=[0, 100][i], mem_busy=[0, 37][i], link=(5, 16, 5, 16),
 			hwmon={"temp2_input": [41000, 67000][i], "temp2_label": "junction",
 			       "temp2_crit": 110000, "temp3_input": [36000, 58000][i],
