@@ -88,13 +88,14 @@ static int scan_pci(const char *root, struct candidates *c)
 	if (rc < 0)
 		return rc == GW_ENOMEM ? rc : 0;
 	for (size_t i = 0; i < count && rc == 0; i++) {
-		char dir[256], bus_id[16], driver[64];
+		char entry[256], dir[256], bus_id[16], driver[64];
 		uint32_t cls, vendor;
 
 		if (gw__pci_bus_id_normalize(names[i], bus_id) < 0)
 			continue;
-		if (snprintf(dir, sizeof(dir), PCI_DEVICES "/%s", names[i]) >= (int)sizeof(dir))
+		if (snprintf(entry, sizeof(entry), PCI_DEVICES "/%s", names[i]) >= (int)sizeof(entry))
 			continue;
+		gw__sysfs_device_dir(root, entry, dir, sizeof(dir));
 		if (gw__sysfs_read_hex(root, dir, "vendor", 0xffff, &vendor) < 0 || vendor != 0x1002)
 			continue;
 		if (gw__sysfs_read_hex(root, dir, "class", 0xffffff, &cls) < 0 || !gw__sysfs_is_display_class(cls))
@@ -129,28 +130,35 @@ static int scan_drm(const char *root, struct candidates *c)
 	if (rc < 0)
 		return rc == GW_ENOMEM ? rc : 0;
 	for (size_t i = 0; i < count && rc == 0; i++) {
-		char dir[256], target[GW_PATH_MAX], bus_id[16], driver[64], pci_dir[256], probe[16];
+		char link[256], target[GW_PATH_MAX], bus_id[16], driver[64], dir[256], probe[16];
 		const char *base;
 
 		if (!is_card_name(names[i]))
 			continue;
-		snprintf(dir, sizeof(dir), DRM_CLASS "/%s/device", names[i]);
-		gw__sysfs_driver_name(root, dir, driver, sizeof(driver));
-		if (strcmp(driver, "amdgpu"))
-			continue;
+		snprintf(link, sizeof(link), DRM_CLASS "/%s/device", names[i]);
 		/* The device link ends in the bus id: "../../../0000:03:00.0". */
-		if (gw__readlink(root, dir, target, sizeof(target)) < 0)
+		if (gw__readlink(root, link, target, sizeof(target)) < 0)
 			continue;
 		base = strrchr(target, '/');
 		base = base ? base + 1 : target;
 		if (gw__pci_bus_id_normalize(base, bus_id) < 0)
 			continue;
-		/* Prefer the canonical PCI folder when it exists under the root. */
-		snprintf(pci_dir, sizeof(pci_dir), PCI_DEVICES "/%s", bus_id);
-		if (gw__sysfs_read(root, pci_dir, "vendor", probe, sizeof(probe)) == 0)
-			rc = candidates_push(c, bus_id, pci_dir, names[i]);
-		else
-			rc = candidates_push(c, bus_id, dir, names[i]);
+		/* Read the device where the root has it: the canonical PCI folder,
+		 * else an absolute link target taken under the root (following it
+		 * would leave a fake tree), else through the relative link. */
+		snprintf(link, sizeof(link), PCI_DEVICES "/%s", bus_id);
+		gw__sysfs_device_dir(root, link, dir, sizeof(dir));
+		if (gw__sysfs_read(root, dir, "vendor", probe, sizeof(probe)) != 0) {
+			snprintf(link, sizeof(link), DRM_CLASS "/%s/device", names[i]);
+			if (target[0] == '/' && strlen(target) < sizeof(dir))
+				gw__strlcpy(dir, target, sizeof(dir));
+			else
+				gw__strlcpy(dir, link, sizeof(dir));
+		}
+		gw__sysfs_driver_name(root, dir, driver, sizeof(driver));
+		if (strcmp(driver, "amdgpu"))
+			continue;
+		rc = candidates_push(c, bus_id, dir, names[i]);
 	}
 	gw__dir_list_free(names, count);
 	return rc;
@@ -403,12 +411,13 @@ static int amd_open(gw_context *ctx, void **state, gw_backend_status *st)
 {
 	struct candidates c = { 0 };
 	struct amd_state *s;
-	char version[64];
+	gw_str version = { .state = GW_FIELD_UNREAD };
 	int added = 0, rc;
 
 	*state = NULL;
-	if (gw__sysfs_read(ctx->root, "/sys/module/amdgpu", "version", version, sizeof(version)) == 0 && version[0])
-		gw__str_set(&ctx->driver.amdgpu_version, version);
+	gw__sysfs_str_field(&version, ctx->root, "/sys/module/amdgpu", "version");
+	if (GW_VALID(version))
+		ctx->driver.amdgpu_version = version;
 	if ((rc = scan_pci(ctx->root, &c)) < 0 || (rc = scan_drm(ctx->root, &c)) < 0) {
 		gw__free(c.v);
 		return rc;

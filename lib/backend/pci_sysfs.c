@@ -28,15 +28,17 @@ struct pci_fn {
 /* Fill f from the entry; false when it is not a GPU of a vendor we know. */
 static bool read_gpu_function(const char *root, const char *name, struct pci_fn *f)
 {
+	char entry[256];
 	uint32_t cls;
 	int n;
 
 	memset(f, 0, sizeof(*f));
 	if (gw__pci_bus_id_normalize(name, f->bus_id) < 0)
 		return false;
-	n = snprintf(f->dir, sizeof(f->dir), PCI_DEVICES "/%s", name);
-	if (n < 0 || (size_t)n >= sizeof(f->dir))
+	n = snprintf(entry, sizeof(entry), PCI_DEVICES "/%s", name);
+	if (n < 0 || (size_t)n >= sizeof(entry))
 		return false;
+	gw__sysfs_device_dir(root, entry, f->dir, sizeof(f->dir));
 	if (gw__sysfs_read_hex(root, f->dir, "class", 0xffffff, &cls) < 0 || !gw__sysfs_is_display_class(cls))
 		return false;
 	if (gw__sysfs_read_hex(root, f->dir, "vendor", 0xffff, &f->vendor) < 0 ||

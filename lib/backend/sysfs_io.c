@@ -177,6 +177,16 @@ void gw__sysfs_driver_name(const char *root, const char *dir, char *buf, size_t 
 	gw__strlcpy(buf, base, bufsz);
 }
 
+void gw__sysfs_device_dir(const char *root, const char *path, char *out, size_t outsz)
+{
+	char target[GW_PATH_MAX];
+
+	if (gw__readlink(root, path, target, sizeof(target)) == 0 && target[0] == '/' && strlen(target) < outsz)
+		gw__strlcpy(out, target, outsz);
+	else
+		gw__strlcpy(out, path, outsz);
+}
+
 static const char *const pci_ids_paths[] = {
 	"/usr/share/misc/pci.ids",
 	"/usr/share/hwdata/pci.ids",

@@ -43,6 +43,11 @@ void gw__sysfs_link_fields(gw_u64 *gen, gw_u64 *width, const char *root, const c
  * no driver is bound (or the link is unreadable). */
 void gw__sysfs_driver_name(const char *root, const char *dir, char *buf, size_t bufsz);
 
+/* The folder to read for the entry `path` (e.g. /sys/bus/pci/devices/X):
+ * the entry itself, or the target of an absolute symbolic link, taken under
+ * the root (the kernel would follow it out of a fake tree). */
+void gw__sysfs_device_dir(const char *root, const char *path, char *out, size_t outsz);
+
 /* pci.ids, read lazily once per backend run. */
 typedef struct gw_pci_ids {
 	char *text;

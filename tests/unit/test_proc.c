@@ -1,0 +1,174 @@
+/* /proc process resolution (gw__process_resolve) against fake trees, and
+ * its parsers. */
+#include <stdint.h>
+#include <string.h>
+
+#include "check.h"
+#include "fake_tree.h"
+#include "internal.h"
+#include "backend/sysfs_parse.h"
+
+static const char passwd[] =
+	"root:x:0:0:root:/root:/bin/bash\n"
+	"# a comment\n"
+	"+nisuser::::::\n"
+	"broken line without colons\n"
+	"daemon:x:1:1::/:/usr/sbin/nologin\n"
+	"alice:x:1000:1000:Alice:/home/alice:/bin/bash\n"
+	"alice2:x:1000:1000:second alice:/home/alice2:/bin/bash\n"
+	"bob:x:1001:1001::/home/bob:/bin/sh";  /* no final newline */
+
+static gw_process resolve(uint32_t pid)
+{
+	gw_process p;
+
+	memset(&p, 0, sizeof(p));
+	p.pid = pid;
+	/* Stale values must be cleared when resolution fails. */
+	strcpy(p.user, "stale");
+	strcpy(p.command, "stale");
+	gw__process_resolve(tree_root, &p);
+	return p;
+}
+
+static void test_parsers(void)
+{
+	char out[64];
+	uint32_t uid = 7;
+	const char *st = "Name:\tpython3\nUmask:\t0022\nState:\tS (sleeping)\nUid:\t1000\t1001\t1002\t1003\nGid:\t100\n";
+
+	CHECK_INT(gw__proc_parse_uid(st, strlen(st), &uid), 0);
+	CHECK_INT(uid, 1000);
+	CHECK_INT(gw__proc_parse_uid("Name: x\n", 8, &uid), GW_EPARSE);
+	CHECK_INT(gw__proc_parse_uid("Uid:\t99999999999\n", 17, &uid), GW_EPARSE);
+	CHECK_INT(gw__proc_parse_uid("Uid:\tabc\n", 9, &uid), GW_EPARSE);
+	CHECK_INT(gw__proc_parse_uid("XUid:\t5\n", 8, &uid), GW_EPARSE);
+
+	CHECK_INT(gw__proc_passwd_lookup(passwd, strlen(passwd), 1000, out, sizeof(out)), 0);
+	CHECK_STR(out, "alice");
+	CHECK_INT(gw__proc_passwd_lookup(passwd, strlen(passwd), 1001, out, sizeof(out)), 0);
+	CHECK_STR(out, "bob");
+	CHECK_INT(gw__proc_passwd_lookup(passwd, strlen(passwd), 0, out, sizeof(out)), 0);
+	CHECK_STR(out, "root");
+	CHECK_INT(gw__proc_passwd_lookup(passwd, strlen(passwd), 4242, out, sizeof(out)), GW_ENOTFOUND);
+
+	{
+		static const char cmd[] = "python3\0train.py\0--lr\0" "0.1\0";
+
+		gw__proc_cmdline_text(cmd, sizeof(cmd) - 1, out, sizeof(out));
+		CHECK_STR(out, "python3 train.py --lr 0.1");
+	}
+	{
+		static const char cmd[] = "evil\x1b[2J\0arg\ttab\0\x7f";
+
+		gw__proc_cmdline_text(cmd, sizeof(cmd) - 1, out, sizeof(out));
+		CHECK_STR(out, "evil?[2J arg?tab ?");
+	}
+	{
+		/* Valid UTF-8 is kept; a stray continuation byte and a truncated
+		 * sequence are not. */
+		static const char cmd[] = "caf\xc3\xa9\0\x80x\0\xe2\x82";
+		char small[8];
+
+		gw__proc_cmdline_text(cmd, sizeof(cmd) - 1, out, sizeof(out));
+		CHECK_STR(out, "caf\xc3\xa9 ?x ??");
+		/* Truncation never splits a character: "caf" + 2-byte é needs 6. */
+		gw__proc_cmdline_text("caf\xc3\xa9", 5, small, 5);
+		CHECK_STR(small, "caf");
+	}
+	gw__proc_cmdline_text("", 0, out, sizeof(out));
+	CHECK_STR(out, "");
+	gw__proc_cmdline_text("\0\0\0", 3, out, sizeof(out));
+	CHECK_STR(out, "");
+}
+
+static void test_resolve(void)
+{
+	gw_process p;
+	char big[600];
+
+	tree_new();
+	tree_put("etc/passwd", passwd);
+
+	/* A normal process. */
+	tree_put("proc/4242/status", "Name:\tpython3\nUid:\t1000\t1000\t1000\t1000\n");
+	tree_putn("proc/4242/cmdline", "python3\0-m\0torch.distributed.run\0", 34);
+	tree_put("proc/4242/comm", "python3\n");
+	p = resolve(4242);
+	CHECK_INT(p.pid_resolved, 1);
+	CHECK_INT(p.uid, 1000);
+	CHECK_STR(p.user, "alice");
+	CHECK_STR(p.command, "python3 -m torch.distributed.run");
+
+	/* A kernel thread-like process: empty cmdline, comm in brackets. */
+	tree_put("proc/77/status", "Name:\tkworker\nUid:\t0\t0\t0\t0\n");
+	tree_put("proc/77/cmdline", "");
+	tree_put("proc/77/comm", "kworker/0:1\n");
+	p = resolve(77);
+	CHECK_INT(p.pid_resolved, 1);
+	CHECK_STR(p.user, "root");
+	CHECK_STR(p.command, "[kworker/0:1]");
+
+	/* A uid missing from /etc/passwd (LDAP): the number; no cmdline nor comm. */
+	tree_put("proc/500/status", "Uid:\t123456\t0\t0\t0\n");
+	p = resolve(500);
+	CHECK_INT(p.pid_resolved, 1);
+	CHECK_STR(p.user, "123456");
+	CHECK_STR(p.command, "");
+
+	/* A very long command line is truncated to fit. */
+	memset(big, 'a', sizeof(big));
+	tree_put("proc/501/status", "Uid:\t1001\t0\t0\t0\n");
+	tree_putn("proc/501/cmdline", big, sizeof(big));
+	p = resolve(501);
+	CHECK_INT(strlen(p.command), sizeof(p.command) - 1);
+	CHECK_STR(p.user, "bob");
+
+	/* A host pid not in this pid namespace. */
+	p = resolve(999999);
+	CHECK_INT(p.pid_resolved, 0);
+	CHECK_STR(p.user, "");
+	CHECK_STR(p.command, "");
+
+	/* /proc/<pid> exists but status is unreadable (a folder) or garbage. */
+	tree_mkdir("proc/600/status");
+	p = resolve(600);
+	CHECK_INT(p.pid_resolved, 0);
+	CHECK_STR(p.command, "");
+	tree_put("proc/601/status", "\x01\x02\x03 binary\n");
+	tree_put("proc/601/cmdline", "x");
+	p = resolve(601);
+	CHECK_INT(p.pid_resolved, 0);
+
+	/* No /etc/passwd at all. */
+	tree_new();
+	tree_put("proc/4242/status", "Uid:\t0\t0\t0\t0\n");
+	tree_putn("proc/4242/cmdline", "sleep\0" "100\0", 10);
+	p = resolve(4242);
+	CHECK_INT(p.pid_resolved, 1);
+	CHECK_STR(p.user, "0");
+	CHECK_STR(p.command, "sleep 100");
+}
+
+/* The real /proc of this test process, with the real root. */
+static void test_self(void)
+{
+	gw_process p;
+
+	memset(&p, 0, sizeof(p));
+	p.pid = (uint32_t)getpid();
+	gw__process_resolve("/", &p);
+	CHECK_INT(p.pid_resolved, 1);
+	CHECK_INT(p.uid, getuid());
+	CHECK(strstr(p.command, "test_proc") != NULL);
+	CHECK(p.user[0] != '\0');
+}
+
+int main(void)
+{
+	test_parsers();
+	test_resolve();
+	test_self();
+	tree_remove();
+	return CHECK_DONE();
+}
