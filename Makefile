@@ -31,6 +31,11 @@ FUZZ_REPLAY := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%-replay)
 
 GEN_HDR := $(patsubst data/%.tsv,$(BUILD)/gen/%.h,$(wildcard data/*.tsv))
 
+# The explain catalogue (data/findings/*.txt, data/explain/patterns) becomes
+# C tables through scripts/gen-explain, compiled into the library.
+EXPLAIN_DATA := scripts/gen-explain data/explain/patterns $(wildcard data/findings/*.txt)
+LIB_OBJ += $(BUILD)/obj/$(BUILD)/gen/explain_data.o
+
 .PHONY: all test run clean unit fuzz-replay check-format
 all: $(BUILD)/gpuwise $(BUILD)/libgpuwise.a $(BUILD)/libgpuwise.so \
      $(BUILD)/fake/libnvidia-ml.so.1 $(BUILD)/fake/libcuda.so.1 $(UNIT_BIN) $(FUZZ_REPLAY)
@@ -42,6 +47,12 @@ $(BUILD)/gen/%.h: data/%.tsv scripts/gen-table
 $(BUILD)/obj/%.o: %.c $(GEN_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/gen/explain_data.c: $(EXPLAIN_DATA)
+	@mkdir -p $(dir $@)
+	$(PYTHON) scripts/gen-explain $(BUILD)/gen data/explain/patterns data/findings
+$(BUILD)/gen/explain_data.h: $(BUILD)/gen/explain_data.c
+$(BUILD)/obj/lib/explain/explain.o: $(BUILD)/gen/explain_data.h
 
 $(BUILD)/libgpuwise.a: $(LIB_OBJ)
 	@rm -f $@
@@ -68,6 +79,20 @@ $(BUILD)/fake/libcuda.so.1: fake/fake_cuda.c $(FAKE_COMMON) fake/machine.h
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libgpuwise.a tests/unit/check.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(BUILD)/libgpuwise.a $(LDLIBS)
+
+# ABI check (tests/abi/): gpuwise's local NVML/CUDA declarations against
+# NVIDIA's headers and the fake's, as _Static_asserts; built into the unit
+# tests so tests/run.sh runs it. Without nvml.h it builds and says SKIP.
+NVML_H := $(firstword $(wildcard build/venv/lib/python3*/site-packages/nvidia/*/include/nvml.h /usr/local/cuda/include/nvml.h))
+CUDA_H := $(firstword $(wildcard /usr/local/cuda/include/cuda.h))
+FAKE_NVML_TYPES_H := $(wildcard fake/nvml_types.h)
+ABI_DEFS := $(if $(NVML_H),-DGW_NVML_H='"$(abspath $(NVML_H))"') $(if $(CUDA_H),-DGW_CUDA_H='"$(CUDA_H)"') \
+	    $(if $(FAKE_NVML_TYPES_H),-DGW_FAKE_NVML_TYPES_H='"$(abspath $(FAKE_NVML_TYPES_H))"')
+all: $(BUILD)/tests/test_abi
+$(BUILD)/tests/test_abi: tests/abi/test_abi.c tests/abi/test_abi_fake.c tests/abi/abi_check.h \
+		lib/backend/nvml_abi.h lib/backend/cuda_abi.h $(NVML_H) $(CUDA_H) $(FAKE_NVML_TYPES_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(ABI_DEFS) $(LDFLAGS) -o $@ tests/abi/test_abi.c tests/abi/test_abi_fake.c
 
 # Fuzz targets built as plain programs that replay their corpus.
 $(BUILD)/fuzz/%-replay: tests/fuzz/%.c tests/fuzz/replay_main.c $(BUILD)/libgpuwise.a

@@ -1,0 +1,190 @@
+/* gpuwise's local NVML and CUDA declarations (lib/backend/nvml_abi.h,
+ * cuda_abi.h) against NVIDIA's own headers. Built by the Makefile only when
+ * nvml.h / cuda.h are found (GW_NVML_H / GW_CUDA_H name them); every check
+ * is a _Static_assert, so building is the test and running just reports.
+ * The fake library's declarations are checked in test_abi_fake.c. */
+#include <stdio.h>
+
+#include "abi_check.h"
+#include "backend/nvml_abi.h"
+#include "backend/cuda_abi.h"
+
+int gw_abi_fake_checked(void);
+
+#ifdef GW_NVML_H
+#include GW_NVML_H
+
+ABI_SIZE(gwn_return, nvmlReturn_t);
+ABI_SIZE(gwn_device, nvmlDevice_t);
+
+ABI_SIZE(gwn_pci_info, nvmlPciInfo_t);
+ABI_FIELD(gwn_pci_info, nvmlPciInfo_t, busIdLegacy);
+ABI_FIELD(gwn_pci_info, nvmlPciInfo_t, domain);
+ABI_FIELD(gwn_pci_info, nvmlPciInfo_t, bus);
+ABI_FIELD(gwn_pci_info, nvmlPciInfo_t, device);
+ABI_FIELD(gwn_pci_info, nvmlPciInfo_t, pciDeviceId);
+ABI_FIELD(gwn_pci_info, nvmlPciInfo_t, pciSubSystemId);
+ABI_FIELD(gwn_pci_info, nvmlPciInfo_t, busId);
+
+ABI_SIZE(gwn_memory, nvmlMemory_t);
+ABI_FIELD(gwn_memory, nvmlMemory_t, total);
+ABI_FIELD(gwn_memory, nvmlMemory_t, free);
+ABI_FIELD(gwn_memory, nvmlMemory_t, used);
+
+ABI_SIZE(gwn_memory_v2, nvmlMemory_v2_t);
+ABI_FIELD(gwn_memory_v2, nvmlMemory_v2_t, version);
+ABI_FIELD(gwn_memory_v2, nvmlMemory_v2_t, total);
+ABI_FIELD(gwn_memory_v2, nvmlMemory_v2_t, reserved);
+ABI_FIELD(gwn_memory_v2, nvmlMemory_v2_t, free);
+ABI_FIELD(gwn_memory_v2, nvmlMemory_v2_t, used);
+ABI_VALUE(GWN_MEMORY_V2_VERSION, nvmlMemory_v2);
+
+ABI_SIZE(gwn_bar1_memory, nvmlBAR1Memory_t);
+ABI_FIELD(gwn_bar1_memory, nvmlBAR1Memory_t, bar1Total);
+ABI_FIELD(gwn_bar1_memory, nvmlBAR1Memory_t, bar1Free);
+ABI_FIELD(gwn_bar1_memory, nvmlBAR1Memory_t, bar1Used);
+
+ABI_SIZE(gwn_utilization, nvmlUtilization_t);
+ABI_FIELD(gwn_utilization, nvmlUtilization_t, gpu);
+ABI_FIELD(gwn_utilization, nvmlUtilization_t, memory);
+
+ABI_SIZE(gwn_temperature_v1, nvmlTemperature_v1_t);
+ABI_FIELD(gwn_temperature_v1, nvmlTemperature_v1_t, version);
+ABI_FIELD(gwn_temperature_v1, nvmlTemperature_v1_t, sensorType);
+ABI_FIELD(gwn_temperature_v1, nvmlTemperature_v1_t, temperature);
+ABI_VALUE(GWN_TEMPERATURE_V1_VERSION, nvmlTemperature_v1);
+
+ABI_SIZE(gwn_process_info_v1, nvmlProcessInfo_v1_t);
+ABI_FIELD(gwn_process_info_v1, nvmlProcessInfo_v1_t, pid);
+ABI_FIELD(gwn_process_info_v1, nvmlProcessInfo_v1_t, usedGpuMemory);
+
+ABI_SIZE(gwn_process_info, nvmlProcessInfo_v2_t);
+ABI_SIZE(gwn_process_info, nvmlProcessInfo_t);
+ABI_FIELD(gwn_process_info, nvmlProcessInfo_v2_t, pid);
+ABI_FIELD(gwn_process_info, nvmlProcessInfo_v2_t, usedGpuMemory);
+ABI_FIELD(gwn_process_info, nvmlProcessInfo_v2_t, gpuInstanceId);
+ABI_FIELD(gwn_process_info, nvmlProcessInfo_v2_t, computeInstanceId);
+ABI_VALUE(GWN_VALUE_NOT_AVAILABLE_ULL, (unsigned long long)NVML_VALUE_NOT_AVAILABLE);
+
+ABI_SIZE(gwn_device_attributes, nvmlDeviceAttributes_t);
+ABI_FIELD(gwn_device_attributes, nvmlDeviceAttributes_t, multiprocessorCount);
+ABI_FIELD(gwn_device_attributes, nvmlDeviceAttributes_t, gpuInstanceSliceCount);
+ABI_FIELD(gwn_device_attributes, nvmlDeviceAttributes_t, computeInstanceSliceCount);
+ABI_FIELD(gwn_device_attributes, nvmlDeviceAttributes_t, memorySizeMB);
+
+/* Return codes (RESET_TYPE_NOT_SUPPORTED, 30, is newer than some headers). */
+ABI_VALUE(GWN_SUCCESS, NVML_SUCCESS);
+ABI_VALUE(GWN_ERROR_UNINITIALIZED, NVML_ERROR_UNINITIALIZED);
+ABI_VALUE(GWN_ERROR_INVALID_ARGUMENT, NVML_ERROR_INVALID_ARGUMENT);
+ABI_VALUE(GWN_ERROR_NOT_SUPPORTED, NVML_ERROR_NOT_SUPPORTED);
+ABI_VALUE(GWN_ERROR_NO_PERMISSION, NVML_ERROR_NO_PERMISSION);
+ABI_VALUE(GWN_ERROR_ALREADY_INITIALIZED, NVML_ERROR_ALREADY_INITIALIZED);
+ABI_VALUE(GWN_ERROR_NOT_FOUND, NVML_ERROR_NOT_FOUND);
+ABI_VALUE(GWN_ERROR_INSUFFICIENT_SIZE, NVML_ERROR_INSUFFICIENT_SIZE);
+ABI_VALUE(GWN_ERROR_INSUFFICIENT_POWER, NVML_ERROR_INSUFFICIENT_POWER);
+ABI_VALUE(GWN_ERROR_DRIVER_NOT_LOADED, NVML_ERROR_DRIVER_NOT_LOADED);
+ABI_VALUE(GWN_ERROR_TIMEOUT, NVML_ERROR_TIMEOUT);
+ABI_VALUE(GWN_ERROR_IRQ_ISSUE, NVML_ERROR_IRQ_ISSUE);
+ABI_VALUE(GWN_ERROR_LIBRARY_NOT_FOUND, NVML_ERROR_LIBRARY_NOT_FOUND);
+ABI_VALUE(GWN_ERROR_FUNCTION_NOT_FOUND, NVML_ERROR_FUNCTION_NOT_FOUND);
+ABI_VALUE(GWN_ERROR_CORRUPTED_INFOROM, NVML_ERROR_CORRUPTED_INFOROM);
+ABI_VALUE(GWN_ERROR_GPU_IS_LOST, NVML_ERROR_GPU_IS_LOST);
+ABI_VALUE(GWN_ERROR_RESET_REQUIRED, NVML_ERROR_RESET_REQUIRED);
+ABI_VALUE(GWN_ERROR_OPERATING_SYSTEM, NVML_ERROR_OPERATING_SYSTEM);
+ABI_VALUE(GWN_ERROR_LIB_RM_VERSION_MISMATCH, NVML_ERROR_LIB_RM_VERSION_MISMATCH);
+ABI_VALUE(GWN_ERROR_IN_USE, NVML_ERROR_IN_USE);
+ABI_VALUE(GWN_ERROR_MEMORY, NVML_ERROR_MEMORY);
+ABI_VALUE(GWN_ERROR_NO_DATA, NVML_ERROR_NO_DATA);
+ABI_VALUE(GWN_ERROR_VGPU_ECC_NOT_SUPPORTED, NVML_ERROR_VGPU_ECC_NOT_SUPPORTED);
+ABI_VALUE(GWN_ERROR_INSUFFICIENT_RESOURCES, NVML_ERROR_INSUFFICIENT_RESOURCES);
+ABI_VALUE(GWN_ERROR_FREQ_NOT_SUPPORTED, NVML_ERROR_FREQ_NOT_SUPPORTED);
+ABI_VALUE(GWN_ERROR_ARGUMENT_VERSION_MISMATCH, NVML_ERROR_ARGUMENT_VERSION_MISMATCH);
+ABI_VALUE(GWN_ERROR_DEPRECATED, NVML_ERROR_DEPRECATED);
+ABI_VALUE(GWN_ERROR_NOT_READY, NVML_ERROR_NOT_READY);
+ABI_VALUE(GWN_ERROR_GPU_NOT_FOUND, NVML_ERROR_GPU_NOT_FOUND);
+ABI_VALUE(GWN_ERROR_INVALID_STATE, NVML_ERROR_INVALID_STATE);
+ABI_VALUE(GWN_ERROR_UNKNOWN, NVML_ERROR_UNKNOWN);
+
+/* Buffer sizes and enum parameters. */
+ABI_VALUE(GWN_UUID_BUFFER, NVML_DEVICE_UUID_V2_BUFFER_SIZE);
+ABI_VALUE(GWN_NAME_BUFFER, NVML_DEVICE_NAME_V2_BUFFER_SIZE);
+ABI_VALUE(GWN_SERIAL_BUFFER, NVML_DEVICE_SERIAL_BUFFER_SIZE);
+ABI_VALUE(GWN_PART_NUMBER_BUFFER, NVML_DEVICE_PART_NUMBER_BUFFER_SIZE);
+ABI_VALUE(GWN_VBIOS_BUFFER, NVML_DEVICE_VBIOS_VERSION_BUFFER_SIZE);
+ABI_VALUE(GWN_SYSTEM_VERSION_BUFFER, NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE);
+ABI_VALUE(GWN_PCI_BUS_ID_BUFFER, NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE);
+ABI_VALUE(GWN_PCI_BUS_ID_LEGACY_BUFFER, NVML_DEVICE_PCI_BUS_ID_BUFFER_V2_SIZE);
+ABI_VALUE(GWN_CLOCK_GRAPHICS, NVML_CLOCK_GRAPHICS);
+ABI_VALUE(GWN_CLOCK_SM, NVML_CLOCK_SM);
+ABI_VALUE(GWN_CLOCK_MEM, NVML_CLOCK_MEM);
+ABI_VALUE(GWN_CLOCK_VIDEO, NVML_CLOCK_VIDEO);
+ABI_VALUE(GWN_TEMPERATURE_GPU, NVML_TEMPERATURE_GPU);
+ABI_VALUE(GWN_TEMPERATURE_THRESHOLD_SHUTDOWN, NVML_TEMPERATURE_THRESHOLD_SHUTDOWN);
+ABI_VALUE(GWN_TEMPERATURE_THRESHOLD_SLOWDOWN, NVML_TEMPERATURE_THRESHOLD_SLOWDOWN);
+ABI_VALUE(GWN_PCIE_UTIL_TX_BYTES, NVML_PCIE_UTIL_TX_BYTES);
+ABI_VALUE(GWN_PCIE_UTIL_RX_BYTES, NVML_PCIE_UTIL_RX_BYTES);
+ABI_VALUE(GWN_MEMORY_ERROR_TYPE_CORRECTED, NVML_MEMORY_ERROR_TYPE_CORRECTED);
+ABI_VALUE(GWN_MEMORY_ERROR_TYPE_UNCORRECTED, NVML_MEMORY_ERROR_TYPE_UNCORRECTED);
+ABI_VALUE(GWN_VOLATILE_ECC, NVML_VOLATILE_ECC);
+ABI_VALUE(GWN_AGGREGATE_ECC, NVML_AGGREGATE_ECC);
+ABI_VALUE(GWN_PSTATE_UNKNOWN, NVML_PSTATE_UNKNOWN);
+ABI_VALUE(GWN_DEVICE_ARCH_UNKNOWN, NVML_DEVICE_ARCH_UNKNOWN);
+/* nvmlEnableState_t, nvmlPstates_t, nvmlComputeMode_t, nvmlClockType_t are
+ * read and passed as unsigned int. */
+ABI_SIZE(unsigned int, nvmlEnableState_t);
+ABI_SIZE(unsigned int, nvmlPstates_t);
+ABI_SIZE(unsigned int, nvmlComputeMode_t);
+ABI_SIZE(unsigned int, nvmlClockType_t);
+ABI_SIZE(unsigned int, nvmlTemperatureThresholds_t);
+ABI_SIZE(unsigned int, nvmlPcieUtilCounter_t);
+#endif
+
+#ifdef GW_CUDA_H
+#include GW_CUDA_H
+
+ABI_SIZE(gwc_result, CUresult);
+ABI_SIZE(gwc_device, CUdevice);
+ABI_SIZE(gwc_uuid, CUuuid);
+ABI_FIELD(gwc_uuid, CUuuid, bytes);
+ABI_VALUE(GWC_SUCCESS, CUDA_SUCCESS);
+ABI_VALUE(GWC_ERROR_INVALID_VALUE, CUDA_ERROR_INVALID_VALUE);
+ABI_VALUE(GWC_ERROR_OUT_OF_MEMORY, CUDA_ERROR_OUT_OF_MEMORY);
+ABI_VALUE(GWC_ERROR_NOT_INITIALIZED, CUDA_ERROR_NOT_INITIALIZED);
+ABI_VALUE(GWC_ERROR_DEINITIALIZED, CUDA_ERROR_DEINITIALIZED);
+ABI_VALUE(GWC_ERROR_STUB_LIBRARY, CUDA_ERROR_STUB_LIBRARY);
+ABI_VALUE(GWC_ERROR_DEVICE_UNAVAILABLE, CUDA_ERROR_DEVICE_UNAVAILABLE);
+ABI_VALUE(GWC_ERROR_NO_DEVICE, CUDA_ERROR_NO_DEVICE);
+ABI_VALUE(GWC_ERROR_INVALID_DEVICE, CUDA_ERROR_INVALID_DEVICE);
+ABI_VALUE(GWC_ERROR_INVALID_CONTEXT, CUDA_ERROR_INVALID_CONTEXT);
+ABI_VALUE(GWC_ERROR_OPERATING_SYSTEM, CUDA_ERROR_OPERATING_SYSTEM);
+ABI_VALUE(GWC_ERROR_SYSTEM_NOT_READY, CUDA_ERROR_SYSTEM_NOT_READY);
+ABI_VALUE(GWC_ERROR_SYSTEM_DRIVER_MISMATCH, CUDA_ERROR_SYSTEM_DRIVER_MISMATCH);
+ABI_VALUE(GWC_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE, CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE);
+ABI_VALUE(GWC_ERROR_UNKNOWN, CUDA_ERROR_UNKNOWN);
+ABI_VALUE(GWC_ATTR_MULTIPROCESSOR_COUNT, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+ABI_VALUE(GWC_ATTR_PCI_BUS_ID, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID);
+ABI_VALUE(GWC_ATTR_PCI_DEVICE_ID, CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID);
+ABI_VALUE(GWC_ATTR_PCI_DOMAIN_ID, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID);
+ABI_VALUE(GWC_ATTR_COMPUTE_CAPABILITY_MAJOR, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+ABI_VALUE(GWC_ATTR_COMPUTE_CAPABILITY_MINOR, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+ABI_SIZE(int, CUdevice_attribute);
+#endif
+
+int main(void)
+{
+#ifdef GW_NVML_H
+	printf("nvml_abi.h matches %s\n", GW_NVML_H);
+#else
+	printf("SKIP: no nvml.h found (install nvidia-nvml-dev-cu12 via scripts/setup); NVML layouts not checked\n");
+#endif
+#ifdef GW_CUDA_H
+	printf("cuda_abi.h matches %s\n", GW_CUDA_H);
+#else
+	printf("SKIP: no cuda.h found; CUDA values not checked\n");
+#endif
+	if (gw_abi_fake_checked())
+		printf("fake/nvml_types.h matches nvml_abi.h\n");
+	else
+		printf("SKIP: no fake/nvml_types.h\n");
+	return 0;
+}

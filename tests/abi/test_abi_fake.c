@@ -1,0 +1,76 @@
+/* The fake libnvidia-ml's declarations (fake/nvml_types.h, written
+ * independently) against gpuwise's (lib/backend/nvml_abi.h). They cannot
+ * share a unit with nvml.h (same names), so this file checks fake ==
+ * gpuwise and test_abi.c checks gpuwise == NVIDIA. */
+#include "abi_check.h"
+#include "backend/nvml_abi.h"
+
+int gw_abi_fake_checked(void);
+
+#ifdef GW_FAKE_NVML_TYPES_H
+#include GW_FAKE_NVML_TYPES_H
+
+ABI_SIZE(gwn_return, nvmlReturn_t);
+ABI_SIZE(gwn_device, nvmlDevice_t);
+ABI_SIZE(gwn_pci_info, nvmlPciInfo_t);
+ABI_FIELD(gwn_pci_info, nvmlPciInfo_t, busIdLegacy);
+ABI_FIELD(gwn_pci_info, nvmlPciInfo_t, domain);
+ABI_FIELD(gwn_pci_info, nvmlPciInfo_t, bus);
+ABI_FIELD(gwn_pci_info, nvmlPciInfo_t, device);
+ABI_FIELD(gwn_pci_info, nvmlPciInfo_t, pciDeviceId);
+ABI_FIELD(gwn_pci_info, nvmlPciInfo_t, pciSubSystemId);
+ABI_FIELD(gwn_pci_info, nvmlPciInfo_t, busId);
+ABI_SIZE(gwn_memory, nvmlMemory_t);
+ABI_FIELD(gwn_memory, nvmlMemory_t, total);
+ABI_FIELD(gwn_memory, nvmlMemory_t, free);
+ABI_FIELD(gwn_memory, nvmlMemory_t, used);
+ABI_SIZE(gwn_memory_v2, nvmlMemory_v2_t);
+ABI_FIELD(gwn_memory_v2, nvmlMemory_v2_t, version);
+ABI_FIELD(gwn_memory_v2, nvmlMemory_v2_t, total);
+ABI_FIELD(gwn_memory_v2, nvmlMemory_v2_t, reserved);
+ABI_FIELD(gwn_memory_v2, nvmlMemory_v2_t, free);
+ABI_FIELD(gwn_memory_v2, nvmlMemory_v2_t, used);
+ABI_VALUE(GWN_MEMORY_V2_VERSION, NVML_STRUCT_VERSION(sizeof(nvmlMemory_v2_t), 2));
+ABI_SIZE(gwn_bar1_memory, nvmlBAR1Memory_t);
+ABI_FIELD(gwn_bar1_memory, nvmlBAR1Memory_t, bar1Total);
+ABI_FIELD(gwn_bar1_memory, nvmlBAR1Memory_t, bar1Free);
+ABI_FIELD(gwn_bar1_memory, nvmlBAR1Memory_t, bar1Used);
+ABI_SIZE(gwn_utilization, nvmlUtilization_t);
+ABI_FIELD(gwn_utilization, nvmlUtilization_t, gpu);
+ABI_FIELD(gwn_utilization, nvmlUtilization_t, memory);
+ABI_SIZE(gwn_temperature_v1, nvmlTemperature_t);
+ABI_FIELD(gwn_temperature_v1, nvmlTemperature_t, version);
+ABI_FIELD(gwn_temperature_v1, nvmlTemperature_t, sensorType);
+ABI_FIELD(gwn_temperature_v1, nvmlTemperature_t, temperature);
+ABI_VALUE(GWN_TEMPERATURE_V1_VERSION, NVML_STRUCT_VERSION(sizeof(nvmlTemperature_t), 1));
+ABI_SIZE(gwn_process_info_v1, nvmlProcessInfo_v1_t);
+ABI_FIELD(gwn_process_info_v1, nvmlProcessInfo_v1_t, pid);
+ABI_FIELD(gwn_process_info_v1, nvmlProcessInfo_v1_t, usedGpuMemory);
+ABI_SIZE(gwn_process_info, nvmlProcessInfo_t);
+ABI_FIELD(gwn_process_info, nvmlProcessInfo_t, pid);
+ABI_FIELD(gwn_process_info, nvmlProcessInfo_t, usedGpuMemory);
+ABI_FIELD(gwn_process_info, nvmlProcessInfo_t, gpuInstanceId);
+ABI_FIELD(gwn_process_info, nvmlProcessInfo_t, computeInstanceId);
+ABI_VALUE(GWN_VALUE_NOT_AVAILABLE_ULL, NVML_VALUE_NOT_AVAILABLE_ULL);
+ABI_VALUE(GWN_SUCCESS, NVML_SUCCESS);
+ABI_VALUE(GWN_ERROR_UNINITIALIZED, NVML_ERROR_UNINITIALIZED);
+ABI_VALUE(GWN_ERROR_INVALID_ARGUMENT, NVML_ERROR_INVALID_ARGUMENT);
+ABI_VALUE(GWN_ERROR_NOT_SUPPORTED, NVML_ERROR_NOT_SUPPORTED);
+ABI_VALUE(GWN_ERROR_NO_PERMISSION, NVML_ERROR_NO_PERMISSION);
+ABI_VALUE(GWN_ERROR_NOT_FOUND, NVML_ERROR_NOT_FOUND);
+ABI_VALUE(GWN_ERROR_INSUFFICIENT_SIZE, NVML_ERROR_INSUFFICIENT_SIZE);
+ABI_VALUE(GWN_ERROR_ARGUMENT_VERSION_MISMATCH, NVML_ERROR_ARGUMENT_VERSION_MISMATCH);
+ABI_VALUE(GWN_ERROR_UNKNOWN, NVML_ERROR_UNKNOWN);
+ABI_VALUE(GWN_PCI_BUS_ID_BUFFER, NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE);
+ABI_VALUE(GWN_PCI_BUS_ID_LEGACY_BUFFER, NVML_DEVICE_PCI_BUS_ID_BUFFER_V2_SIZE);
+
+int gw_abi_fake_checked(void)
+{
+	return 1;
+}
+#else
+int gw_abi_fake_checked(void)
+{
+	return 0;
+}
+#endif
