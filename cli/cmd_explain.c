@@ -1,0 +1,424 @@
+/* gpuwise explain — find known GPU errors in a message or a whole log and
+ * say what causes them and how to fix them; or print the long explanation
+ * of a finding id. Input is streamed in chunks, so a 100 MB log costs the
+ * same memory as one line. Exit 0 when something matched (or the id is
+ * known), 1 when nothing did, 2 on a usage error. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "output.h"
+#include "gpuwise/explain.h"
+
+const char usage_explain[] =
+	"usage: gpuwise explain [--json] [TEXT... | - | FILE | ID]\n"
+	"\n"
+	"Find every known GPU error in an error message or a whole log and print,\n"
+	"for each, what it means, its likely cause and the fix. Matching uses the\n"
+	"stable parts of each message, so it works across framework versions:\n"
+	"PyTorch, TensorFlow, JAX/XLA, CuPy, CUDA, NCCL, cuDNN, cuBLAS, ROCm, the\n"
+	"NVIDIA driver and kernel log (Xid). Each error is reported once, at its\n"
+	"first line, with the number of lines where it occurs.\n"
+	"\n"
+	"  gpuwise explain 'RuntimeError: CUDA error: device-side assert triggered'\n"
+	"  gpuwise explain train.log\n"
+	"  python train.py 2>&1 | gpuwise explain -\n"
+	"  gpuwise explain cuda-out-of-memory      long explanation of a finding id\n"
+	"\n"
+	"An argument is read as a FILE when such a file exists, else as a finding\n"
+	"ID (any id of gpuwise doctor or explain) when it is one, else as TEXT;\n"
+	"several words are joined into one text. '-' (or no argument with stdin\n"
+	"not a terminal) reads standard input. For an out-of-memory error, when a\n"
+	"GPU can be read, the memory each process holds on each GPU is shown.\n"
+	"\n"
+	"Options:\n"
+	"  --json        print {\"matches\": [{\"id\", \"title\", \"line\", \"excerpt\",\n"
+	"                \"cause\", \"fix\", \"count\", \"framework\"}], \"lines\"}; for an ID,\n"
+	"                {\"id\", \"title\", \"severity\", \"layer\", \"kind\", \"cause\", \"fix\",\n"
+	"                \"explanation\", \"source\"}\n"
+	"  --list        list every finding id with its title\n"
+	"  -h, --help    show this help\n"
+	"\n"
+	"Exit status: 0 when a known error was found (or the ID exists), 1 when\n"
+	"none was, 2 on a usage error.\n";
+
+enum { READ_CHUNK = 1 << 20 };
+
+struct explain_opts {
+	bool json;
+	bool list;
+	int nargs;
+	char **args;
+};
+
+/* ---- text output ------------------------------------------------------ */
+
+/* Print text word-wrapped at width, each line starting with indent. */
+static void print_wrapped(const char *indent, const char *first, const char *text, int width)
+{
+	int col = printf("%s%s", indent, first);
+	const char *p = text;
+
+	while (*p) {
+		const char *w = p;
+		int len;
+
+		while (*p && *p != ' ')
+			p++;
+		len = (int)(p - w);
+		if (col + 1 + len > width && col > (int)strlen(indent)) {
+			col = printf("\n%s", indent) - 1;
+		} else if (w != text) {
+			putchar(' ');
+			col++;
+		}
+		col += printf("%.*s", len, w);
+		while (*p == ' ')
+			p++;
+	}
+	putchar('\n');
+}
+
+static void print_doc(const gw_finding_doc *d)
+{
+	bool color = use_color(stdout);
+
+	printf("%s%s%s: %s\n", color ? "\033[1m" : "", d->id, color ? "\033[0m" : "", d->title);
+	printf("severity: %s   layer: %s   reported by: %s\n\n", d->severity, d->layer,
+	       !strcmp(d->kind, "doctor") ? "gpuwise doctor and explain" : "gpuwise explain");
+	print_wrapped("", "", d->explanation, 78);
+	putchar('\n');
+	print_wrapped("  ", "Cause: ", d->cause, 78);
+	print_wrapped("  ", "Fix:   ", d->fix, 78);
+	printf("  Source: %s\n", d->source);
+}
+
+static void json_doc(gw_json *j, const gw_finding_doc *d)
+{
+	gw_json_object_begin(j);
+	gw_json_key(j, "id"); gw_json_string(j, d->id);
+	gw_json_key(j, "title"); gw_json_string(j, d->title);
+	gw_json_key(j, "severity"); gw_json_string(j, d->severity);
+	gw_json_key(j, "layer"); gw_json_string(j, d->layer);
+	gw_json_key(j, "kind"); gw_json_string(j, d->kind);
+	gw_json_key(j, "cause"); gw_json_string(j, d->cause);
+	gw_json_key(j, "fix"); gw_json_string(j, d->fix);
+	gw_json_key(j, "explanation"); gw_json_string(j, d->explanation);
+	gw_json_key(j, "source"); gw_json_string(j, d->source);
+	gw_json_object_end(j);
+}
+
+static int finish_json(gw_json *j)
+{
+	int rc = print_json(j);
+
+	gw_json_free(j);
+	return rc;
+}
+
+static int explain_id(const gw_finding_doc *d, bool json)
+{
+	gw_json *j;
+
+	if (!json) {
+		print_doc(d);
+		return EXIT_OK;
+	}
+	if (!(j = gw_json_new(2))) {
+		error_msg("out of memory");
+		return EXIT_FAIL;
+	}
+	json_doc(j, d);
+	return finish_json(j) ? EXIT_FAIL : EXIT_OK;
+}
+
+static int list_ids(bool json)
+{
+	gw_json *j = NULL;
+
+	if (json) {
+		if (!(j = gw_json_new(2))) {
+			error_msg("out of memory");
+			return EXIT_FAIL;
+		}
+		gw_json_object_begin(j);
+		gw_json_key(j, "findings");
+		gw_json_array_begin(j);
+	}
+	for (size_t i = 0; i < gw_finding_doc_count(); i++) {
+		const gw_finding_doc *d = gw_finding_doc_at(i);
+		if (j)
+			json_doc(j, d);
+		else
+			printf("%-36s %-8s %s\n", d->id, d->severity, d->title);
+	}
+	if (!j)
+		return EXIT_OK;
+	gw_json_array_end(j);
+	gw_json_object_end(j);
+	return finish_json(j) ? EXIT_FAIL : EXIT_OK;
+}
+
+/* ---- tailoring: who holds GPU memory right now ------------------------ */
+
+static void print_device_memory(gw_context *ctx, int i)
+{
+	const gw_device_info *d = gw_device_get(ctx, i);
+	gw_device_sample s;
+	gw_process *procs = NULL;
+	size_t n = 0;
+	char name[128], used[32], total[32], mem[32];
+
+	if (!device_readable(d))
+		return;
+	show_str(name, sizeof(name), &d->name);
+	show_bytes(total, sizeof(total), &d->memory_total);
+	if (gw_device_sample_read(ctx, i, &s) == 0)
+		show_bytes(used, sizeof(used), &s.memory_used);
+	else
+		snprintf(used, sizeof(used), "N/A");
+	printf("    GPU %d %s: %s of %s used\n", d->index, name, used, total);
+	if (gw_device_processes(ctx, i, &procs, &n) < 0) {
+		printf("      processes: cannot be read (%s)\n", gw_error_last());
+		return;
+	}
+	if (!n)
+		printf("      no processes\n");
+	for (size_t k = 0; k < n; k++) {
+		const gw_process *p = &procs[k];
+		printf("      pid %-8u %-12s %10s  %s\n", p->pid, p->user[0] ? p->user : "?",
+		       show_bytes(mem, sizeof(mem), &p->used_memory),
+		       p->command[0] ? p->command : "(not visible here)");
+	}
+	gw_processes_free(procs);
+}
+
+/* The library only explains the message; what holds memory right now is
+ * machine state, so the CLI adds it when a GPU can be read. */
+static void print_memory_holders(void)
+{
+	gw_context *ctx = NULL;
+	gw_options opts = GW_OPTIONS_INIT;
+
+	if (gw_context_new(&ctx, &opts) < 0 || !ctx)
+		return;
+	if (readable_count(ctx) > 0) {
+		printf("  GPU memory on this machine now:\n");
+		for (int i = 0; i < gw_device_count(ctx); i++)
+			print_device_memory(ctx, i);
+	}
+	gw_context_free(ctx);
+}
+
+/* ---- matches ---------------------------------------------------------- */
+
+static void print_matches(const gw_explainer *ex)
+{
+	bool color = use_color(stdout);
+	size_t n = gw_explainer_count(ex);
+
+	for (size_t i = 0; i < n; i++) {
+		const gw_explain_match *m = gw_explainer_match(ex, i);
+		char more[48] = "";
+
+		if (m->count > 1)
+			snprintf(more, sizeof(more), ", %llu lines", (unsigned long long)m->count);
+		printf("%s%s%s: %s (line %llu%s)\n", color ? "\033[1;31m" : "", m->doc->id,
+		       color ? "\033[0m" : "", m->doc->title, (unsigned long long)m->line, more);
+		printf("  > %s\n", m->excerpt);
+		print_wrapped("    ", "Cause: ", m->doc->cause, 78);
+		print_wrapped("    ", "Fix:   ", m->doc->fix, 78);
+		printf("    More:  gpuwise explain %s\n", m->doc->id);
+		if (!strcmp(m->doc->id, "cuda-out-of-memory"))
+			print_memory_holders();
+		if (i + 1 < n)
+			putchar('\n');
+	}
+}
+
+static int json_matches(const gw_explainer *ex)
+{
+	gw_json *j = gw_json_new(2);
+
+	if (!j) {
+		error_msg("out of memory");
+		return EXIT_FAIL;
+	}
+	gw_json_object_begin(j);
+	gw_json_key(j, "matches");
+	gw_json_array_begin(j);
+	for (size_t i = 0; i < gw_explainer_count(ex); i++) {
+		const gw_explain_match *m = gw_explainer_match(ex, i);
+		gw_json_object_begin(j);
+		gw_json_key(j, "id"); gw_json_string(j, m->doc->id);
+		gw_json_key(j, "title"); gw_json_string(j, m->doc->title);
+		gw_json_key(j, "line"); gw_json_uint(j, m->line);
+		gw_json_key(j, "excerpt"); gw_json_string(j, m->excerpt);
+		gw_json_key(j, "cause"); gw_json_string(j, m->doc->cause);
+		gw_json_key(j, "fix"); gw_json_string(j, m->doc->fix);
+		gw_json_key(j, "count"); gw_json_uint(j, m->count);
+		gw_json_key(j, "framework"); gw_json_string(j, m->framework);
+		gw_json_key(j, "severity"); gw_json_string(j, m->doc->severity);
+		gw_json_object_end(j);
+	}
+	gw_json_array_end(j);
+	gw_json_key(j, "lines"); gw_json_uint(j, gw_explainer_lines(ex));
+	gw_json_object_end(j);
+	return finish_json(j) ? EXIT_FAIL : EXIT_OK;
+}
+
+static int report(const gw_explainer *ex, bool json)
+{
+	int rc = EXIT_OK;
+
+	if (json)
+		rc = json_matches(ex);
+	else if (gw_explainer_count(ex))
+		print_matches(ex);
+	if (rc == EXIT_OK && !gw_explainer_count(ex)) {
+		error_msg("no known GPU error found");
+		rc = EXIT_FAIL;
+	}
+	return rc;
+}
+
+/* ---- input ------------------------------------------------------------ */
+
+static int scan_fd(gw_explainer *ex, int fd, const char *name)
+{
+	char *buf = malloc(READ_CHUNK);
+	ssize_t n;
+
+	if (!buf) {
+		error_msg("out of memory");
+		return -1;
+	}
+	for (;;) {
+		n = read(fd, buf, READ_CHUNK);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		gw_explainer_feed(ex, buf, (size_t)n);
+	}
+	free(buf);
+	if (n < 0) {
+		error_msg("cannot read '%s': %s", name, strerror(errno));
+		return -1;
+	}
+	gw_explainer_finish(ex);
+	return 0;
+}
+
+static int scan_file(gw_explainer *ex, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	int rc;
+
+	if (fd < 0) {
+		error_msg("cannot open '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		error_msg("'%s' is a directory", path);
+		close(fd);
+		return -1;
+	}
+	rc = scan_fd(ex, fd, path);
+	close(fd);
+	return rc;
+}
+
+static int scan_words(gw_explainer *ex, int n, char **words)
+{
+	for (int i = 0; i < n; i++) {
+		if (i)
+			gw_explainer_feed(ex, " ", 1);
+		gw_explainer_feed(ex, words[i], strlen(words[i]));
+	}
+	gw_explainer_finish(ex);
+	return 0;
+}
+
+static int parse_opts(int argc, char **argv, struct explain_opts *o)
+{
+	int i;
+
+	memset(o, 0, sizeof(*o));
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--")) {
+			i++;
+			break;
+		}
+		if (is_help(a))
+			return 1;
+		if (!strcmp(a, "--json"))
+			o->json = true;
+		else if (!strcmp(a, "--list"))
+			o->list = true;
+		else if (a[0] == '-' && a[1])
+			die_usage("explain", "unknown option '%s'", a);
+		else
+			break;
+	}
+	/* Options may also follow the input: gpuwise explain log.txt --json */
+	o->args = argv + i;
+	o->nargs = argc - i;
+	while (o->nargs > 0 && (!strcmp(o->args[o->nargs - 1], "--json") ||
+				!strcmp(o->args[o->nargs - 1], "--list"))) {
+		if (!strcmp(o->args[o->nargs - 1], "--json"))
+			o->json = true;
+		else
+			o->list = true;
+		o->nargs--;
+	}
+	return 0;
+}
+
+static bool is_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
+int cmd_explain(int argc, char **argv)
+{
+	struct explain_opts o;
+	gw_explainer *ex = NULL;
+	const gw_finding_doc *doc;
+	int rc;
+
+	if (parse_opts(argc, argv, &o))
+		return print_usage("explain");
+	if (o.list) {
+		if (o.nargs)
+			die_usage("explain", "--list takes no input");
+		return list_ids(o.json);
+	}
+	if (!o.nargs && isatty(STDIN_FILENO))
+		die_usage("explain", "give an error message, a log FILE, '-' for standard input, or a finding ID");
+	if (o.nargs == 1 && strcmp(o.args[0], "-") && !is_file(o.args[0]) &&
+	    (doc = gw_finding_doc_get(o.args[0])))
+		return explain_id(doc, o.json);
+	if (gw_explainer_new(&ex) < 0) {
+		error_msg("%s", gw_error_last());
+		return EXIT_FAIL;
+	}
+	if (!o.nargs || (o.nargs == 1 && !strcmp(o.args[0], "-")))
+		rc = scan_fd(ex, STDIN_FILENO, "standard input");
+	else if (o.nargs == 1 && is_file(o.args[0]))
+		rc = scan_file(ex, o.args[0]);
+	else
+		rc = scan_words(ex, o.nargs, o.args);
+	rc = rc < 0 ? EXIT_FAIL : report(ex, o.json);
+	gw_explainer_free(ex);
+	return rc;
+}

@@ -1,0 +1,110 @@
+/* gpuwise — the finding catalogue and the error-message scanner.
+ *
+ * The catalogue: every finding id (doctor's and explain's) with its title,
+ * default severity, layer, cause, fix, long explanation and source. It is
+ * compiled in from data/findings/<id>.txt and never changes at run time.
+ *
+ *   const gw_finding_doc *d = gw_finding_doc_get("driver-library-mismatch");
+ *   for (size_t i = 0; i < gw_finding_doc_count(); i++)
+ *       puts(gw_finding_doc_at(i)->id);
+ *
+ * The scanner: feed it text (an error message, a whole log, a stream in
+ * chunks of any size) and it finds every known GPU error, one match per id
+ * in order of first appearance, with the line and an excerpt:
+ *
+ *   gw_explainer *ex;
+ *   gw_explainer_new(&ex);
+ *   while ((n = read(fd, buf, sizeof(buf))) > 0)
+ *       gw_explainer_feed(ex, buf, n);
+ *   gw_explainer_finish(ex);
+ *   for (size_t i = 0; i < gw_explainer_count(ex); i++) {
+ *       const gw_explain_match *m = gw_explainer_match(ex, i);
+ *       printf("%s line %llu: %s\n", m->doc->id, m->line, m->excerpt);
+ *   }
+ *   gw_explainer_free(ex);
+ *
+ * Memory stays bounded whatever the input: lines longer than
+ * GW_EXPLAIN_LINE_MAX bytes are split, and there is at most one match per
+ * catalogue id. Matching is line by line, on stable fragments of each
+ * message (data/explain/patterns), case-insensitively; input need not be
+ * UTF-8 or text at all.
+ */
+#ifndef GPUWISE_EXPLAIN_H
+#define GPUWISE_EXPLAIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One catalogue entry. All strings are static, UTF-8, never NULL. */
+typedef struct gw_finding_doc {
+	const char *id;          /* stable kebab-case slug, "cuda-out-of-memory" */
+	const char *title;       /* one line, sentence case, no full stop */
+	const char *severity;    /* default severity: "error", "warning" or "info" */
+	const char *layer;       /* "hardware", "driver", "permissions", "environment",
+				    "framework", "libraries", "container", "memory",
+				    "process", "kernel", "distributed" */
+	const char *kind;        /* "doctor" (doctor can detect it) or "explain"
+				    (only seen in error messages) */
+	const char *cause;       /* one or two sentences: why it happens */
+	const char *fix;         /* one or two sentences: what to do */
+	const char *explanation; /* the long explanation, one paragraph */
+	const char *source;      /* URL of the source of these facts */
+} gw_finding_doc;
+
+/* The entry for `id`, or NULL when there is none. */
+const gw_finding_doc *gw_finding_doc_get(const char *id);
+
+/* All entries, sorted by id: i in 0..count-1 (NULL past the end). */
+size_t gw_finding_doc_count(void);
+const gw_finding_doc *gw_finding_doc_at(size_t i);
+
+/* Longest line the scanner looks at as one piece; longer lines are split. */
+#define GW_EXPLAIN_LINE_MAX 65536
+/* Longest excerpt, including the NUL. */
+#define GW_EXPLAIN_EXCERPT_MAX 256
+
+/* One known error found in the text. */
+typedef struct gw_explain_match {
+	const gw_finding_doc *doc;   /* id, title, cause, fix, explanation */
+	const char *framework;       /* who printed the first occurrence ("pytorch") */
+	uint64_t line;               /* 1-based line of the first occurrence */
+	uint64_t count;              /* number of lines where it occurred */
+	/* The first occurrence's line, trimmed, at most EXCERPT_MAX-1 bytes,
+	 * valid UTF-8: control characters and invalid bytes become '?'. */
+	char excerpt[GW_EXPLAIN_EXCERPT_MAX];
+} gw_explain_match;
+
+typedef struct gw_explainer gw_explainer;
+
+/* A new scanner. Returns 0, GW_ENOMEM, or GW_EGENERIC when a compiled-in
+ * pattern does not compile (a build error caught by the tests). */
+int gw_explainer_new(gw_explainer **out);
+void gw_explainer_free(gw_explainer *ex);
+
+/* Scan len more bytes; a line may continue into the next call. Returns 0
+ * or GW_EINVAL (NULL scanner, or buf NULL with len > 0). */
+int gw_explainer_feed(gw_explainer *ex, const char *buf, size_t len);
+
+/* End of input: scans the last line when it has no newline. Returns 0.
+ * Feeding after finish starts a new line. */
+int gw_explainer_finish(gw_explainer *ex);
+
+/* Matches so far, in order of first appearance (ties on one line by
+ * position in the line). */
+size_t gw_explainer_count(const gw_explainer *ex);
+const gw_explain_match *gw_explainer_match(const gw_explainer *ex, size_t i);
+
+/* Lines seen so far (a last line without newline counts after finish). */
+uint64_t gw_explainer_lines(const gw_explainer *ex);
+
+/* Forget all matches and lines; the patterns stay compiled. */
+void gw_explainer_reset(gw_explainer *ex);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
