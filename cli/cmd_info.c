@@ -24,8 +24,8 @@ const char usage_info[] =
 	"  -i, --id SEL  only the GPU SEL: gpuwise index (\"0\"), UUID or a unique\n"
 	"                UUID prefix (\"GPU-8a5f\", \"8a5f\"), or PCI bus id (\"18:00.0\")\n"
 	"  --json        print the JSON document described in docs/commands/info.md\n"
-	"  -q, --quiet   print nothing; only the exit status tells whether the GPU(s)\n"
-	"                could be read (for scripts: gpuwise info -q -i 0 && ...)\n"
+	"  -q, --quiet   print nothing (usage errors excepted); the exit status tells\n"
+	"                whether the GPU(s) can be read (gpuwise info -q -i 0 && ...)\n"
 	"  -h, --help    show this help\n"
 	"\n"
 	"Exit status: 0 when at least one reported GPU could be read; 1 when none\n"
@@ -51,6 +51,13 @@ static void report_read(gw_context *ctx, int i, struct report *r)
 	/* A lost GPU has no dynamic data; every field stays UNREAD (N/A). */
 	if (r->d->health == GW_HEALTH_LOST) {
 		r->sample_rc = GW_ELOST;
+		return;
+	}
+	/* A GPU no driver serves has no process list either: unknown, not empty. */
+	if (!device_readable(r->d)) {
+		r->sample_rc = gw_device_sample_read(ctx, i, &r->s) < 0 ? GW_ELOST : 0;
+		r->procs_rc = GW_ENOTSUP;
+		snprintf(r->procs_error, sizeof(r->procs_error), "N/A");
 		return;
 	}
 	if ((r->sample_rc = gw_device_sample_read(ctx, i, &r->s)) < 0) {
@@ -324,12 +331,16 @@ static void human_processes(const struct report *r)
 {
 	char a[64];
 
+	if (!device_readable(r->d)) {
+		report_line(1, "Processes", "N/A");
+		return;
+	}
 	if (r->procs_rc < 0) {
 		report_line(1, "Processes", "error: %s", r->procs_error);
 		return;
 	}
 	if (r->nprocs == 0) {
-		report_line(1, "Processes", "%s", r->sample_rc == GW_ELOST ? "N/A" : "None");
+		report_line(1, "Processes", "None");
 		return;
 	}
 	report_section(1, "Processes");
@@ -604,7 +615,7 @@ static void json_mig(gw_json *j, const struct report *r)
 static void json_processes(gw_json *j, const struct report *r)
 {
 	gw_json_key(j, "processes");
-	if (r->procs_rc < 0 || r->sample_rc == GW_ELOST) {
+	if (r->procs_rc < 0 || !device_readable(r->d)) {
 		gw_json_null(j); /* unknown, not "none" */
 		return;
 	}
@@ -703,7 +714,7 @@ static void parse_args(int argc, char **argv, struct info_opts *o)
 }
 
 /* Resolve -i into the range first..last; returns an exit code. */
-static int select_devices(const gw_context *ctx, const char *sel, int *first, int *last)
+static int select_devices(const gw_context *ctx, const char *sel, bool quiet, int *first, int *last)
 {
 	int idx;
 	int rc;
@@ -714,7 +725,8 @@ static int select_devices(const gw_context *ctx, const char *sel, int *first, in
 		return EXIT_OK;
 	rc = gw_device_find(ctx, sel, &idx);
 	if (rc == GW_ENOTFOUND) {
-		error_msg("no GPU matches '%s' (%d found; see 'gpuwise list')", sel, gw_device_count(ctx));
+		if (!quiet)
+			error_msg("no GPU matches '%s' (%d found; see 'gpuwise list')", sel, gw_device_count(ctx));
 		return EXIT_FAIL;
 	}
 	if (rc < 0) {
@@ -781,7 +793,7 @@ int cmd_info(int argc, char **argv)
 	parse_args(argc, argv, &o);
 	if (!(ctx = open_context()))
 		return EXIT_FAIL;
-	if ((rc = select_devices(ctx, o.selector, &first, &last)) != EXIT_OK) {
+	if ((rc = select_devices(ctx, o.selector, o.quiet, &first, &last)) != EXIT_OK) {
 		gw_context_free(ctx);
 		return rc;
 	}
