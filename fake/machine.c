@@ -16,7 +16,6 @@
 
 #define FM_MAX_FILE ((size_t)16 << 20)
 #define FM_MAX_SEQ 100000           /* elements in one number sequence */
-#define FM_MAX_DEVICES 1024
 
 /* ---- return-code names ------------------------------------------------ */
 

@@ -110,6 +110,7 @@ typedef struct {
 } fm_counter;
 
 #define FM_MAX_COUNTERS 160
+#define FM_MAX_DEVICES 1024      /* nvml.devices entries */
 
 typedef struct fm_device fm_device;
 struct fm_device {

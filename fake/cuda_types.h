@@ -1,0 +1,44 @@
+/* gpuwise fakes — the libcuda driver-API types the fake libcuda serves,
+ * declared locally (cuda.h 12.x ABI: CUresult is an int-sized enum, CUdevice
+ * an int, CUuuid 16 bytes, CUcontext an opaque pointer). */
+#ifndef GPUWISE_FAKE_CUDA_TYPES_H
+#define GPUWISE_FAKE_CUDA_TYPES_H
+
+typedef enum {
+	CUDA_SUCCESS = 0,
+	CUDA_ERROR_INVALID_VALUE = 1,
+	CUDA_ERROR_NOT_INITIALIZED = 3,
+	CUDA_ERROR_NO_DEVICE = 100,
+	CUDA_ERROR_INVALID_DEVICE = 101,
+	CUDA_ERROR_INVALID_CONTEXT = 201,
+	CUDA_ERROR_NOT_FOUND = 500,
+	CUDA_ERROR_NOT_SUPPORTED = 801,
+	CUDA_ERROR_UNKNOWN = 999,
+} CUresult;
+
+typedef int CUdevice;
+typedef struct CUctx_st *CUcontext;
+
+typedef struct {
+	char bytes[16];
+} CUuuid;
+
+enum {
+	CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1,
+	CU_DEVICE_ATTRIBUTE_WARP_SIZE = 10,
+	CU_DEVICE_ATTRIBUTE_CLOCK_RATE = 13,
+	CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16,
+	CU_DEVICE_ATTRIBUTE_PCI_BUS_ID = 33,
+	CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID = 34,
+	CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE = 36,
+	CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH = 37,
+	CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE = 38,
+	CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID = 50,
+	CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
+	CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
+};
+
+_Static_assert(sizeof(CUresult) == 4, "CUresult");
+_Static_assert(sizeof(CUuuid) == 16, "CUuuid");
+
+#endif
