@@ -403,13 +403,19 @@ def a100_mig():
 	migs = [
 		{"uuid": mig_uuids[0], "name": name + " MIG 3g.20gb", "gpu_instance_id": 1,
 		 "compute_instance_id": 0, "multiprocessor_count": 42,
-		 "memory": {"total": 19968 * MiB, "used": 12301 * MiB, "reserved": 0}},
+		 "memory": {"total": 19968 * MiB, "used": 12301 * MiB, "reserved": 0},
+		 "bar1_memory": {"total": 32767 * MiB, "used": 2 * MiB},
+		 "processes": {"compute": [proc(SLEEPER, 12288 * MiB, 1, 0)], "graphics": []}},
 		{"uuid": mig_uuids[1], "name": name + " MIG 2g.10gb", "gpu_instance_id": 5,
 		 "compute_instance_id": 0, "multiprocessor_count": 28,
-		 "memory": {"total": 9856 * MiB, "used": 13 * MiB, "reserved": 0}},
+		 "memory": {"total": 9856 * MiB, "used": 13 * MiB, "reserved": 0},
+		 "bar1_memory": {"total": 16383 * MiB, "used": 0},
+		 "processes": {"compute": [], "graphics": []}},
 		{"uuid": mig_uuids[2], "name": name + " MIG 1g.5gb", "gpu_instance_id": 13,
 		 "compute_instance_id": 0, "multiprocessor_count": 14,
-		 "memory": {"total": 4864 * MiB, "used": 3141 * MiB, "reserved": 0}},
+		 "memory": {"total": 4864 * MiB, "used": 3141 * MiB, "reserved": 0},
+		 "bar1_memory": {"total": 8191 * MiB, "used": 1 * MiB},
+		 "processes": {"compute": [proc(3021, 3128 * MiB, 13, 0)], "graphics": []}},
 	]
 	procs = (proc(SLEEPER, 12288 * MiB, 1, 0), proc(3021, 3128 * MiB, 13, 0))
 	common = dict(part="692-2G506-0200-003", vbios="92.00.45.00.05", dev_id=0x20B0,

@@ -176,8 +176,22 @@ def test_pynvml_agrees_with_gpuwise(machine):
 # ---------------------------------------------------------------- gpustat
 
 
-def memory_is_readable(machine):
-	return all(d.get("memory") for d in load_machine(machine)["nvml"]["devices"])
+def missing_symbols(machine):
+	"""NVML functions the machine marks FUNCTION_NOT_FOUND (symbols its driver lacks)."""
+	out = set()
+	for d in load_machine(machine)["nvml"]["devices"]:
+		out |= {f for f, code in (d.get("errors") or {}).items() if code == "FUNCTION_NOT_FOUND"}
+	return sorted(out)
+
+
+def xfail_if_symbols_missing(machine):
+	"""A real old driver lacks these symbols and clients fall back at dlsym time; the
+	fake exports every symbol and answers FUNCTION_NOT_FOUND at call time, which
+	gpustat and nvitop do not treat as "absent". Strict: passes once the fake can
+	really hide symbols (fake/*), and then this marker must go."""
+	gone = missing_symbols(machine)
+	if gone:
+		pytest.xfail("fake cannot hide symbols yet: %s" % ", ".join(gone))
 
 
 def assert_no_function_not_found(tool, stderr):
@@ -191,8 +205,7 @@ def test_gpustat_sees_the_fake(machine):
 	require_fake()
 	if not have("gpustat"):
 		pytest.skip("gpustat not installed")
-	if not memory_is_readable(machine):
-		pytest.skip("gpustat treats memory as required; this machine has none")
+	xfail_if_symbols_missing(machine)
 	dump = peer_dump(machine)
 	r = dump["gpustat"]
 	assert r.get("rc") == 0, "gpustat --json failed: %r" % r
@@ -207,8 +220,11 @@ def test_gpustat_sees_the_fake(machine):
 		d = next(d for d in live if d["uuid"] == g["uuid"])
 		assert g["name"] == d["name"]
 		m = d["memory_v2"] if not err(d["memory_v2"]) else d["memory_v1"]
-		assert g["memory.total"] == m["total"] // MiB, (g, m)
-		assert g["memory.used"] == m["used"] // MiB, (g, m)
+		if err(m):
+			assert g["memory.total"] is None and g["memory.used"] is None, g
+		else:
+			assert g["memory.total"] == m["total"] // MiB, (g, m)
+			assert g["memory.used"] == m["used"] // MiB, (g, m)
 		# The harness's live sleeper must show up with its memory; dead fake pids are dropped.
 		sleeper = dump["sleeper_pid"]
 		want = sorted(q["used_memory"] // MiB for q in (d["processes"] if not err(d["processes"]) else [])
@@ -225,6 +241,7 @@ def test_nvitop_sees_the_fake(machine):
 	require_fake()
 	if not have("nvitop"):
 		pytest.skip("nvitop not installed")
+	xfail_if_symbols_missing(machine)
 	dump = peer_dump(machine)
 	api = dump["nvitop_api"]
 	assert "devices" in api, "nvitop API failed: %r" % api
@@ -244,7 +261,9 @@ def test_nvitop_sees_the_fake(machine):
 	for d in live.values():
 		m = d["memory_v2"] if not err(d["memory_v2"]) else d["memory_v1"]
 		if not err(m):
-			assert "%dMiB" % (m["total"] // MiB) in once["stdout"], once["stdout"][-3000:]
+			# nvitop prints whole GiB as "40.00GiB", the rest in MiB
+			shown = ("%dMiB" % (m["total"] // MiB), "%.2fGiB" % (m["total"] / (1 << 30)))
+			assert any(s in once["stdout"] for s in shown), (shown, once["stdout"][-3000:])
 
 
 # ---------------------------------------------------------------- init failures
@@ -344,3 +363,29 @@ def test_every_machine_is_valid_json_with_a_description():
 			assert os.path.isdir(sysfs), (name, sysfs)
 			with open(os.path.join(sysfs, "device")) as f:
 				assert int(f.read(), 16) == int(pci["pci_device_id"], 16) >> 16, (name, sysfs)
+
+
+# ---------------------------------------------------------------- the real-hardware check, dry run
+
+
+@pytest.mark.parametrize("skew", [False, True])
+def test_device_check_against_a_stub_nvidia_smi(tmp_path, skew):
+	"""tests/device/run.sh on h100-8x with tests/device/nvidia-smi (a stub that
+	prints the fake machine in nvidia-smi's XML): passes when gpuwise agrees,
+	fails (exit 1, DIFF rows) when the stub skews a name and a power limit."""
+	require_fake()
+	import conftest
+	stub_dir = os.path.join(conftest.REPO, "tests", "device")
+	env = {"PATH": stub_dir + ":" + os.environ.get("PATH", ""), "OUT": str(tmp_path)}
+	if skew:
+		env["FAKE_SMI_SKEW"] = "1"
+	r = with_machine("h100-8x", [os.path.join(stub_dir, "run.sh")], env=env, timeout=300)
+	if skew:
+		assert r.returncode == 1, r.stdout[-4000:] + r.stderr[-2000:]
+		assert "DIFF" in r.stdout and "(skewed)" in r.stdout
+	else:
+		assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]
+		assert "device check: PASS" in r.stdout
+		saved = [p for p in tmp_path.iterdir() if p.is_dir()]
+		assert len(saved) == 1 and (saved[0] / "nvidia-smi-q.xml").is_file()
+		assert (saved[0] / "draft-machine.json").is_file()
