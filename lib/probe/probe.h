@@ -1,0 +1,517 @@
+/* gpuwise probes — what `doctor` knows about a machine without asking a GPU.
+ *
+ * gw__probe_run() reads files only (under the root, like every read in lib/):
+ * PCI devices and bound drivers, the NVIDIA kernel module and user-space
+ * driver libraries, device nodes, CUDA toolkits, cuDNN, NCCL, the library
+ * search path, Python environments and the frameworks in them (from their
+ * files, never importing them), AMD/ROCm, container and WSL hints, and Xid
+ * lines of the kernel log. Live GPU state (memory, MIG, clocks, ECC) is the
+ * device model's job (gw_context), not the probes'.
+ *
+ * Everything found lands in one gw_probe_report, allocated by the run and
+ * freed by gw__probe_free(). Arrays are fixed and bounded; `truncated` flags
+ * say when a bound was hit. A version with nparts == 0 is unknown.
+ *
+ * The parsers (gw__parse_*) are pure functions over a NUL-terminated buffer
+ * so they can be fuzzed (tests/fuzz/fuzz_probe_parsers.c); the lookups
+ * (gw__tbl_*) answer from the tables compiled from data/ (TSV).
+ */
+#ifndef GPUWISE_PROBE_H
+#define GPUWISE_PROBE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpuwise/device.h"
+
+/* Row types of the generated tables (arrays are only in tables.c). */
+#include "cuda_toolkit_driver.h"
+#include "cuda_minor_compat.h"
+#include "driver_cuda.h"
+#include "torch_cuda_arch.h"
+#include "torch_rocm_arch.h"
+#include "tensorflow_cuda.h"
+#include "jax_cuda.h"
+#include "nvidia_gpus.h"
+#include "amd_gfx.h"
+#include "xid.h"
+
+#define GW_PROBE_PATH 256
+
+/* ---- versions ------------------------------------------------------------ */
+
+typedef struct gw_ver {
+	char text[40];       /* as found, e.g. "12.4.1", "2.5.1+cu121" */
+	unsigned part[4];    /* numeric parts; missing ones are 0 */
+	unsigned nparts;     /* 0 = unknown */
+} gw_ver;
+
+#define GW_VERSION_KNOWN(v) ((v).nparts > 0)
+
+/* Parse the leading dotted number of s ("550.54.15", "12.4", "2.5.1+cu121",
+ * "v13.0"). Returns 0, or GW_EPARSE and an unknown version. */
+int gw__version_parse(const char *s, gw_ver *out);
+/* Compare numerically (missing parts are 0): <0, 0, >0. Unknown sorts first. */
+int gw__version_cmp(const gw_ver *a, const gw_ver *b);
+/* Set from numbers: gw__version_set(&v, 2, 12, 4, 0) gives "12.4". */
+void gw__version_set(gw_ver *v, unsigned nparts, unsigned a, unsigned b, unsigned c);
+
+/* ---- options -------------------------------------------------------------- */
+
+/* The environment the probes see. Passed in (never read with getenv deep
+ * inside) so tests can set it. NULL = unset. */
+typedef struct gw_probe_env {
+	const char *path;
+	const char *ld_library_path;
+	const char *cuda_home;
+	const char *cuda_path;               /* CUDA_PATH, an alias some installers set */
+	const char *cuda_visible_devices;
+	const char *cuda_device_order;
+	const char *virtual_env;
+	const char *conda_prefix;
+	const char *home;
+	const char *hsa_override_gfx_version;
+	const char *nvidia_visible_devices;
+	const char *kubernetes_service_host;
+} gw_probe_env;
+
+typedef struct gw_probe_options {
+	const char *root;                    /* GPUWISE_ROOT; NULL or "/" = the real tree */
+	const char *const *python_envs;      /* --python-env PREFIX... */
+	size_t npython_envs;
+	gw_probe_env env;
+	/* True only without GPUWISE_ROOT: lets the probes run `python3` to ask
+	 * for its site folders and use getuid()/getgroups(). */
+	bool real_system;
+	long uid;                            /* with a root override: whose groups (from <root>/etc); -1 = getuid() */
+	bool skip_kernel_log;                /* skip the Xid scan */
+} gw_probe_options;
+
+/* Fill opts from the process environment (GPUWISE_ROOT, PATH, ...). The
+ * strings point into environ; python_envs is left empty. For the CLI. */
+void gw__probe_options_from_environ(gw_probe_options *opts);
+
+/* ---- hardware ------------------------------------------------------------- */
+
+#define GW_PROBE_MAX_GPUS 32
+
+typedef struct gw_probe_pci_gpu {
+	char bus_id[16];          /* "0000:18:00.0" */
+	gw_vendor vendor;
+	unsigned vendor_id, device_id, subsys_vendor_id, subsys_device_id;
+	unsigned class_code;      /* 0x030000 VGA, 0x030200 3D controller */
+	char driver[32];          /* bound kernel driver ("nvidia", "nouveau", "amdgpu", "vfio-pci"); "" = none */
+	const gw_row_nvidia_gpus *model;   /* NVIDIA model from the device id, or NULL */
+	const gw_row_amd_gfx *gfx;         /* AMD: from the KFD node of this GPU, or NULL */
+} gw_probe_pci_gpu;
+
+/* A device node: exists, and can this user open it read-write. */
+typedef struct gw_probe_node {
+	char path[48];
+	bool exists;
+	bool accessible;          /* access(R_OK|W_OK) on the resolved path */
+	unsigned gid;             /* owning group (valid when exists) */
+	char group[32];           /* its name from <root>/etc/group, or "" */
+	bool user_in_group;       /* this user is in the owning group */
+} gw_probe_node;
+
+/* ---- NVIDIA driver -------------------------------------------------------- */
+
+typedef enum gw_probe_kmod_flavor {
+	GW_KMOD_UNKNOWN = 0,
+	GW_KMOD_PROPRIETARY,
+	GW_KMOD_OPEN              /* "NVIDIA UNIX Open Kernel Module" */
+} gw_probe_kmod_flavor;
+
+#define GW_PROBE_MAX_LIBS 16
+
+/* One copy of a driver library the loader could find. */
+typedef struct gw_probe_libfile {
+	char dir[GW_PROBE_PATH];
+	char file[96];            /* the versioned file, e.g. "libnvidia-ml.so.550.54.15" */
+	gw_ver version;       /* from the file name; unknown when only .so.1 exists */
+	bool has_soname;          /* dir has libX.so.1, what dlopen asks for */
+	const char *origin;       /* "LD_LIBRARY_PATH", "ld.so.conf", "default", "wsl" */
+} gw_probe_libfile;
+
+typedef struct gw_probe_nvidia {
+	bool module_loaded;              /* /proc/modules or /sys/module/nvidia */
+	bool proc_driver_present;        /* /proc/driver/nvidia exists */
+	gw_ver module_version;       /* kernel module version */
+	gw_probe_kmod_flavor flavor;
+	char module_banner[160];         /* the NVRM line, for evidence */
+	bool nouveau_loaded;
+	bool uvm_loaded;                 /* nvidia_uvm module */
+	/* In loader search order; [0] is what dlopen("libX.so.1") would take. */
+	gw_probe_libfile nvml[GW_PROBE_MAX_LIBS];
+	size_t nnvml;
+	gw_probe_libfile libcuda[GW_PROBE_MAX_LIBS];
+	size_t nlibcuda;
+	gw_probe_node ctl, uvm;          /* /dev/nvidiactl, /dev/nvidia-uvm */
+	gw_probe_node dev[GW_PROBE_MAX_GPUS];   /* /dev/nvidia0.. */
+	size_t ndev;
+	bool persistenced;               /* /var/run/nvidia-persistenced/ present */
+} gw_probe_nvidia;
+
+/* ---- CUDA toolkits and libraries ----------------------------------------- */
+
+/* The CUDA libraries the path checks care about. */
+typedef enum gw_cudalib {
+	GW_CUDALIB_CUDART = 0,
+	GW_CUDALIB_CUBLAS,
+	GW_CUDALIB_CUBLASLT,
+	GW_CUDALIB_CUDNN,
+	GW_CUDALIB_NVJITLINK,
+	GW_CUDALIB_CUSPARSE,
+	GW_CUDALIB_NCCL,
+	GW_CUDALIB_CUDA,          /* the driver's libcuda */
+	GW_CUDALIB_COUNT
+} gw_cudalib;
+
+/* "libcudart", ... (no ".so"). */
+const char *gw__cudalib_name(gw_cudalib lib);
+
+#define GW_PROBE_MAX_TOOLKITS 12
+
+typedef struct gw_probe_toolkit {
+	char prefix[GW_PROBE_PATH];       /* as found: "/usr/local/cuda", "/opt/cuda-12.4" */
+	char resolved[GW_PROBE_PATH];     /* symlinks resolved (under the root) */
+	gw_ver version;
+	const char *version_source;       /* "version.json", "version.txt", "dist-info", "cuda.h", "directory" */
+	bool has_nvcc;
+	bool nvcc_on_path;                /* the first nvcc on PATH is this toolkit's */
+	bool is_cuda_home;                /* CUDA_HOME / CUDA_PATH point here */
+	gw_ver cudnn;                 /* include/cudnn_version.h (or cudnn.h) */
+	gw_ver nccl;                  /* include/nccl.h */
+} gw_probe_toolkit;
+
+/* A header-declared or library-found component outside the toolkits. */
+#define GW_PROBE_MAX_COMPONENTS 8
+typedef struct gw_probe_component {
+	char where[GW_PROBE_PATH];        /* the header or library file */
+	gw_ver version;
+} gw_probe_component;
+
+/* One LD_LIBRARY_PATH entry and the CUDA libraries it holds. */
+#define GW_PROBE_MAX_LDPATH 24
+typedef struct gw_probe_ldpath {
+	char dir[GW_PROBE_PATH];
+	bool exists;
+	bool has[GW_CUDALIB_COUNT];
+	gw_ver version[GW_CUDALIB_COUNT];   /* highest found in the file names (.so.12 → "12") */
+} gw_probe_ldpath;
+
+/* ---- Python --------------------------------------------------------------- */
+
+typedef enum gw_fw_kind {
+	GW_FW_TORCH = 0,
+	GW_FW_TENSORFLOW,
+	GW_FW_JAX,
+	GW_FW_CUPY,
+	GW_FW_HOROVOD,
+	GW_FW_KIND_COUNT
+} gw_fw_kind;
+
+const char *gw__fw_kind_name(gw_fw_kind k);   /* "pytorch", "tensorflow", ... */
+
+typedef enum gw_fw_gpu {
+	GW_FW_GPU_UNKNOWN = 0,    /* could not tell (source build, no build info) */
+	GW_FW_GPU_NONE,           /* a CPU-only build */
+	GW_FW_GPU_CUDA,
+	GW_FW_GPU_ROCM
+} gw_fw_gpu;
+
+typedef struct gw_probe_framework {
+	gw_fw_kind kind;
+	/* The package itself (torch, tensorflow*, jax, cupy*, horovod) or a
+	 * companion (jaxlib, jax-cuda12-plugin, -pjrt): only primary entries
+	 * count for "framework-cpu-only-build" and "multiple-framework-packages". */
+	bool primary;
+	char dist[64];            /* distribution name as in dist-info ("cupy-cuda12x"); "" = module only */
+	gw_ver version;       /* dist-info or the module's own version file */
+	char variant[24];         /* torch local tag "cu121", "rocm6.1", "cpu"; "" if none */
+	gw_fw_gpu gpu;
+	gw_ver cuda;          /* CUDA it was built for (torch.version.cuda, TF cuda_version, cupy major) */
+	gw_ver cudnn;         /* cuDNN it was built with, when known */
+	gw_ver hip;           /* torch.version.hip */
+	/* Targets it carries: "sm_50 sm_60 ..." / "gfx90a gfx942 ...", and the
+	 * PTX ("compute_90"). arch_source says where they came from. */
+	char archs[192];
+	char ptx[48];
+	const char *arch_source;  /* "table", "build_info", NULL = unknown */
+	bool has_libtorch_cuda;   /* torch/lib/libtorch_cuda.so */
+	bool bundles_cuda;        /* ships CUDA libs (torch/lib/libcudart*, nvidia/<name>/lib wheels) */
+	char evidence[GW_PROBE_PATH];   /* file the facts came from (under the root) */
+} gw_probe_framework;
+
+/* A pip CUDA wheel: site-packages/nvidia/<name>/lib. */
+typedef struct gw_probe_pywheel {
+	char name[32];            /* "cudnn", "cublas", "cuda_runtime", "cu13" */
+	char dist[64];            /* "nvidia-cudnn-cu12", or "" when no dist-info matched */
+	gw_ver version;       /* from the dist-info */
+	char lib_dir[GW_PROBE_PATH];
+	bool has[GW_CUDALIB_COUNT];
+} gw_probe_pywheel;
+
+#define GW_PROBE_MAX_ENVS 24
+#define GW_PROBE_MAX_FRAMEWORKS 16
+#define GW_PROBE_MAX_WHEELS 24
+
+typedef struct gw_probe_pyenv {
+	char site[GW_PROBE_PATH];       /* site-packages folder, as found */
+	char resolved[GW_PROBE_PATH];   /* for dedupe */
+	const char *origin;             /* "--python-env", "VIRTUAL_ENV", "CONDA_PREFIX", "system", "user", "PATH", "python3" */
+	char python[16];                /* "3.12" from the lib/python3.12 folder, or "" */
+	gw_probe_framework fw[GW_PROBE_MAX_FRAMEWORKS];
+	size_t nfw;
+	gw_probe_pywheel wheels[GW_PROBE_MAX_WHEELS];
+	size_t nwheels;
+	bool truncated;
+} gw_probe_pyenv;
+
+/* ---- AMD ------------------------------------------------------------------ */
+
+#define GW_PROBE_MAX_AGENTS 16
+typedef struct gw_probe_amd_agent {
+	unsigned node;                  /* KFD topology node number */
+	unsigned gfx_target_version;    /* 110000 */
+	char gfx[16];                   /* "gfx1100" */
+	unsigned vendor_id, device_id;
+	unsigned drm_render_minor;
+	const gw_row_amd_gfx *info;     /* table row, or NULL */
+} gw_probe_amd_agent;
+
+typedef struct gw_probe_amd {
+	bool amdgpu_loaded;
+	gw_ver amdgpu_version;      /* /sys/module/amdgpu/version (DKMS) */
+	gw_probe_node kfd;
+	gw_probe_node render[GW_PROBE_MAX_GPUS];
+	size_t nrender;
+	gw_probe_amd_agent agent[GW_PROBE_MAX_AGENTS];
+	size_t nagents;
+	gw_ver rocm;                /* /opt/rocm/.info/version or rocm_version.h */
+	char rocm_path[GW_PROBE_PATH];
+	char hsa_override[24];          /* HSA_OVERRIDE_GFX_VERSION as set, "" unset */
+	char hsa_override_gfx[16];      /* what it makes the runtime report, "gfx1030" */
+	bool user_in_render, user_in_video;   /* groups named render / video */
+} gw_probe_amd;
+
+/* ---- environment ---------------------------------------------------------- */
+
+typedef struct gw_probe_sysenv {
+	bool container;
+	char container_kind[16];        /* "docker", "podman", "kubernetes", "lxc", "container" */
+	bool nvidia_visible_set;
+	char nvidia_visible_devices[64];
+	bool gpu_runtime_hint;          /* /proc/driver/nvidia or /dev/nvidia* visible inside */
+	bool wsl;
+	bool wsl_libcuda;               /* /usr/lib/wsl/lib/libcuda.so */
+	char os_pretty[96];             /* os-release PRETTY_NAME */
+	char kernel[96];                /* /proc/sys/kernel/osrelease */
+} gw_probe_sysenv;
+
+/* ---- Xid ------------------------------------------------------------------ */
+
+#define GW_PROBE_MAX_XIDS 32
+typedef struct gw_probe_xid {
+	unsigned xid;
+	char pci[24];                   /* "0000:3b:00" as the log prints it */
+	unsigned count;
+	char last_line[192];            /* the latest line seen, trimmed */
+	const gw_row_xid *info;         /* table row, or NULL for a code not in the table */
+} gw_probe_xid;
+
+/* ---- the report ----------------------------------------------------------- */
+
+typedef struct gw_probe_report {
+	char root[GW_PROBE_PATH];
+
+	gw_probe_pci_gpu gpus[GW_PROBE_MAX_GPUS];
+	size_t ngpus;
+
+	gw_probe_nvidia nvidia;
+
+	gw_probe_toolkit toolkits[GW_PROBE_MAX_TOOLKITS];
+	size_t ntoolkits;
+	int nvcc_toolkit;               /* index of the toolkit whose nvcc is first on PATH, -1 */
+	int cuda_home_toolkit;          /* index of the CUDA_HOME/CUDA_PATH toolkit, -1 */
+	gw_probe_component cudnn[GW_PROBE_MAX_COMPONENTS];   /* headers/libs outside toolkits */
+	size_t ncudnn;
+	gw_probe_component nccl[GW_PROBE_MAX_COMPONENTS];
+	size_t nnccl;
+	gw_probe_ldpath ldpath[GW_PROBE_MAX_LDPATH];
+	size_t nldpath;
+	int ld_first[GW_CUDALIB_COUNT]; /* index into ldpath of the first dir holding it, -1 */
+
+	gw_probe_pyenv envs[GW_PROBE_MAX_ENVS];
+	size_t nenvs;
+
+	gw_probe_amd amd;
+	gw_probe_sysenv sys;
+
+	gw_probe_xid xids[GW_PROBE_MAX_XIDS];
+	size_t nxids;
+	char kernel_log[GW_PROBE_PATH]; /* the log file read, "" when none was readable */
+
+	/* Copies of the environment the run saw (NULL = unset). */
+	char *cuda_visible_devices;
+	char *cuda_device_order;
+	char *ld_library_path;
+	char *path;
+	char *cuda_home;
+
+	bool truncated;                 /* some bound was hit */
+} gw_probe_report;
+
+/* Run every probe. *out is set only on success; free with gw__probe_free.
+ * Fails only for out-of-memory or bad options; missing files are findings. */
+int gw__probe_run(gw_probe_report **out, const gw_probe_options *opts);
+void gw__probe_free(gw_probe_report *r);
+
+/* ---- pure parsers (NUL-terminated input; fuzzed) ------------------------- */
+
+/* version.json: {"cuda": {"name": ..., "version": "12.4.1"}, ...} */
+int gw__parse_cuda_version_json(const char *text, gw_ver *out);
+/* version.txt: "CUDA Version 11.8.0" */
+int gw__parse_cuda_version_txt(const char *text, gw_ver *out);
+/* `#define NAME <integer>` anywhere at the start of a line. */
+int gw__parse_c_define(const char *text, const char *name, uint64_t *out);
+/* cuda.h CUDA_VERSION 12040 → "12.4" */
+int gw__parse_cuda_h(const char *text, gw_ver *out);
+/* cudnn_version.h / cudnn.h: CUDNN_MAJOR/MINOR/PATCHLEVEL */
+int gw__parse_cudnn_h(const char *text, gw_ver *out);
+/* nccl.h: NCCL_MAJOR/MINOR/PATCH */
+int gw__parse_nccl_h(const char *text, gw_ver *out);
+/* rocm_version.h: ROCM_VERSION_MAJOR/MINOR/PATCH */
+int gw__parse_rocm_version_h(const char *text, gw_ver *out);
+
+/* A Python value as found in a generated file. */
+typedef enum gw_pyval {
+	GW_PYVAL_MISSING = 0,
+	GW_PYVAL_STR,
+	GW_PYVAL_NONE,
+	GW_PYVAL_TRUE,
+	GW_PYVAL_FALSE,
+	GW_PYVAL_OTHER            /* numbers, lists: raw text copied */
+} gw_pyval;
+
+/* Top-level assignment `name = value` (torch/version.py, jax/version.py,
+ * old build_info.py); the last one wins. `name: type = value` too. */
+gw_pyval gw__parse_py_assign(const char *text, const char *name, char *out, size_t outsz);
+/* A key in a dict or tuple list: `'key': value` or `('key', value)`
+ * (TensorFlow build_info.py). Falls back to the assignment form. */
+gw_pyval gw__parse_py_key(const char *text, const char *key, char *out, size_t outsz);
+/* RFC 822 header of METADATA / PKG-INFO: "Version", "Name". 0 or GW_ENOTFOUND. */
+int gw__parse_metadata(const char *text, const char *field, char *out, size_t outsz);
+/* "name-1.2.3.dist-info" → name "name" (as written), version "1.2.3". */
+int gw__parse_dist_info_name(const char *dirname, char *name, size_t namesz, gw_ver *ver);
+/* Normalise a distribution name (PEP 503): lower case, runs of -_. → '-'. */
+void gw__dist_normalize(const char *in, char *out, size_t outsz);
+/* /proc/driver/nvidia/version first line. */
+int gw__parse_nvidia_proc_version(const char *text, gw_ver *out, gw_probe_kmod_flavor *flavor);
+/* os-release KEY="value" (quotes removed). 0 or GW_ENOTFOUND. */
+int gw__parse_os_release(const char *text, const char *key, char *out, size_t outsz);
+/* "libnvidia-ml.so.550.54.15" with base "libnvidia-ml.so" → 550.54.15.
+ * GW_EPARSE unless file is base + "." + digits-and-dots. */
+int gw__parse_lib_version(const char *file, const char *base, gw_ver *out);
+/* A kernel-log line holding "NVRM: Xid (PCI:0000:3b:00): 79, ...". */
+int gw__parse_xid_line(const char *line, unsigned *xid, char *pci, size_t pcisz);
+/* /proc/modules (or any "name ..." per line list): is `module` listed? */
+bool gw__parse_proc_modules(const char *text, const char *module);
+/* /proc/1/cgroup or mountinfo: "docker", "kubernetes", "podman", "lxc", or NULL. */
+const char *gw__parse_cgroup_container(const char *text);
+/* KFD properties "key value" lines. 0 or GW_ENOTFOUND. */
+int gw__parse_kfd_property(const char *text, const char *key, uint64_t *out);
+/* gfx_target_version 110000 → "gfx1100", 90010 → "gfx90a". */
+int gw__gfx_name(unsigned gfx_target_version, char *out, size_t outsz);
+/* HSA_OVERRIDE_GFX_VERSION "10.3.0" → "gfx1030". */
+int gw__gfx_from_override(const char *value, char *out, size_t outsz);
+/* Is `user` (or primary gid) a member of the group with this gid in <root>/etc/group text? */
+bool gw__parse_group_member(const char *group_text, unsigned gid, const char *user, unsigned primary_gid, char *name, size_t namesz);
+/* A torch local tag from "2.5.1+cu121" → "cu121" ("" when none). */
+void gw__torch_variant(const char *version, char *out, size_t outsz);
+
+/* ---- table lookups (lib/probe/tables.c) ---------------------------------- */
+
+/* Driver version → highest CUDA it supports ("12.4"). 0 or GW_ENOTFOUND
+ * (older than the first row). Newer branches than the table give the last row. */
+int gw__tbl_driver_max_cuda(const gw_ver *driver, gw_ver *cuda);
+/* The row of a CUDA toolkit release (update from the patch when < 10,
+ * else GA): its own minimum driver. NULL when unknown. */
+const gw_row_cuda_toolkit_driver *gw__tbl_toolkit_driver(const gw_ver *cuda);
+/* Lowest driver that runs an application built with this CUDA runtime,
+ * counting minor-version compatibility (11.1+, 12.x, 13.x) — the floor the
+ * `driver-too-old-for-framework` check wants. 0 or GW_ENOTFOUND. */
+int gw__tbl_cuda_min_driver(const gw_ver *cuda, gw_ver *driver);
+/* Does this driver run an application built with this CUDA runtime? */
+bool gw__tbl_driver_runs_cuda(const gw_ver *driver, const gw_ver *cuda);
+/* PyTorch arch list for torch version × variant ("cu121"); NULL if unknown. */
+const gw_row_torch_cuda_arch *gw__tbl_torch_cuda_arch(const gw_ver *torch, const char *variant);
+/* ROCm torch variant ("rocm6.1", "rocm6.2.4") → gfx list row; NULL if unknown. */
+const gw_row_torch_rocm_arch *gw__tbl_torch_rocm_arch(const char *variant);
+/* TensorFlow major.minor → tested CUDA/cuDNN; NULL if unknown. */
+const gw_row_tensorflow_cuda *gw__tbl_tensorflow_cuda(const gw_ver *tf);
+/* JAX CUDA plugin dist (normalised) → row; NULL if not a CUDA plugin. */
+const gw_row_jax_cuda *gw__tbl_jax_cuda(const char *dist);
+/* NVIDIA GPU by PCI device id (0x2330) or by marketing name. NULL if unknown. */
+const gw_row_nvidia_gpus *gw__tbl_nvidia_gpu_by_id(unsigned device_id);
+const gw_row_nvidia_gpus *gw__tbl_nvidia_gpu_by_name(const char *name);
+/* Parse a row's "9.0" compute capability. 0 or GW_EPARSE. */
+int gw__tbl_cc(const char *cc, unsigned *major, unsigned *minor);
+/* AMD gfx target ("gfx1100") → row; NULL if unknown. */
+const gw_row_amd_gfx *gw__tbl_amd_gfx(const char *gfx);
+/* Xid code → row; NULL if not in the table. */
+const gw_row_xid *gw__tbl_xid(unsigned xid);
+
+/* Does a build with these cubins ("sm_50 sm_80 ...") and PTX ("compute_90")
+ * run on a GPU of compute capability major.minor? Same-major cubin with
+ * minor ≤ the GPU's, or PTX ≤ the GPU's capability (doctor.md §3.3). */
+bool gw__cuda_archs_run(const char *archs, const char *ptx, unsigned major, unsigned minor);
+/* Is gfx (e.g. "gfx1100") in the space-separated list? */
+bool gw__gfx_in_list(const char *list, const char *gfx);
+
+/* ---- between the probe files (lib/probe) ------------------------------ */
+
+/* State of one run, shared by the probe files. */
+typedef struct gw_probe_ctx {
+	const gw_probe_options *opts;
+	const char *root;               /* "" for the real tree */
+	gw_probe_report *r;
+	bool have_user;
+	char user[64];
+	unsigned uid, gid;
+	unsigned groups[64];            /* supplementary groups (real system) */
+	int ngroups;
+	bool real_groups;
+	char *etc_group;                /* <root>/etc/group, or NULL */
+} gw_probe_ctx;
+
+bool gw__probe_exists(const gw_probe_ctx *c, const char *path);
+bool gw__probe_is_dir(const gw_probe_ctx *c, const char *path);
+/* Resolve symlinks of an absolute path inside the root (absolute link
+ * targets are taken relative to the root). out is root-relative. */
+int gw__probe_resolve(const gw_probe_ctx *c, const char *path, char *out, size_t outsz);
+/* Sorted names in a folder starting with prefix ("" = all; never . or ..).
+ * Returns 0 with *names NULL and *n 0 when the folder cannot be read. */
+int gw__probe_list_dir(const gw_probe_ctx *c, const char *path, const char *prefix, char ***names, size_t *n);
+void gw__probe_names_free(char **names, size_t n);
+/* Join dir + "/" + name into out; false when it does not fit. */
+bool gw__probe_join(char *out, size_t outsz, const char *dir, const char *name);
+/* Fill a device node record (existence, access, owning group, membership). */
+void gw__probe_node(gw_probe_ctx *c, const char *path, gw_probe_node *out);
+/* Read a small text file; NULL when absent. Free with gw__free. */
+char *gw__probe_read(const gw_probe_ctx *c, const char *path, size_t limit);
+
+int gw__probe_hardware(gw_probe_ctx *c);
+int gw__probe_nvidia_driver(gw_probe_ctx *c);
+int gw__probe_cuda(gw_probe_ctx *c);
+int gw__probe_python(gw_probe_ctx *c);
+int gw__probe_amd(gw_probe_ctx *c);
+int gw__probe_sysenv(gw_probe_ctx *c);
+int gw__probe_xids(gw_probe_ctx *c);
+/* Scan a folder for CUDA libraries (file names) into has/version. */
+void gw__probe_scan_cudalibs(gw_probe_ctx *c, const char *dir, bool has[GW_CUDALIB_COUNT],
+			     gw_ver version[GW_CUDALIB_COUNT]);
+
+#endif
