@@ -628,6 +628,26 @@ static void read_arch_and_cc(const struct nvml_api *api, struct reader *rd, gw_d
 		GW_FIELD_FAIL(info->architecture, GW_FIELD_NOT_SUPPORTED, 0);
 }
 
+/* Name, UUID and PCI info; true when the GPU turned out to be lost. */
+static bool identify(const struct nvml_api *api, struct reader *rd, gw_device *d)
+{
+	struct reader one = { rd->h, false };
+	bool lost = false;
+
+	if (read_str(&one, api->name, &d->info.name, GWN_NAME_BUFFER) == GWN_ERROR_UNKNOWN || one.lost)
+		lost = true;
+	one.lost = false;
+	if (read_str(&one, api->uuid, &d->info.uuid, GWN_UUID_BUFFER) == GWN_ERROR_UNKNOWN || one.lost)
+		lost = true;
+	one.lost = false;
+	read_pci(api, &one, d);
+	if (one.lost)
+		lost = true;
+	if (lost)
+		rd->lost = true;
+	return lost;
+}
+
 static void read_static(const struct nvml_api *api, struct reader *rd, gw_device *d)
 {
 	gw_device_info *info = &d->info;
@@ -636,13 +656,11 @@ static void read_static(const struct nvml_api *api, struct reader *rd, gw_device
 	gwn_return r;
 	unsigned cur = 0, pend = 0;
 
-	/* Identity first: UNKNOWN here is how many drivers report a GPU that
+	/* Identity first, each getter tried even after one failed, so that a
+	 * lost GPU keeps whatever identifies it (the CUDA backend matches by
+	 * UUID or bus id). UNKNOWN here is how many drivers report a GPU that
 	 * fell off the bus. */
-	if (read_str(rd, api->name, &info->name, GWN_NAME_BUFFER) == GWN_ERROR_UNKNOWN ||
-	    read_str(rd, api->uuid, &info->uuid, GWN_UUID_BUFFER) == GWN_ERROR_UNKNOWN)
-		rd->lost = true;
-	read_pci(api, rd, d);
-	if (rd->lost)
+	if (identify(api, rd, d))
 		return;
 	read_str(rd, api->serial, &info->serial, GWN_SERIAL_BUFFER);
 	read_str(rd, api->board_part_number, &info->board_part_number, GWN_PART_NUMBER_BUFFER);
