@@ -41,13 +41,20 @@ bool gw__probe_is_dir(const gw_probe_ctx *c, const char *path)
 
 bool gw__probe_join(char *out, size_t outsz, const char *dir, const char *name)
 {
-	size_t dl = strlen(dir);
-	int n;
+	size_t dl = strlen(dir), nl = strlen(name);
+	bool slash;
 
 	while (dl > 1 && dir[dl - 1] == '/')
 		dl--;
-	n = snprintf(out, outsz, "%.*s%s%s", (int)dl, dir, dl == 1 && dir[0] == '/' ? "" : "/", name);
-	return n > 0 && (size_t)n < outsz;
+	slash = !(dl == 1 && dir[0] == '/');
+	if (dl + slash + nl + 1 > outsz)
+		return false;
+	/* out may be dir itself (join in place): move name first, then dir. */
+	memmove(out + dl + slash, name, nl + 1);
+	memmove(out, dir, dl);
+	if (slash)
+		out[dl] = '/';
+	return true;
 }
 
 char *gw__probe_read(const gw_probe_ctx *c, const char *path, size_t limit)

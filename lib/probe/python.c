@@ -560,6 +560,24 @@ static int add_given(gw_probe_ctx *c, const char *p, const char *origin)
 	return rc;
 }
 
+static int add_versions(gw_probe_ctx *c, const char *versions)
+{
+	char **names;
+	size_t n;
+	int rc = 0;
+
+	if (gw__probe_list_dir(c, versions, "", &names, &n) < 0)
+		return 0;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		char prefix[GW_PROBE_PATH];
+
+		if (gw__probe_join(prefix, sizeof(prefix), versions, names[i]))
+			rc = add_prefix(c, prefix, "PATH");
+	}
+	gw__probe_names_free(names, n);
+	return rc;
+}
+
 static int add_path_pythons(gw_probe_ctx *c)
 {
 	const char *list = c->opts->env.path;
@@ -583,6 +601,13 @@ static int add_path_pythons(gw_probe_ctx *c)
 				/* A venv's bin/python3 links to the base interpreter: the venv
 				 * is the folder above bin/, the base the link's target's. */
 				gw__strlcpy(prefix, dir, sizeof(prefix));
+				if ((s = strrchr(prefix, '/')) && !strcmp(s, "/shims")) {
+					/* pyenv: shims are scripts; its interpreters live in versions/. */
+					strcpy(s, "/versions");
+					if ((rc = add_versions(c, prefix)) < 0)
+						break;
+					continue;
+				}
 				if ((s = strrchr(prefix, '/')) && !strcmp(s, "/bin")) {
 					*s = '\0';
 					if (prefix[0] && (rc = add_prefix(c, prefix, "PATH")) < 0)

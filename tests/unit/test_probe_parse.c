@@ -1,0 +1,168 @@
+/* The probes' pure parsers (lib/probe/parse.c). */
+#include "check.h"
+#include "internal.h"
+#include "probe/probe.h"
+
+static void test_versions(void)
+{
+	gw_ver a, b;
+
+	CHECK_INT(gw__version_parse("550.54.15", &a), 0);
+	CHECK_INT(a.nparts, 3);
+	CHECK_INT(a.part[1], 54);
+	CHECK_INT(gw__version_parse("2.5.1+cu121", &a), 0);
+	CHECK_STR(a.text, "2.5.1+cu121");
+	CHECK_INT(a.nparts, 3);
+	CHECK_INT(gw__version_parse("v13.0", &a), 0);
+	CHECK_STR(a.text, "13.0");
+	CHECK_INT(gw__version_parse("abc", &a), GW_EPARSE);
+	CHECK_INT(a.nparts, 0);
+	gw__version_parse("12.4", &a);
+	gw__version_parse("12.4.0", &b);
+	CHECK_INT(gw__version_cmp(&a, &b), 0);
+	gw__version_parse("12.10", &b);
+	CHECK(gw__version_cmp(&a, &b) < 0);
+	gw__version_parse("", &b);
+	CHECK(gw__version_cmp(&a, &b) > 0);
+}
+
+static void test_cuda_files(void)
+{
+	gw_ver v;
+	uint64_t x;
+
+	CHECK_INT(gw__parse_cuda_version_json("{\n \"cuda\" : {\n  \"name\" : \"CUDA SDK\",\n  \"version\" : \"12.4.1\"\n },\n"
+					      " \"cuda_cudart\" : {\"name\": \"x\", \"version\" : \"12.4.127\"}}", &v), 0);
+	CHECK_STR(v.text, "12.4.1");
+	CHECK(gw__parse_cuda_version_json("{\"cuda_cudart\": {\"version\": \"12.4.127\"}}", &v) < 0);
+	CHECK(gw__parse_cuda_version_json("{\"cuda\": {\"name\": \"x\"}, \"nvcc\": {\"version\": \"1.2\"}}", &v) < 0);
+	CHECK_INT(gw__parse_cuda_version_txt("CUDA Version 11.8.0\n", &v), 0);
+	CHECK_STR(v.text, "11.8.0");
+	CHECK_INT(gw__parse_cuda_h("/* CUDA_VERSION 1 */\n#define CUDA_VERSION 13000\n", &v), 0);
+	CHECK_STR(v.text, "13.0");
+	CHECK_INT(gw__parse_cuda_h("#  define  CUDA_VERSION 12040\n", &v), 0);
+	CHECK_STR(v.text, "12.4");
+	CHECK(gw__parse_cuda_h("#define CUDA_VERSION_X 1\n", &v) < 0);
+	CHECK_INT(gw__parse_cudnn_h("#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 1\n#define CUDNN_PATCHLEVEL 0\n"
+				    "#define CUDNN_VERSION (CUDNN_MAJOR * 10000 + CUDNN_MINOR * 100 + CUDNN_PATCHLEVEL)\n", &v), 0);
+	CHECK_STR(v.text, "9.1.0");
+	CHECK_INT(gw__parse_nccl_h("#define NCCL_MAJOR 2\n#define NCCL_MINOR 21\n#define NCCL_PATCH 5\n#define NCCL_SUFFIX \"\"\n", &v), 0);
+	CHECK_STR(v.text, "2.21.5");
+	CHECK_INT(gw__parse_rocm_version_h("#define ROCM_VERSION_MAJOR 6\n#define ROCM_VERSION_MINOR 1\n#define ROCM_VERSION_PATCH 2\n", &v), 0);
+	CHECK_STR(v.text, "6.1.2");
+	CHECK_INT(gw__parse_c_define("#define X 0x10u\n", "X", &x), 0);
+	CHECK_INT(x, 16);
+	CHECK(gw__parse_c_define("int y = X;\n", "X", &x) < 0);
+}
+
+static void test_python_files(void)
+{
+	char out[96];
+	const char *torch = "__version__ = '2.5.1+cu121'\ndebug = False\ncuda: Optional[str] = '12.1'\n"
+			    "git_version = 'abc'\nhip: Optional[str] = None\n";
+	const char *tf = "import collections\nbuild_info = collections.OrderedDict([('cpu_compiler', '/usr/bin/gcc'), "
+			 "('cuda_compute_capabilities', ['sm_60', 'sm_70', 'sm_80', 'compute_90']), ('cuda_version', '12.5.1'), "
+			 "('cudnn_version', '9'), ('is_cuda_build', True), ('is_rocm_build', False), ('is_tensorrt_build', True)])\n";
+
+	CHECK_INT(gw__parse_py_assign(torch, "__version__", out, sizeof(out)), GW_PYVAL_STR);
+	CHECK_STR(out, "2.5.1+cu121");
+	CHECK_INT(gw__parse_py_assign(torch, "cuda", out, sizeof(out)), GW_PYVAL_STR);
+	CHECK_STR(out, "12.1");
+	CHECK_INT(gw__parse_py_assign(torch, "hip", out, sizeof(out)), GW_PYVAL_NONE);
+	CHECK_INT(gw__parse_py_assign(torch, "debug", out, sizeof(out)), GW_PYVAL_FALSE);
+	CHECK_INT(gw__parse_py_assign(torch, "rocm", out, sizeof(out)), GW_PYVAL_MISSING);
+	CHECK_INT(gw__parse_py_assign("  cuda = '1'\nif x == 1:\n", "cuda", out, sizeof(out)), GW_PYVAL_MISSING);
+	CHECK_INT(gw__parse_py_key(tf, "cuda_version", out, sizeof(out)), GW_PYVAL_STR);
+	CHECK_STR(out, "12.5.1");
+	CHECK_INT(gw__parse_py_key(tf, "is_cuda_build", out, sizeof(out)), GW_PYVAL_TRUE);
+	CHECK_INT(gw__parse_py_key(tf, "is_rocm_build", out, sizeof(out)), GW_PYVAL_FALSE);
+	CHECK_INT(gw__parse_py_key(tf, "cuda_compute_capabilities", out, sizeof(out)), GW_PYVAL_OTHER);
+	CHECK(strstr(out, "'sm_60'") && strstr(out, "compute_90"));
+	CHECK_INT(gw__parse_py_key("build_info = {'cuda_version': '11.2', 'is_cuda_build': True}", "cuda_version", out, sizeof(out)), GW_PYVAL_STR);
+	CHECK_STR(out, "11.2");
+	CHECK_INT(gw__parse_py_key("is_cuda_build = False\ncuda_version = '10.1'\n", "is_cuda_build", out, sizeof(out)), GW_PYVAL_FALSE);
+	CHECK_INT(gw__parse_py_assign("_version: str = \"0.4.30\"\n", "_version", out, sizeof(out)), GW_PYVAL_STR);
+	CHECK_STR(out, "0.4.30");
+}
+
+static void test_metadata(void)
+{
+	char out[64], name[64];
+	gw_ver v;
+
+	CHECK_INT(gw__parse_metadata("Metadata-Version: 2.1\nName: tensorflow-cpu\nVersion: 2.15.0\n\nVersion: 9\n", "Version", out, sizeof(out)), 0);
+	CHECK_STR(out, "2.15.0");
+	CHECK_INT(gw__parse_metadata("Name: x\n\nVersion: 9\n", "Version", out, sizeof(out)), GW_ENOTFOUND);
+	CHECK_INT(gw__parse_dist_info_name("nvidia_cudnn_cu12-9.1.0.70.dist-info", name, sizeof(name), &v), 0);
+	CHECK_STR(name, "nvidia_cudnn_cu12");
+	CHECK_STR(v.text, "9.1.0.70");
+	CHECK_INT(gw__parse_dist_info_name("torch-2.1.0-py3.11.egg-info", name, sizeof(name), &v), 0);
+	CHECK_STR(name, "torch");
+	CHECK_INT(v.part[1], 1);
+	CHECK(gw__parse_dist_info_name("torch", name, sizeof(name), &v) < 0);
+	CHECK(gw__parse_dist_info_name(".dist-info", name, sizeof(name), &v) < 0);
+	gw__dist_normalize("Jax_CUDA12.Plugin", name, sizeof(name));
+	CHECK_STR(name, "jax-cuda12-plugin");
+	gw__torch_variant("2.1.0+rocm6.1", name, sizeof(name));
+	CHECK_STR(name, "rocm6.1");
+	gw__torch_variant("2.1.0", name, sizeof(name));
+	CHECK_STR(name, "");
+}
+
+static void test_system_files(void)
+{
+	gw_ver v;
+	gw_probe_kmod_flavor fl;
+	char buf[64];
+	unsigned xid;
+	uint64_t x;
+
+	CHECK_INT(gw__parse_nvidia_proc_version("NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.15  Tue Mar  5 22:23:56 UTC 2024\n"
+						"GCC version:  gcc version 12.3.0\n", &v, &fl), 0);
+	CHECK_STR(v.text, "550.54.15");
+	CHECK_INT(fl, GW_KMOD_PROPRIETARY);
+	CHECK_INT(gw__parse_nvidia_proc_version("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  570.133.07  Release Build  (dvs-builder@U16-I3-B03-4-3)  Fri Mar 14 2025\n", &v, &fl), 0);
+	CHECK_STR(v.text, "570.133.07");
+	CHECK_INT(fl, GW_KMOD_OPEN);
+	CHECK(gw__parse_nvidia_proc_version("garbage\n", &v, &fl) < 0);
+	CHECK_INT(gw__parse_os_release("NAME=\"Ubuntu\"\nPRETTY_NAME=\"Ubuntu 22.04.4 LTS\"\n", "PRETTY_NAME", buf, sizeof(buf)), 0);
+	CHECK_STR(buf, "Ubuntu 22.04.4 LTS");
+	CHECK_INT(gw__parse_lib_version("libnvidia-ml.so.550.54.15", "libnvidia-ml.so", &v), 0);
+	CHECK_STR(v.text, "550.54.15");
+	CHECK(gw__parse_lib_version("libnvidia-ml.so", "libnvidia-ml.so", &v) < 0);
+	CHECK(gw__parse_lib_version("libnvidia-ml.so.1.bak", "libnvidia-ml.so", &v) < 0);
+	CHECK_INT(gw__parse_xid_line("[ 123.4] NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, name=python, GPU has fallen off the bus.", &xid, buf, sizeof(buf)), 0);
+	CHECK_INT(xid, 79);
+	CHECK_STR(buf, "0000:3b:00");
+	CHECK(gw__parse_xid_line("NVRM: Xid (PCI:0000:3b:00", &xid, buf, sizeof(buf)) < 0);
+	CHECK(gw__parse_proc_modules("nvidia_uvm 1 0 - Live\nnvidia 2 1 nvidia_uvm, Live\n", "nvidia"));
+	CHECK(!gw__parse_proc_modules("nvidia_uvm 1 0 - Live\n", "nvidia"));
+	CHECK_STR(gw__parse_cgroup_container("0::/system.slice/docker-abc.scope\n"), "docker");
+	CHECK_STR(gw__parse_cgroup_container("0::/kubepods/burstable/pod1\n"), "kubernetes");
+	CHECK(gw__parse_cgroup_container("0::/init.scope\n") == NULL);
+	CHECK_INT(gw__parse_kfd_property("cpu_cores_count 0\nsimd_count 192\ngfx_target_version 110000\n", "gfx_target_version", &x), 0);
+	CHECK_INT(x, 110000);
+	CHECK_INT(gw__gfx_name(110000, buf, sizeof(buf)), 0);
+	CHECK_STR(buf, "gfx1100");
+	CHECK_INT(gw__gfx_name(90010, buf, sizeof(buf)), 0);
+	CHECK_STR(buf, "gfx90a");
+	CHECK_INT(gw__gfx_name(90402, buf, sizeof(buf)), 0);
+	CHECK_STR(buf, "gfx942");
+	CHECK_INT(gw__gfx_from_override("10.3.0", buf, sizeof(buf)), 0);
+	CHECK_STR(buf, "gfx1030");
+	CHECK(gw__gfx_from_override("junk", buf, sizeof(buf)) < 0);
+	CHECK(gw__parse_group_member("root:x:0:\nrender:x:109:alice,bob\nvideo:x:44:\n", 109, "bob", 1000, buf, sizeof(buf)));
+	CHECK_STR(buf, "render");
+	CHECK(!gw__parse_group_member("render:x:109:alice,bobby\n", 109, "bob", 1000, buf, sizeof(buf)));
+	CHECK(gw__parse_group_member("video:x:44:\n", 44, "bob", 44, buf, sizeof(buf)));
+}
+
+int main(void)
+{
+	test_versions();
+	test_cuda_files();
+	test_python_files();
+	test_metadata();
+	test_system_files();
+	return CHECK_DONE();
+}
