@@ -39,9 +39,14 @@ struct device_view {
 	bool have_sample;
 };
 
-/* True when CUDA numbers this NVIDIA GPU differently from gpuwise. */
-static bool cuda_index_differs(const gw_device_info *d)
+/* True when CUDA numbers this NVIDIA GPU differently from gpuwise (or
+ * hides it). Only meaningful when the CUDA driver could be asked at all. */
+static bool cuda_index_differs(const gw_context *ctx, const gw_device_info *d)
 {
+	const gw_backend_status *cuda = gw_context_backend(ctx, "cuda");
+
+	if (!cuda || cuda->state != GW_BACKEND_OK)
+		return false;
 	return d->vendor == GW_VENDOR_NVIDIA && d->health == GW_HEALTH_OK && d->cuda_index != d->index;
 }
 
@@ -65,7 +70,7 @@ static void memory_cell(char *buf, size_t n, const struct device_view *v)
 	snprintf(buf, n, "%s", GW_VALID(v->info->memory_total) ? total : "N/A");
 }
 
-static void fill_row(struct row *r, const struct device_view *v)
+static void fill_row(const gw_context *ctx, struct row *r, const struct device_view *v)
 {
 	const gw_device_info *d = v->info;
 	char tmp[64];
@@ -80,7 +85,7 @@ static void fill_row(struct row *r, const struct device_view *v)
 	else
 		snprintf(r->cell[COL_CAP], sizeof(r->cell[0]), "-");
 	short_uuid(r->cell[COL_UUID], sizeof(r->cell[0]), d);
-	if (cuda_index_differs(d) && d->cuda_index >= 0)
+	if (cuda_index_differs(ctx, d) && d->cuda_index >= 0)
 		snprintf(r->cell[COL_CUDA], sizeof(r->cell[0]), "%d", d->cuda_index);
 	else
 		snprintf(r->cell[COL_CUDA], sizeof(r->cell[0]), "-");
@@ -136,8 +141,8 @@ static int list_human(gw_context *ctx, bool header)
 		struct device_view v;
 
 		read_view(ctx, i, &v);
-		fill_row(&rows[i], &v);
-		show_cuda |= cuda_index_differs(v.info);
+		fill_row(ctx, &rows[i], &v);
+		show_cuda |= cuda_index_differs(ctx, v.info);
 	}
 	if (n)
 		print_table(rows, n, header, show_cuda, use_color(stdout));

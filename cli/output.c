@@ -197,15 +197,44 @@ static void append_part(char *buf, size_t n, int *parts, const char *text)
 	(*parts)++;
 }
 
+/* The user-space driver version: NVML's own, else the "12.550.90.07"
+ * NVML version without its CUDA major. NULL when neither is known. */
+static const char *library_version(const gw_driver_info *drv)
+{
+	const char *dot;
+
+	if (GW_VALID(drv->driver_version))
+		return drv->driver_version.s;
+	if (GW_VALID(drv->nvml_version) && (dot = strchr(drv->nvml_version.s, '.')) && dot[1])
+		return dot + 1;
+	return NULL;
+}
+
+/* "driver/library version mismatch: kernel module A, library B — ...",
+ * the two numbers being what the user needs to see; NULL when unknown. */
+static const char *mismatch_reason(const gw_driver_info *drv, char *buf, size_t n)
+{
+	const char *lib = library_version(drv);
+
+	if (!GW_VALID(drv->kernel_module_version) || !lib)
+		return NULL;
+	snprintf(buf, n, "driver/library version mismatch: kernel module %s, library %s \u2014 "
+		 "reboot or reload the nvidia kernel modules", drv->kernel_module_version.s, lib);
+	return buf;
+}
+
 /* What a backend's status says is missing, or NULL when it has nothing to
  * say (it worked, was not tried, or only annotates other devices). */
-static const char *backend_reason(const gw_backend_status *s, bool have_devices, char *buf, size_t n)
+static const char *backend_reason(const gw_backend_status *s, const gw_driver_info *drv, bool have_devices,
+				  char *buf, size_t n)
 {
 	if (!s->name || !strcmp(s->name, "cuda") || !strcmp(s->name, "pci"))
 		return NULL; /* cuda annotates NVML's devices; pci devices carry their own reason */
 	switch (s->state) {
 	case GW_BACKEND_LIBRARY_MISSING:
 	case GW_BACKEND_INIT_FAILED:
+		if (!strcmp(s->vendor_code_name, "LIB_RM_VERSION_MISMATCH") && mismatch_reason(drv, buf, n))
+			return buf;
 		if (s->message[0])
 			snprintf(buf, n, "%s", s->message);
 		else if (s->vendor_code_name[0])
@@ -239,7 +268,7 @@ const char *no_gpu_sentence(const gw_context *ctx, char *buf, size_t n)
 	snprintf(buf, n, "%s: ", ndev ? "no GPU could be read" : "no GPU found");
 	st = gw_context_backends(ctx, &nb);
 	for (int i = 0; i < nb; i++)
-		append_part(buf, n, &parts, backend_reason(&st[i], ndev > 0, part, sizeof(part)));
+		append_part(buf, n, &parts, backend_reason(&st[i], gw_context_driver(ctx), ndev > 0, part, sizeof(part)));
 	/* A failed backend usually explains every device; name devices only
 	 * when it does not (a lost GPU while NVML itself is fine). */
 	for (int i = 0, explained = parts; i < ndev && !explained; i++) {

@@ -180,7 +180,7 @@ class Expect:
         for p in sorted(glob.glob(os.path.join(self.root, "sys/bus/pci/devices/*"))):
             cls = read(p + "/class") or ""
             vendor = (read(p + "/vendor") or "").lower()
-            if not cls.startswith("0x03") or vendor not in ("0x10de", "0x1002"):
+            if not cls.startswith("0x03") or vendor not in ("0x10de", "0x1002", "0x8086"):
                 continue
             drv = os.path.basename(os.readlink(p + "/driver")) if os.path.islink(p + "/driver") else ""
             self.pci[os.path.basename(p).lower()] = {"vendor": vendor, "driver": drv, "path": p}
@@ -197,10 +197,14 @@ class Expect:
             if name and name.startswith("gfx"):
                 self.gfx_targets.add(name)
         # GPUs on the bus that no vendor backend can read.
+        # Other GPUs (an Intel iGPU) with their driver bound: gpuwise lists
+        # them from the PCI bus and counts them as working.
+        self.other_ok = sorted(b for b, p in self.pci.items() if p["vendor"] == "0x8086" and p["driver"])
         served = {d["bus"] for d in self.nvidia if not d["lost"]} | {a["bus"] for a in self.amd}
-        self.unreadable_buses = sorted(b for b in self.pci if b not in served)
+        self.unreadable_buses = sorted(b for b, p in self.pci.items()
+                                       if b not in served and p["vendor"] != "0x8086")
         self.healthy_nvidia = [d for d in self.nvidia if not d["lost"]]
-        self.readable = len(self.healthy_nvidia) + len(self.amd)
+        self.readable = len(self.healthy_nvidia) + len(self.amd) + len(self.other_ok)
         self.exit_code = 0 if self.readable else 1
 
     def cuda_index(self, nvml_index):

@@ -269,9 +269,14 @@ run_on a100-mig info -i 0
 assert_contains "$out" "MIG Device 0" "a100-mig: MIG devices listed"
 assert_contains "$out" "3g.20gb" "a100-mig: MIG profile names"
 
-# Processes whose pid this namespace cannot see.
-run_on mixed-order info
-assert_contains "$out" "not in this pid namespace" "mixed-order: pid 1432 is not in this pid namespace"
+# Processes whose pid this namespace cannot see: mixed-order without the
+# /proc entry of its Xorg (pid 1432), as in a container that sees host pids.
+cp -a "$MACHINES/mixed-order" "$TMPD/hidden-pid"
+rm -rf "$TMPD/hidden-pid/root/proc/1432"
+"$TOP/scripts/with-machine" "$TMPD/hidden-pid" -- "$GW" info -i 0 >"$TMPD/out" 2>&1
+out=$(cat "$TMPD/out"); last_cmd="[mixed-order without /proc/1432] gpuwise info -i 0"
+assert_contains "$out" "not in this pid namespace" "pid 1432 is not in this pid namespace"
+assert_contains "$out" "Process ID                       : 1432" "pid 1432 still listed"
 
 # Throttle reasons by name.
 run_on laptop-3060 info --json
