@@ -16,11 +16,22 @@
 
 /* ---- file helpers ---------------------------------------------------------- */
 
+/* Under a root override, absolute symlinks in the tree must resolve inside
+ * it (the kernel would follow them to the host): resolve them ourselves. */
+static int full_path(const gw_probe_ctx *c, const char *path, char *full, size_t fullsz)
+{
+	char real[GW_PATH_MAX];
+
+	if (c->root[0] && gw__probe_resolve(c, path, real, sizeof(real)) == 0)
+		path = real;
+	return gw__path_join(full, fullsz, c->root, path);
+}
+
 static bool stat_path(const gw_probe_ctx *c, const char *path, struct stat *st)
 {
 	char full[GW_PATH_MAX];
 
-	if (gw__path_join(full, sizeof(full), c->root, path) < 0)
+	if (full_path(c, path, full, sizeof(full)) < 0)
 		return false;
 	return stat(full, st) == 0;
 }
@@ -60,7 +71,10 @@ bool gw__probe_join(char *out, size_t outsz, const char *dir, const char *name)
 char *gw__probe_read(const gw_probe_ctx *c, const char *path, size_t limit)
 {
 	char *buf = NULL;
+	char real[GW_PATH_MAX];
 
+	if (c->root[0] && gw__probe_resolve(c, path, real, sizeof(real)) == 0)
+		path = real;
 	if (gw__read_file(c->root, path, limit, &buf, NULL) < 0)
 		return NULL;
 	return buf;
@@ -173,7 +187,7 @@ int gw__probe_list_dir(const gw_probe_ctx *c, const char *path, const char *pref
 
 	*names = NULL;
 	*n = 0;
-	if (gw__path_join(full, sizeof(full), c->root, path) < 0 || !(d = opendir(full)))
+	if (full_path(c, path, full, sizeof(full)) < 0 || !(d = opendir(full)))
 		return 0;
 	while ((e = readdir(d))) {
 		if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
@@ -224,7 +238,7 @@ void gw__probe_node(gw_probe_ctx *c, const char *path, gw_probe_node *out)
 
 	memset(out, 0, sizeof(*out));
 	gw__strlcpy(out->path, path, sizeof(out->path));
-	if (gw__path_join(full, sizeof(full), c->root, path) < 0 || stat(full, &st) != 0)
+	if (full_path(c, path, full, sizeof(full)) < 0 || stat(full, &st) != 0)
 		return;
 	out->exists = true;
 	out->gid = (unsigned)st.st_gid;
