@@ -1,0 +1,849 @@
+"""gpuwise — GPU facts, selection and monitoring for Python, without a framework.
+
+The functions named like torch.cuda's (is_available, device_count,
+get_device_name, get_device_capability, mem_get_info) answer for the devices
+CUDA would give this process, in CUDA's order, computed from NVML and the
+environment (CUDA_VISIBLE_DEVICES, CUDA_DEVICE_ORDER). gpuwise never calls
+cuInit in your process, so gpuwise.select() can still change what your
+framework will see. See docs/python.md.
+"""
+
+import os as _os
+import sys as _sys
+
+from . import _gpuwise as _C
+from ._gpuwise import (  # noqa: F401  (re-exported)
+    DeviceNotFoundError,
+    DriverMismatchError,
+    DriverNotLoadedError,
+    GPUIOError,
+    GPULostError,
+    GPUPermissionError,
+    GPUWiseError,
+    InvalidArgumentError,
+    InvalidDeviceError,
+    LibraryNotFoundError,
+    NoGPUError,
+    NoSuitableDeviceError,
+    NotSupportedError,
+    ParseError,
+    VendorError,
+)
+
+__version__ = _C.version()
+
+__all__ = [
+    "is_available", "device_count", "get_device_name", "get_device_capability",
+    "mem_get_info", "driver_version", "cuda_driver_version", "devices", "Device",
+    "MigDevice", "Process", "select", "monitor", "Monitor", "refresh", "parse_size",
+    "explain", "Match", "install_excepthook", "explanation_text",
+    "GPUWiseError", "NoGPUError", "DriverNotLoadedError", "DriverMismatchError",
+    "LibraryNotFoundError", "GPULostError", "GPUPermissionError", "DeviceNotFoundError",
+    "InvalidDeviceError", "InvalidArgumentError", "NotSupportedError", "VendorError",
+    "ParseError", "GPUIOError", "NoSuitableDeviceError",
+]
+
+_ctx = None
+_ctx_infos = None
+
+
+def _error(cls, message, code=None):
+    """Build an exception of a gpuwise class with .code and .message set."""
+    exc = cls(message)
+    exc.code = _C.EGENERIC if code is None else code
+    exc.message = message
+    return exc
+
+
+def _context():
+    """The process-wide context, created on first use (NVML and sysfs only)."""
+    global _ctx
+    ctx = _ctx
+    if ctx is None:
+        ctx = _C.Context(flags=_C.OPT_NO_CUDA)
+        _ctx = ctx
+    return ctx
+
+
+def refresh():
+    """Forget what gpuwise enumerated; the next call enumerates the GPUs again."""
+    global _ctx, _ctx_infos
+    _ctx = None
+    _ctx_infos = None
+
+
+def _infos(ctx):
+    """Static facts of every device of ctx (cached for the shared context)."""
+    global _ctx_infos
+    cached = _ctx_infos
+    if cached is not None and cached[0] is ctx:
+        return cached[1]
+    infos = [ctx.device_info(i) for i in range(ctx.device_count())]
+    if ctx is _ctx:
+        _ctx_infos = (ctx, infos)
+    return infos
+
+
+# ---- CUDA's view of this process ------------------------------------------
+
+def _cuda_candidates(infos):
+    """Devices a CUDA (or ROCm) runtime could enumerate, in its base order."""
+    nv = [d for d in infos if d["vendor"] == "nvidia" and d["health"] == "ok"]
+    if nv:
+        if _os.environ.get("CUDA_DEVICE_ORDER", "").strip() == "PCI_BUS_ID":
+            nv.sort(key=lambda d: (d["pci_bus_id"] or "", d["index"]))
+        else:
+            # FASTEST_FIRST (CUDA's default): compute capability descending,
+            # then PCI bus id. Python's sort is stable.
+            nv.sort(key=lambda d: (-(d["cc_major"] or 0), -(d["cc_minor"] or 0),
+                                   d["pci_bus_id"] or "", d["index"]))
+        return nv, "CUDA_VISIBLE_DEVICES"
+    amd = [d for d in infos if d["vendor"] == "amd" and d["health"] == "ok"]
+    var = "HIP_VISIBLE_DEVICES" if "HIP_VISIBLE_DEVICES" in _os.environ else "CUDA_VISIBLE_DEVICES"
+    return amd, var
+
+
+def _mig_list(ctx, info):
+    if not info["mig_capable"]:
+        return []
+    try:
+        return ctx.sample(info["index"])["mig_devices"]
+    except GPUWiseError:
+        return []
+
+
+def _match_uuid(token, base, ctx):
+    """The (info, mig) a CUDA_VISIBLE_DEVICES UUID entry names, or None."""
+    low = token.lower()
+    if low.startswith("mig-"):
+        hits = [(d, m) for d in base for m in _mig_list(ctx, d)
+                if m["uuid"] and m["uuid"].lower().startswith(low)]
+    else:
+        want = low if low.startswith("gpu-") else "gpu-" + low
+        hits = [(d, None) for d in base if d["uuid"] and d["uuid"].lower().startswith(want)]
+    return hits[0] if len(hits) == 1 else None
+
+
+def _cuda_units(ctx):
+    """[(info, mig_or_None)] in the order CUDA will number them in this
+    process, given the environment as it is now. An entry that names no
+    device hides it and every entry after it, as CUDA does."""
+    base, var = _cuda_candidates(_infos(ctx))
+    spec = _os.environ.get(var)
+    if spec is None:
+        return [(d, None) for d in base]
+    units, seen = [], set()
+    for token in spec.split(","):
+        token = token.strip()
+        if not token:
+            break
+        if token.lstrip("-").isdigit():
+            n = int(token)
+            unit = (base[n], None) if 0 <= n < len(base) else None
+        else:
+            unit = _match_uuid(token, base, ctx)
+        if unit is None:
+            break
+        key = (unit[0]["index"], unit[1]["uuid"] if unit[1] else None)
+        if key in seen:
+            break
+        seen.add(key)
+        units.append(unit)
+    return units
+
+
+def _diagnosis(ctx):
+    """The exception that says why no device is usable."""
+    infos = _infos(ctx)
+    backends = {b["name"]: b for b in ctx.backends()}
+    nvml = backends.get("nvml")
+    nvidia = [d for d in infos if d["vendor"] == "nvidia"]
+    if nvml and nvml["state"] == "init-failed" and nvml["error"]:
+        return _error(_C.error_class(nvml["error"]), nvml["message"] or _C.error_str(nvml["error"]),
+                      nvml["error"])
+    nodriver = [d for d in infos if d["health"] == "no-driver"]
+    if nodriver:
+        d = nodriver[0]
+        return _error(DriverNotLoadedError,
+                      "%s GPU %s is on the PCI bus but no driver serves it%s" % (
+                          d["vendor"], d["pci_bus_id"] or d["index"],
+                          ": " + d["health_reason"] if d["health_reason"] else ""), _C.EDRIVER)
+    if nvml and nvml["state"] == "library-missing" and nvidia:
+        return _error(LibraryNotFoundError, nvml["message"] or "libnvidia-ml.so.1 could not be loaded",
+                      _C.ELIBRARY)
+    lost = [d for d in infos if d["health"] == "lost"]
+    if lost and len(lost) == len(nvidia or lost):
+        d = lost[0]
+        return _error(GPULostError, "GPU %s (%s) is lost: %s" % (
+            d["index"], d["pci_bus_id"], d["health_reason"] or "fell off the bus"), _C.ELOST)
+    base, var = _cuda_candidates(infos)
+    if base and var in _os.environ:
+        return _error(NoGPUError, "%s=%r hides all %d GPUs from CUDA" % (
+            var, _os.environ[var], len(base)), _C.ENOGPU)
+    why = "; ".join("%s: %s" % (b["name"], b["message"]) for b in backends.values() if b["message"])
+    return _error(NoGPUError, "no GPU found" + (" (%s)" % why if why else ""), _C.ENOGPU)
+
+
+def _unit(device, ctx=None):
+    """Resolve a torch-like device argument to (ctx, cuda_index, info, mig)."""
+    ctx = ctx or _context()
+    if device is None:
+        n = 0
+    elif isinstance(device, bool):
+        raise TypeError("a device must be an int, 'cuda:N', a gpuwise.Device or None, not bool")
+    elif isinstance(device, int):
+        n = device
+    elif isinstance(device, str):
+        s = device.strip()
+        if s.startswith("cuda"):
+            s = s[4:]
+            s = s[1:] if s.startswith(":") else (s if s else "0")
+        if not s.isdigit():
+            raise InvalidArgumentError("invalid device string %r (want 'cuda', 'cuda:N' or 'N')" % device)
+        n = int(s)
+    elif isinstance(device, Device):
+        if device.cuda_index is None:
+            raise _error(InvalidDeviceError, "GPU %d is not visible to CUDA in this process" % device.index,
+                         _C.ENOTFOUND)
+        n = device.cuda_index
+    elif getattr(device, "type", None) in ("cuda", "hip") and hasattr(device, "index"):
+        n = device.index or 0  # a torch.device
+    else:
+        raise TypeError("a device must be an int, 'cuda:N', a gpuwise.Device or None, not %s"
+                        % type(device).__name__)
+    units = _cuda_units(ctx)
+    if not units:
+        raise _diagnosis(ctx)
+    if not 0 <= n < len(units):
+        raise _error(InvalidDeviceError, "no CUDA device %d: %d visible to this process (0..%d)" % (
+            n, len(units), len(units) - 1), _C.ENOTFOUND)
+    info, mig = units[n]
+    return ctx, n, info, mig
+
+
+# ---- torch.cuda-style queries -----------------------------------------------
+
+def device_count():
+    """Number of GPUs CUDA would give this process (0 when none; never raises)."""
+    try:
+        return len(_cuda_units(_context()))
+    except GPUWiseError:
+        return 0
+
+
+def is_available():
+    """True when at least one GPU is usable by CUDA (or ROCm) in this process.
+    Never raises; see gpuwise.devices() or gpuwise.doctor() for why not."""
+    return device_count() > 0
+
+
+def get_device_name(device=None):
+    """Name of CUDA device `device` (int, 'cuda:N', Device; None = 0)."""
+    ctx, n, info, mig = _unit(device)
+    name = (mig or info)["name"]
+    if name is None:
+        raise _error(NotSupportedError, "the name of CUDA device %d is unknown" % n, _C.ENOTSUP)
+    return name
+
+
+def _gfx_capability(target):
+    # "gfx942" -> (9, 4), "gfx90a" -> (9, 0), "gfx1100" -> (11, 0): ROCm's major/minor
+    digits = target[3:] if target and target.startswith("gfx") else ""
+    if len(digits) < 3 or not digits[:-2].isdigit() or not digits[-2].isdigit():
+        return None
+    return int(digits[:-2]), int(digits[-2])
+
+
+def get_device_capability(device=None):
+    """(major, minor) compute capability of CUDA device `device` (AMD: from the gfx target)."""
+    ctx, n, info, mig = _unit(device)
+    if info["cc_major"] is not None and info["cc_minor"] is not None:
+        return (info["cc_major"], info["cc_minor"])
+    cap = _gfx_capability(info["gfx_target"])
+    if cap is None:
+        raise _error(NotSupportedError, "the compute capability of CUDA device %d is unknown" % n,
+                     _C.ENOTSUP)
+    return cap
+
+
+def mem_get_info(device=None):
+    """(free, total) memory in bytes of CUDA device `device`, read now."""
+    ctx, n, info, mig = _unit(device)
+    s = ctx.sample(info["index"])
+    if mig is not None:
+        for m in s["mig_devices"]:
+            if m["uuid"] == mig["uuid"]:
+                mig = m
+        free, total = mig["memory_free"], mig["memory_total"]
+    else:
+        free, total = s["memory_free"], info["memory_total"]
+    if free is None or total is None:
+        raise _error(NotSupportedError, "the memory of CUDA device %d cannot be read (%s)" % (
+            n, s["unavailable"].get("memory_free", "unknown")), _C.ENOTSUP)
+    return (free, total)
+
+
+def _driver_field(key):
+    ctx = _context()
+    drv = ctx.driver()
+    if drv[key] is not None:
+        return drv[key]
+    nvml = {b["name"]: b for b in ctx.backends()}.get("nvml")
+    if nvml and nvml["state"] == "library-missing":
+        raise _error(LibraryNotFoundError, "no NVIDIA driver library: %s" % (
+            nvml["message"] or "libnvidia-ml.so.1 could not be loaded"), _C.ELIBRARY)
+    if nvml and nvml["state"] == "init-failed" and nvml["error"]:
+        raise _error(_C.error_class(nvml["error"]), nvml["message"] or _C.error_str(nvml["error"]),
+                     nvml["error"])
+    raise _error(NotSupportedError, "the NVIDIA driver does not report its %s (%s)" % (
+        key.replace("_", " "), drv["unavailable"].get(key, "unknown")), _C.ENOTSUP)
+
+
+def driver_version():
+    """The NVIDIA user-space driver version, e.g. '550.54.15'.
+    Raises the reason (DriverNotLoadedError, LibraryNotFoundError, ...) when unknown."""
+    return _driver_field("driver_version")
+
+
+def cuda_driver_version():
+    """The highest CUDA version the driver supports, e.g. '12.4'."""
+    v = _driver_field("cuda_driver_version")
+    return "%d.%d" % (v // 1000, (v % 1000) // 10)
+
+
+# ---- devices ------------------------------------------------------------------
+
+_THROTTLE_NAMES = (
+    (0x1, "gpu_idle"), (0x2, "applications_clocks_setting"), (0x4, "sw_power_cap"),
+    (0x8, "hw_slowdown"), (0x10, "sync_boost"), (0x20, "sw_thermal_slowdown"),
+    (0x40, "hw_thermal_slowdown"), (0x80, "hw_power_brake_slowdown"), (0x100, "display_clock_setting"),
+)
+
+
+class Process:
+    """A process using a GPU. used_memory is None when the driver hides it."""
+
+    __slots__ = ("pid", "user", "command", "used_memory", "type", "gpu_instance_id")
+
+    def __init__(self, d):
+        self.pid = d["pid"]
+        self.user = d["user"]
+        self.command = d["command"]
+        self.used_memory = d["used_memory"]
+        self.type = d["type"]
+        self.gpu_instance_id = d["gpu_instance_id"]
+
+    def to_dict(self):
+        return {"pid": self.pid, "user": self.user, "command": self.command,
+                "used_memory_bytes": self.used_memory}
+
+    def __repr__(self):
+        return "Process(pid=%d, user=%r, command=%r, used_memory=%r)" % (
+            self.pid, self.user, self.command, self.used_memory)
+
+
+class MigDevice:
+    """A MIG instance of a GPU (what CUDA sees when MIG is on)."""
+
+    __slots__ = ("uuid", "name", "gpu_instance_id", "compute_instance_id",
+                 "multiprocessor_count", "memory_total", "memory_used", "memory_free", "parent")
+
+    def __init__(self, d, parent):
+        for k in self.__slots__[:-1]:
+            setattr(self, k, d[k])
+        self.parent = parent
+
+    def to_dict(self):
+        return {"uuid": self.uuid, "name": self.name, "gpu_instance_id": self.gpu_instance_id,
+                "compute_instance_id": self.compute_instance_id,
+                "multiprocessor_count": self.multiprocessor_count,
+                "memory": {"total_bytes": self.memory_total, "used_bytes": self.memory_used,
+                           "free_bytes": self.memory_free}}
+
+    def __repr__(self):
+        return "MigDevice(uuid=%r, name=%r, memory_free=%r)" % (self.uuid, self.name, self.memory_free)
+
+
+class Device:
+    """A snapshot of one GPU: static facts plus a sample read when it was made.
+    Unknown values are None; .unavailable maps such fields to why
+    ('not-supported', 'error N', 'unread', 'lost')."""
+
+    __slots__ = ("_ctx", "index", "cuda_index", "vendor", "name", "uuid", "pci_bus_id", "serial",
+                 "vbios_version", "architecture", "compute_capability", "gfx_target",
+                 "multiprocessor_count", "cuda_cores", "memory_total", "memory_used", "memory_free",
+                 "memory_reserved", "utilization_gpu", "utilization_memory", "temperature",
+                 "power_draw", "power_limit", "energy", "sm_clock", "mem_clock", "max_sm_clock",
+                 "max_mem_clock", "pcie_gen", "pcie_width", "pcie_max_gen", "pcie_max_width",
+                 "fan_percent", "pstate", "persistence_mode", "compute_mode", "ecc",
+                 "throttle_reasons", "mig_enabled", "mig_devices", "health", "health_reason",
+                 "unavailable")
+
+    def __init__(self, ctx, info, cuda_index):
+        self._ctx = ctx
+        self.index = info["index"]
+        self.cuda_index = cuda_index
+        for k in ("vendor", "name", "uuid", "pci_bus_id", "serial", "vbios_version", "architecture",
+                  "gfx_target", "multiprocessor_count", "cuda_cores", "memory_total", "max_sm_clock",
+                  "max_mem_clock", "pcie_max_gen", "pcie_max_width", "health", "health_reason"):
+            setattr(self, k, info[k])
+        cc = (info["cc_major"], info["cc_minor"])
+        self.compute_capability = cc if None not in cc else None
+        unavailable = dict(info["unavailable"])
+        try:
+            s = ctx.sample(self.index)
+        except GPUWiseError as e:
+            s = None
+            if isinstance(e, GPULostError):
+                self.health = "lost"
+            why = "lost" if isinstance(e, GPULostError) else "error: %s" % e
+        if s is None:
+            s = {}
+            for k in ("memory_used", "memory_free", "memory_reserved", "gpu_util", "mem_util",
+                      "temperature", "power_draw", "power_limit", "energy", "sm_clock", "mem_clock",
+                      "pcie_gen", "pcie_width", "fan_percent", "pstate", "persistence_mode",
+                      "compute_mode", "throttle_reasons", "mig_current"):
+                unavailable[k] = why
+        else:
+            unavailable.update(s["unavailable"])
+        g = s.get
+        self.memory_used = g("memory_used")
+        self.memory_free = g("memory_free")
+        self.memory_reserved = g("memory_reserved")
+        self.utilization_gpu = g("gpu_util")
+        self.utilization_memory = g("mem_util")
+        self.temperature = g("temperature")
+        self.power_draw = g("power_draw")
+        self.power_limit = g("power_limit")
+        self.energy = g("energy")
+        self.sm_clock = g("sm_clock")
+        self.mem_clock = g("mem_clock")
+        self.pcie_gen = g("pcie_gen")
+        self.pcie_width = g("pcie_width")
+        self.fan_percent = g("fan_percent")
+        self.pstate = g("pstate")
+        self.persistence_mode = g("persistence_mode")
+        self.compute_mode = g("compute_mode")
+        self.ecc = {k: g("ecc_" + k) for k in (
+            "current", "pending", "corrected_volatile", "uncorrected_volatile",
+            "corrected_aggregate", "uncorrected_aggregate")}
+        bits = g("throttle_reasons")
+        self.throttle_reasons = None if bits is None else [n for b, n in _THROTTLE_NAMES if bits & b]
+        mig = g("mig_current")
+        self.mig_enabled = None if mig is None else bool(mig)
+        self.mig_devices = [MigDevice(m, self) for m in s.get("mig_devices", ())]
+        self.unavailable = unavailable
+
+    def processes(self):
+        """The processes using this GPU now (pid, user, command, used_memory)."""
+        return [Process(p) for p in self._ctx.processes(self.index)]
+
+    def refresh(self):
+        """A new snapshot of the same GPU."""
+        return Device(self._ctx, self._ctx.device_info(self.index), self.cuda_index)
+
+    def to_dict(self):
+        """The fields of `gpuwise info --json` for this device (SI units, None = unknown)."""
+        cc = self.compute_capability
+        return {
+            "index": self.index, "cuda_index": self.cuda_index, "vendor": self.vendor,
+            "name": self.name, "uuid": self.uuid, "pci_bus_id": self.pci_bus_id,
+            "architecture": self.architecture,
+            "compute_capability": "%d.%d" % cc if cc else None,
+            "multiprocessor_count": self.multiprocessor_count, "cuda_cores": self.cuda_cores,
+            "memory": {"total_bytes": self.memory_total, "used_bytes": self.memory_used,
+                       "free_bytes": self.memory_free, "reserved_bytes": self.memory_reserved},
+            "utilization": {"gpu_percent": self.utilization_gpu,
+                            "memory_percent": self.utilization_memory},
+            "temperature_c": self.temperature,
+            "power": {"draw_w": self.power_draw, "limit_w": self.power_limit, "energy_j": self.energy},
+            "clocks": {"sm_mhz": self.sm_clock, "mem_mhz": self.mem_clock,
+                       "max_sm_mhz": self.max_sm_clock, "max_mem_mhz": self.max_mem_clock},
+            "pcie": {"gen": self.pcie_gen, "width": self.pcie_width, "max_gen": self.pcie_max_gen,
+                     "max_width": self.pcie_max_width},
+            "fan_percent": self.fan_percent, "pstate": self.pstate,
+            "persistence_mode": self.persistence_mode, "compute_mode": self.compute_mode,
+            "ecc": dict(self.ecc), "throttle_reasons": self.throttle_reasons,
+            "mig": {"enabled": self.mig_enabled, "devices": [m.to_dict() for m in self.mig_devices]},
+            "health": self.health,
+        }
+
+    def __repr__(self):
+        return "Device(index=%d, cuda_index=%r, name=%r, uuid=%r, memory_free=%r)" % (
+            self.index, self.cuda_index, self.name, self.uuid, self.memory_free)
+
+
+def devices():
+    """Every GPU gpuwise sees, as Device snapshots: first those CUDA would give
+    this process, in CUDA's order (cuda_index 0, 1, ...), then the others
+    (hidden by CUDA_VISIBLE_DEVICES, lost, driverless, other vendors) in
+    gpuwise order with cuda_index None. An empty list when there is no GPU."""
+    ctx = _context()
+    infos = _infos(ctx)
+    order, cuda_of = [], {}
+    for n, (info, _mig) in enumerate(_cuda_units(ctx)):
+        if info["index"] not in cuda_of:
+            cuda_of[info["index"]] = n
+            order.append(info)
+    order += [d for d in infos if d["index"] not in cuda_of]
+    return [Device(ctx, d, cuda_of.get(d["index"])) for d in order]
+
+
+# ---- selection ----------------------------------------------------------------
+
+_UNITS = {"": 1, "b": 1, "k": 10**3, "kb": 10**3, "m": 10**6, "mb": 10**6, "g": 10**9, "gb": 10**9,
+          "t": 10**12, "tb": 10**12, "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40}
+
+
+def parse_size(size):
+    """Bytes from an int or a string: '8GiB' (2**30), '8GB' (10**9), '512 MiB', '1.5GiB'."""
+    if isinstance(size, bool):
+        raise TypeError("a size must be an int or a string like '8GiB', not bool")
+    if isinstance(size, int):
+        if size < 0:
+            raise InvalidArgumentError("a size cannot be negative: %d" % size)
+        return size
+    if isinstance(size, float):
+        if not size >= 0 or size == float("inf"):
+            raise InvalidArgumentError("invalid size %r" % size)
+        return int(size)
+    if not isinstance(size, str):
+        raise TypeError("a size must be an int or a string like '8GiB', not %s" % type(size).__name__)
+    s = size.strip().lower()
+    i = 0
+    while i < len(s) and (s[i].isdigit() or s[i] == "."):
+        i += 1
+    num, unit = s[:i], s[i:].strip()
+    try:
+        value = float(num)
+    except ValueError:
+        value = None
+    if value is None or unit not in _UNITS or num.count(".") > 1:
+        raise InvalidArgumentError("invalid size %r (want e.g. 8GiB, 8GB, 512MiB or bytes)" % size)
+    return int(value * _UNITS[unit])
+
+
+def _framework_warning():
+    """Why CUDA_VISIBLE_DEVICES may come too late, or None."""
+    mods = _sys.modules
+    torch = mods.get("torch")
+    try:
+        if torch is not None and torch.cuda.is_initialized():
+            return "torch has already initialised CUDA in this process"
+    except Exception:
+        pass
+    if "jax" in mods:
+        try:
+            if mods["jax"]._src.xla_bridge._backends:
+                return "jax has already initialised its backends in this process"
+        except Exception:
+            pass
+    for name in ("tensorflow", "cupy", "numba.cuda"):
+        if name in mods:
+            return "%s is already imported and may have initialised CUDA" % name
+    return None
+
+
+def _matches_exclude(cand, excl):
+    info, mig = cand["info"], cand["mig"]
+    if isinstance(excl, Device):
+        return excl.index == info["index"]
+    if isinstance(excl, MigDevice):
+        return mig is not None and excl.uuid == mig["uuid"]
+    if isinstance(excl, int) and not isinstance(excl, bool):
+        return cand["cuda_index"] == excl
+    if isinstance(excl, str):
+        e = excl.strip().lower()
+        if not e:
+            return False
+        ids = [(info["uuid"] or "").lower(), (info["pci_bus_id"] or "").lower()]
+        if mig is not None:
+            ids.append((mig["uuid"] or "").lower())
+        if any(i and i.startswith(e) for i in ids) or ids[0].startswith("gpu-" + e):
+            return True
+        return ":" in e and ids[1].endswith(e)
+    raise TypeError("exclude entries must be ints (CUDA indices), UUIDs, bus ids or Devices")
+
+
+def select(count=1, min_free_memory=None, max_utilization=None, exclude=(), order="memory",
+           set_env=True):
+    """Choose `count` GPUs among those CUDA would give this process and,
+    with set_env, export them: CUDA_VISIBLE_DEVICES=<UUIDs> (MIG UUIDs for
+    MIG devices) and CUDA_DEVICE_ORDER=PCI_BUS_ID. Returns the chosen
+    Device (or MigDevice) objects, best first.
+
+    min_free_memory: bytes or '8GiB'/'8GB'; max_utilization: percent;
+    exclude: CUDA indices, UUIDs, PCI bus ids or Devices; order: 'memory'
+    (most free first), 'utilization' (least busy first) or 'index'.
+    Unknown free memory fails min_free_memory; unknown utilisation passes
+    max_utilization and sorts last. Raises NoSuitableDeviceError saying why
+    each GPU was refused, or the reason there is no GPU at all."""
+    if isinstance(count, bool) or not isinstance(count, int):
+        raise TypeError("count must be an int")
+    if count < 1:
+        raise InvalidArgumentError("count must be at least 1, not %d" % count)
+    if order not in ("memory", "utilization", "index"):
+        raise InvalidArgumentError("order must be 'memory', 'utilization' or 'index', not %r" % (order,))
+    need = None if min_free_memory is None else parse_size(min_free_memory)
+    if max_utilization is not None:
+        if isinstance(max_utilization, bool) or not isinstance(max_utilization, (int, float)):
+            raise TypeError("max_utilization must be a number (percent)")
+        if not 0 <= max_utilization <= 100:
+            raise InvalidArgumentError("max_utilization must be between 0 and 100")
+    if isinstance(exclude, (str, int, Device, MigDevice)):
+        exclude = (exclude,)
+    exclude = tuple(exclude)
+
+    ctx = _context()
+    units = _cuda_units(ctx)
+    if not units:
+        raise _diagnosis(ctx)
+    cands, samples, devs = [], {}, {}
+    for n, (info, mig) in enumerate(units):
+        idx = info["index"]
+        if idx not in samples:
+            try:
+                samples[idx] = ctx.sample(idx)
+            except GPUWiseError as e:
+                samples[idx] = e
+        s = samples[idx]
+        if isinstance(s, GPUWiseError):
+            cands.append({"info": info, "mig": mig, "cuda_index": n, "refused": str(s)})
+            continue
+        migs = s["mig_devices"] if s["mig_current"] else []
+        if mig is None and migs:
+            # a MIG-enabled GPU: its MIG devices are the candidates
+            for m in migs:
+                cands.append({"info": info, "mig": m, "cuda_index": n, "sample": s})
+            continue
+        if mig is not None:
+            mig = next((m for m in migs if m["uuid"] == mig["uuid"]), mig)
+        cands.append({"info": info, "mig": mig, "cuda_index": n, "sample": s})
+
+    for c in cands:
+        if "refused" in c:
+            continue
+        s, mig = c["sample"], c["mig"]
+        c["free"] = mig["memory_free"] if mig is not None else s["memory_free"]
+        c["util"] = s["gpu_util"]
+        label = (mig or c["info"])["uuid"]
+        if any(_matches_exclude(c, e) for e in exclude):
+            c["refused"] = "excluded"
+        elif c["info"]["health"] != "ok":
+            c["refused"] = "health %s" % c["info"]["health"]
+        elif need is not None and c["free"] is None:
+            c["refused"] = "free memory unknown"
+        elif need is not None and c["free"] < need:
+            c["refused"] = "%.1f GiB free < %.1f GiB asked" % (c["free"] / 2**30, need / 2**30)
+        elif max_utilization is not None and c["util"] is not None and c["util"] > max_utilization:
+            c["refused"] = "%d%% busy > %s%% allowed" % (c["util"], max_utilization)
+        elif not label:
+            c["refused"] = "no UUID to export"
+
+    ok = [c for c in cands if "refused" not in c]
+    if order == "memory":
+        ok.sort(key=lambda c: (c["free"] is None, -(c["free"] or 0), c["cuda_index"]))
+    elif order == "utilization":
+        ok.sort(key=lambda c: (c["util"] is None, c["util"] or 0, c["cuda_index"]))
+    if len(ok) < count:
+        lines = []
+        for c in cands:
+            who = (c["mig"] or c["info"])
+            lines.append("  cuda:%d %s %s: %s" % (c["cuda_index"], who["name"], who["uuid"],
+                                                  c.get("refused", "ok")))
+        raise _error(NoSuitableDeviceError, "asked for %d GPU%s, %d qualif%s:\n%s" % (
+            count, "" if count == 1 else "s", len(ok), "ies" if len(ok) == 1 else "y",
+            "\n".join(lines)), _C.ENOTFOUND)
+    chosen = ok[:count]
+    result = []
+    for c in chosen:
+        idx = c["info"]["index"]
+        if idx not in devs:
+            devs[idx] = Device(ctx, c["info"], None)
+        if c["mig"] is not None:
+            result.append(MigDevice(c["mig"], devs[idx]))
+        else:
+            result.append(devs[idx])
+    if set_env:
+        warn = _framework_warning()
+        if warn:
+            import warnings
+            warnings.warn("gpuwise.select(): %s; CUDA_VISIBLE_DEVICES set now may not take effect "
+                          "in this process (call select() before the framework touches CUDA)" % warn,
+                          RuntimeWarning, stacklevel=2)
+        _os.environ["CUDA_VISIBLE_DEVICES"] = ",".join((c["mig"] or c["info"])["uuid"] for c in chosen)
+        _os.environ["CUDA_DEVICE_ORDER"] = "PCI_BUS_ID"
+        for n, d in enumerate(result):
+            if isinstance(d, Device):
+                d.cuda_index = n
+    return result
+
+
+# ---- monitoring -----------------------------------------------------------------
+
+def monitor(interval=0.1, devices=None, report=False, max_samples=500000):
+    """A Monitor: a background C thread sampling utilisation, memory, power and
+    temperature. Use it as a context manager or a decorator:
+
+        with gpuwise.monitor() as m:
+            train()
+        print(m.summary())
+    """
+    from ._monitor import Monitor
+    return Monitor(interval=interval, devices=devices, report=report, max_samples=max_samples)
+
+
+def __getattr__(name):
+    # Monitor and friends live in a submodule loaded on first use, so
+    # `import gpuwise` stays cheap.
+    if name in ("Monitor", "Summary", "GPUSummary", "Sample"):
+        from . import _monitor
+        return getattr(_monitor, name)
+    raise AttributeError("module 'gpuwise' has no attribute %r" % name)
+
+
+# ---- diagnosis ------------------------------------------------------------------
+
+# gpuwise's own exceptions name their cause directly (doctor's finding ids).
+_CLASS_FINDING = (
+    ("DriverMismatchError", "driver-library-mismatch"),
+    ("DriverNotLoadedError", "nvidia-driver-not-loaded"),
+    ("LibraryNotFoundError", "nvml-library-missing"),
+    ("GPULostError", "gpu-lost"),
+    ("GPUPermissionError", "device-permission-denied"),
+    ("NoGPUError", "no-gpu"),
+)
+
+
+class Match:
+    """A known GPU error found by explain(): id, title, cause, fix, explanation,
+    source, and where it was seen (line, excerpt, framework)."""
+
+    __slots__ = ("id", "title", "severity", "layer", "cause", "fix", "explanation", "source",
+                 "line", "count", "excerpt", "framework")
+
+    def __init__(self, d):
+        for k in self.__slots__:
+            setattr(self, k, d.get(k))
+
+    def to_dict(self):
+        return {k: getattr(self, k) for k in self.__slots__}
+
+    def __str__(self):
+        return "%s: %s\n  cause: %s\n  fix: %s" % (self.id, self.title, self.cause, self.fix)
+
+    def __repr__(self):
+        return "Match(id=%r, line=%r, excerpt=%r)" % (self.id, self.line, self.excerpt)
+
+
+def _exception_text(exc):
+    """The messages of an exception and the ones chained to it."""
+    parts, seen = [], set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        parts.append("%s: %s" % (type(exc).__name__, exc))
+        exc = exc.__cause__ or exc.__context__
+    return "\n".join(parts)
+
+
+def explain(text_or_exception):
+    """Find every known GPU error in an error message, a whole log, or an
+    exception (with its chained causes). Returns a list of Match, in order of
+    first appearance; empty when nothing is recognised."""
+    extra = []
+    if isinstance(text_or_exception, BaseException):
+        for cls_name, fid in _CLASS_FINDING:
+            if isinstance(text_or_exception, getattr(_C, cls_name)):
+                extra.append(fid)
+                break
+        data = _exception_text(text_or_exception).encode("utf-8", "surrogateescape")
+    elif isinstance(text_or_exception, str):
+        data = text_or_exception.encode("utf-8", "surrogateescape")
+    elif isinstance(text_or_exception, (bytes, bytearray, memoryview)):
+        data = bytes(text_or_exception)
+    else:
+        raise TypeError("explain() takes a str, bytes or an exception, not %s"
+                        % type(text_or_exception).__name__)
+    matches = [Match(m) for m in _C.explain(data)]
+    have = {m.id for m in matches}
+    for fid in extra:
+        doc = _C.finding(fid)
+        if doc is not None and fid not in have:
+            doc.update(line=None, count=1, excerpt=None, framework=None)
+            matches.insert(0, Match(doc))
+    return matches
+
+
+def _gib(b):
+    return "?" if b is None else "%.1f GiB" % (b / 2**30)
+
+
+def _memory_holders():
+    """Lines saying what each process holds on each GPU now."""
+    lines = []
+    for d in devices():
+        if d.health != "ok":
+            continue
+        lines.append("  GPU %s%s %s: %s used of %s, %s free" % (
+            d.index, "" if d.cuda_index is None else " (cuda:%d)" % d.cuda_index, d.name,
+            _gib(d.memory_used), _gib(d.memory_total), _gib(d.memory_free)))
+        try:
+            procs = d.processes()
+        except GPUWiseError as e:
+            lines.append("    processes unknown: %s" % e)
+            continue
+        for p in sorted(procs, key=lambda p: -(p.used_memory or 0)):
+            lines.append("    pid %d %s%s: %s%s" % (
+                p.pid, p.user or "?", " (%s)" % p.command if p.command else "", _gib(p.used_memory),
+                "  <- this process" if p.pid == _os.getpid() else ""))
+    return lines
+
+
+def explanation_text(exc):
+    """The text install_excepthook() prints for exc ('' when exc is not a known GPU error)."""
+    matches = explain(exc)
+    if not matches:
+        return ""
+    out = []
+    for m in matches:
+        out.append("gpuwise: %s [%s]" % (m.title, m.id))
+        out.append("  cause: %s" % m.cause)
+        out.append("  fix: %s" % m.fix)
+        if m.id == "cuda-out-of-memory":
+            try:
+                holders = _memory_holders()
+            except Exception as e:  # never fail while reporting a failure
+                holders = ["  (could not read GPU memory: %s)" % e]
+            if holders:
+                out.append("  GPU memory now:")
+                out += holders
+    out.append("  more: gpuwise explain <id>, gpuwise doctor")
+    return "\n".join(out)
+
+
+_previous_hook = None
+
+
+def install_excepthook():
+    """Print, after the traceback of an uncaught exception that is a known
+    GPU error, its cause and fix (for an out-of-memory error: what each
+    process holds on each GPU now). Idempotent; returns the previous hook."""
+    global _previous_hook
+    if getattr(_sys.excepthook, "_gpuwise", False):
+        return _previous_hook
+    previous = _sys.excepthook
+
+    def hook(etype, value, tb):
+        previous(etype, value, tb)
+        try:
+            text = explanation_text(value)
+        except Exception:
+            text = ""
+        if text:
+            _sys.stderr.write(text + "\n")
+            _sys.stderr.flush()
+
+    hook._gpuwise = True
+    _previous_hook = previous
+    _sys.excepthook = hook
+    return previous

@@ -1,0 +1,342 @@
+"""gpuwise.monitor(): a background C thread that samples GPUs, and the
+summary of what it saw (loaded on first use to keep `import gpuwise` cheap)."""
+
+import collections
+import functools
+import sys
+
+from . import _gpuwise as _C
+
+Sample = collections.namedtuple("Sample", [
+    "time", "device", "memory_used", "memory_total", "utilization_gpu", "utilization_memory",
+    "power_w", "temperature_c", "energy_j", "sm_clock_mhz", "throttle_reasons"])
+Sample.__doc__ = ("One sample of one GPU: time in seconds since the monitor started, device = "
+                  "position in Monitor.devices; None where the GPU did not report a value.")
+
+# Clock-event reasons that mean the GPU is being slowed down (NVML bits).
+_POWER_BITS = 0x4 | 0x80
+_THERMAL_BITS = 0x8 | 0x20 | 0x40
+
+IDLE_PERCENT = 10          # a sample below this utilisation counts as idle
+IDLE_FRACTION = 0.3        # idle this much of the time -> input-bound verdict
+MEMORY_FULL_FRACTION = 0.95
+THROTTLE_FRACTION = 0.25
+
+
+def percentile(values, q):
+    """Linear-interpolated percentile (numpy's default) of a list, None if empty."""
+    v = sorted(values)
+    if not v:
+        return None
+    pos = (len(v) - 1) * q
+    lo = int(pos)
+    hi = min(lo + 1, len(v) - 1)
+    return v[lo] + (v[hi] - v[lo]) * (pos - lo)
+
+
+def _mean(values):
+    return sum(values) / len(values) if values else None
+
+
+def _gib(b):
+    return "%.1f GiB" % (b / 2**30)
+
+
+class GPUSummary:
+    """What one GPU did while monitored. Values are None when never reported."""
+
+    __slots__ = ("index", "uuid", "name", "samples", "memory_total", "peak_memory_used",
+                 "mean_memory_used", "utilization_mean", "utilization_p50", "utilization_p90",
+                 "memory_utilization_mean", "idle_fraction", "power_mean_w", "power_peak_w",
+                 "energy_j", "temperature_max_c", "throttled_fraction", "throttle_kind", "verdicts")
+
+    def to_dict(self):
+        return {k: getattr(self, k) for k in self.__slots__}
+
+    def __repr__(self):
+        return "GPUSummary(%r)" % (self.to_dict(),)
+
+
+class Summary:
+    """The result of a Monitor: duration, per-GPU figures and verdicts in plain words."""
+
+    __slots__ = ("duration_s", "interval", "gpus", "verdicts", "truncated", "note")
+
+    @property
+    def verdict(self):
+        """All verdicts as one paragraph ('' when nothing was monitored)."""
+        return "\n".join(self.verdicts)
+
+    def to_dict(self):
+        return {"duration_s": self.duration_s, "interval": self.interval,
+                "gpus": [g.to_dict() for g in self.gpus], "verdicts": list(self.verdicts),
+                "truncated": self.truncated, "note": self.note}
+
+    def __str__(self):
+        lines = ["gpuwise monitor: %.1f s, %d GPU%s" % (
+            self.duration_s, len(self.gpus), "" if len(self.gpus) == 1 else "s")]
+        if self.note:
+            lines.append("  " + self.note)
+        for g in self.gpus:
+            parts = ["GPU %s %s:" % (g.index, g.name or "")]
+            if g.peak_memory_used is not None:
+                parts.append("peak memory %s%s" % (
+                    _gib(g.peak_memory_used),
+                    " of %s" % _gib(g.memory_total) if g.memory_total else ""))
+            if g.utilization_p50 is not None:
+                parts.append("utilisation p50 %.0f%% p90 %.0f%%" % (g.utilization_p50, g.utilization_p90))
+            if g.energy_j is not None:
+                parts.append("energy %.0f J" % g.energy_j)
+            lines.append("  " + parts[0] + " " + ", ".join(parts[1:]))
+        lines += ["  " + v for v in self.verdicts]
+        return "\n".join(lines)
+
+    __repr__ = __str__
+
+
+def _energy(rows):
+    """Joules used between the first and last sample: the driver's energy
+    counter when it is there, else the power draw integrated (trapezoids)."""
+    e = [(r.time, r.energy_j) for r in rows if r.energy_j is not None]
+    if len(e) >= 2 and e[-1][1] >= e[0][1]:
+        return e[-1][1] - e[0][1]
+    p = [(r.time, r.power_w) for r in rows if r.power_w is not None]
+    if len(p) < 2:
+        return None
+    return sum((t1 - t0) * (w0 + w1) / 2 for (t0, w0), (t1, w1) in zip(p, p[1:]))
+
+
+def _verdicts(g):
+    out = []
+    label = "GPU %s" % g.index
+    if g.idle_fraction is not None and g.samples >= 3 and g.idle_fraction >= IDLE_FRACTION:
+        out.append("%s was idle %.0f%% of the time (utilisation p50 %.0f%%): the input pipeline or "
+                   "the CPU is likely the bottleneck. Try DataLoader(num_workers=N, pin_memory=True, "
+                   "persistent_workers=True), prefetching, or a larger batch size."
+                   % (label, 100 * g.idle_fraction, g.utilization_p50 or 0))
+    if g.peak_memory_used is not None and g.memory_total and \
+            g.peak_memory_used >= MEMORY_FULL_FRACTION * g.memory_total:
+        out.append("%s memory was nearly full (peak %s of %s): an OOM is close. Use gradient "
+                   "checkpointing, a smaller batch (with gradient accumulation), or mixed precision "
+                   "(bf16/fp16)." % (label, _gib(g.peak_memory_used), _gib(g.memory_total)))
+    if g.throttled_fraction is not None and g.throttled_fraction >= THROTTLE_FRACTION:
+        out.append("%s clocks were throttled %.0f%% of the time (%s): check cooling and airflow, "
+                   "the power limit (nvidia-smi -q -d POWER) and `gpuwise doctor`."
+                   % (label, 100 * g.throttled_fraction, g.throttle_kind))
+    if not out and g.utilization_p50 is not None:
+        out.append("%s was busy (utilisation p50 %.0f%%, p90 %.0f%%): no problem pattern seen."
+                   % (label, g.utilization_p50, g.utilization_p90))
+    return out
+
+
+def summarize(samples, devices, duration, interval, truncated=False, note=None):
+    """Summary of `samples` (list of Sample) for `devices` [(index, uuid, name)]."""
+    s = Summary()
+    s.duration_s = duration
+    s.interval = interval
+    s.truncated = truncated
+    s.note = note
+    s.gpus, s.verdicts = [], []
+    for pos, (index, uuid, name) in enumerate(devices):
+        rows = [r for r in samples if r.device == pos]
+        g = GPUSummary()
+        g.index, g.uuid, g.name, g.samples = index, uuid or None, name or None, len(rows)
+        mem = [r.memory_used for r in rows if r.memory_used is not None]
+        util = [r.utilization_gpu for r in rows if r.utilization_gpu is not None]
+        mutil = [r.utilization_memory for r in rows if r.utilization_memory is not None]
+        power = [r.power_w for r in rows if r.power_w is not None]
+        temp = [r.temperature_c for r in rows if r.temperature_c is not None]
+        thr = [r.throttle_reasons for r in rows if r.throttle_reasons is not None]
+        totals = [r.memory_total for r in rows if r.memory_total is not None]
+        g.memory_total = totals[-1] if totals else None
+        g.peak_memory_used = max(mem) if mem else None
+        g.mean_memory_used = _mean(mem)
+        g.utilization_mean = _mean(util)
+        g.utilization_p50 = percentile(util, 0.5)
+        g.utilization_p90 = percentile(util, 0.9)
+        g.memory_utilization_mean = _mean(mutil)
+        g.idle_fraction = sum(1 for u in util if u < IDLE_PERCENT) / len(util) if util else None
+        g.power_mean_w = _mean(power)
+        g.power_peak_w = max(power) if power else None
+        g.energy_j = _energy(rows)
+        g.temperature_max_c = max(temp) if temp else None
+        slow = [t for t in thr if t & (_POWER_BITS | _THERMAL_BITS)]
+        g.throttled_fraction = len(slow) / len(thr) if thr else None
+        kinds = set()
+        for t in slow:
+            if t & _THERMAL_BITS:
+                kinds.add("thermal")
+            if t & _POWER_BITS:
+                kinds.add("power")
+        g.throttle_kind = " and ".join(sorted(kinds)) or None
+        g.verdicts = _verdicts(g)
+        s.gpus.append(g)
+        s.verdicts += g.verdicts
+    if not devices:
+        s.verdicts.append("no GPU was monitored" + (" (%s)" % note if note else ""))
+    return s
+
+
+def _selectors(devices):
+    """(selectors for the C monitor, note) for a devices= argument."""
+    import gpuwise
+    if devices is None:
+        try:
+            ctx = gpuwise._context()
+            units = gpuwise._cuda_units(ctx)
+        except gpuwise.GPUWiseError as e:
+            return [], "no GPU could be read: %s" % e
+        infos, seen = [], set()
+        for info, _mig in units:
+            if info["index"] not in seen:
+                seen.add(info["index"])
+                infos.append(info)
+        if not infos:
+            return [], "no GPU is visible to CUDA in this process"
+        return [_selector_of(i) for i in infos], None
+    if isinstance(devices, (int, str, gpuwise.Device)):
+        devices = [devices]
+    sels = []
+    for d in devices:
+        if isinstance(d, gpuwise.Device):
+            sels.append(d.uuid or d.pci_bus_id or str(d.index))
+        elif isinstance(d, gpuwise.MigDevice):
+            sels.append(d.parent.uuid or d.parent.pci_bus_id or str(d.parent.index))
+        elif isinstance(d, int) and not isinstance(d, bool):
+            _ctx, _n, info, _mig = gpuwise._unit(d)   # a CUDA index, as elsewhere
+            sels.append(_selector_of(info))
+        elif isinstance(d, str):
+            sels.append(d)
+        else:
+            raise TypeError("devices must be CUDA indices, UUIDs, bus ids or gpuwise.Device objects")
+    return sels, None
+
+
+def _selector_of(info):
+    return info["uuid"] or info["pci_bus_id"] or str(info["index"])
+
+
+class Monitor:
+    """Samples the chosen GPUs every `interval` seconds on a C thread with its
+    own library context (the GIL is not held while it sleeps or samples).
+
+    with gpuwise.monitor() as m: ...       then m.summary(), m.samples, m.to_csv(path)
+    @gpuwise.monitor(report=True)          summary printed to stderr after each call
+    """
+
+    def __init__(self, interval=0.1, devices=None, report=False, max_samples=500000):
+        if isinstance(interval, bool) or not isinstance(interval, (int, float)):
+            raise TypeError("interval must be a number of seconds")
+        if not 0.001 <= interval <= 3600:
+            raise _C.InvalidArgumentError("interval must be between 0.001 and 3600 seconds")
+        if isinstance(max_samples, bool) or not isinstance(max_samples, int) or max_samples < 1:
+            raise _C.InvalidArgumentError("max_samples must be a positive int")
+        self.interval = float(interval)
+        self.report = report
+        self.max_samples = max_samples
+        self._devices_arg = devices
+        self._c = None
+        self._samples = []
+        self._devices = []
+        self._note = None
+        self._status = {}
+        self._t0 = self._t1 = None
+
+    # -- running --
+
+    def start(self):
+        """Start sampling (again: a restart clears the previous samples)."""
+        import time
+        if self._c is not None:
+            self.stop()
+        sels, note = _selectors(self._devices_arg)
+        self._samples, self._devices, self._note, self._status = [], [], note, {}
+        self._t0, self._t1 = time.monotonic(), None
+        if not sels:
+            return self
+        self._c = _C.Monitor(sels, self.interval, None, _C.OPT_NO_CUDA, self.max_samples)
+        self._c.start()
+        st = self._c.status()
+        self._devices = [tuple(d) for d in st["devices"]]
+        notes = [n for n in (st["context_error"], st["unresolved"] and
+                             "not found: " + st["unresolved"]) if n]
+        self._note = "; ".join(notes) or None
+        return self
+
+    def stop(self):
+        """Stop sampling; the samples stay available."""
+        import time
+        if self._t0 is not None and self._t1 is None:
+            self._t1 = time.monotonic()
+        c = self._c
+        if c is not None:
+            c.stop()
+            self._collect()
+            self._status = c.status()
+            self._c = None
+        return self
+
+    def _collect(self):
+        if self._c is not None:
+            self._samples += [Sample(*t) for t in self._c.samples(len(self._samples))]
+
+    @property
+    def running(self):
+        return self._c is not None
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+        if self.report:
+            print(self.summary(), file=sys.stderr)
+        return False
+
+    def __call__(self, fn):
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            with self:
+                return fn(*args, **kwargs)
+        wrapper.monitor = self
+        return wrapper
+
+    # -- results --
+
+    @property
+    def devices(self):
+        """[(gpuwise index, uuid, name)] of the GPUs being monitored."""
+        return list(self._devices)
+
+    @property
+    def samples(self):
+        """Every Sample so far (works while running too)."""
+        self._collect()
+        return list(self._samples)
+
+    def summary(self):
+        """A Summary (empty, with a note, when no GPU was monitored)."""
+        import time
+        self._collect()
+        if self._t0 is None:
+            duration = 0.0
+        else:
+            duration = (self._t1 if self._t1 is not None else time.monotonic()) - self._t0
+        truncated = bool((self._c.status() if self._c is not None else self._status).get("truncated"))
+        return summarize(self._samples, self._devices, duration, self.interval, truncated, self._note)
+
+    def to_csv(self, path):
+        """Write the samples as CSV (one row per GPU per sample, with uuid)."""
+        import csv
+        rows = self.samples
+        with open(path, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(("uuid", "index") + Sample._fields)
+            for r in rows:
+                index, uuid, _name = self._devices[r.device]
+                w.writerow((uuid, index) + tuple("" if v is None else v for v in r))
+        return path
+
+    def __repr__(self):
+        return "<gpuwise.Monitor interval=%g devices=%d samples=%d%s>" % (
+            self.interval, len(self._devices), len(self._samples), " running" if self.running else "")

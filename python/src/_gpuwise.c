@@ -1,0 +1,1433 @@
+/* gpuwise._gpuwise — the CPython binding of the public C API.
+ *
+ * Two types and a family of exceptions:
+ *   Context   one gw_context; every method copies what it needs out of the
+ *             library with the GIL released and the context's mutex held
+ *             (a gw_context is not thread-safe), then builds Python objects.
+ *   Monitor   a pthread with its own gw_context that samples the chosen GPUs
+ *             every `interval` seconds into a bounded C array. It never
+ *             touches the Python API, so it never needs the GIL.
+ * The pure-Python package (python/gpuwise/) builds the user-facing API on
+ * these. Only the Limited API is used, so one abi3 build serves every
+ * CPython from 3.8 on.
+ */
+#define Py_LIMITED_API 0x03080000
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gpuwise/gpuwise.h"
+#include "gpuwise/explain.h"
+
+/* ---- exceptions -------------------------------------------------------- */
+
+/* One row per exception class: name, the library code it stands for (0 for
+ * classes no code maps to), the extra built-in base, and its doc string. */
+struct error_class {
+	const char *name;
+	int code;
+	int parent;            /* index of the gpuwise parent in this table, -1 = Exception */
+	const char *builtin;   /* an extra built-in base, or NULL */
+	const char *doc;
+	PyObject *cls;
+};
+
+static struct error_class error_classes[] = {
+	{ "GPUWiseError", GW_EGENERIC, -1, NULL,
+	  "Base class of every gpuwise error. .code is the library's gw_error code, .message its message.", NULL },
+	{ "NoGPUError", GW_ENOGPU, 0, NULL, "No GPU could be read through any backend.", NULL },
+	{ "DriverNotLoadedError", GW_EDRIVER, 0, NULL, "The GPU's kernel driver is not loaded.", NULL },
+	{ "DriverMismatchError", GW_EMISMATCH, 0, NULL,
+	  "The kernel driver and the user-space driver library have different versions.", NULL },
+	{ "LibraryNotFoundError", GW_ELIBRARY, 0, NULL,
+	  "A vendor library (libnvidia-ml.so.1, libcuda.so.1) could not be loaded.", NULL },
+	{ "GPULostError", GW_ELOST, 0, NULL, "The GPU has fallen off the bus.", NULL },
+	{ "GPUPermissionError", GW_EPERM, 0, "PermissionError",
+	  "No permission to use a GPU (device node, cgroup).", NULL },
+	{ "DeviceNotFoundError", GW_ENOTFOUND, 0, "LookupError", "No device matches the selector.", NULL },
+	{ "InvalidDeviceError", 0, 7, "IndexError",
+	  "A device index is out of range for the devices visible to CUDA in this process.", NULL },
+	{ "InvalidArgumentError", GW_EINVAL, 0, "ValueError", "An argument is not valid.", NULL },
+	{ "NotSupportedError", GW_ENOTSUP, 0, NULL, "The device or driver does not support this.", NULL },
+	{ "VendorError", GW_EVENDOR, 0, NULL, "The vendor library returned an unexpected error.", NULL },
+	{ "ParseError", GW_EPARSE, 0, NULL, "Malformed input.", NULL },
+	{ "GPUIOError", GW_EIO, 0, "OSError", "A read failed.", NULL },
+	{ "NoSuitableDeviceError", 0, 0, NULL,
+	  "gpuwise.select() found fewer devices than asked for that meet the constraints.", NULL },
+};
+#define NERRORS ((int)(sizeof(error_classes) / sizeof(error_classes[0])))
+
+static PyObject *error_class_for(int code)
+{
+	for (int i = 0; i < NERRORS; i++)
+		if (error_classes[i].code == code && code != 0)
+			return error_classes[i].cls;
+	return error_classes[0].cls;
+}
+
+/* Decode bytes the library produced (names from sysfs may be garbage). */
+static PyObject *text(const char *s)
+{
+	if (!s)
+		Py_RETURN_NONE;
+	return PyUnicode_DecodeUTF8(s, (Py_ssize_t)strlen(s), "replace");
+}
+
+/* Raise the class for `code` with `message` (the library's gw_error_last,
+ * copied by the caller on the thread that failed). */
+static PyObject *raise_code(int code, const char *message)
+{
+	PyObject *cls, *msg, *exc, *num;
+
+	if (code == GW_ENOMEM)
+		return PyErr_NoMemory();
+	cls = error_class_for(code);
+	msg = text(message && *message ? message : gw_error_str(code));
+	if (!msg)
+		return NULL;
+	exc = PyObject_CallFunctionObjArgs(cls, msg, NULL);
+	if (!exc)
+		goto out;
+	num = PyLong_FromLong(code);
+	if (!num || PyObject_SetAttrString(exc, "code", num) < 0 ||
+	    PyObject_SetAttrString(exc, "message", msg) < 0) {
+		Py_XDECREF(num);
+		Py_DECREF(exc);
+		goto out;
+	}
+	Py_DECREF(num);
+	PyErr_SetObject(cls, exc);
+	Py_DECREF(exc);
+out:
+	Py_DECREF(msg);
+	return NULL;
+}
+
+static int create_error_classes(PyObject *module)
+{
+	PyObject *builtins = PyImport_ImportModule("builtins");
+
+	if (!builtins)
+		return -1;
+	for (int i = 0; i < NERRORS; i++) {
+		struct error_class *e = &error_classes[i];
+		char qual[96];
+		PyObject *bases, *parent, *extra = NULL;
+
+		parent = e->parent < 0 ? PyExc_Exception : error_classes[e->parent].cls;
+		if (e->builtin && !(extra = PyObject_GetAttrString(builtins, e->builtin)))
+			goto fail;
+		bases = extra ? PyTuple_Pack(2, parent, extra) : PyTuple_Pack(1, parent);
+		Py_XDECREF(extra);
+		if (!bases)
+			goto fail;
+		snprintf(qual, sizeof(qual), "gpuwise.%s", e->name);
+		e->cls = PyErr_NewExceptionWithDoc(qual, e->doc, bases, NULL);
+		Py_DECREF(bases);
+		if (!e->cls)
+			goto fail;
+		Py_INCREF(e->cls);
+		if (PyModule_AddObject(module, e->name, e->cls) < 0) {
+			Py_DECREF(e->cls);
+			goto fail;
+		}
+	}
+	Py_DECREF(builtins);
+	return 0;
+fail:
+	Py_DECREF(builtins);
+	return -1;
+}
+
+/* ---- dict building ----------------------------------------------------- */
+
+/* Set d[key] = v, stealing v; -1 when v is NULL or the set fails. */
+static int put(PyObject *d, const char *key, PyObject *v)
+{
+	int rc;
+
+	if (!v)
+		return -1;
+	rc = PyDict_SetItemString(d, key, v);
+	Py_DECREF(v);
+	return rc;
+}
+
+/* Why a field has no value: recorded in the dict's "unavailable" map so the
+ * caller can tell "not supported" from "read failed" (never shown as 0). */
+static int note_state(PyObject *unavailable, const char *key, gw_field_state st, int code)
+{
+	char why[64];
+
+	if (st == GW_FIELD_ERROR)
+		snprintf(why, sizeof(why), "error %d", code);
+	else
+		snprintf(why, sizeof(why), "%s", gw_field_state_name(st));
+	return put(unavailable, key, text(why));
+}
+
+static int put_u64(PyObject *d, PyObject *un, const char *key, const gw_u64 *f)
+{
+	if (GW_VALID(*f))
+		return put(d, key, PyLong_FromUnsignedLongLong(f->v));
+	if (PyDict_SetItemString(d, key, Py_None) < 0)
+		return -1;
+	return un ? note_state(un, key, f->state, f->code) : 0;
+}
+
+static int put_f64(PyObject *d, PyObject *un, const char *key, const gw_f64 *f)
+{
+	if (GW_VALID(*f) && isfinite(f->v))
+		return put(d, key, PyFloat_FromDouble(f->v));
+	if (PyDict_SetItemString(d, key, Py_None) < 0)
+		return -1;
+	return un ? note_state(un, key, f->state, f->code) : 0;
+}
+
+static int put_str(PyObject *d, PyObject *un, const char *key, const gw_str *f)
+{
+	if (GW_VALID(*f))
+		return put(d, key, text(f->s));
+	if (PyDict_SetItemString(d, key, Py_None) < 0)
+		return -1;
+	return un ? note_state(un, key, f->state, f->code) : 0;
+}
+
+static PyObject *info_dict(const gw_device_info *i)
+{
+	PyObject *d = PyDict_New(), *un = PyDict_New();
+	int bad = 0;
+
+	if (!d || !un)
+		goto fail;
+	bad |= put(d, "index", PyLong_FromLong(i->index));
+	bad |= put(d, "cuda_index", i->cuda_index >= 0 ? PyLong_FromLong(i->cuda_index) : (Py_INCREF(Py_None), Py_None));
+	bad |= put(d, "nvml_index", i->nvml_index >= 0 ? PyLong_FromLong(i->nvml_index) : (Py_INCREF(Py_None), Py_None));
+	bad |= put(d, "vendor", text(gw_vendor_name(i->vendor)));
+	bad |= put(d, "health", text(gw_health_name(i->health)));
+	bad |= put(d, "health_reason", text(i->health_reason));
+	bad |= put(d, "backend", text(i->backend ? i->backend : ""));
+	bad |= put_str(d, un, "name", &i->name);
+	bad |= put_str(d, un, "uuid", &i->uuid);
+	bad |= put_str(d, un, "serial", &i->serial);
+	bad |= put_str(d, un, "board_part_number", &i->board_part_number);
+	bad |= put_str(d, un, "vbios_version", &i->vbios_version);
+	bad |= put_str(d, un, "pci_bus_id", &i->pci_bus_id);
+	bad |= put_u64(d, un, "pci_vendor_id", &i->pci_vendor_id);
+	bad |= put_u64(d, un, "pci_device_id", &i->pci_device_id);
+	bad |= put_u64(d, un, "pci_subsystem_id", &i->pci_subsystem_id);
+	bad |= put_str(d, un, "kernel_driver", &i->kernel_driver);
+	bad |= put_u64(d, un, "minor_number", &i->minor_number);
+	bad |= put_str(d, un, "architecture", &i->architecture);
+	bad |= put_u64(d, un, "cc_major", &i->cc_major);
+	bad |= put_u64(d, un, "cc_minor", &i->cc_minor);
+	bad |= put_str(d, un, "gfx_target", &i->gfx_target);
+	bad |= put_u64(d, un, "multiprocessor_count", &i->multiprocessor_count);
+	bad |= put_u64(d, un, "cuda_cores", &i->cuda_cores);
+	bad |= put_u64(d, un, "memory_total", &i->memory_total);
+	bad |= put_u64(d, un, "bar1_total", &i->bar1_total);
+	bad |= put_u64(d, un, "max_sm_clock", &i->max_sm_clock);
+	bad |= put_u64(d, un, "max_mem_clock", &i->max_mem_clock);
+	bad |= put_u64(d, un, "max_graphics_clock", &i->max_graphics_clock);
+	bad |= put_u64(d, un, "pcie_max_gen", &i->pcie_max_gen);
+	bad |= put_u64(d, un, "pcie_max_width", &i->pcie_max_width);
+	bad |= put_u64(d, un, "pcie_gpu_max_gen", &i->pcie_gpu_max_gen);
+	bad |= put_u64(d, un, "mig_capable", &i->mig_capable);
+	if (bad || PyDict_SetItemString(d, "unavailable", un) < 0)
+		goto fail;
+	Py_DECREF(un);
+	return d;
+fail:
+	Py_XDECREF(d);
+	Py_XDECREF(un);
+	return NULL;
+}
+
+static PyObject *mig_dict(const gw_mig_device *m)
+{
+	PyObject *d = PyDict_New();
+	int bad = 0;
+
+	if (!d)
+		return NULL;
+	bad |= put_str(d, NULL, "uuid", &m->uuid);
+	bad |= put_str(d, NULL, "name", &m->name);
+	bad |= put_u64(d, NULL, "gpu_instance_id", &m->gpu_instance_id);
+	bad |= put_u64(d, NULL, "compute_instance_id", &m->compute_instance_id);
+	bad |= put_u64(d, NULL, "multiprocessor_count", &m->multiprocessor_count);
+	bad |= put_u64(d, NULL, "memory_total", &m->memory_total);
+	bad |= put_u64(d, NULL, "memory_used", &m->memory_used);
+	bad |= put_u64(d, NULL, "memory_free", &m->memory_free);
+	if (bad) {
+		Py_DECREF(d);
+		return NULL;
+	}
+	return d;
+}
+
+static PyObject *sample_dict(const gw_device_sample *s)
+{
+	PyObject *d = PyDict_New(), *un = PyDict_New(), *migs = NULL;
+	int bad = 0, n;
+
+	if (!d || !un)
+		goto fail;
+#define U(name) bad |= put_u64(d, un, #name, &s->name)
+#define F(name) bad |= put_f64(d, un, #name, &s->name)
+	U(memory_used); U(memory_free); U(memory_reserved); U(bar1_used);
+	U(gpu_util); U(mem_util); U(encoder_util); U(decoder_util);
+	F(temperature); F(temperature_memory); F(temperature_slowdown); F(temperature_shutdown);
+	U(fan_percent);
+	F(power_draw); F(power_limit); F(power_management_limit); F(energy);
+	U(sm_clock); U(mem_clock); U(graphics_clock); U(video_clock); U(pstate);
+	U(pcie_gen); U(pcie_width); U(pcie_tx); U(pcie_rx); U(pcie_replay_counter);
+	U(persistence_mode); U(compute_mode); U(display_mode); U(throttle_reasons);
+	U(ecc_current); U(ecc_pending);
+	U(ecc_corrected_volatile); U(ecc_uncorrected_volatile);
+	U(ecc_corrected_aggregate); U(ecc_uncorrected_aggregate);
+	U(remapped_correctable); U(remapped_uncorrectable); U(remapped_pending); U(remapped_failure);
+	U(mig_current); U(mig_pending); U(mig_max_devices);
+#undef U
+#undef F
+	if (bad)
+		goto fail;
+	n = s->mig_count < 0 ? 0 : s->mig_count > GW_MAX_MIG ? GW_MAX_MIG : s->mig_count;
+	if (!(migs = PyList_New(n)))
+		goto fail;
+	for (int i = 0; i < n; i++) {
+		PyObject *m = mig_dict(&s->mig[i]);
+
+		if (!m || PyList_SetItem(migs, i, m) < 0)
+			goto fail;
+	}
+	if (PyDict_SetItemString(d, "mig_devices", migs) < 0 ||
+	    PyDict_SetItemString(d, "unavailable", un) < 0)
+		goto fail;
+	Py_DECREF(migs);
+	Py_DECREF(un);
+	return d;
+fail:
+	Py_XDECREF(migs);
+	Py_XDECREF(d);
+	Py_XDECREF(un);
+	return NULL;
+}
+
+static PyObject *process_dict(const gw_process *p)
+{
+	PyObject *d = PyDict_New();
+	int bad = 0;
+	const char *type = p->type == GW_PROCESS_BOTH ? "compute+graphics" :
+			   p->type == GW_PROCESS_GRAPHICS ? "graphics" : "compute";
+
+	if (!d)
+		return NULL;
+	bad |= put(d, "pid", PyLong_FromUnsignedLong(p->pid));
+	bad |= put(d, "type", text(type));
+	bad |= put_u64(d, NULL, "used_memory", &p->used_memory);
+	bad |= put_u64(d, NULL, "gpu_instance_id", &p->gpu_instance_id);
+	bad |= put_u64(d, NULL, "compute_instance_id", &p->compute_instance_id);
+	bad |= put(d, "pid_resolved", PyBool_FromLong(p->pid_resolved));
+	bad |= put(d, "user", p->user[0] ? text(p->user) : (Py_INCREF(Py_None), Py_None));
+	bad |= put(d, "command", p->command[0] ? text(p->command) : (Py_INCREF(Py_None), Py_None));
+	bad |= put(d, "uid", p->pid_resolved ? PyLong_FromUnsignedLong(p->uid) : (Py_INCREF(Py_None), Py_None));
+	if (bad) {
+		Py_DECREF(d);
+		return NULL;
+	}
+	return d;
+}
+
+/* ---- Context ----------------------------------------------------------- */
+
+typedef struct {
+	PyObject_HEAD
+	gw_context *ctx;
+	pthread_mutex_t lock;
+	int lock_ready;
+	char *root, *nvml_library, *cuda_library; /* kept alive for ctx->opts */
+} ContextObject;
+
+/* Copy a failing call's message before anything else can overwrite it. */
+struct failure {
+	int code;
+	char message[512];
+};
+
+static void failure_take(struct failure *f, int code)
+{
+	f->code = code;
+	snprintf(f->message, sizeof(f->message), "%s", gw_error_last());
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+static void context_release(ContextObject *self)
+{
+	gw_context_free(self->ctx);
+	self->ctx = NULL;
+}
+
+static PyObject *Context_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+	static char *kwlist[] = { "root", "nvml_library", "cuda_library", "flags", NULL };
+	const char *root = NULL, *nvml = NULL, *cuda = NULL;
+	unsigned int flags = 0;
+	allocfunc alloc = (allocfunc)PyType_GetSlot(type, Py_tp_alloc);
+	ContextObject *self;
+	gw_options opts = GW_OPTIONS_INIT;
+	struct failure f = { 0, "" };
+	int rc;
+
+	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|zzzI:Context", kwlist, &root, &nvml, &cuda, &flags))
+		return NULL;
+	if (!(self = (ContextObject *)alloc(type, 0)))
+		return NULL;
+	if (pthread_mutex_init(&self->lock, NULL) != 0) {
+		Py_DECREF(self);
+		return PyErr_NoMemory();
+	}
+	self->lock_ready = 1;
+	self->root = dup_or_null(root);
+	self->nvml_library = dup_or_null(nvml);
+	self->cuda_library = dup_or_null(cuda);
+	if ((root && !self->root) || (nvml && !self->nvml_library) || (cuda && !self->cuda_library)) {
+		Py_DECREF(self);
+		return PyErr_NoMemory();
+	}
+	opts.root = self->root;
+	opts.nvml_library = self->nvml_library;
+	opts.cuda_library = self->cuda_library;
+	opts.flags = flags;
+	Py_BEGIN_ALLOW_THREADS
+	rc = gw_context_new(&self->ctx, &opts);
+	if (rc < 0)
+		failure_take(&f, rc);
+	Py_END_ALLOW_THREADS
+	if (rc < 0) {
+		self->ctx = NULL;
+		Py_DECREF(self);
+		return raise_code(f.code, f.message);
+	}
+	return (PyObject *)self;
+}
+
+static void Context_dealloc(PyObject *obj)
+{
+	ContextObject *self = (ContextObject *)obj;
+	PyTypeObject *tp = Py_TYPE(obj);
+	freefunc tp_free = (freefunc)PyType_GetSlot(tp, Py_tp_free);
+
+	context_release(self);
+	if (self->lock_ready)
+		pthread_mutex_destroy(&self->lock);
+	free(self->root);
+	free(self->nvml_library);
+	free(self->cuda_library);
+	tp_free(obj);
+	Py_DECREF(tp);
+}
+
+static int context_check(ContextObject *self)
+{
+	if (!self->ctx) {
+		raise_code(GW_EINVAL, "this gpuwise Context is closed");
+		return -1;
+	}
+	return 0;
+}
+
+/* Parse one index argument; out-of-range ints and wrong types raise. */
+static int parse_index(PyObject *args, const char *fname, int *out)
+{
+	PyObject *o;
+	long v;
+
+	if (!PyArg_UnpackTuple(args, fname, 1, 1, &o))
+		return -1;
+	if (!PyLong_Check(o) || PyBool_Check(o)) {
+		PyErr_Format(PyExc_TypeError, "%s: a device index must be an int", fname);
+		return -1;
+	}
+	v = PyLong_AsLong(o);
+	if (v == -1 && PyErr_Occurred()) {
+		PyErr_Clear();
+		v = -1;
+	}
+	if (v < 0 || v > INT32_MAX) {
+		PyObject *r = PyObject_Repr(o);
+		PyObject *s = r ? PyUnicode_AsUTF8String(r) : NULL;
+		char msg[160];
+
+		snprintf(msg, sizeof(msg), "no device with index %.60s", s ? PyBytes_AsString(s) : "?");
+		Py_XDECREF(r);
+		Py_XDECREF(s);
+		PyErr_Clear();
+		raise_code(GW_ENOTFOUND, msg);
+		return -1;
+	}
+	*out = (int)v;
+	return 0;
+}
+
+static PyObject *Context_device_count(PyObject *obj, PyObject *unused)
+{
+	ContextObject *self = (ContextObject *)obj;
+	int n;
+
+	(void)unused;
+	if (context_check(self) < 0)
+		return NULL;
+	Py_BEGIN_ALLOW_THREADS
+	pthread_mutex_lock(&self->lock);
+	n = gw_device_count(self->ctx);
+	pthread_mutex_unlock(&self->lock);
+	Py_END_ALLOW_THREADS
+	return PyLong_FromLong(n);
+}
+
+static PyObject *Context_device_info(PyObject *obj, PyObject *args)
+{
+	ContextObject *self = (ContextObject *)obj;
+	gw_device_info info;
+	int index, found = 0, count = 0;
+
+	if (context_check(self) < 0 || parse_index(args, "device_info", &index) < 0)
+		return NULL;
+	Py_BEGIN_ALLOW_THREADS
+	pthread_mutex_lock(&self->lock);
+	{
+		const gw_device_info *p = gw_device_get(self->ctx, index);
+
+		count = gw_device_count(self->ctx);
+		if (p) {
+			info = *p;
+			found = 1;
+		}
+	}
+	pthread_mutex_unlock(&self->lock);
+	Py_END_ALLOW_THREADS
+	if (!found) {
+		char msg[96];
+
+		snprintf(msg, sizeof(msg), "no device with index %d (found %d)", index, count);
+		return raise_code(GW_ENOTFOUND, msg);
+	}
+	return info_dict(&info);
+}
+
+static PyObject *Context_sample(PyObject *obj, PyObject *args)
+{
+	ContextObject *self = (ContextObject *)obj;
+	gw_device_sample *s;
+	struct failure f = { 0, "" };
+	PyObject *res;
+	int index, rc;
+
+	if (context_check(self) < 0 || parse_index(args, "sample", &index) < 0)
+		return NULL;
+	if (!(s = malloc(sizeof(*s))))
+		return PyErr_NoMemory();
+	Py_BEGIN_ALLOW_THREADS
+	pthread_mutex_lock(&self->lock);
+	rc = gw_device_sample_read(self->ctx, index, s);
+	if (rc < 0)
+		failure_take(&f, rc);
+	pthread_mutex_unlock(&self->lock);
+	Py_END_ALLOW_THREADS
+	res = rc < 0 ? raise_code(f.code, f.message) : sample_dict(s);
+	free(s);
+	return res;
+}
+
+static PyObject *Context_processes(PyObject *obj, PyObject *args)
+{
+	ContextObject *self = (ContextObject *)obj;
+	struct failure f = { 0, "" };
+	gw_process *list = NULL;
+	size_t n = 0;
+	PyObject *res;
+	int index, rc;
+
+	if (context_check(self) < 0 || parse_index(args, "processes", &index) < 0)
+		return NULL;
+	Py_BEGIN_ALLOW_THREADS
+	pthread_mutex_lock(&self->lock);
+	rc = gw_device_processes(self->ctx, index, &list, &n);
+	if (rc < 0)
+		failure_take(&f, rc);
+	pthread_mutex_unlock(&self->lock);
+	Py_END_ALLOW_THREADS
+	if (rc < 0)
+		return raise_code(f.code, f.message);
+	if (n > (size_t)PY_SSIZE_T_MAX)
+		n = 0;
+	if (!(res = PyList_New((Py_ssize_t)n)))
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		PyObject *p = process_dict(&list[i]);
+
+		if (!p || PyList_SetItem(res, (Py_ssize_t)i, p) < 0) {
+			Py_CLEAR(res);
+			break;
+		}
+	}
+out:
+	gw_processes_free(list);
+	return res;
+}
+
+static PyObject *Context_driver(PyObject *obj, PyObject *unused)
+{
+	ContextObject *self = (ContextObject *)obj;
+	gw_driver_info drv;
+	PyObject *d, *un;
+	int bad = 0;
+
+	(void)unused;
+	if (context_check(self) < 0)
+		return NULL;
+	Py_BEGIN_ALLOW_THREADS
+	pthread_mutex_lock(&self->lock);
+	drv = *gw_context_driver(self->ctx);
+	pthread_mutex_unlock(&self->lock);
+	Py_END_ALLOW_THREADS
+	d = PyDict_New();
+	un = PyDict_New();
+	if (!d || !un)
+		goto fail;
+	bad |= put_str(d, un, "driver_version", &drv.driver_version);
+	bad |= put_str(d, un, "nvml_version", &drv.nvml_version);
+	bad |= put_u64(d, un, "cuda_driver_version", &drv.cuda_driver_version);
+	bad |= put_str(d, un, "kernel_module_version", &drv.kernel_module_version);
+	bad |= put_str(d, un, "amdgpu_version", &drv.amdgpu_version);
+	if (bad || PyDict_SetItemString(d, "unavailable", un) < 0)
+		goto fail;
+	Py_DECREF(un);
+	return d;
+fail:
+	Py_XDECREF(d);
+	Py_XDECREF(un);
+	return NULL;
+}
+
+static PyObject *backend_dict(const gw_backend_status *b)
+{
+	PyObject *d = PyDict_New();
+	int bad = 0;
+
+	if (!d)
+		return NULL;
+	bad |= put(d, "name", text(b->name ? b->name : ""));
+	bad |= put(d, "state", text(gw_backend_state_name(b->state)));
+	bad |= put(d, "error", PyLong_FromLong(b->error));
+	bad |= put(d, "vendor_code", PyLong_FromLong(b->vendor_code));
+	bad |= put(d, "vendor_code_name", PyUnicode_DecodeUTF8(b->vendor_code_name,
+			(Py_ssize_t)strnlen(b->vendor_code_name, sizeof(b->vendor_code_name)), "replace"));
+	bad |= put(d, "library", PyUnicode_DecodeUTF8(b->library,
+			(Py_ssize_t)strnlen(b->library, sizeof(b->library)), "replace"));
+	bad |= put(d, "message", PyUnicode_DecodeUTF8(b->message,
+			(Py_ssize_t)strnlen(b->message, sizeof(b->message)), "replace"));
+	if (bad) {
+		Py_DECREF(d);
+		return NULL;
+	}
+	return d;
+}
+
+static PyObject *Context_backends(PyObject *obj, PyObject *unused)
+{
+	ContextObject *self = (ContextObject *)obj;
+	gw_backend_status copy[16];
+	PyObject *res;
+	int n = 0;
+
+	(void)unused;
+	if (context_check(self) < 0)
+		return NULL;
+	Py_BEGIN_ALLOW_THREADS
+	pthread_mutex_lock(&self->lock);
+	{
+		const gw_backend_status *st = gw_context_backends(self->ctx, &n);
+
+		if (n < 0 || !st)
+			n = 0;
+		if (n > 16)
+			n = 16;
+		memcpy(copy, st, (size_t)n * sizeof(*st));
+	}
+	pthread_mutex_unlock(&self->lock);
+	Py_END_ALLOW_THREADS
+	if (!(res = PyList_New(n)))
+		return NULL;
+	for (int i = 0; i < n; i++) {
+		PyObject *b = backend_dict(&copy[i]);
+
+		if (!b || PyList_SetItem(res, i, b) < 0) {
+			Py_DECREF(res);
+			return NULL;
+		}
+	}
+	return res;
+}
+
+static PyObject *Context_find(PyObject *obj, PyObject *args)
+{
+	ContextObject *self = (ContextObject *)obj;
+	struct failure f = { 0, "" };
+	const char *sel;
+	int rc, index = -1;
+
+	if (context_check(self) < 0 || !PyArg_ParseTuple(args, "s:find", &sel))
+		return NULL;
+	Py_BEGIN_ALLOW_THREADS
+	pthread_mutex_lock(&self->lock);
+	rc = gw_device_find(self->ctx, sel, &index);
+	if (rc < 0)
+		failure_take(&f, rc);
+	pthread_mutex_unlock(&self->lock);
+	Py_END_ALLOW_THREADS
+	if (rc < 0)
+		return raise_code(f.code, f.message);
+	return PyLong_FromLong(index);
+}
+
+static PyObject *Context_root(PyObject *obj, PyObject *unused)
+{
+	ContextObject *self = (ContextObject *)obj;
+
+	(void)unused;
+	if (context_check(self) < 0)
+		return NULL;
+	return text(gw_context_root(self->ctx));
+}
+
+static PyObject *Context_close(PyObject *obj, PyObject *unused)
+{
+	ContextObject *self = (ContextObject *)obj;
+
+	(void)unused;
+	Py_BEGIN_ALLOW_THREADS
+	pthread_mutex_lock(&self->lock);
+	context_release(self);
+	pthread_mutex_unlock(&self->lock);
+	Py_END_ALLOW_THREADS
+	Py_RETURN_NONE;
+}
+
+static PyMethodDef Context_methods[] = {
+	{ "device_count", Context_device_count, METH_NOARGS, "Number of devices (all vendors, lost ones too)." },
+	{ "device_info", Context_device_info, METH_VARARGS, "device_info(index) -> dict of static facts." },
+	{ "sample", Context_sample, METH_VARARGS, "sample(index) -> dict of a fresh dynamic sample." },
+	{ "processes", Context_processes, METH_VARARGS, "processes(index) -> list of process dicts." },
+	{ "driver", Context_driver, METH_NOARGS, "driver() -> dict of driver-wide facts." },
+	{ "backends", Context_backends, METH_NOARGS, "backends() -> list of backend status dicts." },
+	{ "find", Context_find, METH_VARARGS, "find(selector) -> index (index, UUID prefix or PCI bus id)." },
+	{ "root", Context_root, METH_NOARGS, "root() -> the file-system root in use." },
+	{ "close", Context_close, METH_NOARGS, "close() -> release the library context now." },
+	{ NULL, NULL, 0, NULL }
+};
+
+static PyType_Slot Context_slots[] = {
+	{ Py_tp_new, (void *)Context_new },
+	{ Py_tp_dealloc, (void *)Context_dealloc },
+	{ Py_tp_methods, Context_methods },
+	{ Py_tp_doc, (void *)"Context(root=None, nvml_library=None, cuda_library=None, flags=0): "
+		     "one view of the machine (gw_context). Thread-safe: calls are serialised." },
+	{ 0, NULL }
+};
+
+static PyType_Spec Context_spec = {
+	"gpuwise._gpuwise.Context", sizeof(ContextObject), 0, Py_TPFLAGS_DEFAULT, Context_slots
+};
+
+/* ---- Monitor ------------------------------------------------------------ */
+
+/* One sample of one GPU. Doubles are NAN when the value was not valid. */
+struct record {
+	double t;              /* seconds since start */
+	int dev;               /* position in the monitor's device list */
+	double mem_used, mem_total, gpu_util, mem_util, power, temp, energy, sm_clock;
+	double throttle;       /* GW_THROTTLE_* bits as a number, NAN when unknown */
+};
+
+#define MON_MAX_DEVICES 64
+
+struct monitor_state {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	pthread_t thread;
+	int started, ready, stop;
+	double interval;
+	size_t max_records;
+	gw_options opts;
+	char *root;
+	int nsel;
+	char *selectors[MON_MAX_DEVICES];
+	/* filled by the thread */
+	int ndev;
+	int dev_index[MON_MAX_DEVICES];
+	char dev_uuid[MON_MAX_DEVICES][GW_STR_MAX];
+	char dev_name[MON_MAX_DEVICES][GW_STR_MAX];
+	char unresolved[512];
+	char context_error[512];
+	struct record *records;
+	size_t nrec, cap;
+	int truncated;
+	unsigned long errors;
+};
+
+static double monotonic_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static double u64_or_nan(const gw_u64 *f)
+{
+	return GW_VALID(*f) ? (double)f->v : NAN;
+}
+
+static double f64_or_nan(const gw_f64 *f)
+{
+	return GW_VALID(*f) ? f->v : NAN;
+}
+
+/* Append under m->lock; bounded by max_records. */
+static void monitor_append(struct monitor_state *m, const struct record *r)
+{
+	if (m->nrec == m->cap) {
+		size_t ncap = m->cap ? m->cap * 2 : 256;
+		struct record *nr;
+
+		if (ncap > m->max_records)
+			ncap = m->max_records;
+		if (ncap <= m->nrec || !(nr = realloc(m->records, ncap * sizeof(*nr)))) {
+			m->truncated = 1;
+			return;
+		}
+		m->records = nr;
+		m->cap = ncap;
+	}
+	m->records[m->nrec++] = *r;
+}
+
+static void monitor_resolve(struct monitor_state *m, gw_context *ctx)
+{
+	size_t used = 0;
+
+	for (int i = 0; i < m->nsel && m->ndev < MON_MAX_DEVICES; i++) {
+		const gw_device_info *info;
+		int idx;
+
+		if (gw_device_find(ctx, m->selectors[i], &idx) < 0 || !(info = gw_device_get(ctx, idx))) {
+			int w = snprintf(m->unresolved + used, sizeof(m->unresolved) - used, "%s%s",
+					 used ? ", " : "", m->selectors[i]);
+
+			if (w > 0 && (size_t)w < sizeof(m->unresolved) - used)
+				used += (size_t)w;
+			continue;
+		}
+		m->dev_index[m->ndev] = idx;
+		snprintf(m->dev_uuid[m->ndev], GW_STR_MAX, "%s", GW_VALID(info->uuid) ? info->uuid.s : "");
+		snprintf(m->dev_name[m->ndev], GW_STR_MAX, "%s", GW_VALID(info->name) ? info->name.s : "");
+		m->ndev++;
+	}
+}
+
+static void monitor_sample_all(struct monitor_state *m, gw_context *ctx, double t0, gw_device_sample *s)
+{
+	for (int i = 0; i < m->ndev; i++) {
+		const gw_device_info *info = gw_device_get(ctx, m->dev_index[i]);
+		struct record r;
+		int rc = gw_device_sample_read(ctx, m->dev_index[i], s);
+
+		r.t = monotonic_now() - t0;
+		r.dev = i;
+		if (rc < 0) {
+			pthread_mutex_lock(&m->lock);
+			m->errors++;
+			pthread_mutex_unlock(&m->lock);
+			continue;
+		}
+		r.mem_used = u64_or_nan(&s->memory_used);
+		r.mem_total = info ? u64_or_nan(&info->memory_total) : NAN;
+		r.gpu_util = u64_or_nan(&s->gpu_util);
+		r.mem_util = u64_or_nan(&s->mem_util);
+		r.power = f64_or_nan(&s->power_draw);
+		r.temp = f64_or_nan(&s->temperature);
+		r.energy = f64_or_nan(&s->energy);
+		r.sm_clock = u64_or_nan(&s->sm_clock);
+		r.throttle = u64_or_nan(&s->throttle_reasons);
+		pthread_mutex_lock(&m->lock);
+		monitor_append(m, &r);
+		pthread_mutex_unlock(&m->lock);
+	}
+}
+
+static void *monitor_main(void *arg)
+{
+	struct monitor_state *m = arg;
+	gw_device_sample *s = malloc(sizeof(*s));
+	gw_context *ctx = NULL;
+	double t0 = monotonic_now(), next = t0;
+	int rc = s ? gw_context_new(&ctx, &m->opts) : GW_ENOMEM;
+
+	pthread_mutex_lock(&m->lock);
+	if (rc < 0) {
+		snprintf(m->context_error, sizeof(m->context_error), "%s",
+			 s ? gw_error_last() : "out of memory");
+		ctx = NULL;
+	} else {
+		monitor_resolve(m, ctx);
+	}
+	m->ready = 1;
+	pthread_cond_broadcast(&m->cond);
+	pthread_mutex_unlock(&m->lock);
+
+	while (ctx && m->ndev > 0) {
+		struct timespec until;
+		double now;
+
+		monitor_sample_all(m, ctx, t0, s);
+		next += m->interval;
+		now = monotonic_now();
+		if (next < now)   /* fell behind (slow driver): do not burst */
+			next = now;
+		until.tv_sec = (time_t)next;
+		until.tv_nsec = (long)((next - (double)until.tv_sec) * 1e9);
+		if (until.tv_nsec >= 1000000000L)
+			until.tv_nsec = 999999999L;
+		pthread_mutex_lock(&m->lock);
+		while (!m->stop && pthread_cond_timedwait(&m->cond, &m->lock, &until) != ETIMEDOUT)
+			;
+		if (m->stop) {
+			pthread_mutex_unlock(&m->lock);
+			break;
+		}
+		pthread_mutex_unlock(&m->lock);
+	}
+	/* one last sample at stop, so short runs still see the end state */
+	if (ctx && m->ndev > 0)
+		monitor_sample_all(m, ctx, t0, s);
+	gw_context_free(ctx);
+	free(s);
+	return NULL;
+}
+
+static void monitor_state_free(struct monitor_state *m)
+{
+	if (!m)
+		return;
+	for (int i = 0; i < m->nsel; i++)
+		free(m->selectors[i]);
+	free(m->root);
+	free(m->records);
+	pthread_cond_destroy(&m->cond);
+	pthread_mutex_destroy(&m->lock);
+	free(m);
+}
+
+/* Stop and join; safe to call twice. Called without holding the GIL. */
+static void monitor_join(struct monitor_state *m)
+{
+	if (!m->started)
+		return;
+	pthread_mutex_lock(&m->lock);
+	m->stop = 1;
+	pthread_cond_broadcast(&m->cond);
+	pthread_mutex_unlock(&m->lock);
+	pthread_join(m->thread, NULL);
+	m->started = 0;
+}
+
+typedef struct {
+	PyObject_HEAD
+	struct monitor_state *m;
+	int finished;
+} MonitorObject;
+
+static PyObject *Monitor_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+	static char *kwlist[] = { "selectors", "interval", "root", "flags", "max_samples", NULL };
+	allocfunc alloc = (allocfunc)PyType_GetSlot(type, Py_tp_alloc);
+	PyObject *sels, *seq = NULL;
+	double interval = 0.1;
+	const char *root = NULL;
+	unsigned int flags = GW_OPT_NO_CUDA;
+	Py_ssize_t max_samples = 500000, n;
+	MonitorObject *self;
+	struct monitor_state *m;
+	pthread_condattr_t ca;
+
+	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|dzIn:Monitor", kwlist, &sels, &interval,
+					 &root, &flags, &max_samples))
+		return NULL;
+	if (!isfinite(interval) || interval < 0.001 || interval > 3600.0)
+		return raise_code(GW_EINVAL, "interval must be between 0.001 and 3600 seconds");
+	if (max_samples < 1)
+		return raise_code(GW_EINVAL, "max_samples must be at least 1");
+	if (!(seq = PySequence_Fast(sels, "selectors must be a sequence of str")))
+		return NULL;
+	n = PySequence_Size(seq);
+	if (n < 0) {
+		Py_DECREF(seq);
+		return NULL;
+	}
+	if (n > MON_MAX_DEVICES) {
+		Py_DECREF(seq);
+		return raise_code(GW_EINVAL, "a monitor watches at most 64 devices");
+	}
+	if (!(m = calloc(1, sizeof(*m)))) {
+		Py_DECREF(seq);
+		return PyErr_NoMemory();
+	}
+	pthread_mutex_init(&m->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&m->cond, &ca);
+	pthread_condattr_destroy(&ca);
+	m->interval = interval;
+	m->max_records = (size_t)max_samples;
+	for (Py_ssize_t i = 0; i < n; i++) {
+		PyObject *item = PySequence_GetItem(seq, i), *bytes;
+		const char *s;
+
+		if (!item)
+			goto fail;
+		if (!PyUnicode_Check(item)) {
+			Py_DECREF(item);
+			PyErr_SetString(PyExc_TypeError, "selectors must be a sequence of str");
+			goto fail;
+		}
+		bytes = PyUnicode_AsUTF8String(item);
+		Py_DECREF(item);
+		if (!bytes)
+			goto fail;
+		s = PyBytes_AsString(bytes);
+		m->selectors[m->nsel] = s ? strdup(s) : NULL;
+		Py_DECREF(bytes);
+		if (!s)
+			goto fail;
+		if (!m->selectors[m->nsel]) {
+			PyErr_NoMemory();
+			goto fail;
+		}
+		m->nsel++;
+	}
+	Py_CLEAR(seq);
+	m->root = dup_or_null(root);
+	if (root && !m->root) {
+		PyErr_NoMemory();
+		goto fail;
+	}
+	m->opts = (gw_options)GW_OPTIONS_INIT;
+	m->opts.root = m->root;
+	m->opts.flags = flags;
+	if (!(self = (MonitorObject *)alloc(type, 0)))
+		goto fail;
+	self->m = m;
+	return (PyObject *)self;
+fail:
+	Py_XDECREF(seq);
+	monitor_state_free(m);
+	return NULL;
+}
+
+static void Monitor_dealloc(PyObject *obj)
+{
+	MonitorObject *self = (MonitorObject *)obj;
+	PyTypeObject *tp = Py_TYPE(obj);
+	freefunc tp_free = (freefunc)PyType_GetSlot(tp, Py_tp_free);
+
+	if (self->m) {
+		Py_BEGIN_ALLOW_THREADS
+		monitor_join(self->m);
+		Py_END_ALLOW_THREADS
+		monitor_state_free(self->m);
+	}
+	tp_free(obj);
+	Py_DECREF(tp);
+}
+
+static PyObject *Monitor_start(PyObject *obj, PyObject *unused)
+{
+	MonitorObject *self = (MonitorObject *)obj;
+	struct monitor_state *m = self->m;
+	int rc;
+
+	(void)unused;
+	if (m->started || self->finished)
+		return raise_code(GW_EINVAL, "a Monitor can be started once");
+	m->stop = 0;
+	rc = pthread_create(&m->thread, NULL, monitor_main, m);
+	if (rc != 0)
+		return raise_code(GW_EGENERIC, "could not start the monitor thread");
+	m->started = 1;
+	/* Wait until the thread has its context and devices, so devices() and
+	 * the first sample are there when start() returns. */
+	Py_BEGIN_ALLOW_THREADS
+	pthread_mutex_lock(&m->lock);
+	while (!m->ready)
+		pthread_cond_wait(&m->cond, &m->lock);
+	pthread_mutex_unlock(&m->lock);
+	Py_END_ALLOW_THREADS
+	Py_RETURN_NONE;
+}
+
+static PyObject *Monitor_stop(PyObject *obj, PyObject *unused)
+{
+	MonitorObject *self = (MonitorObject *)obj;
+	struct monitor_state *m = self->m;
+
+	(void)unused;
+	if (m->started) {
+		Py_BEGIN_ALLOW_THREADS
+		monitor_join(m);
+		Py_END_ALLOW_THREADS
+		self->finished = 1;
+	}
+	Py_RETURN_NONE;
+}
+
+static PyObject *num_or_none(double v)
+{
+	if (isnan(v))
+		Py_RETURN_NONE;
+	return PyFloat_FromDouble(v);
+}
+
+static PyObject *int_or_none(double v)
+{
+	if (isnan(v) || v < 0 || v > 1.8e19)
+		Py_RETURN_NONE;
+	return PyLong_FromUnsignedLongLong((unsigned long long)v);
+}
+
+static PyObject *record_tuple(const struct record *r)
+{
+	return Py_BuildValue("(diNNNNNNNNN)", r->t, r->dev,
+			     int_or_none(r->mem_used), int_or_none(r->mem_total),
+			     num_or_none(r->gpu_util), num_or_none(r->mem_util),
+			     num_or_none(r->power), num_or_none(r->temp), num_or_none(r->energy),
+			     int_or_none(r->sm_clock), int_or_none(r->throttle));
+}
+
+/* samples(start=0) -> list of tuples from position `start` on:
+ * (t, device, memory_used, memory_total, gpu_util, mem_util, power_w,
+ *  temperature_c, energy_j, sm_clock_mhz, throttle_reasons). */
+static PyObject *Monitor_samples(PyObject *obj, PyObject *args)
+{
+	MonitorObject *self = (MonitorObject *)obj;
+	struct monitor_state *m = self->m;
+	Py_ssize_t start = 0;
+	struct record *copy = NULL;
+	size_t n = 0;
+	PyObject *res;
+
+	if (!PyArg_ParseTuple(args, "|n:samples", &start))
+		return NULL;
+	if (start < 0)
+		start = 0;
+	Py_BEGIN_ALLOW_THREADS
+	pthread_mutex_lock(&m->lock);
+	if ((size_t)start < m->nrec) {
+		n = m->nrec - (size_t)start;
+		if ((copy = malloc(n * sizeof(*copy))))
+			memcpy(copy, m->records + start, n * sizeof(*copy));
+		else
+			n = 0;
+	}
+	pthread_mutex_unlock(&m->lock);
+	Py_END_ALLOW_THREADS
+	if (!(res = PyList_New((Py_ssize_t)n))) {
+		free(copy);
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		PyObject *t = record_tuple(&copy[i]);
+
+		if (!t || PyList_SetItem(res, (Py_ssize_t)i, t) < 0) {
+			Py_CLEAR(res);
+			break;
+		}
+	}
+	free(copy);
+	return res;
+}
+
+/* status() -> dict: devices [(selector_position, index, uuid, name)],
+ * unresolved, context_error, truncated, errors, running, count. */
+static PyObject *Monitor_status(PyObject *obj, PyObject *unused)
+{
+	MonitorObject *self = (MonitorObject *)obj;
+	struct monitor_state *m = self->m;
+	PyObject *d = NULL, *devs = NULL;
+	int bad = 0;
+
+	(void)unused;
+	pthread_mutex_lock(&m->lock);  /* brief, never held by the thread across a sample */
+	if (!(d = PyDict_New()) || !(devs = PyList_New(0)))
+		goto out;
+	for (int i = 0; m->ready && i < m->ndev; i++) {
+		PyObject *t = Py_BuildValue("(iNN)", m->dev_index[i], text(m->dev_uuid[i]), text(m->dev_name[i]));
+
+		if (!t || PyList_Append(devs, t) < 0) {
+			Py_XDECREF(t);
+			bad = 1;
+			break;
+		}
+		Py_DECREF(t);
+	}
+	bad |= PyDict_SetItemString(d, "devices", devs);
+	bad |= put(d, "unresolved", text(m->unresolved));
+	bad |= put(d, "context_error", text(m->context_error));
+	bad |= put(d, "truncated", PyBool_FromLong(m->truncated));
+	bad |= put(d, "errors", PyLong_FromUnsignedLong(m->errors));
+	bad |= put(d, "running", PyBool_FromLong(m->started && !m->stop));
+	bad |= put(d, "count", PyLong_FromSize_t(m->nrec));
+	bad |= put(d, "interval", PyFloat_FromDouble(m->interval));
+out:
+	pthread_mutex_unlock(&m->lock);
+	Py_XDECREF(devs);
+	if (bad)
+		Py_CLEAR(d);
+	return d;
+}
+
+static PyMethodDef Monitor_methods[] = {
+	{ "start", Monitor_start, METH_NOARGS, "Start the sampling thread (once)." },
+	{ "stop", Monitor_stop, METH_NOARGS, "Stop and join the sampling thread." },
+	{ "samples", Monitor_samples, METH_VARARGS, "samples(start=0) -> list of sample tuples." },
+	{ "status", Monitor_status, METH_NOARGS, "status() -> dict describing the monitor." },
+	{ NULL, NULL, 0, NULL }
+};
+
+static PyType_Slot Monitor_slots[] = {
+	{ Py_tp_new, (void *)Monitor_new },
+	{ Py_tp_dealloc, (void *)Monitor_dealloc },
+	{ Py_tp_methods, Monitor_methods },
+	{ Py_tp_doc, (void *)"Monitor(selectors, interval=0.1, root=None, flags=NO_CUDA, max_samples=500000): "
+		     "a background C thread sampling GPUs with its own context." },
+	{ 0, NULL }
+};
+
+static PyType_Spec Monitor_spec = {
+	"gpuwise._gpuwise.Monitor", sizeof(MonitorObject), 0, Py_TPFLAGS_DEFAULT, Monitor_slots
+};
+
+/* ---- explain ------------------------------------------------------------ */
+
+static PyObject *doc_dict(const gw_finding_doc *doc)
+{
+	PyObject *d = PyDict_New();
+	int bad = 0;
+
+	if (!d)
+		return NULL;
+	bad |= put(d, "id", text(doc->id));
+	bad |= put(d, "title", text(doc->title));
+	bad |= put(d, "severity", text(doc->severity));
+	bad |= put(d, "layer", text(doc->layer));
+	bad |= put(d, "kind", text(doc->kind));
+	bad |= put(d, "cause", text(doc->cause));
+	bad |= put(d, "fix", text(doc->fix));
+	bad |= put(d, "explanation", text(doc->explanation));
+	bad |= put(d, "source", text(doc->source));
+	if (bad) {
+		Py_DECREF(d);
+		return NULL;
+	}
+	return d;
+}
+
+/* explain(data: bytes) -> [match dicts] in order of first appearance. */
+static PyObject *mod_explain(PyObject *mod, PyObject *args)
+{
+	const char *buf;
+	Py_ssize_t len;
+	gw_explainer *ex = NULL;
+	PyObject *res = NULL;
+	int rc;
+
+	(void)mod;
+	if (!PyArg_ParseTuple(args, "y#:explain", &buf, &len))
+		return NULL;
+	Py_BEGIN_ALLOW_THREADS
+	rc = gw_explainer_new(&ex);
+	if (rc == 0) {
+		gw_explainer_feed(ex, buf, (size_t)len);
+		gw_explainer_finish(ex);
+	}
+	Py_END_ALLOW_THREADS
+	if (rc < 0)
+		return raise_code(rc, gw_error_last());
+	if (!(res = PyList_New(0)))
+		goto out;
+	for (size_t i = 0; i < gw_explainer_count(ex); i++) {
+		const gw_explain_match *m = gw_explainer_match(ex, i);
+		PyObject *d;
+		int bad;
+
+		if (!m || !m->doc)
+			continue;
+		if (!(d = doc_dict(m->doc)))
+			goto fail;
+		bad = put(d, "framework", text(m->framework ? m->framework : ""));
+		bad |= put(d, "line", PyLong_FromUnsignedLongLong(m->line));
+		bad |= put(d, "count", PyLong_FromUnsignedLongLong(m->count));
+		bad |= put(d, "excerpt", PyUnicode_DecodeUTF8(m->excerpt,
+				(Py_ssize_t)strnlen(m->excerpt, sizeof(m->excerpt)), "replace"));
+		if (bad || PyList_Append(res, d) < 0) {
+			Py_DECREF(d);
+			goto fail;
+		}
+		Py_DECREF(d);
+	}
+	goto out;
+fail:
+	Py_CLEAR(res);
+out:
+	gw_explainer_free(ex);
+	return res;
+}
+
+/* finding(id) -> catalogue dict, or None when there is no such id. */
+static PyObject *mod_finding(PyObject *mod, PyObject *args)
+{
+	const gw_finding_doc *doc;
+	const char *id;
+
+	(void)mod;
+	if (!PyArg_ParseTuple(args, "s:finding", &id))
+		return NULL;
+	if (!(doc = gw_finding_doc_get(id)))
+		Py_RETURN_NONE;
+	return doc_dict(doc);
+}
+
+static PyObject *mod_finding_ids(PyObject *mod, PyObject *unused)
+{
+	PyObject *res = PyList_New(0);
+
+	(void)mod;
+	(void)unused;
+	for (size_t i = 0; res && i < gw_finding_doc_count(); i++) {
+		const gw_finding_doc *doc = gw_finding_doc_at(i);
+		PyObject *s;
+
+		if (!doc)
+			continue;
+		if (!(s = text(doc->id)) || PyList_Append(res, s) < 0) {
+			Py_XDECREF(s);
+			Py_CLEAR(res);
+			break;
+		}
+		Py_DECREF(s);
+	}
+	return res;
+}
+
+/* ---- module ------------------------------------------------------------- */
+
+static PyObject *mod_version(PyObject *m, PyObject *unused)
+{
+	(void)m;
+	(void)unused;
+	return text(gw_version());
+}
+
+static PyObject *mod_error_str(PyObject *m, PyObject *args)
+{
+	int code;
+
+	(void)m;
+	if (!PyArg_ParseTuple(args, "i:error_str", &code))
+		return NULL;
+	return text(gw_error_str(code));
+}
+
+/* error_class(code) -> the exception class for a library code. */
+static PyObject *mod_error_class(PyObject *m, PyObject *args)
+{
+	PyObject *cls;
+	int code;
+
+	(void)m;
+	if (!PyArg_ParseTuple(args, "i:error_class", &code))
+		return NULL;
+	if (code == GW_ENOMEM) {
+		Py_INCREF(PyExc_MemoryError);
+		return PyExc_MemoryError;
+	}
+	cls = error_class_for(code);
+	Py_INCREF(cls);
+	return cls;
+}
+
+static PyMethodDef module_methods[] = {
+	{ "version", mod_version, METH_NOARGS, "The C library's version string." },
+	{ "error_str", mod_error_str, METH_VARARGS, "error_str(code) -> short description of a gw_error code." },
+	{ "error_class", mod_error_class, METH_VARARGS, "error_class(code) -> exception class for a gw_error code." },
+	{ "explain", mod_explain, METH_VARARGS, "explain(data: bytes) -> list of match dicts." },
+	{ "finding", mod_finding, METH_VARARGS, "finding(id) -> catalogue entry dict or None." },
+	{ "finding_ids", mod_finding_ids, METH_NOARGS, "finding_ids() -> every catalogue id." },
+	{ NULL, NULL, 0, NULL }
+};
+
+static struct PyModuleDef module_def = {
+	PyModuleDef_HEAD_INIT, "_gpuwise",
+	"C binding of the gpuwise library; use the gpuwise package instead.",
+	-1, module_methods, NULL, NULL, NULL, NULL
+};
+
+static int add_int(PyObject *mod, const char *name, long v)
+{
+	return PyModule_AddIntConstant(mod, name, v);
+}
+
+PyMODINIT_FUNC PyInit__gpuwise(void);
+
+PyMODINIT_FUNC PyInit__gpuwise(void)
+{
+	PyObject *mod = PyModule_Create(&module_def), *t;
+
+	if (!mod)
+		return NULL;
+	if (create_error_classes(mod) < 0)
+		goto fail;
+	if (!(t = PyType_FromSpec(&Context_spec)) || PyModule_AddObject(mod, "Context", t) < 0) {
+		Py_XDECREF(t);
+		goto fail;
+	}
+	if (!(t = PyType_FromSpec(&Monitor_spec)) || PyModule_AddObject(mod, "Monitor", t) < 0) {
+		Py_XDECREF(t);
+		goto fail;
+	}
+	if (add_int(mod, "OPT_NO_NVML", GW_OPT_NO_NVML) || add_int(mod, "OPT_NO_CUDA", GW_OPT_NO_CUDA) ||
+	    add_int(mod, "OPT_NO_SYSFS", GW_OPT_NO_SYSFS) ||
+	    add_int(mod, "EGENERIC", GW_EGENERIC) || add_int(mod, "ENOMEM", GW_ENOMEM) ||
+	    add_int(mod, "EINVAL", GW_EINVAL) || add_int(mod, "ENOTFOUND", GW_ENOTFOUND) ||
+	    add_int(mod, "ENOGPU", GW_ENOGPU) || add_int(mod, "ELIBRARY", GW_ELIBRARY) ||
+	    add_int(mod, "EDRIVER", GW_EDRIVER) || add_int(mod, "EMISMATCH", GW_EMISMATCH) ||
+	    add_int(mod, "ELOST", GW_ELOST) || add_int(mod, "EPERM", GW_EPERM) ||
+	    add_int(mod, "EIO", GW_EIO) || add_int(mod, "ENOTSUP", GW_ENOTSUP) ||
+	    add_int(mod, "EPARSE", GW_EPARSE) || add_int(mod, "EVENDOR", GW_EVENDOR))
+		goto fail;
+	return mod;
+fail:
+	Py_DECREF(mod);
+	return NULL;
+}
