@@ -1,0 +1,5 @@
+#define NCCL_MAJOR 2
+#define NCCL_MINOR 21
+#define NCCL_PATCH 5
+#define NCCL_SUFFIX ""
+#define NCCL_VERSION_CODE 22105

@@ -1,0 +1,4 @@
+__version__ = '2.3.0+cpu'
+debug = False
+cuda = None
+hip = None
