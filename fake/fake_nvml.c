@@ -588,8 +588,10 @@ API(nvmlDeviceGetMemoryInfo_v2, (nvmlDevice_t h, nvmlMemory_v2_t *out))
 	if (!out)
 		return NVML_ERROR_INVALID_ARGUMENT;
 	/* nvtop passes a bare 2; accept it like the real library appears to. */
-	if (out->version != NVML_STRUCT_VERSION(sizeof(*out), 2) && out->version != 2)
+	if (out->version != NVML_STRUCT_VERSION(sizeof(*out), 2) && out->version != 2) {
+		fm_untick(machine, d, __func__, 0);   /* a refused call reads nothing */
 		return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
+	}
 	if (memory_view(d, idx, &m))
 		return NVML_ERROR_NOT_SUPPORTED;
 	out->total = m.total;
@@ -669,8 +671,10 @@ API(nvmlDeviceGetTemperatureV, (nvmlDevice_t h, nvmlTemperature_t *out))
 	BEGIN(h, 0);
 	if (!out)
 		return NVML_ERROR_INVALID_ARGUMENT;
-	if (out->version != NVML_STRUCT_VERSION(sizeof(*out), 1) && out->version != 1)
+	if (out->version != NVML_STRUCT_VERSION(sizeof(*out), 1) && out->version != 1) {
+		fm_untick(machine, d, __func__, 0);
 		return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
+	}
 	if (out->sensorType != 0)
 		return NVML_ERROR_INVALID_ARGUMENT;
 	if (!have(d, FN_TEMP_GPU))
