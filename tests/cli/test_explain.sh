@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# End-to-end tests of `gpuwise explain`: the corpus of real error logs
+# (tests/explain/corpus/NAME.log + NAME.expected, each with its source),
+# logs that must match nothing, every catalogue id documented, the JSON
+# shape, exit codes, input forms and hostile input.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+B=${GPUWISE_BUILD:-build}
+G="$B/gpuwise"
+PY=${PYTHON:-python3}
+fails=0
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+ids_of() { # json file → ids, space separated, trailing space
+	"$PY" -c 'import json,sys; print(" ".join(m["id"] for m in json.load(open(sys.argv[1]))["matches"]) + " ")' "$1"
+}
+
+# ---- corpus: every log gives exactly its expected ids, in order --------
+total=0 exact=0
+for log in tests/explain/corpus/*.log; do
+	exp=${log%.log}.expected
+	total=$((total + 1))
+	if [ ! -f "$exp" ] || ! grep -Eq '^# source: https?://' "$exp"; then
+		fail "$log: no $exp with a '# source: URL' line"
+		continue
+	fi
+	want="$(grep -v '^#' "$exp" | tr '\n' ' ')"
+	"$G" explain --json "$log" >"$T/out.json" 2>"$T/err"; rc=$?
+	got="$(ids_of "$T/out.json" 2>/dev/null)"
+	if [ "$want" = "$got" ] && [ "$rc" = 0 ]; then
+		exact=$((exact + 1))
+	else
+		fail "$log: want [$want] got [$got] (exit $rc)"
+	fi
+done
+echo "corpus: $exact/$total logs exact"
+[ "$total" -ge 60 ] || fail "corpus has $total logs, want at least 60"
+
+# ---- negatives: nothing matches, exit 1 ---------------------------------
+for log in tests/explain/negatives/*.log; do
+	"$G" explain --json "$log" >"$T/out.json" 2>"$T/err"; rc=$?
+	got="$(ids_of "$T/out.json" 2>/dev/null)"
+	[ "$rc" = 1 ] && [ "$got" = " " ] || fail "$log: want no match, got [$got] (exit $rc)"
+	grep -q "gpuwise: no known GPU error found" "$T/err" || fail "$log: no 'no known GPU error found' message"
+done
+
+# ---- the catalogue: every id explained and documented -------------------
+"$G" explain --list --json >"$T/list.json" || fail "explain --list --json failed"
+"$PY" - "$T/list.json" docs/explain.md <<'PY' || fail "catalogue check"
+import json, re, sys
+docs = json.load(open(sys.argv[1]))["findings"]
+text = open(sys.argv[2]).read()
+bad = 0
+design = """no-gpu nvidia-driver-not-loaded nouveau-bound nvml-library-missing driver-library-mismatch
+device-node-missing device-permission-denied gpu-lost cuda-visible-devices-hides-all
+cuda-visible-devices-invalid cuda-device-order-differs framework-cpu-only-build
+driver-too-old-for-framework gpu-arch-unsupported-by-framework cudnn-missing cudnn-version-mismatch
+library-path-shadows-framework toolkit-framework-cuda-mismatch gpu-memory-held-by-other-processes
+exclusive-process-busy mig-without-device-selection pcie-link-degraded clocks-throttled ecc-errors
+remapped-rows-pending xid-errors amdgpu-not-loaded rocm-permission-denied rocm-gfx-unsupported
+container-without-gpu cuda-out-of-memory cuda-library-missing device-side-assert illegal-memory-access
+cudnn-handle-failed cublas-handle-failed nccl-error nccl-timeout ptx-toolchain-too-new
+cuda-forward-compat-unsupported cuda-unknown-error multiple-framework-packages""".split()
+have = {d["id"]: d for d in docs}
+for i in design:
+    if i not in have:
+        print("missing catalogue entry for DESIGN id", i); bad += 1
+for d in docs:
+    for k in ("id", "title", "severity", "layer", "kind", "cause", "fix", "explanation", "source"):
+        if not d.get(k):
+            print(d["id"], "lacks", k); bad += 1
+    if not re.match(r"https?://", d["source"]):
+        print(d["id"], "has no source URL"); bad += 1
+    if not re.search(r"^### `%s`" % re.escape(d["id"]), text, re.M):
+        print(d["id"], "has no '### `%s`' entry in docs/explain.md" % d["id"]); bad += 1
+sys.exit(1 if bad else 0)
+PY
+for f in data/findings/*.txt; do
+	grep -Eq '^source: https?://' "$f" || fail "$f has no source"
+done
+awk -F'\t' '!/^#/ && NF && ($6 !~ /^https?:\/\//) { print FILENAME ":" NR ": no source"; bad = 1 } END { exit bad }' \
+	data/explain/patterns || fail "a pattern row lacks a source"
+# The generator itself refuses a row without a source (so the build fails).
+mkdir -p "$T/f"
+cp data/findings/*.txt "$T/f/"
+sed '/^[a-z]/{s/\thttps:[^\t]*$/\t-/;}' data/explain/patterns >"$T/patterns"
+if "$PY" scripts/gen-explain "$T/gen" "$T/patterns" "$T/f" 2>/dev/null; then
+	fail "gen-explain accepted pattern rows without a source"
+fi
+sed -i '/^source:/d' "$T/f/gpu-lost.txt"
+if "$PY" scripts/gen-explain "$T/gen" data/explain/patterns "$T/f" 2>/dev/null; then
+	fail "gen-explain accepted a finding without a source"
+fi
+
+# ---- JSON shape ----------------------------------------------------------
+"$G" explain --json tests/explain/corpus/device_assert_nll2d.log >"$T/j.json"
+"$PY" - "$T/j.json" <<'PY' || fail "--json shape"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert set(j) >= {"matches"}, j.keys()
+m = j["matches"][0]
+for k, t in (("id", str), ("title", str), ("line", int), ("excerpt", str), ("cause", str), ("fix", str), ("count", int)):
+    assert isinstance(m.get(k), t), (k, m.get(k))
+assert m["id"] == "device-side-assert" and m["line"] == 5 and m["count"] == 4, m
+PY
+"$G" explain --json gpu-lost >"$T/id.json" && "$PY" -c '
+import json,sys; d=json.load(open(sys.argv[1]))
+assert d["id"]=="gpu-lost" and d["explanation"] and d["source"].startswith("http")' "$T/id.json" \
+	|| fail "explain --json ID shape"
+
+# ---- exit codes and input forms -------------------------------------------
+"$G" explain 'RuntimeError: CUDA error: device-side assert triggered' >"$T/o" 2>&1; rc=$?
+[ $rc = 0 ] && grep -q '^device-side-assert:' "$T/o" || fail "TEXT: exit $rc"
+"$G" explain CUDA out of memory. Tried to allocate 2 GiB >"$T/o" 2>&1; rc=$?
+[ $rc = 0 ] && grep -q '^cuda-out-of-memory:' "$T/o" || fail "several words: exit $rc"
+"$G" explain 'all good here' >"$T/o" 2>&1; rc=$?
+[ $rc = 1 ] && grep -q 'gpuwise: no known GPU error found' "$T/o" || fail "no match: exit $rc"
+"$G" explain no-such-finding-id >"$T/o" 2>&1; rc=$?
+[ $rc = 1 ] && grep -q 'no known GPU error found' "$T/o" || fail "unknown id: exit $rc"
+"$G" explain --bogus >"$T/o" 2>&1; rc=$?
+[ $rc = 2 ] || fail "unknown option: exit $rc, want 2"
+"$G" explain </dev/null >"$T/o" 2>&1; rc=$?
+[ $rc = 1 ] || fail "empty stdin: exit $rc, want 1"
+"$G" explain tests/explain >"$T/o" 2>&1; rc=$?
+[ $rc = 1 ] && grep -q 'is a directory' "$T/o" || fail "directory: exit $rc"
+"$G" explain --help >"$T/o" 2>&1; rc=$?
+[ $rc = 0 ] && grep -q '^usage: gpuwise explain' "$T/o" || fail "--help: exit $rc"
+"$G" explain - <tests/explain/corpus/nccl_watchdog_allreduce.log >"$T/o" 2>&1; rc=$?
+[ $rc = 0 ] && grep -q '^nccl-timeout: .*(line 2, 2 lines)' "$T/o" || fail "stdin '-': exit $rc"
+cat tests/explain/corpus/tf_cannot_dlopen_gpu_libs.log | "$G" explain --json >"$T/o" 2>&1; rc=$?
+[ $rc = 0 ] || fail "stdin without '-': exit $rc"
+"$G" explain tests/explain/corpus/xid79_fallen_off_bus.log >"$T/o" 2>&1; rc=$?
+[ $rc = 0 ] && grep -q '^xid-errors:' "$T/o" && grep -q '^gpu-lost:' "$T/o" || fail "FILE: exit $rc"
+"$G" explain cuda-out-of-memory >"$T/o" 2>&1; rc=$?
+[ $rc = 0 ] && grep -q 'The GPU ran out of memory' "$T/o" && grep -q 'Source: http' "$T/o" || fail "ID: exit $rc"
+for id in $("$PY" -c 'import json,sys; print(" ".join(d["id"] for d in json.load(open(sys.argv[1]))["findings"]))' "$T/list.json"); do
+	"$G" explain "$id" >"$T/o" 2>&1 || fail "explain $id: exit $?"
+done
+
+# ---- hostile input never crashes ------------------------------------------
+head -c 2000000 /dev/urandom >"$T/garbage"
+"$G" explain "$T/garbage" >/dev/null 2>&1; rc=$?
+[ $rc -le 1 ] || fail "binary garbage: exit $rc"
+printf 'x\n\xff\xfe torch.OutOfMemoryError: CUDA out of memory \xc3\x28 \x01\x7f end\r\n' >"$T/bad-utf8"
+"$G" explain --json "$T/bad-utf8" >"$T/o" 2>&1; rc=$?
+[ $rc = 0 ] && "$PY" -c '
+import json,sys; m=json.load(open(sys.argv[1]))["matches"][0]
+assert m["line"]==2 and m["excerpt"].startswith("?? torch.") and m["excerpt"].endswith("?? end"), m["excerpt"]' "$T/o" \
+	|| fail "invalid UTF-8: exit $rc $(head -c 300 "$T/o")"
+# A 300 KB line is split, the message in its middle still found on line 2.
+{ echo first; head -c 150000 /dev/zero | tr '\0' 'a'; echo -n ' CUDA error: an illegal memory access was encountered '
+  head -c 150000 /dev/zero | tr '\0' 'b'; echo; } >"$T/long"
+"$G" explain --json "$T/long" >"$T/o" 2>&1; rc=$?
+[ $rc = 0 ] && "$PY" -c '
+import json,sys; m=json.load(open(sys.argv[1]))["matches"][0]
+assert m["id"]=="illegal-memory-access" and m["line"]==2 and len(m["excerpt"].encode())<256, m' "$T/o" \
+	|| fail "long line: exit $rc"
+printf '\0\0\0 No CUDA GPUs are available\0\n' >"$T/nul"
+"$G" explain "$T/nul" >/dev/null 2>&1 || fail "NUL bytes: exit $?"
+
+[ "$fails" = 0 ] && echo "test_explain: all passed" || echo "test_explain: $fails failed"
+[ "$fails" = 0 ]
