@@ -13,7 +13,7 @@ const char usage_list[] =
 	"List every GPU of this machine, one line each: gpuwise index, name,\n"
 	"memory used / total, compute capability (NVIDIA, e.g. 9.0) or gfx target\n"
 	"(AMD, e.g. gfx942), the first 8 hex digits of the UUID, the CUDA index\n"
-	"when CUDA numbers the GPU differently (\"-\" when CUDA hides it), and the\n"
+	"when CUDA numbers some GPU differently (\"-\" when CUDA hides it), and the\n"
 	"health: ok, or why the GPU cannot be read (lost, no-driver, error).\n"
 	"When no GPU can be read, one sentence on stderr says what is missing.\n"
 	"\n"
@@ -70,7 +70,7 @@ static void memory_cell(char *buf, size_t n, const struct device_view *v)
 	snprintf(buf, n, "%s", GW_VALID(v->info->memory_total) ? total : "N/A");
 }
 
-static void fill_row(const gw_context *ctx, struct row *r, const struct device_view *v)
+static void fill_row(struct row *r, const struct device_view *v)
 {
 	const gw_device_info *d = v->info;
 	char tmp[64];
@@ -85,7 +85,7 @@ static void fill_row(const gw_context *ctx, struct row *r, const struct device_v
 	else
 		snprintf(r->cell[COL_CAP], sizeof(r->cell[0]), "-");
 	short_uuid(r->cell[COL_UUID], sizeof(r->cell[0]), d);
-	if (cuda_index_differs(ctx, d) && d->cuda_index >= 0)
+	if (d->vendor == GW_VENDOR_NVIDIA && d->health == GW_HEALTH_OK && d->cuda_index >= 0)
 		snprintf(r->cell[COL_CUDA], sizeof(r->cell[0]), "%d", d->cuda_index);
 	else
 		snprintf(r->cell[COL_CUDA], sizeof(r->cell[0]), "-");
@@ -141,7 +141,7 @@ static int list_human(gw_context *ctx, bool header)
 		struct device_view v;
 
 		read_view(ctx, i, &v);
-		fill_row(ctx, &rows[i], &v);
+		fill_row(&rows[i], &v);
 		show_cuda |= cuda_index_differs(ctx, v.info);
 	}
 	if (n)

@@ -98,6 +98,11 @@ assert_not_contains "$(printf '%s\n' "$out" | head -1)" "CUDA" "no CUDA column w
 assert_eq "$(printf '%s\n' "$out" | grep -c 'NVIDIA H100 80GB HBM3')" 8 "eight H100 lines"
 assert_contains "$out" "79.6 GiB" "H100 memory total in GiB"
 
+# CUDA_VISIBLE_DEVICES hides GPUs from CUDA: the column shows it.
+CUDA_VISIBLE_DEVICES=1 run_on h100-8x list --no-header
+assert_eq "$(printf '%s\n' "$out" | awk '$1 == 1 {print $(NF-1)}')" 0 "CUDA_VISIBLE_DEVICES=1: GPU 1 is CUDA 0"
+assert_eq "$(printf '%s\n' "$out" | awk '$1 == 0 {print $(NF-1)}')" - "CUDA_VISIBLE_DEVICES=1: GPU 0 hidden from CUDA"
+
 run_on mi300x list
 assert_contains "$out" "gfx942" "MI300X shows its gfx target"
 
