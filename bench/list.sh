@@ -125,6 +125,12 @@ section = "\n".join([
     "Target: `gpuwise list` at least 30× faster than `gpustat --json`: %s."
     % ("met (%.0f×)" % ratio_gpustat if ratio_gpustat and ratio_gpustat >= 30 else
        ("NOT met (%.1f×)" % ratio_gpustat if ratio_gpustat else "gpustat not installed")),
+    "",
+    "Reading the table: gpustat sleeps 0.1 s per GPU to sample per-process CPU use (`gpustat/core.py`), "
+    "which is most of its time on 8 GPUs; the pynvml row is the floor for any Python client "
+    "(interpreter start, `import pynvml`, NVML init, one query per GPU). The fake NVML answers instantly, "
+    "so on real hardware every row grows by the same driver cost (a whole nvidia-smi run is ~17 ms with "
+    "persistence mode on; without it GPU initialisation costs 1-3 s per GPU, per NVIDIA's driver-persistence docs).",
 ])
 print(section)
 

@@ -80,7 +80,7 @@ class Table:
 	def print(self):
 		w = [max(len(str(r[i])) for r in self.rows + [("GPU", "field", "gpuwise", "nvidia-smi", "")])
 		     for i in range(5)]
-		fmt = "%-{}s  %-{}s  %{}s  %{}s  %s".format(*w[:4])
+		fmt = "%-{}s  %-{}s  %-{}s  %-{}s  %s".format(*w[:4])
 		print(fmt % ("GPU", "field", "gpuwise", "nvidia-smi", "verdict"))
 		for r in self.rows:
 			print(fmt % r)

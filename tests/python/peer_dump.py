@@ -129,9 +129,16 @@ def read_pynvml():
 					else attrs.multiprocessorCount,
 				})
 		procs = []
-		for kind, fn in (("compute", N.nvmlDeviceGetComputeRunningProcesses),
-				 ("graphics", N.nvmlDeviceGetGraphicsRunningProcesses)):
-			ps = q(fn, h)
+		for kind, fn, fn_v2 in (
+				("compute", N.nvmlDeviceGetComputeRunningProcesses,
+				 N.nvmlDeviceGetComputeRunningProcesses_v2),
+				("graphics", N.nvmlDeviceGetGraphicsRunningProcesses,
+				 N.nvmlDeviceGetGraphicsRunningProcesses_v2)):
+			try:
+				ps = q(fn, h)
+			except N.NVMLLibraryMismatchError:
+				# No _v3 (drivers before 510.39): use _v2, as gpustat does.
+				ps = q(fn_v2, h)
 			if isinstance(ps, dict):
 				procs = ps
 				break
