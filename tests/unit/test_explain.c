@@ -1,0 +1,175 @@
+/* Unit tests of the explain catalogue and scanner (lib/explain). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "gpuwise/gpuwise.h"
+#include "gpuwise/explain.h"
+
+static gw_explainer *scan(const char *text)
+{
+	gw_explainer *ex = NULL;
+
+	CHECK_INT(gw_explainer_new(&ex), 0);
+	if (!ex)
+		exit(1);
+	CHECK_INT(gw_explainer_feed(ex, text, strlen(text)), 0);
+	CHECK_INT(gw_explainer_finish(ex), 0);
+	return ex;
+}
+
+static const char *id_at(const gw_explainer *ex, size_t i)
+{
+	const gw_explain_match *m = gw_explainer_match(ex, i);
+	return m ? m->doc->id : "(none)";
+}
+
+static void test_catalogue(void)
+{
+	const gw_finding_doc *d = gw_finding_doc_get("driver-library-mismatch");
+	const char *prev = "";
+
+	CHECK(d != NULL);
+	if (d) {
+		CHECK_STR(d->severity, "error");
+		CHECK_STR(d->kind, "doctor");
+		CHECK(strlen(d->explanation) > 80);
+		CHECK(!strncmp(d->source, "http", 4));
+	}
+	CHECK(gw_finding_doc_get("no-such-id") == NULL);
+	CHECK(gw_finding_doc_get(NULL) == NULL);
+	CHECK(gw_finding_doc_count() >= 42);
+	CHECK(gw_finding_doc_at(gw_finding_doc_count()) == NULL);
+	for (size_t i = 0; i < gw_finding_doc_count(); i++) {
+		const gw_finding_doc *e = gw_finding_doc_at(i);
+		CHECK(strcmp(prev, e->id) < 0);    /* sorted, unique */
+		CHECK(gw_finding_doc_get(e->id) == e);
+		prev = e->id;
+	}
+}
+
+static void test_variants(void)
+{
+	static const struct { const char *text, *id; } cases[] = {
+		{ "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2 GiB", "cuda-out-of-memory" },
+		{ "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 3.95 GiB total capacity)", "cuda-out-of-memory" },
+		{ "ResourceExhaustedError: OOM when allocating tensor with shape[8,3] on /device:GPU:0", "cuda-out-of-memory" },
+		{ "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 1 bytes.", "cuda-out-of-memory" },
+		{ "cupy.cuda.memory.OutOfMemoryError: Out of memory allocating 512 bytes (allocated so far: 0 bytes).", "cuda-out-of-memory" },
+		{ "CUDA DRIVER VERSION IS INSUFFICIENT FOR CUDA RUNTIME VERSION", "driver-too-old-for-framework" },
+		{ "torch.AcceleratorError: CUDA error: no kernel image is available for execution on the device", "gpu-arch-unsupported-by-framework" },
+		{ "AssertionError: Torch not compiled with CUDA enabled", "framework-cpu-only-build" },
+		{ "RuntimeError: No CUDA GPUs are available", "cuda-visible-devices-hides-all" },
+		{ "Failed to initialize NVML: Driver/library version mismatch", "driver-library-mismatch" },
+		{ "ROCk module is NOT loaded, possibly no GPU devices", "amdgpu-not-loaded" },
+		{ "hipErrorNoBinaryForGpu: Unable to find code object for all current devices!", "rocm-gfx-unsupported" },
+		{ "NVRM: GPU at PCI:0000:01:00: GPU has fallen off the bus.", "gpu-lost" },
+		{ "the provided PTX was compiled with an unsupported toolchain.", "ptx-toolchain-too-new" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		gw_explainer *ex = scan(cases[i].text);
+		CHECK_INT(gw_explainer_count(ex), 1);
+		CHECK_STR(id_at(ex, 0), cases[i].id);
+		gw_explainer_free(ex);
+	}
+}
+
+static void test_order_count_and_veto(void)
+{
+	gw_explainer *ex = scan("start\n"
+				"[Rank 0] Watchdog caught collective operation timeout: x\n"
+				"NVRM: Xid (PCI:0000:01:00): 79, pid=1, name=x, GPU has fallen off the bus.\n"
+				"[Rank 1] Watchdog caught collective operation timeout: y\n"
+				"OOM when allocating tensor with shape[1] on /device:CPU:0 by allocator cpu\n"
+				"no newline at end: CUDA error: an illegal memory access was encountered");
+	const gw_explain_match *m;
+
+	CHECK_INT(gw_explainer_count(ex), 4);
+	CHECK_STR(id_at(ex, 0), "nccl-timeout");
+	CHECK_STR(id_at(ex, 1), "xid-errors");     /* earlier in the same line */
+	CHECK_STR(id_at(ex, 2), "gpu-lost");
+	CHECK_STR(id_at(ex, 3), "illegal-memory-access");
+	m = gw_explainer_match(ex, 0);
+	CHECK_INT(m->line, 2);
+	CHECK_INT(m->count, 2);
+	CHECK_STR(m->framework, "pytorch");
+	CHECK_INT(gw_explainer_match(ex, 3)->line, 6);
+	CHECK_INT(gw_explainer_lines(ex), 6);
+	CHECK(gw_explainer_match(ex, 4) == NULL);
+	gw_explainer_reset(ex);
+	CHECK_INT(gw_explainer_count(ex), 0);
+	CHECK_INT(gw_explainer_lines(ex), 0);
+	gw_explainer_free(ex);
+}
+
+/* Feeding one byte at a time gives the same result as one buffer. */
+static void test_chunking(void)
+{
+	const char *text = "noise\r\nRuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`\r\n"
+			   "\x01\x02 ncclSystemError: System call failed\n";
+	gw_explainer *ex = NULL;
+
+	CHECK_INT(gw_explainer_new(&ex), 0);
+	for (const char *p = text; *p; p++)
+		gw_explainer_feed(ex, p, 1);
+	gw_explainer_finish(ex);
+	CHECK_INT(gw_explainer_count(ex), 2);
+	CHECK_STR(id_at(ex, 0), "cublas-handle-failed");
+	CHECK_STR(id_at(ex, 1), "nccl-error");
+	CHECK_STR(gw_explainer_match(ex, 1)->excerpt, "?? ncclSystemError: System call failed");
+	CHECK_STR(gw_explainer_match(ex, 0)->excerpt,
+		  "RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`");
+	gw_explainer_free(ex);
+}
+
+static void test_excerpt_bounds(void)
+{
+	size_t n = 3 * GW_EXPLAIN_LINE_MAX;
+	char *big = malloc(n + 64);
+	gw_explainer *ex;
+	const gw_explain_match *m;
+
+	if (!big)
+		return;
+	memset(big, 0xe9, n);     /* Latin-1 é: invalid UTF-8 */
+	memcpy(big + 100000, "Torch not compiled with CUDA enabled", 36);
+	big[n] = '\0';
+	ex = scan(big);
+	CHECK_INT(gw_explainer_count(ex), 1);
+	m = gw_explainer_match(ex, 0);
+	if (m) {
+		CHECK_INT(m->line, 1);
+		CHECK(strlen(m->excerpt) < GW_EXPLAIN_EXCERPT_MAX);
+		CHECK(strstr(m->excerpt, "Torch not compiled") != NULL);
+		CHECK(!strncmp(m->excerpt, "...", 3));
+	}
+	gw_explainer_free(ex);
+	free(big);
+}
+
+static void test_nothing_and_errors(void)
+{
+	gw_explainer *ex = scan("Epoch 1: loss 0.3, GPU memory 5 GiB, CUDA 12.4\nall fine\n");
+
+	CHECK_INT(gw_explainer_count(ex), 0);
+	CHECK_INT(gw_explainer_lines(ex), 2);
+	CHECK(gw_explainer_feed(ex, NULL, 3) < 0);
+	CHECK_INT(gw_explainer_feed(ex, NULL, 0), 0);
+	gw_explainer_free(ex);
+	CHECK(gw_explainer_feed(NULL, "x", 1) < 0);
+	CHECK(gw_explainer_finish(NULL) < 0);
+	CHECK(gw_explainer_new(NULL) < 0);
+	gw_explainer_free(NULL);
+}
+
+int main(void)
+{
+	test_catalogue();
+	test_variants();
+	test_order_count_and_veto();
+	test_chunking();
+	test_excerpt_bounds();
+	test_nothing_and_errors();
+	return CHECK_DONE();
+}
