@@ -94,6 +94,12 @@ $(BUILD)/tests/test_abi: tests/abi/test_abi.c tests/abi/test_abi_fake.c tests/ab
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(ABI_DEFS) $(LDFLAGS) -o $@ tests/abi/test_abi.c tests/abi/test_abi_fake.c
 
+# The machine.json reader lives in fake/, outside libgpuwise.a: this explicit
+# rule overrides the pattern below and builds it standalone, as the fakes do.
+$(BUILD)/fuzz/fuzz_machine_json-replay: tests/fuzz/fuzz_machine_json.c tests/fuzz/replay_main.c $(FAKE_COMMON) fake/machine.h lib/core/jsonp.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -DGW_JSON_STANDALONE -Ifake $(LDFLAGS) -o $@ tests/fuzz/fuzz_machine_json.c tests/fuzz/replay_main.c $(FAKE_COMMON) -lpthread
+
 # Fuzz targets built as plain programs that replay their corpus.
 $(BUILD)/fuzz/%-replay: tests/fuzz/%.c tests/fuzz/replay_main.c $(BUILD)/libgpuwise.a
 	@mkdir -p $(dir $@)

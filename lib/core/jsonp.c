@@ -339,7 +339,9 @@ static double scale10(double v, long e)
 	static const double p10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 				      1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
 				      1e20, 1e21, 1e22 };
-	while (e > 22 && v != 0 && v < 1e308) {
+	if (v == 0)
+		return 0;
+	while (e > 22 && v < 1e308) {
 		v *= 1e22;
 		e -= 22;
 	}
@@ -350,7 +352,7 @@ static double scale10(double v, long e)
 		e += 22;
 	}
 	if (e < 0)
-		return v / p10[-e];
+		return v / p10[e < -22 ? 22 : -e];
 	return v;
 }
 
