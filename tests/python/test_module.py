@@ -52,7 +52,7 @@ def machine_json(name):
 def run_py(machine, code, env=None, expect_rc=0):
     """Run `code` under a fake machine; it sets `out`, returned JSON-decoded.
     Returns (out, stderr)."""
-    prog = "import json, os, sys\nimport gpuwise\nout = None\n" + textwrap.dedent(code) + \
+    prog = "import json, os, sys\nimport gpuwise\nout = None\n" + CUDA_VIEW + textwrap.dedent(code) + \
         "\nprint('\\n@@OUT@@' + json.dumps(out))\n"
     e = dict(os.environ)
     for k in ("CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "HIP_VISIBLE_DEVICES"):
@@ -157,7 +157,7 @@ def test_torch_like_queries_h100():
 def test_cuda_order_matches_libcuda(env):
     """gpuwise's CUDA numbering (computed without cuInit) equals the fake
     libcuda's, which implements FASTEST_FIRST / PCI_BUS_ID / CUDA_VISIBLE_DEVICES."""
-    out, _ = run_py("mixed-order", CUDA_VIEW + """
+    out, _ = run_py("mixed-order", """
         ours = [gpuwise.get_device_name(i) for i in range(gpuwise.device_count())]
         cu = [d.cuda_index for d in gpuwise.devices()]
         out = [ours, cuda_view(), cu]
@@ -318,25 +318,20 @@ def test_bad_inputs_never_crash():
         C.Context().close(); C.Context().close()
         out = [res, closed, gpuwise.explain(b'\\xff\\x00 garbage \\xfe'), ctx.close() is None]
     """)
-    res = out[0]
-    assert res[:3] == ["InvalidDeviceError"] * 3
-    assert res[3:5] == ["TypeError", "TypeError"]
-    assert res[5] == "InvalidArgumentError" and res[6] == "TypeError" and res[7] == "TypeError"
-    assert res[8] == "InvalidArgumentError"
-    assert res[9:11] == ["DeviceNotFoundError"] * 2 and res[11] == "TypeError"
-    assert res[12] == "TypeError" and res[13] == "DeviceNotFoundError" and res[14] == "DeviceNotFoundError"
-    assert res[15] == "InvalidArgumentError" and res[16] == "DeviceNotFoundError" and res[17] == "TypeError"
-    assert res[18] in ("ValueError", "DeviceNotFoundError")
-    assert res[19] == "TypeError" and res[20] == "InvalidArgumentError"
-    assert res[21] in ("ok", "OverflowError") and res[22] in ("ok", "OverflowError")
-    assert res[23:26] == ["TypeError"] * 3 or res[23:26] == ["TypeError", "InvalidArgumentError", "TypeError"]
-    assert res[26:29] == ["InvalidArgumentError"] * 3
-    assert res[29:31] == ["InvalidArgumentError", "TypeError"]
-    assert res[31:36] == ["InvalidArgumentError"] * 5
-    assert res[36] == "TypeError" and res[37] == "NoSuitableDeviceError"
-    assert res[38] == "InvalidArgumentError" and res[39] == "TypeError"
-    assert res[40] == "TypeError" and res[41] == "InvalidDeviceError"
-    assert res[42] == "TypeError" and res[43] == "TypeError" and res[44] == "InvalidArgumentError"
+    expected = (["InvalidDeviceError"] * 3 + ["TypeError", "TypeError", "InvalidArgumentError", "TypeError",
+                "TypeError", "InvalidArgumentError"]
+                + ["DeviceNotFoundError", "DeviceNotFoundError", "TypeError"]
+                + ["TypeError", "DeviceNotFoundError", "DeviceNotFoundError"]
+                + ["InvalidArgumentError", "DeviceNotFoundError", "TypeError", "ValueError"]
+                + ["TypeError", "InvalidArgumentError", "ok", "ok"]
+                + ["TypeError", "InvalidArgumentError", "TypeError"]
+                + ["InvalidArgumentError"] * 3
+                + ["InvalidArgumentError", "TypeError"] + ["InvalidArgumentError"] * 4
+                + ["TypeError", "NoSuitableDeviceError"]
+                + ["InvalidArgumentError", "TypeError", "TypeError", "InvalidDeviceError"]
+                + ["TypeError", "TypeError", "InvalidArgumentError"])
+    res = ["ok" if r == "OverflowError" else r for r in out[0]]  # flags: either is fine
+    assert list(enumerate(res)) == list(enumerate(expected))
     assert out[1] == "raised" and out[2] == [] and out[3] is True
 
 
@@ -349,7 +344,7 @@ def _free(dev):
 
 def test_select_most_free_and_exports_uuids():
     m = machine_json("h100-8x")["nvml"]["devices"]
-    out, _ = run_py("h100-8x", CUDA_VIEW + """
+    out, _ = run_py("h100-8x", """
         chosen = gpuwise.select(count=2)
         out = {'uuids': [d.uuid for d in chosen], 'cuda': [d.cuda_index for d in chosen],
                'env': [os.environ['CUDA_VISIBLE_DEVICES'], os.environ['CUDA_DEVICE_ORDER']],
@@ -394,21 +389,28 @@ def test_select_rules():
 
 def test_select_respects_existing_visibility_and_max_utilization():
     m = machine_json("h100-8x")["nvml"]["devices"]
+    visible = [5, 1, 2]
+    utils = {i: m[i]["utilization"]["gpu"] for i in visible}
+    limit = min(utils.values())
     out, _ = run_py("h100-8x", """
         a = [d.index for d in gpuwise.select(count=2, order='index', set_env=False)]
-        b = [d.index for d in gpuwise.select(count=1, max_utilization=0, set_env=False)]
-        out = [a, b]
-    """, env={"CUDA_VISIBLE_DEVICES": "5,1,2"})
-    assert out[0] == [5, 1]  # only what the scheduler gave us, in CUDA order
-    utils = {i: m[i]["utilization"]["gpu"] for i in (5, 1, 2)}
-    ok = [i for i in (5, 1, 2) if utils[i] <= 0]
-    assert out[1] == sorted(ok, key=lambda i: (-_free(m[i]), [5, 1, 2].index(i)))[:1]
+        b = [d.index for d in gpuwise.select(count=1, max_utilization=%d, set_env=False)]
+        try:
+            gpuwise.select(count=1, max_utilization=%d, set_env=False); c = None
+        except gpuwise.NoSuitableDeviceError as e:
+            c = str(e)
+        out = [a, b, c]
+    """ % (limit, limit - 1), env={"CUDA_VISIBLE_DEVICES": ",".join(map(str, visible))})
+    assert out[0] == visible[:2]  # only what the scheduler gave us, in CUDA order
+    ok = [i for i in visible if utils[i] <= limit]
+    assert out[1] == sorted(ok, key=lambda i: (-_free(m[i]), visible.index(i)))[:1]
+    assert out[2] is not None and out[2].count("busy >") == 3
 
 
 def test_select_mig_exports_mig_uuid():
     m = machine_json("a100-mig")["nvml"]["devices"]
     migs = m[0]["mig"]["devices"]
-    out, _ = run_py("a100-mig", CUDA_VIEW + """
+    out, _ = run_py("a100-mig", """
         chosen = gpuwise.select(count=1, min_free_memory='15GiB')
         out = [type(chosen[0]).__name__, chosen[0].uuid, os.environ['CUDA_VISIBLE_DEVICES'],
                gpuwise.device_count(), gpuwise.get_device_name(0), cuda_view()]
@@ -582,16 +584,18 @@ def test_no_reference_leaks():
             gpuwise.select(set_env=False)
             m = C.Monitor(['0'], 0.001); m.start(); m.samples(); m.status(); m.stop()
         for _ in range(50): cycle()
-        gc.collect()
         tracemalloc.start()
-        s1 = tracemalloc.take_snapshot()
-        for _ in range(300): cycle()
-        gc.collect()
-        s2 = tracemalloc.take_snapshot()
-        growth = sum(st.size_diff for st in s2.compare_to(s1, 'filename'))
-        out = growth
+        growth = []
+        for window in range(3):   # the first window may still fill caches
+            gc.collect()
+            s1 = tracemalloc.take_snapshot()
+            for _ in range(300): cycle()
+            gc.collect()
+            s2 = tracemalloc.take_snapshot()
+            growth.append(sum(st.size_diff for st in s2.compare_to(s1, 'filename')))
+        out = min(growth[1:])
     """)
-    assert out < 64 * 1024, "python memory grew by %d bytes over 300 cycles" % out
+    assert out < 16 * 1024, "python memory grew by %d bytes over 300 cycles" % out
 
 
 # ---- explain and the excepthook -------------------------------------------------------------
