@@ -21,6 +21,7 @@
 #define NPAT GW__EXPLAIN_PATTERNS_COUNT
 #define NDOC GW__FINDING_DOCS_COUNT
 #define NO_STATE UINT32_MAX
+#define OUT_FLAG 0x80000000u   /* in delta after build: target ends a literal */
 
 /* ---- the catalogue ---------------------------------------------------- */
 
@@ -178,6 +179,12 @@ static int build_links(gw_explainer *ex)
 	}
 	for (uint32_t s = 0; s < ex->nstates; s++)
 		ex->has_out[s] = ex->out_head[s] >= 0 || ex->dict[s] >= 0;
+	/* For the hot loop: entries become the target's row offset, with
+	 * OUT_FLAG set when the target ends a literal. */
+	for (size_t k = 0; k < (size_t)ex->nstates * n; k++) {
+		uint32_t t = ex->delta[k];
+		ex->delta[k] = t * n | (ex->has_out[t] ? OUT_FLAG : 0);
+	}
 	gw__free(queue);
 	gw__free(fail);
 	return 0;
@@ -441,10 +448,10 @@ static void scan_bytes(gw_explainer *ex, const char *p, size_t n)
 	while (n) {
 		size_t room = GW_EXPLAIN_LINE_MAX - ex->line_len;
 		size_t take;
-		uint32_t s = ex->state;
+		uint32_t s = ex->state;        /* row offset of the current state */
 		const uint8_t *u = (const uint8_t *)p;
 		const uint32_t *delta = ex->delta;
-		const unsigned nclass = ex->nclass;
+		const uint8_t *cls = ex->cls;
 
 		if (!room) {
 			end_piece(ex, false);
@@ -453,9 +460,10 @@ static void scan_bytes(gw_explainer *ex, const char *p, size_t n)
 		take = n < room ? n : room;
 		memcpy(ex->line + ex->line_len, p, take);
 		for (size_t i = 0; i < take; i++) {
-			s = delta[(size_t)s * nclass + ex->cls[u[i]]];
-			if (ex->has_out[s])
-				note_hits(ex, s, ex->line_len + i);
+			uint32_t v = delta[s + cls[u[i]]];
+			s = v & ~OUT_FLAG;
+			if (v & OUT_FLAG)
+				note_hits(ex, s / ex->nclass, ex->line_len + i);
 		}
 		ex->state = s;
 		ex->line_len += take;
