@@ -46,7 +46,7 @@ struct nvml_api {
 	gwn_fn_handle_by_index handle_by_index;
 
 	gwn_fn_dev_str name, uuid, serial, board_part_number, vbios_version;
-	gwn_fn_dev_pci pci_info;
+	gwn_fn_dev_pci pci_info, pci_info_v2;
 	gwn_fn_dev_u minor_number, architecture, num_gpu_cores;
 	gwn_fn_dev_ii cuda_cc;
 	gwn_fn_dev_attrs attributes;
@@ -67,7 +67,7 @@ struct nvml_api {
 	gwn_fn_dev_u pcie_gen, pcie_width, pcie_replay;
 	gwn_fn_dev_kind_u pcie_throughput;
 	gwn_fn_dev_u persistence_mode, compute_mode, display_mode;
-	gwn_fn_dev_ull clocks_event_reasons;
+	gwn_fn_dev_ull clocks_event_reasons, clocks_throttle_reasons;
 	gwn_fn_dev_uu ecc_mode;
 	gwn_fn_dev_ecc_total ecc_total;
 	gwn_fn_dev_remapped remapped_rows;
@@ -76,7 +76,7 @@ struct nvml_api {
 	gwn_fn_dev_child mig_handle;
 	gwn_fn_dev_u gpu_instance_id, compute_instance_id;
 
-	gwn_fn_dev_procs compute_procs, graphics_procs;
+	gwn_fn_dev_procs compute_procs_v3, compute_procs_v2, graphics_procs_v3, graphics_procs_v2;
 	gwn_fn_dev_procs_v1 compute_procs_v1, graphics_procs_v1;
 };
 
@@ -103,7 +103,8 @@ static const struct nvml_symbol nvml_symbols[] = {
 	SYM(vbios_version, "nvmlDeviceGetVbiosVersion"),
 	/* _v2 and _v3 fill the same 68-byte struct (v3 only reformats busId);
 	 * the unversioned call has another layout and is not used. */
-	SYM(pci_info, "nvmlDeviceGetPciInfo_v3", "nvmlDeviceGetPciInfo_v2"),
+	SYM(pci_info, "nvmlDeviceGetPciInfo_v3"),
+	SYM(pci_info_v2, "nvmlDeviceGetPciInfo_v2"),
 	SYM(minor_number, "nvmlDeviceGetMinorNumber"),
 	SYM(architecture, "nvmlDeviceGetArchitecture"),
 	SYM(num_gpu_cores, "nvmlDeviceGetNumGpuCores"),
@@ -136,8 +137,8 @@ static const struct nvml_symbol nvml_symbols[] = {
 	SYM(persistence_mode, "nvmlDeviceGetPersistenceMode"),
 	SYM(compute_mode, "nvmlDeviceGetComputeMode"),
 	SYM(display_mode, "nvmlDeviceGetDisplayMode"),
-	SYM(clocks_event_reasons, "nvmlDeviceGetCurrentClocksEventReasons",
-	    "nvmlDeviceGetCurrentClocksThrottleReasons"),
+	SYM(clocks_event_reasons, "nvmlDeviceGetCurrentClocksEventReasons"),
+	SYM(clocks_throttle_reasons, "nvmlDeviceGetCurrentClocksThrottleReasons"),
 	SYM(ecc_mode, "nvmlDeviceGetEccMode"),
 	SYM(ecc_total, "nvmlDeviceGetTotalEccErrors"),
 	SYM(remapped_rows, "nvmlDeviceGetRemappedRows"),
@@ -146,10 +147,13 @@ static const struct nvml_symbol nvml_symbols[] = {
 	SYM(mig_handle, "nvmlDeviceGetMigDeviceHandleByIndex"),
 	SYM(gpu_instance_id, "nvmlDeviceGetGpuInstanceId"),
 	SYM(compute_instance_id, "nvmlDeviceGetComputeInstanceId"),
-	/* _v3 and _v2 fill the same 24-byte struct; the unversioned call fills
-	 * 16 bytes and has its own slot. */
-	SYM(compute_procs, "nvmlDeviceGetComputeRunningProcesses_v3", "nvmlDeviceGetComputeRunningProcesses_v2"),
-	SYM(graphics_procs, "nvmlDeviceGetGraphicsRunningProcesses_v3", "nvmlDeviceGetGraphicsRunningProcesses_v2"),
+	/* _v3 and _v2 fill the same 24-byte struct, the unversioned call 16
+	 * bytes. Each has its own slot: a library may export a version and
+	 * still answer FUNCTION_NOT_FOUND, and then the next one is tried. */
+	SYM(compute_procs_v3, "nvmlDeviceGetComputeRunningProcesses_v3"),
+	SYM(compute_procs_v2, "nvmlDeviceGetComputeRunningProcesses_v2"),
+	SYM(graphics_procs_v3, "nvmlDeviceGetGraphicsRunningProcesses_v3"),
+	SYM(graphics_procs_v2, "nvmlDeviceGetGraphicsRunningProcesses_v2"),
 	SYM(compute_procs_v1, "nvmlDeviceGetComputeRunningProcesses"),
 	SYM(graphics_procs_v1, "nvmlDeviceGetGraphicsRunningProcesses"),
 };
@@ -546,6 +550,8 @@ static void read_pci(const struct nvml_api *api, struct reader *rd, gw_device *d
 		return;
 	memset(&pci, 0, sizeof(pci));
 	r = api->pci_info ? api->pci_info(rd->h, &pci) : GWN_ERROR_FUNCTION_NOT_FOUND;
+	if (r == GWN_ERROR_FUNCTION_NOT_FOUND && api->pci_info_v2)
+		r = api->pci_info_v2(rd->h, &pci);
 	if (r == GWN_ERROR_UNKNOWN)
 		rd->lost = true;
 	if (!answered(rd, r)) {
@@ -925,7 +931,11 @@ static void sample_misc(const struct nvml_api *api, struct reader *rd, gw_device
 	read_u(rd, api->persistence_mode, &s->persistence_mode);
 	read_u(rd, api->compute_mode, &s->compute_mode);
 	read_u(rd, api->display_mode, &s->display_mode);
+	/* The 12.2 name first, the deprecated one when the first is absent. */
 	read_ull(rd, api->clocks_event_reasons, &s->throttle_reasons);
+	if (s->throttle_reasons.state != GW_FIELD_VALID && s->throttle_reasons.code == GWN_ERROR_FUNCTION_NOT_FOUND &&
+	    api->clocks_throttle_reasons)
+		read_ull(rd, api->clocks_throttle_reasons, &s->throttle_reasons);
 }
 
 static void read_ecc_total(const struct nvml_api *api, struct reader *rd, unsigned type, unsigned counter, gw_u64 *f)
@@ -1119,20 +1129,35 @@ static gwn_return fetch_procs(gwn_fn_dev_procs fn, gwn_fn_dev_procs_v1 fn_v1, gw
 	return r;
 }
 
+/* One process list through the newest call that answers: _v3, _v2 (24
+ * bytes), then the unversioned one (16 bytes). *supported is false when
+ * the device or library cannot list this kind at all. */
 static int list_processes(const struct nvml_api *api, gw_device *dev, gw_process_type type,
-			  struct proc_list *l)
+			  struct proc_list *l, bool *supported)
 {
-	gwn_fn_dev_procs fn = type == GW_PROCESS_COMPUTE ? api->compute_procs : api->graphics_procs;
-	gwn_fn_dev_procs_v1 fn_v1 = type == GW_PROCESS_COMPUTE ? api->compute_procs_v1 : api->graphics_procs_v1;
-	void *buf;
-	unsigned n;
-	gwn_return r;
+	bool compute = type == GW_PROCESS_COMPUTE;
+	const struct {
+		gwn_fn_dev_procs fn;
+		gwn_fn_dev_procs_v1 fn_v1;
+	} calls[] = {
+		{ compute ? api->compute_procs_v3 : api->graphics_procs_v3, NULL },
+		{ compute ? api->compute_procs_v2 : api->graphics_procs_v2, NULL },
+		{ NULL, compute ? api->compute_procs_v1 : api->graphics_procs_v1 },
+	};
+	gwn_fn_dev_procs fn = NULL;
+	void *buf = NULL;
+	unsigned n = 0;
+	gwn_return r = GWN_ERROR_FUNCTION_NOT_FOUND;
 
-	if (!fn && !fn_v1)
+	for (size_t k = 0; k < GW_ARRAY_SIZE(calls) && r == GWN_ERROR_FUNCTION_NOT_FOUND; k++) {
+		if (!calls[k].fn && !calls[k].fn_v1)
+			continue;
+		fn = calls[k].fn;
+		r = fetch_procs(calls[k].fn, calls[k].fn_v1, dev->handle, &buf, &n);
+	}
+	*supported = !(r == GWN_ERROR_NOT_SUPPORTED || r == GWN_ERROR_FUNCTION_NOT_FOUND);
+	if (!*supported)
 		return 0;
-	r = fetch_procs(fn, fn_v1, dev->handle, &buf, &n);
-	if (r == GWN_ERROR_NOT_SUPPORTED)
-		return 0; /* e.g. graphics lists on compute-only boards */
 	if (r == GWN_ERROR_MEMORY)
 		return gw__error_set(GW_ENOMEM, "out of memory listing GPU processes");
 	if (r == GWN_ERROR_GPU_IS_LOST) {
@@ -1141,8 +1166,7 @@ static int list_processes(const struct nvml_api *api, gw_device *dev, gw_process
 	}
 	if (r != GWN_SUCCESS)
 		return gw__error_set(nvml_code_to_gw(r), "NVML could not list the %s processes of GPU %d (%s)",
-				     type == GW_PROCESS_COMPUTE ? "compute" : "graphics", dev->info.index,
-				     nvml_code_name(r));
+				     compute ? "compute" : "graphics", dev->info.index, nvml_code_name(r));
 	for (unsigned i = 0; i < n; i++) {
 		int rc;
 
@@ -1164,20 +1188,28 @@ static int list_processes(const struct nvml_api *api, gw_device *dev, gw_process
 	return 0;
 }
 
+/* Compute and graphics lists; GW_ENOTSUP when neither can be listed (an
+ * empty list would claim "no processes"). */
 static int nvml_processes(void *state, gw_context *ctx, gw_device *dev, gw_process **out, size_t *count)
 {
 	struct nvml_state *st = state;
 	struct proc_list l = { NULL, 0, 0 };
+	bool compute_ok = false, graphics_ok = false;
 	int rc;
 
 	(void)ctx;
 	if (!st || !dev->handle)
 		return gw__error_set(GW_EVENDOR, "GPU %d cannot be read: %s", dev->info.index,
 				     dev->info.health_reason[0] ? dev->info.health_reason : "NVML gave no handle");
-	if ((rc = list_processes(&st->api, dev, GW_PROCESS_COMPUTE, &l)) < 0 ||
-	    (rc = list_processes(&st->api, dev, GW_PROCESS_GRAPHICS, &l)) < 0) {
+	if ((rc = list_processes(&st->api, dev, GW_PROCESS_COMPUTE, &l, &compute_ok)) < 0 ||
+	    (rc = list_processes(&st->api, dev, GW_PROCESS_GRAPHICS, &l, &graphics_ok)) < 0) {
 		gw__free(l.items);
 		return rc;
+	}
+	if (!compute_ok && !graphics_ok) {
+		gw__free(l.items);
+		return gw__error_set(GW_ENOTSUP, "GPU %d cannot list its processes (NVML: not supported)",
+				     dev->info.index);
 	}
 	*out = l.items;
 	*count = l.n;

@@ -250,6 +250,35 @@ static void case_processes(void)
 	gw_context_free(ctx);
 }
 
+/* Newer calls answer FUNCTION_NOT_FOUND: the older ones are used. */
+static void case_old_driver(void)
+{
+	gw_context *ctx;
+	gw_device_sample s;
+	gw_process *p = NULL;
+	size_t n = 0;
+
+	use_machine("nvml_old_driver.json");
+	ctx = open_context();
+	CHECK_U64(gw_device_get(ctx, 0)->memory_total, 85520809984ULL);
+	CHECK_INT(gw_device_sample_read(ctx, 0, &s), 0);
+	CHECK_U64(s.memory_used, 1048576 + 476053504);  /* v1: used includes reserved */
+	CHECK_U64(s.memory_free, 85520809984ULL - 476053504 - 1048576);
+	CHECK_INT(s.memory_reserved.state, GW_FIELD_NOT_SUPPORTED);
+	CHECK_INT(s.memory_reserved.code, 13);
+	CHECK_U64(s.throttle_reasons, 0x44);
+	CHECK_F64(s.temperature, 31);
+	CHECK_INT(gw_device_processes(ctx, 0, &p, &n), 0);
+	CHECK_INT(n, 1);
+	if (n == 1) {
+		CHECK_INT(p[0].pid, 4242);
+		CHECK_U64(p[0].used_memory, 1000000);
+		CHECK_INT(p[0].gpu_instance_id.state, GW_FIELD_UNREAD);
+	}
+	gw_processes_free(p);
+	gw_context_free(ctx);
+}
+
 static void check_sample_all_not_supported(const gw_device_sample *s)
 {
 	const gw_u64 *u[] = {
@@ -314,8 +343,9 @@ static void case_not_supported(void)
 	CHECK(d->multiprocessor_count.state != GW_FIELD_VALID);
 	CHECK_INT(gw_device_sample_read(ctx, 0, &s), 0);
 	check_sample_all_not_supported(&s);
-	CHECK_INT(gw_device_processes(ctx, 0, &p, &n), 0);
-	CHECK_INT(n, 0);
+	/* Not supported is not "no processes". */
+	CHECK_INT(gw_device_processes(ctx, 0, &p, &n), GW_ENOTSUP);
+	CHECK(p == NULL);
 	gw_context_free(ctx);
 }
 
@@ -719,6 +749,7 @@ int main(int argc, char **argv)
 	RUN(case_happy_samples);
 	RUN(case_processes);
 	RUN(case_not_supported);
+	RUN(case_old_driver);
 	RUN(case_driver_not_loaded);
 	RUN(case_mismatch);
 	RUN(case_library_missing);
