@@ -38,7 +38,8 @@ LIB_OBJ += $(BUILD)/obj/$(BUILD)/gen/explain_data.o
 
 .PHONY: all test run clean unit fuzz-replay check-format
 all: $(BUILD)/gpuwise $(BUILD)/libgpuwise.a $(BUILD)/libgpuwise.so \
-     $(BUILD)/fake/libnvidia-ml.so.1 $(BUILD)/fake/libcuda.so.1 $(UNIT_BIN) $(FUZZ_REPLAY)
+     $(BUILD)/fake/libnvidia-ml.so.1 $(BUILD)/fake/libcuda.so.1 \
+     $(BUILD)/fake/legacy-470/libnvidia-ml.so.1 $(UNIT_BIN) $(FUZZ_REPLAY)
 
 $(BUILD)/gen/%.h: data/%.tsv scripts/gen-table
 	@mkdir -p $(dir $@)
@@ -70,6 +71,12 @@ $(BUILD)/fake/libnvidia-ml.so.1: fake/fake_nvml.c $(FAKE_COMMON) fake/machine.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -DGW_JSON_STANDALONE -fvisibility=hidden -shared $(LDFLAGS) -o $@ fake/fake_nvml.c $(FAKE_COMMON) -lpthread -Wl,-soname,libnvidia-ml.so.1
 	ln -sf libnvidia-ml.so.1 $(BUILD)/fake/libnvidia-ml.so
+
+# The same fake as a 470-branch driver ships it: newer symbols not exported.
+$(BUILD)/fake/legacy-470/libnvidia-ml.so.1: fake/fake_nvml.c $(FAKE_COMMON) fake/machine.h fake/legacy-470.map
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -DGW_JSON_STANDALONE -fvisibility=hidden -shared $(LDFLAGS) -o $@ fake/fake_nvml.c $(FAKE_COMMON) -lpthread -Wl,-soname,libnvidia-ml.so.1 -Wl,--version-script=fake/legacy-470.map
+	ln -sf ../libcuda.so.1 $(dir $@)libcuda.so.1
 
 $(BUILD)/fake/libcuda.so.1: fake/fake_cuda.c $(FAKE_COMMON) fake/machine.h
 	@mkdir -p $(dir $@)
