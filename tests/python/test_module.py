@@ -144,26 +144,37 @@ def test_torch_like_queries_h100():
     assert out[8] == "%d.%d" % (v // 1000, v % 1000 // 10)
 
 
-@pytest.mark.parametrize("env", [
-    {},
-    {"CUDA_DEVICE_ORDER": "PCI_BUS_ID"},
-    {"CUDA_VISIBLE_DEVICES": "1"},
-    {"CUDA_VISIBLE_DEVICES": "1,0"},
-    {"CUDA_VISIBLE_DEVICES": "0,7,1"},          # an invalid entry hides the rest
-    {"CUDA_VISIBLE_DEVICES": ""},
-    {"CUDA_VISIBLE_DEVICES": "GPU-7d2c9e14"},    # UUID prefix
-    {"CUDA_VISIBLE_DEVICES": "GPU-e3f1a0b2,GPU-7d2c9e14", "CUDA_DEVICE_ORDER": "PCI_BUS_ID"},
+MIG_A100 = ["MIG-1f2e3d4c-5b6a-5978-8a9b-0c1d2e3f4a5b", "MIG-8a3b1c4d"]
+
+
+@pytest.mark.parametrize("machine,env", [
+    ("mixed-order", {}),
+    ("mixed-order", {"CUDA_DEVICE_ORDER": "PCI_BUS_ID"}),
+    ("mixed-order", {"CUDA_VISIBLE_DEVICES": "1"}),
+    ("mixed-order", {"CUDA_VISIBLE_DEVICES": "1,0"}),
+    ("mixed-order", {"CUDA_VISIBLE_DEVICES": "0,7,1"}),          # an invalid entry hides the rest
+    ("mixed-order", {"CUDA_VISIBLE_DEVICES": ""}),
+    ("mixed-order", {"CUDA_VISIBLE_DEVICES": "GPU-7d2c9e14"}),    # UUID prefix
+    ("mixed-order", {"CUDA_VISIBLE_DEVICES": "GPU-e3f1a0b2,GPU-7d2c9e14", "CUDA_DEVICE_ORDER": "PCI_BUS_ID"}),
+    ("a100-mig", {}),
+    ("a100-mig", {"CUDA_VISIBLE_DEVICES": ",".join(MIG_A100)}),
+    ("a100-mig", {"CUDA_VISIBLE_DEVICES": "1," + MIG_A100[0]}),
+    ("lost-gpu", {}),
+    ("h100-8x", {"CUDA_VISIBLE_DEVICES": "7,3,5"}),
 ])
-def test_cuda_order_matches_libcuda(env):
+def test_cuda_order_matches_libcuda(machine, env):
     """gpuwise's CUDA numbering (computed without cuInit) equals the fake
     libcuda's, which implements FASTEST_FIRST / PCI_BUS_ID / CUDA_VISIBLE_DEVICES."""
-    out, _ = run_py("mixed-order", """
+    out, _ = run_py(machine, """
         ours = [gpuwise.get_device_name(i) for i in range(gpuwise.device_count())]
         cu = [d.cuda_index for d in gpuwise.devices()]
         out = [ours, cuda_view(), cu]
     """, env=env)
     assert out[0] == out[1]
-    assert sorted(c for c in out[2] if c is not None) == list(range(len(out[0])))
+    cuda = [c for c in out[2] if c is not None]
+    assert len(set(cuda)) == len(cuda) and set(cuda) <= set(range(len(out[0])))
+    if not machine.startswith("a100-mig"):  # several MIG devices of one GPU share a Device
+        assert sorted(cuda) == list(range(len(out[0])))
     # visible devices first, in CUDA order; hidden ones after with None
     assert out[2] == sorted(out[2], key=lambda c: (c is None, c if c is not None else 0))
 
