@@ -12,6 +12,7 @@
  * that cuInit runs in the caller's process; that is why a program that
  * forks workers after calling gpuwise may prefer GW_OPT_NO_CUDA.
  */
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,6 +111,19 @@ static const char *cuda_init_reason(gwc_result r)
 	case GWC_ERROR_UNKNOWN: return "an unknown error (often a missing nvidia-uvm module)";
 	default: return "the driver returned an error";
 	}
+}
+
+/* Vendor libraries stay mapped once loaded: dlclose only drops our
+ * reference. libcuda keeps driver threads and exit handlers inside it,
+ * NVML is cheaper to re-initialise than to reload, and static state a
+ * library allocated (the fakes' machine) stays reachable. This upgrades
+ * the object gw__dlopen already loaded; it loads nothing new. */
+static void keep_mapped(const char *name)
+{
+	void *h = dlopen(name, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD | RTLD_NODELETE);
+
+	if (h)
+		dlclose(h);
 }
 
 static const char *cuda_library_name(const gw_context *ctx)
@@ -282,6 +296,7 @@ static int cuda_open(gw_context *ctx, void **state, gw_backend_status *status)
 		gw__free(st);
 		return 0;
 	}
+	keep_mapped(libname);
 	resolve_symbols(st);
 	/* cuDriverGetVersion works before cuInit, even when cuInit fails. */
 	if (!GW_VALID(ctx->driver.cuda_driver_version) && st->api.driver_version &&
@@ -321,12 +336,14 @@ static int cuda_open(gw_context *ctx, void **state, gw_backend_status *status)
 	return 0;
 }
 
-/* libcuda is not dlclosed once cuInit succeeded: the driver keeps threads
- * and exit handlers inside it, and unloading it under them crashes at exit.
- * A second context's dlopen just takes another reference. */
 static void cuda_close(void *state)
 {
-	gw__free(state);
+	struct cuda_state *st = state;
+
+	if (!st)
+		return;
+	gw__dlclose(st->lib);
+	gw__free(st);
 }
 
 const gw_backend gw__backend_cuda = {

@@ -12,7 +12,9 @@
  * version mismatch is the common case) the user still wants to know which
  * library was loaded, so driver_version and nvml_version are taken from the
  * real file name of the loaded library (libnvidia-ml.so.550.54.15 ->
- * "550.54.15"; both fields get the bare driver version in that case).
+ * "550.54.15"; both fields get the bare driver version in that case), or
+ * from NVML's own version ("12.550.90.07" -> "550.90.07") when that call
+ * answers before init.
  * The kernel module version is read from /proc/driver/nvidia/version (or
  * /sys/module/nvidia/version) under the context root, whether or not NVML
  * loads.
@@ -477,6 +479,15 @@ static void read_driver_versions(gw_context *ctx, struct nvml_state *st)
 		else if (r != GWN_SUCCESS)
 			FAIL(drv->cuda_driver_version, r);
 	}
+	/* NVML's own version is "<CUDA major>.<driver version>" ("12.550.90.07")
+	 * and some libraries answer it before nvmlInit succeeds. */
+	if (!GW_VALID(drv->driver_version) && GW_VALID(drv->nvml_version)) {
+		const char *dot = strchr(drv->nvml_version.s, '.');
+
+		/* The module-version parser accepts a bare "550.90.07" line. */
+		if (dot && gw__nvidia_module_version_parse(dot + 1, strlen(dot + 1), ver, sizeof(ver)) == 0)
+			gw__str_set(&drv->driver_version, ver);
+	}
 	if (GW_VALID(drv->driver_version) && GW_VALID(drv->nvml_version))
 		return;
 	if (library_file_version(st->lib, ver, sizeof(ver)) < 0)
@@ -520,6 +531,19 @@ static void status_fail(gw_backend_status *status, gw_backend_state state, int e
 	va_start(ap, fmt);
 	vsnprintf(status->message, sizeof(status->message), fmt, ap);
 	va_end(ap);
+}
+
+/* Vendor libraries stay mapped once loaded: dlclose only drops our
+ * reference. libcuda keeps driver threads and exit handlers inside it,
+ * NVML is cheaper to re-initialise than to reload, and static state a
+ * library allocated (the fakes' machine) stays reachable. This upgrades
+ * the object gw__dlopen already loaded; it loads nothing new. */
+static void keep_mapped(const char *name)
+{
+	void *h = dlopen(name, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD | RTLD_NODELETE);
+
+	if (h)
+		dlclose(h);
 }
 
 static const char *nvml_library_name(const gw_context *ctx)
@@ -806,6 +830,7 @@ static int nvml_open(gw_context *ctx, void **state, gw_backend_status *status)
 		gw__free(st);
 		return 0;
 	}
+	keep_mapped(libname);
 	resolve_symbols(st);
 	if (!has_required_symbols(&st->api, &missing)) {
 		status_fail(status, GW_BACKEND_INIT_FAILED, GW_ELIBRARY, GWN_ERROR_FUNCTION_NOT_FOUND,
