@@ -173,8 +173,8 @@ static void print_device_memory(gw_context *ctx, int i)
 	size_t n = 0;
 	char name[128], used[32], total[32], mem[32];
 
-	if (!device_readable(d))
-		return;
+	if (!device_readable(d) || !GW_VALID(d->memory_total))
+		return;            /* e.g. an integrated GPU no backend samples */
 	show_str(name, sizeof(name), &d->name);
 	show_bytes(total, sizeof(total), &d->memory_total);
 	if (gw_device_sample_read(ctx, i, &s) == 0)

@@ -13,5 +13,6 @@
 #include "gpuwise/device.h"
 #include "gpuwise/context.h"
 #include "gpuwise/json.h"
+#include "gpuwise/explain.h"
 
 #endif

@@ -139,6 +139,15 @@ for id in $("$PY" -c 'import json,sys; print(" ".join(d["id"] for d in json.load
 	"$G" explain "$id" >"$T/o" 2>&1 || fail "explain $id: exit $?"
 done
 
+# ---- tailoring: an OOM on a machine with a readable GPU lists who holds memory
+if [ -f build/fake/libnvidia-ml.so.1 ]; then
+	scripts/with-machine laptop-3060 -- "$G" explain 'torch.OutOfMemoryError: CUDA out of memory.' >"$T/o" 2>&1; rc=$?
+	[ $rc = 0 ] && grep -q 'GPU memory on this machine now' "$T/o" && grep -q 'pid 1710 .*Xorg' "$T/o" \
+		|| fail "OOM tailoring on laptop-3060: exit $rc $(tail -5 "$T/o")"
+	scripts/with-machine laptop-3060 -- "$G" explain 'RuntimeError: No CUDA GPUs are available' >"$T/o" 2>&1
+	grep -q 'GPU memory on this machine' "$T/o" && fail "memory listing shown for a non-OOM error"
+fi
+
 # ---- hostile input never crashes ------------------------------------------
 head -c 2000000 /dev/urandom >"$T/garbage"
 "$G" explain "$T/garbage" >/dev/null 2>&1; rc=$?
