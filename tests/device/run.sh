@@ -30,10 +30,15 @@ if ! nvidia-smi -L >/tmp/gw-device-L.$$ 2>&1; then
 fi
 say "== GPUs"; cat /tmp/gw-device-L.$$; rm -f /tmp/gw-device-L.$$
 
-say "== build"
-make -s -j"$(nproc 2>/dev/null || echo 2)" build/gpuwise >/tmp/gw-device-build.$$ 2>&1 ||
-	{ tail -30 /tmp/gw-device-build.$$ >&2; rm -f /tmp/gw-device-build.$$; die2 "build failed"; }
-rm -f /tmp/gw-device-build.$$
+# GPUWISE_NO_BUILD=1 uses the build/gpuwise that is there (the test suite's
+# dry run, which has just built it).
+if [ -z "${GPUWISE_NO_BUILD-}" ]; then
+	say "== build"
+	make -s -j"$(nproc 2>/dev/null || echo 2)" build/gpuwise >/tmp/gw-device-build.$$ 2>&1 ||
+		{ tail -30 /tmp/gw-device-build.$$ >&2; rm -f /tmp/gw-device-build.$$; die2 "build failed"; }
+	rm -f /tmp/gw-device-build.$$
+fi
+[ -x build/gpuwise ] || die2 "build/gpuwise missing"
 
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 |
 	tr 'A-Z' 'a-z' | sed 's/nvidia //; s/[^a-z0-9]\+/-/g; s/^-//; s/-$//')

@@ -517,15 +517,7 @@ def gtx1080ti_old_driver():
 		power=61000, limit=250000, energy=987654321,
 		clocks=(1480, 1480, 5508, 1379), max_clocks=(1911, 1911, 5505, 1620), pstate=2,
 		pcie=pcie(3, 16, 3, 16), persistence=1, display=0, ecc=None, remapped=None,
-		reasons=0x4, mig=None, procs_compute=(proc(SLEEPER, 6042 * MiB),), util=(87, 41),
-		errors={
-			# Driver 470 predates nvmlMemory_v2 (515) and the _v3 process calls (510.39).
-			"nvmlDeviceGetMemoryInfo_v2": "FUNCTION_NOT_FOUND",
-			"nvmlDeviceGetComputeRunningProcesses_v3": "FUNCTION_NOT_FOUND",
-			"nvmlDeviceGetGraphicsRunningProcesses_v3": "FUNCTION_NOT_FOUND",
-			"nvmlDeviceGetGpuMaxPcieLinkGeneration": "FUNCTION_NOT_FOUND",
-			"nvmlDeviceGetCurrentClocksEventReasons": "FUNCTION_NOT_FOUND",
-		})
+		reasons=0x4, mig=None, procs_compute=(proc(SLEEPER, 6042 * MiB),), util=(87, 41))
 	d["serial"] = None
 	d["remapped_rows"] = None
 	m = {
@@ -536,8 +528,10 @@ def gtx1080ti_old_driver():
 			       "max clocks 1911/5505/1620 MHz from another (NVIDIA/nvidia-docker#957). 250 W limit, "
 			       "11 GB GDDR5X, 28 SMs, CC 6.1, fan present. Symbols newer than the driver "
 			       "(nvmlDeviceGetMemoryInfo_v2, the _v3 process calls, GpuMaxPcieLinkGeneration, "
-			       "CurrentClocksEventReasons) answer FUNCTION_NOT_FOUND, so clients must fall back.",
-		"nvml": {"init": "SUCCESS", "driver_version": "470.182.03",
+			       "CurrentClocksEventReasons, TemperatureV, ...) are not exported: \"library_dir\": "
+			       "\"legacy-470\" makes with-machine use build/fake/legacy-470 (fake/legacy-470.map), "
+			       "so clients take their dlsym-time fallbacks as on a real 470 driver.",
+		"nvml": {"init": "SUCCESS", "library_dir": "legacy-470", "driver_version": "470.182.03",
 			 "nvml_version": "11.470.182.03", "cuda_driver_version": 11040,
 			 "devices": [d]},
 		"cuda": {"init": "SUCCESS", "driver_version": 11040, "fastest_first_order": [0]},

@@ -376,7 +376,7 @@ def test_device_check_against_a_stub_nvidia_smi(tmp_path, skew):
 	require_fake()
 	import conftest
 	stub_dir = os.path.join(conftest.REPO, "tests", "device")
-	env = {"PATH": stub_dir + ":" + os.environ.get("PATH", ""), "OUT": str(tmp_path)}
+	env = {"PATH": stub_dir + ":" + os.environ.get("PATH", ""), "OUT": str(tmp_path), "GPUWISE_NO_BUILD": "1"}
 	if skew:
 		env["FAKE_SMI_SKEW"] = "1"
 	r = with_machine("h100-8x", [os.path.join(stub_dir, "run.sh")], env=env, timeout=300)
