@@ -36,7 +36,7 @@ __all__ = [
     "is_available", "device_count", "get_device_name", "get_device_capability",
     "mem_get_info", "driver_version", "cuda_driver_version", "devices", "Device",
     "MigDevice", "Process", "select", "monitor", "Monitor", "refresh", "parse_size",
-    "explain", "Match", "install_excepthook", "explanation_text",
+    "explain", "Match", "install_excepthook", "explanation_text", "doctor", "Report", "Finding",
     "GPUWiseError", "NoGPUError", "DriverNotLoadedError", "DriverMismatchError",
     "LibraryNotFoundError", "GPULostError", "GPUPermissionError", "DeviceNotFoundError",
     "InvalidDeviceError", "InvalidArgumentError", "NotSupportedError", "VendorError",
@@ -284,10 +284,9 @@ def mem_get_info(device=None):
 
 
 def _driver_field(key):
+    """A driver-wide fact; raises why when the NVIDIA driver is not usable
+    (a version read from a driver that cannot run is not an answer)."""
     ctx = _context()
-    drv = ctx.driver()
-    if drv[key] is not None:
-        return drv[key]
     nvml = {b["name"]: b for b in ctx.backends()}.get("nvml")
     if nvml and nvml["state"] == "library-missing":
         raise _error(LibraryNotFoundError, "no NVIDIA driver library: %s" % (
@@ -295,8 +294,11 @@ def _driver_field(key):
     if nvml and nvml["state"] == "init-failed" and nvml["error"]:
         raise _error(_C.error_class(nvml["error"]), nvml["message"] or _C.error_str(nvml["error"]),
                      nvml["error"])
-    raise _error(NotSupportedError, "the NVIDIA driver does not report its %s (%s)" % (
-        key.replace("_", " "), drv["unavailable"].get(key, "unknown")), _C.ENOTSUP)
+    drv = ctx.driver()
+    if drv[key] is None:
+        raise _error(NotSupportedError, "the NVIDIA driver does not report its %s (%s)" % (
+            key.replace("_", " "), drv["unavailable"].get(key, "unknown")), _C.ENOTSUP)
+    return drv[key]
 
 
 def driver_version():
@@ -847,3 +849,75 @@ def install_excepthook():
     _previous_hook = previous
     _sys.excepthook = hook
     return previous
+
+
+class Finding:
+    """One doctor finding: id (see `gpuwise explain <id>`), severity
+    ('error', 'warning', 'info'), layer, title, evidence and fix."""
+
+    __slots__ = ("id", "severity", "layer", "title", "evidence", "fix")
+
+    def __init__(self, d):
+        for k in self.__slots__:
+            setattr(self, k, d[k])
+
+    def to_dict(self):
+        return {k: getattr(self, k) for k in self.__slots__}
+
+    def __str__(self):
+        return "%s %s: %s\n  evidence: %s\n  fix: %s" % (
+            self.severity, self.id, self.title, self.evidence, self.fix)
+
+    def __repr__(self):
+        return "Finding(id=%r, severity=%r, title=%r)" % (self.id, self.severity, self.title)
+
+
+class Report:
+    """What doctor() found: .findings (errors first within each layer),
+    .verdict (one line), .errors/.warnings counts, .ok, .deep (what --deep
+    saw), .to_dict() (the `gpuwise doctor --json` document)."""
+
+    __slots__ = ("findings", "verdict", "deep", "_json")
+
+    def __init__(self, d):
+        self.findings = [Finding(f) for f in d["findings"]]
+        self.verdict = d["verdict"]
+        self.deep = d["deep"]
+        self._json = d["json"]
+
+    @property
+    def errors(self):
+        return sum(1 for f in self.findings if f.severity == "error")
+
+    @property
+    def warnings(self):
+        return sum(1 for f in self.findings if f.severity == "warning")
+
+    @property
+    def ok(self):
+        """True when no finding is an error (doctor's exit status 0)."""
+        return self.errors == 0
+
+    def to_dict(self):
+        import json
+        return json.loads(self._json) if self._json else {
+            "findings": [f.to_dict() for f in self.findings]}
+
+    def __str__(self):
+        return "\n".join([str(f) for f in self.findings] + [self.verdict])
+
+    def __repr__(self):
+        return "Report(errors=%d, warnings=%d, verdict=%r)" % (self.errors, self.warnings, self.verdict)
+
+
+def doctor(deep=False, python_envs=()):
+    """Run every doctor check (driver, CUDA, Python frameworks, live GPUs,
+    environment) and return a Report. deep=True also imports each installed
+    framework in a subprocess. Needs a library built with doctor's API."""
+    if not hasattr(_C, "doctor"):
+        raise _error(NotSupportedError, "this build of gpuwise has no doctor (rebuild from a newer "
+                     "checkout, or run `gpuwise doctor`)", _C.ENOTSUP)
+    if isinstance(python_envs, (str, bytes)):
+        python_envs = (python_envs,)
+    envs = [_os.fsdecode(p) for p in python_envs]
+    return Report(_C.doctor(deep=bool(deep), python_envs=envs))

@@ -25,6 +25,14 @@
 
 #include "gpuwise/gpuwise.h"
 #include "gpuwise/explain.h"
+/* doctor's public API is bound when its header is there (it landed after
+ * this module); without it the module simply has no doctor(). */
+#if defined(__has_include)
+#if __has_include("gpuwise/doctor.h")
+#include "gpuwise/doctor.h"
+#define GW_PY_HAVE_DOCTOR 1
+#endif
+#endif
 
 /* ---- exceptions -------------------------------------------------------- */
 
@@ -1340,6 +1348,168 @@ static PyObject *mod_finding_ids(PyObject *mod, PyObject *unused)
 	return res;
 }
 
+/* ---- doctor ------------------------------------------------------------- */
+#ifdef GW_PY_HAVE_DOCTOR
+
+static PyObject *finding_dict(const gw_finding *f)
+{
+	PyObject *d = PyDict_New();
+	int bad = 0;
+
+	if (!d)
+		return NULL;
+	bad |= put(d, "id", text(f->id));
+	bad |= put(d, "severity", text(gw_severity_name(f->severity)));
+	bad |= put(d, "layer", text(f->layer));
+	bad |= put(d, "title", text(f->title));
+	bad |= put(d, "evidence", text(f->evidence));
+	bad |= put(d, "fix", text(f->fix));
+	if (bad) {
+		Py_DECREF(d);
+		return NULL;
+	}
+	return d;
+}
+
+static PyObject *deep_dict(const gw_doctor_deep *x)
+{
+	PyObject *d = PyDict_New();
+	int bad = 0;
+
+	if (!d)
+		return NULL;
+	bad |= put(d, "site", text(x->site));
+	bad |= put(d, "python", text(x->python));
+	bad |= put(d, "framework", text(x->framework));
+	bad |= put(d, "static_verdict", text(x->static_verdict));
+	bad |= put(d, "ok", PyBool_FromLong(x->ok));
+	bad |= put(d, "timed_out", PyBool_FromLong(x->timed_out));
+	bad |= put(d, "exit_status", PyLong_FromLong(x->exit_status));
+	bad |= put(d, "seconds", PyFloat_FromDouble(x->seconds));
+	bad |= put(d, "output", text(x->output));
+	if (bad) {
+		Py_DECREF(d);
+		return NULL;
+	}
+	return d;
+}
+
+/* Append the items of a report to a list with `make`. */
+static int append_all(PyObject *list, PyObject *item)
+{
+	int rc;
+
+	if (!item)
+		return -1;
+	rc = PyList_Append(list, item);
+	Py_DECREF(item);
+	return rc;
+}
+
+#define DOCTOR_MAX_ENVS 64
+
+/* doctor(deep=False, python_envs=(), deep_timeout=20.0, flags=0) ->
+ * {"findings": [...], "verdict": str, "json": str, "deep": [...]} */
+static PyObject *mod_doctor(PyObject *mod, PyObject *args, PyObject *kwargs)
+{
+	static char *kwlist[] = { "deep", "python_envs", "deep_timeout", "flags", NULL };
+	int deep = 0;
+	PyObject *envs = NULL, *seq = NULL, *res = NULL, *findings = NULL, *deeps = NULL;
+	PyObject *holders[DOCTOR_MAX_ENVS];
+	const char *paths[DOCTOR_MAX_ENVS];
+	Py_ssize_t nenv = 0;
+	double timeout = 20.0;
+	unsigned int flags = 0;
+	gw_doctor_options opts = GW_DOCTOR_OPTIONS_INIT;
+	gw_doctor_report *rep = NULL;
+	struct failure f = { 0, "" };
+	char *json = NULL;
+	int rc, bad = 0;
+
+	(void)mod;
+	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|pOdI:doctor", kwlist, &deep, &envs, &timeout, &flags))
+		return NULL;
+	if (envs && envs != Py_None) {
+		if (!(seq = PySequence_Fast(envs, "python_envs must be a sequence of str")))
+			return NULL;
+		nenv = PySequence_Size(seq);
+		if (nenv < 0 || nenv > DOCTOR_MAX_ENVS) {
+			Py_DECREF(seq);
+			if (nenv >= 0)
+				raise_code(GW_EINVAL, "at most 64 python_envs");
+			return NULL;
+		}
+		for (Py_ssize_t i = 0; i < nenv; i++) {
+			PyObject *item = PySequence_GetItem(seq, i);
+
+			holders[i] = NULL;
+			if (item && PyUnicode_Check(item))
+				holders[i] = PyUnicode_AsEncodedString(item, "utf-8", "surrogateescape");
+			else if (item)
+				PyErr_SetString(PyExc_TypeError, "python_envs must be a sequence of str");
+			Py_XDECREF(item);
+			if (!holders[i] || !(paths[i] = PyBytes_AsString(holders[i]))) {
+				for (Py_ssize_t j = 0; j <= i; j++)
+					Py_XDECREF(holders[j]);
+				Py_DECREF(seq);
+				return NULL;
+			}
+		}
+	}
+	if (!isfinite(timeout)) {
+		res = raise_code(GW_EINVAL, "deep_timeout must be a finite number of seconds");
+		goto out;
+	}
+	opts.python_envs = nenv ? paths : NULL;
+	opts.npython_envs = (size_t)nenv;
+	opts.deep = deep;
+	opts.deep_timeout_s = timeout;
+	opts.flags = flags;
+	Py_BEGIN_ALLOW_THREADS
+	rc = gw_doctor_run(&rep, &opts);
+	if (rc < 0)
+		failure_take(&f, rc);
+	else
+		json = gw_doctor_report_json(rep, 0);
+	Py_END_ALLOW_THREADS
+	if (rc < 0) {
+		raise_code(f.code, f.message);
+		goto out;
+	}
+	if (!(res = PyDict_New()) || !(findings = PyList_New(0)) || !(deeps = PyList_New(0)))
+		goto fail;
+	for (size_t i = 0; i < gw_doctor_finding_count(rep); i++) {
+		const gw_finding *fi = gw_doctor_finding(rep, i);
+
+		if (fi && append_all(findings, finding_dict(fi)) < 0)
+			goto fail;
+	}
+	for (size_t i = 0; i < gw_doctor_deep_count(rep); i++) {
+		const gw_doctor_deep *x = gw_doctor_deep_at(rep, i);
+
+		if (x && append_all(deeps, deep_dict(x)) < 0)
+			goto fail;
+	}
+	bad |= PyDict_SetItemString(res, "findings", findings);
+	bad |= PyDict_SetItemString(res, "deep", deeps);
+	bad |= put(res, "verdict", text(gw_doctor_verdict(rep)));
+	bad |= put(res, "json", json ? text(json) : (Py_INCREF(Py_None), Py_None));
+	if (!bad)
+		goto out;
+fail:
+	Py_CLEAR(res);
+out:
+	Py_XDECREF(findings);
+	Py_XDECREF(deeps);
+	free(json);
+	gw_doctor_report_free(rep);
+	for (Py_ssize_t i = 0; i < nenv; i++)
+		Py_XDECREF(holders[i]);
+	Py_XDECREF(seq);
+	return res;
+}
+#endif
+
 /* ---- module ------------------------------------------------------------- */
 
 static PyObject *mod_version(PyObject *m, PyObject *unused)
@@ -1384,6 +1554,10 @@ static PyMethodDef module_methods[] = {
 	{ "explain", mod_explain, METH_VARARGS, "explain(data: bytes) -> list of match dicts." },
 	{ "finding", mod_finding, METH_VARARGS, "finding(id) -> catalogue entry dict or None." },
 	{ "finding_ids", mod_finding_ids, METH_NOARGS, "finding_ids() -> every catalogue id." },
+#ifdef GW_PY_HAVE_DOCTOR
+	{ "doctor", (PyCFunction)(void (*)(void))mod_doctor, METH_VARARGS | METH_KEYWORDS,
+	  "doctor(deep=False, python_envs=(), deep_timeout=20.0, flags=0) -> report dict." },
+#endif
 	{ NULL, NULL, 0, NULL }
 };
 

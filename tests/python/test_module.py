@@ -648,3 +648,25 @@ def test_excepthook_explains_oom_with_process_memory():
         raise KeyError('not a GPU problem')
     """, expect_rc=1)
     assert "KeyError" in err and "gpuwise:" not in err
+
+
+# ---- doctor (bound when include/gpuwise/doctor.h is in the build) ---------------------------
+
+def test_doctor_report():
+    out, _ = run_py("no-driver", """
+        if not hasattr(gpuwise._gpuwise, 'doctor'):
+            try:
+                gpuwise.doctor(); out = 'no-error'
+            except gpuwise.NotSupportedError:
+                out = 'unbound'
+        else:
+            r = gpuwise.doctor()
+            out = {'ids': [f.id for f in r.findings], 'ok': r.ok, 'errors': r.errors,
+                   'verdict': r.verdict, 'json_ids': [f['id'] for f in r.to_dict()['findings']]}
+    """)
+    if out == "unbound":
+        pytest.skip("doctor's public API is not in this build")
+    assert out != "no-error"
+    assert "nvidia-driver-not-loaded" in out["ids"]
+    assert out["ok"] is False and out["errors"] >= 1 and out["verdict"]
+    assert out["json_ids"] == out["ids"]
