@@ -1,0 +1,106 @@
+/* gpuwise — doctor: what stands between this machine and a working GPU
+ * framework, as a list of findings with evidence and a fix.
+ *
+ *   gw_doctor_report *rep;
+ *   gw_doctor_options opts = GW_DOCTOR_OPTIONS_INIT;
+ *   if (gw_doctor_run(&rep, &opts) < 0) { puts(gw_error_last()); ... }
+ *   for (size_t i = 0; i < gw_doctor_finding_count(rep); i++) {
+ *       const gw_finding *f = gw_doctor_finding(rep, i);
+ *       printf("%s %s: %s\n", gw_severity_name(f->severity), f->id, f->title);
+ *   }
+ *   puts(gw_doctor_verdict(rep));
+ *   gw_doctor_report_free(rep);
+ *
+ * The run reads files (probes: PCI, driver, toolkits, Python environments
+ * and their frameworks, ROCm, container, kernel log) and opens a context
+ * (live GPU state), then applies one rule per finding id. The environment
+ * it judges (PATH, LD_LIBRARY_PATH, CUDA_VISIBLE_DEVICES, GPUWISE_ROOT, ...)
+ * is the process environment. The library never prints: the CLI and the
+ * Python module own the output; gw_doctor_report_json() gives the ◆ JSON.
+ */
+#ifndef GPUWISE_DOCTOR_H
+#define GPUWISE_DOCTOR_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GW_DOCTOR_OPTIONS_VERSION 1
+typedef struct gw_doctor_options {
+	unsigned version;                /* GW_DOCTOR_OPTIONS_VERSION */
+	const char *const *python_envs;  /* extra environment prefixes (--python-env) */
+	size_t npython_envs;
+	int deep;                        /* also import each framework in a subprocess */
+	double deep_timeout_s;           /* per subprocess; <= 0 means 20 s */
+	unsigned flags;                  /* GW_DOCTOR_* */
+} gw_doctor_options;
+#define GW_DOCTOR_OPTIONS_INIT { GW_DOCTOR_OPTIONS_VERSION, NULL, 0, 0, 20.0, 0 }
+
+enum {
+	GW_DOCTOR_NO_KERNEL_LOG = 0x1,   /* skip the Xid scan of the kernel log */
+	GW_DOCTOR_NO_LIVE = 0x2          /* do not open NVML/CUDA (files only) */
+};
+
+typedef enum gw_severity {
+	GW_SEVERITY_INFO = 0,
+	GW_SEVERITY_WARNING = 1,
+	GW_SEVERITY_ERROR = 2
+} gw_severity;
+
+/* One finding. Strings are UTF-8, owned by the report, never NULL. */
+typedef struct gw_finding {
+	const char *id;          /* stable slug; `gpuwise explain <id>` for the long text */
+	gw_severity severity;
+	const char *layer;       /* "hardware", "driver", "cuda", "python", "live", "environment" */
+	const char *title;       /* one line, specific to what was seen */
+	const char *evidence;    /* versions, paths and values seen */
+	const char *fix;         /* what to do; commands can be pasted */
+} gw_finding;
+
+/* What --deep saw when it imported a framework in a subprocess. */
+typedef struct gw_doctor_deep {
+	const char *site;        /* the environment's site-packages */
+	const char *python;      /* the interpreter that was run */
+	const char *framework;   /* "pytorch", "tensorflow", "jax", "cupy" */
+	const char *static_verdict; /* what the file-based checks concluded */
+	int ok;                  /* the framework ran a kernel on a GPU */
+	int timed_out;
+	int exit_status;         /* of the subprocess, -1 when it could not run */
+	double seconds;
+	const char *output;      /* its last lines (stdout+stderr), trimmed */
+} gw_doctor_deep;
+
+typedef struct gw_doctor_report gw_doctor_report;
+
+/* Run every check. *out is set only on success (findings are not
+ * failures); returns 0, GW_EINVAL or GW_ENOMEM. */
+int gw_doctor_run(gw_doctor_report **out, const gw_doctor_options *opts);
+void gw_doctor_report_free(gw_doctor_report *rep);
+
+/* Findings in layer order (hardware, driver, cuda, python, live,
+ * environment), errors before warnings before info within a layer. */
+size_t gw_doctor_finding_count(const gw_doctor_report *rep);
+const gw_finding *gw_doctor_finding(const gw_doctor_report *rep, size_t i);
+/* How many findings of a severity. */
+size_t gw_doctor_count(const gw_doctor_report *rep, gw_severity sev);
+/* One line: "ready: PyTorch 2.3.0+cu121 can use 8× NVIDIA H100 80GB HBM3",
+ * "not ready: 2 errors (...)". */
+const char *gw_doctor_verdict(const gw_doctor_report *rep);
+/* --deep results (0 when not asked or nothing to import). */
+size_t gw_doctor_deep_count(const gw_doctor_report *rep);
+const gw_doctor_deep *gw_doctor_deep_at(const gw_doctor_report *rep, size_t i);
+
+/* The layers in report order, NULL-terminated. */
+extern const char *const gw_doctor_layers[];
+const char *gw_severity_name(gw_severity sev);   /* "error", "warning", "info" */
+
+/* {"findings": [...], "summary": {...}} (plus "deep" when run), malloc'd,
+ * indented by `indent` spaces (0 = compact). NULL on out of memory. */
+char *gw_doctor_report_json(const gw_doctor_report *rep, int indent);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,372 @@
+/* Doctor rules for the CUDA layer: toolkits, CUDA_VISIBLE_DEVICES and
+ * CUDA_DEVICE_ORDER, MIG selection, cuDNN, LD_LIBRARY_PATH and nvcc
+ * against the frameworks' own CUDA. One function per finding id. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "doctor/doctor_int.h"
+
+#define EV 2048
+#define FIX 1024
+
+static void found_toolkit(gw__doctor *d)
+{
+	const gw_probe_report *p = d->p;
+	char ev[EV] = "", title[256] = "";
+
+	if (!p->ntoolkits && !p->ncudnn && !p->nnccl)
+		return;
+	for (size_t i = 0; i < p->ntoolkits; i++) {
+		const gw_probe_toolkit *t = &p->toolkits[i];
+
+		gw__doc_cat(ev, sizeof(ev), "%sCUDA %s at %s%s%s%s", ev[0] ? "; " : "",
+			    GW_VERSION_KNOWN(t->version) ? t->version.text : "(version unknown)", t->prefix,
+			    t->nvcc_on_path ? " (nvcc on PATH)" : t->has_nvcc ? " (has nvcc)" : "",
+			    t->is_cuda_home ? " (CUDA_HOME)" : "", "");
+		if (GW_VERSION_KNOWN(t->cudnn))
+			gw__doc_cat(ev, sizeof(ev), ", cuDNN %s", t->cudnn.text);
+		if (GW_VERSION_KNOWN(t->nccl))
+			gw__doc_cat(ev, sizeof(ev), ", NCCL %s", t->nccl.text);
+	}
+	for (size_t i = 0; i < p->ncudnn; i++)
+		gw__doc_cat(ev, sizeof(ev), "%scuDNN %s (%s)", ev[0] ? "; " : "", p->cudnn[i].version.text, p->cudnn[i].where);
+	for (size_t i = 0; i < p->nnccl; i++)
+		gw__doc_cat(ev, sizeof(ev), "%sNCCL %s (%s)", ev[0] ? "; " : "", p->nccl[i].version.text, p->nccl[i].where);
+	{
+		int k = p->nvcc_toolkit >= 0 ? p->nvcc_toolkit : p->cuda_home_toolkit >= 0 ? p->cuda_home_toolkit : 0;
+		const gw_probe_toolkit *t = p->ntoolkits ? &p->toolkits[k] : NULL;
+
+		if (t)
+			gw__doc_fmt(title, sizeof(title), "CUDA toolkit %s%s%s%s%s", GW_VERSION_KNOWN(t->version) ? t->version.text : "?",
+				 GW_VERSION_KNOWN(t->cudnn) ? ", cuDNN " : "", GW_VERSION_KNOWN(t->cudnn) ? t->cudnn.text : "",
+				 GW_VERSION_KNOWN(t->nccl) ? ", NCCL " : "", GW_VERSION_KNOWN(t->nccl) ? t->nccl.text : "");
+		else
+			gw__doc_fmt(title, sizeof(title), "CUDA libraries outside a toolkit");
+		if (p->ntoolkits > 1)
+			gw__doc_cat(title, sizeof(title), " (%zu toolkits)", p->ntoolkits);
+	}
+	gw__doc_add(d, "found-cuda-toolkit", "cuda", GW_SEVERITY_INFO, title, ev, "");
+}
+
+/* ---- CUDA_VISIBLE_DEVICES ------------------------------------------------------ */
+
+static bool uuid_matches(const gw__doctor *d, const char *entry, bool *known)
+{
+	size_t el = strlen(entry);
+
+	for (int i = 0; i < d->ndev; i++) {
+		const gw_device_info *di = gw_device_get(d->ctx, i);
+
+		if (di->vendor != GW_VENDOR_NVIDIA)
+			continue;
+		if (GW_VALID(di->uuid)) {
+			*known = true;
+			if (!strncmp(di->uuid.s, entry, el))
+				return true;
+		}
+		for (int m = 0; d->have_sample && d->have_sample[i] && m < d->sample[i].mig_count; m++)
+			if (GW_VALID(d->sample[i].mig[m].uuid) && !strncmp(d->sample[i].mig[m].uuid.s, entry, el))
+				return true;
+	}
+	return false;
+}
+
+/* How many entries select a device; *bad gets the first that does not
+ * (CUDA stops there). known: whether entries could be judged at all. */
+static int cvd_select(const gw__doctor *d, const char *cvd, char *bad, size_t badn)
+{
+	char buf[512];
+	int selected = 0;
+
+	bad[0] = '\0';
+	gw__strlcpy(buf, cvd, sizeof(buf));
+	for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		bool ok, known = false;
+
+		while (*tok == ' ')
+			tok++;
+		for (char *e = tok + strlen(tok); e > tok && e[-1] == ' ';)
+			*--e = '\0';
+		if (tok[0] && strspn(tok, "0123456789") == strlen(tok))
+			ok = strlen(tok) < 6 && atoi(tok) < d->nnvidia;
+		else if (!strncmp(tok, "GPU-", 4) || !strncmp(tok, "MIG-", 4)) {
+			ok = uuid_matches(d, tok, &known);
+			if (!ok && !known)
+				ok = true;   /* no UUIDs to compare with: cannot judge */
+		} else
+			ok = false;
+		if (!ok) {
+			gw__strlcpy(bad, tok, badn);
+			break;
+		}
+		selected++;
+	}
+	return selected;
+}
+
+static void rules_cvd(gw__doctor *d)
+{
+	const char *cvd = d->p->cuda_visible_devices;
+	char bad[128], ev[EV];
+	int n;
+
+	if (!cvd || d->nnvidia <= 0)
+		return;
+	n = cvd_select(d, cvd, bad, sizeof(bad));
+	gw__doc_fmt(ev, sizeof(ev), "CUDA_VISIBLE_DEVICES=\"%s\"; %d NVIDIA GPU%s here (CUDA indices 0..%d)", cvd,
+		 d->nnvidia, d->nnvidia == 1 ? "" : "s", d->nnvidia - 1);
+	if (n == 0)
+		gw__doc_add(d, "cuda-visible-devices-hides-all", "cuda", -1, NULL, ev,
+			    d->nnvidia == 1 ? "Use `CUDA_VISIBLE_DEVICES=0` (this machine has one GPU), or unset it: "
+					      "`unset CUDA_VISIBLE_DEVICES`."
+					    : "Pick GPUs that exist (`gpuwise list` shows their CUDA indices and UUIDs), or "
+					      "`unset CUDA_VISIBLE_DEVICES`.");
+	if (bad[0]) {
+		char ev2[EV], title[256];
+
+		gw__doc_fmt(ev2, sizeof(ev2), "%s; entry \"%s\" matches no device%s", ev, bad,
+			 n ? " and hides the entries after it" : "");
+		gw__doc_fmt(title, sizeof(title), "CUDA_VISIBLE_DEVICES entry \"%s\" matches no GPU", bad);
+		gw__doc_add(d, "cuda-visible-devices-invalid", "cuda", -1, title, ev2,
+			    "Use indices below the GPU count or full `GPU-`/`MIG-` UUIDs from `gpuwise list`; CUDA "
+			    "ignores everything after the first bad entry.");
+	}
+}
+
+static void rule_device_order(gw__doctor *d)
+{
+	const char *order = d->p->cuda_device_order;
+	char ev[EV] = "";
+	bool differs = false, names_differ = false;
+	const char *first = NULL;
+	int nv = 0;
+
+	if (order && !strcmp(order, "PCI_BUS_ID"))
+		return;
+	for (int i = 0; i < d->ndev; i++) {
+		const gw_device_info *di = gw_device_get(d->ctx, i);
+
+		if (di->vendor != GW_VENDOR_NVIDIA || di->nvml_index < 0)
+			continue;
+		nv++;
+		if (GW_VALID(di->name)) {
+			if (first && strcmp(first, di->name.s))
+				names_differ = true;
+			first = first ? first : di->name.s;
+		}
+		if (di->cuda_index >= 0 && di->cuda_index != di->nvml_index)
+			differs = true;
+		gw__doc_cat(ev, sizeof(ev), "%snvidia-smi %d = CUDA %d (%s)", ev[0] ? "; " : "", di->nvml_index,
+			    di->cuda_index, GW_VALID(di->name) ? di->name.s : "?");
+	}
+	if (nv < 2)
+		return;
+	/* With CUDA_VISIBLE_DEVICES set, CUDA's indices are renumbered anyway:
+	 * judge by whether the GPUs differ at all. */
+	if (d->p->cuda_visible_devices ? !names_differ : !differs)
+		return;
+	gw__doc_cat(ev, sizeof(ev), "; CUDA_DEVICE_ORDER=%s", order ? order : "(unset: FASTEST_FIRST)");
+	gw__doc_add(d, "cuda-device-order-differs", "cuda", -1, NULL, ev,
+		    "`export CUDA_DEVICE_ORDER=PCI_BUS_ID` (in your shell profile or job script) so CUDA numbers GPUs "
+		    "like nvidia-smi does.");
+}
+
+static void rule_mig_selection(gw__doctor *d)
+{
+	const char *cvd = d->p->cuda_visible_devices;
+	char ev[EV] = "";
+
+	if (!d->have_sample || (cvd && strstr(cvd, "MIG-")))
+		return;
+	for (int i = 0; i < d->ndev; i++) {
+		const gw_device_sample *s = &d->sample[i];
+
+		if (!d->have_sample[i] || !GW_VALID(s->mig_current) || s->mig_current.v != 1)
+			continue;
+		gw__doc_cat(ev, sizeof(ev), "%sGPU %d has MIG on with %d instance%s", ev[0] ? "; " : "", i, s->mig_count,
+			    s->mig_count == 1 ? "" : "s");
+		if (s->mig_count > 0 && GW_VALID(s->mig[0].uuid))
+			gw__doc_cat(ev, sizeof(ev), " (first %s)", s->mig[0].uuid.s);
+	}
+	if (!ev[0])
+		return;
+	gw__doc_cat(ev, sizeof(ev), "; CUDA_VISIBLE_DEVICES %s%s%s", cvd ? "= \"" : "unset", cvd ? cvd : "", cvd ? "\"" : "");
+	gw__doc_add(d, "mig-without-device-selection", "cuda", -1, NULL, ev,
+		    "Select one MIG instance: `export CUDA_VISIBLE_DEVICES=MIG-<uuid>` (from `nvidia-smi -L` or "
+		    "`gpuwise list`); a process uses one MIG instance.");
+}
+
+/* ---- frameworks against the CUDA libraries ------------------------------------- */
+
+/* a older than b, comparing only the parts both know. */
+static bool older(const gw_ver *a, const gw_ver *b)
+{
+	unsigned n = a->nparts < b->nparts ? a->nparts : b->nparts;
+
+	for (unsigned i = 0; i < n; i++)
+		if (a->part[i] != b->part[i])
+			return a->part[i] < b->part[i];
+	return false;
+}
+
+static const gw_probe_pywheel *env_wheel(const gw_probe_pyenv *e, gw_cudalib lib)
+{
+	for (size_t i = 0; i < e->nwheels; i++)
+		if (e->wheels[i].has[lib])
+			return &e->wheels[i];
+	return NULL;
+}
+
+/* The newest system cuDNN (toolkits, headers, LD_LIBRARY_PATH). */
+static bool system_cudnn(const gw__doctor *d, gw_ver *v, char *where, size_t wn)
+{
+	const gw_probe_report *p = d->p;
+	bool found = false;
+
+	for (size_t i = 0; i < p->ntoolkits; i++)
+		if (GW_VERSION_KNOWN(p->toolkits[i].cudnn) && (!found || gw__version_cmp(&p->toolkits[i].cudnn, v) > 0)) {
+			*v = p->toolkits[i].cudnn;
+			gw__doc_fmt(where, wn, "%s/include", p->toolkits[i].prefix);
+			found = true;
+		}
+	for (size_t i = 0; i < p->ncudnn; i++)
+		if (!found || gw__version_cmp(&p->cudnn[i].version, v) > 0) {
+			*v = p->cudnn[i].version;
+			gw__strlcpy(where, p->cudnn[i].where, wn);
+			found = true;
+		}
+	for (size_t i = 0; i < p->nldpath; i++)
+		if (p->ldpath[i].has[GW_CUDALIB_CUDNN] && !found) {
+			*v = p->ldpath[i].version[GW_CUDALIB_CUDNN];
+			gw__strlcpy(where, p->ldpath[i].dir, wn);
+			found = true;
+		}
+	return found;
+}
+
+static void rules_cudnn(gw__doctor *d, const gw_probe_pyenv *e, const gw_probe_framework *f)
+{
+	const gw_probe_pywheel *w = env_wheel(e, GW_CUDALIB_CUDNN);
+	gw_ver have = { 0 };
+	char where[GW_PROBE_PATH] = "", name[96], ev[EV];
+	bool major_differs;
+
+	if (f->gpu != GW_FW_GPU_CUDA || !GW_VERSION_KNOWN(f->cudnn) || d->nnvidia <= 0)
+		return;
+	gw__doc_fw_name(f, name, sizeof(name));
+	if (w) {
+		have = w->version;
+		gw__doc_fmt(where, sizeof(where), "%s (%s)", w->lib_dir, w->dist[0] ? w->dist : "pip wheel");
+	} else if (f->bundles_cuda && f->kind == GW_FW_TORCH) {
+		return;   /* PyTorch ships its own cuDNN */
+	} else if (!system_cudnn(d, &have, where, sizeof(where))) {
+		gw__doc_fmt(ev, sizeof(ev), "%s in %s was built with cuDNN %s; no nvidia-cudnn wheel in that environment, "
+			 "no cudnn_version.h or libcudnn in the toolkits, /usr/include, /usr/lib or LD_LIBRARY_PATH",
+			 name, e->site, f->cudnn.text);
+		gw__doc_add(d, "cudnn-missing", "cuda", -1, NULL, ev,
+			    f->cudnn.part[0] >= 9 ? "`pip install nvidia-cudnn-cu12` in that environment (or the "
+						    "framework's [and-cuda] / [cuda12] extra), or install cuDNN 9 system-wide."
+						  : "`pip install 'nvidia-cudnn-cu11==8.*'` in that environment, or install "
+						    "cuDNN 8 for your CUDA version system-wide.");
+		return;
+	}
+	if (!GW_VERSION_KNOWN(have))
+		return;
+	major_differs = have.part[0] != f->cudnn.part[0];
+	if (!major_differs && !older(&have, &f->cudnn))
+		return;
+	gw__doc_fmt(ev, sizeof(ev), "%s in %s was built with cuDNN %s; it would load cuDNN %s from %s", name, e->site,
+		 f->cudnn.text, have.text, where);
+	{
+		char fix[FIX];
+
+		gw__doc_fmt(fix, sizeof(fix), "Install cuDNN %u.x at least %s: `pip install -U 'nvidia-cudnn-cu%u>=%s'` in "
+			 "that environment, and remove older cuDNN folders from LD_LIBRARY_PATH.",
+			 f->cudnn.part[0], f->cudnn.text, GW_VERSION_KNOWN(f->cuda) && f->cuda.part[0] >= 12 ? f->cuda.part[0] : 12,
+			 f->cudnn.text);
+		gw__doc_add(d, "cudnn-version-mismatch", "cuda", -1, NULL, ev, fix);
+	}
+}
+
+static void rule_library_path(gw__doctor *d, const gw_probe_pyenv *e, const gw_probe_framework *f)
+{
+	const gw_probe_report *p = d->p;
+	char ev[EV] = "", name[96];
+
+	if (f->gpu != GW_FW_GPU_CUDA || !f->bundles_cuda)
+		return;
+	for (size_t l = 0; l < GW_CUDALIB_COUNT; l++) {
+		const gw_probe_pywheel *w = env_wheel(e, (gw_cudalib)l);
+		const gw_probe_ldpath *lp;
+		gw_ver bundled = { 0 };
+
+		if (l == GW_CUDALIB_CUDA || p->ld_first[l] < 0)
+			continue;
+		lp = &p->ldpath[p->ld_first[l]];
+		if (w && GW_VERSION_KNOWN(w->version))
+			bundled = w->version;
+		else if (l == GW_CUDALIB_CUDART && GW_VERSION_KNOWN(f->cuda))
+			bundled = f->cuda;
+		if (!GW_VERSION_KNOWN(bundled) || !GW_VERSION_KNOWN(lp->version[l]) || !older(&lp->version[l], &bundled))
+			continue;
+		gw__doc_cat(ev, sizeof(ev), "%s%s %s in LD_LIBRARY_PATH entry %s, the environment bundles %s%s%s", ev[0] ? "; " : "",
+			    gw__cudalib_name((gw_cudalib)l), lp->version[l].text, lp->dir, bundled.text, w ? " in " : "",
+			    w ? w->lib_dir : "");
+	}
+	if (!ev[0])
+		return;
+	gw__doc_fw_name(f, name, sizeof(name));
+	gw__doc_cat(ev, sizeof(ev), " (%s in %s)", name, e->site);
+	gw__doc_add(d, "library-path-shadows-framework", "cuda", -1, NULL, ev,
+		    "Remove the old CUDA folders from LD_LIBRARY_PATH for this environment (e.g. `export "
+		    "LD_LIBRARY_PATH=$(echo $LD_LIBRARY_PATH | tr : '\\n' | grep -v cuda | paste -sd:)`); the pip "
+		    "wheels find their own libraries.");
+}
+
+static void rule_toolkit_mismatch(gw__doctor *d, const gw_probe_pyenv *e, const gw_probe_framework *f)
+{
+	const gw_probe_report *p = d->p;
+	int idx[2] = { p->nvcc_toolkit, p->cuda_home_toolkit };
+
+	if (f->gpu != GW_FW_GPU_CUDA || !GW_VERSION_KNOWN(f->cuda))
+		return;
+	for (int k = 0; k < 2; k++) {
+		const gw_probe_toolkit *t;
+		char ev[EV], name[96], fix[FIX];
+
+		if (idx[k] < 0 || (k == 1 && idx[1] == idx[0]))
+			continue;
+		t = &p->toolkits[idx[k]];
+		if (!GW_VERSION_KNOWN(t->version) || t->version.part[0] == f->cuda.part[0])
+			continue;
+		gw__doc_fw_name(f, name, sizeof(name));
+		gw__doc_fmt(ev, sizeof(ev), "%s (%s) was built with CUDA %s; %s at %s is CUDA %s", name, e->site, f->cuda.text,
+			 k == 0 ? "the nvcc on PATH" : "CUDA_HOME", t->prefix, t->version.text);
+		gw__doc_fmt(fix, sizeof(fix), "For extension builds install a CUDA %u.x toolkit and point to it: `export "
+			 "CUDA_HOME=/usr/local/cuda-%s PATH=/usr/local/cuda-%s/bin:$PATH`; or install a framework build for "
+			 "CUDA %u.", f->cuda.part[0], f->cuda.text, f->cuda.text, t->version.part[0]);
+		gw__doc_add(d, "toolkit-framework-cuda-mismatch", "cuda", -1, NULL, ev, fix);
+		return;
+	}
+}
+
+void gw__doctor_rules_cuda(gw__doctor *d)
+{
+	found_toolkit(d);
+	if (d->ctx) {
+		rules_cvd(d);
+		rule_device_order(d);
+		rule_mig_selection(d);
+	}
+	for (size_t e = 0; e < d->p->nenvs; e++)
+		for (size_t i = 0; i < d->p->envs[e].nfw; i++) {
+			const gw_probe_framework *f = &d->p->envs[e].fw[i];
+
+			if (!f->primary)
+				continue;
+			rules_cudnn(d, &d->p->envs[e], f);
+			rule_library_path(d, &d->p->envs[e], f);
+			rule_toolkit_mismatch(d, &d->p->envs[e], f);
+		}
+}

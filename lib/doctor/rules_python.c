@@ -1,0 +1,325 @@
+/* Doctor rules for the Python layer: what each environment's frameworks
+ * were built for against this machine's GPUs and driver. Facts come from
+ * the frameworks' files (probes), never from importing them. */
+#include <stdio.h>
+#include <string.h>
+
+/* The PyTorch wheel table's rows, for the "which wheel instead" fixes. */
+#define GW_GEN_TABLE_ROWS
+#include "torch_cuda_arch.h"
+#undef GW_GEN_TABLE_ROWS
+
+#include "doctor/doctor_int.h"
+
+#define EV 2048
+#define FIX 1536
+#define MAX_CC 32
+
+typedef struct cc_list {
+	unsigned major[MAX_CC], minor[MAX_CC];
+	char what[MAX_CC][128];
+	int n;
+} cc_list;
+
+/* NVIDIA GPUs' compute capabilities: NVML's, else the PCI id table's. */
+static void nvidia_ccs(const gw__doctor *d, cc_list *l)
+{
+	l->n = 0;
+	for (int i = 0; i < d->ndev && l->n < MAX_CC; i++) {
+		const gw_device_info *di = gw_device_get(d->ctx, i);
+
+		if (di->vendor == GW_VENDOR_NVIDIA && gw__doc_cc(d, i, false, &l->major[l->n], &l->minor[l->n])) {
+			gw__doc_fmt(l->what[l->n], sizeof(l->what[0]), "GPU %d %s", i, GW_VALID(di->name) ? di->name.s : "");
+			l->n++;
+		}
+	}
+	if (l->n)
+		return;
+	for (size_t i = 0; i < d->p->ngpus && l->n < MAX_CC; i++)
+		if (d->p->gpus[i].vendor == GW_VENDOR_NVIDIA && gw__doc_cc(d, (int)i, true, &l->major[l->n], &l->minor[l->n])) {
+			gw__doc_fmt(l->what[l->n], sizeof(l->what[0]), "%s %s", d->p->gpus[i].bus_id, d->p->gpus[i].model->name);
+			l->n++;
+		}
+}
+
+static bool row_runs_all(const gw_row_torch_cuda_arch *row, const cc_list *l)
+{
+	for (int i = 0; i < l->n; i++)
+		if (!gw__cuda_archs_run(row->archs, row->ptx, l->major[i], l->minor[i]))
+			return false;
+	return true;
+}
+
+bool gw__doc_best_torch(const gw__doctor *d, char *variant, size_t vn, char *torch, size_t tn)
+{
+	const gw_row_torch_cuda_arch *best = NULL;
+	gw_ver best_cuda = { 0 }, best_torch = { 0 };
+	bool best_safe = false;
+	cc_list l;
+
+	nvidia_ccs(d, &l);
+	for (size_t i = 0; i < GW_ARRAY_SIZE(gw_rows_torch_cuda_arch); i++) {
+		const gw_row_torch_cuda_arch *row = &gw_rows_torch_cuda_arch[i];
+		gw_ver cuda, tmax;
+		bool safe = true;
+		int c;
+
+		if (!gw__doc_variant_cuda(row->variant, &cuda) || gw__version_parse(row->torch_max, &tmax) < 0)
+			continue;
+		if (!row_runs_all(row, &l))
+			continue;
+		if (GW_VERSION_KNOWN(d->driver)) {
+			if (!gw__tbl_driver_runs_cuda(&d->driver, &cuda))
+				continue;
+			/* Within the driver's own CUDA needs no minor-version compatibility. */
+			safe = !GW_VERSION_KNOWN(d->driver_max_cuda) || gw__version_cmp(&cuda, &d->driver_max_cuda) <= 0;
+		}
+		if (best) {
+			if (best_safe != safe) {
+				if (best_safe)
+					continue;
+			} else if ((c = gw__version_cmp(&cuda, &best_cuda)) < 0 ||
+				   (c == 0 && gw__version_cmp(&tmax, &best_torch) <= 0)) {
+				continue;
+			}
+		}
+		best = row;
+		best_cuda = cuda;
+		best_torch = tmax;
+		best_safe = safe;
+	}
+	if (!best)
+		return false;
+	gw__strlcpy(variant, best->variant, vn);
+	gw__strlcpy(torch, best->torch_max, tn);
+	return true;
+}
+
+/* "pip install torch==2.7.* --index-url https://download.pytorch.org/whl/cu118" */
+static bool torch_pip(const gw__doctor *d, char *buf, size_t n)
+{
+	char variant[16], torch[16];
+
+	if (!gw__doc_best_torch(d, variant, sizeof(variant), torch, sizeof(torch)))
+		return false;
+	gw__doc_fmt(buf, n, "pip install 'torch==%s.*' --index-url https://download.pytorch.org/whl/%s", torch, variant);
+	return true;
+}
+
+static void found_frameworks(gw__doctor *d, const gw_probe_pyenv *e)
+{
+	char ev[EV] = "", title[256] = "";
+
+	for (size_t i = 0; i < e->nfw; i++) {
+		const gw_probe_framework *f = &e->fw[i];
+		char name[96];
+
+		if (!f->primary)
+			continue;
+		gw__doc_fw_name(f, name, sizeof(name));
+		gw__doc_cat(title, sizeof(title), "%s%s", title[0] ? ", " : "", name);
+		gw__doc_cat(ev, sizeof(ev), "%s%s: %s", ev[0] ? "; " : "", name,
+			    f->gpu == GW_FW_GPU_CUDA ? "CUDA " : f->gpu == GW_FW_GPU_ROCM ? "ROCm/HIP " :
+			    f->gpu == GW_FW_GPU_NONE ? "CPU-only build" : "GPU support unknown");
+		if (f->gpu == GW_FW_GPU_CUDA)
+			gw__doc_cat(ev, sizeof(ev), "%s", GW_VERSION_KNOWN(f->cuda) ? f->cuda.text : "(version unknown)");
+		if (f->gpu == GW_FW_GPU_ROCM)
+			gw__doc_cat(ev, sizeof(ev), "%s", GW_VERSION_KNOWN(f->hip) ? f->hip.text : f->variant);
+		if (f->archs[0])
+			gw__doc_cat(ev, sizeof(ev), " [%s%s%s]", f->archs, f->ptx[0] ? " " : "", f->ptx);
+		if (f->evidence[0])
+			gw__doc_cat(ev, sizeof(ev), " (%s)", f->evidence);
+	}
+	if (!title[0])
+		return;
+	gw__doc_cat(title, sizeof(title), " in %s", e->site);
+	gw__doc_cat(ev, sizeof(ev), "; environment found via %s%s%s", e->origin, e->python[0] ? ", Python " : "", e->python);
+	gw__doc_add(d, "found-python-framework", "python", GW_SEVERITY_INFO, title, ev, "");
+}
+
+static void rule_cpu_only(gw__doctor *d, const gw_probe_pyenv *e, const gw_probe_framework *f)
+{
+	char ev[EV], fix[FIX], name[96], pip[256];
+
+	if (!f->primary || f->gpu != GW_FW_GPU_NONE || (d->nnvidia <= 0 && d->namd <= 0))
+		return;
+	gw__doc_fw_name(f, name, sizeof(name));
+	gw__doc_fmt(ev, sizeof(ev), "%s in %s is a CPU-only build (%s); this machine has %d NVIDIA and %d AMD GPU%s", name,
+		 e->site, f->evidence[0] ? f->evidence : "no GPU build info", d->nnvidia, d->namd,
+		 d->nnvidia + d->namd == 1 ? "" : "s");
+	switch (f->kind) {
+	case GW_FW_TORCH:
+		if (d->nnvidia > 0 && torch_pip(d, pip, sizeof(pip)))
+			gw__doc_fmt(fix, sizeof(fix), "`pip uninstall -y torch && %s`", pip);
+		else if (d->namd > 0)
+			gw__doc_fmt(fix, sizeof(fix), "`pip uninstall -y torch && pip install torch --index-url "
+				 "https://download.pytorch.org/whl/rocm6.4`");
+		else
+			gw__doc_fmt(fix, sizeof(fix), "Reinstall torch from a CUDA index: `pip install torch --index-url "
+				 "https://download.pytorch.org/whl/cu126`");
+		break;
+	case GW_FW_TENSORFLOW:
+		gw__doc_fmt(fix, sizeof(fix), "`pip uninstall -y %s && pip install 'tensorflow[and-cuda]'` (Linux; TF has "
+			 "no native Windows GPU builds after 2.10)", f->dist[0] ? f->dist : "tensorflow");
+		break;
+	case GW_FW_JAX:
+		gw__doc_fmt(fix, sizeof(fix), "`pip install -U 'jax[cuda%s]'`",
+			 GW_VERSION_KNOWN(d->driver_max_cuda) && d->driver_max_cuda.part[0] >= 13 ? "13" : "12");
+		break;
+	default:
+		gw__doc_fmt(fix, sizeof(fix), "Reinstall %s with GPU support for this machine's CUDA or ROCm.", name);
+	}
+	gw__doc_add(d, "framework-cpu-only-build", "python", -1, NULL, ev, fix);
+}
+
+static void rule_driver_too_old(gw__doctor *d, const gw_probe_pyenv *e, const gw_probe_framework *f)
+{
+	const gw_row_cuda_toolkit_driver *tk;
+	gw_ver floor = { 0 };
+	char ev[EV], fix[FIX], name[96], title[256], pip[256];
+
+	if (!f->primary || f->gpu != GW_FW_GPU_CUDA || !GW_VERSION_KNOWN(f->cuda) || !GW_VERSION_KNOWN(d->driver))
+		return;
+	if (gw__tbl_driver_runs_cuda(&d->driver, &f->cuda))
+		return;
+	gw__doc_fw_name(f, name, sizeof(name));
+	gw__tbl_cuda_min_driver(&f->cuda, &floor);
+	tk = gw__tbl_toolkit_driver(&f->cuda);
+	gw__doc_fmt(title, sizeof(title), "%s needs CUDA %s; NVIDIA driver %s runs CUDA up to %s", name, f->cuda.text,
+		 d->driver.text, GW_VERSION_KNOWN(d->driver_max_cuda) ? d->driver_max_cuda.text : "?");
+	gw__doc_fmt(ev, sizeof(ev), "%s in %s built for CUDA %s (%s); driver %s", name, e->site, f->cuda.text,
+		 f->evidence, d->driver.text);
+	if (GW_VERSION_KNOWN(floor))
+		gw__doc_cat(ev, sizeof(ev), "; CUDA %u.x needs driver >= %s", f->cuda.part[0], floor.text);
+	gw__doc_fmt(fix, sizeof(fix), "Either upgrade the driver to %s or newer", GW_VERSION_KNOWN(floor) ? floor.text : "a newer release");
+	if (tk)
+		gw__doc_cat(fix, sizeof(fix), " (the CUDA %s toolkit's own driver is >= %s)", tk->toolkit, tk->min_driver);
+	if (f->kind == GW_FW_TORCH && torch_pip(d, pip, sizeof(pip)))
+		gw__doc_cat(fix, sizeof(fix), ", or install the newest PyTorch build this driver runs: `%s`", pip);
+	else
+		gw__doc_cat(fix, sizeof(fix), ", or install a %s build for CUDA %s or older", name,
+			    GW_VERSION_KNOWN(d->driver_max_cuda) ? d->driver_max_cuda.text : "?");
+	gw__doc_cat(fix, sizeof(fix), ".");
+	gw__doc_add(d, "driver-too-old-for-framework", "python", -1, title, ev, fix);
+}
+
+static void rule_arch(gw__doctor *d, const gw_probe_pyenv *e, const gw_probe_framework *f)
+{
+	cc_list l;
+	char ev[EV] = "", fix[FIX], name[96], pip[256];
+
+	if (!f->primary || f->gpu != GW_FW_GPU_CUDA || !f->archs[0])
+		return;
+	nvidia_ccs(d, &l);
+	for (int i = 0; i < l.n; i++)
+		if (!gw__cuda_archs_run(f->archs, f->ptx, l.major[i], l.minor[i]))
+			gw__doc_cat(ev, sizeof(ev), "%s%s is sm_%u%u", ev[0] ? "; " : "", l.what[i], l.major[i], l.minor[i]);
+	if (!ev[0])
+		return;
+	gw__doc_fw_name(f, name, sizeof(name));
+	gw__doc_cat(ev, sizeof(ev), "; %s in %s carries %s%s%s (from the %s)", name, e->site, f->archs, f->ptx[0] ? " + PTX " : "",
+		    f->ptx, f->arch_source ? f->arch_source : "build");
+	if (f->kind == GW_FW_TORCH && torch_pip(d, pip, sizeof(pip)))
+		gw__doc_fmt(fix, sizeof(fix), "Install the newest PyTorch wheel that has this GPU's architecture: `pip uninstall -y "
+			 "torch && %s`.", pip);
+	else if (f->kind == GW_FW_TORCH)
+		gw__doc_fmt(fix, sizeof(fix), "No PyTorch wheel in gpuwise's table has this architecture for this driver; "
+			 "upgrade the driver or build PyTorch from source with TORCH_CUDA_ARCH_LIST set.");
+	else
+		gw__doc_fmt(fix, sizeof(fix), "Install a %s build compiled for this GPU's compute capability, or build it "
+			 "from source for it.", name);
+	gw__doc_add(d, "gpu-arch-unsupported-by-framework", "python", -1, NULL, ev, fix);
+}
+
+static void rule_rocm_gfx(gw__doctor *d, const gw_probe_pyenv *e, const gw_probe_framework *f)
+{
+	const gw_probe_amd *a = &d->p->amd;
+
+	if (!f->primary || f->gpu != GW_FW_GPU_ROCM || !f->archs[0])
+		return;
+	for (size_t i = 0; i < a->nagents; i++) {
+		const gw_probe_amd_agent *g = &a->agent[i];
+		const char *over = g->info && g->info->override[0] ? g->info->override : NULL;
+		const char *over_gfx = over ? g->info->override_gfx : NULL;
+		char ev[EV], fix[FIX], name[96];
+
+		if (!g->gfx[0] || gw__gfx_in_list(f->archs, g->gfx))
+			continue;
+		/* An override already set to a target the build has: it runs. */
+		if (a->hsa_override_gfx[0] && gw__gfx_in_list(f->archs, a->hsa_override_gfx))
+			continue;
+		gw__doc_fw_name(f, name, sizeof(name));
+		gw__doc_fmt(ev, sizeof(ev), "KFD node %u is %s%s%s; %s in %s has %s", g->node, g->gfx, g->info ? " " : "",
+			 g->info ? g->info->name : "", name, e->site, f->archs);
+		if (a->hsa_override[0])
+			gw__doc_cat(ev, sizeof(ev), "; HSA_OVERRIDE_GFX_VERSION=%s (reports %s, not in the build)", a->hsa_override,
+				    a->hsa_override_gfx);
+		if (over && gw__gfx_in_list(f->archs, over_gfx)) {
+			gw__doc_cat(ev, sizeof(ev), "; HSA_OVERRIDE_GFX_VERSION=%s would help (%s is in the build)", over, over_gfx);
+			gw__doc_fmt(fix, sizeof(fix), "`export HSA_OVERRIDE_GFX_VERSION=%s` before starting Python (the runtime then "
+				 "treats the GPU as %s, same ISA family); or install a ROCm build that lists %s.", over, over_gfx, g->gfx);
+		} else {
+			gw__doc_cat(ev, sizeof(ev), "; no HSA_OVERRIDE_GFX_VERSION value is known to help");
+			gw__doc_fmt(fix, sizeof(fix), "Install a PyTorch ROCm build that lists %s (see "
+				 "https://pytorch.org/get-started/locally/), or build PyTorch with PYTORCH_ROCM_ARCH=%s.", g->gfx, g->gfx);
+		}
+		gw__doc_add(d, "rocm-gfx-unsupported", "python", -1, NULL, ev, fix);
+	}
+}
+
+static void rule_multiple_packages(gw__doctor *d, const gw_probe_pyenv *e)
+{
+	for (int k = 0; k < GW_FW_KIND_COUNT; k++) {
+		char ev[EV] = "", fix[FIX] = "";
+		int n = 0;
+
+		for (size_t i = 0; i < e->nfw; i++) {
+			const gw_probe_framework *f = &e->fw[i];
+			bool dup = false;
+
+			if (!f->primary || (int)f->kind != k || !f->dist[0])
+				continue;
+			for (size_t j = 0; j < i; j++)
+				dup |= e->fw[j].primary && !strcmp(e->fw[j].dist, f->dist);
+			if (dup)
+				continue;
+			gw__doc_cat(ev, sizeof(ev), "%s%s %s", n ? ", " : "", f->dist, f->version.text);
+			gw__doc_cat(fix, sizeof(fix), " %s", f->dist);
+			n++;
+		}
+		if (n < 2)
+			continue;
+		gw__doc_cat(ev, sizeof(ev), " installed side by side in %s (they share one package folder)", e->site);
+		{
+			char f2[FIX];
+
+			gw__doc_fmt(f2, sizeof(f2), "Uninstall all of them and install one: `pip uninstall -y%s` then the one build "
+				 "you need.", fix);
+			gw__doc_add(d, "multiple-framework-packages", "python", -1, NULL, ev, f2);
+		}
+	}
+}
+
+void gw__doctor_rules_python(gw__doctor *d)
+{
+	for (size_t e = 0; e < d->p->nenvs; e++) {
+		const gw_probe_pyenv *env = &d->p->envs[e];
+
+		found_frameworks(d, env);
+		for (size_t i = 0; i < env->nfw; i++) {
+			bool seen = false;
+
+			/* Several dists of one module (torch + torch-cpu) share its
+			 * files: judge the module once. */
+			for (size_t j = 0; j < i; j++)
+				seen |= env->fw[j].primary && env->fw[j].kind == env->fw[i].kind;
+			if (seen)
+				continue;
+			rule_cpu_only(d, env, &env->fw[i]);
+			rule_driver_too_old(d, env, &env->fw[i]);
+			rule_arch(d, env, &env->fw[i]);
+			rule_rocm_gfx(d, env, &env->fw[i]);
+		}
+		rule_multiple_packages(d, env);
+	}
+}

@@ -1,0 +1,635 @@
+/* Doctor rules for the machine itself: hardware (PCI, lost GPUs, ECC,
+ * remapped rows, PCIe, Xid), the driver (modules, libraries, device
+ * nodes, ROCm), live state (clocks, memory, compute mode) and the
+ * container. One function per finding id. */
+#include <stdio.h>
+#include <string.h>
+
+#include "doctor/doctor_int.h"
+
+#define EV 2048
+#define FIX 1024
+
+static const gw_device_info *dev(const gw__doctor *d, int i)
+{
+	return gw_device_get(d->ctx, i);
+}
+
+/* "GPU 2 (NVIDIA A100-SXM4-80GB, 0000:47:00.0)" */
+static void dev_label(const gw_device_info *di, char *buf, size_t n)
+{
+	gw__doc_fmt(buf, n, "GPU %d (%s%s%s)", di->index, GW_VALID(di->name) ? di->name.s : "unknown",
+		 GW_VALID(di->pci_bus_id) ? ", " : "", GW_VALID(di->pci_bus_id) ? di->pci_bus_id.s : "");
+}
+
+static bool valid_nonzero(const gw_u64 *f)
+{
+	return GW_VALID(*f) && f->v > 0;
+}
+
+static bool nvidia_bound(const gw__doctor *d)
+{
+	for (size_t i = 0; i < d->p->ngpus; i++)
+		if (d->p->gpus[i].vendor == GW_VENDOR_NVIDIA && !strcmp(d->p->gpus[i].driver, "nvidia"))
+			return true;
+	return false;
+}
+
+static bool nvidia_module_in_use(const gw__doctor *d)
+{
+	return d->p->nvidia.module_loaded || nvidia_bound(d);
+}
+
+static const gw_backend_status *backend(const gw__doctor *d, const char *name)
+{
+	return d->ctx ? gw_context_backend(d->ctx, name) : NULL;
+}
+
+/* ---- hardware ---------------------------------------------------------------- */
+
+static void found_gpus(gw__doctor *d)
+{
+	char ev[EV] = "", title[256];
+	int n = 0;
+
+	for (size_t i = 0; i < d->p->ngpus; i++) {
+		const gw_probe_pci_gpu *g = &d->p->gpus[i];
+
+		gw__doc_cat(ev, sizeof(ev), "%s%s %04x:%04x%s%s, driver %s", n++ ? "; " : "", g->bus_id, g->vendor_id,
+			    g->device_id, g->model ? " " : "", g->model ? g->model->name : "",
+			    g->driver[0] ? g->driver : "none");
+	}
+	for (int i = 0; i < d->ndev; i++) {
+		char l[160];
+
+		dev_label(dev(d, i), l, sizeof(l));
+		gw__doc_cat(ev, sizeof(ev), "%s%s via %s: %s", n++ ? "; " : "", l, dev(d, i)->backend,
+			    gw_health_name(dev(d, i)->health));
+	}
+	if (!n)
+		return;
+	gw__doc_fmt(title, sizeof(title), "%zu GPU%s on the PCI bus, %d seen by the GPU libraries", d->p->ngpus,
+		 d->p->ngpus == 1 ? "" : "s", d->ndev);
+	gw__doc_add(d, "found-gpus", "hardware", GW_SEVERITY_INFO, title, ev, "");
+}
+
+static void rule_no_gpu(gw__doctor *d)
+{
+	char ev[EV];
+
+	if (d->p->ngpus || d->ndev > 0 || d->p->amd.nagents)
+		return;
+	gw__doc_fmt(ev, sizeof(ev), "no display controller of NVIDIA, AMD or Intel in %s/sys/bus/pci/devices; ",
+		 d->fake_root ? d->p->root : "");
+	if (d->ctx) {
+		int nb = 0;
+		const gw_backend_status *st = gw_context_backends(d->ctx, &nb);
+
+		for (int i = 0; i < nb; i++)
+			gw__doc_cat(ev, sizeof(ev), "%s: %s%s%s; ", st[i].name, gw_backend_state_name(st[i].state),
+				    st[i].message[0] ? " — " : "", st[i].message);
+	}
+	gw__doc_cat(ev, sizeof(ev), "no KFD GPU node");
+	gw__doc_add(d, "no-gpu", "hardware", -1, NULL, ev,
+		    "Run on a machine (or VM type) with a GPU, or pass one through: "
+		    "`docker run --gpus all ...` for NVIDIA, `--device=/dev/kfd --device=/dev/dri` for AMD.");
+}
+
+static void rule_gpu_lost(gw__doctor *d)
+{
+	for (int i = 0; i < d->ndev; i++) {
+		char ev[EV], l[160];
+
+		if (dev(d, i)->health != GW_HEALTH_LOST)
+			continue;
+		dev_label(dev(d, i), l, sizeof(l));
+		gw__doc_fmt(ev, sizeof(ev), "%s: %s", l, dev(d, i)->health_reason[0] ? dev(d, i)->health_reason : "GPU is lost");
+		for (size_t x = 0; x < d->p->nxids; x++)
+			if (d->p->xids[x].xid == 79)
+				gw__doc_cat(ev, sizeof(ev), "; kernel log: %s", d->p->xids[x].last_line);
+		gw__doc_add(d, "gpu-lost", "hardware", -1, NULL, ev,
+			    "Stop the jobs on this node and reboot it (a lost GPU does not come back without a reset); "
+			    "then check power cabling, PCIe seating and temperatures, and run `nvidia-smi -q` and "
+			    "`dcgmi diag -r 2`; ask for an RMA if it repeats.");
+	}
+}
+
+static void rule_ecc(gw__doctor *d)
+{
+	for (int i = 0; i < d->ndev; i++) {
+		const gw_device_sample *s = &d->sample[i];
+		char ev[EV], l[160];
+		bool vol, agg;
+
+		if (!d->have_sample[i])
+			continue;
+		vol = valid_nonzero(&s->ecc_uncorrected_volatile);
+		agg = valid_nonzero(&s->ecc_uncorrected_aggregate);
+		if (!vol && !agg)
+			continue;
+		dev_label(dev(d, i), l, sizeof(l));
+		gw__doc_fmt(ev, sizeof(ev), "%s: uncorrected ECC errors since boot %llu, lifetime %llu", l,
+			 (unsigned long long)(GW_VALID(s->ecc_uncorrected_volatile) ? s->ecc_uncorrected_volatile.v : 0),
+			 (unsigned long long)(GW_VALID(s->ecc_uncorrected_aggregate) ? s->ecc_uncorrected_aggregate.v : 0));
+		gw__doc_add(d, "ecc-errors", "hardware", vol ? GW_SEVERITY_ERROR : GW_SEVERITY_WARNING, NULL, ev,
+			    vol ? "Drain the GPU, reset it (`sudo nvidia-smi -r -i N` with no processes, or reboot), "
+				  "then run `dcgmi diag -r 3`; ask for an RMA if errors return."
+				: "Errors were recorded earlier in the GPU's life; watch `nvidia-smi -q -d ECC` and run "
+				  "`dcgmi diag -r 3` if new ones appear.");
+	}
+}
+
+static void rule_remapped_rows(gw__doctor *d)
+{
+	for (int i = 0; i < d->ndev; i++) {
+		const gw_device_sample *s = &d->sample[i];
+		char ev[EV], l[160];
+
+		if (!d->have_sample[i] || !(valid_nonzero(&s->remapped_pending) || valid_nonzero(&s->remapped_failure)))
+			continue;
+		dev_label(dev(d, i), l, sizeof(l));
+		gw__doc_fmt(ev, sizeof(ev), "%s: remapped rows pending %s, remapping failure %s, uncorrectable %llu", l,
+			 valid_nonzero(&s->remapped_pending) ? "yes" : "no",
+			 valid_nonzero(&s->remapped_failure) ? "yes" : "no",
+			 (unsigned long long)(GW_VALID(s->remapped_uncorrectable) ? s->remapped_uncorrectable.v : 0));
+		gw__doc_add(d, "remapped-rows-pending", "hardware",
+			    valid_nonzero(&s->remapped_failure) ? GW_SEVERITY_ERROR : -1, NULL, ev,
+			    valid_nonzero(&s->remapped_failure)
+				    ? "Row remapping failed: take the GPU out of service and ask for an RMA."
+				    : "Reset the GPU when it is idle (`sudo nvidia-smi -r -i N`) or reboot, so the "
+				      "remapping takes effect.");
+	}
+}
+
+static void rule_pcie(gw__doctor *d)
+{
+	for (int i = 0; i < d->ndev; i++) {
+		const gw_device_info *di = dev(d, i);
+		const gw_device_sample *s = &d->sample[i];
+		char ev[EV], l[160];
+		bool narrow, slow;
+
+		if (!d->have_sample[i])
+			continue;
+		narrow = GW_VALID(s->pcie_width) && GW_VALID(di->pcie_max_width) && s->pcie_width.v < di->pcie_max_width.v;
+		/* Idle GPUs drop to Gen1 to save power: speed only counts under load. */
+		slow = GW_VALID(s->pcie_gen) && GW_VALID(di->pcie_max_gen) && s->pcie_gen.v < di->pcie_max_gen.v &&
+		       GW_VALID(s->gpu_util) && s->gpu_util.v >= 50;
+		if (!narrow && !slow)
+			continue;
+		dev_label(di, l, sizeof(l));
+		gw__doc_fmt(ev, sizeof(ev), "%s: link Gen%llu x%llu, the GPU and slot allow Gen%llu x%llu", l,
+			 (unsigned long long)s->pcie_gen.v, (unsigned long long)s->pcie_width.v,
+			 (unsigned long long)di->pcie_max_gen.v, (unsigned long long)di->pcie_max_width.v);
+		if (slow)
+			gw__doc_cat(ev, sizeof(ev), " (at %llu%% utilisation)", (unsigned long long)s->gpu_util.v);
+		gw__doc_add(d, "pcie-link-degraded", "hardware", -1, NULL, ev,
+			    "Reseat the card, use the full-length slot (check the board manual for lanes shared with "
+			    "M.2 slots), check riser cables and the BIOS PCIe setting; compare with `nvidia-smi -q -d PCIE`.");
+	}
+}
+
+static void rule_xid(gw__doctor *d)
+{
+	for (size_t x = 0; x < d->p->nxids; x++) {
+		const gw_probe_xid *xi = &d->p->xids[x];
+		char ev[EV], title[256], fix[FIX];
+
+		gw__doc_fmt(title, sizeof(title), "Kernel log shows Xid %u%s%s on PCI %s", xi->xid, xi->info ? " " : "",
+			 xi->info ? xi->info->mnemonic : "", xi->pci);
+		gw__doc_fmt(ev, sizeof(ev), "%u time%s in %s%s%s; last: %s", xi->count, xi->count == 1 ? "" : "s",
+			 d->p->kernel_log, xi->info ? "; " : "", xi->info ? xi->info->meaning : "", xi->last_line);
+		if (xi->info)
+			gw__doc_fmt(fix, sizeof(fix), "%s (NVIDIA: %s).", xi->info->advice, xi->info->bucket);
+		else
+			gw__doc_fmt(fix, sizeof(fix), "Look Xid %u up in NVIDIA's Xid catalogue "
+				 "(docs.nvidia.com/deploy/xid-errors) and follow its resolution.", xi->xid);
+		gw__doc_add(d, "xid-errors", "hardware", -1, title, ev, fix);
+	}
+}
+
+void gw__doctor_rules_hardware(gw__doctor *d)
+{
+	found_gpus(d);
+	rule_no_gpu(d);
+	rule_gpu_lost(d);
+	rule_ecc(d);
+	rule_remapped_rows(d);
+	rule_pcie(d);
+	rule_xid(d);
+}
+
+/* ---- driver -------------------------------------------------------------------- */
+
+static void found_driver(gw__doctor *d)
+{
+	const gw_probe_nvidia *nv = &d->p->nvidia;
+	char ev[EV] = "", title[256];
+
+	if (!nvidia_module_in_use(d) && !GW_VERSION_KNOWN(d->driver))
+		return;
+	if (GW_VERSION_KNOWN(nv->module_version))
+		gw__doc_cat(ev, sizeof(ev), "kernel module %s (%s)", nv->module_version.text,
+			    nv->flavor == GW_KMOD_OPEN ? "open" : nv->flavor == GW_KMOD_PROPRIETARY ? "proprietary" : "flavour unknown");
+	else
+		gw__doc_cat(ev, sizeof(ev), "kernel module loaded, version unknown");
+	for (size_t i = 0; i < nv->nnvml && i < 3; i++)
+		gw__doc_cat(ev, sizeof(ev), "; %s/%s (%s)", nv->nvml[i].dir, nv->nvml[i].file, nv->nvml[i].origin);
+	if (GW_VERSION_KNOWN(d->driver_max_cuda))
+		gw__doc_cat(ev, sizeof(ev), "; runs CUDA up to %s", d->driver_max_cuda.text);
+	gw__doc_fmt(title, sizeof(title), "NVIDIA driver %s%s%s", GW_VERSION_KNOWN(d->driver) ? d->driver.text : "(version unknown)",
+		 GW_VERSION_KNOWN(d->driver_max_cuda) ? ", CUDA " : "",
+		 GW_VERSION_KNOWN(d->driver_max_cuda) ? d->driver_max_cuda.text : "");
+	gw__doc_add(d, "found-driver", "driver", GW_SEVERITY_INFO, title, ev, "");
+}
+
+static void rule_nvidia_driver_not_loaded(gw__doctor *d)
+{
+	char ev[EV] = "";
+
+	if (nvidia_module_in_use(d))
+		return;
+	for (size_t i = 0; i < d->p->ngpus; i++)
+		if (d->p->gpus[i].vendor == GW_VENDOR_NVIDIA)
+			gw__doc_cat(ev, sizeof(ev), "%s%s (%04x:%04x) bound to %s", ev[0] ? "; " : "", d->p->gpus[i].bus_id,
+				    d->p->gpus[i].vendor_id, d->p->gpus[i].device_id,
+				    d->p->gpus[i].driver[0] ? d->p->gpus[i].driver : "no driver");
+	if (!ev[0])
+		return;
+	gw__doc_cat(ev, sizeof(ev), "; no nvidia module in /proc/modules, no /proc/driver/nvidia");
+	{
+		const gw_backend_status *st = backend(d, "nvml");
+
+		if (st && st->vendor_code_name[0])
+			gw__doc_cat(ev, sizeof(ev), "; nvmlInit: %s", st->vendor_code_name);
+	}
+	gw__doc_add(d, "nvidia-driver-not-loaded", "driver", -1, NULL, ev,
+		    "Load it with `sudo modprobe nvidia`; if that fails, check `dmesg | grep -i nvidia` (Secure Boot "
+		    "blocks unsigned modules; a kernel update needs the DKMS module rebuilt) or install the driver "
+		    "(`sudo ubuntu-drivers install` or NVIDIA's packages), then reboot.");
+}
+
+static void rule_nouveau(gw__doctor *d)
+{
+	char ev[EV] = "";
+
+	for (size_t i = 0; i < d->p->ngpus; i++)
+		if (d->p->gpus[i].vendor == GW_VENDOR_NVIDIA && !strcmp(d->p->gpus[i].driver, "nouveau"))
+			gw__doc_cat(ev, sizeof(ev), "%s%s is bound to nouveau", ev[0] ? "; " : "", d->p->gpus[i].bus_id);
+	if (!ev[0])
+		return;
+	gw__doc_add(d, "nouveau-bound", "driver", -1, NULL, ev,
+		    "Blacklist nouveau and install NVIDIA's driver: `echo -e 'blacklist nouveau\\noptions nouveau "
+		    "modeset=0' | sudo tee /etc/modprobe.d/blacklist-nouveau.conf && sudo update-initramfs -u`, "
+		    "install the driver, reboot.");
+}
+
+static void rule_nvml_missing(gw__doctor *d)
+{
+	const gw_backend_status *st = backend(d, "nvml");
+	char ev[EV];
+
+	if (!st || st->state != GW_BACKEND_LIBRARY_MISSING || !nvidia_module_in_use(d))
+		return;
+	gw__doc_fmt(ev, sizeof(ev), "kernel module %s loaded; dlopen(%s) failed%s%s",
+		 GW_VERSION_KNOWN(d->p->nvidia.module_version) ? d->p->nvidia.module_version.text : "(version unknown)",
+		 st->library[0] ? st->library : "libnvidia-ml.so.1", st->message[0] ? ": " : "", st->message);
+	gw__doc_add(d, "nvml-library-missing", "driver", -1, NULL, ev,
+		    GW_VERSION_KNOWN(d->p->nvidia.module_version)
+			    ? "Install the user-space half of the same driver release (e.g. `sudo apt install "
+			      "libnvidia-compute-<branch>`), or in a container start it with `--gpus all` so the "
+			      "NVIDIA runtime mounts the libraries; check `ldconfig -p | grep nvidia-ml`."
+			    : "Install the NVIDIA user-space driver libraries; check `ldconfig -p | grep nvidia-ml`.");
+}
+
+static void rule_driver_library_mismatch(gw__doctor *d)
+{
+	const gw_probe_nvidia *nv = &d->p->nvidia;
+	const gw_backend_status *nvml = backend(d, "nvml"), *cuda = backend(d, "cuda");
+	const gw_driver_info *di = d->ctx ? gw_context_driver(d->ctx) : NULL;
+	gw_ver user = { 0 };
+	bool code = false;
+	char ev[EV] = "", fix[FIX];
+
+	if (nvml && !strcmp(nvml->vendor_code_name, "LIB_RM_VERSION_MISMATCH"))
+		code = true;
+	if (cuda && strstr(cuda->vendor_code_name, "SYSTEM_DRIVER_MISMATCH"))
+		code = true;
+	if (di && GW_VALID(di->driver_version))
+		gw__version_parse(di->driver_version.s, &user);
+	else if (nv->nnvml && GW_VERSION_KNOWN(nv->nvml[0].version))
+		user = nv->nvml[0].version;
+	if (!code && !(GW_VERSION_KNOWN(user) && GW_VERSION_KNOWN(nv->module_version) &&
+		       gw__version_cmp(&user, &nv->module_version) != 0))
+		return;
+	gw__doc_cat(ev, sizeof(ev), "kernel module %s",
+		    GW_VERSION_KNOWN(nv->module_version) ? nv->module_version.text : "(version unknown)");
+	if (GW_VERSION_KNOWN(user))
+		gw__doc_cat(ev, sizeof(ev), ", user-space library %s", user.text);
+	if (nv->nnvml)
+		gw__doc_cat(ev, sizeof(ev), " (%s/%s)", nv->nvml[0].dir, nv->nvml[0].file);
+	if (code && nvml && nvml->vendor_code_name[0])
+		gw__doc_cat(ev, sizeof(ev), "; nvmlInit: %s", nvml->vendor_code_name);
+	if (code && cuda && cuda->vendor_code_name[0])
+		gw__doc_cat(ev, sizeof(ev), "; cuInit: %s", cuda->vendor_code_name);
+	gw__doc_fmt(fix, sizeof(fix), "Reboot so the kernel loads the module that matches the installed libraries "
+		 "(after a driver upgrade the old module stays loaded); without a reboot: stop every GPU process, "
+		 "`sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset nvidia && sudo modprobe nvidia`.");
+	gw__doc_add(d, "driver-library-mismatch", "driver", -1, NULL, ev, fix);
+}
+
+static void rule_device_nodes(gw__doctor *d)
+{
+	const gw_probe_nvidia *nv = &d->p->nvidia;
+	char ev[EV] = "";
+	int bound = 0;
+
+	if (!nvidia_module_in_use(d) || d->p->sys.wsl)
+		return;
+	if (!nv->ctl.exists)
+		gw__doc_cat(ev, sizeof(ev), "/dev/nvidiactl absent; ");
+	if (!nv->uvm.exists)
+		gw__doc_cat(ev, sizeof(ev), "/dev/nvidia-uvm absent (nvidia_uvm %s); ",
+			    nv->uvm_loaded ? "loaded" : "not loaded");
+	for (size_t i = 0; i < d->p->ngpus; i++)
+		bound += d->p->gpus[i].vendor == GW_VENDOR_NVIDIA && !strcmp(d->p->gpus[i].driver, "nvidia");
+	for (int i = 0; i < d->ndev; i++) {
+		const gw_device_info *di = dev(d, i);
+		char path[32];
+		bool present = false;
+
+		if (di->vendor != GW_VENDOR_NVIDIA || !GW_VALID(di->minor_number))
+			continue;
+		gw__doc_fmt(path, sizeof(path), "/dev/nvidia%llu", (unsigned long long)di->minor_number.v);
+		for (size_t k = 0; k < nv->ndev; k++)
+			present |= nv->dev[k].exists && !strcmp(nv->dev[k].path, path);
+		if (!present)
+			gw__doc_cat(ev, sizeof(ev), "%s absent (GPU %d); ", path, di->index);
+	}
+	if (!ev[0] && bound > (int)nv->ndev)
+		gw__doc_cat(ev, sizeof(ev), "%d GPU%s bound to nvidia but %zu /dev/nvidiaN node%s; ", bound,
+			    bound == 1 ? "" : "s", nv->ndev, nv->ndev == 1 ? "" : "s");
+	if (!ev[0])
+		return;
+	ev[strlen(ev) - 2] = '\0';
+	gw__doc_add(d, "device-node-missing", "driver", -1, NULL, ev,
+		    d->p->sys.container
+			    ? "Start the container with the NVIDIA runtime (`docker run --gpus all` or "
+			      "`--runtime=nvidia`), which creates the device nodes."
+			    : "Create the nodes with `sudo nvidia-modprobe -u -c=0` (or `sudo modprobe nvidia_uvm`), "
+			      "or reboot; persistent setups enable nvidia-persistenced.");
+}
+
+static void node_evidence(const gw_probe_node *n, char *ev, size_t evn)
+{
+	gw__doc_cat(ev, evn, "%s%s not readable and writable (group %s%s%u, user %s in it)", ev[0] ? "; " : "", n->path,
+		    n->group[0] ? n->group : "", n->group[0] ? "/" : "gid ", n->gid, n->user_in_group ? "is" : "not");
+}
+
+static void rule_device_permission(gw__doctor *d)
+{
+	const gw_probe_nvidia *nv = &d->p->nvidia;
+	char ev[EV] = "";
+
+	if (!gw__doc_node_ok(d, &nv->ctl))
+		node_evidence(&nv->ctl, ev, sizeof(ev));
+	if (!gw__doc_node_ok(d, &nv->uvm))
+		node_evidence(&nv->uvm, ev, sizeof(ev));
+	for (size_t i = 0; i < nv->ndev; i++)
+		if (!gw__doc_node_ok(d, &nv->dev[i]))
+			node_evidence(&nv->dev[i], ev, sizeof(ev));
+	if (!ev[0])
+		return;
+	gw__doc_add(d, "device-permission-denied", "driver", -1, NULL, ev,
+		    "Add yourself to the group that owns the nodes (`sudo usermod -aG video $USER`, then log in "
+		    "again), or fix the udev rule / driver parameter `NVreg_DeviceFileMode=0666`; in a container "
+		    "pass the devices with `--gpus all`.");
+}
+
+static bool amd_loaded(const gw__doctor *d)
+{
+	if (d->p->amd.amdgpu_loaded)
+		return true;
+	for (size_t i = 0; i < d->p->ngpus; i++)
+		if (!strcmp(d->p->gpus[i].driver, "amdgpu"))
+			return true;
+	return false;
+}
+
+static void found_rocm(gw__doctor *d)
+{
+	const gw_probe_amd *a = &d->p->amd;
+	char ev[EV] = "", title[256];
+
+	if (!d->namd)
+		return;
+	gw__doc_cat(ev, sizeof(ev), "amdgpu %s%s%s", amd_loaded(d) ? "loaded" : "not loaded",
+		    GW_VERSION_KNOWN(a->amdgpu_version) ? " " : "", GW_VERSION_KNOWN(a->amdgpu_version) ? a->amdgpu_version.text : "");
+	for (size_t i = 0; i < a->nagents; i++)
+		gw__doc_cat(ev, sizeof(ev), "; KFD node %u: %s%s%s", a->agent[i].node, a->agent[i].gfx,
+			    a->agent[i].info ? " " : "", a->agent[i].info ? a->agent[i].info->name : "");
+	if (a->hsa_override[0])
+		gw__doc_cat(ev, sizeof(ev), "; HSA_OVERRIDE_GFX_VERSION=%s (reports %s)", a->hsa_override, a->hsa_override_gfx);
+	gw__doc_fmt(title, sizeof(title), "ROCm %s%s", GW_VERSION_KNOWN(a->rocm) ? a->rocm.text : "not found",
+		 a->rocm_path[0] ? "" : "");
+	if (a->rocm_path[0])
+		gw__doc_cat(ev, sizeof(ev), "; ROCm at %s", a->rocm_path);
+	gw__doc_add(d, "found-rocm", "driver", GW_SEVERITY_INFO, title, ev, "");
+}
+
+static void rule_amdgpu_not_loaded(gw__doctor *d)
+{
+	const gw_probe_amd *a = &d->p->amd;
+	char ev[EV] = "";
+	bool any = false;
+
+	for (size_t i = 0; i < d->p->ngpus; i++)
+		if (d->p->gpus[i].vendor == GW_VENDOR_AMD) {
+			any = true;
+			gw__doc_cat(ev, sizeof(ev), "%s (%04x:%04x) bound to %s; ", d->p->gpus[i].bus_id, d->p->gpus[i].vendor_id,
+				    d->p->gpus[i].device_id, d->p->gpus[i].driver[0] ? d->p->gpus[i].driver : "no driver");
+		}
+	if (!any || (amd_loaded(d) && a->kfd.exists))
+		return;
+	gw__doc_cat(ev, sizeof(ev), "amdgpu %s, /dev/kfd %s", amd_loaded(d) ? "loaded" : "not loaded",
+		    a->kfd.exists ? "present" : "absent");
+	gw__doc_add(d, "amdgpu-not-loaded", "driver", -1, NULL, ev,
+		    "Load it with `sudo modprobe amdgpu` and read `dmesg | grep -iE 'amdgpu|kfd'`; install or "
+		    "rebuild the driver (`sudo apt install amdgpu-dkms`, then reboot). In a container pass "
+		    "`--device=/dev/kfd --device=/dev/dri`.");
+}
+
+static void rule_rocm_permission(gw__doctor *d)
+{
+	const gw_probe_amd *a = &d->p->amd;
+	char ev[EV] = "";
+
+	if (!d->namd)
+		return;
+	if (!gw__doc_node_ok(d, &a->kfd))
+		node_evidence(&a->kfd, ev, sizeof(ev));
+	for (size_t i = 0; i < a->nrender; i++)
+		if (!gw__doc_node_ok(d, &a->render[i]))
+			node_evidence(&a->render[i], ev, sizeof(ev));
+	if (!ev[0])
+		return;
+	gw__doc_cat(ev, sizeof(ev), "; user in render: %s, in video: %s", a->user_in_render ? "yes" : "no",
+		    a->user_in_video ? "yes" : "no");
+	gw__doc_add(d, "rocm-permission-denied", "driver", -1, NULL, ev,
+		    "`sudo usermod -aG render,video $USER` and log in again; in Docker add `--device=/dev/kfd "
+		    "--device=/dev/dri --group-add $(getent group render | cut -d: -f3)`.");
+}
+
+void gw__doctor_rules_driver(gw__doctor *d)
+{
+	found_driver(d);
+	rule_nvidia_driver_not_loaded(d);
+	rule_nouveau(d);
+	rule_nvml_missing(d);
+	rule_driver_library_mismatch(d);
+	rule_device_nodes(d);
+	rule_device_permission(d);
+	found_rocm(d);
+	rule_amdgpu_not_loaded(d);
+	rule_rocm_permission(d);
+}
+
+/* ---- live ------------------------------------------------------------------------- */
+
+#define SLOWDOWN (GW_THROTTLE_SW_POWER_CAP | GW_THROTTLE_HW_SLOWDOWN | GW_THROTTLE_SW_THERMAL | \
+		  GW_THROTTLE_HW_THERMAL | GW_THROTTLE_HW_POWER_BRAKE)
+
+static void rule_clocks_throttled(gw__doctor *d)
+{
+	static const struct { unsigned bit; const char *name; } names[] = {
+		{ GW_THROTTLE_SW_POWER_CAP, "software power cap" },
+		{ GW_THROTTLE_HW_SLOWDOWN, "hardware slowdown" },
+		{ GW_THROTTLE_SW_THERMAL, "software thermal slowdown" },
+		{ GW_THROTTLE_HW_THERMAL, "hardware thermal slowdown" },
+		{ GW_THROTTLE_HW_POWER_BRAKE, "hardware power brake" },
+	};
+
+	for (int i = 0; i < d->ndev; i++) {
+		const gw_device_sample *s = &d->sample[i];
+		char ev[EV], l[160];
+
+		if (!d->have_sample[i] || !GW_VALID(s->throttle_reasons) || !(s->throttle_reasons.v & SLOWDOWN))
+			continue;
+		dev_label(dev(d, i), l, sizeof(l));
+		gw__doc_fmt(ev, sizeof(ev), "%s: active reasons 0x%llx:", l, (unsigned long long)s->throttle_reasons.v);
+		for (size_t k = 0; k < GW_ARRAY_SIZE(names); k++)
+			if (s->throttle_reasons.v & names[k].bit)
+				gw__doc_cat(ev, sizeof(ev), " %s;", names[k].name);
+		if (GW_VALID(s->sm_clock) && GW_VALID(dev(d, i)->max_sm_clock))
+			gw__doc_cat(ev, sizeof(ev), " SM clock %llu of %llu MHz;", (unsigned long long)s->sm_clock.v,
+				    (unsigned long long)dev(d, i)->max_sm_clock.v);
+		if (GW_VALID(s->temperature))
+			gw__doc_cat(ev, sizeof(ev), " %.0f °C;", s->temperature.v);
+		if (GW_VALID(s->power_draw) && GW_VALID(s->power_limit))
+			gw__doc_cat(ev, sizeof(ev), " %.0f of %.0f W", s->power_draw.v, s->power_limit.v);
+		gw__doc_add(d, "clocks-throttled", "live", -1, NULL, ev,
+			    (s->throttle_reasons.v & (GW_THROTTLE_SW_THERMAL | GW_THROTTLE_HW_THERMAL | GW_THROTTLE_HW_SLOWDOWN))
+				    ? "Improve cooling (airflow, fan curve, dust, ambient temperature) and check the power "
+				      "supply; watch `nvidia-smi -q -d PERFORMANCE,TEMPERATURE`."
+				    : "The GPU is at its power limit: expected under full load; if it is lower than the "
+				      "board's default, raise it with `sudo nvidia-smi -pl <watts>`.");
+	}
+}
+
+static void rule_memory_held(gw__doctor *d)
+{
+	for (int i = 0; i < d->ndev; i++) {
+		const gw_device_info *di = dev(d, i);
+		gw_process *pl = NULL;
+		size_t np = 0;
+		uint64_t others = 0;
+		char ev[EV], l[160], a[32], b[32];
+		int nothers = 0;
+
+		if (!d->have_sample[i] || !GW_VALID(di->memory_total) || di->memory_total.v == 0)
+			continue;
+		if (gw_device_processes(d->ctx, i, &pl, &np) < 0)
+			continue;
+		dev_label(di, l, sizeof(l));
+		gw__doc_fmt(ev, sizeof(ev), "%s:", l);
+		for (size_t k = 0; k < np; k++) {
+			if (pl[k].pid_resolved && pl[k].uid == d->uid)
+				continue;
+			if (!GW_VALID(pl[k].used_memory))
+				continue;
+			others += pl[k].used_memory.v;
+			nothers++;
+			gw__doc_cat(ev, sizeof(ev), " pid %u (%s, %s) %.1f GiB;", pl[k].pid,
+				    pl[k].user[0] ? pl[k].user : "user unknown", pl[k].command[0] ? pl[k].command : "?",
+				    (double)pl[k].used_memory.v / (1024.0 * 1024 * 1024));
+		}
+		gw_processes_free(pl);
+		if (!nothers || others * 2 <= di->memory_total.v)
+			continue;
+		gw__doc_fmt(a, sizeof(a), "%.1f GiB", (double)others / (1024.0 * 1024 * 1024));
+		gw__doc_fmt(b, sizeof(b), "%.1f GiB", (double)di->memory_total.v / (1024.0 * 1024 * 1024));
+		gw__doc_cat(ev, sizeof(ev), " %s of %s held by other users' processes", a, b);
+		gw__doc_add(d, "gpu-memory-held-by-other-processes", "live", -1, NULL, ev,
+			    "Pick a free GPU with `CUDA_VISIBLE_DEVICES=<index>` (see `gpuwise list`), or ask the "
+			    "owners (or the scheduler) to free this one.");
+	}
+}
+
+static void rule_exclusive_busy(gw__doctor *d)
+{
+	for (int i = 0; i < d->ndev; i++) {
+		const gw_device_sample *s = &d->sample[i];
+		gw_process *pl = NULL;
+		size_t np = 0;
+		char ev[EV], l[160];
+
+		if (!d->have_sample[i] || !GW_VALID(s->compute_mode) || s->compute_mode.v != 3)
+			continue;
+		if (gw_device_processes(d->ctx, i, &pl, &np) < 0 || np == 0) {
+			gw_processes_free(pl);
+			continue;
+		}
+		dev_label(dev(d, i), l, sizeof(l));
+		gw__doc_fmt(ev, sizeof(ev), "%s: compute mode exclusive-process, held by pid %u (%s)", l, pl[0].pid,
+			 pl[0].command[0] ? pl[0].command : "command unknown");
+		gw_processes_free(pl);
+		gw__doc_add(d, "exclusive-process-busy", "live", -1, NULL, ev,
+			    "Use another GPU (`CUDA_VISIBLE_DEVICES=<free index>`), wait for the holder to finish, or "
+			    "(admin) `sudo nvidia-smi -i N -c DEFAULT`.");
+	}
+}
+
+void gw__doctor_rules_live(gw__doctor *d)
+{
+	if (!d->ctx || !d->have_sample)
+		return;
+	rule_clocks_throttled(d);
+	rule_memory_held(d);
+	rule_exclusive_busy(d);
+}
+
+/* ---- environment ------------------------------------------------------------------- */
+
+static void rule_container_without_gpu(gw__doctor *d)
+{
+	const gw_probe_sysenv *s = &d->p->sys;
+	char ev[EV];
+
+	if (!s->container || s->gpu_runtime_hint || d->p->amd.kfd.exists || s->wsl)
+		return;
+	for (int i = 0; i < d->ndev; i++)
+		if (dev(d, i)->health == GW_HEALTH_OK)
+			return;
+	gw__doc_fmt(ev, sizeof(ev), "inside a %s container; no /dev/nvidia*, /proc/driver/nvidia or /dev/kfd", s->container_kind);
+	if (s->nvidia_visible_set)
+		gw__doc_cat(ev, sizeof(ev), "; NVIDIA_VISIBLE_DEVICES=%s", s->nvidia_visible_devices);
+	gw__doc_add(d, "container-without-gpu", "environment", -1, NULL, ev,
+		    "Start the container with the GPU runtime: `docker run --gpus all ...` (NVIDIA Container "
+		    "Toolkit installed on the host), Kubernetes `resources.limits: nvidia.com/gpu: 1`, or for AMD "
+		    "`--device=/dev/kfd --device=/dev/dri`. If this machine has no GPU at all, ignore this.");
+}
+
+void gw__doctor_rules_environment(gw__doctor *d)
+{
+	rule_container_without_gpu(d);
+}
