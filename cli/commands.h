@@ -31,6 +31,8 @@ int cmd_version(int argc, char **argv);
 extern const char usage_list[], usage_info[], usage_help[], usage_version[];
 int cmd_explain(int argc, char **argv);
 extern const char usage_explain[];
+int cmd_doctor(int argc, char **argv);
+extern const char usage_doctor[];
 
 /* Shared CLI helpers (cli/util.c). */
 void die_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));

@@ -9,6 +9,7 @@
 const struct cmd commands[] = {
 	{ "list", cmd_list, "one line per GPU: index, name, memory, capability, UUID", usage_list },
 	{ "info", cmd_info, "everything about each GPU (nvidia-smi -q), or --json", usage_info },
+	{ "doctor", cmd_doctor, "check drivers, CUDA and Python frameworks; what is wrong and how to fix it", usage_doctor },
 	{ "explain", cmd_explain, "find known GPU errors in a message or log; cause and fix", usage_explain },
 	{ "help", cmd_help, "show help for gpuwise or a command", usage_help },
 	{ "version", cmd_version, "print the version", usage_version },
