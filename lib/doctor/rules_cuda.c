@@ -138,7 +138,7 @@ static void rule_device_order(gw__doctor *d)
 {
 	const char *order = d->p->cuda_device_order;
 	char ev[EV] = "";
-	bool differs = false, names_differ = false;
+	bool differs = false, names_differ = false, any_cuda = false;
 	const char *first = NULL;
 	int nv = 0;
 
@@ -147,7 +147,7 @@ static void rule_device_order(gw__doctor *d)
 	for (int i = 0; i < d->ndev; i++) {
 		const gw_device_info *di = gw_device_get(d->ctx, i);
 
-		if (di->vendor != GW_VENDOR_NVIDIA || di->nvml_index < 0)
+		if (di->vendor != GW_VENDOR_NVIDIA || di->nvml_index < 0 || di->health != GW_HEALTH_OK)
 			continue;
 		nv++;
 		if (GW_VALID(di->name)) {
@@ -157,14 +157,15 @@ static void rule_device_order(gw__doctor *d)
 		}
 		if (di->cuda_index >= 0 && di->cuda_index != di->nvml_index)
 			differs = true;
+		any_cuda |= di->cuda_index >= 0;
 		gw__doc_cat(ev, sizeof(ev), "%snvidia-smi %d = CUDA %d (%s)", ev[0] ? "; " : "", di->nvml_index,
 			    di->cuda_index, GW_VALID(di->name) ? di->name.s : "?");
 	}
 	if (nv < 2)
 		return;
-	/* With CUDA_VISIBLE_DEVICES set, CUDA's indices are renumbered anyway:
-	 * judge by whether the GPUs differ at all. */
-	if (d->p->cuda_visible_devices ? !names_differ : !differs)
+	/* Identical GPUs tie and keep PCI order; with CUDA_VISIBLE_DEVICES set
+	 * CUDA renumbers anyway, so then the models differing is the test. */
+	if (!names_differ || (!d->p->cuda_visible_devices && any_cuda && !differs))
 		return;
 	gw__doc_cat(ev, sizeof(ev), "; CUDA_DEVICE_ORDER=%s", order ? order : "(unset: FASTEST_FIRST)");
 	gw__doc_add(d, "cuda-device-order-differs", "cuda", -1, NULL, ev,

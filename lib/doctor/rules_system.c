@@ -226,7 +226,7 @@ static void found_driver(gw__doctor *d)
 	const gw_probe_nvidia *nv = &d->p->nvidia;
 	char ev[EV] = "", title[256];
 
-	if (!nvidia_module_in_use(d) && !GW_VERSION_KNOWN(d->driver))
+	if (!nvidia_module_in_use(d))
 		return;
 	if (GW_VERSION_KNOWN(nv->module_version))
 		gw__doc_cat(ev, sizeof(ev), "kernel module %s (%s)", nv->module_version.text,
