@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# gpuwise doctor end to end: every scenario of tests/doctor/make_scenarios.py
+# (a fake machine, a root tree with Python environments, an environment)
+# must fire exactly its expected set of finding ids — near-miss scenarios
+# check that an id stays quiet just short of its condition. Then: JSON
+# shape, exit codes, usage errors, and the real machine with no fakes.
+. "$(dirname "$0")/lib.sh"
+
+SC=$TMPD/scenarios
+"$PY" "$TOP/tests/doctor/make_scenarios.py" "$SC" >/dev/null || { echo "FAIL: cannot generate scenarios"; exit 1; }
+
+ids_of() { # JSON on stdin → sorted unique ids, one per line
+	"$PY" -c 'import json,sys; print("\n".join(sorted({f["id"] for f in json.load(sys.stdin)["findings"]})))'
+}
+
+run_scenario() { # NAME [extra doctor args] : sets $out $err $rc
+	local s=$SC/$1
+	shift
+	(
+		unset VIRTUAL_ENV CONDA_PREFIX CUDA_HOME CUDA_PATH HSA_OVERRIDE_GFX_VERSION NVIDIA_VISIBLE_DEVICES KUBERNETES_SERVICE_HOST
+		export HOME=/home/u
+		args=()
+		while IFS= read -r line; do
+			[ -z "$line" ] && continue
+			case $line in
+			ARGS=*) read -ra args <<<"${line#ARGS=}" ;;
+			*) export "${line%%=*}=$(eval "printf '%s' \"${line#*=}\"")" ;;
+			esac
+		done <"$s/env"
+		if [ -f "$s/setup" ]; then
+			# setup changes modes and users: run it on a private copy
+			cp -a "$s" "$TMPD/run.$$" && s=$TMPD/run.$$
+			ROOT=$s/root bash "$s/setup" || exit 99
+		fi
+		"$TOP/scripts/with-machine" "$s" -- "$GW" doctor "${args[@]}" "$@"
+		rc=$?
+		[ "$s" = "$TMPD/run.$$" ] && rm -rf "$s"
+		exit $rc
+	) >"$TMPD/out" 2>"$TMPD/err"
+	rc=$?
+	out=$(cat "$TMPD/out")
+	err=$(cat "$TMPD/err")
+	last_cmd="[$(basename "$s")] gpuwise doctor $*"
+}
+
+for s in "$SC"/*/; do
+	name=$(basename "$s")
+	run_scenario "$name" --json
+	got=$(printf '%s' "$out" | ids_of 2>/dev/null | tr '\n' ' ')
+	want=$(sort -u "$s/expected" | tr '\n' ' ')
+	assert_eq "$got" "$want" "$name: fired ids"
+	# exit code follows the error findings
+	nerr=$(printf '%s' "$out" | "$PY" -c 'import json,sys; print(sum(f["severity"]=="error" for f in json.load(sys.stdin)["findings"]))' 2>/dev/null)
+	assert_eq "$rc" "$([ "${nerr:-0}" -gt 0 ] && echo 1 || echo 0)" "$name: exit code"
+done
+
+# Fixes carry the exact ways out.
+run_scenario seed-driver470-cu121 --json
+assert_json "driver 470 fix" '
+f = [x for x in d["findings"] if x["id"] == "driver-too-old-for-framework"][0]
+assert "525.60.13" in f["fix"], f["fix"]
+assert "--index-url https://download.pytorch.org/whl/cu118" in f["fix"], f["fix"]
+assert "470.182.03" in f["evidence"] or "470.182.03" in f["title"], f
+'
+run_scenario seed-pascal-cu128 --json
+assert_json "pascal fix names cu126" '
+f = [x for x in d["findings"] if x["id"] == "gpu-arch-unsupported-by-framework"][0]
+assert "whl/cu126" in f["fix"], f["fix"]
+assert "sm_61" in f["evidence"], f["evidence"]
+'
+run_scenario seed-blackwell-cu124 --json
+assert_json "blackwell fix names cu128" '
+f = [x for x in d["findings"] if x["id"] == "gpu-arch-unsupported-by-framework"][0]
+assert "whl/cu128" in f["fix"], f["fix"]
+'
+run_scenario seed-rdna2-gfx1031 --json
+assert_json "gfx1031 override advice" '
+f = [x for x in d["findings"] if x["id"] == "rocm-gfx-unsupported"][0]
+assert "HSA_OVERRIDE_GFX_VERSION=10.3.0" in f["fix"], f["fix"]
+assert "gfx1031" in f["evidence"], f["evidence"]
+'
+run_scenario gpu-lost --json
+assert_json "xid named with advice" '
+f = [x for x in d["findings"] if x["id"] == "xid-errors"][0]
+assert "79" in f["title"] and "GPU_HAS_FALLEN_OFF_THE_BUS" in f["title"], f["title"]
+assert f["fix"], f
+'
+
+# JSON shape: the ◆ contract fields, every finding complete.
+run_scenario healthy-laptop --json
+assert_eq "$rc" 0 "healthy exits 0"
+assert_json "json shape" '
+assert set(d) >= {"findings", "summary"}, d.keys()
+for f in d["findings"]:
+    assert set(f) >= {"id", "severity", "layer", "title", "evidence", "fix"}, f
+    assert f["severity"] in ("error", "warning", "info"), f
+    assert f["layer"] in ("hardware", "driver", "cuda", "python", "live", "environment"), f
+    assert f["title"], f
+    if f["severity"] != "info":
+        assert f["fix"], f
+assert all(f["severity"] == "info" for f in d["findings"]), "healthy machine has warnings"
+s = d["summary"]
+assert s["errors"] == 0 and s["warnings"] == 0, s
+assert s["verdict"].startswith("ready: PyTorch 2.5.1+cu121 can use 1× NVIDIA GeForce RTX 3060 Laptop GPU"), s["verdict"]
+'
+
+# Human report: layers, marks, verdict last, no colour off a terminal.
+run_scenario seed-cpu-wheel
+assert_eq "$rc" 1 "cpu wheel exits 1"
+assert_contains "$out" "Hardware" "hardware layer"
+assert_contains "$out" "Python" "python layer"
+assert_contains "$out" "✗" "error mark"
+assert_contains "$out" "✓" "info mark"
+assert_contains "$out" "fix: " "fix line"
+assert_not_contains "$out" $'\033[' "no colour when not a terminal"
+assert_eq "$(printf '%s\n' "$out" | tail -1 | cut -c1-10)" "not ready:" "verdict is the last line"
+
+# Usage errors.
+run doctor --bogus
+assert_eq "$rc" 2 "unknown option exits 2"
+assert_contains "$err" "gpuwise: unknown argument '--bogus'" "unknown option message"
+run doctor --python-env
+assert_eq "$rc" 2 "--python-env without a value exits 2"
+run doctor --deep --timeout nope
+assert_eq "$rc" 2 "bad --timeout exits 2"
+run doctor --help
+assert_eq "$rc" 0 "--help exits 0"
+assert_contains "$out" "--python-env PREFIX" "help lists --python-env"
+
+# --python-env finds an environment that nothing else points to.
+run_scenario near-one-cupy --json --python-env /venv
+assert_json "python-env listed" '
+assert any(e["site"].startswith("/venv/") for e in d["summary"]["python_envs"]), d["summary"]["python_envs"]
+'
+
+# --deep with a python that is not executable under a fake root: nothing
+# runs, the static report is unchanged.
+run_scenario healthy-laptop --json --deep --timeout 5
+assert_eq "$rc" 0 "deep on a fake root exits 0"
+
+# The real machine, no fakes: this container has no GPU, CUDA 13 headers.
+(
+	unset GPUWISE_ROOT GPUWISE_FAKE_MACHINE GPUWISE_NVML_LIBRARY GPUWISE_CUDA_LIBRARY
+	"$GW" doctor --json
+) >"$TMPD/out" 2>"$TMPD/err"
+rc=$?
+out=$(cat "$TMPD/out")
+err=$(cat "$TMPD/err")
+last_cmd="gpuwise doctor --json (real machine)"
+if ! ls /sys/bus/pci/devices/*/class 2>/dev/null | xargs -r cat 2>/dev/null | grep -q '^0x03'; then
+	assert_eq "$rc" 1 "real machine without GPU exits 1"
+	assert_json "real machine reports no-gpu" 'assert "no-gpu" in {f["id"] for f in d["findings"]}, d["findings"]'
+fi
+if command -v nvcc >/dev/null 2>&1; then
+	nvcc_ver=$(nvcc --version | sed -n 's/.*release [0-9.]*, V\([0-9.]*\).*/\1/p')
+	assert_contains "$out" "\"version\": \"$nvcc_ver\"" "toolkit version matches nvcc --version ($nvcc_ver)"
+fi
+for h in /usr/local/cuda/include/cudnn_version.h /usr/include/cudnn_version.h; do
+	[ -f "$h" ] || continue
+	v=$(awk '/#define CUDNN_MAJOR /{a=$3} /#define CUDNN_MINOR /{b=$3} /#define CUDNN_PATCHLEVEL /{c=$3} END{print a"."b"."c}' "$h")
+	assert_contains "$out" "\"$v\"" "cuDNN $v from $h"
+	break
+done
+for h in /usr/local/cuda/include/nccl.h /usr/include/nccl.h; do
+	[ -f "$h" ] || continue
+	v=$(awk '/#define NCCL_MAJOR /{a=$3} /#define NCCL_MINOR /{b=$3} /#define NCCL_PATCH /{c=$3} END{print a"."b"."c}' "$h")
+	assert_contains "$out" "\"$v\"" "NCCL $v from $h"
+	break
+done
+
+finish
