@@ -2,8 +2,9 @@
  * backends. Every read goes through gw__read_file with the context's root.
  *
  * Field states follow one rule: a file that is absent means the device or
- * kernel does not have it (NOT_SUPPORTED, also for GW_ENOTSUP); a file that exists but cannot be
- * read or holds garbage is ERROR with the gw_error code in `code`.
+ * kernel does not have it (NOT_SUPPORTED, also for GW_ENOTSUP); a file
+ * that exists but cannot be read or holds garbage is ERROR with the
+ * gw_error code in `code`.
  */
 #ifndef GPUWISE_SYSFS_IO_H
 #define GPUWISE_SYSFS_IO_H

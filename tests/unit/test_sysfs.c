@@ -290,9 +290,12 @@ static void test_nvidia_wrong_driver(void)
 		gw_options o = GW_OPTIONS_INIT;
 
 		o.flags = GW_OPT_NO_SYSFS;
+		ctx = NULL;
 		CHECK_INT(gw_context_new(&ctx, &o), 0);
-		CHECK_INT(gw_device_count(ctx), 0);
-		gw_context_free(ctx);
+		if (ctx) {
+			CHECK_INT(gw_device_count(ctx), 0);
+			gw_context_free(ctx);
+		}
 	}
 }
 
