@@ -120,9 +120,9 @@ void gw__doc_fw_name(const gw_probe_framework *f, char *buf, size_t n)
 	else if (f->kind == GW_FW_TENSORFLOW && f->dist[0] && strcmp(f->dist, "tensorflow"))
 		name = f->dist;
 	if (GW_VERSION_KNOWN(f->version))
-		snprintf(buf, n, "%s %s", name, f->version.text);
+		gw__doc_fmt(buf, n, "%s %s", name, f->version.text);
 	else
-		snprintf(buf, n, "%s", name);
+		gw__doc_fmt(buf, n, "%s", name);
 }
 
 bool gw__doc_cc(const gw__doctor *d, int i, bool is_pci, unsigned *major, unsigned *minor)
@@ -285,9 +285,9 @@ static void gpu_phrase(const gw__doctor *d, char *buf, size_t n, int *count)
 	if (!k)
 		return;
 	if (same)
-		snprintf(buf, n, "%d× %s", k, first);
+		gw__doc_fmt(buf, n, "%d× %s", k, first);
 	else
-		snprintf(buf, n, "%d GPUs (%s, ...)", k, first);
+		gw__doc_fmt(buf, n, "%d GPUs (%s, ...)", k, first);
 }
 
 static void make_verdict(gw__doctor *d)
@@ -304,7 +304,7 @@ static void make_verdict(gw__doctor *d)
 		for (size_t i = 0; i < r->n && !first; i++)
 			if (r->f[i].severity == GW_SEVERITY_ERROR)
 				first = &r->f[i];
-		snprintf(r->verdict, sizeof(r->verdict), "not ready: %zu error%s (%s: %s)%s", ne, ne == 1 ? "" : "s",
+		gw__doc_fmt(r->verdict, sizeof(r->verdict), "not ready: %zu error%s (%s: %s)%s", ne, ne == 1 ? "" : "s",
 			 first->id, first->title, nw ? ", and warnings" : "");
 		return;
 	}
@@ -316,11 +316,11 @@ static void make_verdict(gw__doctor *d)
 				gw__doc_fw_name(f, fw, sizeof(fw));
 		}
 	if (!k)
-		snprintf(r->verdict, sizeof(r->verdict), "not ready: no GPU can be used");
+		gw__doc_fmt(r->verdict, sizeof(r->verdict), "not ready: no GPU can be used");
 	else if (fw[0])
-		snprintf(r->verdict, sizeof(r->verdict), "ready%s: %s can use %s", nw ? " with warnings" : "", fw, gpus);
+		gw__doc_fmt(r->verdict, sizeof(r->verdict), "ready%s: %s can use %s", nw ? " with warnings" : "", fw, gpus);
 	else
-		snprintf(r->verdict, sizeof(r->verdict), "ready%s: %s usable (no GPU framework found in Python)",
+		gw__doc_fmt(r->verdict, sizeof(r->verdict), "ready%s: %s usable (no GPU framework found in Python)",
 			 nw ? " with warnings" : "", gpus);
 }
 
