@@ -13,6 +13,7 @@
 #include "internal.h"
 #include "backend/sysfs_io.h"
 #include "backend/sysfs_parse.h"
+#include "probe/probe.h"
 
 #define PCI_DEVICES "/sys/bus/pci/devices"
 
@@ -102,6 +103,22 @@ static void judge_health(const gw_context *ctx, const struct pci_fn *f, gw_devic
 	}
 }
 
+/* Without a driver nothing reports the architecture; gpuwise's table of
+ * NVIDIA PCI ids does, and doctor needs it to name the driver to install. */
+static void known_model_facts(gw_device_info *info, const struct pci_fn *f)
+{
+	const gw_row_nvidia_gpus *row;
+	unsigned major, minor;
+
+	if (f->vendor != 0x10de || !(row = gw__tbl_nvidia_gpu_by_id(f->device)))
+		return;
+	gw__str_set(&info->architecture, row->arch);
+	if (sscanf(row->cc, "%u.%u", &major, &minor) == 2) {
+		gw__u64_set(&info->cc_major, major);
+		gw__u64_set(&info->cc_minor, minor);
+	}
+}
+
 static int add_driverless(gw_context *ctx, const struct pci_fn *f, gw_pci_ids *ids)
 {
 	gw_device *d = gw__device_add(ctx);
@@ -128,6 +145,7 @@ static int add_driverless(gw_context *ctx, const struct pci_fn *f, gw_pci_ids *i
 	gw__str_set(&info->kernel_driver, f->driver);
 	gw__sysfs_pci_name(ids, ctx->root, f->vendor, f->device, name, sizeof(name));
 	gw__str_set(&info->name, name);
+	known_model_facts(info, f);
 	/* The link is readable without a driver: a cheap, useful fact. */
 	gw__sysfs_link_fields(&info->pcie_max_gen, &info->pcie_max_width, ctx->root, f->dir, "max");
 	info->pcie_gpu_max_gen = info->pcie_max_gen;
@@ -144,8 +162,72 @@ static void annotate(gw_device *d, const struct pci_fn *f)
 		gw__strlcpy(d->sysfs_path, f->dir, sizeof(d->sysfs_path));
 }
 
+static bool nvidia_bound(const struct pci_fn *f)
+{
+	return f->vendor == 0x10de && !strcmp(f->driver, "nvidia");
+}
+
+/* NVML devices whose handle failed (lost GPUs) have no bus id. */
+static gw_device *next_busless_nvml_device(gw_context *ctx)
+{
+	for (int i = 0; i < ctx->ndevices; i++) {
+		gw_device *d = &ctx->devices[i];
+
+		if (d->info.nvml_index >= 0 && !GW_VALID(d->info.pci_bus_id))
+			return d;
+	}
+	return NULL;
+}
+
+static int count_busless_nvml_devices(gw_context *ctx)
+{
+	int n = 0;
+
+	for (int i = 0; i < ctx->ndevices; i++)
+		n += ctx->devices[i].info.nvml_index >= 0 && !GW_VALID(ctx->devices[i].info.pci_bus_id);
+	return n;
+}
+
+/* How many nvidia-bound GPUs on the bus no backend has claimed. */
+static int count_unclaimed_nvidia(gw_context *ctx, char **names, size_t count)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < count; i++) {
+		struct pci_fn f;
+
+		if (read_gpu_function(ctx->root, names[i], &f) && nvidia_bound(&f) && !gw__device_by_bus_id(ctx, f.bus_id))
+			n++;
+	}
+	return n;
+}
+
+/* A GPU that fell off the bus still sits in sysfs, bound to nvidia, while
+ * NVML could not give its handle (so no bus id). NVML numbers GPUs in bus
+ * order, as this scan walks them: when the counts agree, the k-th unclaimed
+ * nvidia-bound function is the k-th lost NVML device, and it is shown once,
+ * as lost, with its bus id. When they disagree the guess would be unsafe. */
+static bool claim_for_lost_device(gw_context *ctx, const struct pci_fn *f, bool counts_agree, gw_pci_ids *ids)
+{
+	gw_device *d;
+	char name[GW_STR_MAX];
+
+	if (!counts_agree || !nvidia_bound(f) || !(d = next_busless_nvml_device(ctx)))
+		return false;
+	gw__str_set(&d->info.pci_bus_id, f->bus_id);
+	if (f->device != 0xffff)
+		gw__u64_set(&d->info.pci_device_id, f->device);
+	if (!GW_VALID(d->info.name)) {
+		gw__sysfs_pci_name(ids, ctx->root, f->vendor, f->device, name, sizeof(name));
+		gw__str_set(&d->info.name, name);
+	}
+	annotate(d, f);
+	return true;
+}
+
 static int pci_open(gw_context *ctx, void **state, gw_backend_status *st)
 {
+	bool counts_agree;
 	gw_pci_ids ids = { 0 };
 	char **names;
 	size_t count;
@@ -161,6 +243,8 @@ static int pci_open(gw_context *ctx, void **state, gw_backend_status *st)
 		snprintf(st->message, sizeof(st->message), "cannot list " PCI_DEVICES ": %s", gw_error_last());
 		return 0;
 	}
+	counts_agree = count_busless_nvml_devices(ctx) > 0 &&
+		       count_busless_nvml_devices(ctx) == count_unclaimed_nvidia(ctx, names, count);
 	for (size_t i = 0; i < count; i++) {
 		struct pci_fn f;
 		gw_device *d;
@@ -172,6 +256,8 @@ static int pci_open(gw_context *ctx, void **state, gw_backend_status *st)
 			annotate(d, &f);
 			continue;
 		}
+		if (claim_for_lost_device(ctx, &f, counts_agree, &ids))
+			continue;
 		if ((rc = add_driverless(ctx, &f, &ids)) < 0)
 			break;
 	}

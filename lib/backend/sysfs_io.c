@@ -4,6 +4,7 @@
 
 #include "backend/sysfs_io.h"
 #include "backend/sysfs_parse.h"
+#include "probe/probe.h"
 
 static int attr_path(char *out, size_t outsz, const char *dir, const char *name)
 {
@@ -198,6 +199,7 @@ void gw__sysfs_pci_name(gw_pci_ids *ids, const char *root, uint32_t vendor, uint
 {
 	const char *vname = vendor == 0x10de ? "NVIDIA" : vendor == 0x1002 ? "AMD" :
 			    vendor == 0x8086 ? "Intel" : "Unknown";
+	const gw_row_nvidia_gpus *row;
 
 	if (!ids->tried) {
 		ids->tried = 1;
@@ -208,6 +210,11 @@ void gw__sysfs_pci_name(gw_pci_ids *ids, const char *root, uint32_t vendor, uint
 	}
 	if (ids->text && gw__sysfs_pci_ids_lookup(ids->text, ids->len, vendor, device, out, outsz) == 0)
 		return;
+	/* No pci.ids on this system: gpuwise's own table knows the common GPUs. */
+	if (vendor == 0x10de && (row = gw__tbl_nvidia_gpu_by_id(device))) {
+		snprintf(out, outsz, "NVIDIA %s", row->name);
+		return;
+	}
 	snprintf(out, outsz, "%s GPU [%04x:%04x]", vname, vendor, device);
 }
 

@@ -224,7 +224,11 @@ static void test_nvidia_no_driver(void)
 		CHECK_INT(d->health, GW_HEALTH_NO_DRIVER);
 		CHECK_STR(d->health_reason, "no kernel driver bound");
 		CHECK_STR(d->backend, "pci");
-		CHECK_STR(d->name.s, "NVIDIA GPU [10de:2330]");
+		/* Named from gpuwise's own table when the tree has no pci.ids. */
+		CHECK_STR(d->name.s, "NVIDIA H100 SXM5 80GB");
+		CHECK_STR(d->architecture.s, "Hopper");
+		CHECK_INT(d->cc_major.v, 9);
+		CHECK_INT(d->cc_minor.v, 0);
 		CHECK_STR(d->pci_bus_id.s, "0000:18:00.0");
 		CHECK_INT(d->pci_device_id.v, 0x2330);
 		CHECK_INT(d->pci_subsystem_id.v, 0x16c110de);
