@@ -1013,6 +1013,56 @@ static nvmlReturn_t instance_id(nvmlDevice_t h, const char *fn, enum fm_num_id i
 API(nvmlDeviceGetGpuInstanceId, (nvmlDevice_t h, unsigned int *v)) { return instance_id(h, __func__, FN_GI_ID, v); }
 API(nvmlDeviceGetComputeInstanceId, (nvmlDevice_t h, unsigned int *v)) { return instance_id(h, __func__, FN_CI_ID, v); }
 
+/* Slice counts from the profile in a MIG device's name: "… MIG 3g.20gb"
+ * is a 3-slice GPU instance used whole; "… MIG 1c.3g.20gb" is a 1-slice
+ * compute instance inside it. 0 when the name carries no profile. */
+static void mig_slices(const char *name, unsigned *gi, unsigned *ci)
+{
+	const char *p = name ? strstr(name, "MIG ") : NULL;
+	unsigned a = 0, b = 0;
+	char k1 = 0, k2 = 0;
+
+	*gi = *ci = 0;
+	if (!p)
+		return;
+	p += 4;
+	if (sscanf(p, "%u%c.%u%c", &a, &k1, &b, &k2) == 4 && k1 == 'c' && k2 == 'g') {
+		*ci = a;
+		*gi = b;
+	} else if (sscanf(p, "%u%c", &a, &k1) == 2 && k1 == 'g') {
+		*gi = *ci = a;
+	}
+}
+
+/* nvml.h: "This API currently only supports MIG device handles", so a
+ * full GPU answers NOT_SUPPORTED, as the real library does. A MIG device
+ * serves its own multiprocessor_count (missing: NOT_SUPPORTED) and
+ * memory.total in MiB; the shared engine counts are not modelled (0). */
+static nvmlReturn_t attributes(nvmlDevice_t h, const char *fn, void *out, size_t size)
+{
+	nvmlDeviceAttributes_t a;
+
+	BEGIN_FN(h, fn, 0);
+	if (!out)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (!d->parent || !have(d, FN_MP_COUNT))
+		return NVML_ERROR_NOT_SUPPORTED;
+	memset(&a, 0, sizeof(a));
+	a.multiprocessorCount = u32(val(d, FN_MP_COUNT, idx));
+	mig_slices(fm_str(d, FS_NAME), &a.gpuInstanceSliceCount, &a.computeInstanceSliceCount);
+	if (have(d, FN_MEM_TOTAL))
+		a.memorySizeMB = (unsigned long long)val(d, FN_MEM_TOTAL, idx) >> 20;
+	memcpy(out, &a, size);
+	return NVML_SUCCESS;
+}
+
+/* The unversioned symbol is CUDA 11.0's and fills the 24-byte v1 struct
+ * (no slice counts, no memorySizeMB): writing 40 bytes would overrun an
+ * old caller's buffer. _v2 (CUDA 11.1, so in the 470 branch too) fills
+ * the whole nvmlDeviceAttributes_t. */
+API(nvmlDeviceGetAttributes, (nvmlDevice_t h, nvmlDeviceAttributes_v1_t *a)) { return attributes(h, __func__, a, sizeof(*a)); }
+API(nvmlDeviceGetAttributes_v2, (nvmlDevice_t h, nvmlDeviceAttributes_t *a)) { return attributes(h, __func__, a, sizeof(*a)); }
+
 /* ---- processes -------------------------------------------------------- */
 
 typedef struct {

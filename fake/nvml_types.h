@@ -136,6 +136,30 @@ typedef struct {
 	nvmlValue_t value;
 } nvmlFieldValue_t;                  /* 40 bytes */
 
+/* nvmlDeviceGetAttributes_v2 (nvml.h documents it for MIG device handles). */
+typedef struct {
+	unsigned int multiprocessorCount;
+	unsigned int sharedCopyEngineCount;
+	unsigned int sharedDecoderCount;
+	unsigned int sharedEncoderCount;
+	unsigned int sharedJpegCount;
+	unsigned int sharedOfaCount;
+	unsigned int gpuInstanceSliceCount;
+	unsigned int computeInstanceSliceCount;
+	unsigned long long memorySizeMB;
+} nvmlDeviceAttributes_t;            /* 40 bytes */
+
+/* The unversioned nvmlDeviceGetAttributes of CUDA 11.0: the first six
+ * fields only. */
+typedef struct {
+	unsigned int multiprocessorCount;
+	unsigned int sharedCopyEngineCount;
+	unsigned int sharedDecoderCount;
+	unsigned int sharedEncoderCount;
+	unsigned int sharedJpegCount;
+	unsigned int sharedOfaCount;
+} nvmlDeviceAttributes_v1_t;         /* 24 bytes */
+
 #define NVML_FI_DEV_MEMORY_TEMP 82
 #define NVML_VALUE_TYPE_UNSIGNED_INT 1
 
@@ -150,5 +174,7 @@ _Static_assert(sizeof(nvmlProcessDetailList_t) == 24, "nvmlProcessDetailList_t")
 _Static_assert(sizeof(nvmlProcessUtilizationSample_t) == 32, "nvmlProcessUtilizationSample_t");
 _Static_assert(sizeof(nvmlTemperature_t) == 12, "nvmlTemperature_t");
 _Static_assert(sizeof(nvmlFieldValue_t) == 40, "nvmlFieldValue_t");
+_Static_assert(sizeof(nvmlDeviceAttributes_t) == 40, "nvmlDeviceAttributes_t");
+_Static_assert(sizeof(nvmlDeviceAttributes_v1_t) == 24, "nvmlDeviceAttributes_v1_t");
 
 #endif

@@ -68,6 +68,11 @@ ABI_VALUE(GWN_VALUE_NOT_AVAILABLE_ULL, (unsigned long long)NVML_VALUE_NOT_AVAILA
 
 ABI_SIZE(gwn_device_attributes, nvmlDeviceAttributes_t);
 ABI_FIELD(gwn_device_attributes, nvmlDeviceAttributes_t, multiprocessorCount);
+ABI_FIELD(gwn_device_attributes, nvmlDeviceAttributes_t, sharedCopyEngineCount);
+ABI_FIELD(gwn_device_attributes, nvmlDeviceAttributes_t, sharedDecoderCount);
+ABI_FIELD(gwn_device_attributes, nvmlDeviceAttributes_t, sharedEncoderCount);
+ABI_FIELD(gwn_device_attributes, nvmlDeviceAttributes_t, sharedJpegCount);
+ABI_FIELD(gwn_device_attributes, nvmlDeviceAttributes_t, sharedOfaCount);
 ABI_FIELD(gwn_device_attributes, nvmlDeviceAttributes_t, gpuInstanceSliceCount);
 ABI_FIELD(gwn_device_attributes, nvmlDeviceAttributes_t, computeInstanceSliceCount);
 ABI_FIELD(gwn_device_attributes, nvmlDeviceAttributes_t, memorySizeMB);
