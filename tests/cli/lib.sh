@@ -13,6 +13,7 @@ GW=$BUILD/gpuwise
 MACHINES=$TOP/tests/machines
 PY=${PYTHON:-python3}
 failures=0 checks=0
+export GW_REPO_TOP=$TOP   # expect.py reads fake/*.map from here
 TMPD=$(mktemp -d "${TMPDIR:-/tmp}/gw-cli.XXXXXX")
 trap 'rm -rf "$TMPD"' EXIT
 
@@ -129,7 +130,7 @@ finish() {
 # What a fake machine should look like through gpuwise, computed from its
 # machine.json and root/ alone (never from gpuwise's own output).
 cat >"$TMPD/expect.py" <<'EOF'
-import glob, json, os
+import glob, json, os, re
 
 def first(v):
     """A machine.json number; arrays give successive calls, the first is
@@ -159,6 +160,64 @@ def read(path):
 def cuda_text(v):
     return "%d.%d" % (v // 1000, (v % 1000) // 10)
 
+# A machine with "nvml": {"library_dir": D} runs on the fake built with
+# fake/D.map, whose "local:" symbols are missing as on an old driver. What
+# gpuwise shows then differs from machine.json only where the missing call
+# has no equivalent: v1 memory cannot split reserved from used, and nothing
+# else gives the GPU's own max PCIe generation.
+def _v1_memory(dev):
+    mem = dev.get("memory")
+    if isinstance(mem, dict) and mem.get("used") is not None and mem.get("total") is not None:
+        used, res = mem["used"], mem.get("reserved") or 0
+        if isinstance(used, list) or isinstance(res, list):
+            raise ValueError("v1 memory expectation for a sequence is not modelled")
+        dev["memory"] = dict(mem, used=used + res, reserved=None)
+
+def _no_gpu_max_gen(dev):
+    if isinstance(dev.get("pcie"), dict):
+        dev["pcie"] = dict(dev["pcie"], gpu_max_gen=None)
+
+HIDDEN_EFFECT = {
+    "nvmlDeviceGetMemoryInfo_v2": _v1_memory,
+    "nvmlDeviceGetGpuMaxPcieLinkGeneration": _no_gpu_max_gen,
+}
+# Missing symbols gpuwise replaces with an older call that gives the same
+# value: _v3 processes -> _v2, ClocksEvent -> ClocksThrottle reasons,
+# TemperatureV -> Temperature, PciInfoExt -> PciInfo_v3, NumGpuCores ->
+# SM count x cores per SM; the detail list is never needed.
+HIDDEN_SAME = {
+    "nvmlDeviceGetComputeRunningProcesses_v3", "nvmlDeviceGetGraphicsRunningProcesses_v3",
+    "nvmlDeviceGetMPSComputeRunningProcesses_v3", "nvmlDeviceGetRunningProcessDetailList",
+    "nvmlDeviceGetNumGpuCores", "nvmlDeviceGetCurrentClocksEventReasons",
+    "nvmlDeviceGetSupportedClocksEventReasons", "nvmlDeviceGetTemperatureV",
+    "nvmlDeviceGetPciInfoExt",
+}
+
+def repo_top(mdir):
+    top = os.environ.get("GW_REPO_TOP")
+    return top or os.path.abspath(os.path.join(mdir, "..", "..", ".."))
+
+def hidden_symbols(library_dir, top):
+    """The symbols fake/<library_dir>.map keeps local (a linker version script)."""
+    if not library_dir:
+        return set()
+    with open(os.path.join(top, "fake", library_dir + ".map")) as f:
+        text = re.sub(r"/\*.*?\*/", "", f.read(), flags=re.S)
+    local = re.search(r"local:(.*?)}", text, re.S)
+    return {t.strip() for t in local.group(1).split(";") if t.strip() and t.strip() != "*"} if local else set()
+
+def visible_device(dev, hidden):
+    """dev as NVML without the hidden symbols lets gpuwise see it."""
+    unknown = hidden - set(HIDDEN_EFFECT) - HIDDEN_SAME
+    if unknown:
+        raise ValueError("expect.py does not know what gpuwise shows without %s" % sorted(unknown))
+    dev = json.loads(json.dumps(dev))
+    for sym in sorted(hidden & set(HIDDEN_EFFECT)):
+        HIDDEN_EFFECT[sym](dev)
+        for g in (dev.get("mig") or {}).get("devices") or []:
+            HIDDEN_EFFECT[sym](g)
+    return dev
+
 class Expect:
     def __init__(self, mdir):
         self.dir = mdir
@@ -168,12 +227,16 @@ class Expect:
         self.cuda = m.get("cuda")
         n = self.nvml or {}
         self.nvml_ok = self.nvml is not None and n.get("init", "SUCCESS") == "SUCCESS"
-        # NVIDIA devices NVML serves, in NVML order.
+        # Symbols the machine's fake library lacks (an old driver).
+        self.hidden = hidden_symbols(n.get("library_dir"), repo_top(mdir))
+        # NVIDIA devices NVML serves, in NVML order: "dev" as gpuwise can
+        # see it through that library, "raw" as machine.json has it.
         self.nvidia = []
         if self.nvml_ok:
             for i, dev in enumerate(n.get("devices", [])):
                 errs = dev.get("errors") or {}
-                self.nvidia.append({"nvml_index": i, "dev": dev, "lost": "*" in errs,
+                self.nvidia.append({"nvml_index": i, "dev": visible_device(dev, self.hidden), "raw": dev,
+                                    "lost": "*" in errs,
                                     "bus": norm_bus(dev["pci"]["bus_id"]), "errors": errs})
         # GPUs on the fake PCI bus (display class 0x03), by bus id.
         self.pci = {}
