@@ -168,4 +168,11 @@ for h in /usr/local/cuda/include/nccl.h /usr/include/nccl.h; do
 	break
 done
 
+# Every id doctor can emit has a catalogue entry (gpuwise explain ID) and a
+# docs/doctor.md or docs/explain.md section.
+for id in $(grep -ho 'gw__doc_add([a-z_]*, "[a-z0-9-]*"' lib/doctor/*.c | sed 's/.*"\(.*\)"/\1/' | sort -u); do
+	"$GW" explain "$id" >/dev/null 2>&1 || fail "doctor id $id has no 'gpuwise explain' entry"
+	grep -q "\`$id\`" docs/explain.md docs/doctor.md || fail "doctor id $id is not in docs/explain.md or docs/doctor.md"
+done
+
 finish
