@@ -14,5 +14,6 @@
 #include "gpuwise/context.h"
 #include "gpuwise/json.h"
 #include "gpuwise/explain.h"
+#include "gpuwise/doctor.h"
 
 #endif
