@@ -183,6 +183,12 @@ static void read_live(gw__doctor *d)
 	d->sample = gw__calloc((size_t)d->ndev, sizeof(*d->sample));
 	d->have_sample = gw__calloc((size_t)d->ndev, sizeof(*d->have_sample));
 	if (!d->sample || !d->have_sample) {
+		/* Rules index these arrays by device: with none, see no device. */
+		gw__free(d->sample);
+		gw__free(d->have_sample);
+		d->sample = NULL;
+		d->have_sample = NULL;
+		d->ndev = 0;
 		d->oom = true;
 		return;
 	}

@@ -2,30 +2,31 @@
 # Fault injection: fail the Nth allocation, dlopen, dlsym or file read
 # (GPUWISE_FAULT=KIND:N, lib/core/sys.c) for N = 1, 2, ... and check that
 # gpuwise never crashes, never leaks (ASan build) and exits 0 or 1.
-# The loop for a kind ends once 10 runs in a row match the fault-free output:
+# The loop for a kind ends once 40 runs in a row match the fault-free output:
 # by then N is past the last call of that kind.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 BIN=${GPUWISE_FAULT_BIN:-build/asan/gpuwise}
 [ -x "$BIN" ] || BIN=build/gpuwise
 MACHINES=${GPUWISE_FAULT_MACHINES:-h100-8x lost-gpu mixed-nvidia-amd a100-mig}
-MAX=${GPUWISE_FAULT_MAX:-2000}
+export GPUWISE_FAULT_BIN=$BIN GPUWISE_FAULT_MAX=${GPUWISE_FAULT_MAX:-3000}
 export ASAN_OPTIONS=detect_leaks=1:exitcode=86 UBSAN_OPTIONS=halt_on_error=1:exitcode=87
-fail=0 runs=0
+fail=0
 
-for m in $MACHINES; do
-	[ -d tests/machines/$m ] || { echo "fault: machine $m missing"; fail=1; continue; }
-	for cmd in "info --json" "list"; do
-		base=$(scripts/with-machine "$m" -- "$BIN" $cmd 2>/dev/null)
+# One with-machine session per machine; the loop runs inside it.
+inject_all() {
+	local m=$1 fail=0 runs=0
+	for cmd in "info --json" "list" "doctor --json"; do
+		base=$("$GPUWISE_FAULT_BIN" $cmd 2>/dev/null)
 		for kind in alloc dlopen dlsym read; do
 			same=0
-			for ((n = 1; n <= MAX && same < 10; n++)); do
-				out=$(GPUWISE_FAULT=$kind:$n scripts/with-machine "$m" -- "$BIN" $cmd 2>/tmp/gw-fault.err)
+			for ((n = 1; n <= GPUWISE_FAULT_MAX && same < 40; n++)); do
+				out=$(GPUWISE_FAULT=$kind:$n "$GPUWISE_FAULT_BIN" $cmd 2>/tmp/gw-fault.$$)
 				rc=$?
 				runs=$((runs + 1))
 				if [ $rc -ne 0 ] && [ $rc -ne 1 ]; then
 					echo "fault: $m '$cmd' $kind:$n exited $rc"
-					head -30 /tmp/gw-fault.err
+					head -30 /tmp/gw-fault.$$
 					fail=1
 					break
 				fi
@@ -34,7 +35,14 @@ for m in $MACHINES; do
 			echo "fault: $m '$cmd' $kind: $((n - 1)) injections, no crash"
 		done
 	done
+	rm -f /tmp/gw-fault.$$
+	echo "fault: $m: $runs runs"
+	return $fail
+}
+export -f inject_all
+
+for m in $MACHINES; do
+	[ -d tests/machines/$m ] || { echo "fault: machine $m missing"; fail=1; continue; }
+	scripts/with-machine "$m" -- bash -c 'inject_all "$0"' "$m" || fail=1
 done
-rm -f /tmp/gw-fault.err
-echo "fault: $runs runs"
 exit $fail
