@@ -75,6 +75,10 @@ void gw__u64_set(gw_u64 *f, uint64_t v);            /* VALID */
 void gw__f64_set(gw_f64 *f, double v);              /* VALID */
 #define GW_FIELD_FAIL(f, st, c) do { (f).state = (st); (f).code = (c); } while (0)
 
+/* Length (1-4) of the valid UTF-8 sequence at s (n bytes available), 0 when
+ * invalid: overlong forms, surrogates and code points past U+10FFFF. */
+size_t gw__utf8_seq_len(const unsigned char *s, size_t n);
+
 /* Normalise a PCI bus id ("00000000:18:00.0", "0000:18:00.0", "18:00.0",
  * upper or lower case) to "0000:18:00.0". Returns 0 or GW_EPARSE. */
 int gw__pci_bus_id_normalize(const char *in, char out[16]);

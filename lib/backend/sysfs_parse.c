@@ -548,40 +548,6 @@ int gw__proc_parse_uid(const char *text, size_t len, uint32_t *uid)
 	return GW_EPARSE;
 }
 
-/* Length of the valid UTF-8 sequence at s (1..4), 0 when invalid. */
-static size_t utf8_seq_len(const unsigned char *s, size_t n)
-{
-	unsigned char c = s[0];
-	size_t need;
-	unsigned char lo = 0x80, hi = 0xbf;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		need = 2;
-	else if (c >= 0xe0 && c <= 0xef)
-		need = 3;
-	else if (c >= 0xf0 && c <= 0xf4)
-		need = 4;
-	else
-		return 0;
-	/* Reject overlong forms, surrogates and code points past U+10FFFF. */
-	if (c == 0xe0)
-		lo = 0xa0;
-	else if (c == 0xed)
-		hi = 0x9f;
-	else if (c == 0xf0)
-		lo = 0x90;
-	else if (c == 0xf4)
-		hi = 0x8f;
-	if (n < need || s[1] < lo || s[1] > hi)
-		return 0;
-	for (size_t i = 2; i < need; i++)
-		if (s[i] < 0x80 || s[i] > 0xbf)
-			return 0;
-	return need;
-}
-
 void gw__proc_cmdline_text(const char *data, size_t len, char *out, size_t outsz)
 {
 	const unsigned char *s = (const unsigned char *)data;
@@ -595,7 +561,7 @@ void gw__proc_cmdline_text(const char *data, size_t len, char *out, size_t outsz
 	while (len > 0 && s[len - 1] == '\0')
 		len--;
 	while (i < len) {
-		size_t k = utf8_seq_len(s + i, len - i);
+		size_t k = gw__utf8_seq_len((const unsigned char *)s + i, len - i);
 
 		if (k > 1) {
 			if (w + k >= outsz)

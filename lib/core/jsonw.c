@@ -130,31 +130,6 @@ void gw_json_object_end(gw_json *j) { close_(j, "}"); }
 void gw_json_array_begin(gw_json *j) { open_(j, "["); }
 void gw_json_array_end(gw_json *j) { close_(j, "]"); }
 
-/* Length of a valid UTF-8 sequence starting at s (max n bytes), 0 if invalid. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	size_t len;
-	unsigned cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if ((s[0] & 0xE0) == 0xC0) { len = 2; cp = s[0] & 0x1F; }
-	else if ((s[0] & 0xF0) == 0xE0) { len = 3; cp = s[0] & 0x0F; }
-	else if ((s[0] & 0xF8) == 0xF0) { len = 4; cp = s[0] & 0x07; }
-	else return 0;
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3F);
-	}
-	if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-	    cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-		return 0;
-	return len;
-}
-
 static void escaped(gw_json *j, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -180,7 +155,7 @@ static void escaped(gw_json *j, const char *s, size_t n)
 			i++;
 			continue;
 		}
-		l = utf8_len(p + i, n - i);
+		l = gw__utf8_seq_len(p + i, n - i);
 		if (l == 0) {
 			puts_(j, "\\ufffd");
 			i++;

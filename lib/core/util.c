@@ -105,3 +105,38 @@ int gw__pci_bus_id_normalize(const char *in, char out[16])
 	snprintf(out, 16, "%04lx:%02lx:%02lx.%lx", domain & 0xffff, bus, dev, fn);
 	return 0;
 }
+
+size_t gw__utf8_seq_len(const unsigned char *s, size_t n)
+{
+	unsigned char c, lo = 0x80, hi = 0xbf;
+	size_t need;
+
+	if (n == 0)
+		return 0;
+	c = s[0];
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		need = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		need = 3;
+	else if (c >= 0xf0 && c <= 0xf4)
+		need = 4;
+	else
+		return 0;
+	/* Reject overlong forms, surrogates and code points past U+10FFFF. */
+	if (c == 0xe0)
+		lo = 0xa0;
+	else if (c == 0xed)
+		hi = 0x9f;
+	else if (c == 0xf0)
+		lo = 0x90;
+	else if (c == 0xf4)
+		hi = 0x8f;
+	if (n < need || s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < need; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return need;
+}

@@ -270,39 +270,6 @@ int gw_explainer_new(gw_explainer **out)
 
 /* ---- excerpts --------------------------------------------------------- */
 
-/* Length of the valid UTF-8 sequence at s (n bytes left), 0 when invalid. */
-static size_t utf8_len(const uint8_t *s, size_t n)
-{
-	uint8_t c = s[0];
-	size_t len;
-	uint8_t lo = 0x80, hi = 0xbf;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		len = 2;
-	else if (c >= 0xe0 && c <= 0xef)
-		len = 3;
-	else if (c >= 0xf0 && c <= 0xf4)
-		len = 4;
-	else
-		return 0;
-	if (c == 0xe0)
-		lo = 0xa0;
-	else if (c == 0xed)
-		hi = 0x9f;
-	else if (c == 0xf0)
-		lo = 0x90;
-	else if (c == 0xf4)
-		hi = 0x8f;
-	if (n < len || s[1] < lo || s[1] > hi)
-		return 0;
-	for (size_t i = 2; i < len; i++)
-		if (s[i] < 0x80 || s[i] > 0xbf)
-			return 0;
-	return len;
-}
-
 static bool is_blank(char c)
 {
 	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' || c == '\0';
@@ -330,7 +297,7 @@ static void make_excerpt(char *out, const char *line, size_t len, size_t hit)
 	}
 	for (size_t i = start; i < end;) {
 		const uint8_t *s = (const uint8_t *)line + i;
-		size_t n = utf8_len(s, end - i);
+		size_t n = gw__utf8_seq_len(s, end - i);
 		size_t w = n ? n : 1;
 
 		if (o + w > cap - 3 && i + w < end) {
