@@ -47,29 +47,65 @@ static const gw_backend_status *backend(const gw__doctor *d, const char *name)
 
 /* ---- hardware ---------------------------------------------------------------- */
 
+static bool same_kind(const gw_device_info *a, const gw_device_info *b)
+{
+	return !strcmp(a->name.s, b->name.s) && !strcmp(a->kernel_driver.s, b->kernel_driver.s) &&
+	       a->health == b->health && !strcmp(a->backend, b->backend);
+}
+
+static const char *short_bus_id(const gw_device_info *di)
+{
+	/* "0000:18:00.0" reads as "18:00.0" in a list of many. */
+	if (!GW_VALID(di->pci_bus_id))
+		return "?";
+	return strncmp(di->pci_bus_id.s, "0000:", 5) ? di->pci_bus_id.s : di->pci_bus_id.s + 5;
+}
+
+/* One entry per kind of GPU ("8× NVIDIA H100 80GB HBM3 at 18:00.0, 2a:00.0, ...
+ * (driver nvidia, via nvml, ok)"), so an 8-GPU node reads in one line. */
 static void found_gpus(gw__doctor *d)
 {
 	char ev[EV] = "", title[256];
-	int n = 0;
+	bool *done;
+	int n = 0, readable = 0;
 
-	for (size_t i = 0; i < d->p->ngpus; i++) {
+	if (d->ndev > 0 && (done = gw__calloc((size_t)d->ndev, sizeof(*done)))) {
+		for (int i = 0; i < d->ndev; i++) {
+			const gw_device_info *a = dev(d, i);
+			int count = 0;
+
+			if (done[i])
+				continue;
+			for (int j = i; j < d->ndev; j++)
+				if (!done[j] && same_kind(a, dev(d, j)))
+					count++;
+			gw__doc_cat(ev, sizeof(ev), "%s%d× %s at", n++ ? "; " : "", count,
+				    GW_VALID(a->name) ? a->name.s : "unnamed GPU");
+			for (int j = i, k = 0; j < d->ndev; j++) {
+				if (done[j] || !same_kind(a, dev(d, j)))
+					continue;
+				done[j] = true;
+				gw__doc_cat(ev, sizeof(ev), "%s %s", k++ ? "," : "", short_bus_id(dev(d, j)));
+			}
+			gw__doc_cat(ev, sizeof(ev), " (driver %s, via %s, %s)", a->kernel_driver.s[0] ? a->kernel_driver.s : "none",
+				    a->backend, gw_health_name(a->health));
+		}
+		gw__free(done);
+	}
+	/* GPUs the PCI probe saw that no backend turned into a device. */
+	for (size_t i = 0; i < d->p->ngpus && d->ndev == 0; i++) {
 		const gw_probe_pci_gpu *g = &d->p->gpus[i];
 
 		gw__doc_cat(ev, sizeof(ev), "%s%s %04x:%04x%s%s, driver %s", n++ ? "; " : "", g->bus_id, g->vendor_id,
 			    g->device_id, g->model ? " " : "", g->model ? g->model->name : "",
 			    g->driver[0] ? g->driver : "none");
 	}
-	for (int i = 0; i < d->ndev; i++) {
-		char l[160];
-
-		dev_label(dev(d, i), l, sizeof(l));
-		gw__doc_cat(ev, sizeof(ev), "%s%s via %s: %s", n++ ? "; " : "", l, dev(d, i)->backend,
-			    gw_health_name(dev(d, i)->health));
-	}
 	if (!n)
 		return;
-	gw__doc_fmt(title, sizeof(title), "%zu GPU%s on the PCI bus, %d seen by the GPU libraries", d->p->ngpus,
-		 d->p->ngpus == 1 ? "" : "s", d->ndev);
+	for (int i = 0; i < d->ndev; i++)
+		readable += dev(d, i)->health == GW_HEALTH_OK;
+	gw__doc_fmt(title, sizeof(title), "%zu GPU%s on the PCI bus, %d readable by the GPU libraries", d->p->ngpus,
+		 d->p->ngpus == 1 ? "" : "s", readable);
 	gw__doc_add(d, "found-gpus", "hardware", GW_SEVERITY_INFO, title, ev, "");
 }
 
