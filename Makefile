@@ -49,10 +49,11 @@ $(BUILD)/obj/%.o: %.c $(GEN_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/gen/explain_data.c: $(EXPLAIN_DATA)
+# One run writes both files: a grouped target (make ≥ 4.3), so make knows the
+# header changed too and rebuilds explain.o (a recipe-less .h rule did not).
+$(BUILD)/gen/explain_data.c $(BUILD)/gen/explain_data.h &: $(EXPLAIN_DATA)
 	@mkdir -p $(dir $@)
 	$(PYTHON) scripts/gen-explain $(BUILD)/gen data/explain/patterns data/findings
-$(BUILD)/gen/explain_data.h: $(BUILD)/gen/explain_data.c
 $(BUILD)/obj/lib/explain/explain.o: $(BUILD)/gen/explain_data.h
 
 $(BUILD)/libgpuwise.a: $(LIB_OBJ)
@@ -83,7 +84,7 @@ $(BUILD)/fake/libcuda.so.1: fake/fake_cuda.c $(FAKE_COMMON) fake/machine.h
 	$(CC) $(ALL_CFLAGS) -DGW_JSON_STANDALONE -fvisibility=hidden -shared $(LDFLAGS) -o $@ fake/fake_cuda.c $(FAKE_COMMON) -lpthread -Wl,-soname,libcuda.so.1
 	ln -sf libcuda.so.1 $(BUILD)/fake/libcuda.so
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libgpuwise.a tests/unit/check.h
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libgpuwise.a $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(BUILD)/libgpuwise.a $(LDLIBS)
 

@@ -516,6 +516,55 @@ static void rule_rocm_permission(gw__doctor *d)
 		    "--device=/dev/dri --group-add $(getent group render | cut -d: -f3)`.");
 }
 
+static bool fired(const gw__doctor *d, const char *id)
+{
+	for (size_t i = 0; i < d->rep->n; i++)
+		if (!strcmp(d->rep->f[i].id, id))
+			return true;
+	return false;
+}
+
+/* What to do for each way nvmlInit can fail that no finding above explains. */
+static const char *nvml_init_fix(const char *code)
+{
+	if (!strcmp(code, "NO_PERMISSION"))
+		return "This user may not open the NVIDIA device nodes: check `ls -l /dev/nvidia*` (mode 0666 or your "
+		       "group), the cgroup device rules of your container, and that /dev/nvidiactl exists.";
+	if (!strcmp(code, "INSUFFICIENT_POWER"))
+		return "A GPU reports missing auxiliary power: power the node off and check the PCIe power cables to "
+		       "every GPU, then look at `dmesg | grep -i nvrm`.";
+	if (!strcmp(code, "IRQ_ISSUE"))
+		return "The kernel could not deliver the GPU's interrupts: check `dmesg | grep -i nvrm`; try "
+		       "`options nvidia NVreg_EnableMSI=1` (or 0) in /etc/modprobe.d and reboot.";
+	if (!strcmp(code, "RESET_REQUIRED"))
+		return "A GPU needs a reset: stop every process on it and run `sudo nvidia-smi -r -i <index>`, or "
+		       "reboot the node.";
+	if (!strcmp(code, "LIBRARY_NOT_FOUND") || !strcmp(code, "FUNCTION_NOT_FOUND"))
+		return "NVML's own dependencies are incomplete: reinstall the user-space driver of the same release as "
+		       "the kernel module (e.g. `sudo apt install --reinstall libnvidia-compute-<branch>`).";
+	return "Look at `dmesg | grep -iE 'nvrm|xid'` and `nvidia-smi`; in a container that worked before, "
+	       "recreate it (a `systemctl daemon-reload` on the host can revoke its device access); otherwise "
+	       "reboot the node. `gpuwise explain nvml-init-failed` has more.";
+}
+
+/* NVML is installed and the GPUs are there, but nvmlInit refused, for a
+ * reason none of the more specific findings (driver not loaded, mismatch,
+ * device nodes) already names: still an error, never silence. */
+static void rule_nvml_init_failed(gw__doctor *d)
+{
+	const gw_backend_status *st = backend(d, "nvml");
+	char ev[EV];
+
+	if (!st || st->state != GW_BACKEND_INIT_FAILED)
+		return;
+	if (fired(d, "nvidia-driver-not-loaded") || fired(d, "driver-library-mismatch") ||
+	    fired(d, "device-node-missing") || fired(d, "device-permission-denied"))
+		return;
+	gw__doc_fmt(ev, sizeof(ev), "nvmlInit returned %s (%d)%s%s", st->vendor_code_name[0] ? st->vendor_code_name : "an error",
+		    st->vendor_code, st->message[0] ? ": " : "", st->message);
+	gw__doc_add(d, "nvml-init-failed", "driver", -1, NULL, ev, nvml_init_fix(st->vendor_code_name));
+}
+
 void gw__doctor_rules_driver(gw__doctor *d)
 {
 	found_driver(d);
@@ -525,6 +574,7 @@ void gw__doctor_rules_driver(gw__doctor *d)
 	rule_driver_library_mismatch(d);
 	rule_device_nodes(d);
 	rule_device_permission(d);
+	rule_nvml_init_failed(d);
 	found_rocm(d);
 	rule_amdgpu_not_loaded(d);
 	rule_rocm_permission(d);
