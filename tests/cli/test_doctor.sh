@@ -6,8 +6,18 @@
 # shape, exit codes, usage errors, and the real machine with no fakes.
 . "$(dirname "$0")/lib.sh"
 
-SC=$TMPD/scenarios
-"$PY" "$TOP/tests/doctor/make_scenarios.py" "$SC" >/dev/null || { echo "FAIL: cannot generate scenarios"; exit 1; }
+# The scenarios are committed as tests/doctor/<name>/ and are the output of
+# tests/doctor/make_scenarios.py: regenerate and compare, so they never drift.
+SC=$TOP/tests/doctor
+"$PY" "$TOP/tests/doctor/make_scenarios.py" "$TMPD/scenarios" >/dev/null || { echo "FAIL: cannot generate scenarios"; exit 1; }
+checks=$((checks + 1))
+for s in "$TMPD/scenarios"/*/; do
+	diff -r --no-dereference "$s" "$SC/$(basename "$s")" >/dev/null 2>&1 ||
+		fail "tests/doctor/$(basename "$s") differs from make_scenarios.py's output: run python3 tests/doctor/make_scenarios.py tests/doctor"
+done
+for s in "$SC"/*/; do
+	[ -d "$TMPD/scenarios/$(basename "$s")" ] || fail "tests/doctor/$(basename "$s") is not made by make_scenarios.py"
+done
 
 ids_of() { # JSON on stdin → sorted unique ids, one per line
 	"$PY" -c 'import json,sys; print("\n".join(sorted({f["id"] for f in json.load(sys.stdin)["findings"]})))'

@@ -5,9 +5,10 @@ root/ (a copy of a tests/machines machine, changed as the scenario says),
 (bash, run with $ROOT set to the private copy of root/ before doctor runs)
 and `expected` (the exact set of finding ids doctor must report).
 
-tests/cli/test_doctor.sh runs it into a temporary folder on every run
-(python3 tests/doctor/make_scenarios.py OUT), so the scenarios live here as
-data, next to the machines they start from, and never go stale.
+The output is committed as tests/doctor/<name>/ (regenerate with
+`python3 tests/doctor/make_scenarios.py tests/doctor` after editing this
+file); tests/cli/test_doctor.sh runs the committed folders and fails when
+they differ from what this script makes.
 Each scenario says in `about` what it models and which ids it is for;
 near-miss scenarios check that an id does NOT fire just short of its
 condition."""
@@ -363,7 +364,19 @@ def main():
         if setup:
             with open(os.path.join(out, "setup"), "w") as f:
                 f.write(setup)
+        fill_empty_dirs(root)
     print("%d scenarios" % len(S))
+
+
+def fill_empty_dirs(root):
+    """git keeps no empty folder: give each one a file, as real trees have
+    (a pip dist-info always holds INSTALLER), so a clone runs the same."""
+    for d, dirs, files in os.walk(root):
+        if dirs or files or os.path.islink(d):
+            continue
+        name = "INSTALLER" if d.endswith(".dist-info") else ".keep"
+        with open(os.path.join(d, name), "w") as f:
+            f.write("pip\n" if name == "INSTALLER" else "")
 
 
 if __name__ == "__main__":
