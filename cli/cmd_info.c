@@ -335,6 +335,10 @@ static void human_processes(const struct report *r)
 		report_line(1, "Processes", "N/A");
 		return;
 	}
+	if (r->procs_rc == GW_ENOTSUP) {
+		report_line(1, "Processes", "N/A (%s)", r->procs_error);
+		return;
+	}
 	if (r->procs_rc < 0) {
 		report_line(1, "Processes", "error: %s", r->procs_error);
 		return;

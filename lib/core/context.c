@@ -212,10 +212,13 @@ int gw_device_processes(gw_context *ctx, int index, gw_process **out, size_t *co
 	d = &ctx->devices[index];
 	if (d->info.health == GW_HEALTH_LOST)
 		return gw__error_set(GW_ELOST, "GPU %d is lost: %s", index, d->info.health_reason);
-	if (d->owner && d->owner->processes && (slot = backend_slot(ctx, d->owner)) >= 0) {
-		if ((rc = d->owner->processes(ctx->state[slot], ctx, d, &list, &n)) < 0)
-			return rc;
-	}
+	/* No backend can list this device's processes (AMD through sysfs, a GPU
+	 * without a driver): that is "unknown", never "none". */
+	if (!d->owner || !d->owner->processes || (slot = backend_slot(ctx, d->owner)) < 0)
+		return gw__error_set(GW_ENOTSUP, "the processes on GPU %d cannot be listed through %s", index,
+				     d->info.backend && *d->info.backend ? d->info.backend : "any backend");
+	if ((rc = d->owner->processes(ctx->state[slot], ctx, d, &list, &n)) < 0)
+		return rc;
 	n = (size_t)merge_by_pid(list, n);
 	for (size_t i = 0; i < n; i++)
 		gw__process_resolve(ctx->root, &list[i]);

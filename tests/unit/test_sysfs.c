@@ -424,10 +424,10 @@ static void test_amd_mi300x(void)
 	CHECK_INT(s.throttle_reasons.state, GW_FIELD_NOT_SUPPORTED);
 	CHECK_INT(s.mig_current.state, GW_FIELD_NOT_SUPPORTED);
 
-	/* No per-process list through sysfs. */
-	CHECK_INT(gw_device_processes(ctx, idx, &procs, &nproc), 0);
+	/* No per-process list through sysfs: unknown (not "none"), outputs untouched. */
+	CHECK_INT(gw_device_processes(ctx, idx, &procs, &nproc), GW_ENOTSUP);
 	CHECK(procs == NULL);
-	CHECK_INT(nproc, 0);
+	CHECK_INT(nproc, 99);
 	gw_context_free(ctx);
 }
 
