@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -17,21 +18,28 @@
 
 #define OUT_MAX 4096
 
+/* `python -c` puts the current directory first on sys.path: run from a
+ * PyTorch checkout, `import torch` would load the source tree instead of
+ * the environment's build. */
+#define NO_CWD "import sys\nif sys.path and sys.path[0] == '': del sys.path[0]\n"
+
 static const char torch_script[] =
-	"import sys\n"
+	NO_CWD
 	"try:\n"
 	"    import torch\n"
 	"    print('torch', torch.__version__, 'cuda', torch.version.cuda, 'hip', getattr(torch.version, 'hip', None))\n"
 	"    a = torch.cuda.is_available()\n"
 	"    print('torch.cuda.is_available()', a)\n"
+	"    print('device_count', torch.cuda.device_count())\n"
 	"    if a:\n"
-	"        print('device_count', torch.cuda.device_count(), torch.cuda.get_device_name(0))\n"
+	"        print('device', torch.cuda.get_device_name(0))\n"
 	"        print('kernel', (torch.ones(1, device='cuda') * 2).item())\n"
 	"        print('GW_DEEP_OK')\n"
 	"except BaseException as e:\n"
 	"    print('error', type(e).__name__, e)\n";
 
 static const char tf_script[] =
+	NO_CWD
 	"import os\n"
 	"os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '2')\n"
 	"try:\n"
@@ -46,6 +54,7 @@ static const char tf_script[] =
 	"    print('error', type(e).__name__, e)\n";
 
 static const char jax_script[] =
+	NO_CWD
 	"try:\n"
 	"    import jax, jax.numpy as jnp\n"
 	"    d = jax.devices()\n"
@@ -57,6 +66,7 @@ static const char jax_script[] =
 	"    print('error', type(e).__name__, e)\n";
 
 static const char cupy_script[] =
+	NO_CWD
 	"try:\n"
 	"    import cupy\n"
 	"    print('cupy', cupy.__version__, 'devices', cupy.cuda.runtime.getDeviceCount())\n"
@@ -106,7 +116,48 @@ static bool find_python(const gw__doctor *d, const gw_probe_pyenv *e, char *out,
 	return false;
 }
 
-/* Run python -c script; collect at most OUT_MAX bytes of its output. */
+/* Append a read to out, keeping the tail: the last lines say what went
+ * wrong (k is at most 1024, smaller than out, so one read always fits). */
+static void keep_tail(char *out, size_t outn, size_t *used, const char *buf, size_t k)
+{
+	if (*used + k > outn - 1) {
+		size_t drop = *used + k - (outn - 1);
+
+		memmove(out, out + drop, *used - drop);
+		*used -= drop;
+	}
+	memcpy(out + *used, buf, k);
+	*used += k;
+	out[*used] = '\0';
+}
+
+/* Has the child exited? Checked without reaping it, so that its process
+ * group id cannot be reused before the group is killed. */
+static bool child_exited(pid_t pid)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid;
+}
+
+static void exec_script(const char *python, const char *script, int out_fd)
+{
+	int devnull = open("/dev/null", O_RDONLY);
+
+	/* Its own process group: a timeout kills whatever the import started. */
+	setpgid(0, 0);
+	if (devnull >= 0)
+		dup2(devnull, 0);
+	dup2(out_fd, 1);
+	dup2(out_fd, 2);
+	execl(python, python, "-c", script, (char *)NULL);
+	_exit(127);
+}
+
+/* Run python -c script; collect at most OUT_MAX bytes of its output. It
+ * ends when the interpreter exits, not when the pipe closes: a process the
+ * import left behind may hold the pipe open for ever. */
 static void run_script(const char *python, const char *script, double timeout, gw_doctor_deep *x, char *out, size_t outn)
 {
 	int fds[2];
@@ -114,6 +165,7 @@ static void run_script(const char *python, const char *script, double timeout, g
 	size_t used = 0;
 	double start = now_s(), deadline = start + timeout;
 	int status = 0;
+	bool exited = false, eof = false;
 
 	out[0] = '\0';
 	x->exit_status = -1;
@@ -125,52 +177,45 @@ static void run_script(const char *python, const char *script, double timeout, g
 		close(fds[1]);
 		return;
 	}
-	if (pid == 0) {
-		int devnull = open("/dev/null", O_RDONLY);
-
-		if (devnull >= 0)
-			dup2(devnull, 0);
-		dup2(fds[1], 1);
-		dup2(fds[1], 2);
-		execl(python, python, "-c", script, (char *)NULL);
-		_exit(127);
-	}
+	if (pid == 0)
+		exec_script(python, script, fds[1]);
+	setpgid(pid, pid);	/* also here: no race with the kill below */
 	close(fds[1]);
 	for (;;) {
 		struct pollfd pfd = { fds[0], POLLIN, 0 };
 		double left = deadline - now_s();
+		char buf[1024];
+		ssize_t k;
 		int r;
 
-		if (left <= 0) {
+		if (!exited && child_exited(pid))
+			exited = true;
+		if (exited && eof)
+			break;
+		if (!exited && left <= 0) {
 			x->timed_out = 1;
-			kill(pid, SIGKILL);
 			break;
 		}
-		r = poll(&pfd, 1, (int)(left * 1000) + 1);
+		/* After EOF (it closed its output) only wait for the exit;
+		 * once it has exited, only drain what is already there. */
+		r = poll(&pfd, eof ? 0 : 1, exited ? 0 : left > 0.05 ? 50 : (int)(left * 1000) + 1);
 		if (r < 0 && errno == EINTR)
 			continue;
-		if (r <= 0)
-			continue;
-		{
-			char buf[1024];
-			ssize_t k = read(fds[0], buf, sizeof(buf));
-
-			if (k <= 0)
+		if (r <= 0 || eof) {
+			if (exited)
 				break;
-			/* Keep the tail: the last lines say what went wrong
-			 * (buf is smaller than out, so one read always fits). */
-			if (used + (size_t)k > outn - 1) {
-				size_t drop = used + (size_t)k - (outn - 1);
-
-				memmove(out, out + drop, used - drop);
-				used -= drop;
-			}
-			memcpy(out + used, buf, (size_t)k);
-			used += (size_t)k;
-			out[used] = '\0';
+			continue;
 		}
+		k = read(fds[0], buf, sizeof(buf));
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			eof = true;
+		else
+			keep_tail(out, outn, &used, buf, (size_t)k);
 	}
 	close(fds[0]);
+	kill(-pid, SIGKILL);	/* the interpreter on timeout, and anything it left */
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	x->seconds = now_s() - start;
