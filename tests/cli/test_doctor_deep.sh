@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# gpuwise doctor --deep end to end, against real interpreters: a real venv
+# (python3 -m venv) holding a small test double of the `torch` package (the
+# framework is faked, gpuwise is not). doctor must find the venv's python,
+# import torch in it and report what it says next to the static verdict;
+# a hanging import must end as a timeout, a raising one with its exception
+# text, and a process the import leaves behind must not hold doctor up.
+. "$(dirname "$0")/lib.sh"
+
+command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 0; }
+unset VIRTUAL_ENV CONDA_PREFIX PYTHONPATH PYTHONHOME
+
+# make_venv NAME INIT_PY : a venv with torch/ (version.py in the real
+# format, a cuda submodule without a GPU) whose __init__.py is INIT_PY.
+make_venv() {
+	local v=$TMPD/$1 sp
+	python3 -m venv --without-pip "$v" >/dev/null 2>&1 || return 1
+	sp=$(echo "$v"/lib/python3*/site-packages)
+	mkdir -p "$sp/torch/cuda"
+	printf '%s\n' "$2" >"$sp/torch/__init__.py"
+	printf "__version__ = '2.3.0+cu121'\ncuda = '12.1'\nhip = None\n" >"$sp/torch/version.py"
+	printf 'def is_available():\n    return False\n\ndef device_count():\n    return 0\n' >"$sp/torch/cuda/__init__.py"
+	echo "$v"
+}
+
+TORCH_OK="from . import version, cuda
+__version__ = '2.3.0+cu121'"
+
+# deep VENV [doctor args]: runs doctor --deep --json on VENV; $out $err $rc,
+# $secs (wall time, whole seconds, rounded up).
+deep() {
+	local v=$1 t0 t1
+	shift
+	t0=$(date +%s%N)
+	run doctor --deep --json --no-kernel-log --python-env "$v" "$@"
+	t1=$(date +%s%N)
+	secs=$(((t1 - t0 + 999999999) / 1000000000))
+}
+
+# Python statements over x, the one deep entry for venv $V, and d.
+deep_json() { # what statements
+	assert_json "$1" "
+xs = [x for x in d.get('deep', []) if x['site'].startswith('$V/')]
+assert len(xs) == 1, 'want one deep entry for $V, got %r' % d.get('deep')
+x = xs[0]
+$2"
+}
+
+# 1. A torch that imports: is_available() False, no kernel, no timeout.
+V=$(make_venv ok "$TORCH_OK") || { echo "FAIL: python3 -m venv failed"; exit 1; }
+# Run from a folder holding another torch/: `python -c` would put the
+# current directory first on sys.path and import that one instead.
+mkdir -p "$TMPD/cwd/torch"
+echo "__version__ = 'WRONG-cwd-torch'" >"$TMPD/cwd/torch/__init__.py"
+(cd "$TMPD/cwd" && deep "$V" && declare -p out err rc secs >"$TMPD/vars")
+. "$TMPD/vars"
+last_cmd="gpuwise doctor --deep --json --python-env $V (from $TMPD/cwd)"
+assert_ne "$rc" 2 "deep run is not a usage error"
+assert_eq "$err" "" "deep run writes nothing on stderr"
+deep_json "framework found and imported in the venv's own python" "
+assert x['framework'] == 'pytorch', x
+assert x['python'].startswith('$V/bin/python'), x['python']
+assert x['timed_out'] is False and x['exit_status'] == 0, x
+assert 'torch 2.3.0+cu121 cuda 12.1' in x['output'], x['output']
+assert 'WRONG-cwd-torch' not in x['output'], 'imported the torch of the current directory: ' + x['output']
+assert 'torch.cuda.is_available() False' in x['output'], x['output']
+assert 'device_count 0' in x['output'], x['output']
+assert x['ok'] is False, 'no GPU, yet ok: %r' % x
+assert 0 <= x['seconds'] < 20, x['seconds']
+assert x['static_verdict'].startswith('static: '), x['static_verdict']"
+# The static checks read the same files: they see PyTorch 2.3.0 for CUDA 12.1.
+assert_json "static probe saw the same torch" "
+envs = [e for e in d['summary']['python_envs'] if e['site'].startswith('$V/')]
+assert envs and envs[0]['frameworks'][0]['version'] == '2.3.0+cu121', envs
+assert envs[0]['frameworks'][0]['cuda'] == '12.1', envs"
+# Where the static checks find no usable GPU (this machine), they predict
+# what the import says: an error in the static verdict, and no kernel ran.
+assert_json "static verdict agrees with the import when no GPU is usable" "
+xs = [x for x in d['deep'] if x['site'].startswith('$V/')]
+if d['summary']['gpus_usable'] == 0:
+    assert xs[0]['static_verdict'] != 'static: no error found', xs[0]
+    assert 'no-gpu' in xs[0]['static_verdict'] or 'nvml' in xs[0]['static_verdict'] or 'driver' in xs[0]['static_verdict'], xs[0]
+    assert xs[0]['ok'] is False, xs[0]"
+
+# Human output shows the deep section with the runtime answer.
+run doctor --deep --no-kernel-log --python-env "$V"
+assert_contains "$out" "Deep check (imports in a subprocess)" "human deep section"
+assert_contains "$out" "pytorch in $V/lib/" "human deep line names the env"
+assert_contains "$out" "could not use a GPU" "human deep line says no GPU"
+assert_contains "$out" "torch.cuda.is_available() False" "human deep line shows the runtime answer"
+
+# Without --deep there is no "deep" key and nothing is imported.
+run doctor --json --no-kernel-log --python-env "$V"
+assert_json "no deep key without --deep" "assert 'deep' not in d, d.get('deep')"
+
+# 2. An import that hangs: a timeout, reported as such, doctor ends soon.
+V=$(make_venv hang "import sys, time
+print('importing torch', flush=True)
+time.sleep(60)") || exit 1
+deep "$V" --timeout 1
+assert_ne "$rc" 2 "timeout run is not a usage error"
+checks=$((checks + 1))
+[ "$secs" -le 10 ] || fail "doctor --deep --timeout 1 took ${secs}s with a hanging import"
+deep_json "hanging import reported as a timeout" "
+assert x['timed_out'] is True, x
+assert x['ok'] is False and x['exit_status'] == -1, x
+assert 0.9 <= x['seconds'] < 10, x['seconds']
+assert 'importing torch' in x['output'], 'output before the hang is kept: %r' % x['output']"
+run doctor --deep --no-kernel-log --python-env "$V" --timeout 1
+assert_contains "$out" "timed out" "human output says timed out"
+
+# 3. An import that raises: the exception text, no crash, no timeout.
+V=$(make_venv raises "raise RuntimeError('CUDA driver initialization failed, you might not have a CUDA gpu.')") || exit 1
+deep "$V"
+assert_ne "$rc" 2 "raising import is not a usage error"
+checks=$((checks + 1))
+[ "$rc" -le 1 ] || fail "doctor --deep crashed on a raising import: rc $rc, $err"
+deep_json "raising import reported with its exception" "
+assert x['timed_out'] is False and x['ok'] is False, x
+assert x['exit_status'] == 0, x
+assert 'error RuntimeError CUDA driver initialization failed, you might not have a CUDA gpu.' in x['output'], x['output']"
+
+# 4. An import that leaves a process behind holding stdout: doctor must
+# not wait for it (the interpreter has exited), and must not leave it.
+V=$(make_venv daemon "import subprocess
+p = subprocess.Popen(['sleep', '60'])
+open('$TMPD/daemon.pid', 'w').write(str(p.pid))
+$TORCH_OK") || exit 1
+deep "$V" --timeout 8
+checks=$((checks + 1))
+[ "$secs" -le 6 ] || fail "doctor --deep waited ${secs}s for a process the import left behind"
+deep_json "leftover process: finished, not a timeout" "
+assert x['timed_out'] is False and x['exit_status'] == 0, x
+assert 'torch.cuda.is_available() False' in x['output'], x['output']"
+checks=$((checks + 1))
+if [ -s "$TMPD/daemon.pid" ]; then
+	pid=$(cat "$TMPD/daemon.pid")
+	sleep 0.2
+	# Killed but not yet reaped (its parent is gone) shows as a zombie.
+	state=$(ps -o stat=,comm= -p "$pid" 2>/dev/null)
+	if [ -n "$state" ] && [ "${state#Z}" = "$state" ] && [ "${state##* }" = sleep ]; then
+		fail "the process the import started ($pid) is still running"
+		kill "$pid"
+	fi
+else
+	fail "the daemon venv's torch did not run"
+fi
+
+# 5. Usage: a bad --timeout is a usage error.
+run doctor --deep --timeout 0
+assert_eq "$rc" 2 "--timeout 0 is a usage error"
+run doctor --deep --timeout abc
+assert_eq "$rc" 2 "--timeout abc is a usage error"
+
+finish
