@@ -38,6 +38,34 @@ done
 echo "corpus: $exact/$total logs exact"
 [ "$total" -ge 60 ] || fail "corpus has $total logs, want at least 60"
 
+# ---- held-out: real logs from other sources, kept apart from the corpus --
+# The patterns were tuned on the corpus; these check that they generalise.
+# An .expected with no id line means explain must stay silent (exit 1).
+htotal=0 hexact=0
+for log in tests/explain/heldout/*.log; do
+	exp=${log%.log}.expected
+	htotal=$((htotal + 1))
+	if [ ! -f "$exp" ] || ! grep -Eq '^# source: https?://' "$exp"; then
+		fail "$log: no $exp with a '# source: URL' line"
+		continue
+	fi
+	want="$(grep -v '^#' "$exp" | tr '\n' ' ')"
+	[ -n "$want" ] && wrc=0 || { want=" "; wrc=1; }
+	"$G" explain --json "$log" >"$T/out.json" 2>"$T/err"; rc=$?
+	got="$(ids_of "$T/out.json" 2>/dev/null)"
+	if [ "$want" = "$got" ] && [ "$rc" = "$wrc" ]; then
+		hexact=$((hexact + 1))
+	else
+		fail "$log: want [$want] got [$got] (exit $rc)"
+	fi
+done
+echo "held-out: $hexact/$htotal logs exact"
+[ "$htotal" -ge 40 ] || fail "held-out set has $htotal logs, want at least 40"
+# No source may serve both sets, or the held-out set tests nothing new.
+shared="$(comm -12 <(grep -h '^# source:' tests/explain/corpus/*.expected | sort -u) \
+	<(grep -h '^# source:' tests/explain/heldout/*.expected | sort -u))"
+[ -z "$shared" ] || fail "held-out sources also in the corpus: $shared"
+
 # ---- negatives: nothing matches, exit 1 ---------------------------------
 for log in tests/explain/negatives/*.log; do
 	"$G" explain --json "$log" >"$T/out.json" 2>"$T/err"; rc=$?
