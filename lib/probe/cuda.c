@@ -291,7 +291,12 @@ static bool inside_toolkit(gw_probe_ctx *c, const char *path)
 
 static void system_headers(gw_probe_ctx *c)
 {
-	static const char *const dirs[] = { "/usr/include", "/usr/include/x86_64-linux-gnu", "/usr/local/include" };
+	static const char *const dirs[] = { "/usr/include", "/usr/include/x86_64-linux-gnu",
+					    "/usr/include/aarch64-linux-gnu", "/usr/local/include" };
+	/* cuDNN 8+ keeps its version in cudnn_version.h (Debian packages:
+	 * cudnn_version_v8.h / _v9.h behind an alternatives link); cuDNN <= 7
+	 * in cudnn.h itself. */
+	static const char *const cudnn_names[] = { "cudnn_version.h", "cudnn_version_v9.h", "cudnn_version_v8.h", "cudnn.h" };
 	gw_probe_report *r = c->r;
 
 	for (size_t i = 0; i < GW_ARRAY_SIZE(dirs); i++) {
@@ -299,11 +304,19 @@ static void system_headers(gw_probe_ctx *c)
 		char *text;
 		gw_ver v;
 
-		if (gw__probe_join(path, sizeof(path), dirs[i], "cudnn_version.h") && !inside_toolkit(c, path) &&
-		    (text = gw__probe_read(c, path, 256 * 1024))) {
-			if (gw__parse_cudnn_h(text, &v) == 0)
+		for (size_t k = 0; k < GW_ARRAY_SIZE(cudnn_names); k++) {
+			bool found = false;
+
+			if (!gw__probe_join(path, sizeof(path), dirs[i], cudnn_names[k]) || inside_toolkit(c, path) ||
+			    !(text = gw__probe_read(c, path, 1 << 20)))
+				continue;
+			if (gw__parse_cudnn_h(text, &v) == 0) {
 				add_component(r->cudnn, &r->ncudnn, GW_PROBE_MAX_COMPONENTS, path, &v, &r->truncated);
+				found = true;
+			}
 			gw__free(text);
+			if (found)
+				break;
 		}
 		if (gw__probe_join(path, sizeof(path), dirs[i], "nccl.h") && !inside_toolkit(c, path) &&
 		    (text = gw__probe_read(c, path, 1 << 20))) {
@@ -316,7 +329,8 @@ static void system_headers(gw_probe_ctx *c)
 
 static void system_libs(gw_probe_ctx *c)
 {
-	static const char *const dirs[] = { "/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/local/lib" };
+	static const char *const dirs[] = { "/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64",
+					    "/usr/local/lib" };
 	gw_probe_report *r = c->r;
 
 	for (size_t i = 0; i < GW_ARRAY_SIZE(dirs); i++) {

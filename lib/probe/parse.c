@@ -602,7 +602,14 @@ const char *gw__parse_cgroup_container(const char *text)
 		return "kubernetes";
 	if (strstr(text, "libpod"))
 		return "podman";
-	if (strstr(text, "docker") || strstr(text, "containerd"))
+	/* cgroup v1 "12:pids:/docker/<id>", v2 "0::/system.slice/docker-<id>.scope",
+	 * containerd/CRI "cri-containerd-<id>.scope", GitHub Actions job
+	 * containers "/actions_job/<id>", AWS ECS "/ecs/<task>/<id>". A
+	 * private cgroup namespace shows only "0::/": the callers check
+	 * /.dockerenv and friends first. */
+	if (strstr(text, "docker") || strstr(text, "containerd") || strstr(text, "/actions_job/"))
+		return "docker";
+	if (strstr(text, ":/ecs/"))
 		return "docker";
 	if (strstr(text, "/lxc"))
 		return "lxc";
@@ -727,4 +734,84 @@ void gw__torch_variant(const char *version, char *out, size_t outsz)
 	out[0] = '\0';
 	if (plus)
 		gw__strlcpy(out, plus + 1, outsz);
+}
+
+/* ---- framework build records ---------------------------------------------- */
+
+void gw__parse_torch_version_py(const char *text, gw_torch_build *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (gw__parse_py_assign(text, "__version__", out->version, sizeof(out->version)) != GW_PYVAL_STR)
+		out->version[0] = '\0';
+	out->cuda_kind = gw__parse_py_assign(text, "cuda", out->cuda, sizeof(out->cuda));
+	out->hip_kind = gw__parse_py_assign(text, "hip", out->hip, sizeof(out->hip));
+	out->rocm_kind = gw__parse_py_assign(text, "rocm", out->rocm, sizeof(out->rocm));
+	{
+		char tmp[8];
+
+		out->xpu_kind = gw__parse_py_assign(text, "xpu", tmp, sizeof(tmp));
+	}
+	if (out->cuda_kind != GW_PYVAL_STR)
+		out->cuda[0] = '\0';
+	if (out->hip_kind != GW_PYVAL_STR)
+		out->hip[0] = '\0';
+	if (out->rocm_kind != GW_PYVAL_STR)
+		out->rocm[0] = '\0';
+}
+
+/* Windows TF writes CUDA as "64_112" (cudart64_112.dll) and cuDNN as "64_8":
+ * turn them into "11.2" and "8". Anything else is left alone. */
+static void tf_windows_version(char *v, size_t vsz, bool is_cuda)
+{
+	size_t n;
+	const char *d;
+
+	if (strncmp(v, "64_", 3))
+		return;
+	d = v + 3;
+	n = strspn(d, "0123456789");
+	if (!n || d[n] != '\0')
+		return;
+	if (is_cuda && n >= 2) {
+		char tmp[32];
+
+		/* "112" → "11.2", "101" → "10.1", "90" → "9.0" */
+		snprintf(tmp, sizeof(tmp), "%.*s.%s", (int)(n - 1), d, d + n - 1);
+		gw__strlcpy(v, tmp, vsz);
+	} else {
+		memmove(v, d, n + 1);
+	}
+}
+
+void gw__parse_tf_build_info(const char *text, gw_tf_build *out)
+{
+	char tmp[8];
+	gw_pyval k;
+
+	memset(out, 0, sizeof(*out));
+	out->is_cuda = gw__parse_py_key(text, "is_cuda_build", tmp, sizeof(tmp));
+	out->is_rocm = gw__parse_py_key(text, "is_rocm_build", tmp, sizeof(tmp));
+	if (gw__parse_py_key(text, "cuda_version", out->cuda, sizeof(out->cuda)) != GW_PYVAL_STR &&
+	    gw__parse_py_key(text, "cuda_version_number", out->cuda, sizeof(out->cuda)) != GW_PYVAL_STR)
+		out->cuda[0] = '\0';
+	if (gw__parse_py_key(text, "cudnn_version", out->cudnn, sizeof(out->cudnn)) != GW_PYVAL_STR &&
+	    gw__parse_py_key(text, "cudnn_version_number", out->cudnn, sizeof(out->cudnn)) != GW_PYVAL_STR)
+		out->cudnn[0] = '\0';
+	tf_windows_version(out->cuda, sizeof(out->cuda), true);
+	tf_windows_version(out->cudnn, sizeof(out->cudnn), false);
+	k = gw__parse_py_key(text, "cuda_compute_capabilities", out->archs, sizeof(out->archs));
+	out->has_archs = k == GW_PYVAL_OTHER || k == GW_PYVAL_STR;
+	if (!out->has_archs)
+		out->archs[0] = '\0';
+}
+
+void gw__parse_jax_version_py(const char *text, char *out, size_t outsz)
+{
+	static const char *const names[] = { "_release_version", "_version", "__version__" };
+
+	for (size_t i = 0; i < GW_ARRAY_SIZE(names); i++)
+		if (gw__parse_py_assign(text, names[i], out, outsz) == GW_PYVAL_STR && out[0])
+			return;
+	if (outsz)
+		out[0] = '\0';
 }

@@ -432,6 +432,36 @@ bool gw__parse_group_member(const char *group_text, unsigned gid, const char *us
 /* A torch local tag from "2.5.1+cu121" → "cu121" ("" when none). */
 void gw__torch_variant(const char *version, char *out, size_t outsz);
 
+/* torch/version.py as written by tools/generate_torch_version.py (1.x
+ * plain assignments, 2.x `cuda: Optional[str] = ...`, 2.6+ `xpu`, recent
+ * ROCm builds a `rocm` next to `hip`). Strings are "" when not a string. */
+typedef struct gw_torch_build {
+	char version[64];         /* __version__: "2.5.1+cu121", conda/Debian "2.1.2" */
+	gw_pyval cuda_kind, hip_kind, rocm_kind, xpu_kind;
+	char cuda[32];            /* "12.1" */
+	char hip[48];             /* "6.0.32830-d62f6a171" */
+	char rocm[32];            /* "6.4.1" (newer ROCm builds only) */
+} gw_torch_build;
+void gw__parse_torch_version_py(const char *text, gw_torch_build *out);
+
+/* tensorflow/python/platform/build_info.py: TF 2.3+ `build_info =
+ * collections.OrderedDict([...])` or a dict, TF 1.x/2.0-2.2 module
+ * constants (`cuda_version_number = '10.0'`). Windows builds write
+ * '64_112' for CUDA 11.2 and '64_8' for cuDNN 8: given back as "11.2"/"8". */
+typedef struct gw_tf_build {
+	gw_pyval is_cuda, is_rocm;
+	char cuda[32];            /* "12.5.1", "" unknown */
+	char cudnn[32];           /* "9" */
+	bool has_archs;
+	char archs[192];          /* raw list text: "'sm_60', 'compute_90'" */
+} gw_tf_build;
+void gw__parse_tf_build_info(const char *text, gw_tf_build *out);
+
+/* jax/version.py or jaxlib/version.py: the release build's
+ * `_release_version: str = '0.4.30'`, else `_version = "0.4.30"`, else
+ * (jax <= 0.4.1) `__version__ = "0.3.8"`. "" when none is a string. */
+void gw__parse_jax_version_py(const char *text, char *out, size_t outsz);
+
 /* ---- table lookups (lib/probe/tables.c) ---------------------------------- */
 
 /* Driver version → highest CUDA it supports ("12.4"). 0 or GW_ENOTFOUND

@@ -149,20 +149,19 @@ static void fill_archs_from_table(gw_probe_framework *f)
 
 static void probe_torch(gw_probe_ctx *c, gw_probe_pyenv *e, bool wheels_have_cudart)
 {
-	char where[GW_PROBE_PATH], val[64], ver[64] = "";
+	char where[GW_PROBE_PATH];
 	char *text = site_read(c, e, "torch/version.py", where, sizeof(where));
-	gw_pyval cuda, hip;
-	gw_ver cudav, hipv;
+	gw_torch_build b;
+	gw_ver cudav, hipv, rocmv;
 	bool any = false, libcuda, bundled;
 
 	if (!text)
 		return;
-	gw__parse_py_assign(text, "__version__", ver, sizeof(ver));
-	cuda = gw__parse_py_assign(text, "cuda", val, sizeof(val));
-	gw__version_parse(val, &cudav);
-	hip = gw__parse_py_assign(text, "hip", val, sizeof(val));
-	gw__version_parse(val, &hipv);
+	gw__parse_torch_version_py(text, &b);
 	gw__free(text);
+	gw__version_parse(b.cuda, &cudav);
+	gw__version_parse(b.hip, &hipv);
+	gw__version_parse(b.rocm, &rocmv);
 
 	libcuda = site_has(c, e, "torch/lib/libtorch_cuda.so");
 	{
@@ -186,20 +185,37 @@ static void probe_torch(gw_probe_ctx *c, gw_probe_pyenv *e, bool wheels_have_cud
 
 		if (f->kind != GW_FW_TORCH)
 			continue;
-		if (ver[0])
-			gw__version_parse(ver, &f->version);
-		gw__torch_variant(ver[0] ? ver : f->version.text, f->variant, sizeof(f->variant));
-		if (cuda == GW_PYVAL_STR && GW_VERSION_KNOWN(cudav)) {
+		if (b.version[0])
+			gw__version_parse(b.version, &f->version);
+		/* conda-forge, the old pytorch conda channel and Debian write no
+		 * local tag ("2.1.2"): the variant then comes from cuda/hip. */
+		gw__torch_variant(b.version[0] ? b.version : f->version.text, f->variant, sizeof(f->variant));
+		if (GW_VERSION_KNOWN(cudav)) {
 			f->gpu = GW_FW_GPU_CUDA;
 			f->cuda = cudav;
 			if (strncmp(f->variant, "cu", 2))
 				variant_from("cu", &cudav, f->variant, sizeof(f->variant));
-		} else if (hip == GW_PYVAL_STR && GW_VERSION_KNOWN(hipv)) {
+		} else if (GW_VERSION_KNOWN(hipv) || GW_VERSION_KNOWN(rocmv)) {
 			f->gpu = GW_FW_GPU_ROCM;
-			f->hip = hipv;
-			if (strncmp(f->variant, "rocm", 4))
-				variant_from("rocm", &hipv, f->variant, sizeof(f->variant));
-		} else if (cuda == GW_PYVAL_NONE && hip != GW_PYVAL_STR) {
+			f->hip = GW_VERSION_KNOWN(hipv) ? hipv : rocmv;
+			/* Newer ROCm builds say the ROCm release apart from HIP's
+			 * own number (hip '7.15.26333', rocm '10.0.0'): the wheel
+			 * tag follows the ROCm release. */
+			if (strncmp(f->variant, "rocm", 4)) {
+				if (GW_VERSION_KNOWN(rocmv)) {
+					char tag[sizeof(rocmv.text) + 8];
+
+					snprintf(tag, sizeof(tag), "rocm%s", rocmv.text);
+					gw__strlcpy(f->variant, tag, sizeof(f->variant));
+				} else {
+					variant_from("rocm", &hipv, f->variant, sizeof(f->variant));
+				}
+			}
+		} else if (b.xpu_kind == GW_PYVAL_STR) {
+			f->gpu = GW_FW_GPU_NONE;   /* an Intel XPU build: no NVIDIA/AMD support */
+			if (!f->variant[0])
+				gw__strlcpy(f->variant, "xpu", sizeof(f->variant));
+		} else if (b.cuda_kind == GW_PYVAL_NONE && b.hip_kind != GW_PYVAL_STR) {
 			f->gpu = GW_FW_GPU_NONE;   /* torch.version.cuda is None: a CPU build */
 		}
 		f->has_libtorch_cuda = libcuda;
@@ -243,18 +259,14 @@ static void split_tf_archs(const char *list, gw_probe_framework *f)
 
 static void probe_tensorflow(gw_probe_ctx *c, gw_probe_pyenv *e, bool wheels_have_cudart)
 {
-	char where[GW_PROBE_PATH], cuda[32] = "", cudnn[32] = "", archs[192] = "", tmp[8];
+	char where[GW_PROBE_PATH];
 	char *text = site_read(c, e, "tensorflow/python/platform/build_info.py", where, sizeof(where));
-	gw_pyval is_cuda, is_rocm, caps;
+	gw_tf_build b;
 	bool any = false;
 
 	if (!text)
 		return;
-	is_cuda = gw__parse_py_key(text, "is_cuda_build", tmp, sizeof(tmp));
-	is_rocm = gw__parse_py_key(text, "is_rocm_build", tmp, sizeof(tmp));
-	gw__parse_py_key(text, "cuda_version", cuda, sizeof(cuda));
-	gw__parse_py_key(text, "cudnn_version", cudnn, sizeof(cudnn));
-	caps = gw__parse_py_key(text, "cuda_compute_capabilities", archs, sizeof(archs));
+	gw__parse_tf_build_info(text, &b);
 	gw__free(text);
 
 	for (size_t i = 0; i < e->nfw; i++)
@@ -267,14 +279,14 @@ static void probe_tensorflow(gw_probe_ctx *c, gw_probe_pyenv *e, bool wheels_hav
 
 		if (f->kind != GW_FW_TENSORFLOW)
 			continue;
-		if (is_cuda == GW_PYVAL_TRUE)
+		if (b.is_cuda == GW_PYVAL_TRUE)
 			f->gpu = GW_FW_GPU_CUDA;
-		else if (is_rocm == GW_PYVAL_TRUE)
+		else if (b.is_rocm == GW_PYVAL_TRUE)
 			f->gpu = GW_FW_GPU_ROCM;
-		else if (is_cuda == GW_PYVAL_FALSE)
+		else if (b.is_cuda == GW_PYVAL_FALSE)
 			f->gpu = GW_FW_GPU_NONE;
-		gw__version_parse(cuda, &f->cuda);
-		gw__version_parse(cudnn, &f->cudnn);
+		gw__version_parse(b.cuda, &f->cuda);
+		gw__version_parse(b.cudnn, &f->cudnn);
 		if (f->gpu == GW_FW_GPU_CUDA && !GW_VERSION_KNOWN(f->cuda)) {
 			const gw_row_tensorflow_cuda *row = gw__tbl_tensorflow_cuda(&f->version);
 
@@ -283,8 +295,8 @@ static void probe_tensorflow(gw_probe_ctx *c, gw_probe_pyenv *e, bool wheels_hav
 				gw__version_parse(row->cudnn, &f->cudnn);
 			}
 		}
-		if (caps == GW_PYVAL_OTHER || caps == GW_PYVAL_STR) {
-			split_tf_archs(archs, f);
+		if (b.has_archs) {
+			split_tf_archs(b.archs, f);
 			f->arch_source = "build_info";
 		}
 		f->bundles_cuda = f->gpu == GW_FW_GPU_CUDA && wheels_have_cudart;
@@ -313,7 +325,7 @@ static void probe_jax(gw_probe_ctx *c, gw_probe_pyenv *e)
 	gw_probe_framework *main_fw = NULL, *gpu_fw = NULL;
 
 	if (text) {
-		gw__parse_py_assign(text, "_version", ver, sizeof(ver));
+		gw__parse_jax_version_py(text, ver, sizeof(ver));
 		gw__free(text);
 	}
 	for (size_t i = 0; i < e->nfw; i++) {

@@ -65,6 +65,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sink(small);
 	gw__torch_variant(text, small, sizeof(small));
 	sink(small);
+	{
+		gw_torch_build tb;
+		gw_tf_build tf;
+
+		gw__parse_torch_version_py(text, &tb);
+		sink(tb.version);
+		sink(tb.hip);
+		gw__parse_tf_build_info(text, &tf);
+		sink(tf.cuda);
+		sink(tf.archs);
+		gw__parse_jax_version_py(text, small, sizeof(small));
+		sink(small);
+	}
 	/* The table helpers take free text as well. */
 	gw__cuda_archs_run(text, text, 8, 6);
 	gw__gfx_in_list(text, "gfx90a");

@@ -1,0 +1,1 @@
+build_info = {'cuda_version': '64_101', 'cudnn_version': '64_7', 'cuda_compute_capabilities': ['sm_35', 'sm_37', 'sm_52', 'sm_60', 'sm_61', 'compute_70'], 'is_rocm_build': False, 'is_cuda_build': True, 'cudart_dll_name': 'cudart64_101.dll'}
