@@ -407,16 +407,8 @@ static void json_identity(gw_json *j, const gw_device_info *d)
 
 	gw_json_key(j, "index");
 	gw_json_int(j, d->index);
-	gw_json_key(j, "cuda_index");
-	if (d->cuda_index >= 0)
-		gw_json_int(j, d->cuda_index);
-	else
-		gw_json_null(j);
-	gw_json_key(j, "nvml_index");
-	if (d->nvml_index >= 0)
-		gw_json_int(j, d->nvml_index);
-	else
-		gw_json_null(j);
+	json_index_field(j, "cuda_index", d->cuda_index);
+	json_index_field(j, "nvml_index", d->nvml_index);
 	gw_json_key(j, "vendor");
 	gw_json_string(j, gw_vendor_name(d->vendor));
 	gw_json_key(j, "backend");
@@ -657,10 +649,7 @@ static void json_device(gw_json *j, const struct report *r)
 	json_ecc(j, r);
 	json_mig(j, r);
 	json_processes(j, r);
-	gw_json_key(j, "health");
-	gw_json_string(j, gw_health_name(r->d->health));
-	gw_json_key(j, "health_reason");
-	gw_json_string(j, r->d->health != GW_HEALTH_OK && r->d->health_reason[0] ? r->d->health_reason : NULL);
+	json_health(j, r->d);
 	gw_json_key(j, "error");
 	gw_json_string(j, r->sample_rc < 0 && r->sample_rc != GW_ELOST ? r->sample_error : NULL);
 	gw_json_object_end(j);

@@ -158,11 +158,7 @@ static void json_device(gw_json *j, const struct device_view *v)
 	gw_json_object_begin(j);
 	gw_json_key(j, "index");
 	gw_json_int(j, d->index);
-	gw_json_key(j, "cuda_index");
-	if (d->cuda_index >= 0)
-		gw_json_int(j, d->cuda_index);
-	else
-		gw_json_null(j);
+	json_index_field(j, "cuda_index", d->cuda_index);
 	gw_json_key(j, "vendor");
 	gw_json_string(j, gw_vendor_name(d->vendor));
 	gw_json_str_field(j, "name", &d->name);
@@ -181,10 +177,7 @@ static void json_device(gw_json *j, const struct device_view *v)
 		gw_json_null(j);
 	}
 	gw_json_object_end(j);
-	gw_json_key(j, "health");
-	gw_json_string(j, gw_health_name(d->health));
-	gw_json_key(j, "health_reason");
-	gw_json_string(j, d->health != GW_HEALTH_OK && d->health_reason[0] ? d->health_reason : NULL);
+	json_health(j, d);
 	gw_json_object_end(j);
 }
 

@@ -338,3 +338,20 @@ void json_backends(gw_json *j, const gw_context *ctx)
 	}
 	gw_json_array_end(j);
 }
+
+void json_index_field(gw_json *j, const char *key, int index)
+{
+	gw_json_key(j, key);
+	if (index >= 0)
+		gw_json_int(j, index);
+	else
+		gw_json_null(j);
+}
+
+void json_health(gw_json *j, const gw_device_info *d)
+{
+	gw_json_key(j, "health");
+	gw_json_string(j, gw_health_name(d->health));
+	gw_json_key(j, "health_reason");
+	gw_json_string(j, d->health != GW_HEALTH_OK && d->health_reason[0] ? d->health_reason : NULL);
+}

@@ -64,4 +64,10 @@ int print_json(gw_json *j);
 /* The "backends" array of the JSON outputs (an extension of the contract). */
 void json_backends(gw_json *j, const gw_context *ctx);
 
+/* "key": an index, or null when the device has none (negative). */
+void json_index_field(gw_json *j, const char *key, int index);
+
+/* "health" and "health_reason" (null while healthy or without a reason). */
+void json_health(gw_json *j, const gw_device_info *d);
+
 #endif
