@@ -259,7 +259,7 @@ static gwn_return read_str(struct reader *rd, gwn_fn_dev_str fn, gw_str *f, unsi
 	return r;
 }
 
-/* An unsigned getter, scaled (e.g. KB/s -> bytes/s). */
+/* An unsigned getter. */
 static void read_u(struct reader *rd, gwn_fn_dev_u fn, gw_u64 *f)
 {
 	unsigned v = 0;
@@ -274,19 +274,23 @@ static void read_u(struct reader *rd, gwn_fn_dev_u fn, gw_u64 *f)
 		FAIL(*f, r);
 }
 
+/* A reading as a double, divided by div: the state and code as read; a
+ * field nothing read (the GPU was lost) stays as it was. */
+static void f64_from_u64(gw_f64 *f, const gw_u64 *u, double div)
+{
+	if (u->state == GW_FIELD_VALID)
+		gw__f64_set(f, (double)u->v / div);
+	else if (u->state != GW_FIELD_UNREAD)
+		GW_FIELD_FAIL(*f, u->state, u->code);
+}
+
 /* An unsigned getter in thousandths (mW, mJ) as a double in base units. */
 static void read_u_milli(struct reader *rd, gwn_fn_dev_u fn, gw_f64 *f)
 {
-	unsigned v = 0;
-	gwn_return r;
+	gw_u64 u = { 0 };
 
-	if (rd->lost)
-		return;
-	r = fn ? fn(rd->h, &v) : GWN_ERROR_FUNCTION_NOT_FOUND;
-	if (answered(rd, r))
-		gw__f64_set(f, v / 1000.0);
-	else
-		FAIL(*f, r);
+	read_u(rd, fn, &u);
+	f64_from_u64(f, &u, 1000.0);
 }
 
 static void read_ull(struct reader *rd, gwn_fn_dev_ull fn, gw_u64 *f)
@@ -319,16 +323,10 @@ static void read_kind_u(struct reader *rd, gwn_fn_dev_kind_u fn, unsigned kind, 
 
 static void read_kind_f64(struct reader *rd, gwn_fn_dev_kind_u fn, unsigned kind, gw_f64 *f)
 {
-	unsigned v = 0;
-	gwn_return r;
+	gw_u64 u = { 0 };
 
-	if (rd->lost)
-		return;
-	r = fn ? fn(rd->h, kind, &v) : GWN_ERROR_FUNCTION_NOT_FOUND;
-	if (answered(rd, r))
-		gw__f64_set(f, v);
-	else
-		FAIL(*f, r);
+	read_kind_u(rd, fn, kind, 1, &u);
+	f64_from_u64(f, &u, 1.0);
 }
 
 /* A getter with two unsigned outputs (MIG mode, ECC mode, encoder). */
