@@ -141,11 +141,18 @@ static void rule_cpu_only(gw__doctor *d, const gw_probe_pyenv *e, const gw_probe
 {
 	char ev[EV], fix[FIX], name[96], pip[256];
 
-	if (!f->primary || f->gpu != GW_FW_GPU_NONE || (d->nnvidia <= 0 && d->namd <= 0))
+	/* A build for the other vendor's GPUs (a ROCm wheel on an NVIDIA-only
+	 * machine, a CUDA one on an AMD-only machine) runs on the CPU just the
+	 * same: torch.cuda.is_available() is False. */
+	bool other_vendor = (f->gpu == GW_FW_GPU_ROCM && d->nnvidia > 0 && d->namd <= 0) ||
+			    (f->gpu == GW_FW_GPU_CUDA && d->namd > 0 && d->nnvidia <= 0);
+
+	if (!f->primary || (f->gpu != GW_FW_GPU_NONE && !other_vendor) || (d->nnvidia <= 0 && d->namd <= 0))
 		return;
 	gw__doc_fw_name(f, name, sizeof(name));
-	gw__doc_fmt(ev, sizeof(ev), "%s in %s is a CPU-only build (%s); this machine has %d NVIDIA and %d AMD GPU%s", name,
-		 e->site, f->evidence[0] ? f->evidence : "no GPU build info", d->nnvidia, d->namd,
+	gw__doc_fmt(ev, sizeof(ev), "%s in %s is %s (%s); this machine has %d NVIDIA and %d AMD GPU%s", name, e->site,
+		 !other_vendor ? "a CPU-only build" : f->gpu == GW_FW_GPU_ROCM ? "a ROCm (AMD) build, no CUDA" : "a CUDA (NVIDIA) build, no ROCm",
+		 f->evidence[0] ? f->evidence : "no GPU build info", d->nnvidia, d->namd,
 		 d->nnvidia + d->namd == 1 ? "" : "s");
 	switch (f->kind) {
 	case GW_FW_TORCH:

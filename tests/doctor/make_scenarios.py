@@ -224,6 +224,54 @@ sc("seed-rdna2-gfx1031", "mi300x", "seed: RX 6700 XT (gfx1031) with torch 2.4.0+
 sc("near-rdna2-override", "mi300x", "near miss: the same with HSA_OVERRIDE_GFX_VERSION=10.3.0 set",
    ["found-gpus", "found-rocm"] + F_PY, VENV + ["HSA_OVERRIDE_GFX_VERSION=10.3.0"],
    lambda m, r: (rdna2(m, r), venv(r, ("2.4.0+rocm6.1", None, "6.1.40091-a8dbc0c19"))))
+# Build records as real installs write them (tests/unit/test_probe_realworld.c).
+def conda_torch_212(root):
+    """conda-forge pytorch 2.1.2 cuda120 build: no local tag in __version__,
+    CUDA libraries in the env's lib/, not in torch/lib."""
+    sp = "/opt/conda/lib/python3.11/site-packages"
+    put(root, "/opt/conda/bin/python3")
+    mkdir(root, sp + "/torch-2.1.2.dist-info")
+    put(root, sp + "/torch/version.py",
+        "from typing import Optional\n\n__all__ = ['__version__', 'debug', 'cuda', 'git_version', 'hip']\n"
+        "__version__ = '2.1.2'\ndebug = False\ncuda: Optional[str] = '12.0'\n"
+        "git_version = 'Unknown'\nhip: Optional[str] = None\n")
+    put(root, sp + "/torch/lib/libtorch_cuda.so")
+    put(root, "/opt/conda/lib/libcudart.so.12")
+
+
+def tf1_build_info(root):
+    """TF 1.15 GPU wheel: module constants, CUDA 10.0 / cuDNN 7 from the system."""
+    mkdir(root, SP + "/tensorflow_gpu-1.15.5.dist-info")
+    put(root, SP + "/tensorflow/python/platform/build_info.py",
+        '"""Generates a Python module containing information about the build."""\n'
+        "is_rocm_build = False\nis_cuda_build = True\n"
+        "cuda_version_number = '10.0'\ncudnn_version_number = '7'\n")
+
+
+def debian_torch(root):
+    """Debian/Ubuntu python3-torch: system dist-packages, CPU-only."""
+    sp = "/usr/lib/python3/dist-packages"
+    mkdir(root, sp + "/torch-2.6.0.egg-info")
+    put(root, sp + "/torch/version.py",
+        "from typing import Optional\n\n__all__ = ['__version__', 'debug', 'cuda', 'git_version', 'hip']\n"
+        "__version__ = '2.6.0'\ndebug = False\ncuda: Optional[str] = None\n"
+        "git_version = 'Unknown'\nhip: Optional[str] = None\nxpu: Optional[str] = None\n")
+
+
+sc("conda-torch-no-local-tag", "gtx1080ti-old-driver",
+   "conda-forge torch 2.1.2 (cuda '12.0', no +cuXYZ) on driver 470: the CUDA build is read from `cuda`",
+   F_NV + F_PY + ["driver-too-old-for-framework", "clocks-throttled"], ["CONDA_PREFIX=/opt/conda"],
+   lambda m, r: conda_torch_212(r))
+sc("tf1-build-info", "laptop-3060",
+   "TF 1.15 build_info.py constants (cuda_version_number '10.0', cuDNN 7) with no cuDNN on the system",
+   F_NV + F_PY + ["cudnn-missing"], VENV, lambda m, r: venv(r, None, [tf1_build_info]))
+sc("debian-python3-torch", "laptop-3060",
+   "Debian python3-torch 2.6.0 in /usr/lib/python3/dist-packages (CPU-only) on an RTX 3060",
+   F_NV + F_PY + ["framework-cpu-only-build"], [], lambda m, r: debian_torch(r))
+sc("rocm-wheel-on-nvidia", "laptop-3060",
+   "torch 2.4.0+rocm6.1 (hip '6.1.40091-a8dbc0c19') on an NVIDIA-only machine: it cannot use the GPU",
+   F_NV + F_PY + ["framework-cpu-only-build"], VENV,
+   lambda m, r: venv(r, ("2.4.0+rocm6.1", None, "6.1.40091-a8dbc0c19")))
 sc("amdgpu-not-loaded", "mi300x", "AMD GPU on the bus, amdgpu not loaded, no KFD",
    ["found-gpus", "found-rocm", "amdgpu-not-loaded"], [], amd_unloaded)
 sc("near-amd-loaded", "mi300x", "near miss: MI300X with amdgpu and KFD", ["found-gpus", "found-rocm"])
