@@ -456,6 +456,21 @@ static void json_ver(gw_json *j, const char *key, const gw_ver *v)
 	gw_json_string(j, GW_VERSION_KNOWN(*v) ? v->text : NULL);
 }
 
+/* cuDNN or NCCL found outside the toolkits: [{"where", "version"}]. */
+static void json_components(gw_json *j, const char *key, const gw_probe_component *c, size_t n)
+{
+	gw_json_key(j, key);
+	gw_json_array_begin(j);
+	for (size_t i = 0; i < n; i++) {
+		gw_json_object_begin(j);
+		gw_json_key(j, "where");
+		gw_json_string(j, c[i].where);
+		json_ver(j, "version", &c[i].version);
+		gw_json_object_end(j);
+	}
+	gw_json_array_end(j);
+}
+
 static void json_summary(gw_json *j, const gw_doctor_report *r)
 {
 	const gw_probe_report *p = r->probe;
@@ -499,26 +514,8 @@ static void json_summary(gw_json *j, const gw_doctor_report *r)
 		gw_json_object_end(j);
 	}
 	gw_json_array_end(j);
-	gw_json_key(j, "cudnn");
-	gw_json_array_begin(j);
-	for (size_t i = 0; i < p->ncudnn; i++) {
-		gw_json_object_begin(j);
-		gw_json_key(j, "where");
-		gw_json_string(j, p->cudnn[i].where);
-		json_ver(j, "version", &p->cudnn[i].version);
-		gw_json_object_end(j);
-	}
-	gw_json_array_end(j);
-	gw_json_key(j, "nccl");
-	gw_json_array_begin(j);
-	for (size_t i = 0; i < p->nnccl; i++) {
-		gw_json_object_begin(j);
-		gw_json_key(j, "where");
-		gw_json_string(j, p->nccl[i].where);
-		json_ver(j, "version", &p->nccl[i].version);
-		gw_json_object_end(j);
-	}
-	gw_json_array_end(j);
+	json_components(j, "cudnn", p->cudnn, p->ncudnn);
+	json_components(j, "nccl", p->nccl, p->nnccl);
 	gw_json_key(j, "python_envs");
 	gw_json_array_begin(j);
 	for (size_t e = 0; e < p->nenvs; e++) {
