@@ -65,6 +65,27 @@ static void print_finding(const gw_finding *f, bool color)
 		printf("      fix: %s\n", f->fix);
 }
 
+/* The subprocess's output spans lines: keep each under the first. */
+static void print_indented(const char *first, const char *text)
+{
+	const char *p = text;
+
+	fputs(first, stdout);
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+
+		fwrite(p, 1, n, stdout);
+		putchar('\n');
+		if (!nl || !nl[1])
+			break;
+		p = nl + 1;
+		printf("%*s", (int)strlen(first), "");
+	}
+	if (!*text)
+		putchar('\n');
+}
+
 static void print_human(const gw_doctor_report *rep, bool color)
 {
 	size_t n = gw_doctor_finding_count(rep);
@@ -93,7 +114,8 @@ static void print_human(const gw_doctor_report *rep, bool color)
 
 			printf("  %s %s in %s (%.1f s): %s\n", x->ok ? "✓" : "✗", x->framework, x->site, x->seconds,
 			       x->timed_out ? "timed out" : x->ok ? "ran a kernel on the GPU" : "could not use a GPU");
-			printf("      %s; runtime: %s\n", x->static_verdict, x->output[0] ? x->output : "(no output)");
+			printf("      %s\n", x->static_verdict);
+			print_indented("      runtime: ", x->output[0] ? x->output : "(no output)");
 		}
 		putchar('\n');
 	}
