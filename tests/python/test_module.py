@@ -670,3 +670,23 @@ def test_doctor_report():
     assert "nvidia-driver-not-loaded" in out["ids"]
     assert out["ok"] is False and out["errors"] >= 1 and out["verdict"]
     assert out["json_ids"] == out["ids"]
+
+
+def test_pip_install_from_the_repository(tmp_path):
+    """The README's command, `pip install ./python`, builds a working module
+    (no CUDA toolkit on PATH or in CUDA_HOME), here into a --target folder."""
+    env = {k: v for k, v in os.environ.items() if k not in ("CUDA_HOME", "CUDA_PATH")}
+    env["PATH"] = ":".join(p for p in env.get("PATH", "").split(":") if "cuda" not in p)
+    target = tmp_path / "site"
+    r = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check",
+                        "--target", str(target), os.path.join(REPO, "python")],
+                       capture_output=True, text=True, timeout=600, env=env)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    probe = subprocess.run([WITH_MACHINE, "h100-8x", "--", sys.executable, "-c",
+                            "import gpuwise; print(gpuwise.__file__); print(gpuwise.device_count())"],
+                           capture_output=True, text=True, timeout=120,
+                           env=dict(os.environ, PYTHONPATH=str(target)))
+    assert probe.returncode == 0, probe.stderr
+    where, count = probe.stdout.split()
+    assert where.startswith(str(target)), where
+    assert count == "8"
