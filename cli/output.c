@@ -193,7 +193,7 @@ static void append_part(char *buf, size_t n, int *parts, const char *text)
 
 	if (!text || !*text || len + 1 >= n)
 		return;
-	snprintf(buf + len, n - len, "%s%s", *parts ? " and " : "", text);
+	snprintf(buf + len, n - len, "%s%s", *parts ? "; " : "", text);
 	(*parts)++;
 }
 
@@ -267,6 +267,10 @@ const char *no_gpu_sentence(const gw_context *ctx, char *buf, size_t n)
 
 	snprintf(buf, n, "%s: ", ndev ? "no GPU could be read" : "no GPU found");
 	st = gw_context_backends(ctx, &nb);
+	/* An empty bus explains everything else: say it first. */
+	for (int i = 0; i < nb && !ndev; i++)
+		if (st[i].name && !strcmp(st[i].name, "pci") && st[i].state == GW_BACKEND_NOTHING_FOUND)
+			append_part(buf, n, &parts, "no NVIDIA, AMD or Intel GPU on the PCI bus");
 	for (int i = 0; i < nb; i++)
 		append_part(buf, n, &parts, backend_reason(&st[i], gw_context_driver(ctx), ndev > 0, part, sizeof(part)));
 	/* A failed backend usually explains every device; name devices only
