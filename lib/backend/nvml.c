@@ -161,10 +161,22 @@ static const struct nvml_symbol nvml_symbols[] = {
 };
 #undef SYM
 
+struct memory_reading {
+	bool v2;
+	gwn_return v2_code;   /* why v2 was not used */
+	unsigned long long total, reserved, free, used;
+};
+
 struct nvml_state {
 	void *lib;
 	bool initialised;
 	struct nvml_api api;
+	/* The memory reading taken while enumerating, handed to the first
+	 * sample of each device instead of asking NVML again: one call per
+	 * getter per sample, and the first sample sees the first value. */
+	struct memory_reading *first_memory;  /* by NVML index, NULL-able */
+	bool *first_memory_ok;
+	unsigned nfirst;
 };
 
 /* ---- return codes ------------------------------------------------------ */
@@ -351,11 +363,6 @@ static void read_uu(struct reader *rd, gwn_fn_dev_uu fn, gw_u64 *a, gw_u64 *b)
 
 /* Memory through nvmlMemory_v2_t when the library has it (used excludes
  * the driver's reserved memory), else v1 (used includes it). */
-struct memory_reading {
-	bool v2;
-	gwn_return v2_code;   /* why v2 was not used */
-	unsigned long long total, reserved, free, used;
-};
 
 static bool v2_worth_retrying_as_v1(gwn_return r)
 {
@@ -676,10 +683,10 @@ static bool identify(const struct nvml_api *api, struct reader *rd, gw_device *d
 	return lost;
 }
 
-static void read_static(const struct nvml_api *api, struct reader *rd, gw_device *d)
+static void read_static(const struct nvml_api *api, struct reader *rd, gw_device *d, struct memory_reading *m,
+			bool *m_ok)
 {
 	gw_device_info *info = &d->info;
-	struct memory_reading m;
 	gwn_bar1_memory bar1;
 	gwn_return r;
 	unsigned cur = 0, pend = 0;
@@ -697,9 +704,10 @@ static void read_static(const struct nvml_api *api, struct reader *rd, gw_device
 	read_arch_and_cc(api, rd, info);
 	read_cores(api, rd, info);
 
-	r = query_memory(api, rd, &m);
+	r = query_memory(api, rd, m);
+	*m_ok = r == GWN_SUCCESS;
 	if (r == GWN_SUCCESS)
-		gw__u64_set(&info->memory_total, m.total);
+		gw__u64_set(&info->memory_total, m->total);
 	else
 		FAIL(info->memory_total, r);
 	if (!rd->lost) {
@@ -759,7 +767,14 @@ static int add_device(gw_context *ctx, struct nvml_state *st, unsigned index)
 		return 0;
 	}
 	d->handle = rd.h;
-	read_static(&st->api, &rd, d);
+	if (st->first_memory && index < st->nfirst) {
+		read_static(&st->api, &rd, d, &st->first_memory[index], &st->first_memory_ok[index]);
+	} else {
+		struct memory_reading m;
+		bool ok;
+
+		read_static(&st->api, &rd, d, &m, &ok);
+	}
 	if (rd.lost)
 		mark_lost(d, "GPU_IS_LOST");
 	return 0;
@@ -784,6 +799,8 @@ static void nvml_unload(struct nvml_state *st)
 		st->api.shutdown();
 	st->initialised = false;
 	gw__dlclose(st->lib);
+	gw__free(st->first_memory);
+	gw__free(st->first_memory_ok);
 	gw__free(st);
 }
 
@@ -804,6 +821,17 @@ static int enumerate(gw_context *ctx, struct nvml_state *st, gw_backend_status *
 	}
 	if (count > MAX_NVML_DEVICES)
 		count = MAX_NVML_DEVICES;
+	/* Without these the first sample simply asks NVML again. */
+	st->first_memory = gw__calloc(count, sizeof(*st->first_memory));
+	st->first_memory_ok = gw__calloc(count, sizeof(*st->first_memory_ok));
+	if (st->first_memory && st->first_memory_ok) {
+		st->nfirst = count;
+	} else {
+		gw__free(st->first_memory);
+		gw__free(st->first_memory_ok);
+		st->first_memory = NULL;
+		st->first_memory_ok = NULL;
+	}
 	for (unsigned i = 0; i < count; i++)
 		if (add_device(ctx, st, i) < 0)
 			return GW_ENOMEM;
@@ -861,10 +889,19 @@ static void nvml_close(void *state)
 
 /* ---- samples ------------------------------------------------------------- */
 
-static void sample_memory(const struct nvml_api *api, struct reader *rd, gw_device_sample *s)
+static void sample_memory(struct nvml_state *st, const gw_device *dev, struct reader *rd, gw_device_sample *s)
 {
 	struct memory_reading m;
-	gwn_return r = query_memory(api, rd, &m);
+	int i = dev->info.nvml_index;
+	gwn_return r;
+
+	if (st->first_memory && i >= 0 && (unsigned)i < st->nfirst && st->first_memory_ok[i]) {
+		m = st->first_memory[i];
+		st->first_memory_ok[i] = false;
+		r = GWN_SUCCESS;
+	} else {
+		r = query_memory(&st->api, rd, &m);
+	}
 
 	if (r != GWN_SUCCESS) {
 		FAIL(s->memory_used, r);
@@ -1065,7 +1102,7 @@ static int nvml_sample(void *state, gw_context *ctx, gw_device *dev, gw_device_s
 	if (!st || !dev->handle)
 		return gw__error_set(GW_EVENDOR, "GPU %d cannot be read: %s", dev->info.index,
 				     dev->info.health_reason[0] ? dev->info.health_reason : "NVML gave no handle");
-	sample_memory(&st->api, &rd, out);
+	sample_memory(st, dev, &rd, out);
 	sample_misc(&st->api, &rd, out);
 	sample_temperature(&st->api, &rd, out);
 	sample_ecc(&st->api, &rd, out);
