@@ -15,6 +15,7 @@ const char usage_list[] =
 	"(AMD, e.g. gfx942), the first 8 hex digits of the UUID, the CUDA index\n"
 	"when CUDA numbers some GPU differently (\"-\" when CUDA hides it), and the\n"
 	"health: ok, or why the GPU cannot be read (lost, no-driver, error).\n"
+	"MIG instances follow their GPU as \"G:M\" rows (profile, memory, UUID).\n"
 	"When no GPU can be read, one sentence on stderr says what is missing.\n"
 	"\n"
 	"Options:\n"
@@ -127,10 +128,30 @@ static void print_table(struct row *rows, int n, bool header, bool show_cuda, bo
 	}
 }
 
+/* A MIG instance under its GPU, as `nvidia-smi -L` lists them: "0:1" is
+ * MIG device 1 of GPU 0, named by its profile ("MIG 3g.20gb"). */
+static void fill_mig_row(struct row *r, const struct device_view *v, int m, const char *cap)
+{
+	const gw_mig_device *g = &v->sample.mig[m];
+	const char *profile = GW_VALID(g->name) ? strstr(g->name.s, "MIG ") : NULL;
+	char used[32], total[32];
+
+	snprintf(r->cell[COL_INDEX], sizeof(r->cell[0]), "%d:%d", v->info->index, m);
+	snprintf(r->cell[COL_NAME], sizeof(r->cell[0]), "  %s", profile ? profile : "MIG device");
+	show_bytes(used, sizeof(used), &g->memory_used);
+	show_bytes(total, sizeof(total), &g->memory_total);
+	snprintf(r->cell[COL_MEMORY], sizeof(r->cell[0]), "%s / %s", used, total);
+	snprintf(r->cell[COL_CAP], sizeof(r->cell[0]), "%s", cap);
+	short_uuid_str(r->cell[COL_UUID], sizeof(r->cell[0]), &g->uuid);
+	snprintf(r->cell[COL_CUDA], sizeof(r->cell[0]), "-");
+	snprintf(r->cell[COL_HEALTH], sizeof(r->cell[0]), "%s", gw_health_name(v->info->health));
+	r->health = v->info->health;
+}
+
 static int list_human(gw_context *ctx, bool header)
 {
-	int n = gw_device_count(ctx);
-	struct row *rows = calloc(n ? (size_t)n : 1, sizeof(*rows));
+	int n = gw_device_count(ctx), nrows = 0;
+	struct row *rows = calloc(n ? (size_t)n * (1 + GW_MAX_MIG) : 1, sizeof(*rows));
 	bool show_cuda = false;
 
 	if (!rows) {
@@ -139,13 +160,16 @@ static int list_human(gw_context *ctx, bool header)
 	}
 	for (int i = 0; i < n; i++) {
 		struct device_view v;
+		int gpu_row = nrows;
 
 		read_view(ctx, i, &v);
-		fill_row(&rows[i], &v);
+		fill_row(&rows[nrows++], &v);
 		show_cuda |= cuda_index_differs(ctx, v.info);
+		for (int m = 0; v.have_sample && m < v.sample.mig_count && m < GW_MAX_MIG; m++)
+			fill_mig_row(&rows[nrows++], &v, m, rows[gpu_row].cell[COL_CAP]);
 	}
-	if (n)
-		print_table(rows, n, header, show_cuda, use_color(stdout));
+	if (nrows)
+		print_table(rows, nrows, header, show_cuda, use_color(stdout));
 	free(rows);
 	return 0;
 }

@@ -76,14 +76,19 @@ const char *compute_capability_text(char *buf, size_t n, const gw_device_info *d
 
 const char *short_uuid(char *buf, size_t n, const gw_device_info *d)
 {
+	return short_uuid_str(buf, n, &d->uuid);
+}
+
+const char *short_uuid_str(char *buf, size_t n, const gw_str *uuid)
+{
 	const char *u;
 	size_t k = 0;
 
-	if (!GW_VALID(d->uuid) || !d->uuid.s[0]) {
+	if (!GW_VALID(*uuid) || !uuid->s[0]) {
 		snprintf(buf, n, "-");
 		return buf;
 	}
-	u = d->uuid.s;
+	u = uuid->s;
 	if (!strncmp(u, "GPU-", 4) || !strncmp(u, "MIG-", 4))
 		u += 4;
 	/* Eight hex digits, skipping dashes, so "GPU-8a5f0c1e-..." → "8a5f0c1e". */

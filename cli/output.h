@@ -26,6 +26,8 @@ const char *cuda_version_text(char *buf, size_t n, uint64_t v);
 const char *compute_capability_text(char *buf, size_t n, const gw_device_info *d);
 /* First 8 hex digits of the UUID without "GPU-" ("8a5f0c1e"), or "-". */
 const char *short_uuid(char *buf, size_t n, const gw_device_info *d);
+/* The same for any UUID field (a MIG device: "MIG-..."). */
+const char *short_uuid_str(char *buf, size_t n, const gw_str *uuid);
 /* "default", "exclusive-thread", "prohibited", "exclusive-process". */
 const char *compute_mode_name(uint64_t mode);
 /* Names of the GW_THROTTLE_* bits, lower-case snake ("sw_power_cap"),

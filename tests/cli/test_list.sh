@@ -121,4 +121,13 @@ assert_contains "$err" "mismatch" "driver-mismatch: the sentence names the misma
 assert_contains "$err" "550.54.15" "driver-mismatch: the sentence gives the kernel module version"
 assert_contains "$err" "550.90.07" "driver-mismatch: the sentence gives the library version"
 
+# MIG instances are listed under their GPU, as nvidia-smi -L does.
+run_on a100-mig list
+for row in $(mjson a100-mig "' '.join('%s|%s' % (g['name'].split(' MIG ')[1], g['uuid'][4:12]) for g in m['nvml']['devices'][0]['mig']['devices'])"); do
+	profile=${row%%|*} short=${row#*|}
+	line=$(printf '%s\n' "$out" | grep "MIG $profile ")
+	assert_contains "$line" "$short" "a100-mig: MIG $profile row shows its short UUID"
+	assert_contains "$line" "0:" "a100-mig: MIG $profile row is numbered under GPU 0"
+done
+
 finish
