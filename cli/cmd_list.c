@@ -19,7 +19,10 @@ const char usage_list[] =
 	"When no GPU can be read, one sentence on stderr says what is missing.\n"
 	"\n"
 	"Options:\n"
-	"  --json        print {\"gpuwise_version\", \"devices\": [...], \"backends\": [...]}\n"
+	"  --json        print {\"gpuwise_version\", \"devices\": [...], \"backends\": [...]};\n"
+	"                each device has index, cuda_index, vendor, name, uuid,\n"
+	"                pci_bus_id, compute_capability, gfx_target, memory,\n"
+	"                mig_devices, health, health_reason\n"
 	"  --no-header   leave out the column titles\n"
 	"  -h, --help    show this help\n"
 	"\n"
@@ -201,6 +204,22 @@ static void json_device(gw_json *j, const struct device_view *v)
 		gw_json_null(j);
 	}
 	gw_json_object_end(j);
+	gw_json_key(j, "mig_devices");
+	gw_json_array_begin(j);
+	for (int m = 0; v->have_sample && m < v->sample.mig_count && m < GW_MAX_MIG; m++) {
+		const gw_mig_device *g = &v->sample.mig[m];
+
+		gw_json_object_begin(j);
+		gw_json_str_field(j, "uuid", &g->uuid);
+		gw_json_str_field(j, "name", &g->name);
+		gw_json_key(j, "memory");
+		gw_json_object_begin(j);
+		gw_json_u64_field(j, "total_bytes", &g->memory_total);
+		gw_json_u64_field(j, "used_bytes", &g->memory_used);
+		gw_json_object_end(j);
+		gw_json_object_end(j);
+	}
+	gw_json_array_end(j);
 	json_health(j, d);
 	gw_json_object_end(j);
 }
