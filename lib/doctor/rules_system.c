@@ -103,7 +103,7 @@ static void found_gpus(gw__doctor *d)
 	if (!n)
 		return;
 	for (int i = 0; i < d->ndev; i++)
-		readable += dev(d, i)->health == GW_HEALTH_OK;
+		readable += dev(d, i)->health == GW_HEALTH_OK && strcmp(dev(d, i)->backend, "pci");
 	gw__doc_fmt(title, sizeof(title), "%zu GPU%s on the PCI bus, %d readable by the GPU libraries", d->p->ngpus,
 		 d->p->ngpus == 1 ? "" : "s", readable);
 	gw__doc_add(d, "found-gpus", "hardware", GW_SEVERITY_INFO, title, ev, "");
