@@ -162,7 +162,9 @@ bool gw__doc_node_ok(const gw__doctor *d, const gw_probe_node *n)
 		return true;
 	if ((m & 060) == 060 && n->user_in_group)
 		return true;
-	return (m & 0600) == 0600 && (unsigned)st.st_uid == d->uid && n->user_in_group;
+	/* The owner's bits apply whatever the groups: a node mode 0600 owned by
+	 * this user is usable though the user is in no GPU group. */
+	return (m & 0600) == 0600 && (unsigned)st.st_uid == d->uid;
 }
 
 /* ---- the run -------------------------------------------------------------- */
