@@ -165,7 +165,14 @@ for n in NODES; do chmod 0060 "$ROOT$n"; done
 S = {}
 
 
-def sc(name, base, about, expected, env=(), change=None, setup=None):
+def sc(name, base, about, expected, env=(), change=None, setup=None, near=()):
+    """near: the ids a near-* scenario stays just short of; its `about`
+    then starts with "near-miss for: <id>, <id>" (test_doctor.sh checks
+    that every DESIGN id has one, and that none of them fires there)."""
+    assert name.startswith("near-") == bool(near), name
+    assert not set(near) & set(expected), name
+    if near:
+        about = "near-miss for: %s\n%s" % (", ".join(near), about)
     S[name] = (base, about, list(env), change, expected, setup)
 
 
@@ -178,8 +185,9 @@ sc("healthy-laptop", "laptop-3060", "healthy: RTX 3060 laptop, driver 535, PyTor
 sc("seed-driver470-cu121", "gtx1080ti-old-driver", "seed: driver 470 (CUDA 11.4) with a cu121 wheel",
    F_NV + F_PY + ["driver-too-old-for-framework", "clocks-throttled"], VENV,
    lambda m, r: venv(r, ("2.3.0+cu121", "12.1", None)))
-sc("near-driver470-cu118", "gtx1080ti-old-driver", "near miss: driver 470 runs cu118 through minor-version compatibility",
-   F_NV + F_PY + ["clocks-throttled"], VENV, lambda m, r: venv(r, ("2.3.0+cu118", "11.8", None)))
+sc("near-driver470-cu118", "gtx1080ti-old-driver", "driver 470 runs cu118 through minor-version compatibility",
+   F_NV + F_PY + ["clocks-throttled"], VENV, lambda m, r: venv(r, ("2.3.0+cu118", "11.8", None)),
+   near=["driver-too-old-for-framework"])
 
 
 def pascal_570(m, r):
@@ -207,23 +215,26 @@ def blackwell(m, r):
 sc("seed-blackwell-cu124", "laptop-3060", "seed: Blackwell RTX 5090 (sm_120) with torch 2.4.1+cu124; fix names cu128",
    F_NV + F_PY + ["gpu-arch-unsupported-by-framework"], VENV,
    lambda m, r: (blackwell(m, r), venv(r, ("2.4.1+cu124", "12.4", None))))
-sc("near-blackwell-cu128", "laptop-3060", "near miss: RTX 5090 with a cu128 wheel (has sm_120)",
-   F_NV + F_PY, VENV, lambda m, r: (blackwell(m, r), venv(r, ("2.7.0+cu128", "12.8", None))))
+sc("near-blackwell-cu128", "laptop-3060", "RTX 5090 with a cu128 wheel (has sm_120)",
+   F_NV + F_PY, VENV, lambda m, r: (blackwell(m, r), venv(r, ("2.7.0+cu128", "12.8", None))),
+   near=["gpu-arch-unsupported-by-framework"])
 sc("seed-cvd-1-one-gpu", "laptop-3060", "seed: CUDA_VISIBLE_DEVICES=1 on a one-GPU box",
    F_NV + ["cuda-visible-devices-hides-all", "cuda-visible-devices-invalid"], ["CUDA_VISIBLE_DEVICES=1"])
-sc("near-cvd-0-one-gpu", "laptop-3060", "near miss: CUDA_VISIBLE_DEVICES=0 on a one-GPU box", F_NV, ["CUDA_VISIBLE_DEVICES=0"])
+sc("near-cvd-0-one-gpu", "laptop-3060", "CUDA_VISIBLE_DEVICES=0 on a one-GPU box", F_NV, ["CUDA_VISIBLE_DEVICES=0"],
+   near=["cuda-visible-devices-hides-all", "cuda-visible-devices-invalid"])
 sc("cvd-invalid-middle", "h100-8x", "CUDA_VISIBLE_DEVICES=0,9,1: 9 is invalid and hides 1, 0 stays visible",
    F_NV + ["cuda-visible-devices-invalid", "gpu-memory-held-by-other-processes"], ["CUDA_VISIBLE_DEVICES=0,9,1"])
 sc("seed-cpu-wheel", "laptop-3060", "seed: CPU-only PyTorch wheel on a GPU machine",
    F_NV + F_PY + ["framework-cpu-only-build"], VENV, lambda m, r: venv(r, ("2.3.0+cpu", None, None)))
-sc("near-cpu-wheel-no-gpu", None, "near miss: CPU-only wheel on a machine without GPU (no-gpu, not cpu-only)",
-   F_PY + ["no-gpu"], VENV, lambda m, r: venv(r, ("2.3.0+cpu", None, None)))
+sc("near-cpu-wheel-no-gpu", None, "CPU-only wheel on a machine without GPU (no-gpu, not cpu-only)",
+   F_PY + ["no-gpu"], VENV, lambda m, r: venv(r, ("2.3.0+cpu", None, None)), near=["framework-cpu-only-build"])
 sc("seed-rdna2-gfx1031", "mi300x", "seed: RX 6700 XT (gfx1031) with torch 2.4.0+rocm6.1 (no gfx1031); override 10.3.0 would help",
    ["found-gpus", "found-rocm", "rocm-gfx-unsupported"] + F_PY, VENV,
    lambda m, r: (rdna2(m, r), venv(r, ("2.4.0+rocm6.1", None, "6.1.40091-a8dbc0c19"))))
-sc("near-rdna2-override", "mi300x", "near miss: the same with HSA_OVERRIDE_GFX_VERSION=10.3.0 set",
+sc("near-rdna2-override", "mi300x", "the same with HSA_OVERRIDE_GFX_VERSION=10.3.0 set",
    ["found-gpus", "found-rocm"] + F_PY, VENV + ["HSA_OVERRIDE_GFX_VERSION=10.3.0"],
-   lambda m, r: (rdna2(m, r), venv(r, ("2.4.0+rocm6.1", None, "6.1.40091-a8dbc0c19"))))
+   lambda m, r: (rdna2(m, r), venv(r, ("2.4.0+rocm6.1", None, "6.1.40091-a8dbc0c19"))),
+   near=["rocm-gfx-unsupported"])
 # Build records as real installs write them (tests/unit/test_probe_realworld.c).
 def conda_torch_212(root):
     """conda-forge pytorch 2.1.2 cuda120 build: no local tag in __version__,
@@ -274,7 +285,8 @@ sc("rocm-wheel-on-nvidia", "laptop-3060",
    lambda m, r: venv(r, ("2.4.0+rocm6.1", None, "6.1.40091-a8dbc0c19")))
 sc("amdgpu-not-loaded", "mi300x", "AMD GPU on the bus, amdgpu not loaded, no KFD",
    ["found-gpus", "found-rocm", "amdgpu-not-loaded"], [], amd_unloaded)
-sc("near-amd-loaded", "mi300x", "near miss: MI300X with amdgpu and KFD", ["found-gpus", "found-rocm"])
+sc("near-amd-loaded", "mi300x", "MI300X with amdgpu and KFD", ["found-gpus", "found-rocm"],
+   near=["amdgpu-not-loaded"])
 sc("rocm-permission-denied", "mi300x", "/dev/kfd and render nodes owned by a group the user is not in",
    ["found-gpus", "found-rocm", "rocm-permission-denied"], [], None,
    PERM_SETUP.replace("NODES", "/dev/kfd /dev/dri/renderD128 /dev/dri/renderD129"))
@@ -306,7 +318,8 @@ def xid13(m, r):
 
 sc("xid-only", "laptop-3060", "near miss for gpu-lost: an Xid 13 in the log, the GPU is fine", F_NV + ["xid-errors"], [], xid13)
 sc("device-order", "mixed-order", "GTX 1660 + RTX 4090: CUDA FASTEST_FIRST differs from nvidia-smi", F_NV + ["cuda-device-order-differs"])
-sc("near-device-order-pci", "mixed-order", "near miss: CUDA_DEVICE_ORDER=PCI_BUS_ID", F_NV, ["CUDA_DEVICE_ORDER=PCI_BUS_ID"])
+sc("near-device-order-pci", "mixed-order", "CUDA_DEVICE_ORDER=PCI_BUS_ID", F_NV, ["CUDA_DEVICE_ORDER=PCI_BUS_ID"],
+   near=["cuda-device-order-differs"])
 sc("memory-held", "h100-8x", "GPUs 1-3 held by alice's training job", F_NV + ["gpu-memory-held-by-other-processes"])
 sc("mig", "a100-mig", "MIG on GPU 0, no MIG device selected", F_NV + ["mig-without-device-selection"])
 
@@ -316,7 +329,8 @@ def mig_uuid():
     return m["nvml"]["devices"][0]["mig"]["devices"][0]["uuid"]
 
 
-sc("near-mig-selected", "a100-mig", "near miss: CUDA_VISIBLE_DEVICES names a MIG device", F_NV, ["CUDA_VISIBLE_DEVICES=" + mig_uuid()])
+sc("near-mig-selected", "a100-mig", "CUDA_VISIBLE_DEVICES names a MIG device", F_NV, ["CUDA_VISIBLE_DEVICES=" + mig_uuid()],
+   near=["mig-without-device-selection", "cuda-visible-devices-invalid", "cuda-visible-devices-hides-all"])
 
 
 def degraded(m, r):
@@ -341,20 +355,22 @@ def slow_under_load(m, r):
 
 sc("pcie-slow-under-load", "gtx1080ti-old-driver", "Gen1 link at 87% utilisation", F_NV + ["clocks-throttled", "pcie-link-degraded"],
    [], slow_under_load)
-sc("near-pcie-idle", "laptop-3060", "near miss: Gen1 at 3% utilisation (idle power saving)", F_NV)
+sc("near-pcie-idle", "laptop-3060", "Gen1 at 3% utilisation (idle power saving)", F_NV,
+   near=["pcie-link-degraded"])
 sc("throttled", "gtx1080ti-old-driver", "software power cap under load", F_NV + ["clocks-throttled"])
 sc("container-without-gpu", None, "docker container without the NVIDIA runtime", ["no-gpu", "container-without-gpu"], [],
    lambda m, r: put(r, "/.dockerenv"))
-sc("near-container-with-gpu", "laptop-3060", "near miss: docker container with the GPU runtime", F_NV, [],
-   lambda m, r: put(r, "/.dockerenv"))
+sc("near-container-with-gpu", "laptop-3060", "docker container with the GPU runtime", F_NV, [],
+   lambda m, r: put(r, "/.dockerenv"), near=["container-without-gpu"])
 sc("no-gpu", None, "nothing: no GPU, no library", ["no-gpu"])
 sc("cudnn-missing", "laptop-3060", "TensorFlow 2.13 (CUDA 11.8, cuDNN 8) with no cuDNN anywhere",
    F_NV + F_PY + ["cudnn-missing"], VENV, lambda m, r: venv(r, None, [tensorflow_213]))
 sc("cudnn-version-mismatch", "laptop-3060", "TensorFlow 2.13 built with cuDNN 8 finds only cuDNN 7.6.5",
    F_NV + F_PY + ["found-cuda-toolkit", "cudnn-version-mismatch"], VENV,
    lambda m, r: venv(r, None, [tensorflow_213, toolkit("11.8", "7.6.5")]))
-sc("near-cudnn-same-major", "laptop-3060", "near miss: cuDNN 8.2.0 for a cuDNN 8 build",
-   F_NV + F_PY + ["found-cuda-toolkit"], VENV, lambda m, r: venv(r, None, [tensorflow_213, toolkit("11.8", "8.2.0")]))
+sc("near-cudnn-same-major", "laptop-3060", "cuDNN 8.2.0 for a cuDNN 8 build",
+   F_NV + F_PY + ["found-cuda-toolkit"], VENV, lambda m, r: venv(r, None, [tensorflow_213, toolkit("11.8", "8.2.0")]),
+   near=["cudnn-version-mismatch", "cudnn-missing"])
 
 
 def old_ld(version):
@@ -366,17 +382,226 @@ def old_ld(version):
 sc("library-path-shadows", "laptop-3060", "LD_LIBRARY_PATH puts cuDNN 8.9.2 ahead of the cuDNN 9.1 wheel",
    F_NV + F_PY + ["library-path-shadows-framework"], VENV + ["LD_LIBRARY_PATH=/opt/old/lib"],
    lambda m, r: venv(r, ("2.5.1+cu121", "12.1", None), [old_ld("8.9.2")]))
-sc("near-library-path-same", "laptop-3060", "near miss: LD_LIBRARY_PATH holds the same cuDNN 9.1.0",
-   F_NV + F_PY, VENV + ["LD_LIBRARY_PATH=/opt/old/lib"], lambda m, r: venv(r, ("2.5.1+cu121", "12.1", None), [old_ld("9.1.0")]))
+sc("near-library-path-same", "laptop-3060", "LD_LIBRARY_PATH holds the same cuDNN 9.1.0",
+   F_NV + F_PY, VENV + ["LD_LIBRARY_PATH=/opt/old/lib"], lambda m, r: venv(r, ("2.5.1+cu121", "12.1", None), [old_ld("9.1.0")]),
+   near=["library-path-shadows-framework"])
 sc("toolkit-mismatch", "laptop-3060", "nvcc 11.8 on PATH, torch built with CUDA 12.1",
    F_NV + F_PY + ["found-cuda-toolkit", "toolkit-framework-cuda-mismatch"], VENV + ["PATH=/usr/local/cuda-11.8/bin:$PATH"],
    lambda m, r: venv(r, ("2.5.1+cu121", "12.1", None), [toolkit("11.8")]))
-sc("near-toolkit-same-major", "laptop-3060", "near miss: nvcc 12.4 with torch CUDA 12.1",
+sc("near-toolkit-same-major", "laptop-3060", "nvcc 12.4 with torch CUDA 12.1",
    F_NV + F_PY + ["found-cuda-toolkit"], VENV + ["PATH=/usr/local/cuda-12.4/bin:$PATH"],
-   lambda m, r: venv(r, ("2.5.1+cu121", "12.1", None), [toolkit("12.4")]))
+   lambda m, r: venv(r, ("2.5.1+cu121", "12.1", None), [toolkit("12.4")]),
+   near=["toolkit-framework-cuda-mismatch"])
 sc("multiple-cupy", "laptop-3060", "cupy-cuda11x and cupy-cuda12x side by side",
    F_NV + F_PY + ["multiple-framework-packages"], VENV, lambda m, r: venv(r, None, [two_cupys]))
-sc("near-one-cupy", "laptop-3060", "near miss: one CuPy wheel", F_NV + F_PY, VENV, lambda m, r: venv(r, None, [one_cupy]))
+sc("near-one-cupy", "laptop-3060", "one CuPy wheel", F_NV + F_PY, VENV, lambda m, r: venv(r, None, [one_cupy]),
+   near=["multiple-framework-packages"])
+
+
+# ---- near misses for the ids that had none: each stays just short of its
+# condition (docs/doctor.md "Scenarios" maps every id to its scenarios).
+
+def own_jobs(m):
+    """h100-8x with GPUs 1-3 held by this user's own job ($SLEEPER is a live
+    process of the user running the test), so no GPU is held by others."""
+    for i in (1, 2, 3):
+        dev(m, i)["processes"]["compute"] = [{"pid": "$SLEEPER", "used_gpu_memory": 75161927680}]
+
+
+def laptop_uuid():
+    m = json.load(open(os.path.join(MACHINES, "laptop-3060", "machine.json")))
+    return m["nvml"]["devices"][0]["uuid"]
+
+
+sc("near-memory-own-process", "h100-8x", "GPUs 0-3 hold 70 GiB each, all of it this user's own job",
+   F_NV, [], lambda m, r: own_jobs(m), near=["gpu-memory-held-by-other-processes"])
+
+
+def half_held(m):
+    for i in (1, 2, 3):
+        dev(m, i)["processes"]["compute"][0]["used_gpu_memory"] = dev(m, i)["memory"]["total"] // 2
+
+
+sc("near-memory-others-half", "h100-8x", "alice's job holds exactly half of GPUs 1-3 (the rule needs more than half); "
+   "GPU 5: others hold 20 GiB", F_NV, [], lambda m, r: half_held(m), near=["gpu-memory-held-by-other-processes"])
+
+
+def exclusive_idle(m):
+    own_jobs(m)
+    dev(m, 4)["compute_mode"] = 3       # exclusive, no process
+    dev(m, 7)["compute_mode"] = 3
+    dev(m, 6)["compute_mode"] = 2       # prohibited, not exclusive
+
+
+sc("near-exclusive-idle", "h100-8x", "GPUs 4 and 7 exclusive-process with no process; GPUs 0-3 and 5 "
+   "default mode with processes", F_NV, [], lambda m, r: exclusive_idle(m), near=["exclusive-process-busy"])
+
+
+def ecc_corrected(m):
+    own_jobs(m)
+    for i in (4, 5):
+        dev(m, i)["ecc"]["corrected_volatile"] = 100
+        dev(m, i)["ecc"]["corrected_aggregate"] = 4000
+
+
+sc("near-ecc-corrected", "h100-8x", "GPUs 4 and 5 with corrected ECC errors only (since boot and lifetime)",
+   F_NV, [], lambda m, r: ecc_corrected(m), near=["ecc-errors"])
+
+
+def remap_correctable(m):
+    own_jobs(m)
+    dev(m, 6)["remapped_rows"]["correctable"] = 3
+    dev(m, 7)["remapped_rows"]["uncorrectable"] = 1     # remapped already: nothing waits for a reset
+
+
+sc("near-remap-done", "h100-8x", "rows remapped on GPUs 6 and 7 (correctable and uncorrectable), none pending, "
+   "no failure", F_NV, [], lambda m, r: remap_correctable(m), near=["remapped-rows-pending"])
+
+
+def benign_reasons(m, r):
+    # GPU idle | applications clocks | sync boost | display clocks
+    dev(m, 0)["clocks_event_reasons"] = 0x1 | 0x2 | 0x10 | 0x100
+
+
+sc("near-clocks-benign", "laptop-3060", "clock event reasons 0x113: GPU idle, application clocks, sync boost, "
+   "display clocks (no thermal or power slowdown)", F_NV, [], benign_reasons, near=["clocks-throttled"])
+
+
+def nvrm_no_xid(m, r):
+    put(r, "/var/log/kern.log",
+        "Mar  3 09:59:58 node kernel: nvidia: loading out-of-tree module taints kernel.\n"
+        "Mar  3 09:59:58 node kernel: NVRM: loading NVIDIA UNIX x86_64 Kernel Module  535.183.01  Sun May 12 19:39:15 UTC 2024\n"
+        "Mar  3 10:00:01 node kernel: NVRM: GPU at PCI:0000:01:00: GPU-4e7bd3e1-9c2a-6f08-1d35-8b2c0a7e5f19\n"
+        "Mar  3 10:00:01 node kernel: NVRM: GPU Board Serial Number: 0\n"
+        "Mar  3 10:00:02 node kernel: NVRM: Persistence mode is deprecated and will be removed; Xid-style "
+        "reporting unchanged.\n"
+        "Mar  3 10:00:03 node kernel: nvidia-modeset: Loading NVIDIA Kernel Mode Setting Driver for UNIX platforms\n")
+
+
+sc("near-nvrm-no-xid", "laptop-3060", "kern.log full of NVRM driver messages, none an `NVRM: Xid` line",
+   F_NV, [], nvrm_no_xid, near=["xid-errors"])
+
+
+def xid79_ok(m, r):
+    put(r, "/var/log/kern.log", "Mar  1 03:12:44 node kernel: NVRM: Xid (PCI:0000:01:00): 79, pid=0, "
+        "GPU has fallen off the bus.\n")
+
+
+sc("near-xid79-gpu-ok", "laptop-3060", "an old Xid 79 in kern.log (xid-errors), but the GPU answers: not lost now",
+   F_NV + ["xid-errors"], [], xid79_ok, near=["gpu-lost"])
+
+GROUP_MEMBER_SETUP = PERM_SETUP.replace(":\\nrender:x:%s:\\n' \"$(id -g)\" \"$(id -g)\"",
+                                        ":%s\\nrender:x:%s:%s\\n' \"$(id -g)\" \"$user\" \"$(id -g)\" \"$user\"")
+assert GROUP_MEMBER_SETUP != PERM_SETUP
+GROUP_MEMBER_SETUP = "# Near miss: here the user IS a member of video and render.\n" + GROUP_MEMBER_SETUP
+OWNER_SETUP = "# Near miss: owner read-write, and the user is the owner.\n" + PERM_SETUP.replace("chmod 0060", "chmod 0600")
+
+sc("near-device-nodes-group", "laptop-3060", "/dev/nvidia* mode 0660 for a group the user is in",
+   F_NV, [], None, GROUP_MEMBER_SETUP.replace("NODES", "/dev/nvidiactl /dev/nvidia0 /dev/nvidia-uvm"),
+   near=["device-permission-denied", "device-node-missing"])
+sc("near-device-nodes-owner", "laptop-3060", "/dev/nvidia* mode 0600 owned by the user, who is in no GPU group",
+   F_NV, [], None, OWNER_SETUP.replace("NODES", "/dev/nvidiactl /dev/nvidia0 /dev/nvidia-uvm"),
+   near=["device-permission-denied"])
+sc("near-device-uvm-tools-missing", "laptop-3060", "/dev/nvidia-uvm-tools absent (a profiling node CUDA does not need)",
+   F_NV, [], lambda m, r: rm(r, "/dev/nvidia-uvm-tools"), near=["device-node-missing"])
+sc("near-rocm-render-group", "mi300x", "/dev/kfd and render nodes mode 0660 for render/video, the user is in both",
+   ["found-gpus", "found-rocm"], [], None,
+   GROUP_MEMBER_SETUP.replace("NODES", "/dev/kfd /dev/dri/renderD128 /dev/dri/renderD129"),
+   near=["rocm-permission-denied"])
+
+
+def nouveau_loaded_nvidia_bound(m, r):
+    put(r, "/proc/modules", "nvidia_uvm 1 0 - Live 0x0\nnvidia 2 1 nvidia_uvm, Live 0x0\n"
+        "nouveau 0 0 - Live 0x0\n")
+    put(r, "/sys/module/nouveau/initstate", "live\n")
+
+
+sc("near-nouveau-loaded", "laptop-3060", "nouveau module loaded (for another card) but the GPU is bound to nvidia",
+   F_NV, [], nouveau_loaded_nvidia_bound, near=["nouveau-bound", "nvidia-driver-not-loaded"])
+sc("near-no-module-no-library", "no-driver", "no nvidia module and no libnvidia-ml: the driver is not loaded, "
+   "which is nvidia-driver-not-loaded, not a missing library", ["found-gpus", "nvidia-driver-not-loaded"], [],
+   lambda m, r: no_nvml(m, r), near=["nvml-library-missing", "nouveau-bound"])
+
+
+def open_module_same_version(m, r):
+    put(r, "/proc/driver/nvidia/version", "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  535.183.01  "
+        "Release Build  (dvs-builder@U16-I3-B03-4-3)  Sun May 12 19:39:15 UTC 2024\n"
+        "GCC version:  gcc version 12.3.0 (Ubuntu 12.3.0-1ubuntu1~22.04) \n")
+    rm(r, "/sys/module/nvidia/version")
+    put(r, "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.535.183.01")
+    link(r, "libnvidia-ml.so.535.183.01", "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1")
+
+
+sc("near-driver-same-version", "laptop-3060", "open-module banner 535.183.01, libnvidia-ml.so.535.183.01, NVML "
+   "535.183.01: one version in three formats", F_NV, [], open_module_same_version,
+   near=["driver-library-mismatch", "nvml-init-failed"])
+
+
+def bound_only(m, r):
+    rm(r, "/proc/driver/nvidia")
+    rm(r, "/sys/module/nvidia")
+
+
+sc("near-driver-bound-only", "laptop-3060", "no /proc/driver/nvidia or /sys/module/nvidia, but the GPU is bound "
+   "to the nvidia driver: the module is in use", F_NV, [], bound_only, near=["nvidia-driver-not-loaded"])
+
+
+def nvml_init(code):
+    def f(m, r):
+        m["nvml"]["init"] = code
+    return f
+
+
+sc("nvml-init-failed", "laptop-3060", "nvmlInit returns UNKNOWN with the module, library and nodes in place",
+   F_NV + ["nvml-init-failed"], [], nvml_init("UNKNOWN"))
+sc("near-nvml-init-permission", "laptop-3060", "nvmlInit returns NO_PERMISSION and the nodes are not readable: "
+   "device-permission-denied explains it", F_NV + ["device-permission-denied"], [], nvml_init("NO_PERMISSION"),
+   PERM_SETUP.replace("NODES", "/dev/nvidiactl /dev/nvidia0 /dev/nvidia-uvm"), near=["nvml-init-failed"])
+
+
+def mismatch_code(m, r):
+    m["nvml"]["init"] = "LIB_RM_VERSION_MISMATCH"
+    put(r, "/sys/module/nvidia/version", "535.161.07\n")
+    put(r, "/proc/driver/nvidia/version", "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.161.07  "
+        "Sun May 12 19:39:15 UTC 2024\n")
+
+
+sc("near-nvml-init-mismatch", "laptop-3060", "nvmlInit returns LIB_RM_VERSION_MISMATCH, module 535.161.07: "
+   "driver-library-mismatch explains it", F_NV + ["driver-library-mismatch"], [], mismatch_code,
+   near=["nvml-init-failed"])
+sc("near-cvd-uuid-prefix", "laptop-3060", "CUDA_VISIBLE_DEVICES names the GPU by a UUID prefix",
+   F_NV, ["CUDA_VISIBLE_DEVICES=" + laptop_uuid()[:12]],
+   near=["cuda-visible-devices-hides-all", "cuda-visible-devices-invalid"])
+
+
+def no_pci_sysfs(m, r):
+    rm(r, "/sys/bus/pci")
+
+
+sc("near-no-gpu-backend-only", "laptop-3060", "no PCI sysfs (as in some sandboxes) but NVML answers with one GPU",
+   F_NV, [], no_pci_sysfs, near=["no-gpu"])
+
+
+def tf_with_cudnn_wheel(root):
+    tensorflow_213(root)
+    mkdir(root, SP + "/nvidia_cudnn_cu11-8.6.0.163.dist-info")
+    put(root, SP + "/nvidia/cudnn/lib/libcudnn.so.8")
+
+
+sc("near-cudnn-pip-wheel", "laptop-3060", "TensorFlow 2.13 with the nvidia-cudnn-cu11 8.6 wheel in its venv, "
+   "no system cuDNN", F_NV + F_PY, VENV, lambda m, r: venv(r, None, [tf_with_cudnn_wheel]),
+   near=["cudnn-missing", "cudnn-version-mismatch"])
+
+
+def newer_ld(r):
+    put(r, "/opt/unrelated/lib/libopenblas.so.0")
+    put(r, "/opt/new/lib/libcudnn.so.9.3.0")
+    put(r, "/opt/new/lib/libcudart.so.12.4.127")
+
+
+sc("near-library-path-newer", "laptop-3060", "LD_LIBRARY_PATH: an unrelated folder, then cuDNN 9.3.0 and "
+   "cudart 12.4 (newer than the wheels)", F_NV + F_PY, VENV + ["LD_LIBRARY_PATH=/opt/unrelated/lib:/opt/new/lib"],
+   lambda m, r: venv(r, ("2.5.1+cu121", "12.1", None), [newer_ld]), near=["library-path-shadows-framework"])
 
 
 def main():
