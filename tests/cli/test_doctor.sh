@@ -19,6 +19,35 @@ for s in "$SC"/*/; do
 	[ -d "$TMPD/scenarios/$(basename "$s")" ] || fail "tests/doctor/$(basename "$s") is not made by make_scenarios.py"
 done
 
+# Coverage (DESIGN "Doctor findings", plus nvml-init-failed and
+# multiple-framework-packages): every id fires in some scenario, and some
+# near-* scenario whose `about` starts "near-miss for: <id>[, <id>]" keeps
+# it quiet; docs/doctor.md "Scenarios" names each id.
+DESIGN_IDS="no-gpu nvidia-driver-not-loaded nouveau-bound nvml-library-missing driver-library-mismatch
+device-node-missing device-permission-denied gpu-lost cuda-visible-devices-hides-all cuda-visible-devices-invalid
+cuda-device-order-differs framework-cpu-only-build driver-too-old-for-framework gpu-arch-unsupported-by-framework
+cudnn-missing cudnn-version-mismatch library-path-shadows-framework toolkit-framework-cuda-mismatch
+gpu-memory-held-by-other-processes exclusive-process-busy mig-without-device-selection pcie-link-degraded
+clocks-throttled ecc-errors remapped-rows-pending xid-errors amdgpu-not-loaded rocm-permission-denied
+rocm-gfx-unsupported container-without-gpu nvml-init-failed multiple-framework-packages"
+scenarios_section=$(sed -n '/^## Scenarios/,/^## [^S]/p' "$TOP/docs/doctor.md")
+for id in $DESIGN_IDS; do
+	checks=$((checks + 1))
+	grep -qx -- "$id" "$SC"/*/expected || fail "no scenario fires $id"
+	near=0
+	for s in "$SC"/near-*/; do
+		head -1 "$s/about" | sed -n 's/^near-miss for: //p' | tr -d ' ' | tr ',' '\n' | grep -qx -- "$id" || continue
+		grep -qx -- "$id" "$s/expected" && fail "$(basename "$s") is a near miss for $id but expects it"
+		near=$((near + 1))
+	done
+	[ "$near" -gt 0 ] || fail "no near-* scenario names $id in its about line"
+	printf '%s\n' "$scenarios_section" | grep -q "^| \`$id\` |" || fail "docs/doctor.md Scenarios has no row for $id"
+done
+for s in "$SC"/near-*/; do
+	checks=$((checks + 1))
+	head -1 "$s/about" | grep -q '^near-miss for: [a-z]' || fail "$(basename "$s")/about does not start with 'near-miss for: <id>'"
+done
+
 ids_of() { # JSON on stdin → sorted unique ids, one per line
 	"$PY" -c 'import json,sys; print("\n".join(sorted({f["id"] for f in json.load(sys.stdin)["findings"]})))'
 }
