@@ -164,12 +164,16 @@ static int list_human(gw_context *ctx, bool header)
 	for (int i = 0; i < n; i++) {
 		struct device_view v;
 		int gpu_row = nrows;
+		char cap[160];
 
 		read_view(ctx, i, &v);
 		fill_row(&rows[nrows++], &v);
 		show_cuda |= cuda_index_differs(ctx, v.info);
+		/* A copy: the rows share one array, and snprintf must not read
+		 * from the buffer it writes (the compiler cannot tell the rows apart). */
+		snprintf(cap, sizeof(cap), "%s", rows[gpu_row].cell[COL_CAP]);
 		for (int m = 0; v.have_sample && m < v.sample.mig_count && m < GW_MAX_MIG; m++)
-			fill_mig_row(&rows[nrows++], &v, m, rows[gpu_row].cell[COL_CAP]);
+			fill_mig_row(&rows[nrows++], &v, m, cap);
 	}
 	if (nrows)
 		print_table(rows, nrows, header, show_cuda, use_color(stdout));
