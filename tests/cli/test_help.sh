@@ -48,4 +48,10 @@ assert_contains "$out" "gpuwise " "--version prints the version"
 run version
 assert_eq "$rc" 0 "gpuwise version exits 0"
 
+# The man page is made from these same help texts: it must be current.
+checks=$((checks + 1))
+if ! "$TOP/scripts/gen-man" "$GW" | cmp -s - "$TOP/docs/man/gpuwise.1"; then
+	fail "docs/man/gpuwise.1 is out of date: run scripts/gen-man > docs/man/gpuwise.1"
+fi
+
 finish
