@@ -6,11 +6,15 @@
  * compute units), matched by PCI location. Samples read the amdgpu
  * attributes (mem_info_vram_used, gpu_busy_percent, pp_dpm_*) and hwmon.
  *
- * Processes: the kernel lists per-process GPU use only through
- * /proc/<pid>/fdinfo (a sweep of every process, costly: nvtop #139) or KFD
- * debugfs (root only), so this backend reports none (processes is NULL).
+ * Processes: as nvtop and amdgpu_top do, from /proc/<pid>/fdinfo/<fd> of
+ * every process (the DRM fdinfo keys drm-driver, drm-pdev, drm-client-id,
+ * drm-memory-vram; amdgpu 5.x's pdev, pasid, "vram mem"). The list may be
+ * partial: without root the fdinfo of other users' processes is unreadable
+ * and those processes are skipped silently. The sweep is bounded (PROC_MAX_PIDS
+ * processes, PROC_MAX_FDS descriptors each).
  */
 #include <stdio.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +27,9 @@
 #define KFD_NODES "/sys/class/kfd/kfd/topology/nodes"
 #define DPM_LIMIT 4096
 #define PROPS_LIMIT 65536
+#define PROC_MAX_PIDS 4096
+#define PROC_MAX_FDS 1024
+#define FDINFO_LIMIT 8192
 
 enum { TEMP_EDGE, TEMP_JUNCTION, TEMP_MEM, TEMP_KINDS };
 
@@ -621,4 +628,164 @@ static int amd_sample(void *state, gw_context *ctx, gw_device *d, gw_device_samp
 	return 0;
 }
 
-const gw_backend gw__backend_amdgpu = { "amdgpu", amd_open, amd_close, amd_sample, NULL };
+/* ---- processes (/proc/<pid>/fdinfo) ---------------------------------------- */
+
+static bool is_number(const char *s)
+{
+	if (!*s || strlen(s) > 10)
+		return false;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return false;
+	return true;
+}
+
+/* What one process holds on one GPU: its distinct DRM clients and their VRAM. */
+struct pid_use {
+	uint64_t clients[PROC_MAX_FDS];
+	size_t nclients;
+	bool found, have_vram;
+	uint64_t vram;
+};
+
+/* A real /proc has fd/<n> links: skip the ones that are not DRM devices
+ * without opening their fdinfo. A fake tree may lack them: then read it. */
+static bool maybe_drm_fd(const char *root, const char *pid, const char *fd)
+{
+	char path[96], target[256];
+
+	snprintf(path, sizeof(path), "/proc/%s/fd/%s", pid, fd);
+	if (gw__readlink(root, path, target, sizeof(target)) < 0)
+		return true;
+	return !strncmp(target, "/dev/dri/", 9);
+}
+
+static void add_client(struct pid_use *u, const gw_drm_fdinfo *fi)
+{
+	if (fi->have & GW_FDINFO_CLIENT_ID) {
+		/* Several fds (dup, fork) can share one client: count it once. */
+		for (size_t i = 0; i < u->nclients; i++)
+			if (u->clients[i] == fi->client_id)
+				return;
+		if (u->nclients < PROC_MAX_FDS)
+			u->clients[u->nclients++] = fi->client_id;
+	}
+	u->found = true;
+	if (fi->have & GW_FDINFO_VRAM) {
+		u->have_vram = true;
+		u->vram = fi->vram_bytes > UINT64_MAX - u->vram ? UINT64_MAX : u->vram + fi->vram_bytes;
+	}
+}
+
+/* Read one fd's fdinfo; add it to u when it is an amdgpu client of bus_id. */
+static int scan_fd(const char *root, const char *pid, const char *fd, const char *bus_id, struct pid_use *u)
+{
+	char path[96], pdev[16];
+	char *text;
+	size_t len;
+	gw_drm_fdinfo fi;
+	int rc;
+
+	if (!maybe_drm_fd(root, pid, fd))
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%s/fdinfo/%s", pid, fd);
+	if ((rc = gw__read_file(root, path, FDINFO_LIMIT, &text, &len)) < 0)
+		return rc == GW_ENOMEM ? rc : 0;
+	rc = gw__proc_parse_drm_fdinfo(text, len, &fi);
+	gw__free(text);
+	if (rc < 0 || strcmp(fi.driver, "amdgpu") || !(fi.have & GW_FDINFO_PDEV) ||
+	    gw__pci_bus_id_normalize(fi.pdev, pdev) < 0 || strcmp(pdev, bus_id))
+		return 0;
+	add_client(u, &fi);
+	return 0;
+}
+
+/* The use of bus_id by one process; u->found false when none (or unreadable). */
+static int scan_pid(const char *root, const char *pid, const char *bus_id, struct pid_use *u)
+{
+	char path[64];
+	char **fds;
+	size_t nfds, seen = 0;
+	int rc;
+
+	memset(u, 0, sizeof(*u));
+	snprintf(path, sizeof(path), "/proc/%s/fdinfo", pid);
+	if ((rc = gw__dir_list(root, path, &fds, &nfds)) < 0)
+		return rc == GW_ENOMEM ? rc : 0; /* gone, or another user's: skip */
+	rc = 0;
+	for (size_t i = 0; i < nfds && seen < PROC_MAX_FDS && rc == 0; i++) {
+		if (!is_number(fds[i]))
+			continue;
+		seen++;
+		rc = scan_fd(root, pid, fds[i], bus_id, u);
+	}
+	gw__dir_list_free(fds, nfds);
+	return rc;
+}
+
+static int push_process(gw_process **list, size_t *n, size_t *cap, uint32_t pid, const struct pid_use *u)
+{
+	gw_process *p;
+
+	if (*n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 8;
+		gw_process *nl = gw__realloc(*list, ncap * sizeof(*nl));
+
+		if (!nl)
+			return gw__error_set(GW_ENOMEM, "out of memory listing GPU processes");
+		*list = nl;
+		*cap = ncap;
+	}
+	p = &(*list)[(*n)++];
+	memset(p, 0, sizeof(*p));
+	p->pid = pid;
+	/* fdinfo has no graphics/compute split (a client may do both). */
+	p->type = GW_PROCESS_COMPUTE;
+	if (u->have_vram)
+		gw__u64_set(&p->used_memory, u->vram);
+	else
+		GW_FIELD_FAIL(p->used_memory, GW_FIELD_NOT_SUPPORTED, 0);
+	return 0;
+}
+
+static int amd_processes(void *state, gw_context *ctx, gw_device *d, gw_process **out, size_t *count)
+{
+	gw_process *list = NULL;
+	struct pid_use *u;
+	char **pids;
+	size_t npids, n = 0, cap = 0, seen = 0;
+	int rc;
+
+	(void)state;
+	*out = NULL;
+	*count = 0;
+	if (!GW_VALID(d->info.pci_bus_id))
+		return 0;
+	if ((rc = gw__dir_list(ctx->root, "/proc", &pids, &npids)) < 0)
+		return rc == GW_ENOMEM ? rc : 0;
+	if (!(u = gw__malloc(sizeof(*u)))) {
+		gw__dir_list_free(pids, npids);
+		return gw__error_set(GW_ENOMEM, "out of memory listing GPU processes");
+	}
+	rc = 0;
+	for (size_t i = 0; i < npids && seen < PROC_MAX_PIDS && rc == 0; i++) {
+		uint64_t pid;
+
+		if (!is_number(pids[i]) || gw__parse_u64(pids[i], &pid) < 0 || pid == 0 || pid > UINT32_MAX)
+			continue;
+		seen++;
+		if ((rc = scan_pid(ctx->root, pids[i], d->info.pci_bus_id.s, u)) == 0 && u->found)
+			rc = push_process(&list, &n, &cap, (uint32_t)pid, u);
+	}
+	gw__free(u);
+	gw__dir_list_free(pids, npids);
+	if (rc < 0) {
+		gw__free(list);
+		return rc;
+	}
+	*out = list;
+	*count = n;
+	return 0;
+}
+
+const gw_backend gw__backend_amdgpu = { "amdgpu", amd_open, amd_close, amd_sample, amd_processes };

@@ -615,3 +615,128 @@ int gw__proc_passwd_lookup(const char *text, size_t len, uint32_t uid, char *out
 	}
 	return GW_ENOTFOUND;
 }
+
+/* ---- DRM fdinfo ------------------------------------------------------------- */
+
+/* "123456 KiB" → bytes. Digits, optional blanks, an optional unit; nothing else. */
+static int fdinfo_size(const char *s, uint64_t *bytes)
+{
+	static const struct { const char *unit; uint64_t mult; } units[] = {
+		{ "", 1 }, { "B", 1 }, { "KiB", 1024 }, { "kB", 1024 }, { "MiB", 1024 * 1024 },
+		{ "GiB", 1024ULL * 1024 * 1024 },
+	};
+	uint64_t v = 0;
+	int digits = 0;
+
+	for (; isdigit((unsigned char)*s); s++) {
+		if (++digits > 20 || v > (UINT64_MAX - 9) / 10)
+			return GW_EPARSE;
+		v = v * 10 + (uint64_t)(*s - '0');
+	}
+	if (!digits)
+		return GW_EPARSE;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	for (size_t i = 0; i < GW_ARRAY_SIZE(units); i++) {
+		if (strcmp(s, units[i].unit))
+			continue;
+		if (v > UINT64_MAX / units[i].mult)
+			return GW_EPARSE;
+		*bytes = v * units[i].mult;
+		return 0;
+	}
+	return GW_EPARSE;
+}
+
+/* A decimal id, nothing else. */
+static bool fdinfo_id(const char *s, uint64_t *id)
+{
+	uint64_t v = 0;
+
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		if (!isdigit((unsigned char)*s) || v > (UINT64_MAX - 9) / 10)
+			return false;
+		v = v * 10 + (uint64_t)(*s - '0');
+	}
+	*id = v;
+	return true;
+}
+
+/* One "key:\tvalue" line into key and value (value without surrounding blanks). */
+static bool fdinfo_line(const char *line, size_t n, char *key, size_t keysz, char *val, size_t valsz)
+{
+	const char *colon = memchr(line, ':', n), *v, *e = line + n;
+
+	if (!colon || !slice_copy(key, keysz, line, (size_t)(colon - line)) || strlen(key) != (size_t)(colon - line))
+		return false;
+	for (v = colon + 1; v < e && is_blank(*v); v++)
+		;
+	while (e > v && is_blank(e[-1]))
+		e--;
+	return slice_copy(val, valsz, v, (size_t)(e - v)) && strlen(val) == (size_t)(e - v);
+}
+
+int gw__proc_parse_drm_fdinfo(const char *text, size_t len, gw_drm_fdinfo *out)
+{
+	/* VRAM keys by preference: higher wins whatever the line order. */
+	static const struct { const char *key; int rank; } vram_keys[] = {
+		{ "drm-memory-vram", 3 }, { "drm-resident-vram", 2 }, { "vram mem", 1 },
+	};
+	const char *p = text, *end = text + len, *line;
+	gw_drm_fdinfo fi;
+	uint64_t pasid = 0, v;
+	bool have_pasid = false, old_keys = false;
+	int vram_rank = 0;
+	size_t n;
+
+	if (!text || !out)
+		return GW_EPARSE;
+	memset(&fi, 0, sizeof(fi));
+	for (; (line = next_line(p, end, &n)); p = line + n + 1) {
+		char key[40], val[64];
+
+		if (!fdinfo_line(line, n, key, sizeof(key), val, sizeof(val)))
+			continue;
+		if (!strcmp(key, "drm-driver") && val[0] && !(fi.have & GW_FDINFO_DRIVER) &&
+		    slice_copy(fi.driver, sizeof(fi.driver), val, strlen(val))) {
+			fi.have |= GW_FDINFO_DRIVER;
+		} else if ((!strcmp(key, "drm-pdev") || !strcmp(key, "pdev")) && val[0] &&
+			   slice_copy(fi.pdev, sizeof(fi.pdev), val, strlen(val))) {
+			/* drm-pdev is the newer name of amdgpu 5.x's pdev; either will do. */
+			fi.have |= GW_FDINFO_PDEV;
+			old_keys |= !strcmp(key, "pdev");
+		} else if (!strcmp(key, "drm-client-id") && !(fi.have & GW_FDINFO_CLIENT_ID) && fdinfo_id(val, &v)) {
+			fi.client_id = v;
+			fi.have |= GW_FDINFO_CLIENT_ID;
+		} else if (!strcmp(key, "pasid") && !have_pasid && fdinfo_id(val, &v)) {
+			pasid = v;
+			have_pasid = true;
+		} else {
+			for (size_t i = 0; i < GW_ARRAY_SIZE(vram_keys); i++) {
+				if (strcmp(key, vram_keys[i].key) || vram_keys[i].rank <= vram_rank ||
+				    fdinfo_size(val, &v) < 0)
+					continue;
+				fi.vram_bytes = v;
+				vram_rank = vram_keys[i].rank;
+				fi.have |= GW_FDINFO_VRAM;
+				old_keys |= vram_keys[i].rank == 1;
+			}
+		}
+	}
+	/* amdgpu 5.x wrote no drm-driver line: its own keys name it. */
+	if (!(fi.have & GW_FDINFO_DRIVER) && old_keys) {
+		gw__strlcpy(fi.driver, "amdgpu", sizeof(fi.driver));
+		fi.have |= GW_FDINFO_DRIVER;
+	}
+	if (!(fi.have & GW_FDINFO_DRIVER))
+		return GW_EPARSE;
+	/* Without drm-client-id, amdgpu's pasid names the client (one per open). */
+	if (!(fi.have & GW_FDINFO_CLIENT_ID) && have_pasid) {
+		fi.client_id = pasid;
+		fi.have |= GW_FDINFO_CLIENT_ID;
+	}
+	*out = fi;
+	return 0;
+}

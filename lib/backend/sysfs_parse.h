@@ -107,4 +107,27 @@ void gw__proc_cmdline_text(const char *data, size_t len, char *out, size_t outsz
 /* The user name of uid in /etc/passwd text; GW_ENOTFOUND when absent. */
 int gw__proc_passwd_lookup(const char *text, size_t len, uint32_t uid, char *out, size_t outsz);
 
+/* ---- DRM fdinfo (/proc/<pid>/fdinfo/<fd>) -------------------------------- */
+
+enum {
+	GW_FDINFO_DRIVER = 1 << 0,
+	GW_FDINFO_PDEV = 1 << 1,
+	GW_FDINFO_CLIENT_ID = 1 << 2,
+	GW_FDINFO_VRAM = 1 << 3
+};
+
+/* The keys of one DRM file descriptor's fdinfo that gpuwise uses. */
+typedef struct gw_drm_fdinfo {
+	unsigned have;          /* GW_FDINFO_* bits for the keys present and well-formed */
+	char driver[32];        /* "drm-driver:" ("amdgpu"); "amdgpu" for the old format */
+	char pdev[32];          /* "drm-pdev:" (or old "pdev:") as written, e.g. "0000:c3:00.0" */
+	uint64_t client_id;     /* "drm-client-id:" (old amdgpu: "pasid:") */
+	uint64_t vram_bytes;    /* drm-memory-vram, else drm-resident-vram, else "vram mem" */
+} gw_drm_fdinfo;
+
+/* Parse one fdinfo file. Sizes take an optional unit (none = bytes, "KiB",
+ * "MiB", "GiB", or amdgpu 5.x's "kB" meaning KiB). GW_EPARSE when the text
+ * is not a DRM fd's fdinfo (no driver name and no old amdgpu keys). */
+int gw__proc_parse_drm_fdinfo(const char *text, size_t len, gw_drm_fdinfo *out);
+
 #endif

@@ -157,6 +157,35 @@ def read(path):
     except OSError:
         return None
 
+def amd_processes(root, bus):
+    """{pid: VRAM bytes} of the amdgpu clients of GPU bus in root's
+    /proc/<pid>/fdinfo/<fd> (one client counted once per pid however many
+    fds reach it; VRAM from drm-memory-vram, else drm-resident-vram, else
+    amdgpu 5.x's "vram mem"; None when no fd says)."""
+    units = {"": 1, "B": 1, "KiB": 1024, "kB": 1024, "MiB": 1 << 20, "GiB": 1 << 30}
+    procs = {}
+    for path in glob.glob(os.path.join(root, "proc/[0-9]*/fdinfo/[0-9]*")):
+        keys = {}
+        for line in (read(path) or "").splitlines():
+            k, sep, v = line.partition(":")
+            if sep:
+                keys.setdefault(k, v.strip())
+        pdev = keys.get("drm-pdev", keys.get("pdev"))
+        driver = keys.get("drm-driver", "amdgpu" if "pdev" in keys or "vram mem" in keys else None)
+        if driver != "amdgpu" or not pdev or norm_bus(pdev) != bus:
+            continue
+        pid = int(path.split("/")[-3])
+        client = keys.get("drm-client-id", keys.get("pasid", path))
+        vram = None
+        for k in ("drm-memory-vram", "drm-resident-vram", "vram mem"):
+            if k in keys:
+                n, _, u = keys[k].partition(" ")
+                vram = int(n) * units[u.strip()]
+                break
+        procs.setdefault(pid, {})[client] = vram
+    return {pid: (None if all(v is None for v in c.values()) else sum(v or 0 for v in c.values()))
+            for pid, c in procs.items()}
+
 def cuda_text(v):
     return "%d.%d" % (v // 1000, (v % 1000) // 10)
 
@@ -253,7 +282,8 @@ class Expect:
             if p["vendor"] == "0x1002" and p["driver"] == "amdgpu":
                 vram = read(p["path"] + "/mem_info_vram_total")
                 self.amd.append({"bus": bus, "vram": int(vram) if vram else None,
-                                 "name": read(p["path"] + "/product_name")})
+                                 "name": read(p["path"] + "/product_name"),
+                                 "procs": amd_processes(self.root, bus)})
         self.gfx_targets = set()
         for node in glob.glob(os.path.join(self.root, "sys/class/kfd/kfd/topology/nodes/*")):
             name = read(node + "/name")

@@ -204,6 +204,9 @@ for a in e.amd:
     if x['gfx_target'] not in e.gfx_targets: bad.append('%s gfx_target %r' % (a['bus'], x['gfx_target']))
     if x['compute_capability'] is not None: bad.append('%s compute_capability not null' % a['bus'])
     if x['memory']['total_bytes'] != a['vram']: bad.append('%s memory %r != %r' % (a['bus'], x['memory']['total_bytes'], a['vram']))
+    # Processes from /proc/<pid>/fdinfo: the same pids and VRAM, [] when none.
+    got = {q['pid']: q['used_memory_bytes'] for q in (x['processes'] or [])}
+    if x['processes'] is None or got != a['procs']: bad.append('%s processes %r, want %r' % (a['bus'], got, a['procs']))
 for bus in e.unreadable_buses:
     x = expect.by_bus(devs, bus)
     if x is None or x['health'] == 'ok': bad.append('unreadable GPU %s: %r' % (bus, x and x['health']))

@@ -65,6 +65,7 @@ static void fuzz_text(int which, const char *t, size_t n)
 	uint32_t uid;
 	bool flag;
 	gw_kfd_node node;
+	gw_drm_fdinfo fi;
 
 	switch (which) {
 	case 6:
@@ -111,6 +112,14 @@ static void fuzz_text(int which, const char *t, size_t n)
 				check_string(out, sizeof(out), 1);
 		}
 		break;
+	case 14:
+		if (gw__proc_parse_drm_fdinfo(t, n, &fi) == 0) {
+			check_string(fi.driver, sizeof(fi.driver), 0);
+			check_string(fi.pdev, sizeof(fi.pdev), 0);
+			if (!fi.driver[0])
+				__builtin_trap();
+		}
+		break;
 	}
 }
 
@@ -121,7 +130,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 1)
 		return 0;
-	which = data[0] % 14;
+	which = data[0] % 15;
 	data++;
 	size--;
 	if (!(copy = malloc(size + 1)))

@@ -563,6 +563,22 @@ def rx7900xtx(t, bdf, card, node, bus):
 		max_engine_clk=2526, location_id=bus << 8)
 
 
+def amd_client(t, pid, fd, bdf, client_id, vram_kib, gtt_kib=2048):
+	"""One DRM fd of an amdgpu client, as /proc/<pid>/fdinfo/<fd> shows it on
+	Linux 6.8 (the keys of Documentation/gpu/drm-usage-stats.rst)."""
+	t.file("/proc/%d/fdinfo/%d" % (pid, fd),
+	       "pos:\t0\nflags:\t02100002\nmnt_id:\t26\nino:\t1062\ndrm-driver:\tamdgpu\n"
+	       "drm-client-id:\t%d\ndrm-pdev:\t%s\npasid:\t%d\ndrm-memory-vram:\t%d KiB\n"
+	       "drm-memory-gtt:\t%d KiB\ndrm-memory-cpu:\t0 KiB\namd-memory-visible-vram:\t0 KiB\n"
+	       "drm-engine-gfx:\t0 ns\ndrm-engine-compute:\t81729330144 ns\n"
+	       % (client_id, bdf, 32768 + client_id, vram_kib, gtt_kib))
+
+
+def plain_fd(t, pid, fd):
+	"""A non-DRM fd (a pipe): fdinfo without any drm- key."""
+	t.file("/proc/%d/fdinfo/%d" % (pid, fd), "pos:\t0\nflags:\t02000000\nmnt_id:\t15\nino:\t48213\n")
+
+
 @machine
 def mixed_nvidia_amd():
 	d = nvidia_device(
@@ -595,6 +611,12 @@ def mixed_nvidia_amd():
 	nvidia_tree(t, [d], "550.54.15")
 	kfd_common(t, "6.8.5", "6.2.0")
 	rx7900xtx(t, "0000:03:00.0", "card0", 1, 0x03)
+	# A desktop on the AMD card: gnome-shell holds one client through two fds.
+	t.user(1000, "alice")
+	t.process(2054, 1000, ["/usr/bin/gnome-shell"])
+	plain_fd(t, 2054, 0)
+	amd_client(t, 2054, 14, "0000:03:00.0", 3, 412160)
+	amd_client(t, 2054, 15, "0000:03:00.0", 3, 412160)
 	return m, t
 
 
@@ -634,6 +656,18 @@ def mi300x():
 			mclk_levels=[(900, i == 0), (1300, i == 1)],
 			max_engine_clk=2100, location_id=bus << 8, num_xcc=8,
 			product_name="AMD Instinct MI300X")
+	# GPU 1 runs a training job (one client reached through a dup'ed fd, and
+	# a second client) and a small profiler; GPU 0 is idle. They hold under
+	# half the VRAM (the rest belongs to processes a non-root user cannot
+	# see), so doctor's gpu-memory-held-by-other-processes stays quiet here.
+	t.user(1001, "bob")
+	t.process(7311, 1001, ["/opt/conda/bin/python", "train_llama.py", "--bf16"])
+	plain_fd(t, 7311, 0)
+	amd_client(t, 7311, 12, "0000:22:00.0", 4, 83886080)
+	amd_client(t, 7311, 13, "0000:22:00.0", 4, 83886080)
+	amd_client(t, 7311, 17, "0000:22:00.0", 5, 4194304)
+	t.process(7402, 1001, ["/opt/rocm/bin/rocprofv3", "--sys-trace"])
+	amd_client(t, 7402, 9, "0000:22:00.0", 6, 262144)
 	return m, t
 
 

@@ -424,11 +424,138 @@ static void test_amd_mi300x(void)
 	CHECK_INT(s.throttle_reasons.state, GW_FIELD_NOT_SUPPORTED);
 	CHECK_INT(s.mig_current.state, GW_FIELD_NOT_SUPPORTED);
 
-	/* No per-process list through sysfs: unknown (not "none"), outputs untouched. */
-	CHECK_INT(gw_device_processes(ctx, idx, &procs, &nproc), GW_ENOTSUP);
-	CHECK(procs == (gw_process *)1);
-	CHECK_INT(nproc, 99);
+	/* No /proc in this tree: no process uses the GPU (an empty list, not ENOTSUP). */
+	CHECK_INT(gw_device_processes(ctx, idx, &procs, &nproc), 0);
+	CHECK(procs == NULL);
+	CHECK_INT(nproc, 0);
 	gw_context_free(ctx);
+}
+
+static void fdinfo(int pid, int fd, const char *text)
+{
+	char rel[128];
+
+	snprintf(rel, sizeof(rel), "proc/%d/fdinfo/%d", pid, fd);
+	tree_put(rel, text);
+}
+
+static const gw_process *proc_of(const gw_process *list, size_t n, uint32_t pid)
+{
+	for (size_t i = 0; i < n; i++)
+		if (list[i].pid == pid)
+			return &list[i];
+	return NULL;
+}
+
+/* An exact-length parse of a string literal. */
+#define PARSE_FDINFO(lit) gw__proc_parse_drm_fdinfo(lit, sizeof(lit) - 1, &fi)
+
+static void test_fdinfo_parser(void)
+{
+	static const char dup_key[] = "drm-driver:\tamdgpu\ndrm-pdev:\t0000:c1:00.0\n"
+				      "drm-resident-vram:\t2 MiB\ndrm-memory-vram:\t1024 KiB\n";
+	static const char nul[] = "drm-driver:\tamd\0gpu\ndrm-pdev:\t0000:c1:00.0\n";
+	gw_drm_fdinfo fi;
+
+	/* drm-memory-vram wins over drm-resident-vram whatever the order. */
+	CHECK_INT(gw__proc_parse_drm_fdinfo(dup_key, sizeof(dup_key) - 1, &fi), 0);
+	CHECK_INT(fi.vram_bytes, 1048576);
+	CHECK_STR(fi.driver, "amdgpu");
+	CHECK(!(fi.have & GW_FDINFO_CLIENT_ID));
+	/* amdgpu 5.x: no drm-driver; pdev, pasid and "vram mem" in kB. */
+	CHECK_INT(PARSE_FDINFO("pdev:\t0000:c1:00.0\npasid:\t32770\nvram mem:\t4 kB\n"), 0);
+	CHECK_STR(fi.driver, "amdgpu");
+	CHECK_STR(fi.pdev, "0000:c1:00.0");
+	CHECK_INT(fi.client_id, 32770);
+	CHECK_INT(fi.vram_bytes, 4096);
+	/* Not DRM, an embedded NUL, a size with a bad unit or overflowing. */
+	CHECK_INT(PARSE_FDINFO("pos:\t0\nflags:\t02\nmnt_id:\t25\n"), GW_EPARSE);
+	CHECK_INT(gw__proc_parse_drm_fdinfo(nul, sizeof(nul) - 1, &fi), GW_EPARSE);
+	CHECK_INT(PARSE_FDINFO("drm-driver:\ti915\ndrm-memory-vram:\t5 parsecs\n"), 0);
+	CHECK(!(fi.have & GW_FDINFO_VRAM));
+	CHECK_INT(PARSE_FDINFO("drm-driver:\tx\ndrm-memory-vram:\t99999999999999999 GiB\n"), 0);
+	CHECK(!(fi.have & GW_FDINFO_VRAM));
+}
+
+static void test_amd_processes(void)
+{
+	gw_context *ctx;
+	gw_process *procs = NULL;
+	const gw_process *p;
+	size_t nproc = 99;
+	int a, b;
+
+	tree_new();
+	mi300x("0000:c1:00.0");
+	mi300x("0000:c2:00.0");
+	/* pid 100: one client through two fds (dup) plus a second client, on c1. */
+	fdinfo(100, 0, "pos:\t0\nflags:\t0100002\nmnt_id:\t25\nino:\t4\n");
+	fdinfo(100, 5, "pos:\t0\nflags:\t02100002\ndrm-driver:\tamdgpu\ndrm-client-id:\t42\n"
+		       "drm-pdev:\t0000:c1:00.0\npasid:\t32769\ndrm-memory-gtt:\t2048 KiB\n"
+		       "drm-memory-vram:\t123456 KiB\ndrm-total-vram:\t130000 KiB\ndrm-resident-vram:\t123000 KiB\n"
+		       "drm-engine-gfx:\t5000 ns\n");
+	fdinfo(100, 6, "drm-driver:\tamdgpu\ndrm-client-id:\t42\ndrm-pdev:\t0000:c1:00.0\n"
+		       "drm-memory-vram:\t123456 KiB\n");
+	fdinfo(100, 7, "drm-driver:\tamdgpu\ndrm-client-id:\t43\ndrm-pdev:\tC1:00.0\n"
+		       "drm-resident-vram:\t2 MiB\n");
+	/* pid 200: an amdgpu 5.x kernel's format, on c1. */
+	fdinfo(200, 3, "pdev:\t0000:c1:00.0\npasid:\t32770\nvram mem:\t1234 kB\ngtt mem:\t0 kB\n");
+	/* pid 300: on the other GPU only; also garbage and another driver. */
+	fdinfo(300, 4, "drm-driver:\tamdgpu\ndrm-client-id:\t7\ndrm-pdev:\t0000:c2:00.0\n"
+		       "drm-memory-vram:\t1 KiB\n");
+	{
+		static const char garbage[] = "\xff\0drm-driver:\tamdgpu\n\x01garbage:::\n";
+
+		tree_putn("proc/300/fdinfo/5", garbage, sizeof(garbage) - 1);
+	}
+	fdinfo(300, 6, "drm-driver:\ti915\ndrm-client-id:\t9\ndrm-pdev:\t0000:c1:00.0\n");
+	/* pid 400: a DRM fd without VRAM keys; a non-numeric fd and pid are skipped. */
+	fdinfo(400, 8, "drm-driver:\tamdgpu\ndrm-client-id:\t50\ndrm-pdev:\t0000:c1:00.0\n");
+	tree_put("proc/400/fdinfo/notanfd", "drm-driver:\tamdgpu\ndrm-client-id:\t51\ndrm-pdev:\t0000:c1:00.0\n"
+					    "drm-memory-vram:\t1 KiB\n");
+	tree_put("proc/self/fdinfo/1", "drm-driver:\tamdgpu\ndrm-client-id:\t52\ndrm-pdev:\t0000:c1:00.0\n");
+	/* pid 500 has no fdinfo folder (another user's process). */
+	tree_put("proc/500/status", "Uid:\t0\t0\t0\t0\n");
+	if (!(ctx = open_ctx()))
+		return;
+	a = index_of(ctx, "c1:00.0");
+	b = index_of(ctx, "c2:00.0");
+	CHECK_INT(gw_device_processes(ctx, a, &procs, &nproc), 0);
+	CHECK_INT(nproc, 3);
+	CHECK((p = proc_of(procs, nproc, 100)) != NULL);
+	if (p) {
+		CHECK_INT(p->type, GW_PROCESS_COMPUTE);
+		CHECK(GW_VALID(p->used_memory));
+		CHECK_INT(p->used_memory.v, 123456ULL * 1024 + 2 * 1048576);
+	}
+	CHECK((p = proc_of(procs, nproc, 200)) != NULL);
+	if (p)
+		CHECK_INT(p->used_memory.v, 1234ULL * 1024);
+	CHECK((p = proc_of(procs, nproc, 400)) != NULL);
+	if (p)
+		CHECK_INT(p->used_memory.state, GW_FIELD_NOT_SUPPORTED);
+	CHECK(proc_of(procs, nproc, 300) == NULL);
+	gw_processes_free(procs);
+	CHECK_INT(gw_device_processes(ctx, b, &procs, &nproc), 0);
+	CHECK_INT(nproc, 1);
+	if (nproc == 1) {
+		CHECK_INT(procs[0].pid, 300);
+		CHECK_INT(procs[0].used_memory.v, 1024);
+	}
+	gw_processes_free(procs);
+	gw_context_free(ctx);
+
+	/* Processes exist, none on this GPU: an empty list. */
+	tree_new();
+	mi300x("0000:c1:00.0");
+	fdinfo(300, 4, "drm-driver:\tamdgpu\ndrm-client-id:\t7\ndrm-pdev:\t0000:c2:00.0\n");
+	if ((ctx = open_ctx())) {
+		procs = (gw_process *)1;
+		CHECK_INT(gw_device_processes(ctx, 0, &procs, &nproc), 0);
+		CHECK(procs == NULL);
+		CHECK_INT(nproc, 0);
+		gw_context_free(ctx);
+	}
 }
 
 static void test_amd_rdna2(void)
@@ -655,6 +782,8 @@ int main(void)
 	test_nvidia_no_driver();
 	test_nvidia_wrong_driver();
 	test_amd_mi300x();
+	test_fdinfo_parser();
+	test_amd_processes();
 	test_amd_rdna2();
 	test_amd_no_driver();
 	test_garbage();
