@@ -94,8 +94,8 @@ int gw_device_sample_read(gw_context *ctx, int index, gw_device_sample *out);
 /* The processes using device `index` (compute and graphics merged by pid),
  * with user and command resolved through /proc. *out is allocated; free it
  * with gw_processes_free(). An empty list is *out = NULL, *count = 0.
- * GW_ENOTSUP when nothing can list them (AMD through sysfs, a GPU without a
- * driver, NVML without process calls): unknown, which is not "none". */
+ * GW_ENOTSUP when nothing can list them (a GPU without a driver, an Intel GPU,
+ * NVML without process calls): unknown, which is not "none". */
 int gw_device_processes(gw_context *ctx, int index, gw_process **out, size_t *count);
 void gw_processes_free(gw_process *list);
 

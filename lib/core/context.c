@@ -212,8 +212,8 @@ int gw_device_processes(gw_context *ctx, int index, gw_process **out, size_t *co
 	d = &ctx->devices[index];
 	if (d->info.health == GW_HEALTH_LOST)
 		return gw__error_set(GW_ELOST, "GPU %d is lost: %s", index, d->info.health_reason);
-	/* No backend can list this device's processes (AMD through sysfs, a GPU
-	 * without a driver): that is "unknown", never "none". */
+	/* No backend can list this device's processes (a GPU without a driver,
+	 * an Intel GPU): that is "unknown", never "none". */
 	if (!d->owner || !d->owner->processes || (slot = backend_slot(ctx, d->owner)) < 0)
 		return gw__error_set(GW_ENOTSUP, "the processes on GPU %d cannot be listed through %s", index,
 				     d->info.backend && *d->info.backend ? d->info.backend : "any backend");
