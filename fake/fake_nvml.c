@@ -203,7 +203,9 @@ static unsigned int u32(long long v)
 	return v < 0 ? 0u : v > 0xffffffffLL ? 0xffffffffu : (unsigned int)v;
 }
 
-static nvmlReturn_t get_u32(nvmlDevice_t h, const char *fn, int sub, enum fm_num_id id, unsigned int *out)
+/* One numeric field of one device, the call counted (arrays advance). */
+static nvmlReturn_t get_num(nvmlDevice_t h, const char *fn, int sub, enum fm_num_id id, const void *out,
+			    long long *v)
 {
 	fm_device *d;
 	unsigned idx;
@@ -215,25 +217,29 @@ static nvmlReturn_t get_u32(nvmlDevice_t h, const char *fn, int sub, enum fm_num
 		return NVML_ERROR_INVALID_ARGUMENT;
 	if (!have(d, id))
 		return NVML_ERROR_NOT_SUPPORTED;
-	*out = u32(val(d, id, idx));
+	*v = val(d, id, idx);
 	return NVML_SUCCESS;
+}
+
+static nvmlReturn_t get_u32(nvmlDevice_t h, const char *fn, int sub, enum fm_num_id id, unsigned int *out)
+{
+	long long v;
+	nvmlReturn_t rc = get_num(h, fn, sub, id, out, &v);
+
+	if (rc == NVML_SUCCESS)
+		*out = u32(v);
+	return rc;
 }
 
 static nvmlReturn_t get_u64(nvmlDevice_t h, const char *fn, int sub, enum fm_num_id id,
 			    unsigned long long *out)
 {
-	fm_device *d;
-	unsigned idx;
-	nvmlReturn_t rc = dev_begin(h, fn, sub, &d, &idx);
+	long long v;
+	nvmlReturn_t rc = get_num(h, fn, sub, id, out, &v);
 
-	if (rc)
-		return rc;
-	if (!out)
-		return NVML_ERROR_INVALID_ARGUMENT;
-	if (!have(d, id))
-		return NVML_ERROR_NOT_SUPPORTED;
-	*out = (unsigned long long)val(d, id, idx);
-	return NVML_SUCCESS;
+	if (rc == NVML_SUCCESS)
+		*out = (unsigned long long)v;
+	return rc;
 }
 
 static nvmlReturn_t get_str(nvmlDevice_t h, const char *fn, enum fm_str_id id, char *buf, unsigned int len)
