@@ -764,11 +764,7 @@ static int emit(gw_context *ctx, const struct info_opts *o, int first, int last,
 	}
 	if (j) {
 		gw_json_array_end(j);
-		gw_json_key(j, "error");
-		gw_json_string(j, problem);
-		gw_json_object_end(j);
-		rc = print_json(j);
-		gw_json_free(j);
+		rc = json_finish(j, problem);
 	}
 	return rc;
 }

@@ -250,11 +250,7 @@ static int list_json(gw_context *ctx, const char *problem)
 	}
 	gw_json_array_end(j);
 	json_backends(j, ctx);
-	gw_json_key(j, "error");
-	gw_json_string(j, problem);
-	gw_json_object_end(j);
-	rc = print_json(j);
-	gw_json_free(j);
+	rc = json_finish(j, problem);
 	return rc;
 }
 

@@ -307,6 +307,18 @@ gw_context *open_context(void)
 	return ctx;
 }
 
+int json_finish(gw_json *j, const char *problem)
+{
+	int rc;
+
+	gw_json_key(j, "error");
+	gw_json_string(j, problem);
+	gw_json_object_end(j);
+	rc = print_json(j);
+	gw_json_free(j);
+	return rc;
+}
+
 int print_json(gw_json *j)
 {
 	const char *text = gw_json_text(j);

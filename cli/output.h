@@ -61,6 +61,9 @@ gw_context *open_context(void);
 
 /* Print a finished JSON document to stdout with a trailing newline.
  * Returns 0, or -1 (message printed) when the writer ran out of memory. */
+/* Ends a list/info document: "error" (the no-GPU sentence or null), the
+ * closing brace; prints and frees it. Returns print_json()'s result. */
+int json_finish(gw_json *j, const char *problem);
 int print_json(gw_json *j);
 
 /* The "backends" array of the JSON outputs (an extension of the contract). */
