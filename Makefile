@@ -84,6 +84,16 @@ $(BUILD)/fake/libcuda.so.1: fake/fake_cuda.c $(FAKE_COMMON) fake/machine.h
 	$(CC) $(ALL_CFLAGS) -DGW_JSON_STANDALONE -fvisibility=hidden -shared $(LDFLAGS) -o $@ fake/fake_cuda.c $(FAKE_COMMON) -lpthread -Wl,-soname,libcuda.so.1
 	ln -sf libcuda.so.1 $(BUILD)/fake/libcuda.so
 
+# The CLI's helpers (everything in cli/ but main.c) as an archive, so unit
+# tests of cli/ code (tests/unit/test_cli_*.c) link only what they use.
+$(BUILD)/libgpuwise-cli.a: $(filter-out $(BUILD)/obj/cli/main.o,$(CLI_OBJ))
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/tests/test_cli_%: tests/unit/test_cli_%.c $(BUILD)/libgpuwise-cli.a $(BUILD)/libgpuwise.a $(wildcard tests/unit/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests/unit -Icli $(LDFLAGS) -o $@ $< $(BUILD)/libgpuwise-cli.a $(BUILD)/libgpuwise.a $(LDLIBS)
+
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libgpuwise.a $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(BUILD)/libgpuwise.a $(LDLIBS)

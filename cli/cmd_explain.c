@@ -57,30 +57,16 @@ struct explain_opts {
 
 /* ---- text output ------------------------------------------------------ */
 
-/* Print text word-wrapped at width, each line starting with indent. */
-static void print_wrapped(const char *indent, const char *first, const char *text, int width)
+/* Print text wrapped to the terminal (at most 78 columns: prose reads
+ * badly wider), each line starting with indent, the first with indent
+ * and `first`. */
+static void print_wrapped_at(const char *indent, const char *first, const char *text)
 {
-	int col = printf("%s%s", indent, first);
-	const char *p = text;
+	char prefix[64];
+	int width = output_width(stdout);
 
-	while (*p) {
-		const char *w = p;
-		int len;
-
-		while (*p && *p != ' ')
-			p++;
-		len = (int)(p - w);
-		if (col + 1 + len > width && col > (int)strlen(indent)) {
-			col = printf("\n%s", indent) - 1;
-		} else if (w != text) {
-			putchar(' ');
-			col++;
-		}
-		col += printf("%.*s", len, w);
-		while (*p == ' ')
-			p++;
-	}
-	putchar('\n');
+	snprintf(prefix, sizeof(prefix), "%s%s", indent, first);
+	print_wrapped(stdout, width > 78 ? 78 : width, prefix, indent, text);
 }
 
 static void print_doc(const gw_finding_doc *d)
@@ -90,10 +76,10 @@ static void print_doc(const gw_finding_doc *d)
 	printf("%s%s%s: %s\n", color ? "\033[1m" : "", d->id, color ? "\033[0m" : "", d->title);
 	printf("severity: %s   layer: %s   reported by: %s\n\n", d->severity, d->layer,
 	       !strcmp(d->kind, "doctor") ? "gpuwise doctor and explain" : "gpuwise explain");
-	print_wrapped("", "", d->explanation, 78);
+	print_wrapped_at("", "", d->explanation);
 	putchar('\n');
-	print_wrapped("  ", "Cause: ", d->cause, 78);
-	print_wrapped("  ", "Fix:   ", d->fix, 78);
+	print_wrapped_at("  ", "Cause: ", d->cause);
+	print_wrapped_at("  ", "Fix:   ", d->fix);
 	printf("  Source: %s\n", d->source);
 }
 
@@ -230,8 +216,8 @@ static void print_matches(const gw_explainer *ex)
 		printf("%s%s%s: %s (line %llu%s)\n", color ? "\033[1;31m" : "", m->doc->id,
 		       color ? "\033[0m" : "", m->doc->title, (unsigned long long)m->line, more);
 		printf("  > %s\n", m->excerpt);
-		print_wrapped("    ", "Cause: ", m->doc->cause, 78);
-		print_wrapped("    ", "Fix:   ", m->doc->fix, 78);
+		print_wrapped_at("    ", "Cause: ", m->doc->cause);
+		print_wrapped_at("    ", "Fix:   ", m->doc->fix);
 		printf("    More:  gpuwise explain %s\n", m->doc->id);
 		if (!strcmp(m->doc->id, "cuda-out-of-memory"))
 			print_memory_holders();

@@ -22,6 +22,8 @@ struct cmd {
 /* All commands, NULL-name terminated (cli/main.c). */
 extern const struct cmd commands[];
 const struct cmd *cmd_lookup(const char *name);
+/* Print the --help text of a command to stdout and return EXIT_OK. */
+int print_usage(const char *name);
 
 int cmd_list(int argc, char **argv);
 int cmd_info(int argc, char **argv);
@@ -34,14 +36,12 @@ extern const char usage_explain[];
 int cmd_doctor(int argc, char **argv);
 extern const char usage_doctor[];
 
-/* Shared CLI helpers (cli/util.c). */
+/* Shared CLI helpers (cli/util.c); they do not use the table above. */
 void die_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
 void error_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* True when colour should be used on stream (a tty, NO_COLOR unset, TERM not dumb). */
 bool use_color(FILE *stream);
-/* Print the --help text of a command to stdout and return EXIT_OK. */
-int print_usage(const char *name);
 /* Human size: 85520809984 → "79.6 GiB" (buf ≥ 16). */
 const char *fmt_bytes(char *buf, size_t n, unsigned long long bytes);
 /* True when argv[i] is -h or --help. */

@@ -5,6 +5,7 @@
 
 #include "gpuwise/gpuwise.h"
 #include "commands.h"
+#include "output.h"
 
 const struct cmd commands[] = {
 	{ "list", cmd_list, "one line per GPU: index, name, memory, capability, UUID", usage_list },
@@ -26,14 +27,34 @@ const struct cmd *cmd_lookup(const char *name)
 
 static void print_main_usage(FILE *out)
 {
-	fprintf(out, "usage: gpuwise [--version] [--help] <command> [<args>]\n\n"
-		     "gpuwise sees every GPU on this machine (NVIDIA through NVML and the CUDA\n"
-		     "driver, AMD through sysfs) and tells you what is wrong and how to fix it.\n\n"
-		     "Commands:\n");
-	for (const struct cmd *c = commands; c->name; c++)
-		fprintf(out, "  %-10s %s\n", c->name, c->summary);
-	fprintf(out, "\nRun 'gpuwise help <command>' or 'gpuwise <command> --help' for details.\n"
-		     "Exit codes: 0 success, 1 failure (no GPU readable; doctor: an error found), 2 usage error.\n");
+	int width = output_width(out);
+
+	fprintf(out, "usage: gpuwise [--version] [--help] <command> [<args>]\n\n");
+	print_wrapped(out, width, "", "",
+		      "gpuwise sees every GPU on this machine (NVIDIA through NVML and the CUDA "
+		      "driver, AMD through sysfs) and tells you what is wrong and how to fix it.");
+	fprintf(out, "\nCommands:\n");
+
+	for (const struct cmd *c = commands; c->name; c++) {
+		char first[32];
+
+		snprintf(first, sizeof(first), "  %-10s ", c->name);
+		print_wrapped(out, width, first, "             ", c->summary);
+	}
+	fputc('\n', out);
+	print_wrapped(out, width, "", "", "Run 'gpuwise help <command>' or 'gpuwise <command> --help' for details.");
+	print_wrapped(out, width, "", "",
+		      "Exit codes: 0 success, 1 failure (no GPU readable; doctor: an error found), 2 usage error.");
+}
+
+int print_usage(const char *name)
+{
+	const struct cmd *c = cmd_lookup(name);
+
+	if (!c)
+		return EXIT_USAGE;
+	fputs(c->usage, stdout);
+	return EXIT_OK;
 }
 
 int cmd_help(int argc, char **argv)

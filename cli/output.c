@@ -1,7 +1,10 @@
 /* Formatting shared by list and info. See output.h. */
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "output.h"
@@ -158,6 +161,98 @@ void report_line(int level, const char *key, const char *fmt, ...)
 void report_section(int level, const char *title)
 {
 	printf("%*s%s\n", 4 * level, "", title);
+}
+
+int output_width(FILE *stream)
+{
+	const char *env = getenv("COLUMNS");
+	struct winsize ws;
+
+	if (env && *env) {
+		char *end;
+		long v = strtol(env, &end, 10);
+
+		if (!*end && v > 0)
+			return v < 20 ? 20 : v > 1000 ? 1000 : (int)v;
+	}
+	if (stream && isatty(fileno(stream)) && ioctl(fileno(stream), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col < 20 ? 20 : ws.ws_col;
+	return 80;
+}
+
+/* Bytes of the ANSI sequence ESC [ params letter at s, 0 when s is none. */
+static size_t ansi_len(const char *s, size_t n)
+{
+	size_t i = 2;
+
+	if (n < 2 || s[0] != '\033' || s[1] != '[')
+		return 0;
+	while (i < n && ((s[i] >= '0' && s[i] <= '9') || s[i] == ';'))
+		i++;
+	return i < n ? i + 1 : n;
+}
+
+int text_columns(const char *s, size_t n)
+{
+	int cols = 0;
+
+	for (size_t i = 0; i < n && s[i];) {
+		size_t esc = ansi_len(s + i, n - i);
+
+		if (esc) {
+			i += esc;
+			continue;
+		}
+		if (((unsigned char)s[i] & 0xC0) != 0x80)
+			cols++;
+		i++;
+	}
+	return cols;
+}
+
+size_t wrap_line(const char *text, int width, const char **next)
+{
+	const char *p = text, *end = text;
+	int cols = 0;
+	bool have_word = false;
+
+	while (*p && *p != '\n') {
+		const char *gap = p, *w;
+		int wcols;
+
+		while (*p == ' ')
+			p++;
+		if (!*p || *p == '\n')
+			break; /* trailing spaces */
+		for (w = p; *p && *p != ' ' && *p != '\n'; p++)
+			;
+		wcols = text_columns(w, (size_t)(p - w)) + (int)(w - gap);
+		if (have_word && cols + wcols > width) {
+			p = w; /* this word starts the next line */
+			break;
+		}
+		cols += wcols;
+		end = p;
+		have_word = true;
+	}
+	if (*p == '\n')
+		p++;
+	*next = *p ? p : NULL;
+	return (size_t)(end - text);
+}
+
+void print_wrapped(FILE *out, int width, const char *first, const char *indent, const char *text)
+{
+	const char *p = text, *prefix = first;
+
+	do {
+		const char *line = p;
+		int room = width - text_columns(prefix, strlen(prefix));
+		size_t len = wrap_line(line, room < 20 ? 20 : room, &p);
+
+		fprintf(out, "%s%.*s\n", prefix, (int)len, line);
+		prefix = indent;
+	} while (p);
 }
 
 const char *color_health(bool on, gw_health h)

@@ -40,6 +40,32 @@ const char *throttle_reason_title(uint64_t bit);
 void report_line(int level, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void report_section(int level, const char *title);
 
+/* ---- wrapping to the terminal ----------------------------------------
+ * Every human text that can run long (help, doctor evidence, list cells)
+ * wraps through these, so all of gpuwise agrees on the width. */
+
+/* Columns to wrap `stream`'s output at: $COLUMNS when it is a number
+ * (clamped to 20..1000; like ls, it wins so users and tests can set it),
+ * else the terminal's width when stream is a terminal, else 80. */
+int output_width(FILE *stream);
+
+/* Display columns of the first n bytes of s: one per UTF-8 character,
+ * none for continuation bytes and ANSI colour sequences (ESC [ ... m). */
+int text_columns(const char *s, size_t n);
+
+/* The next line of text that fits in `width` columns, broken at spaces:
+ * returns its length in bytes (trailing spaces left out) and sets *next
+ * to the start of the following line (spaces and one '\n' skipped; NULL
+ * when the text is used up). A '\n' in text always ends a line. A word
+ * wider than `width` (a path, a URL) is not cut: it gets a line of its own
+ * and runs over, so it can still be copied whole. */
+size_t wrap_line(const char *text, int width, const char **next);
+
+/* Print text to out wrapped at `width` columns: the first line starts with
+ * `first`, the following ones with `indent` (both count in the width; at
+ * least 20 columns stay for the text). Ends with a newline. */
+void print_wrapped(FILE *out, int width, const char *first, const char *indent, const char *text);
+
 /* ANSI colour for a health state (green ok, red lost/error, yellow
  * no-driver) when `on`, "" otherwise; color_reset(on) ends it. */
 const char *color_health(bool on, gw_health h);

@@ -1,4 +1,5 @@
-/* Helpers shared by every command: messages, colour, usage, sizes. */
+/* Helpers shared by every command: messages, colour, sizes. They know
+ * nothing of the command table (cli/main.c), so nothing here depends on it. */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,16 +51,6 @@ bool use_color(FILE *stream)
 	if (term && !strcmp(term, "dumb"))
 		return false;
 	return isatty(fileno(stream));
-}
-
-int print_usage(const char *name)
-{
-	const struct cmd *c = cmd_lookup(name);
-
-	if (!c)
-		return EXIT_USAGE;
-	fputs(c->usage, stdout);
-	return EXIT_OK;
 }
 
 const char *fmt_bytes(char *buf, size_t n, unsigned long long bytes)

@@ -33,6 +33,17 @@ for c in $cmds; do
 		fail "docs/commands/$c.md does not show the synopsis '$synopsis'"
 done
 
+# 80 columns (issue 8, item 18): help text wraps to the terminal, or to 80
+# columns when stdout is no terminal; COLUMNS overrides both, as for ls.
+too_wide() { # width text: the first line wider than width, if any
+	printf '%s\n' "$2" | awk -v w="$1" 'length($0) > w { print; exit }'
+}
+run help
+assert_eq "$(too_wide 80 "$out")" "" "gpuwise help fits 80 columns"
+COLUMNS=60 run help
+assert_eq "$(too_wide 60 "$out")" "" "gpuwise help fits COLUMNS=60"
+assert_contains "$out" "  doctor" "gpuwise help at COLUMNS=60 still lists doctor"
+
 run --help
 assert_eq "$rc" 0 "gpuwise --help exits 0"
 assert_contains "$out" "Commands:" "gpuwise --help lists commands"
