@@ -472,8 +472,11 @@ int gw__parse_nvidia_proc_version(const char *text, gw_ver *out, gw_probe_kmod_f
 	p += 13;
 	/* The version is the first token that starts with a digit and has a dot
 	 * ("for x86_64" has none). */
+	/* Every pass consumes blanks or one token: the blanks skipped here are
+	 * exactly the bytes the token loop below stops at (all of isspace but
+	 * '\n'), so a '\r' or '\v' can never leave p where it was. */
 	while (*p && *p != '\n') {
-		while (*p == ' ' || *p == '\t')
+		while (*p != '\n' && isspace((unsigned char)*p))
 			p++;
 		if (isdigit((unsigned char)*p)) {
 			const char *t = p;

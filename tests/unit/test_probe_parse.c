@@ -1,4 +1,6 @@
 /* The probes' pure parsers (lib/probe/parse.c). */
+#include <unistd.h>
+
 #include "check.h"
 #include "internal.h"
 #include "probe/probe.h"
@@ -157,8 +159,32 @@ static void test_system_files(void)
 	CHECK(gw__parse_group_member("video:x:44:\n", 44, "bob", 44, buf, sizeof(buf)));
 }
 
+/* Issue 8 #22: a blank other than space or tab in the NVRM line (a '\r'
+ * after "Kernel Module") made the token loop stand still: doctor hung. */
+static void test_proc_version_blanks(void)
+{
+	static const char *const lines[] = {
+		"NVRM version: NVIDIA UNIX x86_64 Kernel Module\r 535.183.01  Sun May 12 2024\n",
+		"NVRM version: NVIDIA UNIX x86_64 Kernel Module \v535.183.01\f Sun May 12 2024\n",
+		"NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.183.01\r\n",
+		"NVRM version: NVIDIA UNIX Open Kernel Module for\rx86_64  535.183.01\n",
+	};
+	gw_ver v;
+	gw_probe_kmod_flavor fl;
+
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		CHECK_INT(gw__parse_nvidia_proc_version(lines[i], &v, &fl), 0);
+		CHECK_STR(v.text, "535.183.01");
+	}
+	CHECK(gw__parse_nvidia_proc_version("NVRM version: Kernel Module\r\r\v\f\n", &v, &fl) < 0);
+	CHECK(gw__parse_nvidia_proc_version("NVRM version: Kernel Module x\r", &v, &fl) < 0);
+}
+
 int main(void)
 {
+	/* A parser that loops forever fails the test instead of hanging it. */
+	alarm(30);
+	test_proc_version_blanks();
 	test_versions();
 	test_cuda_files();
 	test_python_files();
