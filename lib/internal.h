@@ -1,9 +1,11 @@
 /* gpuwise — library internals shared by lib/ (not installed, not used by cli/).
  *
- * Semi-private names are gw__<module>_<verb>. Every file-system read goes
- * through gw__path_resolve()/gw__read_file(); every allocation, dlopen and
- * dlsym through the gw__sys_* wrappers, so fault injection can fail the Nth
- * one (see lib/core/sys.c and GPUWISE_FAULT).
+ * Semi-private names are gw__<module>_<verb>. lib/core is the only layer
+ * that touches the operating system: every file read, listing, stat,
+ * access check and readlink goes through the root-aware helpers below
+ * (lib/core/path.c), and those, like every allocation, dlopen and dlsym,
+ * through the one replaceable system-call table of lib/core/sys.c, so fault
+ * injection (GPUWISE_FAULT) reaches every call.
  */
 #ifndef GPUWISE_INTERNAL_H
 #define GPUWISE_INTERNAL_H
@@ -25,8 +27,10 @@ int gw__error_set(int code, const char *fmt, ...) __attribute__((format(printf, 
 
 /* ---- system-call table with fault injection (lib/core/sys.c) ---------- */
 
-/* GPUWISE_FAULT="alloc:N" | "dlsym:N" | "dlopen:N" | "read:N" makes the Nth
- * call of that kind (1-based, counted per process) fail once. Read once. */
+/* GPUWISE_FAULT="KIND:N" makes the Nth call of that kind (1-based, counted
+ * per process) fail once: alloc, dlopen, dlsym, read (a whole file read or
+ * listing), or one system call (open, fdread, stat, opendir, readdir,
+ * readlink, access, ...: core/sys.h). Read once. */
 void *gw__malloc(size_t n);
 void *gw__calloc(size_t n, size_t size);
 void *gw__realloc(void *p, size_t n);
@@ -36,6 +40,14 @@ void *gw__dlopen(const char *name);       /* RTLD_NOW | RTLD_LOCAL */
 void *gw__dlsym(void *handle, const char *sym);
 int gw__dlclose(void *handle);
 const char *gw__dlerror(void);
+/* getuid(2), getegid(2), getgroups(2) through the table. */
+unsigned gw__getuid(void);
+unsigned gw__getegid(void);
+/* Supplementary groups into out (at most max): how many, or -1. */
+int gw__getgroups(unsigned *out, int max);
+/* Keep an already loaded library mapped for the life of the process
+ * (RTLD_NOLOAD | RTLD_NODELETE): loads nothing new. */
+void gw__dlopen_keep(const char *name);
 
 /* ---- paths and files (lib/core/path.c) -------------------------------- */
 
@@ -56,6 +68,42 @@ int gw__read_small(const char *root, const char *path, char *buf, size_t bufsz);
  * gw__dir_list_free(). Returns 0, GW_ENOTFOUND, GW_EPERM, GW_EIO or GW_ENOMEM. */
 int gw__dir_list(const char *root, const char *path, char ***out, size_t *count);
 void gw__dir_list_free(char **names, size_t count);
+/* The same, keeping only names that start with prefix ("" = all), at most
+ * max of them. A folder that cannot be listed is an error (GW_ENOTFOUND,
+ * GW_EPERM, GW_EIO), never an empty list; on error *out is NULL, *count 0. */
+int gw__dir_list_match(const char *root, const char *path, const char *prefix, size_t max, char ***out,
+		       size_t *count);
+
+/* What stat(2) says about root+path (links followed). */
+typedef struct gw_file_stat {
+	bool is_dir, is_reg, is_chr;
+	unsigned mode;             /* permission bits (07777) */
+	unsigned uid, gid;
+	uint64_t size;
+} gw_file_stat;
+
+/* 0, GW_ENOTFOUND, GW_EPERM or GW_EIO. */
+int gw__path_stat(const char *root, const char *path, gw_file_stat *out);
+bool gw__path_exists(const char *root, const char *path);
+bool gw__path_is_dir(const char *root, const char *path);
+/* access(2) on root+path (R_OK, W_OK, X_OK): 0, GW_EPERM, GW_ENOTFOUND, GW_EIO. */
+int gw__path_access(const char *root, const char *path, int mode);
+
+/* realpath(3) of a path on this host (not under a root: for the file a
+ * library was loaded from). 0, or a negative code and out untouched. */
+int gw__realpath(const char *path, char *out, size_t outsz);
+
+/* Resolve the symbolic links of an absolute path inside the root: absolute
+ * link targets are taken relative to the root (the kernel would follow them
+ * out of a fake tree). out is root-relative. 0 or GW_EINVAL (too long, a
+ * loop); absent components are kept as written. */
+int gw__path_resolve(const char *root, const char *path, char *out, size_t outsz);
+
+/* The last `limit` bytes of a regular file (a log) into a NUL-terminated
+ * malloc'd buffer. Returns 1 when the start was cut, 0 when the whole file
+ * was read, or GW_ENOTFOUND, GW_EPERM, GW_EINVAL (not a regular file),
+ * GW_EIO, GW_ENOMEM. */
+int gw__read_tail(const char *root, const char *path, size_t limit, char **out, size_t *len);
 
 /* The target of the symbolic link root+path, NUL-terminated, as written
  * (relative or absolute). Returns 0, GW_ENOTFOUND (absent or not a link),

@@ -120,10 +120,7 @@ static const char *cuda_init_reason(gwc_result r)
  * the object gw__dlopen already loaded; it loads nothing new. */
 static void keep_mapped(const char *name)
 {
-	void *h = dlopen(name, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD | RTLD_NODELETE);
-
-	if (h)
-		dlclose(h);
+	gw__dlopen_keep(name);
 }
 
 static const char *cuda_library_name(const gw_context *ctx)

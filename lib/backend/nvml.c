@@ -450,7 +450,7 @@ static int library_file_version(void *lib, char *out, size_t outsz)
 
 	if (!lib || dlinfo(lib, RTLD_DI_LINKMAP, &lm) != 0 || !lm || !lm->l_name || !lm->l_name[0])
 		return GW_ENOTFOUND;
-	if (!realpath(lm->l_name, real))
+	if (gw__realpath(lm->l_name, real, sizeof(real)) < 0)
 		gw__strlcpy(real, lm->l_name, sizeof(real));
 	return gw__nvidia_version_from_filename(real, strlen(real), out, outsz);
 }
@@ -545,10 +545,7 @@ static void status_fail(gw_backend_status *status, gw_backend_state state, int e
  * the object gw__dlopen already loaded; it loads nothing new. */
 static void keep_mapped(const char *name)
 {
-	void *h = dlopen(name, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD | RTLD_NODELETE);
-
-	if (h)
-		dlclose(h);
+	gw__dlopen_keep(name);
 }
 
 static const char *nvml_library_name(const gw_context *ctx)

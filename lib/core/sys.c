@@ -1,71 +1,264 @@
-/* The replaceable system-call layer: every allocation, dlopen, dlsym and file
- * open in lib/ goes through here so tests can fail the Nth one.
+/* The replaceable system-call table (see core/sys.h): every allocation,
+ * dlopen, dlsym and system call in lib/ goes through here, so tests can
+ * replace a call or fail the Nth one.
  *
- * GPUWISE_FAULT="KIND:N" (KIND = alloc, dlopen, dlsym, read) makes the Nth
- * call of that kind fail once, as SQLite's test_malloc does. The variable is
- * read once; counters are atomic so threads (the Python monitor) are safe.
+ * GPUWISE_FAULT="KIND:N" makes the Nth call of that kind fail once, as
+ * SQLite's test_malloc does. The variable is read once; counters are
+ * atomic so threads (the Python monitor) are safe.
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "internal.h"
 #include "core/sys.h"
 
+/* ---- fault injection ------------------------------------------------------ */
+
+static const char *const fault_names[GW__FAULT_KINDS] = {
+	[GW__FAULT_ALLOC] = "alloc",
+	[GW__FAULT_DLOPEN] = "dlopen",
+	[GW__FAULT_DLSYM] = "dlsym",
+	[GW__FAULT_READ] = "read",
+	[GW__FAULT_OPEN] = "open",
+	[GW__FAULT_FDREAD] = "fdread",
+	[GW__FAULT_FSTAT] = "fstat",
+	[GW__FAULT_LSEEK] = "lseek",
+	[GW__FAULT_STAT] = "stat",
+	[GW__FAULT_LSTAT] = "lstat",
+	[GW__FAULT_ACCESS] = "access",
+	[GW__FAULT_OPENDIR] = "opendir",
+	[GW__FAULT_READDIR] = "readdir",
+	[GW__FAULT_READLINK] = "readlink",
+	[GW__FAULT_REALPATH] = "realpath",
+	[GW__FAULT_GETGROUPS] = "getgroups",
+	[GW__FAULT_PIPE2] = "pipe2",
+	[GW__FAULT_FORK] = "fork",
+	[GW__FAULT_EXECV] = "execv",
+	[GW__FAULT_POSIX_SPAWN] = "posix_spawn",
+	[GW__FAULT_DUP2] = "dup2",
+	[GW__FAULT_SETPGID] = "setpgid",
+	[GW__FAULT_POLL] = "poll",
+	[GW__FAULT_KILL] = "kill",
+	[GW__FAULT_WAITPID] = "waitpid",
+};
+
 enum { FAULT_NONE = -1 };
 
 static pthread_once_t fault_once = PTHREAD_ONCE_INIT;
-static int fault_kind = FAULT_NONE;
-static long fault_nth;
+static atomic_int fault_kind = FAULT_NONE;
+static atomic_long fault_nth;
 static atomic_long fault_counter[GW__FAULT_KINDS];
 static _Thread_local const char *injected_dlerror;
 
-static void fault_read_env(void)
+const char *gw__fault_kind_name(enum gw__fault_kind kind)
 {
-	static const char *const names[GW__FAULT_KINDS] = { "alloc", "dlopen", "dlsym", "read" };
-	const char *env = getenv("GPUWISE_FAULT");
-	const char *colon;
+	return (unsigned)kind < GW__FAULT_KINDS ? fault_names[kind] : NULL;
+}
 
-	if (!env || !(colon = strchr(env, ':')))
-		return;
+static int fault_parse(const char *spec, int *kind, long *nth)
+{
+	const char *colon = spec ? strchr(spec, ':') : NULL;
+
+	if (!colon)
+		return GW_EINVAL;
 	for (int k = 0; k < GW__FAULT_KINDS; k++) {
-		if (strlen(names[k]) == (size_t)(colon - env) && !strncmp(env, names[k], (size_t)(colon - env))) {
-			fault_kind = k;
-			fault_nth = strtol(colon + 1, NULL, 10);
+		if (strlen(fault_names[k]) == (size_t)(colon - spec) && !strncmp(spec, fault_names[k], (size_t)(colon - spec))) {
+			*kind = k;
+			*nth = strtol(colon + 1, NULL, 10);
+			return 0;
 		}
 	}
+	return GW_EINVAL;
+}
+
+static void fault_read_env(void)
+{
+	int kind;
+	long nth;
+
+	if (fault_parse(getenv("GPUWISE_FAULT"), &kind, &nth) == 0) {
+		atomic_store(&fault_nth, nth);
+		atomic_store(&fault_kind, kind);
+	}
+}
+
+int gw__fault_config(const char *spec)
+{
+	int kind = FAULT_NONE;
+	long nth = 0;
+
+	pthread_once(&fault_once, fault_read_env);
+	if (spec && fault_parse(spec, &kind, &nth) < 0)
+		return gw__error_set(GW_EINVAL, "unknown fault kind in '%s'", spec);
+	atomic_store(&fault_kind, FAULT_NONE);
+	for (int k = 0; k < GW__FAULT_KINDS; k++)
+		atomic_store(&fault_counter[k], 0);
+	atomic_store(&fault_nth, nth);
+	atomic_store(&fault_kind, kind);
+	return 0;
 }
 
 bool gw__fault_hit(enum gw__fault_kind kind)
 {
 	pthread_once(&fault_once, fault_read_env);
-	if (fault_kind != (int)kind || fault_nth <= 0)
+	if (atomic_load(&fault_kind) != (int)kind || atomic_load(&fault_nth) <= 0)
 		return false;
-	return atomic_fetch_add(&fault_counter[kind], 1) + 1 == fault_nth;
+	return atomic_fetch_add(&fault_counter[kind], 1) + 1 == atomic_load(&fault_nth);
 }
+
+/* ---- the table ------------------------------------------------------------ */
+
+/* open(2) and dlopen(3) are variadic or take flags: the table holds fixed
+ * signatures. */
+static int os_open(const char *path, int flags, mode_t mode)
+{
+	return open(path, flags, mode);
+}
+
+static int os_execv(const char *path, char *const argv[])
+{
+	return execv(path, argv);
+}
+
+static void *os_dlopen(const char *name, int flags)
+{
+	return dlopen(name, flags);
+}
+
+#define SYSCALL(name, fn) { name, (gw__syscall_ptr)(fn), (gw__syscall_ptr)(fn) }
+
+static struct {
+	const char *name;
+	gw__syscall_ptr current;
+	gw__syscall_ptr deflt;
+} syscalls[] = {
+	SYSCALL("malloc", malloc),
+	SYSCALL("calloc", calloc),
+	SYSCALL("realloc", realloc),
+	SYSCALL("free", free),
+	SYSCALL("dlopen", os_dlopen),
+	SYSCALL("dlsym", dlsym),
+	SYSCALL("dlclose", dlclose),
+	SYSCALL("dlerror", dlerror),
+	SYSCALL("open", os_open),
+	SYSCALL("read", read),
+	SYSCALL("close", close),
+	SYSCALL("fstat", fstat),
+	SYSCALL("lseek", lseek),
+	SYSCALL("stat", stat),
+	SYSCALL("lstat", lstat),
+	SYSCALL("access", access),
+	SYSCALL("opendir", opendir),
+	SYSCALL("readdir", readdir),
+	SYSCALL("closedir", closedir),
+	SYSCALL("readlink", readlink),
+	SYSCALL("realpath", realpath),
+	SYSCALL("getuid", getuid),
+	SYSCALL("getegid", getegid),
+	SYSCALL("getgroups", getgroups),
+	SYSCALL("pipe2", pipe2),
+	SYSCALL("fork", fork),
+	SYSCALL("execv", os_execv),
+	SYSCALL("posix_spawn", posix_spawn),
+	SYSCALL("dup2", dup2),
+	SYSCALL("setpgid", setpgid),
+	SYSCALL("poll", poll),
+	SYSCALL("kill", kill),
+	SYSCALL("waitpid", waitpid),
+};
+
+/* Indices into syscalls[], in its order. */
+enum {
+	SYS_MALLOC, SYS_CALLOC, SYS_REALLOC, SYS_FREE, SYS_DLOPEN, SYS_DLSYM, SYS_DLCLOSE, SYS_DLERROR,
+	SYS_OPEN, SYS_READ, SYS_CLOSE, SYS_FSTAT, SYS_LSEEK, SYS_STAT, SYS_LSTAT, SYS_ACCESS,
+	SYS_OPENDIR, SYS_READDIR, SYS_CLOSEDIR, SYS_READLINK, SYS_REALPATH, SYS_GETUID, SYS_GETEGID,
+	SYS_GETGROUPS, SYS_PIPE2, SYS_FORK, SYS_EXECV, SYS_POSIX_SPAWN, SYS_DUP2, SYS_SETPGID, SYS_POLL,
+	SYS_KILL, SYS_WAITPID, SYS_COUNT
+};
+_Static_assert(SYS_COUNT == sizeof(syscalls) / sizeof(syscalls[0]), "syscall index list out of step");
+
+#define CALL(idx, type) ((type)syscalls[idx].current)
+
+int gw__syscall_set(const char *name, gw__syscall_ptr fn)
+{
+	if (!name) {
+		for (size_t i = 0; i < GW_ARRAY_SIZE(syscalls); i++)
+			syscalls[i].current = syscalls[i].deflt;
+		return 0;
+	}
+	for (size_t i = 0; i < GW_ARRAY_SIZE(syscalls); i++) {
+		if (!strcmp(syscalls[i].name, name)) {
+			syscalls[i].current = fn ? fn : syscalls[i].deflt;
+			return 0;
+		}
+	}
+	return gw__error_set(GW_ENOTFOUND, "no system call '%s' in the table", name);
+}
+
+gw__syscall_ptr gw__syscall_get(const char *name)
+{
+	for (size_t i = 0; name && i < GW_ARRAY_SIZE(syscalls); i++)
+		if (!strcmp(syscalls[i].name, name))
+			return syscalls[i].current;
+	return NULL;
+}
+
+const char *gw__syscall_next(const char *name)
+{
+	size_t i = 0;
+
+	if (name) {
+		while (i < GW_ARRAY_SIZE(syscalls) && strcmp(syscalls[i].name, name))
+			i++;
+		i++;
+	}
+	return i < GW_ARRAY_SIZE(syscalls) ? syscalls[i].name : NULL;
+}
+
+/* A failed call as the real one fails: errno set, the failure value back. */
+#define FAIL_IF(kind, value)                     \
+	do {                                     \
+		if (gw__fault_hit(kind)) {       \
+			errno = EIO;             \
+			return value;            \
+		}                                \
+	} while (0)
+
+/* ---- allocation and the dynamic loader -------------------------------- */
 
 void *gw__malloc(size_t n)
 {
-	if (gw__fault_hit(GW__FAULT_ALLOC))
+	if (gw__fault_hit(GW__FAULT_ALLOC)) {
+		errno = ENOMEM;
 		return NULL;
-	return malloc(n ? n : 1);
+	}
+	return CALL(SYS_MALLOC, void *(*)(size_t))(n ? n : 1);
 }
 
 void *gw__calloc(size_t n, size_t size)
 {
-	if (gw__fault_hit(GW__FAULT_ALLOC))
+	if (gw__fault_hit(GW__FAULT_ALLOC)) {
+		errno = ENOMEM;
 		return NULL;
-	return calloc(n ? n : 1, size ? size : 1);
+	}
+	return CALL(SYS_CALLOC, void *(*)(size_t, size_t))(n ? n : 1, size ? size : 1);
 }
 
 void *gw__realloc(void *p, size_t n)
 {
-	if (gw__fault_hit(GW__FAULT_ALLOC))
+	if (gw__fault_hit(GW__FAULT_ALLOC)) {
+		errno = ENOMEM;
 		return NULL;
-	return realloc(p, n ? n : 1);
+	}
+	return CALL(SYS_REALLOC, void *(*)(void *, size_t))(p, n ? n : 1);
 }
 
 char *gw__strdup(const char *s)
@@ -80,7 +273,7 @@ char *gw__strdup(const char *s)
 
 void gw__free(void *p)
 {
-	free(p);
+	CALL(SYS_FREE, void (*)(void *))(p);
 }
 
 void *gw__dlopen(const char *name)
@@ -90,19 +283,27 @@ void *gw__dlopen(const char *name)
 		return NULL;
 	}
 	injected_dlerror = NULL;
-	return dlopen(name, RTLD_NOW | RTLD_LOCAL);
+	return CALL(SYS_DLOPEN, void *(*)(const char *, int))(name, RTLD_NOW | RTLD_LOCAL);
+}
+
+void gw__dlopen_keep(const char *name)
+{
+	void *h = CALL(SYS_DLOPEN, void *(*)(const char *, int))(name, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD | RTLD_NODELETE);
+
+	if (h)
+		CALL(SYS_DLCLOSE, int (*)(void *))(h);
 }
 
 void *gw__dlsym(void *handle, const char *sym)
 {
 	if (gw__fault_hit(GW__FAULT_DLSYM))
 		return NULL;
-	return dlsym(handle, sym);
+	return CALL(SYS_DLSYM, void *(*)(void *, const char *))(handle, sym);
 }
 
 int gw__dlclose(void *handle)
 {
-	return handle ? dlclose(handle) : 0;
+	return handle ? CALL(SYS_DLCLOSE, int (*)(void *))(handle) : 0;
 }
 
 const char *gw__dlerror(void)
@@ -111,6 +312,187 @@ const char *gw__dlerror(void)
 
 	if (injected_dlerror)
 		return injected_dlerror;
-	e = dlerror();
+	e = CALL(SYS_DLERROR, char *(*)(void))();
 	return e ? e : "unknown dynamic-loader error";
+}
+
+/* ---- files ------------------------------------------------------------------ */
+
+int gw__sys_open(const char *path, int flags, mode_t mode)
+{
+	FAIL_IF(GW__FAULT_OPEN, -1);
+	return CALL(SYS_OPEN, int (*)(const char *, int, mode_t))(path, flags, mode);
+}
+
+ssize_t gw__sys_read(int fd, void *buf, size_t n)
+{
+	FAIL_IF(GW__FAULT_FDREAD, -1);
+	return CALL(SYS_READ, ssize_t (*)(int, void *, size_t))(fd, buf, n);
+}
+
+int gw__sys_close(int fd)
+{
+	return CALL(SYS_CLOSE, int (*)(int))(fd);
+}
+
+int gw__sys_fstat(int fd, struct stat *st)
+{
+	FAIL_IF(GW__FAULT_FSTAT, -1);
+	return CALL(SYS_FSTAT, int (*)(int, struct stat *))(fd, st);
+}
+
+off_t gw__sys_lseek(int fd, off_t off, int whence)
+{
+	FAIL_IF(GW__FAULT_LSEEK, (off_t)-1);
+	return CALL(SYS_LSEEK, off_t (*)(int, off_t, int))(fd, off, whence);
+}
+
+int gw__sys_stat(const char *path, struct stat *st)
+{
+	FAIL_IF(GW__FAULT_STAT, -1);
+	return CALL(SYS_STAT, int (*)(const char *, struct stat *))(path, st);
+}
+
+int gw__sys_lstat(const char *path, struct stat *st)
+{
+	FAIL_IF(GW__FAULT_LSTAT, -1);
+	return CALL(SYS_LSTAT, int (*)(const char *, struct stat *))(path, st);
+}
+
+int gw__sys_access(const char *path, int mode)
+{
+	FAIL_IF(GW__FAULT_ACCESS, -1);
+	return CALL(SYS_ACCESS, int (*)(const char *, int))(path, mode);
+}
+
+DIR *gw__sys_opendir(const char *path)
+{
+	FAIL_IF(GW__FAULT_OPENDIR, NULL);
+	return CALL(SYS_OPENDIR, DIR *(*)(const char *))(path);
+}
+
+struct dirent *gw__sys_readdir(DIR *d)
+{
+	FAIL_IF(GW__FAULT_READDIR, NULL);
+	return CALL(SYS_READDIR, struct dirent *(*)(DIR *))(d);
+}
+
+int gw__sys_closedir(DIR *d)
+{
+	return CALL(SYS_CLOSEDIR, int (*)(DIR *))(d);
+}
+
+ssize_t gw__sys_readlink(const char *path, char *buf, size_t n)
+{
+	FAIL_IF(GW__FAULT_READLINK, -1);
+	return CALL(SYS_READLINK, ssize_t (*)(const char *, char *, size_t))(path, buf, n);
+}
+
+char *gw__sys_realpath(const char *path, char *resolved)
+{
+	FAIL_IF(GW__FAULT_REALPATH, NULL);
+	return CALL(SYS_REALPATH, char *(*)(const char *, char *))(path, resolved);
+}
+
+/* ---- who is asking ------------------------------------------------------- */
+
+uid_t gw__sys_getuid(void)
+{
+	return CALL(SYS_GETUID, uid_t (*)(void))();
+}
+
+gid_t gw__sys_getegid(void)
+{
+	return CALL(SYS_GETEGID, gid_t (*)(void))();
+}
+
+int gw__sys_getgroups(int n, gid_t *list)
+{
+	FAIL_IF(GW__FAULT_GETGROUPS, -1);
+	return CALL(SYS_GETGROUPS, int (*)(int, gid_t *))(n, list);
+}
+
+/* ---- processes ------------------------------------------------------------ */
+
+int gw__sys_pipe2(int fds[2], int flags)
+{
+	FAIL_IF(GW__FAULT_PIPE2, -1);
+	return CALL(SYS_PIPE2, int (*)(int *, int))(fds, flags);
+}
+
+pid_t gw__sys_fork(void)
+{
+	FAIL_IF(GW__FAULT_FORK, -1);
+	return CALL(SYS_FORK, pid_t (*)(void))();
+}
+
+int gw__sys_execv(const char *path, char *const argv[])
+{
+	FAIL_IF(GW__FAULT_EXECV, -1);
+	return CALL(SYS_EXECV, int (*)(const char *, char *const *))(path, argv);
+}
+
+int gw__sys_posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_actions_t *fa,
+			const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
+{
+	/* posix_spawn returns the error number instead of setting errno. */
+	if (gw__fault_hit(GW__FAULT_POSIX_SPAWN))
+		return EIO;
+	return CALL(SYS_POSIX_SPAWN, int (*)(pid_t *, const char *, const posix_spawn_file_actions_t *,
+					     const posix_spawnattr_t *, char *const *, char *const *))(pid, path, fa, attr,
+												     argv, envp);
+}
+
+int gw__sys_dup2(int from, int to)
+{
+	FAIL_IF(GW__FAULT_DUP2, -1);
+	return CALL(SYS_DUP2, int (*)(int, int))(from, to);
+}
+
+int gw__sys_setpgid(pid_t pid, pid_t pgid)
+{
+	FAIL_IF(GW__FAULT_SETPGID, -1);
+	return CALL(SYS_SETPGID, int (*)(pid_t, pid_t))(pid, pgid);
+}
+
+int gw__sys_poll(struct pollfd *fds, nfds_t n, int timeout_ms)
+{
+	FAIL_IF(GW__FAULT_POLL, -1);
+	return CALL(SYS_POLL, int (*)(struct pollfd *, nfds_t, int))(fds, n, timeout_ms);
+}
+
+int gw__sys_kill(pid_t pid, int sig)
+{
+	FAIL_IF(GW__FAULT_KILL, -1);
+	return CALL(SYS_KILL, int (*)(pid_t, int))(pid, sig);
+}
+
+pid_t gw__sys_waitpid(pid_t pid, int *status, int options)
+{
+	FAIL_IF(GW__FAULT_WAITPID, -1);
+	return CALL(SYS_WAITPID, pid_t (*)(pid_t, int *, int))(pid, status, options);
+}
+
+/* ---- for the layers above (internal.h) ---------------------------------- */
+
+unsigned gw__getuid(void)
+{
+	return (unsigned)gw__sys_getuid();
+}
+
+unsigned gw__getegid(void)
+{
+	return (unsigned)gw__sys_getegid();
+}
+
+int gw__getgroups(unsigned *out, int max)
+{
+	gid_t g[256];
+	int n;
+
+	if ((n = gw__sys_getgroups((int)GW_ARRAY_SIZE(g), g)) < 0)
+		return -1;
+	for (int i = 0; i < n && i < max; i++)
+		out[i] = (unsigned)g[i];
+	return n < max ? n : max;
 }

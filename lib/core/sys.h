@@ -1,12 +1,113 @@
-/* Fault-injection counters behind lib/core/sys.c. */
+/* The replaceable system-call table behind lib/core (SQLite's aSyscall[] in
+ * os_unix.c is the model). Every system call lib/ makes goes through one
+ * entry of the table; the gw__sys_* functions below are the only callers.
+ * Only lib/core includes this header: the layers above use the root-aware
+ * helpers of internal.h (gw__read_file, gw__path_stat, gw__dir_list, ...).
+ *
+ * Each entry has a name (the libc name: "open", "stat", "opendir", ...), a
+ * current and a default pointer. Tests replace an entry with
+ * gw__syscall_set() to make that call fail and check that the failure
+ * surfaces as a clean error; gw__syscall_set(NULL, NULL) restores them all.
+ * Replacing entries is not thread-safe: tests do it before anything runs.
+ *
+ * GPUWISE_FAULT="KIND:N" fails the Nth call of KIND once (see
+ * gw__fault_kind_name() for the names: alloc, dlopen, dlsym, read, and one
+ * per system call that can fail). The failed call returns what the real one
+ * returns on failure, with errno EIO (ENOMEM for allocations).
+ */
 #ifndef GPUWISE_CORE_SYS_H
 #define GPUWISE_CORE_SYS_H
 
+#include <dirent.h>
+#include <poll.h>
+#include <spawn.h>
 #include <stdbool.h>
+#include <stddef.h>
+#include <sys/stat.h>
+#include <sys/types.h>
 
-enum gw__fault_kind { GW__FAULT_ALLOC, GW__FAULT_DLOPEN, GW__FAULT_DLSYM, GW__FAULT_READ, GW__FAULT_KINDS };
+enum gw__fault_kind {
+	/* Kinds of calls (since the first fault loop). */
+	GW__FAULT_ALLOC,     /* malloc, calloc, realloc */
+	GW__FAULT_DLOPEN,
+	GW__FAULT_DLSYM,
+	GW__FAULT_READ,      /* a whole file read or folder listing (gw__read_file, gw__dir_list*) */
+	/* One per system call that can fail. */
+	GW__FAULT_OPEN,
+	GW__FAULT_FDREAD,    /* read(2) */
+	GW__FAULT_FSTAT,
+	GW__FAULT_LSEEK,
+	GW__FAULT_STAT,
+	GW__FAULT_LSTAT,
+	GW__FAULT_ACCESS,
+	GW__FAULT_OPENDIR,
+	GW__FAULT_READDIR,
+	GW__FAULT_READLINK,
+	GW__FAULT_REALPATH,
+	GW__FAULT_GETGROUPS,
+	/* Process control: in the table for lib/doctor/deep.c and the probe's
+	 * python3 query to adopt. */
+	GW__FAULT_PIPE2,
+	GW__FAULT_FORK,
+	GW__FAULT_EXECV,
+	GW__FAULT_POSIX_SPAWN,
+	GW__FAULT_DUP2,
+	GW__FAULT_SETPGID,
+	GW__FAULT_POLL,
+	GW__FAULT_KILL,
+	GW__FAULT_WAITPID,
+	GW__FAULT_KINDS
+};
+
+/* "alloc", "dlopen", "dlsym", "read", "open", "fdread", "fstat", ... */
+const char *gw__fault_kind_name(enum gw__fault_kind kind);
 
 /* True when this call of `kind` is the one GPUWISE_FAULT asked to fail. */
 bool gw__fault_hit(enum gw__fault_kind kind);
+
+/* Replace the GPUWISE_FAULT setting ("KIND:N", NULL = none) and restart the
+ * counters; for tests. 0, or GW_EINVAL for an unknown kind. */
+int gw__fault_config(const char *spec);
+
+/* ---- the table ---------------------------------------------------------- */
+
+typedef void (*gw__syscall_ptr)(void);
+
+/* Replace entry `name` by fn (NULL: its default). name NULL resets every
+ * entry. 0, or GW_ENOTFOUND when no entry has that name. */
+int gw__syscall_set(const char *name, gw__syscall_ptr fn);
+/* The current pointer of entry `name`, NULL when there is none. */
+gw__syscall_ptr gw__syscall_get(const char *name);
+/* The name of the entry after `name` (NULL: the first); NULL after the last. */
+const char *gw__syscall_next(const char *name);
+
+/* ---- the calls ------------------------------------------------------------ */
+
+int gw__sys_open(const char *path, int flags, mode_t mode);
+ssize_t gw__sys_read(int fd, void *buf, size_t n);
+int gw__sys_close(int fd);
+int gw__sys_fstat(int fd, struct stat *st);
+off_t gw__sys_lseek(int fd, off_t off, int whence);
+int gw__sys_stat(const char *path, struct stat *st);
+int gw__sys_lstat(const char *path, struct stat *st);
+int gw__sys_access(const char *path, int mode);
+DIR *gw__sys_opendir(const char *path);
+struct dirent *gw__sys_readdir(DIR *d);
+int gw__sys_closedir(DIR *d);
+ssize_t gw__sys_readlink(const char *path, char *buf, size_t n);
+char *gw__sys_realpath(const char *path, char *resolved);
+uid_t gw__sys_getuid(void);
+gid_t gw__sys_getegid(void);
+int gw__sys_getgroups(int n, gid_t *list);
+int gw__sys_pipe2(int fds[2], int flags);
+pid_t gw__sys_fork(void);
+int gw__sys_execv(const char *path, char *const argv[]);
+int gw__sys_posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_actions_t *fa,
+			const posix_spawnattr_t *attr, char *const argv[], char *const envp[]);
+int gw__sys_dup2(int from, int to);
+int gw__sys_setpgid(pid_t pid, pid_t pgid);
+int gw__sys_poll(struct pollfd *fds, nfds_t n, int timeout_ms);
+int gw__sys_kill(pid_t pid, int sig);
+pid_t gw__sys_waitpid(pid_t pid, int *status, int options);
 
 #endif

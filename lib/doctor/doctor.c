@@ -4,8 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "doctor/doctor_int.h"
 #include "gpuwise/explain.h"
@@ -144,8 +142,7 @@ bool gw__doc_cc(const gw__doctor *d, int i, bool is_pci, unsigned *major, unsign
 
 bool gw__doc_node_ok(const gw__doctor *d, const gw_probe_node *n)
 {
-	char full[GW_PATH_MAX];
-	struct stat st;
+	gw_file_stat st;
 	unsigned m;
 
 	if (!n->exists)
@@ -155,16 +152,16 @@ bool gw__doc_node_ok(const gw__doctor *d, const gw_probe_node *n)
 	/* A fake tree's files belong to whoever checked it out: access() says
 	 * nothing about the modelled user. Judge the mode bits and the groups
 	 * of the tree's /etc/group instead. */
-	if (gw__path_join(full, sizeof(full), d->p->root, n->path) < 0 || stat(full, &st) != 0)
+	if (gw__path_stat(d->p->root, n->path, &st) < 0)
 		return n->accessible;
-	m = (unsigned)st.st_mode;
+	m = st.mode;
 	if ((m & 06) == 06)
 		return true;
 	if ((m & 060) == 060 && n->user_in_group)
 		return true;
 	/* The owner's bits apply whatever the groups: a node mode 0600 owned by
 	 * this user is usable though the user is in no GPU group. */
-	return (m & 0600) == 0600 && (unsigned)st.st_uid == d->uid;
+	return (m & 0600) == 0600 && st.uid == d->uid;
 }
 
 /* ---- the run -------------------------------------------------------------- */
@@ -349,7 +346,7 @@ int gw_doctor_run(gw_doctor_report **out, const gw_doctor_options *opts)
 				     GW_DOCTOR_OPTIONS_VERSION);
 	memset(&d, 0, sizeof(d));
 	d.opts = opts;
-	d.uid = (unsigned)getuid();
+	d.uid = gw__getuid();
 	d.fake_root = root && root[0] && strcmp(root, "/");
 	if (!(d.rep = gw__calloc(1, sizeof(*d.rep))))
 		return gw__error_set(GW_ENOMEM, "out of memory");

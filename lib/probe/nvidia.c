@@ -4,7 +4,6 @@
  * /dev/nvidia* nodes. */
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "internal.h"
 #include "probe/probe.h"
@@ -24,16 +23,12 @@ static unsigned read_hex(gw_probe_ctx *c, const char *dir, const char *name)
 
 static void read_bound_driver(gw_probe_ctx *c, const char *dir, char *out, size_t outsz)
 {
-	char path[GW_PATH_MAX], full[GW_PATH_MAX], target[GW_PATH_MAX];
-	ssize_t n;
+	char path[GW_PATH_MAX], target[GW_PATH_MAX];
 	const char *base;
 
 	out[0] = '\0';
-	if (!gw__probe_join(path, sizeof(path), dir, "driver") || gw__path_join(full, sizeof(full), c->root, path) < 0)
+	if (!gw__probe_join(path, sizeof(path), dir, "driver") || gw__readlink(c->root, path, target, sizeof(target)) < 0)
 		return;
-	if ((n = readlink(full, target, sizeof(target) - 1)) < 0)
-		return;
-	target[n] = '\0';
 	base = strrchr(target, '/');
 	gw__strlcpy(out, base ? base + 1 : target, outsz);
 }
@@ -46,7 +41,7 @@ int gw__probe_hardware(gw_probe_ctx *c)
 	int rc;
 
 	if ((rc = gw__probe_list_dir(c, "/sys/bus/pci/devices", "", &names, &n)) < 0)
-		return rc;
+		return rc == GW_ENOMEM ? rc : 0;
 	for (size_t i = 0; i < n; i++) {
 		char dir[GW_PATH_MAX];
 		unsigned cls, vendor;
@@ -233,16 +228,13 @@ static void collect_lib(gw_probe_ctx *c, const libdirs *d, const char *base, gw_
 		/* libX.so.1 is usually a link to the versioned file: its target
 		 * names the version the loader really gets. */
 		if (f.has_soname) {
-			char link[GW_PATH_MAX], full[GW_PATH_MAX], target[GW_PATH_MAX];
-			ssize_t tl;
+			char link[GW_PATH_MAX], target[GW_PATH_MAX];
 			gw_ver v;
 
 			if (gw__probe_join(link, sizeof(link), d->dir[i], soname) &&
-			    gw__path_join(full, sizeof(full), c->root, link) == 0 &&
-			    (tl = readlink(full, target, sizeof(target) - 1)) > 0) {
+			    gw__readlink(c->root, link, target, sizeof(target)) == 0 && target[0]) {
 				const char *b;
 
-				target[tl] = '\0';
 				b = strrchr(target, '/');
 				b = b ? b + 1 : target;
 				if (gw__parse_lib_version(b, base, &v) == 0 && v.nparts >= 2) {

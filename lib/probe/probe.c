@@ -1,14 +1,9 @@
 /* The probe run: one report from every probe, plus the file helpers the
  * probes share (existence, root-aware symlink resolution, sorted folder
  * listings, device nodes). Every path is joined with the root. */
-#include <dirent.h>
-#include <errno.h>
-#include <grp.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -16,38 +11,28 @@
 
 /* ---- file helpers ---------------------------------------------------------- */
 
-/* Under a root override, absolute symlinks in the tree must resolve inside
- * it (the kernel would follow them to the host): resolve them ourselves. */
-static int full_path(const gw_probe_ctx *c, const char *path, char *full, size_t fullsz)
+/* Thin wrappers over lib/core (path.c): the probe files keep these names.
+ * Under a root override, absolute symlinks in the tree must resolve inside
+ * it (the kernel would follow them to the host): resolve them first. */
+static const char *in_root(const gw_probe_ctx *c, const char *path, char *real, size_t realsz)
 {
-	char real[GW_PATH_MAX];
-
-	if (c->root[0] && gw__probe_resolve(c, path, real, sizeof(real)) == 0)
-		path = real;
-	return gw__path_join(full, fullsz, c->root, path);
-}
-
-static bool stat_path(const gw_probe_ctx *c, const char *path, struct stat *st)
-{
-	char full[GW_PATH_MAX];
-
-	if (full_path(c, path, full, sizeof(full)) < 0)
-		return false;
-	return stat(full, st) == 0;
+	if (c->root[0] && gw__path_resolve(c->root, path, real, realsz) == 0)
+		return real;
+	return path;
 }
 
 bool gw__probe_exists(const gw_probe_ctx *c, const char *path)
 {
-	struct stat st;
+	char real[GW_PATH_MAX];
 
-	return stat_path(c, path, &st);
+	return gw__path_exists(c->root, in_root(c, path, real, sizeof(real)));
 }
 
 bool gw__probe_is_dir(const gw_probe_ctx *c, const char *path)
 {
-	struct stat st;
+	char real[GW_PATH_MAX];
 
-	return stat_path(c, path, &st) && S_ISDIR(st.st_mode);
+	return gw__path_is_dir(c->root, in_root(c, path, real, sizeof(real)));
 }
 
 bool gw__probe_join(char *out, size_t outsz, const char *dir, const char *name)
@@ -73,152 +58,27 @@ char *gw__probe_read(const gw_probe_ctx *c, const char *path, size_t limit)
 	char *buf = NULL;
 	char real[GW_PATH_MAX];
 
-	if (c->root[0] && gw__probe_resolve(c, path, real, sizeof(real)) == 0)
-		path = real;
-	if (gw__read_file(c->root, path, limit, &buf, NULL) < 0)
+	if (gw__read_file(c->root, in_root(c, path, real, sizeof(real)), limit, &buf, NULL) < 0)
 		return NULL;
 	return buf;
 }
 
-/* a + sep + b into out; false when it does not fit. */
-static bool concat(char *out, size_t outsz, const char *a, const char *sep, const char *b)
-{
-	size_t al = strlen(a), sl = strlen(sep), bl = strlen(b);
-
-	if (al + sl + bl + 1 > outsz)
-		return false;
-	memmove(out + al + sl, b, bl + 1);
-	memmove(out, a, al);
-	memcpy(out + al, sep, sl);
-	return true;
-}
-
-/* Resolve component by component so that an absolute link target stays
- * inside the root (a fake tree's /usr/local/cuda -> /usr/local/cuda-12.4). */
 int gw__probe_resolve(const gw_probe_ctx *c, const char *path, char *out, size_t outsz)
 {
-	char pending[GW_PATH_MAX];    /* what is left to walk */
-	char done[GW_PATH_MAX] = "";  /* resolved prefix, root-relative */
-	int links = 0;
-
-	if (!path || path[0] != '/' || strlen(path) >= sizeof(pending))
-		return GW_EINVAL;
-	gw__strlcpy(pending, path, sizeof(pending));
-	while (pending[0]) {
-		char comp[NAME_MAX + 1];
-		char *p = pending;
-		size_t n;
-
-		while (*p == '/')
-			p++;
-		n = strcspn(p, "/");
-		if (n == 0)
-			break;
-		if (n > NAME_MAX)
-			return GW_EINVAL;
-		memcpy(comp, p, n);
-		comp[n] = '\0';
-		memmove(pending, p + n, strlen(p + n) + 1);
-		if (!strcmp(comp, "."))
-			continue;
-		if (!strcmp(comp, "..")) {
-			char *slash = strrchr(done, '/');
-
-			if (slash)
-				*slash = '\0';
-			continue;
-		}
-		{
-			char cand[GW_PATH_MAX], full[GW_PATH_MAX], target[GW_PATH_MAX];
-			ssize_t tl;
-
-			if (!concat(cand, sizeof(cand), done, "/", comp))
-				return GW_EINVAL;
-			if (gw__path_join(full, sizeof(full), c->root, cand) < 0)
-				return GW_EINVAL;
-			tl = readlink(full, target, sizeof(target) - 1);
-			if (tl < 0) {
-				gw__strlcpy(done, cand, sizeof(done));
-				continue;     /* not a link, or absent: keep it as written */
-			}
-			target[tl] = '\0';
-			if (++links > 40)
-				return GW_EINVAL;
-			if (strlen(target) + strlen(pending) + 2 >= sizeof(pending))
-				return GW_EINVAL;
-			{
-				char rest[GW_PATH_MAX];
-
-				gw__strlcpy(rest, pending, sizeof(rest));
-				if (!concat(pending, sizeof(pending), target, "/", rest))
-					return GW_EINVAL;
-			}
-			if (target[0] == '/')
-				done[0] = '\0';
-		}
-	}
-	if (!done[0])
-		gw__strlcpy(done, "/", sizeof(done));
-	if (strlen(done) >= outsz)
-		return GW_EINVAL;
-	gw__strlcpy(out, done, outsz);
-	return 0;
-}
-
-static int cmp_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return gw__path_resolve(c->root, path, out, outsz);
 }
 
 void gw__probe_names_free(char **names, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		gw__free(names[i]);
-	gw__free(names);
+	gw__dir_list_free(names, n);
 }
 
 int gw__probe_list_dir(const gw_probe_ctx *c, const char *path, const char *prefix, char ***names, size_t *n)
 {
-	char full[GW_PATH_MAX];
-	size_t pl = strlen(prefix), cnt = 0, cap = 0;
-	char **v = NULL;
-	DIR *d;
-	struct dirent *e;
+	char real[GW_PATH_MAX];
 
-	*names = NULL;
-	*n = 0;
-	if (full_path(c, path, full, sizeof(full)) < 0 || !(d = opendir(full)))
-		return 0;
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
-			continue;
-		if (strncmp(e->d_name, prefix, pl))
-			continue;
-		if (cnt == 4096)
-			break;   /* bounded: no real folder we look at has more matches */
-		if (cnt == cap) {
-			size_t ncap = cap ? cap * 2 : 16;
-			char **nv = gw__realloc(v, ncap * sizeof(*v));
-
-			if (!nv)
-				goto nomem;
-			v = nv;
-			cap = ncap;
-		}
-		if (!(v[cnt] = gw__strdup(e->d_name)))
-			goto nomem;
-		cnt++;
-	}
-	closedir(d);
-	if (cnt)
-		qsort(v, cnt, sizeof(*v), cmp_names);
-	*names = v;
-	*n = cnt;
-	return 0;
-nomem:
-	closedir(d);
-	gw__probe_names_free(v, cnt);
-	return gw__error_set(GW_ENOMEM, "out of memory listing '%s'", path);
+	/* Bounded: no real folder we look at has more matches. */
+	return gw__dir_list_match(c->root, in_root(c, path, real, sizeof(real)), prefix, 4096, names, n);
 }
 
 static bool user_has_gid(const gw_probe_ctx *c, unsigned gid)
@@ -233,16 +93,17 @@ static bool user_has_gid(const gw_probe_ctx *c, unsigned gid)
 
 void gw__probe_node(gw_probe_ctx *c, const char *path, gw_probe_node *out)
 {
-	char full[GW_PATH_MAX];
-	struct stat st;
+	char real[GW_PATH_MAX];
+	const char *p = in_root(c, path, real, sizeof(real));
+	gw_file_stat st;
 
 	memset(out, 0, sizeof(*out));
 	gw__strlcpy(out->path, path, sizeof(out->path));
-	if (full_path(c, path, full, sizeof(full)) < 0 || stat(full, &st) != 0)
+	if (gw__path_stat(c->root, p, &st) < 0)
 		return;
 	out->exists = true;
-	out->gid = (unsigned)st.st_gid;
-	out->accessible = access(full, R_OK | W_OK) == 0;
+	out->gid = st.gid;
+	out->accessible = gw__path_access(c->root, p, R_OK | W_OK) == 0;
 	if (c->etc_group) {
 		bool member = gw__parse_group_member(c->etc_group, out->gid, c->have_user ? c->user : NULL,
 						     c->have_user ? c->gid : (unsigned)-1, out->group, sizeof(out->group));
@@ -261,18 +122,16 @@ static void find_user(gw_probe_ctx *c)
 
 	c->etc_group = gw__probe_read(c, "/etc/group", 1 << 20);
 	if (c->opts->real_system) {
-		gid_t g[64];
-		int n = getgroups((int)GW_ARRAY_SIZE(g), g);
+		int n = gw__getgroups(c->groups, (int)GW_ARRAY_SIZE(c->groups));
 
-		for (int i = 0; i < n && i < (int)GW_ARRAY_SIZE(c->groups); i++)
-			c->groups[c->ngroups++] = (unsigned)g[i];
+		c->ngroups = n > 0 ? n : 0;
 		c->real_groups = true;
 		if (uid < 0)
-			uid = (long)getuid();
-		c->gid = (unsigned)getegid();
+			uid = (long)gw__getuid();
+		c->gid = (unsigned)gw__getegid();
 	}
 	if (uid < 0)
-		uid = (long)getuid();
+		uid = (long)gw__getuid();
 	c->uid = (unsigned)uid;
 	/* Name and primary group from <root>/etc/passwd ("name:x:uid:gid:..."). */
 	if ((passwd = gw__probe_read(c, "/etc/passwd", 1 << 20))) {

@@ -522,8 +522,10 @@ bool gw__probe_is_dir(const gw_probe_ctx *c, const char *path);
 /* Resolve symlinks of an absolute path inside the root (absolute link
  * targets are taken relative to the root). out is root-relative. */
 int gw__probe_resolve(const gw_probe_ctx *c, const char *path, char *out, size_t outsz);
-/* Sorted names in a folder starting with prefix ("" = all; never . or ..).
- * Returns 0 with *names NULL and *n 0 when the folder cannot be read. */
+/* Sorted names in a folder starting with prefix ("" = all; never . or ..;
+ * at most 4096). A folder that cannot be listed is an error, not an empty
+ * folder: GW_ENOTFOUND (absent), GW_EPERM, GW_EIO or GW_ENOMEM, with *names
+ * NULL and *n 0 (so freeing is always safe). */
 int gw__probe_list_dir(const gw_probe_ctx *c, const char *path, const char *prefix, char ***names, size_t *n);
 void gw__probe_names_free(char **names, size_t n);
 /* Join dir + "/" + name into out; false when it does not fit. */

@@ -452,7 +452,7 @@ static int scan_site(gw_probe_ctx *c, gw_probe_pyenv *e)
 	int rc;
 
 	if ((rc = gw__probe_list_dir(c, e->site, "", &names, &n)) < 0)
-		return rc;
+		return rc == GW_ENOMEM ? rc : 0;   /* unreadable: nothing found there */
 	if (n && !(nv = gw__calloc(n, sizeof(*nv)))) {
 		gw__probe_names_free(names, n);
 		return gw__error_set(GW_ENOMEM, "out of memory");
@@ -535,9 +535,12 @@ static int add_prefix(gw_probe_ctx *c, const char *prefix, const char *origin)
 		char **names;
 		size_t n;
 
-		if (!gw__probe_join(dir, sizeof(dir), prefix, libdirs[l]) ||
-		    (rc = gw__probe_list_dir(c, dir, "python3", &names, &n)) < 0)
+		if (!gw__probe_join(dir, sizeof(dir), prefix, libdirs[l]))
 			break;
+		if ((rc = gw__probe_list_dir(c, dir, "python3", &names, &n)) < 0) {
+			rc = rc == GW_ENOMEM ? rc : 0;   /* no such folder: nothing here */
+			continue;
+		}
 		for (size_t i = 0; i < n && rc == 0; i++)
 			for (size_t k = 0; k < GW_ARRAY_SIZE(kinds) && rc == 0; k++) {
 				char site[GW_PROBE_PATH];
@@ -666,7 +669,8 @@ static int ask_python(gw_probe_ctx *c)
 		if (n && n < sizeof(dir) && list[0] == '/') {
 			memcpy(dir, list, n);
 			dir[n] = '\0';
-			if (gw__probe_join(exe, sizeof(exe), dir, "python3") && access(exe, X_OK) != 0)
+			if (gw__probe_join(exe, sizeof(exe), dir, "python3") &&
+			    gw__path_access("", exe, X_OK) != 0)
 				exe[0] = '\0';
 		}
 		list += n;
@@ -676,13 +680,15 @@ static int ask_python(gw_probe_ctx *c)
 	if (!exe[0])
 		return 0;
 	{
-		char magic[4];
-		int f = open(exe, O_RDONLY | O_CLOEXEC);
-		ssize_t got = f >= 0 ? read(f, magic, sizeof(magic)) : -1;
+		char *magic;
+		size_t got;
+		bool elf;
 
-		if (f >= 0)
-			close(f);
-		if (got != 4 || memcmp(magic, "\177ELF", 4))
+		if (gw__read_file("", exe, 4, &magic, &got) < 0)
+			return 0;
+		elf = got == 4 && !memcmp(magic, "\177ELF", 4);
+		gw__free(magic);
+		if (!elf)
 			return 0;
 	}
 	if (pipe2(fd, O_CLOEXEC) != 0)

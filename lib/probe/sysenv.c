@@ -1,11 +1,8 @@
 /* Where gpuwise runs: container (and whether the NVIDIA runtime gave it the
  * GPUs), WSL2, the OS; and Xid lines in the tail of the kernel log. */
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "internal.h"
 #include "probe/probe.h"
@@ -66,38 +63,13 @@ int gw__probe_sysenv(gw_probe_ctx *c)
 /* The last XID_TAIL bytes of a log, from the first full line. */
 static char *read_tail(gw_probe_ctx *c, const char *path)
 {
-	char full[GW_PATH_MAX];
-	struct stat st;
 	char *buf, *nl;
-	off_t start = 0;
-	size_t used = 0;
-	int fd;
+	size_t used;
+	int rc;
 
-	if (gw__path_join(full, sizeof(full), c->root, path) < 0)
+	if ((rc = gw__read_tail(c->root, path, XID_TAIL, &buf, &used)) < 0)
 		return NULL;
-	if ((fd = open(full, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0)
-		return NULL;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || !(buf = gw__malloc(XID_TAIL + 1))) {
-		close(fd);
-		return NULL;
-	}
-	if (st.st_size > (off_t)XID_TAIL)
-		start = st.st_size - (off_t)XID_TAIL;
-	if (lseek(fd, start, SEEK_SET) < 0) {
-		close(fd);
-		gw__free(buf);
-		return NULL;
-	}
-	while (used < XID_TAIL) {
-		ssize_t r = read(fd, buf + used, XID_TAIL - used);
-
-		if (r <= 0)
-			break;
-		used += (size_t)r;
-	}
-	close(fd);
-	buf[used] = '\0';
-	if (start > 0 && (nl = memchr(buf, '\n', used)))
+	if (rc > 0 && (nl = memchr(buf, '\n', used)))
 		memmove(buf, nl + 1, used - (size_t)(nl + 1 - buf) + 1);
 	return buf;
 }
