@@ -13,7 +13,7 @@
 #include "internal.h"
 #include "backend/sysfs_io.h"
 #include "backend/sysfs_parse.h"
-#include "probe/probe.h"
+#include "core/tables.h"
 
 #define PCI_DEVICES "/sys/bus/pci/devices"
 

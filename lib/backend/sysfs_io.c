@@ -4,7 +4,7 @@
 
 #include "backend/sysfs_io.h"
 #include "backend/sysfs_parse.h"
-#include "probe/probe.h"
+#include "core/tables.h"
 
 static int attr_path(char *out, size_t outsz, const char *dir, const char *name)
 {

@@ -24,38 +24,14 @@
 #include <stdint.h>
 
 #include "gpuwise/device.h"
+/* gw_ver and gw__version_* (lib/core/version.c); the generated tables' row
+ * types, gw__tbl_* lookups, gw__cuda_archs_run, gw__gfx_in_list and
+ * gw__dist_normalize (lib/core/tables.c). */
+#include "core/tables.h"
+#include "core/version.h"
 
-/* Row types of the generated tables (arrays are only in tables.c). */
-#include "cuda_toolkit_driver.h"
-#include "cuda_minor_compat.h"
-#include "driver_cuda.h"
-#include "torch_cuda_arch.h"
-#include "torch_rocm_arch.h"
-#include "tensorflow_cuda.h"
-#include "jax_cuda.h"
-#include "nvidia_gpus.h"
-#include "amd_gfx.h"
-#include "xid.h"
 
 #define GW_PROBE_PATH 256
-
-/* ---- versions ------------------------------------------------------------ */
-
-typedef struct gw_ver {
-	char text[40];       /* as found, e.g. "12.4.1", "2.5.1+cu121" */
-	unsigned part[4];    /* numeric parts; missing ones are 0 */
-	unsigned nparts;     /* 0 = unknown */
-} gw_ver;
-
-#define GW_VERSION_KNOWN(v) ((v).nparts > 0)
-
-/* Parse the leading dotted number of s ("550.54.15", "12.4", "2.5.1+cu121",
- * "v13.0"). Returns 0, or GW_EPARSE and an unknown version. */
-int gw__version_parse(const char *s, gw_ver *out);
-/* Compare numerically (missing parts are 0): <0, 0, >0. Unknown sorts first. */
-int gw__version_cmp(const gw_ver *a, const gw_ver *b);
-/* Set from numbers: gw__version_set(&v, 2, 12, 4, 0) gives "12.4". */
-void gw__version_set(gw_ver *v, unsigned nparts, unsigned a, unsigned b, unsigned c);
 
 /* ---- options -------------------------------------------------------------- */
 
@@ -406,8 +382,6 @@ gw_pyval gw__parse_py_key(const char *text, const char *key, char *out, size_t o
 int gw__parse_metadata(const char *text, const char *field, char *out, size_t outsz);
 /* "name-1.2.3.dist-info" → name "name" (as written), version "1.2.3". */
 int gw__parse_dist_info_name(const char *dirname, char *name, size_t namesz, gw_ver *ver);
-/* Normalise a distribution name (PEP 503): lower case, runs of -_. → '-'. */
-void gw__dist_normalize(const char *in, char *out, size_t outsz);
 /* /proc/driver/nvidia/version first line. */
 int gw__parse_nvidia_proc_version(const char *text, gw_ver *out, gw_probe_kmod_flavor *flavor);
 /* os-release KEY="value" (quotes removed). 0 or GW_ENOTFOUND. */
@@ -461,45 +435,6 @@ void gw__parse_tf_build_info(const char *text, gw_tf_build *out);
  * `_release_version: str = '0.4.30'`, else `_version = "0.4.30"`, else
  * (jax <= 0.4.1) `__version__ = "0.3.8"`. "" when none is a string. */
 void gw__parse_jax_version_py(const char *text, char *out, size_t outsz);
-
-/* ---- table lookups (lib/probe/tables.c) ---------------------------------- */
-
-/* Driver version → highest CUDA it supports ("12.4"). 0 or GW_ENOTFOUND
- * (older than the first row). Newer branches than the table give the last row. */
-int gw__tbl_driver_max_cuda(const gw_ver *driver, gw_ver *cuda);
-/* The row of a CUDA toolkit release (update from the patch when < 10,
- * else GA): its own minimum driver. NULL when unknown. */
-const gw_row_cuda_toolkit_driver *gw__tbl_toolkit_driver(const gw_ver *cuda);
-/* Lowest driver that runs an application built with this CUDA runtime,
- * counting minor-version compatibility (11.1+, 12.x, 13.x) — the floor the
- * `driver-too-old-for-framework` check wants. 0 or GW_ENOTFOUND. */
-int gw__tbl_cuda_min_driver(const gw_ver *cuda, gw_ver *driver);
-/* Does this driver run an application built with this CUDA runtime? */
-bool gw__tbl_driver_runs_cuda(const gw_ver *driver, const gw_ver *cuda);
-/* PyTorch arch list for torch version × variant ("cu121"); NULL if unknown. */
-const gw_row_torch_cuda_arch *gw__tbl_torch_cuda_arch(const gw_ver *torch, const char *variant);
-/* ROCm torch variant ("rocm6.1", "rocm6.2.4") → gfx list row; NULL if unknown. */
-const gw_row_torch_rocm_arch *gw__tbl_torch_rocm_arch(const char *variant);
-/* TensorFlow major.minor → tested CUDA/cuDNN; NULL if unknown. */
-const gw_row_tensorflow_cuda *gw__tbl_tensorflow_cuda(const gw_ver *tf);
-/* JAX CUDA plugin dist (normalised) → row; NULL if not a CUDA plugin. */
-const gw_row_jax_cuda *gw__tbl_jax_cuda(const char *dist);
-/* NVIDIA GPU by PCI device id (0x2330) or by marketing name. NULL if unknown. */
-const gw_row_nvidia_gpus *gw__tbl_nvidia_gpu_by_id(unsigned device_id);
-const gw_row_nvidia_gpus *gw__tbl_nvidia_gpu_by_name(const char *name);
-/* Parse a row's "9.0" compute capability. 0 or GW_EPARSE. */
-int gw__tbl_cc(const char *cc, unsigned *major, unsigned *minor);
-/* AMD gfx target ("gfx1100") → row; NULL if unknown. */
-const gw_row_amd_gfx *gw__tbl_amd_gfx(const char *gfx);
-/* Xid code → row; NULL if not in the table. */
-const gw_row_xid *gw__tbl_xid(unsigned xid);
-
-/* Does a build with these cubins ("sm_50 sm_80 ...") and PTX ("compute_90")
- * run on a GPU of compute capability major.minor? Same-major cubin with
- * minor ≤ the GPU's, or PTX ≤ the GPU's capability (doctor.md §3.3). */
-bool gw__cuda_archs_run(const char *archs, const char *ptx, unsigned major, unsigned minor);
-/* Is gfx (e.g. "gfx1100") in the space-separated list? */
-bool gw__gfx_in_list(const char *list, const char *gfx);
 
 /* ---- between the probe files (lib/probe) ------------------------------ */
 

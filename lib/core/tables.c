@@ -6,7 +6,7 @@
 #include <strings.h>
 
 #include "internal.h"
-#include "probe/probe.h"
+#include "core/tables.h"
 
 #define GW_GEN_TABLE_ROWS
 #include "cuda_toolkit_driver.h"
@@ -19,6 +19,26 @@
 #include "nvidia_gpus.h"
 #include "amd_gfx.h"
 #include "xid.h"
+
+void gw__dist_normalize(const char *in, char *out, size_t outsz)
+{
+	size_t n = 0;
+	bool sep = false;
+
+	if (!outsz)
+		return;
+	for (; *in && n + 1 < outsz; in++) {
+		if (*in == '-' || *in == '_' || *in == '.') {
+			sep = true;
+			continue;
+		}
+		if (sep && n > 0 && n + 2 < outsz)
+			out[n++] = '-';
+		sep = false;
+		out[n++] = (char)tolower((unsigned char)*in);
+	}
+	out[n] = '\0';
+}
 
 static bool parse_ok(const char *s, gw_ver *v)
 {
