@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -31,7 +32,9 @@ const char usage_explain[] =
 	"\n"
 	"An argument is read as a FILE when such a file exists, else as a finding\n"
 	"ID (any id of gpuwise doctor or explain) when it is one, else as TEXT;\n"
-	"several words are joined into one text. '-' (or no argument with stdin\n"
+	"several words are joined into one text. A FILE that cannot be read, or\n"
+	"one word with a '/' or ending in .log, .txt, .out or .err that names no\n"
+	"file, is an error (exit 1), never text. '-' (or no argument with stdin\n"
 	"not a terminal) reads standard input. For an out-of-memory error, when a\n"
 	"GPU can be read, the memory each process holds on each GPU is shown.\n"
 	"\n"
@@ -307,7 +310,7 @@ static int scan_file(gw_explainer *ex, const char *path)
 	int rc;
 
 	if (fd < 0) {
-		error_msg("cannot open '%s': %s", path, strerror(errno));
+		error_msg("cannot read '%s': %s", path, strerror(errno));
 		return -1;
 	}
 	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -368,11 +371,37 @@ static int parse_opts(int argc, char **argv, struct explain_opts *o)
 	return 0;
 }
 
-static bool is_file(const char *path)
+/* Something is at this path, even if it cannot be read: a dangling
+ * symlink or a symlink loop is a file the user meant, not text. */
+static bool exists(const char *path)
 {
 	struct stat st;
 
-	return stat(path, &st) == 0;
+	return lstat(path, &st) == 0;
+}
+
+static bool is_regular_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && !strcasecmp(s + n - k, suffix);
+}
+
+/* One word that names a file rather than an error message: it has a '/' or
+ * a log's extension. Read as text it would silently match nothing. */
+static bool looks_like_path(const char *arg)
+{
+	if (!*arg || strpbrk(arg, " \t\r\n"))
+		return false;
+	return strchr(arg, '/') || ends_with(arg, ".log") || ends_with(arg, ".txt") ||
+	       ends_with(arg, ".out") || ends_with(arg, ".err");
 }
 
 int cmd_explain(int argc, char **argv)
@@ -391,16 +420,26 @@ int cmd_explain(int argc, char **argv)
 	}
 	if (!o.nargs && isatty(STDIN_FILENO))
 		die_usage("explain", "give an error message, a log FILE, '-' for standard input, or a finding ID");
-	if (o.nargs == 1 && strcmp(o.args[0], "-") && !is_file(o.args[0]) &&
+	if (o.nargs == 1 && strcmp(o.args[0], "-") && !exists(o.args[0]) &&
 	    (doc = gw_finding_doc_get(o.args[0])))
 		return explain_id(doc, o.json);
+	/* A FILE that cannot be read is an error, never text that matched
+	 * nothing: the user must see that the log was not read. */
+	if (o.nargs == 1 && strcmp(o.args[0], "-") && !exists(o.args[0]) && looks_like_path(o.args[0])) {
+		error_msg("cannot read '%s': %s", o.args[0], strerror(ENOENT));
+		return EXIT_FAIL;
+	}
+	for (int i = 0; o.nargs > 1 && i < o.nargs; i++)
+		if (is_regular_file(o.args[i]))
+			die_usage("explain", "'%s' is a file: explain reads one FILE (several: cat FILE... | gpuwise explain -)",
+				  o.args[i]);
 	if (gw_explainer_new(&ex) < 0) {
 		error_msg("%s", gw_error_last());
 		return EXIT_FAIL;
 	}
 	if (!o.nargs || (o.nargs == 1 && !strcmp(o.args[0], "-")))
 		rc = scan_fd(ex, STDIN_FILENO, "standard input");
-	else if (o.nargs == 1 && is_file(o.args[0]))
+	else if (o.nargs == 1 && exists(o.args[0]))
 		rc = scan_file(ex, o.args[0]);
 	else
 		rc = scan_words(ex, o.nargs, o.args);

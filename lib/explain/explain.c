@@ -8,8 +8,17 @@
  * "unless" veto. Lines are copied into a bounded buffer so a line may span
  * feed() calls; longer lines are split. Results are one match per
  * catalogue id, so memory does not grow with the input.
+ *
+ * The automaton and the compiled regexes depend only on the catalogue, which
+ * is compiled in: they are built once per process, on first use, and shared
+ * read-only by every explainer (regexec does not modify its regex_t). Only
+ * the line being read and the results belong to one explainer, so creating
+ * one is cheap — a long-running process or a fuzzer pays the ~3 ms build
+ * once, not per input.
  */
+#include <pthread.h>
 #include <regex.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,7 +61,8 @@ struct hit {
 	size_t start;              /* offset of the literal in the line */
 };
 
-struct gw_explainer {
+/* Everything derived from the catalogue alone; immutable once built. */
+struct catalogue {
 	/* The automaton: delta[state * nclass + class]. */
 	uint8_t cls[256];
 	unsigned nclass;
@@ -65,6 +75,10 @@ struct gw_explainer {
 	size_t lit_len[NPAT];
 	regex_t rx[NPAT], unless[NPAT];
 	bool has_rx[NPAT], has_unless[NPAT];
+};
+
+struct gw_explainer {
+	const struct catalogue *cat;
 
 	/* The line being read. */
 	uint32_t state;
@@ -72,6 +86,9 @@ struct gw_explainer {
 	size_t line_len;
 	uint64_t lines;            /* complete lines seen */
 	bool pending;              /* bytes of an unfinished line were fed */
+	/* Where the line held NUL bytes: the regexes see them as spaces (regexec
+	 * stops at NUL), the excerpt shows them as '?' like any control byte. */
+	uint8_t nul_at[(GW_EXPLAIN_LINE_MAX + 7) / 8];
 
 	/* Per-line bookkeeping without clearing arrays: "seen on this line"
 	 * means the stored generation equals gen. */
@@ -94,103 +111,105 @@ static uint8_t fold(uint8_t c)
 
 /* Give every byte that occurs in a literal its own class, upper case
  * sharing the class of lower case; everything else is class 0. */
-static void build_classes(gw_explainer *ex)
+static void build_classes(struct catalogue *cat)
 {
-	ex->nclass = 1;
+	cat->nclass = 1;
 	for (unsigned p = 0; p < NPAT; p++)
 		for (const char *s = gw__explain_patterns[p].literal; *s; s++) {
 			uint8_t c = fold((uint8_t)*s);
-			if (!ex->cls[c])
-				ex->cls[c] = (uint8_t)ex->nclass++;
+			if (!cat->cls[c])
+				cat->cls[c] = (uint8_t)cat->nclass++;
 		}
 	for (unsigned c = 'A'; c <= 'Z'; c++)
-		ex->cls[c] = ex->cls[c - 'A' + 'a'];
+		cat->cls[c] = cat->cls[c - 'A' + 'a'];
+	/* A NUL reads as a space, here as in the regexes (see end_piece). */
+	cat->cls[0] = cat->cls[' '];
 }
 
-static int build_trie(gw_explainer *ex, uint32_t max_states)
+static int build_trie(struct catalogue *cat, uint32_t max_states)
 {
-	ex->delta = gw__malloc((size_t)max_states * ex->nclass * sizeof(*ex->delta));
-	ex->out_head = gw__malloc(max_states * sizeof(*ex->out_head));
-	ex->dict = gw__malloc(max_states * sizeof(*ex->dict));
-	ex->has_out = gw__calloc(max_states, 1);
-	if (!ex->delta || !ex->out_head || !ex->dict || !ex->has_out)
+	cat->delta = gw__malloc((size_t)max_states * cat->nclass * sizeof(*cat->delta));
+	cat->out_head = gw__malloc(max_states * sizeof(*cat->out_head));
+	cat->dict = gw__malloc(max_states * sizeof(*cat->dict));
+	cat->has_out = gw__calloc(max_states, 1);
+	if (!cat->delta || !cat->out_head || !cat->dict || !cat->has_out)
 		return gw__error_set(GW_ENOMEM, "out of memory building the explain automaton");
-	memset(ex->delta, 0xff, (size_t)max_states * ex->nclass * sizeof(*ex->delta));
-	ex->out_head[0] = -1;
-	ex->nstates = 1;
+	memset(cat->delta, 0xff, (size_t)max_states * cat->nclass * sizeof(*cat->delta));
+	cat->out_head[0] = -1;
+	cat->nstates = 1;
 	for (unsigned p = 0; p < NPAT; p++) {
 		uint32_t s = 0;
 		const char *lit = gw__explain_patterns[p].literal;
 
 		for (const char *c = lit; *c; c++) {
-			uint32_t *next = &ex->delta[(size_t)s * ex->nclass + ex->cls[(uint8_t)*c]];
+			uint32_t *next = &cat->delta[(size_t)s * cat->nclass + cat->cls[(uint8_t)*c]];
 			if (*next == NO_STATE) {
-				*next = ex->nstates;
-				ex->out_head[ex->nstates++] = -1;
+				*next = cat->nstates;
+				cat->out_head[cat->nstates++] = -1;
 			}
 			s = *next;
 		}
-		ex->pat_next[p] = ex->out_head[s];
-		ex->out_head[s] = (int32_t)p;
-		ex->lit_len[p] = strlen(lit);
+		cat->pat_next[p] = cat->out_head[s];
+		cat->out_head[s] = (int32_t)p;
+		cat->lit_len[p] = strlen(lit);
 	}
 	return 0;
 }
 
 /* Breadth-first: fill the failure transitions so delta is a complete DFA,
  * and link each state to the nearest suffix state that ends a literal. */
-static int build_links(gw_explainer *ex)
+static int build_links(struct catalogue *cat)
 {
-	uint32_t *queue = gw__malloc(ex->nstates * sizeof(*queue));
-	uint32_t *fail = gw__malloc(ex->nstates * sizeof(*fail));
+	uint32_t *queue = gw__malloc(cat->nstates * sizeof(*queue));
+	uint32_t *fail = gw__malloc(cat->nstates * sizeof(*fail));
 	size_t head = 0, tail = 0;
-	unsigned n = ex->nclass;
+	unsigned n = cat->nclass;
 
 	if (!queue || !fail) {
 		gw__free(queue);
 		gw__free(fail);
 		return gw__error_set(GW_ENOMEM, "out of memory building the explain automaton");
 	}
-	ex->dict[0] = -1;
+	cat->dict[0] = -1;
 	for (unsigned c = 0; c < n; c++) {
-		uint32_t v = ex->delta[c];
+		uint32_t v = cat->delta[c];
 		if (v == NO_STATE) {
-			ex->delta[c] = 0;
+			cat->delta[c] = 0;
 		} else {
 			fail[v] = 0;
-			ex->dict[v] = -1;
+			cat->dict[v] = -1;
 			queue[tail++] = v;
 		}
 	}
 	while (head < tail) {
 		uint32_t u = queue[head++];
 		for (unsigned c = 0; c < n; c++) {
-			uint32_t *slot = &ex->delta[(size_t)u * n + c];
-			uint32_t via_fail = ex->delta[(size_t)fail[u] * n + c];
+			uint32_t *slot = &cat->delta[(size_t)u * n + c];
+			uint32_t via_fail = cat->delta[(size_t)fail[u] * n + c];
 			if (*slot == NO_STATE) {
 				*slot = via_fail;
 				continue;
 			}
 			uint32_t v = *slot;
 			fail[v] = via_fail;
-			ex->dict[v] = ex->out_head[via_fail] >= 0 ? (int32_t)via_fail : ex->dict[via_fail];
+			cat->dict[v] = cat->out_head[via_fail] >= 0 ? (int32_t)via_fail : cat->dict[via_fail];
 			queue[tail++] = v;
 		}
 	}
-	for (uint32_t s = 0; s < ex->nstates; s++)
-		ex->has_out[s] = ex->out_head[s] >= 0 || ex->dict[s] >= 0;
+	for (uint32_t s = 0; s < cat->nstates; s++)
+		cat->has_out[s] = cat->out_head[s] >= 0 || cat->dict[s] >= 0;
 	/* For the hot loop: entries become the target's row offset, with
 	 * OUT_FLAG set when the target ends a literal. */
-	for (size_t k = 0; k < (size_t)ex->nstates * n; k++) {
-		uint32_t t = ex->delta[k];
-		ex->delta[k] = t * n | (ex->has_out[t] ? OUT_FLAG : 0);
+	for (size_t k = 0; k < (size_t)cat->nstates * n; k++) {
+		uint32_t t = cat->delta[k];
+		cat->delta[k] = t * n | (cat->has_out[t] ? OUT_FLAG : 0);
 	}
 	gw__free(queue);
 	gw__free(fail);
 	return 0;
 }
 
-static int compile_regexes(gw_explainer *ex)
+static int compile_regexes(struct catalogue *cat)
 {
 	const int flags = REG_EXTENDED | REG_ICASE | REG_NOSUB;
 
@@ -198,33 +217,85 @@ static int compile_regexes(gw_explainer *ex)
 		const gw__explain_pattern *pat = &gw__explain_patterns[p];
 
 		if (pat->regex) {
-			if (regcomp(&ex->rx[p], pat->regex, flags) != 0)
+			if (regcomp(&cat->rx[p], pat->regex, flags) != 0)
 				return gw__error_set(GW_EGENERIC, "explain pattern %u (%s) does not compile", p, pat->regex);
-			ex->has_rx[p] = true;
+			cat->has_rx[p] = true;
 		}
 		if (pat->unless) {
-			if (regcomp(&ex->unless[p], pat->unless, flags) != 0)
+			if (regcomp(&cat->unless[p], pat->unless, flags) != 0)
 				return gw__error_set(GW_EGENERIC, "explain pattern %u (%s) does not compile", p, pat->unless);
-			ex->has_unless[p] = true;
+			cat->has_unless[p] = true;
 		}
 	}
 	return 0;
 }
 
-void gw_explainer_free(gw_explainer *ex)
+static void catalogue_free(struct catalogue *cat)
 {
-	if (!ex)
+	if (!cat)
 		return;
 	for (unsigned p = 0; p < NPAT; p++) {
-		if (ex->has_rx[p])
-			regfree(&ex->rx[p]);
-		if (ex->has_unless[p])
-			regfree(&ex->unless[p]);
+		if (cat->has_rx[p])
+			regfree(&cat->rx[p]);
+		if (cat->has_unless[p])
+			regfree(&cat->unless[p]);
 	}
-	gw__free(ex->delta);
-	gw__free(ex->out_head);
-	gw__free(ex->dict);
-	gw__free(ex->has_out);
+	gw__free(cat->delta);
+	gw__free(cat->out_head);
+	gw__free(cat->dict);
+	gw__free(cat->has_out);
+	gw__free(cat);
+}
+
+static int catalogue_build(struct catalogue **out)
+{
+	struct catalogue *cat;
+	uint32_t max_states = 1;
+	int rc;
+
+	if (!(cat = gw__calloc(1, sizeof(*cat))))
+		return gw__error_set(GW_ENOMEM, "out of memory building the explain catalogue");
+	for (unsigned p = 0; p < NPAT; p++)
+		max_states += (uint32_t)strlen(gw__explain_patterns[p].literal);
+	build_classes(cat);
+	if ((rc = build_trie(cat, max_states)) < 0 || (rc = build_links(cat)) < 0 ||
+	    (rc = compile_regexes(cat)) < 0) {
+		catalogue_free(cat);
+		return rc;
+	}
+	*out = cat;
+	return 0;
+}
+
+/* The process's one catalogue, built by the first caller. A lock rather than
+ * pthread_once so that a build that failed (out of memory) is tried again by
+ * the next caller instead of failing for the rest of the process; once built
+ * it is only read, and the acquire load makes its contents visible to every
+ * thread that sees the pointer. Never freed: it is reachable until exit, like
+ * the compiled-in tables it comes from. */
+static _Atomic(struct catalogue *) the_catalogue;
+static pthread_mutex_t catalogue_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int catalogue_get(const struct catalogue **out)
+{
+	struct catalogue *cat = atomic_load_explicit(&the_catalogue, memory_order_acquire);
+	int rc = 0;
+
+	if (!cat) {
+		pthread_mutex_lock(&catalogue_lock);
+		cat = atomic_load_explicit(&the_catalogue, memory_order_relaxed);
+		if (!cat && (rc = catalogue_build(&cat)) == 0)
+			atomic_store_explicit(&the_catalogue, cat, memory_order_release);
+		pthread_mutex_unlock(&catalogue_lock);
+		if (rc < 0)
+			return rc;
+	}
+	*out = cat;
+	return 0;
+}
+
+void gw_explainer_free(gw_explainer *ex)
+{
 	gw__free(ex);
 }
 
@@ -248,21 +319,16 @@ void gw_explainer_reset(gw_explainer *ex)
 int gw_explainer_new(gw_explainer **out)
 {
 	gw_explainer *ex;
-	uint32_t max_states = 1;
+	const struct catalogue *cat;
 	int rc;
 
 	if (!out)
 		return gw__error_set(GW_EINVAL, "gw_explainer_new: out is NULL");
+	if ((rc = catalogue_get(&cat)) < 0)
+		return rc;
 	if (!(ex = gw__calloc(1, sizeof(*ex))))
 		return gw__error_set(GW_ENOMEM, "out of memory creating the explainer");
-	for (unsigned p = 0; p < NPAT; p++)
-		max_states += (uint32_t)strlen(gw__explain_patterns[p].literal);
-	build_classes(ex);
-	if ((rc = build_trie(ex, max_states)) < 0 || (rc = build_links(ex)) < 0 ||
-	    (rc = compile_regexes(ex)) < 0) {
-		gw_explainer_free(ex);
-		return rc;
-	}
+	ex->cat = cat;
 	gw_explainer_reset(ex);
 	*out = ex;
 	return 0;
@@ -275,16 +341,23 @@ static bool is_blank(char c)
 	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' || c == '\0';
 }
 
-/* Copy line[start..end) into out as clean UTF-8, marking cuts with "...". */
-static void make_excerpt(char *out, const char *line, size_t len, size_t hit)
+static bool was_nul(const uint8_t *nul_at, size_t i)
+{
+	return nul_at && (nul_at[i / 8] >> (i % 8) & 1);
+}
+
+/* Copy line[start..end) into out as clean UTF-8, marking cuts with "...".
+ * nul_at (or NULL) marks the bytes that were NUL before end_piece() made
+ * them spaces. */
+static void make_excerpt(char *out, const char *line, size_t len, size_t hit, const uint8_t *nul_at)
 {
 	size_t start = 0, end = len, o = 0;
 	const size_t cap = GW_EXPLAIN_EXCERPT_MAX - 1;
 	bool cut_left = false, cut_right = false;
 
-	while (start < end && is_blank(line[start]))
+	while (start < end && is_blank(line[start]) && !was_nul(nul_at, start))
 		start++;
-	while (end > start && is_blank(line[end - 1]))
+	while (end > start && is_blank(line[end - 1]) && !was_nul(nul_at, end - 1))
 		end--;
 	/* Long line: keep some context before the hit, the hit, and after. */
 	if (end - start > cap && hit > start + 80) {
@@ -306,7 +379,9 @@ static void make_excerpt(char *out, const char *line, size_t len, size_t hit)
 		}
 		if (o + w > cap)
 			break;
-		if (!n || (n == 1 && (*s < 0x20 || *s == 0x7f)))
+		if (was_nul(nul_at, i))
+			out[o++] = '?';
+		else if (!n || (n == 1 && (*s < 0x20 || *s == 0x7f)))
 			out[o++] = *s == '\t' ? ' ' : '?';
 		else {
 			memcpy(out + o, s, n);
@@ -334,14 +409,16 @@ static void next_generation(gw_explainer *ex)
 
 static bool pattern_accepts(gw_explainer *ex, unsigned p)
 {
-	if (ex->has_rx[p] && regexec(&ex->rx[p], ex->line, 0, NULL, 0) != 0)
+	const struct catalogue *cat = ex->cat;
+
+	if (cat->has_rx[p] && regexec(&cat->rx[p], ex->line, 0, NULL, 0) != 0)
 		return false;
-	if (ex->has_unless[p] && regexec(&ex->unless[p], ex->line, 0, NULL, 0) == 0)
+	if (cat->has_unless[p] && regexec(&cat->unless[p], ex->line, 0, NULL, 0) == 0)
 		return false;
 	return true;
 }
 
-static void record_match(gw_explainer *ex, unsigned p, size_t start)
+static void record_match(gw_explainer *ex, unsigned p, size_t start, bool had_nul)
 {
 	unsigned d = gw__explain_patterns[p].doc;
 	gw_explain_match *m;
@@ -359,7 +436,7 @@ static void record_match(gw_explainer *ex, unsigned p, size_t start)
 	m->framework = gw__explain_patterns[p].framework;
 	m->line = ex->lines + 1;
 	m->count = 1;
-	make_excerpt(m->excerpt, ex->line, ex->line_len, start);
+	make_excerpt(m->excerpt, ex->line, ex->line_len, start, had_nul ? ex->nul_at : NULL);
 }
 
 /* The line (or a piece of an over-long one) is complete: check the
@@ -368,9 +445,16 @@ static void end_piece(gw_explainer *ex, bool newline)
 {
 	if (ex->nhits) {
 		/* regexec stops at NUL; binary junk must not hide the rest. */
-		for (size_t i = 0; i < ex->line_len; i++)
-			if (ex->line[i] == '\0')
-				ex->line[i] = ' ';
+		bool had_nul = memchr(ex->line, '\0', ex->line_len) != NULL;
+
+		if (had_nul) {
+			memset(ex->nul_at, 0, (ex->line_len + 7) / 8);
+			for (size_t i = 0; i < ex->line_len; i++)
+				if (ex->line[i] == '\0') {
+					ex->line[i] = ' ';
+					ex->nul_at[i / 8] |= (uint8_t)(1u << (i % 8));
+				}
+		}
 		ex->line[ex->line_len] = '\0';
 		for (unsigned i = 1; i < ex->nhits; i++) {    /* insertion sort, few hits */
 			struct hit h = ex->hits[i];
@@ -381,7 +465,7 @@ static void end_piece(gw_explainer *ex, bool newline)
 		}
 		for (unsigned i = 0; i < ex->nhits; i++)
 			if (pattern_accepts(ex, ex->hits[i].pat))
-				record_match(ex, ex->hits[i].pat, ex->hits[i].start);
+				record_match(ex, ex->hits[i].pat, ex->hits[i].start, had_nul);
 		ex->nhits = 0;
 		next_generation(ex);
 	}
@@ -395,15 +479,16 @@ static void end_piece(gw_explainer *ex, bool newline)
 
 static void note_hits(gw_explainer *ex, uint32_t s, size_t end_off)
 {
-	int32_t st = ex->out_head[s] >= 0 ? (int32_t)s : ex->dict[s];
+	const struct catalogue *cat = ex->cat;
+	int32_t st = cat->out_head[s] >= 0 ? (int32_t)s : cat->dict[s];
 
-	for (; st >= 0; st = ex->dict[st])
-		for (int32_t p = ex->out_head[st]; p >= 0; p = ex->pat_next[p]) {
+	for (; st >= 0; st = cat->dict[st])
+		for (int32_t p = cat->out_head[st]; p >= 0; p = cat->pat_next[p]) {
 			if (ex->pat_gen[p] == ex->gen)
 				continue;
 			ex->pat_gen[p] = ex->gen;
 			ex->hits[ex->nhits].pat = (unsigned)p;
-			ex->hits[ex->nhits].start = end_off + 1 - ex->lit_len[p];
+			ex->hits[ex->nhits].start = end_off + 1 - cat->lit_len[p];
 			ex->nhits++;
 		}
 }
@@ -417,8 +502,8 @@ static void scan_bytes(gw_explainer *ex, const char *p, size_t n)
 		size_t take;
 		uint32_t s = ex->state;        /* row offset of the current state */
 		const uint8_t *u = (const uint8_t *)p;
-		const uint32_t *delta = ex->delta;
-		const uint8_t *cls = ex->cls;
+		const uint32_t *delta = ex->cat->delta;
+		const uint8_t *cls = ex->cat->cls;
 
 		if (!room) {
 			end_piece(ex, false);
@@ -430,7 +515,7 @@ static void scan_bytes(gw_explainer *ex, const char *p, size_t n)
 			uint32_t v = delta[s + cls[u[i]]];
 			s = v & ~OUT_FLAG;
 			if (v & OUT_FLAG)
-				note_hits(ex, s / ex->nclass, ex->line_len + i);
+				note_hits(ex, s / ex->cat->nclass, ex->line_len + i);
 		}
 		ex->state = s;
 		ex->line_len += take;

@@ -122,6 +122,11 @@ if "$PY" scripts/gen-explain "$T/gen" data/explain/patterns "$T/f" 2>/dev/null; 
 	fail "gen-explain accepted a finding without a source"
 fi
 
+# ---- docs/explain.md is generated from the catalogue ----------------------
+if ! "$PY" scripts/gen-explain --markdown data/explain/patterns data/findings | cmp -s - docs/explain.md; then
+	fail "docs/explain.md is out of date: run scripts/gen-explain --markdown data/explain/patterns data/findings > docs/explain.md"
+fi
+
 # ---- JSON shape ----------------------------------------------------------
 "$G" explain --json tests/explain/corpus/device_assert_nll2d.log >"$T/j.json"
 "$PY" - "$T/j.json" <<'PY' || fail "--json shape"
@@ -196,6 +201,75 @@ assert m["id"]=="illegal-memory-access" and m["line"]==2 and len(m["excerpt"].en
 	|| fail "long line: exit $rc"
 printf '\0\0\0 No CUDA GPUs are available\0\n' >"$T/nul"
 "$G" explain "$T/nul" >/dev/null 2>&1 || fail "NUL bytes: exit $?"
+# Issue 8 #14: a NUL reads as a space for matching (the words around it
+# still match) and shows as '?' in the excerpt, as docs/commands/explain.md says.
+printf 'ab\0cd No CUDA GPUs\0are available\0\n' >"$T/nul2"
+"$G" explain --json "$T/nul2" >"$T/o" 2>&1; rc=$?
+[ $rc = 0 ] && "$PY" -c '
+import json,sys; m=json.load(open(sys.argv[1]))["matches"][0]
+assert m["id"]=="cuda-visible-devices-hides-all" and m["excerpt"]=="ab?cd No CUDA GPUs?are available?", m["excerpt"]' "$T/o" \
+	|| fail "NUL shown as '?' in the excerpt: exit $rc $(head -c 300 "$T/o")"
+
+# ---- a FILE that cannot be read is an error, never text (issue 8 #14) ----
+# unreadable WHAT ARG...: exit 1, one "gpuwise: cannot read 'ARG'" line, no
+# "no known GPU error found" (the file was never read, so nothing was scanned).
+unreadable() {
+	local what=$1
+	shift
+	$G explain "$@" >"$T/o" 2>"$T/e"; rc=$?
+	[ $rc = 1 ] || fail "$what: exit $rc, want 1"
+	grep -q "^gpuwise: cannot read '" "$T/e" || grep -q "^gpuwise: '.*' is a directory" "$T/e" ||
+		fail "$what: no 'cannot read' message: $(cat "$T/e")"
+	grep -q 'no known GPU error found' "$T/e" && fail "$what: read as text ('no known GPU error found')"
+	[ -s "$T/o" ] && fail "$what: printed something on stdout: $(head -3 "$T/o")"
+	[ "$(wc -l <"$T/e")" = 1 ] || fail "$what: want one line on stderr, got: $(cat "$T/e")"
+}
+unreadable "missing absolute path" /nonexistent.log
+grep -q "cannot read '/nonexistent.log': No such file or directory" "$T/e" || fail "missing file message: $(cat "$T/e")"
+unreadable "missing relative path" logs/train
+unreadable "missing .log" train.log
+unreadable "missing .txt" --json notes.TXT
+unreadable "missing .out" slurm-1234.out
+ln -s "$T/loop" "$T/loop"
+unreadable "symlink loop" "$T/loop"
+grep -q "Too many levels of symbolic links" "$T/e" || fail "symlink loop message: $(cat "$T/e")"
+ln -s "$T/gone" "$T/dangling"
+unreadable "dangling symlink" "$T/dangling"
+unreadable "directory" tests/explain
+grep -q "'tests/explain' is a directory" "$T/e" || fail "directory message: $(cat "$T/e")"
+printf 'CUDA error: out of memory\n' >"$T/secret.log"
+chmod 000 "$T/secret.log"
+if [ "$(id -u)" != 0 ]; then
+	unreadable "permission denied" "$T/secret.log"
+	grep -q "Permission denied" "$T/e" || fail "permission message: $(cat "$T/e")"
+elif command -v setpriv >/dev/null && setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
+	# root reads every file: ask as nobody, who can reach the file but not read it
+	chmod 755 "$T"
+	G_SAVED=$G
+	G="setpriv --reuid=65534 --regid=65534 --clear-groups $(cd "$(dirname "$G")" && pwd)/gpuwise"
+	unreadable "permission denied (as nobody)" "$T/secret.log"
+	grep -q "Permission denied" "$T/e" || fail "permission message: $(cat "$T/e")"
+	G=$G_SAVED
+	chmod 700 "$T"
+else
+	echo "SKIP: permission denied (root reads every file, no setpriv to drop it)"
+fi
+# Words that are not paths stay text; an id still wins over text.
+"$G" explain 'out of memory on cuda/hip runtime' >"$T/o" 2>"$T/e"; rc=$?
+[ $rc = 1 ] && grep -q 'no known GPU error found' "$T/e" || fail "text with a '/' and spaces: exit $rc $(cat "$T/e")"
+"$G" explain gpu-lost >"$T/o" 2>&1 || fail "an id is not a path: exit $?"
+# A FIFO is read like a file (process substitution gives one: <(cmd)).
+mkfifo "$T/fifo"
+{ printf 'x\nRuntimeError: CUDA error: device-side assert triggered\n' >"$T/fifo"; } &
+timeout 20 "$G" explain "$T/fifo" >"$T/o" 2>&1; rc=$?
+wait
+[ $rc = 0 ] && grep -q '^device-side-assert: .*(line 2)' "$T/o" || fail "FIFO: exit $rc $(head -3 "$T/o")"
+timeout 20 "$G" explain <(printf 'NCCL error: unhandled system error\n') >"$T/o" 2>&1; rc=$?
+[ $rc = 0 ] && grep -q '^nccl-error:' "$T/o" || fail "process substitution: exit $rc $(head -3 "$T/o")"
+# Several words where one is a file: a usage error, not a text that matches nothing.
+"$G" explain tests/explain/corpus/xid79_fallen_off_bus.log README.md >"$T/o" 2>"$T/e"; rc=$?
+[ $rc = 2 ] && grep -q "'tests/explain/corpus/xid79_fallen_off_bus.log' is a file" "$T/e" ||
+	fail "two files: exit $rc, want 2: $(cat "$T/e")"
 
 [ "$fails" = 0 ] && echo "test_explain: all passed" || echo "test_explain: $fails failed"
 [ "$fails" = 0 ]

@@ -1,6 +1,8 @@
 /* Unit tests of the explain catalogue and scanner (lib/explain). */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "check.h"
 #include "gpuwise/gpuwise.h"
@@ -163,8 +165,111 @@ static void test_nothing_and_errors(void)
 	gw_explainer_free(NULL);
 }
 
+/* CPU time, not wall time: a loaded machine must not fail the test. */
+static double cpu_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Issue 8 #22: every explainer compiled the whole catalogue (automaton and
+ * ~150 regexes, about 0.4 ms of CPU each time at -O2, far more under ASan),
+ * so the fuzzer ran ~180 inputs/s and gpuwise.explain() in a long-running
+ * process paid it per call. The compiled catalogue is built once per process
+ * and shared: a new explainer costs one allocation. 10000 explainers took
+ * ~4 s of CPU before and take a few ms now (well under 0.5 s with ASan). */
+static void test_new_is_cheap(void)
+{
+	gw_explainer *ex = scan("warm up: CUDA out of memory\n");
+	double t0, secs;
+	int n = 10000, ok = 1;
+
+	gw_explainer_free(ex);
+	t0 = cpu_now();
+	for (int i = 0; i < n; i++) {
+		if (gw_explainer_new(&ex) < 0)
+			ok = 0;
+		gw_explainer_free(ex);
+	}
+	secs = cpu_now() - t0;
+	CHECK(ok);
+	if (secs > 1.0) {
+		fprintf(stderr, "%d gw_explainer_new() took %.2f s of CPU: is the catalogue compiled per explainer?\n",
+			n, secs);
+		CHECK(0);
+	}
+}
+
+/* Explainers in several threads share the compiled catalogue: the first
+ * calls race to build it, then all scan at once. Every thread must see the
+ * same, right results. */
+enum { NTHREADS = 8 };
+
+static void *scan_in_thread(void *arg)
+{
+	int *ok = arg;
+	static const char text[] = "step 1\nRuntimeError: CUDA error: device-side assert triggered\n"
+				   "NCCL watchdog: Watchdog caught collective operation timeout\n"
+				   "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n";
+
+	*ok = 1;
+	for (int round = 0; round < 50 && *ok; round++) {
+		gw_explainer *ex = NULL;
+
+		if (gw_explainer_new(&ex) < 0 || gw_explainer_feed(ex, text, sizeof(text) - 1) < 0 ||
+		    gw_explainer_finish(ex) < 0 || gw_explainer_count(ex) != 3 ||
+		    strcmp(gw_explainer_match(ex, 0)->doc->id, "device-side-assert") ||
+		    strcmp(gw_explainer_match(ex, 1)->doc->id, "nccl-timeout") ||
+		    strcmp(gw_explainer_match(ex, 2)->doc->id, "cuda-out-of-memory") ||
+		    gw_explainer_match(ex, 2)->line != 4)
+			*ok = 0;
+		gw_explainer_free(ex);
+	}
+	return NULL;
+}
+
+static void test_threads(void)
+{
+	pthread_t t[NTHREADS];
+	int ok[NTHREADS];
+
+	for (int i = 0; i < NTHREADS; i++)
+		CHECK_INT(pthread_create(&t[i], NULL, scan_in_thread, &ok[i]), 0);
+	for (int i = 0; i < NTHREADS; i++) {
+		pthread_join(t[i], NULL);
+		CHECK_INT(ok[i], 1);
+	}
+}
+
+/* A NUL reads as a space, in the literal prefilter as in the regexes, and
+ * shows as '?' in the excerpt (issue 8 #14). */
+static void test_nul(void)
+{
+	static const char text[] = "ab\0cd No CUDA GPUs\0are available\0\n";
+	gw_explainer *ex = NULL;
+	const gw_explain_match *m;
+
+	CHECK_INT(gw_explainer_new(&ex), 0);
+	if (!ex)
+		return;
+	CHECK_INT(gw_explainer_feed(ex, text, sizeof(text) - 1), 0);
+	CHECK_INT(gw_explainer_finish(ex), 0);
+	CHECK_INT(gw_explainer_count(ex), 1);
+	if ((m = gw_explainer_match(ex, 0))) {
+		CHECK_STR(m->doc->id, "cuda-visible-devices-hides-all");
+		CHECK_STR(m->excerpt, "ab?cd No CUDA GPUs?are available?");
+	}
+	gw_explainer_free(ex);
+}
+
 int main(void)
 {
+	/* The threads race for the first build of the catalogue: run first. */
+	test_threads();
+	test_new_is_cheap();
+	test_nul();
 	test_catalogue();
 	test_variants();
 	test_order_count_and_veto();
