@@ -15,6 +15,13 @@ ifeq ($(SAN),1)
 CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS += -fsanitize=address,undefined
 endif
+# Real fuzzing (scripts/fuzz): clang, ASan+UBSan, libFuzzer's coverage
+# instrumentation everywhere, libFuzzer's main() only in the fuzzers.
+ifeq ($(SAN),fuzzer)
+CC := clang
+CFLAGS := -O1 -g -fsanitize=address,undefined,fuzzer-no-link -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDFLAGS += -fsanitize=address,undefined
+endif
 ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -fPIC $(WARN) -Iinclude -Ilib -I$(BUILD)/gen $(CFLAGS)
 LDLIBS := -ldl -lpthread -lm
 
@@ -36,7 +43,7 @@ GEN_HDR := $(patsubst data/%.tsv,$(BUILD)/gen/%.h,$(wildcard data/*.tsv))
 EXPLAIN_DATA := scripts/gen-explain data/explain/patterns $(wildcard data/findings/*.txt)
 LIB_OBJ += $(BUILD)/obj/$(BUILD)/gen/explain_data.o
 
-.PHONY: all test run clean unit fuzz-replay check-format
+.PHONY: all test run clean unit fuzz-replay fuzzers check-format
 all: $(BUILD)/gpuwise $(BUILD)/libgpuwise.a $(BUILD)/libgpuwise.so \
      $(BUILD)/fake/libnvidia-ml.so.1 $(BUILD)/fake/libcuda.so.1 \
      $(BUILD)/fake/legacy-470/libnvidia-ml.so.1 $(UNIT_BIN) $(FUZZ_REPLAY)
@@ -112,16 +119,32 @@ $(BUILD)/tests/test_abi: tests/abi/test_abi.c tests/abi/test_abi_fake.c tests/ab
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(ABI_DEFS) $(LDFLAGS) -o $@ tests/abi/test_abi.c tests/abi/test_abi_fake.c
 
-# The machine.json reader lives in fake/, outside libgpuwise.a: this explicit
-# rule overrides the pattern below and builds it standalone, as the fakes do.
-$(BUILD)/fuzz/fuzz_machine_json-replay: tests/fuzz/fuzz_machine_json.c tests/fuzz/replay_main.c $(FAKE_COMMON) fake/machine.h lib/core/jsonp.h
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -DGW_JSON_STANDALONE -Ifake $(LDFLAGS) -o $@ tests/fuzz/fuzz_machine_json.c tests/fuzz/replay_main.c $(FAKE_COMMON) -lpthread
+# Fuzz targets. What each one is compiled with is said once, here, for both
+# builds: the corpus replay (a plain program, in `all`) and the libFuzzer
+# build (`make SAN=fuzzer BUILD=build/libfuzzer fuzzers`, what scripts/fuzz
+# runs). A target links libgpuwise.a unless it names other inputs; the
+# machine.json reader lives in fake/, outside the library, and builds
+# standalone as the fakes do.
+FUZZ_INPUTS = $(or $(FUZZ_INPUTS_$(1)),$(BUILD)/libgpuwise.a)
+FUZZ_FLAGS = $(or $(FUZZ_FLAGS_$(1)),$(LDLIBS))
+FUZZ_INPUTS_fuzz_machine_json := $(FAKE_COMMON) fake/machine.h lib/core/jsonp.h
+FUZZ_FLAGS_fuzz_machine_json := -DGW_JSON_STANDALONE -Ifake -lpthread
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+fuzz_cmd = $(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.a,$^) $(call FUZZ_FLAGS,$(1))
 
-# Fuzz targets built as plain programs that replay their corpus.
-$(BUILD)/fuzz/%-replay: tests/fuzz/%.c tests/fuzz/replay_main.c $(BUILD)/libgpuwise.a
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< tests/fuzz/replay_main.c $(BUILD)/libgpuwise.a $(LDLIBS)
+# Every rule needs its target's inputs as prerequisites, so expand them per
+# target rather than through a pattern rule.
+define fuzz_rules
+$(BUILD)/fuzz/$(1)-replay: tests/fuzz/$(1).c tests/fuzz/replay_main.c $(call FUZZ_INPUTS,$(1))
+	@mkdir -p $$(dir $$@)
+	$$(call fuzz_cmd,$(1))
+$(BUILD)/fuzz/$(1): tests/fuzz/$(1).c $(call FUZZ_INPUTS,$(1))
+	@mkdir -p $$(dir $$@)
+	$$(call fuzz_cmd,$(1)) -fsanitize=fuzzer
+endef
+$(foreach t,$(FUZZ_SRC:tests/fuzz/%.c=%),$(eval $(call fuzz_rules,$(t))))
+
+fuzzers: $(FUZZ_BIN)
 
 test:
 	bash scripts/setup

@@ -7,6 +7,7 @@
 #   cli      tests/cli/test_*.sh          end-to-end over the fake machines
 #   python   tests/python/                pytest (peers pynvml/gpustat/nvitop, module)
 #   fuzz     build/fuzz/*-replay          fuzz corpora replayed as tests
+#   libfuzzer tests/fuzz/test_libfuzzer_build.sh  every target built as scripts/fuzz builds it
 #   asan     all of unit/cli/fuzz again under ASan+UBSan (build/asan)
 #   fault    GPUWISE_FAULT loop: fail the Nth alloc/dlsym/dlopen/read
 set -uo pipefail
@@ -80,6 +81,10 @@ if [ "$MODE" = full ]; then
 	if [ -x tests/fault/run.sh ]; then
 		echo "== fault injection"
 		bash tests/fault/run.sh; record "fault:loop" $?
+	fi
+	if [ -x tests/fuzz/test_libfuzzer_build.sh ]; then
+		echo "== libFuzzer build (scripts/fuzz --build-only)"
+		bash tests/fuzz/test_libfuzzer_build.sh; record "fuzz:libfuzzer-build" $?
 	fi
 	if [ -x tests/valgrind/run.sh ]; then
 		echo "== valgrind"
