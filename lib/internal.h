@@ -114,6 +114,10 @@ int gw__readlink(const char *root, const char *path, char *buf, size_t bufsz);
  * 0 or GW_EPARSE when the text is not a whole number (trailing space OK). */
 int gw__parse_u64(const char *s, uint64_t *out);
 
+/* "0x10de" / "0x030200" / "10de": a hex number (at most 8 digits, blanks
+ * around allowed) no larger than max. 0 or GW_EPARSE. */
+int gw__parse_hex(const char *s, uint32_t max, uint32_t *out);
+
 /* ---- small string helpers (lib/core/util.c) --------------------------- */
 
 /* snprintf into a fixed buffer, always NUL-terminated, truncating. */
@@ -189,6 +193,38 @@ extern const gw_backend gw__backend_nvml;
 extern const gw_backend gw__backend_cuda;
 extern const gw_backend gw__backend_pci;
 extern const gw_backend gw__backend_amdgpu;
+
+/* ---- the PCI bus (lib/core/pci.c) ------------------------------------- */
+
+/* The one rule of what a GPU is: a display controller (PCI base class
+ * 0x03) made by NVIDIA, AMD or Intel. */
+bool gw__pci_is_display_class(uint32_t pci_class);
+gw_vendor gw__pci_vendor(uint32_t vendor_id);      /* GW_VENDOR_UNKNOWN for other makers */
+bool gw__pci_is_gpu(uint32_t pci_class, uint32_t vendor_id);
+
+/* One GPU function on the bus. */
+typedef struct gw_pci_fn {
+	char dir[256];            /* the folder to read: /sys/bus/pci/devices/<id>, or its absolute link target */
+	char bus_id[16];          /* normalised "0000:18:00.0" */
+	uint32_t class_code, vendor, device, subsys_vendor, subsys_device;
+	bool have_device;         /* false: device unreadable (device is 0xffff) */
+	bool have_subsys;
+	char driver[64];          /* bound kernel driver ("nvidia", "amdgpu", "vfio-pci"); "" = none */
+} gw_pci_fn;
+
+/* Every GPU in <root>/sys/bus/pci/devices, in bus order, as a malloc'd
+ * array (free with gw__free; NULL when none). 0, or the listing's error
+ * (GW_ENOTFOUND, GW_EPERM, GW_EIO) or GW_ENOMEM. */
+int gw__pci_scan(const char *root, gw_pci_fn **out, size_t *count);
+
+/* Read <dir>/<name> as a hex number no larger than max (sysfs vendor,
+ * device, class). 0, the read's error, or GW_EPARSE. */
+int gw__pci_read_hex(const char *root, const char *dir, const char *name, uint32_t max, uint32_t *out);
+/* The folder to read for the entry `path`: the entry itself, or the target
+ * of an absolute symbolic link, taken under the root. */
+void gw__pci_device_dir(const char *root, const char *path, char *out, size_t outsz);
+/* The basename of the target of <dir>/driver ("nvidia"); "" when none. */
+void gw__pci_driver_name(const char *root, const char *dir, char *buf, size_t bufsz);
 
 /* ---- /proc process resolution (lib/core/proc.c) ----------------------- */
 

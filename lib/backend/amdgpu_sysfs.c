@@ -88,31 +88,16 @@ static int candidates_push(struct candidates *c, const char *bus_id, const char 
 /* PCI display functions of AMD bound to amdgpu. */
 static int scan_pci(const char *root, struct candidates *c)
 {
-	char **names;
+	gw_pci_fn *fns;
 	size_t count;
-	int rc = gw__dir_list(root, PCI_DEVICES, &names, &count);
+	int rc = gw__pci_scan(root, &fns, &count);
 
 	if (rc < 0)
 		return rc == GW_ENOMEM ? rc : 0;
-	for (size_t i = 0; i < count && rc == 0; i++) {
-		char entry[256], dir[256], bus_id[16], driver[64];
-		uint32_t cls, vendor;
-
-		if (gw__pci_bus_id_normalize(names[i], bus_id) < 0)
-			continue;
-		if (snprintf(entry, sizeof(entry), PCI_DEVICES "/%s", names[i]) >= (int)sizeof(entry))
-			continue;
-		gw__sysfs_device_dir(root, entry, dir, sizeof(dir));
-		if (gw__sysfs_read_hex(root, dir, "vendor", 0xffff, &vendor) < 0 || vendor != 0x1002)
-			continue;
-		if (gw__sysfs_read_hex(root, dir, "class", 0xffffff, &cls) < 0 || !gw__sysfs_is_display_class(cls))
-			continue;
-		gw__sysfs_driver_name(root, dir, driver, sizeof(driver));
-		if (strcmp(driver, "amdgpu"))
-			continue;
-		rc = candidates_push(c, bus_id, dir, NULL);
-	}
-	gw__dir_list_free(names, count);
+	for (size_t i = 0; i < count && rc == 0; i++)
+		if (fns[i].vendor == 0x1002 && !strcmp(fns[i].driver, "amdgpu"))
+			rc = candidates_push(c, fns[i].bus_id, fns[i].dir, NULL);
+	gw__free(fns);
 	return rc;
 }
 

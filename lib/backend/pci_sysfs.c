@@ -17,42 +17,6 @@
 
 #define PCI_DEVICES "/sys/bus/pci/devices"
 
-/* What one /sys/bus/pci/devices entry says about itself. */
-struct pci_fn {
-	char dir[256];        /* /sys/bus/pci/devices/<name> */
-	char bus_id[16];      /* normalised */
-	uint32_t vendor, device, subsys_vendor, subsys_device;
-	int have_subsys;
-	char driver[64];
-};
-
-/* Fill f from the entry; false when it is not a GPU of a vendor we know. */
-static bool read_gpu_function(const char *root, const char *name, struct pci_fn *f)
-{
-	char entry[256];
-	uint32_t cls;
-	int n;
-
-	memset(f, 0, sizeof(*f));
-	if (gw__pci_bus_id_normalize(name, f->bus_id) < 0)
-		return false;
-	n = snprintf(entry, sizeof(entry), PCI_DEVICES "/%s", name);
-	if (n < 0 || (size_t)n >= sizeof(entry))
-		return false;
-	gw__sysfs_device_dir(root, entry, f->dir, sizeof(f->dir));
-	if (gw__sysfs_read_hex(root, f->dir, "class", 0xffffff, &cls) < 0 || !gw__sysfs_is_display_class(cls))
-		return false;
-	if (gw__sysfs_read_hex(root, f->dir, "vendor", 0xffff, &f->vendor) < 0 ||
-	    gw__sysfs_vendor_from_pci(f->vendor) == GW_VENDOR_UNKNOWN)
-		return false;
-	if (gw__sysfs_read_hex(root, f->dir, "device", 0xffff, &f->device) < 0)
-		f->device = 0xffff; /* still a GPU; the id is just unreadable */
-	f->have_subsys = gw__sysfs_read_hex(root, f->dir, "subsystem_vendor", 0xffff, &f->subsys_vendor) == 0 &&
-			 gw__sysfs_read_hex(root, f->dir, "subsystem_device", 0xffff, &f->subsys_device) == 0;
-	gw__sysfs_driver_name(root, f->dir, f->driver, sizeof(f->driver));
-	return true;
-}
-
 /* A health reason, truncated to fit (the NVML message may be long). */
 __attribute__((format(printf, 3, 4)))
 static void set_reason(char *out, size_t outsz, const char *fmt, ...)
@@ -81,9 +45,9 @@ static void nvml_reason(const gw_context *ctx, char *out, size_t outsz)
 }
 
 /* Health of a GPU that no vendor backend claimed. */
-static void judge_health(const gw_context *ctx, const struct pci_fn *f, gw_device_info *info)
+static void judge_health(const gw_context *ctx, const gw_pci_fn *f, gw_device_info *info)
 {
-	gw_vendor v = gw__sysfs_vendor_from_pci(f->vendor);
+	gw_vendor v = gw__pci_vendor(f->vendor);
 	const char *want = v == GW_VENDOR_NVIDIA ? "nvidia" : v == GW_VENDOR_AMD ? "amdgpu" : NULL;
 
 	info->health = GW_HEALTH_NO_DRIVER;
@@ -105,7 +69,7 @@ static void judge_health(const gw_context *ctx, const struct pci_fn *f, gw_devic
 
 /* Without a driver nothing reports the architecture; gpuwise's table of
  * NVIDIA PCI ids does, and doctor needs it to name the driver to install. */
-static void known_model_facts(gw_device_info *info, const struct pci_fn *f)
+static void known_model_facts(gw_device_info *info, const gw_pci_fn *f)
 {
 	const gw_row_nvidia_gpus *row;
 	unsigned major, minor;
@@ -119,7 +83,7 @@ static void known_model_facts(gw_device_info *info, const struct pci_fn *f)
 	}
 }
 
-static int add_driverless(gw_context *ctx, const struct pci_fn *f, gw_pci_ids *ids)
+static int add_driverless(gw_context *ctx, const gw_pci_fn *f, gw_pci_ids *ids)
 {
 	gw_device *d = gw__device_add(ctx);
 	gw_device_info *info;
@@ -128,7 +92,7 @@ static int add_driverless(gw_context *ctx, const struct pci_fn *f, gw_pci_ids *i
 	if (!d)
 		return GW_ENOMEM;
 	info = &d->info;
-	info->vendor = gw__sysfs_vendor_from_pci(f->vendor);
+	info->vendor = gw__pci_vendor(f->vendor);
 	info->backend = "pci";
 	d->owner = &gw__backend_pci;
 	gw__strlcpy(d->sysfs_path, f->dir, sizeof(d->sysfs_path));
@@ -153,7 +117,7 @@ static int add_driverless(gw_context *ctx, const struct pci_fn *f, gw_pci_ids *i
 	return 0;
 }
 
-static void annotate(gw_device *d, const struct pci_fn *f)
+static void annotate(gw_device *d, const gw_pci_fn *f)
 {
 	gw__str_set(&d->info.kernel_driver, f->driver);
 	if (!GW_VALID(d->info.pci_vendor_id))
@@ -162,7 +126,7 @@ static void annotate(gw_device *d, const struct pci_fn *f)
 		gw__strlcpy(d->sysfs_path, f->dir, sizeof(d->sysfs_path));
 }
 
-static bool nvidia_bound(const struct pci_fn *f)
+static bool nvidia_bound(const gw_pci_fn *f)
 {
 	return f->vendor == 0x10de && !strcmp(f->driver, "nvidia");
 }
@@ -189,16 +153,13 @@ static int count_busless_nvml_devices(gw_context *ctx)
 }
 
 /* How many nvidia-bound GPUs on the bus no backend has claimed. */
-static int count_unclaimed_nvidia(gw_context *ctx, char **names, size_t count)
+static int count_unclaimed_nvidia(gw_context *ctx, const gw_pci_fn *fns, size_t count)
 {
 	int n = 0;
 
-	for (size_t i = 0; i < count; i++) {
-		struct pci_fn f;
-
-		if (read_gpu_function(ctx->root, names[i], &f) && nvidia_bound(&f) && !gw__device_by_bus_id(ctx, f.bus_id))
+	for (size_t i = 0; i < count; i++)
+		if (nvidia_bound(&fns[i]) && !gw__device_by_bus_id(ctx, fns[i].bus_id))
 			n++;
-	}
 	return n;
 }
 
@@ -207,7 +168,7 @@ static int count_unclaimed_nvidia(gw_context *ctx, char **names, size_t count)
  * order, as this scan walks them: when the counts agree, the k-th unclaimed
  * nvidia-bound function is the k-th lost NVML device, and it is shown once,
  * as lost, with its bus id. When they disagree the guess would be unsafe. */
-static bool claim_for_lost_device(gw_context *ctx, const struct pci_fn *f, bool counts_agree, gw_pci_ids *ids)
+static bool claim_for_lost_device(gw_context *ctx, const gw_pci_fn *f, bool counts_agree, gw_pci_ids *ids)
 {
 	gw_device *d;
 	char name[GW_STR_MAX];
@@ -229,12 +190,12 @@ static int pci_open(gw_context *ctx, void **state, gw_backend_status *st)
 {
 	bool counts_agree;
 	gw_pci_ids ids = { 0 };
-	char **names;
+	gw_pci_fn *fns;
 	size_t count;
-	int found = 0, rc;
+	int rc;
 
 	*state = NULL;
-	rc = gw__dir_list(ctx->root, PCI_DEVICES, &names, &count);
+	rc = gw__pci_scan(ctx->root, &fns, &count);
 	if (rc == GW_ENOMEM)
 		return rc;
 	if (rc < 0) {
@@ -244,29 +205,26 @@ static int pci_open(gw_context *ctx, void **state, gw_backend_status *st)
 		return 0;
 	}
 	counts_agree = count_busless_nvml_devices(ctx) > 0 &&
-		       count_busless_nvml_devices(ctx) == count_unclaimed_nvidia(ctx, names, count);
+		       count_busless_nvml_devices(ctx) == count_unclaimed_nvidia(ctx, fns, count);
 	for (size_t i = 0; i < count; i++) {
-		struct pci_fn f;
+		const gw_pci_fn *f = &fns[i];
 		gw_device *d;
 
-		if (!read_gpu_function(ctx->root, names[i], &f))
-			continue;
-		found++;
-		if ((d = gw__device_by_bus_id(ctx, f.bus_id))) {
-			annotate(d, &f);
+		if ((d = gw__device_by_bus_id(ctx, f->bus_id))) {
+			annotate(d, f);
 			continue;
 		}
-		if (claim_for_lost_device(ctx, &f, counts_agree, &ids))
+		if (claim_for_lost_device(ctx, f, counts_agree, &ids))
 			continue;
-		if ((rc = add_driverless(ctx, &f, &ids)) < 0)
+		if ((rc = add_driverless(ctx, f, &ids)) < 0)
 			break;
 	}
 	gw__sysfs_pci_ids_free(&ids);
-	gw__dir_list_free(names, count);
+	gw__free(fns);
 	if (rc == GW_ENOMEM)
 		return rc;
-	st->state = found ? GW_BACKEND_OK : GW_BACKEND_NOTHING_FOUND;
-	if (!found)
+	st->state = count ? GW_BACKEND_OK : GW_BACKEND_NOTHING_FOUND;
+	if (!count)
 		snprintf(st->message, sizeof(st->message), "no display controller from NVIDIA, AMD or Intel on the PCI bus");
 	return 0;
 }

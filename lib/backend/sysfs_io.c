@@ -162,30 +162,12 @@ void gw__sysfs_link_fields(gw_u64 *gen, gw_u64 *width, const char *root, const c
 
 void gw__sysfs_driver_name(const char *root, const char *dir, char *buf, size_t bufsz)
 {
-	char path[GW_PATH_MAX], target[GW_PATH_MAX];
-	const char *base;
-
-	buf[0] = '\0';
-	if (attr_path(path, sizeof(path), dir, "driver") < 0 ||
-	    gw__readlink(root, path, target, sizeof(target)) < 0)
-		return;
-	/* "../../../bus/pci/drivers/nvidia" or "/sys/bus/pci/drivers/nvidia". */
-	base = strrchr(target, '/');
-	base = base ? base + 1 : target;
-	for (const char *p = base; *p; p++)
-		if ((unsigned char)*p <= 0x20 || (unsigned char)*p >= 0x7f)
-			return; /* not a driver name */
-	gw__strlcpy(buf, base, bufsz);
+	gw__pci_driver_name(root, dir, buf, bufsz);
 }
 
 void gw__sysfs_device_dir(const char *root, const char *path, char *out, size_t outsz)
 {
-	char target[GW_PATH_MAX];
-
-	if (gw__readlink(root, path, target, sizeof(target)) == 0 && target[0] == '/' && strlen(target) < outsz)
-		gw__strlcpy(out, target, outsz);
-	else
-		gw__strlcpy(out, path, outsz);
+	gw__pci_device_dir(root, path, out, outsz);
 }
 
 static const char *const pci_ids_paths[] = {

@@ -45,43 +45,17 @@ static bool is_blank(char c)
 
 int gw__sysfs_parse_hex(const char *s, uint32_t max, uint32_t *out)
 {
-	uint64_t v = 0;
-	int digits = 0;
-
-	if (!s)
-		return GW_EPARSE;
-	while (is_blank(*s))
-		s++;
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-		s += 2;
-	for (; isxdigit((unsigned char)*s); s++) {
-		int d = isdigit((unsigned char)*s) ? *s - '0' : tolower((unsigned char)*s) - 'a' + 10;
-
-		if (++digits > 8)
-			return GW_EPARSE;
-		v = v * 16 + (uint64_t)d;
-	}
-	while (is_blank(*s))
-		s++;
-	if (!digits || *s || v > max)
-		return GW_EPARSE;
-	*out = (uint32_t)v;
-	return 0;
+	return gw__parse_hex(s, max, out);
 }
 
 bool gw__sysfs_is_display_class(uint32_t pci_class)
 {
-	return (pci_class >> 16) == 0x03;
+	return gw__pci_is_display_class(pci_class);
 }
 
 gw_vendor gw__sysfs_vendor_from_pci(uint32_t vendor_id)
 {
-	switch (vendor_id) {
-	case 0x10de: return GW_VENDOR_NVIDIA;
-	case 0x1002: return GW_VENDOR_AMD;
-	case 0x8086: return GW_VENDOR_INTEL;
-	default: return GW_VENDOR_UNKNOWN;
-	}
+	return gw__pci_vendor(vendor_id);
 }
 
 /* "16.0" → 160 (tenths), bounded; the rest of the string in *rest. */
@@ -515,105 +489,6 @@ int gw__sysfs_parse_i64(const char *s, int64_t *out)
 		return GW_EPARSE;
 	*out = v;
 	return 0;
-}
-
-/* ---- procfs and passwd ------------------------------------------------------ */
-
-int gw__proc_parse_uid(const char *text, size_t len, uint32_t *uid)
-{
-	const char *p = text, *end = text + len, *line;
-	size_t n;
-
-	if (!text)
-		return GW_EPARSE;
-	for (; (line = next_line(p, end, &n)); p = line + n + 1) {
-		uint64_t v = 0;
-		int digits = 0;
-		size_t i = 4;
-
-		if (n < 4 || strncmp(line, "Uid:", 4))
-			continue;
-		while (i < n && (line[i] == ' ' || line[i] == '\t'))
-			i++;
-		for (; i < n && isdigit((unsigned char)line[i]); i++) {
-			if (++digits > 10)
-				return GW_EPARSE;
-			v = v * 10 + (uint64_t)(line[i] - '0');
-		}
-		if (!digits || v > UINT32_MAX || (i < n && line[i] != ' ' && line[i] != '\t'))
-			return GW_EPARSE;
-		*uid = (uint32_t)v;
-		return 0;
-	}
-	return GW_EPARSE;
-}
-
-void gw__proc_cmdline_text(const char *data, size_t len, char *out, size_t outsz)
-{
-	const unsigned char *s = (const unsigned char *)data;
-	size_t w = 0, i = 0;
-
-	if (!out || outsz == 0)
-		return;
-	if (!data)
-		len = 0;
-	/* Trailing NULs end the last argument; they are not separators. */
-	while (len > 0 && s[len - 1] == '\0')
-		len--;
-	while (i < len) {
-		size_t k = gw__utf8_seq_len((const unsigned char *)s + i, len - i);
-
-		if (k > 1) {
-			if (w + k >= outsz)
-				break;
-			memcpy(out + w, s + i, k);
-			w += k;
-			i += k;
-			continue;
-		}
-		if (w + 1 >= outsz)
-			break;
-		if (s[i] == '\0')
-			out[w++] = ' ';
-		else if (k == 0 || s[i] < 0x20 || s[i] == 0x7f)
-			out[w++] = '?';
-		else
-			out[w++] = (char)s[i];
-		i++;
-	}
-	while (w > 0 && out[w - 1] == ' ')
-		w--;
-	out[w] = '\0';
-}
-
-int gw__proc_passwd_lookup(const char *text, size_t len, uint32_t uid, char *out, size_t outsz)
-{
-	const char *p = text, *end = text + len, *line;
-	size_t n;
-
-	if (!text || !out || outsz == 0)
-		return GW_EPARSE;
-	for (; (line = next_line(p, end, &n)); p = line + n + 1) {
-		const char *c1 = memchr(line, ':', n), *c2, *c3;
-		char num[16];
-		uint64_t v;
-
-		if (!c1 || c1 == line || line[0] == '#' || line[0] == '+' || line[0] == '-')
-			continue;
-		c2 = memchr(c1 + 1, ':', n - (size_t)(c1 + 1 - line));
-		if (!c2)
-			continue;
-		c3 = memchr(c2 + 1, ':', n - (size_t)(c2 + 1 - line));
-		if (!c3 || !slice_copy(num, sizeof(num), c2 + 1, (size_t)(c3 - c2 - 1)))
-			continue;
-		if (strlen(num) != (size_t)(c3 - c2 - 1) || !isdigit((unsigned char)num[0]) ||
-		    gw__parse_u64(num, &v) < 0 || v != uid)
-			continue;
-		out[0] = '\0';
-		copy_printable(out, outsz, line, (size_t)(c1 - line));
-		return 0;
-	}
-	return GW_ENOTFOUND;
 }
 
 /* ---- DRM fdinfo ------------------------------------------------------------- */

@@ -17,10 +17,11 @@
 /* ---- PCI ----------------------------------------------------------------- */
 
 /* "0x10de" / "0x030200" (sysfs vendor, device, class files): a hex number
- * no larger than max. */
+ * no larger than max (gw__parse_hex, lib/core/util.c). */
 int gw__sysfs_parse_hex(const char *s, uint32_t max, uint32_t *out);
 
-/* Display controllers: PCI base class 0x03 (VGA 0x0300, 3D 0x0302, other 0x0380). */
+/* Display controllers: PCI base class 0x03 (VGA 0x0300, 3D 0x0302, other 0x0380).
+ * Both are the rule of lib/core/pci.c (gw__pci_is_gpu). */
 bool gw__sysfs_is_display_class(uint32_t pci_class);
 
 /* The vendors gpuwise treats as GPU makers; UNKNOWN for any other. */
@@ -94,18 +95,9 @@ int gw__sysfs_parse_ras_count(const char *text, size_t len, uint64_t *ue, uint64
 /* A signed decimal integer (hwmon: millidegrees, microwatts). */
 int gw__sysfs_parse_i64(const char *s, int64_t *out);
 
-/* ---- procfs and /etc/passwd ---------------------------------------------- */
+/* ---- procfs and /etc/passwd: in lib/core/proc_parse.c ------------------ */
 
-/* The real uid from /proc/<pid>/status ("Uid:\t1000\t1000\t1000\t1000"). */
-int gw__proc_parse_uid(const char *text, size_t len, uint32_t *uid);
-
-/* /proc/<pid>/cmdline (arguments separated by NULs) → one printable line in
- * out: NULs become spaces, trailing ones dropped, control bytes and invalid
- * UTF-8 become '?', truncated at a character boundary. Never fails. */
-void gw__proc_cmdline_text(const char *data, size_t len, char *out, size_t outsz);
-
-/* The user name of uid in /etc/passwd text; GW_ENOTFOUND when absent. */
-int gw__proc_passwd_lookup(const char *text, size_t len, uint32_t uid, char *out, size_t outsz);
+#include "core/proc_parse.h"
 
 /* ---- DRM fdinfo (/proc/<pid>/fdinfo/<fd>) -------------------------------- */
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "internal.h"
-#include "backend/sysfs_parse.h"
+#include "core/proc_parse.h"
 
 #define STATUS_LIMIT 16384
 #define CMDLINE_LIMIT 4096

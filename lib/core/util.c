@@ -140,3 +140,34 @@ size_t gw__utf8_seq_len(const unsigned char *s, size_t n)
 			return 0;
 	return need;
 }
+
+static bool hex_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+int gw__parse_hex(const char *s, uint32_t max, uint32_t *out)
+{
+	uint64_t v = 0;
+	int digits = 0;
+
+	if (!s)
+		return GW_EPARSE;
+	while (hex_blank(*s))
+		s++;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	for (; isxdigit((unsigned char)*s); s++) {
+		int d = isdigit((unsigned char)*s) ? *s - '0' : tolower((unsigned char)*s) - 'a' + 10;
+
+		if (++digits > 8)
+			return GW_EPARSE;
+		v = v * 16 + (uint64_t)d;
+	}
+	while (hex_blank(*s))
+		s++;
+	if (!digits || *s || v > max)
+		return GW_EPARSE;
+	*out = (uint32_t)v;
+	return 0;
+}

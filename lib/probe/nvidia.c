@@ -10,69 +10,38 @@
 
 /* ---- PCI ------------------------------------------------------------------ */
 
-static unsigned read_hex(gw_probe_ctx *c, const char *dir, const char *name)
-{
-	char path[GW_PATH_MAX], buf[32];
-	uint64_t v;
-
-	if (!gw__probe_join(path, sizeof(path), dir, name) || gw__read_small(c->root, path, buf, sizeof(buf)) < 0 ||
-	    gw__parse_u64(buf, &v) < 0)
-		return 0;
-	return (unsigned)v;
-}
-
-static void read_bound_driver(gw_probe_ctx *c, const char *dir, char *out, size_t outsz)
-{
-	char path[GW_PATH_MAX], target[GW_PATH_MAX];
-	const char *base;
-
-	out[0] = '\0';
-	if (!gw__probe_join(path, sizeof(path), dir, "driver") || gw__readlink(c->root, path, target, sizeof(target)) < 0)
-		return;
-	base = strrchr(target, '/');
-	gw__strlcpy(out, base ? base + 1 : target, outsz);
-}
-
+/* The GPUs on the bus, found by the one scanner of lib/core/pci.c (the pci
+ * and amdgpu backends walk the same list). */
 int gw__probe_hardware(gw_probe_ctx *c)
 {
 	gw_probe_report *r = c->r;
-	char **names;
+	gw_pci_fn *fns;
 	size_t n;
 	int rc;
 
-	if ((rc = gw__probe_list_dir(c, "/sys/bus/pci/devices", "", &names, &n)) < 0)
+	if ((rc = gw__pci_scan(c->root, &fns, &n)) < 0)
 		return rc == GW_ENOMEM ? rc : 0;
 	for (size_t i = 0; i < n; i++) {
-		char dir[GW_PATH_MAX];
-		unsigned cls, vendor;
+		const gw_pci_fn *f = &fns[i];
 		gw_probe_pci_gpu *g;
 
-		if (!gw__probe_join(dir, sizeof(dir), "/sys/bus/pci/devices", names[i]))
-			continue;
-		cls = read_hex(c, dir, "class");
-		if ((cls >> 16) != 0x03)      /* display controllers only */
-			continue;
-		vendor = read_hex(c, dir, "vendor");
-		if (vendor != 0x10de && vendor != 0x1002 && vendor != 0x8086)
-			continue;
 		if (r->ngpus == GW_PROBE_MAX_GPUS) {
 			r->truncated = true;
 			break;
 		}
 		g = &r->gpus[r->ngpus++];
-		if (gw__pci_bus_id_normalize(names[i], g->bus_id) < 0)
-			gw__strlcpy(g->bus_id, names[i], sizeof(g->bus_id));
-		g->vendor_id = vendor;
-		g->vendor = vendor == 0x10de ? GW_VENDOR_NVIDIA : vendor == 0x1002 ? GW_VENDOR_AMD : GW_VENDOR_INTEL;
-		g->device_id = read_hex(c, dir, "device");
-		g->subsys_vendor_id = read_hex(c, dir, "subsystem_vendor");
-		g->subsys_device_id = read_hex(c, dir, "subsystem_device");
-		g->class_code = cls;
-		read_bound_driver(c, dir, g->driver, sizeof(g->driver));
+		gw__strlcpy(g->bus_id, f->bus_id, sizeof(g->bus_id));
+		g->vendor_id = f->vendor;
+		g->vendor = gw__pci_vendor(f->vendor);
+		g->device_id = f->have_device ? f->device : 0;
+		g->subsys_vendor_id = f->have_subsys ? f->subsys_vendor : 0;
+		g->subsys_device_id = f->have_subsys ? f->subsys_device : 0;
+		g->class_code = f->class_code;
+		gw__strlcpy(g->driver, f->driver, sizeof(g->driver));
 		if (g->vendor == GW_VENDOR_NVIDIA)
 			g->model = gw__tbl_nvidia_gpu_by_id(g->device_id);
 	}
-	gw__probe_names_free(names, n);
+	gw__free(fns);
 	return 0;
 }
 

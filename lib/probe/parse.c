@@ -573,65 +573,6 @@ int gw__gfx_from_override(const char *value, char *out, size_t outsz)
 	return gw__gfx_name(v.part[0] * 10000 + v.part[1] * 100 + v.part[2], out, outsz);
 }
 
-bool gw__parse_group_member(const char *text, unsigned gid, const char *user, unsigned primary_gid,
-			    char *name, size_t namesz)
-{
-	const char *p = text;
-
-	if (namesz)
-		name[0] = '\0';
-	while (*p) {
-		const char *eol = strchr(p, '\n');
-		const char *f[4];
-		const char *c = p;
-		int nf = 1;
-		uint64_t g;
-		char num[16];
-		size_t n;
-
-		f[0] = p;
-		while (*c && *c != '\n' && nf < 4) {
-			if (*c == ':')
-				f[nf++] = c + 1;
-			c++;
-		}
-		if (nf == 4) {
-			n = (size_t)(f[3] - 1 - f[2]);
-			if (n < sizeof(num)) {
-				memcpy(num, f[2], n);
-				num[n] = '\0';
-				if (gw__parse_u64(num, &g) == 0 && g == gid) {
-					size_t nl = (size_t)(f[1] - 1 - f[0]);
-					const char *m = f[3];
-					size_t ul = user ? strlen(user) : 0;
-
-					if (namesz) {
-						if (nl >= namesz)
-							nl = namesz - 1;
-						memcpy(name, f[0], nl);
-						name[nl] = '\0';
-					}
-					if (gid == primary_gid)
-						return true;
-					while (ul && *m && *m != '\n') {
-						if (!strncmp(m, user, ul) && (m[ul] == ',' || m[ul] == '\n' || m[ul] == '\0' || m[ul] == '\r'))
-							return true;
-						while (*m && *m != ',' && *m != '\n')
-							m++;
-						if (*m == ',')
-							m++;
-					}
-					return false;
-				}
-			}
-		}
-		if (!eol)
-			break;
-		p = eol + 1;
-	}
-	return gid == primary_gid;
-}
-
 void gw__torch_variant(const char *version, char *out, size_t outsz)
 {
 	const char *plus = strchr(version, '+');

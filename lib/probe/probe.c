@@ -133,33 +133,14 @@ static void find_user(gw_probe_ctx *c)
 	if (uid < 0)
 		uid = (long)gw__getuid();
 	c->uid = (unsigned)uid;
-	/* Name and primary group from <root>/etc/passwd ("name:x:uid:gid:..."). */
+	/* Name and primary group from <root>/etc/passwd (the parser of lib/core/proc_parse.c). */
 	if ((passwd = gw__probe_read(c, "/etc/passwd", 1 << 20))) {
-		for (char *line = passwd; line && *line;) {
-			char *eol = strchr(line, '\n');
-			char *f[5];
-			int nf = 1;
+		unsigned gid;
 
-			if (eol)
-				*eol = '\0';
-			f[0] = line;
-			for (char *p = line; *p && nf < 5; p++)
-				if (*p == ':') {
-					*p = '\0';
-					f[nf++] = p + 1;
-				}
-			if (nf == 5) {
-				uint64_t u, g;
-
-				if (gw__parse_u64(f[2], &u) == 0 && u == (uint64_t)uid && gw__parse_u64(f[3], &g) == 0) {
-					gw__strlcpy(c->user, f[0], sizeof(c->user));
-					if (!c->real_groups)
-						c->gid = (unsigned)g;
-					c->have_user = true;
-					break;
-				}
-			}
-			line = eol ? eol + 1 : NULL;
+		if (gw__passwd_lookup(passwd, strlen(passwd), (uint32_t)uid, c->user, sizeof(c->user), &gid) == 0) {
+			if (!c->real_groups)
+				c->gid = gid;
+			c->have_user = true;
 		}
 		gw__free(passwd);
 	}

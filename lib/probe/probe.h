@@ -26,7 +26,9 @@
 #include "gpuwise/device.h"
 /* gw_ver and gw__version_* (lib/core/version.c); the generated tables' row
  * types, gw__tbl_* lookups, gw__cuda_archs_run, gw__gfx_in_list and
- * gw__dist_normalize (lib/core/tables.c). */
+ * gw__dist_normalize (lib/core/tables.c); the /etc/group parser
+ * gw__parse_group_member (lib/core/proc_parse.c). */
+#include "core/proc_parse.h"
 #include "core/tables.h"
 #include "core/version.h"
 
@@ -401,8 +403,6 @@ int gw__parse_kfd_property(const char *text, const char *key, uint64_t *out);
 int gw__gfx_name(unsigned gfx_target_version, char *out, size_t outsz);
 /* HSA_OVERRIDE_GFX_VERSION "10.3.0" → "gfx1030". */
 int gw__gfx_from_override(const char *value, char *out, size_t outsz);
-/* Is `user` (or primary gid) a member of the group with this gid in <root>/etc/group text? */
-bool gw__parse_group_member(const char *group_text, unsigned gid, const char *user, unsigned primary_gid, char *name, size_t namesz);
 /* A torch local tag from "2.5.1+cu121" → "cu121" ("" when none). */
 void gw__torch_variant(const char *version, char *out, size_t outsz);
 
