@@ -9,7 +9,8 @@
 #   fuzz     build/fuzz/*-replay          fuzz corpora replayed as tests
 #   libfuzzer tests/fuzz/test_libfuzzer_build.sh  every target built as scripts/fuzz builds it
 #   asan     all of unit/cli/fuzz again under ASan+UBSan (build/asan)
-#   fault    GPUWISE_FAULT loop: fail the Nth alloc/dlsym/dlopen/read
+#   layering tests/lint/layering.sh        include layering; only lib/core calls the OS
+#   fault    GPUWISE_FAULT loop: fail the Nth alloc/dlsym/dlopen/read and sampled system calls
 set -uo pipefail
 cd "$(dirname "$0")/.."
 MODE=${1:-full}
@@ -54,6 +55,8 @@ run_fuzz_replay() { # build dir
 echo "== build"
 make -s -j"$JOBS" all >/dev/null || { echo "build failed"; make all; echo "0 passed, 1 failed"; exit 1; }
 
+echo "== layering"
+bash tests/lint/layering.sh; record "lint:layering" $?
 echo "== unit"; run_unit build
 echo "== cli"; run_cli build
 echo "== fuzz corpora"; run_fuzz_replay build

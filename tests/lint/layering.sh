@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The include layering of lib/ (docs/ARCHITECTURE.md, "Who may include
+# what") and the rule that only lib/core touches the operating system
+# (docs/CODING_STYLE.md), checked over the sources:
+#   1. nothing under lib/core or lib/backend includes lib/probe/*.h or
+#      lib/doctor/*.h, lib/probe includes no lib/doctor/*.h, and lib/core
+#      includes no lib/backend/*.h (no arrow points up);
+#   2. only lib/core includes core/sys.h (the system-call table);
+#   3. nothing in lib/ outside lib/core calls open, openat, fopen, stat,
+#      lstat, fstat, access, opendir, readdir, readlink, realpath, dlopen or
+#      dlsym itself (comments and strings do not count).
+# Allowed for now: lib/doctor/deep.c (its process control is being
+# rewritten; it will adopt the table's pipe2/fork/execv/... entries).
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+exec python3 - <<'PY'
+import glob, re, sys
+
+ALLOW_RAW = {"lib/doctor/deep.c"}
+CALLS = "open|openat|fopen|stat|lstat|fstat|access|opendir|readdir|readlink|realpath|dlopen|dlsym"
+call = re.compile(r"(?<![A-Za-z0-9_.>])(" + CALLS + r")\s*\(")
+include = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
+# Comments, strings and character literals, blanked (newlines kept).
+strip = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
+problems = []
+
+def line_of(text, pos):
+    return text.count("\n", 0, pos) + 1
+
+for path in sorted(glob.glob("lib/**/*.[ch]", recursive=True) + glob.glob("cli/*.[ch]") +
+                   glob.glob("python/src/*.[ch]")):
+    text = open(path, encoding="utf-8", errors="replace").read()
+    layer = path.split("/")[1] if path.startswith("lib/") else path.split("/")[0]
+    for m in include.finditer(text):
+        inc, n = m.group(1), line_of(text, m.start())
+        if layer in ("core", "backend") and inc.startswith(("probe/", "doctor/")):
+            problems.append(f"{path}:{n}: includes {inc}: core and backends must not include probe or doctor headers")
+        if layer == "probe" and inc.startswith("doctor/"):
+            problems.append(f"{path}:{n}: includes {inc}: probes must not include doctor headers")
+        if layer == "core" and inc.startswith("backend/"):
+            problems.append(f"{path}:{n}: includes {inc}: core must not include backend headers")
+        if inc == "core/sys.h" and layer != "core":
+            problems.append(f"{path}:{n}: includes core/sys.h: only lib/core may (use the helpers of internal.h)")
+    if not path.startswith("lib/") or layer == "core" or path in ALLOW_RAW:
+        continue
+    code = strip.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+    for m in call.finditer(code):
+        problems.append(f"{path}:{line_of(code, m.start())}: calls {m.group(1)}() directly: "
+                        "use the lib/core helpers (internal.h)")
+
+for p in problems:
+    print("layering: " + p)
+print("layering: ok" if not problems else f"layering: {len(problems)} problem(s)")
+sys.exit(1 if problems else 0)
+PY
