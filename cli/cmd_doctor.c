@@ -8,35 +8,6 @@
 #include "gpuwise/doctor.h"
 #include "commands.h"
 
-const char usage_doctor[] =
-	"usage: gpuwise doctor [--json] [--python-env PREFIX]... [--deep [--timeout SECONDS]]\n"
-	"\n"
-	"Check this machine for everything that keeps a GPU framework from using\n"
-	"the GPU: the hardware (PCI, lost GPUs, ECC, PCIe link, Xid errors), the\n"
-	"driver (modules, libraries, device nodes, ROCm), CUDA (toolkits, cuDNN,\n"
-	"CUDA_VISIBLE_DEVICES, LD_LIBRARY_PATH), Python (each environment's\n"
-	"PyTorch, TensorFlow, JAX and CuPy builds against the driver and the GPU\n"
-	"architecture, read from their files without importing them) and the live\n"
-	"state (throttling, memory held by others, exclusive mode).\n"
-	"Each finding has an id (`gpuwise explain <id>` explains it), evidence and a fix.\n"
-	"\n"
-	"Python environments: every --python-env, $VIRTUAL_ENV, $CONDA_PREFIX, the\n"
-	"system and user site folders, and the prefix of each python3 on PATH.\n"
-	"\n"
-	"Options:\n"
-	"  --json               print {\"findings\": [...], \"summary\": {...}}\n"
-	"  --python-env PREFIX  also inspect the environment at PREFIX (repeatable)\n"
-	"  --deep               also import each framework in a subprocess of its\n"
-	"                       environment's python and run a tiny GPU kernel\n"
-	"  --timeout SECONDS    time limit of each --deep subprocess (default 20)\n"
-	"  --no-kernel-log      do not scan the kernel log for Xid errors\n"
-	"  -h, --help           show this help\n"
-	"\n"
-	"Exit status: 0 when no error was found, 1 when at least one error was\n"
-	"found, 2 on a usage error.\n";
-
-#define MAX_ENVS 16
-
 static const char *layer_title(const char *layer)
 {
 	static const char *const titles[][2] = {
@@ -123,56 +94,53 @@ static void print_human(const gw_doctor_report *rep, bool color)
 	       color ? "\033[0m" : "");
 }
 
-static bool parse_timeout(const char *s, double *out)
+static const char *parse_timeout(void *field, const char *s)
 {
 	char *end;
 	double v = strtod(s, &end);
 
 	if (end == s || *end || !(v > 0) || v > 3600)
-		return false;
-	*out = v;
-	return true;
+		return "needs a number of seconds (0 < s <= 3600)";
+	*(double *)field = v;
+	return NULL;
 }
 
-int cmd_doctor(int argc, char **argv)
+struct doctor_opts {
+	bool json, deep, no_kernel_log;
+	struct opt_list python_envs;
+	double timeout;
+};
+
+static const struct option doctor_options[] = {
+	OPT_BOOL(0, "json", struct doctor_opts, json, "print {\"gpuwise_version\", \"findings\": [...], \"summary\": {...}}"),
+	OPT_LIST(0, "python-env", struct doctor_opts, python_envs, "PREFIX",
+		 "also inspect the environment at PREFIX (repeatable)"),
+	OPT_BOOL(0, "deep", struct doctor_opts, deep,
+		 "also import each framework in a subprocess of its environment's python and run a tiny GPU kernel"),
+	OPT_CALLBACK(0, "timeout", struct doctor_opts, timeout, "SECONDS",
+		     "time limit of each --deep subprocess (default 20)", parse_timeout),
+	OPT_BOOL(0, "no-kernel-log", struct doctor_opts, no_kernel_log, "do not scan the kernel log for Xid errors"),
+	OPT_END()
+};
+
+static int cmd_doctor(int argc, char **argv)
 {
 	gw_doctor_options opts = GW_DOCTOR_OPTIONS_INIT;
-	const char *envs[MAX_ENVS];
-	size_t nenvs = 0;
-	bool json = false;
+	struct doctor_opts o = { .timeout = opts.deep_timeout_s };
+	bool json;
 	gw_doctor_report *rep;
+	char **args;
 	int rc;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (is_help(a))
-			return print_usage("doctor");
-		if (!strcmp(a, "--json")) {
-			json = true;
-		} else if (!strcmp(a, "--deep")) {
-			opts.deep = 1;
-		} else if (!strcmp(a, "--no-kernel-log")) {
-			opts.flags |= GW_DOCTOR_NO_KERNEL_LOG;
-		} else if (!strcmp(a, "--python-env") || !strncmp(a, "--python-env=", 13)) {
-			const char *v = a[12] == '=' ? a + 13 : (i + 1 < argc ? argv[++i] : NULL);
-
-			if (!v || !*v)
-				die_usage("doctor", "--python-env needs a PREFIX");
-			if (nenvs == MAX_ENVS)
-				die_usage("doctor", "at most %d --python-env options", MAX_ENVS);
-			envs[nenvs++] = v;
-		} else if (!strcmp(a, "--timeout") || !strncmp(a, "--timeout=", 10)) {
-			const char *v = a[9] == '=' ? a + 10 : (i + 1 < argc ? argv[++i] : NULL);
-
-			if (!v || !parse_timeout(v, &opts.deep_timeout_s))
-				die_usage("doctor", "--timeout needs a number of seconds (0 < s <= 3600)");
-		} else {
-			die_usage("doctor", "unknown argument '%s'", a);
-		}
-	}
-	opts.python_envs = envs;
-	opts.npython_envs = nenvs;
+	if (parse_options(&cmd_doctor_def, argc, argv, &o, &args) == PARSE_HELP)
+		return EXIT_OK;
+	json = o.json;
+	opts.deep = o.deep;
+	opts.deep_timeout_s = o.timeout;
+	if (o.no_kernel_log)
+		opts.flags |= GW_DOCTOR_NO_KERNEL_LOG;
+	opts.python_envs = o.python_envs.v;
+	opts.npython_envs = o.python_envs.n;
 	if (gw_doctor_run(&rep, &opts) < 0) {
 		error_msg("%s", gw_error_last());
 		return EXIT_FAIL;
@@ -194,3 +162,23 @@ int cmd_doctor(int argc, char **argv)
 	gw_doctor_report_free(rep);
 	return rc;
 }
+
+const struct cmd cmd_doctor_def = {
+	.name = "doctor",
+	.fn = cmd_doctor,
+	.summary = "check drivers, CUDA and Python frameworks; what is wrong and how to fix it",
+	.options = doctor_options,
+	.description =
+		"Check this machine for everything that keeps a GPU framework from using the GPU: the "
+		"hardware (PCI, lost GPUs, ECC, PCIe link, Xid errors), the driver (modules, libraries, "
+		"device nodes, ROCm), CUDA (toolkits, cuDNN, CUDA_VISIBLE_DEVICES, LD_LIBRARY_PATH), Python "
+		"(each environment's PyTorch, TensorFlow, JAX and CuPy builds against the driver and the GPU "
+		"architecture, read from their files without importing them) and the live state "
+		"(throttling, memory held by others, exclusive mode). "
+		"Each finding has an id (`gpuwise explain <id>` explains it), evidence and a fix.\n"
+		"\n"
+		"Python environments: every --python-env, $VIRTUAL_ENV, $CONDA_PREFIX, the system and user "
+		"site folders, and the prefix of each python3 on PATH.",
+	.exit_status = "Exit status: 0 when no error was found, 1 when at least one error was found, 2 on a "
+		       "usage error.",
+};

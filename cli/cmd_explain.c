@@ -15,40 +15,6 @@
 #include "output.h"
 #include "gpuwise/explain.h"
 
-const char usage_explain[] =
-	"usage: gpuwise explain [--json] [TEXT... | - | FILE | ID]\n"
-	"\n"
-	"Find every known GPU error in an error message or a whole log and print,\n"
-	"for each, what it means, its likely cause and the fix. Matching uses the\n"
-	"stable parts of each message, so it works across framework versions:\n"
-	"PyTorch, TensorFlow, JAX/XLA, CuPy, CUDA, NCCL, cuDNN, cuBLAS, ROCm, the\n"
-	"NVIDIA driver and kernel log (Xid). Each error is reported once, at its\n"
-	"first line, with the number of lines where it occurs.\n"
-	"\n"
-	"  gpuwise explain 'RuntimeError: CUDA error: device-side assert triggered'\n"
-	"  gpuwise explain train.log\n"
-	"  python train.py 2>&1 | gpuwise explain -\n"
-	"  gpuwise explain cuda-out-of-memory      long explanation of a finding id\n"
-	"\n"
-	"An argument is read as a FILE when such a file exists, else as a finding\n"
-	"ID (any id of gpuwise doctor or explain) when it is one, else as TEXT;\n"
-	"several words are joined into one text. A FILE that cannot be read, or\n"
-	"one word with a '/' or ending in .log, .txt, .out or .err that names no\n"
-	"file, is an error (exit 1), never text. '-' (or no argument with stdin\n"
-	"not a terminal) reads standard input. For an out-of-memory error, when a\n"
-	"GPU can be read, the memory each process holds on each GPU is shown.\n"
-	"\n"
-	"Options:\n"
-	"  --json        print {\"matches\": [{\"id\", \"title\", \"line\", \"excerpt\",\n"
-	"                \"cause\", \"fix\", \"count\", \"framework\"}], \"lines\"}; for an ID,\n"
-	"                {\"id\", \"title\", \"severity\", \"layer\", \"kind\", \"cause\", \"fix\",\n"
-	"                \"explanation\", \"source\"}\n"
-	"  --list        list every finding id with its title\n"
-	"  -h, --help    show this help\n"
-	"\n"
-	"Exit status: 0 when a known error was found (or the ID exists), 1 when\n"
-	"none was, 2 on a usage error.\n";
-
 enum { READ_CHUNK = 1 << 20 };
 
 struct explain_opts {
@@ -56,6 +22,15 @@ struct explain_opts {
 	bool list;
 	int nargs;
 	char **args;
+};
+
+static const struct option explain_options[] = {
+	OPT_BOOL(0, "json", struct explain_opts, json,
+		 "print {\"gpuwise_version\", \"matches\": [{\"id\", \"title\", \"line\", \"excerpt\", \"cause\", "
+		 "\"fix\", \"count\", \"framework\"}], \"lines\"}; for an ID, {\"gpuwise_version\", \"id\", "
+		 "\"title\", \"severity\", \"layer\", \"kind\", \"cause\", \"fix\", \"explanation\", \"source\"}"),
+	OPT_BOOL(0, "list", struct explain_opts, list, "list every finding id with its title"),
+	OPT_END()
 };
 
 /* ---- text output ------------------------------------------------------ */
@@ -86,9 +61,8 @@ static void print_doc(const gw_finding_doc *d)
 	printf("  Source: %s\n", d->source);
 }
 
-static void json_doc(gw_json *j, const gw_finding_doc *d)
+static void json_doc_fields(gw_json *j, const gw_finding_doc *d)
 {
-	gw_json_object_begin(j);
 	gw_json_key(j, "id"); gw_json_string(j, d->id);
 	gw_json_key(j, "title"); gw_json_string(j, d->title);
 	gw_json_key(j, "severity"); gw_json_string(j, d->severity);
@@ -98,6 +72,12 @@ static void json_doc(gw_json *j, const gw_finding_doc *d)
 	gw_json_key(j, "fix"); gw_json_string(j, d->fix);
 	gw_json_key(j, "explanation"); gw_json_string(j, d->explanation);
 	gw_json_key(j, "source"); gw_json_string(j, d->source);
+}
+
+static void json_doc(gw_json *j, const gw_finding_doc *d)
+{
+	gw_json_object_begin(j);
+	json_doc_fields(j, d);
 	gw_json_object_end(j);
 }
 
@@ -121,7 +101,9 @@ static int explain_id(const gw_finding_doc *d, bool json)
 		error_msg("out of memory");
 		return EXIT_FAIL;
 	}
-	json_doc(j, d);
+	json_document_begin(j);
+	json_doc_fields(j, d);
+	gw_json_object_end(j);
 	return finish_json(j) ? EXIT_FAIL : EXIT_OK;
 }
 
@@ -134,7 +116,7 @@ static int list_ids(bool json)
 			error_msg("out of memory");
 			return EXIT_FAIL;
 		}
-		gw_json_object_begin(j);
+		json_document_begin(j);
 		gw_json_key(j, "findings");
 		gw_json_array_begin(j);
 	}
@@ -237,7 +219,7 @@ static int json_matches(const gw_explainer *ex)
 		error_msg("out of memory");
 		return EXIT_FAIL;
 	}
-	gw_json_object_begin(j);
+	json_document_begin(j);
 	gw_json_key(j, "matches");
 	gw_json_array_begin(j);
 	for (size_t i = 0; i < gw_explainer_count(ex); i++) {
@@ -334,43 +316,6 @@ static int scan_words(gw_explainer *ex, int n, char **words)
 	return 0;
 }
 
-static int parse_opts(int argc, char **argv, struct explain_opts *o)
-{
-	int i;
-
-	memset(o, 0, sizeof(*o));
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--")) {
-			i++;
-			break;
-		}
-		if (is_help(a))
-			return 1;
-		if (!strcmp(a, "--json"))
-			o->json = true;
-		else if (!strcmp(a, "--list"))
-			o->list = true;
-		else if (a[0] == '-' && a[1])
-			die_usage("explain", "unknown option '%s'", a);
-		else
-			break;
-	}
-	/* Options may also follow the input: gpuwise explain log.txt --json */
-	o->args = argv + i;
-	o->nargs = argc - i;
-	while (o->nargs > 0 && (!strcmp(o->args[o->nargs - 1], "--json") ||
-				!strcmp(o->args[o->nargs - 1], "--list"))) {
-		if (!strcmp(o->args[o->nargs - 1], "--json"))
-			o->json = true;
-		else
-			o->list = true;
-		o->nargs--;
-	}
-	return 0;
-}
-
 /* Something is at this path, even if it cannot be read: a dangling
  * symlink or a symlink loop is a file the user meant, not text. */
 static bool exists(const char *path)
@@ -404,15 +349,16 @@ static bool looks_like_path(const char *arg)
 	       ends_with(arg, ".out") || ends_with(arg, ".err");
 }
 
-int cmd_explain(int argc, char **argv)
+static int cmd_explain(int argc, char **argv)
 {
 	struct explain_opts o;
 	gw_explainer *ex = NULL;
 	const gw_finding_doc *doc;
 	int rc;
 
-	if (parse_opts(argc, argv, &o))
-		return print_usage("explain");
+	memset(&o, 0, sizeof(o));
+	if ((o.nargs = parse_options(&cmd_explain_def, argc, argv, &o, &o.args)) == PARSE_HELP)
+		return EXIT_OK;
 	if (o.list) {
 		if (o.nargs)
 			die_usage("explain", "--list takes no input");
@@ -447,3 +393,34 @@ int cmd_explain(int argc, char **argv)
 	gw_explainer_free(ex);
 	return rc;
 }
+
+const struct cmd cmd_explain_def = {
+	.name = "explain",
+	.fn = cmd_explain,
+	.summary = "find known GPU errors in a message or log; cause and fix",
+	.options = explain_options,
+	.args = "[TEXT... | - | FILE | ID]",
+	.max_args = -1,
+	.flags = CMD_TEXT_ARGS,
+	.description =
+		"Find every known GPU error in an error message or a whole log and print, for each, what it "
+		"means, its likely cause and the fix. Matching uses the stable parts of each message, so it "
+		"works across framework versions: PyTorch, TensorFlow, JAX/XLA, CuPy, CUDA, NCCL, cuDNN, "
+		"cuBLAS, ROCm, the NVIDIA driver and kernel log (Xid). Each error is reported once, at its "
+		"first line, with the number of lines where it occurs.\n"
+		"\n"
+		"  gpuwise explain 'RuntimeError: CUDA error: device-side assert triggered'\n"
+		"  gpuwise explain train.log\n"
+		"  python train.py 2>&1 | gpuwise explain -\n"
+		"  gpuwise explain cuda-out-of-memory      long explanation of a finding id\n"
+		"\n"
+		"An argument is read as a FILE when such a file exists, else as a finding ID (any id of "
+		"gpuwise doctor or explain) when it is one, else as TEXT; several words are joined into one "
+		"text. A FILE that cannot be read, or one word with a '/' or ending in .log, .txt, .out or "
+		".err that names no file, is an error (exit 1), never text. "
+		"'-' (or no argument with stdin not a terminal) reads standard input. For an "
+		"out-of-memory error, when a GPU can be read, the memory each process holds on each GPU is "
+		"shown.",
+	.exit_status = "Exit status: 0 when a known error was found (or the ID exists), 1 when none was, 2 on a "
+		       "usage error.",
+};

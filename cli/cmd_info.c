@@ -9,29 +9,6 @@
 #include "commands.h"
 #include "output.h"
 
-const char usage_info[] =
-	"usage: gpuwise info [-i INDEX|UUID|BUSID] [--json] [-q]\n"
-	"\n"
-	"Report everything gpuwise knows about each GPU (or the one selected),\n"
-	"like `nvidia-smi -q`: driver and CUDA driver versions; per GPU its\n"
-	"identity (name, UUID, serial, VBIOS, PCI ids, kernel driver), architecture,\n"
-	"compute capability or gfx target, memory, BAR1, utilization, temperature,\n"
-	"fan, power, clocks, PCIe link, modes, clock event (throttle) reasons, ECC,\n"
-	"remapped rows, MIG devices, processes and health. A value the GPU does not\n"
-	"have prints N/A; one that could not be read prints \"error (code N)\".\n"
-	"\n"
-	"Options:\n"
-	"  -i, --id SEL  only the GPU SEL: gpuwise index (\"0\"), UUID or a unique\n"
-	"                UUID prefix (\"GPU-8a5f\", \"8a5f\"), or PCI bus id (\"18:00.0\")\n"
-	"  --json        print the JSON document described in docs/commands/info.md\n"
-	"  -q, --quiet   print nothing (usage errors excepted); the exit status tells\n"
-	"                whether the GPU(s) can be read (gpuwise info -q -i 0 && ...)\n"
-	"  -h, --help    show this help\n"
-	"\n"
-	"Exit status: 0 when at least one reported GPU could be read; 1 when none\n"
-	"could, or no GPU matches SEL; 2 on a usage error (unknown option, missing\n"
-	"or ambiguous SEL).\n";
-
 /* Everything read about one device for one report. */
 struct report {
 	const gw_device_info *d;
@@ -679,32 +656,16 @@ struct info_opts {
 	bool json, quiet;
 };
 
-static void parse_args(int argc, char **argv, struct info_opts *o)
-{
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--json")) {
-			o->json = true;
-		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-			o->quiet = true;
-		} else if (!strcmp(a, "-i") || !strcmp(a, "--id")) {
-			if (i + 1 >= argc)
-				die_usage("info", "option '%s' needs a GPU index, UUID or PCI bus id", a);
-			o->selector = argv[++i];
-		} else if (!strncmp(a, "--id=", 5)) {
-			o->selector = a + 5;
-		} else if (!strncmp(a, "-i", 2)) {
-			o->selector = a + 2; /* -i0, like nvidia-smi */
-		} else if (a[0] == '-') {
-			die_usage("info", "unknown option '%s'", a);
-		} else {
-			die_usage("info", "unexpected argument '%s'", a);
-		}
-	}
-	if (o->selector && !*o->selector)
-		die_usage("info", "empty GPU selector");
-}
+static const struct option info_options[] = {
+	OPT_STRING('i', "id", struct info_opts, selector, "SEL",
+		   "only the GPU SEL: gpuwise index (\"0\"), UUID or a unique UUID prefix (\"GPU-8a5f\", "
+		   "\"8a5f\"), or PCI bus id (\"18:00.0\")"),
+	OPT_BOOL(0, "json", struct info_opts, json, "print the JSON document described in docs/commands/info.md"),
+	OPT_BOOL('q', "quiet", struct info_opts, quiet,
+		 "print nothing (usage errors excepted); the exit status tells whether the GPU(s) can be "
+		 "read (gpuwise info -q -i 0 && ...)"),
+	OPT_END()
+};
 
 /* Resolve -i into the range first..last; returns an exit code. */
 static int select_devices(const gw_context *ctx, const char *sel, bool quiet, int *first, int *last)
@@ -769,17 +730,16 @@ static int emit(gw_context *ctx, const struct info_opts *o, int first, int last,
 	return rc;
 }
 
-int cmd_info(int argc, char **argv)
+static int cmd_info(int argc, char **argv)
 {
 	struct info_opts o = { NULL, false, false };
 	gw_context *ctx;
 	char problem[1024];
+	char **args;
 	int first, last, rc, readable = 0;
 
-	for (int i = 1; i < argc; i++)
-		if (is_help(argv[i]))
-			return print_usage("info");
-	parse_args(argc, argv, &o);
+	if (parse_options(&cmd_info_def, argc, argv, &o, &args) == PARSE_HELP)
+		return EXIT_OK;
 	if (!(ctx = open_context()))
 		return EXIT_FAIL;
 	if ((rc = select_devices(ctx, o.selector, o.quiet, &first, &last)) != EXIT_OK) {
@@ -807,3 +767,19 @@ int cmd_info(int argc, char **argv)
 		return EXIT_FAIL;
 	return readable ? EXIT_OK : EXIT_FAIL;
 }
+
+const struct cmd cmd_info_def = {
+	.name = "info",
+	.fn = cmd_info,
+	.summary = "everything about each GPU (nvidia-smi -q), or --json",
+	.options = info_options,
+	.description =
+		"Report everything gpuwise knows about each GPU (or the one selected), like `nvidia-smi -q`: "
+		"driver and CUDA driver versions; per GPU its identity (name, UUID, serial, VBIOS, PCI ids, "
+		"kernel driver), architecture, compute capability or gfx target, memory, BAR1, utilization, "
+		"temperature, fan, power, clocks, PCIe link, modes, clock event (throttle) reasons, ECC, "
+		"remapped rows, MIG devices, processes and health. A value the GPU does not have prints N/A; "
+		"one that could not be read prints \"error (code N)\".",
+	.exit_status = "Exit status: 0 when at least one reported GPU could be read; 1 when none could, or no "
+		       "GPU matches SEL; 2 on a usage error (unknown option, missing or ambiguous SEL).",
+};

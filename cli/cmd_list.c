@@ -7,28 +7,6 @@
 #include "commands.h"
 #include "output.h"
 
-const char usage_list[] =
-	"usage: gpuwise list [--json] [--no-header]\n"
-	"\n"
-	"List every GPU of this machine, one line each: gpuwise index, name,\n"
-	"memory used / total, compute capability (NVIDIA, e.g. 9.0) or gfx target\n"
-	"(AMD, e.g. gfx942), the first 8 hex digits of the UUID, the CUDA index\n"
-	"when CUDA numbers some GPU differently (\"-\" when CUDA hides it), and the\n"
-	"health: ok, or why the GPU cannot be read (lost, no-driver, error).\n"
-	"MIG instances follow their GPU as \"G:M\" rows (profile, memory, UUID).\n"
-	"When no GPU can be read, one sentence on stderr says what is missing.\n"
-	"\n"
-	"Options:\n"
-	"  --json        print {\"gpuwise_version\", \"devices\": [...], \"backends\": [...]};\n"
-	"                each device has index, cuda_index, vendor, name, uuid,\n"
-	"                pci_bus_id, compute_capability, gfx_target, memory,\n"
-	"                mig_devices, health, health_reason\n"
-	"  --no-header   leave out the column titles\n"
-	"  -h, --help    show this help\n"
-	"\n"
-	"Exit status: 0 when at least one GPU could be read, 1 when none could,\n"
-	"2 on a usage error.\n";
-
 enum { COL_INDEX, COL_NAME, COL_MEMORY, COL_CAP, COL_UUID, COL_CUDA, COL_HEALTH, NCOLS };
 static const char *const col_titles[NCOLS] = { "GPU", "NAME", "MEMORY", "CC/GFX", "UUID", "CUDA", "HEALTH" };
 
@@ -254,26 +232,33 @@ static int list_json(gw_context *ctx, const char *problem)
 	return rc;
 }
 
-int cmd_list(int argc, char **argv)
+struct list_opts {
+	bool json, no_header;
+};
+
+static const struct option list_options[] = {
+	OPT_BOOL(0, "json", struct list_opts, json,
+		 "print {\"gpuwise_version\", \"devices\": [...], \"backends\": [...]}; each device has index, "
+		 "cuda_index, vendor, name, uuid, pci_bus_id, compute_capability, gfx_target, memory, "
+		 "mig_devices, health, health_reason"),
+	OPT_BOOL(0, "no-header", struct list_opts, no_header, "leave out the column titles"),
+	OPT_END()
+};
+
+static int cmd_list(int argc, char **argv)
 {
-	bool json = false, header = true;
+	struct list_opts o = { false, false };
+	bool json, header;
 	gw_context *ctx;
 	char problem[1024];
 	bool none_readable;
+	char **args;
 	int rc;
 
-	for (int i = 1; i < argc; i++) {
-		if (is_help(argv[i]))
-			return print_usage("list");
-		else if (!strcmp(argv[i], "--json"))
-			json = true;
-		else if (!strcmp(argv[i], "--no-header"))
-			header = false;
-		else if (argv[i][0] == '-')
-			die_usage("list", "unknown option '%s'", argv[i]);
-		else
-			die_usage("list", "unexpected argument '%s'", argv[i]);
-	}
+	if (parse_options(&cmd_list_def, argc, argv, &o, &args) == PARSE_HELP)
+		return EXIT_OK;
+	json = o.json;
+	header = !o.no_header;
 	if (!(ctx = open_context()))
 		return EXIT_FAIL;
 	none_readable = readable_count(ctx) == 0;
@@ -287,3 +272,18 @@ int cmd_list(int argc, char **argv)
 		return EXIT_FAIL;
 	return none_readable ? EXIT_FAIL : EXIT_OK;
 }
+
+const struct cmd cmd_list_def = {
+	.name = "list",
+	.fn = cmd_list,
+	.summary = "one line per GPU: index, name, memory, capability, UUID",
+	.options = list_options,
+	.description =
+		"List every GPU of this machine, one line each: gpuwise index, name, memory used / total, "
+		"compute capability (NVIDIA, e.g. 9.0) or gfx target (AMD, e.g. gfx942), the first 8 hex "
+		"digits of the UUID, the CUDA index when CUDA numbers some GPU differently (\"-\" when CUDA "
+		"hides it), and the health: ok, or why the GPU cannot be read (lost, no-driver, error). "
+		"MIG instances follow their GPU as \"G:M\" rows (profile, memory, UUID). "
+		"When no GPU can be read, one sentence on stderr says what is missing.",
+	.exit_status = "Exit status: 0 when at least one GPU could be read, 1 when none could, 2 on a usage error.",
+};

@@ -1,10 +1,14 @@
-/* The CLI's command table: one cmd_<name>.c per command, each listed once in
- * commands[] in cli/main.c. Commands use only the public API. */
+/* The CLI's command table: one cmd_<name>.c per command, each describing
+ * itself in one `const struct cmd cmd_<name>_def` (its options as data,
+ * cli/options.h) and named once in GPUWISE_COMMANDS below, which builds
+ * the table in cli/main.c. Commands use only the public API. */
 #ifndef GPUWISE_CLI_COMMANDS_H
 #define GPUWISE_CLI_COMMANDS_H
 
 #include <stdbool.h>
 #include <stdio.h>
+
+#include "options.h"
 
 enum {
 	EXIT_OK = 0,      /* success (doctor: no error findings) */
@@ -12,29 +16,35 @@ enum {
 	EXIT_USAGE = 2    /* usage error */
 };
 
+enum {
+	CMD_HIDDEN = 0x1,    /* not listed by `gpuwise help` nor in the man page (__spec) */
+	CMD_TEXT_ARGS = 0x2  /* the arguments are free text (explain): options stop at
+				the first one, and flags may still end the line */
+};
+
 struct cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);  /* argv[0] is the command name */
 	const char *summary;               /* one line for `gpuwise help` */
-	const char *usage;                 /* full --help text (also the man page text) */
+	const struct option *options;      /* OPT_END()-terminated; -h/--help is added */
+	const char *args;                  /* positional part of the synopsis ("[COMMAND]"), NULL: none */
+	int max_args;                      /* positional arguments accepted; -1: any number */
+	const char *description;           /* paragraphs ("\n\n"); lines starting with spaces kept as they are */
+	const char *exit_status;           /* the "Exit status: ..." paragraph */
+	unsigned flags;                    /* CMD_* */
 };
 
-/* All commands, NULL-name terminated (cli/main.c). */
-extern const struct cmd commands[];
+/* Every command, in the order `gpuwise help` lists them. A new command
+ * adds its name here and its cli/cmd_<name>.c; nothing else lists it. */
+#define GPUWISE_COMMANDS(X) X(list) X(info) X(doctor) X(explain) X(help) X(version) X(spec)
+
+#define GPUWISE_DECLARE_COMMAND(name) extern const struct cmd cmd_##name##_def;
+GPUWISE_COMMANDS(GPUWISE_DECLARE_COMMAND)
+#undef GPUWISE_DECLARE_COMMAND
+
+/* All commands, NULL-terminated (cli/main.c). */
+extern const struct cmd *const commands[];
 const struct cmd *cmd_lookup(const char *name);
-/* Print the --help text of a command to stdout and return EXIT_OK. */
-int print_usage(const char *name);
-
-int cmd_list(int argc, char **argv);
-int cmd_info(int argc, char **argv);
-int cmd_help(int argc, char **argv);
-int cmd_version(int argc, char **argv);
-
-extern const char usage_list[], usage_info[], usage_help[], usage_version[];
-int cmd_explain(int argc, char **argv);
-extern const char usage_explain[];
-int cmd_doctor(int argc, char **argv);
-extern const char usage_doctor[];
 
 /* Shared CLI helpers (cli/util.c); they do not use the table above. */
 void die_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
@@ -44,7 +54,7 @@ void warning_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 bool use_color(FILE *stream);
 /* Human size: 85520809984 → "79.6 GiB" (buf ≥ 16). */
 const char *fmt_bytes(char *buf, size_t n, unsigned long long bytes);
-/* True when argv[i] is -h or --help. */
+/* True when arg is -h or --help. */
 bool is_help(const char *arg);
 
 #endif

@@ -1,4 +1,5 @@
-/* gpuwise — entry point and the one command table. */
+/* gpuwise — entry point, the one command table, and the commands about
+ * gpuwise itself: help, version, and the hidden __spec (the table as JSON). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,90 +8,192 @@
 #include "commands.h"
 #include "output.h"
 
-const struct cmd commands[] = {
-	{ "list", cmd_list, "one line per GPU: index, name, memory, capability, UUID", usage_list },
-	{ "info", cmd_info, "everything about each GPU (nvidia-smi -q), or --json", usage_info },
-	{ "doctor", cmd_doctor, "check drivers, CUDA and Python frameworks; what is wrong and how to fix it", usage_doctor },
-	{ "explain", cmd_explain, "find known GPU errors in a message or log; cause and fix", usage_explain },
-	{ "help", cmd_help, "show help for gpuwise or a command", usage_help },
-	{ "version", cmd_version, "print the version", usage_version },
-	{ NULL, NULL, NULL, NULL }
-};
+#define GPUWISE_COMMAND_ROW(name) &cmd_##name##_def,
+const struct cmd *const commands[] = { GPUWISE_COMMANDS(GPUWISE_COMMAND_ROW) NULL };
 
 const struct cmd *cmd_lookup(const char *name)
 {
-	for (const struct cmd *c = commands; c->name; c++)
-		if (!strcmp(c->name, name))
-			return c;
+	for (const struct cmd *const *c = commands; *c; c++)
+		if (!strcmp((*c)->name, name))
+			return *c;
 	return NULL;
 }
+
+static const char main_description[] =
+	"gpuwise sees every GPU on this machine (NVIDIA through NVML and the CUDA "
+	"driver, AMD through sysfs) and tells you what is wrong and how to fix it.";
+static const char main_exit_status[] =
+	"Exit codes: 0 success, 1 failure (no GPU readable; doctor: an error found), 2 usage error.";
 
 static void print_main_usage(FILE *out)
 {
 	int width = output_width(out);
 
 	fprintf(out, "usage: gpuwise [--version] [--help] <command> [<args>]\n\n");
-	print_wrapped(out, width, "", "",
-		      "gpuwise sees every GPU on this machine (NVIDIA through NVML and the CUDA "
-		      "driver, AMD through sysfs) and tells you what is wrong and how to fix it.");
+	print_wrapped(out, width, "", "", main_description);
 	fprintf(out, "\nCommands:\n");
-
-	for (const struct cmd *c = commands; c->name; c++) {
+	for (const struct cmd *const *c = commands; *c; c++) {
 		char first[32];
 
-		snprintf(first, sizeof(first), "  %-10s ", c->name);
-		print_wrapped(out, width, first, "             ", c->summary);
+		if ((*c)->flags & CMD_HIDDEN)
+			continue;
+		snprintf(first, sizeof(first), "  %-10s ", (*c)->name);
+		print_wrapped(out, width, first, "             ", (*c)->summary);
 	}
 	fputc('\n', out);
 	print_wrapped(out, width, "", "", "Run 'gpuwise help <command>' or 'gpuwise <command> --help' for details.");
-	print_wrapped(out, width, "", "",
-		      "Exit codes: 0 success, 1 failure (no GPU readable; doctor: an error found), 2 usage error.");
+	print_wrapped(out, width, "", "", main_exit_status);
 }
 
-int print_usage(const char *name)
-{
-	const struct cmd *c = cmd_lookup(name);
+/* ---- help --------------------------------------------------------------- */
 
-	if (!c)
-		return EXIT_USAGE;
-	fputs(c->usage, stdout);
-	return EXIT_OK;
-}
+struct no_opts {
+	char unused;
+};
+static const struct option no_options[] = { OPT_END() };
 
-int cmd_help(int argc, char **argv)
+static int cmd_help(int argc, char **argv)
 {
+	struct no_opts o;
 	const struct cmd *c;
+	char **args;
+	int n = parse_options(&cmd_help_def, argc, argv, &o, &args);
 
-	if (argc < 2) {
+	if (n == PARSE_HELP)
+		return EXIT_OK;
+	if (n == 0) {
 		print_main_usage(stdout);
 		return EXIT_OK;
 	}
-	if (is_help(argv[1]))
-		return print_usage("help");
-	if (!(c = cmd_lookup(argv[1]))) {
-		error_msg("'%s' is not a gpuwise command; see 'gpuwise help'", argv[1]);
+	if (!(c = cmd_lookup(args[0]))) {
+		error_msg("'%s' is not a gpuwise command; see 'gpuwise help'", args[0]);
 		return EXIT_USAGE;
 	}
-	fputs(c->usage, stdout);
+	print_command_help(stdout, c, output_width(stdout));
 	return EXIT_OK;
 }
 
-const char usage_help[] =
-	"usage: gpuwise help [COMMAND]\n\n"
-	"Show the list of commands, or the full help of COMMAND.\n";
+const struct cmd cmd_help_def = {
+	.name = "help",
+	.fn = cmd_help,
+	.summary = "show help for gpuwise or a command",
+	.options = no_options,
+	.args = "[COMMAND]",
+	.max_args = 1,
+	.description = "Show the list of commands, or the full help of COMMAND.",
+};
 
-int cmd_version(int argc, char **argv)
+/* ---- version ------------------------------------------------------------ */
+
+static int cmd_version(int argc, char **argv)
 {
-	if (argc > 1 && is_help(argv[1]))
-		return print_usage("version");
+	struct no_opts o;
+	char **args;
+
+	if (parse_options(&cmd_version_def, argc, argv, &o, &args) == PARSE_HELP)
+		return EXIT_OK;
 	printf("gpuwise %s\n", gw_version());
 	return EXIT_OK;
 }
 
-const char usage_version[] =
-	"usage: gpuwise version\n"
-	"       gpuwise --version\n\n"
-	"Print gpuwise's version.\n";
+const struct cmd cmd_version_def = {
+	.name = "version",
+	.fn = cmd_version,
+	.summary = "print the version",
+	.options = no_options,
+	.description = "Print gpuwise's version (also `gpuwise --version`).",
+};
+
+/* ---- __spec: the command table as JSON ------------------------------------ */
+
+static void json_text(gw_json *j, const char *key, const char *text)
+{
+	gw_json_key(j, key);
+	gw_json_string(j, text);
+}
+
+static void json_option(gw_json *j, const struct option *o)
+{
+	static const char *const types[] = { "end", "flag", "value", "list", "value" };
+	char s[2] = { o->short_name, '\0' };
+
+	gw_json_object_begin(j);
+	json_text(j, "short", o->short_name ? s : NULL);
+	json_text(j, "long", o->long_name);
+	json_text(j, "arg", o->argh);
+	json_text(j, "kind", types[o->type]);
+	gw_json_key(j, "repeatable");
+	gw_json_bool(j, o->type == OPT_T_LIST);
+	gw_json_key(j, "hidden");
+	gw_json_bool(j, o->flags & OPT_HIDDEN);
+	json_text(j, "help", o->help);
+	gw_json_object_end(j);
+}
+
+static void json_command(gw_json *j, const struct cmd *c)
+{
+	static const struct option help = { OPT_T_BOOL, 'h', "help", 0, NULL, "show this help", 0, NULL };
+	char synopsis[512];
+
+	gw_json_object_begin(j);
+	json_text(j, "name", c->name);
+	json_text(j, "summary", c->summary);
+	json_text(j, "synopsis", command_synopsis(synopsis, sizeof(synopsis), c));
+	json_text(j, "args", c->args);
+	gw_json_key(j, "max_args");
+	gw_json_int(j, c->max_args);
+	gw_json_key(j, "text_args");
+	gw_json_bool(j, c->flags & CMD_TEXT_ARGS);
+	json_text(j, "description", c->description);
+	json_text(j, "exit_status", c->exit_status);
+	gw_json_key(j, "options");
+	gw_json_array_begin(j);
+	for (const struct option *o = c->options; o && o->type != OPT_T_END; o++)
+		json_option(j, o);
+	json_option(j, &help);
+	gw_json_array_end(j);
+	gw_json_object_end(j);
+}
+
+static int cmd_spec(int argc, char **argv)
+{
+	struct no_opts o;
+	char **args;
+	gw_json *j;
+	int rc;
+
+	if (parse_options(&cmd_spec_def, argc, argv, &o, &args) == PARSE_HELP)
+		return EXIT_OK;
+	if (!(j = gw_json_new(2))) {
+		error_msg("out of memory");
+		return EXIT_FAIL;
+	}
+	gw_json_object_begin(j);
+	json_text(j, "gpuwise_version", gw_version());
+	json_text(j, "description", main_description);
+	json_text(j, "exit_status", main_exit_status);
+	gw_json_key(j, "commands");
+	gw_json_array_begin(j);
+	for (const struct cmd *const *c = commands; *c; c++)
+		if (!((*c)->flags & CMD_HIDDEN))
+			json_command(j, *c);
+	gw_json_array_end(j);
+	gw_json_object_end(j);
+	rc = print_json(j);
+	gw_json_free(j);
+	return rc < 0 ? EXIT_FAIL : EXIT_OK;
+}
+
+const struct cmd cmd_spec_def = {
+	.name = "__spec",
+	.fn = cmd_spec,
+	.summary = "print every command and its options as JSON (for scripts/gen-man and completions)",
+	.options = no_options,
+	.description = "Print the command table as JSON: each command's synopsis, description, options "
+		       "(short and long names, value name, whether repeatable) and exit status. "
+		       "scripts/gen-man writes the man page from it; shell completions can read it.",
+	.flags = CMD_HIDDEN,
+};
 
 /* Like git: a full disk or closed pipe on stdout is an error, not silence. */
 static int finish_stdout(int rc)
@@ -112,9 +215,9 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (is_help(argv[1]))
-		return finish_stdout(cmd_help(1, argv + 1));
+		return finish_stdout(cmd_help(argc - 1, argv + 1));
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))
-		return finish_stdout(cmd_version(1, argv + 1));
+		return finish_stdout(cmd_version(argc - 1, argv + 1));
 	if (!(c = cmd_lookup(argv[1]))) {
 		error_msg("'%s' is not a gpuwise command; see 'gpuwise help'", argv[1]);
 		return EXIT_USAGE;

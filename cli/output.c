@@ -402,6 +402,13 @@ gw_context *open_context(void)
 	return ctx;
 }
 
+void json_document_begin(gw_json *j)
+{
+	gw_json_object_begin(j);
+	gw_json_key(j, "gpuwise_version");
+	gw_json_string(j, gw_version());
+}
+
 int json_finish(gw_json *j, const char *problem)
 {
 	int rc;

@@ -85,6 +85,10 @@ const char *no_gpu_sentence(const gw_context *ctx, char *buf, size_t n);
  * and returning NULL when even that fails. */
 gw_context *open_context(void);
 
+/* Opens a --json document: "{" and "gpuwise_version", which every --json
+ * output starts with (docs/commands/version.md). */
+void json_document_begin(gw_json *j);
+
 /* Print a finished JSON document to stdout with a trailing newline.
  * Returns 0, or -1 (message printed) when the writer ran out of memory. */
 /* Ends a list/info document: "error" (the no-GPU sentence or null), the

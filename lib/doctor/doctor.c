@@ -564,6 +564,8 @@ char *gw_doctor_report_json(const gw_doctor_report *r, int indent)
 	if (!r || !(j = gw_json_new(indent)))
 		return NULL;
 	gw_json_object_begin(j);
+	gw_json_key(j, "gpuwise_version"); /* as every --json output of gpuwise */
+	gw_json_string(j, gw_version());
 	gw_json_key(j, "findings");
 	gw_json_array_begin(j);
 	for (size_t i = 0; i < r->n; i++) {

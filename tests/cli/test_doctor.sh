@@ -157,7 +157,7 @@ assert_eq "$(printf '%s\n' "$out" | tail -1 | cut -c1-10)" "not ready:" "verdict
 # Usage errors.
 run doctor --bogus
 assert_eq "$rc" 2 "unknown option exits 2"
-assert_contains "$err" "gpuwise: unknown argument '--bogus'" "unknown option message"
+assert_contains "$err" "gpuwise: unknown option '--bogus'" "unknown option message"
 run doctor --python-env
 assert_eq "$rc" 2 "--python-env without a value exits 2"
 run doctor --deep --timeout nope

@@ -39,6 +39,64 @@ for c in list info; do
 	run "$c" stray
 	assert_eq "$rc" 2 "$c with a stray argument exits 2"
 done
+# Every command parses through its option table (cli/options.c), so walk
+# the tables (`gpuwise __spec`): an unknown option, an argument the command
+# does not take, a value option without its value or given twice are usage
+# errors: exit 2, "gpuwise: ...", nothing on stdout (issue 8, item 12).
+"$GW" __spec >"$TMPD/spec.json"
+spec() {
+	"$PY" -c 'import json, sys; s = json.load(open(sys.argv[1]))
+r = eval(sys.argv[2])
+print("\n".join(r) if isinstance(r, list) else r)' "$TMPD/spec.json" "$1"
+}
+usage_error() { # what message-fragment
+	assert_eq "$rc" 2 "$1 exits 2"
+	assert_contains "$err" "gpuwise: $2" "$1 says why"
+	assert_contains "$err" "--help" "$1 points to --help"
+	assert_eq "$out" "" "$1 prints nothing on stdout"
+}
+for c in $(spec '[c["name"] for c in s["commands"]]'); do
+	run "$c" --no-such-option
+	usage_error "$c --no-such-option" "unknown option '--no-such-option'"
+	run "$c" -Z
+	usage_error "$c -Z" "unknown option '-Z'"
+	max=$(spec "[c['max_args'] for c in s['commands'] if c['name'] == '$c'][0]")
+	if [ "$max" -ge 0 ]; then
+		extra=()
+		for ((k = 0; k <= max; k++)); do extra+=(list); done
+		run "$c" "${extra[@]}"
+		usage_error "$c with $((max + 1)) arguments" "unexpected argument"
+	fi
+	for o in $(spec "[o['long'] for c in s['commands'] if c['name'] == '$c' for o in c['options'] if o['arg'] and not o['repeatable']]"); do
+		run "$c" "--$o" 1 "--$o" 2
+		usage_error "$c --$o given twice" "option '--$o' given twice"
+	done
+	for o in $(spec "[o['long'] for c in s['commands'] if c['name'] == '$c' for o in c['options'] if o['arg']]"); do
+		run "$c" "--$o"
+		usage_error "$c --$o without a value" "option '--$o' needs a value"
+		run "$c" "--$o="
+		usage_error "$c --$o= (empty)" "option '--$o' needs a value"
+	done
+	for o in $(spec "[o['long'] for c in s['commands'] if c['name'] == '$c' for o in c['options'] if not o['arg'] and o['long'] != 'help']"); do
+		run "$c" "--$o=yes"
+		usage_error "$c --$o=yes" "option '--$o' takes no value"
+	done
+done
+run version extra
+usage_error "gpuwise version extra" "unexpected argument 'extra'"
+run --version extra
+usage_error "gpuwise --version extra" "unexpected argument 'extra'"
+run help list extra
+usage_error "gpuwise help list extra" "unexpected argument 'extra'"
+run info -i 0 -i 1
+usage_error "info -i 0 -i 1" "option '-i' given twice"
+run info -i0 --id=1
+usage_error "info -i0 --id=1" "option '--id' given twice"
+run doctor --python-env
+usage_error "doctor --python-env" "option '--python-env' needs a value"
+run doctor --timeout 0
+usage_error "doctor --timeout 0" "option '--timeout' needs a number of seconds"
+
 run info -i
 assert_eq "$rc" 2 "info -i without a value exits 2"
 assert_contains "$err" "gpuwise: " "info -i without a value says why"

@@ -1,0 +1,328 @@
+/* Option tables: parsing and help from one description. See options.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "options.h"
+#include "output.h"
+
+static const struct option help_option = { OPT_T_BOOL, 'h', "help", 0, NULL, "show this help", 0, NULL };
+
+/* "'-i'" or "'--id'" as the user wrote it, for messages. */
+static const char *spelled(char *buf, size_t n, const struct option *o, bool as_long)
+{
+	if (as_long || !o->short_name)
+		snprintf(buf, n, "--%s", o->long_name);
+	else
+		snprintf(buf, n, "-%c", o->short_name);
+	return buf;
+}
+
+static const struct option *find_long(const struct option *opts, const char *name, size_t len)
+{
+	if (len == 4 && !strncmp(name, "help", 4))
+		return &help_option;
+	for (const struct option *o = opts; o && o->type != OPT_T_END; o++)
+		if (o->long_name && strlen(o->long_name) == len && !strncmp(o->long_name, name, len))
+			return o;
+	return NULL;
+}
+
+static const struct option *find_short(const struct option *opts, char c)
+{
+	if (c == 'h')
+		return &help_option;
+	for (const struct option *o = opts; o && o->type != OPT_T_END; o++)
+		if (o->short_name && o->short_name == c)
+			return o;
+	return NULL;
+}
+
+enum { MAX_OPTIONS = 64 };
+
+/* One parse: where values go, and the value each single-valued option got. */
+struct parse_state {
+	const struct cmd *cmd;
+	void *opts;
+	const char *given[MAX_OPTIONS];
+};
+
+/* Store one value (arg is NULL for a flag). Usage errors exit. */
+static void store(struct parse_state *st, const struct option *o, bool as_long, const char *arg)
+{
+	const struct cmd *cmd = st->cmd;
+	char *field = (char *)st->opts + o->offset;
+	ptrdiff_t slot = o - cmd->options;
+	char name[64];
+	const char *why;
+
+	spelled(name, sizeof(name), o, as_long);
+	if (o->argh && (!arg || !*arg))
+		die_usage(cmd->name, "option '%s' needs a value (%s %s)", name, name, o->argh);
+	if (o->argh && o->type != OPT_T_LIST && slot >= 0 && slot < MAX_OPTIONS) {
+		if (st->given[slot])
+			die_usage(cmd->name, "option '%s' given twice ('%s', then '%s'); it takes one value", name,
+				  st->given[slot], arg);
+		st->given[slot] = arg;
+	}
+	switch (o->type) {
+	case OPT_T_BOOL:
+		*(bool *)field = true;
+		break;
+	case OPT_T_STRING:
+		*(const char **)(void *)field = arg;
+		break;
+	case OPT_T_LIST: {
+		struct opt_list *l = (struct opt_list *)(void *)field;
+
+		if (l->n == OPT_LIST_MAX)
+			die_usage(cmd->name, "option '%s' given more than %d times", name, OPT_LIST_MAX);
+		l->v[l->n++] = arg;
+		break;
+	}
+	case OPT_T_CALLBACK:
+		if ((why = o->cb(field, arg)))
+			die_usage(cmd->name, "option '%s' %s", name, why);
+		break;
+	case OPT_T_END:
+		break;
+	}
+}
+
+/* One argument that starts with '-' (and is not "-" or "--"): a long
+ * option, or a bundle of short ones. Returns true when it was -h/--help.
+ * *i advances past a value taken from the next argument. */
+static bool parse_one(struct parse_state *st, int argc, char **argv, int *i)
+{
+	const struct cmd *cmd = st->cmd;
+	const char *a = argv[*i];
+
+	if (a[1] == '-') {
+		const char *name = a + 2, *eq = strchr(name, '=');
+		size_t len = eq ? (size_t)(eq - name) : strlen(name);
+		const struct option *o = find_long(cmd->options, name, len);
+
+		if (!o)
+			die_usage(cmd->name, "unknown option '%.*s'", (int)(len + 2), a);
+		if (o == &help_option)
+			return true;
+		if (!o->argh && eq)
+			die_usage(cmd->name, "option '--%s' takes no value", o->long_name);
+		if (o->argh && !eq) {
+			if (*i + 1 >= argc)
+				die_usage(cmd->name, "option '--%s' needs a value (--%s %s)", o->long_name,
+					  o->long_name, o->argh);
+			store(st, o, true, argv[++*i]);
+		} else {
+			store(st, o, true, eq ? eq + 1 : NULL);
+		}
+		return false;
+	}
+	for (const char *p = a + 1; *p; p++) {
+		const struct option *o = find_short(cmd->options, *p);
+
+		if (!o) {
+			if (p == a + 1)
+				die_usage(cmd->name, "unknown option '%s'", a);
+			die_usage(cmd->name, "unknown option '-%c' in '%s'", *p, a);
+		}
+		if (o == &help_option)
+			return true;
+		if (!o->argh) {
+			store(st, o, false, NULL);
+			continue;
+		}
+		/* -i0 (like nvidia-smi) or -i 0: the value ends the bundle */
+		if (p[1]) {
+			store(st, o, false, p + 1);
+		} else {
+			if (*i + 1 >= argc)
+				die_usage(cmd->name, "option '-%c' needs a value (-%c %s)", *p, *p, o->argh);
+			store(st, o, false, argv[++*i]);
+		}
+		break;
+	}
+	return false;
+}
+
+static bool is_option(const char *a)
+{
+	return a[0] == '-' && a[1] && strcmp(a, "--");
+}
+
+/* A flag of the table spelled exactly (explain's trailing --json). */
+static bool is_trailing_flag(const struct cmd *cmd, const char *a)
+{
+	const struct option *o;
+
+	if (!strcmp(a, "-h") || !strcmp(a, "--help"))
+		return true;
+	if (a[0] != '-')
+		return false;
+	o = a[1] == '-' ? find_long(cmd->options, a + 2, strlen(a + 2))
+			: (a[1] && !a[2] ? find_short(cmd->options, a[1]) : NULL);
+	return o && !o->argh;
+}
+
+int parse_options(const struct cmd *cmd, int argc, char **argv, void *opts, char ***args)
+{
+	struct parse_state st = { .cmd = cmd, .opts = opts };
+	int nargs = 0, i, end = argc;
+	bool help = false;
+
+	if (cmd->flags & CMD_TEXT_ARGS)
+		/* free text: flags may close the line, the words before are text */
+		while (end > 1 && is_trailing_flag(cmd, argv[end - 1]))
+			end--;
+	for (i = 1; i < argc; i++) {
+		char *a = argv[i];
+
+		if (i >= end) {
+			int one = i; /* a trailing flag of a CMD_TEXT_ARGS command */
+
+			help |= parse_one(&st, argc, argv, &one);
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			for (i++; i < end; i++)
+				argv[1 + nargs++] = argv[i];
+			i = end - 1;
+			continue;
+		}
+		if (is_option(a) && !(nargs && (cmd->flags & CMD_TEXT_ARGS))) {
+			help |= parse_one(&st, argc, argv, &i);
+			continue;
+		}
+		argv[1 + nargs++] = a; /* keeps order: 1 + nargs <= i */
+	}
+	if (help) {
+		print_command_help(stdout, cmd, output_width(stdout));
+		return PARSE_HELP;
+	}
+	if (cmd->max_args >= 0 && nargs > cmd->max_args)
+		die_usage(cmd->name, "unexpected argument '%s'", argv[1 + cmd->max_args]);
+	*args = argv + 1;
+	return nargs;
+}
+
+/* ---- help ---------------------------------------------------------------- */
+
+/* "[-i SEL]", "[--json]", "[--python-env PREFIX]..." */
+static void synopsis_part(char *buf, size_t n, const struct option *o)
+{
+	char name[64];
+
+	spelled(name, sizeof(name), o, false);
+	snprintf(buf, n, "[%s%s%s]%s", name, o->argh ? " " : "", o->argh ? o->argh : "",
+		 o->type == OPT_T_LIST ? "..." : "");
+}
+
+const char *command_synopsis(char *buf, size_t n, const struct cmd *cmd)
+{
+	size_t len;
+
+	snprintf(buf, n, "gpuwise %s", cmd->name);
+	for (const struct option *o = cmd->options; o && o->type != OPT_T_END; o++) {
+		char part[96];
+
+		if (o->flags & OPT_HIDDEN)
+			continue;
+		synopsis_part(part, sizeof(part), o);
+		len = strlen(buf);
+		snprintf(buf + len, n - len, " %s", part);
+	}
+	if (cmd->args) {
+		len = strlen(buf);
+		snprintf(buf + len, n - len, " %s", cmd->args);
+	}
+	return buf;
+}
+
+/* The synopsis wrapped between its parts, never inside "[--timeout SECONDS]". */
+static void print_synopsis(FILE *out, const struct cmd *cmd, int width)
+{
+	char head[64], part[96];
+	int indent, col;
+
+	col = indent = fprintf(out, "usage: gpuwise %s", cmd->name);
+	snprintf(head, sizeof(head), "%*s", indent, "");
+	for (const struct option *o = cmd->options;; o++) {
+		const char *text = part;
+
+		if (o && o->type != OPT_T_END) {
+			if (o->flags & OPT_HIDDEN)
+				continue;
+			synopsis_part(part, sizeof(part), o);
+		} else if (cmd->args) {
+			text = cmd->args;
+		} else {
+			break;
+		}
+		if (col > indent && col + 1 + (int)strlen(text) > width)
+			col = fprintf(out, "\n%s", head) - 1;
+		col += fprintf(out, " %s", text);
+		if (!o || o->type == OPT_T_END)
+			break;
+	}
+	fputc('\n', out);
+}
+
+/* "  -i, --id SEL", "  --json" */
+static int option_label(char *buf, size_t n, const struct option *o)
+{
+	int len = snprintf(buf, n, "  ");
+
+	if (o->short_name)
+		len += snprintf(buf + len, n - (size_t)len, "-%c%s", o->short_name, o->long_name ? ", " : "");
+	if (o->long_name)
+		len += snprintf(buf + len, n - (size_t)len, "--%s", o->long_name);
+	if (o->argh)
+		len += snprintf(buf + len, n - (size_t)len, " %s", o->argh);
+	return len;
+}
+
+enum { HELP_COLUMN_MAX = 24 };
+
+void print_command_help(FILE *out, const struct cmd *cmd, int width)
+{
+	char label[96], pad[HELP_COLUMN_MAX + 1];
+	int col = 0;
+
+	print_synopsis(out, cmd, width);
+	if (cmd->description) {
+		fputc('\n', out);
+		print_wrapped(out, width, "", "", cmd->description);
+	}
+	/* the help texts start two columns after the longest label that fits */
+	for (const struct option *o = cmd->options; o && o->type != OPT_T_END; o++) {
+		int len = option_label(label, sizeof(label), o) + 2;
+
+		if (!(o->flags & OPT_HIDDEN) && len > col && len <= HELP_COLUMN_MAX)
+			col = len;
+	}
+	if (col < 14)
+		col = 14;
+	snprintf(pad, sizeof(pad), "%*s", col, "");
+	fputs("\nOptions:\n", out);
+	for (const struct option *o = cmd->options;; o++) {
+		const struct option *opt = o && o->type != OPT_T_END ? o : &help_option;
+		int len;
+
+		if (opt->flags & OPT_HIDDEN)
+			continue;
+		len = option_label(label, sizeof(label), opt);
+		if (len + 2 > col) { /* too long: the help goes on the next line */
+			fprintf(out, "%s\n", label);
+			print_wrapped(out, width, pad, pad, opt->help);
+		} else {
+			snprintf(label + len, sizeof(label) - (size_t)len, "%*s", col - len, "");
+			print_wrapped(out, width, label, pad, opt->help);
+		}
+		if (opt == &help_option)
+			break;
+	}
+	if (cmd->exit_status) {
+		fputc('\n', out);
+		print_wrapped(out, width, "", "", cmd->exit_status);
+	}
+}
