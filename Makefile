@@ -54,7 +54,13 @@ $(BUILD)/gen/%.h: data/%.tsv scripts/gen-table
 
 $(BUILD)/obj/%.o: %.c $(GEN_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(OBJ_CFLAGS) -MMD -MP -c $< -o $@
+
+# The library exports its public API only: hidden by default, the public
+# headers declared visible first (lib/export.h), gw_* kept by the version
+# script; tests/abi/test_exports.sh checks the result.
+$(LIB_OBJ): OBJ_CFLAGS := -fvisibility=hidden -include lib/export.h
+$(LIB_OBJ): lib/export.h
 
 # One run writes both files: a grouped target (make ≥ 4.3), so make knows the
 # header changed too and rebuilds explain.o (a recipe-less .h rule did not).
@@ -67,8 +73,8 @@ $(BUILD)/libgpuwise.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/libgpuwise.so: $(LIB_OBJ)
-	$(CC) -shared $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(BUILD)/libgpuwise.so: $(LIB_OBJ) lib/libgpuwise.map
+	$(CC) -shared $(LDFLAGS) -Wl,--version-script=lib/libgpuwise.map -o $@ $(LIB_OBJ) $(LDLIBS)
 
 $(BUILD)/gpuwise: $(CLI_OBJ) $(BUILD)/libgpuwise.a
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libgpuwise.a $(LDLIBS)

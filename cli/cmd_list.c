@@ -25,7 +25,7 @@ struct device_view {
  * hides it). Only meaningful when the CUDA driver could be asked at all. */
 static bool cuda_index_differs(const gw_context *ctx, const gw_device_info *d)
 {
-	const gw_backend_status *cuda = gw_context_backend(ctx, "cuda");
+	const gw_backend_status *cuda = gw_context_backend_by_id(ctx, GW_BACKEND_ID_CUDA);
 
 	if (!cuda || cuda->state != GW_BACKEND_OK)
 		return false;

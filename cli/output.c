@@ -328,7 +328,7 @@ static const char *mismatch_reason(const gw_driver_info *drv, char *buf, size_t 
 static const char *backend_reason(const gw_backend_status *s, const gw_driver_info *drv, bool have_devices,
 				  char *buf, size_t n)
 {
-	if (!s->name || !strcmp(s->name, "cuda") || !strcmp(s->name, "pci"))
+	if (!s->name || s->id == GW_BACKEND_ID_CUDA || s->id == GW_BACKEND_ID_PCI)
 		return NULL; /* cuda annotates NVML's devices; pci devices carry their own reason */
 	switch (s->state) {
 	case GW_BACKEND_LIBRARY_MISSING:
@@ -347,9 +347,9 @@ static const char *backend_reason(const gw_backend_status *s, const gw_driver_in
 			return NULL;
 		if (s->message[0])
 			snprintf(buf, n, "%s", s->message);
-		else if (!strcmp(s->name, "amdgpu"))
+		else if (s->id == GW_BACKEND_ID_AMDGPU)
 			snprintf(buf, n, "no AMD GPU in /sys");
-		else if (!strcmp(s->name, "nvml"))
+		else if (s->id == GW_BACKEND_ID_NVML)
 			snprintf(buf, n, "the NVIDIA driver reports no GPU");
 		else
 			snprintf(buf, n, "%s found nothing", s->name);
@@ -369,7 +369,7 @@ const char *no_gpu_sentence(const gw_context *ctx, char *buf, size_t n)
 	st = gw_context_backends(ctx, &nb);
 	/* An empty bus explains everything else: say it first. */
 	for (int i = 0; i < nb && !ndev; i++)
-		if (st[i].name && !strcmp(st[i].name, "pci") && st[i].state == GW_BACKEND_NOTHING_FOUND)
+		if (st[i].id == GW_BACKEND_ID_PCI && st[i].state == GW_BACKEND_NOTHING_FOUND)
 			append_part(buf, n, &parts, "no NVIDIA, AMD or Intel GPU on the PCI bus");
 	for (int i = 0; i < nb; i++)
 		append_part(buf, n, &parts, backend_reason(&st[i], gw_context_driver(ctx), ndev > 0, part, sizeof(part)));

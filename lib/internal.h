@@ -175,6 +175,7 @@ gw_device *gw__device_by_uuid(gw_context *ctx, const char *uuid);
  * Every callback may be NULL. */
 struct gw_backend {
 	const char *name;
+	gw_backend_id id;   /* the public number of this backend */
 	/* Load the library / check the subsystem, enumerate and fill static
 	 * info of the devices it serves (add new ones or annotate existing ones
 	 * found by bus id / UUID). Fill *status. Return 0 even when the vendor

@@ -10,6 +10,7 @@
 #   libfuzzer tests/fuzz/test_libfuzzer_build.sh  every target built as scripts/fuzz builds it
 #   asan     all of unit/cli/fuzz again under ASan+UBSan (build/asan)
 #   layering tests/lint/layering.sh        include layering; only lib/core calls the OS
+#   exports  tests/abi/test_exports.sh     libgpuwise.so exports tests/abi/libgpuwise.symbols only
 #   fault    GPUWISE_FAULT loop: fail the Nth alloc/dlsym/dlopen/read and sampled system calls
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -57,6 +58,8 @@ make -s -j"$JOBS" all >/dev/null || { echo "build failed"; make all; echo "0 pas
 
 echo "== layering"
 bash tests/lint/layering.sh; record "lint:layering" $?
+echo "== exports"
+bash tests/abi/test_exports.sh build; record "abi:exports" $?
 echo "== unit"; run_unit build
 echo "== cli"; run_cli build
 echo "== fuzz corpora"; run_fuzz_replay build

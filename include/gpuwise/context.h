@@ -11,7 +11,7 @@
  *   gw_context_free(ctx);
  *
  * gw_context_new succeeds even when no GPU or no vendor library is present:
- * the reasons are in gw_backend_status(). A context is not thread-safe;
+ * the reasons are in gw_context_backends(). A context is not thread-safe;
  * use one per thread, or lock around it.
  */
 #ifndef GPUWISE_CONTEXT_H
@@ -58,6 +58,7 @@ typedef struct gw_backend_status {
 	char vendor_code_name[48]; /* "DRIVER_NOT_LOADED", "CUDA_ERROR_NO_DEVICE" */
 	char library[256];       /* path or soname that was (tried to be) loaded */
 	char message[256];       /* one sentence on what went wrong, "" when OK */
+	gw_backend_id id;        /* which backend, as a number to compare */
 } gw_backend_status;
 
 /* Driver-wide facts. */
@@ -73,18 +74,20 @@ typedef struct gw_driver_info {
 int gw_context_new(gw_context **out, const gw_options *opts);
 void gw_context_free(gw_context *ctx);
 
-/* The resolved file-system root ("/" or $GPUWISE_ROOT). */
+/* The resolved file-system root ("/" or $GPUWISE_ROOT); NULL for a NULL ctx. */
 const char *gw_context_root(const gw_context *ctx);
 
-/* Number of devices enumerated (all vendors, including lost / driverless ones). */
+/* Number of devices enumerated (all vendors, including lost / driverless
+ * ones); 0 for a NULL ctx. */
 int gw_device_count(const gw_context *ctx);
 
-/* Static facts of device `index` (0..count-1), NULL when out of range. */
+/* Static facts of device `index` (0..count-1), NULL when out of range or ctx is NULL. */
 const gw_device_info *gw_device_get(const gw_context *ctx, int index);
 
 /* Find a device by gpuwise index ("0"), UUID or unique UUID prefix
  * ("GPU-8a5f", "8a5f"), or PCI bus id ("0000:18:00.0", "18:00.0").
- * Returns 0 and the index in *out, or GW_ENOTFOUND / GW_EINVAL. */
+ * Returns 0 and the index in *out, or GW_ENOTFOUND / GW_EINVAL (also for
+ * a NULL or empty argument). */
 int gw_device_find(const gw_context *ctx, const char *selector, int *out);
 
 /* Read a fresh dynamic sample of device `index`. Fields a device lacks are
@@ -99,14 +102,17 @@ int gw_device_sample_read(gw_context *ctx, int index, gw_device_sample *out);
 int gw_device_processes(gw_context *ctx, int index, gw_process **out, size_t *count);
 void gw_processes_free(gw_process *list);
 
-/* Driver facts (never NULL). */
+/* Driver facts (never NULL: for a NULL ctx, a static one with every field UNREAD). */
 const gw_driver_info *gw_context_driver(const gw_context *ctx);
 
-/* Backend statuses, in backend order. *count receives how many. */
+/* Backend statuses, in backend order. *count (when count is not NULL)
+ * receives how many; NULL and 0 for a NULL ctx. */
 const gw_backend_status *gw_context_backends(const gw_context *ctx, int *count);
 
-/* The status of one backend by name, NULL if unknown. */
+/* The status of one backend by name, NULL if unknown (or ctx or name is NULL). */
 const gw_backend_status *gw_context_backend(const gw_context *ctx, const char *name);
+/* The same by id: code should use this, names are for people. */
+const gw_backend_status *gw_context_backend_by_id(const gw_context *ctx, gw_backend_id id);
 
 /* Helpers for printing. */
 const char *gw_vendor_name(gw_vendor v);        /* "nvidia", "amd", "intel", "unknown" */

@@ -84,6 +84,15 @@ enum {
 };
 
 /* Static facts, read once when the context is created. */
+/* The backends, as numbers: code compares these, never the names. */
+typedef enum gw_backend_id {
+	GW_BACKEND_ID_NONE = 0,
+	GW_BACKEND_ID_NVML = 1,   /* "nvml": NVIDIA through libnvidia-ml.so.1 */
+	GW_BACKEND_ID_AMDGPU = 2, /* "amdgpu": AMD through sysfs */
+	GW_BACKEND_ID_PCI = 3,    /* "pci": any GPU on the PCI bus, and its kernel driver */
+	GW_BACKEND_ID_CUDA = 4    /* "cuda": libcuda.so.1, CUDA's order and facts */
+} gw_backend_id;
+
 typedef struct gw_device_info {
 	int index;            /* gpuwise index: NVIDIA in NVML order, then AMD, then others */
 	int cuda_index;       /* index CUDA gives it in this process, -1 if hidden/none */
@@ -91,7 +100,8 @@ typedef struct gw_device_info {
 	gw_vendor vendor;
 	gw_health health;
 	char health_reason[128]; /* why, when health != OK ("GPU is lost", "no driver bound") */
-	const char *backend;  /* "nvml", "amdgpu", "pci" */
+	const char *backend;  /* "nvml", "amdgpu", "pci" (for people; compare backend_id) */
+	gw_backend_id backend_id; /* the backend that owns it; GW_BACKEND_ID_NONE if none */
 
 	gw_str name;
 	gw_str uuid;          /* "GPU-xxxxxxxx-..." for NVIDIA */

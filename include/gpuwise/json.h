@@ -2,6 +2,8 @@
  * module to produce the ◆ JSON contracts. Output is UTF-8; strings are
  * escaped (invalid UTF-8 bytes become U+FFFD); numbers are locale-free;
  * non-finite doubles become null. Commas and nesting are tracked for you.
+ * A NULL writer (gw_json_new out of memory) makes every call a no-op; a NULL
+ * string or field is written as null, a NULL key as "".
  *
  *   gw_json *j = gw_json_new(2);          // indent 2, 0 = compact
  *   gw_json_object_begin(j);

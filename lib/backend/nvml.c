@@ -1274,5 +1274,5 @@ static int nvml_processes(void *state, gw_context *ctx, gw_device *dev, gw_proce
 }
 
 const gw_backend gw__backend_nvml = {
-	"nvml", nvml_open, nvml_close, nvml_sample, nvml_processes,
+	"nvml", GW_BACKEND_ID_NVML, nvml_open, nvml_close, nvml_sample, nvml_processes,
 };

@@ -59,13 +59,17 @@ gw_device *gw__device_by_uuid(gw_context *ctx, const char *uuid)
 
 static bool backend_skipped(const gw_options *o, const gw_backend *b)
 {
-	if ((o->flags & GW_OPT_NO_NVML) && !strcmp(b->name, "nvml"))
-		return true;
-	if ((o->flags & GW_OPT_NO_CUDA) && !strcmp(b->name, "cuda"))
-		return true;
-	if ((o->flags & GW_OPT_NO_SYSFS) && (!strcmp(b->name, "pci") || !strcmp(b->name, "amdgpu")))
-		return true;
-	return false;
+	switch (b->id) {
+	case GW_BACKEND_ID_NVML:
+		return o->flags & GW_OPT_NO_NVML;
+	case GW_BACKEND_ID_CUDA:
+		return o->flags & GW_OPT_NO_CUDA;
+	case GW_BACKEND_ID_PCI:
+	case GW_BACKEND_ID_AMDGPU:
+		return o->flags & GW_OPT_NO_SYSFS;
+	default:
+		return false;
+	}
 }
 
 int gw_context_new(gw_context **out, const gw_options *opts)
@@ -100,6 +104,7 @@ int gw_context_new(gw_context **out, const gw_options *opts)
 
 		ctx->nbackends = i + 1;
 		st->name = b->name;
+		st->id = b->id;
 		if (backend_skipped(opts, b) || !b->open)
 			continue;
 		rc = b->open(ctx, &ctx->state[i], st);
@@ -108,8 +113,10 @@ int gw_context_new(gw_context **out, const gw_options *opts)
 			return gw__error_set(GW_ENOMEM, "out of memory enumerating GPUs (%s)", b->name);
 		}
 	}
-	for (int i = 0; i < ctx->ndevices; i++)
+	for (int i = 0; i < ctx->ndevices; i++) {
 		ctx->devices[i].info.index = i;
+		ctx->devices[i].info.backend_id = ctx->devices[i].owner ? ctx->devices[i].owner->id : GW_BACKEND_ID_NONE;
+	}
 	gw_error_clear();
 	*out = ctx;
 	return 0;
@@ -132,7 +139,7 @@ void gw_context_free(gw_context *ctx)
 
 const char *gw_context_root(const gw_context *ctx)
 {
-	return ctx->root;
+	return ctx ? ctx->root : NULL;
 }
 
 int gw_device_count(const gw_context *ctx)
@@ -286,20 +293,32 @@ int gw_device_find(const gw_context *ctx, const char *sel, int *out)
 
 const gw_driver_info *gw_context_driver(const gw_context *ctx)
 {
-	return &ctx->driver;
+	static const gw_driver_info unread; /* every field UNREAD */
+
+	return ctx ? &ctx->driver : &unread;
 }
 
 const gw_backend_status *gw_context_backends(const gw_context *ctx, int *count)
 {
 	if (count)
-		*count = ctx->nbackends;
-	return ctx->status;
+		*count = ctx ? ctx->nbackends : 0;
+	return ctx ? ctx->status : NULL;
 }
 
 const gw_backend_status *gw_context_backend(const gw_context *ctx, const char *name)
 {
+	if (!ctx || !name)
+		return NULL;
 	for (int i = 0; i < ctx->nbackends; i++)
 		if (ctx->status[i].name && !strcmp(ctx->status[i].name, name))
+			return &ctx->status[i];
+	return NULL;
+}
+
+const gw_backend_status *gw_context_backend_by_id(const gw_context *ctx, gw_backend_id id)
+{
+	for (int i = 0; ctx && i < ctx->nbackends; i++)
+		if (ctx->status[i].id == id)
 			return &ctx->status[i];
 	return NULL;
 }

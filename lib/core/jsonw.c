@@ -106,6 +106,8 @@ static void before_item(gw_json *j)
 
 static void open_(gw_json *j, const char *c)
 {
+	if (!j) /* a writer whose gw_json_new failed: every call is a no-op */
+		return;
 	before_item(j);
 	puts_(j, c);
 	if (j->depth + 1 < JSON_MAX_DEPTH) {
@@ -116,7 +118,11 @@ static void open_(gw_json *j, const char *c)
 
 static void close_(gw_json *j, const char *c)
 {
-	int had = j->count[j->depth] > 0;
+	int had;
+
+	if (!j)
+		return;
+	had = j->count[j->depth] > 0;
 
 	if (j->depth > 0)
 		j->depth--;
@@ -169,6 +175,10 @@ static void escaped(gw_json *j, const char *s, size_t n)
 
 void gw_json_key(gw_json *j, const char *key)
 {
+	if (!j)
+		return;
+	if (!key)
+		key = "";
 	before_item(j);
 	escaped(j, key, strlen(key));
 	put(j, j->indent ? ": " : ":", j->indent ? 2 : 1);
@@ -177,6 +187,12 @@ void gw_json_key(gw_json *j, const char *key)
 
 void gw_json_string_n(gw_json *j, const char *s, size_t n)
 {
+	if (!s) {
+		gw_json_null(j);
+		return;
+	}
+	if (!j)
+		return;
 	before_item(j);
 	escaped(j, s, n);
 }
@@ -194,6 +210,8 @@ void gw_json_int(gw_json *j, int64_t v)
 {
 	char tmp[32];
 
+	if (!j)
+		return;
 	before_item(j);
 	snprintf(tmp, sizeof(tmp), "%lld", (long long)v);
 	puts_(j, tmp);
@@ -203,6 +221,8 @@ void gw_json_uint(gw_json *j, uint64_t v)
 {
 	char tmp[32];
 
+	if (!j)
+		return;
 	before_item(j);
 	snprintf(tmp, sizeof(tmp), "%llu", (unsigned long long)v);
 	puts_(j, tmp);
@@ -212,6 +232,8 @@ void gw_json_double(gw_json *j, double v, int decimals)
 {
 	char tmp[64];
 
+	if (!j)
+		return;
 	if (!isfinite(v)) {
 		gw_json_null(j);
 		return;
@@ -235,12 +257,16 @@ void gw_json_double(gw_json *j, double v, int decimals)
 
 void gw_json_bool(gw_json *j, int v)
 {
+	if (!j)
+		return;
 	before_item(j);
 	puts_(j, v ? "true" : "false");
 }
 
 void gw_json_null(gw_json *j)
 {
+	if (!j)
+		return;
 	before_item(j);
 	puts_(j, "null");
 }
@@ -248,7 +274,7 @@ void gw_json_null(gw_json *j)
 void gw_json_u64_field(gw_json *j, const char *key, const gw_u64 *f)
 {
 	gw_json_key(j, key);
-	if (GW_VALID(*f))
+	if (f && GW_VALID(*f))
 		gw_json_uint(j, f->v);
 	else
 		gw_json_null(j);
@@ -257,7 +283,7 @@ void gw_json_u64_field(gw_json *j, const char *key, const gw_u64 *f)
 void gw_json_f64_field(gw_json *j, const char *key, const gw_f64 *f, int decimals)
 {
 	gw_json_key(j, key);
-	if (GW_VALID(*f))
+	if (f && GW_VALID(*f))
 		gw_json_double(j, f->v, decimals);
 	else
 		gw_json_null(j);
@@ -266,7 +292,7 @@ void gw_json_f64_field(gw_json *j, const char *key, const gw_f64 *f, int decimal
 void gw_json_str_field(gw_json *j, const char *key, const gw_str *f)
 {
 	gw_json_key(j, key);
-	if (GW_VALID(*f))
+	if (f && GW_VALID(*f))
 		gw_json_string(j, f->s);
 	else
 		gw_json_null(j);

@@ -40,9 +40,9 @@ static bool nvidia_module_in_use(const gw__doctor *d)
 	return d->p->nvidia.module_loaded || nvidia_bound(d);
 }
 
-static const gw_backend_status *backend(const gw__doctor *d, const char *name)
+static const gw_backend_status *backend(const gw__doctor *d, gw_backend_id id)
 {
-	return d->ctx ? gw_context_backend(d->ctx, name) : NULL;
+	return d->ctx ? gw_context_backend_by_id(d->ctx, id) : NULL;
 }
 
 /* ---- hardware ---------------------------------------------------------------- */
@@ -103,7 +103,7 @@ static void found_gpus(gw__doctor *d)
 	if (!n)
 		return;
 	for (int i = 0; i < d->ndev; i++)
-		readable += dev(d, i)->health == GW_HEALTH_OK && strcmp(dev(d, i)->backend, "pci");
+		readable += dev(d, i)->health == GW_HEALTH_OK && dev(d, i)->backend_id != GW_BACKEND_ID_PCI;
 	gw__doc_fmt(title, sizeof(title), "%zu GPU%s on the PCI bus, %d readable by the GPU libraries", d->p->ngpus,
 		 d->p->ngpus == 1 ? "" : "s", readable);
 	gw__doc_add(d, "found-gpus", "hardware", GW_SEVERITY_INFO, title, ev, "");
@@ -294,7 +294,7 @@ static void rule_nvidia_driver_not_loaded(gw__doctor *d)
 		return;
 	gw__doc_cat(ev, sizeof(ev), "; no nvidia module in /proc/modules, no /proc/driver/nvidia");
 	{
-		const gw_backend_status *st = backend(d, "nvml");
+		const gw_backend_status *st = backend(d, GW_BACKEND_ID_NVML);
 
 		if (st && st->vendor_code_name[0])
 			gw__doc_cat(ev, sizeof(ev), "; nvmlInit: %s", st->vendor_code_name);
@@ -322,7 +322,7 @@ static void rule_nouveau(gw__doctor *d)
 
 static void rule_nvml_missing(gw__doctor *d)
 {
-	const gw_backend_status *st = backend(d, "nvml");
+	const gw_backend_status *st = backend(d, GW_BACKEND_ID_NVML);
 	char ev[EV];
 
 	if (!st || st->state != GW_BACKEND_LIBRARY_MISSING || !nvidia_module_in_use(d))
@@ -341,7 +341,7 @@ static void rule_nvml_missing(gw__doctor *d)
 static void rule_driver_library_mismatch(gw__doctor *d)
 {
 	const gw_probe_nvidia *nv = &d->p->nvidia;
-	const gw_backend_status *nvml = backend(d, "nvml"), *cuda = backend(d, "cuda");
+	const gw_backend_status *nvml = backend(d, GW_BACKEND_ID_NVML), *cuda = backend(d, GW_BACKEND_ID_CUDA);
 	const gw_driver_info *di = d->ctx ? gw_context_driver(d->ctx) : NULL;
 	gw_ver user = { 0 };
 	bool code = false;
@@ -552,7 +552,7 @@ static const char *nvml_init_fix(const char *code)
  * device nodes) already names: still an error, never silence. */
 static void rule_nvml_init_failed(gw__doctor *d)
 {
-	const gw_backend_status *st = backend(d, "nvml");
+	const gw_backend_status *st = backend(d, GW_BACKEND_ID_NVML);
 	char ev[EV];
 
 	if (!st || st->state != GW_BACKEND_INIT_FAILED)

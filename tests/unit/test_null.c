@@ -1,0 +1,166 @@
+/* Every public function of include/gpuwise/ called with NULL for each of
+ * its pointers: a negative gw_error (GW_EINVAL), or the documented safe
+ * value (0, NULL, "", a no-op), never a crash (issue 7). A function added
+ * to the API belongs here too: tests/abi/test_exports.sh lists them all. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "gpuwise/gpuwise.h"
+
+static void test_context(void)
+{
+	gw_options opts = GW_OPTIONS_INIT;
+	gw_device_sample s;
+	gw_process *procs = (gw_process *)&s; /* untouched on failure */
+	size_t n = 7;
+	int count = 7, idx = 7;
+	const gw_driver_info *drv;
+
+	CHECK_INT(gw_context_new(NULL, &opts), GW_EINVAL);
+	CHECK_INT(gw_context_new(NULL, NULL), GW_EINVAL);
+	gw_context_free(NULL);
+	CHECK(gw_context_root(NULL) == NULL);
+	CHECK_INT(gw_device_count(NULL), 0);
+	CHECK(gw_device_get(NULL, 0) == NULL);
+	CHECK_INT(gw_device_find(NULL, "0", &idx), GW_EINVAL);
+	CHECK_INT(idx, 7);
+	CHECK_INT(gw_device_sample_read(NULL, 0, &s), GW_EINVAL);
+	CHECK_INT(gw_device_processes(NULL, 0, &procs, &n), GW_EINVAL);
+	CHECK(procs == (gw_process *)&s && n == 7);
+	gw_processes_free(NULL);
+	drv = gw_context_driver(NULL);
+	CHECK(drv != NULL);
+	CHECK(drv && !GW_VALID(drv->driver_version) && !GW_VALID(drv->cuda_driver_version));
+	CHECK(gw_context_backends(NULL, &count) == NULL);
+	CHECK_INT(count, 0);
+	CHECK(gw_context_backends(NULL, NULL) == NULL);
+	CHECK(gw_context_backend(NULL, "nvml") == NULL);
+}
+
+/* The same with a real (empty) context and NULL for the other pointers. */
+static void test_context_args(void)
+{
+	gw_options opts = GW_OPTIONS_INIT;
+	gw_context *ctx = NULL;
+	gw_process *procs = NULL;
+	size_t n = 0;
+	int idx = 7, count;
+
+	opts.flags = GW_OPT_NO_NVML | GW_OPT_NO_CUDA | GW_OPT_NO_SYSFS;
+	CHECK_INT(gw_context_new(&ctx, &opts), 0);
+	if (!ctx)
+		return;
+	CHECK_INT(gw_device_find(ctx, NULL, &idx), GW_EINVAL);
+	CHECK_INT(gw_device_find(ctx, "0", NULL), GW_EINVAL);
+	CHECK_INT(idx, 7);
+	CHECK_INT(gw_device_sample_read(ctx, 0, NULL), GW_EINVAL);
+	CHECK_INT(gw_device_processes(ctx, 0, NULL, &n), GW_EINVAL);
+	CHECK_INT(gw_device_processes(ctx, 0, &procs, NULL), GW_EINVAL);
+	CHECK(gw_context_backend(ctx, NULL) == NULL);
+	CHECK(gw_context_backends(ctx, NULL) != NULL);
+	CHECK(gw_context_backends(ctx, &count) != NULL && count > 0);
+	CHECK(gw_context_root(ctx) != NULL);
+	/* backends by number (names are for people) */
+	CHECK(gw_context_backend_by_id(NULL, GW_BACKEND_ID_NVML) == NULL);
+	CHECK(gw_context_backend_by_id(ctx, GW_BACKEND_ID_NONE) == NULL);
+	CHECK(gw_context_backend_by_id(ctx, GW_BACKEND_ID_NVML) &&
+	      !strcmp(gw_context_backend_by_id(ctx, GW_BACKEND_ID_NVML)->name, "nvml"));
+	CHECK(gw_context_backend_by_id(ctx, GW_BACKEND_ID_CUDA) &&
+	      !strcmp(gw_context_backend_by_id(ctx, GW_BACKEND_ID_CUDA)->name, "cuda"));
+	CHECK(gw_context_backend_by_id(ctx, GW_BACKEND_ID_PCI) == gw_context_backend(ctx, "pci"));
+	CHECK(gw_context_backend_by_id(ctx, GW_BACKEND_ID_AMDGPU) == gw_context_backend(ctx, "amdgpu"));
+	gw_context_free(ctx);
+}
+
+static void test_doctor(void)
+{
+	CHECK_INT(gw_doctor_run(NULL, NULL), GW_EINVAL);
+	gw_doctor_report_free(NULL);
+	CHECK_INT(gw_doctor_finding_count(NULL), 0);
+	CHECK(gw_doctor_finding(NULL, 0) == NULL);
+	CHECK_INT(gw_doctor_count(NULL, GW_SEVERITY_ERROR), 0);
+	CHECK(gw_doctor_verdict(NULL) != NULL);
+	CHECK_INT(gw_doctor_deep_count(NULL), 0);
+	CHECK(gw_doctor_deep_at(NULL, 0) == NULL);
+	CHECK(gw_doctor_report_json(NULL, 2) == NULL);
+}
+
+static void test_explain(void)
+{
+	CHECK(gw_finding_doc_get(NULL) == NULL);
+	CHECK(gw_finding_doc_at((size_t)-1) == NULL);
+	CHECK_INT(gw_explainer_new(NULL), GW_EINVAL);
+	gw_explainer_free(NULL);
+	CHECK_INT(gw_explainer_feed(NULL, "x", 1), GW_EINVAL);
+	CHECK_INT(gw_explainer_finish(NULL), GW_EINVAL);
+	CHECK_INT(gw_explainer_count(NULL), 0);
+	CHECK(gw_explainer_match(NULL, 0) == NULL);
+	CHECK_INT(gw_explainer_lines(NULL), 0);
+	gw_explainer_reset(NULL);
+}
+
+static void test_json(void)
+{
+	gw_json *j;
+
+	/* a NULL writer (gw_json_new out of memory) is a no-op everywhere */
+	gw_json_object_begin(NULL);
+	gw_json_key(NULL, "k");
+	gw_json_string(NULL, "s");
+	gw_json_string_n(NULL, "s", 1);
+	gw_json_int(NULL, 1);
+	gw_json_uint(NULL, 1);
+	gw_json_double(NULL, 1.0, 1);
+	gw_json_bool(NULL, 1);
+	gw_json_null(NULL);
+	gw_json_u64_field(NULL, "k", NULL);
+	gw_json_f64_field(NULL, "k", NULL, 1);
+	gw_json_str_field(NULL, "k", NULL);
+	gw_json_array_begin(NULL);
+	gw_json_array_end(NULL);
+	gw_json_object_end(NULL);
+	CHECK(gw_json_text(NULL) == NULL);
+	CHECK_INT(gw_json_length(NULL), 0);
+	gw_json_free(NULL);
+	/* NULL values are null, a NULL key is an empty one */
+	j = gw_json_new(0);
+	CHECK(j != NULL);
+	gw_json_object_begin(j);
+	gw_json_key(j, NULL);
+	gw_json_string(j, NULL);
+	gw_json_key(j, "n");
+	gw_json_string_n(j, NULL, 3);
+	gw_json_u64_field(j, "a", NULL);
+	gw_json_f64_field(j, "b", NULL, 1);
+	gw_json_str_field(j, "c", NULL);
+	gw_json_key(j, "d");
+	gw_json_string(j, "e");
+	gw_json_object_end(j);
+	CHECK_STR(gw_json_text(j), "{\"\":null,\"n\":null,\"a\":null,\"b\":null,\"c\":null,\"d\":\"e\"}");
+	gw_json_free(j);
+}
+
+static void test_names(void)
+{
+	CHECK(gw_error_last() != NULL);
+	CHECK(gw_error_str(12345) != NULL);
+	gw_error_clear();
+	CHECK(gw_vendor_name((gw_vendor)99) != NULL);
+	CHECK(gw_health_name((gw_health)99) != NULL);
+	CHECK(gw_field_state_name((gw_field_state)99) != NULL);
+	CHECK(gw_backend_state_name((gw_backend_state)99) != NULL);
+	CHECK(gw_severity_name((gw_severity)99) != NULL);
+	CHECK(gw_version() != NULL);
+}
+
+int main(void)
+{
+	test_context();
+	test_context_args();
+	test_doctor();
+	test_explain();
+	test_json();
+	test_names();
+	return CHECK_DONE();
+}
