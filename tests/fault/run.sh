@@ -5,18 +5,22 @@
 # The loop for a kind ends once 40 runs in a row match the fault-free output:
 # by then N is past the last call of that kind.
 # The system-call kinds (open, fdread, stat, opendir, readdir, readlink, ...:
-# every entry of the call table that these commands reach) are sampled:
-# N = 1..8 one by one, then in steps of a quarter, until 8 runs in a row
-# match the fault-free output (doctor makes ~700 readlink calls; every N
-# would cost minutes per machine).
+# every entry of the call table that these commands reach) are sampled, for
+# `info --json` and `doctor --json` (`list` reads a subset of info's files):
+# N = 1..8 one by one, then growing by a quarter up to GPUWISE_FAULT_MAX
+# (about 35 runs per kind and command). Every N would cost minutes per
+# machine (doctor makes ~700 readlink calls), and stopping at the first
+# run of unchanged outputs would stop early: the first readlinks resolve
+# paths without links, harmless to fail.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 BIN=${GPUWISE_FAULT_BIN:-build/asan/gpuwise}
 [ -x "$BIN" ] || BIN=build/gpuwise
 MACHINES=${GPUWISE_FAULT_MACHINES:-h100-8x lost-gpu mixed-nvidia-amd a100-mig}
 export GPUWISE_FAULT_BIN=$BIN GPUWISE_FAULT_MAX=${GPUWISE_FAULT_MAX:-3000}
-export GPUWISE_FAULT_KINDS=${GPUWISE_FAULT_KINDS:-alloc dlopen dlsym read}
-export GPUWISE_FAULT_SYSCALLS=${GPUWISE_FAULT_SYSCALLS:-open fdread fstat lseek stat access opendir readdir readlink realpath}
+# Either list may be set empty to skip it.
+export GPUWISE_FAULT_KINDS=${GPUWISE_FAULT_KINDS-alloc dlopen dlsym read}
+export GPUWISE_FAULT_SYSCALLS=${GPUWISE_FAULT_SYSCALLS-open fdread fstat lseek stat access opendir readdir readlink realpath}
 export ASAN_OPTIONS=detect_leaks=1:exitcode=86 UBSAN_OPTIONS=halt_on_error=1:exitcode=87
 fail=0
 
@@ -25,11 +29,13 @@ inject_all() {
 	local m=$1 fail=0 runs=0
 	for cmd in "info --json" "list" "doctor --json"; do
 		base=$("$GPUWISE_FAULT_BIN" $cmd 2>/dev/null)
-		for kind in $GPUWISE_FAULT_KINDS $GPUWISE_FAULT_SYSCALLS; do
-			same=0 step=1 stop=40 tried=0
-			case " $GPUWISE_FAULT_SYSCALLS " in *" $kind "*) stop=8 ;; esac
+		syscalls=$GPUWISE_FAULT_SYSCALLS
+		[ "$cmd" = list ] && syscalls=
+		for kind in $GPUWISE_FAULT_KINDS $syscalls; do
+			same=0 step=1 stop=40 tried=0 sampled=0
+			case " $syscalls " in *" $kind "*) stop=$((GPUWISE_FAULT_MAX + 1)) sampled=1 ;; esac
 			for ((n = 1; n <= GPUWISE_FAULT_MAX && same < stop; n += step)); do
-				[ $stop = 8 ] && [ $n -gt 8 ] && step=$((n / 4))
+				[ $sampled = 1 ] && [ $n -gt 8 ] && step=$((n / 4))
 				tried=$((tried + 1))
 				out=$(GPUWISE_FAULT=$kind:$n "$GPUWISE_FAULT_BIN" $cmd 2>/tmp/gw-fault.$$)
 				rc=$?
