@@ -102,6 +102,13 @@ static void fuzz_text(int which, const char *t, size_t n)
 		if (gw__proc_passwd_lookup(t, n, 1000, out, sizeof(out)) == 0)
 			check_string(out, sizeof(out), 1);
 		gw__proc_passwd_lookup(t, n, 0, tiny, sizeof(tiny));
+		{
+			unsigned gid;
+
+			/* The probes' form: name and primary group. */
+			if (gw__passwd_lookup(t, n, 1000, out, sizeof(out), &gid) == 0)
+				check_string(out, sizeof(out), 1);
+		}
 		break;
 	case 13:
 		if (n >= 8) {
