@@ -1,8 +1,10 @@
 /* gpuwise doctor — what stands between this machine and a working GPU
  * framework: findings grouped by layer, each with evidence and a fix, and
  * a one-line verdict. Exit 0 without error findings, 1 with, 2 on usage. */
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 
 #include "gpuwise/gpuwise.h"
 #include "gpuwise/doctor.h"
@@ -94,6 +96,53 @@ static void print_human(const gw_doctor_report *rep, bool color)
 	       color ? "\033[0m" : "");
 }
 
+/* --deep runs framework imports in subprocesses of their own process
+ * groups: a terminal's Ctrl-C reaches gpuwise only. The handlers ask the
+ * library to stop; it kills and reaps every process of the check, then the
+ * signal is raised again with its default action, so the exit status
+ * still says what ended gpuwise. */
+static volatile sig_atomic_t deep_signal;
+static const int deep_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+
+static void on_deep_signal(int sig)
+{
+	deep_signal = sig;
+}
+
+static void deep_signals_catch(void)
+{
+	struct sigaction sa, old;
+
+	/* Orphans of a check (a helper whose parent exited) are reparented to
+	 * us instead of init, so the library finds them among our children. */
+	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_deep_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(deep_signals) / sizeof(deep_signals[0]); i++) {
+		/* A signal ignored on purpose (nohup) stays ignored. */
+		if (sigaction(deep_signals[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(deep_signals[i], &sa, NULL);
+	}
+}
+
+static void deep_signals_reraise(void)
+{
+	int sig = deep_signal;
+	sigset_t set;
+
+	if (!sig)
+		return;
+	fflush(stdout);
+	signal(sig, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	exit(128 + sig);
+}
+
 static const char *parse_timeout(void *field, const char *s)
 {
 	char *end;
@@ -141,7 +190,13 @@ static int cmd_doctor(int argc, char **argv)
 		opts.flags |= GW_DOCTOR_NO_KERNEL_LOG;
 	opts.python_envs = o.python_envs.v;
 	opts.npython_envs = o.python_envs.n;
-	if (gw_doctor_run(&rep, &opts) < 0) {
+	if (opts.deep) {
+		opts.cancel = &deep_signal;
+		deep_signals_catch();
+	}
+	rc = gw_doctor_run(&rep, &opts);
+	deep_signals_reraise();
+	if (rc < 0) {
 		error_msg("%s", gw_error_last());
 		return EXIT_FAIL;
 	}

@@ -21,13 +21,14 @@
 #ifndef GPUWISE_DOCTOR_H
 #define GPUWISE_DOCTOR_H
 
+#include <signal.h>
 #include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define GW_DOCTOR_OPTIONS_VERSION 1
+#define GW_DOCTOR_OPTIONS_VERSION 2  /* version 1 (without `cancel`) is still accepted */
 typedef struct gw_doctor_options {
 	unsigned version;                /* GW_DOCTOR_OPTIONS_VERSION */
 	const char *const *python_envs;  /* extra environment prefixes (--python-env) */
@@ -35,8 +36,19 @@ typedef struct gw_doctor_options {
 	int deep;                        /* also import each framework in a subprocess */
 	double deep_timeout_s;           /* per subprocess; <= 0 means 20 s */
 	unsigned flags;                  /* GW_DOCTOR_* */
+	/* Version 2. When *cancel becomes nonzero (a signal handler of the
+	 * caller sets it), a --deep run stops within about 50 ms: the running
+	 * subprocess and everything it started are killed and reaped, and
+	 * gw_doctor_run() fails with GW_EGENERIC ("interrupted"). Every
+	 * subprocess of --deep ends with its check in any case (timeout
+	 * included, also one that called setsid()), and dies with the calling
+	 * thread should that die first (PR_SET_PDEATHSIG). A caller that makes
+	 * itself a child subreaper (PR_SET_CHILD_SUBREAPER) lets doctor also
+	 * find orphans that cleared their environment: every child it gains
+	 * during a check is then taken for one of the check's. */
+	const volatile sig_atomic_t *cancel;
 } gw_doctor_options;
-#define GW_DOCTOR_OPTIONS_INIT { GW_DOCTOR_OPTIONS_VERSION, NULL, 0, 0, 20.0, 0 }
+#define GW_DOCTOR_OPTIONS_INIT { GW_DOCTOR_OPTIONS_VERSION, NULL, 0, 0, 20.0, 0, NULL }
 
 enum {
 	GW_DOCTOR_NO_KERNEL_LOG = 0x1,   /* skip the Xid scan of the kernel log */

@@ -131,55 +131,35 @@ static void keep_tail(char *out, size_t outn, size_t *used, const char *buf, siz
 	out[*used] = '\0';
 }
 
-/* Has the child exited? Checked without reaping it, so that its process
- * group id cannot be reused before the group is killed. */
-static bool child_exited(pid_t pid)
+static bool cancelled(const gw__doctor *d)
 {
-	siginfo_t si;
-
-	memset(&si, 0, sizeof(si));
-	return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid;
-}
-
-static void exec_script(const char *python, const char *script, int out_fd)
-{
-	int devnull = open("/dev/null", O_RDONLY);
-
-	/* Its own process group: a timeout kills whatever the import started. */
-	setpgid(0, 0);
-	if (devnull >= 0)
-		dup2(devnull, 0);
-	dup2(out_fd, 1);
-	dup2(out_fd, 2);
-	execl(python, python, "-c", script, (char *)NULL);
-	_exit(127);
+	return d->cancel && *d->cancel;
 }
 
 /* Run python -c script; collect at most OUT_MAX bytes of its output. It
  * ends when the interpreter exits, not when the pipe closes: a process the
- * import left behind may hold the pipe open for ever. */
-static void run_script(const char *python, const char *script, double timeout, gw_doctor_deep *x, char *out, size_t outn)
+ * import left behind may hold the pipe open for ever. Whatever it started
+ * ends with it (gw__spawn_end), on exit, on timeout and on cancel. */
+static void run_script(const gw__doctor *d, const char *python, const char *script, double timeout, gw_doctor_deep *x,
+		       char *out, size_t outn)
 {
+	char *argv[] = { (char *)python, (char *)"-c", (char *)script, NULL };
 	int fds[2];
-	pid_t pid;
+	gw__spawn sp;
 	size_t used = 0;
 	double start = now_s(), deadline = start + timeout;
-	int status = 0;
+	int status;
 	bool exited = false, eof = false;
 
 	out[0] = '\0';
 	x->exit_status = -1;
 	if (pipe2(fds, O_CLOEXEC) != 0)
 		return;
-	pid = fork();
-	if (pid < 0) {
+	if (gw__spawn_start(&sp, python, argv, fds[1]) < 0) {
 		close(fds[0]);
 		close(fds[1]);
 		return;
 	}
-	if (pid == 0)
-		exec_script(python, script, fds[1]);
-	setpgid(pid, pid);	/* also here: no race with the kill below */
 	close(fds[1]);
 	for (;;) {
 		struct pollfd pfd = { fds[0], POLLIN, 0 };
@@ -188,9 +168,11 @@ static void run_script(const char *python, const char *script, double timeout, g
 		ssize_t k;
 		int r;
 
-		if (!exited && child_exited(pid))
+		if (!exited && gw__spawn_exited(&sp))
 			exited = true;
 		if (exited && eof)
+			break;
+		if (cancelled(d))
 			break;
 		if (!exited && left <= 0) {
 			x->timed_out = 1;
@@ -215,12 +197,11 @@ static void run_script(const char *python, const char *script, double timeout, g
 			keep_tail(out, outn, &used, buf, (size_t)k);
 	}
 	close(fds[0]);
-	kill(-pid, SIGKILL);	/* the interpreter on timeout, and anything it left */
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+	/* The interpreter on timeout or cancel, and anything it left. */
+	status = gw__spawn_end(&sp);
 	x->seconds = now_s() - start;
 	if (!x->timed_out)
-		x->exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+		x->exit_status = exited && status >= 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 	x->ok = !x->timed_out && strstr(out, "GW_DEEP_OK") != NULL;
 	while (used && (out[used - 1] == '\n' || out[used - 1] == ' '))
 		out[--used] = '\0';
@@ -254,7 +235,7 @@ static int add_deep(gw__doctor *d, const gw_probe_pyenv *e, const char *python, 
 	memset(x, 0, sizeof(*x));
 	x->framework = gw__fw_kind_name(kind);
 	static_verdict(d, e, verdict, sizeof(verdict));
-	run_script(python, script, timeout, x, out, sizeof(out));
+	run_script(d, python, script, timeout, x, out, sizeof(out));
 	x->site = gw__strdup(e->site);
 	x->python = gw__strdup(python);
 	x->static_verdict = gw__strdup(verdict);
@@ -288,9 +269,11 @@ int gw__doctor_deep(gw__doctor *d)
 			case GW_FW_CUPY: script = cupy_script; break;
 			default: break;
 			}
+			if (cancelled(d))
+				return gw__error_set(GW_EGENERIC, "interrupted");
 			if (script && add_deep(d, env, python, f->kind, script) < 0)
 				return GW_ENOMEM;
 		}
 	}
-	return 0;
+	return cancelled(d) ? gw__error_set(GW_EGENERIC, "interrupted") : 0;
 }

@@ -341,11 +341,12 @@ int gw_doctor_run(gw_doctor_report **out, const gw_doctor_options *opts)
 		return gw__error_set(GW_EINVAL, "doctor run without an output");
 	if (!opts)
 		opts = &defaults;
-	if (opts->version != GW_DOCTOR_OPTIONS_VERSION)
+	if (opts->version != GW_DOCTOR_OPTIONS_VERSION && opts->version != 1)
 		return gw__error_set(GW_EINVAL, "doctor options version %u, expected %u", opts->version,
 				     GW_DOCTOR_OPTIONS_VERSION);
 	memset(&d, 0, sizeof(d));
 	d.opts = opts;
+	d.cancel = opts->version >= 2 ? opts->cancel : NULL;
 	d.uid = gw__getuid();
 	d.fake_root = root && root[0] && strcmp(root, "/");
 	if (!(d.rep = gw__calloc(1, sizeof(*d.rep))))
@@ -366,8 +367,11 @@ int gw_doctor_run(gw_doctor_report **out, const gw_doctor_options *opts)
 	gw__doctor_rules_python(&d);
 	gw__doctor_rules_live(&d);
 	gw__doctor_rules_environment(&d);
-	if (opts->deep && gw__doctor_deep(&d) < 0)
+	if (opts->deep && (rc = gw__doctor_deep(&d)) < 0 && rc != GW_ENOMEM)
+		goto out;     /* interrupted: the message is set */
+	if (rc == GW_ENOMEM)
 		d.oom = true;
+	rc = 0;
 	if (d.oom) {
 		rc = gw__error_set(GW_ENOMEM, "out of memory");
 		goto out;

@@ -4,7 +4,9 @@
 #ifndef GPUWISE_DOCTOR_INT_H
 #define GPUWISE_DOCTOR_INT_H
 
+#include <signal.h>
 #include <stdbool.h>
+#include <sys/types.h>
 
 #include "internal.h"
 #include "gpuwise/doctor.h"
@@ -40,6 +42,7 @@ typedef struct gw__doctor {
 	int nnvidia;                   /* NVIDIA GPUs seen (PCI or NVML) */
 	int namd;                      /* AMD GPUs seen (PCI or KFD) */
 	bool oom;
+	const volatile sig_atomic_t *cancel;  /* opts->cancel (version 2), else NULL */
 } gw__doctor;
 
 /* Add a finding. sev < 0 takes the catalogue's default; title NULL takes
@@ -58,8 +61,31 @@ void gw__doctor_rules_cuda(gw__doctor *d);
 void gw__doctor_rules_python(gw__doctor *d);
 void gw__doctor_rules_live(gw__doctor *d);
 void gw__doctor_rules_environment(gw__doctor *d);
-/* --deep: run each framework of each environment in a subprocess. */
+/* --deep: run each framework of each environment in a subprocess.
+ * GW_EGENERIC ("interrupted") when opts->cancel was set. */
 int gw__doctor_deep(gw__doctor *d);
+
+/* One subprocess of --deep and everything it starts (children.c). */
+typedef struct gw__spawn {
+	pid_t pid;                     /* the interpreter, leader of its own group */
+	pid_t parent;                  /* getpid() at the start */
+	char token[96];                /* GPUWISE_DEEP_RUN=..., in its environment */
+	bool subreaper;                /* this process adopts orphans (the CLI sets it) */
+	pid_t *before;                 /* our children before the start (subreaper only) */
+	size_t nbefore;
+} gw__spawn;
+
+/* fork + execve(path, argv) with stdout and stderr on out_fd, stdin
+ * /dev/null. 0, GW_ENOMEM or GW_EGENERIC (fork failed). */
+int gw__spawn_start(gw__spawn *s, const char *path, char *const argv[], int out_fd);
+/* Has the interpreter exited (not reaped yet)? */
+bool gw__spawn_exited(const gw__spawn *s);
+/* Kill the interpreter and every process of its run (group, descendants,
+ * environment token, adopted orphans), reap what is ours; bounded (about a
+ * second). Returns the interpreter's wait status, -1 when none. */
+int gw__spawn_end(gw__spawn *s);
+/* /proc/<pid>/stat: the parent, the process group and the state letter. */
+int gw__parse_proc_stat(const char *text, int *ppid, int *pgid, char *state);
 
 /* "cu121" → 12.1 (false when not a cuXYZ tag). */
 bool gw__doc_variant_cuda(const char *variant, gw_ver *out);

@@ -146,7 +146,128 @@ else
 	fail "the daemon venv's torch did not run"
 fi
 
-# 5. Usage: a bad --timeout is a usage error.
+# 5. Every process a check starts ends with gpuwise: on SIGINT, SIGTERM
+# and SIGHUP to gpuwise during a hanging import, on --timeout, and when the
+# import returns normally. The import starts a helper in its own process
+# group, a child that calls setsid() and forks a grandchild, and a daemon
+# (double fork, new session, empty environment) whose parent exits at once.
+# Each records its pid in $PIDS; whatever this test starts is killed at
+# exit, also when a check fails.
+PIDS=$TMPD/pids
+mkdir -p "$PIDS"
+BG=
+cleanup_started() {
+	local f
+	[ -n "$BG" ] && kill -KILL "$BG" 2>/dev/null
+	for f in "$PIDS"/*; do
+		[ -e "$f" ] && kill -KILL "${f##*.}" 2>/dev/null
+	done
+	return 0
+}
+trap 'cleanup_started; rm -rf "$TMPD"' EXIT
+
+SPAWNER="import os, subprocess, time
+def rec(tag, pid=None):
+    open('$PIDS/%s.%d' % (tag, pid or os.getpid()), 'w').close()
+rec('interpreter')
+rec('helper', subprocess.Popen(['sleep', '300']).pid)
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        rec('setsid-grandchild')
+        time.sleep(300)
+        os._exit(0)
+    rec('setsid-child')
+    time.sleep(300)
+    os._exit(0)
+if os.fork() == 0:
+    os.setsid()
+    rec('daemon-noenv', subprocess.Popen(['/bin/sleep', '300'], env={}, start_new_session=True).pid)
+    os._exit(0)
+"
+SPAWN_TAGS="interpreter helper setsid-grandchild setsid-child daemon-noenv"
+
+# alive PID: running (or stopped), not a zombie waiting for its parent.
+alive() {
+	local st
+	st=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)
+	[ -n "$st" ] && [ "$st" != Z ] && [ "$st" != X ]
+}
+survivors() {
+	local f s=
+	for f in "$PIDS"/*; do
+		[ -e "$f" ] && alive "${f##*.}" && s="$s ${f##*/}"
+	done
+	echo "$s"
+}
+# all_recorded: every tag has written its pid.
+all_recorded() {
+	local t
+	for t in $SPAWN_TAGS; do
+		ls "$PIDS/$t".* >/dev/null 2>&1 || return 1
+	done
+}
+# check_none_survive WHAT: within 3 s no recorded process is alive.
+check_none_survive() {
+	local i s
+	checks=$((checks + 1))
+	all_recorded || { fail "$1: the spawning import did not record every process: $(ls "$PIDS")"; return; }
+	for i in $(seq 30); do
+		s=$(survivors)
+		[ -z "$s" ] && return
+		sleep 0.1
+	done
+	fail "$1: still running after gpuwise ended:$s"
+}
+reset_pids() { cleanup_started; rm -f "$PIDS"/*; }
+
+V=$(make_venv spawn-hang "$SPAWNER
+print('spawned', flush=True)
+time.sleep(300)") || exit 1
+for sig in INT TERM HUP; do
+	reset_pids
+	# Background jobs of a script ignore SIGINT: start gpuwise with the
+	# default action, as a terminal would.
+	"$PY" -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.execv(sys.argv[1], sys.argv[1:])' "$GW" doctor --deep --no-kernel-log --python-env "$V" --timeout 60 \
+		>"$TMPD/out" 2>"$TMPD/err" &
+	BG=$!
+	for i in $(seq 100); do all_recorded && break; sleep 0.1; done
+	kill -"$sig" "$BG"
+	t0=$(date +%s%N)
+	for i in $(seq 50); do kill -0 "$BG" 2>/dev/null || break; sleep 0.1; done
+	wait "$BG"
+	rc=$?
+	BG=
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	last_cmd="kill -$sig gpuwise doctor --deep (hanging import)"
+	checks=$((checks + 1))
+	[ "$ms" -le 3000 ] || fail "gpuwise took ${ms} ms to end after SIG$sig"
+	assert_eq "$rc" "$((128 + $(kill -l "$sig")))" "gpuwise ends by SIG$sig (exit status 128+signal)"
+	check_none_survive "SIG$sig during doctor --deep"
+done 2>"$TMPD/job-notes"   # bash's "Hangup" note about the job
+
+reset_pids
+deep "$V" --timeout 3
+checks=$((checks + 1))
+[ "$secs" -le 8 ] || fail "doctor --deep --timeout 3 took ${secs}s"
+deep_json "spawning import that hangs: a timeout" "assert x['timed_out'] is True, x"
+check_none_survive "doctor --deep --timeout 3"
+
+V=$(make_venv spawn-ok "$SPAWNER
+$TORCH_OK") || exit 1
+reset_pids
+deep "$V" --timeout 20
+checks=$((checks + 1))
+[ "$secs" -le 8 ] || fail "doctor --deep waited ${secs}s for processes the import left behind"
+deep_json "spawning import that returns: finished, not a timeout" "
+assert x['timed_out'] is False and x['exit_status'] == 0, x
+assert 'torch.cuda.is_available() False' in x['output'], x['output']"
+check_none_survive "doctor --deep (import returned)"
+reset_pids
+
+# 6. Usage: a bad --timeout is a usage error.
 run doctor --deep --timeout 0
 assert_eq "$rc" 2 "--timeout 0 is a usage error"
 run doctor --deep --timeout abc
