@@ -1,16 +1,9 @@
-/* Between the doctor files: the run's state and the helpers rules use.
- * Each rule is a small function named after the finding it decides; it
- * calls gw__doc_add() only when its condition holds. */
+/* Between the runner (doctor.c), the report (report.c) and --deep
+ * (deep.c, children.c). Rules include doctor/rule.h only. */
 #ifndef GPUWISE_DOCTOR_INT_H
 #define GPUWISE_DOCTOR_INT_H
 
-#include <signal.h>
-#include <stdbool.h>
-#include <sys/types.h>
-
-#include "internal.h"
-#include "gpuwise/doctor.h"
-#include "probe/probe.h"
+#include "doctor/rule.h"
 
 struct gw_doctor_report {
 	gw_finding *f;
@@ -26,41 +19,6 @@ struct gw_doctor_report {
 	char root[GW_PROBE_PATH];
 };
 
-/* The state of one run. */
-typedef struct gw__doctor {
-	gw_doctor_report *rep;
-	const gw_doctor_options *opts;
-	gw_probe_report *p;
-	gw_context *ctx;               /* NULL with GW_DOCTOR_NO_LIVE or when it failed */
-	int ndev;
-	gw_device_sample *sample;      /* per context device */
-	bool *have_sample;
-	bool fake_root;                /* GPUWISE_ROOT is set: judge files, not this host */
-	unsigned uid;
-	gw_ver driver;                 /* NVIDIA user-space (else kernel module) version */
-	gw_ver driver_max_cuda;        /* highest CUDA the driver runs */
-	int nnvidia;                   /* NVIDIA GPUs seen (PCI or NVML) */
-	int namd;                      /* AMD GPUs seen (PCI or KFD) */
-	bool oom;
-	const volatile sig_atomic_t *cancel;  /* opts->cancel (version 2), else NULL */
-} gw__doctor;
-
-/* Add a finding. sev < 0 takes the catalogue's default; title NULL takes
- * the catalogue's title. Evidence and fix are copied. */
-void gw__doc_add(gw__doctor *d, const char *id, const char *layer, int sev, const char *title,
-		 const char *evidence, const char *fix);
-/* printf into a bounded buffer (truncates; never warns at compile time). */
-void gw__doc_fmt(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* Append printf text to a bounded buffer (keeps the NUL, truncates). */
-void gw__doc_cat(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-/* Rule groups, in report order. */
-void gw__doctor_rules_hardware(gw__doctor *d);
-void gw__doctor_rules_driver(gw__doctor *d);
-void gw__doctor_rules_cuda(gw__doctor *d);
-void gw__doctor_rules_python(gw__doctor *d);
-void gw__doctor_rules_live(gw__doctor *d);
-void gw__doctor_rules_environment(gw__doctor *d);
 /* --deep: run each framework of each environment in a subprocess.
  * GW_EGENERIC ("interrupted") when opts->cancel was set. */
 int gw__doctor_deep(gw__doctor *d);

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "doctor/doctor_int.h"
+#include "doctor/rule.h"
 
 #define EV 2048
 #define FIX 1024

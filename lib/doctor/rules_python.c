@@ -9,7 +9,7 @@
 #include "torch_cuda_arch.h"
 #undef GW_GEN_TABLE_ROWS
 
-#include "doctor/doctor_int.h"
+#include "doctor/rule.h"
 
 #define EV 2048
 #define FIX 1536

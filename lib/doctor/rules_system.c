@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "doctor/doctor_int.h"
+#include "doctor/rule.h"
 
 #define EV 2048
 #define FIX 1024
@@ -516,14 +516,6 @@ static void rule_rocm_permission(gw__doctor *d)
 		    "--device=/dev/dri --group-add $(getent group render | cut -d: -f3)`.");
 }
 
-static bool fired(const gw__doctor *d, const char *id)
-{
-	for (size_t i = 0; i < d->rep->n; i++)
-		if (!strcmp(d->rep->f[i].id, id))
-			return true;
-	return false;
-}
-
 /* What to do for each way nvmlInit can fail that no finding above explains. */
 static const char *nvml_init_fix(const char *code)
 {
@@ -557,8 +549,8 @@ static void rule_nvml_init_failed(gw__doctor *d)
 
 	if (!st || st->state != GW_BACKEND_INIT_FAILED)
 		return;
-	if (fired(d, "nvidia-driver-not-loaded") || fired(d, "driver-library-mismatch") ||
-	    fired(d, "device-node-missing") || fired(d, "device-permission-denied"))
+	if (gw__doc_fired(d, "nvidia-driver-not-loaded") || gw__doc_fired(d, "driver-library-mismatch") ||
+	    gw__doc_fired(d, "device-node-missing") || gw__doc_fired(d, "device-permission-denied"))
 		return;
 	gw__doc_fmt(ev, sizeof(ev), "nvmlInit returned %s (%d)%s%s", st->vendor_code_name[0] ? st->vendor_code_name : "an error",
 		    st->vendor_code, st->message[0] ? ": " : "", st->message);

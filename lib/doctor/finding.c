@@ -1,0 +1,95 @@
+/* Finding construction and formatting: what every rule calls. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "doctor/doctor_int.h"
+#include "gpuwise/explain.h"
+
+const char *gw_severity_name(gw_severity sev)
+{
+	switch (sev) {
+	case GW_SEVERITY_ERROR: return "error";
+	case GW_SEVERITY_WARNING: return "warning";
+	default: return "info";
+	}
+}
+
+void gw__doc_fmt(char *buf, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!n)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, n, fmt, ap);
+	va_end(ap);
+}
+
+void gw__doc_cat(char *buf, size_t n, const char *fmt, ...)
+{
+	size_t l = strlen(buf);
+	va_list ap;
+
+	if (l + 1 >= n)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + l, n - l, fmt, ap);
+	va_end(ap);
+}
+
+static gw_severity severity_from_doc(const char *id)
+{
+	const gw_finding_doc *doc = gw_finding_doc_get(id);
+
+	if (!doc)
+		return GW_SEVERITY_INFO;
+	if (!strcmp(doc->severity, "error"))
+		return GW_SEVERITY_ERROR;
+	if (!strcmp(doc->severity, "warning"))
+		return GW_SEVERITY_WARNING;
+	return GW_SEVERITY_INFO;
+}
+
+void gw__doc_add(gw__doctor *d, const char *id, const char *layer, int sev, const char *title,
+		 const char *evidence, const char *fix)
+{
+	gw_doctor_report *r = d->rep;
+	const gw_finding_doc *doc = gw_finding_doc_get(id);
+	gw_finding *f;
+
+	if (r->n == r->cap) {
+		size_t ncap = r->cap ? r->cap * 2 : 16;
+		gw_finding *nf = gw__realloc(r->f, ncap * sizeof(*nf));
+
+		if (!nf) {
+			d->oom = true;
+			return;
+		}
+		r->f = nf;
+		r->cap = ncap;
+	}
+	f = &r->f[r->n];
+	f->id = id;
+	f->layer = layer;
+	f->severity = sev < 0 ? severity_from_doc(id) : (gw_severity)sev;
+	f->title = gw__strdup(title ? title : doc ? doc->title : id);
+	f->evidence = gw__strdup(evidence ? evidence : "");
+	f->fix = gw__strdup(fix ? fix : doc ? doc->fix : "");
+	if (!f->title || !f->evidence || !f->fix) {
+		gw__free((char *)f->title);
+		gw__free((char *)f->evidence);
+		gw__free((char *)f->fix);
+		d->oom = true;
+		return;
+	}
+	r->n++;
+}
+
+bool gw__doc_fired(const gw__doctor *d, const char *id)
+{
+	for (size_t i = 0; i < d->rep->n; i++)
+		if (!strcmp(d->rep->f[i].id, id))
+			return true;
+	return false;
+}

@@ -1,0 +1,73 @@
+/* What a doctor rule needs, and nothing of the runner or the JSON writer.
+ * Each rule is a small function named after the finding it decides; it
+ * reads the run's facts (probe report, live devices) from gw__doctor and
+ * calls gw__doc_add() only when its condition holds. Finding construction
+ * and formatting: finding.c; facts shared by several rules: facts.c. */
+#ifndef GPUWISE_DOCTOR_RULE_H
+#define GPUWISE_DOCTOR_RULE_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "internal.h"
+#include "gpuwise/doctor.h"
+#include "probe/probe.h"
+
+/* The state of one run. */
+typedef struct gw__doctor {
+	gw_doctor_report *rep;         /* the findings so far: only through finding.c */
+	const gw_doctor_options *opts;
+	gw_probe_report *p;
+	gw_context *ctx;               /* NULL with GW_DOCTOR_NO_LIVE or when it failed */
+	int ndev;
+	gw_device_sample *sample;      /* per context device */
+	bool *have_sample;
+	bool fake_root;                /* GPUWISE_ROOT is set: judge files, not this host */
+	unsigned uid;
+	gw_ver driver;                 /* NVIDIA user-space (else kernel module) version */
+	gw_ver driver_max_cuda;        /* highest CUDA the driver runs */
+	int nnvidia;                   /* NVIDIA GPUs seen (PCI or NVML) */
+	int namd;                      /* AMD GPUs seen (PCI or KFD) */
+	bool oom;
+	const volatile sig_atomic_t *cancel;  /* opts->cancel (version 2), else NULL */
+} gw__doctor;
+
+/* ---- finding construction and formatting (finding.c) ---------------------- */
+
+/* Add a finding. sev < 0 takes the catalogue's default; title NULL takes
+ * the catalogue's title. Evidence and fix are copied. */
+void gw__doc_add(gw__doctor *d, const char *id, const char *layer, int sev, const char *title,
+		 const char *evidence, const char *fix);
+/* Has a finding with this id been added so far? */
+bool gw__doc_fired(const gw__doctor *d, const char *id);
+/* printf into a bounded buffer (truncates; never warns at compile time). */
+void gw__doc_fmt(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Append printf text to a bounded buffer (keeps the NUL, truncates). */
+void gw__doc_cat(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* ---- facts shared by rules (facts.c) ---------------------------------------- */
+
+/* "cu121" → 12.1 (false when not a cuXYZ tag). */
+bool gw__doc_variant_cuda(const char *variant, gw_ver *out);
+/* The newest PyTorch CUDA wheel (variant, torch version) whose build runs
+ * on every NVIDIA GPU here and on this driver (when known). prefer_safe:
+ * first look for CUDA ≤ the driver's own maximum. False when none. */
+bool gw__doc_best_torch(const gw__doctor *d, char *variant, size_t vn, char *torch, size_t tn);
+/* The device's compute capability (NVML, else the PCI id table). */
+bool gw__doc_cc(const gw__doctor *d, int dev_or_pci, bool is_pci, unsigned *major, unsigned *minor);
+/* Can this user open the node (mode bits and groups under a fake root,
+ * access() on the real system)? */
+bool gw__doc_node_ok(const gw__doctor *d, const gw_probe_node *n);
+/* A framework's display name: "PyTorch 2.3.0+cu121". */
+void gw__doc_fw_name(const gw_probe_framework *f, char *buf, size_t n);
+
+/* ---- rule groups, in report order ------------------------------------------ */
+void gw__doctor_rules_hardware(gw__doctor *d);
+void gw__doctor_rules_driver(gw__doctor *d);
+void gw__doctor_rules_cuda(gw__doctor *d);
+void gw__doctor_rules_python(gw__doctor *d);
+void gw__doctor_rules_live(gw__doctor *d);
+void gw__doctor_rules_environment(gw__doctor *d);
+
+#endif
