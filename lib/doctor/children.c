@@ -159,7 +159,7 @@ int gw__spawn_start(gw__spawn *s, const char *path, char *const argv[], int out_
 	struct timespec ts;
 	size_t n = 0, k = 1;
 	char **envp;
-	int sub = 0, devnull;
+	int sub = 0, in[2] = { -1, -1 };
 	pid_t pid;
 
 	memset(s, 0, sizeof(*s));
@@ -182,7 +182,10 @@ int gw__spawn_start(gw__spawn *s, const char *path, char *const argv[], int out_
 	for (size_t i = 0; i < n; i++)
 		if (strncmp(environ[i], TOKEN_VAR, strlen(TOKEN_VAR)))
 			envp[k++] = environ[i];
-	devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	/* stdin: a pipe whose write end is closed reads as end of file, as
+	 * /dev/null would. */
+	if (pipe2(in, O_CLOEXEC) != 0)
+		in[0] = in[1] = -1;
 	pid = fork();
 	if (pid == 0) {
 		/* Its own process group, so that one kill reaches what it starts;
@@ -190,15 +193,17 @@ int gw__spawn_start(gw__spawn *s, const char *path, char *const argv[], int out_
 		setpgid(0, 0);
 		if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0 || getppid() != s->parent)
 			_exit(127);
-		if (devnull >= 0)
-			dup2(devnull, 0);
+		if (in[0] >= 0)
+			dup2(in[0], 0);
 		dup2(out_fd, 1);
 		dup2(out_fd, 2);
 		execve(path, argv, envp);
 		_exit(127);
 	}
-	if (devnull >= 0)
-		close(devnull);
+	if (in[0] >= 0) {
+		close(in[0]);
+		close(in[1]);
+	}
 	gw__free(envp);
 	if (pid < 0) {
 		gw__free(s->before);

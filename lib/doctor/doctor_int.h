@@ -34,7 +34,7 @@ typedef struct gw__spawn {
 } gw__spawn;
 
 /* fork + execve(path, argv) with stdout and stderr on out_fd, stdin
- * /dev/null. 0, GW_ENOMEM or GW_EGENERIC (fork failed). */
+ * at end of file. 0, GW_ENOMEM or GW_EGENERIC (fork failed). */
 int gw__spawn_start(gw__spawn *s, const char *path, char *const argv[], int out_fd);
 /* Has the interpreter exited (not reaped yet)? */
 bool gw__spawn_exited(const gw__spawn *s);
