@@ -121,9 +121,7 @@ static void gpu_phrase(const gw__doctor *d, char *buf, size_t n, int *count)
 	for (int i = 0; i < d->ndev; i++) {
 		const gw_device_info *di = gw_device_get(d->ctx, i);
 
-		if (di->health != GW_HEALTH_OK || !GW_VALID(di->name))
-			continue;
-		if (di->vendor != GW_VENDOR_NVIDIA && di->vendor != GW_VENDOR_AMD)
+		if (!gw__doc_gpu_usable(d, i))
 			continue;
 		if (first && strcmp(first, di->name.s))
 			same = false;
@@ -212,6 +210,7 @@ int gw_doctor_run(gw_doctor_report **out, const gw_doctor_options *opts)
 	gw__doctor_rules_python(&d);
 	gw__doctor_rules_live(&d);
 	gw__doctor_rules_environment(&d);
+	gw__doctor_rules_final(&d);
 	if (opts->deep && (rc = gw__doctor_deep(&d)) < 0 && rc != GW_ENOMEM)
 		goto out;     /* interrupted: the message is set */
 	if (rc == GW_ENOMEM)

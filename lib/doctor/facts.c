@@ -75,3 +75,20 @@ bool gw__doc_node_ok(const gw__doctor *d, const gw_probe_node *n)
 	 * this user is usable though the user is in no GPU group. */
 	return (m & 0600) == 0600 && st.uid == d->uid;
 }
+
+bool gw__doc_gpu_usable(const gw__doctor *d, int i)
+{
+	const gw_device_info *di = gw_device_get(d->ctx, i);
+
+	return di && di->health == GW_HEALTH_OK && GW_VALID(di->name) &&
+	       (di->vendor == GW_VENDOR_NVIDIA || di->vendor == GW_VENDOR_AMD);
+}
+
+int gw__doc_usable_gpus(const gw__doctor *d)
+{
+	int k = 0;
+
+	for (int i = 0; i < d->ndev; i++)
+		k += gw__doc_gpu_usable(d, i);
+	return k;
+}

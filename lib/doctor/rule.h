@@ -61,6 +61,10 @@ bool gw__doc_cc(const gw__doctor *d, int dev_or_pci, bool is_pci, unsigned *majo
 bool gw__doc_node_ok(const gw__doctor *d, const gw_probe_node *n);
 /* A framework's display name: "PyTorch 2.3.0+cu121". */
 void gw__doc_fw_name(const gw_probe_framework *f, char *buf, size_t n);
+/* Can a CUDA or ROCm framework use context device i (an NVIDIA or AMD GPU
+ * that its library reads)? And how many such GPUs are there? */
+bool gw__doc_gpu_usable(const gw__doctor *d, int i);
+int gw__doc_usable_gpus(const gw__doctor *d);
 
 /* ---- rule groups, in report order ------------------------------------------ */
 void gw__doctor_rules_hardware(gw__doctor *d);
@@ -69,5 +73,7 @@ void gw__doctor_rules_cuda(gw__doctor *d);
 void gw__doctor_rules_python(gw__doctor *d);
 void gw__doctor_rules_live(gw__doctor *d);
 void gw__doctor_rules_environment(gw__doctor *d);
+/* After every other rule: findings that depend on what the others said. */
+void gw__doctor_rules_final(gw__doctor *d);
 
 #endif

@@ -557,11 +557,59 @@ static void rule_nvml_init_failed(gw__doctor *d)
 	gw__doc_add(d, "nvml-init-failed", "driver", -1, NULL, ev, nvml_init_fix(st->vendor_code_name));
 }
 
+static const char *compute_driver(gw_vendor v)
+{
+	return v == GW_VENDOR_NVIDIA ? "nvidia" : v == GW_VENDOR_AMD ? "amdgpu" : NULL;
+}
+
+/* An NVIDIA or AMD GPU held by a kernel driver that no framework reaches
+ * it through: vfio-pci (kept for a virtual machine), pci-stub, radeon.
+ * "No driver" and nouveau have their own findings. An error when no GPU
+ * is left to use, else a warning (passing one GPU to a VM is common). */
+static void rule_bound_to_other_driver(gw__doctor *d)
+{
+	char ev[EV] = "", title[256] = "", fix[FIX];
+	const gw_probe_pci_gpu *first = NULL;
+	int n = 0;
+	bool vfio = false;
+
+	for (size_t i = 0; i < d->p->ngpus; i++) {
+		const gw_probe_pci_gpu *g = &d->p->gpus[i];
+		const char *want = compute_driver(g->vendor);
+
+		if (!want || !g->driver[0] || !strcmp(g->driver, want) || !strcmp(g->driver, "nouveau"))
+			continue;
+		if (!first)
+			first = g;
+		n++;
+		vfio |= !strncmp(g->driver, "vfio", 4);
+		gw__doc_cat(ev, sizeof(ev), "%s%s %s (%04x:%04x%s%s) is bound to %s, not %s", ev[0] ? "; " : "",
+			    g->vendor == GW_VENDOR_NVIDIA ? "NVIDIA GPU" : "AMD GPU", g->bus_id, g->vendor_id, g->device_id,
+			    g->model ? " " : "", g->model ? g->model->name : "", g->driver, want);
+	}
+	if (!n)
+		return;
+	if (n == 1)
+		gw__doc_fmt(title, sizeof(title), "GPU %s is bound to %s, not to %s", first->bus_id, first->driver,
+			    compute_driver(first->vendor));
+	else
+		gw__doc_fmt(title, sizeof(title), "%d GPUs are bound to another kernel driver than nvidia/amdgpu", n);
+	gw__doc_fmt(fix, sizeof(fix), "%sTo give it back to this host: remove its vendor:device id from the `vfio-pci.ids=` "
+		    "kernel parameter or /etc/modprobe.d, update the initramfs and reboot; or at run time `echo %s | sudo "
+		    "tee /sys/bus/pci/devices/%s/driver/unbind` and then `echo %s | sudo tee /sys/bus/pci/drivers/%s/bind` "
+		    "(`sudo driverctl unset-override %s` when driverctl set it).",
+		    vfio ? "vfio-pci reserves a GPU for passthrough to a virtual machine: use it inside that VM. " : "",
+		    first->bus_id, first->bus_id, first->bus_id, compute_driver(first->vendor), first->bus_id);
+	gw__doc_add(d, "gpu-bound-to-other-driver", "driver",
+		    gw__doc_usable_gpus(d) ? GW_SEVERITY_WARNING : GW_SEVERITY_ERROR, title, ev, fix);
+}
+
 void gw__doctor_rules_driver(gw__doctor *d)
 {
 	found_driver(d);
 	rule_nvidia_driver_not_loaded(d);
 	rule_nouveau(d);
+	rule_bound_to_other_driver(d);
 	rule_nvml_missing(d);
 	rule_driver_library_mismatch(d);
 	rule_device_nodes(d);
@@ -710,4 +758,52 @@ static void rule_container_without_gpu(gw__doctor *d)
 void gw__doctor_rules_environment(gw__doctor *d)
 {
 	rule_container_without_gpu(d);
+}
+
+/* ---- final: what the other findings leave unexplained ------------------------ */
+
+/* GPUs are there but no framework can use any of them, and no error
+ * finding says why (an Intel GPU only; a GPU that its library refuses
+ * without a more specific finding): say it, so that "not ready" is never
+ * an exit status of 0. */
+static void rule_no_usable_gpu(gw__doctor *d)
+{
+	char ev[EV] = "";
+	bool intel_only = d->p->ngpus > 0;
+
+	if (gw__doc_usable_gpus(d) || gw_doctor_count(d->rep, GW_SEVERITY_ERROR))
+		return;
+	if (!d->p->ngpus && d->ndev <= 0 && !d->p->amd.nagents)
+		return;   /* nothing at all: no-gpu */
+	for (size_t i = 0; i < d->p->ngpus; i++) {
+		const gw_probe_pci_gpu *g = &d->p->gpus[i];
+
+		intel_only &= g->vendor == GW_VENDOR_INTEL;
+		gw__doc_cat(ev, sizeof(ev), "%s%s %s %04x:%04x%s%s, driver %s", ev[0] ? "; " : "",
+			    g->vendor == GW_VENDOR_NVIDIA ? "NVIDIA" : g->vendor == GW_VENDOR_AMD ? "AMD" :
+			    g->vendor == GW_VENDOR_INTEL ? "Intel" : "GPU", g->bus_id, g->vendor_id, g->device_id,
+			    g->model ? " " : "", g->model ? g->model->name : "", g->driver[0] ? g->driver : "none");
+	}
+	for (int i = 0; i < d->ndev; i++) {
+		const gw_device_info *di = dev(d, i);
+
+		intel_only &= di->vendor == GW_VENDOR_INTEL;
+		if (di->health != GW_HEALTH_OK)
+			gw__doc_cat(ev, sizeof(ev), "%sGPU %d (%s): %s%s%s", ev[0] ? "; " : "", di->index,
+				    GW_VALID(di->name) ? di->name.s : "unnamed", gw_health_name(di->health),
+				    di->health_reason[0] ? ", " : "", di->health_reason);
+	}
+	gw__doc_cat(ev, sizeof(ev), "%sno NVIDIA or AMD GPU that its library reads", ev[0] ? "; " : "");
+	gw__doc_add(d, "no-usable-gpu", "hardware", -1, NULL, ev,
+		    intel_only ? "CUDA and ROCm frameworks need an NVIDIA or AMD GPU; an Intel GPU needs a build for "
+				 "it (PyTorch: `pip install torch --index-url https://download.pytorch.org/whl/xpu`, "
+				 "then `torch.xpu.is_available()`), which gpuwise does not check. Otherwise run on a "
+				 "machine (or VM type) with an NVIDIA or AMD GPU."
+			       : "Run `gpuwise list` to see why each GPU cannot be read, and `gpuwise explain "
+				 "no-usable-gpu`.");
+}
+
+void gw__doctor_rules_final(gw__doctor *d)
+{
+	rule_no_usable_gpu(d);
 }

@@ -29,7 +29,8 @@ cuda-device-order-differs framework-cpu-only-build driver-too-old-for-framework 
 cudnn-missing cudnn-version-mismatch library-path-shadows-framework toolkit-framework-cuda-mismatch
 gpu-memory-held-by-other-processes exclusive-process-busy mig-without-device-selection pcie-link-degraded
 clocks-throttled ecc-errors remapped-rows-pending xid-errors amdgpu-not-loaded rocm-permission-denied
-rocm-gfx-unsupported container-without-gpu nvml-init-failed multiple-framework-packages"
+rocm-gfx-unsupported container-without-gpu nvml-init-failed multiple-framework-packages
+no-usable-gpu gpu-bound-to-other-driver"
 scenarios_section=$(sed -n '/^## Scenarios/,/^## [^S]/p' "$TOP/docs/doctor.md")
 for id in $DESIGN_IDS; do
 	checks=$((checks + 1))
@@ -91,6 +92,11 @@ for s in "$SC"/*/; do
 	# exit code follows the error findings
 	nerr=$(printf '%s' "$out" | "$PY" -c 'import json,sys; print(sum(f["severity"]=="error" for f in json.load(sys.stdin)["findings"]))' 2>/dev/null)
 	assert_eq "$rc" "$([ "${nerr:-0}" -gt 0 ] && echo 1 || echo 0)" "$name: exit code"
+	# "not ready" always comes with an error finding that says why (exit 1).
+	assert_json "$name: a not-ready verdict has an error finding" '
+s = d["summary"]
+assert not s["verdict"].startswith("not ready") or s["errors"] > 0, s
+assert s["ready"] or s["errors"] > 0, s'
 done
 
 # Fixes carry the exact ways out.

@@ -604,6 +604,59 @@ sc("near-library-path-newer", "laptop-3060", "LD_LIBRARY_PATH: an unrelated fold
    lambda m, r: venv(r, ("2.5.1+cu121", "12.1", None), [newer_ld]), near=["library-path-shadows-framework"])
 
 
+# ---- GPUs that are there but that no framework can use: "not ready" always
+# comes with an error finding (and exit 1).
+
+def intel_only(m, r):
+    """laptop-3060 without its NVIDIA GPU and driver: the Intel iGPU (i915) is left."""
+    m["nvml"] = None
+    m["cuda"] = None
+    rm(r, "/sys/bus/pci/devices/0000:01:00.0")
+    rm(r, "/sys/module/nvidia")
+    rm(r, "/sys/module/nvidia_uvm")
+    rm(r, "/proc/driver/nvidia")
+    for n in ("nvidia0", "nvidiactl", "nvidia-uvm", "nvidia-uvm-tools"):
+        rm(r, "/dev/" + n)
+    put(r, "/proc/modules", "i915 4096000 3 - Live 0x0\n")
+
+
+sc("intel-igpu-only", "laptop-3060", "only an Intel iGPU (i915): no GPU a CUDA or ROCm framework can use",
+   ["found-gpus", "no-usable-gpu"], [], intel_only)
+sc("near-intel-plus-nvidia", "laptop-3060", "Intel iGPU beside a working RTX 3060 (a hybrid laptop): the NVIDIA "
+   "GPU is usable", F_NV, near=["no-usable-gpu"])
+
+
+def amd_vfio(which):
+    def f(m, r):
+        for bus in which:
+            p = "/sys/bus/pci/devices/" + bus
+            put(r, "/sys/bus/pci/drivers/vfio-pci/uevent", "")
+            link(r, "../../../../bus/pci/drivers/vfio-pci", p + "/driver")
+        # KFD lists only the GPUs amdgpu drives.
+        for node, bus in (("1", "0000:0c:00.0"), ("2", "0000:22:00.0")):
+            if bus in which:
+                rm(r, "/sys/class/kfd/kfd/topology/nodes/" + node)
+    return f
+
+
+sc("amd-vfio", "mi300x", "both MI300X bound to vfio-pci (kept for a VM); amdgpu loaded, /dev/kfd present",
+   ["found-gpus", "found-rocm", "gpu-bound-to-other-driver"], [], amd_vfio(["0000:0c:00.0", "0000:22:00.0"]))
+
+
+def amd_vfio_audio(m, r):
+    """The GPU's HDMI audio function (class 0x0403) on vfio-pci: not a GPU."""
+    p = "/sys/bus/pci/devices/0000:0c:00.1"
+    put(r, p + "/class", "0x040300\n")
+    put(r, p + "/vendor", "0x1002\n")
+    put(r, p + "/device", "0xab38\n")
+    put(r, "/sys/bus/pci/drivers/vfio-pci/uevent", "")
+    link(r, "../../../../bus/pci/drivers/vfio-pci", p + "/driver")
+
+
+sc("near-amd-vfio-audio", "mi300x", "the MI300X's audio function on vfio-pci, both GPUs on amdgpu",
+   ["found-gpus", "found-rocm"], [], amd_vfio_audio, near=["gpu-bound-to-other-driver", "no-usable-gpu"])
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: make_scenarios.py OUT")
