@@ -198,7 +198,8 @@ static int cmd_doctor(int argc, char **argv)
 	deep_signals_reraise();
 	if (rc < 0) {
 		error_msg("%s", gw_error_last());
-		return EXIT_FAIL;
+		/* A --python-env that is not there is a usage error. */
+		return rc == GW_ENOTFOUND ? EXIT_USAGE : EXIT_FAIL;
 	}
 	if (json) {
 		char *text = gw_doctor_report_json(rep, 2);

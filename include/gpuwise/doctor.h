@@ -87,7 +87,9 @@ typedef struct gw_doctor_deep {
 typedef struct gw_doctor_report gw_doctor_report;
 
 /* Run every check. *out is set only on success (findings are not
- * failures); returns 0, GW_EINVAL or GW_ENOMEM. */
+ * failures); returns 0, GW_EINVAL, GW_ENOMEM, GW_ENOTFOUND (a python_envs
+ * prefix is not a directory under GPUWISE_ROOT) or GW_EGENERIC
+ * (interrupted through opts->cancel). */
 int gw_doctor_run(gw_doctor_report **out, const gw_doctor_options *opts);
 void gw_doctor_report_free(gw_doctor_report *rep);
 

@@ -187,6 +187,12 @@ int gw_doctor_run(gw_doctor_report **out, const gw_doctor_options *opts)
 	if (opts->version != GW_DOCTOR_OPTIONS_VERSION && opts->version != 1)
 		return gw__error_set(GW_EINVAL, "doctor options version %u, expected %u", opts->version,
 				     GW_DOCTOR_OPTIONS_VERSION);
+	/* An environment asked for by name must be there: silently judging
+	 * the others would answer a question that was not asked. */
+	for (size_t i = 0; i < opts->npython_envs; i++)
+		if (!opts->python_envs[i] || !gw__path_is_dir(root && root[0] ? root : "/", opts->python_envs[i]))
+			return gw__error_set(GW_ENOTFOUND, "python environment '%s' is not a directory",
+					     opts->python_envs[i] ? opts->python_envs[i] : "(null)");
 	memset(&d, 0, sizeof(d));
 	d.opts = opts;
 	d.cancel = opts->version >= 2 ? opts->cancel : NULL;

@@ -166,6 +166,14 @@ assert_eq "$rc" 2 "unknown option exits 2"
 assert_contains "$err" "gpuwise: unknown option '--bogus'" "unknown option message"
 run doctor --python-env
 assert_eq "$rc" 2 "--python-env without a value exits 2"
+# A --python-env that is not there is a usage error, never ignored.
+run doctor --json --python-env "$TMPD/no/such/dir"
+assert_eq "$rc" 2 "--python-env to a missing folder exits 2"
+assert_contains "$err" "gpuwise: python environment '$TMPD/no/such/dir' is not a directory" "missing --python-env message"
+assert_eq "$out" "" "no report for a missing --python-env"
+: >"$TMPD/a-file"
+run doctor --python-env "$TMPD/a-file"
+assert_eq "$rc" 2 "--python-env to a file exits 2"
 run doctor --deep --timeout nope
 assert_eq "$rc" 2 "bad --timeout exits 2"
 run doctor --help
