@@ -28,7 +28,11 @@ static void print_finding(const gw_finding *f, bool color)
 	static const char *const mark[] = { "✓", "!", "✗" };
 	static const char *const col[] = { "\033[32m", "\033[33m", "\033[31m" };
 
-	printf("  %s%s%s %s", color ? col[f->severity] : "", mark[f->severity], color ? "\033[0m" : "", f->title);
+	/* A fact about a component that an error finding concerns gets no ✓. */
+	bool plain = f->severity == GW_SEVERITY_INFO && !f->ok;
+
+	printf("  %s%s%s %s", color && !plain ? col[f->severity] : "", plain ? "-" : mark[f->severity],
+	       color && !plain ? "\033[0m" : "", f->title);
 	if (f->severity != GW_SEVERITY_INFO)
 		printf(" %s[%s]%s", color ? "\033[2m" : "", f->id, color ? "\033[0m" : "");
 	putchar('\n');

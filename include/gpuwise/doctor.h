@@ -69,6 +69,11 @@ typedef struct gw_finding {
 	const char *title;       /* one line, specific to what was seen */
 	const char *evidence;    /* versions, paths and values seen */
 	const char *fix;         /* what to do; commands can be pasted */
+	/* Info findings (found-*): 1 when no error finding concerns the same
+	 * component (shown ✓), 0 when one does (the driver of a mismatch, a
+	 * framework the driver is too old for, GPUs none of which can be
+	 * used) or for warnings and errors. */
+	int ok;
 } gw_finding;
 
 /* What --deep saw when it imported a framework in a subprocess. */

@@ -226,6 +226,7 @@ int gw_doctor_run(gw_doctor_report **out, const gw_doctor_options *opts)
 		rc = gw__error_set(GW_ENOMEM, "out of memory");
 		goto out;
 	}
+	gw__doc_settle(&d, gw__doc_usable_gpus(&d));
 	sort_findings(d.rep);
 	make_verdict(&d);
 	{

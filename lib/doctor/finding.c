@@ -72,6 +72,7 @@ void gw__doc_add(gw__doctor *d, const char *id, const char *layer, int sev, cons
 	f = &r->f[r->n];
 	f->id = id;
 	f->layer = layer;
+	f->ok = 0;
 	f->severity = sev < 0 ? severity_from_doc(id) : (gw_severity)sev;
 	f->title = gw__strdup(title ? title : doc ? doc->title : id);
 	f->evidence = gw__strdup(evidence ? evidence : "");
@@ -92,4 +93,67 @@ bool gw__doc_fired(const gw__doctor *d, const char *id)
 		if (!strcmp(d->rep->f[i].id, id))
 			return true;
 	return false;
+}
+
+/* Error ids that say something is wrong with what an info finding found. */
+static const char *const driver_errors[] = { "nvidia-driver-not-loaded", "nouveau-bound", "nvml-library-missing",
+	"driver-library-mismatch", "device-node-missing", "device-permission-denied", "nvml-init-failed",
+	"driver-too-old-for-framework", NULL };
+static const char *const rocm_errors[] = { "amdgpu-not-loaded", "rocm-permission-denied", NULL };
+static const char *const toolkit_errors[] = { "toolkit-framework-cuda-mismatch", "cudnn-version-mismatch", NULL };
+static const char *const gpu_errors[] = { "no-usable-gpu", "gpu-bound-to-other-driver", "nouveau-bound",
+	"nvidia-driver-not-loaded", "amdgpu-not-loaded", NULL };
+
+static bool error_in(const gw_doctor_report *r, const char *const *ids)
+{
+	for (size_t i = 0; i < r->n; i++)
+		for (size_t k = 0; r->f[i].severity == GW_SEVERITY_ERROR && ids[k]; k++)
+			if (!strcmp(r->f[i].id, ids[k]))
+				return true;
+	return false;
+}
+
+/* An error in the python or cuda layer that names this environment. */
+static bool error_about_site(const gw_doctor_report *r, const char *title)
+{
+	const char *site = NULL, *p = title;
+
+	while ((p = strstr(p, " in /")))
+		site = ++p + 3;
+	if (!site)
+		return false;
+	for (size_t i = 0; i < r->n; i++)
+		if (r->f[i].severity == GW_SEVERITY_ERROR &&
+		    (strstr(r->f[i].evidence, site) || strstr(r->f[i].title, site)))
+			return true;
+	return false;
+}
+
+void gw__doc_settle(gw__doctor *d, int usable)
+{
+	gw_doctor_report *r = d->rep;
+
+	for (size_t i = 0; i < r->n; i++) {
+		gw_finding *f = &r->f[i];
+		bool bad = false;
+
+		if (f->severity != GW_SEVERITY_INFO) {
+			f->ok = 0;
+			continue;
+		}
+		if (!strcmp(f->id, "found-driver"))
+			bad = error_in(r, driver_errors);
+		else if (!strcmp(f->id, "found-rocm"))
+			bad = error_in(r, rocm_errors);
+		else if (!strcmp(f->id, "found-cuda-toolkit"))
+			bad = error_in(r, toolkit_errors);
+		else if (!strcmp(f->id, "found-gpus"))
+			bad = !usable || error_in(r, gpu_errors);
+		else if (!strcmp(f->id, "found-python-framework"))
+			bad = error_about_site(r, f->title);
+		if (!strcmp(f->id, "found-gpus"))
+			for (size_t k = 0; k < r->n && !bad; k++)
+				bad = r->f[k].severity == GW_SEVERITY_ERROR && !strcmp(r->f[k].layer, "hardware");
+		f->ok = !bad;
+	}
 }

@@ -39,6 +39,8 @@ typedef struct gw__doctor {
  * the catalogue's title. Evidence and fix are copied. */
 void gw__doc_add(gw__doctor *d, const char *id, const char *layer, int sev, const char *title,
 		 const char *evidence, const char *fix);
+/* After every rule: mark which info findings stay ✓ (gw_finding.ok). */
+void gw__doc_settle(gw__doctor *d, int usable);
 /* Has a finding with this id been added so far? */
 bool gw__doc_fired(const gw__doctor *d, const char *id);
 /* printf into a bounded buffer (truncates; never warns at compile time). */

@@ -99,6 +99,49 @@ assert not s["verdict"].startswith("not ready") or s["errors"] > 0, s
 assert s["ready"] or s["errors"] > 0, s'
 done
 
+# No ✓ contradicts an error finding about the same component (the driver of
+# a version mismatch, a framework the driver is too old for, GPUs none of
+# which can be used).
+for s in "$SC"/*/; do
+	name=$(basename "$s")
+	run_scenario "$name" --json
+	printf '%s' "$out" >"$TMPD/sc.json"
+	run_scenario "$name"
+	printf '%s' "$out" >"$TMPD/sc.txt"
+	checks=$((checks + 1))
+	msg=$("$PY" - "$TMPD/sc.json" "$TMPD/sc.txt" <<'PY' 2>&1
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+errs = [f for f in d["findings"] if f["severity"] == "error"]
+ids = {f["id"] for f in errs}
+ticked = [l.strip()[2:] for l in open(sys.argv[2]).read().splitlines() if l.strip().startswith("\u2713 ")]
+by_title = {f["title"]: f for f in d["findings"] if f["severity"] == "info"}
+DRIVER = {"nvidia-driver-not-loaded", "nouveau-bound", "nvml-library-missing", "driver-library-mismatch",
+          "device-node-missing", "device-permission-denied", "nvml-init-failed", "driver-too-old-for-framework"}
+bad = []
+for t in ticked:
+    f = by_title.get(t)
+    if not f:
+        continue
+    i = f["id"]
+    if i == "found-driver" and ids & DRIVER:
+        bad.append((t, sorted(ids & DRIVER)))
+    if i == "found-gpus" and (re.search(r", 0 readable", t) or any(e["layer"] == "hardware" for e in errs)
+                              or ids & {"no-usable-gpu", "gpu-bound-to-other-driver"}):
+        bad.append((t, sorted(ids)))
+    if i == "found-rocm" and ids & {"amdgpu-not-loaded", "rocm-permission-denied"}:
+        bad.append((t, sorted(ids)))
+    if i == "found-python-framework":
+        site = t.rsplit(" in ", 1)[-1]
+        hit = [e["id"] for e in errs if site in e["evidence"] or site in e["title"]]
+        if hit:
+            bad.append((t, hit))
+if bad:
+    sys.exit("%r" % bad)
+PY
+) || fail "$name: a ✓ line contradicts an error finding: $msg"
+done
+
 # Fixes carry the exact ways out.
 run_scenario seed-driver470-cu121 --json
 assert_json "driver 470 fix" '
