@@ -261,7 +261,8 @@ const char *color_health(bool on, gw_health h)
 		return "";
 	switch (h) {
 	case GW_HEALTH_OK: return "\033[32m";
-	case GW_HEALTH_NO_DRIVER: return "\033[33m";
+	case GW_HEALTH_NO_DRIVER:
+	case GW_HEALTH_UNSUPPORTED: return "\033[33m";
 	default: return "\033[31m";
 	}
 }
@@ -374,11 +375,12 @@ const char *no_gpu_sentence(const gw_context *ctx, char *buf, size_t n)
 	for (int i = 0; i < nb; i++)
 		append_part(buf, n, &parts, backend_reason(&st[i], gw_context_driver(ctx), ndev > 0, part, sizeof(part)));
 	/* A failed backend usually explains every device; name devices only
-	 * when it does not (a lost GPU while NVML itself is fine). */
-	for (int i = 0, explained = parts; i < ndev && !explained; i++) {
+	 * when it does not (a lost GPU while NVML itself is fine). No backend
+	 * failure explains a GPU gpuwise cannot read at all (Intel). */
+	for (int i = 0, explained = parts; i < ndev; i++) {
 		const gw_device_info *d = gw_device_get(ctx, i);
 
-		if (device_readable(d))
+		if (device_readable(d) || (explained && d->health != GW_HEALTH_UNSUPPORTED))
 			continue;
 		snprintf(part, sizeof(part), "GPU %d (%s) is %s%s%s", i,
 			 GW_VALID(d->pci_bus_id) ? d->pci_bus_id.s : "?", gw_health_name(d->health),

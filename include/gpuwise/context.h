@@ -116,7 +116,7 @@ const gw_backend_status *gw_context_backend_by_id(const gw_context *ctx, gw_back
 
 /* Helpers for printing. */
 const char *gw_vendor_name(gw_vendor v);        /* "nvidia", "amd", "intel", "unknown" */
-const char *gw_health_name(gw_health h);        /* "ok", "lost", "error", "no-driver" */
+const char *gw_health_name(gw_health h);        /* "ok", "lost", "error", "no-driver", "unsupported" */
 const char *gw_field_state_name(gw_field_state s);
 const char *gw_backend_state_name(gw_backend_state s);
 

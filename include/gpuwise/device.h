@@ -67,7 +67,8 @@ typedef enum gw_health {
 	GW_HEALTH_OK = 0,
 	GW_HEALTH_LOST = 1,      /* fell off the bus / GPU_IS_LOST / UNKNOWN from the handle */
 	GW_HEALTH_ERROR = 2,     /* the vendor library refused this device */
-	GW_HEALTH_NO_DRIVER = 3  /* on the PCI bus, but no usable driver reads it */
+	GW_HEALTH_NO_DRIVER = 3, /* on the PCI bus, but no usable driver reads it */
+	GW_HEALTH_UNSUPPORTED = 4 /* its driver works, but gpuwise cannot read this kind of GPU (Intel) */
 } gw_health;
 
 /* Bits of gw_device_sample.throttle_reasons (NVML's clock event reasons). */

@@ -61,9 +61,11 @@ static void judge_health(const gw_context *ctx, const gw_pci_fn *f, gw_device_in
 	} else if (want) {
 		set_reason(info->health_reason, sizeof(info->health_reason), "bound to %s, not %s", f->driver, want);
 	} else {
-		/* Intel (i915, xe): the driver works; gpuwise just reads no metrics. */
-		info->health = GW_HEALTH_OK;
-		info->health_reason[0] = '\0';
+		/* Intel (i915, xe): the driver may well work, but gpuwise reads
+		 * nothing from it; "ok" would claim a readable GPU. */
+		info->health = GW_HEALTH_UNSUPPORTED;
+		set_reason(info->health_reason, sizeof(info->health_reason),
+			   "gpuwise cannot read Intel GPUs (driver %s bound)", f->driver);
 	}
 }
 

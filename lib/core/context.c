@@ -340,6 +340,7 @@ const char *gw_health_name(gw_health h)
 	case GW_HEALTH_LOST: return "lost";
 	case GW_HEALTH_ERROR: return "error";
 	case GW_HEALTH_NO_DRIVER: return "no-driver";
+	case GW_HEALTH_UNSUPPORTED: return "unsupported";
 	default: return "unknown";
 	}
 }

@@ -55,10 +55,13 @@ run_on() {
 	last_cmd="[$m] gpuwise $*"
 }
 
+# run_with MACHINE|/PATH ARGS... : the same without setting last_cmd; an
+# absolute path is a machine folder of the test's own (a modified copy).
 run_with() {
 	local m=$1
 	shift
-	"$TOP/scripts/with-machine" "$MACHINES/$m" -- "$GW" "$@" >"$TMPD/out" 2>"$TMPD/err"
+	case $m in /*) ;; *) m=$MACHINES/$m ;; esac
+	"$TOP/scripts/with-machine" "$m" -- "$GW" "$@" >"$TMPD/out" 2>"$TMPD/err"
 	rc=$?
 	out=$(cat "$TMPD/out")
 	err=$(cat "$TMPD/err")
@@ -289,15 +292,14 @@ class Expect:
             name = read(node + "/name")
             if name and name.startswith("gfx"):
                 self.gfx_targets.add(name)
-        # GPUs on the bus that no vendor backend can read.
-        # Other GPUs (an Intel iGPU) with their driver bound: gpuwise lists
-        # them from the PCI bus and counts them as working.
-        self.other_ok = sorted(b for b, p in self.pci.items() if p["vendor"] == "0x8086" and p["driver"])
+        # GPUs on the bus that no vendor backend can read. An Intel iGPU
+        # is listed from the PCI bus, but gpuwise reads nothing from it:
+        # it is "unsupported", never counted as readable.
+        self.intel = sorted(b for b, p in self.pci.items() if p["vendor"] == "0x8086")
         served = {d["bus"] for d in self.nvidia if not d["lost"]} | {a["bus"] for a in self.amd}
-        self.unreadable_buses = sorted(b for b, p in self.pci.items()
-                                       if b not in served and p["vendor"] != "0x8086")
+        self.unreadable_buses = sorted(b for b in self.pci if b not in served)
         self.healthy_nvidia = [d for d in self.nvidia if not d["lost"]]
-        self.readable = len(self.healthy_nvidia) + len(self.amd) + len(self.other_ok)
+        self.readable = len(self.healthy_nvidia) + len(self.amd)
         self.exit_code = 0 if self.readable else 1
 
     def cuda_index(self, nvml_index):

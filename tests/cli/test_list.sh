@@ -121,6 +121,32 @@ assert_contains "$err" "mismatch" "driver-mismatch: the sentence names the misma
 assert_contains "$err" "550.54.15" "driver-mismatch: the sentence gives the kernel module version"
 assert_contains "$err" "550.90.07" "driver-mismatch: the sentence gives the library version"
 
+# An Intel iGPU is on the bus with its driver, but gpuwise reads nothing
+# from it: "unsupported" with the reason, never "ok", and a machine with only
+# that GPU has no readable GPU (exit 1). Built from laptop-3060 without the
+# NVIDIA GPU and libraries.
+mkdir -p "$TMPD/intel-only"
+cp -a "$MACHINES/laptop-3060/root" "$TMPD/intel-only/root"
+for f in "$TMPD"/intel-only/root/sys/bus/pci/devices/*; do
+	[ "$(cat "$f/vendor")" = 0x10de ] && rm -rf "$f"
+done
+printf '{"schema": 1, "description": "Intel iGPU only", "nvml": null, "cuda": null}\n' >"$TMPD/intel-only/machine.json"
+run_with "$TMPD/intel-only" list
+last_cmd="[intel-only] gpuwise list"
+assert_eq "$rc" 1 "intel-only: no readable GPU, exit 1"
+assert_contains "$out" "unsupported: gpuwise cannot read Intel GPUs (driver i915 bound)" "intel-only: the iGPU is unsupported, with the reason"
+assert_not_contains "$out" " ok" "intel-only: nothing is ok"
+assert_one_error_line "intel-only: one sentence on stderr"
+assert_contains "$err" "GPU 0 (0000:00:02.0) is unsupported" "intel-only: the sentence names the Intel GPU"
+run_with "$TMPD/intel-only" list --json
+assert_json "intel-only: health unsupported, error set" '
+assert [x["health"] for x in d["devices"]] == ["unsupported"], d["devices"]
+assert d["devices"][0]["health_reason"], "a reason"
+assert d["error"], "the error sentence"'
+run_on laptop-3060 list
+assert_eq "$rc" 0 "laptop-3060: the RTX 3060 is readable"
+assert_contains "$(printf '%s\n' "$out" | grep 'Intel')" "unsupported" "laptop-3060: the iGPU row says unsupported"
+
 # MIG instances are listed under their GPU, as nvidia-smi -L does.
 run_on a100-mig list
 for row in $(mjson a100-mig "' '.join('%s|%s' % (g['name'].split(' MIG ')[1], g['uuid'][4:12]) for g in m['nvml']['devices'][0]['mig']['devices'])"); do
