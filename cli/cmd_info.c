@@ -9,16 +9,18 @@
 #include "commands.h"
 #include "output.h"
 
+#define ALL_MIG ((1u << GW_MAX_MIG) - 1)
+
 /* Everything read about one device for one report. */
 struct report {
 	const gw_device_info *d;
 	gw_device_sample s;
 	int sample_rc;        /* 0, or the gw_error of gw_device_sample_read */
-	char sample_error[256];
+	char sample_error[1100];  /* gw_error_last() whole */
 	gw_process *procs;
 	size_t nprocs;
 	int procs_rc;
-	char procs_error[256];
+	char procs_error[1100];
 };
 
 static void report_read(gw_context *ctx, int i, struct report *r)
@@ -46,6 +48,33 @@ static void report_read(gw_context *ctx, int i, struct report *r)
 		r->procs = NULL;
 		r->nprocs = 0;
 	}
+}
+
+/* Keep only the MIG devices in mask (MIG index bits) and the processes in
+ * their GPU instances: the report of a selected MIG device. */
+static void report_only_mig(struct report *r, unsigned mask)
+{
+	gw_device_sample *s = &r->s;
+	int w = 0;
+	size_t pw = 0;
+
+	if (mask == ALL_MIG)
+		return;
+	for (int m = 0; m < s->mig_count && m < GW_MAX_MIG; m++)
+		if (mask & (1u << m))
+			s->mig[w++] = s->mig[m];
+	s->mig_count = w;
+	for (size_t i = 0; i < r->nprocs; i++) {
+		const gw_process *p = &r->procs[i];
+		bool keep = false;
+
+		for (int m = 0; m < w; m++)
+			keep |= GW_VALID(p->gpu_instance_id) && GW_VALID(s->mig[m].gpu_instance_id) &&
+				p->gpu_instance_id.v == s->mig[m].gpu_instance_id.v;
+		if (keep)
+			r->procs[pw++] = *p;
+	}
+	r->nprocs = pw;
 }
 
 static void report_release(struct report *r)
@@ -230,7 +259,7 @@ static void human_pcie(const struct report *r)
 static void human_modes(const struct report *r)
 {
 	const gw_device_sample *s = &r->s;
-	char a[256];
+	char a[512]; /* every title and the unknown bits fit */
 
 	report_line(1, "Persistence Mode", "%s", show_flag(B(a), &s->persistence_mode, "Enabled", "Disabled"));
 	if (GW_VALID(s->compute_mode))
@@ -239,21 +268,28 @@ static void human_modes(const struct report *r)
 		report_line(1, "Compute Mode", "%s", show_u64(B(a), &s->compute_mode, NULL));
 	report_line(1, "Display Mode", "%s", show_flag(B(a), &s->display_mode, "Enabled", "Disabled"));
 	if (GW_VALID(s->throttle_reasons)) {
+		uint64_t unknown = 0;
 		size_t len = 0;
 
 		a[0] = '\0';
+		/* Known reasons by title; bits without one together, in hex. */
 		for (int bit = 0; bit < 64; bit++) {
 			uint64_t m = (uint64_t)1 << bit;
-			const char *t;
+			const char *t = throttle_reason_title(m);
 
 			if (!(s->throttle_reasons.v & m))
 				continue;
-			t = throttle_reason_title(m);
-			len += (size_t)snprintf(a + len, len < sizeof(a) ? sizeof(a) - len : 0, "%s%s",
-						len ? ", " : "", t ? t : "Unknown");
-			if (len >= sizeof(a))
-				break;
+			if (!t) {
+				unknown |= m;
+				continue;
+			}
+			len += (size_t)snprintf(a + len, len < sizeof(a) ? sizeof(a) - len : 0, "%s%s", len ? ", " : "", t);
 		}
+		if (unknown)
+			len += (size_t)snprintf(a + len, len < sizeof(a) ? sizeof(a) - len : 0, "%sUnknown (0x%" PRIx64 ")",
+						len ? ", " : "", unknown);
+		if (len >= sizeof(a))
+			mark_cut(a, sizeof(a));
 		report_line(1, "Clocks Event Reasons", "%s", a[0] ? a : "None");
 	} else {
 		report_line(1, "Clocks Event Reasons", "%s", show_u64(B(a), &s->throttle_reasons, NULL));
@@ -652,14 +688,17 @@ static void json_driver(gw_json *j, const gw_context *ctx)
 /* ---- the command -------------------------------------------------------- */
 
 struct info_opts {
-	const char *selector;
+	struct opt_list ids;  /* every -i, in order */
+	char *selectors;      /* those joined with ',' (NULL: all GPUs) */
 	bool json, quiet;
 };
 
 static const struct option info_options[] = {
-	OPT_STRING('i', "id", struct info_opts, selector, "SEL",
-		   "only the GPU SEL: gpuwise index (\"0\"), UUID or a unique UUID prefix (\"GPU-8a5f\", "
-		   "\"8a5f\"), or PCI bus id (\"18:00.0\")"),
+	OPT_LIST('i', "id", struct info_opts, ids, "SEL",
+		 "only the GPUs SEL names (a comma-separated list; -i may be repeated): gpuwise index "
+		 "(\"0\"), MIG device as list numbers it (\"0:1\"), UUID or a unique prefix of a GPU or MIG "
+		 "UUID (\"GPU-8a5f\", \"MIG-8a3b\", or the 8 hex digits list prints), or PCI bus id "
+		 "(\"18:00.0\"). Digits only: fewer than 8 are an index, 8 or more a UUID prefix"),
 	OPT_BOOL(0, "json", struct info_opts, json, "print the JSON document described in docs/commands/info.md"),
 	OPT_BOOL('q', "quiet", struct info_opts, quiet,
 		 "print nothing (usage errors excepted); the exit status tells whether the GPU(s) can be "
@@ -667,31 +706,72 @@ static const struct option info_options[] = {
 	OPT_END()
 };
 
-/* Resolve -i into the range first..last; returns an exit code. */
-static int select_devices(const gw_context *ctx, const char *sel, bool quiet, int *first, int *last)
+/* Every -i value joined with ',': each may itself be a list ("0,1"), and
+ * all of them select; none is silently dropped. NULL when none was given. */
+static char *join_selectors(const struct opt_list *ids)
 {
-	int idx;
-	int rc;
+	char *joined = NULL;
 
-	*first = 0;
-	*last = gw_device_count(ctx) - 1;
-	if (!sel)
-		return EXIT_OK;
-	rc = gw_device_find(ctx, sel, &idx);
-	if (rc == GW_ENOTFOUND) {
-		if (!quiet)
-			error_msg("no GPU matches '%s' (%d found; see 'gpuwise list')", sel, gw_device_count(ctx));
+	for (size_t k = 0; k < ids->n; k++) {
+		char *next = joined ? str_printf("%s,%s", joined, ids->v[k]) : str_printf("%s", ids->v[k]);
+
+		free(joined);
+		if (!next) {
+			error_msg("out of memory");
+			exit(EXIT_FAIL);
+		}
+		joined = next;
+	}
+	return joined;
+}
+
+/* What one report covers: a GPU, and which of its MIG devices (a bit per
+ * MIG index; all of them when the whole GPU was selected). */
+struct target {
+	int device;
+	unsigned mig_mask;
+};
+
+/* Resolve -i into targets, in the order given, one per GPU (MIG devices of
+ * one GPU merged into its report); returns an exit code. */
+static int select_targets(gw_context *ctx, const char *sel, bool quiet, struct target **out, int *n)
+{
+	gw_selection *list = NULL;
+	size_t count = 0;
+	struct target *t;
+	int rc, nt = 0, ndev = gw_device_count(ctx);
+
+	*out = NULL;
+	*n = 0;
+	if (sel && (rc = gw_context_select(ctx, sel, &list, &count)) < 0) {
+		if (!quiet || rc != GW_ENOTFOUND)
+			error_msg("%s%s", gw_error_last(), rc == GW_ENOTFOUND ? "; see 'gpuwise list'" : "");
+		return rc == GW_ENOTFOUND ? EXIT_FAIL : rc == GW_ENOMEM ? EXIT_FAIL : EXIT_USAGE;
+	}
+	if (!(t = calloc(sel ? count + 1 : (size_t)ndev + 1, sizeof(*t)))) {
+		gw_selection_free(list);
+		error_msg("out of memory");
 		return EXIT_FAIL;
 	}
-	if (rc < 0) {
-		error_msg("%s", gw_error_last());
-		return EXIT_USAGE;
+	if (!sel)
+		for (int i = 0; i < ndev; i++)
+			t[nt++] = (struct target){ i, ALL_MIG };
+	for (size_t k = 0; k < count; k++) {
+		int j = 0;
+
+		while (j < nt && t[j].device != list[k].device)
+			j++;
+		if (j == nt)
+			t[nt++] = (struct target){ list[k].device, 0 };
+		t[j].mig_mask |= list[k].mig < 0 ? ALL_MIG : 1u << list[k].mig;
 	}
-	*first = *last = idx;
+	gw_selection_free(list);
+	*out = t;
+	*n = nt;
 	return EXIT_OK;
 }
 
-static int emit(gw_context *ctx, const struct info_opts *o, int first, int last, const char *problem)
+static int emit(gw_context *ctx, const struct info_opts *o, const struct target *t, int nt, const char *problem)
 {
 	gw_json *j = NULL;
 	bool color = use_color(stdout);
@@ -713,10 +793,11 @@ static int emit(gw_context *ctx, const struct info_opts *o, int first, int last,
 		human_driver(ctx, gw_device_count(ctx));
 		human_backends(ctx);
 	}
-	for (int i = first; i <= last; i++) {
+	for (int k = 0; k < nt; k++) {
 		struct report r;
 
-		report_read(ctx, i, &r);
+		report_read(ctx, t[k].device, &r);
+		report_only_mig(&r, t[k].mig_mask);
 		if (j)
 			json_device(j, &r);
 		else if (!o->quiet)
@@ -732,37 +813,46 @@ static int emit(gw_context *ctx, const struct info_opts *o, int first, int last,
 
 static int cmd_info(int argc, char **argv)
 {
-	struct info_opts o = { NULL, false, false };
+	struct info_opts o = { { { NULL }, 0 }, NULL, false, false };
+	struct target *t = NULL;
 	gw_context *ctx;
 	char problem[1024];
 	char **args;
-	int first, last, rc, readable = 0;
+	int nt = 0, rc, readable = 0;
 
 	if (parse_options(&cmd_info_def, argc, argv, &o, &args) == PARSE_HELP)
 		return EXIT_OK;
-	if (!(ctx = open_context()))
+	o.selectors = join_selectors(&o.ids);
+	if (!(ctx = open_context())) {
+		free(o.selectors);
 		return EXIT_FAIL;
-	if ((rc = select_devices(ctx, o.selector, o.quiet, &first, &last)) != EXIT_OK) {
+	}
+	if ((rc = select_targets(ctx, o.selectors, o.quiet, &t, &nt)) != EXIT_OK) {
 		gw_context_free(ctx);
+		free(o.selectors);
 		return rc;
 	}
-	for (int i = first; i <= last; i++)
-		readable += device_readable(gw_device_get(ctx, i));
+	for (int k = 0; k < nt; k++)
+		readable += device_readable(gw_device_get(ctx, t[k].device));
 	problem[0] = '\0';
 	if (!readable) {
-		if (o.selector) {
-			const gw_device_info *d = gw_device_get(ctx, first);
+		if (o.selectors && nt == 1) {
+			const gw_device_info *d = gw_device_get(ctx, t[0].device);
 
-			snprintf(problem, sizeof(problem), "GPU %d cannot be read: %s%s%s", first,
+			snprintf(problem, sizeof(problem), "GPU %d cannot be read: %s%s%s", t[0].device,
 				 gw_health_name(d->health), d->health_reason[0] ? ": " : "", d->health_reason);
+		} else if (o.selectors) {
+			snprintf(problem, sizeof(problem), "none of the %d selected GPUs can be read", nt);
 		} else {
 			no_gpu_sentence(ctx, problem, sizeof(problem));
 		}
 		if (!o.quiet)
 			error_msg("%s", problem);
 	}
-	rc = (o.json || !o.quiet) ? emit(ctx, &o, first, last, problem[0] ? problem : NULL) : 0;
+	rc = (o.json || !o.quiet) ? emit(ctx, &o, t, nt, problem[0] ? problem : NULL) : 0;
 	gw_context_free(ctx);
+	free(t);
+	free(o.selectors);
 	if (rc < 0)
 		return EXIT_FAIL;
 	return readable ? EXIT_OK : EXIT_FAIL;
@@ -780,6 +870,7 @@ const struct cmd cmd_info_def = {
 		"temperature, fan, power, clocks, PCIe link, modes, clock event (throttle) reasons, ECC, "
 		"remapped rows, MIG devices, processes and health. A value the GPU does not have prints N/A; "
 		"one that could not be read prints \"error (code N)\".",
-	.exit_status = "Exit status: 0 when at least one reported GPU could be read; 1 when none could, or no "
-		       "GPU matches SEL; 2 on a usage error (unknown option, missing or ambiguous SEL).",
+	.exit_status = "Exit status: 0 when at least one reported GPU could be read; 1 when none could, or an "
+		       "entry of SEL matches no GPU; 2 on a usage error (unknown option, missing, empty or "
+		       "ambiguous SEL).",
 };

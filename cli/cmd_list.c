@@ -10,8 +10,10 @@
 enum { COL_INDEX, COL_NAME, COL_MEMORY, COL_CAP, COL_UUID, COL_CUDA, COL_HEALTH, NCOLS };
 static const char *const col_titles[NCOLS] = { "GPU", "NAME", "MEMORY", "CC/GFX", "UUID", "CUDA", "HEALTH" };
 
+/* Cells are allocated: a health reason is as long as it needs to be and is
+ * wrapped at print time, never cut. */
 struct row {
-	char cell[NCOLS][160];
+	char *cell[NCOLS];
 	gw_health health;
 };
 
@@ -20,17 +22,6 @@ struct device_view {
 	gw_device_sample sample;
 	bool have_sample;
 };
-
-/* True when CUDA numbers this NVIDIA GPU differently from gpuwise (or
- * hides it). Only meaningful when the CUDA driver could be asked at all. */
-static bool cuda_index_differs(const gw_context *ctx, const gw_device_info *d)
-{
-	const gw_backend_status *cuda = gw_context_backend_by_id(ctx, GW_BACKEND_ID_CUDA);
-
-	if (!cuda || cuda->state != GW_BACKEND_OK)
-		return false;
-	return d->vendor == GW_VENDOR_NVIDIA && d->health == GW_HEALTH_OK && d->cuda_index != d->index;
-}
 
 static void read_view(gw_context *ctx, int i, struct device_view *v)
 {
@@ -52,61 +43,31 @@ static void memory_cell(char *buf, size_t n, const struct device_view *v)
 	snprintf(buf, n, "%s", GW_VALID(v->info->memory_total) ? total : "N/A");
 }
 
+static char *index_cell(int index)
+{
+	return index >= 0 ? str_printf("%d", index) : str_printf("-");
+}
+
 static void fill_row(struct row *r, const struct device_view *v)
 {
 	const gw_device_info *d = v->info;
-	char tmp[64];
+	char tmp[GW_STR_MAX + 8];
 
-	snprintf(r->cell[COL_INDEX], sizeof(r->cell[0]), "%d", d->index);
-	show_str(r->cell[COL_NAME], sizeof(r->cell[0]), &d->name);
-	memory_cell(r->cell[COL_MEMORY], sizeof(r->cell[0]), v);
+	r->cell[COL_INDEX] = str_printf("%d", d->index);
+	r->cell[COL_NAME] = str_printf("%s", show_str(tmp, sizeof(tmp), &d->name));
+	memory_cell(tmp, sizeof(tmp), v);
+	r->cell[COL_MEMORY] = str_printf("%s", tmp);
 	if (compute_capability_text(tmp, sizeof(tmp), d))
-		snprintf(r->cell[COL_CAP], sizeof(r->cell[0]), "%s", tmp);
-	else if (GW_VALID(d->gfx_target))
-		snprintf(r->cell[COL_CAP], sizeof(r->cell[0]), "%s", d->gfx_target.s);
+		r->cell[COL_CAP] = str_printf("%s", tmp);
 	else
-		snprintf(r->cell[COL_CAP], sizeof(r->cell[0]), "-");
-	short_uuid(r->cell[COL_UUID], sizeof(r->cell[0]), d);
-	if (d->vendor == GW_VENDOR_NVIDIA && d->health == GW_HEALTH_OK && d->cuda_index >= 0)
-		snprintf(r->cell[COL_CUDA], sizeof(r->cell[0]), "%d", d->cuda_index);
-	else
-		snprintf(r->cell[COL_CUDA], sizeof(r->cell[0]), "-");
+		r->cell[COL_CAP] = str_printf("%s", GW_VALID(d->gfx_target) ? d->gfx_target.s : "-");
+	r->cell[COL_UUID] = str_printf("%s", short_uuid(tmp, sizeof(tmp), d));
+	r->cell[COL_CUDA] = index_cell(d->vendor == GW_VENDOR_NVIDIA && d->health == GW_HEALTH_OK ? d->cuda_index : -1);
 	if (d->health_reason[0] && d->health != GW_HEALTH_OK)
-		snprintf(r->cell[COL_HEALTH], sizeof(r->cell[0]), "%s: %s", gw_health_name(d->health), d->health_reason);
+		r->cell[COL_HEALTH] = str_printf("%s: %s", gw_health_name(d->health), d->health_reason);
 	else
-		snprintf(r->cell[COL_HEALTH], sizeof(r->cell[0]), "%s", gw_health_name(d->health));
+		r->cell[COL_HEALTH] = str_printf("%s", gw_health_name(d->health));
 	r->health = d->health;
-}
-
-static void print_table(struct row *rows, int n, bool header, bool show_cuda, bool color)
-{
-	int width[NCOLS];
-
-	for (int c = 0; c < NCOLS; c++) {
-		width[c] = header ? (int)strlen(col_titles[c]) : 0;
-		for (int i = 0; i < n; i++)
-			if ((int)strlen(rows[i].cell[c]) > width[c])
-				width[c] = (int)strlen(rows[i].cell[c]);
-	}
-	if (header) {
-		for (int c = 0; c < NCOLS; c++) {
-			if (c == COL_CUDA && !show_cuda)
-				continue;
-			if (c == NCOLS - 1)
-				printf("%s\n", col_titles[c]);
-			else
-				printf("%-*s  ", width[c], col_titles[c]);
-		}
-	}
-	for (int i = 0; i < n; i++) {
-		for (int c = 0; c < NCOLS - 1; c++) {
-			if (c == COL_CUDA && !show_cuda)
-				continue;
-			printf("%-*s  ", width[c], rows[i].cell[c]);
-		}
-		/* The last column is not padded, so colour cannot upset alignment. */
-		printf("%s%s%s\n", color_health(color, rows[i].health), rows[i].cell[COL_HEALTH], color_reset(color));
-	}
 }
 
 /* A MIG instance under its GPU, as `nvidia-smi -L` lists them: "0:1" is
@@ -115,25 +76,131 @@ static void fill_mig_row(struct row *r, const struct device_view *v, int m, cons
 {
 	const gw_mig_device *g = &v->sample.mig[m];
 	const char *profile = GW_VALID(g->name) ? strstr(g->name.s, "MIG ") : NULL;
-	char used[32], total[32];
+	char used[32], total[32], uuid[16];
 
-	snprintf(r->cell[COL_INDEX], sizeof(r->cell[0]), "%d:%d", v->info->index, m);
-	snprintf(r->cell[COL_NAME], sizeof(r->cell[0]), "  %s", profile ? profile : "MIG device");
+	r->cell[COL_INDEX] = str_printf("%d:%d", v->info->index, m);
+	r->cell[COL_NAME] = str_printf("  %s", profile ? profile : "MIG device");
 	show_bytes(used, sizeof(used), &g->memory_used);
 	show_bytes(total, sizeof(total), &g->memory_total);
-	snprintf(r->cell[COL_MEMORY], sizeof(r->cell[0]), "%s / %s", used, total);
-	snprintf(r->cell[COL_CAP], sizeof(r->cell[0]), "%s", cap);
-	short_uuid_str(r->cell[COL_UUID], sizeof(r->cell[0]), &g->uuid);
-	snprintf(r->cell[COL_CUDA], sizeof(r->cell[0]), "-");
-	snprintf(r->cell[COL_HEALTH], sizeof(r->cell[0]), "%s", gw_health_name(v->info->health));
+	r->cell[COL_MEMORY] = str_printf("%s / %s", used, total);
+	r->cell[COL_CAP] = str_printf("%s", cap);
+	r->cell[COL_UUID] = str_printf("%s", short_uuid_str(uuid, sizeof(uuid), &g->uuid));
+	r->cell[COL_CUDA] = index_cell(g->cuda_index);
+	r->cell[COL_HEALTH] = str_printf("%s", gw_health_name(v->info->health));
 	r->health = v->info->health;
+}
+
+static void free_rows(struct row *rows, int n)
+{
+	for (int i = 0; rows && i < n; i++)
+		for (int c = 0; c < NCOLS; c++)
+			free(rows[i].cell[c]);
+	free(rows);
+}
+
+static const char *cell(const struct row *r, int c)
+{
+	return r->cell[c] ? r->cell[c] : "";
+}
+
+static int cell_columns(const struct row *r, int c)
+{
+	return text_columns(cell(r, c), strlen(cell(r, c)));
+}
+
+/* The columns before HEALTH, padded, into buf (they are short: a name is
+ * at most GW_STR_MAX bytes). */
+static void row_prefix(char *buf, size_t n, const char *const *cells, const int *width, bool show_cuda)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int c = 0; c < COL_HEALTH && len < n; c++) {
+		int pad;
+
+		if (c == COL_CUDA && !show_cuda)
+			continue;
+		pad = width[c] - text_columns(cells[c], strlen(cells[c]));
+		len += (size_t)snprintf(buf + len, n - len, "%s%*s  ", cells[c], pad > 0 ? pad : 0, "");
+	}
+}
+
+/* The table; the HEALTH column (the last) wraps within the output width,
+ * continuation lines starting under it. */
+static void print_table(struct row *rows, int n, bool header, bool show_cuda, bool color, int out_width)
+{
+	int width[NCOLS];
+	char prefix[1024], indent[1024];
+
+	for (int c = 0; c < NCOLS; c++) {
+		width[c] = header ? (int)strlen(col_titles[c]) : 0;
+		for (int i = 0; i < n; i++)
+			if (cell_columns(&rows[i], c) > width[c])
+				width[c] = cell_columns(&rows[i], c);
+	}
+	if (header) {
+		row_prefix(prefix, sizeof(prefix), col_titles, width, show_cuda);
+		printf("%s%s\n", prefix, col_titles[COL_HEALTH]);
+	}
+	for (int i = 0; i < n; i++) {
+		const char *cells[NCOLS];
+		char *health;
+
+		for (int c = 0; c < NCOLS; c++)
+			cells[c] = cell(&rows[i], c);
+		row_prefix(prefix, sizeof(prefix), cells, width, show_cuda);
+		snprintf(indent, sizeof(indent), "%*s", text_columns(prefix, strlen(prefix)), "");
+		/* Colour on the whole last column: it is not padded, so colour
+		 * cannot upset alignment. */
+		health = str_printf("%s%s%s", color_health(color, rows[i].health), cells[COL_HEALTH], color_reset(color));
+		print_wrapped(stdout, out_width, prefix, indent, health ? health : cells[COL_HEALTH]);
+		free(health);
+	}
+}
+
+/* Should the CUDA column be shown? Whenever CUDA's view is not simply
+ * gpuwise's numbering: CUDA_VISIBLE_DEVICES is set (whatever it holds),
+ * CUDA numbers or hides some GPU differently, it sees a MIG device, or it
+ * sees none of the NVIDIA GPUs NVML reads. */
+static bool cuda_view_differs(const gw_context *ctx, const struct row *rows, int nrows, int nvidia_ok, int cuda_seen)
+{
+	if (getenv("CUDA_VISIBLE_DEVICES"))
+		return true;
+	if (nvidia_ok > 0 && cuda_seen == 0)
+		return true;
+	for (int i = 0; i < gw_device_count(ctx); i++) {
+		const gw_device_info *d = gw_device_get(ctx, i);
+
+		if (d->vendor == GW_VENDOR_NVIDIA && d->health == GW_HEALTH_OK && d->cuda_index != d->index)
+			return true;
+	}
+	for (int i = 0; i < nrows; i++)
+		if (strchr(cell(&rows[i], COL_INDEX), ':') && strcmp(cell(&rows[i], COL_CUDA), "-"))
+			return true;
+	return false;
+}
+
+/* One line on stderr when CUDA sees none of the NVIDIA GPUs gpuwise reads:
+ * the table alone would look normal, and a framework would find no GPU. */
+static void cuda_sees_nothing_note(const gw_context *ctx, int nvidia_ok)
+{
+	const gw_backend_status *cuda = gw_context_backend_by_id(ctx, GW_BACKEND_ID_CUDA);
+	const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
+
+	if (cuda && cuda->message[0])
+		warning_msg("CUDA sees none of the %d NVIDIA GPU%s: %s", nvidia_ok, nvidia_ok == 1 ? "" : "s",
+			    cuda->message);
+	else if (cvd)
+		warning_msg("CUDA sees none of the %d NVIDIA GPU%s: CUDA_VISIBLE_DEVICES=\"%s\" selects none",
+			    nvidia_ok, nvidia_ok == 1 ? "" : "s", cvd);
+	else
+		warning_msg("CUDA sees none of the %d NVIDIA GPU%s", nvidia_ok, nvidia_ok == 1 ? "" : "s");
 }
 
 static int list_human(gw_context *ctx, bool header)
 {
-	int n = gw_device_count(ctx), nrows = 0;
+	int n = gw_device_count(ctx), nrows = 0, nvidia_ok = 0, cuda_seen = 0;
 	struct row *rows = calloc(n ? (size_t)n * (1 + GW_MAX_MIG) : 1, sizeof(*rows));
-	bool show_cuda = false;
 
 	if (!rows) {
 		error_msg("out of memory");
@@ -141,21 +208,27 @@ static int list_human(gw_context *ctx, bool header)
 	}
 	for (int i = 0; i < n; i++) {
 		struct device_view v;
-		int gpu_row = nrows;
-		char cap[160];
+		char cap[GW_STR_MAX];
 
 		read_view(ctx, i, &v);
-		fill_row(&rows[nrows++], &v);
-		show_cuda |= cuda_index_differs(ctx, v.info);
-		/* A copy: the rows share one array, and snprintf must not read
-		 * from the buffer it writes (the compiler cannot tell the rows apart). */
-		snprintf(cap, sizeof(cap), "%s", rows[gpu_row].cell[COL_CAP]);
-		for (int m = 0; v.have_sample && m < v.sample.mig_count && m < GW_MAX_MIG; m++)
+		fill_row(&rows[nrows], &v);
+		snprintf(cap, sizeof(cap), "%s", cell(&rows[nrows], COL_CAP));
+		nrows++;
+		if (v.info->vendor == GW_VENDOR_NVIDIA && v.info->health == GW_HEALTH_OK) {
+			nvidia_ok++;
+			cuda_seen += v.info->cuda_index >= 0;
+		}
+		for (int m = 0; v.have_sample && m < v.sample.mig_count && m < GW_MAX_MIG; m++) {
 			fill_mig_row(&rows[nrows++], &v, m, cap);
+			cuda_seen += v.sample.mig[m].cuda_index >= 0;
+		}
 	}
 	if (nrows)
-		print_table(rows, nrows, header, show_cuda, use_color(stdout));
-	free(rows);
+		print_table(rows, nrows, header, cuda_view_differs(ctx, rows, nrows, nvidia_ok, cuda_seen),
+			    use_color(stdout), output_width(stdout));
+	if (nvidia_ok > 0 && cuda_seen == 0)
+		cuda_sees_nothing_note(ctx, nvidia_ok);
+	free_rows(rows, nrows);
 	return 0;
 }
 
@@ -194,6 +267,7 @@ static void json_device(gw_json *j, const struct device_view *v)
 		gw_json_object_begin(j);
 		gw_json_str_field(j, "uuid", &g->uuid);
 		gw_json_str_field(j, "name", &g->name);
+		json_index_field(j, "cuda_index", g->cuda_index);
 		gw_json_key(j, "memory");
 		gw_json_object_begin(j);
 		gw_json_u64_field(j, "total_bytes", &g->memory_total);
@@ -240,7 +314,7 @@ static const struct option list_options[] = {
 	OPT_BOOL(0, "json", struct list_opts, json,
 		 "print {\"gpuwise_version\", \"devices\": [...], \"backends\": [...]}; each device has index, "
 		 "cuda_index, vendor, name, uuid, pci_bus_id, compute_capability, gfx_target, memory, "
-		 "mig_devices, health, health_reason"),
+		 "mig_devices (with their cuda_index), health, health_reason"),
 	OPT_BOOL(0, "no-header", struct list_opts, no_header, "leave out the column titles"),
 	OPT_END()
 };
@@ -281,9 +355,12 @@ const struct cmd cmd_list_def = {
 	.description =
 		"List every GPU of this machine, one line each: gpuwise index, name, memory used / total, "
 		"compute capability (NVIDIA, e.g. 9.0) or gfx target (AMD, e.g. gfx942), the first 8 hex "
-		"digits of the UUID, the CUDA index when CUDA numbers some GPU differently (\"-\" when CUDA "
-		"hides it), and the health: ok, or why the GPU cannot be read (lost, no-driver, error). "
-		"MIG instances follow their GPU as \"G:M\" rows (profile, memory, UUID). "
-		"When no GPU can be read, one sentence on stderr says what is missing.",
+		"digits of the UUID, the CUDA index, and the health: ok, or why the GPU cannot be read (lost, "
+		"no-driver, error, unsupported). The CUDA column shows what CUDA will see whenever that differs "
+		"from gpuwise's numbering or CUDA_VISIBLE_DEVICES is set (\"-\": CUDA cannot use that GPU or MIG "
+		"device); when CUDA sees none of the GPUs a warning on stderr says why. "
+		"MIG instances follow their GPU as \"G:M\" rows (profile, memory, UUID, CUDA index). Every "
+		"identifier shown works with 'gpuwise info -i'. Long reasons wrap to the terminal width (80 "
+		"columns when not a terminal). When no GPU can be read, one sentence on stderr says what is missing.",
 	.exit_status = "Exit status: 0 when at least one GPU could be read, 1 when none could, 2 on a usage error.",
 };

@@ -144,6 +144,23 @@ const char *throttle_reason_title(uint64_t bit)
 	return NULL;
 }
 
+char *str_printf(const char *fmt, ...)
+{
+	va_list ap;
+	char *buf;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || !(buf = malloc((size_t)n + 1)))
+		return NULL;
+	va_start(ap, fmt);
+	vsnprintf(buf, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return buf;
+}
+
 #define KEY_WIDTH 40
 
 void report_line(int level, const char *key, const char *fmt, ...)
@@ -287,14 +304,31 @@ int readable_count(const gw_context *ctx)
 	return n;
 }
 
-/* Append ", " / " and " separated parts to buf. */
+/* End the full buffer buf[n] with "…": the text was cut (never silently). */
+void mark_cut(char *buf, size_t n)
+{
+	size_t at;
+
+	if (n < 4)
+		return;
+	at = n - 4;
+	while (at > 0 && ((unsigned char)buf[at] & 0xC0) == 0x80)
+		at--;
+	memcpy(buf + at, "\xe2\x80\xa6", 4);
+}
+
+/* Append "; " separated parts to buf; a part that does not fit is cut
+ * with "…" and nothing follows it. */
 static void append_part(char *buf, size_t n, int *parts, const char *text)
 {
 	size_t len = strlen(buf);
+	int w;
 
-	if (!text || !*text || len + 1 >= n)
+	if (!text || !*text || len + 1 >= n || (len >= 3 && !strcmp(buf + len - 3, "\xe2\x80\xa6")))
 		return;
-	snprintf(buf + len, n - len, "%s%s", *parts ? "; " : "", text);
+	w = snprintf(buf + len, n - len, "%s%s", *parts ? "; " : "", text);
+	if (w > 0 && (size_t)w >= n - len)
+		mark_cut(buf, n);
 	(*parts)++;
 }
 
@@ -337,7 +371,7 @@ static const char *backend_reason(const gw_backend_status *s, const gw_driver_in
 		if (!strcmp(s->vendor_code_name, "LIB_RM_VERSION_MISMATCH") && mismatch_reason(drv, buf, n))
 			return buf;
 		if (s->message[0])
-			snprintf(buf, n, "%s", s->message);
+			snprintf(buf, n, "%s", s->message); /* n ≥ sizeof(s->message) */
 		else if (s->vendor_code_name[0])
 			snprintf(buf, n, "%s failed (%s)", s->name, s->vendor_code_name);
 		else
@@ -347,7 +381,7 @@ static const char *backend_reason(const gw_backend_status *s, const gw_driver_in
 		if (have_devices)
 			return NULL;
 		if (s->message[0])
-			snprintf(buf, n, "%s", s->message);
+			snprintf(buf, n, "%s", s->message); /* n ≥ sizeof(s->message) */
 		else if (s->id == GW_BACKEND_ID_AMDGPU)
 			snprintf(buf, n, "no AMD GPU in /sys");
 		else if (s->id == GW_BACKEND_ID_NVML)
@@ -364,7 +398,7 @@ const char *no_gpu_sentence(const gw_context *ctx, char *buf, size_t n)
 {
 	const gw_backend_status *st;
 	int nb = 0, parts = 0, ndev = gw_device_count(ctx);
-	char part[320];
+	char part[1024];
 
 	snprintf(buf, n, "%s: ", ndev ? "no GPU could be read" : "no GPU found");
 	st = gw_context_backends(ctx, &nb);

@@ -36,6 +36,14 @@ const char *throttle_reason_name(uint64_t bit);
 const char *throttle_reason_title(uint64_t bit);
 #define THROTTLE_BITS 9
 
+/* End the full buffer buf[n] with "…" (its text was cut), at a UTF-8
+ * character boundary. */
+void mark_cut(char *buf, size_t n);
+
+/* A malloc'd formatted string, as long as it needs to be (no fixed buffer
+ * that could cut a message); NULL only when out of memory. */
+char *str_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* "    Key                        : value\n" at nesting level `level`. */
 void report_line(int level, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void report_section(int level, const char *title);

@@ -122,6 +122,13 @@ int gw__parse_hex(const char *s, uint32_t max, uint32_t *out);
 
 /* snprintf into a fixed buffer, always NUL-terminated, truncating. */
 void gw__strlcpy(char *dst, const char *src, size_t size);
+/* For messages and other text a person reads: snprintf into out[size]; a
+ * text that does not fit ends in "…" (never a character cut in two), so a
+ * cut is never silent. Returns true when it fit. Paths must not use this. */
+bool gw__fmt(char *out, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+bool gw__vfmt(char *out, size_t size, const char *fmt, va_list ap) __attribute__((format(printf, 3, 0)));
+/* End the full buffer buf[size] with "…" (the text was cut). */
+void gw__mark_cut(char *buf, size_t size);
 void gw__str_set(gw_str *f, const char *s);         /* VALID with value s */
 void gw__u64_set(gw_u64 *f, uint64_t v);            /* VALID */
 void gw__f64_set(gw_f64 *f, double v);              /* VALID */
@@ -145,6 +152,13 @@ typedef struct gw_device {
 	void *handle;              /* owner's per-device handle (e.g. nvmlDevice_t) */
 	char sysfs_path[256];      /* /sys/bus/pci/devices/<bus id> (unresolved), or "" */
 	char drm_card[32];         /* AMD: "card0", or "" */
+	/* MIG devices of this GPU that CUDA numbers (CUDA_VISIBLE_DEVICES=MIG-...):
+	 * their UUID as CUDA gives it and the CUDA ordinal. */
+	struct {
+		char uuid[48];
+		int ordinal;
+	} cuda_mig[GW_MAX_MIG];
+	int ncuda_mig;
 } gw_device;
 
 struct gw_context {

@@ -57,7 +57,7 @@ typedef struct gw_backend_status {
 	int vendor_code;         /* e.g. NVML_ERROR_DRIVER_NOT_LOADED (9), CUDA_ERROR_* */
 	char vendor_code_name[48]; /* "DRIVER_NOT_LOADED", "CUDA_ERROR_NO_DEVICE" */
 	char library[256];       /* path or soname that was (tried to be) loaded */
-	char message[256];       /* one sentence on what went wrong, "" when OK */
+	char message[512];       /* one sentence on what went wrong, "" when OK (a longer one ends in "…") */
 	gw_backend_id id;        /* which backend, as a number to compare */
 } gw_backend_status;
 
@@ -84,11 +84,36 @@ int gw_device_count(const gw_context *ctx);
 /* Static facts of device `index` (0..count-1), NULL when out of range or ctx is NULL. */
 const gw_device_info *gw_device_get(const gw_context *ctx, int index);
 
-/* Find a device by gpuwise index ("0"), UUID or unique UUID prefix
- * ("GPU-8a5f", "8a5f"), or PCI bus id ("0000:18:00.0", "18:00.0").
- * Returns 0 and the index in *out, or GW_ENOTFOUND / GW_EINVAL (also for
- * a NULL or empty argument). */
+/* Find one GPU by gpuwise index ("0"), UUID or unique UUID prefix
+ * ("GPU-8a5f", "8a5f", "33135771"), or PCI bus id ("0000:18:00.0",
+ * "18:00.0"), by the rules of gw_context_select() for whole GPUs.
+ * Returns 0 and the index in *out, or GW_ENOTFOUND / GW_EINVAL. */
 int gw_device_find(const gw_context *ctx, const char *selector, int *out);
+
+/* What a selector picked: a GPU (mig = -1), or MIG device `mig` of GPU
+ * `device` (an index into gw_device_sample.mig, as `gpuwise list` numbers
+ * it "device:mig"). */
+typedef struct gw_selection {
+	int device;
+	int mig;
+} gw_selection;
+
+/* Resolve a comma-separated list of selectors, each one of:
+ *   "3"            gpuwise index (digits only, fewer than 8 of them)
+ *   "0:1"          MIG device 1 of GPU 0, as `gpuwise list` numbers it
+ *   "GPU-8a5f...", "MIG-8a3b..."  a UUID or a unique prefix of one
+ *   "8a5f0c1e", "33135771"        a unique UUID prefix without GPU-/MIG-:
+ *                  what `gpuwise list` prints (8 or more digits are always
+ *                  a UUID prefix, never an index)
+ *   "0000:18:00.0", "18:00.0"     PCI bus id
+ * UUID comparison ignores case and dashes. The result is in the order
+ * given, duplicates dropped, as a malloc'd array in *out (free it with
+ * gw_selection_free()) of *count entries. MIG devices are found through a
+ * fresh sample of their GPU. Returns 0, GW_ENOTFOUND when an entry matches
+ * nothing, GW_EINVAL when one is empty or matches more than one device
+ * (the message names the entry); *out is untouched on failure. */
+int gw_context_select(gw_context *ctx, const char *selectors, gw_selection **out, size_t *count);
+void gw_selection_free(gw_selection *selection);
 
 /* Read a fresh dynamic sample of device `index`. Fields a device lacks are
  * NOT_SUPPORTED; a device that is lost returns GW_ELOST. */

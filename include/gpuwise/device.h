@@ -47,7 +47,7 @@ typedef struct gw_f64 {
 } gw_f64;
 
 #define GW_STR_MAX 96
-/* A string field (NUL-terminated, possibly truncated to GW_STR_MAX-1). */
+/* A string field (NUL-terminated; a longer text is cut to GW_STR_MAX-1 bytes ending in "…"). */
 typedef struct gw_str {
 	char s[GW_STR_MAX];
 	gw_field_state state;
@@ -100,7 +100,8 @@ typedef struct gw_device_info {
 	int nvml_index;       /* NVML index, -1 if not an NVML device */
 	gw_vendor vendor;
 	gw_health health;
-	char health_reason[128]; /* why, when health != OK ("GPU is lost", "no driver bound") */
+	char health_reason[512]; /* why, when health != OK ("GPU is lost", "no driver bound");
+				  * a longer reason ends in "…" */
 	const char *backend;  /* "nvml", "amdgpu", "pci" (for people; compare backend_id) */
 	gw_backend_id backend_id; /* the backend that owns it; GW_BACKEND_ID_NONE if none */
 
@@ -145,6 +146,7 @@ typedef struct gw_mig_device {
 	gw_u64 memory_total;  /* bytes */
 	gw_u64 memory_used;
 	gw_u64 memory_free;
+	int cuda_index;       /* index CUDA gives this MIG device in this process, -1 if none */
 } gw_mig_device;
 
 /* A dynamic sample, read by gw_device_sample_read(). */

@@ -2,8 +2,10 @@
  *
  * Runs after nvml (and the sysfs backends). For each CUDA ordinal it finds
  * the device NVML listed (by UUID, else by PCI bus id, which is also how a
- * MIG device selected with CUDA_VISIBLE_DEVICES=MIG-... maps to its parent
- * GPU), records the ordinal as cuda_index, and fills compute capability and
+ * MIG device selected with CUDA_VISIBLE_DEVICES=MIG-... is found under its
+ * parent GPU), records the ordinal as cuda_index (a MIG device's ordinal
+ * goes to that MIG device, gw_mig_device.cuda_index, never to the whole
+ * GPU, which CUDA then cannot use), and fills compute capability and
  * SM count where NVML could not. A CUDA device nobody else listed (no NVML,
  * as in some WSL and container setups) is added as a device of its own;
  * such devices have static facts only (no samples, no processes).
@@ -178,17 +180,30 @@ static bool query_identity(const struct cuda_api *api, int ordinal, struct cuda_
 	return true;
 }
 
-static gw_device *find_listed(gw_context *ctx, const struct cuda_facts *f)
+/* The device CUDA's ordinal is, or whose MIG device it is (*is_mig). */
+static gw_device *find_listed(gw_context *ctx, const struct cuda_facts *f, bool *is_mig)
 {
 	gw_device *d = NULL;
 
+	*is_mig = false;
 	if (f->has_uuid)
 		d = gw__device_by_uuid(ctx, f->uuid);
 	/* A MIG device (its own UUID) or a device NVML could not identify:
-	 * the bus id names the physical GPU. */
-	if (!d && f->has_bus)
-		d = gw__device_by_bus_id(ctx, f->bus);
+	 * the bus id names the physical GPU. When that GPU has a UUID of its
+	 * own and CUDA gave another, CUDA sees one of its MIG devices
+	 * (CUDA_VISIBLE_DEVICES=MIG-...), not the whole GPU. */
+	if (!d && f->has_bus && (d = gw__device_by_bus_id(ctx, f->bus)))
+		*is_mig = f->has_uuid && GW_VALID(d->info.uuid) && d->info.uuid.s[0];
 	return d;
+}
+
+static void record_mig_ordinal(gw_device *d, const struct cuda_facts *f, int ordinal)
+{
+	if (d->ncuda_mig >= GW_MAX_MIG)
+		return;
+	/* CUDA's UUID bytes are the MIG device's; NVML writes it "MIG-...". */
+	snprintf(d->cuda_mig[d->ncuda_mig].uuid, sizeof(d->cuda_mig[0].uuid), "MIG-%s", f->uuid + 4);
+	d->cuda_mig[d->ncuda_mig++].ordinal = ordinal;
 }
 
 /* Compute capability, SMs, cores and architecture, where nobody set them. */
@@ -236,10 +251,16 @@ static int annotate_ordinal(gw_context *ctx, struct cuda_state *st, int ordinal)
 {
 	struct cuda_facts f;
 	gw_device *d;
+	bool is_mig;
 
 	if (!query_identity(&st->api, ordinal, &f))
 		return 0;
-	if (!(d = find_listed(ctx, &f))) {
+	if ((d = find_listed(ctx, &f, &is_mig)) && is_mig) {
+		record_mig_ordinal(d, &f, ordinal);
+		fill_compute_facts(&st->api, f.dev, &d->info);
+		return 0;
+	}
+	if (!d) {
 		if (!(d = gw__device_add(ctx)))
 			return GW_ENOMEM;
 		d->info.vendor = GW_VENDOR_NVIDIA;
@@ -250,7 +271,6 @@ static int annotate_ordinal(gw_context *ctx, struct cuda_state *st, int ordinal)
 		if (f.has_bus)
 			snprintf(d->sysfs_path, sizeof(d->sysfs_path), "/sys/bus/pci/devices/%s", f.bus);
 	}
-	/* Two visible MIG devices of one GPU: the parent keeps the first. */
 	if (d->info.cuda_index < 0)
 		d->info.cuda_index = ordinal;
 	if (d->owner != &gw__backend_nvml)
@@ -268,10 +288,10 @@ static void status_init_failed(gw_backend_status *status, const struct cuda_api 
 	status->vendor_code = r;
 	cuda_code_name(api, r, status->vendor_code_name, sizeof(status->vendor_code_name));
 	if (r == GWC_ERROR_NO_DEVICE && cvd)
-		snprintf(status->message, sizeof(status->message),
-			 "cuInit failed: %s (CUDA_VISIBLE_DEVICES=\"%.60s\")", cuda_init_reason(r), cvd);
+		gw__fmt(status->message, sizeof(status->message), "cuInit failed: %s (CUDA_VISIBLE_DEVICES=\"%s\")",
+			cuda_init_reason(r), cvd);
 	else
-		snprintf(status->message, sizeof(status->message), "cuInit failed: %s (%s)",
+		gw__fmt(status->message, sizeof(status->message), "cuInit failed: %s (%s)",
 			 cuda_init_reason(r), status->vendor_code_name);
 }
 
@@ -288,7 +308,7 @@ static int cuda_open(gw_context *ctx, void **state, gw_backend_status *status)
 	if (!(st->lib = gw__dlopen(libname))) {
 		status->state = GW_BACKEND_LIBRARY_MISSING;
 		status->error = GW_ELIBRARY;
-		snprintf(status->message, sizeof(status->message), "cannot load the CUDA driver library: %s",
+		gw__fmt(status->message, sizeof(status->message), "cannot load the CUDA driver library: %s",
 			 gw__dlerror());
 		gw__free(st);
 		return 0;
@@ -302,7 +322,7 @@ static int cuda_open(gw_context *ctx, void **state, gw_backend_status *status)
 	if (!st->api.init || !st->api.device_count) {
 		status->state = GW_BACKEND_INIT_FAILED;
 		status->error = GW_ELIBRARY;
-		snprintf(status->message, sizeof(status->message), "the CUDA library has no %s: it is not a usable libcuda",
+		gw__fmt(status->message, sizeof(status->message), "the CUDA library has no %s: it is not a usable libcuda",
 			 st->api.init ? "cuDeviceGetCount" : "cuInit");
 		gw__dlclose(st->lib);
 		gw__free(st);
@@ -321,7 +341,7 @@ static int cuda_open(gw_context *ctx, void **state, gw_backend_status *status)
 	}
 	if (count <= 0) {
 		status->state = GW_BACKEND_NOTHING_FOUND;
-		gw__strlcpy(status->message, "CUDA works but sees no device", sizeof(status->message));
+		gw__fmt(status->message, sizeof(status->message), "CUDA works but sees no device");
 		return 0;
 	}
 	if (count > MAX_CUDA_DEVICES)

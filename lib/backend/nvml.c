@@ -534,7 +534,7 @@ static void status_fail(gw_backend_status *status, gw_backend_state state, int e
 	gw__strlcpy(status->vendor_code_name, state == GW_BACKEND_LIBRARY_MISSING ? "LIBRARY_NOT_FOUND"
 		    : nvml_code_name(code), sizeof(status->vendor_code_name));
 	va_start(ap, fmt);
-	vsnprintf(status->message, sizeof(status->message), fmt, ap);
+	gw__vfmt(status->message, sizeof(status->message), fmt, ap);
 	va_end(ap);
 }
 

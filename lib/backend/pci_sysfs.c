@@ -17,14 +17,14 @@
 
 #define PCI_DEVICES "/sys/bus/pci/devices"
 
-/* A health reason, truncated to fit (the NVML message may be long). */
+/* A health reason; one too long for the field ends in "…". */
 __attribute__((format(printf, 3, 4)))
 static void set_reason(char *out, size_t outsz, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(out, outsz, fmt, ap);
+	gw__vfmt(out, outsz, fmt, ap);
 	va_end(ap);
 }
 
@@ -203,7 +203,7 @@ static int pci_open(gw_context *ctx, void **state, gw_backend_status *st)
 	if (rc < 0) {
 		st->state = GW_BACKEND_NOTHING_FOUND;
 		st->error = rc;
-		snprintf(st->message, sizeof(st->message), "cannot list " PCI_DEVICES ": %s", gw_error_last());
+		gw__fmt(st->message, sizeof(st->message), "cannot list " PCI_DEVICES ": %s", gw_error_last());
 		return 0;
 	}
 	counts_agree = count_busless_nvml_devices(ctx) > 0 &&
@@ -227,7 +227,7 @@ static int pci_open(gw_context *ctx, void **state, gw_backend_status *st)
 		return rc;
 	st->state = count ? GW_BACKEND_OK : GW_BACKEND_NOTHING_FOUND;
 	if (!count)
-		snprintf(st->message, sizeof(st->message), "no display controller from NVIDIA, AMD or Intel on the PCI bus");
+		gw__fmt(st->message, sizeof(st->message), "no display controller from NVIDIA, AMD or Intel on the PCI bus");
 	return 0;
 }
 

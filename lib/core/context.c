@@ -1,7 +1,9 @@
 /* The context: runs every backend once, owns the device list, and answers
  * queries by handing them to the backend that owns each device. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "internal.h"
 
@@ -162,6 +164,42 @@ static int backend_slot(const gw_context *ctx, const gw_backend *b)
 	return -1;
 }
 
+/* Compare two UUIDs or a UUID and a prefix of one, ignoring case and
+ * dashes: returns true when all of `prefix` matches the start of `uuid`. */
+static bool uuid_prefix_eq(const char *uuid, const char *prefix)
+{
+	for (;;) {
+		while (*uuid == '-')
+			uuid++;
+		while (*prefix == '-')
+			prefix++;
+		if (!*prefix)
+			return true;
+		if (!*uuid || tolower((unsigned char)*uuid) != tolower((unsigned char)*prefix))
+			return false;
+		uuid++;
+		prefix++;
+	}
+}
+
+/* "GPU-" / "MIG-" off the front (either case), the rest returned. */
+static const char *uuid_body(const char *u, const char *kind)
+{
+	return !strncasecmp(u, kind, 4) ? u + 4 : u;
+}
+
+/* Which CUDA ordinal each MIG device has: the cuda backend recorded the
+ * UUIDs CUDA listed under this GPU; the sample has the MIG devices. */
+static void mig_cuda_indices(const gw_device *d, gw_device_sample *s)
+{
+	for (int m = 0; m < GW_MAX_MIG; m++) {
+		s->mig[m].cuda_index = -1;
+		for (int k = 0; m < s->mig_count && k < d->ncuda_mig && GW_VALID(s->mig[m].uuid); k++)
+			if (!strcasecmp(uuid_body(s->mig[m].uuid.s, "MIG-"), uuid_body(d->cuda_mig[k].uuid, "MIG-")))
+				s->mig[m].cuda_index = d->cuda_mig[k].ordinal;
+	}
+}
+
 int gw_device_sample_read(gw_context *ctx, int index, gw_device_sample *out)
 {
 	gw_device *d;
@@ -182,6 +220,7 @@ int gw_device_sample_read(gw_context *ctx, int index, gw_device_sample *out)
 	rc = d->owner->sample(ctx->state[slot], ctx, d, &s);
 	if (rc < 0)
 		return rc;
+	mig_cuda_indices(d, &s);
 	*out = s;
 	return 0;
 }
@@ -243,52 +282,236 @@ void gw_processes_free(gw_process *list)
 	gw__free(list);
 }
 
-static bool uuid_matches(const char *uuid, const char *sel)
-{
-	size_t n = strlen(sel);
+/* ---- selectors -------------------------------------------------------- */
 
-	if (!strncasecmp(uuid, sel, n))
-		return true;
-	/* "8a5f..." also matches "GPU-8a5f..." */
-	return !strncmp(uuid, "GPU-", 4) && !strncasecmp(uuid + 4, sel, n);
+/* How many digits a selector needs before it is read as a UUID prefix
+ * rather than an index: `gpuwise list` prints 8 hex digits of each UUID,
+ * and no machine has ten million GPUs. */
+#define SELECTOR_UUID_DIGITS 8
+
+static bool all_digits(const char *s, size_t n)
+{
+	if (!n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!isdigit((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
+/* Does the UUID field match selector body `sel` (kind "GPU-" or "MIG-"
+ * already taken off)? A device UUID without that prefix (AMD's unique_id)
+ * is compared as it is. */
+static bool field_uuid_matches(const gw_str *uuid, const char *kind, const char *sel)
+{
+	if (!GW_VALID(*uuid) || !uuid->s[0])
+		return false;
+	return uuid_prefix_eq(uuid_body(uuid->s, kind), sel);
+}
+
+/* A resolver over one context. Samples (for MIG UUIDs) are read at most
+ * once per device, and only when a selector needs them. */
+struct resolver {
+	gw_context *ctx;          /* NULL: whole GPUs only (gw_device_find) */
+	const gw_context *cctx;
+	gw_device_sample *samples;
+	bool *sampled;
+};
+
+static const gw_device_sample *resolver_sample(struct resolver *r, int i)
+{
+	const gw_device_info *d = &r->cctx->devices[i].info;
+
+	if (!r->ctx || !r->samples || d->health != GW_HEALTH_OK || !GW_VALID(d->mig_capable) || !d->mig_capable.v)
+		return NULL;
+	if (!r->sampled[i]) {
+		r->sampled[i] = true;
+		if (gw_device_sample_read(r->ctx, i, &r->samples[i]) < 0)
+			r->samples[i].mig_count = 0;
+	}
+	return &r->samples[i];
+}
+
+/* Copy entry [s, s+n) into buf, spaces trimmed; false when it does not fit. */
+static bool entry_text(const char *s, size_t n, char *buf, size_t bufsz)
+{
+	while (n && isspace((unsigned char)*s))
+		s++, n--;
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	if (n >= bufsz)
+		return false;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	return true;
+}
+
+/* "G:M": MIG device M of GPU G. */
+static int resolve_mig_position(struct resolver *r, const char *e, gw_selection *out)
+{
+	const char *colon = strchr(e, ':');
+	const gw_device_sample *s;
+	long g = strtol(e, NULL, 10), m = strtol(colon + 1, NULL, 10);
+
+	if (g >= r->cctx->ndevices || colon - e > 6 || strlen(colon + 1) > 6)
+		return gw__error_set(GW_ENOTFOUND, "'%s': no GPU with index %ld (%d found)", e, g, r->cctx->ndevices);
+	s = resolver_sample(r, (int)g);
+	if (!s || m >= s->mig_count || m >= GW_MAX_MIG)
+		return gw__error_set(GW_ENOTFOUND, "'%s': GPU %ld has %s MIG device %ld", e, g,
+				     s && s->mig_count ? "no" : "MIG off, no", m);
+	out->device = (int)g;
+	out->mig = (int)m;
+	return 0;
+}
+
+/* A UUID or unique prefix, among GPUs and (unless kind says "GPU-") MIG devices. */
+static int resolve_uuid(struct resolver *r, const char *e, gw_selection *out)
+{
+	bool want_gpu = strncasecmp(e, "MIG-", 4) != 0, want_mig = strncasecmp(e, "GPU-", 4) != 0;
+	const char *body = want_gpu && want_mig ? e : e + 4;
+	int hits = 0;
+
+	if (!*body)
+		return gw__error_set(GW_EINVAL, "'%s' is only a prefix: give (part of) the UUID after it", e);
+	/* Dashes are skipped inside a UUID, not in front of one ("-1" is no prefix). */
+	if (!isalnum((unsigned char)*body))
+		return gw__error_set(GW_ENOTFOUND, "no GPU matches '%s'", e);
+	for (int i = 0; i < r->cctx->ndevices; i++) {
+		const gw_device_info *d = &r->cctx->devices[i].info;
+		const gw_device_sample *s;
+
+		if (want_gpu && field_uuid_matches(&d->uuid, "GPU-", body)) {
+			*out = (gw_selection){ i, -1 };
+			hits++;
+		}
+		if (!want_mig || !(s = resolver_sample(r, i)))
+			continue;
+		for (int m = 0; m < s->mig_count && m < GW_MAX_MIG; m++)
+			if (field_uuid_matches(&s->mig[m].uuid, "MIG-", body)) {
+				*out = (gw_selection){ i, m };
+				hits++;
+			}
+	}
+	if (hits > 1)
+		return gw__error_set(GW_EINVAL, "'%s' matches %d devices; give more of the UUID", e, hits);
+	if (!hits)
+		return gw__error_set(GW_ENOTFOUND, "no GPU%s matches '%s'", want_mig ? " or MIG device" : "", e);
+	return 0;
+}
+
+static int resolve_entry(struct resolver *r, const char *e, gw_selection *out)
+{
+	size_t n = strlen(e);
+	const char *colon = strchr(e, ':');
+	char norm[16];
+
+	if (!n)
+		return gw__error_set(GW_EINVAL, "empty device selector");
+	if (all_digits(e, n) && n < SELECTOR_UUID_DIGITS) {
+		long idx = strtol(e, NULL, 10);
+
+		if (idx >= r->cctx->ndevices)
+			return gw__error_set(GW_ENOTFOUND, "no GPU with index %ld (%d found)%s", idx, r->cctx->ndevices,
+					     n >= 3 ? "; a UUID prefix of digits only needs 8 of them, or GPU-/MIG- before it" : "");
+		*out = (gw_selection){ (int)idx, -1 };
+		return 0;
+	}
+	if (colon && r->ctx && all_digits(e, (size_t)(colon - e)) && all_digits(colon + 1, strlen(colon + 1)))
+		return resolve_mig_position(r, e, out);
+	if (gw__pci_bus_id_normalize(e, norm) == 0) {
+		for (int i = 0; i < r->cctx->ndevices; i++)
+			if (GW_VALID(r->cctx->devices[i].info.pci_bus_id) && !strcmp(r->cctx->devices[i].info.pci_bus_id.s, norm)) {
+				*out = (gw_selection){ i, -1 };
+				return 0;
+			}
+		return gw__error_set(GW_ENOTFOUND, "no GPU at PCI bus id %s", norm);
+	}
+	return resolve_uuid(r, e, out);
 }
 
 int gw_device_find(const gw_context *ctx, const char *sel, int *out)
 {
-	char norm[16];
-	char *end;
-	long idx;
-	int found = -1;
+	struct resolver r = { NULL, ctx, NULL, NULL };
+	char e[256];
+	gw_selection s;
+	int rc;
 
-	if (!ctx || !sel || !*sel || !out)
+	if (!ctx || !sel || !out)
 		return gw__error_set(GW_EINVAL, "empty device selector");
-	idx = strtol(sel, &end, 10);
-	if (*end == '\0') {
-		if (idx < 0 || idx >= ctx->ndevices)
-			return gw__error_set(GW_ENOTFOUND, "no GPU with index %ld (found %d)", idx, ctx->ndevices);
-		*out = (int)idx;
-		return 0;
-	}
-	if (gw__pci_bus_id_normalize(sel, norm) == 0) {
-		for (int i = 0; i < ctx->ndevices; i++)
-			if (GW_VALID(ctx->devices[i].info.pci_bus_id) && !strcmp(ctx->devices[i].info.pci_bus_id.s, norm)) {
-				*out = i;
-				return 0;
-			}
-	}
-	for (int i = 0; i < ctx->ndevices; i++) {
-		const gw_device_info *d = &ctx->devices[i].info;
-
-		if (!GW_VALID(d->uuid) || !uuid_matches(d->uuid.s, sel))
-			continue;
-		if (found >= 0)
-			return gw__error_set(GW_EINVAL, "'%s' matches more than one GPU; give more of the UUID", sel);
-		found = i;
-	}
-	if (found < 0)
-		return gw__error_set(GW_ENOTFOUND, "no GPU matches '%s'", sel);
-	*out = found;
+	if (!entry_text(sel, strlen(sel), e, sizeof(e)))
+		return gw__error_set(GW_ENOTFOUND, "no GPU matches a %zu-character selector", strlen(sel));
+	if ((rc = resolve_entry(&r, e, &s)) < 0)
+		return rc;
+	*out = s.device;
 	return 0;
+}
+
+int gw_context_select(gw_context *ctx, const char *selectors, gw_selection **out, size_t *count)
+{
+	struct resolver r = { ctx, ctx, NULL, NULL };
+	gw_selection *list = NULL;
+	size_t n = 0, cap = 0;
+	const char *p;
+	int rc = 0;
+
+	if (!ctx || !selectors || !out || !count)
+		return gw__error_set(GW_EINVAL, "gw_context_select: NULL argument");
+	if (ctx->ndevices > 0) {
+		r.samples = gw__calloc((size_t)ctx->ndevices, sizeof(*r.samples));
+		r.sampled = gw__calloc((size_t)ctx->ndevices, sizeof(*r.sampled));
+		if (!r.samples || !r.sampled) {
+			rc = gw__error_set(GW_ENOMEM, "out of memory selecting devices");
+			goto done;
+		}
+	}
+	for (p = selectors;; p++) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		char e[256];
+		gw_selection s;
+		bool dup = false;
+
+		if (!entry_text(p, len, e, sizeof(e))) {
+			rc = gw__error_set(GW_ENOTFOUND, "no GPU matches a %zu-character selector", len);
+			goto done;
+		}
+		if ((rc = resolve_entry(&r, e, &s)) < 0)
+			goto done;
+		for (size_t k = 0; k < n; k++)
+			dup |= list[k].device == s.device && list[k].mig == s.mig;
+		if (!dup) {
+			if (n == cap) {
+				size_t ncap = cap ? cap * 2 : 4;
+				gw_selection *nl = gw__realloc(list, ncap * sizeof(*nl));
+
+				if (!nl) {
+					rc = gw__error_set(GW_ENOMEM, "out of memory selecting devices");
+					goto done;
+				}
+				list = nl;
+				cap = ncap;
+			}
+			list[n++] = s;
+		}
+		if (!end)
+			break;
+		p = end;
+	}
+done:
+	gw__free(r.samples);
+	gw__free(r.sampled);
+	if (rc < 0) {
+		gw__free(list);
+		return rc;
+	}
+	*out = list;
+	*count = n;
+	return 0;
+}
+
+void gw_selection_free(gw_selection *selection)
+{
+	gw__free(selection);
 }
 
 const gw_driver_info *gw_context_driver(const gw_context *ctx)

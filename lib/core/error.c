@@ -3,14 +3,14 @@
 
 #include "internal.h"
 
-static _Thread_local char last_message[512];
+static _Thread_local char last_message[1024];
 
 int gw__error_set(int code, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(last_message, sizeof(last_message), fmt, ap);
+	gw__vfmt(last_message, sizeof(last_message), fmt, ap);
 	va_end(ap);
 	return code;
 }

@@ -20,9 +20,51 @@ void gw__strlcpy(char *dst, const char *src, size_t size)
 	dst[n] = '\0';
 }
 
+void gw__mark_cut(char *buf, size_t size)
+{
+	size_t at;
+
+	if (size < 4)
+		return;
+	/* Back up to the start of a UTF-8 character so none is split. */
+	at = size - 4;
+	while (at > 0 && ((unsigned char)buf[at] & 0xC0) == 0x80)
+		at--;
+	memcpy(buf + at, "\xe2\x80\xa6", 4); /* "…" and the NUL */
+}
+
+bool gw__vfmt(char *out, size_t size, const char *fmt, va_list ap)
+{
+	int n;
+
+	if (size == 0)
+		return false;
+	n = vsnprintf(out, size, fmt, ap);
+	if (n < 0) {
+		out[0] = '\0';
+		return false;
+	}
+	if ((size_t)n >= size) {
+		gw__mark_cut(out, size);
+		return false;
+	}
+	return true;
+}
+
+bool gw__fmt(char *out, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	bool fit;
+
+	va_start(ap, fmt);
+	fit = gw__vfmt(out, size, fmt, ap);
+	va_end(ap);
+	return fit;
+}
+
 void gw__str_set(gw_str *f, const char *s)
 {
-	gw__strlcpy(f->s, s, sizeof(f->s));
+	gw__fmt(f->s, sizeof(f->s), "%s", s);
 	f->state = GW_FIELD_VALID;
 	f->code = 0;
 }

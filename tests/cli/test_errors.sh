@@ -88,10 +88,13 @@ run --version extra
 usage_error "gpuwise --version extra" "unexpected argument 'extra'"
 run help list extra
 usage_error "gpuwise help list extra" "unexpected argument 'extra'"
-run info -i 0 -i 1
-usage_error "info -i 0 -i 1" "option '-i' given twice"
-run info -i0 --id=1
-usage_error "info -i0 --id=1" "option '--id' given twice"
+# -i is a list-valued option (nvidia-smi's -i 0,1): a second -i adds to
+# the selection, it never silently replaces the first.
+run_on h100-8x info -i 0 -i 1 --json
+assert_eq "$rc" 0 "info -i 0 -i 1 exits 0"
+assert_json "info -i 0 -i 1 selects both" "assert [x['index'] for x in d['devices']] == [0, 1]"
+run_on h100-8x info -i0 --id=1 --json
+assert_json "info -i0 --id=1 selects both" "assert [x['index'] for x in d['devices']] == [0, 1]"
 run doctor --python-env
 usage_error "doctor --python-env" "option '--python-env' needs a value"
 run doctor --timeout 0
@@ -107,17 +110,19 @@ assert_eq "$rc" 2 "info -i '' exits 2"
 run_on h100-8x info -i 99
 assert_eq "$rc" 1 "info -i 99 on 8 GPUs exits 1"
 assert_one_error_line "info -i 99"
-assert_contains "$err" "no GPU matches '99'" "info -i 99 message"
+assert_contains "$err" "no GPU with index 99" "info -i 99 message"
 run_on h100-8x info -i GPU-ffffffff --json
 assert_eq "$rc" 1 "info -i with an unknown UUID exits 1"
 assert_contains "$err" "no GPU matches 'GPU-ffffffff'" "unknown UUID message"
 assert_eq "$out" "" "no JSON for an unknown selector"
 run_on h100-8x info -i 0000:77:00.0
 assert_eq "$rc" 1 "info -i with an unknown bus id exits 1"
-# An ambiguous UUID prefix is a usage error: "GPU-" matches all eight.
-run_on h100-8x info -i GPU-
+# An ambiguous UUID prefix is a usage error: two UUIDs start "GPU-7".
+run_on h100-8x info -i GPU-7
 assert_eq "$rc" 2 "an ambiguous selector exits 2"
-assert_contains "$err" "more than one GPU" "ambiguous selector message"
+assert_contains "$err" "'GPU-7' matches 2 devices" "ambiguous selector message"
+run_on h100-8x info -i GPU-
+assert_eq "$rc" 2 "a bare GPU- prefix exits 2"
 
 # A full disk is an error, not silence.
 run_on h100-8x list

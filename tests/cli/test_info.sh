@@ -257,6 +257,74 @@ assert_json "info -i bus id selects that GPU" "assert [x['pci_bus_id'] for x in 
 run_on h100-8x info -i0 --json
 assert_json "info -i0 (nvidia-smi style)" "assert [x['index'] for x in d['devices']] == [0]"
 
+# Whatever `list` prints as an identifier works as `info -i` input: every
+# row's GPU column and short UUID (all-digit ones included), on every machine.
+for m in h100-8x a100-mig mixed-nvidia-amd lost-gpu; do
+	run_on "$m" list --no-header
+	rows=$(printf '%s\n' "$out" | awk '/^[0-9]/ {print $1 "|" $0}')  # not a wrapped reason's lines
+	while IFS='|' read -r id line; do
+		[ -n "$id" ] || continue
+		short=$(printf '%s\n' "$line" | grep -oE '  [0-9a-f]{8}  ' | tr -d ' ' | head -1)
+		want=${id%%:*}
+		for sel in "$id" ${short:+"$short"}; do
+			run_on "$m" info -i "$sel" --json
+			assert_json "[$m] info -i $sel (from list row $id) selects GPU $want" "
+assert [x['index'] for x in d['devices']] == [$want], [x['index'] for x in d['devices']]
+if ':' in '$id':
+    migs = d['devices'][0]['mig']['devices']
+    assert len(migs) == 1, 'the selected MIG device only: %s' % migs
+    assert migs[0]['uuid'][4:].replace('-', '').startswith('$short'), migs[0]['uuid']"
+		done
+	done <<<"$rows"
+done
+# h100-8x GPU 7's UUID starts with 8 digits (33135771): a UUID, not an index.
+short7=$(mjson h100-8x 'm["nvml"]["devices"][7]["uuid"][4:12]')
+case $short7 in *[!0-9]*) fail "h100-8x GPU 7's UUID no longer starts with digits: $short7" ;; esac
+run_on h100-8x info -i "$short7" --json
+assert_eq "$rc" 0 "info -i $short7 (all digits, 8 of them) is GPU 7's UUID"
+assert_json "info -i $short7 selects GPU 7" "assert [x['index'] for x in d['devices']] == [7]"
+# The ambiguity rule (docs/commands/info.md): fewer than 8 digits is an index.
+run_on h100-8x info -i "${short7:0:7}" --json
+assert_eq "$rc" 1 "info -i ${short7:0:7}: an index, and there is no GPU ${short7:0:7}"
+assert_contains "$err" "no GPU with index ${short7:0:7}" "seven digits are an index"
+assert_contains "$err" "8 of them" "the message says how to give a digit-only UUID prefix"
+run_on h100-8x info -i "GPU-${short7:0:4}" --json
+assert_json "GPU- before digits makes them a UUID prefix" "assert [x['index'] for x in d['devices']] == [7]"
+# Lists, as nvidia-smi -i 0,1 takes them; repeated -i adds; duplicates once.
+run_on h100-8x info -i 0,1 --json
+assert_eq "$rc" 0 "info -i 0,1"
+assert_json "info -i 0,1 selects GPUs 0 and 1" "assert [x['index'] for x in d['devices']] == [0, 1]"
+run_on h100-8x info -i 5 -i "$short7",2a:00.0 --json
+assert_json "info -i 5 -i UUID,BUS selects all three in order" "assert [x['index'] for x in d['devices']] == [5, 7, 1]"
+run_on h100-8x info -i 3,3 -q
+assert_eq "$rc" 0 "info -i 3,3 -q"
+run_on h100-8x info -i 3,3 --json
+assert_json "a duplicate selects once" "assert [x['index'] for x in d['devices']] == [3]"
+run_on h100-8x info -i 0,9
+assert_eq "$rc" 1 "info -i 0,9: GPU 9 does not exist"
+assert_contains "$err" "no GPU with index 9" "the missing entry is named"
+run_on h100-8x info -i 0,
+assert_eq "$rc" 2 "info -i '0,': an empty entry is a usage error"
+run_on h100-8x info -i -1
+assert_eq "$rc" 1 "info -i -1 matches nothing"
+# MIG devices: G:M, MIG- UUID prefix, and the short UUID; processes of that instance only.
+mig1=$(mjson a100-mig 'm["nvml"]["devices"][0]["mig"]["devices"][1]["uuid"]')
+gi1=$(mjson a100-mig 'm["nvml"]["devices"][0]["mig"]["devices"][1]["gpu_instance_id"]')
+for sel in 0:1 "${mig1:0:10}" "${mig1:4:8}" "$mig1"; do
+	run_on a100-mig info -i "$sel" --json
+	assert_eq "$rc" 0 "a100-mig: info -i $sel"
+	assert_json "a100-mig: info -i $sel is GPU 0 with MIG device 1 only" "
+x, = d['devices']
+assert x['index'] == 0
+assert [g['uuid'] for g in x['mig']['devices']] == ['$mig1'], x['mig']['devices']
+assert all(p['gpu_instance_id'] == $gi1 for p in x['processes']), x['processes']"
+done
+run_on a100-mig info -i 0:7
+assert_eq "$rc" 1 "a100-mig: no MIG device 7"
+assert_contains "$err" "no MIG device 7" "a100-mig: the message names the MIG device"
+run_on a100-mig info -i 1:0
+assert_contains "$err" "MIG off" "a100-mig: GPU 1 has MIG off"
+
 # Lost GPU: the others are reported, the lost one says so.
 run_on lost-gpu info
 assert_eq "$rc" 0 "lost-gpu: info exits 0 (three GPUs are fine)"
@@ -289,6 +357,21 @@ if [ "$reasons" != None ] && [ "$reasons" != 0 ]; then
 	assert_contains "$out" "Clocks Event Reasons" "laptop: clock event reasons shown"
 	assert_not_contains "$(printf '%s\n' "$out" | grep 'Clocks Event Reasons')" "None" "laptop: reasons named"
 fi
+
+# Every throttle bit set (53 of them: JSON numbers are exact up to 2^53):
+# each known reason by its title, the unknown bits together, nothing cut
+# mid-word (the line was cut at 255 bytes).
+mkdir -p "$TMPD/all-reasons"
+cp -a "$MACHINES/laptop-3060/root" "$TMPD/all-reasons/root"
+"$PY" -c 'import json, sys
+m = json.load(open(sys.argv[1])); m["nvml"]["devices"][0]["clocks_event_reasons"] = (1 << 53) - 1
+json.dump(m, open(sys.argv[2], "w"))' "$MACHINES/laptop-3060/machine.json" "$TMPD/all-reasons/machine.json"
+COLUMNS=1000 run_with "$TMPD/all-reasons" info -i 0
+last_cmd="[laptop-3060, every throttle bit] gpuwise info -i 0"
+line=$(printf '%s\n' "$out" | grep 'Clocks Event Reasons')
+assert_contains "$line" ": GPU Idle, Applications Clocks Setting, SW Power Cap," "all throttle bits: the known titles, in bit order"
+assert_contains "$line" ", Display Clock Setting, Unknown (0x$(printf '%x' $(( (1 << 53) - 1 - 0x1ff ))))" \
+	"all throttle bits: the last title and the unknown bits, whole"
 
 # No GPU readable: exit 1 with the one sentence, JSON still printed.
 run_on no-driver info --json

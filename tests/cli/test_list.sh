@@ -103,6 +103,57 @@ CUDA_VISIBLE_DEVICES=1 run_on h100-8x list --no-header
 assert_eq "$(printf '%s\n' "$out" | awk '$1 == 1 {print $(NF-1)}')" 0 "CUDA_VISIBLE_DEVICES=1: GPU 1 is CUDA 0"
 assert_eq "$(printf '%s\n' "$out" | awk '$1 == 0 {print $(NF-1)}')" - "CUDA_VISIBLE_DEVICES=1: GPU 0 hidden from CUDA"
 
+# CUDA_VISIBLE_DEVICES that hides every GPU (empty, garbage, an index past
+# the end, -1): CUDA sees nothing, and list says so: the CUDA column with
+# "-" for every GPU, and one warning on stderr naming the variable. The
+# exit status stays 0 (the GPUs can be read; docs/commands/list.md).
+for cvd in "" garbage 99 -1; do
+	CUDA_VISIBLE_DEVICES=$cvd run_on h100-8x list
+	last_cmd="CUDA_VISIBLE_DEVICES='$cvd' gpuwise list"
+	assert_eq "$rc" 0 "CUDA_VISIBLE_DEVICES='$cvd': the GPUs are readable, exit 0"
+	assert_contains "$(printf '%s\n' "$out" | head -1)" "CUDA" "CUDA_VISIBLE_DEVICES='$cvd': CUDA column shown"
+	assert_eq "$(printf '%s\n' "$out" | awk 'NR > 1 {print $(NF-1)}' | sort -u)" - "CUDA_VISIBLE_DEVICES='$cvd': CUDA sees no GPU"
+	assert_contains "$err" "CUDA sees none of the 8 NVIDIA GPUs" "CUDA_VISIBLE_DEVICES='$cvd': warning on stderr"
+	assert_contains "$err" "CUDA_VISIBLE_DEVICES=\"$cvd\"" "CUDA_VISIBLE_DEVICES='$cvd': the warning quotes the variable"
+	CUDA_VISIBLE_DEVICES=$cvd run_on h100-8x list --json
+	assert_json "CUDA_VISIBLE_DEVICES='$cvd': every cuda_index null" 'assert all(x["cuda_index"] is None for x in d["devices"])'
+done
+# The first bad entry hides the rest, as CUDA does.
+CUDA_VISIBLE_DEVICES=2,99,3 run_on h100-8x list --no-header
+assert_eq "$(printf '%s\n' "$out" | awk '{print $1 "=" $(NF-1)}' | tr '\n' ' ')" "0=- 1=- 2=0 3=- 4=- 5=- 6=- 7=- " \
+	"CUDA_VISIBLE_DEVICES=2,99,3: GPU 2 is CUDA 0, the rest hidden"
+assert_eq "$err" "" "CUDA_VISIBLE_DEVICES=2,99,3: CUDA sees a GPU, no warning"
+# Set to the identity order: the column is still shown (CUDA's view is asked for).
+CUDA_VISIBLE_DEVICES=0,1,2,3,4,5,6,7 run_on h100-8x list
+assert_contains "$(printf '%s\n' "$out" | head -1)" "CUDA" "CUDA_VISIBLE_DEVICES set: CUDA column shown"
+# A MIG device selected: its row has the CUDA index, its parent GPU none
+# (CUDA cannot use the whole GPU then).
+mig=$(mjson a100-mig 'm["nvml"]["devices"][0]["mig"]["devices"][1]["uuid"]')
+CUDA_VISIBLE_DEVICES=$mig run_on a100-mig list --no-header
+assert_eq "$(printf '%s\n' "$out" | awk '{print $1 "=" $(NF-1)}' | tr '\n' ' ')" "0=- 0:0=- 0:1=0 0:2=- 1=- " \
+	"CUDA_VISIBLE_DEVICES=MIG-...: MIG 0:1 is CUDA 0, GPU 0 is not"
+assert_eq "$err" "" "CUDA_VISIBLE_DEVICES=MIG-...: CUDA sees a device, no warning"
+CUDA_VISIBLE_DEVICES=$mig run_on a100-mig list --json
+assert_json "CUDA_VISIBLE_DEVICES=MIG-...: JSON cuda_index on the MIG device" '
+g = d["devices"][0]
+assert g["cuda_index"] is None, g["cuda_index"]
+assert [m["cuda_index"] for m in g["mig_devices"]] == [None, 0, None], g["mig_devices"]'
+
+# A long health reason wraps under the HEALTH column within 80 columns
+# (not a terminal) or $COLUMNS; nothing is cut.
+for cols in "" 100; do
+	COLUMNS=$cols run_on driver-mismatch list
+	last_cmd="COLUMNS=$cols gpuwise list"
+	assert_eq "$(printf '%s\n' "$out" | awk -v w="${cols:-80}" '{ if (length($0) > w) print "long" }' | head -1)" "" \
+		"driver-mismatch: every line fits in ${cols:-80} columns"
+	col=$(printf '%s\n' "$out" | head -1 | awk '{print index($0, "HEALTH")}')
+	assert_eq "$(printf '%s\n' "$out" | sed -n '3,$p' | cut -c1-$((col - 1)) | tr -d ' ')" "" \
+		"driver-mismatch: continuation lines start under HEALTH"
+	flat=$(printf '%s\n' "$out" | sed -n '2,$p' | cut -c"$col"- | tr '\n' ' ' | tr -s ' ')
+	assert_contains "$flat" "the NVIDIA kernel module and the user-space driver library have different versions (LIB_RM_VERSION_MISMATCH)" \
+		"driver-mismatch: the reason is whole (it was cut at 127 bytes)"
+done
+
 run_on mi300x list
 assert_contains "$out" "gfx942" "MI300X shows its gfx target"
 
@@ -131,7 +182,7 @@ for f in "$TMPD"/intel-only/root/sys/bus/pci/devices/*; do
 	[ "$(cat "$f/vendor")" = 0x10de ] && rm -rf "$f"
 done
 printf '{"schema": 1, "description": "Intel iGPU only", "nvml": null, "cuda": null}\n' >"$TMPD/intel-only/machine.json"
-run_with "$TMPD/intel-only" list
+COLUMNS=200 run_with "$TMPD/intel-only" list
 last_cmd="[intel-only] gpuwise list"
 assert_eq "$rc" 1 "intel-only: no readable GPU, exit 1"
 assert_contains "$out" "unsupported: gpuwise cannot read Intel GPUs (driver i915 bound)" "intel-only: the iGPU is unsupported, with the reason"

@@ -130,8 +130,27 @@ static void test_context_empty_root(void)
 	rmdir(dir);
 }
 
+/* A message that does not fit ends in "…", never cut mid-character silently. */
+static void test_fmt_marks_cut(void)
+{
+	char buf[12];
+
+	CHECK(gw__fmt(buf, sizeof(buf), "%s", "short"));
+	CHECK_STR(buf, "short");
+	CHECK(!gw__fmt(buf, sizeof(buf), "%s", "a sentence too long"));
+	CHECK_STR(buf, "a senten\xe2\x80\xa6");
+	/* "é" (2 bytes) would be split at byte 8: the cut moves before it. */
+	CHECK(!gw__fmt(buf, sizeof(buf), "%s", "abcdefg\xc3\xa9hijkl"));
+	CHECK_STR(buf, "abcdefg\xe2\x80\xa6");
+	CHECK(gw__fmt(buf, sizeof(buf), "%s", "exactly 11c"));
+	CHECK_STR(buf, "exactly 11c");
+	gw__error_set(GW_EINVAL, "%0900d and the end", 0);
+	CHECK(strstr(gw_error_last(), " and the end") != NULL);
+}
+
 int main(void)
 {
+	test_fmt_marks_cut();
 	test_path_join();
 	test_parse_u64();
 	test_bus_id();

@@ -595,13 +595,102 @@ static void case_mig_visible(void)
 {
 	gw_context *ctx;
 
+	gw_device_sample s;
+
 	use_machine("nvml_mig.json");
 	setenv("CUDA_VISIBLE_DEVICES", "MIG-aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeee2", 1);
 	ctx = open_context();
 	CHECK_INT(gw_device_count(ctx), 2);
-	CHECK_INT(gw_device_get(ctx, 0)->cuda_index, 0);
+	/* CUDA sees the MIG device, not the whole GPU: the index is the MIG
+	 * device's, and GPU 0 itself has none. */
+	CHECK_INT(gw_device_get(ctx, 0)->cuda_index, -1);
 	CHECK_INT(gw_device_get(ctx, 1)->cuda_index, -1);
 	CHECK_STR(gw_device_get(ctx, 0)->backend, "nvml");
+	CHECK_INT(gw_device_sample_read(ctx, 0, &s), 0);
+	CHECK_INT(s.mig_count, 2);
+	CHECK_INT(s.mig[0].cuda_index, -1);
+	CHECK_INT(s.mig[1].cuda_index, 0);
+	CHECK_INT(s.mig[2].cuda_index, -1);
+	gw_context_free(ctx);
+}
+
+/* Select exactly one entry; returns it ({-9, -9} when not one). */
+static gw_selection select_one(gw_context *ctx, const char *sel)
+{
+	gw_selection *list = NULL, one = { -9, -9 };
+	size_t n = 0;
+
+	if (gw_context_select(ctx, sel, &list, &n) == 0 && n == 1)
+		one = list[0];
+	gw_selection_free(list);
+	return one;
+}
+
+#define CHECK_SEL(ctx, sel, want_dev, want_mig) do { \
+	gw_selection s_ = select_one(ctx, sel); \
+	CHECK_INT(s_.device, want_dev); \
+	CHECK_INT(s_.mig, want_mig); \
+} while (0)
+
+static void case_select(void)
+{
+	gw_context *ctx;
+	gw_selection *list = (gw_selection *)&list, *keep;
+	size_t n = 77;
+	int idx = -1;
+
+	use_machine("nvml_mig.json");
+	ctx = open_context();
+	CHECK_SEL(ctx, "1", 1, -1);
+	CHECK_SEL(ctx, " 1 ", 1, -1);
+	CHECK_SEL(ctx, "GPU-abcdef01", 1, -1);
+	CHECK_SEL(ctx, "abcdef01", 1, -1);
+	CHECK_SEL(ctx, "ABCDEF011111", 1, -1);     /* case and dashes ignored */
+	CHECK_SEL(ctx, "0:1", 0, 1);
+	CHECK_SEL(ctx, "MIG-aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeee2", 0, 1);
+	CHECK_SEL(ctx, "aaaaaaaabbbbccccddddeeeeeeeeeee1", 0, 0);
+	/* Ambiguous prefixes, no matches, and malformed entries: nothing selected. */
+	keep = list;
+	CHECK_INT(gw_context_select(ctx, "MIG-aaaa", &list, &n), GW_EINVAL);
+	CHECK_INT(gw_context_select(ctx, "abcdef0", &list, &n), GW_EINVAL);
+	CHECK(strstr(gw_error_last(), "abcdef0") != NULL);
+	CHECK_INT(gw_context_select(ctx, "GPU-aaaa", &list, &n), GW_ENOTFOUND);
+	CHECK_INT(gw_context_select(ctx, "0:2", &list, &n), GW_ENOTFOUND);
+	CHECK_INT(gw_context_select(ctx, "1:0", &list, &n), GW_ENOTFOUND);
+	CHECK_INT(gw_context_select(ctx, "2", &list, &n), GW_ENOTFOUND);
+	CHECK_INT(gw_context_select(ctx, "-1", &list, &n), GW_ENOTFOUND);
+	CHECK_INT(gw_context_select(ctx, "", &list, &n), GW_EINVAL);
+	CHECK_INT(gw_context_select(ctx, "0,", &list, &n), GW_EINVAL);
+	CHECK_INT(gw_context_select(ctx, "GPU-", &list, &n), GW_EINVAL);
+	CHECK(list == keep && n == 77);              /* untouched on failure */
+	/* Lists keep their order and drop duplicates. */
+	CHECK_INT(gw_context_select(ctx, "1,0:1,abcdef01,0", &list, &n), 0);
+	CHECK_INT((int)n, 3);
+	CHECK(n == 3 && list[0].device == 1 && list[0].mig == -1 && list[1].device == 0 && list[1].mig == 1 &&
+	      list[2].device == 0 && list[2].mig == -1);
+	gw_selection_free(list);
+	CHECK_INT(gw_device_find(ctx, "abcdef01", &idx), 0);
+	CHECK_INT(idx, 1);
+	gw_context_free(ctx);
+}
+
+/* Eight or more digits are a UUID prefix (what `gpuwise list` prints),
+ * fewer are an index. */
+static void case_select_digits(void)
+{
+	gw_context *ctx;
+	int idx = -1;
+
+	use_machine("../../machines/h100-8x/machine.json");
+	ctx = open_context();
+	CHECK_INT(gw_device_count(ctx), 8);
+	CHECK_SEL(ctx, "33135771", 7, -1);
+	CHECK_SEL(ctx, "7", 7, -1);
+	CHECK_INT(gw_device_find(ctx, "33135771", &idx), 0);
+	CHECK_INT(idx, 7);
+	CHECK_SEL(ctx, "3313577", -9, -9);          /* seven digits: index 3313577, none */
+	CHECK(strstr(gw_error_last(), "index 3313577") != NULL);
+	CHECK_SEL(ctx, "GPU-3313", 7, -1);
 	gw_context_free(ctx);
 }
 
@@ -764,6 +853,8 @@ int main(int argc, char **argv)
 	RUN(case_lost_while_sampling);
 	RUN(case_mig);
 	RUN(case_mig_visible);
+	RUN(case_select);
+	RUN(case_select_digits);
 	RUN(case_visible_devices);
 	RUN(case_visible_devices_none);
 	RUN(case_device_order);
