@@ -21,12 +21,14 @@ struct report {
 	size_t nprocs;
 	int procs_rc;
 	char procs_error[1100];
+	char cuda_index[700]; /* the index, or why CUDA has none for this GPU */
 };
 
 static void report_read(gw_context *ctx, int i, struct report *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->d = gw_device_get(ctx, i);
+	cuda_index_text(ctx, r->d, r->cuda_index, sizeof(r->cuda_index));
 	/* A lost GPU has no dynamic data; every field stays UNREAD (N/A). */
 	if (r->d->health == GW_HEALTH_LOST) {
 		r->sample_rc = GW_ELOST;
@@ -130,15 +132,12 @@ static void human_backends(const gw_context *ctx)
 	}
 }
 
-static void human_identity(const gw_device_info *d)
+static void human_identity(const gw_device_info *d, const char *cuda_index)
 {
 	char a[128];
 
 	report_line(1, "Index", "%d", d->index);
-	if (d->cuda_index >= 0)
-		report_line(1, "CUDA Index", "%d", d->cuda_index);
-	else
-		report_line(1, "CUDA Index", "%s", d->vendor == GW_VENDOR_NVIDIA ? "none (hidden from CUDA)" : "N/A");
+	report_line(1, "CUDA Index", "%s", cuda_index);
 	report_line(1, "Vendor", "%s", gw_vendor_name(d->vendor));
 	report_line(1, "Product Name", "%s", show_str(B(a), &d->name));
 	report_line(1, "GPU UUID", "%s", show_str(B(a), &d->uuid));
@@ -376,6 +375,8 @@ static void human_processes(const struct report *r)
 		report_line(3, "Used GPU Memory", "%s", show_bytes(B(a), &p->used_memory));
 		if (GW_VALID(p->gpu_instance_id))
 			report_line(3, "GPU Instance Id", "%" PRIu64, p->gpu_instance_id.v);
+		if (GW_VALID(p->compute_instance_id))
+			report_line(3, "Compute Instance Id", "%" PRIu64, p->compute_instance_id.v);
 	}
 }
 
@@ -391,7 +392,7 @@ static void human_device(const struct report *r, bool color)
 		    d->health != GW_HEALTH_OK ? d->health_reason : "", color_reset(color));
 	if (r->sample_rc < 0 && r->sample_rc != GW_ELOST)
 		report_line(1, "Sample Error", "%s", r->sample_error);
-	human_identity(d);
+	human_identity(d, r->cuda_index);
 	human_compute(d);
 	human_memory(r);
 	human_load(r);

@@ -144,6 +144,33 @@ const char *throttle_reason_title(uint64_t bit)
 	return NULL;
 }
 
+const char *cuda_index_text(const gw_context *ctx, const gw_device_info *d, char *buf, size_t n)
+{
+	const gw_backend_status *cuda = gw_context_backend(ctx, "cuda");
+	const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
+	int w;
+
+	if (d->cuda_index >= 0)
+		w = snprintf(buf, n, "%d", d->cuda_index);
+	else if (d->vendor != GW_VENDOR_NVIDIA)
+		w = snprintf(buf, n, "N/A");
+	else if (d->health != GW_HEALTH_OK)
+		w = snprintf(buf, n, "none (%s: CUDA cannot use it)",
+			     d->health == GW_HEALTH_LOST ? "the GPU is lost" :
+			     d->health == GW_HEALTH_NO_DRIVER ? "no driver serves the GPU" : "the driver refused the GPU");
+	else if (!cuda || cuda->state == GW_BACKEND_NOT_TRIED)
+		w = snprintf(buf, n, "none (CUDA was not asked)");
+	else if (cuda->state != GW_BACKEND_OK && cuda->message[0])
+		w = snprintf(buf, n, "none (%s)", cuda->message);
+	else if (cvd)
+		w = snprintf(buf, n, "none (hidden by CUDA_VISIBLE_DEVICES=\"%s\")", cvd);
+	else
+		w = snprintf(buf, n, "none (CUDA does not list this GPU)");
+	if (w > 0 && (size_t)w >= n)
+		mark_cut(buf, n);
+	return buf;
+}
+
 char *str_printf(const char *fmt, ...)
 {
 	va_list ap;

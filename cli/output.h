@@ -40,6 +40,11 @@ const char *throttle_reason_title(uint64_t bit);
  * character boundary. */
 void mark_cut(char *buf, size_t n);
 
+/* "Index" of CUDA for device d: the number, "N/A" for a GPU CUDA never
+ * serves (not NVIDIA), or "none (why)": the GPU is broken, CUDA failed or
+ * sees no device, CUDA_VISIBLE_DEVICES hides it. Returns buf. */
+const char *cuda_index_text(const gw_context *ctx, const gw_device_info *d, char *buf, size_t n);
+
 /* A malloc'd formatted string, as long as it needs to be (no fixed buffer
  * that could cut a message); NULL only when out of memory. */
 char *str_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

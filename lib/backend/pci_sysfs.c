@@ -170,6 +170,29 @@ static int count_unclaimed_nvidia(gw_context *ctx, const gw_pci_fn *fns, size_t 
  * order, as this scan walks them: when the counts agree, the k-th unclaimed
  * nvidia-bound function is the k-th lost NVML device, and it is shown once,
  * as lost, with its bus id. When they disagree the guess would be unsafe. */
+/* Copy name, architecture and compute capability from a readable GPU
+ * with the same PCI device id; false when there is none. */
+static bool sibling_facts(gw_context *ctx, gw_device *d, uint32_t device)
+{
+	for (int i = 0; i < ctx->ndevices && device != 0xffff; i++) {
+		const gw_device_info *o = &ctx->devices[i].info;
+
+		if (&ctx->devices[i] == d || o->health != GW_HEALTH_OK || !GW_VALID(o->pci_device_id) ||
+		    o->pci_device_id.v != device || !GW_VALID(o->name))
+			continue;
+		if (!GW_VALID(d->info.name))
+			d->info.name = o->name;
+		if (!GW_VALID(d->info.architecture))
+			d->info.architecture = o->architecture;
+		if (!GW_VALID(d->info.cc_major) && GW_VALID(o->cc_major) && GW_VALID(o->cc_minor)) {
+			d->info.cc_major = o->cc_major;
+			d->info.cc_minor = o->cc_minor;
+		}
+		return true;
+	}
+	return false;
+}
+
 static bool claim_for_lost_device(gw_context *ctx, const gw_pci_fn *f, bool counts_agree, gw_pci_ids *ids)
 {
 	gw_device *d;
@@ -180,9 +203,16 @@ static bool claim_for_lost_device(gw_context *ctx, const gw_pci_fn *f, bool coun
 	gw__str_set(&d->info.pci_bus_id, f->bus_id);
 	if (f->device != 0xffff)
 		gw__u64_set(&d->info.pci_device_id, f->device);
-	if (!GW_VALID(d->info.name)) {
-		gw__sysfs_pci_name(ids, ctx->root, f->vendor, f->device, name, sizeof(name));
-		gw__str_set(&d->info.name, name);
+	/* Name it as NVML names its siblings of the same model (the driver's
+	 * "A100-SXM4-80GB", not the table's "A100 SXM4 80GB"), with their
+	 * facts; else from the tables, as a GPU without a driver. */
+	if (!sibling_facts(ctx, d, f->device)) {
+		if (!GW_VALID(d->info.name)) {
+			gw__sysfs_pci_name(ids, ctx->root, f->vendor, f->device, name, sizeof(name));
+			gw__str_set(&d->info.name, name);
+		}
+		if (!GW_VALID(d->info.cc_major))
+			known_model_facts(&d->info, f);
 	}
 	annotate(d, f);
 	return true;

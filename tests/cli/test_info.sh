@@ -325,6 +325,29 @@ assert_contains "$err" "no MIG device 7" "a100-mig: the message names the MIG de
 run_on a100-mig info -i 1:0
 assert_contains "$err" "MIG off" "a100-mig: GPU 1 has MIG off"
 
+# CUDA Index says why there is none: a broken GPU is not "hidden".
+run_on lost-gpu info -i 0000:47:00.0
+assert_contains "$out" "CUDA Index                           : none (the GPU is lost: CUDA cannot use it)" "lost-gpu: why no CUDA index"
+assert_not_contains "$out" "hidden" "lost-gpu: a lost GPU is not called hidden"
+run_on no-driver info
+assert_contains "$out" "CUDA Index                           : none (no driver serves the GPU" "no-driver: why no CUDA index"
+CUDA_VISIBLE_DEVICES=1 run_on h100-8x info -i 0
+assert_contains "$out" "CUDA Index                           : none (hidden by CUDA_VISIBLE_DEVICES=\"1\")" "CUDA_VISIBLE_DEVICES=1: GPU 0 hidden, and by what"
+CUDA_VISIBLE_DEVICES=-1 run_on h100-8x info -i 0
+assert_contains "$out" "no CUDA device is visible" "CUDA_VISIBLE_DEVICES=-1: CUDA sees nothing, and says why"
+# The lost A100 is named like its siblings, with their compute capability.
+run_on lost-gpu list --json
+assert_json "lost-gpu: the lost GPU named and described like its siblings" '
+lost = [x for x in d["devices"] if x["health"] == "lost"]
+ok = [x for x in d["devices"] if x["health"] == "ok"]
+assert lost and lost[0]["name"] == ok[0]["name"], (lost[0]["name"], ok[0]["name"])
+assert lost[0]["compute_capability"] == ok[0]["compute_capability"], lost[0]["compute_capability"]'
+# A MIG process shows its GPU and compute instance ids.
+run_on a100-mig info -i 0:0
+ci=$(mjson a100-mig '[p for p in m["nvml"]["devices"][0]["processes"]["compute"] if p.get("gpu_instance_id") == m["nvml"]["devices"][0]["mig"]["devices"][0]["gpu_instance_id"]][0]["compute_instance_id"]')
+assert_eq "$(printf '%s\n' "$out" | sed -n '/^    Processes/,$p' | grep 'Compute Instance Id' | sed 's/.*: //' | sort -u)" "$ci" \
+	"a100-mig: MIG process compute instance id"
+
 # Lost GPU: the others are reported, the lost one says so.
 run_on lost-gpu info
 assert_eq "$rc" 0 "lost-gpu: info exits 0 (three GPUs are fine)"
