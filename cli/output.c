@@ -146,7 +146,7 @@ const char *throttle_reason_title(uint64_t bit)
 
 const char *cuda_index_text(const gw_context *ctx, const gw_device_info *d, char *buf, size_t n)
 {
-	const gw_backend_status *cuda = gw_context_backend(ctx, "cuda");
+	const gw_backend_status *cuda = gw_context_backend_by_id(ctx, GW_BACKEND_ID_CUDA);
 	const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
 	int w;
 
