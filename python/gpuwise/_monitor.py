@@ -3,7 +3,10 @@ summary of what it saw (loaded on first use to keep `import gpuwise` cheap)."""
 
 import collections
 import functools
+import os
 import sys
+import time
+import weakref
 
 from . import _gpuwise as _C
 
@@ -212,6 +215,25 @@ def _selectors(devices):
     return sels, None
 
 
+# Monitors whose sampling thread runs. A fork child inherits them without
+# their threads (the C layer marks them stopped); this notes, in the child,
+# when sampling ended, so durations and the summary say so.
+_running = weakref.WeakSet()
+
+
+def _after_fork_in_child():
+    now = time.monotonic()
+    for mon in list(_running):
+        if mon._t1 is None:
+            mon._t1 = now
+        mon._inherited = True
+    _running.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
 def _selector_of(info):
     return info["uuid"] or info["pci_bus_id"] or str(info["index"])
 
@@ -241,21 +263,22 @@ class Monitor:
         self._note = None
         self._status = {}
         self._t0 = self._t1 = None
+        self._inherited = False
 
     # -- running --
 
     def start(self):
         """Start sampling (again: a restart clears the previous samples)."""
-        import time
         if self._c is not None:
             self.stop()
         sels, note = _selectors(self._devices_arg)
         self._samples, self._devices, self._note, self._status = [], [], note, {}
-        self._t0, self._t1 = time.monotonic(), None
+        self._t0, self._t1, self._inherited = time.monotonic(), None, False
         if not sels:
             return self
         self._c = _C.Monitor(sels, self.interval, None, _C.OPT_NO_CUDA, self.max_samples)
         self._c.start()
+        _running.add(self)
         st = self._c.status()
         self._devices = [tuple(d) for d in st["devices"]]
         notes = [n for n in (st["context_error"], st["unresolved"] and
@@ -264,8 +287,9 @@ class Monitor:
         return self
 
     def stop(self):
-        """Stop sampling; the samples stay available."""
-        import time
+        """Stop sampling; the samples stay available. In a child forked while
+        the monitor ran, sampling already stopped at the fork (the thread
+        stayed in the parent): this only ends the bookkeeping."""
         if self._t0 is not None and self._t1 is None:
             self._t1 = time.monotonic()
         c = self._c
@@ -274,6 +298,7 @@ class Monitor:
             self._collect()
             self._status = c.status()
             self._c = None
+            _running.discard(self)
         return self
 
     def _collect(self):
@@ -282,7 +307,9 @@ class Monitor:
 
     @property
     def running(self):
-        return self._c is not None
+        """True while the sampling thread runs (False in a fork child: the
+        thread stayed in the parent)."""
+        return self._c is not None and bool(self._c.status()["running"])
 
     def __enter__(self):
         return self.start()
@@ -316,14 +343,16 @@ class Monitor:
 
     def summary(self):
         """A Summary (empty, with a note, when no GPU was monitored)."""
-        import time
         self._collect()
         if self._t0 is None:
             duration = 0.0
         else:
             duration = (self._t1 if self._t1 is not None else time.monotonic()) - self._t0
         truncated = bool((self._c.status() if self._c is not None else self._status).get("truncated"))
-        return summarize(self._samples, self._devices, duration, self.interval, truncated, self._note)
+        note = self._note
+        if self._inherited:
+            note = "; ".join(n for n in (note, "inherited through fork(): sampling stopped at the fork") if n)
+        return summarize(self._samples, self._devices, duration, self.interval, truncated, note)
 
     def to_csv(self, path):
         """Write the samples as CSV (one row per GPU per sample, with uuid)."""

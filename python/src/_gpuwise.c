@@ -353,6 +353,93 @@ static PyObject *process_dict(const gw_process *p)
 	return d;
 }
 
+/* ---- fork safety -------------------------------------------------------- */
+
+/* fork() copies only the thread that calls it. A lock another thread held at
+ * that moment stays locked forever in the child, and a Monitor's sampling
+ * thread does not exist there: joining it, or destroying the condition
+ * variable it was waiting on, blocks forever. So every lock this module owns
+ * is in one registry, and pthread_atfork handlers take them all before the
+ * fork (no thread is then inside a critical section) and release them on both
+ * sides; in the child they also mark each running Monitor as inherited: not
+ * running, nothing to join, its samples up to the fork still readable, and
+ * its thread's context left alone (it belongs to a thread that is gone).
+ * The registry is the one piece of mutable global state here; fork() is a
+ * process-wide event, so nothing narrower can see every lock. */
+struct monitor_state;
+
+struct fork_entry {
+	struct fork_entry *prev, *next;
+	pthread_mutex_t *lock;
+	struct monitor_state *monitor;   /* NULL for a Context */
+};
+
+static pthread_mutex_t fork_registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct fork_entry *fork_registry;
+
+static void fork_register(struct fork_entry *e, pthread_mutex_t *lock, struct monitor_state *m)
+{
+	e->lock = lock;
+	e->monitor = m;
+	e->prev = NULL;
+	pthread_mutex_lock(&fork_registry_lock);
+	e->next = fork_registry;
+	if (fork_registry)
+		fork_registry->prev = e;
+	fork_registry = e;
+	pthread_mutex_unlock(&fork_registry_lock);
+}
+
+static void fork_unregister(struct fork_entry *e)
+{
+	if (!e->lock)
+		return;
+	pthread_mutex_lock(&fork_registry_lock);
+	if (e->prev)
+		e->prev->next = e->next;
+	else
+		fork_registry = e->next;
+	if (e->next)
+		e->next->prev = e->prev;
+	pthread_mutex_unlock(&fork_registry_lock);
+	e->prev = e->next = NULL;
+	e->lock = NULL;
+}
+
+static void monitor_forked_in_child(struct monitor_state *m);
+
+static void fork_prepare(void)
+{
+	pthread_mutex_lock(&fork_registry_lock);
+	for (struct fork_entry *e = fork_registry; e; e = e->next)
+		pthread_mutex_lock(e->lock);
+}
+
+static void fork_parent(void)
+{
+	for (struct fork_entry *e = fork_registry; e; e = e->next)
+		pthread_mutex_unlock(e->lock);
+	pthread_mutex_unlock(&fork_registry_lock);
+}
+
+static void fork_child(void)
+{
+	for (struct fork_entry *e = fork_registry; e; e = e->next) {
+		if (e->monitor)
+			monitor_forked_in_child(e->monitor);
+		pthread_mutex_unlock(e->lock);
+	}
+	pthread_mutex_unlock(&fork_registry_lock);
+}
+
+static pthread_once_t fork_handlers_once = PTHREAD_ONCE_INIT;
+static int fork_handlers_rc;
+
+static void fork_handlers_install(void)
+{
+	fork_handlers_rc = pthread_atfork(fork_prepare, fork_parent, fork_child);
+}
+
 /* ---- Context ----------------------------------------------------------- */
 
 typedef struct {
@@ -360,6 +447,7 @@ typedef struct {
 	gw_context *ctx;
 	pthread_mutex_t lock;
 	int lock_ready;
+	struct fork_entry fork;
 	char *root, *nvml_library, *cuda_library; /* kept alive for ctx->opts */
 } ContextObject;
 
@@ -406,6 +494,7 @@ static PyObject *Context_new(PyTypeObject *type, PyObject *args, PyObject *kwarg
 		return PyErr_NoMemory();
 	}
 	self->lock_ready = 1;
+	fork_register(&self->fork, &self->lock, NULL);
 	self->root = dup_or_null(root);
 	self->nvml_library = dup_or_null(nvml);
 	self->cuda_library = dup_or_null(cuda);
@@ -437,8 +526,10 @@ static void Context_dealloc(PyObject *obj)
 	freefunc tp_free = (freefunc)PyType_GetSlot(tp, Py_tp_free);
 
 	context_release(self);
-	if (self->lock_ready)
+	if (self->lock_ready) {
+		fork_unregister(&self->fork);
 		pthread_mutex_destroy(&self->lock);
+	}
 	free(self->root);
 	free(self->nvml_library);
 	free(self->cuda_library);
@@ -776,6 +867,8 @@ struct monitor_state {
 	pthread_cond_t cond;
 	pthread_t thread;
 	int started, ready, stop;
+	int inherited;         /* this is a fork child's copy: the thread never existed here */
+	struct fork_entry fork;
 	double interval;
 	size_t max_records;
 	gw_options opts;
@@ -935,16 +1028,31 @@ static void *monitor_main(void *arg)
 	return NULL;
 }
 
+/* In a fork child, with m->lock held (fork_prepare took it): the sampling
+ * thread is not there. Never join it, never destroy the condition variable
+ * it was waiting on (that waits for the waiter), leave its context alone. */
+static void monitor_forked_in_child(struct monitor_state *m)
+{
+	if (m->started) {
+		m->inherited = 1;
+		m->started = 0;
+		m->stop = 1;
+	}
+}
+
 static void monitor_state_free(struct monitor_state *m)
 {
 	if (!m)
 		return;
+	fork_unregister(&m->fork);
 	for (int i = 0; i < m->nsel; i++)
 		free(m->selectors[i]);
 	free(m->root);
 	free(m->records);
-	pthread_cond_destroy(&m->cond);
-	pthread_mutex_destroy(&m->lock);
+	if (!m->inherited) {
+		pthread_cond_destroy(&m->cond);
+		pthread_mutex_destroy(&m->lock);
+	}
 	free(m);
 }
 
@@ -1007,6 +1115,7 @@ static PyObject *Monitor_new(PyTypeObject *type, PyObject *args, PyObject *kwarg
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&m->cond, &ca);
 	pthread_condattr_destroy(&ca);
+	fork_register(&m->fork, &m->lock, m);
 	m->interval = interval;
 	m->max_records = (size_t)max_samples;
 	for (Py_ssize_t i = 0; i < n; i++) {
@@ -1077,7 +1186,7 @@ static PyObject *Monitor_start(PyObject *obj, PyObject *unused)
 	int rc;
 
 	(void)unused;
-	if (m->started || self->finished)
+	if (m->started || self->finished || m->inherited)
 		return raise_code(GW_EINVAL, "a Monitor can be started once");
 	m->stop = 0;
 	rc = pthread_create(&m->thread, NULL, monitor_main, m);
@@ -1205,6 +1314,7 @@ static PyObject *Monitor_status(PyObject *obj, PyObject *unused)
 	bad |= put(d, "truncated", PyBool_FromLong(m->truncated));
 	bad |= put(d, "errors", PyLong_FromUnsignedLong(m->errors));
 	bad |= put(d, "running", PyBool_FromLong(m->started && !m->stop));
+	bad |= put(d, "inherited", PyBool_FromLong(m->inherited));
 	bad |= put(d, "count", PyLong_FromSize_t(m->nrec));
 	bad |= put(d, "interval", PyFloat_FromDouble(m->interval));
 out:
@@ -1580,6 +1690,11 @@ PyMODINIT_FUNC PyInit__gpuwise(void)
 
 	if (!mod)
 		return NULL;
+	pthread_once(&fork_handlers_once, fork_handlers_install);
+	if (fork_handlers_rc != 0) {
+		PyErr_SetString(PyExc_ImportError, "gpuwise: pthread_atfork failed");
+		goto fail;
+	}
 	if (create_error_classes(mod) < 0)
 		goto fail;
 	if (!(t = PyType_FromSpec(&Context_spec)) || PyModule_AddObject(mod, "Context", t) < 0) {
