@@ -134,6 +134,10 @@ void gw__u64_set(gw_u64 *f, uint64_t v);            /* VALID */
 void gw__f64_set(gw_f64 *f, double v);              /* VALID */
 #define GW_FIELD_FAIL(f, st, c) do { (f).state = (st); (f).code = (c); } while (0)
 
+/* Append the bytes s[0..n) to the string in out (size outsz, truncating),
+ * each byte outside printable ASCII as '?'. */
+void gw__copy_printable(char *out, size_t outsz, const char *s, size_t n);
+
 /* Length (1-4) of the valid UTF-8 sequence at s (n bytes available), 0 when
  * invalid: overlong forms, surrogates and code points past U+10FFFF. */
 size_t gw__utf8_seq_len(const unsigned char *s, size_t n);

@@ -179,19 +179,6 @@ static bool ids_line(const char *line, size_t n, int indent, uint32_t *id, const
 	return true;
 }
 
-/* Copy text into out replacing control bytes: pci.ids is plain ASCII, but a
- * garbage file must not put escapes into a terminal. */
-static void copy_printable(char *out, size_t outsz, const char *s, size_t n)
-{
-	size_t w = strlen(out);
-
-	for (size_t i = 0; i < n && w + 1 < outsz; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		out[w++] = (c < 0x20 || c >= 0x7f) ? '?' : (char)c;
-	}
-	out[w] = '\0';
-}
 
 int gw__sysfs_pci_ids_lookup(const char *text, size_t len, uint32_t vendor, uint32_t device,
 			     char *out, size_t outsz)
@@ -230,11 +217,11 @@ int gw__sysfs_pci_ids_lookup(const char *text, size_t len, uint32_t vendor, uint
 
 			out[0] = '\0';
 			if (sv)
-				copy_printable(out, outsz, sv, strlen(sv));
+				gw__copy_printable(out, outsz, sv, strlen(sv));
 			else
-				copy_printable(out, outsz, vname, vname_len);
-			copy_printable(out, outsz, " ", 1);
-			copy_printable(out, outsz, name, name_len);
+				gw__copy_printable(out, outsz, vname, vname_len);
+			gw__copy_printable(out, outsz, " ", 1);
+			gw__copy_printable(out, outsz, name, name_len);
 			return 0;
 		}
 	}

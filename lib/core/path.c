@@ -47,22 +47,33 @@ static int errno_to_gw(int e)
 	}
 }
 
-int gw__read_file(const char *root, const char *path, size_t limit, char **out, size_t *len)
+/* Open root+path for reading, as every whole-file read does: the read fault
+ * kind fails here, and a failure becomes a gw error naming the path.
+ * Returns the descriptor or a negative gw_error. */
+static int open_for_read(const char *root, const char *path)
 {
 	char full[GW_PATH_MAX];
-	char *buf;
-	size_t used = 0, cap = 4096;
 	int fd, rc;
 
 	if ((rc = gw__path_join(full, sizeof(full), root, path)) < 0)
 		return rc;
 	if (gw__fault_hit(GW__FAULT_READ))
 		return gw__error_set(GW_EIO, "cannot read '%s': injected read failure", path);
-	fd = gw__sys_open(full, O_RDONLY | O_CLOEXEC | O_NONBLOCK, 0);
-	if (fd < 0) {
+	if ((fd = gw__sys_open(full, O_RDONLY | O_CLOEXEC | O_NONBLOCK, 0)) < 0) {
 		int e = errno;
 		return gw__error_set(errno_to_gw(e), "cannot open '%s': %s", path, strerror(e));
 	}
+	return fd;
+}
+
+int gw__read_file(const char *root, const char *path, size_t limit, char **out, size_t *len)
+{
+	char *buf;
+	size_t used = 0, cap = 4096;
+	int fd;
+
+	if ((fd = open_for_read(root, path)) < 0)
+		return fd;
 	if (cap > limit + 1)
 		cap = limit + 1;
 	if (!(buf = gw__malloc(cap))) {
@@ -346,21 +357,14 @@ int gw__path_resolve(const char *root, const char *path, char *out, size_t outsz
 
 int gw__read_tail(const char *root, const char *path, size_t limit, char **out, size_t *len)
 {
-	char full[GW_PATH_MAX];
 	struct stat st;
 	char *buf;
 	off_t start = 0;
 	size_t used = 0;
-	int fd, rc, e;
+	int fd, e;
 
-	if ((rc = gw__path_join(full, sizeof(full), root, path)) < 0)
-		return rc;
-	if (gw__fault_hit(GW__FAULT_READ))
-		return gw__error_set(GW_EIO, "cannot read '%s': injected read failure", path);
-	if ((fd = gw__sys_open(full, O_RDONLY | O_CLOEXEC | O_NONBLOCK, 0)) < 0) {
-		e = errno;
-		return gw__error_set(errno_to_gw(e), "cannot open '%s': %s", path, strerror(e));
-	}
+	if ((fd = open_for_read(root, path)) < 0)
+		return fd;
 	if (gw__sys_fstat(fd, &st) != 0) {
 		e = errno;
 		gw__sys_close(fd);

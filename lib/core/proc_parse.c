@@ -23,18 +23,6 @@ static const char *next_line(const char *p, const char *end, size_t *line_len)
 	return p;
 }
 
-/* Append the printable bytes of s[0..n) to out ('?' for the others). */
-static void copy_printable(char *out, size_t outsz, const char *s, size_t n)
-{
-	size_t w = strlen(out);
-
-	for (size_t i = 0; i < n && w + 1 < outsz; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		out[w++] = (c < 0x20 || c >= 0x7f) ? '?' : (char)c;
-	}
-	out[w] = '\0';
-}
 
 /* The field [start, end) as a decimal number of 1 to 10 digits. */
 static bool decimal_field(const char *start, const char *end, uint64_t *out)
@@ -146,7 +134,7 @@ int gw__passwd_lookup(const char *text, size_t len, uint32_t uid, char *name, si
 				continue;
 		}
 		name[0] = '\0';
-		copy_printable(name, namesz, line, (size_t)(c1 - line));
+		gw__copy_printable(name, namesz, line, (size_t)(c1 - line));
 		if (gid)
 			*gid = (unsigned)g;
 		return 0;

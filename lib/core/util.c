@@ -213,3 +213,17 @@ int gw__parse_hex(const char *s, uint32_t max, uint32_t *out)
 	*out = (uint32_t)v;
 	return 0;
 }
+
+/* A garbage file must never put escapes into a terminal: bytes outside
+ * printable ASCII become '?'. */
+void gw__copy_printable(char *out, size_t outsz, const char *s, size_t n)
+{
+	size_t w = strlen(out);
+
+	for (size_t i = 0; i < n && w + 1 < outsz; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		out[w++] = (c < 0x20 || c >= 0x7f) ? '?' : (char)c;
+	}
+	out[w] = '\0';
+}
