@@ -14,6 +14,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -48,6 +49,9 @@ static const char *const fault_names[GW__FAULT_KINDS] = {
 	[GW__FAULT_POLL] = "poll",
 	[GW__FAULT_KILL] = "kill",
 	[GW__FAULT_WAITPID] = "waitpid",
+	[GW__FAULT_EXECVE] = "execve",
+	[GW__FAULT_WAITID] = "waitid",
+	[GW__FAULT_PRCTL] = "prctl",
 };
 
 enum { FAULT_NONE = -1 };
@@ -128,6 +132,11 @@ static int os_execv(const char *path, char *const argv[])
 	return execv(path, argv);
 }
 
+static int os_prctl(int option, unsigned long arg)
+{
+	return prctl(option, arg, 0UL, 0UL, 0UL);
+}
+
 static void *os_dlopen(const char *name, int flags)
 {
 	return dlopen(name, flags);
@@ -173,6 +182,10 @@ static struct {
 	SYSCALL("poll", poll),
 	SYSCALL("kill", kill),
 	SYSCALL("waitpid", waitpid),
+	SYSCALL("execve", execve),
+	SYSCALL("waitid", waitid),
+	SYSCALL("prctl", os_prctl),
+	SYSCALL("getpid", getpid),
 };
 
 /* Indices into syscalls[], in its order. */
@@ -181,7 +194,7 @@ enum {
 	SYS_OPEN, SYS_READ, SYS_CLOSE, SYS_FSTAT, SYS_LSEEK, SYS_STAT, SYS_LSTAT, SYS_ACCESS,
 	SYS_OPENDIR, SYS_READDIR, SYS_CLOSEDIR, SYS_READLINK, SYS_REALPATH, SYS_GETUID, SYS_GETEGID,
 	SYS_GETGROUPS, SYS_PIPE2, SYS_FORK, SYS_EXECV, SYS_POSIX_SPAWN, SYS_DUP2, SYS_SETPGID, SYS_POLL,
-	SYS_KILL, SYS_WAITPID, SYS_COUNT
+	SYS_KILL, SYS_WAITPID, SYS_EXECVE, SYS_WAITID, SYS_PRCTL, SYS_GETPID, SYS_COUNT
 };
 _Static_assert(SYS_COUNT == sizeof(syscalls) / sizeof(syscalls[0]), "syscall index list out of step");
 
@@ -471,6 +484,29 @@ pid_t gw__sys_waitpid(pid_t pid, int *status, int options)
 {
 	FAIL_IF(GW__FAULT_WAITPID, -1);
 	return CALL(SYS_WAITPID, pid_t (*)(pid_t, int *, int))(pid, status, options);
+}
+
+int gw__sys_execve(const char *path, char *const argv[], char *const envp[])
+{
+	FAIL_IF(GW__FAULT_EXECVE, -1);
+	return CALL(SYS_EXECVE, int (*)(const char *, char *const *, char *const *))(path, argv, envp);
+}
+
+int gw__sys_waitid(idtype_t type, id_t id, siginfo_t *info, int options)
+{
+	FAIL_IF(GW__FAULT_WAITID, -1);
+	return CALL(SYS_WAITID, int (*)(idtype_t, id_t, siginfo_t *, int))(type, id, info, options);
+}
+
+int gw__sys_prctl(int option, unsigned long arg)
+{
+	FAIL_IF(GW__FAULT_PRCTL, -1);
+	return CALL(SYS_PRCTL, int (*)(int, unsigned long))(option, arg);
+}
+
+pid_t gw__sys_getpid(void)
+{
+	return CALL(SYS_GETPID, pid_t (*)(void))();
 }
 
 /* ---- for the layers above (internal.h) ---------------------------------- */

@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/wait.h>
 
 enum gw__fault_kind {
 	/* Kinds of calls (since the first fault loop). */
@@ -45,8 +46,8 @@ enum gw__fault_kind {
 	GW__FAULT_READLINK,
 	GW__FAULT_REALPATH,
 	GW__FAULT_GETGROUPS,
-	/* Process control: in the table for lib/doctor/deep.c and the probe's
-	 * python3 query to adopt. */
+	/* Process control (lib/core/spawn.c: doctor --deep, the probe's python3
+	 * query). */
 	GW__FAULT_PIPE2,
 	GW__FAULT_FORK,
 	GW__FAULT_EXECV,
@@ -56,6 +57,9 @@ enum gw__fault_kind {
 	GW__FAULT_POLL,
 	GW__FAULT_KILL,
 	GW__FAULT_WAITPID,
+	GW__FAULT_EXECVE,
+	GW__FAULT_WAITID,
+	GW__FAULT_PRCTL,
 	GW__FAULT_KINDS
 };
 
@@ -109,5 +113,11 @@ int gw__sys_setpgid(pid_t pid, pid_t pgid);
 int gw__sys_poll(struct pollfd *fds, nfds_t n, int timeout_ms);
 int gw__sys_kill(pid_t pid, int sig);
 pid_t gw__sys_waitpid(pid_t pid, int *status, int options);
+int gw__sys_execve(const char *path, char *const argv[], char *const envp[]);
+int gw__sys_waitid(idtype_t type, id_t id, siginfo_t *info, int options);
+/* prctl(2) with the one integer argument gpuwise uses (PR_SET_PDEATHSIG,
+ * PR_GET_CHILD_SUBREAPER's pointer passed as an unsigned long). */
+int gw__sys_prctl(int option, unsigned long arg);
+pid_t gw__sys_getpid(void);
 
 #endif

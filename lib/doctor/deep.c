@@ -3,15 +3,9 @@
  * the static (file-based) verdict. This is the only part of doctor that
  * runs code from the environments; it is opt-in because imports are slow
  * and can hang in exactly the broken cases. */
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "doctor/doctor_int.h"
@@ -75,14 +69,6 @@ static const char cupy_script[] =
 	"except BaseException as e:\n"
 	"    print('error', type(e).__name__, e)\n";
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* The interpreter of an environment: PREFIX/bin/python3.X, python3, python
  * for PREFIX/lib/python3.X/site-packages; /usr/bin/python3 for the
  * system's dist-packages; the system python3.X for a user site. */
@@ -108,7 +94,7 @@ static bool find_python(const gw__doctor *d, const gw_probe_pyenv *e, char *out,
 		gw__doc_fmt(rel, sizeof(rel), "%s/bin/%s", prefix[0] ? prefix : "/usr", names[i]);
 		if (gw__path_join(cand, sizeof(cand), d->fake_root ? d->p->root : "/", rel) < 0)
 			continue;
-		if (access(cand, X_OK) == 0) {
+		if (gw__path_access("", cand, X_OK) == 0) {
 			gw__strlcpy(out, cand, n);
 			return true;
 		}
@@ -136,75 +122,37 @@ static bool cancelled(const gw__doctor *d)
 	return d->cancel && *d->cancel;
 }
 
-/* Run python -c script; collect at most OUT_MAX bytes of its output. It
- * ends when the interpreter exits, not when the pipe closes: a process the
- * import left behind may hold the pipe open for ever. Whatever it started
- * ends with it (gw__spawn_end), on exit, on timeout and on cancel. */
+struct tail {
+	char *out;
+	size_t outn, used;
+};
+
+static void keep_output(void *arg, const char *buf, size_t k)
+{
+	struct tail *t = arg;
+
+	keep_tail(t->out, t->outn, &t->used, buf, k);
+}
+
+/* Run python -c script; keep the last OUT_MAX bytes of what it prints. */
 static void run_script(const gw__doctor *d, const char *python, const char *script, double timeout, gw_doctor_deep *x,
 		       char *out, size_t outn)
 {
 	char *argv[] = { (char *)python, (char *)"-c", (char *)script, NULL };
-	int fds[2];
-	gw__spawn sp;
-	size_t used = 0;
-	double start = now_s(), deadline = start + timeout;
-	int status;
-	bool exited = false, eof = false;
+	struct tail t = { out, outn, 0 };
+	gw__run r = { .timeout_s = timeout, .cancel = d->cancel, .merge_stderr = true, .output = keep_output, .arg = &t };
 
 	out[0] = '\0';
 	x->exit_status = -1;
-	if (pipe2(fds, O_CLOEXEC) != 0)
+	if (gw__run_program(&r, python, argv) < 0)
 		return;
-	if (gw__spawn_start(&sp, python, argv, fds[1]) < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return;
-	}
-	close(fds[1]);
-	for (;;) {
-		struct pollfd pfd = { fds[0], POLLIN, 0 };
-		double left = deadline - now_s();
-		char buf[1024];
-		ssize_t k;
-		int r;
-
-		if (!exited && gw__spawn_exited(&sp))
-			exited = true;
-		if (exited && eof)
-			break;
-		if (cancelled(d))
-			break;
-		if (!exited && left <= 0) {
-			x->timed_out = 1;
-			break;
-		}
-		/* After EOF (it closed its output) only wait for the exit;
-		 * once it has exited, only drain what is already there. */
-		r = poll(&pfd, eof ? 0 : 1, exited ? 0 : left > 0.05 ? 50 : (int)(left * 1000) + 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0 || eof) {
-			if (exited)
-				break;
-			continue;
-		}
-		k = read(fds[0], buf, sizeof(buf));
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			eof = true;
-		else
-			keep_tail(out, outn, &used, buf, (size_t)k);
-	}
-	close(fds[0]);
-	/* The interpreter on timeout or cancel, and anything it left. */
-	status = gw__spawn_end(&sp);
-	x->seconds = now_s() - start;
-	if (!x->timed_out)
-		x->exit_status = exited && status >= 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-	x->ok = !x->timed_out && strstr(out, "GW_DEEP_OK") != NULL;
-	while (used && (out[used - 1] == '\n' || out[used - 1] == ' '))
-		out[--used] = '\0';
+	x->timed_out = r.timed_out;
+	x->seconds = r.seconds;
+	if (!r.timed_out)
+		x->exit_status = r.exit_status;
+	x->ok = !r.timed_out && strstr(out, "GW_DEEP_OK") != NULL;
+	while (t.used && (out[t.used - 1] == '\n' || out[t.used - 1] == ' '))
+		out[--t.used] = '\0';
 }
 
 /* Error findings that concern this environment, as "static: ..." text. */

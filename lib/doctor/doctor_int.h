@@ -1,5 +1,5 @@
 /* Between the runner (doctor.c), the report (report.c) and --deep
- * (deep.c, children.c). Rules include doctor/rule.h only. */
+ * (deep.c). Rules include doctor/rule.h only. */
 #ifndef GPUWISE_DOCTOR_INT_H
 #define GPUWISE_DOCTOR_INT_H
 
@@ -22,28 +22,6 @@ struct gw_doctor_report {
 /* --deep: run each framework of each environment in a subprocess.
  * GW_EGENERIC ("interrupted") when opts->cancel was set. */
 int gw__doctor_deep(gw__doctor *d);
-
-/* One subprocess of --deep and everything it starts (children.c). */
-typedef struct gw__spawn {
-	pid_t pid;                     /* the interpreter, leader of its own group */
-	pid_t parent;                  /* getpid() at the start */
-	char token[96];                /* GPUWISE_DEEP_RUN=..., in its environment */
-	bool subreaper;                /* this process adopts orphans (the CLI sets it) */
-	pid_t *before;                 /* our children before the start (subreaper only) */
-	size_t nbefore;
-} gw__spawn;
-
-/* fork + execve(path, argv) with stdout and stderr on out_fd, stdin
- * at end of file. 0, GW_ENOMEM or GW_EGENERIC (fork failed). */
-int gw__spawn_start(gw__spawn *s, const char *path, char *const argv[], int out_fd);
-/* Has the interpreter exited (not reaped yet)? */
-bool gw__spawn_exited(const gw__spawn *s);
-/* Kill the interpreter and every process of its run (group, descendants,
- * environment token, adopted orphans), reap what is ours; bounded (about a
- * second). Returns the interpreter's wait status, -1 when none. */
-int gw__spawn_end(gw__spawn *s);
-/* /proc/<pid>/stat: the parent, the process group and the state letter. */
-int gw__parse_proc_stat(const char *text, int *ppid, int *pgid, char *state);
 
 /* "cu121" → 12.1 (false when not a cuXYZ tag). */
 bool gw__doc_variant_cuda(const char *variant, gw_ver *out);

@@ -6,21 +6,14 @@
  * builds side by side are two entries), the module's own build record
  * (torch/version.py, tensorflow/.../build_info.py, jax/version.py), and the
  * pip CUDA wheels in nvidia/<name>/lib. */
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
 #include "probe/probe.h"
 
-extern char **environ;
 
 const char *gw__fw_kind_name(gw_fw_kind k)
 {
@@ -645,6 +638,23 @@ static int add_path_pythons(gw_probe_ctx *c)
 	return rc;
 }
 
+struct head {
+	char *out;
+	size_t outn, used;
+};
+
+/* Keep the first outn - 1 bytes of the output. */
+static void keep_head(void *arg, const char *buf, size_t n)
+{
+	struct head *h = arg;
+	size_t room = h->outn - 1 - h->used;
+
+	if (n > room)
+		n = room;
+	memcpy(h->out + h->used, buf, n);
+	h->used += n;
+}
+
 /* On the real system only: ask the first python3 on PATH for its site
  * folders (-I -S: no user env, no site import side effects; 2 s limit).
  * Shell-script shims (pyenv) are skipped, they are slow to start. */
@@ -656,11 +666,9 @@ static int ask_python(gw_probe_ctx *c)
 		"import site,sys\n"
 		"for p in site.getsitepackages()+[site.getusersitepackages()]: print(p)\n";
 	char *argv[] = { exe, (char *)"-I", (char *)"-S", (char *)"-c", (char *)code, NULL };
-	posix_spawn_file_actions_t fa;
-	int fd[2], rc = 0;
-	pid_t pid;
+	int rc = 0;
 	char out[4096];
-	size_t used = 0;
+	struct head head = { out, sizeof(out), 0 };
 
 	while (list && *list && !exe[0]) {
 		size_t n = strcspn(list, ":");
@@ -691,44 +699,15 @@ static int ask_python(gw_probe_ctx *c)
 		if (!elf)
 			return 0;
 	}
-	if (pipe2(fd, O_CLOEXEC) != 0)
-		return 0;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, fd[1], 1);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	rc = posix_spawn(&pid, exe, &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	close(fd[1]);
-	if (rc != 0) {
-		close(fd[0]);
-		return 0;
-	}
 	{
-		struct timespec t0, t;
+		/* Its whole run ends with it (gw__run_program): a python3 whose
+		 * site hooks start something leaves nothing behind. */
+		gw__run r = { .timeout_s = 2.0, .output = keep_head, .arg = &head };
 
-		clock_gettime(CLOCK_MONOTONIC, &t0);
-		for (;;) {
-			struct pollfd p = { fd[0], POLLIN, 0 };
-			long ms;
-			ssize_t r;
-
-			clock_gettime(CLOCK_MONOTONIC, &t);
-			ms = 2000 - ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000);
-			if (ms <= 0 || poll(&p, 1, (int)ms) <= 0) {
-				kill(pid, SIGKILL);
-				break;
-			}
-			r = read(fd[0], out + used, sizeof(out) - 1 - used);
-			if (r <= 0)
-				break;
-			used += (size_t)r;
-			if (used == sizeof(out) - 1)
-				break;
-		}
+		if (gw__run_program(&r, exe, argv) < 0 || r.exit_status != 0)
+			return 0;
 	}
-	close(fd[0]);
-	waitpid(pid, NULL, 0);
-	out[used] = '\0';
+	out[head.used] = '\0';
 	rc = 0;
 	for (char *line = out; *line && rc == 0;) {
 		char *eol = strchr(line, '\n');

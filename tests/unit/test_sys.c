@@ -61,7 +61,8 @@ static void test_table_names(void)
 	int n = 0;
 	const char *want[] = { "open", "read", "close", "fstat", "stat", "lstat", "access", "opendir", "readdir",
 			       "closedir", "readlink", "getuid", "getgroups", "malloc", "dlopen", "dlsym",
-			       "pipe2", "fork", "execv", "waitpid", "kill", "poll" };
+			       "pipe2", "fork", "execv", "waitpid", "kill", "poll", "execve", "waitid", "prctl",
+			       "getpid" };
 
 	for (const char *name = gw__syscall_next(NULL); name; name = gw__syscall_next(name)) {
 		CHECK(gw__syscall_get(name) != NULL);
@@ -191,7 +192,7 @@ static void test_fault_kinds(void)
 	static const char *const kinds[] = { "alloc", "dlopen", "dlsym", "read", "open", "fdread", "fstat", "lseek",
 					     "stat", "lstat", "access", "opendir", "readdir", "readlink", "realpath",
 					     "getgroups", "pipe2", "fork", "execv", "posix_spawn", "dup2", "setpgid",
-					     "poll", "kill", "waitpid" };
+					     "poll", "kill", "waitpid", "execve", "waitid", "prctl" };
 	char **names;
 	size_t n;
 	char *text;

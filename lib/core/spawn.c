@@ -1,6 +1,8 @@
-/* The processes doctor --deep starts, and how every one of them ends.
+/* The programs gpuwise runs, and how every process they start ends.
  *
- * A framework import may start helpers (compile servers, data loaders, a
+ * doctor --deep imports frameworks in their environments' interpreters; the
+ * probe asks the system python3 for its site folders. A framework import
+ * may start helpers (compile servers, data loaders, a
  * daemon that calls setsid()). Each of them must end with the check, also
  * when gpuwise is interrupted. A child is found by any of four marks, so
  * that no single escape hides it:
@@ -18,6 +20,7 @@
  * Nothing here touches signal dispositions: the caller owns those. */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +30,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "doctor/doctor_int.h"
+#include "internal.h"
+#include "core/sys.h"
 
 extern char **environ;
 
@@ -35,6 +39,7 @@ extern char **environ;
 #define ENVIRON_LIMIT (1u << 16)
 #define STAT_MAX 1024
 #define END_ROUNDS 200           /* each scans /proc once: about a second in all */
+#define READ_CHUNK 1024
 
 int gw__parse_proc_stat(const char *text, int *ppid, int *pgid, char *state)
 {
@@ -153,64 +158,84 @@ static void remember_children(gw__spawn *s)
 	gw__free(e);
 }
 
-int gw__spawn_start(gw__spawn *s, const char *path, char *const argv[], int out_fd)
+/* The environment of the child: the token first, then ours without a token
+ * of an outer gpuwise. Built before fork(): after it, only async-signal-safe
+ * calls (the caller may have threads). */
+static char **child_environment(const char *token)
+{
+	size_t n = 0, k = 1;
+	char **envp;
+
+	while (environ && environ[n])
+		n++;
+	if (!(envp = gw__calloc(n + 2, sizeof(*envp))))
+		return NULL;
+	envp[0] = (char *)token;
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(environ[i], TOKEN_VAR, strlen(TOKEN_VAR)))
+			envp[k++] = environ[i];
+	return envp;
+}
+
+static void close_pair(int fds[2])
+{
+	for (int i = 0; i < 2; i++)
+		if (fds[i] >= 0)
+			gw__sys_close(fds[i]);
+}
+
+int gw__spawn_start(gw__spawn *s, const char *path, char *const argv[], int out_fd, int err_fd)
 {
 	static unsigned serial;
 	struct timespec ts;
-	size_t n = 0, k = 1;
 	char **envp;
-	int sub = 0, in[2] = { -1, -1 };
+	int sub = 0, in[2] = { -1, -1 }, null_fd = -1;
 	pid_t pid;
 
 	memset(s, 0, sizeof(*s));
 	s->pid = -1;
-	s->parent = getpid();
+	s->parent = gw__sys_getpid();
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	snprintf(s->token, sizeof(s->token), TOKEN_VAR "%d.%u.%lld%09ld", (int)s->parent,
 		 __atomic_add_fetch(&serial, 1, __ATOMIC_RELAXED), (long long)ts.tv_sec, ts.tv_nsec);
-	s->subreaper = prctl(PR_GET_CHILD_SUBREAPER, &sub, 0, 0, 0) == 0 && sub;
+	s->subreaper = gw__sys_prctl(PR_GET_CHILD_SUBREAPER, (unsigned long)&sub) == 0 && sub;
 	if (s->subreaper)
 		remember_children(s);
-	/* Built before fork(): after it, only async-signal-safe calls (the
-	 * caller may have threads). The token goes first, and a token of an
-	 * outer gpuwise is left out. */
-	while (environ && environ[n])
-		n++;
-	if (!(envp = gw__calloc(n + 2, sizeof(*envp))))
+	if (!(envp = child_environment(s->token))) {
+		gw__free(s->before);
+		s->before = NULL;
 		return GW_ENOMEM;
-	envp[0] = s->token;
-	for (size_t i = 0; i < n; i++)
-		if (strncmp(environ[i], TOKEN_VAR, strlen(TOKEN_VAR)))
-			envp[k++] = environ[i];
+	}
 	/* stdin: a pipe whose write end is closed reads as end of file, as
-	 * /dev/null would. */
-	if (pipe2(in, O_CLOEXEC) != 0)
+	 * /dev/null would; stderr to /dev/null unless the caller wants it. */
+	if (gw__sys_pipe2(in, O_CLOEXEC) != 0)
 		in[0] = in[1] = -1;
-	pid = fork();
+	if (err_fd < 0 && (null_fd = gw__sys_open("/dev/null", O_WRONLY | O_CLOEXEC, 0)) >= 0)
+		err_fd = null_fd;
+	pid = gw__sys_fork();
 	if (pid == 0) {
 		/* Its own process group, so that one kill reaches what it starts;
 		 * and it dies with us should we die without cleaning up. */
-		setpgid(0, 0);
-		if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0 || getppid() != s->parent)
+		gw__sys_setpgid(0, 0);
+		if (gw__sys_prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != s->parent)
 			_exit(127);
-		if (in[0] >= 0)
-			dup2(in[0], 0);
-		dup2(out_fd, 1);
-		dup2(out_fd, 2);
-		execve(path, argv, envp);
+		/* Output that cannot be redirected would land on our terminal. */
+		if ((in[0] >= 0 && gw__sys_dup2(in[0], 0) < 0) || gw__sys_dup2(out_fd, 1) < 0 ||
+		    (err_fd >= 0 && gw__sys_dup2(err_fd, 2) < 0))
+			_exit(127);
+		gw__sys_execve(path, argv, envp);
 		_exit(127);
 	}
-	if (in[0] >= 0) {
-		close(in[0]);
-		close(in[1]);
-	}
+	close_pair(in);
+	if (null_fd >= 0)
+		gw__sys_close(null_fd);
 	gw__free(envp);
 	if (pid < 0) {
 		gw__free(s->before);
 		s->before = NULL;
 		return gw__error_set(GW_EGENERIC, "fork: %s", strerror(errno));
 	}
-	setpgid(pid, pid);	/* also here: no race with a kill of the group */
+	gw__sys_setpgid(pid, pid);	/* also here: no race with a kill of the group */
 	s->pid = pid;
 	return 0;
 }
@@ -254,7 +279,7 @@ bool gw__spawn_exited(const gw__spawn *s)
 	/* Without reaping it: its pid (and so its group id) cannot be reused
 	 * before everything in the group has been killed. */
 	memset(&si, 0, sizeof(si));
-	return waitid(P_PID, (id_t)s->pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == s->pid;
+	return gw__sys_waitid(P_PID, (id_t)s->pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == s->pid;
 }
 
 int gw__spawn_end(gw__spawn *s)
@@ -263,8 +288,8 @@ int gw__spawn_end(gw__spawn *s)
 
 	if (s->pid <= 0)
 		return -1;
-	kill(-s->pid, SIGKILL);
-	kill(s->pid, SIGKILL);
+	gw__sys_kill(-s->pid, SIGKILL);
+	gw__sys_kill(s->pid, SIGKILL);
 	for (int round = 0; round < END_ROUNDS; round++) {
 		proc_ent *e;
 		size_t n;
@@ -277,11 +302,11 @@ int gw__spawn_end(gw__spawn *s)
 			if (!e[i].mark)
 				continue;
 			if (e[i].state != 'Z')
-				kill(e[i].pid, SIGKILL);
+				gw__sys_kill(e[i].pid, SIGKILL);
 			/* Orphans reparented to us: reap them (never the interpreter
 			 * here, its status is collected below). */
 			else if (e[i].ppid == s->parent && e[i].pid != s->pid)
-				waitpid(e[i].pid, NULL, WNOHANG);
+				gw__sys_waitpid(e[i].pid, NULL, WNOHANG);
 		}
 		gw__free(e);
 		if (!alive)
@@ -292,10 +317,108 @@ int gw__spawn_end(gw__spawn *s)
 			nanosleep(&ts, NULL);
 		}
 	}
-	while (waitpid(s->pid, &status, 0) < 0 && errno == EINTR)
+	while (gw__sys_waitpid(s->pid, &status, 0) < 0 && errno == EINTR)
 		;
 	gw__free(s->before);
 	s->before = NULL;
 	s->pid = -1;
 	return status;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static bool run_cancelled(const gw__run *r)
+{
+	return r->cancel && *r->cancel;
+}
+
+/* Poll the output pipe and hand what arrives to the callback until the
+ * program has exited and its output is drained, the time is up, or the
+ * caller cancels. True when the program exited. */
+static bool pump_output(gw__run *r, gw__spawn *sp, int fd, double deadline)
+{
+	bool exited = false, eof = false;
+
+	for (;;) {
+		struct pollfd pfd = { fd, POLLIN, 0 };
+		double left = deadline - now_s();
+		char buf[READ_CHUNK];
+		ssize_t k;
+		int n;
+
+		if (!exited && gw__spawn_exited(sp))
+			exited = true;
+		if (exited && eof)
+			return true;
+		if (run_cancelled(r)) {
+			r->cancelled = true;
+			return exited;
+		}
+		if (!exited && r->timeout_s > 0 && left <= 0) {
+			r->timed_out = true;
+			return false;
+		}
+		/* After EOF (it closed its output) only wait for the exit; once it
+		 * has exited, only drain what is already there. Never wait more
+		 * than 50 ms, so that a cancel is seen soon. */
+		n = gw__sys_poll(&pfd, eof ? 0 : 1,
+				 exited ? 0 : r->timeout_s <= 0 || left > 0.05 ? 50 : (int)(left * 1000) + 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			/* Cannot wait on the pipe: sleep instead, so that the loop
+			 * neither spins nor gives up on a program still running. */
+			struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+			nanosleep(&ts, NULL);
+			eof = true;
+			continue;
+		}
+		if (n == 0 || eof) {
+			if (exited)
+				return true;
+			continue;
+		}
+		k = gw__sys_read(fd, buf, sizeof(buf));
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			eof = true;
+		else if (r->output)
+			r->output(r->arg, buf, (size_t)k);
+	}
+}
+
+int gw__run_program(gw__run *r, const char *path, char *const argv[])
+{
+	int fds[2], rc, status;
+	gw__spawn sp;
+	double start = now_s();
+	bool exited;
+
+	r->exit_status = -1;
+	r->timed_out = r->cancelled = false;
+	r->seconds = 0;
+	if (gw__sys_pipe2(fds, O_CLOEXEC) != 0)
+		return gw__error_set(GW_EGENERIC, "pipe: %s", strerror(errno));
+	rc = gw__spawn_start(&sp, path, argv, fds[1], r->merge_stderr ? fds[1] : -1);
+	gw__sys_close(fds[1]);
+	if (rc < 0) {
+		gw__sys_close(fds[0]);
+		return rc;
+	}
+	exited = pump_output(r, &sp, fds[0], start + r->timeout_s);
+	gw__sys_close(fds[0]);
+	/* The program on timeout or cancel, and anything it left. */
+	status = gw__spawn_end(&sp);
+	r->seconds = now_s() - start;
+	if (exited && !r->timed_out && status >= 0 && WIFEXITED(status))
+		r->exit_status = WEXITSTATUS(status);
+	return 0;
 }
