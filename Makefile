@@ -22,8 +22,11 @@ CC := clang
 CFLAGS := -O1 -g -fsanitize=address,undefined,fuzzer-no-link -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS += -fsanitize=address,undefined
 endif
-ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -fPIC $(WARN) -Iinclude -Ilib -I$(BUILD)/gen $(CFLAGS)
+ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -fPIC $(WARN) -Iinclude -Ilib -I$(BUILD)/gen $(CPPFLAGS) $(CFLAGS)
 LDLIBS := -ldl -lpthread -lm
+# The release: GPUWISE_VERSION in the public header is the one place it is said.
+VERSION := $(shell sed -n 's/^\#define GPUWISE_VERSION "\(.*\)"/\1/p' include/gpuwise/gpuwise.h)
+SOVERSION := $(firstword $(subst ., ,$(VERSION)))
 
 LIB_SRC := $(sort $(wildcard lib/*/*.c lib/*/*/*.c))
 CLI_SRC := $(sort $(wildcard cli/*.c))
@@ -73,8 +76,10 @@ $(BUILD)/libgpuwise.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/libgpuwise.so: $(LIB_OBJ) lib/libgpuwise.map
-	$(CC) -shared $(LDFLAGS) -Wl,--version-script=lib/libgpuwise.map -o $@ $(LIB_OBJ) $(LDLIBS)
+# The soname carries the major version only (docs/abi.md says when it moves);
+# `make install` names the file libgpuwise.so.$(VERSION) and links to it.
+$(BUILD)/libgpuwise.so: $(LIB_OBJ) lib/libgpuwise.map Makefile
+	$(CC) -shared $(LDFLAGS) -Wl,--version-script=lib/libgpuwise.map -Wl,-soname,libgpuwise.so.$(SOVERSION) -o $@ $(LIB_OBJ) $(LDLIBS)
 
 $(BUILD)/gpuwise: $(CLI_OBJ) $(BUILD)/libgpuwise.a
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libgpuwise.a $(LDLIBS)
@@ -163,5 +168,80 @@ run: all
 
 clean:
 	rm -rf build
+
+# ---- Installing (docs/install.md). GNU-style variables, each overridable:
+#   make install PREFIX=/opt/gpuwise DESTDIR=/tmp/stage LIBDIR=/usr/lib64
+# The CLI links libgpuwise.a (one self-contained binary that runs from build/
+# and needs no library path); other programs link the shared library through
+# pkg-config. Installs only what `installables` builds, never rebuilds tests.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
+FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
+INSTALL ?= install
+
+PUBLIC_HDR := $(sort $(wildcard include/gpuwise/*.h))
+COMPLETIONS := $(BUILD)/completion/gpuwise.bash $(BUILD)/completion/_gpuwise $(BUILD)/completion/gpuwise.fish
+# Every path `make install` writes (below DESTDIR), so uninstall removes
+# exactly these and tests/install/test_make_install.sh checks the list.
+INSTALLED = $(BINDIR)/gpuwise \
+	$(LIBDIR)/libgpuwise.so.$(VERSION) $(LIBDIR)/libgpuwise.so.$(SOVERSION) $(LIBDIR)/libgpuwise.so \
+	$(LIBDIR)/libgpuwise.a $(PKGCONFIGDIR)/gpuwise.pc \
+	$(PUBLIC_HDR:include/%=$(INCLUDEDIR)/%) $(MANDIR)/man1/gpuwise.1 \
+	$(BASHCOMPDIR)/gpuwise $(ZSHCOMPDIR)/_gpuwise $(FISHCOMPDIR)/gpuwise.fish
+
+.PHONY: installables completions install uninstall
+installables: $(BUILD)/gpuwise $(BUILD)/libgpuwise.a $(BUILD)/libgpuwise.so completions
+completions: $(COMPLETIONS)
+
+# Completion comes from the CLI's own option table (gpuwise __spec), as the
+# man page does, so it cannot drift from --help.
+$(BUILD)/completion/gpuwise.bash: $(BUILD)/gpuwise scripts/gen-completion
+	@mkdir -p $(dir $@)
+	$(PYTHON) scripts/gen-completion bash $(BUILD)/gpuwise > $@.tmp && mv $@.tmp $@
+$(BUILD)/completion/_gpuwise: $(BUILD)/gpuwise scripts/gen-completion
+	@mkdir -p $(dir $@)
+	$(PYTHON) scripts/gen-completion zsh $(BUILD)/gpuwise > $@.tmp && mv $@.tmp $@
+$(BUILD)/completion/gpuwise.fish: $(BUILD)/gpuwise scripts/gen-completion
+	@mkdir -p $(dir $@)
+	$(PYTHON) scripts/gen-completion fish $(BUILD)/gpuwise > $@.tmp && mv $@.tmp $@
+
+# gpuwise.pc is written at install time, so it names the directories of this
+# install (a `make` then `make install PREFIX=/opt/x` gets /opt/x); a libdir
+# or includedir under PREFIX is written relative to ${prefix}.
+pc_rel = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
+install: installables
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) \
+		$(DESTDIR)$(INCLUDEDIR)/gpuwise $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
+	$(INSTALL) -m 0755 $(BUILD)/gpuwise $(DESTDIR)$(BINDIR)/gpuwise
+	$(INSTALL) -m 0644 $(BUILD)/libgpuwise.so $(DESTDIR)$(LIBDIR)/libgpuwise.so.$(VERSION)
+	ln -sf libgpuwise.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libgpuwise.so.$(SOVERSION)
+	ln -sf libgpuwise.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libgpuwise.so
+	$(INSTALL) -m 0644 $(BUILD)/libgpuwise.a $(DESTDIR)$(LIBDIR)/libgpuwise.a
+	$(INSTALL) -m 0644 $(PUBLIC_HDR) $(DESTDIR)$(INCLUDEDIR)/gpuwise/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(call pc_rel,$(LIBDIR))|' \
+	    -e 's|@INCLUDEDIR@|$(call pc_rel,$(INCLUDEDIR))|' -e 's|@VERSION@|$(VERSION)|' \
+	    lib/gpuwise.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/gpuwise.pc
+	chmod 0644 $(DESTDIR)$(PKGCONFIGDIR)/gpuwise.pc
+	$(INSTALL) -m 0644 docs/man/gpuwise.1 $(DESTDIR)$(MANDIR)/man1/gpuwise.1
+	$(INSTALL) -m 0644 $(BUILD)/completion/gpuwise.bash $(DESTDIR)$(BASHCOMPDIR)/gpuwise
+	$(INSTALL) -m 0644 $(BUILD)/completion/_gpuwise $(DESTDIR)$(ZSHCOMPDIR)/_gpuwise
+	$(INSTALL) -m 0644 $(BUILD)/completion/gpuwise.fish $(DESTDIR)$(FISHCOMPDIR)/gpuwise.fish
+
+# Removes what install wrote and the one folder that is gpuwise's own.
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	-rmdir $(DESTDIR)$(INCLUDEDIR)/gpuwise 2>/dev/null
+
+# For tests and packaging: the list of installed paths, one a line.
+print-installed:
+	@printf '%s\n' $(INSTALLED)
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

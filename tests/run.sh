@@ -11,6 +11,7 @@
 #   asan     all of unit/cli/fuzz again under ASan+UBSan (build/asan)
 #   layering tests/lint/layering.sh        include layering; only lib/core calls the OS
 #   exports  tests/abi/test_exports.sh     libgpuwise.so exports tests/abi/libgpuwise.symbols only
+#   install  tests/install/test_make_install.sh  make install/uninstall into a DESTDIR, pkg-config, man, completion
 #   fault    GPUWISE_FAULT loop: fail the Nth alloc/dlsym/dlopen/read and sampled system calls
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -73,6 +74,8 @@ if [ -d tests/python ] && ls tests/python/test_*.py >/dev/null 2>&1; then
 		echo "python: build/venv missing (run scripts/setup)"; record "python:venv" 1
 	fi
 fi
+echo "== install"
+bash tests/install/test_make_install.sh build; record "install:make-install" $?
 if [ "$MODE" = full ]; then
 	echo "== sanitizers (ASan+UBSan)"
 	if make -s -j"$JOBS" SAN=1 BUILD=build/asan all >/dev/null; then

@@ -25,6 +25,14 @@ fi
 leaked=$(printf '%s\n' "$actual" | grep -v '^gw_[a-z0-9]' | grep -v '^GPUWISE_[0-9]*$')
 [ -z "$leaked" ] || fail "non-API symbols exported: $(echo $leaked)"
 
+# The soname and the symbol version node carry the major version
+# (docs/abi.md): libgpuwise.so.MAJOR, GPUWISE_MAJOR.
+major=$(sed -n 's/^#define GPUWISE_VERSION "\([0-9]*\)\..*/\1/p' include/gpuwise/gpuwise.h)
+soname=$(readelf -d "$SO" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+[ "$soname" = "libgpuwise.so.$major" ] || fail "$SO has soname '$soname', not libgpuwise.so.$major"
+node=$(printf '%s\n' "$actual" | grep -c "@@GPUWISE_$major\$")
+[ "$node" = "$(printf '%s\n' "$actual" | grep -c @)" ] || fail "not every exported symbol is in version node GPUWISE_$major"
+
 # Declarations start a line in the public headers; comments do not.
 for f in $(grep -h '^[a-z]' include/gpuwise/*.h | grep -o '\bgw_[a-z0-9_]*(' | tr -d '(' | LC_ALL=C sort -u); do
 	printf '%s\n' "$actual" | grep -q "^$f@" || fail "public function $f (include/gpuwise/) is not exported"
