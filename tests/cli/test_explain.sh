@@ -66,6 +66,32 @@ shared="$(comm -12 <(grep -h '^# source:' tests/explain/corpus/*.expected | sort
 	<(grep -h '^# source:' tests/explain/heldout/*.expected | sort -u))"
 [ -z "$shared" ] || fail "held-out sources also in the corpus: $shared"
 
+# ---- the wider ecosystem (issue #9 B): a tuned set and holdout-2 ------------
+# ecosystem/ holds real logs from LLM servers, image UIs, other runtimes,
+# extension builds, containers, WSL and Windows; holdout-2/ holds 40 more
+# drawn at random from the same collection and never tuned on (see its
+# README.md). score_set DIR MIN: every log needs a '# source: URL' line; at
+# least MIN logs must give exactly their expected ids.
+score_set() {
+	local dir=$1 min=$2 line n
+	for log in "$dir"/*.log; do
+		grep -Eq '^# source: https?://' "${log%.log}.expected" 2>/dev/null || fail "$log: no '# source: URL' line"
+	done
+	line="$(tests/explain/score.sh "$dir")"
+	echo "$line"
+	n=${line##*: }
+	n=${n%/*}
+	[ "$n" -ge "$min" ] || fail "$dir: $n exact, want at least $min"
+}
+score_set tests/explain/ecosystem 6
+[ "$(ls tests/explain/ecosystem/*.log | wc -l)" -ge 60 ] || fail "ecosystem set has fewer than 60 logs"
+score_set tests/explain/holdout-2 6
+[ "$(ls tests/explain/holdout-2/*.log | wc -l)" = 40 ] || fail "holdout-2 must keep its 40 logs"
+# Each of these logs comes from its own thread, used by no other set.
+dups="$( { grep -h '^# source:' tests/explain/{ecosystem,holdout-2}/*.expected
+	grep -h '^# source:' tests/explain/{corpus,heldout}/*.expected | sort -u; } | sort | uniq -d)"
+[ -z "$dups" ] || fail "a source serves two logs: $dups"
+
 # ---- negatives: nothing matches, exit 1 ---------------------------------
 for log in tests/explain/negatives/*.log; do
 	"$G" explain --json "$log" >"$T/out.json" 2>"$T/err"; rc=$?
