@@ -40,6 +40,9 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 FUZZ_REPLAY := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%-replay)
 
 GEN_HDR := $(patsubst data/%.tsv,$(BUILD)/gen/%.h,$(wildcard data/*.tsv))
+# Kept: as prerequisites of a pattern rule they would be intermediate, deleted
+# after each build and regenerated (and everything rebuilt) by the next one.
+.SECONDARY: $(GEN_HDR)
 
 # The explain catalogue (data/findings/*.txt, data/explain/patterns) becomes
 # C tables through scripts/gen-explain, compiled into the library.

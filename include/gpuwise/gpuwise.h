@@ -20,5 +20,6 @@
 #include "gpuwise/json.h"
 #include "gpuwise/explain.h"
 #include "gpuwise/doctor.h"
+#include "gpuwise/advise.h"
 
 #endif

@@ -1,0 +1,219 @@
+/* gpuwise — memory advice: how much GPU memory a training or inference run
+ * needs, whether it fits, and how to make it fit (docs/advise.md explains
+ * every term with its source).
+ *
+ * A model comes from the catalogue (data/models.tsv), from a Hugging Face
+ * config.json, or from a shape the caller fills in; its parameters are
+ * counted exactly per architecture:
+ *
+ *   gw_model m;
+ *   if (gw_model_from_catalog(&m, "llama-2-7b") < 0) ... gw_error_last()
+ *   gw_advise_options o = GW_ADVISE_OPTIONS_INIT;
+ *   o.task = GW_TASK_LORA; o.batch = 4; o.seq = 1024;
+ *   gw_advise_estimate e;
+ *   if (gw_advise_estimate_run(&e, &m, &o) == 0)
+ *       printf("%llu bytes\n", (unsigned long long)e.peak_device_bytes);
+ *
+ * Everything here is pure arithmetic over the model and the options: no
+ * GPU, file or allocation is touched (the caller reads config.json).
+ */
+#ifndef GPUWISE_ADVISE_H
+#define GPUWISE_ADVISE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- models ------------------------------------------------------------ */
+
+typedef enum gw_model_kind {
+	GW_MODEL_DECODER = 0,          /* GPT-style, causal LM head */
+	GW_MODEL_ENCODER = 1,          /* BERT-style, no LM head */
+	GW_MODEL_ENCODER_DECODER = 2   /* T5-style */
+} gw_model_kind;
+
+#define GW_MODEL_NAME_MAX 128
+
+typedef struct gw_model {
+	char name[GW_MODEL_NAME_MAX];  /* catalogue name, or what the caller gave */
+	char model_type[32];           /* Hugging Face model_type ("llama"), or "custom" */
+	gw_model_kind kind;
+	uint64_t vocab_size;
+	uint64_t hidden_size;
+	uint64_t num_layers;           /* encoder layers for encoder-decoder models */
+	uint64_t num_decoder_layers;   /* encoder-decoder only, else 0 */
+	uint64_t num_heads;
+	uint64_t num_kv_heads;         /* < num_heads: grouped-query (1: multi-query) */
+	uint64_t head_dim;
+	uint64_t intermediate_size;    /* MLP width */
+	uint64_t max_positions;        /* 0 when positions are not learned or limited */
+	bool gated_mlp;                /* SwiGLU/GeGLU: three MLP matrices */
+	bool tied_embeddings;          /* LM head shares the input embedding */
+	bool dropout;                  /* dropout active in training (masks are stored) */
+	uint64_t params;               /* all parameters, tied ones once */
+	uint64_t params_linear;        /* weights of the layers' linear maps (what 8/4-bit stores) */
+	uint64_t params_factored;      /* Adafactor state elements: rows+cols per matrix */
+	uint64_t lora_features;        /* Σ in+out features of the LoRA targets (q, v) */
+	uint64_t max_matrix;           /* elements of the largest linear weight */
+	uint64_t layer_params;         /* parameters of the largest layer (FSDP gathers one) */
+	uint64_t params_published;     /* catalogue only: the published count, else 0 */
+} gw_model;
+
+/* A catalogue model by name (case-insensitive). 0, GW_ENOTFOUND, GW_EINVAL. */
+int gw_model_from_catalog(gw_model *out, const char *name);
+
+/* The catalogue: rows 0..count-1, in table order. */
+typedef struct gw_model_entry {
+	const char *name;      /* "llama-2-7b" */
+	const char *hf;        /* "meta-llama/Llama-2-7b-hf" */
+	const char *config;    /* the config.json values, as JSON */
+	const char *source;    /* where the values and the published count come from */
+	uint64_t params_published;
+} gw_model_entry;
+size_t gw_model_catalog_count(void);
+int gw_model_catalog_at(size_t i, gw_model_entry *out);   /* 0 or GW_ENOTFOUND */
+
+/* A Hugging Face config.json (len bytes of text). name labels the model
+ * (NULL: the model_type). 0, GW_EPARSE (not JSON, or a field of the wrong
+ * type or out of range), GW_ENOTSUP (a model_type gpuwise cannot count yet),
+ * GW_ENOMEM; the message names the field. */
+int gw_model_from_config(gw_model *out, const char *json, size_t len, const char *name);
+
+/* Complete a shape the caller filled in (kind, vocab_size, hidden_size,
+ * num_layers, num_heads, and optionally the rest: 0 means "the usual":
+ * kv heads = heads, head_dim = hidden/heads, intermediate 4×hidden), count
+ * its parameters, and validate it. When m->params is already set (the
+ * user knows the count better) it is kept. 0 or GW_EINVAL. */
+int gw_model_finish(gw_model *m);
+
+/* ---- the options of a run ------------------------------------------------ */
+
+typedef enum gw_advise_task { GW_TASK_TRAIN, GW_TASK_LORA, GW_TASK_QLORA, GW_TASK_INFER } gw_advise_task;
+typedef enum gw_precision {
+	GW_PRECISION_AUTO,      /* by compute capability: amp-bf16 from 8.0, amp-fp16 on 7.x, fp32 before */
+	GW_PRECISION_FP32, GW_PRECISION_TF32,
+	GW_PRECISION_AMP_FP16, GW_PRECISION_AMP_BF16,  /* fp32 weights, autocast */
+	GW_PRECISION_FP16, GW_PRECISION_BF16           /* pure half precision */
+} gw_precision;
+typedef enum gw_weights {
+	GW_WEIGHTS_AUTO,        /* from the task and precision */
+	GW_WEIGHTS_FP32, GW_WEIGHTS_FP16, GW_WEIGHTS_BF16, GW_WEIGHTS_INT8,
+	GW_WEIGHTS_NF4, GW_WEIGHTS_NF4_DQ, GW_WEIGHTS_GPTQ4
+} gw_weights;
+typedef enum gw_optimizer {
+	GW_OPTIMIZER_ADAMW, GW_OPTIMIZER_ADAM, GW_OPTIMIZER_SGD, GW_OPTIMIZER_SGD_MOMENTUM,
+	GW_OPTIMIZER_ADAFACTOR, GW_OPTIMIZER_ADAMW_8BIT, GW_OPTIMIZER_PAGED_ADAMW_8BIT
+} gw_optimizer;
+typedef enum gw_strategy {
+	GW_STRATEGY_DDP, GW_STRATEGY_FSDP, GW_STRATEGY_ZERO1, GW_STRATEGY_ZERO2, GW_STRATEGY_ZERO3
+} gw_strategy;
+typedef enum gw_offload { GW_OFFLOAD_NONE, GW_OFFLOAD_OPTIMIZER, GW_OFFLOAD_PARAMS } gw_offload;
+typedef enum gw_attention {
+	GW_ATTENTION_AUTO,      /* sdpa for decoders (what transformers picks), eager otherwise */
+	GW_ATTENTION_EAGER, GW_ATTENTION_SDPA, GW_ATTENTION_FLASH
+} gw_attention;
+
+/* The vocabularies as text, one table each (the CLI's and Python's names).
+ * The value of name in vocabulary `kind` ("task", "precision", "weights",
+ * "optimizer", "strategy", "offload", "attention"), or -1. */
+int gw_advise_value(const char *kind, const char *name);
+/* The name of value in `kind`, or NULL. */
+const char *gw_advise_name(const char *kind, int value);
+/* Every name of `kind`, space-separated ("train lora qlora infer"), or NULL. */
+const char *gw_advise_names(const char *kind);
+
+#define GW_ADVISE_OPTIONS_VERSION 1
+typedef struct gw_advise_options {
+	unsigned version;             /* GW_ADVISE_OPTIONS_VERSION */
+	gw_advise_task task;
+	uint64_t batch;               /* micro-batch per GPU */
+	uint64_t seq;                 /* tokens; for infer: prompt plus generated. 0: min(2048, max positions) */
+	uint64_t new_tokens;          /* infer: generated tokens (part of seq) */
+	gw_precision precision;
+	gw_weights weights;
+	gw_optimizer optimizer;
+	uint64_t grad_accum;
+	bool checkpointing;
+	uint64_t lora_rank;           /* 0: 8 */
+	uint64_t gpus;
+	gw_strategy strategy;
+	gw_offload offload;
+	gw_attention attention;
+	unsigned cc_major, cc_minor;  /* the GPU's compute capability, 0.0 = unknown */
+	uint64_t gpu_memory_bytes;    /* the GPU's memory, 0 = unknown (cuBLASLt sizes by it) */
+} gw_advise_options;
+#define GW_ADVISE_OPTIONS_INIT { GW_ADVISE_OPTIONS_VERSION, GW_TASK_TRAIN, 1, 0, 0, GW_PRECISION_AUTO, \
+	GW_WEIGHTS_AUTO, GW_OPTIMIZER_ADAMW, 1, false, 0, 1, GW_STRATEGY_DDP, GW_OFFLOAD_NONE, \
+	GW_ATTENTION_AUTO, 0, 0, 0 }
+
+/* ---- the estimate ---------------------------------------------------------- */
+
+typedef struct gw_advise_estimate {
+	/* per GPU, bytes */
+	uint64_t weights_bytes;       /* stored weights (+ autocast's half copies) */
+	uint64_t gradients_bytes;     /* trainable parameters' gradients (+ DDP buckets) */
+	uint64_t optimizer_bytes;     /* optimizer states (+ fp32 master weights) */
+	uint64_t activations_bytes;   /* saved for backward (training) or the forward's peak */
+	uint64_t kv_cache_bytes;      /* inference */
+	uint64_t workspace_bytes;     /* cuBLAS/cuBLASLt workspaces, dequantisation and gather buffers */
+	uint64_t cuda_context_bytes;  /* outside the caching allocator */
+	uint64_t peak_allocated_bytes; /* torch.cuda.max_memory_allocated() */
+	uint64_t peak_reserved_bytes;  /* torch.cuda.max_memory_reserved() */
+	uint64_t peak_device_bytes;    /* what nvidia-smi shows for the process */
+	uint64_t trainable_params;
+	/* the options as resolved (AUTO replaced) */
+	gw_advise_options resolved;
+} gw_advise_estimate;
+
+/* Estimate one run. 0, or GW_EINVAL with a message (a zero or absurd size,
+ * an option that does not apply, an estimate past 2^62 bytes). */
+int gw_advise_estimate_run(gw_advise_estimate *out, const gw_model *m, const gw_advise_options *o);
+
+/* The largest micro-batch (≤ 1,048,576) whose peak_device_bytes fits in
+ * memory_bytes: *out = 0 when not even 1 fits. 0 or GW_EINVAL. */
+int gw_advise_max_micro_batch(uint64_t *out, const gw_model *m, const gw_advise_options *o,
+			      uint64_t memory_bytes);
+
+/* ---- the plan ------------------------------------------------------------- */
+
+#define GW_PLAN_STEPS_MAX 8
+typedef struct gw_advise_plan {
+	bool fits;                     /* some rung of the ladder fits */
+	uint64_t micro_batch;          /* per GPU */
+	uint64_t grad_accum;           /* micro_batch × grad_accum × gpus ≥ target */
+	gw_advise_options options;     /* the settings that fit (checkpointing, precision, ...) */
+	gw_advise_estimate estimate;   /* at micro_batch */
+	size_t nsteps;
+	const char *steps[GW_PLAN_STEPS_MAX];  /* the rungs taken: "checkpointing", "precision", ... */
+} gw_advise_plan;
+
+/* The cheapest way to reach target_batch samples per optimizer step on GPUs
+ * of memory_bytes: the ladder micro-batch × accumulation, then
+ * checkpointing, then a lower precision the GPU supports, then an 8-bit
+ * optimizer, then ZeRO-2/ZeRO-3 (several GPUs), then optimizer offload.
+ * target_batch 0 = o->batch × o->grad_accum × o->gpus. 0 or GW_EINVAL. */
+int gw_advise_plan_make(gw_advise_plan *out, const gw_model *m, const gw_advise_options *o,
+			uint64_t memory_bytes, uint64_t target_batch);
+
+/* ---- GPUs by name (data/gpu_specs.tsv) ------------------------------------- */
+
+typedef struct gw_gpu_spec {
+	const char *name;        /* "A100-SXM4-40GB" */
+	uint64_t memory_bytes;
+	unsigned cc_major, cc_minor;
+	const char *source;
+} gw_gpu_spec;
+/* A spec-table GPU by name, case-, space- and dash-insensitively
+ * ("rtx4090", "RTX 4090"). 0 or GW_ENOTFOUND. */
+int gw_gpu_spec_find(const char *name, gw_gpu_spec *out);
+size_t gw_gpu_spec_count(void);
+int gw_gpu_spec_at(size_t i, gw_gpu_spec *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,19 @@
+/* The terms of the memory model (lib/advise/memory.c), exposed to the unit
+ * tests, which check each against a hand calculation. Options must be
+ * resolved (no AUTO left): gw_advise_estimate_run() does that. */
+#ifndef GPUWISE_ADVISE_INT_H
+#define GPUWISE_ADVISE_INT_H
+
+#include <stdbool.h>
+
+#include "gpuwise/advise.h"
+
+double gw__advise_weight_bytes(gw_weights w);
+double gw__advise_weights(const gw_model *m, const gw_advise_options *r);
+double gw__advise_gradients(const gw_model *m, const gw_advise_options *r);
+double gw__advise_optimizer(const gw_model *m, const gw_advise_options *r);
+double gw__advise_layer_activations(const gw_model *m, const gw_advise_options *r, double seq, bool cross);
+double gw__advise_kv_cache(const gw_model *m, const gw_advise_options *r);
+double gw__advise_workspace(const gw_model *m, const gw_advise_options *r);
+
+#endif

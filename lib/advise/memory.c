@@ -1,0 +1,498 @@
+/* The memory model of `advise`: per-GPU bytes of weights, gradients,
+ * optimizer states, activations, KV cache and workspaces for one training
+ * or inference step, and the three peaks (allocated, reserved, device).
+ * docs/advise.md gives every term with its source; the unit tests check
+ * each against a hand calculation. Arithmetic is in double (exact for
+ * whole numbers below 2^53), checked against 2^62 before it is returned. */
+#include <math.h>
+#include <string.h>
+
+#include "internal.h"
+#include "gpuwise/advise.h"
+#include "advise/advise_int.h"
+
+#define MIB (1024.0 * 1024.0)
+#define GIB (1024.0 * MIB)
+#define MAX_BATCH (1ull << 20)
+#define MAX_SEQ (1ull << 24)
+#define MAX_GPUS 65536ull
+#define MAX_RANK 65536ull
+#define LIMIT_BYTES 4611686018427387904.0   /* 2^62 */
+
+/* ---- the vocabularies -------------------------------------------------------- */
+
+struct vocab {
+	const char *kind;
+	const char *const *names;   /* index = enum value; NULL-terminated */
+	const char *all;
+};
+
+static const char *const TASKS[] = { "train", "lora", "qlora", "infer", NULL };
+static const char *const PRECISIONS[] = { "auto", "fp32", "tf32", "amp-fp16", "amp-bf16", "fp16", "bf16", NULL };
+static const char *const WEIGHTS[] = { "auto", "fp32", "fp16", "bf16", "int8", "nf4", "nf4-dq", "gptq4", NULL };
+static const char *const OPTIMIZERS[] = { "adamw", "adam", "sgd", "sgd-momentum", "adafactor", "adamw-8bit",
+					  "paged-adamw-8bit", NULL };
+static const char *const STRATEGIES[] = { "ddp", "fsdp", "zero1", "zero2", "zero3", NULL };
+static const char *const OFFLOADS[] = { "none", "optimizer", "params", NULL };
+static const char *const ATTENTIONS[] = { "auto", "eager", "sdpa", "flash", NULL };
+
+static const struct vocab vocabs[] = {
+	{ "task", TASKS, "train lora qlora infer" },
+	{ "precision", PRECISIONS, "fp32 tf32 amp-fp16 amp-bf16 fp16 bf16" },
+	{ "weights", WEIGHTS, "fp32 fp16 bf16 int8 nf4 nf4-dq gptq4" },
+	{ "optimizer", OPTIMIZERS, "adamw adam sgd sgd-momentum adafactor adamw-8bit paged-adamw-8bit" },
+	{ "strategy", STRATEGIES, "ddp fsdp zero1 zero2 zero3" },
+	{ "offload", OFFLOADS, "none optimizer params" },
+	{ "attention", ATTENTIONS, "eager sdpa flash" },
+};
+
+static const struct vocab *vocab(const char *kind)
+{
+	for (size_t i = 0; kind && i < GW_ARRAY_SIZE(vocabs); i++)
+		if (!strcmp(vocabs[i].kind, kind))
+			return &vocabs[i];
+	return NULL;
+}
+
+int gw_advise_value(const char *kind, const char *name)
+{
+	const struct vocab *v = vocab(kind);
+
+	for (int i = 0; v && name && v->names[i]; i++)
+		if (!strcmp(v->names[i], name))
+			return i;
+	return -1;
+}
+
+const char *gw_advise_name(const char *kind, int value)
+{
+	const struct vocab *v = vocab(kind);
+
+	for (int i = 0; v && v->names[i]; i++)
+		if (i == value)
+			return v->names[i];
+	return NULL;
+}
+
+const char *gw_advise_names(const char *kind)
+{
+	const struct vocab *v = vocab(kind);
+
+	return v ? v->all : NULL;
+}
+
+/* ---- resolving AUTO ------------------------------------------------------------ */
+
+static bool amp(gw_precision p)
+{
+	return p == GW_PRECISION_AMP_FP16 || p == GW_PRECISION_AMP_BF16;
+}
+
+static bool quantized(gw_weights w)
+{
+	return w >= GW_WEIGHTS_INT8;
+}
+
+/* bf16 from compute capability 8.0, fp16 on 7.x, fp32 on older GPUs;
+ * unknown (0.0) is taken as a current GPU. */
+static gw_precision precision_for(const gw_advise_options *o)
+{
+	bool infer = o->task == GW_TASK_INFER;
+
+	if (o->cc_major && o->cc_major < 7)
+		return GW_PRECISION_FP32;
+	if (o->cc_major == 7)
+		return infer ? GW_PRECISION_FP16 : GW_PRECISION_AMP_FP16;
+	return infer ? GW_PRECISION_BF16 : GW_PRECISION_AMP_BF16;
+}
+
+/* The storage a precision implies: fp32 for full-precision and autocast
+ * training (autocast keeps fp32 weights), the half type otherwise; LoRA
+ * loads the frozen base in the half type; QLoRA in NF4 with double quant. */
+static gw_weights weights_for(const gw_advise_options *o)
+{
+	gw_precision p = o->precision;
+	bool fp16 = p == GW_PRECISION_AMP_FP16 || p == GW_PRECISION_FP16;
+
+	if (o->task == GW_TASK_QLORA)
+		return GW_WEIGHTS_NF4_DQ;
+	if (p == GW_PRECISION_FP32 || p == GW_PRECISION_TF32)
+		return GW_WEIGHTS_FP32;
+	if (o->task == GW_TASK_TRAIN && amp(p))
+		return GW_WEIGHTS_FP32;
+	return fp16 ? GW_WEIGHTS_FP16 : GW_WEIGHTS_BF16;
+}
+
+static uint64_t default_seq(const gw_model *m)
+{
+	uint64_t want = m->kind == GW_MODEL_DECODER ? 2048 : 512;
+
+	return m->max_positions && m->max_positions < want ? m->max_positions : want;
+}
+
+static int bad(const char *what, uint64_t v, uint64_t lo, uint64_t hi)
+{
+	if (v >= lo && v <= hi)
+		return 0;
+	return gw__error_set(GW_EINVAL, "%s must be from %llu to %llu (got %llu)", what, (unsigned long long)lo,
+			     (unsigned long long)hi, (unsigned long long)v);
+}
+
+static int resolve(gw_advise_options *r, const gw_model *m, const gw_advise_options *o)
+{
+	int rc;
+
+	if (o->version != GW_ADVISE_OPTIONS_VERSION)
+		return gw__error_set(GW_EINVAL, "advise options version %u (this library has %u)", o->version,
+				     GW_ADVISE_OPTIONS_VERSION);
+	*r = *o;
+	if (!r->seq)
+		r->seq = default_seq(m);
+	if (!r->lora_rank)
+		r->lora_rank = 8;
+	if ((rc = bad("--batch", r->batch, 1, MAX_BATCH)) || (rc = bad("--seq", r->seq, 1, MAX_SEQ)) ||
+	    (rc = bad("--gpus", r->gpus, 1, MAX_GPUS)) || (rc = bad("--grad-accum", r->grad_accum, 1, MAX_BATCH)) ||
+	    (rc = bad("--lora-rank", r->lora_rank, 1, MAX_RANK)))
+		return rc;
+	if ((unsigned)r->task > GW_TASK_INFER || (unsigned)r->precision > GW_PRECISION_BF16 ||
+	    (unsigned)r->weights > GW_WEIGHTS_GPTQ4 || (unsigned)r->optimizer > GW_OPTIMIZER_PAGED_ADAMW_8BIT ||
+	    (unsigned)r->strategy > GW_STRATEGY_ZERO3 || (unsigned)r->offload > GW_OFFLOAD_PARAMS ||
+	    (unsigned)r->attention > GW_ATTENTION_FLASH)
+		return gw__error_set(GW_EINVAL, "an advise option is out of range");
+	if (r->task == GW_TASK_INFER && m->kind == GW_MODEL_DECODER && r->new_tokens >= r->seq)
+		return gw__error_set(GW_EINVAL, "--new-tokens (%llu) must be less than --seq (%llu): the sequence "
+				     "holds the prompt and the generated tokens", (unsigned long long)r->new_tokens,
+				     (unsigned long long)r->seq);
+	if (r->new_tokens > MAX_SEQ)
+		return bad("--new-tokens", r->new_tokens, 0, MAX_SEQ);
+	if (r->precision == GW_PRECISION_AUTO)
+		r->precision = precision_for(r);
+	if (r->weights == GW_WEIGHTS_AUTO)
+		r->weights = weights_for(r);
+	if (r->task == GW_TASK_TRAIN && quantized(r->weights))
+		return gw__error_set(GW_EINVAL, "full training cannot update %s weights; use --task qlora",
+				     WEIGHTS[r->weights]);
+	if (r->task == GW_TASK_QLORA && !quantized(r->weights))
+		return gw__error_set(GW_EINVAL, "--task qlora keeps the base model in 8 or 4 bits (--weights int8, nf4, "
+				     "nf4-dq or gptq4), not %s", WEIGHTS[r->weights]);
+	if (r->offload == GW_OFFLOAD_PARAMS && r->strategy != GW_STRATEGY_ZERO3 && r->strategy != GW_STRATEGY_FSDP)
+		return gw__error_set(GW_EINVAL, "--offload params needs --strategy zero3 or fsdp");
+	if (r->attention == GW_ATTENTION_AUTO)   /* transformers' default: SDPA where the model has it (not T5) */
+		r->attention = m->kind == GW_MODEL_ENCODER_DECODER ? GW_ATTENTION_EAGER : GW_ATTENTION_SDPA;
+	return 0;
+}
+
+/* ---- the terms ----------------------------------------------------------------- */
+
+/* Bytes per stored linear weight. NF4: 4 bits plus one fp32 absmax per
+ * 64-weight block; double quantisation stores the absmax in 8 bits plus
+ * one fp32 constant per 256 blocks (QLoRA, Dettmers et al. 2023, §3).
+ * GPTQ 4-bit: an fp16 scale and a 4-bit zero point per 128-weight group. */
+double gw__advise_weight_bytes(gw_weights w)
+{
+	switch (w) {
+	case GW_WEIGHTS_FP32: return 4;
+	case GW_WEIGHTS_INT8: return 1;
+	case GW_WEIGHTS_NF4: return 0.5 + 4.0 / 64;
+	case GW_WEIGHTS_NF4_DQ: return 0.5 + 1.0 / 64 + 4.0 / (64 * 256);
+	case GW_WEIGHTS_GPTQ4: return 0.5 + 2.5 / 128;
+	default: return 2;
+	}
+}
+
+/* Bytes of one activation element: 4 in fp32/tf32, 2 under autocast or
+ * in half precision. */
+static double act_bytes(const gw_advise_options *r)
+{
+	return r->precision == GW_PRECISION_FP32 || r->precision == GW_PRECISION_TF32 ? 4 : 2;
+}
+
+/* Bytes of a trainable parameter (and its gradient). Adapters of LoRA are
+ * fp32 (PEFT creates them so); full training stores in the weights' type. */
+static double train_bytes(const gw_advise_options *r)
+{
+	if (r->task != GW_TASK_TRAIN)
+		return 4;
+	return r->weights == GW_WEIGHTS_FP32 ? 4 : 2;
+}
+
+static double trainable(const gw_model *m, const gw_advise_options *r)
+{
+	switch (r->task) {
+	case GW_TASK_TRAIN: return (double)m->params;
+	case GW_TASK_LORA:
+	case GW_TASK_QLORA: return (double)r->lora_rank * (double)m->lora_features;
+	default: return 0;
+	}
+}
+
+static bool shards_params(const gw_advise_options *r)
+{
+	return r->strategy == GW_STRATEGY_ZERO3 || r->strategy == GW_STRATEGY_FSDP;
+}
+
+/* Weights: the linear maps in their storage type, everything else
+ * (embeddings, norms, the LM head) in 16 bits when the linears are
+ * quantised; autocast's half copies of fp32 linear weights, which it keeps
+ * for the backward pass; LoRA adapters in fp32; ZeRO-3/FSDP shards. */
+double gw__advise_weights(const gw_model *m, const gw_advise_options *r)
+{
+	double lin = (double)m->params_linear, rest = (double)m->params - lin;
+	double wb = gw__advise_weight_bytes(r->weights);
+	double other = r->weights == GW_WEIGHTS_FP32 ? 4 : 2;
+	double w = lin * wb + rest * other;
+
+	if (amp(r->precision) && r->weights == GW_WEIGHTS_FP32 && r->task != GW_TASK_INFER)
+		w += 2 * lin;
+	if (shards_params(r)) {
+		w /= (double)r->gpus;
+		if (r->offload == GW_OFFLOAD_PARAMS)
+			w = 0;
+	}
+	if (r->task == GW_TASK_LORA || r->task == GW_TASK_QLORA)
+		w += 4 * trainable(m, r);
+	return w;
+}
+
+/* Gradients of the trainable parameters in their type; DDP on several GPUs
+ * adds its buckets (a second copy: gradient_as_bucket_view is off by
+ * default); ZeRO-2/3 and FSDP keep 1/N. */
+double gw__advise_gradients(const gw_model *m, const gw_advise_options *r)
+{
+	double g = trainable(m, r) * train_bytes(r);
+
+	if (r->task == GW_TASK_INFER)
+		return 0;
+	if (r->strategy == GW_STRATEGY_DDP && r->gpus > 1)
+		return 2 * g;
+	if (r->strategy == GW_STRATEGY_ZERO2 || shards_params(r))
+		return g / (double)r->gpus;
+	return g;
+}
+
+/* Optimizer states per trainable parameter: Adam(W) m and v in the
+ * parameter's type, or 12 bytes (fp32 master, m, v: the ZeRO paper's K)
+ * when DeepSpeed trains pure half weights; SGD none, momentum one; 8-bit
+ * Adam two bytes plus an fp32 absmax per 2048-element block and state;
+ * Adafactor the factored row and column second moments. ZeRO 1-3/FSDP
+ * shard them; offload moves them to the CPU. */
+double gw__advise_optimizer(const gw_model *m, const gw_advise_options *r)
+{
+	double n = trainable(m, r), pb = train_bytes(r), s;
+	bool zero = r->strategy >= GW_STRATEGY_ZERO1;
+
+	if (r->task == GW_TASK_INFER || r->offload != GW_OFFLOAD_NONE)
+		return 0;
+	switch (r->optimizer) {
+	case GW_OPTIMIZER_SGD: s = 0; break;
+	case GW_OPTIMIZER_SGD_MOMENTUM: s = n * pb; break;
+	case GW_OPTIMIZER_ADAFACTOR:
+		s = pb * (r->task == GW_TASK_TRAIN ? (double)m->params_factored : n);
+		break;
+	case GW_OPTIMIZER_ADAMW_8BIT:
+	case GW_OPTIMIZER_PAGED_ADAMW_8BIT: s = n * (2 + 8.0 / 2048); break;
+	default: s = n * (zero && pb == 2 ? 12 : 2 * pb); break;
+	}
+	if (zero || r->strategy == GW_STRATEGY_FSDP)
+		s /= (double)r->gpus;
+	return s;
+}
+
+/* One transformer layer's saved activations for backward, in bytes, after
+ * Korthikanti et al. 2022 (eq. 1: sbh(34 + 5as/h) for 16-bit GPT layers
+ * with dropout), generalised: element size e (2 or 4), key/value width of
+ * grouped-query attention, gated MLPs (gate, up, their product and the
+ * down projection's input: 4·s·b·I), dropout masks (1 byte) only when
+ * dropout is on, and the s² terms (softmax output, its dropout mask and
+ * dropped copy) replaced by the fp32 log-sum-exp for SDPA/FlashAttention. */
+double gw__advise_layer_activations(const gw_model *m, const gw_advise_options *r, double s, bool cross)
+{
+	double b = (double)r->batch, h = (double)m->hidden_size, e = act_bytes(r);
+	double q = (double)(m->num_heads * m->head_dim), kv = (double)(m->num_kv_heads * m->head_dim);
+	double n = (double)m->num_heads, i = (double)m->intermediate_size, d = m->dropout ? 1 : 0;
+	double sb = s * b, att, mlp;
+
+	att = e * sb * (2 * h + q + kv + kv + q) + d * sb * h;
+	if (r->attention == GW_ATTENTION_EAGER)
+		att += n * s * sb * (e + d + d * e);
+	else
+		att += 4 * n * sb;
+	mlp = e * sb * 2 * h + e * sb * i * (m->gated_mlp ? 4 : 2) + d * sb * h;
+	return att * (cross ? 2 : 1) + mlp;
+}
+
+/* Outside the layers: the embedding output (and its dropout mask), the
+ * final norm's input, and for models with an LM head the logits, their
+ * fp32 copy (transformers upcasts before the loss) and the log-softmax
+ * cross-entropy keeps. */
+static double outer_activations(const gw_model *m, const gw_advise_options *r, double s)
+{
+	double sb = s * (double)r->batch, h = (double)m->hidden_size, e = act_bytes(r);
+	double a = e * sb * h * 2 + (m->dropout ? sb * h : 0);
+
+	if (m->kind != GW_MODEL_ENCODER)
+		a += sb * (double)m->vocab_size * (e + 4 + (e == 4 ? 0 : 4));
+	return a;
+}
+
+/* Training: every layer's saved activations, or with checkpointing only
+ * each layer's input plus one layer recomputed during backward. */
+static double train_activations(const gw_model *m, const gw_advise_options *r)
+{
+	double s = (double)r->seq, L = (double)m->num_layers, D = (double)m->num_decoder_layers;
+	double enc = gw__advise_layer_activations(m, r, s, false), dec = 0, a;
+	double in = act_bytes(r) * s * (double)r->batch * (double)m->hidden_size;
+
+	if (m->kind == GW_MODEL_ENCODER_DECODER)
+		dec = gw__advise_layer_activations(m, r, s, true);
+	if (r->checkpointing)
+		a = in * (L + D) + (dec > enc ? dec : enc);
+	else
+		a = enc * L + dec * D;
+	return a + outer_activations(m, r, s);
+}
+
+/* Inference keeps nothing for backward: the peak is inside one layer
+ * during the prompt's forward (prefill): the residual stream and its
+ * normed copy, plus the larger of attention (eager: fp32 scores and their
+ * cast) and the MLP's intermediates; and the last position's logits. */
+static double infer_activations(const gw_model *m, const gw_advise_options *r)
+{
+	double p = (double)(m->kind == GW_MODEL_DECODER ? r->seq - r->new_tokens : r->seq);
+	double b = (double)r->batch, e = act_bytes(r), h = (double)m->hidden_size;
+	double q = (double)(m->num_heads * m->head_dim), kv = (double)(m->num_kv_heads * m->head_dim);
+	double att = e * p * b * (q + 2 * kv), mlp = e * p * b * (double)m->intermediate_size * (m->gated_mlp ? 3 : 2);
+
+	if (r->attention == GW_ATTENTION_EAGER)
+		att += (double)m->num_heads * p * p * b * (4 + e);
+	return 2 * e * p * b * h + (att > mlp ? att : mlp) +
+	       (m->kind == GW_MODEL_ENCODER ? 0 : b * (double)m->vocab_size * (e + 4));
+}
+
+/* KV cache: keys and values of every decoder layer for every token, in
+ * the activation type, with the key/value heads of GQA/MQA. An
+ * encoder-decoder model caches the decoder's own tokens and the encoder
+ * output's cross-attention keys and values. */
+double gw__advise_kv_cache(const gw_model *m, const gw_advise_options *r)
+{
+	double per_token = 2 * (double)(m->num_kv_heads * m->head_dim) * act_bytes(r) * (double)r->batch;
+
+	if (r->task != GW_TASK_INFER || m->kind == GW_MODEL_ENCODER)
+		return 0;
+	if (m->kind == GW_MODEL_ENCODER_DECODER)
+		return per_token * (double)m->num_decoder_layers * (double)(r->new_tokens + r->seq);
+	return per_token * (double)m->num_layers * (double)r->seq;
+}
+
+/* cuBLAS's workspace (PyTorch's default CUBLAS_WORKSPACE_CONFIG: 4096 KiB
+ * × 2 + 16 KiB × 8, or 4096 KiB × 8 on Hopper) and cuBLASLt's (1 MiB; 4 MiB
+ * on compute capability 8.x with ≥ 24 GiB; 32 MiB from 9.0), both through
+ * the caching allocator; a dequantised copy of the largest weight for 8/4
+ * bit; FSDP/ZeRO-3's gathered layer and the next one prefetched. */
+double gw__advise_workspace(const gw_model *m, const gw_advise_options *r)
+{
+	double w;
+
+	if (r->cc_major >= 9)
+		w = 32 * MIB + 32 * MIB;
+	else if (r->cc_major == 8 && r->gpu_memory_bytes < 24 * GIB && r->gpu_memory_bytes)
+		w = 8 * MIB + 128 * 1024 + 1 * MIB;
+	else if (r->cc_major && r->cc_major < 8)
+		w = 8 * MIB + 128 * 1024 + 1 * MIB;
+	else
+		w = 8 * MIB + 128 * 1024 + 4 * MIB;
+	if (quantized(r->weights))
+		w += act_bytes(r) * (double)m->max_matrix;
+	if (shards_params(r) && r->gpus > 1)
+		w += 2 * (double)m->layer_params * (r->weights == GW_WEIGHTS_FP32 && !amp(r->precision) ? 4 : 2);
+	return w;
+}
+
+/* The CUDA context, outside the caching allocator: measured with lazy
+ * module loading (PyTorch's default since 1.13): 287,047,680 bytes in
+ * pytorch/pytorch#86509, 426 MiB on an Ada GPU with PyTorch 2.10
+ * (unslothai/unsloth-zoo#1053). */
+static double cuda_context(const gw_advise_options *r)
+{
+	return r->cc_major && r->cc_major < 8 ? 287047680.0 : 426 * MIB;
+}
+
+static uint64_t to_u64(double v)
+{
+	return (uint64_t)ceil(v);
+}
+
+int gw_advise_estimate_run(gw_advise_estimate *out, const gw_model *m, const gw_advise_options *o)
+{
+	gw_advise_estimate e;
+	gw_advise_options r;
+	double wt, gr, op, ac, kv, ws, ctx, alloc, reserved;
+	int rc;
+
+	if (!out || !m || !o)
+		return gw__error_set(GW_EINVAL, "no model or options");
+	if (!m->params || !m->hidden_size || !m->num_layers || !m->num_heads || !m->head_dim)
+		return gw__error_set(GW_EINVAL, "the model has no shape (gw_model_finish)");
+	if ((rc = resolve(&r, m, o)) < 0)
+		return rc;
+	wt = gw__advise_weights(m, &r);
+	gr = gw__advise_gradients(m, &r);
+	op = gw__advise_optimizer(m, &r);
+	ac = r.task == GW_TASK_INFER ? infer_activations(m, &r) : train_activations(m, &r);
+	kv = gw__advise_kv_cache(m, &r);
+	ws = gw__advise_workspace(m, &r);
+	ctx = cuda_context(&r);
+	alloc = wt + gr + op + ac + kv + ws;
+	/* The caching allocator's slack: blocks rounded up (2 MiB for large
+	 * ones) and freed blocks that cannot be reused for a larger request,
+	 * which grows with what is allocated and freed every step. A first
+	 * estimate, to be calibrated by bench/advise_accuracy.py. */
+	reserved = alloc + 0.10 * (ac + kv + gr) + 2 * MIB;
+	if (!(alloc + ctx + reserved < LIMIT_BYTES))
+		return gw__error_set(GW_EINVAL, "the estimate exceeds 4 EiB: the sizes given are absurd");
+	memset(&e, 0, sizeof(e));
+	e.weights_bytes = to_u64(wt);
+	e.gradients_bytes = to_u64(gr);
+	e.optimizer_bytes = to_u64(op);
+	e.activations_bytes = to_u64(ac);
+	e.kv_cache_bytes = to_u64(kv);
+	e.workspace_bytes = to_u64(ws);
+	e.cuda_context_bytes = to_u64(ctx);
+	e.peak_allocated_bytes = e.weights_bytes + e.gradients_bytes + e.optimizer_bytes + e.activations_bytes +
+				 e.kv_cache_bytes + e.workspace_bytes;
+	e.peak_reserved_bytes = to_u64(reserved);
+	if (e.peak_reserved_bytes < e.peak_allocated_bytes)
+		e.peak_reserved_bytes = e.peak_allocated_bytes;
+	e.peak_device_bytes = e.peak_reserved_bytes + e.cuda_context_bytes;
+	e.trainable_params = to_u64(trainable(m, &r));
+	e.resolved = r;
+	*out = e;
+	return 0;
+}
+
+int gw_advise_max_micro_batch(uint64_t *out, const gw_model *m, const gw_advise_options *o, uint64_t memory_bytes)
+{
+	gw_advise_options t;
+	gw_advise_estimate e;
+	uint64_t lo = 0, hi = MAX_BATCH;
+	int rc;
+
+	if (!out || !o)
+		return gw__error_set(GW_EINVAL, "no output or options");
+	t = *o;
+	t.batch = 1;
+	if ((rc = gw_advise_estimate_run(&e, m, &t)) < 0)
+		return rc;
+	/* Memory grows with the batch: the largest that fits by bisection;
+	 * a batch too large to estimate does not fit. */
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo + 1) / 2;
+		t.batch = mid;
+		if (gw_advise_estimate_run(&e, m, &t) == 0 && e.peak_device_bytes <= memory_bytes)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	*out = lo;
+	return 0;
+}

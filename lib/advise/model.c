@@ -1,0 +1,586 @@
+/* Models for `advise`: the catalogue (data/models.tsv), Hugging Face
+ * config.json files, and exact parameter counting per architecture.
+ *
+ * Counting mirrors the modules transformers builds for each model_type, so
+ * `sum(p.numel() for p in model.parameters())` is what comes out: embedding
+ * and position tables, every linear weight and bias, every norm, the LM
+ * head unless it is tied to the embedding (tied weights count once), the
+ * pooler of encoders (BertModel). The unit tests hold each catalogue row to
+ * its published count. docs/advise.md lists what each family contains. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "internal.h"
+#include "core/jsonp.h"
+#include "gpuwise/advise.h"
+
+#define GW_GEN_TABLE_ROWS
+#include "models.h"
+
+/* Bounds for every size: generous for any real model, small enough that
+ * no product of them overflows 64 bits before the checks below see it. */
+#define MAX_VOCAB (1ull << 24)
+#define MAX_HIDDEN (1ull << 20)
+#define MAX_LAYERS 4096ull
+#define MAX_HEADS 65536ull
+#define MAX_INTER (1ull << 24)
+#define MAX_POSITIONS (1ull << 27)
+
+enum family { FAM_LLAMA, FAM_GPT2, FAM_BERT, FAM_T5 };
+
+struct model_type {
+	const char *name;
+	enum family family;
+	gw_model_kind kind;
+	bool tied;          /* transformers' default for tie_word_embeddings */
+	bool qkv_bias;      /* q, k, v projections have biases (Qwen2) */
+};
+
+/* The model_types gpuwise counts. One row each; the reader, the error
+ * message and docs/advise.md follow this table. */
+static const struct model_type model_types[] = {
+	{ "llama", FAM_LLAMA, GW_MODEL_DECODER, false, false },
+	{ "mistral", FAM_LLAMA, GW_MODEL_DECODER, false, false },
+	{ "qwen2", FAM_LLAMA, GW_MODEL_DECODER, false, true },
+	{ "gemma", FAM_LLAMA, GW_MODEL_DECODER, true, false },
+	{ "gpt2", FAM_GPT2, GW_MODEL_DECODER, true, false },
+	{ "bert", FAM_BERT, GW_MODEL_ENCODER, true, false },
+	{ "roberta", FAM_BERT, GW_MODEL_ENCODER, true, false },
+	{ "t5", FAM_T5, GW_MODEL_ENCODER_DECODER, true, false },
+	{ "mt5", FAM_T5, GW_MODEL_ENCODER_DECODER, false, false },
+};
+
+/* Listed by DESIGN.md, not counted yet: a clear "not yet", not "unknown". */
+static const char *const planned_types[] = {
+	"phi", "falcon", "gptj", "gpt_neox", "bloom", "gpt_bigcode", "opt", "vit", "deit", "swin", "resnet",
+};
+
+/* ---- counting ------------------------------------------------------------- */
+
+struct acc {
+	uint64_t total, linear, factored, lora, max_matrix;
+	bool overflow;
+};
+
+static uint64_t add(struct acc *a, uint64_t x, uint64_t y)
+{
+	uint64_t r;
+
+	if (__builtin_add_overflow(x, y, &r))
+		a->overflow = true;
+	return r;
+}
+
+static uint64_t mul(struct acc *a, uint64_t x, uint64_t y)
+{
+	uint64_t r;
+
+	if (__builtin_mul_overflow(x, y, &r))
+		a->overflow = true;
+	return r;
+}
+
+/* A weight matrix. `linear`: a layer's linear map (quantised by 8/4-bit
+ * loaders; embeddings and the LM head stay in 16 bits). */
+static void matrix(struct acc *a, uint64_t rows, uint64_t cols, bool linear)
+{
+	uint64_t n = mul(a, rows, cols);
+
+	a->total = add(a, a->total, n);
+	a->factored = add(a, a->factored, add(a, rows, cols));
+	if (linear) {
+		a->linear = add(a, a->linear, n);
+		if (n > a->max_matrix)
+			a->max_matrix = n;
+	}
+}
+
+static void vector(struct acc *a, uint64_t n)
+{
+	a->total = add(a, a->total, n);
+	a->factored = add(a, a->factored, n);
+}
+
+/* dst += times × src (one layer repeated). */
+static void repeat(struct acc *dst, const struct acc *src, uint64_t times)
+{
+	dst->total = add(dst, dst->total, mul(dst, src->total, times));
+	dst->linear = add(dst, dst->linear, mul(dst, src->linear, times));
+	dst->factored = add(dst, dst->factored, mul(dst, src->factored, times));
+	dst->lora = add(dst, dst->lora, mul(dst, src->lora, times));
+	if (src->max_matrix > dst->max_matrix)
+		dst->max_matrix = src->max_matrix;
+	dst->overflow |= src->overflow;
+}
+
+/* Attention projections q, k, v, o (no biases unless asked); LoRA targets
+ * q and v, PEFT's default for these models. */
+static void attention(struct acc *a, const gw_model *m, bool qkv_bias, bool o_bias)
+{
+	uint64_t h = m->hidden_size, q = m->num_heads * m->head_dim, kv = m->num_kv_heads * m->head_dim;
+
+	matrix(a, q, h, true);
+	matrix(a, kv, h, true);
+	matrix(a, kv, h, true);
+	matrix(a, h, q, true);
+	if (qkv_bias)
+		vector(a, q + 2 * kv);
+	if (o_bias)
+		vector(a, h);
+	a->lora += (h + q) + (h + kv);
+}
+
+static void mlp(struct acc *a, const gw_model *m, bool bias)
+{
+	uint64_t h = m->hidden_size, i = m->intermediate_size;
+
+	matrix(a, i, h, true);
+	if (m->gated_mlp)
+		matrix(a, i, h, true);
+	matrix(a, h, i, true);
+	if (bias)
+		vector(a, i + h);
+}
+
+/* Llama, Mistral, Qwen2, Gemma: RMSNorm (weight only) before attention and
+ * MLP, gated MLP without biases, a final norm, LM head unless tied. */
+static void count_llama(struct acc *a, struct acc *layer, const gw_model *m, bool qkv_bias)
+{
+	matrix(a, m->vocab_size, m->hidden_size, false);
+	attention(layer, m, qkv_bias, false);
+	mlp(layer, m, false);
+	vector(layer, 2 * m->hidden_size);
+	repeat(a, layer, m->num_layers);
+	vector(a, m->hidden_size);
+	if (!m->tied_embeddings)
+		matrix(a, m->vocab_size, m->hidden_size, false);
+}
+
+/* GPT-2: token and learned position tables, LayerNorm (weight and bias)
+ * before each block, fused c_attn (3h) with biases, biased MLP, final
+ * LayerNorm, head tied. LoRA's default target is c_attn (h in, 3h out). */
+static void count_gpt2(struct acc *a, struct acc *layer, const gw_model *m)
+{
+	uint64_t h = m->hidden_size;
+
+	matrix(a, m->vocab_size, h, false);
+	matrix(a, m->max_positions, h, false);
+	vector(layer, 2 * h);
+	matrix(layer, 3 * h, h, true);
+	vector(layer, 3 * h);
+	matrix(layer, h, h, true);
+	vector(layer, h);
+	vector(layer, 2 * h);
+	mlp(layer, m, true);
+	layer->lora += h + 3 * h;
+	repeat(a, layer, m->num_layers);
+	vector(a, 2 * h);
+	if (!m->tied_embeddings)
+		matrix(a, m->vocab_size, h, false);
+}
+
+/* BERT, RoBERTa (BertModel): word, position and token-type tables and their
+ * LayerNorm; per layer biased q, k, v, o, LayerNorm, biased MLP, LayerNorm;
+ * the pooler (dense h×h with bias). */
+static void count_bert(struct acc *a, struct acc *layer, const gw_model *m, uint64_t type_vocab)
+{
+	uint64_t h = m->hidden_size;
+
+	matrix(a, m->vocab_size, h, false);
+	matrix(a, m->max_positions, h, false);
+	if (type_vocab)
+		matrix(a, type_vocab, h, false);
+	vector(a, 2 * h);
+	attention(layer, m, true, true);
+	vector(layer, 2 * h);
+	mlp(layer, m, true);
+	vector(layer, 2 * h);
+	repeat(a, layer, m->num_layers);
+	matrix(a, h, h, true);
+	vector(a, h);
+}
+
+/* T5, mT5: one shared embedding; encoder layers (self-attention, MLP, two
+ * RMS norms), decoder layers (self- and cross-attention, MLP, three norms);
+ * the relative position bias (buckets × heads) in the first layer of each
+ * stack; a final norm per stack; LM head unless tied (T5 v1.0 ties it). */
+static void count_t5(struct acc *a, struct acc *layer, const gw_model *m, uint64_t buckets)
+{
+	struct acc dec = { 0 };
+	uint64_t d = m->hidden_size;
+
+	matrix(a, m->vocab_size, d, false);
+	attention(layer, m, false, false);
+	mlp(layer, m, false);
+	vector(layer, 2 * d);
+	repeat(a, layer, m->num_layers);
+	vector(a, mul(a, buckets, m->num_heads) + d);
+	attention(&dec, m, false, false);
+	attention(&dec, m, false, false);
+	mlp(&dec, m, false);
+	vector(&dec, 3 * d);
+	repeat(a, &dec, m->num_decoder_layers);
+	vector(a, mul(a, buckets, m->num_heads) + d);
+	if (!m->tied_embeddings)
+		matrix(a, m->vocab_size, d, false);
+	if (dec.total > layer->total)
+		*layer = dec;
+}
+
+/* ---- shapes --------------------------------------------------------------- */
+
+struct extra {
+	enum family family;
+	bool qkv_bias;
+	uint64_t type_vocab;   /* BERT token types */
+	uint64_t buckets;      /* T5 relative-attention buckets */
+};
+
+static int check_range(const char *what, uint64_t v, uint64_t lo, uint64_t hi)
+{
+	if (v < lo || v > hi)
+		return gw__error_set(GW_EINVAL, "%s must be from %llu to %llu (got %llu)", what,
+				     (unsigned long long)lo, (unsigned long long)hi, (unsigned long long)v);
+	return 0;
+}
+
+/* Fill the defaults a shape leaves at 0, then check every size. */
+static int shape_complete(gw_model *m)
+{
+	int rc;
+
+	if (m->num_heads && !m->head_dim) {
+		if (m->hidden_size % m->num_heads)
+			return gw__error_set(GW_EINVAL, "hidden size %llu is not a multiple of %llu heads",
+					     (unsigned long long)m->hidden_size, (unsigned long long)m->num_heads);
+		m->head_dim = m->hidden_size / m->num_heads;
+	}
+	if (!m->num_kv_heads)
+		m->num_kv_heads = m->num_heads;
+	if (!m->intermediate_size)
+		m->intermediate_size = 4 * m->hidden_size;
+	if (m->kind == GW_MODEL_ENCODER_DECODER && !m->num_decoder_layers)
+		m->num_decoder_layers = m->num_layers;
+	if ((rc = check_range("vocabulary size", m->vocab_size, 1, MAX_VOCAB)) ||
+	    (rc = check_range("hidden size", m->hidden_size, 1, MAX_HIDDEN)) ||
+	    (rc = check_range("number of layers", m->num_layers, 1, MAX_LAYERS)) ||
+	    (rc = check_range("number of attention heads", m->num_heads, 1, MAX_HEADS)) ||
+	    (rc = check_range("number of key/value heads", m->num_kv_heads, 1, m->num_heads)) ||
+	    (rc = check_range("head dimension", m->head_dim, 1, MAX_HIDDEN)) ||
+	    (rc = check_range("intermediate size", m->intermediate_size, 1, MAX_INTER)) ||
+	    (rc = check_range("max positions", m->max_positions, 0, MAX_POSITIONS)) ||
+	    (rc = check_range("decoder layers", m->num_decoder_layers, 0, MAX_LAYERS)))
+		return rc;
+	if (m->num_heads % m->num_kv_heads)
+		return gw__error_set(GW_EINVAL, "%llu attention heads are not a multiple of %llu key/value heads",
+				     (unsigned long long)m->num_heads, (unsigned long long)m->num_kv_heads);
+	if ((unsigned)m->kind > GW_MODEL_ENCODER_DECODER)
+		return gw__error_set(GW_EINVAL, "unknown model kind %d", (int)m->kind);
+	return 0;
+}
+
+static int count(gw_model *m, const struct extra *x)
+{
+	struct acc a = { 0 }, layer = { 0 };
+
+	switch (x->family) {
+	case FAM_LLAMA: count_llama(&a, &layer, m, x->qkv_bias); break;
+	case FAM_GPT2: count_gpt2(&a, &layer, m); break;
+	case FAM_BERT: count_bert(&a, &layer, m, x->type_vocab); break;
+	case FAM_T5: count_t5(&a, &layer, m, x->buckets); break;
+	}
+	if (a.overflow || layer.overflow)
+		return gw__error_set(GW_EINVAL, "the parameter count overflows 64 bits");
+	m->params = a.total;
+	m->params_linear = a.linear;
+	m->params_factored = a.factored;
+	m->lora_features = a.lora;
+	m->max_matrix = a.max_matrix;
+	m->layer_params = layer.total;
+	return 0;
+}
+
+int gw_model_finish(gw_model *m)
+{
+	struct extra x = { FAM_GPT2, false, 0, 32 };
+	uint64_t given;
+	int rc;
+
+	if (!m)
+		return gw__error_set(GW_EINVAL, "no model");
+	given = m->params;
+	if ((rc = shape_complete(m)) < 0)
+		return rc;
+	/* A custom shape is counted as the closest family: decoders like
+	 * GPT-2 (or Llama when gated), encoders like BERT, T5 otherwise. */
+	if (m->kind == GW_MODEL_DECODER && m->gated_mlp)
+		x.family = FAM_LLAMA;
+	else if (m->kind == GW_MODEL_ENCODER)
+		x.family = FAM_BERT;
+	else if (m->kind == GW_MODEL_ENCODER_DECODER)
+		x.family = FAM_T5;
+	if (!m->model_type[0])
+		gw__strlcpy(m->model_type, "custom", sizeof(m->model_type));
+	if ((rc = count(m, &x)) < 0)
+		return rc;
+	if (given)
+		m->params = given;
+	return 0;
+}
+
+/* ---- config.json ------------------------------------------------------------ */
+
+/* The first of keys present and not null; NULL when none is. */
+static const gw_jv *field(const gw_jv *root, const char *const *keys, const char **which)
+{
+	for (; *keys; keys++) {
+		const gw_jv *v = gw_jv_get(root, *keys);
+		if (v && v->type != GW_JV_NULL) {
+			*which = *keys;
+			return v;
+		}
+	}
+	return NULL;
+}
+
+/* A whole number from the first present key, within [1, max]; def (0 =
+ * required, when `required`) when none is present. */
+static int get_size(const gw_jv *root, const char *const *keys, uint64_t max, bool required, uint64_t *out)
+{
+	const char *key = keys[0];
+	const gw_jv *v = field(root, keys, &key);
+	int64_t i;
+
+	if (!v) {
+		if (required)
+			return gw__error_set(GW_EPARSE, "config.json has no \"%s\"", keys[0]);
+		return 0;
+	}
+	if (gw_jv_int64(v, &i) < 0 || i < 1 || (uint64_t)i > max)
+		return gw__error_set(GW_EPARSE, "config.json line %d: \"%s\" must be a whole number from 1 to %llu",
+				     v->line, key, (unsigned long long)max);
+	*out = (uint64_t)i;
+	return 0;
+}
+
+static int get_bool(const gw_jv *root, const char *key, bool *out)
+{
+	const gw_jv *v = gw_jv_get(root, key);
+
+	if (!v || v->type == GW_JV_NULL)
+		return 0;
+	if (v->type != GW_JV_BOOL)
+		return gw__error_set(GW_EPARSE, "config.json line %d: \"%s\" must be true or false", v->line, key);
+	*out = v->u.boolean != 0;
+	return 0;
+}
+
+/* Dropout is active when any of the model's dropout probabilities is > 0. */
+static int get_dropout(const gw_jv *root, bool *out)
+{
+	static const char *const keys[] = {
+		"attn_pdrop", "resid_pdrop", "embd_pdrop", "attention_probs_dropout_prob", "hidden_dropout_prob",
+		"dropout_rate", "attention_dropout", "hidden_dropout", "dropout",
+	};
+
+	*out = false;
+	for (size_t i = 0; i < GW_ARRAY_SIZE(keys); i++) {
+		const gw_jv *v = gw_jv_get(root, keys[i]);
+		if (!v || v->type == GW_JV_NULL)
+			continue;
+		if (v->type != GW_JV_NUMBER || !(v->u.num.d >= 0 && v->u.num.d <= 1))
+			return gw__error_set(GW_EPARSE, "config.json line %d: \"%s\" must be a probability from 0 to 1",
+					     v->line, keys[i]);
+		if (v->u.num.d > 0)
+			*out = true;
+	}
+	return 0;
+}
+
+static const struct model_type *find_type(const char *name)
+{
+	for (size_t i = 0; i < GW_ARRAY_SIZE(model_types); i++)
+		if (!strcmp(model_types[i].name, name))
+			return &model_types[i];
+	return NULL;
+}
+
+static int unsupported_type(const char *name)
+{
+	char list[256] = "", shown[64] = "";
+
+	gw__copy_printable(shown, sizeof(shown), name, strlen(name));
+	for (size_t i = 0; i < GW_ARRAY_SIZE(planned_types); i++)
+		if (!strcmp(planned_types[i], name))
+			return gw__error_set(GW_ENOTSUP, "model_type \"%s\" is not supported yet; use --params with "
+					     "--layers/--hidden/--heads/--vocab", shown);
+	for (size_t i = 0; i < GW_ARRAY_SIZE(model_types); i++) {
+		size_t n = strlen(list);
+		snprintf(list + n, sizeof(list) - n, "%s%s", i ? ", " : "", model_types[i].name);
+	}
+	return gw__error_set(GW_ENOTSUP, "unknown model_type \"%s\" (gpuwise counts %s)", shown, list);
+}
+
+static const char *const K_HIDDEN[] = { "hidden_size", "n_embd", "d_model", NULL };
+static const char *const K_LAYERS[] = { "num_hidden_layers", "n_layer", "num_layers", NULL };
+static const char *const K_HEADS[] = { "num_attention_heads", "n_head", "num_heads", NULL };
+static const char *const K_KV[] = { "num_key_value_heads", NULL };
+static const char *const K_VOCAB[] = { "vocab_size", NULL };
+static const char *const K_INTER[] = { "intermediate_size", "n_inner", "d_ff", NULL };
+static const char *const K_HEAD_DIM[] = { "head_dim", "d_kv", NULL };
+static const char *const K_POS[] = { "max_position_embeddings", "n_positions", NULL };
+static const char *const K_TYPES[] = { "type_vocab_size", NULL };
+static const char *const K_DEC[] = { "num_decoder_layers", NULL };
+static const char *const K_BUCKETS[] = { "relative_attention_num_buckets", NULL };
+
+static int read_shape(const gw_jv *root, const struct model_type *t, gw_model *m, struct extra *x)
+{
+	int rc;
+	const gw_jv *ff;
+
+	m->kind = t->kind;
+	m->tied_embeddings = t->tied;
+	x->family = t->family;
+	x->qkv_bias = t->qkv_bias;
+	x->type_vocab = 2;
+	x->buckets = 32;
+	if ((rc = get_size(root, K_VOCAB, MAX_VOCAB, true, &m->vocab_size)) ||
+	    (rc = get_size(root, K_HIDDEN, MAX_HIDDEN, true, &m->hidden_size)) ||
+	    (rc = get_size(root, K_LAYERS, MAX_LAYERS, true, &m->num_layers)) ||
+	    (rc = get_size(root, K_HEADS, MAX_HEADS, true, &m->num_heads)) ||
+	    (rc = get_size(root, K_KV, MAX_HEADS, false, &m->num_kv_heads)) ||
+	    (rc = get_size(root, K_INTER, MAX_INTER, t->family != FAM_GPT2, &m->intermediate_size)) ||
+	    (rc = get_size(root, K_HEAD_DIM, MAX_HIDDEN, false, &m->head_dim)) ||
+	    (rc = get_size(root, K_POS, MAX_POSITIONS, t->family == FAM_GPT2 || t->family == FAM_BERT,
+			   &m->max_positions)) ||
+	    (rc = get_size(root, K_DEC, MAX_LAYERS, false, &m->num_decoder_layers)) ||
+	    (rc = get_size(root, K_BUCKETS, 1u << 16, false, &x->buckets)) ||
+	    (rc = get_bool(root, "tie_word_embeddings", &m->tied_embeddings)) ||
+	    (rc = get_dropout(root, &m->dropout)))
+		return rc;
+	if (t->family == FAM_BERT) {
+		const gw_jv *tv = gw_jv_get(root, "type_vocab_size");
+		int64_t n;
+		/* RoBERTa-likes may have 0 token types; absent means BERT's 2. */
+		if (tv && tv->type != GW_JV_NULL) {
+			if (gw_jv_int64(tv, &n) < 0 || n < 0 || n > 1024)
+				return gw__error_set(GW_EPARSE, "config.json line %d: \"%s\" must be a whole number "
+						     "from 0 to 1024", tv->line, K_TYPES[0]);
+			x->type_vocab = (uint64_t)n;
+		}
+	}
+	if (t->family == FAM_LLAMA) {
+		bool bias = false;
+		if ((rc = get_bool(root, "attention_bias", &bias)) < 0)
+			return rc;
+		x->qkv_bias |= bias;
+		if (bias)   /* Llama's attention_bias covers o_proj too: not modelled */
+			return gw__error_set(GW_ENOTSUP, "attention_bias: true is not supported yet");
+	}
+	m->gated_mlp = t->family == FAM_LLAMA;
+	if (t->family == FAM_T5 && (ff = gw_jv_get(root, "feed_forward_proj")) && ff->type != GW_JV_NULL) {
+		const char *s = gw_jv_str(ff);
+		if (!s)
+			return gw__error_set(GW_EPARSE, "config.json line %d: \"feed_forward_proj\" must be a string",
+					     ff->line);
+		m->gated_mlp = !strncmp(s, "gated-", 6);
+	} else if (!strcmp(t->name, "mt5")) {
+		m->gated_mlp = true;   /* MT5Config's default is gated-gelu */
+	}
+	return 0;
+}
+
+static int model_from_jv(gw_model *out, const gw_jv *root, const char *name)
+{
+	const struct model_type *t;
+	const char *type = gw_jv_str(gw_jv_get(root, "model_type"));
+	struct extra x;
+	gw_model m;
+	int rc;
+
+	if (!gw_jv_is(root, GW_JV_OBJECT))
+		return gw__error_set(GW_EPARSE, "config.json is not a JSON object");
+	if (!type)
+		return gw__error_set(GW_EPARSE, "config.json has no \"model_type\" string");
+	if (!(t = find_type(type)))
+		return unsupported_type(type);
+	memset(&m, 0, sizeof(m));
+	gw__strlcpy(m.model_type, t->name, sizeof(m.model_type));
+	gw__strlcpy(m.name, name && *name ? name : t->name, sizeof(m.name));
+	if ((rc = read_shape(root, t, &m, &x)) < 0)
+		return rc;
+	if ((rc = shape_complete(&m)) < 0)
+		return gw__error_set(GW_EPARSE, "config.json: %s", gw_error_last());
+	if ((rc = count(&m, &x)) < 0)
+		return rc;
+	*out = m;
+	return 0;
+}
+
+int gw_model_from_config(gw_model *out, const char *json, size_t len, const char *name)
+{
+	gw_jsonp_limits lim = { 16u << 20, 32 };
+	gw_jsonp_error err;
+	gw_jv *root;
+	int rc;
+
+	if (!out || (!json && len))
+		return gw__error_set(GW_EINVAL, "no config text");
+	if (!(root = gw_jsonp_parse(json ? json : "", len, &lim, &err))) {
+		if (strstr(err.msg, "memory"))
+			return gw__error_set(GW_ENOMEM, "out of memory reading config.json");
+		return gw__error_set(GW_EPARSE, "config.json is not valid JSON: %d:%d: %s", err.line, err.col, err.msg);
+	}
+	rc = model_from_jv(out, root, name);
+	gw_jsonp_free(root);
+	return rc;
+}
+
+/* ---- the catalogue ----------------------------------------------------------- */
+
+size_t gw_model_catalog_count(void)
+{
+	return GW_ROWS_MODELS_COUNT;
+}
+
+int gw_model_catalog_at(size_t i, gw_model_entry *out)
+{
+	const gw_row_models *r;
+
+	if (!out)
+		return gw__error_set(GW_EINVAL, "no output");
+	if (i >= GW_ROWS_MODELS_COUNT)
+		return gw__error_set(GW_ENOTFOUND, "no catalogue row %zu", i);
+	r = &gw_rows_models[i];
+	out->name = r->name;
+	out->hf = r->hf;
+	out->config = r->config;
+	out->source = r->source;
+	out->params_published = strtoull(r->params, NULL, 10);
+	return 0;
+}
+
+int gw_model_from_catalog(gw_model *out, const char *name)
+{
+	gw_model_entry e;
+	gw_model m;
+	char shown[64] = "";
+	int rc;
+
+	if (!out || !name)
+		return gw__error_set(GW_EINVAL, "no model name");
+	for (size_t i = 0; i < GW_ROWS_MODELS_COUNT; i++) {
+		gw_model_catalog_at(i, &e);
+		if (strcasecmp(e.name, name) && strcasecmp(e.hf, name))
+			continue;
+		if ((rc = gw_model_from_config(&m, e.config, strlen(e.config), e.name)) < 0)
+			return rc;
+		m.params_published = e.params_published;
+		*out = m;
+		return 0;
+	}
+	gw__copy_printable(shown, sizeof(shown), name, strlen(name));
+	return gw__error_set(GW_ENOTFOUND, "no model \"%s\" in the catalogue (gpuwise advise --list-models)", shown);
+}

@@ -1,0 +1,602 @@
+/* advise: the model catalogue and its exact parameter counts, the
+ * config.json reader and its errors, every memory term against a hand
+ * calculation, monotonicity, the plan ladder and the GPU spec table. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "internal.h"
+#include "advise/advise_int.h"
+
+#define MIB (1024ull * 1024)
+#define GIB (1024 * MIB)
+
+static gw_model model(const char *name)
+{
+	gw_model m;
+
+	memset(&m, 0, sizeof(m));
+	if (gw_model_from_catalog(&m, name) < 0)
+		fprintf(stderr, "catalogue: %s\n", gw_error_last());
+	return m;
+}
+
+static gw_model config(const char *json)
+{
+	gw_model m;
+
+	memset(&m, 0, sizeof(m));
+	if (gw_model_from_config(&m, json, strlen(json), NULL) < 0)
+		fprintf(stderr, "config: %s\n", gw_error_last());
+	return m;
+}
+
+/* Every catalogue row reproduces its published count exactly. */
+static void test_catalogue_counts(void)
+{
+	size_t n = gw_model_catalog_count();
+
+	CHECK(n >= 20);
+	for (size_t i = 0; i < n; i++) {
+		gw_model_entry e;
+		gw_model m;
+
+		CHECK_INT(gw_model_catalog_at(i, &e), 0);
+		CHECK(e.params_published > 0);
+		CHECK(strstr(e.source, "http") != NULL);
+		CHECK_INT(gw_model_from_catalog(&m, e.name), 0);
+		if (m.params != e.params_published)
+			fprintf(stderr, "%s: counted %llu, published %llu\n", e.name, (unsigned long long)m.params,
+				(unsigned long long)e.params_published);
+		CHECK_INT(m.params, e.params_published);
+		CHECK_INT(m.params_published, e.params_published);
+	}
+	CHECK_INT(gw_model_catalog_at(n, &(gw_model_entry){ 0 }), GW_ENOTFOUND);
+	/* The numbers the issue names, written out so a table edit cannot move them. */
+	CHECK_INT(model("llama-2-7b").params, 6738415616ull);
+	CHECK_INT(model("bert-base-uncased").params, 109482240ull);
+	CHECK_INT(model("gpt2").params, 124439808ull);
+	CHECK_INT(model("t5-small").params, 60506624ull);
+	CHECK_INT(model("LLAMA-2-7B").params, 6738415616ull);        /* names ignore case */
+	CHECK_INT(model("meta-llama/Llama-2-7b-hf").params, 6738415616ull);  /* and Hub ids work */
+	gw_model m;
+	CHECK_INT(gw_model_from_catalog(&m, "llama-9000"), GW_ENOTFOUND);
+	CHECK(strstr(gw_error_last(), "llama-9000") != NULL);
+}
+
+/* The parts of a count: linear weights (what 8/4-bit stores), LoRA's
+ * targets, GQA's smaller k/v. */
+static void test_count_parts(void)
+{
+	gw_model l = model("llama-2-7b"), l3 = model("llama-3-8b"), g = model("gpt2");
+
+	/* 32 × (4·4096² + 3·4096·11008) */
+	CHECK_INT(l.params_linear, 6476005376ull);
+	/* PEFT prints "trainable params: 4,194,304" for r=8 on q_proj, v_proj */
+	CHECK_INT(8 * l.lora_features, 4194304ull);
+	CHECK_INT(l.max_matrix, 4096ull * 11008);
+	CHECK_INT(l3.num_kv_heads, 8);
+	CHECK_INT(l3.head_dim, 128);
+	CHECK(!l.tied_embeddings && g.tied_embeddings);
+	CHECK(l.gated_mlp && !g.gated_mlp);
+	CHECK(g.dropout && !l.dropout);
+	CHECK_INT(g.intermediate_size, 3072);    /* n_inner null → 4 × n_embd */
+	CHECK_INT(model("flan-t5-small").gated_mlp, 1);
+	CHECK_INT(model("t5-small").gated_mlp, 0);
+	CHECK_INT(model("t5-small").kind, GW_MODEL_ENCODER_DECODER);
+	CHECK_INT(model("bert-base-uncased").kind, GW_MODEL_ENCODER);
+}
+
+static void test_config_reader(void)
+{
+	gw_model m;
+	/* A user's config.json with keys the catalogue does not use. */
+	const char *qwen = "{\"architectures\": [\"Qwen2ForCausalLM\"], \"model_type\": \"qwen2\", "
+			   "\"vocab_size\": 151936, \"hidden_size\": 896, \"intermediate_size\": 4864, "
+			   "\"num_hidden_layers\": 24, \"num_attention_heads\": 14, \"num_key_value_heads\": 2, "
+			   "\"tie_word_embeddings\": true, \"rope_theta\": 1000000.0, \"torch_dtype\": \"bfloat16\"}";
+
+	CHECK_INT(gw_model_from_config(&m, qwen, strlen(qwen), "my-qwen"), 0);
+	CHECK_INT(m.params, 494032768ull);
+	CHECK_STR(m.name, "my-qwen");
+	CHECK_STR(m.model_type, "qwen2");
+	m = config("{\"model_type\":\"roberta\",\"vocab_size\":50265,\"hidden_size\":768,\"num_hidden_layers\":12,"
+		   "\"num_attention_heads\":12,\"intermediate_size\":3072,\"max_position_embeddings\":514,"
+		   "\"type_vocab_size\":1}");
+	/* RobertaModel (with pooler): 124,645,632 */
+	CHECK_INT(m.params, 124645632ull);
+	CHECK_STR(m.name, "roberta");
+}
+
+static int config_error(const char *json)
+{
+	gw_model m;
+	int rc;
+
+	memset(&m, 0x5a, sizeof(m));
+	rc = gw_model_from_config(&m, json, strlen(json), NULL);
+	CHECK(rc < 0);
+	CHECK(((unsigned char *)&m)[0] == 0x5a);   /* untouched on failure */
+	CHECK(gw_error_last()[0] != '\0');
+	return rc;
+}
+
+static void test_config_errors(void)
+{
+	const char *base = "\"vocab_size\":100,\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+			   "\"intermediate_size\":128";
+	char buf[512];
+
+	CHECK_INT(config_error("{\"model_type\":\"mamba\"}"), GW_ENOTSUP);
+	CHECK(strstr(gw_error_last(), "mamba") && strstr(gw_error_last(), "llama"));
+	CHECK_INT(config_error("{\"model_type\":\"vit\"}"), GW_ENOTSUP);
+	CHECK(strstr(gw_error_last(), "not supported yet") != NULL);
+	CHECK_INT(config_error("{\"model_type\":\"llama\""), GW_EPARSE);
+	CHECK_INT(config_error(""), GW_EPARSE);
+	CHECK_INT(config_error("[1,2]"), GW_EPARSE);
+	CHECK_INT(config_error("{\"hidden_size\":1}"), GW_EPARSE);
+	CHECK_INT(config_error("{\"model_type\":7}"), GW_EPARSE);
+	CHECK_INT(config_error("{\"model_type\":\"llama\",\"vocab_size\":100}"), GW_EPARSE);
+	CHECK(strstr(gw_error_last(), "hidden_size") != NULL);
+	snprintf(buf, sizeof(buf), "{\"model_type\":\"llama\",%s,\"hidden_size\":-64}", base);
+	CHECK_INT(config_error(buf), GW_EPARSE);
+	CHECK(strstr(gw_error_last(), "hidden_size") != NULL);
+	snprintf(buf, sizeof(buf), "{\"model_type\":\"llama\",%s,\"hidden_size\":\"64\"}", base);
+	CHECK_INT(config_error(buf), GW_EPARSE);
+	snprintf(buf, sizeof(buf), "{\"model_type\":\"llama\",%s,\"hidden_size\":64.5}", base);
+	CHECK_INT(config_error(buf), GW_EPARSE);
+	snprintf(buf, sizeof(buf), "{\"model_type\":\"llama\",%s,\"num_hidden_layers\":1e300}", base);
+	CHECK_INT(config_error(buf), GW_EPARSE);
+	snprintf(buf, sizeof(buf), "{\"model_type\":\"llama\",%s,\"num_hidden_layers\":99999999999999999999}", base);
+	CHECK_INT(config_error(buf), GW_EPARSE);
+	snprintf(buf, sizeof(buf), "{\"model_type\":\"llama\",%s,\"num_attention_heads\":5}", base);
+	CHECK_INT(config_error(buf), GW_EPARSE);          /* 64 is not a multiple of 5 heads */
+	snprintf(buf, sizeof(buf), "{\"model_type\":\"llama\",%s,\"num_key_value_heads\":3}", base);
+	CHECK_INT(config_error(buf), GW_EPARSE);          /* 4 heads, 3 kv heads */
+	snprintf(buf, sizeof(buf), "{\"model_type\":\"llama\",%s,\"num_key_value_heads\":8}", base);
+	CHECK_INT(config_error(buf), GW_EPARSE);          /* more kv heads than heads */
+	snprintf(buf, sizeof(buf), "{\"model_type\":\"llama\",%s,\"tie_word_embeddings\":\"yes\"}", base);
+	CHECK_INT(config_error(buf), GW_EPARSE);
+	snprintf(buf, sizeof(buf), "{\"model_type\":\"gpt2\",%s,\"attn_pdrop\":7}", base);
+	CHECK_INT(config_error(buf), GW_EPARSE);
+	snprintf(buf, sizeof(buf), "{\"model_type\":\"llama\",%s,\"vocab_size\":100000000000}", base);
+	CHECK_INT(config_error(buf), GW_EPARSE);
+	/* A hostile model_type is quoted printable, never raw. */
+	CHECK_INT(config_error("{\"model_type\":\"\\u001b[31mevil\"}"), GW_ENOTSUP);
+	CHECK(strchr(gw_error_last(), 0x1b) == NULL);
+	/* Deep nesting is refused by the reader's limit, not the stack. */
+	{
+		char *deep = malloc(200001);
+		memset(deep, '[', 200000);
+		deep[200000] = '\0';
+		CHECK_INT(config_error(deep), GW_EPARSE);
+		free(deep);
+	}
+	gw_model m;
+	CHECK_INT(gw_model_from_config(NULL, "{}", 2, NULL), GW_EINVAL);
+	CHECK_INT(gw_model_from_config(&m, NULL, 5, NULL), GW_EINVAL);
+}
+
+/* --params with a shape: defaults, counting, keeping the given count. */
+static void test_custom_shape(void)
+{
+	gw_model m;
+
+	memset(&m, 0, sizeof(m));
+	m.kind = GW_MODEL_DECODER;
+	m.vocab_size = 50257;
+	m.hidden_size = 768;
+	m.num_layers = 12;
+	m.num_heads = 12;
+	m.max_positions = 1024;
+	m.tied_embeddings = true;
+	CHECK_INT(gw_model_finish(&m), 0);
+	CHECK_INT(m.params, 124439808ull);     /* counted as GPT-2 */
+	CHECK_STR(m.model_type, "custom");
+	m.params = 125000000;
+	CHECK_INT(gw_model_finish(&m), 0);
+	CHECK_INT(m.params, 125000000);        /* the user's count is kept */
+	m.hidden_size = 770;                   /* not a multiple of 12 heads */
+	m.head_dim = 0;
+	CHECK_INT(gw_model_finish(&m), GW_EINVAL);
+	memset(&m, 0, sizeof(m));
+	CHECK_INT(gw_model_finish(&m), GW_EINVAL);
+	CHECK_INT(gw_model_finish(NULL), GW_EINVAL);
+}
+
+static gw_advise_estimate run(const gw_model *m, gw_advise_options o)
+{
+	gw_advise_estimate e;
+
+	memset(&e, 0, sizeof(e));
+	if (gw_advise_estimate_run(&e, m, &o) < 0)
+		fprintf(stderr, "estimate: %s\n", gw_error_last());
+	return e;
+}
+
+static gw_advise_options opts(gw_advise_task task, gw_precision p)
+{
+	gw_advise_options o = GW_ADVISE_OPTIONS_INIT;
+
+	o.task = task;
+	o.precision = p;
+	o.cc_major = 8;
+	o.gpu_memory_bytes = 80 * GIB;
+	return o;
+}
+
+/* Each term against a hand calculation (docs/advise.md). */
+static void test_terms(void)
+{
+	gw_model l = model("llama-2-7b"), g = model("gpt2");
+	const uint64_t P = 6738415616ull, LIN = 6476005376ull;
+	gw_advise_estimate e;
+	gw_advise_options o;
+
+	/* QLoRA's NF4 with double quantisation: 4 + 8/64 + 32/(64·256) bits. */
+	CHECK(gw__advise_weight_bytes(GW_WEIGHTS_NF4_DQ) == 0.5 + 0.015625 + 0.000244140625);
+	CHECK(gw__advise_weight_bytes(GW_WEIGHTS_NF4) == 0.5625);
+	CHECK(gw__advise_weight_bytes(GW_WEIGHTS_INT8) == 1);
+
+	/* Inference in bf16: 2 bytes per parameter. */
+	e = run(&l, opts(GW_TASK_INFER, GW_PRECISION_BF16));
+	CHECK_INT(e.weights_bytes, 2 * P);
+	CHECK_INT(e.gradients_bytes, 0);
+	CHECK_INT(e.optimizer_bytes, 0);
+	/* KV cache: 2 (k, v) × 32 layers × 4096 × 2 bytes × 2048 tokens = 1 GiB. */
+	CHECK_INT(e.kv_cache_bytes, 1 * GIB);
+	o = opts(GW_TASK_INFER, GW_PRECISION_BF16);
+	o.seq = 8192;
+	gw_model l3 = model("llama-3-8b");
+	/* GQA: 8 kv heads × 128: 2 × 32 × 1024 × 2 × 8192 = 1 GiB for Llama-3-8B at 8k. */
+	CHECK_INT(run(&l3, o).kv_cache_bytes, 1 * GIB);
+
+	/* Full training with autocast: fp32 weights + the half copies of the
+	 * linears, fp32 gradients, AdamW m and v in fp32. */
+	e = run(&l, opts(GW_TASK_TRAIN, GW_PRECISION_AMP_BF16));
+	CHECK_INT(e.weights_bytes, 4 * P + 2 * LIN);
+	CHECK_INT(e.gradients_bytes, 4 * P);
+	CHECK_INT(e.optimizer_bytes, 8 * P);
+	CHECK_INT(e.trainable_params, P);
+	/* Pure bf16: 2 + 2 + 4 bytes. */
+	e = run(&l, opts(GW_TASK_TRAIN, GW_PRECISION_BF16));
+	CHECK_INT(e.weights_bytes, 2 * P);
+	CHECK_INT(e.gradients_bytes, 2 * P);
+	CHECK_INT(e.optimizer_bytes, 4 * P);
+	/* ZeRO paper: pure half with DeepSpeed keeps 12 bytes (fp32 master, m, v), over N GPUs. */
+	o = opts(GW_TASK_TRAIN, GW_PRECISION_BF16);
+	o.gpus = 4;
+	o.strategy = GW_STRATEGY_ZERO1;
+	e = run(&l, o);
+	CHECK_INT(e.optimizer_bytes, 12 * P / 4);
+	CHECK_INT(e.gradients_bytes, 2 * P);
+	o.strategy = GW_STRATEGY_ZERO2;
+	CHECK_INT(run(&l, o).gradients_bytes, 2 * P / 4);
+	o.strategy = GW_STRATEGY_ZERO3;
+	CHECK_INT(run(&l, o).weights_bytes, 2 * P / 4);
+	o.strategy = GW_STRATEGY_DDP;          /* DDP's buckets: a second copy */
+	CHECK_INT(run(&l, o).gradients_bytes, 2 * 2 * P);
+	o.offload = GW_OFFLOAD_OPTIMIZER;
+	CHECK_INT(run(&l, o).optimizer_bytes, 0);
+
+	/* Optimizers on fp32 parameters. */
+	o = opts(GW_TASK_TRAIN, GW_PRECISION_FP32);
+	o.optimizer = GW_OPTIMIZER_SGD;
+	CHECK_INT(run(&g, o).optimizer_bytes, 0);
+	o.optimizer = GW_OPTIMIZER_SGD_MOMENTUM;
+	CHECK_INT(run(&g, o).optimizer_bytes, 4 * 124439808ull);
+	o.optimizer = GW_OPTIMIZER_ADAMW_8BIT;
+	CHECK_INT(run(&g, o).optimizer_bytes, 124439808ull * 2 + 124439808ull * 8 / 2048);
+	o.optimizer = GW_OPTIMIZER_ADAFACTOR;
+	CHECK_INT(run(&g, o).optimizer_bytes, 4 * g.params_factored);
+	CHECK(g.params_factored < g.params / 100);
+
+	/* LoRA r=8 on q, v: fp32 adapters, their gradients and AdamW states. */
+	o = opts(GW_TASK_LORA, GW_PRECISION_AMP_BF16);
+	e = run(&l, o);
+	CHECK_INT(e.trainable_params, 4194304);
+	CHECK_INT(e.weights_bytes, 2 * P + 4 * 4194304ull);
+	CHECK_INT(e.gradients_bytes, 4 * 4194304ull);
+	CHECK_INT(e.optimizer_bytes, 8 * 4194304ull);
+	/* QLoRA: linears in NF4-DQ, the rest (embeddings, norms, head) in 16 bits. */
+	o = opts(GW_TASK_QLORA, GW_PRECISION_AMP_BF16);
+	e = run(&l, o);
+	CHECK_INT(e.resolved.weights, GW_WEIGHTS_NF4_DQ);
+	CHECK_INT(e.weights_bytes, (uint64_t)((double)LIN * (0.5 + 1.0 / 64 + 4.0 / 16384) + 2.0 * (double)(P - LIN) +
+					      4.0 * 4194304 + 0.999));
+
+	/* Korthikanti et al. eq. 1: sbh(34 + 5as/h) for a GPT-2 layer in 16 bits, eager attention. */
+	o = opts(GW_TASK_TRAIN, GW_PRECISION_AMP_BF16);
+	o.attention = GW_ATTENTION_EAGER;
+	o.seq = 1024;
+	CHECK(gw__advise_layer_activations(&g, &o, 1024, false) == 1024.0 * 768 * (34 + 5.0 * 12 * 1024 / 768));
+	/* SDPA, no dropout, SwiGLU, Llama-2-7B, s=2048, b=1:
+	 * attention 2·s·(2h+2q+2kv) + 4·n·s, MLP 2·s·2h + 2·s·4·I. */
+	o.attention = GW_ATTENTION_SDPA;
+	CHECK(gw__advise_layer_activations(&l, &o, 2048, false) ==
+	      2.0 * 2048 * 6 * 4096 + 4.0 * 32 * 2048 + 2.0 * 2048 * 2 * 4096 + 2.0 * 2048 * 4 * 11008);
+
+	/* Workspaces by architecture: cuBLAS + cuBLASLt. */
+	o = opts(GW_TASK_INFER, GW_PRECISION_BF16);
+	o.cc_major = 9;
+	CHECK(gw__advise_workspace(&l, &o) == 64.0 * MIB);
+	o.cc_major = 7;
+	CHECK(gw__advise_workspace(&l, &o) == 8.0 * MIB + 128 * 1024 + 1 * MIB);
+	o.cc_major = 8;
+	o.gpu_memory_bytes = 16 * GIB;
+	CHECK(gw__advise_workspace(&l, &o) == 8.0 * MIB + 128 * 1024 + 1 * MIB);
+
+	/* The peaks: allocated = the sum, reserved ≥ allocated, device adds the context. */
+	e = run(&l, opts(GW_TASK_LORA, GW_PRECISION_AMP_BF16));
+	CHECK_INT(e.peak_allocated_bytes, e.weights_bytes + e.gradients_bytes + e.optimizer_bytes +
+			  e.activations_bytes + e.kv_cache_bytes + e.workspace_bytes);
+	CHECK(e.peak_reserved_bytes > e.peak_allocated_bytes);
+	CHECK_INT(e.peak_device_bytes, e.peak_reserved_bytes + e.cuda_context_bytes);
+	CHECK_INT(e.cuda_context_bytes, 426 * MIB);
+}
+
+static void test_auto(void)
+{
+	gw_model l = model("llama-2-7b"), t5 = model("t5-small");
+	gw_advise_options o = GW_ADVISE_OPTIONS_INIT;
+	gw_advise_estimate e;
+
+	e = run(&l, o);
+	CHECK_INT(e.resolved.precision, GW_PRECISION_AMP_BF16);     /* unknown GPU: a current one */
+	CHECK_INT(e.resolved.weights, GW_WEIGHTS_FP32);
+	CHECK_INT(e.resolved.seq, 2048);
+	CHECK_INT(e.resolved.attention, GW_ATTENTION_SDPA);
+	o.cc_major = 7;
+	CHECK_INT(run(&l, o).resolved.precision, GW_PRECISION_AMP_FP16);
+	o.cc_major = 6;
+	CHECK_INT(run(&l, o).resolved.precision, GW_PRECISION_FP32);
+	o.cc_major = 8;
+	o.task = GW_TASK_INFER;
+	CHECK_INT(run(&l, o).resolved.weights, GW_WEIGHTS_BF16);
+	CHECK_INT(run(&t5, o).resolved.attention, GW_ATTENTION_EAGER);
+	CHECK_INT(run(&t5, o).resolved.seq, 512);
+}
+
+static uint64_t peak(const gw_model *m, gw_advise_options o)
+{
+	return run(m, o).peak_device_bytes;
+}
+
+/* More batch or sequence → more; checkpointing, lower precision, ZeRO
+ * stages, smaller weights → less. */
+static void test_monotonic(void)
+{
+	const char *names[] = { "llama-2-7b", "gpt2", "bert-base-uncased", "t5-small", "qwen2.5-0.5b", "gemma-2b" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		gw_model m = model(names[i]);
+		for (int task = GW_TASK_TRAIN; task <= GW_TASK_INFER; task++) {
+			gw_advise_options o = opts((gw_advise_task)task, GW_PRECISION_AMP_BF16), p;
+			if (task == GW_TASK_INFER)
+				o.precision = GW_PRECISION_BF16;
+			o.seq = 256;
+			for (uint64_t b = 1; b < 64; b *= 2) {
+				p = o;
+				p.batch = b;
+				uint64_t a = peak(&m, p);
+				p.batch = b + 1;
+				CHECK(peak(&m, p) > a);
+			}
+			p = o;
+			p.seq = 512;
+			CHECK(peak(&m, p) > peak(&m, o));
+			if (task != GW_TASK_INFER) {
+				p = o;
+				p.checkpointing = true;
+				p.batch = 8;
+				gw_advise_options q = p;
+				q.checkpointing = false;
+				CHECK(peak(&m, p) < peak(&m, q));
+			}
+		}
+		gw_advise_options f = opts(GW_TASK_TRAIN, GW_PRECISION_FP32), h = f;
+		h.precision = GW_PRECISION_BF16;
+		CHECK(peak(&m, h) < peak(&m, f));
+		f = opts(GW_TASK_INFER, GW_PRECISION_FP32);
+		h = f;
+		h.precision = GW_PRECISION_BF16;
+		CHECK(peak(&m, h) < peak(&m, f));
+		gw_advise_options w = h;
+		w.weights = GW_WEIGHTS_INT8;
+		CHECK(peak(&m, w) < peak(&m, h));
+		gw_advise_options w4 = h;
+		w4.weights = GW_WEIGHTS_NF4;
+		CHECK(peak(&m, w4) < peak(&m, w));
+		uint64_t last = UINT64_MAX;
+		for (int s = GW_STRATEGY_DDP; s <= GW_STRATEGY_ZERO3; s++) {
+			gw_advise_options z = opts(GW_TASK_TRAIN, GW_PRECISION_BF16);
+			if (s == GW_STRATEGY_FSDP)
+				continue;
+			z.gpus = 8;
+			z.strategy = (gw_strategy)s;
+			CHECK(peak(&m, z) < last);
+			last = peak(&m, z);
+		}
+	}
+}
+
+static void test_bad_options(void)
+{
+	gw_model l = model("llama-2-7b");
+	gw_advise_options o = GW_ADVISE_OPTIONS_INIT;
+	gw_advise_estimate e;
+
+	memset(&e, 0x5a, sizeof(e));
+	o.batch = 0;
+	CHECK_INT(gw_advise_estimate_run(&e, &l, &o), GW_EINVAL);
+	CHECK(strstr(gw_error_last(), "--batch") != NULL);
+	CHECK(((unsigned char *)&e)[0] == 0x5a);
+	o = (gw_advise_options)GW_ADVISE_OPTIONS_INIT;
+	o.seq = 1ull << 40;
+	CHECK_INT(gw_advise_estimate_run(&e, &l, &o), GW_EINVAL);
+	o = (gw_advise_options)GW_ADVISE_OPTIONS_INIT;
+	o.task = GW_TASK_INFER;
+	o.seq = 100;
+	o.new_tokens = 100;
+	CHECK_INT(gw_advise_estimate_run(&e, &l, &o), GW_EINVAL);
+	o = (gw_advise_options)GW_ADVISE_OPTIONS_INIT;
+	o.weights = GW_WEIGHTS_NF4;
+	CHECK_INT(gw_advise_estimate_run(&e, &l, &o), GW_EINVAL);
+	CHECK(strstr(gw_error_last(), "qlora") != NULL);
+	o = (gw_advise_options)GW_ADVISE_OPTIONS_INIT;
+	o.task = GW_TASK_QLORA;
+	o.weights = GW_WEIGHTS_BF16;
+	CHECK_INT(gw_advise_estimate_run(&e, &l, &o), GW_EINVAL);
+	o = (gw_advise_options)GW_ADVISE_OPTIONS_INIT;
+	o.offload = GW_OFFLOAD_PARAMS;
+	CHECK_INT(gw_advise_estimate_run(&e, &l, &o), GW_EINVAL);
+	o = (gw_advise_options)GW_ADVISE_OPTIONS_INIT;
+	o.version = 99;
+	CHECK_INT(gw_advise_estimate_run(&e, &l, &o), GW_EINVAL);
+	o = (gw_advise_options)GW_ADVISE_OPTIONS_INIT;
+	o.precision = (gw_precision)77;
+	CHECK_INT(gw_advise_estimate_run(&e, &l, &o), GW_EINVAL);
+	CHECK_INT(gw_advise_estimate_run(NULL, &l, &o), GW_EINVAL);
+	CHECK_INT(gw_advise_estimate_run(&e, NULL, &o), GW_EINVAL);
+
+	/* The largest shape the reader accepts at the largest batch and
+	 * sequence: an error, never an overflow. */
+	gw_model big;
+	memset(&big, 0, sizeof(big));
+	big.kind = GW_MODEL_ENCODER_DECODER;
+	big.vocab_size = 1ull << 24;
+	big.hidden_size = 1ull << 20;
+	big.num_layers = 4096;
+	big.num_heads = 1ull << 16;
+	big.intermediate_size = 1ull << 24;
+	CHECK_INT(gw_model_finish(&big), 0);
+	o = (gw_advise_options)GW_ADVISE_OPTIONS_INIT;
+	o.batch = 1ull << 20;
+	o.seq = 1ull << 24;
+	CHECK_INT(gw_advise_estimate_run(&e, &big, &o), GW_EINVAL);
+	CHECK(strstr(gw_error_last(), "absurd") != NULL);
+	uint64_t mb = 99;
+	CHECK_INT(gw_advise_max_micro_batch(&mb, &big, &(gw_advise_options)GW_ADVISE_OPTIONS_INIT, 80 * GIB), GW_EINVAL);
+	CHECK_INT(mb, 99);
+}
+
+static void test_max_micro_batch(void)
+{
+	gw_model g = model("gpt2");
+	gw_advise_options o = opts(GW_TASK_TRAIN, GW_PRECISION_AMP_BF16);
+	uint64_t mb = 0;
+
+	o.seq = 1024;
+	CHECK_INT(gw_advise_max_micro_batch(&mb, &g, &o, 16 * GIB), 0);
+	CHECK(mb >= 1);
+	o.batch = mb;
+	CHECK(peak(&g, o) <= 16 * GIB);
+	o.batch = mb + 1;
+	CHECK(peak(&g, o) > 16 * GIB);
+	o.batch = 1;
+	CHECK_INT(gw_advise_max_micro_batch(&mb, &g, &o, 100 * MIB), 0);
+	CHECK_INT(mb, 0);
+}
+
+static void test_plan(void)
+{
+	gw_model g = model("gpt2"), l = model("llama-2-7b");
+	gw_advise_options o = opts(GW_TASK_TRAIN, GW_PRECISION_AMP_BF16);
+	gw_advise_plan p;
+	uint64_t mb;
+
+	/* Fits as given: micro-batch × accumulation reaches the target. */
+	o.seq = 1024;
+	CHECK_INT(gw_advise_max_micro_batch(&mb, &g, &o, 16 * GIB), 0);
+	CHECK_INT(gw_advise_plan_make(&p, &g, &o, 16 * GIB, 256), 0);
+	CHECK(p.fits);
+	CHECK_INT(p.nsteps, 0);
+	CHECK_INT(p.micro_batch, mb);
+	CHECK(p.micro_batch * p.grad_accum >= 256);
+	CHECK(p.micro_batch * (p.grad_accum - 1) < 256);
+	CHECK(p.estimate.peak_device_bytes <= 16 * GIB);
+	/* GPT-2 at seq 1024 does not fit 3 GiB as given; checkpointing makes it fit. */
+	CHECK_INT(gw_advise_max_micro_batch(&mb, &g, &o, 3 * GIB), 0);
+	CHECK_INT(mb, 0);
+	CHECK_INT(gw_advise_plan_make(&p, &g, &o, 3 * GIB, 32), 0);
+	CHECK(p.fits);
+	CHECK(p.nsteps >= 1);
+	CHECK_STR(p.steps[0], "checkpointing");
+	CHECK(p.options.checkpointing);
+	CHECK(p.estimate.peak_device_bytes <= 3 * GIB);
+	/* Full training of a 7B model on one 24 GiB GPU: no rung is enough. */
+	CHECK_INT(gw_advise_plan_make(&p, &l, &o, 24 * GIB, 8), 0);
+	CHECK(!p.fits);
+	/* On 8 GPUs ZeRO-3 makes it fit. */
+	o.gpus = 8;
+	o.seq = 512;
+	CHECK_INT(gw_advise_plan_make(&p, &l, &o, 24 * GIB, 64), 0);
+	CHECK(p.fits);
+	CHECK_INT(p.options.strategy, GW_STRATEGY_ZERO3);
+	CHECK(p.micro_batch * p.grad_accum * 8 >= 64);
+	/* Inference of a 7B model: 8-bit weights on 8 GiB, 4-bit on 6 GiB. */
+	o = opts(GW_TASK_INFER, GW_PRECISION_BF16);
+	o.seq = 1024;
+	CHECK_INT(gw_advise_plan_make(&p, &l, &o, 8 * GIB, 1), 0);
+	CHECK(p.fits);
+	CHECK_INT(p.options.weights, GW_WEIGHTS_INT8);
+	CHECK_INT(gw_advise_plan_make(&p, &l, &o, 6 * GIB, 1), 0);
+	CHECK(p.fits);
+	CHECK_INT(p.options.weights, GW_WEIGHTS_NF4);
+	CHECK_INT(p.nsteps, 2);
+}
+
+static void test_vocab_and_specs(void)
+{
+	gw_gpu_spec s;
+
+	CHECK_INT(gw_advise_value("task", "qlora"), GW_TASK_QLORA);
+	CHECK_INT(gw_advise_value("precision", "amp-bf16"), GW_PRECISION_AMP_BF16);
+	CHECK_INT(gw_advise_value("optimizer", "paged-adamw-8bit"), GW_OPTIMIZER_PAGED_ADAMW_8BIT);
+	CHECK_INT(gw_advise_value("weights", "nf4-dq"), GW_WEIGHTS_NF4_DQ);
+	CHECK_INT(gw_advise_value("task", "fly"), -1);
+	CHECK_INT(gw_advise_value("nope", "train"), -1);
+	CHECK_STR(gw_advise_name("strategy", GW_STRATEGY_ZERO3), "zero3");
+	CHECK(gw_advise_name("strategy", 99) == NULL);
+	CHECK_STR(gw_advise_names("offload"), "none optimizer params");
+	for (const char *k = "task"; k; k = NULL) {
+		const char *all = gw_advise_names(k);
+		CHECK(all && strstr(all, gw_advise_name(k, 0)));
+	}
+
+	CHECK(gw_gpu_spec_count() >= 10);
+	CHECK_INT(gw_gpu_spec_find("RTX 4090", &s), 0);
+	CHECK_STR(s.name, "RTX 4090");
+	CHECK_INT(s.memory_bytes, 24 * GIB);
+	CHECK_INT(s.cc_major, 8);
+	CHECK_INT(s.cc_minor, 9);
+	CHECK_INT(gw_gpu_spec_find("rtx4090", &s), 0);
+	CHECK_INT(gw_gpu_spec_find("a100", &s), 0);
+	CHECK_STR(s.name, "A100-SXM4-40GB");
+	CHECK_INT(gw_gpu_spec_find("V100-SXM2-16GB", &s), 0);
+	CHECK_INT(s.cc_major, 7);
+	CHECK_INT(gw_gpu_spec_find("Voodoo 2", &s), GW_ENOTFOUND);
+	CHECK_INT(gw_gpu_spec_find("", &s), GW_ENOTFOUND);
+	for (size_t i = 0; i < gw_gpu_spec_count(); i++) {
+		CHECK_INT(gw_gpu_spec_at(i, &s), 0);
+		CHECK(s.memory_bytes >= 8 * GIB && s.cc_major >= 6 && strstr(s.source, "https://"));
+	}
+}
+
+int main(void)
+{
+	test_catalogue_counts();
+	test_count_parts();
+	test_config_reader();
+	test_config_errors();
+	test_custom_shape();
+	test_terms();
+	test_auto();
+	test_monotonic();
+	test_bad_options();
+	test_max_micro_batch();
+	test_plan();
+	test_vocab_and_specs();
+	return CHECK_DONE();
+}
