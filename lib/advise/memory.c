@@ -304,7 +304,8 @@ double gw__advise_optimizer(const gw_model *m, const gw_advise_options *r)
  * grouped-query attention, gated MLPs (gate, up, their product and the
  * down projection's input: 4·s·b·I), dropout masks (1 byte) only when
  * dropout is on, and the s² terms (softmax output, its dropout mask and
- * dropped copy) replaced by the fp32 log-sum-exp for SDPA/FlashAttention. */
+ * dropped copy) replaced by the fp32 log-sum-exp for SDPA/FlashAttention.
+ * With LoRA the inputs of frozen MLP projections are not saved. */
 double gw__advise_layer_activations(const gw_model *m, const gw_advise_options *r, double s, bool cross)
 {
 	double b = (double)r->batch, h = (double)m->hidden_size, e = act_bytes(r);
@@ -317,7 +318,13 @@ double gw__advise_layer_activations(const gw_model *m, const gw_advise_options *
 		att += n * s * sb * (e + d + d * e);
 	else
 		att += 4 * n * sb;
-	mlp = e * sb * 2 * h + e * sb * i * (m->gated_mlp ? 4 : 2) + d * sb * h;
+	if (r->task == GW_TASK_LORA || r->task == GW_TASK_QLORA)
+		/* A frozen linear layer needs its weight, not its input, for the
+		 * input's gradient: the MLP's input and the down projection's
+		 * input are not kept (LoRA sits on q and v only). */
+		mlp = e * sb * h + e * sb * i * (m->gated_mlp ? 3 : 1) + d * sb * h;
+	else
+		mlp = e * sb * 2 * h + e * sb * i * (m->gated_mlp ? 4 : 2) + d * sb * h;
 	return att * (cross ? 2 : 1) + mlp;
 }
 

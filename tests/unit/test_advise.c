@@ -317,6 +317,11 @@ static void test_terms(void)
 	CHECK(gw__advise_layer_activations(&l, &o, 2048, false) ==
 	      2.0 * 2048 * 6 * 4096 + 4.0 * 32 * 2048 + 2.0 * 2048 * 2 * 4096 + 2.0 * 2048 * 4 * 11008);
 
+	/* LoRA: the frozen MLP projections' inputs are not kept: 2·s·h + 2·s·3·I. */
+	o.task = GW_TASK_LORA;
+	CHECK(gw__advise_layer_activations(&l, &o, 2048, false) ==
+	      2.0 * 2048 * 6 * 4096 + 4.0 * 32 * 2048 + 2.0 * 2048 * 4096 + 2.0 * 2048 * 3 * 11008);
+
 	/* Workspaces by architecture: cuBLAS + cuBLASLt. */
 	o = opts(GW_TASK_INFER, GW_PRECISION_BF16);
 	o.cc_major = 9;

@@ -154,8 +154,48 @@ static void test_names(void)
 	CHECK(gw_version() != NULL);
 }
 
+static void test_advise(void)
+{
+	gw_model m;
+	gw_model_entry e;
+	gw_advise_options o = GW_ADVISE_OPTIONS_INIT;
+	gw_advise_estimate est;
+	gw_advise_plan plan;
+	gw_gpu_spec spec;
+	uint64_t n = 7;
+
+	CHECK_INT(gw_model_from_catalog(NULL, "gpt2"), GW_EINVAL);
+	CHECK_INT(gw_model_from_catalog(&m, NULL), GW_EINVAL);
+	CHECK_INT(gw_model_catalog_at(0, NULL), GW_EINVAL);
+	CHECK(gw_model_catalog_count() > 0);
+	CHECK_INT(gw_model_from_config(NULL, "{}", 2, NULL), GW_EINVAL);
+	CHECK_INT(gw_model_from_config(&m, NULL, 1, NULL), GW_EINVAL);
+	CHECK_INT(gw_model_finish(NULL), GW_EINVAL);
+	CHECK_INT(gw_advise_value(NULL, "train"), -1);
+	CHECK_INT(gw_advise_value("task", NULL), -1);
+	CHECK(gw_advise_name(NULL, 0) == NULL);
+	CHECK(gw_advise_names(NULL) == NULL);
+	CHECK_INT(gw_model_from_catalog(&m, "gpt2"), 0);
+	CHECK_INT(gw_advise_estimate_run(NULL, &m, &o), GW_EINVAL);
+	CHECK_INT(gw_advise_estimate_run(&est, NULL, &o), GW_EINVAL);
+	CHECK_INT(gw_advise_estimate_run(&est, &m, NULL), GW_EINVAL);
+	CHECK_INT(gw_advise_max_micro_batch(NULL, &m, &o, 1), GW_EINVAL);
+	CHECK_INT(gw_advise_max_micro_batch(&n, NULL, &o, 1), GW_EINVAL);
+	CHECK_INT(gw_advise_max_micro_batch(&n, &m, NULL, 1), GW_EINVAL);
+	CHECK_INT(n, 7);
+	CHECK_INT(gw_advise_plan_make(NULL, &m, &o, 1, 1), GW_EINVAL);
+	CHECK_INT(gw_advise_plan_make(&plan, NULL, &o, 1, 1), GW_EINVAL);
+	CHECK_INT(gw_advise_plan_make(&plan, &m, NULL, 1, 1), GW_EINVAL);
+	CHECK_INT(gw_gpu_spec_find(NULL, &spec), GW_EINVAL);
+	CHECK_INT(gw_gpu_spec_find("T4", NULL), GW_EINVAL);
+	CHECK_INT(gw_gpu_spec_at(0, NULL), GW_EINVAL);
+	CHECK(gw_gpu_spec_count() > 0);
+	(void)e;
+}
+
 int main(void)
 {
+	test_advise();
 	test_context();
 	test_context_args();
 	test_doctor();

@@ -1,0 +1,905 @@
+/* gpuwise advise — how much GPU memory a training or inference run needs,
+ * whether it fits on this machine's GPUs (or named ones), the largest
+ * micro-batch, and the cheapest plan that reaches the target batch. The
+ * arithmetic is the library's (include/gpuwise/advise.h); this file reads
+ * the model argument, picks the target GPUs and prints. docs/advise.md
+ * explains the model, docs/commands/advise.md the command. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "output.h"
+#include "gpuwise/gpuwise.h"
+
+enum { CONFIG_MAX = 16 << 20, TARGETS_MAX = 64 };
+
+struct advise_opts {
+	bool json, list_models, checkpointing;
+	int task, precision, weights, optimizer, strategy, offload, attention;
+	uint64_t batch, seq, new_tokens, grad_accum, lora_rank, gpus, target_batch;
+	uint64_t params, layers, hidden, heads, kv_heads, vocab, intermediate;
+	uint64_t memory;
+	const char *gpu;
+};
+
+/* ---- option values ---------------------------------------------------- */
+
+/* A whole number from 1 to 2^40, with an optional K, M, B (or G), T
+ * suffix in powers of 1000: "7B" = 7,000,000,000 parameters. */
+static const char *parse_count(void *field, const char *s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno || !(v >= 1))
+		return "needs a whole number of at least 1";
+	switch (*end) {
+	case 'k': case 'K': v *= 1e3; end++; break;
+	case 'm': case 'M': v *= 1e6; end++; break;
+	case 'b': case 'B': case 'g': case 'G': v *= 1e9; end++; break;
+	case 't': case 'T': v *= 1e12; end++; break;
+	default: break;
+	}
+	if (*end || v != floor(v) || v > 1099511627776.0)
+		return "needs a whole number of at least 1 (K, M, B, T suffixes allowed)";
+	*(uint64_t *)field = (uint64_t)v;
+	return NULL;
+}
+
+/* Memory: bytes, or a number with a unit: KB MB GB TB (powers of 1000),
+ * K KiB M MiB G GiB T TiB (powers of 1024, as nvidia-smi counts). */
+static const char *parse_size(void *field, const char *s)
+{
+	static const struct { const char *unit; double mult; } units[] = {
+		{ "", 1 }, { "B", 1 }, { "KB", 1e3 }, { "MB", 1e6 }, { "GB", 1e9 }, { "TB", 1e12 },
+		{ "K", 1024.0 }, { "KiB", 1024.0 }, { "M", 1048576.0 }, { "MiB", 1048576.0 },
+		{ "G", 1073741824.0 }, { "GiB", 1073741824.0 }, { "T", 1099511627776.0 }, { "TiB", 1099511627776.0 },
+	};
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno || !(v > 0))
+		return "needs a size such as 24GiB, 16GB or 81559MiB";
+	while (*end == ' ')
+		end++;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcasecmp(end, units[i].unit))
+			continue;
+		v *= units[i].mult;
+		if (v < 1 || v > 1125899906842624.0)
+			return "needs a size from 1 byte to 1 PiB";
+		*(uint64_t *)field = (uint64_t)v;
+		return NULL;
+	}
+	return "needs a size such as 24GiB, 16GB or 81559MiB (units: B, KB, MB, GB, TB, KiB, MiB, GiB, TiB)";
+}
+
+/* One callback per vocabulary: the names come from the library's table. */
+static const char *parse_vocab(const char *kind, void *field, const char *s)
+{
+	static char why[160];
+	int v = gw_advise_value(kind, s);
+
+	if (v < 0 || (v == 0 && !strcmp(s, "auto"))) {
+		snprintf(why, sizeof(why), "must be one of: %s", gw_advise_names(kind));
+		return why;
+	}
+	*(int *)field = v;
+	return NULL;
+}
+
+#define VOCAB_CB(kind) \
+	static const char *parse_##kind(void *field, const char *s) { return parse_vocab(#kind, field, s); }
+VOCAB_CB(task)
+VOCAB_CB(precision)
+VOCAB_CB(weights)
+VOCAB_CB(optimizer)
+VOCAB_CB(strategy)
+VOCAB_CB(offload)
+VOCAB_CB(attention)
+
+#define O struct advise_opts
+static const struct option advise_options[] = {
+	OPT_BOOL(0, "json", O, json, "print {\"gpuwise_version\", \"model\", \"options\", \"per_gpu\": "
+		 "{\"peak_allocated_bytes\", \"peak_reserved_bytes\", \"peak_device_bytes\", \"breakdown\"}, "
+		 "\"targets\": [{\"gpu\", \"memory_bytes\", \"fits\", \"max_micro_batch\"}], \"plan\"}"),
+	OPT_BOOL(0, "list-models", O, list_models, "list the catalogue's models with their parameter counts"),
+	OPT_CALLBACK(0, "task", O, task, "TASK", "train (full fine-tuning, the default), lora, qlora or infer",
+		     parse_task),
+	OPT_CALLBACK(0, "batch", O, batch, "N", "micro-batch per GPU (default 1)", parse_count),
+	OPT_CALLBACK(0, "seq", O, seq, "N", "tokens per sample; for infer the prompt plus the generated tokens "
+		     "(default: 2048 for decoders, 512 otherwise, at most the model's positions)", parse_count),
+	OPT_CALLBACK(0, "new-tokens", O, new_tokens, "N", "infer: tokens generated (part of --seq)", parse_count),
+	OPT_CALLBACK(0, "precision", O, precision, "P", "fp32, tf32, amp-fp16, amp-bf16 (fp32 weights with "
+		     "autocast), fp16 or bf16 (pure half precision); default by compute capability: amp-bf16 from "
+		     "8.0, amp-fp16 on 7.x, fp32 before (infer: bf16, fp16, fp32)", parse_precision),
+	OPT_CALLBACK(0, "weights", O, weights, "W", "storage of the weights: fp32, fp16, bf16, int8, nf4, nf4-dq "
+		     "or gptq4 (default from --precision; qlora: nf4-dq)", parse_weights),
+	OPT_CALLBACK(0, "optimizer", O, optimizer, "OPT", "adamw (default), adam, sgd, sgd-momentum, adafactor, "
+		     "adamw-8bit or paged-adamw-8bit", parse_optimizer),
+	OPT_CALLBACK(0, "grad-accum", O, grad_accum, "N", "gradient accumulation steps (default 1)", parse_count),
+	OPT_BOOL(0, "checkpointing", O, checkpointing, "activation (gradient) checkpointing of every layer"),
+	OPT_CALLBACK(0, "lora-rank", O, lora_rank, "R", "LoRA rank on the attention q and v projections "
+		     "(default 8)", parse_count),
+	OPT_CALLBACK(0, "gpus", O, gpus, "N", "GPUs the run is spread over (default 1)", parse_count),
+	OPT_CALLBACK(0, "strategy", O, strategy, "S", "ddp (default), fsdp, zero1, zero2 or zero3", parse_strategy),
+	OPT_CALLBACK(0, "offload", O, offload, "WHAT", "none (default), optimizer, or params (zero3/fsdp): "
+		     "kept in CPU memory", parse_offload),
+	OPT_CALLBACK(0, "attention", O, attention, "A", "eager, sdpa or flash (default: sdpa, eager for T5)",
+		     parse_attention),
+	OPT_CALLBACK(0, "target-batch", O, target_batch, "N", "samples per optimizer step the plan must reach "
+		     "(default: batch × grad-accum × gpus)", parse_count),
+	OPT_STRING(0, "gpu", O, gpu, "SEL|NAME", "a GPU of this machine (index, UUID prefix) or a spec-table "
+		   "name such as A100-SXM4-40GB, RTX 4090, V100-SXM2-16GB (default: this machine's GPUs)"),
+	OPT_CALLBACK(0, "memory", O, memory, "SIZE", "check the fit against this much GPU memory (24GiB, "
+		     "16GB); with --gpu NAME it replaces the table's size", parse_size),
+	OPT_CALLBACK(0, "params", O, params, "N", "a model of your own with N parameters (7B, 350M), described by "
+		     "--layers, --hidden, --heads and --vocab", parse_count),
+	OPT_CALLBACK(0, "layers", O, layers, "N", "with --params: transformer layers", parse_count),
+	OPT_CALLBACK(0, "hidden", O, hidden, "N", "with --params: hidden size", parse_count),
+	OPT_CALLBACK(0, "heads", O, heads, "N", "with --params: attention heads", parse_count),
+	OPT_CALLBACK(0, "kv-heads", O, kv_heads, "N", "with --params: key/value heads (GQA; default --heads)",
+		     parse_count),
+	OPT_CALLBACK(0, "vocab", O, vocab, "N", "with --params: vocabulary size", parse_count),
+	OPT_CALLBACK(0, "intermediate", O, intermediate, "N", "with --params: MLP width (default 4 × hidden)",
+		     parse_count),
+	OPT_END()
+};
+#undef O
+
+/* ---- the model ---------------------------------------------------------- */
+
+/* Read path (a config.json, or a folder holding one) into a malloc'd
+ * buffer. 0, or -1 with the message printed. */
+static int read_config(const char *arg, char **out, size_t *len)
+{
+	char path[4096];
+	struct stat st;
+	size_t n = 0;
+	char *buf;
+	int fd;
+
+	if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode))
+		snprintf(path, sizeof(path), "%s/config.json", arg);
+	else
+		snprintf(path, sizeof(path), "%s", arg);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		error_msg("cannot read '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
+		error_msg("'%s' is not a regular file", path);
+		close(fd);
+		return -1;
+	}
+	if (!(buf = malloc(CONFIG_MAX + 1))) {
+		close(fd);
+		error_msg("out of memory");
+		return -1;
+	}
+	for (;;) {
+		ssize_t r = read(fd, buf + n, CONFIG_MAX + 1 - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			if (r < 0) {
+				error_msg("cannot read '%s': %s", path, strerror(errno));
+				free(buf);
+				close(fd);
+				return -1;
+			}
+			break;
+		}
+		n += (size_t)r;
+		if (n > CONFIG_MAX) {
+			error_msg("'%s' is larger than 16 MiB: not a config.json", path);
+			free(buf);
+			close(fd);
+			return -1;
+		}
+	}
+	close(fd);
+	buf[n] = '\0';
+	*out = buf;
+	*len = n;
+	return 0;
+}
+
+static bool path_exists(const char *p)
+{
+	struct stat st;
+
+	return lstat(p, &st) == 0;
+}
+
+static int model_from_args(gw_model *m, const struct advise_opts *o, const char *arg, const char **how)
+{
+	char *text;
+	size_t len;
+	int rc;
+
+	if (!arg) {
+		memset(m, 0, sizeof(*m));
+		m->kind = GW_MODEL_DECODER;
+		m->params = o->params;
+		m->num_layers = o->layers;
+		m->hidden_size = o->hidden;
+		m->num_heads = o->heads;
+		m->num_kv_heads = o->kv_heads;
+		m->vocab_size = o->vocab;
+		m->intermediate_size = o->intermediate;
+		snprintf(m->name, sizeof(m->name), "custom");
+		*how = "shape";
+		if (gw_model_finish(m) < 0) {
+			error_msg("%s", gw_error_last());
+			return -1;
+		}
+		return 0;
+	}
+	if (path_exists(arg)) {
+		if (read_config(arg, &text, &len) < 0)
+			return -1;
+		rc = gw_model_from_config(m, text, len, arg);
+		free(text);
+		if (rc < 0) {
+			error_msg("%s: %s", arg, gw_error_last());
+			return -1;
+		}
+		*how = "config";
+		return 0;
+	}
+	if (gw_model_from_catalog(m, arg) == 0) {
+		*how = "catalogue";
+		return 0;
+	}
+	error_msg("no model '%s': not in the catalogue (gpuwise advise --list-models) and no such file", arg);
+	return -1;
+}
+
+/* ---- target GPUs --------------------------------------------------------- */
+
+struct target {
+	char name[160];
+	uint64_t memory;
+	unsigned cc_major, cc_minor;
+	const char *source;      /* "local", "spec", "memory" */
+	gw_advise_estimate est;  /* the run as given on this GPU */
+	uint64_t max_micro;
+	bool fits;
+};
+
+static void local_target(struct target *t, const gw_device_info *d)
+{
+	char name[128];
+
+	show_str(name, sizeof(name), &d->name);
+	snprintf(t->name, sizeof(t->name), "%d: %s", d->index, name);
+	t->memory = d->memory_total.v;
+	t->cc_major = GW_VALID(d->cc_major) ? (unsigned)d->cc_major.v : 0;
+	t->cc_minor = GW_VALID(d->cc_minor) ? (unsigned)d->cc_minor.v : 0;
+	t->source = "local";
+}
+
+static bool usable(const gw_device_info *d)
+{
+	return device_readable(d) && GW_VALID(d->memory_total) && d->memory_total.v > 0;
+}
+
+/* The GPUs to check: --gpu NAME from the spec table, --gpu SEL of this
+ * machine, --memory alone, or every readable GPU here (one per model). */
+static int pick_targets(const struct advise_opts *o, struct target *t, size_t *n)
+{
+	gw_gpu_spec spec;
+	gw_context *ctx;
+
+	*n = 0;
+	if (o->gpu && gw_gpu_spec_find(o->gpu, &spec) == 0) {
+		snprintf(t[0].name, sizeof(t[0].name), "%s", spec.name);
+		t[0].memory = o->memory ? o->memory : spec.memory_bytes;
+		t[0].cc_major = spec.cc_major;
+		t[0].cc_minor = spec.cc_minor;
+		t[0].source = "spec";
+		*n = 1;
+		return 0;
+	}
+	if (o->memory && !o->gpu) {
+		snprintf(t[0].name, sizeof(t[0].name), "%s", "--memory");
+		t[0].memory = o->memory;
+		t[0].source = "memory";
+		*n = 1;
+		return 0;
+	}
+	if (!(ctx = open_context()))
+		return -1;
+	if (o->gpu) {
+		gw_selection *sel = NULL;
+		size_t count = 0;
+		if (gw_context_select(ctx, o->gpu, &sel, &count) < 0) {
+			error_msg("--gpu '%s': not a GPU of the spec table nor of this machine (%s)", o->gpu,
+				  gw_error_last());
+			gw_context_free(ctx);
+			return -1;
+		}
+		for (size_t i = 0; i < count && *n < TARGETS_MAX; i++) {
+			const gw_device_info *d = gw_device_get(ctx, sel[i].device);
+			if (d && usable(d)) {
+				local_target(&t[*n], d);
+				if (o->memory)
+					t[*n].memory = o->memory;
+				(*n)++;
+			}
+		}
+		gw_selection_free(sel);
+		if (!*n) {
+			error_msg("--gpu '%s': its memory cannot be read", o->gpu);
+			gw_context_free(ctx);
+			return -1;
+		}
+	} else {
+		for (int i = 0; i < gw_device_count(ctx) && *n < TARGETS_MAX; i++) {
+			const gw_device_info *d = gw_device_get(ctx, i);
+			if (d && usable(d))
+				local_target(&t[(*n)++], d);
+		}
+	}
+	gw_context_free(ctx);
+	return 0;
+}
+
+/* ---- running the model ------------------------------------------------------ */
+
+static void options_from(gw_advise_options *r, const struct advise_opts *o)
+{
+	*r = (gw_advise_options)GW_ADVISE_OPTIONS_INIT;
+	r->task = (gw_advise_task)o->task;
+	r->precision = (gw_precision)o->precision;
+	r->weights = (gw_weights)o->weights;
+	r->optimizer = (gw_optimizer)o->optimizer;
+	r->strategy = (gw_strategy)o->strategy;
+	r->offload = (gw_offload)o->offload;
+	r->attention = (gw_attention)o->attention;
+	r->checkpointing = o->checkpointing;
+	if (o->batch)
+		r->batch = o->batch;
+	r->seq = o->seq;
+	r->new_tokens = o->new_tokens;
+	if (o->grad_accum)
+		r->grad_accum = o->grad_accum;
+	r->lora_rank = o->lora_rank;
+	if (o->gpus)
+		r->gpus = o->gpus;
+}
+
+static void for_target(gw_advise_options *r, const struct target *t)
+{
+	r->cc_major = t->cc_major;
+	r->cc_minor = t->cc_minor;
+	r->gpu_memory_bytes = t->memory;
+}
+
+/* ---- output ---------------------------------------------------------------- */
+
+static const char *kind_name(gw_model_kind k)
+{
+	return k == GW_MODEL_ENCODER ? "encoder" : k == GW_MODEL_ENCODER_DECODER ? "encoder-decoder" : "decoder";
+}
+
+/* 6738415616 → "6.74B", 4194304 → "4.19M". */
+static const char *fmt_count(char *buf, size_t n, uint64_t v)
+{
+	if (v >= 1000000000ull)
+		snprintf(buf, n, "%.2fB", (double)v / 1e9);
+	else if (v >= 1000000ull)
+		snprintf(buf, n, "%.2fM", (double)v / 1e6);
+	else if (v >= 1000ull)
+		snprintf(buf, n, "%.1fK", (double)v / 1e3);
+	else
+		snprintf(buf, n, "%" PRIu64, v);
+	return buf;
+}
+
+static const char *cc_text(char *buf, size_t n, const struct target *t)
+{
+	if (!t->cc_major)
+		snprintf(buf, n, "CC unknown");
+	else
+		snprintf(buf, n, "CC %u.%u", t->cc_major, t->cc_minor);
+	return buf;
+}
+
+static void print_bar(const char *label, uint64_t bytes, uint64_t total)
+{
+	char b[32];
+	int width = 30, fill = total ? (int)((double)bytes / (double)total * width + 0.5) : 0;
+
+	printf("  %-13s %10s  ", label, fmt_bytes(b, sizeof(b), bytes));
+	for (int i = 0; i < fill && i < width; i++)
+		fputs("\u2588", stdout);
+	putchar('\n');
+}
+
+static void print_run(const gw_model *m, const gw_advise_estimate *e)
+{
+	const gw_advise_options *r = &e->resolved;
+	char a[32], b[32];
+
+	printf("Model   %s (%s, %s): %s parameters", m->name, m->model_type, kind_name(m->kind),
+	       fmt_count(a, sizeof(a), m->params));
+	if (m->params_published)
+		printf(" (%" PRIu64 ", as published)", m->params);
+	printf("\nRun     %s", gw_advise_name("task", r->task));
+	if (r->task == GW_TASK_LORA || r->task == GW_TASK_QLORA)
+		printf(" r=%" PRIu64, r->lora_rank);
+	printf(", batch %" PRIu64 " × seq %" PRIu64, r->batch, r->seq);
+	if (r->task == GW_TASK_INFER && r->new_tokens)
+		printf(" (%" PRIu64 " generated)", r->new_tokens);
+	printf(", %s, weights %s", gw_advise_name("precision", r->precision), gw_advise_name("weights", r->weights));
+	if (r->task != GW_TASK_INFER)
+		printf(", %s", gw_advise_name("optimizer", r->optimizer));
+	printf(", %s attention", gw_advise_name("attention", r->attention));
+	if (r->checkpointing)
+		printf(", checkpointing");
+	if (r->gpus > 1)
+		printf(", %" PRIu64 " GPUs %s", r->gpus, gw_advise_name("strategy", r->strategy));
+	if (r->offload)
+		printf(", offload %s", gw_advise_name("offload", r->offload));
+	if (r->task != GW_TASK_INFER)
+		printf("\n        trainable %s parameters", fmt_count(b, sizeof(b), e->trainable_params));
+	putchar('\n');
+}
+
+static void print_breakdown(const gw_advise_estimate *e, const char *gpu)
+{
+	char b[32];
+	uint64_t t = e->peak_device_bytes;
+
+	printf("\nPer GPU%s%s: %s on the device\n", gpu ? " on " : "", gpu ? gpu : "",
+	       fmt_bytes(b, sizeof(b), e->peak_device_bytes));
+	print_bar("weights", e->weights_bytes, t);
+	print_bar("gradients", e->gradients_bytes, t);
+	print_bar("optimizer", e->optimizer_bytes, t);
+	print_bar("activations", e->activations_bytes, t);
+	if (e->resolved.task == GW_TASK_INFER)
+		print_bar("KV cache", e->kv_cache_bytes, t);
+	print_bar("workspace", e->workspace_bytes, t);
+	print_bar("CUDA context", e->cuda_context_bytes, t);
+	printf("  %-13s %10s  torch.cuda.max_memory_allocated()\n", "allocated",
+	       fmt_bytes(b, sizeof(b), e->peak_allocated_bytes));
+	printf("  %-13s %10s  torch.cuda.max_memory_reserved()\n", "reserved",
+	       fmt_bytes(b, sizeof(b), e->peak_reserved_bytes));
+	printf("  %-13s %10s  nvidia-smi, for this process\n", "device", fmt_bytes(b, sizeof(b), e->peak_device_bytes));
+}
+
+static void print_targets(const struct target *t, size_t n)
+{
+	char mem[32], cc[32], need[32];
+
+	printf("\nGPUs\n");
+	for (size_t i = 0; i < n; i++) {
+		printf("  %-28s %10s  %-10s ", t[i].name, fmt_bytes(mem, sizeof(mem), t[i].memory),
+		       cc_text(cc, sizeof(cc), &t[i]));
+		if (t[i].fits)
+			printf("fits (needs %s); largest micro-batch %" PRIu64 "\n",
+			       fmt_bytes(need, sizeof(need), t[i].est.peak_device_bytes), t[i].max_micro);
+		else
+			printf("does not fit (needs %s)%s\n", fmt_bytes(need, sizeof(need), t[i].est.peak_device_bytes),
+			       t[i].max_micro ? "" : "; not even micro-batch 1");
+	}
+}
+
+static const char *hf_optim(gw_optimizer o)
+{
+	static const char *const names[] = { "adamw_torch", "adamw_torch", "sgd", "sgd", "adafactor",
+					     "adamw_bnb_8bit", "paged_adamw_8bit" };
+	return names[o];
+}
+
+/* A ready-to-paste Hugging Face TrainingArguments line for the plan. */
+static void training_arguments(char *buf, size_t n, const gw_advise_plan *p)
+{
+	const gw_advise_options *r = &p->estimate.resolved;
+	size_t k;
+
+	k = (size_t)snprintf(buf, n, "TrainingArguments(per_device_train_batch_size=%" PRIu64
+			     ", gradient_accumulation_steps=%" PRIu64, p->micro_batch, p->grad_accum);
+	if (k < n && (r->precision == GW_PRECISION_AMP_BF16 || r->precision == GW_PRECISION_BF16))
+		k += (size_t)snprintf(buf + k, n - k, ", bf16=True");
+	if (k < n && (r->precision == GW_PRECISION_AMP_FP16 || r->precision == GW_PRECISION_FP16))
+		k += (size_t)snprintf(buf + k, n - k, ", fp16=True");
+	if (k < n && r->precision == GW_PRECISION_TF32)
+		k += (size_t)snprintf(buf + k, n - k, ", tf32=True");
+	if (k < n && r->checkpointing)
+		k += (size_t)snprintf(buf + k, n - k, ", gradient_checkpointing=True");
+	if (k < n)
+		k += (size_t)snprintf(buf + k, n - k, ", optim=\"%s\"", hf_optim(r->optimizer));
+	if (k < n && r->strategy == GW_STRATEGY_FSDP)
+		k += (size_t)snprintf(buf + k, n - k, ", fsdp=\"full_shard%s\"",
+				      r->offload ? " offload" : "");
+	if (k < n && r->strategy >= GW_STRATEGY_ZERO1)
+		k += (size_t)snprintf(buf + k, n - k, ", deepspeed={\"zero_optimization\": {\"stage\": %d%s}}",
+				      (int)(r->strategy - GW_STRATEGY_ZERO1 + 1),
+				      r->offload ? ", \"offload_optimizer\": {\"device\": \"cpu\"}" : "");
+	if (k < n)
+		snprintf(buf + k, n - k, ")");
+}
+
+static void print_plan(const gw_advise_plan *p, const struct target *t, uint64_t target_batch)
+{
+	const gw_advise_options *r = &p->estimate.resolved;
+	char b[32], args[512];
+
+	printf("\nPlan for %s\n", t->name);
+	if (!p->fits) {
+		printf("  does not fit even with");
+		for (size_t i = 0; i < p->nsteps; i++)
+			printf("%s %s", i ? "," : "", p->steps[i]);
+		printf("%s: use more GPUs (--gpus N --strategy zero3), LoRA/QLoRA (--task), or a larger GPU\n",
+		       p->nsteps ? "" : " the settings given");
+		return;
+	}
+	for (size_t i = 0; i < p->nsteps; i++) {
+		const char *s = p->steps[i];
+		if (!strcmp(s, "checkpointing"))
+			printf("  - turn on activation checkpointing (model.gradient_checkpointing_enable())\n");
+		else if (!strcmp(s, "precision"))
+			printf("  - train in %s (the best half precision for %s)\n",
+			       gw_advise_name("precision", r->precision), t->name);
+		else if (!strcmp(s, "8bit-optimizer"))
+			printf("  - use an 8-bit optimizer (bitsandbytes AdamW8bit)\n");
+		else if (!strcmp(s, "zero2") || !strcmp(s, "zero3"))
+			printf("  - shard across the GPUs with DeepSpeed %s\n", s);
+		else if (!strcmp(s, "offload-optimizer"))
+			printf("  - keep the optimizer states in CPU memory (offload)\n");
+		else
+			printf("  - load the weights in %s\n", gw_advise_name("weights", r->weights));
+	}
+	if (r->task == GW_TASK_INFER) {
+		printf("  batch %" PRIu64 " fits: %s on the device\n", p->micro_batch,
+		       fmt_bytes(b, sizeof(b), p->estimate.peak_device_bytes));
+		return;
+	}
+	printf("  micro-batch %" PRIu64 " × accumulation %" PRIu64 " × %" PRIu64 " GPU%s = %" PRIu64
+	       " samples per step (target %" PRIu64 "), %s on the device\n",
+	       p->micro_batch, p->grad_accum, r->gpus, r->gpus > 1 ? "s" : "", p->micro_batch * p->grad_accum * r->gpus,
+	       target_batch, fmt_bytes(b, sizeof(b), p->estimate.peak_device_bytes));
+	training_arguments(args, sizeof(args), p);
+	printf("  %s\n", args);
+}
+
+static void json_options(gw_json *j, const gw_advise_options *r, uint64_t target_batch)
+{
+	gw_json_key(j, "options");
+	gw_json_object_begin(j);
+	gw_json_key(j, "task"); gw_json_string(j, gw_advise_name("task", r->task));
+	gw_json_key(j, "batch"); gw_json_uint(j, r->batch);
+	gw_json_key(j, "seq"); gw_json_uint(j, r->seq);
+	gw_json_key(j, "new_tokens"); gw_json_uint(j, r->new_tokens);
+	gw_json_key(j, "precision"); gw_json_string(j, gw_advise_name("precision", r->precision));
+	gw_json_key(j, "weights"); gw_json_string(j, gw_advise_name("weights", r->weights));
+	gw_json_key(j, "optimizer"); gw_json_string(j, gw_advise_name("optimizer", r->optimizer));
+	gw_json_key(j, "grad_accum"); gw_json_uint(j, r->grad_accum);
+	gw_json_key(j, "checkpointing"); gw_json_bool(j, r->checkpointing);
+	gw_json_key(j, "lora_rank");
+	if (r->task == GW_TASK_LORA || r->task == GW_TASK_QLORA)
+		gw_json_uint(j, r->lora_rank);
+	else
+		gw_json_null(j);
+	gw_json_key(j, "gpus"); gw_json_uint(j, r->gpus);
+	gw_json_key(j, "strategy"); gw_json_string(j, gw_advise_name("strategy", r->strategy));
+	gw_json_key(j, "offload"); gw_json_string(j, gw_advise_name("offload", r->offload));
+	gw_json_key(j, "attention"); gw_json_string(j, gw_advise_name("attention", r->attention));
+	gw_json_key(j, "target_batch"); gw_json_uint(j, target_batch);
+	gw_json_object_end(j);
+}
+
+static void json_model(gw_json *j, const gw_model *m, const char *how)
+{
+	gw_json_key(j, "model");
+	gw_json_object_begin(j);
+	gw_json_key(j, "name"); gw_json_string(j, m->name);
+	gw_json_key(j, "model_type"); gw_json_string(j, m->model_type);
+	gw_json_key(j, "kind"); gw_json_string(j, kind_name(m->kind));
+	gw_json_key(j, "params"); gw_json_uint(j, m->params);
+	gw_json_key(j, "params_published");
+	if (m->params_published)
+		gw_json_uint(j, m->params_published);
+	else
+		gw_json_null(j);
+	gw_json_key(j, "from"); gw_json_string(j, how);
+	gw_json_key(j, "layers"); gw_json_uint(j, m->num_layers);
+	gw_json_key(j, "decoder_layers"); gw_json_uint(j, m->num_decoder_layers);
+	gw_json_key(j, "hidden_size"); gw_json_uint(j, m->hidden_size);
+	gw_json_key(j, "heads"); gw_json_uint(j, m->num_heads);
+	gw_json_key(j, "kv_heads"); gw_json_uint(j, m->num_kv_heads);
+	gw_json_key(j, "head_dim"); gw_json_uint(j, m->head_dim);
+	gw_json_key(j, "intermediate_size"); gw_json_uint(j, m->intermediate_size);
+	gw_json_key(j, "vocab_size"); gw_json_uint(j, m->vocab_size);
+	gw_json_key(j, "gated_mlp"); gw_json_bool(j, m->gated_mlp);
+	gw_json_key(j, "tied_embeddings"); gw_json_bool(j, m->tied_embeddings);
+	gw_json_object_end(j);
+}
+
+static void json_per_gpu(gw_json *j, const gw_advise_estimate *e)
+{
+	gw_json_key(j, "per_gpu");
+	gw_json_object_begin(j);
+	gw_json_key(j, "peak_allocated_bytes"); gw_json_uint(j, e->peak_allocated_bytes);
+	gw_json_key(j, "peak_reserved_bytes"); gw_json_uint(j, e->peak_reserved_bytes);
+	gw_json_key(j, "peak_device_bytes"); gw_json_uint(j, e->peak_device_bytes);
+	gw_json_key(j, "trainable_params"); gw_json_uint(j, e->trainable_params);
+	gw_json_key(j, "breakdown");
+	gw_json_object_begin(j);
+	gw_json_key(j, "weights_bytes"); gw_json_uint(j, e->weights_bytes);
+	gw_json_key(j, "gradients_bytes"); gw_json_uint(j, e->gradients_bytes);
+	gw_json_key(j, "optimizer_bytes"); gw_json_uint(j, e->optimizer_bytes);
+	gw_json_key(j, "activations_bytes"); gw_json_uint(j, e->activations_bytes);
+	gw_json_key(j, "kv_cache_bytes"); gw_json_uint(j, e->kv_cache_bytes);
+	gw_json_key(j, "workspace_bytes"); gw_json_uint(j, e->workspace_bytes);
+	gw_json_key(j, "cuda_context_bytes"); gw_json_uint(j, e->cuda_context_bytes);
+	gw_json_object_end(j);
+	gw_json_object_end(j);
+}
+
+static void json_targets(gw_json *j, const struct target *t, size_t n)
+{
+	char cc[16];
+
+	gw_json_key(j, "targets");
+	gw_json_array_begin(j);
+	for (size_t i = 0; i < n; i++) {
+		gw_json_object_begin(j);
+		gw_json_key(j, "gpu"); gw_json_string(j, t[i].name);
+		gw_json_key(j, "source"); gw_json_string(j, t[i].source);
+		gw_json_key(j, "memory_bytes"); gw_json_uint(j, t[i].memory);
+		gw_json_key(j, "compute_capability");
+		if (t[i].cc_major) {
+			snprintf(cc, sizeof(cc), "%u.%u", t[i].cc_major, t[i].cc_minor);
+			gw_json_string(j, cc);
+		} else {
+			gw_json_null(j);
+		}
+		gw_json_key(j, "fits"); gw_json_bool(j, t[i].fits);
+		gw_json_key(j, "max_micro_batch"); gw_json_uint(j, t[i].max_micro);
+		gw_json_key(j, "peak_device_bytes"); gw_json_uint(j, t[i].est.peak_device_bytes);
+		gw_json_object_end(j);
+	}
+	gw_json_array_end(j);
+}
+
+static void json_plan(gw_json *j, const gw_advise_plan *p, const struct target *t)
+{
+	const gw_advise_options *r;
+	char args[512];
+
+	gw_json_key(j, "plan");
+	if (!p) {
+		gw_json_null(j);
+		return;
+	}
+	r = &p->estimate.resolved;
+	gw_json_object_begin(j);
+	gw_json_key(j, "gpu"); gw_json_string(j, t->name);
+	gw_json_key(j, "fits"); gw_json_bool(j, p->fits);
+	gw_json_key(j, "micro_batch"); gw_json_uint(j, p->micro_batch);
+	gw_json_key(j, "grad_accum"); gw_json_uint(j, p->grad_accum);
+	gw_json_key(j, "gpus"); gw_json_uint(j, r->gpus);
+	gw_json_key(j, "effective_batch"); gw_json_uint(j, p->micro_batch * p->grad_accum * r->gpus);
+	gw_json_key(j, "checkpointing"); gw_json_bool(j, r->checkpointing);
+	gw_json_key(j, "precision"); gw_json_string(j, gw_advise_name("precision", r->precision));
+	gw_json_key(j, "weights"); gw_json_string(j, gw_advise_name("weights", r->weights));
+	gw_json_key(j, "optimizer"); gw_json_string(j, gw_advise_name("optimizer", r->optimizer));
+	gw_json_key(j, "strategy"); gw_json_string(j, gw_advise_name("strategy", r->strategy));
+	gw_json_key(j, "offload"); gw_json_string(j, gw_advise_name("offload", r->offload));
+	gw_json_key(j, "steps");
+	gw_json_array_begin(j);
+	for (size_t i = 0; i < p->nsteps; i++)
+		gw_json_string(j, p->steps[i]);
+	gw_json_array_end(j);
+	gw_json_key(j, "peak_device_bytes"); gw_json_uint(j, p->estimate.peak_device_bytes);
+	gw_json_key(j, "training_arguments");
+	if (p->fits && r->task != GW_TASK_INFER) {
+		training_arguments(args, sizeof(args), p);
+		gw_json_string(j, args);
+	} else {
+		gw_json_null(j);
+	}
+	gw_json_object_end(j);
+}
+
+static int list_models(bool json)
+{
+	gw_json *j = NULL;
+	gw_model_entry e;
+	char c[32];
+
+	if (json) {
+		if (!(j = gw_json_new(2))) {
+			error_msg("out of memory");
+			return EXIT_FAIL;
+		}
+		json_document_begin(j);
+		gw_json_key(j, "models");
+		gw_json_array_begin(j);
+	}
+	for (size_t i = 0; gw_model_catalog_at(i, &e) == 0; i++) {
+		if (!j) {
+			printf("%-20s %9s  %s\n", e.name, fmt_count(c, sizeof(c), e.params_published), e.hf);
+			continue;
+		}
+		gw_json_object_begin(j);
+		gw_json_key(j, "name"); gw_json_string(j, e.name);
+		gw_json_key(j, "hf"); gw_json_string(j, e.hf);
+		gw_json_key(j, "params"); gw_json_uint(j, e.params_published);
+		gw_json_key(j, "source"); gw_json_string(j, e.source);
+		gw_json_object_end(j);
+	}
+	if (!j)
+		return EXIT_OK;
+	gw_json_array_end(j);
+	gw_json_object_end(j);
+	return print_json(j) ? EXIT_FAIL : EXIT_OK;
+}
+
+/* ---- the command -------------------------------------------------------------- */
+
+static void check_usage(const struct advise_opts *o, int nargs)
+{
+	bool shape = o->layers || o->hidden || o->heads || o->kv_heads || o->vocab || o->intermediate;
+
+	if (nargs && (o->params || shape))
+		die_usage("advise", "--params and the shape options describe a model of your own: give them without MODEL");
+	if (!nargs && !o->params)
+		die_usage("advise", "give a MODEL (a catalogue name, a config.json or a folder with one) or --params N");
+	if (!nargs && !(o->layers && o->hidden && o->heads && o->vocab))
+		die_usage("advise", "--params needs --layers, --hidden, --heads and --vocab");
+	if (o->task != GW_TASK_INFER && o->new_tokens)
+		die_usage("advise", "--new-tokens applies to --task infer");
+	if ((o->task != GW_TASK_LORA && o->task != GW_TASK_QLORA) && o->lora_rank)
+		die_usage("advise", "--lora-rank applies to --task lora and qlora");
+}
+
+/* Learned position tables end at max_positions: a longer --seq fails in
+ * the framework, so say so (the estimate is still printed). */
+static void warn_positions(const gw_model *m, const gw_advise_options *r)
+{
+	bool learned = !strcmp(m->model_type, "gpt2") || !strcmp(m->model_type, "bert") ||
+		       !strcmp(m->model_type, "roberta");
+
+	if (learned && m->max_positions && r->seq > m->max_positions)
+		warning_msg("--seq %" PRIu64 " is longer than the %" PRIu64 " positions %s was trained with", r->seq,
+			    m->max_positions, m->name);
+}
+
+static int run_advice(const struct advise_opts *o, const gw_model *m, const char *how)
+{
+	struct target *t = calloc(TARGETS_MAX, sizeof(*t));
+	gw_advise_options base;
+	gw_advise_estimate shown;
+	gw_advise_plan plan;
+	bool have_plan = false, all_fit = true;
+	uint64_t target_batch;
+	size_t n = 0;
+	int rc = EXIT_OK;
+
+	if (!t) {
+		error_msg("out of memory");
+		return EXIT_FAIL;
+	}
+	options_from(&base, o);
+	if (pick_targets(o, t, &n) < 0) {
+		free(t);
+		return EXIT_FAIL;
+	}
+	/* The run without a GPU first: bad options fail here, once. */
+	if (gw_advise_estimate_run(&shown, m, &base) < 0) {
+		error_msg("%s", gw_error_last());
+		free(t);
+		return EXIT_FAIL;
+	}
+	target_batch = o->target_batch ? o->target_batch :
+		       base.task == GW_TASK_INFER ? base.batch : base.batch * base.grad_accum * base.gpus;
+	for (size_t i = 0; i < n; i++) {
+		gw_advise_options r = base;
+		for_target(&r, &t[i]);
+		if (gw_advise_estimate_run(&t[i].est, m, &r) < 0 ||
+		    gw_advise_max_micro_batch(&t[i].max_micro, m, &r, t[i].memory) < 0) {
+			error_msg("%s", gw_error_last());
+			free(t);
+			return EXIT_FAIL;
+		}
+		t[i].fits = t[i].est.peak_device_bytes <= t[i].memory;
+		all_fit &= t[i].fits;
+		if (i == 0) {
+			shown = t[0].est;
+			if (gw_advise_plan_make(&plan, m, &r, t[0].memory, target_batch) == 0)
+				have_plan = true;
+		}
+	}
+	warn_positions(m, &shown.resolved);
+	if (o->json) {
+		gw_json *j = gw_json_new(2);
+		json_document_begin(j);
+		json_model(j, m, how);
+		json_options(j, &shown.resolved, target_batch);
+		json_per_gpu(j, &shown);
+		json_targets(j, t, n);
+		json_plan(j, have_plan ? &plan : NULL, &t[0]);
+		gw_json_object_end(j);
+		if (print_json(j))
+			rc = EXIT_FAIL;
+	} else {
+		print_run(m, &shown);
+		print_breakdown(&shown, n ? t[0].name : NULL);
+		if (n)
+			print_targets(t, n);
+		else
+			printf("\nNo GPU found here: --gpu NAME (a spec-table GPU) or --memory SIZE checks the fit.\n");
+		if (have_plan)
+			print_plan(&plan, &t[0], target_batch);
+	}
+	if (rc == EXIT_OK && !all_fit)
+		rc = EXIT_FAIL;
+	free(t);
+	return rc;
+}
+
+static int cmd_advise(int argc, char **argv)
+{
+	struct advise_opts o;
+	char **args;
+	int nargs;
+	gw_model m;
+	const char *how = NULL;
+
+	memset(&o, 0, sizeof(o));
+	if ((nargs = parse_options(&cmd_advise_def, argc, argv, &o, &args)) == PARSE_HELP)
+		return EXIT_OK;
+	if (o.list_models) {
+		if (nargs)
+			die_usage("advise", "--list-models takes no MODEL");
+		return list_models(o.json);
+	}
+	check_usage(&o, nargs);
+	if (model_from_args(&m, &o, nargs ? args[0] : NULL, &how) < 0)
+		return EXIT_FAIL;
+	return run_advice(&o, &m, how);
+}
+
+const struct cmd cmd_advise_def = {
+	.name = "advise",
+	.fn = cmd_advise,
+	.summary = "GPU memory a training or inference run needs; will it fit, how to make it fit",
+	.options = advise_options,
+	.args = "MODEL",
+	.max_args = 1,
+	.description =
+		"Predict the peak GPU memory of a training, LoRA/QLoRA or inference run from the model's shape: "
+		"weights, gradients, optimizer states, activations, KV cache, library workspaces and the CUDA "
+		"context, as PyTorch's max_memory_allocated(), max_memory_reserved() and nvidia-smi would show "
+		"them. Then say whether it fits on each GPU of this machine (or --gpu NAME, --memory SIZE), the "
+		"largest micro-batch, and the cheapest plan that reaches --target-batch: micro-batch × gradient "
+		"accumulation, then checkpointing, a lower precision the GPU supports, an 8-bit optimizer, ZeRO "
+		"across GPUs, optimizer offload.\n"
+		"\n"
+		"  gpuwise advise llama-2-7b --task lora --batch 4 --seq 1024 --gpu 'RTX 4090'\n"
+		"  gpuwise advise ./my-model/ --task infer --seq 4096 --new-tokens 512\n"
+		"  gpuwise advise bert-large-uncased --batch 32 --seq 512 --gpu V100-SXM2-16GB --target-batch 256\n"
+		"  gpuwise advise --params 1.3B --layers 24 --hidden 2048 --heads 16 --vocab 50304 --memory 24GiB\n"
+		"\n"
+		"MODEL is a catalogue name (--list-models) or Hugging Face id, a config.json, or a folder holding "
+		"one (model_type llama, mistral, qwen2, gemma, gpt2, bert, roberta, t5 or mt5). Estimates are a "
+		"model, not a measurement: docs/advise.md gives each term and its source.",
+	.exit_status = "Exit status: 0 when the run as given fits on every GPU checked (or none was found), 1 when "
+		       "it does not fit on one of them or the model cannot be read, 2 on a usage error.",
+};
