@@ -22,6 +22,9 @@ enum { CONFIG_MAX = 16 << 20, TARGETS_MAX = 64 };
 
 struct advise_opts {
 	bool json, list_models, checkpointing;
+	/* the vocabularies as given; converted after parsing, so a second
+	 * value is "given twice" like any single-valued option */
+	const char *task_s, *precision_s, *weights_s, *optimizer_s, *strategy_s, *offload_s, *attention_s;
 	int task, precision, weights, optimizer, strategy, offload, attention;
 	uint64_t batch, seq, new_tokens, grad_accum, lora_rank, gpus, target_batch;
 	uint64_t params, layers, hidden, heads, kv_heads, vocab, intermediate;
@@ -85,29 +88,29 @@ static const char *parse_size(void *field, const char *s)
 	return "needs a size such as 24GiB, 16GB or 81559MiB (units: B, KB, MB, GB, TB, KiB, MiB, GiB, TiB)";
 }
 
-/* One callback per vocabulary: the names come from the library's table. */
-static const char *parse_vocab(const char *kind, void *field, const char *s)
+/* A vocabulary option's value: the names come from the library's table. */
+static int vocab_value(const char *kind, const char *opt, const char *s)
 {
-	static char why[160];
-	int v = gw_advise_value(kind, s);
+	int v;
 
-	if (v < 0 || (v == 0 && !strcmp(s, "auto"))) {
-		snprintf(why, sizeof(why), "must be one of: %s", gw_advise_names(kind));
-		return why;
-	}
-	*(int *)field = v;
-	return NULL;
+	if (!s)
+		return 0;   /* not given: the library's default (value 0) */
+	v = gw_advise_value(kind, s);
+	if (v < 0 || (v == 0 && !strcmp(s, "auto")))
+		die_usage("advise", "option '--%s' must be one of: %s", opt, gw_advise_names(kind));
+	return v;
 }
 
-#define VOCAB_CB(kind) \
-	static const char *parse_##kind(void *field, const char *s) { return parse_vocab(#kind, field, s); }
-VOCAB_CB(task)
-VOCAB_CB(precision)
-VOCAB_CB(weights)
-VOCAB_CB(optimizer)
-VOCAB_CB(strategy)
-VOCAB_CB(offload)
-VOCAB_CB(attention)
+static void convert_vocabs(struct advise_opts *o)
+{
+	o->task = vocab_value("task", "task", o->task_s);
+	o->precision = vocab_value("precision", "precision", o->precision_s);
+	o->weights = vocab_value("weights", "weights", o->weights_s);
+	o->optimizer = vocab_value("optimizer", "optimizer", o->optimizer_s);
+	o->strategy = vocab_value("strategy", "strategy", o->strategy_s);
+	o->offload = vocab_value("offload", "offload", o->offload_s);
+	o->attention = vocab_value("attention", "attention", o->attention_s);
+}
 
 #define O struct advise_opts
 static const struct option advise_options[] = {
@@ -115,29 +118,27 @@ static const struct option advise_options[] = {
 		 "{\"peak_allocated_bytes\", \"peak_reserved_bytes\", \"peak_device_bytes\", \"breakdown\"}, "
 		 "\"targets\": [{\"gpu\", \"memory_bytes\", \"fits\", \"max_micro_batch\"}], \"plan\"}"),
 	OPT_BOOL(0, "list-models", O, list_models, "list the catalogue's models with their parameter counts"),
-	OPT_CALLBACK(0, "task", O, task, "TASK", "train (full fine-tuning, the default), lora, qlora or infer",
-		     parse_task),
+	OPT_STRING(0, "task", O, task_s, "TASK", "train (full fine-tuning, the default), lora, qlora or infer"),
 	OPT_CALLBACK(0, "batch", O, batch, "N", "micro-batch per GPU (default 1)", parse_count),
 	OPT_CALLBACK(0, "seq", O, seq, "N", "tokens per sample; for infer the prompt plus the generated tokens "
 		     "(default: 2048 for decoders, 512 otherwise, at most the model's positions)", parse_count),
 	OPT_CALLBACK(0, "new-tokens", O, new_tokens, "N", "infer: tokens generated (part of --seq)", parse_count),
-	OPT_CALLBACK(0, "precision", O, precision, "P", "fp32, tf32, amp-fp16, amp-bf16 (fp32 weights with "
+	OPT_STRING(0, "precision", O, precision_s, "P", "fp32, tf32, amp-fp16, amp-bf16 (fp32 weights with "
 		     "autocast), fp16 or bf16 (pure half precision); default by compute capability: amp-bf16 from "
-		     "8.0, amp-fp16 on 7.x, fp32 before (infer: bf16, fp16, fp32)", parse_precision),
-	OPT_CALLBACK(0, "weights", O, weights, "W", "storage of the weights: fp32, fp16, bf16, int8, nf4, nf4-dq "
-		     "or gptq4 (default from --precision; qlora: nf4-dq)", parse_weights),
-	OPT_CALLBACK(0, "optimizer", O, optimizer, "OPT", "adamw (default), adam, sgd, sgd-momentum, adafactor, "
-		     "adamw-8bit or paged-adamw-8bit", parse_optimizer),
+		     "8.0, amp-fp16 on 7.x, fp32 before (infer: bf16, fp16, fp32)"),
+	OPT_STRING(0, "weights", O, weights_s, "W", "storage of the weights: fp32, fp16, bf16, int8, nf4, nf4-dq "
+		     "or gptq4 (default from --precision; qlora: nf4-dq)"),
+	OPT_STRING(0, "optimizer", O, optimizer_s, "OPT", "adamw (default), adam, sgd, sgd-momentum, adafactor, "
+		     "adamw-8bit or paged-adamw-8bit"),
 	OPT_CALLBACK(0, "grad-accum", O, grad_accum, "N", "gradient accumulation steps (default 1)", parse_count),
 	OPT_BOOL(0, "checkpointing", O, checkpointing, "activation (gradient) checkpointing of every layer"),
 	OPT_CALLBACK(0, "lora-rank", O, lora_rank, "R", "LoRA rank on the attention q and v projections "
 		     "(default 8)", parse_count),
 	OPT_CALLBACK(0, "gpus", O, gpus, "N", "GPUs the run is spread over (default 1)", parse_count),
-	OPT_CALLBACK(0, "strategy", O, strategy, "S", "ddp (default), fsdp, zero1, zero2 or zero3", parse_strategy),
-	OPT_CALLBACK(0, "offload", O, offload, "WHAT", "none (default), optimizer, or params (zero3/fsdp): "
-		     "kept in CPU memory", parse_offload),
-	OPT_CALLBACK(0, "attention", O, attention, "A", "eager, sdpa or flash (default: sdpa, eager for T5)",
-		     parse_attention),
+	OPT_STRING(0, "strategy", O, strategy_s, "S", "ddp (default), fsdp, zero1, zero2 or zero3"),
+	OPT_STRING(0, "offload", O, offload_s, "WHAT", "none (default), optimizer, or params (zero3/fsdp): "
+		     "kept in CPU memory"),
+	OPT_STRING(0, "attention", O, attention_s, "A", "eager, sdpa or flash (default: sdpa, eager for T5)"),
 	OPT_CALLBACK(0, "target-batch", O, target_batch, "N", "samples per optimizer step the plan must reach "
 		     "(default: batch × grad-accum × gpus)", parse_count),
 	OPT_STRING(0, "gpu", O, gpu, "SEL|NAME", "a GPU of this machine (index, UUID prefix) or a spec-table "
@@ -870,6 +871,7 @@ static int cmd_advise(int argc, char **argv)
 			die_usage("advise", "--list-models takes no MODEL");
 		return list_models(o.json);
 	}
+	convert_vocabs(&o);
 	check_usage(&o, nargs);
 	if (model_from_args(&m, &o, nargs ? args[0] : NULL, &how) < 0)
 		return EXIT_FAIL;
@@ -881,7 +883,7 @@ const struct cmd cmd_advise_def = {
 	.fn = cmd_advise,
 	.summary = "GPU memory a training or inference run needs; will it fit, how to make it fit",
 	.options = advise_options,
-	.args = "MODEL",
+	.args = "[MODEL]",
 	.max_args = 1,
 	.description =
 		"Predict the peak GPU memory of a training, LoRA/QLoRA or inference run from the model's shape: "

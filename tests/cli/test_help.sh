@@ -87,7 +87,9 @@ assert list(d)[0] == 'gpuwise_version', 'first key %r' % list(d)[0]
 assert d['gpuwise_version'] == '$version', d['gpuwise_version']"
 }
 for c in $json_cmds; do
-	run_on h100-8x "$c" --json <"$TMPD/oom.txt"
+	extra=()
+	[ "$c" = advise ] && extra=(gpt2)   # advise needs a MODEL
+	run_on h100-8x "$c" --json "${extra[@]}" <"$TMPD/oom.txt"
 	last_cmd="[h100-8x] gpuwise $c --json"
 	check_version "$c --json"
 done

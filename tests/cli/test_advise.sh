@@ -1,0 +1,215 @@
+#!/usr/bin/env bash
+# End-to-end tests of `gpuwise advise`: the JSON contract (DESIGN.md "◆
+# Memory and hardware advice"), the model argument (catalogue, Hub id,
+# config.json, a folder, --params), target GPUs (spec table, --memory, this
+# machine's GPUs through the fake NVML), the plan, exit codes and hostile
+# input.
+. "$(dirname "$0")/lib.sh"
+export GPUWISE_ROOT=$EMPTY_ROOT
+
+# ---- the JSON contract --------------------------------------------------
+run advise llama-2-7b --task lora --batch 4 --seq 1024 --gpu 'RTX 4090' --json
+assert_eq "$rc" 1 "a run that does not fit as given exits 1"
+assert_json "contract keys and values" '
+assert set(d) >= {"gpuwise_version", "model", "options", "per_gpu", "targets", "plan"}, set(d)
+mo = d["model"]
+assert mo["name"] == "llama-2-7b" and mo["model_type"] == "llama" and mo["params"] == 6738415616, mo
+assert mo["params_published"] == 6738415616 and mo["from"] == "catalogue", mo
+o = d["options"]
+assert o["task"] == "lora" and o["batch"] == 4 and o["seq"] == 1024 and o["lora_rank"] == 8, o
+assert o["precision"] == "amp-bf16" and o["weights"] == "bf16" and o["optimizer"] == "adamw", o
+p = d["per_gpu"]
+b = p["breakdown"]
+assert set(b) == {"weights_bytes", "gradients_bytes", "optimizer_bytes", "activations_bytes",
+                  "kv_cache_bytes", "workspace_bytes", "cuda_context_bytes"}, b
+assert p["peak_allocated_bytes"] == sum(v for k, v in b.items() if k != "cuda_context_bytes"), p
+assert p["peak_reserved_bytes"] >= p["peak_allocated_bytes"], p
+assert p["peak_device_bytes"] == p["peak_reserved_bytes"] + b["cuda_context_bytes"], p
+assert p["trainable_params"] == 4194304, p
+assert b["weights_bytes"] == 2 * 6738415616 + 4 * 4194304, b
+t = d["targets"]
+assert len(t) == 1 and t[0]["gpu"] == "RTX 4090" and t[0]["memory_bytes"] == 24 * 2**30, t
+assert t[0]["compute_capability"] == "8.9" and t[0]["source"] == "spec", t
+assert t[0]["fits"] is False and t[0]["max_micro_batch"] >= 1, t
+pl = d["plan"]
+assert pl["fits"] is True and pl["gpu"] == "RTX 4090", pl
+assert pl["micro_batch"] * pl["grad_accum"] >= 4 and pl["peak_device_bytes"] <= 24 * 2**30, pl
+assert "per_device_train_batch_size=%d" % pl["micro_batch"] in pl["training_arguments"], pl
+'
+
+run advise llama-2-7b --task lora --batch 4 --seq 1024 --gpu 'RTX 4090'
+assert_eq "$rc" 1 "human output: same exit"
+assert_contains "$out" "6.74B parameters (6738415616, as published)" "the count"
+assert_contains "$out" "torch.cuda.max_memory_allocated()" "peak kinds named"
+assert_contains "$out" "does not fit" "the verdict"
+assert_contains "$out" "Plan for RTX 4090" "a plan"
+assert_contains "$out" "TrainingArguments(per_device_train_batch_size=" "a snippet"
+
+# --memory alone; fits → exit 0; more batch → more memory.
+run advise gpt2 --batch 4 --seq 512 --memory 80GiB --json
+assert_eq "$rc" 0 "fits: exit 0"
+assert_json "--memory target" '
+t = d["targets"]
+assert len(t) == 1 and t[0]["memory_bytes"] == 80 * 2**30 and t[0]["fits"] and t[0]["source"] == "memory", t
+assert t[0]["compute_capability"] is None, t
+'
+small=$(printf '%s' "$out" | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["per_gpu"]["peak_device_bytes"])')
+run advise gpt2 --batch 8 --seq 512 --memory 80GiB --json
+big=$(printf '%s' "$out" | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["per_gpu"]["peak_device_bytes"])')
+[ "$big" -gt "$small" ] || fail "batch 8 ($big) needs more than batch 4 ($small)"
+run advise gpt2 --batch 8 --seq 512 --memory 80GiB --checkpointing --json
+ck=$(printf '%s' "$out" | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["per_gpu"]["peak_device_bytes"])')
+[ "$ck" -lt "$big" ] || fail "checkpointing ($ck) needs less than without ($big)"
+checks=$((checks + 2))
+
+# Inference: KV cache with GQA (Llama-3-8B: 8 kv heads × 128 × 2 × 32 layers × 2 bytes = 128 KiB a token).
+run advise llama-3-8b --task infer --seq 8192 --new-tokens 512 --gpu H100 --json
+assert_eq "$rc" 0 "8B inference fits an H100"
+assert_json "KV cache" '
+b = d["per_gpu"]["breakdown"]
+assert b["kv_cache_bytes"] == 8192 * 131072, b
+assert b["gradients_bytes"] == 0 and b["optimizer_bytes"] == 0, b
+assert d["options"]["precision"] == "bf16" and d["options"]["new_tokens"] == 512, d["options"]
+assert d["plan"]["training_arguments"] is None, d["plan"]
+'
+
+# QLoRA: NF4 with double quantisation by default.
+run advise mistral-7b-v0.1 --task qlora --seq 512 --gpu T4 --json
+assert_json "qlora on a T4" '
+assert d["options"]["weights"] == "nf4-dq" and d["options"]["precision"] == "amp-fp16", d["options"]
+assert d["targets"][0]["compute_capability"] == "7.5", d["targets"]
+'
+
+# ---- the plan ladder ---------------------------------------------------
+run advise gpt2-xl --seq 1024 --gpu V100-SXM2-16GB --target-batch 64 --json
+assert_json "gpt2-xl full training on a 16 GB V100: a plan" '
+pl = d["plan"]
+assert pl["fits"], pl
+assert pl["micro_batch"] * pl["grad_accum"] >= 64, pl
+assert d["options"]["precision"] == "amp-fp16", d["options"]   # V100: fp16, no bf16
+assert pl["steps"] and pl["steps"][0] == "checkpointing", pl
+'
+run advise llama-2-7b --seq 512 --gpu 'RTX 4090'
+assert_contains "$out" "does not fit even with" "a run no rung rescues says so"
+
+# ---- models ----------------------------------------------------------------
+run advise --list-models
+assert_eq "$rc" 0 "--list-models"
+assert_contains "$out" "llama-2-7b" "catalogue listed"
+run advise --list-models --json
+assert_json "--list-models --json" '
+ms = d["models"]
+assert len(ms) >= 20 and all(m["source"].startswith("https://") and m["params"] > 0 for m in ms), ms
+assert {"gpt2", "bert-base-uncased", "t5-small", "llama-2-7b"} <= {m["name"] for m in ms}
+'
+run advise meta-llama/Llama-2-7b-hf --memory 80GiB --json
+assert_json "a Hub id of the catalogue" 'assert d["model"]["name"] == "llama-2-7b", d["model"]'
+
+mkdir -p "$TMPD/qwen"
+cat >"$TMPD/qwen/config.json" <<'EOF'
+{"architectures": ["Qwen2ForCausalLM"], "model_type": "qwen2", "vocab_size": 151936, "hidden_size": 896,
+ "intermediate_size": 4864, "num_hidden_layers": 24, "num_attention_heads": 14, "num_key_value_heads": 2,
+ "max_position_embeddings": 32768, "tie_word_embeddings": true, "torch_dtype": "bfloat16"}
+EOF
+run advise "$TMPD/qwen" --memory 24GiB --json
+assert_eq "$rc" 0 "a folder with config.json"
+assert_json "config.json counted" '
+assert d["model"]["params"] == 494032768 and d["model"]["from"] == "config" and d["model"]["kv_heads"] == 2, d["model"]
+'
+run advise "$TMPD/qwen/config.json" --memory 24GiB --json
+assert_json "the file itself" 'assert d["model"]["params"] == 494032768'
+
+run advise --params 124439808 --layers 12 --hidden 768 --heads 12 --vocab 50257 --memory 16GiB --json
+assert_eq "$rc" 0 "--params with a shape"
+assert_json "--params" '
+assert d["model"]["params"] == 124439808 and d["model"]["from"] == "shape" and d["model"]["model_type"] == "custom", d["model"]
+'
+run advise --params 7B --layers 32 --hidden 4096 --heads 32 --vocab 32000 --task infer --memory 24GiB --json
+assert_json "--params with a suffix" 'assert d["model"]["params"] == 7000000000, d["model"]'
+
+# ---- this machine's GPUs (fake NVML) ------------------------------------------
+unset GPUWISE_ROOT
+run_on h100-8x advise gpt2 --seq 512 --json
+assert_eq "$rc" 0 "gpt2 fits on the fake H100s"
+total=$(mjson h100-8x 'm["nvml"]["devices"][0]["memory"]["total"]')
+count=$(mjson h100-8x 'len(m["nvml"]["devices"])')
+assert_json "every local GPU is a target" "
+t = d['targets']
+assert len(t) == $count, t
+assert all(x['source'] == 'local' and x['memory_bytes'] == $total and x['compute_capability'] == '9.0' for x in t), t
+assert d['options']['precision'] == 'amp-bf16', d['options']
+assert d['per_gpu']['breakdown']['workspace_bytes'] == 64 * 2**20, d['per_gpu']   # Hopper: 32 + 32 MiB
+"
+run_on h100-8x advise gpt2 --seq 512 --gpu 3 --json
+assert_json "--gpu SEL picks one local GPU" 'assert len(d["targets"]) == 1 and d["targets"][0]["gpu"].startswith("3: "), d["targets"]'
+run_on h100-8x advise gpt2 --gpu 42
+assert_eq "$rc" 1 "--gpu that matches nothing"
+assert_one_error_line "--gpu that matches nothing"
+export GPUWISE_ROOT=$EMPTY_ROOT
+
+run advise gpt2 --json
+assert_eq "$rc" 0 "no GPU here is not a failure"
+assert_json "no target" 'assert d["targets"] == [] and d["plan"] is None'
+run advise gpt2
+assert_contains "$out" "No GPU found here" "says how to check a fit"
+
+# ---- errors -------------------------------------------------------------------------
+run advise nosuchmodel
+assert_eq "$rc" 1 "unknown model"
+assert_one_error_line "unknown model"
+assert_contains "$err" "--list-models" "points to the catalogue"
+printf '{"model_type": "llama", "vocab_size": ' >"$TMPD/bad.json"
+run advise "$TMPD/bad.json"
+assert_eq "$rc" 1 "malformed config.json"
+assert_one_error_line "malformed config.json"
+assert_contains "$err" "not valid JSON" "says why"
+printf '{"model_type": "mamba", "vocab_size": 5}' >"$TMPD/mamba.json"
+run advise "$TMPD/mamba.json"
+assert_eq "$rc" 1 "unknown model_type"
+assert_contains "$err" 'unknown model_type "mamba"' "names it"
+printf '{"model_type": "swin"}' >"$TMPD/swin.json"
+run advise "$TMPD/swin.json"
+assert_contains "$err" "not supported yet" "a listed but uncounted type says so"
+printf '{"model_type": "gpt2", "vocab_size": 50257, "n_embd": 768, "n_layer": 999999, "n_head": 12, "n_positions": 1024}' >"$TMPD/deep.json"
+run advise "$TMPD/deep.json"
+assert_eq "$rc" 1 "absurd layer count"
+assert_contains "$err" "n_layer" "names the field"
+head -c 17000000 /dev/zero | tr '\0' ' ' >"$TMPD/huge.json"
+run advise "$TMPD/huge.json"
+assert_eq "$rc" 1 "a 17 MB file"
+assert_contains "$err" "larger than 16 MiB" "bounded read"
+head -c 4096 /dev/urandom >"$TMPD/garbage.json"
+run advise "$TMPD/garbage.json"
+assert_eq "$rc" 1 "binary garbage"
+assert_one_error_line "binary garbage"
+mkdir -p "$TMPD/empty"
+run advise "$TMPD/empty"
+assert_eq "$rc" 1 "a folder without config.json"
+assert_contains "$err" "config.json" "names the file"
+
+for bad in "--task fly" "--batch 0" "--batch abc" "--batch 1.5" "--precision fp8" "--memory 24XB" "--memory -1"; do
+	# shellcheck disable=SC2086
+	run advise gpt2 $bad
+	assert_eq "$rc" 2 "usage error: $bad"
+	assert_contains "$err" "gpuwise: option '${bad%% *}'" "usage error names the option: $bad"
+done
+run advise --params 7B
+assert_eq "$rc" 2 "--params without a shape"
+run advise gpt2 --params 7B
+assert_eq "$rc" 2 "MODEL and --params"
+run advise
+assert_eq "$rc" 2 "no model"
+run advise gpt2 --new-tokens 5
+assert_eq "$rc" 2 "--new-tokens without infer"
+run advise gpt2 --task infer --seq 100 --new-tokens 100
+assert_eq "$rc" 1 "--new-tokens ≥ --seq"
+assert_contains "$err" "--new-tokens" "says which"
+run advise gpt2 --weights nf4
+assert_eq "$rc" 1 "full training of 4-bit weights"
+assert_contains "$err" "qlora" "points to qlora"
+run advise gpt2 --batch 1048576 --seq 1024
+assert_eq "$rc" 0 "the largest batch still gives an answer"
+run advise gpt2 --seq 4096
+assert_contains "$err" "longer than the 1024 positions" "learned positions warn"
+
+finish
