@@ -274,6 +274,65 @@ static void rule_rocm_gfx(gw__doctor *d, const gw_probe_pyenv *e, const gw_probe
 	}
 }
 
+/* "nvidia-cublas-cu12==12.4.5.8" for the evidence, "'nvidia-cublas-cu12==12.4.5.8'" for pip. */
+static void wheel_lists(const gw_probe_framework *f, char *missing, char *wrong, char *pip, size_t n)
+{
+	for (size_t i = 0; i < f->nwheels_bad; i++) {
+		const gw_probe_fw_wheel *w = &f->wheels_bad[i];
+
+		if (w->have[0])
+			gw__doc_cat(wrong, n, "%s%s %s (needs %s)", wrong[0] ? ", " : "", w->dist, w->have,
+				    w->spec[0] ? w->spec : "any version");
+		else
+			gw__doc_cat(missing, n, "%s%s%s", missing[0] ? ", " : "", w->dist, w->spec);
+		gw__doc_cat(pip, n, " '%s%s'", w->dist, w->spec);
+	}
+}
+
+static void rule_cuda_wheels(gw__doctor *d, const gw_probe_pyenv *e, const gw_probe_framework *f)
+{
+	char ev[EV], fix[FIX], name[96], title[256], missing[FIX] = "", wrong[FIX] = "", pip[FIX] = "";
+	unsigned bad = f->wheels_missing + f->wheels_wrong;
+
+	if (!f->nwheels_bad)
+		return;
+	if (!f->primary && f->dist[0])   /* a companion (jax-cuda12-plugin): its own name */
+		gw__doc_fmt(name, sizeof(name), "%s %s", f->dist, f->version.text);
+	else
+		gw__doc_fw_name(f, name, sizeof(name));
+	wheel_lists(f, missing, wrong, pip, sizeof(missing));
+	if (f->wheels_missing == f->wheels_required)
+		gw__doc_fmt(title, sizeof(title), "%s lacks all %u CUDA wheels it loads", name, f->wheels_missing);
+	else if (f->wheels_missing)
+		gw__doc_fmt(title, sizeof(title), "%s lacks %u of the %u CUDA wheels it loads", name, f->wheels_missing,
+			    f->wheels_required);
+	else
+		gw__doc_fmt(title, sizeof(title), "%s finds %u of its CUDA wheels in another version than it requires", name,
+			    f->wheels_wrong);
+	gw__doc_fmt(ev, sizeof(ev), "%s in %s requires %u CUDA wheel%s here (%s", name, e->site, f->wheels_required,
+		    f->wheels_required == 1 ? "" : "s", f->metadata);
+	if (f->wheels_extra[0])
+		gw__doc_cat(ev, sizeof(ev), "; its [%s] extra counts: some of that extra's wheels are installed",
+			    f->wheels_extra);
+	gw__doc_cat(ev, sizeof(ev), ")");
+	if (missing[0])
+		gw__doc_cat(ev, sizeof(ev), "; not installed: %s", missing);
+	if (wrong[0])
+		gw__doc_cat(ev, sizeof(ev), "; another version installed: %s", wrong);
+	if (bad > f->nwheels_bad)
+		gw__doc_cat(ev, sizeof(ev), "; and %u more (see the METADATA)", bad - (unsigned)f->nwheels_bad);
+	gw__doc_fmt(fix, sizeof(fix), "Install the versions it requires into that environment: `pip install%s`", pip);
+	if (f->wheels_extra[0] && f->dist[0])
+		gw__doc_cat(fix, sizeof(fix), ", or reinstall it with the extra: `pip install '%s[%s]==%s'`", f->dist,
+			    f->wheels_extra, f->version.text);
+	if (f->kind == GW_FW_TORCH && f->wheels_missing)
+		gw__doc_cat(fix, sizeof(fix), " (until then `import torch` fails with \"libcublas.so.*[0-9] not found in the "
+			    "system path\" or a missing libcu*.so)");
+	gw__doc_cat(fix, sizeof(fix), ".");
+	gw__doc_add(d, "framework-cuda-wheels-missing", "python",
+		    f->wheels_missing ? GW_SEVERITY_ERROR : GW_SEVERITY_WARNING, title, ev, fix);
+}
+
 static void rule_multiple_packages(gw__doctor *d, const gw_probe_pyenv *e)
 {
 	for (int k = 0; k < GW_FW_KIND_COUNT; k++) {
@@ -315,6 +374,9 @@ void gw__doctor_rules_python(gw__doctor *d)
 		found_frameworks(d, env);
 		for (size_t i = 0; i < env->nfw; i++) {
 			bool seen = false;
+
+			/* Each dist has its own METADATA: judged one by one. */
+			rule_cuda_wheels(d, env, &env->fw[i]);
 
 			/* Several dists of one module (torch + torch-cpu) share its
 			 * files: judge the module once. */

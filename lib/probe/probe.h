@@ -200,6 +200,14 @@ typedef enum gw_fw_gpu {
 	GW_FW_GPU_ROCM
 } gw_fw_gpu;
 
+/* A wheel a framework's METADATA requires that is absent or of another version. */
+#define GW_PROBE_MAX_FW_WHEELS 16
+typedef struct gw_probe_fw_wheel {
+	char dist[40];            /* "nvidia-cublas-cu12" */
+	char spec[40];            /* "==12.4.5.8", ">=9.1,<10.0" as the METADATA writes it, spaces dropped */
+	char have[24];            /* the installed version, "" when not installed */
+} gw_probe_fw_wheel;
+
 typedef struct gw_probe_framework {
 	gw_fw_kind kind;
 	/* The package itself (torch, tensorflow*, jax, cupy*, horovod) or a
@@ -218,6 +226,16 @@ typedef struct gw_probe_framework {
 	char archs[192];
 	char ptx[48];
 	const char *arch_source;  /* "table", "build_info", NULL = unknown */
+	/* The CUDA wheels its METADATA requires on this platform (Requires-Dist
+	 * nvidia-*, jax-*-pjrt; lib/probe/wheels.c) that the environment lacks
+	 * or holds in another version: at most GW_PROBE_MAX_FW_WHEELS kept,
+	 * wheels_missing + wheels_wrong counted in full. */
+	char metadata[GW_PROBE_PATH];   /* its dist-info/METADATA, "" when none was read */
+	unsigned wheels_required;       /* CUDA wheels that apply here */
+	unsigned wheels_missing, wheels_wrong;
+	char wheels_extra[24];          /* the extra they belong to ("and-cuda"), "" = unconditional */
+	gw_probe_fw_wheel wheels_bad[GW_PROBE_MAX_FW_WHEELS];
+	size_t nwheels_bad;
 	bool has_libtorch_cuda;   /* torch/lib/libtorch_cuda.so */
 	bool bundles_cuda;        /* ships CUDA libs (torch/lib/libcudart*, nvidia/<name>/lib wheels) */
 	char evidence[GW_PROBE_PATH];   /* file the facts came from (under the root) */
@@ -436,6 +454,48 @@ void gw__parse_tf_build_info(const char *text, gw_tf_build *out);
  * (jax <= 0.4.1) `__version__ = "0.3.8"`. "" when none is a string. */
 void gw__parse_jax_version_py(const char *text, char *out, size_t outsz);
 
+/* One `Requires-Dist:` value (PEP 508), lib/probe/requires.c:
+ * "nvidia-cublas-cu12 (==12.4.5.8) ; platform_system == \"Linux\"" gives
+ * name "nvidia-cublas-cu12" (normalised, PEP 503), spec "==12.4.5.8"
+ * (spaces and parentheses dropped; "" = any version) and the marker as
+ * written ("" = none). GW_EPARSE for no name or a marker too long to keep. */
+typedef struct gw_requirement {
+	char name[64];
+	char spec[64];
+	char marker[256];
+	bool is_url;              /* "name @ https://...": no specifier */
+} gw_requirement;
+int gw__parse_requirement(const char *line, gw_requirement *out);
+/* The next header line `field: value` of METADATA at or after *cursor
+ * (the header ends at the first blank line); *cursor moves past it. 0 or
+ * GW_ENOTFOUND. */
+int gw__metadata_next(const char **cursor, const char *field, char *out, size_t outsz);
+/* Does v satisfy a PEP 440 specifier list (">=9.1,<10.0", "==2.*", "~=2.1",
+ * "" = any)? 1, 0, or -1 when it cannot tell (unknown v, "===", a clause
+ * that is not a version). */
+int gw__version_spec_match(const char *spec, const gw_ver *v);
+/* What markers are evaluated against; NULL = doctor cannot tell. */
+typedef struct gw_marker_env {
+	const char *platform_system;   /* "Linux" */
+	const char *sys_platform;      /* "linux" */
+	const char *os_name;           /* "posix" */
+	const char *platform_machine;  /* "x86_64", from the dist's WHEEL tag */
+	const char *python_version;    /* "3.12", from the environment's lib/python3.12 */
+	const char *extra;             /* the one extra asked for; NULL = none (extra == "") */
+} gw_marker_env;
+/* A PEP 508 marker: 1 true, 0 false, -1 cannot tell (a variable doctor
+ * does not know, an ordering of plain strings, a syntax error). "" is true.
+ * and/or follow three-valued logic: false and unknown = false. */
+int gw__marker_eval(const char *marker, const gw_marker_env *env);
+/* The machine of a wheel from its WHEEL file's first platform Tag
+ * ("cp312-cp312-manylinux_2_17_x86_64" → "x86_64"): what the
+ * platform_machine marker meant when pip installed it. 0 or GW_ENOTFOUND
+ * (a pure-Python "any" wheel). */
+int gw__parse_wheel_machine(const char *text, char *out, size_t outsz);
+/* The extra a marker names (`extra == 'with_cuda'` → "with-cuda",
+ * normalised); "" when it names none. */
+void gw__marker_extra(const char *marker, char *out, size_t outsz);
+
 /* ---- between the probe files (lib/probe) ------------------------------ */
 
 /* State of one run, shared by the probe files. */
@@ -469,6 +529,15 @@ bool gw__probe_join(char *out, size_t outsz, const char *dir, const char *name);
 void gw__probe_node(gw_probe_ctx *c, const char *path, gw_probe_node *out);
 /* Read a small text file; NULL when absent. Free with gw__free. */
 char *gw__probe_read(const gw_probe_ctx *c, const char *path, size_t limit);
+
+/* An installed distribution (a *.dist-info or *.egg-info folder). */
+typedef struct gw_probe_dist {
+	char norm[64];            /* PEP 503 normalised name */
+	gw_ver version;
+} gw_probe_dist;
+/* Check the CUDA wheels each framework's METADATA requires against the
+ * environment's dists (lib/probe/wheels.c). */
+void gw__probe_fw_wheels(gw_probe_ctx *c, gw_probe_pyenv *e, const gw_probe_dist *dists, size_t ndists);
 
 int gw__probe_hardware(gw_probe_ctx *c);
 int gw__probe_nvidia_driver(gw_probe_ctx *c);

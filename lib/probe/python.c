@@ -68,11 +68,6 @@ static int classify_dist(const char *norm)
 
 /* ---- one site-packages folder --------------------------------------------- */
 
-typedef struct nvdist {
-	char norm[64];
-	gw_ver version;
-} nvdist;
-
 static gw_probe_framework *add_fw(gw_probe_pyenv *e, gw_fw_kind kind, bool primary, const char *dist)
 {
 	gw_probe_framework *f;
@@ -393,7 +388,7 @@ static void probe_cupy(gw_probe_pyenv *e)
 }
 
 /* site-packages/nvidia/<name>/lib and the nvidia-* dist that owns it. */
-static void probe_wheels(gw_probe_ctx *c, gw_probe_pyenv *e, const nvdist *nv, size_t nnv)
+static void probe_wheels(gw_probe_ctx *c, gw_probe_pyenv *e, const gw_probe_dist *nv, size_t nnv)
 {
 	char dir[GW_PATH_MAX];
 	char **names;
@@ -439,7 +434,7 @@ static int scan_site(gw_probe_ctx *c, gw_probe_pyenv *e)
 {
 	char **names;
 	size_t n;
-	nvdist *nv = NULL;
+	gw_probe_dist *nv = NULL;   /* every dist here; the nvidia-* ones serve probe_wheels */
 	size_t nnv = 0;
 	bool cudart = false;
 	int rc;
@@ -458,22 +453,27 @@ static int scan_site(gw_probe_ctx *c, gw_probe_pyenv *e)
 		if (gw__parse_dist_info_name(names[i], name, sizeof(name), &v) < 0)
 			continue;
 		gw__dist_normalize(name, norm, sizeof(norm));
-		if (!strncmp(norm, "nvidia-", 7)) {
-			gw__strlcpy(nv[nnv].norm, norm, sizeof(nv[nnv].norm));
-			nv[nnv++].version = v;
+		gw__strlcpy(nv[nnv].norm, norm, sizeof(nv[nnv].norm));
+		nv[nnv++].version = v;
+		if (!strncmp(norm, "nvidia-", 7))
 			continue;
-		}
 		if ((k = classify_dist(norm)) >= 0) {
 			gw_probe_framework *f = add_fw(e, fw_dists[k].kind, fw_dists[k].primary, norm);
 
 			if (f) {
+				size_t l = strlen(names[i]);
+
 				f->version = v;
 				gw__probe_join(f->evidence, sizeof(f->evidence), e->site, names[i]);
+				if (l > 10 && !strcmp(names[i] + l - 10, ".dist-info") &&
+				    (!gw__probe_join(f->metadata, sizeof(f->metadata), f->evidence, "METADATA")))
+					f->metadata[0] = '\0';
 			}
 		}
 	}
 	gw__probe_names_free(names, n);
 	probe_wheels(c, e, nv, nnv);
+	gw__probe_fw_wheels(c, e, nv, nnv);
 	gw__free(nv);
 	for (size_t i = 0; i < e->nwheels; i++)
 		cudart |= e->wheels[i].has[GW_CUDALIB_CUDART];

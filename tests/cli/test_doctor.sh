@@ -30,7 +30,7 @@ cudnn-missing cudnn-version-mismatch library-path-shadows-framework toolkit-fram
 gpu-memory-held-by-other-processes exclusive-process-busy mig-without-device-selection pcie-link-degraded
 clocks-throttled ecc-errors remapped-rows-pending xid-errors amdgpu-not-loaded rocm-permission-denied
 rocm-gfx-unsupported container-without-gpu nvml-init-failed multiple-framework-packages
-no-usable-gpu gpu-bound-to-other-driver"
+no-usable-gpu gpu-bound-to-other-driver framework-cuda-wheels-missing"
 scenarios_section=$(sed -n '/^## Scenarios/,/^## [^S]/p' "$TOP/docs/doctor.md")
 for id in $DESIGN_IDS; do
 	checks=$((checks + 1))

@@ -12,7 +12,7 @@ they differ from what this script makes.
 Each scenario says in `about` what it models and which ids it is for;
 near-miss scenarios check that an id does NOT fire just short of its
 condition."""
-import json, os, shutil, sys
+import json, os, re, shutil, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MACHINES = os.path.join(HERE, "..", "machines")
@@ -602,6 +602,135 @@ def newer_ld(r):
 sc("near-library-path-newer", "laptop-3060", "LD_LIBRARY_PATH: an unrelated folder, then cuDNN 9.3.0 and "
    "cudart 12.4 (newer than the wheels)", F_NV + F_PY, VENV + ["LD_LIBRARY_PATH=/opt/unrelated/lib:/opt/new/lib"],
    lambda m, r: venv(r, ("2.5.1+cu121", "12.1", None), [newer_ld]), near=["library-path-shadows-framework"])
+
+
+# ---- CUDA wheels a framework's METADATA requires (framework-cuda-wheels-missing).
+# The framework dist-info folders are real ones from PyPI wheels
+# (tests/fixtures/dists/README.md says which); cp312 wheels live in a
+# python3.12 venv. The nvidia wheels' versions come from the METADATA itself.
+
+DISTS = os.path.join(HERE, "..", "fixtures", "dists")
+SP312 = "/venv/lib/python3.12/site-packages"
+# nvidia-<name>-cu12 → (its folder under site-packages/nvidia, the library file it ships)
+NV_LIBS = {"cuda-nvrtc": ("cuda_nvrtc", "libnvrtc.so.12"), "cuda-runtime": ("cuda_runtime", "libcudart.so.12"),
+           "cuda-cupti": ("cuda_cupti", "libcupti.so.12"), "cudnn": ("cudnn", "libcudnn.so.9"),
+           "cublas": ("cublas", "libcublas.so.12"), "cufft": ("cufft", "libcufft.so.11"),
+           "curand": ("curand", "libcurand.so.10"), "cusolver": ("cusolver", "libcusolver.so.11"),
+           "cusparse": ("cusparse", "libcusparse.so.12"), "nccl": ("nccl", "libnccl.so.2"),
+           "nvtx": ("nvtx", "libnvToolsExt.so.1"), "nvjitlink": ("nvjitlink", "libnvJitLink.so.12"),
+           "cuda-nvcc": ("cuda_nvcc", None)}
+
+
+def pinned_wheels(fixture):
+    """The nvidia-* wheels a real METADATA pins (==) or floors (>=), in its order."""
+    out = []
+    for line in open(os.path.join(DISTS, fixture, "METADATA"), encoding="utf-8"):
+        m = re.match(r"Requires-Dist: (nvidia-[a-z0-9-]+)[^;]*?(==|>=)([0-9.]+)", line)
+        if m and m.group(1) not in [n for n, _ in out]:
+            out.append((m.group(1), m.group(3)))
+    return out
+
+
+def real_dist(root, fixture, name):
+    dest = os.path.join(root, SP312.lstrip("/"), name)
+    shutil.copytree(os.path.join(DISTS, fixture), dest)
+    put(root, SP312 + "/" + name + "/INSTALLER", "pip\n")
+
+
+def real_file(root, fixture, path):
+    put(root, path, open(os.path.join(DISTS, "files", fixture), encoding="utf-8").read())
+
+
+def nvidia_wheel(root, dist, version):
+    mkdir(root, SP312 + "/%s-%s.dist-info" % (dist.replace("-", "_"), version))
+    folder, lib = NV_LIBS[dist[len("nvidia-"):-len("-cu12")]]
+    put(root, SP312 + "/nvidia/%s/lib/%s" % (folder, lib or "libnvptxcompiler_static.a"))
+
+
+def venv312(root):
+    put(root, "/venv/bin/python3")
+    put(root, "/venv/pyvenv.cfg", "home = /usr/bin\n")
+
+
+def torch251(arch="x86_64", wheels=True, drop=(), other=None):
+    """PyPI torch 2.5.1 (+cu124 on x86_64, CPU on aarch64); its nvidia wheels
+    unless dropped (pip install --no-deps drops them all); other: {dist: version}."""
+    def f(m, root):
+        venv312(root)
+        real_dist(root, "torch-2.5.1-%s.dist-info" % arch, "torch-2.5.1.dist-info")
+        real_file(root, "torch-2.5.1-%s-version.py" % arch, SP312 + "/torch/version.py")
+        if arch == "x86_64":
+            put(root, SP312 + "/torch/lib/libtorch_cuda.so")
+            put(root, SP312 + "/torch/lib/libtorch_global_deps.so")
+        for dist, ver in pinned_wheels("torch-2.5.1-x86_64.dist-info") if wheels else []:
+            if dist not in drop:
+                nvidia_wheel(root, dist, (other or {}).get(dist, ver))
+    return f
+
+
+def tf218(and_cuda=True, drop=()):
+    """PyPI tensorflow 2.18.0 (CUDA 12.5.1, cuDNN 9 build), with the wheels of
+    its [and-cuda] extra unless and_cuda is False or they are dropped."""
+    def f(m, root):
+        venv312(root)
+        real_dist(root, "tensorflow-2.18.0.dist-info", "tensorflow-2.18.0.dist-info")
+        real_file(root, "tensorflow-2.18.0-build_info.py", SP312 + "/tensorflow/python/platform/build_info.py")
+        for dist, ver in pinned_wheels("tensorflow-2.18.0.dist-info") if and_cuda else []:
+            if dist not in drop:
+                nvidia_wheel(root, dist, ver)
+    return f
+
+
+def jax435(pjrt=True):
+    """jax[cuda12] 0.4.35: jax, jaxlib, jax-cuda12-plugin (real METADATA) with
+    the wheels of its with_cuda extra (at the torch 2.5.1 versions, which meet
+    the plugin's floors) and, unless left out, jax-cuda12-pjrt."""
+    def f(m, root):
+        venv312(root)
+        real_dist(root, "jax-0.4.35.dist-info", "jax-0.4.35.dist-info")
+        real_file(root, "jax-0.4.35-version.py", SP312 + "/jax/version.py")
+        mkdir(root, SP312 + "/jaxlib-0.4.35.dist-info")
+        real_dist(root, "jax_cuda12_plugin-0.4.35.dist-info", "jax_cuda12_plugin-0.4.35.dist-info")
+        if pjrt:
+            mkdir(root, SP312 + "/jax_cuda12_pjrt-0.4.35.dist-info")
+        torch_pins = dict(pinned_wheels("torch-2.5.1-x86_64.dist-info"))
+        for dist, floor in pinned_wheels("jax_cuda12_plugin-0.4.35.dist-info"):
+            nvidia_wheel(root, dist, torch_pins.get(dist, "12.4.131"))
+    return f
+
+
+def both(*fs):
+    def f(m, root):
+        for g in fs:
+            g(m, root)
+    return f
+
+
+sc("torch-no-deps", "laptop-3060", "PyPI torch 2.5.1+cu124 installed with `pip install --no-deps`: none of the 12 "
+   "nvidia-*-cu12 wheels its METADATA pins (import fails: libcublas.so.*[0-9] not found in the system path)",
+   F_NV + F_PY + ["framework-cuda-wheels-missing"], VENV, torch251(wheels=False))
+sc("torch-wheel-wrong-version", "laptop-3060", "torch 2.5.1 with every wheel but nvidia-nccl-cu12 2.20.5 where it "
+   "pins 2.21.5 (a warning)", F_NV + F_PY + ["framework-cuda-wheels-missing"], VENV,
+   torch251(other={"nvidia-nccl-cu12": "2.20.5"}))
+sc("near-torch-all-wheels", "laptop-3060", "torch 2.5.1 with all 12 nvidia wheels at the versions its METADATA pins",
+   F_NV + F_PY, VENV, torch251(), near=["framework-cuda-wheels-missing"])
+sc("near-torch-aarch64-markers", "laptop-3060", "torch 2.5.1 aarch64 wheel (a CPU build): its nvidia requirements "
+   "are all behind platform_machine == \"x86_64\" and none is installed", F_NV + F_PY + ["framework-cpu-only-build"],
+   VENV, torch251(arch="aarch64", wheels=False), near=["framework-cuda-wheels-missing"])
+sc("tf-and-cuda-partial", "laptop-3060", "tensorflow[and-cuda] 2.18.0 with nvidia-cublas-cu12 and "
+   "nvidia-cuda-nvcc-cu12 gone: the extra was asked for, two of its 12 wheels are missing",
+   F_NV + F_PY + ["framework-cuda-wheels-missing"], VENV,
+   tf218(drop=("nvidia-cublas-cu12", "nvidia-cuda-nvcc-cu12")))
+sc("near-tf-system-cuda", "laptop-3060", "tensorflow 2.18.0 without [and-cuda] on a system CUDA 12.5 with cuDNN 9.3: "
+   "no wheel of the extra is installed, so it was not asked for", F_NV + F_PY + ["found-cuda-toolkit"], VENV,
+   both(tf218(and_cuda=False), lambda m, r: toolkit("12.5", "9.3.0")(r)), near=["framework-cuda-wheels-missing"])
+sc("near-torch-and-tf", "laptop-3060", "torch 2.5.1 with its wheels next to tensorflow 2.18.0 without [and-cuda]: "
+   "the nvidia wheels TF's extra names are torch's own requirements, not a sign that and-cuda was asked for",
+   F_NV + F_PY, VENV, both(torch251(), tf218(and_cuda=False)), near=["framework-cuda-wheels-missing"])
+sc("jax-plugin-no-pjrt", "laptop-3060", "jax[cuda12] 0.4.35 without jax-cuda12-pjrt, which jax-cuda12-plugin requires",
+   F_NV + F_PY + ["framework-cuda-wheels-missing"], VENV, jax435(pjrt=False))
+sc("near-jax-plugin-complete", "laptop-3060", "jax[cuda12] 0.4.35 complete: plugin, pjrt and the with_cuda wheels "
+   "at versions above the plugin's floors", F_NV + F_PY, VENV, jax435(), near=["framework-cuda-wheels-missing"])
 
 
 # ---- GPUs that are there but that no framework can use: "not ready" always

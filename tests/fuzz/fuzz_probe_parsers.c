@@ -78,6 +78,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		gw__parse_jax_version_py(text, small, sizeof(small));
 		sink(small);
 	}
+	{
+		/* Requirements, markers, specifiers, WHEEL tags (lib/probe/requires.c):
+		 * the whole input as a METADATA, then each line as a requirement. */
+		gw_requirement rq;
+		gw_marker_env me = { "Linux", "linux", "posix", "x86_64", "3.12", "and-cuda" };
+		const char *cur = text;
+		char line[512];
+
+		while (gw__metadata_next(&cur, "Requires-Dist", line, sizeof(line)) == 0)
+			if (gw__parse_requirement(line, &rq) == 0) {
+				sink(rq.name);
+				sink(rq.spec);
+				gw__marker_eval(rq.marker, &me);
+				gw__version_spec_match(rq.spec, &v);
+			}
+		gw__parse_requirement(text, &rq);
+		gw__marker_eval(text, &me);
+		gw__marker_extra(text, small, sizeof(small));
+		sink(small);
+		gw__version_parse("12.4.5.8", &v);
+		gw__version_spec_match(text, &v);
+		gw__parse_wheel_machine(text, small, sizeof(small));
+		sink(small);
+	}
 	/* The table helpers take free text as well. */
 	gw__cuda_archs_run(text, text, 8, 6);
 	gw__gfx_in_list(text, "gfx90a");
