@@ -28,11 +28,26 @@ LDLIBS := -ldl -lpthread -lm
 VERSION := $(shell sed -n 's/^\#define GPUWISE_VERSION "\(.*\)"/\1/p' include/gpuwise/gpuwise.h)
 SOVERSION := $(firstword $(subst ., ,$(VERSION)))
 
+# `gpuwise exporter` needs libmicrohttpd (HTTP, TLS through GnuTLS), libyaml
+# (--web-config) and libcrypt (bcrypt); scripts/setup installs them. They are
+# linked into the CLI only, never the library; without them the CLI still
+# builds and `gpuwise exporter` says what is missing (GW_HAVE_EXPORTER unset).
+EXPORTER_PKGS := libmicrohttpd yaml-0.1
+HAVE_EXPORTER := $(shell pkg-config --exists $(EXPORTER_PKGS) 2>/dev/null && \
+	printf '\043include <crypt.h>\n' | $(CC) -E -x c - >/dev/null 2>&1 && echo 1)
+ifeq ($(HAVE_EXPORTER),1)
+EXPORTER_CFLAGS := -DGW_HAVE_EXPORTER $(shell pkg-config --cflags $(EXPORTER_PKGS))
+EXPORTER_LIBS := $(shell pkg-config --libs $(EXPORTER_PKGS)) -lcrypt
+endif
+
 LIB_SRC := $(sort $(wildcard lib/*/*.c lib/*/*/*.c))
 CLI_SRC := $(sort $(wildcard cli/*.c))
 FAKE_COMMON := fake/machine.c lib/core/jsonp.c
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+ifneq ($(HAVE_EXPORTER),1)
+FUZZ_SRC := $(filter-out tests/fuzz/fuzz_exporter_http.c,$(FUZZ_SRC))
+endif
 
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
@@ -67,6 +82,7 @@ $(BUILD)/obj/%.o: %.c $(GEN_HDR)
 # script; tests/abi/test_exports.sh checks the result.
 $(LIB_OBJ): OBJ_CFLAGS := -fvisibility=hidden -include lib/export.h
 $(LIB_OBJ): lib/export.h
+$(CLI_OBJ): OBJ_CFLAGS := $(EXPORTER_CFLAGS)
 
 # One run writes both files: a grouped target (make ≥ 4.3), so make knows the
 # header changed too and rebuilds explain.o (a recipe-less .h rule did not).
@@ -85,7 +101,7 @@ $(BUILD)/libgpuwise.so: $(LIB_OBJ) lib/libgpuwise.map Makefile
 	$(CC) -shared $(LDFLAGS) -Wl,--version-script=lib/libgpuwise.map -Wl,-soname,libgpuwise.so.$(SOVERSION) -o $@ $(LIB_OBJ) $(LDLIBS)
 
 $(BUILD)/gpuwise: $(CLI_OBJ) $(BUILD)/libgpuwise.a
-	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libgpuwise.a $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libgpuwise.a $(EXPORTER_LIBS) $(LDLIBS)
 
 # The fake vendor libraries: built from fake/ plus the JSON reader, never
 # from the rest of lib/ (they must not share gpuwise's NVML code paths).
@@ -113,7 +129,7 @@ $(BUILD)/libgpuwise-cli.a: $(filter-out $(BUILD)/obj/cli/main.o,$(CLI_OBJ))
 
 $(BUILD)/tests/test_cli_%: tests/unit/test_cli_%.c $(BUILD)/libgpuwise-cli.a $(BUILD)/libgpuwise.a $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests/unit -Icli $(LDFLAGS) -o $@ $< $(BUILD)/libgpuwise-cli.a $(BUILD)/libgpuwise.a $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -Itests/unit -Icli $(LDFLAGS) -o $@ $< $(BUILD)/libgpuwise-cli.a $(BUILD)/libgpuwise.a $(EXPORTER_LIBS) $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libgpuwise.a $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
@@ -143,6 +159,10 @@ FUZZ_INPUTS = $(or $(FUZZ_INPUTS_$(1)),$(BUILD)/libgpuwise.a)
 FUZZ_FLAGS = $(or $(FUZZ_FLAGS_$(1)),$(LDLIBS))
 FUZZ_INPUTS_fuzz_machine_json := $(FAKE_COMMON) fake/machine.h lib/core/jsonp.h
 FUZZ_FLAGS_fuzz_machine_json := -DGW_JSON_STANDALONE -Ifake -lpthread
+# The exporter's own HTTP pieces (route, Basic auth header, --listen, the
+# web-config YAML): cli/exporter_http.c alone, with libyaml and libcrypt.
+FUZZ_INPUTS_fuzz_exporter_http := cli/exporter_http.c cli/exporter.h
+FUZZ_FLAGS_fuzz_exporter_http := -Icli $(EXPORTER_CFLAGS) $(EXPORTER_LIBS)
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 fuzz_cmd = $(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.a,$^) $(call FUZZ_FLAGS,$(1))
 

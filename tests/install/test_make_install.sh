@@ -108,7 +108,7 @@ complete_words() { # line... : what bash offers for the last word of "gpuwise AR
 }
 [ "$(complete_words do)" = doctor ] || fail "bash: 'gpuwise do<TAB>' offers: $(complete_words do)"
 [ "$(complete_words doctor --py)" = --python-env ] || fail "bash: 'gpuwise doctor --py<TAB>' offers: $(complete_words doctor --py)"
-[ "$(complete_words help ex)" = explain ] || fail "bash: 'gpuwise help ex<TAB>' offers: $(complete_words help ex)"
+[ "$(complete_words help expl)" = explain ] || fail "bash: 'gpuwise help expl<TAB>' offers: $(complete_words help expl)"
 mkdir -p "$TMPD/envs/venv-a"
 [ "$(cd "$TMPD" && complete_words doctor --python-env envs/ve)" = envs/venv-a ] \
 	|| fail "bash: 'gpuwise doctor --python-env envs/ve<TAB>' offers: $(cd "$TMPD" && complete_words doctor --python-env envs/ve)"

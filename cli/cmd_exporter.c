@@ -1,0 +1,444 @@
+/* gpuwise exporter — a Prometheus exporter. A collector thread reads every
+ * GPU once per --interval and renders the metrics, the status page and
+ * /api/status into cached buffers under a lock; the HTTP server
+ * (cli/httpd.c) only copies those, so a scrape never calls a vendor library
+ * and a hung or lost GPU never hangs a scrape. SIGTERM and SIGINT stop it
+ * cleanly: the server closes, the collector is joined, exit 0. */
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "exporter.h"
+#include "output.h"
+
+struct exporter_opts {
+	const char *listen, *names, *web_config;
+	double interval;
+	bool per_process;
+};
+
+struct exporter {
+	gw_context *ctx;      /* the collector's alone */
+	enum exp_names names;
+	bool per_process;
+	double interval;
+	char hostname[256];
+	uint64_t errors_total;
+
+	pthread_mutex_t lock; /* guards everything below */
+	pthread_cond_t wake;
+	bool stop, running, any_up;
+	char *metrics, *html, *json;
+	size_t metrics_len, html_len, json_len;
+};
+
+static double now_real(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static double now_mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* One pass over every GPU into s. A GPU that cannot be read is up = 0 and
+ * counts as an error; the others are read all the same. */
+static int collect(struct exporter *e, struct exp_snapshot *s)
+{
+	const gw_driver_info *drv = gw_context_driver(e->ctx);
+	double t0 = now_mono();
+
+	memset(s, 0, sizeof(*s));
+	s->time = now_real();
+	s->count = gw_device_count(e->ctx);
+	if (s->count > 0 && !(s->dev = calloc((size_t)s->count, sizeof(*s->dev))))
+		return -1;
+	for (int i = 0; i < s->count; i++) {
+		struct exp_device *d = &s->dev[i];
+		const gw_device_info *info = gw_device_get(e->ctx, i);
+
+		d->info = *info;
+		if (device_readable(info)) {
+			d->up = gw_device_sample_read(e->ctx, i, &d->sample) == 0;
+			if (!d->up)
+				e->errors_total++;
+			d->info = *gw_device_get(e->ctx, i); /* a lost GPU's health changed */
+		}
+		if (d->up)
+			d->procs_known = gw_device_processes(e->ctx, i, &d->procs, &d->nprocs) == 0;
+	}
+	snprintf(s->driver_version, sizeof(s->driver_version), "%s",
+		 GW_VALID(drv->driver_version) ? drv->driver_version.s :
+		 GW_VALID(drv->amdgpu_version) ? drv->amdgpu_version.s : "");
+	snprintf(s->hostname, sizeof(s->hostname), "%s", e->hostname);
+	s->errors_total = e->errors_total;
+	s->collect_seconds = now_mono() - t0;
+	return 0;
+}
+
+/* Collect and render once, then publish the result. */
+static void collect_and_publish(struct exporter *e)
+{
+	struct exp_snapshot s;
+	char *metrics = NULL, *html = NULL, *json = NULL;
+	size_t ml = 0, hl = 0, jl = 0;
+	bool any_up = false;
+
+	if (collect(e, &s) == 0) {
+		metrics = exp_render_metrics(&s, e->names, e->per_process, &ml);
+		html = exp_render_html(&s, e->per_process, e->interval * 5, &hl);
+		json = exp_render_status_json(&s, &jl);
+		for (int i = 0; i < s.count; i++)
+			any_up |= s.dev[i].up;
+	}
+	exp_snapshot_clear(&s);
+	pthread_mutex_lock(&e->lock);
+	if (metrics) {  /* out of memory keeps the last good rendering */
+		free(e->metrics);
+		e->metrics = metrics, e->metrics_len = ml, metrics = NULL;
+	}
+	if (html) {
+		free(e->html);
+		e->html = html, e->html_len = hl, html = NULL;
+	}
+	if (json) {
+		free(e->json);
+		e->json = json, e->json_len = jl, json = NULL;
+	}
+	e->any_up = any_up;
+	pthread_mutex_unlock(&e->lock);
+	free(metrics), free(html), free(json);
+}
+
+static void *collector(void *arg)
+{
+	struct exporter *e = arg;
+	double next = now_mono() + e->interval;
+
+	pthread_mutex_lock(&e->lock);
+	while (!e->stop) {
+		struct timespec ts;
+		double left = next - now_mono();
+
+		if (left > 0) {
+			clock_gettime(CLOCK_MONOTONIC, &ts);
+			ts.tv_sec += (time_t)left;
+			ts.tv_nsec += (long)((left - floor(left)) * 1e9);
+			if (ts.tv_nsec >= 1000000000L)
+				ts.tv_sec++, ts.tv_nsec -= 1000000000L;
+			pthread_cond_timedwait(&e->wake, &e->lock, &ts);
+			continue;
+		}
+		pthread_mutex_unlock(&e->lock);
+		collect_and_publish(e);
+		next += e->interval;
+		if (next < now_mono())  /* a slow pass: no burst to catch up */
+			next = now_mono() + e->interval;
+		pthread_mutex_lock(&e->lock);
+	}
+	e->running = false;
+	pthread_mutex_unlock(&e->lock);
+	return NULL;
+}
+
+static char *copy_out(const char *p, size_t n, size_t *len)
+{
+	char *out = p ? malloc(n + 1) : NULL;
+
+	if (out) {
+		memcpy(out, p, n);
+		out[n] = '\0';
+		*len = n;
+	}
+	return out;
+}
+
+static void serve(void *cls, enum exp_route route, struct exp_reply *r)
+{
+	struct exporter *e = cls;
+
+	r->status = 200;
+	pthread_mutex_lock(&e->lock);
+	switch (route) {
+	case ROUTE_METRICS:
+		r->content_type = "text/plain; version=0.0.4; charset=utf-8";
+		r->body = copy_out(e->metrics, e->metrics_len, &r->len);
+		break;
+	case ROUTE_INDEX:
+		r->content_type = "text/html; charset=utf-8";
+		r->body = copy_out(e->html, e->html_len, &r->len);
+		break;
+	case ROUTE_STATUS:
+		r->content_type = "application/json";
+		r->body = copy_out(e->json, e->json_len, &r->len);
+		break;
+	case ROUTE_HEALTH: {
+		const char *msg = !e->running ? "collector stopped\n" : !e->any_up ? "no GPU could be read\n" : "ok\n";
+
+		r->status = e->running && e->any_up ? 200 : 503;
+		r->content_type = "text/plain; charset=utf-8";
+		r->body = copy_out(msg, strlen(msg), &r->len);
+		break;
+	}
+	case ROUTE_NONE:
+		break;
+	}
+	pthread_mutex_unlock(&e->lock);
+}
+
+static const char *parse_interval(void *field, const char *s)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || *end || !(v >= 0.05) || v > 3600)
+		return "needs a number of seconds (0.05 <= s <= 3600)";
+	*(double *)field = v;
+	return NULL;
+}
+
+/* The whole of a small file, NUL-terminated, or NULL with a reason. */
+static char *read_small_file(const char *path, size_t max, size_t *len, char *err, size_t err_n)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	size_t n;
+
+	if (!f) {
+		snprintf(err, err_n, "cannot read %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (!(buf = malloc(max + 1))) {
+		fclose(f);
+		snprintf(err, err_n, "out of memory");
+		return NULL;
+	}
+	n = fread(buf, 1, max + 1, f);
+	if (ferror(f) || n > max) {
+		snprintf(err, err_n, ferror(f) ? "cannot read %s" : "%s is too large", path);
+		fclose(f);
+		free(buf);
+		return NULL;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+/* Reads --web-config FILE and the TLS files it names into cfg. */
+static int load_web_config(const char *path, struct exp_web_config *web, struct exp_server_config *cfg)
+{
+	char err[512], base[4096];
+	const char *slash = strrchr(path, '/');
+	size_t n;
+	char *text = read_small_file(path, 64 * 1024, &n, err, sizeof(err));
+
+	if (!text) {
+		error_msg("--web-config: %s", err);
+		return -1;
+	}
+	snprintf(base, sizeof(base), "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+	if (slash == path)
+		snprintf(base, sizeof(base), "/");
+	if (exp_web_config_parse(text, n, base, web, err, sizeof(err)) < 0) {
+		error_msg("--web-config %s: %s", path, err);
+		free(text);
+		return -1;
+	}
+	free(text);
+	cfg->web = web;
+	if (!web->cert_file)
+		return 0;
+	if (!(cfg->tls_cert = read_small_file(web->cert_file, 1024 * 1024, &n, err, sizeof(err))) ||
+	    !(cfg->tls_key = read_small_file(web->key_file, 1024 * 1024, &n, err, sizeof(err)))) {
+		error_msg("--web-config %s: %s", path, err);
+		return -1;
+	}
+	return 0;
+}
+
+static void host_name(char *buf, size_t n)
+{
+	const char *node = getenv("NODE_NAME");
+
+	if (node && *node)
+		snprintf(buf, n, "%s", node);
+	else if (gethostname(buf, n) != 0)
+		snprintf(buf, n, "localhost");
+	buf[n - 1] = '\0';
+}
+
+static const struct option exporter_options[] = {
+	OPT_STRING(0, "listen", struct exporter_opts, listen, "[HOST]:PORT",
+		   "address to serve on (default :9400, every address; [::1]:9400 for IPv6; port 0 picks a free one)"),
+	OPT_STRING(0, "names", struct exporter_opts, names, "SCHEME",
+		   "metric names: dcgm (dcgm-exporter's, the default), nvidia-smi (nvidia_gpu_exporter's) or native (gpuwise_* in base units)"),
+	OPT_CALLBACK(0, "interval", struct exporter_opts, interval, "SECONDS",
+		     "seconds between two readings of the GPUs (default 1)", parse_interval),
+	OPT_STRING(0, "web-config", struct exporter_opts, web_config, "FILE",
+		   "Prometheus exporter-toolkit web config: TLS (tls_server_config: cert_file, key_file) and "
+		   "basic_auth_users (user: bcrypt hash)"),
+	OPT_BOOL(0, "per-process", struct exporter_opts, per_process,
+		 "also export per-process series and show full command lines on the status page"),
+	OPT_END()
+};
+
+static void exporter_free(struct exporter *e)
+{
+	free(e->metrics), free(e->html), free(e->json);
+	pthread_mutex_destroy(&e->lock);
+	pthread_cond_destroy(&e->wake);
+	gw_context_free(e->ctx);
+}
+
+static int start_collector(struct exporter *e, pthread_t *tid)
+{
+	pthread_condattr_t ca;
+
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&e->wake, &ca);
+	pthread_condattr_destroy(&ca);
+	pthread_mutex_init(&e->lock, NULL);
+	collect_and_publish(e); /* the first scrape already has data */
+	e->running = true;
+	if (pthread_create(tid, NULL, collector, e) != 0) {
+		e->running = false;
+		return -1;
+	}
+	return 0;
+}
+
+static void stop_collector(struct exporter *e, pthread_t tid)
+{
+	pthread_mutex_lock(&e->lock);
+	e->stop = true;
+	pthread_cond_signal(&e->wake);
+	pthread_mutex_unlock(&e->lock);
+	pthread_join(tid, NULL);
+}
+
+/* Waits for SIGTERM or SIGINT (blocked in every thread, taken here). */
+static int wait_for_signal(const sigset_t *set)
+{
+	int sig = 0;
+
+	while (sigwait(set, &sig) != 0)
+		;
+	return sig;
+}
+
+static int serve_until_signal(struct exporter *e, struct exp_server_config *cfg, const char *listen)
+{
+	struct exp_server *srv;
+	sigset_t set, old;
+	pthread_t tid;
+	unsigned port = 0;
+	char err[512];
+	int sig;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	pthread_sigmask(SIG_BLOCK, &set, &old); /* before any thread starts */
+	signal(SIGPIPE, SIG_IGN);
+	if (start_collector(e, &tid) < 0) {
+		error_msg("cannot start the collector thread");
+		return EXIT_FAIL;
+	}
+	if (!(srv = exp_server_start(cfg, &port, err, sizeof(err)))) {
+		error_msg("%s", err);
+		stop_collector(e, tid);
+		return EXIT_FAIL;
+	}
+	fprintf(stderr, "gpuwise: exporter listening on %s://%s%s%s:%u/ (%s)\n", cfg->tls_cert ? "https" : "http",
+		strchr(cfg->host, ':') ? "[" : "", *cfg->host ? cfg->host : "*", strchr(cfg->host, ':') ? "]" : "",
+		port, listen);
+	sig = wait_for_signal(&set);
+	fprintf(stderr, "gpuwise: exporter stopping (%s)\n", sig == SIGTERM ? "SIGTERM" : "SIGINT");
+	exp_server_stop(srv);
+	stop_collector(e, tid);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return EXIT_OK;
+}
+
+static int cmd_exporter(int argc, char **argv)
+{
+	struct exporter_opts o = { .listen = ":9400", .names = "dcgm", .interval = 1.0 };
+	struct exp_server_config cfg = { .serve = serve };
+	struct exp_web_config web = { 0 };
+	struct exporter e = { 0 };
+	char host[256], err[256];
+	char **args;
+	int rc;
+
+	if (parse_options(&cmd_exporter_def, argc, argv, &o, &args) == PARSE_HELP)
+		return EXIT_OK;
+	if (exp_names_parse(o.names, &e.names) < 0)
+		die_usage("exporter", "--names needs dcgm, nvidia-smi or native, not '%s'", o.names);
+	if (exp_parse_listen(o.listen, host, sizeof(host), &cfg.port, err, sizeof(err)) < 0)
+		die_usage("exporter", "--listen %s: %s", o.listen, err);
+	cfg.host = host;
+#ifndef GW_HAVE_EXPORTER
+	(void)web;
+	error_msg("this gpuwise was built without libmicrohttpd, libyaml or libcrypt, which the exporter needs "
+		  "(install libmicrohttpd-dev, libyaml-dev and libcrypt-dev, e.g. with scripts/setup, and rebuild)");
+	return EXIT_FAIL;
+#else
+	if (o.web_config && load_web_config(o.web_config, &web, &cfg) < 0) {
+		exp_web_config_free(&web);
+		free(cfg.tls_cert), free(cfg.tls_key);
+		return EXIT_FAIL;
+	}
+	e.per_process = o.per_process;
+	e.interval = o.interval;
+	host_name(e.hostname, sizeof(e.hostname));
+	if (!(e.ctx = open_context())) {
+		exp_web_config_free(&web);
+		free(cfg.tls_cert), free(cfg.tls_key);
+		return EXIT_FAIL;
+	}
+	cfg.cls = &e;
+	rc = serve_until_signal(&e, &cfg, o.listen);
+	exporter_free(&e);
+	exp_web_config_free(&web);
+	free(cfg.tls_cert), free(cfg.tls_key);
+	return rc;
+#endif
+}
+
+const struct cmd cmd_exporter_def = {
+	.name = "exporter",
+	.fn = cmd_exporter,
+	.summary = "serve GPU metrics to Prometheus, a status page and /api/status over HTTP",
+	.options = exporter_options,
+	.description =
+		"Serve this machine's GPUs over HTTP: /metrics for Prometheus (text format 0.0.4), /health "
+		"(200 while the collector runs and at least one GPU was read, else 503), / (a status page: "
+		"each GPU's utilisation, memory and temperature, and who runs what on it) and /api/status "
+		"(the JSON object of `gpuwise watch --json`). A collector thread reads every GPU once per "
+		"--interval; a request only copies its last rendering, so a scrape never waits on a GPU. A "
+		"GPU that cannot be read is gpuwise_gpu_up 0 and the others are served as before.\n"
+		"\n"
+		"Every naming scheme adds gpuwise_gpu_up{gpu,UUID}, gpuwise_exporter_collect_seconds and "
+		"gpuwise_exporter_errors_total. Only GET and HEAD are served. Limits: 512 connections, 64 "
+		"from one address, idle ones closed after 10 s, 16 KiB for a request's line and headers. "
+		"SIGTERM or SIGINT stops it cleanly (exit 0).",
+	.exit_status = "Exit status: 0 after SIGTERM or SIGINT, 1 when it cannot start (address in use, bad "
+		       "--web-config, built without libmicrohttpd), 2 on a usage error.",
+};

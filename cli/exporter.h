@@ -1,0 +1,145 @@
+/* gpuwise exporter — the pieces shared by cli/cmd_exporter.c (the command,
+ * the collector thread), cli/exporter_render.c (a snapshot as Prometheus
+ * text, the status page and /api/status), cli/exporter_http.c (the parts of
+ * HTTP that are ours: routing, the Basic auth header, --listen, the
+ * web-config file; pure functions, fuzzed by tests/fuzz/fuzz_exporter_http.c)
+ * and cli/httpd.c (libmicrohttpd). Only the public API is used. */
+#ifndef GPUWISE_CLI_EXPORTER_H
+#define GPUWISE_CLI_EXPORTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpuwise/gpuwise.h"
+
+/* ---- what the collector read in one pass ------------------------------ */
+
+struct exp_device {
+	gw_device_info info;
+	gw_device_sample sample;
+	bool up;              /* this pass read a sample */
+	bool procs_known;     /* the process list could be read (else unknown, not none) */
+	gw_process *procs;
+	size_t nprocs;
+};
+
+struct exp_snapshot {
+	double time;            /* unix seconds of the pass */
+	double collect_seconds; /* how long the pass took */
+	uint64_t errors_total;  /* failed reads since the exporter started */
+	int count;
+	struct exp_device *dev;
+	char driver_version[GW_STR_MAX]; /* "" when unknown */
+	char hostname[256];     /* $NODE_NAME, else the host name */
+};
+
+void exp_snapshot_clear(struct exp_snapshot *s);
+
+/* ---- rendering (exporter_render.c) ------------------------------------ */
+
+enum exp_names { EXP_NAMES_DCGM, EXP_NAMES_NVIDIA_SMI, EXP_NAMES_NATIVE };
+
+/* "dcgm", "nvidia-smi", "native" → 0 and *out; -1 for anything else. */
+int exp_names_parse(const char *s, enum exp_names *out);
+
+/* A growable text buffer; `oom` once an allocation failed (text then stays
+ * as it was). */
+struct sbuf {
+	char *p;
+	size_t len, cap;
+	bool oom;
+};
+void sb_puts(struct sbuf *b, const char *s);
+void sb_putn(struct sbuf *b, const char *s, size_t n);
+void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Each returns a malloc'd NUL-terminated text and its length in *len, or
+ * NULL when out of memory. */
+char *exp_render_metrics(const struct exp_snapshot *s, enum exp_names names, bool per_process, size_t *len);
+char *exp_render_html(const struct exp_snapshot *s, bool per_process, double refresh_s, size_t *len);
+char *exp_render_status_json(const struct exp_snapshot *s, size_t *len);
+
+/* ---- HTTP pieces that are ours (exporter_http.c) ---------------------- */
+
+enum exp_route { ROUTE_NONE, ROUTE_INDEX, ROUTE_METRICS, ROUTE_HEALTH, ROUTE_STATUS };
+
+/* The endpoint of a request path (MHD passes it without the query, already
+ * %-decoded); ROUTE_NONE (404) for anything else. */
+enum exp_route exp_route(const char *path);
+
+#define EXP_AUTH_MAX 256 /* longest user name and password accepted, each */
+/* Parses an "Authorization: Basic <base64(user:password)>" value into user
+ * and password (each NUL-terminated, < EXP_AUTH_MAX bytes, no NUL inside).
+ * Returns 0, or -1 for anything else (another scheme, bad base64, no ':',
+ * too long). */
+int exp_parse_basic_auth(const char *header, char *user, char *password);
+
+/* Equal strings, in time that depends on the lengths only. */
+bool exp_const_eq(const char *a, size_t an, const char *b, size_t bn);
+
+/* "[HOST]:PORT": ":9400", "0.0.0.0:9400", "localhost:9400", "[::1]:9400",
+ * "[::]:0". host gets "" for all addresses (buffer of 256 bytes). Returns 0,
+ * or -1 with a reason in err. */
+int exp_parse_listen(const char *s, char *host, size_t host_n, unsigned *port, char *err, size_t err_n);
+
+#define EXP_MAX_USERS 64
+struct exp_user {
+	char *name;
+	char *hash; /* bcrypt: "$2y$10$..." */
+};
+/* The exporter-toolkit web-config file, as far as gpuwise serves it. */
+struct exp_web_config {
+	char *cert_file; /* resolved against the file's folder; NULL: no TLS */
+	char *key_file;
+	struct exp_user users[EXP_MAX_USERS];
+	int nusers;
+};
+/* Parses the YAML text of a web-config file (n bytes; base_dir resolves
+ * relative paths). Unknown or unsupported keys (client certificates, TLS
+ * versions, ...) are errors, never silently ignored. Returns 0, or -1 with
+ * one sentence in err. */
+int exp_web_config_parse(const char *text, size_t n, const char *base_dir, struct exp_web_config *out,
+			 char *err, size_t err_n);
+void exp_web_config_free(struct exp_web_config *c);
+
+/* True when password matches user's bcrypt hash. An unknown user costs
+ * one bcrypt as well, so timing does not tell which users exist. */
+bool exp_check_password(const struct exp_web_config *c, const char *user, const char *password);
+
+/* ---- the server (httpd.c) --------------------------------------------- */
+
+struct exp_reply {
+	int status;
+	const char *content_type;
+	char *body;  /* malloc'd, taken over by the server */
+	size_t len;
+};
+
+/* Fills r for route (a copy of the cached rendering, never a vendor call). */
+typedef void (*exp_serve_fn)(void *cls, enum exp_route route, struct exp_reply *r);
+
+struct exp_server;
+struct exp_server_config {
+	const char *host;  /* "" for every address */
+	unsigned port;     /* 0: any free one */
+	const struct exp_web_config *web; /* NULL: no TLS, no auth */
+	char *tls_cert;    /* PEM text (read by the command) */
+	char *tls_key;
+	exp_serve_fn serve;
+	void *cls;
+};
+/* Starts serving on its own threads. NULL and a sentence in err on
+ * failure. *bound_port receives the port really bound. */
+struct exp_server *exp_server_start(const struct exp_server_config *cfg, unsigned *bound_port, char *err,
+				    size_t err_n);
+void exp_server_stop(struct exp_server *srv);
+
+/* Limits of the server (docs/commands/exporter.md lists them). */
+#define EXP_CONN_LIMIT 512       /* connections at once */
+#define EXP_PER_IP_LIMIT 64      /* connections at once from one address */
+#define EXP_CONN_TIMEOUT_S 10    /* an idle connection is closed after this */
+#define EXP_CONN_MEMORY 16384    /* bytes per connection for the request line and headers */
+#define EXP_THREADS 2            /* threads serving connections */
+
+#endif

@@ -1,0 +1,507 @@
+/* A collector snapshot as what the exporter serves: Prometheus text format
+ * 0.0.4 in one of three naming schemes, the status page (/) and the
+ * `watch --json` object (/api/status). Pure functions of the snapshot: the
+ * collector calls them once per pass and a scrape only copies the result. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "exporter.h"
+#include "output.h"
+
+/* ---- a growable buffer ------------------------------------------------- */
+
+static bool sb_reserve(struct sbuf *b, size_t more)
+{
+	size_t cap;
+	char *p;
+
+	if (b->oom)
+		return false;
+	if (b->len + more + 1 <= b->cap)
+		return true;
+	cap = b->cap ? b->cap : 4096;
+	while (cap < b->len + more + 1)
+		cap *= 2;
+	if (!(p = realloc(b->p, cap))) {
+		b->oom = true;
+		return false;
+	}
+	b->p = p;
+	b->cap = cap;
+	return true;
+}
+
+void sb_putn(struct sbuf *b, const char *s, size_t n)
+{
+	if (!sb_reserve(b, n))
+		return;
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+}
+
+void sb_puts(struct sbuf *b, const char *s)
+{
+	sb_putn(b, s, strlen(s));
+}
+
+void sb_printf(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || !sb_reserve(b, (size_t)n))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+static char *sb_finish(struct sbuf *b, size_t *len)
+{
+	if (b->oom || !sb_reserve(b, 0)) {
+		free(b->p);
+		return NULL;
+	}
+	*len = b->len;
+	return b->p;
+}
+
+void exp_snapshot_clear(struct exp_snapshot *s)
+{
+	for (int i = 0; s->dev && i < s->count; i++)
+		gw_processes_free(s->dev[i].procs);
+	free(s->dev);
+	memset(s, 0, sizeof(*s));
+}
+
+int exp_names_parse(const char *s, enum exp_names *out)
+{
+	static const char *const names[] = { "dcgm", "nvidia-smi", "native" };
+
+	for (int i = 0; i < 3; i++)
+		if (strcmp(s, names[i]) == 0) {
+			*out = (enum exp_names)i;
+			return 0;
+		}
+	return -1;
+}
+
+/* ---- Prometheus text format 0.0.4 ------------------------------------- */
+
+/* A label value: backslash, double quote and newline escaped. */
+static void put_label_value(struct sbuf *b, const char *v)
+{
+	for (; *v; v++) {
+		if (*v == '\\')
+			sb_puts(b, "\\\\");
+		else if (*v == '"')
+			sb_puts(b, "\\\"");
+		else if (*v == '\n')
+			sb_puts(b, "\\n");
+		else
+			sb_putn(b, v, 1);
+	}
+}
+
+static void put_label(struct sbuf *b, bool *first, const char *name, const char *value)
+{
+	sb_puts(b, *first ? "{" : ",");
+	*first = false;
+	sb_puts(b, name);
+	sb_puts(b, "=\"");
+	put_label_value(b, value);
+	sb_puts(b, "\"");
+}
+
+/* HELP text: backslash and newline escaped. */
+static void put_family(struct sbuf *b, const char *name, const char *type, const char *help)
+{
+	sb_printf(b, "# HELP %s ", name);
+	for (const char *p = help; *p; p++) {
+		if (*p == '\\')
+			sb_puts(b, "\\\\");
+		else if (*p == '\n')
+			sb_puts(b, "\\n");
+		else
+			sb_putn(b, p, 1);
+	}
+	sb_printf(b, "\n# TYPE %s %s\n", name, type);
+}
+
+/* A sample value, locale-free: integers whole, others with the digits a
+ * double holds. */
+static void put_value(struct sbuf *b, double v)
+{
+	if (isnan(v))
+		sb_puts(b, " NaN\n");
+	else if (isinf(v))
+		sb_puts(b, v > 0 ? " +Inf\n" : " -Inf\n");
+	else if (v == floor(v) && fabs(v) < 9007199254740992.0)
+		sb_printf(b, " %.0f\n", v);
+	else
+		sb_printf(b, " %.12g\n", v);
+}
+
+static const char *uuid_of(const struct exp_device *d)
+{
+	return GW_VALID(d->info.uuid) ? d->info.uuid.s : "";
+}
+
+/* {gpu="0",UUID="GPU-..."}: the labels of the gpuwise_* series every mode has. */
+static void put_gpu_labels(struct sbuf *b, const struct exp_device *d)
+{
+	bool first = true;
+	char idx[16];
+
+	snprintf(idx, sizeof(idx), "%d", d->info.index);
+	put_label(b, &first, "gpu", idx);
+	put_label(b, &first, "UUID", uuid_of(d));
+	sb_puts(b, "}");
+}
+
+/* The series every naming scheme carries (DESIGN.md ◆ Live monitoring). */
+static void render_exporter_metrics(struct sbuf *b, const struct exp_snapshot *s)
+{
+	put_family(b, "gpuwise_gpu_up", "gauge", "1 when the last collection read the GPU, 0 when it could not (lost, no driver).");
+	for (int i = 0; i < s->count; i++) {
+		sb_puts(b, "gpuwise_gpu_up");
+		put_gpu_labels(b, &s->dev[i]);
+		put_value(b, s->dev[i].up ? 1 : 0);
+	}
+	put_family(b, "gpuwise_exporter_collect_seconds", "gauge", "Seconds the last collection of every GPU took.");
+	sb_puts(b, "gpuwise_exporter_collect_seconds");
+	put_value(b, s->collect_seconds);
+	put_family(b, "gpuwise_exporter_errors_total", "counter", "Reads of a GPU that failed since the exporter started.");
+	sb_puts(b, "gpuwise_exporter_errors_total");
+	put_value(b, (double)s->errors_total);
+}
+
+/* The process name: the last path part of the command's first word. */
+static void process_name(char *buf, size_t n, const gw_process *p)
+{
+	const char *cmd = p->command, *end, *base;
+	size_t len;
+
+	if (!p->pid_resolved || !cmd[0]) {
+		snprintf(buf, n, "?");
+		return;
+	}
+	end = strchr(cmd, ' ');
+	if (!end)
+		end = cmd + strlen(cmd);
+	base = cmd;
+	for (const char *q = cmd; q < end; q++)
+		if (*q == '/')
+			base = q + 1;
+	len = (size_t)(end - base);
+	if (len >= n)
+		len = n - 1;
+	memcpy(buf, base, len);
+	buf[len] = '\0';
+}
+
+/* Per-process series (--per-process only: command lines stay on the host
+ * otherwise). */
+static void render_processes(struct sbuf *b, const struct exp_snapshot *s)
+{
+	put_family(b, "gpuwise_process_memory_bytes", "gauge", "GPU memory used by a process, in bytes.");
+	for (int i = 0; i < s->count; i++) {
+		const struct exp_device *d = &s->dev[i];
+
+		for (size_t k = 0; k < d->nprocs; k++) {
+			const gw_process *p = &d->procs[k];
+			char idx[16], pid[16];
+			bool first = true;
+
+			if (!GW_VALID(p->used_memory))
+				continue;
+			snprintf(idx, sizeof(idx), "%d", d->info.index);
+			snprintf(pid, sizeof(pid), "%" PRIu32, p->pid);
+			sb_puts(b, "gpuwise_process_memory_bytes");
+			put_label(b, &first, "gpu", idx);
+			put_label(b, &first, "UUID", uuid_of(d));
+			put_label(b, &first, "pid", pid);
+			put_label(b, &first, "user", p->user[0] ? p->user : "?");
+			put_label(b, &first, "command", p->command);
+			sb_puts(b, "}");
+			put_value(b, (double)p->used_memory.v);
+		}
+	}
+}
+
+/* Every device metric in the chosen naming scheme. The metric table of the
+ * library names them; until it is there, only the exporter's own series
+ * and the identity of each GPU are served. */
+static void render_device_metrics(struct sbuf *b, const struct exp_snapshot *s, enum exp_names names)
+{
+	if (names != EXP_NAMES_NATIVE)
+		return;
+	put_family(b, "gpuwise_gpu_info", "gauge", "Identity of each GPU (the value is always 1).");
+	for (int i = 0; i < s->count; i++) {
+		const struct exp_device *d = &s->dev[i];
+		char idx[16];
+		bool first = true;
+
+		snprintf(idx, sizeof(idx), "%d", d->info.index);
+		sb_puts(b, "gpuwise_gpu_info");
+		put_label(b, &first, "gpu", idx);
+		put_label(b, &first, "UUID", uuid_of(d));
+		put_label(b, &first, "name", GW_VALID(d->info.name) ? d->info.name.s : "");
+		put_label(b, &first, "pci_bus_id", GW_VALID(d->info.pci_bus_id) ? d->info.pci_bus_id.s : "");
+		put_label(b, &first, "vendor", gw_vendor_name(d->info.vendor));
+		put_label(b, &first, "health", gw_health_name(d->info.health));
+		put_label(b, &first, "driver_version", s->driver_version);
+		sb_puts(b, "}");
+		put_value(b, 1);
+	}
+}
+
+char *exp_render_metrics(const struct exp_snapshot *s, enum exp_names names, bool per_process, size_t *len)
+{
+	struct sbuf b = { 0 };
+
+	render_device_metrics(&b, s, names);
+	if (per_process)
+		render_processes(&b, s);
+	render_exporter_metrics(&b, s);
+	return sb_finish(&b, len);
+}
+
+/* ---- /api/status: the `watch --json` object ---------------------------- */
+
+static void json_device(gw_json *j, const struct exp_device *d)
+{
+	const gw_device_sample *s = &d->sample;
+	static const gw_u64 none_u;
+	static const gw_f64 none_f;
+	bool up = d->up;
+
+	gw_json_object_begin(j);
+	gw_json_key(j, "index");
+	gw_json_int(j, d->info.index);
+	gw_json_str_field(j, "uuid", &d->info.uuid);
+	gw_json_str_field(j, "name", &d->info.name);
+	gw_json_key(j, "up");
+	gw_json_bool(j, up);
+	gw_json_key(j, "utilization");
+	gw_json_object_begin(j);
+	gw_json_u64_field(j, "gpu_percent", up ? &s->gpu_util : &none_u);
+	gw_json_u64_field(j, "memory_percent", up ? &s->mem_util : &none_u);
+	gw_json_u64_field(j, "encoder_percent", up ? &s->encoder_util : &none_u);
+	gw_json_u64_field(j, "decoder_percent", up ? &s->decoder_util : &none_u);
+	gw_json_object_end(j);
+	gw_json_key(j, "memory");
+	gw_json_object_begin(j);
+	gw_json_u64_field(j, "used_bytes", up ? &s->memory_used : &none_u);
+	gw_json_u64_field(j, "total_bytes", &d->info.memory_total);
+	gw_json_object_end(j);
+	gw_json_f64_field(j, "temperature_c", up ? &s->temperature : &none_f, 1);
+	gw_json_key(j, "power");
+	gw_json_object_begin(j);
+	gw_json_f64_field(j, "draw_w", up ? &s->power_draw : &none_f, 3);
+	gw_json_f64_field(j, "energy_j", up ? &s->energy : &none_f, 3);
+	gw_json_object_end(j);
+	gw_json_key(j, "clocks");
+	gw_json_object_begin(j);
+	gw_json_u64_field(j, "sm_mhz", up ? &s->sm_clock : &none_u);
+	gw_json_u64_field(j, "mem_mhz", up ? &s->mem_clock : &none_u);
+	gw_json_object_end(j);
+	gw_json_key(j, "pcie");
+	gw_json_object_begin(j);
+	gw_json_u64_field(j, "tx_bytes_per_s", up ? &s->pcie_tx : &none_u);
+	gw_json_u64_field(j, "rx_bytes_per_s", up ? &s->pcie_rx : &none_u);
+	gw_json_object_end(j);
+	gw_json_key(j, "throttle_reasons");
+	if (up && GW_VALID(s->throttle_reasons)) {
+		gw_json_array_begin(j);
+		for (int bit = 0; bit < 64; bit++) {
+			uint64_t m = (uint64_t)1 << bit;
+			const char *name = throttle_reason_name(m);
+			char unknown[32];
+
+			if (!(s->throttle_reasons.v & m))
+				continue;
+			if (!name) {
+				snprintf(unknown, sizeof(unknown), "unknown_0x%" PRIx64, m);
+				name = unknown;
+			}
+			gw_json_string(j, name);
+		}
+		gw_json_array_end(j);
+	} else {
+		gw_json_null(j);
+	}
+	gw_json_object_end(j);
+}
+
+char *exp_render_status_json(const struct exp_snapshot *s, size_t *len)
+{
+	gw_json *j = gw_json_new(0);
+	const char *text;
+	char *out = NULL;
+
+	gw_json_object_begin(j);
+	gw_json_key(j, "time");
+	gw_json_double(j, s->time, 3);
+	gw_json_key(j, "devices");
+	gw_json_array_begin(j);
+	for (int i = 0; i < s->count; i++)
+		json_device(j, &s->dev[i]);
+	gw_json_array_end(j);
+	gw_json_object_end(j);
+	if ((text = gw_json_text(j)) && (out = malloc(gw_json_length(j) + 2))) {
+		*len = gw_json_length(j) + 1;
+		memcpy(out, text, *len - 1);
+		memcpy(out + *len - 1, "\n", 2);
+	}
+	gw_json_free(j);
+	return out;
+}
+
+/* ---- the status page (/) ----------------------------------------------- */
+
+static void put_html(struct sbuf *b, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': sb_puts(b, "&amp;"); break;
+		case '<': sb_puts(b, "&lt;"); break;
+		case '>': sb_puts(b, "&gt;"); break;
+		case '"': sb_puts(b, "&quot;"); break;
+		case '\'': sb_puts(b, "&#39;"); break;
+		default: sb_putn(b, s, 1);
+		}
+	}
+}
+
+static const char page_style[] =
+	"body{font-family:system-ui,sans-serif;margin:0 auto;max-width:60em;padding:.5em;color:#222;background:#fafafa}"
+	"h1{font-size:1.3em}.gpu{background:#fff;border:1px solid #ddd;border-radius:6px;padding:.6em;margin:.6em 0}"
+	".gpu h2{font-size:1.05em;margin:0 0 .4em}.down{border-color:#c33}.down h2{color:#c33}"
+	".row{display:flex;align-items:center;gap:.5em;margin:.2em 0}.row span:first-child{width:6.5em}"
+	".bar{flex:1;height:1em;background:#eee;border-radius:3px;overflow:hidden}"
+	".bar div{height:100%;background:#3a7}.bar .hot{background:#d73}.val{width:9em;text-align:right;font-variant-numeric:tabular-nums}"
+	"table{border-collapse:collapse;width:100%;margin-top:.4em;font-size:.9em}td,th{text-align:left;padding:.15em .4em;"
+	"border-top:1px solid #eee;overflow-wrap:anywhere}.muted{color:#777}";
+
+/* One bar: label, filled to pct (0-100, clamped), and the value as text. */
+static void put_bar(struct sbuf *b, const char *label, double pct, bool hot, const char *value)
+{
+	if (pct < 0 || isnan(pct))
+		pct = 0;
+	if (pct > 100)
+		pct = 100;
+	sb_printf(b, "<div class=\"row\"><span>%s</span><div class=\"bar\"><div%s style=\"width:%.0f%%\"></div></div>"
+		  "<span class=\"val\">", label, hot ? " class=\"hot\"" : "", pct);
+	put_html(b, value);
+	sb_puts(b, "</span></div>\n");
+}
+
+static void html_bars(struct sbuf *b, const struct exp_device *d)
+{
+	const gw_device_sample *s = &d->sample;
+	char text[96], used[32], total[32];
+
+	if (GW_VALID(s->gpu_util)) {
+		snprintf(text, sizeof(text), "%" PRIu64 " %%", s->gpu_util.v);
+		put_bar(b, "Utilisation", (double)s->gpu_util.v, false, text);
+	}
+	if (GW_VALID(s->memory_used) && GW_VALID(d->info.memory_total) && d->info.memory_total.v > 0) {
+		double pct = 100.0 * (double)s->memory_used.v / (double)d->info.memory_total.v;
+
+		snprintf(text, sizeof(text), "%s / %s", fmt_bytes(used, sizeof(used), s->memory_used.v),
+			 fmt_bytes(total, sizeof(total), d->info.memory_total.v));
+		put_bar(b, "Memory", pct, pct > 90, text);
+	}
+	if (GW_VALID(s->temperature)) {
+		double limit = GW_VALID(s->temperature_slowdown) && s->temperature_slowdown.v > 0 ? s->temperature_slowdown.v : 100;
+
+		snprintf(text, sizeof(text), "%.0f °C", s->temperature.v);
+		put_bar(b, "Temperature", 100.0 * s->temperature.v / limit, s->temperature.v >= limit - 5, text);
+	}
+	if (GW_VALID(s->power_draw) && GW_VALID(s->power_limit) && s->power_limit.v > 0) {
+		snprintf(text, sizeof(text), "%.0f / %.0f W", s->power_draw.v, s->power_limit.v);
+		put_bar(b, "Power", 100.0 * s->power_draw.v / s->power_limit.v, false, text);
+	}
+}
+
+static void html_processes(struct sbuf *b, const struct exp_device *d, bool per_process)
+{
+	if (!d->procs_known) {
+		sb_puts(b, "<p class=\"muted\">Processes: unknown</p>\n");
+		return;
+	}
+	if (d->nprocs == 0) {
+		sb_puts(b, "<p class=\"muted\">No processes</p>\n");
+		return;
+	}
+	sb_printf(b, "<table><tr><th>User</th><th>PID</th><th>%s</th><th>Memory</th></tr>\n",
+		  per_process ? "Command" : "Process");
+	for (size_t k = 0; k < d->nprocs; k++) {
+		const gw_process *p = &d->procs[k];
+		char name[256], mem[32];
+
+		sb_puts(b, "<tr><td>");
+		put_html(b, p->user[0] ? p->user : "?");
+		sb_printf(b, "</td><td>%" PRIu32 "</td><td>", p->pid);
+		if (per_process && p->command[0])
+			put_html(b, p->command);
+		else {
+			process_name(name, sizeof(name), p);
+			put_html(b, name);
+		}
+		sb_puts(b, "</td><td>");
+		put_html(b, GW_VALID(p->used_memory) ? fmt_bytes(mem, sizeof(mem), p->used_memory.v) : "N/A");
+		sb_puts(b, "</td></tr>\n");
+	}
+	sb_puts(b, "</table>\n");
+}
+
+char *exp_render_html(const struct exp_snapshot *s, bool per_process, double refresh_s, size_t *len)
+{
+	struct sbuf b = { 0 };
+	int refresh = refresh_s < 2 ? 2 : (int)refresh_s;
+
+	sb_printf(&b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+		  "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
+		  "<meta http-equiv=\"refresh\" content=\"%d\"><title>GPUs on ", refresh);
+	put_html(&b, s->hostname);
+	sb_printf(&b, "</title><style>%s</style></head><body>\n<h1>GPUs on ", page_style);
+	put_html(&b, s->hostname);
+	sb_puts(&b, "</h1>\n");
+	if (s->count == 0)
+		sb_puts(&b, "<p>No GPU found.</p>\n");
+	for (int i = 0; i < s->count; i++) {
+		const struct exp_device *d = &s->dev[i];
+
+		sb_printf(&b, "<section class=\"gpu%s\"><h2>GPU %d: ", d->up ? "" : " down", d->info.index);
+		put_html(&b, GW_VALID(d->info.name) ? d->info.name.s : "unknown GPU");
+		if (!d->up) {
+			sb_puts(&b, " — ");
+			put_html(&b, d->info.health != GW_HEALTH_OK ? gw_health_name(d->info.health) : "not read");
+		}
+		sb_puts(&b, "</h2>\n");
+		if (d->up) {
+			html_bars(&b, d);
+			html_processes(&b, d, per_process);
+		} else if (d->info.health_reason[0]) {
+			sb_puts(&b, "<p class=\"muted\">");
+			put_html(&b, d->info.health_reason);
+			sb_puts(&b, "</p>\n");
+		}
+		sb_puts(&b, "</section>\n");
+	}
+	sb_printf(&b, "<p class=\"muted\">gpuwise %s · <a href=\"metrics\">metrics</a> · "
+		  "<a href=\"api/status\">JSON</a></p>\n</body></html>\n", gw_version());
+	return sb_finish(&b, len);
+}

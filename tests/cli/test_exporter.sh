@@ -1,0 +1,476 @@
+#!/usr/bin/env bash
+# gpuwise exporter end to end, on loopback: each check starts the exporter
+# it needs on a fake machine (port 0: the exporter picks a free port and
+# says which), talks HTTP to it from Python's standard library (plain, TLS,
+# Basic auth, raw sockets for malformed and idle connections), and stops it
+# with SIGTERM. promtool checks the text format; a real Prometheus, started
+# here on loopback, scrapes it. Every process started here is killed on
+# exit, and every wait is bounded.
+. "$(dirname "$0")/lib.sh"
+
+STARTED=()   # pids to kill on exit
+cleanup() {
+	local p
+	for p in "${STARTED[@]}"; do
+		kill -TERM "$p" 2>/dev/null
+	done
+	for p in "${STARTED[@]}"; do
+		kill -KILL "$p" 2>/dev/null
+	done
+	rm -rf "$TMPD"
+}
+trap cleanup EXIT
+
+# start_exporter MACHINE|/PATH ARGS... : the exporter on 127.0.0.1, a free
+# port; sets $PORT, $EXP (gpuwise's pid), $WRAP (scripts/with-machine's).
+# Returns 1 (and says why) when it did not come up within 10 s.
+start_exporter() {
+	local m=$1 i
+	shift
+	case $m in /*) ;; *) m=$MACHINES/$m ;; esac
+	rm -f "$TMPD/exp.pid" "$TMPD/exp.err"
+	"$TOP/scripts/with-machine" "$m" -- sh -c 'echo $$ >"$0"; exec "$@"' "$TMPD/exp.pid" \
+		"$GW" exporter --listen 127.0.0.1:0 "$@" 2>"$TMPD/exp.err" &
+	WRAP=$!
+	STARTED+=("$WRAP")
+	for i in $(seq 100); do
+		grep -q 'listening on' "$TMPD/exp.err" 2>/dev/null && break
+		kill -0 "$WRAP" 2>/dev/null || break
+		sleep 0.1
+	done
+	EXP=$(cat "$TMPD/exp.pid" 2>/dev/null)
+	[ -n "$EXP" ] && STARTED+=("$EXP")
+	PORT=$(sed -n 's/.*listening on https\{0,1\}:\/\/[^ ]*:\([0-9][0-9]*\)\/ .*/\1/p' "$TMPD/exp.err")
+	if [ -z "$PORT" ]; then
+		fail "exporter on $(basename "$m") $* did not start: $(cat "$TMPD/exp.err")"
+		return 1
+	fi
+}
+
+# stop_exporter [SIGNAL]: signals gpuwise, waits up to 5 s; $stop_rc, $stop_s.
+stop_exporter() {
+	local t0 i
+	stop_rc=
+	t0=$(date +%s%N)
+	kill -"${1:-TERM}" "$EXP" 2>/dev/null
+	for i in $(seq 50); do
+		kill -0 "$EXP" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$EXP" 2>/dev/null; then
+		stop_rc=timeout
+		kill -KILL "$EXP" 2>/dev/null
+	fi
+	wait "$WRAP" 2>/dev/null
+	local wrc=$?
+	[ "$stop_rc" = timeout ] || stop_rc=$wrc
+	stop_s=$((($(date +%s%N) - t0) / 1000000))
+}
+
+# HTTP from Python: req(method, path, headers, tls=CAFILE) -> (status,
+# headers (lower-case names), body); raw(bytes, src=ADDRESS) -> the reply.
+cat >"$TMPD/h.py" <<'EOF'
+import http.client, json, os, socket, ssl, sys, time
+PORT = int(os.environ["PORT"])
+
+class R:
+    def __init__(self, status, headers, body):
+        self.status, self.headers, self.body = status, headers, body
+        self.text = body.decode("utf-8", "replace")
+    def __repr__(self):
+        return "HTTP %s %s %r" % (self.status, self.headers, self.text[:300])
+
+def req(method, path, headers=None, tls=None, host="127.0.0.1", timeout=5):
+    if tls:
+        ctx = ssl.create_default_context(cafile=tls)
+        c = http.client.HTTPSConnection(host, PORT, timeout=timeout, context=ctx)
+    else:
+        c = http.client.HTTPConnection(host, PORT, timeout=timeout)
+    c.request(method, path, headers=headers or {})
+    r = c.getresponse()
+    out = R(r.status, {k.lower(): v for k, v in r.getheaders()}, r.read())
+    c.close()
+    return out
+
+def raw(data, src=None, timeout=5):
+    s = socket.socket()
+    if src:
+        s.bind((src, 0))
+    s.settimeout(timeout)
+    s.connect(("127.0.0.1", PORT))
+    s.sendall(data)
+    got = b""
+    try:
+        while True:
+            b = s.recv(65536)
+            if not b:
+                break
+            got += b
+    except (socket.timeout, ConnectionResetError):
+        pass
+    s.close()
+    return got
+
+def status_of(reply):
+    line = reply.split(b"\r\n", 1)[0].split()
+    return int(line[1]) if len(line) > 1 and line[0].startswith(b"HTTP/") else None
+
+def run_checks(args):
+    import traceback
+    failed = False
+    for what, code in zip(args[0::2], args[1::2]):
+        try:
+            exec(code, dict(globals()))
+        except Exception as e:
+            tb = traceback.format_exc().strip().splitlines()
+            print("FAIL %s: %s" % (what, " | ".join(tb[-2:])[:1500]))
+            failed = True
+    return failed
+
+def samples(text, name):
+    """{labels-text: value} of the series called name."""
+    out = {}
+    for line in text.splitlines():
+        if line.startswith(name + "{") or line.startswith(name + " "):
+            head, _, value = line.rpartition(" ")
+            out[head[len(name):]] = float(value)
+    return out
+
+if __name__ == "__main__":
+    run_checks(sys.argv[1:])
+EOF
+
+# pycheck WHAT CODE : queues a check, CODE run after `from h import *`
+# (PORT from the environment); pyrun runs the queued ones in one Python
+# (a start costs most of a second here), each failing assert failing its
+# check alone.
+PYQ=()
+pycheck() { PYQ+=("$1" "$2"); }
+pyrun() {
+	local out line prc
+	checks=$((checks + ${#PYQ[@]} / 2))
+	out=$(cd "$TMPD" && PORT=$PORT "$PY" h.py "${PYQ[@]}" 2>&1)
+	prc=$?
+	while IFS= read -r line; do
+		case $line in "FAIL "*) fail "${line#FAIL }" ;; esac
+	done <<<"$out"
+	[ $prc = 0 ] || fail "the Python checks crashed: $(printf '%s' "$out" | tail -3)"
+	PYQ=()
+}
+
+# ---- without a server: usage errors and bad web configs ----------------
+run exporter --names bogus
+assert_eq "$rc" 2 "--names bogus is a usage error"
+assert_contains "$err" "dcgm, nvidia-smi or native" "--names error says the choices"
+run exporter --listen 9400
+assert_eq "$rc" 2 "--listen without ':' is a usage error"
+run exporter --listen '[::1:9400'
+assert_eq "$rc" 2 "--listen with a broken IPv6 address is a usage error"
+run exporter --listen :70000
+assert_eq "$rc" 2 "--listen with port 70000 is a usage error"
+run exporter --interval 0
+assert_eq "$rc" 2 "--interval 0 is a usage error"
+
+webcfg() { printf '%s\n' "$@" >"$TMPD/web.yml"; }
+webcfg 'tls_server_config:' '  cert_file: missing.crt' '  key_file: missing.key'
+run exporter --web-config "$TMPD/web.yml" --listen 127.0.0.1:0
+assert_eq "$rc" 1 "a web config naming a missing certificate fails"
+assert_contains "$err" "missing.crt" "the error names the missing certificate"
+webcfg 'tls_server_config:' '  cert_file: a.crt' '  key_file: a.key' '  client_ca_file: ca.crt'
+run exporter --web-config "$TMPD/web.yml" --listen 127.0.0.1:0
+assert_eq "$rc" 1 "client certificates (unsupported) are an error, not ignored"
+assert_contains "$err" "client_ca_file" "the error names the unsupported key"
+webcfg 'basic_auth_users:' '  alice: plaintext'
+run exporter --web-config "$TMPD/web.yml" --listen 127.0.0.1:0
+assert_eq "$rc" 1 "a password that is not a bcrypt hash fails"
+assert_contains "$err" "bcrypt" "the error says a bcrypt hash is needed"
+webcfg 'basic_auth_users: [alice' ''
+run exporter --web-config "$TMPD/web.yml" --listen 127.0.0.1:0
+assert_eq "$rc" 1 "YAML that does not parse fails"
+assert_contains "$err" "not valid YAML" "the error says the YAML is broken"
+assert_one_error_line "a bad web config is one error line"
+run exporter --web-config "$TMPD/none.yml" --listen 127.0.0.1:0
+assert_eq "$rc" 1 "a missing web config file fails"
+
+# ---- endpoints on the 8x H100 machine ---------------------------------
+if start_exporter h100-8x --names native; then
+	export PORT
+	pycheck "/metrics is text format 0.0.4 with gpuwise_gpu_up 1 for each of 8 GPUs" '
+r = req("GET", "/metrics")
+assert r.status == 200, r
+assert r.headers["content-type"] == "text/plain; version=0.0.4; charset=utf-8", r.headers
+up = samples(r.text, "gpuwise_gpu_up")
+assert len(up) == 8 and set(up.values()) == {1.0}, up
+assert "gpuwise_exporter_collect_seconds " in r.text and "gpuwise_exporter_errors_total 0" in r.text, r.text[-500:]
+assert "gpuwise_process_memory_bytes" not in r.text, "per-process series without --per-process"'
+	pycheck "HEAD /metrics: the headers of GET, no body" '
+g = req("GET", "/metrics"); h = req("HEAD", "/metrics")
+assert h.status == 200 and h.body == b"", h
+assert h.headers["content-type"] == g.headers["content-type"], h.headers'
+	pycheck "/health is 200 ok" '
+r = req("GET", "/health")
+assert r.status == 200 and r.text == "ok\n", r'
+	pycheck "/api/status is the watch --json object of 8 GPUs" '
+r = req("GET", "/api/status")
+assert r.status == 200 and r.headers["content-type"] == "application/json", r
+d = json.loads(r.text)
+assert isinstance(d["time"], float) and abs(d["time"] - time.time()) < 60, d["time"]
+assert len(d["devices"]) == 8, len(d["devices"])
+g = d["devices"][0]
+for k in ("index", "uuid", "utilization", "memory", "temperature_c", "power", "clocks", "pcie", "throttle_reasons"):
+    assert k in g, k
+assert g["memory"]["total_bytes"] == 85520809984 and g["power"]["draw_w"] > 0, g'
+	pycheck "/ is a status page of the 8 GPUs and who runs what (names only)" '
+r = req("GET", "/")
+assert r.status == 200 and r.headers["content-type"] == "text/html; charset=utf-8", r
+assert "default-src" in r.headers.get("content-security-policy", ""), r.headers
+t = r.text
+for i in range(8):
+    assert "GPU %d: NVIDIA H100 80GB HBM3" % i in t, i
+assert t.count("class=\"bar\"") >= 24, t.count("class=\"bar\"")
+assert "alice" in t and "bob" in t and "<td>python</td>" in t and "<td>python3</td>" in t, t
+assert "train.py" not in t and "vllm" not in t, "full command lines without --per-process"
+assert "http-equiv=\"refresh\"" in t and "viewport" in t and "<script" not in t and "src=" not in t'
+	pycheck "unknown paths are 404, path traversal included" '
+for p in ("/nope", "/metrics/", "/../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/metrics/../metrics",
+          "//metrics", "/api", "/api/status/x", "/..%2f..%2fetc%2fpasswd", "/index.html"):
+    r = req("GET", p)
+    assert r.status == 404, (p, r)
+    assert "root:" not in r.text, p'
+	pycheck "a query string still reaches /metrics" '
+r = req("GET", "/metrics?name[]=gpuwise_gpu_up")
+assert r.status == 200 and "gpuwise_gpu_up" in r.text, r'
+	pycheck "methods other than GET and HEAD are 405 with Allow" '
+for m in ("POST", "PUT", "DELETE", "OPTIONS", "PATCH", "TRACE"):
+    r = req(m, "/metrics")
+    assert r.status == 405 and r.headers.get("allow") == "GET, HEAD", (m, r)'
+	pycheck "malformed and oversized requests are refused, and serving goes on" '
+cases = [b"GARBAGE\r\n\r\n", b"GET\r\n\r\n", b"GET /metrics HTTP/9.9\r\nHost: x\r\n\r\n",
+         b"GET /metrics HTTP/1.1\r\nHost: x\r\nBad Header Line\r\n\r\n",
+         b"GET /" + b"a" * 20000 + b" HTTP/1.1\r\nHost: x\r\n\r\n",
+         b"GET /metrics HTTP/1.1\r\nHost: x\r\nX-Big: " + b"b" * 20000 + b"\r\n\r\n",
+         b"GET /metrics HTTP/1.1\r\nHost: x\r\n" + b"X-H: v\r\n" * 3000 + b"\r\n",
+         b"GET /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999\r\n\r\nxx",
+         b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + b"\x00" * 64,
+         b"\x00" * 1000]
+for c in cases:
+    s = status_of(raw(c, timeout=1))
+    assert s is None or 400 <= s < 600 or (s == 200 and b"Content-Length: 9999" in c), (c[:40], s)
+r = req("GET", "/metrics")
+assert r.status == 200 and "gpuwise_gpu_up" in r.text, r'
+	pycheck "300 idle connections: a scrape still answers within a second" '
+socks = []
+for i in range(300):
+    s = socket.socket(); s.bind(("127.0.0.%d" % (2 + i // 40), 0)); s.connect(("127.0.0.1", PORT))
+    if i % 2:
+        s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n")   # a request that never ends
+    socks.append(s)
+time.sleep(0.3)
+t0 = time.time(); r = req("GET", "/metrics", timeout=2); dt = time.time() - t0
+assert r.status == 200 and dt < 1.0, (r.status, dt)
+for s in socks: s.close()'
+	pycheck "one address gets at most 64 connections; the others still get served" '
+socks = []
+for i in range(80):
+    s = socket.socket(); s.bind(("127.0.0.99", 0)); s.settimeout(2); s.connect(("127.0.0.1", PORT)); socks.append(s)
+time.sleep(0.3)
+served = 0
+for s in socks:
+    try:
+        s.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        served += s.recv(100).startswith(b"HTTP/1.1 200")
+    except OSError:
+        pass
+assert served == 64, served
+assert req("GET", "/health").status == 200
+for s in socks: s.close()'
+	pyrun
+	if command -v promtool >/dev/null; then
+		checks=$((checks + 1))
+		"$PY" -c "import urllib.request; print(urllib.request.urlopen('http://127.0.0.1:$PORT/metrics').read().decode(), end='')" \
+			>"$TMPD/native.prom"
+		promtool check metrics <"$TMPD/native.prom" >"$TMPD/promtool.out" 2>&1 ||
+			fail "promtool check metrics on the native names: $(head -20 "$TMPD/promtool.out")"
+	else
+		echo "SKIP: promtool is not installed (scripts/setup installs it)"
+	fi
+	rss_kib=$(sed -n 's/^VmHWM:\s*\([0-9]*\) kB/\1/p' /proc/"$EXP"/status)
+	echo "exporter peak RSS after the abuse above: ${rss_kib:-?} KiB"
+	# Memory stays bounded under the abuse above (sanitizer builds map far more).
+	if [ "$BUILD" = "$TOP/build" ]; then
+		checks=$((checks + 1))
+		[ -n "$rss_kib" ] && [ "$rss_kib" -lt 16384 ] || fail "the exporter's peak RSS is ${rss_kib:-?} KiB (want < 16 MiB)"
+	fi
+	stop_exporter TERM
+	assert_eq "$stop_rc" 0 "SIGTERM: exit 0"
+	checks=$((checks + 1))
+	[ "$stop_s" -lt 2000 ] || fail "SIGTERM took ${stop_s} ms to stop the exporter"
+	assert_contains "$(cat "$TMPD/exp.err")" "stopping (SIGTERM)" "SIGTERM is said on stderr"
+fi
+
+# ---- --per-process, and HTML escaping of what processes are called -----
+hostile=$TMPD/hostile
+cp -a "$MACHINES/h100-8x" "$hostile"
+printf '/opt/<b>evil&"x\0--flag=<script>alert(1)</script>\0' >"$hostile/root/proc/3100221/cmdline"
+if start_exporter "$hostile" --per-process --names native; then
+	export PORT
+	pycheck "--per-process: full command lines on the page, HTML-escaped" '
+t = req("GET", "/").text
+assert "train.py --config configs/llama-70b.yaml" in t, t
+assert "<b>evil" not in t and "<script>" not in t, "unescaped command line"
+assert "/opt/&lt;b&gt;evil&amp;&quot;x --flag=&lt;script&gt;alert(1)&lt;/script&gt;" in t, t'
+	pycheck "--per-process: gpuwise_process_memory_bytes per process, label values escaped" '
+t = req("GET", "/metrics").text
+p = samples(t, "gpuwise_process_memory_bytes")
+assert len(p) == 6, p
+assert any("command=\"/opt/<b>evil&\\\"x --flag=<script>alert(1)</script>\"" in k for k in p), list(p)'
+	pyrun
+	stop_exporter INT
+	assert_eq "$stop_rc" 0 "SIGINT: exit 0"
+fi
+if start_exporter "$hostile" --names native; then
+	export PORT
+	pycheck "without --per-process the page shows the process name, escaped" '
+t = req("GET", "/").text
+assert "<td>&lt;b&gt;evil&amp;&quot;x</td>" in t, t
+assert "alert" not in t, "the command line leaked"'
+	pyrun
+	stop_exporter
+fi
+
+# ---- a GPU lost: from the start, and between two samples ---------------
+if start_exporter lost-gpu --names native; then
+	export PORT
+	pycheck "a GPU lost from the start is gpuwise_gpu_up 0, the others 1, /health 200" '
+up = samples(req("GET", "/metrics").text, "gpuwise_gpu_up")
+assert sorted(up.values()) == [0.0, 1.0, 1.0, 1.0], up
+assert up[[k for k in up if "gpu=\"2\"" in k][0]] == 0.0, up
+assert req("GET", "/health").status == 200
+d = json.loads(req("GET", "/api/status").text)
+assert [g["up"] for g in d["devices"]] == [True, True, False, True], d'
+	pyrun
+	stop_exporter
+fi
+lost=$TMPD/lost-later
+cp -a "$MACHINES/h100-8x" "$lost"
+"$PY" - "$lost/machine.json" <<'EOF'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["nvml"]["devices"][3]["errors"] = {"nvmlDeviceGetUtilizationRates": ["SUCCESS", "SUCCESS", "GPU_IS_LOST"]}
+json.dump(m, open(sys.argv[1], "w"), indent=1)
+EOF
+if start_exporter "$lost" --names native --interval 0.1; then
+	export PORT
+	pycheck "a GPU lost between two samples: up 0 for it, the other 7 still served, one error counted" '
+deadline = time.time() + 5
+while time.time() < deadline:
+    t = req("GET", "/metrics").text
+    up = samples(t, "gpuwise_gpu_up")
+    if 0.0 in up.values():
+        break
+    time.sleep(0.1)
+assert sorted(up.values()) == [0.0] + [1.0] * 7, up
+assert up[[k for k in up if "gpu=\"3\"" in k][0]] == 0.0, up
+assert samples(t, "gpuwise_exporter_errors_total")[""] >= 1, t[-300:]
+assert req("GET", "/health").status == 200'
+	pyrun
+	stop_exporter
+fi
+
+# ---- no GPU at all: /health is 503 -------------------------------------
+if start_exporter no-driver --names native; then
+	export PORT
+	pycheck "/health is 503 when no GPU could be read" '
+r = req("GET", "/health")
+assert r.status == 503, r'
+	pyrun
+	stop_exporter
+fi
+
+# ---- --web-config: Basic auth and TLS ----------------------------------
+if command -v htpasswd >/dev/null && command -v openssl >/dev/null; then
+	hash=$(htpasswd -nbB -C 4 alice 's3cret:pw' | cut -d: -f2-)
+	openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=localhost \
+		-addext 'subjectAltName=DNS:localhost,IP:127.0.0.1' \
+		-keyout "$TMPD/key.pem" -out "$TMPD/cert.pem" >/dev/null 2>&1
+	webcfg 'basic_auth_users:' "  alice: '$hash'" "  bob: '$hash'"
+	if start_exporter h100-8x --web-config "$TMPD/web.yml"; then
+		export PORT
+		pycheck "Basic auth: 401 with a realm without or with wrong credentials, 200 with the right ones" '
+import base64
+def auth(u, p): return {"Authorization": "Basic " + base64.b64encode((u + ":" + p).encode()).decode()}
+r = req("GET", "/metrics")
+assert r.status == 401 and r.headers.get("www-authenticate", "").startswith("Basic realm="), r
+for h in (auth("alice", "wrong"), auth("mallory", "s3cret:pw"), auth("alice", "s3cret:p"),
+          {"Authorization": "Bearer x"}, {"Authorization": "Basic !!!"}, {"Authorization": "Basic"}):
+    assert req("GET", "/metrics", h).status == 401, h
+assert req("GET", "/metrics", auth("alice", "s3cret:pw")).status == 200
+assert req("GET", "/health", auth("bob", "s3cret:pw")).status == 200
+assert req("GET", "/health").status == 401'
+		pyrun
+		stop_exporter
+	fi
+	webcfg 'tls_server_config:' '  cert_file: cert.pem' '  key_file: key.pem'
+	if start_exporter h100-8x --web-config "$TMPD/web.yml"; then
+		export PORT
+		assert_contains "$(cat "$TMPD/exp.err")" "https://" "the TLS exporter says https"
+		pycheck "TLS: served over HTTPS with the configured certificate, plain HTTP gets nothing" '
+r = req("GET", "/metrics", tls=os.path.join(os.getcwd(), "cert.pem"), host="localhost")
+assert r.status == 200 and "gpuwise_gpu_up" in r.text, r
+assert status_of(raw(b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n", timeout=2)) is None'
+		pyrun
+		stop_exporter
+	fi
+else
+	echo "SKIP: htpasswd or openssl missing (scripts/setup installs them)"
+fi
+
+# ---- the port is taken: a clear error, exit 1 -------------------------
+if start_exporter h100-8x; then
+	taken=$PORT
+	run_on h100-8x exporter --listen 127.0.0.1:"$taken"
+	assert_eq "$rc" 1 "a port in use fails with exit 1"
+	assert_contains "$err" "cannot listen on 127.0.0.1:$taken" "the error names the address"
+	stop_exporter
+fi
+
+# ---- a real Prometheus scrapes it -------------------------------------
+if command -v prometheus >/dev/null && start_exporter h100-8x --names native --interval 0.5; then
+	export PORT
+	PPORT=$("$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	export PPORT
+	cat >"$TMPD/prometheus.yml" <<EOF
+global: {scrape_interval: 1s, evaluation_interval: 1s}
+scrape_configs:
+  - job_name: gpuwise
+    static_configs: [{targets: ["127.0.0.1:$PORT"]}]
+EOF
+	prometheus --config.file="$TMPD/prometheus.yml" --storage.tsdb.path="$TMPD/prom-data" \
+		--web.listen-address=127.0.0.1:"$PPORT" >"$TMPD/prometheus.log" 2>&1 &
+	STARTED+=("$!")
+	PROM=$!
+	pycheck "Prometheus scrapes the exporter: one gpuwise_gpu_up series per GPU, all 1" '
+import urllib.parse, urllib.request
+url = "http://127.0.0.1:%s/api/v1/query?query=" % os.environ["PPORT"] + urllib.parse.quote("gpuwise_gpu_up")
+deadline, res = time.time() + 25, None
+while time.time() < deadline:
+    try:
+        d = json.loads(urllib.request.urlopen(url, timeout=2).read())
+        res = d["data"]["result"]
+        if len(res) == 8:
+            break
+    except OSError:
+        pass
+    time.sleep(0.3)
+assert res and len(res) == 8, res
+assert {r["metric"]["gpu"] for r in res} == {str(i) for i in range(8)}, res
+assert all(r["value"][1] == "1" and r["metric"]["job"] == "gpuwise" for r in res), res'
+	pyrun
+	kill -TERM "$PROM" 2>/dev/null
+	wait "$PROM" 2>/dev/null
+	stop_exporter
+else
+	echo "SKIP: prometheus is not installed (scripts/setup installs it)"
+fi
+
+finish
