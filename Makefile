@@ -64,8 +64,21 @@ GEN_HDR := $(patsubst data/%.tsv,$(BUILD)/gen/%.h,$(wildcard data/*.tsv))
 EXPLAIN_DATA := scripts/gen-explain data/explain/patterns $(wildcard data/findings/*.txt)
 LIB_OBJ += $(BUILD)/obj/$(BUILD)/gen/explain_data.o
 
-.PHONY: all test run clean unit fuzz-replay fuzzers check-format
-all: $(BUILD)/gpuwise $(BUILD)/libgpuwise.a $(BUILD)/libgpuwise.so \
+# Translations (po/*.po, DESIGN.md "Languages"): compiled by msgfmt into
+# $(BUILD)/locale, found there by the build tree's binaries (lib/core/language.c);
+# LOCALEDIR is where an installed gpuwise looks. Without msgfmt (gettext) the
+# build goes on and gpuwise speaks English.
+LOCALEDIR ?= $(DATADIR)/locale
+MSGFMT := $(shell command -v msgfmt 2>/dev/null)
+PO_FILES := $(wildcard po/*.po)
+MO_FILES := $(if $(MSGFMT),$(PO_FILES:po/%.po=$(BUILD)/locale/%/LC_MESSAGES/gpuwise.mo))
+
+$(BUILD)/locale/%/LC_MESSAGES/gpuwise.mo: po/%.po
+	@mkdir -p $(dir $@)
+	$(MSGFMT) -c -o $@ $<
+
+.PHONY: all test run clean unit fuzz-replay fuzzers check-format po
+all: $(MO_FILES) $(BUILD)/gpuwise $(BUILD)/libgpuwise.a $(BUILD)/libgpuwise.so \
      $(BUILD)/fake/libnvidia-ml.so.1 $(BUILD)/fake/libcuda.so.1 \
      $(BUILD)/fake/legacy-470/libnvidia-ml.so.1 $(UNIT_BIN) $(FUZZ_REPLAY)
 
@@ -83,6 +96,7 @@ $(BUILD)/obj/%.o: %.c $(GEN_HDR)
 $(LIB_OBJ): OBJ_CFLAGS := -fvisibility=hidden -include lib/export.h
 $(LIB_OBJ): lib/export.h
 $(CLI_OBJ): OBJ_CFLAGS := $(EXPORTER_CFLAGS)
+$(BUILD)/obj/lib/core/language.o: OBJ_CFLAGS += -DGW_LOCALEDIR='"$(LOCALEDIR)"'
 
 # One run writes both files: a grouped target (make ≥ 4.3), so make knows the
 # header changed too and rebuilds explain.o (a recipe-less .h rule did not).
@@ -217,10 +231,11 @@ INSTALLED = $(BINDIR)/gpuwise \
 	$(LIBDIR)/libgpuwise.so.$(VERSION) $(LIBDIR)/libgpuwise.so.$(SOVERSION) $(LIBDIR)/libgpuwise.so \
 	$(LIBDIR)/libgpuwise.a $(PKGCONFIGDIR)/gpuwise.pc \
 	$(PUBLIC_HDR:include/%=$(INCLUDEDIR)/%) $(MANDIR)/man1/gpuwise.1 \
-	$(BASHCOMPDIR)/gpuwise $(ZSHCOMPDIR)/_gpuwise $(FISHCOMPDIR)/gpuwise.fish
+	$(BASHCOMPDIR)/gpuwise $(ZSHCOMPDIR)/_gpuwise $(FISHCOMPDIR)/gpuwise.fish \
+	$(MO_FILES:$(BUILD)/locale/%=$(LOCALEDIR)/%)
 
 .PHONY: installables completions install uninstall
-installables: $(BUILD)/gpuwise $(BUILD)/libgpuwise.a $(BUILD)/libgpuwise.so completions
+installables: $(BUILD)/gpuwise $(BUILD)/libgpuwise.a $(BUILD)/libgpuwise.so completions $(MO_FILES)
 completions: $(COMPLETIONS)
 
 # Completion comes from the CLI's own option table (gpuwise __spec), as the
@@ -257,6 +272,8 @@ install: installables
 	$(INSTALL) -m 0644 $(BUILD)/completion/gpuwise.bash $(DESTDIR)$(BASHCOMPDIR)/gpuwise
 	$(INSTALL) -m 0644 $(BUILD)/completion/_gpuwise $(DESTDIR)$(ZSHCOMPDIR)/_gpuwise
 	$(INSTALL) -m 0644 $(BUILD)/completion/gpuwise.fish $(DESTDIR)$(FISHCOMPDIR)/gpuwise.fish
+	$(foreach mo,$(MO_FILES),$(INSTALL) -D -m 0644 $(mo) $(DESTDIR)$(LOCALEDIR)/$(mo:$(BUILD)/locale/%=%)
+	)
 
 # Removes what install wrote and the one folder that is gpuwise's own.
 uninstall:
@@ -266,5 +283,10 @@ uninstall:
 # For tests and packaging: the list of installed paths, one a line.
 print-installed:
 	@printf '%s\n' $(INSTALLED)
+
+# Maintainers: refresh po/gpuwise.pot from the sources and merge it into
+# every po/*.po (then translate what msgfmt --statistics calls untranslated).
+po:
+	$(PYTHON) scripts/update-po
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -226,7 +226,7 @@ static int cmd_doctor(int argc, char **argv)
 const struct cmd cmd_doctor_def = {
 	.name = "doctor",
 	.fn = cmd_doctor,
-	.summary = "check drivers, CUDA and Python frameworks; what is wrong and how to fix it",
+	.summary = N_("check drivers, CUDA and Python frameworks; what is wrong and how to fix it"),
 	.options = doctor_options,
 	.description =
 		"Check this machine for everything that keeps a GPU framework from using the GPU: the "

@@ -397,7 +397,7 @@ static int cmd_explain(int argc, char **argv)
 const struct cmd cmd_explain_def = {
 	.name = "explain",
 	.fn = cmd_explain,
-	.summary = "find known GPU errors in a message or log; cause and fix",
+	.summary = N_("find known GPU errors in a message or log; cause and fix"),
 	.options = explain_options,
 	.args = "[TEXT... | - | FILE | ID]",
 	.max_args = -1,

@@ -862,7 +862,7 @@ static int cmd_info(int argc, char **argv)
 const struct cmd cmd_info_def = {
 	.name = "info",
 	.fn = cmd_info,
-	.summary = "everything about each GPU (nvidia-smi -q), or --json",
+	.summary = N_("everything about each GPU (nvidia-smi -q), or --json"),
 	.options = info_options,
 	.description =
 		"Report everything gpuwise knows about each GPU (or the one selected), like `nvidia-smi -q`: "

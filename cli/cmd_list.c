@@ -350,7 +350,7 @@ static int cmd_list(int argc, char **argv)
 const struct cmd cmd_list_def = {
 	.name = "list",
 	.fn = cmd_list,
-	.summary = "one line per GPU: index, name, memory, capability, UUID",
+	.summary = N_("one line per GPU: index, name, memory, capability, UUID"),
 	.options = list_options,
 	.description =
 		"List every GPU of this machine, one line each: gpuwise index, name, memory used / total, "

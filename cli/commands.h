@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "gpuwise/language.h"
 #include "options.h"
 
 enum {
@@ -46,7 +47,18 @@ GPUWISE_COMMANDS(GPUWISE_DECLARE_COMMAND)
 extern const struct cmd *const commands[];
 const struct cmd *cmd_lookup(const char *name);
 
+/* Texts in the user's language: _("text") is the catalogue's translation
+ * (gw_translate); N_("text") marks a text in a static table, translated
+ * with _() where it is printed. scripts/update-po collects both. */
+#define _(s) gw_translate(s)
+#define N_(s) (s)
+
 /* Shared CLI helpers (cli/util.c); they do not use the table above. */
+/* The locale from the environment (setlocale(LC_ALL, "")); where the one
+ * asked for is not installed but its texts are (LANG=zh_CN.UTF-8 in a
+ * container without that locale), C.UTF-8 with LANGUAGE set to its
+ * language, so the texts still come in it. DESIGN.md "Languages". */
+void setup_language(void);
 void die_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
 void error_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

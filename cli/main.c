@@ -20,29 +20,29 @@ const struct cmd *cmd_lookup(const char *name)
 }
 
 static const char main_description[] =
-	"gpuwise sees every GPU on this machine (NVIDIA through NVML and the CUDA "
-	"driver, AMD through sysfs) and tells you what is wrong and how to fix it.";
+	N_("gpuwise sees every GPU on this machine (NVIDIA through NVML and the CUDA "
+	   "driver, AMD through sysfs) and tells you what is wrong and how to fix it.");
 static const char main_exit_status[] =
-	"Exit codes: 0 success, 1 failure (no GPU readable; doctor: an error found), 2 usage error.";
+	N_("Exit codes: 0 success, 1 failure (no GPU readable; doctor: an error found), 2 usage error.");
 
 static void print_main_usage(FILE *out)
 {
 	int width = output_width(out);
 
 	fprintf(out, "usage: gpuwise [--version] [--help] <command> [<args>]\n\n");
-	print_wrapped(out, width, "", "", main_description);
-	fprintf(out, "\nCommands:\n");
+	print_wrapped(out, width, "", "", _(main_description));
+	fprintf(out, "\n%s\n", _("Commands:"));
 	for (const struct cmd *const *c = commands; *c; c++) {
 		char first[32];
 
 		if ((*c)->flags & CMD_HIDDEN)
 			continue;
 		snprintf(first, sizeof(first), "  %-10s ", (*c)->name);
-		print_wrapped(out, width, first, "             ", (*c)->summary);
+		print_wrapped(out, width, first, "             ", _((*c)->summary));
 	}
 	fputc('\n', out);
-	print_wrapped(out, width, "", "", "Run 'gpuwise help <command>' or 'gpuwise <command> --help' for details.");
-	print_wrapped(out, width, "", "", main_exit_status);
+	print_wrapped(out, width, "", "", _("Run 'gpuwise help <command>' or 'gpuwise <command> --help' for details."));
+	print_wrapped(out, width, "", "", _(main_exit_status));
 }
 
 /* ---- help --------------------------------------------------------------- */
@@ -76,7 +76,7 @@ static int cmd_help(int argc, char **argv)
 const struct cmd cmd_help_def = {
 	.name = "help",
 	.fn = cmd_help,
-	.summary = "show help for gpuwise or a command",
+	.summary = N_("show help for gpuwise or a command"),
 	.options = no_options,
 	.args = "[COMMAND]",
 	.max_args = 1,
@@ -99,7 +99,7 @@ static int cmd_version(int argc, char **argv)
 const struct cmd cmd_version_def = {
 	.name = "version",
 	.fn = cmd_version,
-	.summary = "print the version",
+	.summary = N_("print the version"),
 	.options = no_options,
 	.description = "Print gpuwise's version (also `gpuwise --version`).",
 };
@@ -187,7 +187,7 @@ static int cmd_spec(int argc, char **argv)
 const struct cmd cmd_spec_def = {
 	.name = "__spec",
 	.fn = cmd_spec,
-	.summary = "print every command and its options as JSON (for scripts/gen-man and completions)",
+	.summary = N_("print every command and its options as JSON (for scripts/gen-man and completions)"),
 	.options = no_options,
 	.description = "Print the command table as JSON: each command's synopsis, description, options "
 		       "(short and long names, value name, whether repeatable) and exit status. "
@@ -210,6 +210,7 @@ int main(int argc, char **argv)
 {
 	const struct cmd *c;
 
+	setup_language();
 	if (argc < 2) {
 		print_main_usage(stderr);
 		return EXIT_USAGE;

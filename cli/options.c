@@ -6,7 +6,7 @@
 #include "options.h"
 #include "output.h"
 
-static const struct option help_option = { OPT_T_BOOL, 'h', "help", 0, NULL, "show this help", 0, NULL };
+static const struct option help_option = { OPT_T_BOOL, 'h', "help", 0, NULL, N_("show this help"), 0, NULL };
 
 /* "'-i'" or "'--id'" as the user wrote it, for messages. */
 static const char *spelled(char *buf, size_t n, const struct option *o, bool as_long)
@@ -291,7 +291,7 @@ void print_command_help(FILE *out, const struct cmd *cmd, int width)
 	print_synopsis(out, cmd, width);
 	if (cmd->description) {
 		fputc('\n', out);
-		print_wrapped(out, width, "", "", cmd->description);
+		print_wrapped(out, width, "", "", _(cmd->description));
 	}
 	/* the help texts start two columns after the longest label that fits */
 	for (const struct option *o = cmd->options; o && o->type != OPT_T_END; o++) {
@@ -303,7 +303,7 @@ void print_command_help(FILE *out, const struct cmd *cmd, int width)
 	if (col < 14)
 		col = 14;
 	snprintf(pad, sizeof(pad), "%*s", col, "");
-	fputs("\nOptions:\n", out);
+	fprintf(out, "\n%s\n", _("Options:"));
 	for (const struct option *o = cmd->options;; o++) {
 		const struct option *opt = o && o->type != OPT_T_END ? o : &help_option;
 		int len;
@@ -313,16 +313,16 @@ void print_command_help(FILE *out, const struct cmd *cmd, int width)
 		len = option_label(label, sizeof(label), opt);
 		if (len + 2 > col) { /* too long: the help goes on the next line */
 			fprintf(out, "%s\n", label);
-			print_wrapped(out, width, pad, pad, opt->help);
+			print_wrapped(out, width, pad, pad, _(opt->help));
 		} else {
 			snprintf(label + len, sizeof(label) - (size_t)len, "%*s", col - len, "");
-			print_wrapped(out, width, label, pad, opt->help);
+			print_wrapped(out, width, label, pad, _(opt->help));
 		}
 		if (opt == &help_option)
 			break;
 	}
 	if (cmd->exit_status) {
 		fputc('\n', out);
-		print_wrapped(out, width, "", "", cmd->exit_status);
+		print_wrapped(out, width, "", "", _(cmd->exit_status));
 	}
 }

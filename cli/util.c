@@ -1,11 +1,72 @@
 /* Helpers shared by every command: messages, colour, sizes. They know
  * nothing of the command table (cli/main.c), so nothing here depends on it. */
+#include <locale.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <strings.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "gpuwise/gpuwise.h"
 #include "commands.h"
+
+/* The first of LC_ALL, LC_MESSAGES, LANG that is set: what the user asked
+ * the messages to be in (LANGUAGE only refines it). */
+static const char *asked_locale(void)
+{
+	static const char *const vars[] = { "LC_ALL", "LC_MESSAGES", "LANG" };
+
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		const char *v = getenv(vars[i]);
+
+		if (v && v[0])
+			return v;
+	}
+	return NULL;
+}
+
+/* "zh_CN.UTF-8", "zh_CN.utf8" → true. */
+static bool utf8_locale_name(const char *name)
+{
+	const char *dot = strchr(name, '.');
+
+	return dot && (!strncasecmp(dot + 1, "utf-8", 5) || !strncasecmp(dot + 1, "utf8", 4));
+}
+
+static bool is_c_locale(const char *name)
+{
+	return !name || !strcmp(name, "C") || !strcmp(name, "POSIX");
+}
+
+void setup_language(void)
+{
+	const char *asked = asked_locale(), *language = getenv("LANGUAGE");
+
+	if (setlocale(LC_ALL, "")) {
+		/* LANGUAGE=zh_CN alone asks for Chinese too, but gettext ignores
+		 * LANGUAGE in the C locale. LC_ALL=C, set on purpose (scripts do
+		 * it for plain English output), keeps it ignored. */
+		const char *all = getenv("LC_ALL");
+
+		if (language && language[0] && strncmp(language, "en", 2) && is_c_locale(setlocale(LC_MESSAGES, NULL)) &&
+		    !(all && all[0]))
+			setlocale(LC_ALL, "C.UTF-8");
+		return;
+	}
+	/* Not installed. Its language survives where its charset is UTF-8. */
+	if (!asked || !utf8_locale_name(asked) || !setlocale(LC_ALL, "C.UTF-8"))
+		return;
+	if (!language || !language[0]) {
+		char lang[32];
+		size_t n = strcspn(asked, ".@");
+
+		if (n && n < sizeof(lang)) {
+			memcpy(lang, asked, n);
+			lang[n] = '\0';
+			setenv("LANGUAGE", lang, 1);
+		}
+	}
+}
 
 void error_msg(const char *fmt, ...)
 {

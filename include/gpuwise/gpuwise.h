@@ -21,5 +21,6 @@
 #include "gpuwise/explain.h"
 #include "gpuwise/doctor.h"
 #include "gpuwise/advise.h"
+#include "gpuwise/language.h"
 
 #endif

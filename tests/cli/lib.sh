@@ -26,6 +26,10 @@ pass() { :; }
 # system, no colour, an empty root unless a test gives one.
 unset GPUWISE_FAKE_MACHINE CUDA_VISIBLE_DEVICES CUDA_DEVICE_ORDER GPUWISE_NVML_LIBRARY GPUWISE_CUDA_LIBRARY
 export NO_COLOR=1
+# English texts whatever the developer's language (test_language.sh checks
+# the others).
+unset LANGUAGE LC_MESSAGES
+case ${LC_ALL:-}${LANG:-} in *zh*) export LC_ALL=C.UTF-8 ;; esac
 EMPTY_ROOT=$TMPD/empty-root
 mkdir -p "$EMPTY_ROOT"
 

@@ -143,6 +143,10 @@ static void test_json(void)
 
 static void test_names(void)
 {
+	CHECK_STR(gw_translate(NULL), "");
+	CHECK_STR(gw_translate(""), "");
+	CHECK_STR(gw_translate("no such text in any catalogue"), "no such text in any catalogue");
+	CHECK(gw_locale_dir() != NULL && gw_locale_dir()[0]);
 	CHECK(gw_error_last() != NULL);
 	CHECK(gw_error_str(12345) != NULL);
 	gw_error_clear();

@@ -1,0 +1,25 @@
+/* Human texts in the user's language (DESIGN.md "Languages").
+ *
+ * gpuwise's texts (doctor titles, evidence and fixes, explain causes and
+ * fixes, the CLI's output) come from one GNU gettext catalogue, domain
+ * "gpuwise". The language follows the process locale (LC_MESSAGES, and
+ * LANGUAGE once the locale is not "C"): the application chooses it with
+ * setlocale(3); the library never changes the locale. IDs, JSON keys and
+ * identifier values never change with the language. */
+#ifndef GPUWISE_LANGUAGE_H
+#define GPUWISE_LANGUAGE_H
+
+/* The catalogue's translation of msgid in the current language, or msgid
+ * itself (also for NULL: ""). The result lives as long as the process. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format_arg(1)))
+#endif
+const char *gw_translate(const char *msgid);
+
+/* Where the catalogues are read from: $GPUWISE_LOCALEDIR when set, else
+ * the folder "locale" next to the file holding gpuwise's code (the build
+ * tree: build/locale; a Python package: gpuwise/locale) when it exists,
+ * else the installed $(DATADIR)/locale. */
+const char *gw_locale_dir(void);
+
+#endif
