@@ -272,8 +272,7 @@ install: installables
 	$(INSTALL) -m 0644 $(BUILD)/completion/gpuwise.bash $(DESTDIR)$(BASHCOMPDIR)/gpuwise
 	$(INSTALL) -m 0644 $(BUILD)/completion/_gpuwise $(DESTDIR)$(ZSHCOMPDIR)/_gpuwise
 	$(INSTALL) -m 0644 $(BUILD)/completion/gpuwise.fish $(DESTDIR)$(FISHCOMPDIR)/gpuwise.fish
-	$(foreach mo,$(MO_FILES),$(INSTALL) -D -m 0644 $(mo) $(DESTDIR)$(LOCALEDIR)/$(mo:$(BUILD)/locale/%=%)
-	)
+	for mo in $(MO_FILES); do $(INSTALL) -D -m 0644 $$mo $(DESTDIR)$(LOCALEDIR)/$${mo#$(BUILD)/locale/}; done
 
 # Removes what install wrote and the one folder that is gpuwise's own.
 uninstall:

@@ -881,7 +881,7 @@ static int cmd_advise(int argc, char **argv)
 const struct cmd cmd_advise_def = {
 	.name = "advise",
 	.fn = cmd_advise,
-	.summary = "GPU memory a training or inference run needs; will it fit, how to make it fit",
+	.summary = N_("GPU memory a training or inference run needs; will it fit, how to make it fit"),
 	.options = advise_options,
 	.args = "[MODEL]",
 	.max_args = 1,

@@ -41,12 +41,17 @@ MAJOR=${VERSION%%.*}
 	echo share/bash-completion/completions/gpuwise
 	echo share/zsh/site-functions/_gpuwise
 	echo share/fish/vendor_completions.d/gpuwise.fish
+	for po in po/*.po; do echo "share/locale/$(basename "$po" .po)/LC_MESSAGES/gpuwise.mo"; done
 } | LC_ALL=C sort >"$TMPD/expected"
 (cd "$P" && find . \( -type f -o -type l \) | sed 's|^\./||' | LC_ALL=C sort) >"$TMPD/actual"
 diff "$TMPD/expected" "$TMPD/actual" >"$TMPD/diff" || { fail "installed files differ (< expected, > installed):"; cat "$TMPD/diff"; }
 make -s BUILD="$BUILD" print-installed | sed 's|^/usr/local/||' | LC_ALL=C sort | diff - "$TMPD/expected" >/dev/null \
 	|| fail "make print-installed (what uninstall removes) is not the installed list"
 [ -x "$P/bin/gpuwise" ] || fail "bin/gpuwise is not executable"
+# The installed catalogue is the one the installed CLI reads (pointed at the
+# staged folder: an installed gpuwise looks in $(LOCALEDIR) itself).
+GPUWISE_LOCALEDIR=$P/share/locale LANG=zh_CN.UTF-8 "$P/bin/gpuwise" help | grep -q "命令：" \
+	|| fail "the installed catalogue does not give Chinese help"
 [ "$(readlink "$P/lib/libgpuwise.so.$MAJOR")" = "libgpuwise.so.$VERSION" ] || fail "libgpuwise.so.$MAJOR does not link to libgpuwise.so.$VERSION"
 [ "$(readlink "$P/lib/libgpuwise.so")" = "libgpuwise.so.$MAJOR" ] || fail "the dev link libgpuwise.so does not point to libgpuwise.so.$MAJOR"
 soname=$(readelf -d "$P/lib/libgpuwise.so.$VERSION" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
