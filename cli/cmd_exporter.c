@@ -425,7 +425,7 @@ static int cmd_exporter(int argc, char **argv)
 const struct cmd cmd_exporter_def = {
 	.name = "exporter",
 	.fn = cmd_exporter,
-	.summary = "serve GPU metrics to Prometheus, a status page and /api/status over HTTP",
+	.summary = N_("serve GPU metrics to Prometheus, a status page and /api/status over HTTP"),
 	.options = exporter_options,
 	.description =
 		"Serve this machine's GPUs over HTTP: /metrics for Prometheus (text format 0.0.4), /health "
