@@ -7,17 +7,33 @@ needed: vendor libraries are loaded with dlopen at run time.
 
 Data tables (data/*.tsv) are turned into headers by scripts/gen-table, the
 same generator the Makefile runs, into the build directory.
+
+The C sources live outside python/ (lib/, include/, data/, scripts/), so the
+sdist carries a copy of them under csrc/ (SDist below), and a build from an
+unpacked sdist compiles csrc/ instead of ../:
+    python -m build python          # sdist, then the abi3 wheel from it
+The version is GPUWISE_VERSION from include/gpuwise/gpuwise.h.
 """
 import glob
 import os
+import re
+import shutil
 import subprocess
 import sys
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.sdist import sdist
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(HERE)
+# Where lib/, include/, data/ and scripts/ are: csrc/ in an unpacked sdist,
+# the repository (python/..) in a checkout.
+CSRC = os.path.join(HERE, "csrc")
+REPO = CSRC if os.path.isdir(os.path.join(CSRC, "lib")) else os.path.dirname(HERE)
+# What the sdist copies into csrc/: every input of the build.
+C_TREE = ("lib/*/*.c", "lib/*/*/*.c", "lib/*.h", "lib/*/*.h", "lib/*/*/*.h", "include/gpuwise/*.h",
+          "data/*.tsv", "data/explain/patterns", "data/findings/*.txt",
+          "scripts/gen-table", "scripts/gen-explain")
 # setuptools resolves sources and packages against the working directory;
 # run from anywhere (pass absolute --build-lib/--build-temp then).
 os.chdir(HERE)
@@ -36,8 +52,39 @@ def library_sources():
     return [rel(p) for p in found]
 
 
+def version():
+    with open(os.path.join(REPO, "include", "gpuwise", "gpuwise.h")) as f:
+        return re.search(r'^#define GPUWISE_VERSION "([^"]+)"', f.read(), re.M).group(1)
+
+
+def outside(path):
+    """A path (relative to python/) that leads out of it: ../lib/..."""
+    return os.path.relpath(os.path.abspath(path), HERE).startswith("..")
+
+
+class SDist(sdist):
+    """Packs the C sources from outside python/ into csrc/ of the sdist."""
+
+    def make_release_tree(self, base_dir, files):
+        super().make_release_tree(base_dir, [f for f in files if not outside(f)])
+        for pat in C_TREE:
+            for src in sorted(glob.glob(os.path.join(REPO, pat))):
+                dst = os.path.join(base_dir, "csrc", os.path.relpath(src, REPO))
+                os.makedirs(os.path.dirname(dst), exist_ok=True)
+                shutil.copy2(src, dst)
+
+
 class BuildExt(build_ext):
     """Generates data headers before compiling, like the Makefile does."""
+
+    def finalize_options(self):
+        super().finalize_options()
+        if not self.parallel:  # as `make -j`: one compiler per core
+            self.parallel = os.cpu_count() or 1
+
+    def get_source_files(self):
+        # ../lib/... cannot go into an sdist as it is: SDist packs it under csrc/.
+        return [f for f in super().get_source_files() if not outside(f)]
 
     def run(self):
         gen_dir = os.path.join(os.path.abspath(self.build_temp), "gen")
@@ -87,7 +134,8 @@ ext = Extension(
 )
 
 setup(
+    version=version(),
     ext_modules=[ext],
-    cmdclass={"build_ext": BuildExt},
+    cmdclass={"build_ext": BuildExt, "sdist": SDist},
     options={"bdist_wheel": {"py_limited_api": "cp38"}},
 )

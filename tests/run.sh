@@ -12,6 +12,7 @@
 #   layering tests/lint/layering.sh        include layering; only lib/core calls the OS
 #   exports  tests/abi/test_exports.sh     libgpuwise.so exports tests/abi/libgpuwise.symbols only
 #   install  tests/install/test_make_install.sh  make install/uninstall into a DESTDIR, pkg-config, man, completion
+#            full only: test_python_wheel.sh (sdist + abi3 wheel, fresh venv), test_deb.sh (debian/, lintian, apt-get install)
 #   fault    GPUWISE_FAULT loop: fail the Nth alloc/dlsym/dlopen/read and sampled system calls
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -76,6 +77,10 @@ if [ -d tests/python ] && ls tests/python/test_*.py >/dev/null 2>&1; then
 fi
 echo "== install"
 bash tests/install/test_make_install.sh build; record "install:make-install" $?
+if [ "$MODE" = full ]; then
+	bash tests/install/test_python_wheel.sh; record "install:python-wheel" $?
+	bash tests/install/test_deb.sh; record "install:deb" $?
+fi
 if [ "$MODE" = full ]; then
 	echo "== sanitizers (ASan+UBSan)"
 	if make -s -j"$JOBS" SAN=1 BUILD=build/asan all >/dev/null; then
