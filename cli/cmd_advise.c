@@ -270,26 +270,16 @@ static int model_from_args(gw_model *m, const struct advise_opts *o, const char 
 
 /* ---- target GPUs --------------------------------------------------------- */
 
-struct target {
-	char name[160];
-	uint64_t memory;
-	unsigned cc_major, cc_minor;
-	const char *source;      /* "local", "spec", "memory" */
-	gw_advise_estimate est;  /* the run as given on this GPU */
-	uint64_t max_micro;
-	bool fits;
-};
-
-static void local_target(struct target *t, const gw_device_info *d)
+static void local_target(gw_advise_target *t, const gw_device_info *d)
 {
 	char name[128];
 
 	show_str(name, sizeof(name), &d->name);
 	snprintf(t->name, sizeof(t->name), "%d: %s", d->index, name);
-	t->memory = d->memory_total.v;
+	snprintf(t->source, sizeof(t->source), "local");
+	t->memory_bytes = d->memory_total.v;
 	t->cc_major = GW_VALID(d->cc_major) ? (unsigned)d->cc_major.v : 0;
 	t->cc_minor = GW_VALID(d->cc_minor) ? (unsigned)d->cc_minor.v : 0;
-	t->source = "local";
 }
 
 static bool usable(const gw_device_info *d)
@@ -299,7 +289,7 @@ static bool usable(const gw_device_info *d)
 
 /* The GPUs to check: --gpu NAME from the spec table, --gpu SEL of this
  * machine, --memory alone, or every readable GPU here (one per model). */
-static int pick_targets(const struct advise_opts *o, struct target *t, size_t *n)
+static int pick_targets(const struct advise_opts *o, gw_advise_target *t, size_t *n)
 {
 	gw_gpu_spec spec;
 	gw_context *ctx;
@@ -307,17 +297,17 @@ static int pick_targets(const struct advise_opts *o, struct target *t, size_t *n
 	*n = 0;
 	if (o->gpu && gw_gpu_spec_find(o->gpu, &spec) == 0) {
 		snprintf(t[0].name, sizeof(t[0].name), "%s", spec.name);
-		t[0].memory = o->memory ? o->memory : spec.memory_bytes;
+		snprintf(t[0].source, sizeof(t[0].source), "spec");
+		t[0].memory_bytes = o->memory ? o->memory : spec.memory_bytes;
 		t[0].cc_major = spec.cc_major;
 		t[0].cc_minor = spec.cc_minor;
-		t[0].source = "spec";
 		*n = 1;
 		return 0;
 	}
 	if (o->memory && !o->gpu) {
 		snprintf(t[0].name, sizeof(t[0].name), "%s", "--memory");
-		t[0].memory = o->memory;
-		t[0].source = "memory";
+		snprintf(t[0].source, sizeof(t[0].source), "memory");
+		t[0].memory_bytes = o->memory;
 		*n = 1;
 		return 0;
 	}
@@ -337,7 +327,7 @@ static int pick_targets(const struct advise_opts *o, struct target *t, size_t *n
 			if (d && usable(d)) {
 				local_target(&t[*n], d);
 				if (o->memory)
-					t[*n].memory = o->memory;
+					t[*n].memory_bytes = o->memory;
 				(*n)++;
 			}
 		}
@@ -382,13 +372,6 @@ static void options_from(gw_advise_options *r, const struct advise_opts *o)
 		r->gpus = o->gpus;
 }
 
-static void for_target(gw_advise_options *r, const struct target *t)
-{
-	r->cc_major = t->cc_major;
-	r->cc_minor = t->cc_minor;
-	r->gpu_memory_bytes = t->memory;
-}
-
 /* ---- output ---------------------------------------------------------------- */
 
 static const char *kind_name(gw_model_kind k)
@@ -410,7 +393,7 @@ static const char *fmt_count(char *buf, size_t n, uint64_t v)
 	return buf;
 }
 
-static const char *cc_text(char *buf, size_t n, const struct target *t)
+static const char *cc_text(char *buf, size_t n, const gw_advise_target *t)
 {
 	if (!t->cc_major)
 		snprintf(buf, n, "CC unknown");
@@ -482,60 +465,25 @@ static void print_breakdown(const gw_advise_estimate *e, const char *gpu)
 	printf("  %-13s %10s  nvidia-smi, for this process\n", "device", fmt_bytes(b, sizeof(b), e->peak_device_bytes));
 }
 
-static void print_targets(const struct target *t, size_t n)
+static void print_targets(const gw_advise_report *rep)
 {
 	char mem[32], cc[32], need[32];
 
 	printf("\nGPUs\n");
-	for (size_t i = 0; i < n; i++) {
-		printf("  %-28s %10s  %-10s ", t[i].name, fmt_bytes(mem, sizeof(mem), t[i].memory),
-		       cc_text(cc, sizeof(cc), &t[i]));
-		if (t[i].fits)
+	for (size_t i = 0; i < gw_advise_report_count(rep); i++) {
+		const gw_advise_result *t = gw_advise_report_result(rep, i);
+		printf("  %-28s %10s  %-10s ", t->target.name, fmt_bytes(mem, sizeof(mem), t->target.memory_bytes),
+		       cc_text(cc, sizeof(cc), &t->target));
+		if (t->fits)
 			printf("fits (needs %s); largest micro-batch %" PRIu64 "\n",
-			       fmt_bytes(need, sizeof(need), t[i].est.peak_device_bytes), t[i].max_micro);
+			       fmt_bytes(need, sizeof(need), t->estimate.peak_device_bytes), t->max_micro_batch);
 		else
-			printf("does not fit (needs %s)%s\n", fmt_bytes(need, sizeof(need), t[i].est.peak_device_bytes),
-			       t[i].max_micro ? "" : "; not even micro-batch 1");
+			printf("does not fit (needs %s)%s\n", fmt_bytes(need, sizeof(need), t->estimate.peak_device_bytes),
+			       t->max_micro_batch ? "" : "; not even micro-batch 1");
 	}
 }
 
-static const char *hf_optim(gw_optimizer o)
-{
-	static const char *const names[] = { "adamw_torch", "adamw_torch", "sgd", "sgd", "adafactor",
-					     "adamw_bnb_8bit", "paged_adamw_8bit" };
-	return names[o];
-}
-
-/* A ready-to-paste Hugging Face TrainingArguments line for the plan. */
-static void training_arguments(char *buf, size_t n, const gw_advise_plan *p)
-{
-	const gw_advise_options *r = &p->estimate.resolved;
-	size_t k;
-
-	k = (size_t)snprintf(buf, n, "TrainingArguments(per_device_train_batch_size=%" PRIu64
-			     ", gradient_accumulation_steps=%" PRIu64, p->micro_batch, p->grad_accum);
-	if (k < n && (r->precision == GW_PRECISION_AMP_BF16 || r->precision == GW_PRECISION_BF16))
-		k += (size_t)snprintf(buf + k, n - k, ", bf16=True");
-	if (k < n && (r->precision == GW_PRECISION_AMP_FP16 || r->precision == GW_PRECISION_FP16))
-		k += (size_t)snprintf(buf + k, n - k, ", fp16=True");
-	if (k < n && r->precision == GW_PRECISION_TF32)
-		k += (size_t)snprintf(buf + k, n - k, ", tf32=True");
-	if (k < n && r->checkpointing)
-		k += (size_t)snprintf(buf + k, n - k, ", gradient_checkpointing=True");
-	if (k < n)
-		k += (size_t)snprintf(buf + k, n - k, ", optim=\"%s\"", hf_optim(r->optimizer));
-	if (k < n && r->strategy == GW_STRATEGY_FSDP)
-		k += (size_t)snprintf(buf + k, n - k, ", fsdp=\"full_shard%s\"",
-				      r->offload ? " offload" : "");
-	if (k < n && r->strategy >= GW_STRATEGY_ZERO1)
-		k += (size_t)snprintf(buf + k, n - k, ", deepspeed={\"zero_optimization\": {\"stage\": %d%s}}",
-				      (int)(r->strategy - GW_STRATEGY_ZERO1 + 1),
-				      r->offload ? ", \"offload_optimizer\": {\"device\": \"cpu\"}" : "");
-	if (k < n)
-		snprintf(buf + k, n - k, ")");
-}
-
-static void print_plan(const gw_advise_plan *p, const struct target *t, uint64_t target_batch)
+static void print_plan(const gw_advise_plan *p, const gw_advise_target *t, uint64_t target_batch)
 {
 	const gw_advise_options *r = &p->estimate.resolved;
 	char b[32], args[512];
@@ -574,148 +522,7 @@ static void print_plan(const gw_advise_plan *p, const struct target *t, uint64_t
 	       " samples per step (target %" PRIu64 "), %s on the device\n",
 	       p->micro_batch, p->grad_accum, r->gpus, r->gpus > 1 ? "s" : "", p->micro_batch * p->grad_accum * r->gpus,
 	       target_batch, fmt_bytes(b, sizeof(b), p->estimate.peak_device_bytes));
-	training_arguments(args, sizeof(args), p);
-	printf("  %s\n", args);
-}
-
-static void json_options(gw_json *j, const gw_advise_options *r, uint64_t target_batch)
-{
-	gw_json_key(j, "options");
-	gw_json_object_begin(j);
-	gw_json_key(j, "task"); gw_json_string(j, gw_advise_name("task", r->task));
-	gw_json_key(j, "batch"); gw_json_uint(j, r->batch);
-	gw_json_key(j, "seq"); gw_json_uint(j, r->seq);
-	gw_json_key(j, "new_tokens"); gw_json_uint(j, r->new_tokens);
-	gw_json_key(j, "precision"); gw_json_string(j, gw_advise_name("precision", r->precision));
-	gw_json_key(j, "weights"); gw_json_string(j, gw_advise_name("weights", r->weights));
-	gw_json_key(j, "optimizer"); gw_json_string(j, gw_advise_name("optimizer", r->optimizer));
-	gw_json_key(j, "grad_accum"); gw_json_uint(j, r->grad_accum);
-	gw_json_key(j, "checkpointing"); gw_json_bool(j, r->checkpointing);
-	gw_json_key(j, "lora_rank");
-	if (r->task == GW_TASK_LORA || r->task == GW_TASK_QLORA)
-		gw_json_uint(j, r->lora_rank);
-	else
-		gw_json_null(j);
-	gw_json_key(j, "gpus"); gw_json_uint(j, r->gpus);
-	gw_json_key(j, "strategy"); gw_json_string(j, gw_advise_name("strategy", r->strategy));
-	gw_json_key(j, "offload"); gw_json_string(j, gw_advise_name("offload", r->offload));
-	gw_json_key(j, "attention"); gw_json_string(j, gw_advise_name("attention", r->attention));
-	gw_json_key(j, "target_batch"); gw_json_uint(j, target_batch);
-	gw_json_object_end(j);
-}
-
-static void json_model(gw_json *j, const gw_model *m, const char *how)
-{
-	gw_json_key(j, "model");
-	gw_json_object_begin(j);
-	gw_json_key(j, "name"); gw_json_string(j, m->name);
-	gw_json_key(j, "model_type"); gw_json_string(j, m->model_type);
-	gw_json_key(j, "kind"); gw_json_string(j, kind_name(m->kind));
-	gw_json_key(j, "params"); gw_json_uint(j, m->params);
-	gw_json_key(j, "params_published");
-	if (m->params_published)
-		gw_json_uint(j, m->params_published);
-	else
-		gw_json_null(j);
-	gw_json_key(j, "from"); gw_json_string(j, how);
-	gw_json_key(j, "layers"); gw_json_uint(j, m->num_layers);
-	gw_json_key(j, "decoder_layers"); gw_json_uint(j, m->num_decoder_layers);
-	gw_json_key(j, "hidden_size"); gw_json_uint(j, m->hidden_size);
-	gw_json_key(j, "heads"); gw_json_uint(j, m->num_heads);
-	gw_json_key(j, "kv_heads"); gw_json_uint(j, m->num_kv_heads);
-	gw_json_key(j, "head_dim"); gw_json_uint(j, m->head_dim);
-	gw_json_key(j, "intermediate_size"); gw_json_uint(j, m->intermediate_size);
-	gw_json_key(j, "vocab_size"); gw_json_uint(j, m->vocab_size);
-	gw_json_key(j, "gated_mlp"); gw_json_bool(j, m->gated_mlp);
-	gw_json_key(j, "tied_embeddings"); gw_json_bool(j, m->tied_embeddings);
-	gw_json_object_end(j);
-}
-
-static void json_per_gpu(gw_json *j, const gw_advise_estimate *e)
-{
-	gw_json_key(j, "per_gpu");
-	gw_json_object_begin(j);
-	gw_json_key(j, "peak_allocated_bytes"); gw_json_uint(j, e->peak_allocated_bytes);
-	gw_json_key(j, "peak_reserved_bytes"); gw_json_uint(j, e->peak_reserved_bytes);
-	gw_json_key(j, "peak_device_bytes"); gw_json_uint(j, e->peak_device_bytes);
-	gw_json_key(j, "trainable_params"); gw_json_uint(j, e->trainable_params);
-	gw_json_key(j, "breakdown");
-	gw_json_object_begin(j);
-	gw_json_key(j, "weights_bytes"); gw_json_uint(j, e->weights_bytes);
-	gw_json_key(j, "gradients_bytes"); gw_json_uint(j, e->gradients_bytes);
-	gw_json_key(j, "optimizer_bytes"); gw_json_uint(j, e->optimizer_bytes);
-	gw_json_key(j, "activations_bytes"); gw_json_uint(j, e->activations_bytes);
-	gw_json_key(j, "kv_cache_bytes"); gw_json_uint(j, e->kv_cache_bytes);
-	gw_json_key(j, "workspace_bytes"); gw_json_uint(j, e->workspace_bytes);
-	gw_json_key(j, "cuda_context_bytes"); gw_json_uint(j, e->cuda_context_bytes);
-	gw_json_object_end(j);
-	gw_json_object_end(j);
-}
-
-static void json_targets(gw_json *j, const struct target *t, size_t n)
-{
-	char cc[16];
-
-	gw_json_key(j, "targets");
-	gw_json_array_begin(j);
-	for (size_t i = 0; i < n; i++) {
-		gw_json_object_begin(j);
-		gw_json_key(j, "gpu"); gw_json_string(j, t[i].name);
-		gw_json_key(j, "source"); gw_json_string(j, t[i].source);
-		gw_json_key(j, "memory_bytes"); gw_json_uint(j, t[i].memory);
-		gw_json_key(j, "compute_capability");
-		if (t[i].cc_major) {
-			snprintf(cc, sizeof(cc), "%u.%u", t[i].cc_major, t[i].cc_minor);
-			gw_json_string(j, cc);
-		} else {
-			gw_json_null(j);
-		}
-		gw_json_key(j, "fits"); gw_json_bool(j, t[i].fits);
-		gw_json_key(j, "max_micro_batch"); gw_json_uint(j, t[i].max_micro);
-		gw_json_key(j, "peak_device_bytes"); gw_json_uint(j, t[i].est.peak_device_bytes);
-		gw_json_object_end(j);
-	}
-	gw_json_array_end(j);
-}
-
-static void json_plan(gw_json *j, const gw_advise_plan *p, const struct target *t)
-{
-	const gw_advise_options *r;
-	char args[512];
-
-	gw_json_key(j, "plan");
-	if (!p) {
-		gw_json_null(j);
-		return;
-	}
-	r = &p->estimate.resolved;
-	gw_json_object_begin(j);
-	gw_json_key(j, "gpu"); gw_json_string(j, t->name);
-	gw_json_key(j, "fits"); gw_json_bool(j, p->fits);
-	gw_json_key(j, "micro_batch"); gw_json_uint(j, p->micro_batch);
-	gw_json_key(j, "grad_accum"); gw_json_uint(j, p->grad_accum);
-	gw_json_key(j, "gpus"); gw_json_uint(j, r->gpus);
-	gw_json_key(j, "effective_batch"); gw_json_uint(j, p->micro_batch * p->grad_accum * r->gpus);
-	gw_json_key(j, "checkpointing"); gw_json_bool(j, r->checkpointing);
-	gw_json_key(j, "precision"); gw_json_string(j, gw_advise_name("precision", r->precision));
-	gw_json_key(j, "weights"); gw_json_string(j, gw_advise_name("weights", r->weights));
-	gw_json_key(j, "optimizer"); gw_json_string(j, gw_advise_name("optimizer", r->optimizer));
-	gw_json_key(j, "strategy"); gw_json_string(j, gw_advise_name("strategy", r->strategy));
-	gw_json_key(j, "offload"); gw_json_string(j, gw_advise_name("offload", r->offload));
-	gw_json_key(j, "steps");
-	gw_json_array_begin(j);
-	for (size_t i = 0; i < p->nsteps; i++)
-		gw_json_string(j, p->steps[i]);
-	gw_json_array_end(j);
-	gw_json_key(j, "peak_device_bytes"); gw_json_uint(j, p->estimate.peak_device_bytes);
-	gw_json_key(j, "training_arguments");
-	if (p->fits && r->task != GW_TASK_INFER) {
-		training_arguments(args, sizeof(args), p);
-		gw_json_string(j, args);
-	} else {
-		gw_json_null(j);
-	}
-	gw_json_object_end(j);
+	printf("  %s\n", gw_advise_training_arguments(args, sizeof(args), p));
 }
 
 static int list_models(bool json)
@@ -784,12 +591,10 @@ static void warn_positions(const gw_model *m, const gw_advise_options *r)
 
 static int run_advice(const struct advise_opts *o, const gw_model *m, const char *how)
 {
-	struct target *t = calloc(TARGETS_MAX, sizeof(*t));
+	gw_advise_target *t = calloc(TARGETS_MAX, sizeof(*t));
+	gw_advise_report *rep = NULL;
 	gw_advise_options base;
-	gw_advise_estimate shown;
-	gw_advise_plan plan;
-	bool have_plan = false, all_fit = true;
-	uint64_t target_batch;
+	const gw_advise_plan *plan;
 	size_t n = 0;
 	int rc = EXIT_OK;
 
@@ -802,56 +607,36 @@ static int run_advice(const struct advise_opts *o, const gw_model *m, const char
 		free(t);
 		return EXIT_FAIL;
 	}
-	/* The run without a GPU first: bad options fail here, once. */
-	if (gw_advise_estimate_run(&shown, m, &base) < 0) {
+	if (gw_advise_report_new(&rep, m, how, &base, t, n, o->target_batch) < 0) {
 		error_msg("%s", gw_error_last());
 		free(t);
 		return EXIT_FAIL;
 	}
-	target_batch = o->target_batch ? o->target_batch :
-		       base.task == GW_TASK_INFER ? base.batch : base.batch * base.grad_accum * base.gpus;
-	for (size_t i = 0; i < n; i++) {
-		gw_advise_options r = base;
-		for_target(&r, &t[i]);
-		if (gw_advise_estimate_run(&t[i].est, m, &r) < 0 ||
-		    gw_advise_max_micro_batch(&t[i].max_micro, m, &r, t[i].memory) < 0) {
-			error_msg("%s", gw_error_last());
-			free(t);
-			return EXIT_FAIL;
-		}
-		t[i].fits = t[i].est.peak_device_bytes <= t[i].memory;
-		all_fit &= t[i].fits;
-		if (i == 0) {
-			shown = t[0].est;
-			if (gw_advise_plan_make(&plan, m, &r, t[0].memory, target_batch) == 0)
-				have_plan = true;
-		}
-	}
-	warn_positions(m, &shown.resolved);
+	free(t);
+	warn_positions(m, &gw_advise_report_estimate(rep)->resolved);
+	plan = gw_advise_report_plan(rep);
 	if (o->json) {
-		gw_json *j = gw_json_new(2);
-		json_document_begin(j);
-		json_model(j, m, how);
-		json_options(j, &shown.resolved, target_batch);
-		json_per_gpu(j, &shown);
-		json_targets(j, t, n);
-		json_plan(j, have_plan ? &plan : NULL, &t[0]);
-		gw_json_object_end(j);
-		if (print_json(j))
+		char *text = gw_advise_report_json(rep, 2);
+		if (!text || puts(text) == EOF)
 			rc = EXIT_FAIL;
+		if (!text)
+			error_msg("out of memory");
+		free(text);
 	} else {
-		print_run(m, &shown);
-		print_breakdown(&shown, n ? t[0].name : NULL);
+		print_run(m, gw_advise_report_estimate(rep));
+		print_breakdown(gw_advise_report_estimate(rep),
+				n ? gw_advise_report_result(rep, 0)->target.name : NULL);
 		if (n)
-			print_targets(t, n);
+			print_targets(rep);
 		else
 			printf("\nNo GPU found here: --gpu NAME (a spec-table GPU) or --memory SIZE checks the fit.\n");
-		if (have_plan)
-			print_plan(&plan, &t[0], target_batch);
+		if (plan)
+			print_plan(plan, &gw_advise_report_result(rep, 0)->target, gw_advise_report_target_batch(rep));
 	}
-	if (rc == EXIT_OK && !all_fit)
-		rc = EXIT_FAIL;
-	free(t);
+	for (size_t i = 0; i < gw_advise_report_count(rep); i++)
+		if (rc == EXIT_OK && !gw_advise_report_result(rep, i)->fits)
+			rc = EXIT_FAIL;
+	gw_advise_report_free(rep);
 	return rc;
 }
 

@@ -199,6 +199,49 @@ typedef struct gw_advise_plan {
 int gw_advise_plan_make(gw_advise_plan *out, const gw_model *m, const gw_advise_options *o,
 			uint64_t memory_bytes, uint64_t target_batch);
 
+/* ---- the report: one run checked against target GPUs ----------------------- */
+
+/* A GPU to check the run against. */
+typedef struct gw_advise_target {
+	char name[160];           /* "RTX 4090", "0: NVIDIA H100 80GB HBM3", "--memory" */
+	char source[16];          /* "local" (this machine), "spec" (the spec table), "memory" */
+	uint64_t memory_bytes;
+	unsigned cc_major, cc_minor;   /* 0.0 = unknown */
+} gw_advise_target;
+
+typedef struct gw_advise_result {
+	gw_advise_target target;
+	gw_advise_estimate estimate;   /* the run as given, on this GPU */
+	uint64_t max_micro_batch;      /* 0: not even 1 fits */
+	bool fits;                     /* estimate.peak_device_bytes <= memory_bytes */
+} gw_advise_result;
+
+typedef struct gw_advise_report gw_advise_report;
+
+/* Estimate the run o of model m (`from`: "catalogue", "config" or "shape",
+ * as the JSON reports it) on each of the n targets (0 is fine: the run on
+ * an unknown GPU), the largest micro-batch on each, and the plan for the
+ * first one reaching target_batch (0 = batch × grad_accum × gpus; for
+ * infer, batch). 0, GW_EINVAL (bad options: the message says which),
+ * GW_ENOMEM. */
+int gw_advise_report_new(gw_advise_report **out, const gw_model *m, const char *from,
+			 const gw_advise_options *o, const gw_advise_target *targets, size_t n,
+			 uint64_t target_batch);
+void gw_advise_report_free(gw_advise_report *r);
+const gw_model *gw_advise_report_model(const gw_advise_report *r);
+/* The first target's estimate (or, without targets, the unknown GPU's). */
+const gw_advise_estimate *gw_advise_report_estimate(const gw_advise_report *r);
+size_t gw_advise_report_count(const gw_advise_report *r);
+const gw_advise_result *gw_advise_report_result(const gw_advise_report *r, size_t i);  /* NULL past the end */
+/* The plan for the first target; NULL without targets. */
+const gw_advise_plan *gw_advise_report_plan(const gw_advise_report *r);
+uint64_t gw_advise_report_target_batch(const gw_advise_report *r);
+/* The ◆ JSON document of `gpuwise advise --json`, malloc'd (free() it);
+ * NULL for a NULL report or out of memory. */
+char *gw_advise_report_json(const gw_advise_report *r, int indent);
+/* A Hugging Face TrainingArguments(...) line for a plan, into buf. */
+const char *gw_advise_training_arguments(char *buf, size_t n, const gw_advise_plan *p);
+
 /* ---- GPUs by name (data/gpu_specs.tsv) ------------------------------------- */
 
 typedef struct gw_gpu_spec {

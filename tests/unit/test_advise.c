@@ -589,8 +589,66 @@ static void test_vocab_and_specs(void)
 	}
 }
 
+/* The report: targets, the plan for the first, the JSON both the CLI and
+ * Python print. */
+static void test_report(void)
+{
+	gw_model l = model("llama-2-7b");
+	gw_advise_options o = GW_ADVISE_OPTIONS_INIT;
+	gw_advise_target t[2];
+	gw_advise_report *r = NULL;
+	char buf[64];
+
+	memset(t, 0, sizeof(t));
+	snprintf(t[0].name, sizeof(t[0].name), "RTX 4090");
+	snprintf(t[0].source, sizeof(t[0].source), "spec");
+	t[0].memory_bytes = 24 * GIB;
+	t[0].cc_major = 8;
+	t[0].cc_minor = 9;
+	snprintf(t[1].name, sizeof(t[1].name), "big");
+	snprintf(t[1].source, sizeof(t[1].source), "memory");
+	t[1].memory_bytes = 80 * GIB;
+	o.task = GW_TASK_LORA;
+	o.batch = 4;
+	o.seq = 1024;
+	CHECK_INT(gw_advise_report_new(&r, &l, "catalogue", &o, t, 2, 0), 0);
+	CHECK_INT(gw_advise_report_count(r), 2);
+	CHECK(!gw_advise_report_result(r, 0)->fits);
+	CHECK(gw_advise_report_result(r, 1)->fits);
+	CHECK(gw_advise_report_result(r, 2) == NULL);
+	CHECK_INT(gw_advise_report_target_batch(r), 4);
+	CHECK(gw_advise_report_plan(r) && gw_advise_report_plan(r)->fits);
+	CHECK_INT(gw_advise_report_estimate(r)->peak_device_bytes,
+		  gw_advise_report_result(r, 0)->estimate.peak_device_bytes);
+	char *json = gw_advise_report_json(r, 0);
+	CHECK(json && !strncmp(json, "{\"gpuwise_version\":", 19));
+	CHECK(json && strstr(json, "\"peak_allocated_bytes\":") && strstr(json, "\"targets\":[{\"gpu\":\"RTX 4090\""));
+	CHECK(json && strstr(json, "\"training_arguments\":\"TrainingArguments(per_device_train_batch_size="));
+	free(json);
+	gw_advise_report_free(r);
+	/* No target: the unknown GPU, no plan. */
+	CHECK_INT(gw_advise_report_new(&r, &l, NULL, &o, NULL, 0, 0), 0);
+	CHECK(gw_advise_report_plan(r) == NULL);
+	json = gw_advise_report_json(r, 2);
+	CHECK(json && strstr(json, "\"plan\": null") && strstr(json, "\"from\": \"shape\""));
+	free(json);
+	gw_advise_report_free(r);
+	/* Bad options fail once, with the message. */
+	o.batch = 0;
+	r = NULL;
+	CHECK_INT(gw_advise_report_new(&r, &l, "catalogue", &o, t, 2, 0), GW_EINVAL);
+	CHECK(r == NULL);
+	/* A cut snippet says so. */
+	gw_advise_plan p;
+	o.batch = 1;
+	CHECK_INT(gw_advise_plan_make(&p, &l, &o, 24 * GIB, 1), 0);
+	gw_advise_training_arguments(buf, sizeof(buf), &p);
+	CHECK(strlen(buf) < sizeof(buf) && strstr(buf, "\xe2\x80\xa6"));
+}
+
 int main(void)
 {
+	test_report();
 	test_catalogue_counts();
 	test_count_parts();
 	test_config_reader();

@@ -194,6 +194,23 @@ static void test_advise(void)
 	CHECK_INT(gw_gpu_spec_find("T4", NULL), GW_EINVAL);
 	CHECK_INT(gw_gpu_spec_at(0, NULL), GW_EINVAL);
 	CHECK(gw_gpu_spec_count() > 0);
+	gw_advise_report *rep = (gw_advise_report *)&n;
+	CHECK_INT(gw_advise_report_new(NULL, &m, "catalogue", &o, NULL, 0, 0), GW_EINVAL);
+	CHECK_INT(gw_advise_report_new(&rep, NULL, "catalogue", &o, NULL, 0, 0), GW_EINVAL);
+	CHECK_INT(gw_advise_report_new(&rep, &m, "catalogue", NULL, NULL, 0, 0), GW_EINVAL);
+	CHECK_INT(gw_advise_report_new(&rep, &m, "catalogue", &o, NULL, 1, 0), GW_EINVAL);
+	CHECK(rep == (gw_advise_report *)&n);
+	gw_advise_report_free(NULL);
+	CHECK(gw_advise_report_model(NULL) == NULL);
+	CHECK(gw_advise_report_estimate(NULL) == NULL);
+	CHECK_INT(gw_advise_report_count(NULL), 0);
+	CHECK(gw_advise_report_result(NULL, 0) == NULL);
+	CHECK(gw_advise_report_plan(NULL) == NULL);
+	CHECK_INT(gw_advise_report_target_batch(NULL), 0);
+	CHECK(gw_advise_report_json(NULL, 2) == NULL);
+	CHECK(gw_advise_training_arguments(NULL, 5, &plan) == NULL);
+	char buf[8] = "x";
+	CHECK_STR(gw_advise_training_arguments(buf, sizeof(buf), NULL), "");
 	(void)e;
 }
 

@@ -1,0 +1,367 @@
+/* The advise report: one run checked against target GPUs, and its ◆ JSON
+ * document (DESIGN.md "Memory and hardware advice"), shared by the CLI's
+ * --json and the Python module's gpuwise.advise() so the two cannot
+ * differ. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+#include "gpuwise/advise.h"
+
+struct gw_advise_report {
+	gw_model model;
+	char from[16];
+	gw_advise_estimate shown;
+	gw_advise_result *results;
+	size_t n;
+	gw_advise_plan plan;
+	bool have_plan;
+	uint64_t target_batch;
+};
+
+void gw_advise_report_free(gw_advise_report *r)
+{
+	if (!r)
+		return;
+	gw__free(r->results);
+	gw__free(r);
+}
+
+static void for_target(gw_advise_options *o, const gw_advise_target *t)
+{
+	o->cc_major = t->cc_major;
+	o->cc_minor = t->cc_minor;
+	o->gpu_memory_bytes = t->memory_bytes;
+}
+
+static int check_target(gw_advise_result *res, const gw_model *m, const gw_advise_options *base,
+			const gw_advise_target *t)
+{
+	gw_advise_options o = *base;
+	int rc;
+
+	for_target(&o, t);
+	res->target = *t;
+	res->target.name[sizeof(res->target.name) - 1] = '\0';
+	res->target.source[sizeof(res->target.source) - 1] = '\0';
+	if ((rc = gw_advise_estimate_run(&res->estimate, m, &o)) < 0 ||
+	    (rc = gw_advise_max_micro_batch(&res->max_micro_batch, m, &o, t->memory_bytes)) < 0)
+		return rc;
+	res->fits = res->estimate.peak_device_bytes <= t->memory_bytes;
+	return 0;
+}
+
+int gw_advise_report_new(gw_advise_report **out, const gw_model *m, const char *from,
+			 const gw_advise_options *o, const gw_advise_target *targets, size_t n,
+			 uint64_t target_batch)
+{
+	gw_advise_report *r;
+	int rc;
+
+	if (!out || !m || !o || (n && !targets))
+		return gw__error_set(GW_EINVAL, "no output, model, options or targets");
+	if (n > 4096)
+		return gw__error_set(GW_EINVAL, "at most 4096 target GPUs");
+	if (!(r = gw__calloc(1, sizeof(*r))) || (n && !(r->results = gw__calloc(n, sizeof(*r->results))))) {
+		gw__free(r);
+		return gw__error_set(GW_ENOMEM, "out of memory");
+	}
+	r->model = *m;
+	gw__strlcpy(r->from, from ? from : "shape", sizeof(r->from));
+	r->n = n;
+	/* The run on an unknown GPU first: bad options fail here, once. */
+	if ((rc = gw_advise_estimate_run(&r->shown, m, o)) < 0)
+		goto fail;
+	r->target_batch = target_batch ? target_batch :
+			  o->task == GW_TASK_INFER ? o->batch : o->batch * o->grad_accum * o->gpus;
+	for (size_t i = 0; i < n; i++)
+		if ((rc = check_target(&r->results[i], m, o, &targets[i])) < 0)
+			goto fail;
+	if (n) {
+		gw_advise_options first = *o;
+		for_target(&first, &targets[0]);
+		r->shown = r->results[0].estimate;
+		if ((rc = gw_advise_plan_make(&r->plan, m, &first, targets[0].memory_bytes, r->target_batch)) < 0)
+			goto fail;
+		r->have_plan = true;
+	}
+	*out = r;
+	return 0;
+fail:
+	gw_advise_report_free(r);
+	return rc;
+}
+
+const gw_model *gw_advise_report_model(const gw_advise_report *r)
+{
+	return r ? &r->model : NULL;
+}
+
+const gw_advise_estimate *gw_advise_report_estimate(const gw_advise_report *r)
+{
+	return r ? &r->shown : NULL;
+}
+
+size_t gw_advise_report_count(const gw_advise_report *r)
+{
+	return r ? r->n : 0;
+}
+
+const gw_advise_result *gw_advise_report_result(const gw_advise_report *r, size_t i)
+{
+	return r && i < r->n ? &r->results[i] : NULL;
+}
+
+const gw_advise_plan *gw_advise_report_plan(const gw_advise_report *r)
+{
+	return r && r->have_plan ? &r->plan : NULL;
+}
+
+uint64_t gw_advise_report_target_batch(const gw_advise_report *r)
+{
+	return r ? r->target_batch : 0;
+}
+
+/* ---- TrainingArguments -------------------------------------------------- */
+
+static const char *hf_optim(gw_optimizer o)
+{
+	static const char *const names[] = { "adamw_torch", "adamw_torch", "sgd", "sgd", "adafactor",
+					     "adamw_bnb_8bit", "paged_adamw_8bit" };
+	return (unsigned)o < GW_ARRAY_SIZE(names) ? names[o] : "adamw_torch";
+}
+
+/* Append to buf[n] at *k, never past the end. */
+static void add(char *buf, size_t n, size_t *k, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void add(char *buf, size_t n, size_t *k, const char *fmt, ...)
+{
+	va_list ap;
+	int w;
+
+	if (*k >= n)
+		return;
+	va_start(ap, fmt);
+	w = vsnprintf(buf + *k, n - *k, fmt, ap);
+	va_end(ap);
+	*k = w < 0 ? n : *k + (size_t)w;
+}
+
+const char *gw_advise_training_arguments(char *buf, size_t n, const gw_advise_plan *p)
+{
+	const gw_advise_options *r;
+	size_t k = 0;
+
+	if (!buf || !n)
+		return buf;
+	buf[0] = '\0';
+	if (!p)
+		return buf;
+	r = &p->estimate.resolved;
+	add(buf, n, &k, "TrainingArguments(per_device_train_batch_size=%" PRIu64 ", gradient_accumulation_steps=%" PRIu64,
+	    p->micro_batch, p->grad_accum);
+	if (r->precision == GW_PRECISION_AMP_BF16 || r->precision == GW_PRECISION_BF16)
+		add(buf, n, &k, ", bf16=True");
+	if (r->precision == GW_PRECISION_AMP_FP16 || r->precision == GW_PRECISION_FP16)
+		add(buf, n, &k, ", fp16=True");
+	if (r->precision == GW_PRECISION_TF32)
+		add(buf, n, &k, ", tf32=True");
+	if (r->checkpointing)
+		add(buf, n, &k, ", gradient_checkpointing=True");
+	add(buf, n, &k, ", optim=\"%s\"", hf_optim(r->optimizer));
+	if (r->strategy == GW_STRATEGY_FSDP)
+		add(buf, n, &k, ", fsdp=\"full_shard%s\"", r->offload ? " offload" : "");
+	if (r->strategy >= GW_STRATEGY_ZERO1)
+		add(buf, n, &k, ", deepspeed={\"zero_optimization\": {\"stage\": %d%s}}",
+		    (int)(r->strategy - GW_STRATEGY_ZERO1 + 1),
+		    r->offload ? ", \"offload_optimizer\": {\"device\": \"cpu\"}" : "");
+	add(buf, n, &k, ")");
+	if (k >= n)
+		gw__mark_cut(buf, n);
+	return buf;
+}
+
+/* ---- JSON ------------------------------------------------------------------ */
+
+static const char *kind_name(gw_model_kind k)
+{
+	return k == GW_MODEL_ENCODER ? "encoder" : k == GW_MODEL_ENCODER_DECODER ? "encoder-decoder" : "decoder";
+}
+
+static void key_u64(gw_json *j, const char *k, uint64_t v)
+{
+	gw_json_key(j, k);
+	gw_json_uint(j, v);
+}
+
+static void key_str(gw_json *j, const char *k, const char *v)
+{
+	gw_json_key(j, k);
+	gw_json_string(j, v);
+}
+
+static void key_bool(gw_json *j, const char *k, bool v)
+{
+	gw_json_key(j, k);
+	gw_json_bool(j, v);
+}
+
+static void json_model(gw_json *j, const gw_model *m, const char *from)
+{
+	gw_json_key(j, "model");
+	gw_json_object_begin(j);
+	key_str(j, "name", m->name);
+	key_str(j, "model_type", m->model_type);
+	key_str(j, "kind", kind_name(m->kind));
+	key_u64(j, "params", m->params);
+	gw_json_key(j, "params_published");
+	if (m->params_published)
+		gw_json_uint(j, m->params_published);
+	else
+		gw_json_null(j);
+	key_str(j, "from", from);
+	key_u64(j, "layers", m->num_layers);
+	key_u64(j, "decoder_layers", m->num_decoder_layers);
+	key_u64(j, "hidden_size", m->hidden_size);
+	key_u64(j, "heads", m->num_heads);
+	key_u64(j, "kv_heads", m->num_kv_heads);
+	key_u64(j, "head_dim", m->head_dim);
+	key_u64(j, "intermediate_size", m->intermediate_size);
+	key_u64(j, "vocab_size", m->vocab_size);
+	key_bool(j, "gated_mlp", m->gated_mlp);
+	key_bool(j, "tied_embeddings", m->tied_embeddings);
+	gw_json_object_end(j);
+}
+
+static void json_options(gw_json *j, const gw_advise_options *r, uint64_t target_batch)
+{
+	gw_json_key(j, "options");
+	gw_json_object_begin(j);
+	key_str(j, "task", gw_advise_name("task", r->task));
+	key_u64(j, "batch", r->batch);
+	key_u64(j, "seq", r->seq);
+	key_u64(j, "new_tokens", r->new_tokens);
+	key_str(j, "precision", gw_advise_name("precision", r->precision));
+	key_str(j, "weights", gw_advise_name("weights", r->weights));
+	key_str(j, "optimizer", gw_advise_name("optimizer", r->optimizer));
+	key_u64(j, "grad_accum", r->grad_accum);
+	key_bool(j, "checkpointing", r->checkpointing);
+	gw_json_key(j, "lora_rank");
+	if (r->task == GW_TASK_LORA || r->task == GW_TASK_QLORA)
+		gw_json_uint(j, r->lora_rank);
+	else
+		gw_json_null(j);
+	key_u64(j, "gpus", r->gpus);
+	key_str(j, "strategy", gw_advise_name("strategy", r->strategy));
+	key_str(j, "offload", gw_advise_name("offload", r->offload));
+	key_str(j, "attention", gw_advise_name("attention", r->attention));
+	key_u64(j, "target_batch", target_batch);
+	gw_json_object_end(j);
+}
+
+static void json_per_gpu(gw_json *j, const gw_advise_estimate *e)
+{
+	gw_json_key(j, "per_gpu");
+	gw_json_object_begin(j);
+	key_u64(j, "peak_allocated_bytes", e->peak_allocated_bytes);
+	key_u64(j, "peak_reserved_bytes", e->peak_reserved_bytes);
+	key_u64(j, "peak_device_bytes", e->peak_device_bytes);
+	key_u64(j, "trainable_params", e->trainable_params);
+	gw_json_key(j, "breakdown");
+	gw_json_object_begin(j);
+	key_u64(j, "weights_bytes", e->weights_bytes);
+	key_u64(j, "gradients_bytes", e->gradients_bytes);
+	key_u64(j, "optimizer_bytes", e->optimizer_bytes);
+	key_u64(j, "activations_bytes", e->activations_bytes);
+	key_u64(j, "kv_cache_bytes", e->kv_cache_bytes);
+	key_u64(j, "workspace_bytes", e->workspace_bytes);
+	key_u64(j, "cuda_context_bytes", e->cuda_context_bytes);
+	gw_json_object_end(j);
+	gw_json_object_end(j);
+}
+
+static void json_targets(gw_json *j, const gw_advise_report *r)
+{
+	char cc[24];
+
+	gw_json_key(j, "targets");
+	gw_json_array_begin(j);
+	for (size_t i = 0; i < r->n; i++) {
+		const gw_advise_result *t = &r->results[i];
+		gw_json_object_begin(j);
+		key_str(j, "gpu", t->target.name);
+		key_str(j, "source", t->target.source);
+		key_u64(j, "memory_bytes", t->target.memory_bytes);
+		gw_json_key(j, "compute_capability");
+		if (t->target.cc_major) {
+			snprintf(cc, sizeof(cc), "%u.%u", t->target.cc_major, t->target.cc_minor);
+			gw_json_string(j, cc);
+		} else {
+			gw_json_null(j);
+		}
+		key_bool(j, "fits", t->fits);
+		key_u64(j, "max_micro_batch", t->max_micro_batch);
+		key_u64(j, "peak_device_bytes", t->estimate.peak_device_bytes);
+		gw_json_object_end(j);
+	}
+	gw_json_array_end(j);
+}
+
+static void json_plan(gw_json *j, const gw_advise_report *r)
+{
+	const gw_advise_plan *p = &r->plan;
+	const gw_advise_options *o = &p->estimate.resolved;
+	char args[512];
+
+	gw_json_key(j, "plan");
+	if (!r->have_plan) {
+		gw_json_null(j);
+		return;
+	}
+	gw_json_object_begin(j);
+	key_str(j, "gpu", r->results[0].target.name);
+	key_bool(j, "fits", p->fits);
+	key_u64(j, "micro_batch", p->micro_batch);
+	key_u64(j, "grad_accum", p->grad_accum);
+	key_u64(j, "gpus", o->gpus);
+	key_u64(j, "effective_batch", p->micro_batch * p->grad_accum * (o->task == GW_TASK_INFER ? 1 : o->gpus));
+	key_bool(j, "checkpointing", o->checkpointing);
+	key_str(j, "precision", gw_advise_name("precision", o->precision));
+	key_str(j, "weights", gw_advise_name("weights", o->weights));
+	key_str(j, "optimizer", gw_advise_name("optimizer", o->optimizer));
+	key_str(j, "strategy", gw_advise_name("strategy", o->strategy));
+	key_str(j, "offload", gw_advise_name("offload", o->offload));
+	gw_json_key(j, "steps");
+	gw_json_array_begin(j);
+	for (size_t i = 0; i < p->nsteps; i++)
+		gw_json_string(j, p->steps[i]);
+	gw_json_array_end(j);
+	key_u64(j, "peak_device_bytes", p->estimate.peak_device_bytes);
+	gw_json_key(j, "training_arguments");
+	if (p->fits && o->task != GW_TASK_INFER)
+		gw_json_string(j, gw_advise_training_arguments(args, sizeof(args), p));
+	else
+		gw_json_null(j);
+	gw_json_object_end(j);
+}
+
+char *gw_advise_report_json(const gw_advise_report *r, int indent)
+{
+	gw_json *j;
+	char *text = NULL;
+
+	if (!r || !(j = gw_json_new(indent)))
+		return NULL;
+	gw_json_object_begin(j);
+	key_str(j, "gpuwise_version", gw_version());   /* as every --json output of gpuwise */
+	json_model(j, &r->model, r->from);
+	json_options(j, &r->shown.resolved, r->target_batch);
+	json_per_gpu(j, &r->shown);
+	json_targets(j, r);
+	json_plan(j, r);
+	gw_json_object_end(j);
+	if (gw_json_text(j))
+		text = gw__strdup(gw_json_text(j));
+	gw_json_free(j);
+	return text;
+}
