@@ -58,14 +58,14 @@ static const char *parse_count(void *field, const char *s)
 	return NULL;
 }
 
-/* Memory: bytes, or a number with a unit: KB MB GB TB (powers of 1000),
- * K KiB M MiB G GiB T TiB (powers of 1024, as nvidia-smi counts). */
+/* Memory: bytes, or a number with a unit: K KB M MB G GB T TB (powers of
+ * 1000), KiB MiB GiB TiB (powers of 1024), as gpuwise.parse_size() reads. */
 static const char *parse_size(void *field, const char *s)
 {
 	static const struct { const char *unit; double mult; } units[] = {
-		{ "", 1 }, { "B", 1 }, { "KB", 1e3 }, { "MB", 1e6 }, { "GB", 1e9 }, { "TB", 1e12 },
-		{ "K", 1024.0 }, { "KiB", 1024.0 }, { "M", 1048576.0 }, { "MiB", 1048576.0 },
-		{ "G", 1073741824.0 }, { "GiB", 1073741824.0 }, { "T", 1099511627776.0 }, { "TiB", 1099511627776.0 },
+		{ "", 1 }, { "B", 1 }, { "K", 1e3 }, { "KB", 1e3 }, { "M", 1e6 }, { "MB", 1e6 }, { "G", 1e9 },
+		{ "GB", 1e9 }, { "T", 1e12 }, { "TB", 1e12 }, { "KiB", 1024.0 }, { "MiB", 1048576.0 },
+		{ "GiB", 1073741824.0 }, { "TiB", 1099511627776.0 },
 	};
 	char *end;
 	double v;

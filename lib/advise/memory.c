@@ -486,6 +486,7 @@ int gw_advise_max_micro_batch(uint64_t *out, const gw_model *m, const gw_advise_
 
 	if (!out || !o)
 		return gw__error_set(GW_EINVAL, "no output or options");
+	memset(&e, 0, sizeof(e));
 	t = *o;
 	t.batch = 1;
 	if ((rc = gw_advise_estimate_run(&e, m, &t)) < 0)

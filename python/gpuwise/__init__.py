@@ -37,6 +37,7 @@ __all__ = [
     "mem_get_info", "driver_version", "cuda_driver_version", "devices", "Device",
     "MigDevice", "Process", "select", "monitor", "Monitor", "refresh", "parse_size",
     "explain", "Match", "install_excepthook", "explanation_text", "doctor", "Report", "Finding",
+    "advise",
     "GPUWiseError", "NoGPUError", "DriverNotLoadedError", "DriverMismatchError",
     "LibraryNotFoundError", "GPULostError", "GPUPermissionError", "DeviceNotFoundError",
     "InvalidDeviceError", "InvalidArgumentError", "NotSupportedError", "VendorError",
@@ -921,3 +922,101 @@ def doctor(deep=False, python_envs=()):
         python_envs = (python_envs,)
     envs = [_os.fsdecode(p) for p in python_envs]
     return Report(_C.doctor(deep=bool(deep), python_envs=envs))
+
+
+# ---- advise ---------------------------------------------------------------------
+
+_ADVISE_OPTIONS = ("task", "batch", "seq", "new_tokens", "precision", "weights", "optimizer", "grad_accum",
+                   "checkpointing", "lora_rank", "gpus", "strategy", "offload", "attention",
+                   "params", "layers", "hidden", "heads", "kv_heads", "vocab", "intermediate")
+_CONFIG_MAX = 16 << 20
+
+
+def _advise_model(model, opts):
+    """(source, value, name) for the C library from advise()'s model argument."""
+    import json as _json
+    if model is None:
+        if not opts.get("params"):
+            raise _error(InvalidArgumentError, "advise: give a model (a catalogue name, a config.json, a folder "
+                         "with one, or a config dict) or params= with layers=, hidden=, heads=, vocab=",
+                         _C.EINVAL)
+        missing = [k for k in ("layers", "hidden", "heads", "vocab") if not opts.get(k)]
+        if missing:
+            raise _error(InvalidArgumentError, "advise: params= needs " + ", ".join(k + "=" for k in missing),
+                         _C.EINVAL)
+        return "shape", "", None
+    if opts.get("params") or any(opts.get(k) for k in ("layers", "hidden", "heads", "kv_heads", "vocab",
+                                                       "intermediate")):
+        raise _error(InvalidArgumentError, "advise: params= and the shape describe a model of your own: "
+                     "give them without a model", _C.EINVAL)
+    if isinstance(model, dict):
+        return "config", _json.dumps(model), model.get("_name_or_path") or None
+    if not isinstance(model, (str, bytes, _os.PathLike)):
+        raise TypeError("advise: model must be a name, a path or a config dict, not %s" % type(model).__name__)
+    path = _os.fsdecode(model)
+    if _os.path.exists(path):
+        file = _os.path.join(path, "config.json") if _os.path.isdir(path) else path
+        try:
+            with open(file, "rb") as f:
+                data = f.read(_CONFIG_MAX + 1)
+        except OSError as e:
+            raise _error(GPUIOError, "cannot read %r: %s" % (file, e.strerror), _C.EIO) from None
+        if len(data) > _CONFIG_MAX:
+            raise _error(ParseError, "%r is larger than 16 MiB: not a config.json" % file, _C.EPARSE)
+        return "config", data.decode("utf-8", "replace"), path
+    return "catalogue", path, None
+
+
+def _advise_targets(gpu, memory):
+    """The GPUs to check, as (name, source, memory, cc_major, cc_minor)."""
+    if memory is not None:
+        memory = parse_size(memory)
+    if gpu is not None:
+        spec = _C.gpu_spec(str(gpu))
+        if spec:
+            return [(spec["name"], "spec", memory or spec["memory_bytes"], spec["cc_major"], spec["cc_minor"])]
+    elif memory:
+        return [("--memory", "memory", memory, 0, 0)]
+    devs = devices()
+    if gpu is not None:
+        want = [t.strip() for t in str(gpu).split(",")]
+        devs = [d for d in devs if str(d.index) in want or any(
+            t and d.uuid and (d.uuid == t or d.uuid.startswith(t) or d.uuid[4:].startswith(t)) for t in want)]
+        if not devs:
+            raise _error(DeviceNotFoundError, "advise: gpu %r is not a GPU of the spec table nor of this machine"
+                         % (gpu,), _C.ENOTFOUND)
+    out = []
+    for d in devs:
+        if d.memory_total and d.health == "ok":
+            cc = d.compute_capability or (0, 0)
+            out.append(("%d: %s" % (d.index, d.name), "local", memory or d.memory_total, cc[0], cc[1]))
+    return out
+
+
+def advise(model=None, *, gpu=None, memory=None, target_batch=None, **options):
+    """How much GPU memory a run needs, whether it fits, and how to make it fit:
+    the same dict as `gpuwise advise --json` (docs/commands/advise.md).
+
+    model: a catalogue name ("llama-2-7b"), a Hugging Face config.json or a
+    folder holding one, or a config dict; or None with params=, layers=,
+    hidden=, heads=, vocab= (kv_heads=, intermediate= optional). Options as
+    the command's, with underscores: task="train"|"lora"|"qlora"|"infer",
+    batch=, seq=, new_tokens=, precision=, weights=, optimizer=, grad_accum=,
+    checkpointing=, lora_rank=, gpus=, strategy=, offload=, attention=.
+    gpu: a spec-table name ("RTX 4090") or this machine's GPU (index or UUID);
+    memory: bytes or a size string ("24GiB"); default: this machine's GPUs.
+
+        >>> r = gpuwise.advise("llama-2-7b", task="lora", batch=4, seq=1024, gpu="RTX 4090")
+        >>> r["per_gpu"]["peak_device_bytes"], r["targets"][0]["fits"], r["plan"]["micro_batch"]
+    """
+    import json as _json
+    unknown = sorted(set(options) - set(_ADVISE_OPTIONS))
+    if unknown:
+        raise TypeError("advise() got unexpected keyword argument(s): " + ", ".join(unknown))
+    opts = {k: v for k, v in options.items() if v is not None}
+    source, value, name = _advise_model(model, opts)
+    targets = _advise_targets(gpu, memory)
+    tb = 0 if target_batch is None else target_batch
+    if isinstance(tb, bool) or not isinstance(tb, int) or tb < 0:
+        raise _error(InvalidArgumentError, "advise: target_batch must be a whole number", _C.EINVAL)
+    return _json.loads(_C.advise(source, value, name, opts, targets, tb))

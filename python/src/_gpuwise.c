@@ -1620,6 +1620,233 @@ out:
 }
 #endif
 
+/* ---- advise ------------------------------------------------------------- */
+
+/* An unsigned option from the dict: absent or None leaves *out alone. */
+static int opt_u64(PyObject *opts, const char *key, uint64_t *out)
+{
+	PyObject *v = PyDict_GetItemString(opts, key);   /* borrowed */
+	unsigned long long n;
+
+	if (!v || v == Py_None)
+		return 0;
+	if (!PyLong_Check(v) || PyBool_Check(v)) {
+		PyErr_Format(PyExc_TypeError, "advise: %s must be an int", key);
+		return -1;
+	}
+	n = PyLong_AsUnsignedLongLong(v);
+	if (n == (unsigned long long)-1 && PyErr_Occurred()) {
+		PyErr_Clear();
+		raise_code(GW_EINVAL, "advise: a negative or too large number");
+		return -1;
+	}
+	*out = n;
+	return 0;
+}
+
+/* A vocabulary option ("task", "precision", ...) from the dict, by name. */
+static int opt_vocab(PyObject *opts, const char *key, int *out)
+{
+	PyObject *v = PyDict_GetItemString(opts, key), *b;
+	char s[64], msg[200];
+	int n;
+
+	if (!v || v == Py_None)
+		return 0;
+	if (!PyUnicode_Check(v)) {
+		PyErr_Format(PyExc_TypeError, "advise: %s must be a str", key);
+		return -1;
+	}
+	if (!(b = PyUnicode_AsEncodedString(v, "utf-8", "replace")))
+		return -1;
+	snprintf(s, sizeof(s), "%s", PyBytes_AsString(b) ? PyBytes_AsString(b) : "");
+	Py_DECREF(b);
+	if ((n = gw_advise_value(key, s)) < 0 || (n == 0 && !strcmp(s, "auto"))) {
+		snprintf(msg, sizeof(msg), "advise: %s must be one of: %s", key, gw_advise_names(key));
+		raise_code(GW_EINVAL, msg);
+		return -1;
+	}
+	*out = n;
+	return 0;
+}
+
+static int advise_options(PyObject *opts, gw_advise_options *o, gw_model *shape)
+{
+	int task = o->task, prec = o->precision, w = o->weights, opt = o->optimizer;
+	int strat = o->strategy, off = o->offload, att = o->attention;
+	PyObject *ck;
+
+	if (opt_vocab(opts, "task", &task) || opt_vocab(opts, "precision", &prec) ||
+	    opt_vocab(opts, "weights", &w) || opt_vocab(opts, "optimizer", &opt) ||
+	    opt_vocab(opts, "strategy", &strat) || opt_vocab(opts, "offload", &off) ||
+	    opt_vocab(opts, "attention", &att) || opt_u64(opts, "batch", &o->batch) ||
+	    opt_u64(opts, "seq", &o->seq) || opt_u64(opts, "new_tokens", &o->new_tokens) ||
+	    opt_u64(opts, "grad_accum", &o->grad_accum) || opt_u64(opts, "lora_rank", &o->lora_rank) ||
+	    opt_u64(opts, "gpus", &o->gpus) || opt_u64(opts, "params", &shape->params) ||
+	    opt_u64(opts, "layers", &shape->num_layers) || opt_u64(opts, "hidden", &shape->hidden_size) ||
+	    opt_u64(opts, "heads", &shape->num_heads) || opt_u64(opts, "kv_heads", &shape->num_kv_heads) ||
+	    opt_u64(opts, "vocab", &shape->vocab_size) || opt_u64(opts, "intermediate", &shape->intermediate_size))
+		return -1;
+	o->task = (gw_advise_task)task;
+	o->precision = (gw_precision)prec;
+	o->weights = (gw_weights)w;
+	o->optimizer = (gw_optimizer)opt;
+	o->strategy = (gw_strategy)strat;
+	o->offload = (gw_offload)off;
+	o->attention = (gw_attention)att;
+	if ((ck = PyDict_GetItemString(opts, "checkpointing")) && ck != Py_None) {
+		int t = PyObject_IsTrue(ck);
+		if (t < 0)
+			return -1;
+		o->checkpointing = t;
+	}
+	return 0;
+}
+
+/* Targets: a sequence of (name, source, memory_bytes, cc_major, cc_minor). */
+static int advise_targets(PyObject *list, gw_advise_target **out, size_t *n)
+{
+	gw_advise_target *t;
+	Py_ssize_t len = PySequence_Size(list);
+
+	*out = NULL;
+	*n = 0;
+	if (len < 0)
+		return -1;
+	if (len > 4096) {
+		raise_code(GW_EINVAL, "advise: at most 4096 targets");
+		return -1;
+	}
+	if (!(t = calloc(len ? (size_t)len : 1, sizeof(*t)))) {
+		PyErr_NoMemory();
+		return -1;
+	}
+	for (Py_ssize_t i = 0; i < len; i++) {
+		PyObject *item = PySequence_GetItem(list, i);
+		const char *name, *source;
+		unsigned long long mem;
+		unsigned int major, minor;
+		int ok = item && PyTuple_Check(item) &&
+			 PyArg_ParseTuple(item, "ssKII:advise target", &name, &source, &mem, &major, &minor);
+
+		if (ok) {
+			snprintf(t[i].name, sizeof(t[i].name), "%s", name);
+			snprintf(t[i].source, sizeof(t[i].source), "%s", source);
+			t[i].memory_bytes = mem;
+			t[i].cc_major = major;
+			t[i].cc_minor = minor;
+		} else if (item && !PyErr_Occurred()) {
+			PyErr_SetString(PyExc_TypeError, "advise: a target is a tuple (name, source, memory, major, minor)");
+		}
+		Py_XDECREF(item);
+		if (!ok) {
+			free(t);
+			return -1;
+		}
+	}
+	*out = t;
+	*n = (size_t)len;
+	return 0;
+}
+
+/* advise(source, value, name, options, targets, target_batch) -> the JSON
+ * of `gpuwise advise --json`. source: "catalogue" (value: a name), "config"
+ * (value: config.json text) or "shape" (options params/layers/...). */
+static PyObject *mod_advise(PyObject *mod, PyObject *args)
+{
+	const char *source, *value, *name;
+	PyObject *opts, *tlist, *res = NULL;
+	Py_ssize_t vlen;
+	unsigned long long target_batch;
+	gw_advise_options o = GW_ADVISE_OPTIONS_INIT;
+	gw_advise_target *targets = NULL;
+	gw_advise_report *rep = NULL;
+	gw_model m, shape;
+	size_t n = 0;
+	char *json;
+	int rc;
+
+	(void)mod;
+	if (!PyArg_ParseTuple(args, "ss#zO!OK:advise", &source, &value, &vlen, &name, &PyDict_Type, &opts, &tlist,
+			      &target_batch))
+		return NULL;
+	memset(&shape, 0, sizeof(shape));
+	if (advise_options(opts, &o, &shape) < 0 || advise_targets(tlist, &targets, &n) < 0)
+		return NULL;
+	if (!strcmp(source, "catalogue")) {
+		rc = gw_model_from_catalog(&m, value);
+	} else if (!strcmp(source, "config")) {
+		rc = gw_model_from_config(&m, value, (size_t)vlen, name);
+	} else if (!strcmp(source, "shape")) {
+		m = shape;
+		m.kind = GW_MODEL_DECODER;
+		snprintf(m.name, sizeof(m.name), "%s", name ? name : "custom");
+		rc = gw_model_finish(&m);
+	} else {
+		free(targets);
+		return raise_code(GW_EINVAL, "advise: source must be catalogue, config or shape");
+	}
+	if (rc < 0 || (rc = gw_advise_report_new(&rep, &m, source, &o, targets, n, target_batch)) < 0) {
+		free(targets);
+		return raise_code(rc, gw_error_last());
+	}
+	free(targets);
+	json = gw_advise_report_json(rep, 0);
+	gw_advise_report_free(rep);
+	if (!json)
+		return PyErr_NoMemory();
+	res = text(json);
+	free(json);
+	return res;
+}
+
+/* gpu_spec(name) -> {"name", "memory_bytes", "cc_major", "cc_minor", "source"} or None. */
+static PyObject *mod_gpu_spec(PyObject *mod, PyObject *args)
+{
+	const char *name;
+	gw_gpu_spec s;
+	PyObject *d;
+	int bad = 0;
+
+	(void)mod;
+	if (!PyArg_ParseTuple(args, "s:gpu_spec", &name))
+		return NULL;
+	if (gw_gpu_spec_find(name, &s) < 0)
+		Py_RETURN_NONE;
+	if (!(d = PyDict_New()))
+		return NULL;
+	bad |= put(d, "name", text(s.name));
+	bad |= put(d, "memory_bytes", PyLong_FromUnsignedLongLong(s.memory_bytes));
+	bad |= put(d, "cc_major", PyLong_FromUnsignedLong(s.cc_major));
+	bad |= put(d, "cc_minor", PyLong_FromUnsignedLong(s.cc_minor));
+	bad |= put(d, "source", text(s.source));
+	if (bad) {
+		Py_DECREF(d);
+		return NULL;
+	}
+	return d;
+}
+
+/* model_names() -> the catalogue's names. */
+static PyObject *mod_model_names(PyObject *mod, PyObject *unused)
+{
+	PyObject *list = PyList_New(0);
+	gw_model_entry e;
+
+	(void)mod;
+	(void)unused;
+	for (size_t i = 0; list && gw_model_catalog_at(i, &e) == 0; i++) {
+		PyObject *t = text(e.name);
+		if (!t || PyList_Append(list, t) < 0) {
+			Py_XDECREF(t);
+			Py_CLEAR(list);
+			break;
+		}
+		Py_DECREF(t);
+	}
+	return list;
+}
+
 /* ---- module ------------------------------------------------------------- */
 
 static PyObject *mod_version(PyObject *m, PyObject *unused)
@@ -1664,6 +1891,10 @@ static PyMethodDef module_methods[] = {
 	{ "explain", mod_explain, METH_VARARGS, "explain(data: bytes) -> list of match dicts." },
 	{ "finding", mod_finding, METH_VARARGS, "finding(id) -> catalogue entry dict or None." },
 	{ "finding_ids", mod_finding_ids, METH_NOARGS, "finding_ids() -> every catalogue id." },
+	{ "advise", mod_advise, METH_VARARGS,
+	  "advise(source, value, name, options, targets, target_batch) -> JSON of gpuwise advise --json." },
+	{ "gpu_spec", mod_gpu_spec, METH_VARARGS, "gpu_spec(name) -> spec-table GPU dict or None." },
+	{ "model_names", mod_model_names, METH_NOARGS, "model_names() -> the advise catalogue's names." },
 #ifdef GW_PY_HAVE_DOCTOR
 	{ "doctor", (PyCFunction)(void (*)(void))mod_doctor, METH_VARARGS | METH_KEYWORDS,
 	  "doctor(deep=False, python_envs=(), deep_timeout=20.0, flags=0) -> report dict." },

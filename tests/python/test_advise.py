@@ -1,0 +1,70 @@
+"""gpuwise.advise(): the same document as `gpuwise advise --json` (one C
+report writes both), models from the catalogue, a config.json, a folder, a
+dict or a shape; targets from the spec table, a size, or this machine's GPUs
+through the fake NVML; errors as gpuwise exceptions."""
+import json
+import os
+import subprocess
+
+from test_module import REPO, built_module, machine_json, run_py  # noqa: F401  (fixture)
+
+GW = os.path.join(REPO, "build", "gpuwise")
+WITH_MACHINE = os.path.join(REPO, "scripts", "with-machine")
+
+
+def cli_json(machine, *args):
+    cmd = [WITH_MACHINE, os.path.join(REPO, "tests", "machines", machine), "--", GW, "advise", "--json", *args]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    return json.loads(r.stdout)
+
+
+def test_same_document_as_the_cli():
+    out, _ = run_py("h100-8x", """
+        out = [gpuwise.advise("llama-2-7b", task="lora", batch=4, seq=1024, gpu="RTX 4090"),
+               gpuwise.advise("gpt2", seq=512),
+               gpuwise.advise("llama-3-8b", task="infer", seq=4096, new_tokens=256, gpu="0")]
+    """)
+    assert out[0] == cli_json("h100-8x", "llama-2-7b", "--task", "lora", "--batch", "4", "--seq", "1024",
+                              "--gpu", "RTX 4090")
+    assert out[1] == cli_json("h100-8x", "gpt2", "--seq", "512")
+    assert out[2] == cli_json("h100-8x", "llama-3-8b", "--task", "infer", "--seq", "4096", "--new-tokens", "256",
+                              "--gpu", "0")
+    m = machine_json("h100-8x")["nvml"]["devices"]
+    local = out[1]["targets"]
+    assert len(local) == len(m) and all(t["source"] == "local" for t in local)
+    assert local[0]["memory_bytes"] == m[0]["memory"]["total"] and local[0]["compute_capability"] == "9.0"
+    assert out[0]["model"]["params"] == 6738415616 and out[0]["per_gpu"]["trainable_params"] == 4194304
+
+
+def test_models_and_errors(tmp_path):
+    cfg = {"model_type": "qwen2", "vocab_size": 151936, "hidden_size": 896, "intermediate_size": 4864,
+           "num_hidden_layers": 24, "num_attention_heads": 14, "num_key_value_heads": 2,
+           "tie_word_embeddings": True}
+    (tmp_path / "config.json").write_text(json.dumps(cfg))
+    (tmp_path / "bad.json").write_text('{"model_type": "llama", ')
+    out, _ = run_py("h100-8x", """
+        import gpuwise as g
+        d = %r
+        out = {"dict": g.advise(%r, memory="24GiB")["model"]["params"],
+               "folder": g.advise(d, memory=24 << 30)["model"]["params"],
+               "file": g.advise(os.path.join(d, "config.json"), memory="24GiB")["model"]["from"],
+               "shape": g.advise(params=7_000_000_000, layers=32, hidden=4096, heads=32, vocab=32000,
+                                 task="infer", memory="24GiB")["model"]["params"]}
+        errs = []
+        for call in (lambda: g.advise("nosuch"), lambda: g.advise(os.path.join(d, "bad.json")),
+                     lambda: g.advise({"model_type": "vit"}), lambda: g.advise("gpt2", task="fly"),
+                     lambda: g.advise("gpt2", batch=0), lambda: g.advise("gpt2", gpu="99"),
+                     lambda: g.advise(params=5), lambda: g.advise("gpt2", bogus=1),
+                     lambda: g.advise("gpt2", batch="4")):
+            try:
+                call()
+                errs.append(None)
+            except Exception as e:
+                errs.append(type(e).__name__)
+        out["errors"] = errs
+    """ % (str(tmp_path), cfg))
+    assert out["dict"] == 494032768 and out["folder"] == 494032768 and out["file"] == "config"
+    assert out["shape"] == 7000000000
+    assert out["errors"] == ["DeviceNotFoundError", "ParseError", "NotSupportedError", "InvalidArgumentError",
+                             "InvalidArgumentError", "DeviceNotFoundError", "InvalidArgumentError", "TypeError",
+                             "TypeError"]
