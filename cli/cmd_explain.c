@@ -204,7 +204,8 @@ static void print_matches(const gw_explainer *ex)
 		print_wrapped_at("    ", "Cause: ", m->doc->cause);
 		print_wrapped_at("    ", "Fix:   ", m->doc->fix);
 		printf("    More:  gpuwise explain %s\n", m->doc->id);
-		if (!strcmp(m->doc->id, "cuda-out-of-memory"))
+		/* Both are "not enough GPU memory": who holds it decides the fix. */
+		if (!strcmp(m->doc->id, "cuda-out-of-memory") || !strcmp(m->doc->id, "kv-cache-no-memory"))
 			print_memory_holders();
 		if (i + 1 < n)
 			putchar('\n');

@@ -31,6 +31,11 @@
 #define NDOC GW__FINDING_DOCS_COUNT
 #define NO_STATE UINT32_MAX
 #define OUT_FLAG 0x80000000u   /* in delta after build: target ends a literal */
+/* Bytes >= 0x80 (UTF-8 of Chinese wordings) share this many classes, by
+ * their low bits, instead of one class per distinct byte: that would double
+ * the automaton for a handful of literals. A literal holding such bytes is
+ * then only a candidate, checked against the line itself (literal_at). */
+#define HIGH_CLASSES 8u
 
 /* ---- the catalogue ---------------------------------------------------- */
 
@@ -73,6 +78,7 @@ struct catalogue {
 	uint8_t *has_out;
 	int32_t pat_next[NPAT];    /* next pattern ending in the same state */
 	size_t lit_len[NPAT];
+	bool inexact[NPAT];        /* literal has bytes >= 0x80: verify hits */
 	regex_t rx[NPAT], unless[NPAT];
 	bool has_rx[NPAT], has_unless[NPAT];
 };
@@ -109,17 +115,29 @@ static uint8_t fold(uint8_t c)
 	return (c >= 'A' && c <= 'Z') ? (uint8_t)(c - 'A' + 'a') : c;
 }
 
-/* Give every byte that occurs in a literal its own class, upper case
- * sharing the class of lower case; everything else is class 0. */
+/* Give every ASCII byte that occurs in a literal its own class, upper case
+ * sharing the class of lower case; bytes >= 0x80 share HIGH_CLASSES classes
+ * when some literal has them; everything else is class 0. */
 static void build_classes(struct catalogue *cat)
 {
+	bool high = false;
+
 	cat->nclass = 1;
 	for (unsigned p = 0; p < NPAT; p++)
 		for (const char *s = gw__explain_patterns[p].literal; *s; s++) {
 			uint8_t c = fold((uint8_t)*s);
+			if (c >= 0x80) {
+				high = cat->inexact[p] = true;
+				continue;
+			}
 			if (!cat->cls[c])
 				cat->cls[c] = (uint8_t)cat->nclass++;
 		}
+	if (high) {
+		for (unsigned c = 0x80; c <= 0xff; c++)
+			cat->cls[c] = (uint8_t)(cat->nclass + (c & (HIGH_CLASSES - 1)));
+		cat->nclass += HIGH_CLASSES;
+	}
 	for (unsigned c = 'A'; c <= 'Z'; c++)
 		cat->cls[c] = cat->cls[c - 'A' + 'a'];
 	/* A NUL reads as a space, here as in the regexes (see end_piece). */
@@ -477,6 +495,18 @@ static void end_piece(gw_explainer *ex, bool newline)
 	}
 }
 
+/* Does the (lowercase) literal occur at text, folding ASCII case and
+ * reading NUL as a space like the automaton does? */
+static bool literal_at(const char *text, const char *lit, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		uint8_t c = text[i] ? fold((uint8_t)text[i]) : ' ';
+		if (c != (uint8_t)lit[i])
+			return false;
+	}
+	return true;
+}
+
 static void note_hits(gw_explainer *ex, uint32_t s, size_t end_off)
 {
 	const struct catalogue *cat = ex->cat;
@@ -484,11 +514,16 @@ static void note_hits(gw_explainer *ex, uint32_t s, size_t end_off)
 
 	for (; st >= 0; st = cat->dict[st])
 		for (int32_t p = cat->out_head[st]; p >= 0; p = cat->pat_next[p]) {
+			size_t start = end_off + 1 - cat->lit_len[p];
+
 			if (ex->pat_gen[p] == ex->gen)
+				continue;
+			if (cat->inexact[p] &&
+			    !literal_at(ex->line + start, gw__explain_patterns[p].literal, cat->lit_len[p]))
 				continue;
 			ex->pat_gen[p] = ex->gen;
 			ex->hits[ex->nhits].pat = (unsigned)p;
-			ex->hits[ex->nhits].start = end_off + 1 - cat->lit_len[p];
+			ex->hits[ex->nhits].start = start;
 			ex->nhits++;
 		}
 }

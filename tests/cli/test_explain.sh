@@ -83,9 +83,13 @@ score_set() {
 	n=${n%/*}
 	[ "$n" -ge "$min" ] || fail "$dir: $n exact, want at least $min"
 }
-score_set tests/explain/ecosystem 6
-[ "$(ls tests/explain/ecosystem/*.log | wc -l)" -ge 60 ] || fail "ecosystem set has fewer than 60 logs"
-score_set tests/explain/holdout-2 6
+# The tuned set must be exact, like the corpus.
+eco_total=$(ls tests/explain/ecosystem/*.log | wc -l)
+score_set tests/explain/ecosystem "$eco_total"
+[ "$eco_total" -ge 60 ] || fail "ecosystem set has fewer than 60 logs"
+# Floor: the score after tuning (38/40, holdout-2/README.md); it may rise,
+# never fall.
+score_set tests/explain/holdout-2 38
 [ "$(ls tests/explain/holdout-2/*.log | wc -l)" = 40 ] || fail "holdout-2 must keep its 40 logs"
 # Each of these logs comes from its own thread, used by no other set.
 dups="$( { grep -h '^# source:' tests/explain/{ecosystem,holdout-2}/*.expected
@@ -142,6 +146,13 @@ cp data/findings/*.txt "$T/f/"
 sed '/^[a-z]/{s/\thttps:[^\t]*$/\t-/;}' data/explain/patterns >"$T/patterns"
 if "$PY" scripts/gen-explain "$T/gen" "$T/patterns" "$T/f" 2>/dev/null; then
 	fail "gen-explain accepted pattern rows without a source"
+fi
+# A literal with letter case outside ASCII cannot be folded by the scanner
+# (it folds A-Z only): refused. Caseless UTF-8 (Chinese) is accepted.
+cp data/explain/patterns "$T/patterns-cased"
+printf 'gpu-lost\tkernel\tCarte graphique PERDUE\xc3\x89\t-\t-\thttps://example.org/x\n' >>"$T/patterns-cased"
+if "$PY" scripts/gen-explain "$T/gen" "$T/patterns-cased" data/findings 2>/dev/null; then
+	fail "gen-explain accepted a literal with non-ASCII letter case"
 fi
 sed -i '/^source:/d' "$T/f/gpu-lost.txt"
 if "$PY" scripts/gen-explain "$T/gen" data/explain/patterns "$T/f" 2>/dev/null; then
@@ -203,6 +214,9 @@ if [ -f build/fake/libnvidia-ml.so.1 ]; then
 	scripts/with-machine laptop-3060 -- "$G" explain 'torch.OutOfMemoryError: CUDA out of memory.' >"$T/o" 2>&1; rc=$?
 	[ $rc = 0 ] && grep -q 'GPU memory on this machine now' "$T/o" && grep -q 'pid 1710 .*Xorg' "$T/o" \
 		|| fail "OOM tailoring on laptop-3060: exit $rc $(tail -5 "$T/o")"
+	scripts/with-machine laptop-3060 -- "$G" explain 'ValueError: No available memory for the cache blocks.' >"$T/o" 2>&1; rc=$?
+	[ $rc = 0 ] && grep -q '^kv-cache-no-memory:' "$T/o" && grep -q 'GPU memory on this machine now' "$T/o" \
+		|| fail "KV-cache tailoring on laptop-3060: exit $rc $(tail -5 "$T/o")"
 	scripts/with-machine laptop-3060 -- "$G" explain 'RuntimeError: No CUDA GPUs are available' >"$T/o" 2>&1
 	grep -q 'GPU memory on this machine' "$T/o" && fail "memory listing shown for a non-OOM error"
 fi

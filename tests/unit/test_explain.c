@@ -264,6 +264,54 @@ static void test_nul(void)
 	gw_explainer_free(ex);
 }
 
+/* Issue 9 B: the same error worded in Chinese gives the same id, and
+ * Chinese literals (whose bytes share a few automaton classes) only match
+ * where the literal really is. */
+static void test_chinese(void)
+{
+	static const struct { const char *en, *zh, *id; } pairs[] = {
+		{ "The paging file is too small for this operation to complete.",
+		  "页面文件太小，无法完成操作。", "windows-paging-file-too-small" },
+		{ "The specified module could not be found.", "找不到指定的模块。", "windows-dll-load-failed" },
+		{ "CUDA out of memory.", "训练时显存不足，batch size 已经是 1", "cuda-out-of-memory" },
+		{ "CUDA driver version is insufficient for CUDA runtime version",
+		  "CUDA 驱动程序版本不足以支持 CUDA 运行时版本", "driver-too-old-for-framework" },
+		{ "libcudart.so.11.0: cannot open shared object file", "系统找不到名为libcudart.so.11.0的动态库文件",
+		  "cuda-library-missing" },
+	};
+	/* Same low three bits as the UTF-8 of 显存不足, other bytes. */
+	static const char lookalike[] = "x \xee\xa0\xb6\xed\xa5\xa0\xec\xb0\x85\xe0\xbe\xbb y\n";
+	const char *late = "我的显卡一直报错显存不足\n";
+	gw_explainer *ex;
+
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		ex = scan(pairs[i].en);
+		CHECK_INT(gw_explainer_count(ex), 1);
+		CHECK_STR(id_at(ex, 0), pairs[i].id);
+		gw_explainer_free(ex);
+		ex = scan(pairs[i].zh);
+		CHECK_INT(gw_explainer_count(ex), 1);
+		CHECK_STR(id_at(ex, 0), pairs[i].id);
+		gw_explainer_free(ex);
+	}
+	ex = scan(lookalike);
+	CHECK_INT(gw_explainer_count(ex), 0);
+	gw_explainer_free(ex);
+	/* A Chinese run that is a false candidate first, the literal later. */
+	ex = NULL;
+	CHECK_INT(gw_explainer_new(&ex), 0);
+	if (!ex)
+		return;
+	for (const char *p = late; *p; p++)
+		gw_explainer_feed(ex, p, 1);
+	gw_explainer_finish(ex);
+	CHECK_INT(gw_explainer_count(ex), 1);
+	CHECK_STR(id_at(ex, 0), "cuda-out-of-memory");
+	if (gw_explainer_count(ex))
+		CHECK_STR(gw_explainer_match(ex, 0)->excerpt, "我的显卡一直报错显存不足");
+	gw_explainer_free(ex);
+}
+
 int main(void)
 {
 	/* The threads race for the first build of the catalogue: run first. */
@@ -272,6 +320,7 @@ int main(void)
 	test_nul();
 	test_catalogue();
 	test_variants();
+	test_chinese();
 	test_order_count_and_veto();
 	test_chunking();
 	test_excerpt_bounds();
