@@ -83,11 +83,21 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 	struct exp_reply r = { 0 };
 	enum exp_route route;
 
-	(void)version, (void)upload, (void)con_cls;
-	if (*upload_size)  /* a body is never read: the reply went out with the headers */
-		return MHD_NO;
+	(void)version, (void)upload;
 	if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
 		return queue_plain(c, MHD_HTTP_METHOD_NOT_ALLOWED, "Method Not Allowed\n");
+	/* A request body is never read: answered at once (and the connection
+	 * closed). Without one, the reply waits for MHD's second call, so the
+	 * connection can be kept alive for the next scrape. */
+	if (MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH) ||
+	    MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING))
+		return queue_plain(c, MHD_HTTP_CONTENT_TOO_LARGE, "Request bodies are not accepted\n");
+	if (!*con_cls) {
+		*con_cls = srv;
+		return MHD_YES;
+	}
+	if (*upload_size)
+		return MHD_NO;
 	if (!authorized(srv, c))
 		return queue_plain(c, MHD_HTTP_UNAUTHORIZED, "Unauthorized\n");
 	route = exp_route(url);

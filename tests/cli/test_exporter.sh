@@ -240,6 +240,17 @@ for p in ("/nope", "/metrics/", "/../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "
 	pycheck "a query string still reaches /metrics" '
 r = req("GET", "/metrics?name[]=gpuwise_gpu_up")
 assert r.status == 200 and "gpuwise_gpu_up" in r.text, r'
+	pycheck "two scrapes on one kept-alive connection" '
+c = http.client.HTTPConnection("127.0.0.1", PORT, timeout=5)
+for i in range(2):
+    c.request("GET", "/metrics"); r = c.getresponse(); r.read()
+    assert r.status == 200 and r.getheader("connection", "").lower() != "close", (i, r.getheaders())
+c.close()'
+	pycheck "a request with a body is refused (413), never read" '
+reply = raw(b"GET /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello", timeout=2)
+assert status_of(reply) == 413, reply[:200]
+reply = raw(b"GET /metrics HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n", timeout=2)
+assert status_of(reply) == 413, reply[:200]'
 	pycheck "methods other than GET and HEAD are 405 with Allow" '
 for m in ("POST", "PUT", "DELETE", "OPTIONS", "PATCH", "TRACE"):
     r = req(m, "/metrics")
