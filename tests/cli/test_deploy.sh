@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# The files of deploy/: the systemd unit (systemd-analyze verify) and the Kubernetes manifests
+# (kubernetes-validate --strict, offline schemas; the ServiceMonitor, a CRD
+# it has no schema for, is checked against the Service here). A tool that is
+# missing is a SKIP line; scripts/setup installs them all.
+. "$(dirname "$0")/lib.sh"
+
+# ---- systemd ------------------------------------------------------------
+if command -v systemd-analyze >/dev/null; then
+	sed "s#/usr/local/bin/gpuwise#$GW#" deploy/systemd/gpuwise-exporter.service >"$TMPD/gpuwise-exporter.service"
+	checks=$((checks + 1))
+	systemd-analyze verify --man=no "$TMPD/gpuwise-exporter.service" >"$TMPD/out" 2>&1 ||
+		fail "systemd-analyze verify: $(tail -5 "$TMPD/out")"
+	for k in DynamicUser=yes ProtectSystem=strict NoNewPrivileges=yes DevicePolicy=closed 'DeviceAllow=char-nvidia-frontend' \
+		'ExecStart=/usr/local/bin/gpuwise exporter'; do
+		checks=$((checks + 1))
+		grep -q "^$k" deploy/systemd/gpuwise-exporter.service || fail "the systemd unit lacks $k"
+	done
+else
+	echo "SKIP: systemd-analyze is not installed"
+fi
+
+# ---- Kubernetes ---------------------------------------------------------
+KV=$TOP/build/venv/bin/kubernetes-validate
+K8S=deploy/kubernetes/gpuwise-exporter.yaml
+if [ -x "$KV" ]; then
+	checks=$((checks + 1))
+	timeout 120 "$KV" --strict --quiet "$K8S" >"$TMPD/out" 2>&1 || fail "kubernetes-validate: $(tail -5 "$TMPD/out")"
+	sed 's/containerPort: 9400/containerPort: "ninety-four"/' "$K8S" >"$TMPD/broken.yaml"
+	checks=$((checks + 1))
+	! timeout 120 "$KV" --strict --quiet "$TMPD/broken.yaml" >/dev/null 2>&1 ||
+		fail "kubernetes-validate accepts a port that is not a number (the check is vacuous)"
+else
+	echo "SKIP: kubernetes-validate is not installed (scripts/setup installs it into build/venv)"
+fi
+checks=$((checks + 1))
+msg=$("$PY" - "$K8S" <<'PYEOF' 2>&1
+import sys
+try:
+    import yaml
+except ImportError:
+    print("SKIP"); sys.exit(0)
+docs = {d["kind"]: d for d in yaml.safe_load_all(open(sys.argv[1])) if d}
+ds, svc, sm = docs["DaemonSet"], docs["Service"], docs["ServiceMonitor"]
+pod = ds["spec"]["template"]
+c = pod["spec"]["containers"][0]
+assert ds["spec"]["selector"]["matchLabels"].items() <= pod["metadata"]["labels"].items()
+assert svc["spec"]["selector"].items() <= pod["metadata"]["labels"].items(), "the Service selects no pod"
+assert sm["spec"]["selector"]["matchLabels"].items() <= svc["metadata"]["labels"].items(), "the ServiceMonitor selects no Service"
+ports = {p["name"] for p in svc["spec"]["ports"]}
+assert all(e["port"] in ports for e in sm["spec"]["endpoints"]), "a ServiceMonitor endpoint names no Service port"
+assert {p["targetPort"] for p in svc["spec"]["ports"]} <= {p["name"] for p in c["ports"]}
+assert sm["metadata"]["namespace"] in sm["spec"]["namespaceSelector"]["matchNames"]
+assert c["args"][0] == "exporter" and any(e["name"] == "NODE_NAME" for e in c["env"])
+assert c["readinessProbe"]["httpGet"]["path"] == "/health"
+PYEOF
+)
+case $msg in SKIP) echo "SKIP: PyYAML missing, ServiceMonitor not cross-checked" ;; '') ;; *) fail "Kubernetes manifests: $msg" ;; esac
+
+finish
