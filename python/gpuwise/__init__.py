@@ -185,39 +185,154 @@ def _diagnosis(ctx):
     return _error(NoGPUError, "no GPU found" + (" (%s)" % why if why else ""), _C.ENOGPU)
 
 
-def _unit(device, ctx=None):
-    """Resolve a torch-like device argument to (ctx, cuda_index, info, mig)."""
-    ctx = ctx or _context()
-    if device is None:
-        n = 0
-    elif isinstance(device, bool):
-        raise TypeError("a device must be an int, 'cuda:N', a gpuwise.Device or None, not bool")
-    elif isinstance(device, int):
-        n = device
-    elif isinstance(device, str):
-        s = device.strip()
-        if s.startswith("cuda"):
-            s = s[4:]
-            s = s[1:] if s.startswith(":") else (s if s else "0")
-        if not s.isdigit():
-            raise InvalidArgumentError("invalid device string %r (want 'cuda', 'cuda:N' or 'N')" % device)
-        n = int(s)
-    elif isinstance(device, Device):
-        if device.cuda_index is None:
-            raise _error(InvalidDeviceError, "GPU %d is not visible to CUDA in this process" % device.index,
-                         _C.ENOTFOUND)
-        n = device.cuda_index
-    elif getattr(device, "type", None) in ("cuda", "hip") and hasattr(device, "index"):
-        n = device.index or 0  # a torch.device
-    else:
-        raise TypeError("a device must be an int, 'cuda:N', a gpuwise.Device or None, not %s"
-                        % type(device).__name__)
+# ---- device selectors ---------------------------------------------------------
+#
+# One resolver for every argument that names devices (get_device_*, mem_get_info,
+# select(exclude=), monitor(devices=)). In Python an int, "N", "cuda", "cuda:N"
+# and a torch.device are CUDA indices (the devices of this process, in CUDA's
+# order); every other string goes to the library's gw_context_select(), the
+# resolver of the CLI's `-i`: UUIDs and unique prefixes (8+ characters, digits
+# only included), MIG UUIDs, "G:M" as `gpuwise list` prints MIG rows, PCI bus
+# ids. A str may list several, comma-separated. Anything that names no device
+# raises DeviceNotFoundError (a ValueError) naming the selector.
+
+_SELECTOR_TYPES = "an int (CUDA index), 'cuda:N', a UUID, a PCI bus id, a gpuwise.Device or a torch.device"
+
+
+def _cuda_index_text(token):
+    """The CUDA index a string names ('3', 'cuda', 'cuda:3'), or None when it
+    is another kind of selector. Fewer than 8 digits: 8 or more are a UUID
+    prefix, as in the CLI."""
+    t = token.lower()
+    if t == "cuda":
+        return 0
+    if t.startswith("cuda:"):
+        t = t[5:]
+        if not (t.isascii() and t.isdigit()):
+            raise _error(InvalidArgumentError, "invalid device %r (want 'cuda', 'cuda:N' or 'N')" % token,
+                         _C.EINVAL)
+        return int(t)
+    if t.isascii() and t.isdigit() and len(t) < 8:
+        return int(t)
+    return None
+
+
+def _by_cuda_index(ctx, n, label, what):
     units = _cuda_units(ctx)
     if not units:
         raise _diagnosis(ctx)
     if not 0 <= n < len(units):
-        raise _error(InvalidDeviceError, "no CUDA device %d: %d visible to this process (0..%d)" % (
-            n, len(units), len(units) - 1), _C.ENOTFOUND)
+        raise _error(InvalidDeviceError, "%sno CUDA device %s: %d visible to this process (0..%d)" % (
+            what, label, len(units), len(units) - 1), _C.ENOTFOUND)
+    info, mig = units[n]
+    return (info, mig["uuid"] if mig else None, n)
+
+
+def _by_library(ctx, token, what):
+    """Targets of one non-index string, resolved by the library as `-i` does."""
+    infos = _infos(ctx)
+    try:
+        picked = ctx.select(token)
+    except GPUWiseError as e:
+        raise _error(type(e), what + str(e), e.code) from None
+    out = []
+    for index, mig in picked:
+        mig_uuid = None
+        if mig is not None:
+            migs = ctx.sample(index)["mig_devices"]
+            mig_uuid = migs[mig]["uuid"] if mig < len(migs) else None
+        out.append((infos[index], mig_uuid, None))
+    return out
+
+
+def _by_device(ctx, dev, what):
+    """A Device snapshot, found again in ctx (by index when it is still the
+    same GPU, else by UUID or bus id: the snapshot may predate refresh())."""
+    infos = _infos(ctx)
+    if 0 <= dev.index < len(infos) and (infos[dev.index]["uuid"], infos[dev.index]["pci_bus_id"]) == (
+            dev.uuid, dev.pci_bus_id):
+        return (infos[dev.index], None, None)
+    key = dev.uuid or dev.pci_bus_id
+    if not key:
+        raise _error(DeviceNotFoundError, "%sGPU %d of an earlier snapshot is gone" % (what, dev.index),
+                     _C.ENOTFOUND)
+    return _by_library(ctx, key, what)[0]
+
+
+def _resolve(ctx, sel, what=""):
+    """[(info, mig_uuid or None, cuda_index or None)] that one selector names,
+    in order, duplicates dropped. `what` prefixes error messages."""
+    if isinstance(sel, bool) or sel is None:
+        raise TypeError("%sa device must be %s, not %r" % (what, _SELECTOR_TYPES, sel))
+    if isinstance(sel, Device):
+        found = [_by_device(ctx, sel, what)]
+    elif isinstance(sel, MigDevice):
+        found = [(_by_device(ctx, sel.parent, what)[0], sel.uuid, None)]
+    elif isinstance(sel, str):
+        found = []
+        for token in sel.split(","):
+            token = token.strip()
+            if not token:
+                raise _error(InvalidArgumentError, "%sempty device selector in %r" % (what, sel), _C.EINVAL)
+            n = _cuda_index_text(token)
+            found += [_by_cuda_index(ctx, n, repr(token), what)] if n is not None else \
+                _by_library(ctx, token, what)
+    elif hasattr(type(sel), "__index__"):       # int, numpy integers
+        import operator
+        n = operator.index(sel)
+        found = [_by_cuda_index(ctx, n, str(n), what)]
+    elif isinstance(getattr(sel, "type", None), str) and hasattr(sel, "index"):   # a torch.device
+        if sel.type not in ("cuda", "hip"):
+            raise _error(InvalidArgumentError, "%s%r is not a GPU" % (what, sel), _C.EINVAL)
+        n = sel.index or 0
+        found = [_by_cuda_index(ctx, n, repr(sel), what)]
+    else:
+        raise TypeError("%sa device must be %s, not %s" % (what, _SELECTOR_TYPES, type(sel).__name__))
+    out, seen = [], set()
+    for t in found:
+        key = (t[0]["index"], t[1])
+        if key not in seen:
+            seen.add(key)
+            out.append(t)
+    return out
+
+
+def _resolve_all(ctx, sels, what):
+    """Targets of a selector or an iterable of them, duplicates dropped."""
+    if isinstance(sels, (str, bytes)) or not hasattr(sels, "__iter__"):
+        sels = (sels,)
+    out, seen = [], set()
+    for sel in sels:
+        for t in _resolve(ctx, sel, what):
+            if (t[0]["index"], t[1]) not in seen:
+                seen.add((t[0]["index"], t[1]))
+                out.append(t)
+    return out
+
+
+def _unit(device, ctx=None):
+    """Resolve a torch-like device argument to (ctx, cuda_index, info, mig)."""
+    ctx = ctx or _context()
+    if device is None:
+        device = 0
+    targets = _resolve(ctx, device)
+    if len(targets) != 1:
+        raise _error(InvalidArgumentError, "%r names %d devices; give one" % (device, len(targets)),
+                     _C.EINVAL)
+    info, mig_uuid, n = targets[0]
+    units = _cuda_units(ctx)
+    if n is None:
+        for k, (uinfo, umig) in enumerate(units):
+            if uinfo["index"] == info["index"] and (mig_uuid is None or (umig and umig["uuid"] == mig_uuid)):
+                n = k
+                break
+    if n is None:
+        if not units:
+            raise _diagnosis(ctx)
+        raise _error(InvalidDeviceError, "%r is GPU %d%s, which is not visible to CUDA in this process%s" % (
+            device, info["index"], " (MIG device %s)" % mig_uuid if mig_uuid else "",
+            " (CUDA_VISIBLE_DEVICES=%r)" % _os.environ["CUDA_VISIBLE_DEVICES"]
+            if "CUDA_VISIBLE_DEVICES" in _os.environ else ""), _C.ENOTFOUND)
     info, mig = units[n]
     return ctx, n, info, mig
 
@@ -285,10 +400,17 @@ def mem_get_info(device=None):
 
 
 def _driver_field(key):
-    """A driver-wide fact; raises why when the NVIDIA driver is not usable
-    (a version read from a driver that cannot run is not an answer)."""
+    """A fact of the NVIDIA driver. None when this machine has no NVIDIA
+    driver to ask (no NVIDIA GPU, and no working NVIDIA driver: an AMD-only or
+    GPU-less machine); raises why when one should answer and cannot (an NVIDIA
+    GPU without its driver, a driver/library mismatch, NVML missing): a
+    version read from a driver that cannot run is not an answer."""
     ctx = _context()
     nvml = {b["name"]: b for b in ctx.backends()}.get("nvml")
+    nvidia = any(d["vendor"] == "nvidia" for d in _infos(ctx))
+    usable = nvml is not None and nvml["state"] not in ("library-missing", "init-failed")
+    if not nvidia and not usable:
+        return None
     if nvml and nvml["state"] == "library-missing":
         raise _error(LibraryNotFoundError, "no NVIDIA driver library: %s" % (
             nvml["message"] or "libnvidia-ml.so.1 could not be loaded"), _C.ELIBRARY)
@@ -303,15 +425,19 @@ def _driver_field(key):
 
 
 def driver_version():
-    """The NVIDIA user-space driver version, e.g. '550.54.15'.
-    Raises the reason (DriverNotLoadedError, LibraryNotFoundError, ...) when unknown."""
+    """The NVIDIA user-space driver version, e.g. '550.54.15'; None when this
+    machine has no NVIDIA driver to ask (no NVIDIA GPU and none installed, as
+    on an AMD-only machine). Raises the reason (DriverNotLoadedError,
+    DriverMismatchError, LibraryNotFoundError, ...) when there is an NVIDIA GPU
+    or driver but its version cannot be read."""
     return _driver_field("driver_version")
 
 
 def cuda_driver_version():
-    """The highest CUDA version the driver supports, e.g. '12.4'."""
+    """The highest CUDA version the NVIDIA driver supports, e.g. '12.4'; None
+    and errors as driver_version()."""
     v = _driver_field("cuda_driver_version")
-    return "%d.%d" % (v // 1000, (v % 1000) // 10)
+    return None if v is None else "%d.%d" % (v // 1000, (v % 1000) // 10)
 
 
 # ---- devices ------------------------------------------------------------------
@@ -438,8 +564,28 @@ class Device:
         self.unavailable = unavailable
 
     def processes(self):
-        """The processes using this GPU now (pid, user, command, used_memory)."""
-        return [Process(p) for p in self._ctx.processes(self.index)]
+        """The processes using this GPU now (pid, user, command, used_memory);
+        [] when none. When they cannot be known it raises why, never [] (that
+        would say "none"): GPULostError for a lost GPU, DriverNotLoadedError
+        for a GPU no driver serves, NotSupportedError when nothing can list
+        them (a GPU gpuwise cannot read, a driver without the calls); for an
+        NVIDIA GPU whose driver failed, that failure's class (DriverMismatchError, ...)."""
+        try:
+            return [Process(p) for p in self._ctx.processes(self.index)]
+        except NotSupportedError as e:
+            if self.health == "no-driver":
+                code = _C.EDRIVER
+                nvml = {b["name"]: b for b in self._ctx.backends()}.get("nvml")
+                if self.vendor == "nvidia" and nvml and nvml["state"] == "init-failed" and nvml["error"]:
+                    code = nvml["error"]    # e.g. a driver/library mismatch, not a missing driver
+                raise _error(_C.error_class(code), "the processes on GPU %d (%s, %s) cannot be listed: %s" % (
+                    self.index, self.name or self.vendor, self.pci_bus_id,
+                    self.health_reason or "no driver serves it"), code) from None
+            if self.health == "unsupported":
+                raise _error(NotSupportedError, "the processes on GPU %d (%s, %s) cannot be listed: gpuwise "
+                             "cannot read %s GPUs" % (self.index, self.name or self.vendor, self.pci_bus_id,
+                                                      self.vendor), _C.ENOTSUP) from None
+            raise
 
     def refresh(self):
         """A new snapshot of the same GPU."""
@@ -499,31 +645,44 @@ _UNITS = {"": 1, "b": 1, "k": 10**3, "kb": 10**3, "m": 10**6, "mb": 10**6, "g": 
 
 
 def parse_size(size):
-    """Bytes from an int or a string: '8GiB' (2**30), '8GB' (10**9), '512 MiB', '1.5GiB'."""
+    """Bytes, as an int, from a size: an int (bytes), a float that is a whole
+    number of bytes (2e9), or a string '8GiB' (2**30), '8GB' (10**9),
+    '512 MiB', '1.5GiB', '100' (units k/M/G/T with B or iB, any case).
+
+    The count of bytes is exact: '1.5GiB' is 1610612736. A fraction of a byte
+    left by a unit ('0.3KiB' = 307.2) rounds to the nearest byte (halves up);
+    a plain number must be whole (1.5 or '1.5' raise InvalidArgumentError,
+    a ValueError), never silently truncated."""
     if isinstance(size, bool):
         raise TypeError("a size must be an int or a string like '8GiB', not bool")
-    if isinstance(size, int):
-        if size < 0:
-            raise InvalidArgumentError("a size cannot be negative: %d" % size)
-        return size
     if isinstance(size, float):
-        if not size >= 0 or size == float("inf"):
-            raise InvalidArgumentError("invalid size %r" % size)
+        if not (size >= 0 and size != float("inf")):
+            raise _error(InvalidArgumentError, "invalid size %r" % size, _C.EINVAL)
+        if not size.is_integer():
+            raise _error(InvalidArgumentError, "a size of %r bytes is not a whole number of bytes (give an int, "
+                         "or a string with a unit such as '1.5GiB')" % size, _C.EINVAL)
         return int(size)
+    if hasattr(type(size), "__index__") and not isinstance(size, str):   # int, numpy integers
+        import operator
+        n = operator.index(size)
+        if n < 0:
+            raise _error(InvalidArgumentError, "a size cannot be negative: %d" % n, _C.EINVAL)
+        return n
     if not isinstance(size, str):
         raise TypeError("a size must be an int or a string like '8GiB', not %s" % type(size).__name__)
     s = size.strip().lower()
     i = 0
-    while i < len(s) and (s[i].isdigit() or s[i] == "."):
+    while i < len(s) and s[i] in "0123456789.":
         i += 1
     num, unit = s[:i], s[i:].strip()
-    try:
-        value = float(num)
-    except ValueError:
-        value = None
-    if value is None or unit not in _UNITS or num.count(".") > 1:
-        raise InvalidArgumentError("invalid size %r (want e.g. 8GiB, 8GB, 512MiB or bytes)" % size)
-    return int(value * _UNITS[unit])
+    if not num.strip(".") or num.count(".") > 1 or unit not in _UNITS:
+        raise _error(InvalidArgumentError, "invalid size %r (want e.g. 8GiB, 8GB, 512MiB or bytes)" % size,
+                     _C.EINVAL)
+    from fractions import Fraction
+    value = Fraction(num) * _UNITS[unit]     # exact: no float rounding
+    if value.denominator != 1 and _UNITS[unit] == 1:
+        raise _error(InvalidArgumentError, "%r is not a whole number of bytes" % size, _C.EINVAL)
+    return int(value + Fraction(1, 2)) if value.denominator != 1 else int(value)
 
 
 def _framework_warning():
@@ -547,25 +706,12 @@ def _framework_warning():
     return None
 
 
-def _matches_exclude(cand, excl):
-    info, mig = cand["info"], cand["mig"]
-    if isinstance(excl, Device):
-        return excl.index == info["index"]
-    if isinstance(excl, MigDevice):
-        return mig is not None and excl.uuid == mig["uuid"]
-    if isinstance(excl, int) and not isinstance(excl, bool):
-        return cand["cuda_index"] == excl
-    if isinstance(excl, str):
-        e = excl.strip().lower()
-        if not e:
-            return False
-        ids = [(info["uuid"] or "").lower(), (info["pci_bus_id"] or "").lower()]
-        if mig is not None:
-            ids.append((mig["uuid"] or "").lower())
-        if any(i and i.startswith(e) for i in ids) or ids[0].startswith("gpu-" + e):
-            return True
-        return ":" in e and ids[1].endswith(e)
-    raise TypeError("exclude entries must be ints (CUDA indices), UUIDs, bus ids or Devices")
+def _excluded(cand, targets):
+    """Is candidate cand (a GPU or one MIG device of it) among the excluded
+    targets? Excluding a GPU excludes its MIG devices too."""
+    index, mig = cand["info"]["index"], cand["mig"]
+    return any(t[0]["index"] == index and (t[1] is None or (mig is not None and mig["uuid"] == t[1]))
+               for t in targets)
 
 
 def select(count=1, min_free_memory=None, max_utilization=None, exclude=(), order="memory",
@@ -576,8 +722,10 @@ def select(count=1, min_free_memory=None, max_utilization=None, exclude=(), orde
     Device (or MigDevice) objects, best first.
 
     min_free_memory: bytes or '8GiB'/'8GB'; max_utilization: percent;
-    exclude: CUDA indices, UUIDs, PCI bus ids or Devices; order: 'memory'
-    (most free first), 'utilization' (least busy first) or 'index'.
+    exclude: device selectors (CUDA indices, 'cuda:N', UUIDs or 8+ character
+    prefixes, MIG UUIDs, PCI bus ids, Device/MigDevice objects; one that names
+    no device raises DeviceNotFoundError); order: 'memory' (most free first),
+    'utilization' (least busy first) or 'index'.
     Unknown free memory fails min_free_memory; unknown utilisation passes
     max_utilization and sorts last. Raises NoSuitableDeviceError saying why
     each GPU was refused, or the reason there is no GPU at all."""
@@ -593,14 +741,11 @@ def select(count=1, min_free_memory=None, max_utilization=None, exclude=(), orde
             raise TypeError("max_utilization must be a number (percent)")
         if not 0 <= max_utilization <= 100:
             raise InvalidArgumentError("max_utilization must be between 0 and 100")
-    if isinstance(exclude, (str, int, Device, MigDevice)):
-        exclude = (exclude,)
-    exclude = tuple(exclude)
-
     ctx = _context()
     units = _cuda_units(ctx)
     if not units:
         raise _diagnosis(ctx)
+    excluded = _resolve_all(ctx, exclude, "exclude: ")
     cands, samples, devs = [], {}, {}
     for n, (info, mig) in enumerate(units):
         idx = info["index"]
@@ -630,7 +775,7 @@ def select(count=1, min_free_memory=None, max_utilization=None, exclude=(), orde
         c["free"] = mig["memory_free"] if mig is not None else s["memory_free"]
         c["util"] = s["gpu_util"]
         label = (mig or c["info"])["uuid"]
-        if any(_matches_exclude(c, e) for e in exclude):
+        if _excluded(c, excluded):
             c["refused"] = "excluded"
         elif c["info"]["health"] != "ok":
             c["refused"] = "health %s" % c["info"]["health"]

@@ -197,22 +197,17 @@ def _selectors(devices):
         if not infos:
             return [], "no GPU is visible to CUDA in this process"
         return [_selector_of(i) for i in infos], None
-    if isinstance(devices, (int, str, gpuwise.Device)):
-        devices = [devices]
-    sels = []
-    for d in devices:
-        if isinstance(d, gpuwise.Device):
-            sels.append(d.uuid or d.pci_bus_id or str(d.index))
-        elif isinstance(d, gpuwise.MigDevice):
-            sels.append(d.parent.uuid or d.parent.pci_bus_id or str(d.parent.index))
-        elif isinstance(d, int) and not isinstance(d, bool):
-            _ctx, _n, info, _mig = gpuwise._unit(d)   # a CUDA index, as elsewhere
-            sels.append(_selector_of(info))
-        elif isinstance(d, str):
-            sels.append(d)
-        else:
-            raise TypeError("devices must be CUDA indices, UUIDs, bus ids or gpuwise.Device objects")
-    return sels, None
+    # Any selector gpuwise takes elsewhere; a MIG device is sampled as its
+    # GPU. Each GPU once, in the order given; one that names nothing raises.
+    ctx = gpuwise._context()
+    infos, seen = [], set()
+    for info, _mig, _n in gpuwise._resolve_all(ctx, devices, "monitor(devices=...): "):
+        if info["index"] not in seen:
+            seen.add(info["index"])
+            infos.append(info)
+    if not infos:
+        return [], "no device was given"
+    return [_selector_of(i) for i in infos], None
 
 
 # Monitors whose sampling thread runs. A fork child inherits them without

@@ -42,7 +42,7 @@ struct error_class {
 	const char *name;
 	int code;
 	int parent;            /* index of the gpuwise parent in this table, -1 = Exception */
-	const char *builtin;   /* an extra built-in base, or NULL */
+	const char *builtin;   /* extra built-in bases, comma-separated ("LookupError,ValueError"), or NULL */
 	const char *doc;
 	PyObject *cls;
 };
@@ -59,7 +59,8 @@ static struct error_class error_classes[] = {
 	{ "GPULostError", GW_ELOST, 0, NULL, "The GPU has fallen off the bus.", NULL },
 	{ "GPUPermissionError", GW_EPERM, 0, "PermissionError",
 	  "No permission to use a GPU (device node, cgroup).", NULL },
-	{ "DeviceNotFoundError", GW_ENOTFOUND, 0, "LookupError", "No device matches the selector.", NULL },
+	/* Also a ValueError: a selector that names no device is a bad argument value. */
+	{ "DeviceNotFoundError", GW_ENOTFOUND, 0, "LookupError,ValueError", "No device matches the selector.", NULL },
 	{ "InvalidDeviceError", 0, 7, "IndexError",
 	  "A device index is out of range for the devices visible to CUDA in this process.", NULL },
 	{ "InvalidArgumentError", GW_EINVAL, 0, "ValueError", "An argument is not valid.", NULL },
@@ -118,6 +119,35 @@ out:
 	return NULL;
 }
 
+/* (parent, each built-in named in the comma-separated `names`) as a tuple. */
+static PyObject *class_bases(PyObject *builtins, PyObject *parent, const char *names)
+{
+	PyObject *bases = PyList_New(0), *tuple = NULL;
+	const char *p = names;
+
+	if (!bases || PyList_Append(bases, parent) < 0)
+		goto out;
+	while (p && *p) {
+		size_t n = strcspn(p, ",");
+		char name[32];
+		PyObject *cls;
+		int rc;
+
+		snprintf(name, sizeof(name), "%.*s", (int)n, p);
+		if (!(cls = PyObject_GetAttrString(builtins, name)))
+			goto out;
+		rc = PyList_Append(bases, cls);
+		Py_DECREF(cls);
+		if (rc < 0)
+			goto out;
+		p += n + (p[n] == ',');
+	}
+	tuple = PyList_AsTuple(bases);
+out:
+	Py_XDECREF(bases);
+	return tuple;
+}
+
 static int create_error_classes(PyObject *module)
 {
 	PyObject *builtins = PyImport_ImportModule("builtins");
@@ -127,14 +157,10 @@ static int create_error_classes(PyObject *module)
 	for (int i = 0; i < NERRORS; i++) {
 		struct error_class *e = &error_classes[i];
 		char qual[96];
-		PyObject *bases, *parent, *extra = NULL;
+		PyObject *bases, *parent;
 
 		parent = e->parent < 0 ? PyExc_Exception : error_classes[e->parent].cls;
-		if (e->builtin && !(extra = PyObject_GetAttrString(builtins, e->builtin)))
-			goto fail;
-		bases = extra ? PyTuple_Pack(2, parent, extra) : PyTuple_Pack(1, parent);
-		Py_XDECREF(extra);
-		if (!bases)
+		if (!(bases = class_bases(builtins, parent, e->builtin)))
 			goto fail;
 		snprintf(qual, sizeof(qual), "gpuwise.%s", e->name);
 		e->cls = PyErr_NewExceptionWithDoc(qual, e->doc, bases, NULL);
@@ -801,6 +827,42 @@ static PyObject *Context_find(PyObject *obj, PyObject *args)
 	return PyLong_FromLong(index);
 }
 
+/* select(selectors) -> [(index, mig)]: gw_context_select, the CLI's -i
+ * resolver, so Python accepts what the CLI accepts; mig is a position in
+ * sample(index)["mig_devices"], or None for the whole GPU. */
+static PyObject *Context_select(PyObject *obj, PyObject *args)
+{
+	ContextObject *self = (ContextObject *)obj;
+	struct failure f = { 0, "" };
+	gw_selection *list = NULL;
+	size_t count = 0;
+	const char *sel;
+	PyObject *res;
+	int rc;
+
+	if (context_check(self) < 0 || !PyArg_ParseTuple(args, "s:select", &sel))
+		return NULL;
+	Py_BEGIN_ALLOW_THREADS
+	pthread_mutex_lock(&self->lock);
+	rc = gw_context_select(self->ctx, sel, &list, &count);
+	if (rc < 0)
+		failure_take(&f, rc);
+	pthread_mutex_unlock(&self->lock);
+	Py_END_ALLOW_THREADS
+	if (rc < 0)
+		return raise_code(f.code, f.message);
+	res = PyList_New((Py_ssize_t)count);
+	for (size_t i = 0; res && i < count; i++) {
+		PyObject *t = list[i].mig < 0 ? Py_BuildValue("(iO)", list[i].device, Py_None)
+					       : Py_BuildValue("(ii)", list[i].device, list[i].mig);
+
+		if (!t || PyList_SetItem(res, (Py_ssize_t)i, t) < 0)
+			Py_CLEAR(res);
+	}
+	gw_selection_free(list);
+	return res;
+}
+
 static PyObject *Context_root(PyObject *obj, PyObject *unused)
 {
 	ContextObject *self = (ContextObject *)obj;
@@ -832,6 +894,9 @@ static PyMethodDef Context_methods[] = {
 	{ "driver", Context_driver, METH_NOARGS, "driver() -> dict of driver-wide facts." },
 	{ "backends", Context_backends, METH_NOARGS, "backends() -> list of backend status dicts." },
 	{ "find", Context_find, METH_VARARGS, "find(selector) -> index (index, UUID prefix or PCI bus id)." },
+	{ "select", Context_select, METH_VARARGS,
+	  "select(selectors) -> [(index, mig or None)]: the CLI's -i rules (comma-separated list, "
+	  "index, G:M, UUID or 8+ character prefix, MIG UUID, PCI bus id), duplicates dropped." },
 	{ "root", Context_root, METH_NOARGS, "root() -> the file-system root in use." },
 	{ "close", Context_close, METH_NOARGS, "close() -> release the library context now." },
 	{ NULL, NULL, 0, NULL }
