@@ -1,38 +1,62 @@
-# Type stubs for gpuwise (the C extension gpuwise._gpuwise plus the Python package).
-from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple, TypeVar, Union
+# Type stubs for the gpuwise package; the C extension's are in _gpuwise.pyi, the
+# monitor's in _monitor.pyi. `python -m mypy.stubtest gpuwise` checks them against
+# the module (tests/python/test_typing.py).
+from typing import Any, Callable, Dict, Iterable, List, Optional, Protocol, Sequence, SupportsIndex, Tuple, Union
+
+from ._gpuwise import (
+    DeviceNotFoundError as DeviceNotFoundError,
+    DriverMismatchError as DriverMismatchError,
+    DriverNotLoadedError as DriverNotLoadedError,
+    GPUIOError as GPUIOError,
+    GPULostError as GPULostError,
+    GPUPermissionError as GPUPermissionError,
+    GPUWiseError as GPUWiseError,
+    InvalidArgumentError as InvalidArgumentError,
+    InvalidDeviceError as InvalidDeviceError,
+    LibraryNotFoundError as LibraryNotFoundError,
+    NoGPUError as NoGPUError,
+    NoSuitableDeviceError as NoSuitableDeviceError,
+    NotSupportedError as NotSupportedError,
+    ParseError as ParseError,
+    VendorError as VendorError,
+)
+from ._monitor import GPUSummary as GPUSummary, Monitor as Monitor, Sample as Sample, Summary as Summary
 
 __version__: str
+__all__ = [
+    "is_available", "device_count", "get_device_name", "get_device_capability",
+    "mem_get_info", "driver_version", "cuda_driver_version", "devices", "Device",
+    "MigDevice", "Process", "select", "monitor", "Monitor", "refresh", "parse_size",
+    "explain", "Match", "install_excepthook", "explanation_text", "doctor", "Report", "Finding",
+    "GPUWiseError", "NoGPUError", "DriverNotLoadedError", "DriverMismatchError",
+    "LibraryNotFoundError", "GPULostError", "GPUPermissionError", "DeviceNotFoundError",
+    "InvalidDeviceError", "InvalidArgumentError", "NotSupportedError", "VendorError",
+    "ParseError", "GPUIOError", "NoSuitableDeviceError",
+]
 
-DeviceArg = Union[int, str, "Device", None, Any]   # int, "cuda:N", Device, torch.device or None
-Size = Union[int, float, str]                     # bytes, or "8GiB" / "8GB" / "512 MiB"
+class _TorchDevice(Protocol):
+    """torch.device("cuda", 1) and anything shaped like it."""
+    @property
+    def type(self) -> str: ...
+    @property
+    def index(self) -> Optional[int]: ...
 
-class GPUWiseError(Exception):
-    code: int
-    message: str
-class NoGPUError(GPUWiseError): ...
-class DriverNotLoadedError(GPUWiseError): ...
-class DriverMismatchError(GPUWiseError): ...
-class LibraryNotFoundError(GPUWiseError): ...
-class GPULostError(GPUWiseError): ...
-class GPUPermissionError(GPUWiseError, PermissionError): ...
-class DeviceNotFoundError(GPUWiseError, LookupError): ...
-class InvalidDeviceError(DeviceNotFoundError, IndexError): ...
-class InvalidArgumentError(GPUWiseError, ValueError): ...
-class NotSupportedError(GPUWiseError): ...
-class VendorError(GPUWiseError): ...
-class ParseError(GPUWiseError): ...
-class GPUIOError(GPUWiseError, OSError): ...
-class NoSuitableDeviceError(GPUWiseError): ...
+# A device selector (docs/python.md): an int or "N" or "cuda:N" (CUDA index), a
+# UUID or 8+ character prefix, a MIG UUID, "G:M", a PCI bus id, a Device or
+# MigDevice, a torch.device. A str may hold several, comma-separated.
+_DeviceArg = Union[SupportsIndex, str, "Device", "MigDevice", _TorchDevice]
+# bytes as an int (or a whole float), or "8GiB" / "8GB" / "512 MiB" / "1.5GiB"
+_Size = Union[SupportsIndex, float, str]
 
 def is_available() -> bool: ...
 def device_count() -> int: ...
-def get_device_name(device: DeviceArg = ...) -> str: ...
-def get_device_capability(device: DeviceArg = ...) -> Tuple[int, int]: ...
-def mem_get_info(device: DeviceArg = ...) -> Tuple[int, int]: ...
-def driver_version() -> str: ...
-def cuda_driver_version() -> str: ...
+def get_device_name(device: Optional[_DeviceArg] = ...) -> str: ...
+def get_device_capability(device: Optional[_DeviceArg] = ...) -> Tuple[int, int]: ...
+def mem_get_info(device: Optional[_DeviceArg] = ...) -> Tuple[int, int]: ...
+def driver_version() -> Optional[str]: ...
+def cuda_driver_version() -> Optional[str]: ...
 def refresh() -> None: ...
-def parse_size(size: Size) -> int: ...
+def parse_size(size: _Size) -> int: ...
 
 class Process:
     pid: int
@@ -41,6 +65,7 @@ class Process:
     used_memory: Optional[int]
     type: str
     gpu_instance_id: Optional[int]
+    def __init__(self, d: Dict[str, Any]) -> None: ...   # made by Device.processes()
     def to_dict(self) -> Dict[str, Any]: ...
 
 class MigDevice:
@@ -53,6 +78,7 @@ class MigDevice:
     memory_used: Optional[int]
     memory_free: Optional[int]
     parent: "Device"
+    def __init__(self, d: Dict[str, Any], parent: "Device") -> None: ...   # made by gpuwise
     def to_dict(self) -> Dict[str, Any]: ...
 
 class Device:
@@ -98,86 +124,19 @@ class Device:
     health: str
     health_reason: str
     unavailable: Dict[str, str]
+    def __init__(self, ctx: Any, info: Dict[str, Any], cuda_index: Optional[int]) -> None: ...  # gpuwise.devices()
     def processes(self) -> List[Process]: ...
     def refresh(self) -> "Device": ...
     def to_dict(self) -> Dict[str, Any]: ...
 
 def devices() -> List[Device]: ...
 
-def select(count: int = ..., min_free_memory: Optional[Size] = ..., max_utilization: Optional[float] = ...,
-           exclude: Union[Iterable[Union[int, str, Device, MigDevice]], int, str, Device, MigDevice] = ...,
+def select(count: int = ..., min_free_memory: Optional[_Size] = ..., max_utilization: Optional[float] = ...,
+           exclude: Union[_DeviceArg, Iterable[_DeviceArg]] = ...,
            order: str = ..., set_env: bool = ...) -> List[Union[Device, MigDevice]]: ...
 
-class Sample(NamedTuple):
-    time: float
-    device: int
-    memory_used: Optional[int]
-    memory_total: Optional[int]
-    utilization_gpu: Optional[float]
-    utilization_memory: Optional[float]
-    power_w: Optional[float]
-    temperature_c: Optional[float]
-    energy_j: Optional[float]
-    sm_clock_mhz: Optional[int]
-    throttle_reasons: Optional[int]
-
-class GPUSummary:
-    index: int
-    uuid: Optional[str]
-    name: Optional[str]
-    samples: int
-    memory_total: Optional[int]
-    peak_memory_used: Optional[int]
-    mean_memory_used: Optional[float]
-    utilization_mean: Optional[float]
-    utilization_p50: Optional[float]
-    utilization_p90: Optional[float]
-    memory_utilization_mean: Optional[float]
-    idle_fraction: Optional[float]
-    power_mean_w: Optional[float]
-    power_peak_w: Optional[float]
-    energy_j: Optional[float]
-    temperature_max_c: Optional[float]
-    throttled_fraction: Optional[float]
-    throttle_kind: Optional[str]
-    verdicts: List[str]
-    def to_dict(self) -> Dict[str, Any]: ...
-
-class Summary:
-    duration_s: float
-    interval: float
-    gpus: List[GPUSummary]
-    verdicts: List[str]
-    truncated: bool
-    note: Optional[str]
-    @property
-    def verdict(self) -> str: ...
-    def to_dict(self) -> Dict[str, Any]: ...
-
-_F = TypeVar("_F", bound=Callable[..., Any])
-
-class Monitor:
-    interval: float
-    report: bool
-    max_samples: int
-    def __init__(self, interval: float = ..., devices: Optional[Sequence[DeviceArg]] = ...,
-                 report: bool = ..., max_samples: int = ...) -> None: ...
-    def start(self) -> "Monitor": ...
-    def stop(self) -> "Monitor": ...
-    @property
-    def running(self) -> bool: ...
-    @property
-    def devices(self) -> List[Tuple[int, str, str]]: ...
-    @property
-    def samples(self) -> List[Sample]: ...
-    def summary(self) -> Summary: ...
-    def to_csv(self, path: str) -> str: ...
-    def __enter__(self) -> "Monitor": ...
-    def __exit__(self, *exc: Any) -> bool: ...
-    def __call__(self, fn: _F) -> _F: ...
-
-def monitor(interval: float = ..., devices: Optional[Sequence[DeviceArg]] = ..., report: bool = ...,
-            max_samples: int = ...) -> Monitor: ...
+def monitor(interval: float = ..., devices: Optional[Union[_DeviceArg, Sequence[_DeviceArg]]] = ...,
+            report: bool = ..., max_samples: int = ...) -> Monitor: ...
 
 class Match:
     id: str
@@ -192,6 +151,7 @@ class Match:
     count: Optional[int]
     excerpt: Optional[str]
     framework: Optional[str]
+    def __init__(self, d: Dict[str, Any]) -> None: ...   # made by explain()
     def to_dict(self) -> Dict[str, Any]: ...
 
 def explain(text_or_exception: Union[str, bytes, BaseException]) -> List[Match]: ...
@@ -205,12 +165,14 @@ class Finding:
     title: str
     evidence: str
     fix: str
+    def __init__(self, d: Dict[str, Any]) -> None: ...   # made by doctor()
     def to_dict(self) -> Dict[str, Any]: ...
 
 class Report:
     findings: List[Finding]
     verdict: str
     deep: List[Dict[str, Any]]
+    def __init__(self, d: Dict[str, Any]) -> None: ...   # made by doctor()
     @property
     def errors(self) -> int: ...
     @property
