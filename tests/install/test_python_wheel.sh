@@ -54,7 +54,9 @@ grep -q "^Version: $VERSION\$" <(tar xzOf "$sdist" "gpuwise-$VERSION/PKG-INFO") 
 # The wheel: the abi3 extension and the package, nothing from the build tree.
 unzip -Z1 "$wheel" >"$TMPD/wheel.list" 2>/dev/null || "$PY" -c 'import sys,zipfile; print("\n".join(zipfile.ZipFile(sys.argv[1]).namelist()))' "$wheel" >"$TMPD/wheel.list"
 grep -qx 'gpuwise/_gpuwise.abi3.so' "$TMPD/wheel.list" || fail "wheel lacks gpuwise/_gpuwise.abi3.so: $(cat "$TMPD/wheel.list")"
-grep -qx 'gpuwise/__init__.py' "$TMPD/wheel.list" || fail "wheel lacks gpuwise/__init__.py"
+for f in gpuwise/__init__.py gpuwise/py.typed gpuwise/__init__.pyi gpuwise/_gpuwise.pyi gpuwise/_monitor.pyi; do
+	grep -qx "$f" "$TMPD/wheel.list" || fail "wheel lacks $f (the type stubs ship with the package)"
+done
 grep -q '\.c$\|^csrc/' "$TMPD/wheel.list" && fail "wheel carries sources: $(grep '\.c$\|^csrc/' "$TMPD/wheel.list" | head -3)"
 
 # A fresh venv, the wheel only (no index, no repository on the path).
