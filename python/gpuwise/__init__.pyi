@@ -28,6 +28,7 @@ __all__ = [
     "mem_get_info", "driver_version", "cuda_driver_version", "devices", "Device",
     "MigDevice", "Process", "select", "monitor", "Monitor", "refresh", "parse_size",
     "explain", "Match", "install_excepthook", "explanation_text", "doctor", "Report", "Finding",
+    "advise",
     "GPUWiseError", "NoGPUError", "DriverNotLoadedError", "DriverMismatchError",
     "LibraryNotFoundError", "GPULostError", "GPUPermissionError", "DeviceNotFoundError",
     "InvalidDeviceError", "InvalidArgumentError", "NotSupportedError", "VendorError",

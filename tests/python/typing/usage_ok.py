@@ -39,6 +39,7 @@ def report() -> Dict[str, object]:
     peak: Optional[int] = summary.gpus[0].peak_memory_used if summary.gpus else None
     matches: List[gpuwise.Match] = gpuwise.explain("CUDA out of memory")
     rep: gpuwise.Report = gpuwise.doctor(deep=False, python_envs=["/opt/venv"])
+    plan: Dict[str, object] = gpuwise.advise("llama-3-8b", gpu="H100", target_batch=8)
     try:
         gpuwise.get_device_name("nope")
     except gpuwise.DeviceNotFoundError as e:
@@ -46,7 +47,7 @@ def report() -> Dict[str, object]:
         message: str = e.message
     return {"ok": ok, "n": n, "name": name, "names": names, "cap": cap, "mem": (free, total),
             "version": version, "cuda": cuda, "size": size, "used": used, "chosen": chosen,
-            "samples": len(samples), "peak": peak, "matches": matches, "ok_report": rep.ok,
+            "samples": len(samples), "plan": plan, "peak": peak, "matches": matches, "ok_report": rep.ok,
             "errors": [c.__name__ for c in (gpuwise.GPUWiseError, gpuwise.InvalidDeviceError)]}
 
 
