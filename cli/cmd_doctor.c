@@ -8,6 +8,7 @@
 
 #include "gpuwise/gpuwise.h"
 #include "gpuwise/doctor.h"
+#include "gpuwise/explain.h"
 #include "commands.h"
 
 static const char *layer_title(const char *layer)
@@ -93,6 +94,12 @@ static void print_human(const gw_doctor_report *rep, bool color)
 			       x->timed_out ? "timed out" : x->ok ? "ran a kernel on the GPU" : "could not use a GPU");
 			printf("      %s\n", x->static_verdict);
 			print_indented("      runtime: ", x->output[0] ? x->output : "(no output)");
+			if (x->explained) {
+				/* What explain knows of the failure: the cause and fix, not a bare traceback. */
+				printf("      explained: %s [%s]\n", x->explained->title, x->explained->id);
+				printf("      cause: %s\n", x->explained->cause);
+				printf("      fix: %s\n", x->explained->fix);
+			}
 		}
 		putchar('\n');
 	}

@@ -76,6 +76,8 @@ typedef struct gw_finding {
 	int ok;
 } gw_finding;
 
+struct gw_finding_doc;   /* gpuwise/explain.h */
+
 /* What --deep saw when it imported a framework in a subprocess. */
 typedef struct gw_doctor_deep {
 	const char *site;        /* the environment's site-packages */
@@ -87,6 +89,12 @@ typedef struct gw_doctor_deep {
 	int exit_status;         /* of the subprocess, -1 when it could not run */
 	double seconds;
 	const char *output;      /* its last lines (stdout+stderr), trimmed */
+	/* When the check failed: the known error (explain's catalogue: id,
+	 * title, cause, fix) its output names, NULL when none. The exception
+	 * the check printed wins over an earlier line. explained_line is the
+	 * line it was found on ("" when none). */
+	const struct gw_finding_doc *explained;
+	const char *explained_line;
 } gw_doctor_deep;
 
 typedef struct gw_doctor_report gw_doctor_report;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "doctor/doctor_int.h"
+#include "gpuwise/explain.h"
 
 #define OUT_MAX 4096
 
@@ -169,11 +170,55 @@ static void static_verdict(const gw__doctor *d, const gw_probe_pyenv *e, char *b
 		gw__doc_cat(buf, n, "no error found");
 }
 
+/* The first known error in text, or NULL; its line into line. */
+static const gw_finding_doc *explain_text(const char *text, size_t len, char *line, size_t n)
+{
+	const gw_finding_doc *doc = NULL;
+	gw_explainer *ex;
+
+	if (gw_explainer_new(&ex) < 0)
+		return NULL;
+	gw_explainer_feed(ex, text, len);
+	gw_explainer_finish(ex);
+	if (gw_explainer_count(ex)) {
+		const gw_explain_match *m = gw_explainer_match(ex, 0);
+
+		doc = m->doc;
+		gw__strlcpy(line, m->excerpt, n);
+	}
+	gw_explainer_free(ex);
+	return doc;
+}
+
+/* A failed check's output through explain: the exception line the script
+ * printed ("error <Type> <message>", the last one) says why it failed;
+ * earlier lines (warnings, a first OSError) count only when that line names
+ * nothing known. */
+static const gw_finding_doc *explain_failure(const char *out, char *line, size_t n)
+{
+	const char *err = NULL;
+	const gw_finding_doc *doc;
+
+	line[0] = '\0';
+	for (const char *p = out; *p;) {
+		const char *nl = strchr(p, '\n');
+
+		if (!strncmp(p, "error ", 6))
+			err = p;
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	if (err && (doc = explain_text(err, strcspn(err, "\n"), line, n)))
+		return doc;
+	return explain_text(out, strlen(out), line, n);
+}
+
 static int add_deep(gw__doctor *d, const gw_probe_pyenv *e, const char *python, gw_fw_kind kind, const char *script)
 {
 	gw_doctor_report *r = d->rep;
 	gw_doctor_deep *x, *nd;
-	char out[OUT_MAX], verdict[512];
+	char out[OUT_MAX], verdict[512], line[GW_EXPLAIN_EXCERPT_MAX] = "";
 	double timeout = d->opts->deep_timeout_s > 0 ? d->opts->deep_timeout_s : 20.0;
 
 	if (!(nd = gw__realloc(r->deep, (r->ndeep + 1) * sizeof(*nd))))
@@ -184,12 +229,15 @@ static int add_deep(gw__doctor *d, const gw_probe_pyenv *e, const char *python, 
 	x->framework = gw__fw_kind_name(kind);
 	static_verdict(d, e, verdict, sizeof(verdict));
 	run_script(d, python, script, timeout, x, out, sizeof(out));
+	if (!x->ok)
+		x->explained = explain_failure(out, line, sizeof(line));
 	x->site = gw__strdup(e->site);
 	x->python = gw__strdup(python);
 	x->static_verdict = gw__strdup(verdict);
 	x->output = gw__strdup(out);
+	x->explained_line = gw__strdup(line);
 	r->ndeep++;
-	if (!x->site || !x->python || !x->static_verdict || !x->output)
+	if (!x->site || !x->python || !x->static_verdict || !x->output || !x->explained_line)
 		return GW_ENOMEM;
 	return 0;
 }

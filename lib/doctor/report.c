@@ -18,6 +18,7 @@ void gw_doctor_report_free(gw_doctor_report *r)
 		gw__free((char *)r->deep[i].python);
 		gw__free((char *)r->deep[i].static_verdict);
 		gw__free((char *)r->deep[i].output);
+		gw__free((char *)r->deep[i].explained_line);
 	}
 	gw__free(r->deep);
 	gw__probe_free(r->probe);
@@ -224,6 +225,23 @@ char *gw_doctor_report_json(const gw_doctor_report *r, int indent)
 			gw_json_double(j, x->seconds, 3);
 			gw_json_key(j, "output");
 			gw_json_string(j, x->output);
+			gw_json_key(j, "explain");
+			if (x->explained) {
+				gw_json_object_begin(j);
+				gw_json_key(j, "id");
+				gw_json_string(j, x->explained->id);
+				gw_json_key(j, "title");
+				gw_json_string(j, x->explained->title);
+				gw_json_key(j, "line");
+				gw_json_string(j, x->explained_line);
+				gw_json_key(j, "cause");
+				gw_json_string(j, x->explained->cause);
+				gw_json_key(j, "fix");
+				gw_json_string(j, x->explained->fix);
+				gw_json_object_end(j);
+			} else {
+				gw_json_null(j);
+			}
 			gw_json_object_end(j);
 		}
 		gw_json_array_end(j);

@@ -1562,6 +1562,23 @@ static PyObject *deep_dict(const gw_doctor_deep *x)
 	bad |= put(d, "exit_status", PyLong_FromLong(x->exit_status));
 	bad |= put(d, "seconds", PyFloat_FromDouble(x->seconds));
 	bad |= put(d, "output", text(x->output));
+	if (x->explained) {
+		PyObject *e = PyDict_New();
+
+		if (!e) {
+			Py_DECREF(d);
+			return NULL;
+		}
+		bad |= put(e, "id", text(x->explained->id));
+		bad |= put(e, "title", text(x->explained->title));
+		bad |= put(e, "line", text(x->explained_line));
+		bad |= put(e, "cause", text(x->explained->cause));
+		bad |= put(e, "fix", text(x->explained->fix));
+		bad |= put(d, "explain", e);
+	} else {
+		Py_INCREF(Py_None);
+		bad |= put(d, "explain", Py_None);
+	}
 	if (bad) {
 		Py_DECREF(d);
 		return NULL;

@@ -267,7 +267,41 @@ assert 'torch.cuda.is_available() False' in x['output'], x['output']"
 check_none_survive "doctor --deep (import returned)"
 reset_pids
 
-# 6. Usage: a bad --timeout is a usage error.
+# 6. PyPI torch 2.5.1 installed with --no-deps: its real METADATA (which
+# pins twelve nvidia-*-cu12 wheels) and none of the wheels. The double's
+# import fails the way torch/__init__.py's _preload_cuda_deps does when
+# no sys.path entry has nvidia/cublas/lib. The static check names the
+# missing wheels; the deep check's error goes through explain and comes
+# back with its id, cause and fix instead of a bare traceback.
+V=$(make_venv nodeps "import sys
+raise ValueError(f'libcublas.so.*[0-9] not found in the system path {sys.path}')") || exit 1
+sp=$(echo "$V"/lib/python3*/site-packages)
+cp -r "$TOP/tests/fixtures/dists/torch-2.5.1-x86_64.dist-info" "$sp/torch-2.5.1.dist-info"
+deep "$V"
+assert_ne "$rc" 2 "--no-deps torch is not a usage error"
+assert_json "static check: the wheels torch 2.5.1 pins are missing" "
+fs = [f for f in d['findings'] if f['id'] == 'framework-cuda-wheels-missing' and '$V/' in f['evidence']]
+assert fs and fs[0]['severity'] == 'error', d['findings']
+assert \"'nvidia-cublas-cu12==12.4.5.8'\" in fs[0]['fix'], fs[0]['fix']"
+deep_json "deep check explained: framework-cuda-wheels-missing with its cause and fix" "
+assert x['ok'] is False, x
+assert 'framework-cuda-wheels-missing' in x['static_verdict'], x['static_verdict']
+assert 'error ValueError libcublas.so.*[0-9] not found in the system path' in x['output'], x['output']
+e = x['explain']
+assert e is not None, 'not explained: %r' % x
+assert e['id'] == 'framework-cuda-wheels-missing', e
+assert 'libcublas.so.*[0-9] not found' in e['line'], e
+assert 'nvidia-*-cu12' in e['cause'] and e['fix'], e"
+run doctor --deep --no-kernel-log --python-env "$V"
+assert_contains "$out" "explained: A framework's CUDA wheels are not installed [framework-cuda-wheels-missing]" \
+	"human deep line explains the failure"
+assert_contains "$out" "cause: The framework was installed from PyPI without" "human deep line gives the cause"
+# The import that ran without error but found no GPU names nothing known.
+V=$TMPD/ok
+deep "$V"
+deep_json "a clean import that finds no GPU is not explained" "assert x['explain'] is None, x['explain']"
+
+# 7. Usage: a bad --timeout is a usage error.
 run doctor --deep --timeout 0
 assert_eq "$rc" 2 "--timeout 0 is a usage error"
 run doctor --deep --timeout abc

@@ -9,6 +9,7 @@ per session into build/python/lib (rebuilt when a source changed) with
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -672,6 +673,37 @@ def test_doctor_report():
     assert "nvidia-driver-not-loaded" in out["ids"]
     assert out["ok"] is False and out["errors"] >= 1 and out["verdict"]
     assert out["json_ids"] == out["ids"]
+
+
+def test_doctor_deep_explains_a_failed_import(tmp_path):
+    """doctor(deep=True) on a venv holding PyPI torch 2.5.1's real METADATA
+    without its nvidia wheels (pip install --no-deps) and a torch double that
+    fails as torch/__init__.py does: the deep entry carries explain's id,
+    cause and fix, and the static finding the exact pip line."""
+    venv = tmp_path / "nodeps"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    site = next((venv / "lib").glob("python3*/site-packages"))
+    (site / "torch").mkdir()
+    (site / "torch" / "__init__.py").write_text(
+        "import sys\nraise ValueError(f'libcublas.so.*[0-9] not found in the system path {sys.path}')\n")
+    (site / "torch" / "version.py").write_text("__version__ = '2.5.1+cu124'\ncuda = '12.4'\nhip = None\n")
+    shutil.copytree(os.path.join(REPO, "tests", "fixtures", "dists", "torch-2.5.1-x86_64.dist-info"),
+                    site / "torch-2.5.1.dist-info")
+    code = ("import json, gpuwise\n"
+            "r = gpuwise.doctor(deep=True, python_envs=[%r])\n"
+            "print(json.dumps({'deep': r.deep, 'findings': [(f.id, f.fix) for f in r.findings]}))\n" % str(venv))
+    env = {k: v for k, v in os.environ.items() if k not in ("GPUWISE_ROOT", "VIRTUAL_ENV", "CONDA_PREFIX")}
+    env["PYTHONPATH"] = LIB
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    deep = [x for x in out["deep"] if x["site"].startswith(str(venv) + "/")]
+    assert len(deep) == 1 and deep[0]["ok"] is False, out["deep"]
+    e = deep[0]["explain"]
+    assert e and e["id"] == "framework-cuda-wheels-missing", deep[0]
+    assert "not found in the system path" in e["line"] and e["cause"] and e["fix"], e
+    fixes = [fix for i, fix in out["findings"] if i == "framework-cuda-wheels-missing"]
+    assert fixes and "'nvidia-cublas-cu12==12.4.5.8'" in fixes[0], out["findings"]
 
 
 def test_pip_install_from_the_repository(tmp_path):
