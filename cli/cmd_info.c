@@ -2,6 +2,7 @@
  * `nvidia-smi -q`, or the ◆ JSON contract of DESIGN.md with --json.
  * Exit 0 when at least one reported GPU could be read, 1 when none could
  * (or the selector matches none), 2 on a usage error. */
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,197 +133,135 @@ static void human_backends(const gw_context *ctx)
 	}
 }
 
-static void human_identity(const gw_device_info *d, const char *cuda_index)
+/* ---- the metric table, as people read it --------------------------------- */
+
+/* Clock event reasons by title; bits without one together, in hex. */
+static const char *throttle_text(char *buf, size_t n, uint64_t bits)
 {
-	char a[128];
+	uint64_t unknown = 0;
+	size_t len = 0;
 
-	report_line(1, "Index", "%d", d->index);
-	report_line(1, "CUDA Index", "%s", cuda_index);
-	report_line(1, "Vendor", "%s", gw_vendor_name(d->vendor));
-	report_line(1, "Product Name", "%s", show_str(B(a), &d->name));
-	report_line(1, "GPU UUID", "%s", show_str(B(a), &d->uuid));
-	report_line(1, "Serial Number", "%s", show_str(B(a), &d->serial));
-	report_line(1, "Board Part Number", "%s", show_str(B(a), &d->board_part_number));
-	report_line(1, "VBIOS Version", "%s", show_str(B(a), &d->vbios_version));
-	report_line(1, "Minor Number", "%s", show_u64(B(a), &d->minor_number, NULL));
-	report_line(1, "Backend", "%s", d->backend && *d->backend ? d->backend : "none");
-	report_section(1, "PCI");
-	report_line(2, "Bus Id", "%s", show_str(B(a), &d->pci_bus_id));
-	if (GW_VALID(d->pci_vendor_id) && GW_VALID(d->pci_device_id))
-		report_line(2, "Device Id", "0x%04" PRIX64 "%04" PRIX64, d->pci_device_id.v, d->pci_vendor_id.v);
-	else
-		report_line(2, "Device Id", "%s", show_u64(B(a), &d->pci_device_id, NULL));
-	if (GW_VALID(d->pci_subsystem_id))
-		report_line(2, "Sub System Id", "0x%08" PRIX64, d->pci_subsystem_id.v);
-	else
-		report_line(2, "Sub System Id", "%s", show_u64(B(a), &d->pci_subsystem_id, NULL));
-	report_line(2, "Kernel Driver", "%s", GW_VALID(d->kernel_driver) && !d->kernel_driver.s[0]
-			? "none bound" : show_str(B(a), &d->kernel_driver));
-}
+	buf[0] = '\0';
+	for (int bit = 0; bit < 64; bit++) {
+		uint64_t m = (uint64_t)1 << bit;
+		const char *t = gw_throttle_reason_title(m);
 
-static void human_compute(const gw_device_info *d)
-{
-	char a[128];
-
-	report_line(1, "Architecture", "%s", show_str(B(a), &d->architecture));
-	if (d->vendor == GW_VENDOR_AMD || GW_VALID(d->gfx_target)) {
-		report_line(1, "GFX Target", "%s", show_str(B(a), &d->gfx_target));
-		report_line(1, "Compute Units", "%s", show_u64(B(a), &d->multiprocessor_count, NULL));
-	} else {
-		report_line(1, "Compute Capability", "%s",
-			    compute_capability_text(B(a), d) ? a : show_u64(B(a), &d->cc_major, NULL));
-		report_line(1, "Multiprocessors (SMs)", "%s", show_u64(B(a), &d->multiprocessor_count, NULL));
+		if (!(bits & m))
+			continue;
+		if (!t) {
+			unknown |= m;
+			continue;
+		}
+		len += (size_t)snprintf(buf + len, len < n ? n - len : 0, "%s%s", len ? ", " : "", t);
 	}
-	report_line(1, "CUDA Cores", "%s", show_u64(B(a), &d->cuda_cores, NULL));
-}
-
-static void human_memory(const struct report *r)
-{
-	char a[64];
-
-	report_section(1, "Memory Usage");
-	report_line(2, "Total", "%s", show_bytes(B(a), &r->d->memory_total));
-	report_line(2, "Reserved", "%s", show_bytes(B(a), &r->s.memory_reserved));
-	report_line(2, "Used", "%s", show_bytes(B(a), &r->s.memory_used));
-	report_line(2, "Free", "%s", show_bytes(B(a), &r->s.memory_free));
-	report_section(1, "BAR1 Memory Usage");
-	report_line(2, "Total", "%s", show_bytes(B(a), &r->d->bar1_total));
-	report_line(2, "Used", "%s", show_bytes(B(a), &r->s.bar1_used));
-}
-
-static void human_load(const struct report *r)
-{
-	const gw_device_sample *s = &r->s;
-	char a[64], b[64];
-
-	report_section(1, "Utilization");
-	report_line(2, "GPU", "%s", show_u64(B(a), &s->gpu_util, "%"));
-	report_line(2, "Memory", "%s", show_u64(B(a), &s->mem_util, "%"));
-	report_line(2, "Encoder", "%s", show_u64(B(a), &s->encoder_util, "%"));
-	report_line(2, "Decoder", "%s", show_u64(B(a), &s->decoder_util, "%"));
-	report_section(1, "Temperature");
-	report_line(2, "GPU Current Temp", "%s", show_f64(B(a), &s->temperature, 0, "C"));
-	report_line(2, "Memory Current Temp", "%s", show_f64(B(a), &s->temperature_memory, 0, "C"));
-	report_line(2, "GPU Slowdown Temp", "%s", show_f64(B(a), &s->temperature_slowdown, 0, "C"));
-	report_line(2, "GPU Shutdown Temp", "%s", show_f64(B(a), &s->temperature_shutdown, 0, "C"));
-	report_line(1, "Fan Speed", "%s", show_u64(B(a), &s->fan_percent, "%"));
-	report_section(1, "Power");
-	report_line(2, "Power Draw", "%s", show_f64(B(a), &s->power_draw, 2, "W"));
-	report_line(2, "Enforced Power Limit", "%s", show_f64(B(a), &s->power_limit, 2, "W"));
-	report_line(2, "Power Management Limit", "%s", show_f64(B(a), &s->power_management_limit, 2, "W"));
-	report_line(2, "Total Energy", "%s", show_f64(B(a), &s->energy, 3, "J"));
-	report_section(1, "Clocks (current / max)");
-	report_line(2, "Graphics", "%s / %s", show_u64(B(a), &s->graphics_clock, "MHz"),
-		    show_u64(B(b), &r->d->max_graphics_clock, "MHz"));
-	report_line(2, "SM", "%s / %s", show_u64(B(a), &s->sm_clock, "MHz"), show_u64(B(b), &r->d->max_sm_clock, "MHz"));
-	report_line(2, "Memory", "%s / %s", show_u64(B(a), &s->mem_clock, "MHz"),
-		    show_u64(B(b), &r->d->max_mem_clock, "MHz"));
-	report_line(2, "Video", "%s", show_u64(B(a), &s->video_clock, "MHz"));
-	if (GW_VALID(s->pstate))
-		report_line(1, "Performance State", "P%" PRIu64, s->pstate.v);
-	else
-		report_line(1, "Performance State", "%s", show_u64(B(a), &s->pstate, NULL));
-}
-
-/* A PCIe link width as "x16". */
-static const char *show_width(char *buf, size_t n, const gw_u64 *f)
-{
-	if (!GW_VALID(*f))
-		return show_u64(buf, n, f, NULL);
-	snprintf(buf, n, "x%" PRIu64, f->v);
+	if (unknown)
+		len += (size_t)snprintf(buf + len, len < n ? n - len : 0, "%sUnknown (0x%" PRIx64 ")", len ? ", " : "",
+					unknown);
+	if (len >= n)
+		mark_cut(buf, n);
+	if (!buf[0])
+		snprintf(buf, n, "None");
 	return buf;
 }
 
-static void human_pcie(const struct report *r)
+/* A valid metric value as text: its unit, bytes as "80.0 GiB", flags as
+ * Enabled/Disabled or Yes/No, pstate "P0", throttle reasons by title. */
+static const char *metric_text(char *buf, size_t n, const gw_metric_info *m, const gw_metric_value *v)
 {
-	const gw_device_sample *s = &r->s;
-	char a[64], b[64];
+	const char *unit = m->unit && *m->unit && strcmp(m->unit, "lanes") ? m->unit : NULL;
 
-	report_section(1, "PCIe Link");
-	report_line(2, "Generation (current / max)", "%s / %s", show_u64(B(a), &s->pcie_gen, NULL),
-		    show_u64(B(b), &r->d->pcie_max_gen, NULL));
-	report_line(2, "GPU Max Generation", "%s", show_u64(B(a), &r->d->pcie_gpu_max_gen, NULL));
-	report_line(2, "Width (current / max)", "%s / %s", show_width(B(a), &s->pcie_width),
-		    show_width(B(b), &r->d->pcie_max_width));
-	if (GW_VALID(s->pcie_tx))
-		report_line(2, "TX Throughput", "%s/s", fmt_bytes(B(a), s->pcie_tx.v));
+	switch (m->form) {
+	case GW_MFORM_BYTES:
+		fmt_bytes(buf, n, (unsigned long long)v->u);
+		if (!strcmp(m->unit, "B/s"))
+			snprintf(buf + strlen(buf), n - strlen(buf), "/s");
+		return buf;
+	case GW_MFORM_TEXT:
+		/* Only the kernel driver is validly empty: none bound. */
+		snprintf(buf, n, "%s", v->s[0] ? v->s : "none");
+		if (!strncmp(buf, "0x", 2)) /* PCI ids as nvidia-smi writes them: 0x233010DE */
+			for (char *c = buf + 2; *c; c++)
+				*c = (char)toupper((unsigned char)*c);
+		return buf;
+	case GW_MFORM_FLAG:
+		snprintf(buf, n, "%s", v->u ? "Enabled" : "Disabled");
+		return buf;
+	case GW_MFORM_YESNO:
+		snprintf(buf, n, "%s", v->u ? "Yes" : "No");
+		return buf;
+	case GW_MFORM_PSTATE:
+		return gw_pstate_name(v->u, buf, n);
+	case GW_MFORM_COMPUTE_MODE:
+		snprintf(buf, n, "%s", gw_compute_mode_name(v->u));
+		return buf;
+	case GW_MFORM_THROTTLE:
+		return throttle_text(buf, n, v->u);
+	case GW_MFORM_NUMBER:
+		break;
+	}
+	/* People get one digit fewer than JSON, at most two (41 C, 69.00 W). */
+	if (m->type == GW_MTYPE_F64)
+		snprintf(buf, n, "%.*f%s%s", m->decimals > 2 ? 2 : m->decimals > 0 ? m->decimals - 1 : 0, v->f,
+			 unit ? " " : "", unit ? unit : "");
 	else
-		report_line(2, "TX Throughput", "%s", show_u64(B(a), &s->pcie_tx, NULL));
-	if (GW_VALID(s->pcie_rx))
-		report_line(2, "RX Throughput", "%s/s", fmt_bytes(B(a), s->pcie_rx.v));
-	else
-		report_line(2, "RX Throughput", "%s", show_u64(B(a), &s->pcie_rx, NULL));
-	report_line(2, "Replays", "%s", show_u64(B(a), &s->pcie_replay_counter, NULL));
+		snprintf(buf, n, "%" PRIu64 "%s%s", v->u, unit ? " " : "", unit ? unit : "");
+	return buf;
 }
 
-static void human_modes(const struct report *r)
+/* Whether people see metric m for device d (vendor-specific rows). */
+static bool metric_shown(const gw_metric_info *m, const gw_device_info *d, gw_field_state st)
 {
-	const gw_device_sample *s = &r->s;
-	char a[512]; /* every title and the unknown bits fit */
+	if (!m->label)
+		return false;
+	if ((m->flags & GW_METRIC_F_NVIDIA) && d->vendor == GW_VENDOR_AMD)
+		return false;
+	if ((m->flags & GW_METRIC_F_AMD) && d->vendor != GW_VENDOR_AMD && st != GW_FIELD_VALID)
+		return false;
+	return true;
+}
 
-	report_line(1, "Persistence Mode", "%s", show_flag(B(a), &s->persistence_mode, "Enabled", "Disabled"));
-	if (GW_VALID(s->compute_mode))
-		report_line(1, "Compute Mode", "%s", compute_mode_name(s->compute_mode.v));
-	else
-		report_line(1, "Compute Mode", "%s", show_u64(B(a), &s->compute_mode, NULL));
-	report_line(1, "Display Mode", "%s", show_flag(B(a), &s->display_mode, "Enabled", "Disabled"));
-	if (GW_VALID(s->throttle_reasons)) {
-		uint64_t unknown = 0;
-		size_t len = 0;
+/* Every metric of the table with a label, in table order, a section line
+ * whenever the section changes; a value not valid prints N/A or its error. */
+static void human_metrics(const struct report *r)
+{
+	const char *section = "";
+	char a[512]; /* every throttle title and the unknown bits fit */
 
-		a[0] = '\0';
-		/* Known reasons by title; bits without one together, in hex. */
-		for (int bit = 0; bit < 64; bit++) {
-			uint64_t m = (uint64_t)1 << bit;
-			const char *t = throttle_reason_title(m);
+	for (int i = 0; i < gw_metric_count(); i++) {
+		const gw_metric_info *m = gw_metric_info_get(i);
+		gw_metric_value v;
+		gw_field_state st = gw_device_metric_value(r->d, &r->s, i, &v);
 
-			if (!(s->throttle_reasons.v & m))
-				continue;
-			if (!t) {
-				unknown |= m;
-				continue;
-			}
-			len += (size_t)snprintf(a + len, len < sizeof(a) ? sizeof(a) - len : 0, "%s%s", len ? ", " : "", t);
+		if (!metric_shown(m, r->d, st))
+			continue;
+		if (strcmp(section, m->section)) {
+			section = m->section;
+			if (*section)
+				report_section(1, section);
 		}
-		if (unknown)
-			len += (size_t)snprintf(a + len, len < sizeof(a) ? sizeof(a) - len : 0, "%sUnknown (0x%" PRIx64 ")",
-						len ? ", " : "", unknown);
-		if (len >= sizeof(a))
-			mark_cut(a, sizeof(a));
-		report_line(1, "Clocks Event Reasons", "%s", a[0] ? a : "None");
-	} else {
-		report_line(1, "Clocks Event Reasons", "%s", show_u64(B(a), &s->throttle_reasons, NULL));
+		if (st == GW_FIELD_VALID)
+			metric_text(a, sizeof(a), m, &v);
+		else if (st == GW_FIELD_ERROR)
+			snprintf(a, sizeof(a), "error (code %d)", v.code);
+		else
+			snprintf(a, sizeof(a), "N/A");
+		report_line(*section ? 2 : 1, m->label, "%s", a);
 	}
 }
 
-static void human_ecc(const struct report *r)
+static void human_identity(const gw_device_info *d, const char *cuda_index)
 {
-	const gw_device_sample *s = &r->s;
-	char a[64], b[64];
-
-	report_section(1, "ECC");
-	report_line(2, "Mode (current / pending)", "%s / %s", show_flag(B(a), &s->ecc_current, "Enabled", "Disabled"),
-		    show_flag(B(b), &s->ecc_pending, "Enabled", "Disabled"));
-	report_line(2, "Volatile Correctable", "%s", show_u64(B(a), &s->ecc_corrected_volatile, NULL));
-	report_line(2, "Volatile Uncorrectable", "%s", show_u64(B(a), &s->ecc_uncorrected_volatile, NULL));
-	report_line(2, "Aggregate Correctable", "%s", show_u64(B(a), &s->ecc_corrected_aggregate, NULL));
-	report_line(2, "Aggregate Uncorrectable", "%s", show_u64(B(a), &s->ecc_uncorrected_aggregate, NULL));
-	report_section(1, "Remapped Rows");
-	report_line(2, "Correctable Error", "%s", show_u64(B(a), &s->remapped_correctable, NULL));
-	report_line(2, "Uncorrectable Error", "%s", show_u64(B(a), &s->remapped_uncorrectable, NULL));
-	report_line(2, "Pending", "%s", show_flag(B(a), &s->remapped_pending, "Yes", "No"));
-	report_line(2, "Remapping Failure Occurred", "%s", show_flag(B(a), &s->remapped_failure, "Yes", "No"));
+	report_line(1, "Index", "%d", d->index);
+	report_line(1, "CUDA Index", "%s", cuda_index);
+	report_line(1, "Vendor", "%s", gw_vendor_name(d->vendor));
+	report_line(1, "Backend", "%s", d->backend && *d->backend ? d->backend : "none");
 }
 
 static void human_mig(const struct report *r)
 {
 	const gw_device_sample *s = &r->s;
-	char a[64], b[64];
+	char a[64];
 
-	report_section(1, "MIG");
-	report_line(2, "Mode (current / pending)", "%s / %s", show_flag(B(a), &s->mig_current, "Enabled", "Disabled"),
-		    show_flag(B(b), &s->mig_pending, "Enabled", "Disabled"));
-	report_line(2, "Max Devices", "%s", show_u64(B(a), &s->mig_max_devices, NULL));
 	for (int i = 0; i < s->mig_count && i < GW_MAX_MIG; i++) {
 		const gw_mig_device *m = &s->mig[i];
 		char title[32];
@@ -393,32 +332,129 @@ static void human_device(const struct report *r, bool color)
 	if (r->sample_rc < 0 && r->sample_rc != GW_ELOST)
 		report_line(1, "Sample Error", "%s", r->sample_error);
 	human_identity(d, r->cuda_index);
-	human_compute(d);
-	human_memory(r);
-	human_load(r);
-	human_pcie(r);
-	human_modes(r);
-	human_ecc(r);
+	human_metrics(r);
 	human_mig(r);
 	human_processes(r);
 }
 
 /* ---- JSON --------------------------------------------------------------- */
 
-/* A 0/1 field as a JSON boolean; null unless VALID. */
-static void json_flag(gw_json *j, const char *key, const gw_u64 *f)
+static void json_mig_devices(gw_json *j, const struct report *r);
+
+/* One metric value as JSON, in its form (null unless VALID). */
+static void json_metric(gw_json *j, const gw_metric_info *m, const gw_metric_value *v, gw_field_state st)
 {
-	gw_json_key(j, key);
-	if (GW_VALID(*f))
-		gw_json_bool(j, f->v != 0);
-	else
+	char a[16];
+
+	if (st != GW_FIELD_VALID) {
 		gw_json_null(j);
+		return;
+	}
+	switch (m->form) {
+	case GW_MFORM_TEXT:
+		gw_json_string(j, v->s);
+		return;
+	case GW_MFORM_FLAG:
+	case GW_MFORM_YESNO:
+		gw_json_bool(j, v->u != 0);
+		return;
+	case GW_MFORM_PSTATE:
+		gw_json_string(j, gw_pstate_name(v->u, a, sizeof(a)));
+		return;
+	case GW_MFORM_COMPUTE_MODE:
+		gw_json_string(j, gw_compute_mode_name(v->u));
+		return;
+	case GW_MFORM_THROTTLE:
+		gw_json_array_begin(j);
+		for (int bit = 0; bit < 64; bit++) {
+			uint64_t mask = (uint64_t)1 << bit;
+			const char *name = gw_throttle_reason_name(mask);
+			char unknown[32];
+
+			if (!(v->u & mask))
+				continue;
+			if (!name) {
+				snprintf(unknown, sizeof(unknown), "unknown_0x%" PRIx64, mask);
+				name = unknown;
+			}
+			gw_json_string(j, name);
+		}
+		gw_json_array_end(j);
+		return;
+	case GW_MFORM_NUMBER:
+	case GW_MFORM_BYTES:
+		break;
+	}
+	if (m->type == GW_MTYPE_F64)
+		gw_json_double(j, v->f, m->decimals);
+	else
+		gw_json_uint(j, v->u);
+}
+
+/* The nested objects open while writing the table ("memory", "pcie"). */
+struct json_path {
+	char open[4][32];
+	int depth;
+};
+
+/* Close objects until the open path is a prefix of the parts of `path`
+ * before its last dot; the MIG devices go into "mig" before it closes. */
+static void json_path_close(gw_json *j, struct json_path *p, const char *path, const struct report *r)
+{
+	int keep = 0;
+	const char *q = path;
+
+	while (keep < p->depth) {
+		size_t n = strlen(p->open[keep]);
+
+		if (!path || strncmp(q, p->open[keep], n) || q[n] != '.')
+			break;
+		q += n + 1;
+		keep++;
+	}
+	while (p->depth > keep) {
+		if (!strcmp(p->open[p->depth - 1], "mig") && p->depth == 1)
+			json_mig_devices(j, r);
+		gw_json_object_end(j);
+		p->depth--;
+	}
+}
+
+/* Open the objects of `path` not yet open; returns the last key. */
+static const char *json_path_open(gw_json *j, struct json_path *p, const char *path)
+{
+	const char *q = path, *dot;
+
+	for (int k = 0; k < p->depth; k++)
+		q += strlen(p->open[k]) + 1;
+	while ((dot = strchr(q, '.')) && p->depth < 4) {
+		snprintf(p->open[p->depth], sizeof(p->open[0]), "%.*s", (int)(dot - q), q);
+		gw_json_key(j, p->open[p->depth++]);
+		gw_json_object_begin(j);
+		q = dot + 1;
+	}
+	return q;
+}
+
+/* Every metric of the table at its JSON path (DESIGN.md ◆ JSON output). */
+static void json_metrics(gw_json *j, const struct report *r)
+{
+	struct json_path p = { .depth = 0 };
+
+	for (int i = 0; i < gw_metric_count(); i++) {
+		const gw_metric_info *m = gw_metric_info_get(i);
+		gw_metric_value v;
+		gw_field_state st = gw_device_metric_value(r->d, &r->s, i, &v);
+
+		json_path_close(j, &p, m->json, r);
+		gw_json_key(j, json_path_open(j, &p, m->json));
+		json_metric(j, m, &v, st);
+	}
+	json_path_close(j, &p, NULL, r);
 }
 
 static void json_identity(gw_json *j, const gw_device_info *d)
 {
-	char a[32];
-
 	gw_json_key(j, "index");
 	gw_json_int(j, d->index);
 	json_index_field(j, "cuda_index", d->cuda_index);
@@ -427,178 +463,12 @@ static void json_identity(gw_json *j, const gw_device_info *d)
 	gw_json_string(j, gw_vendor_name(d->vendor));
 	gw_json_key(j, "backend");
 	gw_json_string(j, d->backend && *d->backend ? d->backend : NULL);
-	gw_json_str_field(j, "name", &d->name);
-	gw_json_str_field(j, "uuid", &d->uuid);
-	gw_json_str_field(j, "serial", &d->serial);
-	gw_json_str_field(j, "board_part_number", &d->board_part_number);
-	gw_json_str_field(j, "vbios_version", &d->vbios_version);
-	gw_json_str_field(j, "pci_bus_id", &d->pci_bus_id);
-	gw_json_key(j, "pci_device_id");
-	if (GW_VALID(d->pci_vendor_id) && GW_VALID(d->pci_device_id)) {
-		snprintf(a, sizeof(a), "0x%04" PRIx64 "%04" PRIx64, d->pci_device_id.v, d->pci_vendor_id.v);
-		gw_json_string(j, a);
-	} else {
-		gw_json_null(j);
-	}
-	gw_json_key(j, "pci_subsystem_id");
-	if (GW_VALID(d->pci_subsystem_id)) {
-		snprintf(a, sizeof(a), "0x%08" PRIx64, d->pci_subsystem_id.v);
-		gw_json_string(j, a);
-	} else {
-		gw_json_null(j);
-	}
-	gw_json_str_field(j, "kernel_driver", &d->kernel_driver);
-	gw_json_u64_field(j, "minor_number", &d->minor_number);
-	gw_json_str_field(j, "architecture", &d->architecture);
-	gw_json_key(j, "compute_capability");
-	gw_json_string(j, compute_capability_text(a, sizeof(a), d));
-	gw_json_str_field(j, "gfx_target", &d->gfx_target);
-	gw_json_u64_field(j, "multiprocessor_count", &d->multiprocessor_count);
-	gw_json_u64_field(j, "cuda_cores", &d->cuda_cores);
 }
 
-static void json_memory(gw_json *j, const struct report *r)
-{
-	gw_json_key(j, "memory");
-	gw_json_object_begin(j);
-	gw_json_u64_field(j, "total_bytes", &r->d->memory_total);
-	gw_json_u64_field(j, "used_bytes", &r->s.memory_used);
-	gw_json_u64_field(j, "free_bytes", &r->s.memory_free);
-	gw_json_u64_field(j, "reserved_bytes", &r->s.memory_reserved);
-	gw_json_object_end(j);
-	gw_json_key(j, "bar1_memory");
-	gw_json_object_begin(j);
-	gw_json_u64_field(j, "total_bytes", &r->d->bar1_total);
-	gw_json_u64_field(j, "used_bytes", &r->s.bar1_used);
-	gw_json_object_end(j);
-}
-
-static void json_load(gw_json *j, const struct report *r)
+static void json_mig_devices(gw_json *j, const struct report *r)
 {
 	const gw_device_sample *s = &r->s;
 
-	gw_json_key(j, "utilization");
-	gw_json_object_begin(j);
-	gw_json_u64_field(j, "gpu_percent", &s->gpu_util);
-	gw_json_u64_field(j, "memory_percent", &s->mem_util);
-	gw_json_u64_field(j, "encoder_percent", &s->encoder_util);
-	gw_json_u64_field(j, "decoder_percent", &s->decoder_util);
-	gw_json_object_end(j);
-	gw_json_f64_field(j, "temperature_c", &s->temperature, 1);
-	gw_json_key(j, "temperature");
-	gw_json_object_begin(j);
-	gw_json_f64_field(j, "gpu_c", &s->temperature, 1);
-	gw_json_f64_field(j, "memory_c", &s->temperature_memory, 1);
-	gw_json_f64_field(j, "slowdown_c", &s->temperature_slowdown, 1);
-	gw_json_f64_field(j, "shutdown_c", &s->temperature_shutdown, 1);
-	gw_json_object_end(j);
-	gw_json_u64_field(j, "fan_percent", &s->fan_percent);
-	gw_json_key(j, "power");
-	gw_json_object_begin(j);
-	gw_json_f64_field(j, "draw_w", &s->power_draw, 3);
-	gw_json_f64_field(j, "limit_w", &s->power_limit, 3);
-	gw_json_f64_field(j, "management_limit_w", &s->power_management_limit, 3);
-	gw_json_f64_field(j, "energy_j", &s->energy, 3);
-	gw_json_object_end(j);
-	gw_json_key(j, "clocks");
-	gw_json_object_begin(j);
-	gw_json_u64_field(j, "sm_mhz", &s->sm_clock);
-	gw_json_u64_field(j, "mem_mhz", &s->mem_clock);
-	gw_json_u64_field(j, "graphics_mhz", &s->graphics_clock);
-	gw_json_u64_field(j, "video_mhz", &s->video_clock);
-	gw_json_u64_field(j, "max_sm_mhz", &r->d->max_sm_clock);
-	gw_json_u64_field(j, "max_mem_mhz", &r->d->max_mem_clock);
-	gw_json_u64_field(j, "max_graphics_mhz", &r->d->max_graphics_clock);
-	gw_json_object_end(j);
-	gw_json_key(j, "pstate");
-	if (GW_VALID(s->pstate)) {
-		char a[8];
-
-		snprintf(a, sizeof(a), "P%u", (unsigned)(s->pstate.v % 100));
-		gw_json_string(j, a);
-	} else {
-		gw_json_null(j);
-	}
-}
-
-static void json_pcie(gw_json *j, const struct report *r)
-{
-	const gw_device_sample *s = &r->s;
-
-	gw_json_key(j, "pcie");
-	gw_json_object_begin(j);
-	gw_json_u64_field(j, "gen", &s->pcie_gen);
-	gw_json_u64_field(j, "width", &s->pcie_width);
-	gw_json_u64_field(j, "max_gen", &r->d->pcie_max_gen);
-	gw_json_u64_field(j, "max_width", &r->d->pcie_max_width);
-	gw_json_u64_field(j, "gpu_max_gen", &r->d->pcie_gpu_max_gen);
-	gw_json_u64_field(j, "tx_bytes_per_s", &s->pcie_tx);
-	gw_json_u64_field(j, "rx_bytes_per_s", &s->pcie_rx);
-	gw_json_u64_field(j, "replay_counter", &s->pcie_replay_counter);
-	gw_json_object_end(j);
-}
-
-static void json_modes(gw_json *j, const struct report *r)
-{
-	const gw_device_sample *s = &r->s;
-
-	json_flag(j, "persistence_mode", &s->persistence_mode);
-	gw_json_key(j, "compute_mode");
-	gw_json_string(j, GW_VALID(s->compute_mode) ? compute_mode_name(s->compute_mode.v) : NULL);
-	json_flag(j, "display_mode", &s->display_mode);
-	gw_json_key(j, "throttle_reasons");
-	if (GW_VALID(s->throttle_reasons)) {
-		gw_json_array_begin(j);
-		for (int bit = 0; bit < 64; bit++) {
-			uint64_t m = (uint64_t)1 << bit;
-			const char *name = throttle_reason_name(m);
-			char unknown[32];
-
-			if (!(s->throttle_reasons.v & m))
-				continue;
-			if (!name) {
-				snprintf(unknown, sizeof(unknown), "unknown_0x%" PRIx64, m);
-				name = unknown;
-			}
-			gw_json_string(j, name);
-		}
-		gw_json_array_end(j);
-	} else {
-		gw_json_null(j);
-	}
-}
-
-static void json_ecc(gw_json *j, const struct report *r)
-{
-	const gw_device_sample *s = &r->s;
-
-	gw_json_key(j, "ecc");
-	gw_json_object_begin(j);
-	json_flag(j, "enabled", &s->ecc_current);
-	json_flag(j, "pending", &s->ecc_pending);
-	gw_json_u64_field(j, "corrected_volatile", &s->ecc_corrected_volatile);
-	gw_json_u64_field(j, "uncorrected_volatile", &s->ecc_uncorrected_volatile);
-	gw_json_u64_field(j, "corrected_aggregate", &s->ecc_corrected_aggregate);
-	gw_json_u64_field(j, "uncorrected_aggregate", &s->ecc_uncorrected_aggregate);
-	gw_json_object_end(j);
-	gw_json_key(j, "remapped_rows");
-	gw_json_object_begin(j);
-	gw_json_u64_field(j, "correctable", &s->remapped_correctable);
-	gw_json_u64_field(j, "uncorrectable", &s->remapped_uncorrectable);
-	json_flag(j, "pending", &s->remapped_pending);
-	json_flag(j, "failure", &s->remapped_failure);
-	gw_json_object_end(j);
-}
-
-static void json_mig(gw_json *j, const struct report *r)
-{
-	const gw_device_sample *s = &r->s;
-
-	gw_json_key(j, "mig");
-	gw_json_object_begin(j);
-	json_flag(j, "enabled", &s->mig_current);
-	json_flag(j, "pending", &s->mig_pending);
-	gw_json_u64_field(j, "max_devices", &s->mig_max_devices);
 	gw_json_key(j, "devices");
 	gw_json_array_begin(j);
 	for (int i = 0; i < s->mig_count && i < GW_MAX_MIG; i++) {
@@ -619,7 +489,6 @@ static void json_mig(gw_json *j, const struct report *r)
 		gw_json_object_end(j);
 	}
 	gw_json_array_end(j);
-	gw_json_object_end(j);
 }
 
 static void json_processes(gw_json *j, const struct report *r)
@@ -656,12 +525,7 @@ static void json_device(gw_json *j, const struct report *r)
 {
 	gw_json_object_begin(j);
 	json_identity(j, r->d);
-	json_memory(j, r);
-	json_load(j, r);
-	json_pcie(j, r);
-	json_modes(j, r);
-	json_ecc(j, r);
-	json_mig(j, r);
+	json_metrics(j, r);
 	json_processes(j, r);
 	json_health(j, r->d);
 	gw_json_key(j, "error");

@@ -55,14 +55,6 @@ const char *show_str(char *buf, size_t n, const gw_str *f)
 	return buf;
 }
 
-const char *show_flag(char *buf, size_t n, const gw_u64 *f, const char *yes_text, const char *no_text)
-{
-	if (not_valid(buf, n, f->state, f->code))
-		return buf;
-	snprintf(buf, n, "%s", f->v ? yes_text : no_text);
-	return buf;
-}
-
 const char *cuda_version_text(char *buf, size_t n, uint64_t v)
 {
 	snprintf(buf, n, "%" PRIu64 ".%" PRIu64, v / 1000, (v % 1000) / 10);
@@ -100,48 +92,6 @@ const char *short_uuid_str(char *buf, size_t n, const gw_str *uuid)
 			buf[k++] = *u;
 	buf[k] = '\0';
 	return buf;
-}
-
-const char *compute_mode_name(uint64_t mode)
-{
-	switch (mode) {
-	case 0: return "default";
-	case 1: return "exclusive-thread";
-	case 2: return "prohibited";
-	case 3: return "exclusive-process";
-	default: return "unknown";
-	}
-}
-
-static const struct {
-	uint64_t bit;
-	const char *name, *title;
-} throttle_table[THROTTLE_BITS] = {
-	{ GW_THROTTLE_GPU_IDLE, "gpu_idle", "GPU Idle" },
-	{ GW_THROTTLE_APP_CLOCKS, "applications_clocks_setting", "Applications Clocks Setting" },
-	{ GW_THROTTLE_SW_POWER_CAP, "sw_power_cap", "SW Power Cap" },
-	{ GW_THROTTLE_HW_SLOWDOWN, "hw_slowdown", "HW Slowdown" },
-	{ GW_THROTTLE_SYNC_BOOST, "sync_boost", "Sync Boost" },
-	{ GW_THROTTLE_SW_THERMAL, "sw_thermal_slowdown", "SW Thermal Slowdown" },
-	{ GW_THROTTLE_HW_THERMAL, "hw_thermal_slowdown", "HW Thermal Slowdown" },
-	{ GW_THROTTLE_HW_POWER_BRAKE, "hw_power_brake_slowdown", "HW Power Brake Slowdown" },
-	{ GW_THROTTLE_DISPLAY_CLOCKS, "display_clock_setting", "Display Clock Setting" },
-};
-
-const char *throttle_reason_name(uint64_t bit)
-{
-	for (int i = 0; i < THROTTLE_BITS; i++)
-		if (throttle_table[i].bit == bit)
-			return throttle_table[i].name;
-	return NULL;
-}
-
-const char *throttle_reason_title(uint64_t bit)
-{
-	for (int i = 0; i < THROTTLE_BITS; i++)
-		if (throttle_table[i].bit == bit)
-			return throttle_table[i].title;
-	return NULL;
 }
 
 const char *cuda_index_text(const gw_context *ctx, const gw_device_info *d, char *buf, size_t n)

@@ -17,8 +17,6 @@ const char *show_u64(char *buf, size_t n, const gw_u64 *f, const char *unit);
 const char *show_bytes(char *buf, size_t n, const gw_u64 *f);
 const char *show_f64(char *buf, size_t n, const gw_f64 *f, int decimals, const char *unit);
 const char *show_str(char *buf, size_t n, const gw_str *f);
-/* A 0/1 field as yes_text / no_text. */
-const char *show_flag(char *buf, size_t n, const gw_u64 *f, const char *yes_text, const char *no_text);
 
 /* 12040 → "12.4", 11080 → "11.8". */
 const char *cuda_version_text(char *buf, size_t n, uint64_t v);
@@ -28,13 +26,6 @@ const char *compute_capability_text(char *buf, size_t n, const gw_device_info *d
 const char *short_uuid(char *buf, size_t n, const gw_device_info *d);
 /* The same for any UUID field (a MIG device: "MIG-..."). */
 const char *short_uuid_str(char *buf, size_t n, const gw_str *uuid);
-/* "default", "exclusive-thread", "prohibited", "exclusive-process". */
-const char *compute_mode_name(uint64_t mode);
-/* Names of the GW_THROTTLE_* bits, lower-case snake ("sw_power_cap"),
- * and their human form ("SW Power Cap"). NULL for an unknown bit. */
-const char *throttle_reason_name(uint64_t bit);
-const char *throttle_reason_title(uint64_t bit);
-#define THROTTLE_BITS 9
 
 /* End the full buffer buf[n] with "…" (its text was cut), at a UTF-8
  * character boundary. */

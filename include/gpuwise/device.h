@@ -197,6 +197,9 @@ typedef struct gw_device_sample {
 	gw_u64 mig_max_devices;
 	int mig_count;
 	gw_mig_device mig[GW_MAX_MIG];
+	/* 1 when memory_used counts the reserved memory too (NVML before
+	 * nvmlDeviceGetMemoryInfo_v2, the 470 branch); 0 when it does not. */
+	gw_u64 memory_used_includes_reserved;
 } gw_device_sample;
 
 typedef enum gw_process_type {

@@ -16,6 +16,7 @@
 
 #include "gpuwise/error.h"
 #include "gpuwise/device.h"
+#include "gpuwise/metrics.h"
 #include "gpuwise/context.h"
 #include "gpuwise/json.h"
 #include "gpuwise/explain.h"

@@ -62,6 +62,7 @@ struct nvml_api {
 	gwn_fn_dev_uu encoder_util, decoder_util;
 	gwn_fn_dev_temp_v temperature_v;
 	gwn_fn_dev_kind_u temperature, temperature_threshold;
+	gwn_fn_dev_fields field_values;
 	gwn_fn_dev_u fan_speed;
 	gwn_fn_dev_u power_usage, enforced_power_limit, power_management_limit;
 	gwn_fn_dev_ull energy;
@@ -126,6 +127,7 @@ static const struct nvml_symbol nvml_symbols[] = {
 	SYM(temperature_v, "nvmlDeviceGetTemperatureV"),
 	SYM(temperature, "nvmlDeviceGetTemperature"),
 	SYM(temperature_threshold, "nvmlDeviceGetTemperatureThreshold"),
+	SYM(field_values, "nvmlDeviceGetFieldValues"),
 	SYM(fan_speed, "nvmlDeviceGetFanSpeed"),
 	SYM(power_usage, "nvmlDeviceGetPowerUsage"),
 	SYM(enforced_power_limit, "nvmlDeviceGetEnforcedPowerLimit"),
@@ -908,10 +910,50 @@ static void sample_memory(struct nvml_state *st, const gw_device *dev, struct re
 	}
 	gw__u64_set(&s->memory_used, m.used);
 	gw__u64_set(&s->memory_free, m.free);
+	/* Without the v2 call "used" is v1's, reserved memory included: say so. */
+	gw__u64_set(&s->memory_used_includes_reserved, !m.v2);
 	if (m.v2)
 		gw__u64_set(&s->memory_reserved, m.reserved);
 	else
 		GW_FIELD_FAIL(s->memory_reserved, GW_FIELD_NOT_SUPPORTED, m.v2_code);
+}
+
+/* A field value as a number; false for a type NVML does not use for it. */
+static bool field_number(const gwn_field_value *v, double *out)
+{
+	switch (v->valueType) {
+	case GWN_VALUE_TYPE_DOUBLE: *out = v->value.dVal; return true;
+	case GWN_VALUE_TYPE_UNSIGNED_INT: *out = v->value.uiVal; return true;
+	case GWN_VALUE_TYPE_UNSIGNED_LONG: *out = (double)v->value.ulVal; return true;
+	case GWN_VALUE_TYPE_UNSIGNED_LONG_LONG: *out = (double)v->value.ullVal; return true;
+	case GWN_VALUE_TYPE_SIGNED_LONG_LONG: *out = (double)v->value.sllVal; return true;
+	case GWN_VALUE_TYPE_SIGNED_INT: *out = v->value.siVal; return true;
+	default: return false;
+	}
+}
+
+/* Memory (HBM) temperature: only a field value (NVML_FI_DEV_MEMORY_TEMP),
+ * as DCGM and nvidia-smi read it. The call succeeds as a whole; each field
+ * carries its own return code, NOT_SUPPORTED on GPUs without the sensor. */
+static void read_memory_temperature(const struct nvml_api *api, struct reader *rd, gw_f64 *out)
+{
+	gwn_field_value v;
+	gwn_return r;
+	double t;
+
+	if (rd->lost)
+		return;
+	memset(&v, 0, sizeof(v));
+	v.fieldId = GWN_FI_DEV_MEMORY_TEMP;
+	r = api->field_values ? api->field_values(rd->h, 1, &v) : GWN_ERROR_FUNCTION_NOT_FOUND;
+	if (!answered(rd, r))
+		FAIL(*out, r);
+	else if (v.nvmlReturn != GWN_SUCCESS)
+		FAIL(*out, v.nvmlReturn);
+	else if (field_number(&v, &t))
+		gw__f64_set(out, t);
+	else
+		GW_FIELD_FAIL(*out, GW_FIELD_ERROR, GWN_ERROR_UNKNOWN);
 }
 
 static void sample_temperature(const struct nvml_api *api, struct reader *rd, gw_device_sample *s)
@@ -933,6 +975,7 @@ static void sample_temperature(const struct nvml_api *api, struct reader *rd, gw
 thresholds:
 	read_kind_f64(rd, api->temperature_threshold, GWN_TEMPERATURE_THRESHOLD_SLOWDOWN, &s->temperature_slowdown);
 	read_kind_f64(rd, api->temperature_threshold, GWN_TEMPERATURE_THRESHOLD_SHUTDOWN, &s->temperature_shutdown);
+	read_memory_temperature(api, rd, &s->temperature_memory);
 }
 
 static void sample_misc(const struct nvml_api *api, struct reader *rd, gw_device_sample *s)

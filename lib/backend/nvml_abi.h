@@ -147,6 +147,38 @@ typedef struct gwn_device_attributes {
 	unsigned long long memorySizeMB;
 } gwn_device_attributes;
 
+/* nvmlFieldValue_t (nvmlDeviceGetFieldValues; 40 bytes): the caller sets
+ * fieldId (and scopeId); NVML fills the rest, with a return code per field. */
+typedef union gwn_value {
+	double dVal;
+	int siVal;
+	unsigned int uiVal;
+	unsigned long ulVal;
+	unsigned long long ullVal;
+	signed long long sllVal;
+	unsigned short usVal;
+} gwn_value;
+
+typedef struct gwn_field_value {
+	unsigned int fieldId;
+	unsigned int scopeId;
+	long long timestamp;
+	long long latencyUsec;
+	unsigned int valueType;   /* nvmlValueType_t */
+	gwn_return nvmlReturn;
+	gwn_value value;
+} gwn_field_value;
+
+enum { GWN_FI_DEV_MEMORY_TEMP = 82 };  /* NVML_FI_DEV_MEMORY_TEMP: °C */
+enum {                                 /* nvmlValueType_t */
+	GWN_VALUE_TYPE_DOUBLE = 0,
+	GWN_VALUE_TYPE_UNSIGNED_INT = 1,
+	GWN_VALUE_TYPE_UNSIGNED_LONG = 2,
+	GWN_VALUE_TYPE_UNSIGNED_LONG_LONG = 3,
+	GWN_VALUE_TYPE_SIGNED_LONG_LONG = 4,
+	GWN_VALUE_TYPE_SIGNED_INT = 5
+};
+
 /* Enum parameters (passed as unsigned int). */
 enum {
 	GWN_CLOCK_GRAPHICS = 0,
@@ -203,6 +235,7 @@ typedef gwn_return (*gwn_fn_dev_remapped)(gwn_device d, unsigned int *corr, unsi
 					  unsigned int *pending, unsigned int *failure);
 typedef gwn_return (*gwn_fn_dev_procs)(gwn_device d, unsigned int *count, gwn_process_info *out);
 typedef gwn_return (*gwn_fn_dev_procs_v1)(gwn_device d, unsigned int *count, gwn_process_info_v1 *out);
+typedef gwn_return (*gwn_fn_dev_fields)(gwn_device d, int count, gwn_field_value *values);
 typedef gwn_return (*gwn_fn_dev_child)(gwn_device d, unsigned int index, gwn_device *out);
 
 #endif

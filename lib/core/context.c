@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "internal.h"
+#include "core/metrics.h"
 
 static void device_defaults(gw_device *d, int index)
 {
@@ -118,6 +119,7 @@ int gw_context_new(gw_context **out, const gw_options *opts)
 	for (int i = 0; i < ctx->ndevices; i++) {
 		ctx->devices[i].info.index = i;
 		ctx->devices[i].info.backend_id = ctx->devices[i].owner ? ctx->devices[i].owner->id : GW_BACKEND_ID_NONE;
+		gw__metrics_sanitize(&ctx->devices[i].info, NULL);
 	}
 	gw_error_clear();
 	*out = ctx;
@@ -221,6 +223,7 @@ int gw_device_sample_read(gw_context *ctx, int index, gw_device_sample *out)
 	if (rc < 0)
 		return rc;
 	mig_cuda_indices(d, &s);
+	gw__metrics_sanitize(NULL, &s);
 	*out = s;
 	return 0;
 }

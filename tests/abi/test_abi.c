@@ -31,6 +31,15 @@ ABI_FIELD(gwn_memory, nvmlMemory_t, total);
 ABI_FIELD(gwn_memory, nvmlMemory_t, free);
 ABI_FIELD(gwn_memory, nvmlMemory_t, used);
 
+ABI_SIZE(gwn_field_value, nvmlFieldValue_t);
+ABI_FIELD(gwn_field_value, nvmlFieldValue_t, fieldId);
+ABI_FIELD(gwn_field_value, nvmlFieldValue_t, scopeId);
+ABI_FIELD(gwn_field_value, nvmlFieldValue_t, timestamp);
+ABI_FIELD(gwn_field_value, nvmlFieldValue_t, valueType);
+ABI_FIELD(gwn_field_value, nvmlFieldValue_t, nvmlReturn);
+ABI_FIELD(gwn_field_value, nvmlFieldValue_t, value);
+_Static_assert(GWN_FI_DEV_MEMORY_TEMP == NVML_FI_DEV_MEMORY_TEMP, "NVML_FI_DEV_MEMORY_TEMP");
+
 ABI_SIZE(gwn_memory_v2, nvmlMemory_v2_t);
 ABI_FIELD(gwn_memory_v2, nvmlMemory_v2_t, version);
 ABI_FIELD(gwn_memory_v2, nvmlMemory_v2_t, total);

@@ -91,6 +91,16 @@ def read_pynvml():
 		u = q(N.nvmlDeviceGetUtilizationRates, h)
 		d["utilization"] = u if isinstance(u, dict) else {"gpu": u.gpu, "memory": u.memory}
 		d["temperature"] = q(N.nvmlDeviceGetTemperature, h, N.NVML_TEMPERATURE_GPU)
+		# Memory temperature exists only as a field value: pynvml reads it
+		# through the real nvmlFieldValue_t layout, so this checks the fake's ABI.
+		fv = q(N.nvmlDeviceGetFieldValues, h, [N.NVML_FI_DEV_MEMORY_TEMP])
+		if isinstance(fv, dict):
+			d["temperature_memory"] = fv
+		elif fv[0].nvmlReturn != N.NVML_SUCCESS:
+			d["temperature_memory"] = {"error": "field", "code": fv[0].nvmlReturn}
+		else:
+			d["temperature_memory"] = fv[0].value.uiVal if fv[0].valueType == N.NVML_VALUE_TYPE_UNSIGNED_INT \
+				else fv[0].value.dVal
 		d["fan"] = q(N.nvmlDeviceGetFanSpeed, h)
 		d["power_usage"] = q(N.nvmlDeviceGetPowerUsage, h)
 		d["enforced_limit"] = q(N.nvmlDeviceGetEnforcedPowerLimit, h)

@@ -98,6 +98,8 @@ def compare_device(diff, g, p):
 	diff.eq("utilization.gpu_percent", util.get("gpu_percent"), None if err(pu) else pu["gpu"])
 	diff.eq("utilization.memory_percent", util.get("memory_percent"), None if err(pu) else pu["memory"])
 	diff.eq("temperature_c", g.get("temperature_c"), nv(p["temperature"]), close)
+	diff.eq("temperature.memory_c", (g.get("temperature") or {}).get("memory_c"),
+		nv(p["temperature_memory"]), close)
 	diff.eq("fan_percent", g.get("fan_percent"), nv(p["fan"]))
 
 	power = g.get("power") or {}

@@ -214,11 +214,36 @@ static void test_advise(void)
 	(void)e;
 }
 
+/* The metric table: a bad id or a NULL pointer is UNREAD, never a crash. */
+static void test_metrics(void)
+{
+	gw_metric_value v;
+	gw_device_info info;
+	char buf[8];
+
+	memset(&info, 0, sizeof(info));
+	CHECK(gw_metric_count() > 0);
+	CHECK(gw_metric_info_get(-1) == NULL);
+	CHECK(gw_metric_info_get(gw_metric_count()) == NULL);
+	CHECK(gw_metric_find(NULL) == -1);
+	CHECK(gw_metric_find("no-such-metric") == -1);
+	CHECK(gw_device_metric_value(NULL, NULL, 0, &v) == GW_FIELD_UNREAD);
+	CHECK(gw_device_metric_value(&info, NULL, 0, NULL) == GW_FIELD_UNREAD);
+	CHECK(gw_device_metric_value(&info, NULL, -1, &v) == GW_FIELD_UNREAD);
+	CHECK(gw_device_metric_value(&info, NULL, gw_metric_find("power_draw"), &v) == GW_FIELD_UNREAD);
+	CHECK(gw_throttle_reason_name(1u << 31) == NULL);
+	CHECK(gw_throttle_reason_title(0) == NULL);
+	CHECK_STR(gw_compute_mode_name(99), "unknown");
+	CHECK_STR(gw_pstate_name(0, NULL, 0), "");
+	CHECK_STR(gw_pstate_name(2, buf, sizeof(buf)), "P2");
+}
+
 int main(void)
 {
 	test_advise();
 	test_context();
 	test_context_args();
+	test_metrics();
 	test_doctor();
 	test_explain();
 	test_json();
