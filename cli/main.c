@@ -155,6 +155,60 @@ static void json_command(gw_json *j, const struct cmd *c)
 	gw_json_object_end(j);
 }
 
+/* The metric table (include/gpuwise/metrics.h) as JSON, for
+ * scripts/gen-metrics-doc and whoever needs the exporter names. */
+static void json_metric_table(gw_json *j)
+{
+	static const char *const kinds[] = { "gauge", "counter", "static", "string", "enum" };
+	static const char *const types[] = { "u64", "f64", "str" };
+	static const char *const forms[] = { "number", "bytes", "text", "flag", "yesno", "pstate",
+					     "compute_mode", "throttle_reasons" };
+	static const char *const schemes[GW_SCHEME_COUNT] = { "dcgm", "nvidia_smi", "native" };
+
+	gw_json_key(j, "metrics");
+	gw_json_array_begin(j);
+	for (int i = 0; i < gw_metric_count(); i++) {
+		const gw_metric_info *m = gw_metric_info_get(i);
+
+		gw_json_object_begin(j);
+		json_text(j, "key", m->key);
+		json_text(j, "kind", kinds[m->kind]);
+		json_text(j, "type", types[m->type]);
+		json_text(j, "form", forms[m->form]);
+		json_text(j, "unit", m->unit);
+		gw_json_key(j, "si_scale");
+		gw_json_double(j, m->si_scale, 6);
+		json_text(j, "si_unit", m->si_unit);
+		json_text(j, "json", m->json);
+		json_text(j, "section", m->section);
+		json_text(j, "label", m->label);
+		json_text(j, "description", m->description);
+		gw_json_key(j, "alias");
+		gw_json_bool(j, (m->flags & GW_METRIC_F_ALIAS) != 0);
+		gw_json_key(j, "exporters");
+		gw_json_object_begin(j);
+		for (int k = 0; k < GW_SCHEME_COUNT; k++) {
+			const gw_metric_export *e = &m->exporter[k];
+
+			gw_json_key(j, schemes[k]);
+			if (!e->name) {
+				gw_json_null(j);
+				continue;
+			}
+			gw_json_object_begin(j);
+			json_text(j, "name", e->name);
+			json_text(j, "type", e->type);
+			json_text(j, "help", e->help);
+			gw_json_key(j, "scale");
+			gw_json_double(j, e->scale, 12);
+			gw_json_object_end(j);
+		}
+		gw_json_object_end(j);
+		gw_json_object_end(j);
+	}
+	gw_json_array_end(j);
+}
+
 static int cmd_spec(int argc, char **argv)
 {
 	struct no_opts o;
@@ -178,6 +232,7 @@ static int cmd_spec(int argc, char **argv)
 		if (!((*c)->flags & CMD_HIDDEN))
 			json_command(j, *c);
 	gw_json_array_end(j);
+	json_metric_table(j);
 	gw_json_object_end(j);
 	rc = print_json(j);
 	gw_json_free(j);
@@ -191,7 +246,8 @@ const struct cmd cmd_spec_def = {
 	.options = no_options,
 	.description = "Print the command table as JSON: each command's synopsis, description, options "
 		       "(short and long names, value name, whether repeatable) and exit status. "
-		       "scripts/gen-man writes the man page from it; shell completions can read it.",
+		       "scripts/gen-man writes the man page from it; shell completions can read it. \"metrics\" is "
+		       "the metric table (docs/metrics.md is written from it by scripts/gen-metrics-doc).",
 	.flags = CMD_HIDDEN,
 };
 
