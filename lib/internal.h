@@ -49,6 +49,13 @@ int gw__getgroups(unsigned *out, int max);
  * (RTLD_NOLOAD | RTLD_NODELETE): loads nothing new. */
 void gw__dlopen_keep(const char *name);
 
+/* ---- the metric table (lib/core/metrics.c) ------------------------------ */
+
+/* Set every sampled metric of the table (include/gpuwise/metrics.h) to
+ * state st with code 0: a backend's "I cannot know these" defaults, which
+ * it then overwrites with what it can read. */
+void gw__metrics_fail_sample(gw_device_sample *sample, gw_field_state st);
+
 /* ---- paths and files (lib/core/path.c) -------------------------------- */
 
 /* Write root + path into out (size outsz). path must be absolute.

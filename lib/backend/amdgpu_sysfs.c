@@ -437,28 +437,11 @@ static int amd_open(gw_context *ctx, void **state, gw_backend_status *st)
 
 /* ---- samples ---------------------------------------------------------------- */
 
-/* Everything this backend cannot know is NOT_SUPPORTED, not UNREAD. */
+/* Everything this backend cannot know is NOT_SUPPORTED, not UNREAD: every
+ * sampled metric of the table, before the ones sysfs has are read. */
 static void sample_defaults(gw_device_sample *s)
 {
-	gw_u64 *u[] = {
-		&s->memory_used, &s->memory_free, &s->memory_reserved, &s->bar1_used, &s->gpu_util,
-		&s->mem_util, &s->encoder_util, &s->decoder_util, &s->fan_percent, &s->sm_clock,
-		&s->mem_clock, &s->graphics_clock, &s->video_clock, &s->pstate, &s->pcie_gen,
-		&s->pcie_width, &s->pcie_tx, &s->pcie_rx, &s->pcie_replay_counter, &s->persistence_mode,
-		&s->compute_mode, &s->display_mode, &s->throttle_reasons, &s->ecc_current, &s->ecc_pending,
-		&s->ecc_corrected_volatile, &s->ecc_uncorrected_volatile, &s->ecc_corrected_aggregate,
-		&s->ecc_uncorrected_aggregate, &s->remapped_correctable, &s->remapped_uncorrectable,
-		&s->remapped_pending, &s->remapped_failure, &s->mig_current, &s->mig_pending, &s->mig_max_devices,
-	};
-	gw_f64 *f[] = {
-		&s->temperature, &s->temperature_memory, &s->temperature_slowdown, &s->temperature_shutdown,
-		&s->power_draw, &s->power_limit, &s->power_management_limit, &s->energy,
-	};
-
-	for (size_t i = 0; i < GW_ARRAY_SIZE(u); i++)
-		GW_FIELD_FAIL(*u[i], GW_FIELD_NOT_SUPPORTED, 0);
-	for (size_t i = 0; i < GW_ARRAY_SIZE(f); i++)
-		GW_FIELD_FAIL(*f[i], GW_FIELD_NOT_SUPPORTED, 0);
+	gw__metrics_fail_sample(s, GW_FIELD_NOT_SUPPORTED);
 }
 
 /* A hwmon value in micro- or milli-units, scaled to the base unit. */

@@ -193,6 +193,23 @@ void gw__metrics_sanitize(gw_device_info *info, gw_device_sample *sample)
 	}
 }
 
+void gw__metrics_fail_sample(gw_device_sample *sample, gw_field_state st)
+{
+	for (int i = 0; sample && i < gw_metric_count(); i++) {
+		const struct row *r = &table[i];
+		char *f = (char *)sample + r->offset;
+
+		if (r->src != SRC_SAMPLE)
+			continue;
+				if (r->pub.type == GW_MTYPE_U64)
+			GW_FIELD_FAIL(*(gw_u64 *)(void *)f, st, 0);
+		else if (r->pub.type == GW_MTYPE_F64)
+			GW_FIELD_FAIL(*(gw_f64 *)(void *)f, st, 0);
+		else
+			GW_FIELD_FAIL(*(gw_str *)(void *)f, st, 0);
+	}
+}
+
 /* ---- the names of enumerated values ------------------------------------ */
 
 static const struct {

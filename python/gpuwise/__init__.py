@@ -442,17 +442,11 @@ def cuda_driver_version():
 
 # ---- devices ------------------------------------------------------------------
 
-_THROTTLE_NAMES = (
-    (0x1, "gpu_idle"), (0x2, "applications_clocks_setting"), (0x4, "sw_power_cap"),
-    (0x8, "hw_slowdown"), (0x10, "sync_boost"), (0x20, "sw_thermal_slowdown"),
-    (0x40, "hw_thermal_slowdown"), (0x80, "hw_power_brake_slowdown"), (0x100, "display_clock_setting"),
-)
-
-
 class Process:
     """A process using a GPU. used_memory is None when the driver hides it."""
 
-    __slots__ = ("pid", "user", "command", "used_memory", "type", "gpu_instance_id")
+    __slots__ = ("pid", "user", "command", "used_memory", "type", "gpu_instance_id",
+                 "compute_instance_id", "pid_resolved")
 
     def __init__(self, d):
         self.pid = d["pid"]
@@ -461,10 +455,16 @@ class Process:
         self.used_memory = d["used_memory"]
         self.type = d["type"]
         self.gpu_instance_id = d["gpu_instance_id"]
+        self.compute_instance_id = d["compute_instance_id"]
+        self.pid_resolved = d["pid_resolved"]
 
     def to_dict(self):
-        return {"pid": self.pid, "user": self.user, "command": self.command,
-                "used_memory_bytes": self.used_memory}
+        """The process as `gpuwise info --json` writes it."""
+        here = self.pid_resolved
+        return {"pid": self.pid, "type": self.type, "user": self.user if here else None,
+                "command": self.command if here else None, "in_pid_namespace": bool(here),
+                "used_memory_bytes": self.used_memory, "gpu_instance_id": self.gpu_instance_id,
+                "compute_instance_id": self.compute_instance_id}
 
     def __repr__(self):
         return "Process(pid=%d, user=%r, command=%r, used_memory=%r)" % (
@@ -506,7 +506,7 @@ class Device:
                  "max_mem_clock", "pcie_gen", "pcie_width", "pcie_max_gen", "pcie_max_width",
                  "fan_percent", "pstate", "persistence_mode", "compute_mode", "ecc",
                  "throttle_reasons", "mig_enabled", "mig_devices", "health", "health_reason",
-                 "unavailable")
+                 "unavailable", "_metrics", "_nvml_index", "_backend", "_error")
 
     def __init__(self, ctx, info, cuda_index):
         self._ctx = ctx
@@ -518,6 +518,9 @@ class Device:
             setattr(self, k, info[k])
         cc = (info["cc_major"], info["cc_minor"])
         self.compute_capability = cc if None not in cc else None
+        self._nvml_index = info["nvml_index"]
+        self._backend = info["backend"] or None
+        self._error = None
         unavailable = dict(info["unavailable"])
         try:
             s = ctx.sample(self.index)
@@ -525,6 +528,8 @@ class Device:
             s = None
             if isinstance(e, GPULostError):
                 self.health = "lost"
+            else:
+                self._error = str(e)
             why = "lost" if isinstance(e, GPULostError) else "error: %s" % e
         if s is None:
             s = {}
@@ -535,6 +540,9 @@ class Device:
                 unavailable[k] = why
         else:
             unavailable.update(s["unavailable"])
+        # Every metric of the table, nested as in info --json (static facts
+        # only when there is no sample).
+        self._metrics = s.get("metrics") or info["metrics"]
         g = s.get
         self.memory_used = g("memory_used")
         self.memory_free = g("memory_free")
@@ -556,8 +564,7 @@ class Device:
         self.ecc = {k: g("ecc_" + k) for k in (
             "current", "pending", "corrected_volatile", "uncorrected_volatile",
             "corrected_aggregate", "uncorrected_aggregate")}
-        bits = g("throttle_reasons")
-        self.throttle_reasons = None if bits is None else [n for b, n in _THROTTLE_NAMES if bits & b]
+        self.throttle_reasons = self._metrics["throttle_reasons"]
         mig = g("mig_current")
         self.mig_enabled = None if mig is None else bool(mig)
         self.mig_devices = [MigDevice(m, self) for m in s.get("mig_devices", ())]
@@ -592,30 +599,27 @@ class Device:
         return Device(self._ctx, self._ctx.device_info(self.index), self.cuda_index)
 
     def to_dict(self):
-        """The fields of `gpuwise info --json` for this device (SI units, None = unknown)."""
-        cc = self.compute_capability
-        return {
-            "index": self.index, "cuda_index": self.cuda_index, "vendor": self.vendor,
-            "name": self.name, "uuid": self.uuid, "pci_bus_id": self.pci_bus_id,
-            "architecture": self.architecture,
-            "compute_capability": "%d.%d" % cc if cc else None,
-            "multiprocessor_count": self.multiprocessor_count, "cuda_cores": self.cuda_cores,
-            "memory": {"total_bytes": self.memory_total, "used_bytes": self.memory_used,
-                       "free_bytes": self.memory_free, "reserved_bytes": self.memory_reserved},
-            "utilization": {"gpu_percent": self.utilization_gpu,
-                            "memory_percent": self.utilization_memory},
-            "temperature_c": self.temperature,
-            "power": {"draw_w": self.power_draw, "limit_w": self.power_limit, "energy_j": self.energy},
-            "clocks": {"sm_mhz": self.sm_clock, "mem_mhz": self.mem_clock,
-                       "max_sm_mhz": self.max_sm_clock, "max_mem_mhz": self.max_mem_clock},
-            "pcie": {"gen": self.pcie_gen, "width": self.pcie_width, "max_gen": self.pcie_max_gen,
-                     "max_width": self.pcie_max_width},
-            "fan_percent": self.fan_percent, "pstate": self.pstate,
-            "persistence_mode": self.persistence_mode, "compute_mode": self.compute_mode,
-            "ecc": dict(self.ecc), "throttle_reasons": self.throttle_reasons,
-            "mig": {"enabled": self.mig_enabled, "devices": [m.to_dict() for m in self.mig_devices]},
-            "health": self.health,
-        }
+        """The fields of `gpuwise info --json` for this device: the same keys,
+        nesting and types (SI units, None = unknown), from the same metric
+        table (include/gpuwise/metrics.h); processes are read now."""
+        d = {"index": self.index,
+             # What CUDA calls it: an AMD GPU has no CUDA index (ROCm's is cuda_index).
+             "cuda_index": self.cuda_index if self.vendor == "nvidia" else None,
+             "nvml_index": self._nvml_index, "vendor": self.vendor, "backend": self._backend}
+        import copy
+        d.update(copy.deepcopy(self._metrics))
+        d["mig"]["devices"] = [m.to_dict() for m in self.mig_devices]
+        procs = None
+        if self.health == "ok":
+            try:
+                procs = [p.to_dict() for p in self.processes()]
+            except GPUWiseError:
+                procs = None  # unknown, not "none"
+        d["processes"] = procs
+        d["health"] = self.health
+        d["health_reason"] = self.health_reason if self.health != "ok" and self.health_reason else None
+        d["error"] = self._error
+        return d
 
     def __repr__(self):
         return "Device(index=%d, cuda_index=%r, name=%r, uuid=%r, memory_free=%r)" % (

@@ -66,6 +66,8 @@ class Process:
     used_memory: Optional[int]
     type: str
     gpu_instance_id: Optional[int]
+    compute_instance_id: Optional[int]
+    pid_resolved: bool
     def __init__(self, d: Dict[str, Any]) -> None: ...   # made by Device.processes()
     def to_dict(self) -> Dict[str, Any]: ...
 

@@ -234,6 +234,107 @@ static int put_str(PyObject *d, PyObject *un, const char *key, const gw_str *f)
 	return un ? note_state(un, key, f->state, f->code) : 0;
 }
 
+/* ---- the metric table as nested dicts ------------------------------------
+ * The same keys, nesting and types as `gpuwise info --json` (both iterate
+ * include/gpuwise/metrics.h), so Device.to_dict() cannot drift from it. */
+
+static PyObject *metric_py(const gw_metric_info *m, const gw_metric_value *v, gw_field_state st)
+{
+	char buf[64];
+
+	if (st != GW_FIELD_VALID)
+		Py_RETURN_NONE;
+	switch (m->form) {
+	case GW_MFORM_TEXT:
+		return text(v->s);
+	case GW_MFORM_FLAG:
+	case GW_MFORM_YESNO:
+		return PyBool_FromLong(v->u != 0);
+	case GW_MFORM_PSTATE:
+		return text(gw_pstate_name(v->u, buf, sizeof(buf)));
+	case GW_MFORM_COMPUTE_MODE:
+		return text(gw_compute_mode_name(v->u));
+	case GW_MFORM_THROTTLE: {
+		PyObject *list = PyList_New(0);
+
+		for (int bit = 0; list && bit < 64; bit++) {
+			uint64_t mask = (uint64_t)1 << bit;
+			const char *name = gw_throttle_reason_name(mask);
+			PyObject *item;
+
+			if (!(v->u & mask))
+				continue;
+			if (!name) {
+				snprintf(buf, sizeof(buf), "unknown_0x%llx", (unsigned long long)mask);
+				name = buf;
+			}
+			item = text(name);
+			if (!item || PyList_Append(list, item) < 0) {
+				Py_XDECREF(item);
+				Py_DECREF(list);
+				return NULL;
+			}
+			Py_DECREF(item);
+		}
+		return list;
+	}
+	case GW_MFORM_NUMBER:
+	case GW_MFORM_BYTES:
+		break;
+	}
+	if (m->type == GW_MTYPE_F64) {
+		/* Rounded as the JSON writer rounds, so both give the same double. */
+		snprintf(buf, sizeof(buf), "%.*f", m->decimals, v->f);
+		return PyFloat_FromDouble(strtod(buf, NULL));
+	}
+	return PyLong_FromUnsignedLongLong(v->u);
+}
+
+/* Put value at the dotted path under root, creating the dicts between. */
+static int tree_put(PyObject *root, const char *path, PyObject *value)
+{
+	PyObject *node = root;
+	const char *dot;
+	char key[64];
+
+	while ((dot = strchr(path, '.'))) {
+		PyObject *child;
+
+		snprintf(key, sizeof(key), "%.*s", (int)(dot - path), path);
+		child = PyDict_GetItemString(node, key); /* borrowed */
+		if (!child) {
+			if (!(child = PyDict_New()) || PyDict_SetItemString(node, key, child) < 0) {
+				Py_XDECREF(child);
+				Py_DECREF(value);
+				return -1;
+			}
+			Py_DECREF(child); /* node keeps it */
+		}
+		node = child;
+		path = dot + 1;
+	}
+	return put(node, path, value);
+}
+
+/* Every metric of the table for a device; sample NULL = static facts only. */
+static PyObject *metric_tree(const gw_device_info *i, const gw_device_sample *s)
+{
+	PyObject *root = PyDict_New();
+
+	for (int id = 0; root && id < gw_metric_count(); id++) {
+		const gw_metric_info *m = gw_metric_info_get(id);
+		gw_metric_value v;
+		gw_field_state st = gw_device_metric_value(i, s, id, &v);
+		PyObject *value = metric_py(m, &v, st);
+
+		if (!value || tree_put(root, m->json, value) < 0) {
+			Py_DECREF(root);
+			return NULL;
+		}
+	}
+	return root;
+}
+
 static PyObject *info_dict(const gw_device_info *i)
 {
 	PyObject *d = PyDict_New(), *un = PyDict_New();
@@ -274,6 +375,7 @@ static PyObject *info_dict(const gw_device_info *i)
 	bad |= put_u64(d, un, "pcie_max_width", &i->pcie_max_width);
 	bad |= put_u64(d, un, "pcie_gpu_max_gen", &i->pcie_gpu_max_gen);
 	bad |= put_u64(d, un, "mig_capable", &i->mig_capable);
+	bad |= put(d, "metrics", metric_tree(i, NULL));
 	if (bad || PyDict_SetItemString(d, "unavailable", un) < 0)
 		goto fail;
 	Py_DECREF(un);
@@ -306,7 +408,7 @@ static PyObject *mig_dict(const gw_mig_device *m)
 	return d;
 }
 
-static PyObject *sample_dict(const gw_device_sample *s)
+static PyObject *sample_dict(const gw_device_info *info, const gw_device_sample *s)
 {
 	PyObject *d = PyDict_New(), *un = PyDict_New(), *migs = NULL;
 	int bad = 0, n;
@@ -328,8 +430,10 @@ static PyObject *sample_dict(const gw_device_sample *s)
 	U(ecc_corrected_aggregate); U(ecc_uncorrected_aggregate);
 	U(remapped_correctable); U(remapped_uncorrectable); U(remapped_pending); U(remapped_failure);
 	U(mig_current); U(mig_pending); U(mig_max_devices);
+	U(memory_used_includes_reserved);
 #undef U
 #undef F
+	bad |= put(d, "metrics", metric_tree(info, s));
 	if (bad)
 		goto fail;
 	n = s->mig_count < 0 ? 0 : s->mig_count > GW_MAX_MIG ? GW_MAX_MIG : s->mig_count;
@@ -655,6 +759,7 @@ static PyObject *Context_sample(PyObject *obj, PyObject *args)
 {
 	ContextObject *self = (ContextObject *)obj;
 	gw_device_sample *s;
+	gw_device_info info;
 	struct failure f = { 0, "" };
 	PyObject *res;
 	int index, rc;
@@ -668,9 +773,11 @@ static PyObject *Context_sample(PyObject *obj, PyObject *args)
 	rc = gw_device_sample_read(self->ctx, index, s);
 	if (rc < 0)
 		failure_take(&f, rc);
+	else
+		info = *gw_device_get(self->ctx, index);
 	pthread_mutex_unlock(&self->lock);
 	Py_END_ALLOW_THREADS
-	res = rc < 0 ? raise_code(f.code, f.message) : sample_dict(s);
+	res = rc < 0 ? raise_code(f.code, f.message) : sample_dict(&info, s);
 	free(s);
 	return res;
 }
