@@ -30,6 +30,7 @@
 #include "internal.h"
 #include "backend/nvml_abi.h"
 #include "backend/nvidia_version.h"
+#include "core/tables.h"
 
 _Static_assert(sizeof(gwn_fn_void) == sizeof(void *), "function pointers are pointer-sized");
 
@@ -622,6 +623,18 @@ static void read_cores(const struct nvml_api *api, struct reader *rd, gw_device_
 	if (!GW_VALID(info->multiprocessor_count) && GW_VALID(info->cuda_cores) && per_sm &&
 	    info->cuda_cores.v % per_sm == 0 && info->cuda_cores.v)
 		gw__u64_set(&info->multiprocessor_count, info->cuda_cores.v / per_sm);
+	/* A driver without nvmlDeviceGetNumGpuCores (the 470 branch; its
+	 * nvmlDeviceGetAttributes_v2 serves MIG devices only) has no count at
+	 * all: the GPU table knows it by PCI device id, so the CLI (which could
+	 * also ask libcuda) and the Python module (which never calls cuInit)
+	 * agree. A driver that has the call and answers NOT_SUPPORTED keeps N/A. */
+	if (!GW_VALID(info->multiprocessor_count) && !api->num_gpu_cores &&
+	    GW_VALID(info->pci_device_id)) {
+		const gw_row_nvidia_gpus *row = gw__tbl_nvidia_gpu_by_id((unsigned)info->pci_device_id.v);
+
+		if (row && row->sms)
+			gw__u64_set(&info->multiprocessor_count, row->sms);
+	}
 	if (!GW_VALID(info->cuda_cores) && GW_VALID(info->multiprocessor_count) && per_sm)
 		gw__u64_set(&info->cuda_cores, info->multiprocessor_count.v * per_sm);
 }

@@ -135,6 +135,9 @@ static void test_gpus(void)
 
 	CHECK(g && !strcmp(g->arch, "Hopper"));
 	CHECK(g && gw__tbl_cc(g->cc, &ma, &mi) == 0 && ma == 9 && mi == 0);
+	CHECK(g && g->sms == 132);
+	g = gw__tbl_nvidia_gpu_by_id(0x1b06); /* GTX 1080 Ti: 3584 cores / 128 per SM */
+	CHECK(g && g->sms == 28);
 	CHECK(gw__tbl_nvidia_gpu_by_id(0xffff) == NULL);
 	g = gw__tbl_nvidia_gpu_by_name("NVIDIA H100 80GB HBM3");
 	CHECK(g && !strcmp(g->cc, "9.0"));
