@@ -133,6 +133,10 @@ typedef struct gw_device_info {
 	gw_u64 pcie_max_width;
 	gw_u64 pcie_gpu_max_gen; /* the device alone */
 	gw_u64 mig_capable;   /* 1 when the GPU supports MIG at all */
+	/* 1 when gw_device_sample.memory_used counts the reserved memory too
+	 * (a driver without nvmlDeviceGetMemoryInfo_v2, the 470 branch), 0 when
+	 * it does not. At the end: gw_device_info is the library's to allocate. */
+	gw_u64 memory_used_includes_reserved;
 } gw_device_info;
 
 #define GW_MAX_MIG 8
@@ -197,9 +201,6 @@ typedef struct gw_device_sample {
 	gw_u64 mig_max_devices;
 	int mig_count;
 	gw_mig_device mig[GW_MAX_MIG];
-	/* 1 when memory_used counts the reserved memory too (NVML before
-	 * nvmlDeviceGetMemoryInfo_v2, the 470 branch); 0 when it does not. */
-	gw_u64 memory_used_includes_reserved;
 } gw_device_sample;
 
 typedef enum gw_process_type {

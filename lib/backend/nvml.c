@@ -718,10 +718,14 @@ static void read_static(const struct nvml_api *api, struct reader *rd, gw_device
 
 	r = query_memory(api, rd, m);
 	*m_ok = r == GWN_SUCCESS;
-	if (r == GWN_SUCCESS)
+	if (r == GWN_SUCCESS) {
 		gw__u64_set(&info->memory_total, m->total);
-	else
+		/* Without the v2 call "used" is v1's, reserved memory included: say so. */
+		gw__u64_set(&info->memory_used_includes_reserved, !m->v2);
+	} else {
 		FAIL(info->memory_total, r);
+		FAIL(info->memory_used_includes_reserved, r);
+	}
 	if (!rd->lost) {
 		memset(&bar1, 0, sizeof(bar1));
 		r = api->bar1 ? api->bar1(rd->h, &bar1) : GWN_ERROR_FUNCTION_NOT_FOUND;
@@ -923,8 +927,6 @@ static void sample_memory(struct nvml_state *st, const gw_device *dev, struct re
 	}
 	gw__u64_set(&s->memory_used, m.used);
 	gw__u64_set(&s->memory_free, m.free);
-	/* Without the v2 call "used" is v1's, reserved memory included: say so. */
-	gw__u64_set(&s->memory_used_includes_reserved, !m.v2);
 	if (m.v2)
 		gw__u64_set(&s->memory_reserved, m.reserved);
 	else

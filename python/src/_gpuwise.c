@@ -375,6 +375,7 @@ static PyObject *info_dict(const gw_device_info *i)
 	bad |= put_u64(d, un, "pcie_max_width", &i->pcie_max_width);
 	bad |= put_u64(d, un, "pcie_gpu_max_gen", &i->pcie_gpu_max_gen);
 	bad |= put_u64(d, un, "mig_capable", &i->mig_capable);
+	bad |= put_u64(d, un, "memory_used_includes_reserved", &i->memory_used_includes_reserved);
 	bad |= put(d, "metrics", metric_tree(i, NULL));
 	if (bad || PyDict_SetItemString(d, "unavailable", un) < 0)
 		goto fail;
@@ -430,7 +431,6 @@ static PyObject *sample_dict(const gw_device_info *info, const gw_device_sample 
 	U(ecc_corrected_aggregate); U(ecc_uncorrected_aggregate);
 	U(remapped_correctable); U(remapped_uncorrectable); U(remapped_pending); U(remapped_failure);
 	U(mig_current); U(mig_pending); U(mig_max_devices);
-	U(memory_used_includes_reserved);
 #undef U
 #undef F
 	bad |= put(d, "metrics", metric_tree(info, s));
