@@ -326,7 +326,7 @@ static void json_device(gw_json *j, const struct exp_device *d)
 		gw_json_array_begin(j);
 		for (int bit = 0; bit < 64; bit++) {
 			uint64_t m = (uint64_t)1 << bit;
-			const char *name = throttle_reason_name(m);
+			const char *name = gw_throttle_reason_name(m);
 			char unknown[32];
 
 			if (!(s->throttle_reasons.v & m))
