@@ -21,7 +21,7 @@
 enum { CONFIG_MAX = 16 << 20, TARGETS_MAX = 64 };
 
 struct advise_opts {
-	bool json, list_models, checkpointing;
+	bool json, list_models, checkpointing, hardware;
 	/* the vocabularies as given; converted after parsing, so a second
 	 * value is "given twice" like any single-valued option */
 	const char *task_s, *precision_s, *weights_s, *optimizer_s, *strategy_s, *offload_s, *attention_s;
@@ -118,6 +118,8 @@ static const struct option advise_options[] = {
 		 "{\"peak_allocated_bytes\", \"peak_reserved_bytes\", \"peak_device_bytes\", \"breakdown\"}, "
 		 "\"targets\": [{\"gpu\", \"memory_bytes\", \"fits\", \"max_micro_batch\"}], \"plan\"}"),
 	OPT_BOOL(0, "list-models", O, list_models, "list the catalogue's models with their parameter counts"),
+	OPT_BOOL(0, "hardware", O, hardware, "rank the spec table's GPUs for the run: fits, largest micro-batch, "
+		 "estimated step time and tokens/s (at 40 % of peak FLOPs, 80 % of memory bandwidth)"),
 	OPT_STRING(0, "task", O, task_s, "TASK", "train (full fine-tuning, the default), lora, qlora or infer"),
 	OPT_CALLBACK(0, "batch", O, batch, "N", "micro-batch per GPU (default 1)", parse_count),
 	OPT_CALLBACK(0, "seq", O, seq, "N", "tokens per sample; for infer the prompt plus the generated tokens "
@@ -465,6 +467,25 @@ static void print_breakdown(const gw_advise_estimate *e, const char *gpu)
 	printf("  %-13s %10s  nvidia-smi, for this process\n", "device", fmt_bytes(b, sizeof(b), e->peak_device_bytes));
 }
 
+static void print_hardware(const gw_advise_report *rep)
+{
+	char mem[32], need[32], step[32];
+	bool infer = gw_advise_report_estimate(rep)->resolved.task == GW_TASK_INFER;
+
+	printf("\nHardware (spec table; times at %.0f %% of peak FLOPs, %.0f %% of memory bandwidth)\n",
+	       GW_ADVISE_MFU * 100, GW_ADVISE_MBU * 100);
+	printf("  %-16s %10s  %-5s %10s  %9s  %10s  %s\n", "GPU", "memory", "fits", "needs", "max batch",
+	       infer ? "generation" : "step", infer ? "tokens/s generated" : "tokens/s");
+	for (size_t i = 0; i < gw_advise_report_hardware_count(rep); i++) {
+		const gw_advise_rank *k = gw_advise_report_hardware(rep, i);
+		snprintf(step, sizeof(step), "%.3g s", k->step_seconds);
+		printf("  %-16s %10s  %-5s %10s  %9" PRIu64 "  %10s  %.0f\n", k->gpu.name,
+		       fmt_bytes(mem, sizeof(mem), k->gpu.memory_bytes), k->fits ? "yes" : "no",
+		       fmt_bytes(need, sizeof(need), k->estimate.peak_device_bytes), k->max_micro_batch, step,
+		       k->tokens_per_second);
+	}
+}
+
 static void print_targets(const gw_advise_report *rep)
 {
 	char mem[32], cc[32], need[32];
@@ -613,6 +634,11 @@ static int run_advice(const struct advise_opts *o, const gw_model *m, const char
 		return EXIT_FAIL;
 	}
 	free(t);
+	if (o->hardware && gw_advise_report_add_hardware(rep, &base) < 0) {
+		error_msg("%s", gw_error_last());
+		gw_advise_report_free(rep);
+		return EXIT_FAIL;
+	}
 	warn_positions(m, &gw_advise_report_estimate(rep)->resolved);
 	plan = gw_advise_report_plan(rep);
 	if (o->json) {
@@ -632,6 +658,8 @@ static int run_advice(const struct advise_opts *o, const gw_model *m, const char
 			printf("\nNo GPU found here: --gpu NAME (a spec-table GPU) or --memory SIZE checks the fit.\n");
 		if (plan)
 			print_plan(plan, &gw_advise_report_result(rep, 0)->target, gw_advise_report_target_batch(rep));
+		if (o->hardware)
+			print_hardware(rep);
 	}
 	for (size_t i = 0; i < gw_advise_report_count(rep); i++)
 		if (rc == EXIT_OK && !gw_advise_report_result(rep, i)->fits)
@@ -682,6 +710,7 @@ const struct cmd cmd_advise_def = {
 		"  gpuwise advise llama-2-7b --task lora --batch 4 --seq 1024 --gpu 'RTX 4090'\n"
 		"  gpuwise advise ./my-model/ --task infer --seq 4096 --new-tokens 512\n"
 		"  gpuwise advise bert-large-uncased --batch 32 --seq 512 --gpu V100-SXM2-16GB --target-batch 256\n"
+		"  gpuwise advise llama-3-8b --task infer --seq 4096 --new-tokens 512 --batch 8 --hardware\n"
 		"  gpuwise advise --params 1.3B --layers 24 --hidden 2048 --heads 16 --vocab 50304 --memory 24GiB\n"
 		"\n"
 		"MODEL is a catalogue name (--list-models) or Hugging Face id, a config.json, or a folder holding "

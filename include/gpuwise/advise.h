@@ -199,6 +199,24 @@ typedef struct gw_advise_plan {
 int gw_advise_plan_make(gw_advise_plan *out, const gw_model *m, const gw_advise_options *o,
 			uint64_t memory_bytes, uint64_t target_batch);
 
+/* ---- GPUs by name (data/gpu_specs.tsv) ------------------------------------- */
+
+typedef struct gw_gpu_spec {
+	const char *name;        /* "A100-SXM4-40GB" */
+	uint64_t memory_bytes;
+	unsigned cc_major, cc_minor;
+	uint64_t bandwidth_bytes_per_s;   /* memory bandwidth */
+	/* dense peak throughput, FLOP/s; 0 = not supported (tensor cores for
+	 * tf32/fp16/bf16/fp8, with FP32 accumulation) */
+	double fp32_flops, tf32_flops, fp16_flops, bf16_flops, fp8_flops;
+	const char *source;
+} gw_gpu_spec;
+/* A spec-table GPU by name, case-, space- and dash-insensitively
+ * ("rtx4090", "RTX 4090"). 0 or GW_ENOTFOUND. */
+int gw_gpu_spec_find(const char *name, gw_gpu_spec *out);
+size_t gw_gpu_spec_count(void);
+int gw_gpu_spec_at(size_t i, gw_gpu_spec *out);
+
 /* ---- the report: one run checked against target GPUs ----------------------- */
 
 /* A GPU to check the run against. */
@@ -239,22 +257,40 @@ uint64_t gw_advise_report_target_batch(const gw_advise_report *r);
 /* The ◆ JSON document of `gpuwise advise --json`, malloc'd (free() it);
  * NULL for a NULL report or out of memory. */
 char *gw_advise_report_json(const gw_advise_report *r, int indent);
+/* ---- hardware: the spec-table GPUs ranked for the run ---------------------- */
+
+/* The fraction of peak throughput the time estimates assume: a typical
+ * model FLOPs utilisation of a well-tuned training run. */
+#define GW_ADVISE_MFU 0.4
+/* The fraction of peak memory bandwidth a decode step reaches. */
+#define GW_ADVISE_MBU 0.8
+
+typedef struct gw_advise_rank {
+	gw_gpu_spec gpu;
+	gw_advise_estimate estimate;  /* the run as given on this GPU */
+	uint64_t max_micro_batch;
+	bool fits;
+	/* training: one micro-batch step (forward, backward, 6·P FLOPs a token;
+	 * 4·P for LoRA, +2·P with checkpointing) at GW_ADVISE_MFU of the peak
+	 * of the run's precision; infer: prefill plus every generated token,
+	 * each token the slower of its FLOPs and reading the weights and KV
+	 * cache at GW_ADVISE_MBU of the bandwidth */
+	double step_seconds;
+	double tokens_per_second;     /* training: tokens processed; infer: tokens generated */
+} gw_advise_rank;
+
+/* Every spec-table GPU for run o of model m: those where it fits first,
+ * fastest first, then the others by memory. *out is malloc'd (free with
+ * gw_advise_ranks_free). 0, GW_EINVAL (bad options), GW_ENOMEM. */
+int gw_advise_hardware(gw_advise_rank **out, size_t *count, const gw_model *m, const gw_advise_options *o);
+void gw_advise_ranks_free(gw_advise_rank *ranks);
+/* Add the ranking to a report: its JSON then has "hardware": [...]. */
+int gw_advise_report_add_hardware(gw_advise_report *r, const gw_advise_options *o);
+size_t gw_advise_report_hardware_count(const gw_advise_report *r);
+const gw_advise_rank *gw_advise_report_hardware(const gw_advise_report *r, size_t i);  /* NULL past the end */
+
 /* A Hugging Face TrainingArguments(...) line for a plan, into buf. */
 const char *gw_advise_training_arguments(char *buf, size_t n, const gw_advise_plan *p);
-
-/* ---- GPUs by name (data/gpu_specs.tsv) ------------------------------------- */
-
-typedef struct gw_gpu_spec {
-	const char *name;        /* "A100-SXM4-40GB" */
-	uint64_t memory_bytes;
-	unsigned cc_major, cc_minor;
-	const char *source;
-} gw_gpu_spec;
-/* A spec-table GPU by name, case-, space- and dash-insensitively
- * ("rtx4090", "RTX 4090"). 0 or GW_ENOTFOUND. */
-int gw_gpu_spec_find(const char *name, gw_gpu_spec *out);
-size_t gw_gpu_spec_count(void);
-int gw_gpu_spec_at(size_t i, gw_gpu_spec *out);
 
 #ifdef __cplusplus
 }

@@ -4,6 +4,7 @@
  * 8-bit optimizer, ZeRO-2/ZeRO-3 across GPUs, optimizer offload); and the
  * GPU spec table (data/gpu_specs.tsv) that names GPUs without a machine. */
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -178,6 +179,29 @@ static void squeeze(const char *in, char *out, size_t n)
 	out[k] = '\0';
 }
 
+/* "312" or "19.5" TFLOPS → FLOP/s; "-" (not supported) → 0. Parsed by
+ * hand: strtod would follow the process's LC_NUMERIC. */
+static double tflops(const char *s)
+{
+	double v = 0, scale = 1;
+	bool frac = false, digits = false;
+
+	for (; *s; s++) {
+		if (*s == '.' && !frac) {
+			frac = true;
+		} else if (*s >= '0' && *s <= '9') {
+			digits = true;
+			if (frac)
+				v += (*s - '0') * (scale /= 10);
+			else
+				v = v * 10 + (*s - '0');
+		} else {
+			return 0;
+		}
+	}
+	return digits ? v * 1e12 : 0;
+}
+
 int gw_gpu_spec_at(size_t i, gw_gpu_spec *out)
 {
 	const gw_row_gpu_specs *r;
@@ -188,6 +212,7 @@ int gw_gpu_spec_at(size_t i, gw_gpu_spec *out)
 	if (i >= GW_ROWS_GPU_SPECS_COUNT)
 		return gw__error_set(GW_ENOTFOUND, "no GPU spec row %zu", i);
 	r = &gw_rows_gpu_specs[i];
+	memset(out, 0, sizeof(*out));
 	major = (unsigned)strtoul(r->cc, NULL, 10);
 	if (strchr(r->cc, '.'))
 		minor = (unsigned)strtoul(strchr(r->cc, '.') + 1, NULL, 10);
@@ -195,6 +220,12 @@ int gw_gpu_spec_at(size_t i, gw_gpu_spec *out)
 	out->memory_bytes = (uint64_t)r->memory_mib << 20;
 	out->cc_major = major;
 	out->cc_minor = minor;
+	out->bandwidth_bytes_per_s = (uint64_t)r->bandwidth_gbs * 1000000000ull;
+	out->fp32_flops = tflops(r->fp32_tflops);
+	out->tf32_flops = tflops(r->tf32_tflops);
+	out->fp16_flops = tflops(r->fp16_tflops);
+	out->bf16_flops = tflops(r->bf16_tflops);
+	out->fp8_flops = tflops(r->fp8_tflops);
 	out->source = r->source;
 	return 0;
 }

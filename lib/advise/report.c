@@ -18,12 +18,16 @@ struct gw_advise_report {
 	gw_advise_plan plan;
 	bool have_plan;
 	uint64_t target_batch;
+	gw_advise_rank *ranks;        /* --hardware, else NULL */
+	size_t nranks;
+	bool have_ranks;
 };
 
 void gw_advise_report_free(gw_advise_report *r)
 {
 	if (!r)
 		return;
+	gw_advise_ranks_free(r->ranks);
 	gw__free(r->results);
 	gw__free(r);
 }
@@ -116,6 +120,33 @@ const gw_advise_result *gw_advise_report_result(const gw_advise_report *r, size_
 const gw_advise_plan *gw_advise_report_plan(const gw_advise_report *r)
 {
 	return r && r->have_plan ? &r->plan : NULL;
+}
+
+int gw_advise_report_add_hardware(gw_advise_report *r, const gw_advise_options *o)
+{
+	gw_advise_rank *k;
+	size_t n;
+	int rc;
+
+	if (!r || !o)
+		return gw__error_set(GW_EINVAL, "no report or options");
+	if ((rc = gw_advise_hardware(&k, &n, &r->model, o)) < 0)
+		return rc;
+	gw_advise_ranks_free(r->ranks);
+	r->ranks = k;
+	r->nranks = n;
+	r->have_ranks = true;
+	return 0;
+}
+
+size_t gw_advise_report_hardware_count(const gw_advise_report *r)
+{
+	return r ? r->nranks : 0;
+}
+
+const gw_advise_rank *gw_advise_report_hardware(const gw_advise_report *r, size_t i)
+{
+	return r && i < r->nranks ? &r->ranks[i] : NULL;
 }
 
 uint64_t gw_advise_report_target_batch(const gw_advise_report *r)
@@ -345,6 +376,33 @@ static void json_plan(gw_json *j, const gw_advise_report *r)
 	gw_json_object_end(j);
 }
 
+static void json_hardware(gw_json *j, const gw_advise_report *r)
+{
+	char cc[24];
+
+	gw_json_key(j, "hardware");
+	gw_json_array_begin(j);
+	for (size_t i = 0; i < r->nranks; i++) {
+		const gw_advise_rank *k = &r->ranks[i];
+		gw_json_object_begin(j);
+		key_str(j, "gpu", k->gpu.name);
+		key_u64(j, "memory_bytes", k->gpu.memory_bytes);
+		snprintf(cc, sizeof(cc), "%u.%u", k->gpu.cc_major, k->gpu.cc_minor);
+		key_str(j, "compute_capability", cc);
+		key_bool(j, "fits", k->fits);
+		key_u64(j, "max_micro_batch", k->max_micro_batch);
+		key_u64(j, "peak_device_bytes", k->estimate.peak_device_bytes);
+		key_str(j, "precision", gw_advise_name("precision", k->estimate.resolved.precision));
+		gw_json_key(j, "step_seconds");
+		gw_json_double(j, k->step_seconds, 6);
+		gw_json_key(j, "tokens_per_second");
+		gw_json_double(j, k->tokens_per_second, 1);
+		key_str(j, "source", k->gpu.source);
+		gw_json_object_end(j);
+	}
+	gw_json_array_end(j);
+}
+
 char *gw_advise_report_json(const gw_advise_report *r, int indent)
 {
 	gw_json *j;
@@ -359,6 +417,8 @@ char *gw_advise_report_json(const gw_advise_report *r, int indent)
 	json_per_gpu(j, &r->shown);
 	json_targets(j, r);
 	json_plan(j, r);
+	if (r->have_ranks)
+		json_hardware(j, r);
 	gw_json_object_end(j);
 	if (gw_json_text(j))
 		text = gw__strdup(gw_json_text(j));

@@ -1075,7 +1075,7 @@ def doctor(deep=False, python_envs=()):
 
 # ---- advise ---------------------------------------------------------------------
 
-_ADVISE_OPTIONS = ("task", "batch", "seq", "new_tokens", "precision", "weights", "optimizer", "grad_accum",
+_ADVISE_OPTIONS = ("hardware", "task", "batch", "seq", "new_tokens", "precision", "weights", "optimizer", "grad_accum",
                    "checkpointing", "lora_rank", "gpus", "strategy", "offload", "attention",
                    "params", "layers", "hidden", "heads", "kv_heads", "vocab", "intermediate")
 _CONFIG_MAX = 16 << 20
@@ -1154,6 +1154,7 @@ def advise(model=None, *, gpu=None, memory=None, target_batch=None, **options):
     checkpointing=, lora_rank=, gpus=, strategy=, offload=, attention=.
     gpu: a spec-table name ("RTX 4090") or this machine's GPU (index or UUID);
     memory: bytes or a size string ("24GiB"); default: this machine's GPUs.
+    hardware=True adds "hardware": the spec table's GPUs ranked for the run.
 
         >>> r = gpuwise.advise("llama-2-7b", task="lora", batch=4, seq=1024, gpu="RTX 4090")
         >>> r["per_gpu"]["peak_device_bytes"], r["targets"][0]["fits"], r["plan"]["micro_batch"]

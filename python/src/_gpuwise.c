@@ -1944,7 +1944,7 @@ static int advise_targets(PyObject *list, gw_advise_target **out, size_t *n)
 static PyObject *mod_advise(PyObject *mod, PyObject *args)
 {
 	const char *source, *value, *name;
-	PyObject *opts, *tlist, *res = NULL;
+	PyObject *opts, *tlist, *res = NULL, *hw;
 	Py_ssize_t vlen;
 	unsigned long long target_batch;
 	gw_advise_options o = GW_ADVISE_OPTIONS_INIT;
@@ -1977,6 +1977,12 @@ static PyObject *mod_advise(PyObject *mod, PyObject *args)
 	}
 	if (rc < 0 || (rc = gw_advise_report_new(&rep, &m, source, &o, targets, n, target_batch)) < 0) {
 		free(targets);
+		return raise_code(rc, gw_error_last());
+	}
+	hw = PyDict_GetItemString(opts, "hardware");
+	if (hw && PyObject_IsTrue(hw) == 1 && (rc = gw_advise_report_add_hardware(rep, &o)) < 0) {
+		free(targets);
+		gw_advise_report_free(rep);
 		return raise_code(rc, gw_error_last());
 	}
 	free(targets);

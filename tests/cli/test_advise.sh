@@ -92,6 +92,28 @@ assert pl["steps"] and pl["steps"][0] == "checkpointing", pl
 run advise llama-2-7b --seq 512 --gpu 'RTX 4090'
 assert_contains "$out" "does not fit even with" "a run no rung rescues says so"
 
+# ---- --hardware: the spec table ranked ----------------------------------------
+run advise llama-3-8b --task infer --seq 4096 --new-tokens 512 --batch 8 --hardware --json
+assert_json "--hardware ranks every spec-table GPU" '
+h = d["hardware"]
+assert len(h) >= 15 and all(x["source"].startswith("https://") for x in h), h
+fits = [x["fits"] for x in h]
+assert fits == sorted(fits, reverse=True), fits                     # fitting GPUs first
+t = [x["step_seconds"] for x in h if x["fits"]]
+assert t == sorted(t), t                                            # fastest first
+h200 = [x for x in h if x["gpu"] == "H200-SXM-141GB"][0]
+l4 = [x for x in h if x["gpu"] == "L4"][0]
+assert h200["fits"] and h200["tokens_per_second"] > l4["tokens_per_second"], (h200, l4)
+assert [x for x in h if x["gpu"] == "V100-SXM2-16GB"][0]["precision"] == "fp16"
+'
+run advise gpt2 --memory 16GiB --json
+assert_json "no hardware key without --hardware" 'assert "hardware" not in d'
+run advise gpt2 --seq 512 --batch 8 --hardware --memory 16GiB
+assert_contains "$out" "Hardware (spec table; times at 40 % of peak FLOPs" "human ranking"
+assert_contains "$out" "H100-SXM5-80GB" "lists the table"
+run advise gpt2 --memory 16G --json
+assert_json "--memory 16G is 16·10^9 bytes, as gpuwise.parse_size" 'assert d["targets"][0]["memory_bytes"] == 16 * 10**9'
+
 # ---- models ----------------------------------------------------------------
 run advise --list-models
 assert_eq "$rc" 0 "--list-models"

@@ -22,13 +22,16 @@ def test_same_document_as_the_cli():
     out, _ = run_py("h100-8x", """
         out = [gpuwise.advise("llama-2-7b", task="lora", batch=4, seq=1024, gpu="RTX 4090"),
                gpuwise.advise("gpt2", seq=512),
-               gpuwise.advise("llama-3-8b", task="infer", seq=4096, new_tokens=256, gpu="0")]
+               gpuwise.advise("llama-3-8b", task="infer", seq=4096, new_tokens=256, gpu="0"),
+               gpuwise.advise("gpt2", seq=512, batch=8, memory="16GiB", hardware=True)]
     """)
     assert out[0] == cli_json("h100-8x", "llama-2-7b", "--task", "lora", "--batch", "4", "--seq", "1024",
                               "--gpu", "RTX 4090")
     assert out[1] == cli_json("h100-8x", "gpt2", "--seq", "512")
     assert out[2] == cli_json("h100-8x", "llama-3-8b", "--task", "infer", "--seq", "4096", "--new-tokens", "256",
                               "--gpu", "0")
+    assert out[3] == cli_json("h100-8x", "gpt2", "--seq", "512", "--batch", "8", "--memory", "16GiB", "--hardware")
+    assert len(out[3]["hardware"]) >= 15
     m = machine_json("h100-8x")["nvml"]["devices"]
     local = out[1]["targets"]
     assert len(local) == len(m) and all(t["source"] == "local" for t in local)

@@ -646,8 +646,63 @@ static void test_report(void)
 	CHECK(strlen(buf) < sizeof(buf) && strstr(buf, "\xe2\x80\xa6"));
 }
 
+/* --hardware: every spec-table GPU, fitting first and fastest first, the
+ * times from the stated formulas. */
+static void test_hardware(void)
+{
+	gw_model g = model("gpt2"), l = model("llama-2-7b");
+	gw_advise_options o = GW_ADVISE_OPTIONS_INIT;
+	gw_advise_rank *k = NULL;
+	size_t n = 0;
+	gw_gpu_spec a100, h100;
+
+	o.batch = 8;
+	o.seq = 1024;
+	CHECK_INT(gw_advise_hardware(&k, &n, &g, &o), 0);
+	CHECK_INT(n, gw_gpu_spec_count());
+	for (size_t i = 1; i < n; i++) {
+		CHECK(k[i - 1].fits >= k[i].fits);
+		if (k[i - 1].fits && k[i].fits)
+			CHECK(k[i - 1].step_seconds <= k[i].step_seconds);
+	}
+	CHECK_INT(gw_gpu_spec_find("A100-SXM4-40GB", &a100), 0);
+	CHECK(a100.bf16_flops == 312e12 && a100.fp32_flops == 19.5e12 && a100.bandwidth_bytes_per_s == 1555000000000ull);
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(k[i].gpu.name, "A100-SXM4-40GB"))
+			continue;
+		/* 6 · P · b · s FLOPs at 40 % of 312 TFLOPS (amp-bf16 on 8.0). */
+		double want = 6.0 * 124439808 * 8 * 1024 / (GW_ADVISE_MFU * 312e12);
+		CHECK(k[i].step_seconds > want * 0.999999 && k[i].step_seconds < want * 1.000001);
+		CHECK(k[i].fits);
+	}
+	gw_advise_ranks_free(k);
+	/* Decoding a 7B model is bandwidth-bound: one token per read of the weights and KV cache. */
+	o = (gw_advise_options)GW_ADVISE_OPTIONS_INIT;
+	o.task = GW_TASK_INFER;
+	o.seq = 2048;
+	o.new_tokens = 256;
+	CHECK_INT(gw_advise_hardware(&k, &n, &l, &o), 0);
+	CHECK_INT(gw_gpu_spec_find("H100", &h100), 0);
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(k[i].gpu.name, h100.name))
+			continue;
+		double t = (double)(k[i].estimate.weights_bytes + k[i].estimate.kv_cache_bytes) /
+			   (GW_ADVISE_MBU * 3.35e12);
+		CHECK(k[i].tokens_per_second > 0.999999 / t && k[i].tokens_per_second < 1.000001 / t);
+	}
+	/* The V100 has no bf16: on it the run is resolved to fp16 and timed at the fp16 rate. */
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(k[i].gpu.name, "V100-SXM2-16GB"))
+			CHECK_INT(k[i].estimate.resolved.precision, GW_PRECISION_FP16);
+	gw_advise_ranks_free(k);
+	CHECK_INT(gw_advise_hardware(NULL, &n, &l, &o), GW_EINVAL);
+	o.batch = 0;
+	CHECK_INT(gw_advise_hardware(&k, &n, &l, &o), GW_EINVAL);
+}
+
 int main(void)
 {
+	test_hardware();
 	test_report();
 	test_catalogue_counts();
 	test_count_parts();

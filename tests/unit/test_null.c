@@ -208,6 +208,17 @@ static void test_advise(void)
 	CHECK(gw_advise_report_plan(NULL) == NULL);
 	CHECK_INT(gw_advise_report_target_batch(NULL), 0);
 	CHECK(gw_advise_report_json(NULL, 2) == NULL);
+	CHECK_INT(gw_advise_report_add_hardware(NULL, &o), GW_EINVAL);
+	CHECK_INT(gw_advise_report_hardware_count(NULL), 0);
+	CHECK(gw_advise_report_hardware(NULL, 0) == NULL);
+	gw_advise_ranks_free(NULL);
+	size_t nr = 3;
+	gw_advise_rank *ranks = NULL;
+	CHECK_INT(gw_advise_hardware(NULL, &nr, &m, &o), GW_EINVAL);
+	CHECK_INT(gw_advise_hardware(&ranks, NULL, &m, &o), GW_EINVAL);
+	CHECK_INT(gw_advise_hardware(&ranks, &nr, NULL, &o), GW_EINVAL);
+	CHECK_INT(gw_advise_hardware(&ranks, &nr, &m, NULL), GW_EINVAL);
+	CHECK(ranks == NULL && nr == 3);
 	CHECK(gw_advise_training_arguments(NULL, 5, &plan) == NULL);
 	char buf[8] = "x";
 	CHECK_STR(gw_advise_training_arguments(buf, sizeof(buf), NULL), "");
