@@ -143,7 +143,7 @@ $(BUILD)/libgpuwise-cli.a: $(filter-out $(BUILD)/obj/cli/main.o,$(CLI_OBJ))
 
 $(BUILD)/tests/test_cli_%: tests/unit/test_cli_%.c $(BUILD)/libgpuwise-cli.a $(BUILD)/libgpuwise.a $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests/unit -Icli $(LDFLAGS) -o $@ $< $(BUILD)/libgpuwise-cli.a $(BUILD)/libgpuwise.a $(EXPORTER_LIBS) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(EXPORTER_CFLAGS) -Itests/unit -Icli $(LDFLAGS) -o $@ $< $(BUILD)/libgpuwise-cli.a $(BUILD)/libgpuwise.a $(EXPORTER_LIBS) $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libgpuwise.a $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
