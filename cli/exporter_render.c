@@ -2,6 +2,7 @@
  * 0.0.4 in one of three naming schemes, the status page (/) and the
  * `watch --json` object (/api/status). Pure functions of the snapshot: the
  * collector calls them once per pass and a scrape only copies the result. */
+#include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -239,31 +240,185 @@ static void render_processes(struct sbuf *b, const struct exp_snapshot *s)
 	}
 }
 
-/* Every device metric in the chosen naming scheme. The metric table of the
- * library names them; until it is there, only the exporter's own series
- * and the identity of each GPU are served. */
-static void render_device_metrics(struct sbuf *b, const struct exp_snapshot *s, enum exp_names names)
+/* The table's naming scheme for --names. */
+static gw_metric_scheme scheme_of(enum exp_names names)
 {
-	if (names != EXP_NAMES_NATIVE)
-		return;
-	put_family(b, "gpuwise_gpu_info", "gauge", "Identity of each GPU (the value is always 1).");
-	for (int i = 0; i < s->count; i++) {
-		const struct exp_device *d = &s->dev[i];
-		char idx[16];
-		bool first = true;
+	return names == EXP_NAMES_DCGM ? GW_SCHEME_DCGM : names == EXP_NAMES_NVIDIA_SMI ? GW_SCHEME_NVIDIA_SMI
+										 : GW_SCHEME_NATIVE;
+}
 
-		snprintf(idx, sizeof(idx), "%d", d->info.index);
-		sb_puts(b, "gpuwise_gpu_info");
+/* NVML's form of a bus id, as dcgm-exporter labels it: "00000000:18:00.0". */
+static void dcgm_bus_id(char *buf, size_t n, const gw_device_info *info)
+{
+	const char *b = GW_VALID(info->pci_bus_id) ? info->pci_bus_id.s : "";
+	size_t k = 0;
+
+	if (strlen(b) == 12 && b[4] == ':')
+		k = (size_t)snprintf(buf, n, "0000");
+	for (; *b && k + 1 < n; b++)
+		buf[k++] = (char)toupper((unsigned char)*b);
+	buf[k < n ? k : n - 1] = '\0';
+}
+
+/* "GPU-7c3c..." as nvidia_gpu_exporter's uuid label has it: "7c3c...". */
+static const char *smi_uuid(char *buf, size_t n, const struct exp_device *d)
+{
+	const char *u = uuid_of(d);
+	size_t k = 0;
+
+	if (strncmp(u, "GPU-", 4) == 0)
+		u += 4;
+	for (; *u && k + 1 < n; u++)
+		buf[k++] = (char)tolower((unsigned char)*u);
+	buf[k] = '\0';
+	return buf;
+}
+
+/* The labels of a device series in a scheme, in that exporter's order;
+ * mig (NULL for the whole GPU) adds dcgm-exporter's GPU_I_PROFILE and
+ * GPU_I_ID. */
+static void put_device_labels(struct sbuf *b, const struct exp_snapshot *s, const struct exp_device *d,
+			      enum exp_names names, const gw_mig_device *mig)
+{
+	char idx[16], tmp[GW_STR_MAX + 16];
+	bool first = true;
+
+	snprintf(idx, sizeof(idx), "%d", d->info.index);
+	switch (names) {
+	case EXP_NAMES_DCGM:
 		put_label(b, &first, "gpu", idx);
 		put_label(b, &first, "UUID", uuid_of(d));
-		put_label(b, &first, "name", GW_VALID(d->info.name) ? d->info.name.s : "");
-		put_label(b, &first, "pci_bus_id", GW_VALID(d->info.pci_bus_id) ? d->info.pci_bus_id.s : "");
-		put_label(b, &first, "vendor", gw_vendor_name(d->info.vendor));
-		put_label(b, &first, "health", gw_health_name(d->info.health));
-		put_label(b, &first, "driver_version", s->driver_version);
+		dcgm_bus_id(tmp, sizeof(tmp), &d->info);
+		put_label(b, &first, "pci_bus_id", tmp);
+		snprintf(tmp, sizeof(tmp), "nvidia%" PRIu64,
+			 GW_VALID(d->info.minor_number) ? d->info.minor_number.v : (uint64_t)d->info.index);
+		put_label(b, &first, "device", tmp);
+		put_label(b, &first, "modelName", GW_VALID(d->info.name) ? d->info.name.s : "");
+		if (mig) {
+			const char *profile = GW_VALID(mig->name) ? strstr(mig->name.s, "MIG ") : NULL;
+
+			put_label(b, &first, "GPU_I_PROFILE", profile ? profile + 4 : "");
+			snprintf(tmp, sizeof(tmp), "%" PRIu64, GW_VALID(mig->gpu_instance_id) ? mig->gpu_instance_id.v : 0);
+			put_label(b, &first, "GPU_I_ID", tmp);
+		}
+		put_label(b, &first, "Hostname", s->hostname);
+		put_label(b, &first, "DCGM_FI_DRIVER_VERSION", s->driver_version);
+		break;
+	case EXP_NAMES_NVIDIA_SMI:
+		put_label(b, &first, "uuid", smi_uuid(tmp, sizeof(tmp), d));
+		break;
+	case EXP_NAMES_NATIVE:
+		put_label(b, &first, "gpu", idx);
+		put_label(b, &first, "UUID", uuid_of(d));
+		if (mig) {
+			snprintf(tmp, sizeof(tmp), "%" PRIu64, GW_VALID(mig->gpu_instance_id) ? mig->gpu_instance_id.v : 0);
+			put_label(b, &first, "gpu_instance", tmp);
+			put_label(b, &first, "mig_uuid", GW_VALID(mig->uuid) ? mig->uuid.s : "");
+		}
+		break;
+	}
+	sb_puts(b, "}");
+}
+
+/* dcgm-exporter and nvidia_gpu_exporter serve NVIDIA GPUs only; the native
+ * names serve every GPU that was read (AMD included). */
+static bool in_scheme(const struct exp_device *d, enum exp_names names)
+{
+	return d->up && (names == EXP_NAMES_NATIVE || d->info.vendor == GW_VENDOR_NVIDIA);
+}
+
+/* A MIG device's value of a memory row (its own memory), or false. */
+static bool mig_value(const gw_metric_info *m, const gw_mig_device *g, double *v)
+{
+	const gw_u64 *f = strcmp(m->key, "memory_used") == 0 ? &g->memory_used :
+			  strcmp(m->key, "memory_free") == 0 ? &g->memory_free :
+			  strcmp(m->key, "memory_total") == 0 ? &g->memory_total : NULL;
+
+	if (!f || !GW_VALID(*f))
+		return false;
+	*v = (double)f->v;
+	return true;
+}
+
+/* One family: every GPU's value of metric id, then its MIG devices' for
+ * the memory rows. HELP and TYPE only when there is a sample. */
+static void render_family(struct sbuf *b, const struct exp_snapshot *s, enum exp_names names, int id)
+{
+	const gw_metric_info *m = gw_metric_info_get(id);
+	const gw_metric_export *x = &m->exporter[scheme_of(names)];
+	bool header = false;
+
+	if (!x->name || m->type == GW_MTYPE_STR)
+		return;
+	for (int i = 0; i < s->count; i++) {
+		const struct exp_device *d = &s->dev[i];
+		gw_metric_value v;
+		double mv;
+
+		if (!in_scheme(d, names) || gw_device_metric_value(&d->info, &d->sample, id, &v) != GW_FIELD_VALID)
+			continue;
+		if (!header)
+			put_family(b, x->name, x->type, x->help), header = true;
+		sb_puts(b, x->name);
+		put_device_labels(b, s, d, names, NULL);
+		put_value(b, (v.type == GW_MTYPE_U64 ? (double)v.u : v.f) * x->scale);
+		for (int k = 0; k < d->sample.mig_count && names != EXP_NAMES_NVIDIA_SMI; k++) {
+			if (!mig_value(m, &d->sample.mig[k], &mv))
+				continue;
+			sb_puts(b, x->name);
+			put_device_labels(b, s, d, names, &d->sample.mig[k]);
+			put_value(b, mv * x->scale);
+		}
+	}
+}
+
+/* Identity: nvidia_gpu_exporter's nvidia_smi_gpu_info, gpuwise_gpu_info. */
+static void render_info(struct sbuf *b, const struct exp_snapshot *s, enum exp_names names)
+{
+	const char *name = names == EXP_NAMES_NVIDIA_SMI ? "nvidia_smi_gpu_info" : "gpuwise_gpu_info";
+	bool header = false;
+
+	if (names == EXP_NAMES_DCGM)
+		return; /* dcgm-exporter puts identity in the labels of every series */
+	for (int i = 0; i < s->count; i++) {
+		const struct exp_device *d = &s->dev[i];
+		char idx[16], tmp[GW_STR_MAX + 16];
+		bool first = true;
+
+		if (names == EXP_NAMES_NVIDIA_SMI && !in_scheme(d, names))
+			continue;
+		if (!header)
+			put_family(b, name, "gauge", names == EXP_NAMES_NVIDIA_SMI ? "A metric with a constant '1' value labeled by gpu uuid, name, driver_version and pci_bus_id." : "Identity of each GPU (the value is always 1)."), header = true;
+		snprintf(idx, sizeof(idx), "%d", d->info.index);
+		sb_puts(b, name);
+		if (names == EXP_NAMES_NVIDIA_SMI) {
+			put_label(b, &first, "uuid", smi_uuid(tmp, sizeof(tmp), d));
+			put_label(b, &first, "name", GW_VALID(d->info.name) ? d->info.name.s : "");
+			put_label(b, &first, "driver_version", s->driver_version);
+			dcgm_bus_id(tmp, sizeof(tmp), &d->info);
+			put_label(b, &first, "pci_bus_id", tmp);
+			put_label(b, &first, "index", idx);
+		} else {
+			put_label(b, &first, "gpu", idx);
+			put_label(b, &first, "UUID", uuid_of(d));
+			put_label(b, &first, "name", GW_VALID(d->info.name) ? d->info.name.s : "");
+			put_label(b, &first, "pci_bus_id", GW_VALID(d->info.pci_bus_id) ? d->info.pci_bus_id.s : "");
+			put_label(b, &first, "vendor", gw_vendor_name(d->info.vendor));
+			put_label(b, &first, "health", gw_health_name(d->info.health));
+			put_label(b, &first, "driver_version", s->driver_version);
+		}
 		sb_puts(b, "}");
 		put_value(b, 1);
 	}
+}
+
+/* Every device metric of the library's metric table in the chosen naming
+ * scheme (names, types, HELP texts and unit scales come from the table). */
+static void render_device_metrics(struct sbuf *b, const struct exp_snapshot *s, enum exp_names names)
+{
+	render_info(b, s, names);
+	for (int id = 0; id < gw_metric_count(); id++)
+		render_family(b, s, names, id);
 }
 
 char *exp_render_metrics(const struct exp_snapshot *s, enum exp_names names, bool per_process, size_t *len)

@@ -1,9 +1,56 @@
 #!/usr/bin/env bash
-# The files of deploy/: the systemd unit (systemd-analyze verify) and the Kubernetes manifests
+# The files of deploy/: the Prometheus alerting rules (promtool check rules,
+# promtool test rules with deploy/prometheus/alerts_test.yml, and every
+# metric they name is one `gpuwise exporter --names native` serves), the
+# systemd unit (systemd-analyze verify) and the Kubernetes manifests
 # (kubernetes-validate --strict, offline schemas; the ServiceMonitor, a CRD
 # it has no schema for, is checked against the Service here). A tool that is
 # missing is a SKIP line; scripts/setup installs them all.
 . "$(dirname "$0")/lib.sh"
+
+STARTED=()
+cleanup() {
+	local p
+	for p in "${STARTED[@]}"; do kill -TERM "$p" 2>/dev/null; done
+	rm -rf "$TMPD"
+}
+trap cleanup EXIT
+
+# ---- Prometheus rules ---------------------------------------------------
+if command -v promtool >/dev/null; then
+	checks=$((checks + 1))
+	promtool check rules deploy/prometheus/alerts.yml >"$TMPD/out" 2>&1 ||
+		fail "promtool check rules: $(tail -5 "$TMPD/out")"
+	checks=$((checks + 1))
+	promtool test rules deploy/prometheus/alerts_test.yml >"$TMPD/out" 2>&1 ||
+		fail "promtool test rules: $(head -30 "$TMPD/out")"
+	# A rule that is wrong must fail the unit test (the test is not vacuous).
+	sed 's/> 0.95/> 0.99/' deploy/prometheus/alerts.yml >"$TMPD/alerts.yml"
+	sed 's/^  - alerts.yml/  - alerts.yml/' deploy/prometheus/alerts_test.yml >"$TMPD/alerts_test.yml"
+	checks=$((checks + 1))
+	! promtool test rules "$TMPD/alerts_test.yml" >/dev/null 2>&1 ||
+		fail "promtool test rules passes with the memory threshold changed"
+else
+	echo "SKIP: promtool is not installed (scripts/setup installs prometheus)"
+fi
+
+# Every gpuwise_* name in the rules is one the exporter serves.
+"$TOP/scripts/with-machine" h100-8x -- sh -c 'echo $$ >"$0"; exec "$@"' "$TMPD/pid" \
+	"$GW" exporter --listen 127.0.0.1:0 --names native --per-process 2>"$TMPD/exp.err" &
+STARTED+=("$!")
+for i in $(seq 100); do grep -q 'listening on' "$TMPD/exp.err" 2>/dev/null && break; sleep 0.1; done
+STARTED+=("$(cat "$TMPD/pid" 2>/dev/null)")
+port=$(sed -n 's/.*listening on http:\/\/[^ ]*:\([0-9][0-9]*\)\/ .*/\1/p' "$TMPD/exp.err")
+checks=$((checks + 1))
+if [ -n "$port" ] && "$PY" -c "import urllib.request; print(urllib.request.urlopen('http://127.0.0.1:$port/metrics').read().decode())" \
+	>"$TMPD/native.prom"; then
+	for name in $(grep -o 'gpuwise_[a-z_]*' deploy/prometheus/alerts.yml | sort -u); do
+		checks=$((checks + 1))
+		grep -q "^$name[{ ]" "$TMPD/native.prom" || fail "alerts.yml uses $name, which the native exporter does not serve"
+	done
+else
+	fail "the exporter did not start: $(cat "$TMPD/exp.err")"
+fi
 
 # ---- systemd ------------------------------------------------------------
 if command -v systemd-analyze >/dev/null; then

@@ -8,6 +8,7 @@
 # exit, and every wait is bounded.
 . "$(dirname "$0")/lib.sh"
 
+export NODE_NAME=gw-test-node   # dcgm's Hostname label
 STARTED=()   # pids to kill on exit
 cleanup() {
 	local p
@@ -70,7 +71,7 @@ stop_exporter() {
 # HTTP from Python: req(method, path, headers, tls=CAFILE) -> (status,
 # headers (lower-case names), body); raw(bytes, src=ADDRESS) -> the reply.
 cat >"$TMPD/h.py" <<'EOF'
-import http.client, json, os, socket, ssl, sys, time
+import http.client, json, os, re, socket, ssl, sys, time
 PORT = int(os.environ["PORT"])
 
 class R:
@@ -349,6 +350,65 @@ assert "alert" not in t, "the command line leaked"'
 	stop_exporter
 fi
 
+# ---- the naming schemes, from the metric table ------------------------
+if start_exporter h100-8x; then
+	export PORT MJSON=$MACHINES/h100-8x/machine.json
+	pycheck "--names dcgm (the default): dcgm-exporter's names, HELP, types, units and labels in its order" '
+t = req("GET", "/metrics").text
+devs = json.load(open(os.environ["MJSON"]))["nvml"]["devices"]
+assert "# HELP DCGM_FI_DEV_GPU_TEMP GPU temperature (in C).\n# TYPE DCGM_FI_DEV_GPU_TEMP gauge\n" in t, t[:500]
+assert "# TYPE DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION counter" in t
+host = os.environ["NODE_NAME"]
+lab = "{gpu=\"0\",UUID=\"%s\",pci_bus_id=\"00000000:18:00.0\",device=\"nvidia0\",modelName=\"NVIDIA H100 80GB HBM3\",Hostname=\"%s\",DCGM_FI_DRIVER_VERSION=\"550.54.15\"}" % (devs[0]["uuid"], host)
+assert "DCGM_FI_DEV_GPU_TEMP" + lab + " 60\n" in t, [l for l in t.splitlines() if l.startswith("DCGM_FI_DEV_GPU_TEMP{")][:1]
+assert "DCGM_FI_DEV_FB_USED" + lab + " 71681\n" in t
+assert samples(t, "DCGM_FI_DEV_POWER_USAGE")[lab] == 600.89
+assert samples(t, "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION")[lab] == 51234567890
+assert len(samples(t, "DCGM_FI_DEV_SM_CLOCK")) == 8 and len(samples(t, "gpuwise_gpu_up")) == 8
+assert "gpuwise_memory_used_bytes" not in t and "nvidia_smi_" not in t'
+	pyrun
+	stop_exporter
+fi
+if start_exporter h100-8x --names nvidia-smi; then
+	export PORT
+	pycheck "--names nvidia-smi: nvidia_gpu_exporter's names, its uuid label (no GPU-, lower case), nvidia_smi_gpu_info" '
+t = req("GET", "/metrics").text
+lab = "{uuid=\"b42dd28e-ffdd-8720-1df0-98bd8cdc05b1\"}"
+assert samples(t, "nvidia_smi_temperature_gpu")[lab] == 60, samples(t, "nvidia_smi_temperature_gpu")
+assert samples(t, "nvidia_smi_memory_used_bytes")[lab] == 75162976256
+assert samples(t, "nvidia_smi_utilization_gpu_ratio")[lab] == 0.98
+assert len(samples(t, "nvidia_smi_gpu_info")) == 8 and "DCGM_FI_" not in t'
+	pyrun
+	stop_exporter
+fi
+if start_exporter a100-mig; then
+	export PORT
+	pycheck "--names dcgm on MIG: per-instance framebuffer series with GPU_I_PROFILE and GPU_I_ID before Hostname" '
+t = req("GET", "/metrics").text
+mig = [k for k in samples(t, "DCGM_FI_DEV_FB_USED") if "GPU_I_PROFILE" in k]
+assert mig, t[:800]
+assert all(re.search(r"modelName=\"[^\"]*\",GPU_I_PROFILE=\"\dg\.\d+gb\",GPU_I_ID=\"\d+\",Hostname=", k) for k in mig), mig'
+	pyrun
+	stop_exporter
+fi
+if start_exporter mixed-nvidia-amd --names native; then
+	export PORT
+	pycheck "--names native serves the AMD GPU too, promtool-clean names" '
+t = req("GET", "/metrics").text
+used = samples(t, "gpuwise_memory_used_bytes")
+assert len(used) == 2, used'
+	pyrun
+	stop_exporter
+fi
+if start_exporter mixed-nvidia-amd; then
+	export PORT
+	pycheck "--names dcgm serves NVIDIA GPUs only (dcgm-exporter does), gpuwise_gpu_up every GPU" '
+t = req("GET", "/metrics").text
+assert len(samples(t, "DCGM_FI_DEV_FB_USED")) == 1 and len(samples(t, "gpuwise_gpu_up")) == 2, t[:600]'
+	pyrun
+	stop_exporter
+fi
+
 # ---- a GPU lost: from the start, and between two samples ---------------
 if start_exporter lost-gpu --names native; then
 	export PORT
@@ -445,11 +505,11 @@ if start_exporter h100-8x; then
 	stop_exporter
 fi
 
-# ---- a real Prometheus scrapes it -------------------------------------
-if command -v prometheus >/dev/null && start_exporter h100-8x --names native --interval 0.5; then
+# ---- a real Prometheus scrapes it: dashboard 12239's queries ----------
+if command -v prometheus >/dev/null && start_exporter h100-8x --interval 0.5; then
 	export PORT
 	PPORT=$("$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-	export PPORT
+	export PPORT MJSON=$MACHINES/h100-8x/machine.json
 	cat >"$TMPD/prometheus.yml" <<EOF
 global: {scrape_interval: 1s, evaluation_interval: 1s}
 scrape_configs:
@@ -460,22 +520,43 @@ EOF
 		--web.listen-address=127.0.0.1:"$PPORT" >"$TMPD/prometheus.log" 2>&1 &
 	STARTED+=("$!")
 	PROM=$!
-	pycheck "Prometheus scrapes the exporter: one gpuwise_gpu_up series per GPU, all 1" '
+	pycheck "Prometheus scrapes the exporter; dashboard 12239's queries give the machine's values per GPU" '
 import urllib.parse, urllib.request
-url = "http://127.0.0.1:%s/api/v1/query?query=" % os.environ["PPORT"] + urllib.parse.quote("gpuwise_gpu_up")
+def query(q):
+    url = "http://127.0.0.1:%s/api/v1/query?query=" % os.environ["PPORT"] + urllib.parse.quote(q)
+    return json.loads(urllib.request.urlopen(url, timeout=2).read())["data"]["result"]
 deadline, res = time.time() + 25, None
 while time.time() < deadline:
     try:
-        d = json.loads(urllib.request.urlopen(url, timeout=2).read())
-        res = d["data"]["result"]
+        res = query("DCGM_FI_DEV_GPU_TEMP")
         if len(res) == 8:
             break
     except OSError:
         pass
     time.sleep(0.3)
 assert res and len(res) == 8, res
-assert {r["metric"]["gpu"] for r in res} == {str(i) for i in range(8)}, res
-assert all(r["value"][1] == "1" and r["metric"]["job"] == "gpuwise" for r in res), res'
+devs = json.load(open(os.environ["MJSON"]))["nvml"]["devices"]
+def per_gpu(q):
+    return {int(r["metric"]["gpu"]): float(r["value"][1]) for r in query(q)}
+def one(q):
+    r = query(q); assert len(r) == 1, (q, r); return float(r[0]["value"][1])
+want = {
+    "DCGM_FI_DEV_GPU_TEMP": [d["temperature"]["gpu"] for d in devs],
+    "DCGM_FI_DEV_POWER_USAGE": [d["power"]["usage"] / 1000 for d in devs],
+    "DCGM_FI_DEV_SM_CLOCK * 1000000": [d["clocks"]["sm"] * 1e6 for d in devs],
+    "DCGM_FI_DEV_GPU_UTIL": [d["utilization"]["gpu"] for d in devs],
+    "DCGM_FI_DEV_FB_USED": [d["memory"]["used"] / 1048576 for d in devs],
+}
+for q, w in want.items():
+    got = per_gpu(q)
+    assert got == dict(enumerate(w)), (q, got, w)
+t = [d["temperature"]["gpu"] for d in devs]; p = [d["power"]["usage"] / 1000 for d in devs]
+assert abs(one("avg(DCGM_FI_DEV_GPU_TEMP)") - sum(t) / 8) < 1e-9
+assert abs(one("sum(DCGM_FI_DEV_POWER_USAGE)") - sum(p)) < 1e-6
+r = query("DCGM_FI_DEV_GPU_TEMP{gpu=\"3\"}")[0]["metric"]
+assert r["modelName"] == "NVIDIA H100 80GB HBM3" and r["device"] == "nvidia3" and r["job"] == "gpuwise", r
+up = per_gpu("gpuwise_gpu_up")
+assert up == {i: 1.0 for i in range(8)}, up'
 	pyrun
 	kill -TERM "$PROM" 2>/dev/null
 	wait "$PROM" 2>/dev/null
