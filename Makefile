@@ -27,6 +27,20 @@ LDLIBS := -ldl -lpthread -lm
 # The release: GPUWISE_VERSION in the public header is the one place it is said.
 VERSION := $(shell sed -n 's/^\#define GPUWISE_VERSION "\(.*\)"/\1/p' include/gpuwise/gpuwise.h)
 SOVERSION := $(firstword $(subst ., ,$(VERSION)))
+# Where `make install` puts things (docs/install.md); set before any rule
+# that expands them at parse time (the LOCALEDIR compiled into the library).
+# Give the same PREFIX (or LOCALEDIR) to `make` and to `make install`.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
+FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
+INSTALL ?= install
 
 # `gpuwise exporter` needs libmicrohttpd (HTTP, TLS through GnuTLS), libyaml
 # (--web-config) and libcrypt (bcrypt); scripts/setup installs them. They are
@@ -211,17 +225,7 @@ clean:
 # The CLI links libgpuwise.a (one self-contained binary that runs from build/
 # and needs no library path); other programs link the shared library through
 # pkg-config. Installs only what `installables` builds, never rebuilds tests.
-PREFIX ?= /usr/local
-BINDIR ?= $(PREFIX)/bin
-LIBDIR ?= $(PREFIX)/lib
-INCLUDEDIR ?= $(PREFIX)/include
-DATADIR ?= $(PREFIX)/share
-MANDIR ?= $(DATADIR)/man
-PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
-BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
-ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
-FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
-INSTALL ?= install
+# (The directory variables are set near the top: LOCALEDIR is compiled in.)
 
 PUBLIC_HDR := $(sort $(wildcard include/gpuwise/*.h))
 COMPLETIONS := $(BUILD)/completion/gpuwise.bash $(BUILD)/completion/_gpuwise $(BUILD)/completion/gpuwise.fish

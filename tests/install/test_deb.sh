@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# debian/ builds the packages gpuwise, libgpuwise0 and libgpuwise-dev with
-# `dpkg-buildpackage -us -uc -b`, lintian finds no error in them, each holds
-# what it should, and installed they work:
+# debian/ builds the packages gpuwise, libgpuwise0, libgpuwise-dev and
+# python3-gpuwise with `dpkg-buildpackage -us -uc -b`, lintian finds no error
+# in them, each holds what it should, and installed they work:
 #   - `gpuwise --version`, `man -w gpuwise`, bash completion loaded by
 #     bash-completion from /usr/share;
 #   - a C program built with `pkg-config --cflags --libs gpuwise` needs
 #     libgpuwise.so.0 and lists the GPUs of a fake machine;
+#   - Debian's python3 imports gpuwise from the package and lists them too;
 #   - removing the packages takes every file away again.
 # Where it runs as root and none of these packages is installed already (CI:
 # this is the case), they are installed for real with `apt-get install ./*.deb`
@@ -17,7 +18,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 TOP=$PWD
 TMPD=$(mktemp -d "${TMPDIR:-/tmp}/gw-deb.XXXXXX")
-PKGS=(gpuwise libgpuwise0 libgpuwise-dev)
+PKGS=(gpuwise libgpuwise0 libgpuwise-dev python3-gpuwise)
 installed_here=0
 cleanup() {
 	if [ "$installed_here" = 1 ]; then
@@ -41,10 +42,12 @@ deb_version=$(dpkg-parsechangelog -l debian/changelog -S Version)
 [ "$deb_version" = "$VERSION" ] || fail "debian/changelog is at $deb_version, GPUWISE_VERSION is $VERSION"
 
 # Build from a copy: dpkg-buildpackage writes the .debs next to the tree.
+# With the system's PATH, as a clean build chroot has it: pybuild runs the
+# python3.X it finds first, which must be Debian's (not a pyenv or venv one).
 mkdir -p "$TMPD/src"
 git ls-files -co --exclude-standard -z | grep -zv '^build/' | xargs -0 cp -P --parents -t "$TMPD/src"
 start=$(date +%s)
-if ! (cd "$TMPD/src" && DEB_BUILD_OPTIONS="parallel=2" dpkg-buildpackage -us -uc -b) >"$TMPD/build.log" 2>&1; then
+if ! (cd "$TMPD/src" && env PATH=/usr/sbin:/usr/bin:/sbin:/bin DEB_BUILD_OPTIONS="parallel=2" dpkg-buildpackage -us -uc -b) >"$TMPD/build.log" 2>&1; then
 	tail -40 "$TMPD/build.log"; echo "FAIL: dpkg-buildpackage -us -uc -b"; exit 1
 fi
 build_s=$(( $(date +%s) - start ))
@@ -72,10 +75,17 @@ expect_in gpuwise /usr/bin/gpuwise /usr/share/man/man1/gpuwise.1.gz /usr/share/b
 expect_in libgpuwise0 "/usr/lib/$MA/libgpuwise.so.$VERSION" "/usr/lib/$MA/libgpuwise.so.${VERSION%%.*}"
 expect_in libgpuwise-dev "/usr/lib/$MA/libgpuwise.so" "/usr/lib/$MA/libgpuwise.a" "/usr/lib/$MA/pkgconfig/gpuwise.pc" \
 	/usr/include/gpuwise/gpuwise.h /usr/include/gpuwise/context.h
+for po in po/*.po; do
+	[ -f "$po" ] && expect_in gpuwise "/usr/share/locale/$(basename "$po" .po)/LC_MESSAGES/gpuwise.mo"
+done
+PYDIST=/usr/lib/python3/dist-packages
+expect_in python3-gpuwise $PYDIST/gpuwise/__init__.py $PYDIST/gpuwise/_gpuwise.abi3.so $PYDIST/gpuwise/py.typed
 contents libgpuwise0 | grep -q '\.a$\|/include/\|libgpuwise\.so$' && fail "libgpuwise0 carries development files"
 dpkg-deb -f "$TMPD/libgpuwise-dev_${VERSION}_$ARCH.deb" Depends | grep -q "libgpuwise0 (= $VERSION)" \
 	|| fail "libgpuwise-dev does not depend on libgpuwise0 (= $VERSION)"
-dpkg-deb -f "$TMPD/gpuwise_${VERSION}_$ARCH.deb" Depends | grep -q libgpuwise && fail "gpuwise depends on libgpuwise0 (it links statically)"
+gw_depends=$(dpkg-deb -f "$TMPD/gpuwise_${VERSION}_$ARCH.deb" Depends)
+case $gw_depends in *libgpuwise*) fail "gpuwise depends on libgpuwise0 (it links the library statically): $gw_depends" ;; esac
+case $gw_depends in *libmicrohttpd*) ;; *) fail "gpuwise is built without the exporter (no libmicrohttpd in Depends: $gw_depends)" ;; esac
 dpkg-deb -I "$TMPD/libgpuwise0_${VERSION}_$ARCH.deb" shlibs | grep -q "^libgpuwise ${VERSION%%.*} libgpuwise0" \
 	|| fail "libgpuwise0 has no shlibs entry for libgpuwise.so.${VERSION%%.*}"
 dpkg-deb -I "$TMPD/libgpuwise0_${VERSION}_$ARCH.deb" symbols | grep -q ' gw_version@GPUWISE_0 ' \
@@ -87,8 +97,9 @@ how="dpkg -x (not installed system-wide)"
 if [ "$(id -u)" = 0 ] && [ -z "${GPUWISE_TEST_DEB_NO_INSTALL-}" ] \
 	&& ! dpkg-query -W -f '${Status}\n' "${PKGS[@]}" 2>/dev/null | grep -q 'installed'; then
 	installed_here=1
+	debs=(); for p in "${PKGS[@]}"; do debs+=("$TMPD/${p}_${VERSION}_$ARCH.deb"); done
 	if (cd "$TMPD" && apt-get install -y -qq -o DPkg::Lock::Timeout=120 \
-		"$TMPD"/gpuwise_"${VERSION}"_"$ARCH".deb "$TMPD"/libgpuwise0_"${VERSION}"_"$ARCH".deb "$TMPD"/libgpuwise-dev_"${VERSION}"_"$ARCH".deb) >"$TMPD/apt.log" 2>&1; then
+		"${debs[@]}") >"$TMPD/apt.log" 2>&1; then
 		how="apt-get install ./*.deb"
 	else
 		cat "$TMPD/apt.log"; fail "apt-get install ./*.deb"
@@ -107,6 +118,13 @@ else
 	found=$(MANPATH=$R/usr/share/man man -w gpuwise 2>&1)
 fi
 [ "$found" = "$R/usr/share/man/man1/gpuwise.1.gz" ] || fail "man -w gpuwise found: $found"
+# The translations: an installed gpuwise finds them in /usr/share/locale
+# (compiled in); unpacked elsewhere, it is pointed there.
+if [ -f po/zh_CN.po ]; then
+	grep -qa '/usr/share/locale' "$R/usr/bin/gpuwise" || fail "gpuwise does not look for translations in /usr/share/locale"
+	out=$(GPUWISE_LOCALEDIR=${R:+$R/usr/share/locale} LANG=zh_CN.UTF-8 LC_ALL= "$R/usr/bin/gpuwise" help 2>&1)
+	case $out in *"命令："*) ;; *) fail "LANG=zh_CN.UTF-8 gpuwise help is not in Chinese: $(echo "$out" | head -3)" ;; esac
+fi
 out=$(scripts/with-machine laptop-3060 "$R/usr/bin/gpuwise" list 2>&1)
 case $out in *"RTX 3060"*) ;; *) fail "packaged gpuwise list printed: $out" ;; esac
 if [ -f /usr/share/bash-completion/bash_completion ]; then
@@ -133,6 +151,17 @@ if cc -std=c11 -Wall -Wextra -Werror -o "$TMPD/list_gpus" tests/install/list_gpu
 else
 	fail "list_gpus does not compile against the package: $(cat "$TMPD/cc.log")"
 fi
+
+# Debian's own python3 imports the packaged module (-I: nothing from here).
+if [ -z "$R" ]; then
+	py=(/usr/bin/python3 -I -c)
+else
+	py=(/usr/bin/python3 -I -c "import sys; sys.path.insert(0, '$R$PYDIST'); exec(sys.argv[1])")
+fi
+out=$(cd "$TMPD" && "$TOP/scripts/with-machine" h100-8x "${py[@]}" '
+import gpuwise
+print(gpuwise.__version__, len(gpuwise.devices()), gpuwise.devices()[7].name, gpuwise.__file__)' 2>&1)
+case $out in "$VERSION 8 NVIDIA H100"*" $R$PYDIST/gpuwise/__init__.py") ;; *) fail "python3 with python3-gpuwise printed: $out" ;; esac
 
 # Removing the packages takes their files away.
 if [ "$installed_here" = 1 ] && [ -z "$R" ]; then

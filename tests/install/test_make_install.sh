@@ -52,6 +52,9 @@ make -s BUILD="$BUILD" print-installed | sed 's|^/usr/local/||' | LC_ALL=C sort 
 # staged folder: an installed gpuwise looks in $(LOCALEDIR) itself).
 GPUWISE_LOCALEDIR=$P/share/locale LANG=zh_CN.UTF-8 "$P/bin/gpuwise" help | grep -q "命令：" \
 	|| fail "the installed catalogue does not give Chinese help"
+# ... and where the installed library looks by itself: $(LOCALEDIR) of this build.
+grep -qa '/usr/local/share/locale' "$P/lib/libgpuwise.so.$VERSION" \
+	|| fail "libgpuwise does not look for its catalogues in /usr/local/share/locale (LOCALEDIR)"
 [ "$(readlink "$P/lib/libgpuwise.so.$MAJOR")" = "libgpuwise.so.$VERSION" ] || fail "libgpuwise.so.$MAJOR does not link to libgpuwise.so.$VERSION"
 [ "$(readlink "$P/lib/libgpuwise.so")" = "libgpuwise.so.$MAJOR" ] || fail "the dev link libgpuwise.so does not point to libgpuwise.so.$MAJOR"
 soname=$(readelf -d "$P/lib/libgpuwise.so.$VERSION" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
