@@ -228,6 +228,9 @@ clean:
 # (The directory variables are set near the top: LOCALEDIR is compiled in.)
 
 PUBLIC_HDR := $(sort $(wildcard include/gpuwise/*.h))
+# The exporter's deployment files (docs/commands/exporter.md), as examples
+# under share/gpuwise/: the systemd unit names the installed binary.
+DEPLOY_FILES := $(sort $(wildcard deploy/*/*))
 COMPLETIONS := $(BUILD)/completion/gpuwise.bash $(BUILD)/completion/_gpuwise $(BUILD)/completion/gpuwise.fish
 # Every path `make install` writes (below DESTDIR), so uninstall removes
 # exactly these and tests/install/test_make_install.sh checks the list.
@@ -236,7 +239,8 @@ INSTALLED = $(BINDIR)/gpuwise \
 	$(LIBDIR)/libgpuwise.a $(PKGCONFIGDIR)/gpuwise.pc \
 	$(PUBLIC_HDR:include/%=$(INCLUDEDIR)/%) $(MANDIR)/man1/gpuwise.1 \
 	$(BASHCOMPDIR)/gpuwise $(ZSHCOMPDIR)/_gpuwise $(FISHCOMPDIR)/gpuwise.fish \
-	$(MO_FILES:$(BUILD)/locale/%=$(LOCALEDIR)/%)
+	$(MO_FILES:$(BUILD)/locale/%=$(LOCALEDIR)/%) \
+	$(DEPLOY_FILES:deploy/%=$(DATADIR)/gpuwise/%)
 
 .PHONY: installables completions install uninstall
 installables: $(BUILD)/gpuwise $(BUILD)/libgpuwise.a $(BUILD)/libgpuwise.so completions $(MO_FILES)
@@ -277,11 +281,15 @@ install: installables
 	$(INSTALL) -m 0644 $(BUILD)/completion/_gpuwise $(DESTDIR)$(ZSHCOMPDIR)/_gpuwise
 	$(INSTALL) -m 0644 $(BUILD)/completion/gpuwise.fish $(DESTDIR)$(FISHCOMPDIR)/gpuwise.fish
 	for mo in $(MO_FILES); do $(INSTALL) -D -m 0644 $$mo $(DESTDIR)$(LOCALEDIR)/$${mo#$(BUILD)/locale/}; done
+	for f in $(DEPLOY_FILES); do $(INSTALL) -d $(DESTDIR)$(DATADIR)/gpuwise/$$(dirname $${f#deploy/}) && \
+		sed 's|/usr/local/bin/gpuwise|$(BINDIR)/gpuwise|g' $$f > $(DESTDIR)$(DATADIR)/gpuwise/$${f#deploy/} && \
+		chmod 0644 $(DESTDIR)$(DATADIR)/gpuwise/$${f#deploy/} || exit 1; done
 
 # Removes what install wrote and the one folder that is gpuwise's own.
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 	-rmdir $(DESTDIR)$(INCLUDEDIR)/gpuwise 2>/dev/null
+	-rmdir $(addprefix $(DESTDIR)$(DATADIR)/gpuwise/,$(sort $(dir $(DEPLOY_FILES:deploy/%=%)))) $(DESTDIR)$(DATADIR)/gpuwise 2>/dev/null
 
 # For tests and packaging: the list of installed paths, one a line.
 print-installed:

@@ -75,6 +75,11 @@ expect_in gpuwise /usr/bin/gpuwise /usr/share/man/man1/gpuwise.1.gz /usr/share/b
 expect_in libgpuwise0 "/usr/lib/$MA/libgpuwise.so.$VERSION" "/usr/lib/$MA/libgpuwise.so.${VERSION%%.*}"
 expect_in libgpuwise-dev "/usr/lib/$MA/libgpuwise.so" "/usr/lib/$MA/libgpuwise.a" "/usr/lib/$MA/pkgconfig/gpuwise.pc" \
 	/usr/include/gpuwise/gpuwise.h /usr/include/gpuwise/context.h
+if [ -f deploy/systemd/gpuwise-exporter.service ]; then
+	expect_in gpuwise /usr/share/gpuwise/systemd/gpuwise-exporter.service
+	dpkg-deb --fsys-tarfile "$TMPD/gpuwise_${VERSION}_$ARCH.deb" | tar xOf - ./usr/share/gpuwise/systemd/gpuwise-exporter.service \
+		| grep -q '^ExecStart=/usr/bin/gpuwise exporter' || fail "the packaged systemd unit does not start /usr/bin/gpuwise"
+fi
 for po in po/*.po; do
 	[ -f "$po" ] && expect_in gpuwise "/usr/share/locale/$(basename "$po" .po)/LC_MESSAGES/gpuwise.mo"
 done

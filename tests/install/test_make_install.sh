@@ -42,12 +42,18 @@ MAJOR=${VERSION%%.*}
 	echo share/zsh/site-functions/_gpuwise
 	echo share/fish/vendor_completions.d/gpuwise.fish
 	for po in po/*.po; do echo "share/locale/$(basename "$po" .po)/LC_MESSAGES/gpuwise.mo"; done
+	for f in deploy/*/*; do [ -f "$f" ] && echo "share/gpuwise/${f#deploy/}"; done
 } | LC_ALL=C sort >"$TMPD/expected"
 (cd "$P" && find . \( -type f -o -type l \) | sed 's|^\./||' | LC_ALL=C sort) >"$TMPD/actual"
 diff "$TMPD/expected" "$TMPD/actual" >"$TMPD/diff" || { fail "installed files differ (< expected, > installed):"; cat "$TMPD/diff"; }
 make -s BUILD="$BUILD" print-installed | sed 's|^/usr/local/||' | LC_ALL=C sort | diff - "$TMPD/expected" >/dev/null \
 	|| fail "make print-installed (what uninstall removes) is not the installed list"
 [ -x "$P/bin/gpuwise" ] || fail "bin/gpuwise is not executable"
+# The systemd unit starts the installed binary.
+unit=$P/share/gpuwise/systemd/gpuwise-exporter.service
+if [ -f deploy/systemd/gpuwise-exporter.service ]; then
+	grep -q '^ExecStart=/usr/local/bin/gpuwise exporter' "$unit" || fail "installed unit: $(grep ExecStart "$unit")"
+fi
 # The installed catalogue is the one the installed CLI reads (pointed at the
 # staged folder: an installed gpuwise looks in $(LOCALEDIR) itself).
 GPUWISE_LOCALEDIR=$P/share/locale LANG=zh_CN.UTF-8 "$P/bin/gpuwise" help | grep -q "命令：" \
@@ -135,7 +141,7 @@ if command -v fish >/dev/null; then fish -n "$P/share/fish/vendor_completions.d/
 # 6. Uninstall leaves no file or link behind.
 make -s BUILD="$BUILD" uninstall DESTDIR="$STAGE" >/dev/null 2>&1 || fail "make uninstall failed"
 left=$(find "$STAGE" \( -type f -o -type l \))
-[ -z "$left" ] && [ ! -d "$P/include/gpuwise" ] || fail "make uninstall left: $left"
+[ -z "$left" ] && [ ! -d "$P/include/gpuwise" ] && [ ! -d "$P/share/gpuwise" ] || fail "make uninstall left: $left $(ls -d "$P/include/gpuwise" "$P/share/gpuwise" 2>/dev/null)"
 
 # 7. The directory variables: LIBDIR outside PREFIX is written absolute.
 make -s BUILD="$BUILD" install DESTDIR="$TMPD/s2" PREFIX=/opt/gw LIBDIR=/usr/lib64 INCLUDEDIR=/opt/gw/inc \
@@ -147,6 +153,10 @@ done
 pc=$TMPD/s2/usr/lib64/pkgconfig/gpuwise.pc
 grep -qx 'prefix=/opt/gw' "$pc" && grep -qx 'libdir=/usr/lib64' "$pc" && grep -qx 'includedir=${prefix}/inc' "$pc" \
 	|| fail "gpuwise.pc with PREFIX=/opt/gw LIBDIR=/usr/lib64: $(grep dir= "$pc")"
+if [ -f deploy/systemd/gpuwise-exporter.service ]; then
+	grep -q '^ExecStart=/opt/gw/sbin/gpuwise exporter' "$TMPD/s2/opt/gw/data/gpuwise/systemd/gpuwise-exporter.service" \
+		|| fail "with BINDIR=/opt/gw/sbin the unit does not start /opt/gw/sbin/gpuwise"
+fi
 make -s BUILD="$BUILD" uninstall DESTDIR="$TMPD/s2" PREFIX=/opt/gw LIBDIR=/usr/lib64 INCLUDEDIR=/opt/gw/inc \
 	MANDIR=/usr/share/man BINDIR=/opt/gw/sbin DATADIR=/opt/gw/data >/dev/null 2>&1
 left=$(find "$TMPD/s2" \( -type f -o -type l \))
