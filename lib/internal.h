@@ -235,6 +235,7 @@ typedef struct gw_pci_fn {
 	uint32_t class_code, vendor, device, subsys_vendor, subsys_device;
 	bool have_device;         /* false: device unreadable (device is 0xffff) */
 	bool have_subsys;
+	int revision;             /* PCI revision id; -1 when unreadable */
 	char driver[64];          /* bound kernel driver ("nvidia", "amdgpu", "vfio-pci"); "" = none */
 } gw_pci_fn;
 

@@ -21,6 +21,7 @@
 #include "internal.h"
 #include "backend/sysfs_io.h"
 #include "backend/sysfs_parse.h"
+#include "core/tables.h"
 
 #define PCI_DEVICES "/sys/bus/pci/devices"
 #define DRM_CLASS "/sys/class/drm"
@@ -292,12 +293,32 @@ static void find_hwmon(const char *root, const char *dir, struct amd_dev *ad)
 	}
 }
 
+/* The card's own name when amdgpu has one (product_name, from the board's
+ * FRU); else by PCI device and revision as doctor and the pci backend name
+ * it (amdgpu.ids, pci.ids); else its gfx target's family from amd_gfx.tsv;
+ * only then the bare ids. */
+static void fill_name(gw_device_info *info, const char *root, const char *dir, uint32_t device, gw_pci_ids *ids)
+{
+	const gw_row_amd_gfx *gfx;
+	char name[GW_STR_MAX];
+	uint32_t rev;
+	int revision;
+
+	gw__sysfs_str_field(&info->name, root, dir, "product_name");
+	if (GW_VALID(info->name))
+		return;
+	revision = gw__sysfs_read_hex(root, dir, "revision", 0xff, &rev) == 0 ? (int)rev : -1;
+	if (!gw__sysfs_pci_name(ids, root, 0x1002, device, revision, name, sizeof(name)) &&
+	    GW_VALID(info->gfx_target) && (gfx = gw__tbl_amd_gfx(info->gfx_target.s)))
+		snprintf(name, sizeof(name), "AMD %s", gfx->name);
+	gw__str_set(&info->name, name);
+}
+
 static void fill_static(gw_context *ctx, gw_device *d, const struct amd_candidate *c, gw_pci_ids *ids)
 {
 	gw_device_info *info = &d->info;
 	const char *root = ctx->root;
 	uint32_t vendor = 0x1002, device = 0, sv, sd;
-	char name[GW_STR_MAX];
 
 	info->vendor = GW_VENDOR_AMD;
 	info->backend = "amdgpu";
@@ -318,11 +339,6 @@ static void fill_static(gw_context *ctx, gw_device *d, const struct amd_candidat
 	else
 		GW_FIELD_FAIL(info->pci_subsystem_id, GW_FIELD_NOT_SUPPORTED, 0);
 
-	gw__sysfs_str_field(&info->name, root, c->dir, "product_name");
-	if (!GW_VALID(info->name)) {
-		gw__sysfs_pci_name(ids, root, vendor, GW_VALID(info->pci_device_id) ? device : 0xffff, name, sizeof(name));
-		gw__str_set(&info->name, name);
-	}
 	gw__sysfs_str_field(&info->uuid, root, c->dir, "unique_id");
 	gw__sysfs_str_field(&info->serial, root, c->dir, "serial_number");
 	gw__sysfs_str_field(&info->board_part_number, root, c->dir, "product_number");
@@ -333,6 +349,7 @@ static void fill_static(gw_context *ctx, gw_device *d, const struct amd_candidat
 	max_clock_field(&info->max_sm_clock, root, c->dir, "pp_dpm_sclk");
 	max_clock_field(&info->max_mem_clock, root, c->dir, "pp_dpm_mclk");
 	fill_from_kfd(info, root, c->bus_id);
+	fill_name(info, root, c->dir, GW_VALID(info->pci_device_id) ? device : 0xffff, ids);
 	info->max_graphics_clock = info->max_sm_clock;
 
 	/* NVIDIA-only facts. */

@@ -109,7 +109,7 @@ static int add_driverless(gw_context *ctx, const gw_pci_fn *f, gw_pci_ids *ids)
 	else
 		GW_FIELD_FAIL(info->pci_subsystem_id, GW_FIELD_NOT_SUPPORTED, 0);
 	gw__str_set(&info->kernel_driver, f->driver);
-	gw__sysfs_pci_name(ids, ctx->root, f->vendor, f->device, name, sizeof(name));
+	gw__sysfs_pci_name(ids, ctx->root, f->vendor, f->device, f->revision, name, sizeof(name));
 	gw__str_set(&info->name, name);
 	known_model_facts(info, f);
 	/* The link is readable without a driver: a cheap, useful fact. */
@@ -208,7 +208,7 @@ static bool claim_for_lost_device(gw_context *ctx, const gw_pci_fn *f, bool coun
 	 * facts; else from the tables, as a GPU without a driver. */
 	if (!sibling_facts(ctx, d, f->device)) {
 		if (!GW_VALID(d->info.name)) {
-			gw__sysfs_pci_name(ids, ctx->root, f->vendor, f->device, name, sizeof(name));
+			gw__sysfs_pci_name(ids, ctx->root, f->vendor, f->device, f->revision, name, sizeof(name));
 			gw__str_set(&d->info.name, name);
 		}
 		if (!GW_VALID(d->info.cc_major))

@@ -176,13 +176,20 @@ static const char *const pci_ids_paths[] = {
 	"/usr/share/pci.ids",
 };
 
-void gw__sysfs_pci_name(gw_pci_ids *ids, const char *root, uint32_t vendor, uint32_t device,
+bool gw__sysfs_pci_name(gw_pci_ids *ids, const char *root, uint32_t vendor, uint32_t device, int revision,
 			char *out, size_t outsz)
 {
 	const char *vname = vendor == 0x10de ? "NVIDIA" : vendor == 0x1002 ? "AMD" :
 			    vendor == 0x8086 ? "Intel" : "Unknown";
 	const gw_row_nvidia_gpus *row;
+	const char *amd;
 
+	/* amdgpu.ids tells cards of one chip apart by revision, which pci.ids
+	 * cannot ("Navi 31 [Radeon RX 7900 XT/7900 XTX/7900 GRE/7900M]"). */
+	if (vendor == 0x1002 && (amd = gw__tbl_amd_gpu_name(device, revision))) {
+		snprintf(out, outsz, "%s", amd);
+		return true;
+	}
 	if (!ids->tried) {
 		ids->tried = 1;
 		/* pci.ids is about 1.5 MB; 8 MB bounds a garbage file. */
@@ -191,13 +198,14 @@ void gw__sysfs_pci_name(gw_pci_ids *ids, const char *root, uint32_t vendor, uint
 				ids->text = NULL;
 	}
 	if (ids->text && gw__sysfs_pci_ids_lookup(ids->text, ids->len, vendor, device, out, outsz) == 0)
-		return;
+		return true;
 	/* No pci.ids on this system: gpuwise's own table knows the common GPUs. */
 	if (vendor == 0x10de && (row = gw__tbl_nvidia_gpu_by_id(device))) {
 		snprintf(out, outsz, "NVIDIA %s", row->name);
-		return;
+		return true;
 	}
 	snprintf(out, outsz, "%s GPU [%04x:%04x]", vname, vendor, device);
+	return false;
 }
 
 void gw__sysfs_pci_ids_free(gw_pci_ids *ids)

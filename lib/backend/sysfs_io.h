@@ -56,9 +56,12 @@ typedef struct gw_pci_ids {
 	int tried;
 } gw_pci_ids;
 
-/* "NVIDIA GH100 [H100 SXM5 80GB]" from pci.ids when listed, else
- * "NVIDIA GPU [10de:2330]". */
-void gw__sysfs_pci_name(gw_pci_ids *ids, const char *root, uint32_t vendor, uint32_t device,
+/* A GPU's name from its PCI ids: for AMD the marketing name of amdgpu.ids
+ * when device and revision (-1: unknown) tell it ("AMD Radeon RX 7900 XTX");
+ * else pci.ids ("NVIDIA GH100 [H100 SXM5 80GB]"); else gpuwise's NVIDIA
+ * table. True when named so; false when out holds only the ids
+ * ("NVIDIA GPU [10de:2330]"). */
+bool gw__sysfs_pci_name(gw_pci_ids *ids, const char *root, uint32_t vendor, uint32_t device, int revision,
 			char *out, size_t outsz);
 void gw__sysfs_pci_ids_free(gw_pci_ids *ids);
 

@@ -81,6 +81,7 @@ int gw__pci_read_hex(const char *root, const char *dir, const char *name, uint32
 static bool read_function(const char *root, const char *name, gw_pci_fn *f)
 {
 	char entry[256];
+	uint32_t rev;
 	int n;
 
 	memset(f, 0, sizeof(*f));
@@ -98,6 +99,8 @@ static bool read_function(const char *root, const char *name, gw_pci_fn *f)
 		f->device = 0xffff; /* still a GPU; the id is just unreadable */
 	f->have_subsys = gw__pci_read_hex(root, f->dir, "subsystem_vendor", 0xffff, &f->subsys_vendor) == 0 &&
 			 gw__pci_read_hex(root, f->dir, "subsystem_device", 0xffff, &f->subsys_device) == 0;
+	/* The revision tells cards of one chip apart (AMD names, amdgpu.ids). */
+	f->revision = gw__pci_read_hex(root, f->dir, "revision", 0xff, &rev) == 0 ? (int)rev : -1;
 	gw__pci_driver_name(root, f->dir, f->driver, sizeof(f->driver));
 	return true;
 }

@@ -18,6 +18,7 @@
 #include "jax_cuda.h"
 #include "nvidia_gpus.h"
 #include "amd_gfx.h"
+#include "amd_gpus.h"
 #include "xid.h"
 
 void gw__dist_normalize(const char *in, char *out, size_t outsz)
@@ -248,6 +249,28 @@ const gw_row_amd_gfx *gw__tbl_amd_gfx(const char *gfx)
 		if (!strcasecmp(gw_rows_amd_gfx[i].gfx, gfx))
 			return &gw_rows_amd_gfx[i];
 	return NULL;
+}
+
+const char *gw__tbl_amd_gpu_name(unsigned device_id, int revision)
+{
+	const char *only = NULL;
+	bool unanimous = true;
+
+	for (size_t i = 0; i < GW_ROWS_AMD_GPUS_COUNT; i++) {
+		const gw_row_amd_gpus *r = &gw_rows_amd_gpus[i];
+		uint64_t id, rev;
+
+		if (gw__parse_u64(r->pci_id, &id) < 0 || id != device_id)
+			continue;
+		if (revision >= 0 && gw__parse_u64(r->revision, &rev) == 0 && rev == (uint64_t)revision)
+			return r->name;
+		if (only && strcmp(only, r->name))
+			unanimous = false;
+		only = r->name;
+	}
+	/* Another revision of a chip is named only when every card of it has
+	 * the same name (0x74a1: always MI300X; 0x744c: XTX, XT, GRE or M). */
+	return unanimous ? only : NULL;
 }
 
 const gw_row_xid *gw__tbl_xid(unsigned xid)

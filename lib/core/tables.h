@@ -19,6 +19,7 @@
 #include "jax_cuda.h"
 #include "nvidia_gpus.h"
 #include "amd_gfx.h"
+#include "amd_gpus.h"
 #include "xid.h"
 
 /* Driver version → highest CUDA it supports ("12.4"). 0 or GW_ENOTFOUND
@@ -48,6 +49,10 @@ const gw_row_nvidia_gpus *gw__tbl_nvidia_gpu_by_name(const char *name);
 int gw__tbl_cc(const char *cc, unsigned *major, unsigned *minor);
 /* AMD gfx target ("gfx1100") → row; NULL if unknown. */
 const gw_row_amd_gfx *gw__tbl_amd_gfx(const char *gfx);
+/* AMD GPU marketing name ("AMD Radeon RX 7900 XTX") by PCI device id and
+ * revision (-1 when unknown), from amdgpu.ids; NULL when the table cannot
+ * tell (an unlisted chip, or a revision of a chip sold under several names). */
+const char *gw__tbl_amd_gpu_name(unsigned device_id, int revision);
 /* Xid code → row; NULL if not in the table. */
 const gw_row_xid *gw__tbl_xid(unsigned xid);
 

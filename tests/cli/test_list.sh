@@ -159,6 +159,22 @@ assert_contains "$out" "gfx942" "MI300X shows its gfx target"
 
 run_on mixed-nvidia-amd list
 assert_contains "$out" "gfx1100" "RX 7900 XTX shows gfx1100"
+# Issue 8 #17: named from its PCI device and revision (1002:744c rev c8,
+# amdgpu.ids), never "AMD GPU [1002:744c]", and doctor says the same name.
+assert_contains "$out" "AMD Radeon RX 7900 XTX " "mixed-nvidia-amd: the RX 7900 XTX is named"
+assert_not_contains "$out" "[1002:" "mixed-nvidia-amd: no bare PCI ids as a name"
+run_on mixed-nvidia-amd doctor
+assert_contains "$out" "1× AMD Radeon RX 7900 XTX at 03:00.0" "mixed-nvidia-amd: doctor names it as list does"
+# A GPU bound to vfio-pci (read by the pci backend) is named from the same table.
+run_on "$TOP/tests/doctor/amd-vfio" list
+assert_contains "$out" "AMD Instinct MI300X" "amd-vfio: the vfio-bound MI300X is named"
+# The card's own product_name wins over any table.
+mkdir -p "$TMPD/named-amd"
+cp -a "$MACHINES/mixed-nvidia-amd/." "$TMPD/named-amd/"
+printf 'AMD Radeon PRO Test Board\n' >"$TMPD/named-amd/root/sys/bus/pci/devices/0000:03:00.0/product_name"
+run_with "$TMPD/named-amd" list
+last_cmd="[named-amd] gpuwise list"
+assert_contains "$out" "AMD Radeon PRO Test Board" "named-amd: sysfs product_name wins"
 assert_contains "$out" "8.6" "RTX 3090 shows CC 8.6"
 
 run_on no-driver list

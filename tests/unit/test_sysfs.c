@@ -587,6 +587,7 @@ static void test_amd_rdna2(void)
 	tree_link("sys/class/drm/card0/device", "/sys/devices/pci0000:00/0000:00:01.1/0000:0a:00.0");
 	tree_put("sys/devices/pci0000:00/0000:00:01.1/0000:0a:00.0/vendor", "0x1002\n");
 	tree_put("sys/devices/pci0000:00/0000:00:01.1/0000:0a:00.0/device", "0x744c\n");
+	tree_put("sys/devices/pci0000:00/0000:00:01.1/0000:0a:00.0/revision", "0xc8\n");
 	tree_put("sys/devices/pci0000:00/0000:00:01.1/0000:0a:00.0/class", "0x030000\n");
 	tree_link("sys/devices/pci0000:00/0000:00:01.1/0000:0a:00.0/driver", "../../../../bus/pci/drivers/amdgpu");
 	kfd_node(2, "simd_count 192\nsimd_per_cu 2\ngfx_target_version 110000\nlocation_id 2560\n");
@@ -597,7 +598,9 @@ static void test_amd_rdna2(void)
 	d = gw_device_get(ctx, idx);
 	CHECK(d != NULL);
 	if (d) {
-		CHECK_STR(d->name.s, "AMD GPU [1002:73bf]");
+		/* No product_name and no revision: 0x73bf is sold as the RX 6800,
+		 * 6800 XT and 6900 XT, so the name is its gfx target's family. */
+		CHECK_STR(d->name.s, "AMD Radeon RX 6800/6900, PRO W6800 (Navi 21)");
 		CHECK_STR(d->gfx_target.s, "gfx1030");
 		CHECK_STR(d->architecture.s, "RDNA2");
 		CHECK_INT(d->multiprocessor_count.v, 80);
@@ -621,6 +624,8 @@ static void test_amd_rdna2(void)
 		CHECK_STR(d->gfx_target.s, "gfx1100");
 		CHECK_STR(d->architecture.s, "RDNA3");
 		CHECK_INT(d->pci_device_id.v, 0x744c);
+		/* Revision 0xc8 of Navi 31 is the XTX (amdgpu.ids). */
+		CHECK_STR(d->name.s, "AMD Radeon RX 7900 XTX");
 	}
 	gw_context_free(ctx);
 }
@@ -725,7 +730,8 @@ static void test_garbage(void)
 		CHECK_INT(d->uuid.state, GW_FIELD_ERROR);
 		CHECK_INT(d->vbios_version.state, GW_FIELD_ERROR);
 		CHECK_INT(d->serial.state, GW_FIELD_ERROR);
-		CHECK_STR(d->name.s, "AMD GPU [1002:74a1]"); /* the escape is not shown */
+		/* The escape is not shown: the name comes from the ids. */
+		CHECK_STR(d->name.s, "AMD Instinct MI300X");
 		CHECK_INT(d->pcie_max_gen.state, GW_FIELD_NOT_SUPPORTED);
 		CHECK_INT(d->pcie_max_width.state, GW_FIELD_ERROR);
 		CHECK_INT(d->max_sm_clock.state, GW_FIELD_ERROR);

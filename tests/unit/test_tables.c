@@ -155,6 +155,15 @@ static void test_gpus(void)
 	CHECK(gw__tbl_amd_gfx("gfx1100") && !strcmp(gw__tbl_amd_gfx("gfx1100")->family, "RDNA 3"));
 	CHECK(gw__tbl_amd_gfx("gfx1031") && !strcmp(gw__tbl_amd_gfx("gfx1031")->override, "10.3.0"));
 	CHECK(gw__tbl_amd_gfx("gfx9999") == NULL);
+
+	/* Revision tells Navi 31's cards apart; a chip with one name is named
+	 * without it; an unknown revision of a shared chip is not guessed. */
+	CHECK(gw__tbl_amd_gpu_name(0x744c, 0xc8) && !strcmp(gw__tbl_amd_gpu_name(0x744c, 0xc8), "AMD Radeon RX 7900 XTX"));
+	CHECK(gw__tbl_amd_gpu_name(0x744c, 0xcc) && !strcmp(gw__tbl_amd_gpu_name(0x744c, 0xcc), "AMD Radeon RX 7900 XT"));
+	CHECK(gw__tbl_amd_gpu_name(0x744c, -1) == NULL);
+	CHECK(gw__tbl_amd_gpu_name(0x744c, 0x01) == NULL);
+	CHECK(gw__tbl_amd_gpu_name(0x74a1, -1) && !strcmp(gw__tbl_amd_gpu_name(0x74a1, -1), "AMD Instinct MI300X"));
+	CHECK(gw__tbl_amd_gpu_name(0xffff, 0) == NULL);
 }
 
 static void test_xid(void)
