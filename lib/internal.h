@@ -141,8 +141,9 @@ void gw__u64_set(gw_u64 *f, uint64_t v);            /* VALID */
 void gw__f64_set(gw_f64 *f, double v);              /* VALID */
 #define GW_FIELD_FAIL(f, st, c) do { (f).state = (st); (f).code = (c); } while (0)
 
-/* Append the bytes s[0..n) to the string in out (size outsz, truncating),
- * each byte outside printable ASCII as '?'. */
+/* Append the bytes s[0..n) to the string in out (size outsz, truncating
+ * at a character boundary): valid UTF-8 kept, control characters (C0, DEL,
+ * C1) and bytes that are not UTF-8 as '?'. */
 void gw__copy_printable(char *out, size_t outsz, const char *s, size_t n);
 
 /* Length (1-4) of the valid UTF-8 sequence at s (n bytes available), 0 when

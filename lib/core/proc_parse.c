@@ -85,6 +85,8 @@ void gw__proc_cmdline_text(const char *data, size_t len, char *out, size_t outsz
 	while (i < len) {
 		size_t k = gw__utf8_seq_len((const unsigned char *)s + i, len - i);
 
+		if (k > 1 && s[i] == 0xc2 && s[i + 1] < 0xa0)
+			k = 0; /* a C1 control: '?' like the C0 ones */
 		if (k > 1) {
 			if (w + k >= outsz)
 				break;
@@ -106,6 +108,14 @@ void gw__proc_cmdline_text(const char *data, size_t len, char *out, size_t outsz
 	while (w > 0 && out[w - 1] == ' ')
 		w--;
 	out[w] = '\0';
+	/* Cut short: say so with "…", at a character boundary. */
+	if (i < len && outsz >= 4) {
+		if (w + 4 > outsz)
+			w = outsz - 4;
+		while (w > 0 && ((unsigned char)out[w] & 0xc0) == 0x80)
+			w--;
+		memcpy(out + w, "\xe2\x80\xa6", 4);
+	}
 }
 
 int gw__passwd_lookup(const char *text, size_t len, uint32_t uid, char *name, size_t namesz, unsigned *gid)

@@ -14,7 +14,8 @@ int gw__proc_parse_uid(const char *text, size_t len, uint32_t *uid);
 
 /* /proc/<pid>/cmdline (arguments separated by NULs) → one printable line in
  * out: NULs become spaces, trailing ones dropped, control bytes and invalid
- * UTF-8 become '?', truncated at a character boundary. Never fails. */
+ * UTF-8 become '?'; a line that does not fit ends with "…" (3 bytes), at a
+ * character boundary. Never fails. */
 void gw__proc_cmdline_text(const char *data, size_t len, char *out, size_t outsz);
 
 /* The /etc/passwd line of uid ("name:x:uid:gid:..."): its user name

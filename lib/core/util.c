@@ -214,16 +214,29 @@ int gw__parse_hex(const char *s, uint32_t max, uint32_t *out)
 	return 0;
 }
 
-/* A garbage file must never put escapes into a terminal: bytes outside
- * printable ASCII become '?'. */
+/* A garbage file must never put escapes into a terminal: control bytes,
+ * C1 controls (U+0080-U+009F, which some terminals obey) and bytes that are
+ * not UTF-8 become '?'. Valid UTF-8 stays ("jürgen" from /etc/passwd): the
+ * CLI turns it into ASCII where the locale wants that. A character that
+ * does not fit whole is left out, never cut. */
 void gw__copy_printable(char *out, size_t outsz, const char *s, size_t n)
 {
 	size_t w = strlen(out);
 
-	for (size_t i = 0; i < n && w + 1 < outsz; i++) {
-		unsigned char c = (unsigned char)s[i];
+	for (size_t i = 0; i < n && w + 1 < outsz;) {
+		const unsigned char *c = (const unsigned char *)s + i;
+		size_t k = gw__utf8_seq_len(c, n - i);
 
-		out[w++] = (c < 0x20 || c >= 0x7f) ? '?' : (char)c;
+		if (k > 1 && !(c[0] == 0xc2 && c[1] < 0xa0)) {
+			if (w + k >= outsz)
+				break;
+			memcpy(out + w, c, k);
+			w += k;
+			i += k;
+			continue;
+		}
+		out[w++] = (k == 1 && c[0] >= 0x20 && c[0] != 0x7f) ? (char)c[0] : '?';
+		i += k > 1 ? k : 1;
 	}
 	out[w] = '\0';
 }

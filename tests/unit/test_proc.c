@@ -16,6 +16,8 @@ static const char passwd[] =
 	"daemon:x:1:1::/:/usr/sbin/nologin\n"
 	"alice:x:1000:1000:Alice:/home/alice:/bin/bash\n"
 	"alice2:x:1000:1000:second alice:/home/alice2:/bin/bash\n"
+	"j\xc3\xbcrgen:x:1003:1003::/home/j:/bin/sh\n"   /* UTF-8: kept */
+	"bad\xff\x1b[2J:x:1004:1004::/:/bin/sh\n"       /* not UTF-8, an escape: '?' */
 	"bob:x:1001:1001::/home/bob:/bin/sh";  /* no final newline */
 
 static gw_process resolve(uint32_t pid)
@@ -51,6 +53,11 @@ static void test_parsers(void)
 	CHECK_INT(gw__proc_passwd_lookup(passwd, strlen(passwd), 0, out, sizeof(out)), 0);
 	CHECK_STR(out, "root");
 	CHECK_INT(gw__proc_passwd_lookup(passwd, strlen(passwd), 4242, out, sizeof(out)), GW_ENOTFOUND);
+	/* Issue 8 #19: a UTF-8 name is kept, not "???"; garbage is not. */
+	CHECK_INT(gw__proc_passwd_lookup(passwd, strlen(passwd), 1003, out, sizeof(out)), 0);
+	CHECK_STR(out, "j\xc3\xbcrgen");
+	CHECK_INT(gw__proc_passwd_lookup(passwd, strlen(passwd), 1004, out, sizeof(out)), 0);
+	CHECK_STR(out, "bad??[2J");
 
 	{
 		static const char cmd[] = "python3\0train.py\0--lr\0" "0.1\0";
@@ -72,9 +79,18 @@ static void test_parsers(void)
 
 		gw__proc_cmdline_text(cmd, sizeof(cmd) - 1, out, sizeof(out));
 		CHECK_STR(out, "caf\xc3\xa9 ?x ??");
-		/* Truncation never splits a character: "caf" + 2-byte é needs 6. */
+		/* Truncation never splits a character and says so: "caf" + 2-byte
+		 * é needs 6; in 5 there is room for "c…". */
 		gw__proc_cmdline_text("caf\xc3\xa9", 5, small, 5);
-		CHECK_STR(small, "caf");
+		CHECK_STR(small, "c\xe2\x80\xa6");
+		gw__proc_cmdline_text("caf\xc3\xa9", 5, small, 6);
+		CHECK_STR(small, "caf\xc3\xa9");
+		/* "…" after é: é's two bytes stay whole. */
+		gw__proc_cmdline_text("\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", 8, small, 8);
+		CHECK_STR(small, "\xc3\xa9\xc3\xa9\xe2\x80\xa6");
+		/* A C1 control (U+009B, CSI) is a control: '?'. */
+		gw__proc_cmdline_text("a\xc2\x9b" "b", 4, out, sizeof(out));
+		CHECK_STR(out, "a??b");
 	}
 	gw__proc_cmdline_text("", 0, out, sizeof(out));
 	CHECK_STR(out, "");
@@ -122,6 +138,7 @@ static void test_resolve(void)
 	tree_putn("proc/501/cmdline", big, sizeof(big));
 	p = resolve(501);
 	CHECK_INT(strlen(p.command), sizeof(p.command) - 1);
+	CHECK(!strcmp(p.command + strlen(p.command) - 3, "\xe2\x80\xa6")); /* cut: says so */
 	CHECK_STR(p.user, "bob");
 
 	/* A host pid not in this pid namespace. */
