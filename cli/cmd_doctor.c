@@ -10,6 +10,7 @@
 #include "gpuwise/doctor.h"
 #include "gpuwise/explain.h"
 #include "commands.h"
+#include "output.h"
 
 static const char *layer_title(const char *layer)
 {
@@ -24,48 +25,34 @@ static const char *layer_title(const char *layer)
 	return layer;
 }
 
-static void print_finding(const gw_finding *f, bool color)
+/* Evidence, fixes and titles can run to hundreds of characters (paths,
+ * versions, commands): each wraps to the terminal under its own start, a
+ * command or path too long for a line staying whole for copy and paste. */
+static void print_finding(const gw_finding *f, bool color, int width)
 {
 	static const char *const mark[] = { "✓", "!", "✗" };
 	static const char *const col[] = { "\033[32m", "\033[33m", "\033[31m" };
 
 	/* A fact about a component that an error finding concerns gets no ✓. */
 	bool plain = f->severity == GW_SEVERITY_INFO && !f->ok;
+	char *first = str_printf("  %s%s%s ", color && !plain ? col[f->severity] : "", plain ? "-" : mark[f->severity],
+				 color && !plain ? "\033[0m" : "");
+	char *title = f->severity == GW_SEVERITY_INFO ? NULL :
+		      str_printf("%s %s[%s]%s", f->title, color ? "\033[2m" : "", f->id, color ? "\033[0m" : "");
 
-	printf("  %s%s%s %s", color && !plain ? col[f->severity] : "", plain ? "-" : mark[f->severity],
-	       color && !plain ? "\033[0m" : "", f->title);
-	if (f->severity != GW_SEVERITY_INFO)
-		printf(" %s[%s]%s", color ? "\033[2m" : "", f->id, color ? "\033[0m" : "");
-	putchar('\n');
+	print_hanging(stdout, width, first ? first : "  ", title ? title : f->title);
+	free(first);
+	free(title);
 	if (f->evidence[0])
-		printf("      %s\n", f->evidence);
+		print_hanging(stdout, width, "      ", f->evidence);
 	if (f->fix[0])
-		printf("      fix: %s\n", f->fix);
-}
-
-/* The subprocess's output spans lines: keep each under the first. */
-static void print_indented(const char *first, const char *text)
-{
-	const char *p = text;
-
-	fputs(first, stdout);
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t n = nl ? (size_t)(nl - p) : strlen(p);
-
-		fwrite(p, 1, n, stdout);
-		putchar('\n');
-		if (!nl || !nl[1])
-			break;
-		p = nl + 1;
-		printf("%*s", (int)strlen(first), "");
-	}
-	if (!*text)
-		putchar('\n');
+		print_hanging(stdout, width, "      fix: ", f->fix);
 }
 
 static void print_human(const gw_doctor_report *rep, bool color)
 {
+	int width = output_width(stdout);
+	char *line;
 	size_t n = gw_doctor_finding_count(rep);
 	const char *verdict = gw_doctor_verdict(rep);
 
@@ -80,7 +67,7 @@ static void print_human(const gw_doctor_report *rep, bool color)
 			if (!any)
 				printf("%s%s%s\n", color ? "\033[1m" : "", layer_title(f->layer), color ? "\033[0m" : "");
 			any = true;
-			print_finding(f, color);
+			print_finding(f, color, width);
 		}
 		if (any)
 			putchar('\n');
@@ -90,19 +77,26 @@ static void print_human(const gw_doctor_report *rep, bool color)
 		for (size_t i = 0; i < gw_doctor_deep_count(rep); i++) {
 			const gw_doctor_deep *x = gw_doctor_deep_at(rep, i);
 
-			printf("  %s %s in %s (%.1f s): %s\n", x->ok ? "✓" : "✗", x->framework, x->site, x->seconds,
-			       x->timed_out ? "timed out" : x->ok ? "ran a kernel on the GPU" : "could not use a GPU");
-			printf("      %s\n", x->static_verdict);
-			print_indented("      runtime: ", x->output[0] ? x->output : "(no output)");
+			line = str_printf("%s in %s (%.1f s): %s", x->framework, x->site, x->seconds,
+					  x->timed_out ? "timed out" : x->ok ? "ran a kernel on the GPU" : "could not use a GPU");
+			print_hanging(stdout, width, x->ok ? "  ✓ " : "  ✗ ", line ? line : x->framework);
+			free(line);
+			print_hanging(stdout, width, "      ", x->static_verdict);
+			/* The subprocess's own lines (a traceback) keep their breaks. */
+			print_hanging(stdout, width, "      runtime: ", x->output[0] ? x->output : "(no output)");
 			if (x->explained) {
 				/* What explain knows of the failure: the cause and fix, not a bare traceback. */
-				printf("      explained: %s [%s]\n", x->explained->title, x->explained->id);
-				printf("      cause: %s\n", x->explained->cause);
-				printf("      fix: %s\n", x->explained->fix);
+				line = str_printf("%s [%s]", x->explained->title, x->explained->id);
+				print_hanging(stdout, width, "      explained: ", line ? line : x->explained->id);
+				free(line);
+				print_hanging(stdout, width, "      cause: ", x->explained->cause);
+				print_hanging(stdout, width, "      fix: ", x->explained->fix);
 			}
 		}
 		putchar('\n');
 	}
+	/* Never wrapped: "ends with a one-line verdict" that scripts read with
+	 * `tail -1`. */
 	printf("%s%s%s\n", color ? (strncmp(verdict, "ready", 5) ? "\033[1;31m" : "\033[1;32m") : "", verdict,
 	       color ? "\033[0m" : "");
 }
@@ -220,7 +214,7 @@ static int cmd_doctor(int argc, char **argv)
 			gw_doctor_report_free(rep);
 			return EXIT_FAIL;
 		}
-		puts(text);
+		print_json_text(text);
 		free(text);
 	} else {
 		print_human(rep, use_color(stdout));

@@ -51,14 +51,17 @@ static void print_doc(const gw_finding_doc *d)
 {
 	bool color = use_color(stdout);
 
-	printf("%s%s%s: %s\n", color ? "\033[1m" : "", d->id, color ? "\033[0m" : "", d->title);
+	char *head = str_printf("%s%s%s: ", color ? "\033[1m" : "", d->id, color ? "\033[0m" : "");
+
+	print_hanging(stdout, output_width(stdout), head ? head : "", d->title);
+	free(head);
 	printf("severity: %s   layer: %s   reported by: %s\n\n", d->severity, d->layer,
 	       !strcmp(d->kind, "doctor") ? "gpuwise doctor and explain" : "gpuwise explain");
 	print_wrapped_at("", "", d->explanation);
 	putchar('\n');
 	print_wrapped_at("  ", "Cause: ", d->cause);
 	print_wrapped_at("  ", "Fix:   ", d->fix);
-	printf("  Source: %s\n", d->source);
+	print_wrapped_at("  ", "Source: ", d->source);
 }
 
 static void json_doc_fields(gw_json *j, const gw_finding_doc *d)
@@ -107,6 +110,15 @@ static int explain_id(const gw_finding_doc *d, bool json)
 	return finish_json(j) ? EXIT_FAIL : EXIT_OK;
 }
 
+/* One row of --list: id, severity, then the title wrapped under itself. */
+static void list_row(const gw_finding_doc *d)
+{
+	char *first = str_printf("%-36s %-8s ", d->id, d->severity);
+
+	print_hanging(stdout, output_width(stdout), first ? first : "", d->title);
+	free(first);
+}
+
 static int list_ids(bool json)
 {
 	gw_json *j = NULL;
@@ -122,10 +134,11 @@ static int list_ids(bool json)
 	}
 	for (size_t i = 0; i < gw_finding_doc_count(); i++) {
 		const gw_finding_doc *d = gw_finding_doc_at(i);
+
 		if (j)
 			json_doc(j, d);
 		else
-			printf("%-36s %-8s %s\n", d->id, d->severity, d->title);
+			list_row(d);
 	}
 	if (!j)
 		return EXIT_OK;
@@ -154,16 +167,19 @@ static void print_device_memory(gw_context *ctx, int i)
 		snprintf(used, sizeof(used), "N/A");
 	printf("    GPU %d %s: %s of %s used\n", d->index, name, used, total);
 	if (gw_device_processes(ctx, i, &procs, &n) < 0) {
-		printf("      processes: cannot be read (%s)\n", gw_error_last());
+		print_hanging(stdout, output_width(stdout), "      processes: cannot be read: ", gw_error_last());
 		return;
 	}
 	if (!n)
 		printf("      no processes\n");
 	for (size_t k = 0; k < n; k++) {
 		const gw_process *p = &procs[k];
-		printf("      pid %-8u %-12s %10s  %s\n", p->pid, p->user[0] ? p->user : "?",
-		       show_bytes(mem, sizeof(mem), &p->used_memory),
-		       p->command[0] ? p->command : "(not visible here)");
+		char *first = str_printf("      pid %-8u %-12s %10s  ", p->pid, p->user[0] ? p->user : "?",
+					 show_bytes(mem, sizeof(mem), &p->used_memory));
+
+		print_hanging(stdout, output_width(stdout), first ? first : "      ",
+			      p->command[0] ? p->command : "(not visible here)");
+		free(first);
 	}
 	gw_processes_free(procs);
 }
@@ -198,9 +214,14 @@ static void print_matches(const gw_explainer *ex)
 
 		if (m->count > 1)
 			snprintf(more, sizeof(more), ", %llu lines", (unsigned long long)m->count);
-		printf("%s%s%s: %s (line %llu%s)\n", color ? "\033[1;31m" : "", m->doc->id,
-		       color ? "\033[0m" : "", m->doc->title, (unsigned long long)m->line, more);
-		printf("  > %s\n", m->excerpt);
+		char *head = str_printf("%s%s%s: ", color ? "\033[1;31m" : "", m->doc->id, color ? "\033[0m" : "");
+		char *title = str_printf("%s (line %llu%s)", m->doc->title, (unsigned long long)m->line, more);
+
+		print_hanging(stdout, output_width(stdout), head ? head : "", title ? title : m->doc->title);
+		free(head);
+		free(title);
+		/* The log's own line, wrapped under the quote mark. */
+		print_hanging(stdout, output_width(stdout), "  > ", m->excerpt);
 		print_wrapped_at("    ", "Cause: ", m->doc->cause);
 		print_wrapped_at("    ", "Fix:   ", m->doc->fix);
 		printf("    More:  gpuwise explain %s\n", m->doc->id);

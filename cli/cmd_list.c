@@ -108,53 +108,134 @@ static int cell_columns(const struct row *r, int c)
 	return text_columns(cell(r, c), strlen(cell(r, c)));
 }
 
-/* The columns before HEALTH, padded, into buf (they are short: a name is
- * at most GW_STR_MAX bytes). */
-static void row_prefix(char *buf, size_t n, const char *const *cells, const int *width, bool show_cuda)
+#define MAX_CELL_LINES 64
+
+/* A cell's lines wrapped to w columns (wrap_line: words whole). */
+static int cell_lines(const char *text, int w, const char **start, size_t *len)
 {
-	size_t len = 0;
+	const char *p = text;
+	int n = 0;
 
-	buf[0] = '\0';
-	for (int c = 0; c < COL_HEALTH && len < n; c++) {
-		int pad;
+	do {
+		start[n] = p;
+		len[n] = wrap_line(p, w, &p);
+		n++;
+	} while (p && n < MAX_CELL_LINES);
+	return n;
+}
 
-		if (c == COL_CUDA && !show_cuda)
-			continue;
-		pad = width[c] - text_columns(cells[c], strlen(cells[c]));
-		len += (size_t)snprintf(buf + len, n - len, "%s%*s  ", cells[c], pad > 0 ? pad : 0, "");
+/* One row, as many lines as its tallest cell: NAME and HEALTH wrap within
+ * their columns, the others always fit. HEALTH, the last, is not padded,
+ * so its colour cannot upset alignment. */
+static void print_row(const char *const *cells, const int *width, int gap, bool show_cuda, const char *color,
+		      const char *reset)
+{
+	const char *start[NCOLS][MAX_CELL_LINES];
+	size_t len[NCOLS][MAX_CELL_LINES];
+	int n[NCOLS], lines = 1;
+
+	for (int c = 0; c < NCOLS; c++) {
+		n[c] = cell_lines(cells[c], width[c], start[c], len[c]);
+		if (n[c] > lines)
+			lines = n[c];
+	}
+	for (int k = 0; k < lines; k++) {
+		int pending = 0; /* spaces owed before the next cell's text */
+
+		for (int c = 0; c < NCOLS; c++) {
+			const char *t = k < n[c] ? start[c][k] : "";
+			int l = k < n[c] ? (int)len[c][k] : 0;
+
+			if (c == COL_CUDA && !show_cuda)
+				continue;
+			if (c == COL_HEALTH) {
+				if (l)
+					printf("%*s%s%.*s%s", pending, "", color, l, t, reset);
+				break;
+			}
+			if (l) {
+				printf("%*s%.*s", pending, "", l, t);
+				pending = 0;
+			}
+			pending += width[c] - text_columns(t, (size_t)l) + gap;
+			if (pending < 1 && l)
+				pending = 1; /* a word ran over its column */
+		}
+		putchar('\n');
 	}
 }
 
-/* The table; the HEALTH column (the last) wraps within the output width,
- * continuation lines starting under it. */
+/* The reason of "state: reason" (NULL for a bare state). */
+static const char *health_reason(const char *cell_text)
+{
+	const char *sep = strstr(cell_text, ": ");
+
+	return sep ? sep + 2 : NULL;
+}
+
+/* A reason under its row, starting under NAME. */
+static void print_reason(const char *reason, int indent, int out_width)
+{
+	char pad[16];
+
+	snprintf(pad, sizeof(pad), "%*s", indent < 15 ? indent : 15, "");
+	print_wrapped(stdout, out_width, pad, pad, reason);
+}
+
+/* The table within the output width. HEALTH wraps in what the other
+ * columns leave; when that is too little for a reason, the column keeps
+ * the state ("lost") and the reason gets lines of its own under the row.
+ * When even the state does not fit, columns close up to one space; then
+ * NAME wraps ("NVIDIA GeForce RTX /
+ * 3060 Laptop GPU"). A word wider than its column runs over. */
 static void print_table(struct row *rows, int n, bool header, bool show_cuda, bool color, int out_width)
 {
-	int width[NCOLS];
-	char prefix[1024], indent[1024];
+	int width[NCOLS], fixed = 0, gap = 2, ncols = 0, state_w = header ? (int)strlen(col_titles[COL_HEALTH]) : 0;
+	bool below;
 
 	for (int c = 0; c < NCOLS; c++) {
 		width[c] = header ? (int)strlen(col_titles[c]) : 0;
 		for (int i = 0; i < n; i++)
 			if (cell_columns(&rows[i], c) > width[c])
 				width[c] = cell_columns(&rows[i], c);
-	}
-	if (header) {
-		row_prefix(prefix, sizeof(prefix), col_titles, width, show_cuda);
-		printf("%s%s\n", prefix, col_titles[COL_HEALTH]);
+		if (c != COL_HEALTH && (c != COL_CUDA || show_cuda)) {
+			fixed += width[c] + gap;
+			ncols++;
+		}
 	}
 	for (int i = 0; i < n; i++) {
-		const char *cells[NCOLS];
-		char *health;
+		int w = (int)strlen(gw_health_name(rows[i].health));
+
+		state_w = w > state_w ? w : state_w;
+	}
+	below = out_width - fixed < (width[COL_HEALTH] < 16 ? width[COL_HEALTH] : 16);
+	if (below && fixed + state_w > out_width) {
+		fixed -= ncols; /* gaps of one space */
+		gap = 1;
+	}
+	if (below && fixed + state_w > out_width) {
+		int name = width[COL_NAME] - (fixed + state_w - out_width);
+
+		name = name < 10 ? 10 : name;
+		if (name < width[COL_NAME]) {
+			fixed -= width[COL_NAME] - name;
+			width[COL_NAME] = name;
+		}
+	}
+	width[COL_HEALTH] = below ? state_w : out_width - fixed;
+	if (header)
+		print_row(col_titles, width, gap, show_cuda, "", "");
+	for (int i = 0; i < n; i++) {
+		const char *cells[NCOLS], *reason;
 
 		for (int c = 0; c < NCOLS; c++)
 			cells[c] = cell(&rows[i], c);
-		row_prefix(prefix, sizeof(prefix), cells, width, show_cuda);
-		snprintf(indent, sizeof(indent), "%*s", text_columns(prefix, strlen(prefix)), "");
-		/* Colour on the whole last column: it is not padded, so colour
-		 * cannot upset alignment. */
-		health = str_printf("%s%s%s", color_health(color, rows[i].health), cells[COL_HEALTH], color_reset(color));
-		print_wrapped(stdout, out_width, prefix, indent, health ? health : cells[COL_HEALTH]);
-		free(health);
+		reason = below ? health_reason(cells[COL_HEALTH]) : NULL;
+		if (reason)
+			cells[COL_HEALTH] = gw_health_name(rows[i].health);
+		print_row(cells, width, gap, show_cuda, color_health(color, rows[i].health), color_reset(color));
+		if (reason)
+			print_reason(reason, width[COL_INDEX] + gap, out_width);
 	}
 }
 

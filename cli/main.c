@@ -7,6 +7,7 @@
 #include "gpuwise/gpuwise.h"
 #include "commands.h"
 #include "output.h"
+#include "text.h"
 
 #define GPUWISE_COMMAND_ROW(name) &cmd_##name##_def,
 const struct cmd *const commands[] = { GPUWISE_COMMANDS(GPUWISE_COMMAND_ROW) NULL };
@@ -254,7 +255,7 @@ const struct cmd cmd_spec_def = {
 /* Like git: a full disk or closed pipe on stdout is an error, not silence. */
 static int finish_stdout(int rc)
 {
-	if (fflush(stdout) != 0 || ferror(stdout)) {
+	if (!text_flush()) {
 		if (errno != EPIPE)
 			error_msg("cannot write output: %s", strerror(errno));
 		return rc ? rc : EXIT_FAIL;
@@ -267,6 +268,7 @@ int main(int argc, char **argv)
 	const struct cmd *c;
 
 	setup_language();
+	text_init(); /* after the locale is chosen: ASCII where it is not UTF-8 */
 	if (argc < 2) {
 		print_main_usage(stderr);
 		return EXIT_USAGE;

@@ -8,6 +8,7 @@
 
 #include "commands.h"
 #include "output.h"
+#include "text.h"
 
 /* Text for a field that is not VALID; NULL when it is. */
 static const char *not_valid(char *buf, size_t n, gw_field_state st, int code)
@@ -142,14 +143,27 @@ char *str_printf(const char *fmt, ...)
 
 void report_line(int level, const char *key, const char *fmt, ...)
 {
+	static int width;
 	va_list ap;
-	int pad = KEY_WIDTH - 4 * level;
+	int pad = KEY_WIDTH - 4 * level, n;
+	char *first, *value;
 
-	printf("%*s%-*s : ", 4 * level, "", pad > 0 ? pad : 0, key);
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	putchar('\n');
+	first = str_printf("%*s%-*s : ", 4 * level, "", pad > 0 ? pad : 0, key);
+	value = n >= 0 ? malloc((size_t)n + 1) : NULL;
+	if (value) {
+		va_start(ap, fmt);
+		vsnprintf(value, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	if (!width)
+		width = output_width(stdout);
+	/* A long value (a reason, a command line) wraps under itself. */
+	print_hanging(stdout, width, first ? first : "", value ? value : "");
+	free(first);
+	free(value);
 }
 
 void report_section(int level, const char *title)
@@ -169,7 +183,7 @@ int output_width(FILE *stream)
 		if (!*end && v > 0)
 			return v < 20 ? 20 : v > 1000 ? 1000 : (int)v;
 	}
-	if (stream && isatty(fileno(stream)) && ioctl(fileno(stream), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+	if (stream && isatty(text_fd(stream)) && ioctl(text_fd(stream), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
 		return ws.ws_col < 20 ? 20 : ws.ws_col;
 	return 80;
 }
@@ -191,17 +205,45 @@ int text_columns(const char *s, size_t n)
 	int cols = 0;
 
 	for (size_t i = 0; i < n && s[i];) {
-		size_t esc = ansi_len(s + i, n - i);
+		size_t esc = ansi_len(s + i, n - i), k;
+		uint32_t cp;
 
 		if (esc) {
 			i += esc;
 			continue;
 		}
-		if (((unsigned char)s[i] & 0xC0) != 0x80)
-			cols++;
-		i++;
+		/* Cells, not bytes: "GPU 名称" is 8 wide; a byte that is not
+		 * UTF-8 shows as one "?". */
+		k = text_utf8_char(s + i, n - i, &cp);
+		cols += k ? text_char_cells(cp) : 1;
+		i += k ? k : 1;
 	}
 	return cols;
+}
+
+/* The end of the word at p: the next space or newline, except inside
+ * `backquotes`, where a command is kept on one line: a command broken over
+ * two lines is two commands once copied into a shell. A wide (CJK)
+ * character is a word of its own: Chinese has no spaces to break at. */
+static const char *word_end(const char *p)
+{
+	const char *start = p;
+
+	while (*p && *p != ' ' && *p != '\n') {
+		const char *close;
+		uint32_t cp;
+		size_t k = text_utf8_char(p, strnlen(p, 4), &cp);
+
+		if (k > 1 && text_char_wide(cp)) {
+			if (p == start)
+				return p + k;
+			break;
+		}
+		if (*p == '`' && (close = strchr(p + 1, '`')) && !memchr(p + 1, '\n', (size_t)(close - p - 1)))
+			p = close;
+		p += k ? k : 1;
+	}
+	return p;
 }
 
 size_t wrap_line(const char *text, int width, const char **next)
@@ -218,8 +260,8 @@ size_t wrap_line(const char *text, int width, const char **next)
 			p++;
 		if (!*p || *p == '\n')
 			break; /* trailing spaces */
-		for (w = p; *p && *p != ' ' && *p != '\n'; p++)
-			;
+		w = p;
+		p = word_end(p);
 		wcols = text_columns(w, (size_t)(p - w)) + (int)(w - gap);
 		if (have_word && cols + wcols > width) {
 			p = w; /* this word starts the next line */
@@ -247,6 +289,15 @@ void print_wrapped(FILE *out, int width, const char *first, const char *indent, 
 		fprintf(out, "%s%.*s\n", prefix, (int)len, line);
 		prefix = indent;
 	} while (p);
+}
+
+void print_hanging(FILE *out, int width, const char *first, const char *text)
+{
+	int cols = text_columns(first, strlen(first));
+	char indent[64];
+
+	snprintf(indent, sizeof(indent), "%*s", cols < (int)sizeof(indent) - 1 ? cols : (int)sizeof(indent) - 1, "");
+	print_wrapped(out, width, first, indent, text);
 }
 
 const char *color_health(bool on, gw_health h)
@@ -434,6 +485,14 @@ int json_finish(gw_json *j, const char *problem)
 	return rc;
 }
 
+void print_json_text(const char *text)
+{
+	FILE *out = text_raw_stdout();
+
+	fputs(text, out);
+	fputc('\n', out);
+}
+
 int print_json(gw_json *j)
 {
 	const char *text = gw_json_text(j);
@@ -442,8 +501,7 @@ int print_json(gw_json *j)
 		error_msg("out of memory writing JSON");
 		return -1;
 	}
-	fputs(text, stdout);
-	putchar('\n');
+	print_json_text(text);
 	return 0;
 }
 

@@ -53,8 +53,10 @@ void report_section(int level, const char *title);
  * else the terminal's width when stream is a terminal, else 80. */
 int output_width(FILE *stream);
 
-/* Display columns of the first n bytes of s: one per UTF-8 character,
- * none for continuation bytes and ANSI colour sequences (ESC [ ... m). */
+/* Display cells of the first n bytes of s, as the terminal will show them:
+ * per character 2 for wide (CJK) ones, 0 for combining marks, 1 for the
+ * rest (text_char_cells(); in ASCII mode the width of its ASCII stand-in),
+ * 1 for a byte that is not UTF-8, none for ANSI colour (ESC [ ... m). */
 int text_columns(const char *s, size_t n);
 
 /* The next line of text that fits in `width` columns, broken at spaces:
@@ -62,13 +64,19 @@ int text_columns(const char *s, size_t n);
  * to the start of the following line (spaces and one '\n' skipped; NULL
  * when the text is used up). A '\n' in text always ends a line. A word
  * wider than `width` (a path, a URL) is not cut: it gets a line of its own
- * and runs over, so it can still be copied whole. */
+ * and runs over, so it can still be copied whole. A `command in
+ * backquotes` counts as one word: broken over two lines it would become
+ * two commands when pasted into a shell. Widths are display cells. */
 size_t wrap_line(const char *text, int width, const char **next);
 
 /* Print text to out wrapped at `width` columns: the first line starts with
  * `first`, the following ones with `indent` (both count in the width; at
  * least 20 columns stay for the text). Ends with a newline. */
 void print_wrapped(FILE *out, int width, const char *first, const char *indent, const char *text);
+
+/* print_wrapped() with a hanging indent: the following lines start under
+ * the text, as wide as `first` shows ("      fix: " → 11 spaces). */
+void print_hanging(FILE *out, int width, const char *first, const char *text);
 
 /* ANSI colour for a health state (green ok, red lost/error, yellow
  * no-driver) when `on`, "" otherwise; color_reset(on) ends it. */
@@ -99,6 +107,9 @@ void json_document_begin(gw_json *j);
  * closing brace; prints and frees it. Returns print_json()'s result. */
 int json_finish(gw_json *j, const char *problem);
 int print_json(gw_json *j);
+/* A JSON text and a newline on the unfiltered stdout (exact UTF-8 in any
+ * locale: text_raw_stdout()). */
+void print_json_text(const char *text);
 
 /* The "backends" array of the JSON outputs (an extension of the contract). */
 void json_backends(gw_json *j, const gw_context *ctx);

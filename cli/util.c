@@ -9,6 +9,7 @@
 
 #include "gpuwise/gpuwise.h"
 #include "commands.h"
+#include "text.h"
 
 /* The first of LC_ALL, LC_MESSAGES, LANG that is set: what the user asked
  * the messages to be in (LANGUAGE only refines it). */
@@ -111,7 +112,7 @@ bool use_color(FILE *stream)
 		return false;
 	if (term && !strcmp(term, "dumb"))
 		return false;
-	return isatty(fileno(stream));
+	return isatty(text_fd(stream));
 }
 
 const char *fmt_bytes(char *buf, size_t n, unsigned long long bytes)

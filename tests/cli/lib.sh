@@ -24,6 +24,7 @@ pass() { :; }
 
 # Keep the real machine out of every test: no vendor library from the
 # system, no colour, an empty root unless a test gives one.
+unset LC_ALL LC_CTYPE LANG  # no locale named: UTF-8 output (cli/text.c), as most users get
 unset GPUWISE_FAKE_MACHINE CUDA_VISIBLE_DEVICES CUDA_DEVICE_ORDER GPUWISE_NVML_LIBRARY GPUWISE_CUDA_LIBRARY
 export NO_COLOR=1
 # English texts whatever the developer's language (test_language.sh checks

@@ -325,15 +325,16 @@ assert_contains "$err" "no MIG device 7" "a100-mig: the message names the MIG de
 run_on a100-mig info -i 1:0
 assert_contains "$err" "MIG off" "a100-mig: GPU 1 has MIG off"
 
-# CUDA Index says why there is none: a broken GPU is not "hidden".
-run_on lost-gpu info -i 0000:47:00.0
+# CUDA Index says why there is none: a broken GPU is not "hidden" (wide
+# enough that the value does not wrap).
+COLUMNS=200 run_on lost-gpu info -i 0000:47:00.0
 assert_contains "$out" "CUDA Index                           : none (the GPU is lost: CUDA cannot use it)" "lost-gpu: why no CUDA index"
 assert_not_contains "$out" "hidden" "lost-gpu: a lost GPU is not called hidden"
 run_on no-driver info
 assert_contains "$out" "CUDA Index                           : none (no driver serves the GPU" "no-driver: why no CUDA index"
-CUDA_VISIBLE_DEVICES=1 run_on h100-8x info -i 0
+CUDA_VISIBLE_DEVICES=1 COLUMNS=200 run_on h100-8x info -i 0
 assert_contains "$out" "CUDA Index                           : none (hidden by CUDA_VISIBLE_DEVICES=\"1\")" "CUDA_VISIBLE_DEVICES=1: GPU 0 hidden, and by what"
-CUDA_VISIBLE_DEVICES=-1 run_on h100-8x info -i 0
+CUDA_VISIBLE_DEVICES=-1 COLUMNS=200 run_on h100-8x info -i 0
 assert_contains "$out" "no CUDA device is visible" "CUDA_VISIBLE_DEVICES=-1: CUDA sees nothing, and says why"
 # The lost A100 is named like its siblings, with their compute capability.
 run_on lost-gpu list --json
@@ -352,7 +353,7 @@ assert_eq "$(printf '%s\n' "$out" | sed -n '/^    Processes/,$p' | grep 'Compute
 run_on lost-gpu info
 assert_eq "$rc" 0 "lost-gpu: info exits 0 (three GPUs are fine)"
 assert_contains "$out" ": lost" "lost-gpu: health lost shown"
-run_on lost-gpu info -i 0000:47:00.0
+COLUMNS=200 run_on lost-gpu info -i 0000:47:00.0
 assert_eq "$rc" 1 "lost-gpu: info on the lost GPU alone exits 1"
 assert_contains "$err" "lost" "lost-gpu: the message says lost"
 run_on lost-gpu info -q -i 1

@@ -57,7 +57,8 @@ assert (d["error"] is None) == (e.readable > 0), "error field: %r" % d["error"]
 assert any(b["name"] == "nvml" for b in d["backends"]), "backends lists nvml"
 '
 
-	run_on "$m" list
+	# Wide enough that no name wraps (test_text.sh checks 80 columns).
+	COLUMNS=200 run_on "$m" list
 	assert_eq "$rc" "$want_rc" "list exit status"
 	assert_not_contains "$out" $'\033' "no colour when stdout is not a terminal"
 	if [ "$want_rc" = 0 ]; then
@@ -75,7 +76,7 @@ for g in e.healthy_nvidia:
     print(g['dev']['name'] + '\t' + g['dev']['uuid'][4:].replace('-', '')[:8])
 ")
 		lines=$(printf '%s\n' "$out" | grep -c .)
-		run_on "$m" list --no-header
+		COLUMNS=200 run_on "$m" list --no-header
 		assert_eq "$rc" 0 "list --no-header exit status"
 		assert_eq "$(printf '%s\n' "$out" | grep -c .)" "$((lines - 1))" "--no-header drops exactly the header"
 		assert_not_contains "$out" "NAME" "--no-header has no titles"
@@ -163,7 +164,7 @@ assert_contains "$out" "gfx1100" "RX 7900 XTX shows gfx1100"
 # amdgpu.ids), never "AMD GPU [1002:744c]", and doctor says the same name.
 assert_contains "$out" "AMD Radeon RX 7900 XTX " "mixed-nvidia-amd: the RX 7900 XTX is named"
 assert_not_contains "$out" "[1002:" "mixed-nvidia-amd: no bare PCI ids as a name"
-run_on mixed-nvidia-amd doctor
+COLUMNS=200 run_on mixed-nvidia-amd doctor
 assert_contains "$out" "1× AMD Radeon RX 7900 XTX at 03:00.0" "mixed-nvidia-amd: doctor names it as list does"
 # A GPU bound to vfio-pci (read by the pci backend) is named from the same table.
 run_on "$TOP/tests/doctor/amd-vfio" list

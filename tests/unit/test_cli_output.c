@@ -44,6 +44,17 @@ static void test_wrap_line(void)
 	CHECK_STR(lines("\xe2\x9c\x93 ok \xe2\x9c\x97 no", 7), "\xe2\x9c\x93 ok \xe2\x9c\x97|no");
 	CHECK_INT(text_columns("\xe2\x9c\x93 \033[31mred\033[0m", 100), 5);
 	CHECK_INT(text_columns("abc", 2), 2);
+	/* Display cells, not characters: CJK is 2 wide, a combining accent 0,
+	 * a byte that is not UTF-8 shows as one '?'. */
+	CHECK_INT(text_columns("\xe6\x95\xb0\xe6\x8d\xae", 6), 4);
+	CHECK_INT(text_columns("e\xcc\x81", 3), 1);
+	CHECK_INT(text_columns("\xff", 1), 1);
+	/* Chinese has no spaces: a line breaks between wide characters. */
+	CHECK_STR(lines("\xe6\x95\xb0\xe6\x8d\xae\xe9\x9b\x86 ab", 5),
+		  "\xe6\x95\xb0\xe6\x8d\xae|\xe9\x9b\x86 ab");
+	/* A `command` is one word: pasted from two lines it would be two. */
+	CHECK_STR(lines("run `sudo modprobe nvidia` now", 10), "run|`sudo modprobe nvidia`|now");
+	CHECK_STR(lines("an `unclosed quote here", 10), "an|`unclosed|quote here");
 }
 
 static void test_print_wrapped(void)

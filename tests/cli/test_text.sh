@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# Human output fits the terminal and the locale (issue 8 #18, #19), for
+# every printer on every fake machine and doctor scenario:
+#  - COLUMNS=80: no line wider than 80 display cells (wide CJK characters
+#    count 2), except a line whose overflow is one unbreakable token (a
+#    path, a URL, a `command in backquotes`, kept whole for copy and paste)
+#    and doctor's one-line verdict;
+#  - LC_ALL=C: not one byte >= 0x80 on stdout or stderr (ASCII stand-ins
+#    for ✓ ✗ — … →, escapes for names read from the machine), while --json
+#    keeps exact UTF-8;
+#  - a UTF-8 locale, or none named at all, keeps the UTF-8 glyphs.
+. "$(dirname "$0")/lib.sh"
+
+OUTD=$TMPD/text
+mkdir -p "$OUTD"
+export COLUMNS=80
+
+# One setup per machine (scripts/with-machine copies its root): every
+# human command runs inside it, in ASCII and in UTF-8.
+runs=0
+for dir in "$MACHINES"/*/ "$TOP"/tests/doctor/*/; do
+	[ -f "$dir/machine.json" ] || continue
+	name=$(basename "$dir")
+	"$TOP/scripts/with-machine" "$dir" -- bash -c '
+		for cmd in list info doctor; do
+			LC_ALL=C "$0" $cmd >"$1.$cmd.C" 2>"$1.$cmd.err.C"
+			LC_ALL=C.UTF-8 "$0" $cmd >"$1.$cmd.UTF8" 2>/dev/null
+		done
+		LC_ALL=C "$0" doctor --json >"$1.doctor-json.json" 2>/dev/null' "$GW" "$OUTD/$name" </dev/null
+	runs=$((runs + 1))
+done
+assert_ne "$runs" 0 "machines found"
+
+# Commands that need no machine: help, each command's --help, explain of
+# every finding id and every corpus log.
+for loc in C C.UTF-8; do
+	tag=${loc//./}
+	tag=${tag/CUTF-8/UTF8}
+	LC_ALL=$loc "$GW" help >"$OUTD/help.$tag"
+	LC_ALL=$loc "$GW" explain --list >"$OUTD/explain-list.$tag"
+	for c in $("$GW" __spec | "$PY" -c 'import json,sys; print(" ".join(c["name"] for c in json.load(sys.stdin)["commands"]))'); do
+		LC_ALL=$loc "$GW" "$c" --help >"$OUTD/help-$c.$tag"
+	done
+	for id in $("$GW" explain --list --json | "$PY" -c 'import json,sys; print(" ".join(f["id"] for f in json.load(sys.stdin)["findings"]))'); do
+		LC_ALL=$loc "$GW" explain "$id" >"$OUTD/explain-$id.$tag" 2>"$OUTD/explain-$id.err.$tag"
+	done
+	for log in "$TOP"/tests/explain/corpus/*.log; do
+		LC_ALL=$loc "$GW" explain "$log" >"$OUTD/explain-log-$(basename "$log" .log).$tag" 2>"$OUTD/explain-log-$(basename "$log" .log).err.$tag"
+	done
+done
+
+checks=$((checks + 1))
+last_cmd="gpuwise (every printer, every machine)"
+if ! msg=$("$PY" - "$OUTD" <<'EOF'
+import glob, os, re, sys, unicodedata
+
+def cells(s):
+    s = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", s)
+    n = 0
+    for ch in s:
+        if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+            continue
+        n += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return n
+
+# An over-wide line is allowed only when what runs over is one token that
+# cannot be broken, where the printer starts its text: after the indent and
+# at most a label ("fix:", "GPU UUID      :", "[x]"), one space-free word or
+# one `backquoted command` (with the punctuation that follows it).
+TOKEN = re.compile(r"^\s*([^:`]{1,60}:\s+|\[\S+\]\s+|\S\s+)?(`[^`]*`\S*|\S+)$")
+
+bad = []
+for path in sorted(glob.glob(os.path.join(sys.argv[1], "*"))):
+    name = os.path.basename(path)
+    data = open(path, "rb").read()
+    if name.endswith(".json"):
+        continue
+    if name.endswith(".C"):
+        high = [i for i, b in enumerate(data) if b >= 0x80]
+        if high:
+            i = high[0]
+            bad.append("%s: byte 0x%02x under LC_ALL=C: %r" % (name, data[i], data[max(0, i - 40):i + 20]))
+    if ".err." in name:
+        continue # messages on stderr are one line each, never wrapped
+    text = data.decode("utf-8", "replace")
+    lines = text.rstrip("\n").split("\n")
+    for k, ln in enumerate(lines):
+        # doctor's verdict is one line by contract (scripts `tail -1` it).
+        if ".doctor." in name and k == len(lines) - 1:
+            continue
+        if cells(ln) > 80 and not TOKEN.match(ln):
+            bad.append("%s: %d cells: %s" % (name, cells(ln), ln))
+for b in bad[:int(os.environ.get("TEXT_SHOW", "25"))]:
+    print(b)
+if bad:
+    print("%d problems" % len(bad))
+    sys.exit(1)
+EOF
+); then
+	fail "human output: $msg"
+fi
+
+# JSON stays exact UTF-8 under LC_ALL=C: data, not terminal text ("1×").
+checks=$((checks + 1))
+grep -q $'\xc3\x97' "$OUTD/h100-degraded.doctor-json.json" ||
+	fail "doctor --json under LC_ALL=C lost its UTF-8 (no '×' in h100-degraded)"
+# The ASCII stand-ins, and the glyphs in UTF-8 and in an unnamed locale.
+assert_contains "$(cat "$OUTD/driver-mismatch.doctor.C")" "  [x] " "LC_ALL=C: ✗ is [x]"
+assert_contains "$(cat "$OUTD/h100-degraded.doctor.C")" "x NVIDIA H100" "LC_ALL=C: × is x"
+assert_contains "$(cat "$OUTD/driver-mismatch.doctor.UTF8")" "  ✗ " "UTF-8: ✗ stays"
+last_cmd="gpuwise (every printer, every machine)"
+run_on driver-mismatch doctor
+assert_contains "$out" "  ✗ " "no locale named: UTF-8 (✗ stays)"
+LANG=de_DE.ISO-8859-1 run_on driver-mismatch doctor
+assert_contains "$out" "  [x] " "a Latin-1 locale (even one not installed): ASCII"
+
+# A user name and a command line that are not ASCII (issue 8 #19): kept
+# whole in UTF-8 (not "???"), escaped under LC_ALL=C; a command cut at 255
+# bytes ends with "…" ("..." in ASCII), never inside a character.
+U=$TMPD/utf8-user
+cp -a "$MACHINES/h100-8x" "$U"
+sed -i 's/^alice:/j\xc3\xbcrgen:/' "$U/root/etc/passwd"
+"$PY" -c '
+import sys
+arg = b"/home/j\xc3\xbcrgen/venv/bin/python\0train.py\0--name\0" + ("\u6570\u636e\u96c6" * 40).encode() + b"\0"
+open(sys.argv[1] + "/root/proc/2841578/cmdline", "wb").write(arg)' "$U"
+COLUMNS=1000 run_with "$U" info -i 1
+last_cmd="[utf8-user] gpuwise info -i 1"
+assert_contains "$out" "User                         : j"$'\xc3\xbc'"rgen" "UTF-8: the user name is kept"
+cmdline=$(printf '%s\n' "$out" | grep "Command  " | head -1)
+assert_contains "$cmdline" "/home/j"$'\xc3\xbc'"rgen/venv/bin/python train.py --name "$'\xe6\x95\xb0' "UTF-8: the command is kept"
+assert_ne "${cmdline%…}" "$cmdline" "a command cut at 255 bytes ends with …"
+printf '%s' "$cmdline" | iconv -f UTF-8 -t UTF-8 >/dev/null 2>&1
+assert_eq "$?" 0 "the cut command is valid UTF-8 (no character split)"
+LC_ALL=C COLUMNS=1000 run_with "$U" info -i 1
+assert_contains "$out" "User                         : j\\u00fcrgen" "LC_ALL=C: the user name is escaped"
+cmdline=$(printf '%s\n' "$out" | grep "Command  " | head -1)
+assert_ne "${cmdline%...}" "$cmdline" "LC_ALL=C: the cut command ends with ..."
+assert_eq "$(printf '%s' "$out$err" | LC_ALL=C grep -c '[^ -~]')" 0 "LC_ALL=C: only printable ASCII"
+
+finish
