@@ -112,7 +112,7 @@ static const struct {
 	{ 0x00d7, "x" }, { 0x00b1, "+/-" }, { 0x00b0, "deg" }, { 0x00a7, "S" }, { 0x00b5, "u" },
 	{ 0x00a0, " " }, { 0x2022, "*" }, { 0x25c6, "*" }, { 0x00b7, "." },
 	{ 0x2018, "'" }, { 0x2019, "'" }, { 0x201c, "\"" }, { 0x201d, "\"" },
-	{ 0xfffd, "?" },
+	{ 0x2588, "#" }, { 0x00b2, "^2" }, { 0x00b3, "^3" }, { 0xfffd, "?" },
 };
 
 const char *text_ascii_for(uint32_t cp, char *buf, size_t n)
