@@ -83,7 +83,9 @@ if d['summary']['gpus_usable'] == 0:
     assert xs[0]['ok'] is False, xs[0]"
 
 # Human output shows the deep section with the runtime answer.
-run doctor --deep --no-kernel-log --python-env "$V"
+# Wide enough that the long temporary paths do not wrap the deep lines
+# (test_text.sh checks the 80-column layout).
+COLUMNS=1000 run doctor --deep --no-kernel-log --python-env "$V"
 assert_contains "$out" "Deep check (imports in a subprocess)" "human deep section"
 assert_contains "$out" "pytorch in $V/lib/" "human deep line names the env"
 assert_contains "$out" "could not use a GPU" "human deep line says no GPU"
@@ -106,7 +108,7 @@ assert x['timed_out'] is True, x
 assert x['ok'] is False and x['exit_status'] == -1, x
 assert 0.9 <= x['seconds'] < 10, x['seconds']
 assert 'importing torch' in x['output'], 'output before the hang is kept: %r' % x['output']"
-run doctor --deep --no-kernel-log --python-env "$V" --timeout 1
+COLUMNS=1000 run doctor --deep --no-kernel-log --python-env "$V" --timeout 1
 assert_contains "$out" "timed out" "human output says timed out"
 
 # 3. An import that raises: the exception text, no crash, no timeout.
