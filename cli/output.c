@@ -221,6 +221,41 @@ int text_columns(const char *s, size_t n)
 	return cols;
 }
 
+/* Chinese punctuation that may not start a line (，。、：；！？ and closing
+ * brackets) or end one (opening brackets): kept with its neighbour. */
+static bool cjk_no_break_before(uint32_t cp)
+{
+	static const uint32_t cps[] = { 0x3001, 0x3002, 0xff0c, 0xff0e, 0xff1a, 0xff1b, 0xff01, 0xff1f, 0xff09,
+					0x300d, 0x300f, 0x3011, 0x3009, 0x300b, 0x201d, 0x2019, 0x2026 };
+
+	for (size_t i = 0; i < sizeof(cps) / sizeof(cps[0]); i++)
+		if (cps[i] == cp)
+			return true;
+	return false;
+}
+
+static bool cjk_no_break_after(uint32_t cp)
+{
+	return cp == 0xff08 || cp == 0x300c || cp == 0x300e || cp == 0x3010 || cp == 0x3008 || cp == 0x300a ||
+	       cp == 0x201c || cp == 0x2018;
+}
+
+/* The end of a one-character CJK word that ends at p (its character cp):
+ * the punctuation that may not start a line stays with it, and an opening
+ * bracket with what follows. */
+static const char *cjk_word_end(const char *p, uint32_t cp)
+{
+	uint32_t next;
+	size_t k;
+
+	while ((k = text_utf8_char(p, strnlen(p, 4), &next)) > 1 &&
+	       (cjk_no_break_before(next) || cjk_no_break_after(cp))) {
+		p += k;
+		cp = next;
+	}
+	return p;
+}
+
 /* The end of the word at p: the next space or newline, except inside
  * `backquotes`, where a command is kept on one line: a command broken over
  * two lines is two commands once copied into a shell. A wide (CJK)
@@ -236,8 +271,10 @@ static const char *word_end(const char *p)
 
 		if (k > 1 && text_char_wide(cp)) {
 			if (p == start)
-				return p + k;
-			break;
+				return cjk_word_end(p + k, cp);
+			if (!cjk_no_break_before(cp))
+				break;
+			return cjk_word_end(p + k, cp); /* "sysfs）" stays whole */
 		}
 		if (*p == '`' && (close = strchr(p + 1, '`')) && !memchr(p + 1, '\n', (size_t)(close - p - 1)))
 			p = close;

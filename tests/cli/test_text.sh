@@ -49,6 +49,12 @@ for loc in C C.UTF-8; do
 	done
 done
 
+# The Chinese texts wrap by display cells, between characters (no spaces).
+LANGUAGE=zh_CN "$GW" help >"$OUTD/help.ZH"
+for c in $("$GW" __spec | "$PY" -c 'import json,sys; print(" ".join(c["name"] for c in json.load(sys.stdin)["commands"]))'); do
+	LANGUAGE=zh_CN "$GW" "$c" --help >"$OUTD/help-$c.ZH"
+done
+
 # advise: ASCII under LC_ALL=C too (its widths are its own tests' business).
 LC_ALL=C "$GW" advise llama-2-7b --task lora --batch 4 --seq 1024 --gpu 'RTX 4090' >"$OUTD/advise.Conly" 2>&1
 LC_ALL=C "$GW" advise --list-models >"$OUTD/advise-list.Conly" 2>&1
