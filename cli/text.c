@@ -304,7 +304,13 @@ static FILE *filter_open(int fd, int buffering)
 
 void text_init(void)
 {
-	bool utf8 = locale_utf8();
+	bool utf8;
+
+	/* Numbers are written as C writes them ("60.5", in JSON above all),
+	 * whatever LC_NUMERIC the language brought: a German locale would
+	 * make that "60,5" and the JSON invalid. */
+	setlocale(LC_NUMERIC, "C");
+	utf8 = locale_utf8();
 	const char *set = nl_langinfo(CODESET);
 	FILE *out, *err;
 

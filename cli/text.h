@@ -9,7 +9,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* Called once in main(), after setup_language() chose the locale. When the
+/* Called once in main(), after setup_language() chose the locale. Sets
+ * LC_NUMERIC back to C: numbers (JSON above all) keep their '.'. When the
  * locale's character set is not UTF-8, stdout and stderr are replaced by
  * filters that turn every non-ASCII character into ASCII ("✓" → "[ok]",
  * "—" → "-", "…" → "...", anything else → "\u00e9"; bytes that are not

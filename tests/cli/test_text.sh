@@ -124,6 +124,16 @@ assert_contains "$out" "  ✗ " "no locale named: UTF-8 (✗ stays)"
 LANG=de_DE.ISO-8859-1 run_on driver-mismatch doctor
 assert_contains "$out" "  [x] " "a Latin-1 locale (even one not installed): ASCII"
 
+# A locale whose decimal separator is a comma (de_DE, generated here when
+# the system can) changes no number: JSON with "60,0" is not JSON.
+if localedef -i de_DE -f UTF-8 "$TMPD/loc/de_DE.UTF-8" >/dev/null 2>&1 || [ -d "$TMPD/loc/de_DE.UTF-8" ]; then
+	LOCPATH=$TMPD/loc LC_ALL=de_DE.UTF-8 run_on h100-8x info -i 0 --json
+	assert_json "de_DE.UTF-8: info --json is JSON with C numbers" 'assert d["devices"][0]["temperature"]["gpu_c"] == 60.0, d["devices"][0]["temperature"]'
+	LOCPATH=$TMPD/loc LC_ALL=de_DE.UTF-8 run_on h100-8x info -i 0
+	assert_contains "$out" " C" "de_DE.UTF-8: human output runs"
+	assert_not_contains "$out" "60,0" "de_DE.UTF-8: no decimal comma"
+fi
+
 # A user name and a command line that are not ASCII (issue 8 #19): kept
 # whole in UTF-8 (not "???"), escaped under LC_ALL=C; a command cut at 255
 # bytes ends with "…" ("..." in ASCII), never inside a character.
