@@ -294,7 +294,7 @@ assert e is not None, 'not explained: %r' % x
 assert e['id'] == 'framework-cuda-wheels-missing', e
 assert 'libcublas.so.*[0-9] not found' in e['line'], e
 assert 'nvidia-*-cu12' in e['cause'] and e['fix'], e"
-run doctor --deep --no-kernel-log --python-env "$V"
+COLUMNS=1000 run doctor --deep --no-kernel-log --python-env "$V"  # content, not layout
 assert_contains "$out" "explained: A framework's CUDA wheels are not installed [framework-cuda-wheels-missing]" \
 	"human deep line explains the failure"
 assert_contains "$out" "cause: The framework was installed from PyPI without" "human deep line gives the cause"
