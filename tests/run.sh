@@ -84,11 +84,12 @@ fi
 if [ "$MODE" = full ]; then
 	echo "== sanitizers (ASan+UBSan)"
 	if make -s -j"$JOBS" SAN=1 BUILD=build/asan all >/dev/null; then
-		export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=86 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+		export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=86 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+			LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0
 		run_unit build/asan asan
 		run_cli build/asan asan
 		run_fuzz_replay build/asan asan
-		unset ASAN_OPTIONS UBSAN_OPTIONS
+		unset ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS
 	else
 		record "asan:build" 1
 	fi
