@@ -31,7 +31,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 CSRC = os.path.join(HERE, "csrc")
 REPO = CSRC if os.path.isdir(os.path.join(CSRC, "lib")) else os.path.dirname(HERE)
 # What the sdist copies into csrc/: every input of the build.
-C_TREE = ("lib/*/*.c", "lib/*/*/*.c", "lib/*.h", "lib/*/*.h", "lib/*/*/*.h", "include/gpuwise/*.h",
+# Every file of lib/ (sources, headers, X-macro tables such as core/metrics.def).
+C_TREE = ("lib/*", "lib/*/*", "lib/*/*/*", "include/gpuwise/*.h",
           "data/*.tsv", "data/explain/patterns", "data/findings/*.txt",
           "scripts/gen-table", "scripts/gen-explain")
 # setuptools resolves sources and packages against the working directory;
@@ -68,7 +69,7 @@ class SDist(sdist):
     def make_release_tree(self, base_dir, files):
         super().make_release_tree(base_dir, [f for f in files if not outside(f)])
         for pat in C_TREE:
-            for src in sorted(glob.glob(os.path.join(REPO, pat))):
+            for src in sorted(p for p in glob.glob(os.path.join(REPO, pat)) if os.path.isfile(p)):
                 dst = os.path.join(base_dir, "csrc", os.path.relpath(src, REPO))
                 os.makedirs(os.path.dirname(dst), exist_ok=True)
                 shutil.copy2(src, dst)

@@ -42,7 +42,7 @@ case $wheel in *-cp38-abi3-linux_*.whl) ;; *) fail "wheel is not cp38-abi3 for l
 # The sdist: every C source it compiles, the generators and their data, no path out.
 tar tzf "$sdist" | sed "s|^gpuwise-$VERSION/||" | LC_ALL=C sort >"$TMPD/sdist.list"
 grep -q '\.\.' "$TMPD/sdist.list" && fail "sdist has paths leading out: $(grep '\.\.' "$TMPD/sdist.list" | head -3)"
-for f in $(git ls-files 'lib/*.c' 'lib/*.h' 'include/gpuwise/*.h' 'data/*.tsv' 'data/findings/*.txt') \
+for f in $(git ls-files lib 'include/gpuwise/*.h' 'data/*.tsv' 'data/findings/*.txt') \
 	data/explain/patterns scripts/gen-table scripts/gen-explain; do
 	grep -qx "csrc/$f" "$TMPD/sdist.list" || fail "sdist lacks csrc/$f"
 done
