@@ -294,12 +294,25 @@ static int catalogue_build(struct catalogue **out)
 static _Atomic(struct catalogue *) the_catalogue;
 static pthread_mutex_t catalogue_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* A fork while another thread builds the catalogue would leave the child
+ * with the lock held by a thread it does not have, and its first explain
+ * would wait forever. So fork waits for a build in progress: the lock is
+ * taken before fork and released on both sides (the child then holds either
+ * a finished catalogue or none, and builds its own). glibc removes these
+ * handlers when the library is unloaded. */
+static pthread_once_t fork_guard_once = PTHREAD_ONCE_INIT;
+
+static void fork_prepare(void) { pthread_mutex_lock(&catalogue_lock); }
+static void fork_release(void) { pthread_mutex_unlock(&catalogue_lock); }
+static void fork_guard_install(void) { (void)pthread_atfork(fork_prepare, fork_release, fork_release); }
+
 static int catalogue_get(const struct catalogue **out)
 {
 	struct catalogue *cat = atomic_load_explicit(&the_catalogue, memory_order_acquire);
 	int rc = 0;
 
 	if (!cat) {
+		pthread_once(&fork_guard_once, fork_guard_install);
 		pthread_mutex_lock(&catalogue_lock);
 		cat = atomic_load_explicit(&the_catalogue, memory_order_relaxed);
 		if (!cat && (rc = catalogue_build(&cat)) == 0)

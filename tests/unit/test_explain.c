@@ -1,5 +1,8 @@
 /* Unit tests of the explain catalogue and scanner (lib/explain). */
 #include <pthread.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -312,8 +315,67 @@ static void test_chinese(void)
 	gw_explainer_free(ex);
 }
 
+/* A fork while another thread builds the catalogue: the child's first
+ * explainer must not wait forever on the builder's lock (the child has no
+ * builder thread). Each trial is a fresh process (no catalogue yet) whose
+ * thread starts the build while the process forks at a varying moment; the
+ * grandchild builds its own under an alarm. Run first, before this process
+ * builds the catalogue itself. */
+static void *new_in_thread(void *arg)
+{
+	gw_explainer *ex = NULL;
+
+	(void)arg;
+	if (gw_explainer_new(&ex) == 0)
+		gw_explainer_free(ex);
+	return NULL;
+}
+
+static int fork_during_build_trial(int spin)
+{
+	pthread_t t;
+	pid_t child;
+	int status = 0;
+
+	if (pthread_create(&t, NULL, new_in_thread, NULL))
+		return 1;
+	for (volatile int i = 0; i < spin; i++)
+		;
+	child = fork();
+	if (child == 0) {
+		gw_explainer *ex = NULL;
+
+		alarm(3);
+		_exit(gw_explainer_new(&ex) == 0 ? 0 : 2);
+	}
+	if (child < 0 || waitpid(child, &status, 0) != child)
+		return 1;
+	pthread_join(t, NULL);
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
+}
+
+static void test_fork_during_build(void)
+{
+	int bad = 0;
+
+	for (int trial = 0; trial < 120; trial++) {
+		pid_t p = fork(), w;
+		int status = 0;
+
+		if (p == 0)
+			_exit(fork_during_build_trial((trial % 40) * 2500));
+		w = p > 0 ? waitpid(p, &status, 0) : -1;
+		if (w != p || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+			bad++;
+	}
+	if (bad)
+		fprintf(stderr, "fork during the catalogue build: %d of 120 children hung or failed\n", bad);
+	CHECK_INT(bad, 0);
+}
+
 int main(void)
 {
+	test_fork_during_build();
 	/* The threads race for the first build of the catalogue: run first. */
 	test_threads();
 	test_new_is_cheap();
