@@ -285,8 +285,12 @@ static void rule_nvidia_driver_not_loaded(gw__doctor *d)
 
 	if (nvidia_module_in_use(d))
 		return;
+	/* A GPU that vfio-pci or pci-stub holds is reserved on purpose
+	 * (gpu-bound-to-other-driver says so): loading nvidia would not
+	 * reach it, so it is no evidence that the driver is missing. */
 	for (size_t i = 0; i < d->p->ngpus; i++)
-		if (d->p->gpus[i].vendor == GW_VENDOR_NVIDIA)
+		if (d->p->gpus[i].vendor == GW_VENDOR_NVIDIA &&
+		    (!d->p->gpus[i].driver[0] || !strcmp(d->p->gpus[i].driver, "nouveau")))
 			gw__doc_cat(ev, sizeof(ev), "%s%s (%04x:%04x) bound to %s", ev[0] ? "; " : "", d->p->gpus[i].bus_id,
 				    d->p->gpus[i].vendor_id, d->p->gpus[i].device_id,
 				    d->p->gpus[i].driver[0] ? d->p->gpus[i].driver : "no driver");
@@ -551,6 +555,9 @@ static void rule_nvml_init_failed(gw__doctor *d)
 		return;
 	if (gw__doc_fired(d, "nvidia-driver-not-loaded") || gw__doc_fired(d, "driver-library-mismatch") ||
 	    gw__doc_fired(d, "device-node-missing") || gw__doc_fired(d, "device-permission-denied"))
+		return;
+	/* Every NVIDIA GPU reserved for a VM: no driver to load is expected. */
+	if (gw__doc_fired(d, "gpu-bound-to-other-driver") && !strcmp(st->vendor_code_name, "DRIVER_NOT_LOADED"))
 		return;
 	gw__doc_fmt(ev, sizeof(ev), "nvmlInit returned %s (%d)%s%s", st->vendor_code_name[0] ? st->vendor_code_name : "an error",
 		    st->vendor_code, st->message[0] ? ": " : "", st->message);

@@ -786,6 +786,17 @@ sc("near-amd-vfio-audio", "mi300x", "the MI300X's audio function on vfio-pci, bo
    ["found-gpus", "found-rocm"], [], amd_vfio_audio, near=["gpu-bound-to-other-driver", "no-usable-gpu"])
 
 
+def nvidia_vfio(m, r):
+    """The L4 of the no-driver machine bound to vfio-pci, nvidia never loaded."""
+    p = "/sys/bus/pci/devices/0000:41:00.0"
+    put(r, "/sys/bus/pci/drivers/vfio-pci/uevent", "")
+    link(r, "../../../../bus/pci/drivers/vfio-pci", p + "/driver")
+
+
+sc("nvidia-vfio", "no-driver", "the L4 bound to vfio-pci for a VM, no nvidia module: the GPU is reserved, not "
+   "missing a driver (loading nvidia would not help)", ["found-gpus", "gpu-bound-to-other-driver"], [], nvidia_vfio)
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: make_scenarios.py OUT")
