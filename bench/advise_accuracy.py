@@ -1,0 +1,229 @@
+#!/usr/bin/env python3
+"""Accuracy of `gpuwise advise` against published measured peak memory.
+
+Reads bench/data/advise_peaks.tsv (every row a figure someone published, with
+its source and setup), asks `gpuwise advise --json` for the same run, and
+compares the quantity the source measured (allocated, reserved or nvidia-smi)
+with gpuwise's matching peak. Beside it, the method of `accelerate
+estimate-memory` (weights, gradients and Adam states only; see
+ACCELERATE_NOTE) on the same rows.
+
+The rows are split once by a fixed rule (see the TSV header): "tuned" rows may
+guide changes to gpuwise's constants, "held-out" rows may not. By default only
+the tuned set is scored; --final adds the held-out set (run it once, at the
+end, and report both).
+
+  bench/advise_accuracy.py                 # tuned set, one line a row
+  bench/advise_accuracy.py --final         # both sets
+  bench/advise_accuracy.py --final --record  # also rewrite docs/benchmarks.md's section
+  bench/advise_accuracy.py --check         # exit 1 when the tuned set is worse than the recorded bound
+"""
+import argparse
+import hashlib
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DATA = os.path.join(ROOT, "bench", "data")
+CORPUS = os.path.join(DATA, "advise_peaks.tsv")
+BOUNDS = os.path.join(DATA, "advise_accuracy_bounds.json")
+GPUWISE = os.path.join(ROOT, os.environ.get("GPUWISE_BUILD", "build"), "gpuwise")
+UNITS = {"GB": 10**9, "MB": 10**6, "GiB": 2**30, "MiB": 2**20}
+KINDS = {"allocated": "peak_allocated_bytes", "reserved": "peak_reserved_bytes", "device": "peak_device_bytes"}
+
+ACCELERATE_NOTE = (
+    "`accelerate estimate-memory` needs PyTorch, transformers and the Hub (it builds the model on the meta device "
+    "from the Hub's config); none of them is available to this benchmark, so its documented method is applied "
+    "instead, labelled as such: the parameter count times the bytes of the dtype (fp32 4, fp16/bf16 2, int8 1, "
+    "int4 0.5) for loading/inference, and for training with Adam the largest of its components, 16 bytes a "
+    "parameter in fp32 and 8 in fp16/bf16 (accelerate's estimate.py, commit 00e4d264); it has no LoRA mode, so "
+    "LoRA/QLoRA rows get the loading size of the base model.")
+
+
+def held_out(row_id):
+    return int(hashlib.sha256(row_id.encode()).hexdigest()[:8], 16) % 3 == 0
+
+
+def read_corpus(path=CORPUS):
+    rows, header = [], None
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            cells = line.rstrip("\n").split("\t")
+            if header is None:
+                header = cells
+                continue
+            row = dict(zip(header, cells))
+            want = "held-out" if held_out(row["id"]) else "tuned"
+            if row["set"] != want:
+                raise SystemExit("%s: set is %r, the rule says %r" % (row["id"], row["set"], want))
+            rows.append(row)
+    if len({r["id"] for r in rows}) != len(rows):
+        raise SystemExit("duplicate row ids in %s" % path)
+    return rows
+
+
+def advise_args(row):
+    model = row["model"]
+    if model.endswith(".json"):
+        model = os.path.join(DATA, model)
+    a = [GPUWISE, "advise", "--json", model, "--task", row["task"], "--batch", row["batch"], "--seq", row["seq"],
+         "--precision", row["precision"], "--attention", row["attention"]]
+    if int(row["new_tokens"]):
+        a += ["--new-tokens", row["new_tokens"]]
+    if row["weights"] != "-":
+        a += ["--weights", row["weights"]]
+    if row["optimizer"] != "-":
+        a += ["--optimizer", row["optimizer"]]
+    if row["checkpointing"] == "1":
+        a.append("--checkpointing")
+    if row["task"] in ("lora", "qlora"):
+        a += ["--lora-rank", row["lora_rank"]]
+    if int(row["gpus"]) > 1:
+        a += ["--gpus", row["gpus"], "--strategy", row["strategy"]]
+    # An unknown GPU: a size that always fits, so the estimate is for no particular card.
+    a += ["--gpu", row["gpu"]] if row["gpu"] != "-" else ["--memory", "1TiB"]
+    return a
+
+
+def predict(row):
+    r = subprocess.run(advise_args(row), capture_output=True, text=True, timeout=60)
+    if r.returncode not in (0, 1):  # 1: does not fit, still a full estimate
+        raise SystemExit("%s: gpuwise advise failed (%d): %s" % (row["id"], r.returncode, r.stderr.strip()))
+    doc = json.loads(r.stdout)
+    p = doc["per_gpu"]
+    if row["measured"] == "device" and row["context_mib"] != "-":
+        pred = p["peak_reserved_bytes"] + int(row["context_mib"]) * 2**20
+    else:
+        pred = p[KINDS[row["measured"]]]
+    return pred, doc["model"]["params"]
+
+
+def accelerate_method(row, params):
+    dtype_bytes = {"fp32": 4, "tf32": 4, "fp16": 2, "bf16": 2, "int8": 1, "nf4": 0.5, "nf4-dq": 0.5, "gptq4": 0.5}
+    prec = row["precision"]
+    if row["task"] == "train":
+        return params * (16 if prec in ("fp32", "tf32") else 8)
+    w = row["weights"] if row["weights"] != "-" else ("fp32" if prec.startswith("amp") else prec)
+    return params * dtype_bytes[w]
+
+
+def score(rows, pred_key):
+    errs = sorted(abs(r[pred_key] - r["measured_bytes"]) / r["measured_bytes"] * 100 for r in rows)
+    if not errs:
+        return None
+    p90 = errs[min(len(errs) - 1, int(round(0.9 * (len(errs) - 1))))]
+    return {"n": len(errs), "median": statistics.median(errs), "p90": p90,
+            "within15": sum(e <= 15 for e in errs) / len(errs) * 100}
+
+
+def evaluate(final, corpus=CORPUS):
+    rows = read_corpus(corpus)
+    out = []
+    for row in rows:
+        if row["set"] == "held-out" and not final:
+            continue
+        pred, params = predict(row)
+        row = dict(row, measured_bytes=float(row["value"]) * UNITS[row["unit"]], predicted=pred,
+                   accelerate=accelerate_method(row, params))
+        out.append(row)
+    return out
+
+
+def fmt(s):
+    if s is None:
+        return "n/a"
+    return "n=%d, median %.1f %%, p90 %.1f %%, within ±15 %%: %.0f %%" % (s["n"], s["median"], s["p90"], s["within15"])
+
+
+def pct(row, key):
+    return (row[key] - row["measured_bytes"]) / row["measured_bytes"] * 100
+
+
+def markdown(rows, date):
+    sets = [("tuned", [r for r in rows if r["set"] == "tuned"]), ("held-out", [r for r in rows if r["set"] == "held-out"])]
+    lines = ["Scored %s: %d published measurements (`bench/data/advise_peaks.tsv`, each with its source and setup), "
+             "split once by a fixed rule into a tuned and a held-out set." % (date, len(rows)), "",
+             "| set | rows | gpuwise median abs. error | p90 | within ±15 % | accelerate method median | p90 | within ±15 % |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for name, rs in sets:
+        g, a = score(rs, "predicted"), score(rs, "accelerate")
+        if g:
+            lines.append("| %s | %d | %.1f %% | %.1f %% | %.0f %% | %.1f %% | %.1f %% | %.0f %% |" % (
+                name, g["n"], g["median"], g["p90"], g["within15"], a["median"], a["p90"], a["within15"]))
+    lines += ["", "Per row (error = predicted − measured, of the quantity the source measured):", "",
+              "| row | set | measured | value | gpuwise | error | accelerate method | error |",
+              "|---|---|---|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        lines.append("| %s | %s | %s | %s %s | %.2f GiB | %+.1f %% | %.2f GiB | %+.1f %% |" % (
+            r["id"], r["set"], r["measured"], r["value"], r["unit"], r["predicted"] / 2**30, pct(r, "predicted"),
+            r["accelerate"] / 2**30, pct(r, "accelerate")))
+    lines += ["", ACCELERATE_NOTE]
+    return "\n".join(lines)
+
+
+def record(text, path=os.path.join(ROOT, "docs", "benchmarks.md")):
+    begin, end = "<!-- advise-accuracy:begin -->", "<!-- advise-accuracy:end -->"
+    with open(path, encoding="utf-8") as f:
+        doc = f.read()
+    block = begin + "\n" + text + "\n" + end
+    if begin in doc:
+        doc = doc[:doc.index(begin)] + block + doc[doc.index(end) + len(end):]
+    else:
+        doc = doc.rstrip("\n") + "\n\n## Accuracy of `gpuwise advise` (`bench/advise_accuracy.py`)\n\n" + block + "\n"
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(doc)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--final", action="store_true", help="score the held-out set too")
+    ap.add_argument("--record", action="store_true", help="rewrite the section of docs/benchmarks.md (needs --final)")
+    ap.add_argument("--check", action="store_true", help="fail when the tuned set is worse than %s" % BOUNDS)
+    ap.add_argument("--json", action="store_true", help="print the scores as JSON")
+    ap.add_argument("--corpus", default=CORPUS, help="the measurements (default %(default)s)")
+    ap.add_argument("--bounds", default=BOUNDS, help="the bounds --check holds the tuned set to (default %(default)s)")
+    args = ap.parse_args()
+    rows = evaluate(args.final, args.corpus)
+    tuned = [r for r in rows if r["set"] == "tuned"]
+    res = {"tuned": score(tuned, "predicted"), "tuned_accelerate": score(tuned, "accelerate")}
+    if args.final:
+        ho = [r for r in rows if r["set"] == "held-out"]
+        res.update({"held_out": score(ho, "predicted"), "held_out_accelerate": score(ho, "accelerate")})
+    if args.json:
+        print(json.dumps(res, indent=1))
+    else:
+        for r in rows:
+            print("%-40s %-8s %-9s meas %8.2f GiB  gpuwise %8.2f GiB %+7.1f %%  accelerate %8.2f GiB %+7.1f %%" % (
+                r["id"], r["set"], r["measured"], r["measured_bytes"] / 2**30, r["predicted"] / 2**30,
+                pct(r, "predicted"), r["accelerate"] / 2**30, pct(r, "accelerate")))
+        for k, v in res.items():
+            print("%-20s %s" % (k, fmt(v)))
+    if args.record:
+        if not args.final:
+            raise SystemExit("--record writes both sets: add --final")
+        import datetime
+        record(markdown(rows, datetime.date.today().isoformat()))
+    if args.check:
+        with open(args.bounds, encoding="utf-8") as f:
+            b = json.load(f)
+        t = res["tuned"]
+        bad = []
+        if t["median"] > b["tuned_median_abs_pct"]:
+            bad.append("median %.1f %% > %.1f %%" % (t["median"], b["tuned_median_abs_pct"]))
+        if t["p90"] > b["tuned_p90_abs_pct"]:
+            bad.append("p90 %.1f %% > %.1f %%" % (t["p90"], b["tuned_p90_abs_pct"]))
+        if t["within15"] < b["tuned_within15_min_pct"]:
+            bad.append("within ±15 %% %.0f %% < %.0f %%" % (t["within15"], b["tuned_within15_min_pct"]))
+        if bad:
+            print("advise accuracy regressed on the tuned set: " + "; ".join(bad), file=sys.stderr)
+            return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

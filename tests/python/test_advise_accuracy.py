@@ -1,0 +1,53 @@
+"""bench/advise_accuracy.py: the published-measurement corpus stays well formed
+(sources, units, the fixed held-out rule) and `gpuwise advise` does not get
+worse on its tuned rows than the bound recorded in
+bench/data/advise_accuracy_bounds.json."""
+import json
+import os
+import subprocess
+import sys
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BENCH = os.path.join(REPO, "bench", "advise_accuracy.py")
+sys.path.insert(0, os.path.join(REPO, "bench"))
+import advise_accuracy as aa  # noqa: E402
+
+
+def run(*args):
+    return subprocess.run([sys.executable, BENCH, *args], capture_output=True, text=True, timeout=600)
+
+
+def test_corpus_is_sourced_and_split_by_the_rule():
+    rows = aa.read_corpus()
+    assert len(rows) >= 40
+    held = [r for r in rows if r["set"] == "held-out"]
+    assert len(held) * 3 >= len(rows), "at least a third held out"
+    for r in rows:
+        assert r["source"].startswith("https://"), r["id"]
+        assert r["measured"] in aa.KINDS and r["unit"] in aa.UNITS, r["id"]
+        assert float(r["value"]) > 0 and r["setup"], r["id"]
+        assert r["set"] == ("held-out" if aa.held_out(r["id"]) else "tuned")
+
+
+def test_a_row_moved_to_the_other_set_is_refused(tmp_path):
+    text = open(aa.CORPUS, encoding="utf-8").read()
+    bad = tmp_path / "peaks.tsv"
+    first = next(line for line in text.splitlines() if line.startswith("hf-bert-large-b4-fp32\t"))
+    flipped = first.rsplit("\t", 1)[0] + "\t" + ("tuned" if first.endswith("held-out") else "held-out")
+    bad.write_text(text.replace(first, flipped))
+    r = run("--corpus", str(bad))
+    assert r.returncode != 0 and "the rule says" in (r.stderr + r.stdout)
+
+
+def test_tuned_set_within_the_recorded_bound(tmp_path):
+    r = run("--check", "--json")
+    assert r.returncode == 0, r.stderr
+    res = json.loads(r.stdout)
+    assert "held_out" not in res, "the held-out set is scored only with --final"
+    assert res["tuned"]["n"] >= 20
+    # The check bites: a bound tighter than today's score fails.
+    tight = tmp_path / "bounds.json"
+    tight.write_text(json.dumps({"tuned_median_abs_pct": res["tuned"]["median"] / 2, "tuned_p90_abs_pct": 1000,
+                                 "tuned_within15_min_pct": 0}))
+    r = run("--check", "--json", "--bounds", str(tight))
+    assert r.returncode == 1 and "regressed" in r.stderr
