@@ -19,8 +19,10 @@ enum {
 
 enum {
 	CMD_HIDDEN = 0x1,    /* not listed by `gpuwise help` nor in the man page (__spec) */
-	CMD_TEXT_ARGS = 0x2  /* the arguments are free text (explain): options stop at
+	CMD_TEXT_ARGS = 0x2,  /* the arguments are free text (explain): options stop at
 				the first one, and flags may still end the line */
+	CMD_COMMAND_ARGS = 0x4 /* the arguments are a command line (run): options stop at
+				the first one, and everything after it is the command's */
 };
 
 struct cmd {
@@ -37,7 +39,7 @@ struct cmd {
 
 /* Every command, in the order `gpuwise help` lists them. A new command
  * adds its name here and its cli/cmd_<name>.c; nothing else lists it. */
-#define GPUWISE_COMMANDS(X) X(list) X(info) X(doctor) X(explain) X(advise) X(exporter) X(help) X(version) X(spec)
+#define GPUWISE_COMMANDS(X) X(list) X(info) X(doctor) X(explain) X(advise) X(exporter) X(run) X(help) X(version) X(spec)
 
 #define GPUWISE_DECLARE_COMMAND(name) extern const struct cmd cmd_##name##_def;
 GPUWISE_COMMANDS(GPUWISE_DECLARE_COMMAND)

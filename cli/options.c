@@ -183,6 +183,10 @@ int parse_options(const struct cmd *cmd, int argc, char **argv, void *opts, char
 			help |= parse_one(&st, argc, argv, &one);
 			continue;
 		}
+		if (nargs && (cmd->flags & CMD_COMMAND_ARGS)) {
+			argv[1 + nargs++] = a; /* the command's own words, "--" included */
+			continue;
+		}
 		if (!strcmp(a, "--")) {
 			for (i++; i < end; i++)
 				argv[1 + nargs++] = argv[i];

@@ -43,6 +43,7 @@ const char *gw__dlerror(void);
 /* getuid(2), getegid(2), getgroups(2) through the table. */
 unsigned gw__getuid(void);
 unsigned gw__getegid(void);
+int gw__getpid(void);
 /* Supplementary groups into out (at most max): how many, or -1. */
 int gw__getgroups(unsigned *out, int max);
 /* Keep an already loaded library mapped for the life of the process
@@ -299,6 +300,40 @@ typedef struct gw__run {
 int gw__run_program(gw__run *r, const char *path, char *const argv[]);
 /* /proc/<pid>/stat: the parent, the process group and the state letter. */
 int gw__parse_proc_stat(const char *text, int *ppid, int *pgid, char *state);
+
+/* ---- the GPU pool's folder and jobs (lib/core/poolfs.c) --------------- */
+
+/* Check the pool folder (not a symbolic link, a folder, sticky when others
+ * may write it); create it (mode 01777) when missing and create is set. */
+int gw__pool_dir_check(const char *dir, bool create);
+enum {
+	GW__POOL_CREATE = 0x1,   /* create when missing (shared mode, past the umask) */
+	GW__POOL_EXCL = 0x2,     /* with CREATE: it must not exist yet */
+	GW__POOL_INHERIT = 0x4,  /* no O_CLOEXEC: the job inherits it (and its lock) */
+	GW__POOL_WRITE = 0x8,    /* read-only is not enough */
+	GW__POOL_PRIVATE = 0x10  /* with CREATE: 0644, only its owner writes it */
+};
+/* Open <dir>/<name> without following links; a plain file with one link
+ * or an error naming it. 1 when it was created, 0 when it existed. */
+int gw__pool_open(const char *dir, const char *name, unsigned flags, int *fd);
+/* flock: 0 taken, 1 someone else holds it (only when !wait), or an error. */
+int gw__pool_lock(int fd, bool exclusive, bool wait);
+void gw__pool_unlock(int fd);
+void gw__pool_close(int fd);
+/* Replace the whole content / read it (NUL-terminated; the length). */
+int gw__pool_write(int fd, const char *text);
+int gw__pool_read(int fd, char *buf, size_t size);
+int gw__pool_remove(const char *dir, const char *name);
+/* The program a name runs (PATH search as execvp does): 0, GW_ENOTFOUND
+ * or GW_EPERM (found, not executable). */
+int gw__job_find(const char *name, char *out, size_t outsz);
+/* fork + execve with envp; the child keeps our process group and every fd
+ * opened with GW__POOL_INHERIT. */
+int gw__job_start(const char *path, char *const argv[], char *const envp[], int *pid);
+/* Reap the job: 0 and its wait status once it has ended, 1 when it still
+ * runs after timeout_ms (or a signal arrived), or an error. */
+int gw__job_wait(int pid, int timeout_ms, int *status);
+int gw__job_kill(int pid, int sig);
 
 /* ---- /proc process resolution (lib/core/proc.c) ----------------------- */
 

@@ -27,7 +27,8 @@ typedef enum gw_error {
 	GW_EIO = -11,           /* a read failed */
 	GW_ENOTSUP = -12,       /* not supported by this device or driver */
 	GW_EPARSE = -13,        /* malformed input */
-	GW_EVENDOR = -14        /* the vendor library returned an unexpected error */
+	GW_EVENDOR = -14,       /* the vendor library returned an unexpected error */
+	GW_ETIMEDOUT = -15      /* gave up waiting (gw_pool_acquire: --no-wait, --timeout) */
 } gw_error;
 
 /* The message set by the last failing call on this thread, or "" if none. */

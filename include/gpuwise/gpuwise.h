@@ -23,5 +23,6 @@
 #include "gpuwise/doctor.h"
 #include "gpuwise/advise.h"
 #include "gpuwise/language.h"
+#include "gpuwise/pool.h"
 
 #endif

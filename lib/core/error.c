@@ -43,6 +43,7 @@ const char *gw_error_str(int code)
 	case GW_ENOTSUP: return "not supported";
 	case GW_EPARSE: return "malformed input";
 	case GW_EVENDOR: return "vendor library error";
+	case GW_ETIMEDOUT: return "gave up waiting";
 	default: return "unknown error";
 	}
 }

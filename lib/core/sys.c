@@ -14,6 +14,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -52,6 +53,12 @@ static const char *const fault_names[GW__FAULT_KINDS] = {
 	[GW__FAULT_EXECVE] = "execve",
 	[GW__FAULT_WAITID] = "waitid",
 	[GW__FAULT_PRCTL] = "prctl",
+	[GW__FAULT_FLOCK] = "flock",
+	[GW__FAULT_WRITE] = "write",
+	[GW__FAULT_UNLINK] = "unlink",
+	[GW__FAULT_MKDIR] = "mkdir",
+	[GW__FAULT_FCHMOD] = "fchmod",
+	[GW__FAULT_FTRUNCATE] = "ftruncate",
 };
 
 enum { FAULT_NONE = -1 };
@@ -186,6 +193,12 @@ static struct {
 	SYSCALL("waitid", waitid),
 	SYSCALL("prctl", os_prctl),
 	SYSCALL("getpid", getpid),
+	SYSCALL("flock", flock),
+	SYSCALL("write", write),
+	SYSCALL("unlink", unlink),
+	SYSCALL("mkdir", mkdir),
+	SYSCALL("fchmod", fchmod),
+	SYSCALL("ftruncate", ftruncate),
 };
 
 /* Indices into syscalls[], in its order. */
@@ -194,7 +207,8 @@ enum {
 	SYS_OPEN, SYS_READ, SYS_CLOSE, SYS_FSTAT, SYS_LSEEK, SYS_STAT, SYS_LSTAT, SYS_ACCESS,
 	SYS_OPENDIR, SYS_READDIR, SYS_CLOSEDIR, SYS_READLINK, SYS_REALPATH, SYS_GETUID, SYS_GETEGID,
 	SYS_GETGROUPS, SYS_PIPE2, SYS_FORK, SYS_EXECV, SYS_POSIX_SPAWN, SYS_DUP2, SYS_SETPGID, SYS_POLL,
-	SYS_KILL, SYS_WAITPID, SYS_EXECVE, SYS_WAITID, SYS_PRCTL, SYS_GETPID, SYS_COUNT
+	SYS_KILL, SYS_WAITPID, SYS_EXECVE, SYS_WAITID, SYS_PRCTL, SYS_GETPID, SYS_FLOCK, SYS_WRITE,
+	SYS_UNLINK, SYS_MKDIR, SYS_FCHMOD, SYS_FTRUNCATE, SYS_COUNT
 };
 _Static_assert(SYS_COUNT == sizeof(syscalls) / sizeof(syscalls[0]), "syscall index list out of step");
 
@@ -509,11 +523,54 @@ pid_t gw__sys_getpid(void)
 	return CALL(SYS_GETPID, pid_t (*)(void))();
 }
 
+/* ---- the GPU pool's files ------------------------------------------------- */
+
+int gw__sys_flock(int fd, int op)
+{
+	FAIL_IF(GW__FAULT_FLOCK, -1);
+	return CALL(SYS_FLOCK, int (*)(int, int))(fd, op);
+}
+
+ssize_t gw__sys_write(int fd, const void *buf, size_t n)
+{
+	FAIL_IF(GW__FAULT_WRITE, -1);
+	return CALL(SYS_WRITE, ssize_t (*)(int, const void *, size_t))(fd, buf, n);
+}
+
+int gw__sys_unlink(const char *path)
+{
+	FAIL_IF(GW__FAULT_UNLINK, -1);
+	return CALL(SYS_UNLINK, int (*)(const char *))(path);
+}
+
+int gw__sys_mkdir(const char *path, mode_t mode)
+{
+	FAIL_IF(GW__FAULT_MKDIR, -1);
+	return CALL(SYS_MKDIR, int (*)(const char *, mode_t))(path, mode);
+}
+
+int gw__sys_fchmod(int fd, mode_t mode)
+{
+	FAIL_IF(GW__FAULT_FCHMOD, -1);
+	return CALL(SYS_FCHMOD, int (*)(int, mode_t))(fd, mode);
+}
+
+int gw__sys_ftruncate(int fd, off_t len)
+{
+	FAIL_IF(GW__FAULT_FTRUNCATE, -1);
+	return CALL(SYS_FTRUNCATE, int (*)(int, off_t))(fd, len);
+}
+
 /* ---- for the layers above (internal.h) ---------------------------------- */
 
 unsigned gw__getuid(void)
 {
 	return (unsigned)gw__sys_getuid();
+}
+
+int gw__getpid(void)
+{
+	return (int)gw__sys_getpid();
 }
 
 unsigned gw__getegid(void)

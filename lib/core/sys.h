@@ -60,6 +60,13 @@ enum gw__fault_kind {
 	GW__FAULT_EXECVE,
 	GW__FAULT_WAITID,
 	GW__FAULT_PRCTL,
+	/* The GPU pool's files and locks (lib/core/poolfs.c: gpuwise run). */
+	GW__FAULT_FLOCK,
+	GW__FAULT_WRITE,
+	GW__FAULT_UNLINK,
+	GW__FAULT_MKDIR,
+	GW__FAULT_FCHMOD,
+	GW__FAULT_FTRUNCATE,
 	GW__FAULT_KINDS
 };
 
@@ -119,5 +126,11 @@ int gw__sys_waitid(idtype_t type, id_t id, siginfo_t *info, int options);
  * PR_GET_CHILD_SUBREAPER's pointer passed as an unsigned long). */
 int gw__sys_prctl(int option, unsigned long arg);
 pid_t gw__sys_getpid(void);
+int gw__sys_flock(int fd, int op);
+ssize_t gw__sys_write(int fd, const void *buf, size_t n);
+int gw__sys_unlink(const char *path);
+int gw__sys_mkdir(const char *path, mode_t mode);
+int gw__sys_fchmod(int fd, mode_t mode);
+int gw__sys_ftruncate(int fd, off_t len);
 
 #endif

@@ -73,6 +73,43 @@ static void test_context_args(void)
 	gw_context_free(ctx);
 }
 
+static void test_pool(void)
+{
+	gw_pool_request req = GW_POOL_REQUEST_INIT;
+	gw_pool *pool = (gw_pool *)&req;
+	gw_lease *lease = (gw_lease *)&req;
+	gw_job *job = (gw_job *)&req;
+	gw_selection sel;
+	char **env = (char **)&req;
+	int status = 7;
+
+	CHECK_INT(gw_pool_open(NULL, NULL, NULL), GW_EINVAL);
+	CHECK_INT(gw_pool_open(&pool, NULL, NULL), GW_EINVAL);
+	CHECK(pool == (gw_pool *)&req);
+	gw_pool_close(NULL);
+	CHECK(gw_pool_dir(NULL) == NULL);
+	CHECK(gw_pool_default_dir() != NULL);
+	CHECK_INT(gw_pool_acquire(NULL, &req, &lease), GW_EINVAL);
+	CHECK_INT(gw_pool_acquire(NULL, NULL, NULL), GW_EINVAL);
+	CHECK(lease == (gw_lease *)&req);
+	CHECK(gw_lease_id(NULL) == 0);
+	CHECK(gw_lease_waited(NULL) == 0);
+	CHECK_INT(gw_lease_count(NULL), 0);
+	CHECK_INT(gw_lease_device(NULL, 0, &sel), GW_EINVAL);
+	CHECK(gw_lease_uuid(NULL, 0) == NULL);
+	CHECK_INT(gw_lease_environment(NULL, &env), GW_EINVAL);
+	CHECK(env == (char **)&req);
+	gw_lease_environment_free(NULL);
+	CHECK_INT(gw_lease_start(NULL, NULL, &job), GW_EINVAL);
+	CHECK(job == (gw_job *)&req);
+	CHECK_INT(gw_job_pid(NULL), -1);
+	CHECK_INT(gw_job_signal(NULL, 0), GW_EINVAL);
+	CHECK_INT(gw_job_wait(NULL, 0, &status), GW_EINVAL);
+	CHECK_INT(status, 7);
+	gw_job_free(NULL);
+	gw_lease_release(NULL);
+}
+
 static void test_doctor(void)
 {
 	CHECK_INT(gw_doctor_run(NULL, NULL), GW_EINVAL);
@@ -255,6 +292,7 @@ int main(void)
 	test_context();
 	test_context_args();
 	test_metrics();
+	test_pool();
 	test_doctor();
 	test_explain();
 	test_json();

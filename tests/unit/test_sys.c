@@ -192,7 +192,8 @@ static void test_fault_kinds(void)
 	static const char *const kinds[] = { "alloc", "dlopen", "dlsym", "read", "open", "fdread", "fstat", "lseek",
 					     "stat", "lstat", "access", "opendir", "readdir", "readlink", "realpath",
 					     "getgroups", "pipe2", "fork", "execv", "posix_spawn", "dup2", "setpgid",
-					     "poll", "kill", "waitpid", "execve", "waitid", "prctl" };
+					     "poll", "kill", "waitpid", "execve", "waitid", "prctl", "flock", "write",
+					     "unlink", "mkdir", "fchmod", "ftruncate" };
 	char **names;
 	size_t n;
 	char *text;

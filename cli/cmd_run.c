@@ -1,0 +1,341 @@
+/* gpuwise run — wait for free GPUs, lease them, run a command on them
+ * (DESIGN.md "Sharing GPUs"). The queue and the leases are the library's
+ * (include/gpuwise/pool.h); this file parses options, forwards signals and
+ * turns the outcome into the exit status: CMD's own, 124 when --no-wait or
+ * --timeout gave up, 125 when gpuwise failed before CMD started, 126/127
+ * when CMD cannot be run or found (as timeout(1) and env(1) say). */
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/wait.h>
+
+#include "commands.h"
+#include "output.h"
+
+enum { EXIT_GAVE_UP = 124, EXIT_RUN_FAILED = 125, EXIT_CANNOT_EXEC = 126, EXIT_NOT_FOUND = 127 };
+
+struct run_opts {
+	unsigned gpus;
+	struct opt_list gpu;
+	uint64_t min_free;
+	int max_util;
+	bool no_wait;
+	double timeout;
+	const char *name;
+};
+
+static const char *parse_gpus(void *field, const char *s)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (end == s || *end || errno || v < 1 || v > 1024)
+		return "needs a number of GPUs from 1 to 1024";
+	*(unsigned *)field = (unsigned)v;
+	return NULL;
+}
+
+static const char *parse_percent(void *field, const char *s)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (end != s && *end == '%')
+		end++;
+	if (end == s || *end || errno || v < 0 || v > 100)
+		return "needs a percentage from 0 to 100";
+	*(int *)field = (int)v;
+	return NULL;
+}
+
+/* Bytes, or a number with a unit as `advise --memory` reads it. */
+static const char *parse_size(void *field, const char *s)
+{
+	static const struct { const char *unit; double mult; } units[] = {
+		{ "", 1 }, { "B", 1 }, { "K", 1e3 }, { "KB", 1e3 }, { "M", 1e6 }, { "MB", 1e6 }, { "G", 1e9 },
+		{ "GB", 1e9 }, { "T", 1e12 }, { "TB", 1e12 }, { "KiB", 1024.0 }, { "MiB", 1048576.0 },
+		{ "GiB", 1073741824.0 }, { "TiB", 1099511627776.0 },
+	};
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno || !(v > 0))
+		return "needs a size such as 8GiB, 16GB or 500MiB";
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcasecmp(end, units[i].unit))
+			continue;
+		v *= units[i].mult;
+		if (v < 1 || v > 1125899906842624.0)
+			return "needs a size from 1 byte to 1 PiB";
+		*(uint64_t *)field = (uint64_t)v;
+		return NULL;
+	}
+	return "needs a size such as 8GiB, 16GB or 500MiB (units: B, KB, MB, GB, TB, KiB, MiB, GiB, TiB)";
+}
+
+/* Seconds, or a number with s, m, h or d (as timeout(1) reads it). */
+static const char *parse_duration(void *field, const char *s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno || !(v >= 0) || v > 1e9)
+		return "needs a duration such as 30, 30s, 5m, 2h or 1d";
+	if (!strcmp(end, "m"))
+		v *= 60;
+	else if (!strcmp(end, "h"))
+		v *= 3600;
+	else if (!strcmp(end, "d"))
+		v *= 86400;
+	else if (*end && strcmp(end, "s"))
+		return "needs a duration such as 30, 30s, 5m, 2h or 1d";
+	*(double *)field = v;
+	return NULL;
+}
+
+#define O struct run_opts
+static const struct option run_options[] = {
+	OPT_CALLBACK(0, "gpus", O, gpus, "N", "how many GPUs (or MIG devices) the command gets (default 1)",
+		     parse_gpus),
+	OPT_LIST(0, "gpu", O, gpu, "SEL,...", "take them only from these GPUs: index, UUID or its prefix, PCI "
+		 "bus id, or G:M for a MIG device, as 'gpuwise list' shows them; a GPU in MIG mode stands for its "
+		 "MIG devices"),
+	OPT_CALLBACK(0, "min-free", O, min_free, "SIZE", "only GPUs with at least this much free memory now "
+		     "(8GiB, 16GB, 500MiB)", parse_size),
+	OPT_CALLBACK(0, "max-util", O, max_util, "PCT", "only GPUs at most this busy now (0-100), so GPUs used "
+		     "outside gpuwise are skipped", parse_percent),
+	OPT_BOOL(0, "no-wait", O, no_wait, "do not queue: exit 124 at once when the GPUs are not free"),
+	OPT_CALLBACK(0, "timeout", O, timeout, "DURATION", "give up (exit 124) after waiting this long in the "
+		     "queue (30s, 5m, 2h); the command itself is never timed", parse_duration),
+	OPT_STRING(0, "name", O, name, "NAME", "the job's name in 'gpuwise ps' (default: the command)"),
+	OPT_END()
+};
+#undef O
+
+/* Signals to pass on to the command. A signal the terminal sent (^C, ^\)
+ * already reached the command, which shares our process group: only one
+ * a process sent to gpuwise is passed on. */
+static const int forwarded[] = { SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
+static volatile sig_atomic_t pending[65];
+static volatile sig_atomic_t any_pending;
+static volatile int cancel_wait;
+
+static void on_signal(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	if (sig <= 0 || sig > 64)
+		return;
+	if (si && si->si_code > 0 && (sig == SIGINT || sig == SIGQUIT))
+		pending[sig] = 2;   /* from the terminal: seen, not passed on */
+	else
+		pending[sig] = 1;
+	any_pending = 1;
+	cancel_wait = sig;
+}
+
+static void on_child(int sig)
+{
+	(void)sig;   /* only ends gw_job_wait's sleep early */
+}
+
+static void install_handlers(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_signal;
+	sa.sa_flags = SA_SIGINFO;   /* no SA_RESTART: a signal ends a wait at once */
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
+		sigaction(forwarded[i], &sa, NULL);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_child;
+	sa.sa_flags = SA_NOCLDSTOP;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGCHLD, &sa, NULL);
+}
+
+static void pass_on(gw_job *job)
+{
+	if (!any_pending)
+		return;
+	any_pending = 0;
+	for (int sig = 1; sig <= 64; sig++) {
+		if (!pending[sig])
+			continue;
+		if (pending[sig] == 1)
+			gw_job_signal(job, sig);
+		pending[sig] = 0;
+	}
+}
+
+static char *command_line(int argc, char **argv)
+{
+	size_t n = 1;
+	char *s;
+
+	for (int i = 0; i < argc; i++)
+		n += strlen(argv[i]) + 1;
+	if (!(s = malloc(n)))
+		return NULL;
+	s[0] = '\0';
+	for (int i = 0; i < argc; i++) {
+		if (i)
+			strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	return s;
+}
+
+static char *joined(const struct opt_list *l)
+{
+	size_t n = 1;
+	char *s;
+
+	if (!l->n)
+		return NULL;
+	for (size_t i = 0; i < l->n; i++)
+		n += strlen(l->v[i]) + 1;
+	if (!(s = malloc(n)))
+		return NULL;
+	s[0] = '\0';
+	for (size_t i = 0; i < l->n; i++) {
+		if (i)
+			strcat(s, ",");
+		strcat(s, l->v[i]);
+	}
+	return s;
+}
+
+static int exit_of(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return EXIT_RUN_FAILED;
+}
+
+/* Lease and run; the exit status. */
+static int lease_and_run(gw_pool *pool, gw_pool_request *req, char **cmd)
+{
+	gw_lease *lease;
+	gw_job *job;
+	int rc, status = 0;
+
+	rc = gw_pool_acquire(pool, req, &lease);
+	if (rc == GW_ETIMEDOUT && cancel_wait)
+		return 128 + cancel_wait;   /* interrupted in the queue */
+	if (rc == GW_ETIMEDOUT) {
+		error_msg("%s", gw_error_last());
+		return EXIT_GAVE_UP;
+	}
+	if (rc < 0) {
+		error_msg("%s", gw_error_last());
+		return EXIT_RUN_FAILED;
+	}
+	if ((rc = gw_lease_start(lease, cmd, &job)) < 0) {
+		error_msg("%s", gw_error_last());
+		gw_lease_release(lease);
+		return rc == GW_ENOTFOUND ? EXIT_NOT_FOUND : rc == GW_EPERM ? EXIT_CANNOT_EXEC : EXIT_RUN_FAILED;
+	}
+	while ((rc = gw_job_wait(job, 1000, &status)) == 1)
+		pass_on(job);
+	pass_on(job);
+	gw_job_free(job);
+	gw_lease_release(lease);
+	if (rc < 0) {
+		error_msg("%s", gw_error_last());
+		return EXIT_RUN_FAILED;
+	}
+	return exit_of(status);
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	struct run_opts o = { .gpus = 1, .max_util = -1, .timeout = -1 };
+	gw_pool_request req = GW_POOL_REQUEST_INIT;
+	gw_context *ctx;
+	gw_pool *pool;
+	char **args, *line, *sel;
+	int n, rc;
+
+	if ((n = parse_options(&cmd_run_def, argc, argv, &o, &args)) == PARSE_HELP)
+		return EXIT_OK;
+	if (n < 1)
+		die_usage("run", "no command to run (gpuwise run [OPTIONS] -- CMD [ARGS...])");
+	if (o.no_wait && o.timeout >= 0)
+		die_usage("run", "--no-wait and --timeout exclude each other");
+	/* Copied: argv is reordered by the parser and execve wants it ending
+	 * in NULL. */
+	char **cmd = calloc((size_t)n + 1, sizeof(*cmd));
+
+	if (!cmd)
+		return EXIT_RUN_FAILED;
+	memcpy(cmd, args, (size_t)n * sizeof(*cmd));
+	install_handlers();
+	if (!(ctx = open_context())) {
+		free(cmd);
+		return EXIT_RUN_FAILED;
+	}
+	if (gw_pool_open(&pool, ctx, NULL) < 0) {
+		error_msg("%s", gw_error_last());
+		gw_context_free(ctx);
+		free(cmd);
+		return EXIT_RUN_FAILED;
+	}
+	line = command_line(n, cmd);
+	sel = joined(&o.gpu);
+	req.gpus = o.gpus;
+	req.selectors = sel;
+	req.min_free_bytes = o.min_free;
+	req.max_util_percent = o.max_util;
+	req.timeout_s = o.no_wait ? 0 : o.timeout;
+	req.name = o.name ? o.name : cmd[0];
+	req.command = line;
+	req.cancel = &cancel_wait;
+	rc = lease_and_run(pool, &req, cmd);
+	free(line);
+	free(sel);
+	free(cmd);
+	gw_pool_close(pool);
+	gw_context_free(ctx);
+	return rc;
+}
+
+const struct cmd cmd_run_def = {
+	.name = "run",
+	.fn = cmd_run,
+	.summary = N_("wait for free GPUs, lease them, and run a command on them"),
+	.options = run_options,
+	.args = "-- CMD [ARGS...]",
+	.max_args = -1,
+	.flags = CMD_COMMAND_ARGS,
+	.description =
+		"Wait in the queue, first come first served across every user of this machine, until enough GPUs "
+		"meet the conditions and hold no other gpuwise lease; lease them and run CMD with "
+		"CUDA_VISIBLE_DEVICES set to their UUIDs (MIG UUIDs for MIG devices), CUDA_DEVICE_ORDER=PCI_BUS_ID, "
+		"ROCR_VISIBLE_DEVICES and HIP_VISIBLE_DEVICES when AMD GPUs are leased, and GPUWISE_LEASE set to the "
+		"job number that 'gpuwise ps' shows. An earlier waiter keeps the free GPUs it can use, so a job that "
+		"asks for several GPUs is not starved by a stream of small ones.\n\n"
+		"A lease is a kernel lock (flock) on one file per GPU in the pool folder, GPUWISE_POOL_DIR or "
+		"/var/tmp/gpuwise (created mode 1777 like /tmp when missing; see docs/commands/run.md for a "
+		"shared setup). CMD inherits the lock, so the GPUs are free again as soon as CMD and whatever it "
+		"started have ended, however they end (kill -9 included); no clean-up is ever needed.\n\n"
+		"Options end at CMD: what follows it is CMD's own. TERM, INT, HUP, QUIT, USR1 and USR2 sent to "
+		"gpuwise are passed on to CMD (^C from the terminal reaches CMD directly).",
+	.exit_status = "Exit status: CMD's own (128+N when it died of signal N); 124 when --no-wait or --timeout "
+		       "gave up; 125 when gpuwise failed before CMD started; 126 when CMD cannot be run, 127 when it "
+		       "is not found; 2 on a usage error.",
+};

@@ -1,0 +1,321 @@
+/* The GPU pool's folder, its files and their kernel locks (gpuwise run,
+ * lib/pool/pool.c), and the job that a lease runs.
+ *
+ * The folder is shared between users (DESIGN.md "Sharing GPUs", docs/run.md
+ * "The pool folder"), so nothing in it is trusted: files are opened with
+ * O_NOFOLLOW (a symbolic link someone planted is refused, never followed)
+ * and O_NONBLOCK (a FIFO planted under a lock file's name cannot hang the
+ * open), then must be regular files with one link; anything else is a
+ * clear error naming the file. A lease is an flock(2) on an open file
+ * description: the job inherits it across fork and exec, so it is freed
+ * however the job ends (kill -9, the OOM killer) and no stale-lock clean-up
+ * exists. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "core/sys.h"
+
+int gw__pool_dir_check(const char *dir, bool create)
+{
+	struct stat st;
+	unsigned me = gw__getuid();
+
+	if (gw__sys_lstat(dir, &st) != 0 && errno == ENOENT && create) {
+		/* Shared like /tmp: everyone may add files, nobody may remove
+		 * another user's (sticky). mkdir's mode passes the umask: set
+		 * the bits on the folder we just made. */
+		if (gw__sys_mkdir(dir, 0700) != 0 && errno != EEXIST)
+			return gw__error_set(errno == EACCES ? GW_EPERM : GW_EIO,
+					     "cannot create the pool folder %s: %s (set GPUWISE_POOL_DIR to a folder you may write)",
+					     dir, strerror(errno));
+		if (gw__sys_lstat(dir, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == me) {
+			int fd = gw__sys_open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
+
+			if (fd >= 0) {
+				gw__sys_fchmod(fd, 01777);
+				gw__sys_close(fd);
+			}
+		}
+	}
+	if (gw__sys_lstat(dir, &st) != 0)
+		return gw__error_set(errno == ENOENT ? GW_ENOTFOUND : GW_EIO, "pool folder %s: %s", dir, strerror(errno));
+	if (S_ISLNK(st.st_mode))
+		return gw__error_set(GW_EPERM, "pool folder %s is a symbolic link: refused (it may point anywhere)", dir);
+	if (!S_ISDIR(st.st_mode))
+		return gw__error_set(GW_EINVAL, "pool folder %s is not a folder", dir);
+	/* Another user's folder that others may write without the sticky bit
+	 * lets anyone replace the lock files under us. */
+	if (st.st_uid != me && st.st_uid != 0 && !(st.st_mode & S_ISVTX))
+		return gw__error_set(GW_EPERM,
+				     "pool folder %s belongs to uid %u and has no sticky bit: refused (make it "
+				     "root-owned, or chmod +t it)",
+				     dir, (unsigned)st.st_uid);
+	if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))
+		return gw__error_set(GW_EPERM,
+				     "pool folder %s is writable by others without the sticky bit: refused (chmod +t it)", dir);
+	return 0;
+}
+
+/* Files in the folder are readable and writable by whoever may use the
+ * folder: 0666 in a world-writable one, 0660 in a group one (setgid folder). */
+static mode_t shared_mode(const char *dir)
+{
+	struct stat st;
+
+	if (gw__sys_lstat(dir, &st) != 0 || (st.st_mode & S_IWOTH))
+		return 0666;
+	return (st.st_mode & S_IWGRP) ? 0660 : 0600;
+}
+
+static int checked(const char *path, int fd)
+{
+	struct stat st;
+
+	if (gw__sys_fstat(fd, &st) != 0) {
+		int e = errno;
+
+		gw__sys_close(fd);
+		return gw__error_set(GW_EIO, "%s: %s", path, strerror(e));
+	}
+	if (!S_ISREG(st.st_mode) || st.st_nlink != 1) {
+		gw__sys_close(fd);
+		return gw__error_set(GW_EPERM,
+				     "%s is not a plain file with one link (uid %u, mode %04o): refused; remove it",
+				     path, (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
+	}
+	/* Blocking reads and writes from here on (a regular file never blocks;
+	 * the flag was only there for the open). */
+	return fd;
+}
+
+int gw__pool_open(const char *dir, const char *name, unsigned flags, int *out)
+{
+	char path[4096];
+	int base = O_NOFOLLOW | O_NONBLOCK | ((flags & GW__POOL_INHERIT) ? 0 : O_CLOEXEC);
+	int fd = -1;
+
+	if (!gw__fmt(path, sizeof(path), "%s/%s", dir, name))
+		return gw__error_set(GW_EINVAL, "pool path too long: %s/%s", dir, name);
+	if (flags & GW__POOL_CREATE) {
+		fd = gw__sys_open(path, base | O_RDWR | O_CREAT | O_EXCL, 0600);
+		if (fd >= 0) {
+			/* Made by us: the shared mode, past the umask. */
+			gw__sys_fchmod(fd, (flags & GW__POOL_PRIVATE) ? 0644 : shared_mode(dir));
+			if ((fd = checked(path, fd)) < 0)
+				return fd;
+			*out = fd;
+			return 1;
+		}
+		if (errno != EEXIST)
+			goto failed;
+		if (flags & GW__POOL_EXCL)
+			return gw__error_set(GW_EPERM, "%s exists already", path);
+	}
+	fd = gw__sys_open(path, base | O_RDWR, 0);
+	/* Locks need no write access: another user's 0644 lock file still
+	 * works read-only. */
+	if (fd < 0 && errno == EACCES && !(flags & GW__POOL_WRITE))
+		fd = gw__sys_open(path, base | O_RDONLY, 0);
+	if (fd < 0)
+		goto failed;
+	if ((fd = checked(path, fd)) < 0)
+		return fd;
+	*out = fd;
+	return 0;
+failed:
+	if (errno == ELOOP)
+		return gw__error_set(GW_EPERM, "%s is a symbolic link: refused (someone put it there; remove it)", path);
+	if (errno == ENOENT)
+		return gw__error_set(GW_ENOTFOUND, "%s: %s", path, strerror(errno));
+	return gw__error_set(errno == EACCES ? GW_EPERM : GW_EIO, "cannot open %s: %s", path, strerror(errno));
+}
+
+int gw__pool_lock(int fd, bool exclusive, bool wait)
+{
+	int op = (exclusive ? LOCK_EX : LOCK_SH) | (wait ? 0 : LOCK_NB);
+
+	for (;;) {
+		if (gw__sys_flock(fd, op) == 0)
+			return 0;
+		if (errno == EWOULDBLOCK)
+			return 1;
+		if (errno != EINTR)
+			return gw__error_set(GW_EIO, "flock: %s", strerror(errno));
+	}
+}
+
+void gw__pool_unlock(int fd)
+{
+	if (fd >= 0)
+		gw__sys_flock(fd, LOCK_UN);
+}
+
+void gw__pool_close(int fd)
+{
+	if (fd >= 0)
+		gw__sys_close(fd);
+}
+
+int gw__pool_write(int fd, const char *text)
+{
+	size_t n = strlen(text), done = 0;
+
+	if (gw__sys_lseek(fd, 0, SEEK_SET) != 0 || gw__sys_ftruncate(fd, 0) != 0)
+		return gw__error_set(GW_EIO, "cannot rewrite a pool file: %s", strerror(errno));
+	while (done < n) {
+		ssize_t k = gw__sys_write(fd, text + done, n - done);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return gw__error_set(GW_EIO, "cannot write a pool file: %s", strerror(errno));
+		done += (size_t)k;
+	}
+	return 0;
+}
+
+int gw__pool_read(int fd, char *buf, size_t size)
+{
+	size_t done = 0;
+
+	if (!size || gw__sys_lseek(fd, 0, SEEK_SET) != 0)
+		return gw__error_set(GW_EIO, "cannot read a pool file: %s", strerror(errno));
+	while (done + 1 < size) {
+		ssize_t k = gw__sys_read(fd, buf + done, size - 1 - done);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return gw__error_set(GW_EIO, "cannot read a pool file: %s", strerror(errno));
+		if (k == 0)
+			break;
+		done += (size_t)k;
+	}
+	buf[done] = '\0';
+	return (int)done;
+}
+
+int gw__pool_remove(const char *dir, const char *name)
+{
+	char path[4096];
+
+	if (!gw__fmt(path, sizeof(path), "%s/%s", dir, name))
+		return GW_EINVAL;
+	return gw__sys_unlink(path) == 0 || errno == ENOENT ? 0 : GW_EIO;
+}
+
+/* ---- the job ----------------------------------------------------------------- */
+
+int gw__job_find(const char *name, char *out, size_t outsz)
+{
+	const char *path = getenv("PATH");
+	bool denied = false;
+
+	if (strchr(name, '/')) {
+		if (gw__sys_access(name, X_OK) == 0) {
+			gw__strlcpy(out, name, outsz);
+			return 0;
+		}
+		return gw__error_set(errno == ENOENT ? GW_ENOTFOUND : GW_EPERM, "%s: %s", name, strerror(errno));
+	}
+	/* execvp's default when PATH is unset. */
+	if (!path)
+		path = "/usr/local/bin:/bin:/usr/bin";
+	for (;;) {
+		size_t n = strcspn(path, ":");
+		char cand[4096];
+		struct stat st;
+
+		/* An empty entry is the current folder. */
+		if (gw__fmt(cand, sizeof(cand), "%.*s/%s", n ? (int)n : 1, n ? path : ".", name) &&
+		    gw__sys_stat(cand, &st) == 0 && S_ISREG(st.st_mode)) {
+			if (gw__sys_access(cand, X_OK) == 0) {
+				gw__strlcpy(out, cand, outsz);
+				return 0;
+			}
+			denied = true;
+		}
+		if (!path[n])
+			break;
+		path += n + 1;
+	}
+	return gw__error_set(denied ? GW_EPERM : GW_ENOTFOUND, denied ? "%s: permission denied" : "%s: command not found",
+			     name);
+}
+
+int gw__job_start(const char *path, char *const argv[], char *const envp[], int *pid_out)
+{
+	sigset_t all, old;
+	pid_t pid;
+
+	/* No handler of ours may run in the child between fork and exec. */
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	pid = gw__sys_fork();
+	if (pid == 0) {
+		sigset_t none;
+
+		/* The job starts with default handlers (exec resets caught
+		 * signals) and nothing blocked, whatever our mask was. */
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		gw__sys_execve(path, argv, envp);
+		_exit(errno == ENOENT ? 127 : 126);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (pid < 0)
+		return gw__error_set(GW_EGENERIC, "fork: %s", strerror(errno));
+	*pid_out = (int)pid;
+	return 0;
+}
+
+int gw__job_wait(int pid, int timeout_ms, int *status)
+{
+	struct timespec start, now;
+	long step_us = 500;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	for (;;) {
+		int st;
+		pid_t r = gw__sys_waitpid(pid, &st, WNOHANG);
+		long elapsed_ms;
+		struct timespec ts;
+
+		if (r == pid) {
+			*status = st;
+			return 0;
+		}
+		if (r < 0 && errno != EINTR)
+			return gw__error_set(GW_EGENERIC, "waitpid: %s", strerror(errno));
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		elapsed_ms = (now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000;
+		if (elapsed_ms >= timeout_ms)
+			return 1;
+		/* Short steps first (a quick job's end is seen soon), then at
+		 * most 20 ms; a signal (SIGCHLD, one to forward) ends the wait
+		 * early so the caller can act on it. */
+		ts.tv_sec = 0;
+		ts.tv_nsec = step_us * 1000;
+		if (nanosleep(&ts, NULL) != 0 && errno == EINTR)
+			return (r = gw__sys_waitpid(pid, &st, WNOHANG)) == pid ? (*status = st, 0) : 1;
+		if (step_us < 20000)
+			step_us *= 2;
+	}
+}
+
+int gw__job_kill(int pid, int sig)
+{
+	if (pid <= 0)
+		return GW_EINVAL;
+	return gw__sys_kill(pid, sig) == 0 ? 0 : gw__error_set(GW_EGENERIC, "kill: %s", strerror(errno));
+}

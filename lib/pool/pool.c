@@ -1,0 +1,858 @@
+/* The queue and the leases of `gpuwise run` (include/gpuwise/pool.h).
+ *
+ * The pool folder holds:
+ *   lock            flock'ed exclusively while a process looks at or changes
+ *                   the queue (short: never while a job runs)
+ *   next-ticket     the ticket counter (text), read and bumped under `lock`
+ *   gpu-<UUID>      one per GPU or MIG device: the lease is an flock on it
+ *   job-<ticket>    one per waiting or running job (key=value lines), locked
+ *                   by its owner for as long as it lives; a job file whose
+ *                   lock can be taken belongs to a dead process and is
+ *                   skipped (and removed when we may)
+ * Every OS call goes through lib/core (gw__pool_*, gw__job_*).
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "internal.h"
+
+#define JOB_PREFIX "job-"
+#define RECORD_MAX 8192
+#define MAX_JOBS 4096
+
+typedef struct unit {
+	int device, mig;
+	gw_vendor vendor;
+	char uuid[GW_STR_MAX];
+	char file[GW_STR_MAX + 8];   /* gpu-<UUID>, only [A-Za-z0-9._-] */
+} unit;
+
+struct gw_pool {
+	gw_context *ctx;
+	char dir[4096];
+	unit *units;
+	int nunits;
+	int lock_fd;
+};
+
+struct gw_lease {
+	gw_pool *pool;
+	uint64_t id;
+	double waited;
+	int n;
+	int *units;        /* indices into pool->units */
+	int *fds;          /* their lock files, inherited by the job */
+	int job_fd;
+	char job_file[32];
+	char record[RECORD_MAX];
+};
+
+struct gw_job {
+	int pid;
+};
+
+/* A request as a job file holds it, ours or an earlier waiter's. */
+typedef struct want {
+	uint64_t ticket;
+	unsigned gpus;
+	bool any;
+	bool *eligible;    /* per unit */
+	uint64_t min_free;
+	int max_util;
+} want;
+
+extern char **environ;
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+const char *gw_pool_default_dir(void)
+{
+	const char *d = getenv("GPUWISE_POOL_DIR");
+
+	return d && *d ? d : GW_POOL_DEFAULT_DIR;
+}
+
+/* ---- the units: GPUs, or the MIG devices of a GPU in MIG mode ----------- */
+
+static void unit_file(unit *u)
+{
+	size_t k = 0;
+
+	k = (size_t)snprintf(u->file, sizeof(u->file), "gpu-");
+	for (const char *p = u->uuid; *p && k + 1 < sizeof(u->file); p++) {
+		char c = *p;
+		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+			  c == '.' || c == '_';
+
+		u->file[k++] = ok ? c : '_';
+	}
+	u->file[k] = '\0';
+}
+
+static int add_unit(gw_pool *p, int device, int mig, gw_vendor vendor, const char *uuid)
+{
+	unit *u;
+
+	if (!(u = gw__realloc(p->units, (size_t)(p->nunits + 1) * sizeof(*u))))
+		return GW_ENOMEM;
+	p->units = u;
+	u += p->nunits++;
+	memset(u, 0, sizeof(*u));
+	u->device = device;
+	u->mig = mig;
+	u->vendor = vendor;
+	gw__strlcpy(u->uuid, uuid, sizeof(u->uuid));
+	unit_file(u);
+	return 0;
+}
+
+static int find_units(gw_pool *p)
+{
+	for (int i = 0; i < gw_device_count(p->ctx); i++) {
+		const gw_device_info *d = gw_device_get(p->ctx, i);
+		gw_device_sample s;
+		int rc = 0;
+
+		if (d->health != GW_HEALTH_OK || !GW_VALID(d->uuid) || !d->uuid.s[0] ||
+		    (d->vendor != GW_VENDOR_NVIDIA && d->vendor != GW_VENDOR_AMD))
+			continue;
+		if (gw_device_sample_read(p->ctx, i, &s) == 0 && s.mig_count > 0) {
+			for (int m = 0; m < s.mig_count && rc == 0; m++)
+				if (GW_VALID(s.mig[m].uuid) && s.mig[m].uuid.s[0])
+					rc = add_unit(p, i, m, d->vendor, s.mig[m].uuid.s);
+		} else {
+			char uuid[GW_STR_MAX + 8];
+
+			/* ROCm names AMD GPUs GPU-<unique_id>. */
+			gw__fmt(uuid, sizeof(uuid), "%s%s",
+				d->vendor == GW_VENDOR_AMD && strncmp(d->uuid.s, "GPU-", 4) ? "GPU-" : "", d->uuid.s);
+			rc = add_unit(p, i, -1, d->vendor, uuid);
+		}
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+int gw_pool_open(gw_pool **out, gw_context *ctx, const char *dir)
+{
+	gw_pool *p;
+	int rc;
+
+	if (!out || !ctx)
+		return gw__error_set(GW_EINVAL, "gw_pool_open: NULL argument");
+	if (!dir)
+		dir = gw_pool_default_dir();
+	if ((rc = gw__pool_dir_check(dir, true)) < 0)
+		return rc;
+	if (!(p = gw__calloc(1, sizeof(*p))))
+		return GW_ENOMEM;
+	p->ctx = ctx;
+	p->lock_fd = -1;
+	gw__strlcpy(p->dir, dir, sizeof(p->dir));
+	if ((rc = find_units(p)) < 0 || (rc = gw__pool_open(p->dir, "lock", GW__POOL_CREATE, &p->lock_fd)) < 0) {
+		gw_pool_close(p);
+		return rc;
+	}
+	*out = p;
+	return 0;
+}
+
+void gw_pool_close(gw_pool *pool)
+{
+	if (!pool)
+		return;
+	gw__pool_close(pool->lock_fd);
+	gw__free(pool->units);
+	gw__free(pool);
+}
+
+const char *gw_pool_dir(const gw_pool *pool)
+{
+	return pool ? pool->dir : NULL;
+}
+
+/* ---- job records ------------------------------------------------------------- */
+
+/* One line's value: printable, no newline (command lines come from users). */
+static void clean(char *out, size_t n, const char *s)
+{
+	size_t k = 0;
+
+	for (; s && *s && k + 1 < n; s++)
+		out[k++] = (unsigned char)*s < 0x20 ? ' ' : *s;
+	out[k] = '\0';
+}
+
+static const char *record_get(const char *rec, const char *key, char *out, size_t n)
+{
+	size_t kl = strlen(key);
+
+	for (const char *p = rec; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		if (!strncmp(p, key, kl) && p[kl] == '=') {
+			size_t len = strcspn(p + kl + 1, "\n");
+
+			if (len >= n)
+				len = n - 1;
+			memcpy(out, p + kl + 1, len);
+			out[len] = '\0';
+			return out;
+		}
+	}
+	return NULL;
+}
+
+static bool record_u64(const char *rec, const char *key, uint64_t *v)
+{
+	char buf[32];
+
+	return record_get(rec, key, buf, sizeof(buf)) && gw__parse_u64(buf, v) == 0;
+}
+
+static int unit_by_uuid(const gw_pool *p, const char *uuid, size_t len)
+{
+	for (int i = 0; i < p->nunits; i++)
+		if (strlen(p->units[i].uuid) == len && !strncmp(p->units[i].uuid, uuid, len))
+			return i;
+	return -1;
+}
+
+/* Parse a waiting job's request; false when the record is not one. */
+static bool parse_want(const gw_pool *p, const char *rec, want *w)
+{
+	char buf[RECORD_MAX], state[16];
+	uint64_t v;
+
+	if (!record_get(rec, "state", state, sizeof(state)) || strcmp(state, "waiting"))
+		return false;
+	if (!record_u64(rec, "gpus", &v) || v == 0 || v > 1024)
+		return false;
+	w->gpus = (unsigned)v;
+	w->min_free = record_u64(rec, "min_free", &v) ? v : 0;
+	w->max_util = record_get(rec, "max_util", buf, sizeof(buf)) ? atoi(buf) : -1;
+	if (!record_get(rec, "eligible", buf, sizeof(buf)))
+		return false;
+	w->any = !strcmp(buf, "*");
+	if (!w->any)
+		for (char *s = buf; *s;) {
+			size_t n = strcspn(s, ",");
+			int u = unit_by_uuid(p, s, n);
+
+			if (u >= 0)
+				w->eligible[u] = true;
+			s += n + (s[n] == ',');
+		}
+	return true;
+}
+
+/* ---- conditions on live samples --------------------------------------------- */
+
+typedef struct live {
+	gw_device_sample *s;   /* per device */
+	bool *ok;              /* per device: sample read */
+} live;
+
+static void read_live(gw_pool *p, live *l)
+{
+	for (int i = 0; i < p->nunits; i++) {
+		int d = p->units[i].device;
+
+		if (!l->ok[d])
+			l->ok[d] = gw_device_sample_read(p->ctx, d, &l->s[d]) == 0;
+	}
+}
+
+static bool meets(const gw_pool *p, const live *l, int ui, uint64_t min_free, int max_util)
+{
+	const unit *u = &p->units[ui];
+	const gw_device_sample *s = &l->s[u->device];
+
+	if (min_free == 0 && max_util < 0)
+		return true;
+	if (!l->ok[u->device])
+		return false;
+	if (min_free) {
+		const gw_u64 *f = u->mig >= 0 ? (u->mig < s->mig_count ? &s->mig[u->mig].memory_free : NULL)
+					       : &s->memory_free;
+
+		if (!f || !GW_VALID(*f) || f->v < min_free)
+			return false;
+	}
+	if (max_util >= 0 && (!GW_VALID(s->gpu_util) || s->gpu_util.v > (uint64_t)max_util))
+		return false;
+	return true;
+}
+
+static bool usable(const gw_pool *p, const live *l, const want *w, int ui)
+{
+	return (w->any || w->eligible[ui]) && meets(p, l, ui, w->min_free, w->max_util);
+}
+
+/* ---- the queue ------------------------------------------------------------------ */
+
+static int global_lock(gw_pool *p)
+{
+	return gw__pool_lock(p->lock_fd, true, true);
+}
+
+static void global_unlock(gw_pool *p)
+{
+	gw__pool_unlock(p->lock_fd);
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The job files, sorted (the ticket has a fixed width: name order is
+ * ticket order). */
+static int list_jobs(gw_pool *p, char ***names, size_t *n)
+{
+	int rc = gw__dir_list_match("/", p->dir, JOB_PREFIX, MAX_JOBS, names, n);
+
+	if (rc == GW_ENOTFOUND) {
+		*names = NULL;
+		*n = 0;
+		return 0;
+	}
+	if (rc == 0 && *n > 1)
+		qsort(*names, *n, sizeof(**names), cmp_names);
+	return rc;
+}
+
+static bool ticket_of(const char *name, uint64_t *t)
+{
+	return !strncmp(name, JOB_PREFIX, strlen(JOB_PREFIX)) && strlen(name) == strlen(JOB_PREFIX) + 12 &&
+	       gw__parse_u64(name + strlen(JOB_PREFIX), t) == 0;
+}
+
+/* Read a live job's record into rec; false for a dead job (its file is
+ * removed when we may) or a file that is not a job's. */
+static bool read_live_job(gw_pool *p, const char *name, char *rec, size_t n)
+{
+	int fd, rc;
+	bool alive;
+
+	if (gw__pool_open(p->dir, name, 0, &fd) < 0)
+		return false;
+	rc = gw__pool_lock(fd, true, false);
+	alive = rc == 1;
+	if (rc == 0) {
+		gw__pool_unlock(fd);
+		gw__pool_remove(p->dir, name);
+	}
+	if (alive && gw__pool_read(fd, rec, n) < 0)
+		alive = false;
+	gw__pool_close(fd);
+	return alive;
+}
+
+/* The next ticket, bumped. A counter someone garbled restarts after the
+ * highest job file, so a corrupt file costs nothing. */
+static int take_ticket(gw_pool *p, uint64_t *out)
+{
+	char buf[64], **names;
+	size_t n;
+	uint64_t t = 0;
+	int fd, rc = gw__pool_open(p->dir, "next-ticket", GW__POOL_CREATE | GW__POOL_WRITE, &fd);
+
+	if (rc < 0)
+		return rc;
+	if (gw__pool_read(fd, buf, sizeof(buf)) <= 0 || (buf[strcspn(buf, "\n")] = '\0', gw__parse_u64(buf, &t) < 0) ||
+	    t == 0 || t >= 999999999999ULL) {
+		t = 1;
+		if (list_jobs(p, &names, &n) == 0) {
+			for (size_t i = 0; i < n; i++) {
+				uint64_t k;
+
+				if (ticket_of(names[i], &k) && k >= t)
+					t = k + 1;
+			}
+			gw__dir_list_free(names, n);
+		}
+	}
+	snprintf(buf, sizeof(buf), "%llu\n", (unsigned long long)(t + 1));
+	rc = gw__pool_write(fd, buf);
+	gw__pool_close(fd);
+	if (rc < 0)
+		return rc;
+	*out = t;
+	return 0;
+}
+
+static void uuid_list(const gw_pool *p, const int *units, int n, char *out, size_t size)
+{
+	size_t k = 0;
+
+	out[0] = '\0';
+	for (int i = 0; i < n; i++)
+		k += (size_t)snprintf(out + k, k < size ? size - k : 0, "%s%s", i ? "," : "", p->units[units[i]].uuid);
+	if (k >= size)
+		gw__mark_cut(out, size);
+}
+
+static int write_record(gw_lease *l, const char *state, const want *w, const gw_pool_request *req, int job_pid)
+{
+	gw_pool *p = l->pool;
+	char name[256], cmd[2048], elig[4096], leased[4096] = "";
+	int *idx = gw__calloc((size_t)p->nunits, sizeof(int));
+	int k = 0;
+
+	if (!idx)
+		return GW_ENOMEM;
+	for (int i = 0; i < p->nunits; i++)
+		if (w->any || w->eligible[i])
+			idx[k++] = i;
+	if (w->any)
+		snprintf(elig, sizeof(elig), "*");
+	else
+		uuid_list(p, idx, k, elig, sizeof(elig));
+	gw__free(idx);
+	uuid_list(p, l->units, l->n, leased, sizeof(leased));
+	clean(cmd, sizeof(cmd), req->command);
+	clean(name, sizeof(name), req->name);
+	if (!gw__fmt(l->record, sizeof(l->record),
+		     "state=%s\npid=%d\njob_pid=%d\nuid=%u\nqueued=%.3f\nsince=%.3f\ngpus=%u\neligible=%s\n"
+		     "min_free=%llu\nmax_util=%d\nname=%s\ncommand=%s\nleased=%s\n",
+		     state, (int)gw__getpid(), job_pid, gw__getuid(), now_s() - l->waited, now_s(), w->gpus,
+		     elig, (unsigned long long)w->min_free, w->max_util, name, cmd, leased))
+		gw__mark_cut(l->record, sizeof(l->record));
+	return gw__pool_write(l->job_fd, l->record);
+}
+
+/* Our place in the queue: a ticket and a job file locked by us. */
+static int enqueue(gw_lease *l, const want *w, const gw_pool_request *req)
+{
+	gw_pool *p = l->pool;
+	int rc;
+
+	if ((rc = global_lock(p)) < 0)
+		return rc;
+	if ((rc = take_ticket(p, &l->id)) == 0) {
+		snprintf(l->job_file, sizeof(l->job_file), JOB_PREFIX "%012llu", (unsigned long long)l->id);
+		/* Readable by all (ps), written by us only; the job inherits it
+		 * so the record lives as long as the job. */
+		rc = gw__pool_open(p->dir, l->job_file, GW__POOL_CREATE | GW__POOL_EXCL | GW__POOL_INHERIT | GW__POOL_PRIVATE,
+				   &l->job_fd);
+		if (rc >= 0 && (rc = gw__pool_lock(l->job_fd, true, false)) == 1)
+			rc = gw__error_set(GW_EGENERIC, "%s/%s is locked by another process", p->dir, l->job_file);
+		if (rc >= 0)
+			rc = write_record(l, "waiting", w, req, 0);
+		if (rc < 0 && l->job_fd >= 0) {
+			gw__pool_remove(p->dir, l->job_file);
+			gw__pool_close(l->job_fd);
+			l->job_fd = -1;
+		}
+	}
+	global_unlock(p);
+	return rc < 0 ? rc : 0;
+}
+
+/* Earlier waiters keep the free units they could use, up to their count,
+ * in queue order: what is left may go to us. */
+static void reserve_for_earlier(gw_pool *p, const live *lv, uint64_t mine, bool *free_units)
+{
+	char **names, rec[RECORD_MAX];
+	size_t n;
+	want w;
+
+	if (list_jobs(p, &names, &n) < 0)
+		return;
+	if (!(w.eligible = gw__calloc((size_t)p->nunits, sizeof(bool)))) {
+		gw__dir_list_free(names, n);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint64_t t;
+		unsigned kept = 0;
+
+		if (!ticket_of(names[i], &t) || t >= mine || !read_live_job(p, names[i], rec, sizeof(rec)))
+			continue;
+		memset(w.eligible, 0, (size_t)p->nunits * sizeof(bool));
+		if (!parse_want(p, rec, &w))
+			continue;
+		for (int u = 0; u < p->nunits && kept < w.gpus; u++)
+			if (free_units[u] && usable(p, lv, &w, u)) {
+				free_units[u] = false;
+				kept++;
+			}
+	}
+	gw__free(w.eligible);
+	gw__dir_list_free(names, n);
+}
+
+/* One look at the pool under the global lock: true when the units are
+ * ours (their locks held in l->fds). */
+static int try_take(gw_lease *l, const want *w, const gw_pool_request *req, const live *lv)
+{
+	gw_pool *p = l->pool;
+	int *fds = gw__calloc((size_t)p->nunits, sizeof(int));
+	bool *free_units = gw__calloc((size_t)p->nunits, sizeof(bool));
+	int rc, got = 0;
+
+	if (!fds || !free_units) {
+		gw__free(fds);
+		gw__free(free_units);
+		return GW_ENOMEM;
+	}
+	if ((rc = global_lock(p)) < 0)
+		goto out;
+	for (int u = 0; u < p->nunits; u++) {
+		fds[u] = -1;
+		if (!usable(p, lv, w, u))
+			continue;
+		if ((rc = gw__pool_open(p->dir, p->units[u].file, GW__POOL_CREATE | GW__POOL_INHERIT, &fds[u])) < 0)
+			break;
+		if ((rc = gw__pool_lock(fds[u], true, false)) < 0)
+			break;
+		free_units[u] = rc == 0;
+		rc = 0;
+	}
+	if (rc == 0)
+		reserve_for_earlier(p, lv, l->id, free_units);
+	for (int u = 0; rc == 0 && u < p->nunits && got < (int)w->gpus; u++)
+		if (free_units[u])
+			l->units[got++] = u;
+	if (rc == 0 && got == (int)w->gpus) {
+		for (int i = 0; i < got; i++) {
+			l->fds[i] = fds[l->units[i]];
+			fds[l->units[i]] = -1;
+		}
+		l->n = got;
+		rc = write_record(l, "running", w, req, 0);
+		if (rc == 0)
+			rc = 1;
+		else
+			l->n = 0;
+	}
+	for (int u = 0; u < p->nunits; u++)
+		gw__pool_close(fds[u]);   /* closing drops a lock we took and keep not */
+	global_unlock(p);
+out:
+	gw__free(fds);
+	gw__free(free_units);
+	return rc;
+}
+
+static int resolve_request(gw_pool *p, const gw_pool_request *req, want *w)
+{
+	gw_selection *sel;
+	size_t n;
+	int rc, count = 0;
+
+	w->gpus = req->gpus ? req->gpus : 1;
+	w->min_free = req->min_free_bytes;
+	w->max_util = req->max_util_percent < 0 ? -1 : req->max_util_percent;
+	w->any = !req->selectors || !*req->selectors;
+	if (!w->any) {
+		if ((rc = gw_context_select(p->ctx, req->selectors, &sel, &n)) < 0)
+			return rc;
+		for (size_t i = 0; i < n; i++) {
+			bool found = false;
+
+			for (int u = 0; u < p->nunits; u++) {
+				const unit *x = &p->units[u];
+
+				/* A GPU in MIG mode stands for its MIG devices. */
+				if (x->device == sel[i].device && (sel[i].mig < 0 || x->mig == sel[i].mig)) {
+					w->eligible[u] = found = true;
+				}
+			}
+			if (!found) {
+				gw_selection_free(sel);
+				return gw__error_set(GW_EINVAL, "GPU %d cannot be leased (it cannot be read or has no UUID)",
+						     sel[i].device);
+			}
+		}
+		gw_selection_free(sel);
+	}
+	for (int u = 0; u < p->nunits; u++)
+		count += w->any || w->eligible[u];
+	if ((int)w->gpus > count)
+		return gw__error_set(GW_EINVAL, "%u GPUs asked for, but this machine has %d that can be leased%s", w->gpus,
+				     count, w->any ? "" : " among those selected");
+	return 0;
+}
+
+static void lease_free(gw_lease *l)
+{
+	if (!l)
+		return;
+	for (int i = 0; i < l->n; i++)
+		gw__pool_close(l->fds[i]);
+	if (l->job_fd >= 0) {
+		gw__pool_remove(l->pool->dir, l->job_file);
+		gw__pool_close(l->job_fd);
+	}
+	gw__free(l->units);
+	gw__free(l->fds);
+	gw__free(l);
+}
+
+static void sleep_s(double s)
+{
+	struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
+
+	nanosleep(&ts, NULL);
+}
+
+int gw_pool_acquire(gw_pool *pool, const gw_pool_request *req, gw_lease **out)
+{
+	gw_lease *l;
+	want w = { 0 };
+	live lv = { 0 };
+	double start = mono_s(), poll = req && req->poll_s > 0 ? req->poll_s : 0.1;
+	int rc;
+
+	if (!pool || !req || !out)
+		return gw__error_set(GW_EINVAL, "gw_pool_acquire: NULL argument");
+	if (pool->nunits == 0)
+		return gw__error_set(GW_EINVAL, "this machine has no GPU that can be leased");
+	if (!(l = gw__calloc(1, sizeof(*l))) || !(l->units = gw__calloc((size_t)pool->nunits, sizeof(int))) ||
+	    !(l->fds = gw__calloc((size_t)pool->nunits, sizeof(int))) ||
+	    !(w.eligible = gw__calloc((size_t)pool->nunits, sizeof(bool))) ||
+	    !(lv.s = gw__calloc((size_t)gw_device_count(pool->ctx), sizeof(*lv.s))) ||
+	    !(lv.ok = gw__calloc((size_t)gw_device_count(pool->ctx), sizeof(bool)))) {
+		rc = GW_ENOMEM;
+		goto fail;
+	}
+	l->pool = pool;
+	l->job_fd = -1;
+	if ((rc = resolve_request(pool, req, &w)) < 0 || (rc = enqueue(l, &w, req)) < 0)
+		goto fail;
+	for (;;) {
+		/* Samples outside the lock: a slow driver call never holds up
+		 * the queue. */
+		memset(lv.ok, 0, (size_t)gw_device_count(pool->ctx) * sizeof(bool));
+		read_live(pool, &lv);
+		l->waited = mono_s() - start;
+		if ((rc = try_take(l, &w, req, &lv)) < 0)
+			goto fail;
+		if (rc == 1)
+			break;
+		if (req->timeout_s == 0 || (req->timeout_s > 0 && mono_s() - start >= req->timeout_s) ||
+		    (req->cancel && *req->cancel)) {
+			rc = gw__error_set(GW_ETIMEDOUT, "gave up waiting for %u GPU%s after %.1f s", w.gpus,
+					   w.gpus == 1 ? "" : "s", mono_s() - start);
+			goto fail;
+		}
+		sleep_s(req->timeout_s > 0 && req->timeout_s - (mono_s() - start) < poll ? req->timeout_s - (mono_s() - start)
+											 : poll);
+	}
+	l->waited = mono_s() - start;
+	gw__free(w.eligible);
+	gw__free(lv.s);
+	gw__free(lv.ok);
+	*out = l;
+	return 0;
+fail:
+	gw__free(w.eligible);
+	gw__free(lv.s);
+	gw__free(lv.ok);
+	lease_free(l);
+	return rc;
+}
+
+/* ---- the lease ------------------------------------------------------------------ */
+
+uint64_t gw_lease_id(const gw_lease *lease)
+{
+	return lease ? lease->id : 0;
+}
+
+double gw_lease_waited(const gw_lease *lease)
+{
+	return lease ? lease->waited : 0;
+}
+
+int gw_lease_count(const gw_lease *lease)
+{
+	return lease ? lease->n : 0;
+}
+
+int gw_lease_device(const gw_lease *lease, int i, gw_selection *out)
+{
+	if (!lease || !out || i < 0 || i >= lease->n)
+		return GW_EINVAL;
+	out->device = lease->pool->units[lease->units[i]].device;
+	out->mig = lease->pool->units[lease->units[i]].mig;
+	return 0;
+}
+
+const char *gw_lease_uuid(const gw_lease *lease, int i)
+{
+	if (!lease || i < 0 || i >= lease->n)
+		return NULL;
+	return lease->pool->units[lease->units[i]].uuid;
+}
+
+static const char *const job_vars[] = { "CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "HIP_VISIBLE_DEVICES",
+					"ROCR_VISIBLE_DEVICES", "GPUWISE_LEASE" };
+
+static bool replaced(const char *entry)
+{
+	for (size_t i = 0; i < GW_ARRAY_SIZE(job_vars); i++) {
+		size_t n = strlen(job_vars[i]);
+
+		if (!strncmp(entry, job_vars[i], n) && entry[n] == '=')
+			return true;
+	}
+	return false;
+}
+
+/* "NAME=" plus the UUIDs of the leased units of one vendor (or 0..n-1). */
+static char *vendor_var(const gw_lease *l, const char *name, gw_vendor v, bool indices, int *count)
+{
+	size_t size = strlen(name) + 2 + (size_t)l->n * (GW_STR_MAX + 1), k;
+	char *s = gw__malloc(size);
+	int c = 0;
+
+	if (!s)
+		return NULL;
+	k = (size_t)snprintf(s, size, "%s=", name);
+	for (int i = 0; i < l->n; i++) {
+		const unit *u = &l->pool->units[l->units[i]];
+
+		if (u->vendor != v)
+			continue;
+		if (indices)
+			k += (size_t)snprintf(s + k, size - k, "%s%d", c ? "," : "", c);
+		else
+			k += (size_t)snprintf(s + k, size - k, "%s%s", c ? "," : "", u->uuid);
+		c++;
+	}
+	*count = c;
+	return s;
+}
+
+int gw_lease_environment(const gw_lease *lease, char ***out)
+{
+	size_t n = 0, k = 0;
+	char **env;
+	int amd = 0, nv = 0;
+	bool fail = false;
+
+	if (!lease || !out)
+		return GW_EINVAL;
+	while (environ && environ[n])
+		n++;
+	if (!(env = gw__calloc(n + GW_ARRAY_SIZE(job_vars) + 1, sizeof(*env))))
+		return GW_ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		if (!replaced(environ[i]) && !(env[k++] = gw__strdup(environ[i])))
+			fail = true;
+	/* Every NVIDIA unit by UUID: never an index, which CUDA and NVML may
+	 * number differently. None leased: an empty list hides them all. */
+	fail |= !(env[k++] = vendor_var(lease, "CUDA_VISIBLE_DEVICES", GW_VENDOR_NVIDIA, false, &nv));
+	fail |= !(env[k++] = gw__strdup("CUDA_DEVICE_ORDER=PCI_BUS_ID"));
+	for (int i = 0; i < lease->n; i++)
+		amd += lease->pool->units[lease->units[i]].vendor == GW_VENDOR_AMD;
+	if (amd) {
+		/* ROCR filters by UUID; HIP then numbers what ROCR shows. */
+		fail |= !(env[k++] = vendor_var(lease, "ROCR_VISIBLE_DEVICES", GW_VENDOR_AMD, false, &amd));
+		fail |= !(env[k++] = vendor_var(lease, "HIP_VISIBLE_DEVICES", GW_VENDOR_AMD, true, &amd));
+	}
+	if ((env[k] = gw__malloc(48)))
+		snprintf(env[k], 48, "GPUWISE_LEASE=%llu", (unsigned long long)lease->id);
+	fail |= !env[k++];
+	if (fail) {
+		gw_lease_environment_free(env);
+		return GW_ENOMEM;
+	}
+	(void)nv;
+	*out = env;
+	return 0;
+}
+
+void gw_lease_environment_free(char **env)
+{
+	for (size_t i = 0; env && env[i]; i++)
+		gw__free(env[i]);
+	gw__free(env);
+}
+
+int gw_lease_start(gw_lease *lease, char *const argv[], gw_job **out)
+{
+	char path[4096], **env;
+	gw_job *job;
+	int rc;
+
+	if (!lease || !argv || !argv[0] || !out)
+		return gw__error_set(GW_EINVAL, "gw_lease_start: NULL argument");
+	if ((rc = gw__job_find(argv[0], path, sizeof(path))) < 0)
+		return rc;
+	if (!(job = gw__calloc(1, sizeof(*job))))
+		return GW_ENOMEM;
+	if ((rc = gw_lease_environment(lease, &env)) < 0) {
+		gw__free(job);
+		return rc;
+	}
+	rc = gw__job_start(path, argv, env, &job->pid);
+	gw_lease_environment_free(env);
+	if (rc < 0) {
+		gw__free(job);
+		return rc;
+	}
+	/* ps shows the job's own pid too. */
+	if (global_lock(lease->pool) == 0) {
+		char *p = strstr(lease->record, "\njob_pid=0\n");
+
+		if (p) {
+			char rec[RECORD_MAX];
+
+			gw__fmt(rec, sizeof(rec), "%.*s\njob_pid=%d\n%s", (int)(p - lease->record), lease->record, job->pid,
+				p + strlen("\njob_pid=0\n"));
+			gw__strlcpy(lease->record, rec, sizeof(lease->record));
+			gw__pool_write(lease->job_fd, lease->record);
+		}
+		global_unlock(lease->pool);
+	}
+	*out = job;
+	return 0;
+}
+
+int gw_job_pid(const gw_job *job)
+{
+	return job ? job->pid : -1;
+}
+
+int gw_job_signal(gw_job *job, int sig)
+{
+	return job ? gw__job_kill(job->pid, sig) : GW_EINVAL;
+}
+
+int gw_job_wait(gw_job *job, int timeout_ms, int *status)
+{
+	if (!job || !status)
+		return GW_EINVAL;
+	return gw__job_wait(job->pid, timeout_ms, status);
+}
+
+void gw_job_free(gw_job *job)
+{
+	gw__free(job);
+}
+
+void gw_lease_release(gw_lease *lease)
+{
+	lease_free(lease);
+}

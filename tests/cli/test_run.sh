@@ -1,0 +1,233 @@
+#!/usr/bin/env bash
+# gpuwise run end to end on fake machines, with a private pool folder
+# (GPUWISE_POOL_DIR): jobs that share a GPU serialize, waiters are served
+# in order, kill -9 of a job frees its GPU at once, --no-wait/--timeout give
+# up with 124, --min-free/--max-util follow the machine's live values, the
+# job's environment names the leased GPUs by UUID, signals reach the job,
+# exit statuses pass through, a hostile pool folder gives a clear error,
+# and every process started here has ended when the test ends. Every wait
+# is bounded.
+. "$(dirname "$0")/lib.sh"
+
+STARTED=()
+cleanup() {
+	local p
+	for p in "${STARTED[@]}"; do kill -KILL "$p" 2>/dev/null; done
+	rm -rf "$TMPD"
+}
+trap cleanup EXIT
+
+export GPUWISE_POOL_DIR=$TMPD/pool
+# on MACHINE: the fake machine for every gpuwise started from here on
+# (set directly, not through with-machine, so that $! is gpuwise's pid).
+on() {
+	export GPUWISE_FAKE_MACHINE=$MACHINES/$1/machine.json GPUWISE_ROOT=$EMPTY_ROOT
+	export LD_LIBRARY_PATH=$BUILD/fake
+}
+# bg NAME ARGS...: gpuwise in the background; its pid in $TMPD/NAME.pid
+# (and in STARTED), its output in $TMPD/NAME.{out,err}, its exit status in
+# $TMPD/NAME.rc once it has ended.
+bg() {
+	local n=$1 i
+	shift
+	rm -f "$TMPD/$n.pid"
+	( "$GW" "$@" >"$TMPD/$n.out" 2>"$TMPD/$n.err" & echo $! >"$TMPD/$n.pid"; wait $!; echo $? >"$TMPD/$n.rc" ) 2>/dev/null &
+	for ((i = 0; i < 100; i++)); do [ -s "$TMPD/$n.pid" ] && break; sleep 0.02; done
+	STARTED+=("$(cat "$TMPD/$n.pid")")
+}
+# wait_for FILE-TEST SECONDS: true once the test holds, false after SECONDS.
+wait_for() {
+	local i
+	for ((i = 0; i < $2 * 20; i++)); do
+		eval "$1" && return 0
+		sleep 0.05
+	done
+	return 1
+}
+# Live jobs in a state: their job file is locked (a dead one's file may
+# stay until the next run looks at the queue).
+jobs_in() {
+	local f n=0
+	for f in $(grep -l "^state=$1" "$GPUWISE_POOL_DIR"/job-* 2>/dev/null); do
+		flock -n -x "$f" true 2>/dev/null || n=$((n + 1))
+	done
+	echo $n
+}
+waiting_jobs() { jobs_in waiting; }
+running_jobs() { jobs_in running; }
+now() { date +%s.%N; }
+LOG=$TMPD/log
+
+on laptop-3060
+UUID=$(mjson laptop-3060 'm["nvml"]["devices"][0]["uuid"]')
+
+# --- the environment and exit statuses ---------------------------------------
+run run -- sh -c 'echo "$CUDA_VISIBLE_DEVICES|$CUDA_DEVICE_ORDER|$GPUWISE_LEASE|${HIP_VISIBLE_DEVICES-unset}"; exit 3'
+assert_eq "$rc" 3 "run passes CMD's exit status through"
+assert_eq "${out%|*}" "$UUID|PCI_BUS_ID|1" "CUDA_VISIBLE_DEVICES is the UUID, PCI order, GPUWISE_LEASE the job number"
+assert_eq "${out##*|}" unset "no HIP_VISIBLE_DEVICES without AMD GPUs"
+CUDA_VISIBLE_DEVICES=7 run run -- sh -c 'echo $CUDA_VISIBLE_DEVICES'
+assert_eq "$out" "$UUID" "an inherited CUDA_VISIBLE_DEVICES is replaced"
+run run -- sh -c 'kill -9 $$'
+assert_eq "$rc" 137 "a job killed by signal 9 gives 128+9"
+run run -- no-such-command-gpuwise
+assert_eq "$rc" 127 "a command that does not exist gives 127"
+assert_contains "$err" "no-such-command-gpuwise: command not found" "and says so"
+run run -- /etc/passwd
+assert_eq "$rc" 126 "a file that cannot be run gives 126"
+run run
+assert_eq "$rc" 2 "no command is a usage error"
+run run --gpus 2 -- true
+assert_eq "$rc" 125 "more GPUs than the machine has: gpuwise fails before CMD (125)"
+assert_contains "$err" "2 GPUs asked for, but this machine has 1" "and says why"
+run run --gpu 5 -- true
+assert_eq "$rc" 125 "a selector that matches nothing: 125"
+run run -- sh -c 'echo "$@"' sh --gpus 3 -- --json
+assert_eq "$out" "--gpus 3 -- --json" "options end at CMD: the rest is CMD's own"
+run run --no-wait --timeout 1 -- true
+assert_eq "$rc" 2 "--no-wait with --timeout is a usage error"
+run run --help
+assert_contains "$out" "--max-util PCT" "--help lists the options"
+
+# --- two jobs on a 1-GPU machine never overlap -------------------------------
+: >"$LOG"
+job='echo "start $0 $(date +%s.%N)" >>'"$LOG"'; sleep 0.4; echo "end $0 $(date +%s.%N)" >>'"$LOG"
+bg a run -- sh -c "$job" A
+bg b run -- sh -c "$job" B
+wait_for '[ -f $TMPD/a.rc ] && [ -f $TMPD/b.rc ]' 20 || fail "two runs did not end within 20 s"
+assert_eq "$(cat "$TMPD/a.rc")$(cat "$TMPD/b.rc")" 00 "both jobs ran"
+checks=$((checks + 1))
+python3 - "$LOG" <<'EOF' || fail "two jobs on one GPU overlapped: $(cat "$LOG")"
+import sys
+ev = [l.split() for l in open(sys.argv[1])]
+iv = {}
+for kind, name, t in ev:
+    iv.setdefault(name, {})[kind] = float(t)
+(a, b) = iv.values()
+assert a["end"] <= b["start"] or b["end"] <= a["start"], iv
+EOF
+
+# --- first come, first served with three waiters ----------------------------
+: >"$LOG"
+bg holder run -- sleep 1
+wait_for '[ "$(running_jobs)" = 1 ]' 10 || fail "the holder did not start"
+for w in W1 W2 W3; do
+	bg "$w" run -- sh -c 'echo $0 >>'"$LOG" "$w"
+	wait_for '[ "$(waiting_jobs)" -ge '"${w#W}"' ]' 10 || fail "$w did not queue"
+done
+wait_for '[ -f $TMPD/W3.rc ]' 20 || fail "the waiters did not finish"
+assert_eq "$(tr '\n' ' ' <"$LOG")" "W1 W2 W3 " "waiters start in the order they came"
+
+# --- --no-wait and --timeout give up with 124 ---------------------------------
+bg holder2 run -- sleep 3
+wait_for '[ "$(running_jobs)" = 1 ]' 10 || fail "the holder did not start"
+run run --no-wait -- echo ran
+assert_eq "$rc" 124 "--no-wait on a leased GPU exits 124"
+assert_eq "$out" "" "and CMD did not run"
+assert_contains "$err" "gave up waiting" "and says why"
+t0=$(now)
+run run --timeout 0.5 -- echo ran
+t1=$(now)
+assert_eq "$rc" 124 "--timeout exits 124 when the GPU stays leased"
+checks=$((checks + 1))
+python3 -c "import sys; d=$t1-$t0; sys.exit(0 if 0.5 <= d < 2.5 else 1)" || fail "--timeout 0.5 took $t0..$t1"
+kill -KILL "$(cat "$TMPD/holder2.pid")"
+
+# --- kill -9 of a job's process group frees the GPU within a second ----------
+wait_for '[ "$(running_jobs)" = 0 ]' 10
+setsid "$GW" run -- sh -c 'echo $$ >'"$TMPD/victim.pid"'; sleep 60' &
+STARTED+=($!)
+disown $!
+wait_for '[ -s $TMPD/victim.pid ]' 10 || fail "the victim did not start"
+vpid=$(cat "$TMPD/victim.pid")
+bg next run --timeout 20 -- sh -c 'date +%s.%N >'"$TMPD/next.start"
+wait_for '[ "$(waiting_jobs)" = 1 ]' 10 || fail "the next job did not queue"
+pgid=$(ps -o pgid= -p "$vpid" | tr -d ' ')
+t0=$(now)
+kill -KILL -- "-$pgid"
+wait_for '[ -s $TMPD/next.start ]' 5 || fail "the GPU was not handed on after kill -9"
+checks=$((checks + 1))
+handover=$(python3 -c "print('%.3f' % ($(cat "$TMPD/next.start" 2>/dev/null || echo 99) - $t0))")
+python3 -c "import sys; sys.exit(0 if $handover < 1.0 else 1)" || fail "hand-over after kill -9 took $handover s"
+echo "run: hand-over after kill -9: $handover s"
+wait_for '[ -f $TMPD/next.rc ]' 10
+assert_eq "$(cat "$TMPD/next.rc" 2>/dev/null)" 0 "the next job ran"
+
+# --- signals reach the job ------------------------------------------------------
+bg sig run -- sh -c 'trap "echo got-TERM >'"$TMPD/sig.got"'; exit 7" TERM; echo $$ >'"$TMPD/sig.pid"'; while :; do sleep 0.05; done'
+wait_for '[ -s $TMPD/sig.pid ]' 10 || fail "the signal job did not start"
+gwpid=$(ps -o ppid= -p "$(cat "$TMPD/sig.pid")" | tr -d ' ')
+assert_eq "$(ps -o comm= -p "$gwpid")" gpuwise "the job's parent is gpuwise"
+kill -TERM "$gwpid"
+wait_for '[ -f $TMPD/sig.rc ]' 10 || fail "SIGTERM to gpuwise did not end the job"
+assert_eq "$(cat "$TMPD/sig.got" 2>/dev/null)" got-TERM "SIGTERM sent to gpuwise reached CMD"
+assert_eq "$(cat "$TMPD/sig.rc")" 7 "and CMD's exit status came back"
+
+# A signal while still in the queue ends the wait (CMD never runs).
+bg holder3 run -- sleep 3
+wait_for '[ "$(running_jobs)" = 1 ]' 10
+bg queued run -- touch "$TMPD/queued.ran"
+wait_for '[ "$(waiting_jobs)" = 1 ]' 10 || fail "the job did not queue"
+qpid=$(cat "$TMPD/queued.pid")
+kill -TERM "$qpid"
+wait_for '[ -f $TMPD/queued.rc ]' 5 || fail "SIGTERM did not end the wait"
+assert_eq "$(cat "$TMPD/queued.rc")" 143 "a waiter ended by SIGTERM exits 128+15"
+assert_eq "$([ -e "$TMPD/queued.ran" ] && echo ran)" "" "and its command never ran"
+assert_eq "$(waiting_jobs)" 0 "and it left the queue"
+kill -KILL "$(cat "$TMPD/holder3.pid")"
+
+# --- --min-free and --max-util follow the machine's values ---------------------
+on h100-8x
+wait_for '[ "$(running_jobs)" = 0 ]' 10
+pick() { mjson h100-8x "','.join(d['uuid'] for d in m['nvml']['devices'] if $1)"; }
+run run --gpus 3 --max-util 10 -- sh -c 'echo $CUDA_VISIBLE_DEVICES'
+assert_eq "$out" "$(pick "d['utilization']['gpu'] <= 10")" "--max-util 10 takes the GPUs at most 10 % busy"
+run run --gpus 3 --min-free 60GiB -- sh -c 'echo $CUDA_VISIBLE_DEVICES'
+assert_eq "$out" "$(pick "d['memory']['total'] - d['memory']['reserved'] - d['memory']['used'] >= 60 * 2**30")" \
+	"--min-free 60GiB takes the GPUs with that much free"
+run run --gpus 4 --max-util 10 --no-wait -- true
+assert_eq "$rc" 124 "no 4 GPUs are idle enough: --no-wait gives up"
+run run --gpus 2 --gpu 7,6 -- sh -c 'echo $CUDA_VISIBLE_DEVICES'
+assert_eq "$out" "$(pick "d['minor_number'] in (6, 7)")" "--gpu picks from the GPUs named"
+
+# --- MIG devices are leased one by one ------------------------------------------
+on a100-mig
+run run --gpus 3 --gpu 0 -- sh -c 'echo $CUDA_VISIBLE_DEVICES'
+assert_eq "$out" "$(mjson a100-mig "','.join(g['uuid'] for g in m['nvml']['devices'][0]['mig']['devices'])")" \
+	"a GPU in MIG mode is leased as its MIG devices, by MIG UUID"
+
+# --- a hostile pool folder is a clear error, never followed ------------------------
+on laptop-3060
+rm -f "$GPUWISE_POOL_DIR/gpu-$UUID"
+ln -s /etc/passwd "$GPUWISE_POOL_DIR/gpu-$UUID"
+run run -- true
+assert_eq "$rc" 125 "a planted symbolic link: 125"
+assert_contains "$err" "is a symbolic link: refused" "and says so"
+rm -f "$GPUWISE_POOL_DIR/gpu-$UUID"
+mkfifo "$GPUWISE_POOL_DIR/gpu-$UUID"
+timeout 10 "$GW" run -- true >/dev/null 2>"$TMPD/err"
+assert_eq "$?" 125 "a FIFO under a lock file's name: 125, no hang"
+assert_contains "$(cat "$TMPD/err")" "not a plain file" "and says so"
+rm -f "$GPUWISE_POOL_DIR/gpu-$UUID"
+echo garbage >"$GPUWISE_POOL_DIR/next-ticket"
+printf 'state=waiting\ngpus=99999\n\x01\xff' >"$GPUWISE_POOL_DIR/job-000000000007"
+run run -- sh -c 'echo $GPUWISE_LEASE'
+assert_eq "$rc" 0 "a garbled counter and a stray job file do not stop a run"
+assert_ne "$out" "" "the job still gets a number"
+ln -s "$TMPD" "$TMPD/pool-link"
+GPUWISE_POOL_DIR=$TMPD/pool-link run run -- true
+assert_eq "$rc" 125 "a pool folder that is a symbolic link is refused"
+mkdir -m 0777 "$TMPD/open-pool"
+chmod 0777 "$TMPD/open-pool"
+GPUWISE_POOL_DIR=$TMPD/open-pool run run -- true
+assert_eq "$rc" 125 "a world-writable pool folder without the sticky bit is refused"
+assert_contains "$err" "sticky" "and the message says how to fix it"
+GPUWISE_POOL_DIR=$TMPD/new-pool run run -- true
+assert_eq "$(stat -c %a "$TMPD/new-pool")" 1777 "a missing pool folder is created like /tmp (1777)"
+
+# --- every process started here has ended --------------------------------------
+for p in "${STARTED[@]}"; do kill -KILL "$p" 2>/dev/null; done
+wait_for '[ -z "$(pgrep -f "$TMPD" 2>/dev/null)" ]' 5
+left=$(pgrep -af "$TMPD" 2>/dev/null)
+assert_eq "$left" "" "no process of the test is left"
+finish
