@@ -68,14 +68,17 @@ else
 fi
 
 # ---- Kubernetes ---------------------------------------------------------
-KV=$TOP/build/venv/bin/kubernetes-validate
+# Through the venv's python, not its console script: a venv's scripts carry
+# the absolute path of the python that installed them in their #! line,
+# which breaks when the venv is shared between checkouts.
+VPY=$TOP/build/venv/bin/python
 K8S=deploy/kubernetes/gpuwise-exporter.yaml
-if [ -x "$KV" ]; then
+if [ -x "$VPY" ] && "$VPY" -c 'import kubernetes_validate' 2>/dev/null; then
 	checks=$((checks + 1))
-	timeout 120 "$KV" --strict --quiet "$K8S" >"$TMPD/out" 2>&1 || fail "kubernetes-validate: $(tail -5 "$TMPD/out")"
+	timeout 120 "$VPY" -m kubernetes_validate --strict --quiet "$K8S" >"$TMPD/out" 2>&1 || fail "kubernetes-validate: $(tail -5 "$TMPD/out")"
 	sed 's/containerPort: 9400/containerPort: "ninety-four"/' "$K8S" >"$TMPD/broken.yaml"
 	checks=$((checks + 1))
-	! timeout 120 "$KV" --strict --quiet "$TMPD/broken.yaml" >/dev/null 2>&1 ||
+	! timeout 120 "$VPY" -m kubernetes_validate --strict --quiet "$TMPD/broken.yaml" >/dev/null 2>&1 ||
 		fail "kubernetes-validate accepts a port that is not a number (the check is vacuous)"
 else
 	echo "SKIP: kubernetes-validate is not installed (scripts/setup installs it into build/venv)"
