@@ -412,11 +412,60 @@ static void render_info(struct sbuf *b, const struct exp_snapshot *s, enum exp_n
 	}
 }
 
+/* nvidia_gpu_exporter's series that are not one row of the metric table:
+ * nvidia_smi_index (dashboard 14574 takes its job and instance variables
+ * from it, so without it the dashboard shows nothing) and one 0/1 series per
+ * clock event reason (nvidia-smi's clocks_event_reasons.* fields, "Active" =
+ * 1), from NVML's bit mask. */
+static const struct {
+	const char *field;
+	uint64_t bit;
+} smi_reasons[] = {
+	{ "gpu_idle", 0x1 },
+	{ "applications_clocks_setting", 0x2 },
+	{ "sw_power_cap", 0x4 },
+	{ "hw_slowdown", 0x8 },
+	{ "sync_boost", 0x10 },
+	{ "sw_thermal_slowdown", 0x20 },
+	{ "hw_thermal_slowdown", 0x40 },
+	{ "hw_power_brake_slowdown", 0x80 },
+};
+
+static void render_smi_extras(struct sbuf *b, const struct exp_snapshot *s)
+{
+	char name[96], help[96];
+
+	for (int r = -1; r < (int)(sizeof(smi_reasons) / sizeof(smi_reasons[0])); r++) {
+		bool header = false;
+
+		if (r < 0) {
+			snprintf(name, sizeof(name), "nvidia_smi_index");
+			snprintf(help, sizeof(help), "index");
+		} else {
+			snprintf(name, sizeof(name), "nvidia_smi_clocks_event_reasons_%s", smi_reasons[r].field);
+			snprintf(help, sizeof(help), "clocks_event_reasons.%s", smi_reasons[r].field);
+		}
+		for (int i = 0; i < s->count; i++) {
+			const struct exp_device *d = &s->dev[i];
+
+			if (!in_scheme(d, EXP_NAMES_NVIDIA_SMI) || (r >= 0 && !GW_VALID(d->sample.throttle_reasons)))
+				continue;
+			if (!header)
+				put_family(b, name, "gauge", help), header = true;
+			sb_puts(b, name);
+			put_device_labels(b, s, d, EXP_NAMES_NVIDIA_SMI, NULL);
+			put_value(b, r < 0 ? (double)d->info.index : (d->sample.throttle_reasons.v & smi_reasons[r].bit) != 0);
+		}
+	}
+}
+
 /* Every device metric of the library's metric table in the chosen naming
  * scheme (names, types, HELP texts and unit scales come from the table). */
 static void render_device_metrics(struct sbuf *b, const struct exp_snapshot *s, enum exp_names names)
 {
 	render_info(b, s, names);
+	if (names == EXP_NAMES_NVIDIA_SMI)
+		render_smi_extras(b, s);
 	for (int id = 0; id < gw_metric_count(); id++)
 		render_family(b, s, names, id);
 }
