@@ -594,9 +594,14 @@ static const char page_style[] =
 	".gpu h2{font-size:1.05em;margin:0 0 .4em}.down{border-color:#c33}.down h2{color:#c33}"
 	".row{display:flex;align-items:center;gap:.5em;margin:.2em 0}.row span:first-child{width:6.5em}"
 	".bar{flex:1;height:1em;background:#eee;border-radius:3px;overflow:hidden}"
-	".bar div{height:100%;background:#3a7}.bar .hot{background:#d73}.val{width:9em;text-align:right;font-variant-numeric:tabular-nums}"
+	".bar div{height:100%;background:#3a7}.bar .hot{background:#d73}"
+	".val{width:10.5em;text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}"
 	"table{border-collapse:collapse;width:100%;margin-top:.4em;font-size:.9em}td,th{text-align:left;padding:.15em .4em;"
-	"border-top:1px solid #eee;overflow-wrap:anywhere}.muted{color:#777}";
+	"border-top:1px solid #eee;white-space:nowrap}td:nth-child(3){white-space:normal;overflow-wrap:anywhere;width:100%}"
+	".muted{color:#777}"
+	/* A phone: label and value on one line, the bar under them, full width. */
+	"@media(max-width:32em){.row{flex-wrap:wrap;gap:0 .5em}.row span:first-child{width:auto}"
+	".val{width:auto;margin-left:auto}.bar{order:3;flex-basis:100%}}";
 
 /* One bar: label, filled to pct (0-100, clamped), and the value as text. */
 static void put_bar(struct sbuf *b, const char *label, double pct, bool hot, const char *value)

@@ -7,7 +7,14 @@ cleanup_started() {
 	for p in "${STARTED[@]}"; do
 		kill -TERM "$p" 2>/dev/null
 	done
-	sleep 0.2
+	for _ in $(seq 30); do   # up to 3 s to stop cleanly
+		alive=0
+		for p in "${STARTED[@]}"; do
+			kill -0 "$p" 2>/dev/null && alive=1
+		done
+		[ $alive = 0 ] && break
+		sleep 0.1
+	done
 	for p in "${STARTED[@]}"; do
 		kill -KILL "$p" 2>/dev/null
 	done
