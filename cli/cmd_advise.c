@@ -44,7 +44,7 @@ static const char *parse_count(void *field, const char *s)
 	errno = 0;
 	v = strtod(s, &end);
 	if (end == s || errno || !(v >= 1))
-		return "needs a whole number of at least 1";
+		return N_("needs a whole number of at least 1");
 	switch (*end) {
 	case 'k': case 'K': v *= 1e3; end++; break;
 	case 'm': case 'M': v *= 1e6; end++; break;
@@ -53,7 +53,7 @@ static const char *parse_count(void *field, const char *s)
 	default: break;
 	}
 	if (*end || v != floor(v) || v > 1099511627776.0)
-		return "needs a whole number of at least 1 (K, M, B, T suffixes allowed)";
+		return N_("needs a whole number of at least 1 (K, M, B, T suffixes allowed)");
 	*(uint64_t *)field = (uint64_t)v;
 	return NULL;
 }
@@ -73,7 +73,7 @@ static const char *parse_size(void *field, const char *s)
 	errno = 0;
 	v = strtod(s, &end);
 	if (end == s || errno || !(v > 0))
-		return "needs a size such as 24GiB, 16GB or 81559MiB";
+		return N_("needs a size such as 24GiB, 16GB or 81559MiB");
 	while (*end == ' ')
 		end++;
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
@@ -81,11 +81,11 @@ static const char *parse_size(void *field, const char *s)
 			continue;
 		v *= units[i].mult;
 		if (v < 1 || v > 1125899906842624.0)
-			return "needs a size from 1 byte to 1 PiB";
+			return N_("needs a size from 1 byte to 1 PiB");
 		*(uint64_t *)field = (uint64_t)v;
 		return NULL;
 	}
-	return "needs a size such as 24GiB, 16GB or 81559MiB (units: B, KB, MB, GB, TB, KiB, MiB, GiB, TiB)";
+	return N_("needs a size such as 24GiB, 16GB or 81559MiB (units: B, KB, MB, GB, TB, KiB, MiB, GiB, TiB)");
 }
 
 /* A vocabulary option's value: the names come from the library's table. */
@@ -97,7 +97,7 @@ static int vocab_value(const char *kind, const char *opt, const char *s)
 		return 0;   /* not given: the library's default (value 0) */
 	v = gw_advise_value(kind, s);
 	if (v < 0 || (v == 0 && !strcmp(s, "auto")))
-		die_usage("advise", "option '--%s' must be one of: %s", opt, gw_advise_names(kind));
+		die_usage("advise", _("option '--%s' must be one of: %s"), opt, gw_advise_names(kind));
 	return v;
 }
 
@@ -114,48 +114,48 @@ static void convert_vocabs(struct advise_opts *o)
 
 #define O struct advise_opts
 static const struct option advise_options[] = {
-	OPT_BOOL(0, "json", O, json, "print {\"gpuwise_version\", \"model\", \"options\", \"per_gpu\": "
+	OPT_BOOL(0, "json", O, json, N_("print {\"gpuwise_version\", \"model\", \"options\", \"per_gpu\": "
 		 "{\"peak_allocated_bytes\", \"peak_reserved_bytes\", \"peak_device_bytes\", \"breakdown\"}, "
-		 "\"targets\": [{\"gpu\", \"memory_bytes\", \"fits\", \"max_micro_batch\"}], \"plan\"}"),
-	OPT_BOOL(0, "list-models", O, list_models, "list the catalogue's models with their parameter counts"),
-	OPT_BOOL(0, "hardware", O, hardware, "rank the spec table's GPUs for the run: fits, largest micro-batch, "
-		 "estimated step time and tokens/s (at 40 % of peak FLOPs, 80 % of memory bandwidth)"),
-	OPT_STRING(0, "task", O, task_s, "TASK", "train (full fine-tuning, the default), lora, qlora or infer"),
-	OPT_CALLBACK(0, "batch", O, batch, "N", "micro-batch per GPU (default 1)", parse_count),
-	OPT_CALLBACK(0, "seq", O, seq, "N", "tokens per sample; for infer the prompt plus the generated tokens "
-		     "(default: 2048 for decoders, 512 otherwise, at most the model's positions)", parse_count),
-	OPT_CALLBACK(0, "new-tokens", O, new_tokens, "N", "infer: tokens generated (part of --seq)", parse_count),
-	OPT_STRING(0, "precision", O, precision_s, "P", "fp32, tf32, amp-fp16, amp-bf16 (fp32 weights with "
+		 "\"targets\": [{\"gpu\", \"memory_bytes\", \"fits\", \"max_micro_batch\"}], \"plan\"}")),
+	OPT_BOOL(0, "list-models", O, list_models, N_("list the catalogue's models with their parameter counts")),
+	OPT_BOOL(0, "hardware", O, hardware, /* xgettext:no-c-format */ N_("rank the spec table's GPUs for the run: fits, largest micro-batch, "
+		 "estimated step time and tokens/s (at 40 % of peak FLOPs, 80 % of memory bandwidth)")),
+	OPT_STRING(0, "task", O, task_s, "TASK", N_("train (full fine-tuning, the default), lora, qlora or infer")),
+	OPT_CALLBACK(0, "batch", O, batch, "N", N_("micro-batch per GPU (default 1)"), parse_count),
+	OPT_CALLBACK(0, "seq", O, seq, "N", N_("tokens per sample; for infer the prompt plus the generated tokens "
+		     "(default: 2048 for decoders, 512 otherwise, at most the model's positions)"), parse_count),
+	OPT_CALLBACK(0, "new-tokens", O, new_tokens, "N", N_("infer: tokens generated (part of --seq)"), parse_count),
+	OPT_STRING(0, "precision", O, precision_s, "P", N_("fp32, tf32, amp-fp16, amp-bf16 (fp32 weights with "
 		     "autocast), fp16 or bf16 (pure half precision); default by compute capability: amp-bf16 from "
-		     "8.0, amp-fp16 on 7.x, fp32 before (infer: bf16, fp16, fp32)"),
-	OPT_STRING(0, "weights", O, weights_s, "W", "storage of the weights: fp32, fp16, bf16, int8, nf4, nf4-dq "
-		     "or gptq4 (default from --precision; qlora: nf4-dq)"),
-	OPT_STRING(0, "optimizer", O, optimizer_s, "OPT", "adamw (default), adam, sgd, sgd-momentum, adafactor, "
-		     "adamw-8bit or paged-adamw-8bit"),
-	OPT_CALLBACK(0, "grad-accum", O, grad_accum, "N", "gradient accumulation steps (default 1)", parse_count),
-	OPT_BOOL(0, "checkpointing", O, checkpointing, "activation (gradient) checkpointing of every layer"),
-	OPT_CALLBACK(0, "lora-rank", O, lora_rank, "R", "LoRA rank on the attention q and v projections "
-		     "(default 8)", parse_count),
-	OPT_CALLBACK(0, "gpus", O, gpus, "N", "GPUs the run is spread over (default 1)", parse_count),
-	OPT_STRING(0, "strategy", O, strategy_s, "S", "ddp (default), fsdp, zero1, zero2 or zero3"),
-	OPT_STRING(0, "offload", O, offload_s, "WHAT", "none (default), optimizer, or params (zero3/fsdp): "
-		     "kept in CPU memory"),
-	OPT_STRING(0, "attention", O, attention_s, "A", "eager, sdpa or flash (default: sdpa, eager for T5)"),
-	OPT_CALLBACK(0, "target-batch", O, target_batch, "N", "samples per optimizer step the plan must reach "
-		     "(default: batch × grad-accum × gpus)", parse_count),
-	OPT_STRING(0, "gpu", O, gpu, "SEL|NAME", "a GPU of this machine (index, UUID prefix) or a spec-table "
-		   "name such as A100-SXM4-40GB, RTX 4090, V100-SXM2-16GB (default: this machine's GPUs)"),
-	OPT_CALLBACK(0, "memory", O, memory, "SIZE", "check the fit against this much GPU memory (24GiB, "
-		     "16GB); with --gpu NAME it replaces the table's size", parse_size),
-	OPT_CALLBACK(0, "params", O, params, "N", "a model of your own with N parameters (7B, 350M), described by "
-		     "--layers, --hidden, --heads and --vocab", parse_count),
-	OPT_CALLBACK(0, "layers", O, layers, "N", "with --params: transformer layers", parse_count),
-	OPT_CALLBACK(0, "hidden", O, hidden, "N", "with --params: hidden size", parse_count),
-	OPT_CALLBACK(0, "heads", O, heads, "N", "with --params: attention heads", parse_count),
-	OPT_CALLBACK(0, "kv-heads", O, kv_heads, "N", "with --params: key/value heads (GQA; default --heads)",
+		     "8.0, amp-fp16 on 7.x, fp32 before (infer: bf16, fp16, fp32)")),
+	OPT_STRING(0, "weights", O, weights_s, "W", N_("storage of the weights: fp32, fp16, bf16, int8, nf4, nf4-dq "
+		     "or gptq4 (default from --precision; qlora: nf4-dq)")),
+	OPT_STRING(0, "optimizer", O, optimizer_s, "OPT", N_("adamw (default), adam, sgd, sgd-momentum, adafactor, "
+		     "adamw-8bit or paged-adamw-8bit")),
+	OPT_CALLBACK(0, "grad-accum", O, grad_accum, "N", N_("gradient accumulation steps (default 1)"), parse_count),
+	OPT_BOOL(0, "checkpointing", O, checkpointing, N_("activation (gradient) checkpointing of every layer")),
+	OPT_CALLBACK(0, "lora-rank", O, lora_rank, "R", N_("LoRA rank on the attention q and v projections "
+		     "(default 8)"), parse_count),
+	OPT_CALLBACK(0, "gpus", O, gpus, "N", N_("GPUs the run is spread over (default 1)"), parse_count),
+	OPT_STRING(0, "strategy", O, strategy_s, "S", N_("ddp (default), fsdp, zero1, zero2 or zero3")),
+	OPT_STRING(0, "offload", O, offload_s, "WHAT", N_("none (default), optimizer, or params (zero3/fsdp): "
+		     "kept in CPU memory")),
+	OPT_STRING(0, "attention", O, attention_s, "A", N_("eager, sdpa or flash (default: sdpa, eager for T5)")),
+	OPT_CALLBACK(0, "target-batch", O, target_batch, "N", N_("samples per optimizer step the plan must reach "
+		     "(default: batch × grad-accum × gpus)"), parse_count),
+	OPT_STRING(0, "gpu", O, gpu, "SEL|NAME", N_("a GPU of this machine (index, UUID prefix) or a spec-table "
+		   "name such as A100-SXM4-40GB, RTX 4090, V100-SXM2-16GB (default: this machine's GPUs)")),
+	OPT_CALLBACK(0, "memory", O, memory, "SIZE", N_("check the fit against this much GPU memory (24GiB, "
+		     "16GB); with --gpu NAME it replaces the table's size"), parse_size),
+	OPT_CALLBACK(0, "params", O, params, "N", N_("a model of your own with N parameters (7B, 350M), described by "
+		     "--layers, --hidden, --heads and --vocab"), parse_count),
+	OPT_CALLBACK(0, "layers", O, layers, "N", N_("with --params: transformer layers"), parse_count),
+	OPT_CALLBACK(0, "hidden", O, hidden, "N", N_("with --params: hidden size"), parse_count),
+	OPT_CALLBACK(0, "heads", O, heads, "N", N_("with --params: attention heads"), parse_count),
+	OPT_CALLBACK(0, "kv-heads", O, kv_heads, "N", N_("with --params: key/value heads (GQA; default --heads)"),
 		     parse_count),
-	OPT_CALLBACK(0, "vocab", O, vocab, "N", "with --params: vocabulary size", parse_count),
-	OPT_CALLBACK(0, "intermediate", O, intermediate, "N", "with --params: MLP width (default 4 × hidden)",
+	OPT_CALLBACK(0, "vocab", O, vocab, "N", N_("with --params: vocabulary size"), parse_count),
+	OPT_CALLBACK(0, "intermediate", O, intermediate, "N", N_("with --params: MLP width (default 4 × hidden)"),
 		     parse_count),
 	OPT_END()
 };
@@ -178,17 +178,17 @@ static int read_config(const char *arg, char **out, size_t *len)
 	else
 		snprintf(path, sizeof(path), "%s", arg);
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
-		error_msg("cannot read '%s': %s", path, strerror(errno));
+		error_msg(_("cannot read '%s': %s"), path, strerror(errno));
 		return -1;
 	}
 	if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
-		error_msg("'%s' is not a regular file", path);
+		error_msg(_("'%s' is not a regular file"), path);
 		close(fd);
 		return -1;
 	}
 	if (!(buf = malloc(CONFIG_MAX + 1))) {
 		close(fd);
-		error_msg("out of memory");
+		error_msg(_("out of memory"));
 		return -1;
 	}
 	for (;;) {
@@ -197,7 +197,7 @@ static int read_config(const char *arg, char **out, size_t *len)
 			continue;
 		if (r <= 0) {
 			if (r < 0) {
-				error_msg("cannot read '%s': %s", path, strerror(errno));
+				error_msg(_("cannot read '%s': %s"), path, strerror(errno));
 				free(buf);
 				close(fd);
 				return -1;
@@ -206,7 +206,7 @@ static int read_config(const char *arg, char **out, size_t *len)
 		}
 		n += (size_t)r;
 		if (n > CONFIG_MAX) {
-			error_msg("'%s' is larger than 16 MiB: not a config.json", path);
+			error_msg(_("'%s' is larger than 16 MiB: not a config.json"), path);
 			free(buf);
 			close(fd);
 			return -1;
@@ -266,7 +266,7 @@ static int model_from_args(gw_model *m, const struct advise_opts *o, const char 
 		*how = "catalogue";
 		return 0;
 	}
-	error_msg("no model '%s': not in the catalogue (gpuwise advise --list-models) and no such file", arg);
+	error_msg(_("no model '%s': not in the catalogue (gpuwise advise --list-models) and no such file"), arg);
 	return -1;
 }
 
@@ -319,7 +319,7 @@ static int pick_targets(const struct advise_opts *o, gw_advise_target *t, size_t
 		gw_selection *sel = NULL;
 		size_t count = 0;
 		if (gw_context_select(ctx, o->gpu, &sel, &count) < 0) {
-			error_msg("--gpu '%s': not a GPU of the spec table nor of this machine (%s)", o->gpu,
+			error_msg(_("--gpu '%s': not a GPU of the spec table nor of this machine (%s)"), o->gpu,
 				  gw_error_last());
 			gw_context_free(ctx);
 			return -1;
@@ -335,7 +335,7 @@ static int pick_targets(const struct advise_opts *o, gw_advise_target *t, size_t
 		}
 		gw_selection_free(sel);
 		if (!*n) {
-			error_msg("--gpu '%s': its memory cannot be read", o->gpu);
+			error_msg(_("--gpu '%s': its memory cannot be read"), o->gpu);
 			gw_context_free(ctx);
 			return -1;
 		}
@@ -554,7 +554,7 @@ static int list_models(bool json)
 
 	if (json) {
 		if (!(j = gw_json_new(2))) {
-			error_msg("out of memory");
+			error_msg(_("out of memory"));
 			return EXIT_FAIL;
 		}
 		json_document_begin(j);
@@ -587,15 +587,15 @@ static void check_usage(const struct advise_opts *o, int nargs)
 	bool shape = o->layers || o->hidden || o->heads || o->kv_heads || o->vocab || o->intermediate;
 
 	if (nargs && (o->params || shape))
-		die_usage("advise", "--params and the shape options describe a model of your own: give them without MODEL");
+		die_usage("advise", _("--params and the shape options describe a model of your own: give them without MODEL"));
 	if (!nargs && !o->params)
-		die_usage("advise", "give a MODEL (a catalogue name, a config.json or a folder with one) or --params N");
+		die_usage("advise", _("give a MODEL (a catalogue name, a config.json or a folder with one) or --params N"));
 	if (!nargs && !(o->layers && o->hidden && o->heads && o->vocab))
-		die_usage("advise", "--params needs --layers, --hidden, --heads and --vocab");
+		die_usage("advise", _("--params needs --layers, --hidden, --heads and --vocab"));
 	if (o->task != GW_TASK_INFER && o->new_tokens)
-		die_usage("advise", "--new-tokens applies to --task infer");
+		die_usage("advise", _("--new-tokens applies to --task infer"));
 	if ((o->task != GW_TASK_LORA && o->task != GW_TASK_QLORA) && o->lora_rank)
-		die_usage("advise", "--lora-rank applies to --task lora and qlora");
+		die_usage("advise", _("--lora-rank applies to --task lora and qlora"));
 }
 
 /* Learned position tables end at max_positions: a longer --seq fails in
@@ -606,7 +606,7 @@ static void warn_positions(const gw_model *m, const gw_advise_options *r)
 		       !strcmp(m->model_type, "roberta");
 
 	if (learned && m->max_positions && r->seq > m->max_positions)
-		warning_msg("--seq %" PRIu64 " is longer than the %" PRIu64 " positions %s was trained with", r->seq,
+		warning_msg(_("--seq %" PRIu64 " is longer than the %" PRIu64 " positions %s was trained with"), r->seq,
 			    m->max_positions, m->name);
 }
 
@@ -620,7 +620,7 @@ static int run_advice(const struct advise_opts *o, const gw_model *m, const char
 	int rc = EXIT_OK;
 
 	if (!t) {
-		error_msg("out of memory");
+		error_msg(_("out of memory"));
 		return EXIT_FAIL;
 	}
 	options_from(&base, o);
@@ -646,7 +646,7 @@ static int run_advice(const struct advise_opts *o, const gw_model *m, const char
 		if (!text || puts(text) == EOF)
 			rc = EXIT_FAIL;
 		if (!text)
-			error_msg("out of memory");
+			error_msg(_("out of memory"));
 		free(text);
 	} else {
 		print_run(m, gw_advise_report_estimate(rep));
@@ -681,7 +681,7 @@ static int cmd_advise(int argc, char **argv)
 		return EXIT_OK;
 	if (o.list_models) {
 		if (nargs)
-			die_usage("advise", "--list-models takes no MODEL");
+			die_usage("advise", _("--list-models takes no MODEL"));
 		return list_models(o.json);
 	}
 	convert_vocabs(&o);
@@ -699,7 +699,7 @@ const struct cmd cmd_advise_def = {
 	.args = "[MODEL]",
 	.max_args = 1,
 	.description =
-		"Predict the peak GPU memory of a training, LoRA/QLoRA or inference run from the model's shape: "
+		N_("Predict the peak GPU memory of a training, LoRA/QLoRA or inference run from the model's shape: "
 		"weights, gradients, optimizer states, activations, KV cache, library workspaces and the CUDA "
 		"context, as PyTorch's max_memory_allocated(), max_memory_reserved() and nvidia-smi would show "
 		"them. Then say whether it fits on each GPU of this machine (or --gpu NAME, --memory SIZE), the "
@@ -715,7 +715,7 @@ const struct cmd cmd_advise_def = {
 		"\n"
 		"MODEL is a catalogue name (--list-models) or Hugging Face id, a config.json, or a folder holding "
 		"one (model_type llama, mistral, qwen2, gemma, gpt2, bert, roberta, t5 or mt5). Estimates are a "
-		"model, not a measurement: docs/advise.md gives each term and its source.",
-	.exit_status = "Exit status: 0 when the run as given fits on every GPU checked (or none was found), 1 when "
-		       "it does not fit on one of them or the model cannot be read, 2 on a usage error.",
+		"model, not a measurement: docs/advise.md gives each term and its source."),
+	.exit_status = N_("Exit status: 0 when the run as given fits on every GPU checked (or none was found), 1 when "
+		       "it does not fit on one of them or the model cannot be read, 2 on a usage error."),
 };

@@ -15,14 +15,24 @@
 static const char *layer_title(const char *layer)
 {
 	static const char *const titles[][2] = {
-		{ "hardware", "Hardware" }, { "driver", "Driver" }, { "cuda", "CUDA" },
-		{ "python", "Python" }, { "live", "Live state" }, { "environment", "Environment" },
+		{ "hardware", N_("Hardware") }, { "driver", N_("Driver") }, { "cuda", "CUDA" },
+		{ "python", "Python" }, { "live", N_("Live state") }, { "environment", N_("Environment") },
 	};
 
 	for (size_t i = 0; i < sizeof(titles) / sizeof(titles[0]); i++)
 		if (!strcmp(titles[i][0], layer))
-			return titles[i][1];
+			return _(titles[i][1]);
 	return layer;
+}
+
+/* "      fix: ": a label under a finding, six columns in (a static
+ * buffer: one label is printed before the next is made). */
+static const char *label(const char *text)
+{
+	static char buf[96];
+
+	snprintf(buf, sizeof(buf), "      %s", text);
+	return buf;
 }
 
 /* Evidence, fixes and titles can run to hundreds of characters (paths,
@@ -46,7 +56,7 @@ static void print_finding(const gw_finding *f, bool color, int width)
 	if (f->evidence[0])
 		print_hanging(stdout, width, "      ", f->evidence);
 	if (f->fix[0])
-		print_hanging(stdout, width, "      fix: ", f->fix);
+		print_hanging(stdout, width, label(_("fix: ")), f->fix);
 }
 
 static void print_human(const gw_doctor_report *rep, bool color)
@@ -73,31 +83,33 @@ static void print_human(const gw_doctor_report *rep, bool color)
 			putchar('\n');
 	}
 	if (gw_doctor_deep_count(rep)) {
-		printf("%sDeep check (imports in a subprocess)%s\n", color ? "\033[1m" : "", color ? "\033[0m" : "");
+		printf("%s%s%s\n", color ? "\033[1m" : "", _("Deep check (imports in a subprocess)"),
+		       color ? "\033[0m" : "");
 		for (size_t i = 0; i < gw_doctor_deep_count(rep); i++) {
 			const gw_doctor_deep *x = gw_doctor_deep_at(rep, i);
 
-			line = str_printf("%s in %s (%.1f s): %s", x->framework, x->site, x->seconds,
-					  x->timed_out ? "timed out" : x->ok ? "ran a kernel on the GPU" : "could not use a GPU");
+			line = str_printf(_("%s in %s (%.1f s): %s"), x->framework, x->site, x->seconds,
+					  x->timed_out ? _("timed out") : x->ok ? _("ran a kernel on the GPU")
+										: _("could not use a GPU"));
 			print_hanging(stdout, width, x->ok ? "  ✓ " : "  ✗ ", line ? line : x->framework);
 			free(line);
 			print_hanging(stdout, width, "      ", x->static_verdict);
 			/* The subprocess's own lines (a traceback) keep their breaks. */
-			print_hanging(stdout, width, "      runtime: ", x->output[0] ? x->output : "(no output)");
+			print_hanging(stdout, width, label(_("runtime: ")), x->output[0] ? x->output : _("(no output)"));
 			if (x->explained) {
 				/* What explain knows of the failure: the cause and fix, not a bare traceback. */
 				line = str_printf("%s [%s]", x->explained->title, x->explained->id);
-				print_hanging(stdout, width, "      explained: ", line ? line : x->explained->id);
+				print_hanging(stdout, width, label(_("explained: ")), line ? line : x->explained->id);
 				free(line);
-				print_hanging(stdout, width, "      cause: ", x->explained->cause);
-				print_hanging(stdout, width, "      fix: ", x->explained->fix);
+				print_hanging(stdout, width, label(_("cause: ")), x->explained->cause);
+				print_hanging(stdout, width, label(_("fix: ")), x->explained->fix);
 			}
 		}
 		putchar('\n');
 	}
 	/* Never wrapped: "ends with a one-line verdict" that scripts read with
 	 * `tail -1`. */
-	printf("%s%s%s\n", color ? (strncmp(verdict, "ready", 5) ? "\033[1;31m" : "\033[1;32m") : "", verdict,
+	printf("%s%s%s\n", color ? (gw_doctor_ready(rep) ? "\033[1;32m" : "\033[1;31m") : "", verdict,
 	       color ? "\033[0m" : "");
 }
 
@@ -154,7 +166,7 @@ static const char *parse_timeout(void *field, const char *s)
 	double v = strtod(s, &end);
 
 	if (end == s || *end || !(v > 0) || v > 3600)
-		return "needs a number of seconds (0 < s <= 3600)";
+		return N_("needs a number of seconds (0 < s <= 3600)");
 	*(double *)field = v;
 	return NULL;
 }
@@ -166,14 +178,14 @@ struct doctor_opts {
 };
 
 static const struct option doctor_options[] = {
-	OPT_BOOL(0, "json", struct doctor_opts, json, "print {\"gpuwise_version\", \"findings\": [...], \"summary\": {...}}"),
+	OPT_BOOL(0, "json", struct doctor_opts, json, N_("print {\"gpuwise_version\", \"findings\": [...], \"summary\": {...}}")),
 	OPT_LIST(0, "python-env", struct doctor_opts, python_envs, "PREFIX",
-		 "also inspect the environment at PREFIX (repeatable)"),
+		 N_("also inspect the environment at PREFIX (repeatable)")),
 	OPT_BOOL(0, "deep", struct doctor_opts, deep,
-		 "also import each framework in a subprocess of its environment's python and run a tiny GPU kernel"),
+		 N_("also import each framework in a subprocess of its environment's python and run a tiny GPU kernel")),
 	OPT_CALLBACK(0, "timeout", struct doctor_opts, timeout, "SECONDS",
-		     "time limit of each --deep subprocess (default 20)", parse_timeout),
-	OPT_BOOL(0, "no-kernel-log", struct doctor_opts, no_kernel_log, "do not scan the kernel log for Xid errors"),
+		     N_("time limit of each --deep subprocess (default 20)"), parse_timeout),
+	OPT_BOOL(0, "no-kernel-log", struct doctor_opts, no_kernel_log, N_("do not scan the kernel log for Xid errors")),
 	OPT_END()
 };
 
@@ -210,7 +222,7 @@ static int cmd_doctor(int argc, char **argv)
 		char *text = gw_doctor_report_json(rep, 2);
 
 		if (!text) {
-			error_msg("out of memory writing JSON");
+			error_msg("%s", _("out of memory writing JSON"));
 			gw_doctor_report_free(rep);
 			return EXIT_FAIL;
 		}
@@ -230,7 +242,7 @@ const struct cmd cmd_doctor_def = {
 	.summary = N_("check drivers, CUDA and Python frameworks; what is wrong and how to fix it"),
 	.options = doctor_options,
 	.description =
-		"Check this machine for everything that keeps a GPU framework from using the GPU: the "
+		N_("Check this machine for everything that keeps a GPU framework from using the GPU: the "
 		"hardware (PCI, lost GPUs, ECC, PCIe link, Xid errors), the driver (modules, libraries, "
 		"device nodes, ROCm), CUDA (toolkits, cuDNN, CUDA_VISIBLE_DEVICES, LD_LIBRARY_PATH), Python "
 		"(each environment's PyTorch, TensorFlow, JAX and CuPy builds against the driver and the GPU "
@@ -239,7 +251,7 @@ const struct cmd cmd_doctor_def = {
 		"Each finding has an id (`gpuwise explain <id>` explains it), evidence and a fix.\n"
 		"\n"
 		"Python environments: every --python-env, $VIRTUAL_ENV, $CONDA_PREFIX, the system and user "
-		"site folders, and the prefix of each python3 on PATH.",
-	.exit_status = "Exit status: 0 when no error was found, 1 when at least one error was found, 2 on a "
-		       "usage error.",
+		"site folders, and the prefix of each python3 on PATH."),
+	.exit_status = N_("Exit status: 0 when no error was found, 1 when at least one error was found, 2 on a "
+		       "usage error."),
 };

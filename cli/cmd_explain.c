@@ -26,10 +26,10 @@ struct explain_opts {
 
 static const struct option explain_options[] = {
 	OPT_BOOL(0, "json", struct explain_opts, json,
-		 "print {\"gpuwise_version\", \"matches\": [{\"id\", \"title\", \"line\", \"excerpt\", \"cause\", "
+		 N_("print {\"gpuwise_version\", \"matches\": [{\"id\", \"title\", \"line\", \"excerpt\", \"cause\", "
 		 "\"fix\", \"count\", \"framework\"}], \"lines\"}; for an ID, {\"gpuwise_version\", \"id\", "
-		 "\"title\", \"severity\", \"layer\", \"kind\", \"cause\", \"fix\", \"explanation\", \"source\"}"),
-	OPT_BOOL(0, "list", struct explain_opts, list, "list every finding id with its title"),
+		 "\"title\", \"severity\", \"layer\", \"kind\", \"cause\", \"fix\", \"explanation\", \"source\"}")),
+	OPT_BOOL(0, "list", struct explain_opts, list, N_("list every finding id with its title")),
 	OPT_END()
 };
 
@@ -55,13 +55,15 @@ static void print_doc(const gw_finding_doc *d)
 
 	print_hanging(stdout, output_width(stdout), head ? head : "", d->title);
 	free(head);
-	printf("severity: %s   layer: %s   reported by: %s\n\n", d->severity, d->layer,
-	       !strcmp(d->kind, "doctor") ? "gpuwise doctor and explain" : "gpuwise explain");
+	/* severity and layer are identifiers (the JSON's values): not translated */
+	printf(_("severity: %s   layer: %s   reported by: %s"), d->severity, d->layer,
+	       !strcmp(d->kind, "doctor") ? _("gpuwise doctor and explain") : "gpuwise explain");
+	fputs("\n\n", stdout);
 	print_wrapped_at("", "", d->explanation);
 	putchar('\n');
-	print_wrapped_at("  ", "Cause: ", d->cause);
-	print_wrapped_at("  ", "Fix:   ", d->fix);
-	print_wrapped_at("  ", "Source: ", d->source);
+	print_wrapped_at("  ", _("Cause: "), d->cause);
+	print_wrapped_at("  ", _("Fix:   "), d->fix);
+	print_wrapped_at("  ", _("Source: "), d->source);
 }
 
 static void json_doc_fields(gw_json *j, const gw_finding_doc *d)
@@ -101,7 +103,7 @@ static int explain_id(const gw_finding_doc *d, bool json)
 		return EXIT_OK;
 	}
 	if (!(j = gw_json_new(2))) {
-		error_msg("out of memory");
+		error_msg(_("out of memory"));
 		return EXIT_FAIL;
 	}
 	json_document_begin(j);
@@ -125,7 +127,7 @@ static int list_ids(bool json)
 
 	if (json) {
 		if (!(j = gw_json_new(2))) {
-			error_msg("out of memory");
+			error_msg(_("out of memory"));
 			return EXIT_FAIL;
 		}
 		json_document_begin(j);
@@ -165,20 +167,25 @@ static void print_device_memory(gw_context *ctx, int i)
 		show_bytes(used, sizeof(used), &s.memory_used);
 	else
 		snprintf(used, sizeof(used), "N/A");
-	printf("    GPU %d %s: %s of %s used\n", d->index, name, used, total);
+	fputs("    ", stdout);
+	printf(_("GPU %d %s: %s of %s used"), d->index, name, used, total);
+	putchar('\n');
 	if (gw_device_processes(ctx, i, &procs, &n) < 0) {
-		print_hanging(stdout, output_width(stdout), "      processes: cannot be read: ", gw_error_last());
+		char *first = str_printf("      %s", _("processes: cannot be read: "));
+
+		print_hanging(stdout, output_width(stdout), first ? first : "      ", gw_error_last());
+		free(first);
 		return;
 	}
 	if (!n)
-		printf("      no processes\n");
+		printf("      %s\n", _("no processes"));
 	for (size_t k = 0; k < n; k++) {
 		const gw_process *p = &procs[k];
 		char *first = str_printf("      pid %-8u %-12s %10s  ", p->pid, p->user[0] ? p->user : "?",
 					 show_bytes(mem, sizeof(mem), &p->used_memory));
 
 		print_hanging(stdout, output_width(stdout), first ? first : "      ",
-			      p->command[0] ? p->command : "(not visible here)");
+			      p->command[0] ? p->command : _("(not visible here)"));
 		free(first);
 	}
 	gw_processes_free(procs);
@@ -194,7 +201,7 @@ static void print_memory_holders(void)
 	if (gw_context_new(&ctx, &opts) < 0 || !ctx)
 		return;
 	if (readable_count(ctx) > 0) {
-		printf("  GPU memory on this machine now:\n");
+		printf("  %s\n", _("GPU memory on this machine now:"));
 		for (int i = 0; i < gw_device_count(ctx); i++)
 			print_device_memory(ctx, i);
 	}
@@ -213,18 +220,19 @@ static void print_matches(const gw_explainer *ex)
 		char more[48] = "";
 
 		if (m->count > 1)
-			snprintf(more, sizeof(more), ", %llu lines", (unsigned long long)m->count);
+			snprintf(more, sizeof(more), _n(", %llu line", ", %llu lines", m->count),
+				 (unsigned long long)m->count);
 		char *head = str_printf("%s%s%s: ", color ? "\033[1;31m" : "", m->doc->id, color ? "\033[0m" : "");
-		char *title = str_printf("%s (line %llu%s)", m->doc->title, (unsigned long long)m->line, more);
+		char *title = str_printf(_("%s (line %llu%s)"), m->doc->title, (unsigned long long)m->line, more);
 
 		print_hanging(stdout, output_width(stdout), head ? head : "", title ? title : m->doc->title);
 		free(head);
 		free(title);
 		/* The log's own line, wrapped under the quote mark. */
 		print_hanging(stdout, output_width(stdout), "  > ", m->excerpt);
-		print_wrapped_at("    ", "Cause: ", m->doc->cause);
-		print_wrapped_at("    ", "Fix:   ", m->doc->fix);
-		printf("    More:  gpuwise explain %s\n", m->doc->id);
+		print_wrapped_at("    ", _("Cause: "), m->doc->cause);
+		print_wrapped_at("    ", _("Fix:   "), m->doc->fix);
+		printf("    %sgpuwise explain %s\n", _("More:  "), m->doc->id);
 		/* Both are "not enough GPU memory": who holds it decides the fix. */
 		if (!strcmp(m->doc->id, "cuda-out-of-memory") || !strcmp(m->doc->id, "kv-cache-no-memory"))
 			print_memory_holders();
@@ -238,7 +246,7 @@ static int json_matches(const gw_explainer *ex)
 	gw_json *j = gw_json_new(2);
 
 	if (!j) {
-		error_msg("out of memory");
+		error_msg(_("out of memory"));
 		return EXIT_FAIL;
 	}
 	json_document_begin(j);
@@ -273,7 +281,7 @@ static int report(const gw_explainer *ex, bool json)
 	else if (gw_explainer_count(ex))
 		print_matches(ex);
 	if (rc == EXIT_OK && !gw_explainer_count(ex)) {
-		error_msg("no known GPU error found");
+		error_msg(_("no known GPU error found"));
 		rc = EXIT_FAIL;
 	}
 	return rc;
@@ -287,7 +295,7 @@ static int scan_fd(gw_explainer *ex, int fd, const char *name)
 	ssize_t n;
 
 	if (!buf) {
-		error_msg("out of memory");
+		error_msg(_("out of memory"));
 		return -1;
 	}
 	for (;;) {
@@ -300,7 +308,7 @@ static int scan_fd(gw_explainer *ex, int fd, const char *name)
 	}
 	free(buf);
 	if (n < 0) {
-		error_msg("cannot read '%s': %s", name, strerror(errno));
+		error_msg(_("cannot read '%s': %s"), name, strerror(errno));
 		return -1;
 	}
 	gw_explainer_finish(ex);
@@ -314,11 +322,11 @@ static int scan_file(gw_explainer *ex, const char *path)
 	int rc;
 
 	if (fd < 0) {
-		error_msg("cannot read '%s': %s", path, strerror(errno));
+		error_msg(_("cannot read '%s': %s"), path, strerror(errno));
 		return -1;
 	}
 	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		error_msg("'%s' is a directory", path);
+		error_msg(_("'%s' is a directory"), path);
 		close(fd);
 		return -1;
 	}
@@ -383,23 +391,23 @@ static int cmd_explain(int argc, char **argv)
 		return EXIT_OK;
 	if (o.list) {
 		if (o.nargs)
-			die_usage("explain", "--list takes no input");
+			die_usage("explain", _("--list takes no input"));
 		return list_ids(o.json);
 	}
 	if (!o.nargs && isatty(STDIN_FILENO))
-		die_usage("explain", "give an error message, a log FILE, '-' for standard input, or a finding ID");
+		die_usage("explain", _("give an error message, a log FILE, '-' for standard input, or a finding ID"));
 	if (o.nargs == 1 && strcmp(o.args[0], "-") && !exists(o.args[0]) &&
 	    (doc = gw_finding_doc_get(o.args[0])))
 		return explain_id(doc, o.json);
 	/* A FILE that cannot be read is an error, never text that matched
 	 * nothing: the user must see that the log was not read. */
 	if (o.nargs == 1 && strcmp(o.args[0], "-") && !exists(o.args[0]) && looks_like_path(o.args[0])) {
-		error_msg("cannot read '%s': %s", o.args[0], strerror(ENOENT));
+		error_msg(_("cannot read '%s': %s"), o.args[0], strerror(ENOENT));
 		return EXIT_FAIL;
 	}
 	for (int i = 0; o.nargs > 1 && i < o.nargs; i++)
 		if (is_regular_file(o.args[i]))
-			die_usage("explain", "'%s' is a file: explain reads one FILE (several: cat FILE... | gpuwise explain -)",
+			die_usage("explain", _("'%s' is a file: explain reads one FILE (several: cat FILE... | gpuwise explain -)"),
 				  o.args[i]);
 	if (gw_explainer_new(&ex) < 0) {
 		error_msg("%s", gw_error_last());
@@ -425,7 +433,7 @@ const struct cmd cmd_explain_def = {
 	.max_args = -1,
 	.flags = CMD_TEXT_ARGS,
 	.description =
-		"Find every known GPU error in an error message or a whole log and print, for each, what it "
+		N_("Find every known GPU error in an error message or a whole log and print, for each, what it "
 		"means, its likely cause and the fix. Matching uses the stable parts of each message, so it "
 		"works across framework versions: PyTorch, TensorFlow, JAX/XLA, CuPy, CUDA, NCCL, cuDNN, "
 		"cuBLAS, ROCm, the NVIDIA driver and kernel log (Xid). Each error is reported once, at its "
@@ -442,7 +450,7 @@ const struct cmd cmd_explain_def = {
 		".err that names no file, is an error (exit 1), never text. "
 		"'-' (or no argument with stdin not a terminal) reads standard input. For an "
 		"out-of-memory error, when a GPU can be read, the memory each process holds on each GPU is "
-		"shown.",
-	.exit_status = "Exit status: 0 when a known error was found (or the ID exists), 1 when none was, 2 on a "
-		       "usage error.",
+		"shown."),
+	.exit_status = N_("Exit status: 0 when a known error was found (or the ID exists), 1 when none was, 2 on a "
+		       "usage error."),
 };

@@ -206,7 +206,7 @@ static const char *parse_interval(void *field, const char *s)
 	double v = strtod(s, &end);
 
 	if (end == s || *end || !(v >= 0.05) || v > 3600)
-		return "needs a number of seconds (0.05 <= s <= 3600)";
+		return N_("needs a number of seconds (0.05 <= s <= 3600)");
 	*(double *)field = v;
 	return NULL;
 }
@@ -249,14 +249,14 @@ static int load_web_config(const char *path, struct exp_web_config *web, struct 
 	char *text = read_small_file(path, 64 * 1024, &n, err, sizeof(err));
 
 	if (!text) {
-		error_msg("--web-config: %s", err);
+		error_msg(_("--web-config: %s"), err);
 		return -1;
 	}
 	snprintf(base, sizeof(base), "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
 	if (slash == path)
 		snprintf(base, sizeof(base), "/");
 	if (exp_web_config_parse(text, n, base, web, err, sizeof(err)) < 0) {
-		error_msg("--web-config %s: %s", path, err);
+		error_msg(_("--web-config %s: %s"), path, err);
 		free(text);
 		return -1;
 	}
@@ -266,7 +266,7 @@ static int load_web_config(const char *path, struct exp_web_config *web, struct 
 		return 0;
 	if (!(cfg->tls_cert = read_small_file(web->cert_file, 1024 * 1024, &n, err, sizeof(err))) ||
 	    !(cfg->tls_key = read_small_file(web->key_file, 1024 * 1024, &n, err, sizeof(err)))) {
-		error_msg("--web-config %s: %s", path, err);
+		error_msg(_("--web-config %s: %s"), path, err);
 		return -1;
 	}
 	return 0;
@@ -285,16 +285,16 @@ static void host_name(char *buf, size_t n)
 
 static const struct option exporter_options[] = {
 	OPT_STRING(0, "listen", struct exporter_opts, listen, "[HOST]:PORT",
-		   "address to serve on (default :9400, every address; [::1]:9400 for IPv6; port 0 picks a free one)"),
+		   N_("address to serve on (default :9400, every address; [::1]:9400 for IPv6; port 0 picks a free one)")),
 	OPT_STRING(0, "names", struct exporter_opts, names, "SCHEME",
-		   "metric names: dcgm (dcgm-exporter's, the default), nvidia-smi (nvidia_gpu_exporter's) or native (gpuwise_* in base units)"),
+		   N_("metric names: dcgm (dcgm-exporter's, the default), nvidia-smi (nvidia_gpu_exporter's) or native (gpuwise_* in base units)")),
 	OPT_CALLBACK(0, "interval", struct exporter_opts, interval, "SECONDS",
-		     "seconds between two readings of the GPUs (default 1)", parse_interval),
+		     N_("seconds between two readings of the GPUs (default 1)"), parse_interval),
 	OPT_STRING(0, "web-config", struct exporter_opts, web_config, "FILE",
-		   "Prometheus exporter-toolkit web config: TLS (tls_server_config: cert_file, key_file) and "
-		   "basic_auth_users (user: bcrypt hash)"),
+		   N_("Prometheus exporter-toolkit web config: TLS (tls_server_config: cert_file, key_file) and "
+		   "basic_auth_users (user: bcrypt hash)")),
 	OPT_BOOL(0, "per-process", struct exporter_opts, per_process,
-		 "also export per-process series and show full command lines on the status page"),
+		 N_("also export per-process series and show full command lines on the status page")),
 	OPT_END()
 };
 
@@ -358,7 +358,7 @@ static int serve_until_signal(struct exporter *e, struct exp_server_config *cfg,
 	pthread_sigmask(SIG_BLOCK, &set, &old); /* before any thread starts */
 	signal(SIGPIPE, SIG_IGN);
 	if (start_collector(e, &tid) < 0) {
-		error_msg("cannot start the collector thread");
+		error_msg(_("cannot start the collector thread"));
 		return EXIT_FAIL;
 	}
 	if (!(srv = exp_server_start(cfg, &port, err, sizeof(err)))) {
@@ -366,11 +366,15 @@ static int serve_until_signal(struct exporter *e, struct exp_server_config *cfg,
 		stop_collector(e, tid);
 		return EXIT_FAIL;
 	}
-	fprintf(stderr, "gpuwise: exporter listening on %s://%s%s%s:%u/ (%s)\n", cfg->tls_cert ? "https" : "http",
+	fputs("gpuwise: ", stderr);
+	fprintf(stderr, _("exporter listening on %s://%s%s%s:%u/ (%s)"), cfg->tls_cert ? "https" : "http",
 		strchr(cfg->host, ':') ? "[" : "", *cfg->host ? cfg->host : "*", strchr(cfg->host, ':') ? "]" : "",
 		port, listen);
+	fputc('\n', stderr);
 	sig = wait_for_signal(&set);
-	fprintf(stderr, "gpuwise: exporter stopping (%s)\n", sig == SIGTERM ? "SIGTERM" : "SIGINT");
+	fputs("gpuwise: ", stderr);
+	fprintf(stderr, _("exporter stopping (%s)"), sig == SIGTERM ? "SIGTERM" : "SIGINT");
+	fputc('\n', stderr);
 	exp_server_stop(srv);
 	stop_collector(e, tid);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -390,14 +394,14 @@ static int cmd_exporter(int argc, char **argv)
 	if (parse_options(&cmd_exporter_def, argc, argv, &o, &args) == PARSE_HELP)
 		return EXIT_OK;
 	if (exp_names_parse(o.names, &e.names) < 0)
-		die_usage("exporter", "--names needs dcgm, nvidia-smi or native, not '%s'", o.names);
+		die_usage("exporter", _("--names needs dcgm, nvidia-smi or native, not '%s'"), o.names);
 	if (exp_parse_listen(o.listen, host, sizeof(host), &cfg.port, err, sizeof(err)) < 0)
-		die_usage("exporter", "--listen %s: %s", o.listen, err);
+		die_usage("exporter", _("--listen %s: %s"), o.listen, err);
 	cfg.host = host;
 #ifndef GW_HAVE_EXPORTER
 	(void)web;
-	error_msg("this gpuwise was built without libmicrohttpd, libyaml or libcrypt, which the exporter needs "
-		  "(install libmicrohttpd-dev, libyaml-dev and libcrypt-dev, e.g. with scripts/setup, and rebuild)");
+	error_msg(_("this gpuwise was built without libmicrohttpd, libyaml or libcrypt, which the exporter needs "
+		  "(install libmicrohttpd-dev, libyaml-dev and libcrypt-dev, e.g. with scripts/setup, and rebuild)"));
 	return EXIT_FAIL;
 #else
 	if (o.web_config && load_web_config(o.web_config, &web, &cfg) < 0) {
@@ -428,7 +432,7 @@ const struct cmd cmd_exporter_def = {
 	.summary = N_("serve GPU metrics to Prometheus, a status page and /api/status over HTTP"),
 	.options = exporter_options,
 	.description =
-		"Serve this machine's GPUs over HTTP: /metrics for Prometheus (text format 0.0.4), /health "
+		N_("Serve this machine's GPUs over HTTP: /metrics for Prometheus (text format 0.0.4), /health "
 		"(200 while the collector runs and at least one GPU was read, else 503), / (a status page: "
 		"each GPU's utilisation, memory and temperature, and who runs what on it) and /api/status "
 		"(the JSON object of `gpuwise watch --json`). A collector thread reads every GPU once per "
@@ -438,7 +442,7 @@ const struct cmd cmd_exporter_def = {
 		"Every naming scheme adds gpuwise_gpu_up{gpu,UUID}, gpuwise_exporter_collect_seconds and "
 		"gpuwise_exporter_errors_total. Only GET and HEAD are served. Limits: 512 connections, 64 "
 		"from one address, idle ones closed after 10 s, 16 KiB for a request's line and headers. "
-		"SIGTERM or SIGINT stops it cleanly (exit 0).",
-	.exit_status = "Exit status: 0 after SIGTERM or SIGINT, 1 when it cannot start (address in use, bad "
-		       "--web-config, built without libmicrohttpd), 2 on a usage error.",
+		"SIGTERM or SIGINT stops it cleanly (exit 0)."),
+	.exit_status = N_("Exit status: 0 after SIGTERM or SIGINT, 1 when it cannot start (address in use, bad "
+		       "--web-config, built without libmicrohttpd), 2 on a usage error."),
 };

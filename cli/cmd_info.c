@@ -560,14 +560,14 @@ struct info_opts {
 
 static const struct option info_options[] = {
 	OPT_LIST('i', "id", struct info_opts, ids, "SEL",
-		 "only the GPUs SEL names (a comma-separated list; -i may be repeated): gpuwise index "
+		 N_("only the GPUs SEL names (a comma-separated list; -i may be repeated): gpuwise index "
 		 "(\"0\"), MIG device as list numbers it (\"0:1\"), UUID or a unique prefix of a GPU or MIG "
 		 "UUID (\"GPU-8a5f\", \"MIG-8a3b\", or the 8 hex digits list prints), or PCI bus id "
-		 "(\"18:00.0\"). Digits only: fewer than 8 are an index, 8 or more a UUID prefix"),
-	OPT_BOOL(0, "json", struct info_opts, json, "print the JSON document described in docs/commands/info.md"),
+		 "(\"18:00.0\"). Digits only: fewer than 8 are an index, 8 or more a UUID prefix")),
+	OPT_BOOL(0, "json", struct info_opts, json, N_("print the JSON document described in docs/commands/info.md")),
 	OPT_BOOL('q', "quiet", struct info_opts, quiet,
-		 "print nothing (usage errors excepted); the exit status tells whether the GPU(s) can be "
-		 "read (gpuwise info -q -i 0 && ...)"),
+		 N_("print nothing (usage errors excepted); the exit status tells whether the GPU(s) can be "
+		 "read (gpuwise info -q -i 0 && ...)")),
 	OPT_END()
 };
 
@@ -582,7 +582,7 @@ static char *join_selectors(const struct opt_list *ids)
 
 		free(joined);
 		if (!next) {
-			error_msg("out of memory");
+			error_msg(_("out of memory"));
 			exit(EXIT_FAIL);
 		}
 		joined = next;
@@ -615,7 +615,7 @@ static int select_targets(gw_context *ctx, const char *sel, bool quiet, struct t
 	}
 	if (!(t = calloc(sel ? count + 1 : (size_t)ndev + 1, sizeof(*t)))) {
 		gw_selection_free(list);
-		error_msg("out of memory");
+		error_msg(_("out of memory"));
 		return EXIT_FAIL;
 	}
 	if (!sel)
@@ -644,7 +644,7 @@ static int emit(gw_context *ctx, const struct info_opts *o, const struct target 
 
 	if (o->json) {
 		if (!(j = gw_json_new(2))) {
-			error_msg("out of memory");
+			error_msg(_("out of memory"));
 			return -1;
 		}
 		gw_json_object_begin(j);
@@ -729,13 +729,13 @@ const struct cmd cmd_info_def = {
 	.summary = N_("everything about each GPU (nvidia-smi -q), or --json"),
 	.options = info_options,
 	.description =
-		"Report everything gpuwise knows about each GPU (or the one selected), like `nvidia-smi -q`: "
+		N_("Report everything gpuwise knows about each GPU (or the one selected), like `nvidia-smi -q`: "
 		"driver and CUDA driver versions; per GPU its identity (name, UUID, serial, VBIOS, PCI ids, "
 		"kernel driver), architecture, compute capability or gfx target, memory, BAR1, utilization, "
 		"temperature, fan, power, clocks, PCIe link, modes, clock event (throttle) reasons, ECC, "
 		"remapped rows, MIG devices, processes and health. A value the GPU does not have prints N/A; "
-		"one that could not be read prints \"error (code N)\".",
-	.exit_status = "Exit status: 0 when at least one reported GPU could be read; 1 when none could, or an "
+		"one that could not be read prints \"error (code N)\"."),
+	.exit_status = N_("Exit status: 0 when at least one reported GPU could be read; 1 when none could, or an "
 		       "entry of SEL matches no GPU; 2 on a usage error (unknown option, missing, empty or "
-		       "ambiguous SEL).",
+		       "ambiguous SEL)."),
 };

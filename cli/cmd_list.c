@@ -8,7 +8,9 @@
 #include "output.h"
 
 enum { COL_INDEX, COL_NAME, COL_MEMORY, COL_CAP, COL_UUID, COL_CUDA, COL_HEALTH, NCOLS };
-static const char *const col_titles[NCOLS] = { "GPU", "NAME", "MEMORY", "CC/GFX", "UUID", "CUDA", "HEALTH" };
+/* Translated where printed; widths in display cells ("名称" is 4). */
+static const char *const col_titles[NCOLS] = { "GPU", N_("NAME"), N_("MEMORY"), N_("CC/GFX"), "UUID", "CUDA",
+						N_("HEALTH") };
 
 /* Cells are allocated: a health reason is as long as it needs to be and is
  * wrapped at print time, never cut. */
@@ -79,7 +81,7 @@ static void fill_mig_row(struct row *r, const struct device_view *v, int m, cons
 	char used[32], total[32], uuid[16];
 
 	r->cell[COL_INDEX] = str_printf("%d:%d", v->info->index, m);
-	r->cell[COL_NAME] = str_printf("  %s", profile ? profile : "MIG device");
+	r->cell[COL_NAME] = str_printf("  %s", profile ? profile : _("MIG device"));
 	show_bytes(used, sizeof(used), &g->memory_used);
 	show_bytes(total, sizeof(total), &g->memory_total);
 	r->cell[COL_MEMORY] = str_printf("%s / %s", used, total);
@@ -190,11 +192,15 @@ static void print_reason(const char *reason, int indent, int out_width)
  * 3060 Laptop GPU"). A word wider than its column runs over. */
 static void print_table(struct row *rows, int n, bool header, bool show_cuda, bool color, int out_width)
 {
-	int width[NCOLS], fixed = 0, gap = 2, ncols = 0, state_w = header ? (int)strlen(col_titles[COL_HEALTH]) : 0;
+	const char *titles[NCOLS];
+	int width[NCOLS], fixed = 0, gap = 2, ncols = 0, state_w;
 	bool below;
 
+	for (int c = 0; c < NCOLS; c++)
+		titles[c] = _(col_titles[c]);
+	state_w = header ? text_columns(titles[COL_HEALTH], strlen(titles[COL_HEALTH])) : 0;
 	for (int c = 0; c < NCOLS; c++) {
-		width[c] = header ? (int)strlen(col_titles[c]) : 0;
+		width[c] = header ? text_columns(titles[c], strlen(titles[c])) : 0;
 		for (int i = 0; i < n; i++)
 			if (cell_columns(&rows[i], c) > width[c])
 				width[c] = cell_columns(&rows[i], c);
@@ -224,7 +230,7 @@ static void print_table(struct row *rows, int n, bool header, bool show_cuda, bo
 	}
 	width[COL_HEALTH] = below ? state_w : out_width - fixed;
 	if (header)
-		print_row(col_titles, width, gap, show_cuda, "", "");
+		print_row(titles, width, gap, show_cuda, "", "");
 	for (int i = 0; i < n; i++) {
 		const char *cells[NCOLS], *reason;
 
@@ -269,13 +275,15 @@ static void cuda_sees_nothing_note(const gw_context *ctx, int nvidia_ok)
 	const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
 
 	if (cuda && cuda->message[0])
-		warning_msg("CUDA sees none of the %d NVIDIA GPU%s: %s", nvidia_ok, nvidia_ok == 1 ? "" : "s",
-			    cuda->message);
+		warning_msg(_n("CUDA sees none of the %d NVIDIA GPU: %s", "CUDA sees none of the %d NVIDIA GPUs: %s",
+			       nvidia_ok), nvidia_ok, cuda->message);
 	else if (cvd)
-		warning_msg("CUDA sees none of the %d NVIDIA GPU%s: CUDA_VISIBLE_DEVICES=\"%s\" selects none",
-			    nvidia_ok, nvidia_ok == 1 ? "" : "s", cvd);
+		warning_msg(_n("CUDA sees none of the %d NVIDIA GPU: CUDA_VISIBLE_DEVICES=\"%s\" selects none",
+			       "CUDA sees none of the %d NVIDIA GPUs: CUDA_VISIBLE_DEVICES=\"%s\" selects none", nvidia_ok),
+			    nvidia_ok, cvd);
 	else
-		warning_msg("CUDA sees none of the %d NVIDIA GPU%s", nvidia_ok, nvidia_ok == 1 ? "" : "s");
+		warning_msg(_n("CUDA sees none of the %d NVIDIA GPU", "CUDA sees none of the %d NVIDIA GPUs", nvidia_ok),
+			    nvidia_ok);
 }
 
 static int list_human(gw_context *ctx, bool header)
@@ -284,7 +292,7 @@ static int list_human(gw_context *ctx, bool header)
 	struct row *rows = calloc(n ? (size_t)n * (1 + GW_MAX_MIG) : 1, sizeof(*rows));
 
 	if (!rows) {
-		error_msg("out of memory");
+		error_msg(_("out of memory"));
 		return EXIT_FAIL;
 	}
 	for (int i = 0; i < n; i++) {
@@ -367,7 +375,7 @@ static int list_json(gw_context *ctx, const char *problem)
 	int rc;
 
 	if (!j) {
-		error_msg("out of memory");
+		error_msg(_("out of memory"));
 		return -1;
 	}
 	gw_json_object_begin(j);
@@ -393,10 +401,10 @@ struct list_opts {
 
 static const struct option list_options[] = {
 	OPT_BOOL(0, "json", struct list_opts, json,
-		 "print {\"gpuwise_version\", \"devices\": [...], \"backends\": [...]}; each device has index, "
+		 N_("print {\"gpuwise_version\", \"devices\": [...], \"backends\": [...]}; each device has index, "
 		 "cuda_index, vendor, name, uuid, pci_bus_id, compute_capability, gfx_target, memory, "
-		 "mig_devices (with their cuda_index), health, health_reason"),
-	OPT_BOOL(0, "no-header", struct list_opts, no_header, "leave out the column titles"),
+		 "mig_devices (with their cuda_index), health, health_reason")),
+	OPT_BOOL(0, "no-header", struct list_opts, no_header, N_("leave out the column titles")),
 	OPT_END()
 };
 
@@ -434,7 +442,7 @@ const struct cmd cmd_list_def = {
 	.summary = N_("one line per GPU: index, name, memory, capability, UUID"),
 	.options = list_options,
 	.description =
-		"List every GPU of this machine, one line each: gpuwise index, name, memory used / total, "
+		N_("List every GPU of this machine, one line each: gpuwise index, name, memory used / total, "
 		"compute capability (NVIDIA, e.g. 9.0) or gfx target (AMD, e.g. gfx942), the first 8 hex "
 		"digits of the UUID, the CUDA index, and the health: ok, or why the GPU cannot be read (lost, "
 		"no-driver, error, unsupported). The CUDA column shows what CUDA will see whenever that differs "
@@ -442,6 +450,6 @@ const struct cmd cmd_list_def = {
 		"device); when CUDA sees none of the GPUs a warning on stderr says why. "
 		"MIG instances follow their GPU as \"G:M\" rows (profile, memory, UUID, CUDA index). Every "
 		"identifier shown works with 'gpuwise info -i'. Long reasons wrap to the terminal width (80 "
-		"columns when not a terminal). When no GPU can be read, one sentence on stderr says what is missing.",
-	.exit_status = "Exit status: 0 when at least one GPU could be read, 1 when none could, 2 on a usage error.",
+		"columns when not a terminal). When no GPU can be read, one sentence on stderr says what is missing."),
+	.exit_status = N_("Exit status: 0 when at least one GPU could be read, 1 when none could, 2 on a usage error."),
 };

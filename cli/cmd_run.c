@@ -35,7 +35,7 @@ static const char *parse_gpus(void *field, const char *s)
 	errno = 0;
 	v = strtol(s, &end, 10);
 	if (end == s || *end || errno || v < 1 || v > 1024)
-		return "needs a number of GPUs from 1 to 1024";
+		return N_("needs a number of GPUs from 1 to 1024");
 	*(unsigned *)field = (unsigned)v;
 	return NULL;
 }
@@ -50,7 +50,7 @@ static const char *parse_percent(void *field, const char *s)
 	if (end != s && *end == '%')
 		end++;
 	if (end == s || *end || errno || v < 0 || v > 100)
-		return "needs a percentage from 0 to 100";
+		return N_("needs a percentage from 0 to 100");
 	*(int *)field = (int)v;
 	return NULL;
 }
@@ -69,17 +69,17 @@ static const char *parse_size(void *field, const char *s)
 	errno = 0;
 	v = strtod(s, &end);
 	if (end == s || errno || !(v > 0))
-		return "needs a size such as 8GiB, 16GB or 500MiB";
+		return N_("needs a size such as 8GiB, 16GB or 500MiB");
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
 		if (strcasecmp(end, units[i].unit))
 			continue;
 		v *= units[i].mult;
 		if (v < 1 || v > 1125899906842624.0)
-			return "needs a size from 1 byte to 1 PiB";
+			return N_("needs a size from 1 byte to 1 PiB");
 		*(uint64_t *)field = (uint64_t)v;
 		return NULL;
 	}
-	return "needs a size such as 8GiB, 16GB or 500MiB (units: B, KB, MB, GB, TB, KiB, MiB, GiB, TiB)";
+	return N_("needs a size such as 8GiB, 16GB or 500MiB (units: B, KB, MB, GB, TB, KiB, MiB, GiB, TiB)");
 }
 
 /* Seconds, or a number with s, m, h or d (as timeout(1) reads it). */
@@ -91,7 +91,7 @@ static const char *parse_duration(void *field, const char *s)
 	errno = 0;
 	v = strtod(s, &end);
 	if (end == s || errno || !(v >= 0) || v > 1e9)
-		return "needs a duration such as 30, 30s, 5m, 2h or 1d";
+		return N_("needs a duration such as 30, 30s, 5m, 2h or 1d");
 	if (!strcmp(end, "m"))
 		v *= 60;
 	else if (!strcmp(end, "h"))
@@ -99,26 +99,26 @@ static const char *parse_duration(void *field, const char *s)
 	else if (!strcmp(end, "d"))
 		v *= 86400;
 	else if (*end && strcmp(end, "s"))
-		return "needs a duration such as 30, 30s, 5m, 2h or 1d";
+		return N_("needs a duration such as 30, 30s, 5m, 2h or 1d");
 	*(double *)field = v;
 	return NULL;
 }
 
 #define O struct run_opts
 static const struct option run_options[] = {
-	OPT_CALLBACK(0, "gpus", O, gpus, "N", "how many GPUs (or MIG devices) the command gets (default 1)",
+	OPT_CALLBACK(0, "gpus", O, gpus, "N", N_("how many GPUs (or MIG devices) the command gets (default 1)"),
 		     parse_gpus),
-	OPT_LIST(0, "gpu", O, gpu, "SEL,...", "take them only from these GPUs: index, UUID or its prefix, PCI "
+	OPT_LIST(0, "gpu", O, gpu, "SEL,...", N_("take them only from these GPUs: index, UUID or its prefix, PCI "
 		 "bus id, or G:M for a MIG device, as 'gpuwise list' shows them; a GPU in MIG mode stands for its "
-		 "MIG devices"),
-	OPT_CALLBACK(0, "min-free", O, min_free, "SIZE", "only GPUs with at least this much free memory now "
-		     "(8GiB, 16GB, 500MiB)", parse_size),
-	OPT_CALLBACK(0, "max-util", O, max_util, "PCT", "only GPUs at most this busy now (0-100), so GPUs used "
-		     "outside gpuwise are skipped", parse_percent),
-	OPT_BOOL(0, "no-wait", O, no_wait, "do not queue: exit 124 at once when the GPUs are not free"),
-	OPT_CALLBACK(0, "timeout", O, timeout, "DURATION", "give up (exit 124) after waiting this long in the "
-		     "queue (30s, 5m, 2h); the command itself is never timed", parse_duration),
-	OPT_STRING(0, "name", O, name, "NAME", "the job's name in 'gpuwise ps' (default: the command)"),
+		 "MIG devices")),
+	OPT_CALLBACK(0, "min-free", O, min_free, "SIZE", N_("only GPUs with at least this much free memory now "
+		     "(8GiB, 16GB, 500MiB)"), parse_size),
+	OPT_CALLBACK(0, "max-util", O, max_util, "PCT", N_("only GPUs at most this busy now (0-100), so GPUs used "
+		     "outside gpuwise are skipped"), parse_percent),
+	OPT_BOOL(0, "no-wait", O, no_wait, N_("do not queue: exit 124 at once when the GPUs are not free")),
+	OPT_CALLBACK(0, "timeout", O, timeout, "DURATION", N_("give up (exit 124) after waiting this long in the "
+		     "queue (30s, 5m, 2h); the command itself is never timed"), parse_duration),
+	OPT_STRING(0, "name", O, name, "NAME", N_("the job's name in 'gpuwise ps' (default: the command)")),
 	OPT_END()
 };
 #undef O
@@ -274,9 +274,9 @@ static int cmd_run(int argc, char **argv)
 	if ((n = parse_options(&cmd_run_def, argc, argv, &o, &args)) == PARSE_HELP)
 		return EXIT_OK;
 	if (n < 1)
-		die_usage("run", "no command to run (gpuwise run [OPTIONS] -- CMD [ARGS...])");
+		die_usage("run", _("no command to run (gpuwise run [OPTIONS] -- CMD [ARGS...])"));
 	if (o.no_wait && o.timeout >= 0)
-		die_usage("run", "--no-wait and --timeout exclude each other");
+		die_usage("run", _("--no-wait and --timeout exclude each other"));
 	/* Copied: argv is reordered by the parser and execve wants it ending
 	 * in NULL. */
 	char **cmd = calloc((size_t)n + 1, sizeof(*cmd));
@@ -323,7 +323,7 @@ const struct cmd cmd_run_def = {
 	.max_args = -1,
 	.flags = CMD_COMMAND_ARGS,
 	.description =
-		"Wait in the queue, first come first served across every user of this machine, until enough GPUs "
+		N_("Wait in the queue, first come first served across every user of this machine, until enough GPUs "
 		"meet the conditions and hold no other gpuwise lease; lease them and run CMD with "
 		"CUDA_VISIBLE_DEVICES set to their UUIDs (MIG UUIDs for MIG devices), CUDA_DEVICE_ORDER=PCI_BUS_ID, "
 		"ROCR_VISIBLE_DEVICES and HIP_VISIBLE_DEVICES when AMD GPUs are leased, and GPUWISE_LEASE set to the "
@@ -334,8 +334,8 @@ const struct cmd cmd_run_def = {
 		"shared setup). CMD inherits the lock, so the GPUs are free again as soon as CMD and whatever it "
 		"started have ended, however they end (kill -9 included); no clean-up is ever needed.\n\n"
 		"Options end at CMD: what follows it is CMD's own. TERM, INT, HUP, QUIT, USR1 and USR2 sent to "
-		"gpuwise are passed on to CMD (^C from the terminal reaches CMD directly).",
-	.exit_status = "Exit status: CMD's own (128+N when it died of signal N); 124 when --no-wait or --timeout "
+		"gpuwise are passed on to CMD (^C from the terminal reaches CMD directly)."),
+	.exit_status = N_("Exit status: CMD's own (128+N when it died of signal N); 124 when --no-wait or --timeout "
 		       "gave up; 125 when gpuwise failed before CMD started; 126 when CMD cannot be run, 127 when it "
-		       "is not found; 2 on a usage error.",
+		       "is not found; 2 on a usage error."),
 };

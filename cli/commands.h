@@ -51,9 +51,12 @@ const struct cmd *cmd_lookup(const char *name);
 
 /* Texts in the user's language: _("text") is the catalogue's translation
  * (gw_translate); N_("text") marks a text in a static table, translated
- * with _() where it is printed. scripts/update-po collects both. */
+ * with _() where it is printed. scripts/update-po collects all three and
+ * fails on a text printed without a mark (its lint). */
 #define _(s) gw_translate(s)
 #define N_(s) (s)
+/* A text with a count n: _n("%d GPU", "%d GPUs", n) (ngettext). */
+#define _n(s, p, n) gw_translate_n((s), (p), (unsigned long)(n))
 
 /* Shared CLI helpers (cli/util.c); they do not use the table above. */
 /* The locale from the environment (setlocale(LC_ALL, "")); where the one

@@ -30,7 +30,7 @@ static void print_main_usage(FILE *out)
 {
 	int width = output_width(out);
 
-	fprintf(out, "usage: gpuwise [--version] [--help] <command> [<args>]\n\n");
+	fprintf(out, "%s\n\n", _("usage: gpuwise [--version] [--help] <command> [<args>]"));
 	print_wrapped(out, width, "", "", _(main_description));
 	fprintf(out, "\n%s\n", _("Commands:"));
 	for (const struct cmd *const *c = commands; *c; c++) {
@@ -67,7 +67,7 @@ static int cmd_help(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (!(c = cmd_lookup(args[0]))) {
-		error_msg("'%s' is not a gpuwise command; see 'gpuwise help'", args[0]);
+		error_msg(_("'%s' is not a gpuwise command; see 'gpuwise help'"), args[0]);
 		return EXIT_USAGE;
 	}
 	print_command_help(stdout, c, output_width(stdout));
@@ -81,7 +81,7 @@ const struct cmd cmd_help_def = {
 	.options = no_options,
 	.args = "[COMMAND]",
 	.max_args = 1,
-	.description = "Show the list of commands, or the full help of COMMAND.",
+	.description = N_("Show the list of commands, or the full help of COMMAND."),
 };
 
 /* ---- version ------------------------------------------------------------ */
@@ -102,7 +102,7 @@ const struct cmd cmd_version_def = {
 	.fn = cmd_version,
 	.summary = N_("print the version"),
 	.options = no_options,
-	.description = "Print gpuwise's version (also `gpuwise --version`).",
+	.description = N_("Print gpuwise's version (also `gpuwise --version`)."),
 };
 
 /* ---- __spec: the command table as JSON ------------------------------------ */
@@ -220,7 +220,7 @@ static int cmd_spec(int argc, char **argv)
 	if (parse_options(&cmd_spec_def, argc, argv, &o, &args) == PARSE_HELP)
 		return EXIT_OK;
 	if (!(j = gw_json_new(2))) {
-		error_msg("out of memory");
+		error_msg("%s", _("out of memory"));
 		return EXIT_FAIL;
 	}
 	gw_json_object_begin(j);
@@ -245,10 +245,10 @@ const struct cmd cmd_spec_def = {
 	.fn = cmd_spec,
 	.summary = N_("print every command and its options as JSON (for scripts/gen-man and completions)"),
 	.options = no_options,
-	.description = "Print the command table as JSON: each command's synopsis, description, options "
+	.description = N_("Print the command table as JSON: each command's synopsis, description, options "
 		       "(short and long names, value name, whether repeatable) and exit status. "
 		       "scripts/gen-man writes the man page from it; shell completions can read it. \"metrics\" is "
-		       "the metric table (docs/metrics.md is written from it by scripts/gen-metrics-doc).",
+		       "the metric table (docs/metrics.md is written from it by scripts/gen-metrics-doc)."),
 	.flags = CMD_HIDDEN,
 };
 
@@ -257,7 +257,7 @@ static int finish_stdout(int rc)
 {
 	if (!text_flush()) {
 		if (errno != EPIPE)
-			error_msg("cannot write output: %s", strerror(errno));
+			error_msg(_("cannot write output: %s"), strerror(errno));
 		return rc ? rc : EXIT_FAIL;
 	}
 	return rc;
@@ -278,7 +278,7 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))
 		return finish_stdout(cmd_version(argc - 1, argv + 1));
 	if (!(c = cmd_lookup(argv[1]))) {
-		error_msg("'%s' is not a gpuwise command; see 'gpuwise help'", argv[1]);
+		error_msg(_("'%s' is not a gpuwise command; see 'gpuwise help'"), argv[1]);
 		return EXIT_USAGE;
 	}
 	return finish_stdout(c->fn(argc - 1, argv + 1));

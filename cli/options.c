@@ -58,10 +58,10 @@ static void store(struct parse_state *st, const struct option *o, bool as_long, 
 
 	spelled(name, sizeof(name), o, as_long);
 	if (o->argh && (!arg || !*arg))
-		die_usage(cmd->name, "option '%s' needs a value (%s %s)", name, name, o->argh);
+		die_usage(cmd->name, _("option '%s' needs a value (%s %s)"), name, name, o->argh);
 	if (o->argh && o->type != OPT_T_LIST && slot >= 0 && slot < MAX_OPTIONS) {
 		if (st->given[slot])
-			die_usage(cmd->name, "option '%s' given twice ('%s', then '%s'); it takes one value", name,
+			die_usage(cmd->name, _("option '%s' given twice ('%s', then '%s'); it takes one value"), name,
 				  st->given[slot], arg);
 		st->given[slot] = arg;
 	}
@@ -76,13 +76,13 @@ static void store(struct parse_state *st, const struct option *o, bool as_long, 
 		struct opt_list *l = (struct opt_list *)(void *)field;
 
 		if (l->n == OPT_LIST_MAX)
-			die_usage(cmd->name, "option '%s' given more than %d times", name, OPT_LIST_MAX);
+			die_usage(cmd->name, _("option '%s' given more than %d times"), name, OPT_LIST_MAX);
 		l->v[l->n++] = arg;
 		break;
 	}
 	case OPT_T_CALLBACK:
 		if ((why = o->cb(field, arg)))
-			die_usage(cmd->name, "option '%s' %s", name, why);
+			die_usage(cmd->name, _("option '%s' %s"), name, _(why));
 		break;
 	case OPT_T_END:
 		break;
@@ -103,14 +103,14 @@ static bool parse_one(struct parse_state *st, int argc, char **argv, int *i)
 		const struct option *o = find_long(cmd->options, name, len);
 
 		if (!o)
-			die_usage(cmd->name, "unknown option '%.*s'", (int)(len + 2), a);
+			die_usage(cmd->name, _("unknown option '%.*s'"), (int)(len + 2), a);
 		if (o == &help_option)
 			return true;
 		if (!o->argh && eq)
-			die_usage(cmd->name, "option '--%s' takes no value", o->long_name);
+			die_usage(cmd->name, _("option '--%s' takes no value"), o->long_name);
 		if (o->argh && !eq) {
 			if (*i + 1 >= argc)
-				die_usage(cmd->name, "option '--%s' needs a value (--%s %s)", o->long_name,
+				die_usage(cmd->name, _("option '--%s' needs a value (--%s %s)"), o->long_name,
 					  o->long_name, o->argh);
 			store(st, o, true, argv[++*i]);
 		} else {
@@ -123,8 +123,8 @@ static bool parse_one(struct parse_state *st, int argc, char **argv, int *i)
 
 		if (!o) {
 			if (p == a + 1)
-				die_usage(cmd->name, "unknown option '%s'", a);
-			die_usage(cmd->name, "unknown option '-%c' in '%s'", *p, a);
+				die_usage(cmd->name, _("unknown option '%s'"), a);
+			die_usage(cmd->name, _("unknown option '-%c' in '%s'"), *p, a);
 		}
 		if (o == &help_option)
 			return true;
@@ -137,7 +137,7 @@ static bool parse_one(struct parse_state *st, int argc, char **argv, int *i)
 			store(st, o, false, p + 1);
 		} else {
 			if (*i + 1 >= argc)
-				die_usage(cmd->name, "option '-%c' needs a value (-%c %s)", *p, *p, o->argh);
+				die_usage(cmd->name, _("option '-%c' needs a value (-%c %s)"), *p, *p, o->argh);
 			store(st, o, false, argv[++*i]);
 		}
 		break;
@@ -204,7 +204,7 @@ int parse_options(const struct cmd *cmd, int argc, char **argv, void *opts, char
 		return PARSE_HELP;
 	}
 	if (cmd->max_args >= 0 && nargs > cmd->max_args)
-		die_usage(cmd->name, "unexpected argument '%s'", argv[1 + cmd->max_args]);
+		die_usage(cmd->name, _("unexpected argument '%s'"), argv[1 + cmd->max_args]);
 	*args = argv + 1;
 	return nargs;
 }
@@ -245,11 +245,14 @@ const char *command_synopsis(char *buf, size_t n, const struct cmd *cmd)
 /* The synopsis wrapped between its parts, never inside "[--timeout SECONDS]". */
 static void print_synopsis(FILE *out, const struct cmd *cmd, int width)
 {
-	char head[64], part[96];
+	char head[64], part[96], first[128];
 	int indent, col;
 
-	col = indent = fprintf(out, "usage: gpuwise %s", cmd->name);
-	snprintf(head, sizeof(head), "%*s", indent, "");
+	/* The indent in display cells: "用法：" is 6 cells, 9 bytes. */
+	snprintf(first, sizeof(first), _("usage: gpuwise %s"), cmd->name);
+	fputs(first, out);
+	col = indent = text_columns(first, strlen(first));
+	snprintf(head, sizeof(head), "%*s", indent < 60 ? indent : 60, "");
 	for (const struct option *o = cmd->options;; o++) {
 		const char *text = part;
 

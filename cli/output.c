@@ -535,7 +535,7 @@ int print_json(gw_json *j)
 	const char *text = gw_json_text(j);
 
 	if (!text) {
-		error_msg("out of memory writing JSON");
+		error_msg(_("out of memory writing JSON"));
 		return -1;
 	}
 	print_json_text(text);

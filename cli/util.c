@@ -84,7 +84,7 @@ void warning_msg(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("gpuwise: warning: ", stderr);
+	fprintf(stderr, "gpuwise: %s", _("warning: "));
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -99,7 +99,9 @@ void die_usage(const char *cmd, const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nTry 'gpuwise %s --help'.\n", cmd);
+	fputc('\n', stderr);
+	fprintf(stderr, _("Try 'gpuwise %s --help'."), cmd);
+	fputc('\n', stderr);
 	exit(EXIT_USAGE);
 }
 

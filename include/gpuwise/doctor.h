@@ -21,6 +21,7 @@
 #ifndef GPUWISE_DOCTOR_H
 #define GPUWISE_DOCTOR_H
 
+#include <stdbool.h>
 #include <signal.h>
 #include <stddef.h>
 
@@ -113,8 +114,11 @@ const gw_finding *gw_doctor_finding(const gw_doctor_report *rep, size_t i);
 /* How many findings of a severity. */
 size_t gw_doctor_count(const gw_doctor_report *rep, gw_severity sev);
 /* One line: "ready: PyTorch 2.3.0+cu121 can use 8× NVIDIA H100 80GB HBM3",
- * "not ready: 2 errors (...)". */
+ * "not ready: 2 errors (...)", in the user's language (gw_translate). */
 const char *gw_doctor_verdict(const gw_doctor_report *rep);
+/* Whether the verdict is a "ready" one (no error, a GPU usable): the
+ * same in every language, as JSON's "summary"."ready". */
+bool gw_doctor_ready(const gw_doctor_report *rep);
 /* --deep results (0 when not asked or nothing to import). */
 size_t gw_doctor_deep_count(const gw_doctor_report *rep);
 const gw_doctor_deep *gw_doctor_deep_at(const gw_doctor_report *rep, size_t i);

@@ -16,6 +16,14 @@ __attribute__((format_arg(1)))
 #endif
 const char *gw_translate(const char *msgid);
 
+/* The same for a text with a count: msgid when n is 1, plural otherwise in
+ * English; the catalogue's form for n in the current language (Chinese
+ * has one form for every n). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format_arg(1), format_arg(2)))
+#endif
+const char *gw_translate_n(const char *msgid, const char *plural, unsigned long n);
+
 /* Where the catalogues are read from: $GPUWISE_LOCALEDIR when set, else
  * the folder "locale" next to the file holding gpuwise's code (the build
  * tree: build/locale; a Python package: gpuwise/locale) when it exists,

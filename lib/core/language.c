@@ -81,3 +81,11 @@ const char *gw_translate(const char *msgid)
 	pthread_once(&bound, bind_catalogue);
 	return dgettext(TEXT_DOMAIN, msgid);
 }
+
+const char *gw_translate_n(const char *msgid, const char *plural, unsigned long n)
+{
+	if (!msgid || !plural)
+		return n == 1 ? (msgid ? msgid : "") : (plural ? plural : "");
+	pthread_once(&bound, bind_catalogue);
+	return dngettext(TEXT_DOMAIN, msgid, plural, n);
+}

@@ -135,9 +135,11 @@ static void gpu_phrase(const gw__doctor *d, char *buf, size_t n, int *count)
 	if (same)
 		gw__doc_fmt(buf, n, "%d× %s", k, first);
 	else
-		gw__doc_fmt(buf, n, "%d GPUs (%s, ...)", k, first);
+		gw__doc_fmt(buf, n, gw_translate("%d GPUs (%s, ...)"), k, first);
 }
 
+/* The verdict is a human text: it follows the language (gw_translate),
+ * as the findings' titles do; "ready" in the JSON comes from r->ready. */
 static void make_verdict(gw__doctor *d)
 {
 	gw_doctor_report *r = d->rep;
@@ -146,14 +148,22 @@ static void make_verdict(gw__doctor *d)
 	int k;
 
 	gpu_phrase(d, gpus, sizeof(gpus), &k);
+	r->ready = false;
 	if (ne) {
 		const gw_finding *first = NULL;
 
 		for (size_t i = 0; i < r->n && !first; i++)
 			if (r->f[i].severity == GW_SEVERITY_ERROR)
 				first = &r->f[i];
-		gw__doc_fmt(r->verdict, sizeof(r->verdict), "not ready: %zu error%s (%s: %s)%s", ne, ne == 1 ? "" : "s",
-			 first->id, first->title, nw ? ", and warnings" : "");
+		if (nw)
+			gw__doc_fmt(r->verdict, sizeof(r->verdict),
+				    gw_translate_n("not ready: %zu error (%s: %s), and warnings",
+						   "not ready: %zu errors (%s: %s), and warnings", ne),
+				    ne, first->id, first->title);
+		else
+			gw__doc_fmt(r->verdict, sizeof(r->verdict),
+				    gw_translate_n("not ready: %zu error (%s: %s)", "not ready: %zu errors (%s: %s)", ne),
+				    ne, first->id, first->title);
 		return;
 	}
 	for (size_t e = 0; e < d->p->nenvs && !fw[0]; e++)
@@ -163,13 +173,20 @@ static void make_verdict(gw__doctor *d)
 			if (f->primary && (f->gpu == GW_FW_GPU_CUDA || f->gpu == GW_FW_GPU_ROCM))
 				gw__doc_fw_name(f, fw, sizeof(fw));
 		}
-	if (!k)
-		gw__doc_fmt(r->verdict, sizeof(r->verdict), "not ready: no GPU can be used");
-	else if (fw[0])
-		gw__doc_fmt(r->verdict, sizeof(r->verdict), "ready%s: %s can use %s", nw ? " with warnings" : "", fw, gpus);
+	if (!k) {
+		gw__doc_fmt(r->verdict, sizeof(r->verdict), "%s", gw_translate("not ready: no GPU can be used"));
+		return;
+	}
+	r->ready = true;
+	if (fw[0])
+		gw__doc_fmt(r->verdict, sizeof(r->verdict),
+			    nw ? gw_translate("ready with warnings: %s can use %s") : gw_translate("ready: %s can use %s"),
+			    fw, gpus);
 	else
-		gw__doc_fmt(r->verdict, sizeof(r->verdict), "ready%s: %s usable (no GPU framework found in Python)",
-			 nw ? " with warnings" : "", gpus);
+		gw__doc_fmt(r->verdict, sizeof(r->verdict),
+			    nw ? gw_translate("ready with warnings: %s usable (no GPU framework found in Python)")
+			       : gw_translate("ready: %s usable (no GPU framework found in Python)"),
+			    gpus);
 }
 
 int gw_doctor_run(gw_doctor_report **out, const gw_doctor_options *opts)

@@ -9,6 +9,7 @@ struct gw_doctor_report {
 	gw_finding *f;
 	size_t n, cap;
 	char verdict[256];
+	bool ready; /* no error finding and a GPU usable: the verdict says "ready" */
 	gw_doctor_deep *deep;
 	size_t ndeep;
 	/* Kept for the JSON summary. */

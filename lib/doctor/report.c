@@ -44,6 +44,11 @@ size_t gw_doctor_count(const gw_doctor_report *r, gw_severity sev)
 	return k;
 }
 
+bool gw_doctor_ready(const gw_doctor_report *r)
+{
+	return r && r->ready;
+}
+
 const char *gw_doctor_verdict(const gw_doctor_report *r)
 {
 	return r ? r->verdict : "";
@@ -97,7 +102,7 @@ static void json_summary(gw_json *j, const gw_doctor_report *r)
 	gw_json_key(j, "verdict");
 	gw_json_string(j, r->verdict);
 	gw_json_key(j, "ready");
-	gw_json_bool(j, !strncmp(r->verdict, "ready", 5));
+	gw_json_bool(j, r->ready);
 	gw_json_key(j, "gpus_on_pci_bus");
 	gw_json_uint(j, p->ngpus);
 	gw_json_key(j, "gpus_usable");

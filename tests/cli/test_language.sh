@@ -70,4 +70,84 @@ assert_eq "$(printf '%s' "$out" | "$PY" -c 'import json,sys; d=json.load(sys.std
 	"$(printf '%s' "$en" | "$PY" -c 'import json,sys; d=json.load(sys.stdin); print(sorted(d), sorted(d["devices"][0]))')" \
 	"list --json keys are the same in Chinese"
 
+# 6. Every command's human output in Chinese, on several machines: no
+# English text of the catalogue left (tests/cli/untranslated.py), lines
+# within 80 display cells, list's titles over their columns.
+ZH=$TMPD/zh
+mkdir -p "$ZH"
+for m in h100-8x lost-gpu a100-mig mixed-nvidia-amd driver-mismatch no-driver laptop-3060; do
+	[ -d "$MACHINES/$m" ] || continue
+	for c in list doctor; do
+		LANGUAGE=zh_CN COLUMNS=80 "$TOP/scripts/with-machine" "$MACHINES/$m" -- "$GW" $c >"$ZH/$m.$c" 2>"$ZH/$m.$c.err" </dev/null
+	done
+done
+for s in "$TOP"/tests/doctor/*/; do
+	[ -f "$s/machine.json" ] || continue
+	LANGUAGE=zh_CN COLUMNS=80 "$TOP/scripts/with-machine" "$s" -- "$GW" doctor >"$ZH/$(basename "$s").doctor" 2>"$ZH/$(basename "$s").doctor.err" </dev/null
+done
+LANGUAGE=zh_CN COLUMNS=80 "$GW" help >"$ZH/help" 2>&1
+for c in $("$GW" __spec | "$PY" -c 'import json,sys; print(" ".join(c["name"] for c in json.load(sys.stdin)["commands"]))'); do
+	LANGUAGE=zh_CN COLUMNS=80 "$GW" "$c" --help >"$ZH/help-$c" 2>&1
+done
+for log in "$TOP"/tests/explain/corpus/*.log; do
+	LANGUAGE=zh_CN COLUMNS=80 "$GW" explain "$log" >"$ZH/explain-$(basename "$log" .log)" 2>&1 </dev/null
+done
+LANGUAGE=zh_CN COLUMNS=80 "$GW" explain cuda-out-of-memory >"$ZH/explain-id" 2>&1
+# Usage errors and their hint.
+LANGUAGE=zh_CN "$GW" list --bogus >"$ZH/usage-unknown" 2>&1
+LANGUAGE=zh_CN "$GW" doctor --timeout x >"$ZH/usage-callback" 2>&1
+LANGUAGE=zh_CN "$GW" nosuchcommand >"$ZH/usage-command" 2>&1
+checks=$((checks + 1))
+last_cmd="LANGUAGE=zh_CN gpuwise (list, doctor, explain, help, usage errors)"
+if ! msg=$("$PY" tests/cli/untranslated.py po/zh_CN.po "$ZH"/*); then
+	fail "Chinese output: $msg"
+fi
+assert_contains "$(cat "$ZH/usage-unknown")" "gpuwise: 未知选项 '--bogus'" "usage error in Chinese, prefix and flag kept"
+assert_contains "$(cat "$ZH/usage-unknown")" "请试试 'gpuwise list --help'。" "the usage hint in Chinese"
+assert_contains "$(cat "$ZH/usage-callback")" "需要一个秒数" "an option callback's complaint in Chinese"
+assert_contains "$(cat "$ZH/h100-8x.list")" "名称" "list titles in Chinese"
+assert_contains "$(cat "$ZH/h100-8x.doctor")" "就绪" "doctor's verdict in Chinese"
+assert_contains "$(cat "$ZH/lost-gpu.doctor")" "硬件" "doctor's layer titles in Chinese"
+# The verdict's "ready" in JSON does not depend on the words.
+LANGUAGE=zh_CN run_on h100-8x doctor --json
+assert_json "doctor --json in Chinese: summary.ready still true" 'assert d["summary"]["ready"] is True, d["summary"]'
+LANGUAGE=zh_CN run_on lost-gpu doctor --json
+assert_json "doctor --json in Chinese: summary.ready false with errors" 'assert d["summary"]["ready"] is False, d["summary"]'
+
+# 7. LC_ALL=C keeps every command English, whatever LANGUAGE says.
+LANGUAGE=zh_CN LC_ALL=C run_on h100-8x list
+assert_contains "$out" "NAME" "LC_ALL=C: list titles in English"
+LANGUAGE=zh_CN LC_ALL=C run_on lost-gpu doctor
+assert_contains "$out" "not ready" "LC_ALL=C: doctor's verdict in English"
+assert_contains "$out" "Hardware" "LC_ALL=C: doctor's layers in English"
+LANGUAGE=zh_CN LC_ALL=C run list --bogus
+assert_contains "$err" "unknown option '--bogus'" "LC_ALL=C: usage errors in English"
+
+# 8. The lint: a text printed without a mark fails scripts/update-po, and
+# says where; a marked one, or a format without words, passes.
+cat >"$TMPD/unmarked.c" <<'C'
+static void f(int n)
+{
+	error_msg("this message is not marked");
+	printf("%s\n", "x");
+	report_line(1, _("Marked"), "%d", n);
+}
+static const struct option o[] = { OPT_BOOL(0, "json", struct x, json, "an unmarked help text"), OPT_END() };
+C
+out=$("$PY" scripts/update-po --lint "$TMPD/unmarked.c" 2>&1)
+assert_ne "$?" 0 "lint: an unmarked text fails"
+assert_contains "$out" "unmarked.c:3: text not marked for translation (error_msg): \"this message is not marked\"" "lint: names the file, line and text"
+assert_contains "$out" "an unmarked help text" "lint: an option's help is checked"
+assert_not_contains "$out" '"x"' "lint: a format without words passes"
+cat >"$TMPD/marked.c" <<'C'
+static void f(int n)
+{
+	error_msg(_("this message is marked"));
+	warning_msg(_n("%d GPU", "%d GPUs", n), n);
+	fprintf(stderr, "%s: %d\n", strcmp(a, "some word") ? "-" : "+", n);
+}
+C
+out=$("$PY" scripts/update-po --lint "$TMPD/marked.c" 2>&1)
+assert_eq "$?" 0 "lint: marked texts pass: $out"
+
 finish
