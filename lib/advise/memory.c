@@ -256,13 +256,20 @@ double gw__advise_weights(const gw_model *m, const gw_advise_options *r)
 
 /* Gradients of the trainable parameters in their type; DDP on several GPUs
  * adds its buckets (a second copy: gradient_as_bucket_view is off by
- * default); ZeRO-2/3 and FSDP keep 1/N. */
+ * default); ZeRO-2/3 and FSDP keep 1/N. LoRA under FSDP wraps each
+ * transformer block, frozen and trainable parameters together, as one
+ * unit, and then, in PyTorch's FSDP documentation's words, "the gradient
+ * memory usage will be higher than expected (namely, equivalent to not
+ * freezing those parameters)" (LitGPT's LoRA recipe does so:
+ * Lightning-AI/litgpt#1417). */
 double gw__advise_gradients(const gw_model *m, const gw_advise_options *r)
 {
 	double g = trainable(m, r) * train_bytes(r);
 
 	if (r->task == GW_TASK_INFER)
 		return 0;
+	if ((r->task == GW_TASK_LORA || r->task == GW_TASK_QLORA) && r->strategy == GW_STRATEGY_FSDP && r->gpus > 1)
+		g = (double)m->params * (r->weights == GW_WEIGHTS_FP32 ? 4 : 2);
 	if (r->strategy == GW_STRATEGY_DDP && r->gpus > 1)
 		return 2 * g;
 	if (r->strategy == GW_STRATEGY_ZERO2 || shards_params(r))
@@ -298,6 +305,24 @@ double gw__advise_optimizer(const gw_model *m, const gw_advise_options *r)
 	return s;
 }
 
+/* Bytes a norm keeps of its input. Under autocast layer_norm runs in fp32
+ * and the residual stream it reads is fp32 (PyTorch's autocast op
+ * reference: layer_norm, softmax and log_softmax "autocast to float32");
+ * the RMSNorm of the Llama family (transformers' LlamaRMSNorm, LitGPT's
+ * RMSNorm) upcasts its input with .float() and keeps that fp32 copy for
+ * backward. Otherwise the norm keeps its input in the activation type. */
+static double norm_bytes(const gw_model *m, const gw_advise_options *r)
+{
+	static const char *const rms_upcast[] = { "llama", "mistral", "qwen2", "gemma" };
+
+	if (amp(r->precision))
+		return 4;
+	for (size_t i = 0; i < GW_ARRAY_SIZE(rms_upcast); i++)
+		if (!strcmp(m->model_type, rms_upcast[i]))
+			return 4;
+	return act_bytes(r);
+}
+
 /* One transformer layer's saved activations for backward, in bytes, after
  * Korthikanti et al. 2022 (eq. 1: sbh(34 + 5as/h) for 16-bit GPT layers
  * with dropout), generalised: element size e (2 or 4), key/value width of
@@ -305,26 +330,33 @@ double gw__advise_optimizer(const gw_model *m, const gw_advise_options *r)
  * down projection's input: 4·s·b·I), dropout masks (1 byte) only when
  * dropout is on, and the s² terms (softmax output, its dropout mask and
  * dropped copy) replaced by the fp32 log-sum-exp for SDPA/FlashAttention.
- * With LoRA the inputs of frozen MLP projections are not saved. */
+ * Under autocast the softmax output is fp32 and the matmul with V keeps
+ * its own half-precision cast of the (dropped) probabilities. Norm inputs
+ * as norm_bytes() says. With LoRA the inputs of frozen MLP projections
+ * are not saved; with QLoRA they are: bitsandbytes' MatMul4Bit (and
+ * MatMul8bitLt) save their input whenever the input needs a gradient
+ * (bitsandbytes/autograd/_functions.py, ctx.tensors = (A, B)). */
 double gw__advise_layer_activations(const gw_model *m, const gw_advise_options *r, double s, bool cross)
 {
 	double b = (double)r->batch, h = (double)m->hidden_size, e = act_bytes(r);
 	double q = (double)(m->num_heads * m->head_dim), kv = (double)(m->num_kv_heads * m->head_dim);
 	double n = (double)m->num_heads, i = (double)m->intermediate_size, d = m->dropout ? 1 : 0;
-	double sb = s * b, att, mlp;
+	double sb = s * b, nb = norm_bytes(m, r), att, mlp;
 
-	att = e * sb * (2 * h + q + kv + kv + q) + d * sb * h;
-	if (r->attention == GW_ATTENTION_EAGER)
-		att += n * s * sb * (e + d + d * e);
-	else
+	att = nb * sb * h + e * sb * (h + q + kv + kv + q) + d * sb * h;
+	if (r->attention != GW_ATTENTION_EAGER)
 		att += 4 * n * sb;
-	if (r->task == GW_TASK_LORA || r->task == GW_TASK_QLORA)
+	else if (amp(r->precision))
+		att += n * s * sb * (4 + d + e);
+	else
+		att += n * s * sb * (e + d + d * e);
+	if (r->task == GW_TASK_LORA)
 		/* A frozen linear layer needs its weight, not its input, for the
 		 * input's gradient: the MLP's input and the down projection's
 		 * input are not kept (LoRA sits on q and v only). */
-		mlp = e * sb * h + e * sb * i * (m->gated_mlp ? 3 : 1) + d * sb * h;
+		mlp = nb * sb * h + e * sb * i * (m->gated_mlp ? 3 : 1) + d * sb * h;
 	else
-		mlp = e * sb * 2 * h + e * sb * i * (m->gated_mlp ? 4 : 2) + d * sb * h;
+		mlp = nb * sb * h + e * sb * h + e * sb * i * (m->gated_mlp ? 4 : 2) + d * sb * h;
 	return att * (cross ? 2 : 1) + mlp;
 }
 

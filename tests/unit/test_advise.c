@@ -299,6 +299,12 @@ static void test_terms(void)
 	CHECK_INT(e.weights_bytes, 2 * P + 4 * 4194304ull);
 	CHECK_INT(e.gradients_bytes, 4 * 4194304ull);
 	CHECK_INT(e.optimizer_bytes, 8 * 4194304ull);
+	/* LoRA under FSDP on 2 GPUs: a block holds frozen and trainable parameters
+	 * in one unit, so the gradients are as if nothing were frozen, 1/N each. */
+	o.strategy = GW_STRATEGY_FSDP;
+	o.gpus = 2;
+	e = run(&l, o);
+	CHECK_INT(e.gradients_bytes, 2 * P / 2);
 	/* QLoRA: linears in NF4-DQ, the rest (embeddings, norms, head) in 16 bits. */
 	o = opts(GW_TASK_QLORA, GW_PRECISION_AMP_BF16);
 	e = run(&l, o);
@@ -306,21 +312,39 @@ static void test_terms(void)
 	CHECK_INT(e.weights_bytes, (uint64_t)((double)LIN * (0.5 + 1.0 / 64 + 4.0 / 16384) + 2.0 * (double)(P - LIN) +
 					      4.0 * 4194304 + 0.999));
 
-	/* Korthikanti et al. eq. 1: sbh(34 + 5as/h) for a GPT-2 layer in 16 bits, eager attention. */
-	o = opts(GW_TASK_TRAIN, GW_PRECISION_AMP_BF16);
+	/* Korthikanti et al. eq. 1: sbh(34 + 5as/h) for a GPT-2 layer in pure 16 bits, eager attention. */
+	o = opts(GW_TASK_TRAIN, GW_PRECISION_BF16);
 	o.attention = GW_ATTENTION_EAGER;
 	o.seq = 1024;
 	CHECK(gw__advise_layer_activations(&g, &o, 1024, false) == 1024.0 * 768 * (34 + 5.0 * 12 * 1024 / 768));
-	/* SDPA, no dropout, SwiGLU, Llama-2-7B, s=2048, b=1:
-	 * attention 2·s·(2h+2q+2kv) + 4·n·s, MLP 2·s·2h + 2·s·4·I. */
+	/* Under autocast the two LayerNorms keep fp32 inputs (+2·2·sbh) and the
+	 * s² part is the fp32 softmax output, the dropout mask and the matmul's
+	 * half-precision copy: 4 + 1 + 2 = 7 bytes an element. */
+	o.precision = GW_PRECISION_AMP_BF16;
+	CHECK(gw__advise_layer_activations(&g, &o, 1024, false) == 1024.0 * 768 * (38 + 7.0 * 12 * 1024 / 768));
+	/* SDPA, no dropout, SwiGLU, Llama-2-7B, s=2048, b=1, autocast:
+	 * attention 4·s·h (fp32 norm input) + 2·s·(h+2q+2kv) + 4·n·s,
+	 * MLP 4·s·h + 2·s·h + 2·s·4·I. */
 	o.attention = GW_ATTENTION_SDPA;
 	CHECK(gw__advise_layer_activations(&l, &o, 2048, false) ==
-	      2.0 * 2048 * 6 * 4096 + 4.0 * 32 * 2048 + 2.0 * 2048 * 2 * 4096 + 2.0 * 2048 * 4 * 11008);
+	      4.0 * 2048 * 4096 + 2.0 * 2048 * 5 * 4096 + 4.0 * 32 * 2048 + 4.0 * 2048 * 4096 + 2.0 * 2048 * 4096 +
+		      2.0 * 2048 * 4 * 11008);
+	/* Pure bf16: the Llama RMSNorm still keeps its fp32 upcast, the same bytes. */
+	o.precision = GW_PRECISION_BF16;
+	CHECK(gw__advise_layer_activations(&l, &o, 2048, false) ==
+	      4.0 * 2048 * 4096 + 2.0 * 2048 * 5 * 4096 + 4.0 * 32 * 2048 + 4.0 * 2048 * 4096 + 2.0 * 2048 * 4096 +
+		      2.0 * 2048 * 4 * 11008);
 
-	/* LoRA: the frozen MLP projections' inputs are not kept: 2·s·h + 2·s·3·I. */
+	/* LoRA: the frozen MLP projections' inputs are not kept: 4·s·h + 2·s·3·I. */
 	o.task = GW_TASK_LORA;
 	CHECK(gw__advise_layer_activations(&l, &o, 2048, false) ==
-	      2.0 * 2048 * 6 * 4096 + 4.0 * 32 * 2048 + 2.0 * 2048 * 4096 + 2.0 * 2048 * 3 * 11008);
+	      4.0 * 2048 * 4096 + 2.0 * 2048 * 5 * 4096 + 4.0 * 32 * 2048 + 4.0 * 2048 * 4096 + 2.0 * 2048 * 3 * 11008);
+	/* QLoRA: bitsandbytes' 4-bit matmul saves its input anyway: as full training. */
+	o.task = GW_TASK_QLORA;
+	o.weights = GW_WEIGHTS_NF4;
+	CHECK(gw__advise_layer_activations(&l, &o, 2048, false) ==
+	      4.0 * 2048 * 4096 + 2.0 * 2048 * 5 * 4096 + 4.0 * 32 * 2048 + 4.0 * 2048 * 4096 + 2.0 * 2048 * 4096 +
+		      2.0 * 2048 * 4 * 11008);
 
 	/* Workspaces by architecture: cuBLAS + cuBLASLt. */
 	o = opts(GW_TASK_INFER, GW_PRECISION_BF16);
