@@ -184,6 +184,10 @@ struct gw_context {
 	gw_backend_status status[8];
 	void *state[8];            /* per-backend state, parallel to gw__backends */
 	int nbackends;
+	/* <root>/proc/stat's btime, read by the first gw_process_host_read()
+	 * (it never changes): 1 read, -1 unreadable, 0 not tried. */
+	int boot_time_state;
+	double boot_time;
 };
 
 /* Append a zero-initialised device (all fields UNREAD, indices -1).
@@ -213,6 +217,9 @@ struct gw_backend {
 	/* Fill a malloc'd array of processes (pid, type, memory, MIG ids);
 	 * /proc resolution is done by the caller. */
 	int (*processes)(void *state, gw_context *ctx, gw_device *dev, gw_process **out, size_t *count);
+	/* Per-process utilisation, one entry per pid (malloc'd); NULL when
+	 * the backend has none (gw_device_process_utilization says ENOTSUP). */
+	int (*process_util)(void *state, gw_context *ctx, gw_device *dev, gw_process_util **out, size_t *count);
 };
 
 extern const gw_backend *const gw__backends[];  /* NULL-terminated */
@@ -340,6 +347,11 @@ int gw__job_kill(int pid, int sig);
 /* Fill pid_resolved, uid, user and command of p from <root>/proc/<pid>
  * and <root>/etc/passwd. */
 void gw__process_resolve(const char *root, gw_process *p);
+/* Fill out (gw_process_host_read) from <root>/proc/<pid>/stat and status;
+ * boot_time is /proc/stat's btime, or < 0 when unknown (start_time UNREAD). */
+int gw__process_host_read(const char *root, uint32_t pid, double boot_time, gw_host_process *out);
+/* <root>/proc/stat's btime in *out; GW_ENOTFOUND when it cannot be read. */
+int gw__boot_time(const char *root, double *out);
 
 /* ---- architecture names (lib/core/arch.c) ----------------------------- */
 

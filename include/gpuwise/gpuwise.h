@@ -18,6 +18,7 @@
 #include "gpuwise/device.h"
 #include "gpuwise/metrics.h"
 #include "gpuwise/context.h"
+#include "gpuwise/process.h"
 #include "gpuwise/json.h"
 #include "gpuwise/explain.h"
 #include "gpuwise/doctor.h"

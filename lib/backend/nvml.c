@@ -82,6 +82,7 @@ struct nvml_api {
 
 	gwn_fn_dev_procs compute_procs_v3, compute_procs_v2, graphics_procs_v3, graphics_procs_v2;
 	gwn_fn_dev_procs_v1 compute_procs_v1, graphics_procs_v1;
+	gwn_fn_dev_proc_util process_util;
 };
 
 struct nvml_symbol {
@@ -161,6 +162,7 @@ static const struct nvml_symbol nvml_symbols[] = {
 	SYM(graphics_procs_v2, "nvmlDeviceGetGraphicsRunningProcesses_v2"),
 	SYM(compute_procs_v1, "nvmlDeviceGetComputeRunningProcesses"),
 	SYM(graphics_procs_v1, "nvmlDeviceGetGraphicsRunningProcesses"),
+	SYM(process_util, "nvmlDeviceGetProcessUtilization"),
 };
 #undef SYM
 
@@ -1331,6 +1333,98 @@ static int nvml_processes(void *state, gw_context *ctx, gw_device *dev, gw_proce
 	return 0;
 }
 
+/* ---- per-process utilisation -------------------------------------------- */
+
+/* Keep the newest sample of each pid: the driver's buffer may hold several
+ * per process (lastSeenTimeStamp 0 asks for all it has). */
+static size_t newest_per_pid(gwn_process_util_sample *s, size_t n)
+{
+	size_t w = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t k;
+
+		for (k = 0; k < w && s[k].pid != s[i].pid; k++)
+			;
+		if (k == w)
+			s[w++] = s[i];
+		else if (s[i].timeStamp > s[k].timeStamp)
+			s[k] = s[i];
+	}
+	return w;
+}
+
+static void util_field(gw_u64 *f, unsigned v)
+{
+	/* 0xFFFFFFFF and other values above 100 are "not sampled". */
+	if (v <= 100)
+		gw__u64_set(f, v);
+	else
+		GW_FIELD_FAIL(*f, GW_FIELD_NOT_SUPPORTED, 0);
+}
+
+/* nvmlDeviceGetProcessUtilization with its INSUFFICIENT_SIZE handshake;
+ * NOT_FOUND means no process ran in the period (an empty list). */
+static int nvml_process_util(void *state, gw_context *ctx, gw_device *dev, gw_process_util **out, size_t *count)
+{
+	struct nvml_state *st = state;
+	gwn_process_util_sample *buf = NULL;
+	gw_process_util *list;
+	unsigned want = 0;
+	gwn_return r;
+	size_t n;
+
+	(void)ctx;
+	if (!st || !dev->handle || !st->api.process_util)
+		return gw__error_set(GW_ENOTSUP, "GPU %d cannot sample its processes' utilisation", dev->info.index);
+	r = st->api.process_util(dev->handle, NULL, &want, 0);
+	for (int tries = 0; tries < PROCESS_RETRIES && r == GWN_ERROR_INSUFFICIENT_SIZE; tries++) {
+		unsigned cap = want + 8;
+
+		gw__free(buf);
+		if (want > 65536 || !(buf = gw__calloc(cap, sizeof(*buf))))
+			return gw__error_set(GW_ENOMEM, "out of memory reading process utilisation");
+		want = cap;
+		r = st->api.process_util(dev->handle, buf, &want, 0);
+		if (want > cap)
+			want = cap;
+	}
+	if (r == GWN_ERROR_NOT_FOUND || (r == GWN_SUCCESS && (!buf || want == 0))) {
+		gw__free(buf);
+		*out = NULL;
+		*count = 0;
+		return 0;
+	}
+	if (r != GWN_SUCCESS) {
+		gw__free(buf);
+		if (r == GWN_ERROR_GPU_IS_LOST) {
+			mark_lost(dev, "GPU_IS_LOST");
+			return gw__error_set(GW_ELOST, "GPU %d is lost: it has fallen off the bus", dev->info.index);
+		}
+		if (r == GWN_ERROR_NOT_SUPPORTED || r == GWN_ERROR_FUNCTION_NOT_FOUND)
+			return gw__error_set(GW_ENOTSUP, "GPU %d does not sample its processes' utilisation",
+					     dev->info.index);
+		return gw__error_set(nvml_code_to_gw(r), "NVML could not read the process utilisation of GPU %d (%s)",
+				     dev->info.index, nvml_code_name(r));
+	}
+	n = newest_per_pid(buf, want);
+	if (!(list = gw__calloc(n ? n : 1, sizeof(*list)))) {
+		gw__free(buf);
+		return gw__error_set(GW_ENOMEM, "out of memory reading process utilisation");
+	}
+	for (size_t i = 0; i < n; i++) {
+		list[i].pid = buf[i].pid;
+		util_field(&list[i].sm_util, buf[i].smUtil);
+		util_field(&list[i].mem_util, buf[i].memUtil);
+		util_field(&list[i].enc_util, buf[i].encUtil);
+		util_field(&list[i].dec_util, buf[i].decUtil);
+	}
+	gw__free(buf);
+	*out = list;
+	*count = n;
+	return 0;
+}
+
 const gw_backend gw__backend_nvml = {
-	"nvml", GW_BACKEND_ID_NVML, nvml_open, nvml_close, nvml_sample, nvml_processes,
+	"nvml", GW_BACKEND_ID_NVML, nvml_open, nvml_close, nvml_sample, nvml_processes, nvml_process_util,
 };

@@ -129,6 +129,17 @@ typedef struct gwn_process_info {
 	unsigned int computeInstanceId;
 } gwn_process_info;
 
+/* nvmlProcessUtilizationSample_t: one sample of one process's use of the
+ * GPU over NVML's sampling period (32 bytes). */
+typedef struct gwn_process_util_sample {
+	unsigned int pid;
+	unsigned long long timeStamp; /* microseconds, CPU time of day */
+	unsigned int smUtil;
+	unsigned int memUtil;
+	unsigned int encUtil;
+	unsigned int decUtil;
+} gwn_process_util_sample;
+
 /* usedGpuMemory when the driver cannot tell (NVML_VALUE_NOT_AVAILABLE). */
 #define GWN_VALUE_NOT_AVAILABLE_ULL (~0ULL)
 /* gpuInstanceId / computeInstanceId when MIG is off. */
@@ -235,6 +246,8 @@ typedef gwn_return (*gwn_fn_dev_remapped)(gwn_device d, unsigned int *corr, unsi
 					  unsigned int *pending, unsigned int *failure);
 typedef gwn_return (*gwn_fn_dev_procs)(gwn_device d, unsigned int *count, gwn_process_info *out);
 typedef gwn_return (*gwn_fn_dev_procs_v1)(gwn_device d, unsigned int *count, gwn_process_info_v1 *out);
+typedef gwn_return (*gwn_fn_dev_proc_util)(gwn_device d, gwn_process_util_sample *out, unsigned int *count,
+					    unsigned long long last_seen);
 typedef gwn_return (*gwn_fn_dev_fields)(gwn_device d, int count, gwn_field_value *values);
 typedef gwn_return (*gwn_fn_dev_child)(gwn_device d, unsigned int index, gwn_device *out);
 

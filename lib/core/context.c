@@ -285,6 +285,52 @@ void gw_processes_free(gw_process *list)
 	gw__free(list);
 }
 
+int gw_device_process_utilization(gw_context *ctx, int index, gw_process_util **out, size_t *count)
+{
+	gw_device *d;
+	gw_process_util *list = NULL;
+	size_t n = 0;
+	int slot, rc;
+
+	if (!ctx || !out || !count || index < 0 || index >= ctx->ndevices)
+		return gw__error_set(GW_EINVAL, "no device with index %d", index);
+	d = &ctx->devices[index];
+	if (d->info.health == GW_HEALTH_LOST)
+		return gw__error_set(GW_ELOST, "GPU %d is lost: %s", index, d->info.health_reason);
+	if (!d->owner || !d->owner->process_util || (slot = backend_slot(ctx, d->owner)) < 0)
+		return gw__error_set(GW_ENOTSUP, "the per-process utilisation of GPU %d cannot be read through %s",
+				     index, d->info.backend && *d->info.backend ? d->info.backend : "any backend");
+	if ((rc = d->owner->process_util(ctx->state[slot], ctx, d, &list, &n)) < 0)
+		return rc;
+	if (n == 0) {
+		gw__free(list);
+		list = NULL;
+	}
+	*out = list;
+	*count = n;
+	return 0;
+}
+
+void gw_process_util_free(gw_process_util *list)
+{
+	gw__free(list);
+}
+
+int gw_process_host_read(gw_context *ctx, uint32_t pid, gw_host_process *out)
+{
+	gw_host_process h;
+	int rc;
+
+	if (!ctx || !out || pid == 0)
+		return gw__error_set(GW_EINVAL, "no process %u", (unsigned)pid);
+	if (ctx->boot_time_state == 0)
+		ctx->boot_time_state = gw__boot_time(ctx->root, &ctx->boot_time) == 0 ? 1 : -1;
+	if ((rc = gw__process_host_read(ctx->root, pid, ctx->boot_time_state > 0 ? ctx->boot_time : -1, &h)) < 0)
+		return rc;
+	*out = h;
+	return 0;
+}
+
 /* ---- selectors -------------------------------------------------------- */
 
 /* How many digits a selector needs before it is read as a UUID prefix

@@ -7,6 +7,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "internal.h"
 #include "core/proc_parse.h"
@@ -79,4 +80,62 @@ void gw__process_resolve(const char *root, gw_process *p)
 	p->pid_resolved = 1;
 	resolve_user(root, uid, p->user, sizeof(p->user));
 	resolve_command(root, p->pid, p->command, sizeof(p->command));
+}
+
+/* ---- host facts of a process (gw_process_host_read) -------------------- */
+
+#define STAT_LIMIT 4096
+#define PROC_STAT_LIMIT (1u << 20)  /* /proc/stat: a line per CPU */
+
+int gw__boot_time(const char *root, double *out)
+{
+	char *text;
+	size_t len;
+	uint64_t btime;
+	int rc;
+
+	if (gw__read_file(root, "/proc/stat", PROC_STAT_LIMIT, &text, &len) < 0)
+		return GW_ENOTFOUND;
+	rc = gw__proc_parse_btime(text, len, &btime);
+	gw__free(text);
+	if (rc < 0)
+		return GW_ENOTFOUND;
+	*out = (double)btime;
+	return 0;
+}
+
+int gw__process_host_read(const char *root, uint32_t pid, double boot_time, gw_host_process *out)
+{
+	char path[64];
+	char *text;
+	size_t len;
+	struct gw_proc_stat st;
+	uint64_t rss;
+	long hz = sysconf(_SC_CLK_TCK);
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	out->pid = pid;
+	snprintf(path, sizeof(path), "/proc/%u/stat", (unsigned)pid);
+	if (gw__read_file(root, path, STAT_LIMIT, &text, &len) < 0)
+		return gw__error_set(GW_ENOTFOUND, "no process %u here", (unsigned)pid);
+	rc = gw__proc_parse_times(text, len, &st);
+	gw__free(text);
+	if (rc == 0 && hz > 0) {
+		gw__f64_set(&out->cpu_time, (double)(st.utime + st.stime) / (double)hz);
+		if (boot_time >= 0)
+			gw__f64_set(&out->start_time, boot_time + (double)st.starttime / (double)hz);
+	} else {
+		GW_FIELD_FAIL(out->cpu_time, GW_FIELD_NOT_SUPPORTED, 0);
+		GW_FIELD_FAIL(out->start_time, GW_FIELD_NOT_SUPPORTED, 0);
+	}
+	snprintf(path, sizeof(path), "/proc/%u/status", (unsigned)pid);
+	if (gw__read_file(root, path, STATUS_LIMIT, &text, &len) == 0) {
+		if (gw__proc_parse_rss(text, len, &rss) == 0)
+			gw__u64_set(&out->rss, rss);
+		else
+			GW_FIELD_FAIL(out->rss, GW_FIELD_NOT_SUPPORTED, 0);
+		gw__free(text);
+	}
+	return 0;
 }

@@ -41,6 +41,23 @@ static bool decimal_field(const char *start, const char *end, uint64_t *out)
 	return true;
 }
 
+/* The same for the 64-bit counters of /proc/<pid>/stat (up to 19 digits). */
+static bool decimal_field_long(const char *start, const char *end, uint64_t *out)
+{
+	size_t n = (size_t)(end - start);
+	uint64_t v = 0;
+
+	if (n == 0 || n > 19)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		if (!isdigit((unsigned char)start[i]))
+			return false;
+		v = v * 10 + (uint64_t)(start[i] - '0');
+	}
+	*out = v;
+	return true;
+}
+
 int gw__proc_parse_uid(const char *text, size_t len, uint32_t *uid)
 {
 	const char *p = text, *end = text + len, *line;
@@ -214,4 +231,90 @@ bool gw__parse_group_member(const char *text, unsigned gid, const char *user, un
 		p = eol + 1;
 	}
 	return gid == primary_gid;
+}
+
+/* The number after `key` (a whole word at a line's start) on its line,
+ * digits up to 20 of them, spaces and tabs skipped; the text after it is
+ * left to the caller's key ("VmRSS:" is in kB). */
+static int keyed_number(const char *text, size_t len, const char *key, uint64_t *out)
+{
+	const char *p = text, *end = text + len, *line;
+	size_t n, klen = strlen(key);
+
+	if (!text)
+		return GW_EPARSE;
+	for (; (line = next_line(p, end, &n)); p = line + n + 1) {
+		uint64_t v = 0;
+		size_t i = klen;
+		int digits = 0;
+
+		if (n <= klen || memcmp(line, key, klen) || (line[klen] != ' ' && line[klen] != '\t'))
+			continue;
+		while (i < n && (line[i] == ' ' || line[i] == '\t'))
+			i++;
+		for (; i < n && isdigit((unsigned char)line[i]); i++) {
+			if (++digits > 19)
+				return GW_EPARSE;
+			v = v * 10 + (uint64_t)(line[i] - '0');
+		}
+		if (!digits)
+			return GW_EPARSE;
+		*out = v;
+		return 0;
+	}
+	return GW_ENOTFOUND;
+}
+
+int gw__proc_parse_rss(const char *text, size_t len, uint64_t *bytes)
+{
+	uint64_t kb;
+	int rc = keyed_number(text, len, "VmRSS:", &kb);
+
+	if (rc < 0)
+		return rc;
+	if (kb > UINT64_MAX / 1024)
+		return GW_EPARSE;
+	*bytes = kb * 1024;
+	return 0;
+}
+
+int gw__proc_parse_btime(const char *text, size_t len, uint64_t *btime)
+{
+	return keyed_number(text, len, "btime", btime);
+}
+
+int gw__proc_parse_times(const char *text, size_t len, struct gw_proc_stat *out)
+{
+	const char *p, *end = text + len;
+	uint64_t field[20]; /* fields 3.. of the line: field[k] is field k + 3 */
+	int k = 0;
+
+	if (!text || !out)
+		return GW_EPARSE;
+	/* "pid (comm) state ...": comm may hold spaces and ')', so the fields
+	 * start after the last ')'. */
+	for (p = end; p > text && p[-1] != ')'; p--)
+		;
+	if (p == text)
+		return GW_EPARSE;
+	while (k < 20) {
+		const char *s;
+		uint64_t v = 0;
+
+		while (p < end && *p == ' ')
+			p++;
+		for (s = p; p < end && *p != ' ' && *p != '\n'; p++)
+			;
+		if (p == s)
+			return GW_EPARSE;
+		/* Field 3 is the state letter, the others used here are numbers
+		 * (some, like the parent pid, may be negative: kept as 0). */
+		if (k > 0 && *s != '-' && !decimal_field_long(s, p, &v))
+			return GW_EPARSE;
+		field[k++] = v;
+	}
+	out->utime = field[14 - 3];
+	out->stime = field[15 - 3];
+	out->starttime = field[22 - 3];
+	return 0;
 }

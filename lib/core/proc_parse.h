@@ -30,4 +30,17 @@ int gw__proc_passwd_lookup(const char *text, size_t len, uint32_t uid, char *out
  * name gets the group's name ("" when the gid is not listed). */
 bool gw__parse_group_member(const char *group_text, unsigned gid, const char *user, unsigned primary_gid, char *name, size_t namesz);
 
+/* What /proc/<pid>/stat says of a process's time, in clock ticks
+ * (sysconf(_SC_CLK_TCK)): CPU in user and kernel mode, and its start
+ * since boot. */
+struct gw_proc_stat {
+	uint64_t utime, stime, starttime;
+};
+int gw__proc_parse_times(const char *text, size_t len, struct gw_proc_stat *out);
+/* "VmRSS:\t 1234 kB" of /proc/<pid>/status, in bytes. GW_ENOTFOUND without
+ * that line (a kernel thread, a zombie). */
+int gw__proc_parse_rss(const char *text, size_t len, uint64_t *bytes);
+/* "btime 1700000000" of /proc/stat: boot time, Unix seconds. */
+int gw__proc_parse_btime(const char *text, size_t len, uint64_t *btime);
+
 #endif

@@ -73,6 +73,13 @@ ABI_FIELD(gwn_process_info, nvmlProcessInfo_v2_t, pid);
 ABI_FIELD(gwn_process_info, nvmlProcessInfo_v2_t, usedGpuMemory);
 ABI_FIELD(gwn_process_info, nvmlProcessInfo_v2_t, gpuInstanceId);
 ABI_FIELD(gwn_process_info, nvmlProcessInfo_v2_t, computeInstanceId);
+ABI_SIZE(gwn_process_util_sample, nvmlProcessUtilizationSample_t);
+ABI_FIELD(gwn_process_util_sample, nvmlProcessUtilizationSample_t, pid);
+ABI_FIELD(gwn_process_util_sample, nvmlProcessUtilizationSample_t, timeStamp);
+ABI_FIELD(gwn_process_util_sample, nvmlProcessUtilizationSample_t, smUtil);
+ABI_FIELD(gwn_process_util_sample, nvmlProcessUtilizationSample_t, memUtil);
+ABI_FIELD(gwn_process_util_sample, nvmlProcessUtilizationSample_t, encUtil);
+ABI_FIELD(gwn_process_util_sample, nvmlProcessUtilizationSample_t, decUtil);
 ABI_VALUE(GWN_VALUE_NOT_AVAILABLE_ULL, (unsigned long long)NVML_VALUE_NOT_AVAILABLE);
 
 ABI_SIZE(gwn_device_attributes, nvmlDeviceAttributes_t);

@@ -127,6 +127,17 @@ static void fuzz_text(int which, const char *t, size_t n)
 				__builtin_trap();
 		}
 		break;
+	case 15:
+		{
+			/* gpuwise top's host side of a process. */
+			struct gw_proc_stat st;
+			uint64_t v;
+
+			gw__proc_parse_times(t, n, &st);
+			gw__proc_parse_rss(t, n, &v);
+			gw__proc_parse_btime(t, n, &v);
+		}
+		break;
 	}
 }
 
@@ -137,7 +148,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 1)
 		return 0;
-	which = data[0] % 15;
+	which = data[0] % 16;
 	data++;
 	size--;
 	if (!(copy = malloc(size + 1)))

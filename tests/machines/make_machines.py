@@ -99,11 +99,15 @@ REMAP_CLEAN = {"correctable": 0, "uncorrectable": 0, "pending": 0, "failure": 0}
 MIG_OFF = {"current": 0, "pending": 0, "max_devices": 0, "devices": []}
 
 
-def proc(pid, mem, gi=None, ci=None):
+def proc(pid, mem, gi=None, ci=None, sm=None, mem_util=None):
+	"""A process entry; sm/mem_util are its nvmlDeviceGetProcessUtilization sample."""
 	p = {"pid": pid, "used_gpu_memory": mem}
 	if gi is not None:
 		p["gpu_instance_id"] = gi
 		p["compute_instance_id"] = ci
+	if sm is not None:
+		p["sm_util"] = sm
+		p["mem_util"] = mem_util if mem_util is not None else 0
 	return p
 
 
@@ -128,16 +132,28 @@ class Tree:
 	def user(self, uid, name):
 		self.users[uid] = name
 
-	def process(self, pid, uid, argv):
-		"""A /proc/<pid> entry so gpuwise can resolve user and command."""
+	def process(self, pid, uid, argv, rss_kb=None, cpu_ticks=None, start_ticks=None):
+		"""A /proc/<pid> entry so gpuwise can resolve user and command; with
+		rss_kb, cpu_ticks (user, system) and start_ticks (clock ticks after
+		boot; with-machine adds the host's btime to /proc/stat) also what
+		`gpuwise top` reads of its host side."""
 		name = os.path.basename(argv[0])[:15]
+		if cpu_ticks is not None:
+			# The 52 fields of proc(5): utime 14, stime 15, starttime 22, rss 24 (pages).
+			f = ["0"] * 52
+			f[0], f[1], f[2], f[3] = str(pid), "(%s)" % name, "S", "1"
+			f[13], f[14] = str(cpu_ticks[0]), str(cpu_ticks[1])
+			f[21] = str(start_ticks or 0)
+			f[23] = str((rss_kb or 0) // 4)
+			self.file("/proc/%d/stat" % pid, " ".join(f) + "\n")
 		self.file("/proc/%d/cmdline" % pid, "\0".join(argv) + "\0")
 		self.file("/proc/%d/comm" % pid, name + "\n")
 		self.file("/proc/%d/status" % pid,
 			  "Name:\t%s\nUmask:\t0022\nState:\tS (sleeping)\nTgid:\t%d\nNgid:\t0\n"
 			  "Pid:\t%d\nPPid:\t1\nTracerPid:\t0\nUid:\t%d\t%d\t%d\t%d\n"
-			  "Gid:\t%d\t%d\t%d\t%d\nThreads:\t%d\n"
-			  % (name, pid, pid, uid, uid, uid, uid, uid, uid, uid, uid, 12))
+			  "Gid:\t%d\t%d\t%d\t%d\n%sThreads:\t%d\n"
+			  % (name, pid, pid, uid, uid, uid, uid, uid, uid, uid, uid,
+			     "VmRSS:\t%8d kB\n" % rss_kb if rss_kb is not None else "", 12))
 
 	def finish(self):
 		self.file("/etc/passwd", "".join(
@@ -359,10 +375,11 @@ def h100_8x():
 		procs = ()
 		busy = False
 		if i < 4:   # a 4-GPU torchrun job, one rank per GPU
-			procs = (proc(pids[i], 71680 * MiB),)
+			procs = (proc(pids[i], 71680 * MiB, sm=95 - i, mem_util=60),)
 			busy = True
 		elif i == 5:  # a notebook kernel and a small inference server
-			procs = (proc(SLEEPER, 2048 * MiB), proc(3100221, 20480 * MiB))
+			procs = (proc(SLEEPER, 2048 * MiB, sm=3, mem_util=1),
+				 proc(3100221, 20480 * MiB, sm=9, mem_util=2))
 		devices.append(h100(i, bus, serial, uuid, temp, tm, pw, procs,
 				    util=(98, 61) if busy else ((12, 3) if procs else (0, 0)),
 				    busy=busy))
@@ -387,10 +404,14 @@ def h100_8x():
 	t.user(1001, "alice")
 	t.user(1002, "bob")
 	for pid in pids[1:]:
+		rank = pid - 2841577
 		t.process(pid, 1001, ["/home/alice/venv/bin/python", "-u", "train.py",
-				      "--config", "configs/llama-70b.yaml", "--local-rank=%d" % (pid - 2841577)])
+				      "--config", "configs/llama-70b.yaml", "--local-rank=%d" % rank],
+			  rss_kb=(18 + rank) * 1024 * 1024, cpu_ticks=(60000 + rank * 700, 4200),
+			  start_ticks=3000)
 	t.process(3100221, 1002, ["/usr/bin/python3", "-m", "vllm.entrypoints.openai.api_server",
-				  "--model", "meta-llama/Llama-3.1-8B-Instruct"])
+				  "--model", "meta-llama/Llama-3.1-8B-Instruct"],
+		  rss_kb=6 * 1024 * 1024, cpu_ticks=(5400, 610), start_ticks=9000)
 	return m, t
 
 

@@ -29,6 +29,17 @@ static void test_context(void)
 	CHECK_INT(gw_device_processes(NULL, 0, &procs, &n), GW_EINVAL);
 	CHECK(procs == (gw_process *)&s && n == 7);
 	gw_processes_free(NULL);
+	{
+		gw_process_util *u = (gw_process_util *)&s;
+		gw_host_process h;
+
+		h.pid = 7;
+		CHECK_INT(gw_device_process_utilization(NULL, 0, &u, &n), GW_EINVAL);
+		CHECK(u == (gw_process_util *)&s && n == 7);
+		gw_process_util_free(NULL);
+		CHECK_INT(gw_process_host_read(NULL, 1, &h), GW_EINVAL);
+		CHECK_INT((int)h.pid, 7);
+	}
 	drv = gw_context_driver(NULL);
 	CHECK(drv != NULL);
 	CHECK(drv && !GW_VALID(drv->driver_version) && !GW_VALID(drv->cuda_driver_version));
@@ -57,6 +68,9 @@ static void test_context_args(void)
 	CHECK_INT(gw_device_sample_read(ctx, 0, NULL), GW_EINVAL);
 	CHECK_INT(gw_device_processes(ctx, 0, NULL, &n), GW_EINVAL);
 	CHECK_INT(gw_device_processes(ctx, 0, &procs, NULL), GW_EINVAL);
+	CHECK_INT(gw_device_process_utilization(ctx, 0, NULL, &n), GW_EINVAL);
+	CHECK_INT(gw_device_process_utilization(ctx, 0, (gw_process_util **)&procs, NULL), GW_EINVAL);
+	CHECK_INT(gw_process_host_read(ctx, 1, NULL), GW_EINVAL);
 	CHECK(gw_context_backend(ctx, NULL) == NULL);
 	CHECK(gw_context_backends(ctx, NULL) != NULL);
 	CHECK(gw_context_backends(ctx, &count) != NULL && count > 0);

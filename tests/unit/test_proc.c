@@ -2,11 +2,14 @@
  * its parsers. */
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "fake_tree.h"
 #include "internal.h"
 #include "backend/sysfs_parse.h"
+#include "core/proc_parse.h"
 
 static const char passwd[] =
 	"root:x:0:0:root:/root:/bin/bash\n"
@@ -167,6 +170,68 @@ static void test_resolve(void)
 	CHECK_STR(p.command, "sleep 100");
 }
 
+/* A string literal and its length. */
+#define TEXT(s) s, sizeof(s) - 1
+
+/* What `gpuwise top` reads of a process's host side: /proc/<pid>/stat
+ * (CPU ticks, start), status (VmRSS) and /proc/stat (btime). */
+static void test_host_parsers(void)
+{
+	struct gw_proc_stat st = { 1, 2, 3 };
+	uint64_t v = 7;
+	/* comm with spaces and ')' : the fields count from the last ')'. */
+	static const char stat[] = "4242 (py thon) x)) S 1 4242 4242 0 -1 4194560 100 0 0 0 "
+				   "1500 250 0 0 20 0 12 0 987654 123456789 4096 18446744073709551615\n";
+
+	CHECK_INT(gw__proc_parse_times(stat, strlen(stat), &st), 0);
+	CHECK(st.utime == 1500 && st.stime == 250 && st.starttime == 987654);
+	CHECK_INT(gw__proc_parse_times(TEXT("4242 (x) S 1 2 3"), &st), GW_EPARSE);   /* too short */
+	CHECK_INT(gw__proc_parse_times(TEXT("no parenthesis at all"), &st), GW_EPARSE);
+	CHECK_INT(gw__proc_parse_times(TEXT("1 (x) S 1 1 1 0 -1 0 0 0 0 0 1x 2 0 0 20 0 1 0 5"), &st), GW_EPARSE);
+	CHECK(st.utime == 1500);   /* untouched on failure */
+
+	CHECK_INT(gw__proc_parse_rss(TEXT("Name:\tx\nVmRSS:\t   2048 kB\nThreads:\t1\n"), &v), 0);
+	CHECK(v == 2048 * 1024);
+	CHECK_INT(gw__proc_parse_rss(TEXT("Name:\tkthreadd\n"), &v), GW_ENOTFOUND);
+	CHECK_INT(gw__proc_parse_rss(TEXT("VmRSS:\t kB\n"), &v), GW_EPARSE);
+	CHECK_INT(gw__proc_parse_rss(TEXT("VmRSSX:\t5 kB\n"), &v), GW_ENOTFOUND);
+	CHECK(v == 2048 * 1024);
+	CHECK_INT(gw__proc_parse_btime(TEXT("cpu  1 2 3\nbtime 1700000000\nprocesses 5\n"), &v), 0);
+	CHECK(v == 1700000000);
+	CHECK_INT(gw__proc_parse_btime(TEXT("cpu 1\n"), &v), GW_ENOTFOUND);
+}
+
+static void test_host_read(void)
+{
+	gw_host_process h;
+	double boot = -1;
+	long hz = sysconf(_SC_CLK_TCK);
+
+	tree_new();
+	tree_put("proc/stat", "cpu  1 2 3 4\nbtime 1700000000\n");
+	tree_put("proc/4242/stat", "4242 (python3) S 1 4242 4242 0 -1 0 0 0 0 0 "
+		 "3000 1000 0 0 20 0 12 0 50000 0 4096 0\n");
+	tree_put("proc/4242/status", "Name:\tpython3\nVmRSS:\t  1048576 kB\n");
+	CHECK_INT(gw__boot_time(tree_root, &boot), 0);
+	CHECK(boot == 1700000000.0);
+	CHECK_INT(gw__process_host_read(tree_root, 4242, boot, &h), 0);
+	CHECK_INT((int)h.pid, 4242);
+	CHECK(GW_VALID(h.cpu_time) && h.cpu_time.v == 4000.0 / (double)hz);
+	CHECK(GW_VALID(h.rss) && h.rss.v == 1024ull * 1024 * 1024);
+	CHECK(GW_VALID(h.start_time) && h.start_time.v == 1700000000.0 + 50000.0 / (double)hz);
+	/* Without btime: no start time, the rest still read. */
+	CHECK_INT(gw__process_host_read(tree_root, 4242, -1, &h), 0);
+	CHECK(!GW_VALID(h.start_time) && GW_VALID(h.cpu_time));
+	/* A kernel thread: no VmRSS. A pid that is not here: ENOTFOUND. */
+	tree_put("proc/2/stat", "2 (kthreadd) S 0 0 0 0 -1 0 0 0 0 0 1 2 0 0 20 0 1 0 3 0 0 0\n");
+	tree_put("proc/2/status", "Name:\tkthreadd\n");
+	CHECK_INT(gw__process_host_read(tree_root, 2, boot, &h), 0);
+	CHECK(!GW_VALID(h.rss) && GW_VALID(h.cpu_time));
+	CHECK_INT(gw__process_host_read(tree_root, 999999, boot, &h), GW_ENOTFOUND);
+	tree_new();
+	CHECK_INT(gw__boot_time(tree_root, &boot), GW_ENOTFOUND);
+}
+
 /* The real /proc of this test process, with the real root. */
 static void test_self(void)
 {
@@ -179,12 +244,23 @@ static void test_self(void)
 	CHECK_INT(p.uid, getuid());
 	CHECK(strstr(p.command, "test_proc") != NULL);
 	CHECK(p.user[0] != '\0');
+	{
+		gw_host_process h;
+		double boot;
+
+		CHECK_INT(gw__boot_time("/", &boot), 0);
+		CHECK_INT(gw__process_host_read("/", (uint32_t)getpid(), boot, &h), 0);
+		CHECK(GW_VALID(h.rss) && h.rss.v > 0);
+		CHECK(GW_VALID(h.start_time) && h.start_time.v > boot && h.start_time.v <= (double)time(NULL) + 1);
+	}
 }
 
 int main(void)
 {
 	test_parsers();
 	test_resolve();
+	test_host_parsers();
+	test_host_read();
 	test_self();
 	tree_remove();
 	return CHECK_DONE();
