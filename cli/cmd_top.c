@@ -1,0 +1,154 @@
+/* gpuwise top — a full-screen monitor of every GPU and the processes on
+ * them, with htop's habits (DESIGN.md "Live monitoring"); --once prints one
+ * plain frame for scripts. The loop redraws on every key at once and
+ * reads the machine every -d seconds. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "commands.h"
+#include "output.h"
+#include "text.h"
+#include "top.h"
+
+struct top_opts {
+	double interval;
+	bool once;
+};
+
+static const char *parse_delay(void *field, const char *s)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || *end || !(v >= 0.05 && v <= 3600))
+		return _("needs a number of seconds from 0.05 to 3600");
+	*(double *)field = v;
+	return NULL;
+}
+
+static double mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int print_once(struct top_data *d, struct top_ui *ui)
+{
+	struct top_out o = { stdout, output_width(stdout), -1, 0, 0, text_ascii() };
+
+	top_draw_frame(&o, d, ui);
+	return text_flush() ? EXIT_OK : EXIT_FAIL;
+}
+
+static void draw(struct top_data *d, struct top_ui *ui)
+{
+	struct top_out o = { NULL, 80, 24, 0, 0, text_ascii() };
+
+	term_size(&o.height, &o.width);
+	term_begin_frame();
+	if (ui->help)
+		top_draw_help(&o, ui);
+	else
+		top_draw_frame(&o, d, ui);
+	term_end_frame();
+}
+
+/* Until q or a signal: a refresh every interval, a redraw after each key. */
+static int loop(struct top_data *d, struct top_ui *ui)
+{
+	double next = mono_now() + ui->interval;
+
+	draw(d, ui);
+	while (!term_stop_signal()) {
+		double left = next - mono_now();
+		int key;
+
+		if (left <= 0) {
+			top_data_refresh(d);
+			next = mono_now() + ui->interval;
+			draw(d, ui);
+			continue;
+		}
+		key = term_key((int)ceil(left * 1000));
+		if (term_stop_signal())
+			break;
+		if (key == TK_NONE)
+			continue;
+		if (!top_key(ui, d, key))
+			break;
+		draw(d, ui);
+	}
+	return term_stop_signal();
+}
+
+static const struct option top_options[] = {
+	OPT_CALLBACK('d', "delay", struct top_opts, interval, "SECONDS",
+		     "refresh every SECONDS (default 1, from 0.05)", parse_delay),
+	OPT_BOOL(0, "once", struct top_opts, once,
+		 "print one plain frame (no curses, no colour) at the terminal's width ($COLUMNS, or 80 when not a "
+		 "terminal) and exit; CPU% is then the average over each process's life, as ps shows it"),
+	OPT_END()
+};
+
+static int cmd_top(int argc, char **argv)
+{
+	struct top_opts o = { 1.0, false };
+	struct top_ui ui;
+	struct top_data d;
+	char **args;
+	int sig, rc;
+
+	if (parse_options(&cmd_top_def, argc, argv, &o, &args) == PARSE_HELP)
+		return EXIT_OK;
+	memset(&ui, 0, sizeof(ui));
+	ui.interval = o.interval;
+	if (top_data_open(&d) < 0)
+		return EXIT_FAIL;
+	top_data_refresh(&d);
+	if (o.once) {
+		rc = print_once(&d, &ui);
+		top_data_close(&d);
+		return rc;
+	}
+	if (!term_start()) {
+		top_data_close(&d);
+#ifdef GW_HAVE_CURSES
+		error_msg("%s", _("top needs a terminal on stdin and stdout (use --once for one plain frame)"));
+#else
+		error_msg("%s", _("this gpuwise was built without ncursesw: only 'gpuwise top --once' works"));
+#endif
+		return EXIT_FAIL;
+	}
+	sig = loop(&d, &ui);
+	term_stop();
+	top_data_close(&d);
+	return sig ? 128 + sig : EXIT_OK;
+}
+
+const struct cmd cmd_top_def = {
+	.name = "top",
+	.fn = cmd_top,
+	.summary = N_("full-screen monitor of GPUs and their processes (like htop)"),
+	.options = top_options,
+	.description =
+		"A live view of every GPU (NVIDIA through NVML, AMD through sysfs): per GPU a meter block "
+		"(utilisation, memory, temperature, power draw and limit, SM and memory clocks, PCIe receive and "
+		"transmit, fan, performance state, throttle reasons) with its MIG instances under it, history "
+		"charts of the selected process's GPU when the terminal has room, and a table of the GPU "
+		"processes: GPU (G:M for a MIG instance), pid, user, type (C compute, G graphics), GPU memory, "
+		"SM % (the process's share of the SMs, NVIDIA), host CPU % (of one core, since the last refresh), "
+		"host resident memory, run time and command.\n\n"
+		"Keys: q or F10 quit; h, ? or F1 help; Up/Down, PgUp/PgDn, Home/End select a process; s (S) sorts "
+		"by the next (previous) column: GPU MEM, SM%, CPU%, RSS, TIME, PID, GPU; / filters by a part of the "
+		"command or user, or a pid (Enter applies, Esc cancels; Esc clears the filter); k sends SIGTERM to "
+		"the selected process after a y/n question.\n\n"
+		"Fits 80x24 (one line a GPU when the blocks do not fit) and follows resizes. Colour unless NO_COLOR "
+		"is set or TERM is dumb. The terminal is given back on q, SIGINT, SIGTERM, SIGHUP and a crash. "
+		"--once prints one plain frame without curses, for scripts.",
+	.exit_status = "Exit status: 0 after q or --once, 1 when the terminal or the library cannot be used, 2 on a "
+		       "usage error, 128+N after signal N (130 for SIGINT, 143 for SIGTERM).",
+};
