@@ -110,7 +110,15 @@ static int cmd_top(int argc, char **argv)
 		return EXIT_FAIL;
 	top_data_refresh(&d);
 	if (o.once) {
+		/* As list: the frame, and exit 1 with the reason when no GPU
+		 * could be read. */
 		rc = print_once(&d, &ui);
+		if (rc == EXIT_OK && readable_count(d.ctx) == 0) {
+			char problem[1024];
+
+			error_msg("%s", no_gpu_sentence(d.ctx, problem, sizeof(problem)));
+			rc = EXIT_FAIL;
+		}
 		top_data_close(&d);
 		return rc;
 	}
@@ -149,6 +157,7 @@ const struct cmd cmd_top_def = {
 		"Fits 80x24 (one line a GPU when the blocks do not fit) and follows resizes. Colour unless NO_COLOR "
 		"is set or TERM is dumb. The terminal is given back on q, SIGINT, SIGTERM, SIGHUP and a crash. "
 		"--once prints one plain frame without curses, for scripts.",
-	.exit_status = "Exit status: 0 after q or --once, 1 when the terminal or the library cannot be used, 2 on a "
-		       "usage error, 128+N after signal N (130 for SIGINT, 143 for SIGTERM).",
+	.exit_status = "Exit status: 0 after q or --once, 1 when the terminal or the library cannot be used (and for "
+		       "--once when no GPU could be read), 2 on a usage error, 128+N after signal N (130 for SIGINT, 143 "
+		       "for SIGTERM).",
 };

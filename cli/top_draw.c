@@ -92,7 +92,8 @@ void out_pad(struct top_out *o, int col, enum top_attr a)
 
 	if (col > o->width)
 		col = o->width;
-	while (o->col < col) {
+	/* Below the last row nothing is written, and the cursor stays. */
+	while (o->col < col && (o->height < 0 || o->row < o->height)) {
 		int n = col - o->col < 64 ? col - o->col : 64;
 
 		out_put(o, a, spaces + 64 - n);

@@ -12,6 +12,7 @@
  * Without ncursesw at build time only --once exists (GW_HAVE_CURSES). */
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <termios.h>
@@ -32,6 +33,7 @@ static size_t restore_len;
 static volatile sig_atomic_t active;
 static volatile sig_atomic_t stop_sig;
 static attr_t attrs[TA_COUNT];
+static FILE *term_out;
 
 static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
 static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGQUIT };
@@ -142,8 +144,15 @@ bool term_start(void)
 	handle(fatal_signals, sizeof(fatal_signals) / sizeof(fatal_signals[0]), on_fatal);
 	/* newterm, not initscr: initscr exits the program on a terminal it
 	 * cannot use. */
-	if (!newterm(NULL, stdout, stdin))
+	/* Curses writes to the terminal itself: stdout may be text.c's ASCII
+	 * filter (a locale without UTF-8), which has no file descriptor. */
+	if (!(term_out = fdopen(dup(STDOUT_FILENO), "w")))
 		return false;
+	if (!newterm(NULL, term_out, stdin)) {
+		fclose(term_out);
+		term_out = NULL;
+		return false;
+	}
 	restore_len = 0;
 	add_cap("sgr0");
 	add_cap("cnorm");
@@ -168,6 +177,10 @@ void term_stop(void)
 	endwin();
 	if (have_tio)
 		tcsetattr(STDIN_FILENO, TCSADRAIN, &saved_tio);
+	if (term_out) {
+		fclose(term_out);
+		term_out = NULL;
+	}
 }
 
 int term_stop_signal(void)

@@ -183,6 +183,12 @@ tm send-keys -t top q
 wait_exit 0 "q"
 check_terminal_back "q"
 
+# ---- a terminal smaller than the frame: cut, never stuck ----------------------
+start_top h100-8x 30 8
+wait_for "gpuwise top" "frame at 30x8"
+tm send-keys -t top h x q
+wait_exit 0 "q at 30x8"
+
 # ---- SIGINT (Ctrl-C), SIGTERM, a crash --------------------------------------
 start_top h100-8x 80 24
 wait_for "GPUs: 8" "frame before Ctrl-C"
