@@ -87,10 +87,10 @@ static int loop(struct top_data *d, struct top_ui *ui)
 
 static const struct option top_options[] = {
 	OPT_CALLBACK('d', "delay", struct top_opts, interval, "SECONDS",
-		     "refresh every SECONDS (default 1, from 0.05)", parse_delay),
+		     N_("refresh every SECONDS (default 1, from 0.05)"), parse_delay),
 	OPT_BOOL(0, "once", struct top_opts, once,
-		 "print one plain frame (no curses, no colour) at the terminal's width ($COLUMNS, or 80 when not a "
-		 "terminal) and exit; CPU% is then the average over each process's life, as ps shows it"),
+		 N_("print one plain frame (no curses, no colour) at the terminal's width ($COLUMNS, or 80 when not a "
+		 "terminal) and exit; the CPU column is then the average over each process's life, as ps shows it")),
 	OPT_END()
 };
 
@@ -143,7 +143,7 @@ const struct cmd cmd_top_def = {
 	.summary = N_("full-screen monitor of GPUs and their processes (like htop)"),
 	.options = top_options,
 	.description =
-		"A live view of every GPU (NVIDIA through NVML, AMD through sysfs): per GPU a meter block "
+		N_("A live view of every GPU (NVIDIA through NVML, AMD through sysfs): per GPU a meter block "
 		"(utilisation, memory, temperature, power draw and limit, SM and memory clocks, PCIe receive and "
 		"transmit, fan, performance state, throttle reasons) with its MIG instances under it, history "
 		"charts of the selected process's GPU when the terminal has room, and a table of the GPU "
@@ -156,8 +156,8 @@ const struct cmd cmd_top_def = {
 		"the selected process after a y/n question.\n\n"
 		"Fits 80x24 (one line a GPU when the blocks do not fit) and follows resizes. Colour unless NO_COLOR "
 		"is set or TERM is dumb. The terminal is given back on q, SIGINT, SIGTERM, SIGHUP and a crash. "
-		"--once prints one plain frame without curses, for scripts.",
-	.exit_status = "Exit status: 0 after q or --once, 1 when the terminal or the library cannot be used (and for "
+		"--once prints one plain frame without curses, for scripts."),
+	.exit_status = N_("Exit status: 0 after q or --once, 1 when the terminal or the library cannot be used (and for "
 		       "--once when no GPU could be read), 2 on a usage error, 128+N after signal N (130 for SIGINT, 143 "
-		       "for SIGTERM).",
+		       "for SIGTERM)."),
 };
