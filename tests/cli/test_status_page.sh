@@ -42,7 +42,7 @@ def child_fds():
     os.dup2(to_r, 3)
     os.dup2(from_w, 4)
 
-proc = subprocess.Popen([os.environ["CHROMIUM"], "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+proc = subprocess.Popen([os.environ["CHROMIUM"], "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--disable-dev-shm-usage",
                          "--no-first-run", "--disable-extensions", "--user-data-dir=" + profile,
                          "--remote-debugging-pipe", "about:blank"],
                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=open(profile + ".log", "w"),
