@@ -63,6 +63,15 @@ CURSES_CFLAGS := -DGW_HAVE_CURSES $(filter-out -D_XOPEN_SOURCE% -D_DEFAULT_SOURC
 CURSES_LIBS := $(shell pkg-config --libs ncursesw)
 endif
 
+# gpuwise run's accounting log and `gpuwise report` need SQLite (Debian
+# libsqlite3-dev; scripts/setup installs it), linked into the CLI only;
+# without it run logs nothing and report says why (GW_HAVE_SQLITE unset).
+HAVE_SQLITE := $(shell pkg-config --exists sqlite3 2>/dev/null && echo 1)
+ifeq ($(HAVE_SQLITE),1)
+SQLITE_CFLAGS := -DGW_HAVE_SQLITE $(shell pkg-config --cflags sqlite3)
+SQLITE_LIBS := $(shell pkg-config --libs sqlite3)
+endif
+
 LIB_SRC := $(sort $(wildcard lib/*/*.c lib/*/*/*.c))
 CLI_SRC := $(sort $(wildcard cli/*.c))
 FAKE_COMMON := fake/machine.c lib/core/jsonp.c
@@ -118,7 +127,7 @@ $(BUILD)/obj/%.o: %.c $(GEN_HDR)
 # script; tests/abi/test_exports.sh checks the result.
 $(LIB_OBJ): OBJ_CFLAGS := -fvisibility=hidden -include lib/export.h
 $(LIB_OBJ): lib/export.h
-$(CLI_OBJ): OBJ_CFLAGS := $(EXPORTER_CFLAGS) $(CURSES_CFLAGS)
+$(CLI_OBJ): OBJ_CFLAGS := $(EXPORTER_CFLAGS) $(CURSES_CFLAGS) $(SQLITE_CFLAGS)
 $(BUILD)/obj/lib/core/language.o: OBJ_CFLAGS += -DGW_LOCALEDIR='"$(LOCALEDIR)"'
 
 # One run writes both files: a grouped target (make ≥ 4.3), so make knows the
@@ -138,7 +147,7 @@ $(BUILD)/libgpuwise.so: $(LIB_OBJ) lib/libgpuwise.map Makefile
 	$(CC) -shared $(LDFLAGS) -Wl,--version-script=lib/libgpuwise.map -Wl,-soname,libgpuwise.so.$(SOVERSION) -o $@ $(LIB_OBJ) $(LDLIBS)
 
 $(BUILD)/gpuwise: $(CLI_OBJ) $(BUILD)/libgpuwise.a
-	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libgpuwise.a $(EXPORTER_LIBS) $(CURSES_LIBS) $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libgpuwise.a $(EXPORTER_LIBS) $(CURSES_LIBS) $(SQLITE_LIBS) $(LDLIBS)
 
 # The fake vendor libraries: built from fake/ plus the JSON reader, never
 # from the rest of lib/ (they must not share gpuwise's NVML code paths).
@@ -166,7 +175,7 @@ $(BUILD)/libgpuwise-cli.a: $(filter-out $(BUILD)/obj/cli/main.o,$(CLI_OBJ))
 
 $(BUILD)/tests/test_cli_%: tests/unit/test_cli_%.c $(BUILD)/libgpuwise-cli.a $(BUILD)/libgpuwise.a $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(EXPORTER_CFLAGS) -Itests/unit -Icli $(LDFLAGS) -o $@ $< $(BUILD)/libgpuwise-cli.a $(BUILD)/libgpuwise.a $(EXPORTER_LIBS) $(CURSES_LIBS) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(EXPORTER_CFLAGS) -Itests/unit -Icli $(LDFLAGS) -o $@ $< $(BUILD)/libgpuwise-cli.a $(BUILD)/libgpuwise.a $(EXPORTER_LIBS) $(CURSES_LIBS) $(SQLITE_LIBS) $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libgpuwise.a $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)

@@ -5,13 +5,17 @@
  * --timeout gave up, 125 when gpuwise failed before CMD started, 126/127
  * when CMD cannot be run or found (as timeout(1) and env(1) say). */
 #include <errno.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "accounting.h"
 #include "commands.h"
 #include "output.h"
 
@@ -227,11 +231,130 @@ static int exit_of(int status)
 	return EXIT_RUN_FAILED;
 }
 
+/* What the supervisor saw of the leased GPUs while the job ran: one sample
+ * of each when it starts and about every second after (the accounting
+ * log's utilisation, idle time, memory and energy). */
+struct usage {
+	int n;                          /* leased GPUs / MIG devices */
+	gw_selection dev[GW_POOL_MAX_LEASED];
+	unsigned samples[GW_POOL_MAX_LEASED], idle[GW_POOL_MAX_LEASED];
+	double util_sum;
+	unsigned util_n;
+	uint64_t max_memory;
+	double energy_first[GW_POOL_MAX_LEASED], energy_last[GW_POOL_MAX_LEASED];
+	bool energy_ok;
+};
+
+static void usage_sample(gw_context *ctx, struct usage *u)
+{
+	uint64_t mem = 0;
+
+	for (int i = 0; i < u->n; i++) {
+		gw_device_sample s;
+
+		if (gw_device_sample_read(ctx, u->dev[i].device, &s) < 0) {
+			u->energy_ok = false;
+			continue;
+		}
+		/* A MIG device has no utilisation of its own: its GPU's. */
+		if (GW_VALID(s.gpu_util)) {
+			u->samples[i]++;
+			u->idle[i] += s.gpu_util.v < ACCT_IDLE_PERCENT;
+			u->util_sum += (double)s.gpu_util.v;
+			u->util_n++;
+		}
+		if (u->dev[i].mig >= 0 && u->dev[i].mig < s.mig_count && GW_VALID(s.mig[u->dev[i].mig].memory_used))
+			mem += s.mig[u->dev[i].mig].memory_used.v;
+		else if (u->dev[i].mig < 0 && GW_VALID(s.memory_used))
+			mem += s.memory_used.v;
+		/* Energy is the whole GPU's: not a MIG device's share. */
+		if (u->dev[i].mig >= 0 || !GW_VALID(s.energy))
+			u->energy_ok = false;
+		else {
+			if (u->energy_first[i] < 0)
+				u->energy_first[i] = s.energy.v;
+			u->energy_last[i] = s.energy.v;
+		}
+	}
+	if (mem > u->max_memory)
+		u->max_memory = mem;
+}
+
+static double wall_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The job's row of the accounting log, made while the lease is still ours
+ * (its UUIDs); written after the GPUs are handed on. */
+static void account_fill(struct acct_job *a, char *uuids, size_t size, gw_lease *lease, const gw_pool_request *req,
+			 const struct usage *u, double started, double ended, int status)
+{
+	struct passwd *pw = getpwuid(getuid());
+	size_t k = 0;
+	double secs = ended - started, energy = 0;
+
+	memset(a, 0, sizeof(*a));
+	uuids[0] = '\0';
+	for (int i = 0; i < gw_lease_count(lease) && k < size; i++)
+		k += (size_t)snprintf(uuids + k, size - k, "%s%s", i ? "," : "", gw_lease_uuid(lease, i));
+	a->id = gw_lease_id(lease);
+	a->uid = (unsigned)getuid();
+	a->user = pw ? pw->pw_name : NULL;
+	a->name = req->name;
+	a->command = req->command;
+	a->gpus = u->n;
+	a->uuids = uuids;
+	a->queued = started - gw_lease_waited(lease);
+	a->started = started;
+	a->ended = ended;
+	a->exit_status = status;
+	a->gpu_seconds = secs * u->n;
+	for (int i = 0; i < u->n; i++) {
+		if (u->samples[i])
+			a->idle_gpu_seconds += secs * u->idle[i] / u->samples[i];
+		energy += u->energy_last[i] - u->energy_first[i];
+	}
+	a->mean_util = u->util_n ? u->util_sum / u->util_n : -1;
+	a->max_memory = u->max_memory;
+	a->energy_j = u->energy_ok && energy >= 0 ? energy : -1;
+}
+
+/* Run CMD on the lease until it ends, passing signals on and sampling. */
+static int supervise(gw_context *ctx, gw_job *job, struct usage *u, int *status)
+{
+	double next = 0;
+	int rc;
+
+	for (;;) {
+		struct timespec ts;
+		double now;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		now = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+		if (now >= next) {
+			usage_sample(ctx, u);
+			next = now + 1.0;
+		}
+		rc = gw_job_wait(job, (int)((next - now) * 1000) + 1, status);
+		pass_on(job);
+		if (rc != 1)
+			return rc;
+	}
+}
+
 /* Lease and run; the exit status. */
-static int lease_and_run(gw_pool *pool, gw_pool_request *req, char **cmd)
+static int lease_and_run(gw_context *ctx, gw_pool *pool, gw_pool_request *req, char **cmd)
 {
 	gw_lease *lease;
 	gw_job *job;
+	struct usage u;
+	struct acct_job a;
+	char uuids[GW_POOL_MAX_LEASED * 97], err[512];
+	double started;
 	int rc, status = 0;
 
 	rc = gw_pool_acquire(pool, req, &lease);
@@ -245,20 +368,29 @@ static int lease_and_run(gw_pool *pool, gw_pool_request *req, char **cmd)
 		error_msg("%s", gw_error_last());
 		return EXIT_RUN_FAILED;
 	}
+	memset(&u, 0, sizeof(u));
+	u.energy_ok = true;
+	for (int i = 0; i < gw_lease_count(lease) && u.n < GW_POOL_MAX_LEASED; i++) {
+		u.energy_first[u.n] = -1;
+		gw_lease_device(lease, i, &u.dev[u.n++]);
+	}
+	started = wall_s();
 	if ((rc = gw_lease_start(lease, cmd, &job)) < 0) {
 		error_msg("%s", gw_error_last());
 		gw_lease_release(lease);
 		return rc == GW_ENOTFOUND ? EXIT_NOT_FOUND : rc == GW_EPERM ? EXIT_CANNOT_EXEC : EXIT_RUN_FAILED;
 	}
-	while ((rc = gw_job_wait(job, 1000, &status)) == 1)
-		pass_on(job);
-	pass_on(job);
+	rc = supervise(ctx, job, &u, &status);
 	gw_job_free(job);
+	if (rc == 0)
+		account_fill(&a, uuids, sizeof(uuids), lease, req, &u, started, wall_s(), exit_of(status));
 	gw_lease_release(lease);
 	if (rc < 0) {
 		error_msg("%s", gw_error_last());
 		return EXIT_RUN_FAILED;
 	}
+	if (acct_available() && acct_record(gw_pool_dir(pool), &a, err, sizeof(err)) < 0)
+		warning_msg("%s", err);
 	return exit_of(status);
 }
 
@@ -305,7 +437,7 @@ static int cmd_run(int argc, char **argv)
 	req.name = o.name ? o.name : cmd[0];
 	req.command = line;
 	req.cancel = &cancel_wait;
-	rc = lease_and_run(pool, &req, cmd);
+	rc = lease_and_run(ctx, pool, &req, cmd);
 	free(line);
 	free(sel);
 	free(cmd);

@@ -106,6 +106,36 @@ int gw_job_signal(gw_job *job, int sig);
 int gw_job_wait(gw_job *job, int timeout_ms, int *status);
 void gw_job_free(gw_job *job);
 
+/* ---- what is in the pool (gpuwise ps) ----------------------------------- */
+
+typedef enum gw_pool_job_state {
+	GW_POOL_WAITING = 1,
+	GW_POOL_RUNNING = 2
+} gw_pool_job_state;
+
+#define GW_POOL_MAX_LEASED 64
+typedef struct gw_pool_job {
+	uint64_t id;                 /* the job number (GPUWISE_LEASE) */
+	gw_pool_job_state state;
+	int pid;                     /* the supervising gpuwise run */
+	int job_pid;                 /* CMD; 0 before it started */
+	unsigned uid;
+	char user[64];               /* from /etc/passwd under the context's root; else the uid */
+	double queued;               /* unix time of the request */
+	double since;                /* unix time it started (running) or was queued (waiting) */
+	unsigned gpus;               /* how many were asked for */
+	char name[256];
+	char command[2048];
+	int nleased;
+	char leased[GW_POOL_MAX_LEASED][96]; /* UUIDs of the leased GPUs / MIG devices */
+} gw_pool_job;
+
+/* Every live job of the pool, running and waiting, in queue order (dead
+ * jobs' files are skipped). *out is allocated (free with
+ * gw_pool_jobs_free()); an empty pool gives NULL and 0. */
+int gw_pool_jobs(gw_pool *pool, gw_pool_job **out, size_t *count);
+void gw_pool_jobs_free(gw_pool_job *jobs);
+
 /* Give the GPUs back (a job still running keeps them until it ends) and
  * free the lease. */
 void gw_lease_release(gw_lease *lease);

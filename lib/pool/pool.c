@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "internal.h"
+#include "core/proc_parse.h"
 
 #define JOB_PREFIX "job-"
 #define RECORD_MAX 8192
@@ -855,4 +856,109 @@ void gw_job_free(gw_job *job)
 void gw_lease_release(gw_lease *lease)
 {
 	lease_free(lease);
+}
+
+/* ---- what is in the pool ----------------------------------------------------- */
+
+static void user_name(const gw_pool *p, unsigned uid, char *out, size_t n)
+{
+	char *text = NULL;
+	size_t len = 0;
+
+	if (gw__read_file(gw_context_root(p->ctx), "/etc/passwd", 1u << 22, &text, &len) < 0 ||
+	    gw__proc_passwd_lookup(text, len, uid, out, n) < 0)
+		snprintf(out, n, "%u", uid);
+	gw__free(text);
+}
+
+static double record_f(const char *rec, const char *key)
+{
+	char buf[64];
+
+	return record_get(rec, key, buf, sizeof(buf)) ? strtod(buf, NULL) : 0;
+}
+
+static bool parse_job(gw_pool *p, uint64_t id, const char *rec, gw_pool_job *j)
+{
+	char state[16], buf[RECORD_MAX];
+	uint64_t v;
+
+	memset(j, 0, sizeof(*j));
+	if (!record_get(rec, "state", state, sizeof(state)))
+		return false;
+	if (!strcmp(state, "waiting"))
+		j->state = GW_POOL_WAITING;
+	else if (!strcmp(state, "running"))
+		j->state = GW_POOL_RUNNING;
+	else
+		return false;
+	j->id = id;
+	j->pid = record_u64(rec, "pid", &v) && v < 0x7fffffff ? (int)v : 0;
+	j->job_pid = record_u64(rec, "job_pid", &v) && v < 0x7fffffff ? (int)v : 0;
+	j->uid = record_u64(rec, "uid", &v) && v < 0xffffffffULL ? (unsigned)v : 0;
+	j->gpus = record_u64(rec, "gpus", &v) && v < 100000 ? (unsigned)v : 0;
+	j->queued = record_f(rec, "queued");
+	j->since = j->state == GW_POOL_WAITING ? j->queued : record_f(rec, "since");
+	record_get(rec, "name", j->name, sizeof(j->name));
+	record_get(rec, "command", j->command, sizeof(j->command));
+	user_name(p, j->uid, j->user, sizeof(j->user));
+	if (record_get(rec, "leased", buf, sizeof(buf)))
+		for (char *s = buf; *s && j->nleased < GW_POOL_MAX_LEASED;) {
+			size_t n = strcspn(s, ",");
+
+			if (n && n < sizeof(j->leased[0])) {
+				memcpy(j->leased[j->nleased], s, n);
+				j->leased[j->nleased++][n] = '\0';
+			}
+			s += n + (s[n] == ',');
+		}
+	return true;
+}
+
+int gw_pool_jobs(gw_pool *pool, gw_pool_job **out, size_t *count)
+{
+	char **names, *rec;
+	size_t n, k = 0;
+	gw_pool_job *jobs;
+	int rc;
+
+	if (!pool || !out || !count)
+		return gw__error_set(GW_EINVAL, "gw_pool_jobs: NULL argument");
+	if ((rc = global_lock(pool)) < 0)
+		return rc;
+	if ((rc = list_jobs(pool, &names, &n)) < 0) {
+		global_unlock(pool);
+		return rc;
+	}
+	jobs = n ? gw__calloc(n, sizeof(*jobs)) : NULL;
+	rec = gw__malloc(RECORD_MAX);
+	if ((n && !jobs) || !rec) {
+		gw__free(jobs);
+		gw__free(rec);
+		gw__dir_list_free(names, n);
+		global_unlock(pool);
+		return GW_ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint64_t t;
+
+		if (ticket_of(names[i], &t) && read_live_job(pool, names[i], rec, RECORD_MAX) &&
+		    parse_job(pool, t, rec, &jobs[k]))
+			k++;
+	}
+	global_unlock(pool);
+	gw__free(rec);
+	gw__dir_list_free(names, n);
+	if (!k) {
+		gw__free(jobs);
+		jobs = NULL;
+	}
+	*out = jobs;
+	*count = k;
+	return 0;
+}
+
+void gw_pool_jobs_free(gw_pool_job *jobs)
+{
+	gw__free(jobs);
 }

@@ -31,6 +31,9 @@ export NO_COLOR=1
 # the others).
 unset LANGUAGE LC_MESSAGES
 case ${LC_ALL:-}${LANG:-} in *zh*) export LC_ALL=C.UTF-8 ;; esac
+# gpuwise run/ps/report: a private pool folder, never the machine's
+# /var/tmp/gpuwise.
+export GPUWISE_POOL_DIR=$TMPD/pool
 EMPTY_ROOT=$TMPD/empty-root
 mkdir -p "$EMPTY_ROOT"
 

@@ -225,6 +225,38 @@ assert_contains "$err" "sticky" "and the message says how to fix it"
 GPUWISE_POOL_DIR=$TMPD/new-pool run run -- true
 assert_eq "$(stat -c %a "$TMPD/new-pool")" 1777 "a missing pool folder is created like /tmp (1777)"
 
+# --- 40 concurrent runs on 8 GPUs (1- and 3-GPU requests) never share one ----
+on h100-8x
+wait_for '[ "$(running_jobs)$(waiting_jobs)" = 00 ]' 10
+: >"$LOG"
+conc='echo "start $(date +%s.%N) $CUDA_VISIBLE_DEVICES" >>'"$LOG"'; sleep 0.2; echo "end $(date +%s.%N) $CUDA_VISIBLE_DEVICES" >>'"$LOG"
+t0=$(now)
+for i in $(seq 40); do
+	bg "c$i" run --gpus $((i % 2 ? 1 : 3)) --timeout 120 -- sh -c "$conc"
+done
+for i in $(seq 40); do
+	wait_for "[ -f $TMPD/c$i.rc ]" 120 || { fail "concurrent run $i did not end"; break; }
+done
+t1=$(now)
+checks=$((checks + 1))
+bad=$(for i in $(seq 40); do [ "$(cat "$TMPD/c$i.rc" 2>/dev/null)" = 0 ] || echo "c$i"; done)
+[ -z "$bad" ] || fail "concurrent runs failed: $bad ($(cat "$TMPD/c1.err"))"
+checks=$((checks + 1))
+python3 - "$LOG" <<'PYEOF' || fail "two concurrent jobs shared a GPU"
+import sys
+ev = [l.split() for l in open(sys.argv[1])]
+assert len(ev) == 80, len(ev)
+held = {}
+for kind, t, uuids in sorted(ev, key=lambda e: (float(e[1]), e[0] == "start")):
+    for u in uuids.split(","):
+        if kind == "start":
+            assert u not in held, "GPU %s given twice at %s" % (u, t)
+            held[u] = t
+        else:
+            del held[u]
+PYEOF
+echo "run: 40 concurrent runs (20 x 1 GPU, 20 x 3 GPUs, 0.2 s each) on 8 GPUs: $(python3 -c "print('%.1f' % ($t1 - $t0))") s"
+
 # --- every process started here has ended --------------------------------------
 for p in "${STARTED[@]}"; do kill -KILL "$p" 2>/dev/null; done
 wait_for '[ -z "$(pgrep -f "$TMPD" 2>/dev/null)" ]' 5

@@ -122,6 +122,14 @@ static void test_pool(void)
 	CHECK_INT(status, 7);
 	gw_job_free(NULL);
 	gw_lease_release(NULL);
+	{
+		gw_pool_job *jobs = (gw_pool_job *)&req;
+		size_t n = 7;
+
+		CHECK_INT(gw_pool_jobs(NULL, &jobs, &n), GW_EINVAL);
+		CHECK(jobs == (gw_pool_job *)&req && n == 7);
+		gw_pool_jobs_free(NULL);
+	}
 }
 
 static void test_doctor(void)
