@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -409,7 +410,9 @@ static void print_bar(const char *label, uint64_t bytes, uint64_t total)
 	char b[32];
 	int width = 30, fill = total ? (int)((double)bytes / (double)total * width + 0.5) : 0;
 
-	printf("  %-13s %10s  ", label, fmt_bytes(b, sizeof(b), bytes));
+	char pad[64];
+
+	printf("  %s %10s  ", pad_cells(pad, sizeof(pad), _(label), 13, false), fmt_bytes(b, sizeof(b), bytes));
 	for (int i = 0; i < fill && i < width; i++)
 		fputs("\u2588", stdout);
 	putchar('\n');
@@ -420,28 +423,34 @@ static void print_run(const gw_model *m, const gw_advise_estimate *e)
 	const gw_advise_options *r = &e->resolved;
 	char a[32], b[32];
 
-	printf("Model   %s (%s, %s): %s parameters", m->name, m->model_type, kind_name(m->kind),
+	char pad[32];
+
+	/* "Model" and "Run" head their lines in one column of 8 cells */
+	printf("%s", pad_cells(pad, sizeof(pad), _("Model"), 8, false));
+	printf(_("%s (%s, %s): %s parameters"), m->name, m->model_type, kind_name(m->kind),
 	       fmt_count(a, sizeof(a), m->params));
 	if (m->params_published)
-		printf(" (%" PRIu64 ", as published)", m->params);
-	printf("\nRun     %s", gw_advise_name("task", r->task));
+		printf(_(" (%" PRIu64 ", as published)"), m->params);
+	printf("\n%s%s", pad_cells(pad, sizeof(pad), _("Run"), 8, false), gw_advise_name("task", r->task));
 	if (r->task == GW_TASK_LORA || r->task == GW_TASK_QLORA)
 		printf(" r=%" PRIu64, r->lora_rank);
-	printf(", batch %" PRIu64 " × seq %" PRIu64, r->batch, r->seq);
+	printf(_(", batch %" PRIu64 " × seq %" PRIu64), r->batch, r->seq);
 	if (r->task == GW_TASK_INFER && r->new_tokens)
-		printf(" (%" PRIu64 " generated)", r->new_tokens);
-	printf(", %s, weights %s", gw_advise_name("precision", r->precision), gw_advise_name("weights", r->weights));
+		printf(_(" (%" PRIu64 " generated)"), r->new_tokens);
+	printf(_(", %s, weights %s"), gw_advise_name("precision", r->precision), gw_advise_name("weights", r->weights));
 	if (r->task != GW_TASK_INFER)
 		printf(", %s", gw_advise_name("optimizer", r->optimizer));
-	printf(", %s attention", gw_advise_name("attention", r->attention));
+	printf(_(", %s attention"), gw_advise_name("attention", r->attention));
 	if (r->checkpointing)
-		printf(", checkpointing");
+		printf("%s", _(", checkpointing"));
 	if (r->gpus > 1)
-		printf(", %" PRIu64 " GPUs %s", r->gpus, gw_advise_name("strategy", r->strategy));
+		printf(_(", %" PRIu64 " GPUs %s"), r->gpus, gw_advise_name("strategy", r->strategy));
 	if (r->offload)
-		printf(", offload %s", gw_advise_name("offload", r->offload));
-	if (r->task != GW_TASK_INFER)
-		printf("\n        trainable %s parameters", fmt_count(b, sizeof(b), e->trainable_params));
+		printf(_(", offload %s"), gw_advise_name("offload", r->offload));
+	if (r->task != GW_TASK_INFER) {
+		fputs("\n        ", stdout);
+		printf(_("trainable %s parameters"), fmt_count(b, sizeof(b), e->trainable_params));
+	}
 	putchar('\n');
 }
 
@@ -450,21 +459,28 @@ static void print_breakdown(const gw_advise_estimate *e, const char *gpu)
 	char b[32];
 	uint64_t t = e->peak_device_bytes;
 
-	printf("\nPer GPU%s%s: %s on the device\n", gpu ? " on " : "", gpu ? gpu : "",
-	       fmt_bytes(b, sizeof(b), e->peak_device_bytes));
-	print_bar("weights", e->weights_bytes, t);
-	print_bar("gradients", e->gradients_bytes, t);
-	print_bar("optimizer", e->optimizer_bytes, t);
-	print_bar("activations", e->activations_bytes, t);
+	char pad[64];
+
+	putchar('\n');
+	if (gpu)
+		printf(_("Per GPU on %s: %s on the device"), gpu, fmt_bytes(b, sizeof(b), e->peak_device_bytes));
+	else
+		printf(_("Per GPU: %s on the device"), fmt_bytes(b, sizeof(b), e->peak_device_bytes));
+	putchar('\n');
+	print_bar(N_("weights"), e->weights_bytes, t);
+	print_bar(N_("gradients"), e->gradients_bytes, t);
+	print_bar(N_("optimizer"), e->optimizer_bytes, t);
+	print_bar(N_("activations"), e->activations_bytes, t);
 	if (e->resolved.task == GW_TASK_INFER)
-		print_bar("KV cache", e->kv_cache_bytes, t);
-	print_bar("workspace", e->workspace_bytes, t);
-	print_bar("CUDA context", e->cuda_context_bytes, t);
-	printf("  %-13s %10s  torch.cuda.max_memory_allocated()\n", "allocated",
+		print_bar(N_("KV cache"), e->kv_cache_bytes, t);
+	print_bar(N_("workspace"), e->workspace_bytes, t);
+	print_bar(N_("CUDA context"), e->cuda_context_bytes, t);
+	printf("  %s %10s  torch.cuda.max_memory_allocated()\n", pad_cells(pad, sizeof(pad), _("allocated"), 13, false),
 	       fmt_bytes(b, sizeof(b), e->peak_allocated_bytes));
-	printf("  %-13s %10s  torch.cuda.max_memory_reserved()\n", "reserved",
+	printf("  %s %10s  torch.cuda.max_memory_reserved()\n", pad_cells(pad, sizeof(pad), _("reserved"), 13, false),
 	       fmt_bytes(b, sizeof(b), e->peak_reserved_bytes));
-	printf("  %-13s %10s  nvidia-smi, for this process\n", "device", fmt_bytes(b, sizeof(b), e->peak_device_bytes));
+	printf("  %s %10s  %s\n", pad_cells(pad, sizeof(pad), _("device"), 13, false),
+	       fmt_bytes(b, sizeof(b), e->peak_device_bytes), _("nvidia-smi, for this process"));
 }
 
 static void print_hardware(const gw_advise_report *rep)
@@ -472,15 +488,24 @@ static void print_hardware(const gw_advise_report *rep)
 	char mem[32], need[32], step[32];
 	bool infer = gw_advise_report_estimate(rep)->resolved.task == GW_TASK_INFER;
 
-	printf("\nHardware (spec table; times at %.0f %% of peak FLOPs, %.0f %% of memory bandwidth)\n",
+	char c1[64], c2[64], c3[64], c4[64], c5[64], c6[64];
+
+	putchar('\n');
+	printf(_("Hardware (spec table; times at %.0f %% of peak FLOPs, %.0f %% of memory bandwidth)"),
 	       GW_ADVISE_MFU * 100, GW_ADVISE_MBU * 100);
-	printf("  %-16s %10s  %-5s %10s  %9s  %10s  %s\n", "GPU", "memory", "fits", "needs", "max batch",
-	       infer ? "generation" : "step", infer ? "tokens/s generated" : "tokens/s");
+	putchar('\n');
+	/* titles padded in display cells, as wide as the columns below */
+	printf("  %-16s %s  %s %s  %s  %s  %s\n", "GPU", pad_cells(c1, sizeof(c1), _("memory"), 10, true),
+	       pad_cells(c2, sizeof(c2), _("fits"), 5, false), pad_cells(c3, sizeof(c3), _("needs"), 10, true),
+	       pad_cells(c4, sizeof(c4), _("max batch"), 9, true),
+	       pad_cells(c5, sizeof(c5), infer ? _("generation") : _("step"), 10, true),
+	       infer ? _("tokens/s generated") : _("tokens/s"));
 	for (size_t i = 0; i < gw_advise_report_hardware_count(rep); i++) {
 		const gw_advise_rank *k = gw_advise_report_hardware(rep, i);
 		snprintf(step, sizeof(step), "%.3g s", k->step_seconds);
-		printf("  %-16s %10s  %-5s %10s  %9" PRIu64 "  %10s  %.0f\n", k->gpu.name,
-		       fmt_bytes(mem, sizeof(mem), k->gpu.memory_bytes), k->fits ? "yes" : "no",
+		printf("  %-16s %10s  %s %10s  %9" PRIu64 "  %10s  %.0f\n", k->gpu.name,
+		       fmt_bytes(mem, sizeof(mem), k->gpu.memory_bytes),
+		       pad_cells(c6, sizeof(c6), k->fits ? _("yes") : _("no"), 5, false),
 		       fmt_bytes(need, sizeof(need), k->estimate.peak_device_bytes), k->max_micro_batch, step,
 		       k->tokens_per_second);
 	}
@@ -490,18 +515,34 @@ static void print_targets(const gw_advise_report *rep)
 {
 	char mem[32], cc[32], need[32];
 
-	printf("\nGPUs\n");
+	printf("\n%s\n", _("GPUs"));
 	for (size_t i = 0; i < gw_advise_report_count(rep); i++) {
 		const gw_advise_result *t = gw_advise_report_result(rep, i);
 		printf("  %-28s %10s  %-10s ", t->target.name, fmt_bytes(mem, sizeof(mem), t->target.memory_bytes),
 		       cc_text(cc, sizeof(cc), &t->target));
 		if (t->fits)
-			printf("fits (needs %s); largest micro-batch %" PRIu64 "\n",
+			printf(_("fits (needs %s); largest micro-batch %" PRIu64),
 			       fmt_bytes(need, sizeof(need), t->estimate.peak_device_bytes), t->max_micro_batch);
+		else if (t->max_micro_batch)
+			printf(_("does not fit (needs %s)"), fmt_bytes(need, sizeof(need), t->estimate.peak_device_bytes));
 		else
-			printf("does not fit (needs %s)%s\n", fmt_bytes(need, sizeof(need), t->estimate.peak_device_bytes),
-			       t->max_micro_batch ? "" : "; not even micro-batch 1");
+			printf(_("does not fit (needs %s); not even micro-batch 1"),
+			       fmt_bytes(need, sizeof(need), t->estimate.peak_device_bytes));
+		putchar('\n');
 	}
+}
+
+/* "  - <step of the plan>" */
+static void step_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void step_line(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("  - ", stdout);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
 }
 
 static void print_plan(const gw_advise_plan *p, const gw_advise_target *t, uint64_t target_batch)
@@ -509,40 +550,59 @@ static void print_plan(const gw_advise_plan *p, const gw_advise_target *t, uint6
 	const gw_advise_options *r = &p->estimate.resolved;
 	char b[32], args[512];
 
-	printf("\nPlan for %s\n", t->name);
+	putchar('\n');
+	printf(_("Plan for %s"), t->name);
+	putchar('\n');
 	if (!p->fits) {
-		printf("  does not fit even with");
-		for (size_t i = 0; i < p->nsteps; i++)
-			printf("%s %s", i ? "," : "", p->steps[i]);
-		printf("%s: use more GPUs (--gpus N --strategy zero3), LoRA/QLoRA (--task), or a larger GPU\n",
-		       p->nsteps ? "" : " the settings given");
+		char steps[256] = "";
+
+		/* the steps are identifiers (checkpointing, zero3): not translated */
+		for (size_t i = 0; i < p->nsteps; i++) {
+			size_t len = strlen(steps);
+
+			snprintf(steps + len, sizeof(steps) - len, "%s%s", i ? ", " : "", p->steps[i]);
+		}
+		fputs("  ", stdout);
+		if (p->nsteps)
+			printf(_("does not fit even with %s: use more GPUs (--gpus N --strategy zero3), LoRA/QLoRA "
+				 "(--task), or a larger GPU"), steps);
+		else
+			printf("%s", _("does not fit even with the settings given: use more GPUs (--gpus N --strategy "
+				       "zero3), LoRA/QLoRA (--task), or a larger GPU"));
+		putchar('\n');
 		return;
 	}
 	for (size_t i = 0; i < p->nsteps; i++) {
 		const char *s = p->steps[i];
 		if (!strcmp(s, "checkpointing"))
-			printf("  - turn on activation checkpointing (model.gradient_checkpointing_enable())\n");
+			step_line("%s", _("turn on activation checkpointing (model.gradient_checkpointing_enable())"));
 		else if (!strcmp(s, "precision"))
-			printf("  - train in %s (the best half precision for %s)\n",
-			       gw_advise_name("precision", r->precision), t->name);
+			step_line(_("train in %s (the best half precision for %s)"), gw_advise_name("precision", r->precision),
+				  t->name);
 		else if (!strcmp(s, "8bit-optimizer"))
-			printf("  - use an 8-bit optimizer (bitsandbytes AdamW8bit)\n");
+			step_line("%s", _("use an 8-bit optimizer (bitsandbytes AdamW8bit)"));
 		else if (!strcmp(s, "zero2") || !strcmp(s, "zero3"))
-			printf("  - shard across the GPUs with DeepSpeed %s\n", s);
+			step_line(_("shard across the GPUs with DeepSpeed %s"), s);
 		else if (!strcmp(s, "offload-optimizer"))
-			printf("  - keep the optimizer states in CPU memory (offload)\n");
+			step_line("%s", _("keep the optimizer states in CPU memory (offload)"));
 		else
-			printf("  - load the weights in %s\n", gw_advise_name("weights", r->weights));
+			step_line(_("load the weights in %s"), gw_advise_name("weights", r->weights));
 	}
 	if (r->task == GW_TASK_INFER) {
-		printf("  batch %" PRIu64 " fits: %s on the device\n", p->micro_batch,
+		fputs("  ", stdout);
+		printf(_("batch %" PRIu64 " fits: %s on the device"), p->micro_batch,
 		       fmt_bytes(b, sizeof(b), p->estimate.peak_device_bytes));
+		putchar('\n');
 		return;
 	}
-	printf("  micro-batch %" PRIu64 " × accumulation %" PRIu64 " × %" PRIu64 " GPU%s = %" PRIu64
-	       " samples per step (target %" PRIu64 "), %s on the device\n",
-	       p->micro_batch, p->grad_accum, r->gpus, r->gpus > 1 ? "s" : "", p->micro_batch * p->grad_accum * r->gpus,
+	fputs("  ", stdout);
+	printf(_n("micro-batch %" PRIu64 " × accumulation %" PRIu64 " × %" PRIu64 " GPU = %" PRIu64
+		  " samples per step (target %" PRIu64 "), %s on the device",
+		  "micro-batch %" PRIu64 " × accumulation %" PRIu64 " × %" PRIu64 " GPUs = %" PRIu64
+		  " samples per step (target %" PRIu64 "), %s on the device", r->gpus),
+	       p->micro_batch, p->grad_accum, r->gpus, p->micro_batch * p->grad_accum * r->gpus,
 	       target_batch, fmt_bytes(b, sizeof(b), p->estimate.peak_device_bytes));
+	putchar('\n');
 	printf("  %s\n", gw_advise_training_arguments(args, sizeof(args), p));
 }
 
@@ -655,7 +715,7 @@ static int run_advice(const struct advise_opts *o, const gw_model *m, const char
 		if (n)
 			print_targets(rep);
 		else
-			printf("\nNo GPU found here: --gpu NAME (a spec-table GPU) or --memory SIZE checks the fit.\n");
+			printf("\n%s\n", _("No GPU found here: --gpu NAME (a spec-table GPU) or --memory SIZE checks the fit."));
 		if (plan)
 			print_plan(plan, &gw_advise_report_result(rep, 0)->target, gw_advise_report_target_batch(rep));
 		if (o->hardware)

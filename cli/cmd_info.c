@@ -105,16 +105,16 @@ static void human_driver(const gw_context *ctx, int ndev)
 	const gw_driver_info *drv = gw_context_driver(ctx);
 	char a[128];
 
-	report_line(0, "Driver Version", "%s", show_str(B(a), &drv->driver_version));
+	report_line(0, _("Driver Version"), "%s", show_str(B(a), &drv->driver_version));
 	if (GW_VALID(drv->cuda_driver_version))
-		report_line(0, "CUDA Driver Version", "%s", cuda_version_text(B(a), drv->cuda_driver_version.v));
+		report_line(0, _("CUDA Driver Version"), "%s", cuda_version_text(B(a), drv->cuda_driver_version.v));
 	else
-		report_line(0, "CUDA Driver Version", "%s", show_u64(B(a), &drv->cuda_driver_version, NULL));
-	report_line(0, "NVML Version", "%s", show_str(B(a), &drv->nvml_version));
-	report_line(0, "Kernel Module Version", "%s", show_str(B(a), &drv->kernel_module_version));
+		report_line(0, _("CUDA Driver Version"), "%s", show_u64(B(a), &drv->cuda_driver_version, NULL));
+	report_line(0, _("NVML Version"), "%s", show_str(B(a), &drv->nvml_version));
+	report_line(0, _("Kernel Module Version"), "%s", show_str(B(a), &drv->kernel_module_version));
 	if (GW_VALID(drv->amdgpu_version))
-		report_line(0, "AMDGPU Version", "%s", drv->amdgpu_version.s);
-	report_line(0, "Attached GPUs", "%d", ndev);
+		report_line(0, _("AMDGPU Version"), "%s", drv->amdgpu_version.s);
+	report_line(0, _("Attached GPUs"), "%d", ndev);
 }
 
 /* Backends that failed say so, so a missing vendor is visible here too. */
@@ -124,7 +124,7 @@ static void human_backends(const gw_context *ctx)
 	int nb = 0;
 
 	st = gw_context_backends(ctx, &nb);
-	report_section(0, "Backends");
+	report_section(0, _("Backends"));
 	for (int i = 0; i < nb; i++) {
 		if (st[i].state == GW_BACKEND_OK || st[i].state == GW_BACKEND_NOT_TRIED || !st[i].message[0])
 			report_line(1, st[i].name, "%s", gw_backend_state_name(st[i].state));
@@ -237,7 +237,7 @@ static void human_metrics(const struct report *r)
 		if (strcmp(section, m->section)) {
 			section = m->section;
 			if (*section)
-				report_section(1, section);
+				report_section(1, _(section));
 		}
 		if (st == GW_FIELD_VALID)
 			metric_text(a, sizeof(a), m, &v);
@@ -245,16 +245,16 @@ static void human_metrics(const struct report *r)
 			snprintf(a, sizeof(a), "error (code %d)", v.code);
 		else
 			snprintf(a, sizeof(a), "N/A");
-		report_line(*section ? 2 : 1, m->label, "%s", a);
+		report_line(*section ? 2 : 1, _(m->label), "%s", a);
 	}
 }
 
 static void human_identity(const gw_device_info *d, const char *cuda_index)
 {
-	report_line(1, "Index", "%d", d->index);
-	report_line(1, "CUDA Index", "%s", cuda_index);
-	report_line(1, "Vendor", "%s", gw_vendor_name(d->vendor));
-	report_line(1, "Backend", "%s", d->backend && *d->backend ? d->backend : "none");
+	report_line(1, _("Index"), "%d", d->index);
+	report_line(1, _("CUDA Index"), "%s", cuda_index);
+	report_line(1, _("Vendor"), "%s", gw_vendor_name(d->vendor));
+	report_line(1, _("Backend"), "%s", d->backend && *d->backend ? d->backend : _("none"));
 }
 
 static void human_mig(const struct report *r)
@@ -266,15 +266,15 @@ static void human_mig(const struct report *r)
 		const gw_mig_device *m = &s->mig[i];
 		char title[32];
 
-		snprintf(title, sizeof(title), "MIG Device %d", i);
+		snprintf(title, sizeof(title), _("MIG Device %d"), i);
 		report_section(2, title);
-		report_line(3, "Name", "%s", show_str(B(a), &m->name));
+		report_line(3, _("Name"), "%s", show_str(B(a), &m->name));
 		report_line(3, "UUID", "%s", show_str(B(a), &m->uuid));
-		report_line(3, "GPU Instance Id", "%s", show_u64(B(a), &m->gpu_instance_id, NULL));
-		report_line(3, "Compute Instance Id", "%s", show_u64(B(a), &m->compute_instance_id, NULL));
-		report_line(3, "Multiprocessors", "%s", show_u64(B(a), &m->multiprocessor_count, NULL));
-		report_line(3, "Memory Total", "%s", show_bytes(B(a), &m->memory_total));
-		report_line(3, "Memory Used", "%s", show_bytes(B(a), &m->memory_used));
+		report_line(3, _("GPU Instance Id"), "%s", show_u64(B(a), &m->gpu_instance_id, NULL));
+		report_line(3, _("Compute Instance Id"), "%s", show_u64(B(a), &m->compute_instance_id, NULL));
+		report_line(3, _("Multiprocessors"), "%s", show_u64(B(a), &m->multiprocessor_count, NULL));
+		report_line(3, _("Memory Total"), "%s", show_bytes(B(a), &m->memory_total));
+		report_line(3, _("Memory Used"), "%s", show_bytes(B(a), &m->memory_used));
 	}
 }
 
@@ -283,39 +283,39 @@ static void human_processes(const struct report *r)
 	char a[64];
 
 	if (!device_readable(r->d)) {
-		report_line(1, "Processes", "N/A");
+		report_line(1, _("Processes"), "N/A");
 		return;
 	}
 	if (r->procs_rc == GW_ENOTSUP) {
-		report_line(1, "Processes", "N/A (%s)", r->procs_error);
+		report_line(1, _("Processes"), "N/A (%s)", r->procs_error);
 		return;
 	}
 	if (r->procs_rc < 0) {
-		report_line(1, "Processes", "error: %s", r->procs_error);
+		report_line(1, _("Processes"), _("error: %s"), r->procs_error);
 		return;
 	}
 	if (r->nprocs == 0) {
-		report_line(1, "Processes", "None");
+		report_line(1, _("Processes"), "%s", _("None"));
 		return;
 	}
-	report_section(1, "Processes");
+	report_section(1, _("Processes"));
 	for (size_t i = 0; i < r->nprocs; i++) {
 		const gw_process *p = &r->procs[i];
 
-		report_line(2, "Process ID", "%" PRIu32, p->pid);
-		report_line(3, "Type", "%s", process_type_name(p->type));
+		report_line(2, _("Process ID"), "%" PRIu32, p->pid);
+		report_line(3, _("Type"), "%s", process_type_name(p->type));
 		if (p->pid_resolved) {
-			report_line(3, "User", "%s", p->user[0] ? p->user : "N/A");
-			report_line(3, "Command", "%s", p->command[0] ? p->command : "N/A");
+			report_line(3, _("User"), "%s", p->user[0] ? p->user : "N/A");
+			report_line(3, _("Command"), "%s", p->command[0] ? p->command : "N/A");
 		} else {
-			report_line(3, "User", "not in this pid namespace");
-			report_line(3, "Command", "not in this pid namespace");
+			report_line(3, _("User"), "%s", _("not in this pid namespace"));
+			report_line(3, _("Command"), "%s", _("not in this pid namespace"));
 		}
-		report_line(3, "Used GPU Memory", "%s", show_bytes(B(a), &p->used_memory));
+		report_line(3, _("Used GPU Memory"), "%s", show_bytes(B(a), &p->used_memory));
 		if (GW_VALID(p->gpu_instance_id))
-			report_line(3, "GPU Instance Id", "%" PRIu64, p->gpu_instance_id.v);
+			report_line(3, _("GPU Instance Id"), "%" PRIu64, p->gpu_instance_id.v);
 		if (GW_VALID(p->compute_instance_id))
-			report_line(3, "Compute Instance Id", "%" PRIu64, p->compute_instance_id.v);
+			report_line(3, _("Compute Instance Id"), "%" PRIu64, p->compute_instance_id.v);
 	}
 }
 
@@ -325,12 +325,12 @@ static void human_device(const struct report *r, bool color)
 	char a[128];
 
 	printf("\nGPU %d: %s (%s)\n", d->index, show_str(B(a), &d->name),
-	       GW_VALID(d->pci_bus_id) ? d->pci_bus_id.s : "no PCI bus id");
-	report_line(1, "Health", "%s%s%s%s%s", color_health(color, d->health), gw_health_name(d->health),
+	       GW_VALID(d->pci_bus_id) ? d->pci_bus_id.s : _("no PCI bus id"));
+	report_line(1, _("Health"), "%s%s%s%s%s", color_health(color, d->health), gw_health_name(d->health),
 		    d->health != GW_HEALTH_OK && d->health_reason[0] ? ": " : "",
 		    d->health != GW_HEALTH_OK ? d->health_reason : "", color_reset(color));
 	if (r->sample_rc < 0 && r->sample_rc != GW_ELOST)
-		report_line(1, "Sample Error", "%s", r->sample_error);
+		report_line(1, _("Sample Error"), "%s", r->sample_error);
 	human_identity(d, r->cuda_index);
 	human_metrics(r);
 	human_mig(r);
@@ -610,7 +610,7 @@ static int select_targets(gw_context *ctx, const char *sel, bool quiet, struct t
 	*n = 0;
 	if (sel && (rc = gw_context_select(ctx, sel, &list, &count)) < 0) {
 		if (!quiet || rc != GW_ENOTFOUND)
-			error_msg("%s%s", gw_error_last(), rc == GW_ENOTFOUND ? "; see 'gpuwise list'" : "");
+			error_msg("%s%s", gw_error_last(), rc == GW_ENOTFOUND ? _("; see 'gpuwise list'") : "");
 		return rc == GW_ENOTFOUND ? EXIT_FAIL : rc == GW_ENOMEM ? EXIT_FAIL : EXIT_USAGE;
 	}
 	if (!(t = calloc(sel ? count + 1 : (size_t)ndev + 1, sizeof(*t)))) {

@@ -151,7 +151,9 @@ void report_line(int level, const char *key, const char *fmt, ...)
 	va_start(ap, fmt);
 	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	first = str_printf("%*s%-*s : ", 4 * level, "", pad > 0 ? pad : 0, key);
+	/* The key padded in display cells: "驱动版本" is 8 cells, 12 bytes. */
+	pad -= text_columns(key, strlen(key));
+	first = str_printf("%*s%s%*s : ", 4 * level, "", key, pad > 0 ? pad : 0, "");
 	value = n >= 0 ? malloc((size_t)n + 1) : NULL;
 	if (value) {
 		va_start(ap, fmt);
@@ -369,6 +371,16 @@ int readable_count(const gw_context *ctx)
 	return n;
 }
 
+const char *pad_cells(char *buf, size_t n, const char *s, int width, bool right)
+{
+	int fill = width - text_columns(s, strlen(s));
+
+	if (fill < 0)
+		fill = 0;
+	snprintf(buf, n, right ? "%*s%s" : "%*s%s%*s", right ? fill : 0, "", s, fill, "");
+	return buf;
+}
+
 /* End the full buffer buf[n] with "…": the text was cut (never silently). */
 void mark_cut(char *buf, size_t n)
 {
@@ -418,8 +430,8 @@ static const char *mismatch_reason(const gw_driver_info *drv, char *buf, size_t 
 
 	if (!GW_VALID(drv->kernel_module_version) || !lib)
 		return NULL;
-	snprintf(buf, n, "driver/library version mismatch: kernel module %s, library %s \u2014 "
-		 "reboot or reload the nvidia kernel modules", drv->kernel_module_version.s, lib);
+	snprintf(buf, n, _("driver/library version mismatch: kernel module %s, library %s \u2014 "
+			   "reboot or reload the nvidia kernel modules"), drv->kernel_module_version.s, lib);
 	return buf;
 }
 
@@ -448,9 +460,9 @@ static const char *backend_reason(const gw_backend_status *s, const gw_driver_in
 		if (s->message[0])
 			snprintf(buf, n, "%s", s->message); /* n ≥ sizeof(s->message) */
 		else if (s->id == GW_BACKEND_ID_AMDGPU)
-			snprintf(buf, n, "no AMD GPU in /sys");
+			snprintf(buf, n, "%s", _("no AMD GPU in /sys"));
 		else if (s->id == GW_BACKEND_ID_NVML)
-			snprintf(buf, n, "the NVIDIA driver reports no GPU");
+			snprintf(buf, n, "%s", _("the NVIDIA driver reports no GPU"));
 		else
 			snprintf(buf, n, "%s found nothing", s->name);
 		return buf;
@@ -465,12 +477,13 @@ const char *no_gpu_sentence(const gw_context *ctx, char *buf, size_t n)
 	int nb = 0, parts = 0, ndev = gw_device_count(ctx);
 	char part[1024];
 
-	snprintf(buf, n, "%s: ", ndev ? "no GPU could be read" : "no GPU found");
+	/* A sentence for people, in their language (list/info --json "error" too). */
+	snprintf(buf, n, "%s", ndev ? _("no GPU could be read: ") : _("no GPU found: "));
 	st = gw_context_backends(ctx, &nb);
 	/* An empty bus explains everything else: say it first. */
 	for (int i = 0; i < nb && !ndev; i++)
 		if (st[i].id == GW_BACKEND_ID_PCI && st[i].state == GW_BACKEND_NOTHING_FOUND)
-			append_part(buf, n, &parts, "no NVIDIA, AMD or Intel GPU on the PCI bus");
+			append_part(buf, n, &parts, _("no NVIDIA, AMD or Intel GPU on the PCI bus"));
 	for (int i = 0; i < nb; i++)
 		append_part(buf, n, &parts, backend_reason(&st[i], gw_context_driver(ctx), ndev > 0, part, sizeof(part)));
 	/* A failed backend usually explains every device; name devices only

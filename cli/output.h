@@ -27,6 +27,11 @@ const char *short_uuid(char *buf, size_t n, const gw_device_info *d);
 /* The same for any UUID field (a MIG device: "MIG-..."). */
 const char *short_uuid_str(char *buf, size_t n, const gw_str *uuid);
 
+/* s padded with spaces to `width` display cells (on the right, or on the
+ * left when `right` aligns it right), into buf: printf's "%-13s" counts
+ * bytes, and a Chinese label would come out too short. Returns buf. */
+const char *pad_cells(char *buf, size_t n, const char *s, int width, bool right);
+
 /* End the full buffer buf[n] with "…" (its text was cut), at a UTF-8
  * character boundary. */
 void mark_cut(char *buf, size_t n);

@@ -12,6 +12,7 @@ import os as _os
 import sys as _sys
 
 from . import _gpuwise as _C
+from ._i18n import _
 from ._gpuwise import (  # noqa: F401  (re-exported)
     DeviceNotFoundError,
     DriverMismatchError,
@@ -661,7 +662,7 @@ def parse_size(size):
         raise TypeError("a size must be an int or a string like '8GiB', not bool")
     if isinstance(size, float):
         if not (size >= 0 and size != float("inf")):
-            raise _error(InvalidArgumentError, "invalid size %r" % size, _C.EINVAL)
+            raise _error(InvalidArgumentError, _("invalid size %r") % size, _C.EINVAL)
         if not size.is_integer():
             raise _error(InvalidArgumentError, "a size of %r bytes is not a whole number of bytes (give an int, "
                          "or a string with a unit such as '1.5GiB')" % size, _C.EINVAL)
@@ -670,7 +671,7 @@ def parse_size(size):
         import operator
         n = operator.index(size)
         if n < 0:
-            raise _error(InvalidArgumentError, "a size cannot be negative: %d" % n, _C.EINVAL)
+            raise _error(InvalidArgumentError, _("a size cannot be negative: %d") % n, _C.EINVAL)
         return n
     if not isinstance(size, str):
         raise TypeError("a size must be an int or a string like '8GiB', not %s" % type(size).__name__)
@@ -680,12 +681,12 @@ def parse_size(size):
         i += 1
     num, unit = s[:i], s[i:].strip()
     if not num.strip(".") or num.count(".") > 1 or unit not in _UNITS:
-        raise _error(InvalidArgumentError, "invalid size %r (want e.g. 8GiB, 8GB, 512MiB or bytes)" % size,
+        raise _error(InvalidArgumentError, _("invalid size %r (want e.g. 8GiB, 8GB, 512MiB or bytes)") % size,
                      _C.EINVAL)
     from fractions import Fraction
     value = Fraction(num) * _UNITS[unit]     # exact: no float rounding
     if value.denominator != 1 and _UNITS[unit] == 1:
-        raise _error(InvalidArgumentError, "%r is not a whole number of bytes" % size, _C.EINVAL)
+        raise _error(InvalidArgumentError, _("%r is not a whole number of bytes") % size, _C.EINVAL)
     return int(value + Fraction(1, 2)) if value.denominator != 1 else int(value)
 
 
@@ -734,17 +735,17 @@ def select(count=1, min_free_memory=None, max_utilization=None, exclude=(), orde
     max_utilization and sorts last. Raises NoSuitableDeviceError saying why
     each GPU was refused, or the reason there is no GPU at all."""
     if isinstance(count, bool) or not isinstance(count, int):
-        raise TypeError("count must be an int")
+        raise TypeError(_("count must be an int"))
     if count < 1:
-        raise InvalidArgumentError("count must be at least 1, not %d" % count)
+        raise InvalidArgumentError(_("count must be at least 1, not %d") % count)
     if order not in ("memory", "utilization", "index"):
-        raise InvalidArgumentError("order must be 'memory', 'utilization' or 'index', not %r" % (order,))
+        raise InvalidArgumentError(_("order must be 'memory', 'utilization' or 'index', not %r") % (order,))
     need = None if min_free_memory is None else parse_size(min_free_memory)
     if max_utilization is not None:
         if isinstance(max_utilization, bool) or not isinstance(max_utilization, (int, float)):
-            raise TypeError("max_utilization must be a number (percent)")
+            raise TypeError(_("max_utilization must be a number (percent)"))
         if not 0 <= max_utilization <= 100:
-            raise InvalidArgumentError("max_utilization must be between 0 and 100")
+            raise InvalidArgumentError(_("max_utilization must be between 0 and 100"))
     ctx = _context()
     units = _cuda_units(ctx)
     if not units:

@@ -9,6 +9,7 @@ import time
 import weakref
 
 from . import _gpuwise as _C
+from ._i18n import _, _n
 
 Sample = collections.namedtuple("Sample", [
     "time", "device", "memory_used", "memory_total", "utilization_gpu", "utilization_memory",
@@ -76,21 +77,22 @@ class Summary:
                 "truncated": self.truncated, "note": self.note}
 
     def __str__(self):
-        lines = ["gpuwise monitor: %.1f s, %d GPU%s" % (
-            self.duration_s, len(self.gpus), "" if len(self.gpus) == 1 else "s")]
+        n = len(self.gpus)
+        lines = [_("gpuwise monitor: %.1f s, %s") % (self.duration_s, _n("%d GPU", "%d GPUs", n) % n)]
         if self.note:
             lines.append("  " + self.note)
         for g in self.gpus:
             parts = ["GPU %s %s:" % (g.index, g.name or "")]
             if g.peak_memory_used is not None:
-                parts.append("peak memory %s%s" % (
-                    _gib(g.peak_memory_used),
-                    " of %s" % _gib(g.memory_total) if g.memory_total else ""))
+                if g.memory_total:
+                    parts.append(_("peak memory %s of %s") % (_gib(g.peak_memory_used), _gib(g.memory_total)))
+                else:
+                    parts.append(_("peak memory %s") % _gib(g.peak_memory_used))
             if g.utilization_p50 is not None:
-                parts.append("utilisation p50 %.0f%% p90 %.0f%%" % (g.utilization_p50, g.utilization_p90))
+                parts.append(_("utilisation p50 %.0f%% p90 %.0f%%") % (g.utilization_p50, g.utilization_p90))
             if g.energy_j is not None:
-                parts.append("energy %.0f J" % g.energy_j)
-            lines.append("  " + parts[0] + " " + ", ".join(parts[1:]))
+                parts.append(_("energy %.0f J") % g.energy_j)
+            lines.append("  " + parts[0] + " " + _(", ").join(parts[1:]))
         lines += ["  " + v for v in self.verdicts]
         return "\n".join(lines)
 
@@ -113,21 +115,21 @@ def _verdicts(g):
     out = []
     label = "GPU %s" % g.index
     if g.idle_fraction is not None and g.samples >= 3 and g.idle_fraction >= IDLE_FRACTION:
-        out.append("%s was idle %.0f%% of the time (utilisation p50 %.0f%%): the input pipeline or "
-                   "the CPU is likely the bottleneck. Try DataLoader(num_workers=N, pin_memory=True, "
-                   "persistent_workers=True), prefetching, or a larger batch size."
+        out.append(_("%s was idle %.0f%% of the time (utilisation p50 %.0f%%): the input pipeline or "
+                     "the CPU is likely the bottleneck. Try DataLoader(num_workers=N, pin_memory=True, "
+                     "persistent_workers=True), prefetching, or a larger batch size.")
                    % (label, 100 * g.idle_fraction, g.utilization_p50 or 0))
     if g.peak_memory_used is not None and g.memory_total and \
             g.peak_memory_used >= MEMORY_FULL_FRACTION * g.memory_total:
-        out.append("%s memory was nearly full (peak %s of %s): an OOM is close. Use gradient "
-                   "checkpointing, a smaller batch (with gradient accumulation), or mixed precision "
-                   "(bf16/fp16)." % (label, _gib(g.peak_memory_used), _gib(g.memory_total)))
+        out.append(_("%s memory was nearly full (peak %s of %s): an OOM is close. Use gradient "
+                     "checkpointing, a smaller batch (with gradient accumulation), or mixed precision "
+                     "(bf16/fp16).") % (label, _gib(g.peak_memory_used), _gib(g.memory_total)))
     if g.throttled_fraction is not None and g.throttled_fraction >= THROTTLE_FRACTION:
-        out.append("%s clocks were throttled %.0f%% of the time (%s): check cooling and airflow, "
-                   "the power limit (nvidia-smi -q -d POWER) and `gpuwise doctor`."
+        out.append(_("%s clocks were throttled %.0f%% of the time (%s): check cooling and airflow, "
+                     "the power limit (nvidia-smi -q -d POWER) and `gpuwise doctor`.")
                    % (label, 100 * g.throttled_fraction, g.throttle_kind))
     if not out and g.utilization_p50 is not None:
-        out.append("%s was busy (utilisation p50 %.0f%%, p90 %.0f%%): no problem pattern seen."
+        out.append(_("%s was busy (utilisation p50 %.0f%%, p90 %.0f%%): no problem pattern seen.")
                    % (label, g.utilization_p50, g.utilization_p90))
     return out
 
@@ -176,7 +178,7 @@ def summarize(samples, devices, duration, interval, truncated=False, note=None):
         s.gpus.append(g)
         s.verdicts += g.verdicts
     if not devices:
-        s.verdicts.append("no GPU was monitored" + (" (%s)" % note if note else ""))
+        s.verdicts.append(_("no GPU was monitored (%s)") % note if note else _("no GPU was monitored"))
     return s
 
 
@@ -188,14 +190,14 @@ def _selectors(devices):
             ctx = gpuwise._context()
             units = gpuwise._cuda_units(ctx)
         except gpuwise.GPUWiseError as e:
-            return [], "no GPU could be read: %s" % e
+            return [], _("no GPU could be read: %s") % e
         infos, seen = [], set()
         for info, _mig in units:
             if info["index"] not in seen:
                 seen.add(info["index"])
                 infos.append(info)
         if not infos:
-            return [], "no GPU is visible to CUDA in this process"
+            return [], _("no GPU is visible to CUDA in this process")
         return [_selector_of(i) for i in infos], None
     # Any selector gpuwise takes elsewhere; a MIG device is sampled as its
     # GPU. Each GPU once, in the order given; one that names nothing raises.
@@ -206,7 +208,7 @@ def _selectors(devices):
             seen.add(info["index"])
             infos.append(info)
     if not infos:
-        return [], "no device was given"
+        return [], _("no device was given")
     return [_selector_of(i) for i in infos], None
 
 
@@ -243,9 +245,9 @@ class Monitor:
 
     def __init__(self, interval=0.1, devices=None, report=False, max_samples=500000):
         if isinstance(interval, bool) or not isinstance(interval, (int, float)):
-            raise TypeError("interval must be a number of seconds")
+            raise TypeError(_("interval must be a number of seconds"))
         if not 0.001 <= interval <= 3600:
-            raise _C.InvalidArgumentError("interval must be between 0.001 and 3600 seconds")
+            raise _C.InvalidArgumentError(_("interval must be between 0.001 and 3600 seconds"))
         if isinstance(max_samples, bool) or not isinstance(max_samples, int) or max_samples < 1:
             raise _C.InvalidArgumentError("max_samples must be a positive int")
         self.interval = float(interval)

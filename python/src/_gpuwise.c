@@ -2051,6 +2051,15 @@ static PyObject *mod_version(PyObject *m, PyObject *unused)
 	return text(gw_version());
 }
 
+/* The folder of the translation catalogues (gw_locale_dir), for the
+ * Python texts' gettext (gpuwise/_i18n.py): one catalogue for both. */
+static PyObject *mod_locale_dir(PyObject *m, PyObject *unused)
+{
+	(void)m;
+	(void)unused;
+	return PyUnicode_DecodeFSDefault(gw_locale_dir());
+}
+
 static PyObject *mod_error_str(PyObject *m, PyObject *args)
 {
 	int code;
@@ -2082,6 +2091,7 @@ static PyObject *mod_error_class(PyObject *m, PyObject *args)
 static PyMethodDef module_methods[] = {
 	{ "version", mod_version, METH_NOARGS, "The C library's version string." },
 	{ "error_str", mod_error_str, METH_VARARGS, "error_str(code) -> short description of a gw_error code." },
+	{ "locale_dir", mod_locale_dir, METH_NOARGS, "locale_dir() -> the folder of the translation catalogues." },
 	{ "error_class", mod_error_class, METH_VARARGS, "error_class(code) -> exception class for a gw_error code." },
 	{ "explain", mod_explain, METH_VARARGS, "explain(data: bytes) -> list of match dicts." },
 	{ "finding", mod_finding, METH_VARARGS, "finding(id) -> catalogue entry dict or None." },

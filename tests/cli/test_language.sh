@@ -77,7 +77,7 @@ ZH=$TMPD/zh
 mkdir -p "$ZH"
 for m in h100-8x lost-gpu a100-mig mixed-nvidia-amd driver-mismatch no-driver laptop-3060; do
 	[ -d "$MACHINES/$m" ] || continue
-	for c in list doctor; do
+	for c in list info doctor; do
 		LANGUAGE=zh_CN COLUMNS=80 "$TOP/scripts/with-machine" "$MACHINES/$m" -- "$GW" $c >"$ZH/$m.$c" 2>"$ZH/$m.$c.err" </dev/null
 	done
 done
@@ -93,6 +93,9 @@ for log in "$TOP"/tests/explain/corpus/*.log; do
 	LANGUAGE=zh_CN COLUMNS=80 "$GW" explain "$log" >"$ZH/explain-$(basename "$log" .log)" 2>&1 </dev/null
 done
 LANGUAGE=zh_CN COLUMNS=80 "$GW" explain cuda-out-of-memory >"$ZH/explain-id" 2>&1
+LANGUAGE=zh_CN COLUMNS=80 "$GW" advise llama-2-7b --task lora --batch 4 --seq 1024 --gpu 'RTX 4090' >"$ZH/advise" 2>&1
+LANGUAGE=zh_CN COLUMNS=80 "$GW" advise llama-3-8b --task infer --seq 4096 --new-tokens 512 --batch 8 --hardware >"$ZH/advise-hw" 2>&1
+LANGUAGE=zh_CN COLUMNS=80 "$GW" advise llama-2-70b --batch 8 --seq 4096 --gpu 'RTX 4090' >"$ZH/advise-nofit" 2>&1
 # Usage errors and their hint.
 LANGUAGE=zh_CN "$GW" list --bogus >"$ZH/usage-unknown" 2>&1
 LANGUAGE=zh_CN "$GW" doctor --timeout x >"$ZH/usage-callback" 2>&1
@@ -108,6 +111,9 @@ assert_contains "$(cat "$ZH/usage-callback")" "需要一个秒数" "an option ca
 assert_contains "$(cat "$ZH/h100-8x.list")" "名称" "list titles in Chinese"
 assert_contains "$(cat "$ZH/h100-8x.doctor")" "就绪" "doctor's verdict in Chinese"
 assert_contains "$(cat "$ZH/lost-gpu.doctor")" "硬件" "doctor's layer titles in Chinese"
+assert_contains "$(cat "$ZH/h100-8x.info")" "驱动版本" "info's labels in Chinese"
+assert_contains "$(cat "$ZH/h100-8x.info")" "PCIe 链路" "info's metric sections in Chinese"
+assert_contains "$(cat "$ZH/advise")" "梯度" "advise's report in Chinese"
 # The verdict's "ready" in JSON does not depend on the words.
 LANGUAGE=zh_CN run_on h100-8x doctor --json
 assert_json "doctor --json in Chinese: summary.ready still true" 'assert d["summary"]["ready"] is True, d["summary"]'
@@ -149,5 +155,40 @@ static void f(int n)
 C
 out=$("$PY" scripts/update-po --lint "$TMPD/marked.c" 2>&1)
 assert_eq "$?" 0 "lint: marked texts pass: $out"
+
+# 9. README.zh_CN.md is README.md in Chinese, kept in step: the same
+# sections, the same command rows (their synopses), the same shell lines
+# (comments aside); README.md links it.
+checks=$((checks + 1))
+last_cmd="README.zh_CN.md against README.md"
+if ! msg=$("$PY" - README.md README.zh_CN.md <<'PY'
+import re, sys
+
+def shape(path):
+    text = open(path, encoding="utf-8").read()
+    sections = re.findall(r"^## ", text, re.M)
+    rows = re.findall(r"^\| (`gpuwise .*?) (?<!\\)\|", text, re.M)
+    blocks = re.findall(r"```sh\n(.*?)```", text, re.S)
+    lines = [re.sub(r"\s+#.*$", "", l).rstrip() for b in blocks for l in b.splitlines()]
+    return len(sections), rows, lines
+
+en, zh = shape(sys.argv[1]), shape(sys.argv[2])
+bad = []
+if en[0] != zh[0]:
+    bad.append("sections: README.md has %d, README.zh_CN.md %d" % (en[0], zh[0]))
+if en[1] != zh[1]:
+    bad.append("command rows differ:\n  README.md:       %s\n  README.zh_CN.md: %s" % (en[1], zh[1]))
+if en[2] != zh[2]:
+    bad.append("shell lines differ:\n  README.md:       %s\n  README.zh_CN.md: %s" % (en[2], zh[2]))
+if not en[1]:
+    bad.append("no command rows found in README.md")
+if "README.zh_CN.md" not in open(sys.argv[1], encoding="utf-8").read():
+    bad.append("README.md does not link README.zh_CN.md")
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+PY
+); then
+	fail "README.zh_CN.md out of step (update it with README.md): $msg"
+fi
 
 finish
