@@ -112,7 +112,8 @@ $(BUILD)/locale/%/LC_MESSAGES/gpuwise.mo: po/%.po
 .PHONY: all test run clean unit fuzz-replay fuzzers check-format po
 all: $(MO_FILES) $(BUILD)/gpuwise $(BUILD)/libgpuwise.a $(BUILD)/libgpuwise.so \
      $(BUILD)/fake/libnvidia-ml.so.1 $(BUILD)/fake/libcuda.so.1 \
-     $(BUILD)/fake/legacy-470/libnvidia-ml.so.1 $(UNIT_BIN) $(FUZZ_REPLAY)
+     $(BUILD)/fake/legacy-470/libnvidia-ml.so.1 $(BUILD)/fake/cuda-11.2/libcuda.so.1 \
+     $(BUILD)/fake/libcublasLt.so.12 $(UNIT_BIN) $(FUZZ_REPLAY)
 
 $(BUILD)/gen/%.h: data/%.tsv scripts/gen-table
 	@mkdir -p $(dir $@)
@@ -162,9 +163,20 @@ $(BUILD)/fake/legacy-470/libnvidia-ml.so.1: fake/fake_nvml.c $(FAKE_COMMON) fake
 	$(CC) $(ALL_CFLAGS) -DGW_JSON_STANDALONE -fvisibility=hidden -shared $(LDFLAGS) -o $@ fake/fake_nvml.c $(FAKE_COMMON) -lpthread -Wl,-soname,libnvidia-ml.so.1 -Wl,--version-script=fake/legacy-470.map
 	ln -sf ../libcuda.so.1 $(dir $@)libcuda.so.1
 
-$(BUILD)/fake/libcuda.so.1: fake/fake_cuda.c $(FAKE_COMMON) fake/machine.h
+# The fake cuBLASLt (bench's GEMM tests); also found under the CUDA 13 name.
+$(BUILD)/fake/libcublasLt.so.12: fake/fake_cublaslt.c $(FAKE_COMMON) fake/machine.h
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -DGW_JSON_STANDALONE -fvisibility=hidden -shared $(LDFLAGS) -o $@ fake/fake_cuda.c $(FAKE_COMMON) -lpthread -Wl,-soname,libcuda.so.1
+	$(CC) $(ALL_CFLAGS) -DGW_JSON_STANDALONE -fvisibility=hidden -shared $(LDFLAGS) -o $@ fake/fake_cublaslt.c $(FAKE_COMMON) -lpthread -ldl -lm -Wl,-soname,libcublasLt.so.12
+	ln -sf libcublasLt.so.12 $(BUILD)/fake/libcublasLt.so.13
+
+# The fake libcuda as CUDA 11.2 ships it: no cuGetProcAddress (bench's old-driver path).
+$(BUILD)/fake/cuda-11.2/libcuda.so.1: fake/fake_cuda.c fake/fake_cuda_exec.c fake/fake_cuda.h fake/cuda_types.h $(FAKE_COMMON) fake/machine.h fake/legacy-cuda-11.2.map
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -DGW_JSON_STANDALONE -fvisibility=hidden -shared $(LDFLAGS) -o $@ fake/fake_cuda.c fake/fake_cuda_exec.c $(FAKE_COMMON) -lpthread -Wl,-soname,libcuda.so.1 -Wl,--version-script=fake/legacy-cuda-11.2.map
+
+$(BUILD)/fake/libcuda.so.1: fake/fake_cuda.c fake/fake_cuda_exec.c fake/fake_cuda.h fake/cuda_types.h $(FAKE_COMMON) fake/machine.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -DGW_JSON_STANDALONE -fvisibility=hidden -shared $(LDFLAGS) -o $@ fake/fake_cuda.c fake/fake_cuda_exec.c $(FAKE_COMMON) -lpthread -Wl,-soname,libcuda.so.1
 	ln -sf libcuda.so.1 $(BUILD)/fake/libcuda.so
 
 # The CLI's helpers (everything in cli/ but main.c) as an archive, so unit

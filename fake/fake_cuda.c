@@ -14,9 +14,11 @@
  * becomes a CUDA device only this way); the first entry that is invalid,
  * ambiguous or repeated hides itself and everything after it.
  *
- * Not modelled: kernels, memory allocation, streams, events, modules,
- * non-primary contexts; MIG devices' memory is their own, other attributes
- * come from the parent GPU.
+ * Memory, copies, streams, events, modules, launches and cuGetProcAddress
+ * (what `gpuwise bench` uses) live in fake_cuda_exec.c.
+ *
+ * Not modelled: non-primary contexts; MIG devices' memory is their own,
+ * other attributes come from the parent GPU.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -24,15 +26,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "cuda_types.h"
-#include "machine.h"
-
-#define API(name, args) \
-	CUresult name args; \
-	__attribute__((visibility("default"))) CUresult name args
+#include "fake_cuda.h"
 
 #define WHO "fake cuda"
-#define MAX_CU_DEVICES 256
 
 struct CUctx_st {
 	int device;
@@ -497,6 +493,36 @@ static int live_context(CUcontext ctx)
 			pthread_mutex_unlock(&lock);
 		}
 	return ok;
+}
+
+int fc_ready(void)
+{
+	return ready();
+}
+
+CUresult fc_device_of(CUdevice dev, const fm_device **out)
+{
+	return device_of(dev, out);
+}
+
+CUcontext fc_current(void)
+{
+	return current && live_context(current) ? current : NULL;
+}
+
+int fc_context_device(CUcontext ctx)
+{
+	return ctx && live_context(ctx) ? ctx->device : -1;
+}
+
+CUcontext fc_primary(CUdevice dev)
+{
+	return dev >= 0 && dev < ndevs ? &ctxs[dev] : NULL;
+}
+
+int fc_device_count(void)
+{
+	return ready() ? ndevs : 0;
 }
 
 API(cuCtxSetCurrent, (CUcontext ctx))

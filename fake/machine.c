@@ -537,6 +537,46 @@ static int derive_pci(fm_ctx *c, const gw_jv *dev, fm_device *d)
 	return d->str[FS_BUS_ID] ? 0 : -1;
 }
 
+/* ---- the bench block -------------------------------------------------- */
+
+static const struct {
+	enum fm_bench_id id;
+	const char *path;
+} bench_fields[] = {
+	{ FB_H2D, "h2d_gbs" }, { FB_D2H, "d2h_gbs" }, { FB_H2D_PAGEABLE, "h2d_pageable_gbs" },
+	{ FB_D2H_PAGEABLE, "d2h_pageable_gbs" }, { FB_MEMORY, "memory_gbs" }, { FB_P2P, "p2p_gbs" },
+	{ FB_LAUNCH_US, "launch_us" }, { FB_FP32, "tflops.fp32" }, { FB_TF32, "tflops.tf32" },
+	{ FB_FP16, "tflops.fp16" }, { FB_BF16, "tflops.bf16" }, { FB_FP8, "tflops.fp8" },
+};
+
+/* Rates are positive numbers, fractions allowed (25.3 GB/s); null = default. */
+static int parse_bench(fm_ctx *c, const gw_jv *dev, fm_device *d)
+{
+	const gw_jv *b = gw_jv_get(dev, "bench"), *f;
+
+	if (!b || b->type == GW_JV_NULL)
+		return 0;
+	if (b->type != GW_JV_OBJECT)
+		return bad(c, b, "bench: expected an object, got %s", gw_jv_type_name(b->type));
+	for (size_t i = 0; i < sizeof(bench_fields) / sizeof(bench_fields[0]); i++) {
+		double v;
+
+		if (get_path(c, b, bench_fields[i].path, &f))
+			return -1;
+		if (!f || f->type == GW_JV_NULL)
+			continue;
+		if (f->type != GW_JV_NUMBER)
+			return bad(c, f, "bench.%s: expected a number, got %s", bench_fields[i].path,
+				   gw_jv_type_name(f->type));
+		v = f->u.num.is_int ? (double)f->u.num.i : f->u.num.d;
+		if (!(v > 0 && v < 1e9))
+			return bad(c, f, "bench.%s: expected a positive number, got %g", bench_fields[i].path, v);
+		d->bench[bench_fields[i].id].set = 1;
+		d->bench[bench_fields[i].id].v = v;
+	}
+	return 0;
+}
+
 static int parse_device(fm_ctx *c, const gw_jv *v, fm_device *d, int is_mig);
 
 static int parse_mig(fm_ctx *c, const gw_jv *dev, fm_device *d)
@@ -603,7 +643,7 @@ static int parse_device(fm_ctx *c, const gw_jv *v, fm_device *d, int is_mig)
 		    parse_num(c, &cc->u.arr.items[1], &d->num[FN_CC_MINOR], what, 0))
 			return -1;
 	}
-	if (derive_pci(c, v, d) || parse_processes(c, v, d) || parse_errors(c, v, d))
+	if (derive_pci(c, v, d) || parse_processes(c, v, d) || parse_errors(c, v, d) || parse_bench(c, v, d))
 		return -1;
 	if (!is_mig && parse_mig(c, v, d))
 		return -1;

@@ -43,6 +43,13 @@
  *     errors: {"nvmlDeviceGetX": CODE}; a name without _vN applies to every
  *       version of the call; "*" applies to every device call. CODE is a
  *       name ("GPU_IS_LOST", "NVML_ERROR_UNKNOWN"), a number, or an array.
+ *     bench.{h2d_gbs d2h_gbs h2d_pageable_gbs d2h_pageable_gbs memory_gbs
+ *       p2p_gbs launch_us tflops.{fp32 tf32 fp16 bf16 fp8}}: what the fake
+ *       libcuda's "GPU" delivers to `gpuwise bench` (GB/s = 1e9 bytes/s;
+ *       memory_gbs counts bytes read plus written; numbers, fractions allowed;
+ *       missing: the defaults of fake/fake_cuda_exec.c). The fake executes
+ *       no kernel: copies and GEMMs take the time these figures give
+ *       (tflops: the fake libcublasLt's cublasLtMatmul).
  *   cuda.init (CUresult name), cuda.driver_version (default
  *   nvml.cuda_driver_version), cuda.fastest_first_order (NVML indices).
  */
@@ -112,6 +119,17 @@ typedef struct {
 #define FM_MAX_COUNTERS 160
 #define FM_MAX_DEVICES 1024      /* nvml.devices entries */
 
+/* The "bench" block: a figure and whether machine.json gave it. */
+enum fm_bench_id {
+	FB_H2D, FB_D2H, FB_H2D_PAGEABLE, FB_D2H_PAGEABLE, FB_MEMORY, FB_P2P, FB_LAUNCH_US,
+	FB_FP32, FB_TF32, FB_FP16, FB_BF16, FB_FP8, FB_COUNT
+};
+
+typedef struct {
+	int set;
+	double v;
+} fm_real;
+
 typedef struct fm_device fm_device;
 struct fm_device {
 	uint32_t magic;
@@ -126,6 +144,7 @@ struct fm_device {
 	fm_device *mig;         /* MIG devices of this GPU */
 	size_t nmig;
 	int has_mig;            /* the "mig" object is present */
+	fm_real bench[FB_COUNT];
 	fm_counter counters[FM_MAX_COUNTERS];
 	size_t ncounters;
 };

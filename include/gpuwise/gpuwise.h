@@ -23,6 +23,7 @@
 #include "gpuwise/explain.h"
 #include "gpuwise/doctor.h"
 #include "gpuwise/advise.h"
+#include "gpuwise/bench.h"
 #include "gpuwise/language.h"
 #include "gpuwise/pool.h"
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Fault injection: fail the Nth allocation, dlopen, dlsym or file read
+# (bench: a failed dlsym of cuGetProcAddress is the old-driver path)
 # (GPUWISE_FAULT=KIND:N, lib/core/sys.c) for N = 1, 2, ... and check that
 # gpuwise never crashes, never leaks (ASan build) and exits 0 or 1.
 # The loop for a kind ends once 40 runs in a row match the fault-free output:
@@ -27,10 +28,12 @@ fail=0
 # One with-machine session per machine; the loop runs inside it.
 inject_all() {
 	local m=$1 fail=0 runs=0
-	for cmd in "info --json" "list" "doctor --json"; do
+	for cmd in "info --json" "list" "doctor --json" "bench --quick --tests launch-latency,h2d-pinned"; do
 		base=$("$GPUWISE_FAULT_BIN" $cmd 2>/dev/null)
 		syscalls=$GPUWISE_FAULT_SYSCALLS
-		[ "$cmd" = list ] && syscalls=
+		# list reads a subset of info's files; bench's own calls are
+		# allocations, dlopen and dlsym (the driver API).
+		case $cmd in list | bench*) syscalls= ;; esac
 		for kind in $GPUWISE_FAULT_KINDS $syscalls; do
 			same=0 step=1 stop=40 tried=0 sampled=0
 			case " $syscalls " in *" $kind "*) stop=$((GPUWISE_FAULT_MAX + 1)) sampled=1 ;; esac

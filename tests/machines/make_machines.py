@@ -364,7 +364,19 @@ def h100(i, bus, serial, uuid, temp, temp_mem, power, procs=(), util=(0, 0),
 		pcie=pcie(5, 16, 5, 16, tx=567, rx=559),
 		persistence=1, display=1, ecc=ECC_ON, remapped=REMAP_CLEAN,
 		reasons=0 if busy else 1, mig=MIG_OFF, procs_compute=procs, util=util,
-		errors=errors)
+		errors=errors) | {"bench": H100_BENCH}
+
+
+# What the fake libcuda's "GPU" delivers to `gpuwise bench`: third-party
+# measurements on H100 SXM (/work/shared/reference/bench.md section 2):
+# BabelStream copy 2.90 TB/s (Azure ND_H100_v5), pinned PCIe Gen5 ~55 GB/s
+# each way (nvbandwidth, Azure), back-to-back launches ~2.5 us (gpu-benches),
+# GEMM FP32 51.9 / TF32 402 / FP16 760 / BF16 797.5 / FP8 1402.6 TFLOPS
+# (zzc0721, stas00). Pageable (26) and NVLink peer copies (350) are
+# illustrative figures, not measurements.
+H100_BENCH = {"h2d_gbs": 55.0, "d2h_gbs": 55.0, "h2d_pageable_gbs": 26.0, "d2h_pageable_gbs": 26.0,
+	      "memory_gbs": 2900.0, "p2p_gbs": 350.0, "launch_us": 2.5,
+	      "tflops": {"fp32": 51.9, "tf32": 402.0, "fp16": 760.0, "bf16": 797.5, "fp8": 1402.6}}
 
 
 @machine

@@ -11,6 +11,7 @@ pynvml (nvidia-ml-py), `gpustat --json`, the nvitop API and `nvitop --once`.
 Peers that are not installed are skipped; nothing else is.
 """
 import importlib.util
+import json
 import os
 
 import pytest
@@ -378,7 +379,8 @@ def test_device_check_against_a_stub_nvidia_smi(tmp_path, skew):
 	require_fake()
 	import conftest
 	stub_dir = os.path.join(conftest.REPO, "tests", "device")
-	env = {"PATH": stub_dir + ":" + os.environ.get("PATH", ""), "OUT": str(tmp_path), "GPUWISE_NO_BUILD": "1"}
+	env = {"PATH": stub_dir + ":" + os.environ.get("PATH", ""), "OUT": str(tmp_path), "GPUWISE_NO_BUILD": "1",
+	       "GPUWISE_DEVICE_BENCH_ARGS": "--quick"}
 	if skew:
 		env["FAKE_SMI_SKEW"] = "1"
 	r = with_machine("h100-8x", [os.path.join(stub_dir, "run.sh")], env=env, timeout=300)
@@ -391,3 +393,6 @@ def test_device_check_against_a_stub_nvidia_smi(tmp_path, skew):
 		saved = [p for p in tmp_path.iterdir() if p.is_dir()]
 		assert len(saved) == 1 and (saved[0] / "nvidia-smi-q.xml").is_file()
 		assert (saved[0] / "draft-machine.json").is_file()
+		bench = json.load(open(saved[0] / "gpuwise-bench.json"))
+		assert bench["device"]["spec_name"] == "H100-SXM5-80GB"
+		assert {r["status"] for r in bench["results"]} <= {"ok", "skipped"}, bench["results"]

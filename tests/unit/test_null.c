@@ -308,9 +308,28 @@ static void test_metrics(void)
 	CHECK_STR(gw_pstate_name(2, buf, sizeof(buf)), "P2");
 }
 
+static void test_bench(void)
+{
+	gw_bench_report rep;
+	gw_bench_test t = GW_BENCH_P2P;
+
+	rep.nresults = 7;
+	CHECK_INT(gw_bench_run(NULL, 0, NULL, &rep), GW_EINVAL);
+	CHECK_INT(rep.nresults, 7);   /* untouched */
+	CHECK_INT(gw_bench_test_find(NULL, &t), GW_EINVAL);
+	CHECK_INT(gw_bench_test_find("d2d-copy", NULL), GW_EINVAL);
+	CHECK_INT(gw_bench_test_find("nope", &t), GW_ENOTFOUND);
+	CHECK_INT(t, GW_BENCH_P2P);
+	CHECK(gw_bench_test_name(GW_BENCH_TEST_COUNT) == NULL);
+	CHECK(gw_bench_test_unit((gw_bench_test)-1) == NULL);
+	CHECK_STR(gw_bench_test_name(GW_BENCH_H2D_PAGEABLE), "h2d-pageable");
+	CHECK_STR(gw_bench_test_unit(GW_BENCH_GEMM_FP8), "TFLOPS");
+}
+
 int main(void)
 {
 	test_advise();
+	test_bench();
 	test_context();
 	test_context_args();
 	test_metrics();
