@@ -9,7 +9,6 @@ depend on whether it did. The variables are read as the CLI reads them:
 LC_ALL=C (or POSIX) means English whatever LANGUAGE says; else LANGUAGE,
 LC_ALL, LC_MESSAGES, LANG, the first that is set."""
 
-import functools
 import gettext
 import os
 
@@ -30,12 +29,17 @@ def _languages():
     return []
 
 
-@functools.lru_cache(maxsize=None)
+# Read once, on first use (a plain variable rather than functools.lru_cache,
+# whose wrapper hides the signature from the stub check).
+_loaded: "list[gettext.NullTranslations]" = []
+
+
 def _catalogue():
-    langs = _languages()
-    if not langs:
-        return gettext.NullTranslations()
-    return gettext.translation("gpuwise", localedir=_C.locale_dir(), languages=langs, fallback=True)
+    if not _loaded:
+        langs = _languages()
+        _loaded.append(gettext.translation("gpuwise", localedir=_C.locale_dir(), languages=langs, fallback=True)
+                       if langs else gettext.NullTranslations())
+    return _loaded[0]
 
 
 def _(text):
