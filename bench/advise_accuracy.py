@@ -166,18 +166,10 @@ def markdown(rows, date):
     return "\n".join(lines)
 
 
-def record(text, path=os.path.join(ROOT, "docs", "benchmarks.md")):
-    begin, end = "<!-- advise-accuracy:begin -->", "<!-- advise-accuracy:end -->"
-    with open(path, encoding="utf-8") as f:
-        doc = f.read()
-    block = begin + "\n" + text + "\n" + end
-    if begin in doc:
-        doc = doc[:doc.index(begin)] + block + doc[doc.index(end) + len(end):]
-    else:
-        doc = doc.rstrip("\n") + "\n\n## Accuracy of `gpuwise advise` (`bench/advise_accuracy.py`)\n\n" + block + "\n"
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(doc)
-
+def record(text):
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from benchdoc import write_section
+    write_section(ROOT, "advise-accuracy", "Accuracy of `gpuwise advise` (`bench/advise_accuracy.py`)", "", text)
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])

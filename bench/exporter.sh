@@ -196,15 +196,9 @@ section = "\n".join([
 ])
 print(section)
 
-doc = os.path.join(repo, "docs", "benchmarks.md")
-begin, end = "<!-- exporter:begin -->", "<!-- exporter:end -->"
-text = open(doc).read()
-if begin not in text:
-    text = text.rstrip("\n") + "\n\n## Prometheus exporter (`bench/exporter.sh`)\n\nMemory and CPU of `gpuwise exporter` " \
-        "next to `nvitop-exporter` on the same fake machine.\n\n" + begin + "\n" + end + "\n"
-pre, rest = text.split(begin, 1)
-post = rest.split(end, 1)[1] if end in rest else "\n"
-with open(doc, "w") as f:
-    f.write(pre + begin + "\n" + section + "\n" + end + post)
+sys.path.insert(0, os.path.join(repo, "bench"))
+from benchdoc import write_section
+doc = write_section(repo, "exporter", "Prometheus exporter (`bench/exporter.sh`)",
+                    "Memory and CPU of `gpuwise exporter` next to `nvitop-exporter` on the same fake machine.", section)
 print("\nwrote", os.path.relpath(doc, repo))
 EOF

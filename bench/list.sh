@@ -134,17 +134,11 @@ section = "\n".join([
 ])
 print(section)
 
-doc = os.path.join(repo, "docs", "benchmarks.md")
-begin, end = "<!-- list:begin -->", "<!-- list:end -->"
-text = open(doc).read() if os.path.exists(doc) else ""
-if begin not in text:
-    text = (text or "# Benchmarks\n\nNumbers measured by the scripts in `bench/`; each section is rewritten by its script.\n") \
-        + "\n## Listing GPUs (`bench/list.sh`)\n\nWall time of one complete command, process start included, " \
-          "against the fake NVML (so it measures the client, not the driver; on real hardware NVML calls add " \
-          "the same cost to every client).\n\n" + begin + "\n" + end + "\n"
-pre, rest = text.split(begin, 1)
-post = rest.split(end, 1)[1] if end in rest else "\n"
-with open(doc, "w") as f:
-    f.write(pre + begin + "\n" + section + "\n" + end + post)
+sys.path.insert(0, os.path.join(repo, "bench"))
+from benchdoc import write_section
+doc = write_section(repo, "list", "Listing GPUs (`bench/list.sh`)",
+                    "Wall time of one complete command, process start included, against the fake NVML (so it "
+                    "measures the client, not the driver; on real hardware NVML calls add the same cost to every "
+                    "client).", section)
 print("\nwrote", os.path.relpath(doc, repo))
 EOF

@@ -162,15 +162,10 @@ section = "\n".join([
 ])
 print(section)
 
-doc = os.path.join(repo, "docs", "benchmarks.md")
-begin, end = "<!-- watch:begin -->", "<!-- watch:end -->"
-text = open(doc).read()
-if begin not in text:
-    text = text.rstrip("\n") + "\n\n## Watching GPUs (`bench/watch.sh`)\n\nCPU of `gpuwise watch` and `gpuwise top` " \
-        "next to gpustat and nvitop refreshing at the same rate on the same fake machine.\n\n" + begin + "\n" + end + "\n"
-pre, rest = text.split(begin, 1)
-post = rest.split(end, 1)[1] if end in rest else "\n"
-with open(doc, "w") as f:
-    f.write(pre + begin + "\n" + section + "\n" + end + post)
+sys.path.insert(0, os.path.join(repo, "bench"))
+from benchdoc import write_section
+doc = write_section(repo, "watch", "Watching GPUs (`bench/watch.sh`)",
+                    "CPU of `gpuwise watch` and `gpuwise top` next to gpustat and nvitop refreshing at the same "
+                    "rate on the same fake machine.", section)
 print("\nwrote", os.path.relpath(doc, repo))
 EOF
