@@ -59,36 +59,6 @@ static const char *parse_count(void *field, const char *s)
 	return NULL;
 }
 
-/* Memory: bytes, or a number with a unit: K KB M MB G GB T TB (powers of
- * 1000), KiB MiB GiB TiB (powers of 1024), as gpuwise.parse_size() reads. */
-static const char *parse_size(void *field, const char *s)
-{
-	static const struct { const char *unit; double mult; } units[] = {
-		{ "", 1 }, { "B", 1 }, { "K", 1e3 }, { "KB", 1e3 }, { "M", 1e6 }, { "MB", 1e6 }, { "G", 1e9 },
-		{ "GB", 1e9 }, { "T", 1e12 }, { "TB", 1e12 }, { "KiB", 1024.0 }, { "MiB", 1048576.0 },
-		{ "GiB", 1073741824.0 }, { "TiB", 1099511627776.0 },
-	};
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || errno || !(v > 0))
-		return N_("needs a size such as 24GiB, 16GB or 81559MiB");
-	while (*end == ' ')
-		end++;
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (strcasecmp(end, units[i].unit))
-			continue;
-		v *= units[i].mult;
-		if (v < 1 || v > 1125899906842624.0)
-			return N_("needs a size from 1 byte to 1 PiB");
-		*(uint64_t *)field = (uint64_t)v;
-		return NULL;
-	}
-	return N_("needs a size such as 24GiB, 16GB or 81559MiB (units: B, KB, MB, GB, TB, KiB, MiB, GiB, TiB)");
-}
-
 /* A vocabulary option's value: the names come from the library's table. */
 static int vocab_value(const char *kind, const char *opt, const char *s)
 {
@@ -147,7 +117,7 @@ static const struct option advise_options[] = {
 	OPT_STRING(0, "gpu", O, gpu, "SEL|NAME", N_("a GPU of this machine (index, UUID prefix) or a spec-table "
 		   "name such as A100-SXM4-40GB, RTX 4090, V100-SXM2-16GB (default: this machine's GPUs)")),
 	OPT_CALLBACK(0, "memory", O, memory, "SIZE", N_("check the fit against this much GPU memory (24GiB, "
-		     "16GB); with --gpu NAME it replaces the table's size"), parse_size),
+		     "16GB); with --gpu NAME it replaces the table's size"), opt_parse_size),
 	OPT_CALLBACK(0, "params", O, params, "N", N_("a model of your own with N parameters (7B, 350M), described by "
 		     "--layers, --hidden, --heads and --vocab"), parse_count),
 	OPT_CALLBACK(0, "layers", O, layers, "N", N_("with --params: transformer layers"), parse_count),

@@ -59,33 +59,6 @@ static const char *parse_percent(void *field, const char *s)
 	return NULL;
 }
 
-/* Bytes, or a number with a unit as `advise --memory` reads it. */
-static const char *parse_size(void *field, const char *s)
-{
-	static const struct { const char *unit; double mult; } units[] = {
-		{ "", 1 }, { "B", 1 }, { "K", 1e3 }, { "KB", 1e3 }, { "M", 1e6 }, { "MB", 1e6 }, { "G", 1e9 },
-		{ "GB", 1e9 }, { "T", 1e12 }, { "TB", 1e12 }, { "KiB", 1024.0 }, { "MiB", 1048576.0 },
-		{ "GiB", 1073741824.0 }, { "TiB", 1099511627776.0 },
-	};
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || errno || !(v > 0))
-		return N_("needs a size such as 8GiB, 16GB or 500MiB");
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (strcasecmp(end, units[i].unit))
-			continue;
-		v *= units[i].mult;
-		if (v < 1 || v > 1125899906842624.0)
-			return N_("needs a size from 1 byte to 1 PiB");
-		*(uint64_t *)field = (uint64_t)v;
-		return NULL;
-	}
-	return N_("needs a size such as 8GiB, 16GB or 500MiB (units: B, KB, MB, GB, TB, KiB, MiB, GiB, TiB)");
-}
-
 /* Seconds, or a number with s, m, h or d (as timeout(1) reads it). */
 static const char *parse_duration(void *field, const char *s)
 {
@@ -116,7 +89,7 @@ static const struct option run_options[] = {
 		 "bus id, or G:M for a MIG device, as 'gpuwise list' shows them; a GPU in MIG mode stands for its "
 		 "MIG devices")),
 	OPT_CALLBACK(0, "min-free", O, min_free, "SIZE", N_("only GPUs with at least this much free memory now "
-		     "(8GiB, 16GB, 500MiB)"), parse_size),
+		     "(8GiB, 16GB, 500MiB)"), opt_parse_size),
 	OPT_CALLBACK(0, "max-util", O, max_util, "PCT", N_("only GPUs at most this busy now (0-100), so GPUs used "
 		     "outside gpuwise are skipped"), parse_percent),
 	OPT_BOOL(0, "no-wait", O, no_wait, N_("do not queue: exit 124 at once when the GPUs are not free")),

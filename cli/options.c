@@ -1,6 +1,9 @@
 /* Option tables: parsing and help from one description. See options.h. */
+#include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "commands.h"
 #include "options.h"
@@ -332,4 +335,35 @@ void print_command_help(FILE *out, const struct cmd *cmd, int width)
 		fputc('\n', out);
 		print_wrapped(out, width, "", "", _(cmd->exit_status));
 	}
+}
+
+/* Memory: bytes, or a number with a unit: K KB M MB G GB T TB (powers of
+ * 1000), KiB MiB GiB TiB (powers of 1024), as gpuwise.parse_size() reads;
+ * `advise --memory` and `run --min-free` take it. */
+const char *opt_parse_size(void *field, const char *s)
+{
+	static const struct { const char *unit; double mult; } units[] = {
+		{ "", 1 }, { "B", 1 }, { "K", 1e3 }, { "KB", 1e3 }, { "M", 1e6 }, { "MB", 1e6 }, { "G", 1e9 },
+		{ "GB", 1e9 }, { "T", 1e12 }, { "TB", 1e12 }, { "KiB", 1024.0 }, { "MiB", 1048576.0 },
+		{ "GiB", 1073741824.0 }, { "TiB", 1099511627776.0 },
+	};
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno || !(v > 0))
+		return N_("needs a size such as 8GiB, 16GB or 500MiB");
+	while (*end == ' ')
+		end++;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcasecmp(end, units[i].unit))
+			continue;
+		v *= units[i].mult;
+		if (v < 1 || v > 1125899906842624.0)
+			return N_("needs a size from 1 byte to 1 PiB");
+		*(uint64_t *)field = (uint64_t)v;
+		return NULL;
+	}
+	return N_("needs a size such as 8GiB, 16GB or 500MiB (units: B, KB, MB, GB, TB, KiB, MiB, GiB, TiB)");
 }

@@ -83,6 +83,10 @@ struct option {
  * reordered in place. */
 int parse_options(const struct cmd *cmd, int argc, char **argv, void *opts, char ***args);
 
+/* An OPT_CALLBACK value parser for sizes ("8GiB", "16GB", "500MiB", bytes):
+ * stores a uint64_t, or returns why the text is not one. */
+const char *opt_parse_size(void *field, const char *s);
+
 /* The full --help text of cmd, wrapped at `width` columns. */
 void print_command_help(FILE *out, const struct cmd *cmd, int width);
 
