@@ -249,6 +249,18 @@ static int merge_by_pid(gw_process *list, size_t n)
 	return (int)w;
 }
 
+/* Device `index` for a call that asks its backend about it now: a valid
+ * index and arguments (args_ok), and a GPU that is not lost. */
+static int live_device(gw_context *ctx, int index, bool args_ok, gw_device **d)
+{
+	if (!ctx || !args_ok || index < 0 || index >= ctx->ndevices)
+		return gw__error_set(GW_EINVAL, "no device with index %d", index);
+	*d = &ctx->devices[index];
+	if ((*d)->info.health == GW_HEALTH_LOST)
+		return gw__error_set(GW_ELOST, "GPU %d is lost: %s", index, (*d)->info.health_reason);
+	return 0;
+}
+
 int gw_device_processes(gw_context *ctx, int index, gw_process **out, size_t *count)
 {
 	gw_device *d;
@@ -256,11 +268,8 @@ int gw_device_processes(gw_context *ctx, int index, gw_process **out, size_t *co
 	size_t n = 0;
 	int slot, rc;
 
-	if (!ctx || !out || !count || index < 0 || index >= ctx->ndevices)
-		return gw__error_set(GW_EINVAL, "no device with index %d", index);
-	d = &ctx->devices[index];
-	if (d->info.health == GW_HEALTH_LOST)
-		return gw__error_set(GW_ELOST, "GPU %d is lost: %s", index, d->info.health_reason);
+	if ((rc = live_device(ctx, index, out && count, &d)) < 0)
+		return rc;
 	/* No backend can list this device's processes (a GPU without a driver,
 	 * an Intel GPU): that is "unknown", never "none". */
 	if (!d->owner || !d->owner->processes || (slot = backend_slot(ctx, d->owner)) < 0)
@@ -292,11 +301,8 @@ int gw_device_process_utilization(gw_context *ctx, int index, gw_process_util **
 	size_t n = 0;
 	int slot, rc;
 
-	if (!ctx || !out || !count || index < 0 || index >= ctx->ndevices)
-		return gw__error_set(GW_EINVAL, "no device with index %d", index);
-	d = &ctx->devices[index];
-	if (d->info.health == GW_HEALTH_LOST)
-		return gw__error_set(GW_ELOST, "GPU %d is lost: %s", index, d->info.health_reason);
+	if ((rc = live_device(ctx, index, out && count, &d)) < 0)
+		return rc;
 	if (!d->owner || !d->owner->process_util || (slot = backend_slot(ctx, d->owner)) < 0)
 		return gw__error_set(GW_ENOTSUP, "the per-process utilisation of GPU %d cannot be read through %s",
 				     index, d->info.backend && *d->info.backend ? d->info.backend : "any backend");

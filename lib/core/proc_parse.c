@@ -24,13 +24,15 @@ static const char *next_line(const char *p, const char *end, size_t *line_len)
 }
 
 
-/* The field [start, end) as a decimal number of 1 to 10 digits. */
-static bool decimal_field(const char *start, const char *end, uint64_t *out)
+/* The field [start, end) as a decimal number of 1 to max_digits digits
+ * (10 for ids, 19 for the 64-bit counters of /proc/<pid>/stat, which never
+ * overflow a uint64_t at that length). */
+static bool decimal_digits(const char *start, const char *end, size_t max_digits, uint64_t *out)
 {
 	size_t n = (size_t)(end - start);
 	uint64_t v = 0;
 
-	if (n == 0 || n > 10)
+	if (n == 0 || n > max_digits)
 		return false;
 	for (size_t i = 0; i < n; i++) {
 		if (!isdigit((unsigned char)start[i]))
@@ -41,21 +43,14 @@ static bool decimal_field(const char *start, const char *end, uint64_t *out)
 	return true;
 }
 
-/* The same for the 64-bit counters of /proc/<pid>/stat (up to 19 digits). */
+static bool decimal_field(const char *start, const char *end, uint64_t *out)
+{
+	return decimal_digits(start, end, 10, out);
+}
+
 static bool decimal_field_long(const char *start, const char *end, uint64_t *out)
 {
-	size_t n = (size_t)(end - start);
-	uint64_t v = 0;
-
-	if (n == 0 || n > 19)
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		if (!isdigit((unsigned char)start[i]))
-			return false;
-		v = v * 10 + (uint64_t)(start[i] - '0');
-	}
-	*out = v;
-	return true;
+	return decimal_digits(start, end, 19, out);
 }
 
 int gw__proc_parse_uid(const char *text, size_t len, uint32_t *uid)
