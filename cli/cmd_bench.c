@@ -16,7 +16,7 @@
 struct bench_opts {
 	struct opt_list ids;
 	struct opt_list tests;
-	bool json, quick;
+	bool json, quick, force;
 };
 
 #define O struct bench_opts
@@ -27,6 +27,9 @@ static const struct option bench_options[] = {
 		 N_("only these tests (comma-separated, may be repeated): d2d-copy, h2d-pinned, d2h-pinned, "
 		    "h2d-pageable, gemm-fp32, gemm-tf32, gemm-fp16, gemm-bf16, gemm-fp8, launch-latency, p2p")),
 	OPT_BOOL(0, "quick", O, quick, N_("smaller buffers and fewer trials (seconds instead of a minute)")),
+	OPT_BOOL(0, "force", O, force,
+		 N_("measure the GPU even when other processes compute on it or it is busy (their work lowers the "
+		    "figures, and bench's buffers take memory they may need)")),
 	OPT_BOOL(0, "json", O, json,
 		 N_("print {\"gpuwise_version\", \"device\": {...}, \"results\": [{\"test\", \"status\", \"value\", "
 		    "\"unit\", \"spec\", \"percent_of_spec\", \"causes\", \"message\", \"during\": {...}}]}")),
@@ -102,6 +105,71 @@ static bool cuda_usable(const gw_context *ctx)
 	else
 		error_msg(_("the CUDA driver cannot be used: %s"), st->message);
 	return false;
+}
+
+/* Utilisation at or above this is someone else's work: bench would measure
+ * a share of the GPU, not the GPU (an idle GPU reads 0-3 %). */
+#define BUSY_UTIL_PERCENT 20
+
+/* MIG mode: CUDA sees the GPU's instances, not the GPU, so there is no
+ * whole GPU to measure (and a slice's figures have no datasheet row). */
+static bool refuse_mig(gw_context *ctx, int dev)
+{
+	gw_device_sample s;
+	char *hint;
+
+	if (gw_device_sample_read(ctx, dev, &s) < 0 || !GW_VALID(s.mig_current) || !s.mig_current.v)
+		return false;
+	error_msg(_("GPU %d is in MIG mode: CUDA sees its MIG instances, not the GPU"), dev);
+	hint = str_printf(_("bench measures whole GPUs against their datasheet. To measure this one, end its "
+			    "processes, then disable MIG: sudo nvidia-smi -i %d -mig 0"), dev);
+	print_wrapped(stderr, output_width(stderr), "", "", hint ? hint : "");
+	free(hint);
+	return true;
+}
+
+/* Other compute processes (not this one) on `dev`, or utilisation at or
+ * above BUSY_UTIL_PERCENT: says who and returns true, so that a benchmark
+ * never silently halves someone's training run or reports half a GPU.
+ * Graphics-only clients (a desktop's X server) do not count. */
+static bool refuse_busy(gw_context *ctx, int dev)
+{
+	gw_device_sample s;
+	gw_process *procs = NULL;
+	size_t n = 0, computing = 0;
+	bool util_busy;
+
+	util_busy = gw_device_sample_read(ctx, dev, &s) == 0 && GW_VALID(s.gpu_util) &&
+		    s.gpu_util.v >= BUSY_UTIL_PERCENT;
+	if (gw_device_processes(ctx, dev, &procs, &n) < 0)
+		n = 0;   /* unknown: utilisation alone decides */
+	for (size_t k = 0; k < n; k++)
+		if ((procs[k].type & GW_PROCESS_COMPUTE) && procs[k].pid != (uint32_t)getpid())
+			computing++;
+	if (!computing && !util_busy) {
+		gw_processes_free(procs);
+		return false;
+	}
+	if (computing)
+		error_msg(_n("GPU %d is busy: %zu other process computes on it",
+				   "GPU %d is busy: %zu other processes compute on it", computing),
+			  dev, computing);
+	else
+		error_msg(_("GPU %d is busy: %llu %% utilisation"), dev, (unsigned long long)s.gpu_util.v);
+	for (size_t k = 0, shown = 0; k < n && shown < 5; k++) {
+		const gw_process *p = &procs[k];
+
+		if (!(p->type & GW_PROCESS_COMPUTE) || p->pid == (uint32_t)getpid())
+			continue;
+		fprintf(stderr, _("  pid %u %s%s%s\n"), p->pid, p->command[0] ? p->command : "?",
+			p->user[0] ? "  " : "", p->user);
+		shown++;
+	}
+	print_wrapped(stderr, output_width(stderr), "", "",
+		_("Their work lowers every figure and bench's buffers take memory they may need. Pick an idle GPU "
+		  "with -i (gpuwise list shows utilisation), or pass --force to measure it anyway."));
+	gw_processes_free(procs);
+	return true;
 }
 
 static void progress(void *arg, gw_bench_test t, int step, int steps)
@@ -306,6 +374,7 @@ static void print_link(char *buf, size_t n, const gw_u64 *gen, const gw_u64 *wid
 static void warn_low(const gw_bench_report *rep, const gw_bench_result *r)
 {
 	char now[32], max[32];
+	int width = output_width(stderr);
 
 	warning_msg(_("%s at %.0f %% of the datasheet's %.1f %s"), gw_bench_test_name(r->test), r->percent_of_spec.v,
 		    r->spec.v, gw_bench_test_unit(r->test));
@@ -318,9 +387,9 @@ static void warn_low(const gw_bench_report *rep, const gw_bench_result *r)
 	}
 	for (size_t k = 0; k < sizeof(causes) / sizeof(causes[0]); k++)
 		if (r->causes & causes[k].bit)
-			fprintf(stderr, "  - %s\n", _(causes[k].text));
+			print_hanging(stderr, width, "  - ", _(causes[k].text));
 	if (!r->causes)
-		fprintf(stderr, "  - %s\n",
+		print_hanging(stderr, width, "  - ",
 			_("NVML saw no cause (clocks, power, temperature and link were normal): another process "
 			  "using the GPU, or a slower memory or board variant than the spec-table row"));
 }
@@ -336,9 +405,13 @@ static int bench_human(gw_context *ctx, const gw_bench_report *rep)
 
 	printf(_("GPU %d: %s, CUDA device %d, driver CUDA %s\n"), rep->device, show_str(name, sizeof(name), &d->name),
 	       rep->cuda_index, cuda_version_text(ver, sizeof(ver), (uint64_t)rep->cuda_driver_version));
-	if (rep->spec_name[0])
-		printf(_("datasheet: %s (%s)\n"), rep->spec_name, rep->spec_source ? rep->spec_source : "");
-	else
+	if (rep->spec_name[0]) {
+		char *line = str_printf(_("datasheet: %s (%s)"), rep->spec_name,
+					rep->spec_source ? rep->spec_source : "");
+
+		print_wrapped(stdout, width, "", "  ", line ? line : rep->spec_name);
+		free(line);
+	} else
 		printf("%s\n", _("datasheet: this GPU is not in the spec table; figures are shown without a peak"));
 	printf("\n%-15s %-13s %-13s %-5s %s\n", headers[0], headers[1], headers[2], headers[3], headers[4]);
 	for (size_t i = 0; i < rep->nresults; i++) {
@@ -358,8 +431,12 @@ static int bench_human(gw_context *ctx, const gw_bench_report *rep)
 	for (size_t i = 0; i < rep->nresults; i++) {
 		const gw_bench_result *r = &rep->results[i];
 
-		if (r->status <= GW_BENCH_LOW && r->message[0])
-			printf("  %s: %s\n", gw_bench_test_name(r->test), r->message);
+		if (r->status <= GW_BENCH_LOW && r->message[0]) {
+			char first[32];
+
+			snprintf(first, sizeof(first), "  %s: ", gw_bench_test_name(r->test));
+			print_hanging(stdout, width, first, r->message);
+		}
 	}
 	for (size_t i = 0; i < rep->nresults; i++)
 		if (rep->results[i].status == GW_BENCH_LOW)
@@ -392,6 +469,10 @@ static int cmd_bench(int argc, char **argv)
 	if ((dev = pick_device(ctx, &o.ids)) < 0) {
 		if (!o.ids.n)
 			error_msg("%s", _("CUDA sees no GPU this machine lists"));
+		gw_context_free(ctx);
+		return EXIT_FAIL;
+	}
+	if (refuse_mig(ctx, dev) || (!o.force && refuse_busy(ctx, dev))) {
 		gw_context_free(ctx);
 		return EXIT_FAIL;
 	}
@@ -435,7 +516,9 @@ const struct cmd cmd_bench_def = {
 		"power cap, thermal throttling, clocks held below boost. Each GEMM is first checked against the "
 		"CPU on a small product: a GEMM that computes the wrong thing fails instead of reporting a speed.\n\n"
 		"A progress line goes to stderr while it runs, when stderr is a terminal. The GPU is used in its "
-		"primary context; run it on an idle GPU, since other work changes the figures."),
+		"primary context. It refuses a GPU in MIG mode (CUDA sees only its instances) and, unless --force, "
+		"a GPU other processes compute on or that is at least 20 percent busy: their work would lower the "
+		"figures and bench's buffers could take memory they need."),
 	.exit_status = N_("Exit status: 0 when every chosen test ran (a low figure is a result), 1 when a test failed or "
-			  "nothing could run (no CUDA driver, no such GPU), 2 on a usage error (an unknown test name)."),
+			  "nothing could run (no CUDA driver, no such GPU, a GPU in MIG mode, a busy GPU without --force), 2 on a usage error (an unknown test name)."),
 };

@@ -11,11 +11,12 @@
 
 SPEC=$TOP/data/gpu_specs.tsv
 
-# A copy of h100-8x with machine.json edited by a Python statement over m
-# (d = m["nvml"]["devices"][0], the GPU bench measures by default).
+# A copy of h100-8x (after IDLE is made: of IDLE) with machine.json edited
+# by a Python statement over m (d = m["nvml"]["devices"][0], the GPU bench
+# measures by default).
 variant() { # name statement
 	local dir=$TMPD/$1
-	cp -r "$MACHINES/h100-8x" "$dir"
+	cp -r "${VARIANT_BASE:-$MACHINES/h100-8x}" "$dir"
 	"$PY" - "$dir/machine.json" "$2" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1]))
@@ -26,9 +27,14 @@ PY
 	echo "$dir"
 }
 
+# h100-8x with GPU 0 idle: on h100-8x itself a training run holds it, and
+# bench refuses a busy GPU (tested below).
+IDLE=$(variant idle 'd["processes"] = {"compute": [], "graphics": []}; d["utilization"] = {"gpu": 0, "memory": 0}')
+VARIANT_BASE=$IDLE
+
 # --- the declared figures, the spec table, percent_of_spec ----------------------
 last_cmd="bench --json"
-run_on h100-8x bench --quick --json --tests d2d-copy,h2d-pinned,d2h-pinned,h2d-pageable,launch-latency,gemm-bf16,p2p
+run_on "$IDLE" bench --quick --json --tests d2d-copy,h2d-pinned,d2h-pinned,h2d-pageable,launch-latency,gemm-bf16,p2p
 assert_eq "$rc" 0 "bench exits 0"
 assert_json "figures match machine.json and the spec table" '
 import csv
@@ -64,7 +70,7 @@ assert dur["power_limit_w"] == 700.0 and dur["throttle_reasons"] == [], dur
 '
 
 # --- human output ----------------------------------------------------------------
-run_on h100-8x bench --quick --tests d2d-copy,launch-latency
+run_on "$IDLE" bench --quick --tests d2d-copy,launch-latency
 assert_eq "$rc" 0 "human bench exits 0"
 assert_contains "$out" "datasheet: H100-SXM5-80GB" "names the spec row"
 assert_contains "$out" "d2d-copy        2900 GB/s     3350 GB/s     87 %  ok" "d2d-copy line"
@@ -125,20 +131,49 @@ assert abs(r["h2d-pinned"]["spec"] - 1.969 * 16e9) < 1e6, r["h2d-pinned"]
 '
 
 # --- selection and usage errors ----------------------------------------------------
-run_on h100-8x bench --quick --json --tests launch-latency --tests d2d-copy -i 3
+run_on "$IDLE" bench --quick --json --tests launch-latency --tests d2d-copy -i 4
 assert_eq "$rc" 0 "-i and repeated --tests"
 assert_json "--tests keeps the run order; -i picks the GPU" '
 assert [r["test"] for r in d["results"]] == ["d2d-copy", "launch-latency"], d["results"]
-assert d["device"]["index"] == 3 and d["device"]["cuda_index"] == 3, d["device"]
+assert d["device"]["index"] == 4 and d["device"]["cuda_index"] == 4, d["device"]
 '
-run_on h100-8x bench --tests d2d-copy,nope
+run_on "$IDLE" bench --tests d2d-copy,nope
 assert_eq "$rc" 2 "an unknown test is a usage error"
 assert_contains "$err" "no test 'nope'" "names the bad test"
-run_on h100-8x bench -i 0 -i 1
+run_on "$IDLE" bench -i 0 -i 1
 assert_eq "$rc" 2 "two GPUs is a usage error"
-run_on h100-8x bench -i 42 --tests launch-latency
+run_on "$IDLE" bench -i 42 --tests launch-latency
 assert_eq "$rc" 1 "no such GPU"
 assert_contains "$err" "gpuwise: " "says so"
+
+# --- a busy GPU or one in MIG mode is refused (a busy one measured with --force) ----
+run_on h100-8x bench --quick --tests launch-latency
+assert_eq "$rc" 1 "a GPU another process computes on is refused"
+assert_contains "$err" "gpuwise: GPU 0 is busy: 1 other process computes on it" "says why"
+assert_contains "$err" "  pid " "names the process"
+assert_contains "$err" "--force" "says how to measure anyway"
+assert_eq "$out" "" "measures nothing"
+run_on h100-8x bench --quick --json --tests launch-latency
+assert_eq "$rc:$out" "1:" "--json: refused too, no half document"
+run_on h100-8x bench --quick --tests launch-latency --force
+assert_eq "$rc" 0 "--force measures a busy GPU"
+assert_contains "$out" "launch-latency  2.50 us" "and reports it"
+m=$(variant utilbusy 'd["utilization"]["gpu"] = 45')
+run_with "$m" bench --quick --tests launch-latency
+assert_eq "$rc" 1 "45 % utilisation without a listed process is busy"
+assert_contains "$err" "gpuwise: GPU 0 is busy: 45 % utilisation" "says how busy"
+m=$(variant utilidle 'd["utilization"]["gpu"] = 19')
+run_with "$m" bench --quick --tests launch-latency
+assert_eq "$rc" 0 "19 % utilisation is not busy"
+m=$(variant desktop 'd["processes"]["graphics"] = [{"pid": "$SLEEPER", "used_gpu_memory": 268435456}]')
+run_with "$m" bench --quick --tests launch-latency
+assert_eq "$rc" 0 "a graphics client (a desktop) does not make the GPU busy"
+run_on a100-mig bench --quick --tests launch-latency -i 0
+assert_eq "$rc" 1 "a GPU in MIG mode is refused"
+assert_contains "$err" "gpuwise: GPU 0 is in MIG mode: CUDA sees its MIG instances, not the GPU" "says why"
+assert_contains "$err" "nvidia-smi -i 0 -mig 0" "says how to leave MIG mode"
+run_on a100-mig bench --quick --tests launch-latency -i 0 --force
+assert_eq "$rc" 1 "--force does not make a MIG GPU a whole GPU"
 
 # --- no CUDA driver, a CUDA that cannot start ----------------------------------------
 m=$(variant nocuda 'm["cuda"] = None')
@@ -154,7 +189,7 @@ assert_contains "$err" "the CUDA driver cannot be used" "says why"
 
 # --- a driver without cuGetProcAddress (CUDA 11.2: the legacy fake build) ---------------
 export GPUWISE_CUDA_LIBRARY=$BUILD/fake/cuda-11.2/libcuda.so.1
-run_on h100-8x bench --tests launch-latency
+run_on "$IDLE" bench --tests launch-latency
 unset GPUWISE_CUDA_LIBRARY
 assert_eq "$rc" 1 "a driver without cuGetProcAddress exits 1"
 assert_contains "$err" "has no cuGetProcAddress: bench needs a CUDA 11.3 or newer driver" "says which driver is needed"
@@ -180,7 +215,7 @@ assert r["launch-latency"]["status"] == "ok", r
 '
 
 # --- GEMM through cuBLASLt (the fake libcublasLt) --------------------------------------
-run_on h100-8x bench --quick --json --tests gemm-fp32,gemm-tf32,gemm-fp16,gemm-bf16,gemm-fp8
+run_on "$IDLE" bench --quick --json --tests gemm-fp32,gemm-tf32,gemm-fp16,gemm-bf16,gemm-fp8
 assert_eq "$rc" 0 "gemm tests exit 0"
 assert_json "GEMM TFLOPS match machine.json, spec from the table" '
 import csv
@@ -205,7 +240,7 @@ assert r["gemm-fp8"]["status"] == "skipped" and "compute capability 8.9" in r["g
 assert r["gemm-bf16"]["status"] == "ok" and abs(r["gemm-bf16"]["spec"] - 312e12) < 1e9, r
 '
 export GPUWISE_CUBLASLT_LIBRARY=$TMPD/no-such-libcublasLt.so.12
-run_on h100-8x bench --quick --json --tests gemm-bf16,launch-latency
+run_on "$IDLE" bench --quick --json --tests gemm-bf16,launch-latency
 unset GPUWISE_CUBLASLT_LIBRARY
 assert_eq "$rc" 0 "no cuBLASLt: skipped, not failed"
 assert_json "no cuBLASLt says so" '

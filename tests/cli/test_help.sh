@@ -89,6 +89,7 @@ assert d['gpuwise_version'] == '$version', d['gpuwise_version']"
 for c in $json_cmds; do
 	extra=()
 	[ "$c" = advise ] && extra=(gpt2)   # advise needs a MODEL
+	[ "$c" = bench ] && extra=(-i 4 --quick --tests launch-latency)   # GPU 0 is busy: refused
 	run_on h100-8x "$c" --json "${extra[@]}" <"$TMPD/oom.txt"
 	last_cmd="[h100-8x] gpuwise $c --json"
 	check_version "$c --json"

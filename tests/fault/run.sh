@@ -28,7 +28,7 @@ fail=0
 # One with-machine session per machine; the loop runs inside it.
 inject_all() {
 	local m=$1 fail=0 runs=0
-	for cmd in "info --json" "list" "doctor --json" "bench --quick --tests launch-latency,h2d-pinned"; do
+	for cmd in "info --json" "list" "doctor --json" "bench --quick --force --tests launch-latency,h2d-pinned"; do
 		base=$("$GPUWISE_FAULT_BIN" $cmd 2>/dev/null)
 		syscalls=$GPUWISE_FAULT_SYSCALLS
 		# list reads a subset of info's files; bench's own calls are
