@@ -113,7 +113,7 @@ int gw__metadata_next(const char **cursor, const char *field, char *out, size_t 
 static int clause_match(const char *c, size_t n, const gw_ver *v)
 {
 	char op[4] = "", text[48];
-	size_t ol = strspn(c, "<>=!~");
+	size_t ol = strspn(c, "<>=!~"), tl;
 	gw_ver want;
 	bool prefix = false;
 	int cmp;
@@ -122,11 +122,14 @@ static int clause_match(const char *c, size_t n, const gw_ver *v)
 		return -1;
 	memcpy(op, c, ol);
 	op[ol] = '\0';
-	memcpy(text, c + ol, n - ol);
-	text[n - ol] = '\0';
-	if (n - ol > 2 && !strcmp(text + n - ol - 2, ".*")) {
+	tl = n - ol;
+	memcpy(text, c + ol, tl);
+	text[tl] = '\0';
+	/* text + (tl - 2), never text + n - ...: text + n alone may point past
+	 * the array, which is undefined even when the sum comes back in. */
+	if (tl > 2 && !strcmp(text + (tl - 2), ".*")) {
 		prefix = true;
-		text[n - ol - 2] = '\0';
+		text[tl - 2] = '\0';
 	}
 	if (!strcmp(op, "===") || gw__version_parse(text, &want) < 0)
 		return -1;

@@ -122,6 +122,10 @@ static void test_specs(void)
 	CHECK_INT(gw__version_spec_match("!=12.4.*", &v), 0);
 	CHECK_INT(gw__version_spec_match("", &v), 1);
 	CHECK_INT(gw__version_spec_match("===12.4.5.8", &v), -1);
+	/* A clause whose version fills the 48-byte text buffer and ends in ".*": the
+	 * suffix test once formed text + n before subtracting (UBSan: index
+	 * out of bounds; found by fuzz_probe_parsers). */
+	CHECK_INT(gw__version_spec_match("==12.4.5.00000000000000000000000000000000000008.*", &v), 1);   /* 47 bytes */
 	gw__version_parse("9.1.0.70", &v);
 	CHECK_INT(gw__version_spec_match("<10.0,>=9.1", &v), 1);
 	gw__version_parse("8.9.7.29", &v);
