@@ -380,7 +380,9 @@ def test_device_check_against_a_stub_nvidia_smi(tmp_path, skew):
 	import conftest
 	stub_dir = os.path.join(conftest.REPO, "tests", "device")
 	env = {"PATH": stub_dir + ":" + os.environ.get("PATH", ""), "OUT": str(tmp_path), "GPUWISE_NO_BUILD": "1",
-	       "GPUWISE_DEVICE_BENCH_ARGS": "--quick"}
+	       # d2d-copy left out: the fake's declared 87 % of the H100 datasheet
+	       # would (rightly) miss the 90 % target; test_bench_compare checks that.
+	       "GPUWISE_DEVICE_BENCH_ARGS": "--quick --tests h2d-pinned,gemm-bf16,launch-latency"}
 	if skew:
 		env["FAKE_SMI_SKEW"] = "1"
 	r = with_machine("h100-8x", [os.path.join(stub_dir, "run.sh")], env=env, timeout=300)
@@ -396,3 +398,5 @@ def test_device_check_against_a_stub_nvidia_smi(tmp_path, skew):
 		bench = json.load(open(saved[0] / "gpuwise-bench.json"))
 		assert bench["device"]["spec_name"] == "H100-SXM5-80GB"
 		assert {r["status"] for r in bench["results"]} <= {"ok", "skipped"}, bench["results"]
+		assert "bench check: PASS" in r.stdout, r.stdout[-3000:]
+		assert (saved[0] / "bench-compare.txt").is_file()
