@@ -198,12 +198,16 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libgpuwise.a $(wildcard tests/unit/*.h
 # tests so tests/run.sh runs it. Without nvml.h it builds and says SKIP.
 NVML_H := $(firstword $(wildcard build/venv/lib/python3*/site-packages/nvidia/*/include/nvml.h /usr/local/cuda/include/nvml.h))
 CUDA_H := $(firstword $(wildcard /usr/local/cuda/include/cuda.h))
+# cublasLt.h includes its siblings with <>: its folder goes on the path.
+CUBLASLT_H := $(firstword $(wildcard /usr/local/cuda/include/cublasLt.h))
 FAKE_NVML_TYPES_H := $(wildcard fake/nvml_types.h)
 ABI_DEFS := $(if $(NVML_H),-DGW_NVML_H='"$(abspath $(NVML_H))"') $(if $(CUDA_H),-DGW_CUDA_H='"$(CUDA_H)"') \
-	    $(if $(FAKE_NVML_TYPES_H),-DGW_FAKE_NVML_TYPES_H='"$(abspath $(FAKE_NVML_TYPES_H))"')
+	    $(if $(FAKE_NVML_TYPES_H),-DGW_FAKE_NVML_TYPES_H='"$(abspath $(FAKE_NVML_TYPES_H))"') \
+	    $(if $(CUBLASLT_H),-DGW_CUBLASLT_H='"$(CUBLASLT_H)"' -isystem $(dir $(CUBLASLT_H)))
 all: $(BUILD)/tests/test_abi
 $(BUILD)/tests/test_abi: tests/abi/test_abi.c tests/abi/test_abi_fake.c tests/abi/abi_check.h \
-		lib/backend/nvml_abi.h lib/backend/cuda_abi.h $(NVML_H) $(CUDA_H) $(FAKE_NVML_TYPES_H)
+		lib/backend/nvml_abi.h lib/backend/cuda_abi.h lib/bench/cublaslt.h $(NVML_H) $(CUDA_H) $(CUBLASLT_H) \
+		$(FAKE_NVML_TYPES_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(ABI_DEFS) $(LDFLAGS) -o $@ tests/abi/test_abi.c tests/abi/test_abi_fake.c
 

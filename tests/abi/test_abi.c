@@ -203,6 +203,38 @@ ABI_VALUE(GWC_ATTR_COMPUTE_CAPABILITY_MINOR, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABIL
 ABI_SIZE(int, CUdevice_attribute);
 #endif
 
+/* cuBLASLt as bench declares it (lib/bench/cublaslt.h). */
+#include "bench/cublaslt.h"
+#ifdef GW_CUBLASLT_H
+/* Through the -isystem folder, not its path: NVIDIA's headers are not
+ * -Wstrict-prototypes clean, and only a system header is excused. */
+#include <cublasLt.h>
+
+ABI_VALUE(GWB_STATUS_SUCCESS, CUBLAS_STATUS_SUCCESS);
+ABI_VALUE(GWB_STATUS_NOT_SUPPORTED, CUBLAS_STATUS_NOT_SUPPORTED);
+ABI_VALUE(GWB_R_32F, CUDA_R_32F);
+ABI_VALUE(GWB_R_16F, CUDA_R_16F);
+ABI_VALUE(GWB_R_16BF, CUDA_R_16BF);
+ABI_VALUE(GWB_R_8F_E4M3, CUDA_R_8F_E4M3);
+ABI_VALUE(GWB_COMPUTE_32F, CUBLAS_COMPUTE_32F);
+ABI_VALUE(GWB_COMPUTE_32F_FAST_TF32, CUBLAS_COMPUTE_32F_FAST_TF32);
+ABI_VALUE(GWB_DESC_TRANSA, CUBLASLT_MATMUL_DESC_TRANSA);
+ABI_VALUE(GWB_DESC_TRANSB, CUBLASLT_MATMUL_DESC_TRANSB);
+ABI_VALUE(GWB_PREF_MAX_WORKSPACE_BYTES, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES);
+ABI_VALUE(GWB_OP_N, CUBLAS_OP_N);
+ABI_VALUE(GWB_OP_T, CUBLAS_OP_T);
+ABI_SIZE(gwb_algo, cublasLtMatmulAlgo_t);
+ABI_SIZE(gwb_heuristic, cublasLtMatmulHeuristicResult_t);
+ABI_FIELD(gwb_heuristic, cublasLtMatmulHeuristicResult_t, algo);
+ABI_FIELD(gwb_heuristic, cublasLtMatmulHeuristicResult_t, state);
+_Static_assert(offsetof(gwb_heuristic, workspace_size) == offsetof(cublasLtMatmulHeuristicResult_t, workspaceSize),
+	       "gwb_heuristic.workspace_size");
+_Static_assert(offsetof(gwb_heuristic, waves_count) == offsetof(cublasLtMatmulHeuristicResult_t, wavesCount),
+	       "gwb_heuristic.waves_count");
+_Static_assert(sizeof(((gwb_heuristic *)0)->waves_count) == sizeof(((cublasLtMatmulHeuristicResult_t *)0)->wavesCount),
+	       "gwb_heuristic.waves_count size");
+#endif
+
 int main(void)
 {
 #ifdef GW_NVML_H
@@ -214,6 +246,11 @@ int main(void)
 	printf("cuda_abi.h matches %s\n", GW_CUDA_H);
 #else
 	printf("SKIP: no cuda.h found; CUDA values not checked\n");
+#endif
+#ifdef GW_CUBLASLT_H
+	printf("bench/cublaslt.h matches %s\n", GW_CUBLASLT_H);
+#else
+	printf("SKIP: no cublasLt.h found; cuBLASLt values not checked\n");
 #endif
 	if (gw_abi_fake_checked())
 		printf("fake/nvml_types.h matches nvml_abi.h\n");
