@@ -325,6 +325,10 @@ static int bench_json(gw_context *ctx, const gw_bench_report *rep)
 	json_u64(j, "gen", &rep->spec_pcie_gen);
 	json_u64(j, "width", &rep->spec_pcie_width);
 	gw_json_object_end(j);
+	gw_json_key(j, "host_cpus");
+	gw_json_string(j, rep->host_cpus[0] ? rep->host_cpus : NULL);
+	gw_json_key(j, "host_cpus_note");
+	gw_json_string(j, rep->host_cpus_note[0] ? rep->host_cpus_note : NULL);
 	gw_json_object_end(j);
 	gw_json_key(j, "results");
 	gw_json_array_begin(j);
@@ -413,6 +417,10 @@ static int bench_human(gw_context *ctx, const gw_bench_report *rep)
 		free(line);
 	} else
 		printf("%s\n", _("datasheet: this GPU is not in the spec table; figures are shown without a peak"));
+	if (rep->host_cpus[0])
+		printf(_("host buffers: on CPUs %s, the GPU's local CPUs\n"), rep->host_cpus);
+	else if (rep->host_cpus_note[0])
+		printf(_("host buffers: wherever the system put them (%s)\n"), rep->host_cpus_note);
 	printf("\n%-15s %-13s %-13s %-5s %s\n", headers[0], headers[1], headers[2], headers[3], headers[4]);
 	for (size_t i = 0; i < rep->nresults; i++) {
 		const gw_bench_result *r = &rep->results[i];

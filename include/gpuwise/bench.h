@@ -112,6 +112,13 @@ typedef struct gw_bench_report {
 	char spec_name[64];      /* spec-table row the figures come from, "" when none */
 	const char *spec_source; /* its datasheet, NULL when none */
 	gw_u64 spec_pcie_gen, spec_pcie_width; /* the GPU's own link (table, else NVML) */
+	/* The CPUs the host buffers were allocated and copied from: the GPU's
+	 * local CPUs (sysfs local_cpulist) that this process may use, as a
+	 * cpulist ("0-47,96-143"); "" when not bound, and host_cpus_note says
+	 * why (no such file, none of them allowed). The caller's thread is
+	 * put back as it was before gw_bench_run returns. */
+	char host_cpus[64];
+	char host_cpus_note[96];
 	size_t nresults;
 	gw_bench_result results[GW_BENCH_TEST_COUNT];
 } gw_bench_report;

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "bench/cublaslt.h"
+#include "core/affinity.h"
 #include "bench/cudrv.h"
 #include "gpuwise/advise.h"
 #include "gpuwise/bench.h"
@@ -869,6 +870,49 @@ static void stop(struct session *s, struct buffers *b)
 	gw__cudrv_close(&s->drv);
 }
 
+/* Bind the calling thread to the GPU's local CPUs (those this process may
+ * use) before the host buffers exist, so first-touch places them on the
+ * GPU's NUMA node and the driver's staging copies run there: on a
+ * two-socket server a buffer on the other socket crosses the link between
+ * the sockets on every host copy, and the figure says less about the slot
+ * than about where the allocator happened to run. *saved gets
+ * the old affinity; false when nothing was changed (the report says why). */
+static bool bind_near_gpu(struct session *s, cpu_set_t *saved)
+{
+	cpu_set_t local, use;
+	const gw_str *bus = &s->info->pci_bus_id;
+	int n;
+
+	if (!GW_VALID(*bus)) {
+		gw__fmt(s->rep->host_cpus_note, sizeof(s->rep->host_cpus_note), "the GPU's bus id is unknown");
+		return false;
+	}
+	n = gw__pci_local_cpus(gw_context_root(s->ctx), bus->s, &local);
+	if (n <= 0) {
+		gw__fmt(s->rep->host_cpus_note, sizeof(s->rep->host_cpus_note), "%s",
+			n == 0 ? "sysfs lists no CPU local to the GPU"
+			: n == GW_EPARSE ? "the GPU's local_cpulist is unreadable"
+					 : "sysfs has no local_cpulist for the GPU");
+		return false;
+	}
+	if (gw__thread_affinity_get(saved) < 0) {
+		gw__fmt(s->rep->host_cpus_note, sizeof(s->rep->host_cpus_note), "sched_getaffinity failed");
+		return false;
+	}
+	CPU_AND(&use, &local, saved);
+	if (CPU_COUNT(&use) == 0) {
+		gw__fmt(s->rep->host_cpus_note, sizeof(s->rep->host_cpus_note),
+			"none of the GPU's local CPUs is allowed to this process");
+		return false;
+	}
+	if (gw__thread_affinity_set(&use) < 0) {
+		gw__fmt(s->rep->host_cpus_note, sizeof(s->rep->host_cpus_note), "sched_setaffinity failed");
+		return false;
+	}
+	gw__cpulist_format(&use, s->rep->host_cpus, sizeof(s->rep->host_cpus));
+	return true;
+}
+
 /* Buffers for every selected copy test, allocated once, outside the timing. */
 static int allocate(struct session *s, struct buffers *b, gw_bench_result *r)
 {
@@ -948,7 +992,8 @@ int gw_bench_run(gw_context *ctx, int device, const gw_bench_options *opts, gw_b
 	struct buffers b;
 	gw_bench_result alloc_r;
 	gw_bench_report *rep;
-	bool have_buffers = false, need_buffers = false;
+	bool have_buffers = false, need_buffers = false, bound = false;
+	cpu_set_t saved_cpus;
 	int rc, step = 0, steps = 0;
 
 	if (!ctx || !out)
@@ -983,8 +1028,10 @@ int gw_bench_run(gw_context *ctx, int device, const gw_bench_options *opts, gw_b
 			need_buffers = true;
 	}
 	memset(&alloc_r, 0, sizeof(alloc_r));
-	if (need_buffers)
+	if (need_buffers) {
+		bound = bind_near_gpu(&s, &saved_cpus);
 		have_buffers = allocate(&s, &b, &alloc_r) == 0;
+	}
 	for (int t = 0; t < GW_BENCH_TEST_COUNT; t++) {
 		gw_bench_result *r = &rep->results[rep->nresults];
 
@@ -1002,6 +1049,8 @@ int gw_bench_run(gw_context *ctx, int device, const gw_bench_options *opts, gw_b
 		rep->nresults++;
 	}
 	stop(&s, &b);
+	if (bound)
+		gw__thread_affinity_set(&saved_cpus);   /* the caller's thread as it was */
 	*out = *rep;
 	gw__free(rep);
 	return 0;

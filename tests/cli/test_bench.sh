@@ -175,6 +175,49 @@ assert_contains "$err" "nvidia-smi -i 0 -mig 0" "says how to leave MIG mode"
 run_on a100-mig bench --quick --tests launch-latency -i 0 --force
 assert_eq "$rc" 1 "--force does not make a MIG GPU a whole GPU"
 
+# --- host buffers on the GPU's local CPUs (sysfs local_cpulist) ------------------
+# GPU 0's PCI folder in the machine's root gets a local_cpulist: bench binds
+# to those of them this process may use (taskset's mask here) before it
+# allocates host buffers, and says which; without the file, or with none of
+# them allowed, or garbage, it says why it did not.
+cpus_variant() { # name cpulist
+	variant "$1" 'import os
+os.makedirs(os.path.dirname(sys.argv[1]) + "/root/sys/bus/pci/devices/0000:18:00.0", exist_ok=True)
+open(os.path.dirname(sys.argv[1]) + "/root/sys/bus/pci/devices/0000:18:00.0/local_cpulist", "w").write("'"$2"'\n")'
+}
+first_cpu=$(taskset -pc $$ 2>/dev/null | sed 's/.*: *//; s/[-,].*//')
+if [ -n "$first_cpu" ]; then
+	m=$(cpus_variant numa "$first_cpu,1000-1023")
+	run_with "$m" bench --quick --json --tests h2d-pinned
+	last_cmd="bench (local_cpulist $first_cpu,1000-1023)"
+	assert_eq "$rc" 0 "bench with a local_cpulist exits 0"
+	assert_json "bound to the local CPUs it may use" '
+assert d["device"]["host_cpus"] == "'"$first_cpu"'", d["device"]
+assert d["device"]["host_cpus_note"] is None, d["device"]
+'
+	run_with "$m" bench --quick --tests h2d-pinned
+	assert_contains "$out" "host buffers: on CPUs $first_cpu, the GPU's local CPUs" "human output says where"
+fi
+m=$(cpus_variant farcpus "1000-1023")
+run_with "$m" bench --quick --json --tests h2d-pinned
+assert_json "none of the local CPUs allowed: not bound, says why" '
+assert d["device"]["host_cpus"] is None, d["device"]
+assert d["device"]["host_cpus_note"] == "none of the GPU'"'"'s local CPUs is allowed to this process", d["device"]
+'
+m=$(cpus_variant badcpus "0-zz")
+run_with "$m" bench --quick --json --tests h2d-pinned
+assert_json "garbage local_cpulist: not bound, says why" '
+assert d["device"]["host_cpus_note"] == "the GPU'"'"'s local_cpulist is unreadable", d["device"]
+'
+run_on "$IDLE" bench --quick --json --tests h2d-pinned
+assert_json "no local_cpulist: says so" '
+assert d["device"]["host_cpus"] is None and d["device"]["host_cpus_note"] == "sysfs has no local_cpulist for the GPU", d["device"]
+'
+run_on "$IDLE" bench --quick --json --tests launch-latency
+assert_json "no host buffer test: nothing bound, nothing to say" '
+assert d["device"]["host_cpus"] is None and d["device"]["host_cpus_note"] is None, d["device"]
+'
+
 # --- no CUDA driver, a CUDA that cannot start ----------------------------------------
 m=$(variant nocuda 'm["cuda"] = None')
 last_cmd="bench (no libcuda)"

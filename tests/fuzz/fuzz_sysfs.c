@@ -1,4 +1,5 @@
-/* Fuzz every sysfs/procfs parser (lib/backend/sysfs_parse.c). The first
+/* Fuzz every sysfs/procfs parser (lib/backend/sysfs_parse.c, and the CPU
+ * lists of lib/core/affinity.c). The first
  * input byte selects the parser, the rest is its input: multi-line parsers
  * get an exact-size copy (so reading past the end is caught), value parsers
  * a NUL-terminated one. Outputs are checked for bounds and printability. */
@@ -8,6 +9,7 @@
 
 #include "internal.h"
 #include "backend/sysfs_parse.h"
+#include "core/affinity.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -45,9 +47,21 @@ static void fuzz_values(int which, const char *s)
 		if (gw__sysfs_bus_id_parts(s, &a, &b, &c, &d) == 0 && (b > 0xff || c > 0x1f || d > 7))
 			__builtin_trap();
 		break;
-	case 4:
+	case 4: {
+		/* Numbers and CPU lists (local_cpulist): a parsed list must come
+		 * back the same through its formatted text. */
+		cpu_set_t set, again;
+		char text[8192];
+		int n;
+
 		gw__sysfs_parse_i64(s, &i64);
+		if ((n = gw__cpulist_parse(s, &set)) >= 0) {
+			if (n != CPU_COUNT(&set) || !gw__cpulist_format(&set, text, sizeof(text)) ||
+			    gw__cpulist_parse(text, &again) != n || !CPU_EQUAL(&set, &again))
+				__builtin_trap();
+		}
 		break;
+	}
 	case 5: {
 		const char *arch = gw__sysfs_amd_arch(s);
 

@@ -1,0 +1,25 @@
+/* CPU affinity near a PCI device (lib/core/affinity.c): which CPUs sysfs
+ * calls local to a GPU, and binding the calling thread to them for a while.
+ * bench binds before it allocates host buffers, so first-touch puts them on
+ * the GPU's NUMA node, as a well-placed training process would have them. */
+#ifndef GPUWISE_CORE_AFFINITY_H
+#define GPUWISE_CORE_AFFINITY_H
+
+#include <sched.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* A kernel cpulist ("0-47,96-143", "5", "" = none) into *set: the number
+ * of CPUs, or GW_EPARSE (garbage, a range backwards, a CPU >= CPU_SETSIZE). */
+int gw__cpulist_parse(const char *text, cpu_set_t *set);
+/* *set as a cpulist ("0-3,8"); "" when empty. false when it did not fit. */
+bool gw__cpulist_format(const cpu_set_t *set, char *out, size_t size);
+/* <root>/sys/bus/pci/devices/<bus id>/local_cpulist: the CPUs local to the
+ * device. Returns their number, GW_ENOTFOUND without the file, GW_EPARSE. */
+int gw__pci_local_cpus(const char *root, const char *bus_id, cpu_set_t *set);
+/* The calling thread's affinity (sched_getaffinity/sched_setaffinity on
+ * thread 0 = this one). 0 or GW_EIO (errno kept). */
+int gw__thread_affinity_get(cpu_set_t *set);
+int gw__thread_affinity_set(const cpu_set_t *set);
+
+#endif
