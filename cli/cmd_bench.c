@@ -24,7 +24,7 @@ static const struct option bench_options[] = {
 	OPT_LIST('i', "id", O, ids, "SEL",
 		 N_("the GPU to measure: gpuwise index, UUID or its prefix, or PCI bus id (default: CUDA device 0)")),
 	OPT_LIST(0, "tests", O, tests, "LIST",
-		 N_("only these tests (comma-separated, may be repeated): d2d-copy, h2d-pinned, d2h-pinned, "
+		 N_("only these tests (comma-separated, may be repeated): d2d-copy, d2d-copy-ce, h2d-pinned, d2h-pinned, "
 		    "h2d-pageable, gemm-fp32, gemm-tf32, gemm-fp16, gemm-bf16, gemm-fp8, launch-latency, p2p")),
 	OPT_BOOL(0, "quick", O, quick, N_("smaller buffers and fewer trials (seconds instead of a minute)")),
 	OPT_BOOL(0, "force", O, force,
@@ -417,10 +417,15 @@ static int bench_human(gw_context *ctx, const gw_bench_report *rep)
 		free(line);
 	} else
 		printf("%s\n", _("datasheet: this GPU is not in the spec table; figures are shown without a peak"));
-	if (rep->host_cpus[0])
-		printf(_("host buffers: on CPUs %s, the GPU's local CPUs\n"), rep->host_cpus);
-	else if (rep->host_cpus_note[0])
-		printf(_("host buffers: wherever the system put them (%s)\n"), rep->host_cpus_note);
+	if (rep->host_cpus[0] || rep->host_cpus_note[0]) {
+		char *line = rep->host_cpus[0]
+				     ? str_printf(_("host buffers: on CPUs %s, the GPU's local CPUs"), rep->host_cpus)
+				     : str_printf(_("host buffers: wherever the system put them (%s)"),
+						  rep->host_cpus_note);
+
+		print_wrapped(stdout, width, "", "  ", line ? line : "");
+		free(line);
+	}
 	printf("\n%-15s %-13s %-13s %-5s %s\n", headers[0], headers[1], headers[2], headers[3], headers[4]);
 	for (size_t i = 0; i < rep->nresults; i++) {
 		const gw_bench_result *r = &rep->results[i];
@@ -510,7 +515,8 @@ const struct cmd cmd_bench_def = {
 	.description =
 		N_("Measure one GPU through the CUDA driver (libcuda.so.1; no CUDA toolkit needed) and set each figure "
 		"beside the datasheet's peak from gpuwise's spec table: device-memory copy bandwidth (gpuwise's own "
-		"PTX copy kernel; bytes read plus written, as bandwidthTest and BabelStream count), host-to-device "
+		"PTX copy kernel, and the copy engine through cuMemcpyDtoDAsync; bytes read plus written, as "
+		"bandwidthTest and BabelStream count), host-to-device "
 		"and device-to-host copies from pinned memory, host-to-device from ordinary pageable memory "
 		"(compared with the PCIe link's raw rate per direction), GEMM throughput per precision through "
 		"cuBLASLt (fp32, tf32, fp16, bf16, and fp8 from compute capability 8.9; loaded from the CUDA toolkit, "

@@ -544,7 +544,8 @@ static const struct {
 	const char *path;
 } bench_fields[] = {
 	{ FB_H2D, "h2d_gbs" }, { FB_D2H, "d2h_gbs" }, { FB_H2D_PAGEABLE, "h2d_pageable_gbs" },
-	{ FB_D2H_PAGEABLE, "d2h_pageable_gbs" }, { FB_MEMORY, "memory_gbs" }, { FB_P2P, "p2p_gbs" },
+	{ FB_D2H_PAGEABLE, "d2h_pageable_gbs" }, { FB_MEMORY, "memory_gbs" },
+	{ FB_MEMORY_CE, "memory_ce_gbs" }, { FB_P2P, "p2p_gbs" },
 	{ FB_LAUNCH_US, "launch_us" }, { FB_FP32, "tflops.fp32" }, { FB_TF32, "tflops.tf32" },
 	{ FB_FP16, "tflops.fp16" }, { FB_BF16, "tflops.bf16" }, { FB_FP8, "tflops.fp8" },
 };

@@ -44,9 +44,11 @@
  *       version of the call; "*" applies to every device call. CODE is a
  *       name ("GPU_IS_LOST", "NVML_ERROR_UNKNOWN"), a number, or an array.
  *     bench.{h2d_gbs d2h_gbs h2d_pageable_gbs d2h_pageable_gbs memory_gbs
- *       p2p_gbs launch_us tflops.{fp32 tf32 fp16 bf16 fp8}}: what the fake
+ *       memory_ce_gbs p2p_gbs launch_us tflops.{fp32 tf32 fp16 bf16 fp8}}: what the fake
  *       libcuda's "GPU" delivers to `gpuwise bench` (GB/s = 1e9 bytes/s;
- *       memory_gbs counts bytes read plus written; numbers, fractions allowed;
+ *       memory_gbs counts bytes read plus written, for gpuwise's copy kernel,
+ *       memory_ce_gbs the same for cuMemcpyDtoD (default: memory_gbs);
+ *       numbers, fractions allowed;
  *       missing: the defaults of fake/fake_cuda_exec.c). The fake executes
  *       no kernel: copies and GEMMs take the time these figures give
  *       (tflops: the fake libcublasLt's cublasLtMatmul).
@@ -121,7 +123,7 @@ typedef struct {
 
 /* The "bench" block: a figure and whether machine.json gave it. */
 enum fm_bench_id {
-	FB_H2D, FB_D2H, FB_H2D_PAGEABLE, FB_D2H_PAGEABLE, FB_MEMORY, FB_P2P, FB_LAUNCH_US,
+	FB_H2D, FB_D2H, FB_H2D_PAGEABLE, FB_D2H_PAGEABLE, FB_MEMORY, FB_MEMORY_CE, FB_P2P, FB_LAUNCH_US,
 	FB_FP32, FB_TF32, FB_FP16, FB_BF16, FB_FP8, FB_COUNT
 };
 

@@ -30,6 +30,7 @@ extern "C" {
 /* The tests, in the order they run. Names: gw_bench_test_name(). */
 typedef enum gw_bench_test {
 	GW_BENCH_D2D_COPY,       /* "d2d-copy": device memory, gpuwise's copy kernel, GB/s read + written */
+	GW_BENCH_D2D_COPY_CE,    /* "d2d-copy-ce": the same through the copy engine (cuMemcpyDtoDAsync) */
 	GW_BENCH_H2D_PINNED,     /* "h2d-pinned": host → device from cuMemAllocHost memory, GB/s */
 	GW_BENCH_D2H_PINNED,     /* "d2h-pinned" */
 	GW_BENCH_H2D_PAGEABLE,   /* "h2d-pageable": from ordinary malloc'd memory */

@@ -35,6 +35,7 @@ static const struct {
 	const char *name, *unit;
 } tests[GW_BENCH_TEST_COUNT] = {
 	[GW_BENCH_D2D_COPY] = { "d2d-copy", "GB/s" },
+	[GW_BENCH_D2D_COPY_CE] = { "d2d-copy-ce", "GB/s" },
 	[GW_BENCH_H2D_PINNED] = { "h2d-pinned", "GB/s" },
 	[GW_BENCH_D2H_PINNED] = { "d2h-pinned", "GB/s" },
 	[GW_BENCH_H2D_PAGEABLE] = { "h2d-pageable", "GB/s" },
@@ -294,6 +295,7 @@ static gwc_result copy_op(struct session *s, void *arg)
 	switch (c->test) {
 	case GW_BENCH_D2D_COPY:
 		return s->drv.launch_kernel(s->fn_copy, c->grid, 1, 1, 256, 1, 1, 0, s->stream, c->params, NULL);
+	case GW_BENCH_D2D_COPY_CE: return s->drv.memcpy_dtod_async(b->a, b->b, b->n, s->stream);
 	case GW_BENCH_H2D_PINNED: return s->drv.memcpy_htod_async(b->a, b->pinned, b->n, s->stream);
 	case GW_BENCH_D2H_PINNED: return s->drv.memcpy_dtoh_async(b->pinned, b->a, b->n, s->stream);
 	case GW_BENCH_H2D_PAGEABLE: return s->drv.memcpy_htod_async(b->a, b->pageable, b->n, s->stream);
@@ -326,13 +328,17 @@ static int check_copy(struct session *s, gw_bench_result *r, gwc_deviceptr dst, 
 	return 0;
 }
 
-static int run_d2d(struct session *s, gw_bench_result *r, struct buffers *b)
+/* Device memory to device memory: gpuwise's copy kernel (d2d-copy, what a
+ * framework's elementwise kernels see) or the copy engine (d2d-copy-ce,
+ * cuMemcpyDtoDAsync, what nvbandwidth's device-local copy measures); both
+ * count bytes read + written. */
+static int run_d2d(struct session *s, gw_bench_result *r, struct buffers *b, gw_bench_test t)
 {
-	struct copy_arg c = { .b = b, .test = GW_BENCH_D2D_COPY };
+	struct copy_arg c = { .b = b, .test = t };
 	unsigned char *pattern = b->pageable;
 	double secs;
 
-	if (!s->fn_copy) {
+	if (t == GW_BENCH_D2D_COPY && !s->fn_copy) {
 		r->status = GW_BENCH_FAILED;
 		gw__fmt(r->message, sizeof(r->message), "gpuwise's kernels did not load: %s", s->module_error);
 		return -1;
@@ -347,8 +353,8 @@ static int run_d2d(struct session *s, gw_bench_result *r, struct buffers *b)
 	if (time_op(s, r, copy_op, &c, 0, &secs) || check_copy(s, r, b->a, pattern, b->n))
 		return -1;
 	gw__f64_set(&r->value, 2.0 * (double)b->n / secs / 1e9);
-	gw__fmt(r->message, sizeof(r->message),
-		"gpuwise's copy kernel; bytes read + written (2x the buffer), as bandwidthTest and BabelStream count");
+	gw__fmt(r->message, sizeof(r->message), "%s; bytes read + written (2x the buffer), as bandwidthTest and "
+		"BabelStream count", t == GW_BENCH_D2D_COPY ? "gpuwise's copy kernel" : "copy engine (cuMemcpyDtoDAsync)");
 	return 0;
 }
 
@@ -715,7 +721,8 @@ static double spec_of(const struct session *s, gw_bench_test t)
 	const gw_bench_report *rep = s->rep;
 
 	switch (t) {
-	case GW_BENCH_D2D_COPY: return s->have_spec ? (double)s->spec.bandwidth_bytes_per_s / 1e9 : 0;
+	case GW_BENCH_D2D_COPY:
+	case GW_BENCH_D2D_COPY_CE: return s->have_spec ? (double)s->spec.bandwidth_bytes_per_s / 1e9 : 0;
 	case GW_BENCH_H2D_PINNED:
 	case GW_BENCH_D2H_PINNED:
 	case GW_BENCH_H2D_PAGEABLE:
@@ -944,8 +951,8 @@ static void run_one(struct session *s, gw_bench_result *r, struct buffers *b, bo
 	} else if (!have_buffers) {
 		verdict(s, r);     /* the allocation's failure is in r already */
 		return;
-	} else if (t == GW_BENCH_D2D_COPY) {
-		run_d2d(s, r, b);
+	} else if (t == GW_BENCH_D2D_COPY || t == GW_BENCH_D2D_COPY_CE) {
+		run_d2d(s, r, b, t);
 	} else if (t == GW_BENCH_P2P) {
 		run_p2p(s, r, b);
 	} else {

@@ -24,7 +24,7 @@ static const struct entry entries[] = {
 	E(mem_alloc_host, "cuMemAllocHost"), E(mem_free_host, "cuMemFreeHost"),
 	E(memcpy_htod, "cuMemcpyHtoD"), E(memcpy_dtoh, "cuMemcpyDtoH"),
 	E(memcpy_htod_async, "cuMemcpyHtoDAsync"), E(memcpy_dtoh_async, "cuMemcpyDtoHAsync"),
-	E(memcpy_peer_async, "cuMemcpyPeerAsync"),
+	E(memcpy_dtod_async, "cuMemcpyDtoDAsync"), E(memcpy_peer_async, "cuMemcpyPeerAsync"),
 	E(stream_create, "cuStreamCreate"), E(stream_destroy, "cuStreamDestroy"),
 	E(stream_synchronize, "cuStreamSynchronize"),
 	E(event_create, "cuEventCreate"), E(event_record, "cuEventRecord"),

@@ -30,6 +30,7 @@ typedef struct gw__cudrv {
 	gwc_result (*memcpy_dtoh)(void *dst, gwc_deviceptr src, size_t n);
 	gwc_result (*memcpy_htod_async)(gwc_deviceptr dst, const void *src, size_t n, gwc_stream s);
 	gwc_result (*memcpy_dtoh_async)(void *dst, gwc_deviceptr src, size_t n, gwc_stream s);
+	gwc_result (*memcpy_dtod_async)(gwc_deviceptr dst, gwc_deviceptr src, size_t n, gwc_stream s);
 	gwc_result (*memcpy_peer_async)(gwc_deviceptr dst, gwc_context dctx, gwc_deviceptr src, gwc_context sctx,
 					size_t n, gwc_stream s);
 	gwc_result (*stream_create)(gwc_stream *out, unsigned flags);

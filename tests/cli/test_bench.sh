@@ -175,6 +175,20 @@ assert_contains "$err" "nvidia-smi -i 0 -mig 0" "says how to leave MIG mode"
 run_on a100-mig bench --quick --tests launch-latency -i 0 --force
 assert_eq "$rc" 1 "--force does not make a MIG GPU a whole GPU"
 
+# --- device copies through the copy engine: their own figure ---------------------
+m=$(variant copyengine 'd["bench"]["memory_ce_gbs"] = 2500.0')
+run_with "$m" bench --quick --json --tests d2d-copy-ce,d2d-copy
+last_cmd="bench --tests d2d-copy-ce,d2d-copy (memory_ce_gbs 2500)"
+assert_eq "$rc" 0 "copy-engine test exits 0"
+assert_json "d2d-copy-ce is cuMemcpyDtoD at its own rate, beside the kernel copy" '
+r = {x["test"]: x for x in d["results"]}
+assert [x["test"] for x in d["results"]] == ["d2d-copy", "d2d-copy-ce"], d["results"]
+assert abs(r["d2d-copy-ce"]["value"] - 2500e9) < 0.03 * 2500e9, r["d2d-copy-ce"]
+assert abs(r["d2d-copy"]["value"] - 2900e9) < 0.03 * 2900e9, r["d2d-copy"]
+assert r["d2d-copy-ce"]["message"].startswith("copy engine (cuMemcpyDtoDAsync); bytes read + written"), r
+assert r["d2d-copy-ce"]["spec"] == r["d2d-copy"]["spec"] == 3350e9, r
+'
+
 # --- host buffers on the GPU's local CPUs (sysfs local_cpulist) ------------------
 # GPU 0's PCI folder in the machine's root gets a local_cpulist: bench binds
 # to those of them this process may use (taskset's mask here) before it
