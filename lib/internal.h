@@ -194,6 +194,13 @@ struct gw_context {
  * Returns NULL and sets the error on allocation failure. */
 gw_device *gw__device_add(gw_context *ctx);
 
+/* A device that was lost while sampling (it had a handle, then its driver
+ * said GPU_IS_LOST) is made healthy again so the next sample tries it: a
+ * GPU that came back is read, one still lost is marked lost again by its
+ * backend. False (nothing changed) for any other device. The sampler
+ * (lib/core/sampler.c) calls it; one-shot commands keep "lost" as read. */
+bool gw__device_retry_lost(gw_context *ctx, int index);
+
 /* Look up by normalised bus id or exact UUID; NULL when absent. */
 gw_device *gw__device_by_bus_id(gw_context *ctx, const char *bus_id);
 gw_device *gw__device_by_uuid(gw_context *ctx, const char *uuid);

@@ -19,6 +19,7 @@
 #include "gpuwise/metrics.h"
 #include "gpuwise/context.h"
 #include "gpuwise/process.h"
+#include "gpuwise/sampler.h"
 #include "gpuwise/json.h"
 #include "gpuwise/explain.h"
 #include "gpuwise/doctor.h"

@@ -228,6 +228,20 @@ int gw_device_sample_read(gw_context *ctx, int index, gw_device_sample *out)
 	return 0;
 }
 
+bool gw__device_retry_lost(gw_context *ctx, int index)
+{
+	gw_device *d;
+
+	if (!ctx || index < 0 || index >= ctx->ndevices)
+		return false;
+	d = &ctx->devices[index];
+	if (d->info.health != GW_HEALTH_LOST || !d->handle || !d->owner || !d->owner->sample)
+		return false;
+	d->info.health = GW_HEALTH_OK;
+	d->info.health_reason[0] = '\0';
+	return true;
+}
+
 static int merge_by_pid(gw_process *list, size_t n)
 {
 	size_t w = 0;

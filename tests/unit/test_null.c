@@ -326,8 +326,34 @@ static void test_bench(void)
 	CHECK_STR(gw_bench_test_unit(GW_BENCH_GEMM_FP8), "TFLOPS");
 }
 
+static void test_sampler(void)
+{
+	gw_sampler *s = (gw_sampler *)&s;
+	gw_sample_point p;
+	gw_process *procs = NULL;
+	size_t n = 0;
+
+	CHECK_INT(gw_sampler_new(NULL, NULL, NULL), GW_EINVAL);
+	CHECK_INT(gw_sampler_new(&s, NULL, NULL), GW_EINVAL);
+	CHECK(s == (gw_sampler *)&s); /* untouched on failure */
+	gw_sampler_free(NULL);
+	CHECK_INT(gw_sampler_step(NULL), GW_EINVAL);
+	CHECK_INT(gw_sampler_start(NULL), GW_EINVAL);
+	CHECK_INT(gw_sampler_stop(NULL), GW_EINVAL);
+	CHECK_INT(gw_sampler_device_count(NULL), 0);
+	CHECK_INT(gw_sampler_device_index(NULL, 0), -1);
+	CHECK(gw_sampler_passes(NULL) == 0);
+	CHECK_INT(gw_sampler_latest(NULL, 0, &p), GW_EINVAL);
+	CHECK(gw_sampler_history(NULL, 0, &p, 1) == 0);
+	CHECK_INT(gw_sampler_processes(NULL, 0, &procs, &n), GW_EINVAL);
+	gw_sampler_fork_prepare(NULL);
+	gw_sampler_fork_parent(NULL);
+	gw_sampler_fork_child(NULL);
+}
+
 int main(void)
 {
+	test_sampler();
 	test_advise();
 	test_bench();
 	test_context();
