@@ -135,79 +135,6 @@ static void human_backends(const gw_context *ctx)
 
 /* ---- the metric table, as people read it --------------------------------- */
 
-/* Clock event reasons by title; bits without one together, in hex. */
-static const char *throttle_text(char *buf, size_t n, uint64_t bits)
-{
-	uint64_t unknown = 0;
-	size_t len = 0;
-
-	buf[0] = '\0';
-	for (int bit = 0; bit < 64; bit++) {
-		uint64_t m = (uint64_t)1 << bit;
-		const char *t = gw_throttle_reason_title(m);
-
-		if (!(bits & m))
-			continue;
-		if (!t) {
-			unknown |= m;
-			continue;
-		}
-		len += (size_t)snprintf(buf + len, len < n ? n - len : 0, "%s%s", len ? ", " : "", t);
-	}
-	if (unknown)
-		len += (size_t)snprintf(buf + len, len < n ? n - len : 0, "%sUnknown (0x%" PRIx64 ")", len ? ", " : "",
-					unknown);
-	if (len >= n)
-		mark_cut(buf, n);
-	if (!buf[0])
-		snprintf(buf, n, "None");
-	return buf;
-}
-
-/* A valid metric value as text: its unit, bytes as "80.0 GiB", flags as
- * Enabled/Disabled or Yes/No, pstate "P0", throttle reasons by title. */
-static const char *metric_text(char *buf, size_t n, const gw_metric_info *m, const gw_metric_value *v)
-{
-	const char *unit = m->unit && *m->unit && strcmp(m->unit, "lanes") ? m->unit : NULL;
-
-	switch (m->form) {
-	case GW_MFORM_BYTES:
-		fmt_bytes(buf, n, (unsigned long long)v->u);
-		if (!strcmp(m->unit, "B/s"))
-			snprintf(buf + strlen(buf), n - strlen(buf), "/s");
-		return buf;
-	case GW_MFORM_TEXT:
-		/* Only the kernel driver is validly empty: none bound. */
-		snprintf(buf, n, "%s", v->s[0] ? v->s : "none");
-		if (!strncmp(buf, "0x", 2)) /* PCI ids as nvidia-smi writes them: 0x233010DE */
-			for (char *c = buf + 2; *c; c++)
-				*c = (char)toupper((unsigned char)*c);
-		return buf;
-	case GW_MFORM_FLAG:
-		snprintf(buf, n, "%s", v->u ? "Enabled" : "Disabled");
-		return buf;
-	case GW_MFORM_YESNO:
-		snprintf(buf, n, "%s", v->u ? "Yes" : "No");
-		return buf;
-	case GW_MFORM_PSTATE:
-		return gw_pstate_name(v->u, buf, n);
-	case GW_MFORM_COMPUTE_MODE:
-		snprintf(buf, n, "%s", gw_compute_mode_name(v->u));
-		return buf;
-	case GW_MFORM_THROTTLE:
-		return throttle_text(buf, n, v->u);
-	case GW_MFORM_NUMBER:
-		break;
-	}
-	/* People get one digit fewer than JSON, at most two (41 C, 69.00 W). */
-	if (m->type == GW_MTYPE_F64)
-		snprintf(buf, n, "%.*f%s%s", m->decimals > 2 ? 2 : m->decimals > 0 ? m->decimals - 1 : 0, v->f,
-			 unit ? " " : "", unit ? unit : "");
-	else
-		snprintf(buf, n, "%" PRIu64 "%s%s", v->u, unit ? " " : "", unit ? unit : "");
-	return buf;
-}
-
 /* Whether people see metric m for device d (vendor-specific rows). */
 static bool metric_shown(const gw_metric_info *m, const gw_device_info *d, gw_field_state st)
 {
@@ -341,99 +268,11 @@ static void human_device(const struct report *r, bool color)
 
 static void json_mig_devices(gw_json *j, const struct report *r);
 
-/* One metric value as JSON, in its form (null unless VALID). */
-static void json_metric(gw_json *j, const gw_metric_info *m, const gw_metric_value *v, gw_field_state st)
+/* The MIG devices go into "mig" before it closes. */
+static void before_close(gw_json *j, const char *object, int depth, void *arg)
 {
-	char a[16];
-
-	if (st != GW_FIELD_VALID) {
-		gw_json_null(j);
-		return;
-	}
-	switch (m->form) {
-	case GW_MFORM_TEXT:
-		gw_json_string(j, v->s);
-		return;
-	case GW_MFORM_FLAG:
-	case GW_MFORM_YESNO:
-		gw_json_bool(j, v->u != 0);
-		return;
-	case GW_MFORM_PSTATE:
-		gw_json_string(j, gw_pstate_name(v->u, a, sizeof(a)));
-		return;
-	case GW_MFORM_COMPUTE_MODE:
-		gw_json_string(j, gw_compute_mode_name(v->u));
-		return;
-	case GW_MFORM_THROTTLE:
-		gw_json_array_begin(j);
-		for (int bit = 0; bit < 64; bit++) {
-			uint64_t mask = (uint64_t)1 << bit;
-			const char *name = gw_throttle_reason_name(mask);
-			char unknown[32];
-
-			if (!(v->u & mask))
-				continue;
-			if (!name) {
-				snprintf(unknown, sizeof(unknown), "unknown_0x%" PRIx64, mask);
-				name = unknown;
-			}
-			gw_json_string(j, name);
-		}
-		gw_json_array_end(j);
-		return;
-	case GW_MFORM_NUMBER:
-	case GW_MFORM_BYTES:
-		break;
-	}
-	if (m->type == GW_MTYPE_F64)
-		gw_json_double(j, v->f, m->decimals);
-	else
-		gw_json_uint(j, v->u);
-}
-
-/* The nested objects open while writing the table ("memory", "pcie"). */
-struct json_path {
-	char open[4][32];
-	int depth;
-};
-
-/* Close objects until the open path is a prefix of the parts of `path`
- * before its last dot; the MIG devices go into "mig" before it closes. */
-static void json_path_close(gw_json *j, struct json_path *p, const char *path, const struct report *r)
-{
-	int keep = 0;
-	const char *q = path;
-
-	while (keep < p->depth) {
-		size_t n = strlen(p->open[keep]);
-
-		if (!path || strncmp(q, p->open[keep], n) || q[n] != '.')
-			break;
-		q += n + 1;
-		keep++;
-	}
-	while (p->depth > keep) {
-		if (!strcmp(p->open[p->depth - 1], "mig") && p->depth == 1)
-			json_mig_devices(j, r);
-		gw_json_object_end(j);
-		p->depth--;
-	}
-}
-
-/* Open the objects of `path` not yet open; returns the last key. */
-static const char *json_path_open(gw_json *j, struct json_path *p, const char *path)
-{
-	const char *q = path, *dot;
-
-	for (int k = 0; k < p->depth; k++)
-		q += strlen(p->open[k]) + 1;
-	while ((dot = strchr(q, '.')) && p->depth < 4) {
-		snprintf(p->open[p->depth], sizeof(p->open[0]), "%.*s", (int)(dot - q), q);
-		gw_json_key(j, p->open[p->depth++]);
-		gw_json_object_begin(j);
-		q = dot + 1;
-	}
-	return q;
+	if (depth == 1 && !strcmp(object, "mig"))
+		json_mig_devices(j, arg);
 }
 
 /* Every metric of the table at its JSON path (DESIGN.md ◆ JSON output). */
@@ -446,11 +285,11 @@ static void json_metrics(gw_json *j, const struct report *r)
 		gw_metric_value v;
 		gw_field_state st = gw_device_metric_value(r->d, &r->s, i, &v);
 
-		json_path_close(j, &p, m->json, r);
+		json_path_close(j, &p, m->json, before_close, (void *)r);
 		gw_json_key(j, json_path_open(j, &p, m->json));
-		json_metric(j, m, &v, st);
+		metric_json(j, m, &v, st);
 	}
-	json_path_close(j, &p, NULL, r);
+	json_path_close(j, &p, NULL, before_close, (void *)r);
 }
 
 static void json_identity(gw_json *j, const gw_device_info *d)
@@ -570,25 +409,6 @@ static const struct option info_options[] = {
 		 "read (gpuwise info -q -i 0 && ...)")),
 	OPT_END()
 };
-
-/* Every -i value joined with ',': each may itself be a list ("0,1"), and
- * all of them select; none is silently dropped. NULL when none was given. */
-static char *join_selectors(const struct opt_list *ids)
-{
-	char *joined = NULL;
-
-	for (size_t k = 0; k < ids->n; k++) {
-		char *next = joined ? str_printf("%s,%s", joined, ids->v[k]) : str_printf("%s", ids->v[k]);
-
-		free(joined);
-		if (!next) {
-			error_msg(_("out of memory"));
-			exit(EXIT_FAIL);
-		}
-		joined = next;
-	}
-	return joined;
-}
 
 /* What one report covers: a GPU, and which of its MIG devices (a bit per
  * MIG index; all of them when the whole GPU was selected). */

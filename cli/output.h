@@ -125,4 +125,32 @@ void json_index_field(gw_json *j, const char *key, int index);
 /* "health" and "health_reason" (null while healthy or without a reason). */
 void json_health(gw_json *j, const gw_device_info *d);
 
+/* ---- the metric table (cli/metric_out.c) ------------------------------ */
+
+/* A valid metric value as people read it: its unit, bytes as "80.0 GiB",
+ * flags as Enabled/Disabled or Yes/No, pstate "P0", throttle reasons by
+ * title ("None" when none). Returns buf. */
+const char *metric_text(char *buf, size_t n, const gw_metric_info *m, const gw_metric_value *v);
+/* One metric value as JSON, in its form (null unless st is VALID). */
+void metric_json(gw_json *j, const gw_metric_info *m, const gw_metric_value *v, gw_field_state st);
+
+/* The nested objects open while writing metrics at their dotted JSON
+ * paths ("memory.used_bytes" inside "memory"). Start with depth 0. */
+struct json_path {
+	char open[4][32];
+	int depth;
+};
+/* Close objects until the open ones are a prefix of the parts of `path`
+ * before its last dot (NULL: close all); before_close (may be NULL) runs
+ * before each object closes, to add members of its own. */
+void json_path_close(gw_json *j, struct json_path *p, const char *path,
+		     void (*before_close)(gw_json *j, const char *object, int depth, void *arg), void *arg);
+/* Open the objects of `path` not yet open; returns its last part, the key. */
+const char *json_path_open(gw_json *j, struct json_path *p, const char *path);
+
+struct opt_list;
+/* Every -i value joined with ',' (each may itself be a list, "0,1"): a
+ * malloc'd string, NULL when none was given; exits on out of memory. */
+char *join_selectors(const struct opt_list *ids);
+
 #endif
