@@ -1,0 +1,539 @@
+/* gpuwise watch — one line (table or CSV) or one JSON object per sample,
+ * every -d seconds, until -n samples or SIGINT. The sampler
+ * (include/gpuwise/sampler.h) is stepped here, so -n is exact and each
+ * sample reads each getter once; the fields are rows of the metric table,
+ * chosen by key or JSON path (--fields help lists them). */
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "commands.h"
+#include "output.h"
+#include "text.h"
+
+#define WATCH_MAX_FIELDS 64
+
+struct watch_opts {
+	double delay;
+	long count;
+	struct opt_list ids;
+	const char *fields;
+	bool csv, json;
+};
+
+/* The defaults, by metric key: DESIGN.md "Live monitoring" for --json and
+ * --csv; the table leaves out what reads poorly in columns (the total
+ * memory, the energy counter, the list of throttle reasons). */
+static const char *const default_fields =
+	"gpu_util,mem_util,memory_used,memory_total,temperature_c,power_draw,energy,sm_clock,mem_clock,"
+	"pcie_tx,pcie_rx,throttle_reasons";
+static const char *const default_table_fields =
+	"gpu_util,mem_util,memory_used,temperature_c,power_draw,sm_clock,mem_clock,pcie_tx,pcie_rx";
+
+struct watch {
+	gw_context *ctx;
+	gw_sampler *sampler;
+	int fields[WATCH_MAX_FIELDS];
+	int nfields;
+	int width[WATCH_MAX_FIELDS]; /* table columns */
+	bool csv, json, color;
+	double delay;
+	FILE *out;
+};
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static const char *parse_delay(void *field, const char *s)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || *end || !(v >= 0.05) || v > 86400)
+		return "needs a number of seconds (0.05 <= s <= 86400)";
+	*(double *)field = v;
+	return NULL;
+}
+
+static const char *parse_count(void *field, const char *s)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (end == s || *end || errno || v < 1)
+		return "needs a whole number of samples (1 or more)";
+	*(long *)field = v;
+	return NULL;
+}
+
+static const struct option watch_options[] = {
+	OPT_CALLBACK('d', "delay", struct watch_opts, delay, "SECONDS",
+		     "seconds between two samples (default 1, at least 0.05)", parse_delay),
+	OPT_CALLBACK('n', "count", struct watch_opts, count, "COUNT",
+		     "stop after COUNT samples (default: until interrupted)", parse_count),
+	OPT_LIST('i', "id", struct watch_opts, ids, "SEL",
+		 "only the GPUs SEL names (a comma-separated list; -i may be repeated): gpuwise index, UUID "
+		 "or a unique prefix of one, or PCI bus id, as for info; a MIG device selects its GPU"),
+	OPT_STRING(0, "fields", struct watch_opts, fields, "LIST",
+		   "the metrics to show, comma-separated, by key or JSON path (gpu_util or "
+		   "utilization.gpu_percent); 'help' lists them all"),
+	OPT_BOOL(0, "csv", struct watch_opts, csv,
+		 "print CSV: a header line, then one line per GPU and sample (time in unix seconds, values in "
+		 "the units of info --json, empty when unknown)"),
+	OPT_BOOL(0, "json", struct watch_opts, json,
+		 "print one JSON object per sample and line: {\"time\", \"devices\": [{\"index\", \"uuid\", "
+		 "\"health\", and the fields at their info --json paths}]}"),
+	OPT_END()
+};
+
+/* ---- fields ----------------------------------------------------------- */
+
+static int print_fields_help(void)
+{
+	FILE *out = stdout;
+
+	fprintf(out, "%-30s %-34s %-6s %s\n", "KEY", "JSON PATH", "UNIT", "DESCRIPTION");
+	for (int i = 0; i < gw_metric_count(); i++) {
+		const gw_metric_info *m = gw_metric_info_get(i);
+
+		if (m->flags & GW_METRIC_F_ALIAS && strcmp(m->key, "temperature_c"))
+			continue;
+		fprintf(out, "%-30s %-34s %-6s %s\n", m->key, m->json, *m->unit ? m->unit : "-", m->description);
+	}
+	return EXIT_OK;
+}
+
+static int by_table_order(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+/* "gpu_util,power.draw_w" into w->fields; a usage error names the bad one. */
+static void parse_fields(struct watch *w, const char *list)
+{
+	char *copy = strdup(list), *save = NULL;
+
+	if (!copy) {
+		error_msg("out of memory");
+		exit(EXIT_FAIL);
+	}
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int id = gw_metric_find(tok);
+		bool dup = false;
+
+		if (id < 0)
+			die_usage("watch", "%s: '%s'", _("--fields: no such metric (gpuwise watch --fields help lists them)"), tok);
+		for (int k = 0; k < w->nfields; k++)
+			dup |= w->fields[k] == id;
+		if (dup)
+			continue;
+		if (w->nfields == WATCH_MAX_FIELDS)
+			die_usage("watch", "--fields: at most %d fields", WATCH_MAX_FIELDS);
+		w->fields[w->nfields++] = id;
+	}
+	free(copy);
+	if (!w->nfields)
+		die_usage("watch", "%s", _("--fields needs at least one metric"));
+	/* JSON nests by path: the table's order keeps each object's members together. */
+	if (w->json)
+		qsort(w->fields, (size_t)w->nfields, sizeof(int), by_table_order);
+}
+
+/* ---- devices ---------------------------------------------------------- */
+
+/* The gpuwise indices -i names (MIG devices: their GPU), in the order
+ * given, or every GPU a driver serves; returns an exit code. */
+static int pick_devices(gw_context *ctx, const char *sel, int **out, int *n)
+{
+	gw_selection *list = NULL;
+	size_t count = 0;
+	int ndev = gw_device_count(ctx), rc, *idx;
+
+	*n = 0;
+	if (sel && (rc = gw_context_select(ctx, sel, &list, &count)) < 0) {
+		error_msg("%s%s", gw_error_last(), rc == GW_ENOTFOUND ? "; see 'gpuwise list'" : "");
+		return rc == GW_ENOTFOUND || rc == GW_ENOMEM ? EXIT_FAIL : EXIT_USAGE;
+	}
+	if (!(idx = calloc((size_t)ndev + 1, sizeof(*idx)))) {
+		gw_selection_free(list);
+		error_msg("out of memory");
+		return EXIT_FAIL;
+	}
+	for (size_t k = 0; k < count; k++) {
+		bool dup = false;
+
+		for (int j = 0; j < *n; j++)
+			dup |= idx[j] == list[k].device;
+		if (!dup)
+			idx[(*n)++] = list[k].device;
+	}
+	for (int i = 0; !sel && i < ndev; i++) {
+		gw_health h = gw_device_get(ctx, i)->health;
+
+		if (h != GW_HEALTH_NO_DRIVER && h != GW_HEALTH_UNSUPPORTED)
+			idx[(*n)++] = i;
+	}
+	gw_selection_free(list);
+	*out = idx;
+	return EXIT_OK;
+}
+
+/* ---- output ----------------------------------------------------------- */
+
+static const char *uuid_of(const gw_device_info *d)
+{
+	return GW_VALID(d->uuid) ? d->uuid.s : NULL;
+}
+
+static void time_text(char *buf, size_t n, double t, double delay)
+{
+	time_t sec = (time_t)t;
+	struct tm tm;
+
+	localtime_r(&sec, &tm);
+	strftime(buf, n, "%H:%M:%S", &tm);
+	if (delay < 1 && strlen(buf) + 4 < n)
+		snprintf(buf + strlen(buf), n - strlen(buf), ".%02d", (int)((t - floor(t)) * 100));
+}
+
+static void table_header(struct watch *w)
+{
+	fprintf(w->out, "%-*s %3s", w->delay < 1 ? 11 : 8, "time", "gpu");
+	for (int k = 0; k < w->nfields; k++) {
+		const gw_metric_info *m = gw_metric_info_get(w->fields[k]);
+		int len = (int)strlen(m->key);
+		/* "100 %", "1980 MHz", "600.89 W"; "79.6 GiB"; "567.0 KiB/s" */
+		int value = m->form != GW_MFORM_BYTES ? 8 : strcmp(m->unit, "B/s") ? 9 : 11;
+
+		w->width[k] = len > value ? len : value;
+		fprintf(w->out, "  %*s", w->width[k], m->key);
+	}
+	fputc('\n', w->out);
+}
+
+static void table_row(struct watch *w, const gw_sample_point *p, const char *when)
+{
+	const gw_device_info *info = gw_device_get(w->ctx, p->device);
+
+	fprintf(w->out, "%s %3d", when, p->device);
+	if (!p->up) {
+		fprintf(w->out, "  %s%s: %s%s\n", color_health(w->color, p->health), gw_health_name(p->health),
+			info->health_reason[0] ? info->health_reason : gw_error_str(p->error), color_reset(w->color));
+		return;
+	}
+	for (int k = 0; k < w->nfields; k++) {
+		const gw_metric_info *m = gw_metric_info_get(w->fields[k]);
+		gw_metric_value v;
+		char buf[512];
+
+		if (gw_device_metric_value(info, &p->sample, w->fields[k], &v) == GW_FIELD_VALID)
+			metric_text(buf, sizeof(buf), m, &v);
+		else
+			snprintf(buf, sizeof(buf), "N/A");
+		fprintf(w->out, "  %*s", w->width[k], buf);
+	}
+	fputc('\n', w->out);
+}
+
+static void csv_header(struct watch *w)
+{
+	fputs("time,index,uuid,health", w->out);
+	for (int k = 0; k < w->nfields; k++)
+		fprintf(w->out, ",%s", gw_metric_info_get(w->fields[k])->json);
+	fputc('\n', w->out);
+}
+
+/* A text value as a CSV field (quoted when it has to be). */
+static void csv_text(FILE *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+/* A value as JSON writes it, without quotes; lists (throttle reasons)
+ * joined with '|'. */
+static void csv_value(FILE *out, const gw_metric_info *m, const gw_metric_value *v)
+{
+	gw_json *j;
+	const char *t;
+
+	if (m->form == GW_MFORM_THROTTLE) {
+		const char *sep = "";
+
+		for (int bit = 0; bit < 64; bit++) {
+			uint64_t mask = (uint64_t)1 << bit;
+			const char *name = gw_throttle_reason_name(mask);
+
+			if (!(v->u & mask))
+				continue;
+			if (name)
+				fprintf(out, "%s%s", sep, name);
+			else
+				fprintf(out, "%sunknown_0x%llx", sep, (unsigned long long)mask);
+			sep = "|";
+		}
+		return;
+	}
+	if (m->form == GW_MFORM_TEXT) {
+		csv_text(out, v->s);
+		return;
+	}
+	j = gw_json_new(0);
+	metric_json(j, m, v, GW_FIELD_VALID);
+	if ((t = gw_json_text(j)) && *t == '"')  /* "P0", "default": ASCII names */
+		fprintf(out, "%.*s", (int)strlen(t) - 2, t + 1);
+	else if (t)
+		fputs(t, out);
+	gw_json_free(j);
+}
+
+static void csv_row(struct watch *w, const gw_sample_point *p)
+{
+	const gw_device_info *info = gw_device_get(w->ctx, p->device);
+
+	fprintf(w->out, "%.3f,%d,", p->time, p->device);
+	csv_text(w->out, uuid_of(info) ? uuid_of(info) : "");
+	fprintf(w->out, ",%s", gw_health_name(p->health));
+	for (int k = 0; k < w->nfields; k++) {
+		gw_metric_value v;
+
+		fputc(',', w->out);
+		if (p->up && gw_device_metric_value(info, &p->sample, w->fields[k], &v) == GW_FIELD_VALID)
+			csv_value(w->out, gw_metric_info_get(w->fields[k]), &v);
+	}
+	fputc('\n', w->out);
+}
+
+static void json_device(struct watch *w, gw_json *j, const gw_sample_point *p)
+{
+	const gw_device_info *info = gw_device_get(w->ctx, p->device);
+	struct json_path path = { .depth = 0 };
+
+	gw_json_object_begin(j);
+	gw_json_key(j, "index");
+	gw_json_int(j, p->device);
+	gw_json_key(j, "uuid");
+	gw_json_string(j, uuid_of(info));
+	gw_json_key(j, "health");
+	gw_json_string(j, gw_health_name(p->health));
+	for (int k = 0; k < w->nfields; k++) {
+		const gw_metric_info *m = gw_metric_info_get(w->fields[k]);
+		gw_metric_value v;
+		gw_field_state st = p->up ? gw_device_metric_value(info, &p->sample, w->fields[k], &v)
+					  : GW_FIELD_UNREAD;
+
+		json_path_close(j, &path, m->json, NULL, NULL);
+		gw_json_key(j, json_path_open(j, &path, m->json));
+		metric_json(j, m, &v, st);
+	}
+	json_path_close(j, &path, NULL, NULL, NULL);
+	gw_json_object_end(j);
+}
+
+static int json_sample(struct watch *w, const gw_sample_point *pts, int n)
+{
+	gw_json *j = gw_json_new(0);
+	const char *text;
+
+	gw_json_object_begin(j);
+	gw_json_key(j, "time");
+	gw_json_double(j, n ? pts[0].time : 0, 3);
+	gw_json_key(j, "devices");
+	gw_json_array_begin(j);
+	for (int k = 0; k < n; k++)
+		json_device(w, j, &pts[k]);
+	gw_json_array_end(j);
+	gw_json_object_end(j);
+	if (!(text = gw_json_text(j))) {
+		gw_json_free(j);
+		error_msg("out of memory");
+		return -1;
+	}
+	fputs(text, w->out);
+	fputc('\n', w->out);
+	gw_json_free(j);
+	return 0;
+}
+
+/* One sample: step the sampler, print it, flush (so `| tee` sees each
+ * line at once). -1 when the output is gone or memory ran out. */
+static int one_sample(struct watch *w, gw_sample_point *pts)
+{
+	int n = gw_sampler_device_count(w->sampler);
+	char when[32];
+
+	gw_sampler_step(w->sampler);
+	for (int k = 0; k < n; k++)
+		gw_sampler_latest(w->sampler, k, &pts[k]);
+	if (w->json) {
+		if (json_sample(w, pts, n) < 0)
+			return -1;
+	} else {
+		time_text(when, sizeof(when), n ? pts[0].time : 0, w->delay);
+		for (int k = 0; k < n; k++) {
+			if (w->csv)
+				csv_row(w, &pts[k]);
+			else
+				table_row(w, &pts[k], when);
+		}
+	}
+	return text_flush() ? 0 : -1;
+}
+
+/* Sleeps until the monotonic time `until` or a signal. */
+static void sleep_until(double until)
+{
+	struct timespec ts;
+
+	ts.tv_sec = (time_t)until;
+	ts.tv_nsec = (long)((until - (double)ts.tv_sec) * 1e9);
+	if (ts.tv_nsec >= 1000000000L)
+		ts.tv_nsec = 999999999L;
+	while (!stop_signal && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+static double mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal; /* no SA_RESTART: the sleep ends at once */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error: the loop ends */
+}
+
+static int run(struct watch *w, long count)
+{
+	int n = gw_sampler_device_count(w->sampler);
+	gw_sample_point *pts = calloc((size_t)n + 1, sizeof(*pts));
+	double next = mono_now();
+	int rc = EXIT_OK;
+
+	if (!pts) {
+		error_msg("out of memory");
+		return EXIT_FAIL;
+	}
+	catch_signals();
+	w->out = w->json ? text_raw_stdout() : stdout;
+	if (w->csv)
+		csv_header(w);
+	else if (!w->json)
+		table_header(w);
+	for (long i = 0; !stop_signal && (count == 0 || i < count); i++) {
+		if (i > 0) {
+			next += w->delay;
+			if (next < mono_now()) /* a slow sample: no burst to catch up */
+				next = mono_now();
+			sleep_until(next);
+			if (stop_signal)
+				break;
+		}
+		if (one_sample(w, pts) < 0) {
+			rc = EXIT_FAIL; /* stdout closed (| head) or full: finish_stdout says why */
+			break;
+		}
+	}
+	free(pts);
+	return rc;
+}
+
+static int cmd_watch(int argc, char **argv)
+{
+	struct watch_opts o = { .delay = 1.0 };
+	struct watch w = { 0 };
+	gw_sampler_options so = GW_SAMPLER_OPTIONS_INIT;
+	char *sel;
+	char **args;
+	int *devs = NULL, ndev = 0, rc;
+
+	if (parse_options(&cmd_watch_def, argc, argv, &o, &args) == PARSE_HELP)
+		return EXIT_OK;
+	if (o.csv && o.json)
+		die_usage("watch", "%s", _("--csv and --json exclude each other"));
+	if (o.fields && !strcmp(o.fields, "help"))
+		return print_fields_help();
+	w.csv = o.csv;
+	w.json = o.json;
+	w.delay = o.delay;
+	w.color = !o.csv && !o.json && use_color(stdout);
+	parse_fields(&w, o.fields ? o.fields : o.csv || o.json ? default_fields : default_table_fields);
+	sel = join_selectors(&o.ids);
+	if (!(w.ctx = open_context())) {
+		free(sel);
+		return EXIT_FAIL;
+	}
+	rc = pick_devices(w.ctx, sel, &devs, &ndev);
+	free(sel);
+	if (rc == EXIT_OK && ndev == 0) {
+		char why[1024];
+
+		error_msg("%s", no_gpu_sentence(w.ctx, why, sizeof(why)));
+		rc = EXIT_FAIL;
+	}
+	so.devices = devs;
+	so.ndevices = ndev;
+	so.history = 1;
+	if (rc == EXIT_OK && gw_sampler_new(&w.sampler, w.ctx, &so) < 0) {
+		error_msg("%s", gw_error_last());
+		rc = EXIT_FAIL;
+	}
+	if (rc == EXIT_OK)
+		rc = run(&w, o.count);
+	gw_sampler_free(w.sampler);
+	gw_context_free(w.ctx);
+	free(devs);
+	return rc;
+}
+
+const struct cmd cmd_watch_def = {
+	.name = "watch",
+	.fn = cmd_watch,
+	.summary = N_("print GPU utilisation, memory, power and clocks every few seconds (table, CSV or JSON lines)"),
+	.options = watch_options,
+	.description =
+		"Read every GPU (or those -i names) once per -d seconds and print one line per GPU: a table "
+		"with a header by default, --csv, or --json with one JSON object per sample, each line "
+		"flushed at once, so `gpuwise watch --json | tee log.jsonl` records a training run as it "
+		"goes. Each sample reads each value once. A GPU that cannot be read (lost) prints as such "
+		"and the others go on; one that comes back is read again.\n"
+		"\n"
+		"The fields are metrics of the table in docs/metrics.md, by key or by their info --json "
+		"path; `--fields help` lists them. Default: utilisation, memory, temperature, power, "
+		"clocks and PCIe throughput (for --json and --csv also total memory, energy and the "
+		"throttle reasons). The table shows values as people read them (\"1.0 GiB\", \"69.00 W\"); "
+		"--csv and --json in the units of info --json (bytes, watts, joules, MHz, bytes/s).\n"
+		"\n"
+		"NVIDIA GPUs are read through NVML, AMD GPUs through sysfs.",
+	.exit_status = "Exit status: 0 after -n samples, SIGINT or SIGTERM; 1 when no GPU can be found or "
+		       "stdout is closed (| head); 2 on a usage error.",
+};

@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# gpuwise watch on fake machines: the values printed are those machine.json
+# holds, an array advances by one per sample, -n is exact, a GPU lost
+# between two samples is reported and the others go on (and one that comes
+# back is read again), --csv and --json are valid, NO_COLOR is honoured,
+# SIGINT ends it with 0, a closed pipe ends it quietly, AMD GPUs are read.
+. "$(dirname "$0")/lib.sh"
+
+# A copy of h100-8x whose GPU 0 changes per sample and whose GPU 1 is lost
+# at the second sample and back at the third.
+M=$TMPD/moving
+cp -r "$MACHINES/h100-8x" "$M"
+"$PY" - "$M/machine.json" <<'PY'
+import json, sys
+p = sys.argv[1]
+m = json.load(open(p))
+d0, d1 = m["nvml"]["devices"][0], m["nvml"]["devices"][1]
+d0["utilization"]["gpu"] = [10, 20, 30]
+d0["memory"]["used"] = [1048576, 2097152, 3145728]
+d0["power"]["usage"] = [100000, 200000, 300000]
+d0["temperature"]["gpu"] = [40, 41, 42]
+d0["clocks"]["sm"] = [1000, 1100, 1200]
+d0["pcie"]["tx"] = [1, 2, 3]
+d0["clocks_event_reasons"] = [0, 4, 0x44]
+d1["errors"] = dict(d1.get("errors") or {}, nvmlDeviceGetUtilizationRates=["SUCCESS", "GPU_IS_LOST", "SUCCESS"])
+json.dump(m, open(p, "w"))
+PY
+
+# --json: one object per sample and line, values as machine.json holds them.
+run_with "$M" watch -n 3 -d 0.05 --json
+last_cmd="[moving] gpuwise watch -n 3 -d 0.05 --json"
+assert_eq "$rc" 0 "watch -n 3 --json exits 0"
+assert_eq "$(printf '%s\n' "$out" | wc -l)" 3 "-n 3 prints exactly 3 lines"
+out_json=$out
+checks=$((checks + 1))
+if ! msg=$(printf '%s\n' "$out_json" | "$PY" -c '
+import json, sys
+lines = [json.loads(l) for l in sys.stdin.read().splitlines()]
+assert len(lines) == 3, len(lines)
+t = [l["time"] for l in lines]
+assert t == sorted(t) and t[2] - t[0] >= 0.09, "times %s" % t
+for k, l in enumerate(lines):
+    devs = l["devices"]
+    assert [d["index"] for d in devs] == list(range(8)), [d["index"] for d in devs]
+    d0 = devs[0]
+    assert d0["health"] == "ok"
+    assert d0["uuid"].startswith("GPU-")
+    assert d0["utilization"]["gpu_percent"] == [10, 20, 30][k], d0["utilization"]
+    assert d0["memory"]["used_bytes"] == [1048576, 2097152, 3145728][k], d0["memory"]
+    assert d0["memory"]["total_bytes"] == 85520809984, d0["memory"]
+    assert d0["power"]["draw_w"] == [100, 200, 300][k], d0["power"]
+    assert d0["temperature_c"] == [40, 41, 42][k], d0
+    assert d0["clocks"]["sm_mhz"] == [1000, 1100, 1200][k], d0["clocks"]
+    assert d0["pcie"]["tx_bytes_per_s"] == [1024, 2048, 3072][k], d0["pcie"]
+    assert d0["throttle_reasons"] == [[], ["sw_power_cap"], ["sw_power_cap", "hw_thermal_slowdown"]][k], d0["throttle_reasons"]
+    assert set(d0) >= {"index", "uuid", "health", "utilization", "memory", "temperature_c", "power", "clocks", "pcie", "throttle_reasons"}, sorted(d0)
+    d1 = devs[1]
+    if k == 1:
+        assert d1["health"] == "lost", d1
+        assert d1["utilization"]["gpu_percent"] is None and d1["memory"]["used_bytes"] is None, d1
+    else:
+        assert d1["health"] == "ok", (k, d1)
+        assert d1["utilization"]["gpu_percent"] is not None, d1
+    for d in devs[2:]:
+        assert d["health"] == "ok" and d["utilization"]["gpu_percent"] is not None, d
+' 2>&1); then
+	fail "--json values per sample: $(printf '%s' "$msg" | tail -3)"
+fi
+
+# --csv: a header, one row per GPU and sample, parsed by Python's csv.
+run_with "$M" watch -n 2 -d 0.05 --csv -i 0,1 --fields gpu_util,memory.used_bytes,throttle_reasons,pstate
+assert_eq "$rc" 0 "watch --csv exits 0"
+checks=$((checks + 1))
+if ! msg=$(printf '%s\n' "$out" | "$PY" -c '
+import csv, sys
+rows = list(csv.reader(sys.stdin))
+assert rows[0] == ["time", "index", "uuid", "health", "utilization.gpu_percent", "memory.used_bytes", "throttle_reasons", "pstate"], rows[0]
+assert len(rows) == 5, rows
+assert [r[1] for r in rows[1:]] == ["0", "1", "0", "1"], rows
+assert rows[1][4:] == ["10", "1048576", "", "P0"], rows[1]
+assert rows[3][4:] == ["20", "2097152", "sw_power_cap", "P0"], rows[3]
+assert rows[4][3] == "lost" and rows[4][4] == "", rows[4]
+float(rows[1][0])
+' 2>&1); then
+	fail "--csv rows: $(printf '%s' "$msg" | tail -3)"
+fi
+
+# The table: a header, the values as people read them, the lost GPU named.
+run_with "$M" watch -n 2 -d 0.05 -i 1,0
+assert_eq "$rc" 0 "watch (table) exits 0"
+assert_eq "$(printf '%s\n' "$out" | wc -l)" 5 "a header and 2 x 2 rows"
+assert_contains "$(printf '%s\n' "$out" | head -1)" "gpu_util" "the header names the fields"
+assert_eq "$(printf '%s\n' "$out" | sed -n 2p | awk '{print $2}')" 1 "-i order kept: GPU 1 first"
+assert_contains "$(printf '%s\n' "$out" | sed -n 3p)" "10 %" "GPU 0's first utilisation"
+assert_contains "$(printf '%s\n' "$out" | sed -n 4p)" "lost" "GPU 1 lost at the second sample"
+assert_contains "$(printf '%s\n' "$out" | sed -n 5p)" "20 %" "GPU 0 read all the same"
+assert_not_contains "$out" $'\033' "NO_COLOR: no escape sequences"
+
+# --fields help lists the metric table; a bad field is a usage error.
+run watch --fields help
+assert_eq "$rc" 0 "--fields help exits 0"
+assert_contains "$out" "utilization.gpu_percent" "--fields help lists JSON paths"
+assert_contains "$out" "power_draw" "--fields help lists keys"
+run_on h100-8x watch -n 1 --fields no_such_metric
+assert_eq "$rc" 2 "an unknown field is a usage error"
+assert_contains "$err" "no_such_metric" "the error names the field"
+run_on h100-8x watch -n 1 --csv --json
+assert_eq "$rc" 2 "--csv with --json is a usage error"
+run_on h100-8x watch -n 0
+assert_eq "$rc" 2 "-n 0 is a usage error"
+run_on h100-8x watch -d 0.01
+assert_eq "$rc" 2 "-d below 0.05 is a usage error"
+run_on h100-8x watch -n 1 -i 9
+assert_eq "$rc" 1 "-i naming no GPU exits 1"
+
+# A machine whose GPU is lost from the start: listed as lost, the rest read.
+run_on lost-gpu watch -n 1 --json
+assert_eq "$rc" 0 "lost-gpu: exits 0"
+assert_json "lost-gpu: the lost GPU says so" '
+h = [x["health"] for x in d["devices"]]
+assert "lost" in h and "ok" in h, h
+'
+
+# AMD GPUs through sysfs.
+JSON_MACHINE=mixed-nvidia-amd
+run_on mixed-nvidia-amd watch -n 1 --json
+assert_eq "$rc" 0 "mixed-nvidia-amd: exits 0"
+assert_json "AMD GPU read through sysfs" '
+amd = [x for x in d["devices"] if x["index"] == len(d["devices"]) - 1][0]
+assert amd["health"] == "ok", amd
+assert amd["utilization"]["gpu_percent"] is not None and amd["memory"]["used_bytes"] is not None, amd
+'
+JSON_MACHINE=
+run_on no-driver watch -n 1
+assert_eq "$rc" 1 "no GPU a driver serves: exits 1"
+assert_contains "$err" "gpuwise: " "no GPU: one error line"
+
+# SIGINT ends it cleanly with 0; every line written before is whole.
+"$TOP/scripts/with-machine" h100-8x -- sh -c 'echo $$ >"$1"; exec "$2" watch -d 0.05 --json' sh \
+	"$TMPD/pid" "$GW" >"$TMPD/sig" 2>"$TMPD/sigerr" &
+wm=$!
+for _ in $(seq 100); do [ -s "$TMPD/sig" ] && break; sleep 0.05; done
+sleep 0.2
+kill -INT "$(cat "$TMPD/pid")" 2>/dev/null
+for _ in $(seq 100); do kill -0 $wm 2>/dev/null || break; sleep 0.05; done
+if kill -0 $wm 2>/dev/null; then
+	kill -KILL "$(cat "$TMPD/pid")" 2>/dev/null
+	fail "watch did not end on SIGINT"
+fi
+wait $wm
+assert_eq "$?" 0 "SIGINT: exit 0"
+checks=$((checks + 1))
+"$PY" -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$TMPD/sig" ||
+	fail "SIGINT: every line written is whole JSON"
+assert_ne "$(wc -l <"$TMPD/sig")" 0 "SIGINT: samples were written"
+assert_eq "$(cat "$TMPD/sigerr")" "" "SIGINT: nothing on stderr"
+
+# A closed pipe (| head) ends it quietly.
+"$TOP/scripts/with-machine" h100-8x -- timeout 10 "$GW" watch -d 0.05 2>"$TMPD/pipeerr" | head -2 >/dev/null
+rc=${PIPESTATUS[0]}
+assert_ne "$rc" 124 "| head: watch ends when the pipe closes"
+assert_eq "$(cat "$TMPD/pipeerr")" "" "| head: nothing on stderr"
+
+finish
