@@ -91,7 +91,7 @@ static const struct option watch_options[] = {
 		 "print CSV: a header line, then one line per GPU and sample (time in unix seconds, values in "
 		 "the units of info --json, empty when unknown)"),
 	OPT_BOOL(0, "json", struct watch_opts, json,
-		 "print one JSON object per sample and line: {\"time\", \"devices\": [{\"index\", \"uuid\", "
+		 "print one JSON object per sample and line: {\"gpuwise_version\", \"time\", \"devices\": [{\"index\", \"uuid\", "
 		 "\"health\", and the fields at their info --json paths}]}"),
 	OPT_END()
 };
@@ -354,7 +354,7 @@ static int json_sample(struct watch *w, const gw_sample_point *pts, int n)
 	gw_json *j = gw_json_new(0);
 	const char *text;
 
-	gw_json_object_begin(j);
+	json_document_begin(j); /* "gpuwise_version" first, as every --json output */
 	gw_json_key(j, "time");
 	gw_json_double(j, n ? pts[0].time : 0, 3);
 	gw_json_key(j, "devices");

@@ -90,6 +90,7 @@ for c in $json_cmds; do
 	extra=()
 	[ "$c" = advise ] && extra=(gpt2)   # advise needs a MODEL
 	[ "$c" = bench ] && extra=(-i 4 --quick --tests launch-latency)   # GPU 0 is busy: refused
+	[ "$c" = watch ] && extra=(-n 1)    # watch runs until stopped: each line is a document
 	run_on h100-8x "$c" --json "${extra[@]}" <"$TMPD/oom.txt"
 	last_cmd="[h100-8x] gpuwise $c --json"
 	check_version "$c --json"

@@ -40,6 +40,7 @@ assert len(lines) == 3, len(lines)
 t = [l["time"] for l in lines]
 assert t == sorted(t) and t[2] - t[0] >= 0.09, "times %s" % t
 for k, l in enumerate(lines):
+    assert list(l)[0] == "gpuwise_version", list(l)
     devs = l["devices"]
     assert [d["index"] for d in devs] == list(range(8)), [d["index"] for d in devs]
     d0 = devs[0]
