@@ -74,10 +74,8 @@ typedef struct gw_sample_point {
 	 * power reading misses). UNREAD on the first such point, NOT_SUPPORTED
 	 * without an energy counter, ERROR when the counter went back. */
 	gw_f64 power_average;
-	/* NVML events (Xid), when the sampler was made with GW_SAMPLER_EVENTS:
-	 * UNREAD without that flag, NOT_SUPPORTED when the driver or device
-	 * has no events. xid_count counts critical Xid events since
-	 * gw_sampler_new(); last_xid is the last one's Xid (0: none yet). */
+	/* Xid events: reserved for NVML events (nvmlEventSetWait), which the
+	 * sampler does not watch yet: always UNREAD for now. */
 	gw_u64 xid_count;
 	gw_u64 last_xid;
 } gw_sample_point;
@@ -86,8 +84,7 @@ typedef struct gw_sample_point {
 typedef void (*gw_sampler_pass_fn)(gw_sampler *s, uint64_t seq, void *arg);
 
 enum {
-	GW_SAMPLER_PROCESSES = 0x1, /* also list each device's processes once per pass */
-	GW_SAMPLER_EVENTS = 0x2     /* watch NVML events (Xid) on a thread of their own */
+	GW_SAMPLER_PROCESSES = 0x1  /* also list each device's processes once per pass */
 };
 
 #define GW_SAMPLER_OPTIONS_VERSION 1

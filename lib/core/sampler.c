@@ -69,6 +69,8 @@ static int check_options(const gw_context *ctx, const gw_sampler_options *o)
 		return gw__error_set(GW_EINVAL, "sampler interval must be between 0.001 and 86400 seconds");
 	if (o->history > 1000000)
 		return gw__error_set(GW_EINVAL, "sampler history of %u points is too long", o->history);
+	if (o->flags & ~(unsigned)GW_SAMPLER_PROCESSES)
+		return gw__error_set(GW_EINVAL, "unknown sampler flags 0x%x", o->flags & ~(unsigned)GW_SAMPLER_PROCESSES);
 	if (o->ndevices < 0 || (o->ndevices > 0 && !o->devices))
 		return gw__error_set(GW_EINVAL, "sampler device list is invalid");
 	for (int i = 0; o->devices && i < o->ndevices; i++)

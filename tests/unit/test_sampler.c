@@ -96,6 +96,7 @@ static void case_power_average(void)
 	}
 	CHECK_INT(gw_sampler_history(s, 0, p, 4), 4);
 	CHECK_INT(p[0].power_average.state, GW_FIELD_UNREAD); /* nothing to compare with yet */
+	CHECK_INT(p[1].xid_count.state, GW_FIELD_UNREAD);  /* events are not watched (yet) */
 	CHECK_INT(p[1].power_average.state, GW_FIELD_VALID);
 	CHECK(fabs(p[1].power_average.v - 100.0 / (p[1].elapsed - p[0].elapsed)) < 1e-6);
 	CHECK(fabs(p[2].power_average.v - 200.0 / (p[2].elapsed - p[1].elapsed)) < 1e-6);
@@ -165,6 +166,9 @@ static void case_ring_and_subset(void)
 	o.interval = 0.0001;
 	CHECK_INT(gw_sampler_new(&s, ctx, &o), GW_EINVAL);
 	o.interval = 1;
+	o.flags = 0x80; /* unknown: refused, never ignored */
+	CHECK_INT(gw_sampler_new(&s, ctx, &o), GW_EINVAL);
+	o.flags = 0;
 	o.version = 99;
 	CHECK_INT(gw_sampler_new(&s, ctx, &o), GW_EINVAL);
 	gw_context_free(ctx);
