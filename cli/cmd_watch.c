@@ -45,6 +45,12 @@ struct watch {
 	FILE *out;
 };
 
+/* Column names are identifiers (like the metric keys after them), the
+ * same in every language: scripts read them. */
+static const char csv_columns[] = "time,index,uuid,health";
+static const char table_time[] = "time", table_gpu[] = "gpu";
+static const char unknown_prefix[] = "unknown_0x"; /* as info --json names an unknown bit */
+
 static volatile sig_atomic_t stop_signal;
 
 static void on_signal(int sig)
@@ -78,21 +84,21 @@ static const char *parse_count(void *field, const char *s)
 
 static const struct option watch_options[] = {
 	OPT_CALLBACK('d', "delay", struct watch_opts, delay, "SECONDS",
-		     "seconds between two samples (default 1, at least 0.05)", parse_delay),
+		     N_("seconds between two samples (default 1, at least 0.05)"), parse_delay),
 	OPT_CALLBACK('n', "count", struct watch_opts, count, "COUNT",
-		     "stop after COUNT samples (default: until interrupted)", parse_count),
+		     N_("stop after COUNT samples (default: until interrupted)"), parse_count),
 	OPT_LIST('i', "id", struct watch_opts, ids, "SEL",
-		 "only the GPUs SEL names (a comma-separated list; -i may be repeated): gpuwise index, UUID "
-		 "or a unique prefix of one, or PCI bus id, as for info; a MIG device selects its GPU"),
+		 N_("only the GPUs SEL names (a comma-separated list; -i may be repeated): gpuwise index, UUID "
+		    "or a unique prefix of one, or PCI bus id, as for info; a MIG device selects its GPU")),
 	OPT_STRING(0, "fields", struct watch_opts, fields, "LIST",
-		   "the metrics to show, comma-separated, by key or JSON path (gpu_util or "
-		   "utilization.gpu_percent); 'help' lists them all"),
+		   N_("the metrics to show, comma-separated, by key or JSON path (gpu_util or "
+		      "utilization.gpu_percent); 'help' lists them all")),
 	OPT_BOOL(0, "csv", struct watch_opts, csv,
-		 "print CSV: a header line, then one line per GPU and sample (time in unix seconds, values in "
-		 "the units of info --json, empty when unknown)"),
+		 N_("print CSV: a header line, then one line per GPU and sample (time in unix seconds, values in "
+		    "the units of info --json, empty when unknown)")),
 	OPT_BOOL(0, "json", struct watch_opts, json,
-		 "print one JSON object per sample and line: {\"gpuwise_version\", \"time\", \"devices\": [{\"index\", \"uuid\", "
-		 "\"health\", and the fields at their info --json paths}]}"),
+		 N_("print one JSON object per sample and line: {\"gpuwise_version\", \"time\", \"devices\": [{\"index\", "
+		    "\"uuid\", \"health\", and the fields at their info --json paths}]}")),
 	OPT_END()
 };
 
@@ -102,7 +108,7 @@ static int print_fields_help(void)
 {
 	FILE *out = stdout;
 
-	fprintf(out, "%-30s %-34s %-6s %s\n", "KEY", "JSON PATH", "UNIT", "DESCRIPTION");
+	fprintf(out, "%-30s %-34s %-6s %s\n", _("KEY"), _("JSON PATH"), _("UNIT"), _("DESCRIPTION"));
 	for (int i = 0; i < gw_metric_count(); i++) {
 		const gw_metric_info *m = gw_metric_info_get(i);
 
@@ -124,7 +130,7 @@ static void parse_fields(struct watch *w, const char *list)
 	char *copy = strdup(list), *save = NULL;
 
 	if (!copy) {
-		error_msg("out of memory");
+		error_msg(_("out of memory"));
 		exit(EXIT_FAIL);
 	}
 	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -138,7 +144,7 @@ static void parse_fields(struct watch *w, const char *list)
 		if (dup)
 			continue;
 		if (w->nfields == WATCH_MAX_FIELDS)
-			die_usage("watch", "--fields: at most %d fields", WATCH_MAX_FIELDS);
+			die_usage("watch", _("--fields: at most %d fields"), WATCH_MAX_FIELDS);
 		w->fields[w->nfields++] = id;
 	}
 	free(copy);
@@ -161,12 +167,12 @@ static int pick_devices(gw_context *ctx, const char *sel, int **out, int *n)
 
 	*n = 0;
 	if (sel && (rc = gw_context_select(ctx, sel, &list, &count)) < 0) {
-		error_msg("%s%s", gw_error_last(), rc == GW_ENOTFOUND ? "; see 'gpuwise list'" : "");
+		error_msg("%s%s", gw_error_last(), rc == GW_ENOTFOUND ? _("; see 'gpuwise list'") : "");
 		return rc == GW_ENOTFOUND || rc == GW_ENOMEM ? EXIT_FAIL : EXIT_USAGE;
 	}
 	if (!(idx = calloc((size_t)ndev + 1, sizeof(*idx)))) {
 		gw_selection_free(list);
-		error_msg("out of memory");
+		error_msg(_("out of memory"));
 		return EXIT_FAIL;
 	}
 	for (size_t k = 0; k < count; k++) {
@@ -208,7 +214,7 @@ static void time_text(char *buf, size_t n, double t, double delay)
 
 static void table_header(struct watch *w)
 {
-	fprintf(w->out, "%-*s %3s", w->delay < 1 ? 11 : 8, "time", "gpu");
+	fprintf(w->out, "%-*s %3s", w->delay < 1 ? 11 : 8, table_time, table_gpu);
 	for (int k = 0; k < w->nfields; k++) {
 		const gw_metric_info *m = gw_metric_info_get(w->fields[k]);
 		int len = (int)strlen(m->key);
@@ -247,7 +253,7 @@ static void table_row(struct watch *w, const gw_sample_point *p, const char *whe
 
 static void csv_header(struct watch *w)
 {
-	fputs("time,index,uuid,health", w->out);
+	fputs(csv_columns, w->out);
 	for (int k = 0; k < w->nfields; k++)
 		fprintf(w->out, ",%s", gw_metric_info_get(w->fields[k])->json);
 	fputc('\n', w->out);
@@ -288,7 +294,7 @@ static void csv_value(FILE *out, const gw_metric_info *m, const gw_metric_value 
 			if (name)
 				fprintf(out, "%s%s", sep, name);
 			else
-				fprintf(out, "%sunknown_0x%llx", sep, (unsigned long long)mask);
+				fprintf(out, "%s%s%llx", sep, unknown_prefix, (unsigned long long)mask);
 			sep = "|";
 		}
 		return;
@@ -365,7 +371,7 @@ static int json_sample(struct watch *w, const gw_sample_point *pts, int n)
 	gw_json_object_end(j);
 	if (!(text = gw_json_text(j))) {
 		gw_json_free(j);
-		error_msg("out of memory");
+		error_msg(_("out of memory"));
 		return -1;
 	}
 	fputs(text, w->out);
@@ -440,7 +446,7 @@ static int run(struct watch *w, long count)
 	int rc = EXIT_OK;
 
 	if (!pts) {
-		error_msg("out of memory");
+		error_msg(_("out of memory"));
 		return EXIT_FAIL;
 	}
 	catch_signals();
@@ -520,7 +526,7 @@ const struct cmd cmd_watch_def = {
 	.fn = cmd_watch,
 	.summary = N_("print GPU utilisation, memory, power and clocks every few seconds (table, CSV or JSON lines)"),
 	.options = watch_options,
-	.description =
+	.description = N_(
 		"Read every GPU (or those -i names) once per -d seconds and print one line per GPU: a table "
 		"with a header by default, --csv, or --json with one JSON object per sample, each line "
 		"flushed at once, so `gpuwise watch --json | tee log.jsonl` records a training run as it "
@@ -533,7 +539,7 @@ const struct cmd cmd_watch_def = {
 		"throttle reasons). The table shows values as people read them (\"1.0 GiB\", \"69.00 W\"); "
 		"--csv and --json in the units of info --json (bytes, watts, joules, MHz, bytes/s).\n"
 		"\n"
-		"NVIDIA GPUs are read through NVML, AMD GPUs through sysfs.",
-	.exit_status = "Exit status: 0 after -n samples, SIGINT or SIGTERM; 1 when no GPU can be found or "
-		       "stdout is closed (| head); 2 on a usage error.",
+		"NVIDIA GPUs are read through NVML, AMD GPUs through sysfs."),
+	.exit_status = N_("Exit status: 0 after -n samples, SIGINT or SIGTERM; 1 when no GPU can be found or "
+			  "stdout is closed (| head); 2 on a usage error."),
 };
