@@ -1,11 +1,11 @@
-/* gpuwise exporter — a Prometheus exporter. A collector thread reads every
- * GPU once per --interval and renders the metrics, the status page and
- * /api/status into cached buffers under a lock; the HTTP server
+/* gpuwise exporter — a Prometheus exporter. The sampler's thread
+ * (include/gpuwise/sampler.h) reads every GPU once per --interval; after
+ * each pass it renders the metrics, the status page and /api/status into
+ * cached buffers under a lock; the HTTP server
  * (cli/httpd.c) only copies those, so a scrape never calls a vendor library
  * and a hung or lost GPU never hangs a scrape. SIGTERM and SIGINT stop it
  * cleanly: the server closes, the collector is joined, exit 0. */
 #include <errno.h>
-#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -25,7 +25,9 @@ struct exporter_opts {
 };
 
 struct exporter {
-	gw_context *ctx;      /* the collector's alone */
+	gw_context *ctx;      /* the sampler thread's alone once it runs */
+	gw_sampler *sampler;  /* reads every GPU once per --interval (include/gpuwise/sampler.h) */
+	bool *was_up;         /* per GPU: read in the last pass (a failure then is an error) */
 	enum exp_names names;
 	bool per_process;
 	double interval;
@@ -33,8 +35,7 @@ struct exporter {
 	uint64_t errors_total;
 
 	pthread_mutex_t lock; /* guards everything below */
-	pthread_cond_t wake;
-	bool stop, running, any_up;
+	bool running, any_up;
 	char *metrics, *html, *json;
 	size_t metrics_len, html_len, json_len;
 };
@@ -47,58 +48,54 @@ static double now_real(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static double now_mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* One pass over every GPU into s. A GPU that cannot be read is up = 0 and
- * counts as an error; the others are read all the same. */
-static int collect(struct exporter *e, struct exp_snapshot *s)
+/* The sampler's newest pass as a snapshot. A GPU that cannot be read is
+ * up = 0; a read that fails on a GPU read before counts as an error (a GPU
+ * lost from the start, or still lost, does not count again). */
+static int snapshot(struct exporter *e, struct exp_snapshot *s)
 {
 	const gw_driver_info *drv = gw_context_driver(e->ctx);
-	double t0 = now_mono();
 
 	memset(s, 0, sizeof(*s));
-	s->time = now_real();
-	s->count = gw_device_count(e->ctx);
+	s->count = gw_sampler_device_count(e->sampler);
 	if (s->count > 0 && !(s->dev = calloc((size_t)s->count, sizeof(*s->dev))))
 		return -1;
-	for (int i = 0; i < s->count; i++) {
-		struct exp_device *d = &s->dev[i];
-		const gw_device_info *info = gw_device_get(e->ctx, i);
+	for (int k = 0; k < s->count; k++) {
+		struct exp_device *d = &s->dev[k];
+		gw_sample_point p;
 
-		d->info = *info;
-		if (device_readable(info)) {
-			d->up = gw_device_sample_read(e->ctx, i, &d->sample) == 0;
-			if (!d->up)
-				e->errors_total++;
-			d->info = *gw_device_get(e->ctx, i); /* a lost GPU's health changed */
-		}
+		d->info = *gw_device_get(e->ctx, gw_sampler_device_index(e->sampler, k));
+		if (gw_sampler_latest(e->sampler, k, &p) < 0)
+			continue;
+		s->time = p.time;
+		d->sample = p.sample;
+		d->up = p.up && device_readable(&d->info);
+		if (!p.up && p.error && e->was_up[k])
+			e->errors_total++;
+		e->was_up[k] = d->up;
 		if (d->up)
-			d->procs_known = gw_device_processes(e->ctx, i, &d->procs, &d->nprocs) == 0;
+			d->procs_known = gw_sampler_processes(e->sampler, k, &d->procs, &d->nprocs) == 0;
 	}
 	snprintf(s->driver_version, sizeof(s->driver_version), "%s",
 		 GW_VALID(drv->driver_version) ? drv->driver_version.s :
 		 GW_VALID(drv->amdgpu_version) ? drv->amdgpu_version.s : "");
 	snprintf(s->hostname, sizeof(s->hostname), "%s", e->hostname);
 	s->errors_total = e->errors_total;
-	s->collect_seconds = now_mono() - t0;
+	s->collect_seconds = s->time ? now_real() - s->time : 0;
 	return 0;
 }
 
-/* Collect and render once, then publish the result. */
-static void collect_and_publish(struct exporter *e)
+/* After each pass of the sampler (on its thread): render once, then
+ * publish the result. */
+static void publish(gw_sampler *sampler, uint64_t seq, void *arg)
 {
+	struct exporter *e = arg;
 	struct exp_snapshot s;
 	char *metrics = NULL, *html = NULL, *json = NULL;
 	size_t ml = 0, hl = 0, jl = 0;
 	bool any_up = false;
 
-	if (collect(e, &s) == 0) {
+	(void)sampler, (void)seq;
+	if (snapshot(e, &s) == 0) {
 		metrics = exp_render_metrics(&s, e->names, e->per_process, &ml);
 		html = exp_render_html(&s, e->per_process, e->interval * 5, &hl);
 		json = exp_render_status_json(&s, &jl);
@@ -122,37 +119,6 @@ static void collect_and_publish(struct exporter *e)
 	e->any_up = any_up;
 	pthread_mutex_unlock(&e->lock);
 	free(metrics), free(html), free(json);
-}
-
-static void *collector(void *arg)
-{
-	struct exporter *e = arg;
-	double next = now_mono() + e->interval;
-
-	pthread_mutex_lock(&e->lock);
-	while (!e->stop) {
-		struct timespec ts;
-		double left = next - now_mono();
-
-		if (left > 0) {
-			clock_gettime(CLOCK_MONOTONIC, &ts);
-			ts.tv_sec += (time_t)left;
-			ts.tv_nsec += (long)((left - floor(left)) * 1e9);
-			if (ts.tv_nsec >= 1000000000L)
-				ts.tv_sec++, ts.tv_nsec -= 1000000000L;
-			pthread_cond_timedwait(&e->wake, &e->lock, &ts);
-			continue;
-		}
-		pthread_mutex_unlock(&e->lock);
-		collect_and_publish(e);
-		next += e->interval;
-		if (next < now_mono())  /* a slow pass: no burst to catch up */
-			next = now_mono() + e->interval;
-		pthread_mutex_lock(&e->lock);
-	}
-	e->running = false;
-	pthread_mutex_unlock(&e->lock);
-	return NULL;
 }
 
 static char *copy_out(const char *p, size_t n, size_t *len)
@@ -300,37 +266,46 @@ static const struct option exporter_options[] = {
 
 static void exporter_free(struct exporter *e)
 {
+	gw_sampler_free(e->sampler);
+	free(e->was_up);
 	free(e->metrics), free(e->html), free(e->json);
 	pthread_mutex_destroy(&e->lock);
-	pthread_cond_destroy(&e->wake);
 	gw_context_free(e->ctx);
 }
 
-static int start_collector(struct exporter *e, pthread_t *tid)
+/* The sampler over every GPU, one pass published before the first
+ * request can come, then its thread. */
+static int start_collector(struct exporter *e)
 {
-	pthread_condattr_t ca;
+	gw_sampler_options so = GW_SAMPLER_OPTIONS_INIT;
+	int n = gw_device_count(e->ctx);
 
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&e->wake, &ca);
-	pthread_condattr_destroy(&ca);
 	pthread_mutex_init(&e->lock, NULL);
-	collect_and_publish(e); /* the first scrape already has data */
-	e->running = true;
-	if (pthread_create(tid, NULL, collector, e) != 0) {
-		e->running = false;
+	so.interval = e->interval;
+	so.history = 1;
+	so.flags = GW_SAMPLER_PROCESSES;
+	so.on_pass = publish;
+	so.on_pass_arg = e;
+	if (!(e->was_up = calloc((size_t)n + 1, sizeof(*e->was_up))) || gw_sampler_new(&e->sampler, e->ctx, &so) < 0)
 		return -1;
-	}
+	for (int i = 0; i < n; i++)
+		e->was_up[i] = device_readable(gw_device_get(e->ctx, i));
+	gw_sampler_step(e->sampler);
+	publish(e->sampler, 1, e);
+	if (gw_sampler_start(e->sampler) < 0)
+		return -1;
+	pthread_mutex_lock(&e->lock);
+	e->running = true;
+	pthread_mutex_unlock(&e->lock);
 	return 0;
 }
 
-static void stop_collector(struct exporter *e, pthread_t tid)
+static void stop_collector(struct exporter *e)
 {
+	gw_sampler_stop(e->sampler);
 	pthread_mutex_lock(&e->lock);
-	e->stop = true;
-	pthread_cond_signal(&e->wake);
+	e->running = false;
 	pthread_mutex_unlock(&e->lock);
-	pthread_join(tid, NULL);
 }
 
 /* Waits for SIGTERM or SIGINT (blocked in every thread, taken here). */
@@ -347,7 +322,6 @@ static int serve_until_signal(struct exporter *e, struct exp_server_config *cfg,
 {
 	struct exp_server *srv;
 	sigset_t set, old;
-	pthread_t tid;
 	unsigned port = 0;
 	char err[512];
 	int sig;
@@ -357,13 +331,13 @@ static int serve_until_signal(struct exporter *e, struct exp_server_config *cfg,
 	sigaddset(&set, SIGINT);
 	pthread_sigmask(SIG_BLOCK, &set, &old); /* before any thread starts */
 	signal(SIGPIPE, SIG_IGN);
-	if (start_collector(e, &tid) < 0) {
+	if (start_collector(e) < 0) {
 		error_msg(_("cannot start the collector thread"));
 		return EXIT_FAIL;
 	}
 	if (!(srv = exp_server_start(cfg, &port, err, sizeof(err)))) {
 		error_msg("%s", err);
-		stop_collector(e, tid);
+		stop_collector(e);
 		return EXIT_FAIL;
 	}
 	fputs("gpuwise: ", stderr);
@@ -376,7 +350,7 @@ static int serve_until_signal(struct exporter *e, struct exp_server_config *cfg,
 	fprintf(stderr, _("exporter stopping (%s)"), sig == SIGTERM ? "SIGTERM" : "SIGINT");
 	fputc('\n', stderr);
 	exp_server_stop(srv);
-	stop_collector(e, tid);
+	stop_collector(e);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return EXIT_OK;
 }
