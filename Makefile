@@ -102,12 +102,16 @@ LIB_OBJ += $(BUILD)/obj/$(BUILD)/gen/explain_data.o
 # build goes on and gpuwise speaks English.
 LOCALEDIR ?= $(DATADIR)/locale
 MSGFMT := $(shell command -v msgfmt 2>/dev/null)
+MSGCAT := $(shell command -v msgcat 2>/dev/null)
 PO_FILES := $(wildcard po/*.po)
 MO_FILES := $(if $(MSGFMT),$(PO_FILES:po/%.po=$(BUILD)/locale/%/LC_MESSAGES/gpuwise.mo))
 
-$(BUILD)/locale/%/LC_MESSAGES/gpuwise.mo: po/%.po
-	@mkdir -p $(dir $@)
-	$(MSGFMT) -c -o $@ $<
+# Each language has two catalogues, the program's (po/LANG.po) and the data
+# texts' (po/data/LANG.po, doctor's and explain's findings): one gpuwise.mo.
+$(BUILD)/locale/%/LC_MESSAGES/gpuwise.mo: po/%.po po/data/%.po
+	@mkdir -p $(dir $@) $(BUILD)/po
+	$(MSGCAT) --use-first -o $(BUILD)/po/$*.po $^
+	$(MSGFMT) -c -o $@ $(BUILD)/po/$*.po
 
 .PHONY: all test run clean unit fuzz-replay fuzzers check-format po
 all: $(MO_FILES) $(BUILD)/gpuwise $(BUILD)/libgpuwise.a $(BUILD)/libgpuwise.so \

@@ -98,11 +98,11 @@ static void print_human(const gw_doctor_report *rep, bool color)
 			print_hanging(stdout, width, label(_("runtime: ")), x->output[0] ? x->output : _("(no output)"));
 			if (x->explained) {
 				/* What explain knows of the failure: the cause and fix, not a bare traceback. */
-				line = str_printf("%s [%s]", x->explained->title, x->explained->id);
+				line = str_printf("%s [%s]", gw_translate(x->explained->title), x->explained->id);
 				print_hanging(stdout, width, label(_("explained: ")), line ? line : x->explained->id);
 				free(line);
-				print_hanging(stdout, width, label(_("cause: ")), x->explained->cause);
-				print_hanging(stdout, width, label(_("fix: ")), x->explained->fix);
+				print_hanging(stdout, width, label(_("cause: ")), gw_translate(x->explained->cause));
+				print_hanging(stdout, width, label(_("fix: ")), gw_translate(x->explained->fix));
 			}
 		}
 		putchar('\n');

@@ -5,6 +5,7 @@
 
 #include "doctor/doctor_int.h"
 #include "gpuwise/explain.h"
+#include "gpuwise/language.h"
 
 const char *gw_severity_name(gw_severity sev)
 {
@@ -74,9 +75,11 @@ void gw__doc_add(gw__doctor *d, const char *id, const char *layer, int sev, cons
 	f->layer = layer;
 	f->ok = 0;
 	f->severity = sev < 0 ? severity_from_doc(id) : (gw_severity)sev;
-	f->title = gw__strdup(title ? title : doc ? doc->title : id);
+	/* The catalogue's texts are English in the library; the report carries
+	 * them in the user's language (ids and layers stay). */
+	f->title = gw__strdup(title ? gw_translate(title) : doc ? gw_translate(doc->title) : id);
 	f->evidence = gw__strdup(evidence ? evidence : "");
-	f->fix = gw__strdup(fix ? fix : doc ? doc->fix : "");
+	f->fix = gw__strdup(fix ? gw_translate(fix) : doc ? gw_translate(doc->fix) : "");
 	if (!f->title || !f->evidence || !f->fix) {
 		gw__free((char *)f->title);
 		gw__free((char *)f->evidence);
@@ -113,13 +116,15 @@ static bool error_in(const gw_doctor_report *r, const char *const *ids)
 	return false;
 }
 
-/* An error in the python or cuda layer that names this environment. */
+/* An error in the python or cuda layer that names this environment: the
+ * title ends with the site's path after a space, in every language
+ * ("PyTorch 2.5.1 in /venv/...", "PyTorch 2.5.1，位于 /venv/..."). */
 static bool error_about_site(const gw_doctor_report *r, const char *title)
 {
 	const char *site = NULL, *p = title;
 
-	while ((p = strstr(p, " in /")))
-		site = ++p + 3;
+	while ((p = strstr(p, " /")))
+		site = ++p;
 	if (!site)
 		return false;
 	for (size_t i = 0; i < r->n; i++)

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "doctor/doctor_int.h"
+#include "gpuwise/language.h"
 
 void gw_doctor_report_free(gw_doctor_report *r)
 {
@@ -236,13 +237,13 @@ char *gw_doctor_report_json(const gw_doctor_report *r, int indent)
 				gw_json_key(j, "id");
 				gw_json_string(j, x->explained->id);
 				gw_json_key(j, "title");
-				gw_json_string(j, x->explained->title);
+				gw_json_string(j, gw_translate(x->explained->title));
 				gw_json_key(j, "line");
 				gw_json_string(j, x->explained_line);
 				gw_json_key(j, "cause");
-				gw_json_string(j, x->explained->cause);
+				gw_json_string(j, gw_translate(x->explained->cause));
 				gw_json_key(j, "fix");
-				gw_json_string(j, x->explained->fix);
+				gw_json_string(j, gw_translate(x->explained->fix));
 				gw_json_object_end(j);
 			} else {
 				gw_json_null(j);

@@ -12,6 +12,7 @@
 
 #include "internal.h"
 #include "gpuwise/doctor.h"
+#include "gpuwise/language.h"
 #include "probe/probe.h"
 
 /* The state of one run. */
@@ -33,10 +34,24 @@ typedef struct gw__doctor {
 	const volatile sig_atomic_t *cancel;  /* opts->cancel (version 2), else NULL */
 } gw__doctor;
 
+/* Marks for the data catalogue (scripts/update-po), as in cli/commands.h:
+ * N_("text") a text gw__doc_add translates, _("format") a text translated
+ * where it is used. */
+#ifndef N_
+#define N_(s) (s)
+#endif
+#ifndef _
+#define _(s) gw_translate(s)
+#endif
+
 /* ---- finding construction and formatting (finding.c) ---------------------- */
 
 /* Add a finding. sev < 0 takes the catalogue's default; title NULL takes
- * the catalogue's title. Evidence and fix are copied. */
+ * the catalogue's title. Evidence and fix are copied; title and fix in the
+ * user's language (gw_translate): scripts/update-po extracts the literal
+ * texts given to gw__doc_add, and those marked N_() (given through a
+ * variable) or _() (a format, translated where it is used), into the data
+ * catalogue po/data/. */
 void gw__doc_add(gw__doctor *d, const char *id, const char *layer, int sev, const char *title,
 		 const char *evidence, const char *fix);
 /* After every rule: mark which info findings stay ✓ (gw_finding.ok). */

@@ -20,9 +20,9 @@ static void found_toolkit(gw__doctor *d)
 	for (size_t i = 0; i < p->ntoolkits; i++) {
 		const gw_probe_toolkit *t = &p->toolkits[i];
 
-		gw__doc_cat(ev, sizeof(ev), "%sCUDA %s at %s%s%s%s", ev[0] ? "; " : "",
-			    GW_VERSION_KNOWN(t->version) ? t->version.text : "(version unknown)", t->prefix,
-			    t->nvcc_on_path ? " (nvcc on PATH)" : t->has_nvcc ? " (has nvcc)" : "",
+		gw__doc_cat(ev, sizeof(ev), _("%sCUDA %s at %s%s%s%s"), ev[0] ? "; " : "",
+			    GW_VERSION_KNOWN(t->version) ? t->version.text : _("(version unknown)"), t->prefix,
+			    t->nvcc_on_path ? _(" (nvcc on PATH)") : t->has_nvcc ? _(" (has nvcc)") : "",
 			    t->is_cuda_home ? " (CUDA_HOME)" : "", "");
 		if (GW_VERSION_KNOWN(t->cudnn))
 			gw__doc_cat(ev, sizeof(ev), ", cuDNN %s", t->cudnn.text);
@@ -38,13 +38,13 @@ static void found_toolkit(gw__doctor *d)
 		const gw_probe_toolkit *t = p->ntoolkits ? &p->toolkits[k] : NULL;
 
 		if (t)
-			gw__doc_fmt(title, sizeof(title), "CUDA toolkit %s%s%s%s%s", GW_VERSION_KNOWN(t->version) ? t->version.text : "?",
+			gw__doc_fmt(title, sizeof(title), _("CUDA toolkit %s%s%s%s%s"), GW_VERSION_KNOWN(t->version) ? t->version.text : "?",
 				 GW_VERSION_KNOWN(t->cudnn) ? ", cuDNN " : "", GW_VERSION_KNOWN(t->cudnn) ? t->cudnn.text : "",
 				 GW_VERSION_KNOWN(t->nccl) ? ", NCCL " : "", GW_VERSION_KNOWN(t->nccl) ? t->nccl.text : "");
 		else
-			gw__doc_fmt(title, sizeof(title), "CUDA libraries outside a toolkit");
+			gw__doc_fmt(title, sizeof(title), _("CUDA libraries outside a toolkit"));
 		if (p->ntoolkits > 1)
-			gw__doc_cat(title, sizeof(title), " (%zu toolkits)", p->ntoolkits);
+			gw__doc_cat(title, sizeof(title), _(" (%zu toolkits)"), p->ntoolkits);
 	}
 	gw__doc_add(d, "found-cuda-toolkit", "cuda", GW_SEVERITY_INFO, title, ev, "");
 }
@@ -114,20 +114,20 @@ static void rules_cvd(gw__doctor *d)
 	if (!cvd || d->nnvidia <= 0)
 		return;
 	n = cvd_select(d, cvd, bad, sizeof(bad));
-	gw__doc_fmt(ev, sizeof(ev), "CUDA_VISIBLE_DEVICES=\"%s\"; %d NVIDIA GPU%s here (CUDA indices 0..%d)", cvd,
+	gw__doc_fmt(ev, sizeof(ev), _("CUDA_VISIBLE_DEVICES=\"%s\"; %d NVIDIA GPU%s here (CUDA indices 0..%d)"), cvd,
 		 d->nnvidia, d->nnvidia == 1 ? "" : "s", d->nnvidia - 1);
 	if (n == 0)
 		gw__doc_add(d, "cuda-visible-devices-hides-all", "cuda", -1, NULL, ev,
-			    d->nnvidia == 1 ? "Use `CUDA_VISIBLE_DEVICES=0` (this machine has one GPU), or unset it: "
-					      "`unset CUDA_VISIBLE_DEVICES`."
-					    : "Pick GPUs that exist (`gpuwise list` shows their CUDA indices and UUIDs), or "
-					      "`unset CUDA_VISIBLE_DEVICES`.");
+			    d->nnvidia == 1 ? N_("Use `CUDA_VISIBLE_DEVICES=0` (this machine has one GPU), or unset it: "
+					      "`unset CUDA_VISIBLE_DEVICES`.")
+					    : N_("Pick GPUs that exist (`gpuwise list` shows their CUDA indices and UUIDs), or "
+					      "`unset CUDA_VISIBLE_DEVICES`."));
 	if (bad[0]) {
 		char ev2[EV], title[256];
 
-		gw__doc_fmt(ev2, sizeof(ev2), "%s; entry \"%s\" matches no device%s", ev, bad,
-			 n ? " and hides the entries after it" : "");
-		gw__doc_fmt(title, sizeof(title), "CUDA_VISIBLE_DEVICES entry \"%s\" matches no GPU", bad);
+		gw__doc_fmt(ev2, sizeof(ev2), _("%s; entry \"%s\" matches no device%s"), ev, bad,
+			 n ? _(" and hides the entries after it") : "");
+		gw__doc_fmt(title, sizeof(title), _("CUDA_VISIBLE_DEVICES entry \"%s\" matches no GPU"), bad);
 		gw__doc_add(d, "cuda-visible-devices-invalid", "cuda", -1, title, ev2,
 			    "Use indices below the GPU count or full `GPU-`/`MIG-` UUIDs from `gpuwise list`; CUDA "
 			    "ignores everything after the first bad entry.");
@@ -167,7 +167,7 @@ static void rule_device_order(gw__doctor *d)
 	 * CUDA renumbers anyway, so then the models differing is the test. */
 	if (!names_differ || (!d->p->cuda_visible_devices && any_cuda && !differs))
 		return;
-	gw__doc_cat(ev, sizeof(ev), "; CUDA_DEVICE_ORDER=%s", order ? order : "(unset: FASTEST_FIRST)");
+	gw__doc_cat(ev, sizeof(ev), "; CUDA_DEVICE_ORDER=%s", order ? order : _("(unset: FASTEST_FIRST)"));
 	gw__doc_add(d, "cuda-device-order-differs", "cuda", -1, NULL, ev,
 		    "`export CUDA_DEVICE_ORDER=PCI_BUS_ID` (in your shell profile or job script) so CUDA numbers GPUs "
 		    "like nvidia-smi does.");
@@ -185,14 +185,14 @@ static void rule_mig_selection(gw__doctor *d)
 
 		if (!d->have_sample[i] || !GW_VALID(s->mig_current) || s->mig_current.v != 1)
 			continue;
-		gw__doc_cat(ev, sizeof(ev), "%sGPU %d has MIG on with %d instance%s", ev[0] ? "; " : "", i, s->mig_count,
+		gw__doc_cat(ev, sizeof(ev), _("%sGPU %d has MIG on with %d instance%s"), ev[0] ? "; " : "", i, s->mig_count,
 			    s->mig_count == 1 ? "" : "s");
 		if (s->mig_count > 0 && GW_VALID(s->mig[0].uuid))
-			gw__doc_cat(ev, sizeof(ev), " (first %s)", s->mig[0].uuid.s);
+			gw__doc_cat(ev, sizeof(ev), _(" (first %s)"), s->mig[0].uuid.s);
 	}
 	if (!ev[0])
 		return;
-	gw__doc_cat(ev, sizeof(ev), "; CUDA_VISIBLE_DEVICES %s%s%s", cvd ? "= \"" : "unset", cvd ? cvd : "", cvd ? "\"" : "");
+	gw__doc_cat(ev, sizeof(ev), "; CUDA_VISIBLE_DEVICES %s%s%s", cvd ? "= \"" : _("unset"), cvd ? cvd : "", cvd ? "\"" : "");
 	gw__doc_add(d, "mig-without-device-selection", "cuda", -1, NULL, ev,
 		    "Select one MIG instance: `export CUDA_VISIBLE_DEVICES=MIG-<uuid>` (from `nvidia-smi -L` or "
 		    "`gpuwise list`); a process uses one MIG instance.");
@@ -262,14 +262,14 @@ static void rules_cudnn(gw__doctor *d, const gw_probe_pyenv *e, const gw_probe_f
 	} else if (f->bundles_cuda && f->kind == GW_FW_TORCH) {
 		return;   /* PyTorch ships its own cuDNN */
 	} else if (!system_cudnn(d, &have, where, sizeof(where))) {
-		gw__doc_fmt(ev, sizeof(ev), "%s in %s was built with cuDNN %s; no nvidia-cudnn wheel in that environment, "
-			 "no cudnn_version.h or libcudnn in the toolkits, /usr/include, /usr/lib or LD_LIBRARY_PATH",
+		gw__doc_fmt(ev, sizeof(ev), _("%s in %s was built with cuDNN %s; no nvidia-cudnn wheel in that environment, "
+			 "no cudnn_version.h or libcudnn in the toolkits, /usr/include, /usr/lib or LD_LIBRARY_PATH"),
 			 name, e->site, f->cudnn.text);
 		gw__doc_add(d, "cudnn-missing", "cuda", -1, NULL, ev,
-			    f->cudnn.part[0] >= 9 ? "`pip install nvidia-cudnn-cu12` in that environment (or the "
-						    "framework's [and-cuda] / [cuda12] extra), or install cuDNN 9 system-wide."
-						  : "`pip install 'nvidia-cudnn-cu11==8.*'` in that environment, or install "
-						    "cuDNN 8 for your CUDA version system-wide.");
+			    f->cudnn.part[0] >= 9 ? N_("`pip install nvidia-cudnn-cu12` in that environment (or the "
+						    "framework's [and-cuda] / [cuda12] extra), or install cuDNN 9 system-wide.")
+						  : N_("`pip install 'nvidia-cudnn-cu11==8.*'` in that environment, or install "
+						    "cuDNN 8 for your CUDA version system-wide."));
 		return;
 	}
 	if (!GW_VERSION_KNOWN(have))
@@ -277,13 +277,13 @@ static void rules_cudnn(gw__doctor *d, const gw_probe_pyenv *e, const gw_probe_f
 	major_differs = have.part[0] != f->cudnn.part[0];
 	if (!major_differs && !older(&have, &f->cudnn))
 		return;
-	gw__doc_fmt(ev, sizeof(ev), "%s in %s was built with cuDNN %s; it would load cuDNN %s from %s", name, e->site,
+	gw__doc_fmt(ev, sizeof(ev), _("%s in %s was built with cuDNN %s; it would load cuDNN %s from %s"), name, e->site,
 		 f->cudnn.text, have.text, where);
 	{
 		char fix[FIX];
 
-		gw__doc_fmt(fix, sizeof(fix), "Install cuDNN %u.x at least %s: `pip install -U 'nvidia-cudnn-cu%u>=%s'` in "
-			 "that environment, and remove older cuDNN folders from LD_LIBRARY_PATH.",
+		gw__doc_fmt(fix, sizeof(fix), _("Install cuDNN %u.x at least %s: `pip install -U 'nvidia-cudnn-cu%u>=%s'` in "
+			 "that environment, and remove older cuDNN folders from LD_LIBRARY_PATH."),
 			 f->cudnn.part[0], f->cudnn.text, GW_VERSION_KNOWN(f->cuda) && f->cuda.part[0] >= 12 ? f->cuda.part[0] : 12,
 			 f->cudnn.text);
 		gw__doc_add(d, "cudnn-version-mismatch", "cuda", -1, NULL, ev, fix);
@@ -311,8 +311,8 @@ static void rule_library_path(gw__doctor *d, const gw_probe_pyenv *e, const gw_p
 			bundled = f->cuda;
 		if (!GW_VERSION_KNOWN(bundled) || !GW_VERSION_KNOWN(lp->version[l]) || !older(&lp->version[l], &bundled))
 			continue;
-		gw__doc_cat(ev, sizeof(ev), "%s%s %s in LD_LIBRARY_PATH entry %s, the environment bundles %s%s%s", ev[0] ? "; " : "",
-			    gw__cudalib_name((gw_cudalib)l), lp->version[l].text, lp->dir, bundled.text, w ? " in " : "",
+		gw__doc_cat(ev, sizeof(ev), _("%s%s %s in LD_LIBRARY_PATH entry %s, the environment bundles %s%s%s"), ev[0] ? "; " : "",
+			    gw__cudalib_name((gw_cudalib)l), lp->version[l].text, lp->dir, bundled.text, w ? _(" in ") : "",
 			    w ? w->lib_dir : "");
 	}
 	if (!ev[0])
@@ -342,11 +342,11 @@ static void rule_toolkit_mismatch(gw__doctor *d, const gw_probe_pyenv *e, const 
 		if (!GW_VERSION_KNOWN(t->version) || t->version.part[0] == f->cuda.part[0])
 			continue;
 		gw__doc_fw_name(f, name, sizeof(name));
-		gw__doc_fmt(ev, sizeof(ev), "%s (%s) was built with CUDA %s; %s at %s is CUDA %s", name, e->site, f->cuda.text,
-			 k == 0 ? "the nvcc on PATH" : "CUDA_HOME", t->prefix, t->version.text);
-		gw__doc_fmt(fix, sizeof(fix), "For extension builds install a CUDA %u.x toolkit and point to it: `export "
+		gw__doc_fmt(ev, sizeof(ev), _("%s (%s) was built with CUDA %s; %s at %s is CUDA %s"), name, e->site, f->cuda.text,
+			 k == 0 ? _("the nvcc on PATH") : "CUDA_HOME", t->prefix, t->version.text);
+		gw__doc_fmt(fix, sizeof(fix), _("For extension builds install a CUDA %u.x toolkit and point to it: `export "
 			 "CUDA_HOME=/usr/local/cuda-%s PATH=/usr/local/cuda-%s/bin:$PATH`; or install a framework build for "
-			 "CUDA %u.", f->cuda.part[0], f->cuda.text, f->cuda.text, t->version.part[0]);
+			 "CUDA %u."), f->cuda.part[0], f->cuda.text, f->cuda.text, t->version.part[0]);
 		gw__doc_add(d, "toolkit-framework-cuda-mismatch", "cuda", -1, NULL, ev, fix);
 		return;
 	}

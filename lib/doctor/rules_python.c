@@ -120,9 +120,9 @@ static void found_frameworks(gw__doctor *d, const gw_probe_pyenv *e)
 		gw__doc_cat(title, sizeof(title), "%s%s", title[0] ? ", " : "", name);
 		gw__doc_cat(ev, sizeof(ev), "%s%s: %s", ev[0] ? "; " : "", name,
 			    f->gpu == GW_FW_GPU_CUDA ? "CUDA " : f->gpu == GW_FW_GPU_ROCM ? "ROCm/HIP " :
-			    f->gpu == GW_FW_GPU_NONE ? "CPU-only build" : "GPU support unknown");
+			    f->gpu == GW_FW_GPU_NONE ? _("CPU-only build") : _("GPU support unknown"));
 		if (f->gpu == GW_FW_GPU_CUDA)
-			gw__doc_cat(ev, sizeof(ev), "%s", GW_VERSION_KNOWN(f->cuda) ? f->cuda.text : "(version unknown)");
+			gw__doc_cat(ev, sizeof(ev), "%s", GW_VERSION_KNOWN(f->cuda) ? f->cuda.text : _("(version unknown)"));
 		if (f->gpu == GW_FW_GPU_ROCM)
 			gw__doc_cat(ev, sizeof(ev), "%s", GW_VERSION_KNOWN(f->hip) ? f->hip.text : f->variant);
 		if (f->archs[0])
@@ -132,8 +132,8 @@ static void found_frameworks(gw__doctor *d, const gw_probe_pyenv *e)
 	}
 	if (!title[0])
 		return;
-	gw__doc_cat(title, sizeof(title), " in %s", e->site);
-	gw__doc_cat(ev, sizeof(ev), "; environment found via %s%s%s", e->origin, e->python[0] ? ", Python " : "", e->python);
+	gw__doc_cat(title, sizeof(title), _(" in %s"), e->site);
+	gw__doc_cat(ev, sizeof(ev), _("; environment found via %s%s%s"), e->origin, e->python[0] ? _(", Python ") : "", e->python);
 	gw__doc_add(d, "found-python-framework", "python", GW_SEVERITY_INFO, title, ev, "");
 }
 
@@ -150,31 +150,31 @@ static void rule_cpu_only(gw__doctor *d, const gw_probe_pyenv *e, const gw_probe
 	if (!f->primary || (f->gpu != GW_FW_GPU_NONE && !other_vendor) || (d->nnvidia <= 0 && d->namd <= 0))
 		return;
 	gw__doc_fw_name(f, name, sizeof(name));
-	gw__doc_fmt(ev, sizeof(ev), "%s in %s is %s (%s); this machine has %d NVIDIA and %d AMD GPU%s", name, e->site,
-		 !other_vendor ? "a CPU-only build" : f->gpu == GW_FW_GPU_ROCM ? "a ROCm (AMD) build, no CUDA" : "a CUDA (NVIDIA) build, no ROCm",
-		 f->evidence[0] ? f->evidence : "no GPU build info", d->nnvidia, d->namd,
+	gw__doc_fmt(ev, sizeof(ev), _("%s in %s is %s (%s); this machine has %d NVIDIA and %d AMD GPU%s"), name, e->site,
+		 !other_vendor ? _("a CPU-only build") : f->gpu == GW_FW_GPU_ROCM ? _("a ROCm (AMD) build, no CUDA") : _("a CUDA (NVIDIA) build, no ROCm"),
+		 f->evidence[0] ? f->evidence : _("no GPU build info"), d->nnvidia, d->namd,
 		 d->nnvidia + d->namd == 1 ? "" : "s");
 	switch (f->kind) {
 	case GW_FW_TORCH:
 		if (d->nnvidia > 0 && torch_pip(d, pip, sizeof(pip)))
-			gw__doc_fmt(fix, sizeof(fix), "`pip uninstall -y torch && %s`", pip);
+			gw__doc_fmt(fix, sizeof(fix), _("`pip uninstall -y torch && %s`"), pip);
 		else if (d->namd > 0)
-			gw__doc_fmt(fix, sizeof(fix), "`pip uninstall -y torch && pip install torch --index-url "
-				 "https://download.pytorch.org/whl/rocm6.4`");
+			gw__doc_fmt(fix, sizeof(fix), _("`pip uninstall -y torch && pip install torch --index-url "
+				 "https://download.pytorch.org/whl/rocm6.4`"));
 		else
-			gw__doc_fmt(fix, sizeof(fix), "Reinstall torch from a CUDA index: `pip install torch --index-url "
-				 "https://download.pytorch.org/whl/cu126`");
+			gw__doc_fmt(fix, sizeof(fix), _("Reinstall torch from a CUDA index: `pip install torch --index-url "
+				 "https://download.pytorch.org/whl/cu126`"));
 		break;
 	case GW_FW_TENSORFLOW:
-		gw__doc_fmt(fix, sizeof(fix), "`pip uninstall -y %s && pip install 'tensorflow[and-cuda]'` (Linux; TF has "
-			 "no native Windows GPU builds after 2.10)", f->dist[0] ? f->dist : "tensorflow");
+		gw__doc_fmt(fix, sizeof(fix), _("`pip uninstall -y %s && pip install 'tensorflow[and-cuda]'` (Linux; TF has "
+			 "no native Windows GPU builds after 2.10)"), f->dist[0] ? f->dist : "tensorflow");
 		break;
 	case GW_FW_JAX:
-		gw__doc_fmt(fix, sizeof(fix), "`pip install -U 'jax[cuda%s]'`",
+		gw__doc_fmt(fix, sizeof(fix), _("`pip install -U 'jax[cuda%s]'`"),
 			 GW_VERSION_KNOWN(d->driver_max_cuda) && d->driver_max_cuda.part[0] >= 13 ? "13" : "12");
 		break;
 	default:
-		gw__doc_fmt(fix, sizeof(fix), "Reinstall %s with GPU support for this machine's CUDA or ROCm.", name);
+		gw__doc_fmt(fix, sizeof(fix), _("Reinstall %s with GPU support for this machine's CUDA or ROCm."), name);
 	}
 	gw__doc_add(d, "framework-cpu-only-build", "python", -1, NULL, ev, fix);
 }
@@ -192,21 +192,21 @@ static void rule_driver_too_old(gw__doctor *d, const gw_probe_pyenv *e, const gw
 	gw__doc_fw_name(f, name, sizeof(name));
 	gw__tbl_cuda_min_driver(&f->cuda, &floor);
 	tk = gw__tbl_toolkit_driver(&f->cuda);
-	gw__doc_fmt(title, sizeof(title), "%s needs CUDA %s; NVIDIA driver %s runs CUDA up to %s", name, f->cuda.text,
+	gw__doc_fmt(title, sizeof(title), _("%s needs CUDA %s; NVIDIA driver %s runs CUDA up to %s"), name, f->cuda.text,
 		 d->driver.text, GW_VERSION_KNOWN(d->driver_max_cuda) ? d->driver_max_cuda.text : "?");
-	gw__doc_fmt(ev, sizeof(ev), "%s in %s built for CUDA %s (%s); driver %s", name, e->site, f->cuda.text,
+	gw__doc_fmt(ev, sizeof(ev), _("%s in %s built for CUDA %s (%s); driver %s"), name, e->site, f->cuda.text,
 		 f->evidence, d->driver.text);
 	if (GW_VERSION_KNOWN(floor))
-		gw__doc_cat(ev, sizeof(ev), "; CUDA %u.x needs driver >= %s", f->cuda.part[0], floor.text);
-	gw__doc_fmt(fix, sizeof(fix), "Either upgrade the driver to %s or newer", GW_VERSION_KNOWN(floor) ? floor.text : "a newer release");
+		gw__doc_cat(ev, sizeof(ev), _("; CUDA %u.x needs driver >= %s"), f->cuda.part[0], floor.text);
+	gw__doc_fmt(fix, sizeof(fix), _("Either upgrade the driver to %s or newer"), GW_VERSION_KNOWN(floor) ? floor.text : _("a newer release"));
 	if (tk)
-		gw__doc_cat(fix, sizeof(fix), " (the CUDA %s toolkit's own driver is >= %s)", tk->toolkit, tk->min_driver);
+		gw__doc_cat(fix, sizeof(fix), _(" (the CUDA %s toolkit's own driver is >= %s)"), tk->toolkit, tk->min_driver);
 	if (f->kind == GW_FW_TORCH && torch_pip(d, pip, sizeof(pip)))
-		gw__doc_cat(fix, sizeof(fix), ", or install the newest PyTorch build this driver runs: `%s`", pip);
+		gw__doc_cat(fix, sizeof(fix), _(", or install the newest PyTorch build this driver runs: `%s`"), pip);
 	else
-		gw__doc_cat(fix, sizeof(fix), ", or install a %s build for CUDA %s or older", name,
+		gw__doc_cat(fix, sizeof(fix), _(", or install a %s build for CUDA %s or older"), name,
 			    GW_VERSION_KNOWN(d->driver_max_cuda) ? d->driver_max_cuda.text : "?");
-	gw__doc_cat(fix, sizeof(fix), ".");
+	gw__doc_cat(fix, sizeof(fix), _("."));
 	gw__doc_add(d, "driver-too-old-for-framework", "python", -1, title, ev, fix);
 }
 
@@ -224,17 +224,17 @@ static void rule_arch(gw__doctor *d, const gw_probe_pyenv *e, const gw_probe_fra
 	if (!ev[0])
 		return;
 	gw__doc_fw_name(f, name, sizeof(name));
-	gw__doc_cat(ev, sizeof(ev), "; %s in %s carries %s%s%s (from the %s)", name, e->site, f->archs, f->ptx[0] ? " + PTX " : "",
+	gw__doc_cat(ev, sizeof(ev), _("; %s in %s carries %s%s%s (from the %s)"), name, e->site, f->archs, f->ptx[0] ? " + PTX " : "",
 		    f->ptx, f->arch_source ? f->arch_source : "build");
 	if (f->kind == GW_FW_TORCH && torch_pip(d, pip, sizeof(pip)))
-		gw__doc_fmt(fix, sizeof(fix), "Install the newest PyTorch wheel that has this GPU's architecture: `pip uninstall -y "
-			 "torch && %s`.", pip);
+		gw__doc_fmt(fix, sizeof(fix), _("Install the newest PyTorch wheel that has this GPU's architecture: `pip uninstall -y "
+			 "torch && %s`."), pip);
 	else if (f->kind == GW_FW_TORCH)
-		gw__doc_fmt(fix, sizeof(fix), "No PyTorch wheel in gpuwise's table has this architecture for this driver; "
-			 "upgrade the driver or build PyTorch from source with TORCH_CUDA_ARCH_LIST set.");
+		gw__doc_fmt(fix, sizeof(fix), _("No PyTorch wheel in gpuwise's table has this architecture for this driver; "
+			 "upgrade the driver or build PyTorch from source with TORCH_CUDA_ARCH_LIST set."));
 	else
-		gw__doc_fmt(fix, sizeof(fix), "Install a %s build compiled for this GPU's compute capability, or build it "
-			 "from source for it.", name);
+		gw__doc_fmt(fix, sizeof(fix), _("Install a %s build compiled for this GPU's compute capability, or build it "
+			 "from source for it."), name);
 	gw__doc_add(d, "gpu-arch-unsupported-by-framework", "python", -1, NULL, ev, fix);
 }
 
@@ -256,19 +256,19 @@ static void rule_rocm_gfx(gw__doctor *d, const gw_probe_pyenv *e, const gw_probe
 		if (a->hsa_override_gfx[0] && gw__gfx_in_list(f->archs, a->hsa_override_gfx))
 			continue;
 		gw__doc_fw_name(f, name, sizeof(name));
-		gw__doc_fmt(ev, sizeof(ev), "KFD node %u is %s%s%s; %s in %s has %s", g->node, g->gfx, g->info ? " " : "",
+		gw__doc_fmt(ev, sizeof(ev), _("KFD node %u is %s%s%s; %s in %s has %s"), g->node, g->gfx, g->info ? " " : "",
 			 g->info ? g->info->name : "", name, e->site, f->archs);
 		if (a->hsa_override[0])
-			gw__doc_cat(ev, sizeof(ev), "; HSA_OVERRIDE_GFX_VERSION=%s (reports %s, not in the build)", a->hsa_override,
+			gw__doc_cat(ev, sizeof(ev), _("; HSA_OVERRIDE_GFX_VERSION=%s (reports %s, not in the build)"), a->hsa_override,
 				    a->hsa_override_gfx);
 		if (over && gw__gfx_in_list(f->archs, over_gfx)) {
-			gw__doc_cat(ev, sizeof(ev), "; HSA_OVERRIDE_GFX_VERSION=%s would help (%s is in the build)", over, over_gfx);
-			gw__doc_fmt(fix, sizeof(fix), "`export HSA_OVERRIDE_GFX_VERSION=%s` before starting Python (the runtime then "
-				 "treats the GPU as %s, same ISA family); or install a ROCm build that lists %s.", over, over_gfx, g->gfx);
+			gw__doc_cat(ev, sizeof(ev), _("; HSA_OVERRIDE_GFX_VERSION=%s would help (%s is in the build)"), over, over_gfx);
+			gw__doc_fmt(fix, sizeof(fix), _("`export HSA_OVERRIDE_GFX_VERSION=%s` before starting Python (the runtime then "
+				 "treats the GPU as %s, same ISA family); or install a ROCm build that lists %s."), over, over_gfx, g->gfx);
 		} else {
-			gw__doc_cat(ev, sizeof(ev), "; no HSA_OVERRIDE_GFX_VERSION value is known to help");
-			gw__doc_fmt(fix, sizeof(fix), "Install a PyTorch ROCm build that lists %s (see "
-				 "https://pytorch.org/get-started/locally/), or build PyTorch with PYTORCH_ROCM_ARCH=%s.", g->gfx, g->gfx);
+			gw__doc_cat(ev, sizeof(ev), _("; no HSA_OVERRIDE_GFX_VERSION value is known to help"));
+			gw__doc_fmt(fix, sizeof(fix), _("Install a PyTorch ROCm build that lists %s (see "
+				 "https://pytorch.org/get-started/locally/), or build PyTorch with PYTORCH_ROCM_ARCH=%s."), g->gfx, g->gfx);
 		}
 		gw__doc_add(d, "rocm-gfx-unsupported", "python", -1, NULL, ev, fix);
 	}
@@ -281,8 +281,8 @@ static void wheel_lists(const gw_probe_framework *f, char *missing, char *wrong,
 		const gw_probe_fw_wheel *w = &f->wheels_bad[i];
 
 		if (w->have[0])
-			gw__doc_cat(wrong, n, "%s%s %s (needs %s)", wrong[0] ? ", " : "", w->dist, w->have,
-				    w->spec[0] ? w->spec : "any version");
+			gw__doc_cat(wrong, n, _("%s%s %s (needs %s)"), wrong[0] ? ", " : "", w->dist, w->have,
+				    w->spec[0] ? w->spec : _("any version"));
 		else
 			gw__doc_cat(missing, n, "%s%s%s", missing[0] ? ", " : "", w->dist, w->spec);
 		gw__doc_cat(pip, n, " '%s%s'", w->dist, w->spec);
@@ -302,33 +302,33 @@ static void rule_cuda_wheels(gw__doctor *d, const gw_probe_pyenv *e, const gw_pr
 		gw__doc_fw_name(f, name, sizeof(name));
 	wheel_lists(f, missing, wrong, pip, sizeof(missing));
 	if (f->wheels_missing == f->wheels_required)
-		gw__doc_fmt(title, sizeof(title), "%s lacks all %u CUDA wheels it loads", name, f->wheels_missing);
+		gw__doc_fmt(title, sizeof(title), _("%s lacks all %u CUDA wheels it loads"), name, f->wheels_missing);
 	else if (f->wheels_missing)
-		gw__doc_fmt(title, sizeof(title), "%s lacks %u of the %u CUDA wheels it loads", name, f->wheels_missing,
+		gw__doc_fmt(title, sizeof(title), _("%s lacks %u of the %u CUDA wheels it loads"), name, f->wheels_missing,
 			    f->wheels_required);
 	else
-		gw__doc_fmt(title, sizeof(title), "%s finds %u of its CUDA wheels in another version than it requires", name,
+		gw__doc_fmt(title, sizeof(title), _("%s finds %u of its CUDA wheels in another version than it requires"), name,
 			    f->wheels_wrong);
-	gw__doc_fmt(ev, sizeof(ev), "%s in %s requires %u CUDA wheel%s here (%s", name, e->site, f->wheels_required,
+	gw__doc_fmt(ev, sizeof(ev), _("%s in %s requires %u CUDA wheel%s here (%s"), name, e->site, f->wheels_required,
 		    f->wheels_required == 1 ? "" : "s", f->metadata);
 	if (f->wheels_extra[0])
-		gw__doc_cat(ev, sizeof(ev), "; its [%s] extra counts: some of that extra's wheels are installed",
+		gw__doc_cat(ev, sizeof(ev), _("; its [%s] extra counts: some of that extra's wheels are installed"),
 			    f->wheels_extra);
 	gw__doc_cat(ev, sizeof(ev), ")");
 	if (missing[0])
-		gw__doc_cat(ev, sizeof(ev), "; not installed: %s", missing);
+		gw__doc_cat(ev, sizeof(ev), _("; not installed: %s"), missing);
 	if (wrong[0])
-		gw__doc_cat(ev, sizeof(ev), "; another version installed: %s", wrong);
+		gw__doc_cat(ev, sizeof(ev), _("; another version installed: %s"), wrong);
 	if (bad > f->nwheels_bad)
-		gw__doc_cat(ev, sizeof(ev), "; and %u more (see the METADATA)", bad - (unsigned)f->nwheels_bad);
-	gw__doc_fmt(fix, sizeof(fix), "Install the versions it requires into that environment: `pip install%s`", pip);
+		gw__doc_cat(ev, sizeof(ev), _("; and %u more (see the METADATA)"), bad - (unsigned)f->nwheels_bad);
+	gw__doc_fmt(fix, sizeof(fix), _("Install the versions it requires into that environment: `pip install%s`"), pip);
 	if (f->wheels_extra[0] && f->dist[0])
-		gw__doc_cat(fix, sizeof(fix), ", or reinstall it with the extra: `pip install '%s[%s]==%s'`", f->dist,
+		gw__doc_cat(fix, sizeof(fix), _(", or reinstall it with the extra: `pip install '%s[%s]==%s'`"), f->dist,
 			    f->wheels_extra, f->version.text);
 	if (f->kind == GW_FW_TORCH && f->wheels_missing)
-		gw__doc_cat(fix, sizeof(fix), " (until then `import torch` fails with \"libcublas.so.*[0-9] not found in the "
-			    "system path\" or a missing libcu*.so)");
-	gw__doc_cat(fix, sizeof(fix), ".");
+		gw__doc_cat(fix, sizeof(fix), _(" (until then `import torch` fails with \"libcublas.so.*[0-9] not found in the "
+			    "system path\" or a missing libcu*.so)"));
+	gw__doc_cat(fix, sizeof(fix), _("."));
 	gw__doc_add(d, "framework-cuda-wheels-missing", "python",
 		    f->wheels_missing ? GW_SEVERITY_ERROR : GW_SEVERITY_WARNING, title, ev, fix);
 }
@@ -355,12 +355,12 @@ static void rule_multiple_packages(gw__doctor *d, const gw_probe_pyenv *e)
 		}
 		if (n < 2)
 			continue;
-		gw__doc_cat(ev, sizeof(ev), " installed side by side in %s (they share one package folder)", e->site);
+		gw__doc_cat(ev, sizeof(ev), _(" installed side by side in %s (they share one package folder)"), e->site);
 		{
 			char f2[FIX];
 
-			gw__doc_fmt(f2, sizeof(f2), "Uninstall all of them and install one: `pip uninstall -y%s` then the one build "
-				 "you need.", fix);
+			gw__doc_fmt(f2, sizeof(f2), _("Uninstall all of them and install one: `pip uninstall -y%s` then the one build "
+				 "you need."), fix);
 			gw__doc_add(d, "multiple-framework-packages", "python", -1, NULL, ev, f2);
 		}
 	}

@@ -18,7 +18,7 @@ static const gw_device_info *dev(const gw__doctor *d, int i)
 /* "GPU 2 (NVIDIA A100-SXM4-80GB, 0000:47:00.0)" */
 static void dev_label(const gw_device_info *di, char *buf, size_t n)
 {
-	gw__doc_fmt(buf, n, "GPU %d (%s%s%s)", di->index, GW_VALID(di->name) ? di->name.s : "unknown",
+	gw__doc_fmt(buf, n, "GPU %d (%s%s%s)", di->index, GW_VALID(di->name) ? di->name.s : _("unknown"),
 		 GW_VALID(di->pci_bus_id) ? ", " : "", GW_VALID(di->pci_bus_id) ? di->pci_bus_id.s : "");
 }
 
@@ -79,15 +79,15 @@ static void found_gpus(gw__doctor *d)
 			for (int j = i; j < d->ndev; j++)
 				if (!done[j] && same_kind(a, dev(d, j)))
 					count++;
-			gw__doc_cat(ev, sizeof(ev), "%s%d× %s at", n++ ? "; " : "", count,
-				    GW_VALID(a->name) ? a->name.s : "unnamed GPU");
+			gw__doc_cat(ev, sizeof(ev), _("%s%d× %s at"), n++ ? "; " : "", count,
+				    GW_VALID(a->name) ? a->name.s : _("unnamed GPU"));
 			for (int j = i, k = 0; j < d->ndev; j++) {
 				if (done[j] || !same_kind(a, dev(d, j)))
 					continue;
 				done[j] = true;
 				gw__doc_cat(ev, sizeof(ev), "%s %s", k++ ? "," : "", short_bus_id(dev(d, j)));
 			}
-			gw__doc_cat(ev, sizeof(ev), " (driver %s, via %s, %s)", a->kernel_driver.s[0] ? a->kernel_driver.s : "none",
+			gw__doc_cat(ev, sizeof(ev), _(" (driver %s, via %s, %s)"), a->kernel_driver.s[0] ? a->kernel_driver.s : _("none"),
 				    a->backend, gw_health_name(a->health));
 		}
 		gw__free(done);
@@ -96,15 +96,15 @@ static void found_gpus(gw__doctor *d)
 	for (size_t i = 0; i < d->p->ngpus && d->ndev == 0; i++) {
 		const gw_probe_pci_gpu *g = &d->p->gpus[i];
 
-		gw__doc_cat(ev, sizeof(ev), "%s%s %04x:%04x%s%s, driver %s", n++ ? "; " : "", g->bus_id, g->vendor_id,
+		gw__doc_cat(ev, sizeof(ev), _("%s%s %04x:%04x%s%s, driver %s"), n++ ? "; " : "", g->bus_id, g->vendor_id,
 			    g->device_id, g->model ? " " : "", g->model ? g->model->name : "",
-			    g->driver[0] ? g->driver : "none");
+			    g->driver[0] ? g->driver : _("none"));
 	}
 	if (!n)
 		return;
 	for (int i = 0; i < d->ndev; i++)
 		readable += dev(d, i)->health == GW_HEALTH_OK && dev(d, i)->backend_id != GW_BACKEND_ID_PCI;
-	gw__doc_fmt(title, sizeof(title), "%zu GPU%s on the PCI bus, %d readable by the GPU libraries", d->p->ngpus,
+	gw__doc_fmt(title, sizeof(title), _("%zu GPU%s on the PCI bus, %d readable by the GPU libraries"), d->p->ngpus,
 		 d->p->ngpus == 1 ? "" : "s", readable);
 	gw__doc_add(d, "found-gpus", "hardware", GW_SEVERITY_INFO, title, ev, "");
 }
@@ -115,7 +115,7 @@ static void rule_no_gpu(gw__doctor *d)
 
 	if (d->p->ngpus || d->ndev > 0 || d->p->amd.nagents)
 		return;
-	gw__doc_fmt(ev, sizeof(ev), "no display controller of NVIDIA, AMD or Intel in %s/sys/bus/pci/devices; ",
+	gw__doc_fmt(ev, sizeof(ev), _("no display controller of NVIDIA, AMD or Intel in %s/sys/bus/pci/devices; "),
 		 d->fake_root ? d->p->root : "");
 	if (d->ctx) {
 		int nb = 0;
@@ -125,7 +125,7 @@ static void rule_no_gpu(gw__doctor *d)
 			gw__doc_cat(ev, sizeof(ev), "%s: %s%s%s; ", st[i].name, gw_backend_state_name(st[i].state),
 				    st[i].message[0] ? " — " : "", st[i].message);
 	}
-	gw__doc_cat(ev, sizeof(ev), "no KFD GPU node");
+	gw__doc_cat(ev, sizeof(ev), _("no KFD GPU node"));
 	gw__doc_add(d, "no-gpu", "hardware", -1, NULL, ev,
 		    "Run on a machine (or VM type) with a GPU, or pass one through: "
 		    "`docker run --gpus all ...` for NVIDIA, `--device=/dev/kfd --device=/dev/dri` for AMD.");
@@ -139,10 +139,10 @@ static void rule_gpu_lost(gw__doctor *d)
 		if (dev(d, i)->health != GW_HEALTH_LOST)
 			continue;
 		dev_label(dev(d, i), l, sizeof(l));
-		gw__doc_fmt(ev, sizeof(ev), "%s: %s", l, dev(d, i)->health_reason[0] ? dev(d, i)->health_reason : "GPU is lost");
+		gw__doc_fmt(ev, sizeof(ev), "%s: %s", l, dev(d, i)->health_reason[0] ? dev(d, i)->health_reason : _("GPU is lost"));
 		for (size_t x = 0; x < d->p->nxids; x++)
 			if (d->p->xids[x].xid == 79)
-				gw__doc_cat(ev, sizeof(ev), "; kernel log: %s", d->p->xids[x].last_line);
+				gw__doc_cat(ev, sizeof(ev), _("; kernel log: %s"), d->p->xids[x].last_line);
 		gw__doc_add(d, "gpu-lost", "hardware", -1, NULL, ev,
 			    "Stop the jobs on this node and reboot it (a lost GPU does not come back without a reset); "
 			    "then check power cabling, PCIe seating and temperatures, and run `nvidia-smi -q` and "
@@ -164,14 +164,14 @@ static void rule_ecc(gw__doctor *d)
 		if (!vol && !agg)
 			continue;
 		dev_label(dev(d, i), l, sizeof(l));
-		gw__doc_fmt(ev, sizeof(ev), "%s: uncorrected ECC errors since boot %llu, lifetime %llu", l,
+		gw__doc_fmt(ev, sizeof(ev), _("%s: uncorrected ECC errors since boot %llu, lifetime %llu"), l,
 			 (unsigned long long)(GW_VALID(s->ecc_uncorrected_volatile) ? s->ecc_uncorrected_volatile.v : 0),
 			 (unsigned long long)(GW_VALID(s->ecc_uncorrected_aggregate) ? s->ecc_uncorrected_aggregate.v : 0));
 		gw__doc_add(d, "ecc-errors", "hardware", vol ? GW_SEVERITY_ERROR : GW_SEVERITY_WARNING, NULL, ev,
-			    vol ? "Drain the GPU, reset it (`sudo nvidia-smi -r -i N` with no processes, or reboot), "
-				  "then run `dcgmi diag -r 3`; ask for an RMA if errors return."
-				: "Errors were recorded earlier in the GPU's life; watch `nvidia-smi -q -d ECC` and run "
-				  "`dcgmi diag -r 3` if new ones appear.");
+			    vol ? N_("Drain the GPU, reset it (`sudo nvidia-smi -r -i N` with no processes, or reboot), "
+				     "then run `dcgmi diag -r 3`; ask for an RMA if errors return.")
+				: N_("Errors were recorded earlier in the GPU's life; watch `nvidia-smi -q -d ECC` and run "
+				     "`dcgmi diag -r 3` if new ones appear."));
 	}
 }
 
@@ -184,16 +184,16 @@ static void rule_remapped_rows(gw__doctor *d)
 		if (!d->have_sample[i] || !(valid_nonzero(&s->remapped_pending) || valid_nonzero(&s->remapped_failure)))
 			continue;
 		dev_label(dev(d, i), l, sizeof(l));
-		gw__doc_fmt(ev, sizeof(ev), "%s: remapped rows pending %s, remapping failure %s, uncorrectable %llu", l,
-			 valid_nonzero(&s->remapped_pending) ? "yes" : "no",
-			 valid_nonzero(&s->remapped_failure) ? "yes" : "no",
+		gw__doc_fmt(ev, sizeof(ev), _("%s: remapped rows pending %s, remapping failure %s, uncorrectable %llu"), l,
+			 valid_nonzero(&s->remapped_pending) ? _("yes") : _("no"),
+			 valid_nonzero(&s->remapped_failure) ? _("yes") : _("no"),
 			 (unsigned long long)(GW_VALID(s->remapped_uncorrectable) ? s->remapped_uncorrectable.v : 0));
 		gw__doc_add(d, "remapped-rows-pending", "hardware",
 			    valid_nonzero(&s->remapped_failure) ? GW_SEVERITY_ERROR : -1, NULL, ev,
 			    valid_nonzero(&s->remapped_failure)
-				    ? "Row remapping failed: take the GPU out of service and ask for an RMA."
-				    : "Reset the GPU when it is idle (`sudo nvidia-smi -r -i N`) or reboot, so the "
-				      "remapping takes effect.");
+				    ? N_("Row remapping failed: take the GPU out of service and ask for an RMA.")
+				    : N_("Reset the GPU when it is idle (`sudo nvidia-smi -r -i N`) or reboot, so the "
+					 "remapping takes effect."));
 	}
 }
 
@@ -214,11 +214,11 @@ static void rule_pcie(gw__doctor *d)
 		if (!narrow && !slow)
 			continue;
 		dev_label(di, l, sizeof(l));
-		gw__doc_fmt(ev, sizeof(ev), "%s: link Gen%llu x%llu, the GPU and slot allow Gen%llu x%llu", l,
+		gw__doc_fmt(ev, sizeof(ev), _("%s: link Gen%llu x%llu, the GPU and slot allow Gen%llu x%llu"), l,
 			 (unsigned long long)s->pcie_gen.v, (unsigned long long)s->pcie_width.v,
 			 (unsigned long long)di->pcie_max_gen.v, (unsigned long long)di->pcie_max_width.v);
 		if (slow)
-			gw__doc_cat(ev, sizeof(ev), " (at %llu%% utilisation)", (unsigned long long)s->gpu_util.v);
+			gw__doc_cat(ev, sizeof(ev), _(" (at %llu%% utilisation)"), (unsigned long long)s->gpu_util.v);
 		gw__doc_add(d, "pcie-link-degraded", "hardware", -1, NULL, ev,
 			    "Reseat the card, use the full-length slot (check the board manual for lanes shared with "
 			    "M.2 slots), check riser cables and the BIOS PCIe setting; compare with `nvidia-smi -q -d PCIE`.");
@@ -231,15 +231,15 @@ static void rule_xid(gw__doctor *d)
 		const gw_probe_xid *xi = &d->p->xids[x];
 		char ev[EV], title[256], fix[FIX];
 
-		gw__doc_fmt(title, sizeof(title), "Kernel log shows Xid %u%s%s on PCI %s", xi->xid, xi->info ? " " : "",
+		gw__doc_fmt(title, sizeof(title), _("Kernel log shows Xid %u%s%s on PCI %s"), xi->xid, xi->info ? " " : "",
 			 xi->info ? xi->info->mnemonic : "", xi->pci);
-		gw__doc_fmt(ev, sizeof(ev), "%u time%s in %s%s%s; last: %s", xi->count, xi->count == 1 ? "" : "s",
-			 d->p->kernel_log, xi->info ? "; " : "", xi->info ? xi->info->meaning : "", xi->last_line);
+		gw__doc_fmt(ev, sizeof(ev), _("%u time%s in %s%s%s; last: %s"), xi->count, xi->count == 1 ? "" : "s",
+			 d->p->kernel_log, xi->info ? "; " : "", xi->info ? gw_translate(xi->info->meaning) : "", xi->last_line);
 		if (xi->info)
-			gw__doc_fmt(fix, sizeof(fix), "%s (NVIDIA: %s).", xi->info->advice, xi->info->bucket);
+			gw__doc_fmt(fix, sizeof(fix), _("%s (NVIDIA: %s)."), gw_translate(xi->info->advice), xi->info->bucket);
 		else
-			gw__doc_fmt(fix, sizeof(fix), "Look Xid %u up in NVIDIA's Xid catalogue "
-				 "(docs.nvidia.com/deploy/xid-errors) and follow its resolution.", xi->xid);
+			gw__doc_fmt(fix, sizeof(fix), _("Look Xid %u up in NVIDIA's Xid catalogue "
+				 "(docs.nvidia.com/deploy/xid-errors) and follow its resolution."), xi->xid);
 		gw__doc_add(d, "xid-errors", "hardware", -1, title, ev, fix);
 	}
 }
@@ -265,15 +265,15 @@ static void found_driver(gw__doctor *d)
 	if (!nvidia_module_in_use(d))
 		return;
 	if (GW_VERSION_KNOWN(nv->module_version))
-		gw__doc_cat(ev, sizeof(ev), "kernel module %s (%s)", nv->module_version.text,
-			    nv->flavor == GW_KMOD_OPEN ? "open" : nv->flavor == GW_KMOD_PROPRIETARY ? "proprietary" : "flavour unknown");
+		gw__doc_cat(ev, sizeof(ev), _("kernel module %s (%s)"), nv->module_version.text,
+			    nv->flavor == GW_KMOD_OPEN ? _("open") : nv->flavor == GW_KMOD_PROPRIETARY ? _("proprietary") : _("flavour unknown"));
 	else
-		gw__doc_cat(ev, sizeof(ev), "kernel module loaded, version unknown");
+		gw__doc_cat(ev, sizeof(ev), _("kernel module loaded, version unknown"));
 	for (size_t i = 0; i < nv->nnvml && i < 3; i++)
 		gw__doc_cat(ev, sizeof(ev), "; %s/%s (%s)", nv->nvml[i].dir, nv->nvml[i].file, nv->nvml[i].origin);
 	if (GW_VERSION_KNOWN(d->driver_max_cuda))
-		gw__doc_cat(ev, sizeof(ev), "; runs CUDA up to %s", d->driver_max_cuda.text);
-	gw__doc_fmt(title, sizeof(title), "NVIDIA driver %s%s%s", GW_VERSION_KNOWN(d->driver) ? d->driver.text : "(version unknown)",
+		gw__doc_cat(ev, sizeof(ev), _("; runs CUDA up to %s"), d->driver_max_cuda.text);
+	gw__doc_fmt(title, sizeof(title), _("NVIDIA driver %s%s%s"), GW_VERSION_KNOWN(d->driver) ? d->driver.text : _("(version unknown)"),
 		 GW_VERSION_KNOWN(d->driver_max_cuda) ? ", CUDA " : "",
 		 GW_VERSION_KNOWN(d->driver_max_cuda) ? d->driver_max_cuda.text : "");
 	gw__doc_add(d, "found-driver", "driver", GW_SEVERITY_INFO, title, ev, "");
@@ -291,12 +291,12 @@ static void rule_nvidia_driver_not_loaded(gw__doctor *d)
 	for (size_t i = 0; i < d->p->ngpus; i++)
 		if (d->p->gpus[i].vendor == GW_VENDOR_NVIDIA &&
 		    (!d->p->gpus[i].driver[0] || !strcmp(d->p->gpus[i].driver, "nouveau")))
-			gw__doc_cat(ev, sizeof(ev), "%s%s (%04x:%04x) bound to %s", ev[0] ? "; " : "", d->p->gpus[i].bus_id,
+			gw__doc_cat(ev, sizeof(ev), _("%s%s (%04x:%04x) bound to %s"), ev[0] ? "; " : "", d->p->gpus[i].bus_id,
 				    d->p->gpus[i].vendor_id, d->p->gpus[i].device_id,
-				    d->p->gpus[i].driver[0] ? d->p->gpus[i].driver : "no driver");
+				    d->p->gpus[i].driver[0] ? d->p->gpus[i].driver : _("no driver"));
 	if (!ev[0])
 		return;
-	gw__doc_cat(ev, sizeof(ev), "; no nvidia module in /proc/modules, no /proc/driver/nvidia");
+	gw__doc_cat(ev, sizeof(ev), _("; no nvidia module in /proc/modules, no /proc/driver/nvidia"));
 	{
 		const gw_backend_status *st = backend(d, GW_BACKEND_ID_NVML);
 
@@ -315,7 +315,7 @@ static void rule_nouveau(gw__doctor *d)
 
 	for (size_t i = 0; i < d->p->ngpus; i++)
 		if (d->p->gpus[i].vendor == GW_VENDOR_NVIDIA && !strcmp(d->p->gpus[i].driver, "nouveau"))
-			gw__doc_cat(ev, sizeof(ev), "%s%s is bound to nouveau", ev[0] ? "; " : "", d->p->gpus[i].bus_id);
+			gw__doc_cat(ev, sizeof(ev), _("%s%s is bound to nouveau"), ev[0] ? "; " : "", d->p->gpus[i].bus_id);
 	if (!ev[0])
 		return;
 	gw__doc_add(d, "nouveau-bound", "driver", -1, NULL, ev,
@@ -331,15 +331,15 @@ static void rule_nvml_missing(gw__doctor *d)
 
 	if (!st || st->state != GW_BACKEND_LIBRARY_MISSING || !nvidia_module_in_use(d))
 		return;
-	gw__doc_fmt(ev, sizeof(ev), "kernel module %s loaded; dlopen(%s) failed%s%s",
-		 GW_VERSION_KNOWN(d->p->nvidia.module_version) ? d->p->nvidia.module_version.text : "(version unknown)",
+	gw__doc_fmt(ev, sizeof(ev), _("kernel module %s loaded; dlopen(%s) failed%s%s"),
+		 GW_VERSION_KNOWN(d->p->nvidia.module_version) ? d->p->nvidia.module_version.text : _("(version unknown)"),
 		 st->library[0] ? st->library : "libnvidia-ml.so.1", st->message[0] ? ": " : "", st->message);
 	gw__doc_add(d, "nvml-library-missing", "driver", -1, NULL, ev,
 		    GW_VERSION_KNOWN(d->p->nvidia.module_version)
-			    ? "Install the user-space half of the same driver release (e.g. `sudo apt install "
+			    ? N_("Install the user-space half of the same driver release (e.g. `sudo apt install "
 			      "libnvidia-compute-<branch>`), or in a container start it with `--gpus all` so the "
-			      "NVIDIA runtime mounts the libraries; check `ldconfig -p | grep nvidia-ml`."
-			    : "Install the NVIDIA user-space driver libraries; check `ldconfig -p | grep nvidia-ml`.");
+			      "NVIDIA runtime mounts the libraries; check `ldconfig -p | grep nvidia-ml`.")
+			    : N_("Install the NVIDIA user-space driver libraries; check `ldconfig -p | grep nvidia-ml`."));
 }
 
 static void rule_driver_library_mismatch(gw__doctor *d)
@@ -362,19 +362,19 @@ static void rule_driver_library_mismatch(gw__doctor *d)
 	if (!code && !(GW_VERSION_KNOWN(user) && GW_VERSION_KNOWN(nv->module_version) &&
 		       gw__version_cmp(&user, &nv->module_version) != 0))
 		return;
-	gw__doc_cat(ev, sizeof(ev), "kernel module %s",
-		    GW_VERSION_KNOWN(nv->module_version) ? nv->module_version.text : "(version unknown)");
+	gw__doc_cat(ev, sizeof(ev), _("kernel module %s"),
+		    GW_VERSION_KNOWN(nv->module_version) ? nv->module_version.text : _("(version unknown)"));
 	if (GW_VERSION_KNOWN(user))
-		gw__doc_cat(ev, sizeof(ev), ", user-space library %s", user.text);
+		gw__doc_cat(ev, sizeof(ev), _(", user-space library %s"), user.text);
 	if (nv->nnvml)
 		gw__doc_cat(ev, sizeof(ev), " (%s/%s)", nv->nvml[0].dir, nv->nvml[0].file);
 	if (code && nvml && nvml->vendor_code_name[0])
 		gw__doc_cat(ev, sizeof(ev), "; nvmlInit: %s", nvml->vendor_code_name);
 	if (code && cuda && cuda->vendor_code_name[0])
 		gw__doc_cat(ev, sizeof(ev), "; cuInit: %s", cuda->vendor_code_name);
-	gw__doc_fmt(fix, sizeof(fix), "Reboot so the kernel loads the module that matches the installed libraries "
+	gw__doc_fmt(fix, sizeof(fix), _("Reboot so the kernel loads the module that matches the installed libraries "
 		 "(after a driver upgrade the old module stays loaded); without a reboot: stop every GPU process, "
-		 "`sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset nvidia && sudo modprobe nvidia`.");
+		 "`sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset nvidia && sudo modprobe nvidia`."));
 	gw__doc_add(d, "driver-library-mismatch", "driver", -1, NULL, ev, fix);
 }
 
@@ -387,10 +387,10 @@ static void rule_device_nodes(gw__doctor *d)
 	if (!nvidia_module_in_use(d) || d->p->sys.wsl)
 		return;
 	if (!nv->ctl.exists)
-		gw__doc_cat(ev, sizeof(ev), "/dev/nvidiactl absent; ");
+		gw__doc_cat(ev, sizeof(ev), _("/dev/nvidiactl absent; "));
 	if (!nv->uvm.exists)
-		gw__doc_cat(ev, sizeof(ev), "/dev/nvidia-uvm absent (nvidia_uvm %s); ",
-			    nv->uvm_loaded ? "loaded" : "not loaded");
+		gw__doc_cat(ev, sizeof(ev), _("/dev/nvidia-uvm absent (nvidia_uvm %s); "),
+			    nv->uvm_loaded ? _("loaded") : _("not loaded"));
 	for (size_t i = 0; i < d->p->ngpus; i++)
 		bound += d->p->gpus[i].vendor == GW_VENDOR_NVIDIA && !strcmp(d->p->gpus[i].driver, "nvidia");
 	for (int i = 0; i < d->ndev; i++) {
@@ -404,26 +404,26 @@ static void rule_device_nodes(gw__doctor *d)
 		for (size_t k = 0; k < nv->ndev; k++)
 			present |= nv->dev[k].exists && !strcmp(nv->dev[k].path, path);
 		if (!present)
-			gw__doc_cat(ev, sizeof(ev), "%s absent (GPU %d); ", path, di->index);
+			gw__doc_cat(ev, sizeof(ev), _("%s absent (GPU %d); "), path, di->index);
 	}
 	if (!ev[0] && bound > (int)nv->ndev)
-		gw__doc_cat(ev, sizeof(ev), "%d GPU%s bound to nvidia but %zu /dev/nvidiaN node%s; ", bound,
+		gw__doc_cat(ev, sizeof(ev), _("%d GPU%s bound to nvidia but %zu /dev/nvidiaN node%s; "), bound,
 			    bound == 1 ? "" : "s", nv->ndev, nv->ndev == 1 ? "" : "s");
 	if (!ev[0])
 		return;
 	ev[strlen(ev) - 2] = '\0';
 	gw__doc_add(d, "device-node-missing", "driver", -1, NULL, ev,
 		    d->p->sys.container
-			    ? "Start the container with the NVIDIA runtime (`docker run --gpus all` or "
-			      "`--runtime=nvidia`), which creates the device nodes."
-			    : "Create the nodes with `sudo nvidia-modprobe -u -c=0` (or `sudo modprobe nvidia_uvm`), "
-			      "or reboot; persistent setups enable nvidia-persistenced.");
+			    ? N_("Start the container with the NVIDIA runtime (`docker run --gpus all` or "
+			      "`--runtime=nvidia`), which creates the device nodes.")
+			    : N_("Create the nodes with `sudo nvidia-modprobe -u -c=0` (or `sudo modprobe nvidia_uvm`), "
+			      "or reboot; persistent setups enable nvidia-persistenced."));
 }
 
 static void node_evidence(const gw_probe_node *n, char *ev, size_t evn)
 {
-	gw__doc_cat(ev, evn, "%s%s not readable and writable (group %s%s%u, user %s in it)", ev[0] ? "; " : "", n->path,
-		    n->group[0] ? n->group : "", n->group[0] ? "/" : "gid ", n->gid, n->user_in_group ? "is" : "not");
+	gw__doc_cat(ev, evn, _("%s%s not readable and writable (group %s%s%u, user %s in it)"), ev[0] ? "; " : "", n->path,
+		    n->group[0] ? n->group : "", n->group[0] ? "/" : "gid ", n->gid, n->user_in_group ? _("is") : _("not"));
 }
 
 static void rule_device_permission(gw__doctor *d)
@@ -463,17 +463,17 @@ static void found_rocm(gw__doctor *d)
 
 	if (!d->namd)
 		return;
-	gw__doc_cat(ev, sizeof(ev), "amdgpu %s%s%s", amd_loaded(d) ? "loaded" : "not loaded",
+	gw__doc_cat(ev, sizeof(ev), _("amdgpu %s%s%s"), amd_loaded(d) ? _("loaded") : _("not loaded"),
 		    GW_VERSION_KNOWN(a->amdgpu_version) ? " " : "", GW_VERSION_KNOWN(a->amdgpu_version) ? a->amdgpu_version.text : "");
 	for (size_t i = 0; i < a->nagents; i++)
-		gw__doc_cat(ev, sizeof(ev), "; KFD node %u: %s%s%s", a->agent[i].node, a->agent[i].gfx,
+		gw__doc_cat(ev, sizeof(ev), _("; KFD node %u: %s%s%s"), a->agent[i].node, a->agent[i].gfx,
 			    a->agent[i].info ? " " : "", a->agent[i].info ? a->agent[i].info->name : "");
 	if (a->hsa_override[0])
-		gw__doc_cat(ev, sizeof(ev), "; HSA_OVERRIDE_GFX_VERSION=%s (reports %s)", a->hsa_override, a->hsa_override_gfx);
-	gw__doc_fmt(title, sizeof(title), "ROCm %s%s", GW_VERSION_KNOWN(a->rocm) ? a->rocm.text : "not found",
+		gw__doc_cat(ev, sizeof(ev), _("; HSA_OVERRIDE_GFX_VERSION=%s (reports %s)"), a->hsa_override, a->hsa_override_gfx);
+	gw__doc_fmt(title, sizeof(title), _("ROCm %s%s"), GW_VERSION_KNOWN(a->rocm) ? a->rocm.text : _("not found"),
 		 a->rocm_path[0] ? "" : "");
 	if (a->rocm_path[0])
-		gw__doc_cat(ev, sizeof(ev), "; ROCm at %s", a->rocm_path);
+		gw__doc_cat(ev, sizeof(ev), _("; ROCm at %s"), a->rocm_path);
 	gw__doc_add(d, "found-rocm", "driver", GW_SEVERITY_INFO, title, ev, "");
 }
 
@@ -486,13 +486,13 @@ static void rule_amdgpu_not_loaded(gw__doctor *d)
 	for (size_t i = 0; i < d->p->ngpus; i++)
 		if (d->p->gpus[i].vendor == GW_VENDOR_AMD) {
 			any = true;
-			gw__doc_cat(ev, sizeof(ev), "%s (%04x:%04x) bound to %s; ", d->p->gpus[i].bus_id, d->p->gpus[i].vendor_id,
-				    d->p->gpus[i].device_id, d->p->gpus[i].driver[0] ? d->p->gpus[i].driver : "no driver");
+			gw__doc_cat(ev, sizeof(ev), _("%s (%04x:%04x) bound to %s; "), d->p->gpus[i].bus_id, d->p->gpus[i].vendor_id,
+				    d->p->gpus[i].device_id, d->p->gpus[i].driver[0] ? d->p->gpus[i].driver : _("no driver"));
 		}
 	if (!any || (amd_loaded(d) && a->kfd.exists))
 		return;
-	gw__doc_cat(ev, sizeof(ev), "amdgpu %s, /dev/kfd %s", amd_loaded(d) ? "loaded" : "not loaded",
-		    a->kfd.exists ? "present" : "absent");
+	gw__doc_cat(ev, sizeof(ev), _("amdgpu %s, /dev/kfd %s"), amd_loaded(d) ? _("loaded") : _("not loaded"),
+		    a->kfd.exists ? _("present") : _("absent"));
 	gw__doc_add(d, "amdgpu-not-loaded", "driver", -1, NULL, ev,
 		    "Load it with `sudo modprobe amdgpu` and read `dmesg | grep -iE 'amdgpu|kfd'`; install or "
 		    "rebuild the driver (`sudo apt install amdgpu-dkms`, then reboot). In a container pass "
@@ -513,8 +513,8 @@ static void rule_rocm_permission(gw__doctor *d)
 			node_evidence(&a->render[i], ev, sizeof(ev));
 	if (!ev[0])
 		return;
-	gw__doc_cat(ev, sizeof(ev), "; user in render: %s, in video: %s", a->user_in_render ? "yes" : "no",
-		    a->user_in_video ? "yes" : "no");
+	gw__doc_cat(ev, sizeof(ev), _("; user in render: %s, in video: %s"), a->user_in_render ? _("yes") : _("no"),
+		    a->user_in_video ? _("yes") : _("no"));
 	gw__doc_add(d, "rocm-permission-denied", "driver", -1, NULL, ev,
 		    "`sudo usermod -aG render,video $USER` and log in again; in Docker add `--device=/dev/kfd "
 		    "--device=/dev/dri --group-add $(getent group render | cut -d: -f3)`.");
@@ -524,23 +524,23 @@ static void rule_rocm_permission(gw__doctor *d)
 static const char *nvml_init_fix(const char *code)
 {
 	if (!strcmp(code, "NO_PERMISSION"))
-		return "This user may not open the NVIDIA device nodes: check `ls -l /dev/nvidia*` (mode 0666 or your "
-		       "group), the cgroup device rules of your container, and that /dev/nvidiactl exists.";
+		return N_("This user may not open the NVIDIA device nodes: check `ls -l /dev/nvidia*` (mode 0666 or your "
+		       "group), the cgroup device rules of your container, and that /dev/nvidiactl exists.");
 	if (!strcmp(code, "INSUFFICIENT_POWER"))
-		return "A GPU reports missing auxiliary power: power the node off and check the PCIe power cables to "
-		       "every GPU, then look at `dmesg | grep -i nvrm`.";
+		return N_("A GPU reports missing auxiliary power: power the node off and check the PCIe power cables to "
+		       "every GPU, then look at `dmesg | grep -i nvrm`.");
 	if (!strcmp(code, "IRQ_ISSUE"))
-		return "The kernel could not deliver the GPU's interrupts: check `dmesg | grep -i nvrm`; try "
-		       "`options nvidia NVreg_EnableMSI=1` (or 0) in /etc/modprobe.d and reboot.";
+		return N_("The kernel could not deliver the GPU's interrupts: check `dmesg | grep -i nvrm`; try "
+		       "`options nvidia NVreg_EnableMSI=1` (or 0) in /etc/modprobe.d and reboot.");
 	if (!strcmp(code, "RESET_REQUIRED"))
-		return "A GPU needs a reset: stop every process on it and run `sudo nvidia-smi -r -i <index>`, or "
-		       "reboot the node.";
+		return N_("A GPU needs a reset: stop every process on it and run `sudo nvidia-smi -r -i <index>`, or "
+		       "reboot the node.");
 	if (!strcmp(code, "LIBRARY_NOT_FOUND") || !strcmp(code, "FUNCTION_NOT_FOUND"))
-		return "NVML's own dependencies are incomplete: reinstall the user-space driver of the same release as "
-		       "the kernel module (e.g. `sudo apt install --reinstall libnvidia-compute-<branch>`).";
-	return "Look at `dmesg | grep -iE 'nvrm|xid'` and `nvidia-smi`; in a container that worked before, "
+		return N_("NVML's own dependencies are incomplete: reinstall the user-space driver of the same release as "
+		       "the kernel module (e.g. `sudo apt install --reinstall libnvidia-compute-<branch>`).");
+	return N_("Look at `dmesg | grep -iE 'nvrm|xid'` and `nvidia-smi`; in a container that worked before, "
 	       "recreate it (a `systemctl daemon-reload` on the host can revoke its device access); otherwise "
-	       "reboot the node. `gpuwise explain nvml-init-failed` has more.";
+	       "reboot the node. `gpuwise explain nvml-init-failed` has more.");
 }
 
 /* NVML is installed and the GPUs are there, but nvmlInit refused, for a
@@ -559,7 +559,7 @@ static void rule_nvml_init_failed(gw__doctor *d)
 	/* Every NVIDIA GPU reserved for a VM: no driver to load is expected. */
 	if (gw__doc_fired(d, "gpu-bound-to-other-driver") && !strcmp(st->vendor_code_name, "DRIVER_NOT_LOADED"))
 		return;
-	gw__doc_fmt(ev, sizeof(ev), "nvmlInit returned %s (%d)%s%s", st->vendor_code_name[0] ? st->vendor_code_name : "an error",
+	gw__doc_fmt(ev, sizeof(ev), _("nvmlInit returned %s (%d)%s%s"), st->vendor_code_name[0] ? st->vendor_code_name : _("an error"),
 		    st->vendor_code, st->message[0] ? ": " : "", st->message);
 	gw__doc_add(d, "nvml-init-failed", "driver", -1, NULL, ev, nvml_init_fix(st->vendor_code_name));
 }
@@ -590,22 +590,22 @@ static void rule_bound_to_other_driver(gw__doctor *d)
 			first = g;
 		n++;
 		vfio |= !strncmp(g->driver, "vfio", 4);
-		gw__doc_cat(ev, sizeof(ev), "%s%s %s (%04x:%04x%s%s) is bound to %s, not %s", ev[0] ? "; " : "",
-			    g->vendor == GW_VENDOR_NVIDIA ? "NVIDIA GPU" : "AMD GPU", g->bus_id, g->vendor_id, g->device_id,
+		gw__doc_cat(ev, sizeof(ev), _("%s%s %s (%04x:%04x%s%s) is bound to %s, not %s"), ev[0] ? "; " : "",
+			    g->vendor == GW_VENDOR_NVIDIA ? _("NVIDIA GPU") : _("AMD GPU"), g->bus_id, g->vendor_id, g->device_id,
 			    g->model ? " " : "", g->model ? g->model->name : "", g->driver, want);
 	}
 	if (!n)
 		return;
 	if (n == 1)
-		gw__doc_fmt(title, sizeof(title), "GPU %s is bound to %s, not to %s", first->bus_id, first->driver,
+		gw__doc_fmt(title, sizeof(title), _("GPU %s is bound to %s, not to %s"), first->bus_id, first->driver,
 			    compute_driver(first->vendor));
 	else
-		gw__doc_fmt(title, sizeof(title), "%d GPUs are bound to another kernel driver than nvidia/amdgpu", n);
-	gw__doc_fmt(fix, sizeof(fix), "%sTo give it back to this host: remove its vendor:device id from the `vfio-pci.ids=` "
+		gw__doc_fmt(title, sizeof(title), _("%d GPUs are bound to another kernel driver than nvidia/amdgpu"), n);
+	gw__doc_fmt(fix, sizeof(fix), _("%sTo give it back to this host: remove its vendor:device id from the `vfio-pci.ids=` "
 		    "kernel parameter or /etc/modprobe.d, update the initramfs and reboot; or at run time `echo %s | sudo "
 		    "tee /sys/bus/pci/devices/%s/driver/unbind` and then `echo %s | sudo tee /sys/bus/pci/drivers/%s/bind` "
-		    "(`sudo driverctl unset-override %s` when driverctl set it).",
-		    vfio ? "vfio-pci reserves a GPU for passthrough to a virtual machine: use it inside that VM. " : "",
+		    "(`sudo driverctl unset-override %s` when driverctl set it)."),
+		    vfio ? _("vfio-pci reserves a GPU for passthrough to a virtual machine: use it inside that VM. ") : "",
 		    first->bus_id, first->bus_id, first->bus_id, compute_driver(first->vendor), first->bus_id);
 	gw__doc_add(d, "gpu-bound-to-other-driver", "driver",
 		    gw__doc_usable_gpus(d) ? GW_SEVERITY_WARNING : GW_SEVERITY_ERROR, title, ev, fix);
@@ -635,11 +635,11 @@ void gw__doctor_rules_driver(gw__doctor *d)
 static void rule_clocks_throttled(gw__doctor *d)
 {
 	static const struct { unsigned bit; const char *name; } names[] = {
-		{ GW_THROTTLE_SW_POWER_CAP, "software power cap" },
-		{ GW_THROTTLE_HW_SLOWDOWN, "hardware slowdown" },
-		{ GW_THROTTLE_SW_THERMAL, "software thermal slowdown" },
-		{ GW_THROTTLE_HW_THERMAL, "hardware thermal slowdown" },
-		{ GW_THROTTLE_HW_POWER_BRAKE, "hardware power brake" },
+		{ GW_THROTTLE_SW_POWER_CAP, N_("software power cap") },
+		{ GW_THROTTLE_HW_SLOWDOWN, N_("hardware slowdown") },
+		{ GW_THROTTLE_SW_THERMAL, N_("software thermal slowdown") },
+		{ GW_THROTTLE_HW_THERMAL, N_("hardware thermal slowdown") },
+		{ GW_THROTTLE_HW_POWER_BRAKE, N_("hardware power brake") },
 	};
 
 	for (int i = 0; i < d->ndev; i++) {
@@ -649,23 +649,23 @@ static void rule_clocks_throttled(gw__doctor *d)
 		if (!d->have_sample[i] || !GW_VALID(s->throttle_reasons) || !(s->throttle_reasons.v & SLOWDOWN))
 			continue;
 		dev_label(dev(d, i), l, sizeof(l));
-		gw__doc_fmt(ev, sizeof(ev), "%s: active reasons 0x%llx:", l, (unsigned long long)s->throttle_reasons.v);
+		gw__doc_fmt(ev, sizeof(ev), _("%s: active reasons 0x%llx:"), l, (unsigned long long)s->throttle_reasons.v);
 		for (size_t k = 0; k < GW_ARRAY_SIZE(names); k++)
 			if (s->throttle_reasons.v & names[k].bit)
-				gw__doc_cat(ev, sizeof(ev), " %s;", names[k].name);
+				gw__doc_cat(ev, sizeof(ev), _(" %s;"), gw_translate(names[k].name));
 		if (GW_VALID(s->sm_clock) && GW_VALID(dev(d, i)->max_sm_clock))
-			gw__doc_cat(ev, sizeof(ev), " SM clock %llu of %llu MHz;", (unsigned long long)s->sm_clock.v,
+			gw__doc_cat(ev, sizeof(ev), _(" SM clock %llu of %llu MHz;"), (unsigned long long)s->sm_clock.v,
 				    (unsigned long long)dev(d, i)->max_sm_clock.v);
 		if (GW_VALID(s->temperature))
-			gw__doc_cat(ev, sizeof(ev), " %.0f °C;", s->temperature.v);
+			gw__doc_cat(ev, sizeof(ev), _(" %.0f °C;"), s->temperature.v);
 		if (GW_VALID(s->power_draw) && GW_VALID(s->power_limit))
-			gw__doc_cat(ev, sizeof(ev), " %.0f of %.0f W", s->power_draw.v, s->power_limit.v);
+			gw__doc_cat(ev, sizeof(ev), _(" %.0f of %.0f W"), s->power_draw.v, s->power_limit.v);
 		gw__doc_add(d, "clocks-throttled", "live", -1, NULL, ev,
 			    (s->throttle_reasons.v & (GW_THROTTLE_SW_THERMAL | GW_THROTTLE_HW_THERMAL | GW_THROTTLE_HW_SLOWDOWN))
-				    ? "Improve cooling (airflow, fan curve, dust, ambient temperature) and check the power "
-				      "supply; watch `nvidia-smi -q -d PERFORMANCE,TEMPERATURE`."
-				    : "The GPU is at its power limit: expected under full load; if it is lower than the "
-				      "board's default, raise it with `sudo nvidia-smi -pl <watts>`.");
+				    ? N_("Improve cooling (airflow, fan curve, dust, ambient temperature) and check the power "
+				      "supply; watch `nvidia-smi -q -d PERFORMANCE,TEMPERATURE`.")
+				    : N_("The GPU is at its power limit: expected under full load; if it is lower than the "
+				      "board's default, raise it with `sudo nvidia-smi -pl <watts>`."));
 	}
 }
 
@@ -692,8 +692,8 @@ static void rule_memory_held(gw__doctor *d)
 				continue;
 			others += pl[k].used_memory.v;
 			nothers++;
-			gw__doc_cat(ev, sizeof(ev), " pid %u (%s, %s) %.1f GiB;", pl[k].pid,
-				    pl[k].user[0] ? pl[k].user : "user unknown", pl[k].command[0] ? pl[k].command : "?",
+			gw__doc_cat(ev, sizeof(ev), _(" pid %u (%s, %s) %.1f GiB;"), pl[k].pid,
+				    pl[k].user[0] ? pl[k].user : _("user unknown"), pl[k].command[0] ? pl[k].command : "?",
 				    (double)pl[k].used_memory.v / (1024.0 * 1024 * 1024));
 		}
 		gw_processes_free(pl);
@@ -701,7 +701,7 @@ static void rule_memory_held(gw__doctor *d)
 			continue;
 		gw__doc_fmt(a, sizeof(a), "%.1f GiB", (double)others / (1024.0 * 1024 * 1024));
 		gw__doc_fmt(b, sizeof(b), "%.1f GiB", (double)di->memory_total.v / (1024.0 * 1024 * 1024));
-		gw__doc_cat(ev, sizeof(ev), " %s of %s held by other users' processes", a, b);
+		gw__doc_cat(ev, sizeof(ev), _(" %s of %s held by other users' processes"), a, b);
 		gw__doc_add(d, "gpu-memory-held-by-other-processes", "live", -1, NULL, ev,
 			    "Pick a free GPU with `CUDA_VISIBLE_DEVICES=<index>` (see `gpuwise list`), or ask the "
 			    "owners (or the scheduler) to free this one.");
@@ -723,8 +723,8 @@ static void rule_exclusive_busy(gw__doctor *d)
 			continue;
 		}
 		dev_label(dev(d, i), l, sizeof(l));
-		gw__doc_fmt(ev, sizeof(ev), "%s: compute mode exclusive-process, held by pid %u (%s)", l, pl[0].pid,
-			 pl[0].command[0] ? pl[0].command : "command unknown");
+		gw__doc_fmt(ev, sizeof(ev), _("%s: compute mode exclusive-process, held by pid %u (%s)"), l, pl[0].pid,
+			 pl[0].command[0] ? pl[0].command : _("command unknown"));
 		gw_processes_free(pl);
 		gw__doc_add(d, "exclusive-process-busy", "live", -1, NULL, ev,
 			    "Use another GPU (`CUDA_VISIBLE_DEVICES=<free index>`), wait for the holder to finish, or "
@@ -753,7 +753,7 @@ static void rule_container_without_gpu(gw__doctor *d)
 	for (int i = 0; i < d->ndev; i++)
 		if (dev(d, i)->health == GW_HEALTH_OK)
 			return;
-	gw__doc_fmt(ev, sizeof(ev), "inside a %s container; no /dev/nvidia*, /proc/driver/nvidia or /dev/kfd", s->container_kind);
+	gw__doc_fmt(ev, sizeof(ev), _("inside a %s container; no /dev/nvidia*, /proc/driver/nvidia or /dev/kfd"), s->container_kind);
 	if (s->nvidia_visible_set)
 		gw__doc_cat(ev, sizeof(ev), "; NVIDIA_VISIBLE_DEVICES=%s", s->nvidia_visible_devices);
 	gw__doc_add(d, "container-without-gpu", "environment", -1, NULL, ev,
@@ -786,10 +786,10 @@ static void rule_no_usable_gpu(gw__doctor *d)
 		const gw_probe_pci_gpu *g = &d->p->gpus[i];
 
 		intel_only &= g->vendor == GW_VENDOR_INTEL;
-		gw__doc_cat(ev, sizeof(ev), "%s%s %s %04x:%04x%s%s, driver %s", ev[0] ? "; " : "",
+		gw__doc_cat(ev, sizeof(ev), _("%s%s %s %04x:%04x%s%s, driver %s"), ev[0] ? "; " : "",
 			    g->vendor == GW_VENDOR_NVIDIA ? "NVIDIA" : g->vendor == GW_VENDOR_AMD ? "AMD" :
 			    g->vendor == GW_VENDOR_INTEL ? "Intel" : "GPU", g->bus_id, g->vendor_id, g->device_id,
-			    g->model ? " " : "", g->model ? g->model->name : "", g->driver[0] ? g->driver : "none");
+			    g->model ? " " : "", g->model ? g->model->name : "", g->driver[0] ? g->driver : _("none"));
 	}
 	for (int i = 0; i < d->ndev; i++) {
 		const gw_device_info *di = dev(d, i);
@@ -797,17 +797,17 @@ static void rule_no_usable_gpu(gw__doctor *d)
 		intel_only &= di->vendor == GW_VENDOR_INTEL;
 		if (di->health != GW_HEALTH_OK)
 			gw__doc_cat(ev, sizeof(ev), "%sGPU %d (%s): %s%s%s", ev[0] ? "; " : "", di->index,
-				    GW_VALID(di->name) ? di->name.s : "unnamed", gw_health_name(di->health),
+				    GW_VALID(di->name) ? di->name.s : _("unnamed"), gw_health_name(di->health),
 				    di->health_reason[0] ? ", " : "", di->health_reason);
 	}
-	gw__doc_cat(ev, sizeof(ev), "%sno NVIDIA or AMD GPU that its library reads", ev[0] ? "; " : "");
+	gw__doc_cat(ev, sizeof(ev), _("%sno NVIDIA or AMD GPU that its library reads"), ev[0] ? "; " : "");
 	gw__doc_add(d, "no-usable-gpu", "hardware", -1, NULL, ev,
-		    intel_only ? "CUDA and ROCm frameworks need an NVIDIA or AMD GPU; an Intel GPU needs a build for "
+		    intel_only ? N_("CUDA and ROCm frameworks need an NVIDIA or AMD GPU; an Intel GPU needs a build for "
 				 "it (PyTorch: `pip install torch --index-url https://download.pytorch.org/whl/xpu`, "
 				 "then `torch.xpu.is_available()`), which gpuwise does not check. Otherwise run on a "
-				 "machine (or VM type) with an NVIDIA or AMD GPU."
-			       : "Run `gpuwise list` to see why each GPU cannot be read, and `gpuwise explain "
-				 "no-usable-gpu`.");
+				 "machine (or VM type) with an NVIDIA or AMD GPU.")
+			       : N_("Run `gpuwise list` to see why each GPU cannot be read, and `gpuwise explain "
+				 "no-usable-gpu`."));
 }
 
 void gw__doctor_rules_final(gw__doctor *d)
