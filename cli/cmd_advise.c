@@ -27,7 +27,7 @@ struct advise_opts {
 	 * value is "given twice" like any single-valued option */
 	const char *task_s, *precision_s, *weights_s, *optimizer_s, *strategy_s, *offload_s, *attention_s;
 	int task, precision, weights, optimizer, strategy, offload, attention;
-	uint64_t batch, seq, new_tokens, grad_accum, lora_rank, gpus, target_batch;
+	uint64_t batch, seq, new_tokens, image, grad_accum, lora_rank, gpus, target_batch;
 	uint64_t params, layers, hidden, heads, kv_heads, vocab, intermediate;
 	uint64_t memory;
 	const char *gpu;
@@ -96,6 +96,8 @@ static const struct option advise_options[] = {
 	OPT_CALLBACK(0, "seq", O, seq, "N", N_("tokens per sample; for infer the prompt plus the generated tokens "
 		     "(default: 2048 for decoders, 512 otherwise, at most the model's positions)"), parse_count),
 	OPT_CALLBACK(0, "new-tokens", O, new_tokens, "N", N_("infer: tokens generated (part of --seq)"), parse_count),
+	OPT_CALLBACK(0, "image", O, image, "N", N_("vision models (ViT, DeiT, Swin, ResNet): pixels per image side "
+		     "(default: the model's image_size, 224 for the catalogue's)"), parse_count),
 	OPT_STRING(0, "precision", O, precision_s, "P", N_("fp32, tf32, amp-fp16, amp-bf16 (fp32 weights with "
 		     "autocast), fp16 or bf16 (pure half precision); default by compute capability: amp-bf16 from "
 		     "8.0, amp-fp16 on 7.x, fp32 before (infer: bf16, fp16, fp32)")),
@@ -338,6 +340,7 @@ static void options_from(gw_advise_options *r, const struct advise_opts *o)
 		r->batch = o->batch;
 	r->seq = o->seq;
 	r->new_tokens = o->new_tokens;
+	r->image = o->image;
 	if (o->grad_accum)
 		r->grad_accum = o->grad_accum;
 	r->lora_rank = o->lora_rank;
@@ -349,7 +352,8 @@ static void options_from(gw_advise_options *r, const struct advise_opts *o)
 
 static const char *kind_name(gw_model_kind k)
 {
-	return k == GW_MODEL_ENCODER ? "encoder" : k == GW_MODEL_ENCODER_DECODER ? "encoder-decoder" : "decoder";
+	return k == GW_MODEL_ENCODER ? "encoder" : k == GW_MODEL_ENCODER_DECODER ? "encoder-decoder"
+	       : k == GW_MODEL_VISION ? "vision" : "decoder";
 }
 
 /* 6738415616 → "6.74B", 4194304 → "4.19M". */
@@ -404,13 +408,18 @@ static void print_run(const gw_model *m, const gw_advise_estimate *e)
 	printf("\n%s%s", pad_cells(pad, sizeof(pad), _("Run"), 8, false), gw_advise_name("task", r->task));
 	if (r->task == GW_TASK_LORA || r->task == GW_TASK_QLORA)
 		printf(" r=%" PRIu64, r->lora_rank);
-	printf(_(", batch %" PRIu64 " × seq %" PRIu64), r->batch, r->seq);
+	if (m->kind == GW_MODEL_VISION)
+		printf(_(", batch %" PRIu64 " × %" PRIu64 "×%" PRIu64 " pixels (%" PRIu64 " positions)"), r->batch,
+		       r->image, r->image, r->seq);
+	else
+		printf(_(", batch %" PRIu64 " × seq %" PRIu64), r->batch, r->seq);
 	if (r->task == GW_TASK_INFER && r->new_tokens)
 		printf(_(" (%" PRIu64 " generated)"), r->new_tokens);
 	printf(_(", %s, weights %s"), gw_advise_name("precision", r->precision), gw_advise_name("weights", r->weights));
 	if (r->task != GW_TASK_INFER)
 		printf(", %s", gw_advise_name("optimizer", r->optimizer));
-	printf(_(", %s attention"), gw_advise_name("attention", r->attention));
+	if (m->vision != GW_VISION_RESNET)
+		printf(_(", %s attention"), gw_advise_name("attention", r->attention));
 	if (r->checkpointing)
 		printf("%s", _(", checkpointing"));
 	if (r->gpus > 1)
@@ -457,6 +466,7 @@ static void print_hardware(const gw_advise_report *rep)
 {
 	char mem[32], need[32], step[32];
 	bool infer = gw_advise_report_estimate(rep)->resolved.task == GW_TASK_INFER;
+	bool vision = gw_advise_report_model(rep)->kind == GW_MODEL_VISION;
 
 	char c1[64], c2[64], c3[64], c4[64], c5[64], c6[64];
 
@@ -468,8 +478,8 @@ static void print_hardware(const gw_advise_report *rep)
 	printf("  %-16s %s  %s %s  %s  %s  %s\n", "GPU", pad_cells(c1, sizeof(c1), _("memory"), 10, true),
 	       pad_cells(c2, sizeof(c2), _("fits"), 5, false), pad_cells(c3, sizeof(c3), _("needs"), 10, true),
 	       pad_cells(c4, sizeof(c4), _("max batch"), 9, true),
-	       pad_cells(c5, sizeof(c5), infer ? _("generation") : _("step"), 10, true),
-	       infer ? _("tokens/s generated") : _("tokens/s"));
+	       pad_cells(c5, sizeof(c5), infer && !vision ? _("generation") : _("step"), 10, true),
+	       vision ? _("images/s") : infer ? _("tokens/s generated") : _("tokens/s"));
 	for (size_t i = 0; i < gw_advise_report_hardware_count(rep); i++) {
 		const gw_advise_rank *k = gw_advise_report_hardware(rep, i);
 		snprintf(step, sizeof(step), "%.3g s", k->step_seconds);
@@ -477,7 +487,7 @@ static void print_hardware(const gw_advise_report *rep)
 		       fmt_bytes(mem, sizeof(mem), k->gpu.memory_bytes),
 		       pad_cells(c6, sizeof(c6), k->fits ? _("yes") : _("no"), 5, false),
 		       fmt_bytes(need, sizeof(need), k->estimate.peak_device_bytes), k->max_micro_batch, step,
-		       k->tokens_per_second);
+		       vision ? k->samples_per_second : k->tokens_per_second);
 	}
 }
 
@@ -593,7 +603,7 @@ static int list_models(bool json)
 	}
 	for (size_t i = 0; gw_model_catalog_at(i, &e) == 0; i++) {
 		if (!j) {
-			printf("%-20s %9s  %s\n", e.name, fmt_count(c, sizeof(c), e.params_published), e.hf);
+			printf("%-29s %9s  %s\n", e.name, fmt_count(c, sizeof(c), e.params_published), e.hf);
 			continue;
 		}
 		gw_json_object_begin(j);
@@ -628,6 +638,17 @@ static void check_usage(const struct advise_opts *o, int nargs)
 		die_usage("advise", _("--lora-rank applies to --task lora and qlora"));
 }
 
+/* --seq and --new-tokens count tokens of text; --image sizes an image. */
+static void check_inputs(const struct advise_opts *o, const gw_model *m)
+{
+	if (m->kind == GW_MODEL_VISION && (o->seq || o->new_tokens))
+		die_usage("advise", _("%s is a vision model: give --image N (pixels per side), not --seq or --new-tokens"),
+			  m->name);
+	if (m->kind != GW_MODEL_VISION && o->image)
+		die_usage("advise", _("--image applies to vision models (ViT, DeiT, Swin, ResNet); %s reads text: "
+			  "use --seq"), m->name);
+}
+
 /* Learned position tables end at max_positions: a longer --seq fails in
  * the framework, so say so (the estimate is still printed). */
 static void warn_positions(const gw_model *m, const gw_advise_options *r)
@@ -653,6 +674,7 @@ static int run_advice(const struct advise_opts *o, const gw_model *m, const char
 		error_msg(_("out of memory"));
 		return EXIT_FAIL;
 	}
+	check_inputs(o, m);
 	options_from(&base, o);
 	if (pick_targets(o, t, &n) < 0) {
 		free(t);
@@ -741,10 +763,11 @@ const struct cmd cmd_advise_def = {
 		"  gpuwise advise ./my-model/ --task infer --seq 4096 --new-tokens 512\n"
 		"  gpuwise advise bert-large-uncased --batch 32 --seq 512 --gpu V100-SXM2-16GB --target-batch 256\n"
 		"  gpuwise advise llama-3-8b --task infer --seq 4096 --new-tokens 512 --batch 8 --hardware\n"
+		"  gpuwise advise vit-base-patch16-224 --batch 64 --image 384 --gpu 'RTX 4090'\n"
 		"  gpuwise advise --params 1.3B --layers 24 --hidden 2048 --heads 16 --vocab 50304 --memory 24GiB\n"
 		"\n"
 		"MODEL is a catalogue name (--list-models) or Hugging Face id, a config.json, or a folder holding "
-		"one (model_type llama, mistral, qwen2, gemma, gpt2, bert, roberta, t5 or mt5). Estimates are a "
+		"one (model_type llama, mistral, qwen2, gemma, gpt2, bert, roberta, t5, mt5, vit, deit, swin or resnet). Estimates are a "
 		"model, not a measurement: docs/advise.md gives each term and its source."),
 	.exit_status = N_("Exit status: 0 when the run as given fits on every GPU checked (or none was found), 1 when "
 		       "it does not fit on one of them or the model cannot be read, 2 on a usage error."),

@@ -33,8 +33,19 @@ extern "C" {
 typedef enum gw_model_kind {
 	GW_MODEL_DECODER = 0,          /* GPT-style, causal LM head */
 	GW_MODEL_ENCODER = 1,          /* BERT-style, no LM head */
-	GW_MODEL_ENCODER_DECODER = 2   /* T5-style */
+	GW_MODEL_ENCODER_DECODER = 2,  /* T5-style */
+	GW_MODEL_VISION = 3            /* image classifier: ViT/DeiT/Swin (patches), ResNet (convolutions) */
 } gw_model_kind;
+
+/* How a vision model turns an image into what its layers see. */
+typedef enum gw_vision_arch {
+	GW_VISION_NONE = 0,   /* a text model */
+	GW_VISION_VIT,        /* ViT, DeiT: patches + class (and distillation) token, one width */
+	GW_VISION_SWIN,       /* Swin: windowed attention in stages that halve the side and double the width */
+	GW_VISION_RESNET      /* ResNet: convolution stages, basic or bottleneck blocks */
+} gw_vision_arch;
+
+#define GW_VISION_STAGES_MAX 8
 
 #define GW_MODEL_NAME_MAX 128
 
@@ -61,6 +72,20 @@ typedef struct gw_model {
 	uint64_t max_matrix;           /* elements of the largest linear weight */
 	uint64_t layer_params;         /* parameters of the largest layer (FSDP gathers one) */
 	uint64_t params_published;     /* catalogue only: the published count, else 0 */
+	/* vision models (kind GW_MODEL_VISION); 0 for text models */
+	gw_vision_arch vision;
+	uint64_t image_size;           /* pixels per side the config was trained at (the --image default) */
+	uint64_t patch_size;           /* ViT/DeiT/Swin: pixels per patch side; ResNet: 4 (the stem's stride) */
+	uint64_t num_channels;         /* of the input image (3) */
+	uint64_t num_labels;           /* classifier outputs (id2label entries) */
+	uint64_t extra_tokens;         /* ViT: 1 (class), DeiT: 2 (class, distillation) */
+	uint64_t window_size;          /* Swin: tokens per window side */
+	uint64_t embed_dim;            /* Swin: stage-0 width; ResNet: the stem's channels */
+	size_t num_stages;             /* Swin, ResNet */
+	uint64_t stage_depths[GW_VISION_STAGES_MAX];
+	uint64_t stage_heads[GW_VISION_STAGES_MAX];   /* Swin */
+	uint64_t stage_widths[GW_VISION_STAGES_MAX];  /* ResNet: each stage's output channels */
+	bool bottleneck;               /* ResNet: 1×1-3×3-1×1 blocks (ResNet-50 and up) */
 } gw_model;
 
 /* A catalogue model by name (case-insensitive). 0, GW_ENOTFOUND, GW_EINVAL. */
@@ -126,12 +151,13 @@ const char *gw_advise_name(const char *kind, int value);
 /* Every name of `kind`, space-separated ("train lora qlora infer"), or NULL. */
 const char *gw_advise_names(const char *kind);
 
-#define GW_ADVISE_OPTIONS_VERSION 1
+#define GW_ADVISE_OPTIONS_VERSION 2
 typedef struct gw_advise_options {
 	unsigned version;             /* GW_ADVISE_OPTIONS_VERSION */
 	gw_advise_task task;
 	uint64_t batch;               /* micro-batch per GPU */
-	uint64_t seq;                 /* tokens; for infer: prompt plus generated. 0: min(2048, max positions) */
+	uint64_t seq;                 /* tokens; for infer: prompt plus generated. 0: min(2048, max positions);
+	                               * vision models: set from the image (ViT: patches + class tokens) */
 	uint64_t new_tokens;          /* infer: generated tokens (part of seq) */
 	gw_precision precision;
 	gw_weights weights;
@@ -145,10 +171,11 @@ typedef struct gw_advise_options {
 	gw_attention attention;
 	unsigned cc_major, cc_minor;  /* the GPU's compute capability, 0.0 = unknown */
 	uint64_t gpu_memory_bytes;    /* the GPU's memory, 0 = unknown (cuBLASLt sizes by it) */
+	uint64_t image;               /* vision models: pixels per image side; 0: the model's image_size */
 } gw_advise_options;
 #define GW_ADVISE_OPTIONS_INIT { GW_ADVISE_OPTIONS_VERSION, GW_TASK_TRAIN, 1, 0, 0, GW_PRECISION_AUTO, \
 	GW_WEIGHTS_AUTO, GW_OPTIMIZER_ADAMW, 1, false, 0, 1, GW_STRATEGY_DDP, GW_OFFLOAD_NONE, \
-	GW_ATTENTION_AUTO, 0, 0, 0 }
+	GW_ATTENTION_AUTO, 0, 0, 0, 0 }
 
 /* ---- the estimate ---------------------------------------------------------- */
 
@@ -274,9 +301,12 @@ typedef struct gw_advise_rank {
 	 * 4·P for LoRA, +2·P with checkpointing) at GW_ADVISE_MFU of the peak
 	 * of the run's precision; infer: prefill plus every generated token,
 	 * each token the slower of its FLOPs and reading the weights and KV
-	 * cache at GW_ADVISE_MBU of the bandwidth */
+	 * cache at GW_ADVISE_MBU of the bandwidth; vision: the forward's
+	 * FLOPs of each image ×3 for training (×2 LoRA, +1 checkpointing) */
 	double step_seconds;
-	double tokens_per_second;     /* training: tokens processed; infer: tokens generated */
+	double tokens_per_second;     /* training: tokens processed; infer: tokens generated;
+	                               * vision: positions (samples_per_second × seq) */
+	double samples_per_second;    /* sequences or images: batch / step_seconds */
 } gw_advise_rank;
 
 /* Every spec-table GPU for run o of model m: those where it fits first,

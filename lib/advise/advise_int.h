@@ -13,6 +13,15 @@ double gw__advise_weights(const gw_model *m, const gw_advise_options *r);
 double gw__advise_gradients(const gw_model *m, const gw_advise_options *r);
 double gw__advise_optimizer(const gw_model *m, const gw_advise_options *r);
 double gw__advise_layer_activations(const gw_model *m, const gw_advise_options *r, double seq, bool cross);
+double gw__advise_layer_activations_span(const gw_model *m, const gw_advise_options *r, double seq, double span,
+					 bool cross);
+double gw__advise_act_bytes(const gw_advise_options *r);
+double gw__advise_norm_bytes(const gw_model *m, const gw_advise_options *r);
+/* Vision models (lib/advise/vision.c). */
+int gw__advise_vision_resolve(gw_advise_options *r, const gw_model *m);
+double gw__advise_vision_train(const gw_model *m, const gw_advise_options *r);
+double gw__advise_vision_infer(const gw_model *m, const gw_advise_options *r);
+double gw__advise_vision_forward_flops(const gw_model *m, const gw_advise_options *r);
 double gw__advise_kv_cache(const gw_model *m, const gw_advise_options *r);
 double gw__advise_workspace(const gw_model *m, const gw_advise_options *r);
 

@@ -7,6 +7,7 @@
 
 #include "internal.h"
 #include "gpuwise/advise.h"
+#include "advise/advise_int.h"
 
 /* Peak FLOP/s for the run's precision; a type the GPU lacks (bf16 before
  * Ampere) runs at its FP32 rate. */
@@ -42,13 +43,24 @@ static void times(gw_advise_rank *k, const gw_model *m, const gw_advise_estimate
 	double flops = GW_ADVISE_MFU * peak_flops(&k->gpu, r->precision);
 	double bw = GW_ADVISE_MBU * (double)k->gpu.bandwidth_bytes_per_s, b = (double)r->batch;
 
-	k->step_seconds = k->tokens_per_second = 0;
+	k->step_seconds = k->tokens_per_second = k->samples_per_second = 0;
 	if (flops <= 0 || bw <= 0)
 		return;
+	if (m->kind == GW_MODEL_VISION) {
+		/* per image: the forward's FLOPs, ×3 with the backward (×2 for
+		 * LoRA, +1 when checkpointing recomputes the forward) */
+		double fwd = gw__advise_vision_forward_flops(m, r);
+		double mult = r->task == GW_TASK_INFER ? 1 : (r->task == GW_TASK_TRAIN ? 3 : 2) + (r->checkpointing ? 1 : 0);
+		k->step_seconds = b * fwd * mult / flops;
+		k->samples_per_second = b / k->step_seconds;
+		k->tokens_per_second = k->samples_per_second * (double)r->seq;
+		return;
+	}
 	if (r->task != GW_TASK_INFER) {
 		double tokens = b * (double)r->seq;
 		k->step_seconds = tokens * train_flops_per_token(m, r) / flops;
 		k->tokens_per_second = tokens / k->step_seconds;
+		k->samples_per_second = b / k->step_seconds;
 		return;
 	}
 	/* Inference: the prompt in one pass, then one token at a time. */
@@ -58,6 +70,7 @@ static void times(gw_advise_rank *k, const gw_model *m, const gw_advise_estimate
 	double t_token = t_flops > t_bytes ? t_flops : t_bytes;
 	k->step_seconds = 2.0 * (double)m->params * b * prompt / flops + gen * t_token;
 	k->tokens_per_second = b / t_token;
+	k->samples_per_second = b / k->step_seconds;
 }
 
 static int by_rank(const void *a, const void *b)

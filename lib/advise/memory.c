@@ -146,6 +146,8 @@ static int resolve(gw_advise_options *r, const gw_model *m, const gw_advise_opti
 		return gw__error_set(GW_EINVAL, "advise options version %u (this library has %u)", o->version,
 				     GW_ADVISE_OPTIONS_VERSION);
 	*r = *o;
+	if (m->kind == GW_MODEL_VISION && (rc = gw__advise_vision_resolve(r, m)) < 0)
+		return rc;
 	if (!r->seq)
 		r->seq = default_seq(m);
 	if (!r->lora_rank)
@@ -177,8 +179,9 @@ static int resolve(gw_advise_options *r, const gw_model *m, const gw_advise_opti
 				     "nf4-dq or gptq4), not %s", WEIGHTS[r->weights]);
 	if (r->offload == GW_OFFLOAD_PARAMS && r->strategy != GW_STRATEGY_ZERO3 && r->strategy != GW_STRATEGY_FSDP)
 		return gw__error_set(GW_EINVAL, "--offload params needs --strategy zero3 or fsdp");
-	if (r->attention == GW_ATTENTION_AUTO)   /* transformers' default: SDPA where the model has it (not T5) */
-		r->attention = m->kind == GW_MODEL_ENCODER_DECODER ? GW_ATTENTION_EAGER : GW_ATTENTION_SDPA;
+	if (r->attention == GW_ATTENTION_AUTO)   /* transformers' default: SDPA where the model has it (not T5, Swin) */
+		r->attention = m->kind == GW_MODEL_ENCODER_DECODER || m->vision == GW_VISION_SWIN ? GW_ATTENTION_EAGER
+												   : GW_ATTENTION_SDPA;
 	return 0;
 }
 
@@ -202,7 +205,7 @@ double gw__advise_weight_bytes(gw_weights w)
 
 /* Bytes of one activation element: 4 in fp32/tf32, 2 under autocast or
  * in half precision. */
-static double act_bytes(const gw_advise_options *r)
+double gw__advise_act_bytes(const gw_advise_options *r)
 {
 	return r->precision == GW_PRECISION_FP32 || r->precision == GW_PRECISION_TF32 ? 4 : 2;
 }
@@ -311,7 +314,7 @@ double gw__advise_optimizer(const gw_model *m, const gw_advise_options *r)
  * the RMSNorm of the Llama family (transformers' LlamaRMSNorm, LitGPT's
  * RMSNorm) upcasts its input with .float() and keeps that fp32 copy for
  * backward. Otherwise the norm keeps its input in the activation type. */
-static double norm_bytes(const gw_model *m, const gw_advise_options *r)
+double gw__advise_norm_bytes(const gw_model *m, const gw_advise_options *r)
 {
 	static const char *const rms_upcast[] = { "llama", "mistral", "qwen2", "gemma" };
 
@@ -320,7 +323,7 @@ static double norm_bytes(const gw_model *m, const gw_advise_options *r)
 	for (size_t i = 0; i < GW_ARRAY_SIZE(rms_upcast); i++)
 		if (!strcmp(m->model_type, rms_upcast[i]))
 			return 4;
-	return act_bytes(r);
+	return gw__advise_act_bytes(r);
 }
 
 /* One transformer layer's saved activations for backward, in bytes, after
@@ -336,20 +339,21 @@ static double norm_bytes(const gw_model *m, const gw_advise_options *r)
  * are not saved; with QLoRA they are: bitsandbytes' MatMul4Bit (and
  * MatMul8bitLt) save their input whenever the input needs a gradient
  * (bitsandbytes/autograd/_functions.py, ctx.tensors = (A, B)). */
-double gw__advise_layer_activations(const gw_model *m, const gw_advise_options *r, double s, bool cross)
+double gw__advise_layer_activations_span(const gw_model *m, const gw_advise_options *r, double s, double span,
+					 bool cross)
 {
-	double b = (double)r->batch, h = (double)m->hidden_size, e = act_bytes(r);
+	double b = (double)r->batch, h = (double)m->hidden_size, e = gw__advise_act_bytes(r);
 	double q = (double)(m->num_heads * m->head_dim), kv = (double)(m->num_kv_heads * m->head_dim);
 	double n = (double)m->num_heads, i = (double)m->intermediate_size, d = m->dropout ? 1 : 0;
-	double sb = s * b, nb = norm_bytes(m, r), att, mlp;
+	double sb = s * b, nb = gw__advise_norm_bytes(m, r), att, mlp;
 
 	att = nb * sb * h + e * sb * (h + q + kv + kv + q) + d * sb * h;
 	if (r->attention != GW_ATTENTION_EAGER)
 		att += 4 * n * sb;
 	else if (amp(r->precision))
-		att += n * s * sb * (4 + d + e);
+		att += n * span * sb * (4 + d + e);
 	else
-		att += n * s * sb * (e + d + d * e);
+		att += n * span * sb * (e + d + d * e);
 	if (r->task == GW_TASK_LORA)
 		/* A frozen linear layer needs its weight, not its input, for the
 		 * input's gradient: the MLP's input and the down projection's
@@ -360,13 +364,19 @@ double gw__advise_layer_activations(const gw_model *m, const gw_advise_options *
 	return att * (cross ? 2 : 1) + mlp;
 }
 
+/* Every token attends to all s tokens (span s): the layer of a text model. */
+double gw__advise_layer_activations(const gw_model *m, const gw_advise_options *r, double s, bool cross)
+{
+	return gw__advise_layer_activations_span(m, r, s, s, cross);
+}
+
 /* Outside the layers: the embedding output (and its dropout mask), the
  * final norm's input, and for models with an LM head the logits, their
  * fp32 copy (transformers upcasts before the loss) and the log-softmax
  * cross-entropy keeps. */
 static double outer_activations(const gw_model *m, const gw_advise_options *r, double s)
 {
-	double sb = s * (double)r->batch, h = (double)m->hidden_size, e = act_bytes(r);
+	double sb = s * (double)r->batch, h = (double)m->hidden_size, e = gw__advise_act_bytes(r);
 	double a = e * sb * h * 2 + (m->dropout ? sb * h : 0);
 
 	if (m->kind != GW_MODEL_ENCODER)
@@ -380,7 +390,7 @@ static double train_activations(const gw_model *m, const gw_advise_options *r)
 {
 	double s = (double)r->seq, L = (double)m->num_layers, D = (double)m->num_decoder_layers;
 	double enc = gw__advise_layer_activations(m, r, s, false), dec = 0, a;
-	double in = act_bytes(r) * s * (double)r->batch * (double)m->hidden_size;
+	double in = gw__advise_act_bytes(r) * s * (double)r->batch * (double)m->hidden_size;
 
 	if (m->kind == GW_MODEL_ENCODER_DECODER)
 		dec = gw__advise_layer_activations(m, r, s, true);
@@ -398,7 +408,7 @@ static double train_activations(const gw_model *m, const gw_advise_options *r)
 static double infer_activations(const gw_model *m, const gw_advise_options *r)
 {
 	double p = (double)(m->kind == GW_MODEL_DECODER ? r->seq - r->new_tokens : r->seq);
-	double b = (double)r->batch, e = act_bytes(r), h = (double)m->hidden_size;
+	double b = (double)r->batch, e = gw__advise_act_bytes(r), h = (double)m->hidden_size;
 	double q = (double)(m->num_heads * m->head_dim), kv = (double)(m->num_kv_heads * m->head_dim);
 	double att = e * p * b * (q + 2 * kv), mlp = e * p * b * (double)m->intermediate_size * (m->gated_mlp ? 3 : 2);
 
@@ -414,9 +424,9 @@ static double infer_activations(const gw_model *m, const gw_advise_options *r)
  * output's cross-attention keys and values. */
 double gw__advise_kv_cache(const gw_model *m, const gw_advise_options *r)
 {
-	double per_token = 2 * (double)(m->num_kv_heads * m->head_dim) * act_bytes(r) * (double)r->batch;
+	double per_token = 2 * (double)(m->num_kv_heads * m->head_dim) * gw__advise_act_bytes(r) * (double)r->batch;
 
-	if (r->task != GW_TASK_INFER || m->kind == GW_MODEL_ENCODER)
+	if (r->task != GW_TASK_INFER || m->kind == GW_MODEL_ENCODER || m->kind == GW_MODEL_VISION)
 		return 0;
 	if (m->kind == GW_MODEL_ENCODER_DECODER)
 		return per_token * (double)m->num_decoder_layers * (double)(r->new_tokens + r->seq);
@@ -441,7 +451,7 @@ double gw__advise_workspace(const gw_model *m, const gw_advise_options *r)
 	else
 		w = 8 * MIB + 128 * 1024 + 4 * MIB;
 	if (quantized(r->weights))
-		w += act_bytes(r) * (double)m->max_matrix;
+		w += gw__advise_act_bytes(r) * (double)m->max_matrix;
 	if (shards_params(r) && r->gpus > 1)
 		w += 2 * (double)m->layer_params * (r->weights == GW_WEIGHTS_FP32 && !amp(r->precision) ? 4 : 2);
 	return w;
@@ -470,14 +480,18 @@ int gw_advise_estimate_run(gw_advise_estimate *out, const gw_model *m, const gw_
 
 	if (!out || !m || !o)
 		return gw__error_set(GW_EINVAL, "no model or options");
-	if (!m->params || !m->hidden_size || !m->num_layers || !m->num_heads || !m->head_dim)
+	if (!m->params || !m->hidden_size || !m->num_layers || !m->num_heads || !m->head_dim ||
+	    (m->kind == GW_MODEL_VISION && (!m->image_size || !m->patch_size)))
 		return gw__error_set(GW_EINVAL, "the model has no shape (gw_model_finish)");
 	if ((rc = resolve(&r, m, o)) < 0)
 		return rc;
 	wt = gw__advise_weights(m, &r);
 	gr = gw__advise_gradients(m, &r);
 	op = gw__advise_optimizer(m, &r);
-	ac = r.task == GW_TASK_INFER ? infer_activations(m, &r) : train_activations(m, &r);
+	if (m->kind == GW_MODEL_VISION)
+		ac = r.task == GW_TASK_INFER ? gw__advise_vision_infer(m, &r) : gw__advise_vision_train(m, &r);
+	else
+		ac = r.task == GW_TASK_INFER ? infer_activations(m, &r) : train_activations(m, &r);
 	kv = gw__advise_kv_cache(m, &r);
 	ws = gw__advise_workspace(m, &r);
 	ctx = cuda_context(&r);

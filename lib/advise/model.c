@@ -27,8 +27,10 @@
 #define MAX_HEADS 65536ull
 #define MAX_INTER (1ull << 24)
 #define MAX_POSITIONS (1ull << 27)
+#define MAX_IMAGE 32768ull   /* pixels per side */
+#define MAX_CHANNELS 4096ull
 
-enum family { FAM_LLAMA, FAM_GPT2, FAM_BERT, FAM_T5 };
+enum family { FAM_LLAMA, FAM_GPT2, FAM_BERT, FAM_T5, FAM_VIT, FAM_SWIN, FAM_RESNET };
 
 struct model_type {
 	const char *name;
@@ -50,11 +52,24 @@ static const struct model_type model_types[] = {
 	{ "roberta", FAM_BERT, GW_MODEL_ENCODER, true, false },
 	{ "t5", FAM_T5, GW_MODEL_ENCODER_DECODER, true, false },
 	{ "mt5", FAM_T5, GW_MODEL_ENCODER_DECODER, false, false },
+	{ "vit", FAM_VIT, GW_MODEL_VISION, false, true },
+	{ "deit", FAM_VIT, GW_MODEL_VISION, false, true },
+	{ "swin", FAM_SWIN, GW_MODEL_VISION, false, true },
+	{ "resnet", FAM_RESNET, GW_MODEL_VISION, false, false },
 };
 
 /* Listed by DESIGN.md, not counted yet: a clear "not yet", not "unknown". */
 static const char *const planned_types[] = {
-	"phi", "falcon", "gptj", "gpt_neox", "bloom", "gpt_bigcode", "opt", "vit", "deit", "swin", "resnet",
+	"phi", "falcon", "gptj", "gpt_neox", "bloom", "gpt_bigcode", "opt",
+};
+
+struct extra {
+	enum family family;
+	bool qkv_bias;
+	uint64_t type_vocab;   /* BERT token types */
+	uint64_t buckets;      /* T5 relative-attention buckets */
+	uint64_t classifiers;  /* vision heads: 2 for DeiT with its distillation head */
+	bool abs_pos;          /* Swin: use_absolute_embeddings */
 };
 
 /* ---- counting ------------------------------------------------------------- */
@@ -229,14 +244,145 @@ static void count_t5(struct acc *a, struct acc *layer, const gw_model *m, uint64
 		*layer = dec;
 }
 
+/* A convolution's weight (out × in × k × k, no bias: every convolution of
+ * ResNet is followed by a BatchNorm) and, when bn, that BatchNorm's weight
+ * and bias (its running statistics are buffers, not parameters). Adafactor
+ * factors a 4-d weight over shape[:-1] and shape[:-2] + shape[-1:]
+ * (transformers' Adafactor._get_options/_approx_sq_grad): 2·out·in·k. */
+static void conv(struct acc *a, uint64_t out, uint64_t in, uint64_t k, bool bn)
+{
+	uint64_t n = mul(a, mul(a, out, in), k * k);
+
+	a->total = add(a, a->total, n);
+	a->factored = add(a, a->factored, mul(a, 2, mul(a, mul(a, out, in), k)));
+	if (bn)
+		vector(a, 2 * out);
+}
+
+/* The classifier(s) on top of a vision model: Linear(width, labels) with
+ * a bias each. Not a "linear" for 8/4-bit loaders (kept like an LM head). */
+static void classifier(struct acc *a, uint64_t width, uint64_t labels, uint64_t heads)
+{
+	for (uint64_t i = 0; labels && i < heads; i++) {
+		matrix(a, labels, width, false);
+		vector(a, labels);
+	}
+}
+
+/* ViT, DeiT (…ForImageClassification): the patch embedding (a p×p
+ * convolution with bias from the image's channels to h), the class token
+ * (DeiT: and the distillation token), learned positions for every patch
+ * and those tokens at the config's image size; per layer LayerNorm,
+ * q, k, v (biased unless qkv_bias is false), the biased output
+ * projection, LayerNorm, the biased GELU MLP; a final LayerNorm; the
+ * classifier (DeiT…WithTeacher: a second one for the distillation
+ * token). No pooler: the classification models build ViTModel without it. */
+static void count_vit(struct acc *a, struct acc *layer, const gw_model *m, const struct extra *x)
+{
+	uint64_t h = m->hidden_size, side = m->image_size / m->patch_size;
+
+	conv(a, h, m->num_channels, m->patch_size, false);
+	vector(a, h);
+	vector(a, mul(a, m->extra_tokens, h));
+	matrix(a, side * side + m->extra_tokens, h, false);
+	vector(layer, 2 * h);
+	attention(layer, m, x->qkv_bias, true);
+	vector(layer, 2 * h);
+	mlp(layer, m, true);
+	repeat(a, layer, m->num_layers);
+	vector(a, 2 * h);
+	classifier(a, h, m->num_labels, x->classifiers);
+}
+
+/* The shape of one Swin stage as a transformer layer: width E·2^i, the
+ * stage's heads, MLP mlp_ratio × width. */
+static gw_model swin_stage(const gw_model *m, size_t i)
+{
+	gw_model t = *m;
+
+	t.hidden_size = m->embed_dim << i;
+	t.num_heads = t.num_kv_heads = m->stage_heads[i];
+	t.head_dim = t.hidden_size / t.num_heads;
+	t.intermediate_size = m->intermediate_size << i;
+	t.gated_mlp = false;
+	return t;
+}
+
+/* Swin (SwinForImageClassification): the patch embedding (p×p convolution
+ * with bias, then LayerNorm), absolute positions only when
+ * use_absolute_embeddings; per block LayerNorm, biased q, k, v, o, the
+ * relative position bias table ((2w−1)² × heads; the index is a buffer),
+ * LayerNorm, biased MLP; between stages the patch merging (LayerNorm over
+ * 4·width, Linear 4·width → 2·width without bias); a final LayerNorm and
+ * the classifier. */
+static void count_swin(struct acc *a, struct acc *layer, const gw_model *m, const struct extra *x)
+{
+	uint64_t E = m->embed_dim, side = m->image_size / m->patch_size, w2 = (2 * m->window_size - 1);
+	uint64_t F = E << (m->num_stages - 1);
+
+	conv(a, E, m->num_channels, m->patch_size, false);
+	vector(a, 3 * E);
+	if (x->abs_pos)
+		matrix(a, side * side + 1, E, false);
+	for (size_t i = 0; i < m->num_stages; i++) {
+		gw_model t = swin_stage(m, i);
+		struct acc blk = { 0 };
+		uint64_t dim = t.hidden_size;
+
+		vector(&blk, 2 * dim);
+		attention(&blk, &t, x->qkv_bias, true);
+		vector(&blk, mul(&blk, w2 * w2, t.num_heads));
+		vector(&blk, 2 * dim);
+		mlp(&blk, &t, true);
+		repeat(a, &blk, m->stage_depths[i]);
+		if (blk.total > layer->total)
+			*layer = blk;
+		if (i + 1 < m->num_stages) {
+			vector(a, 8 * dim);
+			matrix(a, 2 * dim, 4 * dim, true);
+		}
+	}
+	vector(a, 2 * F);
+	classifier(a, F, m->num_labels, 1);
+}
+
+/* ResNet (ResNetForImageClassification, as torchvision's): the stem (7×7
+ * convolution, stride 2, BatchNorm; then a max pool); per stage, blocks
+ * whose first one changes width (and, after stage 0, halves the side):
+ * bottleneck 1×1 to width/4, 3×3, 1×1 to width, or basic 3×3, 3×3, each
+ * with BatchNorm; a 1×1 convolution + BatchNorm shortcut where the width or
+ * side changes; the classifier on the pooled last width. */
+static void count_resnet(struct acc *a, struct acc *layer, const gw_model *m)
+{
+	uint64_t cin = m->embed_dim;
+
+	conv(a, m->embed_dim, m->num_channels, 7, true);
+	for (size_t s = 0; s < m->num_stages; s++) {
+		uint64_t w = m->stage_widths[s];
+		for (uint64_t j = 0; j < m->stage_depths[s]; j++) {
+			struct acc blk = { 0 };
+			bool stride = j == 0 && s > 0;
+			if (m->bottleneck) {
+				conv(&blk, w / 4, cin, 1, true);
+				conv(&blk, w / 4, w / 4, 3, true);
+				conv(&blk, w, w / 4, 1, true);
+			} else {
+				conv(&blk, w, cin, 3, true);
+				conv(&blk, w, w, 3, true);
+			}
+			if (cin != w || stride)
+				conv(&blk, w, cin, 1, true);
+			repeat(a, &blk, 1);
+			if (blk.total > layer->total)
+				*layer = blk;
+			cin = w;
+		}
+	}
+	classifier(a, cin, m->num_labels, 1);
+}
+
 /* ---- shapes --------------------------------------------------------------- */
 
-struct extra {
-	enum family family;
-	bool qkv_bias;
-	uint64_t type_vocab;   /* BERT token types */
-	uint64_t buckets;      /* T5 relative-attention buckets */
-};
 
 static int check_range(const char *what, uint64_t v, uint64_t lo, uint64_t hi)
 {
@@ -246,10 +392,79 @@ static int check_range(const char *what, uint64_t v, uint64_t lo, uint64_t hi)
 	return 0;
 }
 
+/* A vision model's shape: image, patches, stages, widths; the layer fields
+ * the memory model reads (hidden size, heads, head_dim, layers) are set
+ * from them (Swin and ResNet: the last stage's). */
+static int vision_complete(gw_model *m)
+{
+	int rc;
+	uint64_t total = 0;
+
+	if ((rc = check_range("image size", m->image_size, 1, MAX_IMAGE)) ||
+	    (rc = check_range("patch size", m->patch_size, 1, m->image_size)) ||
+	    (rc = check_range("image channels", m->num_channels, 1, MAX_CHANNELS)) ||
+	    (rc = check_range("number of labels", m->num_labels, 0, MAX_VOCAB)))
+		return rc;
+	if (m->vision == GW_VISION_VIT) {
+		if (!m->intermediate_size)
+			m->intermediate_size = 4 * m->hidden_size;
+		m->num_kv_heads = m->num_heads;
+		if ((rc = check_range("hidden size", m->hidden_size, 1, MAX_HIDDEN)) ||
+		    (rc = check_range("number of layers", m->num_layers, 1, MAX_LAYERS)) ||
+		    (rc = check_range("number of attention heads", m->num_heads, 1, MAX_HEADS)) ||
+		    (rc = check_range("intermediate size", m->intermediate_size, 1, MAX_INTER)))
+			return rc;
+		if (m->hidden_size % m->num_heads)
+			return gw__error_set(GW_EINVAL, "hidden size %llu is not a multiple of %llu heads",
+					     (unsigned long long)m->hidden_size, (unsigned long long)m->num_heads);
+		m->head_dim = m->hidden_size / m->num_heads;
+		return 0;
+	}
+	if ((rc = check_range("number of stages", m->num_stages, 1, GW_VISION_STAGES_MAX)) ||
+	    (rc = check_range("embedding width", m->embed_dim, 1, MAX_HIDDEN)))
+		return rc;
+	for (size_t i = 0; i < m->num_stages; i++) {
+		uint64_t width = m->vision == GW_VISION_SWIN ? m->embed_dim << i : m->stage_widths[i];
+		if ((rc = check_range("stage depth", m->stage_depths[i], 1, MAX_LAYERS)) ||
+		    (rc = check_range("stage width", width, 1, MAX_HIDDEN)))
+			return rc;
+		total += m->stage_depths[i];
+		if (m->vision == GW_VISION_RESNET) {
+			if (m->bottleneck && width % 4)
+				return gw__error_set(GW_EINVAL, "a bottleneck stage's width (%llu) must be a multiple of 4",
+						     (unsigned long long)width);
+			continue;
+		}
+		if ((rc = check_range("stage heads", m->stage_heads[i], 1, MAX_HEADS)) < 0)
+			return rc;
+		if (width % m->stage_heads[i])
+			return gw__error_set(GW_EINVAL, "stage %zu: width %llu is not a multiple of %llu heads", i + 1,
+					     (unsigned long long)width, (unsigned long long)m->stage_heads[i]);
+	}
+	m->num_layers = total;
+	if (m->vision == GW_VISION_SWIN) {
+		if ((rc = check_range("window size", m->window_size, 1, MAX_IMAGE)) ||
+		    (rc = check_range("intermediate size", m->intermediate_size, 1, MAX_INTER >> (m->num_stages - 1))))
+			return rc;
+		m->hidden_size = m->embed_dim << (m->num_stages - 1);
+		m->num_heads = m->num_kv_heads = m->stage_heads[m->num_stages - 1];
+		m->head_dim = m->hidden_size / m->num_heads;
+	} else {
+		m->hidden_size = m->stage_widths[m->num_stages - 1];
+		m->num_heads = m->num_kv_heads = 1;
+		m->head_dim = m->hidden_size;
+		m->intermediate_size = m->hidden_size;
+	}
+	return 0;
+}
+
 /* Fill the defaults a shape leaves at 0, then check every size. */
 static int shape_complete(gw_model *m)
 {
 	int rc;
+
+	if (m->kind == GW_MODEL_VISION)
+		return vision_complete(m);
 
 	if (m->num_heads && !m->head_dim) {
 		if (m->hidden_size % m->num_heads)
@@ -276,7 +491,7 @@ static int shape_complete(gw_model *m)
 	if (m->num_heads % m->num_kv_heads)
 		return gw__error_set(GW_EINVAL, "%llu attention heads are not a multiple of %llu key/value heads",
 				     (unsigned long long)m->num_heads, (unsigned long long)m->num_kv_heads);
-	if ((unsigned)m->kind > GW_MODEL_ENCODER_DECODER)
+	if ((unsigned)m->kind > GW_MODEL_ENCODER_DECODER)   /* a vision shape comes from config.json */
 		return gw__error_set(GW_EINVAL, "unknown model kind %d", (int)m->kind);
 	return 0;
 }
@@ -290,6 +505,9 @@ static int count(gw_model *m, const struct extra *x)
 	case FAM_GPT2: count_gpt2(&a, &layer, m); break;
 	case FAM_BERT: count_bert(&a, &layer, m, x->type_vocab); break;
 	case FAM_T5: count_t5(&a, &layer, m, x->buckets); break;
+	case FAM_VIT: count_vit(&a, &layer, m, x); break;
+	case FAM_SWIN: count_swin(&a, &layer, m, x); break;
+	case FAM_RESNET: count_resnet(&a, &layer, m); break;
 	}
 	if (a.overflow || layer.overflow)
 		return gw__error_set(GW_EINVAL, "the parameter count overflows 64 bits");
@@ -304,7 +522,7 @@ static int count(gw_model *m, const struct extra *x)
 
 int gw_model_finish(gw_model *m)
 {
-	struct extra x = { FAM_GPT2, false, 0, 32 };
+	struct extra x = { FAM_GPT2, false, 0, 32, 1, false };
 	uint64_t given;
 	int rc;
 
@@ -435,10 +653,158 @@ static const char *const K_TYPES[] = { "type_vocab_size", NULL };
 static const char *const K_DEC[] = { "num_decoder_layers", NULL };
 static const char *const K_BUCKETS[] = { "relative_attention_num_buckets", NULL };
 
+/* A list of stage sizes ("depths", "num_heads", "hidden_sizes"): 1 to 8
+ * whole numbers from 1 to max. */
+static int get_list(const gw_jv *root, const char *key, uint64_t max, uint64_t *out, size_t *n)
+{
+	const gw_jv *v = gw_jv_get(root, key);
+	size_t len = v ? gw_jv_len(v) : 0;
+	int64_t x;
+
+	if (!v || v->type == GW_JV_NULL)
+		return *n ? 0 : gw__error_set(GW_EPARSE, "config.json has no \"%s\"", key);
+	if (v->type != GW_JV_ARRAY || len < 1 || len > GW_VISION_STAGES_MAX)
+		return gw__error_set(GW_EPARSE, "config.json line %d: \"%s\" must be a list of 1 to %d numbers", v->line,
+				     key, GW_VISION_STAGES_MAX);
+	if (*n && len != *n)
+		return gw__error_set(GW_EPARSE, "config.json line %d: \"%s\" has %zu stages, not %zu", v->line, key,
+				     len, *n);
+	for (size_t i = 0; i < len; i++)
+		if (gw_jv_int64(gw_jv_at(v, i), &x) < 0 || x < 1 || (uint64_t)x > max)
+			return gw__error_set(GW_EPARSE, "config.json line %d: \"%s\" must hold whole numbers from 1 to %llu",
+					     v->line, key, (unsigned long long)max);
+		else
+			out[i] = (uint64_t)x;
+	*n = len;
+	return 0;
+}
+
+/* The classifier's outputs: "num_labels", else the entries of "id2label",
+ * else transformers' default of 2. */
+static int get_labels(const gw_jv *root, uint64_t *out)
+{
+	static const char *const K_LABELS[] = { "num_labels", NULL };
+	const gw_jv *ids = gw_jv_get(root, "id2label");
+
+	*out = 2;
+	if (ids && ids->type != GW_JV_NULL) {
+		if (ids->type != GW_JV_OBJECT)
+			return gw__error_set(GW_EPARSE, "config.json line %d: \"id2label\" must be an object", ids->line);
+		*out = gw_jv_len(ids);
+	}
+	return get_size(root, K_LABELS, MAX_VOCAB, false, out);
+}
+
+/* Whether "architectures" names cls. */
+static bool has_architecture(const gw_jv *root, const char *cls)
+{
+	const gw_jv *v = gw_jv_get(root, "architectures");
+
+	for (size_t i = 0; v && v->type == GW_JV_ARRAY && i < gw_jv_len(v); i++) {
+		const char *s = gw_jv_str(gw_jv_at(v, i));
+		if (s && !strcmp(s, cls))
+			return true;
+	}
+	return false;
+}
+
+static const char *const K_IMAGE[] = { "image_size", NULL };
+static const char *const K_PATCH[] = { "patch_size", NULL };
+static const char *const K_CHANNELS[] = { "num_channels", NULL };
+static const char *const K_EMBED[] = { "embed_dim", "embedding_size", NULL };
+static const char *const K_WINDOW[] = { "window_size", NULL };
+
+/* mlp_ratio (Swin): a number from 0 (exclusive) to 64; MLP width
+ * int(mlp_ratio × width), as SwinIntermediate builds it. */
+static int get_mlp_ratio(const gw_jv *root, gw_model *m)
+{
+	const gw_jv *v = gw_jv_get(root, "mlp_ratio");
+	double r = 4.0;
+
+	if (v && v->type != GW_JV_NULL) {
+		if (v->type != GW_JV_NUMBER || !(v->u.num.d > 0 && v->u.num.d <= 64))
+			return gw__error_set(GW_EPARSE, "config.json line %d: \"mlp_ratio\" must be a number from 0 to 64",
+					     v->line);
+		r = v->u.num.d;
+	}
+	m->intermediate_size = (uint64_t)(r * (double)m->embed_dim);
+	return m->intermediate_size ? 0 : gw__error_set(GW_EPARSE, "config.json: \"mlp_ratio\" × \"embed_dim\" is 0");
+}
+
+/* ViT, DeiT, Swin, ResNet: transformers' config defaults for what is absent
+ * (image 224, 3 channels; ViT patch 16, Swin patch 4 and window 7, ResNet
+ * stem 64 wide, bottleneck blocks). */
+static int read_vision(const gw_jv *root, const struct model_type *t, gw_model *m, struct extra *x)
+{
+	const gw_jv *lt = gw_jv_get(root, "layer_type");
+	int rc;
+
+	m->kind = GW_MODEL_VISION;
+	x->family = t->family;
+	x->qkv_bias = t->qkv_bias;
+	x->classifiers = 1;
+	m->image_size = 224;
+	m->num_channels = 3;
+	m->patch_size = t->family == FAM_VIT ? 16 : 4;
+	if ((rc = get_size(root, K_IMAGE, MAX_IMAGE, false, &m->image_size)) ||
+	    (rc = get_size(root, K_PATCH, MAX_IMAGE, false, &m->patch_size)) ||
+	    (rc = get_size(root, K_CHANNELS, MAX_CHANNELS, false, &m->num_channels)) ||
+	    (rc = get_labels(root, &m->num_labels)) || (rc = get_bool(root, "qkv_bias", &x->qkv_bias)) ||
+	    (rc = get_dropout(root, &m->dropout)))
+		return rc;
+	if (t->family == FAM_VIT) {
+		m->vision = GW_VISION_VIT;
+		m->extra_tokens = strcmp(t->name, "deit") ? 1 : 2;
+		if (has_architecture(root, "DeiTForImageClassificationWithTeacher"))
+			x->classifiers = 2;
+		return (rc = get_size(root, K_HIDDEN, MAX_HIDDEN, true, &m->hidden_size)) ||
+		       (rc = get_size(root, K_LAYERS, MAX_LAYERS, true, &m->num_layers)) ||
+		       (rc = get_size(root, K_HEADS, MAX_HEADS, true, &m->num_heads)) ||
+		       (rc = get_size(root, K_INTER, MAX_INTER, false, &m->intermediate_size)) ? rc : 0;
+	}
+	if (t->family == FAM_SWIN) {
+		m->vision = GW_VISION_SWIN;
+		m->embed_dim = 96;
+		m->window_size = 7;
+		if ((rc = get_size(root, K_EMBED, MAX_HIDDEN, false, &m->embed_dim)) ||
+		    (rc = get_size(root, K_WINDOW, MAX_IMAGE, false, &m->window_size)) ||
+		    (rc = get_list(root, "depths", MAX_LAYERS, m->stage_depths, &m->num_stages)) ||
+		    (rc = get_list(root, "num_heads", MAX_HEADS, m->stage_heads, &m->num_stages)) ||
+		    (rc = get_bool(root, "use_absolute_embeddings", &x->abs_pos)) || (rc = get_mlp_ratio(root, m)))
+			return rc;
+		if (m->num_stages > 1 && m->embed_dim > (MAX_HIDDEN >> (m->num_stages - 1)))
+			return gw__error_set(GW_EPARSE, "config.json: \"embed_dim\" × 2^(stages − 1) is too wide");
+		return 0;
+	}
+	m->vision = GW_VISION_RESNET;
+	m->patch_size = 4;   /* the stem: stride-2 convolution, stride-2 max pool */
+	m->embed_dim = 64;
+	m->bottleneck = true;
+	if (lt && lt->type != GW_JV_NULL) {
+		const char *s = gw_jv_str(lt);
+		if (!s || (strcmp(s, "basic") && strcmp(s, "bottleneck")))
+			return gw__error_set(GW_EPARSE, "config.json line %d: \"layer_type\" must be \"basic\" or "
+					     "\"bottleneck\"", lt->line);
+		m->bottleneck = !strcmp(s, "bottleneck");
+	}
+	if ((rc = get_size(root, K_EMBED, MAX_HIDDEN, false, &m->embed_dim)) ||
+	    (rc = get_list(root, "depths", MAX_LAYERS, m->stage_depths, &m->num_stages)) ||
+	    (rc = get_list(root, "hidden_sizes", MAX_HIDDEN, m->stage_widths, &m->num_stages)))
+		return rc;
+	if (gw_jv_get(root, "downsample_in_first_stage") && ((rc = get_bool(root, "downsample_in_first_stage",
+									       &m->tied_embeddings)) < 0 ||
+							     m->tied_embeddings))
+		return rc < 0 ? rc : gw__error_set(GW_ENOTSUP, "downsample_in_first_stage: true is not supported yet");
+	return 0;
+}
+
 static int read_shape(const gw_jv *root, const struct model_type *t, gw_model *m, struct extra *x)
 {
 	int rc;
 	const gw_jv *ff;
+
+	if (t->kind == GW_MODEL_VISION)
+		return read_vision(root, t, m, x);
 
 	m->kind = t->kind;
 	m->tied_embeddings = t->tied;

@@ -216,7 +216,8 @@ const char *gw_advise_training_arguments(char *buf, size_t n, const gw_advise_pl
 
 static const char *kind_name(gw_model_kind k)
 {
-	return k == GW_MODEL_ENCODER ? "encoder" : k == GW_MODEL_ENCODER_DECODER ? "encoder-decoder" : "decoder";
+	return k == GW_MODEL_ENCODER ? "encoder" : k == GW_MODEL_ENCODER_DECODER ? "encoder-decoder"
+	       : k == GW_MODEL_VISION ? "vision" : "decoder";
 }
 
 static void key_u64(gw_json *j, const char *k, uint64_t v)
@@ -261,6 +262,11 @@ static void json_model(gw_json *j, const gw_model *m, const char *from)
 	key_u64(j, "vocab_size", m->vocab_size);
 	key_bool(j, "gated_mlp", m->gated_mlp);
 	key_bool(j, "tied_embeddings", m->tied_embeddings);
+	gw_json_key(j, "image_size");
+	if (m->kind == GW_MODEL_VISION)
+		gw_json_uint(j, m->image_size);
+	else
+		gw_json_null(j);
 	gw_json_object_end(j);
 }
 
@@ -272,6 +278,11 @@ static void json_options(gw_json *j, const gw_advise_options *r, uint64_t target
 	key_u64(j, "batch", r->batch);
 	key_u64(j, "seq", r->seq);
 	key_u64(j, "new_tokens", r->new_tokens);
+	gw_json_key(j, "image");
+	if (r->image)
+		gw_json_uint(j, r->image);
+	else
+		gw_json_null(j);
 	key_str(j, "precision", gw_advise_name("precision", r->precision));
 	key_str(j, "weights", gw_advise_name("weights", r->weights));
 	key_str(j, "optimizer", gw_advise_name("optimizer", r->optimizer));
@@ -397,6 +408,8 @@ static void json_hardware(gw_json *j, const gw_advise_report *r)
 		gw_json_double(j, k->step_seconds, 6);
 		gw_json_key(j, "tokens_per_second");
 		gw_json_double(j, k->tokens_per_second, 1);
+		gw_json_key(j, "samples_per_second");
+		gw_json_double(j, k->samples_per_second, 3);
 		key_str(j, "source", k->gpu.source);
 		gw_json_object_end(j);
 	}

@@ -1076,7 +1076,7 @@ def doctor(deep=False, python_envs=()):
 
 # ---- advise ---------------------------------------------------------------------
 
-_ADVISE_OPTIONS = ("hardware", "task", "batch", "seq", "new_tokens", "precision", "weights", "optimizer", "grad_accum",
+_ADVISE_OPTIONS = ("hardware", "task", "batch", "seq", "new_tokens", "image", "precision", "weights", "optimizer", "grad_accum",
                    "checkpointing", "lora_rank", "gpus", "strategy", "offload", "attention",
                    "params", "layers", "hidden", "heads", "kv_heads", "vocab", "intermediate")
 _CONFIG_MAX = 16 << 20
@@ -1151,7 +1151,7 @@ def advise(model=None, *, gpu=None, memory=None, target_batch=None, **options):
     folder holding one, or a config dict; or None with params=, layers=,
     hidden=, heads=, vocab= (kv_heads=, intermediate= optional). Options as
     the command's, with underscores: task="train"|"lora"|"qlora"|"infer",
-    batch=, seq=, new_tokens=, precision=, weights=, optimizer=, grad_accum=,
+    batch=, seq=, new_tokens=, image= (vision models: pixels per side), precision=, weights=, optimizer=, grad_accum=,
     checkpointing=, lora_rank=, gpus=, strategy=, offload=, attention=.
     gpu: a spec-table name ("RTX 4090") or this machine's GPU (index or UUID);
     memory: bytes or a size string ("24GiB"); default: this machine's GPUs.

@@ -1869,7 +1869,7 @@ static int advise_options(PyObject *opts, gw_advise_options *o, gw_model *shape)
 	    opt_vocab(opts, "weights", &w) || opt_vocab(opts, "optimizer", &opt) ||
 	    opt_vocab(opts, "strategy", &strat) || opt_vocab(opts, "offload", &off) ||
 	    opt_vocab(opts, "attention", &att) || opt_u64(opts, "batch", &o->batch) ||
-	    opt_u64(opts, "seq", &o->seq) || opt_u64(opts, "new_tokens", &o->new_tokens) ||
+	    opt_u64(opts, "seq", &o->seq) || opt_u64(opts, "new_tokens", &o->new_tokens) || opt_u64(opts, "image", &o->image) ||
 	    opt_u64(opts, "grad_accum", &o->grad_accum) || opt_u64(opts, "lora_rank", &o->lora_rank) ||
 	    opt_u64(opts, "gpus", &o->gpus) || opt_u64(opts, "params", &shape->params) ||
 	    opt_u64(opts, "layers", &shape->num_layers) || opt_u64(opts, "hidden", &shape->hidden_size) ||

@@ -189,8 +189,8 @@ printf '{"model_type": "mamba", "vocab_size": 5}' >"$TMPD/mamba.json"
 run advise "$TMPD/mamba.json"
 assert_eq "$rc" 1 "unknown model_type"
 assert_contains "$err" 'unknown model_type "mamba"' "names it"
-printf '{"model_type": "swin"}' >"$TMPD/swin.json"
-run advise "$TMPD/swin.json"
+printf '{"model_type": "falcon"}' >"$TMPD/falcon.json"
+run advise "$TMPD/falcon.json"
 assert_contains "$err" "not supported yet" "a listed but uncounted type says so"
 printf '{"model_type": "gpt2", "vocab_size": 50257, "n_embd": 768, "n_layer": 999999, "n_head": 12, "n_positions": 1024}' >"$TMPD/deep.json"
 run advise "$TMPD/deep.json"
@@ -233,5 +233,23 @@ run advise gpt2 --batch 1048576 --seq 1024
 assert_eq "$rc" 0 "the largest batch still gives an answer"
 run advise gpt2 --seq 4096
 assert_contains "$err" "longer than the 1024 positions" "learned positions warn"
+
+# Vision models: --image sets the positions; --seq is for text, --image for images.
+run advise vit-base-patch16-224 --image 384 --batch 8 --memory 24GiB
+assert_eq "$rc" 0 "ViT at 384 px"
+assert_contains "$out" "384×384 pixels (577 positions)" "patches + class token"
+assert_contains "$out" "86567656, as published" "exact count"
+run advise resnet-50 --batch 8 --memory 24GiB --json
+assert_contains "$out" '"kind": "vision"' "vision kind"
+run advise vit-base-patch16-224 --seq 100
+assert_eq "$rc" 2 "--seq on a vision model"
+assert_contains "$err" "--image" "points to --image"
+run advise gpt2 --image 224
+assert_eq "$rc" 2 "--image on a text model"
+run advise resnet-50 --task lora
+assert_eq "$rc" 1 "LoRA on a CNN"
+assert_contains "$err" "LoRA" "says why"
+run advise vit-base-patch16-224 --image 8
+assert_eq "$rc" 1 "image smaller than a patch"
 
 finish

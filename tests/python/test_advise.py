@@ -55,7 +55,7 @@ def test_models_and_errors(tmp_path):
                                  task="infer", memory="24GiB")["model"]["params"]}
         errs = []
         for call in (lambda: g.advise("nosuch"), lambda: g.advise(os.path.join(d, "bad.json")),
-                     lambda: g.advise({"model_type": "vit"}), lambda: g.advise("gpt2", task="fly"),
+                     lambda: g.advise({"model_type": "falcon"}), lambda: g.advise("gpt2", task="fly"),
                      lambda: g.advise("gpt2", batch=0), lambda: g.advise("gpt2", gpu="99"),
                      lambda: g.advise(params=5), lambda: g.advise("gpt2", bogus=1),
                      lambda: g.advise("gpt2", batch="4")):
@@ -71,3 +71,17 @@ def test_models_and_errors(tmp_path):
     assert out["errors"] == ["DeviceNotFoundError", "ParseError", "NotSupportedError", "InvalidArgumentError",
                              "InvalidArgumentError", "DeviceNotFoundError", "InvalidArgumentError", "TypeError",
                              "TypeError"]
+
+
+def test_advise_vision_image():
+    """image= sets a vision model's positions; the JSON reports the image and the model's own size."""
+    out, _ = run_py("h100-8x", """
+        import gpuwise as g
+        a = g.advise("vit-base-patch16-224", image=384, batch=4, memory="24GiB")
+        b = g.advise("resnet-50", batch=4, memory="24GiB", hardware=True)
+        out = {"seq": a["options"]["seq"], "image": a["options"]["image"], "size": a["model"]["image_size"],
+               "kind": a["model"]["kind"], "params": b["model"]["params"],
+               "ips": b["hardware"][0]["samples_per_second"] > 0, "text_image": g.advise("gpt2", memory="24GiB")["options"]["image"]}
+    """)
+    assert out == {"seq": 577, "image": 384, "size": 224, "kind": "vision", "params": 25557032, "ips": True,
+                   "text_image": None}

@@ -130,8 +130,10 @@ static void test_config_errors(void)
 
 	CHECK_INT(config_error("{\"model_type\":\"mamba\"}"), GW_ENOTSUP);
 	CHECK(strstr(gw_error_last(), "mamba") && strstr(gw_error_last(), "llama"));
-	CHECK_INT(config_error("{\"model_type\":\"vit\"}"), GW_ENOTSUP);
+	CHECK_INT(config_error("{\"model_type\":\"falcon\"}"), GW_ENOTSUP);
 	CHECK(strstr(gw_error_last(), "not supported yet") != NULL);
+	CHECK_INT(config_error("{\"model_type\":\"vit\"}"), GW_EPARSE);   /* counted now: hidden_size is missing */
+	CHECK(strstr(gw_error_last(), "hidden_size") != NULL);
 	CHECK_INT(config_error("{\"model_type\":\"llama\""), GW_EPARSE);
 	CHECK_INT(config_error(""), GW_EPARSE);
 	CHECK_INT(config_error("[1,2]"), GW_EPARSE);
@@ -724,9 +726,198 @@ static void test_hardware(void)
 	CHECK_INT(gw_advise_hardware(&k, &n, &l, &o), GW_EINVAL);
 }
 
+/* Vision models: exact counts (the published ones, the DeiT heads, a tiny
+ * ResNet and Swin by hand), activations against hand calculations, the
+ * image size as input, and the errors. */
+static gw_advise_estimate vision_run(const gw_model *m, gw_advise_task task, uint64_t batch, uint64_t image,
+				     bool ckpt)
+{
+	gw_advise_options o = GW_ADVISE_OPTIONS_INIT;
+	gw_advise_estimate e;
+
+	o.task = task;
+	o.batch = batch;
+	o.image = image;
+	o.checkpointing = ckpt;
+	o.precision = GW_PRECISION_FP32;
+	memset(&e, 0, sizeof(e));
+	if (gw_advise_estimate_run(&e, m, &o) < 0)
+		fprintf(stderr, "vision: %s\n", gw_error_last());
+	return e;
+}
+
+static const char TINY_RESNET[] = "{\"model_type\":\"resnet\",\"embedding_size\":8,\"hidden_sizes\":[8],"
+				  "\"depths\":[1],\"layer_type\":\"basic\",\"image_size\":32,\"num_labels\":10}";
+static const char TINY_SWIN[] = "{\"model_type\":\"swin\",\"embed_dim\":4,\"depths\":[1],\"num_heads\":[1],"
+				"\"window_size\":2,\"patch_size\":2,\"image_size\":4,\"mlp_ratio\":2.0,\"num_labels\":1}";
+
+static void test_vision_counts(void)
+{
+	gw_model v = model("vit-base-patch16-224"), r = model("resnet-50"), sw = model("swin-tiny-patch4-window7-224");
+	gw_model d, d2, nb, tr, ts;
+	const char *deit = "{\"model_type\":\"deit\",\"hidden_size\":768,\"num_hidden_layers\":12,"
+			   "\"num_attention_heads\":12,\"intermediate_size\":3072,\"num_labels\":1000,"
+			   "\"architectures\":[\"DeiTForImageClassificationWithTeacher\"]}";
+	const char *deit1 = "{\"model_type\":\"deit\",\"hidden_size\":768,\"num_hidden_layers\":12,"
+			    "\"num_attention_heads\":12,\"intermediate_size\":3072,\"num_labels\":1000}";
+	const char *nobias = "{\"model_type\":\"vit\",\"hidden_size\":768,\"num_hidden_layers\":12,"
+			     "\"num_attention_heads\":12,\"intermediate_size\":3072,\"num_labels\":1000,"
+			     "\"qkv_bias\":false}";
+
+	/* The numbers (torchvision's num_params for these shapes). */
+	CHECK_INT(v.params, 86567656ull);
+	CHECK_INT(r.params, 25557032ull);
+	CHECK_INT(sw.params, 28288354ull);
+	CHECK_INT(v.kind, GW_MODEL_VISION);
+	CHECK_INT(v.vision, GW_VISION_VIT);
+	CHECK_INT(sw.vision, GW_VISION_SWIN);
+	CHECK_INT(r.vision, GW_VISION_RESNET);
+	CHECK_INT(v.extra_tokens, 1);
+	/* DeiT: + distillation token and its position (2 × 768), + the
+	 * distillation head (768 × 1000 + 1000) with the teacher. */
+	d = config(deit);
+	d2 = config(deit1);
+	CHECK_INT(d.params, 86567656ull + 2 * 768 + 769000);
+	CHECK_INT(d2.params, 86567656ull + 2 * 768);
+	CHECK_INT(d.extra_tokens, 2);
+	/* qkv_bias false: 12 layers × 3 × 768 biases fewer. */
+	nb = config(nobias);
+	CHECK_INT(nb.params, 86567656ull - 12 * 3 * 768);
+	/* A tiny ResNet: stem 8×3×7×7 + BN 16; block 2 × (8×8×3×3 + 16);
+	 * classifier 8×10 + 10. */
+	tr = config(TINY_RESNET);
+	CHECK_INT(tr.params, 1176 + 16 + 2 * (576 + 16) + 90);
+	/* A tiny Swin: patch conv 4×3×2×2 + bias 4 + LayerNorm 8; block:
+	 * LayerNorm 8, q/k/v/o 4 × (16 + 4), bias table 3² × 1 head, LayerNorm
+	 * 8, MLP 4×8 + 8 + 8×4 + 4; final LayerNorm 8; classifier 4 + 1. */
+	ts = config(TINY_SWIN);
+	CHECK_INT(ts.params, 48 + 4 + 8 + (8 + 80 + 9 + 8 + 76) + 8 + 5);
+	/* id2label decides the classifier when num_labels is absent. */
+	CHECK_INT(config("{\"model_type\":\"resnet\",\"hidden_sizes\":[64],\"depths\":[1],\"layer_type\":\"basic\","
+			 "\"id2label\":{\"0\":\"a\",\"1\":\"b\",\"2\":\"c\"}}").num_labels, 3);
+}
+
+static void test_vision_terms(void)
+{
+	gw_model v = model("vit-base-patch16-224"), tr = config(TINY_RESNET), ts = config(TINY_SWIN);
+	gw_model r50 = model("resnet-50"), sw = model("swin-tiny-patch4-window7-224");
+	gw_advise_estimate e;
+
+	/* ViT-B/16, batch 2, 224 px, fp32, SDPA, no dropout: s = 197, sb = 394.
+	 * Layer: attention 4·394·768 (norm in) + 4·394·5·768 (q-in, q, k, v,
+	 * out) + 4·12·394 (log-sum-exp) = 7,281,120; MLP 4·394·768 (norm in) +
+	 * 4·394·768 (fc1 in) + 4·394·3072·2 (fc2 in, GELU in) = 12,103,680;
+	 * × 12 layers = 232,617,600. Outside: image 4·2·3·224² = 1,204,224,
+	 * embeddings 4·394·768 = 1,210,368, final norm input 1,210,368,
+	 * classifier input 4·2·768 = 6,144. */
+	e = vision_run(&v, GW_TASK_TRAIN, 2, 0, false);
+	CHECK_INT(e.resolved.seq, 197);
+	CHECK_INT(e.resolved.attention, GW_ATTENTION_SDPA);
+	CHECK_INT(e.activations_bytes, 232617600ull + 1204224 + 1210368 + 1210368 + 6144);
+	CHECK_INT(e.kv_cache_bytes, 0);
+	/* The image decides the tokens: 384 px = 24² patches + the class token. */
+	CHECK_INT(vision_run(&v, GW_TASK_TRAIN, 1, 384, false).resolved.seq, 577);
+	/* Tiny ResNet, batch 1, 32 px, fp32: stem output 8×16² kept twice (BN
+	 * input, ReLU output) = 4096 elements; the block's two units 2 × 2 ×
+	 * 8×8² = 2048; pool indices 8×8² int64; image 4·3·32²; classifier
+	 * input 4·8. */
+	e = vision_run(&tr, GW_TASK_TRAIN, 1, 0, false);
+	CHECK_INT(e.activations_bytes, 4 * (4096 + 2048) + 8 * 512 + 4 * 3 * 1024 + 4 * 8);
+	/* With checkpointing: the block's input (8×8²) + one block recomputed. */
+	e = vision_run(&tr, GW_TASK_TRAIN, 1, 0, true);
+	CHECK_INT(e.activations_bytes, 4 * (4096 + 512 + 2048) + 8 * 512 + 4 * 3 * 1024 + 4 * 8);
+	/* Tiny Swin, batch 1, 4 px, fp32, eager (Swin has no SDPA): 2×2 patches,
+	 * one 2×2 window. Block: attention 4·4·4 + 4·4·20 + scores 1·4·4·4 =
+	 * 448; MLP 4·4·4 + 4·4·4 + 4·4·8·2 = 384. Plus image 4·3·16, patch
+	 * norm input 4·4·4, final norm input 4·4·4, classifier input 4·4. */
+	e = vision_run(&ts, GW_TASK_TRAIN, 1, 0, false);
+	CHECK_INT(e.resolved.attention, GW_ATTENTION_EAGER);
+	CHECK_INT(e.activations_bytes, 448 + 384 + 192 + 64 + 64 + 16);
+	/* Monotonic: batch, image; checkpointing saves; inference keeps less. */
+	for (size_t i = 0; i < 3; i++) {
+		const gw_model *m = i == 0 ? &v : i == 1 ? &r50 : &sw;
+		uint64_t b8 = vision_run(m, GW_TASK_TRAIN, 8, 0, false).peak_allocated_bytes;
+		CHECK(vision_run(m, GW_TASK_TRAIN, 16, 0, false).peak_allocated_bytes > b8);
+		CHECK(vision_run(m, GW_TASK_TRAIN, 8, 384, false).peak_allocated_bytes > b8);
+		CHECK(vision_run(m, GW_TASK_TRAIN, 8, 0, true).peak_allocated_bytes < b8);
+		CHECK(vision_run(m, GW_TASK_INFER, 8, 0, false).peak_allocated_bytes < b8);
+		gw_advise_estimate one = vision_run(m, GW_TASK_TRAIN, 1, 0, false);
+		CHECK(gw__advise_vision_forward_flops(m, &one.resolved) > 0);
+	}
+	/* ResNet-50 forward at 224 px: 4.09 G multiply-adds (torchvision's
+	 * GFLOPS 4.09 for ResNet50_Weights.IMAGENET1K_V1 counts multiply-adds). */
+	e = vision_run(&r50, GW_TASK_TRAIN, 1, 0, false);
+	double f = gw__advise_vision_forward_flops(&r50, &e.resolved);
+	CHECK(f > 2 * 4.0e9 && f < 2 * 4.2e9);
+	/* --hardware times an image by its FLOPs: batch × forward × 3 (forward
+	 * and backward) at 40 % of the A100's bf16 peak; images/s = batch/step. */
+	gw_advise_options o = GW_ADVISE_OPTIONS_INIT;
+	gw_advise_rank *k = NULL;
+	size_t n = 0;
+	o.batch = 32;
+	CHECK_INT(gw_advise_hardware(&k, &n, &r50, &o), 0);
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(k[i].gpu.name, "A100-SXM4-40GB"))
+			continue;
+		double want = 32 * gw__advise_vision_forward_flops(&r50, &k[i].estimate.resolved) * 3 / (GW_ADVISE_MFU * 312e12);
+		CHECK(k[i].step_seconds > want * 0.999999 && k[i].step_seconds < want * 1.000001);
+		CHECK(k[i].samples_per_second > 0.999999 * 32 / want && k[i].samples_per_second < 1.000001 * 32 / want);
+	}
+	gw_advise_ranks_free(k);
+}
+
+static void test_vision_errors(void)
+{
+	gw_model r = model("resnet-50"), v = model("vit-base-patch16-224"), m;
+	gw_advise_options o = GW_ADVISE_OPTIONS_INIT;
+	gw_advise_estimate e;
+	static const char *const bad[] = {
+		"{\"model_type\":\"swin\",\"depths\":[2,2],\"num_heads\":[3]}",                 /* stage lists differ */
+		"{\"model_type\":\"swin\",\"depths\":[1,1,1,1,1,1,1,1,1],\"num_heads\":[1,1,1,1,1,1,1,1,1]}",
+		"{\"model_type\":\"swin\",\"embed_dim\":96,\"depths\":[2],\"num_heads\":[5]}",  /* 96 % 5 */
+		"{\"model_type\":\"swin\",\"depths\":\"2,2\",\"num_heads\":[3,6]}",
+		"{\"model_type\":\"resnet\",\"hidden_sizes\":[64],\"depths\":[1],\"layer_type\":\"dense\"}",
+		"{\"model_type\":\"resnet\",\"hidden_sizes\":[66],\"depths\":[1]}",            /* bottleneck: 66 % 4 */
+		"{\"model_type\":\"resnet\",\"hidden_sizes\":[64],\"depths\":[0]}",
+		"{\"model_type\":\"vit\",\"hidden_size\":768,\"num_hidden_layers\":12,\"num_attention_heads\":12,"
+		"\"image_size\":8,\"patch_size\":16}",                                            /* patch > image */
+		"{\"model_type\":\"vit\",\"hidden_size\":768,\"num_hidden_layers\":12,\"num_attention_heads\":12,"
+		"\"id2label\":[1,2]}",
+		"{\"model_type\":\"swin\",\"depths\":[2],\"num_heads\":[3],\"mlp_ratio\":-1}",
+		"{\"model_type\":\"resnet\",\"hidden_sizes\":[64],\"depths\":[1],\"downsample_in_first_stage\":true}",
+	};
+
+	for (size_t i = 0; i < GW_ARRAY_SIZE(bad); i++) {
+		int rc = gw_model_from_config(&m, bad[i], strlen(bad[i]), NULL);
+		if (rc == 0)
+			fprintf(stderr, "accepted: %s\n", bad[i]);
+		CHECK(rc < 0);
+	}
+	o.task = GW_TASK_LORA;
+	CHECK_INT(gw_advise_estimate_run(&e, &r, &o), GW_EINVAL);
+	CHECK(strstr(gw_error_last(), "LoRA") != NULL);
+	o.task = GW_TASK_INFER;
+	o.weights = GW_WEIGHTS_NF4;
+	CHECK_INT(gw_advise_estimate_run(&e, &r, &o), GW_EINVAL);
+	o = (gw_advise_options)GW_ADVISE_OPTIONS_INIT;
+	o.image = 8;   /* smaller than a 16-pixel patch */
+	CHECK_INT(gw_advise_estimate_run(&e, &v, &o), GW_EINVAL);
+	CHECK(strstr(gw_error_last(), "--image") != NULL);
+	o.image = 1u << 20;
+	CHECK_INT(gw_advise_estimate_run(&e, &v, &o), GW_EINVAL);
+	/* LoRA on ViT adapts query and value (PEFT's targets): 12 × 2 × (768 + 768) × r. */
+	o = (gw_advise_options)GW_ADVISE_OPTIONS_INIT;
+	o.task = GW_TASK_LORA;
+	CHECK_INT(gw_advise_estimate_run(&e, &v, &o), 0);
+	CHECK_INT(e.trainable_params, 8ull * 12 * 2 * 1536);
+}
+
 int main(void)
 {
 	test_hardware();
+	test_vision_counts();
+	test_vision_terms();
+	test_vision_errors();
 	test_report();
 	test_catalogue_counts();
 	test_count_parts();

@@ -1,0 +1,284 @@
+/* Vision models for `advise`: what ViT/DeiT, Swin and ResNet keep for the
+ * backward pass at a given image size and batch, the inference peak, and
+ * the forward FLOPs of one image. docs/advise.md §5b gives every term;
+ * tests/unit/test_advise.c checks them against hand calculations.
+ *
+ * ViT and Swin layers are transformer layers (memory.c's per-layer
+ * formula, Korthikanti et al. 2022), with the tokens set by the image:
+ * (image/patch)² patches plus the class (and DeiT's distillation) token;
+ * Swin attends inside w×w windows, so its s² term becomes s·w², and each
+ * stage halves the side and doubles the width. ResNet is walked
+ * convolution by convolution. */
+#include <math.h>
+
+#include "internal.h"
+#include "gpuwise/advise.h"
+#include "advise/advise_int.h"
+
+#define MAX_IMAGE 32768ull
+
+static bool quantized(gw_weights w)
+{
+	return w >= GW_WEIGHTS_INT8;
+}
+
+/* Patches per side at stage i (Swin pads a side that is not a multiple:
+ * SwinPatchEmbeddings.maybe_pad and SwinPatchMerging.maybe_pad). */
+static double side_at(const gw_model *m, const gw_advise_options *r, size_t i)
+{
+	double side = ceil((double)r->image / (double)m->patch_size);
+
+	while (i--)
+		side = ceil(side / 2);
+	return side;
+}
+
+/* The image decides the tokens (--seq is not used): ViT (image/patch)²
+ * patches (the convolution drops a remainder) plus the extra tokens;
+ * Swin and ResNet report their first stage's positions. */
+int gw__advise_vision_resolve(gw_advise_options *r, const gw_model *m)
+{
+	uint64_t side;
+
+	if (!r->image)
+		r->image = m->image_size;
+	if (r->image < m->patch_size || r->image > MAX_IMAGE)
+		return gw__error_set(GW_EINVAL, "--image must be from %llu to %llu pixels (got %llu)",
+				     (unsigned long long)m->patch_size, MAX_IMAGE, (unsigned long long)r->image);
+	if (m->vision == GW_VISION_RESNET && (r->task == GW_TASK_LORA || r->task == GW_TASK_QLORA))
+		return gw__error_set(GW_EINVAL, "LoRA adapts attention projections; %s has none (use --task train)",
+				     m->model_type);
+	if (m->vision == GW_VISION_RESNET && quantized(r->weights))
+		return gw__error_set(GW_EINVAL, "8- and 4-bit loaders quantise linear layers; %s is convolutions "
+				     "(use --weights fp32, fp16 or bf16)", m->model_type);
+	side = m->vision == GW_VISION_VIT ? r->image / m->patch_size : (uint64_t)side_at(m, r, 0);
+	r->seq = side * side + (m->vision == GW_VISION_VIT ? m->extra_tokens : 0);
+	r->new_tokens = 0;
+	return 0;
+}
+
+/* The image as the first convolution keeps it: fp32 pixel values, or
+ * their half-precision cast under autocast / in half precision. */
+static double image_bytes(const gw_model *m, const gw_advise_options *r)
+{
+	double px = (double)r->image * (double)r->image;
+
+	return gw__advise_act_bytes(r) * (double)r->batch * (double)m->num_channels * px;
+}
+
+/* Swin stage i as a transformer layer (width, heads, MLP of that stage). */
+static gw_model stage_shape(const gw_model *m, size_t i)
+{
+	gw_model t = *m;
+
+	t.hidden_size = m->embed_dim << i;
+	t.num_heads = t.num_kv_heads = m->stage_heads[i];
+	t.head_dim = t.hidden_size / t.num_heads;
+	t.intermediate_size = m->intermediate_size << i;
+	return t;
+}
+
+/* Tokens each Swin token attends to at stage i: the window, or the whole
+ * (smaller) stage when it is no larger than one window (SwinLayer
+ * set_shift_and_window_size). The padded tokens are attended too. */
+static double swin_span(const gw_model *m, const gw_advise_options *r, size_t i, double *padded)
+{
+	double side = side_at(m, r, i), w = (double)m->window_size;
+
+	if (side <= w)
+		w = side;
+	*padded = pow(ceil(side / w) * w, 2);
+	return w * w;
+}
+
+/* ---- training ------------------------------------------------------------ */
+
+/* ViT/DeiT: every layer at s tokens (memory.c), the image the patch
+ * convolution keeps, the embedding output (and its dropout mask), the
+ * final LayerNorm's input and the classifier's input. With checkpointing,
+ * each layer's input plus one layer recomputed. */
+static double vit_train(const gw_model *m, const gw_advise_options *r)
+{
+	double s = (double)r->seq, b = (double)r->batch, e = gw__advise_act_bytes(r), h = (double)m->hidden_size;
+	double layer = gw__advise_layer_activations_span(m, r, s, s, false), L = (double)m->num_layers;
+	double outer = image_bytes(m, r) + e * s * b * h + (m->dropout ? s * b * h : 0) +
+		       gw__advise_norm_bytes(m, r) * s * b * h + e * b * h;
+
+	return (r->checkpointing ? e * s * b * h * L + layer : layer * L) + outer;
+}
+
+/* Swin: per stage depth × the block at s_i tokens of the padded grid with
+ * the window span; the patch merging after each stage but the last keeps
+ * its concatenated input for the LayerNorm and the normed copy for the
+ * reduction (norm + e bytes × s_i·b·width); the patch embedding's
+ * LayerNorm input, the final LayerNorm's input, the classifier's input. */
+static double swin_train(const gw_model *m, const gw_advise_options *r)
+{
+	double b = (double)r->batch, e = gw__advise_act_bytes(r), nb = gw__advise_norm_bytes(m, r);
+	double a = image_bytes(m, r), biggest = 0, E = (double)m->embed_dim;
+	double s0 = pow(side_at(m, r, 0), 2), last = 0;
+
+	a += nb * s0 * b * E;
+	for (size_t i = 0; i < m->num_stages; i++) {
+		gw_model t = stage_shape(m, i);
+		double padded, span = swin_span(m, r, i, &padded), dim = (double)t.hidden_size;
+		double s = pow(side_at(m, r, i), 2), blk = gw__advise_layer_activations_span(&t, r, padded, span, false);
+		double depth = (double)m->stage_depths[i];
+
+		a += r->checkpointing ? e * s * b * dim * depth : blk * depth;
+		if (blk > biggest)
+			biggest = blk;
+		if (i + 1 < m->num_stages)
+			a += (nb + e) * s * b * dim;
+		last = s * b * dim;
+	}
+	return a + (r->checkpointing ? biggest : 0) + nb * last + e * b * (double)m->hidden_size;
+}
+
+/* The walk over ResNet's convolutions. Each convolution + BatchNorm (+
+ * ReLU) keeps the BatchNorm's input (the convolution's output) and the
+ * ReLU's output, which is the next convolution's input (ReLU saves its
+ * result; BatchNorm's backward needs its input): 2 tensors of the output
+ * per unit, the block's last one included (its ReLU follows the residual
+ * addition); a shortcut keeps its BatchNorm's input. The stem's max pool
+ * keeps int64 indices. MACs = output elements × input channels × k². */
+struct walk {
+	double saved;       /* elements kept for backward, whole model */
+	double block_max;   /* elements of the largest block (checkpointing recomputes one) */
+	double inputs;      /* elements of every block's input (what checkpointing keeps) */
+	double live_max;    /* inference: largest (block input + one convolution's input and output) */
+	double macs;
+	double stem_pool;   /* max-pool output elements (its int64 indices) */
+	double stem;        /* elements the stem keeps (outside every block, so kept with checkpointing too) */
+};
+
+static void unit(struct walk *w, double *blk, double in_ch, double out_ch, double k, double side_out, double in_el,
+		 double block_in)
+{
+	double out = out_ch * side_out * side_out;
+
+	*blk += 2 * out;
+	w->macs += out * in_ch * k * k;
+	if (block_in + in_el + out > w->live_max)
+		w->live_max = block_in + in_el + out;
+}
+
+static struct walk resnet_walk(const gw_model *m, const gw_advise_options *r)
+{
+	struct walk w = { 0 };
+	double side = ceil((double)r->image / 2), cin = (double)m->embed_dim, stem = 0;
+	double C = (double)m->num_channels, px = (double)r->image * (double)r->image;
+
+	unit(&w, &stem, C, cin, 7, side, C * px, 0);
+	w.saved += stem;
+	w.stem = stem;
+	side = ceil(side / 2);
+	w.stem_pool = cin * side * side;
+	for (size_t s = 0; s < m->num_stages; s++) {
+		double width = (double)m->stage_widths[s];
+		for (uint64_t j = 0; j < m->stage_depths[s]; j++) {
+			bool stride = j == 0 && s > 0;
+			double out_side = stride ? ceil(side / 2) : side, in_el = cin * side * side, blk = 0;
+			if (m->bottleneck) {
+				double q = width / 4;
+				unit(&w, &blk, cin, q, 1, side, in_el, in_el);
+				unit(&w, &blk, q, q, 3, out_side, q * side * side, in_el);
+				unit(&w, &blk, q, width, 1, out_side, q * out_side * out_side, in_el);
+			} else {
+				unit(&w, &blk, cin, width, 3, out_side, in_el, in_el);
+				unit(&w, &blk, width, width, 3, out_side, width * out_side * out_side, in_el);
+			}
+			if (cin != width || stride) {
+				blk += width * out_side * out_side;   /* the shortcut's BatchNorm input */
+				w.macs += width * out_side * out_side * cin;
+			}
+			w.saved += blk;
+			w.inputs += in_el;
+			if (blk > w.block_max)
+				w.block_max = blk;
+			cin = width;
+			side = out_side;
+		}
+	}
+	w.macs += cin * (double)m->num_labels;
+	return w;
+}
+
+static double resnet_train(const gw_model *m, const gw_advise_options *r)
+{
+	struct walk w = resnet_walk(m, r);
+	double b = (double)r->batch, e = gw__advise_act_bytes(r);
+	double kept = r->checkpointing ? w.stem + w.inputs + w.block_max : w.saved;
+
+	return image_bytes(m, r) + e * b * kept + 8 * b * w.stem_pool + e * b * (double)m->hidden_size;
+}
+
+double gw__advise_vision_train(const gw_model *m, const gw_advise_options *r)
+{
+	switch (m->vision) {
+	case GW_VISION_SWIN: return swin_train(m, r);
+	case GW_VISION_RESNET: return resnet_train(m, r);
+	default: return vit_train(m, r);
+	}
+}
+
+/* ---- inference ----------------------------------------------------------- */
+
+/* The peak inside one layer of the forward pass, nothing kept for
+ * backward: the residual stream and its normed copy, plus the larger of
+ * attention (q, k, v; eager: the fp32 scores and their cast, span per
+ * token) and the MLP's input and activations; for ResNet the block's input
+ * alive beside one convolution's input and output. Plus the image. */
+static double layer_infer(const gw_model *t, const gw_advise_options *r, double s, double span)
+{
+	double b = (double)r->batch, e = gw__advise_act_bytes(r), h = (double)t->hidden_size;
+	double att = e * s * b * 3 * h, mlp = e * s * b * (double)t->intermediate_size * 2;
+
+	if (r->attention == GW_ATTENTION_EAGER)
+		att += (double)t->num_heads * s * span * b * (4 + e);
+	return 2 * e * s * b * h + (att > mlp ? att : mlp);
+}
+
+double gw__advise_vision_infer(const gw_model *m, const gw_advise_options *r)
+{
+	double peak = 0;
+
+	if (m->vision == GW_VISION_VIT) {
+		peak = layer_infer(m, r, (double)r->seq, (double)r->seq);
+	} else if (m->vision == GW_VISION_SWIN) {
+		for (size_t i = 0; i < m->num_stages; i++) {
+			gw_model t = stage_shape(m, i);
+			double padded, span = swin_span(m, r, i, &padded), p = layer_infer(&t, r, padded, span);
+			if (p > peak)
+				peak = p;
+		}
+	} else {
+		peak = gw__advise_act_bytes(r) * (double)r->batch * resnet_walk(m, r).live_max;
+	}
+	return peak + image_bytes(m, r);
+}
+
+/* ---- FLOPs ----------------------------------------------------------------- */
+
+/* Forward FLOPs of one image: 2 per multiply-add. ViT: 2·P per token
+ * (every weight once per token) plus attention's two s×s products
+ * (4·s²·h a layer); Swin: the same per stage with s·w² in place of s²;
+ * ResNet: the walk's convolutions and the classifier. */
+double gw__advise_vision_forward_flops(const gw_model *m, const gw_advise_options *r)
+{
+	double f = 0;
+
+	if (m->vision == GW_VISION_VIT) {
+		double s = (double)r->seq;
+		return 2 * (double)m->params * s + 4 * s * s * (double)m->hidden_size * (double)m->num_layers;
+	}
+	if (m->vision == GW_VISION_RESNET)
+		return 2 * resnet_walk(m, r).macs;
+	for (size_t i = 0; i < m->num_stages; i++) {
+		gw_model t = stage_shape(m, i);
+		double padded, span = swin_span(m, r, i, &padded), dim = (double)t.hidden_size;
+		double per_token = 2 * (4 * dim * dim + 2 * dim * (double)t.intermediate_size);
+		f += (double)m->stage_depths[i] * padded * (per_token + 4 * span * dim);
+	}
+	return f;
+}
