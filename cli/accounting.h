@@ -24,6 +24,7 @@ struct acct_job {
 	double mean_util;           /* < 0: unknown */
 	uint64_t max_memory;        /* bytes, summed over the job's GPUs */
 	double energy_j;            /* < 0: unknown */
+	const char *ended_by;       /* NULL: the job ended by itself; "idle-timeout" */
 };
 
 /* Append one job; 0, or -1 with the reason in err. */

@@ -19,7 +19,7 @@
 #include "commands.h"
 #include "output.h"
 
-enum { EXIT_GAVE_UP = 124, EXIT_RUN_FAILED = 125, EXIT_CANNOT_EXEC = 126, EXIT_NOT_FOUND = 127 };
+enum { EXIT_IDLE = 123, EXIT_GAVE_UP = 124, EXIT_RUN_FAILED = 125, EXIT_CANNOT_EXEC = 126, EXIT_NOT_FOUND = 127 };
 
 struct run_opts {
 	unsigned gpus;
@@ -29,6 +29,7 @@ struct run_opts {
 	bool no_wait;
 	double timeout;
 	const char *name;
+	double idle_timeout, idle_grace;
 };
 
 static const char *parse_gpus(void *field, const char *s)
@@ -96,6 +97,10 @@ static const struct option run_options[] = {
 	OPT_CALLBACK(0, "timeout", O, timeout, "DURATION", N_("give up (exit 124) after waiting this long in the "
 		     "queue (30s, 5m, 2h); the command itself is never timed"), parse_duration),
 	OPT_STRING(0, "name", O, name, "NAME", N_("the job's name in 'gpuwise ps' (default: the command)")),
+	OPT_CALLBACK(0, "idle-timeout", O, idle_timeout, "DURATION", N_("end the command (exit 123) once every GPU "
+		     "it leased has stayed idle (utilisation under 5 %) this long (off by default)"), parse_duration),
+	OPT_CALLBACK(0, "idle-grace", O, idle_grace, "DURATION", N_("with --idle-timeout: how long the command has "
+		     "between SIGTERM and SIGKILL (default 10s)"), parse_duration),
 	OPT_END()
 };
 #undef O
@@ -216,19 +221,23 @@ struct usage {
 	uint64_t max_memory;
 	double energy_first[GW_POOL_MAX_LEASED], energy_last[GW_POOL_MAX_LEASED];
 	bool energy_ok;
+	bool all_idle;                  /* the last sample: every GPU read, all under ACCT_IDLE_PERCENT */
 };
 
 static void usage_sample(gw_context *ctx, struct usage *u)
 {
 	uint64_t mem = 0;
 
+	u->all_idle = u->n > 0;
 	for (int i = 0; i < u->n; i++) {
 		gw_device_sample s;
 
 		if (gw_device_sample_read(ctx, u->dev[i].device, &s) < 0) {
 			u->energy_ok = false;
+			u->all_idle = false;    /* unknown is never idle */
 			continue;
 		}
+		u->all_idle &= GW_VALID(s.gpu_util) && s.gpu_util.v < ACCT_IDLE_PERCENT;
 		/* A MIG device has no utilisation of its own: its GPU's. */
 		if (GW_VALID(s.gpu_util)) {
 			u->samples[i]++;
@@ -296,31 +305,95 @@ static void account_fill(struct acct_job *a, char *uuids, size_t size, gw_lease 
 	a->energy_j = u->energy_ok && energy >= 0 ? energy : -1;
 }
 
-/* Run CMD on the lease until it ends, passing signals on and sampling. */
-static int supervise(gw_context *ctx, gw_job *job, struct usage *u, int *status)
+static double mono_s(void)
 {
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* --idle-timeout: when the GPUs' idle stretch began, and once it has lasted
+ * the timeout, when SIGTERM went to the job's process group. */
+struct idle_watch {
+	double timeout, grace;          /* timeout < 0: off */
+	double idle_since;              /* < 0: the last sample was not idle */
+	double termed;                  /* < 0: not ended for idleness (yet) */
+	bool killed;
+};
+
+static void idle_check(struct idle_watch *w, gw_job *job, const struct usage *u, uint64_t id, double now)
+{
+	if (w->timeout < 0 || w->termed >= 0)
+		return;
+	if (!u->all_idle) {
+		w->idle_since = -1;
+		return;
+	}
+	if (w->idle_since < 0)
+		w->idle_since = now;
+	if (now - w->idle_since < w->timeout)
+		return;
+	error_msg(_("job %llu: its GPUs stayed idle (under %d %% utilisation) for %.0f s: ending it (SIGTERM, "
+		    "SIGKILL after %.0f s)"), (unsigned long long)id, ACCT_IDLE_PERCENT, now - w->idle_since, w->grace);
+	w->termed = now;
+	gw_job_signal(job, SIGTERM);
+}
+
+/* After SIGTERM: SIGKILL to whatever of the group is left once the grace
+ * period is over. */
+static void idle_kill(struct idle_watch *w, gw_job *job, double now)
+{
+	if (w->termed < 0 || w->killed || now - w->termed < w->grace)
+		return;
+	w->killed = true;
+	gw_job_signal(job, SIGKILL);
+}
+
+/* The job's leader has ended after an idle SIGTERM: what it started (its
+ * process group) gets the rest of the grace period, then SIGKILL, so the
+ * lease is not kept by a straggler. */
+static void idle_reap_group(struct idle_watch *w, gw_job *job)
+{
+	while (gw_job_signal(job, 0) == 0 && !w->killed) {
+		struct timespec ts = { 0, 20 * 1000000L };
+
+		idle_kill(w, job, mono_s());
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* Run CMD on the lease until it ends, passing signals on, sampling, and
+ * ending it when --idle-timeout says so. */
+static int supervise(gw_context *ctx, gw_job *job, uint64_t id, struct usage *u, struct idle_watch *w, int *status)
+{
+	/* Samples every second, or four times per idle timeout when that is
+	 * shorter, so the job is ended within a quarter of it. */
+	double every = w->timeout >= 0 && w->timeout < 4.0 ? (w->timeout > 0.4 ? w->timeout / 4 : 0.1) : 1.0;
 	double next = 0;
 	int rc;
 
 	for (;;) {
-		struct timespec ts;
-		double now;
+		double now = mono_s();
 
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		now = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 		if (now >= next) {
 			usage_sample(ctx, u);
-			next = now + 1.0;
+			idle_check(w, job, u, id, now);
+			next = now + every;
 		}
+		idle_kill(w, job, now);
 		rc = gw_job_wait(job, (int)((next - now) * 1000) + 1, status);
 		pass_on(job);
 		if (rc != 1)
-			return rc;
+			break;
 	}
+	if (rc == 0 && w->termed >= 0)
+		idle_reap_group(w, job);
+	return rc;
 }
 
 /* Lease and run; the exit status. */
-static int lease_and_run(gw_context *ctx, gw_pool *pool, gw_pool_request *req, char **cmd)
+static int lease_and_run(gw_context *ctx, gw_pool *pool, gw_pool_request *req, struct idle_watch *w, char **cmd)
 {
 	gw_lease *lease;
 	gw_job *job;
@@ -348,15 +421,20 @@ static int lease_and_run(gw_context *ctx, gw_pool *pool, gw_pool_request *req, c
 		gw_lease_device(lease, i, &u.dev[u.n++]);
 	}
 	started = wall_s();
-	if ((rc = gw_lease_start(lease, cmd, &job)) < 0) {
+	/* With --idle-timeout the job leads its own process group, so that
+	 * ending it reaches everything it started. */
+	rc = w->timeout >= 0 ? gw_lease_start_group(lease, cmd, &job) : gw_lease_start(lease, cmd, &job);
+	if (rc < 0) {
 		error_msg("%s", gw_error_last());
 		gw_lease_release(lease);
 		return rc == GW_ENOTFOUND ? EXIT_NOT_FOUND : rc == GW_EPERM ? EXIT_CANNOT_EXEC : EXIT_RUN_FAILED;
 	}
-	rc = supervise(ctx, job, &u, &status);
+	rc = supervise(ctx, job, gw_lease_id(lease), &u, w, &status);
 	gw_job_free(job);
-	if (rc == 0)
+	if (rc == 0) {
 		account_fill(&a, uuids, sizeof(uuids), lease, req, &u, started, wall_s(), exit_of(status));
+		a.ended_by = w->termed >= 0 ? "idle-timeout" : NULL;
+	}
 	gw_lease_release(lease);
 	if (rc < 0) {
 		error_msg("%s", gw_error_last());
@@ -364,12 +442,13 @@ static int lease_and_run(gw_context *ctx, gw_pool *pool, gw_pool_request *req, c
 	}
 	if (acct_available() && acct_record(gw_pool_dir(pool), &a, err, sizeof(err)) < 0)
 		warning_msg("%s", err);
-	return exit_of(status);
+	return w->termed >= 0 ? EXIT_IDLE : exit_of(status);
 }
 
 static int cmd_run(int argc, char **argv)
 {
-	struct run_opts o = { .gpus = 1, .max_util = -1, .timeout = -1 };
+	struct run_opts o = { .gpus = 1, .max_util = -1, .timeout = -1, .idle_timeout = -1, .idle_grace = 10 };
+	struct idle_watch w;
 	gw_pool_request req = GW_POOL_REQUEST_INIT;
 	gw_context *ctx;
 	gw_pool *pool;
@@ -410,7 +489,8 @@ static int cmd_run(int argc, char **argv)
 	req.name = o.name ? o.name : cmd[0];
 	req.command = line;
 	req.cancel = &cancel_wait;
-	rc = lease_and_run(ctx, pool, &req, cmd);
+	w = (struct idle_watch){ .timeout = o.idle_timeout, .grace = o.idle_grace, .idle_since = -1, .termed = -1 };
+	rc = lease_and_run(ctx, pool, &req, &w, cmd);
 	free(line);
 	free(sel);
 	free(cmd);
@@ -439,8 +519,14 @@ const struct cmd cmd_run_def = {
 		"shared setup). CMD inherits the lock, so the GPUs are free again as soon as CMD and whatever it "
 		"started have ended, however they end (kill -9 included); no clean-up is ever needed.\n\n"
 		"Options end at CMD: what follows it is CMD's own. TERM, INT, HUP, QUIT, USR1 and USR2 sent to "
-		"gpuwise are passed on to CMD (^C from the terminal reaches CMD directly)."),
-	.exit_status = N_("Exit status: CMD's own (128+N when it died of signal N); 124 when --no-wait or --timeout "
+		"gpuwise are passed on to CMD (^C from the terminal reaches CMD directly).\n\n"
+		"With --idle-timeout, gpuwise samples the leased GPUs and ends CMD once every one of them has stayed "
+		"idle (utilisation under 5 %, as report counts it) for that long: SIGTERM to CMD's process group (CMD then leads "
+		"a group of its own, in the terminal's foreground), SIGKILL to what is left of it after --idle-grace. "
+		"It says so on stderr, the accounting log records the job as ended by idle-timeout, and the exit "
+		"status is 123. A GPU whose utilisation cannot be read never counts as idle."),
+	.exit_status = N_("Exit status: CMD's own (128+N when it died of signal N); 123 when --idle-timeout ended "
+		       "it; 124 when --no-wait or --timeout "
 		       "gave up; 125 when gpuwise failed before CMD started; 126 when CMD cannot be run, 127 when it "
 		       "is not found; 2 on a usage error."),
 };

@@ -341,13 +341,17 @@ int gw__pool_remove(const char *dir, const char *name);
 /* The program a name runs (PATH search as execvp does): 0, GW_ENOTFOUND
  * or GW_EPERM (found, not executable). */
 int gw__job_find(const char *name, char *out, size_t outsz);
-/* fork + execve with envp; the child keeps our process group and every fd
- * opened with GW__POOL_INHERIT. */
-int gw__job_start(const char *path, char *const argv[], char *const envp[], int *pid);
+/* fork + execve with envp; the child keeps every fd opened with
+ * GW__POOL_INHERIT, and our process group unless own_group (then it leads
+ * a group of its own and takes the terminal's foreground over when we had
+ * it; gw__job_terminal_back() takes it back). */
+int gw__job_start(const char *path, char *const argv[], char *const envp[], bool own_group, int *pid);
+void gw__job_terminal_back(void);
 /* Reap the job: 0 and its wait status once it has ended, 1 when it still
  * runs after timeout_ms (or a signal arrived), or an error. */
 int gw__job_wait(int pid, int timeout_ms, int *status);
-int gw__job_kill(int pid, int sig);
+/* Signal the job, or its whole process group. */
+int gw__job_kill(int pid, bool group, int sig);
 
 /* ---- /proc process resolution (lib/core/proc.c) ----------------------- */
 

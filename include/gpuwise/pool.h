@@ -98,7 +98,13 @@ void gw_lease_environment_free(char **env);
  * job inherits the lease. GW_ENOTFOUND: no such command; GW_EPERM: not
  * executable. */
 int gw_lease_start(gw_lease *lease, char *const argv[], gw_job **out);
+/* The same, but the job leads a process group of its own (taking the
+ * terminal's foreground over when the caller had it, given back by
+ * gw_job_free), so that gw_job_signal reaches everything it started. */
+int gw_lease_start_group(gw_lease *lease, char *const argv[], gw_job **out);
 int gw_job_pid(const gw_job *job);
+/* Signal the job (its whole process group when started with
+ * gw_lease_start_group; sig 0 then tells whether any of it is left). */
 int gw_job_signal(gw_job *job, int sig);
 /* 0 and the wait status once the job has ended; 1 while it runs after
  * timeout_ms, or earlier when a signal arrived (so the caller can forward

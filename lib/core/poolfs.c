@@ -253,18 +253,30 @@ int gw__job_find(const char *name, char *out, size_t outsz)
 			     name);
 }
 
-int gw__job_start(const char *path, char *const argv[], char *const envp[], int *pid_out)
+/* The terminal (our stdin) when our process group is its foreground one:
+ * a job in its own group must take the foreground over, or it would be
+ * stopped (SIGTTIN) the first time it reads. -1 when there is none. */
+static int foreground_tty(void)
+{
+	return isatty(STDIN_FILENO) && tcgetpgrp(STDIN_FILENO) == getpgrp() ? STDIN_FILENO : -1;
+}
+
+int gw__job_start(const char *path, char *const argv[], char *const envp[], bool own_group, int *pid_out)
 {
 	sigset_t all, old;
 	pid_t pid;
+	int tty = own_group ? foreground_tty() : -1;
 
-	/* No handler of ours may run in the child between fork and exec. */
+	/* No handler of ours may run in the child between fork and exec
+	 * (SIGTTOU blocked also lets the child take the terminal over). */
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &old);
 	pid = gw__sys_fork();
 	if (pid == 0) {
 		sigset_t none;
 
+		if (own_group && setpgid(0, 0) == 0 && tty >= 0)
+			tcsetpgrp(tty, getpid());
 		/* The job starts with default handlers (exec resets caught
 		 * signals) and nothing blocked, whatever our mask was. */
 		sigemptyset(&none);
@@ -272,11 +284,33 @@ int gw__job_start(const char *path, char *const argv[], char *const envp[], int 
 		gw__sys_execve(path, argv, envp);
 		_exit(errno == ENOENT ? 127 : 126);
 	}
+	/* Set from both sides, so the group exists before we signal it
+	 * (EACCES once the child has exec'd: it did it itself). */
+	if (pid > 0 && own_group)
+		setpgid(pid, pid);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (pid < 0)
 		return gw__error_set(GW_EGENERIC, "fork: %s", strerror(errno));
 	*pid_out = (int)pid;
 	return 0;
+}
+
+void gw__job_terminal_back(void)
+{
+	sigset_t ttou, old;
+
+	/* Only when a job of ours holds the foreground: we are then a
+	 * background group, and tcsetpgrp would stop us without SIGTTOU
+	 * blocked. */
+	if (!isatty(STDIN_FILENO) || tcgetpgrp(STDIN_FILENO) == getpgrp())
+		return;
+	sigemptyset(&ttou);
+	sigaddset(&ttou, SIGTTOU);
+	sigprocmask(SIG_BLOCK, &ttou, &old);
+	if (tcsetpgrp(STDIN_FILENO, getpgrp()) != 0) {
+		/* the terminal went away: nothing to give back */
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 int gw__job_wait(int pid, int timeout_ms, int *status)
@@ -313,9 +347,9 @@ int gw__job_wait(int pid, int timeout_ms, int *status)
 	}
 }
 
-int gw__job_kill(int pid, int sig)
+int gw__job_kill(int pid, bool group, int sig)
 {
 	if (pid <= 0)
 		return GW_EINVAL;
-	return gw__sys_kill(pid, sig) == 0 ? 0 : gw__error_set(GW_EGENERIC, "kill: %s", strerror(errno));
+	return gw__sys_kill(group ? -pid : pid, sig) == 0 ? 0 : gw__error_set(GW_EGENERIC, "kill: %s", strerror(errno));
 }

@@ -54,6 +54,7 @@ struct gw_lease {
 
 struct gw_job {
 	int pid;
+	bool group;     /* leads its own process group (gw_lease_start_group) */
 };
 
 /* A request as a job file holds it, ours or an earlier waiter's. */
@@ -791,7 +792,7 @@ void gw_lease_environment_free(char **env)
 	gw__free(env);
 }
 
-int gw_lease_start(gw_lease *lease, char *const argv[], gw_job **out)
+static int lease_start(gw_lease *lease, char *const argv[], bool own_group, gw_job **out)
 {
 	char path[4096], **env;
 	gw_job *job;
@@ -807,7 +808,8 @@ int gw_lease_start(gw_lease *lease, char *const argv[], gw_job **out)
 		gw__free(job);
 		return rc;
 	}
-	rc = gw__job_start(path, argv, env, &job->pid);
+	job->group = own_group;
+	rc = gw__job_start(path, argv, env, own_group, &job->pid);
 	gw_lease_environment_free(env);
 	if (rc < 0) {
 		gw__free(job);
@@ -831,6 +833,16 @@ int gw_lease_start(gw_lease *lease, char *const argv[], gw_job **out)
 	return 0;
 }
 
+int gw_lease_start(gw_lease *lease, char *const argv[], gw_job **out)
+{
+	return lease_start(lease, argv, false, out);
+}
+
+int gw_lease_start_group(gw_lease *lease, char *const argv[], gw_job **out)
+{
+	return lease_start(lease, argv, true, out);
+}
+
 int gw_job_pid(const gw_job *job)
 {
 	return job ? job->pid : -1;
@@ -838,7 +850,7 @@ int gw_job_pid(const gw_job *job)
 
 int gw_job_signal(gw_job *job, int sig)
 {
-	return job ? gw__job_kill(job->pid, sig) : GW_EINVAL;
+	return job ? gw__job_kill(job->pid, job->group, sig) : GW_EINVAL;
 }
 
 int gw_job_wait(gw_job *job, int timeout_ms, int *status)
@@ -850,6 +862,8 @@ int gw_job_wait(gw_job *job, int timeout_ms, int *status)
 
 void gw_job_free(gw_job *job)
 {
+	if (job && job->group)
+		gw__job_terminal_back();
 	gw__free(job);
 }
 

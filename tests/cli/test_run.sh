@@ -257,6 +257,78 @@ for kind, t, uuids in sorted(ev, key=lambda e: (float(e[1]), e[0] == "start")):
 PYEOF
 echo "run: 40 concurrent runs (20 x 1 GPU, 20 x 3 GPUs, 0.2 s each) on 8 GPUs: $(python3 -c "print('%.1f' % ($t1 - $t0))") s"
 
+# --- --idle-timeout ends a job whose GPUs all stayed idle -----------------------
+# Utilisation sequences advance one value per sample (the last one stays):
+# the supervisor samples 4 times per idle timeout when that is under 4 s.
+wait_for '[ "$(running_jobs)$(waiting_jobs)" = 00 ]' 10
+# idle-machine NAME GPU4-UTIL-LIST: h100-8x with GPU 4's utilisation a sequence.
+idle_machine() {
+	mkdir -p "$TMPD/$1"
+	python3 - "$MACHINES/h100-8x/machine.json" "$TMPD/$1/machine.json" "$2" <<'PYEOF'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["nvml"]["devices"][4]["utilization"]["gpu"] = json.loads(sys.argv[3])
+json.dump(m, open(sys.argv[2], "w"))
+PYEOF
+}
+acct() { python3 -c "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchall())" \
+	"$GPUWISE_POOL_DIR/accounting.sqlite" "$1"; }
+elapsed_between() { python3 -c "import sys; sys.exit(0 if $2 <= $1 < $3 else 1)"; }
+
+t0=$(now)
+run run --gpu 4 --idle-timeout 1s --name idle-victim -- sh -c 'sleep 30 & echo $! >'"$TMPD/idle-child.pid"'; wait'
+t1=$(now)
+assert_eq "$rc" 123 "--idle-timeout ends a job on an idle GPU with exit 123"
+assert_contains "$err" "stayed idle (under 5 % utilisation)" "and says so on stderr"
+checks=$((checks + 1))
+elapsed_between "$t1 - $t0" 0.9 5 || fail "--idle-timeout 1s ended the job after $t0..$t1"
+checks=$((checks + 1))
+[ "$(ps -o stat= -p "$(cat "$TMPD/idle-child.pid")" 2>/dev/null | cut -c1)" = "" ] ||
+	[ "$(ps -o stat= -p "$(cat "$TMPD/idle-child.pid")" | cut -c1)" = Z ] ||
+	fail "SIGTERM did not reach the job's child (its process group)"
+assert_eq "$(acct "SELECT ended_by, exit_status FROM jobs WHERE name = 'idle-victim'")" "[('idle-timeout', 143)]" \
+	"the accounting log records the job as ended by idle-timeout (CMD's own status: SIGTERM)"
+
+run run --gpu 0 --idle-timeout 0.5s -- sleep 2
+assert_eq "$rc" 0 "a job on a busy GPU is not ended by --idle-timeout"
+run run --gpu 0,4 --gpus 2 --idle-timeout 0.5s -- sleep 2
+assert_eq "$rc" 0 "nor one with one busy GPU among idle ones (all must be idle)"
+
+# Busy for 8 samples (2 s at 4 samples per second), then idle.
+idle_machine idle-later '[90, 90, 90, 90, 90, 90, 90, 90, 0]'
+GPUWISE_FAKE_MACHINE=$TMPD/idle-later/machine.json
+t0=$(now)
+run run --gpu 4 --idle-timeout 1s -- sleep 30
+t1=$(now)
+assert_eq "$rc" 123 "a GPU that falls idle: the job is ended"
+checks=$((checks + 1))
+elapsed_between "$t1 - $t0" 2.5 7 || fail "idle only after 2 s, yet the job ended after $t0..$t1"
+
+# Idle stretches of 3 samples (0.75 s) broken by a busy one never add up
+# to a 1 s idle timeout.
+idle_machine idle-broken "$(python3 -c 'print([0, 0, 0, 90] * 20)')"
+GPUWISE_FAKE_MACHINE=$TMPD/idle-broken/machine.json
+run run --gpu 4 --idle-timeout 1s -- sleep 3
+assert_eq "$rc" 0 "short idle stretches between busy samples do not add up"
+
+# A job that ignores SIGTERM gets SIGKILL after --idle-grace, and so does
+# what it started.
+on h100-8x
+t0=$(now)
+run run --gpu 4 --idle-timeout 0.5s --idle-grace 1s -- sh -c 'trap "" TERM; sleep 30 & echo $! >'"$TMPD/idle-child.pid"'; wait'
+t1=$(now)
+assert_eq "$rc" 123 "a job ignoring SIGTERM is still ended (exit 123)"
+checks=$((checks + 1))
+elapsed_between "$t1 - $t0" 1.4 6 || fail "SIGKILL came at $t0..$t1, not about 1 s after SIGTERM"
+assert_eq "$(acct "SELECT exit_status FROM jobs WHERE ended_by = 'idle-timeout' ORDER BY job DESC LIMIT 1")" "[(137,)]" \
+	"it died of SIGKILL"
+checks=$((checks + 1))
+[ "$(ps -o stat= -p "$(cat "$TMPD/idle-child.pid")" 2>/dev/null | cut -c1)" = "" ] ||
+	[ "$(ps -o stat= -p "$(cat "$TMPD/idle-child.pid")" | cut -c1)" = Z ] ||
+	fail "SIGKILL did not reach the job's child"
+run run --idle-timeout soon -- true
+assert_eq "$rc" 2 "a bad --idle-timeout is a usage error"
+
 # --- every process started here has ended --------------------------------------
 for p in "${STARTED[@]}"; do kill -KILL "$p" 2>/dev/null; done
 wait_for '[ -z "$(pgrep -f "$TMPD" 2>/dev/null)" ]' 5
