@@ -31,20 +31,23 @@ static const char schema[] =
 	" job INTEGER, uid INTEGER, user TEXT, name TEXT, command TEXT,"
 	" gpus INTEGER, uuids TEXT, queued REAL, started REAL, ended REAL,"
 	" exit_status INTEGER, gpu_seconds REAL, idle_gpu_seconds REAL,"
-	" mean_util REAL, max_memory_bytes INTEGER, energy_j REAL, ended_by TEXT);"
+	" mean_util REAL, max_memory_bytes INTEGER, energy_j REAL, ended_by TEXT, slurm_job TEXT);"
 	"CREATE INDEX IF NOT EXISTS jobs_ended ON jobs(ended);";
 
-/* A log made before ended_by existed gets the column (NULL in old rows);
- * two jobs adding it at once: the second's "duplicate column" is fine. */
-static void add_ended_by(sqlite3 *db)
+/* A log made before a column existed gets it (NULL in old rows); two jobs
+ * adding it at once: the second's "duplicate column" is fine. */
+static void add_column(sqlite3 *db, const char *name)
 {
+	char sql[128];
 	sqlite3_stmt *st;
 
-	if (sqlite3_prepare_v2(db, "SELECT ended_by FROM jobs LIMIT 0", -1, &st, NULL) == SQLITE_OK) {
+	snprintf(sql, sizeof(sql), "SELECT %s FROM jobs LIMIT 0", name);
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
 		sqlite3_finalize(st);
 		return;
 	}
-	sqlite3_exec(db, "ALTER TABLE jobs ADD COLUMN ended_by TEXT", NULL, NULL, NULL);
+	snprintf(sql, sizeof(sql), "ALTER TABLE jobs ADD COLUMN %s TEXT", name);
+	sqlite3_exec(db, sql, NULL, NULL, NULL);
 }
 
 static void db_path(char *buf, size_t n, const char *dir)
@@ -100,8 +103,10 @@ static int open_db(const char *dir, bool create, sqlite3 **db, char *err, size_t
 		*db = NULL;
 		return -1;
 	}
-	if (create)
-		add_ended_by(*db);
+	if (create) {
+		add_column(*db, "ended_by");
+		add_column(*db, "slurm_job");
+	}
 	return 0;
 }
 
@@ -109,8 +114,8 @@ int acct_record(const char *pool_dir, const struct acct_job *j, char *err, size_
 {
 	static const char sql[] =
 		"INSERT INTO jobs (job, uid, user, name, command, gpus, uuids, queued, started, ended, exit_status,"
-		" gpu_seconds, idle_gpu_seconds, mean_util, max_memory_bytes, energy_j, ended_by)"
-		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+		" gpu_seconds, idle_gpu_seconds, mean_util, max_memory_bytes, energy_j, ended_by, slurm_job)"
+		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 	sqlite3 *db;
 	sqlite3_stmt *st;
 	int rc, i = 1;
@@ -132,7 +137,10 @@ int acct_record(const char *pool_dir, const struct acct_job *j, char *err, size_
 	sqlite3_bind_double(st, i++, j->queued);
 	sqlite3_bind_double(st, i++, j->started);
 	sqlite3_bind_double(st, i++, j->ended);
-	sqlite3_bind_int(st, i++, j->exit_status);
+	if (j->exit_status != ACCT_EXIT_UNKNOWN)
+		sqlite3_bind_int(st, i++, j->exit_status);
+	else
+		sqlite3_bind_null(st, i++);
 	sqlite3_bind_double(st, i++, j->gpu_seconds);
 	sqlite3_bind_double(st, i++, j->idle_gpu_seconds);
 	if (j->mean_util >= 0)
@@ -145,6 +153,7 @@ int acct_record(const char *pool_dir, const struct acct_job *j, char *err, size_
 	else
 		sqlite3_bind_null(st, i++);
 	sqlite3_bind_text(st, i++, j->ended_by, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, i++, j->slurm_job, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st);
 	if (rc != SQLITE_DONE)
 		snprintf(err, errsz, "accounting log: %s", sqlite3_errmsg(db));

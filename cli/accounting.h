@@ -25,7 +25,11 @@ struct acct_job {
 	uint64_t max_memory;        /* bytes, summed over the job's GPUs */
 	double energy_j;            /* < 0: unknown */
 	const char *ended_by;       /* NULL: the job ended by itself; "idle-timeout" */
+	const char *slurm_job;      /* a Slurm task's JOB.STEP.TASK (gpuwise slurm prolog); NULL for gpuwise run */
 };
+
+/* exit_status when nobody tells (a Slurm task): stored as NULL. */
+#define ACCT_EXIT_UNKNOWN (-1000)
 
 /* Append one job; 0, or -1 with the reason in err. */
 int acct_record(const char *pool_dir, const struct acct_job *job, char *err, size_t errsz);

@@ -18,6 +18,7 @@
 #include "accounting.h"
 #include "commands.h"
 #include "output.h"
+#include "usage.h"
 
 enum { EXIT_IDLE = 123, EXIT_GAVE_UP = 124, EXIT_RUN_FAILED = 125, EXIT_CANNOT_EXEC = 126, EXIT_NOT_FOUND = 127 };
 
@@ -209,59 +210,6 @@ static int exit_of(int status)
 	return EXIT_RUN_FAILED;
 }
 
-/* What the supervisor saw of the leased GPUs while the job ran: one sample
- * of each when it starts and about every second after (the accounting
- * log's utilisation, idle time, memory and energy). */
-struct usage {
-	int n;                          /* leased GPUs / MIG devices */
-	gw_selection dev[GW_POOL_MAX_LEASED];
-	unsigned samples[GW_POOL_MAX_LEASED], idle[GW_POOL_MAX_LEASED];
-	double util_sum;
-	unsigned util_n;
-	uint64_t max_memory;
-	double energy_first[GW_POOL_MAX_LEASED], energy_last[GW_POOL_MAX_LEASED];
-	bool energy_ok;
-	bool all_idle;                  /* the last sample: every GPU read, all under ACCT_IDLE_PERCENT */
-};
-
-static void usage_sample(gw_context *ctx, struct usage *u)
-{
-	uint64_t mem = 0;
-
-	u->all_idle = u->n > 0;
-	for (int i = 0; i < u->n; i++) {
-		gw_device_sample s;
-
-		if (gw_device_sample_read(ctx, u->dev[i].device, &s) < 0) {
-			u->energy_ok = false;
-			u->all_idle = false;    /* unknown is never idle */
-			continue;
-		}
-		u->all_idle &= GW_VALID(s.gpu_util) && s.gpu_util.v < ACCT_IDLE_PERCENT;
-		/* A MIG device has no utilisation of its own: its GPU's. */
-		if (GW_VALID(s.gpu_util)) {
-			u->samples[i]++;
-			u->idle[i] += s.gpu_util.v < ACCT_IDLE_PERCENT;
-			u->util_sum += (double)s.gpu_util.v;
-			u->util_n++;
-		}
-		if (u->dev[i].mig >= 0 && u->dev[i].mig < s.mig_count && GW_VALID(s.mig[u->dev[i].mig].memory_used))
-			mem += s.mig[u->dev[i].mig].memory_used.v;
-		else if (u->dev[i].mig < 0 && GW_VALID(s.memory_used))
-			mem += s.memory_used.v;
-		/* Energy is the whole GPU's: not a MIG device's share. */
-		if (u->dev[i].mig >= 0 || !GW_VALID(s.energy))
-			u->energy_ok = false;
-		else {
-			if (u->energy_first[i] < 0)
-				u->energy_first[i] = s.energy.v;
-			u->energy_last[i] = s.energy.v;
-		}
-	}
-	if (mem > u->max_memory)
-		u->max_memory = mem;
-}
-
 static double wall_s(void)
 {
 	struct timespec ts;
@@ -277,7 +225,6 @@ static void account_fill(struct acct_job *a, char *uuids, size_t size, gw_lease 
 {
 	struct passwd *pw = getpwuid(getuid());
 	size_t k = 0;
-	double secs = ended - started, energy = 0;
 
 	memset(a, 0, sizeof(*a));
 	uuids[0] = '\0';
@@ -288,21 +235,12 @@ static void account_fill(struct acct_job *a, char *uuids, size_t size, gw_lease 
 	a->user = pw ? pw->pw_name : NULL;
 	a->name = req->name;
 	a->command = req->command;
-	a->gpus = u->n;
 	a->uuids = uuids;
 	a->queued = started - gw_lease_waited(lease);
 	a->started = started;
 	a->ended = ended;
 	a->exit_status = status;
-	a->gpu_seconds = secs * u->n;
-	for (int i = 0; i < u->n; i++) {
-		if (u->samples[i])
-			a->idle_gpu_seconds += secs * u->idle[i] / u->samples[i];
-		energy += u->energy_last[i] - u->energy_first[i];
-	}
-	a->mean_util = u->util_n ? u->util_sum / u->util_n : -1;
-	a->max_memory = u->max_memory;
-	a->energy_j = u->energy_ok && energy >= 0 ? energy : -1;
+	usage_fill(a, u, ended - started);
 }
 
 static double mono_s(void)
@@ -414,11 +352,12 @@ static int lease_and_run(gw_context *ctx, gw_pool *pool, gw_pool_request *req, s
 		error_msg("%s", gw_error_last());
 		return EXIT_RUN_FAILED;
 	}
-	memset(&u, 0, sizeof(u));
-	u.energy_ok = true;
-	for (int i = 0; i < gw_lease_count(lease) && u.n < GW_POOL_MAX_LEASED; i++) {
-		u.energy_first[u.n] = -1;
-		gw_lease_device(lease, i, &u.dev[u.n++]);
+	usage_init(&u);
+	for (int i = 0; i < gw_lease_count(lease); i++) {
+		gw_selection sel;
+
+		if (gw_lease_device(lease, i, &sel) == 0)
+			usage_add(&u, sel);
 	}
 	started = wall_s();
 	/* With --idle-timeout the job leads its own process group, so that

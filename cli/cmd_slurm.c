@@ -11,6 +11,7 @@
 
 #include "commands.h"
 #include "output.h"
+#include "slurm.h"
 
 struct slurm_opts {
 	bool node, json;
@@ -25,14 +26,6 @@ static const struct option slurm_options[] = {
 		 "print {\"gpuwise_version\", \"node_name\", \"gres\": [{\"name\", \"type\", \"files\", \"index\", "
 		 "\"mig\", \"uuid\"}], \"node_line\", \"gres_conf\"}"),
 	OPT_END()
-};
-
-/* One gres.conf line. */
-struct gres {
-	char type[GW_STR_MAX + 32];
-	char files[512];
-	int index, mig;
-	char uuid[GW_STR_MAX];
 };
 
 /* Slurm's gpu_common_underscorify_tolower on the NVML name. */
@@ -61,7 +54,7 @@ static unsigned ci_minor(unsigned g, unsigned gi, unsigned ci)
 	return gi_minor(g, gi) + 1 + ci;
 }
 
-static size_t collect(gw_context *ctx, struct gres *out, size_t max, int *skipped)
+size_t slurm_collect(gw_context *ctx, struct gres *out, size_t max, int *skipped)
 {
 	size_t n = 0;
 
@@ -222,12 +215,16 @@ static int cmd_slurm(int argc, char **argv)
 	nargs = parse_options(&cmd_slurm_def, argc, argv, &o, &args);
 	if (nargs == PARSE_HELP)
 		return EXIT_OK;
-	/* gres is the only subcommand so far: also the default. */
+	/* gres is also the default. */
+	if (nargs == 1 && !strcmp(args[0], "prolog"))
+		return slurm_task_prolog();
+	if (nargs == 1 && !strcmp(args[0], "epilog"))
+		return slurm_task_epilog();
 	if (nargs == 1 && strcmp(args[0], "gres"))
-		die_usage("slurm", "the only subcommand is 'gres' (gpuwise slurm gres)");
+		die_usage("slurm", _("unknown subcommand: 'gres', 'prolog' or 'epilog' (gpuwise slurm gres)"));
 	if (!(ctx = open_context()))
 		return EXIT_FAIL;
-	n = collect(ctx, g, sizeof(g) / sizeof(g[0]), &skipped);
+	n = slurm_collect(ctx, g, sizeof(g) / sizeof(g[0]), &skipped);
 	node_name(node, sizeof(node), o.node_name);
 	gres_field(field, sizeof(field), g, n);
 	if (!n)
@@ -247,16 +244,22 @@ const struct cmd cmd_slurm_def = {
 	.fn = cmd_slurm,
 	.summary = N_("this node's GPUs for Slurm: gres.conf lines and the NodeName Gres= fragment"),
 	.options = slurm_options,
-	.args = "[gres]",
+	.args = "[gres | prolog | epilog]",
 	.max_args = 1,
 	.description =
-		"'gpuwise slurm gres' prints the gres.conf of this node: one 'Name=gpu Type=... File=/dev/nvidiaN' "
+		N_("'gpuwise slurm gres' prints the gres.conf of this node: one 'Name=gpu Type=... File=/dev/nvidiaN' "
 		"line per NVIDIA GPU, the type named as Slurm's NVML autodetection names it (the NVML name in lower "
 		"case with spaces as underscores, e.g. nvidia_h100_80gb_hbm3), and for a GPU in MIG mode one line per "
 		"MIG device with the type <gpu type>_<profile> and MultipleFiles= the GPU's device file and the MIG "
 		"instance's two /dev/nvidia-caps files; then, commented, the slurm.conf lines GresTypes=gpu and "
 		"'NodeName=<host> Gres=gpu:<type>:<count>,...'. The whole output is a valid gres.conf. --node prints "
 		"the NodeName fragment alone, uncommented. Cores= is not written: Slurm numbers cores its own way "
-		"(see docs/commands/slurm.md).",
-	.exit_status = "Exit status: 0; 1 when there is no NVIDIA GPU to list; 2 on a usage error.",
+		"(see docs/commands/slurm.md).\n\n"
+		"'gpuwise slurm prolog' and 'gpuwise slurm epilog' are slurm.conf's TaskProlog and TaskEpilog (through "
+		"the scripts in deploy/slurm/): the prolog starts a sampler of the task's GPUs (SLURM_STEP_GPUS, "
+		"SLURM_JOB_GPUS or CUDA_VISIBLE_DEVICES) in the background, the epilog stops it, and the sampler "
+		"writes the same row as 'gpuwise run' (GPU-seconds, idle GPU-seconds, mean utilisation, peak memory, "
+		"energy) into the accounting log of the pool folder, where 'gpuwise report' counts it."),
+	.exit_status = N_("Exit status: 0; 1 when there is no NVIDIA GPU to list (gres), or not in a Slurm task "
+		       "(prolog, epilog); 2 on a usage error."),
 };

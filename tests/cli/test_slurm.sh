@@ -6,7 +6,9 @@
 # are accepted by `slurmd -G` with the right types and counts (8x H100, and
 # MIG devices through MultipleFiles on the A100 machine); then munged
 # (own key and socket), slurmctld and slurmd run on loopback ports and
-# `srun --gres=gpu:2` hands a job two GPUs. Needs root (mknod, SlurmUser
+# `srun --gres=gpu:2` hands a job two GPUs, and the TaskProlog/TaskEpilog
+# pair of deploy/slurm/ (gpuwise slurm prolog/epilog) writes the task's GPU
+# report into the accounting log. Needs root (mknod, SlurmUser
 # root); says SKIP otherwise. Every daemon is stopped on exit (trap), every
 # wait bounded.
 . "$(dirname "$0")/lib.sh"
@@ -83,6 +85,8 @@ TaskPlugin=task/none
 SelectType=select/cons_tres
 ReturnToService=2
 MpiDefault=none
+TaskProlog=$TOP/deploy/slurm/gpuwise-task-prolog
+TaskEpilog=$TOP/deploy/slurm/gpuwise-task-epilog
 GresTypes=gpu
 $("$TOP/scripts/with-machine" "$m" -- "$GW" slurm gres --node --node-name gwnode) NodeHostname=$HOST NodeAddr=127.0.0.1 CPUs=1 RealMemory=100 State=UNKNOWN
 PartitionName=test Nodes=gwnode Default=YES MaxTime=INFINITE State=UP
@@ -127,5 +131,37 @@ out=$(timeout 60 srun -N1 -n1 --gres=gpu:2 sh -c 'echo "$CUDA_VISIBLE_DEVICES"' 
 assert_eq "$(printf '%s' "$out" | tr ',' '\n' | grep -c .)" 2 "srun --gres=gpu:2 hands the job two GPUs ($out; $(tail -2 "$D/srun.err"))"
 out=$(timeout 60 srun -N1 -n1 --gres=gpu:nvidia_h100_80gb_hbm3:3 sh -c 'echo "$CUDA_VISIBLE_DEVICES"' 2>>"$D/srun.err")
 assert_eq "$(printf '%s' "$out" | tr ',' '\n' | grep -c .)" 3 "a request by type gets three"
+
+# --- the TaskProlog/TaskEpilog report of a real srun task ----------------------------
+# The task (and so its prolog and epilog) inherits srun's environment: the
+# fake machine, gpuwise's path and a private pool folder.
+export GPUWISE=$GW GPUWISE_POOL_DIR=$D/pool GPUWISE_FAKE_MACHINE=$MACHINES/h100-8x/machine.json
+export GPUWISE_ROOT=$EMPTY_ROOT LD_LIBRARY_PATH=$BUILD/fake
+out=$(timeout 60 srun -N1 -n1 -J gw-report --gres=gpu:2 sh -c 'echo "$SLURM_JOB_ID $CUDA_VISIBLE_DEVICES"; sleep 2' 2>>"$D/srun.err")
+jobid=${out%% *}
+acct() { python3 -c "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchall())" \
+	"$GPUWISE_POOL_DIR/accounting.sqlite" "$1" 2>/dev/null; }
+row=
+for _ in $(seq 100); do
+	row=$(acct "SELECT job, name, gpus, uuids, gpu_seconds, exit_status, slurm_job FROM jobs WHERE slurm_job LIKE '$jobid.%'")
+	[ -n "$row" ] && [ "$row" != "[]" ] && break
+	sleep 0.1
+done
+want=$(mjson h100-8x "','.join(m['nvml']['devices'][int(i)]['uuid'] for i in '${out#* }'.split(','))")
+checks=$((checks + 1))
+python3 - "$row" "$jobid" "$want" <<'PYEOF' || fail "no GPU report for Slurm job $jobid: $row ($(tail -3 "$D/log/slurmd.log"))"
+import ast, sys
+rows = ast.literal_eval(sys.argv[1])
+assert len(rows) == 1, rows
+job, name, gpus, uuids, gpu_s, status, key = rows[0]
+assert job == int(sys.argv[2]) and name == "gw-report" and key.startswith(sys.argv[2] + "."), rows
+assert gpus == 2 and uuids == sys.argv[3], (uuids, sys.argv[3])
+assert 2 * 1.5 <= gpu_s < 2 * 10, gpu_s          # two GPUs for about 2 s
+assert status is None, status                    # slurmstepd does not tell a TaskEpilog
+PYEOF
+assert_eq "$(ls "$GPUWISE_POOL_DIR" | grep -c '^slurm-')" 0 "the epilog stopped the sampler (its pid file is gone)"
+run report --json
+assert_json "gpuwise report counts the Slurm task" "assert d['total']['jobs'] == 1 and d['total']['gpu_seconds'] > 3, d['total']"
+unset GPUWISE GPUWISE_POOL_DIR GPUWISE_FAKE_MACHINE GPUWISE_ROOT LD_LIBRARY_PATH
 unset SLURM_CONF
 finish
