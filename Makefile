@@ -51,7 +51,12 @@ HAVE_EXPORTER := $(shell pkg-config --exists $(EXPORTER_PKGS) 2>/dev/null && \
 	printf '\043include <crypt.h>\n' | $(CC) -E -x c - >/dev/null 2>&1 && echo 1)
 ifeq ($(HAVE_EXPORTER),1)
 EXPORTER_CFLAGS := -DGW_HAVE_EXPORTER $(shell pkg-config --cflags $(EXPORTER_PKGS))
-EXPORTER_LIBS := $(shell pkg-config --libs $(EXPORTER_PKGS)) -lcrypt
+# libmicrohttpd is dlopen'd by cli/httpd.c (its soname from the .so link
+# the -dev package installs), so it is not linked: see the comment there.
+MHD_SONAME := $(shell objdump -p $$(pkg-config --variable=libdir libmicrohttpd)/libmicrohttpd.so 2>/dev/null | \
+	awk '/SONAME/ { print $$2 }')
+EXPORTER_CFLAGS += $(if $(MHD_SONAME),-DGW_MHD_SONAME='"$(MHD_SONAME)"')
+EXPORTER_LIBS := $(shell pkg-config --libs yaml-0.1) -lcrypt
 endif
 
 # `gpuwise top` draws with ncursesw (scripts/setup installs libncurses-dev),

@@ -95,8 +95,15 @@ static int open_db(const char *dir, bool create, sqlite3 **db, char *err, size_t
 	 * NORMAL sync: no fsync per job (a row lost in a power cut costs
 	 * little); SQLite gives the -wal and -shm files the database's mode. */
 	sqlite3_busy_timeout(*db, 5000);
-	if (create)
+	if (create) {
 		sqlite3_exec(*db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", NULL, NULL, NULL);
+		/* Nor a checkpoint (with its fsyncs) each time a job's row is
+		 * written and the last connection closes: the -wal file stays,
+		 * and SQLite's automatic checkpoint (every 1000 pages, about
+		 * 4 MB of rows) folds it back. Readers see the rows either way.
+		 * This was most of gpuwise run's overhead (docs/benchmarks.md). */
+		sqlite3_db_config(*db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
+	}
 	if (sqlite3_exec(*db, schema, NULL, NULL, NULL) != SQLITE_OK) {
 		snprintf(err, errsz, "%s: %s", path, sqlite3_errmsg(*db));
 		sqlite3_close(*db);

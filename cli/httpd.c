@@ -17,7 +17,44 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <dlfcn.h>
 #include <microhttpd.h>
+
+/* libmicrohttpd is loaded when the exporter starts, not linked: it pulls
+ * in GnuTLS and eight more libraries whose loading cost every gpuwise
+ * command about 2 ms of start-up (gpuwise run's overhead,
+ * docs/benchmarks.md), and only the exporter serves HTTP. */
+#ifndef GW_MHD_SONAME
+#define GW_MHD_SONAME "libmicrohttpd.so.12"
+#endif
+#define MHD_FUNCTIONS(X) \
+	X(add_response_header) X(create_response_from_buffer) X(destroy_response) X(is_feature_supported) \
+	X(lookup_connection_value) X(queue_response) X(start_daemon) X(stop_daemon)
+static struct {
+#define X(f) __typeof__(MHD_##f) *f;
+	MHD_FUNCTIONS(X)
+#undef X
+} mhd;
+
+static int mhd_load(char *err, size_t err_n)
+{
+	void *h;
+
+	if (mhd.stop_daemon)
+		return 0;
+	if (!(h = dlopen(GW_MHD_SONAME, RTLD_NOW | RTLD_LOCAL))) {
+		snprintf(err, err_n, "cannot load %s (Debian: libmicrohttpd12): %s", GW_MHD_SONAME, dlerror());
+		return -1;
+	}
+#define X(f) \
+	if (!(*(void **)&mhd.f = dlsym(h, "MHD_" #f))) { \
+		snprintf(err, err_n, "%s has no MHD_%s", GW_MHD_SONAME, #f); \
+		return -1; \
+	}
+	MHD_FUNCTIONS(X)
+#undef X
+	return 0;
+}
 
 struct exp_server {
 	struct MHD_Daemon *daemon;
@@ -32,23 +69,23 @@ static enum MHD_Result queue_text(struct MHD_Connection *c, int status, const ch
 	struct MHD_Response *resp;
 	enum MHD_Result ret;
 
-	resp = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
+	resp = mhd.create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
 	if (!resp) {
 		free(body);
 		return MHD_NO;
 	}
-	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, type);
-	MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
-	MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+	mhd.add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	mhd.add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+	mhd.add_response_header(resp, "X-Content-Type-Options", "nosniff");
 	if (html)
-		MHD_add_response_header(resp, "Content-Security-Policy",
+		mhd.add_response_header(resp, "Content-Security-Policy",
 					"default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");
 	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
-		MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+		mhd.add_response_header(resp, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
 	if (status == MHD_HTTP_UNAUTHORIZED)
-		MHD_add_response_header(resp, MHD_HTTP_HEADER_WWW_AUTHENTICATE, realm_header);
-	ret = MHD_queue_response(c, (unsigned)status, resp);
-	MHD_destroy_response(resp);
+		mhd.add_response_header(resp, MHD_HTTP_HEADER_WWW_AUTHENTICATE, realm_header);
+	ret = mhd.queue_response(c, (unsigned)status, resp);
+	mhd.destroy_response(resp);
 	return ret;
 }
 
@@ -68,7 +105,7 @@ static bool authorized(const struct exp_server *srv, struct MHD_Connection *c)
 
 	if (!web || web->nusers == 0)
 		return true;
-	header = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
+	header = mhd.lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
 	if (exp_parse_basic_auth(header, user, password) < 0)
 		return false;
 	ok = exp_check_password(web, user, password);
@@ -89,8 +126,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 	/* A request body is never read: answered at once (and the connection
 	 * closed). Without one, the reply waits for MHD's second call, so the
 	 * connection can be kept alive for the next scrape. */
-	if (MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH) ||
-	    MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING))
+	if (mhd.lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH) ||
+	    mhd.lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING))
 		return queue_plain(c, MHD_HTTP_CONTENT_TOO_LARGE, "Request bodies are not accepted\n");
 	if (!*con_cls) {
 		*con_cls = srv;
@@ -172,11 +209,13 @@ struct exp_server *exp_server_start(const struct exp_server_config *cfg, unsigne
 	bool tls = cfg->tls_cert && cfg->tls_key;
 	int fd;
 
-	if (tls && MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
+	if (mhd_load(err, err_n) < 0)
+		return NULL;
+	if (tls && mhd.is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
 		snprintf(err, err_n, "TLS is asked for in the web config, but this libmicrohttpd was built without it");
 		return NULL;
 	}
-	if (MHD_is_feature_supported(MHD_FEATURE_EPOLL) != MHD_YES)
+	if (mhd.is_feature_supported(MHD_FEATURE_EPOLL) != MHD_YES)
 		flags = MHD_USE_POLL_INTERNAL_THREAD;
 	if (!(srv = calloc(1, sizeof(*srv)))) {
 		snprintf(err, err_n, "out of memory");
@@ -189,7 +228,7 @@ struct exp_server *exp_server_start(const struct exp_server_config *cfg, unsigne
 	}
 	if (tls)
 		flags |= MHD_USE_TLS;
-	srv->daemon = MHD_start_daemon(flags, 0, NULL, NULL, on_request, srv,
+	srv->daemon = mhd.start_daemon(flags, 0, NULL, NULL, on_request, srv,
 		MHD_OPTION_LISTEN_SOCKET, fd,
 		MHD_OPTION_THREAD_POOL_SIZE, (unsigned)EXP_THREADS,
 		MHD_OPTION_CONNECTION_LIMIT, (unsigned)EXP_CONN_LIMIT,
@@ -214,7 +253,7 @@ void exp_server_stop(struct exp_server *srv)
 {
 	if (!srv)
 		return;
-	MHD_stop_daemon(srv->daemon);
+	mhd.stop_daemon(srv->daemon);
 	free(srv);
 }
 
