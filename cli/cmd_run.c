@@ -408,7 +408,10 @@ static int cmd_run(int argc, char **argv)
 		return EXIT_RUN_FAILED;
 	memcpy(cmd, args, (size_t)n * sizeof(*cmd));
 	install_handlers();
-	if (!(ctx = open_context())) {
+	/* Leases name GPUs by NVML UUID: CUDA's view is not needed, and
+	 * cuInit is the dearest part of opening the GPUs (on real hardware
+	 * tens of milliseconds or more: docs/benchmarks.md). */
+	if (!(ctx = open_context_flags(GW_OPT_NO_CUDA))) {
 		free(cmd);
 		return EXIT_RUN_FAILED;
 	}

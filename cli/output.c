@@ -506,9 +506,15 @@ const char *no_gpu_sentence(const gw_context *ctx, char *buf, size_t n)
 
 gw_context *open_context(void)
 {
+	return open_context_flags(0);
+}
+
+gw_context *open_context_flags(unsigned flags)
+{
 	gw_context *ctx = NULL;
 	gw_options opts = GW_OPTIONS_INIT;
 
+	opts.flags = flags;
 	if (gw_context_new(&ctx, &opts) < 0) {
 		error_msg("%s", gw_error_last());
 		return NULL;

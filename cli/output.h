@@ -101,6 +101,9 @@ const char *no_gpu_sentence(const gw_context *ctx, char *buf, size_t n);
 /* Open the context with the environment's options, printing the error
  * and returning NULL when even that fails. */
 gw_context *open_context(void);
+/* The same with GW_OPT_* flags (GW_OPT_NO_CUDA: no cuInit, for commands
+ * that never need CUDA's view). */
+gw_context *open_context_flags(unsigned flags);
 
 /* Opens a --json document: "{" and "gpuwise_version", which every --json
  * output starts with (docs/commands/version.md). */

@@ -201,6 +201,7 @@ static int sampler(const struct task *t, pid_t stepd, int ready)
 	gw_context *ctx;
 	gw_pool *pool;
 	double started, started_mono;
+	gw_options opts = GW_OPTIONS_INIT;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_term;
@@ -208,7 +209,8 @@ static int sampler(const struct task *t, pid_t stepd, int ready)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	usage_init(&u);
-	if (gw_context_new(&ctx, NULL) < 0)
+	opts.flags = GW_OPT_NO_CUDA;    /* as gpuwise run: NVML's view is enough */
+	if (gw_context_new(&ctx, &opts) < 0)
 		return 1;
 	/* The pool folder, made and checked as gpuwise run does. */
 	if (gw_pool_open(&pool, ctx, NULL) < 0) {

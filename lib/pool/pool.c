@@ -645,7 +645,11 @@ int gw_pool_acquire(gw_pool *pool, const gw_pool_request *req, gw_lease **out)
 		/* Samples outside the lock: a slow driver call never holds up
 		 * the queue. */
 		memset(lv.ok, 0, (size_t)gw_device_count(pool->ctx) * sizeof(bool));
-		read_live(pool, &lv);
+		/* Only --min-free and --max-util look at live values (meets()):
+		 * without them no GPU is sampled, which is most of a waiter's
+		 * work and of gpuwise run's start-up. */
+		if (w.min_free || w.max_util >= 0)
+			read_live(pool, &lv);
 		l->waited = mono_s() - start;
 		if ((rc = try_take(l, &w, req, &lv)) < 0)
 			goto fail;
