@@ -326,6 +326,30 @@ checks=$((checks + 1))
 [ "$(ps -o stat= -p "$(cat "$TMPD/idle-child.pid")" 2>/dev/null | cut -c1)" = "" ] ||
 	[ "$(ps -o stat= -p "$(cat "$TMPD/idle-child.pid")" | cut -c1)" = Z ] ||
 	fail "SIGKILL did not reach the job's child"
+# In its own process group the job must still own the terminal: it reads
+# from it (a background group would be stopped by SIGTTIN) on a pty.
+checks=$((checks + 1))
+ptyres=$(timeout 30 python3 - "$GW" <<'PYEOF'
+import os, pty, select, sys, time
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[1], [sys.argv[1], "run", "--gpu", "4", "--idle-timeout", "60", "--", "sh", "-c",
+                           "read x; echo got:$x"])
+os.write(fd, b"hi\n")
+out, end = b"", time.time() + 10
+while time.time() < end and b"got:hi" not in out:
+    if select.select([fd], [], [], 0.2)[0]:
+        try:
+            out += os.read(fd, 1024)
+        except OSError:
+            break
+if b"got:hi" not in out:
+    os.kill(pid, 9)
+_, st = os.waitpid(pid, 0)
+print("ok" if b"got:hi" in out and os.WIFEXITED(st) and os.WEXITSTATUS(st) == 0 else "%r %r" % (out, st))
+PYEOF
+)
+[ "$ptyres" = ok ] || fail "a job with --idle-timeout could not read its terminal: $ptyres"
 run run --idle-timeout soon -- true
 assert_eq "$rc" 2 "a bad --idle-timeout is a usage error"
 
