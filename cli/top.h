@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "gpuwise/gpuwise.h"
+#include "gpuwise/sampler.h"
 
 /* Samples of history kept per GPU: a chart as wide as a wide terminal. */
 #define TOP_HISTORY 512
@@ -59,6 +60,10 @@ struct top_cpu_prev {
 
 struct top_data {
 	gw_context *ctx;
+	/* The library's sampler, stepped once per refresh on top's thread
+	 * (no thread of its own: top refreshes when it draws): one read per
+	 * GPU and pass, and each GPU's processes listed once per pass. */
+	gw_sampler *sampler;
 	int ngpu;
 	struct top_gpu *gpu;
 	struct top_proc *procs;

@@ -1,7 +1,7 @@
-/* gpuwise top — where the numbers come from. One refresh reads each GPU
- * once (gw_device_sample_read), then each GPU's processes, their share of
- * the GPU and their host side (CPU time, RSS, age from /proc through the
- * library). CPU % is the CPU time used between two refreshes; on the
+/* gpuwise top — where the numbers come from. One refresh is one pass of
+ * the library's sampler (gw_sampler_step: each GPU read once, its
+ * processes listed once), then each process's share of the GPU and its
+ * host side (CPU time, RSS, age from /proc through the library). CPU % is the CPU time used between two refreshes; on the
  * first one (and in --once) it is the average over the process's life,
  * as ps(1) shows it. */
 #include <math.h>
@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "commands.h"
 #include "output.h"
 #include "top.h"
 
@@ -33,11 +34,23 @@ int top_data_open(struct top_data *d)
 	}
 	for (int i = 0; i < d->ngpu; i++)
 		d->gpu[i].info = gw_device_get(d->ctx, i);
+	if (d->ngpu > 0) {
+		gw_sampler_options o = GW_SAMPLER_OPTIONS_INIT;
+
+		o.history = 1;          /* top keeps its own compact chart rings */
+		o.flags = GW_SAMPLER_PROCESSES;
+		if (gw_sampler_new(&d->sampler, d->ctx, &o) < 0) {
+			error_msg("%s", gw_error_last());
+			top_data_close(d);
+			return -1;
+		}
+	}
 	return 0;
 }
 
 void top_data_close(struct top_data *d)
 {
+	gw_sampler_free(d->sampler);
 	free(d->gpu);
 	free(d->procs);
 	free(d->prev);
@@ -76,19 +89,26 @@ float top_hist_at(const struct top_gpu *g, const float *ring, unsigned back)
 	return ring[(g->hist_next + TOP_HISTORY - 1 - back) % TOP_HISTORY];
 }
 
+/* GPU i after this refresh's pass (the sampler's slot i: it samples every
+ * device in gpuwise order). A GPU the pass could not read says why: its
+ * health and reason when the library knows them (lost, no driver), else
+ * the error of the read. */
 static void read_gpu(struct top_data *d, int i)
 {
 	struct top_gpu *g = &d->gpu[i];
+	gw_sample_point p;
 
 	g->have_sample = false;
 	g->problem[0] = '\0';
-	if (!device_readable(g->info))
+	if (gw_sampler_latest(d->sampler, i, &p) == 0 && p.up) {
+		g->sample = p.sample;
+		g->have_sample = true;
+	} else if (!device_readable(g->info)) {
 		snprintf(g->problem, sizeof(g->problem), "%s%s%s", gw_health_name(g->info->health),
 			 g->info->health_reason[0] ? ": " : "", g->info->health_reason);
-	else if (gw_device_sample_read(d->ctx, i, &g->sample) == 0)
-		g->have_sample = true;
-	else
-		snprintf(g->problem, sizeof(g->problem), "%s", gw_error_last());
+	} else {
+		snprintf(g->problem, sizeof(g->problem), "%s", gw_error_str(p.error));
+	}
 	push_history(g);
 }
 
@@ -167,7 +187,7 @@ static void read_processes(struct top_data *d, int i)
 	size_t n = 0, nu = 0;
 	bool sampled;
 
-	if (!g->have_sample || gw_device_processes(d->ctx, i, &list, &n) < 0)
+	if (!g->have_sample || gw_sampler_processes(d->sampler, i, &list, &n) < 0)
 		return;
 	/* A process without a sample did not use the SMs lately: 0 %. When
 	 * the driver samples no process at all, SM % is unknown. */
@@ -223,6 +243,8 @@ void top_data_refresh(struct top_data *d)
 {
 	d->now = wall_now();
 	d->nprocs = 0;
+	if (d->sampler)
+		gw_sampler_step(d->sampler);
 	for (int i = 0; i < d->ngpu; i++)
 		read_gpu(d, i);
 	for (int i = 0; i < d->ngpu; i++)
