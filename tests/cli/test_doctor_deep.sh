@@ -228,10 +228,12 @@ print('spawned', flush=True)
 time.sleep(300)") || exit 1
 for sig in INT TERM HUP; do
 	reset_pids
-	# Background jobs of a script ignore SIGINT: start gpuwise with the
-	# default action, as a terminal would.
+	# Background jobs of a script ignore SIGINT, and a suite started under
+	# nohup ignores SIGHUP (gpuwise rightly keeps an ignored signal
+	# ignored): start gpuwise with the default actions, as a terminal would.
 	"$PY" -c 'import os, signal, sys
-signal.signal(signal.SIGINT, signal.SIG_DFL)
+for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+    signal.signal(s, signal.SIG_DFL)
 os.execv(sys.argv[1], sys.argv[1:])' "$GW" doctor --deep --no-kernel-log --python-env "$V" --timeout 60 \
 		>"$TMPD/out" 2>"$TMPD/err" &
 	BG=$!
