@@ -4,9 +4,10 @@
  *   Context   one gw_context; every method copies what it needs out of the
  *             library with the GIL released and the context's mutex held
  *             (a gw_context is not thread-safe), then builds Python objects.
- *   Monitor   a pthread with its own gw_context that samples the chosen GPUs
- *             every `interval` seconds into a bounded C array. It never
- *             touches the Python API, so it never needs the GIL.
+ *   Monitor   the library's sampler (gpuwise/sampler.h) on a gw_context of
+ *             its own, its thread sampling the chosen GPUs every `interval`
+ *             seconds; each pass is appended to a bounded C array. That
+ *             thread never touches the Python API, so it never needs the GIL.
  * The pure-Python package (python/gpuwise/) builds the user-facing API on
  * these. Only the Limited API is used, so one abi3 build serves every
  * CPython from 3.8 on.
@@ -25,6 +26,7 @@
 
 #include "gpuwise/gpuwise.h"
 #include "gpuwise/explain.h"
+#include "gpuwise/sampler.h"
 /* doctor's public API is bound when its header is there (it landed after
  * this module); without it the module simply has no doctor(). */
 #if defined(__has_include)
@@ -491,9 +493,10 @@ static PyObject *process_dict(const gw_process *p)
  * variable it was waiting on, blocks forever. So every lock this module owns
  * is in one registry, and pthread_atfork handlers take them all before the
  * fork (no thread is then inside a critical section) and release them on both
- * sides; in the child they also mark each running Monitor as inherited: not
- * running, nothing to join, its samples up to the fork still readable, and
- * its thread's context left alone (it belongs to a thread that is gone).
+ * sides (a Monitor's sampler too, through gw_sampler_fork_*); in the child
+ * they also mark each running Monitor as inherited: not running, nothing to
+ * join, its samples up to the fork still readable, and its context left
+ * alone (the sampler's thread, gone in the child, may have been inside it).
  * The registry is the one piece of mutable global state here; fork() is a
  * process-wide event, so nothing narrower can see every lock. */
 struct monitor_state;
@@ -538,23 +541,36 @@ static void fork_unregister(struct fork_entry *e)
 
 static void monitor_forked_in_child(struct monitor_state *m);
 
+static gw_sampler *monitor_sampler(struct monitor_state *m);
+
+/* A Monitor's lock first, then its sampler's: the sampler's thread takes the
+ * Monitor's lock only in its on_pass callback, which runs outside the
+ * sampler's lock, so the two are never waited for in the other order. */
 static void fork_prepare(void)
 {
 	pthread_mutex_lock(&fork_registry_lock);
-	for (struct fork_entry *e = fork_registry; e; e = e->next)
+	for (struct fork_entry *e = fork_registry; e; e = e->next) {
 		pthread_mutex_lock(e->lock);
+		if (e->monitor && monitor_sampler(e->monitor))
+			gw_sampler_fork_prepare(monitor_sampler(e->monitor));
+	}
 }
 
 static void fork_parent(void)
 {
-	for (struct fork_entry *e = fork_registry; e; e = e->next)
+	for (struct fork_entry *e = fork_registry; e; e = e->next) {
+		if (e->monitor && monitor_sampler(e->monitor))
+			gw_sampler_fork_parent(monitor_sampler(e->monitor));
 		pthread_mutex_unlock(e->lock);
+	}
 	pthread_mutex_unlock(&fork_registry_lock);
 }
 
 static void fork_child(void)
 {
 	for (struct fork_entry *e = fork_registry; e; e = e->next) {
+		if (e->monitor && monitor_sampler(e->monitor))
+			gw_sampler_fork_child(monitor_sampler(e->monitor));
 		if (e->monitor)
 			monitor_forked_in_child(e->monitor);
 		pthread_mutex_unlock(e->lock);
@@ -1036,8 +1052,9 @@ struct record {
 
 struct monitor_state {
 	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	pthread_t thread;
+	gw_context *ctx;       /* made by start(); the sampler's while its thread runs */
+	gw_sampler *sampler;   /* set under lock by start(), NULL before and without devices */
+	gw_sample_point point; /* on_pass's scratch (one pass at a time) */
 	int started, ready, stop;
 	int inherited;         /* this is a fork child's copy: the thread never existed here */
 	struct fork_entry fork;
@@ -1047,7 +1064,7 @@ struct monitor_state {
 	char *root;
 	int nsel;
 	char *selectors[MON_MAX_DEVICES];
-	/* filled by the thread */
+	/* filled by start() */
 	int ndev;
 	int dev_index[MON_MAX_DEVICES];
 	char dev_uuid[MON_MAX_DEVICES][GW_STR_MAX];
@@ -1059,14 +1076,6 @@ struct monitor_state {
 	int truncated;
 	unsigned long errors;
 };
-
-static double monotonic_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static double u64_or_nan(const gw_u64 *f)
 {
@@ -1120,21 +1129,32 @@ static void monitor_resolve(struct monitor_state *m, gw_context *ctx)
 	}
 }
 
-static void monitor_sample_all(struct monitor_state *m, gw_context *ctx, double t0, gw_device_sample *s)
+static gw_sampler *monitor_sampler(struct monitor_state *m)
 {
-	for (int i = 0; i < m->ndev; i++) {
-		const gw_device_info *info = gw_device_get(ctx, m->dev_index[i]);
-		struct record r;
-		int rc = gw_device_sample_read(ctx, m->dev_index[i], s);
+	return m->sampler;
+}
 
-		r.t = monotonic_now() - t0;
-		r.dev = i;
-		if (rc < 0) {
+/* After each pass, on the sampler's thread (and once more at stop, on the
+ * stopping thread): one record per device read, an error per device not. */
+static void monitor_on_pass(gw_sampler *sampler, uint64_t seq, void *arg)
+{
+	struct monitor_state *m = arg;
+	gw_sample_point *p = &m->point;
+
+	(void)seq;
+	for (int i = 0; i < m->ndev; i++) {
+		const gw_device_info *info = gw_device_get(m->ctx, m->dev_index[i]);
+		const gw_device_sample *s = &p->sample;
+		struct record r;
+
+		if (gw_sampler_latest(sampler, i, p) < 0 || !p->up) {
 			pthread_mutex_lock(&m->lock);
 			m->errors++;
 			pthread_mutex_unlock(&m->lock);
 			continue;
 		}
+		r.t = p->elapsed;
+		r.dev = i;
 		r.mem_used = u64_or_nan(&s->memory_used);
 		r.mem_total = info ? u64_or_nan(&info->memory_total) : NAN;
 		r.gpu_util = u64_or_nan(&s->gpu_util);
@@ -1150,54 +1170,45 @@ static void monitor_sample_all(struct monitor_state *m, gw_context *ctx, double 
 	}
 }
 
-static void *monitor_main(void *arg)
+/* start(), without the GIL: the context, the devices, the sampler's thread
+ * (its first pass at once). What fails is kept for status(). */
+static void monitor_begin(struct monitor_state *m)
 {
-	struct monitor_state *m = arg;
-	gw_device_sample *s = malloc(sizeof(*s));
+	gw_sampler_options o = GW_SAMPLER_OPTIONS_INIT;
 	gw_context *ctx = NULL;
-	double t0 = monotonic_now(), next = t0;
-	int rc = s ? gw_context_new(&ctx, &m->opts) : GW_ENOMEM;
+	gw_sampler *sampler = NULL;
 
-	pthread_mutex_lock(&m->lock);
-	if (rc < 0) {
-		snprintf(m->context_error, sizeof(m->context_error), "%s",
-			 s ? gw_error_last() : "out of memory");
-		ctx = NULL;
-	} else {
-		monitor_resolve(m, ctx);
-	}
-	m->ready = 1;
-	pthread_cond_broadcast(&m->cond);
-	pthread_mutex_unlock(&m->lock);
-
-	while (ctx && m->ndev > 0) {
-		struct timespec until;
-		double now;
-
-		monitor_sample_all(m, ctx, t0, s);
-		next += m->interval;
-		now = monotonic_now();
-		if (next < now)   /* fell behind (slow driver): do not burst */
-			next = now;
-		until.tv_sec = (time_t)next;
-		until.tv_nsec = (long)((next - (double)until.tv_sec) * 1e9);
-		if (until.tv_nsec >= 1000000000L)
-			until.tv_nsec = 999999999L;
+	if (gw_context_new(&ctx, &m->opts) < 0) {
 		pthread_mutex_lock(&m->lock);
-		while (!m->stop && pthread_cond_timedwait(&m->cond, &m->lock, &until) != ETIMEDOUT)
-			;
-		if (m->stop) {
-			pthread_mutex_unlock(&m->lock);
-			break;
-		}
+		snprintf(m->context_error, sizeof(m->context_error), "%s", gw_error_last());
+		m->ready = 1;
 		pthread_mutex_unlock(&m->lock);
+		return;
 	}
-	/* one last sample at stop, so short runs still see the end state */
-	if (ctx && m->ndev > 0)
-		monitor_sample_all(m, ctx, t0, s);
-	gw_context_free(ctx);
-	free(s);
-	return NULL;
+	pthread_mutex_lock(&m->lock);
+	m->ctx = ctx;
+	monitor_resolve(m, ctx);
+	pthread_mutex_unlock(&m->lock);
+	if (m->ndev > 0) {
+		o.interval = m->interval;
+		o.history = 1;          /* on_pass copies each pass out at once */
+		o.devices = m->dev_index;
+		o.ndevices = m->ndev;
+		o.on_pass = monitor_on_pass;
+		o.on_pass_arg = m;
+		if (gw_sampler_new(&sampler, ctx, &o) < 0) {
+			snprintf(m->context_error, sizeof(m->context_error), "%s", gw_error_last());
+		} else {
+			pthread_mutex_lock(&m->lock);
+			m->sampler = sampler;
+			pthread_mutex_unlock(&m->lock);
+			if (gw_sampler_start(sampler) < 0)
+				snprintf(m->context_error, sizeof(m->context_error), "%s", gw_error_last());
+		}
+	}
+	pthread_mutex_lock(&m->lock);
+	m->ready = 1;
+	pthread_mutex_unlock(&m->lock);
 }
 
 /* In a fork child, with m->lock held (fork_prepare took it): the sampling
@@ -1217,28 +1228,35 @@ static void monitor_state_free(struct monitor_state *m)
 	if (!m)
 		return;
 	fork_unregister(&m->fork);
+	/* In a fork child the sampler never waits for its missing thread; the
+	 * context that thread may have been inside is left alone (leaked). */
+	gw_sampler_free(m->sampler);
+	if (!m->inherited)
+		gw_context_free(m->ctx);
 	for (int i = 0; i < m->nsel; i++)
 		free(m->selectors[i]);
 	free(m->root);
 	free(m->records);
-	if (!m->inherited) {
-		pthread_cond_destroy(&m->cond);
+	if (!m->inherited)
 		pthread_mutex_destroy(&m->lock);
-	}
 	free(m);
 }
 
-/* Stop and join; safe to call twice. Called without holding the GIL. */
+/* Stop the sampler's thread, then one last pass on this thread, so short
+ * runs still see the end state; safe to call twice. Called without the GIL. */
 static void monitor_join(struct monitor_state *m)
 {
 	if (!m->started)
 		return;
+	if (m->sampler) {
+		gw_sampler_stop(m->sampler);
+		if (gw_sampler_step(m->sampler) == 0)
+			monitor_on_pass(m->sampler, 0, m);
+	}
 	pthread_mutex_lock(&m->lock);
 	m->stop = 1;
-	pthread_cond_broadcast(&m->cond);
-	pthread_mutex_unlock(&m->lock);
-	pthread_join(m->thread, NULL);
 	m->started = 0;
+	pthread_mutex_unlock(&m->lock);
 }
 
 typedef struct {
@@ -1258,7 +1276,6 @@ static PyObject *Monitor_new(PyTypeObject *type, PyObject *args, PyObject *kwarg
 	Py_ssize_t max_samples = 500000, n;
 	MonitorObject *self;
 	struct monitor_state *m;
-	pthread_condattr_t ca;
 
 	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|dzIn:Monitor", kwlist, &sels, &interval,
 					 &root, &flags, &max_samples))
@@ -1283,10 +1300,6 @@ static PyObject *Monitor_new(PyTypeObject *type, PyObject *args, PyObject *kwarg
 		return PyErr_NoMemory();
 	}
 	pthread_mutex_init(&m->lock, NULL);
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&m->cond, &ca);
-	pthread_condattr_destroy(&ca);
 	fork_register(&m->fork, &m->lock, m);
 	m->interval = interval;
 	m->max_records = (size_t)max_samples;
@@ -1355,23 +1368,16 @@ static PyObject *Monitor_start(PyObject *obj, PyObject *unused)
 {
 	MonitorObject *self = (MonitorObject *)obj;
 	struct monitor_state *m = self->m;
-	int rc;
 
 	(void)unused;
-	if (m->started || self->finished || m->inherited)
+	if (m->started || self->finished || m->inherited || m->ready)
 		return raise_code(GW_EINVAL, "a Monitor can be started once");
 	m->stop = 0;
-	rc = pthread_create(&m->thread, NULL, monitor_main, m);
-	if (rc != 0)
-		return raise_code(GW_EGENERIC, "could not start the monitor thread");
 	m->started = 1;
-	/* Wait until the thread has its context and devices, so devices() and
-	 * the first sample are there when start() returns. */
+	/* The context and devices exist when start() returns, so devices() is
+	 * there; the sampler's first pass starts at once. */
 	Py_BEGIN_ALLOW_THREADS
-	pthread_mutex_lock(&m->lock);
-	while (!m->ready)
-		pthread_cond_wait(&m->cond, &m->lock);
-	pthread_mutex_unlock(&m->lock);
+	monitor_begin(m);
 	Py_END_ALLOW_THREADS
 	Py_RETURN_NONE;
 }
