@@ -64,8 +64,10 @@ static int snapshot(struct exporter *e, struct exp_snapshot *s)
 		gw_sample_point p;
 
 		d->info = *gw_device_get(e->ctx, gw_sampler_device_index(e->sampler, k));
+		d->health = d->info.health;
 		if (gw_sampler_latest(e->sampler, k, &p) < 0)
 			continue;
+		d->health = p.health;
 		s->time = p.time;
 		d->sample = p.sample;
 		d->up = p.up && device_readable(&d->info);

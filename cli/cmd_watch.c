@@ -25,12 +25,10 @@ struct watch_opts {
 	bool csv, json;
 };
 
-/* The defaults, by metric key: DESIGN.md "Live monitoring" for --json and
- * --csv; the table leaves out what reads poorly in columns (the total
- * memory, the energy counter, the list of throttle reasons). */
-static const char *const default_fields =
-	"gpu_util,mem_util,memory_used,memory_total,temperature_c,power_draw,energy,sm_clock,mem_clock,"
-	"pcie_tx,pcie_rx,throttle_reasons";
+/* The defaults, by metric key: for --json and --csv those of /api/status
+ * (sample_default_fields, DESIGN.md "Live monitoring"); the table leaves
+ * out what reads poorly in columns (the total memory, the energy counter,
+ * the list of throttle reasons). */
 static const char *const default_table_fields =
 	"gpu_util,mem_util,memory_used,temperature_c,power_draw,sm_clock,mem_clock,pcie_tx,pcie_rx";
 
@@ -43,6 +41,7 @@ struct watch {
 	bool csv, json, color;
 	double delay;
 	FILE *out;
+	struct sample_device *devs; /* --json: one per sampled GPU */
 };
 
 /* Column names are identifiers (like the metric keys after them), the
@@ -119,11 +118,6 @@ static int print_fields_help(void)
 	return EXIT_OK;
 }
 
-static int by_table_order(const void *a, const void *b)
-{
-	return *(const int *)a - *(const int *)b;
-}
-
 /* "gpu_util,power.draw_w" into w->fields; a usage error names the bad one. */
 static void parse_fields(struct watch *w, const char *list)
 {
@@ -152,7 +146,7 @@ static void parse_fields(struct watch *w, const char *list)
 		die_usage("watch", "%s", _("--fields needs at least one metric"));
 	/* JSON nests by path: the table's order keeps each object's members together. */
 	if (w->json)
-		qsort(w->fields, (size_t)w->nfields, sizeof(int), by_table_order);
+		sample_fields_sort(w->fields, w->nfields);
 }
 
 /* ---- devices ---------------------------------------------------------- */
@@ -329,46 +323,21 @@ static void csv_row(struct watch *w, const gw_sample_point *p)
 	fputc('\n', w->out);
 }
 
-static void json_device(struct watch *w, gw_json *j, const gw_sample_point *p)
-{
-	const gw_device_info *info = gw_device_get(w->ctx, p->device);
-	struct json_path path = { .depth = 0 };
-
-	gw_json_object_begin(j);
-	gw_json_key(j, "index");
-	gw_json_int(j, p->device);
-	gw_json_key(j, "uuid");
-	gw_json_string(j, uuid_of(info));
-	gw_json_key(j, "health");
-	gw_json_string(j, gw_health_name(p->health));
-	for (int k = 0; k < w->nfields; k++) {
-		const gw_metric_info *m = gw_metric_info_get(w->fields[k]);
-		gw_metric_value v;
-		gw_field_state st = p->up ? gw_device_metric_value(info, &p->sample, w->fields[k], &v)
-					  : GW_FIELD_UNREAD;
-
-		json_path_close(j, &path, m->json, NULL, NULL);
-		gw_json_key(j, json_path_open(j, &path, m->json));
-		metric_json(j, m, &v, st);
-	}
-	json_path_close(j, &path, NULL, NULL, NULL);
-	gw_json_object_end(j);
-}
-
+/* One sample as the JSON object /api/status serves too (sample_json). */
 static int json_sample(struct watch *w, const gw_sample_point *pts, int n)
 {
+	struct sample_device *devs = w->devs;
 	gw_json *j = gw_json_new(0);
 	const char *text;
 
-	json_document_begin(j); /* "gpuwise_version" first, as every --json output */
-	gw_json_key(j, "time");
-	gw_json_double(j, n ? pts[0].time : 0, 3);
-	gw_json_key(j, "devices");
-	gw_json_array_begin(j);
-	for (int k = 0; k < n; k++)
-		json_device(w, j, &pts[k]);
-	gw_json_array_end(j);
-	gw_json_object_end(j);
+	for (int k = 0; k < n; k++) {
+		devs[k].info = gw_device_get(w->ctx, pts[k].device);
+		devs[k].sample = &pts[k].sample;
+		devs[k].index = pts[k].device;
+		devs[k].health = pts[k].health;
+		devs[k].up = pts[k].up;
+	}
+	sample_json(j, n ? pts[0].time : 0, devs, n, w->fields, w->nfields);
 	if (!(text = gw_json_text(j))) {
 		gw_json_free(j);
 		error_msg(_("out of memory"));
@@ -445,7 +414,9 @@ static int run(struct watch *w, long count)
 	double next = mono_now();
 	int rc = EXIT_OK;
 
-	if (!pts) {
+	w->devs = calloc((size_t)n + 1, sizeof(*w->devs));
+	if (!pts || !w->devs) {
+		free(pts), free(w->devs);
 		error_msg(_("out of memory"));
 		return EXIT_FAIL;
 	}
@@ -469,7 +440,7 @@ static int run(struct watch *w, long count)
 			break;
 		}
 	}
-	free(pts);
+	free(pts), free(w->devs);
 	return rc;
 }
 
@@ -492,7 +463,7 @@ static int cmd_watch(int argc, char **argv)
 	w.json = o.json;
 	w.delay = o.delay;
 	w.color = !o.csv && !o.json && use_color(stdout);
-	parse_fields(&w, o.fields ? o.fields : o.csv || o.json ? default_fields : default_table_fields);
+	parse_fields(&w, o.fields ? o.fields : o.csv || o.json ? sample_default_fields : default_table_fields);
 	sel = join_selectors(&o.ids);
 	if (!(w.ctx = open_context())) {
 		free(sel);

@@ -19,6 +19,7 @@ struct exp_device {
 	gw_device_info info;
 	gw_device_sample sample;
 	bool up;              /* this pass read a sample */
+	gw_health health;     /* the device's health after this pass */
 	bool procs_known;     /* the process list could be read (else unknown, not none) */
 	gw_process *procs;
 	size_t nprocs;

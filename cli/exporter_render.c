@@ -483,92 +483,36 @@ char *exp_render_metrics(const struct exp_snapshot *s, enum exp_names names, boo
 
 /* ---- /api/status: the `watch --json` object ---------------------------- */
 
-static void json_device(gw_json *j, const struct exp_device *d)
-{
-	const gw_device_sample *s = &d->sample;
-	static const gw_u64 none_u;
-	static const gw_f64 none_f;
-	bool up = d->up;
-
-	gw_json_object_begin(j);
-	gw_json_key(j, "index");
-	gw_json_int(j, d->info.index);
-	gw_json_str_field(j, "uuid", &d->info.uuid);
-	gw_json_str_field(j, "name", &d->info.name);
-	gw_json_key(j, "up");
-	gw_json_bool(j, up);
-	gw_json_key(j, "utilization");
-	gw_json_object_begin(j);
-	gw_json_u64_field(j, "gpu_percent", up ? &s->gpu_util : &none_u);
-	gw_json_u64_field(j, "memory_percent", up ? &s->mem_util : &none_u);
-	gw_json_u64_field(j, "encoder_percent", up ? &s->encoder_util : &none_u);
-	gw_json_u64_field(j, "decoder_percent", up ? &s->decoder_util : &none_u);
-	gw_json_object_end(j);
-	gw_json_key(j, "memory");
-	gw_json_object_begin(j);
-	gw_json_u64_field(j, "used_bytes", up ? &s->memory_used : &none_u);
-	gw_json_u64_field(j, "total_bytes", &d->info.memory_total);
-	gw_json_object_end(j);
-	gw_json_f64_field(j, "temperature_c", up ? &s->temperature : &none_f, 1);
-	gw_json_key(j, "power");
-	gw_json_object_begin(j);
-	gw_json_f64_field(j, "draw_w", up ? &s->power_draw : &none_f, 3);
-	gw_json_f64_field(j, "energy_j", up ? &s->energy : &none_f, 3);
-	gw_json_object_end(j);
-	gw_json_key(j, "clocks");
-	gw_json_object_begin(j);
-	gw_json_u64_field(j, "sm_mhz", up ? &s->sm_clock : &none_u);
-	gw_json_u64_field(j, "mem_mhz", up ? &s->mem_clock : &none_u);
-	gw_json_object_end(j);
-	gw_json_key(j, "pcie");
-	gw_json_object_begin(j);
-	gw_json_u64_field(j, "tx_bytes_per_s", up ? &s->pcie_tx : &none_u);
-	gw_json_u64_field(j, "rx_bytes_per_s", up ? &s->pcie_rx : &none_u);
-	gw_json_object_end(j);
-	gw_json_key(j, "throttle_reasons");
-	if (up && GW_VALID(s->throttle_reasons)) {
-		gw_json_array_begin(j);
-		for (int bit = 0; bit < 64; bit++) {
-			uint64_t m = (uint64_t)1 << bit;
-			const char *name = gw_throttle_reason_name(m);
-			char unknown[32];
-
-			if (!(s->throttle_reasons.v & m))
-				continue;
-			if (!name) {
-				snprintf(unknown, sizeof(unknown), "unknown_0x%" PRIx64, m);
-				name = unknown;
-			}
-			gw_json_string(j, name);
-		}
-		gw_json_array_end(j);
-	} else {
-		gw_json_null(j);
-	}
-	gw_json_object_end(j);
-}
-
+/* Written by sample_json() (cli/metric_out.c), the function `gpuwise watch
+ * --json` prints with, over the same default fields: one code path. */
 char *exp_render_status_json(const struct exp_snapshot *s, size_t *len)
 {
+	struct sample_device *devs = calloc((size_t)s->count + 1, sizeof(*devs));
+	int fields[32], nfields = sample_default_field_ids(fields, 32);
 	gw_json *j = gw_json_new(0);
 	const char *text;
 	char *out = NULL;
 
-	gw_json_object_begin(j);
-	gw_json_key(j, "time");
-	gw_json_double(j, s->time, 3);
-	gw_json_key(j, "devices");
-	gw_json_array_begin(j);
-	for (int i = 0; i < s->count; i++)
-		json_device(j, &s->dev[i]);
-	gw_json_array_end(j);
-	gw_json_object_end(j);
+	if (!devs || !j) {
+		free(devs);
+		gw_json_free(j);
+		return NULL;
+	}
+	for (int i = 0; i < s->count; i++) {
+		devs[i].info = &s->dev[i].info;
+		devs[i].sample = &s->dev[i].sample;
+		devs[i].index = s->dev[i].info.index;
+		devs[i].health = s->dev[i].health;
+		devs[i].up = s->dev[i].up;
+	}
+	sample_json(j, s->time, devs, s->count, fields, nfields);
 	if ((text = gw_json_text(j)) && (out = malloc(gw_json_length(j) + 2))) {
 		*len = gw_json_length(j) + 1;
 		memcpy(out, text, *len - 1);
 		memcpy(out + *len - 1, "\n", 2);
 	}
 	gw_json_free(j);
+	free(devs);
 	return out;
 }
 

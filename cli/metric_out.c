@@ -185,3 +185,74 @@ char *join_selectors(const struct opt_list *ids)
 	}
 	return joined;
 }
+
+/* ---- one live sample as JSON (watch --json, the exporter's /api/status) */
+
+const char sample_default_fields[] =
+	"gpu_util,mem_util,memory_used,memory_total,temperature_c,power_draw,energy,sm_clock,mem_clock,"
+	"pcie_tx,pcie_rx,throttle_reasons";
+
+static int by_table_order(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+void sample_fields_sort(int *fields, int n)
+{
+	qsort(fields, (size_t)n, sizeof(int), by_table_order);
+}
+
+int sample_default_field_ids(int *fields, int max)
+{
+	const char *p = sample_default_fields;
+	int n = 0;
+
+	while (*p && n < max) {
+		size_t len = strcspn(p, ",");
+		char key[64];
+
+		snprintf(key, sizeof(key), "%.*s", (int)len, p);
+		if ((fields[n] = gw_metric_find(key)) >= 0)
+			n++;
+		p += len + (p[len] == ',');
+	}
+	sample_fields_sort(fields, n);
+	return n;
+}
+
+static void sample_device_json(gw_json *j, const struct sample_device *d, const int *fields, int nfields)
+{
+	struct json_path path = { .depth = 0 };
+
+	gw_json_object_begin(j);
+	gw_json_key(j, "index");
+	gw_json_int(j, d->index);
+	gw_json_key(j, "uuid");
+	gw_json_string(j, GW_VALID(d->info->uuid) ? d->info->uuid.s : NULL);
+	gw_json_key(j, "health");
+	gw_json_string(j, gw_health_name(d->health));
+	for (int k = 0; k < nfields; k++) {
+		const gw_metric_info *m = gw_metric_info_get(fields[k]);
+		gw_metric_value v;
+		gw_field_state st = d->up ? gw_device_metric_value(d->info, d->sample, fields[k], &v) : GW_FIELD_UNREAD;
+
+		json_path_close(j, &path, m->json, NULL, NULL);
+		gw_json_key(j, json_path_open(j, &path, m->json));
+		metric_json(j, m, &v, st);
+	}
+	json_path_close(j, &path, NULL, NULL, NULL);
+	gw_json_object_end(j);
+}
+
+void sample_json(gw_json *j, double time, const struct sample_device *devs, int n, const int *fields, int nfields)
+{
+	json_document_begin(j); /* "gpuwise_version" first, as every --json output */
+	gw_json_key(j, "time");
+	gw_json_double(j, time, 3);
+	gw_json_key(j, "devices");
+	gw_json_array_begin(j);
+	for (int k = 0; k < n; k++)
+		sample_device_json(j, &devs[k], fields, nfields);
+	gw_json_array_end(j);
+	gw_json_object_end(j);
+}

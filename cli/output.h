@@ -151,6 +151,28 @@ void json_path_close(gw_json *j, struct json_path *p, const char *path,
 /* Open the objects of `path` not yet open; returns its last part, the key. */
 const char *json_path_open(gw_json *j, struct json_path *p, const char *path);
 
+/* ---- one live sample as JSON (cli/metric_out.c) ----------------------
+ * The object `gpuwise watch --json` prints per sample and the exporter
+ * serves at /api/status, written by this one function for both:
+ * {"gpuwise_version", "time", "devices": [{"index", "uuid", "health", and
+ * each field at its info --json path}]} (DESIGN.md "Live monitoring"). */
+struct sample_device {
+	const gw_device_info *info;     /* static facts (uuid, total memory) */
+	const gw_device_sample *sample; /* what this sample read; unused unless up */
+	int index;                      /* gpuwise index */
+	gw_health health;               /* after this sample */
+	bool up;                        /* this sample read the device (else every field is null) */
+};
+/* The default fields of watch --json and --csv and of /api/status, by
+ * metric key. */
+extern const char sample_default_fields[];
+/* Metric ids in table order, so that sample_json() keeps each nested
+ * object's members together. */
+void sample_fields_sort(int *fields, int n);
+/* sample_default_fields as metric ids in table order; returns how many. */
+int sample_default_field_ids(int *fields, int max);
+void sample_json(gw_json *j, double time, const struct sample_device *devs, int n, const int *fields, int nfields);
+
 struct opt_list;
 /* Every -i value joined with ',' (each may itself be a list, "0,1"): a
  * malloc'd string, NULL when none was given; exits on out of memory. */
