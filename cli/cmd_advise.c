@@ -90,7 +90,8 @@ static const struct option advise_options[] = {
 		 "\"targets\": [{\"gpu\", \"memory_bytes\", \"fits\", \"max_micro_batch\"}], \"plan\"}")),
 	OPT_BOOL(0, "list-models", O, list_models, N_("list the catalogue's models with their parameter counts")),
 	OPT_BOOL(0, "hardware", O, hardware, /* xgettext:no-c-format */ N_("rank the spec table's GPUs for the run: fits, largest micro-batch, "
-		 "estimated step time and tokens/s (at 40 % of peak FLOPs, 80 % of memory bandwidth)")),
+		 "estimated step time and tokens/s (at 40 % of peak FLOPs, 80 % of memory bandwidth), and the cloud "
+		 "instances that have those GPUs")),
 	OPT_STRING(0, "task", O, task_s, "TASK", N_("train (full fine-tuning, the default), lora, qlora or infer")),
 	OPT_CALLBACK(0, "batch", O, batch, "N", N_("micro-batch per GPU (default 1)"), parse_count),
 	OPT_CALLBACK(0, "seq", O, seq, "N", N_("tokens per sample; for infer the prompt plus the generated tokens "
@@ -491,6 +492,46 @@ static void print_hardware(const gw_advise_report *rep)
 	}
 }
 
+/* The cloud instances with their GPU's figures; a row's note (a GPU the
+ * spec table knows under another name) is printed once under the table. */
+static void print_cloud(const gw_advise_report *rep)
+{
+	bool infer = gw_advise_report_estimate(rep)->resolved.task == GW_TASK_INFER;
+	bool vision = gw_advise_report_model(rep)->kind == GW_MODEL_VISION;
+	const char *notes[8] = { NULL };
+	size_t nnotes = 0;
+	char gpus[64], step[32], price[32], c1[64], c2[64], c3[64];
+
+	printf("\n%s\n", _("Cloud instances (data/cloud_instances.tsv; the run on --gpus of the instance's GPUs; "
+			    "prices only from a provider's own price page)"));
+	printf("  %-8s %-27s %-22s %s %s  %s  %s\n", _("provider"), _("instance"), _("GPUs"),
+	       pad_cells(c1, sizeof(c1), _("fits"), 5, false), pad_cells(c2, sizeof(c2), _("step"), 10, true),
+	       pad_cells(c3, sizeof(c3), vision ? _("images/s") : infer ? _("tokens/s generated") : _("tokens/s"), 18,
+			 true), _("USD/hour"));
+	for (size_t i = 0; i < gw_advise_report_cloud_count(rep); i++) {
+		const gw_advise_cloud_rank *c = gw_advise_report_cloud(rep, i);
+		double rate = vision ? c->samples_per_second : c->rank.tokens_per_second * c->gpus_used;
+		size_t mark = 0;
+
+		if (c->instance.note) {
+			while (mark < nnotes && strcmp(notes[mark], c->instance.note))
+				mark++;
+			if (mark == nnotes && nnotes < sizeof(notes) / sizeof(notes[0]))
+				notes[nnotes++] = c->instance.note;
+		}
+		snprintf(gpus, sizeof(gpus), "%u× %s%s", c->instance.gpus, c->instance.gpu, c->instance.note ? "*" : "");
+		snprintf(step, sizeof(step), "%.3g s", c->rank.step_seconds);
+		if (c->instance.price_usd_per_hour > 0)
+			snprintf(price, sizeof(price), "%.2f", c->instance.price_usd_per_hour);
+		else
+			snprintf(price, sizeof(price), "-");
+		printf("  %-8s %-27s %-22s %s %10s  %18.0f  %s\n", c->instance.provider, c->instance.instance, gpus,
+		       pad_cells(c1, sizeof(c1), c->rank.fits ? _("yes") : _("no"), 5, false), step, rate, price);
+	}
+	for (size_t i = 0; i < nnotes; i++)
+		printf("  * %s\n", notes[i]);
+}
+
 static void print_targets(const gw_advise_report *rep)
 {
 	char mem[32], cc[32], need[32];
@@ -710,8 +751,10 @@ static int run_advice(const struct advise_opts *o, const gw_model *m, const char
 			printf("\n%s\n", _("No GPU found here: --gpu NAME (a spec-table GPU) or --memory SIZE checks the fit."));
 		if (plan)
 			print_plan(plan, &gw_advise_report_result(rep, 0)->target, gw_advise_report_target_batch(rep));
-		if (o->hardware)
+		if (o->hardware) {
 			print_hardware(rep);
+			print_cloud(rep);
+		}
 	}
 	for (size_t i = 0; i < gw_advise_report_count(rep); i++)
 		if (rc == EXIT_OK && !gw_advise_report_result(rep, i)->fits)

@@ -319,6 +319,40 @@ int gw_advise_report_add_hardware(gw_advise_report *r, const gw_advise_options *
 size_t gw_advise_report_hardware_count(const gw_advise_report *r);
 const gw_advise_rank *gw_advise_report_hardware(const gw_advise_report *r, size_t i);  /* NULL past the end */
 
+/* ---- cloud instances (data/cloud_instances.tsv) ----------------------------- */
+
+typedef struct gw_cloud_instance {
+	const char *provider;        /* "aws", "gcp", "azure" */
+	const char *instance;        /* "p4d.24xlarge" */
+	const char *gpu;             /* its GPU, a spec-table name */
+	unsigned gpus;               /* how many */
+	double price_usd_per_hour;   /* on-demand, from a primary source; 0 = none in the table */
+	const char *written;         /* the day the row was written (YYYY-MM-DD) */
+	const char *note;            /* NULL, or what a reader must know about the row */
+	const char *source;
+} gw_cloud_instance;
+size_t gw_cloud_instance_count(void);
+int gw_cloud_instance_at(size_t i, gw_cloud_instance *out);   /* 0 or GW_ENOTFOUND */
+
+typedef struct gw_advise_cloud_rank {
+	gw_cloud_instance instance;
+	gw_advise_rank rank;              /* the run on one of its GPUs (the GPU's spec-table rank) */
+	unsigned gpus_used;               /* the run's --gpus; the instance's others stay idle */
+	double samples_per_second;        /* rank.samples_per_second × gpus_used */
+	double usd_per_million_samples;   /* 0 without a price */
+} gw_advise_cloud_rank;
+
+/* The instances with at least `gpus` GPUs of a ranked type: fitting first,
+ * then cheaper per sample where both have a price, faster, fewer GPUs.
+ * ranks come from gw_advise_hardware (same run). *out is malloc'd (free
+ * with gw_advise_cloud_free). 0, GW_EINVAL, GW_ENOMEM. */
+int gw_advise_cloud(gw_advise_cloud_rank **out, size_t *count, const gw_advise_rank *ranks, size_t nranks,
+		    uint64_t gpus);
+void gw_advise_cloud_free(gw_advise_cloud_rank *ranks);
+/* With --hardware, the report ranks the instances too (JSON "cloud": [...]). */
+size_t gw_advise_report_cloud_count(const gw_advise_report *r);
+const gw_advise_cloud_rank *gw_advise_report_cloud(const gw_advise_report *r, size_t i);  /* NULL past the end */
+
 /* A Hugging Face TrainingArguments(...) line for a plan, into buf. */
 const char *gw_advise_training_arguments(char *buf, size_t n, const gw_advise_plan *p);
 

@@ -21,6 +21,8 @@ struct gw_advise_report {
 	gw_advise_rank *ranks;        /* --hardware, else NULL */
 	size_t nranks;
 	bool have_ranks;
+	gw_advise_cloud_rank *cloud;  /* --hardware: the cloud instances */
+	size_t ncloud;
 };
 
 void gw_advise_report_free(gw_advise_report *r)
@@ -28,6 +30,7 @@ void gw_advise_report_free(gw_advise_report *r)
 	if (!r)
 		return;
 	gw_advise_ranks_free(r->ranks);
+	gw_advise_cloud_free(r->cloud);
 	gw__free(r->results);
 	gw__free(r);
 }
@@ -125,18 +128,36 @@ const gw_advise_plan *gw_advise_report_plan(const gw_advise_report *r)
 int gw_advise_report_add_hardware(gw_advise_report *r, const gw_advise_options *o)
 {
 	gw_advise_rank *k;
-	size_t n;
+	gw_advise_cloud_rank *c;
+	size_t n, nc;
 	int rc;
 
 	if (!r || !o)
 		return gw__error_set(GW_EINVAL, "no report or options");
 	if ((rc = gw_advise_hardware(&k, &n, &r->model, o)) < 0)
 		return rc;
+	if ((rc = gw_advise_cloud(&c, &nc, k, n, o->gpus ? o->gpus : 1)) < 0) {
+		gw_advise_ranks_free(k);
+		return rc;
+	}
 	gw_advise_ranks_free(r->ranks);
+	gw_advise_cloud_free(r->cloud);
 	r->ranks = k;
 	r->nranks = n;
+	r->cloud = c;
+	r->ncloud = nc;
 	r->have_ranks = true;
 	return 0;
+}
+
+size_t gw_advise_report_cloud_count(const gw_advise_report *r)
+{
+	return r ? r->ncloud : 0;
+}
+
+const gw_advise_cloud_rank *gw_advise_report_cloud(const gw_advise_report *r, size_t i)
+{
+	return r && i < r->ncloud ? &r->cloud[i] : NULL;
 }
 
 size_t gw_advise_report_hardware_count(const gw_advise_report *r)
@@ -416,6 +437,48 @@ static void json_hardware(gw_json *j, const gw_advise_report *r)
 	gw_json_array_end(j);
 }
 
+static void key_price(gw_json *j, const char *k, double v, int digits)
+{
+	gw_json_key(j, k);
+	if (v > 0)
+		gw_json_double(j, v, digits);
+	else
+		gw_json_null(j);
+}
+
+static void json_cloud(gw_json *j, const gw_advise_report *r)
+{
+	gw_json_key(j, "cloud");
+	gw_json_array_begin(j);
+	for (size_t i = 0; i < r->ncloud; i++) {
+		const gw_advise_cloud_rank *c = &r->cloud[i];
+		gw_json_object_begin(j);
+		key_str(j, "provider", c->instance.provider);
+		key_str(j, "instance", c->instance.instance);
+		key_str(j, "gpu", c->instance.gpu);
+		key_u64(j, "gpus", c->instance.gpus);
+		key_u64(j, "gpus_used", c->gpus_used);
+		key_bool(j, "fits", c->rank.fits);
+		key_u64(j, "max_micro_batch", c->rank.max_micro_batch);
+		key_u64(j, "peak_device_bytes", c->rank.estimate.peak_device_bytes);
+		gw_json_key(j, "step_seconds");
+		gw_json_double(j, c->rank.step_seconds, 6);
+		gw_json_key(j, "samples_per_second");
+		gw_json_double(j, c->samples_per_second, 3);
+		key_price(j, "price_usd_per_hour", c->instance.price_usd_per_hour, 4);
+		key_price(j, "usd_per_million_samples", c->usd_per_million_samples, 4);
+		gw_json_key(j, "note");
+		if (c->instance.note)
+			gw_json_string(j, c->instance.note);
+		else
+			gw_json_null(j);
+		key_str(j, "written", c->instance.written);
+		key_str(j, "source", c->instance.source);
+		gw_json_object_end(j);
+	}
+	gw_json_array_end(j);
+}
+
 char *gw_advise_report_json(const gw_advise_report *r, int indent)
 {
 	gw_json *j;
@@ -430,8 +493,10 @@ char *gw_advise_report_json(const gw_advise_report *r, int indent)
 	json_per_gpu(j, &r->shown);
 	json_targets(j, r);
 	json_plan(j, r);
-	if (r->have_ranks)
+	if (r->have_ranks) {
 		json_hardware(j, r);
+		json_cloud(j, r);
+	}
 	gw_json_object_end(j);
 	if (gw_json_text(j))
 		text = gw__strdup(gw_json_text(j));

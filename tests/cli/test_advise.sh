@@ -252,4 +252,16 @@ assert_contains "$err" "LoRA" "says why"
 run advise vit-base-patch16-224 --image 8
 assert_eq "$rc" 1 "image smaller than a patch"
 
+# --hardware lists the cloud instances with the GPUs' figures, sourced, without invented prices.
+run advise gpt2 --seq 512 --batch 8 --memory 16GiB --hardware
+assert_contains "$out" "Cloud instances" "cloud section"
+assert_contains "$out" "p4d.24xlarge" "an AWS instance"
+assert_contains "$out" "a3-highgpu-8g" "a GCP instance"
+assert_contains "$out" "Standard_ND96isr_H100_v5" "an Azure instance"
+assert_contains "$out" "NVIDIA A10G" "the A10G note"
+run advise gpt2 --seq 512 --batch 8 --gpus 16 --strategy ddp --memory 16GiB --hardware --json
+assert_eq "$rc" 0 "16 GPUs"
+n=$(printf '%s' "$out" | "$PY" -c 'import json,sys; d=json.load(sys.stdin); c=d["cloud"]; print(len(c), {x["instance"] for x in c} == {"a2-megagpu-16g"}, all(x["price_usd_per_hour"] is None and x["source"].startswith("https://") for x in c))')
+assert_eq "$n" "1 True True" "only instances with 16 GPUs; no price; sourced"
+
 finish

@@ -912,12 +912,98 @@ static void test_vision_errors(void)
 	CHECK_INT(e.trainable_params, 8ull * 12 * 2 * 1536);
 }
 
+/* The cloud table: every row names a spec-table GPU and a source; the
+ * ranking keeps the instances with enough GPUs, fitting first, and scales
+ * the GPU's rate by the GPUs the run uses. */
+static void test_cloud(void)
+{
+	gw_model g = model("gpt2"), l = model("llama-2-70b");
+	gw_advise_options o = GW_ADVISE_OPTIONS_INIT;
+	gw_advise_rank *k = NULL;
+	gw_advise_cloud_rank *c = NULL;
+	size_t n = 0, nc = 0, total = gw_cloud_instance_count(), want;
+	gw_cloud_instance inst;
+	gw_gpu_spec spec;
+
+	CHECK(total >= 30);
+	for (size_t i = 0; i < total; i++) {
+		CHECK_INT(gw_cloud_instance_at(i, &inst), 0);
+		CHECK_INT(gw_gpu_spec_find(inst.gpu, &spec), 0);
+		CHECK(!strcmp(spec.name, inst.gpu));   /* the exact spec-table name, not a loose match */
+		CHECK(inst.gpus >= 1 && inst.gpus <= 16);
+		CHECK(strstr(inst.source, "https://") != NULL);
+		CHECK(strlen(inst.written) == 10 && inst.written[4] == '-');
+		CHECK(inst.price_usd_per_hour >= 0);
+		CHECK(!strcmp(inst.provider, "aws") || !strcmp(inst.provider, "gcp") || !strcmp(inst.provider, "azure"));
+	}
+	CHECK_INT(gw_cloud_instance_at(total, &inst), GW_ENOTFOUND);
+	/* The families are there. */
+	static const char *const must[] = { "p4d.24xlarge", "p5.48xlarge", "g5.xlarge", "g6.xlarge", "a2-highgpu-8g",
+					    "a3-highgpu-8g", "g2-standard-4", "Standard_ND96asr_v4",
+					    "Standard_ND96isr_H100_v5" };
+	size_t seen = 0;
+	for (size_t i = 0; i < total; i++) {
+		gw_cloud_instance_at(i, &inst);
+		for (size_t j = 0; j < GW_ARRAY_SIZE(must); j++)
+			seen += !strcmp(inst.instance, must[j]);
+	}
+	CHECK_INT(seen, GW_ARRAY_SIZE(must));
+
+	o.batch = 8;
+	o.seq = 1024;
+	CHECK_INT(gw_advise_hardware(&k, &n, &g, &o), 0);
+	CHECK_INT(gw_advise_cloud(&c, &nc, k, n, 1), 0);
+	CHECK_INT(nc, total);   /* one GPU: every instance can run it */
+	for (size_t i = 0; i < nc; i++) {
+		const gw_advise_rank *r = NULL;
+		for (size_t j = 0; j < n; j++)
+			if (!strcmp(k[j].gpu.name, c[i].instance.gpu))
+				r = &k[j];
+		CHECK(r != NULL);
+		CHECK(r && c[i].rank.fits == r->fits && c[i].rank.step_seconds == r->step_seconds);
+		CHECK(r && c[i].samples_per_second == r->samples_per_second);
+		CHECK(c[i].usd_per_million_samples == 0);   /* no priced row */
+		if (i) {
+			CHECK(c[i - 1].rank.fits >= c[i].rank.fits);
+			if (c[i - 1].rank.fits == c[i].rank.fits)
+				CHECK(c[i - 1].rank.step_seconds <= c[i].rank.step_seconds);
+			if (c[i - 1].rank.step_seconds == c[i].rank.step_seconds)
+				CHECK(c[i - 1].instance.gpus <= c[i].instance.gpus);   /* the smaller instance first */
+		}
+	}
+	gw_advise_cloud_free(c);
+	/* 16 GPUs: only the 16-GPU instances, at 16 × the GPU's rate. */
+	want = 0;
+	for (size_t i = 0; i < total; i++)
+		want += gw_cloud_instance_at(i, &inst) == 0 && inst.gpus >= 16;
+	CHECK_INT(gw_advise_cloud(&c, &nc, k, n, 16), 0);
+	CHECK_INT(nc, want);
+	CHECK(nc >= 1 && !strcmp(c[0].instance.instance, "a2-megagpu-16g"));
+	CHECK(nc >= 1 && c[0].gpus_used == 16 && c[0].samples_per_second == 16 * c[0].rank.samples_per_second);
+	gw_advise_cloud_free(c);
+	gw_advise_ranks_free(k);
+	/* 70B inference in bf16 fits no single GPU but the H200's 141 GB: the H200 instances lead. */
+	o = (gw_advise_options)GW_ADVISE_OPTIONS_INIT;
+	o.task = GW_TASK_INFER;
+	o.seq = 512;
+	o.new_tokens = 64;
+	CHECK_INT(gw_advise_hardware(&k, &n, &l, &o), 0);
+	CHECK_INT(gw_advise_cloud(&c, &nc, k, n, 1), 0);
+	CHECK(nc > 0 && c[0].rank.fits && !strcmp(c[0].instance.gpu, "H200-SXM-141GB"));
+	CHECK(nc > 0 && !c[nc - 1].rank.fits);
+	gw_advise_cloud_free(c);
+	gw_advise_ranks_free(k);
+	CHECK_INT(gw_advise_cloud(NULL, &nc, NULL, 0, 1), GW_EINVAL);
+	CHECK_INT(gw_advise_cloud(&c, &nc, NULL, 0, 0), GW_EINVAL);
+}
+
 int main(void)
 {
 	test_hardware();
 	test_vision_counts();
 	test_vision_terms();
 	test_vision_errors();
+	test_cloud();
 	test_report();
 	test_catalogue_counts();
 	test_count_parts();
