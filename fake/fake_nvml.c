@@ -13,9 +13,12 @@
  *  - per-device "errors" (by function name, "_vN" optional, "*" = every
  *    device call including the handle lookups), sequences of values that
  *    advance per device and per call, "$SLEEPER" pids, MIG devices with
- *    distinct handles, nvmlMemory_v2_t versions 0x02000028 and 2 (nvtop).
+ *    distinct handles, nvmlMemory_v2_t versions 0x02000028 and 2 (nvtop);
+ *  - Xid events: event sets, registration and nvmlEventSetWait_v2 deliver
+ *    each device's "xid_events" once, when due (other event types are
+ *    accepted and never fire).
  *
- * Not modelled: events, NVLink (field values answer NOT_SUPPORTED per field,
+ * Not modelled: NVLink (field values answer NOT_SUPPORTED per field,
  * except the memory temperature), vGPU, accounting, setters (all absent, so
  * clients see FUNCTION_NOT_FOUND), GPM, NVML units, confidential computing
  * (nvmlDeviceGetConfComputeMemSizeInfo is deliberately absent: nvitop would
@@ -26,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
+#include <time.h>
 
 #include "machine.h"
 #include "nvml_types.h"
@@ -1255,4 +1259,177 @@ API(nvmlDeviceGetFieldValues, (nvmlDevice_t h, int count, nvmlFieldValue_t *valu
 		}
 	}
 	return NVML_SUCCESS;
+}
+
+/* ---- events: Xid errors from "xid_events" ------------------------------ */
+
+#define EVSET_MAGIC 0x65767374u
+#define EVSET_MAX 1024
+#define FAKE_EVENT_TYPES (nvmlEventTypeSingleBitEccError | nvmlEventTypeDoubleBitEccError | \
+			  nvmlEventTypePState | nvmlEventTypeXidCriticalError | nvmlEventTypeClock)
+
+/* A set: the devices registered on it, when, and how many of each one's
+ * "xid_events" it has delivered. */
+struct nvmlEventSet_st {
+	uint32_t magic;
+	pthread_mutex_t lock;
+	struct {
+		fm_device *d;
+		unsigned long long types;
+		double since_ms;  /* monotonic ms at registration */
+		size_t next;      /* the next xid_events entry to deliver */
+	} reg[EVSET_MAX];
+	size_t n;
+};
+
+static double mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static int valid_set(nvmlEventSet_t set)
+{
+	return set && set->magic == EVSET_MAGIC;
+}
+
+API(nvmlEventSetCreate, (nvmlEventSet_t *set))
+{
+	nvmlEventSet_t s;
+
+	if (!initialized())
+		return NVML_ERROR_UNINITIALIZED;
+	if (!set)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (!(s = calloc(1, sizeof(*s))))
+		return NVML_ERROR_UNKNOWN;
+	s->magic = EVSET_MAGIC;
+	pthread_mutex_init(&s->lock, NULL);
+	*set = s;
+	return NVML_SUCCESS;
+}
+
+API(nvmlEventSetFree, (nvmlEventSet_t set))
+{
+	if (!initialized())
+		return NVML_ERROR_UNINITIALIZED;
+	if (!valid_set(set))
+		return NVML_ERROR_INVALID_ARGUMENT;
+	set->magic = 0;
+	pthread_mutex_destroy(&set->lock);
+	free(set);
+	return NVML_SUCCESS;
+}
+
+API(nvmlDeviceGetSupportedEventTypes, (nvmlDevice_t h, unsigned long long *types))
+{
+	BEGIN(h, 0);
+	if (!types)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	*types = d->parent ? 0 : FAKE_EVENT_TYPES;
+	return NVML_SUCCESS;
+}
+
+/* MIG device handles take no registration (nvml.h: no per-instance events
+ * through MIG handles). */
+API(nvmlDeviceRegisterEvents, (nvmlDevice_t h, unsigned long long types, nvmlEventSet_t set))
+{
+	BEGIN(h, 0);
+	if (!valid_set(set) || types == 0)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (d->parent || (types & ~FAKE_EVENT_TYPES))
+		return NVML_ERROR_NOT_SUPPORTED;
+	pthread_mutex_lock(&set->lock);
+	if (set->n == EVSET_MAX) {
+		pthread_mutex_unlock(&set->lock);
+		return NVML_ERROR_UNKNOWN;
+	}
+	set->reg[set->n].d = d;
+	set->reg[set->n].types = types;
+	set->reg[set->n].since_ms = mono_ms();
+	set->reg[set->n].next = 0;
+	set->n++;
+	pthread_mutex_unlock(&set->lock);
+	return NVML_SUCCESS;
+}
+
+/* The registration whose next Xid is due first (-1: none left), and when. */
+static long next_due(nvmlEventSet_t set, double *due)
+{
+	long best = -1;
+
+	for (size_t i = 0; i < set->n; i++) {
+		const fm_device *d = set->reg[i].d;
+		double t;
+
+		if (!(set->reg[i].types & nvmlEventTypeXidCriticalError) || set->reg[i].next >= d->nxids)
+			continue;
+		t = set->reg[i].since_ms + (double)d->xids[set->reg[i].next].after_ms;
+		if (best < 0 || t < *due)
+			best = (long)i, *due = t;
+	}
+	return best;
+}
+
+/* An "errors" entry for nvmlEventSetWait (or "*") on a device of the set
+ * fails this wait; each device counts its waits. */
+static nvmlReturn_t wait_imposed(nvmlEventSet_t set)
+{
+	nvmlReturn_t rc = NVML_SUCCESS;
+
+	for (size_t i = 0; i < set->n; i++) {
+		const fm_device *d = set->reg[i].d;
+		nvmlReturn_t r = imposed(d, "nvmlEventSetWait", fm_tick(machine, d, "nvmlEventSetWait", 0));
+
+		if (r != NVML_SUCCESS && rc == NVML_SUCCESS)
+			rc = r;
+	}
+	return rc;
+}
+
+/* The next due Xid, or a sleep until one is due or timeoutms has passed
+ * (TIMEOUT): the real call's contract, never longer. */
+API(nvmlEventSetWait_v2, (nvmlEventSet_t set, nvmlEventData_t *data, unsigned int timeoutms))
+{
+	double deadline = mono_ms() + timeoutms;
+	nvmlReturn_t rc;
+
+	if (!initialized())
+		return NVML_ERROR_UNINITIALIZED;
+	if (!valid_set(set) || !data)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	pthread_mutex_lock(&set->lock);
+	rc = wait_imposed(set);
+	pthread_mutex_unlock(&set->lock);
+	if (rc != NVML_SUCCESS)
+		return rc;
+	for (;;) {
+		double due = 0, now = mono_ms(), wake;
+		long i;
+		struct timespec ts;
+
+		pthread_mutex_lock(&set->lock);
+		i = next_due(set, &due);
+		if (i >= 0 && due <= now) {
+			fm_device *d = set->reg[i].d;
+
+			memset(data, 0, sizeof(*data));
+			data->device = as_handle(d);
+			data->eventType = nvmlEventTypeXidCriticalError;
+			data->eventData = (unsigned long long)d->xids[set->reg[i].next++].xid;
+			data->gpuInstanceId = 0xFFFFFFFFu;
+			data->computeInstanceId = 0xFFFFFFFFu;
+			pthread_mutex_unlock(&set->lock);
+			return NVML_SUCCESS;
+		}
+		pthread_mutex_unlock(&set->lock);
+		if (now >= deadline)
+			return NVML_ERROR_TIMEOUT;
+		wake = i >= 0 && due < deadline ? due : deadline;
+		ts.tv_sec = (time_t)((wake - now) / 1e3);
+		ts.tv_nsec = (long)(((wake - now) - (double)ts.tv_sec * 1e3) * 1e6);
+		nanosleep(&ts, NULL);
+	}
 }

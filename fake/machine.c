@@ -341,6 +341,7 @@ static void free_device(fm_device *d)
 		free_num(&d->errors[i].code);
 	}
 	free(d->errors);
+	free(d->xids);
 	for (size_t i = 0; i < d->nmig; i++)
 		free_device(&d->mig[i]);
 	free(d->mig);
@@ -458,6 +459,33 @@ static int parse_errors(fm_ctx *c, const gw_jv *dev, fm_device *d)
 			return -1;
 		if (parse_code_value(c, &m->value, &e->code, 0))
 			return -1;
+	}
+	return 0;
+}
+
+/* "xid_events": [79, {"xid": 13, "after_ms": 500}] */
+static int parse_xids(fm_ctx *c, const gw_jv *dev, fm_device *d)
+{
+	const gw_jv *l = gw_jv_get(dev, "xid_events");
+
+	if (!l || l->type == GW_JV_NULL)
+		return 0;
+	if (l->type != GW_JV_ARRAY || l->u.arr.n > 4096)
+		return bad(c, l, "xid_events: expected an array of Xid numbers or {\"xid\", \"after_ms\"} objects");
+	if (!(d->xids = calloc(l->u.arr.n ? l->u.arr.n : 1, sizeof(*d->xids))))
+		return bad(c, l, "out of memory");
+	for (size_t i = 0; i < l->u.arr.n; i++) {
+		const gw_jv *e = &l->u.arr.items[i], *x = e, *after = NULL;
+		fm_xid *out = &d->xids[d->nxids++];
+
+		if (e->type == GW_JV_OBJECT) {
+			x = gw_jv_get(e, "xid");
+			after = gw_jv_get(e, "after_ms");
+		}
+		if (!x || gw_jv_int64(x, &out->xid) || out->xid < 0 || out->xid > 0xffffffffLL)
+			return bad(c, e, "xid_events: expected an Xid number");
+		if (after && (gw_jv_int64(after, &out->after_ms) || out->after_ms < 0 || out->after_ms > 86400000))
+			return bad(c, after, "xid_events: after_ms: expected milliseconds (0 to 86400000)");
 	}
 	return 0;
 }
@@ -644,7 +672,8 @@ static int parse_device(fm_ctx *c, const gw_jv *v, fm_device *d, int is_mig)
 		    parse_num(c, &cc->u.arr.items[1], &d->num[FN_CC_MINOR], what, 0))
 			return -1;
 	}
-	if (derive_pci(c, v, d) || parse_processes(c, v, d) || parse_errors(c, v, d) || parse_bench(c, v, d))
+	if (derive_pci(c, v, d) || parse_processes(c, v, d) || parse_errors(c, v, d) || parse_bench(c, v, d) ||
+	    parse_xids(c, v, d))
 		return -1;
 	if (!is_mig && parse_mig(c, v, d))
 		return -1;

@@ -40,7 +40,12 @@
  *       samples: processes with sm_util). When "processes" is an object, a
  *       missing list is empty; when it is missing or null, every process
  *       call answers NOT_SUPPORTED.
- *     errors: {"nvmlDeviceGetX": CODE}; a name without _vN applies to every
+ *     xid_events[]: Xid errors the fake's event sets deliver (nvmlEventSetWait_v2)
+       after nvmlDeviceRegisterEvents(nvmlEventTypeXidCriticalError) on this
+       device: a number (the Xid, due at once) or {"xid": N, "after_ms": M}
+       (due M ms after the registration), delivered once each, in order.
+       Errors on "nvmlEventSetWait" apply per wait to a set holding the device.
+     errors: {"nvmlDeviceGetX": CODE}; a name without _vN applies to every
  *       version of the call; "*" applies to every device call. CODE is a
  *       name ("GPU_IS_LOST", "NVML_ERROR_UNKNOWN"), a number, or an array.
  *     bench.{h2d_gbs d2h_gbs h2d_pageable_gbs d2h_pageable_gbs memory_gbs
@@ -132,6 +137,13 @@ typedef struct {
 	double v;
 } fm_real;
 
+/* One Xid event of "xid_events": its value, due after_ms after the
+ * device is registered for events. */
+typedef struct {
+	int64_t xid;
+	int64_t after_ms;
+} fm_xid;
+
 typedef struct fm_device fm_device;
 struct fm_device {
 	uint32_t magic;
@@ -147,6 +159,8 @@ struct fm_device {
 	size_t nmig;
 	int has_mig;            /* the "mig" object is present */
 	fm_real bench[FB_COUNT];
+	fm_xid *xids;           /* "xid_events", in order */
+	size_t nxids;
 	fm_counter counters[FM_MAX_COUNTERS];
 	size_t ncounters;
 };

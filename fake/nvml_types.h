@@ -14,6 +14,7 @@ typedef enum {
 	NVML_ERROR_NO_PERMISSION = 4,
 	NVML_ERROR_NOT_FOUND = 6,
 	NVML_ERROR_INSUFFICIENT_SIZE = 7,
+	NVML_ERROR_TIMEOUT = 10,
 	NVML_ERROR_LIBRARY_NOT_FOUND = 12,
 	NVML_ERROR_GPU_IS_LOST = 15,
 	NVML_ERROR_ARGUMENT_VERSION_MISMATCH = 25,
@@ -21,6 +22,21 @@ typedef enum {
 } nvmlReturn_t;
 
 typedef struct nvmlDevice_st *nvmlDevice_t;
+
+/* Events (nvml.h: nvmlEventSetCreate .. nvmlEventSetWait_v2). */
+typedef struct nvmlEventSet_st *nvmlEventSet_t;
+#define nvmlEventTypeSingleBitEccError 0x0000000000000001ULL
+#define nvmlEventTypeDoubleBitEccError 0x0000000000000002ULL
+#define nvmlEventTypePState 0x0000000000000004ULL
+#define nvmlEventTypeXidCriticalError 0x0000000000000008ULL
+#define nvmlEventTypeClock 0x0000000000000010ULL
+typedef struct {
+	nvmlDevice_t device;
+	unsigned long long eventType;
+	unsigned long long eventData;    /* the Xid for nvmlEventTypeXidCriticalError */
+	unsigned int gpuInstanceId;      /* 0xFFFFFFFF: not attributable to one */
+	unsigned int computeInstanceId;
+} nvmlEventData_t;                   /* 32 bytes */
 
 #define NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE 32
 #define NVML_DEVICE_PCI_BUS_ID_BUFFER_V2_SIZE 16

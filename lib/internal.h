@@ -227,6 +227,17 @@ struct gw_backend {
 	/* Per-process utilisation, one entry per pid (malloc'd); NULL when
 	 * the backend has none (gw_device_process_utilization says ENOTSUP). */
 	int (*process_util)(void *state, gw_context *ctx, gw_device *dev, gw_process_util **out, size_t *count);
+	/* Xid events (NVIDIA), for the sampler's event thread: they touch the
+	 * backend's library and device handles only, never a gw_device, so
+	 * they may run beside a pass. events_open makes an empty set;
+	 * events_add registers one device's handle on it (0, GW_ENOTSUP, GW_ELOST,
+	 * ...); events_wait returns 1 with the device handle and the Xid, 0
+	 * when timeout_ms passed without one, negative when the wait failed
+	 * (a lost GPU); events_close frees the set. */
+	int (*events_open)(void *state, void **set);
+	int (*events_add)(void *state, void *set, void *handle);
+	int (*events_wait)(void *state, void *set, unsigned timeout_ms, void **handle, uint64_t *xid);
+	void (*events_close)(void *state, void *set);
 };
 
 extern const gw_backend *const gw__backends[];  /* NULL-terminated */

@@ -201,6 +201,12 @@ typedef struct gw_device_sample {
 	gw_u64 mig_max_devices;
 	int mig_count;
 	gw_mig_device mig[GW_MAX_MIG];
+	/* Xid errors (NVIDIA), from NVML events: only a sampler that watches
+	 * them (GW_SAMPLER_EVENTS, include/gpuwise/sampler.h) fills these,
+	 * counted from its start, also while the GPU cannot be read; a
+	 * one-shot gw_device_sample_read() leaves them UNREAD. */
+	gw_u64 xid_last;      /* the newest Xid; 0 while none came */
+	gw_u64 xid_count;     /* Xid events seen */
 } gw_device_sample;
 
 typedef enum gw_process_type {

@@ -58,7 +58,10 @@ enum {
 	GW_METRIC_F_ALIAS = 0x1,  /* a second JSON key for a metric listed before (temperature_c) */
 	GW_METRIC_F_NVIDIA = 0x2, /* people see it for non-AMD GPUs only (compute capability) */
 	GW_METRIC_F_AMD = 0x4,    /* people see it for AMD GPUs, or when it has a value (gfx target) */
-	GW_METRIC_F_PERCENT = 0x8 /* a percentage: outside 0-100 is never valid */
+	GW_METRIC_F_PERCENT = 0x8, /* a percentage: outside 0-100 is never valid */
+	/* From NVML events, filled by a sampler that watches them
+	 * (GW_SAMPLER_EVENTS), also while the GPU cannot be read (Xid) */
+	GW_METRIC_F_EVENT = 0x10
 };
 
 /* The Prometheus naming schemes of `gpuwise exporter --names`. */

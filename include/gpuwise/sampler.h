@@ -36,13 +36,19 @@
  * the sampler's getters (static facts from gw_device_get() read before
  * gw_sampler_start() stay valid; a device's health is in its points).
  *
- * fork(): a child gets no copy of the thread. A program that forks while
+ * With GW_SAMPLER_EVENTS a second thread waits for NVML events; it uses
+ * the vendor library and the devices' handles only, never the context's
+ * device records, and gw_sampler_free() stops it (within a few hundred
+ * milliseconds) before the context may go.
+ *
+ * fork(): a child gets no copy of the threads. A program that forks while
  * a sampler runs calls gw_sampler_fork_prepare() before the fork (it takes
  * the lock, so no pass is half-published) and gw_sampler_fork_parent() /
  * gw_sampler_fork_child() after it, e.g. from pthread_atfork handlers. In
  * the child the sampler is then stopped: its history up to the fork stays
  * readable, gw_sampler_stop() and gw_sampler_free() never wait for the
- * thread that is not there, and its context is left alone.
+ * threads that are not there (nor free the parent's NVML event set), and
+ * its context is left alone.
  */
 #ifndef GPUWISE_SAMPLER_H
 #define GPUWISE_SAMPLER_H
@@ -74,17 +80,23 @@ typedef struct gw_sample_point {
 	 * power reading misses). UNREAD on the first such point, NOT_SUPPORTED
 	 * without an energy counter, ERROR when the counter went back. */
 	gw_f64 power_average;
-	/* Xid events: reserved for NVML events (nvmlEventSetWait), which the
-	 * sampler does not watch yet: always UNREAD for now. */
-	gw_u64 xid_count;
-	gw_u64 last_xid;
 } gw_sample_point;
 
 /* Called on the sampler's thread after each pass (see gw_sampler_start). */
 typedef void (*gw_sampler_pass_fn)(gw_sampler *s, uint64_t seq, void *arg);
 
 enum {
-	GW_SAMPLER_PROCESSES = 0x1  /* also list each device's processes once per pass */
+	GW_SAMPLER_PROCESSES = 0x1, /* also list each device's processes once per pass */
+	/* Watch NVML's Xid events on a thread of their own from
+	 * gw_sampler_new() to gw_sampler_free() (whether passes are stepped
+	 * or made by the sampler's thread): each point's sample.xid_last and
+	 * xid_count then hold what arrived up to that pass, also for a GPU
+	 * that cannot be read (Xid 79: fallen off the bus). NOT_SUPPORTED for
+	 * a GPU without events (AMD, a driver without nvmlEventSetWait_v2),
+	 * ERROR when NVML refused to watch it. A failed wait (a lost GPU)
+	 * never blocks: the thread waits at most a few hundred milliseconds
+	 * per call and backs off after a failure. */
+	GW_SAMPLER_EVENTS = 0x2
 };
 
 #define GW_SAMPLER_OPTIONS_VERSION 1

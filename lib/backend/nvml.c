@@ -83,6 +83,11 @@ struct nvml_api {
 	gwn_fn_dev_procs compute_procs_v3, compute_procs_v2, graphics_procs_v3, graphics_procs_v2;
 	gwn_fn_dev_procs_v1 compute_procs_v1, graphics_procs_v1;
 	gwn_fn_dev_proc_util process_util;
+
+	gwn_fn_event_set_create event_set_create;
+	gwn_fn_event_set_free event_set_free;
+	gwn_fn_register_events register_events;
+	gwn_fn_event_set_wait event_set_wait;
 };
 
 struct nvml_symbol {
@@ -163,6 +168,11 @@ static const struct nvml_symbol nvml_symbols[] = {
 	SYM(compute_procs_v1, "nvmlDeviceGetComputeRunningProcesses"),
 	SYM(graphics_procs_v1, "nvmlDeviceGetGraphicsRunningProcesses"),
 	SYM(process_util, "nvmlDeviceGetProcessUtilization"),
+	SYM(event_set_create, "nvmlEventSetCreate"),
+	SYM(event_set_free, "nvmlEventSetFree"),
+	SYM(register_events, "nvmlDeviceRegisterEvents"),
+	/* Only _v2 fills gwn_event_data (with the MIG instance ids). */
+	SYM(event_set_wait, "nvmlEventSetWait_v2"),
 };
 #undef SYM
 
@@ -1425,6 +1435,66 @@ static int nvml_process_util(void *state, gw_context *ctx, gw_device *dev, gw_pr
 	return 0;
 }
 
+/* ---- Xid events ------------------------------------------------------------
+ * Called from the sampler's event thread: they use the resolved API and the
+ * devices' handles only (never the device records, which the pass thread
+ * owns), and each call returns within its timeout. */
+
+static int nvml_events_open(void *state, void **set)
+{
+	struct nvml_state *st = state;
+	gwn_event_set es = NULL;
+	gwn_return r;
+
+	if (!st || !st->api.event_set_create || !st->api.event_set_free || !st->api.register_events ||
+	    !st->api.event_set_wait)
+		return gw__error_set(GW_ENOTSUP, "this NVML has no event API (nvmlEventSetWait_v2)");
+	if ((r = st->api.event_set_create(&es)) != GWN_SUCCESS)
+		return gw__error_set(nvml_code_to_gw(r), "NVML could not create an event set (%s)", nvml_code_name(r));
+	*set = es;
+	return 0;
+}
+
+static int nvml_events_add(void *state, void *set, void *handle)
+{
+	struct nvml_state *st = state;
+	gwn_return r = st->api.register_events((gwn_device)handle, GWN_EVENT_XID_CRITICAL, (gwn_event_set)set);
+
+	if (r == GWN_SUCCESS)
+		return 0;
+	if (r == GWN_ERROR_NOT_SUPPORTED || r == GWN_ERROR_FUNCTION_NOT_FOUND)
+		return gw__error_set(GW_ENOTSUP, "this GPU reports no Xid events");
+	return gw__error_set(nvml_code_to_gw(r), "NVML could not watch this GPU's Xid events (%s)", nvml_code_name(r));
+}
+
+static int nvml_events_wait(void *state, void *set, unsigned timeout_ms, void **handle, uint64_t *xid)
+{
+	struct nvml_state *st = state;
+	gwn_event_data ev;
+	gwn_return r;
+
+	memset(&ev, 0, sizeof(ev));
+	r = st->api.event_set_wait((gwn_event_set)set, &ev, timeout_ms);
+	if (r == GWN_ERROR_TIMEOUT)
+		return 0;
+	if (r != GWN_SUCCESS)
+		return gw__error_set(nvml_code_to_gw(r), "NVML's event wait failed (%s)", nvml_code_name(r));
+	if (!(ev.eventType & GWN_EVENT_XID_CRITICAL))
+		return 0;
+	*handle = ev.device;
+	*xid = ev.eventData;
+	return 1;
+}
+
+static void nvml_events_close(void *state, void *set)
+{
+	struct nvml_state *st = state;
+
+	if (st && set)
+		st->api.event_set_free((gwn_event_set)set);
+}
+
 const gw_backend gw__backend_nvml = {
 	"nvml", GW_BACKEND_ID_NVML, nvml_open, nvml_close, nvml_sample, nvml_processes, nvml_process_util,
+	nvml_events_open, nvml_events_add, nvml_events_wait, nvml_events_close,
 };

@@ -217,6 +217,19 @@ enum {
 enum { GWN_PSTATE_UNKNOWN = 32 };
 #define GWN_DEVICE_ARCH_UNKNOWN 0xffffffffu
 
+/* Events: nvmlEventSet_t is opaque; nvmlEventData_t as nvmlEventSetWait_v2
+ * fills it (32 bytes on x86-64; the unversioned wait fills an older, shorter
+ * layout and is not used). */
+typedef struct gwn_event_set_st *gwn_event_set;
+#define GWN_EVENT_XID_CRITICAL 0x0000000000000008ULL  /* nvmlEventTypeXidCriticalError */
+typedef struct gwn_event_data {
+	gwn_device device;
+	unsigned long long eventType;
+	unsigned long long eventData;    /* the Xid; 999 for an unknown one */
+	unsigned int gpuInstanceId;      /* 0xFFFFFFFF: the whole GPU */
+	unsigned int computeInstanceId;
+} gwn_event_data;
+
 /* Function types, grouped by signature. Enum out-parameters
  * (nvmlEnableState_t*, nvmlPstates_t*, nvmlComputeMode_t*) are 4-byte ints
  * and are read through unsigned int*. */
@@ -250,5 +263,9 @@ typedef gwn_return (*gwn_fn_dev_proc_util)(gwn_device d, gwn_process_util_sample
 					    unsigned long long last_seen);
 typedef gwn_return (*gwn_fn_dev_fields)(gwn_device d, int count, gwn_field_value *values);
 typedef gwn_return (*gwn_fn_dev_child)(gwn_device d, unsigned int index, gwn_device *out);
+typedef gwn_return (*gwn_fn_event_set_create)(gwn_event_set *out);
+typedef gwn_return (*gwn_fn_event_set_free)(gwn_event_set set);
+typedef gwn_return (*gwn_fn_register_events)(gwn_device d, unsigned long long types, gwn_event_set set);
+typedef gwn_return (*gwn_fn_event_set_wait)(gwn_event_set set, gwn_event_data *data, unsigned int timeout_ms);
 
 #endif

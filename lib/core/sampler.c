@@ -5,7 +5,11 @@
  * caller of gw_sampler_step while no thread runs); it reads the devices
  * without the lock (a slow or hung vendor call never blocks a reader of
  * the history) and publishes all its points under the lock at once, so a
- * reader never sees half a pass. */
+ * reader never sees half a pass.
+ *
+ * Xid events (GW_SAMPLER_EVENTS) come on a thread of their own that waits
+ * in the backend's event call with a short timeout and counts what comes
+ * per slot under the lock; each pass copies the counts into its points. */
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
@@ -27,6 +31,20 @@ struct ring {
 	size_t nprocs;
 };
 
+/* Xid events of one slot. */
+struct xid_slot {
+	void *handle;         /* the backend's device handle; NULL: not watched */
+	int rc;               /* 0 watched; else why not (GW_ENOTSUP, GW_ELOST, ...) */
+	uint64_t last, count;
+};
+
+/* Milliseconds one event wait may take: the longest gw_sampler_free()
+ * waits for the event thread. */
+#define EVENT_WAIT_MS 200
+/* After a failed wait (a lost GPU answers at once), the pause before the
+ * next, so a broken set never spins. */
+#define EVENT_BACKOFF_S 1.0
+
 struct gw_sampler {
 	gw_context *ctx;
 	gw_sampler_options opts;
@@ -42,6 +60,14 @@ struct gw_sampler {
 	pthread_t thread;
 	uint64_t passes;
 	bool running, stop, inherited;
+
+	/* GW_SAMPLER_EVENTS: the event thread and its set (guarded by lock:
+	 * xid, ev_running, ev_stop) */
+	struct xid_slot *xid;
+	const gw_backend *ev_backend;
+	void *ev_state, *ev_set;
+	pthread_t ev_thread;
+	bool ev_running, ev_stop;
 };
 
 static double mono_now(void)
@@ -69,8 +95,9 @@ static int check_options(const gw_context *ctx, const gw_sampler_options *o)
 		return gw__error_set(GW_EINVAL, "sampler interval must be between 0.001 and 86400 seconds");
 	if (o->history > 1000000)
 		return gw__error_set(GW_EINVAL, "sampler history of %u points is too long", o->history);
-	if (o->flags & ~(unsigned)GW_SAMPLER_PROCESSES)
-		return gw__error_set(GW_EINVAL, "unknown sampler flags 0x%x", o->flags & ~(unsigned)GW_SAMPLER_PROCESSES);
+	if (o->flags & ~(unsigned)(GW_SAMPLER_PROCESSES | GW_SAMPLER_EVENTS))
+		return gw__error_set(GW_EINVAL, "unknown sampler flags 0x%x",
+				     o->flags & ~(unsigned)(GW_SAMPLER_PROCESSES | GW_SAMPLER_EVENTS));
 	if (o->ndevices < 0 || (o->ndevices > 0 && !o->devices))
 		return gw__error_set(GW_EINVAL, "sampler device list is invalid");
 	for (int i = 0; o->devices && i < o->ndevices; i++)
@@ -87,7 +114,8 @@ static int alloc_slots(gw_sampler *s)
 	s->rings = gw__calloc((size_t)s->nslots + 1, sizeof(*s->rings));
 	s->scratch = gw__calloc((size_t)s->nslots + 1, sizeof(*s->scratch));
 	s->scratch_procs = gw__calloc((size_t)s->nslots + 1, sizeof(*s->scratch_procs));
-	if (!s->index || !s->rings || !s->scratch || !s->scratch_procs)
+	s->xid = gw__calloc((size_t)s->nslots + 1, sizeof(*s->xid));
+	if (!s->index || !s->rings || !s->scratch || !s->scratch_procs || !s->xid)
 		return gw__error_set(GW_ENOMEM, "out of memory for the sampler");
 	for (int k = 0; k < s->nslots; k++) {
 		s->index[k] = s->opts.devices ? s->opts.devices[k] : k;
@@ -108,7 +136,11 @@ static void free_slots(gw_sampler *s)
 	gw__free(s->index);
 	gw__free(s->scratch);
 	gw__free(s->scratch_procs);
+	gw__free(s->xid);
 }
+
+static int events_start(gw_sampler *s);
+static void events_stop(gw_sampler *s);
 
 int gw_sampler_new(gw_sampler **out, gw_context *ctx, const gw_sampler_options *opts)
 {
@@ -144,6 +176,10 @@ int gw_sampler_new(gw_sampler **out, gw_context *ctx, const gw_sampler_options *
 	pthread_cond_init(&s->wake, &ca);
 	pthread_condattr_destroy(&ca);
 	s->t0 = mono_now();
+	if ((o.flags & GW_SAMPLER_EVENTS) && (rc = events_start(s)) < 0) {
+		gw_sampler_free(s);
+		return rc;
+	}
 	*out = s;
 	return 0;
 }
@@ -152,6 +188,7 @@ void gw_sampler_free(gw_sampler *s)
 {
 	if (!s)
 		return;
+	events_stop(s);
 	gw_sampler_stop(s);
 	free_slots(s);
 	if (!s->inherited) /* a fork child's: the waiter that is gone would be waited for */
@@ -196,6 +233,23 @@ static void derive_power(struct ring *r, gw_sample_point *p)
 	r->energy_t = p->elapsed;
 }
 
+/* What the event thread counted for slot k, into a pass's sample (also
+ * for a GPU that could not be read: its Xid says why). */
+static void copy_xid(gw_sampler *s, int k, gw_device_sample *out)
+{
+	pthread_mutex_lock(&s->lock);
+	if (s->xid[k].rc == 0) {
+		gw__u64_set(&out->xid_last, s->xid[k].last);
+		gw__u64_set(&out->xid_count, s->xid[k].count);
+	} else {
+		gw_field_state st = s->xid[k].rc == GW_ENOTSUP ? GW_FIELD_NOT_SUPPORTED : GW_FIELD_ERROR;
+
+		GW_FIELD_FAIL(out->xid_last, st, s->xid[k].rc);
+		GW_FIELD_FAIL(out->xid_count, st, s->xid[k].rc);
+	}
+	pthread_mutex_unlock(&s->lock);
+}
+
 static void read_slot(gw_sampler *s, int k, uint64_t seq, double when)
 {
 	gw_sample_point *p = &s->scratch[k];
@@ -215,6 +269,8 @@ static void read_slot(gw_sampler *s, int k, uint64_t seq, double when)
 	info = gw_device_get(s->ctx, p->device);
 	p->health = info ? info->health : GW_HEALTH_ERROR;
 	derive_power(&s->rings[k], p);
+	if (s->opts.flags & GW_SAMPLER_EVENTS)
+		copy_xid(s, k, &p->sample);
 	s->scratch_procs[k].p = NULL;
 	s->scratch_procs[k].n = 0;
 	s->scratch_procs[k].rc = GW_ENOTFOUND;
@@ -282,7 +338,8 @@ int gw_sampler_step(gw_sampler *s)
 
 /* ---- the thread ---------------------------------------------------------- */
 
-static void wait_until(gw_sampler *s, double next)
+/* With the lock held: waits until the monotonic time next or *stop. */
+static void wait_until(gw_sampler *s, double next, const bool *stop)
 {
 	struct timespec until;
 
@@ -290,7 +347,7 @@ static void wait_until(gw_sampler *s, double next)
 	until.tv_nsec = (long)((next - (double)until.tv_sec) * 1e9);
 	if (until.tv_nsec >= 1000000000L)
 		until.tv_nsec = 999999999L;
-	while (!s->stop && pthread_cond_timedwait(&s->wake, &s->lock, &until) != ETIMEDOUT)
+	while (!*stop && pthread_cond_timedwait(&s->wake, &s->lock, &until) != ETIMEDOUT)
 		;
 }
 
@@ -313,7 +370,7 @@ static void *sampler_main(void *arg)
 		if (next < now) /* a slow pass (a slow driver): no burst to catch up */
 			next = now;
 		pthread_mutex_lock(&s->lock);
-		wait_until(s, next);
+		wait_until(s, next, &s->stop);
 	}
 	pthread_mutex_unlock(&s->lock);
 	return NULL;
@@ -360,6 +417,99 @@ int gw_sampler_stop(gw_sampler *s)
 	return 0;
 }
 
+/* ---- Xid events ---------------------------------------------------------- */
+
+/* The backend that serves events for device d, and its state; NULL when
+ * its owner has none. */
+static const gw_backend *events_backend(gw_context *ctx, const gw_device *d, void **state)
+{
+	for (int i = 0; gw__backends[i] && i < (int)GW_ARRAY_SIZE(ctx->state); i++)
+		if (gw__backends[i] == d->owner && d->owner->events_open && d->handle) {
+			*state = ctx->state[i];
+			return d->owner;
+		}
+	return NULL;
+}
+
+static void *events_main(void *arg)
+{
+	gw_sampler *s = arg;
+
+	pthread_mutex_lock(&s->lock);
+	while (!s->ev_stop) {
+		void *h = NULL;
+		uint64_t xid = 0;
+		int rc;
+
+		pthread_mutex_unlock(&s->lock);
+		rc = s->ev_backend->events_wait(s->ev_state, s->ev_set, EVENT_WAIT_MS, &h, &xid);
+		pthread_mutex_lock(&s->lock);
+		for (int k = 0; rc > 0 && k < s->nslots; k++)
+			if (s->xid[k].rc == 0 && s->xid[k].handle == h)
+				s->xid[k].last = xid, s->xid[k].count++;
+		if (rc < 0) {
+			wait_until(s, mono_now() + EVENT_BACKOFF_S, &s->ev_stop);
+		}
+	}
+	pthread_mutex_unlock(&s->lock);
+	return NULL;
+}
+
+/* Registers every slot's device on one event set of the first backend
+ * that has events (NVML) and starts the thread; slots it cannot watch
+ * keep why in xid[k].rc. Without any watched slot, no thread. */
+static int events_start(gw_sampler *s)
+{
+	int watched = 0, rc;
+
+	for (int k = 0; k < s->nslots; k++) {
+		gw_device *d = &s->ctx->devices[s->index[k]];
+		void *state = NULL;
+		const gw_backend *b = events_backend(s->ctx, d, &state);
+
+		s->xid[k].rc = d->info.health == GW_HEALTH_LOST ? GW_ELOST : GW_ENOTSUP;
+		if (!b || d->info.health == GW_HEALTH_LOST || (s->ev_backend && b != s->ev_backend))
+			continue;
+		if (!s->ev_backend) {
+			if ((rc = b->events_open(state, &s->ev_set)) < 0) {
+				if (rc == GW_ENOMEM)
+					return rc;
+				continue; /* no event API: every slot NOT_SUPPORTED */
+			}
+			s->ev_backend = b;
+			s->ev_state = state;
+		}
+		s->xid[k].rc = b->events_add(state, s->ev_set, d->handle);
+		if (s->xid[k].rc == 0)
+			s->xid[k].handle = d->handle, watched++;
+	}
+	if (!watched)
+		return 0;
+	if (pthread_create(&s->ev_thread, NULL, events_main, s) != 0)
+		return gw__error_set(GW_EGENERIC, "cannot start the sampler's event thread");
+	s->ev_running = true;
+	return 0;
+}
+
+/* Stops and joins the event thread (one wait: at most EVENT_WAIT_MS), then
+ * frees the set. A fork child has neither: the parent's set is not its. */
+static void events_stop(gw_sampler *s)
+{
+	bool join;
+
+	pthread_mutex_lock(&s->lock);
+	join = s->ev_running;
+	s->ev_stop = true;
+	pthread_cond_broadcast(&s->wake);
+	pthread_mutex_unlock(&s->lock);
+	if (join)
+		pthread_join(s->ev_thread, NULL);
+	if (s->ev_backend && s->ev_set)
+		s->ev_backend->events_close(s->ev_state, s->ev_set);
+	s->ev_running = false;
+	s->ev_set = NULL;
+}
+
 void gw_sampler_fork_prepare(gw_sampler *s)
 {
 	if (s)
@@ -382,6 +532,12 @@ void gw_sampler_fork_child(gw_sampler *s)
 		s->inherited = true;
 		s->running = false;
 		s->stop = true;
+	}
+	if (s->ev_running || s->ev_set) {
+		s->inherited = true; /* the event thread waited on wake too */
+		s->ev_running = false;
+		s->ev_stop = true;
+		s->ev_set = NULL;    /* the parent's: never freed here */
 	}
 	pthread_mutex_unlock(&s->lock);
 }

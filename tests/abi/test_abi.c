@@ -93,6 +93,15 @@ ABI_FIELD(gwn_device_attributes, nvmlDeviceAttributes_t, gpuInstanceSliceCount);
 ABI_FIELD(gwn_device_attributes, nvmlDeviceAttributes_t, computeInstanceSliceCount);
 ABI_FIELD(gwn_device_attributes, nvmlDeviceAttributes_t, memorySizeMB);
 
+/* Events (nvmlEventSetWait_v2's data). */
+ABI_SIZE(gwn_event_data, nvmlEventData_t);
+ABI_FIELD(gwn_event_data, nvmlEventData_t, device);
+ABI_FIELD(gwn_event_data, nvmlEventData_t, eventType);
+ABI_FIELD(gwn_event_data, nvmlEventData_t, eventData);
+ABI_FIELD(gwn_event_data, nvmlEventData_t, gpuInstanceId);
+ABI_FIELD(gwn_event_data, nvmlEventData_t, computeInstanceId);
+ABI_VALUE(GWN_EVENT_XID_CRITICAL, nvmlEventTypeXidCriticalError);
+
 /* Return codes (RESET_TYPE_NOT_SUPPORTED, 30, is newer than some headers). */
 ABI_VALUE(GWN_SUCCESS, NVML_SUCCESS);
 ABI_VALUE(GWN_ERROR_UNINITIALIZED, NVML_ERROR_UNINITIALIZED);

@@ -69,6 +69,15 @@ ABI_FIELD(gwn_device_attributes, nvmlDeviceAttributes_t, sharedOfaCount);
 ABI_FIELD(gwn_device_attributes, nvmlDeviceAttributes_t, gpuInstanceSliceCount);
 ABI_FIELD(gwn_device_attributes, nvmlDeviceAttributes_t, computeInstanceSliceCount);
 ABI_FIELD(gwn_device_attributes, nvmlDeviceAttributes_t, memorySizeMB);
+
+/* Events (nvmlEventSetWait_v2's data). */
+ABI_SIZE(gwn_event_data, nvmlEventData_t);
+ABI_FIELD(gwn_event_data, nvmlEventData_t, device);
+ABI_FIELD(gwn_event_data, nvmlEventData_t, eventType);
+ABI_FIELD(gwn_event_data, nvmlEventData_t, eventData);
+ABI_FIELD(gwn_event_data, nvmlEventData_t, gpuInstanceId);
+ABI_FIELD(gwn_event_data, nvmlEventData_t, computeInstanceId);
+ABI_VALUE(GWN_EVENT_XID_CRITICAL, nvmlEventTypeXidCriticalError);
 ABI_VALUE(GWN_SUCCESS, NVML_SUCCESS);
 ABI_VALUE(GWN_ERROR_UNINITIALIZED, NVML_ERROR_UNINITIALIZED);
 ABI_VALUE(GWN_ERROR_INVALID_ARGUMENT, NVML_ERROR_INVALID_ARGUMENT);

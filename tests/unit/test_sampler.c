@@ -96,7 +96,7 @@ static void case_power_average(void)
 	}
 	CHECK_INT(gw_sampler_history(s, 0, p, 4), 4);
 	CHECK_INT(p[0].power_average.state, GW_FIELD_UNREAD); /* nothing to compare with yet */
-	CHECK_INT(p[1].xid_count.state, GW_FIELD_UNREAD);  /* events are not watched (yet) */
+	CHECK_INT(p[1].sample.xid_count.state, GW_FIELD_UNREAD); /* events not asked for */
 	CHECK_INT(p[1].power_average.state, GW_FIELD_VALID);
 	CHECK(fabs(p[1].power_average.v - 100.0 / (p[1].elapsed - p[0].elapsed)) < 1e-6);
 	CHECK(fabs(p[2].power_average.v - 200.0 / (p[2].elapsed - p[1].elapsed)) < 1e-6);
@@ -293,6 +293,132 @@ static void case_fork(void)
 	gw_context_free(ctx);
 }
 
+/* ---- Xid events (GW_SAMPLER_EVENTS) --------------------------------------- */
+
+static double mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static gw_context *open_machine(const char *path, int ndev)
+{
+	gw_context *ctx = NULL;
+	gw_options o = GW_OPTIONS_INIT;
+
+	use_machine();
+	setenv("GPUWISE_FAKE_MACHINE", path, 1);
+	o.flags = GW_OPT_NO_CUDA | GW_OPT_NO_SYSFS;
+	if (gw_context_new(&ctx, &o) < 0 || gw_device_count(ctx) != ndev) {
+		fprintf(stderr, "context: %s\n", gw_error_last());
+		exit(1);
+	}
+	return ctx;
+}
+
+/* Steps until slot k's point has seen `count` Xid events (at most ~3 s). */
+static bool step_until_xids(gw_sampler *s, int k, uint64_t count, gw_sample_point *p)
+{
+	for (int i = 0; i < 300; i++) {
+		gw_sampler_step(s);
+		if (gw_sampler_latest(s, k, p) == 0 && GW_VALID(p->sample.xid_count) && p->sample.xid_count.v >= count)
+			return true;
+		usleep(10000);
+	}
+	return false;
+}
+
+/* Xid 13 at once and 79 after 300 ms on GPU 0, counted per GPU; GPU 0 lost
+ * from its third read still shows them; a GPU lost before is ERROR, and
+ * without the flag every Xid field stays UNREAD. */
+static void case_xid_events(void)
+{
+	gw_context *ctx = open_machine("tests/unit/fixtures/nvml_xid.json", 3);
+	gw_sampler *s = new_sampler(ctx, 0, GW_SAMPLER_EVENTS);
+	gw_sampler *bare = new_sampler(ctx, 0, 0);
+	gw_sample_point p;
+	double t0;
+
+	CHECK(step_until_xids(s, 0, 1, &p));
+	CHECK_INT(p.sample.xid_last.v, 13);
+	CHECK(step_until_xids(s, 0, 2, &p));
+	CHECK_INT(p.sample.xid_last.v, 79);
+	CHECK_INT(p.sample.xid_count.v, 2);
+	CHECK_INT(p.up, 0);                    /* lost from the third read on */
+	CHECK_INT(gw_sampler_latest(s, 1, &p), 0);
+	CHECK(GW_VALID(p.sample.xid_count) && p.sample.xid_count.v == 0);
+	CHECK(GW_VALID(p.sample.xid_last) && p.sample.xid_last.v == 0);
+	CHECK_INT(gw_sampler_latest(s, 2, &p), 0);
+	CHECK_INT(p.up, 0);
+	CHECK_INT(p.sample.xid_count.state, GW_FIELD_ERROR);
+	CHECK_INT(p.sample.xid_count.code, GW_ELOST);
+	gw_sampler_step(bare);
+	CHECK_INT(gw_sampler_latest(bare, 1, &p), 0);
+	CHECK_INT(p.sample.xid_last.state, GW_FIELD_UNREAD);
+	gw_sampler_free(bare);
+	t0 = mono();
+	gw_sampler_free(s); /* the event thread stops within one wait */
+	CHECK(mono() - t0 < 1.0);
+	gw_context_free(ctx);
+}
+
+/* Every wait fails (GPU_IS_LOST): passes go on at their pace, nothing is
+ * counted, and free does not wait out the back-off. */
+static void case_xid_wait_lost(void)
+{
+	gw_context *ctx = open_machine("tests/unit/fixtures/nvml_xid_wait_lost.json", 2);
+	gw_sampler_options o = GW_SAMPLER_OPTIONS_INIT;
+	gw_sampler *s = NULL;
+	gw_sample_point p;
+	double t0;
+
+	o.interval = 0.01;
+	o.flags = GW_SAMPLER_EVENTS;
+	CHECK_INT(gw_sampler_new(&s, ctx, &o), 0);
+	t0 = mono();
+	CHECK_INT(gw_sampler_start(s), 0);
+	CHECK(wait_passes(s, 20));
+	CHECK(mono() - t0 < 2.0);
+	CHECK_INT(gw_sampler_latest(s, 0, &p), 0);
+	CHECK(p.up && GW_VALID(p.sample.xid_count) && p.sample.xid_count.v == 0);
+	t0 = mono();
+	gw_sampler_free(s);
+	CHECK(mono() - t0 < 0.5);
+	gw_context_free(ctx);
+}
+
+/* fork with the event thread running: the child frees its copy at once
+ * (no thread to join, the parent's event set left alone); the parent's
+ * events still arrive. */
+static void case_xid_fork(void)
+{
+	gw_context *ctx = open_machine("tests/unit/fixtures/nvml_xid.json", 3);
+	gw_sampler *s = new_sampler(ctx, 0, GW_SAMPLER_EVENTS);
+	gw_sample_point p;
+	pid_t pid;
+	int status = 0;
+
+	gw_sampler_fork_prepare(s);
+	pid = fork();
+	if (pid == 0) {
+		double t0 = mono();
+
+		gw_sampler_fork_child(s);
+		alarm(5);
+		gw_sampler_free(s);
+		_exit(mono() - t0 < 1.0 ? 0 : 3); /* no join: a join of the absent thread would hang */
+	}
+	gw_sampler_fork_parent(s);
+	CHECK(pid > 0);
+	waitpid(pid, &status, 0);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CHECK(step_until_xids(s, 0, 2, &p));
+	gw_sampler_free(s);
+	gw_context_free(ctx);
+}
+
 /* ---- allocation failures ------------------------------------------------- */
 
 /* Everything a watch does, for one GPUWISE_FAULT setting: 0 when every
@@ -407,6 +533,9 @@ int main(int argc, char **argv)
 	RUN(case_thread);
 	RUN(case_processes);
 	RUN(case_fork);
+	RUN(case_xid_events);
+	RUN(case_xid_wait_lost);
+	RUN(case_xid_fork);
 	RUN(case_alloc_faults);
 	return CHECK_DONE();
 }
