@@ -285,7 +285,7 @@ static int start_collector(struct exporter *e)
 	pthread_mutex_init(&e->lock, NULL);
 	so.interval = e->interval;
 	so.history = 1;
-	so.flags = GW_SAMPLER_PROCESSES;
+	so.flags = GW_SAMPLER_PROCESSES | GW_SAMPLER_EVENTS; /* Xid: DCGM_FI_DEV_XID_ERRORS */
 	so.on_pass = publish;
 	so.on_pass_arg = e;
 	if (!(e->was_up = calloc((size_t)n + 1, sizeof(*e->was_up))) || gw_sampler_new(&e->sampler, e->ctx, &so) < 0)

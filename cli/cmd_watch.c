@@ -317,7 +317,8 @@ static void csv_row(struct watch *w, const gw_sample_point *p)
 		gw_metric_value v;
 
 		fputc(',', w->out);
-		if (p->up && gw_device_metric_value(info, &p->sample, w->fields[k], &v) == GW_FIELD_VALID)
+		if ((p->up || (gw_metric_info_get(w->fields[k])->flags & GW_METRIC_F_EVENT)) &&
+		    gw_device_metric_value(info, &p->sample, w->fields[k], &v) == GW_FIELD_VALID)
 			csv_value(w->out, gw_metric_info_get(w->fields[k]), &v);
 	}
 	fputc('\n', w->out);
@@ -480,6 +481,9 @@ static int cmd_watch(int argc, char **argv)
 	so.devices = devs;
 	so.ndevices = ndev;
 	so.history = 1;
+	for (int k = 0; k < w.nfields; k++) /* an Xid field: watch NVML's events */
+		if (gw_metric_info_get(w.fields[k])->flags & GW_METRIC_F_EVENT)
+			so.flags |= GW_SAMPLER_EVENTS;
 	if (rc == EXIT_OK && gw_sampler_new(&w.sampler, w.ctx, &so) < 0) {
 		error_msg("%s", gw_error_last());
 		rc = EXIT_FAIL;

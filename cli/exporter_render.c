@@ -327,6 +327,14 @@ static bool in_scheme(const struct exp_device *d, enum exp_names names)
 	return d->up && (names == EXP_NAMES_NATIVE || d->info.vendor == GW_VENDOR_NVIDIA);
 }
 
+/* An event row (Xid) of a GPU that could not be read in this pass: the
+ * sampler still knows its Xid, and Xid 79 says why it is gone. */
+static bool event_row(const struct exp_device *d, const gw_metric_info *m, enum exp_names names)
+{
+	return !d->up && (m->flags & GW_METRIC_F_EVENT) &&
+	       (names == EXP_NAMES_NATIVE || d->info.vendor == GW_VENDOR_NVIDIA);
+}
+
 /* A MIG device's value of a memory row (its own memory), or false. */
 static bool mig_value(const gw_metric_info *m, const gw_mig_device *g, double *v)
 {
@@ -355,7 +363,8 @@ static void render_family(struct sbuf *b, const struct exp_snapshot *s, enum exp
 		gw_metric_value v;
 		double mv;
 
-		if (!in_scheme(d, names) || gw_device_metric_value(&d->info, &d->sample, id, &v) != GW_FIELD_VALID)
+		if (!(in_scheme(d, names) || event_row(d, m, names)) ||
+		    gw_device_metric_value(&d->info, &d->sample, id, &v) != GW_FIELD_VALID)
 			continue;
 		if (!header)
 			put_family(b, x->name, x->type, x->help), header = true;

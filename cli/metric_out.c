@@ -234,7 +234,10 @@ static void sample_device_json(gw_json *j, const struct sample_device *d, const 
 	for (int k = 0; k < nfields; k++) {
 		const gw_metric_info *m = gw_metric_info_get(fields[k]);
 		gw_metric_value v;
-		gw_field_state st = d->up ? gw_device_metric_value(d->info, d->sample, fields[k], &v) : GW_FIELD_UNREAD;
+		/* A GPU not read in this sample: null, but for its Xid (events
+		 * arrive without a read; Xid 79 says why it is gone). */
+		bool known = d->up || (m->flags & GW_METRIC_F_EVENT);
+		gw_field_state st = known ? gw_device_metric_value(d->info, d->sample, fields[k], &v) : GW_FIELD_UNREAD;
 
 		json_path_close(j, &path, m->json, NULL, NULL);
 		gw_json_key(j, json_path_open(j, &path, m->json));

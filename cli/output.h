@@ -158,10 +158,10 @@ const char *json_path_open(gw_json *j, struct json_path *p, const char *path);
  * each field at its info --json path}]} (DESIGN.md "Live monitoring"). */
 struct sample_device {
 	const gw_device_info *info;     /* static facts (uuid, total memory) */
-	const gw_device_sample *sample; /* what this sample read; unused unless up */
+	const gw_device_sample *sample; /* what this sample read (unless up: the Xid fields only) */
 	int index;                      /* gpuwise index */
 	gw_health health;               /* after this sample */
-	bool up;                        /* this sample read the device (else every field is null) */
+	bool up;                        /* this sample read the device (else every field but the Xid ones is null) */
 };
 /* The default fields of watch --json and --csv and of /api/status, by
  * metric key. */

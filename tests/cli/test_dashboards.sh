@@ -124,7 +124,8 @@ if gpus != [str(i) for i in range(8)]:
 var["gpu"] = grafana_regex(gpus)
 ntarget = 0
 want_titles = {"GPU utilisation", "Memory used", "GPU temperature", "Power draw", "SM clock", "PCIe throughput",
-               "Throttle reasons", "Uncorrected ECC errors (1 h)", "GPU up", "Collection time"}
+               "Throttle reasons", "Uncorrected ECC errors (1 h)", "GPU up", "Collection time",
+               "Xid errors (1 h) and the last Xid"}
 missing = want_titles - {p["title"] for p in dash["panels"]}
 if missing:
     fail("gpuwise.json lacks the panels %s" % sorted(missing))
@@ -268,6 +269,8 @@ def by_expr(title, expr):
         return lambda d: d["pcie"][key] * 1024
     if title == "Power (energy counter vs sampled)":
         return (lambda d: 0.0) if expr.startswith("rate(") else (lambda d: d["power"]["usage"] / 1000)
+    if title in ("XID Errors", "XID Errors by Code"):
+        return lambda d: len(d.get("xid_events") or [])   # nvidia_smi_xid_errors_total: none on this machine
     return per14574.get(title)
 # Panels whose series gpuwise does not serve, and why. The queries still run.
 gaps_14574 = {
@@ -277,9 +280,7 @@ gaps_14574 = {
     "Process Memory Over Time": "nvidia_smi_compute_app_* per-process series are not served",
     "Process Collection": "nvidia_smi_compute_apps_last_collect_success is not served",
     "Fabric State": "nvidia_smi_fabric_state (NVLink fabric) is not read",
-    "XID Errors": "Xid events are not exported yet (the panel's fallback shows 0)",
-    "Last XID": "Xid events are not exported yet (the panel's fallback shows -1)",
-    "XID Errors by Code": "Xid events are not exported yet",
+    "Last XID": "nvidia_smi_xid_last_timestamp_seconds is not served (gpuwise keeps the last Xid, not its time)",
     "MIG Memory Used": "no MIG on this machine; nvidia_smi_mig_* are not served",
     "MIG SM Activity": "no MIG on this machine; nvidia_smi_mig_* are not served",
     "MIG Tensor Activity": "no MIG on this machine; nvidia_smi_mig_* are not served",

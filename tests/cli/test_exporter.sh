@@ -458,6 +458,49 @@ assert req("GET", "/health").status == 200'
 	stop_exporter
 fi
 
+# ---- Xid events (NVML event sets of the fake, machine.json xid_events) --
+xid=$TMPD/xid
+cp -a "$MACHINES/h100-8x" "$xid"
+"$PY" - "$xid/machine.json" <<'EOF'
+import json, sys
+m = json.load(open(sys.argv[1]))
+d = m["nvml"]["devices"][3]
+d["xid_events"] = [13, {"xid": 79, "after_ms": 300}]
+d["errors"] = {"nvmlDeviceGetUtilizationRates": ["SUCCESS"] * 8 + ["GPU_IS_LOST"]}
+json.dump(m, open(sys.argv[1], "w"), indent=1)
+EOF
+for names in dcgm native; do
+	start_exporter "$xid" --names $names --interval 0.1 || continue
+	export PORT XID_NAMES=$names
+	pycheck "Xid 13 then 79 on GPU 3 ($names names): the last Xid, the count, 0 on the others, kept once GPU 3 is lost" '
+dcgm = os.environ["XID_NAMES"] == "dcgm"
+last = "DCGM_FI_DEV_XID_ERRORS" if dcgm else "gpuwise_xid_last"
+deadline = time.time() + 8
+while time.time() < deadline:
+    t = req("GET", "/metrics").text
+    x = samples(t, last)
+    g3 = [v for k, v in x.items() if "gpu=\"3\"" in k]
+    up = samples(t, "gpuwise_gpu_up")
+    if g3 == [79.0] and 0.0 in up.values():
+        break
+    time.sleep(0.1)
+assert g3 == [79.0], (g3, x)
+assert sorted(x.values()) == [0.0] * 7 + [79.0], x
+assert [v for k, v in up.items() if "gpu=\"3\"" in k] == [0.0], up
+if dcgm:
+    assert "# HELP DCGM_FI_DEV_XID_ERRORS Value of the last XID error encountered.\n# TYPE DCGM_FI_DEV_XID_ERRORS gauge\n" in t, t
+else:
+    n = samples(t, "gpuwise_xid_errors_total")
+    assert sorted(n.values()) == [0.0] * 7 + [2.0], n
+    assert "# TYPE gpuwise_xid_errors_total counter" in t
+    d = json.loads(req("GET", "/api/status").text)
+    assert d["devices"][3]["health"] == "lost", d["devices"][3]'
+	pyrun
+	stop_exporter
+	checks=$((checks + 1))
+	[ "$stop_rc" = 0 ] && [ "$stop_s" -lt 2000 ] || fail "the exporter with an event thread stops on SIGTERM within 2 s (rc $stop_rc, $stop_s ms)"
+done
+
 # ---- no GPU at all: /health is 503 -------------------------------------
 if start_exporter no-driver --names native; then
 	export PORT

@@ -114,6 +114,40 @@ assert_eq "$rc" 2 "-d below 0.05 is a usage error"
 run_on h100-8x watch -n 1 -i 9
 assert_eq "$rc" 1 "-i naming no GPU exits 1"
 
+# Xid fields: NVML's events watched from the start (GPU 1 reports Xid 13,
+# then 79 after 200 ms, and is lost from its fifth read on: its Xid stays
+# known in the JSON while everything else is null); without them no event
+# thread is asked for and nothing changes.
+X=$TMPD/xid
+cp -r "$MACHINES/h100-8x" "$X"
+"$PY" - "$X/machine.json" <<'PY'
+import json, sys
+p = sys.argv[1]
+m = json.load(open(p))
+d1 = m["nvml"]["devices"][1]
+d1["xid_events"] = [13, {"xid": 79, "after_ms": 200}]
+d1["errors"] = {"nvmlDeviceGetUtilizationRates": ["SUCCESS"] * 4 + ["GPU_IS_LOST"]}
+json.dump(m, open(p, "w"))
+PY
+run_with "$X" watch -n 8 -d 0.1 -i 0,1 --json --fields gpu_util,xid_last,xid_count
+last_cmd="[xid] gpuwise watch -n 8 -d 0.1 -i 0,1 --json --fields gpu_util,xid_last,xid_count"
+assert_eq "$rc" 0 "watch with Xid fields exits 0"
+checks=$((checks + 1))
+if ! msg=$(printf '%s\n' "$out" | "$PY" -c '
+import json, sys
+lines = [json.loads(l)["devices"] for l in sys.stdin.read().splitlines()]
+assert len(lines) == 8, len(lines)
+assert all(l[0]["xid"] == {"last": 0, "count": 0} for l in lines), [l[0] for l in lines]
+last = [l[1]["xid"] for l in lines]
+counts = [x["count"] for x in last]
+assert counts == sorted(counts) and counts[-1] == 2 and last[-1]["last"] == 79, last
+assert lines[-1][1]["health"] == "lost" and lines[-1][1]["utilization"]["gpu_percent"] is None, lines[-1][1]
+' 2>&1); then
+	fail "watch Xid fields: $msg"
+fi
+run_with "$X" watch -n 8 -d 0.1 -i 1 --csv --fields xid_last,xid_count
+assert_contains "$(printf '%s\n' "$out" | tail -1)" ",lost,79,2" "--csv: a lost GPU's Xid fields are still written"
+
 # A machine whose GPU is lost from the start: listed as lost, the rest read.
 run_on lost-gpu watch -n 1 --json
 assert_eq "$rc" 0 "lost-gpu: exits 0"
