@@ -233,6 +233,7 @@ int gw_doctor_run(gw_doctor_report **out, const gw_doctor_options *opts)
 	gw__doctor_rules_python(&d);
 	gw__doctor_rules_live(&d);
 	gw__doctor_rules_environment(&d);
+	gw__doctor_rules_dist(&d);
 	gw__doctor_rules_final(&d);
 	if (opts->deep && (rc = gw__doctor_deep(&d)) < 0 && rc != GW_ENOMEM)
 		goto out;     /* interrupted: the message is set */

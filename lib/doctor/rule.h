@@ -90,6 +90,8 @@ void gw__doctor_rules_cuda(gw__doctor *d);
 void gw__doctor_rules_python(gw__doctor *d);
 void gw__doctor_rules_live(gw__doctor *d);
 void gw__doctor_rules_environment(gw__doctor *d);
+/* The distributed stack: NCCL, Horovod, GPU and NIC topology (rules_dist.c). */
+void gw__doctor_rules_dist(gw__doctor *d);
 /* After every other rule: findings that depend on what the others said. */
 void gw__doctor_rules_final(gw__doctor *d);
 

@@ -302,7 +302,9 @@ static void rule_library_path(gw__doctor *d, const gw_probe_pyenv *e, const gw_p
 		const gw_probe_ldpath *lp;
 		gw_ver bundled = { 0 };
 
-		if (l == GW_CUDALIB_CUDA || p->ld_first[l] < 0)
+		/* NCCL has its own finding (system-nccl-shadows-framework, which
+		 * also looks at LD_PRELOAD). */
+		if (l == GW_CUDALIB_CUDA || l == GW_CUDALIB_NCCL || p->ld_first[l] < 0)
 			continue;
 		lp = &p->ldpath[p->ld_first[l]];
 		if (w && GW_VERSION_KNOWN(w->version))

@@ -168,6 +168,11 @@ void gw__probe_options_from_environ(gw_probe_options *o)
 	o->env.hsa_override_gfx_version = getenv("HSA_OVERRIDE_GFX_VERSION");
 	o->env.nvidia_visible_devices = getenv("NVIDIA_VISIBLE_DEVICES");
 	o->env.kubernetes_service_host = getenv("KUBERNETES_SERVICE_HOST");
+	o->env.ld_preload = getenv("LD_PRELOAD");
+	o->env.nccl_p2p_disable = getenv("NCCL_P2P_DISABLE");
+	o->env.nccl_ib_disable = getenv("NCCL_IB_DISABLE");
+	o->env.nccl_shm_disable = getenv("NCCL_SHM_DISABLE");
+	o->env.nccl_socket_ifname = getenv("NCCL_SOCKET_IFNAME");
 }
 
 /* ---- run ------------------------------------------------------------------------ */
@@ -206,6 +211,7 @@ int gw__probe_run(gw_probe_report **out, const gw_probe_options *opts)
 		gw__probe_amd,
 		gw__probe_sysenv,
 		gw__probe_xids,
+		gw__probe_dist,
 	};
 
 	if (!out || !opts)

@@ -52,6 +52,12 @@ typedef struct gw_probe_env {
 	const char *hsa_override_gfx_version;
 	const char *nvidia_visible_devices;
 	const char *kubernetes_service_host;
+	const char *ld_preload;
+	/* NCCL's transport switches and interface choice (lib/probe/dist.c). */
+	const char *nccl_p2p_disable;
+	const char *nccl_ib_disable;
+	const char *nccl_shm_disable;
+	const char *nccl_socket_ifname;
 } gw_probe_env;
 
 typedef struct gw_probe_options {
@@ -318,6 +324,49 @@ typedef struct gw_probe_xid {
 	const gw_row_xid *info;         /* table row, or NULL for a code not in the table */
 } gw_probe_xid;
 
+/* ---- the distributed stack (lib/probe/dist.c) ------------------------------ */
+
+/* The NCCL variables that switch a transport off. */
+typedef enum gw_nccl_switch {
+	GW_NCCL_P2P_DISABLE = 0,
+	GW_NCCL_SHM_DISABLE,
+	GW_NCCL_IB_DISABLE,
+	GW_NCCL_SWITCH_COUNT
+} gw_nccl_switch;
+/* "NCCL_P2P_DISABLE", ... */
+const char *gw__nccl_switch_name(gw_nccl_switch s);
+
+#define GW_PROBE_MAX_NICS 32
+typedef struct gw_probe_nic {
+	char name[32];            /* "eth0", "ib0": a /sys/class/net entry */
+	bool physical;            /* has a device link (a PCI NIC; not lo, a bridge or veth) */
+	int numa_node;            /* its device's numa_node; -1 unknown */
+	long speed_mbps;          /* /sys/class/net/X/speed; -1 unknown (link down, virtual) */
+} gw_probe_nic;
+
+typedef struct gw_probe_net {
+	bool listed;                     /* /sys/class/net could be listed */
+	gw_probe_nic nic[GW_PROBE_MAX_NICS];
+	size_t nnic;
+	unsigned nrdma;                  /* /sys/class/infiniband entries (InfiniBand / RoCE HCAs) */
+	int gpu_numa[GW_PROBE_MAX_GPUS]; /* numa_node of gpus[i]; -1 unknown */
+	/* The NCCL variables as set ("" and *_set false = unset). */
+	bool switch_set[GW_NCCL_SWITCH_COUNT];
+	char switch_value[GW_NCCL_SWITCH_COUNT][32];
+	bool ifname_set;
+	char ifname[256];                /* NCCL_SOCKET_IFNAME */
+	/* The first LD_PRELOAD entry that is a libnccl, and its version (from
+	 * the file name, symlinks followed); "" when none. */
+	char preload_nccl[GW_PROBE_PATH];
+	gw_ver preload_nccl_version;
+} gw_probe_net;
+
+/* NCCL_SOCKET_IFNAME's syntax (NCCL's own): a comma list of name prefixes
+ * ("eth,ib"), exact names when the list starts with "=" ("=eth0"), and an
+ * exclusion list when it starts with "^" ("^docker,lo", "^=docker0"); a
+ * ":port" after an entry is ignored. Does it select interface `name`? */
+bool gw__nccl_ifname_selects(const char *spec, const char *name);
+
 /* ---- the report ----------------------------------------------------------- */
 
 typedef struct gw_probe_report {
@@ -345,6 +394,7 @@ typedef struct gw_probe_report {
 
 	gw_probe_amd amd;
 	gw_probe_sysenv sys;
+	gw_probe_net net;
 
 	gw_probe_xid xids[GW_PROBE_MAX_XIDS];
 	size_t nxids;
@@ -546,6 +596,7 @@ int gw__probe_python(gw_probe_ctx *c);
 int gw__probe_amd(gw_probe_ctx *c);
 int gw__probe_sysenv(gw_probe_ctx *c);
 int gw__probe_xids(gw_probe_ctx *c);
+int gw__probe_dist(gw_probe_ctx *c);
 /* Scan a folder for CUDA libraries (file names) into has/version. */
 void gw__probe_scan_cudalibs(gw_probe_ctx *c, const char *dir, bool has[GW_CUDALIB_COUNT],
 			     gw_ver version[GW_CUDALIB_COUNT]);

@@ -19,9 +19,9 @@ for s in "$SC"/*/; do
 	[ -d "$TMPD/scenarios/$(basename "$s")" ] || fail "tests/doctor/$(basename "$s") is not made by make_scenarios.py"
 done
 
-# Coverage (DESIGN "Doctor findings", plus nvml-init-failed and
-# multiple-framework-packages): every id fires in some scenario, and some
-# near-* scenario whose `about` starts "near-miss for: <id>[, <id>]" keeps
+# Coverage (DESIGN "Doctor findings", plus nvml-init-failed,
+# multiple-framework-packages and the distributed stack's ids): every id
+# fires in some scenario, and some near-* scenario whose `about` starts "near-miss for: <id>[, <id>]" keeps
 # it quiet; docs/doctor.md "Scenarios" names each id.
 DESIGN_IDS="no-gpu nvidia-driver-not-loaded nouveau-bound nvml-library-missing driver-library-mismatch
 device-node-missing device-permission-denied gpu-lost cuda-visible-devices-hides-all cuda-visible-devices-invalid
@@ -30,7 +30,8 @@ cudnn-missing cudnn-version-mismatch library-path-shadows-framework toolkit-fram
 gpu-memory-held-by-other-processes exclusive-process-busy mig-without-device-selection pcie-link-degraded
 clocks-throttled ecc-errors remapped-rows-pending xid-errors amdgpu-not-loaded rocm-permission-denied
 rocm-gfx-unsupported container-without-gpu nvml-init-failed multiple-framework-packages
-no-usable-gpu gpu-bound-to-other-driver framework-cuda-wheels-missing"
+no-usable-gpu gpu-bound-to-other-driver framework-cuda-wheels-missing
+nccl-transport-disabled nccl-socket-ifname-unknown system-nccl-shadows-framework"
 scenarios_section=$(sed -n '/^## Scenarios/,/^## [^S]/p' "$TOP/docs/doctor.md")
 for id in $DESIGN_IDS; do
 	checks=$((checks + 1))

@@ -797,6 +797,73 @@ sc("nvidia-vfio", "no-driver", "the L4 bound to vfio-pci for a VM, no nvidia mod
    "missing a driver (loading nvidia would not help)", ["found-gpus", "gpu-bound-to-other-driver"], [], nvidia_vfio)
 
 
+# ---- the distributed stack (issue 12 item 7): NCCL's variables against this
+# machine's GPUs and interfaces, and the NCCL the loader would take.
+
+def nics(*names, rdma=()):
+    """/sys/class/net entries: lo (virtual) and physical NICs with a device
+    folder and its numa_node; rdma: /sys/class/infiniband HCAs."""
+    def f(r):
+        put(r, "/sys/class/net/lo/operstate", "unknown\n")
+        for n in names:
+            put(r, "/sys/class/net/%s/device/numa_node" % n, "0\n")
+            put(r, "/sys/class/net/%s/speed" % n, "100000\n")
+        for h in rdma:
+            put(r, "/sys/class/infiniband/%s/node_type" % h, "1: CA\n")
+    return f
+
+
+sc("nccl-transport-disabled", "h100-8x", "8 GPUs and an InfiniBand HCA with NCCL_P2P_DISABLE=1 and "
+   "NCCL_IB_DISABLE=1 (copied workarounds: NVLink and RDMA unused)",
+   F_NV + ["nccl-transport-disabled", "gpu-memory-held-by-other-processes"], ["NCCL_P2P_DISABLE=1", "NCCL_IB_DISABLE=1"],
+   lambda m, r: nics("ens1np0", rdma=("mlx5_0",))(r))
+sc("near-nccl-transport-one-gpu", "laptop-3060", "one GPU, no InfiniBand device: NCCL_P2P_DISABLE=1, "
+   "NCCL_SHM_DISABLE=1 and NCCL_IB_DISABLE=1 cost nothing here",
+   F_NV, ["NCCL_P2P_DISABLE=1", "NCCL_SHM_DISABLE=1", "NCCL_IB_DISABLE=1"], lambda m, r: nics("eno1")(r),
+   near=["nccl-transport-disabled"])
+sc("near-nccl-transport-zero", "h100-8x", "8 GPUs and an HCA with NCCL_P2P_DISABLE=0, NCCL_SHM_DISABLE=0 and "
+   "NCCL_IB_DISABLE=0 (the defaults, written out)",
+   F_NV + ["gpu-memory-held-by-other-processes"], ["NCCL_P2P_DISABLE=0", "NCCL_SHM_DISABLE=0", "NCCL_IB_DISABLE=0"],
+   lambda m, r: nics("ens1np0", rdma=("mlx5_0",))(r), near=["nccl-transport-disabled"])
+sc("nccl-socket-ifname-unknown", "laptop-3060", "NCCL_SOCKET_IFNAME=eth (a prefix) on a machine whose NICs are "
+   "eno1 and docker0: no interface matches, NCCL's bootstrap fails",
+   F_NV + ["nccl-socket-ifname-unknown"], ["NCCL_SOCKET_IFNAME=eth"], lambda m, r: nics("eno1", "docker0")(r))
+sc("nccl-socket-ifname-exact", "laptop-3060", "NCCL_SOCKET_IFNAME==eno (exact): eno1 has the prefix but not the name",
+   F_NV + ["nccl-socket-ifname-unknown"], ["NCCL_SOCKET_IFNAME==eno"], lambda m, r: nics("eno1")(r))
+sc("near-nccl-socket-ifname", "laptop-3060", "NCCL_SOCKET_IFNAME=^docker,lo (an exclusion list) leaves eno1",
+   F_NV, ["NCCL_SOCKET_IFNAME=^docker,lo"], lambda m, r: nics("eno1", "docker0")(r),
+   near=["nccl-socket-ifname-unknown"])
+
+
+def nccl_wheel(version):
+    def f(r):
+        mkdir(r, SP + "/nvidia_nccl_cu12-%s.dist-info" % version)
+        put(r, SP + "/nvidia/nccl/lib/libnccl.so.2")
+    return f
+
+
+def system_nccl(folder, version):
+    def f(r):
+        put(r, folder + "/libnccl.so.2." + version.split(".", 1)[1])
+        link(r, "libnccl.so.2." + version.split(".", 1)[1], folder + "/libnccl.so.2")
+    return f
+
+
+sc("system-nccl-shadows", "laptop-3060", "LD_LIBRARY_PATH puts NCCL 2.18.3 ahead of the NCCL 2.21.5 wheel",
+   F_NV + F_PY + ["system-nccl-shadows-framework"], VENV + ["LD_LIBRARY_PATH=/opt/nccl/lib"],
+   lambda m, r: venv(r, ("2.5.1+cu121", "12.1", None), [nccl_wheel("2.21.5"), system_nccl("/opt/nccl/lib", "2.18.3")]))
+sc("system-nccl-preload", "laptop-3060", "LD_PRELOAD names /opt/nccl/lib/libnccl.so.2, a link to NCCL 2.18.3, "
+   "while LD_LIBRARY_PATH holds a newer 2.23.4: the preloaded one wins",
+   F_NV + F_PY + ["system-nccl-shadows-framework"],
+   VENV + ["LD_PRELOAD=/opt/nccl/lib/libnccl.so.2", "LD_LIBRARY_PATH=/opt/new/lib"],
+   lambda m, r: venv(r, ("2.5.1+cu121", "12.1", None), [nccl_wheel("2.21.5"), system_nccl("/opt/nccl/lib", "2.18.3"),
+                                                         system_nccl("/opt/new/lib", "2.23.4")]))
+sc("near-system-nccl-newer", "laptop-3060", "LD_LIBRARY_PATH holds NCCL 2.23.4, newer than the 2.21.5 wheel",
+   F_NV + F_PY, VENV + ["LD_LIBRARY_PATH=/opt/nccl/lib"],
+   lambda m, r: venv(r, ("2.5.1+cu121", "12.1", None), [nccl_wheel("2.21.5"), system_nccl("/opt/nccl/lib", "2.23.4")]),
+   near=["system-nccl-shadows-framework", "library-path-shadows-framework"])
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: make_scenarios.py OUT")

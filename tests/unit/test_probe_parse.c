@@ -180,6 +180,30 @@ static void test_proc_version_blanks(void)
 	CHECK(gw__parse_nvidia_proc_version("NVRM version: Kernel Module x\r", &v, &fl) < 0);
 }
 
+/* NCCL_SOCKET_IFNAME as NCCL reads it: prefixes, "=" exact names, "^"
+ * exclusions, comma lists, ":port" suffixes. */
+static void test_nccl_ifname(void)
+{
+	CHECK(gw__nccl_ifname_selects("eth", "eth0"));
+	CHECK(gw__nccl_ifname_selects("eth", "eth"));
+	CHECK(!gw__nccl_ifname_selects("eth", "eno1"));
+	CHECK(gw__nccl_ifname_selects("ib,eno", "eno1"));
+	CHECK(gw__nccl_ifname_selects("=eno1", "eno1"));
+	CHECK(!gw__nccl_ifname_selects("=eno", "eno1"));
+	CHECK(gw__nccl_ifname_selects("=eth0,eno1", "eno1"));
+	CHECK(!gw__nccl_ifname_selects("^docker,lo", "docker0"));
+	CHECK(!gw__nccl_ifname_selects("^docker,lo", "lo"));
+	CHECK(gw__nccl_ifname_selects("^docker,lo", "eno1"));
+	CHECK(gw__nccl_ifname_selects("^=docker", "docker0"));
+	CHECK(!gw__nccl_ifname_selects("^=docker0", "docker0"));
+	CHECK(gw__nccl_ifname_selects("eth0:5000", "eth0"));
+	CHECK(!gw__nccl_ifname_selects("=eth:5000", "eth0"));
+	CHECK(!gw__nccl_ifname_selects("", "eth0"));
+	CHECK(!gw__nccl_ifname_selects(",", "eth0"));
+	CHECK(gw__nccl_ifname_selects("^", "eth0"));
+	CHECK(!gw__nccl_ifname_selects(NULL, "eth0"));
+}
+
 int main(void)
 {
 	/* A parser that loops forever fails the test instead of hanging it. */
@@ -190,5 +214,6 @@ int main(void)
 	test_python_files();
 	test_metadata();
 	test_system_files();
+	test_nccl_ifname();
 	return CHECK_DONE();
 }
