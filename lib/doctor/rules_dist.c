@@ -34,30 +34,30 @@ static bool switched_off(const gw_probe_net *net, gw_nccl_switch s)
 static void rule_transport_disabled(gw__doctor *d)
 {
 	const gw_probe_net *net = &d->p->net;
-	char ev[EV] = "", fix[FIX] = "";
+	char ev[EV] = "", fix[FIX], names[128] = "";
 	int n = nccl_gpus(d);
 
 	if (n <= 0)
 		return;
 	if (switched_off(net, GW_NCCL_P2P_DISABLE) && n >= 2)
-		gw__doc_cat(ev, sizeof(ev), "%sNCCL_P2P_DISABLE=%s with %d GPUs: traffic between GPUs of this node goes "
-			    "through host memory instead of NVLink or PCIe peer copies (a fraction of the bandwidth)",
+		gw__doc_cat(ev, sizeof(ev), _("%sNCCL_P2P_DISABLE=%s with %d GPUs: traffic between GPUs of this node goes "
+			    "through host memory instead of NVLink or PCIe peer copies (a fraction of the bandwidth)"),
 			    ev[0] ? "; " : "", net->switch_value[GW_NCCL_P2P_DISABLE], n);
 	if (switched_off(net, GW_NCCL_SHM_DISABLE) && n >= 2)
-		gw__doc_cat(ev, sizeof(ev), "%sNCCL_SHM_DISABLE=%s with %d GPUs: where peer access is missing, GPUs of "
-			    "this node talk over network sockets instead of shared memory",
+		gw__doc_cat(ev, sizeof(ev), _("%sNCCL_SHM_DISABLE=%s with %d GPUs: where peer access is missing, GPUs of "
+			    "this node talk over network sockets instead of shared memory"),
 			    ev[0] ? "; " : "", net->switch_value[GW_NCCL_SHM_DISABLE], n);
 	if (switched_off(net, GW_NCCL_IB_DISABLE) && net->nrdma > 0)
-		gw__doc_cat(ev, sizeof(ev), "%sNCCL_IB_DISABLE=%s with %u InfiniBand/RoCE device%s in /sys/class/infiniband: "
-			    "traffic between nodes falls back to TCP sockets (no RDMA, no GPUDirect)",
-			    ev[0] ? "; " : "", net->switch_value[GW_NCCL_IB_DISABLE], net->nrdma, net->nrdma == 1 ? "" : "s");
+		gw__doc_cat(ev, sizeof(ev), _("%sNCCL_IB_DISABLE=%s with %u InfiniBand/RoCE device(s) in "
+			    "/sys/class/infiniband: traffic between nodes falls back to TCP sockets (no RDMA, no GPUDirect)"),
+			    ev[0] ? "; " : "", net->switch_value[GW_NCCL_IB_DISABLE], net->nrdma);
 	if (!ev[0])
 		return;
 	for (int s = 0; s < GW_NCCL_SWITCH_COUNT; s++)
 		if (switched_off(net, (gw_nccl_switch)s))
-			gw__doc_cat(fix, sizeof(fix), "%s%s", fix[0] ? " " : "`unset ", gw__nccl_switch_name((gw_nccl_switch)s));
-	gw__doc_cat(fix, sizeof(fix), "` unless it works around a known fault (then keep it only in that job's "
-		    "script); `NCCL_DEBUG=INFO` shows which transport each channel uses.");
+			gw__doc_cat(names, sizeof(names), "%s%s", names[0] ? " " : "", gw__nccl_switch_name((gw_nccl_switch)s));
+	gw__doc_fmt(fix, sizeof(fix), _("`unset %s` unless it works around a known fault (then keep it only in that "
+		    "job's script); `NCCL_DEBUG=INFO` shows which transport each channel uses."), names);
 	gw__doc_add(d, "nccl-transport-disabled", "environment", -1, NULL, ev, fix);
 }
 
@@ -73,8 +73,8 @@ static void rule_socket_ifname(gw__doctor *d)
 			return;
 		gw__doc_cat(names, sizeof(names), "%s%s", names[0] ? ", " : "", net->nic[i].name);
 	}
-	gw__doc_fmt(ev, sizeof(ev), "NCCL_SOCKET_IFNAME=\"%s\" selects none of this machine's interfaces (%s in "
-		    "/sys/class/net)", net->ifname, names);
+	gw__doc_fmt(ev, sizeof(ev), _("NCCL_SOCKET_IFNAME=\"%s\" selects none of this machine's interfaces (%s in "
+		    "/sys/class/net)"), net->ifname, names);
 	gw__doc_add(d, "nccl-socket-ifname-unknown", "environment", -1, NULL, ev,
 		    "Name an interface this node has (`ip -br link`): a prefix (`eth`), an exact name (`=eth0`), or an "
 		    "exclusion (`^docker,lo`); on a cluster whose nodes name their NICs differently, use a prefix or "
@@ -111,14 +111,14 @@ static bool system_nccl(const gw__doctor *d, gw_ver *v, char *where, size_t wn)
 
 	if (p->net.preload_nccl[0]) {
 		*v = p->net.preload_nccl_version;
-		gw__doc_fmt(where, wn, "LD_PRELOAD entry %s", p->net.preload_nccl);
+		gw__doc_fmt(where, wn, _("LD_PRELOAD entry %s"), p->net.preload_nccl);
 		return true;
 	}
 	if (p->ld_first[GW_CUDALIB_NCCL] >= 0) {
 		const gw_probe_ldpath *lp = &p->ldpath[p->ld_first[GW_CUDALIB_NCCL]];
 
 		*v = lp->version[GW_CUDALIB_NCCL];
-		gw__doc_fmt(where, wn, "LD_LIBRARY_PATH entry %s", lp->dir);
+		gw__doc_fmt(where, wn, _("LD_LIBRARY_PATH entry %s"), lp->dir);
 		return true;
 	}
 	return false;
@@ -135,10 +135,10 @@ static void rule_nccl_shadowed(gw__doctor *d, const gw_probe_pyenv *e, const gw_
 	if (!system_nccl(d, &sys, where, sizeof(where)) || !GW_VERSION_KNOWN(sys) || !older(&sys, &w->version))
 		return;
 	gw__doc_fw_name(f, name, sizeof(name));
-	gw__doc_fmt(ev, sizeof(ev), "%s in %s bundles NCCL %s (%s in %s); the loader takes NCCL %s from %s first",
+	gw__doc_fmt(ev, sizeof(ev), _("%s in %s bundles NCCL %s (%s in %s); the loader takes NCCL %s from %s first"),
 		    name, e->site, w->version.text, w->dist[0] ? w->dist : "pip wheel", w->lib_dir, sys.text, where);
-	gw__doc_fmt(fix, sizeof(fix), "Take the old NCCL out of %s for this environment, or install NCCL %s or newer "
-		    "there; every rank of a job must load the same NCCL version.",
+	gw__doc_fmt(fix, sizeof(fix), _("Take the old NCCL out of %s for this environment, or install NCCL %s or newer "
+		    "there; every rank of a job must load the same NCCL version."),
 		    d->p->net.preload_nccl[0] ? "LD_PRELOAD" : "LD_LIBRARY_PATH", w->version.text);
 	gw__doc_add(d, "system-nccl-shadows-framework", "cuda", -1, NULL, ev, fix);
 }
