@@ -113,6 +113,12 @@ int gw__path_resolve(const char *root, const char *path, char *out, size_t outsz
  * GW_EIO, GW_ENOMEM. */
 int gw__read_tail(const char *root, const char *path, size_t limit, char **out, size_t *len);
 
+/* Up to n bytes of root+path from byte `offset` into buf (a section of a
+ * large binary: doctor reads a few of an extension's ELF sections). *got
+ * is how many were read (fewer at the end of the file). 0, GW_ENOTFOUND,
+ * GW_EPERM, GW_EINVAL or GW_EIO. */
+int gw__read_at(const char *root, const char *path, uint64_t offset, void *buf, size_t n, size_t *got);
+
 /* The target of the symbolic link root+path, NUL-terminated, as written
  * (relative or absolute). Returns 0, GW_ENOTFOUND (absent or not a link),
  * GW_EINVAL (too long) or GW_EIO. */

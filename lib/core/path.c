@@ -409,6 +409,40 @@ int gw__read_tail(const char *root, const char *path, size_t limit, char **out, 
 	return start > 0;
 }
 
+int gw__read_at(const char *root, const char *path, uint64_t offset, void *buf, size_t n, size_t *got)
+{
+	size_t used = 0;
+	int fd, e;
+
+	*got = 0;
+	if (offset > (uint64_t)INT64_MAX)
+		return gw__error_set(GW_EINVAL, "offset %llu in '%s' is too large", (unsigned long long)offset, path);
+	if ((fd = open_for_read(root, path)) < 0)
+		return fd;
+	if (gw__sys_lseek(fd, (off_t)offset, SEEK_SET) < 0) {
+		e = errno;
+		gw__sys_close(fd);
+		return gw__error_set(errno_to_gw(e), "cannot seek in '%s': %s", path, strerror(e));
+	}
+	while (used < n) {
+		ssize_t r = gw__sys_read(fd, (char *)buf + used, n - used);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			e = errno;
+			gw__sys_close(fd);
+			return gw__error_set(errno_to_gw(e), "cannot read '%s': %s", path, strerror(e));
+		}
+		if (r == 0)
+			break;
+		used += (size_t)r;
+	}
+	gw__sys_close(fd);
+	*got = used;
+	return 0;
+}
+
 int gw__readlink(const char *root, const char *path, char *buf, size_t bufsz)
 {
 	char full[GW_PATH_MAX];

@@ -1,7 +1,8 @@
-/* Doctor rules for the distributed stack (NCCL, and the machine under it):
- * transports switched off by NCCL variables, an NCCL_SOCKET_IFNAME that
- * names no interface here, and a system libnccl that shadows the one a
- * framework bundles. One function per finding id; the facts come from
+/* Doctor rules for the distributed stack (NCCL, Horovod, and the machine
+ * under them): transports switched off by NCCL variables, an
+ * NCCL_SOCKET_IFNAME that names no interface here, a system libnccl that
+ * shadows the one a framework bundles, Horovod extensions missing or built
+ * without NCCL, and GPUs on a NUMA node without a fast NIC. One function per finding id; the facts come from
  * lib/probe/dist.c. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,6 +144,142 @@ static void rule_nccl_shadowed(gw__doctor *d, const gw_probe_pyenv *e, const gw_
 	gw__doc_add(d, "system-nccl-shadows-framework", "cuda", -1, NULL, ev, fix);
 }
 
+/* ---- Horovod ---------------------------------------------------------------------- */
+
+static const gw_probe_framework *env_fw(const gw_probe_pyenv *e, gw_fw_kind kind)
+{
+	for (size_t i = 0; i < e->nfw; i++)
+		if (e->fw[i].primary && e->fw[i].kind == kind)
+			return &e->fw[i];
+	return NULL;
+}
+
+static void hvd_name(const gw_probe_pyenv *e, char *buf, size_t n)
+{
+	const gw_probe_framework *h = env_fw(e, GW_FW_HOROVOD);
+
+	gw__doc_fmt(buf, n, "Horovod%s%s", h && GW_VERSION_KNOWN(h->version) ? " " : "",
+		    h && GW_VERSION_KNOWN(h->version) ? h->version.text : "");
+}
+
+/* Horovod's extension for a framework of its environment is missing:
+ * `import horovod.torch` fails, and horovodrun --check-build shows [ ]. */
+static void rule_horovod_not_built(gw__doctor *d, const gw_probe_horovod *h, gw_hvd_ext x, const gw_probe_framework *f)
+{
+	const gw_probe_pyenv *e = &d->p->envs[h->env];
+	const gw_hvd_ext_info *xi = &gw__hvd_exts[x];
+	char ev[EV], fix[FIX], hvd[48], name[96];
+
+	hvd_name(e, hvd, sizeof(hvd));
+	gw__doc_fw_name(f, name, sizeof(name));
+	gw__doc_fmt(ev, sizeof(ev), _("%s in %s has no horovod/%s/%s*.so next to %s: `import horovod.%s` fails with "
+		    "\"Extension horovod.%s has not been built\""), hvd, e->site, xi->module, xi->prefix, name, xi->module,
+		    xi->module);
+	gw__doc_fmt(fix, sizeof(fix), _("Rebuild Horovod in that environment with the framework required, so that a "
+		    "failed build stops pip: `HOROVOD_WITH_%s=1 HOROVOD_GPU_OPERATIONS=NCCL pip install --no-cache-dir "
+		    "--force-reinstall horovod` (--no-cache-dir: pip would reuse the wheel it built without it)."),
+		    xi->with_var);
+	gw__doc_add(d, "horovod-framework-not-built", "python", -1, NULL, ev, fix);
+}
+
+/* The extension exists, a GPU build of its framework and GPUs are here,
+ * and the extension shows no NCCL: neither a libnccl/librccl it needs nor
+ * NCCL's version banner (a static NCCL). Without a GPU runtime either,
+ * GPU tensors are refused outright. */
+static void rule_horovod_without_nccl(gw__doctor *d, const gw_probe_horovod *h, gw_hvd_ext x)
+{
+	const gw_probe_pyenv *e = &d->p->envs[h->env];
+	const gw_probe_elf *elf = &h->ext[x];
+	const gw_hvd_ext_info *xi = &gw__hvd_exts[x];
+	char ev[EV], title[256], hvd[48];
+	bool gpu;
+
+	if (!elf->read || elf->needs_nccl || elf->nccl_banner)
+		return;
+	gpu = elf->needs_gpu_runtime || elf->cudart_static;
+	hvd_name(e, hvd, sizeof(hvd));
+	gw__doc_fmt(ev, sizeof(ev),
+		    gpu ? _("%s (%s in %s) needs no libnccl/librccl and carries no \"NCCL version\" text: built without "
+			    "NCCL; GPU tensors are copied to host memory and reduced by MPI or Gloo")
+			: _("%s (%s in %s) needs no libnccl/librccl and carries no \"NCCL version\" text: built without "
+			    "NCCL and without GPU support (no CUDA/HIP runtime linked): allreduce of a GPU tensor fails with "
+			    "\"Tensor type ... is not supported\""),
+		    h->ext_file[x], hvd, e->site);
+	gw__doc_fmt(title, sizeof(title), gpu ? _("Horovod's %s extension was built without NCCL")
+					      : _("Horovod's %s extension was built without GPU operations"), xi->pretty);
+	gw__doc_add(d, "horovod-without-nccl", "python", gpu ? GW_SEVERITY_WARNING : GW_SEVERITY_ERROR, title, ev,
+		    "Rebuild it with NCCL: `HOROVOD_GPU_OPERATIONS=NCCL pip install --no-cache-dir --force-reinstall "
+		    "horovod` (NCCL from the CUDA toolkit, or HOROVOD_NCCL_HOME pointing at it); `horovodrun "
+		    "--check-build` then lists [X] NCCL.");
+}
+
+static void rules_horovod(gw__doctor *d)
+{
+	const gw_probe_net *net = &d->p->net;
+
+	for (size_t i = 0; i < net->nhvd; i++)
+		for (int x = 0; x < GW_HVD_EXT_COUNT; x++) {
+			const gw_probe_horovod *h = &net->hvd[i];
+			const gw_probe_framework *f = env_fw(&d->p->envs[h->env], gw__hvd_exts[x].fw);
+
+			if (!f)
+				continue;
+			if (!h->ext_present[x])
+				rule_horovod_not_built(d, h, (gw_hvd_ext)x, f);
+			else if ((f->gpu == GW_FW_GPU_CUDA || f->gpu == GW_FW_GPU_ROCM) && nccl_gpus(d) > 0)
+				rule_horovod_without_nccl(d, h, (gw_hvd_ext)x);
+		}
+}
+
+/* ---- topology --------------------------------------------------------------------- */
+
+/* A NIC NCCL would use between nodes: a physical one of ≥ 25 Gb/s (not a
+ * management port) on a known NUMA node, and one NCCL_SOCKET_IFNAME
+ * selects when it is set. */
+static bool fast_nic(const gw_probe_net *net, const gw_probe_nic *nic)
+{
+	if (!nic->physical || nic->numa_node < 0 || nic->speed_mbps < 25000)
+		return false;
+	return !net->ifname_set || !net->ifname[0] || gw__nccl_ifname_selects(net->ifname, nic->name);
+}
+
+static bool nic_on_node(const gw_probe_net *net, int node)
+{
+	for (size_t i = 0; i < net->nnic; i++)
+		if (fast_nic(net, &net->nic[i]) && net->nic[i].numa_node == node)
+			return true;
+	return false;
+}
+
+static void rule_gpu_nic_numa(gw__doctor *d)
+{
+	const gw_probe_net *net = &d->p->net;
+	char far[EV] = "", nics[512] = "", ev[EV];
+
+	for (size_t i = 0; i < net->nnic; i++)
+		if (fast_nic(net, &net->nic[i]))
+			gw__doc_cat(nics, sizeof(nics), _("%s%s (%ld Gb/s, NUMA node %d)"), nics[0] ? ", " : "",
+				    net->nic[i].name, net->nic[i].speed_mbps / 1000, net->nic[i].numa_node);
+	if (!nics[0])
+		return;
+	for (size_t g = 0; g < d->p->ngpus && g < GW_PROBE_MAX_GPUS; g++) {
+		const gw_probe_pci_gpu *gpu = &d->p->gpus[g];
+
+		if ((gpu->vendor != GW_VENDOR_NVIDIA && gpu->vendor != GW_VENDOR_AMD) || net->gpu_numa[g] < 0 ||
+		    nic_on_node(net, net->gpu_numa[g]))
+			continue;
+		gw__doc_cat(far, sizeof(far), _("%s%s on NUMA node %d"), far[0] ? ", " : "", gpu->bus_id, net->gpu_numa[g]);
+	}
+	if (!far[0])
+		return;
+	gw__doc_fmt(ev, sizeof(ev), _("GPU %s: no fast NIC on that node; NICs: %s. Traffic between nodes from those GPUs "
+		    "crosses the CPU interconnect, and GPUDirect RDMA between them and the NIC is slow or off"), far, nics);
+	gw__doc_add(d, "gpu-nic-numa-mismatch", "hardware", -1, NULL, ev,
+		    "Run each rank on its GPU's NUMA node (`numactl --cpunodebind=N --membind=N`, or the launcher's "
+		    "binding option), and put a NIC in a slot on that socket for multi-node jobs; `nvidia-smi topo -m` "
+		    "shows the GPU-NIC paths (SYS = across sockets).");
+}
+
 void gw__doctor_rules_dist(gw__doctor *d)
 {
 	rule_transport_disabled(d);
@@ -151,4 +288,6 @@ void gw__doctor_rules_dist(gw__doctor *d)
 		for (size_t i = 0; i < d->p->envs[e].nfw; i++)
 			if (d->p->envs[e].fw[i].primary)
 				rule_nccl_shadowed(d, &d->p->envs[e], &d->p->envs[e].fw[i]);
+	rules_horovod(d);
+	rule_gpu_nic_numa(d);
 }

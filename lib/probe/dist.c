@@ -1,7 +1,8 @@
 /* The distributed stack, from files and the environment: NCCL's transport
  * switches and NCCL_SOCKET_IFNAME, the network interfaces this machine has
  * (/sys/class/net, /sys/class/infiniband) and their NUMA nodes, the GPUs'
- * NUMA nodes, and a libnccl put in LD_PRELOAD. Doctor's distributed rules
+ * NUMA nodes, a libnccl put in LD_PRELOAD, and Horovod's compiled
+ * extensions (read as files, never imported). Doctor's distributed rules
  * (lib/doctor/rules_dist.c) judge them. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,6 +170,66 @@ static void probe_preload(gw_probe_ctx *c)
 	}
 }
 
+/* ---- Horovod ---------------------------------------------------------------------- */
+
+/* horovod/torch/__init__.py imports mpi_lib_v2 (PyTorch >= 1.0),
+ * horovod/tensorflow and horovod/mxnet import mpi_lib; each is named
+ * <prefix><EXT_SUFFIX>, e.g. mpi_lib_v2.cpython-311-x86_64-linux-gnu.so. */
+const gw_hvd_ext_info gw__hvd_exts[GW_HVD_EXT_COUNT] = {
+	[GW_HVD_TORCH] = { "torch", "mpi_lib_v2", GW_FW_TORCH, "PYTORCH", "PyTorch" },
+	[GW_HVD_TENSORFLOW] = { "tensorflow", "mpi_lib", GW_FW_TENSORFLOW, "TENSORFLOW", "TensorFlow" },
+	[GW_HVD_MXNET] = { "mxnet", "mpi_lib", GW_FW_KIND_COUNT, "MXNET", "MXNet" },
+};
+
+static bool has_horovod(const gw_probe_pyenv *e)
+{
+	for (size_t i = 0; i < e->nfw; i++)
+		if (e->fw[i].primary && e->fw[i].kind == GW_FW_HOROVOD)
+			return true;
+	return false;
+}
+
+/* The first <prefix>.*.so in site/horovod/<module>. */
+static void find_extension(gw_probe_ctx *c, const char *site, gw_hvd_ext x, gw_probe_horovod *h)
+{
+	char dir[GW_PROBE_PATH], prefix[32], **names;
+	size_t n;
+
+	snprintf(dir, sizeof(dir), "%s/horovod/%s", site, gw__hvd_exts[x].module);
+	snprintf(prefix, sizeof(prefix), "%s.", gw__hvd_exts[x].prefix);
+	if (gw__probe_list_dir(c, dir, prefix, &names, &n) < 0)
+		return;
+	for (size_t i = 0; i < n && !h->ext_present[x]; i++) {
+		size_t l = strlen(names[i]);
+
+		if (l < 3 || strcmp(names[i] + l - 3, ".so") || !gw__probe_join(h->ext_file[x], sizeof(h->ext_file[x]), dir, names[i]))
+			continue;
+		h->ext_present[x] = true;
+		gw__probe_elf(c, h->ext_file[x], &h->ext[x]);
+	}
+	gw__probe_names_free(names, n);
+}
+
+static void probe_horovod(gw_probe_ctx *c)
+{
+	gw_probe_report *r = c->r;
+
+	for (size_t e = 0; e < r->nenvs; e++) {
+		gw_probe_horovod *h;
+
+		if (!has_horovod(&r->envs[e]))
+			continue;
+		if (r->net.nhvd == GW_PROBE_MAX_HOROVOD) {
+			r->truncated = true;
+			return;
+		}
+		h = &r->net.hvd[r->net.nhvd++];
+		h->env = e;
+		for (int x = 0; x < GW_HVD_EXT_COUNT; x++)
+			find_extension(c, r->envs[e].site, (gw_hvd_ext)x, h);
+	}
+}
+
 static void copy_env(gw_probe_net *net, const gw_probe_env *env)
 {
 	const char *sw[GW_NCCL_SWITCH_COUNT] = {
@@ -194,5 +255,6 @@ int gw__probe_dist(gw_probe_ctx *c)
 	probe_nics(c);
 	probe_gpu_numa(c);
 	probe_preload(c);
+	probe_horovod(c);
 	return 0;
 }

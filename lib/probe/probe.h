@@ -344,6 +344,40 @@ typedef struct gw_probe_nic {
 	long speed_mbps;          /* /sys/class/net/X/speed; -1 unknown (link down, virtual) */
 } gw_probe_nic;
 
+/* What a compiled extension's ELF file shows (lib/probe/elf.c). */
+typedef struct gw_probe_elf {
+	bool read;                /* a 64-bit little-endian ELF whose section table was read */
+	bool needs_nccl;          /* .dynstr names libnccl.so / librccl.so */
+	bool needs_gpu_runtime;   /* .dynstr names libcudart.so / libamdhip64.so */
+	bool nccl_banner;         /* .rodata holds "NCCL version " / "RCCL version " (NCCL linked in) */
+	bool cudart_static;       /* .rodata holds the CUDA runtime's own error text */
+	char nccl_version[24];    /* from the banner, "" unknown */
+} gw_probe_elf;
+
+/* Horovod's per-framework extensions (horovod/<module>/<prefix>.*.so). */
+typedef enum gw_hvd_ext {
+	GW_HVD_TORCH = 0,
+	GW_HVD_TENSORFLOW,
+	GW_HVD_MXNET,
+	GW_HVD_EXT_COUNT
+} gw_hvd_ext;
+typedef struct gw_hvd_ext_info {
+	const char *module;       /* "torch": horovod.torch */
+	const char *prefix;       /* "mpi_lib_v2": the extension's file name before its EXT_SUFFIX */
+	gw_fw_kind fw;            /* the framework it is for; GW_FW_KIND_COUNT = not probed (MXNet) */
+	const char *with_var;     /* HOROVOD_WITH_<with_var>=1 */
+	const char *pretty;       /* "PyTorch" */
+} gw_hvd_ext_info;
+extern const gw_hvd_ext_info gw__hvd_exts[GW_HVD_EXT_COUNT];
+
+#define GW_PROBE_MAX_HOROVOD 4
+typedef struct gw_probe_horovod {
+	size_t env;                                   /* index into the report's envs */
+	bool ext_present[GW_HVD_EXT_COUNT];
+	char ext_file[GW_HVD_EXT_COUNT][GW_PROBE_PATH];
+	gw_probe_elf ext[GW_HVD_EXT_COUNT];
+} gw_probe_horovod;
+
 typedef struct gw_probe_net {
 	bool listed;                     /* /sys/class/net could be listed */
 	gw_probe_nic nic[GW_PROBE_MAX_NICS];
@@ -359,6 +393,9 @@ typedef struct gw_probe_net {
 	 * the file name, symlinks followed); "" when none. */
 	char preload_nccl[GW_PROBE_PATH];
 	gw_ver preload_nccl_version;
+	/* Environments holding Horovod, and its extensions there. */
+	gw_probe_horovod hvd[GW_PROBE_MAX_HOROVOD];
+	size_t nhvd;
 } gw_probe_net;
 
 /* NCCL_SOCKET_IFNAME's syntax (NCCL's own): a comma list of name prefixes
@@ -546,6 +583,21 @@ int gw__parse_wheel_machine(const char *text, char *out, size_t outsz);
  * normalised); "" when it names none. */
 void gw__marker_extra(const char *marker, char *out, size_t outsz);
 
+/* ELF64 little-endian headers, as much as doctor needs (lib/probe/elf.c). */
+typedef struct gw_elf_header {
+	uint64_t shoff;           /* section header table */
+	unsigned shentsize, shnum, shstrndx;
+} gw_elf_header;
+typedef struct gw_elf_section {
+	uint32_t name, type;      /* name: offset in the section-name table */
+	uint64_t offset, size;
+} gw_elf_section;
+/* The ELF header from the file's first n bytes: GW_EPARSE unless it is a
+ * 64-bit little-endian ELF with a plausible section table. */
+int gw__parse_elf_header(const unsigned char *b, size_t n, gw_elf_header *h);
+/* Section i of a section header table of n bytes. GW_EPARSE when out of it. */
+int gw__parse_elf_section(const unsigned char *table, size_t n, unsigned i, gw_elf_section *s);
+
 /* ---- between the probe files (lib/probe) ------------------------------ */
 
 /* State of one run, shared by the probe files. */
@@ -597,6 +649,9 @@ int gw__probe_amd(gw_probe_ctx *c);
 int gw__probe_sysenv(gw_probe_ctx *c);
 int gw__probe_xids(gw_probe_ctx *c);
 int gw__probe_dist(gw_probe_ctx *c);
+/* Read an ELF file's .dynstr and .rodata for the facts of gw_probe_elf
+ * (bounded: .dynstr ≤ 32 MiB, .rodata's first 256 MiB). */
+void gw__probe_elf(gw_probe_ctx *c, const char *path, gw_probe_elf *out);
 /* Scan a folder for CUDA libraries (file names) into has/version. */
 void gw__probe_scan_cudalibs(gw_probe_ctx *c, const char *dir, bool has[GW_CUDALIB_COUNT],
 			     gw_ver version[GW_CUDALIB_COUNT]);

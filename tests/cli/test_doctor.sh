@@ -31,7 +31,8 @@ gpu-memory-held-by-other-processes exclusive-process-busy mig-without-device-sel
 clocks-throttled ecc-errors remapped-rows-pending xid-errors amdgpu-not-loaded rocm-permission-denied
 rocm-gfx-unsupported container-without-gpu nvml-init-failed multiple-framework-packages
 no-usable-gpu gpu-bound-to-other-driver framework-cuda-wheels-missing
-nccl-transport-disabled nccl-socket-ifname-unknown system-nccl-shadows-framework"
+nccl-transport-disabled nccl-socket-ifname-unknown system-nccl-shadows-framework
+horovod-framework-not-built horovod-without-nccl gpu-nic-numa-mismatch"
 scenarios_section=$(sed -n '/^## Scenarios/,/^## [^S]/p' "$TOP/docs/doctor.md")
 for id in $DESIGN_IDS; do
 	checks=$((checks + 1))

@@ -864,6 +864,115 @@ sc("near-system-nccl-newer", "laptop-3060", "LD_LIBRARY_PATH holds NCCL 2.23.4, 
    near=["system-nccl-shadows-framework", "library-path-shadows-framework"])
 
 
+
+def elf_bytes(needed=(), rodata=b""):
+    """A minimal 64-bit little-endian ELF shared object as doctor reads one:
+    an ELF header, .dynstr naming the needed libraries, .rodata, .shstrtab
+    and the section header table (no code: it is never loaded)."""
+    import struct
+    dynstr = b"\0" + b"".join(n.encode() + b"\0" for n in needed)
+    names = [b"", b".dynstr", b".rodata", b".shstrtab"]
+    shstr = b"".join(n + b"\0" for n in names)
+    off_dynstr = 64
+    off_rodata = off_dynstr + len(dynstr)
+    off_shstr = off_rodata + len(rodata)
+    shoff = (off_shstr + len(shstr) + 7) & ~7
+    ident = b"\x7fELF" + bytes([2, 1, 1, 0]) + bytes(8)
+    head = ident + struct.pack("<HHIQQQIHHHHHH", 3, 62, 1, 0, 0, shoff, 0, 64, 0, 0, 64, len(names), 3)
+    body = head + dynstr + rodata + shstr
+    body += bytes(shoff - len(body))
+
+    def sh(name_off, typ, off, size):
+        return struct.pack("<IIQQQQIIQQ", name_off, typ, 0, 0, off, size, 0, 0, 1, 0)
+    name_off = [0]
+    for n in names[:-1]:
+        name_off.append(name_off[-1] + len(n) + 1)
+    body += bytes(64)
+    body += sh(name_off[1], 3, off_dynstr, len(dynstr))
+    body += sh(name_off[2], 1, off_rodata, len(rodata))
+    body += sh(name_off[3], 3, off_shstr, len(shstr))
+    return body
+
+
+def put_bytes(root, path, data):
+    full = os.path.join(root, path.lstrip("/"))
+    os.makedirs(os.path.dirname(full), exist_ok=True)
+    with open(full, "wb") as f:
+        f.write(data)
+
+
+# ---- Horovod: its compiled extensions, read as files (never imported).
+
+HVD = SP + "/horovod"
+EXT = ".cpython-311-x86_64-linux-gnu.so"
+
+
+def horovod(exts):
+    """Horovod 0.28.1 with the extensions given as {module: ELF bytes}."""
+    def f(r):
+        mkdir(r, SP + "/horovod-0.28.1.dist-info")
+        put(r, HVD + "/__init__.py", "__version__ = '0.28.1'\n")
+        put(r, HVD + "/metadata.json", '{"torch": "2.5.1+cu121", "dummy": "none"\n}\n')
+        for module, data in exts.items():
+            put(r, HVD + "/%s/__init__.py" % module)
+            put_bytes(r, HVD + "/%s/%s%s" % (module, "mpi_lib_v2" if module == "torch" else "mpi_lib", EXT), data)
+    return f
+
+
+NCCL_SHARED = elf_bytes(["libcudart.so.12", "libnccl.so.2", "libmpi.so.40", "libc.so.6"])
+NCCL_STATIC = elf_bytes(["libcudart.so.12", "libc.so.6"], b"\0unhandled cuda error\0NCCL version 2.18.3+cuda12.1\0")
+MPI_GPU = elf_bytes(["libcudart.so.12", "libmpi.so.40", "libc.so.6"])
+CPU_ONLY = elf_bytes(["libmpi.so.40", "libc.so.6"], b"\0Horovod has been shut down.\0")
+TORCH = ("2.5.1+cu121", "12.1", None)
+
+sc("horovod-torch-not-built", "laptop-3060", "Horovod with only a TensorFlow extension, next to PyTorch: "
+   "import horovod.torch fails", F_NV + F_PY + ["horovod-framework-not-built"], VENV,
+   lambda m, r: venv(r, TORCH, [horovod({"tensorflow": NCCL_SHARED})]))
+sc("near-horovod-torch-built", "laptop-3060", "Horovod with a PyTorch extension that needs libnccl.so.2, and no "
+   "TensorFlow extension (TensorFlow is not installed)", F_NV + F_PY, VENV,
+   lambda m, r: venv(r, TORCH, [horovod({"torch": NCCL_SHARED})]),
+   near=["horovod-framework-not-built", "horovod-without-nccl"])
+sc("horovod-without-nccl", "laptop-3060", "Horovod's PyTorch extension needs libcudart but no libnccl and has no "
+   "NCCL banner: GPU tensors go through host memory", F_NV + F_PY + ["horovod-without-nccl"], VENV,
+   lambda m, r: venv(r, TORCH, [horovod({"torch": MPI_GPU})]))
+sc("horovod-cpu-only", "laptop-3060", "Horovod's PyTorch extension has neither NCCL nor a CUDA runtime: GPU tensors "
+   "are refused (error)", F_NV + F_PY + ["horovod-without-nccl"], VENV,
+   lambda m, r: venv(r, TORCH, [horovod({"torch": CPU_ONLY})]))
+sc("near-horovod-static-nccl", "laptop-3060", "Horovod's PyTorch extension with NCCL linked statically (Horovod's "
+   "default): no libnccl needed, but NCCL's version banner is in .rodata", F_NV + F_PY, VENV,
+   lambda m, r: venv(r, TORCH, [horovod({"torch": NCCL_STATIC})]), near=["horovod-without-nccl"])
+sc("near-horovod-no-gpu-framework", "laptop-3060", "a CPU-only extension next to a CPU-only PyTorch wheel: "
+   "nothing to reduce on a GPU", F_NV + F_PY + ["framework-cpu-only-build"], VENV,
+   lambda m, r: venv(r, ("2.3.0+cpu", None, None), [horovod({"torch": CPU_ONLY})]), near=["horovod-without-nccl"])
+
+
+# ---- GPUs and NICs on NUMA nodes.
+
+def numa(gpu_nodes, nic_nodes):
+    """h100-8x with the GPUs' PCI numa_node set (in bus order) and NICs
+    {name: (node, Mb/s)}."""
+    def f(m, r):
+        buses = sorted(os.listdir(os.path.join(r, "sys/bus/pci/devices")))
+        gpus = [b for b in buses if open(os.path.join(r, "sys/bus/pci/devices", b, "vendor")).read().strip() == "0x10de"]
+        for b, node in zip(gpus, gpu_nodes):
+            put(r, "/sys/bus/pci/devices/%s/numa_node" % b, "%d\n" % node)
+        put(r, "/sys/class/net/lo/operstate", "unknown\n")
+        for name, (node, speed) in nic_nodes.items():
+            put(r, "/sys/class/net/%s/device/numa_node" % name, "%d\n" % node)
+            put(r, "/sys/class/net/%s/speed" % name, "%d\n" % speed)
+    return f
+
+
+sc("gpu-nic-numa-mismatch", "h100-8x", "GPUs 0-3 on NUMA node 0, 4-7 on node 1; the only 400 Gb/s NIC is on node 0 "
+   "(the 1 Gb/s management port on node 1 does not count)",
+   F_NV + ["gpu-nic-numa-mismatch", "gpu-memory-held-by-other-processes"], [],
+   numa([0, 0, 0, 0, 1, 1, 1, 1], {"ibp12s0": (0, 400000), "eno1": (1, 1000)}))
+sc("near-gpu-nic-numa", "h100-8x", "GPUs on nodes 0 and 1, a 400 Gb/s NIC on each node",
+   F_NV + ["gpu-memory-held-by-other-processes"], [],
+   numa([0, 0, 0, 0, 1, 1, 1, 1], {"ibp12s0": (0, 400000), "ibp140s0": (1, 400000)}),
+   near=["gpu-nic-numa-mismatch"])
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: make_scenarios.py OUT")

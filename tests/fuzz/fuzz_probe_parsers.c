@@ -65,6 +65,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sink(small);
 	gw__torch_variant(text, small, sizeof(small));
 	sink(small);
+	gw__nccl_ifname_selects(text, "eth0");
+	{
+		gw_elf_header eh;
+		gw_elf_section es;
+
+		if (gw__parse_elf_header(data, size, &eh) == 0)
+			gw__parse_elf_section(data, size, eh.shstrndx, &es);
+		gw__parse_elf_section(data, size, 1, &es);
+	}
 	{
 		gw_torch_build tb;
 		gw_tf_build tf;

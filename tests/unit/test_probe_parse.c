@@ -204,6 +204,39 @@ static void test_nccl_ifname(void)
 	CHECK(!gw__nccl_ifname_selects(NULL, "eth0"));
 }
 
+/* The ELF header and section table readers: a hand-made 64-bit header,
+ * and garbage, short, wrong-class and out-of-table inputs. */
+static void test_elf(void)
+{
+	unsigned char h[64] = { 0x7f, 'E', 'L', 'F', 2, 1, 1 }, table[128] = { 0 };
+	gw_elf_header eh;
+	gw_elf_section s;
+
+	h[0x28] = 0x00; h[0x29] = 0x10;          /* e_shoff 0x1000 */
+	h[0x3a] = 64;                            /* e_shentsize */
+	h[0x3c] = 2;                             /* e_shnum */
+	h[0x3e] = 1;                             /* e_shstrndx */
+	CHECK_INT(gw__parse_elf_header(h, sizeof(h), &eh), 0);
+	CHECK(eh.shoff == 0x1000 && eh.shnum == 2 && eh.shstrndx == 1);
+	CHECK(gw__parse_elf_header(h, 63, &eh) < 0);
+	h[4] = 1;                                /* ELFCLASS32 */
+	CHECK(gw__parse_elf_header(h, sizeof(h), &eh) < 0);
+	h[4] = 2;
+	h[0x3e] = 2;                             /* shstrndx past the table */
+	CHECK(gw__parse_elf_header(h, sizeof(h), &eh) < 0);
+	h[0x3e] = 1;
+	h[0x3a] = 40;                            /* not a 64-bit section header */
+	CHECK(gw__parse_elf_header(h, sizeof(h), &eh) < 0);
+	CHECK(gw__parse_elf_header((const unsigned char *)"#!/bin/sh\n", 11, &eh) < 0);
+	table[64] = 7;                           /* section 1: sh_name 7 */
+	table[64 + 24] = 0x40;                   /* sh_offset 0x40 */
+	table[64 + 32] = 0x10;                   /* sh_size 0x10 */
+	CHECK_INT(gw__parse_elf_section(table, sizeof(table), 1, &s), 0);
+	CHECK(s.name == 7 && s.offset == 0x40 && s.size == 0x10);
+	CHECK(gw__parse_elf_section(table, sizeof(table), 2, &s) < 0);
+	CHECK(gw__parse_elf_section(table, 100, 1, &s) < 0);
+}
+
 int main(void)
 {
 	/* A parser that loops forever fails the test instead of hanging it. */
@@ -215,5 +248,6 @@ int main(void)
 	test_metadata();
 	test_system_files();
 	test_nccl_ifname();
+	test_elf();
 	return CHECK_DONE();
 }
