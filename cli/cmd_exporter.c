@@ -40,14 +40,6 @@ struct exporter {
 	size_t metrics_len, html_len, json_len;
 };
 
-static double now_real(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* The sampler's newest pass as a snapshot. A GPU that cannot be read is
  * up = 0; a read that fails on a GPU read before counts as an error (a GPU
  * lost from the start, or still lost, does not count again). */
@@ -82,7 +74,7 @@ static int snapshot(struct exporter *e, struct exp_snapshot *s)
 		 GW_VALID(drv->amdgpu_version) ? drv->amdgpu_version.s : "");
 	snprintf(s->hostname, sizeof(s->hostname), "%s", e->hostname);
 	s->errors_total = e->errors_total;
-	s->collect_seconds = s->time ? now_real() - s->time : 0;
+	s->collect_seconds = s->time ? clock_seconds(CLOCK_REALTIME) - s->time : 0;
 	return 0;
 }
 

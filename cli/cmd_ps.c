@@ -95,14 +95,6 @@ static void view_job(gw_context *ctx, const gw_pool_job *job, struct job_view *v
 		v->util = sum / nutil;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* 42s, 3m05s, 2h04m, 3d02h */
 static const char *duration(char *buf, size_t n, double s)
 {
@@ -142,7 +134,7 @@ static void gpus_cell(char *buf, size_t n, const struct job_view *v)
 
 static void print_human(const gw_pool_job *jobs, const struct job_view *views, size_t n)
 {
-	double now = now_s();
+	double now = clock_seconds(CLOCK_REALTIME);
 
 	if (!n) {
 		printf("%s\n", _("no jobs: every GPU of the pool is free"));
@@ -245,7 +237,7 @@ static void json_job(gw_json *j, const gw_pool_job *job, const struct job_view *
 static int print_json_doc(const gw_pool *pool, const gw_pool_job *jobs, const struct job_view *views, size_t n)
 {
 	gw_json *j = gw_json_new(2);
-	double now = now_s();
+	double now = clock_seconds(CLOCK_REALTIME);
 	int rc;
 
 	if (!j) {

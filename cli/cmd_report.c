@@ -231,12 +231,8 @@ static int cmd_report(int argc, char **argv)
 
 	if (parse_options(&cmd_report_def, argc, argv, &o, &args) == PARSE_HELP)
 		return EXIT_OK;
-	if (o.since > 0) {
-		struct timespec ts;
-
-		clock_gettime(CLOCK_REALTIME, &ts);
-		since = (double)ts.tv_sec - o.since;
-	}
+	if (o.since > 0)
+		since = (double)(long long)clock_seconds(CLOCK_REALTIME) - o.since;
 	if ((rc = acct_summarize(dir, since, &s, err, sizeof(err))) < 0) {
 		error_msg("%s", err);
 		return EXIT_FAIL;

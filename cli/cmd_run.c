@@ -210,14 +210,6 @@ static int exit_of(int status)
 	return EXIT_RUN_FAILED;
 }
 
-static double wall_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* The job's row of the accounting log, made while the lease is still ours
  * (its UUIDs); written after the GPUs are handed on. */
 static void account_fill(struct acct_job *a, char *uuids, size_t size, gw_lease *lease, const gw_pool_request *req,
@@ -241,14 +233,6 @@ static void account_fill(struct acct_job *a, char *uuids, size_t size, gw_lease 
 	a->ended = ended;
 	a->exit_status = status;
 	usage_fill(a, u, ended - started);
-}
-
-static double mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /* --idle-timeout: when the GPUs' idle stretch began, and once it has lasted
@@ -296,7 +280,7 @@ static void idle_reap_group(struct idle_watch *w, gw_job *job)
 	while (gw_job_signal(job, 0) == 0 && !w->killed) {
 		struct timespec ts = { 0, 20 * 1000000L };
 
-		idle_kill(w, job, mono_s());
+		idle_kill(w, job, clock_seconds(CLOCK_MONOTONIC));
 		nanosleep(&ts, NULL);
 	}
 }
@@ -312,7 +296,7 @@ static int supervise(gw_context *ctx, gw_job *job, uint64_t id, struct usage *u,
 	int rc;
 
 	for (;;) {
-		double now = mono_s();
+		double now = clock_seconds(CLOCK_MONOTONIC);
 
 		if (now >= next) {
 			usage_sample(ctx, u);
@@ -359,7 +343,7 @@ static int lease_and_run(gw_context *ctx, gw_pool *pool, gw_pool_request *req, s
 		if (gw_lease_device(lease, i, &sel) == 0)
 			usage_add(&u, sel);
 	}
-	started = wall_s();
+	started = clock_seconds(CLOCK_REALTIME);
 	/* With --idle-timeout the job leads its own process group, so that
 	 * ending it reaches everything it started. */
 	rc = w->timeout >= 0 ? gw_lease_start_group(lease, cmd, &job) : gw_lease_start(lease, cmd, &job);
@@ -371,7 +355,7 @@ static int lease_and_run(gw_context *ctx, gw_pool *pool, gw_pool_request *req, s
 	rc = supervise(ctx, job, gw_lease_id(lease), &u, w, &status);
 	gw_job_free(job);
 	if (rc == 0) {
-		account_fill(&a, uuids, sizeof(uuids), lease, req, &u, started, wall_s(), exit_of(status));
+		account_fill(&a, uuids, sizeof(uuids), lease, req, &u, started, clock_seconds(CLOCK_REALTIME), exit_of(status));
 		a.ended_by = w->termed >= 0 ? "idle-timeout" : NULL;
 	}
 	gw_lease_release(lease);

@@ -28,14 +28,6 @@ static const char *parse_delay(void *field, const char *s)
 	return NULL;
 }
 
-static double mono_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static int print_once(struct top_data *d, struct top_ui *ui)
 {
 	struct top_out o = { stdout, output_width(stdout), -1, 0, 0, text_ascii() };
@@ -60,16 +52,16 @@ static void draw(struct top_data *d, struct top_ui *ui)
 /* Until q or a signal: a refresh every interval, a redraw after each key. */
 static int loop(struct top_data *d, struct top_ui *ui)
 {
-	double next = mono_now() + ui->interval;
+	double next = clock_seconds(CLOCK_MONOTONIC) + ui->interval;
 
 	draw(d, ui);
 	while (!term_stop_signal()) {
-		double left = next - mono_now();
+		double left = next - clock_seconds(CLOCK_MONOTONIC);
 		int key;
 
 		if (left <= 0) {
 			top_data_refresh(d);
-			next = mono_now() + ui->interval;
+			next = clock_seconds(CLOCK_MONOTONIC) + ui->interval;
 			draw(d, ui);
 			continue;
 		}

@@ -388,14 +388,6 @@ static void sleep_until(double until)
 		;
 }
 
-static double mono_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void catch_signals(void)
 {
 	struct sigaction sa;
@@ -412,7 +404,7 @@ static int run(struct watch *w, long count)
 {
 	int n = gw_sampler_device_count(w->sampler);
 	gw_sample_point *pts = calloc((size_t)n + 1, sizeof(*pts));
-	double next = mono_now();
+	double next = clock_seconds(CLOCK_MONOTONIC);
 	int rc = EXIT_OK;
 
 	w->devs = calloc((size_t)n + 1, sizeof(*w->devs));
@@ -430,8 +422,8 @@ static int run(struct watch *w, long count)
 	for (long i = 0; !stop_signal && (count == 0 || i < count); i++) {
 		if (i > 0) {
 			next += w->delay;
-			if (next < mono_now()) /* a slow sample: no burst to catch up */
-				next = mono_now();
+			if (next < clock_seconds(CLOCK_MONOTONIC)) /* a slow sample: no burst to catch up */
+				next = clock_seconds(CLOCK_MONOTONIC);
 			sleep_until(next);
 			if (stop_signal)
 				break;

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "gpuwise/language.h"
 #include "options.h"
@@ -66,6 +67,9 @@ const struct cmd *cmd_lookup(const char *name);
 void setup_language(void);
 void die_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
 void error_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Now on `clock` in seconds (CLOCK_MONOTONIC for intervals, CLOCK_REALTIME
+ * for timestamps): the one clock helper of the commands. */
+double clock_seconds(clockid_t clock);
 void warning_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* True when colour should be used on stream (a tty, NO_COLOR unset, TERM not dumb). */
 bool use_color(FILE *stream);

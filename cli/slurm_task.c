@@ -114,14 +114,6 @@ static void on_term(int sig)
 	stop = 1;
 }
 
-static double now_s(clockid_t clock)
-{
-	struct timespec ts;
-
-	clock_gettime(clock, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Nothing of slurmstepd's may stay open here: it reads the prolog's
  * output until every copy of the pipe is closed. */
 static void detach_files(int keep)
@@ -223,8 +215,8 @@ static int sampler(const struct task *t, pid_t stepd, int ready)
 		gw_context_free(ctx);
 		return u.n ? 1 : 0;      /* a task without GPUs: nothing to report */
 	}
-	started = now_s(CLOCK_REALTIME);
-	started_mono = now_s(CLOCK_MONOTONIC);
+	started = clock_seconds(CLOCK_REALTIME);
+	started_mono = clock_seconds(CLOCK_MONOTONIC);
 	usage_sample(ctx, &u);
 	close(ready);
 	while (!stop && (kill(stepd, 0) == 0 || errno == EPERM)) {
@@ -234,7 +226,7 @@ static int sampler(const struct task *t, pid_t stepd, int ready)
 		if (!stop)
 			usage_sample(ctx, &u);
 	}
-	record(t, &u, ctx, started, started + now_s(CLOCK_MONOTONIC) - started_mono);
+	record(t, &u, ctx, started, started + clock_seconds(CLOCK_MONOTONIC) - started_mono);
 	unlink(t->pidfile);
 	gw_context_free(ctx);
 	return 0;

@@ -13,14 +13,6 @@
 #include "output.h"
 #include "top.h"
 
-static double wall_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 int top_data_open(struct top_data *d)
 {
 	memset(d, 0, sizeof(*d));
@@ -241,7 +233,7 @@ static void remember_cpu(struct top_data *d)
 
 void top_data_refresh(struct top_data *d)
 {
-	d->now = wall_now();
+	d->now = clock_seconds(CLOCK_REALTIME);
 	d->nprocs = 0;
 	if (d->sampler)
 		gw_sampler_step(d->sampler);

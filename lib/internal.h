@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "gpuwise/gpuwise.h"
 
@@ -136,6 +137,9 @@ int gw__parse_hex(const char *s, uint32_t max, uint32_t *out);
 
 /* snprintf into a fixed buffer, always NUL-terminated, truncating. */
 void gw__strlcpy(char *dst, const char *src, size_t size);
+/* Now on `clock` in seconds: CLOCK_MONOTONIC for intervals and deadlines,
+ * CLOCK_REALTIME for timestamps people read. */
+double gw__seconds(clockid_t clock);
 /* For messages and other text a person reads: snprintf into out[size]; a
  * text that does not fit ends in "…" (never a character cut in two), so a
  * cut is never silent. Returns true when it fit. Paths must not use this. */

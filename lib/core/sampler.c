@@ -70,22 +70,6 @@ struct gw_sampler {
 	bool ev_running, ev_stop;
 };
 
-static double mono_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static double real_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static int check_options(const gw_context *ctx, const gw_sampler_options *o)
 {
 	if (o->version != GW_SAMPLER_OPTIONS_VERSION)
@@ -175,7 +159,7 @@ int gw_sampler_new(gw_sampler **out, gw_context *ctx, const gw_sampler_options *
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&s->wake, &ca);
 	pthread_condattr_destroy(&ca);
-	s->t0 = mono_now();
+	s->t0 = gw__seconds(CLOCK_MONOTONIC);
 	if ((o.flags & GW_SAMPLER_EVENTS) && (rc = events_start(s)) < 0) {
 		gw_sampler_free(s);
 		return rc;
@@ -261,7 +245,7 @@ static void read_slot(gw_sampler *s, int k, uint64_t seq, double when)
 	p->time = when;
 	p->device = s->index[k];
 	rc = read_device(s, p->device, &p->sample);
-	p->elapsed = mono_now() - s->t0;
+	p->elapsed = gw__seconds(CLOCK_MONOTONIC) - s->t0;
 	p->up = rc == 0;
 	p->error = rc < 0 ? rc : 0;
 	if (!p->up)
@@ -310,7 +294,7 @@ static void publish(gw_sampler *s, uint64_t seq)
 static uint64_t one_pass(gw_sampler *s)
 {
 	uint64_t seq;
-	double when = real_now();
+	double when = gw__seconds(CLOCK_REALTIME);
 
 	pthread_mutex_lock(&s->lock);
 	seq = s->passes + 1;
@@ -354,7 +338,7 @@ static void wait_until(gw_sampler *s, double next, const bool *stop)
 static void *sampler_main(void *arg)
 {
 	gw_sampler *s = arg;
-	double next = mono_now();
+	double next = gw__seconds(CLOCK_MONOTONIC);
 
 	pthread_mutex_lock(&s->lock);
 	while (!s->stop) {
@@ -366,7 +350,7 @@ static void *sampler_main(void *arg)
 		if (s->opts.on_pass)
 			s->opts.on_pass(s, seq, s->opts.on_pass_arg);
 		next += s->opts.interval;
-		now = mono_now();
+		now = gw__seconds(CLOCK_MONOTONIC);
 		if (next < now) /* a slow pass (a slow driver): no burst to catch up */
 			next = now;
 		pthread_mutex_lock(&s->lock);
@@ -448,7 +432,7 @@ static void *events_main(void *arg)
 			if (s->xid[k].rc == 0 && s->xid[k].handle == h)
 				s->xid[k].last = xid, s->xid[k].count++;
 		if (rc < 0) {
-			wait_until(s, mono_now() + EVENT_BACKOFF_S, &s->ev_stop);
+			wait_until(s, gw__seconds(CLOCK_MONOTONIC) + EVENT_BACKOFF_S, &s->ev_stop);
 		}
 	}
 	pthread_mutex_unlock(&s->lock);

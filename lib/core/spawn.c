@@ -325,14 +325,6 @@ int gw__spawn_end(gw__spawn *s)
 	return status;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static bool run_cancelled(const gw__run *r)
 {
 	return r->cancel && *r->cancel;
@@ -347,7 +339,7 @@ static bool pump_output(gw__run *r, gw__spawn *sp, int fd, double deadline)
 
 	for (;;) {
 		struct pollfd pfd = { fd, POLLIN, 0 };
-		double left = deadline - now_s();
+		double left = deadline - gw__seconds(CLOCK_MONOTONIC);
 		char buf[READ_CHUNK];
 		ssize_t k;
 		int n;
@@ -399,7 +391,7 @@ int gw__run_program(gw__run *r, const char *path, char *const argv[])
 {
 	int fds[2], rc, status;
 	gw__spawn sp;
-	double start = now_s();
+	double start = gw__seconds(CLOCK_MONOTONIC);
 	bool exited;
 
 	r->exit_status = -1;
@@ -417,7 +409,7 @@ int gw__run_program(gw__run *r, const char *path, char *const argv[])
 	gw__sys_close(fds[0]);
 	/* The program on timeout or cancel, and anything it left. */
 	status = gw__spawn_end(&sp);
-	r->seconds = now_s() - start;
+	r->seconds = gw__seconds(CLOCK_MONOTONIC) - start;
 	if (exited && !r->timed_out && status >= 0 && WIFEXITED(status))
 		r->exit_status = WEXITSTATUS(status);
 	return 0;

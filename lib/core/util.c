@@ -240,3 +240,11 @@ void gw__copy_printable(char *out, size_t outsz, const char *s, size_t n)
 	}
 	out[w] = '\0';
 }
+
+double gw__seconds(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}

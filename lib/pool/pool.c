@@ -69,22 +69,6 @@ typedef struct want {
 
 extern char **environ;
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static double mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 const char *gw_pool_default_dir(void)
 {
 	const char *d = getenv("GPUWISE_POOL_DIR");
@@ -435,7 +419,7 @@ static int write_record(gw_lease *l, const char *state, const want *w, const gw_
 	if (!gw__fmt(l->record, sizeof(l->record),
 		     "state=%s\npid=%d\njob_pid=%d\nuid=%u\nqueued=%.3f\nsince=%.3f\ngpus=%u\neligible=%s\n"
 		     "min_free=%llu\nmax_util=%d\nname=%s\ncommand=%s\nleased=%s\n",
-		     state, (int)gw__getpid(), job_pid, gw__getuid(), now_s() - l->waited, now_s(), w->gpus,
+		     state, (int)gw__getpid(), job_pid, gw__getuid(), gw__seconds(CLOCK_REALTIME) - l->waited, gw__seconds(CLOCK_REALTIME), w->gpus,
 		     elig, (unsigned long long)w->min_free, w->max_util, name, cmd, leased))
 		gw__mark_cut(l->record, sizeof(l->record));
 	return gw__pool_write(l->job_fd, l->record);
@@ -622,7 +606,7 @@ int gw_pool_acquire(gw_pool *pool, const gw_pool_request *req, gw_lease **out)
 	gw_lease *l;
 	want w = { 0 };
 	live lv = { 0 };
-	double start = mono_s(), poll = req && req->poll_s > 0 ? req->poll_s : 0.1;
+	double start = gw__seconds(CLOCK_MONOTONIC), poll = req && req->poll_s > 0 ? req->poll_s : 0.1;
 	int rc;
 
 	if (!pool || !req || !out)
@@ -650,21 +634,21 @@ int gw_pool_acquire(gw_pool *pool, const gw_pool_request *req, gw_lease **out)
 		 * work and of gpuwise run's start-up. */
 		if (w.min_free || w.max_util >= 0)
 			read_live(pool, &lv);
-		l->waited = mono_s() - start;
+		l->waited = gw__seconds(CLOCK_MONOTONIC) - start;
 		if ((rc = try_take(l, &w, req, &lv)) < 0)
 			goto fail;
 		if (rc == 1)
 			break;
-		if (req->timeout_s == 0 || (req->timeout_s > 0 && mono_s() - start >= req->timeout_s) ||
+		if (req->timeout_s == 0 || (req->timeout_s > 0 && gw__seconds(CLOCK_MONOTONIC) - start >= req->timeout_s) ||
 		    (req->cancel && *req->cancel)) {
 			rc = gw__error_set(GW_ETIMEDOUT, "gave up waiting for %u GPU%s after %.1f s", w.gpus,
-					   w.gpus == 1 ? "" : "s", mono_s() - start);
+					   w.gpus == 1 ? "" : "s", gw__seconds(CLOCK_MONOTONIC) - start);
 			goto fail;
 		}
-		sleep_s(req->timeout_s > 0 && req->timeout_s - (mono_s() - start) < poll ? req->timeout_s - (mono_s() - start)
+		sleep_s(req->timeout_s > 0 && req->timeout_s - (gw__seconds(CLOCK_MONOTONIC) - start) < poll ? req->timeout_s - (gw__seconds(CLOCK_MONOTONIC) - start)
 											 : poll);
 	}
-	l->waited = mono_s() - start;
+	l->waited = gw__seconds(CLOCK_MONOTONIC) - start;
 	gw__free(w.eligible);
 	gw__free(lv.s);
 	gw__free(lv.ok);
