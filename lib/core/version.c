@@ -83,3 +83,12 @@ void gw__version_set(gw_ver *v, unsigned nparts, unsigned a, unsigned b, unsigne
 		snprintf(v->text, sizeof(v->text), "%u.%u.%u", a, b, c);
 }
 
+bool gw__version_older(const gw_ver *a, const gw_ver *b)
+{
+	unsigned n = a->nparts < b->nparts ? a->nparts : b->nparts;
+
+	for (unsigned i = 0; i < n; i++)
+		if (a->part[i] != b->part[i])
+			return a->part[i] < b->part[i];
+	return false;
+}

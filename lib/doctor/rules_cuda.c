@@ -200,17 +200,6 @@ static void rule_mig_selection(gw__doctor *d)
 
 /* ---- frameworks against the CUDA libraries ------------------------------------- */
 
-/* a older than b, comparing only the parts both know. */
-static bool older(const gw_ver *a, const gw_ver *b)
-{
-	unsigned n = a->nparts < b->nparts ? a->nparts : b->nparts;
-
-	for (unsigned i = 0; i < n; i++)
-		if (a->part[i] != b->part[i])
-			return a->part[i] < b->part[i];
-	return false;
-}
-
 static const gw_probe_pywheel *env_wheel(const gw_probe_pyenv *e, gw_cudalib lib)
 {
 	for (size_t i = 0; i < e->nwheels; i++)
@@ -275,7 +264,7 @@ static void rules_cudnn(gw__doctor *d, const gw_probe_pyenv *e, const gw_probe_f
 	if (!GW_VERSION_KNOWN(have))
 		return;
 	major_differs = have.part[0] != f->cudnn.part[0];
-	if (!major_differs && !older(&have, &f->cudnn))
+	if (!major_differs && !gw__version_older(&have, &f->cudnn))
 		return;
 	gw__doc_fmt(ev, sizeof(ev), _("%s in %s was built with cuDNN %s; it would load cuDNN %s from %s"), name, e->site,
 		 f->cudnn.text, have.text, where);
@@ -311,7 +300,8 @@ static void rule_library_path(gw__doctor *d, const gw_probe_pyenv *e, const gw_p
 			bundled = w->version;
 		else if (l == GW_CUDALIB_CUDART && GW_VERSION_KNOWN(f->cuda))
 			bundled = f->cuda;
-		if (!GW_VERSION_KNOWN(bundled) || !GW_VERSION_KNOWN(lp->version[l]) || !older(&lp->version[l], &bundled))
+		if (!GW_VERSION_KNOWN(bundled) || !GW_VERSION_KNOWN(lp->version[l]) ||
+		    !gw__version_older(&lp->version[l], &bundled))
 			continue;
 		gw__doc_cat(ev, sizeof(ev), _("%s%s %s in LD_LIBRARY_PATH entry %s, the environment bundles %s%s%s"), ev[0] ? "; " : "",
 			    gw__cudalib_name((gw_cudalib)l), lp->version[l].text, lp->dir, bundled.text, w ? _(" in ") : "",

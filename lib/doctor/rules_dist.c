@@ -84,17 +84,6 @@ static void rule_socket_ifname(gw__doctor *d)
 
 /* ---- NCCL libraries ------------------------------------------------------------------ */
 
-/* a older than b, comparing only the parts both know. */
-static bool older(const gw_ver *a, const gw_ver *b)
-{
-	unsigned n = a->nparts < b->nparts ? a->nparts : b->nparts;
-
-	for (unsigned i = 0; i < n; i++)
-		if (a->part[i] != b->part[i])
-			return a->part[i] < b->part[i];
-	return false;
-}
-
 static const gw_probe_pywheel *nccl_wheel(const gw_probe_pyenv *e)
 {
 	for (size_t i = 0; i < e->nwheels; i++)
@@ -133,7 +122,7 @@ static void rule_nccl_shadowed(gw__doctor *d, const gw_probe_pyenv *e, const gw_
 
 	if (f->gpu != GW_FW_GPU_CUDA || !w || !GW_VERSION_KNOWN(w->version))
 		return;
-	if (!system_nccl(d, &sys, where, sizeof(where)) || !GW_VERSION_KNOWN(sys) || !older(&sys, &w->version))
+	if (!system_nccl(d, &sys, where, sizeof(where)) || !GW_VERSION_KNOWN(sys) || !gw__version_older(&sys, &w->version))
 		return;
 	gw__doc_fw_name(f, name, sizeof(name));
 	gw__doc_fmt(ev, sizeof(ev), _("%s in %s bundles NCCL %s (%s in %s); the loader takes NCCL %s from %s first"),

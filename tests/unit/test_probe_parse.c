@@ -26,6 +26,18 @@ static void test_versions(void)
 	CHECK(gw__version_cmp(&a, &b) < 0);
 	gw__version_parse("", &b);
 	CHECK(gw__version_cmp(&a, &b) > 0);
+	/* older: only the parts both give count */
+	gw__version_parse("2.19.3", &a);
+	gw__version_parse("2.21.5", &b);
+	CHECK(gw__version_older(&a, &b) && !gw__version_older(&b, &a));
+	gw__version_parse("12.4", &a);
+	gw__version_parse("12.4.1", &b);
+	CHECK(!gw__version_older(&a, &b) && !gw__version_older(&b, &a));
+	gw__version_parse("9", &a);
+	gw__version_parse("10.0", &b);
+	CHECK(gw__version_older(&a, &b));
+	gw__version_parse("", &a);
+	CHECK(!gw__version_older(&a, &b));   /* unknown: no verdict */
 }
 
 static void test_cuda_files(void)
