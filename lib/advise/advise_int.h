@@ -18,6 +18,9 @@ double gw__advise_layer_activations_span(const gw_model *m, const gw_advise_opti
 double gw__advise_act_bytes(const gw_advise_options *r);
 double gw__advise_norm_bytes(const gw_model *m, const gw_advise_options *r);
 /* Vision models (lib/advise/vision.c). */
+/* Swin stage i as a transformer layer: width E·2^i, that stage's heads,
+ * MLP mlp_ratio × width, no gated MLP (model.c counts, vision.c sizes). */
+gw_model gw__advise_swin_stage(const gw_model *m, size_t i);
 int gw__advise_vision_resolve(gw_advise_options *r, const gw_model *m);
 double gw__advise_vision_train(const gw_model *m, const gw_advise_options *r);
 double gw__advise_vision_infer(const gw_model *m, const gw_advise_options *r);

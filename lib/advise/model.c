@@ -15,6 +15,7 @@
 #include "internal.h"
 #include "core/jsonp.h"
 #include "gpuwise/advise.h"
+#include "advise/advise_int.h"
 
 #define GW_GEN_TABLE_ROWS
 #include "models.h"
@@ -294,9 +295,7 @@ static void count_vit(struct acc *a, struct acc *layer, const gw_model *m, const
 	classifier(a, h, m->num_labels, x->classifiers);
 }
 
-/* The shape of one Swin stage as a transformer layer: width E·2^i, the
- * stage's heads, MLP mlp_ratio × width. */
-static gw_model swin_stage(const gw_model *m, size_t i)
+gw_model gw__advise_swin_stage(const gw_model *m, size_t i)
 {
 	gw_model t = *m;
 
@@ -325,7 +324,7 @@ static void count_swin(struct acc *a, struct acc *layer, const gw_model *m, cons
 	if (x->abs_pos)
 		matrix(a, side * side + 1, E, false);
 	for (size_t i = 0; i < m->num_stages; i++) {
-		gw_model t = swin_stage(m, i);
+		gw_model t = gw__advise_swin_stage(m, i);
 		struct acc blk = { 0 };
 		uint64_t dim = t.hidden_size;
 

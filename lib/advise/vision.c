@@ -66,18 +66,6 @@ static double image_bytes(const gw_model *m, const gw_advise_options *r)
 	return gw__advise_act_bytes(r) * (double)r->batch * (double)m->num_channels * px;
 }
 
-/* Swin stage i as a transformer layer (width, heads, MLP of that stage). */
-static gw_model stage_shape(const gw_model *m, size_t i)
-{
-	gw_model t = *m;
-
-	t.hidden_size = m->embed_dim << i;
-	t.num_heads = t.num_kv_heads = m->stage_heads[i];
-	t.head_dim = t.hidden_size / t.num_heads;
-	t.intermediate_size = m->intermediate_size << i;
-	return t;
-}
-
 /* Tokens each Swin token attends to at stage i: the window, or the whole
  * (smaller) stage when it is no larger than one window (SwinLayer
  * set_shift_and_window_size). The padded tokens are attended too. */
@@ -120,7 +108,7 @@ static double swin_train(const gw_model *m, const gw_advise_options *r)
 
 	a += nb * s0 * b * E;
 	for (size_t i = 0; i < m->num_stages; i++) {
-		gw_model t = stage_shape(m, i);
+		gw_model t = gw__advise_swin_stage(m, i);
 		double padded, span = swin_span(m, r, i, &padded), dim = (double)t.hidden_size;
 		double s = pow(side_at(m, r, i), 2), blk = gw__advise_layer_activations_span(&t, r, padded, span, false);
 		double depth = (double)m->stage_depths[i];
@@ -247,7 +235,7 @@ double gw__advise_vision_infer(const gw_model *m, const gw_advise_options *r)
 		peak = layer_infer(m, r, (double)r->seq, (double)r->seq);
 	} else if (m->vision == GW_VISION_SWIN) {
 		for (size_t i = 0; i < m->num_stages; i++) {
-			gw_model t = stage_shape(m, i);
+			gw_model t = gw__advise_swin_stage(m, i);
 			double padded, span = swin_span(m, r, i, &padded), p = layer_infer(&t, r, padded, span);
 			if (p > peak)
 				peak = p;
@@ -275,7 +263,7 @@ double gw__advise_vision_forward_flops(const gw_model *m, const gw_advise_option
 	if (m->vision == GW_VISION_RESNET)
 		return 2 * resnet_walk(m, r).macs;
 	for (size_t i = 0; i < m->num_stages; i++) {
-		gw_model t = stage_shape(m, i);
+		gw_model t = gw__advise_swin_stage(m, i);
 		double padded, span = swin_span(m, r, i, &padded), dim = (double)t.hidden_size;
 		double per_token = 2 * (4 * dim * dim + 2 * dim * (double)t.intermediate_size);
 		f += (double)m->stage_depths[i] * padded * (per_token + 4 * span * dim);
