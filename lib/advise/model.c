@@ -871,6 +871,10 @@ static int model_from_jv(gw_model *out, const gw_jv *root, const char *name)
 		return gw__error_set(GW_EPARSE, "config.json has no \"model_type\" string");
 	if (!(t = find_type(type)))
 		return unsupported_type(type);
+	/* A key a config leaves out keeps its zero (get_bool and friends only
+	 * write what is there): use_absolute_embeddings was read
+	 * uninitialised (UBSan: a bool of 7) for Swin configs without it. */
+	memset(&x, 0, sizeof(x));
 	memset(&m, 0, sizeof(m));
 	gw__strlcpy(m.model_type, t->name, sizeof(m.model_type));
 	gw__strlcpy(m.name, name && *name ? name : t->name, sizeof(m.name));
