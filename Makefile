@@ -326,7 +326,7 @@ install: installables
 	for mo in $(MO_FILES); do $(INSTALL) -D -m 0644 $$mo $(DESTDIR)$(LOCALEDIR)/$${mo#$(BUILD)/locale/}; done
 	for f in $(DEPLOY_FILES); do $(INSTALL) -d $(DESTDIR)$(DATADIR)/gpuwise/$$(dirname $${f#deploy/}) && \
 		sed 's|/usr/local/bin/gpuwise|$(BINDIR)/gpuwise|g' $$f > $(DESTDIR)$(DATADIR)/gpuwise/$${f#deploy/} && \
-		chmod 0644 $(DESTDIR)$(DATADIR)/gpuwise/$${f#deploy/} || exit 1; done
+		chmod $$([ -x $$f ] && echo 0755 || echo 0644) $(DESTDIR)$(DATADIR)/gpuwise/$${f#deploy/} || exit 1; done
 
 # Removes what install wrote and the one folder that is gpuwise's own.
 uninstall:
