@@ -16,9 +16,19 @@
 D=$TMPD/slurm
 PIDS=()
 stop_all() {
-	local p
-	for p in "${PIDS[@]}"; do kill -TERM "$p" 2>/dev/null; done
-	for p in "${PIDS[@]}"; do
+	local p steps=()
+	# A step whose srun gave up (timeout under load) can keep its slurmstepd
+	# after the daemons are gone: cancel what is still queued or running,
+	# and end every slurmstepd started for this test (its working folder is
+	# the test's), so no process outlives the test.
+	if [ -n "${SLURM_CONF-}" ] && [ -f "$SLURM_CONF" ]; then
+		timeout 5 scancel --full --signal=KILL $(timeout 5 squeue -h -o %i 2>/dev/null) >/dev/null 2>&1
+	fi
+	for p in $(pgrep -x slurmstepd 2>/dev/null); do
+		[ "$(readlink "/proc/$p/cwd" 2>/dev/null)" = "$PWD" ] && steps+=("$p")
+	done
+	for p in "${PIDS[@]}" "${steps[@]}"; do kill -TERM "$p" 2>/dev/null; done
+	for p in "${PIDS[@]}" "${steps[@]}"; do
 		for _ in $(seq 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
 		kill -KILL "$p" 2>/dev/null
 	done
