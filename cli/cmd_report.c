@@ -232,7 +232,7 @@ static int cmd_report(int argc, char **argv)
 	if (parse_options(&cmd_report_def, argc, argv, &o, &args) == PARSE_HELP)
 		return EXIT_OK;
 	if (o.since > 0)
-		since = (double)(long long)clock_seconds(CLOCK_REALTIME) - o.since;
+		since = clock_seconds(CLOCK_REALTIME) - o.since;   /* to the fraction: "--since 1s" is the last second */
 	if ((rc = acct_summarize(dir, since, &s, err, sizeof(err))) < 0) {
 		error_msg("%s", err);
 		return EXIT_FAIL;
