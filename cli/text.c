@@ -273,6 +273,11 @@ static ssize_t filter_write(void *cookie, const char *data, size_t size)
 	return (ssize_t)size;
 }
 
+/* The filters of stdout and stderr live until the process ends (exit()
+ * flushes the streams but never closes them): kept here, they stay
+ * reachable instead of reading as leaks to LeakSanitizer. */
+static struct filter *filters[2];
+
 static int filter_close(void *cookie)
 {
 	struct filter *f = cookie;
@@ -281,6 +286,9 @@ static int filter_close(void *cookie)
 	/* A character never finished is not text: one '?' per byte. */
 	for (size_t i = 0; i < f->npend; i++)
 		ok = ok && write_all(f->fd, "?", 1);
+	for (size_t i = 0; i < 2; i++)
+		if (filters[i] == f)
+			filters[i] = NULL;
 	free(f);
 	return ok ? 0 : -1;
 }
@@ -298,6 +306,7 @@ static FILE *filter_open(int fd, int buffering)
 		free(f);
 		return NULL;
 	}
+	filters[fd == STDERR_FILENO] = f;
 	setvbuf(s, NULL, buffering, BUFSIZ);
 	return s;
 }
