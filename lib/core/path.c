@@ -66,6 +66,32 @@ static int open_for_read(const char *root, const char *path)
 	return fd;
 }
 
+/* Reads until n bytes or end of file, retrying EINTR (a short read is not
+ * an end: pipes and some sysfs files return less than asked). On a read
+ * error the error is set, naming path; the caller still owns fd. */
+static int read_fully(int fd, void *buf, size_t n, size_t *got, const char *path)
+{
+	size_t used = 0;
+
+	while (used < n) {
+		ssize_t r = gw__sys_read(fd, (char *)buf + used, n - used);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			int e = errno;
+
+			*got = used;
+			return gw__error_set(errno_to_gw(e), "cannot read '%s': %s", path, strerror(e));
+		}
+		if (r == 0)
+			break;
+		used += (size_t)r;
+	}
+	*got = used;
+	return 0;
+}
+
 int gw__read_file(const char *root, const char *path, size_t limit, char **out, size_t *len)
 {
 	char *buf;
@@ -81,7 +107,8 @@ int gw__read_file(const char *root, const char *path, size_t limit, char **out, 
 		return gw__error_set(GW_ENOMEM, "out of memory reading '%s'", path);
 	}
 	for (;;) {
-		ssize_t r;
+		size_t want, got;
+		int rc;
 
 		if (used + 1 >= cap) {
 			size_t ncap;
@@ -98,19 +125,15 @@ int gw__read_file(const char *root, const char *path, size_t limit, char **out, 
 			buf = nb;
 			cap = ncap;
 		}
-		r = gw__sys_read(fd, buf + used, cap - 1 - used);
-		if (r < 0) {
-			int e = errno;
-
-			if (e == EINTR)
-				continue;
+		want = cap - 1 - used;
+		if ((rc = read_fully(fd, buf + used, want, &got, path)) < 0) {
 			gw__free(buf);
 			gw__sys_close(fd);
-			return gw__error_set(errno_to_gw(e), "cannot read '%s': %s", path, strerror(e));
+			return rc;
 		}
-		if (r == 0)
-			break;
-		used += (size_t)r;
+		used += got;
+		if (got < want)
+			break; /* end of file */
 	}
 	gw__sys_close(fd);
 	buf[used] = '\0';
@@ -386,20 +409,10 @@ int gw__read_tail(const char *root, const char *path, size_t limit, char **out, 
 		gw__free(buf);
 		return gw__error_set(errno_to_gw(e), "cannot seek in '%s': %s", path, strerror(e));
 	}
-	while (used < limit) {
-		ssize_t r = gw__sys_read(fd, buf + used, limit - used);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			e = errno;
-			gw__sys_close(fd);
-			gw__free(buf);
-			return gw__error_set(errno_to_gw(e), "cannot read '%s': %s", path, strerror(e));
-		}
-		if (r == 0)
-			break;
-		used += (size_t)r;
+	if ((e = read_fully(fd, buf, limit, &used, path)) < 0) {
+		gw__sys_close(fd);
+		gw__free(buf);
+		return e;
 	}
 	gw__sys_close(fd);
 	buf[used] = '\0';
@@ -424,23 +437,10 @@ int gw__read_at(const char *root, const char *path, uint64_t offset, void *buf, 
 		gw__sys_close(fd);
 		return gw__error_set(errno_to_gw(e), "cannot seek in '%s': %s", path, strerror(e));
 	}
-	while (used < n) {
-		ssize_t r = gw__sys_read(fd, (char *)buf + used, n - used);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			e = errno;
-			gw__sys_close(fd);
-			return gw__error_set(errno_to_gw(e), "cannot read '%s': %s", path, strerror(e));
-		}
-		if (r == 0)
-			break;
-		used += (size_t)r;
-	}
+	e = read_fully(fd, buf, n, &used, path);
 	gw__sys_close(fd);
 	*got = used;
-	return 0;
+	return e < 0 ? e : 0;
 }
 
 int gw__readlink(const char *root, const char *path, char *buf, size_t bufsz)

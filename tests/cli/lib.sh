@@ -37,6 +37,40 @@ export GPUWISE_POOL_DIR=$TMPD/pool
 EMPTY_ROOT=$TMPD/empty-root
 mkdir -p "$EMPTY_ROOT"
 
+# doctor_scenario DIR [VAR=VALUE...] [-- DOCTOR-ARGS...] : runs gpuwise doctor
+# on a scenario folder of tests/doctor (its env file's variables and ARGS,
+# its setup script on a private copy since setup changes modes and users),
+# with the extra variables; exits with doctor's exit code.
+doctor_scenario() {
+	local s=$1 vars=()
+	shift
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		vars+=("$1")
+		shift
+	done
+	[ $# -gt 0 ] && shift
+	(
+		unset VIRTUAL_ENV CONDA_PREFIX CUDA_HOME CUDA_PATH HSA_OVERRIDE_GFX_VERSION NVIDIA_VISIBLE_DEVICES KUBERNETES_SERVICE_HOST
+		export HOME=/home/u
+		args=()
+		while IFS= read -r line; do
+			[ -z "$line" ] && continue
+			case $line in
+			ARGS=*) read -ra args <<<"${line#ARGS=}" ;;
+			*) export "${line%%=*}=$(eval "printf '%s' \"${line#*=}\"")" ;;
+			esac
+		done <"$s/env"
+		if [ -f "$s/setup" ]; then
+			cp -a "$s" "$TMPD/run.$BASHPID" && s=$TMPD/run.$BASHPID
+			ROOT=$s/root bash "$s/setup" || exit 99
+		fi
+		env "${vars[@]}" "$TOP/scripts/with-machine" "$s" -- "$GW" doctor "${args[@]}" "$@"
+		rc=$?
+		[ "$s" = "$TMPD/run.$BASHPID" ] && rm -rf "$s"
+		exit $rc
+	)
+}
+
 # run CMD... : runs gpuwise with the current environment; $out $err $rc.
 run() {
 	"$GW" "$@" >"$TMPD/out" 2>"$TMPD/err"

@@ -58,27 +58,7 @@ ids_of() { # JSON on stdin → sorted unique ids, one per line
 run_scenario() { # NAME [extra doctor args] : sets $out $err $rc
 	local s=$SC/$1
 	shift
-	(
-		unset VIRTUAL_ENV CONDA_PREFIX CUDA_HOME CUDA_PATH HSA_OVERRIDE_GFX_VERSION NVIDIA_VISIBLE_DEVICES KUBERNETES_SERVICE_HOST
-		export HOME=/home/u
-		args=()
-		while IFS= read -r line; do
-			[ -z "$line" ] && continue
-			case $line in
-			ARGS=*) read -ra args <<<"${line#ARGS=}" ;;
-			*) export "${line%%=*}=$(eval "printf '%s' \"${line#*=}\"")" ;;
-			esac
-		done <"$s/env"
-		if [ -f "$s/setup" ]; then
-			# setup changes modes and users: run it on a private copy
-			cp -a "$s" "$TMPD/run.$$" && s=$TMPD/run.$$
-			ROOT=$s/root bash "$s/setup" || exit 99
-		fi
-		"$TOP/scripts/with-machine" "$s" -- "$GW" doctor "${args[@]}" "$@"
-		rc=$?
-		[ "$s" = "$TMPD/run.$$" ] && rm -rf "$s"
-		exit $rc
-	) >"$TMPD/out" 2>"$TMPD/err"
+	doctor_scenario "$s" -- "$@" >"$TMPD/out" 2>"$TMPD/err"
 	rc=$?
 	out=$(cat "$TMPD/out")
 	err=$(cat "$TMPD/err")

@@ -16,26 +16,7 @@ localedef -i zh_CN -f UTF-8 "$LOC/zh_CN.UTF-8" >/dev/null 2>&1 ||
 doctor_in() { # FILE SCENARIO [VAR=VALUE...] : doctor --json of a scenario into FILE, its exit code into FILE.rc
 	local file=$1 s=$SC/$2
 	shift 2
-	(
-		unset VIRTUAL_ENV CONDA_PREFIX CUDA_HOME CUDA_PATH HSA_OVERRIDE_GFX_VERSION NVIDIA_VISIBLE_DEVICES KUBERNETES_SERVICE_HOST
-		export HOME=/home/u
-		args=()
-		while IFS= read -r line; do
-			[ -z "$line" ] && continue
-			case $line in
-			ARGS=*) read -ra args <<<"${line#ARGS=}" ;;
-			*) export "${line%%=*}=$(eval "printf '%s' \"${line#*=}\"")" ;;
-			esac
-		done <"$s/env"
-		if [ -f "$s/setup" ]; then
-			cp -a "$s" "$TMPD/run.$$" && s=$TMPD/run.$$
-			ROOT=$s/root bash "$s/setup" || exit 99
-		fi
-		env "$@" "$TOP/scripts/with-machine" "$s" -- "$GW" doctor "${args[@]}" --json
-		rc=$?
-		[ "$s" = "$TMPD/run.$$" ] && rm -rf "$s"
-		exit $rc
-	) >"$file" 2>"$file.err"
+	doctor_scenario "$s" "$@" -- --json >"$file" 2>"$file.err"
 	echo $? >"$file.rc"
 }
 
