@@ -391,6 +391,17 @@ static int check_range(const char *what, uint64_t v, uint64_t lo, uint64_t hi)
 	return 0;
 }
 
+/* head_dim from hidden size and heads (num_heads > 0), when the config
+ * does not give it: the heads must split the hidden size evenly. */
+static int set_head_dim(gw_model *m)
+{
+	if (m->hidden_size % m->num_heads)
+		return gw__error_set(GW_EINVAL, "hidden size %llu is not a multiple of %llu heads",
+				     (unsigned long long)m->hidden_size, (unsigned long long)m->num_heads);
+	m->head_dim = m->hidden_size / m->num_heads;
+	return 0;
+}
+
 /* A vision model's shape: image, patches, stages, widths; the layer fields
  * the memory model reads (hidden size, heads, head_dim, layers) are set
  * from them (Swin and ResNet: the last stage's). */
@@ -413,10 +424,8 @@ static int vision_complete(gw_model *m)
 		    (rc = check_range("number of attention heads", m->num_heads, 1, MAX_HEADS)) ||
 		    (rc = check_range("intermediate size", m->intermediate_size, 1, MAX_INTER)))
 			return rc;
-		if (m->hidden_size % m->num_heads)
-			return gw__error_set(GW_EINVAL, "hidden size %llu is not a multiple of %llu heads",
-					     (unsigned long long)m->hidden_size, (unsigned long long)m->num_heads);
-		m->head_dim = m->hidden_size / m->num_heads;
+		if ((rc = set_head_dim(m)) < 0)
+			return rc;
 		return 0;
 	}
 	if ((rc = check_range("number of stages", m->num_stages, 1, GW_VISION_STAGES_MAX)) ||
@@ -466,10 +475,8 @@ static int shape_complete(gw_model *m)
 		return vision_complete(m);
 
 	if (m->num_heads && !m->head_dim) {
-		if (m->hidden_size % m->num_heads)
-			return gw__error_set(GW_EINVAL, "hidden size %llu is not a multiple of %llu heads",
-					     (unsigned long long)m->hidden_size, (unsigned long long)m->num_heads);
-		m->head_dim = m->hidden_size / m->num_heads;
+		if ((rc = set_head_dim(m)) < 0)
+			return rc;
 	}
 	if (!m->num_kv_heads)
 		m->num_kv_heads = m->num_heads;
