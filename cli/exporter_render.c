@@ -276,9 +276,10 @@ static const char *smi_uuid(char *buf, size_t n, const struct exp_device *d)
 
 /* The labels of a device series in a scheme, in that exporter's order;
  * mig (NULL for the whole GPU) adds dcgm-exporter's GPU_I_PROFILE and
- * GPU_I_ID. */
+ * GPU_I_ID; xid (NULL but on the last-Xid row) its err_code and err_msg
+ * attributes, which dashboards show beside the number. */
 static void put_device_labels(struct sbuf *b, const struct exp_snapshot *s, const struct exp_device *d,
-			      enum exp_names names, const gw_mig_device *mig)
+			      enum exp_names names, const gw_mig_device *mig, const uint64_t *xid)
 {
 	char idx[16], tmp[GW_STR_MAX + 16];
 	bool first = true;
@@ -303,6 +304,13 @@ static void put_device_labels(struct sbuf *b, const struct exp_snapshot *s, cons
 		}
 		put_label(b, &first, "Hostname", s->hostname);
 		put_label(b, &first, "DCGM_FI_DRIVER_VERSION", s->driver_version);
+		if (xid) {
+			const char *meaning = gw_xid_meaning(*xid);
+
+			snprintf(tmp, sizeof(tmp), "%" PRIu64, *xid);
+			put_label(b, &first, "err_code", tmp);
+			put_label(b, &first, "err_msg", *xid == 0 ? "No Error" : meaning ? meaning : "Unknown Error");
+		}
 		break;
 	case EXP_NAMES_NVIDIA_SMI:
 		put_label(b, &first, "uuid", smi_uuid(tmp, sizeof(tmp), d));
@@ -369,13 +377,13 @@ static void render_family(struct sbuf *b, const struct exp_snapshot *s, enum exp
 		if (!header)
 			put_family(b, x->name, x->type, x->help), header = true;
 		sb_puts(b, x->name);
-		put_device_labels(b, s, d, names, NULL);
+		put_device_labels(b, s, d, names, NULL, strcmp(m->key, "xid_last") == 0 ? &v.u : NULL);
 		put_value(b, (v.type == GW_MTYPE_U64 ? (double)v.u : v.f) * x->scale);
 		for (int k = 0; k < d->sample.mig_count && names != EXP_NAMES_NVIDIA_SMI; k++) {
 			if (!mig_value(m, &d->sample.mig[k], &mv))
 				continue;
 			sb_puts(b, x->name);
-			put_device_labels(b, s, d, names, &d->sample.mig[k]);
+			put_device_labels(b, s, d, names, &d->sample.mig[k], NULL);
 			put_value(b, mv * x->scale);
 		}
 	}
@@ -462,7 +470,7 @@ static void render_smi_extras(struct sbuf *b, const struct exp_snapshot *s)
 			if (!header)
 				put_family(b, name, "gauge", help), header = true;
 			sb_puts(b, name);
-			put_device_labels(b, s, d, EXP_NAMES_NVIDIA_SMI, NULL);
+			put_device_labels(b, s, d, EXP_NAMES_NVIDIA_SMI, NULL, NULL);
 			put_value(b, r < 0 ? (double)d->info.index : (d->sample.throttle_reasons.v & smi_reasons[r].bit) != 0);
 		}
 	}

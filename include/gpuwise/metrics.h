@@ -114,6 +114,10 @@ int gw_metric_count(void);
 const gw_metric_info *gw_metric_info_get(int id);
 /* The row with that key ("power_draw") or that JSON path ("power.draw_w"), or -1. */
 int gw_metric_find(const char *key_or_json);
+/* NVIDIA's meaning of an Xid code, in English (data/xid.tsv; an
+ * exporter's label, not a text for people: it is not translated), or NULL
+ * for a code the table does not know. */
+const char *gw_xid_meaning(unsigned long long xid);
 
 /* The value of metric id for a device: info is required; sample may be
  * NULL (sampled metrics are then UNREAD). Fills out and returns its state

@@ -489,6 +489,11 @@ assert sorted(x.values()) == [0.0] * 7 + [79.0], x
 assert [v for k, v in up.items() if "gpu=\"3\"" in k] == [0.0], up
 if dcgm:
     assert "# HELP DCGM_FI_DEV_XID_ERRORS Value of the last XID error encountered.\n# TYPE DCGM_FI_DEV_XID_ERRORS gauge\n" in t, t
+    # dcgm-exporter attributes: the code and its meaning, "No Error" for 0
+    rows = [l for l in t.splitlines() if l.startswith("DCGM_FI_DEV_XID_ERRORS{")]
+    g3row = [l for l in rows if "gpu=\"3\"" in l]
+    assert len(g3row) == 1 and g3row[0].endswith(",err_code=\"79\",err_msg=\"GPU has fallen off the bus\"} 79"), g3row
+    assert sum(l.endswith(",err_code=\"0\",err_msg=\"No Error\"} 0") for l in rows) == 7, rows
 else:
     n = samples(t, "gpuwise_xid_errors_total")
     assert sorted(n.values()) == [0.0] * 7 + [2.0], n
