@@ -30,7 +30,7 @@ int top_data_open(struct top_data *d)
 		gw_sampler_options o = GW_SAMPLER_OPTIONS_INIT;
 
 		o.history = 1;          /* top keeps its own compact chart rings */
-		o.flags = GW_SAMPLER_PROCESSES;
+		o.flags = GW_SAMPLER_PROCESSES | GW_SAMPLER_EVENTS; /* Xid on the details line */
 		if (gw_sampler_new(&d->sampler, d->ctx, &o) < 0) {
 			error_msg("%s", gw_error_last());
 			top_data_close(d);

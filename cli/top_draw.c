@@ -4,6 +4,7 @@
  * and the plain --once frame, so what scripts and tests read is what people
  * see. Widths are display cells (Chinese labels are two cells a
  * character). GPU values come from the metric table by key. */
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -309,6 +310,11 @@ static void gpu_details(struct top_out *o, const struct top_gpu *g)
 	gw_metric_value ps;
 
 	out_put(o, TA_NORMAL, " ");
+	/* The newest Xid since top started, first: it is why a job died. */
+	if (metric_get(g, "xid_last", &ps) && ps.u) {
+		snprintf(v, sizeof(v), "%" PRIu64, ps.u);
+		item(o, "Xid", TA_HIGH, v);
+	}
 	num_text(v, sizeof(v), temp, 0, "°C");
 	item(o, NULL, !isnan(slow) && temp >= slow - 5 ? TA_HIGH : temp >= 80 ? TA_MID : TA_NORMAL, v);
 	if (isnan(lim))
@@ -352,12 +358,21 @@ static void mig_row(struct top_out *o, const struct top_gpu *g, int m, int name_
 /* One line per GPU when the blocks do not fit. */
 static void gpu_compact(struct top_out *o, const struct top_gpu *g, int name_w)
 {
-	char t[16], p[16];
+	char t[32], p[16];
+	gw_metric_value x;
 
 	gpu_meters(o, g, name_w, 12);
-	if (g->have_sample)
-		out_printf(o, TA_NORMAL, " %5s %5s", num_text(t, sizeof(t), metric_num(g, "temperature"), 0, "°C"),
-			   num_text(p, sizeof(p), metric_num(g, "power_draw"), 0, "W"));
+	if (!g->have_sample)
+		return;
+	/* An Xid since top started takes the place of temperature and power:
+	 * it is why a job on that GPU died. */
+	if (metric_get(g, "xid_last", &x) && x.u) {
+		snprintf(t, sizeof(t), "Xid %" PRIu64, x.u);
+		out_printf(o, TA_HIGH, " %11s", t);
+		return;
+	}
+	out_printf(o, TA_NORMAL, " %5s %5s", num_text(t, sizeof(t), metric_num(g, "temperature"), 0, "°C"),
+		   num_text(p, sizeof(p), metric_num(g, "power_draw"), 0, "W"));
 }
 
 /* ---- history chart ----------------------------------------------------- */
