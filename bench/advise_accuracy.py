@@ -114,6 +114,8 @@ def advise_args(row):
         a.append("--checkpointing")
     if row["task"] in ("lora", "qlora"):
         a += ["--lora-rank", row["lora_rank"]]
+    if row.get("grad_accum", "-") != "-" and row["task"] != "infer":
+        a += ["--grad-accum", row["grad_accum"]]
     if int(row["gpus"]) > 1:
         a += ["--gpus", row["gpus"], "--strategy", row["strategy"]]
     # An unknown GPU: a size that always fits, so the estimate is for no particular card.

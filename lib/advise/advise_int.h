@@ -11,10 +11,13 @@
 double gw__advise_weight_bytes(gw_weights w);
 double gw__advise_weights(const gw_model *m, const gw_advise_options *r);
 double gw__advise_gradients(const gw_model *m, const gw_advise_options *r);
+double gw__advise_fsdp_gradients(const gw_model *m, const gw_advise_options *r, double full);
 double gw__advise_optimizer(const gw_model *m, const gw_advise_options *r);
 double gw__advise_layer_activations(const gw_model *m, const gw_advise_options *r, double seq, bool cross);
 double gw__advise_layer_activations_span(const gw_model *m, const gw_advise_options *r, double seq, double span,
 					 bool cross);
+double gw__advise_saved_kv_width(const gw_model *m, const gw_advise_options *r);
+double gw__advise_lora_input(const gw_advise_options *r);
 double gw__advise_act_bytes(const gw_advise_options *r);
 double gw__advise_norm_bytes(const gw_model *m, const gw_advise_options *r);
 /* Vision models (lib/advise/vision.c). */

@@ -259,12 +259,12 @@ double gw__advise_weights(const gw_model *m, const gw_advise_options *r)
 
 /* Gradients of the trainable parameters in their type; DDP on several GPUs
  * adds its buckets (a second copy: gradient_as_bucket_view is off by
- * default); ZeRO-2/3 and FSDP keep 1/N. LoRA under FSDP wraps each
- * transformer block, frozen and trainable parameters together, as one
- * unit, and then, in PyTorch's FSDP documentation's words, "the gradient
- * memory usage will be higher than expected (namely, equivalent to not
- * freezing those parameters)" (LitGPT's LoRA recipe does so:
- * Lightning-AI/litgpt#1417). */
+ * default); ZeRO-2/3 keep 1/N. LoRA under FSDP wraps each transformer
+ * block, frozen and trainable parameters together, as one unit, and then,
+ * in PyTorch's FSDP documentation's words, "the gradient memory usage will
+ * be higher than expected (namely, equivalent to not freezing those
+ * parameters)" (LitGPT's LoRA recipe does so: Lightning-AI/litgpt#1417).
+ * FSDP itself: see fsdp_gradients(). */
 double gw__advise_gradients(const gw_model *m, const gw_advise_options *r)
 {
 	double g = trainable(m, r) * train_bytes(r);
@@ -273,11 +273,34 @@ double gw__advise_gradients(const gw_model *m, const gw_advise_options *r)
 		return 0;
 	if ((r->task == GW_TASK_LORA || r->task == GW_TASK_QLORA) && r->strategy == GW_STRATEGY_FSDP && r->gpus > 1)
 		g = (double)m->params * (r->weights == GW_WEIGHTS_FP32 ? 4 : 2);
+	if (r->strategy == GW_STRATEGY_FSDP && r->gpus > 1)
+		return gw__advise_fsdp_gradients(m, r, g);
 	if (r->strategy == GW_STRATEGY_DDP && r->gpus > 1)
 		return 2 * g;
 	if (r->strategy == GW_STRATEGY_ZERO2 || shards_params(r))
 		return g / (double)r->gpus;
 	return g;
+}
+
+/* FSDP's gradients of `full` bytes (every unit's flat parameter). When it
+ * syncs: 1/N each, plus the unsharded gradient of the unit whose backward
+ * just ran, alive until its reduce-scatter has filled the shard (FSDP
+ * reduce-scatters per unit in its post-backward hook). When gradients are
+ * accumulated over several micro-batches, the training loops skip the sync
+ * on all but the last (Lightning's fabric.no_backward_sync, LitGPT's
+ * finetune scripts, Accelerate's accumulate() unless sync_each_batch), and
+ * FSDP's no_sync() keeps them unsharded: "FSDP will accumulate the full
+ * model gradients (instead of gradient shards) until the eventual sync"
+ * (PyTorch, FullyShardedDataParallel.no_sync). */
+double gw__advise_fsdp_gradients(const gw_model *m, const gw_advise_options *r, double full)
+{
+	double unit = (double)m->layer_params * (r->weights == GW_WEIGHTS_FP32 ? 4 : 2);
+
+	if (r->grad_accum > 1)
+		return full;
+	if (r->task == GW_TASK_TRAIN)
+		unit = (double)m->layer_params * train_bytes(r);
+	return full / (double)r->gpus + unit;
 }
 
 /* Optimizer states per trainable parameter: Adam(W) m and v in the
@@ -326,6 +349,38 @@ double gw__advise_norm_bytes(const gw_model *m, const gw_advise_options *r)
 	return gw__advise_act_bytes(r);
 }
 
+/* Width of the keys and of the values that attention keeps for backward.
+ * With grouped-query attention, transformers' eager and SDPA paths
+ * repeat the key/value heads to the query heads before the product
+ * (repeat_kv: expand then reshape, a copy; "the equivalent of
+ * torch.repeat_interleave(x, dim=1, repeats=n_rep)"), LitGPT's attention
+ * likewise (k.expand(...) then reshape), and the attention op keeps the
+ * repeated copies; FlashAttention-2 takes the grouped heads as they are. */
+double gw__advise_saved_kv_width(const gw_model *m, const gw_advise_options *r)
+{
+	if (r->attention == GW_ATTENTION_FLASH)
+		return (double)(m->num_kv_heads * m->head_dim);
+	return (double)(m->num_heads * m->head_dim);
+}
+
+/* Bytes per token and hidden element that LoRA's adapters add on their
+ * input, beyond what the layer keeps anyway. The adapter computes
+ * lora_B(lora_A(dropout(x))) (PEFT's LoraLayer, LitGPT's LoRALinear):
+ * with dropout on (gpuwise assumes it: LitGPT's lora.py and recipes use
+ * 0.05; PEFT's default is 0), lora_A keeps the dropped
+ * copy (e bytes) instead of x and dropout its mask (1 byte): one more
+ * byte than the plain input. Under QLoRA bitsandbytes' 4-bit matmul keeps
+ * x itself too (MatMul4Bit saves its input), so the dropped copy and the
+ * mask come on top: e + 1. The adapted q and v share their input. */
+double gw__advise_lora_input(const gw_advise_options *r)
+{
+	if (r->task == GW_TASK_LORA)
+		return 1;
+	if (r->task == GW_TASK_QLORA)
+		return gw__advise_act_bytes(r) + 1;
+	return 0;
+}
+
 /* One transformer layer's saved activations for backward, in bytes, after
  * Korthikanti et al. 2022 (eq. 1: sbh(34 + 5as/h) for 16-bit GPT layers
  * with dropout), generalised: element size e (2 or 4), key/value width of
@@ -343,11 +398,12 @@ double gw__advise_layer_activations_span(const gw_model *m, const gw_advise_opti
 					 bool cross)
 {
 	double b = (double)r->batch, h = (double)m->hidden_size, e = gw__advise_act_bytes(r);
-	double q = (double)(m->num_heads * m->head_dim), kv = (double)(m->num_kv_heads * m->head_dim);
+	double q = (double)(m->num_heads * m->head_dim), kv = gw__advise_saved_kv_width(m, r);
 	double n = (double)m->num_heads, i = (double)m->intermediate_size, d = m->dropout ? 1 : 0;
 	double sb = s * b, nb = gw__advise_norm_bytes(m, r), att, mlp;
 
-	att = nb * sb * h + e * sb * (h + q + kv + kv + q) + d * sb * h;
+	att = nb * sb * h + e * sb * (h + q + kv + kv + q) + d * sb * h +
+	      gw__advise_lora_input(r) * sb * h;
 	if (r->attention != GW_ATTENTION_EAGER)
 		att += 4 * n * sb;
 	else if (amp(r->precision))

@@ -153,7 +153,18 @@ int gw_advise_plan_make(gw_advise_plan *out, const gw_model *m, const gw_advise_
 		split(&p, max_micro, target_batch, cur.task == GW_TASK_INFER ? 1 : cur.gpus);
 		if (cur.task == GW_TASK_INFER)
 			p.grad_accum = 1;
-	} else {
+		/* FSDP keeps unsharded gradients while it accumulates
+		 * (memory.c, gw__advise_fsdp_gradients): size the
+		 * micro-batch for that when the split accumulates. */
+		if (p.grad_accum > 1 && cur.grad_accum < 2 && cur.strategy == GW_STRATEGY_FSDP && cur.gpus > 1) {
+			cur.grad_accum = 2;
+			if ((rc = gw_advise_max_micro_batch(&max_micro, m, &cur, memory_bytes)) < 0)
+				return rc;
+			p.fits = max_micro > 0;
+			split(&p, max_micro ? max_micro : 1, target_batch, cur.gpus);
+		}
+	}
+	if (!p.fits) {
 		p.micro_batch = 1;
 		p.grad_accum = div_up(target_batch, cur.gpus);
 	}

@@ -302,11 +302,28 @@ static void test_terms(void)
 	CHECK_INT(e.gradients_bytes, 4 * 4194304ull);
 	CHECK_INT(e.optimizer_bytes, 8 * 4194304ull);
 	/* LoRA under FSDP on 2 GPUs: a block holds frozen and trainable parameters
-	 * in one unit, so the gradients are as if nothing were frozen, 1/N each. */
+	 * in one unit, so the gradients are as if nothing were frozen, 1/N each,
+	 * plus one block's unsharded gradient before its reduce-scatter. A
+	 * Llama-2-7B block: 4 × 4096² (q, k, v, o) + 3 × 4096 × 11008 (MLP)
+	 * + 2 × 4096 (norms) = 202,383,360 parameters, 2 bytes each. */
 	o.strategy = GW_STRATEGY_FSDP;
 	o.gpus = 2;
 	e = run(&l, o);
-	CHECK_INT(e.gradients_bytes, 2 * P / 2);
+	CHECK_INT(l.layer_params, 202383360ull);
+	CHECK_INT(e.gradients_bytes, 2 * P / 2 + 2 * 202383360ull);
+	/* Accumulating over micro-batches, the loop skips the sync (no_sync):
+	 * FSDP keeps the whole unsharded gradient, 2 bytes × P. */
+	o.grad_accum = 4;
+	e = run(&l, o);
+	CHECK_INT(e.gradients_bytes, 2 * P);
+	CHECK(gw__advise_fsdp_gradients(&l, &e.resolved, 1000.0) == 1000.0);
+	/* Full training under FSDP on 8 GPUs in bf16: 1/8 plus one block. */
+	o = opts(GW_TASK_TRAIN, GW_PRECISION_BF16);
+	o.strategy = GW_STRATEGY_FSDP;
+	o.gpus = 8;
+	CHECK_INT(run(&l, o).gradients_bytes, 2 * P / 8 + 2 * 202383360ull);
+	o.grad_accum = 2;
+	CHECK_INT(run(&l, o).gradients_bytes, 2 * P);
 	/* QLoRA: linears in NF4-DQ, the rest (embeddings, norms, head) in 16 bits. */
 	o = opts(GW_TASK_QLORA, GW_PRECISION_AMP_BF16);
 	e = run(&l, o);
@@ -337,16 +354,46 @@ static void test_terms(void)
 	      4.0 * 2048 * 4096 + 2.0 * 2048 * 5 * 4096 + 4.0 * 32 * 2048 + 4.0 * 2048 * 4096 + 2.0 * 2048 * 4096 +
 		      2.0 * 2048 * 4 * 11008);
 
-	/* LoRA: the frozen MLP projections' inputs are not kept: 4·s·h + 2·s·3·I. */
+	/* LoRA: the frozen MLP projections' inputs are not kept: 4·s·h + 2·s·3·I;
+	 * the adapters' dropout keeps its mask beside the dropped copy of the
+	 * attention input (which replaces the input itself): + 1·s·h. */
 	o.task = GW_TASK_LORA;
+	CHECK(gw__advise_lora_input(&o) == 1);
 	CHECK(gw__advise_layer_activations(&l, &o, 2048, false) ==
-	      4.0 * 2048 * 4096 + 2.0 * 2048 * 5 * 4096 + 4.0 * 32 * 2048 + 4.0 * 2048 * 4096 + 2.0 * 2048 * 3 * 11008);
-	/* QLoRA: bitsandbytes' 4-bit matmul saves its input anyway: as full training. */
+	      4.0 * 2048 * 4096 + 2.0 * 2048 * 5 * 4096 + 4.0 * 32 * 2048 + 1.0 * 2048 * 4096 + 4.0 * 2048 * 4096 +
+		      2.0 * 2048 * 3 * 11008);
+	/* QLoRA: bitsandbytes' 4-bit matmul saves its input anyway: as full
+	 * training, plus the adapters' dropped copy and mask: (2 + 1)·s·h. */
 	o.task = GW_TASK_QLORA;
 	o.weights = GW_WEIGHTS_NF4;
+	CHECK(gw__advise_lora_input(&o) == 3);
 	CHECK(gw__advise_layer_activations(&l, &o, 2048, false) ==
-	      4.0 * 2048 * 4096 + 2.0 * 2048 * 5 * 4096 + 4.0 * 32 * 2048 + 4.0 * 2048 * 4096 + 2.0 * 2048 * 4096 +
-		      2.0 * 2048 * 4 * 11008);
+	      4.0 * 2048 * 4096 + 2.0 * 2048 * 5 * 4096 + 4.0 * 32 * 2048 + 3.0 * 2048 * 4096 + 4.0 * 2048 * 4096 +
+		      2.0 * 2048 * 4096 + 2.0 * 2048 * 4 * 11008);
+	/* fp32 QLoRA compute: the dropped copy is 4 bytes. */
+	o.precision = GW_PRECISION_FP32;
+	CHECK(gw__advise_lora_input(&o) == 5);
+	o.precision = GW_PRECISION_BF16;
+	o.task = GW_TASK_TRAIN;
+	o.weights = GW_WEIGHTS_BF16;
+	CHECK(gw__advise_lora_input(&o) == 0);
+
+	/* Grouped-query attention (Llama-3-8B: 32 heads, 8 kv heads of 128):
+	 * SDPA and eager keep keys and values repeated to the 32 query heads
+	 * (repeat_kv), FlashAttention-2 at the 8 kv heads. Layer in bf16, SDPA:
+	 * 4·s·h (RMSNorm fp32) + 2·s·(h + q + 2·4096 + q) + 4·n·s, MLP
+	 * 4·s·h + 2·s·h + 2·s·4·I (I = 14336). */
+	gw_model g3 = model("llama-3-8b");
+	o.attention = GW_ATTENTION_SDPA;
+	CHECK(gw__advise_saved_kv_width(&g3, &o) == 4096);
+	CHECK(gw__advise_layer_activations(&g3, &o, 2048, false) ==
+	      4.0 * 2048 * 4096 + 2.0 * 2048 * (4096 + 4096 + 2 * 4096 + 4096) + 4.0 * 32 * 2048 +
+		      4.0 * 2048 * 4096 + 2.0 * 2048 * 4096 + 2.0 * 2048 * 4 * 14336);
+	o.attention = GW_ATTENTION_FLASH;
+	CHECK(gw__advise_saved_kv_width(&g3, &o) == 1024);
+	CHECK(gw__advise_layer_activations(&g3, &o, 2048, false) ==
+	      4.0 * 2048 * 4096 + 2.0 * 2048 * (4096 + 4096 + 2 * 1024 + 4096) + 4.0 * 32 * 2048 +
+		      4.0 * 2048 * 4096 + 2.0 * 2048 * 4096 + 2.0 * 2048 * 4 * 14336);
 
 	/* Workspaces by architecture: cuBLAS + cuBLASLt. */
 	o = opts(GW_TASK_INFER, GW_PRECISION_BF16);
@@ -424,6 +471,23 @@ static void test_monotonic(void)
 				gw_advise_options q = p;
 				q.checkpointing = false;
 				CHECK(peak(&m, p) < peak(&m, q));
+				/* FSDP: more GPUs never need more; accumulating
+				 * (no_sync, unsharded gradients) never less. */
+				p = o;
+				p.strategy = GW_STRATEGY_FSDP;
+				p.gpus = 2;
+				q = p;
+				q.gpus = 8;
+				CHECK(peak(&m, q) < peak(&m, p));
+				q = p;
+				q.grad_accum = 4;
+				CHECK(peak(&m, q) > peak(&m, p));
+				/* Flash keeps GQA's kv heads, SDPA the repeated ones. */
+				p = o;
+				p.attention = GW_ATTENTION_FLASH;
+				q = o;
+				q.attention = GW_ATTENTION_SDPA;
+				CHECK(peak(&m, p) <= peak(&m, q));
 			}
 		}
 		gw_advise_options f = opts(GW_TASK_TRAIN, GW_PRECISION_FP32), h = f;
@@ -566,6 +630,20 @@ static void test_plan(void)
 	CHECK(p.fits);
 	CHECK_INT(p.options.strategy, GW_STRATEGY_ZERO3);
 	CHECK(p.micro_batch * p.grad_accum * 8 >= 64);
+	/* LoRA under FSDP on 2 GPUs of 40 GiB with a target that needs
+	 * accumulation: the micro-batch is sized for the unsharded gradients
+	 * that accumulation keeps, and the planned run fits. */
+	o = opts(GW_TASK_LORA, GW_PRECISION_BF16);
+	o.seq = 1024;
+	o.strategy = GW_STRATEGY_FSDP;
+	o.gpus = 2;
+	o.checkpointing = true;
+	CHECK_INT(gw_advise_plan_make(&p, &l, &o, 40 * GIB, 512), 0);
+	CHECK(p.fits);
+	CHECK(p.grad_accum > 1);
+	CHECK(p.micro_batch * p.grad_accum * 2 >= 512);
+	CHECK(p.estimate.peak_device_bytes <= 40 * GIB);
+	CHECK(p.estimate.gradients_bytes == 2 * l.params);
 	/* Inference of a 7B model: 8-bit weights on 8 GiB, 4-bit on 6 GiB. */
 	o = opts(GW_TASK_INFER, GW_PRECISION_BF16);
 	o.seq = 1024;
