@@ -99,9 +99,9 @@ static int open_db(const char *dir, bool create, sqlite3 **db, char *err, size_t
 		sqlite3_exec(*db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", NULL, NULL, NULL);
 		/* Nor a checkpoint (with its fsyncs) each time a job's row is
 		 * written and the last connection closes: the -wal file stays,
-		 * and SQLite's automatic checkpoint (every 1000 pages, about
-		 * 4 MB of rows) folds it back. Readers see the rows either way.
-		 * This was most of gpuwise run's overhead (docs/benchmarks.md). */
+		 * and acct_record folds it back now and then (wal_frames).
+		 * Readers see the rows either way. A checkpoint per job was most
+		 * of gpuwise run's overhead (docs/benchmarks.md). */
 		sqlite3_db_config(*db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
 	}
 	if (sqlite3_exec(*db, schema, NULL, NULL, NULL) != SQLITE_OK) {
@@ -117,6 +117,33 @@ static int open_db(const char *dir, bool create, sqlite3 **db, char *err, size_t
 	return 0;
 }
 
+/* Every connection here is the only one for a moment, and SQLite then
+ * rebuilds the WAL's index from the whole -wal file when it opens: a cost
+ * that grows with the file. Its automatic checkpoint does not help here:
+ * the rebuilt index no longer knows which frames were copied back, so the
+ * file is never restarted and grows without end (after a few hundred jobs
+ * each gpuwise run spent milliseconds reading it and copying it back on
+ * every commit). So: no automatic checkpoint, and once the log holds
+ * WAL_FOLD_FRAMES frames (about 60 jobs, 0.5 MB) a TRUNCATE checkpoint
+ * empties it, without waiting for anyone (busy: next time). */
+#define WAL_FOLD_FRAMES 128
+
+static int wal_frames(void *frames, sqlite3 *db, const char *name, int n)
+{
+	(void)db;
+	(void)name;
+	*(int *)frames = n;
+	return SQLITE_OK;
+}
+
+static void wal_fold(sqlite3 *db, int frames)
+{
+	if (frames < WAL_FOLD_FRAMES)
+		return;
+	sqlite3_busy_timeout(db, 0);
+	sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
+}
+
 int acct_record(const char *pool_dir, const struct acct_job *j, char *err, size_t errsz)
 {
 	static const char sql[] =
@@ -125,10 +152,11 @@ int acct_record(const char *pool_dir, const struct acct_job *j, char *err, size_
 		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 	sqlite3 *db;
 	sqlite3_stmt *st;
-	int rc, i = 1;
+	int rc, i = 1, frames = 0;
 
 	if (open_db(pool_dir, true, &db, err, errsz) != 0)
 		return -1;
+	sqlite3_wal_hook(db, wal_frames, &frames);   /* replaces the automatic checkpoint */
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
 		snprintf(err, errsz, "accounting log: %s", sqlite3_errmsg(db));
 		sqlite3_close(db);
@@ -165,6 +193,8 @@ int acct_record(const char *pool_dir, const struct acct_job *j, char *err, size_
 	if (rc != SQLITE_DONE)
 		snprintf(err, errsz, "accounting log: %s", sqlite3_errmsg(db));
 	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE)
+		wal_fold(db, frames);
 	sqlite3_close(db);
 	return rc == SQLITE_DONE ? 0 : -1;
 }

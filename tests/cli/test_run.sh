@@ -353,6 +353,21 @@ PYEOF
 run run --idle-timeout soon -- true
 assert_eq "$rc" 2 "a bad --idle-timeout is a usage error"
 
+# --- the accounting log's -wal file stays small ---------------------------------
+# Each job's connection is the only one for a moment, so SQLite rebuilds the
+# WAL index from the whole -wal file when it opens: that file must be folded
+# back now and then, not grow with every job (128 frames at most, about 60
+# jobs; 80 jobs write 160 or more).
+on laptop-3060
+acct=$TMPD/acct-pool
+for i in $(seq 80); do GPUWISE_POOL_DIR=$acct "$GW" run -- true || break; done
+wal=$(stat -c %s "$acct/accounting.sqlite-wal" 2>/dev/null || echo 0)
+rows=$(python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT COUNT(*) FROM jobs").fetchone()[0])' \
+	"$acct/accounting.sqlite" 2>&1)
+assert_eq "$rows" 80 "80 jobs, 80 rows in the accounting log"
+checks=$((checks + 1))
+[ "$wal" -le $((32 + 128 * (4096 + 24))) ] || fail "the accounting log's -wal file grows with every job: $wal bytes after 80 jobs"
+
 # --- every process started here has ended --------------------------------------
 for p in "${STARTED[@]}"; do kill -KILL "$p" 2>/dev/null; done
 wait_for '[ -z "$(pgrep -f "$TMPD" 2>/dev/null)" ]' 5
