@@ -198,6 +198,9 @@ struct gw_context {
 	 * (it never changes): 1 read, -1 unreadable, 0 not tried. */
 	int boot_time_state;
 	double boot_time;
+	/* The PCI bus as gw__pci_scan_ctx() walked it once (lib/core/pci.c):
+	 * the amdgpu and pci backends both need it while the context opens. */
+	struct gw__pci_cache *pci;
 };
 
 /* Append a zero-initialised device (all fields UNREAD, indices -1).
@@ -280,6 +283,11 @@ typedef struct gw_pci_fn {
  * array (free with gw__free; NULL when none). 0, or the listing's error
  * (GW_ENOTFOUND, GW_EPERM, GW_EIO) or GW_ENOMEM. */
 int gw__pci_scan(const char *root, gw_pci_fn **out, size_t *count);
+/* The same for the context's root, walked once per context: the array
+ * stays the context's (never freed by the caller). An error is reported
+ * again, with its first text, to each caller. */
+int gw__pci_scan_ctx(gw_context *ctx, const gw_pci_fn **out, size_t *count);
+void gw__pci_scan_ctx_free(gw_context *ctx);
 
 /* Read <dir>/<name> as a hex number no larger than max (sysfs vendor,
  * device, class). 0, the read's error, or GW_EPARSE. */

@@ -87,18 +87,17 @@ static int candidates_push(struct candidates *c, const char *bus_id, const char 
 }
 
 /* PCI display functions of AMD bound to amdgpu. */
-static int scan_pci(const char *root, struct candidates *c)
+static int scan_pci(gw_context *ctx, struct candidates *c)
 {
-	gw_pci_fn *fns;
+	const gw_pci_fn *fns;
 	size_t count;
-	int rc = gw__pci_scan(root, &fns, &count);
+	int rc = gw__pci_scan_ctx(ctx, &fns, &count);
 
 	if (rc < 0)
 		return rc == GW_ENOMEM ? rc : 0;
 	for (size_t i = 0; i < count && rc == 0; i++)
 		if (fns[i].vendor == 0x1002 && !strcmp(fns[i].driver, "amdgpu"))
 			rc = candidates_push(c, fns[i].bus_id, fns[i].dir, NULL);
-	gw__free(fns);
 	return rc;
 }
 
@@ -427,7 +426,7 @@ static int amd_open(gw_context *ctx, void **state, gw_backend_status *st)
 	gw__sysfs_str_field(&version, ctx->root, "/sys/module/amdgpu", "version");
 	if (GW_VALID(version))
 		ctx->driver.amdgpu_version = version;
-	if ((rc = scan_pci(ctx->root, &c)) < 0 || (rc = scan_drm(ctx->root, &c)) < 0) {
+	if ((rc = scan_pci(ctx, &c)) < 0 || (rc = scan_drm(ctx->root, &c)) < 0) {
 		gw__free(c.v);
 		return rc;
 	}

@@ -222,12 +222,12 @@ static int pci_open(gw_context *ctx, void **state, gw_backend_status *st)
 {
 	bool counts_agree;
 	gw_pci_ids ids = { 0 };
-	gw_pci_fn *fns;
+	const gw_pci_fn *fns;
 	size_t count;
 	int rc;
 
 	*state = NULL;
-	rc = gw__pci_scan(ctx->root, &fns, &count);
+	rc = gw__pci_scan_ctx(ctx, &fns, &count);
 	if (rc == GW_ENOMEM)
 		return rc;
 	if (rc < 0) {
@@ -252,7 +252,6 @@ static int pci_open(gw_context *ctx, void **state, gw_backend_status *st)
 			break;
 	}
 	gw__sysfs_pci_ids_free(&ids);
-	gw__free(fns);
 	if (rc == GW_ENOMEM)
 		return rc;
 	st->state = count ? GW_BACKEND_OK : GW_BACKEND_NOTHING_FOUND;

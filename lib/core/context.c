@@ -137,6 +137,7 @@ void gw_context_free(gw_context *ctx)
 		if (b->close && ctx->state[i])
 			b->close(ctx->state[i]);
 	}
+	gw__pci_scan_ctx_free(ctx);
 	gw__free(ctx->devices);
 	gw__free(ctx);
 }

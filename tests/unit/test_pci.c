@@ -7,6 +7,7 @@
 #include "fake_tree.h"
 #include "internal.h"
 #include "core/proc_parse.h"
+#include "core/sys.h"
 
 static void put_fn(const char *dir, const char *cls, const char *vendor, const char *device)
 {
@@ -79,6 +80,53 @@ static void test_scan(void)
 	tree_remove();
 }
 
+/* opendir of the PCI bus folder, counted. */
+static int bus_walks;
+
+static DIR *counting_opendir(const char *path)
+{
+	size_t n = strlen(path), k = strlen("/sys/bus/pci/devices");
+
+	if (n >= k && !strcmp(path + n - k, "/sys/bus/pci/devices"))
+		bus_walks++;
+	return opendir(path);
+}
+
+/* Opening a context walks the bus once, though the amdgpu and the pci
+ * backends both look at it; a bus that cannot be listed is reported to
+ * each with the first error's text. */
+static void test_scan_once(void)
+{
+	gw_options o = GW_OPTIONS_INIT;
+	gw_context *ctx;
+	const gw_backend_status *st;
+
+	tree_new();
+	o.root = tree_root;
+	o.flags = GW_OPT_NO_NVML | GW_OPT_NO_CUDA;
+	put_fn("sys/bus/pci/devices/0000:c1:00.0", "0x030000\n", "0x1002\n", "0x744c\n");
+	tree_link("sys/bus/pci/devices/0000:c1:00.0/driver", "../../../bus/pci/drivers/amdgpu");
+	put_fn("sys/bus/pci/devices/0000:18:00.0", "0x030200\n", "0x10de\n", "0x2330\n");
+	CHECK_INT(gw__syscall_set("opendir", (gw__syscall_ptr)counting_opendir), 0);
+	bus_walks = 0;
+	CHECK_INT(gw_context_new(&ctx, &o), 0);
+	CHECK_INT(bus_walks, 1);
+	CHECK_INT(gw_device_count(ctx), 2);   /* the AMD GPU (amdgpu), the NVIDIA one (pci) */
+	gw_context_free(ctx);
+	tree_remove();
+
+	tree_new();
+	o.root = tree_root;
+	bus_walks = 0;
+	CHECK_INT(gw_context_new(&ctx, &o), 0);
+	CHECK_INT(bus_walks, 1);
+	st = gw_context_backend(ctx, "pci");
+	CHECK(st && st->state == GW_BACKEND_NOTHING_FOUND && strstr(st->message, "cannot list /sys/bus/pci/devices"));
+	gw_context_free(ctx);
+	gw__syscall_set(NULL, NULL);
+	tree_remove();
+}
+
 static void test_passwd(void)
 {
 	static const char pw[] = "# comment\nroot:x:0:0:root:/root:/bin/bash\n"
@@ -107,6 +155,7 @@ static void test_passwd(void)
 int main(void)
 {
 	test_scan();
+	test_scan_once();
 	test_passwd();
 	return CHECK_DONE();
 }
