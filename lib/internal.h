@@ -354,7 +354,8 @@ enum {
 	GW__POOL_EXCL = 0x2,     /* with CREATE: it must not exist yet */
 	GW__POOL_INHERIT = 0x4,  /* no O_CLOEXEC: the job inherits it (and its lock) */
 	GW__POOL_WRITE = 0x8,    /* read-only is not enough */
-	GW__POOL_PRIVATE = 0x10  /* with CREATE: 0644, only its owner writes it */
+	GW__POOL_PRIVATE = 0x10, /* with CREATE: 0644, only its owner writes it */
+	GW__POOL_READ = 0x20     /* read-only (its close is no write for a watcher) */
 };
 /* Open <dir>/<name> without following links; a plain file with one link
  * or an error naming it. 1 when it was created, 0 when it existed. */
@@ -367,18 +368,31 @@ void gw__pool_close(int fd);
 int gw__pool_write(int fd, const char *text);
 int gw__pool_read(int fd, char *buf, size_t size);
 int gw__pool_remove(const char *dir, const char *name);
+/* False once the open file has been removed from the folder (or replaced). */
+bool gw__pool_linked(int fd);
+/* Watch the pool folder for files closed or removed (inotify): the fd, or
+ * an error (no inotify, or the limit on watchers reached). */
+int gw__pool_watch(const char *dir);
+/* Wait up to timeout_ms for an event on a file of the folder that
+ * matters(name, inotify mask) accepts: 1 when one came, 0 after the
+ * timeout or when a signal arrived, or an error. */
+int gw__pool_watch_wait(int fd, int timeout_ms, bool (*matters)(const char *name, uint32_t mask));
 /* The program a name runs (PATH search as execvp does): 0, GW_ENOTFOUND
  * or GW_EPERM (found, not executable). */
 int gw__job_find(const char *name, char *out, size_t outsz);
-/* fork + execve with envp; the child keeps every fd opened with
+/* Start path with envp (posix_spawn); the child keeps every fd opened with
  * GW__POOL_INHERIT, and our process group unless own_group (then it leads
  * a group of its own and takes the terminal's foreground over when we had
  * it; gw__job_terminal_back() takes it back). */
 int gw__job_start(const char *path, char *const argv[], char *const envp[], bool own_group, int *pid);
 void gw__job_terminal_back(void);
+/* A pidfd of the (unreaped) job, readable once it ends; -1 where the
+ * kernel has none (before Linux 5.3). */
+int gw__job_pidfd(int pid);
 /* Reap the job: 0 and its wait status once it has ended, 1 when it still
- * runs after timeout_ms (or a signal arrived), or an error. */
-int gw__job_wait(int pid, int timeout_ms, int *status);
+ * runs after timeout_ms (or a signal arrived), or an error. pidfd (or -1)
+ * from gw__job_pidfd. */
+int gw__job_wait(int pid, int pidfd, int timeout_ms, int *status);
 /* Signal the job, or its whole process group. */
 int gw__job_kill(int pid, bool group, int sig);
 

@@ -67,7 +67,9 @@ typedef struct gw_pool_request {
 	const char *name;            /* the job's name for ps; NULL: the command's first word */
 	const char *command;         /* the command line, for ps; may be NULL */
 	const volatile int *cancel;  /* optional: waiting stops (GW_ETIMEDOUT) once *cancel != 0 */
-	double poll_s;               /* how often a waiter looks again; 0: 0.1 s */
+	double poll_s;               /* how often a waiter looks again even when nothing woke it;
+					0: 0.5 s (a lease that ends wakes it at once), 0.1 s with
+					min_free_bytes/max_util_percent or without inotify */
 } gw_pool_request;
 #define GW_POOL_REQUEST_INIT { GW_POOL_REQUEST_VERSION, 1, NULL, 0, -1, -1.0, NULL, NULL, NULL, 0.0 }
 

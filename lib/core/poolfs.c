@@ -16,7 +16,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <spawn.h>
 #include <sys/file.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -121,10 +124,12 @@ int gw__pool_open(const char *dir, const char *name, unsigned flags, int *out)
 		if (flags & GW__POOL_EXCL)
 			return gw__error_set(GW_EPERM, "%s exists already", path);
 	}
-	fd = gw__sys_open(path, base | O_RDWR, 0);
+	/* GW__POOL_READ: read-only, so that closing it tells no watcher of
+	 * the folder that it was written (gw__pool_watch_wait). */
+	fd = (flags & GW__POOL_READ) ? -1 : gw__sys_open(path, base | O_RDWR, 0);
 	/* Locks need no write access: another user's 0644 lock file still
 	 * works read-only. */
-	if (fd < 0 && errno == EACCES && !(flags & GW__POOL_WRITE))
+	if ((flags & GW__POOL_READ) || (fd < 0 && errno == EACCES && !(flags & GW__POOL_WRITE)))
 		fd = gw__sys_open(path, base | O_RDONLY, 0);
 	if (fd < 0)
 		goto failed;
@@ -205,6 +210,13 @@ int gw__pool_read(int fd, char *buf, size_t size)
 	return (int)done;
 }
 
+bool gw__pool_linked(int fd)
+{
+	struct stat st;
+
+	return gw__sys_fstat(fd, &st) == 0 && st.st_nlink > 0;
+}
+
 int gw__pool_remove(const char *dir, const char *name)
 {
 	char path[4096];
@@ -212,6 +224,74 @@ int gw__pool_remove(const char *dir, const char *name)
 	if (!gw__fmt(path, sizeof(path), "%s/%s", dir, name))
 		return GW_EINVAL;
 	return gw__sys_unlink(path) == 0 || errno == ENOENT ? 0 : GW_EIO;
+}
+
+/* ---- waking on the folder's changes ------------------------------------------- */
+
+int gw__pool_watch(const char *dir)
+{
+	int fd = gw__sys_inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+
+	if (fd < 0)
+		return gw__error_set(GW_EIO, "inotify: %s", strerror(errno));
+	/* A lease ends when the last descriptor of its file closes (the
+	 * supervisor's and the job's, opened for writing); a job's file is
+	 * removed when it ends, or closed for the last time when its process
+	 * died. Closes of files only read (every look at the queue reads the
+	 * job files) are no change: not watched, they wake nobody. */
+	if (gw__sys_inotify_add_watch(fd, dir, IN_CLOSE_WRITE | IN_DELETE | IN_ONLYDIR | IN_DONT_FOLLOW) < 0) {
+		int e = errno;
+
+		gw__sys_close(fd);
+		return gw__error_set(GW_EIO, "inotify on %s: %s", dir, strerror(e));
+	}
+	return fd;
+}
+
+/* Read every queued event: whether one of them matters. */
+static bool watch_drain(int fd, bool (*matters)(const char *name, uint32_t mask))
+{
+	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+	bool any = false;
+	ssize_t n;
+
+	while ((n = gw__sys_read(fd, buf, sizeof(buf))) > 0) {
+		for (char *p = buf; p < buf + n;) {
+			const struct inotify_event *ev = (const struct inotify_event *)p;
+
+			/* A lost event (overflow) may have been the one. */
+			if ((ev->mask & IN_Q_OVERFLOW) || (ev->len && matters(ev->name, ev->mask)))
+				any = true;
+			p += sizeof(*ev) + ev->len;
+		}
+	}
+	return any;
+}
+
+int gw__pool_watch_wait(int fd, int timeout_ms, bool (*matters)(const char *name, uint32_t mask))
+{
+	struct timespec start, now;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		long left;
+		int rc;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		left = timeout_ms - ((now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000);
+		if (left <= 0)
+			return 0;
+		rc = gw__sys_poll(&p, 1, (int)left);
+		if (rc < 0 && errno == EINTR)
+			return 0;   /* a signal: the caller looks at it */
+		if (rc < 0)
+			return gw__error_set(GW_EIO, "poll: %s", strerror(errno));
+		if (rc == 0)
+			return 0;
+		if (watch_drain(fd, matters))
+			return 1;
+	}
 }
 
 /* ---- the job ----------------------------------------------------------------- */
@@ -261,38 +341,58 @@ static int foreground_tty(void)
 	return isatty(STDIN_FILENO) && tcgetpgrp(STDIN_FILENO) == getpgrp() ? STDIN_FILENO : -1;
 }
 
+/* What a failed start of the job means for its caller: only "there is no
+ * such file" is 127; the rest (not executable, a bad format, ...) is 126,
+ * as execvp's callers (env, timeout) say. */
+static int start_error(const char *path, int e)
+{
+	if (e == ENOENT)
+		return gw__error_set(GW_ENOTFOUND, "%s: %s", path, strerror(e));
+	if (e == EAGAIN || e == ENOMEM || e == EIO)
+		return gw__error_set(GW_EGENERIC, "cannot start %s: %s", path, strerror(e));
+	return gw__error_set(GW_EPERM, "%s: %s", path, strerror(e));
+}
+
 int gw__job_start(const char *path, char *const argv[], char *const envp[], bool own_group, int *pid_out)
 {
-	sigset_t all, old;
+	posix_spawnattr_t attr;
+	posix_spawn_file_actions_t fa;
+	sigset_t none;
 	pid_t pid;
-	int tty = own_group ? foreground_tty() : -1;
+	int tty = own_group ? foreground_tty() : -1, rc;
 
-	/* No handler of ours may run in the child between fork and exec
-	 * (SIGTTOU blocked also lets the child take the terminal over). */
-	sigfillset(&all);
-	sigprocmask(SIG_BLOCK, &all, &old);
-	pid = gw__sys_fork();
-	if (pid == 0) {
-		sigset_t none;
-
-		if (own_group && setpgid(0, 0) == 0 && tty >= 0)
-			tcsetpgrp(tty, getpid());
-		/* The job starts with default handlers (exec resets caught
-		 * signals) and nothing blocked, whatever our mask was. */
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		gw__sys_execve(path, argv, envp);
-		_exit(errno == ENOENT ? 127 : 126);
+	/* posix_spawn, not fork: glibc's child shares our memory until it
+	 * has exec'd (clone with CLONE_VM | CLONE_VFORK), so no page tables
+	 * are copied and no page of ours is copied on write afterwards. It
+	 * blocks every signal and resets our handlers in the child, and
+	 * returns once the job runs or failed to. The job starts with nothing
+	 * blocked, whatever our mask was; in its own group it takes the
+	 * terminal over (with SIGTTOU still blocked, so it is not stopped). */
+	if ((rc = posix_spawnattr_init(&attr)) != 0)
+		return start_error(path, rc);
+	if ((rc = posix_spawn_file_actions_init(&fa)) != 0) {
+		posix_spawnattr_destroy(&attr);
+		return start_error(path, rc);
 	}
-	/* Set from both sides, so the group exists before we signal it
-	 * (EACCES once the child has exec'd: it did it itself). */
-	if (pid > 0 && own_group)
-		setpgid(pid, pid);
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	if (pid < 0)
-		return gw__error_set(GW_EGENERIC, "fork: %s", strerror(errno));
+	sigemptyset(&none);
+	posix_spawnattr_setsigmask(&attr, &none);
+	posix_spawnattr_setflags(&attr, (short)(POSIX_SPAWN_SETSIGMASK | (own_group ? POSIX_SPAWN_SETPGROUP : 0)));
+	posix_spawnattr_setpgroup(&attr, 0);
+	if (tty >= 0)
+		rc = posix_spawn_file_actions_addtcsetpgrp_np(&fa, tty);
+	if (rc == 0)
+		rc = gw__sys_posix_spawn(&pid, path, &fa, &attr, argv, envp);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&attr);
+	if (rc != 0)
+		return start_error(path, rc);
 	*pid_out = (int)pid;
 	return 0;
+}
+
+int gw__job_pidfd(int pid)
+{
+	return gw__sys_pidfd_open((pid_t)pid, 0);
 }
 
 void gw__job_terminal_back(void)
@@ -313,7 +413,7 @@ void gw__job_terminal_back(void)
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
-int gw__job_wait(int pid, int timeout_ms, int *status)
+int gw__job_wait(int pid, int pidfd, int timeout_ms, int *status)
 {
 	struct timespec start, now;
 	long step_us = 500;
@@ -323,7 +423,7 @@ int gw__job_wait(int pid, int timeout_ms, int *status)
 		int st;
 		pid_t r = gw__sys_waitpid(pid, &st, WNOHANG);
 		long elapsed_ms;
-		struct timespec ts;
+		int slept;
 
 		if (r == pid) {
 			*status = st;
@@ -335,15 +435,26 @@ int gw__job_wait(int pid, int timeout_ms, int *status)
 		elapsed_ms = (now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000;
 		if (elapsed_ms >= timeout_ms)
 			return 1;
-		/* Short steps first (a quick job's end is seen soon), then at
-		 * most 20 ms; a signal (SIGCHLD, one to forward) ends the wait
-		 * early so the caller can act on it. */
-		ts.tv_sec = 0;
-		ts.tv_nsec = step_us * 1000;
-		if (nanosleep(&ts, NULL) != 0 && errno == EINTR)
+		/* Steps of at most 20 ms, so a signal to forward is seen soon
+		 * even when it came just before the sleep; a signal (SIGCHLD,
+		 * one to forward) ends the wait early so the caller can act on
+		 * it. The pidfd wakes us the moment the job ends, also when its
+		 * SIGCHLD came just before the sleep; without one, short steps
+		 * first so a quick job's end is seen soon. */
+		if (pidfd >= 0) {
+			struct pollfd p = { .fd = pidfd, .events = POLLIN };
+			long left = timeout_ms - elapsed_ms;
+
+			slept = gw__sys_poll(&p, 1, (int)(left < 20 ? left : 20));
+		} else {
+			struct timespec ts = { 0, step_us * 1000 };
+
+			slept = nanosleep(&ts, NULL);
+			if (step_us < 20000)
+				step_us *= 2;
+		}
+		if (slept < 0 && errno == EINTR)
 			return (r = gw__sys_waitpid(pid, &st, WNOHANG)) == pid ? (*status = st, 0) : 1;
-		if (step_us < 20000)
-			step_us *= 2;
 	}
 }
 

@@ -15,7 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/inotify.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -59,6 +61,9 @@ static const char *const fault_names[GW__FAULT_KINDS] = {
 	[GW__FAULT_MKDIR] = "mkdir",
 	[GW__FAULT_FCHMOD] = "fchmod",
 	[GW__FAULT_FTRUNCATE] = "ftruncate",
+	[GW__FAULT_INOTIFY_INIT1] = "inotify_init1",
+	[GW__FAULT_INOTIFY_ADD_WATCH] = "inotify_add_watch",
+	[GW__FAULT_PIDFD_OPEN] = "pidfd_open",
 };
 
 enum { FAULT_NONE = -1 };
@@ -144,6 +149,18 @@ static int os_prctl(int option, unsigned long arg)
 	return prctl(option, arg, 0UL, 0UL, 0UL);
 }
 
+static int os_pidfd_open(pid_t pid, unsigned flags)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, flags);
+#else
+	(void)pid;
+	(void)flags;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
 static void *os_dlopen(const char *name, int flags)
 {
 	return dlopen(name, flags);
@@ -199,6 +216,9 @@ static struct {
 	SYSCALL("mkdir", mkdir),
 	SYSCALL("fchmod", fchmod),
 	SYSCALL("ftruncate", ftruncate),
+	SYSCALL("inotify_init1", inotify_init1),
+	SYSCALL("inotify_add_watch", inotify_add_watch),
+	SYSCALL("pidfd_open", os_pidfd_open),
 };
 
 /* Indices into syscalls[], in its order. */
@@ -208,7 +228,8 @@ enum {
 	SYS_OPENDIR, SYS_READDIR, SYS_CLOSEDIR, SYS_READLINK, SYS_REALPATH, SYS_GETUID, SYS_GETEGID,
 	SYS_GETGROUPS, SYS_PIPE2, SYS_FORK, SYS_EXECV, SYS_POSIX_SPAWN, SYS_DUP2, SYS_SETPGID, SYS_POLL,
 	SYS_KILL, SYS_WAITPID, SYS_EXECVE, SYS_WAITID, SYS_PRCTL, SYS_GETPID, SYS_FLOCK, SYS_WRITE,
-	SYS_UNLINK, SYS_MKDIR, SYS_FCHMOD, SYS_FTRUNCATE, SYS_COUNT
+	SYS_UNLINK, SYS_MKDIR, SYS_FCHMOD, SYS_FTRUNCATE, SYS_INOTIFY_INIT1, SYS_INOTIFY_ADD_WATCH, SYS_PIDFD_OPEN,
+	SYS_COUNT
 };
 _Static_assert(SYS_COUNT == sizeof(syscalls) / sizeof(syscalls[0]), "syscall index list out of step");
 
@@ -559,6 +580,24 @@ int gw__sys_ftruncate(int fd, off_t len)
 {
 	FAIL_IF(GW__FAULT_FTRUNCATE, -1);
 	return CALL(SYS_FTRUNCATE, int (*)(int, off_t))(fd, len);
+}
+
+int gw__sys_inotify_init1(int flags)
+{
+	FAIL_IF(GW__FAULT_INOTIFY_INIT1, -1);
+	return CALL(SYS_INOTIFY_INIT1, int (*)(int))(flags);
+}
+
+int gw__sys_inotify_add_watch(int fd, const char *path, uint32_t mask)
+{
+	FAIL_IF(GW__FAULT_INOTIFY_ADD_WATCH, -1);
+	return CALL(SYS_INOTIFY_ADD_WATCH, int (*)(int, const char *, uint32_t))(fd, path, mask);
+}
+
+int gw__sys_pidfd_open(pid_t pid, unsigned flags)
+{
+	FAIL_IF(GW__FAULT_PIDFD_OPEN, -1);
+	return CALL(SYS_PIDFD_OPEN, int (*)(pid_t, unsigned))(pid, flags);
 }
 
 /* ---- for the layers above (internal.h) ---------------------------------- */

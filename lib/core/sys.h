@@ -23,6 +23,7 @@
 #include <spawn.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -67,6 +68,10 @@ enum gw__fault_kind {
 	GW__FAULT_MKDIR,
 	GW__FAULT_FCHMOD,
 	GW__FAULT_FTRUNCATE,
+	/* Waking on the pool's changes and the job's end (gpuwise run). */
+	GW__FAULT_INOTIFY_INIT1,
+	GW__FAULT_INOTIFY_ADD_WATCH,
+	GW__FAULT_PIDFD_OPEN,
 	GW__FAULT_KINDS
 };
 
@@ -132,5 +137,9 @@ int gw__sys_unlink(const char *path);
 int gw__sys_mkdir(const char *path, mode_t mode);
 int gw__sys_fchmod(int fd, mode_t mode);
 int gw__sys_ftruncate(int fd, off_t len);
+int gw__sys_inotify_init1(int flags);
+int gw__sys_inotify_add_watch(int fd, const char *path, uint32_t mask);
+/* pidfd_open(2) (Linux 5.3); -1 with ENOSYS where the kernel or libc has none. */
+int gw__sys_pidfd_open(pid_t pid, unsigned flags);
 
 #endif

@@ -38,6 +38,8 @@ struct gw_pool {
 	unit *units;
 	int nunits;
 	int lock_fd;
+	int watch_fd;      /* inotify on dir once a request had to wait; -1: none */
+	bool watch_failed;
 };
 
 struct gw_lease {
@@ -54,6 +56,7 @@ struct gw_lease {
 
 struct gw_job {
 	int pid;
+	int pidfd;      /* wakes gw_job_wait when the job ends; -1: none */
 	bool group;     /* leads its own process group (gw_lease_start_group) */
 };
 
@@ -153,6 +156,7 @@ int gw_pool_open(gw_pool **out, gw_context *ctx, const char *dir)
 		return GW_ENOMEM;
 	p->ctx = ctx;
 	p->lock_fd = -1;
+	p->watch_fd = -1;
 	gw__strlcpy(p->dir, dir, sizeof(p->dir));
 	if ((rc = find_units(p)) < 0 || (rc = gw__pool_open(p->dir, "lock", GW__POOL_CREATE, &p->lock_fd)) < 0) {
 		gw_pool_close(p);
@@ -167,6 +171,7 @@ void gw_pool_close(gw_pool *pool)
 	if (!pool)
 		return;
 	gw__pool_close(pool->lock_fd);
+	gw__pool_close(pool->watch_fd);
 	gw__free(pool->units);
 	gw__free(pool);
 }
@@ -338,7 +343,8 @@ static bool read_live_job(gw_pool *p, const char *name, char *rec, size_t n)
 	int fd, rc;
 	bool alive;
 
-	if (gw__pool_open(p->dir, name, 0, &fd) < 0)
+	/* Read-only: its close wakes no waiter (gw__pool_watch_wait). */
+	if (gw__pool_open(p->dir, name, GW__POOL_READ, &fd) < 0)
 		return false;
 	rc = gw__pool_lock(fd, true, false);
 	alive = rc == 1;
@@ -487,30 +493,39 @@ static void reserve_for_earlier(gw_pool *p, const live *lv, uint64_t mine, bool 
 }
 
 /* One look at the pool under the global lock: true when the units are
- * ours (their locks held in l->fds). */
-static int try_take(gw_lease *l, const want *w, const gw_pool_request *req, const live *lv)
+ * ours (their locks held in l->fds). probe[] keeps each unit's file open
+ * from one look to the next (-1: not opened yet): a look then closes
+ * nothing, so it wakes no other waiter (gw__pool_watch_wait), and costs
+ * no open. */
+static int try_take(gw_lease *l, const want *w, const gw_pool_request *req, const live *lv, int *probe)
 {
 	gw_pool *p = l->pool;
-	int *fds = gw__calloc((size_t)p->nunits, sizeof(int));
 	bool *free_units = gw__calloc((size_t)p->nunits, sizeof(bool));
+	bool *locked = gw__calloc((size_t)p->nunits, sizeof(bool));
 	int rc, got = 0;
 
-	if (!fds || !free_units) {
-		gw__free(fds);
+	if (!free_units || !locked) {
 		gw__free(free_units);
+		gw__free(locked);
 		return GW_ENOMEM;
 	}
 	if ((rc = global_lock(p)) < 0)
 		goto out;
 	for (int u = 0; u < p->nunits; u++) {
-		fds[u] = -1;
 		if (!usable(p, lv, w, u))
 			continue;
-		if ((rc = gw__pool_open(p->dir, p->units[u].file, GW__POOL_CREATE | GW__POOL_INHERIT, &fds[u])) < 0)
+		/* A file removed (or replaced) since we opened it is no longer
+		 * the one others lock. */
+		if (probe[u] >= 0 && !gw__pool_linked(probe[u])) {
+			gw__pool_close(probe[u]);
+			probe[u] = -1;
+		}
+		if (probe[u] < 0 &&
+		    (rc = gw__pool_open(p->dir, p->units[u].file, GW__POOL_CREATE | GW__POOL_INHERIT, &probe[u])) < 0)
 			break;
-		if ((rc = gw__pool_lock(fds[u], true, false)) < 0)
+		if ((rc = gw__pool_lock(probe[u], true, false)) < 0)
 			break;
-		free_units[u] = rc == 0;
+		free_units[u] = locked[u] = rc == 0;
 		rc = 0;
 	}
 	if (rc == 0)
@@ -520,22 +535,29 @@ static int try_take(gw_lease *l, const want *w, const gw_pool_request *req, cons
 			l->units[got++] = u;
 	if (rc == 0 && got == (int)w->gpus) {
 		for (int i = 0; i < got; i++) {
-			l->fds[i] = fds[l->units[i]];
-			fds[l->units[i]] = -1;
+			l->fds[i] = probe[l->units[i]];
+			probe[l->units[i]] = -1;
+			locked[l->units[i]] = false;
 		}
 		l->n = got;
 		rc = write_record(l, "running", w, req, 0);
-		if (rc == 0)
+		if (rc == 0) {
 			rc = 1;
-		else
+		} else {
+			for (int i = 0; i < got; i++) {   /* back to the probes, unlocked below */
+				probe[l->units[i]] = l->fds[i];
+				locked[l->units[i]] = true;
+			}
 			l->n = 0;
+		}
 	}
 	for (int u = 0; u < p->nunits; u++)
-		gw__pool_close(fds[u]);   /* closing drops a lock we took and keep not */
+		if (locked[u])
+			gw__pool_unlock(probe[u]);   /* a lock we took and keep not */
 	global_unlock(p);
 out:
-	gw__free(fds);
 	gw__free(free_units);
+	gw__free(locked);
 	return rc;
 }
 
@@ -594,6 +616,26 @@ static void lease_free(gw_lease *l)
 	gw__free(l);
 }
 
+/* What may free GPUs for a waiter (gw__pool_watch reports files closed
+ * after writing and files removed): a unit's file closed for the last time
+ * by its lease holder, a job's file removed or closed by a process that
+ * died (an earlier waiter gone). Job files are read without write access
+ * (read_live_job), so the looks of other waiters and of ps wake nobody:
+ * otherwise every waiter would keep waking every other one. */
+static bool pool_change(const char *name, uint32_t mask)
+{
+	(void)mask;
+	return !strncmp(name, "gpu-", 4) || !strncmp(name, JOB_PREFIX, strlen(JOB_PREFIX));
+}
+
+/* The longest a waiter sleeps between looks: with a watch on the folder
+ * it is woken when a lease ends, so this only bounds what no event shows
+ * (an earlier waiter that took other GPUs than it kept for itself). */
+#define WATCHED_POLL_S 0.5
+/* After a wake-up that brought nothing, one more look this soon: the close
+ * that woke us is reported a moment before the kernel drops its lock. */
+#define RECHECK_S 0.005
+
 static void sleep_s(double s)
 {
 	struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
@@ -601,13 +643,21 @@ static void sleep_s(double s)
 	nanosleep(&ts, NULL);
 }
 
+static void close_probes(gw_pool *p, int *probe)
+{
+	for (int u = 0; probe && u < p->nunits; u++)
+		gw__pool_close(probe[u]);
+	gw__free(probe);
+}
+
 int gw_pool_acquire(gw_pool *pool, const gw_pool_request *req, gw_lease **out)
 {
 	gw_lease *l;
 	want w = { 0 };
 	live lv = { 0 };
-	double start = gw__seconds(CLOCK_MONOTONIC), poll = req && req->poll_s > 0 ? req->poll_s : 0.1;
-	int rc;
+	double start = gw__seconds(CLOCK_MONOTONIC), poll;
+	int *probe = NULL, rc;
+	bool woken = false;
 
 	if (!pool || !req || !out)
 		return gw__error_set(GW_EINVAL, "gw_pool_acquire: NULL argument");
@@ -615,17 +665,22 @@ int gw_pool_acquire(gw_pool *pool, const gw_pool_request *req, gw_lease **out)
 		return gw__error_set(GW_EINVAL, "this machine has no GPU that can be leased");
 	if (!(l = gw__calloc(1, sizeof(*l))) || !(l->units = gw__calloc((size_t)pool->nunits, sizeof(int))) ||
 	    !(l->fds = gw__calloc((size_t)pool->nunits, sizeof(int))) ||
+	    !(probe = gw__calloc((size_t)pool->nunits, sizeof(int))) ||
 	    !(w.eligible = gw__calloc((size_t)pool->nunits, sizeof(bool))) ||
 	    !(lv.s = gw__calloc((size_t)gw_device_count(pool->ctx), sizeof(*lv.s))) ||
 	    !(lv.ok = gw__calloc((size_t)gw_device_count(pool->ctx), sizeof(bool)))) {
 		rc = GW_ENOMEM;
 		goto fail;
 	}
+	for (int u = 0; u < pool->nunits; u++)
+		probe[u] = -1;
 	l->pool = pool;
 	l->job_fd = -1;
 	if ((rc = resolve_request(pool, req, &w)) < 0 || (rc = enqueue(l, &w, req)) < 0)
 		goto fail;
 	for (;;) {
+		double left, nap;
+
 		/* Samples outside the lock: a slow driver call never holds up
 		 * the queue. */
 		memset(lv.ok, 0, (size_t)gw_device_count(pool->ctx) * sizeof(bool));
@@ -635,26 +690,56 @@ int gw_pool_acquire(gw_pool *pool, const gw_pool_request *req, gw_lease **out)
 		if (w.min_free || w.max_util >= 0)
 			read_live(pool, &lv);
 		l->waited = gw__seconds(CLOCK_MONOTONIC) - start;
-		if ((rc = try_take(l, &w, req, &lv)) < 0)
+		if ((rc = try_take(l, &w, req, &lv, probe)) < 0)
 			goto fail;
 		if (rc == 1)
 			break;
-		if (req->timeout_s == 0 || (req->timeout_s > 0 && gw__seconds(CLOCK_MONOTONIC) - start >= req->timeout_s) ||
-		    (req->cancel && *req->cancel)) {
+		left = req->timeout_s - (gw__seconds(CLOCK_MONOTONIC) - start);
+		if (req->timeout_s == 0 || (req->timeout_s > 0 && left <= 0) || (req->cancel && *req->cancel)) {
 			rc = gw__error_set(GW_ETIMEDOUT, "gave up waiting for %u GPU%s after %.1f s", w.gpus,
 					   w.gpus == 1 ? "" : "s", gw__seconds(CLOCK_MONOTONIC) - start);
 			goto fail;
 		}
-		sleep_s(req->timeout_s > 0 && req->timeout_s - (gw__seconds(CLOCK_MONOTONIC) - start) < poll ? req->timeout_s - (gw__seconds(CLOCK_MONOTONIC) - start)
-											 : poll);
+		/* We wait: from now on a released lease wakes us. The watch
+		 * starts after a look, so one more look follows at once: a lease
+		 * released in between is seen. */
+		if (pool->watch_fd < 0 && !pool->watch_failed) {
+			if ((pool->watch_fd = gw__pool_watch(pool->dir)) < 0) {
+				pool->watch_failed = true;   /* no inotify, or past its limits: polls only */
+				gw_error_clear();
+			}
+			continue;
+		}
+		/* Live values (--min-free, --max-util) change without any event:
+		 * looked at every 0.1 s, as without a watch. */
+		poll = req->poll_s > 0 ? req->poll_s
+		       : pool->watch_fd >= 0 && !w.min_free && w.max_util < 0 ? WATCHED_POLL_S : 0.1;
+		nap = woken && RECHECK_S < poll ? RECHECK_S : poll;
+		if (req->timeout_s > 0 && left < nap)
+			nap = left;
+		if (pool->watch_fd >= 0 && !woken) {
+			int r = gw__pool_watch_wait(pool->watch_fd, (int)(nap * 1000) + 1, pool_change);
+
+			woken = r == 1;
+			if (r < 0)
+				sleep_s(nap);
+		} else {
+			woken = false;
+			sleep_s(nap);
+		}
 	}
 	l->waited = gw__seconds(CLOCK_MONOTONIC) - start;
+	/* The watch stays open until gw_pool_close: closing an inotify
+	 * instance waits for the kernel (milliseconds, in D state), which
+	 * would delay the job's start. */
+	close_probes(pool, probe);
 	gw__free(w.eligible);
 	gw__free(lv.s);
 	gw__free(lv.ok);
 	*out = l;
 	return 0;
 fail:
+	close_probes(pool, probe);
 	gw__free(w.eligible);
 	gw__free(lv.s);
 	gw__free(lv.ok);
@@ -803,6 +888,7 @@ static int lease_start(gw_lease *lease, char *const argv[], bool own_group, gw_j
 		gw__free(job);
 		return rc;
 	}
+	job->pidfd = gw__job_pidfd(job->pid);
 	/* ps shows the job's own pid too. */
 	if (global_lock(lease->pool) == 0) {
 		char *p = strstr(lease->record, "\njob_pid=0\n");
@@ -845,13 +931,15 @@ int gw_job_wait(gw_job *job, int timeout_ms, int *status)
 {
 	if (!job || !status)
 		return GW_EINVAL;
-	return gw__job_wait(job->pid, timeout_ms, status);
+	return gw__job_wait(job->pid, job->pidfd, timeout_ms, status);
 }
 
 void gw_job_free(gw_job *job)
 {
 	if (job && job->group)
 		gw__job_terminal_back();
+	if (job)
+		gw__pool_close(job->pidfd);
 	gw__free(job);
 }
 

@@ -118,6 +118,35 @@ done
 wait_for '[ -f $TMPD/W3.rc ]' 20 || fail "the waiters did not finish"
 assert_eq "$(tr '\n' ' ' <"$LOG")" "W1 W2 W3 " "waiters start in the order they came"
 
+# --- waiters sleep until something frees GPUs: they never wake one another ---
+# A waiter is woken when a lease ends (inotify), and otherwise looks at the
+# queue only every 0.5 s (it polled every 0.1 s). Its looks (reading the
+# earlier waiters' job files) must not count as a change that wakes the
+# others, or every waiter would keep waking every other one. Counted in
+# read(2) calls (/proc/PID/io): a look of the n-th waiter reads n job files,
+# two calls each, so 5 waiters make 30 calls per round of looks: about 60
+# in a second, 300 when they polled every 0.1 s, thousands when they spin.
+bg sleeper run -- sleep 4
+wait_for '[ "$(running_jobs)" = 1 ]' 10 || fail "the holder did not start"
+for w in S1 S2 S3 S4 S5; do bg "$w" run -- true; done
+wait_for '[ "$(waiting_jobs)" = 5 ]' 10 || fail "the waiters did not queue"
+reads() {
+	local w n=0
+	for w in S1 S2 S3 S4 S5; do
+		n=$((n + $(awk '$1 == "syscr:" {print $2}' "/proc/$(cat "$TMPD/$w.pid")/io" 2>/dev/null || echo 0)))
+	done
+	echo $n
+}
+sleep 0.3
+r0=$(reads)
+sleep 1
+r1=$(reads)
+checks=$((checks + 1))
+[ $((r1 - r0)) -lt 150 ] || fail "5 waiters made $((r1 - r0)) read calls in a second of waiting (looks too often)"
+echo "run: 5 waiters, read calls in a second of waiting: $((r1 - r0))"
+kill -KILL "$(cat "$TMPD/sleeper.pid")"
+wait_for '[ -f $TMPD/S5.rc ]' 20 || fail "the waiters did not finish"
+
 # --- --no-wait and --timeout give up with 124 ---------------------------------
 bg holder2 run -- sleep 3
 wait_for '[ "$(running_jobs)" = 1 ]' 10 || fail "the holder did not start"

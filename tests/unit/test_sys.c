@@ -193,7 +193,8 @@ static void test_fault_kinds(void)
 					     "stat", "lstat", "access", "opendir", "readdir", "readlink", "realpath",
 					     "getgroups", "pipe2", "fork", "execv", "posix_spawn", "dup2", "setpgid",
 					     "poll", "kill", "waitpid", "execve", "waitid", "prctl", "flock", "write",
-					     "unlink", "mkdir", "fchmod", "ftruncate" };
+					     "unlink", "mkdir", "fchmod", "ftruncate", "inotify_init1",
+					     "inotify_add_watch", "pidfd_open" };
 	char **names;
 	size_t n;
 	char *text;
