@@ -211,11 +211,11 @@ static int exit_of(int status)
 }
 
 /* The job's row of the accounting log, made while the lease is still ours
- * (its UUIDs); written after the GPUs are handed on. */
+ * (its UUIDs); the user's name and the write come after the GPUs are
+ * handed on (getpwuid may ask NSS: nscd, LDAP, ...). */
 static void account_fill(struct acct_job *a, char *uuids, size_t size, gw_lease *lease, const gw_pool_request *req,
 			 const struct usage *u, double started, double ended, int status)
 {
-	struct passwd *pw = getpwuid(getuid());
 	size_t k = 0;
 
 	memset(a, 0, sizeof(*a));
@@ -224,7 +224,6 @@ static void account_fill(struct acct_job *a, char *uuids, size_t size, gw_lease 
 		k += (size_t)snprintf(uuids + k, size - k, "%s%s", i ? "," : "", gw_lease_uuid(lease, i));
 	a->id = gw_lease_id(lease);
 	a->uid = (unsigned)getuid();
-	a->user = pw ? pw->pw_name : NULL;
 	a->name = req->name;
 	a->command = req->command;
 	a->uuids = uuids;
@@ -363,8 +362,13 @@ static int lease_and_run(gw_context *ctx, gw_pool *pool, gw_pool_request *req, s
 		error_msg("%s", gw_error_last());
 		return EXIT_RUN_FAILED;
 	}
-	if (acct_available() && acct_record(gw_pool_dir(pool), &a, err, sizeof(err)) < 0)
-		warning_msg("%s", err);
+	if (acct_available()) {
+		struct passwd *pw = getpwuid(a.uid);
+
+		a.user = pw ? pw->pw_name : NULL;
+		if (acct_record(gw_pool_dir(pool), &a, err, sizeof(err)) < 0)
+			warning_msg("%s", err);
+	}
 	return w->termed >= 0 ? EXIT_IDLE : exit_of(status);
 }
 
