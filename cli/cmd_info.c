@@ -456,10 +456,157 @@ static int select_targets(gw_context *ctx, const char *sel, bool quiet, struct t
 	return EXIT_OK;
 }
 
+/* ---- topology and peer access between the reported GPUs ------------------ */
+
+/* Every ordered pair of distinct targets, read once (a to b may differ
+ * from b to a); ok[k] false where the backend cannot tell at all. */
+struct peers {
+	int n;                 /* targets */
+	gw_peer_info *p;       /* n * n, [a * n + b] */
+	bool *ok;
+	bool any;              /* some value valid */
+};
+
+static void peers_read(gw_context *ctx, const struct target *t, int nt, struct peers *pr)
+{
+	memset(pr, 0, sizeof(*pr));
+	if (nt < 2 || !(pr->p = calloc((size_t)nt * (size_t)nt, sizeof(*pr->p))) ||
+	    !(pr->ok = calloc((size_t)nt * (size_t)nt, sizeof(*pr->ok)))) {
+		free(pr->p);
+		pr->p = NULL;
+		return;
+	}
+	pr->n = nt;
+	for (int a = 0; a < nt; a++)
+		for (int b = 0; b < nt; b++) {
+			gw_peer_info *pi = &pr->p[a * nt + b];
+
+			if (a == b || t[a].device == t[b].device ||
+			    gw_device_peer(ctx, t[a].device, t[b].device, pi) < 0)
+				continue;
+			pr->ok[a * nt + b] = true;
+			pr->any |= GW_VALID(pi->topology);
+			for (int c = 0; c < GW_P2P_CAP_COUNT; c++)
+				pr->any |= GW_VALID(pi->p2p[c]);
+		}
+}
+
+static void peers_free(struct peers *pr)
+{
+	free(pr->p);
+	free(pr->ok);
+}
+
+/* nvidia-smi topo -p2p's abbreviations. */
+static const char *p2p_short(const gw_u64 *f)
+{
+	static const char *const abbr[] = { "OK", "CNS", "GNS", "TNS", "DBR", "NS", "U" };
+
+	if (!GW_VALID(*f))
+		return f->state == GW_FIELD_ERROR ? "ERR" : "N/A";
+	return f->v < sizeof(abbr) / sizeof(abbr[0]) ? abbr[f->v] : "?";
+}
+
+static const char *topo_short(const gw_u64 *f)
+{
+	const char *name = GW_VALID(*f) ? gw_topology_level_name((gw_topology_level)f->v) : NULL;
+
+	return name ? name : f->state == GW_FIELD_ERROR ? "ERR" : "N/A";
+}
+
+/* One matrix: cap < 0 is the topology, else that P2P capability. Printed
+ * only when some cell of it was read. */
+static void matrix_row(const char *const *cells, int n)
+{
+	for (int k = 0; k < n; k++)
+		printf(k + 1 < n ? "%-8s" : "%s\n", cells[k]);
+}
+
+static void human_matrix(const gw_context *ctx, const struct target *t, const struct peers *pr, int cap,
+			 const char *title)
+{
+	const char *cells[257];
+	char names[257][16];
+	bool any = false;
+	int n = pr->n < 256 ? pr->n : 256;
+
+	for (int k = 0; k < pr->n * pr->n; k++)
+		any |= pr->ok[k] && GW_VALID(cap < 0 ? pr->p[k].topology : pr->p[k].p2p[cap]);
+	if (!any)
+		return;
+	printf("\n%s\n", title);
+	cells[0] = "";
+	for (int b = 0; b < n; b++) {
+		snprintf(names[b], sizeof(names[b]), "GPU%d", gw_device_get(ctx, t[b].device)->index);
+		cells[b + 1] = names[b];
+	}
+	matrix_row(cells, n + 1);
+	for (int a = 0; a < n; a++) {
+		cells[0] = names[a];
+		for (int b = 0; b < n; b++) {
+			const gw_peer_info *pi = &pr->p[a * pr->n + b];
+
+			cells[b + 1] = a == b ? "X" : !pr->ok[a * pr->n + b] ? "N/A"
+				       : cap < 0 ? topo_short(&pi->topology) : p2p_short(&pi->p2p[cap]);
+		}
+		matrix_row(cells, n + 1);
+	}
+}
+
+static void human_peers(const gw_context *ctx, const struct target *t, const struct peers *pr)
+{
+	if (!pr->any)
+		return;
+	human_matrix(ctx, t, pr, -1, _("Topology (nvidia-smi topo -m): X = self, SYS = across CPU sockets, "
+				       "NODE = one NUMA node, PHB = one PCIe host bridge, PXB = several PCIe "
+				       "switches, PIX = one PCIe switch"));
+	human_matrix(ctx, t, pr, GW_P2P_READ, _("Peer-to-peer read (nvidia-smi topo -p2p r): OK, CNS = chipset "
+				       "not supported, GNS = GPU not supported, TNS = topology not supported, DBR = "
+				       "disabled by registry key, NS = not supported, U = unknown"));
+	human_matrix(ctx, t, pr, GW_P2P_WRITE, _("Peer-to-peer write (nvidia-smi topo -p2p w)"));
+	human_matrix(ctx, t, pr, GW_P2P_NVLINK, _("Peer-to-peer over NVLink (nvidia-smi topo -p2p n)"));
+}
+
+static void json_u64_name(gw_json *j, const char *key, const gw_u64 *f, const char *name)
+{
+	gw_json_key(j, key);
+	gw_json_string(j, GW_VALID(*f) ? name : NULL);
+}
+
+/* "peers": one object per ordered pair the backend could read. */
+static void json_peers(gw_json *j, const gw_context *ctx, const struct target *t, const struct peers *pr)
+{
+	gw_json_key(j, "peers");
+	gw_json_array_begin(j);
+	for (int a = 0; a < pr->n; a++)
+		for (int b = 0; b < pr->n; b++) {
+			const gw_peer_info *pi = &pr->p[a * pr->n + b];
+
+			if (a == b || !pr->ok[a * pr->n + b])
+				continue;
+			gw_json_object_begin(j);
+			gw_json_key(j, "from");
+			gw_json_int(j, gw_device_get(ctx, t[a].device)->index);
+			gw_json_key(j, "to");
+			gw_json_int(j, gw_device_get(ctx, t[b].device)->index);
+			json_u64_name(j, "topology", &pi->topology,
+				      gw_topology_level_name((gw_topology_level)pi->topology.v));
+			gw_json_key(j, "p2p");
+			gw_json_object_begin(j);
+			for (int c = 0; c < GW_P2P_CAP_COUNT; c++)
+				json_u64_name(j, gw_p2p_cap_name((gw_p2p_cap)c), &pi->p2p[c],
+					      gw_p2p_status_name((gw_p2p_status)pi->p2p[c].v));
+			gw_json_object_end(j);
+			gw_json_object_end(j);
+		}
+	gw_json_array_end(j);
+}
+
 static int emit(gw_context *ctx, const struct info_opts *o, const struct target *t, int nt, const char *problem)
 {
 	gw_json *j = NULL;
 	bool color = use_color(stdout);
+	struct peers pr;
 	int rc = 0;
 
 	if (o->json) {
@@ -489,10 +636,15 @@ static int emit(gw_context *ctx, const struct info_opts *o, const struct target 
 			human_device(&r, color);
 		report_release(&r);
 	}
+	peers_read(ctx, t, nt, &pr);
 	if (j) {
 		gw_json_array_end(j);
+		json_peers(j, ctx, t, &pr);
 		rc = json_finish(j, problem);
+	} else if (!o->quiet) {
+		human_peers(ctx, t, &pr);
 	}
+	peers_free(&pr);
 	return rc;
 }
 

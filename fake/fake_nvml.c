@@ -18,11 +18,17 @@
  *    each device's "xid_events" once, when due (other event types are
  *    accepted and never fire).
  *
+ *  - topology and peer access between GPUs: each device's "topology" and
+ *    "p2p" lists, by peer NVML index, serve
+ *    nvmlDeviceGetTopologyCommonAncestor and nvmlDeviceGetP2PStatus
+ *    ("errors" of the first device apply; MIG handles: NOT_SUPPORTED).
+ *
  * Not modelled: NVLink (field values answer NOT_SUPPORTED per field,
  * except the memory temperature), vGPU, accounting, setters (all absent, so
  * clients see FUNCTION_NOT_FOUND), GPM, NVML units, confidential computing
  * (nvmlDeviceGetConfComputeMemSizeInfo is deliberately absent: nvitop would
- * then read 32-byte process entries, §0.2), topology, clock offsets.
+ * then read 32-byte process entries, §0.2), the nearest-GPU and CPU-set
+ * topology calls, clock offsets.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -1022,6 +1028,69 @@ static nvmlReturn_t instance_id(nvmlDevice_t h, const char *fn, enum fm_num_id i
 
 API(nvmlDeviceGetGpuInstanceId, (nvmlDevice_t h, unsigned int *v)) { return instance_id(h, __func__, FN_GI_ID, v); }
 API(nvmlDeviceGetComputeInstanceId, (nvmlDevice_t h, unsigned int *v)) { return instance_id(h, __func__, FN_CI_ID, v); }
+
+/* ---- topology and peer access ------------------------------------------ */
+
+/* A call on a pair: counted and "errors"-checked on the first device; the
+ * second must be a valid handle too (INVALID_ARGUMENT otherwise) and is
+ * lost when its "*" says so. MIG handles have no entry (NOT_SUPPORTED). */
+static nvmlReturn_t pair_value(nvmlDevice_t h1, nvmlDevice_t h2, const char *fn, int sub, const void *out,
+			       const fm_peer_list *(*list)(const fm_device *, int), int *v)
+{
+	const fm_device *peer;
+	const fm_peer_list *l;
+	nvmlReturn_t rc;
+
+	BEGIN_FN(h1, fn, sub);
+	if (!(peer = find_handle(h2)) || !out)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if ((rc = imposed(peer, "*", idx)) != NVML_SUCCESS)
+		return rc;
+	if (d->parent || peer->parent)
+		return NVML_ERROR_NOT_SUPPORTED;
+	l = list(d, sub);
+	if ((size_t)peer->index >= l->n || l->v[peer->index] < 0)
+		return NVML_ERROR_NOT_SUPPORTED;
+	*v = l->v[peer->index];
+	return NVML_SUCCESS;
+}
+
+static const fm_peer_list *topology_of(const fm_device *d, int sub)
+{
+	(void)sub;
+	return &d->topology;
+}
+
+static const fm_peer_list *p2p_of(const fm_device *d, int cap)
+{
+	return &d->p2p[cap];
+}
+
+/* nvmlGpuTopologyLevel_t and nvmlGpuP2PStatus_t are C enums: int-sized. */
+API(nvmlDeviceGetTopologyCommonAncestor, (nvmlDevice_t h1, nvmlDevice_t h2, nvmlGpuTopologyLevel_t *level))
+{
+	int v = 0;
+	nvmlReturn_t rc = pair_value(h1, h2, __func__, 0, level, topology_of, &v);
+
+	if (rc == NVML_SUCCESS)
+		*level = (nvmlGpuTopologyLevel_t)v;
+	return rc;
+}
+
+API(nvmlDeviceGetP2PStatus, (nvmlDevice_t h1, nvmlDevice_t h2, nvmlGpuP2PCapsIndex_t cap,
+			     nvmlGpuP2PStatus_t *status))
+{
+	int v = 0;
+	nvmlReturn_t rc;
+
+	/* nvml.h: INVALID_ARGUMENT for an invalid p2pIndex (UNKNOWN = 5 too). */
+	if (initialized() && (unsigned)cap >= FM_P2P_CAPS)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	rc = pair_value(h1, h2, __func__, (int)cap, status, p2p_of, &v);
+	if (rc == NVML_SUCCESS)
+		*status = (nvmlGpuP2PStatus_t)v;
+	return rc;
+}
 
 /* Slice counts from the profile in a MIG device's name: "… MIG 3g.20gb"
  * is a 3-slice GPU instance used whole; "… MIG 1c.3g.20gb" is a 1-slice

@@ -342,6 +342,9 @@ static void free_device(fm_device *d)
 	}
 	free(d->errors);
 	free(d->xids);
+	free(d->topology.v);
+	for (int k = 0; k < FM_P2P_CAPS; k++)
+		free(d->p2p[k].v);
 	for (size_t i = 0; i < d->nmig; i++)
 		free_device(&d->mig[i]);
 	free(d->mig);
@@ -486,6 +489,89 @@ static int parse_xids(fm_ctx *c, const gw_jv *dev, fm_device *d)
 			return bad(c, e, "xid_events: expected an Xid number");
 		if (after && (gw_jv_int64(after, &out->after_ms) || out->after_ms < 0 || out->after_ms > 86400000))
 			return bad(c, after, "xid_events: after_ms: expected milliseconds (0 to 86400000)");
+	}
+	return 0;
+}
+
+/* ---- topology and peer-to-peer status (per peer NVML index) ----------- */
+
+typedef struct {
+	const char *name;
+	int value;
+} fm_named;
+
+/* nvmlGpuTopologyLevel_t, under NVML's names and nvidia-smi topo -m's. */
+static const fm_named topo_names[] = {
+	{ "INTERNAL", 0 }, { "SINGLE", 10 }, { "MULTIPLE", 20 }, { "HOSTBRIDGE", 30 }, { "NODE", 40 },
+	{ "SYSTEM", 50 }, { "CPU", 40 }, { "PIX", 10 }, { "PXB", 20 }, { "PHB", 30 }, { "SYS", 50 },
+};
+
+/* nvmlGpuP2PStatus_t (nvml.h keeps the misspelt CHIPSET_NOT_SUPPORED too). */
+static const fm_named p2p_names[] = {
+	{ "OK", 0 }, { "CHIPSET_NOT_SUPPORTED", 1 }, { "CHIPSET_NOT_SUPPORED", 1 }, { "GPU_NOT_SUPPORTED", 2 },
+	{ "IOH_TOPOLOGY_NOT_SUPPORTED", 3 }, { "DISABLED_BY_REGKEY", 4 }, { "NOT_SUPPORTED", 5 }, { "UNKNOWN", 6 },
+};
+
+static int named_value(const fm_named *t, size_t n, const char *prefix, const char *s, int *out)
+{
+	s = strip_prefix(s, prefix);
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(t[i].name, s) == 0) {
+			*out = t[i].value;
+			return 0;
+		}
+	return -1;
+}
+
+/* [v, v, null, ...]: a number in [lo, hi] or a name of the table each. */
+static int parse_peer_list(fm_ctx *c, const gw_jv *l, const char *what, const fm_named *t, size_t nt,
+			   const char *prefix, int hi, fm_peer_list *out)
+{
+	if (!l || l->type == GW_JV_NULL)
+		return 0;
+	if (l->type != GW_JV_ARRAY || l->u.arr.n > FM_MAX_DEVICES)
+		return bad(c, l, "%s: expected an array with one entry per GPU (NVML index)", what);
+	if (!(out->v = calloc(l->u.arr.n ? l->u.arr.n : 1, sizeof(*out->v))))
+		return bad(c, l, "out of memory");
+	for (size_t i = 0; i < l->u.arr.n; i++) {
+		const gw_jv *e = &l->u.arr.items[i];
+		int64_t v;
+		int *slot = &out->v[out->n++];
+
+		*slot = -1;
+		if (e->type == GW_JV_NULL)
+			continue;
+		if (e->type == GW_JV_STRING) {
+			if (named_value(t, nt, prefix, e->u.str.s, slot))
+				return bad(c, e, "%s: unknown name \"%s\"", what, e->u.str.s);
+		} else if (gw_jv_int64(e, &v) || v < 0 || v > hi) {
+			return bad(c, e, "%s: expected a name or a number from 0 to %d", what, hi);
+		} else {
+			*slot = (int)v;
+		}
+	}
+	return 0;
+}
+
+/* "topology": ["SYS", "NODE", ...], "p2p": {"read": ["OK", ...], ...} */
+static int parse_peers(fm_ctx *c, const gw_jv *dev, fm_device *d)
+{
+	static const char *const caps[FM_P2P_CAPS] = { "read", "write", "nvlink", "atomics", "pci" };
+	const gw_jv *p2p = gw_jv_get(dev, "p2p");
+	char what[32];
+
+	if (parse_peer_list(c, gw_jv_get(dev, "topology"), "topology", topo_names,
+			    sizeof(topo_names) / sizeof(topo_names[0]), "NVML_TOPOLOGY_", 50, &d->topology))
+		return -1;
+	if (!p2p || p2p->type == GW_JV_NULL)
+		return 0;
+	if (p2p->type != GW_JV_OBJECT)
+		return bad(c, p2p, "p2p: expected an object {\"read\": [...], \"write\": [...], ...}");
+	for (int k = 0; k < FM_P2P_CAPS; k++) {
+		snprintf(what, sizeof(what), "p2p.%s", caps[k]);
+		if (parse_peer_list(c, gw_jv_get(p2p, caps[k]), what, p2p_names, sizeof(p2p_names) / sizeof(p2p_names[0]),
+				    "NVML_P2P_STATUS_", 6, &d->p2p[k]))
+			return -1;
 	}
 	return 0;
 }
@@ -673,7 +759,7 @@ static int parse_device(fm_ctx *c, const gw_jv *v, fm_device *d, int is_mig)
 			return -1;
 	}
 	if (derive_pci(c, v, d) || parse_processes(c, v, d) || parse_errors(c, v, d) || parse_bench(c, v, d) ||
-	    parse_xids(c, v, d))
+	    parse_xids(c, v, d) || (!is_mig && parse_peers(c, v, d)))
 		return -1;
 	if (!is_mig && parse_mig(c, v, d))
 		return -1;

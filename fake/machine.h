@@ -45,7 +45,18 @@
        device: a number (the Xid, due at once) or {"xid": N, "after_ms": M}
        (due M ms after the registration), delivered once each, in order.
        Errors on "nvmlEventSetWait" apply per wait to a set holding the device.
-     errors: {"nvmlDeviceGetX": CODE}; a name without _vN applies to every
+     topology[]: per peer, by its NVML index, the level
+ *       nvmlDeviceGetTopologyCommonAncestor gives for (this device, peer):
+ *       a number (0 10 20 30 40 50) or a name, NVML's (INTERNAL SINGLE
+ *       MULTIPLE HOSTBRIDGE NODE SYSTEM) or nvidia-smi topo -m's (PIX PXB
+ *       PHB NODE SYS); null, or no entry: NOT_SUPPORTED.
+ *     p2p.{read write nvlink atomics pci}[]: per peer, by NVML index, the
+ *       nvmlGpuP2PStatus_t nvmlDeviceGetP2PStatus gives for that capability
+ *       index: a number or a name (OK CHIPSET_NOT_SUPPORTED GPU_NOT_SUPPORTED
+ *       IOH_TOPOLOGY_NOT_SUPPORTED DISABLED_BY_REGKEY NOT_SUPPORTED UNKNOWN,
+ *       prefix NVML_P2P_STATUS_ optional); null or no entry: the call
+ *       answers NOT_SUPPORTED. MIG devices have neither (NOT_SUPPORTED).
+ *     errors: {"nvmlDeviceGetX": CODE}; a name without _vN applies to every
  *       version of the call; "*" applies to every device call. CODE is a
  *       name ("GPU_IS_LOST", "NVML_ERROR_UNKNOWN"), a number, or an array.
  *     bench.{h2d_gbs d2h_gbs h2d_pageable_gbs d2h_pageable_gbs memory_gbs
@@ -144,6 +155,13 @@ typedef struct {
 	int64_t after_ms;
 } fm_xid;
 
+/* "topology" and "p2p": one value per peer NVML index, -1 for null. */
+enum fm_p2p_cap { FM_P2P_READ, FM_P2P_WRITE, FM_P2P_NVLINK, FM_P2P_ATOMICS, FM_P2P_PCI, FM_P2P_CAPS };
+typedef struct {
+	int *v;
+	size_t n;
+} fm_peer_list;
+
 typedef struct fm_device fm_device;
 struct fm_device {
 	uint32_t magic;
@@ -159,6 +177,8 @@ struct fm_device {
 	size_t nmig;
 	int has_mig;            /* the "mig" object is present */
 	fm_real bench[FB_COUNT];
+	fm_peer_list topology;  /* nvmlGpuTopologyLevel_t per peer */
+	fm_peer_list p2p[FM_P2P_CAPS];  /* nvmlGpuP2PStatus_t per peer */
 	fm_xid *xids;           /* "xid_events", in order */
 	size_t nxids;
 	fm_counter counters[FM_MAX_COUNTERS];

@@ -251,6 +251,9 @@ struct gw_backend {
 	int (*events_add)(void *state, void *set, void *handle);
 	int (*events_wait)(void *state, void *set, unsigned timeout_ms, void **handle, uint64_t *xid);
 	void (*events_close)(void *state, void *set);
+	/* Topology and peer access from a to b (both this backend's); NULL
+	 * when the backend cannot tell. Fills what it reads, leaves the rest. */
+	int (*peer)(void *state, gw_context *ctx, gw_device *a, gw_device *b, gw_peer_info *out);
 };
 
 extern const gw_backend *const gw__backends[];  /* NULL-terminated */

@@ -127,6 +127,56 @@ int gw_device_sample_read(gw_context *ctx, int index, gw_device_sample *out);
 int gw_device_processes(gw_context *ctx, int index, gw_process **out, size_t *count);
 void gw_processes_free(gw_process *list);
 
+/* The path between two GPUs of this node and what the driver says of
+ * peer-to-peer access over it (NVML's nvmlDeviceGetTopologyCommonAncestor
+ * and nvmlDeviceGetP2PStatus; `nvidia-smi topo -m` and `topo -p2p`). The
+ * values are NVML's own numbers. */
+typedef enum gw_topology_level {
+	GW_TOPOLOGY_INTERNAL = 0,     /* one board (Tesla K80) */
+	GW_TOPOLOGY_SINGLE = 10,      /* PIX: through one PCIe switch */
+	GW_TOPOLOGY_MULTIPLE = 20,    /* PXB: several PCIe switches, no host bridge */
+	GW_TOPOLOGY_HOSTBRIDGE = 30,  /* PHB: through a PCIe host bridge */
+	GW_TOPOLOGY_NODE = 40,        /* NODE: host bridges of one NUMA node */
+	GW_TOPOLOGY_SYSTEM = 50       /* SYS: across the CPU sockets' interconnect */
+} gw_topology_level;
+
+typedef enum gw_p2p_cap {
+	GW_P2P_READ = 0,
+	GW_P2P_WRITE = 1,
+	GW_P2P_NVLINK = 2,
+	GW_P2P_ATOMICS = 3,
+	GW_P2P_PCI = 4,
+	GW_P2P_CAP_COUNT = 5
+} gw_p2p_cap;
+
+typedef enum gw_p2p_status {
+	GW_P2P_OK = 0,
+	GW_P2P_CHIPSET_NOT_SUPPORTED = 1,
+	GW_P2P_GPU_NOT_SUPPORTED = 2,
+	GW_P2P_IOH_TOPOLOGY_NOT_SUPPORTED = 3,
+	GW_P2P_DISABLED_BY_REGKEY = 4,
+	GW_P2P_NOT_SUPPORTED = 5,
+	GW_P2P_UNKNOWN = 6
+} gw_p2p_status;
+
+typedef struct gw_peer_info {
+	gw_u64 topology;               /* a gw_topology_level */
+	gw_u64 p2p[GW_P2P_CAP_COUNT];  /* a gw_p2p_status per gw_p2p_cap, from a to b */
+} gw_peer_info;
+
+/* Fill *out for GPUs a and b (a != b, both served by one backend that
+ * knows peers: NVML). A value the driver does not give is NOT_SUPPORTED or
+ * ERROR with its code. GW_EINVAL for a bad index or a == b, GW_ELOST when
+ * either GPU is lost, GW_ENOTSUP when no backend can tell (AMD, PCI only). */
+int gw_device_peer(gw_context *ctx, int a, int b, gw_peer_info *out);
+/* "PIX", "PXB", "PHB", "NODE", "SYS" (nvidia-smi topo -m), "INTERNAL"; NULL if unknown. */
+const char *gw_topology_level_name(gw_topology_level level);
+/* "read", "write", "nvlink", "atomics", "pci"; NULL if unknown. */
+const char *gw_p2p_cap_name(gw_p2p_cap cap);
+/* "ok", "chipset_not_supported", "gpu_not_supported", "ioh_topology_not_supported",
+ * "disabled_by_regkey", "not_supported", "unknown"; NULL if out of range. */
+const char *gw_p2p_status_name(gw_p2p_status status);
+
 /* Driver facts (never NULL: for a NULL ctx, a static one with every field UNREAD). */
 const gw_driver_info *gw_context_driver(const gw_context *ctx);
 

@@ -773,4 +773,4 @@ static int amd_processes(void *state, gw_context *ctx, gw_device *d, gw_process 
 }
 
 const gw_backend gw__backend_amdgpu = { "amdgpu", GW_BACKEND_ID_AMDGPU, amd_open, amd_close, amd_sample, amd_processes, NULL,
-					NULL, NULL, NULL, NULL };
+					NULL, NULL, NULL, NULL, NULL };

@@ -364,5 +364,5 @@ static void cuda_close(void *state)
 }
 
 const gw_backend gw__backend_cuda = {
-	"cuda", GW_BACKEND_ID_CUDA, cuda_open, cuda_close, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+	"cuda", GW_BACKEND_ID_CUDA, cuda_open, cuda_close, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
 };

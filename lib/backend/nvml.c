@@ -84,6 +84,9 @@ struct nvml_api {
 	gwn_fn_dev_procs_v1 compute_procs_v1, graphics_procs_v1;
 	gwn_fn_dev_proc_util process_util;
 
+	gwn_fn_dev_topology topology;
+	gwn_fn_dev_p2p p2p_status;
+
 	gwn_fn_event_set_create event_set_create;
 	gwn_fn_event_set_free event_set_free;
 	gwn_fn_register_events register_events;
@@ -168,6 +171,8 @@ static const struct nvml_symbol nvml_symbols[] = {
 	SYM(compute_procs_v1, "nvmlDeviceGetComputeRunningProcesses"),
 	SYM(graphics_procs_v1, "nvmlDeviceGetGraphicsRunningProcesses"),
 	SYM(process_util, "nvmlDeviceGetProcessUtilization"),
+	SYM(topology, "nvmlDeviceGetTopologyCommonAncestor"),
+	SYM(p2p_status, "nvmlDeviceGetP2PStatus"),
 	SYM(event_set_create, "nvmlEventSetCreate"),
 	SYM(event_set_free, "nvmlEventSetFree"),
 	SYM(register_events, "nvmlDeviceRegisterEvents"),
@@ -1494,7 +1499,45 @@ static void nvml_events_close(void *state, void *set)
 		st->api.event_set_free((gwn_event_set)set);
 }
 
+/* ---- topology and peer access ----------------------------------------------- */
+
+/* One int-valued answer about the pair into f; a missing symbol is
+ * NOT_SUPPORTED (FUNCTION_NOT_FOUND) like any other getter's. */
+static void pair_field(gwn_return r, int v, gw_u64 *f, bool *lost)
+{
+	if (r == GWN_ERROR_GPU_IS_LOST)
+		*lost = true;
+	if (r == GWN_SUCCESS && v >= 0)
+		gw__u64_set(f, (uint64_t)v);
+	else
+		FAIL(*f, r == GWN_SUCCESS ? GWN_ERROR_UNKNOWN : r);
+}
+
+static int nvml_peer(void *state, gw_context *ctx, gw_device *a, gw_device *b, gw_peer_info *out)
+{
+	struct nvml_state *st = state;
+	bool lost = false;
+	gwn_return r;
+	int v = -1;
+
+	(void)ctx;
+	if (!st || !a->handle || !b->handle)
+		return gw__error_set(GW_EVENDOR, "NVML gave no handle for GPU %d or GPU %d", a->info.index,
+				     b->info.index);
+	r = st->api.topology ? st->api.topology(a->handle, b->handle, &v) : GWN_ERROR_FUNCTION_NOT_FOUND;
+	pair_field(r, v, &out->topology, &lost);
+	for (int c = 0; c < GW_P2P_CAP_COUNT && !lost; c++) {
+		v = -1;
+		r = st->api.p2p_status ? st->api.p2p_status(a->handle, b->handle, c, &v) : GWN_ERROR_FUNCTION_NOT_FOUND;
+		pair_field(r, v, &out->p2p[c], &lost);
+	}
+	if (lost)
+		return gw__error_set(GW_ELOST, "GPU %d or GPU %d is lost: it has fallen off the bus", a->info.index,
+				     b->info.index);
+	return 0;
+}
+
 const gw_backend gw__backend_nvml = {
 	"nvml", GW_BACKEND_ID_NVML, nvml_open, nvml_close, nvml_sample, nvml_processes, nvml_process_util,
-	nvml_events_open, nvml_events_add, nvml_events_wait, nvml_events_close,
+	nvml_events_open, nvml_events_add, nvml_events_wait, nvml_events_close, nvml_peer,
 };

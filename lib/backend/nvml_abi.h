@@ -230,6 +230,33 @@ typedef struct gwn_event_data {
 	unsigned int computeInstanceId;
 } gwn_event_data;
 
+/* nvmlGpuTopologyLevel_t (0, 10, ... 50) and nvmlGpuP2PStatus_t (0-6): C
+ * enums, read through int*; nvmlGPUP2PCapsIndex_t passed as an int. */
+enum {
+	GWN_TOPOLOGY_INTERNAL = 0,
+	GWN_TOPOLOGY_SINGLE = 10,
+	GWN_TOPOLOGY_MULTIPLE = 20,
+	GWN_TOPOLOGY_HOSTBRIDGE = 30,
+	GWN_TOPOLOGY_NODE = 40,
+	GWN_TOPOLOGY_SYSTEM = 50
+};
+enum {
+	GWN_P2P_CAPS_INDEX_READ = 0,
+	GWN_P2P_CAPS_INDEX_WRITE = 1,
+	GWN_P2P_CAPS_INDEX_NVLINK = 2,
+	GWN_P2P_CAPS_INDEX_ATOMICS = 3,
+	GWN_P2P_CAPS_INDEX_PCI = 4
+};
+enum {
+	GWN_P2P_STATUS_OK = 0,
+	GWN_P2P_STATUS_CHIPSET_NOT_SUPPORTED = 1,
+	GWN_P2P_STATUS_GPU_NOT_SUPPORTED = 2,
+	GWN_P2P_STATUS_IOH_TOPOLOGY_NOT_SUPPORTED = 3,
+	GWN_P2P_STATUS_DISABLED_BY_REGKEY = 4,
+	GWN_P2P_STATUS_NOT_SUPPORTED = 5,
+	GWN_P2P_STATUS_UNKNOWN = 6
+};
+
 /* Function types, grouped by signature. Enum out-parameters
  * (nvmlEnableState_t*, nvmlPstates_t*, nvmlComputeMode_t*) are 4-byte ints
  * and are read through unsigned int*. */
@@ -263,6 +290,8 @@ typedef gwn_return (*gwn_fn_dev_proc_util)(gwn_device d, gwn_process_util_sample
 					    unsigned long long last_seen);
 typedef gwn_return (*gwn_fn_dev_fields)(gwn_device d, int count, gwn_field_value *values);
 typedef gwn_return (*gwn_fn_dev_child)(gwn_device d, unsigned int index, gwn_device *out);
+typedef gwn_return (*gwn_fn_dev_topology)(gwn_device a, gwn_device b, int *level);
+typedef gwn_return (*gwn_fn_dev_p2p)(gwn_device a, gwn_device b, int cap, int *status);
 typedef gwn_return (*gwn_fn_event_set_create)(gwn_event_set *out);
 typedef gwn_return (*gwn_fn_event_set_free)(gwn_event_set set);
 typedef gwn_return (*gwn_fn_register_events)(gwn_device d, unsigned long long types, gwn_event_set set);

@@ -332,6 +332,52 @@ int gw_device_process_utilization(gw_context *ctx, int index, gw_process_util **
 	return 0;
 }
 
+int gw_device_peer(gw_context *ctx, int a, int b, gw_peer_info *out)
+{
+	gw_device *da, *db;
+	int slot, rc;
+
+	if ((rc = live_device(ctx, a, out != NULL, &da)) < 0 || (rc = live_device(ctx, b, true, &db)) < 0)
+		return rc;
+	if (a == b)
+		return gw__error_set(GW_EINVAL, "GPU %d and GPU %d are the same GPU", a, b);
+	memset(out, 0, sizeof(*out));
+	if (!da->owner || da->owner != db->owner || !da->owner->peer || (slot = backend_slot(ctx, da->owner)) < 0)
+		return gw__error_set(GW_ENOTSUP, "the path between GPU %d and GPU %d cannot be read through %s", a, b,
+				     da->info.backend && *da->info.backend ? da->info.backend : "any backend");
+	return da->owner->peer(ctx->state[slot], ctx, da, db, out);
+}
+
+const char *gw_topology_level_name(gw_topology_level level)
+{
+	switch (level) {
+	case GW_TOPOLOGY_INTERNAL: return "INTERNAL";
+	case GW_TOPOLOGY_SINGLE: return "PIX";
+	case GW_TOPOLOGY_MULTIPLE: return "PXB";
+	case GW_TOPOLOGY_HOSTBRIDGE: return "PHB";
+	case GW_TOPOLOGY_NODE: return "NODE";
+	case GW_TOPOLOGY_SYSTEM: return "SYS";
+	}
+	return NULL;
+}
+
+const char *gw_p2p_cap_name(gw_p2p_cap cap)
+{
+	static const char *const names[GW_P2P_CAP_COUNT] = { "read", "write", "nvlink", "atomics", "pci" };
+
+	return (unsigned)cap < GW_P2P_CAP_COUNT ? names[cap] : NULL;
+}
+
+const char *gw_p2p_status_name(gw_p2p_status status)
+{
+	static const char *const names[] = {
+		"ok", "chipset_not_supported", "gpu_not_supported", "ioh_topology_not_supported",
+		"disabled_by_regkey", "not_supported", "unknown",
+	};
+
+	return (unsigned)status < GW_ARRAY_SIZE(names) ? names[status] : NULL;
+}
+
 void gw_process_util_free(gw_process_util *list)
 {
 	gw__free(list);

@@ -379,6 +379,18 @@ H100_BENCH = {"h2d_gbs": 55.0, "d2h_gbs": 55.0, "h2d_pageable_gbs": 26.0, "d2h_p
 	      "tflops": {"fp32": 51.9, "tf32": 402.0, "fp16": 760.0, "bf16": 797.5, "fp8": 1402.6}}
 
 
+def hgx_peers(devices, sockets):
+	"""Topology and peer access of an HGX board: sockets[i] is GPU i's CPU
+	socket; GPUs of one socket meet at NODE (each sits behind its own PCIe
+	switch), GPUs of two sockets at SYS; every pair is NVLink peer-capable
+	(read, write, nvlink and atomics OK). P2P over PCIe is left out (null)."""
+	n = len(devices)
+	for i, d in enumerate(devices):
+		d["topology"] = [None if j == i else ("NODE" if sockets[j] == sockets[i] else "SYS") for j in range(n)]
+		ok = [None if j == i else "OK" for j in range(n)]
+		d["p2p"] = {"read": ok, "write": ok, "nvlink": ok, "atomics": ok}
+
+
 @machine
 def h100_8x():
 	pids = [SLEEPER, 2841578, 2841579, 2841580]
@@ -395,6 +407,7 @@ def h100_8x():
 		devices.append(h100(i, bus, serial, uuid, temp, tm, pw, procs,
 				    util=(98, 61) if busy else ((12, 3) if procs else (0, 0)),
 				    busy=busy))
+	hgx_peers(devices, [0, 0, 0, 0, 1, 1, 1, 1])
 	m = {
 		"schema": 1,
 		"description": "8x NVIDIA H100 80GB HBM3 (SXM5, HGX board), driver 550.54.15 / CUDA 12.4, open kernel module. "
@@ -404,7 +417,9 @@ def h100_8x():
 			       "video 765/1545, temperatures and power draws from a public `nvidia-smi -q` capture "
 			       "(github.com/thamada/nvidia-smi nvsim/H100SXMx8_smi.py, driver 565.57.01); driver version "
 			       "550.54.15 and CUDA 12040 as in go-nvml's dgxh100 mock. GPUs 0-3 run a torchrun job "
-			       "(GPU 0 is the harness's live sleeper, 1-3 belong to alice), GPU 5 holds two small processes.",
+			       "(GPU 0 is the harness's live sleeper, 1-3 belong to alice), GPU 5 holds two small processes. "
+			       "Topology as on an HGX board (modelled, not captured): GPUs 0-3 on CPU socket 0, 4-7 on "
+			       "socket 1 (NODE within a socket, SYS across), every pair NVLink peer-capable.",
 		"nvml": {"init": "SUCCESS", "driver_version": "550.54.15",
 			 "nvml_version": "12.550.54.15", "cuda_driver_version": 12040,
 			 "devices": devices},
