@@ -2,7 +2,8 @@
  * under them): transports switched off by NCCL variables, an
  * NCCL_SOCKET_IFNAME that names no interface here, a system libnccl that
  * shadows the one a framework bundles, Horovod extensions missing or built
- * without NCCL, and GPUs on a NUMA node without a fast NIC. One function per finding id; the facts come from
+ * without NCCL, GPUs on a NUMA node without a fast NIC, and GPU pairs the
+ * driver refuses peer access. One function per finding id; the facts come from
  * lib/probe/dist.c. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -269,6 +270,93 @@ static void rule_gpu_nic_numa(gw__doctor *d)
 		    "shows the GPU-NIC paths (SYS = across sockets).");
 }
 
+/* A pair refused peer access for read or write: a definite "no" from the
+ * driver (not OK, not UNKNOWN, and a value it gave at all). */
+static bool peer_refused(const gw_u64 *f)
+{
+	return GW_VALID(*f) && f->v != GW_P2P_OK && f->v != GW_P2P_UNKNOWN;
+}
+
+static const char *p2p_text(uint64_t status)
+{
+	switch (status) {
+	case GW_P2P_CHIPSET_NOT_SUPPORTED: return _("chipset not supported");
+	case GW_P2P_GPU_NOT_SUPPORTED: return _("GPU not supported");
+	case GW_P2P_IOH_TOPOLOGY_NOT_SUPPORTED: return _("topology not supported");
+	case GW_P2P_DISABLED_BY_REGKEY: return _("disabled by registry key");
+	default: return _("not supported");
+	}
+}
+
+/* Add the refusal reasons of f to reasons (each once). */
+static void add_reason(char *reasons, size_t n, const gw_u64 *f)
+{
+	const char *t;
+
+	if (!peer_refused(f) || strstr(reasons, (t = p2p_text(f->v))))
+		return;
+	gw__doc_cat(reasons, n, "%s%s", reasons[0] ? ", " : "", t);
+}
+
+/* Is peer access refused either way between a and b? Fills *level. */
+static bool pair_refused(gw__doctor *d, int a, int b, const char **level, char *reasons, size_t rn)
+{
+	gw_peer_info ab, ba;
+	bool r = false;
+
+	*level = NULL;
+	if (gw_device_peer(d->ctx, a, b, &ab) < 0 || gw_device_peer(d->ctx, b, a, &ba) < 0)
+		return false;
+	for (int c = GW_P2P_READ; c <= GW_P2P_WRITE; c++) {
+		r |= peer_refused(&ab.p2p[c]) || peer_refused(&ba.p2p[c]);
+		add_reason(reasons, rn, &ab.p2p[c]);
+		add_reason(reasons, rn, &ba.p2p[c]);
+	}
+	if (GW_VALID(ab.topology))
+		*level = gw_topology_level_name((gw_topology_level)ab.topology.v);
+	return r;
+}
+
+static bool nvidia_usable(const gw__doctor *d, int i)
+{
+	return gw__doc_gpu_usable(d, i) && gw_device_get(d->ctx, i)->vendor == GW_VENDOR_NVIDIA;
+}
+
+/* NVIDIA GPUs of this node between which the driver refuses peer reads or
+ * writes (what `nvidia-smi topo -p2p r` shows as CNS/GNS/TNS/NS): CUDA
+ * peer copies and NCCL's P2P transport are off between them. */
+static void rule_peer_access(gw__doctor *d)
+{
+	char pairs[EV] = "", reasons[256] = "", ev[EV];
+	int refused = 0, npairs = 0;
+
+	if (!d->ctx || d->nnvidia < 2)
+		return;
+	for (int a = 0; a < d->ndev; a++)
+		for (int b = a + 1; b < d->ndev; b++) {
+			const char *level;
+
+			if (!nvidia_usable(d, a) || !nvidia_usable(d, b))
+				continue;
+			npairs++;
+			if (!pair_refused(d, a, b, &level, reasons, sizeof(reasons)))
+				continue;
+			if (++refused <= 16)
+				gw__doc_cat(pairs, sizeof(pairs), "%s%d↔%d%s%s%s", pairs[0] ? ", " : "", a, b,
+					    level ? " (" : "", level ? level : "", level ? ")" : "");
+		}
+	if (!refused)
+		return;
+	gw__doc_fmt(ev, sizeof(ev), _("NVML refuses peer-to-peer reads or writes between %d of %d pairs of GPUs (%s): "
+		    "%s%s"), refused, npairs, reasons, pairs, refused > 16 ? ", …" : "");
+	gw__doc_add(d, "gpu-peer-access-unavailable", "hardware", -1, NULL, ev,
+		    "Check `nvidia-smi topo -m` and `nvidia-smi topo -p2p r`: GPUs under different CPU sockets (SYS) "
+		    "or behind a PCIe switch with ACS on cannot reach each other directly. On bare metal disable ACS "
+		    "(BIOS, or setpci on the switch ports) and boot with iommu=pt (or the IOMMU off); in a VM pass the "
+		    "GPUs through with P2P enabled, or place the job on GPUs of one socket. Until then NCCL falls back "
+		    "to shared host memory (slower) and CUDA peer copies go through the host.");
+}
+
 void gw__doctor_rules_dist(gw__doctor *d)
 {
 	rule_transport_disabled(d);
@@ -279,4 +367,5 @@ void gw__doctor_rules_dist(gw__doctor *d)
 				rule_nccl_shadowed(d, &d->p->envs[e], &d->p->envs[e].fw[i]);
 	rules_horovod(d);
 	rule_gpu_nic_numa(d);
+	rule_peer_access(d);
 }

@@ -32,7 +32,7 @@ clocks-throttled ecc-errors remapped-rows-pending xid-errors amdgpu-not-loaded r
 rocm-gfx-unsupported container-without-gpu nvml-init-failed multiple-framework-packages
 no-usable-gpu gpu-bound-to-other-driver framework-cuda-wheels-missing
 nccl-transport-disabled nccl-socket-ifname-unknown system-nccl-shadows-framework
-horovod-framework-not-built horovod-without-nccl gpu-nic-numa-mismatch"
+horovod-framework-not-built horovod-without-nccl gpu-nic-numa-mismatch gpu-peer-access-unavailable"
 scenarios_section=$(sed -n '/^## Scenarios/,/^## [^S]/p' "$TOP/docs/doctor.md")
 for id in $DESIGN_IDS; do
 	checks=$((checks + 1))

@@ -414,4 +414,36 @@ for x in d["devices"]:
     assert x["multiprocessor_count"] == 304, "MI300X has 304 CUs: %r" % x["multiprocessor_count"]
 '
 
+# Topology and peer access (nvidia-smi topo -m / -p2p): the matrices of the
+# selected GPUs, nothing with one GPU or where the driver cannot tell.
+run_on h100-8x info -i 0,1,4
+assert_contains "$out" "GPU0    X       NODE    SYS" "h100-8x: topology row of GPU 0 (NODE within a socket, SYS across)"
+assert_contains "$out" "Peer-to-peer read (nvidia-smi topo -p2p r)" "h100-8x: P2P read matrix"
+assert_not_contains "$out" "Peer-to-peer over PCIe" "no PCIe P2P matrix title exists"
+run_on h100-8x info -i 0
+assert_not_contains "$out" "Topology (nvidia-smi" "one GPU: no topology matrix"
+run_on lost-gpu info
+assert_not_contains "$out" "Topology (nvidia-smi" "lost-gpu: no topology data, no matrix"
+mkdir -p "$TMPD/p2p-error"
+cp -r "$MACHINES/h100-8x/." "$TMPD/p2p-error/"
+"$PY" - "$TMPD/p2p-error/machine.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+d = m["nvml"]["devices"]
+d[0]["p2p"]["read"][1] = "CHIPSET_NOT_SUPPORTED"
+d[0].setdefault("errors", {})["nvmlDeviceGetTopologyCommonAncestor"] = "UNKNOWN"
+json.dump(m, open(sys.argv[1], "w"))
+PY
+run_with "$TMPD/p2p-error" info -i 0,1 --json
+assert_json "p2p-error: peers from the fake, an NVML error is null" '
+p = {(e["from"], e["to"]): e for e in d["peers"]}
+assert set(p) == {(0, 1), (1, 0)}, sorted(p)
+assert p[(0, 1)]["p2p"]["read"] == "chipset_not_supported", p[(0, 1)]
+assert p[(0, 1)]["p2p"]["write"] == "ok" and p[(0, 1)]["p2p"]["pci"] is None, p[(0, 1)]
+assert p[(0, 1)]["topology"] is None and p[(1, 0)]["topology"] == "NODE", p
+'
+run_with "$TMPD/p2p-error" info -i 0,1
+assert_contains "$out" "GPU0    X       CNS" "p2p-error: CNS in the read matrix"
+assert_contains "$out" "GPU0    X       ERR" "p2p-error: ERR where the topology call failed"
+
 finish

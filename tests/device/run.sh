@@ -61,6 +61,10 @@ nvidia-smi -q >"$dest/nvidia-smi-q.txt" 2>&1
 nvidia-smi >"$dest/nvidia-smi.txt" 2>&1
 build/gpuwise list >"$dest/gpuwise-list.txt" 2>&1
 build/gpuwise info >"$dest/gpuwise-info.txt" 2>&1
+# The real topology and P2P matrices, next to gpuwise info's (shown with 2+ GPUs)
+# and info --json "peers": what a fake machine's "topology"/"p2p" lists model.
+{ nvidia-smi topo -m; for c in r w n a p; do echo; echo "== nvidia-smi topo -p2p $c"; nvidia-smi topo -p2p "$c"; done; } \
+	>"$dest/nvidia-smi-topo.txt" 2>&1
 { uname -a; cat /proc/driver/nvidia/version 2>/dev/null; ls -l /dev/nvidia* 2>/dev/null; } >"$dest/system.txt"
 
 # Which NVML symbols this driver exports (nvml.md §6: what the fake must offer).

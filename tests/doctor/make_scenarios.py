@@ -973,6 +973,30 @@ sc("near-gpu-nic-numa", "h100-8x", "GPUs on nodes 0 and 1, a 400 Gb/s NIC on eac
    near=["gpu-nic-numa-mismatch"])
 
 
+def peers(cross, same="OK", nvlink="NOT_SUPPORTED"):
+    """h100-8x as a PCIe box: no NVLink between any pair (nvlink as
+    given), peer read and write `same` between GPUs of one socket (0-3,
+    4-7) and `cross` between the sockets."""
+    def f(m, r):
+        for i, d in enumerate(m["nvml"]["devices"]):
+            rw = [None if j == i else (same if (i < 4) == (j < 4) else cross) for j in range(8)]
+            d["p2p"] = {"read": rw, "write": rw, "nvlink": [None if j == i else nvlink for j in range(8)],
+                        "atomics": [None if j == i else "NOT_SUPPORTED" for j in range(8)]}
+    return f
+
+
+sc("gpu-peer-access-unavailable", "h100-8x", "8 PCIe GPUs on two sockets, no NVLink: NVML refuses peer read and "
+   "write across the sockets (chipset not supported, SYS); within a socket they are fine",
+   F_NV + ["gpu-peer-access-unavailable", "gpu-memory-held-by-other-processes"], [],
+   peers("CHIPSET_NOT_SUPPORTED"))
+sc("near-peer-access-pcie", "h100-8x", "8 PCIe GPUs, no NVLink and no atomics, but peer read and write OK for "
+   "every pair (across the sockets too)",
+   F_NV + ["gpu-memory-held-by-other-processes"], [], peers("OK"), near=["gpu-peer-access-unavailable"])
+sc("near-peer-access-unknown", "h100-8x", "8 PCIe GPUs whose driver answers UNKNOWN for peer access across the "
+   "sockets: not judged",
+   F_NV + ["gpu-memory-held-by-other-processes"], [], peers("UNKNOWN"), near=["gpu-peer-access-unavailable"])
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: make_scenarios.py OUT")

@@ -155,6 +155,33 @@ def read_pynvml():
 			for p in ps:
 				procs.append({"pid": p.pid, "type": kind, "used_memory": p.usedGpuMemory})
 		d["processes"] = procs
+	try:
+		out["peers"] = read_pynvml_peers(N, q, count)
+	except Exception as e:  # keep the rest of pynvml's reading
+		out["peers"] = {"exception": "%s: %s" % (type(e).__name__, e)}
+	return out
+
+
+def read_pynvml_peers(N, q, count):
+	"""Topology level and P2P status (read, write, nvlink, atomics, pci)
+	of every ordered pair of NVML devices: {"a,b": {...}}."""
+	handles = {}
+	for i in range(count):
+		h = q(N.nvmlDeviceGetHandleByIndex, i)
+		if not isinstance(h, dict):
+			handles[i] = h
+	# nvml.h's nvmlGpuP2PCapsIndex_t values; pynvml's NVML_P2P_CAPS_INDEX_READ
+	# is the tuple (0,) (a stray comma in pynvml.py), so the numbers are written here.
+	caps = [("read", 0), ("write", 1), ("nvlink", 2), ("atomics", 3), ("pci", 4)]
+	out = {}
+	for a, ha in handles.items():
+		for b, hb in handles.items():
+			if a == b:
+				continue
+			e = {"topology": q(N.nvmlDeviceGetTopologyCommonAncestor, ha, hb)}
+			for name, cap in caps:
+				e[name] = q(N.nvmlDeviceGetP2PStatus, ha, hb, cap)
+			out["%d,%d" % (a, b)] = e
 	return out
 
 

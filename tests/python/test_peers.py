@@ -176,6 +176,68 @@ def test_pynvml_agrees_with_gpuwise(machine):
 		diff.check()
 
 
+# ---------------------------------------------------------------- topology and peer access
+
+TOPOLOGY = {0: "INTERNAL", 10: "PIX", 20: "PXB", 30: "PHB", 40: "NODE", 50: "SYS"}
+P2P = ["ok", "chipset_not_supported", "gpu_not_supported", "ioh_topology_not_supported",
+       "disabled_by_regkey", "not_supported", "unknown"]
+P2P_CAPS = ["read", "write", "nvlink", "atomics", "pci"]
+MACHINE_TOPOLOGY = {"INTERNAL": 0, "SINGLE": 10, "MULTIPLE": 20, "HOSTBRIDGE": 30, "NODE": 40, "SYSTEM": 50,
+		    "CPU": 40, "PIX": 10, "PXB": 20, "PHB": 30, "SYS": 50}
+
+
+def machine_pair(dev, key, b):
+	"""What machine.json says the fake answers for (dev, peer b): a number or None."""
+	lst = dev.get("topology") if key == "topology" else (dev.get("p2p") or {}).get(key)
+	if not isinstance(lst, list) or b >= len(lst) or lst[b] is None:
+		return None
+	v = lst[b]
+	if isinstance(v, int):
+		return v
+	v = v.replace("NVML_TOPOLOGY_", "").replace("NVML_P2P_STATUS_", "")
+	if key == "topology":
+		return MACHINE_TOPOLOGY[v]
+	return [x.upper() for x in P2P].index(v.replace("SUPPORED", "SUPPORTED"))
+
+
+@pytest.mark.parametrize("machine", NVML_MACHINES)
+def test_pynvml_peers_agree_with_gpuwise_and_machine(machine):
+	"""nvmlDeviceGetTopologyCommonAncestor / nvmlDeviceGetP2PStatus through
+	pynvml (the real ABI: ctypes enums) agree with machine.json, and
+	gpuwise info --json "peers" says the same for every ordered pair."""
+	require_fake()
+	if not have("pynvml"):
+		pytest.skip("pynvml (nvidia-ml-py) not installed")
+	dump = peer_dump(machine)
+	p = dump["pynvml"]
+	assert p.get("init") == "SUCCESS"
+	gw = dump["gpuwise"].get("json") or {}
+	devs = load_machine(machine)["nvml"]["devices"]
+	idx = {d["index"]: d.get("nvml_index") for d in gw.get("devices", [])}
+	gw_pairs = {(idx.get(e["from"]), idx.get(e["to"])): e for e in gw.get("peers", [])}
+	diff = Diff(machine)
+	for key, e in p.get("peers", {}).items():
+		a, b = map(int, key.split(","))
+		if ((devs[a].get("errors") or {}).get("*")) or ((devs[b].get("errors") or {}).get("*")):
+			continue  # a lost GPU: nothing to compare
+		g = gw_pairs.get((a, b))
+		if len(devs) > 1:
+			diff.eq("gpuwise has the pair %d→%d" % (a, b), g is not None, True)
+		for k in ["topology"] + P2P_CAPS:
+			want = machine_pair(devs[a], k, b)
+			got = e[k]
+			diff.eq("%d→%d %s pynvml vs machine.json" % (a, b, k), None if err(got) else got, want)
+			if want is None:
+				diff.eq("%d→%d %s pynvml error" % (a, b, k), got.get("error") if err(got) else got,
+					"NotSupported")
+			if g is None:
+				continue
+			gv = g["topology"] if k == "topology" else g["p2p"][k]
+			ref = None if want is None else (TOPOLOGY[want] if k == "topology" else P2P[want])
+			diff.eq("%d→%d %s gpuwise" % (a, b, k), gv, ref)
+	diff.check()
+
+
 # ---------------------------------------------------------------- gpustat
 
 
