@@ -169,7 +169,7 @@ static const char *const required_symbols[] = {
 	"nvmlDeviceGetRetiredPagesPendingStatus", "nvmlDeviceGetRemappedRows", "nvmlDeviceGetComputeMode",
 	"nvmlDeviceGetPersistenceMode", "nvmlDeviceGetDisplayMode", "nvmlDeviceGetDisplayActive",
 	"nvmlDeviceGetFieldValues", "nvmlDeviceGetDriverModel", "nvmlDeviceGetDriverModel_v2",
-	"nvmlDeviceGetRunningProcessDetailList",
+	"nvmlDeviceGetRunningProcessDetailList", "nvmlDeviceGetTopologyCommonAncestor", "nvmlDeviceGetP2PStatus",
 };
 
 static void nvml_symbols(void)
@@ -713,6 +713,75 @@ static void bad_json(void)
 		    "fake_bad_json.json:1:36: expected a value, found '}'");
 }
 
+typedef int (*fn_topo)(dev_t_, dev_t_, int *);
+typedef int (*fn_p2p)(dev_t_, dev_t_, int, int *);
+
+/* nvmlDeviceGetTopologyCommonAncestor and nvmlDeviceGetP2PStatus: per peer
+ * NVML index, names and numbers, null = NOT_SUPPORTED, MIG handles
+ * NOT_SUPPORTED, bad arguments INVALID_ARGUMENT, "errors" of the first
+ * device. */
+static void nvml_peers(void)
+{
+	fn_v init;
+	fn_idx by_index;
+	fn_d_idx mig_by_index;
+	fn_topo topo;
+	fn_p2p p2p;
+	dev_t_ a = NULL, b = NULL, c = NULL, m = NULL;
+	int v = -1;
+
+	use_machine("fake_peers.json");
+	lib = open_lib("libnvidia-ml.so.1");
+	if (!lib)
+		exit(1);
+	LOAD(init, "nvmlInit_v2");
+	LOAD(by_index, "nvmlDeviceGetHandleByIndex_v2");
+	LOAD(mig_by_index, "nvmlDeviceGetMigDeviceHandleByIndex");
+	LOAD(topo, "nvmlDeviceGetTopologyCommonAncestor");
+	LOAD(p2p, "nvmlDeviceGetP2PStatus");
+	CHECK(topo && p2p);
+	CHECK_INT(topo(NULL, NULL, &v), 1);          /* before init: UNINITIALIZED */
+	CHECK_INT(init(), 0);
+	CHECK_INT(by_index(0, &a), 0);
+	CHECK_INT(by_index(1, &b), 0);
+	CHECK_INT(by_index(2, &c), 0);
+	CHECK_INT(mig_by_index(a, 0, &m), 0);
+	CHECK_INT(topo(a, b, &v), 0);
+	CHECK_INT(v, 50);
+	CHECK_INT(topo(a, c, &v), 0);
+	CHECK_INT(v, 10);
+	CHECK_INT(topo(b, a, &v), 0);
+	CHECK_INT(v, 50);
+	CHECK_INT(topo(b, c, &v), 0);
+	CHECK_INT(v, 40);
+	CHECK_INT(topo(a, a, &v), 3);                /* its own entry is null */
+	CHECK_INT(topo(c, a, &v), 3);                /* no "topology" at all */
+	CHECK_INT(topo(a, m, &v), 3);                /* MIG handle */
+	CHECK_INT(topo(a, b, NULL), 2);
+	CHECK_INT(topo(a, (dev_t_)&v, &v), 2);       /* not a handle */
+	CHECK_INT(p2p(a, b, 0, &v), 0);
+	CHECK_INT(v, 1);
+	CHECK_INT(p2p(a, b, 1, &v), 0);
+	CHECK_INT(v, 1);
+	CHECK_INT(p2p(a, c, 0, &v), 0);
+	CHECK_INT(v, 0);
+	CHECK_INT(p2p(a, c, 1, &v), 0);
+	CHECK_INT(v, 0);
+	CHECK_INT(p2p(a, b, 2, &v), 0);
+	CHECK_INT(v, 5);
+	CHECK_INT(p2p(a, c, 2, &v), 3);              /* list shorter than the peer index */
+	CHECK_INT(p2p(a, c, 3, &v), 3);              /* no "atomics" */
+	CHECK_INT(p2p(a, c, 5, &v), 2);              /* NVML_P2P_CAPS_INDEX_UNKNOWN */
+	CHECK_INT(p2p(a, c, -1, &v), 2);
+	CHECK_INT(p2p(b, a, 0, &v), 15);             /* "errors" of the first device */
+	CHECK_INT(p2p(a, b, 0, NULL), 2);
+}
+
+static void bad_p2p(void)
+{
+	bad_machine("fake_bad_p2p.json", "libnvidia-ml.so.1", "nvmlInit_v2", 999, "p2p.read: unknown name \"MAYBE\"");
+}
+
 static void bad_number(void)
 {
 	bad_machine("fake_bad_number.json", "libnvidia-ml.so.1", "nvmlInit", 999,
@@ -1011,6 +1080,8 @@ int main(void)
 	scenario("bad type", bad_type);
 	scenario("bad json", bad_json);
 	scenario("bad number", bad_number);
+	scenario("peers", nvml_peers);
+	scenario("bad p2p", bad_p2p);
 	scenario("unset", bad_unset);
 	scenario("cuda basics", cuda_basics);
 	scenario("cuda MIG uuid", cuda_mig_uuid);
