@@ -519,21 +519,23 @@ static const char *topo_short(const gw_u64 *f)
 static void matrix_row(const char *const *cells, int n)
 {
 	for (int k = 0; k < n; k++)
-		printf(k + 1 < n ? "%-8s" : "%s\n", cells[k]);
+		printf(k + 1 < n ? (k ? "%-6s" : "%-8s") : "%s\n", cells[k]);
 }
 
-static void human_matrix(const gw_context *ctx, const struct target *t, const struct peers *pr, int cap,
+/* One matrix: cap < 0 is the topology, else that P2P capability. Printed
+ * only when some cell of it was read; true when it was. */
+static bool human_matrix(const gw_context *ctx, const struct target *t, const struct peers *pr, int cap,
 			 const char *title)
 {
 	const char *cells[257];
-	char names[257][16];
+	char names[256][16];
 	bool any = false;
 	int n = pr->n < 256 ? pr->n : 256;
 
 	for (int k = 0; k < pr->n * pr->n; k++)
 		any |= pr->ok[k] && GW_VALID(cap < 0 ? pr->p[k].topology : pr->p[k].p2p[cap]);
 	if (!any)
-		return;
+		return false;
 	printf("\n%s\n", title);
 	cells[0] = "";
 	for (int b = 0; b < n; b++) {
@@ -551,20 +553,29 @@ static void human_matrix(const gw_context *ctx, const struct target *t, const st
 		}
 		matrix_row(cells, n + 1);
 	}
+	return true;
 }
 
+/* Matrices like nvidia-smi topo -m and -p2p r/w/n, each legend line short
+ * enough for an 80-column terminal in every language. */
 static void human_peers(const gw_context *ctx, const struct target *t, const struct peers *pr)
 {
+	bool p2p = false;
+
 	if (!pr->any)
 		return;
-	human_matrix(ctx, t, pr, -1, _("Topology (nvidia-smi topo -m): X = self, SYS = across CPU sockets, "
-				       "NODE = one NUMA node, PHB = one PCIe host bridge, PXB = several PCIe "
-				       "switches, PIX = one PCIe switch"));
-	human_matrix(ctx, t, pr, GW_P2P_READ, _("Peer-to-peer read (nvidia-smi topo -p2p r): OK, CNS = chipset "
-				       "not supported, GNS = GPU not supported, TNS = topology not supported, DBR = "
-				       "disabled by registry key, NS = not supported, U = unknown"));
-	human_matrix(ctx, t, pr, GW_P2P_WRITE, _("Peer-to-peer write (nvidia-smi topo -p2p w)"));
-	human_matrix(ctx, t, pr, GW_P2P_NVLINK, _("Peer-to-peer over NVLink (nvidia-smi topo -p2p n)"));
+	if (human_matrix(ctx, t, pr, -1, _("Topology (nvidia-smi topo -m)"))) {
+		printf("%s\n", _("X = self, PIX = one PCIe switch, PXB = several PCIe switches,"));
+		printf("%s\n", _("PHB = a PCIe host bridge, NODE = one NUMA node, SYS = across CPU sockets"));
+	}
+	p2p |= human_matrix(ctx, t, pr, GW_P2P_READ, _("Peer-to-peer read (nvidia-smi topo -p2p r)"));
+	p2p |= human_matrix(ctx, t, pr, GW_P2P_WRITE, _("Peer-to-peer write (nvidia-smi topo -p2p w)"));
+	p2p |= human_matrix(ctx, t, pr, GW_P2P_NVLINK, _("Peer-to-peer over NVLink (nvidia-smi topo -p2p n)"));
+	if (p2p) {
+		printf("%s\n", _("OK = supported, CNS = chipset not supported, GNS = GPU not supported,"));
+		printf("%s\n", _("TNS = topology not supported, DBR = disabled by registry key,"));
+		printf("%s\n", _("NS = not supported, U = unknown, ERR = the call failed"));
+	}
 }
 
 static void json_u64_name(gw_json *j, const char *key, const gw_u64 *f, const char *name)

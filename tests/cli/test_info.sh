@@ -417,7 +417,7 @@ for x in d["devices"]:
 # Topology and peer access (nvidia-smi topo -m / -p2p): the matrices of the
 # selected GPUs, nothing with one GPU or where the driver cannot tell.
 run_on h100-8x info -i 0,1,4
-assert_contains "$out" "GPU0    X       NODE    SYS" "h100-8x: topology row of GPU 0 (NODE within a socket, SYS across)"
+assert_contains "$out" "GPU0    X     NODE  SYS" "h100-8x: topology row of GPU 0 (NODE within a socket, SYS across)"
 assert_contains "$out" "Peer-to-peer read (nvidia-smi topo -p2p r)" "h100-8x: P2P read matrix"
 assert_not_contains "$out" "Peer-to-peer over PCIe" "no PCIe P2P matrix title exists"
 run_on h100-8x info -i 0
@@ -443,7 +443,7 @@ assert p[(0, 1)]["p2p"]["write"] == "ok" and p[(0, 1)]["p2p"]["pci"] is None, p[
 assert p[(0, 1)]["topology"] is None and p[(1, 0)]["topology"] == "NODE", p
 '
 run_with "$TMPD/p2p-error" info -i 0,1
-assert_contains "$out" "GPU0    X       CNS" "p2p-error: CNS in the read matrix"
-assert_contains "$out" "GPU0    X       ERR" "p2p-error: ERR where the topology call failed"
+assert_contains "$out" "GPU0    X     CNS" "p2p-error: CNS in the read matrix"
+assert_contains "$out" "GPU0    X     ERR" "p2p-error: ERR where the topology call failed"
 
 finish
