@@ -15,7 +15,9 @@ Round 1 (41 rows) held out a third as "held-out"; that set was scored once on
 after it) holds out its own half as "held-out-2", chosen by the rule before
 any round-2 prediction was looked at. By default only the tuned set is scored;
 --final adds both held-out sets (score "held-out-2" once, at the end, and
-report all three).
+report all three). Round 3 (FSDP accumulation, LoRA dropout, GQA terms)
+added no rows; it added the grad_accum column, filled by one rule for every
+row (the TSV header), which the benchmark passes as --grad-accum.
 
   bench/advise_accuracy.py                 # tuned set, one line a row
   bench/advise_accuracy.py --final         # both sets
