@@ -53,29 +53,29 @@ static void print_doc(const gw_finding_doc *d)
 
 	char *head = str_printf("%s%s%s: ", color ? "\033[1m" : "", d->id, color ? "\033[0m" : "");
 
-	print_hanging(stdout, output_width(stdout), head ? head : "", d->title);
+	print_hanging(stdout, output_width(stdout), head ? head : "", gw_translate(d->title));
 	free(head);
 	/* severity and layer are identifiers (the JSON's values): not translated */
 	printf(_("severity: %s   layer: %s   reported by: %s"), d->severity, d->layer,
 	       !strcmp(d->kind, "doctor") ? _("gpuwise doctor and explain") : "gpuwise explain");
 	fputs("\n\n", stdout);
-	print_wrapped_at("", "", d->explanation);
+	print_wrapped_at("", "", gw_translate(d->explanation));
 	putchar('\n');
-	print_wrapped_at("  ", _("Cause: "), d->cause);
-	print_wrapped_at("  ", _("Fix:   "), d->fix);
+	print_wrapped_at("  ", _("Cause: "), gw_translate(d->cause));
+	print_wrapped_at("  ", _("Fix:   "), gw_translate(d->fix));
 	print_wrapped_at("  ", _("Source: "), d->source);
 }
 
 static void json_doc_fields(gw_json *j, const gw_finding_doc *d)
 {
 	gw_json_key(j, "id"); gw_json_string(j, d->id);
-	gw_json_key(j, "title"); gw_json_string(j, d->title);
+	gw_json_key(j, "title"); gw_json_string(j, gw_translate(d->title));
 	gw_json_key(j, "severity"); gw_json_string(j, d->severity);
 	gw_json_key(j, "layer"); gw_json_string(j, d->layer);
 	gw_json_key(j, "kind"); gw_json_string(j, d->kind);
-	gw_json_key(j, "cause"); gw_json_string(j, d->cause);
-	gw_json_key(j, "fix"); gw_json_string(j, d->fix);
-	gw_json_key(j, "explanation"); gw_json_string(j, d->explanation);
+	gw_json_key(j, "cause"); gw_json_string(j, gw_translate(d->cause));
+	gw_json_key(j, "fix"); gw_json_string(j, gw_translate(d->fix));
+	gw_json_key(j, "explanation"); gw_json_string(j, gw_translate(d->explanation));
 	gw_json_key(j, "source"); gw_json_string(j, d->source);
 }
 
@@ -117,7 +117,7 @@ static void list_row(const gw_finding_doc *d)
 {
 	char *first = str_printf("%-36s %-8s ", d->id, d->severity);
 
-	print_hanging(stdout, output_width(stdout), first ? first : "", d->title);
+	print_hanging(stdout, output_width(stdout), first ? first : "", gw_translate(d->title));
 	free(first);
 }
 
@@ -223,15 +223,15 @@ static void print_matches(const gw_explainer *ex)
 			snprintf(more, sizeof(more), _n(", %llu line", ", %llu lines", m->count),
 				 (unsigned long long)m->count);
 		char *head = str_printf("%s%s%s: ", color ? "\033[1;31m" : "", m->doc->id, color ? "\033[0m" : "");
-		char *title = str_printf(_("%s (line %llu%s)"), m->doc->title, (unsigned long long)m->line, more);
+		char *title = str_printf(_("%s (line %llu%s)"), gw_translate(m->doc->title), (unsigned long long)m->line, more);
 
-		print_hanging(stdout, output_width(stdout), head ? head : "", title ? title : m->doc->title);
+		print_hanging(stdout, output_width(stdout), head ? head : "", title ? title : gw_translate(m->doc->title));
 		free(head);
 		free(title);
 		/* The log's own line, wrapped under the quote mark. */
 		print_hanging(stdout, output_width(stdout), "  > ", m->excerpt);
-		print_wrapped_at("    ", _("Cause: "), m->doc->cause);
-		print_wrapped_at("    ", _("Fix:   "), m->doc->fix);
+		print_wrapped_at("    ", _("Cause: "), gw_translate(m->doc->cause));
+		print_wrapped_at("    ", _("Fix:   "), gw_translate(m->doc->fix));
 		printf("    %sgpuwise explain %s\n", _("More:  "), m->doc->id);
 		/* Both are "not enough GPU memory": who holds it decides the fix. */
 		if (!strcmp(m->doc->id, "cuda-out-of-memory") || !strcmp(m->doc->id, "kv-cache-no-memory"))
@@ -256,11 +256,11 @@ static int json_matches(const gw_explainer *ex)
 		const gw_explain_match *m = gw_explainer_match(ex, i);
 		gw_json_object_begin(j);
 		gw_json_key(j, "id"); gw_json_string(j, m->doc->id);
-		gw_json_key(j, "title"); gw_json_string(j, m->doc->title);
+		gw_json_key(j, "title"); gw_json_string(j, gw_translate(m->doc->title));
 		gw_json_key(j, "line"); gw_json_uint(j, m->line);
 		gw_json_key(j, "excerpt"); gw_json_string(j, m->excerpt);
-		gw_json_key(j, "cause"); gw_json_string(j, m->doc->cause);
-		gw_json_key(j, "fix"); gw_json_string(j, m->doc->fix);
+		gw_json_key(j, "cause"); gw_json_string(j, gw_translate(m->doc->cause));
+		gw_json_key(j, "fix"); gw_json_string(j, gw_translate(m->doc->fix));
 		gw_json_key(j, "count"); gw_json_uint(j, m->count);
 		gw_json_key(j, "framework"); gw_json_string(j, m->framework);
 		gw_json_key(j, "severity"); gw_json_string(j, m->doc->severity);

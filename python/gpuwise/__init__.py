@@ -868,6 +868,11 @@ _CLASS_FINDING = (
 )
 
 
+# A match's human texts, in the user's language (the CLI's `explain`
+# translates the same four); ids and identifier values stay as they are.
+_MATCH_TEXTS = ("title", "cause", "fix", "explanation")
+
+
 class Match:
     """A known GPU error found by explain(): id, title, cause, fix, explanation,
     source, and where it was seen (line, excerpt, framework)."""
@@ -877,13 +882,14 @@ class Match:
 
     def __init__(self, d):
         for k in self.__slots__:
-            setattr(self, k, d.get(k))
+            v = d.get(k)
+            setattr(self, k, _(v) if k in _MATCH_TEXTS and v else v)
 
     def to_dict(self):
         return {k: getattr(self, k) for k in self.__slots__}
 
     def __str__(self):
-        return "%s: %s\n  cause: %s\n  fix: %s" % (self.id, self.title, self.cause, self.fix)
+        return _("%s: %s\n  cause: %s\n  fix: %s") % (self.id, self.title, self.cause, self.fix)
 
     def __repr__(self):
         return "Match(id=%r, line=%r, excerpt=%r)" % (self.id, self.line, self.excerpt)
@@ -937,18 +943,18 @@ def _memory_holders():
     for d in devices():
         if d.health != "ok":
             continue
-        lines.append("  GPU %s%s %s: %s used of %s, %s free" % (
+        lines.append(_("  GPU %s%s %s: %s used of %s, %s free") % (
             d.index, "" if d.cuda_index is None else " (cuda:%d)" % d.cuda_index, d.name,
             _gib(d.memory_used), _gib(d.memory_total), _gib(d.memory_free)))
         try:
             procs = d.processes()
         except GPUWiseError as e:
-            lines.append("    processes unknown: %s" % e)
+            lines.append(_("    processes unknown: %s") % e)
             continue
         for p in sorted(procs, key=lambda p: -(p.used_memory or 0)):
             lines.append("    pid %d %s%s: %s%s" % (
                 p.pid, p.user or "?", " (%s)" % p.command if p.command else "", _gib(p.used_memory),
-                "  <- this process" if p.pid == _os.getpid() else ""))
+                _("  <- this process") if p.pid == _os.getpid() else ""))
     return lines
 
 
@@ -960,17 +966,17 @@ def explanation_text(exc):
     out = []
     for m in matches:
         out.append("gpuwise: %s [%s]" % (m.title, m.id))
-        out.append("  cause: %s" % m.cause)
-        out.append("  fix: %s" % m.fix)
+        out.append(_("  cause: %s") % m.cause)
+        out.append(_("  fix: %s") % m.fix)
         if m.id == "cuda-out-of-memory":
             try:
                 holders = _memory_holders()
             except Exception as e:  # never fail while reporting a failure
-                holders = ["  (could not read GPU memory: %s)" % e]
+                holders = [_("  (could not read GPU memory: %s)") % e]
             if holders:
-                out.append("  GPU memory now:")
+                out.append(_("  GPU memory now:"))
                 out += holders
-    out.append("  more: gpuwise explain <id>, gpuwise doctor")
+    out.append(_("  more: gpuwise explain <id>, gpuwise doctor"))
     return "\n".join(out)
 
 

@@ -59,3 +59,43 @@ def test_same_catalogue_as_the_cli():
     """The folder the Python texts are read from is the C library's."""
     out, _ = run_py("h100-8x", "out = gpuwise._gpuwise.locale_dir()", env={"GPUWISE_LOCALEDIR": LOCALEDIR})
     assert out == LOCALEDIR
+
+
+EXPLAIN = """
+ms = gpuwise.explain("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB")
+m = ms[0]
+text = gpuwise.explanation_text(RuntimeError("CUDA out of memory. Tried to allocate 2.00 GiB"))
+out = {"id": m.id, "severity": m.severity, "title": m.title, "cause": m.cause, "fix": m.fix,
+       "explanation": m.explanation, "str": str(m), "text": text, "dict": m.to_dict()}
+"""
+
+
+def run_explain(env):
+    base = {"GPUWISE_LOCALEDIR": LOCALEDIR, "LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": ""}
+    base.update(env)
+    out, _ = run_py("h100-8x", EXPLAIN, env=base)
+    return out
+
+
+def test_explain_matches_in_chinese():
+    """explain()'s matches carry the catalogue's title, cause, fix and
+    explanation in the user's language, as `gpuwise explain` prints them;
+    the id and severity stay identifiers."""
+    out = run_explain({"LANG": "zh_CN.UTF-8"})
+    assert out["id"] == "cuda-out-of-memory" and out["severity"] == "error", out
+    assert out["title"] == "GPU 显存不足", out
+    assert "混合精度" in out["fix"], out
+    assert "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True" in out["fix"], out
+    assert "每个框架报告这一错误的方式都不同" in out["explanation"], out
+    assert out["dict"]["title"] == "GPU 显存不足", out
+    assert out["str"].startswith("cuda-out-of-memory：GPU 显存不足\n  原因："), out
+    assert "gpuwise: GPU 显存不足 [cuda-out-of-memory]\n  原因：" in out["text"], out
+    assert "  修复：" in out["text"] and "  当前显存占用：" in out["text"], out
+    assert "  详见：gpuwise explain <id>" in out["text"], out
+
+
+def test_explain_matches_in_english_under_lc_all_c():
+    out = run_explain({"LC_ALL": "C", "LANGUAGE": "zh_CN", "LANG": "zh_CN.UTF-8"})
+    assert out["title"] == "The GPU ran out of memory", out
+    assert out["explanation"].startswith("Every framework reports this differently"), out
+    assert "\n  cause: " in out["text"] and "  GPU memory now:" in out["text"], out
