@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "accounting.h"
+#include "commands.h"
 
 #define DB_NAME "accounting.sqlite"
 
@@ -86,7 +87,7 @@ static int open_db(const char *dir, bool create, sqlite3 **db, char *err, size_t
 		flags |= SQLITE_OPEN_CREATE;
 	}
 	if (sqlite3_open_v2(path, db, flags, NULL) != SQLITE_OK) {
-		snprintf(err, errsz, "%s: %s", path, *db ? sqlite3_errmsg(*db) : "cannot open");
+		snprintf(err, errsz, "%s: %s", path, *db ? sqlite3_errmsg(*db) : _("cannot open"));
 		sqlite3_close(*db);
 		*db = NULL;
 		return -1;
@@ -158,7 +159,7 @@ int acct_record(const char *pool_dir, const struct acct_job *j, char *err, size_
 		return -1;
 	sqlite3_wal_hook(db, wal_frames, &frames);   /* replaces the automatic checkpoint */
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-		snprintf(err, errsz, "accounting log: %s", sqlite3_errmsg(db));
+		snprintf(err, errsz, _("accounting log: %s"), sqlite3_errmsg(db));
 		sqlite3_close(db);
 		return -1;
 	}
@@ -191,7 +192,7 @@ int acct_record(const char *pool_dir, const struct acct_job *j, char *err, size_
 	sqlite3_bind_text(st, i++, j->slurm_job, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st);
 	if (rc != SQLITE_DONE)
-		snprintf(err, errsz, "accounting log: %s", sqlite3_errmsg(db));
+		snprintf(err, errsz, _("accounting log: %s"), sqlite3_errmsg(db));
 	sqlite3_finalize(st);
 	if (rc == SQLITE_DONE)
 		wal_fold(db, frames);
@@ -287,7 +288,7 @@ int acct_summarize(const char *pool_dir, double since, struct acct_summary *out,
 	if ((rc = open_db(pool_dir, false, &db, err, errsz)) != 0)
 		return rc;
 	if (summarize_users(db, since, out) < 0 || leased_uuids(db, since, out) < 0) {
-		snprintf(err, errsz, "accounting log: %s", sqlite3_errmsg(db));
+		snprintf(err, errsz, _("accounting log: %s"), sqlite3_errmsg(db));
 		sqlite3_close(db);
 		acct_summary_free(out);
 		return -1;
@@ -307,7 +308,7 @@ int acct_record(const char *pool_dir, const struct acct_job *j, char *err, size_
 {
 	(void)pool_dir;
 	(void)j;
-	snprintf(err, errsz, "gpuwise was built without SQLite (libsqlite3-dev): no accounting log");
+	snprintf(err, errsz, "%s", _("gpuwise was built without SQLite (libsqlite3-dev): no accounting log"));
 	return -1;
 }
 
@@ -316,7 +317,7 @@ int acct_summarize(const char *pool_dir, double since, struct acct_summary *out,
 	(void)pool_dir;
 	(void)since;
 	memset(out, 0, sizeof(*out));
-	snprintf(err, errsz, "gpuwise was built without SQLite (libsqlite3-dev): no accounting log to report on");
+	snprintf(err, errsz, "%s", _("gpuwise was built without SQLite (libsqlite3-dev): no accounting log to report on"));
 	return -1;
 }
 

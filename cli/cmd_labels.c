@@ -17,9 +17,9 @@ struct labels_opts {
 
 static const struct option labels_options[] = {
 	OPT_BOOL(0, "nfd", struct labels_opts, nfd,
-		 "write Node Feature Discovery's local feature file (its features.d folder): the same "
-		 "name=value lines after a header and an expiry directive"),
-	OPT_BOOL(0, "json", struct labels_opts, json, "print {\"gpuwise_version\", \"labels\": {name: value}}"),
+		 N_("write Node Feature Discovery's local feature file (its features.d folder): the same "
+		    "name=value lines after a header and an expiry directive")),
+	OPT_BOOL(0, "json", struct labels_opts, json, N_("print {\"gpuwise_version\", \"labels\": {name: value}}")),
 	OPT_END()
 };
 
@@ -174,7 +174,7 @@ static int cmd_labels(int argc, char **argv)
 	if (o.json)
 		return print_json_doc(l, n) < 0 ? EXIT_FAIL : n ? EXIT_OK : EXIT_FAIL;
 	if (!n) {
-		error_msg("no NVIDIA GPU that can be read: no labels");
+		error_msg(_("no NVIDIA GPU that can be read: no labels"));
 		return EXIT_FAIL;
 	}
 	if (o.nfd) {
@@ -185,7 +185,8 @@ static int cmd_labels(int argc, char **argv)
 		char when[32];
 
 		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tm));
-		printf("# Node Feature Discovery local features (gpuwise labels --nfd)\n");
+		/* a comment for people; the directive below is NFD's */
+		printf("%s\n", _("# Node Feature Discovery local features (gpuwise labels --nfd)"));
 		printf("# +expiry-time=%s\n", when);
 	}
 	for (int i = 0; i < n; i++)
@@ -199,13 +200,13 @@ const struct cmd cmd_labels_def = {
 	.summary = N_("node labels for Kubernetes with GPU Feature Discovery's names, or an NFD feature file"),
 	.options = labels_options,
 	.description =
-		"Print this node's GPUs as Kubernetes node labels, one name=value per line, with the names NVIDIA's "
+		N_("Print this node's GPUs as Kubernetes node labels, one name=value per line, with the names NVIDIA's "
 		"GPU Feature Discovery uses (MIG strategy none): nvidia.com/cuda.driver.major, .minor and .rev (the "
 		"driver version), nvidia.com/cuda.runtime.major and .minor (the highest CUDA the driver supports), "
 		"nvidia.com/gpu.compute.major and .minor, nvidia.com/gpu.count, nvidia.com/gpu.present, nvidia.com/gpu.family (the "
 		"architecture in lower case), nvidia.com/gpu.memory (MiB), nvidia.com/gpu.product (the name, spaces "
 		"as dashes) and nvidia.com/mig.capable, from the first NVIDIA GPU and the count of them all. Values "
 		"follow Kubernetes' label syntax. --nfd writes Node Feature Discovery's local feature file (header "
-		"and an expiry an hour ahead), for the hook in deploy/kubernetes/.",
-	.exit_status = "Exit status: 0; 1 when there is no NVIDIA GPU to label; 2 on a usage error.",
+		"and an expiry an hour ahead), for the hook in deploy/kubernetes/."),
+	.exit_status = N_("Exit status: 0; 1 when there is no NVIDIA GPU to label; 2 on a usage error."),
 };

@@ -18,10 +18,10 @@ struct ps_opts {
 
 static const struct option ps_options[] = {
 	OPT_BOOL(0, "json", struct ps_opts, json,
-		 "print {\"gpuwise_version\", \"pool_dir\", \"jobs\": [{\"job\", \"state\", \"name\", \"command\", "
+		 N_("print {\"gpuwise_version\", \"pool_dir\", \"jobs\": [{\"job\", \"state\", \"name\", \"command\", "
 		 "\"user\", \"uid\", \"pid\", \"job_pid\", \"gpus_requested\", \"queued\", \"since\", \"seconds\", "
 		 "\"gpus\": [{\"uuid\", \"index\", \"mig\", \"utilization_percent\", \"memory_used_bytes\"}], "
-		 "\"utilization_percent\", \"memory_used_bytes\", \"idle\"}]}"),
+		 "\"utilization_percent\", \"memory_used_bytes\", \"idle\"}]}")),
 	OPT_END()
 };
 
@@ -132,19 +132,43 @@ static void gpus_cell(char *buf, size_t n, const struct job_view *v)
 	}
 }
 
+/* The columns: a title wider than the values' width (a Chinese title)
+ * widens its column, in display cells, since a Chinese character is two
+ * cells but three bytes. */
+static const struct { const char *title; int width; bool right; } ps_col[] = {
+	{ N_("JOB"), 5, false }, { N_("STATE"), 8, false }, { N_("USER"), 10, false },
+	{ N_("PID"), 8, false }, { N_("GPUS"), 10, false }, { N_("SINCE"), 7, false },
+	{ N_("UTIL"), 5, true }, { N_("MEMORY"), 10, true }, { N_("IDLE"), 4, false },
+};
+#define PS_COLS (sizeof(ps_col) / sizeof(ps_col[0]))
+
+static void print_header(int *w)
+{
+	char cell[64];
+
+	for (size_t i = 0; i < PS_COLS; i++) {
+		const char *t = _(ps_col[i].title);
+		int cells = text_columns(t, strlen(t));
+
+		w[i] = cells > ps_col[i].width ? cells : ps_col[i].width;
+		printf("%s ", pad_cells(cell, sizeof(cell), t, w[i], ps_col[i].right));
+	}
+	printf("%s\n", _("NAME: COMMAND"));
+}
+
 static void print_human(const gw_pool_job *jobs, const struct job_view *views, size_t n)
 {
 	double now = clock_seconds(CLOCK_REALTIME);
+	int w[PS_COLS];
 
 	if (!n) {
 		printf("%s\n", _("no jobs: every GPU of the pool is free"));
 		return;
 	}
-	printf("%-5s %-8s %-10s %-8s %-10s %-7s %5s %10s %-4s %s\n", "JOB", "STATE", "USER", "PID", "GPUS", "SINCE",
-	       "UTIL", "MEMORY", "IDLE", "NAME: COMMAND");
+	print_header(w);
 	for (size_t i = 0; i < n; i++) {
 		const struct job_view *v = &views[i];
-		char gpus[256], since[32], util[16] = "-", mem[32] = "-";
+		char gpus[256], since[32], util[16] = "-", mem[32] = "-", idle[32];
 
 		gpus_cell(gpus, sizeof(gpus), v);
 		duration(since, sizeof(since), now - jobs[i].since);
@@ -152,10 +176,12 @@ static void print_human(const gw_pool_job *jobs, const struct job_view *views, s
 			snprintf(util, sizeof(util), "%.0f%%", v->util);
 		if (v->have_mem)
 			fmt_bytes(mem, sizeof(mem), v->mem);
-		printf("%-5llu %-8s %-10s %-8d %-10s %-7s %5s %10s %-4s %s: %s\n", (unsigned long long)jobs[i].id,
-		       jobs[i].state == GW_POOL_RUNNING ? "running" : "waiting", jobs[i].user, jobs[i].pid, gpus, since,
-		       util, mem, jobs[i].state != GW_POOL_RUNNING ? "-" : v->idle ? "yes" : "no", jobs[i].name,
-		       jobs[i].command);
+		/* the state is an identifier (as in --json); "yes"/"no" are words */
+		pad_cells(idle, sizeof(idle), jobs[i].state != GW_POOL_RUNNING ? "-" : v->idle ? _("yes") : _("no"),
+			  w[8], false);
+		printf("%-*llu %-*s %-*s %-*d %-*s %-*s %*s %*s %s %s: %s\n", w[0], (unsigned long long)jobs[i].id,
+		       w[1], jobs[i].state == GW_POOL_RUNNING ? "running" : "waiting", w[2], jobs[i].user, w[3],
+		       jobs[i].pid, w[4], gpus, w[5], since, w[6], util, w[7], mem, idle, jobs[i].name, jobs[i].command);
 	}
 }
 
@@ -241,7 +267,7 @@ static int print_json_doc(const gw_pool *pool, const gw_pool_job *jobs, const st
 	int rc;
 
 	if (!j) {
-		error_msg("out of memory");
+		error_msg(_("out of memory"));
 		return -1;
 	}
 	json_document_begin(j);
@@ -279,7 +305,7 @@ static int cmd_ps(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	if (!(views = calloc(n ? n : 1, sizeof(*views)))) {
-		error_msg("out of memory");
+		error_msg(_("out of memory"));
 		rc = -1;
 	} else {
 		for (size_t i = 0; i < n; i++)
@@ -304,13 +330,13 @@ const struct cmd cmd_ps_def = {
 	.summary = N_("the GPU pool's jobs: who holds which GPUs, how busy they are, who waits"),
 	.options = ps_options,
 	.description =
-		"List the jobs of the GPU pool that 'gpuwise run' keeps (GPUWISE_POOL_DIR or /var/tmp/gpuwise), "
+		N_("List the jobs of the GPU pool that 'gpuwise run' keeps (GPUWISE_POOL_DIR or /var/tmp/gpuwise), "
 		"running and waiting, in queue order: job number (GPUWISE_LEASE), state, "
 		"user, the pid of the supervising 'gpuwise run', the leased GPUs as 'gpuwise list' numbers them "
 		"(G:M for a MIG device; a waiting job shows how many it asked for in parentheses), how long it has "
 		"run or waited, the GPUs' current utilisation (mean) and memory used (sum), whether they are idle "
 		"(every leased GPU under 5 % busy now), and the job's name and command. Jobs whose processes have "
-		"all ended are not shown.",
-	.exit_status = "Exit status: 0, also when the pool is empty; 1 when the pool folder cannot be read; 2 on a "
-		       "usage error.",
+		"all ended are not shown."),
+	.exit_status = N_("Exit status: 0, also when the pool is empty; 1 when the pool folder cannot be read; 2 "
+			  "on a usage error."),
 };

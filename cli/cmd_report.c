@@ -27,23 +27,23 @@ static const char *parse_since(void *field, const char *s)
 	errno = 0;
 	v = strtod(s, &end);
 	if (end == s || errno || !(v > 0) || v > 1e10)
-		return "needs a duration such as 90m, 24h, 7d or 4w";
+		return N_("needs a duration such as 90m, 24h, 7d or 4w");
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
 		if (!strcmp(end, units[i].unit)) {
 			*(double *)field = v * units[i].mult;
 			return NULL;
 		}
-	return "needs a duration such as 90m, 24h, 7d or 4w";
+	return N_("needs a duration such as 90m, 24h, 7d or 4w");
 }
 
 static const struct option report_options[] = {
 	OPT_CALLBACK(0, "since", struct report_opts, since, "DURATION",
-		     "only jobs that ended in this last stretch of time (90m, 24h, 7d, 4w; default: the whole log)",
+		     N_("only jobs that ended in this last stretch of time (90m, 24h, 7d, 4w; default: the whole log)"),
 		     parse_since),
 	OPT_BOOL(0, "json", struct report_opts, json,
-		 "print {\"gpuwise_version\", \"pool_dir\", \"since\", \"users\": [{\"user\", \"jobs\", "
+		 N_("print {\"gpuwise_version\", \"pool_dir\", \"since\", \"users\": [{\"user\", \"jobs\", "
 		 "\"gpu_seconds\", \"idle_gpu_seconds\", \"wait_seconds\", \"max_wait_seconds\", \"energy_j\"}], "
-		 "\"total\": {...}, \"unleased_gpus\": [{\"index\", \"mig\", \"uuid\"}]}"),
+		 "\"total\": {...}, \"unleased_gpus\": [{\"index\", \"mig\", \"uuid\"}]}")),
 	OPT_END()
 };
 
@@ -112,9 +112,10 @@ static const char *human_wait(char *buf, size_t n, double s)
 	return buf;
 }
 
-static void user_line(const struct acct_user *u)
+/* name: the user, or the total row's word; w: the column widths */
+static void user_line(const struct acct_user *u, const char *name, const int *w)
 {
-	char gh[32], ih[32], mean[32], max[32], pct[16] = "-";
+	char gh[32], ih[32], mean[32], max[32], pct[16] = "-", who[96];
 
 	human_hours(gh, sizeof(gh), u->gpu_hours);
 	human_hours(ih, sizeof(ih), u->idle_gpu_hours);
@@ -122,11 +123,38 @@ static void user_line(const struct acct_user *u)
 		snprintf(pct, sizeof(pct), "%.0f%%", 100.0 * u->idle_gpu_hours / u->gpu_hours);
 	human_wait(mean, sizeof(mean), u->jobs ? u->wait_hours * 3600 / u->jobs : 0);
 	human_wait(max, sizeof(max), u->max_wait_s);
-	printf("%-16s %5u %10s %10s %6s %10s %10s\n", u->user, u->jobs, gh, ih, pct, mean, max);
+	printf("%s %*u %*s %*s %*s %*s %*s\n", pad_cells(who, sizeof(who), name, w[0], false), w[1], u->jobs, w[2], gh,
+	       w[3], ih, w[4], pct, w[5], mean, w[6], max);
+}
+
+/* The columns: a title wider than the values' width (a Chinese title)
+ * widens its column, in display cells (a Chinese character is two cells
+ * but three bytes). */
+static const struct { const char *title; int width; bool right; } report_col[] = {
+	{ N_("USER"), 16, false }, { N_("JOBS"), 5, true }, { N_("GPU-HOURS"), 10, true },
+	{ N_("IDLE-HOURS"), 10, true }, { N_("IDLE"), 6, true }, { N_("WAIT-MEAN"), 10, true },
+	{ N_("WAIT-MAX"), 10, true },
+};
+#define REPORT_COLS (sizeof(report_col) / sizeof(report_col[0]))
+
+static void print_header(int *w)
+{
+	char cell[64];
+
+	for (size_t i = 0; i < REPORT_COLS; i++) {
+		const char *t = _(report_col[i].title);
+		int cells = text_columns(t, strlen(t));
+
+		w[i] = cells > report_col[i].width ? cells : report_col[i].width;
+		printf("%s%s", i ? " " : "", pad_cells(cell, sizeof(cell), t, w[i], report_col[i].right));
+	}
+	printf("\n");
 }
 
 static void print_human(const struct acct_summary *s, double since, const struct unleased *un, size_t nun)
 {
+	int w[REPORT_COLS];
+
 	if (since > 0) {
 		char when[64];
 		time_t t = (time_t)since;
@@ -138,12 +166,12 @@ static void print_human(const struct acct_summary *s, double since, const struct
 	} else {
 		printf("%s\n", _("GPU use of every job in the accounting log"));
 	}
-	printf("%-16s %5s %10s %10s %6s %10s %10s\n", "USER", "JOBS", "GPU-HOURS", "IDLE-HOURS", "IDLE", "WAIT-MEAN",
-	       "WAIT-MAX");
+	print_header(w);
 	for (size_t i = 0; i < s->nusers; i++)
-		user_line(&s->users[i]);
+		user_line(&s->users[i], s->users[i].user, w);
+	/* "total" in JSON is a key; here a word */
 	if (s->nusers != 1)
-		user_line(&s->total);
+		user_line(&s->total, _("total"), w);
 	if (!nun) {
 		printf("%s\n", _("Every GPU was leased at least once."));
 		return;
@@ -254,12 +282,12 @@ const struct cmd cmd_report_def = {
 	.summary = N_("GPU-hours per user, idle GPU-hours and queue waits from gpuwise run's log"),
 	.options = report_options,
 	.description =
-		"Sum up the accounting log that 'gpuwise run' writes when each job ends (accounting.sqlite in the "
+		N_("Sum up the accounting log that 'gpuwise run' writes when each job ends (accounting.sqlite in the "
 		"pool folder, GPUWISE_POOL_DIR or /var/tmp/gpuwise): per user the jobs, GPU-hours (GPUs leased "
 		"times hours), idle GPU-hours (leased while the GPU was under 5 % busy, from samples taken every "
 		"second while the job ran), the share of idle time, and the mean and longest wait in the queue; "
 		"then the GPUs of this machine that no job of the period leased. --json gives the same in seconds "
-		"and joules. An empty or missing log reports zero jobs.",
-	.exit_status = "Exit status: 0; 1 when the log cannot be read (or gpuwise was built without SQLite); 2 on a "
-		       "usage error.",
+		"and joules. An empty or missing log reports zero jobs."),
+	.exit_status = N_("Exit status: 0; 1 when the log cannot be read (or gpuwise was built without SQLite); 2 "
+			  "on a usage error."),
 };

@@ -19,12 +19,12 @@ struct slurm_opts {
 };
 
 static const struct option slurm_options[] = {
-	OPT_BOOL(0, "node", struct slurm_opts, node, "print only the slurm.conf fragment (NodeName=... Gres=...)"),
+	OPT_BOOL(0, "node", struct slurm_opts, node, N_("print only the slurm.conf fragment (NodeName=... Gres=...)")),
 	OPT_STRING(0, "node-name", struct slurm_opts, node_name, "NAME",
-		   "the NodeName to write (default: this machine's short host name)"),
+		   N_("the NodeName to write (default: this machine's short host name)")),
 	OPT_BOOL(0, "json", struct slurm_opts, json,
-		 "print {\"gpuwise_version\", \"node_name\", \"gres\": [{\"name\", \"type\", \"files\", \"index\", "
-		 "\"mig\", \"uuid\"}], \"node_line\", \"gres_conf\"}"),
+		 N_("print {\"gpuwise_version\", \"node_name\", \"gres\": [{\"name\", \"type\", \"files\", \"index\", "
+		    "\"mig\", \"uuid\"}], \"node_line\", \"gres_conf\"}")),
 	OPT_END()
 };
 
@@ -189,16 +189,21 @@ static void print_conf(const char *node, const struct gres *g, size_t n, const c
 {
 	char line[1024];
 
-	printf("# gres.conf for node %s (gpuwise slurm gres): %zu GPU%s\n", node, n, n == 1 ? "" : "s");
-	printf("# Types as Slurm's NVML autodetection names them; AutoDetect=off, so these lines are the truth.\n");
+	/* The comments are for people (in their language); the lines for
+	 * Slurm stay as Slurm reads them. */
+	printf(_n("# gres.conf for node %s (gpuwise slurm gres): %zu GPU\n",
+		  "# gres.conf for node %s (gpuwise slurm gres): %zu GPUs\n", n), node, n);
+	printf("%s\n", _("# Types as Slurm's NVML autodetection names them; AutoDetect=off, so these lines are the "
+			 "truth."));
 	if (skipped)
-		printf("# %d GPU%s left out: not an NVIDIA GPU that can be read.\n", skipped, skipped == 1 ? "" : "s");
+		printf(_n("# %d GPU left out: not an NVIDIA GPU that can be read.\n",
+			  "# %d GPUs left out: not an NVIDIA GPU that can be read.\n", skipped), skipped);
 	printf("AutoDetect=off\n");
 	for (size_t i = 0; i < n; i++) {
 		gres_line(line, sizeof(line), &g[i]);
 		printf("%s\n", line);
 	}
-	printf("\n# slurm.conf (GresTypes=gpu and the node's own line):\n");
+	printf("\n%s\n", _("# slurm.conf (GresTypes=gpu and the node's own line):"));
 	printf("# GresTypes=gpu\n");
 	printf("# NodeName=%s Gres=%s\n", node, field);
 }
@@ -228,7 +233,7 @@ static int cmd_slurm(int argc, char **argv)
 	node_name(node, sizeof(node), o.node_name);
 	gres_field(field, sizeof(field), g, n);
 	if (!n)
-		error_msg("no NVIDIA GPU to list for Slurm");
+		error_msg(_("no NVIDIA GPU to list for Slurm"));
 	else if (o.json)
 		rc = print_json_doc(node, g, n, field);
 	else if (o.node)

@@ -96,6 +96,14 @@ LANGUAGE=zh_CN COLUMNS=80 "$GW" explain cuda-out-of-memory >"$ZH/explain-id" 2>&
 LANGUAGE=zh_CN COLUMNS=80 "$GW" advise llama-2-7b --task lora --batch 4 --seq 1024 --gpu 'RTX 4090' >"$ZH/advise" 2>&1
 LANGUAGE=zh_CN COLUMNS=80 "$GW" advise llama-3-8b --task infer --seq 4096 --new-tokens 512 --batch 8 --hardware >"$ZH/advise-hw" 2>&1
 LANGUAGE=zh_CN COLUMNS=80 "$GW" advise llama-2-70b --batch 8 --seq 4096 --gpu 'RTX 4090' >"$ZH/advise-nofit" 2>&1
+# The pool's commands (an empty pool: report's table, ps's sentence) and
+# the hand-offs to Slurm and Kubernetes (their comments are for people).
+LANGUAGE=zh_CN COLUMNS=80 GPUWISE_POOL_DIR=$TMPD/pool "$TOP/scripts/with-machine" "$MACHINES/h100-8x" -- "$GW" ps >"$ZH/ps" 2>&1 </dev/null
+LANGUAGE=zh_CN COLUMNS=80 GPUWISE_POOL_DIR=$TMPD/pool "$TOP/scripts/with-machine" "$MACHINES/h100-8x" -- "$GW" report >"$ZH/report" 2>&1 </dev/null
+LANGUAGE=zh_CN COLUMNS=80 "$TOP/scripts/with-machine" "$MACHINES/h100-8x" -- "$GW" slurm gres --node-name gwnode >"$ZH/slurm" 2>&1 </dev/null
+LANGUAGE=zh_CN COLUMNS=80 "$TOP/scripts/with-machine" "$MACHINES/h100-8x" -- "$GW" labels --nfd >"$ZH/labels" 2>&1 </dev/null
+LANGUAGE=zh_CN "$TOP/scripts/with-machine" "$MACHINES/no-driver" -- "$GW" slurm gres >"$ZH/slurm-none.err" 2>&1 </dev/null
+LANGUAGE=zh_CN "$GW" report --since x >"$ZH/usage-report" 2>&1
 # Usage errors and their hint.
 LANGUAGE=zh_CN "$GW" list --bogus >"$ZH/usage-unknown" 2>&1
 LANGUAGE=zh_CN "$GW" doctor --timeout x >"$ZH/usage-callback" 2>&1
@@ -114,6 +122,16 @@ assert_contains "$(cat "$ZH/lost-gpu.doctor")" "硬件" "doctor's layer titles i
 assert_contains "$(cat "$ZH/h100-8x.info")" "驱动版本" "info's labels in Chinese"
 assert_contains "$(cat "$ZH/h100-8x.info")" "PCIe 链路" "info's metric sections in Chinese"
 assert_contains "$(cat "$ZH/advise")" "梯度" "advise's report in Chinese"
+assert_contains "$(cat "$ZH/ps")" "没有作业" "ps in Chinese"
+assert_contains "$(cat "$ZH/report")" "GPU 小时" "report's column titles in Chinese"
+assert_contains "$(cat "$ZH/report")" "无人租用过的 GPU" "report's sections in Chinese"
+assert_contains "$(cat "$ZH/slurm")" "# 节点 gwnode 的 gres.conf" "slurm gres: the comments in Chinese"
+assert_contains "$(cat "$ZH/slurm")" "AutoDetect=off" "slurm gres: the lines Slurm reads stay as they are"
+assert_contains "$(cat "$ZH/slurm")" "# NodeName=gwnode Gres=gpu:nvidia_h100_80gb_hbm3:8" "slurm gres: the commented slurm.conf line too"
+assert_contains "$(cat "$ZH/labels")" "# +expiry-time=" "labels --nfd: NFD's directive stays as it is"
+assert_contains "$(cat "$ZH/labels")" "# Node Feature Discovery 本地特性" "labels --nfd: the header comment in Chinese"
+assert_contains "$(cat "$ZH/slurm-none.err")" "没有可列给 Slurm 的 NVIDIA GPU" "slurm's error in Chinese"
+assert_contains "$(cat "$ZH/usage-report")" "需要一个时长，如 90m" "report --since's complaint in Chinese"
 # The verdict's "ready" in JSON does not depend on the words.
 LANGUAGE=zh_CN run_on h100-8x doctor --json
 assert_json "doctor --json in Chinese: summary.ready still true" 'assert d["summary"]["ready"] is True, d["summary"]'

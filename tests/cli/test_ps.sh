@@ -70,6 +70,24 @@ run ps
 assert_contains "$out" "idle-job: sleep 30" "human ps names the job and its command"
 assert_contains "$out" "4,6" "human ps shows the GPUs as list numbers them"
 assert_contains "$out" "(8)" "a waiting job shows how many GPUs it asked for"
+# In Chinese: the titles are translated and still stand over their
+# columns (widths in display cells, a Chinese character being two); the
+# state stays the identifier of --json.
+LANGUAGE=zh_CN run ps
+assert_contains "$out" "名称：命令" "ps in Chinese: the column titles"
+checks=$((checks + 1))
+msg=$(printf '%s\n' "$out" | python3 -c '
+import sys, unicodedata
+def cells(s):
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
+lines = sys.stdin.read().splitlines()
+head, rows = lines[0], [l for l in lines[1:] if "idle-job" in l]
+assert rows, lines
+row = rows[0]
+for title, value in (("名称：命令", "idle-job"), ("空闲", "是"), ("状态", "running")):
+    a, b = cells(head[:head.index(title)]), cells(row[:row.index(value)])
+    assert a == b, (title, a, value, b, head, row)
+' 2>&1) || fail "ps in Chinese: a title is not over its column: $msg"
 
 # The jobs end; ps forgets them at once, report remembers them.
 for n in idle busy; do kill -TERM "$(cat "$TMPD/$n.pid")"; done
@@ -102,6 +120,21 @@ EOF
 run report
 assert_contains "$out" "$ME" "human report names the user"
 assert_contains "$out" "GPU-HOURS" "with GPU-hours"
+LANGUAGE=zh_CN run report
+assert_contains "$out" "GPU 小时" "report in Chinese: the column titles"
+assert_contains "$out" "$ME" "report in Chinese: the user as they are"
+checks=$((checks + 1))
+msg=$(printf '%s\n' "$out" | python3 -c '
+import sys, unicodedata
+def cells(s):
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
+lines = sys.stdin.read().splitlines()
+head = [l for l in lines if "作业数" in l][0]
+row = [l for l in lines if l.startswith(sys.argv[1] + " ")][0]
+# right-aligned columns: each title ends where its values end
+ends = lambda l: [cells(l[:i + 1]) for i, c in enumerate(l) if c != " " and (i + 1 == len(l) or l[i + 1] == " ")]
+assert ends(row)[1:] and set(ends(row)[1:]) <= set(ends(head)), (head, row)
+' "$ME" 2>&1) || fail "report in Chinese: a title is not over its column: $msg"
 run report --since 1s
 sleep 1.2
 run report --since 1s --json
