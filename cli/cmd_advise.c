@@ -219,7 +219,7 @@ static int model_from_args(gw_model *m, const struct advise_opts *o, const char 
 		snprintf(m->name, sizeof(m->name), "custom");
 		*how = "shape";
 		if (gw_model_finish(m) < 0) {
-			error_msg("%s", gw_error_last());
+			error_msg("%s", gw_error_last_text());
 			return -1;
 		}
 		return 0;
@@ -230,7 +230,7 @@ static int model_from_args(gw_model *m, const struct advise_opts *o, const char 
 		rc = gw_model_from_config(m, text, len, arg);
 		free(text);
 		if (rc < 0) {
-			error_msg("%s: %s", arg, gw_error_last());
+			error_msg("%s: %s", arg, gw_error_last_text());
 			return -1;
 		}
 		*how = "config";
@@ -294,7 +294,7 @@ static int pick_targets(const struct advise_opts *o, gw_advise_target *t, size_t
 		size_t count = 0;
 		if (gw_context_select(ctx, o->gpu, &sel, &count) < 0) {
 			error_msg(_("--gpu '%s': not a GPU of the spec table nor of this machine (%s)"), o->gpu,
-				  gw_error_last());
+				  gw_error_last_text());
 			gw_context_free(ctx);
 			return -1;
 		}
@@ -722,13 +722,13 @@ static int run_advice(const struct advise_opts *o, const gw_model *m, const char
 		return EXIT_FAIL;
 	}
 	if (gw_advise_report_new(&rep, m, how, &base, t, n, o->target_batch) < 0) {
-		error_msg("%s", gw_error_last());
+		error_msg("%s", gw_error_last_text());
 		free(t);
 		return EXIT_FAIL;
 	}
 	free(t);
 	if (o->hardware && gw_advise_report_add_hardware(rep, &base) < 0) {
-		error_msg("%s", gw_error_last());
+		error_msg("%s", gw_error_last_text());
 		gw_advise_report_free(rep);
 		return EXIT_FAIL;
 	}

@@ -77,7 +77,7 @@ static int pick_device(gw_context *ctx, const struct opt_list *ids)
 		die_usage("bench", _("bench measures one GPU at a time: give -i once"));
 	if (ids->n == 1) {
 		if (gw_context_select(ctx, ids->v[0], &sel, &n) < 0) {
-			error_msg("%s", gw_error_last());
+			error_msg("%s", gw_error_last_text());
 			return -1;
 		}
 		dev = n == 1 ? sel[0].device : -1;
@@ -492,7 +492,7 @@ static int cmd_bench(int argc, char **argv)
 	if (gw_bench_run(ctx, dev, &bo, &rep) < 0) {
 		if (bo.progress)
 			fputs("\r\033[K", stderr);
-		error_msg("%s", gw_error_last());
+		error_msg("%s", gw_error_last_text());
 		gw_context_free(ctx);
 		return EXIT_FAIL;
 	}

@@ -214,7 +214,7 @@ static int cmd_doctor(int argc, char **argv)
 	rc = gw_doctor_run(&rep, &opts);
 	deep_signals_reraise();
 	if (rc < 0) {
-		error_msg("%s", gw_error_last());
+		error_msg("%s", gw_error_last_text());
 		/* A --python-env that is not there is a usage error. */
 		return rc == GW_ENOTFOUND ? EXIT_USAGE : EXIT_FAIL;
 	}

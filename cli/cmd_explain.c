@@ -173,7 +173,7 @@ static void print_device_memory(gw_context *ctx, int i)
 	if (gw_device_processes(ctx, i, &procs, &n) < 0) {
 		char *first = str_printf("      %s", _("processes: cannot be read: "));
 
-		print_hanging(stdout, output_width(stdout), first ? first : "      ", gw_error_last());
+		print_hanging(stdout, output_width(stdout), first ? first : "      ", gw_error_last_text());
 		free(first);
 		return;
 	}
@@ -410,7 +410,7 @@ static int cmd_explain(int argc, char **argv)
 			die_usage("explain", _("'%s' is a file: explain reads one FILE (several: cat FILE... | gpuwise explain -)"),
 				  o.args[i]);
 	if (gw_explainer_new(&ex) < 0) {
-		error_msg("%s", gw_error_last());
+		error_msg("%s", gw_error_last_text());
 		return EXIT_FAIL;
 	}
 	if (!o.nargs || (o.nargs == 1 && !strcmp(o.args[0], "-")))

@@ -17,7 +17,7 @@ struct report {
 	const gw_device_info *d;
 	gw_device_sample s;
 	int sample_rc;        /* 0, or the gw_error of gw_device_sample_read */
-	char sample_error[1100];  /* gw_error_last() whole */
+	char sample_error[1100];  /* gw_error_last_text() whole */
 	gw_process *procs;
 	size_t nprocs;
 	int procs_rc;
@@ -43,11 +43,11 @@ static void report_read(gw_context *ctx, int i, struct report *r)
 		return;
 	}
 	if ((r->sample_rc = gw_device_sample_read(ctx, i, &r->s)) < 0) {
-		snprintf(r->sample_error, sizeof(r->sample_error), "%s", gw_error_last());
+		snprintf(r->sample_error, sizeof(r->sample_error), "%s", gw_error_last_text());
 		memset(&r->s, 0, sizeof(r->s));
 	}
 	if ((r->procs_rc = gw_device_processes(ctx, i, &r->procs, &r->nprocs)) < 0) {
-		snprintf(r->procs_error, sizeof(r->procs_error), "%s", gw_error_last());
+		snprintf(r->procs_error, sizeof(r->procs_error), "%s", gw_error_last_text());
 		r->procs = NULL;
 		r->nprocs = 0;
 	}
@@ -430,7 +430,7 @@ static int select_targets(gw_context *ctx, const char *sel, bool quiet, struct t
 	*n = 0;
 	if (sel && (rc = gw_context_select(ctx, sel, &list, &count)) < 0) {
 		if (!quiet || rc != GW_ENOTFOUND)
-			error_msg("%s%s", gw_error_last(), rc == GW_ENOTFOUND ? _("; see 'gpuwise list'") : "");
+			error_msg("%s%s", gw_error_last_text(), rc == GW_ENOTFOUND ? _("; see 'gpuwise list'") : "");
 		return rc == GW_ENOTFOUND ? EXIT_FAIL : rc == GW_ENOMEM ? EXIT_FAIL : EXIT_USAGE;
 	}
 	if (!(t = calloc(sel ? count + 1 : (size_t)ndev + 1, sizeof(*t)))) {

@@ -300,7 +300,7 @@ static int cmd_ps(int argc, char **argv)
 	if (!(ctx = open_context()))
 		return EXIT_FAIL;
 	if (gw_pool_open(&pool, ctx, NULL) < 0 || gw_pool_jobs(pool, &jobs, &n) < 0) {
-		error_msg("%s", gw_error_last());
+		error_msg("%s", gw_error_last_text());
 		gw_context_free(ctx);
 		return EXIT_FAIL;
 	}

@@ -328,11 +328,11 @@ static int lease_and_run(gw_context *ctx, gw_pool *pool, gw_pool_request *req, s
 	if (rc == GW_ETIMEDOUT && cancel_wait)
 		return 128 + cancel_wait;   /* interrupted in the queue */
 	if (rc == GW_ETIMEDOUT) {
-		error_msg("%s", gw_error_last());
+		error_msg("%s", gw_error_last_text());
 		return EXIT_GAVE_UP;
 	}
 	if (rc < 0) {
-		error_msg("%s", gw_error_last());
+		error_msg("%s", gw_error_last_text());
 		return EXIT_RUN_FAILED;
 	}
 	usage_init(&u);
@@ -347,7 +347,7 @@ static int lease_and_run(gw_context *ctx, gw_pool *pool, gw_pool_request *req, s
 	 * ending it reaches everything it started. */
 	rc = w->timeout >= 0 ? gw_lease_start_group(lease, cmd, &job) : gw_lease_start(lease, cmd, &job);
 	if (rc < 0) {
-		error_msg("%s", gw_error_last());
+		error_msg("%s", gw_error_last_text());
 		gw_lease_release(lease);
 		return rc == GW_ENOTFOUND ? EXIT_NOT_FOUND : rc == GW_EPERM ? EXIT_CANNOT_EXEC : EXIT_RUN_FAILED;
 	}
@@ -359,7 +359,7 @@ static int lease_and_run(gw_context *ctx, gw_pool *pool, gw_pool_request *req, s
 	}
 	gw_lease_release(lease);
 	if (rc < 0) {
-		error_msg("%s", gw_error_last());
+		error_msg("%s", gw_error_last_text());
 		return EXIT_RUN_FAILED;
 	}
 	if (acct_available()) {
@@ -404,7 +404,7 @@ static int cmd_run(int argc, char **argv)
 		return EXIT_RUN_FAILED;
 	}
 	if (gw_pool_open(&pool, ctx, NULL) < 0) {
-		error_msg("%s", gw_error_last());
+		error_msg("%s", gw_error_last_text());
 		gw_context_free(ctx);
 		free(cmd);
 		return EXIT_RUN_FAILED;

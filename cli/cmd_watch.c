@@ -161,7 +161,7 @@ static int pick_devices(gw_context *ctx, const char *sel, int **out, int *n)
 
 	*n = 0;
 	if (sel && (rc = gw_context_select(ctx, sel, &list, &count)) < 0) {
-		error_msg("%s%s", gw_error_last(), rc == GW_ENOTFOUND ? _("; see 'gpuwise list'") : "");
+		error_msg("%s%s", gw_error_last_text(), rc == GW_ENOTFOUND ? _("; see 'gpuwise list'") : "");
 		return rc == GW_ENOTFOUND || rc == GW_ENOMEM ? EXIT_FAIL : EXIT_USAGE;
 	}
 	if (!(idx = calloc((size_t)ndev + 1, sizeof(*idx)))) {
@@ -477,7 +477,7 @@ static int cmd_watch(int argc, char **argv)
 		if (gw_metric_info_get(w.fields[k])->flags & GW_METRIC_F_EVENT)
 			so.flags |= GW_SAMPLER_EVENTS;
 	if (rc == EXIT_OK && gw_sampler_new(&w.sampler, w.ctx, &so) < 0) {
-		error_msg("%s", gw_error_last());
+		error_msg("%s", gw_error_last_text());
 		rc = EXIT_FAIL;
 	}
 	if (rc == EXIT_OK)

@@ -516,7 +516,7 @@ gw_context *open_context_flags(unsigned flags)
 
 	opts.flags = flags;
 	if (gw_context_new(&ctx, &opts) < 0) {
-		error_msg("%s", gw_error_last());
+		error_msg("%s", gw_error_last_text());
 		return NULL;
 	}
 	return ctx;

@@ -32,7 +32,7 @@ int top_data_open(struct top_data *d)
 		o.history = 1;          /* top keeps its own compact chart rings */
 		o.flags = GW_SAMPLER_PROCESSES | GW_SAMPLER_EVENTS; /* Xid on the details line */
 		if (gw_sampler_new(&d->sampler, d->ctx, &o) < 0) {
-			error_msg("%s", gw_error_last());
+			error_msg("%s", gw_error_last_text());
 			top_data_close(d);
 			return -1;
 		}
@@ -99,7 +99,7 @@ static void read_gpu(struct top_data *d, int i)
 		snprintf(g->problem, sizeof(g->problem), "%s%s%s", gw_health_name(g->info->health),
 			 g->info->health_reason[0] ? ": " : "", g->info->health_reason);
 	} else {
-		snprintf(g->problem, sizeof(g->problem), "%s", gw_error_str(p.error));
+		snprintf(g->problem, sizeof(g->problem), "%s", gw_translate(gw_error_str(p.error)));
 	}
 	push_history(g);
 }

@@ -34,8 +34,29 @@ typedef enum gw_error {
 /* The message set by the last failing call on this thread, or "" if none. */
 const char *gw_error_last(void);
 
+/* The last message in the user's language: its format translated through
+ * the catalogue (gw_translate, so the process locale chosen by the
+ * application) with the same values put in; the English message when
+ * there is no translation. For printing: the library itself never
+ * translates a message when it fails. */
+const char *gw_error_last_text(void);
+
+/* The format (printf-style, English: the catalogue's msgid) the last
+ * message was made from, "" when unknown. With gw_error_last_with(), an
+ * application that reads the catalogue itself (Python's gettext) puts the
+ * message into its own translation of that format. */
+const char *gw_error_last_format(void);
+
+/* The last message made again with `format`, a translation of
+ * gw_error_last_format() (its conversions in the same order, or numbered
+ * "%2$s"); the message itself when format is NULL or does not fit. Lives
+ * until the next call on this thread. */
+const char *gw_error_last_with(const char *format);
+
 /* A short stable name for a code: "GW_ENOGPU" → "no-gpu" style slugs are not
- * used here; this returns e.g. "driver not loaded". Never NULL. */
+ * used here; this returns e.g. "driver not loaded" (English; the catalogue
+ * holds it: gw_translate(gw_error_str(code)) for the user's language).
+ * Never NULL. */
 const char *gw_error_str(int code);
 
 /* Clears the thread-local message. */

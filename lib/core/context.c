@@ -473,8 +473,10 @@ static int resolve_mig_position(struct resolver *r, const char *e, gw_selection 
 		return gw__error_set(GW_ENOTFOUND, "'%s': no GPU with index %ld (%d found)", e, g, r->cctx->ndevices);
 	s = resolver_sample(r, (int)g);
 	if (!s || m >= s->mig_count || m >= GW_MAX_MIG)
-		return gw__error_set(GW_ENOTFOUND, "'%s': GPU %ld has %s MIG device %ld", e, g,
-				     s && s->mig_count ? "no" : "MIG off, no", m);
+		/* whole sentences, so that each translates as one */
+		return s && s->mig_count ? gw__error_set(GW_ENOTFOUND, "'%s': GPU %ld has no MIG device %ld", e, g, m)
+					 : gw__error_set(GW_ENOTFOUND, "'%s': GPU %ld has MIG off, no MIG device %ld", e,
+							 g, m);
 	out->device = (int)g;
 	out->mig = (int)m;
 	return 0;
@@ -511,7 +513,8 @@ static int resolve_uuid(struct resolver *r, const char *e, gw_selection *out)
 	if (hits > 1)
 		return gw__error_set(GW_EINVAL, "'%s' matches %d devices; give more of the UUID", e, hits);
 	if (!hits)
-		return gw__error_set(GW_ENOTFOUND, "no GPU%s matches '%s'", want_mig ? " or MIG device" : "", e);
+		return want_mig ? gw__error_set(GW_ENOTFOUND, "no GPU or MIG device matches '%s'", e)
+				: gw__error_set(GW_ENOTFOUND, "no GPU matches '%s'", e);
 	return 0;
 }
 
@@ -527,8 +530,11 @@ static int resolve_entry(struct resolver *r, const char *e, gw_selection *out)
 		long idx = strtol(e, NULL, 10);
 
 		if (idx >= r->cctx->ndevices)
-			return gw__error_set(GW_ENOTFOUND, "no GPU with index %ld (%d found)%s", idx, r->cctx->ndevices,
-					     n >= 3 ? "; a UUID prefix of digits only needs 8 of them, or GPU-/MIG- before it" : "");
+			return n >= 3 ? gw__error_set(GW_ENOTFOUND, "no GPU with index %ld (%d found); a UUID prefix of "
+						      "digits only needs 8 of them, or GPU-/MIG- before it", idx,
+						      r->cctx->ndevices)
+				      : gw__error_set(GW_ENOTFOUND, "no GPU with index %ld (%d found)", idx,
+						      r->cctx->ndevices);
 		*out = (gw_selection){ (int)idx, -1 };
 		return 0;
 	}

@@ -1,49 +1,270 @@
-/* Thread-local last-error message. */
+/* Thread-local last-error message, and the same message in the user's
+ * language.
+ *
+ * The library never translates a message when it sets it: the language is
+ * the application's business, chosen when it prints (DESIGN.md
+ * "Languages"). So gw__error_set keeps, beside the English message, its
+ * format (a literal: the catalogue's msgid) and each argument as printed
+ * under its own conversion; gw_error_last_with() puts those pieces into a
+ * translated format (which may reorder them, "%2$s"), and
+ * gw_error_last_text() does that with the catalogue's translation. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
 
 #include "internal.h"
+#include "gpuwise/language.h"
 
-static _Thread_local char last_message[1024];
+/* Marks a text for the catalogue (xgettext's N_) without translating it. */
+#define N_(s) (s)
+
+#define MAX_PIECES 16
+
+static _Thread_local struct {
+	char message[1024];
+	const char *format;             /* NULL: no pieces (an unusual conversion) */
+	int npieces;
+	unsigned short at[MAX_PIECES];  /* offsets into text */
+	char text[1024];                /* the pieces, each NUL-terminated */
+	char out[1024];                 /* gw_error_last_with's result */
+} last;
+
+/* The conversion at fmt (just after '%'): its length (up to and including
+ * the conversion letter) in *len, the letter returned, 0 when unknown.
+ * *stars counts the '*' (each an int argument before the value). */
+static char conversion(const char *fmt, size_t *len, int *stars, char *lenmod)
+{
+	size_t i = 0;
+
+	*stars = 0;
+	*lenmod = 0;
+	/* an explicit argument number (n$): only in translations */
+	while (fmt[i] >= '0' && fmt[i] <= '9')
+		i++;
+	if (fmt[i] != '$')
+		i = 0;
+	else
+		i++;
+	while (fmt[i] && strchr("-+ #0'", fmt[i]))
+		i++;
+	if (fmt[i] == '*')
+		(*stars)++, i++;
+	while (fmt[i] >= '0' && fmt[i] <= '9')
+		i++;
+	if (fmt[i] == '.') {
+		i++;
+		if (fmt[i] == '*')
+			(*stars)++, i++;
+		while (fmt[i] >= '0' && fmt[i] <= '9')
+			i++;
+	}
+	if (fmt[i] == 'z' || fmt[i] == 'j' || fmt[i] == 't' || fmt[i] == 'L')
+		*lenmod = fmt[i++];
+	else if (fmt[i] == 'l' || fmt[i] == 'h') {
+		*lenmod = fmt[i++];
+		if (fmt[i] == *lenmod)
+			*lenmod = (char)(*lenmod == 'l' ? 'q' : 'H'), i++;
+	}
+	*len = i + 1;
+	return fmt[i] && strchr("diouxXeEfgGcsp%", fmt[i]) ? fmt[i] : 0;
+}
+
+/* Print one argument of ap under the conversion spec into dst. */
+static int piece(char *dst, size_t n, const char *spec, char conv, char lenmod, int nstars, va_list *ap)
+{
+	int star[2] = { 0, 0 };
+
+	for (int k = 0; k < nstars; k++)
+		star[k] = va_arg(*ap, int);
+	/* spec is a conversion copied from a printf-checked format */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+#define PIECE(v) (nstars == 2 ? snprintf(dst, n, spec, star[0], star[1], v) : \
+		  nstars == 1 ? snprintf(dst, n, spec, star[0], v) : snprintf(dst, n, spec, v))
+	switch (conv) {
+	case 'd': case 'i':
+		switch (lenmod) {
+		case 'l': return PIECE(va_arg(*ap, long));
+		case 'q': return PIECE(va_arg(*ap, long long));
+		case 'z': return PIECE(va_arg(*ap, ssize_t));
+		case 'j': return PIECE(va_arg(*ap, intmax_t));
+		case 't': return PIECE(va_arg(*ap, ptrdiff_t));
+		default: return PIECE(va_arg(*ap, int));
+		}
+	case 'o': case 'u': case 'x': case 'X':
+		switch (lenmod) {
+		case 'l': return PIECE(va_arg(*ap, unsigned long));
+		case 'q': return PIECE(va_arg(*ap, unsigned long long));
+		case 'z': return PIECE(va_arg(*ap, size_t));
+		case 'j': return PIECE(va_arg(*ap, uintmax_t));
+		case 't': return PIECE(va_arg(*ap, ptrdiff_t));
+		default: return PIECE(va_arg(*ap, unsigned int));
+		}
+	case 'e': case 'E': case 'f': case 'g': case 'G':
+		if (lenmod == 'L')
+			return PIECE(va_arg(*ap, long double));
+		return PIECE(va_arg(*ap, double));
+	case 'c': return PIECE(va_arg(*ap, int));
+	case 's': return PIECE(va_arg(*ap, const char *));
+	case 'p': return PIECE(va_arg(*ap, void *));
+	default: return -1;
+	}
+#undef PIECE
+#pragma GCC diagnostic pop
+}
+
+/* Each argument of fmt printed alone, for gw_error_last_with. */
+static void keep_pieces(const char *fmt, va_list *ap)
+{
+	size_t used = 0;
+
+	last.format = NULL;
+	last.npieces = 0;
+	for (const char *p = fmt; *p; p++) {
+		char spec[32], conv, lenmod;
+		size_t len;
+		int stars, k;
+
+		if (*p != '%')
+			continue;
+		conv = conversion(p + 1, &len, &stars, &lenmod);
+		if (conv == '%') {
+			p++;
+			continue;
+		}
+		if (!conv || lenmod == 'h' || lenmod == 'H' || len + 2 > sizeof(spec) ||
+		    last.npieces == MAX_PIECES || used >= sizeof(last.text))
+			return;
+		spec[0] = '%';
+		memcpy(spec + 1, p + 1, len);
+		spec[len + 1] = '\0';
+		k = piece(last.text + used, sizeof(last.text) - used, spec, conv, lenmod, stars, ap);
+		if (k < 0 || (size_t)k >= sizeof(last.text) - used)
+			return;
+		last.at[last.npieces++] = (unsigned short)used;
+		used += (size_t)k + 1;
+		p += len;
+	}
+	last.format = fmt;
+}
 
 int gw__error_set(int code, const char *fmt, ...)
 {
-	va_list ap;
+	va_list ap, copy;
 
 	va_start(ap, fmt);
-	gw__vfmt(last_message, sizeof(last_message), fmt, ap);
+	va_copy(copy, ap);
+	gw__vfmt(last.message, sizeof(last.message), fmt, ap);
+	keep_pieces(fmt, &copy);
+	va_end(copy);
 	va_end(ap);
 	return code;
 }
 
 const char *gw_error_last(void)
 {
-	return last_message;
+	return last.message;
+}
+
+const char *gw_error_last_format(void)
+{
+	return last.format && last.message[0] ? last.format : "";
+}
+
+/* The length of a string piece under the translation's conversion: "%.0s"
+ * drops it (an English plural ending: "GPU%s" → "块 GPU%.0s"), "%.3s"
+ * keeps 3 bytes; any other conversion keeps the piece whole. */
+static size_t precision_cut(const char *conv, size_t len, char letter, size_t k)
+{
+	const char *dot = memchr(conv, '.', len);
+
+	if (letter != 's' || !dot)
+		return k;
+	return (size_t)strtoul(dot + 1, NULL, 10) < k ? (size_t)strtoul(dot + 1, NULL, 10) : k;
+}
+
+/* "2$s" → 1 (a translation's explicit argument, counted from 0); -1 when
+ * the conversion takes the next argument. */
+static int argument_number(const char *conv)
+{
+	char *end;
+	long n = strtol(conv, &end, 10);
+
+	return end != conv && *end == '$' && n >= 1 && n <= MAX_PIECES ? (int)n - 1 : -1;
+}
+
+const char *gw_error_last_with(const char *format)
+{
+	size_t o = 0;
+	int next = 0;
+
+	if (!format || !last.format || !last.message[0] || format == last.format)
+		return last.message;
+	for (const char *p = format; *p && o + 1 < sizeof(last.out); p++) {
+		char conv, lenmod;
+		size_t len, k;
+		int stars, arg;
+
+		if (*p != '%') {
+			last.out[o++] = *p;
+			continue;
+		}
+		conv = conversion(p + 1, &len, &stars, &lenmod);
+		if (conv == '%') {
+			last.out[o++] = '%';
+			p++;
+			continue;
+		}
+		arg = argument_number(p + 1);
+		if (arg < 0)
+			arg = next++;
+		if (!conv || stars || arg < 0 || arg >= last.npieces)
+			return last.message;   /* not a translation of this format */
+		k = precision_cut(p + 1, len, conv, strlen(last.text + last.at[arg]));
+		if (o + k >= sizeof(last.out))
+			k = sizeof(last.out) - 1 - o;
+		memcpy(last.out + o, last.text + last.at[arg], k);
+		o += k;
+		p += len;
+	}
+	last.out[o] = '\0';
+	return last.out;
+}
+
+const char *gw_error_last_text(void)
+{
+	const char *format = gw_error_last_format();
+
+	return format[0] ? gw_error_last_with(gw_translate(format)) : last.message;
 }
 
 void gw_error_clear(void)
 {
-	last_message[0] = '\0';
+	last.message[0] = '\0';
+	last.format = NULL;
+	last.npieces = 0;
 }
 
 const char *gw_error_str(int code)
 {
 	switch (code) {
-	case GW_OK: return "success";
-	case GW_EGENERIC: return "failure";
-	case GW_ENOMEM: return "out of memory";
-	case GW_EINVAL: return "invalid argument";
-	case GW_ENOTFOUND: return "not found";
-	case GW_ENOGPU: return "no GPU found";
-	case GW_ELIBRARY: return "vendor library could not be loaded";
-	case GW_EDRIVER: return "driver not loaded";
-	case GW_EMISMATCH: return "driver/library version mismatch";
-	case GW_ELOST: return "GPU is lost";
-	case GW_EPERM: return "permission denied";
-	case GW_EIO: return "read failed";
-	case GW_ENOTSUP: return "not supported";
-	case GW_EPARSE: return "malformed input";
-	case GW_EVENDOR: return "vendor library error";
-	case GW_ETIMEDOUT: return "gave up waiting";
-	default: return "unknown error";
+	case GW_OK: return N_("success");
+	case GW_EGENERIC: return N_("failure");
+	case GW_ENOMEM: return N_("out of memory");
+	case GW_EINVAL: return N_("invalid argument");
+	case GW_ENOTFOUND: return N_("not found");
+	case GW_ENOGPU: return N_("no GPU found");
+	case GW_ELIBRARY: return N_("vendor library could not be loaded");
+	case GW_EDRIVER: return N_("driver not loaded");
+	case GW_EMISMATCH: return N_("driver/library version mismatch");
+	case GW_ELOST: return N_("GPU is lost");
+	case GW_EPERM: return N_("permission denied");
+	case GW_EIO: return N_("read failed");
+	case GW_ENOTSUP: return N_("not supported");
+	case GW_EPARSE: return N_("malformed input");
+	case GW_EVENDOR: return N_("vendor library error");
+	case GW_ETIMEDOUT: return N_("gave up waiting");
+	default: return N_("unknown error");
 	}
 }

@@ -368,8 +368,9 @@ int gw_sampler_start(gw_sampler *s)
 		return gw__error_set(GW_EINVAL, "no sampler");
 	pthread_mutex_lock(&s->lock);
 	if (s->running || s->inherited)
-		rc = gw__error_set(GW_EINVAL, "the sampler's thread %s", s->running ? "already runs" :
-				   "ran in the parent process (fork)");
+		/* whole sentences: each is translated as one (issue 9) */
+		rc = s->running ? gw__error_set(GW_EINVAL, "the sampler's thread already runs")
+				: gw__error_set(GW_EINVAL, "the sampler's thread ran in the parent process (fork)");
 	if (rc == 0) {
 		s->stop = false;
 		if (pthread_create(&s->thread, NULL, sampler_main, s) != 0)

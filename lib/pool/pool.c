@@ -596,8 +596,10 @@ static int resolve_request(gw_pool *p, const gw_pool_request *req, want *w)
 	for (int u = 0; u < p->nunits; u++)
 		count += w->any || w->eligible[u];
 	if ((int)w->gpus > count)
-		return gw__error_set(GW_EINVAL, "%u GPUs asked for, but this machine has %d that can be leased%s", w->gpus,
-				     count, w->any ? "" : " among those selected");
+		return w->any ? gw__error_set(GW_EINVAL, "%u GPUs asked for, but this machine has %d that can be "
+					      "leased", w->gpus, count)
+			      : gw__error_set(GW_EINVAL, "%u GPUs asked for, but this machine has %d that can be "
+					      "leased among those selected", w->gpus, count);
 	return 0;
 }
 

@@ -91,8 +91,58 @@ static PyObject *text(const char *s)
 	return PyUnicode_DecodeUTF8(s, (Py_ssize_t)strlen(s), "replace");
 }
 
+/* Marks the module's own messages for the catalogue; raise_code translates. */
+#define N_(s) (s)
+
+/* msgid in the user's language, through the module's catalogue
+ * (gpuwise._i18n: Python's gettext, the CLI's variables); NULL with no
+ * exception set when there is none to be had. */
+static PyObject *translated(const char *msgid)
+{
+	PyObject *mod = PyImport_ImportModule("gpuwise._i18n");
+	PyObject *tr = mod ? PyObject_CallMethod(mod, "_", "s", msgid) : NULL;
+
+	Py_XDECREF(mod);
+	if (!tr || !PyUnicode_Check(tr)) {
+		Py_XDECREF(tr);
+		PyErr_Clear();
+		return NULL;
+	}
+	return tr;
+}
+
+/* An exception's message in the user's language. The library's message
+ * (still the thread's last one: its values are kept there) is made again
+ * from the translation of its format (gw_error_last_with); a code's name
+ * and the module's own texts are looked up whole. English when the
+ * catalogue has nothing. */
+static PyObject *message_text(int code, const char *message)
+{
+	const char *format = gw_error_last_format();
+	PyObject *tr, *b, *res = NULL;
+
+	if (!message || !*message)
+		message = gw_error_str(code);
+	else if (format[0] && !strcmp(message, gw_error_last()))
+		message = format;
+	if (!(tr = translated(message)))
+		return text(message == format ? gw_error_last() : message);
+	if (message != format)
+		return tr;
+	if ((b = PyUnicode_AsUTF8String(tr)) && PyBytes_AsString(b))
+		res = text(gw_error_last_with(PyBytes_AsString(b)));
+	Py_XDECREF(b);
+	Py_DECREF(tr);
+	if (!res) {
+		PyErr_Clear();
+		res = text(gw_error_last());
+	}
+	return res;
+}
+
 /* Raise the class for `code` with `message` (the library's gw_error_last,
- * copied by the caller on the thread that failed). */
+ * copied by the caller on the thread that failed, or the module's own
+ * text), in the user's language (message_text). */
 static PyObject *raise_code(int code, const char *message)
 {
 	PyObject *cls, *msg, *exc, *num;
@@ -100,7 +150,7 @@ static PyObject *raise_code(int code, const char *message)
 	if (code == GW_ENOMEM)
 		return PyErr_NoMemory();
 	cls = error_class_for(code);
-	msg = text(message && *message ? message : gw_error_str(code));
+	msg = message_text(code, message);
 	if (!msg)
 		return NULL;
 	exc = PyObject_CallFunctionObjArgs(cls, msg, NULL);
@@ -686,7 +736,7 @@ static void Context_dealloc(PyObject *obj)
 static int context_check(ContextObject *self)
 {
 	if (!self->ctx) {
-		raise_code(GW_EINVAL, "this gpuwise Context is closed");
+		raise_code(GW_EINVAL, N_("this gpuwise Context is closed"));
 		return -1;
 	}
 	return 0;
@@ -1281,9 +1331,9 @@ static PyObject *Monitor_new(PyTypeObject *type, PyObject *args, PyObject *kwarg
 					 &root, &flags, &max_samples))
 		return NULL;
 	if (!isfinite(interval) || interval < 0.001 || interval > 3600.0)
-		return raise_code(GW_EINVAL, "interval must be between 0.001 and 3600 seconds");
+		return raise_code(GW_EINVAL, N_("interval must be between 0.001 and 3600 seconds"));
 	if (max_samples < 1)
-		return raise_code(GW_EINVAL, "max_samples must be at least 1");
+		return raise_code(GW_EINVAL, N_("max_samples must be at least 1"));
 	if (!(seq = PySequence_Fast(sels, "selectors must be a sequence of str")))
 		return NULL;
 	n = PySequence_Size(seq);
@@ -1293,7 +1343,7 @@ static PyObject *Monitor_new(PyTypeObject *type, PyObject *args, PyObject *kwarg
 	}
 	if (n > MON_MAX_DEVICES) {
 		Py_DECREF(seq);
-		return raise_code(GW_EINVAL, "a monitor watches at most 64 devices");
+		return raise_code(GW_EINVAL, N_("a monitor watches at most 64 devices"));
 	}
 	if (!(m = calloc(1, sizeof(*m)))) {
 		Py_DECREF(seq);
@@ -1371,7 +1421,7 @@ static PyObject *Monitor_start(PyObject *obj, PyObject *unused)
 
 	(void)unused;
 	if (m->started || self->finished || m->inherited || m->ready)
-		return raise_code(GW_EINVAL, "a Monitor can be started once");
+		return raise_code(GW_EINVAL, N_("a Monitor can be started once"));
 	m->stop = 0;
 	m->started = 1;
 	/* The context and devices exist when start() returns, so devices() is
@@ -1741,7 +1791,7 @@ static PyObject *mod_doctor(PyObject *mod, PyObject *args, PyObject *kwargs)
 		if (nenv < 0 || nenv > DOCTOR_MAX_ENVS) {
 			Py_DECREF(seq);
 			if (nenv >= 0)
-				raise_code(GW_EINVAL, "at most 64 python_envs");
+				raise_code(GW_EINVAL, N_("at most 64 python_envs"));
 			return NULL;
 		}
 		for (Py_ssize_t i = 0; i < nenv; i++) {
@@ -1762,7 +1812,7 @@ static PyObject *mod_doctor(PyObject *mod, PyObject *args, PyObject *kwargs)
 		}
 	}
 	if (!isfinite(timeout)) {
-		res = raise_code(GW_EINVAL, "deep_timeout must be a finite number of seconds");
+		res = raise_code(GW_EINVAL, N_("deep_timeout must be a finite number of seconds"));
 		goto out;
 	}
 	opts.python_envs = nenv ? paths : NULL;
@@ -1832,7 +1882,7 @@ static int opt_u64(PyObject *opts, const char *key, uint64_t *out)
 	n = PyLong_AsUnsignedLongLong(v);
 	if (n == (unsigned long long)-1 && PyErr_Occurred()) {
 		PyErr_Clear();
-		raise_code(GW_EINVAL, "advise: a negative or too large number");
+		raise_code(GW_EINVAL, N_("advise: a negative or too large number"));
 		return -1;
 	}
 	*out = n;
@@ -1909,7 +1959,7 @@ static int advise_targets(PyObject *list, gw_advise_target **out, size_t *n)
 	if (len < 0)
 		return -1;
 	if (len > 4096) {
-		raise_code(GW_EINVAL, "advise: at most 4096 targets");
+		raise_code(GW_EINVAL, N_("advise: at most 4096 targets"));
 		return -1;
 	}
 	if (!(t = calloc(len ? (size_t)len : 1, sizeof(*t)))) {
@@ -1979,7 +2029,7 @@ static PyObject *mod_advise(PyObject *mod, PyObject *args)
 		rc = gw_model_finish(&m);
 	} else {
 		free(targets);
-		return raise_code(GW_EINVAL, "advise: source must be catalogue, config or shape");
+		return raise_code(GW_EINVAL, N_("advise: source must be catalogue, config or shape"));
 	}
 	if (rc < 0 || (rc = gw_advise_report_new(&rep, &m, source, &o, targets, n, target_batch)) < 0) {
 		free(targets);

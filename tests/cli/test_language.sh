@@ -132,6 +132,14 @@ assert_contains "$(cat "$ZH/labels")" "# +expiry-time=" "labels --nfd: NFD's dir
 assert_contains "$(cat "$ZH/labels")" "# Node Feature Discovery 本地特性" "labels --nfd: the header comment in Chinese"
 assert_contains "$(cat "$ZH/slurm-none.err")" "没有可列给 Slurm 的 NVIDIA GPU" "slurm's error in Chinese"
 assert_contains "$(cat "$ZH/usage-report")" "需要一个时长，如 90m" "report --since's complaint in Chinese"
+# The library's messages: translated where the CLI prints them (the format
+# through the catalogue, the values as they are); English under LC_ALL=C.
+LANGUAGE=zh_CN run_on h100-8x info -i 99
+assert_contains "$err" "gpuwise: 没有编号为 99 的 GPU（共找到 8 块）" "a library error in Chinese, its values kept"
+LANGUAGE=zh_CN run_on h100-8x info -i GPU-zz
+assert_contains "$err" "没有 GPU 匹配 'GPU-zz'" "a library error with a quoted selector in Chinese"
+LANGUAGE=zh_CN LC_ALL=C run_on h100-8x info -i 99
+assert_contains "$err" "gpuwise: no GPU with index 99 (8 found)" "LC_ALL=C: the library error in English"
 # The verdict's "ready" in JSON does not depend on the words.
 LANGUAGE=zh_CN run_on h100-8x doctor --json
 assert_json "doctor --json in Chinese: summary.ready still true" 'assert d["summary"]["ready"] is True, d["summary"]'

@@ -99,3 +99,37 @@ def test_explain_matches_in_english_under_lc_all_c():
     assert out["title"] == "The GPU ran out of memory", out
     assert out["explanation"].startswith("Every framework reports this differently"), out
     assert "\n  cause: " in out["text"] and "  GPU memory now:" in out["text"], out
+
+
+ERRORS = """
+out = {}
+try:
+    gpuwise.advise("no-such-model")
+except gpuwise.GPUWiseError as e:
+    out["library"] = str(e)
+ctx = gpuwise._gpuwise.Context()
+try:
+    ctx.select("GPU-zz")
+except gpuwise.GPUWiseError as e:
+    out["select"] = str(e)
+ctx.close()
+try:
+    ctx.device_count()
+except gpuwise.GPUWiseError as e:
+    out["module"] = str(e)
+"""
+
+
+def test_library_errors_in_chinese():
+    """The C library's messages reach Python in the user's language: the
+    format through the module's catalogue, the values as they are; the
+    module's own messages in C too."""
+    base = {"GPUWISE_LOCALEDIR": LOCALEDIR, "LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": ""}
+    zh, _ = run_py("h100-8x", ERRORS, env=dict(base, LANG="zh_CN.UTF-8"))
+    assert zh["library"] == '目录中没有模型 "no-such-model"（gpuwise advise --list-models）', zh
+    assert zh["select"] == "没有 GPU 匹配 'GPU-zz'", zh
+    assert zh["module"] == "此 gpuwise Context 已关闭", zh
+    en, _ = run_py("h100-8x", ERRORS, env=dict(base, LC_ALL="C", LANGUAGE="zh_CN"))
+    assert en["library"] == 'no model "no-such-model" in the catalogue (gpuwise advise --list-models)', en
+    assert en["select"] == "no GPU matches 'GPU-zz'", en
+    assert en["module"] == "this gpuwise Context is closed", en

@@ -148,8 +148,40 @@ static void test_fmt_marks_cut(void)
 	CHECK(strstr(gw_error_last(), " and the end") != NULL);
 }
 
+/* The last message made again from a translation of its format: the values
+ * as printed in English, reordered by "%2$s", an English plural ending
+ * dropped by "%.0s"; the English message when the translation does not fit
+ * or there is none (issue 9: the library never translates by itself). */
+static void test_error_translated(void)
+{
+	gw__error_set(GW_ELOST, "GPU %d (%s) is lost: %s", 3, "H100", "fell off the bus");
+	CHECK_STR(gw_error_last(), "GPU 3 (H100) is lost: fell off the bus");
+	CHECK_STR(gw_error_last_format(), "GPU %d (%s) is lost: %s");
+	CHECK_STR(gw_error_last_with("GPU %d\xef\xbc\x88%s\xef\xbc\x89 lost: %s"),
+		  "GPU 3\xef\xbc\x88H100\xef\xbc\x89 lost: fell off the bus");
+	CHECK_STR(gw_error_last_with("%3$s / %1$d / %2$s 100%%"), "fell off the bus / 3 / H100 100%");
+	/* a format that is not a translation of this one: the message */
+	CHECK_STR(gw_error_last_with("%d %d %d %d"), "GPU 3 (H100) is lost: fell off the bus");
+	CHECK_STR(gw_error_last_with("%*d"), "GPU 3 (H100) is lost: fell off the bus");
+	CHECK_STR(gw_error_last_with(NULL), "GPU 3 (H100) is lost: fell off the bus");
+	/* no catalogue in a unit test: English */
+	CHECK_STR(gw_error_last_text(), "GPU 3 (H100) is lost: fell off the bus");
+
+	gw__error_set(GW_ETIMEDOUT, "gave up waiting for %u GPU%s after %.1f s", 2u, "s", 1.5);
+	CHECK_STR(gw_error_last_with("waited %u GPU%.0s, %.1f s"), "waited 2 GPU, 1.5 s");
+	gw__error_set(GW_EINVAL, "%zu %llu %ld %c %x %5s|", (size_t)7, 1ULL << 40, -5L, 'z', 255u, "ab");
+	CHECK_STR(gw_error_last_with("%6$s|%5$x %4$c %3$ld %2$llu %1$zu"), "   ab|ff z -5 1099511627776 7");
+
+	gw_error_clear();
+	CHECK_STR(gw_error_last(), "");
+	CHECK_STR(gw_error_last_format(), "");
+	CHECK_STR(gw_error_last_with("x"), "");
+	CHECK_STR(gw_error_str(GW_ELOST), "GPU is lost");
+}
+
 int main(void)
 {
+	test_error_translated();
 	test_fmt_marks_cut();
 	test_path_join();
 	test_parse_u64();
