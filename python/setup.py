@@ -34,7 +34,9 @@ REPO = CSRC if os.path.isdir(os.path.join(CSRC, "lib")) else os.path.dirname(HER
 # Every file of lib/ (sources, headers, X-macro tables such as core/metrics.def).
 C_TREE = ("lib/*", "lib/*/*", "lib/*/*/*", "include/gpuwise/*.h",
           "data/*.tsv", "data/explain/patterns", "data/findings/*.txt",
-          "scripts/gen-table", "scripts/gen-explain")
+          "scripts/gen-table", "scripts/gen-explain",
+          # the translations, compiled into gpuwise/locale by scripts/po2mo
+          "po/*.po", "po/data/*.po", "scripts/po2mo")
 # setuptools resolves sources and packages against the working directory;
 # run from anywhere (pass absolute --build-lib/--build-temp then).
 os.chdir(HERE)
@@ -76,7 +78,20 @@ class SDist(sdist):
 
 
 class BuildExt(build_ext):
-    """Generates data headers before compiling, like the Makefile does."""
+    """Generates data headers before compiling, like the Makefile does, and
+    compiles the translations into gpuwise/locale/LANG/LC_MESSAGES/
+    gpuwise.mo beside the extension, where gw_locale_dir() finds them
+    (docs/languages.md): a wheel speaks the user's language by itself."""
+
+    def compile_catalogues(self):
+        po2mo = os.path.join(REPO, "scripts", "po2mo")
+        base = os.path.join(HERE if self.inplace else os.path.abspath(self.build_lib), "gpuwise", "locale")
+        for po in sorted(glob.glob(os.path.join(REPO, "po", "*.po"))):
+            lang = os.path.basename(po)[:-3]
+            pos = [po] + glob.glob(os.path.join(REPO, "po", "data", lang + ".po"))
+            out = os.path.join(base, lang, "LC_MESSAGES", "gpuwise.mo")
+            os.makedirs(os.path.dirname(out), exist_ok=True)
+            subprocess.check_call([sys.executable, po2mo, out] + pos)
 
     def finalize_options(self):
         super().finalize_options()
@@ -112,6 +127,7 @@ class BuildExt(build_ext):
                                        os.path.join(REPO, "data", "explain", "patterns"),
                                        os.path.join(REPO, "data", "findings")])
             generated.append(out)
+        self.compile_catalogues()
         for ext in self.extensions:
             ext.include_dirs.insert(0, gen_dir)
             ext.depends.extend(tables)

@@ -18,7 +18,7 @@ TMPD=$(mktemp -d "${TMPDIR:-/tmp}/gw-wheel.XXXXXX")
 trap 'rm -rf "$TMPD"' EXIT
 failures=0
 fail() { failures=$((failures + 1)); echo "FAIL: $*"; }
-unset GPUWISE_FAKE_MACHINE CUDA_VISIBLE_DEVICES GPUWISE_NVML_LIBRARY GPUWISE_CUDA_LIBRARY PYTHONPATH
+unset GPUWISE_FAKE_MACHINE CUDA_VISIBLE_DEVICES GPUWISE_NVML_LIBRARY GPUWISE_CUDA_LIBRARY PYTHONPATH GPUWISE_LOCALEDIR
 
 "$PY" -c 'import build, setuptools, wheel' 2>/dev/null || { echo "FAIL: build/setuptools/wheel missing in $PY (run scripts/setup)"; exit 1; }
 VERSION=$(sed -n 's/^#define GPUWISE_VERSION "\(.*\)"/\1/p' include/gpuwise/gpuwise.h)
@@ -46,6 +46,10 @@ for f in $(git ls-files lib 'include/gpuwise/*.h' 'data/*.tsv' 'data/findings/*.
 	data/explain/patterns scripts/gen-table scripts/gen-explain; do
 	grep -qx "csrc/$f" "$TMPD/sdist.list" || fail "sdist lacks csrc/$f"
 done
+# the translations, compiled into the wheel from the sdist alone
+for f in $(git ls-files 'po/*.po' 'po/data/*.po') scripts/po2mo; do
+	grep -qx "csrc/$f" "$TMPD/sdist.list" || fail "sdist lacks csrc/$f"
+done
 for f in src/_gpuwise.c setup.py pyproject.toml gpuwise/__init__.py gpuwise/py.typed PKG-INFO; do
 	grep -qx "$f" "$TMPD/sdist.list" || fail "sdist lacks $f"
 done
@@ -56,6 +60,11 @@ unzip -Z1 "$wheel" >"$TMPD/wheel.list" 2>/dev/null || "$PY" -c 'import sys,zipfi
 grep -qx 'gpuwise/_gpuwise.abi3.so' "$TMPD/wheel.list" || fail "wheel lacks gpuwise/_gpuwise.abi3.so: $(cat "$TMPD/wheel.list")"
 for f in gpuwise/__init__.py gpuwise/py.typed gpuwise/__init__.pyi gpuwise/_gpuwise.pyi gpuwise/_monitor.pyi; do
 	grep -qx "$f" "$TMPD/wheel.list" || fail "wheel lacks $f (the type stubs ship with the package)"
+done
+for po in $(git ls-files 'po/*.po'); do
+	lang=$(basename "$po" .po)
+	grep -qx "gpuwise/locale/$lang/LC_MESSAGES/gpuwise.mo" "$TMPD/wheel.list" \
+		|| fail "wheel lacks gpuwise/locale/$lang/LC_MESSAGES/gpuwise.mo"
 done
 grep -q '\.c$\|^csrc/' "$TMPD/wheel.list" && fail "wheel carries sources: $(grep '\.c$\|^csrc/' "$TMPD/wheel.list" | head -3)"
 
@@ -73,6 +82,20 @@ print(gpuwise.__file__)
 ' 2>&1)
 case $out in *"8 NVIDIA H100"*) ;; *) fail "the installed wheel on h100-8x printed: $out" ;; esac
 case $out in *"$TMPD/venv/lib/"*"/gpuwise/__init__.py"*) ;; *) fail "gpuwise was not imported from the venv: $out" ;; esac
+
+# The installed wheel speaks Chinese by itself (its own gpuwise/locale, no
+# GPUWISE_LOCALEDIR): a module message and a C library message.
+out=$(cd "$TMPD" && LANG=zh_CN.UTF-8 LANGUAGE= LC_ALL= "$TOP/scripts/with-machine" h100-8x "$VPY" -I -c '
+import gpuwise
+for f in (lambda: gpuwise.select(count=0), lambda: gpuwise._gpuwise.Context().select("GPU-zz")):
+    try:
+        f()
+    except gpuwise.GPUWiseError as e:
+        print(e)
+print(gpuwise._gpuwise.locale_dir())
+' 2>&1)
+case $out in *"count 至少为 1，而不是 0"*"没有 GPU 匹配 'GPU-zz'"*"$TMPD/venv/lib/"*"/gpuwise/locale"*) ;;
+*) fail "the installed wheel under LANG=zh_CN.UTF-8 printed: $out" ;; esac
 
 if [ "$failures" = 0 ]; then
 	echo "test_python_wheel: ok (sdist $(wc -l <"$TMPD/sdist.list") files, $(basename "$wheel"), build ${build_s}s)"

@@ -4,6 +4,7 @@ read from the build's gpuwise.mo with Python's gettext, also where the
 zh_CN locale was never generated (Python's gettext needs no locale);
 LC_ALL=C keeps them English whatever LANGUAGE says."""
 import os
+import re
 
 import pytest
 
@@ -133,3 +134,31 @@ def test_library_errors_in_chinese():
     assert en["library"] == 'no model "no-such-model" in the catalogue (gpuwise advise --list-models)', en
     assert en["select"] == "no GPU matches 'GPU-zz'", en
     assert en["module"] == "this gpuwise Context is closed", en
+
+
+def test_po2mo_matches_msgfmt(tmp_path):
+    """The wheel's catalogue (scripts/po2mo, no gettext tools needed) holds
+    what the Makefile's msgcat + msgfmt make: every translation the same;
+    besides, each text with an <inttypes.h> macro expanded as glibc's
+    gettext expands msgfmt's system-dependent strings ("%<PRIu64>" → "%lu")."""
+    import gettext
+    import subprocess
+    import sys
+    for po in sorted(os.listdir(os.path.join(REPO, "po"))):
+        if not po.endswith(".po"):
+            continue
+        out = tmp_path / (po + ".mo")
+        subprocess.run([sys.executable, os.path.join(REPO, "scripts", "po2mo"), str(out),
+                        os.path.join(REPO, "po", po), os.path.join(REPO, "po", "data", po)], check=True)
+        with open(out, "rb") as f:
+            mine = gettext.GNUTranslations(f)._catalog
+        with open(os.path.join(LOCALEDIR, po[:-3], "LC_MESSAGES", "gpuwise.mo"), "rb") as f:
+            theirs = gettext.GNUTranslations(f)._catalog
+        mine.pop("", None)
+        theirs.pop("", None)
+        extra = {k: v for k, v in mine.items() if k not in theirs}
+        assert {k: mine.get(k) for k in theirs} == theirs, po
+        # msgfmt's system-dependent texts, which Python's gettext does not
+        # read: po2mo writes them as they are and expanded
+        assert extra and all(re.search(r"%<PRI|%l", k if isinstance(k, str) else k[0]) for k in extra), extra
+        assert any("%<PRIu64>" in (k if isinstance(k, str) else k[0]) for k in mine), po
