@@ -12,7 +12,7 @@ import os as _os
 import sys as _sys
 
 from . import _gpuwise as _C
-from ._i18n import _
+from ._i18n import N_, _
 from ._gpuwise import (  # noqa: F401  (re-exported)
     DeviceNotFoundError,
     DriverMismatchError,
@@ -180,10 +180,10 @@ def _diagnosis(ctx):
             d["index"], d["pci_bus_id"], d["health_reason"] or "fell off the bus"), _C.ELOST)
     base, var = _cuda_candidates(infos)
     if base and var in _os.environ:
-        return _error(NoGPUError, "%s=%r hides all %d GPUs from CUDA" % (
+        return _error(NoGPUError, _("%s=%r hides all %d GPUs from CUDA") % (
             var, _os.environ[var], len(base)), _C.ENOGPU)
     why = "; ".join("%s: %s" % (b["name"], b["message"]) for b in backends.values() if b["message"])
-    return _error(NoGPUError, "no GPU found" + (" (%s)" % why if why else ""), _C.ENOGPU)
+    return _error(NoGPUError, (_("no GPU found (%s)") % why) if why else _(_C.error_str(_C.ENOGPU)), _C.ENOGPU)
 
 
 # ---- device selectors ---------------------------------------------------------
@@ -197,7 +197,7 @@ def _diagnosis(ctx):
 # ids. A str may list several, comma-separated. Anything that names no device
 # raises DeviceNotFoundError (a ValueError) naming the selector.
 
-_SELECTOR_TYPES = "an int (CUDA index), 'cuda:N', a UUID, a PCI bus id, a gpuwise.Device or a torch.device"
+_SELECTOR_TYPES = N_("an int (CUDA index), 'cuda:N', a UUID, a PCI bus id, a gpuwise.Device or a torch.device")
 
 
 def _cuda_index_text(token):
@@ -210,7 +210,7 @@ def _cuda_index_text(token):
     if t.startswith("cuda:"):
         t = t[5:]
         if not (t.isascii() and t.isdigit()):
-            raise _error(InvalidArgumentError, "invalid device %r (want 'cuda', 'cuda:N' or 'N')" % token,
+            raise _error(InvalidArgumentError, _("invalid device %r (want 'cuda', 'cuda:N' or 'N')") % token,
                          _C.EINVAL)
         return int(t)
     if t.isascii() and t.isdigit() and len(t) < 8:
@@ -223,7 +223,7 @@ def _by_cuda_index(ctx, n, label, what):
     if not units:
         raise _diagnosis(ctx)
     if not 0 <= n < len(units):
-        raise _error(InvalidDeviceError, "%sno CUDA device %s: %d visible to this process (0..%d)" % (
+        raise _error(InvalidDeviceError, _("%sno CUDA device %s: %d visible to this process (0..%d)") % (
             what, label, len(units), len(units) - 1), _C.ENOTFOUND)
     info, mig = units[n]
     return (info, mig["uuid"] if mig else None, n)
@@ -255,7 +255,7 @@ def _by_device(ctx, dev, what):
         return (infos[dev.index], None, None)
     key = dev.uuid or dev.pci_bus_id
     if not key:
-        raise _error(DeviceNotFoundError, "%sGPU %d of an earlier snapshot is gone" % (what, dev.index),
+        raise _error(DeviceNotFoundError, _("%sGPU %d of an earlier snapshot is gone") % (what, dev.index),
                      _C.ENOTFOUND)
     return _by_library(ctx, key, what)[0]
 
@@ -264,7 +264,7 @@ def _resolve(ctx, sel, what=""):
     """[(info, mig_uuid or None, cuda_index or None)] that one selector names,
     in order, duplicates dropped. `what` prefixes error messages."""
     if isinstance(sel, bool) or sel is None:
-        raise TypeError("%sa device must be %s, not %r" % (what, _SELECTOR_TYPES, sel))
+        raise TypeError(_("%sa device must be %s, not %r") % (what, _(_SELECTOR_TYPES), sel))
     if isinstance(sel, Device):
         found = [_by_device(ctx, sel, what)]
     elif isinstance(sel, MigDevice):
@@ -274,7 +274,7 @@ def _resolve(ctx, sel, what=""):
         for token in sel.split(","):
             token = token.strip()
             if not token:
-                raise _error(InvalidArgumentError, "%sempty device selector in %r" % (what, sel), _C.EINVAL)
+                raise _error(InvalidArgumentError, _("%sempty device selector in %r") % (what, sel), _C.EINVAL)
             n = _cuda_index_text(token)
             found += [_by_cuda_index(ctx, n, repr(token), what)] if n is not None else \
                 _by_library(ctx, token, what)
@@ -284,11 +284,11 @@ def _resolve(ctx, sel, what=""):
         found = [_by_cuda_index(ctx, n, str(n), what)]
     elif isinstance(getattr(sel, "type", None), str) and hasattr(sel, "index"):   # a torch.device
         if sel.type not in ("cuda", "hip"):
-            raise _error(InvalidArgumentError, "%s%r is not a GPU" % (what, sel), _C.EINVAL)
+            raise _error(InvalidArgumentError, _("%s%r is not a GPU") % (what, sel), _C.EINVAL)
         n = sel.index or 0
         found = [_by_cuda_index(ctx, n, repr(sel), what)]
     else:
-        raise TypeError("%sa device must be %s, not %s" % (what, _SELECTOR_TYPES, type(sel).__name__))
+        raise TypeError(_("%sa device must be %s, not %s") % (what, _(_SELECTOR_TYPES), type(sel).__name__))
     out, seen = [], set()
     for t in found:
         key = (t[0]["index"], t[1])
@@ -318,7 +318,7 @@ def _unit(device, ctx=None):
         device = 0
     targets = _resolve(ctx, device)
     if len(targets) != 1:
-        raise _error(InvalidArgumentError, "%r names %d devices; give one" % (device, len(targets)),
+        raise _error(InvalidArgumentError, _("%r names %d devices; give one") % (device, len(targets)),
                      _C.EINVAL)
     info, mig_uuid, n = targets[0]
     units = _cuda_units(ctx)
@@ -359,7 +359,7 @@ def get_device_name(device=None):
     ctx, n, info, mig = _unit(device)
     name = (mig or info)["name"]
     if name is None:
-        raise _error(NotSupportedError, "the name of CUDA device %d is unknown" % n, _C.ENOTSUP)
+        raise _error(NotSupportedError, _("the name of CUDA device %d is unknown") % n, _C.ENOTSUP)
     return name
 
 
@@ -378,7 +378,7 @@ def get_device_capability(device=None):
         return (info["cc_major"], info["cc_minor"])
     cap = _gfx_capability(info["gfx_target"])
     if cap is None:
-        raise _error(NotSupportedError, "the compute capability of CUDA device %d is unknown" % n,
+        raise _error(NotSupportedError, _("the compute capability of CUDA device %d is unknown") % n,
                      _C.ENOTSUP)
     return cap
 
@@ -395,7 +395,7 @@ def mem_get_info(device=None):
     else:
         free, total = s["memory_free"], info["memory_total"]
     if free is None or total is None:
-        raise _error(NotSupportedError, "the memory of CUDA device %d cannot be read (%s)" % (
+        raise _error(NotSupportedError, _("the memory of CUDA device %d cannot be read (%s)") % (
             n, s["unavailable"].get("memory_free", "unknown")), _C.ENOTSUP)
     return (free, total)
 
@@ -659,13 +659,13 @@ def parse_size(size):
     a plain number must be whole (1.5 or '1.5' raise InvalidArgumentError,
     a ValueError), never silently truncated."""
     if isinstance(size, bool):
-        raise TypeError("a size must be an int or a string like '8GiB', not bool")
+        raise TypeError(_("a size must be an int or a string like '8GiB', not bool"))
     if isinstance(size, float):
         if not (size >= 0 and size != float("inf")):
             raise _error(InvalidArgumentError, _("invalid size %r") % size, _C.EINVAL)
         if not size.is_integer():
-            raise _error(InvalidArgumentError, "a size of %r bytes is not a whole number of bytes (give an int, "
-                         "or a string with a unit such as '1.5GiB')" % size, _C.EINVAL)
+            raise _error(InvalidArgumentError, _("a size of %r bytes is not a whole number of bytes (give an int, "
+                           "or a string with a unit such as '1.5GiB')") % size, _C.EINVAL)
         return int(size)
     if hasattr(type(size), "__index__") and not isinstance(size, str):   # int, numpy integers
         import operator
@@ -674,7 +674,7 @@ def parse_size(size):
             raise _error(InvalidArgumentError, _("a size cannot be negative: %d") % n, _C.EINVAL)
         return n
     if not isinstance(size, str):
-        raise TypeError("a size must be an int or a string like '8GiB', not %s" % type(size).__name__)
+        raise TypeError(_("a size must be an int or a string like '8GiB', not %s") % type(size).__name__)
     s = size.strip().lower()
     i = 0
     while i < len(s) and s[i] in "0123456789.":
@@ -921,7 +921,7 @@ def explain(text_or_exception):
     elif isinstance(text_or_exception, (bytes, bytearray, memoryview)):
         data = bytes(text_or_exception)
     else:
-        raise TypeError("explain() takes a str, bytes or an exception, not %s"
+        raise TypeError(_("explain() takes a str, bytes or an exception, not %s")
                         % type(text_or_exception).__name__)
     matches = [Match(m) for m in _C.explain(data)]
     have = {m.id for m in matches}
@@ -1072,8 +1072,8 @@ def doctor(deep=False, python_envs=()):
     environment) and return a Report. deep=True also imports each installed
     framework in a subprocess. Needs a library built with doctor's API."""
     if not hasattr(_C, "doctor"):
-        raise _error(NotSupportedError, "this build of gpuwise has no doctor (rebuild from a newer "
-                     "checkout, or run `gpuwise doctor`)", _C.ENOTSUP)
+        raise _error(NotSupportedError, _("this build of gpuwise has no doctor (rebuild from a newer "
+                       "checkout, or run `gpuwise doctor`)"), _C.ENOTSUP)
     if isinstance(python_envs, (str, bytes)):
         python_envs = (python_envs,)
     envs = [_os.fsdecode(p) for p in python_envs]
@@ -1093,22 +1093,22 @@ def _advise_model(model, opts):
     import json as _json
     if model is None:
         if not opts.get("params"):
-            raise _error(InvalidArgumentError, "advise: give a model (a catalogue name, a config.json, a folder "
-                         "with one, or a config dict) or params= with layers=, hidden=, heads=, vocab=",
+            raise _error(InvalidArgumentError, _("advise: give a model (a catalogue name, a config.json, a folder "
+                           "with one, or a config dict) or params= with layers=, hidden=, heads=, vocab="),
                          _C.EINVAL)
         missing = [k for k in ("layers", "hidden", "heads", "vocab") if not opts.get(k)]
         if missing:
-            raise _error(InvalidArgumentError, "advise: params= needs " + ", ".join(k + "=" for k in missing),
+            raise _error(InvalidArgumentError, _("advise: params= needs %s") % ", ".join(k + "=" for k in missing),
                          _C.EINVAL)
         return "shape", "", None
     if opts.get("params") or any(opts.get(k) for k in ("layers", "hidden", "heads", "kv_heads", "vocab",
                                                        "intermediate")):
-        raise _error(InvalidArgumentError, "advise: params= and the shape describe a model of your own: "
-                     "give them without a model", _C.EINVAL)
+        raise _error(InvalidArgumentError, _("advise: params= and the shape describe a model of your own: "
+                       "give them without a model"), _C.EINVAL)
     if isinstance(model, dict):
         return "config", _json.dumps(model), model.get("_name_or_path") or None
     if not isinstance(model, (str, bytes, _os.PathLike)):
-        raise TypeError("advise: model must be a name, a path or a config dict, not %s" % type(model).__name__)
+        raise TypeError(_("advise: model must be a name, a path or a config dict, not %s") % type(model).__name__)
     path = _os.fsdecode(model)
     if _os.path.exists(path):
         file = _os.path.join(path, "config.json") if _os.path.isdir(path) else path

@@ -50,3 +50,9 @@ def _(text):
 def _n(singular, plural, n):
     """The form of a text with a count n (ngettext)."""
     return _catalogue().ngettext(singular, plural, n)
+
+
+def N_(text):
+    """Marks a text for the catalogue where it is defined; _() translates it
+    where it is used."""
+    return text

@@ -108,6 +108,10 @@ try:
     gpuwise.advise("no-such-model")
 except gpuwise.GPUWiseError as e:
     out["library"] = str(e)
+try:
+    gpuwise.parse_size(True)
+except TypeError as e:
+    out["size"] = str(e)
 ctx = gpuwise._gpuwise.Context()
 try:
     ctx.select("GPU-zz")
@@ -130,10 +134,12 @@ def test_library_errors_in_chinese():
     assert zh["library"] == '目录中没有模型 "no-such-model"（gpuwise advise --list-models）', zh
     assert zh["select"] == "没有 GPU 匹配 'GPU-zz'", zh
     assert zh["module"] == "此 gpuwise Context 已关闭", zh
+    assert zh["size"] == "大小必须是 int 或形如 '8GiB' 的字符串，而不是 bool", zh
     en, _ = run_py("h100-8x", ERRORS, env=dict(base, LC_ALL="C", LANGUAGE="zh_CN"))
     assert en["library"] == 'no model "no-such-model" in the catalogue (gpuwise advise --list-models)', en
     assert en["select"] == "no GPU matches 'GPU-zz'", en
     assert en["module"] == "this gpuwise Context is closed", en
+    assert en["size"] == "a size must be an int or a string like '8GiB', not bool", en
 
 
 def test_po2mo_matches_msgfmt(tmp_path):
