@@ -96,14 +96,15 @@ static int pick_device(gw_context *ctx, const struct opt_list *ids)
 static bool cuda_usable(const gw_context *ctx)
 {
 	const gw_backend_status *st = gw_context_backend_by_id(ctx, GW_BACKEND_ID_CUDA);
+	char msg[2 * sizeof(st->message)];
+	const char *m = gw_context_backend_message(ctx, st, msg, sizeof(msg));
 
 	if (st && st->state == GW_BACKEND_OK)
 		return true;
 	if (!st || st->state == GW_BACKEND_LIBRARY_MISSING || st->state == GW_BACKEND_NOT_TRIED)
-		error_msg(_("no CUDA driver: bench needs libcuda.so.1 (the NVIDIA driver)%s%s"),
-			  st && st->message[0] ? ": " : "", st ? st->message : "");
+		error_msg(_("no CUDA driver: bench needs libcuda.so.1 (the NVIDIA driver)%s%s"), m[0] ? ": " : "", m);
 	else
-		error_msg(_("the CUDA driver cannot be used: %s"), st->message);
+		error_msg(_("the CUDA driver cannot be used: %s"), m);
 	return false;
 }
 

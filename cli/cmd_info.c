@@ -23,6 +23,7 @@ struct report {
 	int procs_rc;
 	char procs_error[1100];
 	char cuda_index[700]; /* the index, or why CUDA has none for this GPU */
+	char reason[1024];    /* health_reason in the user's language */
 };
 
 static void report_read(gw_context *ctx, int i, struct report *r)
@@ -30,6 +31,7 @@ static void report_read(gw_context *ctx, int i, struct report *r)
 	memset(r, 0, sizeof(*r));
 	r->d = gw_device_get(ctx, i);
 	cuda_index_text(ctx, r->d, r->cuda_index, sizeof(r->cuda_index));
+	gw_device_health_reason(ctx, i, r->reason, sizeof(r->reason));
 	/* A lost GPU has no dynamic data; every field stays UNREAD (N/A). */
 	if (r->d->health == GW_HEALTH_LOST) {
 		r->sample_rc = GW_ELOST;
@@ -126,10 +128,13 @@ static void human_backends(const gw_context *ctx)
 	st = gw_context_backends(ctx, &nb);
 	report_section(0, _("Backends"));
 	for (int i = 0; i < nb; i++) {
+		char msg[2 * sizeof(st[i].message)];
+
 		if (st[i].state == GW_BACKEND_OK || st[i].state == GW_BACKEND_NOT_TRIED || !st[i].message[0])
 			report_line(1, st[i].name, "%s", gw_backend_state_name(st[i].state));
 		else
-			report_line(1, st[i].name, "%s: %s", gw_backend_state_name(st[i].state), st[i].message);
+			report_line(1, st[i].name, "%s: %s", gw_backend_state_name(st[i].state),
+				    gw_context_backend_message(ctx, &st[i], msg, sizeof(msg)));
 	}
 }
 
@@ -255,7 +260,7 @@ static void human_device(const struct report *r, bool color)
 	       GW_VALID(d->pci_bus_id) ? d->pci_bus_id.s : _("no PCI bus id"));
 	report_line(1, _("Health"), "%s%s%s%s%s", color_health(color, d->health), gw_health_name(d->health),
 		    d->health != GW_HEALTH_OK && d->health_reason[0] ? ": " : "",
-		    d->health != GW_HEALTH_OK ? d->health_reason : "", color_reset(color));
+		    d->health != GW_HEALTH_OK ? r->reason : "", color_reset(color));
 	if (r->sample_rc < 0 && r->sample_rc != GW_ELOST)
 		report_line(1, _("Sample Error"), "%s", r->sample_error);
 	human_identity(d, r->cuda_index);
@@ -366,7 +371,7 @@ static void json_device(gw_json *j, const struct report *r)
 	json_identity(j, r->d);
 	json_metrics(j, r);
 	json_processes(j, r);
-	json_health(j, r->d);
+	json_health(j, r->d, r->reason);
 	gw_json_key(j, "error");
 	gw_json_string(j, r->sample_rc < 0 && r->sample_rc != GW_ELOST ? r->sample_error : NULL);
 	gw_json_object_end(j);
@@ -686,11 +691,13 @@ static int cmd_info(int argc, char **argv)
 	if (!readable) {
 		if (o.selectors && nt == 1) {
 			const gw_device_info *d = gw_device_get(ctx, t[0].device);
+			char why[1024];
 
-			snprintf(problem, sizeof(problem), "GPU %d cannot be read: %s%s%s", t[0].device,
-				 gw_health_name(d->health), d->health_reason[0] ? ": " : "", d->health_reason);
+			snprintf(problem, sizeof(problem), _("GPU %d cannot be read: %s%s%s"), t[0].device,
+				 gw_health_name(d->health), d->health_reason[0] ? ": " : "",
+				 gw_device_health_reason(ctx, t[0].device, why, sizeof(why)));
 		} else if (o.selectors) {
-			snprintf(problem, sizeof(problem), "none of the %d selected GPUs can be read", nt);
+			snprintf(problem, sizeof(problem), _("none of the %d selected GPUs can be read"), nt);
 		} else {
 			no_gpu_sentence(ctx, problem, sizeof(problem));
 		}

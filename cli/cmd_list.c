@@ -21,6 +21,7 @@ struct row {
 
 struct device_view {
 	const gw_device_info *info;
+	char reason[1024];        /* health_reason in the user's language */
 	gw_device_sample sample;
 	bool have_sample;
 };
@@ -29,6 +30,7 @@ static void read_view(gw_context *ctx, int i, struct device_view *v)
 {
 	memset(v, 0, sizeof(*v));
 	v->info = gw_device_get(ctx, i);
+	gw_device_health_reason(ctx, i, v->reason, sizeof(v->reason));
 	if (device_readable(v->info) && gw_device_sample_read(ctx, i, &v->sample) == 0)
 		v->have_sample = true;
 }
@@ -66,7 +68,7 @@ static void fill_row(struct row *r, const struct device_view *v)
 	r->cell[COL_UUID] = str_printf("%s", short_uuid(tmp, sizeof(tmp), d));
 	r->cell[COL_CUDA] = index_cell(d->vendor == GW_VENDOR_NVIDIA && d->health == GW_HEALTH_OK ? d->cuda_index : -1);
 	if (d->health_reason[0] && d->health != GW_HEALTH_OK)
-		r->cell[COL_HEALTH] = str_printf("%s: %s", gw_health_name(d->health), d->health_reason);
+		r->cell[COL_HEALTH] = str_printf("%s: %s", gw_health_name(d->health), v->reason);
 	else
 		r->cell[COL_HEALTH] = str_printf("%s", gw_health_name(d->health));
 	r->health = d->health;
@@ -274,9 +276,11 @@ static void cuda_sees_nothing_note(const gw_context *ctx, int nvidia_ok)
 	const gw_backend_status *cuda = gw_context_backend_by_id(ctx, GW_BACKEND_ID_CUDA);
 	const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
 
+	char msg[2 * sizeof(cuda->message)];
+
 	if (cuda && cuda->message[0])
 		warning_msg(_n("CUDA sees none of the %d NVIDIA GPU: %s", "CUDA sees none of the %d NVIDIA GPUs: %s",
-			       nvidia_ok), nvidia_ok, cuda->message);
+			       nvidia_ok), nvidia_ok, gw_context_backend_message(ctx, cuda, msg, sizeof(msg)));
 	else if (cvd)
 		warning_msg(_n("CUDA sees none of the %d NVIDIA GPU: CUDA_VISIBLE_DEVICES=\"%s\" selects none",
 			       "CUDA sees none of the %d NVIDIA GPUs: CUDA_VISIBLE_DEVICES=\"%s\" selects none", nvidia_ok),
@@ -365,7 +369,7 @@ static void json_device(gw_json *j, const struct device_view *v)
 		gw_json_object_end(j);
 	}
 	gw_json_array_end(j);
-	json_health(j, d);
+	json_health(j, d, v->reason);
 	gw_json_object_end(j);
 }
 

@@ -224,11 +224,13 @@ static void table_header(struct watch *w)
 static void table_row(struct watch *w, const gw_sample_point *p, const char *when)
 {
 	const gw_device_info *info = gw_device_get(w->ctx, p->device);
+	char why[1024];
 
 	fprintf(w->out, "%s %3d", when, p->device);
 	if (!p->up) {
 		fprintf(w->out, "  %s%s: %s%s\n", color_health(w->color, p->health), gw_health_name(p->health),
-			info->health_reason[0] ? info->health_reason : gw_error_str(p->error), color_reset(w->color));
+			info->health_reason[0] ? gw_device_health_reason(w->ctx, p->device, why, sizeof(why))
+					       : _(gw_error_str(p->error)), color_reset(w->color));
 		return;
 	}
 	for (int k = 0; k < w->nfields; k++) {

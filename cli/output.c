@@ -99,24 +99,27 @@ const char *cuda_index_text(const gw_context *ctx, const gw_device_info *d, char
 {
 	const gw_backend_status *cuda = gw_context_backend_by_id(ctx, GW_BACKEND_ID_CUDA);
 	const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
+	char msg[2 * sizeof(cuda->message)];
 	int w;
 
 	if (d->cuda_index >= 0)
 		w = snprintf(buf, n, "%d", d->cuda_index);
 	else if (d->vendor != GW_VENDOR_NVIDIA)
 		w = snprintf(buf, n, "N/A");
+	else if (d->health == GW_HEALTH_LOST)
+		w = snprintf(buf, n, "%s", _("none (the GPU is lost: CUDA cannot use it)"));
+	else if (d->health == GW_HEALTH_NO_DRIVER)
+		w = snprintf(buf, n, "%s", _("none (no driver serves the GPU: CUDA cannot use it)"));
 	else if (d->health != GW_HEALTH_OK)
-		w = snprintf(buf, n, "none (%s: CUDA cannot use it)",
-			     d->health == GW_HEALTH_LOST ? "the GPU is lost" :
-			     d->health == GW_HEALTH_NO_DRIVER ? "no driver serves the GPU" : "the driver refused the GPU");
+		w = snprintf(buf, n, "%s", _("none (the driver refused the GPU: CUDA cannot use it)"));
 	else if (!cuda || cuda->state == GW_BACKEND_NOT_TRIED)
-		w = snprintf(buf, n, "none (CUDA was not asked)");
+		w = snprintf(buf, n, "%s", _("none (CUDA was not asked)"));
 	else if (cuda->state != GW_BACKEND_OK && cuda->message[0])
-		w = snprintf(buf, n, "none (%s)", cuda->message);
+		w = snprintf(buf, n, _("none (%s)"), gw_context_backend_message(ctx, cuda, msg, sizeof(msg)));
 	else if (cvd)
-		w = snprintf(buf, n, "none (hidden by CUDA_VISIBLE_DEVICES=\"%s\")", cvd);
+		w = snprintf(buf, n, _("none (hidden by CUDA_VISIBLE_DEVICES=\"%s\")"), cvd);
 	else
-		w = snprintf(buf, n, "none (CUDA does not list this GPU)");
+		w = snprintf(buf, n, "%s", _("none (CUDA does not list this GPU)"));
 	if (w > 0 && (size_t)w >= n)
 		mark_cut(buf, n);
 	return buf;
@@ -437,9 +440,12 @@ static const char *mismatch_reason(const gw_driver_info *drv, char *buf, size_t 
 
 /* What a backend's status says is missing, or NULL when it has nothing to
  * say (it worked, was not tried, or only annotates other devices). */
-static const char *backend_reason(const gw_backend_status *s, const gw_driver_info *drv, bool have_devices,
-				  char *buf, size_t n)
+static const char *backend_reason(const gw_context *ctx, const gw_backend_status *s, const gw_driver_info *drv,
+				  bool have_devices, char *buf, size_t n)
 {
+	char msg[2 * sizeof(s->message)];
+	const char *m = gw_context_backend_message(ctx, s, msg, sizeof(msg));
+
 	if (!s->name || s->id == GW_BACKEND_ID_CUDA || s->id == GW_BACKEND_ID_PCI)
 		return NULL; /* cuda annotates NVML's devices; pci devices carry their own reason */
 	switch (s->state) {
@@ -447,8 +453,8 @@ static const char *backend_reason(const gw_backend_status *s, const gw_driver_in
 	case GW_BACKEND_INIT_FAILED:
 		if (!strcmp(s->vendor_code_name, "LIB_RM_VERSION_MISMATCH") && mismatch_reason(drv, buf, n))
 			return buf;
-		if (s->message[0])
-			snprintf(buf, n, "%s", s->message); /* n ≥ sizeof(s->message) */
+		if (m[0])
+			snprintf(buf, n, "%s", m);
 		else if (s->vendor_code_name[0])
 			snprintf(buf, n, "%s failed (%s)", s->name, s->vendor_code_name);
 		else
@@ -457,8 +463,8 @@ static const char *backend_reason(const gw_backend_status *s, const gw_driver_in
 	case GW_BACKEND_NOTHING_FOUND:
 		if (have_devices)
 			return NULL;
-		if (s->message[0])
-			snprintf(buf, n, "%s", s->message); /* n ≥ sizeof(s->message) */
+		if (m[0])
+			snprintf(buf, n, "%s", m);
 		else if (s->id == GW_BACKEND_ID_AMDGPU)
 			snprintf(buf, n, "%s", _("no AMD GPU in /sys"));
 		else if (s->id == GW_BACKEND_ID_NVML)
@@ -485,7 +491,7 @@ const char *no_gpu_sentence(const gw_context *ctx, char *buf, size_t n)
 		if (st[i].id == GW_BACKEND_ID_PCI && st[i].state == GW_BACKEND_NOTHING_FOUND)
 			append_part(buf, n, &parts, _("no NVIDIA, AMD or Intel GPU on the PCI bus"));
 	for (int i = 0; i < nb; i++)
-		append_part(buf, n, &parts, backend_reason(&st[i], gw_context_driver(ctx), ndev > 0, part, sizeof(part)));
+		append_part(buf, n, &parts, backend_reason(ctx, &st[i], gw_context_driver(ctx), ndev > 0, part, sizeof(part)));
 	/* A failed backend usually explains every device; name devices only
 	 * when it does not (a lost GPU while NVML itself is fine). No backend
 	 * failure explains a GPU gpuwise cannot read at all (Intel). */
@@ -494,9 +500,11 @@ const char *no_gpu_sentence(const gw_context *ctx, char *buf, size_t n)
 
 		if (device_readable(d) || (explained && d->health != GW_HEALTH_UNSUPPORTED))
 			continue;
-		snprintf(part, sizeof(part), "GPU %d (%s) is %s%s%s", i,
+		char why[1024];
+
+		snprintf(part, sizeof(part), _("GPU %d (%s) is %s%s%s"), i,
 			 GW_VALID(d->pci_bus_id) ? d->pci_bus_id.s : "?", gw_health_name(d->health),
-			 d->health_reason[0] ? ": " : "", d->health_reason);
+			 d->health_reason[0] ? ": " : "", gw_device_health_reason(ctx, i, why, sizeof(why)));
 		append_part(buf, n, &parts, part);
 	}
 	if (!parts)
@@ -564,6 +572,7 @@ int print_json(gw_json *j)
 void json_backends(gw_json *j, const gw_context *ctx)
 {
 	const gw_backend_status *st;
+	char msg[2 * sizeof(st->message)];
 	int nb = 0;
 
 	st = gw_context_backends(ctx, &nb);
@@ -575,8 +584,9 @@ void json_backends(gw_json *j, const gw_context *ctx)
 		gw_json_string(j, st[i].name);
 		gw_json_key(j, "state");
 		gw_json_string(j, gw_backend_state_name(st[i].state));
+		/* a human text: in the user's language, as "error" is */
 		gw_json_key(j, "message");
-		gw_json_string(j, st[i].message[0] ? st[i].message : NULL);
+		gw_json_string(j, st[i].message[0] ? gw_context_backend_message(ctx, &st[i], msg, sizeof(msg)) : NULL);
 		gw_json_key(j, "library");
 		gw_json_string(j, st[i].library[0] ? st[i].library : NULL);
 		gw_json_key(j, "vendor_code");
@@ -598,10 +608,10 @@ void json_index_field(gw_json *j, const char *key, int index)
 		gw_json_null(j);
 }
 
-void json_health(gw_json *j, const gw_device_info *d)
+void json_health(gw_json *j, const gw_device_info *d, const char *reason)
 {
 	gw_json_key(j, "health");
 	gw_json_string(j, gw_health_name(d->health));
 	gw_json_key(j, "health_reason");
-	gw_json_string(j, d->health != GW_HEALTH_OK && d->health_reason[0] ? d->health_reason : NULL);
+	gw_json_string(j, d->health != GW_HEALTH_OK && reason[0] ? reason : NULL);
 }

@@ -126,7 +126,9 @@ void json_backends(gw_json *j, const gw_context *ctx);
 void json_index_field(gw_json *j, const char *key, int index);
 
 /* "health" and "health_reason" (null while healthy or without a reason). */
-void json_health(gw_json *j, const gw_device_info *d);
+/* health and health_reason (reason: gw_device_health_reason's, in the
+ * user's language like every human text of the JSON). */
+void json_health(gw_json *j, const gw_device_info *d, const char *reason);
 
 /* ---- the metric table (cli/metric_out.c) ------------------------------ */
 

@@ -96,8 +96,10 @@ static void read_gpu(struct top_data *d, int i)
 		g->sample = p.sample;
 		g->have_sample = true;
 	} else if (!device_readable(g->info)) {
+		char why[1024];
+
 		snprintf(g->problem, sizeof(g->problem), "%s%s%s", gw_health_name(g->info->health),
-			 g->info->health_reason[0] ? ": " : "", g->info->health_reason);
+			 g->info->health_reason[0] ? ": " : "", gw_device_health_reason(d->ctx, i, why, sizeof(why)));
 	} else {
 		snprintf(g->problem, sizeof(g->problem), "%s", gw_translate(gw_error_str(p.error)));
 	}

@@ -26,6 +26,38 @@
 /* Set the thread-local message and return `code` (negative). */
 int gw__error_set(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* A message the library keeps for later (a backend's status message) as
+ * gw__error_set keeps the last error: its format, the catalogue's msgid,
+ * and each value as printed, so that it is translated where it is used
+ * (doctor's evidence) and never when it is made (docs/languages.md). */
+#define GW__MSG_PIECES 16
+typedef struct gw__msg {
+	const char *format;                 /* NULL: untranslatable, use the English text */
+	const struct gw__msg *sub;          /* piece sub_piece is this message (a reason */
+	int sub_piece;                      /* quoting a backend's), translated as one */
+	int npieces;
+	unsigned short at[GW__MSG_PIECES];  /* offsets into text */
+	char text[1024];                    /* the values, each NUL-terminated */
+} gw__msg;
+
+/* Mark a text for the catalogue without translating it (xgettext's N_):
+ * a reason given as a value of a kept message is translated with it. */
+#ifndef N_
+#define N_(s) (s)
+#endif
+
+/* Print fmt's English message into out (n bytes) and keep its pieces in m. */
+void gw__msg_set(gw__msg *m, char *out, size_t n, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void gw__msg_vset(gw__msg *m, char *out, size_t n, const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
+/* Piece `piece` of m (the one given sub's English message) is sub. */
+void gw__msg_nest(gw__msg *m, int piece, const gw__msg *sub);
+/* The thread's last error, kept in m and its English message in out. */
+void gw__msg_from_last(gw__msg *m, char *out, size_t n);
+/* english (what m was made with) in the catalogue's language, in out (n
+ * bytes); english itself when there is no translation. */
+const char *gw__msg_text(const gw__msg *m, const char *english, char *out, size_t n);
+
 /* ---- system-call table with fault injection (lib/core/sys.c) ---------- */
 
 /* GPUWISE_FAULT="KIND:N" makes the Nth call of that kind (1-based, counted
@@ -182,6 +214,7 @@ typedef struct gw_device {
 		int ordinal;
 	} cuda_mig[GW_MAX_MIG];
 	int ncuda_mig;
+	gw__msg reason_msg;        /* info.health_reason, kept for translation */
 } gw_device;
 
 struct gw_context {
@@ -192,6 +225,7 @@ struct gw_context {
 	int cap;
 	gw_driver_info driver;
 	gw_backend_status status[8];
+	gw__msg status_msg[8];     /* each status's message, kept for translation */
 	void *state[8];            /* per-backend state, parallel to gw__backends */
 	int nbackends;
 	/* <root>/proc/stat's btime, read by the first gw_process_host_read()
@@ -213,6 +247,24 @@ gw_device *gw__device_add(gw_context *ctx);
  * backend. False (nothing changed) for any other device. The sampler
  * (lib/core/sampler.c) calls it; one-shot commands keep "lost" as read. */
 bool gw__device_retry_lost(gw_context *ctx, int index);
+
+/* A backend's status message (st is one of ctx->status): set from a
+ * format like gw__error_set's (its values may be reasons marked N_), or
+ * taken from the last error; read in the user's language with
+ * gw_context_backend_message(). */
+void gw__status_msg(gw_context *ctx, gw_backend_status *st, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void gw__status_vmsg(gw_context *ctx, gw_backend_status *st, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+void gw__status_msg_from_last(gw_context *ctx, gw_backend_status *st);
+
+/* d->info.health_reason, set like gw__status_msg; read in the user's
+ * language with gw_device_health_reason(). */
+void gw__device_reason(gw_device *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same, with its last %s the message of a backend's status st (one of
+ * ctx's), translated with it. */
+void gw__device_reason_quoting(const gw_context *ctx, gw_device *d, const gw_backend_status *st, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 /* Look up by normalised bus id or exact UUID; NULL when absent. */
 gw_device *gw__device_by_bus_id(gw_context *ctx, const char *bus_id);

@@ -83,6 +83,11 @@ int gw_device_count(const gw_context *ctx);
 
 /* Static facts of device `index` (0..count-1), NULL when out of range or ctx is NULL. */
 const gw_device_info *gw_device_get(const gw_context *ctx, int index);
+/* Device index's health_reason in the user's language, as
+ * gw_error_last_text() gives the last error: the catalogue's translation
+ * (gw_translate, the process locale) in buf (size bytes), or the English
+ * health_reason when there is none. "" for a bad index. */
+const char *gw_device_health_reason(const gw_context *ctx, int index, char *buf, size_t size);
 
 /* Find one GPU by gpuwise index ("0"), UUID or unique UUID prefix
  * ("GPU-8a5f", "8a5f", "33135771"), or PCI bus id ("0000:18:00.0",
@@ -188,6 +193,11 @@ const gw_backend_status *gw_context_backends(const gw_context *ctx, int *count);
 const gw_backend_status *gw_context_backend(const gw_context *ctx, const char *name);
 /* The same by id: code should use this, names are for people. */
 const gw_backend_status *gw_context_backend_by_id(const gw_context *ctx, gw_backend_id id);
+/* st->message (st one of ctx's statuses) in the user's language, as
+ * gw_error_last_text() gives the last error: the catalogue's translation
+ * (gw_translate, the process locale) put together in buf (size bytes), or
+ * st->message itself when it has none. "" for a NULL st. */
+const char *gw_context_backend_message(const gw_context *ctx, const gw_backend_status *st, char *buf, size_t size);
 
 /* Helpers for printing. */
 const char *gw_vendor_name(gw_vendor v);        /* "nvidia", "amd", "intel", "unknown" */

@@ -433,7 +433,7 @@ static int amd_open(gw_context *ctx, void **state, gw_backend_status *st)
 	if (!c.n) {
 		gw__free(c.v);
 		st->state = GW_BACKEND_NOTHING_FOUND;
-		snprintf(st->message, sizeof(st->message), "no AMD GPU bound to the amdgpu driver");
+		gw__status_msg(ctx, st, "no AMD GPU bound to the amdgpu driver");
 		return 0;
 	}
 	if (!(s = gw__calloc(1, sizeof(*s)))) {
@@ -447,7 +447,7 @@ static int amd_open(gw_context *ctx, void **state, gw_backend_status *st)
 		return rc; /* the context frees s through amd_close */
 	st->state = added ? GW_BACKEND_OK : GW_BACKEND_NOTHING_FOUND;
 	if (!added)
-		snprintf(st->message, sizeof(st->message), "every amdgpu device was already listed by another backend");
+		gw__status_msg(ctx, st, "every amdgpu device was already listed by another backend");
 	return 0;
 }
 

@@ -105,13 +105,13 @@ static int cuda_code_to_gw(gwc_result r)
 static const char *cuda_init_reason(gwc_result r)
 {
 	switch (r) {
-	case GWC_ERROR_NO_DEVICE: return "no CUDA device is visible to this process";
-	case GWC_ERROR_SYSTEM_DRIVER_MISMATCH: return "libcuda and the kernel driver have different versions";
+	case GWC_ERROR_NO_DEVICE: return N_("no CUDA device is visible to this process");
+	case GWC_ERROR_SYSTEM_DRIVER_MISMATCH: return N_("libcuda and the kernel driver have different versions");
 	case GWC_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE:
-		return "the CUDA forward-compatibility library does not support this GPU";
-	case GWC_ERROR_STUB_LIBRARY: return "the loaded libcuda is the toolkit's stub, not the driver's";
-	case GWC_ERROR_UNKNOWN: return "an unknown error (often a missing nvidia-uvm module)";
-	default: return "the driver returned an error";
+		return N_("the CUDA forward-compatibility library does not support this GPU");
+	case GWC_ERROR_STUB_LIBRARY: return N_("the loaded libcuda is the toolkit's stub, not the driver's");
+	case GWC_ERROR_UNKNOWN: return N_("an unknown error (often a missing nvidia-uvm module)");
+	default: return N_("the driver returned an error");
 	}
 }
 
@@ -279,7 +279,7 @@ static int annotate_ordinal(gw_context *ctx, struct cuda_state *st, int ordinal)
 	return 0;
 }
 
-static void status_init_failed(gw_backend_status *status, const struct cuda_api *api, gwc_result r)
+static void status_init_failed(gw_context *ctx, gw_backend_status *status, const struct cuda_api *api, gwc_result r)
 {
 	const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
 
@@ -288,10 +288,10 @@ static void status_init_failed(gw_backend_status *status, const struct cuda_api 
 	status->vendor_code = r;
 	cuda_code_name(api, r, status->vendor_code_name, sizeof(status->vendor_code_name));
 	if (r == GWC_ERROR_NO_DEVICE && cvd)
-		gw__fmt(status->message, sizeof(status->message), "cuInit failed: %s (CUDA_VISIBLE_DEVICES=\"%s\")",
+		gw__status_msg(ctx, status, "cuInit failed: %s (CUDA_VISIBLE_DEVICES=\"%s\")",
 			cuda_init_reason(r), cvd);
 	else
-		gw__fmt(status->message, sizeof(status->message), "cuInit failed: %s (%s)",
+		gw__status_msg(ctx, status, "cuInit failed: %s (%s)",
 			 cuda_init_reason(r), status->vendor_code_name);
 }
 
@@ -308,7 +308,7 @@ static int cuda_open(gw_context *ctx, void **state, gw_backend_status *status)
 	if (!(st->lib = gw__dlopen(libname))) {
 		status->state = GW_BACKEND_LIBRARY_MISSING;
 		status->error = GW_ELIBRARY;
-		gw__fmt(status->message, sizeof(status->message), "cannot load the CUDA driver library: %s",
+		gw__status_msg(ctx, status, "cannot load the CUDA driver library: %s",
 			 gw__dlerror());
 		gw__free(st);
 		return 0;
@@ -322,26 +322,26 @@ static int cuda_open(gw_context *ctx, void **state, gw_backend_status *status)
 	if (!st->api.init || !st->api.device_count) {
 		status->state = GW_BACKEND_INIT_FAILED;
 		status->error = GW_ELIBRARY;
-		gw__fmt(status->message, sizeof(status->message), "the CUDA library has no %s: it is not a usable libcuda",
+		gw__status_msg(ctx, status, "the CUDA library has no %s: it is not a usable libcuda",
 			 st->api.init ? "cuDeviceGetCount" : "cuInit");
 		gw__dlclose(st->lib);
 		gw__free(st);
 		return 0;
 	}
 	if ((r = st->api.init(0)) != GWC_SUCCESS) {
-		status_init_failed(status, &st->api, r);
+		status_init_failed(ctx, status, &st->api, r);
 		gw__dlclose(st->lib);
 		gw__free(st);
 		return 0;
 	}
 	*state = st;
 	if ((r = st->api.device_count(&count)) != GWC_SUCCESS) {
-		status_init_failed(status, &st->api, r);
+		status_init_failed(ctx, status, &st->api, r);
 		return 0;
 	}
 	if (count <= 0) {
 		status->state = GW_BACKEND_NOTHING_FOUND;
-		gw__fmt(status->message, sizeof(status->message), "CUDA works but sees no device");
+		gw__status_msg(ctx, status, "CUDA works but sees no device");
 		return 0;
 	}
 	if (count > MAX_CUDA_DEVICES)

@@ -236,13 +236,13 @@ static int nvml_code_to_gw(gwn_return r)
 static const char *init_failure_reason(gwn_return r)
 {
 	switch (r) {
-	case GWN_ERROR_DRIVER_NOT_LOADED: return "the NVIDIA kernel driver is not loaded";
+	case GWN_ERROR_DRIVER_NOT_LOADED: return N_("the NVIDIA kernel driver is not loaded");
 	case GWN_ERROR_LIB_RM_VERSION_MISMATCH:
-		return "the NVIDIA kernel module and the user-space driver library have different versions";
-	case GWN_ERROR_NO_PERMISSION: return "this user may not talk to the NVIDIA driver";
-	case GWN_ERROR_LIBRARY_NOT_FOUND: return "a library it depends on could not be loaded";
-	case GWN_ERROR_FUNCTION_NOT_FOUND: return "the library lacks a required function";
-	default: return "the driver returned an error";
+		return N_("the NVIDIA kernel module and the user-space driver library have different versions");
+	case GWN_ERROR_NO_PERMISSION: return N_("this user may not talk to the NVIDIA driver");
+	case GWN_ERROR_LIBRARY_NOT_FOUND: return N_("a library it depends on could not be loaded");
+	case GWN_ERROR_FUNCTION_NOT_FOUND: return N_("the library lacks a required function");
+	default: return N_("the driver returned an error");
 	}
 }
 
@@ -541,9 +541,9 @@ static void resolve_symbols(struct nvml_state *st)
 	}
 }
 
-static void status_fail(gw_backend_status *status, gw_backend_state state, int error,
-			gwn_return code, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-static void status_fail(gw_backend_status *status, gw_backend_state state, int error,
+static void nvml_status_fail(gw_context *ctx, gw_backend_status *status, gw_backend_state state, int error,
+			gwn_return code, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+static void nvml_status_fail(gw_context *ctx, gw_backend_status *status, gw_backend_state state, int error,
 			gwn_return code, const char *fmt, ...)
 {
 	va_list ap;
@@ -554,7 +554,7 @@ static void status_fail(gw_backend_status *status, gw_backend_state state, int e
 	gw__strlcpy(status->vendor_code_name, state == GW_BACKEND_LIBRARY_MISSING ? "LIBRARY_NOT_FOUND"
 		    : nvml_code_name(code), sizeof(status->vendor_code_name));
 	va_start(ap, fmt);
-	gw__vfmt(status->message, sizeof(status->message), fmt, ap);
+	gw__status_vmsg(ctx, status, fmt, ap);
 	va_end(ap);
 }
 
@@ -582,8 +582,7 @@ static const char *nvml_library_name(const gw_context *ctx)
 static void mark_lost(gw_device *d, const char *how)
 {
 	d->info.health = GW_HEALTH_LOST;
-	snprintf(d->info.health_reason, sizeof(d->info.health_reason),
-		 "GPU is lost (NVML %s): it has fallen off the bus; reboot to recover it", how);
+	gw__device_reason(d, "GPU is lost (NVML %s): it has fallen off the bus; reboot to recover it", how);
 }
 
 static void read_pci(const struct nvml_api *api, struct reader *rd, gw_device *d)
@@ -777,8 +776,10 @@ static void mark_handle_failure(gw_device *d, gwn_return r)
 		return;
 	}
 	d->info.health = GW_HEALTH_ERROR;
-	snprintf(d->info.health_reason, sizeof(d->info.health_reason), "NVML cannot open this GPU: %s (%s)",
-		 r == GWN_ERROR_NO_PERMISSION ? "no permission" : "the driver refused it", nvml_code_name(r));
+	if (r == GWN_ERROR_NO_PERMISSION)
+		gw__device_reason(d, "NVML cannot open this GPU: no permission (%s)", nvml_code_name(r));
+	else
+		gw__device_reason(d, "NVML cannot open this GPU: the driver refused it (%s)", nvml_code_name(r));
 }
 
 static int add_device(gw_context *ctx, struct nvml_state *st, unsigned index)
@@ -843,13 +844,13 @@ static int enumerate(gw_context *ctx, struct nvml_state *st, gw_backend_status *
 	gwn_return r = st->api.device_count(&count);
 
 	if (r != GWN_SUCCESS) {
-		status_fail(status, GW_BACKEND_INIT_FAILED, nvml_code_to_gw(r), r,
+		nvml_status_fail(ctx, status, GW_BACKEND_INIT_FAILED, nvml_code_to_gw(r), r,
 			    "NVML could not count the GPUs (%s)", nvml_code_name(r));
 		return 0;
 	}
 	if (count == 0) {
 		status->state = GW_BACKEND_NOTHING_FOUND;
-		gw__strlcpy(status->message, "NVML works but reports no NVIDIA GPU", sizeof(status->message));
+		gw__status_msg(ctx, status, "NVML works but reports no NVIDIA GPU");
 		return 0;
 	}
 	if (count > MAX_NVML_DEVICES)
@@ -884,7 +885,7 @@ static int nvml_open(gw_context *ctx, void **state, gw_backend_status *status)
 	if (!(st = gw__calloc(1, sizeof(*st))))
 		return GW_ENOMEM;
 	if (!(st->lib = gw__dlopen(libname))) {
-		status_fail(status, GW_BACKEND_LIBRARY_MISSING, GW_ELIBRARY, GWN_ERROR_LIBRARY_NOT_FOUND,
+		nvml_status_fail(ctx, status, GW_BACKEND_LIBRARY_MISSING, GW_ELIBRARY, GWN_ERROR_LIBRARY_NOT_FOUND,
 			    "cannot load the NVIDIA management library: %s", gw__dlerror());
 		gw__free(st);
 		return 0;
@@ -892,7 +893,7 @@ static int nvml_open(gw_context *ctx, void **state, gw_backend_status *status)
 	keep_mapped(libname);
 	resolve_symbols(st);
 	if (!has_required_symbols(&st->api, &missing)) {
-		status_fail(status, GW_BACKEND_INIT_FAILED, GW_ELIBRARY, GWN_ERROR_FUNCTION_NOT_FOUND,
+		nvml_status_fail(ctx, status, GW_BACKEND_INIT_FAILED, GW_ELIBRARY, GWN_ERROR_FUNCTION_NOT_FOUND,
 			    "the NVML library has no %s: it is not a usable libnvidia-ml", missing);
 		read_driver_versions(ctx, st);
 		nvml_unload(st);
@@ -902,7 +903,7 @@ static int nvml_open(gw_context *ctx, void **state, gw_backend_status *status)
 	 * is the same call and what pynvml uses. */
 	r = st->api.init_v2 ? st->api.init_v2() : st->api.init_with_flags(0);
 	if (r != GWN_SUCCESS) {
-		status_fail(status, GW_BACKEND_INIT_FAILED, nvml_code_to_gw(r), r,
+		nvml_status_fail(ctx, status, GW_BACKEND_INIT_FAILED, nvml_code_to_gw(r), r,
 			    "NVML initialisation failed: %s (%s)", init_failure_reason(r), nvml_code_name(r));
 		read_driver_versions(ctx, st);
 		nvml_unload(st);

@@ -17,55 +17,41 @@
 
 #define PCI_DEVICES "/sys/bus/pci/devices"
 
-/* A health reason; one too long for the field ends in "…". */
-__attribute__((format(printf, 3, 4)))
-static void set_reason(char *out, size_t outsz, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	gw__vfmt(out, outsz, fmt, ap);
-	va_end(ap);
-}
-
 /* Why NVML does not serve this NVIDIA GPU, in NVML's own words when it has some. */
-static void nvml_reason(const gw_context *ctx, char *out, size_t outsz)
+static void nvml_reason(gw_context *ctx, gw_device *d)
 {
 	const gw_backend_status *st = gw_context_backend(ctx, "nvml");
 
 	if (!st || st->state == GW_BACKEND_NOT_TRIED)
-		set_reason(out, outsz, "nvidia driver bound but NVML was not tried");
+		gw__device_reason(d, "nvidia driver bound but NVML was not tried");
 	else if (st->message[0])
-		set_reason(out, outsz, "nvidia driver bound but NVML could not read it: %s", st->message);
+		gw__device_reason_quoting(ctx, d, st, "nvidia driver bound but NVML could not read it: %s", st->message);
 	else if (st->state == GW_BACKEND_OK)
-		set_reason(out, outsz, "nvidia driver bound but NVML did not list it");
+		gw__device_reason(d, "nvidia driver bound but NVML did not list it");
 	else
-		set_reason(out, outsz, "nvidia driver bound but NVML could not read it: %s",
-			 gw_backend_state_name(st->state));
+		gw__device_reason(d, "nvidia driver bound but NVML could not read it: %s", gw_backend_state_name(st->state));
 }
 
 /* Health of a GPU that no vendor backend claimed. */
-static void judge_health(const gw_context *ctx, const gw_pci_fn *f, gw_device_info *info)
+static void judge_health(gw_context *ctx, const gw_pci_fn *f, gw_device *d)
 {
 	gw_vendor v = gw__pci_vendor(f->vendor);
 	const char *want = v == GW_VENDOR_NVIDIA ? "nvidia" : v == GW_VENDOR_AMD ? "amdgpu" : NULL;
 
-	info->health = GW_HEALTH_NO_DRIVER;
+	d->info.health = GW_HEALTH_NO_DRIVER;
 	if (!f->driver[0]) {
-		set_reason(info->health_reason, sizeof(info->health_reason), "no kernel driver bound");
+		gw__device_reason(d, "no kernel driver bound");
 	} else if (v == GW_VENDOR_NVIDIA && !strcmp(f->driver, "nvidia")) {
-		nvml_reason(ctx, info->health_reason, sizeof(info->health_reason));
+		nvml_reason(ctx, d);
 	} else if (v == GW_VENDOR_AMD && !strcmp(f->driver, "amdgpu")) {
-		set_reason(info->health_reason, sizeof(info->health_reason),
-			 "amdgpu driver bound but its sysfs files could not be read");
+		gw__device_reason(d, "amdgpu driver bound but its sysfs files could not be read");
 	} else if (want) {
-		set_reason(info->health_reason, sizeof(info->health_reason), "bound to %s, not %s", f->driver, want);
+		gw__device_reason(d, "bound to %s, not %s", f->driver, want);
 	} else {
 		/* Intel (i915, xe): the driver may well work, but gpuwise reads
 		 * nothing from it; "ok" would claim a readable GPU. */
-		info->health = GW_HEALTH_UNSUPPORTED;
-		set_reason(info->health_reason, sizeof(info->health_reason),
-			   "gpuwise cannot read Intel GPUs (driver %s bound)", f->driver);
+		d->info.health = GW_HEALTH_UNSUPPORTED;
+		gw__device_reason(d, "gpuwise cannot read Intel GPUs (driver %s bound)", f->driver);
 	}
 }
 
@@ -115,7 +101,7 @@ static int add_driverless(gw_context *ctx, const gw_pci_fn *f, gw_pci_ids *ids)
 	/* The link is readable without a driver: a cheap, useful fact. */
 	gw__sysfs_link_fields(&info->pcie_max_gen, &info->pcie_max_width, ctx->root, f->dir, "max");
 	info->pcie_gpu_max_gen = info->pcie_max_gen;
-	judge_health(ctx, f, info);
+	judge_health(ctx, f, d);
 	return 0;
 }
 
@@ -233,7 +219,7 @@ static int pci_open(gw_context *ctx, void **state, gw_backend_status *st)
 	if (rc < 0) {
 		st->state = GW_BACKEND_NOTHING_FOUND;
 		st->error = rc;
-		gw__fmt(st->message, sizeof(st->message), "cannot list " PCI_DEVICES ": %s", gw_error_last());
+		gw__status_msg_from_last(ctx, st);   /* "cannot list '/sys/bus/pci/devices': ..." */
 		return 0;
 	}
 	counts_agree = count_busless_nvml_devices(ctx) > 0 &&
@@ -256,7 +242,7 @@ static int pci_open(gw_context *ctx, void **state, gw_backend_status *st)
 		return rc;
 	st->state = count ? GW_BACKEND_OK : GW_BACKEND_NOTHING_FOUND;
 	if (!count)
-		gw__fmt(st->message, sizeof(st->message), "no display controller from NVIDIA, AMD or Intel on the PCI bus");
+		gw__status_msg(ctx, st, "no display controller from NVIDIA, AMD or Intel on the PCI bus");
 	return 0;
 }
 

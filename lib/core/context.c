@@ -240,6 +240,7 @@ bool gw__device_retry_lost(gw_context *ctx, int index)
 		return false;
 	d->info.health = GW_HEALTH_OK;
 	d->info.health_reason[0] = '\0';
+	d->reason_msg.format = NULL;
 	return true;
 }
 
@@ -641,6 +642,80 @@ const gw_driver_info *gw_context_driver(const gw_context *ctx)
 	static const gw_driver_info unread; /* every field UNREAD */
 
 	return ctx ? &ctx->driver : &unread;
+}
+
+/* ctx's slot of st, -1 when st is not one of ctx's statuses. */
+static int status_slot(const gw_context *ctx, const gw_backend_status *st)
+{
+	for (int i = 0; ctx && i < (int)GW_ARRAY_SIZE(ctx->status); i++)
+		if (st == &ctx->status[i])
+			return i;
+	return -1;
+}
+
+void gw__status_vmsg(gw_context *ctx, gw_backend_status *st, const char *fmt, va_list ap)
+{
+	int i = status_slot(ctx, st);
+	gw__msg unkept;
+
+	gw__msg_vset(i < 0 ? &unkept : &ctx->status_msg[i], st->message, sizeof(st->message), fmt, ap);
+}
+
+void gw__status_msg(gw_context *ctx, gw_backend_status *st, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	gw__status_vmsg(ctx, st, fmt, ap);
+	va_end(ap);
+}
+
+void gw__status_msg_from_last(gw_context *ctx, gw_backend_status *st)
+{
+	int i = status_slot(ctx, st);
+	gw__msg unkept;
+
+	gw__msg_from_last(i < 0 ? &unkept : &ctx->status_msg[i], st->message, sizeof(st->message));
+}
+
+const char *gw_context_backend_message(const gw_context *ctx, const gw_backend_status *st, char *buf, size_t size)
+{
+	int i = status_slot(ctx, st);
+
+	if (!st)
+		return "";
+	return i < 0 || !buf || !size ? st->message : gw__msg_text(&ctx->status_msg[i], st->message, buf, size);
+}
+
+void gw__device_reason(gw_device *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	gw__msg_vset(&d->reason_msg, d->info.health_reason, sizeof(d->info.health_reason), fmt, ap);
+	va_end(ap);
+}
+
+void gw__device_reason_quoting(const gw_context *ctx, gw_device *d, const gw_backend_status *st, const char *fmt, ...)
+{
+	int i = status_slot(ctx, st);
+	va_list ap;
+
+	va_start(ap, fmt);
+	gw__msg_vset(&d->reason_msg, d->info.health_reason, sizeof(d->info.health_reason), fmt, ap);
+	va_end(ap);
+	if (i >= 0)
+		gw__msg_nest(&d->reason_msg, d->reason_msg.npieces - 1, &ctx->status_msg[i]);
+}
+
+const char *gw_device_health_reason(const gw_context *ctx, int index, char *buf, size_t size)
+{
+	const gw_device *d;
+
+	if (!ctx || index < 0 || index >= ctx->ndevices)
+		return "";
+	d = &ctx->devices[index];
+	return !buf || !size ? d->info.health_reason : gw__msg_text(&d->reason_msg, d->info.health_reason, buf, size);
 }
 
 const gw_backend_status *gw_context_backends(const gw_context *ctx, int *count)

@@ -19,14 +19,11 @@
 /* Marks a text for the catalogue (xgettext's N_) without translating it. */
 #define N_(s) (s)
 
-#define MAX_PIECES 16
+#define MAX_PIECES GW__MSG_PIECES
 
 static _Thread_local struct {
 	char message[1024];
-	const char *format;             /* NULL: no pieces (an unusual conversion) */
-	int npieces;
-	unsigned short at[MAX_PIECES];  /* offsets into text */
-	char text[1024];                /* the pieces, each NUL-terminated */
+	gw__msg m;                      /* its format and pieces */
 	char out[1024];                 /* gw_error_last_with's result */
 } last;
 
@@ -114,13 +111,14 @@ static int piece(char *dst, size_t n, const char *spec, char conv, char lenmod, 
 #pragma GCC diagnostic pop
 }
 
-/* Each argument of fmt printed alone, for gw_error_last_with. */
-static void keep_pieces(const char *fmt, va_list *ap)
+/* Each argument of fmt printed alone into m, for translating later. */
+static void keep_pieces(gw__msg *m, const char *fmt, va_list *ap)
 {
 	size_t used = 0;
 
-	last.format = NULL;
-	last.npieces = 0;
+	m->format = NULL;
+	m->sub = NULL;
+	m->npieces = 0;
 	for (const char *p = fmt; *p; p++) {
 		char spec[32], conv, lenmod;
 		size_t len;
@@ -134,19 +132,19 @@ static void keep_pieces(const char *fmt, va_list *ap)
 			continue;
 		}
 		if (!conv || lenmod == 'h' || lenmod == 'H' || len + 2 > sizeof(spec) ||
-		    last.npieces == MAX_PIECES || used >= sizeof(last.text))
+		    m->npieces == MAX_PIECES || used >= sizeof(m->text))
 			return;
 		spec[0] = '%';
 		memcpy(spec + 1, p + 1, len);
 		spec[len + 1] = '\0';
-		k = piece(last.text + used, sizeof(last.text) - used, spec, conv, lenmod, stars, ap);
-		if (k < 0 || (size_t)k >= sizeof(last.text) - used)
+		k = piece(m->text + used, sizeof(m->text) - used, spec, conv, lenmod, stars, ap);
+		if (k < 0 || (size_t)k >= sizeof(m->text) - used)
 			return;
-		last.at[last.npieces++] = (unsigned short)used;
+		m->at[m->npieces++] = (unsigned short)used;
 		used += (size_t)k + 1;
 		p += len;
 	}
-	last.format = fmt;
+	m->format = fmt;
 }
 
 int gw__error_set(int code, const char *fmt, ...)
@@ -156,7 +154,7 @@ int gw__error_set(int code, const char *fmt, ...)
 	va_start(ap, fmt);
 	va_copy(copy, ap);
 	gw__vfmt(last.message, sizeof(last.message), fmt, ap);
-	keep_pieces(fmt, &copy);
+	keep_pieces(&last.m, fmt, &copy);
 	va_end(copy);
 	va_end(ap);
 	return code;
@@ -169,7 +167,7 @@ const char *gw_error_last(void)
 
 const char *gw_error_last_format(void)
 {
-	return last.format && last.message[0] ? last.format : "";
+	return last.m.format && last.message[0] ? last.m.format : "";
 }
 
 /* The length of a string piece under the translation's conversion: "%.0s"
@@ -194,42 +192,59 @@ static int argument_number(const char *conv)
 	return end != conv && *end == '$' && n >= 1 && n <= MAX_PIECES ? (int)n - 1 : -1;
 }
 
-const char *gw_error_last_with(const char *format)
+/* english put into format with m's pieces (into out, n bytes); english
+ * itself when format is not a translation of m's format. With
+ * translate_pieces, a string piece that is itself a catalogue text (a
+ * reason marked N_) is translated too. */
+static const char *with_format(const gw__msg *m, const char *english, const char *format, bool translate_pieces,
+			       char *out, size_t n)
 {
 	size_t o = 0;
 	int next = 0;
+	char sub[1024];
 
-	if (!format || !last.format || !last.message[0] || format == last.format)
-		return last.message;
-	for (const char *p = format; *p && o + 1 < sizeof(last.out); p++) {
+	if (!format || !m->format || !english[0] || (format == m->format && !m->sub))
+		return english;
+	for (const char *p = format; *p && o + 1 < n; p++) {
 		char conv, lenmod;
+		const char *value;
 		size_t len, k;
 		int stars, arg;
 
 		if (*p != '%') {
-			last.out[o++] = *p;
+			out[o++] = *p;
 			continue;
 		}
 		conv = conversion(p + 1, &len, &stars, &lenmod);
 		if (conv == '%') {
-			last.out[o++] = '%';
+			out[o++] = '%';
 			p++;
 			continue;
 		}
 		arg = argument_number(p + 1);
 		if (arg < 0)
 			arg = next++;
-		if (!conv || stars || arg < 0 || arg >= last.npieces)
-			return last.message;   /* not a translation of this format */
-		k = precision_cut(p + 1, len, conv, strlen(last.text + last.at[arg]));
-		if (o + k >= sizeof(last.out))
-			k = sizeof(last.out) - 1 - o;
-		memcpy(last.out + o, last.text + last.at[arg], k);
+		if (!conv || stars || arg < 0 || arg >= m->npieces)
+			return english;   /* not a translation of this format */
+		value = m->text + m->at[arg];
+		if (translate_pieces && conv == 's' && m->sub && arg == m->sub_piece)
+			value = gw__msg_text(m->sub, value, sub, sizeof(sub));
+		else if (translate_pieces && conv == 's' && value[0])
+			value = gw_translate(value);
+		k = precision_cut(p + 1, len, conv, strlen(value));
+		if (o + k >= n)
+			k = n - 1 - o;
+		memcpy(out + o, value, k);
 		o += k;
 		p += len;
 	}
-	last.out[o] = '\0';
-	return last.out;
+	out[o] = '\0';
+	return out;
+}
+
+const char *gw_error_last_with(const char *format)
+{
+	return with_format(&last.m, last.message, format, false, last.out, sizeof(last.out));
 }
 
 const char *gw_error_last_text(void)
@@ -239,11 +254,54 @@ const char *gw_error_last_text(void)
 	return format[0] ? gw_error_last_with(gw_translate(format)) : last.message;
 }
 
+void gw__msg_vset(gw__msg *m, char *out, size_t n, const char *fmt, va_list ap)
+{
+	va_list copy;
+
+	va_copy(copy, ap);
+	gw__vfmt(out, n, fmt, ap);
+	keep_pieces(m, fmt, &copy);
+	va_end(copy);
+}
+
+void gw__msg_set(gw__msg *m, char *out, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	gw__msg_vset(m, out, n, fmt, ap);
+	va_end(ap);
+}
+
+void gw__msg_nest(gw__msg *m, int piece, const gw__msg *sub)
+{
+	if (m->format && piece >= 0 && piece < m->npieces && sub != m) {
+		m->sub = sub;
+		m->sub_piece = piece;
+	}
+}
+
+void gw__msg_from_last(gw__msg *m, char *out, size_t n)
+{
+	*m = last.m;
+	gw__strlcpy(out, last.message, n);
+	/* a copy cut short is no longer what the pieces make */
+	if (strlen(last.message) >= n)
+		m->format = NULL;
+}
+
+const char *gw__msg_text(const gw__msg *m, const char *english, char *out, size_t n)
+{
+	if (!m->format)
+		return english;
+	return with_format(m, english, gw_translate(m->format), true, out, n);
+}
+
 void gw_error_clear(void)
 {
 	last.message[0] = '\0';
-	last.format = NULL;
-	last.npieces = 0;
+	last.m.format = NULL;
+	last.m.npieces = 0;
 }
 
 const char *gw_error_str(int code)

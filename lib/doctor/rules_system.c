@@ -121,9 +121,14 @@ static void rule_no_gpu(gw__doctor *d)
 		int nb = 0;
 		const gw_backend_status *st = gw_context_backends(d->ctx, &nb);
 
-		for (int i = 0; i < nb; i++)
-			gw__doc_cat(ev, sizeof(ev), "%s: %s%s%s; ", st[i].name, gw_backend_state_name(st[i].state),
-				    st[i].message[0] ? " — " : "", st[i].message);
+		for (int i = 0; i < nb; i++) {
+			char msg[sizeof(st[i].message) * 2];
+			const char *m = gw_context_backend_message(d->ctx, &st[i], msg, sizeof(msg));
+
+			/* TRANSLATORS: one backend: its name, state, then " — " and its message when it has one */
+			gw__doc_cat(ev, sizeof(ev), _("%s: %s%s%s; "), st[i].name, gw_backend_state_name(st[i].state),
+				    m[0] ? " — " : "", m);
+		}
 	}
 	gw__doc_cat(ev, sizeof(ev), _("no KFD GPU node"));
 	gw__doc_add(d, "no-gpu", "hardware", -1, NULL, ev,
@@ -134,12 +139,13 @@ static void rule_no_gpu(gw__doctor *d)
 static void rule_gpu_lost(gw__doctor *d)
 {
 	for (int i = 0; i < d->ndev; i++) {
-		char ev[EV], l[160];
+		char ev[EV], l[160], why[1024];
 
 		if (dev(d, i)->health != GW_HEALTH_LOST)
 			continue;
 		dev_label(dev(d, i), l, sizeof(l));
-		gw__doc_fmt(ev, sizeof(ev), "%s: %s", l, dev(d, i)->health_reason[0] ? dev(d, i)->health_reason : _("GPU is lost"));
+		gw__doc_fmt(ev, sizeof(ev), "%s: %s", l,
+			    dev(d, i)->health_reason[0] ? gw_device_health_reason(d->ctx, i, why, sizeof(why)) : _("GPU is lost"));
 		for (size_t x = 0; x < d->p->nxids; x++)
 			if (d->p->xids[x].xid == 79)
 				gw__doc_cat(ev, sizeof(ev), _("; kernel log: %s"), d->p->xids[x].last_line);
@@ -327,13 +333,15 @@ static void rule_nouveau(gw__doctor *d)
 static void rule_nvml_missing(gw__doctor *d)
 {
 	const gw_backend_status *st = backend(d, GW_BACKEND_ID_NVML);
-	char ev[EV];
+	char ev[EV], msg[sizeof(st->message) * 2];
+	const char *m;
 
 	if (!st || st->state != GW_BACKEND_LIBRARY_MISSING || !nvidia_module_in_use(d))
 		return;
+	m = gw_context_backend_message(d->ctx, st, msg, sizeof(msg));
 	gw__doc_fmt(ev, sizeof(ev), _("kernel module %s loaded; dlopen(%s) failed%s%s"),
 		 GW_VERSION_KNOWN(d->p->nvidia.module_version) ? d->p->nvidia.module_version.text : _("(version unknown)"),
-		 st->library[0] ? st->library : "libnvidia-ml.so.1", st->message[0] ? ": " : "", st->message);
+		 st->library[0] ? st->library : "libnvidia-ml.so.1", m[0] ? ": " : "", m);
 	gw__doc_add(d, "nvml-library-missing", "driver", -1, NULL, ev,
 		    GW_VERSION_KNOWN(d->p->nvidia.module_version)
 			    ? N_("Install the user-space half of the same driver release (e.g. `sudo apt install "
@@ -549,7 +557,8 @@ static const char *nvml_init_fix(const char *code)
 static void rule_nvml_init_failed(gw__doctor *d)
 {
 	const gw_backend_status *st = backend(d, GW_BACKEND_ID_NVML);
-	char ev[EV];
+	char ev[EV], msg[sizeof(st->message) * 2];
+	const char *m;
 
 	if (!st || st->state != GW_BACKEND_INIT_FAILED)
 		return;
@@ -559,8 +568,9 @@ static void rule_nvml_init_failed(gw__doctor *d)
 	/* Every NVIDIA GPU reserved for a VM: no driver to load is expected. */
 	if (gw__doc_fired(d, "gpu-bound-to-other-driver") && !strcmp(st->vendor_code_name, "DRIVER_NOT_LOADED"))
 		return;
+	m = gw_context_backend_message(d->ctx, st, msg, sizeof(msg));
 	gw__doc_fmt(ev, sizeof(ev), _("nvmlInit returned %s (%d)%s%s"), st->vendor_code_name[0] ? st->vendor_code_name : _("an error"),
-		    st->vendor_code, st->message[0] ? ": " : "", st->message);
+		    st->vendor_code, m[0] ? ": " : "", m);
 	gw__doc_add(d, "nvml-init-failed", "driver", -1, NULL, ev, nvml_init_fix(st->vendor_code_name));
 }
 
@@ -793,12 +803,13 @@ static void rule_no_usable_gpu(gw__doctor *d)
 	}
 	for (int i = 0; i < d->ndev; i++) {
 		const gw_device_info *di = dev(d, i);
+		char why[1024];
 
 		intel_only &= di->vendor == GW_VENDOR_INTEL;
 		if (di->health != GW_HEALTH_OK)
 			gw__doc_cat(ev, sizeof(ev), "%sGPU %d (%s): %s%s%s", ev[0] ? "; " : "", di->index,
 				    GW_VALID(di->name) ? di->name.s : _("unnamed"), gw_health_name(di->health),
-				    di->health_reason[0] ? ", " : "", di->health_reason);
+				    di->health_reason[0] ? ", " : "", gw_device_health_reason(d->ctx, i, why, sizeof(why)));
 	}
 	gw__doc_cat(ev, sizeof(ev), _("%sno NVIDIA or AMD GPU that its library reads"), ev[0] ? "; " : "");
 	gw__doc_add(d, "no-usable-gpu", "hardware", -1, NULL, ev,

@@ -140,6 +140,20 @@ LANGUAGE=zh_CN run_on h100-8x info -i GPU-zz
 assert_contains "$err" "没有 GPU 匹配 'GPU-zz'" "a library error with a quoted selector in Chinese"
 LANGUAGE=zh_CN LC_ALL=C run_on h100-8x info -i 99
 assert_contains "$err" "gpuwise: no GPU with index 99 (8 found)" "LC_ALL=C: the library error in English"
+# A backend's status message and a device's health reason (the library
+# keeps their format and values; a reason may quote the backend's message):
+# translated where printed, in JSON too; English under LC_ALL=C.
+LANGUAGE=zh_CN COLUMNS=400 run_on driver-mismatch info
+assert_contains "$out" "NVML 初始化失败：NVIDIA 内核模块与用户态驱动库的版本不一致" "info: a backend's message in Chinese"
+assert_contains "$out" "已绑定 nvidia 驱动，但 NVML 无法读取它：NVML 初始化失败：" "info: a health reason quoting the backend, both in Chinese"
+LANGUAGE=zh_CN run_on driver-mismatch list --json
+assert_json "list --json in Chinese: health_reason follows the language" \
+	'assert d["devices"][0]["health_reason"].startswith("已绑定 nvidia 驱动"), d["devices"][0]["health_reason"]'
+LANGUAGE=zh_CN run_on driver-mismatch info --json
+assert_json "info --json in Chinese: a backend's message follows the language" \
+	'assert [b["message"] for b in d["backends"] if b["name"] == "nvml"][0].startswith("NVML 初始化失败"), d["backends"]'
+LANGUAGE=zh_CN LC_ALL=C COLUMNS=400 run_on driver-mismatch info
+assert_contains "$out" "nvidia driver bound but NVML could not read it: NVML initialisation failed" "LC_ALL=C: the reason in English"
 # The verdict's "ready" in JSON does not depend on the words.
 LANGUAGE=zh_CN run_on h100-8x doctor --json
 assert_json "doctor --json in Chinese: summary.ready still true" 'assert d["summary"]["ready"] is True, d["summary"]'
