@@ -86,7 +86,8 @@ const gw_device_info *gw_device_get(const gw_context *ctx, int index);
 /* Device index's health_reason in the user's language, as
  * gw_error_last_text() gives the last error: the catalogue's translation
  * (gw_translate, the process locale) in buf (size bytes), or the English
- * health_reason when there is none. "" for a bad index. */
+ * health_reason copied there when there is none; returns buf (the field
+ * itself for a NULL buf). "" for a bad index. */
 const char *gw_device_health_reason(const gw_context *ctx, int index, char *buf, size_t size);
 
 /* Find one GPU by gpuwise index ("0"), UUID or unique UUID prefix
@@ -195,8 +196,9 @@ const gw_backend_status *gw_context_backend(const gw_context *ctx, const char *n
 const gw_backend_status *gw_context_backend_by_id(const gw_context *ctx, gw_backend_id id);
 /* st->message (st one of ctx's statuses) in the user's language, as
  * gw_error_last_text() gives the last error: the catalogue's translation
- * (gw_translate, the process locale) put together in buf (size bytes), or
- * st->message itself when it has none. "" for a NULL st. */
+ * (gw_translate, the process locale) put together in buf (size bytes),
+ * or st->message copied there when it has none; returns buf (st->message
+ * for a NULL buf). "" for a NULL st. */
 const char *gw_context_backend_message(const gw_context *ctx, const gw_backend_status *st, char *buf, size_t size);
 
 /* Helpers for printing. */

@@ -681,10 +681,18 @@ void gw__status_msg_from_last(gw_context *ctx, gw_backend_status *st)
 const char *gw_context_backend_message(const gw_context *ctx, const gw_backend_status *st, char *buf, size_t size)
 {
 	int i = status_slot(ctx, st);
+	const char *t;
 
+	if (buf && size)
+		buf[0] = '\0';
 	if (!st)
-		return "";
-	return i < 0 || !buf || !size ? st->message : gw__msg_text(&ctx->status_msg[i], st->message, buf, size);
+		return buf && size ? buf : "";
+	if (!buf || !size)
+		return st->message;
+	t = i < 0 ? st->message : gw__msg_text(&ctx->status_msg[i], st->message, buf, size);
+	if (t != buf)
+		gw__strlcpy(buf, t, size);
+	return buf;
 }
 
 void gw__device_reason(gw_device *d, const char *fmt, ...)
@@ -711,11 +719,19 @@ void gw__device_reason_quoting(const gw_context *ctx, gw_device *d, const gw_bac
 const char *gw_device_health_reason(const gw_context *ctx, int index, char *buf, size_t size)
 {
 	const gw_device *d;
+	const char *t;
 
+	if (buf && size)
+		buf[0] = '\0';
 	if (!ctx || index < 0 || index >= ctx->ndevices)
-		return "";
+		return buf && size ? buf : "";
 	d = &ctx->devices[index];
-	return !buf || !size ? d->info.health_reason : gw__msg_text(&d->reason_msg, d->info.health_reason, buf, size);
+	if (!buf || !size)
+		return d->info.health_reason;
+	t = gw__msg_text(&d->reason_msg, d->info.health_reason, buf, size);
+	if (t != buf)
+		gw__strlcpy(buf, t, size);
+	return buf;
 }
 
 const gw_backend_status *gw_context_backends(const gw_context *ctx, int *count)

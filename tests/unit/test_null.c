@@ -84,6 +84,20 @@ static void test_context_args(void)
 	      !strcmp(gw_context_backend_by_id(ctx, GW_BACKEND_ID_CUDA)->name, "cuda"));
 	CHECK(gw_context_backend_by_id(ctx, GW_BACKEND_ID_PCI) == gw_context_backend(ctx, "pci"));
 	CHECK(gw_context_backend_by_id(ctx, GW_BACKEND_ID_AMDGPU) == gw_context_backend(ctx, "amdgpu"));
+	{
+		/* the messages in the user's language (none here: English),
+		 * always into buf; "" for nothing */
+		char buf[600];
+		const gw_backend_status *nvml = gw_context_backend_by_id(ctx, GW_BACKEND_ID_NVML);
+
+		CHECK(!strcmp(gw_context_backend_message(NULL, NULL, buf, sizeof(buf)), "") && buf[0] == '\0');
+		CHECK(gw_context_backend_message(ctx, nvml, buf, sizeof(buf)) == buf && !strcmp(buf, nvml->message));
+		CHECK(gw_context_backend_message(ctx, nvml, NULL, 0) == nvml->message);
+		CHECK(!strcmp(gw_device_health_reason(NULL, 0, buf, sizeof(buf)), "") && buf[0] == '\0');
+		CHECK(!strcmp(gw_device_health_reason(ctx, -1, NULL, 0), ""));
+		for (int i = 0; i < gw_device_count(ctx); i++)
+			CHECK(!strcmp(gw_device_health_reason(ctx, i, buf, sizeof(buf)), gw_device_get(ctx, i)->health_reason));
+	}
 	gw_context_free(ctx);
 }
 
