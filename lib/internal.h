@@ -406,14 +406,15 @@ int gw__parse_proc_stat(const char *text, int *ppid, int *pgid, char *state);
 int gw__pool_dir_check(const char *dir, bool create);
 enum {
 	GW__POOL_CREATE = 0x1,   /* create when missing (shared mode, past the umask) */
-	GW__POOL_EXCL = 0x2,     /* with CREATE: it must not exist yet */
+	GW__POOL_EXCL = 0x2,     /* with CREATE: it must not exist yet (else 2, nothing opened) */
 	GW__POOL_INHERIT = 0x4,  /* no O_CLOEXEC: the job inherits it (and its lock) */
 	GW__POOL_WRITE = 0x8,    /* read-only is not enough */
 	GW__POOL_PRIVATE = 0x10, /* with CREATE: 0644, only its owner writes it */
 	GW__POOL_READ = 0x20     /* read-only (its close is no write for a watcher) */
 };
 /* Open <dir>/<name> without following links; a plain file with one link
- * or an error naming it. 1 when it was created, 0 when it existed. */
+ * or an error naming it. 1 when it was created, 0 when it existed, 2 when
+ * it existed and GW__POOL_EXCL was given (*fd untouched). */
 int gw__pool_open(const char *dir, const char *name, unsigned flags, int *fd);
 /* flock: 0 taken, 1 someone else holds it (only when !wait), or an error. */
 int gw__pool_lock(int fd, bool exclusive, bool wait);
@@ -432,6 +433,8 @@ int gw__pool_watch(const char *dir);
  * matters(name, inotify mask) accepts: 1 when one came, 0 after the
  * timeout or when a signal arrived, or an error. */
 int gw__pool_watch_wait(int fd, int timeout_ms, bool (*matters)(const char *name, uint32_t mask));
+/* Who owns an open pool file and its permission bits (mode & 07777). */
+int gw__pool_owner(int fd, unsigned *uid, unsigned *mode);
 /* The program a name runs (PATH search as execvp does): 0, GW_ENOTFOUND
  * or GW_EPERM (found, not executable). */
 int gw__job_find(const char *name, char *out, size_t outsz);

@@ -122,7 +122,7 @@ int gw__pool_open(const char *dir, const char *name, unsigned flags, int *out)
 		if (errno != EEXIST)
 			goto failed;
 		if (flags & GW__POOL_EXCL)
-			return gw__error_set(GW_EPERM, "%s exists already", path);
+			return 2;   /* the caller picks another name */
 	}
 	/* GW__POOL_READ: read-only, so that closing it tells no watcher of
 	 * the folder that it was written (gw__pool_watch_wait). */
@@ -142,7 +142,19 @@ failed:
 		return gw__error_set(GW_EPERM, "%s is a symbolic link: refused (someone put it there; remove it)", path);
 	if (errno == ENOENT)
 		return gw__error_set(GW_ENOTFOUND, "%s: %s", path, strerror(errno));
-	return gw__error_set(errno == EACCES ? GW_EPERM : GW_EIO, "cannot open %s: %s", path, strerror(errno));
+	if (errno == EACCES) {
+		struct stat st;
+
+		/* Another user's file that others may not open: name the owner
+		 * and the mode, so whoever reads this knows whom to ask. */
+		if (gw__sys_lstat(path, &st) == 0 && st.st_uid != gw__getuid())
+			return gw__error_set(GW_EPERM,
+					     "cannot open %s: it belongs to uid %u with mode %04o, which others may not "
+					     "open: refused; its owner or root must remove it (or chmod 0666 it)",
+					     path, (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
+		return gw__error_set(GW_EPERM, "cannot open %s: %s", path, strerror(errno));
+	}
+	return gw__error_set(GW_EIO, "cannot open %s: %s", path, strerror(errno));
 }
 
 int gw__pool_lock(int fd, bool exclusive, bool wait)
@@ -215,6 +227,17 @@ bool gw__pool_linked(int fd)
 	struct stat st;
 
 	return gw__sys_fstat(fd, &st) == 0 && st.st_nlink > 0;
+}
+
+int gw__pool_owner(int fd, unsigned *uid, unsigned *mode)
+{
+	struct stat st;
+
+	if (gw__sys_fstat(fd, &st) != 0)
+		return gw__error_set(GW_EIO, "fstat: %s", strerror(errno));
+	*uid = (unsigned)st.st_uid;
+	*mode = (unsigned)(st.st_mode & 07777);
+	return 0;
 }
 
 int gw__pool_remove(const char *dir, const char *name)

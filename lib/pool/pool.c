@@ -20,9 +20,10 @@
 
 #include "internal.h"
 #include "core/proc_parse.h"
+#include "pool/record.h"
 
-#define JOB_PREFIX "job-"
-#define RECORD_MAX 8192
+#define JOB_PREFIX GW__JOB_PREFIX
+#define RECORD_MAX GW__RECORD_MAX
 #define MAX_JOBS 4096
 
 typedef struct unit {
@@ -61,14 +62,7 @@ struct gw_job {
 };
 
 /* A request as a job file holds it, ours or an earlier waiter's. */
-typedef struct want {
-	uint64_t ticket;
-	unsigned gpus;
-	bool any;
-	bool *eligible;    /* per unit */
-	uint64_t min_free;
-	int max_util;
-} want;
+typedef gw__want want;
 
 extern char **environ;
 
@@ -183,43 +177,10 @@ const char *gw_pool_dir(const gw_pool *pool)
 
 /* ---- job records ------------------------------------------------------------- */
 
-/* One line's value: printable, no newline (command lines come from users). */
-static void clean(char *out, size_t n, const char *s)
+static int unit_by_uuid(const void *arg, const char *uuid, size_t len)
 {
-	size_t k = 0;
+	const gw_pool *p = arg;
 
-	for (; s && *s && k + 1 < n; s++)
-		out[k++] = (unsigned char)*s < 0x20 ? ' ' : *s;
-	out[k] = '\0';
-}
-
-static const char *record_get(const char *rec, const char *key, char *out, size_t n)
-{
-	size_t kl = strlen(key);
-
-	for (const char *p = rec; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
-		if (!strncmp(p, key, kl) && p[kl] == '=') {
-			size_t len = strcspn(p + kl + 1, "\n");
-
-			if (len >= n)
-				len = n - 1;
-			memcpy(out, p + kl + 1, len);
-			out[len] = '\0';
-			return out;
-		}
-	}
-	return NULL;
-}
-
-static bool record_u64(const char *rec, const char *key, uint64_t *v)
-{
-	char buf[32];
-
-	return record_get(rec, key, buf, sizeof(buf)) && gw__parse_u64(buf, v) == 0;
-}
-
-static int unit_by_uuid(const gw_pool *p, const char *uuid, size_t len)
-{
 	for (int i = 0; i < p->nunits; i++)
 		if (strlen(p->units[i].uuid) == len && !strncmp(p->units[i].uuid, uuid, len))
 			return i;
@@ -229,29 +190,7 @@ static int unit_by_uuid(const gw_pool *p, const char *uuid, size_t len)
 /* Parse a waiting job's request; false when the record is not one. */
 static bool parse_want(const gw_pool *p, const char *rec, want *w)
 {
-	char buf[RECORD_MAX], state[16];
-	uint64_t v;
-
-	if (!record_get(rec, "state", state, sizeof(state)) || strcmp(state, "waiting"))
-		return false;
-	if (!record_u64(rec, "gpus", &v) || v == 0 || v > 1024)
-		return false;
-	w->gpus = (unsigned)v;
-	w->min_free = record_u64(rec, "min_free", &v) ? v : 0;
-	w->max_util = record_get(rec, "max_util", buf, sizeof(buf)) ? atoi(buf) : -1;
-	if (!record_get(rec, "eligible", buf, sizeof(buf)))
-		return false;
-	w->any = !strcmp(buf, "*");
-	if (!w->any)
-		for (char *s = buf; *s;) {
-			size_t n = strcspn(s, ",");
-			int u = unit_by_uuid(p, s, n);
-
-			if (u >= 0)
-				w->eligible[u] = true;
-			s += n + (s[n] == ',');
-		}
-	return true;
+	return gw__record_want(rec, p->nunits, unit_by_uuid, p, w);
 }
 
 /* ---- conditions on live samples --------------------------------------------- */
@@ -332,20 +271,28 @@ static int list_jobs(gw_pool *p, char ***names, size_t *n)
 
 static bool ticket_of(const char *name, uint64_t *t)
 {
-	return !strncmp(name, JOB_PREFIX, strlen(JOB_PREFIX)) && strlen(name) == strlen(JOB_PREFIX) + 12 &&
-	       gw__parse_u64(name + strlen(JOB_PREFIX), t) == 0;
+	return gw__record_ticket_name(name, t);
 }
 
-/* Read a live job's record into rec; false for a dead job (its file is
- * removed when we may) or a file that is not a job's. */
-static bool read_live_job(gw_pool *p, const char *name, char *rec, size_t n)
+/* Read a live job's record into rec and the uid of its file's owner (the
+ * one who made it: job files are created O_EXCL by their job, and the
+ * record's own uid= line is whatever its writer put there); false for a
+ * dead job (its file is removed when we may), a file that is not a job's,
+ * or another user's job file that others may write (anyone could have
+ * rewritten it: not trusted). */
+static bool read_live_job(gw_pool *p, const char *name, char *rec, size_t n, unsigned *owner)
 {
+	unsigned mode = 0;
 	int fd, rc;
 	bool alive;
 
 	/* Read-only: its close wakes no waiter (gw__pool_watch_wait). */
 	if (gw__pool_open(p->dir, name, GW__POOL_READ, &fd) < 0)
 		return false;
+	if (gw__pool_owner(fd, owner, &mode) < 0 || (*owner != gw__getuid() && (mode & 022))) {
+		gw__pool_close(fd);
+		return false;
+	}
 	rc = gw__pool_lock(fd, true, false);
 	alive = rc == 1;
 	if (rc == 0) {
@@ -369,8 +316,7 @@ static int take_ticket(gw_pool *p, uint64_t *out)
 
 	if (rc < 0)
 		return rc;
-	if (gw__pool_read(fd, buf, sizeof(buf)) <= 0 || (buf[strcspn(buf, "\n")] = '\0', gw__parse_u64(buf, &t) < 0) ||
-	    t == 0 || t >= 999999999999ULL) {
+	if (gw__pool_read(fd, buf, sizeof(buf)) <= 0 || !gw__record_ticket_counter(buf, &t)) {
 		t = 1;
 		if (list_jobs(p, &names, &n) == 0) {
 			for (size_t i = 0; i < n; i++) {
@@ -405,9 +351,10 @@ static void uuid_list(const gw_pool *p, const int *units, int n, char *out, size
 static int write_record(gw_lease *l, const char *state, const want *w, const gw_pool_request *req, int job_pid)
 {
 	gw_pool *p = l->pool;
-	char name[256], cmd[2048], elig[4096], leased[4096] = "";
+	char elig[4096], leased[4096] = "";
 	int *idx = gw__calloc((size_t)p->nunits, sizeof(int));
 	int k = 0;
+	gw__record_in r;
 
 	if (!idx)
 		return GW_ENOMEM;
@@ -420,40 +367,46 @@ static int write_record(gw_lease *l, const char *state, const want *w, const gw_
 		uuid_list(p, idx, k, elig, sizeof(elig));
 	gw__free(idx);
 	uuid_list(p, l->units, l->n, leased, sizeof(leased));
-	clean(cmd, sizeof(cmd), req->command);
-	clean(name, sizeof(name), req->name);
-	if (!gw__fmt(l->record, sizeof(l->record),
-		     "state=%s\npid=%d\njob_pid=%d\nuid=%u\nqueued=%.3f\nsince=%.3f\ngpus=%u\neligible=%s\n"
-		     "min_free=%llu\nmax_util=%d\nname=%s\ncommand=%s\nleased=%s\n",
-		     state, (int)gw__getpid(), job_pid, gw__getuid(), gw__seconds(CLOCK_REALTIME) - l->waited, gw__seconds(CLOCK_REALTIME), w->gpus,
-		     elig, (unsigned long long)w->min_free, w->max_util, name, cmd, leased))
-		gw__mark_cut(l->record, sizeof(l->record));
+	r = (gw__record_in){ state, (int)gw__getpid(), job_pid, gw__getuid(), gw__seconds(CLOCK_REALTIME) - l->waited,
+			     gw__seconds(CLOCK_REALTIME), w->gpus, elig, w->min_free, w->max_util, req->name,
+			     req->command, leased };
+	gw__record_format(l->record, sizeof(l->record), &r);
 	return gw__pool_write(l->job_fd, l->record);
 }
+
+/* Job files another user planted under numbers the counter has not
+ * reached yet are skipped (up to this many in a row), so they cannot stop
+ * every later run. */
+#define PLANTED_MAX 64
 
 /* Our place in the queue: a ticket and a job file locked by us. */
 static int enqueue(gw_lease *l, const want *w, const gw_pool_request *req)
 {
 	gw_pool *p = l->pool;
-	int rc;
+	int rc, tries = 0;
 
 	if ((rc = global_lock(p)) < 0)
 		return rc;
-	if ((rc = take_ticket(p, &l->id)) == 0) {
+	do {
+		if ((rc = take_ticket(p, &l->id)) < 0)
+			break;
 		snprintf(l->job_file, sizeof(l->job_file), JOB_PREFIX "%012llu", (unsigned long long)l->id);
 		/* Readable by all (ps), written by us only; the job inherits it
 		 * so the record lives as long as the job. */
 		rc = gw__pool_open(p->dir, l->job_file, GW__POOL_CREATE | GW__POOL_EXCL | GW__POOL_INHERIT | GW__POOL_PRIVATE,
 				   &l->job_fd);
-		if (rc >= 0 && (rc = gw__pool_lock(l->job_fd, true, false)) == 1)
-			rc = gw__error_set(GW_EGENERIC, "%s/%s is locked by another process", p->dir, l->job_file);
-		if (rc >= 0)
-			rc = write_record(l, "waiting", w, req, 0);
-		if (rc < 0 && l->job_fd >= 0) {
-			gw__pool_remove(p->dir, l->job_file);
-			gw__pool_close(l->job_fd);
-			l->job_fd = -1;
-		}
+	} while (rc == 2 && ++tries < PLANTED_MAX);
+	if (rc == 2)
+		rc = gw__error_set(GW_EPERM, "%s/%s and the %d job files before it existed already: someone put them "
+				   "there; remove them", p->dir, l->job_file, PLANTED_MAX - 1);
+	if (rc >= 0 && (rc = gw__pool_lock(l->job_fd, true, false)) == 1)
+		rc = gw__error_set(GW_EGENERIC, "%s/%s is locked by another process", p->dir, l->job_file);
+	if (rc >= 0)
+		rc = write_record(l, "waiting", w, req, 0);
+	if (rc < 0 && l->job_fd >= 0) {
+		gw__pool_remove(p->dir, l->job_file);
+		gw__pool_close(l->job_fd);
+		l->job_fd = -1;
 	}
 	global_unlock(p);
 	return rc < 0 ? rc : 0;
@@ -465,6 +418,7 @@ static void reserve_for_earlier(gw_pool *p, const live *lv, uint64_t mine, bool 
 {
 	char **names, rec[RECORD_MAX];
 	size_t n;
+	unsigned owner;
 	want w;
 
 	if (list_jobs(p, &names, &n) < 0)
@@ -477,7 +431,7 @@ static void reserve_for_earlier(gw_pool *p, const live *lv, uint64_t mine, bool 
 		uint64_t t;
 		unsigned kept = 0;
 
-		if (!ticket_of(names[i], &t) || t >= mine || !read_live_job(p, names[i], rec, sizeof(rec)))
+		if (!ticket_of(names[i], &t) || t >= mine || !read_live_job(p, names[i], rec, sizeof(rec), &owner))
 			continue;
 		memset(w.eligible, 0, (size_t)p->nunits * sizeof(bool));
 		if (!parse_want(p, rec, &w))
@@ -963,47 +917,13 @@ static void user_name(const gw_pool *p, unsigned uid, char *out, size_t n)
 	gw__free(text);
 }
 
-static double record_f(const char *rec, const char *key)
+/* The job's user is its file's owner, whatever uid= its record claims. */
+static bool parse_job(gw_pool *p, uint64_t id, const char *rec, unsigned owner, gw_pool_job *j)
 {
-	char buf[64];
-
-	return record_get(rec, key, buf, sizeof(buf)) ? strtod(buf, NULL) : 0;
-}
-
-static bool parse_job(gw_pool *p, uint64_t id, const char *rec, gw_pool_job *j)
-{
-	char state[16], buf[RECORD_MAX];
-	uint64_t v;
-
-	memset(j, 0, sizeof(*j));
-	if (!record_get(rec, "state", state, sizeof(state)))
+	if (!gw__record_job(id, rec, j))
 		return false;
-	if (!strcmp(state, "waiting"))
-		j->state = GW_POOL_WAITING;
-	else if (!strcmp(state, "running"))
-		j->state = GW_POOL_RUNNING;
-	else
-		return false;
-	j->id = id;
-	j->pid = record_u64(rec, "pid", &v) && v < 0x7fffffff ? (int)v : 0;
-	j->job_pid = record_u64(rec, "job_pid", &v) && v < 0x7fffffff ? (int)v : 0;
-	j->uid = record_u64(rec, "uid", &v) && v < 0xffffffffULL ? (unsigned)v : 0;
-	j->gpus = record_u64(rec, "gpus", &v) && v < 100000 ? (unsigned)v : 0;
-	j->queued = record_f(rec, "queued");
-	j->since = j->state == GW_POOL_WAITING ? j->queued : record_f(rec, "since");
-	record_get(rec, "name", j->name, sizeof(j->name));
-	record_get(rec, "command", j->command, sizeof(j->command));
+	j->uid = owner;
 	user_name(p, j->uid, j->user, sizeof(j->user));
-	if (record_get(rec, "leased", buf, sizeof(buf)))
-		for (char *s = buf; *s && j->nleased < GW_POOL_MAX_LEASED;) {
-			size_t n = strcspn(s, ",");
-
-			if (n && n < sizeof(j->leased[0])) {
-				memcpy(j->leased[j->nleased], s, n);
-				j->leased[j->nleased++][n] = '\0';
-			}
-			s += n + (s[n] == ',');
-		}
 	return true;
 }
 
@@ -1034,8 +954,10 @@ int gw_pool_jobs(gw_pool *pool, gw_pool_job **out, size_t *count)
 	for (size_t i = 0; i < n; i++) {
 		uint64_t t;
 
-		if (ticket_of(names[i], &t) && read_live_job(pool, names[i], rec, RECORD_MAX) &&
-		    parse_job(pool, t, rec, &jobs[k]))
+		unsigned owner;
+
+		if (ticket_of(names[i], &t) && read_live_job(pool, names[i], rec, RECORD_MAX, &owner) &&
+		    parse_job(pool, t, rec, owner, &jobs[k]))
 			k++;
 	}
 	global_unlock(pool);

@@ -254,6 +254,128 @@ assert_contains "$err" "sticky" "and the message says how to fix it"
 GPUWISE_POOL_DIR=$TMPD/new-pool run run -- true
 assert_eq "$(stat -c %a "$TMPD/new-pool")" 1777 "a missing pool folder is created like /tmp (1777)"
 
+# --- files of other users in the pool folder: refused safely or a clear error ------
+# Tests run as root; "another user" is nobody (65534): files chown'ed to it,
+# and gpuwise itself run as nobody through setpriv.
+on laptop-3060
+wait_for '[ "$(running_jobs)$(waiting_jobs)" = 00 ]' 10
+NOBODY=65534
+# hold FILE: a live process (ours) keeps FILE locked, as a job would.
+hold() {
+	flock -x "$1" sleep 60 &
+	STARTED+=("$!")
+	wait_for "! flock -n -x '$1' true 2>/dev/null" 5 || fail "could not hold $1"
+}
+unhold() { kill "${STARTED[-1]}" 2>/dev/null; wait "${STARTED[-1]}" 2>/dev/null; }
+# A live job file of nobody's whose record claims uid 0 and times no clock
+# gives: ps shows the file's owner and sane times (before: root, and
+# "-9223372036854775808s" from a NaN cast to long).
+printf 'state=running\npid=1\njob_pid=1\nuid=0\nqueued=nan\nsince=-1e300\ngpus=1\neligible=*\nmin_free=0\nmax_util=-1\nname=forged\ncommand=sleep\nleased=%s\n' \
+	"$UUID" >"$GPUWISE_POOL_DIR/job-000000000900"
+chown "$NOBODY" "$GPUWISE_POOL_DIR/job-000000000900"
+chmod 0644 "$GPUWISE_POOL_DIR/job-000000000900"
+hold "$GPUWISE_POOL_DIR/job-000000000900"
+run ps --json
+assert_eq "$rc" 0 "ps reads a forged job file"
+assert_json "ps --json: the owner, not the record's uid=0; finite times" '
+j = [x for x in d["jobs"] if x["name"] == "forged"]
+assert len(j) == 1, d["jobs"]
+assert j[0]["uid"] == 65534, j[0]["uid"]
+assert 0 <= j[0]["since"] < 1e11 and 0 <= j[0]["queued"] < 1e11, (j[0]["since"], j[0]["queued"])
+'
+run ps
+assert_not_contains "$out" "-92233720" "ps: no NaN or overflow cast into a duration"
+assert_contains "$out" "65534" "ps: the job's user is its file's owner"
+unhold
+rm -f "$GPUWISE_POOL_DIR/job-000000000900"
+
+# Another user's waiting job file that anyone may rewrite (0666) reserves
+# nothing: a run behind it is not held up (before: it waited for a request
+# nobody can vouch for). The same file mode 0644 is an honest waiter.
+printf 'state=waiting\npid=1\njob_pid=0\nuid=65534\nqueued=1\nsince=1\ngpus=1\neligible=*\nmin_free=0\nmax_util=-1\nname=rewritable\ncommand=x\nleased=\n' \
+	>"$GPUWISE_POOL_DIR/job-000000000001"
+chown "$NOBODY" "$GPUWISE_POOL_DIR/job-000000000001"
+chmod 0666 "$GPUWISE_POOL_DIR/job-000000000001"
+hold "$GPUWISE_POOL_DIR/job-000000000001"
+run run --no-wait -- true
+assert_eq "$rc" 0 "a world-writable job file of another user reserves no GPU"
+run ps --json
+assert_json "ps: the world-writable job file is not listed" '
+assert not [x for x in d["jobs"] if x["name"] == "rewritable"], d["jobs"]
+'
+chmod 0644 "$GPUWISE_POOL_DIR/job-000000000001"
+run run --no-wait -- true
+assert_eq "$rc" 124 "the same waiter with mode 0644 comes first (first come, first served)"
+unhold
+rm -f "$GPUWISE_POOL_DIR/job-000000000001"
+
+# Job files planted under the numbers the counter gives next (a file of
+# nobody's, a symbolic link, a FIFO) are skipped, not a dead end for every
+# later run (before: "exists already", 125).
+echo 500 >"$GPUWISE_POOL_DIR/next-ticket"
+: >"$GPUWISE_POOL_DIR/job-000000000500"
+chown "$NOBODY" "$GPUWISE_POOL_DIR/job-000000000500"
+ln -s /etc/passwd "$GPUWISE_POOL_DIR/job-000000000501"
+mkfifo "$GPUWISE_POOL_DIR/job-000000000502"
+run run -- sh -c 'echo $GPUWISE_LEASE'
+assert_eq "$rc" 0 "planted job files ahead of the counter do not stop a run"
+assert_eq "$out" 503 "the job takes the first free number"
+assert_eq "$(cat /etc/passwd | head -1 | cut -d: -f1)" root "the planted link's target is untouched"
+rm -f "$GPUWISE_POOL_DIR"/job-00000000050[012]
+
+# Shared files as planted links or hard links: a clear error naming them.
+for f in lock next-ticket; do
+	mv "$GPUWISE_POOL_DIR/$f" "$TMPD/saved-$f"
+	ln -s "$TMPD/saved-$f" "$GPUWISE_POOL_DIR/$f"
+	run run -- true
+	assert_eq "$rc" 125 "$f as a symbolic link: 125"
+	assert_contains "$err" "$f is a symbolic link: refused" "$f as a symbolic link: says so"
+	rm -f "$GPUWISE_POOL_DIR/$f"
+	mv "$TMPD/saved-$f" "$GPUWISE_POOL_DIR/$f"
+done
+ln "$GPUWISE_POOL_DIR/gpu-$UUID" "$TMPD/second-link"
+run run -- true
+assert_eq "$rc" 125 "a lock file with a second hard link: 125"
+assert_contains "$err" "not a plain file with one link" "and says so"
+rm -f "$TMPD/second-link"
+# A lock file of nobody's, mode 0666 (what a shared folder makes) or 0644
+# (read-only to others): still a working lock.
+chown "$NOBODY" "$GPUWISE_POOL_DIR/gpu-$UUID"
+chmod 0644 "$GPUWISE_POOL_DIR/gpu-$UUID"
+run run -- true
+assert_eq "$rc" 0 "another user's read-only lock file still serves as the lock"
+hold "$GPUWISE_POOL_DIR/gpu-$UUID"
+run run --no-wait -- true
+assert_eq "$rc" 124 "and a lease held on it is respected (no second holder)"
+unhold
+chown 0 "$GPUWISE_POOL_DIR/gpu-$UUID"
+chmod 0666 "$GPUWISE_POOL_DIR/gpu-$UUID"
+
+# gpuwise as another user (nobody) in a shared folder: root's files it may
+# not open are a clear error that names owner and mode, never a crash.
+chmod 0711 "$TMPD"
+SHARED=$TMPD/shared
+mkdir "$SHARED"
+chmod 1777 "$SHARED"
+as_nobody() { setpriv --reuid="$NOBODY" --regid="$NOBODY" --clear-groups -- "$GW" "$@" >"$TMPD/out" 2>"$TMPD/err"; rc=$?; out=$(cat "$TMPD/out"); err=$(cat "$TMPD/err"); }
+GPUWISE_POOL_DIR=$SHARED run run -- true
+assert_eq "$rc" 0 "root's run in the shared folder"
+GPUWISE_POOL_DIR=$SHARED as_nobody run -- sh -c 'echo $GPUWISE_LEASE'
+assert_eq "$rc" 0 "nobody's run after root's in a 1777 folder (files 0666)"
+assert_eq "$out" 2 "nobody's job takes the next number"
+chmod 0600 "$SHARED/gpu-$UUID"
+GPUWISE_POOL_DIR=$SHARED as_nobody run -- true
+assert_eq "$rc" 125 "a lock file nobody may not open: 125"
+assert_contains "$err" "belongs to uid 0 with mode 0600" "the message names owner and mode"
+GPUWISE_POOL_DIR=$SHARED as_nobody ps
+assert_eq "$rc" 0 "ps as nobody still works"
+chmod 0600 "$SHARED/next-ticket"
+chmod 0666 "$SHARED/gpu-$UUID"
+GPUWISE_POOL_DIR=$SHARED as_nobody run -- true
+assert_eq "$rc" 125 "a counter nobody may not write: 125"
+assert_contains "$err" "next-ticket: it belongs to uid 0 with mode 0600" "and says whose it is"
+chmod 0700 "$TMPD"
+
 # --- 40 concurrent runs on 8 GPUs (1- and 3-GPU requests) never share one ----
 on h100-8x
 wait_for '[ "$(running_jobs)$(waiting_jobs)" = 00 ]' 10
