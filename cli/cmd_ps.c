@@ -171,7 +171,11 @@ static void print_human(const gw_pool_job *jobs, const struct job_view *views, s
 		char gpus[256], since[32], util[16] = "-", mem[32] = "-", idle[32];
 
 		gpus_cell(gpus, sizeof(gpus), v);
-		duration(since, sizeof(since), now - jobs[i].since);
+		/* 0: the record gave no usable time (another user's file). */
+		if (jobs[i].since > 0)
+			duration(since, sizeof(since), now - jobs[i].since);
+		else
+			snprintf(since, sizeof(since), "-");
 		if (v->have_util)
 			snprintf(util, sizeof(util), "%.0f%%", v->util);
 		if (v->have_mem)
