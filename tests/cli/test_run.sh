@@ -126,7 +126,7 @@ assert_eq "$(tr '\n' ' ' <"$LOG")" "W1 W2 W3 " "waiters start in the order they 
 # read(2) calls (/proc/PID/io): a look of the n-th waiter reads n job files,
 # two calls each, so 5 waiters make 30 calls per round of looks: about 60
 # in a second, 300 when they polled every 0.1 s, thousands when they spin.
-bg sleeper run -- sleep 4
+bg sleeper run -- sleep 10
 wait_for '[ "$(running_jobs)" = 1 ]' 10 || fail "the holder did not start"
 for w in S1 S2 S3 S4 S5; do bg "$w" run -- true; done
 wait_for '[ "$(waiting_jobs)" = 5 ]' 10 || fail "the waiters did not queue"
@@ -144,7 +144,7 @@ r1=$(reads)
 checks=$((checks + 1))
 [ $((r1 - r0)) -lt 150 ] || fail "5 waiters made $((r1 - r0)) read calls in a second of waiting (looks too often)"
 echo "run: 5 waiters, read calls in a second of waiting: $((r1 - r0))"
-kill -KILL "$(cat "$TMPD/sleeper.pid")"
+pkill -KILL -P "$(cat "$TMPD/sleeper.pid")"   # its sleep: the lease ends, the waiters run
 wait_for '[ -f $TMPD/S5.rc ]' 20 || fail "the waiters did not finish"
 
 # --- --no-wait and --timeout give up with 124 ---------------------------------
