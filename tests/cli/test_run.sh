@@ -147,6 +147,14 @@ echo "run: 5 waiters, read calls in a second of waiting: $((r1 - r0))"
 pkill -KILL -P "$(cat "$TMPD/sleeper.pid")"   # its sleep: the lease ends, the waiters run
 wait_for '[ -f $TMPD/S5.rc ]' 20 || fail "the waiters did not finish"
 
+# Without inotify (here: its first call fails) a waiter still gets the GPU,
+# by looking every 0.1 s.
+bg holder3 run -- sleep 0.5
+wait_for '[ "$(running_jobs)" = 1 ]' 10 || fail "the holder did not start"
+GPUWISE_FAULT=inotify_init1:1 run run --timeout 20 -- echo ran
+assert_eq "$rc.$out" "0.ran" "a waiter without inotify runs once the lease ends"
+wait_for '[ -f $TMPD/holder3.rc ]' 10
+
 # --- --no-wait and --timeout give up with 124 ---------------------------------
 bg holder2 run -- sleep 3
 wait_for '[ "$(running_jobs)" = 1 ]' 10 || fail "the holder did not start"
