@@ -146,7 +146,8 @@ sys.path.insert(0, os.path.join(repo, "bench"))
 from benchdoc import write_section
 doc = write_section(repo, "run", "Sharing GPUs: `gpuwise run` overhead (`bench/run.sh`)",
                     "What wrapping a job in `gpuwise run` costs, against the fake NVML: loading gpuwise, opening "
-                    "the GPUs, the queue and lease files, fork/exec, the first sample and the accounting row. "
+                    "the GPUs, the queue and lease files, starting the job (posix_spawn), the first sample and "
+                    "the accounting row. "
                     "Wall time grows with whatever else runs on the machine; CPU time (user + system of the "
                     "whole process tree) does not. The hand-over runs from the moment the holder's last "
                     "command printed the time to the moment the waiter's command did (both `date`): the holder's "
