@@ -187,7 +187,13 @@ int gw__pool_write(int fd, const char *text)
 {
 	size_t n = strlen(text), done = 0;
 
-	if (gw__sys_lseek(fd, 0, SEEK_SET) != 0 || gw__sys_ftruncate(fd, 0) != 0)
+	/* Over the old content, then cut to the new length. Never cut to
+	 * zero first: on ext4 (auto_da_alloc) that makes the next close of
+	 * the file push it to disk, and a later rewrite wait for that write:
+	 * tens of microseconds per rewrite and milliseconds at times, under
+	 * the pool's lock. Readers look under that lock too, so none sees the
+	 * new text with the old one's tail. */
+	if (gw__sys_lseek(fd, 0, SEEK_SET) != 0)
 		return gw__error_set(GW_EIO, "cannot rewrite a pool file: %s", strerror(errno));
 	while (done < n) {
 		ssize_t k = gw__sys_write(fd, text + done, n - done);
@@ -198,6 +204,8 @@ int gw__pool_write(int fd, const char *text)
 			return gw__error_set(GW_EIO, "cannot write a pool file: %s", strerror(errno));
 		done += (size_t)k;
 	}
+	if (gw__sys_ftruncate(fd, (off_t)n) != 0)
+		return gw__error_set(GW_EIO, "cannot rewrite a pool file: %s", strerror(errno));
 	return 0;
 }
 

@@ -258,9 +258,44 @@ static void test_fault_kinds(void)
 	tree_remove();
 }
 
+/* ftruncate's lengths, seen through the table. */
+static off_t truncated[8];
+static int ntruncated;
+
+static int recording_ftruncate(int fd, off_t len)
+{
+	if (ntruncated < 8)
+		truncated[ntruncated++] = len;
+	return ftruncate(fd, len);
+}
+
+/* A pool file is rewritten over its old text and cut to the new length,
+ * never cut to zero first (on ext4 that makes the next close push the file
+ * to disk and a later rewrite wait for it). */
+static void test_pool_rewrite(void)
+{
+	char buf[64];
+	int fd;
+
+	tree_new();
+	CHECK_INT(gw__pool_open(tree_root, "job-x", GW__POOL_CREATE, &fd), 1);
+	CHECK_INT(gw__syscall_set("ftruncate", (gw__syscall_ptr)recording_ftruncate), 0);
+	ntruncated = 0;
+	CHECK_INT(gw__pool_write(fd, "state=waiting\npid=12345\n"), 0);
+	CHECK_INT(gw__pool_write(fd, "state=run\n"), 0);
+	CHECK_INT(gw__pool_read(fd, buf, sizeof(buf)), 10);
+	CHECK_STR(buf, "state=run\n");
+	CHECK_INT(ntruncated, 2);
+	CHECK(truncated[0] == 24 && truncated[1] == 10);
+	gw__syscall_set(NULL, NULL);
+	gw__pool_close(fd);
+	tree_remove();
+}
+
 int main(void)
 {
 	test_table_names();
+	test_pool_rewrite();
 	test_override_and_reset();
 	test_listing_failure_is_not_empty();
 	test_fault_kinds();
