@@ -5,6 +5,9 @@
 #include <dlfcn.h>
 #include <libintl.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -74,18 +77,184 @@ const char *gw_locale_dir(void)
 	return locale_dir;
 }
 
+/* ---- a language chosen by the application (gw_language_set) ------------
+ * The catalogue is then read here rather than by gettext, which takes the
+ * language from the process locale only: the .mo file (GNU gettext's
+ * format: a header, then two tables of (length, offset) pairs, the
+ * originals sorted) is kept whole in memory and never freed, since the
+ * translations handed out point into it. Texts msgfmt stores as
+ * system-dependent strings (<inttypes.h> macros) are not in the plain
+ * tables and stay English; the Python wheel's catalogue (scripts/po2mo)
+ * has them expanded. */
+struct mo {
+	const unsigned char *data;
+	size_t size;
+	uint32_t n, orig, trans;
+	bool swap;
+	bool one_form;        /* Plural-Forms: nplurals=1 (Chinese) */
+};
+
+static const struct mo english;         /* no texts: every msgid as it is */
+static _Atomic(const struct mo *) chosen; /* NULL: the process locale */
+static pthread_mutex_t choosing = PTHREAD_MUTEX_INITIALIZER;
+
+static uint32_t mo_u32(const struct mo *m, size_t at)
+{
+	uint32_t v;
+
+	memcpy(&v, m->data + at, sizeof(v));
+	return m->swap ? __builtin_bswap32(v) : v;
+}
+
+/* Entry i of the table at offset table: its string, NULL when it does not
+ * lie inside the file (a damaged file). */
+static const char *mo_string(const struct mo *m, uint32_t table, uint32_t i, uint32_t *len)
+{
+	size_t at = (size_t)table + (size_t)i * 8;
+	uint32_t off;
+
+	if (at + 8 > m->size)
+		return NULL;
+	*len = mo_u32(m, at);
+	off = mo_u32(m, at + 4);
+	if ((size_t)off + *len >= m->size || m->data[(size_t)off + *len] != '\0')
+		return NULL;
+	return (const char *)m->data + off;
+}
+
+/* The translation of msgid (all its forms, NUL-separated, *len bytes), or NULL. */
+static const char *mo_find(const struct mo *m, const char *msgid, uint32_t *len)
+{
+	uint32_t lo = 0, hi = m->n;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2, olen;
+		const char *o = mo_string(m, m->orig, mid, &olen);
+		int c;
+
+		if (!o)
+			return NULL;
+		c = strcmp(msgid, o);   /* a plural original is "msgid\0plural" */
+		if (c == 0) {
+			const char *t = mo_string(m, m->trans, mid, len);
+
+			return t && t[0] ? t : NULL;
+		}
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+static struct mo *mo_load(const char *path)
+{
+	char *data = NULL;
+	size_t size = 0;
+	struct mo *m;
+	uint32_t magic, hlen;
+	const char *header;
+
+	if (gw__read_file("/", path, 64u << 20, &data, &size) < 0)
+		return NULL;
+	if (size < 28 || !(m = gw__calloc(1, sizeof(*m)))) {
+		gw__free(data);
+		return NULL;
+	}
+	m->data = (const unsigned char *)data;
+	m->size = size;
+	memcpy(&magic, data, sizeof(magic));
+	m->swap = magic == 0xde120495u;
+	m->n = mo_u32(m, 8);
+	m->orig = mo_u32(m, 12);
+	m->trans = mo_u32(m, 16);
+	if ((magic != 0x950412deu && !m->swap) || m->orig > size || m->trans > size ||
+	    (size_t)m->n * 8 > size - m->orig || (size_t)m->n * 8 > size - m->trans) {
+		gw__free(data);
+		gw__free(m);
+		return NULL;
+	}
+	header = mo_find(m, "", &hlen);
+	m->one_form = header && strstr(header, "nplurals=1");
+	return m;
+}
+
+/* "zh_CN.UTF-8@x" → its catalogue, trying zh_CN.UTF-8@x, zh_CN, zh as
+ * gettext does; NULL when none is there. */
+static struct mo *mo_for(const char *language)
+{
+	char lang[64], path[GW_PATH_MAX];
+	struct mo *m = NULL;
+
+	gw__strlcpy(lang, language, sizeof(lang));
+	for (int step = 0; step < 3 && !m; step++) {
+		char *cut = step == 1 ? strpbrk(lang, ".@") : step == 2 ? strchr(lang, '_') : NULL;
+
+		if (step && !cut)
+			continue;
+		if (cut)
+			*cut = '\0';
+		if (snprintf(path, sizeof(path), "%s/%s/LC_MESSAGES/%s.mo", gw_locale_dir(), lang, TEXT_DOMAIN) <
+		    (int)sizeof(path))
+			m = mo_load(path);
+	}
+	return m;
+}
+
+int gw_language_set(const char *language)
+{
+	const struct mo *m;
+
+	if (!language) {
+		atomic_store(&chosen, NULL);
+		return 0;
+	}
+	if (!language[0] || !strcmp(language, "C") || !strcmp(language, "POSIX") || !strncmp(language, "C.", 2) ||
+	    !strcmp(language, "en") || !strncmp(language, "en_", 3)) {
+		atomic_store(&chosen, &english);
+		return 0;
+	}
+	pthread_mutex_lock(&choosing);
+	m = mo_for(language);
+	pthread_mutex_unlock(&choosing);
+	if (!m)
+		return gw__error_set(GW_ENOTFOUND, "no catalogue for the language '%s' in %s", language,
+				     gw_locale_dir());
+	atomic_store(&chosen, m);
+	return 0;
+}
+
 const char *gw_translate(const char *msgid)
 {
+	const struct mo *m;
+	const char *t;
+	uint32_t len;
+
 	if (!msgid || !msgid[0])
 		return "";
 	pthread_once(&bound, bind_catalogue);
-	return dgettext(TEXT_DOMAIN, msgid);
+	if (!(m = atomic_load(&chosen)))
+		return dgettext(TEXT_DOMAIN, msgid);
+	return (t = mo_find(m, msgid, &len)) ? t : msgid;
 }
 
 const char *gw_translate_n(const char *msgid, const char *plural, unsigned long n)
 {
+	const struct mo *m;
+	const char *t;
+	uint32_t len;
+
 	if (!msgid || !plural)
 		return n == 1 ? (msgid ? msgid : "") : (plural ? plural : "");
 	pthread_once(&bound, bind_catalogue);
-	return dngettext(TEXT_DOMAIN, msgid, plural, n);
+	if (!(m = atomic_load(&chosen)))
+		return dngettext(TEXT_DOMAIN, msgid, plural, n);
+	if (!(t = mo_find(m, msgid, &len)))
+		return n == 1 ? msgid : plural;
+	/* Chinese has one form; other languages: the second form for n != 1
+	 * (the rule of the languages gpuwise ships besides Chinese). */
+	if (!m->one_form && n != 1 && strlen(t) + 1 < len)
+		return t + strlen(t) + 1;
+	return t;
 }

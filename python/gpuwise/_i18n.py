@@ -42,6 +42,21 @@ def _catalogue():
     return _loaded[0]
 
 
+def _library_language():
+    """The C library makes some texts itself (doctor()'s findings, its
+    messages): name it the same language, so that they do not depend on
+    the process locale either (gw_language_set)."""
+    if not hasattr(_C, "set_language"):
+        return
+    for lang in _languages():
+        if _C.set_language(lang):
+            return
+    _C.set_language("C")
+
+
+_library_language()
+
+
 def _(text):
     """text in the user's language (the catalogue's msgstr), else as it is."""
     return _catalogue().gettext(text)

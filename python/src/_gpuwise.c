@@ -2116,6 +2116,20 @@ static PyObject *mod_locale_dir(PyObject *m, PyObject *unused)
 	return PyUnicode_DecodeFSDefault(gw_locale_dir());
 }
 
+/* The language of the library's own texts (doctor's findings, the
+ * library's messages): gpuwise/_i18n.py names it from the environment, so
+ * they follow the same variables as the module's texts whatever the
+ * process locale. True when a catalogue was found (or for English). */
+static PyObject *mod_set_language(PyObject *m, PyObject *args)
+{
+	const char *language;
+
+	(void)m;
+	if (!PyArg_ParseTuple(args, "s", &language))
+		return NULL;
+	return PyBool_FromLong(gw_language_set(language) == 0);
+}
+
 static PyObject *mod_error_str(PyObject *m, PyObject *args)
 {
 	int code;
@@ -2148,6 +2162,8 @@ static PyMethodDef module_methods[] = {
 	{ "version", mod_version, METH_NOARGS, "The C library's version string." },
 	{ "error_str", mod_error_str, METH_VARARGS, "error_str(code) -> short description of a gw_error code." },
 	{ "locale_dir", mod_locale_dir, METH_NOARGS, "locale_dir() -> the folder of the translation catalogues." },
+	{ "set_language", mod_set_language, METH_VARARGS,
+	  "set_language(language) -> bool: the library's texts in that language (\"zh_CN\", \"C\"), whatever the locale." },
 	{ "error_class", mod_error_class, METH_VARARGS, "error_class(code) -> exception class for a gw_error code." },
 	{ "explain", mod_explain, METH_VARARGS, "explain(data: bytes) -> list of match dicts." },
 	{ "finding", mod_finding, METH_VARARGS, "finding(id) -> catalogue entry dict or None." },

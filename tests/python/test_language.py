@@ -168,3 +168,54 @@ def test_po2mo_matches_msgfmt(tmp_path):
         # read: po2mo writes them as they are and expanded
         assert extra and all(re.search(r"%<PRI|%l", k if isinstance(k, str) else k[0]) for k in extra), extra
         assert any("%<PRIu64>" in (k if isinstance(k, str) else k[0]) for k in mine), po
+
+
+# doctor()'s findings are made by the C library, which translates with
+# gettext and so would follow the process locale (a Python program seldom
+# sets LC_MESSAGES). The module names the library its language instead
+# (gw_language_set, from the same variables as its own texts): doctor()
+# speaks the module's language whatever the process locale and whether or
+# not the zh_CN locale is installed; LC_ALL=C keeps it English.
+DOCTOR = """
+import locale
+if os.environ.get("GW_TEST_SETLOCALE"):
+    locale.setlocale(locale.LC_ALL, os.environ["GW_TEST_SETLOCALE"])
+r = gpuwise.doctor()
+f = [x for x in r.findings if x.id == "nvml-init-failed"][0]
+try:
+    gpuwise.select(count=0)
+    err = None
+except gpuwise.InvalidArgumentError as e:
+    err = str(e)
+out = {"title": f.title, "evidence": f.evidence, "fix": f.fix, "verdict": r.verdict, "select": err}
+"""
+
+
+def run_doctor(env):
+    base = {"GPUWISE_LOCALEDIR": LOCALEDIR, "LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "",
+            "LOCPATH": "/nonexistent"}   # no locale installed: only the module's choice can give Chinese
+    base.update(env)
+    out, _ = run_py(os.path.join(REPO, "tests", "doctor", "nvml-init-failed"), DOCTOR, env=base)
+    return out
+
+
+def test_doctor_in_chinese_without_a_process_locale():
+    out = run_doctor({"LANG": "zh_CN.UTF-8"})
+    assert out["title"] == "NVIDIA 管理库（NVML）无法初始化", out
+    assert "NVML 初始化失败：驱动返回了错误" in out["evidence"], out   # a backend message, translated too
+    assert out["verdict"].startswith("未就绪"), out
+    assert out["select"] == "count 至少为 1，而不是 0", out              # the same language as the module's texts
+
+
+def test_doctor_ignores_the_process_locale():
+    """A program that set the C locale itself still gets the language the
+    variables name, as for every other text of the module."""
+    out = run_doctor({"LANGUAGE": "zh_CN", "GW_TEST_SETLOCALE": "C"})
+    assert out["title"] == "NVIDIA 管理库（NVML）无法初始化", out
+
+
+def test_doctor_in_english_under_lc_all_c_and_by_default():
+    for env in ({"LC_ALL": "C", "LANGUAGE": "zh_CN", "LANG": "zh_CN.UTF-8"}, {}):
+        out = run_doctor(env)
+        assert out["title"] == "The NVIDIA management library could not initialise", (env, out)
+        assert out["verdict"].startswith("not ready"), (env, out)

@@ -1,5 +1,6 @@
 /* Unit tests of lib/core: paths, parsing, bus ids, the JSON writer, errors,
  * fault injection counters. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -179,8 +180,67 @@ static void test_error_translated(void)
 	CHECK_STR(gw_error_str(GW_ELOST), "GPU is lost");
 }
 
+/* gw_language_set: a catalogue read without gettext (GNU .mo layout: the
+ * originals sorted, a plural original "one\0many"), whatever the locale;
+ * "C" English, NULL the locale again (none here: English), an unknown
+ * language GW_ENOTFOUND. Runs first: the catalogue folder is bound once. */
+static void test_language_set(void)
+{
+	static const char *const orig[] = { "", "%d GPU\0%d GPUs", "hello" };
+	static const size_t olen[] = { 0, 14, 5 };
+	static const char *const tr[] = { "Plural-Forms: nplurals=1; plural=0;\n", "%d \xe5\x9d\x97 GPU", "\xe4\xbd\xa0\xe5\xa5\xbd" };
+	char dir[] = "/tmp/gw-lang-XXXXXX", path[256];
+	unsigned int head[7] = { 0x950412deu, 0, 3, 28, 28 + 24, 0, 0 };
+	unsigned int at = 28 + 48;
+	FILE *f;
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/zh_CN", dir);
+	CHECK(mkdir(path, 0755) == 0);
+	snprintf(path, sizeof(path), "%s/zh_CN/LC_MESSAGES", dir);
+	CHECK(mkdir(path, 0755) == 0);
+	snprintf(path, sizeof(path), "%s/zh_CN/LC_MESSAGES/gpuwise.mo", dir);
+	CHECK((f = fopen(path, "wb")) != NULL);
+	fwrite(head, sizeof(head), 1, f);
+	for (int i = 0; i < 3; i++) {   /* the originals' (length, offset) */
+		unsigned int e[2] = { (unsigned int)olen[i], at };
+
+		fwrite(e, sizeof(e), 1, f);
+		at += (unsigned int)olen[i] + 1;
+	}
+	for (int i = 0; i < 3; i++) {
+		unsigned int e[2] = { (unsigned int)strlen(tr[i]), at };
+
+		fwrite(e, sizeof(e), 1, f);
+		at += (unsigned int)strlen(tr[i]) + 1;
+	}
+	for (int i = 0; i < 3; i++)
+		fwrite(orig[i], olen[i] + 1, 1, f);
+	for (int i = 0; i < 3; i++)
+		fwrite(tr[i], strlen(tr[i]) + 1, 1, f);
+	fclose(f);
+	setenv("GPUWISE_LOCALEDIR", dir, 1);
+
+	CHECK_STR(gw_translate("hello"), "hello");                /* the C locale */
+	CHECK_INT(gw_language_set("zh_CN.UTF-8"), 0);             /* found as zh_CN */
+	CHECK_STR(gw_translate("hello"), "\xe4\xbd\xa0\xe5\xa5\xbd");
+	CHECK_STR(gw_translate("hello!"), "hello!");
+	CHECK_STR(gw_translate_n("%d GPU", "%d GPUs", 5), "%d \xe5\x9d\x97 GPU");
+	CHECK_STR(gw_translate_n("%d GPU", "%d GPUs", 1), "%d \xe5\x9d\x97 GPU");
+	CHECK_INT(gw_language_set("fr"), GW_ENOTFOUND);           /* nothing changed */
+	CHECK_STR(gw_translate("hello"), "\xe4\xbd\xa0\xe5\xa5\xbd");
+	CHECK_INT(gw_language_set("C"), 0);
+	CHECK_STR(gw_translate("hello"), "hello");
+	CHECK_STR(gw_translate_n("%d GPU", "%d GPUs", 5), "%d GPUs");
+	CHECK_INT(gw_language_set(NULL), 0);
+	CHECK_STR(gw_translate("hello"), "hello");
+	unlink(path);
+	unsetenv("GPUWISE_LOCALEDIR");
+}
+
 int main(void)
 {
+	test_language_set();
 	test_error_translated();
 	test_fmt_marks_cut();
 	test_path_join();
