@@ -62,6 +62,8 @@ bool gw__doc_fired(const gw__doctor *d, const char *id);
 void gw__doc_fmt(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Append printf text to a bounded buffer (keeps the NUL, truncates). */
 void gw__doc_cat(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* What separates two items of an evidence ("; ", in Chinese "；"). */
+const char *gw__doc_sep(void);
 
 /* ---- facts shared by rules (facts.c) ---------------------------------------- */
 

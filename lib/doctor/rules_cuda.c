@@ -20,7 +20,7 @@ static void found_toolkit(gw__doctor *d)
 	for (size_t i = 0; i < p->ntoolkits; i++) {
 		const gw_probe_toolkit *t = &p->toolkits[i];
 
-		gw__doc_cat(ev, sizeof(ev), _("%sCUDA %s at %s%s%s%s"), ev[0] ? "; " : "",
+		gw__doc_cat(ev, sizeof(ev), _("%sCUDA %s at %s%s%s%s"), ev[0] ? gw__doc_sep() : "",
 			    GW_VERSION_KNOWN(t->version) ? t->version.text : _("(version unknown)"), t->prefix,
 			    t->nvcc_on_path ? _(" (nvcc on PATH)") : t->has_nvcc ? _(" (has nvcc)") : "",
 			    t->is_cuda_home ? " (CUDA_HOME)" : "", "");
@@ -30,9 +30,9 @@ static void found_toolkit(gw__doctor *d)
 			gw__doc_cat(ev, sizeof(ev), ", NCCL %s", t->nccl.text);
 	}
 	for (size_t i = 0; i < p->ncudnn; i++)
-		gw__doc_cat(ev, sizeof(ev), "%scuDNN %s (%s)", ev[0] ? "; " : "", p->cudnn[i].version.text, p->cudnn[i].where);
+		gw__doc_cat(ev, sizeof(ev), "%scuDNN %s (%s)", ev[0] ? gw__doc_sep() : "", p->cudnn[i].version.text, p->cudnn[i].where);
 	for (size_t i = 0; i < p->nnccl; i++)
-		gw__doc_cat(ev, sizeof(ev), "%sNCCL %s (%s)", ev[0] ? "; " : "", p->nccl[i].version.text, p->nccl[i].where);
+		gw__doc_cat(ev, sizeof(ev), "%sNCCL %s (%s)", ev[0] ? gw__doc_sep() : "", p->nccl[i].version.text, p->nccl[i].where);
 	{
 		int k = p->nvcc_toolkit >= 0 ? p->nvcc_toolkit : p->cuda_home_toolkit >= 0 ? p->cuda_home_toolkit : 0;
 		const gw_probe_toolkit *t = p->ntoolkits ? &p->toolkits[k] : NULL;
@@ -158,7 +158,7 @@ static void rule_device_order(gw__doctor *d)
 		if (di->cuda_index >= 0 && di->cuda_index != di->nvml_index)
 			differs = true;
 		any_cuda |= di->cuda_index >= 0;
-		gw__doc_cat(ev, sizeof(ev), "%snvidia-smi %d = CUDA %d (%s)", ev[0] ? "; " : "", di->nvml_index,
+		gw__doc_cat(ev, sizeof(ev), "%snvidia-smi %d = CUDA %d (%s)", ev[0] ? gw__doc_sep() : "", di->nvml_index,
 			    di->cuda_index, GW_VALID(di->name) ? di->name.s : "?");
 	}
 	if (nv < 2)
@@ -167,7 +167,7 @@ static void rule_device_order(gw__doctor *d)
 	 * CUDA renumbers anyway, so then the models differing is the test. */
 	if (!names_differ || (!d->p->cuda_visible_devices && any_cuda && !differs))
 		return;
-	gw__doc_cat(ev, sizeof(ev), "; CUDA_DEVICE_ORDER=%s", order ? order : _("(unset: FASTEST_FIRST)"));
+	gw__doc_cat(ev, sizeof(ev), "%sCUDA_DEVICE_ORDER=%s", gw__doc_sep(), order ? order : _("(unset: FASTEST_FIRST)"));
 	gw__doc_add(d, "cuda-device-order-differs", "cuda", -1, NULL, ev,
 		    "`export CUDA_DEVICE_ORDER=PCI_BUS_ID` (in your shell profile or job script) so CUDA numbers GPUs "
 		    "like nvidia-smi does.");
@@ -185,14 +185,14 @@ static void rule_mig_selection(gw__doctor *d)
 
 		if (!d->have_sample[i] || !GW_VALID(s->mig_current) || s->mig_current.v != 1)
 			continue;
-		gw__doc_cat(ev, sizeof(ev), _("%sGPU %d has MIG on with %d instance%s"), ev[0] ? "; " : "", i, s->mig_count,
+		gw__doc_cat(ev, sizeof(ev), _("%sGPU %d has MIG on with %d instance%s"), ev[0] ? gw__doc_sep() : "", i, s->mig_count,
 			    s->mig_count == 1 ? "" : "s");
 		if (s->mig_count > 0 && GW_VALID(s->mig[0].uuid))
 			gw__doc_cat(ev, sizeof(ev), _(" (first %s)"), s->mig[0].uuid.s);
 	}
 	if (!ev[0])
 		return;
-	gw__doc_cat(ev, sizeof(ev), "; CUDA_VISIBLE_DEVICES %s%s%s", cvd ? "= \"" : _("unset"), cvd ? cvd : "", cvd ? "\"" : "");
+	gw__doc_cat(ev, sizeof(ev), "%sCUDA_VISIBLE_DEVICES %s%s%s", gw__doc_sep(), cvd ? "= \"" : _("unset"), cvd ? cvd : "", cvd ? "\"" : "");
 	gw__doc_add(d, "mig-without-device-selection", "cuda", -1, NULL, ev,
 		    "Select one MIG instance: `export CUDA_VISIBLE_DEVICES=MIG-<uuid>` (from `nvidia-smi -L` or "
 		    "`gpuwise list`); a process uses one MIG instance.");
@@ -303,7 +303,7 @@ static void rule_library_path(gw__doctor *d, const gw_probe_pyenv *e, const gw_p
 		if (!GW_VERSION_KNOWN(bundled) || !GW_VERSION_KNOWN(lp->version[l]) ||
 		    !gw__version_older(&lp->version[l], &bundled))
 			continue;
-		gw__doc_cat(ev, sizeof(ev), _("%s%s %s in LD_LIBRARY_PATH entry %s, the environment bundles %s%s%s"), ev[0] ? "; " : "",
+		gw__doc_cat(ev, sizeof(ev), _("%s%s %s in LD_LIBRARY_PATH entry %s, the environment bundles %s%s%s"), ev[0] ? gw__doc_sep() : "",
 			    gw__cudalib_name((gw_cudalib)l), lp->version[l].text, lp->dir, bundled.text, w ? _(" in ") : "",
 			    w ? w->lib_dir : "");
 	}

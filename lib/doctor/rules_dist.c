@@ -44,15 +44,15 @@ static void rule_transport_disabled(gw__doctor *d)
 	if (switched_off(net, GW_NCCL_P2P_DISABLE) && n >= 2)
 		gw__doc_cat(ev, sizeof(ev), _("%sNCCL_P2P_DISABLE=%s with %d GPUs: traffic between GPUs of this node goes "
 			    "through host memory instead of NVLink or PCIe peer copies (a fraction of the bandwidth)"),
-			    ev[0] ? "; " : "", net->switch_value[GW_NCCL_P2P_DISABLE], n);
+			    ev[0] ? gw__doc_sep() : "", net->switch_value[GW_NCCL_P2P_DISABLE], n);
 	if (switched_off(net, GW_NCCL_SHM_DISABLE) && n >= 2)
 		gw__doc_cat(ev, sizeof(ev), _("%sNCCL_SHM_DISABLE=%s with %d GPUs: where peer access is missing, GPUs of "
 			    "this node talk over network sockets instead of shared memory"),
-			    ev[0] ? "; " : "", net->switch_value[GW_NCCL_SHM_DISABLE], n);
+			    ev[0] ? gw__doc_sep() : "", net->switch_value[GW_NCCL_SHM_DISABLE], n);
 	if (switched_off(net, GW_NCCL_IB_DISABLE) && net->nrdma > 0)
 		gw__doc_cat(ev, sizeof(ev), _("%sNCCL_IB_DISABLE=%s with %u InfiniBand/RoCE device(s) in "
 			    "/sys/class/infiniband: traffic between nodes falls back to TCP sockets (no RDMA, no GPUDirect)"),
-			    ev[0] ? "; " : "", net->switch_value[GW_NCCL_IB_DISABLE], net->nrdma);
+			    ev[0] ? gw__doc_sep() : "", net->switch_value[GW_NCCL_IB_DISABLE], net->nrdma);
 	if (!ev[0])
 		return;
 	for (int s = 0; s < GW_NCCL_SWITCH_COUNT; s++)

@@ -118,7 +118,7 @@ static void found_frameworks(gw__doctor *d, const gw_probe_pyenv *e)
 			continue;
 		gw__doc_fw_name(f, name, sizeof(name));
 		gw__doc_cat(title, sizeof(title), "%s%s", title[0] ? ", " : "", name);
-		gw__doc_cat(ev, sizeof(ev), "%s%s: %s", ev[0] ? "; " : "", name,
+		gw__doc_cat(ev, sizeof(ev), "%s%s: %s", ev[0] ? gw__doc_sep() : "", name,
 			    f->gpu == GW_FW_GPU_CUDA ? "CUDA " : f->gpu == GW_FW_GPU_ROCM ? "ROCm/HIP " :
 			    f->gpu == GW_FW_GPU_NONE ? _("CPU-only build") : _("GPU support unknown"));
 		if (f->gpu == GW_FW_GPU_CUDA)
@@ -220,7 +220,7 @@ static void rule_arch(gw__doctor *d, const gw_probe_pyenv *e, const gw_probe_fra
 	nvidia_ccs(d, &l);
 	for (int i = 0; i < l.n; i++)
 		if (!gw__cuda_archs_run(f->archs, f->ptx, l.major[i], l.minor[i]))
-			gw__doc_cat(ev, sizeof(ev), "%s%s is sm_%u%u", ev[0] ? "; " : "", l.what[i], l.major[i], l.minor[i]);
+			gw__doc_cat(ev, sizeof(ev), "%s%s is sm_%u%u", ev[0] ? gw__doc_sep() : "", l.what[i], l.major[i], l.minor[i]);
 	if (!ev[0])
 		return;
 	gw__doc_fw_name(f, name, sizeof(name));

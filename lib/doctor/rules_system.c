@@ -10,6 +10,26 @@
 #define EV 2048
 #define FIX 1024
 
+const char *gw__doc_sep(void)
+{
+	/* TRANSLATORS: between two items of a finding's evidence */
+	return _("; ");
+}
+
+/* Each item above ends in the separator ("; ", "；" in Chinese: a
+ * translation chooses it): the last one's goes. */
+static void drop_last_sep(char *ev)
+{
+	const char *sep = gw__doc_sep();
+	size_t l = strlen(ev), k = strlen(sep);
+
+	if (l >= k && !strcmp(ev + l - k, sep))
+		ev[l - k] = '\0';
+	else
+		while (l && (ev[l - 1] == ' ' || ev[l - 1] == ';'))
+			ev[--l] = '\0';
+}
+
 static const gw_device_info *dev(const gw__doctor *d, int i)
 {
 	return gw_device_get(d->ctx, i);
@@ -79,7 +99,7 @@ static void found_gpus(gw__doctor *d)
 			for (int j = i; j < d->ndev; j++)
 				if (!done[j] && same_kind(a, dev(d, j)))
 					count++;
-			gw__doc_cat(ev, sizeof(ev), _("%s%d× %s at"), n++ ? "; " : "", count,
+			gw__doc_cat(ev, sizeof(ev), _("%s%d× %s at"), n++ ? gw__doc_sep() : "", count,
 				    GW_VALID(a->name) ? a->name.s : _("unnamed GPU"));
 			for (int j = i, k = 0; j < d->ndev; j++) {
 				if (done[j] || !same_kind(a, dev(d, j)))
@@ -96,7 +116,7 @@ static void found_gpus(gw__doctor *d)
 	for (size_t i = 0; i < d->p->ngpus && d->ndev == 0; i++) {
 		const gw_probe_pci_gpu *g = &d->p->gpus[i];
 
-		gw__doc_cat(ev, sizeof(ev), _("%s%s %04x:%04x%s%s, driver %s"), n++ ? "; " : "", g->bus_id, g->vendor_id,
+		gw__doc_cat(ev, sizeof(ev), _("%s%s %04x:%04x%s%s, driver %s"), n++ ? gw__doc_sep() : "", g->bus_id, g->vendor_id,
 			    g->device_id, g->model ? " " : "", g->model ? g->model->name : "",
 			    g->driver[0] ? g->driver : _("none"));
 	}
@@ -240,7 +260,7 @@ static void rule_xid(gw__doctor *d)
 		gw__doc_fmt(title, sizeof(title), _("Kernel log shows Xid %u%s%s on PCI %s"), xi->xid, xi->info ? " " : "",
 			 xi->info ? xi->info->mnemonic : "", xi->pci);
 		gw__doc_fmt(ev, sizeof(ev), _("%u time%s in %s%s%s; last: %s"), xi->count, xi->count == 1 ? "" : "s",
-			 d->p->kernel_log, xi->info ? "; " : "", xi->info ? gw_translate(xi->info->meaning) : "", xi->last_line);
+			 d->p->kernel_log, xi->info ? gw__doc_sep() : "", xi->info ? gw_translate(xi->info->meaning) : "", xi->last_line);
 		if (xi->info)
 			gw__doc_fmt(fix, sizeof(fix), _("%s (NVIDIA: %s)."), gw_translate(xi->info->advice), xi->info->bucket);
 		else
@@ -276,12 +296,15 @@ static void found_driver(gw__doctor *d)
 	else
 		gw__doc_cat(ev, sizeof(ev), _("kernel module loaded, version unknown"));
 	for (size_t i = 0; i < nv->nnvml && i < 3; i++)
-		gw__doc_cat(ev, sizeof(ev), "; %s/%s (%s)", nv->nvml[i].dir, nv->nvml[i].file, nv->nvml[i].origin);
+		gw__doc_cat(ev, sizeof(ev), "%s%s/%s (%s)", gw__doc_sep(), nv->nvml[i].dir, nv->nvml[i].file, nv->nvml[i].origin);
 	if (GW_VERSION_KNOWN(d->driver_max_cuda))
 		gw__doc_cat(ev, sizeof(ev), _("; runs CUDA up to %s"), d->driver_max_cuda.text);
-	gw__doc_fmt(title, sizeof(title), _("NVIDIA driver %s%s%s"), GW_VERSION_KNOWN(d->driver) ? d->driver.text : _("(version unknown)"),
-		 GW_VERSION_KNOWN(d->driver_max_cuda) ? ", CUDA " : "",
-		 GW_VERSION_KNOWN(d->driver_max_cuda) ? d->driver_max_cuda.text : "");
+	if (GW_VERSION_KNOWN(d->driver_max_cuda))
+		gw__doc_fmt(title, sizeof(title), _("NVIDIA driver %s, CUDA %s"),
+			    GW_VERSION_KNOWN(d->driver) ? d->driver.text : _("(version unknown)"), d->driver_max_cuda.text);
+	else
+		gw__doc_fmt(title, sizeof(title), _("NVIDIA driver %s"),
+			    GW_VERSION_KNOWN(d->driver) ? d->driver.text : _("(version unknown)"));
 	gw__doc_add(d, "found-driver", "driver", GW_SEVERITY_INFO, title, ev, "");
 }
 
@@ -297,7 +320,7 @@ static void rule_nvidia_driver_not_loaded(gw__doctor *d)
 	for (size_t i = 0; i < d->p->ngpus; i++)
 		if (d->p->gpus[i].vendor == GW_VENDOR_NVIDIA &&
 		    (!d->p->gpus[i].driver[0] || !strcmp(d->p->gpus[i].driver, "nouveau")))
-			gw__doc_cat(ev, sizeof(ev), _("%s%s (%04x:%04x) bound to %s"), ev[0] ? "; " : "", d->p->gpus[i].bus_id,
+			gw__doc_cat(ev, sizeof(ev), _("%s%s (%04x:%04x) bound to %s"), ev[0] ? gw__doc_sep() : "", d->p->gpus[i].bus_id,
 				    d->p->gpus[i].vendor_id, d->p->gpus[i].device_id,
 				    d->p->gpus[i].driver[0] ? d->p->gpus[i].driver : _("no driver"));
 	if (!ev[0])
@@ -307,7 +330,7 @@ static void rule_nvidia_driver_not_loaded(gw__doctor *d)
 		const gw_backend_status *st = backend(d, GW_BACKEND_ID_NVML);
 
 		if (st && st->vendor_code_name[0])
-			gw__doc_cat(ev, sizeof(ev), "; nvmlInit: %s", st->vendor_code_name);
+			gw__doc_cat(ev, sizeof(ev), "%snvmlInit: %s", gw__doc_sep(), st->vendor_code_name);
 	}
 	gw__doc_add(d, "nvidia-driver-not-loaded", "driver", -1, NULL, ev,
 		    "Load it with `sudo modprobe nvidia`; if that fails, check `dmesg | grep -i nvidia` (Secure Boot "
@@ -321,7 +344,7 @@ static void rule_nouveau(gw__doctor *d)
 
 	for (size_t i = 0; i < d->p->ngpus; i++)
 		if (d->p->gpus[i].vendor == GW_VENDOR_NVIDIA && !strcmp(d->p->gpus[i].driver, "nouveau"))
-			gw__doc_cat(ev, sizeof(ev), _("%s%s is bound to nouveau"), ev[0] ? "; " : "", d->p->gpus[i].bus_id);
+			gw__doc_cat(ev, sizeof(ev), _("%s%s is bound to nouveau"), ev[0] ? gw__doc_sep() : "", d->p->gpus[i].bus_id);
 	if (!ev[0])
 		return;
 	gw__doc_add(d, "nouveau-bound", "driver", -1, NULL, ev,
@@ -377,9 +400,9 @@ static void rule_driver_library_mismatch(gw__doctor *d)
 	if (nv->nnvml)
 		gw__doc_cat(ev, sizeof(ev), " (%s/%s)", nv->nvml[0].dir, nv->nvml[0].file);
 	if (code && nvml && nvml->vendor_code_name[0])
-		gw__doc_cat(ev, sizeof(ev), "; nvmlInit: %s", nvml->vendor_code_name);
+		gw__doc_cat(ev, sizeof(ev), "%snvmlInit: %s", gw__doc_sep(), nvml->vendor_code_name);
 	if (code && cuda && cuda->vendor_code_name[0])
-		gw__doc_cat(ev, sizeof(ev), "; cuInit: %s", cuda->vendor_code_name);
+		gw__doc_cat(ev, sizeof(ev), "%scuInit: %s", gw__doc_sep(), cuda->vendor_code_name);
 	gw__doc_fmt(fix, sizeof(fix), _("Reboot so the kernel loads the module that matches the installed libraries "
 		 "(after a driver upgrade the old module stays loaded); without a reboot: stop every GPU process, "
 		 "`sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset nvidia && sudo modprobe nvidia`."));
@@ -419,7 +442,7 @@ static void rule_device_nodes(gw__doctor *d)
 			    bound == 1 ? "" : "s", nv->ndev, nv->ndev == 1 ? "" : "s");
 	if (!ev[0])
 		return;
-	ev[strlen(ev) - 2] = '\0';
+	drop_last_sep(ev);
 	gw__doc_add(d, "device-node-missing", "driver", -1, NULL, ev,
 		    d->p->sys.container
 			    ? N_("Start the container with the NVIDIA runtime (`docker run --gpus all` or "
@@ -430,7 +453,7 @@ static void rule_device_nodes(gw__doctor *d)
 
 static void node_evidence(const gw_probe_node *n, char *ev, size_t evn)
 {
-	gw__doc_cat(ev, evn, _("%s%s not readable and writable (group %s%s%u, user %s in it)"), ev[0] ? "; " : "", n->path,
+	gw__doc_cat(ev, evn, _("%s%s not readable and writable (group %s%s%u, user %s in it)"), ev[0] ? gw__doc_sep() : "", n->path,
 		    n->group[0] ? n->group : "", n->group[0] ? "/" : "gid ", n->gid, n->user_in_group ? _("is") : _("not"));
 }
 
@@ -600,7 +623,7 @@ static void rule_bound_to_other_driver(gw__doctor *d)
 			first = g;
 		n++;
 		vfio |= !strncmp(g->driver, "vfio", 4);
-		gw__doc_cat(ev, sizeof(ev), _("%s%s %s (%04x:%04x%s%s) is bound to %s, not %s"), ev[0] ? "; " : "",
+		gw__doc_cat(ev, sizeof(ev), _("%s%s %s (%04x:%04x%s%s) is bound to %s, not %s"), ev[0] ? gw__doc_sep() : "",
 			    g->vendor == GW_VENDOR_NVIDIA ? _("NVIDIA GPU") : _("AMD GPU"), g->bus_id, g->vendor_id, g->device_id,
 			    g->model ? " " : "", g->model ? g->model->name : "", g->driver, want);
 	}
@@ -765,7 +788,7 @@ static void rule_container_without_gpu(gw__doctor *d)
 			return;
 	gw__doc_fmt(ev, sizeof(ev), _("inside a %s container; no /dev/nvidia*, /proc/driver/nvidia or /dev/kfd"), s->container_kind);
 	if (s->nvidia_visible_set)
-		gw__doc_cat(ev, sizeof(ev), "; NVIDIA_VISIBLE_DEVICES=%s", s->nvidia_visible_devices);
+		gw__doc_cat(ev, sizeof(ev), "%sNVIDIA_VISIBLE_DEVICES=%s", gw__doc_sep(), s->nvidia_visible_devices);
 	gw__doc_add(d, "container-without-gpu", "environment", -1, NULL, ev,
 		    "Start the container with the GPU runtime: `docker run --gpus all ...` (NVIDIA Container "
 		    "Toolkit installed on the host), Kubernetes `resources.limits: nvidia.com/gpu: 1`, or for AMD "
@@ -796,7 +819,7 @@ static void rule_no_usable_gpu(gw__doctor *d)
 		const gw_probe_pci_gpu *g = &d->p->gpus[i];
 
 		intel_only &= g->vendor == GW_VENDOR_INTEL;
-		gw__doc_cat(ev, sizeof(ev), _("%s%s %s %04x:%04x%s%s, driver %s"), ev[0] ? "; " : "",
+		gw__doc_cat(ev, sizeof(ev), _("%s%s %s %04x:%04x%s%s, driver %s"), ev[0] ? gw__doc_sep() : "",
 			    g->vendor == GW_VENDOR_NVIDIA ? "NVIDIA" : g->vendor == GW_VENDOR_AMD ? "AMD" :
 			    g->vendor == GW_VENDOR_INTEL ? "Intel" : "GPU", g->bus_id, g->vendor_id, g->device_id,
 			    g->model ? " " : "", g->model ? g->model->name : "", g->driver[0] ? g->driver : _("none"));
@@ -807,11 +830,11 @@ static void rule_no_usable_gpu(gw__doctor *d)
 
 		intel_only &= di->vendor == GW_VENDOR_INTEL;
 		if (di->health != GW_HEALTH_OK)
-			gw__doc_cat(ev, sizeof(ev), "%sGPU %d (%s): %s%s%s", ev[0] ? "; " : "", di->index,
+			gw__doc_cat(ev, sizeof(ev), "%sGPU %d (%s): %s%s%s", ev[0] ? gw__doc_sep() : "", di->index,
 				    GW_VALID(di->name) ? di->name.s : _("unnamed"), gw_health_name(di->health),
 				    di->health_reason[0] ? ", " : "", gw_device_health_reason(d->ctx, i, why, sizeof(why)));
 	}
-	gw__doc_cat(ev, sizeof(ev), _("%sno NVIDIA or AMD GPU that its library reads"), ev[0] ? "; " : "");
+	gw__doc_cat(ev, sizeof(ev), _("%sno NVIDIA or AMD GPU that its library reads"), ev[0] ? gw__doc_sep() : "");
 	gw__doc_add(d, "no-usable-gpu", "hardware", -1, NULL, ev,
 		    intel_only ? N_("CUDA and ROCm frameworks need an NVIDIA or AMD GPU; an Intel GPU needs a build for "
 				 "it (PyTorch: `pip install torch --index-url https://download.pytorch.org/whl/xpu`, "

@@ -107,7 +107,12 @@ def main():
     bad = []
     for path in sys.argv[2:]:
         name = path.rsplit("/", 1)[-1]
-        text = open(path, encoding="utf-8").read()
+        raw = open(path, "rb").read()
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as e:   # a multibyte character cut in two
+            bad.append("%s: not UTF-8 at byte %d: %r" % (name, e.start, raw[max(0, e.start - 40):e.start + 4]))
+            text = raw.decode("utf-8", "replace")
         flat = norm(text)
         for p in sorted(pieces):
             if p in flat:
