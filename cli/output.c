@@ -245,6 +245,8 @@ static bool cjk_no_break_after(uint32_t cp)
 	       cp == 0x201c || cp == 0x2018;
 }
 
+static const char *word_end(const char *p);
+
 /* The end of a one-character CJK word that ends at p (its character cp):
  * the punctuation that may not start a line stays with it, and an opening
  * bracket with what follows. */
@@ -258,6 +260,10 @@ static const char *cjk_word_end(const char *p, uint32_t cp)
 		p += k;
 		cp = next;
 	}
+	/* an opening bracket before a Latin word keeps it too:
+	 * "（CUDA_ERROR_NO_DEVICE）" never breaks after "（" */
+	if (cjk_no_break_after(cp) && k == 1 && *p != ' ' && *p != '\n')
+		return word_end(p);
 	return p;
 }
 

@@ -57,6 +57,9 @@ static void test_wrap_line(void)
 		  "\xe6\x95\xb0|\xe6\x8d\xae\xef\xbc\x8c|\xe9\x9b\x86");
 	CHECK_STR(lines("ab sysfs\xef\xbc\x89\xe6\x95\xb0", 8), "ab|sysfs\xef\xbc\x89|\xe6\x95\xb0");
 	CHECK_STR(lines("abcdef\xef\xbc\x88\xe6\x95\xb0", 7), "abcdef|\xef\xbc\x88\xe6\x95\xb0");
+	/* nor after "（" before a Latin word: "数（NO_DEVICE）" */
+	CHECK_STR(lines("\xe6\x95\xb0\xef\xbc\x88NO_DEVICE\xef\xbc\x89", 6),
+		  "\xe6\x95\xb0|\xef\xbc\x88NO_DEVICE\xef\xbc\x89");
 	/* A `command` is one word: pasted from two lines it would be two. */
 	CHECK_STR(lines("run `sudo modprobe nvidia` now", 10), "run|`sudo modprobe nvidia`|now");
 	CHECK_STR(lines("an `unclosed quote here", 10), "an|`unclosed|quote here");
