@@ -64,6 +64,8 @@ void gw__doc_fmt(char *buf, size_t n, const char *fmt, ...) __attribute__((forma
 void gw__doc_cat(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* What separates two items of an evidence ("; ", in Chinese "；"). */
 const char *gw__doc_sep(void);
+/* What separates two facts of one item (", ", in Chinese "，"). */
+const char *gw__doc_comma(void);
 
 /* ---- facts shared by rules (facts.c) ---------------------------------------- */
 

@@ -25,9 +25,9 @@ static void found_toolkit(gw__doctor *d)
 			    t->nvcc_on_path ? _(" (nvcc on PATH)") : t->has_nvcc ? _(" (has nvcc)") : "",
 			    t->is_cuda_home ? " (CUDA_HOME)" : "", "");
 		if (GW_VERSION_KNOWN(t->cudnn))
-			gw__doc_cat(ev, sizeof(ev), ", cuDNN %s", t->cudnn.text);
+			gw__doc_cat(ev, sizeof(ev), "%scuDNN %s", gw__doc_comma(), t->cudnn.text);
 		if (GW_VERSION_KNOWN(t->nccl))
-			gw__doc_cat(ev, sizeof(ev), ", NCCL %s", t->nccl.text);
+			gw__doc_cat(ev, sizeof(ev), "%sNCCL %s", gw__doc_comma(), t->nccl.text);
 	}
 	for (size_t i = 0; i < p->ncudnn; i++)
 		gw__doc_cat(ev, sizeof(ev), "%scuDNN %s (%s)", ev[0] ? gw__doc_sep() : "", p->cudnn[i].version.text, p->cudnn[i].where);
@@ -36,11 +36,15 @@ static void found_toolkit(gw__doctor *d)
 	{
 		int k = p->nvcc_toolkit >= 0 ? p->nvcc_toolkit : p->cuda_home_toolkit >= 0 ? p->cuda_home_toolkit : 0;
 		const gw_probe_toolkit *t = p->ntoolkits ? &p->toolkits[k] : NULL;
+		char cudnn[64] = "", nccl[64] = "";
 
+		if (t && GW_VERSION_KNOWN(t->cudnn))
+			gw__doc_fmt(cudnn, sizeof(cudnn), "%scuDNN %s", gw__doc_comma(), t->cudnn.text);
+		if (t && GW_VERSION_KNOWN(t->nccl))
+			gw__doc_fmt(nccl, sizeof(nccl), "%sNCCL %s", gw__doc_comma(), t->nccl.text);
 		if (t)
-			gw__doc_fmt(title, sizeof(title), _("CUDA toolkit %s%s%s%s%s"), GW_VERSION_KNOWN(t->version) ? t->version.text : "?",
-				 GW_VERSION_KNOWN(t->cudnn) ? ", cuDNN " : "", GW_VERSION_KNOWN(t->cudnn) ? t->cudnn.text : "",
-				 GW_VERSION_KNOWN(t->nccl) ? ", NCCL " : "", GW_VERSION_KNOWN(t->nccl) ? t->nccl.text : "");
+			gw__doc_fmt(title, sizeof(title), _("CUDA toolkit %s%s%s"), GW_VERSION_KNOWN(t->version) ? t->version.text : "?",
+				    cudnn, nccl);
 		else
 			gw__doc_fmt(title, sizeof(title), _("CUDA libraries outside a toolkit"));
 		if (p->ntoolkits > 1)

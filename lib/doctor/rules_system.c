@@ -16,6 +16,12 @@ const char *gw__doc_sep(void)
 	return _("; ");
 }
 
+const char *gw__doc_comma(void)
+{
+	/* TRANSLATORS: between two facts of one item ("CUDA 12.4, cuDNN 9.1") */
+	return _(", ");
+}
+
 /* Each item above ends in the separator ("; ", "；" in Chinese: a
  * translation chooses it): the last one's goes. */
 static void drop_last_sep(char *ev)
