@@ -314,7 +314,7 @@ static void rule_library_path(gw__doctor *d, const gw_probe_pyenv *e, const gw_p
 	if (!ev[0])
 		return;
 	gw__doc_fw_name(f, name, sizeof(name));
-	gw__doc_cat(ev, sizeof(ev), " (%s in %s)", name, e->site);
+	gw__doc_cat(ev, sizeof(ev), _(" (%s in %s)"), name, e->site);
 	gw__doc_add(d, "library-path-shadows-framework", "cuda", -1, NULL, ev,
 		    "Remove the old CUDA folders from LD_LIBRARY_PATH for this environment (e.g. `export "
 		    "LD_LIBRARY_PATH=$(echo $LD_LIBRARY_PATH | tr : '\\n' | grep -v cuda | paste -sd:)`); the pip "

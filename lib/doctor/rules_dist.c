@@ -73,7 +73,7 @@ static void rule_socket_ifname(gw__doctor *d)
 	for (size_t i = 0; i < net->nnic; i++) {
 		if (gw__nccl_ifname_selects(net->ifname, net->nic[i].name))
 			return;
-		gw__doc_cat(names, sizeof(names), "%s%s", names[0] ? ", " : "", net->nic[i].name);
+		gw__doc_cat(names, sizeof(names), "%s%s", names[0] ? gw__doc_comma() : "", net->nic[i].name);
 	}
 	gw__doc_fmt(ev, sizeof(ev), _("NCCL_SOCKET_IFNAME=\"%s\" selects none of this machine's interfaces (%s in "
 		    "/sys/class/net)"), net->ifname, names);
@@ -248,7 +248,7 @@ static void rule_gpu_nic_numa(gw__doctor *d)
 
 	for (size_t i = 0; i < net->nnic; i++)
 		if (fast_nic(net, &net->nic[i]))
-			gw__doc_cat(nics, sizeof(nics), _("%s%s (%ld Gb/s, NUMA node %d)"), nics[0] ? ", " : "",
+			gw__doc_cat(nics, sizeof(nics), _("%s%s (%ld Gb/s, NUMA node %d)"), nics[0] ? gw__doc_comma() : "",
 				    net->nic[i].name, net->nic[i].speed_mbps / 1000, net->nic[i].numa_node);
 	if (!nics[0])
 		return;
@@ -258,7 +258,7 @@ static void rule_gpu_nic_numa(gw__doctor *d)
 		if ((gpu->vendor != GW_VENDOR_NVIDIA && gpu->vendor != GW_VENDOR_AMD) || net->gpu_numa[g] < 0 ||
 		    nic_on_node(net, net->gpu_numa[g]))
 			continue;
-		gw__doc_cat(far, sizeof(far), _("%s%s on NUMA node %d"), far[0] ? ", " : "", gpu->bus_id, net->gpu_numa[g]);
+		gw__doc_cat(far, sizeof(far), _("%s%s on NUMA node %d"), far[0] ? gw__doc_comma() : "", gpu->bus_id, net->gpu_numa[g]);
 	}
 	if (!far[0])
 		return;

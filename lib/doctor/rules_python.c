@@ -117,7 +117,7 @@ static void found_frameworks(gw__doctor *d, const gw_probe_pyenv *e)
 		if (!f->primary)
 			continue;
 		gw__doc_fw_name(f, name, sizeof(name));
-		gw__doc_cat(title, sizeof(title), "%s%s", title[0] ? ", " : "", name);
+		gw__doc_cat(title, sizeof(title), "%s%s", title[0] ? gw__doc_comma() : "", name);
 		gw__doc_cat(ev, sizeof(ev), "%s%s: %s", ev[0] ? gw__doc_sep() : "", name,
 			    f->gpu == GW_FW_GPU_CUDA ? "CUDA " : f->gpu == GW_FW_GPU_ROCM ? "ROCm/HIP " :
 			    f->gpu == GW_FW_GPU_NONE ? _("CPU-only build") : _("GPU support unknown"));
@@ -281,10 +281,10 @@ static void wheel_lists(const gw_probe_framework *f, char *missing, char *wrong,
 		const gw_probe_fw_wheel *w = &f->wheels_bad[i];
 
 		if (w->have[0])
-			gw__doc_cat(wrong, n, _("%s%s %s (needs %s)"), wrong[0] ? ", " : "", w->dist, w->have,
+			gw__doc_cat(wrong, n, _("%s%s %s (needs %s)"), wrong[0] ? gw__doc_comma() : "", w->dist, w->have,
 				    w->spec[0] ? w->spec : _("any version"));
 		else
-			gw__doc_cat(missing, n, "%s%s%s", missing[0] ? ", " : "", w->dist, w->spec);
+			gw__doc_cat(missing, n, "%s%s%s", missing[0] ? gw__doc_comma() : "", w->dist, w->spec);
 		gw__doc_cat(pip, n, " '%s%s'", w->dist, w->spec);
 	}
 }
@@ -314,7 +314,8 @@ static void rule_cuda_wheels(gw__doctor *d, const gw_probe_pyenv *e, const gw_pr
 	if (f->wheels_extra[0])
 		gw__doc_cat(ev, sizeof(ev), _("; its [%s] extra counts: some of that extra's wheels are installed"),
 			    f->wheels_extra);
-	gw__doc_cat(ev, sizeof(ev), ")");
+	/* TRANSLATORS: closes the parenthesis opened by "... CUDA wheels here (%s" */
+	gw__doc_cat(ev, sizeof(ev), _(")"));
 	if (missing[0])
 		gw__doc_cat(ev, sizeof(ev), _("; not installed: %s"), missing);
 	if (wrong[0])
@@ -349,7 +350,7 @@ static void rule_multiple_packages(gw__doctor *d, const gw_probe_pyenv *e)
 				dup |= e->fw[j].primary && !strcmp(e->fw[j].dist, f->dist);
 			if (dup)
 				continue;
-			gw__doc_cat(ev, sizeof(ev), "%s%s %s", n ? ", " : "", f->dist, f->version.text);
+			gw__doc_cat(ev, sizeof(ev), "%s%s %s", n ? gw__doc_comma() : "", f->dist, f->version.text);
 			gw__doc_cat(fix, sizeof(fix), " %s", f->dist);
 			n++;
 		}

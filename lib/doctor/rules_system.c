@@ -723,7 +723,8 @@ static void rule_memory_held(gw__doctor *d)
 		if (gw_device_processes(d->ctx, i, &pl, &np) < 0)
 			continue;
 		dev_label(di, l, sizeof(l));
-		gw__doc_fmt(ev, sizeof(ev), "%s:", l);
+		/* TRANSLATORS: a GPU's label, then the processes holding its memory */
+		gw__doc_fmt(ev, sizeof(ev), _("%s:"), l);
 		for (size_t k = 0; k < np; k++) {
 			if (pl[k].pid_resolved && pl[k].uid == d->uid)
 				continue;
@@ -836,9 +837,9 @@ static void rule_no_usable_gpu(gw__doctor *d)
 
 		intel_only &= di->vendor == GW_VENDOR_INTEL;
 		if (di->health != GW_HEALTH_OK)
-			gw__doc_cat(ev, sizeof(ev), "%sGPU %d (%s): %s%s%s", ev[0] ? gw__doc_sep() : "", di->index,
+			gw__doc_cat(ev, sizeof(ev), _("%sGPU %d (%s): %s%s%s"), ev[0] ? gw__doc_sep() : "", di->index,
 				    GW_VALID(di->name) ? di->name.s : _("unnamed"), gw_health_name(di->health),
-				    di->health_reason[0] ? ", " : "", gw_device_health_reason(d->ctx, i, why, sizeof(why)));
+				    di->health_reason[0] ? gw__doc_comma() : "", gw_device_health_reason(d->ctx, i, why, sizeof(why)));
 	}
 	gw__doc_cat(ev, sizeof(ev), _("%sno NVIDIA or AMD GPU that its library reads"), ev[0] ? gw__doc_sep() : "");
 	gw__doc_add(d, "no-usable-gpu", "hardware", -1, NULL, ev,
