@@ -118,7 +118,8 @@ static void found_frameworks(gw__doctor *d, const gw_probe_pyenv *e)
 			continue;
 		gw__doc_fw_name(f, name, sizeof(name));
 		gw__doc_cat(title, sizeof(title), "%s%s", title[0] ? gw__doc_comma() : "", name);
-		gw__doc_cat(ev, sizeof(ev), "%s%s: %s", ev[0] ? gw__doc_sep() : "", name,
+		/* TRANSLATORS: a framework's name, then what its build supports */
+		gw__doc_cat(ev, sizeof(ev), _("%s%s: %s"), ev[0] ? gw__doc_sep() : "", name,
 			    f->gpu == GW_FW_GPU_CUDA ? "CUDA " : f->gpu == GW_FW_GPU_ROCM ? "ROCm/HIP " :
 			    f->gpu == GW_FW_GPU_NONE ? _("CPU-only build") : _("GPU support unknown"));
 		if (f->gpu == GW_FW_GPU_CUDA)
@@ -128,7 +129,8 @@ static void found_frameworks(gw__doctor *d, const gw_probe_pyenv *e)
 		if (f->archs[0])
 			gw__doc_cat(ev, sizeof(ev), " [%s%s%s]", f->archs, f->ptx[0] ? " " : "", f->ptx);
 		if (f->evidence[0])
-			gw__doc_cat(ev, sizeof(ev), " (%s)", f->evidence);
+			/* TRANSLATORS: the file the framework's build facts come from */
+			gw__doc_cat(ev, sizeof(ev), _(" (%s)"), f->evidence);
 	}
 	if (!title[0])
 		return;
