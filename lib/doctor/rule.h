@@ -66,6 +66,8 @@ void gw__doc_cat(char *buf, size_t n, const char *fmt, ...) __attribute__((forma
 const char *gw__doc_sep(void);
 /* What separates two facts of one item (", ", in Chinese "，"). */
 const char *gw__doc_comma(void);
+/* What introduces a quoted message (": ", in Chinese "："). */
+const char *gw__doc_colon(void);
 
 /* ---- facts shared by rules (facts.c) ---------------------------------------- */
 

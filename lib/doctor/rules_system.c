@@ -16,6 +16,12 @@ const char *gw__doc_sep(void)
 	return _("; ");
 }
 
+const char *gw__doc_colon(void)
+{
+	/* TRANSLATORS: before the message that explains a fact ("failed: ...") */
+	return _(": ");
+}
+
 const char *gw__doc_comma(void)
 {
 	/* TRANSLATORS: between two facts of one item ("CUDA 12.4, cuDNN 9.1") */
@@ -370,7 +376,7 @@ static void rule_nvml_missing(gw__doctor *d)
 	m = gw_context_backend_message(d->ctx, st, msg, sizeof(msg));
 	gw__doc_fmt(ev, sizeof(ev), _("kernel module %s loaded; dlopen(%s) failed%s%s"),
 		 GW_VERSION_KNOWN(d->p->nvidia.module_version) ? d->p->nvidia.module_version.text : _("(version unknown)"),
-		 st->library[0] ? st->library : "libnvidia-ml.so.1", m[0] ? ": " : "", m);
+		 st->library[0] ? st->library : "libnvidia-ml.so.1", m[0] ? gw__doc_colon() : "", m);
 	gw__doc_add(d, "nvml-library-missing", "driver", -1, NULL, ev,
 		    GW_VERSION_KNOWN(d->p->nvidia.module_version)
 			    ? N_("Install the user-space half of the same driver release (e.g. `sudo apt install "
@@ -599,7 +605,7 @@ static void rule_nvml_init_failed(gw__doctor *d)
 		return;
 	m = gw_context_backend_message(d->ctx, st, msg, sizeof(msg));
 	gw__doc_fmt(ev, sizeof(ev), _("nvmlInit returned %s (%d)%s%s"), st->vendor_code_name[0] ? st->vendor_code_name : _("an error"),
-		    st->vendor_code, m[0] ? ": " : "", m);
+		    st->vendor_code, m[0] ? gw__doc_colon() : "", m);
 	gw__doc_add(d, "nvml-init-failed", "driver", -1, NULL, ev, nvml_init_fix(st->vendor_code_name));
 }
 
