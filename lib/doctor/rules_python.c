@@ -222,7 +222,7 @@ static void rule_arch(gw__doctor *d, const gw_probe_pyenv *e, const gw_probe_fra
 	nvidia_ccs(d, &l);
 	for (int i = 0; i < l.n; i++)
 		if (!gw__cuda_archs_run(f->archs, f->ptx, l.major[i], l.minor[i]))
-			gw__doc_cat(ev, sizeof(ev), "%s%s is sm_%u%u", ev[0] ? gw__doc_sep() : "", l.what[i], l.major[i], l.minor[i]);
+			gw__doc_cat(ev, sizeof(ev), _("%s%s is sm_%u%u"), ev[0] ? gw__doc_sep() : "", l.what[i], l.major[i], l.minor[i]);
 	if (!ev[0])
 		return;
 	gw__doc_fw_name(f, name, sizeof(name));
