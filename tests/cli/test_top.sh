@@ -229,35 +229,33 @@ assert_eq "$(proc_rows | awk '$2==7311{print $1, $4, $5, $6}')" "1 C 84G N/A" "A
 tm send-keys -t top q
 wait_exit 0 "q on mi300x"
 
-# ---- an Xid event (NVML events of the fake) on GPU 2 -------------------------
-xidm=$TMPD/xid-machine
-cp -a "$MACHINES/h100-8x" "$xidm"
-"$PY" - "$xidm/machine.json" <<'EOF2'
+# ---- an Xid event (NVML events of the fake) ---------------------------------
+# with_xid MACHINE DEVICE XID : a copy of MACHINE whose DEVICE reports XID
+# 0.3 s after events are registered; prints the copy's folder.
+with_xid() {
+	local copy=$TMPD/$1-xid$3
+	cp -a "$MACHINES/$1" "$copy"
+	"$PY" - "$copy/machine.json" "$2" "$3" <<'EOF2'
 import json, sys
 m = json.load(open(sys.argv[1]))
-m["nvml"]["devices"][2]["xid_events"] = [{"xid": 48, "after_ms": 300}]
+m["nvml"]["devices"][int(sys.argv[2])]["xid_events"] = [{"xid": int(sys.argv[3]), "after_ms": 300}]
 json.dump(m, open(sys.argv[1], "w"), indent=1)
 EOF2
-start_top "$xidm" 80 24 -d 0.2
+	printf '%s\n' "$copy"
+}
+# Eight GPUs at 80x24: one line each, the Xid in place of temperature and power.
+start_top "$(with_xid h100-8x 2 48)" 80 24 -d 0.2
 wait_for "GPUs: 8" "xid machine frame"
 wait_for " Xid 48" "the Xid shows on its GPU's row"
 assert_eq "$(screen | grep ' Xid ' | awk '{print $1}')" 2 "only GPU 2 shows an Xid"
 tm send-keys -t top q
 wait_exit 0 "q on the Xid machine"
-# One GPU: its block has a details line, the Xid first on it.
-xid1=$TMPD/xid-laptop
-cp -a "$MACHINES/laptop-3060" "$xid1"
-"$PY" - "$xid1/machine.json" <<'EOF2'
-import json, sys
-m = json.load(open(sys.argv[1]))
-m["nvml"]["devices"][0]["xid_events"] = [{"xid": 79, "after_ms": 300}]
-json.dump(m, open(sys.argv[1], "w"), indent=1)
-EOF2
-start_top "$xid1" 80 24 -d 0.2
+# One NVIDIA GPU: its block has a details line, the Xid first on it.
+start_top "$(with_xid laptop-3060 0 79)" 80 24 -d 0.2
 wait_for "GPUs: 2" "laptop frame (its RTX 3060 and Intel GPU)"
 wait_for "  Xid 79  " "the Xid first on the details line"
 tm send-keys -t top q
-wait_exit 0 "q on the Xid machine"
+wait_exit 0 "q on the laptop with an Xid"
 
 # ---- colour, NO_COLOR -------------------------------------------------------
 TOP_ENV="env -u NO_COLOR" start_top h100-8x 80 24
