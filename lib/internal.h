@@ -54,6 +54,10 @@ void gw__msg_vset(gw__msg *m, char *out, size_t n, const char *fmt, va_list ap)
 void gw__msg_nest(gw__msg *m, int piece, const gw__msg *sub);
 /* The thread's last error, kept in m and its English message in out. */
 void gw__msg_from_last(gw__msg *m, char *out, size_t n);
+/* The thread's last error becomes m again (kept by gw__msg_from_last with
+ * its English message english): returns code. A cached failure reported a
+ * second time keeps its msgid, so it is still translated where printed. */
+int gw__error_restore(int code, const gw__msg *m, const char *english);
 /* english (what m was made with) in the catalogue's language, in out (n
  * bytes); english itself when there is no translation. */
 const char *gw__msg_text(const gw__msg *m, const char *english, char *out, size_t n);

@@ -290,6 +290,15 @@ void gw__msg_from_last(gw__msg *m, char *out, size_t n)
 		m->format = NULL;
 }
 
+int gw__error_restore(int code, const gw__msg *m, const char *english)
+{
+	last.m = *m;
+	gw__strlcpy(last.message, english, sizeof(last.message));
+	if (strlen(english) >= sizeof(last.message))
+		last.m.format = NULL;
+	return code;
+}
+
 const char *gw__msg_text(const gw__msg *m, const char *english, char *out, size_t n)
 {
 	if (!m->format)

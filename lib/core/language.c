@@ -92,11 +92,18 @@ struct mo {
 	uint32_t n, orig, trans;
 	bool swap;
 	bool one_form;        /* Plural-Forms: nplurals=1 (Chinese) */
+	char path[GW_PATH_MAX];
+	struct mo *next;      /* the catalogues loaded so far */
 };
 
 static const struct mo english;         /* no texts: every msgid as it is */
 static _Atomic(const struct mo *) chosen; /* NULL: the process locale */
 static pthread_mutex_t choosing = PTHREAD_MUTEX_INITIALIZER;
+/* Every catalogue loaded, kept for the process's life (a translation
+ * handed out points into one, and another thread may still use it) and
+ * reachable from here, so a second choice of the same file loads nothing
+ * and leak checkers see no leak. Guarded by `choosing`. */
+static struct mo *loaded;
 
 static uint32_t mo_u32(const struct mo *m, size_t at)
 {
@@ -177,7 +184,19 @@ static struct mo *mo_load(const char *path)
 	}
 	header = mo_find(m, "", &hlen);
 	m->one_form = header && strstr(header, "nplurals=1");
+	gw__strlcpy(m->path, path, sizeof(m->path));
+	m->next = loaded;
+	loaded = m;
 	return m;
+}
+
+/* The catalogue already loaded from path, or a new one. */
+static struct mo *mo_load_once(const char *path)
+{
+	for (struct mo *m = loaded; m; m = m->next)
+		if (!strcmp(m->path, path))
+			return m;
+	return mo_load(path);
 }
 
 /* "zh_CN.UTF-8@x" → its catalogue, trying zh_CN.UTF-8@x, zh_CN, zh as
@@ -197,7 +216,7 @@ static struct mo *mo_for(const char *language)
 			*cut = '\0';
 		if (snprintf(path, sizeof(path), "%s/%s/LC_MESSAGES/%s.mo", gw_locale_dir(), lang, TEXT_DOMAIN) <
 		    (int)sizeof(path))
-			m = mo_load(path);
+			m = mo_load_once(path);
 	}
 	return m;
 }

@@ -108,6 +108,7 @@ static bool read_function(const char *root, const char *name, gw_pci_fn *f)
 struct gw__pci_cache {
 	int rc;
 	char error[512];
+	gw__msg msg;        /* the error's format and values, for its translation */
 	gw_pci_fn *fns;
 	size_t count;
 };
@@ -127,11 +128,11 @@ int gw__pci_scan_ctx(gw_context *ctx, const gw_pci_fn **out, size_t *count)
 			return GW_ENOMEM;
 		}
 		if (c->rc < 0)
-			gw__strlcpy(c->error, gw_error_last(), sizeof(c->error));
+			gw__msg_from_last(&c->msg, c->error, sizeof(c->error));
 		ctx->pci = c;
 	}
-	if (c->rc < 0)
-		return gw__error_set(c->rc, "%s", c->error);
+	if (c->rc < 0)   /* the same error again, still translatable where printed */
+		return gw__error_restore(c->rc, &c->msg, c->error);
 	*out = c->fns;
 	*count = c->count;
 	return 0;

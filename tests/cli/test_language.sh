@@ -154,6 +154,12 @@ assert_json "info --json in Chinese: a backend's message follows the language" \
 	'assert [b["message"] for b in d["backends"] if b["name"] == "nvml"][0].startswith("NVML 初始化失败"), d["backends"]'
 LANGUAGE=zh_CN LC_ALL=C COLUMNS=400 run_on driver-mismatch info
 assert_contains "$out" "nvidia driver bound but NVML could not read it: NVML initialisation failed" "LC_ALL=C: the reason in English"
+# A failure the library reads once per context and reports again (the PCI
+# listing, shared by the amdgpu and pci backends) keeps its msgid: no-gpu
+# has no /sys/bus/pci/devices.
+LANGUAGE=zh_CN run_on "$TOP/tests/doctor/no-gpu" info --json
+assert_json "info --json in Chinese: the pci backend's cached listing error follows the language" \
+	'm = [b["message"] for b in d["backends"] if b["name"] == "pci"][0]; assert m.startswith("无法列出 "), m'
 # The verdict's "ready" in JSON does not depend on the words.
 LANGUAGE=zh_CN run_on h100-8x doctor --json
 assert_json "doctor --json in Chinese: summary.ready still true" 'assert d["summary"]["ready"] is True, d["summary"]'
