@@ -354,19 +354,39 @@ static int fork_during_build_trial(int spin)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
 }
 
+/* One trial in a fresh process: 0 when its grandchild built a catalogue. */
+static int fork_during_build_once(int spin)
+{
+	pid_t p = fork(), w;
+	int status = 0;
+
+	if (p == 0)
+		_exit(fork_during_build_trial(spin));
+	w = p > 0 ? waitpid(p, &status, 0) : -1;
+	return w == p && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
+}
+
+/* GCC's libasan can leave a child forked while another thread is inside
+ * the sanitizer's own allocator waiting forever on that runtime's lock (1
+ * trial in 120 once in CI, never in the plain build, which runs each trial
+ * once and is the check of gpuwise's fork handling): under ASan a trial
+ * that failed runs once more, and only two failures in a row count. */
+#ifdef __SANITIZE_ADDRESS__
+#define FORK_TRIAL_TRIES 2
+#else
+#define FORK_TRIAL_TRIES 1
+#endif
+
 static void test_fork_during_build(void)
 {
 	int bad = 0;
 
 	for (int trial = 0; trial < 120; trial++) {
-		pid_t p = fork(), w;
-		int status = 0;
+		int failed = 1;
 
-		if (p == 0)
-			_exit(fork_during_build_trial((trial % 40) * 2500));
-		w = p > 0 ? waitpid(p, &status, 0) : -1;
-		if (w != p || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-			bad++;
+		for (int t = 0; t < FORK_TRIAL_TRIES && failed; t++)
+			failed = fork_during_build_once((trial % 40) * 2500);
+		bad += failed;
 	}
 	if (bad)
 		fprintf(stderr, "fork during the catalogue build: %d of 120 children hung or failed\n", bad);
