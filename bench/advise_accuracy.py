@@ -116,6 +116,8 @@ def advise_args(row):
         a.append("--checkpointing")
     if row["task"] in ("lora", "qlora"):
         a += ["--lora-rank", row["lora_rank"]]
+        if row.get("lora_targets", "-") != "-":
+            a += ["--lora-targets", row["lora_targets"]]
     if row.get("grad_accum", "-") != "-" and row["task"] != "infer":
         a += ["--grad-accum", row["grad_accum"]]
     if int(row["gpus"]) > 1:

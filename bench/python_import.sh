@@ -91,6 +91,10 @@ try:
             break
 except OSError:
     pass
+gpuwise_version = re.search(r'#define GPUWISE_VERSION "([^"]+)"',
+                            open(os.path.join(repo, "include", "gpuwise", "gpuwise.h")).read()).group(1)
+
+
 def pkg(name):
     try:
         from importlib.metadata import version
@@ -100,8 +104,9 @@ def pkg(name):
 section = "\n".join([
     "Measured %s on fake machine `%s`, %d runs per command, interleaved, after one warm-up run each; "
     "each row is a whole `python -c` process." % (datetime.date.today().isoformat(), machine, runs),
-    "Host: %s, %d CPUs, Linux %s, Python %s. gpuwise 0.1.0 (abi3 extension); nvidia-ml-py %s; torch %s."
-    % (cpu, os.cpu_count() or 0, platform.release(), platform.python_version(), pkg("nvidia-ml-py"), pkg("torch")),
+    "Host: %s, %d CPUs, Linux %s, Python %s. gpuwise %s (abi3 extension); nvidia-ml-py %s; torch %s."
+    % (cpu, os.cpu_count() or 0, platform.release(), platform.python_version(), gpuwise_version,
+       pkg("nvidia-ml-py"), pkg("torch")),
     "",
 ] + table + [
     "",

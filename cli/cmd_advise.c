@@ -26,7 +26,8 @@ struct advise_opts {
 	/* the vocabularies as given; converted after parsing, so a second
 	 * value is "given twice" like any single-valued option */
 	const char *task_s, *precision_s, *weights_s, *optimizer_s, *strategy_s, *offload_s, *attention_s;
-	int task, precision, weights, optimizer, strategy, offload, attention;
+	const char *lora_targets_s;
+	int task, precision, weights, optimizer, strategy, offload, attention, lora_targets;
 	uint64_t batch, seq, new_tokens, image, grad_accum, lora_rank, gpus, target_batch;
 	uint64_t params, layers, hidden, heads, kv_heads, vocab, intermediate;
 	uint64_t memory;
@@ -81,6 +82,7 @@ static void convert_vocabs(struct advise_opts *o)
 	o->strategy = vocab_value("strategy", "strategy", o->strategy_s);
 	o->offload = vocab_value("offload", "offload", o->offload_s);
 	o->attention = vocab_value("attention", "attention", o->attention_s);
+	o->lora_targets = vocab_value("lora_targets", "lora-targets", o->lora_targets_s);
 }
 
 #define O struct advise_opts
@@ -108,8 +110,10 @@ static const struct option advise_options[] = {
 		     "adamw-8bit or paged-adamw-8bit")),
 	OPT_CALLBACK(0, "grad-accum", O, grad_accum, "N", N_("gradient accumulation steps (default 1)"), parse_count),
 	OPT_BOOL(0, "checkpointing", O, checkpointing, N_("activation (gradient) checkpointing of every layer")),
-	OPT_CALLBACK(0, "lora-rank", O, lora_rank, "R", N_("LoRA rank on the attention q and v projections "
-		     "(default 8)"), parse_count),
+	OPT_CALLBACK(0, "lora-rank", O, lora_rank, "R", N_("LoRA rank (default 8)"), parse_count),
+	OPT_STRING(0, "lora-targets", O, lora_targets_s, "T", N_("the linear layers LoRA adapts: qv (the attention's "
+		   "q and v, the default), attention (q, k, v, o), all-linear (every linear layer of the blocks) or "
+		   "all (all-linear and the LM head)")),
 	OPT_CALLBACK(0, "gpus", O, gpus, "N", N_("GPUs the run is spread over (default 1)"), parse_count),
 	OPT_STRING(0, "strategy", O, strategy_s, "S", N_("ddp (default), fsdp, zero1, zero2 or zero3")),
 	OPT_STRING(0, "offload", O, offload_s, "WHAT", N_("none (default), optimizer, or params (zero3/fsdp): "
@@ -345,6 +349,7 @@ static void options_from(gw_advise_options *r, const struct advise_opts *o)
 	if (o->grad_accum)
 		r->grad_accum = o->grad_accum;
 	r->lora_rank = o->lora_rank;
+	r->lora_targets = (uint8_t)o->lora_targets;
 	if (o->gpus)
 		r->gpus = o->gpus;
 }
@@ -408,7 +413,7 @@ static void print_run(const gw_model *m, const gw_advise_estimate *e)
 		printf(_(" (%" PRIu64 ", as published)"), m->params);
 	printf("\n%s%s", pad_cells(pad, sizeof(pad), _("Run"), 8, false), gw_advise_name("task", r->task));
 	if (r->task == GW_TASK_LORA || r->task == GW_TASK_QLORA)
-		printf(" r=%" PRIu64, r->lora_rank);
+		printf(" r=%" PRIu64 " %s", r->lora_rank, gw_advise_name("lora_targets", r->lora_targets));
 	if (m->kind == GW_MODEL_VISION)
 		printf(_(", batch %" PRIu64 " × %" PRIu64 "×%" PRIu64 " pixels (%" PRIu64 " positions)"), r->batch,
 		       r->image, r->image, r->seq);
@@ -677,6 +682,8 @@ static void check_usage(const struct advise_opts *o, int nargs)
 		die_usage("advise", _("--new-tokens applies to --task infer"));
 	if ((o->task != GW_TASK_LORA && o->task != GW_TASK_QLORA) && o->lora_rank)
 		die_usage("advise", _("--lora-rank applies to --task lora and qlora"));
+	if ((o->task != GW_TASK_LORA && o->task != GW_TASK_QLORA) && o->lora_targets_s)
+		die_usage("advise", _("--lora-targets applies to --task lora and qlora"));
 }
 
 /* --seq and --new-tokens count tokens of text; --image sizes an image. */

@@ -141,17 +141,24 @@ typedef enum gw_attention {
 	GW_ATTENTION_AUTO,      /* sdpa for decoders (what transformers picks), eager otherwise */
 	GW_ATTENTION_EAGER, GW_ATTENTION_SDPA, GW_ATTENTION_FLASH
 } gw_attention;
+/* The linear layers LoRA adapts (text models). */
+typedef enum gw_lora_targets {
+	GW_LORA_QV,          /* the attention's q and v projections (PEFT's default for these models) */
+	GW_LORA_ATTENTION,   /* q, k, v and the output projection */
+	GW_LORA_ALL_LINEAR,  /* every linear map of the layers (PEFT's "all-linear"; the QLoRA paper's choice) */
+	GW_LORA_ALL          /* all-linear and the LM head (LitGPT's lora_head) */
+} gw_lora_targets;
 
 /* The vocabularies as text, one table each (the CLI's and Python's names).
  * The value of name in vocabulary `kind` ("task", "precision", "weights",
- * "optimizer", "strategy", "offload", "attention"), or -1. */
+ * "optimizer", "strategy", "offload", "attention", "lora_targets"), or -1. */
 int gw_advise_value(const char *kind, const char *name);
 /* The name of value in `kind`, or NULL. */
 const char *gw_advise_name(const char *kind, int value);
 /* Every name of `kind`, space-separated ("train lora qlora infer"), or NULL. */
 const char *gw_advise_names(const char *kind);
 
-#define GW_ADVISE_OPTIONS_VERSION 2
+#define GW_ADVISE_OPTIONS_VERSION 3
 typedef struct gw_advise_options {
 	unsigned version;             /* GW_ADVISE_OPTIONS_VERSION */
 	gw_advise_task task;
@@ -164,6 +171,11 @@ typedef struct gw_advise_options {
 	gw_optimizer optimizer;
 	uint64_t grad_accum;
 	bool checkpointing;
+	/* gw_lora_targets, for lora/qlora on text models (version 3; read as
+	 * GW_LORA_QV from a version-2 caller). One byte, in what was padding
+	 * after checkpointing on every ABI, so this struct and the estimate
+	 * and plan structs that embed it keep their size and layout. */
+	uint8_t lora_targets;
 	uint64_t lora_rank;           /* 0: 8 */
 	uint64_t gpus;
 	gw_strategy strategy;
@@ -174,7 +186,7 @@ typedef struct gw_advise_options {
 	uint64_t image;               /* vision models: pixels per image side; 0: the model's image_size */
 } gw_advise_options;
 #define GW_ADVISE_OPTIONS_INIT { GW_ADVISE_OPTIONS_VERSION, GW_TASK_TRAIN, 1, 0, 0, GW_PRECISION_AUTO, \
-	GW_WEIGHTS_AUTO, GW_OPTIMIZER_ADAMW, 1, false, 0, 1, GW_STRATEGY_DDP, GW_OFFLOAD_NONE, \
+	GW_WEIGHTS_AUTO, GW_OPTIMIZER_ADAMW, 1, false, GW_LORA_QV, 0, 1, GW_STRATEGY_DDP, GW_OFFLOAD_NONE, \
 	GW_ATTENTION_AUTO, 0, 0, 0, 0 }
 
 /* ---- the estimate ---------------------------------------------------------- */

@@ -18,6 +18,9 @@ double gw__advise_layer_activations_span(const gw_model *m, const gw_advise_opti
 					 bool cross);
 double gw__advise_saved_kv_width(const gw_model *m, const gw_advise_options *r);
 double gw__advise_lora_input(const gw_advise_options *r);
+double gw__advise_lora_features(const gw_model *m, const gw_advise_options *r);
+double gw__advise_lora_attention_extra(const gw_model *m, const gw_advise_options *r);
+double gw__advise_lora_mlp_extra(const gw_model *m, const gw_advise_options *r);
 double gw__advise_act_bytes(const gw_advise_options *r);
 double gw__advise_norm_bytes(const gw_model *m, const gw_advise_options *r);
 /* Vision models (lib/advise/vision.c). */

@@ -35,6 +35,7 @@ static const char *const OPTIMIZERS[] = { "adamw", "adam", "sgd", "sgd-momentum"
 static const char *const STRATEGIES[] = { "ddp", "fsdp", "zero1", "zero2", "zero3", NULL };
 static const char *const OFFLOADS[] = { "none", "optimizer", "params", NULL };
 static const char *const ATTENTIONS[] = { "auto", "eager", "sdpa", "flash", NULL };
+static const char *const LORA_TARGETS[] = { "qv", "attention", "all-linear", "all", NULL };
 
 static const struct vocab vocabs[] = {
 	{ "task", TASKS, "train lora qlora infer" },
@@ -44,6 +45,7 @@ static const struct vocab vocabs[] = {
 	{ "strategy", STRATEGIES, "ddp fsdp zero1 zero2 zero3" },
 	{ "offload", OFFLOADS, "none optimizer params" },
 	{ "attention", ATTENTIONS, "eager sdpa flash" },
+	{ "lora_targets", LORA_TARGETS, "qv attention all-linear all" },
 };
 
 static const struct vocab *vocab(const char *kind)
@@ -91,6 +93,11 @@ static bool amp(gw_precision p)
 static bool quantized(gw_weights w)
 {
 	return w >= GW_WEIGHTS_INT8;
+}
+
+static bool lora_task(const gw_advise_options *r)
+{
+	return r->task == GW_TASK_LORA || r->task == GW_TASK_QLORA;
 }
 
 /* bf16 from compute capability 8.0, fp16 on 7.x, fp32 on older GPUs;
@@ -142,10 +149,13 @@ static int resolve(gw_advise_options *r, const gw_model *m, const gw_advise_opti
 {
 	int rc;
 
-	if (o->version != GW_ADVISE_OPTIONS_VERSION)
+	if (o->version != GW_ADVISE_OPTIONS_VERSION && o->version != 2)
 		return gw__error_set(GW_EINVAL, "advise options version %u (this library has %u)", o->version,
 				     GW_ADVISE_OPTIONS_VERSION);
 	*r = *o;
+	if (o->version == 2)   /* lora_targets was padding: whatever it holds, q and v */
+		r->lora_targets = GW_LORA_QV;
+	r->version = GW_ADVISE_OPTIONS_VERSION;
 	if (m->kind == GW_MODEL_VISION && (rc = gw__advise_vision_resolve(r, m)) < 0)
 		return rc;
 	if (!r->seq)
@@ -159,8 +169,11 @@ static int resolve(gw_advise_options *r, const gw_model *m, const gw_advise_opti
 	if ((unsigned)r->task > GW_TASK_INFER || (unsigned)r->precision > GW_PRECISION_BF16 ||
 	    (unsigned)r->weights > GW_WEIGHTS_GPTQ4 || (unsigned)r->optimizer > GW_OPTIMIZER_PAGED_ADAMW_8BIT ||
 	    (unsigned)r->strategy > GW_STRATEGY_ZERO3 || (unsigned)r->offload > GW_OFFLOAD_PARAMS ||
-	    (unsigned)r->attention > GW_ATTENTION_FLASH)
+	    (unsigned)r->attention > GW_ATTENTION_FLASH || (unsigned)r->lora_targets > GW_LORA_ALL)
 		return gw__error_set(GW_EINVAL, "an advise option is out of range");
+	if (r->lora_targets != GW_LORA_QV && m->kind == GW_MODEL_VISION)
+		return gw__error_set(GW_EINVAL, "--lora-targets %s is modelled for text models; %s takes LoRA on q "
+				     "and v", LORA_TARGETS[r->lora_targets], m->name);
 	if (r->task == GW_TASK_INFER && m->kind == GW_MODEL_DECODER && r->new_tokens >= r->seq)
 		return gw__error_set(GW_EINVAL, "--new-tokens (%llu) must be less than --seq (%llu): the sequence "
 				     "holds the prompt and the generated tokens", (unsigned long long)r->new_tokens,
@@ -219,12 +232,39 @@ static double train_bytes(const gw_advise_options *r)
 	return r->weights == GW_WEIGHTS_FP32 ? 4 : 2;
 }
 
+/* Σ in + out features of the linear maps --lora-targets adapts: a rank-r
+ * adapter of an in×out map has r·(in + out) parameters. q and v are the
+ * model's own count (m->lora_features: GPT-2's fused c_attn there);
+ * wider targets add, per self-attention block, k and the output
+ * projection (GPT-2: c_proj beside c_attn), per MLP its two or three
+ * maps, and for "all" the LM head. T5's decoder layers have a second
+ * (cross-)attention block. */
+double gw__advise_lora_features(const gw_model *m, const gw_advise_options *r)
+{
+	double h = (double)m->hidden_size, q = (double)(m->num_heads * m->head_dim);
+	double kv = (double)(m->num_kv_heads * m->head_dim), i = (double)m->intermediate_size;
+	double blocks = (double)(m->num_layers + 2 * m->num_decoder_layers);
+	double mlps = (double)(m->num_layers + m->num_decoder_layers);
+	double f = (double)m->lora_features;
+	bool fused = !strcmp(m->model_type, "gpt2");
+
+	if (r->lora_targets == GW_LORA_QV)
+		return f;
+	f += blocks * (fused ? 2 * h : (h + kv) + (q + h));
+	if (r->lora_targets == GW_LORA_ATTENTION)
+		return f;
+	f += mlps * ((h + i) * (m->gated_mlp ? 2 : 1) + (i + h));
+	if (r->lora_targets == GW_LORA_ALL && m->kind != GW_MODEL_ENCODER)
+		f += h + (double)m->vocab_size;
+	return f;
+}
+
 static double trainable(const gw_model *m, const gw_advise_options *r)
 {
 	switch (r->task) {
 	case GW_TASK_TRAIN: return (double)m->params;
 	case GW_TASK_LORA:
-	case GW_TASK_QLORA: return (double)r->lora_rank * (double)m->lora_features;
+	case GW_TASK_QLORA: return (double)r->lora_rank * gw__advise_lora_features(m, r);
 	default: return 0;
 	}
 }
@@ -252,7 +292,7 @@ double gw__advise_weights(const gw_model *m, const gw_advise_options *r)
 		if (r->offload == GW_OFFLOAD_PARAMS)
 			w = 0;
 	}
-	if (r->task == GW_TASK_LORA || r->task == GW_TASK_QLORA)
+	if (lora_task(r))
 		w += 4 * trainable(m, r);
 	return w;
 }
@@ -271,7 +311,7 @@ double gw__advise_gradients(const gw_model *m, const gw_advise_options *r)
 
 	if (r->task == GW_TASK_INFER)
 		return 0;
-	if ((r->task == GW_TASK_LORA || r->task == GW_TASK_QLORA) && r->strategy == GW_STRATEGY_FSDP && r->gpus > 1)
+	if (lora_task(r) && r->strategy == GW_STRATEGY_FSDP && r->gpus > 1)
 		g = (double)m->params * (r->weights == GW_WEIGHTS_FP32 ? 4 : 2);
 	if (r->strategy == GW_STRATEGY_FSDP && r->gpus > 1)
 		return gw__advise_fsdp_gradients(m, r, g);
@@ -381,6 +421,32 @@ double gw__advise_lora_input(const gw_advise_options *r)
 	return 0;
 }
 
+/* Bytes per token that adapters on more than q and v add to a layer's
+ * attention block, beyond lora_input(): the output projection's input
+ * (q wide) keeps its dropped copy and mask, e + 1 bytes an element (a
+ * frozen 16-bit projection would keep nothing of it; bitsandbytes keeps
+ * the input itself, counted already). k shares the attention input with q
+ * and v (LitGPT's fused qkv adapter drops it once; PEFT, with dropout on,
+ * once per adapted module: gpuwise counts one copy). */
+double gw__advise_lora_attention_extra(const gw_model *m, const gw_advise_options *r)
+{
+	if (!lora_task(r) || r->lora_targets == GW_LORA_QV)
+		return 0;
+	return (gw__advise_act_bytes(r) + 1) * (double)(m->num_heads * m->head_dim);
+}
+
+/* The same for the MLP under all-linear targets: the MLP's input once per
+ * adapted map that reads it (gate and up, or fc: each adapter runs its
+ * own dropout) and the down projection's input (I wide). */
+double gw__advise_lora_mlp_extra(const gw_model *m, const gw_advise_options *r)
+{
+	double h = (double)m->hidden_size, i = (double)m->intermediate_size;
+
+	if (!lora_task(r) || r->lora_targets < GW_LORA_ALL_LINEAR)
+		return 0;
+	return (gw__advise_act_bytes(r) + 1) * (h * (m->gated_mlp ? 2 : 1) + i);
+}
+
 /* One transformer layer's saved activations for backward, in bytes, after
  * Korthikanti et al. 2022 (eq. 1: sbh(34 + 5as/h) for 16-bit GPT layers
  * with dropout), generalised: element size e (2 or 4), key/value width of
@@ -403,7 +469,7 @@ double gw__advise_layer_activations_span(const gw_model *m, const gw_advise_opti
 	double sb = s * b, nb = gw__advise_norm_bytes(m, r), att, mlp;
 
 	att = nb * sb * h + e * sb * (h + q + kv + kv + q) + d * sb * h +
-	      gw__advise_lora_input(r) * sb * h;
+	      gw__advise_lora_input(r) * sb * h + gw__advise_lora_attention_extra(m, r) * sb;
 	if (r->attention != GW_ATTENTION_EAGER)
 		att += 4 * n * sb;
 	else if (amp(r->precision))
@@ -417,6 +483,7 @@ double gw__advise_layer_activations_span(const gw_model *m, const gw_advise_opti
 		mlp = nb * sb * h + e * sb * i * (m->gated_mlp ? 3 : 1) + d * sb * h;
 	else
 		mlp = nb * sb * h + e * sb * h + e * sb * i * (m->gated_mlp ? 4 : 2) + d * sb * h;
+	mlp += gw__advise_lora_mlp_extra(m, r) * sb;
 	return att * (cross ? 2 : 1) + mlp;
 }
 
@@ -429,14 +496,18 @@ double gw__advise_layer_activations(const gw_model *m, const gw_advise_options *
 /* Outside the layers: the embedding output (and its dropout mask), the
  * final norm's input, and for models with an LM head the logits, their
  * fp32 copy (transformers upcasts before the loss) and the log-softmax
- * cross-entropy keeps. */
+ * cross-entropy keeps; an adapter on the LM head (--lora-targets all)
+ * keeps the dropped copy and mask of the head's input. */
 static double outer_activations(const gw_model *m, const gw_advise_options *r, double s)
 {
 	double sb = s * (double)r->batch, h = (double)m->hidden_size, e = gw__advise_act_bytes(r);
 	double a = e * sb * h * 2 + (m->dropout ? sb * h : 0);
 
-	if (m->kind != GW_MODEL_ENCODER)
+	if (m->kind != GW_MODEL_ENCODER) {
 		a += sb * (double)m->vocab_size * (e + 4 + (e == 4 ? 0 : 4));
+		if (lora_task(r) && r->lora_targets == GW_LORA_ALL)
+			a += (e + 1) * sb * h;
+	}
 	return a;
 }
 

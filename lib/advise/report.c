@@ -314,6 +314,11 @@ static void json_options(gw_json *j, const gw_advise_options *r, uint64_t target
 		gw_json_uint(j, r->lora_rank);
 	else
 		gw_json_null(j);
+	gw_json_key(j, "lora_targets");
+	if (r->task == GW_TASK_LORA || r->task == GW_TASK_QLORA)
+		gw_json_string(j, gw_advise_name("lora_targets", r->lora_targets));
+	else
+		gw_json_null(j);
 	key_u64(j, "gpus", r->gpus);
 	key_str(j, "strategy", gw_advise_name("strategy", r->strategy));
 	key_str(j, "offload", gw_advise_name("offload", r->offload));

@@ -1918,13 +1918,14 @@ static int opt_vocab(PyObject *opts, const char *key, int *out)
 static int advise_options(PyObject *opts, gw_advise_options *o, gw_model *shape)
 {
 	int task = o->task, prec = o->precision, w = o->weights, opt = o->optimizer;
-	int strat = o->strategy, off = o->offload, att = o->attention;
+	int strat = o->strategy, off = o->offload, att = o->attention, lt = o->lora_targets;
 	PyObject *ck;
 
 	if (opt_vocab(opts, "task", &task) || opt_vocab(opts, "precision", &prec) ||
 	    opt_vocab(opts, "weights", &w) || opt_vocab(opts, "optimizer", &opt) ||
 	    opt_vocab(opts, "strategy", &strat) || opt_vocab(opts, "offload", &off) ||
-	    opt_vocab(opts, "attention", &att) || opt_u64(opts, "batch", &o->batch) ||
+	    opt_vocab(opts, "attention", &att) || opt_vocab(opts, "lora_targets", &lt) ||
+	    opt_u64(opts, "batch", &o->batch) ||
 	    opt_u64(opts, "seq", &o->seq) || opt_u64(opts, "new_tokens", &o->new_tokens) || opt_u64(opts, "image", &o->image) ||
 	    opt_u64(opts, "grad_accum", &o->grad_accum) || opt_u64(opts, "lora_rank", &o->lora_rank) ||
 	    opt_u64(opts, "gpus", &o->gpus) || opt_u64(opts, "params", &shape->params) ||
@@ -1939,6 +1940,7 @@ static int advise_options(PyObject *opts, gw_advise_options *o, gw_model *shape)
 	o->strategy = (gw_strategy)strat;
 	o->offload = (gw_offload)off;
 	o->attention = (gw_attention)att;
+	o->lora_targets = (uint8_t)lt;
 	if ((ck = PyDict_GetItemString(opts, "checkpointing")) && ck != Py_None) {
 		int t = PyObject_IsTrue(ck);
 		if (t < 0)

@@ -223,6 +223,33 @@ run advise
 assert_eq "$rc" 2 "no model"
 run advise gpt2 --new-tokens 5
 assert_eq "$rc" 2 "--new-tokens without infer"
+run advise gpt2 --lora-targets all
+assert_eq "$rc" 2 "--lora-targets without lora"
+run advise gpt2 --task lora --lora-targets everything
+assert_eq "$rc" 2 "--lora-targets: an unknown value"
+assert_contains "$err" "qv attention all-linear all" "lists the values"
+run advise vit-base-patch16-224 --task lora --lora-targets all-linear
+assert_eq "$rc" 1 "--lora-targets beyond q, v on a vision model"
+assert_contains "$err" "text models" "says why"
+
+# ---- --lora-targets: PEFT's trainable count, wider targets need more ----
+run advise llama-2-7b --task qlora --lora-targets all-linear --memory 24GiB --json
+assert_eq "$rc" 0 "qlora all-linear fits 24 GiB"
+cp "$TMPD/out" "$TMPD/all-linear.json"
+run advise llama-2-7b --task qlora --memory 24GiB --json
+assert_json "all-linear: PEFT's 19,988,480 trainable at r=8, more memory than q, v" '
+import json
+w = json.load(open("'"$TMPD"'/all-linear.json"))
+assert w["options"]["lora_targets"] == "all-linear" and d["options"]["lora_targets"] == "qv", (w["options"], d["options"])
+assert w["per_gpu"]["trainable_params"] == 19988480, w["per_gpu"]
+assert w["per_gpu"]["peak_allocated_bytes"] > d["per_gpu"]["peak_allocated_bytes"]
+assert w["per_gpu"]["breakdown"]["activations_bytes"] > d["per_gpu"]["breakdown"]["activations_bytes"]
+'
+run advise llama-2-7b --json
+assert_json "no LoRA: lora_targets is null" 'assert d["options"]["lora_targets"] is None, d["options"]'
+run advise llama-2-7b --task lora --lora-rank 16 --lora-targets attention --memory 24GiB
+assert_contains "$out" "lora r=16 attention" "the run line names the targets"
+
 run advise gpt2 --task infer --seq 100 --new-tokens 100
 assert_eq "$rc" 1 "--new-tokens ≥ --seq"
 assert_contains "$err" "--new-tokens" "says which"

@@ -39,6 +39,20 @@ def test_same_document_as_the_cli():
     assert out[0]["model"]["params"] == 6738415616 and out[0]["per_gpu"]["trainable_params"] == 4194304
 
 
+def test_lora_targets():
+    out, _ = run_py("h100-8x", """
+        out = [gpuwise.advise("llama-2-7b", task="qlora", lora_targets="all-linear", memory="24GiB")]
+        try:
+            gpuwise.advise("llama-2-7b", task="lora", lora_targets="mlp-only", memory="24GiB")
+        except gpuwise.InvalidArgumentError as e:
+            out.append(str(e))
+    """)
+    assert out[0] == cli_json("h100-8x", "llama-2-7b", "--task", "qlora", "--lora-targets", "all-linear",
+                              "--memory", "24GiB")
+    assert out[0]["per_gpu"]["trainable_params"] == 19988480
+    assert "qv attention all-linear all" in out[1]
+
+
 def test_models_and_errors(tmp_path):
     cfg = {"model_type": "qwen2", "vocab_size": 151936, "hidden_size": 896, "intermediate_size": 4864,
            "num_hidden_layers": 24, "num_attention_heads": 14, "num_key_value_heads": 2,

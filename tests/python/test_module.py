@@ -9,6 +9,7 @@ per session into build/python/lib (rebuilt when a source changed) with
 """
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -103,7 +104,8 @@ def test_import_is_lazy_and_versioned():
     """)
     assert out[0] is False, "import gpuwise must not load NVML"
     assert out[1] is True
-    assert out[2] == "0.1.0"
+    header = open(os.path.join(REPO, "include", "gpuwise", "gpuwise.h")).read()
+    assert out[2] == re.search(r'#define GPUWISE_VERSION "([^"]+)"', header).group(1)
     assert out[3].endswith(".abi3.so")
 
 

@@ -1,6 +1,7 @@
 /* advise: the model catalogue and its exact parameter counts, the
  * config.json reader and its errors, every memory term against a hand
  * calculation, monotonicity, the plan ladder and the GPU spec table. */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +77,22 @@ static void test_count_parts(void)
 	/* PEFT prints "trainable params: 4,194,304" for r=8 on q_proj, v_proj */
 	CHECK_INT(8 * l.lora_features, 4194304ull);
 	CHECK_INT(l.max_matrix, 4096ull * 11008);
+	/* --lora-targets, against PEFT's printed "trainable params" at r=8:
+	 * q, k, v, o 8,388,608; all-linear 19,988,480 (the QLoRA recipes'
+	 * choice); all adds the LM head, 8·(4096 + 32000). GPT-2's fused
+	 * c_attn: 294,912, and c_proj beside it. */
+	gw_advise_options t = GW_ADVISE_OPTIONS_INIT;
+	CHECK(8 * gw__advise_lora_features(&l, &t) == 4194304.0);
+	t.lora_targets = GW_LORA_ATTENTION;
+	CHECK(8 * gw__advise_lora_features(&l, &t) == 8388608.0);
+	t.lora_targets = GW_LORA_ALL_LINEAR;
+	CHECK(8 * gw__advise_lora_features(&l, &t) == 19988480.0);
+	t.lora_targets = GW_LORA_ALL;
+	CHECK(8 * gw__advise_lora_features(&l, &t) == 19988480.0 + 8 * (4096 + 32000));
+	t.lora_targets = GW_LORA_QV;
+	CHECK(8 * gw__advise_lora_features(&g, &t) == 294912.0);
+	t.lora_targets = GW_LORA_ATTENTION;
+	CHECK(8 * gw__advise_lora_features(&g, &t) == 294912.0 + 8.0 * 12 * (768 + 768));
 	CHECK_INT(l3.num_kv_heads, 8);
 	CHECK_INT(l3.head_dim, 128);
 	CHECK(!l.tied_embeddings && g.tied_embeddings);
@@ -370,6 +387,29 @@ static void test_terms(void)
 	CHECK(gw__advise_layer_activations(&l, &o, 2048, false) ==
 	      4.0 * 2048 * 4096 + 2.0 * 2048 * 5 * 4096 + 4.0 * 32 * 2048 + 3.0 * 2048 * 4096 + 4.0 * 2048 * 4096 +
 		      2.0 * 2048 * 4096 + 2.0 * 2048 * 4 * 11008);
+	/* All linear layers adapted (LoRA, bf16): the output projection's input
+	 * (q wide) and, in the MLP, gate's and up's dropped copies of the MLP
+	 * input and down's of the product, each with its mask: 3 bytes an
+	 * element beyond the q/v case; QLoRA keeps bitsandbytes' inputs too. */
+	o.task = GW_TASK_LORA;
+	o.weights = GW_WEIGHTS_BF16;
+	o.lora_targets = GW_LORA_ALL_LINEAR;
+	CHECK(gw__advise_lora_attention_extra(&l, &o) == 3.0 * 4096);
+	CHECK(gw__advise_lora_mlp_extra(&l, &o) == 3.0 * (2 * 4096 + 11008));
+	CHECK(gw__advise_layer_activations(&l, &o, 2048, false) ==
+	      4.0 * 2048 * 4096 + 2.0 * 2048 * 5 * 4096 + 4.0 * 32 * 2048 + 1.0 * 2048 * 4096 + 4.0 * 2048 * 4096 +
+		      2.0 * 2048 * 3 * 11008 + 3.0 * 2048 * 4096 + 3.0 * 2048 * (2 * 4096 + 11008));
+	o.lora_targets = GW_LORA_ATTENTION;
+	CHECK(gw__advise_lora_mlp_extra(&l, &o) == 0);
+	CHECK(gw__advise_lora_attention_extra(&l, &o) == 3.0 * 4096);
+	o.lora_targets = GW_LORA_QV;
+	CHECK(gw__advise_lora_attention_extra(&l, &o) == 0);
+	o.task = GW_TASK_TRAIN;
+	o.lora_targets = GW_LORA_ALL;
+	CHECK(gw__advise_lora_attention_extra(&l, &o) == 0 && gw__advise_lora_mlp_extra(&l, &o) == 0);
+	o.lora_targets = GW_LORA_QV;
+	o.task = GW_TASK_QLORA;
+	o.weights = GW_WEIGHTS_NF4;
 	/* fp32 QLoRA compute: the dropped copy is 4 bytes. */
 	o.precision = GW_PRECISION_FP32;
 	CHECK(gw__advise_lora_input(&o) == 5);
@@ -490,6 +530,23 @@ static void test_monotonic(void)
 				CHECK(peak(&m, p) <= peak(&m, q));
 			}
 		}
+		/* Each wider choice of LoRA targets adds adapters and their
+		 * inputs; the LM head only where there is one (not BERT). */
+		for (int task = GW_TASK_LORA; task <= GW_TASK_QLORA; task++) {
+			gw_advise_options lo = opts((gw_advise_task)task, GW_PRECISION_BF16), wider;
+			lo.seq = 256;
+			if (task == GW_TASK_QLORA)
+				lo.weights = GW_WEIGHTS_NF4;
+			for (int t = GW_LORA_QV; t < GW_LORA_ALL; t++) {
+				lo.lora_targets = (uint8_t)t;
+				wider = lo;
+				wider.lora_targets = (uint8_t)(t + 1);
+				if (wider.lora_targets == GW_LORA_ALL && m.kind == GW_MODEL_ENCODER)
+					CHECK(peak(&m, wider) == peak(&m, lo));
+				else
+					CHECK(peak(&m, wider) > peak(&m, lo));
+			}
+		}
 		gw_advise_options f = opts(GW_TASK_TRAIN, GW_PRECISION_FP32), h = f;
 		h.precision = GW_PRECISION_BF16;
 		CHECK(peak(&m, h) < peak(&m, f));
@@ -552,6 +609,34 @@ static void test_bad_options(void)
 	o = (gw_advise_options)GW_ADVISE_OPTIONS_INIT;
 	o.precision = (gw_precision)77;
 	CHECK_INT(gw_advise_estimate_run(&e, &l, &o), GW_EINVAL);
+	/* Version 3's lora_targets sits in what was padding after
+	 * checkpointing: every other field keeps its offset (docs/abi.md: a
+	 * compatible addition), and a version-2 caller's byte there, whatever
+	 * it holds, means q and v. */
+	CHECK_INT(offsetof(gw_advise_options, lora_targets), offsetof(gw_advise_options, checkpointing) + 1);
+	CHECK_INT(offsetof(gw_advise_options, lora_rank),
+		  (offsetof(gw_advise_options, checkpointing) + 1 + _Alignof(uint64_t) - 1) / _Alignof(uint64_t) *
+			  _Alignof(uint64_t));
+	gw_advise_estimate e2, e3;
+	o = (gw_advise_options)GW_ADVISE_OPTIONS_INIT;
+	o.task = GW_TASK_LORA;
+	CHECK_INT(gw_advise_estimate_run(&e3, &l, &o), 0);
+	o.version = 2;
+	o.lora_targets = 0xa5;
+	CHECK_INT(gw_advise_estimate_run(&e2, &l, &o), 0);
+	CHECK_INT(e2.peak_allocated_bytes, e3.peak_allocated_bytes);
+	CHECK_INT(e2.resolved.lora_targets, GW_LORA_QV);
+	o = (gw_advise_options)GW_ADVISE_OPTIONS_INIT;
+	o.task = GW_TASK_LORA;
+	o.lora_targets = 9;
+	CHECK_INT(gw_advise_estimate_run(&e, &l, &o), GW_EINVAL);
+	/* Wider targets are modelled for text models only. */
+	gw_model vit = model("vit-base-patch16-224");
+	o.lora_targets = GW_LORA_ALL_LINEAR;
+	CHECK_INT(gw_advise_estimate_run(&e, &vit, &o), GW_EINVAL);
+	CHECK(strstr(gw_error_last(), "all-linear") != NULL);
+	o.lora_targets = GW_LORA_QV;
+	CHECK_INT(gw_advise_estimate_run(&e, &vit, &o), 0);
 	CHECK_INT(gw_advise_estimate_run(NULL, &l, &o), GW_EINVAL);
 	CHECK_INT(gw_advise_estimate_run(&e, NULL, &o), GW_EINVAL);
 
