@@ -18,6 +18,12 @@ any round-2 prediction was looked at. By default only the tuned set is scored;
 report all three). Round 3 (FSDP accumulation, LoRA dropout, GQA terms)
 added no rows; it added the grad_accum column, filled by one rule for every
 row (the TSV header), which the benchmark passes as --grad-accum.
+Round 4 (ids "r4-...": encoder-decoder, vision and more decoder rows from
+new sources, collected without looking at any prediction) splits its rows
+by round 2's rule applied to its own ids: half "held-out-4", half
+"tuned-4"; both were scored once, together, before any change they could
+guide. Only "tuned" (rounds 1-2) is scored by default and held to the
+bound; "tuned-4" rows may guide later changes, "held-out-4" rows may not.
 
   bench/advise_accuracy.py                 # tuned set, one line a row
   bench/advise_accuracy.py --final         # both sets
@@ -50,12 +56,20 @@ ACCELERATE_NOTE = (
 
 
 ROUND2 = "r2-"
-SETS = ("tuned", "held-out", "held-out-2")
+ROUND4 = "r4-"
+SETS = ("tuned", "held-out", "held-out-2", "tuned-4", "held-out-4")
+VISION_TYPES = ("vit", "deit", "swin", "resnet")
 
 
 def held_out(row_id):
     """Round 1: a third of the rows, by the first 8 hex digits of sha256(id)."""
     return int(hashlib.sha256(row_id.encode()).hexdigest()[:8], 16) % 3 == 0
+
+
+def smallest_half(ids, prefix):
+    """The ceil(n/2) ids starting with prefix that have the smallest sha256(id)."""
+    new = sorted((i for i in ids if i.startswith(prefix)), key=lambda i: hashlib.sha256(i.encode()).hexdigest())
+    return set(new[:(len(new) + 1) // 2])
 
 
 def round2_held_out(ids):
@@ -65,17 +79,24 @@ def round2_held_out(ids):
     of the 5 rows and was replaced (before predictions) to keep at least a
     third. Round 2 is closed: rows added later need a new prefix and rule,
     since adding an r2- row would move this split."""
-    new = sorted((i for i in ids if i.startswith(ROUND2)), key=lambda i: hashlib.sha256(i.encode()).hexdigest())
-    return set(new[:(len(new) + 1) // 2])
+    return smallest_half(ids, ROUND2)
+
+
+def round4_held_out(ids):
+    """Round 4 (ids starting "r4-"): round 2's rule on its own rows, fixed
+    before any round-4 prediction was computed. Round 4 is closed too."""
+    return smallest_half(ids, ROUND4)
 
 
 def expected_set(row_id, ids, _cache={}):
     key = tuple(sorted(ids))
     if key not in _cache:
         _cache.clear()
-        _cache[key] = round2_held_out(ids)
+        _cache[key] = (round2_held_out(ids), round4_held_out(ids))
     if row_id.startswith(ROUND2):
-        return "held-out-2" if row_id in _cache[key] else "tuned"
+        return "held-out-2" if row_id in _cache[key][0] else "tuned"
+    if row_id.startswith(ROUND4):
+        return "held-out-4" if row_id in _cache[key][1] else "tuned-4"
     return "held-out" if held_out(row_id) else "tuned"
 
 
@@ -100,11 +121,20 @@ def read_corpus(path=CORPUS):
     return rows
 
 
+def is_vision(model):
+    """A vision model takes its image side (the seq column) as --image."""
+    if model.endswith(".json"):
+        with open(model, encoding="utf-8") as f:
+            return json.load(f).get("model_type") in VISION_TYPES
+    return model.split("-")[0] in VISION_TYPES
+
+
 def advise_args(row):
     model = row["model"]
     if model.endswith(".json"):
         model = os.path.join(DATA, model)
-    a = [GPUWISE, "advise", "--json", model, "--task", row["task"], "--batch", row["batch"], "--seq", row["seq"],
+    size = ["--image" if is_vision(model) else "--seq", row["seq"]]
+    a = [GPUWISE, "advise", "--json", model, "--task", row["task"], "--batch", row["batch"], *size,
          "--precision", row["precision"], "--attention", row["attention"]]
     if int(row["new_tokens"]):
         a += ["--new-tokens", row["new_tokens"]]
@@ -184,8 +214,9 @@ def pct(row, key):
 def markdown(rows, date):
     sets = [(name, [r for r in rows if r["set"] == name]) for name in SETS]
     lines = ["Scored %s: %d published measurements (`bench/data/advise_peaks.tsv`, each with its source and setup), "
-             "split by fixed rules into the tuned set, round 1's held-out set (scored before, so no longer clean) "
-             "and round 2's held-out set (`held-out-2`)." % (date, len(rows)), "",
+             "split by fixed rules into the tuned set, round 1's and round 2's held-out sets (scored before, so no "
+             "longer clean), and round 4's two halves (`tuned-4`, `held-out-4`, first scored in this run)."
+             % (date, len(rows)), "",
              "| set | rows | gpuwise median abs. error | p90 | within ±15 % | accelerate method median | p90 | within ±15 % |",
              "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for name, rs in sets:

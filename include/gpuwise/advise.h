@@ -251,7 +251,8 @@ typedef struct gw_gpu_spec {
 	const char *source;
 } gw_gpu_spec;
 /* A spec-table GPU by name, case-, space- and dash-insensitively
- * ("rtx4090", "RTX 4090"). 0 or GW_ENOTFOUND. */
+ * ("rtx4090", "RTX 4090"), past the brand words NVML and nvidia-smi print
+ * ("NVIDIA GeForce RTX 4090", "Tesla P100-PCIE-16GB"). 0 or GW_ENOTFOUND. */
 int gw_gpu_spec_find(const char *name, gw_gpu_spec *out);
 size_t gw_gpu_spec_count(void);
 int gw_gpu_spec_at(size_t i, gw_gpu_spec *out);

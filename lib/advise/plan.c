@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "internal.h"
 #include "gpuwise/advise.h"
@@ -269,13 +270,34 @@ static bool spec_matches(const gw_row_gpu_specs *r, const char *want)
 	return false;
 }
 
+/* name past the brand words NVML and nvidia-smi put before the model
+ * ("NVIDIA GeForce RTX 4090", "Tesla P100-PCIE-16GB"), which the table's
+ * spellings leave out. */
+static const char *skip_brands(const char *name)
+{
+	static const char *const brands[] = { "NVIDIA ", "Tesla ", "GeForce ", "Quadro " };
+	bool again = true;
+
+	while (again) {
+		again = false;
+		name += strspn(name, " ");
+		for (size_t i = 0; i < GW_ARRAY_SIZE(brands); i++) {
+			if (strncasecmp(name, brands[i], strlen(brands[i])) == 0) {
+				name += strlen(brands[i]);
+				again = true;
+			}
+		}
+	}
+	return name;
+}
+
 int gw_gpu_spec_find(const char *name, gw_gpu_spec *out)
 {
 	char want[128], shown[64] = "";
 
 	if (!name || !out)
 		return gw__error_set(GW_EINVAL, "no GPU name");
-	squeeze(name, want, sizeof(want));
+	squeeze(skip_brands(name), want, sizeof(want));
 	for (size_t i = 0; *want && i < GW_ROWS_GPU_SPECS_COUNT; i++)
 		if (spec_matches(&gw_rows_gpu_specs[i], want))
 			return gw_gpu_spec_at(i, out);

@@ -77,23 +77,10 @@ int gw_bench_test_find(const char *name, gw_bench_test *out)
 /* ---- the spec: which row, and the PCIe rate ------------------------------ */
 
 /* NVML names ("NVIDIA H100 80GB HBM3", "Tesla T4", "NVIDIA GeForce RTX 4090")
- * without the brand words, looked up among the table's spellings. */
+ * looked up among the table's spellings (the lookup skips the brand words). */
 static bool find_spec(const char *name, gw_gpu_spec *out)
 {
-	static const char *const brands[] = { "NVIDIA ", "Tesla ", "GeForce ", "Quadro " };
-	const char *p = name;
-	bool again = true;
-
-	while (again) {
-		again = false;
-		for (size_t i = 0; i < GW_ARRAY_SIZE(brands); i++) {
-			if (strncmp(p, brands[i], strlen(brands[i])) == 0) {
-				p += strlen(brands[i]);
-				again = true;
-			}
-		}
-	}
-	return *p && gw_gpu_spec_find(p, out) == 0;
+	return *name && gw_gpu_spec_find(name, out) == 0;
 }
 
 static void spec_pcie(const char *row, gw_u64 *gen, gw_u64 *width)

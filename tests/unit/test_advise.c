@@ -770,6 +770,16 @@ static void test_vocab_and_specs(void)
 	CHECK_STR(s.name, "A100-SXM4-40GB");
 	CHECK_INT(gw_gpu_spec_find("V100-SXM2-16GB", &s), 0);
 	CHECK_INT(s.cc_major, 7);
+	/* The names nvidia-smi prints, brand words and all. */
+	CHECK_INT(gw_gpu_spec_find("Tesla P100-PCIE-16GB", &s), 0);
+	CHECK_STR(s.name, "P100-PCIE-16GB");
+	CHECK_INT(gw_gpu_spec_find("NVIDIA GeForce RTX 4090", &s), 0);
+	CHECK_STR(s.name, "RTX 4090");
+	CHECK_INT(gw_gpu_spec_find("nvidia tesla v100-sxm2-16gb", &s), 0);
+	CHECK_STR(s.name, "V100-SXM2-16GB");
+	CHECK_INT(gw_gpu_spec_find("NVIDIA TITAN RTX", &s), 0);
+	CHECK_INT(s.cc_major * 10 + s.cc_minor, 75);
+	CHECK_INT(gw_gpu_spec_find("NVIDIA ", &s), GW_ENOTFOUND);
 	CHECK_INT(gw_gpu_spec_find("Voodoo 2", &s), GW_ENOTFOUND);
 	CHECK_INT(gw_gpu_spec_find("", &s), GW_ENOTFOUND);
 	for (size_t i = 0; i < gw_gpu_spec_count(); i++) {
