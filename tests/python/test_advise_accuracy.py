@@ -21,16 +21,19 @@ def test_corpus_is_sourced_and_split_by_the_rule():
     rows = aa.read_corpus()
     assert len(rows) >= 40
     ids = [r["id"] for r in rows]
-    held = [r for r in rows if r["set"] != "tuned"]
+    held = [r for r in rows if not r["set"].startswith("tuned")]
     assert len(held) * 3 >= len(rows), "at least a third held out"
     new = [r for r in rows if r["id"].startswith(aa.ROUND2)]
     assert new and sum(r["set"] == "held-out-2" for r in new) * 3 >= len(new), "round 2 holds out a third of its own"
+    r4 = [r for r in rows if r["id"].startswith(aa.ROUND4)]
+    assert len(r4) >= 40 and sum(r["set"] == "held-out-4" for r in r4) == (len(r4) + 1) // 2, "round 4: half"
+    assert {r["set"] for r in r4} == {"tuned-4", "held-out-4"}
     for r in rows:
         assert r["source"].startswith("https://"), r["id"]
         assert r["measured"] in aa.KINDS and r["unit"] in aa.UNITS, r["id"]
         assert float(r["value"]) > 0 and r["setup"], r["id"]
         assert r["set"] == aa.expected_set(r["id"], ids)
-        if not r["id"].startswith(aa.ROUND2):   # round 1's rule is unchanged
+        if not r["id"].startswith((aa.ROUND2, aa.ROUND4)):   # round 1's rule is unchanged
             assert r["set"] == ("held-out" if aa.held_out(r["id"]) else "tuned")
 
 
