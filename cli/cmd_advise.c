@@ -115,7 +115,8 @@ static const struct option advise_options[] = {
 		   "q and v, the default), attention (q, k, v, o), all-linear (every linear layer of the blocks) or "
 		   "all (all-linear and the LM head)")),
 	OPT_CALLBACK(0, "gpus", O, gpus, "N", N_("GPUs the run is spread over (default 1)"), parse_count),
-	OPT_STRING(0, "strategy", O, strategy_s, "S", N_("ddp (default), fsdp, zero1, zero2 or zero3")),
+	OPT_STRING(0, "strategy", O, strategy_s, "S", N_("ddp (default), fsdp, fsdp-mixed (FSDP units "
+		   "holding frozen and trainable weights together, as LitGPT wraps LoRA models), zero1, zero2 or zero3")),
 	OPT_STRING(0, "offload", O, offload_s, "WHAT", N_("none (default), optimizer, or params (zero3/fsdp): "
 		     "kept in CPU memory")),
 	OPT_STRING(0, "attention", O, attention_s, "A", N_("eager, sdpa or flash (default: sdpa, eager for T5)")),

@@ -134,7 +134,12 @@ typedef enum gw_optimizer {
 	GW_OPTIMIZER_ADAFACTOR, GW_OPTIMIZER_ADAMW_8BIT, GW_OPTIMIZER_PAGED_ADAMW_8BIT
 } gw_optimizer;
 typedef enum gw_strategy {
-	GW_STRATEGY_DDP, GW_STRATEGY_FSDP, GW_STRATEGY_ZERO1, GW_STRATEGY_ZERO2, GW_STRATEGY_ZERO3
+	GW_STRATEGY_DDP, GW_STRATEGY_FSDP, GW_STRATEGY_ZERO1, GW_STRATEGY_ZERO2, GW_STRATEGY_ZERO3,
+	/* FSDP whose units hold frozen and trainable weights together (LitGPT
+	 * wraps whole blocks): a LoRA run pays gradients for the frozen weights.
+	 * GW_STRATEGY_FSDP is FSDP with the adapters in units of their own
+	 * (PEFT's fsdp_auto_wrap_policy, which transformers' Trainer applies). */
+	GW_STRATEGY_FSDP_MIXED
 } gw_strategy;
 typedef enum gw_offload { GW_OFFLOAD_NONE, GW_OFFLOAD_OPTIMIZER, GW_OFFLOAD_PARAMS } gw_offload;
 typedef enum gw_attention {

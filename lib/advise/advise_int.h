@@ -18,6 +18,8 @@ double gw__advise_layer_activations_span(const gw_model *m, const gw_advise_opti
 					 bool cross);
 double gw__advise_saved_kv_width(const gw_model *m, const gw_advise_options *r);
 double gw__advise_lora_input(const gw_advise_options *r);
+bool gw__advise_fsdp(const gw_advise_options *r);
+int gw__advise_zero_stage(const gw_advise_options *r);
 double gw__advise_lora_features(const gw_model *m, const gw_advise_options *r);
 double gw__advise_lora_attention_extra(const gw_model *m, const gw_advise_options *r);
 double gw__advise_lora_mlp_extra(const gw_model *m, const gw_advise_options *r);

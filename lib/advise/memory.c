@@ -32,7 +32,7 @@ static const char *const PRECISIONS[] = { "auto", "fp32", "tf32", "amp-fp16", "a
 static const char *const WEIGHTS[] = { "auto", "fp32", "fp16", "bf16", "int8", "nf4", "nf4-dq", "gptq4", NULL };
 static const char *const OPTIMIZERS[] = { "adamw", "adam", "sgd", "sgd-momentum", "adafactor", "adamw-8bit",
 					  "paged-adamw-8bit", NULL };
-static const char *const STRATEGIES[] = { "ddp", "fsdp", "zero1", "zero2", "zero3", NULL };
+static const char *const STRATEGIES[] = { "ddp", "fsdp", "zero1", "zero2", "zero3", "fsdp-mixed", NULL };
 static const char *const OFFLOADS[] = { "none", "optimizer", "params", NULL };
 static const char *const ATTENTIONS[] = { "auto", "eager", "sdpa", "flash", NULL };
 static const char *const LORA_TARGETS[] = { "qv", "attention", "all-linear", "all", NULL };
@@ -42,7 +42,7 @@ static const struct vocab vocabs[] = {
 	{ "precision", PRECISIONS, "fp32 tf32 amp-fp16 amp-bf16 fp16 bf16" },
 	{ "weights", WEIGHTS, "fp32 fp16 bf16 int8 nf4 nf4-dq gptq4" },
 	{ "optimizer", OPTIMIZERS, "adamw adam sgd sgd-momentum adafactor adamw-8bit paged-adamw-8bit" },
-	{ "strategy", STRATEGIES, "ddp fsdp zero1 zero2 zero3" },
+	{ "strategy", STRATEGIES, "ddp fsdp fsdp-mixed zero1 zero2 zero3" },
 	{ "offload", OFFLOADS, "none optimizer params" },
 	{ "attention", ATTENTIONS, "eager sdpa flash" },
 	{ "lora_targets", LORA_TARGETS, "qv attention all-linear all" },
@@ -98,6 +98,19 @@ static bool quantized(gw_weights w)
 static bool lora_task(const gw_advise_options *r)
 {
 	return r->task == GW_TASK_LORA || r->task == GW_TASK_QLORA;
+}
+
+bool gw__advise_fsdp(const gw_advise_options *r)
+{
+	return r->strategy == GW_STRATEGY_FSDP || r->strategy == GW_STRATEGY_FSDP_MIXED;
+}
+
+/* DeepSpeed's ZeRO stage, 0 for DDP and FSDP. */
+int gw__advise_zero_stage(const gw_advise_options *r)
+{
+	if (r->strategy < GW_STRATEGY_ZERO1 || r->strategy > GW_STRATEGY_ZERO3)
+		return 0;
+	return (int)(r->strategy - GW_STRATEGY_ZERO1) + 1;
 }
 
 /* bf16 from compute capability 8.0, fp16 on 7.x, fp32 on older GPUs;
@@ -168,7 +181,7 @@ static int resolve(gw_advise_options *r, const gw_model *m, const gw_advise_opti
 		return rc;
 	if ((unsigned)r->task > GW_TASK_INFER || (unsigned)r->precision > GW_PRECISION_BF16 ||
 	    (unsigned)r->weights > GW_WEIGHTS_GPTQ4 || (unsigned)r->optimizer > GW_OPTIMIZER_PAGED_ADAMW_8BIT ||
-	    (unsigned)r->strategy > GW_STRATEGY_ZERO3 || (unsigned)r->offload > GW_OFFLOAD_PARAMS ||
+	    (unsigned)r->strategy > GW_STRATEGY_FSDP_MIXED || (unsigned)r->offload > GW_OFFLOAD_PARAMS ||
 	    (unsigned)r->attention > GW_ATTENTION_FLASH || (unsigned)r->lora_targets > GW_LORA_ALL)
 		return gw__error_set(GW_EINVAL, "an advise option is out of range");
 	if (r->lora_targets != GW_LORA_QV && m->kind == GW_MODEL_VISION)
@@ -190,7 +203,7 @@ static int resolve(gw_advise_options *r, const gw_model *m, const gw_advise_opti
 	if (r->task == GW_TASK_QLORA && !quantized(r->weights))
 		return gw__error_set(GW_EINVAL, "--task qlora keeps the base model in 8 or 4 bits (--weights int8, nf4, "
 				     "nf4-dq or gptq4), not %s", WEIGHTS[r->weights]);
-	if (r->offload == GW_OFFLOAD_PARAMS && r->strategy != GW_STRATEGY_ZERO3 && r->strategy != GW_STRATEGY_FSDP)
+	if (r->offload == GW_OFFLOAD_PARAMS && r->strategy != GW_STRATEGY_ZERO3 && !gw__advise_fsdp(r))
 		return gw__error_set(GW_EINVAL, "--offload params needs --strategy zero3 or fsdp");
 	if (r->attention == GW_ATTENTION_AUTO)   /* transformers' default: SDPA where the model has it (not T5, Swin) */
 		r->attention = m->kind == GW_MODEL_ENCODER_DECODER || m->vision == GW_VISION_SWIN ? GW_ATTENTION_EAGER
@@ -271,7 +284,7 @@ static double trainable(const gw_model *m, const gw_advise_options *r)
 
 static bool shards_params(const gw_advise_options *r)
 {
-	return r->strategy == GW_STRATEGY_ZERO3 || r->strategy == GW_STRATEGY_FSDP;
+	return r->strategy == GW_STRATEGY_ZERO3 || gw__advise_fsdp(r);
 }
 
 /* Weights: the linear maps in their storage type, everything else
@@ -299,11 +312,14 @@ double gw__advise_weights(const gw_model *m, const gw_advise_options *r)
 
 /* Gradients of the trainable parameters in their type; DDP on several GPUs
  * adds its buckets (a second copy: gradient_as_bucket_view is off by
- * default); ZeRO-2/3 keep 1/N. LoRA under FSDP wraps each transformer
- * block, frozen and trainable parameters together, as one unit, and then,
- * in PyTorch's FSDP documentation's words, "the gradient memory usage will
- * be higher than expected (namely, equivalent to not freezing those
- * parameters)" (LitGPT's LoRA recipe does so: Lightning-AI/litgpt#1417).
+ * default); ZeRO-2/3 keep 1/N. LoRA under FSDP: PEFT's
+ * fsdp_auto_wrap_policy (which transformers' Trainer applies to a PEFT
+ * model, as Answer.AI's fsdp_qlora does its own) puts the adapters in
+ * units of their own, so frozen weights get no gradient (fsdp). LitGPT
+ * wraps each transformer block, frozen and trainable parameters together,
+ * as one unit (fsdp-mixed), and then, in PyTorch's FSDP documentation's
+ * words, "the gradient memory usage will be higher than expected (namely,
+ * equivalent to not freezing those parameters)" (Lightning-AI/litgpt#1417).
  * FSDP itself: see fsdp_gradients(). */
 double gw__advise_gradients(const gw_model *m, const gw_advise_options *r)
 {
@@ -311,9 +327,9 @@ double gw__advise_gradients(const gw_model *m, const gw_advise_options *r)
 
 	if (r->task == GW_TASK_INFER)
 		return 0;
-	if (lora_task(r) && r->strategy == GW_STRATEGY_FSDP && r->gpus > 1)
+	if (lora_task(r) && r->strategy == GW_STRATEGY_FSDP_MIXED && r->gpus > 1)
 		g = (double)m->params * (r->weights == GW_WEIGHTS_FP32 ? 4 : 2);
-	if (r->strategy == GW_STRATEGY_FSDP && r->gpus > 1)
+	if (gw__advise_fsdp(r) && r->gpus > 1)
 		return gw__advise_fsdp_gradients(m, r, g);
 	if (r->strategy == GW_STRATEGY_DDP && r->gpus > 1)
 		return 2 * g;
@@ -340,6 +356,8 @@ double gw__advise_fsdp_gradients(const gw_model *m, const gw_advise_options *r, 
 		return full;
 	if (r->task == GW_TASK_TRAIN)
 		unit = (double)m->layer_params * train_bytes(r);
+	else if (r->strategy == GW_STRATEGY_FSDP)   /* a unit holds one layer's adapters only */
+		unit = full / (double)(m->num_layers + m->num_decoder_layers);
 	return full / (double)r->gpus + unit;
 }
 
@@ -352,7 +370,7 @@ double gw__advise_fsdp_gradients(const gw_model *m, const gw_advise_options *r, 
 double gw__advise_optimizer(const gw_model *m, const gw_advise_options *r)
 {
 	double n = trainable(m, r), pb = train_bytes(r), s;
-	bool zero = r->strategy >= GW_STRATEGY_ZERO1;
+	bool zero = gw__advise_zero_stage(r) > 0;
 
 	if (r->task == GW_TASK_INFER || r->offload != GW_OFFLOAD_NONE)
 		return 0;
@@ -366,7 +384,7 @@ double gw__advise_optimizer(const gw_model *m, const gw_advise_options *r)
 	case GW_OPTIMIZER_PAGED_ADAMW_8BIT: s = n * (2 + 8.0 / 2048); break;
 	default: s = n * (zero && pb == 2 ? 12 : 2 * pb); break;
 	}
-	if (zero || r->strategy == GW_STRATEGY_FSDP)
+	if (zero || gw__advise_fsdp(r))
 		s /= (double)r->gpus;
 	return s;
 }

@@ -11,6 +11,7 @@
 
 #include "internal.h"
 #include "gpuwise/advise.h"
+#include "advise/advise_int.h"
 
 #define GW_GEN_TABLE_ROWS
 #include "gpu_specs.h"
@@ -66,8 +67,7 @@ static bool rung_zero2(gw_advise_options *o)
 
 static bool rung_zero3(gw_advise_options *o)
 {
-	if (o->task == GW_TASK_INFER || o->gpus < 2 || o->strategy == GW_STRATEGY_ZERO3 ||
-	    o->strategy == GW_STRATEGY_FSDP)
+	if (o->task == GW_TASK_INFER || o->gpus < 2 || o->strategy == GW_STRATEGY_ZERO3 || gw__advise_fsdp(o))
 		return false;
 	o->strategy = GW_STRATEGY_ZERO3;
 	return true;
@@ -157,7 +157,7 @@ int gw_advise_plan_make(gw_advise_plan *out, const gw_model *m, const gw_advise_
 		/* FSDP keeps unsharded gradients while it accumulates
 		 * (memory.c, gw__advise_fsdp_gradients): size the
 		 * micro-batch for that when the split accumulates. */
-		if (p.grad_accum > 1 && cur.grad_accum < 2 && cur.strategy == GW_STRATEGY_FSDP && cur.gpus > 1) {
+		if (p.grad_accum > 1 && cur.grad_accum < 2 && gw__advise_fsdp(&cur) && cur.gpus > 1) {
 			cur.grad_accum = 2;
 			if ((rc = gw_advise_max_micro_batch(&max_micro, m, &cur, memory_bytes)) < 0)
 				return rc;

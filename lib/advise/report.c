@@ -8,6 +8,7 @@
 
 #include "internal.h"
 #include "gpuwise/advise.h"
+#include "advise/advise_int.h"
 
 struct gw_advise_report {
 	gw_model model;
@@ -221,11 +222,10 @@ const char *gw_advise_training_arguments(char *buf, size_t n, const gw_advise_pl
 	if (r->checkpointing)
 		add(buf, n, &k, ", gradient_checkpointing=True");
 	add(buf, n, &k, ", optim=\"%s\"", hf_optim(r->optimizer));
-	if (r->strategy == GW_STRATEGY_FSDP)
+	if (gw__advise_fsdp(r))
 		add(buf, n, &k, ", fsdp=\"full_shard%s\"", r->offload ? " offload" : "");
-	if (r->strategy >= GW_STRATEGY_ZERO1)
-		add(buf, n, &k, ", deepspeed={\"zero_optimization\": {\"stage\": %d%s}}",
-		    (int)(r->strategy - GW_STRATEGY_ZERO1 + 1),
+	if (gw__advise_zero_stage(r))
+		add(buf, n, &k, ", deepspeed={\"zero_optimization\": {\"stage\": %d%s}}", gw__advise_zero_stage(r),
 		    r->offload ? ", \"offload_optimizer\": {\"device\": \"cpu\"}" : "");
 	add(buf, n, &k, ")");
 	if (k >= n)

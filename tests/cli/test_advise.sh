@@ -245,6 +245,18 @@ assert w["per_gpu"]["trainable_params"] == 19988480, w["per_gpu"]
 assert w["per_gpu"]["peak_allocated_bytes"] > d["per_gpu"]["peak_allocated_bytes"]
 assert w["per_gpu"]["breakdown"]["activations_bytes"] > d["per_gpu"]["breakdown"]["activations_bytes"]
 '
+# ---- FSDP and LoRA: adapters wrapped on their own (fsdp) or with the frozen block (fsdp-mixed)
+run advise llama-2-7b --task lora --gpus 2 --strategy fsdp-mixed --memory 80GiB --json
+cp "$TMPD/out" "$TMPD/mixed.json"
+run advise llama-2-7b --task lora --gpus 2 --strategy fsdp --memory 80GiB --json
+assert_json "fsdp-mixed pays the frozen weights' gradients, fsdp the adapters' only" '
+import json
+x = json.load(open("'"$TMPD"'/mixed.json"))
+assert x["options"]["strategy"] == "fsdp-mixed" and d["options"]["strategy"] == "fsdp", x["options"]
+assert x["per_gpu"]["breakdown"]["gradients_bytes"] > 6738415616, x["per_gpu"]
+assert d["per_gpu"]["breakdown"]["gradients_bytes"] < 4 * 4194304, d["per_gpu"]
+assert "fsdp=\"full_shard\"" in x["plan"]["training_arguments"], x["plan"]
+'
 run advise llama-2-7b --json
 assert_json "no LoRA: lora_targets is null" 'assert d["options"]["lora_targets"] is None, d["options"]'
 run advise llama-2-7b --task lora --lora-rank 16 --lora-targets attention --memory 24GiB

@@ -318,13 +318,19 @@ static void test_terms(void)
 	CHECK_INT(e.weights_bytes, 2 * P + 4 * 4194304ull);
 	CHECK_INT(e.gradients_bytes, 4 * 4194304ull);
 	CHECK_INT(e.optimizer_bytes, 8 * 4194304ull);
-	/* LoRA under FSDP on 2 GPUs: a block holds frozen and trainable parameters
-	 * in one unit, so the gradients are as if nothing were frozen, 1/N each,
+	/* LoRA under FSDP on 2 GPUs with the adapters in units of their own
+	 * (PEFT's wrapping): only the adapters have gradients, 1/N each, plus
+	 * one layer's adapters unsharded before their reduce-scatter. */
+	o.strategy = GW_STRATEGY_FSDP;
+	o.gpus = 2;
+	e = run(&l, o);
+	CHECK_INT(e.gradients_bytes, 4 * 4194304ull / 2 + 4 * 4194304ull / 32);
+	/* fsdp-mixed (LitGPT): a block holds frozen and trainable parameters in
+	 * one unit, so the gradients are as if nothing were frozen, 1/N each,
 	 * plus one block's unsharded gradient before its reduce-scatter. A
 	 * Llama-2-7B block: 4 × 4096² (q, k, v, o) + 3 × 4096 × 11008 (MLP)
 	 * + 2 × 4096 (norms) = 202,383,360 parameters, 2 bytes each. */
-	o.strategy = GW_STRATEGY_FSDP;
-	o.gpus = 2;
+	o.strategy = GW_STRATEGY_FSDP_MIXED;
 	e = run(&l, o);
 	CHECK_INT(l.layer_params, 202383360ull);
 	CHECK_INT(e.gradients_bytes, 2 * P / 2 + 2 * 202383360ull);
@@ -720,7 +726,7 @@ static void test_plan(void)
 	 * that accumulation keeps, and the planned run fits. */
 	o = opts(GW_TASK_LORA, GW_PRECISION_BF16);
 	o.seq = 1024;
-	o.strategy = GW_STRATEGY_FSDP;
+	o.strategy = GW_STRATEGY_FSDP_MIXED;
 	o.gpus = 2;
 	o.checkpointing = true;
 	CHECK_INT(gw_advise_plan_make(&p, &l, &o, 40 * GIB, 512), 0);
