@@ -106,8 +106,9 @@ static const struct option advise_options[] = {
 		     "8.0, amp-fp16 on 7.x, fp32 before (infer: bf16, fp16, fp32)")),
 	OPT_STRING(0, "weights", O, weights_s, "W", N_("storage of the weights: fp32, fp16, bf16, int8, nf4, nf4-dq "
 		     "or gptq4 (default from --precision; qlora: nf4-dq)")),
-	OPT_STRING(0, "optimizer", O, optimizer_s, "OPT", N_("adamw (default), adam, sgd, sgd-momentum, adafactor, "
-		     "adamw-8bit or paged-adamw-8bit")),
+	OPT_STRING(0, "optimizer", O, optimizer_s, "OPT", N_("adamw (default; PyTorch's, multi-tensor), adam, "
+		     "adamw-fused (fused=True), adamw-hf (transformers' own), sgd, sgd-momentum, adafactor, adamw-8bit "
+		     "or paged-adamw-8bit")),
 	OPT_CALLBACK(0, "grad-accum", O, grad_accum, "N", N_("gradient accumulation steps (default 1)"), parse_count),
 	OPT_BOOL(0, "checkpointing", O, checkpointing, N_("activation (gradient) checkpointing of every layer")),
 	OPT_CALLBACK(0, "lora-rank", O, lora_rank, "R", N_("LoRA rank (default 8)"), parse_count),

@@ -131,7 +131,13 @@ typedef enum gw_weights {
 } gw_weights;
 typedef enum gw_optimizer {
 	GW_OPTIMIZER_ADAMW, GW_OPTIMIZER_ADAM, GW_OPTIMIZER_SGD, GW_OPTIMIZER_SGD_MOMENTUM,
-	GW_OPTIMIZER_ADAFACTOR, GW_OPTIMIZER_ADAMW_8BIT, GW_OPTIMIZER_PAGED_ADAMW_8BIT
+	GW_OPTIMIZER_ADAFACTOR, GW_OPTIMIZER_ADAMW_8BIT, GW_OPTIMIZER_PAGED_ADAMW_8BIT,
+	/* Adam's implementations differ in what their step allocates: ADAMW
+	 * and ADAM are PyTorch's default multi-tensor ("foreach") ones, which
+	 * build one state-sized temporary for every parameter at once; FUSED
+	 * (fused=True, DeepSpeed's FusedAdam) none; HF (transformers' own
+	 * AdamW, optim="adamw_hf") one parameter's at a time. */
+	GW_OPTIMIZER_ADAMW_FUSED, GW_OPTIMIZER_ADAMW_HF
 } gw_optimizer;
 typedef enum gw_strategy {
 	GW_STRATEGY_DDP, GW_STRATEGY_FSDP, GW_STRATEGY_ZERO1, GW_STRATEGY_ZERO2, GW_STRATEGY_ZERO3,

@@ -31,7 +31,7 @@ static const char *const TASKS[] = { "train", "lora", "qlora", "infer", NULL };
 static const char *const PRECISIONS[] = { "auto", "fp32", "tf32", "amp-fp16", "amp-bf16", "fp16", "bf16", NULL };
 static const char *const WEIGHTS[] = { "auto", "fp32", "fp16", "bf16", "int8", "nf4", "nf4-dq", "gptq4", NULL };
 static const char *const OPTIMIZERS[] = { "adamw", "adam", "sgd", "sgd-momentum", "adafactor", "adamw-8bit",
-					  "paged-adamw-8bit", NULL };
+					  "paged-adamw-8bit", "adamw-fused", "adamw-hf", NULL };
 static const char *const STRATEGIES[] = { "ddp", "fsdp", "zero1", "zero2", "zero3", "fsdp-mixed", NULL };
 static const char *const OFFLOADS[] = { "none", "optimizer", "params", NULL };
 static const char *const ATTENTIONS[] = { "auto", "eager", "sdpa", "flash", NULL };
@@ -41,7 +41,8 @@ static const struct vocab vocabs[] = {
 	{ "task", TASKS, "train lora qlora infer" },
 	{ "precision", PRECISIONS, "fp32 tf32 amp-fp16 amp-bf16 fp16 bf16" },
 	{ "weights", WEIGHTS, "fp32 fp16 bf16 int8 nf4 nf4-dq gptq4" },
-	{ "optimizer", OPTIMIZERS, "adamw adam sgd sgd-momentum adafactor adamw-8bit paged-adamw-8bit" },
+	{ "optimizer", OPTIMIZERS, "adamw adam adamw-fused adamw-hf sgd sgd-momentum adafactor adamw-8bit "
+				   "paged-adamw-8bit" },
 	{ "strategy", STRATEGIES, "ddp fsdp fsdp-mixed zero1 zero2 zero3" },
 	{ "offload", OFFLOADS, "none optimizer params" },
 	{ "attention", ATTENTIONS, "eager sdpa flash" },
@@ -180,7 +181,7 @@ static int resolve(gw_advise_options *r, const gw_model *m, const gw_advise_opti
 	    (rc = bad("--lora-rank", r->lora_rank, 1, MAX_RANK)))
 		return rc;
 	if ((unsigned)r->task > GW_TASK_INFER || (unsigned)r->precision > GW_PRECISION_BF16 ||
-	    (unsigned)r->weights > GW_WEIGHTS_GPTQ4 || (unsigned)r->optimizer > GW_OPTIMIZER_PAGED_ADAMW_8BIT ||
+	    (unsigned)r->weights > GW_WEIGHTS_GPTQ4 || (unsigned)r->optimizer > GW_OPTIMIZER_ADAMW_HF ||
 	    (unsigned)r->strategy > GW_STRATEGY_FSDP_MIXED || (unsigned)r->offload > GW_OFFLOAD_PARAMS ||
 	    (unsigned)r->attention > GW_ATTENTION_FLASH || (unsigned)r->lora_targets > GW_LORA_ALL)
 		return gw__error_set(GW_EINVAL, "an advise option is out of range");
@@ -387,6 +388,36 @@ double gw__advise_optimizer(const gw_model *m, const gw_advise_options *r)
 	if (zero || gw__advise_fsdp(r))
 		s /= (double)r->gpus;
 	return s;
+}
+
+/* What Adam's step allocates beyond its states, for one step: PyTorch's
+ * default multi-tensor Adam/AdamW computes the denominator for every
+ * parameter at once into a new list, exp_avg_sq_sqrt =
+ * torch._foreach_sqrt(exp_avg_sqs), state-sized (torch/optim/adam.py,
+ * _multi_tensor_adam); transformers' own AdamW (adamw-hf) loops over the
+ * parameters, so one parameter's worth at a time (the largest: an
+ * embedding table or linear weight); fused kernels none. FSDP steps on
+ * its shard; DeepSpeed's ZeRO stages step with FusedAdam. It lives only
+ * during optimizer.step(), after backward has freed the activations. */
+double gw__advise_optimizer_step(const gw_model *m, const gw_advise_options *r)
+{
+	double t = trainable(m, r) * train_bytes(r), big = (double)m->max_matrix;
+
+	if (r->task == GW_TASK_INFER || r->offload != GW_OFFLOAD_NONE || gw__advise_zero_stage(r))
+		return 0;
+	switch (r->optimizer) {
+	case GW_OPTIMIZER_ADAMW:
+	case GW_OPTIMIZER_ADAM:
+		return gw__advise_fsdp(r) ? t / (double)r->gpus : t;
+	case GW_OPTIMIZER_ADAMW_HF:
+		if (r->task != GW_TASK_TRAIN)
+			return 0;   /* the largest adapter: negligible */
+		if ((double)m->vocab_size * (double)m->hidden_size > big)
+			big = (double)m->vocab_size * (double)m->hidden_size;
+		return big * train_bytes(r);
+	default:
+		return 0;
+	}
 }
 
 /* Bytes a norm keeps of its input. Under autocast layer_norm runs in fp32
@@ -637,6 +668,9 @@ int gw_advise_estimate_run(gw_advise_estimate *out, const gw_model *m, const gw_
 		ac = r.task == GW_TASK_INFER ? gw__advise_vision_infer(m, &r) : gw__advise_vision_train(m, &r);
 	else
 		ac = r.task == GW_TASK_INFER ? infer_activations(m, &r) : train_activations(m, &r);
+	/* The step's peak comes after backward has freed the activations. */
+	if (gw__advise_optimizer_step(m, &r) > ac)
+		op += gw__advise_optimizer_step(m, &r) - ac;
 	kv = gw__advise_kv_cache(m, &r);
 	ws = gw__advise_workspace(m, &r);
 	ctx = cuda_context(&r);

@@ -51,7 +51,8 @@ static bool rung_precision(gw_advise_options *o)
 
 static bool rung_optimizer(gw_advise_options *o)
 {
-	if (o->task == GW_TASK_INFER || (o->optimizer != GW_OPTIMIZER_ADAMW && o->optimizer != GW_OPTIMIZER_ADAM))
+	if (o->task == GW_TASK_INFER || (o->optimizer != GW_OPTIMIZER_ADAMW && o->optimizer != GW_OPTIMIZER_ADAM &&
+					 o->optimizer != GW_OPTIMIZER_ADAMW_FUSED && o->optimizer != GW_OPTIMIZER_ADAMW_HF))
 		return false;
 	o->optimizer = GW_OPTIMIZER_ADAMW_8BIT;
 	return true;

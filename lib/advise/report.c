@@ -181,7 +181,7 @@ uint64_t gw_advise_report_target_batch(const gw_advise_report *r)
 static const char *hf_optim(gw_optimizer o)
 {
 	static const char *const names[] = { "adamw_torch", "adamw_torch", "sgd", "sgd", "adafactor",
-					     "adamw_bnb_8bit", "paged_adamw_8bit" };
+					     "adamw_bnb_8bit", "paged_adamw_8bit", "adamw_torch_fused", "adamw_hf" };
 	return (unsigned)o < GW_ARRAY_SIZE(names) ? names[o] : "adamw_torch";
 }
 

@@ -246,6 +246,14 @@ static gw_advise_options opts(gw_advise_task task, gw_precision p)
 }
 
 /* Each term against a hand calculation (docs/advise.md). */
+/* The Adam step's temporary of a run with options o. */
+static double step_of(const gw_model *m, gw_advise_options o)
+{
+	gw_advise_estimate e = run(m, o);
+
+	return gw__advise_optimizer_step(m, &e.resolved);
+}
+
 static void test_terms(void)
 {
 	gw_model l = model("llama-2-7b"), g = model("gpt2");
@@ -272,14 +280,19 @@ static void test_terms(void)
 	CHECK_INT(run(&l3, o).kv_cache_bytes, 1 * GIB);
 
 	/* Full training with autocast: fp32 weights + the half copies of the
-	 * linears, fp32 gradients, AdamW m and v in fp32. */
-	e = run(&l, opts(GW_TASK_TRAIN, GW_PRECISION_AMP_BF16));
+	 * linears, fp32 gradients, AdamW m and v in fp32 (fused AdamW: its step
+	 * adds nothing, see below). */
+	o = opts(GW_TASK_TRAIN, GW_PRECISION_AMP_BF16);
+	o.optimizer = GW_OPTIMIZER_ADAMW_FUSED;
+	e = run(&l, o);
 	CHECK_INT(e.weights_bytes, 4 * P + 2 * LIN);
 	CHECK_INT(e.gradients_bytes, 4 * P);
 	CHECK_INT(e.optimizer_bytes, 8 * P);
 	CHECK_INT(e.trainable_params, P);
 	/* Pure bf16: 2 + 2 + 4 bytes. */
-	e = run(&l, opts(GW_TASK_TRAIN, GW_PRECISION_BF16));
+	o = opts(GW_TASK_TRAIN, GW_PRECISION_BF16);
+	o.optimizer = GW_OPTIMIZER_ADAMW_FUSED;
+	e = run(&l, o);
 	CHECK_INT(e.weights_bytes, 2 * P);
 	CHECK_INT(e.gradients_bytes, 2 * P);
 	CHECK_INT(e.optimizer_bytes, 4 * P);
@@ -347,6 +360,35 @@ static void test_terms(void)
 	CHECK_INT(run(&l, o).gradients_bytes, 2 * P / 8 + 2 * 202383360ull);
 	o.grad_accum = 2;
 	CHECK_INT(run(&l, o).gradients_bytes, 2 * P);
+	/* Adam's step: PyTorch's foreach AdamW builds a state-sized list
+	 * (bf16 here: 2 × P); fused none; transformers' AdamW one parameter at
+	 * a time (the largest, the 32000 × 4096 embedding); FSDP steps on 1/N;
+	 * ZeRO with FusedAdam none. It raises the peak only past the
+	 * activations, which backward has freed by then. */
+	o = opts(GW_TASK_TRAIN, GW_PRECISION_BF16);
+	e = run(&l, o);
+	CHECK(gw__advise_optimizer_step(&l, &e.resolved) == 2.0 * (double)P);
+	o.optimizer = GW_OPTIMIZER_ADAMW_FUSED;
+	CHECK(step_of(&l, o) == 0);
+	o.optimizer = GW_OPTIMIZER_ADAMW_HF;
+	CHECK(step_of(&l, o) == 2.0 * 32000 * 4096);
+	o.optimizer = GW_OPTIMIZER_SGD_MOMENTUM;
+	CHECK(step_of(&l, o) == 0);
+	o.optimizer = GW_OPTIMIZER_ADAMW;
+	o.strategy = GW_STRATEGY_FSDP;
+	o.gpus = 8;
+	CHECK(step_of(&l, o) == 2.0 * (double)P / 8);
+	o.strategy = GW_STRATEGY_ZERO2;
+	CHECK(step_of(&l, o) == 0);
+	/* Checkpointing, 128 tokens: the activations are far below 2 × P, so
+	 * the step sets the peak: optimizer_bytes = states + (step − activations). */
+	o = opts(GW_TASK_TRAIN, GW_PRECISION_BF16);
+	o.checkpointing = true;
+	o.seq = 128;
+	e = run(&l, o);
+	CHECK_INT(e.optimizer_bytes, (uint64_t)(4.0 * (double)P + 2.0 * (double)P - (double)e.activations_bytes + 0.5));
+	o.optimizer = GW_OPTIMIZER_ADAMW_FUSED;
+	CHECK_INT(run(&l, o).optimizer_bytes, 4 * P);
 	/* QLoRA: linears in NF4-DQ, the rest (embeddings, norms, head) in 16 bits. */
 	o = opts(GW_TASK_QLORA, GW_PRECISION_AMP_BF16);
 	e = run(&l, o);
