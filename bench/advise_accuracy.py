@@ -219,7 +219,9 @@ def markdown(rows, date):
              % (date, len(rows)), "",
              "| set | rows | gpuwise median abs. error | p90 | within ±15 % | accelerate method median | p90 | within ±15 % |",
              "|---|---:|---:|---:|---:|---:|---:|---:|"]
-    for name, rs in sets:
+    groups = sets + [("all rows", rows)]
+    groups += [("all rows, %s peak" % k, [r for r in rows if r["measured"] == k]) for k in KINDS]
+    for name, rs in groups:
         g, a = score(rs, "predicted"), score(rs, "accelerate")
         if g:
             lines.append("| %s | %d | %.1f %% | %.1f %% | %.0f %% | %.1f %% | %.1f %% | %.0f %% |" % (
