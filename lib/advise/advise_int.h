@@ -36,5 +36,11 @@ double gw__advise_vision_infer(const gw_model *m, const gw_advise_options *r);
 double gw__advise_vision_forward_flops(const gw_model *m, const gw_advise_options *r);
 double gw__advise_kv_cache(const gw_model *m, const gw_advise_options *r);
 double gw__advise_workspace(const gw_model *m, const gw_advise_options *r);
+/* Cloud ranking over given rows (NULL: data/cloud_instances.tsv), so the
+ * tests can rank a priced row (lib/advise/cloud.c, report.c). */
+int gw__advise_cloud_from(gw_advise_cloud_rank **out, size_t *count, const gw_cloud_instance *insts, size_t ninsts,
+			  const gw_advise_rank *ranks, size_t nranks, uint64_t gpus);
+int gw__advise_report_add_hardware_from(gw_advise_report *r, const gw_advise_options *o,
+					const gw_cloud_instance *insts, size_t ninsts);
 
 #endif

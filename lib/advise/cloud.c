@@ -1,11 +1,13 @@
 /* Cloud instances for `advise --hardware` (data/cloud_instances.tsv): each
  * instance is its GPU's spec-table rank for the run, on as many of its GPUs
  * as the run asks for (--gpus). docs/advise.md §10 says how they are ordered
- * and why no price is shown without a primary source. */
+ * and why a row has a price only from the provider's own price page. */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
+#include "advise/advise_int.h"
 #include "gpuwise/advise.h"
 
 #define GW_GEN_TABLE_ROWS
@@ -58,18 +60,22 @@ static const gw_advise_rank *rank_of(const gw_advise_rank *ranks, size_t n, cons
 	return NULL;
 }
 
-/* Fitting first; then, where both have a price, the cheaper per sample;
- * then the faster step; then fewer GPUs (the smaller instance); then by
- * name, so the order is stable. */
+/* Fitting first; then the priced rows, the cheaper per sample first, before
+ * the unpriced ones (comparing a price only "where both have one" would not
+ * be a total order: priced A < B by cost, B < unpriced C by speed, C < A by
+ * speed); then the faster step; then fewer GPUs (the smaller instance);
+ * then by name, so the order is stable. */
 static int by_value(const void *a, const void *b)
 {
 	const gw_advise_cloud_rank *x = a, *y = b;
+	bool xp = x->usd_per_million_samples > 0, yp = y->usd_per_million_samples > 0;
 	int c;
 
 	if (x->rank.fits != y->rank.fits)
 		return x->rank.fits ? -1 : 1;
-	if (x->usd_per_million_samples > 0 && y->usd_per_million_samples > 0 &&
-	    x->usd_per_million_samples != y->usd_per_million_samples)
+	if (xp != yp)
+		return xp ? -1 : 1;
+	if (xp && x->usd_per_million_samples != y->usd_per_million_samples)
 		return x->usd_per_million_samples < y->usd_per_million_samples ? -1 : 1;
 	if (x->rank.step_seconds != y->rank.step_seconds)
 		return x->rank.step_seconds < y->rank.step_seconds ? -1 : 1;
@@ -80,10 +86,13 @@ static int by_value(const void *a, const void *b)
 	return strcmp(x->instance.instance, y->instance.instance);
 }
 
-int gw_advise_cloud(gw_advise_cloud_rank **out, size_t *count, const gw_advise_rank *ranks, size_t nranks,
-		    uint64_t gpus)
+/* The ranking over `insts` (NULL: the table's rows). The unit tests pass
+ * their own rows so that a priced instance is tested while the table has
+ * none (docs/advise.md §10). */
+int gw__advise_cloud_from(gw_advise_cloud_rank **out, size_t *count, const gw_cloud_instance *insts, size_t ninsts,
+			  const gw_advise_rank *ranks, size_t nranks, uint64_t gpus)
 {
-	size_t n = gw_cloud_instance_count(), k = 0;
+	size_t n = insts ? ninsts : gw_cloud_instance_count(), k = 0;
 	gw_advise_cloud_rank *c;
 
 	if (!out || !count || (!ranks && nranks) || !gpus)
@@ -94,7 +103,10 @@ int gw_advise_cloud(gw_advise_cloud_rank **out, size_t *count, const gw_advise_r
 		gw_cloud_instance inst;
 		const gw_advise_rank *r;
 
-		gw_cloud_instance_at(i, &inst);
+		if (insts)
+			inst = insts[i];
+		else
+			gw_cloud_instance_at(i, &inst);
 		/* An instance with fewer GPUs than the run spreads over cannot run it. */
 		if (inst.gpus < gpus || !(r = rank_of(ranks, nranks, inst.gpu)))
 			continue;
@@ -110,6 +122,12 @@ int gw_advise_cloud(gw_advise_cloud_rank **out, size_t *count, const gw_advise_r
 	*out = c;
 	*count = k;
 	return 0;
+}
+
+int gw_advise_cloud(gw_advise_cloud_rank **out, size_t *count, const gw_advise_rank *ranks, size_t nranks,
+		    uint64_t gpus)
+{
+	return gw__advise_cloud_from(out, count, NULL, 0, ranks, nranks, gpus);
 }
 
 void gw_advise_cloud_free(gw_advise_cloud_rank *ranks)

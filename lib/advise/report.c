@@ -128,6 +128,12 @@ const gw_advise_plan *gw_advise_report_plan(const gw_advise_report *r)
 
 int gw_advise_report_add_hardware(gw_advise_report *r, const gw_advise_options *o)
 {
+	return gw__advise_report_add_hardware_from(r, o, NULL, 0);
+}
+
+int gw__advise_report_add_hardware_from(gw_advise_report *r, const gw_advise_options *o,
+					const gw_cloud_instance *insts, size_t ninsts)
+{
 	gw_advise_rank *k;
 	gw_advise_cloud_rank *c;
 	size_t n, nc;
@@ -137,7 +143,7 @@ int gw_advise_report_add_hardware(gw_advise_report *r, const gw_advise_options *
 		return gw__error_set(GW_EINVAL, "no report or options");
 	if ((rc = gw_advise_hardware(&k, &n, &r->model, o)) < 0)
 		return rc;
-	if ((rc = gw_advise_cloud(&c, &nc, k, n, o->gpus ? o->gpus : 1)) < 0) {
+	if ((rc = gw__advise_cloud_from(&c, &nc, insts, ninsts, k, n, o->gpus ? o->gpus : 1)) < 0) {
 		gw_advise_ranks_free(k);
 		return rc;
 	}

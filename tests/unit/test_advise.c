@@ -1,6 +1,7 @@
 /* advise: the model catalogue and its exact parameter counts, the
  * config.json reader and its errors, every memory term against a hand
  * calculation, monotonicity, the plan ladder and the GPU spec table. */
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -1218,6 +1219,78 @@ static void test_cloud(void)
 	CHECK_INT(gw_advise_cloud(&c, &nc, NULL, 0, 0), GW_EINVAL);
 }
 
+/* A priced row (the unit test's own; the table may have none): its cost per
+ * million samples is price / 3600 / samples/s × 1e6, the cheaper per sample
+ * ranks first whatever the names, an unpriced row has no cost, and the
+ * report's JSON carries the price and null for the unpriced row. */
+static void test_cloud_prices(void)
+{
+	gw_model g = model("gpt2");
+	gw_advise_options o = GW_ADVISE_OPTIONS_INIT;
+	gw_advise_rank *k = NULL;
+	gw_advise_cloud_rank *c = NULL;
+	gw_advise_report *r = NULL;
+	size_t n = 0, nc = 0;
+	/* "a-dear" sorts first by name: only the price puts "z-cheap" ahead. */
+	const gw_cloud_instance rows[] = {
+		{ "aws", "a-dear", "A10", 1, 2.5, "2026-12-03", NULL, "https://example.invalid/dear" },
+		{ "aws", "z-cheap", "A10", 1, 1.25, "2026-12-03", NULL, "https://example.invalid/cheap" },
+		{ "aws", "unpriced", "A10", 1, 0, "2026-12-03", NULL, "https://example.invalid/none" },
+	};
+
+	o.batch = 8;
+	o.seq = 1024;
+	CHECK_INT(gw_advise_hardware(&k, &n, &g, &o), 0);
+	CHECK_INT(gw__advise_cloud_from(&c, &nc, rows, GW_ARRAY_SIZE(rows), k, n, 1), 0);
+	CHECK_INT(nc, 3);
+	if (nc == 3) {
+		CHECK(!strcmp(c[0].instance.instance, "z-cheap"));
+		CHECK(!strcmp(c[1].instance.instance, "a-dear"));
+		CHECK(c[0].samples_per_second > 0);
+		CHECK(fabs(c[0].usd_per_million_samples - 1.25 / 3600.0 / c[0].samples_per_second * 1e6) <
+		      1e-9 * c[0].usd_per_million_samples);
+		CHECK(fabs(c[1].usd_per_million_samples - 2 * c[0].usd_per_million_samples) <
+		      1e-9 * c[1].usd_per_million_samples);
+		CHECK(c[0].instance.price_usd_per_hour == 1.25);
+		for (size_t i = 0; i < nc; i++)
+			if (!strcmp(c[i].instance.instance, "unpriced"))
+				CHECK(c[i].usd_per_million_samples == 0 && c[i].instance.price_usd_per_hour == 0);
+	}
+	gw_advise_cloud_free(c);
+	gw_advise_ranks_free(k);
+
+	CHECK_INT(gw_advise_report_new(&r, &g, "catalogue", &o, NULL, 0, 0), 0);
+	CHECK_INT(gw__advise_report_add_hardware_from(r, &o, rows, GW_ARRAY_SIZE(rows)), 0);
+	CHECK_INT(gw_advise_report_cloud_count(r), 3);
+	char *json = gw_advise_report_json(r, 0);
+	CHECK(json && strstr(json, "\"instance\":\"z-cheap\""));
+	CHECK(json && strstr(json, "\"price_usd_per_hour\":1.25,"));
+	CHECK(json && strstr(json, "\"price_usd_per_hour\":2.5,"));
+	const char *u = json ? strstr(json, "\"instance\":\"unpriced\"") : NULL;
+	CHECK(u && strstr(u, "\"price_usd_per_hour\":null,\"usd_per_million_samples\":null"));
+	free(json);
+	gw_advise_report_free(r);
+}
+
+/* The table's price rule: a price only with the provider's own page as the
+ * source and the region it applies to in the note (docs/advise.md §10). */
+static void test_cloud_price_rule(void)
+{
+	gw_cloud_instance inst;
+
+	for (size_t i = 0; i < gw_cloud_instance_count(); i++) {
+		CHECK_INT(gw_cloud_instance_at(i, &inst), 0);
+		if (inst.price_usd_per_hour <= 0)
+			continue;
+		const char *own = !strcmp(inst.provider, "aws")	  ? "https://aws.amazon.com/"
+				  : !strcmp(inst.provider, "gcp") ? "https://cloud.google.com/"
+								  : "https://azure.microsoft.com/";
+		CHECK(!strncmp(inst.source, own, strlen(own)));
+		CHECK(inst.note && strstr(inst.note, "region"));
+		CHECK(inst.note && strstr(inst.note, "on-demand"));
+	}
+}
+
 int main(void)
 {
 	test_hardware();
@@ -1225,6 +1298,8 @@ int main(void)
 	test_vision_terms();
 	test_vision_errors();
 	test_cloud();
+	test_cloud_prices();
+	test_cloud_price_rule();
 	test_report();
 	test_catalogue_counts();
 	test_count_parts();
