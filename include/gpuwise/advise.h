@@ -367,7 +367,7 @@ typedef struct gw_advise_cloud_rank {
 } gw_advise_cloud_rank;
 
 /* The instances with at least `gpus` GPUs of a ranked type: fitting first,
- * then cheaper per sample where both have a price, faster, fewer GPUs.
+ * then the priced ones (cheaper per sample first), faster, fewer GPUs.
  * ranks come from gw_advise_hardware (same run). *out is malloc'd (free
  * with gw_advise_cloud_free). 0, GW_EINVAL, GW_ENOMEM. */
 int gw_advise_cloud(gw_advise_cloud_rank **out, size_t *count, const gw_advise_rank *ranks, size_t nranks,

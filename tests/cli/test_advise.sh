@@ -298,6 +298,24 @@ assert_contains "$out" "p4d.24xlarge" "an AWS instance"
 assert_contains "$out" "a3-highgpu-8g" "a GCP instance"
 assert_contains "$out" "Standard_ND96isr_H100_v5" "an Azure instance"
 assert_contains "$out" "NVIDIA A10G" "the A10G note"
+# The USD/hour column is the table's price ("%.2f") for a priced row and "-" for
+# an unpriced one (none is priced yet; a priced row's JSON: tests/unit/test_advise.c).
+n=$(printf '%s\n' "$out" | "$PY" -c '
+import sys
+want = {}
+for line in open("data/cloud_instances.tsv"):
+    f = line.rstrip("\n").split("\t")
+    if line.startswith("#") or f[0] == "provider" or len(f) < 5:
+        continue
+    want[f[1]] = "-" if f[4] == "-" else "%.2f" % float(f[4])
+got, on = {}, False
+for line in sys.stdin:
+    if line.startswith("Cloud instances"):
+        on = True
+    elif on and line.startswith("  ") and line.split()[0] in ("aws", "gcp", "azure"):
+        got[line.split()[1]] = line.split()[-1]
+print(len(got) == len(want), got == want)')
+assert_eq "$n" "True True" "every instance listed, its price as the table has it or -"
 run advise gpt2 --seq 512 --batch 8 --gpus 16 --strategy ddp --memory 16GiB --hardware --json
 assert_eq "$rc" 0 "16 GPUs"
 n=$(printf '%s' "$out" | "$PY" -c 'import json,sys; d=json.load(sys.stdin); c=d["cloud"]; print(len(c), {x["instance"] for x in c} == {"a2-megagpu-16g"}, all(x["price_usd_per_hour"] is None and x["source"].startswith("https://") for x in c))')
