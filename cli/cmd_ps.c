@@ -132,29 +132,13 @@ static void gpus_cell(char *buf, size_t n, const struct job_view *v)
 	}
 }
 
-/* The columns: a title wider than the values' width (a Chinese title)
- * widens its column, in display cells, since a Chinese character is two
- * cells but three bytes. */
-static const struct { const char *title; int width; bool right; } ps_col[] = {
+/* The columns; a Chinese title may widen its column (table_header_cells). */
+static const struct table_col ps_col[] = {
 	{ N_("JOB"), 5, false }, { N_("STATE"), 8, false }, { N_("USER"), 10, false },
 	{ N_("PID"), 8, false }, { N_("GPUS"), 10, false }, { N_("SINCE"), 7, false },
 	{ N_("UTIL"), 5, true }, { N_("MEMORY"), 10, true }, { N_("IDLE"), 4, false },
 };
 #define PS_COLS (sizeof(ps_col) / sizeof(ps_col[0]))
-
-static void print_header(int *w)
-{
-	char cell[64];
-
-	for (size_t i = 0; i < PS_COLS; i++) {
-		const char *t = _(ps_col[i].title);
-		int cells = text_columns(t, strlen(t));
-
-		w[i] = cells > ps_col[i].width ? cells : ps_col[i].width;
-		printf("%s ", pad_cells(cell, sizeof(cell), t, w[i], ps_col[i].right));
-	}
-	printf("%s\n", _("NAME: COMMAND"));
-}
 
 static void print_human(const gw_pool_job *jobs, const struct job_view *views, size_t n)
 {
@@ -165,7 +149,8 @@ static void print_human(const gw_pool_job *jobs, const struct job_view *views, s
 		printf("%s\n", _("no jobs: every GPU of the pool is free"));
 		return;
 	}
-	print_header(w);
+	table_header_cells(ps_col, PS_COLS, w);
+	printf(" %s\n", _("NAME: COMMAND"));
 	for (size_t i = 0; i < n; i++) {
 		const struct job_view *v = &views[i];
 		char gpus[256], since[32], util[16] = "-", mem[32] = "-", idle[32];

@@ -127,29 +127,13 @@ static void user_line(const struct acct_user *u, const char *name, const int *w)
 	       w[3], ih, w[4], pct, w[5], mean, w[6], max);
 }
 
-/* The columns: a title wider than the values' width (a Chinese title)
- * widens its column, in display cells (a Chinese character is two cells
- * but three bytes). */
-static const struct { const char *title; int width; bool right; } report_col[] = {
+/* The columns; a Chinese title may widen its column (table_header_cells). */
+static const struct table_col report_col[] = {
 	{ N_("USER"), 16, false }, { N_("JOBS"), 5, true }, { N_("GPU-HOURS"), 10, true },
 	{ N_("IDLE-HOURS"), 10, true }, { N_("IDLE"), 6, true }, { N_("WAIT-MEAN"), 10, true },
 	{ N_("WAIT-MAX"), 10, true },
 };
 #define REPORT_COLS (sizeof(report_col) / sizeof(report_col[0]))
-
-static void print_header(int *w)
-{
-	char cell[64];
-
-	for (size_t i = 0; i < REPORT_COLS; i++) {
-		const char *t = _(report_col[i].title);
-		int cells = text_columns(t, strlen(t));
-
-		w[i] = cells > report_col[i].width ? cells : report_col[i].width;
-		printf("%s%s", i ? " " : "", pad_cells(cell, sizeof(cell), t, w[i], report_col[i].right));
-	}
-	printf("\n");
-}
 
 static void print_human(const struct acct_summary *s, double since, const struct unleased *un, size_t nun)
 {
@@ -166,7 +150,8 @@ static void print_human(const struct acct_summary *s, double since, const struct
 	} else {
 		printf("%s\n", _("GPU use of every job in the accounting log"));
 	}
-	print_header(w);
+	table_header_cells(report_col, REPORT_COLS, w);
+	printf("\n");
 	for (size_t i = 0; i < s->nusers; i++)
 		user_line(&s->users[i], s->users[i].user, w);
 	/* "total" in JSON is a key; here a word */

@@ -390,6 +390,19 @@ const char *pad_cells(char *buf, size_t n, const char *s, int width, bool right)
 	return buf;
 }
 
+void table_header_cells(const struct table_col *cols, size_t n, int *w)
+{
+	char cell[64];
+
+	for (size_t i = 0; i < n; i++) {
+		const char *t = _(cols[i].title);
+		int cells = text_columns(t, strlen(t));
+
+		w[i] = cells > cols[i].width ? cells : cols[i].width;
+		printf("%s%s", i ? " " : "", pad_cells(cell, sizeof(cell), t, w[i], cols[i].right));
+	}
+}
+
 /* End the full buffer buf[n] with "…": the text was cut (never silently). */
 void mark_cut(char *buf, size_t n)
 {

@@ -32,6 +32,19 @@ const char *short_uuid_str(char *buf, size_t n, const gw_str *uuid);
  * bytes, and a Chinese label would come out too short. Returns buf. */
 const char *pad_cells(char *buf, size_t n, const char *s, int width, bool right);
 
+/* A column of a printed table (ps, report): its title (N_() text), the
+ * width of its values in display cells, and whether they align right. */
+struct table_col {
+	const char *title;
+	int width;
+	bool right;
+};
+/* Print the header line of cols[n] (no newline): each title translated
+ * and padded with pad_cells(), one space between columns. A title wider
+ * than its column (a Chinese one: two cells a character) widens it: w[i]
+ * gets each column's width in cells, for the rows to pad to. */
+void table_header_cells(const struct table_col *cols, size_t n, int *w);
+
 /* End the full buffer buf[n] with "…" (its text was cut), at a UTF-8
  * character boundary. */
 void mark_cut(char *buf, size_t n);
