@@ -76,10 +76,9 @@ assert_contains "$out" "(8)" "a waiting job shows how many GPUs it asked for"
 LANGUAGE=zh_CN run ps
 assert_contains "$out" "名称：命令" "ps in Chinese: the column titles"
 checks=$((checks + 1))
-msg=$(printf '%s\n' "$out" | python3 -c '
-import sys, unicodedata
-def cells(s):
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
+msg=$(printf '%s\n' "$out" | PYTHONPATH=$TOP/tests/cli python3 -c '
+import sys
+from cells import cells
 lines = sys.stdin.read().splitlines()
 head, rows = lines[0], [l for l in lines[1:] if "idle-job" in l]
 assert rows, lines
@@ -124,10 +123,9 @@ LANGUAGE=zh_CN run report
 assert_contains "$out" "GPU 小时" "report in Chinese: the column titles"
 assert_contains "$out" "$ME" "report in Chinese: the user as they are"
 checks=$((checks + 1))
-msg=$(printf '%s\n' "$out" | python3 -c '
-import sys, unicodedata
-def cells(s):
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
+msg=$(printf '%s\n' "$out" | PYTHONPATH=$TOP/tests/cli python3 -c '
+import sys
+from cells import cells
 lines = sys.stdin.read().splitlines()
 head = [l for l in lines if "作业数" in l][0]
 row = [l for l in lines if l.startswith(sys.argv[1] + " ")][0]

@@ -61,17 +61,9 @@ LC_ALL=C "$GW" advise --list-models >"$OUTD/advise-list.Conly" 2>&1
 
 checks=$((checks + 1))
 last_cmd="gpuwise (every printer, every machine)"
-if ! msg=$("$PY" - "$OUTD" <<'EOF'
-import glob, os, re, sys, unicodedata
-
-def cells(s):
-    s = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", s)
-    n = 0
-    for ch in s:
-        if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
-            continue
-        n += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
-    return n
+if ! msg=$(PYTHONPATH=$TOP/tests/cli "$PY" - "$OUTD" <<'EOF'
+import glob, os, re, sys
+from cells import cells
 
 # An over-wide line is allowed only when what runs over is one token that
 # cannot be broken, where the printer starts its text: after the indent and

@@ -93,12 +93,7 @@ check_terminal_back() { # what
 }
 
 # The widest line of a file, in display cells (CJK characters count 2).
-max_cells() {
-	"$PY" -c '
-import sys, unicodedata
-print(max([sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in l.rstrip("\n"))
-           for l in open(sys.argv[1], encoding="utf-8")] + [0]))' "$1"
-}
+max_cells() { "$PY" "$TOP/tests/cli/cells.py" "$1"; }
 
 proc_rows() { screen | awk '/^GPU +PID /{on=1; next} on && /^[0-9]/{print}'; }
 first_pid() { proc_rows | awk 'NR==1{print $2}'; }

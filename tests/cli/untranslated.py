@@ -19,7 +19,8 @@ Prints the problems and exits 1 when there is one.
 """
 import re
 import sys
-import unicodedata
+
+from cells import cells   # tests/cli/cells.py, beside this file
 
 
 def entries(path):
@@ -62,16 +63,6 @@ def english_pieces(po):
                 if len(piece) >= 16 and len(piece.split()) >= 2 and piece not in strs:
                     pieces.add(piece)
     return pieces
-
-
-def cells(s):
-    s = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", s)
-    n = 0
-    for ch in s:
-        if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
-            continue
-        n += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
-    return n
 
 
 TOKEN = re.compile(r"^\s*([^:`：]{1,60}[:：]\s*|\[\S+\]\s+|\S\s+)?(`[^`]*`\S*|\S+)$")
