@@ -183,6 +183,7 @@ static void json_metric_table(gw_json *j)
 		json_text(j, "json", m->json);
 		json_text(j, "section", m->section);
 		json_text(j, "label", m->label);
+		json_text(j, "column", m->column);
 		json_text(j, "description", m->description);
 		gw_json_key(j, "alias");
 		gw_json_bool(j, (m->flags & GW_METRIC_F_ALIAS) != 0);

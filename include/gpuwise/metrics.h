@@ -96,6 +96,9 @@ typedef struct gw_metric_info {
 	const char *description;
 	unsigned flags;       /* GW_METRIC_F_* */
 	gw_metric_export exporter[GW_SCHEME_COUNT];
+	/* Short column label of the `watch` table ("util", "smclk"; at most
+	 * 6 letters, unique), in English: translate it for people. */
+	const char *column;
 } gw_metric_info;
 
 /* A value read through the table. For GW_MTYPE_STR, s holds the text. */

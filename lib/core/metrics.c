@@ -52,10 +52,10 @@ static gw_field_state derive_compute_capability(const gw_device_info *d, gw_metr
 #define EXPORT(name, type, help, scale) { name, type, help, scale }
 #define NO_EXPORT { NULL, NULL, NULL, 0 }
 
-#define GW_METRIC(KEY, LOC, TYPE, KIND, FORM, UNIT, SI_SCALE, SI_UNIT, JSON, DEC, SECTION, LABEL, FLAGS, DESC, \
-		  DCGM, SMI, NATIVE)                                                                              \
+#define GW_METRIC(KEY, LOC, TYPE, KIND, FORM, UNIT, SI_SCALE, SI_UNIT, JSON, DEC, SECTION, LABEL, COLUMN, FLAGS, \
+		  DESC, DCGM, SMI, NATIVE)                                                                        \
 	{ { GW_METRIC_ID_##KEY, #KEY, GW_METRIC_##KIND, GW_MTYPE_##TYPE, GW_MFORM_##FORM, UNIT, SI_SCALE, SI_UNIT, \
-	    JSON, DEC, SECTION, LABEL, DESC, FLAGS, { DCGM, SMI, NATIVE } }, LOC },
+	    JSON, DEC, SECTION, LABEL, DESC, FLAGS, { DCGM, SMI, NATIVE }, COLUMN }, LOC },
 
 static const struct row table[] = {
 #include "core/metrics.def"
