@@ -37,7 +37,7 @@ struct watch {
 	gw_sampler *sampler;
 	int fields[WATCH_MAX_FIELDS];
 	int nfields;
-	int width[WATCH_MAX_FIELDS]; /* table columns */
+	int width[WATCH_MAX_FIELDS]; /* table columns, in display cells */
 	bool csv, json, color;
 	double delay;
 	FILE *out;
@@ -106,14 +106,17 @@ static const struct option watch_options[] = {
 static int print_fields_help(void)
 {
 	FILE *out = stdout;
+	char col[64];
 
-	fprintf(out, "%-30s %-34s %-6s %s\n", _("KEY"), _("JSON PATH"), _("UNIT"), _("DESCRIPTION"));
+	fprintf(out, "%-30s %-34s %-6s %s %s\n", _("KEY"), _("JSON PATH"), _("UNIT"),
+		pad_cells(col, sizeof(col), _("COLUMN"), 6, false), _("DESCRIPTION"));
 	for (int i = 0; i < gw_metric_count(); i++) {
 		const gw_metric_info *m = gw_metric_info_get(i);
 
 		if (m->flags & GW_METRIC_F_ALIAS && strcmp(m->key, "temperature_c"))
 			continue;
-		fprintf(out, "%-30s %-34s %-6s %s\n", m->key, m->json, *m->unit ? m->unit : "-", m->description);
+		fprintf(out, "%-30s %-34s %-6s %s %s\n", m->key, m->json, *m->unit ? m->unit : "-",
+			pad_cells(col, sizeof(col), _(m->column), 6, false), m->description);
 	}
 	return EXIT_OK;
 }
@@ -206,31 +209,127 @@ static void time_text(char *buf, size_t n, double t, double delay)
 		snprintf(buf + strlen(buf), n - strlen(buf), ".%02d", (int)((t - floor(t)) * 100));
 }
 
+/* Units shown on the value itself in the table: one letter is enough. */
+static bool unit_on_value(const gw_metric_info *m)
+{
+	return m->form == GW_MFORM_NUMBER && (!strcmp(m->unit, "%") || !strcmp(m->unit, "W") || !strcmp(m->unit, "C"));
+}
+
+/* x with a prefix letter from `prefixes` (steps of `base`) so that it
+ * takes at most 5 characters: 70.0G, 567K, 1023B, 12.3M. */
+static const char *compact_scaled(char *buf, size_t n, double x, double base, const char *prefixes)
+{
+	const char *p = prefixes;
+
+	while (x >= 1000 && p[1]) {
+		x /= base;
+		p++;
+	}
+	if (p == prefixes || x >= 99.95)
+		snprintf(buf, n, "%.0f%.1s", x, p);
+	else
+		snprintf(buf, n, "%.1f%.1s", x, p);
+	return buf;
+}
+
+/* A value as the table shows it, compact like nvidia-smi dmon's (the
+ * unit is in the second header line): "98%", "70.0G", "601W", "60C",
+ * "2619" (MHz), "567K" (B/s); states and text as `info` writes them. */
+static const char *table_value(char *buf, size_t n, const gw_metric_info *m, const gw_metric_value *v)
+{
+	double x;
+
+	if (m->form == GW_MFORM_BYTES)
+		return compact_scaled(buf, n, (double)v->u, 1024, "BKMGTP");
+	if (m->form != GW_MFORM_NUMBER)
+		return metric_text(buf, n, m, v);
+	x = m->type == GW_MTYPE_F64 ? v->f : (double)v->u;
+	if (unit_on_value(m))
+		snprintf(buf, n, "%.0f%s", x, m->unit);
+	else if (x >= 99999.5 || x <= -99999.5) /* energy in J, counters */
+		compact_scaled(buf, n, x, 1000, " kMGTPE");
+	else if (m->type == GW_MTYPE_F64 && m->decimals > 0 && x < 99.95 && x > -9.95)
+		snprintf(buf, n, "%.1f", x);
+	else
+		snprintf(buf, n, "%.0f", x);
+	return buf;
+}
+
+/* Cells a column needs: its label, its unit, its widest usual value. */
+static int column_width(const gw_metric_info *m)
+{
+	const char *label = _(m->column);
+	int value = m->form == GW_MFORM_NUMBER || m->form == GW_MFORM_BYTES ? 5 : 8, w;
+
+	if (unit_on_value(m) && strcmp(m->unit, "W")) /* "100%", "105C" */
+		value = 4;
+	w = text_columns(label, strlen(label));
+	if ((int)strlen(m->unit) > w)
+		w = (int)strlen(m->unit);
+	return w > value ? w : value;
+}
+
+/* Two header lines, as nvidia-smi dmon's: the columns' short labels (in
+ * the user's language, aligned by display cells), then their units. */
 static void table_header(struct watch *w)
 {
-	fprintf(w->out, "%-*s %3s", w->delay < 1 ? 11 : 8, table_time, table_gpu);
+	char buf[256];
+	int lead = w->delay < 1 ? 11 : 8;
+
+	fprintf(w->out, "%-*s %3s", lead, table_time, table_gpu);
 	for (int k = 0; k < w->nfields; k++) {
 		const gw_metric_info *m = gw_metric_info_get(w->fields[k]);
-		int len = (int)strlen(m->key);
-		/* "100 %", "1980 MHz", "600.89 W"; "79.6 GiB"; "567.0 KiB/s" */
-		int value = m->form != GW_MFORM_BYTES ? 8 : strcmp(m->unit, "B/s") ? 9 : 11;
 
-		w->width[k] = len > value ? len : value;
-		fprintf(w->out, "  %*s", w->width[k], m->key);
+		w->width[k] = column_width(m);
+		fprintf(w->out, "  %s", pad_cells(buf, sizeof(buf), _(m->column), w->width[k], true));
 	}
 	fputc('\n', w->out);
+	fprintf(w->out, "%*s", lead + 4, "");
+	for (int k = 0; k < w->nfields; k++)
+		fprintf(w->out, "  %*s", w->width[k], gw_metric_info_get(w->fields[k])->unit);
+	fputc('\n', w->out);
+}
+
+/* text cut to `cells` display cells, ending with "…" when cut. */
+static const char *cut_cells(char *buf, size_t n, const char *text, int cells)
+{
+	size_t len = strlen(text), at = 0;
+	int used = 0, ell = text_ascii() ? 3 : 1;
+
+	if (text_columns(text, len) <= cells) {
+		snprintf(buf, n, "%s", text);
+		return buf;
+	}
+	while (at < len) {
+		uint32_t cp;
+		size_t step = text_utf8_char(text + at, len - at, &cp);
+		int c = step ? text_columns(text + at, step) : 1;
+
+		if (used + c > cells - ell)
+			break;
+		used += c;
+		at += step ? step : 1;
+	}
+	snprintf(buf, n, "%.*s…", (int)at, text);
+	return buf;
 }
 
 static void table_row(struct watch *w, const gw_sample_point *p, const char *when)
 {
 	const gw_device_info *info = gw_device_get(w->ctx, p->device);
-	char why[1024];
+	char why[1024], line[1100], cut[1100];
 
 	fprintf(w->out, "%s %3d", when, p->device);
 	if (!p->up) {
-		fprintf(w->out, "  %s%s: %s%s\n", color_health(w->color, p->health), gw_health_name(p->health),
-			info->health_reason[0] ? gw_device_health_reason(w->ctx, p->device, why, sizeof(why))
-					       : _(gw_error_str(p->error)), color_reset(w->color));
+		/* Cut to the terminal (the whole reason is in `gpuwise info`):
+		 * a wrapped line would break the columns under it. */
+		int room = output_width(stdout) - (int)strlen(when) - 6;
+
+		snprintf(line, sizeof(line), "%s: %s", gw_health_name(p->health),
+			 info->health_reason[0] ? gw_device_health_reason(w->ctx, p->device, why, sizeof(why))
+						: _(gw_error_str(p->error)));
+		fprintf(w->out, "  %s%s%s\n", color_health(w->color, p->health),
+			cut_cells(cut, sizeof(cut), line, room > 20 ? room : 20), color_reset(w->color));
 		return;
 	}
 	for (int k = 0; k < w->nfields; k++) {
@@ -239,10 +338,10 @@ static void table_row(struct watch *w, const gw_sample_point *p, const char *whe
 		char buf[512];
 
 		if (gw_device_metric_value(info, &p->sample, w->fields[k], &v) == GW_FIELD_VALID)
-			metric_text(buf, sizeof(buf), m, &v);
+			table_value(buf, sizeof(buf), m, &v);
 		else
 			snprintf(buf, sizeof(buf), "N/A");
-		fprintf(w->out, "  %*s", w->width[k], buf);
+		fprintf(w->out, "  %s", pad_cells(line, sizeof(line), buf, w->width[k], true));
 	}
 	fputc('\n', w->out);
 }
@@ -505,8 +604,10 @@ const struct cmd cmd_watch_def = {
 		"The fields are metrics of the table in docs/metrics.md, by key or by their info --json "
 		"path; `--fields help` lists them. Default: utilisation, memory, temperature, power, "
 		"clocks and PCIe throughput (for --json and --csv also total memory, energy and the "
-		"throttle reasons). The table shows values as people read them (\"1.0 GiB\", \"69.00 W\"); "
-		"--csv and --json in the units of info --json (bytes, watts, joules, MHz, bytes/s).\n"
+		"throttle reasons). The table is made to fit a terminal of 80 columns, as nvidia-smi dmon's: "
+		"a short label per column (`--fields help` lists them), the units in a second header line and "
+		"compact values (\"98%\", \"70.0G\", \"601W\", \"567K\"); --csv and --json keep the "
+		"units of info --json (bytes, watts, joules, MHz, bytes/s).\n"
 		"\n"
 		"NVIDIA GPUs are read through NVML, AMD GPUs through sysfs."),
 	.exit_status = N_("Exit status: 0 after -n samples, SIGINT or SIGTERM; 1 when no GPU can be found or "

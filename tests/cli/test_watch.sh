@@ -86,16 +86,92 @@ float(rows[1][0])
 	fail "--csv rows: $(printf '%s' "$msg" | tail -3)"
 fi
 
-# The table: a header, the values as people read them, the lost GPU named.
+# The table: two header lines (short labels, units), compact values, the
+# lost GPU named.
 run_with "$M" watch -n 2 -d 0.05 -i 1,0
 assert_eq "$rc" 0 "watch (table) exits 0"
-assert_eq "$(printf '%s\n' "$out" | wc -l)" 5 "a header and 2 x 2 rows"
-assert_contains "$(printf '%s\n' "$out" | head -1)" "gpu_util" "the header names the fields"
-assert_eq "$(printf '%s\n' "$out" | sed -n 2p | awk '{print $2}')" 1 "-i order kept: GPU 1 first"
-assert_contains "$(printf '%s\n' "$out" | sed -n 3p)" "10 %" "GPU 0's first utilisation"
-assert_contains "$(printf '%s\n' "$out" | sed -n 4p)" "lost" "GPU 1 lost at the second sample"
-assert_contains "$(printf '%s\n' "$out" | sed -n 5p)" "20 %" "GPU 0 read all the same"
+assert_eq "$(printf '%s\n' "$out" | wc -l)" 6 "two header lines and 2 x 2 rows"
+assert_eq "$(printf '%s\n' "$out" | head -1 | awk '{print $3, $NF}')" "util rxpci" "the header: the fields' short labels"
+assert_eq "$(printf '%s\n' "$out" | sed -n 2p | awk '{print $1, $NF}')" "% B/s" "the second header line: units"
+assert_eq "$(printf '%s\n' "$out" | sed -n 3p | awk '{print $2}')" 1 "-i order kept: GPU 1 first"
+assert_eq "$(printf '%s\n' "$out" | sed -n 4p | awk '{print $3, $5, $7, $8, $10}')" "10% 1.0M 100W 1000 1.0K" \
+	"GPU 0's first sample, compact: %, bytes, W, MHz, B/s"
+assert_contains "$(printf '%s\n' "$out" | sed -n 5p)" "lost" "GPU 1 lost at the second sample"
+assert_contains "$(printf '%s\n' "$out" | sed -n 6p)" " 20% " "GPU 0 read all the same"
 assert_not_contains "$out" $'\033' "NO_COLOR: no escape sequences"
+
+# The default table fits in 80 display cells (a split tmux pane) on every
+# fake machine, in English, in ASCII (LC_ALL=C) and in Chinese (labels 2
+# cells per character), and each value's right edge is under its label's
+# and its unit's. cells() counts as a terminal does (East Asian wide: 2).
+table_check() { # $1: what ran; checks $out
+	checks=$((checks + 1))
+	if ! msg=$(printf '%s\n' "$out" | "$PY" -c '
+import sys, unicodedata
+def cells(s):
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 0 if unicodedata.combining(c) else 1 for c in s)
+def edges(line):  # right edge (in cells) of each space-separated word
+    out, at = [], 0
+    for k, c in enumerate(line):
+        at += cells(c)
+        if c != " " and (k + 1 == len(line) or line[k + 1] == " "):
+            out.append(at)
+    return out
+lines = sys.stdin.read().splitlines()
+assert len(lines) >= 3, lines
+for l in lines:
+    assert cells(l) <= 80, "%d cells: %r" % (cells(l), l)
+head = edges(lines[0])  # "time" is left-aligned: from "gpu" on, right edges
+assert set(edges(lines[1])) <= set(head[2:]), "units not under labels:\n%s\n%s" % (lines[0], lines[1])
+rows = [l for l in lines[2:] if ": " not in l]  # not a lost GPU
+assert rows, lines
+for l in rows:
+    assert edges(l)[1:] == head[1:], "not aligned:\n%s\n%s" % (lines[0], l)
+' 2>&1); then
+		fail "$1: $(printf '%s' "$msg" | tail -4)"
+	fi
+}
+for m in $(cd "$MACHINES" && ls -d */ | tr -d /); do
+	[ -f "$MACHINES/$m/machine.json" ] || continue
+	run_on "$m" watch -n 1
+	[ "$rc" = 0 ] || continue # no-driver, driver-mismatch: no table
+	table_check "$m: default table in 80 cells, aligned"
+done
+run_on h100-8x watch -n 1
+assert_eq "$(printf '%s\n' "$out" | sed -n 3p | awk '{print $3, $5, $6, $7, $8, $9, $10}')" "98% 70.0G 60C 601W 1980 2619 567K" \
+	"h100-8x: compact values"
+LC_ALL=C run_on h100-8x watch -n 1 -d 0.5
+table_check "h100-8x, LC_ALL=C, -d 0.5"
+LANG=zh_CN.UTF-8 run_on h100-8x watch -n 1
+table_check "h100-8x, zh_CN"
+assert_contains "$(printf '%s\n' "$out" | head -1)" "温度" "zh_CN: translated labels"
+LANG=zh_CN.UTF-8 run_on h100-8x watch -n 1 -d 0.5
+table_check "h100-8x, zh_CN, -d 0.5"
+LANG=zh_CN.UTF-8 run_on a100-mig watch -n 1 --fields fan_percent,power_limit,energy,pcie_width,pcie_gen,ecc_corrected_volatile,xid_count,max_sm_clock
+table_check "a100-mig, zh_CN, other numeric fields"
+# A lost GPU's reason is cut to the width (the whole of it: gpuwise info).
+run_on lost-gpu watch -n 1
+assert_contains "$(printf '%s\n' "$out" | grep lost)" "…" "lost-gpu: the long reason is cut"
+
+# Every metric has a short column label: at most 6 cells, unique, in
+# English and in each translation (so a new row without one fails here).
+checks=$((checks + 1))
+if ! msg=$("$GW" __spec | "$PY" -c '
+import gettext, json, sys, unicodedata
+cells = lambda s: sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
+ms = json.load(sys.stdin)["metrics"]
+cols = [m.get("column") for m in ms]
+assert all(isinstance(c, str) and c.strip() for c in cols), [m["key"] for m in ms if not m.get("column")]
+assert len(set(cols)) == len(cols), sorted(c for c in cols if cols.count(c) > 1)
+zh = gettext.translation("gpuwise", sys.argv[1], ["zh_CN"])
+for c in cols:
+    for t in (c, zh.gettext(c)):
+        assert cells(t) <= 6 and " " not in t, "label %r (%r) wider than 6 cells or has a space" % (c, t)
+tr = [zh.gettext(c) for c in cols]
+assert len(set(tr)) == len(tr), sorted(t for t in tr if tr.count(t) > 1)
+' "$BUILD/locale" 2>&1); then
+	fail "metric column labels: $msg"
+fi
 
 # --fields help lists the metric table; a bad field is a usage error.
 run watch --fields help
