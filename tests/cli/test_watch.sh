@@ -103,13 +103,12 @@ assert_not_contains "$out" $'\033' "NO_COLOR: no escape sequences"
 # The default table fits in 80 display cells (a split tmux pane) on every
 # fake machine, in English, in ASCII (LC_ALL=C) and in Chinese (labels 2
 # cells per character), and each value's right edge is under its label's
-# and its unit's. cells() counts as a terminal does (East Asian wide: 2).
+# and its unit's (tests/cli/cells.py counts cells as a terminal does).
 table_check() { # $1: what ran; checks $out
 	checks=$((checks + 1))
-	if ! msg=$(printf '%s\n' "$out" | "$PY" -c '
-import sys, unicodedata
-def cells(s):
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 0 if unicodedata.combining(c) else 1 for c in s)
+	if ! msg=$(printf '%s\n' "$out" | PYTHONPATH=$TOP/tests/cli "$PY" -c '
+import sys
+from cells import cells
 def edges(line):  # right edge (in cells) of each space-separated word
     out, at = [], 0
     for k, c in enumerate(line):
@@ -156,9 +155,9 @@ assert_contains "$(printf '%s\n' "$out" | grep lost)" "…" "lost-gpu: the long 
 # Every metric has a short column label: at most 6 cells, unique, in
 # English and in each translation (so a new row without one fails here).
 checks=$((checks + 1))
-if ! msg=$("$GW" __spec | "$PY" -c '
-import gettext, json, sys, unicodedata
-cells = lambda s: sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
+if ! msg=$("$GW" __spec | PYTHONPATH=$TOP/tests/cli "$PY" -c '
+import gettext, json, sys
+from cells import cells
 ms = json.load(sys.stdin)["metrics"]
 cols = [m.get("column") for m in ms]
 assert all(isinstance(c, str) and c.strip() for c in cols), [m["key"] for m in ms if not m.get("column")]
