@@ -293,23 +293,14 @@ static void table_header(struct watch *w)
 /* text cut to `cells` display cells, ending with "…" when cut. */
 static const char *cut_cells(char *buf, size_t n, const char *text, int cells)
 {
-	size_t len = strlen(text), at = 0;
-	int used = 0, ell = text_ascii() ? 3 : 1;
+	size_t len = strlen(text), at;
+	int used, ell = text_ascii() ? 3 : 1;
 
 	if (text_columns(text, len) <= cells) {
 		snprintf(buf, n, "%s", text);
 		return buf;
 	}
-	while (at < len) {
-		uint32_t cp;
-		size_t step = text_utf8_char(text + at, len - at, &cp);
-		int c = step ? text_columns(text + at, step) : 1;
-
-		if (used + c > cells - ell)
-			break;
-		used += c;
-		at += step ? step : 1;
-	}
+	at = fit_cells(text, len, cells - ell, &used);
 	snprintf(buf, n, "%.*s…", (int)at, text);
 	return buf;
 }

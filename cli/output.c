@@ -403,6 +403,29 @@ void table_header_cells(const struct table_col *cols, size_t n, int *w)
 	}
 }
 
+/* Bytes of s (len bytes) that fit in max cells; their cells in *cells. */
+size_t fit_cells(const char *s, size_t len, int max, int *cells)
+{
+	size_t i = 0;
+	int used = 0;
+
+	while (i < len) {
+		uint32_t cp = '?';
+		size_t k = text_utf8_char(s + i, len - i, &cp);
+		int w;
+
+		if (k == 0)
+			k = 1;
+		w = cp < 0x80 ? 1 : text_char_cells(cp);
+		if (used + w > max)
+			break;
+		used += w;
+		i += k;
+	}
+	*cells = used;
+	return i;
+}
+
 /* End the full buffer buf[n] with "…": the text was cut (never silently). */
 void mark_cut(char *buf, size_t n)
 {

@@ -48,6 +48,8 @@ void table_header_cells(const struct table_col *cols, size_t n, int *w);
 /* End the full buffer buf[n] with "…" (its text was cut), at a UTF-8
  * character boundary. */
 void mark_cut(char *buf, size_t n);
+/* Bytes of s (len bytes) that fit in max display cells; their cells in *cells. */
+size_t fit_cells(const char *s, size_t len, int max, int *cells);
 
 /* "Index" of CUDA for device d: the number, "N/A" for a GPU CUDA never
  * serves (not NVIDIA), or "none (why)": the GPU is broken, CUDA failed or

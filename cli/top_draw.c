@@ -18,29 +18,6 @@
 
 /* ---- output: cells, clipping, curses or a stream --------------------- */
 
-/* Bytes of s (len bytes) that fit in max cells; their cells in *cells. */
-static size_t fit_cells(const char *s, size_t len, int max, int *cells)
-{
-	size_t i = 0;
-	int used = 0;
-
-	while (i < len) {
-		uint32_t cp = '?';
-		size_t k = text_utf8_char(s + i, len - i, &cp);
-		int w;
-
-		if (k == 0)
-			k = 1;
-		w = cp < 0x80 ? 1 : text_char_cells(cp);
-		if (used + w > max)
-			break;
-		used += w;
-		i += k;
-	}
-	*cells = used;
-	return i;
-}
-
 /* The line being built for a stream: written at the newline without its
  * trailing spaces. */
 static char line_buf[4096];

@@ -651,7 +651,7 @@ int gw_advise_estimate_run(gw_advise_estimate *out, const gw_model *m, const gw_
 {
 	gw_advise_estimate e;
 	gw_advise_options r;
-	double wt, gr, op, ac, kv, ws, ctx, alloc, reserved;
+	double wt, gr, op, ac, kv, ws, ctx, alloc, reserved, step;
 	int rc;
 
 	if (!out || !m || !o)
@@ -669,8 +669,9 @@ int gw_advise_estimate_run(gw_advise_estimate *out, const gw_model *m, const gw_
 	else
 		ac = r.task == GW_TASK_INFER ? infer_activations(m, &r) : train_activations(m, &r);
 	/* The step's peak comes after backward has freed the activations. */
-	if (gw__advise_optimizer_step(m, &r) > ac)
-		op += gw__advise_optimizer_step(m, &r) - ac;
+	step = gw__advise_optimizer_step(m, &r);
+	if (step > ac)
+		op += step - ac;
 	kv = gw__advise_kv_cache(m, &r);
 	ws = gw__advise_workspace(m, &r);
 	ctx = cuda_context(&r);
