@@ -28,7 +28,7 @@ struct advise_opts {
 	const char *task_s, *precision_s, *weights_s, *optimizer_s, *strategy_s, *offload_s, *attention_s;
 	const char *lora_targets_s;
 	int task, precision, weights, optimizer, strategy, offload, attention, lora_targets;
-	uint64_t batch, seq, new_tokens, image, grad_accum, lora_rank, gpus, target_batch;
+	uint64_t batch, seq, decoder_seq, new_tokens, image, grad_accum, lora_rank, gpus, target_batch;
 	uint64_t params, layers, hidden, heads, kv_heads, vocab, intermediate;
 	uint64_t memory;
 	const char *gpu;
@@ -58,6 +58,16 @@ static const char *parse_count(void *field, const char *s)
 		return N_("needs a whole number of at least 1 (K, M, B, T suffixes allowed)");
 	*(uint64_t *)field = (uint64_t)v;
 	return NULL;
+}
+
+/* --decoder-seq: the library's field is 16 bits wide (docs/abi.md). */
+static const char *parse_decoder_seq(void *field, const char *s)
+{
+	const char *err = parse_count(field, s);
+
+	if (!err && *(uint64_t *)field > UINT16_MAX)
+		return N_("needs a whole number from 1 to 65535");
+	return err;
 }
 
 /* A vocabulary option's value: the names come from the library's table. */
@@ -98,6 +108,8 @@ static const struct option advise_options[] = {
 	OPT_CALLBACK(0, "batch", O, batch, "N", N_("micro-batch per GPU (default 1)"), parse_count),
 	OPT_CALLBACK(0, "seq", O, seq, "N", N_("tokens per sample; for infer the prompt plus the generated tokens "
 		     "(default: 2048 for decoders, 512 otherwise, at most the model's positions)"), parse_count),
+	OPT_CALLBACK(0, "decoder-seq", O, decoder_seq, "N", N_("encoder-decoder training (T5): tokens per target, "
+		     "what the decoder reads, up to 65535; --seq is then the source (default: --seq)"), parse_decoder_seq),
 	OPT_CALLBACK(0, "new-tokens", O, new_tokens, "N", N_("infer: tokens generated (part of --seq)"), parse_count),
 	OPT_CALLBACK(0, "image", O, image, "N", N_("vision models (ViT, DeiT, Swin, ResNet): pixels per image side "
 		     "(default: the model's image_size, 224 for the catalogue's)"), parse_count),
@@ -347,6 +359,7 @@ static void options_from(gw_advise_options *r, const struct advise_opts *o)
 		r->batch = o->batch;
 	r->seq = o->seq;
 	r->new_tokens = o->new_tokens;
+	r->decoder_seq = (uint16_t)o->decoder_seq;   /* bounded when parsed */
 	r->image = o->image;
 	if (o->grad_accum)
 		r->grad_accum = o->grad_accum;
@@ -421,6 +434,8 @@ static void print_run(const gw_model *m, const gw_advise_estimate *e)
 		       r->image, r->image, r->seq);
 	else
 		printf(_(", batch %" PRIu64 " × seq %" PRIu64), r->batch, r->seq);
+	if (m->kind == GW_MODEL_ENCODER_DECODER && r->decoder_seq)
+		printf(_(" → %u target tokens"), (unsigned)r->decoder_seq);
 	if (r->task == GW_TASK_INFER && r->new_tokens)
 		printf(_(" (%" PRIu64 " generated)"), r->new_tokens);
 	printf(_(", %s, weights %s"), gw_advise_name("precision", r->precision), gw_advise_name("weights", r->weights));

@@ -169,7 +169,7 @@ const char *gw_advise_name(const char *kind, int value);
 /* Every name of `kind`, space-separated ("train lora qlora infer"), or NULL. */
 const char *gw_advise_names(const char *kind);
 
-#define GW_ADVISE_OPTIONS_VERSION 3
+#define GW_ADVISE_OPTIONS_VERSION 4
 typedef struct gw_advise_options {
 	unsigned version;             /* GW_ADVISE_OPTIONS_VERSION */
 	gw_advise_task task;
@@ -187,6 +187,12 @@ typedef struct gw_advise_options {
 	 * after checkpointing on every ABI, so this struct and the estimate
 	 * and plan structs that embed it keep their size and layout. */
 	uint8_t lora_targets;
+	/* Encoder-decoder training (T5): tokens per target, what the decoder
+	 * reads (HF's max_target_length), up to 65,535; 0: seq. Version 4,
+	 * in the two bytes of padding that follow lora_targets on every ABI
+	 * (i386 aligns the next uint64_t to 4), read as 0 from older
+	 * callers; seq is then the source (encoder) length. */
+	uint16_t decoder_seq;
 	uint64_t lora_rank;           /* 0: 8 */
 	uint64_t gpus;
 	gw_strategy strategy;
@@ -197,7 +203,7 @@ typedef struct gw_advise_options {
 	uint64_t image;               /* vision models: pixels per image side; 0: the model's image_size */
 } gw_advise_options;
 #define GW_ADVISE_OPTIONS_INIT { GW_ADVISE_OPTIONS_VERSION, GW_TASK_TRAIN, 1, 0, 0, GW_PRECISION_AUTO, \
-	GW_WEIGHTS_AUTO, GW_OPTIMIZER_ADAMW, 1, false, GW_LORA_QV, 0, 1, GW_STRATEGY_DDP, GW_OFFLOAD_NONE, \
+	GW_WEIGHTS_AUTO, GW_OPTIMIZER_ADAMW, 1, false, GW_LORA_QV, 0, 0, 1, GW_STRATEGY_DDP, GW_OFFLOAD_NONE, \
 	GW_ATTENTION_AUTO, 0, 0, 0, 0 }
 
 /* ---- the estimate ---------------------------------------------------------- */

@@ -14,9 +14,9 @@ double gw__advise_gradients(const gw_model *m, const gw_advise_options *r);
 double gw__advise_fsdp_gradients(const gw_model *m, const gw_advise_options *r, double full);
 double gw__advise_optimizer(const gw_model *m, const gw_advise_options *r);
 double gw__advise_optimizer_step(const gw_model *m, const gw_advise_options *r);
-double gw__advise_layer_activations(const gw_model *m, const gw_advise_options *r, double seq, bool cross);
-double gw__advise_layer_activations_span(const gw_model *m, const gw_advise_options *r, double seq, double span,
-					 bool cross);
+double gw__advise_layer_activations(const gw_model *m, const gw_advise_options *r, double seq);
+double gw__advise_layer_activations_span(const gw_model *m, const gw_advise_options *r, double seq, double span);
+double gw__advise_decoder_layer_activations(const gw_model *m, const gw_advise_options *r, double t, double s);
 double gw__advise_saved_kv_width(const gw_model *m, const gw_advise_options *r);
 double gw__advise_lora_input(const gw_advise_options *r);
 bool gw__advise_fsdp(const gw_advise_options *r);

@@ -159,16 +159,39 @@ static int bad(const char *what, uint64_t v, uint64_t lo, uint64_t hi)
 			     (unsigned long long)hi, (unsigned long long)v);
 }
 
+/* --decoder-seq: the target length of an encoder-decoder model in
+ * training (generation's decoder length is --new-tokens); seq when not
+ * given. Other models have one sequence. */
+static int resolve_decoder_seq(gw_advise_options *r, const gw_model *m)
+{
+	if (!r->decoder_seq) {
+		if (m->kind == GW_MODEL_ENCODER_DECODER && r->task != GW_TASK_INFER)
+			r->decoder_seq = (uint32_t)r->seq;
+		return 0;
+	}
+	if (m->kind != GW_MODEL_ENCODER_DECODER)
+		return gw__error_set(GW_EINVAL, "--decoder-seq is the target length of an encoder-decoder model "
+				     "(T5); %s reads one sequence, --seq", m->name);
+	if (r->task == GW_TASK_INFER)
+		return gw__error_set(GW_EINVAL, "--decoder-seq applies to training; in generation the decoder's "
+				     "tokens are --new-tokens");
+	return 0;
+}
+
 static int resolve(gw_advise_options *r, const gw_model *m, const gw_advise_options *o)
 {
 	int rc;
 
-	if (o->version != GW_ADVISE_OPTIONS_VERSION && o->version != 2)
+	if (o->version < 2 || o->version > GW_ADVISE_OPTIONS_VERSION)
 		return gw__error_set(GW_EINVAL, "advise options version %u (this library has %u)", o->version,
 				     GW_ADVISE_OPTIONS_VERSION);
 	*r = *o;
-	if (o->version == 2)   /* lora_targets was padding: whatever it holds, q and v */
+	/* Fields an older caller never set sit in what was padding for it:
+	 * whatever those bytes hold, the old behaviour. */
+	if (o->version < 3)
 		r->lora_targets = GW_LORA_QV;
+	if (o->version < 4)
+		r->decoder_seq = 0;
 	r->version = GW_ADVISE_OPTIONS_VERSION;
 	if (m->kind == GW_MODEL_VISION && (rc = gw__advise_vision_resolve(r, m)) < 0)
 		return rc;
@@ -194,6 +217,8 @@ static int resolve(gw_advise_options *r, const gw_model *m, const gw_advise_opti
 				     (unsigned long long)r->seq);
 	if (r->new_tokens > MAX_SEQ)
 		return bad("--new-tokens", r->new_tokens, 0, MAX_SEQ);
+	if ((rc = resolve_decoder_seq(r, m)) < 0)
+		return rc;
 	if (r->precision == GW_PRECISION_AUTO)
 		r->precision = precision_for(r);
 	if (r->weights == GW_WEIGHTS_AUTO)
@@ -508,73 +533,110 @@ double gw__advise_lora_mlp_extra(const gw_model *m, const gw_advise_options *r)
  * as norm_bytes() says. With LoRA the inputs of frozen MLP projections
  * are not saved; with QLoRA they are: bitsandbytes' MatMul4Bit (and
  * MatMul8bitLt) save their input whenever the input needs a gradient
- * (bitsandbytes/autograd/_functions.py, ctx.tensors = (A, B)). */
-double gw__advise_layer_activations_span(const gw_model *m, const gw_advise_options *r, double s, double span,
-					 bool cross)
+ * (bitsandbytes/autograd/_functions.py, ctx.tensors = (A, B)).
+ *
+ * The attention block: sq query tokens, skv tokens whose keys and values
+ * they read (the same tokens in self-attention, the encoder's output in
+ * cross-attention), each query scoring span keys (all of them, or a
+ * Swin window). */
+static double attention_block(const gw_model *m, const gw_advise_options *r, double sq, double skv, double span)
 {
 	double b = (double)r->batch, h = (double)m->hidden_size, e = gw__advise_act_bytes(r);
 	double q = (double)(m->num_heads * m->head_dim), kv = gw__advise_saved_kv_width(m, r);
-	double n = (double)m->num_heads, i = (double)m->intermediate_size, d = m->dropout ? 1 : 0;
-	double sb = s * b, nb = gw__advise_norm_bytes(m, r), att, mlp;
+	double n = (double)m->num_heads, d = m->dropout ? 1 : 0, qb = sq * b;
+	double att = gw__advise_norm_bytes(m, r) * qb * h + e * qb * (h + q + q) + e * skv * b * (kv + kv) +
+		     d * qb * h + gw__advise_lora_input(r) * qb * h + gw__advise_lora_attention_extra(m, r) * qb;
 
-	att = nb * sb * h + e * sb * (h + q + kv + kv + q) + d * sb * h +
-	      gw__advise_lora_input(r) * sb * h + gw__advise_lora_attention_extra(m, r) * sb;
 	if (r->attention != GW_ATTENTION_EAGER)
-		att += 4 * n * sb;
-	else if (amp(r->precision))
-		att += n * span * sb * (4 + d + e);
-	else
-		att += n * span * sb * (e + d + d * e);
+		return att + 4 * n * qb;
+	if (amp(r->precision))
+		return att + n * span * qb * (4 + d + e);
+	return att + n * span * qb * (e + d + d * e);
+}
+
+/* The MLP block over s tokens. A frozen linear layer needs its weight,
+ * not its input, for the input's gradient: under LoRA (q and v only) the
+ * MLP's input and the down projection's input are not kept. */
+static double mlp_block(const gw_model *m, const gw_advise_options *r, double s)
+{
+	double sb = s * (double)r->batch, h = (double)m->hidden_size, e = gw__advise_act_bytes(r);
+	double i = (double)m->intermediate_size, d = m->dropout ? 1 : 0, nb = gw__advise_norm_bytes(m, r), mlp;
+
 	if (r->task == GW_TASK_LORA)
-		/* A frozen linear layer needs its weight, not its input, for the
-		 * input's gradient: the MLP's input and the down projection's
-		 * input are not kept (LoRA sits on q and v only). */
 		mlp = nb * sb * h + e * sb * i * (m->gated_mlp ? 3 : 1) + d * sb * h;
 	else
 		mlp = nb * sb * h + e * sb * h + e * sb * i * (m->gated_mlp ? 4 : 2) + d * sb * h;
-	mlp += gw__advise_lora_mlp_extra(m, r) * sb;
-	return att * (cross ? 2 : 1) + mlp;
+	return mlp + gw__advise_lora_mlp_extra(m, r) * sb;
+}
+
+double gw__advise_layer_activations_span(const gw_model *m, const gw_advise_options *r, double s, double span)
+{
+	return attention_block(m, r, s, s, span) + mlp_block(m, r, s);
 }
 
 /* Every token attends to all s tokens (span s): the layer of a text model. */
-double gw__advise_layer_activations(const gw_model *m, const gw_advise_options *r, double s, bool cross)
+double gw__advise_layer_activations(const gw_model *m, const gw_advise_options *r, double s)
 {
-	return gw__advise_layer_activations_span(m, r, s, s, cross);
+	return gw__advise_layer_activations_span(m, r, s, s);
 }
 
-/* Outside the layers: the embedding output (and its dropout mask), the
- * final norm's input, and for models with an LM head the logits, their
- * fp32 copy (transformers upcasts before the loss) and the log-softmax
+/* A decoder layer of an encoder-decoder model (T5) over t target tokens:
+ * self-attention among them, cross-attention from them to the encoder's
+ * s output tokens (keys and values are projections of the encoder
+ * output, s tokens wide, and the scores t × s), and the MLP. The encoder
+ * output that every layer's k and v projections read is one tensor,
+ * counted once outside the layers. With LoRA on q and v the v adapter's
+ * input is that encoder output, dropped anew in every layer. */
+double gw__advise_decoder_layer_activations(const gw_model *m, const gw_advise_options *r, double t, double s)
+{
+	double cross = attention_block(m, r, t, s, s) + gw__advise_lora_input(r) * s * (double)r->batch *
+						       (double)m->hidden_size;
+
+	return attention_block(m, r, t, t, t) + cross + mlp_block(m, r, t);
+}
+
+/* Outside the layers: the embedding output (and its dropout mask) and
+ * the final norm's input of each stack (an encoder-decoder model's
+ * encoder over the s source tokens, its decoder over the t target
+ * tokens, and the encoder output every decoder layer's k and v read);
+ * for models with an LM head the logits of the t tokens, their fp32 copy
+ * (transformers upcasts before the loss) and the log-softmax
  * cross-entropy keeps; an adapter on the LM head (--lora-targets all)
  * keeps the dropped copy and mask of the head's input. */
-static double outer_activations(const gw_model *m, const gw_advise_options *r, double s)
+static double outer_activations(const gw_model *m, const gw_advise_options *r, double s, double t)
 {
-	double sb = s * (double)r->batch, h = (double)m->hidden_size, e = gw__advise_act_bytes(r);
-	double a = e * sb * h * 2 + (m->dropout ? sb * h : 0);
+	double b = (double)r->batch, h = (double)m->hidden_size, e = gw__advise_act_bytes(r);
+	double tokens = m->kind == GW_MODEL_ENCODER_DECODER ? s + t : s;
+	double a = e * tokens * b * h * 2 + (m->dropout ? tokens * b * h : 0);
 
+	if (m->kind == GW_MODEL_ENCODER_DECODER)
+		a += e * s * b * h;
 	if (m->kind != GW_MODEL_ENCODER) {
-		a += sb * (double)m->vocab_size * (e + 4 + (e == 4 ? 0 : 4));
+		a += t * b * (double)m->vocab_size * (e + 4 + (e == 4 ? 0 : 4));
 		if (lora_task(r) && r->lora_targets == GW_LORA_ALL)
-			a += (e + 1) * sb * h;
+			a += (e + 1) * t * b * h;
 	}
 	return a;
 }
 
 /* Training: every layer's saved activations, or with checkpointing only
- * each layer's input plus one layer recomputed during backward. */
+ * each layer's input plus one layer recomputed during backward. An
+ * encoder-decoder model's decoder layers run over the target's tokens
+ * (--decoder-seq), its encoder's over the source's (--seq). */
 static double train_activations(const gw_model *m, const gw_advise_options *r)
 {
 	double s = (double)r->seq, L = (double)m->num_layers, D = (double)m->num_decoder_layers;
-	double enc = gw__advise_layer_activations(m, r, s, false), dec = 0, a;
-	double in = gw__advise_act_bytes(r) * s * (double)r->batch * (double)m->hidden_size;
+	double t = m->kind == GW_MODEL_ENCODER_DECODER ? (double)r->decoder_seq : s;
+	double enc = gw__advise_layer_activations(m, r, s), dec = 0, a;
+	double in = gw__advise_act_bytes(r) * (double)r->batch * (double)m->hidden_size * (s * L + t * D);
 
 	if (m->kind == GW_MODEL_ENCODER_DECODER)
-		dec = gw__advise_layer_activations(m, r, s, true);
+		dec = gw__advise_decoder_layer_activations(m, r, t, s);
 	if (r->checkpointing)
-		a = in * (L + D) + (dec > enc ? dec : enc);
+		a = in + (dec > enc ? dec : enc);
 	else
 		a = enc * L + dec * D;
-	return a + outer_activations(m, r, s);
+	return a + outer_activations(m, r, s, t);
 }
 
 /* Inference keeps nothing for backward: the peak is inside one layer

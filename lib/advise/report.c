@@ -304,6 +304,11 @@ static void json_options(gw_json *j, const gw_advise_options *r, uint64_t target
 	key_str(j, "task", gw_advise_name("task", r->task));
 	key_u64(j, "batch", r->batch);
 	key_u64(j, "seq", r->seq);
+	gw_json_key(j, "decoder_seq");
+	if (r->decoder_seq)
+		gw_json_uint(j, r->decoder_seq);
+	else
+		gw_json_null(j);
 	key_u64(j, "new_tokens", r->new_tokens);
 	gw_json_key(j, "image");
 	if (r->image)

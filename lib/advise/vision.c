@@ -88,7 +88,7 @@ static double swin_span(const gw_model *m, const gw_advise_options *r, size_t i,
 static double vit_train(const gw_model *m, const gw_advise_options *r)
 {
 	double s = (double)r->seq, b = (double)r->batch, e = gw__advise_act_bytes(r), h = (double)m->hidden_size;
-	double layer = gw__advise_layer_activations_span(m, r, s, s, false), L = (double)m->num_layers;
+	double layer = gw__advise_layer_activations_span(m, r, s, s), L = (double)m->num_layers;
 	double outer = image_bytes(m, r) + e * s * b * h + (m->dropout ? s * b * h : 0) +
 		       gw__advise_norm_bytes(m, r) * s * b * h + e * b * h;
 
@@ -110,7 +110,7 @@ static double swin_train(const gw_model *m, const gw_advise_options *r)
 	for (size_t i = 0; i < m->num_stages; i++) {
 		gw_model t = gw__advise_swin_stage(m, i);
 		double padded, span = swin_span(m, r, i, &padded), dim = (double)t.hidden_size;
-		double s = pow(side_at(m, r, i), 2), blk = gw__advise_layer_activations_span(&t, r, padded, span, false);
+		double s = pow(side_at(m, r, i), 2), blk = gw__advise_layer_activations_span(&t, r, padded, span);
 		double depth = (double)m->stage_depths[i];
 
 		a += r->checkpointing ? e * s * b * dim * depth : blk * depth;

@@ -1082,7 +1082,7 @@ def doctor(deep=False, python_envs=()):
 
 # ---- advise ---------------------------------------------------------------------
 
-_ADVISE_OPTIONS = ("hardware", "task", "batch", "seq", "new_tokens", "image", "precision", "weights", "optimizer", "grad_accum",
+_ADVISE_OPTIONS = ("hardware", "task", "batch", "seq", "decoder_seq", "new_tokens", "image", "precision", "weights", "optimizer", "grad_accum",
                    "checkpointing", "lora_rank", "lora_targets", "gpus", "strategy", "offload", "attention",
                    "params", "layers", "hidden", "heads", "kv_heads", "vocab", "intermediate")
 _CONFIG_MAX = 16 << 20
@@ -1157,7 +1157,8 @@ def advise(model=None, *, gpu=None, memory=None, target_batch=None, **options):
     folder holding one, or a config dict; or None with params=, layers=,
     hidden=, heads=, vocab= (kv_heads=, intermediate= optional). Options as
     the command's, with underscores: task="train"|"lora"|"qlora"|"infer",
-    batch=, seq=, new_tokens=, image= (vision models: pixels per side), precision=, weights=, optimizer=, grad_accum=,
+    batch=, seq=, decoder_seq= (T5 training: target tokens), new_tokens=,
+    image= (vision models: pixels per side), precision=, weights=, optimizer=, grad_accum=,
     checkpointing=, lora_rank=, lora_targets="qv"|"attention"|"all-linear"|"all", gpus=,
     strategy=, offload=, attention=.
     gpu: a spec-table name ("RTX 4090") or this machine's GPU (index or UUID);

@@ -1919,6 +1919,7 @@ static int advise_options(PyObject *opts, gw_advise_options *o, gw_model *shape)
 {
 	int task = o->task, prec = o->precision, w = o->weights, opt = o->optimizer;
 	int strat = o->strategy, off = o->offload, att = o->attention, lt = o->lora_targets;
+	uint64_t dseq = o->decoder_seq;
 	PyObject *ck;
 
 	if (opt_vocab(opts, "task", &task) || opt_vocab(opts, "precision", &prec) ||
@@ -1926,7 +1927,8 @@ static int advise_options(PyObject *opts, gw_advise_options *o, gw_model *shape)
 	    opt_vocab(opts, "strategy", &strat) || opt_vocab(opts, "offload", &off) ||
 	    opt_vocab(opts, "attention", &att) || opt_vocab(opts, "lora_targets", &lt) ||
 	    opt_u64(opts, "batch", &o->batch) ||
-	    opt_u64(opts, "seq", &o->seq) || opt_u64(opts, "new_tokens", &o->new_tokens) || opt_u64(opts, "image", &o->image) ||
+	    opt_u64(opts, "seq", &o->seq) || opt_u64(opts, "decoder_seq", &dseq) ||
+	    opt_u64(opts, "new_tokens", &o->new_tokens) || opt_u64(opts, "image", &o->image) ||
 	    opt_u64(opts, "grad_accum", &o->grad_accum) || opt_u64(opts, "lora_rank", &o->lora_rank) ||
 	    opt_u64(opts, "gpus", &o->gpus) || opt_u64(opts, "params", &shape->params) ||
 	    opt_u64(opts, "layers", &shape->num_layers) || opt_u64(opts, "hidden", &shape->hidden_size) ||
@@ -1941,6 +1943,11 @@ static int advise_options(PyObject *opts, gw_advise_options *o, gw_model *shape)
 	o->offload = (gw_offload)off;
 	o->attention = (gw_attention)att;
 	o->lora_targets = (uint8_t)lt;
+	if (dseq > UINT16_MAX) {
+		raise_code(GW_EINVAL, N_("advise: decoder_seq must be from 1 to 65535"));
+		return -1;
+	}
+	o->decoder_seq = (uint16_t)dseq;
 	if ((ck = PyDict_GetItemString(opts, "checkpointing")) && ck != Py_None) {
 		int t = PyObject_IsTrue(ck);
 		if (t < 0)

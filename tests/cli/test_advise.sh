@@ -209,7 +209,7 @@ run advise "$TMPD/empty"
 assert_eq "$rc" 1 "a folder without config.json"
 assert_contains "$err" "config.json" "names the file"
 
-for bad in "--task fly" "--batch 0" "--batch abc" "--batch 1.5" "--precision fp8" "--memory 24XB" "--memory -1"; do
+for bad in "--task fly" "--batch 0" "--batch abc" "--batch 1.5" "--precision fp8" "--memory 24XB" "--memory -1" "--decoder-seq 65536"; do
 	# shellcheck disable=SC2086
 	run advise gpt2 $bad
 	assert_eq "$rc" 2 "usage error: $bad"
@@ -261,6 +261,30 @@ run advise llama-2-7b --json
 assert_json "no LoRA: lora_targets is null" 'assert d["options"]["lora_targets"] is None, d["options"]'
 run advise llama-2-7b --task lora --lora-rank 16 --lora-targets attention --memory 24GiB
 assert_contains "$out" "lora r=16 attention" "the run line names the targets"
+
+# ---- --decoder-seq: T5's target length (summarisation: long source, short target)
+run advise t5-base --batch 8 --seq 512 --decoder-seq 128 --memory 40GiB --json
+assert_eq "$rc" 0 "t5-base with a 128-token target"
+cp "$TMPD/out" "$TMPD/short.json"
+run advise t5-base --batch 8 --seq 512 --memory 40GiB --json
+assert_json "a 128-token target needs less than a 512-token one (the default: --seq)" '
+import json
+x = json.load(open("'"$TMPD"'/short.json"))
+assert x["options"]["decoder_seq"] == 128 and d["options"]["decoder_seq"] == 512, (x["options"], d["options"])
+assert x["per_gpu"]["breakdown"]["activations_bytes"] < d["per_gpu"]["breakdown"]["activations_bytes"]
+assert x["per_gpu"]["breakdown"]["weights_bytes"] == d["per_gpu"]["breakdown"]["weights_bytes"]
+assert x["targets"][0]["max_micro_batch"] > d["targets"][0]["max_micro_batch"], x["targets"]
+'
+run advise t5-base --batch 8 --seq 512 --decoder-seq 128 --memory 40GiB
+assert_contains "$out" "seq 512 → 128 target tokens" "the run line gives both lengths"
+run advise gpt2 --decoder-seq 128
+assert_eq "$rc" 1 "--decoder-seq on a decoder-only model"
+assert_contains "$err" "encoder-decoder" "says why"
+run advise t5-base --task infer --seq 512 --new-tokens 64 --decoder-seq 64
+assert_eq "$rc" 1 "--decoder-seq in generation"
+assert_contains "$err" "--new-tokens" "points to --new-tokens"
+run advise gpt2 --json
+assert_json "decoder-only: decoder_seq is null" 'assert d["options"]["decoder_seq"] is None, d["options"]'
 
 run advise gpt2 --task infer --seq 100 --new-tokens 100
 assert_eq "$rc" 1 "--new-tokens ≥ --seq"

@@ -53,6 +53,20 @@ def test_lora_targets():
     assert "qv attention all-linear all" in out[1]
 
 
+def test_decoder_seq():
+    out, _ = run_py("h100-8x", """
+        out = [gpuwise.advise("t5-base", batch=8, seq=512, decoder_seq=128, memory="40GiB")]
+        try:
+            gpuwise.advise("t5-base", decoder_seq=65536, memory="40GiB")
+        except gpuwise.InvalidArgumentError as e:
+            out.append(str(e))
+    """)
+    assert out[0] == cli_json("h100-8x", "t5-base", "--batch", "8", "--seq", "512", "--decoder-seq", "128",
+                              "--memory", "40GiB")
+    assert out[0]["options"]["decoder_seq"] == 128
+    assert "65535" in out[1]
+
+
 def test_models_and_errors(tmp_path):
     cfg = {"model_type": "qwen2", "vocab_size": 151936, "hidden_size": 896, "intermediate_size": 4864,
            "num_hidden_layers": 24, "num_attention_heads": 14, "num_key_value_heads": 2,

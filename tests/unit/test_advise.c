@@ -401,22 +401,22 @@ static void test_terms(void)
 	o = opts(GW_TASK_TRAIN, GW_PRECISION_BF16);
 	o.attention = GW_ATTENTION_EAGER;
 	o.seq = 1024;
-	CHECK(gw__advise_layer_activations(&g, &o, 1024, false) == 1024.0 * 768 * (34 + 5.0 * 12 * 1024 / 768));
+	CHECK(gw__advise_layer_activations(&g, &o, 1024) == 1024.0 * 768 * (34 + 5.0 * 12 * 1024 / 768));
 	/* Under autocast the two LayerNorms keep fp32 inputs (+2·2·sbh) and the
 	 * s² part is the fp32 softmax output, the dropout mask and the matmul's
 	 * half-precision copy: 4 + 1 + 2 = 7 bytes an element. */
 	o.precision = GW_PRECISION_AMP_BF16;
-	CHECK(gw__advise_layer_activations(&g, &o, 1024, false) == 1024.0 * 768 * (38 + 7.0 * 12 * 1024 / 768));
+	CHECK(gw__advise_layer_activations(&g, &o, 1024) == 1024.0 * 768 * (38 + 7.0 * 12 * 1024 / 768));
 	/* SDPA, no dropout, SwiGLU, Llama-2-7B, s=2048, b=1, autocast:
 	 * attention 4·s·h (fp32 norm input) + 2·s·(h+2q+2kv) + 4·n·s,
 	 * MLP 4·s·h + 2·s·h + 2·s·4·I. */
 	o.attention = GW_ATTENTION_SDPA;
-	CHECK(gw__advise_layer_activations(&l, &o, 2048, false) ==
+	CHECK(gw__advise_layer_activations(&l, &o, 2048) ==
 	      4.0 * 2048 * 4096 + 2.0 * 2048 * 5 * 4096 + 4.0 * 32 * 2048 + 4.0 * 2048 * 4096 + 2.0 * 2048 * 4096 +
 		      2.0 * 2048 * 4 * 11008);
 	/* Pure bf16: the Llama RMSNorm still keeps its fp32 upcast, the same bytes. */
 	o.precision = GW_PRECISION_BF16;
-	CHECK(gw__advise_layer_activations(&l, &o, 2048, false) ==
+	CHECK(gw__advise_layer_activations(&l, &o, 2048) ==
 	      4.0 * 2048 * 4096 + 2.0 * 2048 * 5 * 4096 + 4.0 * 32 * 2048 + 4.0 * 2048 * 4096 + 2.0 * 2048 * 4096 +
 		      2.0 * 2048 * 4 * 11008);
 
@@ -425,7 +425,7 @@ static void test_terms(void)
 	 * attention input (which replaces the input itself): + 1·s·h. */
 	o.task = GW_TASK_LORA;
 	CHECK(gw__advise_lora_input(&o) == 1);
-	CHECK(gw__advise_layer_activations(&l, &o, 2048, false) ==
+	CHECK(gw__advise_layer_activations(&l, &o, 2048) ==
 	      4.0 * 2048 * 4096 + 2.0 * 2048 * 5 * 4096 + 4.0 * 32 * 2048 + 1.0 * 2048 * 4096 + 4.0 * 2048 * 4096 +
 		      2.0 * 2048 * 3 * 11008);
 	/* QLoRA: bitsandbytes' 4-bit matmul saves its input anyway: as full
@@ -433,7 +433,7 @@ static void test_terms(void)
 	o.task = GW_TASK_QLORA;
 	o.weights = GW_WEIGHTS_NF4;
 	CHECK(gw__advise_lora_input(&o) == 3);
-	CHECK(gw__advise_layer_activations(&l, &o, 2048, false) ==
+	CHECK(gw__advise_layer_activations(&l, &o, 2048) ==
 	      4.0 * 2048 * 4096 + 2.0 * 2048 * 5 * 4096 + 4.0 * 32 * 2048 + 3.0 * 2048 * 4096 + 4.0 * 2048 * 4096 +
 		      2.0 * 2048 * 4096 + 2.0 * 2048 * 4 * 11008);
 	/* All linear layers adapted (LoRA, bf16): the output projection's input
@@ -445,7 +445,7 @@ static void test_terms(void)
 	o.lora_targets = GW_LORA_ALL_LINEAR;
 	CHECK(gw__advise_lora_attention_extra(&l, &o) == 3.0 * 4096);
 	CHECK(gw__advise_lora_mlp_extra(&l, &o) == 3.0 * (2 * 4096 + 11008));
-	CHECK(gw__advise_layer_activations(&l, &o, 2048, false) ==
+	CHECK(gw__advise_layer_activations(&l, &o, 2048) ==
 	      4.0 * 2048 * 4096 + 2.0 * 2048 * 5 * 4096 + 4.0 * 32 * 2048 + 1.0 * 2048 * 4096 + 4.0 * 2048 * 4096 +
 		      2.0 * 2048 * 3 * 11008 + 3.0 * 2048 * 4096 + 3.0 * 2048 * (2 * 4096 + 11008));
 	o.lora_targets = GW_LORA_ATTENTION;
@@ -475,14 +475,62 @@ static void test_terms(void)
 	gw_model g3 = model("llama-3-8b");
 	o.attention = GW_ATTENTION_SDPA;
 	CHECK(gw__advise_saved_kv_width(&g3, &o) == 4096);
-	CHECK(gw__advise_layer_activations(&g3, &o, 2048, false) ==
+	CHECK(gw__advise_layer_activations(&g3, &o, 2048) ==
 	      4.0 * 2048 * 4096 + 2.0 * 2048 * (4096 + 4096 + 2 * 4096 + 4096) + 4.0 * 32 * 2048 +
 		      4.0 * 2048 * 4096 + 2.0 * 2048 * 4096 + 2.0 * 2048 * 4 * 14336);
 	o.attention = GW_ATTENTION_FLASH;
 	CHECK(gw__advise_saved_kv_width(&g3, &o) == 1024);
-	CHECK(gw__advise_layer_activations(&g3, &o, 2048, false) ==
+	CHECK(gw__advise_layer_activations(&g3, &o, 2048) ==
 	      4.0 * 2048 * 4096 + 2.0 * 2048 * (4096 + 4096 + 2 * 1024 + 4096) + 4.0 * 32 * 2048 +
 		      4.0 * 2048 * 4096 + 2.0 * 2048 * 4096 + 2.0 * 2048 * 4 * 14336);
+
+	/* An encoder-decoder decoder layer over t = 128 target tokens reading
+	 * s = 512 source tokens (t5-small: h = q = kv = 512, 8 heads, d_ff
+	 * 2048 with ReLU, dropout on), fp32, eager, batch 1: self-attention
+	 * over t (scores t × t), cross-attention with queries over t and keys
+	 * and values over s (scores t × s), the MLP over t. Norm inputs and
+	 * activations 4 bytes; s² parts e + d + d·e = 9 bytes an element. */
+	gw_model t5 = model("t5-small");
+	o = opts(GW_TASK_TRAIN, GW_PRECISION_FP32);
+	o.attention = GW_ATTENTION_EAGER;
+	{
+		double t = 128, s = 512, h = 512, n = 8, i = 2048;
+		double self = 4 * t * h + 4 * t * (h + 2 * h) + 4 * t * 2 * h + t * h + n * t * t * 9;
+		double cross = 4 * t * h + 4 * t * (h + 2 * h) + 4 * s * 2 * h + t * h + n * s * t * 9;
+		double mlp = 4 * t * h + 4 * t * h + 4 * t * 2 * i + t * h;
+		CHECK(t5.dropout && !t5.gated_mlp && t5.hidden_size == 512 && t5.intermediate_size == 2048);
+		CHECK(gw__advise_decoder_layer_activations(&t5, &o, t, s) == self + cross + mlp);
+		/* LoRA's v adapter reads the encoder output: its mask over s too. */
+		o.task = GW_TASK_LORA;
+		mlp = 4 * t * h + 4 * t * i + t * h;
+		CHECK(gw__advise_decoder_layer_activations(&t5, &o, t, s) ==
+		      self + t * h + cross + t * h + s * h + mlp);
+	}
+	/* --decoder-seq: the default is --seq; a shorter target needs less;
+	 * only encoder-decoder training takes it. */
+	o = opts(GW_TASK_TRAIN, GW_PRECISION_AMP_BF16);
+	o.seq = 512;
+	e = run(&t5, o);
+	CHECK_INT(e.resolved.decoder_seq, 512);
+	o.decoder_seq = 512;
+	CHECK_INT(run(&t5, o).peak_allocated_bytes, e.peak_allocated_bytes);
+	o.decoder_seq = 128;
+	CHECK(run(&t5, o).activations_bytes < e.activations_bytes);
+	o.checkpointing = true;
+	CHECK(run(&t5, o).activations_bytes < run(&t5, (o.decoder_seq = 512, o)).activations_bytes);
+	o.checkpointing = false;
+	o.decoder_seq = UINT16_MAX;
+	CHECK_INT(gw_advise_estimate_run(&e, &t5, &o), 0);
+	o.decoder_seq = 128;
+	CHECK_INT(gw_advise_estimate_run(&e, &l, &o), GW_EINVAL);
+	CHECK(strstr(gw_error_last(), "--decoder-seq") != NULL);
+	o.task = GW_TASK_INFER;
+	CHECK_INT(gw_advise_estimate_run(&e, &t5, &o), GW_EINVAL);
+	o.decoder_seq = 0;
+	CHECK_INT(gw_advise_estimate_run(&e, &t5, &o), 0);
+	CHECK_INT(e.resolved.decoder_seq, 0);
+	e = run(&l, opts(GW_TASK_TRAIN, GW_PRECISION_AMP_BF16));
+	CHECK_INT(e.resolved.decoder_seq, 0);
 
 	/* Workspaces by architecture: cuBLAS + cuBLASLt. */
 	o = opts(GW_TASK_INFER, GW_PRECISION_BF16);
@@ -666,15 +714,30 @@ static void test_bad_options(void)
 	CHECK_INT(offsetof(gw_advise_options, lora_rank),
 		  (offsetof(gw_advise_options, checkpointing) + 1 + _Alignof(uint64_t) - 1) / _Alignof(uint64_t) *
 			  _Alignof(uint64_t));
+	/* Version 4's decoder_seq (2 bytes) fits in the rest of that padding,
+	 * even where a uint64_t is aligned to 4 (i386: 2 bytes are left). */
+	CHECK_INT(offsetof(gw_advise_options, decoder_seq), offsetof(gw_advise_options, lora_targets) + 1);
+	CHECK(offsetof(gw_advise_options, checkpointing) % 4 == 0);
+	CHECK(offsetof(gw_advise_options, decoder_seq) + sizeof(uint16_t) <= offsetof(gw_advise_options, lora_rank));
 	gw_advise_estimate e2, e3;
 	o = (gw_advise_options)GW_ADVISE_OPTIONS_INIT;
 	o.task = GW_TASK_LORA;
 	CHECK_INT(gw_advise_estimate_run(&e3, &l, &o), 0);
 	o.version = 2;
 	o.lora_targets = 0xa5;
+	o.decoder_seq = 0xa5a5;
 	CHECK_INT(gw_advise_estimate_run(&e2, &l, &o), 0);
 	CHECK_INT(e2.peak_allocated_bytes, e3.peak_allocated_bytes);
 	CHECK_INT(e2.resolved.lora_targets, GW_LORA_QV);
+	/* A version-3 caller's bytes there, whatever they hold: --seq. */
+	gw_model t5 = model("t5-small");
+	o = (gw_advise_options)GW_ADVISE_OPTIONS_INIT;
+	CHECK_INT(gw_advise_estimate_run(&e3, &t5, &o), 0);
+	o.version = 3;
+	o.decoder_seq = 0xa5a5;
+	CHECK_INT(gw_advise_estimate_run(&e2, &t5, &o), 0);
+	CHECK_INT(e2.peak_allocated_bytes, e3.peak_allocated_bytes);
+	CHECK_INT(e2.resolved.decoder_seq, e3.resolved.seq);
 	o = (gw_advise_options)GW_ADVISE_OPTIONS_INIT;
 	o.task = GW_TASK_LORA;
 	o.lora_targets = 9;
