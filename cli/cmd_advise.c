@@ -264,14 +264,28 @@ static int model_from_args(gw_model *m, const struct advise_opts *o, const char 
 
 /* ---- target GPUs --------------------------------------------------------- */
 
-static void local_target(gw_advise_target *t, const gw_device_info *d)
+/* What a run can use of a GPU of this machine: NVML's total less the
+ * framebuffer the driver reserves for itself (R510 and later report it,
+ * nvmlDeviceGetMemoryInfo_v2; CUDA's own total leaves it out, and so does
+ * PyTorch's "total capacity"). */
+static uint64_t usable_memory(gw_context *ctx, const gw_device_info *d)
+{
+	gw_device_sample s;
+
+	if (gw_device_sample_read(ctx, d->index, &s) == 0 && GW_VALID(s.memory_reserved) &&
+	    s.memory_reserved.v < d->memory_total.v)
+		return d->memory_total.v - s.memory_reserved.v;
+	return d->memory_total.v;
+}
+
+static void local_target(gw_advise_target *t, gw_context *ctx, const gw_device_info *d)
 {
 	char name[128];
 
 	show_str(name, sizeof(name), &d->name);
 	snprintf(t->name, sizeof(t->name), "%d: %s", d->index, name);
 	snprintf(t->source, sizeof(t->source), "local");
-	t->memory_bytes = d->memory_total.v;
+	t->memory_bytes = usable_memory(ctx, d);
 	t->cc_major = GW_VALID(d->cc_major) ? (unsigned)d->cc_major.v : 0;
 	t->cc_minor = GW_VALID(d->cc_minor) ? (unsigned)d->cc_minor.v : 0;
 }
@@ -319,7 +333,7 @@ static int pick_targets(const struct advise_opts *o, gw_advise_target *t, size_t
 		for (size_t i = 0; i < count && *n < TARGETS_MAX; i++) {
 			const gw_device_info *d = gw_device_get(ctx, sel[i].device);
 			if (d && usable(d)) {
-				local_target(&t[*n], d);
+				local_target(&t[*n], ctx, d);
 				if (o->memory)
 					t[*n].memory_bytes = o->memory;
 				(*n)++;
@@ -335,7 +349,7 @@ static int pick_targets(const struct advise_opts *o, gw_advise_target *t, size_t
 		for (int i = 0; i < gw_device_count(ctx) && *n < TARGETS_MAX; i++) {
 			const gw_device_info *d = gw_device_get(ctx, i);
 			if (d && usable(d))
-				local_target(&t[(*n)++], d);
+				local_target(&t[(*n)++], ctx, d);
 		}
 	}
 	gw_context_free(ctx);

@@ -1145,7 +1145,10 @@ def _advise_targets(gpu, memory):
     for d in devs:
         if d.memory_total and d.health == "ok":
             cc = d.compute_capability or (0, 0)
-            out.append(("%d: %s" % (d.index, d.name), "local", memory or d.memory_total, cc[0], cc[1]))
+            # What a run can use: the total less the driver's reserved framebuffer (as the command).
+            reserved = d.memory_reserved or 0
+            usable = d.memory_total - reserved if reserved < d.memory_total else d.memory_total
+            out.append(("%d: %s" % (d.index, d.name), "local", memory or usable, cc[0], cc[1]))
     return out
 
 

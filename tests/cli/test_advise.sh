@@ -154,14 +154,20 @@ unset GPUWISE_ROOT
 run_on h100-8x advise gpt2 --seq 512 --json
 assert_eq "$rc" 0 "gpt2 fits on the fake H100s"
 total=$(mjson h100-8x 'm["nvml"]["devices"][0]["memory"]["total"]')
+reserved=$(mjson h100-8x 'm["nvml"]["devices"][0]["memory"]["reserved"]')
 count=$(mjson h100-8x 'len(m["nvml"]["devices"])')
-assert_json "every local GPU is a target" "
+assert_json "every local GPU is a target, with what a run can use: the total less the driver's reserved part" "
 t = d['targets']
 assert len(t) == $count, t
-assert all(x['source'] == 'local' and x['memory_bytes'] == $total and x['compute_capability'] == '9.0' for x in t), t
+assert $reserved > 0
+assert all(x['source'] == 'local' and x['memory_bytes'] == $total - $reserved and x['compute_capability'] == '9.0' for x in t), t
 assert d['options']['precision'] == 'amp-bf16', d['options']
 assert d['per_gpu']['breakdown']['workspace_bytes'] == 64 * 2**20, d['per_gpu']   # Hopper: 32 + 32 MiB
 "
+# A 470 driver has no nvmlDeviceGetMemoryInfo_v2: the reserved part is unknown, the total is used.
+run_on gtx1080ti-old-driver advise gpt2 --seq 512 --json
+total=$(mjson gtx1080ti-old-driver 'm["nvml"]["devices"][0]["memory"]["total"]')
+assert_json "without NVML v2 the target is the total" "assert d['targets'][0]['memory_bytes'] == $total, d['targets']"
 run_on h100-8x advise gpt2 --seq 512 --gpu 3 --json
 assert_json "--gpu SEL picks one local GPU" 'assert len(d["targets"]) == 1 and d["targets"][0]["gpu"].startswith("3: "), d["targets"]'
 run_on h100-8x advise gpt2 --gpu 42

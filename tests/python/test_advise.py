@@ -35,7 +35,8 @@ def test_same_document_as_the_cli():
     m = machine_json("h100-8x")["nvml"]["devices"]
     local = out[1]["targets"]
     assert len(local) == len(m) and all(t["source"] == "local" for t in local)
-    assert local[0]["memory_bytes"] == m[0]["memory"]["total"] and local[0]["compute_capability"] == "9.0"
+    assert local[0]["memory_bytes"] == m[0]["memory"]["total"] - m[0]["memory"]["reserved"]
+    assert local[0]["compute_capability"] == "9.0"
     assert out[0]["model"]["params"] == 6738415616 and out[0]["per_gpu"]["trainable_params"] == 4194304
 
 
