@@ -57,14 +57,19 @@ static void times(gw_advise_rank *k, const gw_model *m, const gw_advise_estimate
 		return;
 	}
 	if (r->task != GW_TASK_INFER) {
-		double tokens = b * (double)r->seq;
+		/* An encoder-decoder model's encoder reads the source and its
+		 * decoder the target: about half the parameters see each. */
+		double tokens = b * (m->kind == GW_MODEL_ENCODER_DECODER ? ((double)r->seq + (double)r->decoder_seq) / 2
+									  : (double)r->seq);
 		k->step_seconds = tokens * train_flops_per_token(m, r) / flops;
 		k->tokens_per_second = tokens / k->step_seconds;
 		k->samples_per_second = b / k->step_seconds;
 		return;
 	}
-	/* Inference: the prompt in one pass, then one token at a time. */
-	double prompt = (double)(r->seq - r->new_tokens), gen = (double)(r->new_tokens ? r->new_tokens : 1);
+	/* Inference: the prompt in one pass, then one token at a time (an
+	 * encoder-decoder model's --seq is its input alone). */
+	double prompt = (double)(m->kind == GW_MODEL_ENCODER_DECODER ? r->seq : r->seq - r->new_tokens);
+	double gen = (double)(r->new_tokens ? r->new_tokens : 1);
 	double t_flops = 2.0 * (double)m->params * b / flops;
 	double t_bytes = ((double)e->weights_bytes + (double)e->kv_cache_bytes) / bw;
 	double t_token = t_flops > t_bytes ? t_flops : t_bytes;

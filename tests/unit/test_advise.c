@@ -987,6 +987,21 @@ static void test_hardware(void)
 		CHECK(k[i].fits);
 	}
 	gw_advise_ranks_free(k);
+	/* T5 training: the encoder reads the 512-token source, the decoder the
+	 * 128-token target: 6 · P · b · (512 + 128) / 2. */
+	gw_model t5 = model("t5-base");
+	o = (gw_advise_options)GW_ADVISE_OPTIONS_INIT;
+	o.batch = 8;
+	o.seq = 512;
+	o.decoder_seq = 128;
+	CHECK_INT(gw_advise_hardware(&k, &n, &t5, &o), 0);
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(k[i].gpu.name, "A100-SXM4-40GB"))
+			continue;
+		double want = 6.0 * 222903552 * 8 * (512 + 128) / 2 / (GW_ADVISE_MFU * 312e12);
+		CHECK(k[i].step_seconds > want * 0.999999 && k[i].step_seconds < want * 1.000001);
+	}
+	gw_advise_ranks_free(k);
 	/* Decoding a 7B model is bandwidth-bound: one token per read of the weights and KV cache. */
 	o = (gw_advise_options)GW_ADVISE_OPTIONS_INIT;
 	o.task = GW_TASK_INFER;
