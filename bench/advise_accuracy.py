@@ -57,7 +57,8 @@ ACCELERATE_NOTE = (
 
 ROUND2 = "r2-"
 ROUND4 = "r4-"
-SETS = ("tuned", "held-out", "held-out-2", "tuned-4", "held-out-4")
+ROUND6 = "r6-"
+SETS = ("tuned", "held-out", "held-out-2", "tuned-4", "held-out-4", "tuned-6", "held-out-6")
 VISION_TYPES = ("vit", "deit", "swin", "resnet")
 
 
@@ -88,15 +89,24 @@ def round4_held_out(ids):
     return smallest_half(ids, ROUND4)
 
 
+def round6_held_out(ids):
+    """Round 6 (ids starting "r6-", collected 2026-12-04 by a helper who
+    never ran gpuwise on them): the same rule on its own rows, fixed before
+    any round-6 prediction was computed."""
+    return smallest_half(ids, ROUND6)
+
+
 def expected_set(row_id, ids, _cache={}):
     key = tuple(sorted(ids))
     if key not in _cache:
         _cache.clear()
-        _cache[key] = (round2_held_out(ids), round4_held_out(ids))
+        _cache[key] = (round2_held_out(ids), round4_held_out(ids), round6_held_out(ids))
     if row_id.startswith(ROUND2):
         return "held-out-2" if row_id in _cache[key][0] else "tuned"
     if row_id.startswith(ROUND4):
         return "held-out-4" if row_id in _cache[key][1] else "tuned-4"
+    if row_id.startswith(ROUND6):
+        return "held-out-6" if row_id in _cache[key][2] else "tuned-6"
     return "held-out" if held_out(row_id) else "tuned"
 
 

@@ -641,14 +641,19 @@ static double train_activations(const gw_model *m, const gw_advise_options *r)
 
 /* Inference keeps nothing for backward: the peak is inside one layer
  * during the prompt's forward (prefill): the residual stream and its
- * normed copy, plus the larger of attention (eager: fp32 scores and their
- * cast) and the MLP's intermediates; and the last position's logits. */
+ * normed copy, plus the larger of attention and the MLP's intermediates;
+ * and the last position's logits. Attention holds q, k and v, then its
+ * output in the heads' layout and that output made contiguous for the
+ * output projection (transformers' attn_output.transpose(1, 2)
+ * .contiguous(), BERT's context_layer.permute(...).contiguous()), and in
+ * eager mode the fp32 scores and their cast, which stay referenced until
+ * the block returns. */
 static double infer_activations(const gw_model *m, const gw_advise_options *r)
 {
 	double p = (double)(m->kind == GW_MODEL_DECODER ? r->seq - r->new_tokens : r->seq);
 	double b = (double)r->batch, e = gw__advise_act_bytes(r), h = (double)m->hidden_size;
 	double q = (double)(m->num_heads * m->head_dim), kv = (double)(m->num_kv_heads * m->head_dim);
-	double att = e * p * b * (q + 2 * kv), mlp = e * p * b * (double)m->intermediate_size * (m->gated_mlp ? 3 : 2);
+	double att = e * p * b * (3 * q + 2 * kv), mlp = e * p * b * (double)m->intermediate_size * (m->gated_mlp ? 3 : 2);
 
 	if (r->attention == GW_ATTENTION_EAGER)
 		att += (double)m->num_heads * p * p * b * (4 + e);

@@ -279,6 +279,19 @@ static void test_terms(void)
 	gw_model l3 = model("llama-3-8b");
 	/* GQA: 8 kv heads × 128: 2 × 32 × 1024 × 2 × 8192 = 1 GiB for Llama-3-8B at 8k. */
 	CHECK_INT(run(&l3, o).kv_cache_bytes, 1 * GIB);
+	/* BERT-base inference, fp32, eager, batch 32 × 256: the residual and
+	 * its normed copy (2·4·pbh), then attention's q, k, v, its output and
+	 * the output's contiguous copy (4·pb·5h) with the fp32 scores and
+	 * softmax (8·n·p²·b), larger than the MLP (2·4·pb·4h); no LM head. */
+	{
+		gw_model bb = model("bert-base-uncased");
+		double pb = 256.0 * 32, h = 768, n = 12;
+		o = opts(GW_TASK_INFER, GW_PRECISION_FP32);
+		o.attention = GW_ATTENTION_EAGER;
+		o.batch = 32;
+		o.seq = 256;
+		CHECK_INT(run(&bb, o).activations_bytes, (uint64_t)(8 * pb * h + 4 * pb * 5 * h + 8 * n * 256 * pb));
+	}
 
 	/* Full training with autocast: fp32 weights + the half copies of the
 	 * linears, fp32 gradients, AdamW m and v in fp32 (fused AdamW: its step
