@@ -44,7 +44,15 @@ CORPUS = os.path.join(DATA, "advise_peaks.tsv")
 BOUNDS = os.path.join(DATA, "advise_accuracy_bounds.json")
 GPUWISE = os.path.join(ROOT, os.environ.get("GPUWISE_BUILD", "build"), "gpuwise")
 UNITS = {"GB": 10**9, "MB": 10**6, "GiB": 2**30, "MiB": 2**20}
-KINDS = {"allocated": "peak_allocated_bytes", "reserved": "peak_reserved_bytes", "device": "peak_device_bytes"}
+KINDS = {"allocated": "peak_allocated_bytes", "reserved": "peak_reserved_bytes", "device": "peak_device_bytes",
+         "nvml-used": "peak_device_bytes"}
+# nvml-used: NVML's v1 "used" of the whole GPU (pynvml/py3nvml nvmlDeviceGetMemoryInfo) on a driver from
+# R510 on, which counts the framebuffer the driver reserves for itself besides what processes hold: the
+# prediction is then the device peak plus that reserve, as nvidia-smi -q printed it for the GPU.
+DRIVER_RESERVED_MIB = {
+    # thamada/gls@e20f22d0 gls/A100SXMx4_smi.py, driver 555.42.02, idle: "Total : 81920 MiB / Reserved : 763 MiB"
+    "A100-SXM4-80GB": 763,
+}
 
 ACCELERATE_NOTE = (
     "`accelerate estimate-memory` needs PyTorch, transformers and the Hub (it builds the model on the meta device "
@@ -175,10 +183,14 @@ def predict(row):
         raise SystemExit("%s: gpuwise advise failed (%d): %s" % (row["id"], r.returncode, r.stderr.strip()))
     doc = json.loads(r.stdout)
     p = doc["per_gpu"]
-    if row["measured"] == "device" and row["context_mib"] != "-":
+    if row["measured"] in ("device", "nvml-used") and row["context_mib"] != "-":
         pred = p["peak_reserved_bytes"] + int(row["context_mib"]) * 2**20
     else:
         pred = p[KINDS[row["measured"]]]
+    if row["measured"] == "nvml-used":
+        if row["gpu"] not in DRIVER_RESERVED_MIB:
+            raise SystemExit("%s: nvml-used needs the driver's reserve of %r" % (row["id"], row["gpu"]))
+        pred += DRIVER_RESERVED_MIB[row["gpu"]] * 2**20
     return pred, doc["model"]["params"]
 
 
