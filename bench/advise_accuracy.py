@@ -156,6 +156,8 @@ def advise_args(row):
          "--precision", row["precision"], "--attention", row["attention"]]
     if int(row["new_tokens"]):
         a += ["--new-tokens", row["new_tokens"]]
+    if row.get("head", "-") == "lm":
+        a.append("--lm-head")
     if row.get("decoder_seq", "-") != "-":
         a += ["--decoder-seq", row["decoder_seq"]]
     if row["weights"] != "-":

@@ -22,7 +22,7 @@
 enum { CONFIG_MAX = 16 << 20, TARGETS_MAX = 64 };
 
 struct advise_opts {
-	bool json, list_models, checkpointing, hardware;
+	bool json, list_models, checkpointing, hardware, lm_head;
 	/* the vocabularies as given; converted after parsing, so a second
 	 * value is "given twice" like any single-valued option */
 	const char *task_s, *precision_s, *weights_s, *optimizer_s, *strategy_s, *offload_s, *attention_s;
@@ -122,6 +122,8 @@ static const struct option advise_options[] = {
 		     "adamw-fused (fused=True), adamw-hf (transformers' own), sgd, sgd-momentum, adafactor, adamw-8bit "
 		     "or paged-adamw-8bit")),
 	OPT_CALLBACK(0, "grad-accum", O, grad_accum, "N", N_("gradient accumulation steps (default 1)"), parse_count),
+	OPT_BOOL(0, "lm-head", O, lm_head, N_("encoders (BERT, RoBERTa): with the masked-LM head over every token "
+		 "(BertForMaskedLM, as MLM pre-training and run_mlm.py train it) instead of a pooled classifier")),
 	OPT_BOOL(0, "checkpointing", O, checkpointing, N_("activation (gradient) checkpointing of every layer")),
 	OPT_CALLBACK(0, "lora-rank", O, lora_rank, "R", N_("LoRA rank (default 8)"), parse_count),
 	OPT_STRING(0, "lora-targets", O, lora_targets_s, "T", N_("the linear layers LoRA adapts: qv (the attention's "
@@ -440,6 +442,8 @@ static void print_run(const gw_model *m, const gw_advise_estimate *e)
 	       fmt_count(a, sizeof(a), m->params));
 	if (m->params_published)
 		printf(_(" (%" PRIu64 ", as published)"), m->params);
+	if (m->lm_head)
+		printf(_(", with its masked-LM head"));
 	printf("\n%s%s", pad_cells(pad, sizeof(pad), _("Run"), 8, false), gw_advise_name("task", r->task));
 	if (r->task == GW_TASK_LORA || r->task == GW_TASK_QLORA)
 		printf(" r=%" PRIu64 " %s", r->lora_rank, gw_advise_name("lora_targets", r->lora_targets));
@@ -821,6 +825,10 @@ static int cmd_advise(int argc, char **argv)
 	check_usage(&o, nargs);
 	if (model_from_args(&m, &o, nargs ? args[0] : NULL, &how) < 0)
 		return EXIT_FAIL;
+	if (o.lm_head && gw_model_use_lm_head(&m) < 0) {
+		error_msg(_("--lm-head: %s"), gw_error_last_text());
+		return EXIT_FAIL;
+	}
 	return run_advice(&o, &m, how);
 }
 

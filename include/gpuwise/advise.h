@@ -65,6 +65,11 @@ typedef struct gw_model {
 	bool gated_mlp;                /* SwiGLU/GeGLU: three MLP matrices */
 	bool tied_embeddings;          /* LM head shares the input embedding */
 	bool dropout;                  /* dropout active in training (masks are stored) */
+	/* Encoders: the masked-LM head over every token instead of the pooler
+	 * (BertForMaskedLM, RobertaForMaskedLM), set by gw_model_use_lm_head.
+	 * In what was padding after dropout on every ABI; 0 from older
+	 * callers that cleared the struct. */
+	bool lm_head;
 	uint64_t params;               /* all parameters, tied ones once */
 	uint64_t params_linear;        /* weights of the layers' linear maps (what 8/4-bit stores) */
 	uint64_t params_factored;      /* Adafactor state elements: rows+cols per matrix */
@@ -107,6 +112,16 @@ int gw_model_catalog_at(size_t i, gw_model_entry *out);   /* 0 or GW_ENOTFOUND *
  * type or out of range), GW_ENOTSUP (a model_type gpuwise cannot count yet),
  * GW_ENOMEM; the message names the field. */
 int gw_model_from_config(gw_model *out, const char *json, size_t len, const char *name);
+
+/* Give an encoder (BERT, RoBERTa) the masked-LM head that pre-training and
+ * MLM fine-tuning put on every token, as BertForMaskedLM and
+ * RobertaForMaskedLM build it: a dense h×h with bias, GELU and a LayerNorm,
+ * then the decoder to the vocabulary, tied to the word embeddings, with
+ * its own bias; no pooler. The count becomes the head model's (the
+ * published count, which is the base model's, no longer applies). 0, or
+ * GW_EINVAL for a model that is not such an encoder (decoders and T5 have
+ * their LM head already). */
+int gw_model_use_lm_head(gw_model *m);
 
 /* Complete a shape the caller filled in (kind, vocab_size, hidden_size,
  * num_layers, num_heads, and optionally the rest: 0 means "the usual":

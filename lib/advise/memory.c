@@ -595,6 +595,19 @@ double gw__advise_decoder_layer_activations(const gw_model *m, const gw_advise_o
 	return attention_block(m, r, t, t, t) + cross + mlp_block(m, r, t);
 }
 
+/* An encoder's masked-LM head (BertForMaskedLM) over s tokens: its
+ * dense's input, GELU's input, the LayerNorm's input and the decoder's
+ * input, then the logits and what the loss keeps: CrossEntropyLoss runs
+ * in fp32 under autocast (a cast copy and its log-softmax, 4 + 4 bytes),
+ * else in the logits' own type (the log-softmax, e bytes; unlike
+ * transformers' decoders, BERT does not upcast its logits). */
+static double mlm_head_activations(const gw_model *m, const gw_advise_options *r, double s)
+{
+	double sb = s * (double)r->batch, h = (double)m->hidden_size, e = gw__advise_act_bytes(r);
+
+	return (3 * e + gw__advise_norm_bytes(m, r)) * sb * h + sb * (double)m->vocab_size * (e + (amp(r->precision) ? 8 : e));
+}
+
 /* Outside the layers: the embedding output (and its dropout mask) and
  * the final norm's input of each stack (an encoder-decoder model's
  * encoder over the s source tokens, its decoder over the t target
@@ -611,6 +624,8 @@ static double outer_activations(const gw_model *m, const gw_advise_options *r, d
 
 	if (m->kind == GW_MODEL_ENCODER_DECODER)
 		a += e * s * b * h;
+	if (m->lm_head)
+		a += mlm_head_activations(m, r, s);
 	if (m->kind != GW_MODEL_ENCODER) {
 		a += t * b * (double)m->vocab_size * (e + 4 + (e == 4 ? 0 : 4));
 		if (lora_task(r) && r->lora_targets == GW_LORA_ALL)
@@ -657,8 +672,12 @@ static double infer_activations(const gw_model *m, const gw_advise_options *r)
 
 	if (r->attention == GW_ATTENTION_EAGER)
 		att += (double)m->num_heads * p * p * b * (4 + e);
-	return 2 * e * p * b * h + (att > mlp ? att : mlp) +
-	       (m->kind == GW_MODEL_ENCODER ? 0 : b * (double)m->vocab_size * (e + 4));
+	/* the logits: of the last position for generation; of every token
+	 * for an encoder's LM head (fill-mask) */
+	double logits = m->kind != GW_MODEL_ENCODER ? b * (double)m->vocab_size * (e + 4)
+			: m->lm_head ? p * b * (double)m->vocab_size * e : 0;
+
+	return 2 * e * p * b * h + (att > mlp ? att : mlp) + logits;
 }
 
 /* KV cache: keys and values of every decoder layer for every token, in

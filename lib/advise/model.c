@@ -938,6 +938,27 @@ int gw_model_catalog_at(size_t i, gw_model_entry *out)
 	return 0;
 }
 
+int gw_model_use_lm_head(gw_model *m)
+{
+	if (!m)
+		return gw__error_set(GW_EINVAL, "no model");
+	if (m->kind != GW_MODEL_ENCODER)
+		return gw__error_set(GW_EINVAL, "%s has its LM head already, or none to add: the masked-LM head is "
+				     "for BERT and RoBERTa encoders", m->name);
+	if (strcmp(m->model_type, "bert") && strcmp(m->model_type, "roberta"))
+		return gw__error_set(GW_EINVAL, "the masked-LM head is modelled for BERT and RoBERTa; %s is a %s "
+				     "encoder", m->name, m->model_type);
+	if (m->lm_head)
+		return 0;
+	/* The head's dense h×h + bias takes the pooler's place and size; its
+	 * LayerNorm (2h) and the decoder's bias (V) are new; the decoder's
+	 * weight is the word embedding's. */
+	m->params += 2 * m->hidden_size + m->vocab_size;
+	m->params_published = 0;
+	m->lm_head = true;
+	return 0;
+}
+
 int gw_model_from_catalog(gw_model *out, const char *name)
 {
 	gw_model_entry e;

@@ -279,6 +279,7 @@ static void json_model(gw_json *j, const gw_model *m, const char *from)
 	else
 		gw_json_null(j);
 	key_str(j, "from", from);
+	key_bool(j, "lm_head", m->lm_head);
 	key_u64(j, "layers", m->num_layers);
 	key_u64(j, "decoder_layers", m->num_decoder_layers);
 	key_u64(j, "hidden_size", m->hidden_size);

@@ -2009,7 +2009,7 @@ static int advise_targets(PyObject *list, gw_advise_target **out, size_t *n)
 static PyObject *mod_advise(PyObject *mod, PyObject *args)
 {
 	const char *source, *value, *name;
-	PyObject *opts, *tlist, *res = NULL, *hw;
+	PyObject *opts, *tlist, *res = NULL, *hw, *lm;
 	Py_ssize_t vlen;
 	unsigned long long target_batch;
 	gw_advise_options o = GW_ADVISE_OPTIONS_INIT;
@@ -2040,6 +2040,9 @@ static PyObject *mod_advise(PyObject *mod, PyObject *args)
 		free(targets);
 		return raise_code(GW_EINVAL, N_("advise: source must be catalogue, config or shape"));
 	}
+	lm = PyDict_GetItemString(opts, "lm_head");
+	if (rc == 0 && lm && PyObject_IsTrue(lm) == 1)
+		rc = gw_model_use_lm_head(&m);
 	if (rc < 0 || (rc = gw_advise_report_new(&rep, &m, source, &o, targets, n, target_batch)) < 0) {
 		free(targets);
 		return raise_code(rc, gw_error_last());

@@ -268,6 +268,27 @@ assert_json "no LoRA: lora_targets is null" 'assert d["options"]["lora_targets"]
 run advise llama-2-7b --task lora --lora-rank 16 --lora-targets attention --memory 24GiB
 assert_contains "$out" "lora r=16 attention" "the run line names the targets"
 
+# ---- --lm-head: BERT with its masked-LM head (MLM pre-training, run_mlm.py)
+run advise bert-base-uncased --lm-head --batch 8 --seq 512 --memory 80GiB --json
+assert_eq "$rc" 0 "bert-base-uncased --lm-head"
+cp "$TMPD/out" "$TMPD/mlm.json"
+run advise bert-base-uncased --batch 8 --seq 512 --memory 80GiB --json
+assert_json "the head's count (BertForMaskedLM: 109,514,298) and its logits over every token" '
+import json
+x = json.load(open("'"$TMPD"'/mlm.json"))
+assert x["model"]["lm_head"] is True and d["model"]["lm_head"] is False, (x["model"], d["model"])
+assert x["model"]["params"] == 109514298 and x["model"]["params_published"] is None, x["model"]
+b = x["per_gpu"]["breakdown"]["activations_bytes"] - d["per_gpu"]["breakdown"]["activations_bytes"]
+assert b > 8 * 512 * 30522 * 2, b
+'
+run advise bert-base-uncased --lm-head --batch 8 --seq 512 --memory 80GiB
+assert_contains "$out" "with its masked-LM head" "the model line says so"
+run advise gpt2 --lm-head
+assert_eq "$rc" 1 "--lm-head on a decoder"
+assert_contains "$err" "has its LM head already" "says why"
+run advise vit-base-patch16-224 --lm-head
+assert_eq "$rc" 1 "--lm-head on a vision model"
+
 # ---- --decoder-seq: T5's target length (summarisation: long source, short target)
 run advise t5-base --batch 8 --seq 512 --decoder-seq 128 --memory 40GiB --json
 assert_eq "$rc" 0 "t5-base with a 128-token target"

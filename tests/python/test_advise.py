@@ -54,6 +54,20 @@ def test_lora_targets():
     assert "qv attention all-linear all" in out[1]
 
 
+def test_lm_head():
+    out, _ = run_py("h100-8x", """
+        out = [gpuwise.advise("bert-base-uncased", lm_head=True, batch=8, seq=512, memory="80GiB")]
+        try:
+            gpuwise.advise("gpt2", lm_head=True, memory="80GiB")
+        except gpuwise.InvalidArgumentError as e:
+            out.append(str(e))
+    """)
+    assert out[0] == cli_json("h100-8x", "bert-base-uncased", "--lm-head", "--batch", "8", "--seq", "512",
+                              "--memory", "80GiB")
+    assert out[0]["model"]["params"] == 109514298 and out[0]["model"]["lm_head"] is True
+    assert "LM head" in out[1]
+
+
 def test_decoder_seq():
     out, _ = run_py("h100-8x", """
         out = [gpuwise.advise("t5-base", batch=8, seq=512, decoder_seq=128, memory="40GiB")]

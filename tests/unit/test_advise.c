@@ -104,6 +104,36 @@ static void test_count_parts(void)
 	CHECK_INT(model("t5-small").gated_mlp, 0);
 	CHECK_INT(model("t5-small").kind, GW_MODEL_ENCODER_DECODER);
 	CHECK_INT(model("bert-base-uncased").kind, GW_MODEL_ENCODER);
+
+	/* The masked-LM head: BertForMaskedLM has no pooler (h² + h) but the
+	 * head's dense of the same size, its LayerNorm (2h) and the decoder's
+	 * bias (V), the decoder's weight tied: 109,482,240 + 2·768 + 30,522 =
+	 * 109,514,298; RobertaForMaskedLM (roberta-base's config, vocabulary
+	 * 50,265): 124,645,632 + 1,536 + 50,265 = 124,697,433. */
+	gw_model b = model("bert-base-uncased");
+	CHECK(!b.lm_head);
+	CHECK_INT(gw_model_use_lm_head(&b), 0);
+	CHECK(b.lm_head && b.params_published == 0);
+	CHECK_INT(b.params, 109514298ull);
+	CHECK_INT(gw_model_use_lm_head(&b), 0);   /* once only */
+	CHECK_INT(b.params, 109514298ull);
+	gw_model rb = config("{\"model_type\": \"roberta\", \"vocab_size\": 50265, \"hidden_size\": 768, "
+			     "\"num_hidden_layers\": 12, \"num_attention_heads\": 12, \"intermediate_size\": 3072, "
+			     "\"max_position_embeddings\": 514, \"type_vocab_size\": 1}");
+	CHECK_INT(rb.params, 124645632ull);
+	CHECK_INT(gw_model_use_lm_head(&rb), 0);
+	CHECK_INT(rb.params, 124697433ull);
+	/* Decoders and T5 have theirs; ViT is not a text encoder. */
+	CHECK_INT(gw_model_use_lm_head(&g), GW_EINVAL);
+	gw_model t5 = model("t5-small"), vit = model("vit-base-patch16-224");
+	CHECK_INT(gw_model_use_lm_head(&t5), GW_EINVAL);
+	CHECK_INT(gw_model_use_lm_head(&vit), GW_EINVAL);
+	CHECK_INT(gw_model_use_lm_head(NULL), GW_EINVAL);
+	CHECK(!g.lm_head && !t5.lm_head);
+	/* In what was padding after dropout: the fields after it keep their offsets. */
+	CHECK_INT(offsetof(gw_model, lm_head), offsetof(gw_model, dropout) + 1);
+	CHECK_INT(offsetof(gw_model, params), (offsetof(gw_model, dropout) + 1 + _Alignof(uint64_t) - 1) /
+						      _Alignof(uint64_t) * _Alignof(uint64_t));
 }
 
 static void test_config_reader(void)
@@ -518,6 +548,29 @@ static void test_terms(void)
 		mlp = 4 * t * h + 4 * t * i + t * h;
 		CHECK(gw__advise_decoder_layer_activations(&t5, &o, t, s) ==
 		      self + t * h + cross + t * h + s * h + mlp);
+	}
+	/* BERT's masked-LM head over 8 × 512 tokens: the dense's, GELU's,
+	 * LayerNorm's and decoder's inputs (3e + norm bytes)·sbh, the logits
+	 * and the loss's copies: pure fp16 2 + 2 bytes a logit (BERT keeps its
+	 * logits' type), autocast 2 + 4 + 4 (CrossEntropyLoss in fp32). */
+	{
+		gw_model bm = model("bert-base-uncased"), bl = bm;
+		double sb = 8.0 * 512, h = 768, V = 30522;
+		CHECK_INT(gw_model_use_lm_head(&bl), 0);
+		o = opts(GW_TASK_TRAIN, GW_PRECISION_FP16);
+		o.batch = 8;
+		o.seq = 512;
+		o.attention = GW_ATTENTION_EAGER;
+		CHECK_INT(run(&bl, o).activations_bytes - run(&bm, o).activations_bytes,
+			  (uint64_t)(8 * sb * h + 4 * sb * V));
+		o.precision = GW_PRECISION_AMP_FP16;
+		CHECK_INT(run(&bl, o).activations_bytes - run(&bm, o).activations_bytes,
+			  (uint64_t)(10 * sb * h + 10 * sb * V));
+		/* fill-mask inference: every token's logits, in fp16 */
+		o = opts(GW_TASK_INFER, GW_PRECISION_FP16);
+		o.batch = 8;
+		o.seq = 512;
+		CHECK_INT(run(&bl, o).activations_bytes - run(&bm, o).activations_bytes, (uint64_t)(2 * sb * V));
 	}
 	/* --decoder-seq: the default is --seq; a shorter target needs less;
 	 * only encoder-decoder training takes it. */
