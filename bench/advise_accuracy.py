@@ -241,7 +241,8 @@ def markdown(rows, date):
     sets = [(name, [r for r in rows if r["set"] == name]) for name in SETS]
     lines = ["Scored %s: %d published measurements (`bench/data/advise_peaks.tsv`, each with its source and setup), "
              "split by fixed rules into the tuned set, round 1's and round 2's held-out sets (scored before, so no "
-             "longer clean), and round 4's two halves (`tuned-4`, `held-out-4`, first scored in this run)."
+             "longer clean), round 4's two halves (`tuned-4`, `held-out-4`; the held-out half scored twice before) "
+             "and round 6's held-out row (`held-out-6`, scored once before this run)."
              % (date, len(rows)), "",
              "| set | rows | gpuwise median abs. error | p90 | within ±15 % | accelerate method median | p90 | within ±15 % |",
              "|---|---:|---:|---:|---:|---:|---:|---:|"]
