@@ -308,7 +308,8 @@ static int pick_targets(const struct advise_opts *o, gw_advise_target *t, size_t
 	if (o->gpu && gw_gpu_spec_find(o->gpu, &spec) == 0) {
 		snprintf(t[0].name, sizeof(t[0].name), "%s", spec.name);
 		snprintf(t[0].source, sizeof(t[0].source), "spec");
-		t[0].memory_bytes = o->memory ? o->memory : spec.memory_bytes;
+		/* what CUDA lets a run allocate, not the datasheet size */
+		t[0].memory_bytes = o->memory ? o->memory : gw_gpu_spec_usable_bytes(&spec);
 		t[0].cc_major = spec.cc_major;
 		t[0].cc_minor = spec.cc_minor;
 		*n = 1;
@@ -525,7 +526,7 @@ static void print_hardware(const gw_advise_report *rep)
 		const gw_advise_rank *k = gw_advise_report_hardware(rep, i);
 		snprintf(step, sizeof(step), "%.3g s", k->step_seconds);
 		printf("  %-16s %10s  %s %10s  %9" PRIu64 "  %10s  %.0f\n", k->gpu.name,
-		       fmt_bytes(mem, sizeof(mem), k->gpu.memory_bytes),
+		       fmt_bytes(mem, sizeof(mem), gw_gpu_spec_usable_bytes(&k->gpu)),
 		       pad_cells(c6, sizeof(c6), k->fits ? _("yes") : _("no"), 5, false),
 		       fmt_bytes(need, sizeof(need), k->estimate.peak_device_bytes), k->max_micro_batch, step,
 		       vision ? k->samples_per_second : k->tokens_per_second);

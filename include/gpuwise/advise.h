@@ -274,7 +274,7 @@ int gw_advise_plan_make(gw_advise_plan *out, const gw_model *m, const gw_advise_
 
 typedef struct gw_gpu_spec {
 	const char *name;        /* "A100-SXM4-40GB" */
-	uint64_t memory_bytes;
+	uint64_t memory_bytes;   /* the datasheet size; a run gets gw_gpu_spec_usable_bytes() */
 	unsigned cc_major, cc_minor;
 	uint64_t bandwidth_bytes_per_s;   /* memory bandwidth */
 	/* dense peak throughput, FLOP/s; 0 = not supported (tensor cores for
@@ -288,6 +288,17 @@ typedef struct gw_gpu_spec {
 int gw_gpu_spec_find(const char *name, gw_gpu_spec *out);
 size_t gw_gpu_spec_count(void);
 int gw_gpu_spec_at(size_t i, gw_gpu_spec *out);
+/* What a CUDA program can allocate on s, the memory a run is checked
+ * against: the table's CUDA-visible total (cudaDeviceProp.totalGlobalMem,
+ * PyTorch's "total capacity") where a source gives it for this GPU on an
+ * R510+ driver, less than memory_bytes by the framebuffer the driver
+ * reserves (A100-SXM4-80GB: 85100068864 bytes, 81157.75 MiB, of 81920 MiB);
+ * else memory_bytes, the datasheet size. 0 for NULL. Since 0.3.0. */
+uint64_t gw_gpu_spec_usable_bytes(const gw_gpu_spec *s);
+/* The framebuffer the driver reserved on the machine the usable size comes
+ * from (nvidia-smi -q "Reserved"; it varies with driver and firmware); 0
+ * when the table has no source for s. Since 0.3.0. */
+uint64_t gw_gpu_spec_reserved_bytes(const gw_gpu_spec *s);
 
 /* ---- the report: one run checked against target GPUs ----------------------- */
 

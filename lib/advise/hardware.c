@@ -86,8 +86,8 @@ static int by_rank(const void *a, const void *b)
 		return x->fits ? -1 : 1;
 	if (x->fits && x->step_seconds != y->step_seconds)
 		return x->step_seconds < y->step_seconds ? -1 : 1;
-	if (x->gpu.memory_bytes != y->gpu.memory_bytes)
-		return x->gpu.memory_bytes > y->gpu.memory_bytes ? -1 : 1;
+	if (gw_gpu_spec_usable_bytes(&x->gpu) != gw_gpu_spec_usable_bytes(&y->gpu))
+		return gw_gpu_spec_usable_bytes(&x->gpu) > gw_gpu_spec_usable_bytes(&y->gpu) ? -1 : 1;
 	return strcmp(x->gpu.name, y->gpu.name);
 }
 
@@ -103,17 +103,20 @@ int gw_advise_hardware(gw_advise_rank **out, size_t *count, const gw_model *m, c
 		return gw__error_set(GW_ENOMEM, "out of memory");
 	for (size_t i = 0; i < n; i++) {
 		gw_advise_options r = *o;
+		uint64_t usable;
 
 		gw_gpu_spec_at(i, &k[i].gpu);
+		/* what CUDA lets a run allocate, not the datasheet size (docs/advise.md §8) */
+		usable = gw_gpu_spec_usable_bytes(&k[i].gpu);
 		r.cc_major = k[i].gpu.cc_major;
 		r.cc_minor = k[i].gpu.cc_minor;
-		r.gpu_memory_bytes = k[i].gpu.memory_bytes;
+		r.gpu_memory_bytes = usable;
 		if ((rc = gw_advise_estimate_run(&k[i].estimate, m, &r)) < 0 ||
-		    (rc = gw_advise_max_micro_batch(&k[i].max_micro_batch, m, &r, k[i].gpu.memory_bytes)) < 0) {
+		    (rc = gw_advise_max_micro_batch(&k[i].max_micro_batch, m, &r, usable)) < 0) {
 			gw__free(k);
 			return rc;
 		}
-		k[i].fits = k[i].estimate.peak_device_bytes <= k[i].gpu.memory_bytes;
+		k[i].fits = k[i].estimate.peak_device_bytes <= usable;
 		times(&k[i], m, &k[i].estimate);
 	}
 	qsort(k, n, sizeof(*k), by_rank);

@@ -248,6 +248,51 @@ size_t gw_gpu_spec_count(void)
 	return GW_ROWS_GPU_SPECS_COUNT;
 }
 
+/* A whole number of the table, digits only; "-" (no source) and anything
+ * else read as 0, unknown (tests/unit/test_advise.c checks every row). */
+static uint64_t table_u64(const char *s)
+{
+	uint64_t v = 0;
+
+	if (!s || !*s)
+		return 0;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || v > (UINT64_MAX - 9) / 10)
+			return 0;
+		v = v * 10 + (uint64_t)(*s - '0');
+	}
+	return v;
+}
+
+/* The table's row of s, by name: gw_gpu_spec has no room for the new
+ * columns (callers allocate it, docs/abi.md), so they are looked up. */
+static const gw_row_gpu_specs *spec_row(const gw_gpu_spec *s)
+{
+	if (!s || !s->name)
+		return NULL;
+	for (size_t i = 0; i < GW_ROWS_GPU_SPECS_COUNT; i++)
+		if (gw_rows_gpu_specs[i].name == s->name || !strcmp(gw_rows_gpu_specs[i].name, s->name))
+			return &gw_rows_gpu_specs[i];
+	return NULL;
+}
+
+uint64_t gw_gpu_spec_usable_bytes(const gw_gpu_spec *s)
+{
+	const gw_row_gpu_specs *r = spec_row(s);
+	uint64_t cuda = r ? table_u64(r->cuda_total_bytes) : 0;
+
+	if (!s)
+		return 0;
+	return cuda ? cuda : s->memory_bytes;
+}
+
+uint64_t gw_gpu_spec_reserved_bytes(const gw_gpu_spec *s)
+{
+	const gw_row_gpu_specs *r = spec_row(s);
+
+	return r ? table_u64(r->reserved_mib) << 20 : 0;
+}
+
 static bool spec_matches(const gw_row_gpu_specs *r, const char *want)
 {
 	char buf[128], word[64];

@@ -435,7 +435,7 @@ static void json_hardware(gw_json *j, const gw_advise_report *r)
 		const gw_advise_rank *k = &r->ranks[i];
 		gw_json_object_begin(j);
 		key_str(j, "gpu", k->gpu.name);
-		key_u64(j, "memory_bytes", k->gpu.memory_bytes);
+		key_u64(j, "memory_bytes", gw_gpu_spec_usable_bytes(&k->gpu));
 		snprintf(cc, sizeof(cc), "%u.%u", k->gpu.cc_major, k->gpu.cc_minor);
 		key_str(j, "compute_capability", cc);
 		key_bool(j, "fits", k->fits);

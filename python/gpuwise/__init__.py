@@ -1130,7 +1130,8 @@ def _advise_targets(gpu, memory):
     if gpu is not None:
         spec = _C.gpu_spec(str(gpu))
         if spec:
-            return [(spec["name"], "spec", memory or spec["memory_bytes"], spec["cc_major"], spec["cc_minor"])]
+            # What CUDA lets a run allocate on it, not the datasheet size (as the command).
+            return [(spec["name"], "spec", memory or spec["usable_bytes"], spec["cc_major"], spec["cc_minor"])]
     elif memory:
         return [("--memory", "memory", memory, 0, 0)]
     devs = devices()

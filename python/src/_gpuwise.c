@@ -2063,7 +2063,9 @@ static PyObject *mod_advise(PyObject *mod, PyObject *args)
 	return res;
 }
 
-/* gpu_spec(name) -> {"name", "memory_bytes", "cc_major", "cc_minor", "source"} or None. */
+/* gpu_spec(name) -> {"name", "memory_bytes", "usable_bytes", "reserved_bytes", "cc_major",
+ * "cc_minor", "source"} or None; usable_bytes is what a run can allocate
+ * (gw_gpu_spec_usable_bytes), reserved_bytes 0 where the table has no source. */
 static PyObject *mod_gpu_spec(PyObject *mod, PyObject *args)
 {
 	const char *name;
@@ -2080,6 +2082,8 @@ static PyObject *mod_gpu_spec(PyObject *mod, PyObject *args)
 		return NULL;
 	bad |= put(d, "name", text(s.name));
 	bad |= put(d, "memory_bytes", PyLong_FromUnsignedLongLong(s.memory_bytes));
+	bad |= put(d, "usable_bytes", PyLong_FromUnsignedLongLong(gw_gpu_spec_usable_bytes(&s)));
+	bad |= put(d, "reserved_bytes", PyLong_FromUnsignedLongLong(gw_gpu_spec_reserved_bytes(&s)));
 	bad |= put(d, "cc_major", PyLong_FromUnsignedLong(s.cc_major));
 	bad |= put(d, "cc_minor", PyLong_FromUnsignedLong(s.cc_minor));
 	bad |= put(d, "source", text(s.source));

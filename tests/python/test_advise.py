@@ -40,6 +40,26 @@ def test_same_document_as_the_cli():
     assert out[0]["model"]["params"] == 6738415616 and out[0]["per_gpu"]["trainable_params"] == 4194304
 
 
+def test_spec_gpu_offers_what_cuda_can_allocate():
+    out, _ = run_py("h100-8x", """
+        from gpuwise import _gpuwise as C
+        out = [C.gpu_spec("RTX 4090"), C.gpu_spec("A100-SXM4-40GB"),
+               gpuwise.advise("llama-2-7b", task="lora", batch=1, seq=2150, gpu="RTX 4090"),
+               gpuwise.advise("llama-2-7b", task="lora", batch=1, seq=2150, gpu="RTX 4090", memory="24GiB")]
+    """)
+    rtx, a100, run, given = out
+    # data/gpu_specs.tsv: deviceQuery's total on driver 550.127.05 and nvidia-smi's Reserved 354 MiB.
+    assert rtx["memory_bytes"] == 24 * 2**30 and rtx["usable_bytes"] == 25386352640, rtx
+    assert rtx["reserved_bytes"] == 354 * 2**20, rtx
+    assert a100["usable_bytes"] == a100["memory_bytes"] == 40 * 2**30 and a100["reserved_bytes"] == 0, a100
+    t = run["targets"][0]
+    assert rtx["usable_bytes"] < t["peak_device_bytes"] <= rtx["memory_bytes"], t   # between the two sizes
+    assert t["memory_bytes"] == rtx["usable_bytes"] and t["fits"] is False, t
+    assert given["targets"][0]["memory_bytes"] == 24 * 2**30 and given["targets"][0]["fits"] is True
+    assert run == cli_json("h100-8x", "llama-2-7b", "--task", "lora", "--batch", "1", "--seq", "2150",
+                           "--gpu", "RTX 4090")
+
+
 def test_lora_targets():
     out, _ = run_py("h100-8x", """
         out = [gpuwise.advise("llama-2-7b", task="qlora", lora_targets="all-linear", memory="24GiB")]

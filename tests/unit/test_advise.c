@@ -11,6 +11,9 @@
 #include "internal.h"
 #include "advise/advise_int.h"
 
+#define GW_GEN_TABLE_ROWS
+#include "gpu_specs.h"   /* the raw cells, to check each row's three sourced numbers */
+
 #define MIB (1024ull * 1024)
 #define GIB (1024 * MIB)
 
@@ -966,6 +969,79 @@ static void test_vocab_and_specs(void)
 	}
 }
 
+/* What a run can use of a spec-table GPU: the CUDA-visible total deviceQuery
+ * printed (thamada/gls, R550-R565 drivers), less than the datasheet; the
+ * datasheet size where no source gives it. */
+static void test_usable_specs(void)
+{
+	static const struct {
+		const char *name;
+		uint64_t cuda_bytes, reserved_mib;
+	} sourced[] = {
+		{ "V100-SXM2-16GB", 16928342016ull, 240 },  { "A10", 23595909120ull, 526 },
+		{ "A100-SXM4-80GB", 85100068864ull, 763 },  { "RTX 3090", 25327697920ull, 422 },
+		{ "RTX A6000", 47834660864ull, 450 },       { "L4", 23570219008ull, 556 },
+		{ "L40S", 47803596800ull, 479 },            { "RTX 4090", 25386352640ull, 354 },
+		{ "H100-SXM5-80GB", 85045477376ull, 454 },  { "H100-NVL-94GB", 99861594112ull, 594 },
+		{ "H200-SXM-141GB", 150021734400ull, 700 },
+	};
+	gw_gpu_spec s;
+	size_t with = 0;
+
+	for (size_t i = 0; i < GW_ARRAY_SIZE(sourced); i++) {
+		CHECK_INT(gw_gpu_spec_find(sourced[i].name, &s), 0);
+		CHECK_INT(gw_gpu_spec_usable_bytes(&s), sourced[i].cuda_bytes);
+		CHECK_INT(gw_gpu_spec_reserved_bytes(&s), sourced[i].reserved_mib * MIB);
+		CHECK(gw_gpu_spec_usable_bytes(&s) < s.memory_bytes);
+	}
+	/* Every other row keeps its datasheet size: nothing inferred from a sister model. */
+	for (size_t i = 0; i < gw_gpu_spec_count(); i++) {
+		CHECK_INT(gw_gpu_spec_at(i, &s), 0);
+		if (gw_gpu_spec_usable_bytes(&s) != s.memory_bytes)
+			with++;
+		else
+			CHECK_INT(gw_gpu_spec_reserved_bytes(&s), 0);
+	}
+	CHECK_INT(with, GW_ARRAY_SIZE(sourced));
+	CHECK_INT(gw_gpu_spec_find("A100-SXM4-40GB", &s), 0);
+	CHECK_INT(gw_gpu_spec_usable_bytes(&s), 40 * GIB);
+	CHECK_INT(gw_gpu_spec_reserved_bytes(&s), 0);
+	/* The row is found by name, whoever filled the struct; an unknown name keeps its size. */
+	char name[32];
+	CHECK_INT(gw_gpu_spec_find("RTX 4090", &s), 0);
+	snprintf(name, sizeof(name), "%s", s.name);
+	s.name = name;
+	CHECK_INT(gw_gpu_spec_usable_bytes(&s), 25386352640ull);
+	s.name = "Voodoo 2";
+	CHECK_INT(gw_gpu_spec_usable_bytes(&s), 24 * GIB);
+	CHECK_INT(gw_gpu_spec_reserved_bytes(&s), 0);
+	s.name = NULL;
+	CHECK_INT(gw_gpu_spec_usable_bytes(&s), 24 * GIB);
+	CHECK_INT(gw_gpu_spec_usable_bytes(NULL), 0);
+	CHECK_INT(gw_gpu_spec_reserved_bytes(NULL), 0);
+	/* The raw rows: all three numbers and their source, or none; and on an
+	 * R510+ driver CUDA's total is NVML's total less the reserved part
+	 * (within 1 MiB: nvidia-smi rounds to whole MiB). */
+	for (size_t i = 0; i < GW_ROWS_GPU_SPECS_COUNT; i++) {
+		const gw_row_gpu_specs *r = &gw_rows_gpu_specs[i];
+		bool none = !strcmp(r->cuda_total_bytes, "-");
+
+		if (none) {
+			CHECK_STR(r->reserved_mib, "-");
+			CHECK_STR(r->nvml_total_mib, "-");
+			CHECK_STR(r->usable_source, "-");
+			continue;
+		}
+		double cuda = strtod(r->cuda_total_bytes, NULL) / (double)MIB;
+		double nvml = strtod(r->nvml_total_mib, NULL), reserved = strtod(r->reserved_mib, NULL);
+		CHECK(strspn(r->cuda_total_bytes, "0123456789") == strlen(r->cuda_total_bytes));
+		CHECK(strspn(r->reserved_mib, "0123456789") == strlen(r->reserved_mib) && reserved > 0);
+		CHECK(strspn(r->nvml_total_mib, "0123456789") == strlen(r->nvml_total_mib));
+		CHECK(fabs(nvml - reserved - cuda) <= 1.0);
+		CHECK(!strncmp(r->usable_source, "https://", 8) && strstr(r->usable_source, "driver "));
+	}
+}
+
 /* The report: targets, the plan for the first, the JSON both the CLI and
  * Python print. */
 static void test_report(void)
@@ -1042,6 +1118,26 @@ static void test_hardware(void)
 		if (k[i - 1].fits && k[i].fits)
 			CHECK(k[i - 1].step_seconds <= k[i].step_seconds);
 	}
+	gw_advise_ranks_free(k);
+	/* Each GPU is checked against what CUDA lets a run allocate: LoRA of
+	 * llama-2-7b at --seq 2150 needs more than the RTX 4090's usable
+	 * 24210.31 MiB, less than its datasheet 24 GiB, and does not fit. */
+	o.task = GW_TASK_LORA;
+	o.batch = 1;
+	o.seq = 2150;
+	CHECK_INT(gw_advise_hardware(&k, &n, &l, &o), 0);
+	for (size_t i = 0; i < n; i++) {
+		CHECK_INT(k[i].fits, k[i].estimate.peak_device_bytes <= gw_gpu_spec_usable_bytes(&k[i].gpu));
+		if (strcmp(k[i].gpu.name, "RTX 4090"))
+			continue;
+		CHECK(k[i].estimate.peak_device_bytes > 25386352640ull && k[i].estimate.peak_device_bytes <= 24 * GIB);
+		CHECK(!k[i].fits);
+	}
+	gw_advise_ranks_free(k);
+	o = (gw_advise_options)GW_ADVISE_OPTIONS_INIT;
+	o.batch = 8;
+	o.seq = 1024;
+	CHECK_INT(gw_advise_hardware(&k, &n, &g, &o), 0);
 	CHECK_INT(gw_gpu_spec_find("A100-SXM4-40GB", &a100), 0);
 	CHECK(a100.bf16_flops == 312e12 && a100.fp32_flops == 19.5e12 && a100.bandwidth_bytes_per_s == 1555000000000ull);
 	for (size_t i = 0; i < n; i++) {
@@ -1443,6 +1539,7 @@ static void test_cloud_price_rule(void)
 
 int main(void)
 {
+	test_usable_specs();
 	test_hardware();
 	test_vision_counts();
 	test_vision_terms();
