@@ -103,20 +103,30 @@ static const struct option watch_options[] = {
 
 /* ---- fields ----------------------------------------------------------- */
 
+/* One line of the --fields help table, each column padded in display
+ * cells: a translated header ("键名", 2 cells a character) padded by
+ * bytes would come out too short and shift the columns after it. */
+static void fields_help_line(FILE *out, const char *key, const char *json, const char *unit, const char *column,
+			     const char *description)
+{
+	char a[128], b[128], c[64], d[64];
+
+	fprintf(out, "%s %s %s %s %s\n", pad_cells(a, sizeof(a), key, 30, false),
+		pad_cells(b, sizeof(b), json, 34, false), pad_cells(c, sizeof(c), unit, 6, false),
+		pad_cells(d, sizeof(d), column, 6, false), description);
+}
+
 static int print_fields_help(void)
 {
 	FILE *out = stdout;
-	char col[64];
 
-	fprintf(out, "%-30s %-34s %-6s %s %s\n", _("KEY"), _("JSON PATH"), _("UNIT"),
-		pad_cells(col, sizeof(col), _("COLUMN"), 6, false), _("DESCRIPTION"));
+	fields_help_line(out, _("KEY"), _("JSON PATH"), _("UNIT"), _("COLUMN"), _("DESCRIPTION"));
 	for (int i = 0; i < gw_metric_count(); i++) {
 		const gw_metric_info *m = gw_metric_info_get(i);
 
 		if (m->flags & GW_METRIC_F_ALIAS && strcmp(m->key, "temperature_c"))
 			continue;
-		fprintf(out, "%-30s %-34s %-6s %s %s\n", m->key, m->json, *m->unit ? m->unit : "-",
-			pad_cells(col, sizeof(col), _(m->column), 6, false), m->description);
+		fields_help_line(out, m->key, m->json, *m->unit ? m->unit : "-", _(m->column), m->description);
 	}
 	return EXIT_OK;
 }
@@ -255,38 +265,120 @@ static const char *table_value(char *buf, size_t n, const gw_metric_info *m, con
 	return buf;
 }
 
-/* Cells a column needs: its label, its unit, its widest usual value. */
-static int column_width(const gw_metric_info *m)
+/* Numbers and bytes take at most 5 cells ("70.0G", "567K"); every other
+ * column (text, states) is as wide as its widest value, up to this many
+ * cells: a GPU UUID (40) still fits whole, and a longer value is cut with
+ * "…" rather than pushing the columns after it out of line (the whole of
+ * it is in --csv, --json and `gpuwise info`). */
+#define WATCH_TEXT_MAX 40
+
+static bool text_column(const gw_metric_info *m)
+{
+	return m->form != GW_MFORM_NUMBER && m->form != GW_MFORM_BYTES;
+}
+
+/* Cells of a value as the table shows it ("N/A" when not valid). */
+static int value_cells(const gw_metric_info *m, const gw_metric_value *v)
+{
+	char buf[512];
+
+	if (v->state != GW_FIELD_VALID)
+		snprintf(buf, sizeof(buf), "N/A");
+	else
+		table_value(buf, sizeof(buf), m, v);
+	return text_columns(buf, strlen(buf));
+}
+
+/* The widest value a state column can take, from every value of its form
+ * (a throttle list: its longest single reason; more are cut with "…"). */
+static int widest_state(const gw_metric_info *m)
+{
+	gw_metric_value v = { .type = m->type, .state = GW_FIELD_VALID };
+	int most = 0, c, last = m->form == GW_MFORM_PSTATE ? 15 : m->form == GW_MFORM_COMPUTE_MODE ? 4 : 1;
+
+	if (m->form == GW_MFORM_THROTTLE) {
+		for (int bit = 0; bit < 64; bit++) {
+			v.u = (uint64_t)1 << bit;
+			if (gw_throttle_reason_title(v.u) && (c = value_cells(m, &v)) > most)
+				most = c;
+		}
+		return most;
+	}
+	for (v.u = 0; v.u <= (uint64_t)last; v.u++)
+		if ((c = value_cells(m, &v)) > most)
+			most = c;
+	return most;
+}
+
+/* The widest value of a text field among the GPUs watched: every text of
+ * the metric table (name, ids, versions) is read once, when the context
+ * opens, so the column fits them all from the start ("N/A" for a GPU that
+ * could not be read, as its rows show). */
+static int widest_text(const struct watch *w, const gw_metric_info *m)
+{
+	int most = 0, c;
+
+	for (int k = 0; k < gw_sampler_device_count(w->sampler); k++) {
+		gw_metric_value v;
+		const gw_device_info *info = gw_device_get(w->ctx, gw_sampler_device_index(w->sampler, k));
+
+		gw_device_metric_value(info, NULL, m->id, &v);
+		if ((c = value_cells(m, &v)) > most)
+			most = c;
+	}
+	return most;
+}
+
+/* Cells a column needs: its label, its unit, its widest value. Fixed
+ * when the header is printed, so that a live table stays in line. */
+static int column_width(const struct watch *w, const gw_metric_info *m)
 {
 	const char *label = _(m->column);
-	int value = m->form == GW_MFORM_NUMBER || m->form == GW_MFORM_BYTES ? 5 : 8, w;
+	int value = 5, l;
 
 	if (unit_on_value(m) && strcmp(m->unit, "W")) /* "100%", "105C" */
 		value = 4;
-	w = text_columns(label, strlen(label));
-	if ((int)strlen(m->unit) > w)
-		w = (int)strlen(m->unit);
-	return w > value ? w : value;
+	else if (text_column(m))
+		value = m->form == GW_MFORM_TEXT ? widest_text(w, m) : widest_state(m);
+	if (value > WATCH_TEXT_MAX)
+		value = WATCH_TEXT_MAX;
+	l = text_columns(label, strlen(label));
+	if ((int)strlen(m->unit) > l)
+		l = (int)strlen(m->unit);
+	return l > value ? l : value;
+}
+
+/* A cell of column k: numbers right-aligned, text left-aligned; the last
+ * column's text is not padded (no trailing spaces). */
+static void table_cell(struct watch *w, int k, const char *text)
+{
+	char buf[1100];
+	bool left = text_column(gw_metric_info_get(w->fields[k]));
+
+	if (left && k == w->nfields - 1)
+		fprintf(w->out, "  %s", text);
+	else
+		fprintf(w->out, "  %s", pad_cells(buf, sizeof(buf), text, w->width[k], !left));
 }
 
 /* Two header lines, as nvidia-smi dmon's: the columns' short labels (in
  * the user's language, aligned by display cells), then their units. */
 static void table_header(struct watch *w)
 {
-	char buf[256];
-	int lead = w->delay < 1 ? 11 : 8;
+	int lead = w->delay < 1 ? 11 : 8, units = w->nfields;
 
 	fprintf(w->out, "%-*s %3s", lead, table_time, table_gpu);
 	for (int k = 0; k < w->nfields; k++) {
-		const gw_metric_info *m = gw_metric_info_get(w->fields[k]);
-
-		w->width[k] = column_width(m);
-		fprintf(w->out, "  %s", pad_cells(buf, sizeof(buf), _(m->column), w->width[k], true));
+		w->width[k] = column_width(w, gw_metric_info_get(w->fields[k]));
+		table_cell(w, k, _(gw_metric_info_get(w->fields[k])->column));
 	}
 	fputc('\n', w->out);
+	/* units up to the last column that has one: no trailing spaces */
+	while (units > 0 && !*gw_metric_info_get(w->fields[units - 1])->unit)
+		units--;
 	fprintf(w->out, "%*s", lead + 4, "");
-	for (int k = 0; k < w->nfields; k++)
-		fprintf(w->out, "  %*s", w->width[k], gw_metric_info_get(w->fields[k])->unit);
+	for (int k = 0; k < units; k++)
+		table_cell(w, k, gw_metric_info_get(w->fields[k])->unit);
 	fputc('\n', w->out);
 }
 
@@ -332,7 +424,9 @@ static void table_row(struct watch *w, const gw_sample_point *p, const char *whe
 			table_value(buf, sizeof(buf), m, &v);
 		else
 			snprintf(buf, sizeof(buf), "N/A");
-		fprintf(w->out, "  %s", pad_cells(line, sizeof(line), buf, w->width[k], true));
+		/* wider than its column (a long list of reasons): cut, never
+		 * pushing the columns after it out of line */
+		table_cell(w, k, cut_cells(line, sizeof(line), buf, w->width[k]));
 	}
 	fputc('\n', w->out);
 }

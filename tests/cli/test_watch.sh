@@ -152,6 +152,66 @@ table_check "a100-mig, zh_CN, other numeric fields"
 run_on lost-gpu watch -n 1
 assert_contains "$(printf '%s\n' "$out" | grep lost)" "…" "lost-gpu: the long reason is cut"
 
+# Text columns chosen with --fields (a GPU's name, its throttle reasons)
+# are as wide as the widest value of the GPUs watched, up to 40 cells, and
+# cut with "…" past that, so every row's columns stay in line through all
+# the samples, in English, Chinese and ASCII: GPU 0 has an ordinary long
+# name and more reasons than its column holds at the third sample, GPU 1
+# a name over 40 cells and nearly every reason at once, GPU 2 a name with
+# wide (CJK) characters. Numbers are right-aligned (their right edges line
+# up), text left-aligned (their left edges do).
+L=$TMPD/long
+cp -r "$MACHINES/h100-8x" "$L"
+"$PY" - "$L/machine.json" <<'PY'
+import json, sys
+p = sys.argv[1]
+m = json.load(open(p))
+d = m["nvml"]["devices"]
+d[0]["name"] = "NVIDIA A100-SXM4-80GB"
+d[1]["name"] = "NVIDIA GeForce RTX 4090 Laptop GPU Engineering Sample"
+d[2]["name"] = "NVIDIA 测试卡 GPU"
+d[0]["clocks_event_reasons"] = [0, 0x4, 0x4 | 0x40 | 0x80]
+d[1]["clocks_event_reasons"] = [0x1ef, 0, 0x4]
+json.dump(m, open(p, "w"))
+PY
+columns_check() { # $1: what ran, $2: columns wanted; checks $out
+	checks=$((checks + 1))
+	if ! msg=$(printf '%s\n' "$out" | PYTHONPATH=$TOP/tests/cli "$PY" -c '
+import re, sys
+from cells import cells
+def spans(line):  # (first cell, last cell + 1) of each value: words one space apart
+    return [(cells(line[:m.start()]), cells(line[:m.end()])) for m in re.finditer(r"\S+(?: \S+)*", line)]
+lines = sys.stdin.read().splitlines()
+want = int(sys.argv[1])
+head = spans(lines[0])
+assert len(head) == want, "header: %d columns, not %d: %r" % (len(head), want, lines[0])
+rows = [spans(l) for l in lines[2:]]
+assert len(rows) >= 3, lines
+for l, r in zip(lines[2:], rows):
+    assert len(r) == want, "%d columns, not %d:\n%s\n%s" % (len(r), want, lines[0], l)
+for k in range(want):
+    col = [head[k]] + [r[k] for r in rows]
+    assert len({s for s, e in col}) == 1 or len({e for s, e in col}) == 1, \
+        "column %d out of line:\n%s" % (k + 1, "\n".join([lines[0]] + lines[2:]))
+' "$2" 2>&1); then
+		fail "$1: $(printf '%s' "$msg" | tail -12)"
+	fi
+}
+long_fields=name,throttle_reasons,gpu_util,pstate,power_draw
+run_with "$L" watch -n 3 -d 0.05 -i 0,1,2 --fields $long_fields
+last_cmd="[long] gpuwise watch -n 3 -d 0.05 -i 0,1,2 --fields $long_fields"
+assert_eq "$rc" 0 "long names: exits 0"
+columns_check "long names and reasons: columns in line" 7
+assert_contains "$(printf '%s\n' "$out" | sed -n 3p)" "NVIDIA A100-SXM4-80GB  " "a name up to 40 cells: whole"
+assert_contains "$(printf '%s\n' "$out" | sed -n 4p)" "NVIDIA GeForce RTX 4090 Laptop GPU Engi…  " "a longer name: cut to 40 cells with …"
+assert_contains "$(printf '%s\n' "$out" | sed -n 9p)" "SW Power Cap, HW Thermal S…" "more reasons than the column holds: cut with …"
+LANG=zh_CN.UTF-8 run_with "$L" watch -n 3 -d 0.05 -i 0,1,2 --fields $long_fields
+columns_check "long names and reasons, zh_CN: columns in line" 7
+assert_contains "$(printf '%s\n' "$out" | head -1)" "名称" "zh_CN: translated labels"
+LC_ALL=C run_with "$L" watch -n 3 -i 2,1,0 -d 0.05 --fields pstate,$long_fields,compute_mode
+columns_check "long names and reasons, LC_ALL=C: columns in line" 8
+assert_contains "$(printf '%s\n' "$out" | sed -n 4p)" "GPU En...  " "LC_ALL=C: cut with ..."
+
 # Every metric has a short column label: at most 6 cells, unique, in
 # English and in each translation (so a new row without one fails here).
 checks=$((checks + 1))
@@ -177,6 +237,22 @@ run watch --fields help
 assert_eq "$rc" 0 "--fields help exits 0"
 assert_contains "$out" "utilization.gpu_percent" "--fields help lists JSON paths"
 assert_contains "$out" "power_draw" "--fields help lists keys"
+# In Chinese its headers are padded by display cells like the rows: each
+# of KEY, JSON PATH, UNIT and COLUMN starts at the same cell in every line.
+LANG=zh_CN.UTF-8 run watch --fields help
+assert_contains "$(printf '%s\n' "$out" | head -1)" "键名" "zh_CN: --fields help's headers translated"
+checks=$((checks + 1))
+if ! msg=$(printf '%s\n' "$out" | PYTHONPATH=$TOP/tests/cli "$PY" -c '
+import sys
+from cells import cells
+starts = [0, 31, 66, 73, 80]  # KEY 30, JSON PATH 34, UNIT 6, COLUMN 6 cells, one space apart
+for line in sys.stdin.read().splitlines():
+    grid = "".join(ch + "\0" * (cells(ch) - 1) for ch in line)  # one char per cell
+    for s in starts[1:]:
+        assert grid[s - 1] == " " and grid[s] != " ", "a column does not start at cell %d:\n%s" % (s, line)
+' 2>&1); then
+	fail "zh_CN --fields help: columns by cells: $msg"
+fi
 run_on h100-8x watch -n 1 --fields no_such_metric
 assert_eq "$rc" 2 "an unknown field is a usage error"
 assert_contains "$err" "no_such_metric" "the error names the field"
