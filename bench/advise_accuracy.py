@@ -48,11 +48,29 @@ KINDS = {"allocated": "peak_allocated_bytes", "reserved": "peak_reserved_bytes",
          "nvml-used": "peak_device_bytes"}
 # nvml-used: NVML's v1 "used" of the whole GPU (pynvml/py3nvml nvmlDeviceGetMemoryInfo) on a driver from
 # R510 on, which counts the framebuffer the driver reserves for itself besides what processes hold: the
-# prediction is then the device peak plus that reserve, as nvidia-smi -q printed it for the GPU.
-DRIVER_RESERVED_MIB = {
-    # thamada/gls@e20f22d0 gls/A100SXMx4_smi.py, driver 555.42.02, idle: "Total : 81920 MiB / Reserved : 763 MiB"
-    "A100-SXM4-80GB": 763,
-}
+# prediction is then the device peak plus that reserve, as nvidia-smi -q printed it for the GPU (the spec
+# table's reserved_mib column, with its source).
+SPECS = os.path.join(ROOT, "data", "gpu_specs.tsv")
+
+
+def driver_reserved_mib(path=SPECS):
+    """{spec-table name: the driver's reserved MiB} for the rows that give it."""
+    out, header = {}, None
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            cells = line.rstrip("\n").split("\t")
+            if header is None:
+                header = cells
+                continue
+            row = dict(zip(header, cells))
+            if row.get("reserved_mib", "-") != "-":
+                out[row["name"]] = int(row["reserved_mib"])
+    return out
+
+
+DRIVER_RESERVED_MIB = driver_reserved_mib()
 
 ACCELERATE_NOTE = (
     "`accelerate estimate-memory` needs PyTorch, transformers and the Hub (it builds the model on the meta device "
