@@ -12,39 +12,66 @@
 #   colour, and none with NO_COLOR.
 # --once (plain frames, no curses) is checked here too. Every tmux server
 # has its own socket (-L) and is killed at the end.
+# Waiting: top and tmux run beside this script, so what a check needs (a
+# frame, the effect of a key, the terminal given back) shows up some time
+# after the keys are sent or the program ends, later on a loaded machine.
+# Every check that reads the screen or tmux waits for its condition, at
+# most WAIT_S seconds, and fails with what it saw last; none sleeps a fixed
+# time. A passing run waits only as long as top and tmux need.
 . "$(dirname "$0")/lib.sh"
 
 command -v tmux >/dev/null || { echo "FAIL: tmux is not installed (scripts/setup installs it)"; exit 1; }
 
-SOCK=gwtop-$$-$RANDOM
+# One tmux server, with a socket of its own, for each start_top: kill-server
+# returns before the server is gone, and a new-session on the same socket
+# could reach the dying server and never start ("no server running").
+SOCK_BASE=gwtop-$$-$RANDOM
+nserver=0
+SOCK=$SOCK_BASE-$nserver
 tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
 trap 'tm kill-server 2>/dev/null; rm -rf "$TMPD"' EXIT
 
 last_cmd="gpuwise top"
 screen() { tm capture-pane -p -t top; }
 
-# Wait until the screen shows text (fixed string), at most ~10 s.
-wait_for() { # text what
-	local i
-	for i in $(seq 100); do
-		screen | grep -qF -- "$1" && { checks=$((checks + 1)); return 0; }
-		sleep 0.1
+WAIT_S=${WAIT_S:-15}
+# until_ok CMD... : CMD until it succeeds, every 0.05 s, for at most
+# WAIT_S seconds; the status of its last run.
+until_ok() {
+	local end=$((SECONDS + WAIT_S))
+	until "$@"; do
+		[ "$SECONDS" -lt "$end" ] || return 1
+		sleep 0.05
 	done
+}
+on_screen() { screen | grep -qF -- "$1"; }
+off_screen() { ! on_screen "$1"; }
+
+# The screen shows text (a fixed string).
+wait_for() { # text what
 	checks=$((checks + 1))
-	fail "$2: '$1' never appeared; screen:"
+	until_ok on_screen "$1" && return 0
+	fail "$2: '$1' never appeared in ${WAIT_S}s; screen:"
 	screen | sed 's/^/    | /'
 	return 1
 }
 
 wait_gone() { # text what
-	local i
-	for i in $(seq 100); do
-		screen | grep -qF -- "$1" || { checks=$((checks + 1)); return 0; }
-		sleep 0.1
-	done
 	checks=$((checks + 1))
-	fail "$2: '$1' is still on the screen"
+	until_ok off_screen "$1" && return 0
+	fail "$2: '$1' is still on the screen after ${WAIT_S}s"
 	return 1
+}
+
+# wait_eq WHAT WANT CMD... : CMD prints WANT (the screen may still hold the
+# frame before a key, or part of the next one); else fails with its last
+# output.
+prints() { got=$("$@"); [ "$got" = "$want" ]; }
+wait_eq() {
+	local what=$1 want=$2 got=
+	shift 2
+	until_ok prints "$@"
+	assert_eq "$got" "$want" "$what"
 }
 
 # Start top in a fresh tmux window of cols x rows on a machine. When top
@@ -53,6 +80,8 @@ start_top() { # machine cols rows [top options...]
 	local m=$1 cols=$2 rows=$3
 	shift 3
 	tm kill-server 2>/dev/null
+	nserver=$((nserver + 1))
+	SOCK=$SOCK_BASE-$nserver
 	rm -f "$TMPD/exit" "$TMPD/toppid" "$TMPD/sleeper"
 	cat >"$TMPD/run.sh" <<EOF
 cd "$TOP"
@@ -64,19 +93,17 @@ EOF
 	tm set-option -g window-size manual 2>/dev/null
 }
 
+exit_written() { [ -s "$TMPD/exit" ]; }
 wait_exit() { # want what
-	local i
-	for i in $(seq 100); do
-		[ -s "$TMPD/exit" ] && break
-		sleep 0.1
-	done
+	until_ok exit_written
 	assert_eq "$(cat "$TMPD/exit" 2>/dev/null)" "$1" "$2: exit status"
 }
 
 # After top is gone: the normal screen is back, the tty is sane, a shell answers.
 check_terminal_back() { # what
-	assert_eq "$(tm display-message -p -t top '#{alternate_on}')" 0 "$1: alternate screen left"
-	assert_eq "$(tm display-message -p -t top '#{cursor_flag}')" 1 "$1: cursor shown"
+	# top wrote these before it ended; tmux may read them later.
+	wait_eq "$1: alternate screen left" 0 tm display-message -p -t top '#{alternate_on}'
+	wait_eq "$1: cursor shown" 1 tm display-message -p -t top '#{cursor_flag}'
 	wait_for 'PROMPT$' "$1: a shell prompt"
 	tm send-keys -t top "stty -a >$TMPD/stty; echo back-at-\$((6*7))" Enter
 	wait_for "back-at-42" "$1: the shell runs a command"
@@ -97,29 +124,34 @@ max_cells() { "$PY" "$TOP/tests/cli/cells.py" "$1"; }
 
 proc_rows() { screen | awk '/^GPU +PID /{on=1; next} on && /^[0-9]/{print}'; }
 first_pid() { proc_rows | awk 'NR==1{print $2}'; }
+proc_pids() { proc_rows | awk '{print $2}' | tr '\n' ' '; }
+proc_count() { proc_rows | wc -l; }
+proc_fields() { proc_rows | awk -v p="$1" '$2==p{print '"$2"'}' | tr '\n' ' '; } # pid awk-fields
+screen_count() { screen | grep -cF -- "$1"; }
+screen_cells() { screen >"$TMPD/screen" && max_cells "$TMPD/screen"; }
 
 # ---- the 8x H100 at 80x24 ---------------------------------------------------
 start_top h100-8x 80 24 -d 0.5
 wait_for "GPUs: 8" "h100-8x frame"
-s=$(screen)
-assert_eq "$(grep -c 'H100 80GB HBM3' <<<"$s")" 8 "eight GPU rows at 80x24"
-assert_eq "$(proc_rows | wc -l)" 6 "all six processes at 80x24"
+# The first frame is written top to bottom: once its last line (the keys)
+# is on the screen, the rest is too.
+wait_for "h help" "key line"
+wait_eq "eight GPU rows at 80x24" 8 screen_count 'H100 80GB HBM3'
+wait_eq "all six processes at 80x24" 6 proc_count
 for pid in 2841578 2841579 2841580 3100221; do
-	assert_contains "$s" " $pid " "process $pid listed"
+	wait_for " $pid " "process $pid listed"
 done
-assert_contains "$s" "alice" "user resolved"
-assert_contains "$s" "h help" "key line"
+wait_for "alice" "user resolved"
 # rank 1 on GPU 1: 70 GiB, SM 94 % (its nvmlDeviceGetProcessUtilization
 # sample), host RSS 19 GiB (VmRSS), a run time.
-assert_eq "$(proc_rows | awk '$2==2841578{print $1, $5, $6, $8}')" "1 70G 94 19G" "GPU, GPU MEM, SM%, RSS of 2841578"
+wait_eq "GPU, GPU MEM, SM%, RSS of 2841578" "1 70G 94 19G " proc_fields 2841578 '$1, $5, $6, $8'
 sleeper=$(cat "$TMPD/sleeper")
-assert_eq "$(proc_rows | awk -v p="$sleeper" '$2==p{print $1}' | tr '\n' ' ')" "0 5 " "the live sleeper on GPUs 0 and 5"
-screen >"$TMPD/screen"
-assert_eq "$(max_cells "$TMPD/screen")" 80 "the frame fills 80 cells, no more"
+wait_eq "the live sleeper on GPUs 0 and 5" "0 5 " proc_fields "$sleeper" '$1'
+wait_eq "the frame fills 80 cells, no more" 80 screen_cells
 
 tm send-keys -t top h
 wait_for "gpuwise top: keys" "h shows the help"
-assert_contains "$(screen)" "SIGTERM" "help names k"
+wait_for "SIGTERM" "help names k"
 tm send-keys -t top x
 wait_for "GPUs: 8" "any key leaves the help"
 tm send-keys -t top '?'
@@ -129,25 +161,31 @@ wait_gone "gpuwise top: keys" "Esc leaves the help"
 tm send-keys -t top F1
 wait_for "gpuwise top: keys" "F1 shows the help"
 tm send-keys -t top x
+wait_gone "gpuwise top: keys" "x leaves the help"
 
-assert_eq "$(first_pid)" "$sleeper" "sorted by GPU memory: the 70G sleeper (lowest pid) first"
+# Equal GPU memory (70G): the lower pid first. The sleeper's pid is the
+# machine's own, below or (pid_max above 2841578) above rank 1's.
+first=$(( sleeper < 2841578 ? sleeper : 2841578 ))
+wait_eq "sorted by GPU memory: a 70G process (the lower pid) first" "$first" first_pid
 tm send-keys -t top s s s
 wait_for "sort: RSS" "s s s sorts by RSS"
-assert_eq "$(first_pid)" 2841580 "sorted by RSS: rank 3 (21G) first"
-assert_eq "$(proc_rows | awk '{print $2}' | tr '\n' ' ')" "2841580 2841579 2841578 3100221 $sleeper $sleeper " "RSS order"
+wait_eq "sorted by RSS: rank 3 (21G) first" 2841580 first_pid
+wait_eq "RSS order" "2841580 2841579 2841578 3100221 $sleeper $sleeper " proc_pids
 tm send-keys -t top S
 wait_for "sort: CPU%" "S sorts by the previous column"
 
+# While typing, the key line says "filter: vllm_"; the title line's
+# "filter: vllm" and the rows come with Enter.
 tm send-keys -t top / v l l m Enter
-wait_for "filter: vllm" "/ sets a filter"
-assert_eq "$(proc_rows | awk '{print $2}' | tr '\n' ' ')" "3100221 " "the filter keeps the vllm process only"
+wait_for "sort: CPU%  filter: vllm" "/ sets a filter"
+wait_eq "the filter keeps the vllm process only" "3100221 " proc_pids
 tm send-keys -t top Escape
 wait_gone "filter: vllm" "Esc clears the filter"
-assert_eq "$(proc_rows | wc -l)" 6 "all processes again"
+wait_eq "all processes again" 6 proc_count
 
 # k on the live sleeper: n sends nothing, y sends SIGTERM.
 tm send-keys -t top / s l e e p Enter
-wait_for "filter: sleep" "filter on sleep"
+wait_for "sort: CPU%  filter: sleep" "filter on sleep"
 tm send-keys -t top k
 wait_for "send SIGTERM to $sleeper" "k asks before signalling"
 tm send-keys -t top n
@@ -157,12 +195,12 @@ tm send-keys -t top k
 wait_for "send SIGTERM to $sleeper" "k asks again"
 tm send-keys -t top y
 wait_for "sent SIGTERM to $sleeper" "y sends"
-state=
-for i in $(seq 50); do
+sleeper_gone() { # gone, or a zombie nobody reaped yet
 	state=$(awk '{print $3}' "/proc/$sleeper/stat" 2>/dev/null)
-	[ -z "$state" ] || [ "$state" = Z ] && break
-	sleep 0.1
-done
+	[ -z "$state" ] || [ "$state" = Z ]
+}
+state=
+until_ok sleeper_gone
 case $state in ""|Z) checks=$((checks + 1)) ;; *) fail "the sleeper ($sleeper) still runs after k y (state $state)" ;; esac
 
 # Resize: a taller, wider window gets the two-line GPU blocks and the chart.
@@ -172,6 +210,10 @@ wait_for "utilisation, last" "the chart appears at 120x50"
 wait_for "1980/2619 MHz" "the GPU blocks' second line appears at 120x50"
 tm resize-window -t top -x 80 -y 24
 wait_gone "1980/2619 MHz" "back to one line a GPU at 80x24"
+# tmux cuts the 120x50 frame at once; top's own 80x24 frame has the keys
+# on its last line.
+screen_line() { screen | sed -n "$1p" | cut -c1-6; }
+wait_eq "the key line on line 24 after the resize" "h help" screen_line 24
 assert_eq "$(screen | wc -l)" 24 "24 lines after the resize"
 
 tm send-keys -t top q
@@ -206,21 +248,20 @@ check_terminal_back "SIGSEGV"
 # ---- MIG instances and AMD GPUs as rows -----------------------------------
 start_top a100-mig 80 24
 wait_for "GPUs: 2" "a100-mig frame"
-s=$(screen)
 for row in "0:0 MIG 3g.20gb" "0:1 MIG 2g.10gb" "0:2 MIG 1g.5gb"; do
-	assert_contains "$s" "$row" "MIG row"
+	wait_for "$row" "MIG row"
 done
-assert_eq "$(proc_rows | awk '{print $1}' | sort | tr '\n' ' ')" "0:0 0:2 " "processes in their MIG instances"
+proc_gpus() { proc_rows | awk '{print $1}' | sort | tr '\n' ' '; }
+wait_eq "processes in their MIG instances" "0:0 0:2 " proc_gpus
 tm send-keys -t top q
 wait_exit 0 "q on a100-mig"
 
 start_top mi300x 80 24
 wait_for "GPUs: 2" "mi300x frame"
-s=$(screen)
-assert_eq "$(grep -c 'Instinct MI300X' <<<"$s")" 2 "two MI300X rows"
-assert_contains "$s" "168G/192G" "AMD VRAM used/total from sysfs"
-assert_contains "$s" " 7311 bob " "AMD process (fdinfo)"
-assert_eq "$(proc_rows | awk '$2==7311{print $1, $4, $5, $6}')" "1 C 84G N/A" "AMD process: GPU, type, memory, SM% unknown"
+wait_eq "two MI300X rows" 2 screen_count 'Instinct MI300X'
+wait_for "168G/192G" "AMD VRAM used/total from sysfs"
+wait_for " 7311 bob " "AMD process (fdinfo)"
+wait_eq "AMD process: GPU, type, memory, SM% unknown" "1 C 84G N/A " proc_fields 7311 '$1, $4, $5, $6'
 tm send-keys -t top q
 wait_exit 0 "q on mi300x"
 
@@ -242,7 +283,8 @@ EOF2
 start_top "$(with_xid h100-8x 2 48)" 80 24 -d 0.2
 wait_for "GPUs: 8" "xid machine frame"
 wait_for " Xid 48" "the Xid shows on its GPU's row"
-assert_eq "$(screen | grep ' Xid ' | awk '{print $1}')" 2 "only GPU 2 shows an Xid"
+xid_gpus() { screen | grep ' Xid ' | awk '{print $1}'; }
+wait_eq "only GPU 2 shows an Xid" 2 xid_gpus
 tm send-keys -t top q
 wait_exit 0 "q on the Xid machine"
 # One NVIDIA GPU: its block has a details line, the Xid first on it.
@@ -255,11 +297,14 @@ wait_exit 0 "q on the laptop with an Xid"
 # ---- colour, NO_COLOR -------------------------------------------------------
 TOP_ENV="env -u NO_COLOR" start_top h100-8x 80 24
 wait_for "GPUs: 8" "frame in colour"
-assert_contains "$(tm capture-pane -e -p -t top)" $'\e[3' "colours without NO_COLOR"
+colour_seen() { tm capture-pane -e -p -t top | grep -qF $'\e[3'; }
+checks=$((checks + 1))
+until_ok colour_seen || fail "no colours without NO_COLOR in ${WAIT_S}s: $(tm capture-pane -e -p -t top | head -3 | cat -v)"
 tm send-keys -t top q
 wait_exit 0 "q in colour"
 TOP_ENV="env NO_COLOR=1" start_top h100-8x 80 24
 wait_for "GPUs: 8" "frame with NO_COLOR"
+wait_for "h help" "the whole frame with NO_COLOR"
 last_cmd="capture-pane -e with NO_COLOR"
 assert_eq "$(tm capture-pane -e -p -t top | grep -c $'\e\\[3[0-7]')" 0 "no colour with NO_COLOR"
 tm send-keys -t top q
