@@ -123,6 +123,15 @@ assert h['A100-SXM4-40GB']['memory_bytes'] == 40 * 2**30, h['A100-SXM4-40GB']   
 "
 run advise llama-2-7b --task lora --batch 1 --seq 2150 --gpu 'RTX 4090'
 assert_contains "$out" "23.6 GiB" "human output shows the usable size"
+# Cloud instances take their GPU's verdict: llama-3-8b decoding needs ~22.8 GiB, more than the
+# A10's and L4's usable 22502.81 / 22478.31 MiB though less than their datasheet 24 GiB.
+run advise llama-3-8b --task infer --seq 4096 --new-tokens 512 --batch 8 --hardware --json
+assert_json "a cloud instance fits on its GPU's usable size" "
+c = {x['instance']: x for x in d['cloud']}
+for inst, usable in (('g5.xlarge', 23595909120), ('g6.xlarge', 23570219008)):
+    x = c[inst]
+    assert usable < x['peak_device_bytes'] <= 24 * 2**30 and x['fits'] is False, x
+"
 
 # ---- --hardware: the spec table ranked ----------------------------------------
 run advise llama-3-8b --task infer --seq 4096 --new-tokens 512 --batch 8 --hardware --json
