@@ -114,13 +114,16 @@ static const struct {
 };
 
 /* Micro-batch and accumulation for `target` samples per step on o->gpus
- * GPUs when at most `max_micro` fits. */
+ * GPUs when at most `max_micro` fits: the fewest accumulation steps, then
+ * the smallest micro-batch that reaches the target with them (32 with 20
+ * fitting: 16 × 2, not 19 × 2 = 38 samples a step). */
 static void split(gw_advise_plan *p, uint64_t max_micro, uint64_t target, uint64_t gpus)
 {
 	uint64_t per_gpu = div_up(target, gpus);
 
 	p->micro_batch = max_micro < per_gpu ? max_micro : per_gpu;
 	p->grad_accum = div_up(per_gpu, p->micro_batch);
+	p->micro_batch = div_up(per_gpu, p->grad_accum);
 }
 
 int gw_advise_plan_make(gw_advise_plan *out, const gw_model *m, const gw_advise_options *o,

@@ -873,9 +873,27 @@ static void test_plan(void)
 	CHECK_INT(gw_advise_plan_make(&p, &g, &o, 16 * GIB, 256), 0);
 	CHECK(p.fits);
 	CHECK_INT(p.nsteps, 0);
-	CHECK_INT(p.micro_batch, mb);
-	CHECK(p.micro_batch * p.grad_accum >= 256);
-	CHECK(p.micro_batch * (p.grad_accum - 1) < 256);
+	CHECK(p.micro_batch <= mb && p.micro_batch * p.grad_accum >= 256);
+	CHECK_INT(p.grad_accum, (256 + mb - 1) / mb);   /* the fewest steps that fit */
+	/* and the smallest micro-batch for them: it overshoots by less than
+	 * one sample a step */
+	CHECK(p.micro_batch * p.grad_accum - 256 < p.grad_accum);
+	/* BERT-large, 512 tokens, in 16 GiB on a V100: about 20 fit, target 32 →
+	 * 16 × 2 (not 20 × 2 = 40 a step). */
+	{
+		gw_model bl = model("bert-large-uncased");
+		gw_advise_options v = opts(GW_TASK_TRAIN, GW_PRECISION_AMP_FP16);
+		uint64_t vb;
+		v.cc_major = 7;
+		v.gpu_memory_bytes = 16 * GIB;
+		v.seq = 512;
+		v.attention = GW_ATTENTION_SDPA;
+		CHECK_INT(gw_advise_max_micro_batch(&vb, &bl, &v, 16 * GIB), 0);
+		CHECK(vb >= 17 && vb < 32);
+		CHECK_INT(gw_advise_plan_make(&p, &bl, &v, 16 * GIB, 32), 0);
+		CHECK_INT(p.grad_accum, 2);
+		CHECK_INT(p.micro_batch, 16);
+	}
 	CHECK(p.estimate.peak_device_bytes <= 16 * GIB);
 	/* GPT-2 at seq 1024 does not fit 3 GiB as given; checkpointing makes it fit. */
 	CHECK_INT(gw_advise_max_micro_batch(&mb, &g, &o, 3 * GIB), 0);
