@@ -53,9 +53,9 @@ KINDS = {"allocated": "peak_allocated_bytes", "reserved": "peak_reserved_bytes",
 SPECS = os.path.join(ROOT, "data", "gpu_specs.tsv")
 
 
-def driver_reserved_mib(path=SPECS):
-    """{spec-table name: the driver's reserved MiB} for the rows that give it."""
-    out, header = {}, None
+def read_tsv(path):
+    """The rows of a tab-separated table under its header line, "#" comments skipped."""
+    rows, header = [], None
     with open(path, encoding="utf-8") as f:
         for line in f:
             if line.startswith("#") or not line.strip():
@@ -64,10 +64,13 @@ def driver_reserved_mib(path=SPECS):
             if header is None:
                 header = cells
                 continue
-            row = dict(zip(header, cells))
-            if row.get("reserved_mib", "-") != "-":
-                out[row["name"]] = int(row["reserved_mib"])
-    return out
+            rows.append(dict(zip(header, cells)))
+    return rows
+
+
+def driver_reserved_mib(path=SPECS):
+    """{spec-table name: the driver's reserved MiB} for the rows that give it."""
+    return {r["name"]: int(r["reserved_mib"]) for r in read_tsv(path) if r.get("reserved_mib", "-") != "-"}
 
 
 DRIVER_RESERVED_MIB = driver_reserved_mib()
@@ -137,16 +140,7 @@ def expected_set(row_id, ids, _cache={}):
 
 
 def read_corpus(path=CORPUS):
-    rows, header = [], None
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            if line.startswith("#") or not line.strip():
-                continue
-            cells = line.rstrip("\n").split("\t")
-            if header is None:
-                header = cells
-                continue
-            rows.append(dict(zip(header, cells)))
+    rows = read_tsv(path)
     ids = [r["id"] for r in rows]
     if len(set(ids)) != len(rows):
         raise SystemExit("duplicate row ids in %s" % path)
