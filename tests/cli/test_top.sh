@@ -297,7 +297,10 @@ wait_exit 0 "q on the laptop with an Xid"
 # ---- colour, NO_COLOR -------------------------------------------------------
 TOP_ENV="env -u NO_COLOR" start_top h100-8x 80 24
 wait_for "GPUs: 8" "frame in colour"
-colour_seen() { tm capture-pane -e -p -t top | grep -qF $'\e[3'; }
+# A foreground colour (30-37) as any parameter of an SGR sequence; never
+# 39, the default colour tmux's capture writes with or without colours.
+FG_COLOUR=$'\e\\[([0-9]*;)*3[0-7](;[0-9]*)*m'
+colour_seen() { tm capture-pane -e -p -t top | grep -qE "$FG_COLOUR"; }
 checks=$((checks + 1))
 until_ok colour_seen || fail "no colours without NO_COLOR in ${WAIT_S}s: $(tm capture-pane -e -p -t top | head -3 | cat -v)"
 tm send-keys -t top q
@@ -306,7 +309,7 @@ TOP_ENV="env NO_COLOR=1" start_top h100-8x 80 24
 wait_for "GPUs: 8" "frame with NO_COLOR"
 wait_for "h help" "the whole frame with NO_COLOR"
 last_cmd="capture-pane -e with NO_COLOR"
-assert_eq "$(tm capture-pane -e -p -t top | grep -c $'\e\\[3[0-7]')" 0 "no colour with NO_COLOR"
+assert_eq "$(tm capture-pane -e -p -t top | grep -cE "$FG_COLOUR")" 0 "no colour with NO_COLOR"
 tm send-keys -t top q
 wait_exit 0 "q with NO_COLOR"
 tm kill-server 2>/dev/null
