@@ -209,11 +209,12 @@ tm resize-window -t top -x 120 -y 50
 wait_for "utilisation, last" "the chart appears at 120x50"
 wait_for "1980/2619 MHz" "the GPU blocks' second line appears at 120x50"
 tm resize-window -t top -x 80 -y 24
+# tmux keeps the bottom 24 lines of the 120x50 frame at once (the keys
+# last, no GPU block): only top's own 80x24 frame has its title on line 1.
+screen_line() { screen | sed -n "$1p" | cut -c1-"$2"; }
+wait_eq "top's own frame after the resize: the title on line 1" "gpuwise top" screen_line 1 11
 wait_gone "1980/2619 MHz" "back to one line a GPU at 80x24"
-# tmux cuts the 120x50 frame at once; top's own 80x24 frame has the keys
-# on its last line.
-screen_line() { screen | sed -n "$1p" | cut -c1-6; }
-wait_eq "the key line on line 24 after the resize" "h help" screen_line 24
+wait_eq "the key line on line 24 after the resize" "h help" screen_line 24 6
 assert_eq "$(screen | wc -l)" 24 "24 lines after the resize"
 
 tm send-keys -t top q
