@@ -11,7 +11,8 @@
 #   prompt answers;
 #   colour, and none with NO_COLOR.
 # --once (plain frames, no curses) is checked here too. Every tmux server
-# has its own socket (-L) and is killed at the end.
+# has its own socket in this test's temporary folder (-S), so none is left
+# behind, and is killed at the end.
 # Waiting: top and tmux run beside this script, so what a check needs (a
 # frame, the effect of a key, the terminal given back) shows up some time
 # after the keys are sent or the program ends, later on a loaded machine.
@@ -28,7 +29,7 @@ command -v tmux >/dev/null || { echo "FAIL: tmux is not installed (scripts/setup
 SOCK_BASE=gwtop-$$-$RANDOM
 nserver=0
 SOCK=$SOCK_BASE-$nserver
-tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
+tm() { tmux -S "$TMPD/$SOCK" -f /dev/null "$@"; }
 trap 'tm kill-server 2>/dev/null; rm -rf "$TMPD"' EXIT
 
 last_cmd="gpuwise top"
