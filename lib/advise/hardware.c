@@ -86,8 +86,10 @@ static int by_rank(const void *a, const void *b)
 		return x->fits ? -1 : 1;
 	if (x->fits && x->step_seconds != y->step_seconds)
 		return x->step_seconds < y->step_seconds ? -1 : 1;
-	if (gw_gpu_spec_usable_bytes(&x->gpu) != gw_gpu_spec_usable_bytes(&y->gpu))
-		return gw_gpu_spec_usable_bytes(&x->gpu) > gw_gpu_spec_usable_bytes(&y->gpu) ? -1 : 1;
+	/* the usable size each estimate was made for (gw_advise_hardware sets
+	 * it), not a table lookup per comparison */
+	if (x->estimate.resolved.gpu_memory_bytes != y->estimate.resolved.gpu_memory_bytes)
+		return x->estimate.resolved.gpu_memory_bytes > y->estimate.resolved.gpu_memory_bytes ? -1 : 1;
 	return strcmp(x->gpu.name, y->gpu.name);
 }
 
