@@ -59,8 +59,8 @@ static void times(gw_advise_rank *k, const gw_model *m, const gw_advise_estimate
 	if (r->task != GW_TASK_INFER) {
 		/* An encoder-decoder model's encoder reads the source and its
 		 * decoder the target: about half the parameters see each. */
-		double tokens = b * (m->kind == GW_MODEL_ENCODER_DECODER ? ((double)r->seq + (double)r->decoder_seq) / 2
-									  : (double)r->seq);
+		double t = r->decoder_seq ? (double)r->decoder_seq : (double)r->seq;
+		double tokens = b * (m->kind == GW_MODEL_ENCODER_DECODER ? ((double)r->seq + t) / 2 : (double)r->seq);
 		k->step_seconds = tokens * train_flops_per_token(m, r) / flops;
 		k->tokens_per_second = tokens / k->step_seconds;
 		k->samples_per_second = b / k->step_seconds;

@@ -165,8 +165,10 @@ static int bad(const char *what, uint64_t v, uint64_t lo, uint64_t hi)
 static int resolve_decoder_seq(gw_advise_options *r, const gw_model *m)
 {
 	if (!r->decoder_seq) {
-		if (m->kind == GW_MODEL_ENCODER_DECODER && r->task != GW_TASK_INFER)
-			r->decoder_seq = (uint32_t)r->seq;
+		/* the default is seq, said in the 16 bits when it fits; 0 (the
+		 * JSON's null) still means seq for a longer one */
+		if (m->kind == GW_MODEL_ENCODER_DECODER && r->task != GW_TASK_INFER && r->seq <= UINT16_MAX)
+			r->decoder_seq = (uint16_t)r->seq;
 		return 0;
 	}
 	if (m->kind != GW_MODEL_ENCODER_DECODER)
@@ -641,7 +643,7 @@ static double outer_activations(const gw_model *m, const gw_advise_options *r, d
 static double train_activations(const gw_model *m, const gw_advise_options *r)
 {
 	double s = (double)r->seq, L = (double)m->num_layers, D = (double)m->num_decoder_layers;
-	double t = m->kind == GW_MODEL_ENCODER_DECODER ? (double)r->decoder_seq : s;
+	double t = m->kind == GW_MODEL_ENCODER_DECODER && r->decoder_seq ? (double)r->decoder_seq : s;
 	double enc = gw__advise_layer_activations(m, r, s), dec = 0, a;
 	double in = gw__advise_act_bytes(r) * (double)r->batch * (double)m->hidden_size * (s * L + t * D);
 

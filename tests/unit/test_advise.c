@@ -590,6 +590,14 @@ static void test_terms(void)
 	o.checkpointing = false;
 	o.decoder_seq = UINT16_MAX;
 	CHECK_INT(gw_advise_estimate_run(&e, &t5, &o), 0);
+	/* A source longer than 16 bits: the target defaults to it, whole. */
+	o.decoder_seq = 0;
+	o.seq = 70000;
+	e = run(&t5, o);
+	CHECK_INT(e.resolved.decoder_seq, 0);
+	o.decoder_seq = UINT16_MAX;
+	CHECK(e.activations_bytes > run(&t5, o).activations_bytes);
+	o.seq = 512;
 	o.decoder_seq = 128;
 	CHECK_INT(gw_advise_estimate_run(&e, &l, &o), GW_EINVAL);
 	CHECK(strstr(gw_error_last(), "--decoder-seq") != NULL);
