@@ -40,6 +40,7 @@ struct exporter {
 	size_t metrics_len, html_len, json_len;
 };
 
+#ifdef GW_HAVE_EXPORTER
 /* The sampler's newest pass as a snapshot. A GPU that cannot be read is
  * up = 0; a read that fails on a GPU read before counts as an error (a GPU
  * lost from the start, or still lost, does not count again). */
@@ -114,6 +115,7 @@ static void publish(gw_sampler *sampler, uint64_t seq, void *arg)
 	pthread_mutex_unlock(&e->lock);
 	free(metrics), free(html), free(json);
 }
+#endif
 
 static char *copy_out(const char *p, size_t n, size_t *len)
 {
@@ -171,6 +173,9 @@ static const char *parse_interval(void *field, const char *s)
 	return NULL;
 }
 
+#ifdef GW_HAVE_EXPORTER
+/* Serving needs libmicrohttpd and libyaml: without them (GW_HAVE_EXPORTER
+ * unset) the command only says so, and -Werror would reject these unused. */
 /* The whole of a small file, NUL-terminated, or NULL with a reason. */
 static char *read_small_file(const char *path, size_t max, size_t *len, char *err, size_t err_n)
 {
@@ -243,6 +248,8 @@ static void host_name(char *buf, size_t n)
 	buf[n - 1] = '\0';
 }
 
+#endif
+
 static const struct option exporter_options[] = {
 	OPT_STRING(0, "listen", struct exporter_opts, listen, "[HOST]:PORT",
 		   N_("address to serve on (default :9400, every address; [::1]:9400 for IPv6; port 0 picks a free one)")),
@@ -258,6 +265,7 @@ static const struct option exporter_options[] = {
 	OPT_END()
 };
 
+#ifdef GW_HAVE_EXPORTER
 static void exporter_free(struct exporter *e)
 {
 	gw_sampler_free(e->sampler);
@@ -349,6 +357,8 @@ static int serve_until_signal(struct exporter *e, struct exp_server_config *cfg,
 	return EXIT_OK;
 }
 
+#endif
+
 static int cmd_exporter(int argc, char **argv)
 {
 	struct exporter_opts o = { .listen = ":9400", .names = "dcgm", .interval = 1.0 };
@@ -357,7 +367,6 @@ static int cmd_exporter(int argc, char **argv)
 	struct exporter e = { 0 };
 	char host[256], err[256];
 	char **args;
-	int rc;
 
 	if (parse_options(&cmd_exporter_def, argc, argv, &o, &args) == PARSE_HELP)
 		return EXIT_OK;
@@ -372,6 +381,8 @@ static int cmd_exporter(int argc, char **argv)
 		  "(install libmicrohttpd-dev, libyaml-dev and libcrypt-dev, e.g. with scripts/setup, and rebuild)"));
 	return EXIT_FAIL;
 #else
+	int rc;
+
 	if (o.web_config && load_web_config(o.web_config, &web, &cfg) < 0) {
 		exp_web_config_free(&web);
 		free(cfg.tls_cert), free(cfg.tls_key);

@@ -12,7 +12,9 @@
 #   docs/hardware/<date>-<gpu>/  otherwise.
 # When a Python with pynvml is around it also runs the peer comparison
 # (tests/python/peer_dump.py) against the real driver, and reports what
-# torch says if torch is installed (informational).
+# torch says if torch is installed (informational), and measures the peak
+# memory of the runs in bench/data/advise_device_runs.tsv when transformers
+# is there too (tests/device/advise_peaks.py; informational).
 # Then runs tests/device/bench.sh: `gpuwise bench --json --force` (GPU 0;
 # GPUWISE_DEVICE_BENCH_ARGS adds options, e.g. --quick) beside PyTorch's
 # copy and matmul figures on the same GPU, held to the bench targets
@@ -101,6 +103,18 @@ if python3 -c 'import torch' >/dev/null 2>&1; then
 		2>&1 | tee "$dest/torch.txt"
 else
 	say "== torch: not installed (skipped)"
+fi
+
+# Measured peak memory of real training/inference runs for `gpuwise advise`
+# (issue 11; bench/data/advise_device_runs.tsv): informational, it does not
+# change the exit status. GPUWISE_DEVICE_ADVISE=0 skips it;
+# GPUWISE_DEVICE_ADVISE_BUDGET bounds when the last run may start (seconds).
+if [ "${GPUWISE_DEVICE_ADVISE-1}" != 0 ] && python3 -c 'import torch, transformers' >/dev/null 2>&1; then
+	say "== advise: measured peaks (tests/device/advise_peaks.py)"
+	PYTHONUNBUFFERED=1 python3 tests/device/advise_peaks.py "$dest/advise-peaks.jsonl" \
+		--budget "${GPUWISE_DEVICE_ADVISE_BUDGET:-240}" 2>&1 || say "advise_peaks failed"
+else
+	say "== advise: measured peaks skipped (needs python3 with torch and transformers)"
 fi
 
 say
