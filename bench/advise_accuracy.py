@@ -43,7 +43,7 @@ DATA = os.path.join(ROOT, "bench", "data")
 CORPUS = os.path.join(DATA, "advise_peaks.tsv")
 BOUNDS = os.path.join(DATA, "advise_accuracy_bounds.json")
 GPUWISE = os.path.join(ROOT, os.environ.get("GPUWISE_BUILD", "build"), "gpuwise")
-UNITS = {"GB": 10**9, "MB": 10**6, "GiB": 2**30, "MiB": 2**20}
+UNITS = {"B": 1, "GB": 10**9, "MB": 10**6, "GiB": 2**30, "MiB": 2**20}
 KINDS = {"allocated": "peak_allocated_bytes", "reserved": "peak_reserved_bytes", "device": "peak_device_bytes",
          "nvml-used": "peak_device_bytes"}
 # nvml-used: NVML's v1 "used" of the whole GPU (pynvml/py3nvml nvmlDeviceGetMemoryInfo) on a driver from
@@ -51,6 +51,13 @@ KINDS = {"allocated": "peak_allocated_bytes", "reserved": "peak_reserved_bytes",
 # prediction is then the device peak plus that reserve, as nvidia-smi -q printed it for the GPU (the spec
 # table's reserved_mib column, with its source).
 SPECS = os.path.join(ROOT, "data", "gpu_specs.tsv")
+# Round 7: our own measurements on a real GPU (tests/device/advise_peaks.py
+# ran the runs of advise_device_runs.tsv on an H200 on 2026-12-04 and wrote
+# advise_device_peaks.jsonl). Each run gives three rows, one per peak kind.
+DEVICE_RUNS = os.path.join(DATA, "advise_device_runs.tsv")
+DEVICE_PEAKS = os.path.join(DATA, "advise_device_peaks.jsonl")
+DEVICE_GPU = "H200-SXM-141GB"
+DEVICE_KINDS = (("allocated", "allocated_bytes"), ("reserved", "reserved_bytes"), ("device", "device_bytes"))
 
 
 def read_tsv(path):
@@ -87,7 +94,8 @@ ACCELERATE_NOTE = (
 ROUND2 = "r2-"
 ROUND4 = "r4-"
 ROUND6 = "r6-"
-SETS = ("tuned", "held-out", "held-out-2", "tuned-4", "held-out-4", "tuned-6", "held-out-6")
+ROUND7 = "d-"
+SETS = ("tuned", "held-out", "held-out-2", "tuned-4", "held-out-4", "tuned-6", "held-out-6", "tuned-7", "held-out-7")
 VISION_TYPES = ("vit", "deit", "swin", "resnet")
 
 
@@ -123,6 +131,36 @@ def round6_held_out(ids):
     never ran gpuwise on them): the same rule on its own rows, fixed before
     any round-6 prediction was computed."""
     return smallest_half(ids, ROUND6)
+
+
+def read_device(runs=DEVICE_RUNS, peaks=DEVICE_PEAKS):
+    """Round 7 as corpus rows: each measured run of `runs` three times (its
+    allocated, reserved and device peak, ids "<run>/<kind>"), in the set the
+    runs file gives, which must be round 2's rule on the run ids ("held-out-7"
+    or "tuned-7"), fixed in that file before anything was measured."""
+    if not os.path.exists(peaks):
+        return []
+    spec = read_tsv(runs)
+    held = smallest_half([r["id"] for r in spec], ROUND7)
+    results = {}
+    with open(peaks, encoding="utf-8") as f:
+        for line in f:
+            j = json.loads(line)
+            if j.get("ok"):
+                results[j["id"]] = j
+    rows = []
+    for r in spec:
+        want = "held-out-7" if r["id"] in held else "tuned-7"
+        if r["set"] != want:
+            raise SystemExit("%s: set is %r, the rule says %r" % (r["id"], r["set"], want))
+        m = results.get(r["id"])
+        for kind, key in DEVICE_KINDS if m else ():
+            if m.get(key) is None:
+                continue
+            rows.append(dict(r, id="%s/%s" % (r["id"], kind), source="tests/device/advise_peaks.py", measured=kind,
+                             value=str(m[key]), unit="B", grad_accum="-", gpus="1", strategy="ddp", gpu=DEVICE_GPU,
+                             context_mib="-", setup="own measurement, %s" % r["id"]))
+    return rows
 
 
 def expected_set(row_id, ids, _cache={}):
@@ -170,7 +208,7 @@ def advise_args(row):
         a += ["--new-tokens", row["new_tokens"]]
     if row.get("head", "-") == "lm":
         a.append("--lm-head")
-    if row.get("decoder_seq", "-") != "-":
+    if row.get("decoder_seq", "-") not in ("-", "0"):
         a += ["--decoder-seq", row["decoder_seq"]]
     if row["weights"] != "-":
         a += ["--weights", row["weights"]]
@@ -226,8 +264,8 @@ def score(rows, pred_key):
             "within15": sum(e <= 15 for e in errs) / len(errs) * 100}
 
 
-def evaluate(final, corpus=CORPUS):
-    rows = read_corpus(corpus)
+def evaluate(final, corpus=CORPUS, device=True):
+    rows = read_corpus(corpus) + (read_device() if device else [])
     out = []
     for row in rows:
         if not row["set"].startswith("tuned") and not final:
@@ -288,9 +326,10 @@ def main():
     ap.add_argument("--check", action="store_true", help="fail when the tuned set is worse than %s" % BOUNDS)
     ap.add_argument("--json", action="store_true", help="print the scores as JSON")
     ap.add_argument("--corpus", default=CORPUS, help="the measurements (default %(default)s)")
+    ap.add_argument("--no-device", action="store_true", help="leave out round 7 (our own H200 measurements)")
     ap.add_argument("--bounds", default=BOUNDS, help="the bounds --check holds the tuned set to (default %(default)s)")
     args = ap.parse_args()
-    rows = evaluate(args.final, args.corpus)
+    rows = evaluate(args.final, args.corpus, not args.no_device)
     res = {}
     for name in SETS:
         if name.startswith("tuned") or args.final:

@@ -50,6 +50,14 @@ def first(*vals):
 	return None
 
 
+def hex_id(v):
+	"""A PCI id as a number, from 0x233510de or 233510DE; None when absent or not hex."""
+	try:
+		return None if v in (None, "", "N/A") else "0x%08x" % int(v, 16)
+	except ValueError:
+		return v
+
+
 def bus(s):
 	return s.lower()[-12:] if isinstance(s, str) else None
 
@@ -94,8 +102,9 @@ def compare_gpu(t, g, x, cc):
 	t.exact(tag, "uuid", g.get("uuid"), text(x, "uuid"))
 	t.exact(tag, "pci_bus_id", bus(g.get("pci_bus_id")), bus(text(x, "pci/pci_bus_id")))
 	did = text(x, "pci/pci_device_id")
-	t.exact(tag, "pci_device_id", g.get("pci_device_id").lower() if g.get("pci_device_id") else None,
-		did.lower() if did else None)
+	# as numbers: gpuwise writes 0x233510de, a real nvidia-smi's XML 233510DE
+	# (no 0x; -q's text has it), as the 2026-12-04 H200 capture shows
+	t.exact(tag, "pci_device_id", hex_id(g.get("pci_device_id")), hex_id(did))
 	t.exact(tag, "vbios_version", (g.get("vbios_version") or "").upper() or None,
 		(text(x, "vbios_version") or "").upper() or None)
 	t.exact(tag, "serial", g.get("serial"), text(x, "serial"))
@@ -109,8 +118,10 @@ def compare_gpu(t, g, x, cc):
 		None if number(text(fb, "total")) is None else int(number(text(fb, "total"))))
 	res = mem.get("reserved_bytes")
 	if text(fb, "reserved") is not None or res is not None:
-		t.exact(tag, "memory.reserved (MiB)", None if res is None else res // MiB,
-			None if number(text(fb, "reserved")) is None else int(number(text(fb, "reserved"))))
+		# nvidia-smi derives its MiB figure from rounded ones: NVML's
+		# 644,939,776 bytes (615.06 MiB) print as 616 MiB on the 2026-12-04 H200
+		t.within(tag, "memory.reserved (MiB)", None if res is None else res // MiB,
+			 None if number(text(fb, "reserved")) is None else int(number(text(fb, "reserved"))), 1)
 	used = mem.get("used_bytes")
 	smi_used = number(text(fb, "used"))
 	t.within(tag, "memory.used (MiB)", None if used is None else used // MiB,
