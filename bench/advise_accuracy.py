@@ -95,7 +95,9 @@ ROUND2 = "r2-"
 ROUND4 = "r4-"
 ROUND6 = "r6-"
 ROUND7 = "d-"
-SETS = ("tuned", "held-out", "held-out-2", "tuned-4", "held-out-4", "tuned-6", "held-out-6", "tuned-7", "held-out-7")
+ROUND8 = "e-"
+SETS = ("tuned", "held-out", "held-out-2", "tuned-4", "held-out-4", "tuned-6", "held-out-6", "tuned-7", "held-out-7",
+        "held-out-8")
 VISION_TYPES = ("vit", "deit", "swin", "resnet")
 
 
@@ -150,7 +152,10 @@ def read_device(runs=DEVICE_RUNS, peaks=DEVICE_PEAKS):
                 results[j["id"]] = j
     rows = []
     for r in spec:
-        want = "held-out-7" if r["id"] in held else "tuned-7"
+        if r["id"].startswith(ROUND8):
+            want = "held-out-8"
+        else:
+            want = "held-out-7" if r["id"] in held else "tuned-7"
         if r["set"] != want:
             raise SystemExit("%s: set is %r, the rule says %r" % (r["id"], r["set"], want))
         m = results.get(r["id"])

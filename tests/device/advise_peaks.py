@@ -69,6 +69,10 @@ def read_tsv(path):
 
 
 def catalogue_config(name):
+    """The config.json values of a catalogue model, or of NAME.json under bench/data/."""
+    if name.endswith(".json"):
+        with open(os.path.join(ROOT, "bench", "data", name), encoding="utf-8") as f:
+            return json.load(f)
     for row in read_tsv(MODELS):
         if row["name"] == name:
             return json.loads(row["config"])
@@ -109,6 +113,9 @@ def build_model(run, cfg, dtype, torch):
     if mt in SEQ2SEQ:  # what every published T5 config.json has and the catalogue leaves out
         cfg = dict({"decoder_start_token_id": 0, "pad_token_id": 0, "eos_token_id": 1}, **cfg)
     config = tf.AutoConfig.for_model(**cfg)
+    for k, v in cfg.items():  # transformers 5.x's for_model can drop some (T5's tie_word_embeddings)
+        if getattr(config, k, None) != v:
+            setattr(config, k, v)
     kw = {}
     if mt not in ("resnet",):
         kw["attn_implementation"] = run["attention"]
@@ -129,6 +136,11 @@ def build_model(run, cfg, dtype, torch):
             model = cls.from_config(config, dtype=dtype, **kw)
         except TypeError:  # transformers before 4.56 names it torch_dtype
             model = cls.from_config(config, torch_dtype=dtype, **kw)
+    if mt in SEQ2SEQ and not config.tie_word_embeddings:
+        # 5.x ties the stacks' embeddings to `shared` only when the head is tied; the published
+        # untied models (Flan-T5, mT5) still share one embedding between encoder and decoder
+        model.encoder.embed_tokens = model.shared
+        model.decoder.embed_tokens = model.shared
     return model.to(device=DEV, dtype=dtype)
 
 
