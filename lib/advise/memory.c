@@ -556,6 +556,27 @@ static double attention_block(const gw_model *m, const gw_advise_options *r, dou
 	return att + n * span * qb * (e + d + d * e);
 }
 
+/* GPT-2's MLP (activation_function "gelu_new", its default) and the
+ * gated-gelu MLP of T5 v1.1, Flan-T5 and mT5 (dense_act_fn "gelu_new") run
+ * transformers' NewGELUActivation, the tanh GELU written as tensor
+ * operations: 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))). Backward then
+ * keeps three more I-wide tensors than one GELU kernel would: tanh's
+ * output, 1 + tanh and 0.5·x (activations.py; the measured H200 runs of
+ * round 7 were 17–19 % low without them). Under autocast torch.pow is on
+ * the fp32 list, so the tanh branch is fp32 (and in the gated MLP the
+ * GELU output the gate multiplies is fp32 too). */
+static double gelu_new_extra(const gw_model *m, const gw_advise_options *r)
+{
+	bool t5 = !strcmp(m->model_type, "t5") || !strcmp(m->model_type, "mt5");
+	double i = (double)m->intermediate_size, e = gw__advise_act_bytes(r);
+
+	if (strcmp(m->model_type, "gpt2") && !(t5 && m->gated_mlp))
+		return 0;
+	if (amp(r->precision))
+		return i * (4 + 4 + e + (m->gated_mlp ? 4 - e : 0));
+	return 3 * e * i;
+}
+
 /* The MLP block over s tokens. A frozen linear layer needs its weight,
  * not its input, for the input's gradient: under LoRA (q and v only) the
  * MLP's input and the down projection's input are not kept. */
@@ -568,7 +589,7 @@ static double mlp_block(const gw_model *m, const gw_advise_options *r, double s)
 		mlp = nb * sb * h + e * sb * i * (m->gated_mlp ? 3 : 1) + d * sb * h;
 	else
 		mlp = nb * sb * h + e * sb * h + e * sb * i * (m->gated_mlp ? 4 : 2) + d * sb * h;
-	return mlp + gw__advise_lora_mlp_extra(m, r) * sb;
+	return mlp + (gw__advise_lora_mlp_extra(m, r) + gelu_new_extra(m, r)) * sb;
 }
 
 double gw__advise_layer_activations_span(const gw_model *m, const gw_advise_options *r, double s, double span)
@@ -724,9 +745,15 @@ double gw__advise_workspace(const gw_model *m, const gw_advise_options *r)
 /* The CUDA context, outside the caching allocator: measured with lazy
  * module loading (PyTorch's default since 1.13): 287,047,680 bytes in
  * pytorch/pytorch#86509, 426 MiB on an Ada GPU with PyTorch 2.10
- * (unslothai/unsloth-zoo#1053). */
+ * (unslothai/unsloth-zoo#1053). On Hopper (an H200, driver 580, PyTorch
+ * 2.11 with CUDA 13.0; tests/device/advise_peaks.py, 2026-12-04) 518 MiB
+ * right after the first allocation, then 742-760 MiB once a training
+ * step had loaded its cuBLAS/cuDNN kernels and 686-692 MiB after
+ * inference: what nvidia-smi shows beside the allocator's reserve. */
 static double cuda_context(const gw_advise_options *r)
 {
+	if (r->cc_major >= 9)
+		return (r->task == GW_TASK_INFER ? 690 : 758) * MIB;
 	return r->cc_major && r->cc_major < 8 ? 287047680.0 : 426 * MIB;
 }
 

@@ -2,6 +2,8 @@
  * were built for against this machine's GPUs and driver. Facts come from
  * the frameworks' files (probes), never from importing them. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 
 /* The PyTorch wheel table's rows, for the "which wheel instead" fixes. */
@@ -276,12 +278,60 @@ static void rule_rocm_gfx(gw__doctor *d, const gw_probe_pyenv *e, const gw_probe
 	}
 }
 
-/* "nvidia-cublas-cu12==12.4.5.8" for the evidence, "'nvidia-cublas-cu12==12.4.5.8'" for pip. */
-static void wheel_lists(const gw_probe_framework *f, char *missing, char *wrong, char *pip, size_t n)
+/* The CUDA major a missing wheel is for: its pin (">=13.0.48"), else its
+ * "-cu12" suffix, else the framework's own name ("jax-cuda13-plugin"); 0 = unknown. */
+static unsigned wheel_cuda_major(const gw_probe_framework *f, const gw_probe_fw_wheel *w)
 {
+	const char *s = w->spec, *cu = strstr(w->dist, "-cu"), *fw = strstr(f->dist, "cuda");
+
+	while (*s && !isdigit((unsigned char)*s))
+		s++;
+	if (*s)
+		return (unsigned)strtoul(s, NULL, 10);
+	if (cu && isdigit((unsigned char)cu[3]))
+		return (unsigned)strtoul(cu + 3, NULL, 10);
+	return fw && isdigit((unsigned char)fw[4]) ? (unsigned)strtoul(fw + 4, NULL, 10) : 0;
+}
+
+/* JAX's CUDA plugin lists nvidia-cuda-nvcc and nvidia-nvvm for ptxas and
+ * libdevice, which XLA also takes from a CUDA toolkit on the machine (PATH,
+ * /usr/local/cuda: JAX's "cuda13-local" install). A toolkit of the same
+ * major with nvcc therefore stands in for those two wheels: a working H200
+ * machine (JAX ran there) was called "not ready" without this
+ * (docs/hardware/2026-12-04-h200/smoke.txt). The toolkit, or NULL. */
+static const gw_probe_toolkit *toolkit_standing_in(const gw__doctor *d, const gw_probe_framework *f,
+						   const gw_probe_fw_wheel *w)
+{
+	unsigned major;
+
+	if (f->kind != GW_FW_JAX || w->have[0] ||
+	    (strncmp(w->dist, "nvidia-cuda-nvcc", 16) && strncmp(w->dist, "nvidia-nvvm", 11)))
+		return NULL;
+	if (!(major = wheel_cuda_major(f, w)))
+		return NULL;
+	for (size_t i = 0; i < d->p->ntoolkits; i++) {
+		const gw_probe_toolkit *t = &d->p->toolkits[i];
+
+		if (t->has_nvcc && GW_VERSION_KNOWN(t->version) && t->version.part[0] == major)
+			return t;
+	}
+	return NULL;
+}
+
+/* "nvidia-cublas-cu12==12.4.5.8" for the evidence, "'nvidia-cublas-cu12==12.4.5.8'" for pip;
+ * the wheels a toolkit stands in for are left out and counted in *covered. */
+static void wheel_lists(const gw__doctor *d, const gw_probe_framework *f, char *missing, char *wrong, char *pip,
+			size_t n, unsigned *covered, const gw_probe_toolkit **by)
+{
+	*covered = 0;
 	for (size_t i = 0; i < f->nwheels_bad; i++) {
 		const gw_probe_fw_wheel *w = &f->wheels_bad[i];
+		const gw_probe_toolkit *t = toolkit_standing_in(d, f, w);
 
+		if (t) {
+			++*covered, *by = t;
+			continue;
+		}
 		if (w->have[0])
 			gw__doc_cat(wrong, n, _("%s%s %s (needs %s)"), wrong[0] ? gw__doc_comma() : "", w->dist, w->have,
 				    w->spec[0] ? w->spec : _("any version"));
@@ -294,7 +344,8 @@ static void wheel_lists(const gw_probe_framework *f, char *missing, char *wrong,
 static void rule_cuda_wheels(gw__doctor *d, const gw_probe_pyenv *e, const gw_probe_framework *f)
 {
 	char ev[EV], fix[FIX], name[96], title[256], missing[FIX] = "", wrong[FIX] = "", pip[FIX] = "";
-	unsigned bad = f->wheels_missing + f->wheels_wrong;
+	const gw_probe_toolkit *by = NULL;
+	unsigned covered, n_missing, bad;
 
 	if (!f->nwheels_bad)
 		return;
@@ -302,11 +353,15 @@ static void rule_cuda_wheels(gw__doctor *d, const gw_probe_pyenv *e, const gw_pr
 		gw__doc_fmt(name, sizeof(name), "%s %s", f->dist, f->version.text);
 	else
 		gw__doc_fw_name(f, name, sizeof(name));
-	wheel_lists(f, missing, wrong, pip, sizeof(missing));
-	if (f->wheels_missing == f->wheels_required)
-		gw__doc_fmt(title, sizeof(title), _("%s lacks all %u CUDA wheels it loads"), name, f->wheels_missing);
-	else if (f->wheels_missing)
-		gw__doc_fmt(title, sizeof(title), _("%s lacks %u of the %u CUDA wheels it loads"), name, f->wheels_missing,
+	wheel_lists(d, f, missing, wrong, pip, sizeof(missing), &covered, &by);
+	n_missing = f->wheels_missing - covered;
+	bad = n_missing + f->wheels_wrong;
+	if (!bad)
+		return;
+	if (n_missing == f->wheels_required)
+		gw__doc_fmt(title, sizeof(title), _("%s lacks all %u CUDA wheels it loads"), name, n_missing);
+	else if (n_missing)
+		gw__doc_fmt(title, sizeof(title), _("%s lacks %u of the %u CUDA wheels it loads"), name, n_missing,
 			    f->wheels_required);
 	else
 		gw__doc_fmt(title, sizeof(title), _("%s finds %u of its CUDA wheels in another version than it requires"), name,
@@ -322,18 +377,21 @@ static void rule_cuda_wheels(gw__doctor *d, const gw_probe_pyenv *e, const gw_pr
 		gw__doc_cat(ev, sizeof(ev), _("; not installed: %s"), missing);
 	if (wrong[0])
 		gw__doc_cat(ev, sizeof(ev), _("; another version installed: %s"), wrong);
-	if (bad > f->nwheels_bad)
-		gw__doc_cat(ev, sizeof(ev), _("; and %u more (see the METADATA)"), bad - (unsigned)f->nwheels_bad);
+	if (by)
+		gw__doc_cat(ev, sizeof(ev), _("; ptxas and libdevice (nvidia-cuda-nvcc, nvidia-nvvm) come from CUDA %s at %s"),
+			    by->version.text, by->prefix);
+	if (bad + covered > f->nwheels_bad)
+		gw__doc_cat(ev, sizeof(ev), _("; and %u more (see the METADATA)"), bad + covered - (unsigned)f->nwheels_bad);
 	gw__doc_fmt(fix, sizeof(fix), _("Install the versions it requires into that environment: `pip install%s`"), pip);
 	if (f->wheels_extra[0] && f->dist[0])
 		gw__doc_cat(fix, sizeof(fix), _(", or reinstall it with the extra: `pip install '%s[%s]==%s'`"), f->dist,
 			    f->wheels_extra, f->version.text);
-	if (f->kind == GW_FW_TORCH && f->wheels_missing)
+	if (f->kind == GW_FW_TORCH && n_missing)
 		gw__doc_cat(fix, sizeof(fix), _(" (until then `import torch` fails with \"libcublas.so.*[0-9] not found in the "
 			    "system path\" or a missing libcu*.so)"));
 	gw__doc_cat(fix, sizeof(fix), _("."));
 	gw__doc_add(d, "framework-cuda-wheels-missing", "python",
-		    f->wheels_missing ? GW_SEVERITY_ERROR : GW_SEVERITY_WARNING, title, ev, fix);
+		    n_missing ? GW_SEVERITY_ERROR : GW_SEVERITY_WARNING, title, ev, fix);
 }
 
 static void rule_multiple_packages(gw__doctor *d, const gw_probe_pyenv *e)

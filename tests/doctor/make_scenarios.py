@@ -681,10 +681,11 @@ def tf218(and_cuda=True, drop=()):
     return f
 
 
-def jax435(pjrt=True):
+def jax435(pjrt=True, drop=()):
     """jax[cuda12] 0.4.35: jax, jaxlib, jax-cuda12-plugin (real METADATA) with
     the wheels of its with_cuda extra (at the torch 2.5.1 versions, which meet
-    the plugin's floors) and, unless left out, jax-cuda12-pjrt."""
+    the plugin's floors; those in drop left out) and, unless left out,
+    jax-cuda12-pjrt."""
     def f(m, root):
         venv312(root)
         real_dist(root, "jax-0.4.35.dist-info", "jax-0.4.35.dist-info")
@@ -695,7 +696,8 @@ def jax435(pjrt=True):
             mkdir(root, SP312 + "/jax_cuda12_pjrt-0.4.35.dist-info")
         torch_pins = dict(pinned_wheels("torch-2.5.1-x86_64.dist-info"))
         for dist, floor in pinned_wheels("jax_cuda12_plugin-0.4.35.dist-info"):
-            nvidia_wheel(root, dist, torch_pins.get(dist, "12.4.131"))
+            if dist not in drop:
+                nvidia_wheel(root, dist, torch_pins.get(dist, "12.4.131"))
     return f
 
 
@@ -729,6 +731,14 @@ sc("near-torch-and-tf", "laptop-3060", "torch 2.5.1 with its wheels next to tens
    F_NV + F_PY, VENV, both(torch251(), tf218(and_cuda=False)), near=["framework-cuda-wheels-missing"])
 sc("jax-plugin-no-pjrt", "laptop-3060", "jax[cuda12] 0.4.35 without jax-cuda12-pjrt, which jax-cuda12-plugin requires",
    F_NV + F_PY + ["framework-cuda-wheels-missing"], VENV, jax435(pjrt=False))
+sc("jax-plugin-no-nvcc", "laptop-3060", "jax[cuda12] 0.4.35 without nvidia-cuda-nvcc-cu12 (ptxas) and no CUDA "
+   "toolkit on the machine to take it from", F_NV + F_PY + ["framework-cuda-wheels-missing"], VENV,
+   jax435(drop=("nvidia-cuda-nvcc-cu12",)))
+sc("near-jax-plugin-system-ptxas", "laptop-3060", "jax[cuda12] 0.4.35 without nvidia-cuda-nvcc-cu12 on a machine "
+   "with CUDA 12.4's nvcc on PATH: XLA takes ptxas from the toolkit (seen on a working H200 machine, JAX 0.11.2)",
+   F_NV + F_PY + ["found-cuda-toolkit"], VENV + ["PATH=/usr/local/cuda-12.4/bin:$PATH"],
+   both(jax435(drop=("nvidia-cuda-nvcc-cu12",)), lambda m, r: toolkit("12.4")(r)),
+   near=["framework-cuda-wheels-missing"])
 sc("near-jax-plugin-complete", "laptop-3060", "jax[cuda12] 0.4.35 complete: plugin, pjrt and the with_cuda wheels "
    "at versions above the plugin's floors", F_NV + F_PY, VENV, jax435(), near=["framework-cuda-wheels-missing"])
 
