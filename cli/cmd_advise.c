@@ -107,7 +107,7 @@ static const struct option advise_options[] = {
 	OPT_STRING(0, "task", O, task_s, "TASK", N_("train (full fine-tuning, the default), lora, qlora or infer")),
 	OPT_CALLBACK(0, "batch", O, batch, "N", N_("micro-batch per GPU (default 1)"), parse_count),
 	OPT_CALLBACK(0, "seq", O, seq, "N", N_("tokens per sample; for infer the prompt plus the generated tokens "
-		     "(default: 2048 for decoders, 512 otherwise, at most the model's positions)"), parse_count),
+		     "(an encoder-decoder model's input alone) (default: 2048 for decoders, 512 otherwise, at most the model's positions)"), parse_count),
 	OPT_CALLBACK(0, "decoder-seq", O, decoder_seq, "N", N_("encoder-decoder training (T5): tokens per target, "
 		     "what the decoder reads, up to 65535; --seq is then the source (default: --seq)"), parse_decoder_seq),
 	OPT_CALLBACK(0, "new-tokens", O, new_tokens, "N", N_("infer: tokens generated (part of --seq)"), parse_count),

@@ -152,7 +152,8 @@ def make_inputs(run, cfg, torch, dtype):
         x = torch.randn(b, cfg.get("num_channels", 3), s, s, device=DEV, dtype=dtype)
         return {"pixel_values": x, "labels": torch.randint(0, cfg.get("num_labels", 1000), (b,), device=DEV)}
     vocab = cfg.get("vocab_size", 32000)
-    prompt = s - new if run["task"] == "infer" else s
+    # a decoder's seq holds the generated tokens; an encoder-decoder's is its input alone
+    prompt = s - new if run["task"] == "infer" and mt in DECODERS else s
     ids = torch.randint(5, vocab, (b, prompt), device=DEV)
     inputs = {"input_ids": ids, "attention_mask": torch.ones_like(ids)}
     if run["task"] == "infer":
