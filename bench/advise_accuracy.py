@@ -96,8 +96,9 @@ ROUND4 = "r4-"
 ROUND6 = "r6-"
 ROUND7 = "d-"
 ROUND8 = "e-"
+ROUND9 = "f-"
 SETS = ("tuned", "held-out", "held-out-2", "tuned-4", "held-out-4", "tuned-6", "held-out-6", "tuned-7", "held-out-7",
-        "held-out-8")
+        "held-out-8", "tuned-9", "held-out-9")
 VISION_TYPES = ("vit", "deit", "swin", "resnet")
 
 
@@ -143,7 +144,7 @@ def read_device(runs=DEVICE_RUNS, peaks=DEVICE_PEAKS):
     if not os.path.exists(peaks):
         return []
     spec = read_tsv(runs)
-    held = smallest_half([r["id"] for r in spec], ROUND7)
+    held = smallest_half([r["id"] for r in spec], ROUND7) | smallest_half([r["id"] for r in spec], ROUND9)
     results = {}
     with open(peaks, encoding="utf-8") as f:
         for line in f:
@@ -155,7 +156,8 @@ def read_device(runs=DEVICE_RUNS, peaks=DEVICE_PEAKS):
         if r["id"].startswith(ROUND8):
             want = "held-out-8"
         else:
-            want = "held-out-7" if r["id"] in held else "tuned-7"
+            rnd = "9" if r["id"].startswith(ROUND9) else "7"
+            want = ("held-out-" if r["id"] in held else "tuned-") + rnd
         if r["set"] != want:
             raise SystemExit("%s: set is %r, the rule says %r" % (r["id"], r["set"], want))
         m = results.get(r["id"])
