@@ -246,8 +246,16 @@ def run_one(run):
     model = build_model(run, cfg, dtype, torch)
     amp = {"amp-bf16": torch.bfloat16, "amp-fp16": torch.float16}.get(prec)
     inputs = make_inputs(run, cfg, torch, dtype if cfg["model_type"] in VISION else None)
+    reserved_built = reserved_clean = alloc_start = None
     if cuda:
         torch.cuda.synchronize()
+        # What building the model left in the caching allocator (random
+        # init frees temporaries there); GPUWISE_ADVISE_EMPTY_CACHE=1 gives
+        # it back first, as a model loaded from a checkpoint would not have it.
+        reserved_built = torch.cuda.memory_reserved()
+        if os.environ.get("GPUWISE_ADVISE_EMPTY_CACHE") == "1":
+            torch.cuda.empty_cache()
+        reserved_clean, alloc_start = torch.cuda.memory_reserved(), torch.cuda.memory_allocated()
         torch.cuda.reset_peak_memory_stats()
     if task == "infer":
         model.eval()
@@ -282,7 +290,8 @@ def run_one(run):
     now = nvml_process_bytes(os.getpid())
     device = None if now is None else now + (peak_res - torch.cuda.memory_reserved())
     return {"allocated_bytes": peak_alloc, "reserved_bytes": peak_res, "device_bytes": device,
-            "context_bytes": context, "params": params}
+            "context_bytes": context, "params": params, "reserved_after_build_bytes": reserved_built,
+            "reserved_at_start_bytes": reserved_clean, "allocated_at_start_bytes": alloc_start}
 
 
 def child(run_id, runs_path, smoke):
