@@ -134,7 +134,7 @@ struct walk {
 	double saved;       /* elements kept for backward, whole model */
 	double block_max;   /* elements of the largest block (checkpointing recomputes one) */
 	double inputs;      /* elements of every block's input (what checkpointing keeps) */
-	double live_max;    /* inference: largest (block input + one convolution's input and output) */
+	double live_max;    /* inference: largest (block input + one convolution's input, its output and the BatchNorm's) */
 	double macs;
 	double stem_pool;   /* max-pool output elements (its int64 indices) */
 	double stem;        /* elements the stem keeps (outside every block, so kept with checkpointing too) */
@@ -147,17 +147,22 @@ static void unit(struct walk *w, double *blk, double in_ch, double out_ch, doubl
 
 	*blk += 2 * out;
 	w->macs += out * in_ch * k * k;
-	if (block_in + in_el + out > w->live_max)
-		w->live_max = block_in + in_el + out;
+	/* In inference the BatchNorm runs while its input, the convolution's
+	 * output, is still referenced (HF's ResNetConvLayer reassigns
+	 * hidden_state only when it returns; torchvision's x = bn(x) alike):
+	 * in, conv out and BN out together, beside the block's input when the
+	 * unit is not the block's first (then in is that input). */
+	if (block_in + in_el + 2 * out > w->live_max)
+		w->live_max = block_in + in_el + 2 * out;
 }
 
 static struct walk resnet_walk(const gw_model *m, const gw_advise_options *r)
 {
 	struct walk w = { 0 };
 	double side = ceil((double)r->image / 2), cin = (double)m->embed_dim, stem = 0;
-	double C = (double)m->num_channels, px = (double)r->image * (double)r->image;
+	double C = (double)m->num_channels;
 
-	unit(&w, &stem, C, cin, 7, side, C * px, 0);
+	unit(&w, &stem, C, cin, 7, side, 0, 0);   /* its input, the image, is image_bytes() */
 	w.saved += stem;
 	w.stem = stem;
 	side = ceil(side / 2);
@@ -169,16 +174,20 @@ static struct walk resnet_walk(const gw_model *m, const gw_advise_options *r)
 			double out_side = stride ? ceil(side / 2) : side, in_el = cin * side * side, blk = 0;
 			if (m->bottleneck) {
 				double q = width / 4;
-				unit(&w, &blk, cin, q, 1, side, in_el, in_el);
+				unit(&w, &blk, cin, q, 1, side, in_el, 0);
 				unit(&w, &blk, q, q, 3, out_side, q * side * side, in_el);
 				unit(&w, &blk, q, width, 1, out_side, q * out_side * out_side, in_el);
 			} else {
-				unit(&w, &blk, cin, width, 3, out_side, in_el, in_el);
+				unit(&w, &blk, cin, width, 3, out_side, in_el, 0);
 				unit(&w, &blk, width, width, 3, out_side, width * out_side * out_side, in_el);
 			}
 			if (cin != width || stride) {
-				blk += width * out_side * out_side;   /* the shortcut's BatchNorm input */
-				w.macs += width * out_side * out_side * cin;
+				double out = width * out_side * out_side;
+				blk += out;   /* the shortcut's BatchNorm input */
+				w.macs += out * cin;
+				/* inference: the block's input and main output beside the shortcut's conv and BN outputs */
+				if (in_el + 3 * out > w.live_max)
+					w.live_max = in_el + 3 * out;
 			}
 			w.saved += blk;
 			w.inputs += in_el;
