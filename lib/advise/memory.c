@@ -713,6 +713,9 @@ static double infer_activations(const gw_model *m, const gw_advise_options *r)
 
 		return encoder - cache > decoding ? encoder - cache : decoding;
 	}
+	/* Two width-h tensors beside the MLP (the residual and the normed copy).
+	 * transformers 5's BertLayer keeps a third (traced), 4.x's two; the
+	 * published BERT/BGE rows ran 4.x, and a third put two of them 15 % high. */
 	return 2 * e * p * b * h + (att > mlp ? att : mlp) + logits;
 }
 

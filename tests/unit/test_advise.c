@@ -326,6 +326,18 @@ static void test_terms(void)
 		CHECK_INT(run(&bb, o).activations_bytes, (uint64_t)(8 * pb * h + 4 * pb * 5 * h + 8 * n * 256 * pb));
 	}
 
+	/* ViT-B/16 inference, fp32, SDPA, batch 8: the four width-h tensors
+	 * ViTLayer still references while its MLP runs (4·4·sbh), the MLP's
+	 * output and GELU (4·sb·2I, larger than q, k, v), and the image. */
+	{
+		gw_model vb = model("vit-base-patch16-224");
+		double sb = 197.0 * 8, h = 768, i = 3072;
+		o = opts(GW_TASK_INFER, GW_PRECISION_FP32);
+		o.batch = 8;
+		o.image = 224;
+		CHECK_INT(run(&vb, o).activations_bytes, (uint64_t)(4 * 4 * sb * h + 4 * sb * 2 * i + 4 * 8 * 3 * 224.0 * 224));
+	}
+
 	/* Full training with autocast: fp32 weights + the half copies of the
 	 * linears, fp32 gradients, AdamW m and v in fp32 (fused AdamW: its step
 	 * adds nothing, see below). */
