@@ -361,7 +361,9 @@ def main():
         with open(args.bounds, encoding="utf-8") as f:
             b = json.load(f)
         bad = []
-        for key in ("tuned", "tuned_4"):
+        for key in ("tuned", "tuned_4", "tuned_7", "tuned_9"):
+            if key + "_median_abs_pct" not in b or not res.get(key):
+                continue
             t = res[key]
             if t["median"] > b[key + "_median_abs_pct"]:
                 bad.append("%s: median %.1f %% > %.1f %%" % (key, t["median"], b[key + "_median_abs_pct"]))

@@ -41,6 +41,25 @@ def test_corpus_is_sourced_and_split_by_the_rule():
             assert r["set"] == ("held-out" if aa.held_out(r["id"]) else "tuned")
 
 
+def test_own_measurements_are_split_by_the_rule():
+    """Rounds 7-9 (tests/device/advise_peaks.py on an H200): three rows a
+    measured run, each set as the runs file fixed it before measuring."""
+    rows = aa.read_device()
+    assert len(rows) >= 90
+    assert len({r["id"] for r in rows}) == len(rows)
+    runs = {r["id"] for r in aa.read_tsv(aa.DEVICE_RUNS)}
+    for r in rows:
+        run = r["id"].rsplit("/", 1)[0]
+        assert run in runs and r["measured"] in ("allocated", "reserved", "device"), r["id"]
+        assert float(r["value"]) > 0 and r["unit"] == "B" and r["gpu"] == aa.DEVICE_GPU
+        want = {"d-": ("tuned-7", "held-out-7"), "e-": ("held-out-8",), "f-": ("tuned-9", "held-out-9")}[r["id"][:2]]
+        assert r["set"] in want, r["id"]
+    for prefix in (aa.ROUND7, aa.ROUND9):
+        ids = [i for i in runs if i.startswith(prefix)]
+        held = {r["id"].rsplit("/", 1)[0] for r in rows if r["id"].startswith(prefix) and r["set"].startswith("held")}
+        assert held <= aa.smallest_half(ids, prefix) and len(aa.smallest_half(ids, prefix)) == (len(ids) + 1) // 2
+
+
 def test_a_row_moved_to_the_other_set_is_refused(tmp_path):
     text = open(aa.CORPUS, encoding="utf-8").read()
     bad = tmp_path / "peaks.tsv"
@@ -56,7 +75,7 @@ def test_tuned_set_within_the_recorded_bound(tmp_path):
     assert r.returncode == 0, r.stderr
     res = json.loads(r.stdout)
     assert not any(k.startswith("held_out") for k in res), "held-out sets are scored only with --final"
-    assert res["tuned"]["n"] >= 20 and res["tuned_4"]["n"] >= 20
+    assert res["tuned"]["n"] >= 20 and res["tuned_4"]["n"] >= 20 and res["tuned_7"]["n"] >= 50
     # The check bites: a bound tighter than today's score fails.
     tight = tmp_path / "bounds.json"
     loose = {"tuned_median_abs_pct": 1000, "tuned_p90_abs_pct": 1000, "tuned_within15_min_pct": 0,
