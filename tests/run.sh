@@ -12,7 +12,8 @@
 #   layering tests/lint/layering.sh        include layering; only lib/core calls the OS
 #   exports  tests/abi/test_exports.sh     libgpuwise.so exports tests/abi/libgpuwise.symbols only
 #   install  tests/install/test_make_install.sh  make install/uninstall into a DESTDIR, pkg-config, man, completion
-#            full only: test_python_wheel.sh (sdist + abi3 wheel, fresh venv), test_deb.sh (debian/, lintian, apt-get install)
+#            full only: test_python_wheel.sh (sdist + abi3 wheel, fresh venv), test_deb.sh (debian/, lintian, apt-get install),
+#            test_minimal_build.sh (the CLI without its optional libraries)
 #   fault    GPUWISE_FAULT loop: fail the Nth alloc/dlsym/dlopen/read and sampled system calls
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -80,6 +81,7 @@ bash tests/install/test_make_install.sh build; record "install:make-install" $?
 if [ "$MODE" = full ]; then
 	bash tests/install/test_python_wheel.sh; record "install:python-wheel" $?
 	bash tests/install/test_deb.sh; record "install:deb" $?
+	bash tests/install/test_minimal_build.sh; record "install:minimal-build" $?
 fi
 if [ "$MODE" = full ]; then
 	echo "== sanitizers (ASan+UBSan)"
