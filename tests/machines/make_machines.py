@@ -27,12 +27,12 @@ SLEEPER = "$SLEEPER"
 # ---------------------------------------------------------------- helpers
 
 
-def nvml_bus_id(bus, domain=0):
-	return "%08X:%02X:00.0" % (domain, bus)
+def nvml_bus_id(bus, domain=0, dev=0):
+	return "%08X:%02X:%02X.0" % (domain, bus, dev)
 
 
-def sysfs_bus_id(bus, domain=0):
-	return "%04x:%02x:00.0" % (domain, bus)
+def sysfs_bus_id(bus, domain=0, dev=0):
+	return "%04x:%02x:%02x.0" % (domain, bus, dev)
 
 
 def link_speed(gen):
@@ -46,12 +46,12 @@ def nvidia_device(*, name, uuid, serial, minor, part, vbios, bus, dev_id,
 		  fan, power, limit, mgmt_limit=None, energy, clocks, max_clocks,
 		  pstate, pcie, persistence, display, ecc, remapped, reasons,
 		  mig, procs_compute=(), procs_graphics=(), util=(0, 0),
-		  enc=0, dec=0, compute_mode=0, errors=None):
+		  enc=0, dec=0, compute_mode=0, errors=None, pci_dev=0):
 	"""One entry of nvml.devices in NVML's own units (bytes, mW, mJ, MHz)."""
 	d = {
 		"name": name, "uuid": uuid, "serial": serial, "minor_number": minor,
 		"board_part_number": part, "vbios_version": vbios,
-		"pci": {"bus_id": nvml_bus_id(bus), "domain": 0, "bus": bus, "device": 0,
+		"pci": {"bus_id": nvml_bus_id(bus, dev=pci_dev), "domain": 0, "bus": bus, "device": pci_dev,
 			"pci_device_id": "0x%04X10DE" % dev_id,
 			"pci_subsystem_id": "0x%08X" % subsys},
 		"architecture": arch, "cuda_compute_capability": list(cc),
@@ -210,7 +210,7 @@ def nvidia_tree(t, devices, driver_version, *, module=True, open_module=False,
 		dev_id = int(d["pci"]["pci_device_id"], 16) >> 16
 		sub = int(d["pci"]["pci_subsystem_id"], 16)
 		pc = d.get("pcie") or {}
-		pci_function(t, sysfs_bus_id(bus), vendor=0x10DE, device=dev_id,
+		pci_function(t, sysfs_bus_id(bus, dev=d["pci"].get("device", 0)), vendor=0x10DE, device=dev_id,
 			     subsys_vendor=sub & 0xFFFF, subsys_device=sub >> 16,
 			     # GeForce and workstation boards are VGA controllers,
 			     # data-centre boards 3D controllers (class 0x0302).
@@ -389,6 +389,44 @@ def hgx_peers(devices, sockets):
 		d["topology"] = [None if j == i else ("NODE" if sockets[j] == sockets[i] else "SYS") for j in range(n)]
 		ok = [None if j == i else "OK" for j in range(n)]
 		d["p2p"] = {"read": ok, "write": ok, "nvlink": ok, "atomics": ok}
+
+
+@machine
+def h200_1x():
+	"""Every value from the real capture docs/hardware/2026-12-04-h200 (nvidia-smi -q/-x and
+	gpuwise info --json on the project's device machine), bench figures from gpuwise bench there."""
+	d = nvidia_device(
+		name="NVIDIA H200", uuid="GPU-7204284d-c403-ad9c-91fe-2f25f37f8190", serial="1654024198172",
+		minor=0, part="692-2G520-0282-000", vbios="96.00.A5.00.1A", bus=0x00, pci_dev=0x06,
+		dev_id=0x2335, subsys=0x18BF10DE, arch=9, cc=(9, 0), sms=132, cores=16896,
+		mem_total=150754820096, mem_reserved=644939776, mem_used=0,
+		bar1_total=262144 * MiB, temp=34, temp_mem=33, slowdown=89, shutdown=95,
+		fan=None, power=76574, limit=700000, energy=2456453,
+		clocks=(345, 345, 3201, 765), max_clocks=(1980, 1980, 3201, 1545), pstate=0,
+		pcie=pcie(5, 16, 5, 16, tx=747, rx=578),
+		persistence=1, display=1, ecc=ECC_ON, remapped=REMAP_CLEAN,
+		reasons=1, mig=MIG_OFF)
+	d["bar1_memory"]["used"] = 5177344
+	# gpuwise bench on that H200 (bench-compare.txt): its copy kernel 3816 GB/s, the copy engine
+	# 4172 GB/s, pinned 55.4/55.3 GB/s, pageable 9.2 GB/s (host to device; the same assumed back),
+	# launch 2.83 us, GEMM as measured; one GPU, so no peer copy.
+	d["bench"] = {"h2d_gbs": 55.4, "d2h_gbs": 55.3, "h2d_pageable_gbs": 9.2, "d2h_pageable_gbs": 9.2,
+		      "memory_gbs": 3816.1, "memory_ce_gbs": 4172.3, "launch_us": 2.83,
+		      "tflops": {"fp32": 51.2, "tf32": 458.1, "fp16": 886.8, "bf16": 889.9, "fp8": 1742.5}}
+	m = {
+		"schema": 1,
+		"description": "1x NVIDIA H200 (SXM, 143771 MiB, 615 MiB reserved), driver 580.159.04 / CUDA 13.0, "
+			       "open kernel module, in a Firecracker VM (the GPU at 00:06.0): every value from the real "
+			       "capture docs/hardware/2026-12-04-h200 (nvidia-smi -q, -q -x and gpuwise info --json on "
+			       "the project's device machine), idle, no processes; bench figures from gpuwise bench there.",
+		"nvml": {"init": "SUCCESS", "driver_version": "580.159.04",
+			 "nvml_version": "13.580.159.04", "cuda_driver_version": 13000,
+			 "devices": [d]},
+		"cuda": {"init": "SUCCESS", "driver_version": 13000, "fastest_first_order": [0]},
+	}
+	t = Tree()
+	nvidia_tree(t, [d], "580.159.04", open_module=True)
+	return m, t
 
 
 @machine
