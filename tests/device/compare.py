@@ -50,12 +50,18 @@ def first(*vals):
 	return None
 
 
-def hex_id(v):
-	"""A PCI id as a number, from 0x233510de or 233510DE; None when absent or not hex."""
+def hex_id(v, upper=False):
+	"""A PCI id in one form, 0x233510de (or 0x233510DE), from 0x233510de or 233510DE; None when absent."""
 	try:
-		return None if v in (None, "", "N/A") else "0x%08x" % int(v, 16)
+		return None if v in (None, "", "N/A") else ("0x%08X" if upper else "0x%08x") % int(v, 16)
 	except ValueError:
 		return v
+
+
+def clk_of(node, path):
+	"""An integer field ("16x" -> 16), or None."""
+	v = number(text(node, path))
+	return None if v is None else int(v)
 
 
 def bus(s):
@@ -206,8 +212,9 @@ def draft_machine(root, caps):
 			"pci": {"bus_id": bus_id, "domain": int(text(x, "pci/pci_domain") or "0", 16),
 				"bus": int(text(x, "pci/pci_bus") or "0", 16),
 				"device": int(text(x, "pci/pci_device") or "0", 16),
-				"pci_device_id": text(x, "pci/pci_device_id"),
-				"pci_subsystem_id": text(x, "pci/pci_sub_system_id")},
+				# the fake machines' form, 0x233510DE (the real XML drops the 0x)
+				"pci_device_id": hex_id(text(x, "pci/pci_device_id"), upper=True),
+				"pci_subsystem_id": hex_id(text(x, "pci/pci_sub_system_id"), upper=True)},
 			"cuda_compute_capability": [int(c) for c in cc.split(".")] if cc else None,
 			"memory": {"total": mib("total"), "reserved": mib("reserved"), "used": mib("used")},
 			"temperature": {"gpu": clk("temperature/gpu_temp")},
@@ -218,11 +225,11 @@ def draft_machine(root, caps):
 			"clocks": {k: clk("clocks/%s_clock" % k) for k in ("graphics", "sm", "mem", "video")},
 			"max_clocks": {k: clk("max_clocks/%s_clock" % k) for k in ("graphics", "sm", "mem", "video")},
 			"performance_state": clk("performance_state")
-			if text(x, "performance_state") is None else number(text(x, "performance_state")[1:]),
+			if text(x, "performance_state") is None else int(number(text(x, "performance_state")[1:])),
 			"pcie": {"curr_gen": clk("pci/pci_gpu_link_info/pcie_gen/current_link_gen"),
 				 "max_gen": clk("pci/pci_gpu_link_info/pcie_gen/max_link_gen"),
-				 "curr_width": None if link is None else number(text(link, "link_widths/current_link_width")),
-				 "max_width": None if link is None else number(text(link, "link_widths/max_link_width"))},
+				 "curr_width": None if link is None else clk_of(link, "link_widths/current_link_width"),
+				 "max_width": None if link is None else clk_of(link, "link_widths/max_link_width")},
 			"processes": {"compute": [{"pid": int(text(p, "pid")),
 						   "used_gpu_memory": None if number(text(p, "used_memory")) is None
 						   else int(number(text(p, "used_memory"))) * MiB}
