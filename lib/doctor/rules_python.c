@@ -296,7 +296,7 @@ static unsigned wheel_cuda_major(const gw_probe_framework *f, const gw_probe_fw_
 /* JAX's CUDA plugin lists nvidia-cuda-nvcc and nvidia-nvvm for ptxas and
  * libdevice, which XLA also takes from a CUDA toolkit on the machine (PATH,
  * /usr/local/cuda: JAX's "cuda13-local" install). A toolkit of the same
- * major with nvcc therefore stands in for those two wheels: a working H200
+ * major with nvcc, where XLA looks, therefore stands in for those two wheels: a working H200
  * machine (JAX ran there) was called "not ready" without this
  * (docs/hardware/2026-12-04-h200/smoke.txt). The toolkit, or NULL. */
 static const gw_probe_toolkit *toolkit_standing_in(const gw__doctor *d, const gw_probe_framework *f,
@@ -312,7 +312,10 @@ static const gw_probe_toolkit *toolkit_standing_in(const gw__doctor *d, const gw
 	for (size_t i = 0; i < d->p->ntoolkits; i++) {
 		const gw_probe_toolkit *t = &d->p->toolkits[i];
 
-		if (t->has_nvcc && GW_VERSION_KNOWN(t->version) && t->version.part[0] == major)
+		/* where XLA looks: ptxas on PATH, CUDA_HOME-style settings, /usr/local/cuda */
+		bool found = t->nvcc_on_path || t->is_cuda_home || !strncmp(t->prefix, "/usr/local/cuda", 15);
+
+		if (t->has_nvcc && found && GW_VERSION_KNOWN(t->version) && t->version.part[0] == major)
 			return t;
 	}
 	return NULL;
