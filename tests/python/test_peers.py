@@ -326,8 +326,9 @@ def test_nvitop_sees_the_fake(machine):
 	for d in live.values():
 		m = d["memory_v2"] if not err(d["memory_v2"]) else d["memory_v1"]
 		if not err(m):
-			# nvitop prints whole GiB as "40.00GiB", the rest in MiB
-			shown = ("%dMiB" % (m["total"] // MiB), "%.2fGiB" % (m["total"] / (1 << 30)))
+			# nvitop prints whole GiB as "40.00GiB" (from 100 GiB one decimal: "140.4GiB"), the rest in MiB
+			shown = ("%dMiB" % (m["total"] // MiB), "%.2fGiB" % (m["total"] / (1 << 30)),
+				 "%.1fGiB" % (m["total"] / (1 << 30)))
 			assert any(s in once["stdout"] for s in shown), (shown, once["stdout"][-3000:])
 
 
@@ -422,7 +423,7 @@ def test_every_machine_is_valid_json_with_a_description():
 		nv = m.get("nvml")
 		for d in (nv or {}).get("devices", []):
 			pci = d["pci"]
-			assert pci["bus_id"].endswith("%02X:00.0" % pci["bus"]), (name, pci)
+			assert pci["bus_id"].endswith("%02X:%02X.0" % (pci["bus"], pci.get("device", 0))), (name, pci)
 			root = os.path.join(MACHINES_DIR, name, "root")
 			sysfs = os.path.join(root, "sys/bus/pci/devices", bus_id(pci["bus_id"]))
 			assert os.path.isdir(sysfs), (name, sysfs)
