@@ -31,7 +31,10 @@
 #define MAX_IMAGE 32768ull   /* pixels per side */
 #define MAX_CHANNELS 4096ull
 
-enum family { FAM_LLAMA, FAM_GPT2, FAM_BERT, FAM_T5, FAM_VIT, FAM_SWIN, FAM_RESNET };
+enum family {
+	FAM_LLAMA, FAM_GPT2, FAM_BERT, FAM_T5, FAM_VIT, FAM_SWIN, FAM_RESNET,
+	FAM_PHI, FAM_FALCON, FAM_GPTJ, FAM_NEOX, FAM_BLOOM, FAM_BIGCODE, FAM_OPT,
+};
 
 struct model_type {
 	const char *name;
@@ -48,7 +51,15 @@ static const struct model_type model_types[] = {
 	{ "mistral", FAM_LLAMA, GW_MODEL_DECODER, false, false },
 	{ "qwen2", FAM_LLAMA, GW_MODEL_DECODER, false, true },
 	{ "gemma", FAM_LLAMA, GW_MODEL_DECODER, true, false },
+	{ "phi3", FAM_LLAMA, GW_MODEL_DECODER, false, false },
 	{ "gpt2", FAM_GPT2, GW_MODEL_DECODER, true, false },
+	{ "phi", FAM_PHI, GW_MODEL_DECODER, false, true },
+	{ "falcon", FAM_FALCON, GW_MODEL_DECODER, true, false },
+	{ "gptj", FAM_GPTJ, GW_MODEL_DECODER, false, false },
+	{ "gpt_neox", FAM_NEOX, GW_MODEL_DECODER, false, true },
+	{ "bloom", FAM_BLOOM, GW_MODEL_DECODER, true, true },
+	{ "gpt_bigcode", FAM_BIGCODE, GW_MODEL_DECODER, true, true },
+	{ "opt", FAM_OPT, GW_MODEL_DECODER, true, true },
 	{ "bert", FAM_BERT, GW_MODEL_ENCODER, true, false },
 	{ "roberta", FAM_BERT, GW_MODEL_ENCODER, true, false },
 	{ "t5", FAM_T5, GW_MODEL_ENCODER_DECODER, true, false },
@@ -59,14 +70,29 @@ static const struct model_type model_types[] = {
 	{ "resnet", FAM_RESNET, GW_MODEL_VISION, false, false },
 };
 
-/* Listed by DESIGN.md, not counted yet: a clear "not yet", not "unknown". */
-static const char *const planned_types[] = {
-	"phi", "falcon", "gptj", "gpt_neox", "bloom", "gpt_bigcode", "opt",
+
+/* The decoders whose layers differ from Llama's and GPT-2's in which
+ * biases, norms and fused projections they build (phi, falcon, gptj,
+ * gpt_neox, bloom, gpt_bigcode, opt): one description, filled by
+ * read_decoder() from the config the way each modeling file reads it. */
+struct decoder {
+	uint64_t positions;    /* learned position rows (0: rotary or ALiBi) */
+	uint64_t embed_dim;    /* OPT: word_embed_proj_dim (the tables' width); 0: h */
+	uint64_t layer_norms;  /* LayerNorms per layer */
+	bool fused_qkv;        /* one q+k+v projection (PEFT's LoRA target), else q, k, v */
+	bool qk_norm;          /* Phi qk_layernorm: LayerNorm(head_dim) on q and on k */
+	bool norm_affine;      /* LayerNorms have weight and bias (OPT can drop both) */
+	bool qkv_bias, o_bias, mlp_bias;
+	bool head_bias;        /* the LM head has a bias (GPT-J, Phi), tied or not */
+	bool embed_norm;       /* BLOOM: word_embeddings_layernorm */
+	bool final_norm;
 };
 
 struct extra {
 	enum family family;
 	bool qkv_bias;
+	bool o_bias, mlp_bias;  /* Llama/Gemma attention_bias (o too), Llama mlp_bias */
+	struct decoder dec;
 	uint64_t type_vocab;   /* BERT token types */
 	uint64_t buckets;      /* T5 relative-attention buckets */
 	uint64_t classifiers;  /* vision heads: 2 for DeiT with its distillation head */
@@ -156,17 +182,26 @@ static void mlp(struct acc *a, const gw_model *m, bool bias)
 	if (m->gated_mlp)
 		matrix(a, i, h, true);
 	matrix(a, h, i, true);
-	if (bias)
-		vector(a, i + h);
+	if (bias)   /* LlamaMLP with mlp_bias: gate_proj has one too */
+		vector(a, i + h + (m->gated_mlp ? i : 0));
 }
 
-/* Llama, Mistral, Qwen2, Gemma: RMSNorm (weight only) before attention and
- * MLP, gated MLP without biases, a final norm, LM head unless tied. */
-static void count_llama(struct acc *a, struct acc *layer, const gw_model *m, bool qkv_bias)
+/* Llama, Mistral, Qwen2, Gemma, Phi-3: RMSNorm (weight only) before
+ * attention and MLP, gated MLP without biases, a final norm, LM head
+ * unless tied. Llama's attention_bias puts biases on q, k, v and o, its
+ * mlp_bias on gate, up and down (LlamaAttention, LlamaMLP); Gemma reads
+ * attention_bias the same way. Phi-3 fuses q, k, v into qkv_proj and gate,
+ * up into gate_up_proj, all without biases (modeling_phi3.py): the same
+ * parameters. */
+static void count_llama(struct acc *a, struct acc *layer, const gw_model *m, const struct extra *x)
 {
 	matrix(a, m->vocab_size, m->hidden_size, false);
-	attention(layer, m, qkv_bias, false);
-	mlp(layer, m, false);
+	attention(layer, m, x->qkv_bias, x->o_bias);
+	if (x->dec.fused_qkv) {   /* Phi-3: PEFT adapts the fused qkv_proj, not q_proj and v_proj */
+		uint64_t h = m->hidden_size, q = m->num_heads * m->head_dim, kv = m->num_kv_heads * m->head_dim;
+		layer->lora += (h + q + 2 * kv) - ((h + q) + (h + kv));
+	}
+	mlp(layer, m, x->mlp_bias);
 	vector(layer, 2 * m->hidden_size);
 	repeat(a, layer, m->num_layers);
 	vector(a, m->hidden_size);
@@ -195,6 +230,60 @@ static void count_gpt2(struct acc *a, struct acc *layer, const gw_model *m)
 	vector(a, 2 * h);
 	if (!m->tied_embeddings)
 		matrix(a, m->vocab_size, h, false);
+}
+
+/* Phi, Falcon, GPT-J, GPT-NeoX, BLOOM, GPTBigCode, OPT (their modeling_*.py
+ * in transformers): the token table (OPT: word_embed_proj_dim wide, with
+ * project_in/project_out to h and back, no biases, when that differs from
+ * h), learned positions where the model has them (GPTBigCode n_positions;
+ * OPT max_position_embeddings + 2, OPTLearnedPositionalEmbedding's offset),
+ * BLOOM's LayerNorm after the embedding; per layer 1 or 2 LayerNorms, the
+ * q, k, v projections (fused or not: q + 2·kv features either way, kv =
+ * key/value heads × head_dim, 1 head for multi-query Falcon-7B and
+ * GPTBigCode), Phi's q/k LayerNorms, the output projection, the MLP (h →
+ * I → h), each with the family's biases; the final LayerNorm (OPT-350m has
+ * none: do_layer_norm_before false); the LM head unless tied, and its bias
+ * (GPT-J, Phi) tied or not. LoRA's default targets (PEFT): the fused
+ * query_key_value / c_attn, else q_proj and v_proj. */
+static void count_decoder(struct acc *a, struct acc *layer, const gw_model *m, const struct decoder *d)
+{
+	uint64_t h = m->hidden_size, q = m->num_heads * m->head_dim, kv = m->num_kv_heads * m->head_dim;
+	uint64_t e = d->embed_dim ? d->embed_dim : h, norm = d->norm_affine ? 2 * h : 0;
+
+	matrix(a, m->vocab_size, e, false);
+	if (d->positions)
+		matrix(a, d->positions, h, false);
+	if (e != h) {
+		matrix(a, h, e, true);
+		matrix(a, e, h, true);
+	}
+	if (d->embed_norm)
+		vector(a, 2 * h);
+	vector(layer, d->layer_norms * norm);
+	if (d->fused_qkv) {
+		matrix(layer, q + 2 * kv, h, true);
+		layer->lora += h + q + 2 * kv;
+	} else {
+		matrix(layer, q, h, true);
+		matrix(layer, kv, h, true);
+		matrix(layer, kv, h, true);
+		layer->lora += (h + q) + (h + kv);
+	}
+	if (d->qkv_bias)
+		vector(layer, q + 2 * kv);
+	if (d->qk_norm)
+		vector(layer, 4 * m->head_dim);
+	matrix(layer, h, q, true);
+	if (d->o_bias)
+		vector(layer, h);
+	mlp(layer, m, d->mlp_bias);
+	repeat(a, layer, m->num_layers);
+	if (d->final_norm)
+		vector(a, norm);
+	if (!m->tied_embeddings)
+		matrix(a, m->vocab_size, e, false);
+	if (d->head_bias)
+		vector(a, m->vocab_size);
 }
 
 /* BERT, RoBERTa (BertModel): word, position and token-type tables and their
@@ -507,7 +596,14 @@ static int count(gw_model *m, const struct extra *x)
 	struct acc a = { 0 }, layer = { 0 };
 
 	switch (x->family) {
-	case FAM_LLAMA: count_llama(&a, &layer, m, x->qkv_bias); break;
+	case FAM_LLAMA: count_llama(&a, &layer, m, x); break;
+	case FAM_PHI:
+	case FAM_FALCON:
+	case FAM_GPTJ:
+	case FAM_NEOX:
+	case FAM_BLOOM:
+	case FAM_BIGCODE:
+	case FAM_OPT: count_decoder(&a, &layer, m, &x->dec); break;
 	case FAM_GPT2: count_gpt2(&a, &layer, m); break;
 	case FAM_BERT: count_bert(&a, &layer, m, x->type_vocab); break;
 	case FAM_T5: count_t5(&a, &layer, m, x->buckets); break;
@@ -528,7 +624,7 @@ static int count(gw_model *m, const struct extra *x)
 
 int gw_model_finish(gw_model *m)
 {
-	struct extra x = { FAM_GPT2, false, 0, 32, 1, false };
+	struct extra x = { .family = FAM_GPT2, .buckets = 32, .classifiers = 1 };
 	uint64_t given;
 	int rc;
 
@@ -636,10 +732,20 @@ static int unsupported_type(const char *name)
 	char list[256] = "", shown[64] = "";
 
 	gw__copy_printable(shown, sizeof(shown), name, strlen(name));
-	for (size_t i = 0; i < GW_ARRAY_SIZE(planned_types); i++)
-		if (!strcmp(planned_types[i], name))
-			return gw__error_set(GW_ENOTSUP, "model_type \"%s\" is not supported yet; use --params with "
-					     "--layers/--hidden/--heads/--vocab", shown);
+	/* Neighbours of counted types whose configs users still have: say
+	 * which, and what to do, rather than a bare "unknown". */
+	if (!strcmp(name, "RefinedWebModel") || !strcmp(name, "RefinedWeb"))
+		return gw__error_set(GW_ENOTSUP, "model_type \"%s\" is a Falcon config.json from before transformers "
+				     "4.33; the model's config.json on the Hugging Face Hub now says \"falcon\", which "
+				     "gpuwise counts", shown);
+	if (!strcmp(name, "phi-msft") || !strcmp(name, "mixformer-sequential"))
+		return gw__error_set(GW_ENOTSUP, "model_type \"%s\" is Phi remote code from before transformers 4.37; "
+				     "the model's config.json on the Hugging Face Hub now says \"phi\", which gpuwise "
+				     "counts", shown);
+	if (!strcmp(name, "phi3small") || !strcmp(name, "phimoe"))
+		return gw__error_set(GW_ENOTSUP, "model_type \"%s\" is not counted (Phi-3-small's block-sparse "
+				     "attention, Phi-3.5-MoE's experts); use --params with --layers/--hidden/--heads/"
+				     "--vocab", shown);
 	for (size_t i = 0; i < GW_ARRAY_SIZE(model_types); i++) {
 		size_t n = strlen(list);
 		snprintf(list + n, sizeof(list) - n, "%s%s", i ? ", " : "", model_types[i].name);
@@ -647,12 +753,12 @@ static int unsupported_type(const char *name)
 	return gw__error_set(GW_ENOTSUP, "unknown model_type \"%s\" (gpuwise counts %s)", shown, list);
 }
 
-static const char *const K_HIDDEN[] = { "hidden_size", "n_embd", "d_model", NULL };
+static const char *const K_HIDDEN[] = { "hidden_size", "n_embd", "d_model", "n_embed", NULL };   /* n_embed: BLOOM */
 static const char *const K_LAYERS[] = { "num_hidden_layers", "n_layer", "num_layers", NULL };
 static const char *const K_HEADS[] = { "num_attention_heads", "n_head", "num_heads", NULL };
 static const char *const K_KV[] = { "num_key_value_heads", NULL };
 static const char *const K_VOCAB[] = { "vocab_size", NULL };
-static const char *const K_INTER[] = { "intermediate_size", "n_inner", "d_ff", NULL };
+static const char *const K_INTER[] = { "intermediate_size", "n_inner", "d_ff", "ffn_dim", "ffn_hidden_size", NULL };
 static const char *const K_HEAD_DIM[] = { "head_dim", "d_kv", NULL };
 static const char *const K_POS[] = { "max_position_embeddings", "n_positions", NULL };
 static const char *const K_TYPES[] = { "type_vocab_size", NULL };
@@ -804,6 +910,114 @@ static int read_vision(const gw_jv *root, const struct model_type *t, gw_model *
 	return 0;
 }
 
+/* Which families need intermediate_size (or its spelling) and learned
+ * position counts in the config: the others have a default the config
+ * class fills in (4h, or positions the model does not learn). */
+static bool inter_required(enum family f)
+{
+	return f == FAM_LLAMA || f == FAM_BERT || f == FAM_T5 || f == FAM_PHI || f == FAM_NEOX;
+}
+
+static bool positions_required(enum family f)
+{
+	return f == FAM_GPT2 || f == FAM_BERT || f == FAM_BIGCODE || f == FAM_OPT;
+}
+
+/* The config keys each of these decoders' modeling file reads, with its
+ * config class's defaults (configuration_*.py):
+ * phi: q, k, v, dense, fc1, fc2 and the LM head biased; one LayerNorm a
+ *   layer (attention and MLP in parallel); qk_layernorm; head_dim h/heads.
+ * falcon: bias (false) on every linear; new_decoder_architecture (false):
+ *   num_kv_heads key/value heads (default: all), else multi_query (true):
+ *   one; LayerNorms a layer: 2 unless parallel_attn (true), then
+ *   num_ln_in_parallel_attn (2 for the new architecture, else 1);
+ *   ffn_hidden_size (4h); tied.
+ * gptj: q, k, v, out_proj without biases, fc_in/fc_out and the LM head
+ *   with; one LayerNorm a layer; untied.
+ * gpt_neox: attention_bias (true) on query_key_value and dense; the MLP
+ *   biased; 2 LayerNorms; untied (embed_out).
+ * bloom: everything biased; word_embeddings_layernorm; 2 LayerNorms; MLP
+ *   4h; tied.
+ * gpt_bigcode: multi_query (true); learned positions; biased; 2
+ *   LayerNorms; tied.
+ * opt: enable_bias (true); layer_norm_elementwise_affine (true);
+ *   word_embed_proj_dim (h); the final LayerNorm only when
+ *   do_layer_norm_before (true) and not _remove_final_layer_norm; tied.
+ * Head dimensions come from h / heads for all of them. */
+static int read_decoder(const gw_jv *root, const struct model_type *t, gw_model *m, struct extra *x)
+{
+	static const char *const K_FALCON_KV[] = { "num_kv_heads", "n_head_kv", NULL };
+	static const char *const K_PROJ[] = { "word_embed_proj_dim", NULL };
+	struct decoder *d = &x->dec;
+	bool bias = false, new_arch = false, mq = true, parallel = true, pre_norm = true, no_final = false;
+	uint64_t lns = 0;
+	int rc;
+
+	memset(d, 0, sizeof(*d));
+	d->norm_affine = d->final_norm = true;
+	d->layer_norms = 2;
+	d->qkv_bias = d->o_bias = d->mlp_bias = true;
+	m->head_dim = 0;
+	switch (x->family) {
+	case FAM_PHI:
+		d->layer_norms = 1;
+		d->head_bias = true;
+		return get_bool(root, "qk_layernorm", &d->qk_norm);
+	case FAM_FALCON: {
+		static const char *const K_LNS[] = { "num_ln_in_parallel_attn", NULL };
+		m->num_kv_heads = 0;
+		if ((rc = get_bool(root, "bias", &bias)) || (rc = get_bool(root, "new_decoder_architecture", &new_arch)) ||
+		    (rc = get_bool(root, "multi_query", &mq)) || (rc = get_bool(root, "parallel_attn", &parallel)) ||
+		    (rc = get_size(root, K_LNS, 2, false, &lns)) ||
+		    (new_arch && (rc = get_size(root, K_FALCON_KV, MAX_HEADS, false, &m->num_kv_heads))))
+			return rc;
+		if (!new_arch && mq)
+			m->num_kv_heads = 1;
+		d->fused_qkv = true;
+		d->qkv_bias = d->o_bias = d->mlp_bias = bias;
+		if (!lns && new_arch)
+			lns = 2;
+		d->layer_norms = !parallel || lns == 2 ? 2 : 1;
+		return 0;
+	}
+	case FAM_GPTJ:
+		d->layer_norms = 1;
+		d->qkv_bias = d->o_bias = false;
+		d->head_bias = true;
+		return 0;
+	case FAM_NEOX:
+		d->fused_qkv = true;
+		if ((rc = get_bool(root, "attention_bias", &d->qkv_bias)) < 0)
+			return rc;
+		d->o_bias = d->qkv_bias;
+		return 0;
+	case FAM_BLOOM:
+		d->fused_qkv = d->embed_norm = true;
+		m->intermediate_size = 4 * m->hidden_size;   /* BloomMLP: always 4h */
+		return 0;
+	case FAM_BIGCODE:
+		d->fused_qkv = true;
+		d->positions = m->max_positions;
+		if ((rc = get_bool(root, "multi_query", &mq)) < 0)
+			return rc;
+		m->num_kv_heads = mq ? 1 : 0;
+		return 0;
+	case FAM_OPT:
+		d->positions = m->max_positions + 2;
+		if ((rc = get_bool(root, "enable_bias", &d->qkv_bias)) ||
+		    (rc = get_bool(root, "layer_norm_elementwise_affine", &d->norm_affine)) ||
+		    (rc = get_bool(root, "do_layer_norm_before", &pre_norm)) ||
+		    (rc = get_bool(root, "_remove_final_layer_norm", &no_final)) ||
+		    (rc = get_size(root, K_PROJ, MAX_HIDDEN, false, &d->embed_dim)))
+			return rc;
+		d->o_bias = d->mlp_bias = d->qkv_bias;
+		d->final_norm = pre_norm && !no_final;
+		return 0;
+	default:
+		return gw__error_set(GW_EINVAL, "%s is not a decoder family", t->name);
+	}
+}
+
 static int read_shape(const gw_jv *root, const struct model_type *t, gw_model *m, struct extra *x)
 {
 	int rc;
@@ -823,10 +1037,9 @@ static int read_shape(const gw_jv *root, const struct model_type *t, gw_model *m
 	    (rc = get_size(root, K_LAYERS, MAX_LAYERS, true, &m->num_layers)) ||
 	    (rc = get_size(root, K_HEADS, MAX_HEADS, true, &m->num_heads)) ||
 	    (rc = get_size(root, K_KV, MAX_HEADS, false, &m->num_kv_heads)) ||
-	    (rc = get_size(root, K_INTER, MAX_INTER, t->family != FAM_GPT2, &m->intermediate_size)) ||
+	    (rc = get_size(root, K_INTER, MAX_INTER, inter_required(t->family), &m->intermediate_size)) ||
 	    (rc = get_size(root, K_HEAD_DIM, MAX_HIDDEN, false, &m->head_dim)) ||
-	    (rc = get_size(root, K_POS, MAX_POSITIONS, t->family == FAM_GPT2 || t->family == FAM_BERT,
-			   &m->max_positions)) ||
+	    (rc = get_size(root, K_POS, MAX_POSITIONS, positions_required(t->family), &m->max_positions)) ||
 	    (rc = get_size(root, K_DEC, MAX_LAYERS, false, &m->num_decoder_layers)) ||
 	    (rc = get_size(root, K_BUCKETS, 1u << 16, false, &x->buckets)) ||
 	    (rc = get_bool(root, "tie_word_embeddings", &m->tied_embeddings)) ||
@@ -843,15 +1056,22 @@ static int read_shape(const gw_jv *root, const struct model_type *t, gw_model *m
 			x->type_vocab = (uint64_t)n;
 		}
 	}
-	if (t->family == FAM_LLAMA) {
+	if (t->family == FAM_LLAMA && (!strcmp(t->name, "llama") || !strcmp(t->name, "gemma"))) {
+		/* LlamaAttention and GemmaAttention give q, k, v and o a bias
+		 * when attention_bias; LlamaMLP its three maps when mlp_bias.
+		 * Mistral, Qwen2 and Phi-3 build theirs without reading either
+		 * key (Qwen2: q, k, v biased always, o never). */
 		bool bias = false;
-		if ((rc = get_bool(root, "attention_bias", &bias)) < 0)
+		if ((rc = get_bool(root, "attention_bias", &bias)) < 0 ||
+		    (!strcmp(t->name, "llama") && (rc = get_bool(root, "mlp_bias", &x->mlp_bias)) < 0))
 			return rc;
 		x->qkv_bias |= bias;
-		if (bias)   /* Llama's attention_bias covers o_proj too: not modelled */
-			return gw__error_set(GW_ENOTSUP, "attention_bias: true is not supported yet");
+		x->o_bias = bias;
 	}
+	x->dec.fused_qkv = !strcmp(t->name, "phi3");
 	m->gated_mlp = t->family == FAM_LLAMA;
+	if (t->family >= FAM_PHI && (rc = read_decoder(root, t, m, x)) < 0)
+		return rc;
 	if (t->family == FAM_T5 && (ff = gw_jv_get(root, "feed_forward_proj")) && ff->type != GW_JV_NULL) {
 		const char *s = gw_jv_str(ff);
 		if (!s)

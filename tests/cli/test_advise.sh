@@ -236,9 +236,40 @@ printf '{"model_type": "mamba", "vocab_size": 5}' >"$TMPD/mamba.json"
 run advise "$TMPD/mamba.json"
 assert_eq "$rc" 1 "unknown model_type"
 assert_contains "$err" 'unknown model_type "mamba"' "names it"
-printf '{"model_type": "falcon"}' >"$TMPD/falcon.json"
+run advise tests/fixtures/advise-configs/falcon-40b-refinedweb.json
+assert_eq "$rc" 1 "a pre-4.33 Falcon config (model_type RefinedWeb)"
+assert_one_error_line "a pre-4.33 Falcon config"
+assert_contains "$err" 'model_type "RefinedWeb" is a Falcon config.json' "names it"
+assert_contains "$err" 'now says "falcon"' "says what the Hub's config says now"
+printf '{"model_type": "falcon", "hidden_size": 4544}' >"$TMPD/falcon.json"
 run advise "$TMPD/falcon.json"
-assert_contains "$err" "not supported yet" "a listed but uncounted type says so"
+assert_eq "$rc" 1 "a Falcon config without vocab_size"
+assert_contains "$err" 'no "vocab_size"' "names the missing key"
+
+# ---- real config.json files (tests/fixtures/advise-configs/README.md: where
+# each file and each published count comes from) ------------------------------
+while IFS=$'\t' read -r file params kv; do
+	case $file in '#'* | '') continue ;; esac
+	for task in train lora infer; do
+		run advise "tests/fixtures/advise-configs/$file" --task "$task" --memory 80GiB --json
+		case $rc in 0 | 1) ;; *) fail "$file --task $task: exit $rc: $err" ;; esac
+		assert_json "$file --task $task: the published count, a sane estimate" "
+m, p = d['model'], d['per_gpu']
+assert m['params'] == $params and m['from'] == 'config' and m['kv_heads'] == $kv, m
+b = p['breakdown']
+assert all(v >= 0 for v in b.values()), b
+w = b['weights_bytes']
+assert 2 * $params * 0.99 <= w <= 6.1 * $params, (w, $params)   # amp: fp32 weights and half copies of the linears
+assert p['peak_allocated_bytes'] >= w and p['peak_device_bytes'] < 64 * 4 * $params + 2**36, p
+if '$task' == 'infer':
+    assert b['kv_cache_bytes'] > 0 and b['gradients_bytes'] == 0 and b['optimizer_bytes'] == 0, b
+if '$task' == 'lora':
+    assert 0 < p['trainable_params'] < $params / 100, p
+if '$task' == 'train':
+    assert p['trainable_params'] == $params and b['optimizer_bytes'] >= 8 * $params, (p, b)
+"
+	done
+done <tests/fixtures/advise-configs/expected.tsv
 printf '{"model_type": "gpt2", "vocab_size": 50257, "n_embd": 768, "n_layer": 999999, "n_head": 12, "n_positions": 1024}' >"$TMPD/deep.json"
 run advise "$TMPD/deep.json"
 assert_eq "$rc" 1 "absurd layer count"

@@ -118,7 +118,7 @@ def test_models_and_errors(tmp_path):
                                  task="infer", memory="24GiB")["model"]["params"]}
         errs = []
         for call in (lambda: g.advise("nosuch"), lambda: g.advise(os.path.join(d, "bad.json")),
-                     lambda: g.advise({"model_type": "falcon"}), lambda: g.advise("gpt2", task="fly"),
+                     lambda: g.advise({"model_type": "phi3small"}), lambda: g.advise("gpt2", task="fly"),
                      lambda: g.advise("gpt2", batch=0), lambda: g.advise("gpt2", gpu="99"),
                      lambda: g.advise(params=5), lambda: g.advise("gpt2", bogus=1),
                      lambda: g.advise("gpt2", batch="4")):

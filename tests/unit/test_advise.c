@@ -181,8 +181,16 @@ static void test_config_errors(void)
 
 	CHECK_INT(config_error("{\"model_type\":\"mamba\"}"), GW_ENOTSUP);
 	CHECK(strstr(gw_error_last(), "mamba") && strstr(gw_error_last(), "llama"));
-	CHECK_INT(config_error("{\"model_type\":\"falcon\"}"), GW_ENOTSUP);
-	CHECK(strstr(gw_error_last(), "not supported yet") != NULL);
+	CHECK_INT(config_error("{\"model_type\":\"falcon\"}"), GW_EPARSE);   /* counted now: vocab_size is missing */
+	CHECK(strstr(gw_error_last(), "vocab_size") != NULL);
+	/* Configs users still have that name a neighbour of a counted type:
+	 * the error says which and what to do. */
+	CHECK_INT(config_error("{\"model_type\":\"RefinedWebModel\",\"n_head\":71}"), GW_ENOTSUP);
+	CHECK(strstr(gw_error_last(), "\"falcon\"") != NULL);
+	CHECK_INT(config_error("{\"model_type\":\"phi3small\"}"), GW_ENOTSUP);
+	CHECK(strstr(gw_error_last(), "Phi-3-small") && strstr(gw_error_last(), "--params"));
+	CHECK_INT(config_error("{\"model_type\":\"phi-msft\"}"), GW_ENOTSUP);
+	CHECK(strstr(gw_error_last(), "\"phi\"") != NULL);
 	CHECK_INT(config_error("{\"model_type\":\"vit\"}"), GW_EPARSE);   /* counted now: hidden_size is missing */
 	CHECK(strstr(gw_error_last(), "hidden_size") != NULL);
 	CHECK_INT(config_error("{\"model_type\":\"llama\""), GW_EPARSE);
@@ -229,6 +237,141 @@ static void test_config_errors(void)
 	gw_model m;
 	CHECK_INT(gw_model_from_config(NULL, "{}", 2, NULL), GW_EINVAL);
 	CHECK_INT(gw_model_from_config(&m, NULL, 5, NULL), GW_EINVAL);
+}
+
+/* Real config.json files of the decoders beyond Llama and GPT-2, held to
+ * their published counts (tests/fixtures/advise-configs/README.md gives
+ * each config's and each count's source; the CLI test reads the files
+ * themselves). Only the keys that decide the count are repeated here. */
+static void test_decoder_counts(void)
+{
+	static const struct {
+		const char *json;
+		uint64_t params, kv_heads, lora;   /* lora: PEFT's r=8 trainable count, 0 = not checked */
+	} cases[] = {
+		/* Falcon-7B: multi-query (1 kv head), one LayerNorm a layer, no
+		 * biases, head tied. The Hub's safetensors total (7,217,189,760)
+		 * stores the tied head a second time: less 65024 × 4544. */
+		{ "{\"model_type\":\"falcon\",\"hidden_size\":4544,\"num_attention_heads\":71,\"multi_query\":true,"
+		  "\"num_hidden_layers\":32,\"vocab_size\":65024,\"parallel_attn\":true}", 6921720704ull, 1, 2359296 },
+		/* Falcon-40B: new_decoder_architecture, 8 kv heads, ln_attn and
+		 * ln_mlp; the Hub's 41,835,970,560 less the stored tied head. */
+		{ "{\"model_type\":\"falcon\",\"bias\":false,\"hidden_size\":8192,\"num_attention_heads\":128,"
+		  "\"num_kv_heads\":8,\"num_hidden_layers\":60,\"new_decoder_architecture\":true,\"parallel_attn\":true,"
+		  "\"vocab_size\":65024}", 41303293952ull, 8, 0 },
+		/* OPT-125m, OPT-1.3B; OPT-350m: word_embed_proj_dim 512 with
+		 * project_in/out, no final LayerNorm (do_layer_norm_before false). */
+		{ "{\"model_type\":\"opt\",\"hidden_size\":768,\"num_hidden_layers\":12,\"num_attention_heads\":12,"
+		  "\"ffn_dim\":3072,\"max_position_embeddings\":2048,\"vocab_size\":50272,\"word_embed_proj_dim\":768,"
+		  "\"do_layer_norm_before\":true}", 125239296ull, 12, 294912 },
+		{ "{\"model_type\":\"opt\",\"hidden_size\":1024,\"num_hidden_layers\":24,\"num_attention_heads\":16,"
+		  "\"ffn_dim\":4096,\"max_position_embeddings\":2048,\"vocab_size\":50272,\"word_embed_proj_dim\":512,"
+		  "\"do_layer_norm_before\":false}", 331196416ull, 16, 786432 },
+		{ "{\"model_type\":\"opt\",\"hidden_size\":2048,\"num_hidden_layers\":24,\"num_attention_heads\":32,"
+		  "\"ffn_dim\":8192,\"max_position_embeddings\":2048,\"vocab_size\":50272,\"word_embed_proj_dim\":2048,"
+		  "\"do_layer_norm_before\":true}", 1315758080ull, 32, 0 },
+		/* Phi-2: biased q, k, v, dense, fc1, fc2 and LM head, untied. */
+		{ "{\"model_type\":\"phi\",\"hidden_size\":2560,\"intermediate_size\":10240,\"num_attention_heads\":32,"
+		  "\"num_hidden_layers\":32,\"num_key_value_heads\":32,\"partial_rotary_factor\":0.4,"
+		  "\"qk_layernorm\":false,\"tie_word_embeddings\":false,\"vocab_size\":51200}", 2779683840ull, 32, 2621440 },
+		/* Phi-3-mini: Llama's parameters in fused qkv_proj / gate_up_proj. */
+		{ "{\"model_type\":\"phi3\",\"hidden_size\":3072,\"num_hidden_layers\":32,\"num_attention_heads\":32,"
+		  "\"num_key_value_heads\":32,\"intermediate_size\":8192,\"vocab_size\":32064}", 3821079552ull, 32, 3145728 },
+		/* GPT-J-6B: no attention biases, biased MLP and LM head, untied. */
+		{ "{\"model_type\":\"gptj\",\"n_embd\":4096,\"n_head\":16,\"n_inner\":null,\"n_layer\":28,"
+		  "\"n_positions\":2048,\"rotary_dim\":64,\"tie_word_embeddings\":false,\"vocab_size\":50400}",
+		  6050882784ull, 16, 3670016 },
+		/* Pythia-70M, GPT-NeoX-20B: fused query_key_value, untied embed_out. */
+		{ "{\"model_type\":\"gpt_neox\",\"vocab_size\":50304,\"num_hidden_layers\":6,\"hidden_size\":512,"
+		  "\"intermediate_size\":2048,\"num_attention_heads\":8,\"max_position_embeddings\":2048,"
+		  "\"rotary_pct\":0.25,\"use_parallel_residual\":true,\"tie_word_embeddings\":false}", 70426624ull, 8, 98304 },
+		{ "{\"model_type\":\"gpt_neox\",\"hidden_size\":6144,\"intermediate_size\":24576,\"num_attention_heads\":64,"
+		  "\"num_hidden_layers\":44,\"max_position_embeddings\":2048,\"rotary_pct\":0.25,"
+		  "\"tie_word_embeddings\":false,\"vocab_size\":50432}", 20554567680ull, 64, 0 },
+		/* BLOOM-560m and BLOOM (176B, spelled n_embed / n_layer). */
+		{ "{\"model_type\":\"bloom\",\"vocab_size\":250880,\"hidden_size\":1024,\"n_layer\":24,\"n_head\":16}",
+		  559214592ull, 16, 786432 },
+		{ "{\"model_type\":\"bloom\",\"vocab_size\":250880,\"n_embed\":14336,\"n_layer\":70,"
+		  "\"num_attention_heads\":112}", 176247271424ull, 112, 0 },
+		/* StarCoder: multi-query c_attn (h + 2 × 128), learned positions. */
+		{ "{\"model_type\":\"gpt_bigcode\",\"multi_query\":true,\"n_inner\":24576,\"n_embd\":6144,\"n_head\":48,"
+		  "\"n_layer\":40,\"vocab_size\":49152,\"n_positions\":8192}", 15517456384ull, 1, 4014080 },
+		/* T5-11B: d_kv × heads (16384) is not d_model (1024). */
+		{ "{\"model_type\":\"t5\",\"vocab_size\":32128,\"d_model\":1024,\"d_kv\":128,\"d_ff\":65536,"
+		  "\"num_layers\":24,\"num_decoder_layers\":24,\"num_heads\":128,\"feed_forward_proj\":\"relu\"}",
+		  11307321344ull, 128, 0 },
+	};
+	gw_advise_options o;
+
+	memset(&o, 0, sizeof(o));
+	o.lora_targets = GW_LORA_QV;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		gw_model m = config(cases[i].json);
+		if (m.params != cases[i].params)
+			fprintf(stderr, "case %zu (%s): counted %llu, published %llu\n", i, m.model_type,
+				(unsigned long long)m.params, (unsigned long long)cases[i].params);
+		CHECK_INT(m.params, cases[i].params);
+		CHECK_INT(m.num_kv_heads, cases[i].kv_heads);
+		CHECK(m.layer_params > 0 && m.layer_params < m.params);
+		CHECK(m.params_linear > 0 && m.params_linear < m.params);
+		if (cases[i].lora)
+			CHECK(8 * gw__advise_lora_features(&m, &o) == (double)cases[i].lora);
+	}
+
+	/* The variants the table does not cover, by hand from the modeling files. */
+	/* Falcon-RW-1B's shape (ALiBi, not parallel: 2 LayerNorms, biased, 32
+	 * kv heads) against Keras Hub's falcon_refinedweb_1b_en 1,311,625,216. */
+	CHECK_INT(config("{\"model_type\":\"falcon\",\"alibi\":true,\"bias\":true,\"hidden_size\":2048,"
+			 "\"multi_query\":false,\"new_decoder_architecture\":false,\"num_attention_heads\":32,"
+			 "\"num_hidden_layers\":24,\"parallel_attn\":false,\"vocab_size\":50304}").params, 1311625216ull);
+	/* Falcon-11B style: new architecture with num_ln_in_parallel_attn 1
+	 * drops ln_mlp: 2h less per layer than with the default of 2. */
+#define F11(x) "{\"model_type\":\"falcon\",\"hidden_size\":64,\"num_attention_heads\":4,\"num_kv_heads\":2," \
+		    "\"num_hidden_layers\":3,\"new_decoder_architecture\":true,\"vocab_size\":100" x "}"
+	uint64_t two = config(F11("")).params;
+	CHECK_INT(two - config(F11(",\"num_ln_in_parallel_attn\":1")).params, 3 * 2 * 64);
+	/* 100·64 + 3·(2·128 + 64·(64 + 2·32) + 64·64 + 2·64·256) + 128 = 142,464 */
+	CHECK_INT(two, 142464ull);
+	/* OPT without affine LayerNorms and biases; _remove_final_layer_norm. */
+#define OPT(x) "{\"model_type\":\"opt\",\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4," \
+		    "\"ffn_dim\":256,\"max_position_embeddings\":30,\"vocab_size\":100" x "}"
+	uint64_t full = config(OPT("")).params;
+	/* 100·64 + 32·64 + 2·(4·(64·64 + 64) + 2·64·256 + 256 + 64 + 4·64) + 2·64 = 108,544 */
+	CHECK_INT(full, 108544ull);
+	CHECK_INT(full - config(OPT(",\"enable_bias\":false,\"layer_norm_elementwise_affine\":false")).params,
+		  2 * (4 * 64 + 256 + 64 + 4 * 64) + 2 * 64);
+	CHECK_INT(full - config(OPT(",\"_remove_final_layer_norm\":true")).params, 2 * 64);
+	/* Phi's qk_layernorm: LayerNorm(head_dim) on q and on k, per layer. */
+#define PHI(x) "{\"model_type\":\"phi\",\"hidden_size\":64,\"intermediate_size\":256,\"num_attention_heads\":4," \
+		    "\"num_hidden_layers\":2,\"vocab_size\":100" x "}"
+	CHECK_INT(config(PHI(",\"qk_layernorm\":true")).params - config(PHI("")).params, 2 * 4 * 16);
+	/* GPT-NeoX attention_bias false; GPTBigCode without multi_query. */
+#define NEOX(x) "{\"model_type\":\"gpt_neox\",\"hidden_size\":64,\"intermediate_size\":256," \
+		     "\"num_attention_heads\":4,\"num_hidden_layers\":2,\"vocab_size\":100" x "}"
+	CHECK_INT(config(NEOX("")).params - config(NEOX(",\"attention_bias\":false")).params, 2 * (3 * 64 + 64));
+	gw_model mha = config("{\"model_type\":\"gpt_bigcode\",\"multi_query\":false,\"n_embd\":64,\"n_head\":4,"
+			      "\"n_layer\":2,\"vocab_size\":100,\"n_positions\":32}");
+	CHECK_INT(mha.num_kv_heads, 4);
+	/* = GPT-2 of the same shape: fused 3h c_attn, learned positions, tied. */
+	CHECK_INT(mha.params, config("{\"model_type\":\"gpt2\",\"n_embd\":64,\"n_head\":4,\"n_layer\":2,"
+				     "\"vocab_size\":100,\"n_positions\":32}").params);
+	/* Llama's attention_bias (q, k, v, o) and mlp_bias (gate, up, down);
+	 * Mistral builds no biases whatever the key says. */
+#define LL(t, x) "{\"model_type\":\"" t "\",\"hidden_size\":64,\"intermediate_size\":128,\"num_attention_heads\":4," \
+		      "\"num_key_value_heads\":2,\"num_hidden_layers\":2,\"vocab_size\":100" x "}"
+	uint64_t nob = config(LL("llama", "")).params;
+	CHECK_INT(config(LL("llama", ",\"attention_bias\":true,\"mlp_bias\":true")).params - nob,
+		  2 * ((64 + 2 * 32 + 64) + (2 * 128 + 64)));
+	CHECK_INT(config(LL("mistral", ",\"attention_bias\":true,\"mlp_bias\":true")).params, nob);
+	/* Phi-3 with grouped kv heads: PEFT's qkv_proj is h in, q + 2·kv out. */
+	gw_model p3 = config(LL("phi3", ""));
+	CHECK_INT(p3.params, nob);
+	CHECK(gw__advise_lora_features(&p3, &o) == 2.0 * (64 + 64 + 2 * 32));
+#undef F11
+#undef OPT
+#undef PHI
+#undef NEOX
+#undef LL
 }
 
 /* --params with a shape: defaults, counting, keeping the given count. */
@@ -1594,6 +1737,7 @@ int main(void)
 	test_count_parts();
 	test_config_reader();
 	test_config_errors();
+	test_decoder_counts();
 	test_custom_shape();
 	test_terms();
 	test_auto();
