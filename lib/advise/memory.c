@@ -273,13 +273,28 @@ static double train_bytes(const gw_advise_options *r)
 	return r->weights == GW_WEIGHTS_FP32 ? 4 : 2;
 }
 
+/* Models whose q, k and v are one linear map (the fused projection is
+ * LoRA's default target there, counted in m->lora_features). */
+static bool fused_qkv(const gw_model *m)
+{
+	static const char *const fused[] = { "gpt2", "falcon", "gpt_neox", "bloom", "gpt_bigcode", "phi3" };
+
+	for (size_t n = 0; n < GW_ARRAY_SIZE(fused); n++)
+		if (!strcmp(m->model_type, fused[n]))
+			return true;
+	return false;
+}
+
 /* Σ in + out features of the linear maps --lora-targets adapts: a rank-r
  * adapter of an in×out map has r·(in + out) parameters. q and v are the
- * model's own count (m->lora_features: GPT-2's fused c_attn there);
- * wider targets add, per self-attention block, k and the output
- * projection (GPT-2: c_proj beside c_attn), per MLP its two or three
- * maps, and for "all" the LM head. T5's decoder layers have a second
- * (cross-)attention block. */
+ * model's own count (m->lora_features: the fused q+k+v projection there
+ * for the models that have one); wider targets add, per self-attention
+ * block, k and the output projection (only the output projection where
+ * q, k and v are one map: GPT-2's c_proj beside c_attn, Falcon's, GPT-NeoX's
+ * and BLOOM's dense beside query_key_value, GPTBigCode's c_proj, Phi-3's
+ * o_proj beside qkv_proj), per MLP its two or three maps (Phi-3's
+ * gate_up_proj is one), and for "all" the LM head. T5's decoder layers
+ * have a second (cross-)attention block. */
 double gw__advise_lora_features(const gw_model *m, const gw_advise_options *r)
 {
 	double h = (double)m->hidden_size, q = (double)(m->num_heads * m->head_dim);
@@ -287,14 +302,14 @@ double gw__advise_lora_features(const gw_model *m, const gw_advise_options *r)
 	double blocks = (double)(m->num_layers + 2 * m->num_decoder_layers);
 	double mlps = (double)(m->num_layers + m->num_decoder_layers);
 	double f = (double)m->lora_features;
-	bool fused = !strcmp(m->model_type, "gpt2");
+	bool fused = fused_qkv(m), phi3 = !strcmp(m->model_type, "phi3");
 
 	if (r->lora_targets == GW_LORA_QV)
 		return f;
-	f += blocks * (fused ? 2 * h : (h + kv) + (q + h));
+	f += blocks * (fused ? q + h : (h + kv) + (q + h));
 	if (r->lora_targets == GW_LORA_ATTENTION)
 		return f;
-	f += mlps * ((h + i) * (m->gated_mlp ? 2 : 1) + (i + h));
+	f += mlps * (phi3 ? h + 2 * i : (h + i) * (m->gated_mlp ? 2 : 1)) + mlps * (i + h);
 	if (r->lora_targets == GW_LORA_ALL && m->kind != GW_MODEL_ENCODER)
 		f += h + (double)m->vocab_size;
 	return f;
@@ -517,10 +532,11 @@ double gw__advise_lora_attention_extra(const gw_model *m, const gw_advise_option
 double gw__advise_lora_mlp_extra(const gw_model *m, const gw_advise_options *r)
 {
 	double h = (double)m->hidden_size, i = (double)m->intermediate_size;
+	bool two = m->gated_mlp && strcmp(m->model_type, "phi3");   /* Phi-3's gate_up_proj is one map */
 
 	if (!lora_task(r) || r->lora_targets < GW_LORA_ALL_LINEAR)
 		return 0;
-	return (gw__advise_act_bytes(r) + 1) * (h * (m->gated_mlp ? 2 : 1) + i);
+	return (gw__advise_act_bytes(r) + 1) * (h * (two ? 2 : 1) + i);
 }
 
 /* One transformer layer's saved activations for backward, in bytes, after

@@ -367,6 +367,21 @@ static void test_decoder_counts(void)
 	gw_model p3 = config(LL("phi3", ""));
 	CHECK_INT(p3.params, nob);
 	CHECK(gw__advise_lora_features(&p3, &o) == 2.0 * (64 + 64 + 2 * 32));
+	/* Wider targets on fused q+k+v: only the output projection joins the
+	 * attention (o_proj, h in and out); Phi-3's MLP is gate_up_proj (h in,
+	 * 2I out) and down_proj. */
+	o.lora_targets = GW_LORA_ATTENTION;
+	CHECK(gw__advise_lora_features(&p3, &o) == 2.0 * ((64 + 64 + 2 * 32) + (64 + 64)));
+	o.lora_targets = GW_LORA_ALL_LINEAR;
+	CHECK(gw__advise_lora_features(&p3, &o) ==
+	      2.0 * ((64 + 64 + 2 * 32) + (64 + 64) + (64 + 2 * 128) + (128 + 64)));
+	/* Falcon-7B (multi-query, fused query_key_value): attention adds dense
+	 * (4544 in, 4544 out) per layer, not k and o. */
+	gw_model f7 = config("{\"model_type\":\"falcon\",\"hidden_size\":4544,\"num_attention_heads\":71,"
+			     "\"multi_query\":true,\"num_hidden_layers\":32,\"vocab_size\":65024,\"parallel_attn\":true}");
+	o.lora_targets = GW_LORA_ATTENTION;
+	CHECK(gw__advise_lora_features(&f7, &o) == 32.0 * ((4544 + 4544 + 2 * 64) + (4544 + 4544)));
+	o.lora_targets = GW_LORA_QV;
 #undef F11
 #undef OPT
 #undef PHI
