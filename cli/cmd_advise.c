@@ -857,7 +857,8 @@ const struct cmd cmd_advise_def = {
 		"  gpuwise advise --params 1.3B --layers 24 --hidden 2048 --heads 16 --vocab 50304 --memory 24GiB\n"
 		"\n"
 		"MODEL is a catalogue name (--list-models) or Hugging Face id, a config.json, or a folder holding "
-		"one (model_type llama, mistral, qwen2, gemma, gpt2, bert, roberta, t5, mt5, vit, deit, swin or resnet). Estimates are a "
+		"one (model_type llama, mistral, qwen2, gemma, phi, phi3, falcon, gptj, gpt_neox, bloom, gpt_bigcode, opt, gpt2, bert, "
+		"roberta, t5, mt5, vit, deit, swin or resnet). Estimates are a "
 		"model, not a measurement: docs/advise.md gives each term and its source."),
 	.exit_status = N_("Exit status: 0 when the run as given fits on every GPU checked (or none was found), 1 when "
 		       "it does not fit on one of them or the model cannot be read, 2 on a usage error."),
