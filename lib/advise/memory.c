@@ -330,19 +330,37 @@ static bool shards_params(const gw_advise_options *r)
 	return r->strategy == GW_STRATEGY_ZERO3 || gw__advise_fsdp(r);
 }
 
+/* QLoRA under autocast as the Hugging Face recipe runs it: PEFT's
+ * prepare_model_for_kbit_training casts every parameter that is not
+ * quantised (embeddings, norms, the LM head) to fp32, and TRL's SFTTrainer
+ * calls it for a 4/8-bit model unless FSDP shards it (sharded QLoRA loads
+ * the weights on the CPU or meta device and skips it). The embedding's
+ * output is then fp32, and so is the residual stream every layer adds to
+ * (fp32 + bf16 is fp32): what checkpointing keeps of each layer is fp32
+ * (traced on the CPU with bitsandbytes 0.50 and a Mistral-shaped model:
+ * 4 bytes a hidden element a layer, 2 without the cast). */
+static bool kbit_prepared(const gw_advise_options *r)
+{
+	return r->task == GW_TASK_QLORA && amp(r->precision) && !(gw__advise_fsdp(r) && r->gpus > 1);
+}
+
 /* Weights: the linear maps in their storage type, everything else
  * (embeddings, norms, the LM head) in 16 bits when the linears are
- * quantised; autocast's half copies of fp32 linear weights, which it keeps
- * for the backward pass; LoRA adapters in fp32; ZeRO-3/FSDP shards. */
+ * quantised, fp32 once prepared for k-bit training; autocast's half copies
+ * of fp32 linear weights, which it keeps for the backward pass (of the LM
+ * head too, when k-bit preparation made it fp32); LoRA adapters in fp32;
+ * ZeRO-3/FSDP shards. */
 double gw__advise_weights(const gw_model *m, const gw_advise_options *r)
 {
 	double lin = (double)m->params_linear, rest = (double)m->params - lin;
 	double wb = gw__advise_weight_bytes(r->weights);
-	double other = r->weights == GW_WEIGHTS_FP32 ? 4 : 2;
+	double other = r->weights == GW_WEIGHTS_FP32 || kbit_prepared(r) ? 4 : 2;
 	double w = lin * wb + rest * other;
 
 	if (amp(r->precision) && r->weights == GW_WEIGHTS_FP32 && r->task != GW_TASK_INFER)
 		w += 2 * lin;
+	if (kbit_prepared(r) && m->kind != GW_MODEL_ENCODER && m->kind != GW_MODEL_VISION)
+		w += 2 * (double)m->vocab_size * (double)m->hidden_size;
 	if (shards_params(r)) {
 		w /= (double)r->gpus;
 		if (r->offload == GW_OFFLOAD_PARAMS)
@@ -682,7 +700,8 @@ static double train_activations(const gw_model *m, const gw_advise_options *r)
 	double s = (double)r->seq, L = (double)m->num_layers, D = (double)m->num_decoder_layers;
 	double t = m->kind == GW_MODEL_ENCODER_DECODER && r->decoder_seq ? (double)r->decoder_seq : s;
 	double enc = gw__advise_layer_activations(m, r, s), dec = 0, a;
-	double in = gw__advise_act_bytes(r) * (double)r->batch * (double)m->hidden_size * (s * L + t * D);
+	double in = (kbit_prepared(r) ? 4 : gw__advise_act_bytes(r)) * (double)r->batch * (double)m->hidden_size *
+		    (s * L + t * D);
 
 	if (m->kind == GW_MODEL_ENCODER_DECODER)
 		dec = gw__advise_decoder_layer_activations(m, r, t, s);

@@ -606,12 +606,35 @@ static void test_terms(void)
 	CHECK_INT(e.optimizer_bytes, (uint64_t)(4.0 * (double)P + 2.0 * (double)P - (double)e.activations_bytes + 0.5));
 	o.optimizer = GW_OPTIMIZER_ADAMW_FUSED;
 	CHECK_INT(run(&l, o).optimizer_bytes, 4 * P);
-	/* QLoRA: linears in NF4-DQ, the rest (embeddings, norms, head) in 16 bits. */
+	/* QLoRA: linears in NF4-DQ; under autocast prepared for k-bit training
+	 * the rest (embeddings, norms, head) in fp32 and the head's bf16 copy
+	 * autocast keeps for backward; pure bf16, the rest in 16 bits. */
 	o = opts(GW_TASK_QLORA, GW_PRECISION_AMP_BF16);
 	e = run(&l, o);
 	CHECK_INT(e.resolved.weights, GW_WEIGHTS_NF4_DQ);
+	CHECK_INT(e.weights_bytes, (uint64_t)((double)LIN * (0.5 + 1.0 / 64 + 4.0 / 16384) + 4.0 * (double)(P - LIN) +
+					      2.0 * 32000 * 4096 + 4.0 * 4194304 + 0.999));
+	o = opts(GW_TASK_QLORA, GW_PRECISION_BF16);
+	e = run(&l, o);
 	CHECK_INT(e.weights_bytes, (uint64_t)((double)LIN * (0.5 + 1.0 / 64 + 4.0 / 16384) + 2.0 * (double)(P - LIN) +
 					      4.0 * 4194304 + 0.999));
+	/* What checkpointing keeps of each layer: its fp32 input once k-bit
+	 * preparation made the residual stream fp32 (4·s·b·h a layer), 16-bit
+	 * otherwise; FSDP's sharded QLoRA is not prepared. */
+	o = opts(GW_TASK_QLORA, GW_PRECISION_AMP_BF16);
+	o.checkpointing = true;
+	o.seq = 1024;
+	{
+		double amp_in = run(&l, o).activations_bytes;
+		o.precision = GW_PRECISION_BF16;
+		double bf16_in = run(&l, o).activations_bytes;
+		o.precision = GW_PRECISION_AMP_BF16;
+		o.strategy = GW_STRATEGY_FSDP;
+		o.gpus = 2;
+		double sharded = run(&l, o).activations_bytes;
+		CHECK(amp_in - sharded == 2.0 * 1024 * 4096 * 32);
+		CHECK(amp_in > bf16_in);
+	}
 
 	/* Korthikanti et al. eq. 1: sbh(34 + 5as/h) for a GPT-2 layer in pure 16
 	 * bits, eager attention, plus what GPT-2's gelu_new (the tanh GELU as
