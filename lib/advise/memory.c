@@ -233,9 +233,16 @@ static int resolve(gw_advise_options *r, const gw_model *m, const gw_advise_opti
 				     "nf4-dq or gptq4), not %s", WEIGHTS[r->weights]);
 	if (r->offload == GW_OFFLOAD_PARAMS && r->strategy != GW_STRATEGY_ZERO3 && !gw__advise_fsdp(r))
 		return gw__error_set(GW_EINVAL, "--offload params needs --strategy zero3 or fsdp");
-	if (r->attention == GW_ATTENTION_AUTO)   /* transformers' default: SDPA where the model has it (not T5, Swin) */
-		r->attention = m->kind == GW_MODEL_ENCODER_DECODER || m->vision == GW_VISION_SWIN ? GW_ATTENTION_EAGER
-												   : GW_ATTENTION_SDPA;
+	/* transformers' default: SDPA where the model has it. T5, Swin and
+	 * BLOOM do not: BloomPreTrainedModel sets no _supports_sdpa
+	 * (transformers 5.25, models/bloom/modeling_bloom.py; BloomAttention
+	 * computes its ALiBi scores with baddbmm and an fp32 softmax itself),
+	 * so from_config builds it eager. */
+	if (r->attention == GW_ATTENTION_AUTO)
+		r->attention = m->kind == GW_MODEL_ENCODER_DECODER || m->vision == GW_VISION_SWIN ||
+					       !strcmp(m->model_type, "bloom")
+				       ? GW_ATTENTION_EAGER
+				       : GW_ATTENTION_SDPA;
 	return 0;
 }
 

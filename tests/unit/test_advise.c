@@ -822,6 +822,12 @@ static void test_auto(void)
 	CHECK_INT(run(&l, o).resolved.weights, GW_WEIGHTS_BF16);
 	CHECK_INT(run(&t5, o).resolved.attention, GW_ATTENTION_EAGER);
 	CHECK_INT(run(&t5, o).resolved.seq, 512);
+	/* BLOOM has no SDPA in transformers (no _supports_sdpa): eager. */
+	gw_model bloom = config("{\"model_type\":\"bloom\",\"vocab_size\":250880,\"hidden_size\":1024,"
+				"\"n_layer\":24,\"n_head\":16}");
+	CHECK_INT(run(&bloom, o).resolved.attention, GW_ATTENTION_EAGER);
+	o.attention = GW_ATTENTION_SDPA;
+	CHECK_INT(run(&bloom, o).resolved.attention, GW_ATTENTION_SDPA);   /* what the user asked */
 }
 
 static uint64_t peak(const gw_model *m, gw_advise_options o)
