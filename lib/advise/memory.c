@@ -579,6 +579,22 @@ static double attention_block(const gw_model *m, const gw_advise_options *r, dou
 	return att + n * span * qb * (e + d + d * e);
 }
 
+/* Phi (PhiDecoderLayer) and GPT-J (GPTJBlock) run attention and the MLP
+ * side by side on one LayerNorm's output, x + attn(ln(x)) + mlp(ln(x)),
+ * always (transformers 5.25, models/phi/modeling_phi.py,
+ * models/gptj/modeling_gptj.py): the norm's input and output are kept
+ * once, by the attention block. Both run "gelu_new" too: PhiConfig's
+ * hidden_act and GPTJConfig's activation_function default to it and
+ * phi-1, phi-1.5, phi-2 and GPT-J-6B's config.json name it (gpuwise does
+ * not read the key). Traced on the CPU (tests/device/trace_activations.py,
+ * phi-2 and GPT-J-6B shapes, 2 and 4 layers, fp32, SDPA): a layer keeps
+ * one LayerNorm output, v, the rotated q and k, attention's output, fc1's
+ * output, gelu_new's four I-wide tensors and the dropout masks. */
+static bool parallel_one_norm(const gw_model *m)
+{
+	return !strcmp(m->model_type, "phi") || !strcmp(m->model_type, "gptj");
+}
+
 /* GPT-2's MLP (activation_function "gelu_new", its default) and the
  * gated-gelu MLP of T5 v1.1, Flan-T5 and mT5 (dense_act_fn "gelu_new") run
  * transformers' NewGELUActivation, the tanh GELU written as tensor
@@ -593,7 +609,7 @@ static double gelu_new_extra(const gw_model *m, const gw_advise_options *r)
 	bool t5 = !strcmp(m->model_type, "t5") || !strcmp(m->model_type, "mt5");
 	double i = (double)m->intermediate_size, e = gw__advise_act_bytes(r);
 
-	if (strcmp(m->model_type, "gpt2") && !(t5 && m->gated_mlp))
+	if (strcmp(m->model_type, "gpt2") && !(t5 && m->gated_mlp) && !parallel_one_norm(m))
 		return 0;
 	if (amp(r->precision))
 		return i * (4 + 4 + e + (m->gated_mlp ? 4 - e : 0));
@@ -612,6 +628,8 @@ static double mlp_block(const gw_model *m, const gw_advise_options *r, double s)
 		mlp = nb * sb * h + e * sb * i * (m->gated_mlp ? 3 : 1) + d * sb * h;
 	else
 		mlp = nb * sb * h + e * sb * h + e * sb * i * (m->gated_mlp ? 4 : 2) + d * sb * h;
+	if (parallel_one_norm(m))   /* the norm's input and output are the attention block's */
+		mlp -= nb * sb * h + (r->task == GW_TASK_LORA ? 0 : e * sb * h);
 	return mlp + (gw__advise_lora_mlp_extra(m, r) + gelu_new_extra(m, r)) * sb;
 }
 

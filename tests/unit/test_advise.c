@@ -389,6 +389,7 @@ static void test_decoder_counts(void)
 #undef LL
 }
 
+
 /* --params with a shape: defaults, counting, keeping the given count. */
 static void test_custom_shape(void)
 {
@@ -438,6 +439,36 @@ static gw_advise_options opts(gw_advise_task task, gw_precision p)
 }
 
 /* Each term against a hand calculation (docs/advise.md). */
+/* One layer's activations of the decoder families whose blocks differ from
+ * Llama's and GPT-2's, as traced on the CPU (tests/device/trace_activations.py,
+ * the fixtures' widths at 2 and 4 layers, fp32, SDPA, seq 256, batch 1). */
+static void test_decoder_family_layers(void)
+{
+	gw_advise_options o = opts(GW_TASK_TRAIN, GW_PRECISION_FP32);
+	/* Phi-2 (h 2560, I 10240, 32 heads, resid_pdrop 0.1): attention and MLP
+	 * read one LayerNorm: its input 4h and output 4h once; q, attention's
+	 * output, k and v 4h each, a dropout mask h and the log-sum-exp 4·32;
+	 * in the MLP fc1's output and gelu_new's output 2·4I, gelu_new's three
+	 * more I-wide tensors 3·4I and the second mask h: 26h + 20I + 128 a
+	 * token. */
+	gw_model phi = config("{\"model_type\":\"phi\",\"hidden_size\":2560,\"intermediate_size\":10240,"
+			      "\"num_attention_heads\":32,\"num_hidden_layers\":32,\"resid_pdrop\":0.1,"
+			      "\"hidden_act\":\"gelu_new\",\"vocab_size\":51200}");
+	/* GPT-J-6B (h 4096, I 16384, 16 heads, no dropout): 24h + 20I + 64. */
+	gw_model gptj = config("{\"model_type\":\"gptj\",\"n_embd\":4096,\"n_head\":16,\"n_layer\":28,"
+			       "\"rotary_dim\":64,\"vocab_size\":50400}");
+
+	o.attention = GW_ATTENTION_SDPA;
+	o.seq = 256;
+	CHECK(gw__advise_layer_activations(&phi, &o, 256) == 256.0 * (26 * 2560 + 20 * 10240 + 128));
+	CHECK(gw__advise_layer_activations(&gptj, &o, 256) == 256.0 * (24 * 4096 + 20 * 16384 + 64));
+	/* LoRA on q and v: the frozen fc1 and fc2 keep no inputs (fc1's output,
+	 * gelu_new's input, stays: 4I) and the shared norm's input is still
+	 * counted once; the adapters' dropout mask adds h: 25h + 16I + 64. */
+	o.task = GW_TASK_LORA;
+	CHECK(gw__advise_layer_activations(&gptj, &o, 256) == 256.0 * (25 * 4096 + 16 * 16384 + 64));
+}
+
 /* The Adam step's temporary of a run with options o. */
 static double step_of(const gw_model *m, gw_advise_options o)
 {
@@ -1759,6 +1790,7 @@ int main(void)
 	test_config_reader();
 	test_config_errors();
 	test_decoder_counts();
+	test_decoder_family_layers();
 	test_custom_shape();
 	test_terms();
 	test_auto();
