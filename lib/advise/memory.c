@@ -618,7 +618,13 @@ static double gelu_new_extra(const gw_model *m, const gw_advise_options *r)
 
 /* The MLP block over s tokens. A frozen linear layer needs its weight,
  * not its input, for the input's gradient: under LoRA (q and v only) the
- * MLP's input and the down projection's input are not kept. */
+ * MLP's input and the down projection's input are not kept. OPT's MLP is
+ * fc1, ReLU, fc2 with nothing between (transformers 5.25,
+ * models/opt/modeling_opt.py, OPTDecoderLayer; OPTConfig's and every
+ * published OPT's activation_function is "relu"): ReLU's backward reads
+ * its own output, which is fc2's input, so one I-wide tensor is kept, not
+ * fc1's output beside it (traced on the CPU: OPT-350m's layer 16.5 → 12.5
+ * h-wide fp32 tensors a token). */
 static double mlp_block(const gw_model *m, const gw_advise_options *r, double s)
 {
 	double sb = s * (double)r->batch, h = (double)m->hidden_size, e = gw__advise_act_bytes(r);
@@ -627,7 +633,8 @@ static double mlp_block(const gw_model *m, const gw_advise_options *r, double s)
 	if (r->task == GW_TASK_LORA)
 		mlp = nb * sb * h + e * sb * i * (m->gated_mlp ? 3 : 1) + d * sb * h;
 	else
-		mlp = nb * sb * h + e * sb * h + e * sb * i * (m->gated_mlp ? 4 : 2) + d * sb * h;
+		mlp = nb * sb * h + e * sb * h + e * sb * i * (m->gated_mlp ? 4 : strcmp(m->model_type, "opt") ? 2 : 1) +
+		      d * sb * h;
 	if (parallel_one_norm(m))   /* the norm's input and output are the attention block's */
 		mlp -= nb * sb * h + (r->task == GW_TASK_LORA ? 0 : e * sb * h);
 	return mlp + (gw__advise_lora_mlp_extra(m, r) + gelu_new_extra(m, r)) * sb;

@@ -462,6 +462,15 @@ static void test_decoder_family_layers(void)
 	o.seq = 256;
 	CHECK(gw__advise_layer_activations(&phi, &o, 256) == 256.0 * (26 * 2560 + 20 * 10240 + 128));
 	CHECK(gw__advise_layer_activations(&gptj, &o, 256) == 256.0 * (24 * 4096 + 20 * 16384 + 64));
+	/* OPT-350m (h 1024, ffn_dim 4096, 16 heads, dropout 0.1, post-LN):
+	 * two LayerNorms' inputs and outputs 4·4h, q, k, v and attention's
+	 * output 4·4h, ReLU's output (fc2's input) 4I, two masks 2h and the
+	 * log-sum-exp 4·16: 34h + 4I + 64 a token. */
+	gw_model opt = config("{\"model_type\":\"opt\",\"hidden_size\":1024,\"num_hidden_layers\":24,"
+			      "\"num_attention_heads\":16,\"ffn_dim\":4096,\"max_position_embeddings\":2048,"
+			      "\"vocab_size\":50272,\"word_embed_proj_dim\":512,\"do_layer_norm_before\":false,"
+			      "\"dropout\":0.1}");
+	CHECK(gw__advise_layer_activations(&opt, &o, 256) == 256.0 * (34 * 1024 + 4 * 4096 + 64));
 	/* LoRA on q and v: the frozen fc1 and fc2 keep no inputs (fc1's output,
 	 * gelu_new's input, stays: 4I) and the shared norm's input is still
 	 * counted once; the adapters' dropout mask adds h: 25h + 16I + 64. */
