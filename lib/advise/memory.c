@@ -487,6 +487,26 @@ double gw__advise_norm_bytes(const gw_model *m, const gw_advise_options *r)
 	return gw__advise_act_bytes(r);
 }
 
+/* The decoder families counted from their config.json without a measured
+ * run (phi, phi3, falcon, gptj, gpt_neox, bloom, gpt_bigcode, opt) run
+ * transformers' own SDPA path (integrations/sdpa_attention.py, 5.25): it
+ * repeats the key/value heads only when use_gqa_in_sdpa() says no; with no
+ * attention mask (a causal, unpadded batch) and head_dim ≤ 256 it passes
+ * enable_gqa=True and the grouped heads as they are, and SDPA keeps those
+ * (traced on the CPU: Falcon-7B's and StarCoder's single key/value head).
+ * The Llama family keeps the repeated width here: its rows were measured
+ * so, and its RMSNorm's normalised copy (x·rsqrt, kept for the weight's
+ * gradient, traced on Qwen2.5-0.5B) is not counted beside it. */
+static bool sdpa_gqa(const gw_model *m)
+{
+	static const char *const fam[] = { "phi", "phi3", "falcon", "gptj", "gpt_neox", "bloom", "gpt_bigcode", "opt" };
+
+	for (size_t i = 0; i < GW_ARRAY_SIZE(fam); i++)
+		if (!strcmp(m->model_type, fam[i]))
+			return true;
+	return false;
+}
+
 /* Width of the keys and of the values that attention keeps for backward.
  * With grouped-query attention, transformers' eager and SDPA paths
  * repeat the key/value heads to the query heads before the product
@@ -496,9 +516,29 @@ double gw__advise_norm_bytes(const gw_model *m, const gw_advise_options *r)
  * repeated copies; FlashAttention-2 takes the grouped heads as they are. */
 double gw__advise_saved_kv_width(const gw_model *m, const gw_advise_options *r)
 {
-	if (r->attention == GW_ATTENTION_FLASH)
+	if (r->attention == GW_ATTENTION_FLASH || (r->attention == GW_ATTENTION_SDPA && sdpa_gqa(m)))
 		return (double)(m->num_kv_heads * m->head_dim);
 	return (double)(m->num_heads * m->head_dim);
+}
+
+/* Fused q, k and v with rotary positions: Phi-3's qkv_proj and GPT-NeoX's
+ * query_key_value (transformers 5.25, models/phi3/modeling_phi3.py,
+ * models/gpt_neox/modeling_gpt_neox.py; both always rotary). Rotation
+ * makes q and k new tensors while v stays a view of the fused output;
+ * attention keeps v, so the whole fused output stays: its q and k parts
+ * beside the rotated copies, when v reaches attention as it is (not
+ * repeated by repeat_kv). Traced on the CPU (Phi-3-mini and Pythia-70M
+ * shapes, fp32, SDPA): the fused projection's output is alive at the end
+ * of the forward pass. FlashAttention is not traced: not counted. */
+static double fused_rotary_extra(const gw_model *m, const gw_advise_options *r)
+{
+	double kv = (double)(m->num_kv_heads * m->head_dim);
+
+	if (strcmp(m->model_type, "phi3") && strcmp(m->model_type, "gpt_neox"))
+		return 0;
+	if (r->attention == GW_ATTENTION_FLASH || gw__advise_saved_kv_width(m, r) != kv)
+		return 0;
+	return gw__advise_act_bytes(r) * ((double)(m->num_heads * m->head_dim) + kv);
 }
 
 /* Bytes per token and hidden element that LoRA's adapters add on their
@@ -570,7 +610,8 @@ static double attention_block(const gw_model *m, const gw_advise_options *r, dou
 	double q = (double)(m->num_heads * m->head_dim), kv = gw__advise_saved_kv_width(m, r);
 	double n = (double)m->num_heads, d = m->dropout ? 1 : 0, qb = sq * b;
 	double att = gw__advise_norm_bytes(m, r) * qb * h + e * qb * (h + q + q) + e * skv * b * (kv + kv) +
-		     d * qb * h + gw__advise_lora_input(r) * qb * h + gw__advise_lora_attention_extra(m, r) * qb;
+		     d * qb * h + gw__advise_lora_input(r) * qb * h + gw__advise_lora_attention_extra(m, r) * qb +
+		     fused_rotary_extra(m, r) * qb;
 
 	if (r->attention != GW_ATTENTION_EAGER)
 		return att + 4 * n * qb;

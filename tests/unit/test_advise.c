@@ -471,6 +471,28 @@ static void test_decoder_family_layers(void)
 			      "\"vocab_size\":50272,\"word_embed_proj_dim\":512,\"do_layer_norm_before\":false,"
 			      "\"dropout\":0.1}");
 	CHECK(gw__advise_layer_activations(&opt, &o, 256) == 256.0 * (34 * 1024 + 4 * 4096 + 64));
+	/* Pythia-70M (h 512, I 2048, 8 heads): the fused query_key_value's
+	 * output stays beside the rotated q and k (v is a view of it): 4·(h + h)
+	 * more than q, k, v alone; two LayerNorms, GELU: 40h + 8I + 32. */
+	gw_model neox = config("{\"model_type\":\"gpt_neox\",\"vocab_size\":50304,\"num_hidden_layers\":6,"
+			       "\"hidden_size\":512,\"intermediate_size\":2048,\"num_attention_heads\":8,"
+			       "\"max_position_embeddings\":2048,\"rotary_pct\":0.25,\"use_parallel_residual\":true,"
+			       "\"tie_word_embeddings\":false}");
+	CHECK(gw__advise_layer_activations(&neox, &o, 256) == 256.0 * (40 * 512 + 8 * 2048 + 32));
+	/* StarCoder (h 6144, I 24576, 48 heads, one key/value head of 128):
+	 * SDPA keeps the key and value head as it is (enable_gqa), 4·2·128;
+	 * q, k and v are views of c_attn's output, nothing more:
+	 * 24h + 8I + 1024 + 4·48. Eager repeats them to the 48 heads. */
+	gw_model sc = config("{\"model_type\":\"gpt_bigcode\",\"multi_query\":true,\"n_inner\":24576,"
+			     "\"n_embd\":6144,\"n_head\":48,\"n_layer\":40,\"vocab_size\":49152,\"n_positions\":8192}");
+	CHECK(gw__advise_saved_kv_width(&sc, &o) == 128);
+	CHECK(gw__advise_layer_activations(&sc, &o, 256) == 256.0 * (24 * 6144 + 8 * 24576 + 1024 + 192));
+	o.attention = GW_ATTENTION_EAGER;
+	CHECK(gw__advise_saved_kv_width(&sc, &o) == 6144);
+	o.attention = GW_ATTENTION_SDPA;
+	/* The Llama family keeps the repeated width under SDPA (measured so). */
+	gw_model l3 = model("llama-3-8b");
+	CHECK(gw__advise_saved_kv_width(&l3, &o) == 4096);
 	/* LoRA on q and v: the frozen fc1 and fc2 keep no inputs (fc1's output,
 	 * gelu_new's input, stays: 4I) and the shared norm's input is still
 	 * counted once; the adapters' dropout mask adds h: 25h + 16I + 64. */
