@@ -521,20 +521,22 @@ double gw__advise_saved_kv_width(const gw_model *m, const gw_advise_options *r)
 	return (double)(m->num_heads * m->head_dim);
 }
 
-/* Fused q, k and v with rotary positions: Phi-3's qkv_proj and GPT-NeoX's
- * query_key_value (transformers 5.25, models/phi3/modeling_phi3.py,
- * models/gpt_neox/modeling_gpt_neox.py; both always rotary). Rotation
+/* Fused q, k and v with rotary positions: Phi-3's qkv_proj, GPT-NeoX's
+ * and Falcon's query_key_value (transformers 5.25,
+ * models/phi3/modeling_phi3.py, models/gpt_neox/modeling_gpt_neox.py, both
+ * always rotary; models/falcon/modeling_falcon.py, rotary unless alibi). Rotation
  * makes q and k new tensors while v stays a view of the fused output;
  * attention keeps v, so the whole fused output stays: its q and k parts
  * beside the rotated copies, when v reaches attention as it is (not
- * repeated by repeat_kv). Traced on the CPU (Phi-3-mini and Pythia-70M
- * shapes, fp32, SDPA): the fused projection's output is alive at the end
+ * repeated by repeat_kv). Traced on the CPU (Phi-3-mini, Pythia-70M and
+ * Falcon-7B shapes, fp32, SDPA): the fused projection's output is alive at the end
  * of the forward pass. FlashAttention is not traced: not counted. */
 static double fused_rotary_extra(const gw_model *m, const gw_advise_options *r)
 {
 	double kv = (double)(m->num_kv_heads * m->head_dim);
 
-	if (strcmp(m->model_type, "phi3") && strcmp(m->model_type, "gpt_neox"))
+	if (strcmp(m->model_type, "phi3") && strcmp(m->model_type, "gpt_neox") &&
+	    (strcmp(m->model_type, "falcon") || m->alibi))
 		return 0;
 	if (r->attention == GW_ATTENTION_FLASH || gw__advise_saved_kv_width(m, r) != kv)
 		return 0;
@@ -620,18 +622,10 @@ static double attention_block(const gw_model *m, const gw_advise_options *r, dou
 	return att + n * span * qb * (e + d + d * e);
 }
 
-/* Phi (PhiDecoderLayer) and GPT-J (GPTJBlock) run attention and the MLP
- * side by side on one LayerNorm's output, x + attn(ln(x)) + mlp(ln(x)),
- * always (transformers 5.25, models/phi/modeling_phi.py,
- * models/gptj/modeling_gptj.py): the norm's input and output are kept
- * once, by the attention block. Both run "gelu_new" too: PhiConfig's
- * hidden_act and GPTJConfig's activation_function default to it and
- * phi-1, phi-1.5, phi-2 and GPT-J-6B's config.json name it (gpuwise does
- * not read the key). Traced on the CPU (tests/device/trace_activations.py,
- * phi-2 and GPT-J-6B shapes, 2 and 4 layers, fp32, SDPA): a layer keeps
- * one LayerNorm output, v, the rotated q and k, attention's output, fc1's
- * output, gelu_new's four I-wide tensors and the dropout masks. */
-static bool parallel_one_norm(const gw_model *m)
+/* Phi and GPT-J run "gelu_new": PhiConfig's hidden_act and GPTJConfig's
+ * activation_function default to it, and phi-1, phi-1.5, phi-2 and
+ * GPT-J-6B's config.json name it (gpuwise does not read the key). */
+static bool gelu_new_family(const gw_model *m)
 {
 	return !strcmp(m->model_type, "phi") || !strcmp(m->model_type, "gptj");
 }
@@ -650,14 +644,27 @@ static double gelu_new_extra(const gw_model *m, const gw_advise_options *r)
 	bool t5 = !strcmp(m->model_type, "t5") || !strcmp(m->model_type, "mt5");
 	double i = (double)m->intermediate_size, e = gw__advise_act_bytes(r);
 
-	if (strcmp(m->model_type, "gpt2") && !(t5 && m->gated_mlp) && !parallel_one_norm(m))
+	if (strcmp(m->model_type, "gpt2") && !(t5 && m->gated_mlp) && !gelu_new_family(m))
 		return 0;
 	if (amp(r->precision))
 		return i * (4 + 4 + e + (m->gated_mlp ? 4 - e : 0));
 	return 3 * e * i;
 }
 
-/* The MLP block over s tokens. A frozen linear layer needs its weight,
+/* Attention and the MLP side by side on the layer's input x
+ * (m->parallel_block), as x + attn(ln(x)) + mlp(ln(x)): PhiDecoderLayer,
+ * GPTJBlock and FalconDecoderLayer with parallel_attn and one norm keep
+ * the norm's input and output once, for both (the attention block's);
+ * GPT-NeoX's use_parallel_residual and Falcon's new architecture give the
+ * MLP a LayerNorm of its own over the same x, whose input is then kept
+ * once (transformers 5.25, models/{phi,gptj,falcon,gpt_neox}/modeling_*.py).
+ * Traced on the CPU (tests/device/trace_activations.py, fp32, SDPA, 2 and
+ * 4 layers): phi-2 and GPT-J-6B keep one LayerNorm output, v, the
+ * rotated q and k, attention's output, fc1's output, gelu_new's four
+ * I-wide tensors and the dropout masks a layer; Pythia-70M one input for
+ * its two norms.
+ *
+ * The MLP block over s tokens. A frozen linear layer needs its weight,
  * not its input, for the input's gradient: under LoRA (q and v only) the
  * MLP's input and the down projection's input are not kept. OPT's MLP is
  * fc1, ReLU, fc2 with nothing between (transformers 5.25,
@@ -676,8 +683,10 @@ static double mlp_block(const gw_model *m, const gw_advise_options *r, double s)
 	else
 		mlp = nb * sb * h + e * sb * h + e * sb * i * (m->gated_mlp ? 4 : strcmp(m->model_type, "opt") ? 2 : 1) +
 		      d * sb * h;
-	if (parallel_one_norm(m))   /* the norm's input and output are the attention block's */
+	if (m->parallel_block == 1)   /* the norm's input and output are the attention block's */
 		mlp -= nb * sb * h + (r->task == GW_TASK_LORA ? 0 : e * sb * h);
+	else if (m->parallel_block == 2)   /* the norm's input is */
+		mlp -= nb * sb * h;
 	return mlp + (gw__advise_lora_mlp_extra(m, r) + gelu_new_extra(m, r)) * sb;
 }
 

@@ -18,7 +18,7 @@ Every storage an operator creates is recorded (a TorchDispatchMode; a
 weakref.finalize on the untyped storage takes it off when it is freed),
 with its shape, dtype, the operator and the module that ran it.
 Parameters exist before the pass and are not counted; autocast's
-half-precision copies of parameters (aten._to_copy of a parameter) are
+half-precision copies of parameters (aten._to_copy of a parameter or a view of one) are
 counted apart, as weight_cast_bytes (gpuwise counts them with the
 weights, not the activations). Two things the CPU keeps that CUDA does
 not are counted apart too: the copy that makes SDPA's output token-major
@@ -54,8 +54,9 @@ class Live:
         class Mode(TorchDispatchMode):
             def __torch_dispatch__(self, func, types, args=(), kwargs=None):
                 out = func(*args, **(kwargs or {}))
+                # a parameter's cast (also of a view of it: FalconLinear casts weight.T)
                 cast = func is torch.ops.aten._to_copy.default and args and isinstance(
-                    args[0], torch.nn.Parameter)
+                    args[0], torch.Tensor) and args[0].untyped_storage().data_ptr() in live.params
                 # the CPU's SDPA returns its output in the heads' layout, so the
                 # .transpose(1, 2).contiguous() after it copies; CUDA's flash and
                 # memory-efficient kernels return it token-major and that copy is
@@ -84,6 +85,7 @@ class Live:
         self.module = ["-"]
         self.sdpa_out = set()
         self.before = set()   # storages that existed before the pass (parameters, buffers, inputs)
+        self.params = set()
 
     def track(self, t, op, kind):
         if not isinstance(t, self.torch.Tensor):
@@ -163,7 +165,8 @@ def main():
     ids = torch.randint(5, config.vocab_size, (a.batch, a.seq))
     tr = Live(torch)
     tr.hook(model)
-    tr.before = {t.untyped_storage().data_ptr() for t in list(model.parameters()) + list(model.buffers()) + [ids]}
+    tr.params = {p.untyped_storage().data_ptr() for p in model.parameters()}
+    tr.before = tr.params | {t.untyped_storage().data_ptr() for t in list(model.buffers()) + [ids]}
     amp = torch.autocast("cpu", dtype=torch.bfloat16) if a.precision == "amp-bf16" else contextlib.nullcontext()
     with amp, tr.mode:
         out = model(input_ids=ids, labels=ids)

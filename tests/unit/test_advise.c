@@ -135,6 +135,8 @@ static void test_count_parts(void)
 	CHECK(!g.lm_head && !t5.lm_head);
 	/* In what was padding after dropout: the fields after it keep their offsets. */
 	CHECK_INT(offsetof(gw_model, lm_head), offsetof(gw_model, dropout) + 1);
+	CHECK_INT(offsetof(gw_model, parallel_block), offsetof(gw_model, lm_head) + 1);
+	CHECK_INT(offsetof(gw_model, alibi), offsetof(gw_model, lm_head) + 2);
 	CHECK_INT(offsetof(gw_model, params), (offsetof(gw_model, dropout) + 1 + _Alignof(uint64_t) - 1) /
 						      _Alignof(uint64_t) * _Alignof(uint64_t));
 }
@@ -473,12 +475,38 @@ static void test_decoder_family_layers(void)
 	CHECK(gw__advise_layer_activations(&opt, &o, 256) == 256.0 * (34 * 1024 + 4 * 4096 + 64));
 	/* Pythia-70M (h 512, I 2048, 8 heads): the fused query_key_value's
 	 * output stays beside the rotated q and k (v is a view of it): 4·(h + h)
-	 * more than q, k, v alone; two LayerNorms, GELU: 40h + 8I + 32. */
+	 * more than q, k, v alone; two LayerNorms of one input
+	 * (use_parallel_residual), their input once; GELU: 36h + 8I + 32. */
 	gw_model neox = config("{\"model_type\":\"gpt_neox\",\"vocab_size\":50304,\"num_hidden_layers\":6,"
 			       "\"hidden_size\":512,\"intermediate_size\":2048,\"num_attention_heads\":8,"
 			       "\"max_position_embeddings\":2048,\"rotary_pct\":0.25,\"use_parallel_residual\":true,"
 			       "\"tie_word_embeddings\":false}");
-	CHECK(gw__advise_layer_activations(&neox, &o, 256) == 256.0 * (40 * 512 + 8 * 2048 + 32));
+	CHECK_INT(neox.parallel_block, 2);
+	CHECK(gw__advise_layer_activations(&neox, &o, 256) == 256.0 * (36 * 512 + 8 * 2048 + 32));
+	/* Falcon-7B (h 4544, I 18176, 71 heads, one key/value head of 64,
+	 * parallel_attn with one LayerNorm): the norm's input and output once,
+	 * q, the fused output's q and k parts, the rotated k, the ungrouped k
+	 * and v, attention's output: 20h + 4·(64 + 64 + 64) + 4·71; MLP 8I. */
+	gw_model falcon = config("{\"model_type\":\"falcon\",\"hidden_size\":4544,\"num_attention_heads\":71,"
+				 "\"multi_query\":true,\"num_hidden_layers\":32,\"vocab_size\":65024,"
+				 "\"parallel_attn\":true}");
+	CHECK_INT(falcon.parallel_block, 1);
+	CHECK(!falcon.alibi);
+	CHECK(gw__advise_layer_activations(&falcon, &o, 256) == 256.0 * (20 * 4544 + 768 + 284 + 8 * 18176));
+	/* Falcon's new architecture: ln_attn and ln_mlp over one input; a
+	 * sequential (parallel_attn false) ALiBi Falcon keeps no fused output. */
+	gw_model f40 = config("{\"model_type\":\"falcon\",\"hidden_size\":8192,\"num_attention_heads\":128,"
+			      "\"num_kv_heads\":8,\"num_hidden_layers\":60,\"new_decoder_architecture\":true,"
+			      "\"vocab_size\":65024}");
+	gw_model frw = config("{\"model_type\":\"falcon\",\"hidden_size\":2048,\"num_attention_heads\":32,"
+			      "\"multi_query\":false,\"num_hidden_layers\":24,\"vocab_size\":50304,"
+			      "\"parallel_attn\":false,\"alibi\":true,\"bias\":true}");
+	CHECK_INT(f40.parallel_block, 2);
+	CHECK_INT(frw.parallel_block, 0);
+	CHECK(frw.alibi);
+	CHECK(gw__advise_layer_activations(&frw, &o, 256) == 256.0 * (32 * 2048 + 8 * 8192 + 4 * 32));
+	CHECK_INT(phi.parallel_block, 1);
+	CHECK_INT(gptj.parallel_block, 1);
 	/* StarCoder (h 6144, I 24576, 48 heads, one key/value head of 128):
 	 * SDPA keeps the key and value head as it is (enable_gqa), 4·2·128;
 	 * q, k and v are views of c_attn's output, nothing more:
