@@ -617,6 +617,8 @@ static double attention_block(const gw_model *m, const gw_advise_options *r, dou
 
 	if (r->attention != GW_ATTENTION_EAGER)
 		return att + 4 * n * qb;
+	if (m->no_attention_dropout)   /* dropout elsewhere, not on the probabilities */
+		d = 0;
 	if (amp(r->precision))
 		return att + n * span * qb * (4 + d + e);
 	return att + n * span * qb * (e + d + d * e);

@@ -719,6 +719,14 @@ static int get_dropout(const gw_jv *root, bool *out)
 	return 0;
 }
 
+/* The probability under key (def when absent), for what get_dropout checked. */
+static double get_prob(const gw_jv *root, const char *key, double def)
+{
+	const gw_jv *v = gw_jv_get(root, key);
+
+	return v && v->type == GW_JV_NUMBER ? v->u.num.d : def;
+}
+
 static const struct model_type *find_type(const char *name)
 {
 	for (size_t i = 0; i < GW_ARRAY_SIZE(model_types); i++)
@@ -954,6 +962,13 @@ static int read_decoder(const gw_jv *root, const struct model_type *t, gw_model 
 	int rc;
 
 	memset(d, 0, sizeof(*d));
+	/* The attention probabilities' dropout: attn_pdrop for GPT-J (default
+	 * 0) and GPTBigCode (0.1), attention_dropout (0) for the rest
+	 * (configuration_*.py). */
+	if (x->family == FAM_GPTJ || x->family == FAM_BIGCODE)
+		m->no_attention_dropout = get_prob(root, "attn_pdrop", x->family == FAM_BIGCODE ? 0.1 : 0) == 0;
+	else
+		m->no_attention_dropout = get_prob(root, "attention_dropout", 0) == 0;
 	d->norm_affine = d->final_norm = true;
 	d->layer_norms = 2;
 	d->qkv_bias = d->o_bias = d->mlp_bias = true;

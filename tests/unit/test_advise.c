@@ -137,6 +137,7 @@ static void test_count_parts(void)
 	CHECK_INT(offsetof(gw_model, lm_head), offsetof(gw_model, dropout) + 1);
 	CHECK_INT(offsetof(gw_model, parallel_block), offsetof(gw_model, lm_head) + 1);
 	CHECK_INT(offsetof(gw_model, alibi), offsetof(gw_model, lm_head) + 2);
+	CHECK_INT(offsetof(gw_model, no_attention_dropout), offsetof(gw_model, lm_head) + 3);
 	CHECK_INT(offsetof(gw_model, params), (offsetof(gw_model, dropout) + 1 + _Alignof(uint64_t) - 1) /
 						      _Alignof(uint64_t) * _Alignof(uint64_t));
 }
@@ -473,6 +474,12 @@ static void test_decoder_family_layers(void)
 			      "\"vocab_size\":50272,\"word_embed_proj_dim\":512,\"do_layer_norm_before\":false,"
 			      "\"dropout\":0.1}");
 	CHECK(gw__advise_layer_activations(&opt, &o, 256) == 256.0 * (34 * 1024 + 4 * 4096 + 64));
+	/* Eager: its attention_dropout is 0 beside dropout 0.1, so the scores
+	 * keep the softmax output only, 4 bytes an element (not e + 1 + e). */
+	CHECK(opt.dropout && opt.no_attention_dropout);
+	o.attention = GW_ATTENTION_EAGER;
+	CHECK(gw__advise_layer_activations(&opt, &o, 256) == 256.0 * (34 * 1024 + 4 * 4096 + 16 * 256 * 4));
+	o.attention = GW_ATTENTION_SDPA;
 	/* Pythia-70M (h 512, I 2048, 8 heads): the fused query_key_value's
 	 * output stays beside the rotated q and k (v is a view of it): 4·(h + h)
 	 * more than q, k, v alone; two LayerNorms of one input
@@ -506,6 +513,7 @@ static void test_decoder_family_layers(void)
 	CHECK(frw.alibi);
 	CHECK(gw__advise_layer_activations(&frw, &o, 256) == 256.0 * (32 * 2048 + 8 * 8192 + 4 * 32));
 	CHECK_INT(phi.parallel_block, 1);
+	CHECK(phi.dropout && phi.no_attention_dropout);
 	CHECK_INT(gptj.parallel_block, 1);
 	/* StarCoder (h 6144, I 24576, 48 heads, one key/value head of 128):
 	 * SDPA keeps the key and value head as it is (enable_gqa), 4·2·128;
@@ -514,6 +522,11 @@ static void test_decoder_family_layers(void)
 	gw_model sc = config("{\"model_type\":\"gpt_bigcode\",\"multi_query\":true,\"n_inner\":24576,"
 			     "\"n_embd\":6144,\"n_head\":48,\"n_layer\":40,\"vocab_size\":49152,\"n_positions\":8192}");
 	CHECK(gw__advise_saved_kv_width(&sc, &o) == 128);
+	/* GPTBigCode's attn_pdrop defaults to 0.1 (sc names none); given as 0, off. */
+	CHECK(!sc.no_attention_dropout);
+	gw_model sc0 = config("{\"model_type\":\"gpt_bigcode\",\"n_embd\":768,\"n_head\":12,\"n_layer\":2,"
+			      "\"vocab_size\":49152,\"n_positions\":1024,\"attn_pdrop\":0.0}");
+	CHECK(sc0.no_attention_dropout);
 	CHECK(gw__advise_layer_activations(&sc, &o, 256) == 256.0 * (24 * 6144 + 8 * 24576 + 1024 + 192));
 	o.attention = GW_ATTENTION_EAGER;
 	CHECK(gw__advise_saved_kv_width(&sc, &o) == 6144);
