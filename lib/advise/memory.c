@@ -240,9 +240,7 @@ static int resolve(gw_advise_options *r, const gw_model *m, const gw_advise_opti
 	 * so from_config builds it eager. */
 	if (r->attention == GW_ATTENTION_AUTO)
 		r->attention = m->kind == GW_MODEL_ENCODER_DECODER || m->vision == GW_VISION_SWIN ||
-					       !strcmp(m->model_type, "bloom")
-				       ? GW_ATTENTION_EAGER
-				       : GW_ATTENTION_SDPA;
+					       !strcmp(m->model_type, "bloom") ? GW_ATTENTION_EAGER : GW_ATTENTION_SDPA;
 	return 0;
 }
 
@@ -524,13 +522,13 @@ double gw__advise_saved_kv_width(const gw_model *m, const gw_advise_options *r)
 /* Fused q, k and v with rotary positions: Phi-3's qkv_proj, GPT-NeoX's
  * and Falcon's query_key_value (transformers 5.25,
  * models/phi3/modeling_phi3.py, models/gpt_neox/modeling_gpt_neox.py, both
- * always rotary; models/falcon/modeling_falcon.py, rotary unless alibi). Rotation
- * makes q and k new tensors while v stays a view of the fused output;
- * attention keeps v, so the whole fused output stays: its q and k parts
- * beside the rotated copies, when v reaches attention as it is (not
+ * always rotary; models/falcon/modeling_falcon.py, rotary unless alibi).
+ * Rotation makes q and k new tensors while v stays a view of the fused
+ * output; attention keeps v, so the whole fused output stays: its q and k
+ * parts beside the rotated copies, when v reaches attention as it is (not
  * repeated by repeat_kv). Traced on the CPU (Phi-3-mini, Pythia-70M and
- * Falcon-7B shapes, fp32, SDPA): the fused projection's output is alive at the end
- * of the forward pass. FlashAttention is not traced: not counted. */
+ * Falcon-7B shapes, fp32, SDPA): the fused projection's output is alive at
+ * the end of the forward pass. FlashAttention is not traced: not counted. */
 static double fused_rotary_extra(const gw_model *m, const gw_advise_options *r)
 {
 	double kv = (double)(m->num_kv_heads * m->head_dim);
