@@ -32,7 +32,9 @@ Run it twice with different --layers (e.g. 2 and 4): the difference
 divided by the layer difference is one layer's activations, the rest is
 what lies outside the layers (embeddings, final norm, logits, loss).
 --dump LAYER lists the live tensors created inside that layer (its index
-in the module names, e.g. 1) with their operators. Needs torch and
+in the module names, e.g. 1) with their operators; --dump -1 adds those
+made outside the layers. peak_forward_bytes is the most that was alive at
+once during the pass, everything included. Needs torch and
 transformers; runs on the CPU only.
 """
 import argparse
@@ -108,9 +110,18 @@ class Live:
             self.live -= rec["bytes"]
 
     def hook(self, model):
+        """Name each storage after the innermost module running when it was made."""
+        def enter(name):
+            def pre(mod, args):
+                self.module.append(name or "model")
+            return pre
+
+        def leave(mod, args, out):
+            self.module.pop()
+
         for name, mod in model.named_modules():
-            mod.register_forward_pre_hook(lambda m, a, n=name: self.module.append(n or "model") and None)
-            mod.register_forward_hook(lambda m, a, o: self.module.pop() and None)
+            mod.register_forward_pre_hook(enter(name))
+            mod.register_forward_hook(leave)
 
 
 def layer_of(module):
