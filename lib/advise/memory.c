@@ -492,6 +492,9 @@ double gw__advise_norm_bytes(const gw_model *m, const gw_advise_options *r)
  * attention mask (a causal, unpadded batch) and head_dim ≤ 256 it passes
  * enable_gqa=True and the grouped heads as they are, and SDPA keeps those
  * (traced on the CPU: Falcon-7B's and StarCoder's single key/value head).
+ * Under eager attention repeat_kv of a single head is a view (the expand
+ * of a size-1 dimension reshapes without a copy): multi-query models keep
+ * that one head there too (traced likewise); grouped heads are copied.
  * The Llama family keeps the repeated width here: its rows were measured
  * so, and its RMSNorm's normalised copy (x·rsqrt, kept for the weight's
  * gradient, traced on Qwen2.5-0.5B) is not counted beside it. */
@@ -514,7 +517,8 @@ static bool sdpa_gqa(const gw_model *m)
  * repeated copies; FlashAttention-2 takes the grouped heads as they are. */
 double gw__advise_saved_kv_width(const gw_model *m, const gw_advise_options *r)
 {
-	if (r->attention == GW_ATTENTION_FLASH || (r->attention == GW_ATTENTION_SDPA && sdpa_gqa(m)))
+	if (r->attention == GW_ATTENTION_FLASH ||
+	    (sdpa_gqa(m) && (r->attention == GW_ATTENTION_SDPA || m->num_kv_heads == 1)))
 		return (double)(m->num_kv_heads * m->head_dim);
 	return (double)(m->num_heads * m->head_dim);
 }

@@ -518,7 +518,7 @@ static void test_decoder_family_layers(void)
 	/* StarCoder (h 6144, I 24576, 48 heads, one key/value head of 128):
 	 * SDPA keeps the key and value head as it is (enable_gqa), 4·2·128;
 	 * q, k and v are views of c_attn's output, nothing more:
-	 * 24h + 8I + 1024 + 4·48. Eager repeats them to the 48 heads. */
+	 * 24h + 8I + 1024 + 4·48. */
 	gw_model sc = config("{\"model_type\":\"gpt_bigcode\",\"multi_query\":true,\"n_inner\":24576,"
 			     "\"n_embd\":6144,\"n_head\":48,\"n_layer\":40,\"vocab_size\":49152,\"n_positions\":8192}");
 	CHECK(gw__advise_saved_kv_width(&sc, &o) == 128);
@@ -528,8 +528,9 @@ static void test_decoder_family_layers(void)
 			      "\"vocab_size\":49152,\"n_positions\":1024,\"attn_pdrop\":0.0}");
 	CHECK(sc0.no_attention_dropout);
 	CHECK(gw__advise_layer_activations(&sc, &o, 256) == 256.0 * (24 * 6144 + 8 * 24576 + 1024 + 192));
+	/* Eager: repeat_kv of the one head is a view, kept as it is too. */
 	o.attention = GW_ATTENTION_EAGER;
-	CHECK(gw__advise_saved_kv_width(&sc, &o) == 6144);
+	CHECK(gw__advise_saved_kv_width(&sc, &o) == 128);
 	o.attention = GW_ATTENTION_SDPA;
 	/* The Llama family keeps the repeated width under SDPA (measured so). */
 	gw_model l3 = model("llama-3-8b");
