@@ -233,9 +233,14 @@ static int resolve(gw_advise_options *r, const gw_model *m, const gw_advise_opti
 				     "nf4-dq or gptq4), not %s", WEIGHTS[r->weights]);
 	if (r->offload == GW_OFFLOAD_PARAMS && r->strategy != GW_STRATEGY_ZERO3 && !gw__advise_fsdp(r))
 		return gw__error_set(GW_EINVAL, "--offload params needs --strategy zero3 or fsdp");
-	if (r->attention == GW_ATTENTION_AUTO)   /* transformers' default: SDPA where the model has it (not T5, Swin) */
-		r->attention = m->kind == GW_MODEL_ENCODER_DECODER || m->vision == GW_VISION_SWIN ? GW_ATTENTION_EAGER
-												   : GW_ATTENTION_SDPA;
+	/* transformers' default: SDPA where the model has it. T5, Swin and
+	 * BLOOM do not: BloomPreTrainedModel sets no _supports_sdpa
+	 * (transformers 5.25, models/bloom/modeling_bloom.py; BloomAttention
+	 * computes its ALiBi scores with baddbmm and an fp32 softmax itself),
+	 * so from_config builds it eager. */
+	if (r->attention == GW_ATTENTION_AUTO)
+		r->attention = m->kind == GW_MODEL_ENCODER_DECODER || m->vision == GW_VISION_SWIN ||
+					       !strcmp(m->model_type, "bloom") ? GW_ATTENTION_EAGER : GW_ATTENTION_SDPA;
 	return 0;
 }
 
@@ -498,6 +503,29 @@ double gw__advise_norm_bytes(const gw_model *m, const gw_advise_options *r)
 	return gw__advise_act_bytes(r);
 }
 
+/* The decoder families counted from their config.json without a measured
+ * run (phi, phi3, falcon, gptj, gpt_neox, bloom, gpt_bigcode, opt) run
+ * transformers' own SDPA path (integrations/sdpa_attention.py, 5.25): it
+ * repeats the key/value heads only when use_gqa_in_sdpa() says no; with no
+ * attention mask (a causal, unpadded batch) and head_dim ≤ 256 it passes
+ * enable_gqa=True and the grouped heads as they are, and SDPA keeps those
+ * (traced on the CPU: Falcon-7B's and StarCoder's single key/value head).
+ * Under eager attention repeat_kv of a single head is a view (the expand
+ * of a size-1 dimension reshapes without a copy): multi-query models keep
+ * that one head there too (traced likewise); grouped heads are copied.
+ * The Llama family keeps the repeated width here: its rows were measured
+ * so, and its RMSNorm's normalised copy (x·rsqrt, kept for the weight's
+ * gradient, traced on Qwen2.5-0.5B) is not counted beside it. */
+static bool sdpa_gqa(const gw_model *m)
+{
+	static const char *const fam[] = { "phi", "phi3", "falcon", "gptj", "gpt_neox", "bloom", "gpt_bigcode", "opt" };
+
+	for (size_t i = 0; i < GW_ARRAY_SIZE(fam); i++)
+		if (!strcmp(m->model_type, fam[i]))
+			return true;
+	return false;
+}
+
 /* Width of the keys and of the values that attention keeps for backward.
  * With grouped-query attention, transformers' eager and SDPA paths
  * repeat the key/value heads to the query heads before the product
@@ -507,9 +535,32 @@ double gw__advise_norm_bytes(const gw_model *m, const gw_advise_options *r)
  * repeated copies; FlashAttention-2 takes the grouped heads as they are. */
 double gw__advise_saved_kv_width(const gw_model *m, const gw_advise_options *r)
 {
-	if (r->attention == GW_ATTENTION_FLASH)
+	if (r->attention == GW_ATTENTION_FLASH ||
+	    (sdpa_gqa(m) && (r->attention == GW_ATTENTION_SDPA || m->num_kv_heads == 1)))
 		return (double)(m->num_kv_heads * m->head_dim);
 	return (double)(m->num_heads * m->head_dim);
+}
+
+/* Fused q, k and v with rotary positions: Phi-3's qkv_proj, GPT-NeoX's
+ * and Falcon's query_key_value (transformers 5.25,
+ * models/phi3/modeling_phi3.py, models/gpt_neox/modeling_gpt_neox.py, both
+ * always rotary; models/falcon/modeling_falcon.py, rotary unless alibi).
+ * Rotation makes q and k new tensors while v stays a view of the fused
+ * output; attention keeps v, so the whole fused output stays: its q and k
+ * parts beside the rotated copies, when v reaches attention as it is (not
+ * repeated by repeat_kv). Traced on the CPU (Phi-3-mini, Pythia-70M and
+ * Falcon-7B shapes, fp32, SDPA): the fused projection's output is alive at
+ * the end of the forward pass. FlashAttention is not traced: not counted. */
+static double fused_rotary_extra(const gw_model *m, const gw_advise_options *r)
+{
+	double kv = (double)(m->num_kv_heads * m->head_dim);
+
+	if (strcmp(m->model_type, "phi3") && strcmp(m->model_type, "gpt_neox") &&
+	    (strcmp(m->model_type, "falcon") || m->alibi))
+		return 0;
+	if (r->attention == GW_ATTENTION_FLASH || gw__advise_saved_kv_width(m, r) != kv)
+		return 0;
+	return gw__advise_act_bytes(r) * ((double)(m->num_heads * m->head_dim) + kv);
 }
 
 /* Bytes per token and hidden element that LoRA's adapters add on their
@@ -581,13 +632,24 @@ static double attention_block(const gw_model *m, const gw_advise_options *r, dou
 	double q = (double)(m->num_heads * m->head_dim), kv = gw__advise_saved_kv_width(m, r);
 	double n = (double)m->num_heads, d = m->dropout ? 1 : 0, qb = sq * b;
 	double att = gw__advise_norm_bytes(m, r) * qb * h + e * qb * (h + q + q) + e * skv * b * (kv + kv) +
-		     d * qb * h + gw__advise_lora_input(r) * qb * h + gw__advise_lora_attention_extra(m, r) * qb;
+		     d * qb * h + gw__advise_lora_input(r) * qb * h + gw__advise_lora_attention_extra(m, r) * qb +
+		     fused_rotary_extra(m, r) * qb;
 
 	if (r->attention != GW_ATTENTION_EAGER)
 		return att + 4 * n * qb;
+	if (m->no_attention_dropout)   /* dropout elsewhere, not on the probabilities */
+		d = 0;
 	if (amp(r->precision))
 		return att + n * span * qb * (4 + d + e);
 	return att + n * span * qb * (e + d + d * e);
+}
+
+/* Phi and GPT-J run "gelu_new": PhiConfig's hidden_act and GPTJConfig's
+ * activation_function default to it, and phi-1, phi-1.5, phi-2 and
+ * GPT-J-6B's config.json name it (gpuwise does not read the key). */
+static bool gelu_new_family(const gw_model *m)
+{
+	return !strcmp(m->model_type, "phi") || !strcmp(m->model_type, "gptj");
 }
 
 /* GPT-2's MLP (activation_function "gelu_new", its default) and the
@@ -604,16 +666,35 @@ static double gelu_new_extra(const gw_model *m, const gw_advise_options *r)
 	bool t5 = !strcmp(m->model_type, "t5") || !strcmp(m->model_type, "mt5");
 	double i = (double)m->intermediate_size, e = gw__advise_act_bytes(r);
 
-	if (strcmp(m->model_type, "gpt2") && !(t5 && m->gated_mlp))
+	if (strcmp(m->model_type, "gpt2") && !(t5 && m->gated_mlp) && !gelu_new_family(m))
 		return 0;
 	if (amp(r->precision))
 		return i * (4 + 4 + e + (m->gated_mlp ? 4 - e : 0));
 	return 3 * e * i;
 }
 
-/* The MLP block over s tokens. A frozen linear layer needs its weight,
+/* Attention and the MLP side by side on the layer's input x
+ * (m->parallel_block), as x + attn(ln(x)) + mlp(ln(x)): PhiDecoderLayer,
+ * GPTJBlock and FalconDecoderLayer with parallel_attn and one norm keep
+ * the norm's input and output once, for both (the attention block's);
+ * GPT-NeoX's use_parallel_residual and Falcon's new architecture give the
+ * MLP a LayerNorm of its own over the same x, whose input is then kept
+ * once (transformers 5.25, models/{phi,gptj,falcon,gpt_neox}/modeling_*.py).
+ * Traced on the CPU (tests/device/trace_activations.py, fp32, SDPA, 2 and
+ * 4 layers): phi-2 and GPT-J-6B keep one LayerNorm output, v, the
+ * rotated q and k, attention's output, fc1's output, gelu_new's four
+ * I-wide tensors and the dropout masks a layer; Pythia-70M one input for
+ * its two norms.
+ *
+ * The MLP block over s tokens. A frozen linear layer needs its weight,
  * not its input, for the input's gradient: under LoRA (q and v only) the
- * MLP's input and the down projection's input are not kept. */
+ * MLP's input and the down projection's input are not kept. OPT's MLP is
+ * fc1, ReLU, fc2 with nothing between (transformers 5.25,
+ * models/opt/modeling_opt.py, OPTDecoderLayer; OPTConfig's and every
+ * published OPT's activation_function is "relu"): ReLU's backward reads
+ * its own output, which is fc2's input, so one I-wide tensor is kept, not
+ * fc1's output beside it (traced on the CPU: OPT-350m's layer 16.5 → 12.5
+ * h-wide fp32 tensors a token). */
 static double mlp_block(const gw_model *m, const gw_advise_options *r, double s)
 {
 	double sb = s * (double)r->batch, h = (double)m->hidden_size, e = gw__advise_act_bytes(r);
@@ -622,7 +703,12 @@ static double mlp_block(const gw_model *m, const gw_advise_options *r, double s)
 	if (r->task == GW_TASK_LORA)
 		mlp = nb * sb * h + e * sb * i * (m->gated_mlp ? 3 : 1) + d * sb * h;
 	else
-		mlp = nb * sb * h + e * sb * h + e * sb * i * (m->gated_mlp ? 4 : 2) + d * sb * h;
+		mlp = nb * sb * h + e * sb * h + e * sb * i * (m->gated_mlp ? 4 : strcmp(m->model_type, "opt") ? 2 : 1) +
+		      d * sb * h;
+	if (m->parallel_block == 1)   /* the norm's input and output are the attention block's */
+		mlp -= nb * sb * h + (r->task == GW_TASK_LORA ? 0 : e * sb * h);
+	else if (m->parallel_block == 2)   /* the norm's input is */
+		mlp -= nb * sb * h;
 	return mlp + (gw__advise_lora_mlp_extra(m, r) + gelu_new_extra(m, r)) * sb;
 }
 

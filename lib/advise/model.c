@@ -719,6 +719,14 @@ static int get_dropout(const gw_jv *root, bool *out)
 	return 0;
 }
 
+/* The probability under key (def when absent), for what get_dropout checked. */
+static double get_prob(const gw_jv *root, const char *key, double def)
+{
+	const gw_jv *v = gw_jv_get(root, key);
+
+	return v && v->type == GW_JV_NUMBER ? v->u.num.d : def;
+}
+
 static const struct model_type *find_type(const char *name)
 {
 	for (size_t i = 0; i < GW_ARRAY_SIZE(model_types); i++)
@@ -954,6 +962,13 @@ static int read_decoder(const gw_jv *root, const struct model_type *t, gw_model 
 	int rc;
 
 	memset(d, 0, sizeof(*d));
+	/* The attention probabilities' dropout: attn_pdrop for GPT-J (default
+	 * 0) and GPTBigCode (0.1), attention_dropout (0) for the rest
+	 * (configuration_*.py). */
+	if (x->family == FAM_GPTJ || x->family == FAM_BIGCODE)
+		m->no_attention_dropout = get_prob(root, "attn_pdrop", x->family == FAM_BIGCODE ? 0.1 : 0) == 0;
+	else
+		m->no_attention_dropout = get_prob(root, "attention_dropout", 0) == 0;
 	d->norm_affine = d->final_norm = true;
 	d->layer_norms = 2;
 	d->qkv_bias = d->o_bias = d->mlp_bias = true;
@@ -962,13 +977,14 @@ static int read_decoder(const gw_jv *root, const struct model_type *t, gw_model 
 	case FAM_PHI:
 		d->layer_norms = 1;
 		d->head_bias = true;
+		m->parallel_block = 1;   /* PhiDecoderLayer: x + attn(ln(x)) + mlp(ln(x)) */
 		return get_bool(root, "qk_layernorm", &d->qk_norm);
 	case FAM_FALCON: {
 		static const char *const K_LNS[] = { "num_ln_in_parallel_attn", NULL };
 		m->num_kv_heads = 0;
 		if ((rc = get_bool(root, "bias", &bias)) || (rc = get_bool(root, "new_decoder_architecture", &new_arch)) ||
 		    (rc = get_bool(root, "multi_query", &mq)) || (rc = get_bool(root, "parallel_attn", &parallel)) ||
-		    (rc = get_size(root, K_LNS, 2, false, &lns)) ||
+		    (rc = get_size(root, K_LNS, 2, false, &lns)) || (rc = get_bool(root, "alibi", &m->alibi)) ||
 		    (new_arch && (rc = get_size(root, K_FALCON_KV, MAX_HEADS, false, &m->num_kv_heads))))
 			return rc;
 		if (!new_arch && mq)
@@ -978,21 +994,31 @@ static int read_decoder(const gw_jv *root, const struct model_type *t, gw_model 
 		if (!lns && new_arch)
 			lns = 2;
 		d->layer_norms = !parallel || lns == 2 ? 2 : 1;
+		/* FalconDecoderLayer: the new architecture's ln_attn and ln_mlp
+		 * both read the input; else one input_layernorm feeds both when
+		 * parallel_attn, or attention then post_attention_layernorm. */
+		m->parallel_block = new_arch ? (lns == 2 ? 2 : 1) : parallel ? 1 : 0;
 		return 0;
 	}
 	case FAM_GPTJ:
 		d->layer_norms = 1;
+		m->parallel_block = 1;   /* GPTJBlock: x + attn(ln_1(x)) + mlp(ln_1(x)) */
 		d->qkv_bias = d->o_bias = false;
 		d->head_bias = true;
 		return 0;
-	case FAM_NEOX:
+	case FAM_NEOX: {
+		bool par = true;   /* GPTNeoXConfig's use_parallel_residual default */
 		d->fused_qkv = true;
-		if ((rc = get_bool(root, "attention_bias", &d->qkv_bias)) < 0)
+		if ((rc = get_bool(root, "attention_bias", &d->qkv_bias)) < 0 ||
+		    (rc = get_bool(root, "use_parallel_residual", &par)) < 0)
 			return rc;
+		m->parallel_block = par ? 2 : 0;
 		d->o_bias = d->qkv_bias;
 		return 0;
+	}
 	case FAM_BLOOM:
 		d->fused_qkv = d->embed_norm = true;
+		m->alibi = true;
 		m->intermediate_size = 4 * m->hidden_size;   /* BloomMLP: always 4h */
 		return 0;
 	case FAM_BIGCODE:

@@ -135,6 +135,9 @@ static void test_count_parts(void)
 	CHECK(!g.lm_head && !t5.lm_head);
 	/* In what was padding after dropout: the fields after it keep their offsets. */
 	CHECK_INT(offsetof(gw_model, lm_head), offsetof(gw_model, dropout) + 1);
+	CHECK_INT(offsetof(gw_model, parallel_block), offsetof(gw_model, lm_head) + 1);
+	CHECK_INT(offsetof(gw_model, alibi), offsetof(gw_model, lm_head) + 2);
+	CHECK_INT(offsetof(gw_model, no_attention_dropout), offsetof(gw_model, lm_head) + 3);
 	CHECK_INT(offsetof(gw_model, params), (offsetof(gw_model, dropout) + 1 + _Alignof(uint64_t) - 1) /
 						      _Alignof(uint64_t) * _Alignof(uint64_t));
 }
@@ -389,6 +392,7 @@ static void test_decoder_counts(void)
 #undef LL
 }
 
+
 /* --params with a shape: defaults, counting, keeping the given count. */
 static void test_custom_shape(void)
 {
@@ -438,6 +442,106 @@ static gw_advise_options opts(gw_advise_task task, gw_precision p)
 }
 
 /* Each term against a hand calculation (docs/advise.md). */
+/* One layer's activations of the decoder families whose blocks differ from
+ * Llama's and GPT-2's, as traced on the CPU (tests/device/trace_activations.py,
+ * the fixtures' widths at 2 and 4 layers, fp32, SDPA, seq 256, batch 1). */
+static void test_decoder_family_layers(void)
+{
+	gw_advise_options o = opts(GW_TASK_TRAIN, GW_PRECISION_FP32);
+	/* Phi-2 (h 2560, I 10240, 32 heads, resid_pdrop 0.1): attention and MLP
+	 * read one LayerNorm: its input 4h and output 4h once; q, attention's
+	 * output, k and v 4h each, a dropout mask h and the log-sum-exp 4·32;
+	 * in the MLP fc1's output and gelu_new's output 2·4I, gelu_new's three
+	 * more I-wide tensors 3·4I and the second mask h: 26h + 20I + 128 a
+	 * token. */
+	gw_model phi = config("{\"model_type\":\"phi\",\"hidden_size\":2560,\"intermediate_size\":10240,"
+			      "\"num_attention_heads\":32,\"num_hidden_layers\":32,\"resid_pdrop\":0.1,"
+			      "\"hidden_act\":\"gelu_new\",\"vocab_size\":51200}");
+	/* GPT-J-6B (h 4096, I 16384, 16 heads, no dropout): 24h + 20I + 64. */
+	gw_model gptj = config("{\"model_type\":\"gptj\",\"n_embd\":4096,\"n_head\":16,\"n_layer\":28,"
+			       "\"rotary_dim\":64,\"vocab_size\":50400}");
+
+	o.attention = GW_ATTENTION_SDPA;
+	o.seq = 256;
+	CHECK(gw__advise_layer_activations(&phi, &o, 256) == 256.0 * (26 * 2560 + 20 * 10240 + 128));
+	CHECK(gw__advise_layer_activations(&gptj, &o, 256) == 256.0 * (24 * 4096 + 20 * 16384 + 64));
+	/* OPT-350m (h 1024, ffn_dim 4096, 16 heads, dropout 0.1, post-LN):
+	 * two LayerNorms' inputs and outputs 4·4h, q, k, v and attention's
+	 * output 4·4h, ReLU's output (fc2's input) 4I, two masks 2h and the
+	 * log-sum-exp 4·16: 34h + 4I + 64 a token. */
+	gw_model opt = config("{\"model_type\":\"opt\",\"hidden_size\":1024,\"num_hidden_layers\":24,"
+			      "\"num_attention_heads\":16,\"ffn_dim\":4096,\"max_position_embeddings\":2048,"
+			      "\"vocab_size\":50272,\"word_embed_proj_dim\":512,\"do_layer_norm_before\":false,"
+			      "\"dropout\":0.1}");
+	CHECK(gw__advise_layer_activations(&opt, &o, 256) == 256.0 * (34 * 1024 + 4 * 4096 + 64));
+	/* Eager: its attention_dropout is 0 beside dropout 0.1, so the scores
+	 * keep the softmax output only, 4 bytes an element (not e + 1 + e). */
+	CHECK(opt.dropout && opt.no_attention_dropout);
+	o.attention = GW_ATTENTION_EAGER;
+	CHECK(gw__advise_layer_activations(&opt, &o, 256) == 256.0 * (34 * 1024 + 4 * 4096 + 16 * 256 * 4));
+	o.attention = GW_ATTENTION_SDPA;
+	/* Pythia-70M (h 512, I 2048, 8 heads): the fused query_key_value's
+	 * output stays beside the rotated q and k (v is a view of it): 4·(h + h)
+	 * more than q, k, v alone; two LayerNorms of one input
+	 * (use_parallel_residual), their input once; GELU: 36h + 8I + 32. */
+	gw_model neox = config("{\"model_type\":\"gpt_neox\",\"vocab_size\":50304,\"num_hidden_layers\":6,"
+			       "\"hidden_size\":512,\"intermediate_size\":2048,\"num_attention_heads\":8,"
+			       "\"max_position_embeddings\":2048,\"rotary_pct\":0.25,\"use_parallel_residual\":true,"
+			       "\"tie_word_embeddings\":false}");
+	CHECK_INT(neox.parallel_block, 2);
+	CHECK(gw__advise_layer_activations(&neox, &o, 256) == 256.0 * (36 * 512 + 8 * 2048 + 32));
+	/* Falcon-7B (h 4544, I 18176, 71 heads, one key/value head of 64,
+	 * parallel_attn with one LayerNorm): the norm's input and output once,
+	 * q, the fused output's q and k parts, the rotated k, the ungrouped k
+	 * and v, attention's output: 20h + 4·(64 + 64 + 64) + 4·71; MLP 8I. */
+	gw_model falcon = config("{\"model_type\":\"falcon\",\"hidden_size\":4544,\"num_attention_heads\":71,"
+				 "\"multi_query\":true,\"num_hidden_layers\":32,\"vocab_size\":65024,"
+				 "\"parallel_attn\":true}");
+	CHECK_INT(falcon.parallel_block, 1);
+	CHECK(!falcon.alibi);
+	CHECK(gw__advise_layer_activations(&falcon, &o, 256) == 256.0 * (20 * 4544 + 768 + 284 + 8 * 18176));
+	/* Falcon's new architecture: ln_attn and ln_mlp over one input; a
+	 * sequential (parallel_attn false) ALiBi Falcon keeps no fused output. */
+	gw_model f40 = config("{\"model_type\":\"falcon\",\"hidden_size\":8192,\"num_attention_heads\":128,"
+			      "\"num_kv_heads\":8,\"num_hidden_layers\":60,\"new_decoder_architecture\":true,"
+			      "\"vocab_size\":65024}");
+	gw_model frw = config("{\"model_type\":\"falcon\",\"hidden_size\":2048,\"num_attention_heads\":32,"
+			      "\"multi_query\":false,\"num_hidden_layers\":24,\"vocab_size\":50304,"
+			      "\"parallel_attn\":false,\"alibi\":true,\"bias\":true}");
+	CHECK_INT(f40.parallel_block, 2);
+	CHECK_INT(frw.parallel_block, 0);
+	CHECK(frw.alibi);
+	CHECK(gw__advise_layer_activations(&frw, &o, 256) == 256.0 * (32 * 2048 + 8 * 8192 + 4 * 32));
+	CHECK_INT(phi.parallel_block, 1);
+	CHECK(phi.dropout && phi.no_attention_dropout);
+	CHECK_INT(gptj.parallel_block, 1);
+	/* StarCoder (h 6144, I 24576, 48 heads, one key/value head of 128):
+	 * SDPA keeps the key and value head as it is (enable_gqa), 4·2·128;
+	 * q, k and v are views of c_attn's output, nothing more:
+	 * 24h + 8I + 1024 + 4·48. */
+	gw_model sc = config("{\"model_type\":\"gpt_bigcode\",\"multi_query\":true,\"n_inner\":24576,"
+			     "\"n_embd\":6144,\"n_head\":48,\"n_layer\":40,\"vocab_size\":49152,\"n_positions\":8192}");
+	CHECK(gw__advise_saved_kv_width(&sc, &o) == 128);
+	/* GPTBigCode's attn_pdrop defaults to 0.1 (sc names none); given as 0, off. */
+	CHECK(!sc.no_attention_dropout);
+	gw_model sc0 = config("{\"model_type\":\"gpt_bigcode\",\"n_embd\":768,\"n_head\":12,\"n_layer\":2,"
+			      "\"vocab_size\":49152,\"n_positions\":1024,\"attn_pdrop\":0.0}");
+	CHECK(sc0.no_attention_dropout);
+	CHECK(gw__advise_layer_activations(&sc, &o, 256) == 256.0 * (24 * 6144 + 8 * 24576 + 1024 + 192));
+	/* Eager: repeat_kv of the one head is a view, kept as it is too. */
+	o.attention = GW_ATTENTION_EAGER;
+	CHECK(gw__advise_saved_kv_width(&sc, &o) == 128);
+	o.attention = GW_ATTENTION_SDPA;
+	/* The Llama family keeps the repeated width under SDPA (measured so). */
+	gw_model l3 = model("llama-3-8b");
+	CHECK(gw__advise_saved_kv_width(&l3, &o) == 4096);
+	/* LoRA on q and v: the frozen fc1 and fc2 keep no inputs (fc1's output,
+	 * gelu_new's input, stays: 4I) and the shared norm's input is still
+	 * counted once; the adapters' dropout mask adds h: 25h + 16I + 64. */
+	o.task = GW_TASK_LORA;
+	CHECK(gw__advise_layer_activations(&gptj, &o, 256) == 256.0 * (25 * 4096 + 16 * 16384 + 64));
+}
+
 /* The Adam step's temporary of a run with options o. */
 static double step_of(const gw_model *m, gw_advise_options o)
 {
@@ -845,6 +949,12 @@ static void test_auto(void)
 	CHECK_INT(run(&l, o).resolved.weights, GW_WEIGHTS_BF16);
 	CHECK_INT(run(&t5, o).resolved.attention, GW_ATTENTION_EAGER);
 	CHECK_INT(run(&t5, o).resolved.seq, 512);
+	/* BLOOM has no SDPA in transformers (no _supports_sdpa): eager. */
+	gw_model bloom = config("{\"model_type\":\"bloom\",\"vocab_size\":250880,\"hidden_size\":1024,"
+				"\"n_layer\":24,\"n_head\":16}");
+	CHECK_INT(run(&bloom, o).resolved.attention, GW_ATTENTION_EAGER);
+	o.attention = GW_ATTENTION_SDPA;
+	CHECK_INT(run(&bloom, o).resolved.attention, GW_ATTENTION_SDPA);   /* what the user asked */
 }
 
 static uint64_t peak(const gw_model *m, gw_advise_options o)
@@ -1776,6 +1886,7 @@ int main(void)
 	test_config_reader();
 	test_config_errors();
 	test_decoder_counts();
+	test_decoder_family_layers();
 	test_custom_shape();
 	test_terms();
 	test_auto();
