@@ -134,7 +134,7 @@ static const struct option advise_options[] = {
 		   "holding frozen and trainable weights together, as LitGPT wraps LoRA models), zero1, zero2 or zero3")),
 	OPT_STRING(0, "offload", O, offload_s, "WHAT", N_("none (default), optimizer, or params (zero3/fsdp): "
 		     "kept in CPU memory")),
-	OPT_STRING(0, "attention", O, attention_s, "A", N_("eager, sdpa or flash (default: sdpa, eager for T5)")),
+	OPT_STRING(0, "attention", O, attention_s, "A", N_("eager, sdpa or flash (default: sdpa; eager for T5, Swin and BLOOM)")),
 	OPT_CALLBACK(0, "target-batch", O, target_batch, "N", N_("samples per optimizer step the plan must reach "
 		     "(default: batch × grad-accum × gpus)"), parse_count),
 	OPT_STRING(0, "gpu", O, gpu, "SEL|NAME", N_("a GPU of this machine (index, UUID prefix) or a spec-table "

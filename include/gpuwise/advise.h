@@ -70,19 +70,6 @@ typedef struct gw_model {
 	 * In what was padding after dropout on every ABI; 0 from older
 	 * callers that cleared the struct. */
 	bool lm_head;
-	/* Decoders: how attention and the MLP read the layer's input. 1: side
-	 * by side on one LayerNorm's output (Phi, GPT-J, Falcon's parallel_attn
-	 * with one norm); 2: side by side, each through its own LayerNorm of
-	 * the same input (GPT-NeoX's use_parallel_residual, Falcon's new
-	 * architecture with two); 0: one after the other. alibi: positions by
-	 * ALiBi (BLOOM, Falcon's alibi), not rotary or learned.
-	 * no_attention_dropout: dropout is on but not on the attention
-	 * probabilities (OPT's and Phi's attention_dropout 0 beside dropout
-	 * 0.1). All three set by gw_model_from_config, in what was padding
-	 * after lm_head; 0 from older callers that cleared the struct. */
-	uint8_t parallel_block;
-	bool alibi;
-	bool no_attention_dropout;
 	uint64_t params;               /* all parameters, tied ones once */
 	uint64_t params_linear;        /* weights of the layers' linear maps (what 8/4-bit stores) */
 	uint64_t params_factored;      /* Adafactor state elements: rows+cols per matrix */
@@ -104,6 +91,21 @@ typedef struct gw_model {
 	uint64_t stage_heads[GW_VISION_STAGES_MAX];   /* Swin */
 	uint64_t stage_widths[GW_VISION_STAGES_MAX];  /* ResNet: each stage's output channels */
 	bool bottleneck;               /* ResNet: 1×1-3×3-1×1 blocks (ResNet-50 and up) */
+	/* Decoders: how attention and the MLP read the layer's input. 1: side
+	 * by side on one LayerNorm's output (Phi, GPT-J, Falcon's parallel_attn
+	 * with one norm); 2: side by side, each through its own LayerNorm of
+	 * the same input (GPT-NeoX's use_parallel_residual, Falcon's new
+	 * architecture with two); 0: one after the other. alibi: positions by
+	 * ALiBi (BLOOM, Falcon's alibi), not rotary or learned.
+	 * no_attention_dropout: dropout is on but not on the attention
+	 * probabilities (OPT's and Phi's attention_dropout 0 beside dropout
+	 * 0.1). All three set by gw_model_from_config, in the padding at the
+	 * struct's end (after bottleneck: every ABI leaves at least three bytes
+	 * there, i386 included, so the size and every other offset stay); 0
+	 * from older callers that cleared the struct. */
+	uint8_t parallel_block;
+	bool alibi;
+	bool no_attention_dropout;
 } gw_model;
 
 /* A catalogue model by name (case-insensitive). 0, GW_ENOTFOUND, GW_EINVAL. */
