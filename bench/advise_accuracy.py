@@ -97,8 +97,9 @@ ROUND6 = "r6-"
 ROUND7 = "d-"
 ROUND8 = "e-"
 ROUND9 = "f-"
+ROUND10 = "g-"
 SETS = ("tuned", "held-out", "held-out-2", "tuned-4", "held-out-4", "tuned-6", "held-out-6", "tuned-7", "held-out-7",
-        "held-out-8", "tuned-9", "held-out-9")
+        "held-out-8", "tuned-9", "held-out-9", "tuned-10", "held-out-10")
 VISION_TYPES = ("vit", "deit", "swin", "resnet")
 
 
@@ -144,7 +145,8 @@ def read_device(runs=DEVICE_RUNS, peaks=DEVICE_PEAKS):
     if not os.path.exists(peaks):
         return []
     spec = read_tsv(runs)
-    held = smallest_half([r["id"] for r in spec], ROUND7) | smallest_half([r["id"] for r in spec], ROUND9)
+    ids = [r["id"] for r in spec]
+    held = smallest_half(ids, ROUND7) | smallest_half(ids, ROUND9) | smallest_half(ids, ROUND10)
     results = {}
     with open(peaks, encoding="utf-8") as f:
         for line in f:
@@ -156,7 +158,7 @@ def read_device(runs=DEVICE_RUNS, peaks=DEVICE_PEAKS):
         if r["id"].startswith(ROUND8):
             want = "held-out-8"
         else:
-            rnd = "9" if r["id"].startswith(ROUND9) else "7"
+            rnd = "9" if r["id"].startswith(ROUND9) else "10" if r["id"].startswith(ROUND10) else "7"
             want = ("held-out-" if r["id"] in held else "tuned-") + rnd
         if r["set"] != want:
             raise SystemExit("%s: set is %r, the rule says %r" % (r["id"], r["set"], want))
@@ -296,7 +298,7 @@ def pct(row, key):
 
 def markdown(rows, date):
     sets = [(name, [r for r in rows if r["set"] == name]) for name in SETS]
-    own = [r for r in rows if r["id"].startswith((ROUND7, ROUND8, ROUND9))]
+    own = [r for r in rows if r["id"].startswith((ROUND7, ROUND8, ROUND9, ROUND10))]
     lines = ["Scored %s: %d published measurements (`bench/data/advise_peaks.tsv`, each with its source and setup), "
              "split by fixed rules into the tuned set, round 1's and round 2's held-out sets (scored before, so no "
              "longer clean), round 4's two halves (`tuned-4`, `held-out-4`; the held-out half scored three times "

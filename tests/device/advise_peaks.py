@@ -28,8 +28,17 @@ inference_mode, or one generate() call of exactly new_tokens tokens.
 Runs go side by side (--workers) while the sum of their "gib" column stays
 under the GPU's free memory: each run's figures are its own process's, so
 neighbours do not change them. No run is started once --budget seconds have
-passed. Needs torch and transformers (peft for LoRA rows); a row whose
-library is missing is written with its error, not skipped silently.
+passed. Needs torch and transformers (peft for LoRA rows, bitsandbytes for
+QLoRA rows); a row whose library is missing is written with its error, not
+skipped silently.
+
+QLoRA rows (task qlora, weights nf4 or nf4-dq) build the model in bf16 and
+replace every linear map of the layers (not the LM head, as transformers'
+bitsandbytes loader leaves it) with bitsandbytes' Linear4bit, which
+quantises on the GPU; the caching allocator is then emptied, as loading a
+quantised checkpoint leaves no bf16 copy behind. Under amp-bf16/amp-fp16
+the model goes through PEFT's prepare_model_for_kbit_training (what TRL's
+SFTTrainer does for a 4-bit model): the other parameters become fp32.
 """
 import argparse
 import json
@@ -197,6 +206,33 @@ def apply_lora(model, run, cfg):
     return get_peft_model(model, LoraConfig(r=r, lora_alpha=2 * r, lora_dropout=0.05, target_modules=targets))
 
 
+def quantize_4bit(model, weights, compute_dtype, torch):
+    """QLoRA: the layers' nn.Linear maps as bitsandbytes Linear4bit (NF4; nf4-dq
+    also quantises the absmax, bitsandbytes' compress_statistics), built from
+    the bf16 weights and quantised when moved to the device."""
+    import bitsandbytes as bnb
+    dq = weights == "nf4-dq"
+
+    def swap(module):
+        for name, child in list(module.named_children()):
+            if isinstance(child, torch.nn.Linear):
+                q = bnb.nn.Linear4bit(child.in_features, child.out_features, bias=child.bias is not None,
+                                      compute_dtype=compute_dtype, quant_type="nf4", compress_statistics=dq,
+                                      device="meta")
+                q.weight = bnb.nn.Params4bit(child.weight.data, requires_grad=False, quant_type="nf4",
+                                             compress_statistics=dq)
+                if child.bias is not None:
+                    q.bias = torch.nn.Parameter(child.bias.data, requires_grad=False)
+                setattr(module, name, q.to(DEV))
+                del child
+            else:
+                swap(child)
+    body = getattr(model, "model", None) or getattr(model, "transformer", None) or model
+    swap(body)
+    model.is_loaded_in_4bit = True  # what PEFT's prepare_model_for_kbit_training looks for
+    return model
+
+
 def shrink(run, cfg):
     """--smoke: one layer per stack, one sample, short sequences (the code paths, not the sizes)."""
     for k in ("num_hidden_layers", "n_layer", "num_layers", "num_decoder_layers"):
@@ -242,9 +278,19 @@ def run_one(run):
     torch.backends.cudnn.allow_tf32 = prec == "tf32"
     half = {"bf16": torch.bfloat16, "fp16": torch.float16}
     weights = run["weights"] if run["weights"] != "-" else prec
-    dtype = half.get(weights, torch.float32)
-    model = build_model(run, cfg, dtype, torch)
     amp = {"amp-bf16": torch.bfloat16, "amp-fp16": torch.float16}.get(prec)
+    if task == "qlora":
+        dtype = torch.bfloat16
+        model = quantize_4bit(build_model(run, cfg, dtype, torch), weights, amp or half.get(prec, dtype), torch)
+        if amp is not None:
+            from peft import prepare_model_for_kbit_training
+            model = prepare_model_for_kbit_training(model, use_gradient_checkpointing=run["checkpointing"] == "1",
+                                                    gradient_checkpointing_kwargs={"use_reentrant": False})
+        if cuda:
+            torch.cuda.empty_cache()
+    else:
+        dtype = half.get(weights, torch.float32)
+        model = build_model(run, cfg, dtype, torch)
     inputs = make_inputs(run, cfg, torch, dtype if cfg["model_type"] in VISION else None)
     reserved_built = reserved_clean = alloc_start = None
     if cuda:
@@ -267,7 +313,7 @@ def run_one(run):
             else:
                 model(**inputs)
     else:
-        if task == "lora":
+        if task in ("lora", "qlora"):
             model = apply_lora(model, run, cfg)
         if run["checkpointing"] == "1":
             model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
@@ -313,7 +359,7 @@ def child(run_id, runs_path, smoke):
 
 def environment():
     env = {"python": sys.version.split()[0]}
-    for mod in ("torch", "transformers", "peft"):
+    for mod in ("torch", "transformers", "peft", "bitsandbytes"):
         try:
             env[mod] = __import__(mod).__version__
         except Exception as e:
