@@ -113,18 +113,19 @@ fi
 # machine has no network: wheels it lacks (bitsandbytes, for the QLoRA rows)
 # travel in build-device/wheels/ (tests/device/fetch-wheels.sh puts them
 # there; carry build-device) and are unpacked onto PYTHONPATH here.
-if ls build-device/wheels/*.whl >/dev/null 2>&1; then
-	pylib=$(mktemp -d /tmp/gw-device-wheels.XXXXXX)
-	for w in build-device/wheels/*.whl; do
-		python3 -m zipfile -e "$w" "$pylib" && say "== wheel: $(basename "$w") (unpacked for this run)"
-	done
-	export PYTHONPATH="$pylib${PYTHONPATH:+:$PYTHONPATH}"
-fi
 if [ "${GPUWISE_DEVICE_ADVISE-1}" != 0 ] && python3 -c 'import torch, transformers' >/dev/null 2>&1; then
 	say "== advise: measured peaks (tests/device/advise_peaks.py)"
-	PYTHONUNBUFFERED=1 python3 tests/device/advise_peaks.py "$dest/advise-peaks.jsonl" \
-		${GPUWISE_DEVICE_ADVISE_ONLY:+--only "$GPUWISE_DEVICE_ADVISE_ONLY"} \
+	pylib=
+	if ls build-device/wheels/*.whl >/dev/null 2>&1; then
+		pylib=$(mktemp -d /tmp/gw-device-wheels.XXXXXX)
+		for w in build-device/wheels/*.whl; do
+			python3 -m zipfile -e "$w" "$pylib" && say "   wheel $(basename "$w") unpacked for this run"
+		done
+	fi
+	PYTHONUNBUFFERED=1 PYTHONPATH="$pylib${PYTHONPATH:+:$PYTHONPATH}" python3 tests/device/advise_peaks.py \
+		"$dest/advise-peaks.jsonl" ${GPUWISE_DEVICE_ADVISE_ONLY:+--only "$GPUWISE_DEVICE_ADVISE_ONLY"} \
 		--budget "${GPUWISE_DEVICE_ADVISE_BUDGET:-240}" 2>&1 || say "advise_peaks failed"
+	[ -z "$pylib" ] || rm -rf "$pylib"
 else
 	say "== advise: measured peaks skipped (needs python3 with torch and transformers)"
 fi
