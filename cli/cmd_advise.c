@@ -26,7 +26,8 @@ struct advise_opts {
 	/* the vocabularies as given; converted after parsing, so a second
 	 * value is "given twice" like any single-valued option */
 	const char *task_s, *precision_s, *weights_s, *optimizer_s, *strategy_s, *offload_s, *attention_s;
-	const char *lora_targets_s;
+	const char *lora_targets_s, *torch_s;
+	uint32_t torch_version;
 	int task, precision, weights, optimizer, strategy, offload, attention, lora_targets;
 	uint64_t batch, seq, decoder_seq, new_tokens, image, grad_accum, lora_rank, gpus, target_batch;
 	uint64_t params, layers, hidden, heads, kv_heads, vocab, intermediate;
@@ -93,6 +94,8 @@ static void convert_vocabs(struct advise_opts *o)
 	o->offload = vocab_value("offload", "offload", o->offload_s);
 	o->attention = vocab_value("attention", "attention", o->attention_s);
 	o->lora_targets = vocab_value("lora_targets", "lora-targets", o->lora_targets_s);
+	if (o->torch_s && gw_advise_torch_version(o->torch_s, &o->torch_version) < 0)
+		die_usage("advise", _("option '--torch': %s"), gw_error_last());
 }
 
 #define O struct advise_opts
@@ -134,7 +137,11 @@ static const struct option advise_options[] = {
 		   "holding frozen and trainable weights together, as LitGPT wraps LoRA models), zero1, zero2 or zero3")),
 	OPT_STRING(0, "offload", O, offload_s, "WHAT", N_("none (default), optimizer, or params (zero3/fsdp): "
 		     "kept in CPU memory")),
-	OPT_STRING(0, "attention", O, attention_s, "A", N_("eager, sdpa or flash (default: sdpa; eager for T5, Swin and BLOOM)")),
+	OPT_STRING(0, "attention", O, attention_s, "A", N_("eager, sdpa or flash (default: sdpa; eager for T5, Swin and "
+		   "BLOOM, and before PyTorch 2.1 (--torch))")),
+	OPT_STRING(0, "torch", O, torch_s, "VERSION", N_("the PyTorch release the run uses, as torch.__version__ prints "
+		   "it (default: a current one): before 1.11 softmax keeps its input for backward, before 1.13 the CUDA "
+		   "context loads every kernel (no lazy loading), before 2.0 there is no SDPA")),
 	OPT_CALLBACK(0, "target-batch", O, target_batch, "N", N_("samples per optimizer step the plan must reach "
 		     "(default: batch × grad-accum × gpus)"), parse_count),
 	OPT_STRING(0, "gpu", O, gpu, "SEL|NAME", N_("a GPU of this machine (index, UUID prefix) or a spec-table "
@@ -384,6 +391,7 @@ static void options_from(gw_advise_options *r, const struct advise_opts *o)
 	r->lora_targets = (uint8_t)o->lora_targets;
 	if (o->gpus)
 		r->gpus = o->gpus;
+	r->torch_version = o->torch_version;
 }
 
 /* ---- output ---------------------------------------------------------------- */
@@ -468,6 +476,8 @@ static void print_run(const gw_model *m, const gw_advise_estimate *e)
 		printf(_(", %" PRIu64 " GPUs %s"), r->gpus, gw_advise_name("strategy", r->strategy));
 	if (r->offload)
 		printf(_(", offload %s"), gw_advise_name("offload", r->offload));
+	if (r->torch_version)
+		printf(_(", PyTorch %u.%u"), (unsigned)(r->torch_version / 100), (unsigned)(r->torch_version % 100));
 	if (r->task != GW_TASK_INFER) {
 		fputs("\n        ", stdout);
 		printf(_("trainable %s parameters"), fmt_count(b, sizeof(b), e->trainable_params));

@@ -198,8 +198,12 @@ int gw_advise_value(const char *kind, const char *name);
 const char *gw_advise_name(const char *kind, int value);
 /* Every name of `kind`, space-separated ("train lora qlora infer"), or NULL. */
 const char *gw_advise_names(const char *kind);
+/* A PyTorch version as torch.__version__ prints it ("1.13.1", "2.4.0+cu121",
+ * or just "2.4") → *out = major·100 + minor, gw_advise_options'
+ * torch_version. 0, or GW_EINVAL with a message. */
+int gw_advise_torch_version(const char *s, uint32_t *out);
 
-#define GW_ADVISE_OPTIONS_VERSION 4
+#define GW_ADVISE_OPTIONS_VERSION 5
 typedef struct gw_advise_options {
 	unsigned version;             /* GW_ADVISE_OPTIONS_VERSION */
 	gw_advise_task task;
@@ -231,10 +235,20 @@ typedef struct gw_advise_options {
 	unsigned cc_major, cc_minor;  /* the GPU's compute capability, 0.0 = unknown */
 	uint64_t gpu_memory_bytes;    /* the GPU's memory, 0 = unknown (cuBLASLt sizes by it) */
 	uint64_t image;               /* vision models: pixels per image side; 0: the model's image_size */
+	/* The PyTorch release the run uses, major·100 + minor (1.7 → 107,
+	 * 2.4 → 204); 0: a current one. Before 1.11 softmax kept its input
+	 * for backward beside its output; before 1.13 CUDA loaded every
+	 * kernel of the library when the context was made (no lazy module
+	 * loading); before 2.0 there is no SDPA. Version 5 (1.0.0). */
+	uint32_t torch_version;
+	uint32_t reserved32;          /* 0 */
+	/* 0: room for options to come, so that a new one moves neither this
+	 * struct's size nor the structs that embed it (docs/abi.md). */
+	uint64_t reserved[6];
 } gw_advise_options;
 #define GW_ADVISE_OPTIONS_INIT { GW_ADVISE_OPTIONS_VERSION, GW_TASK_TRAIN, 1, 0, 0, GW_PRECISION_AUTO, \
 	GW_WEIGHTS_AUTO, GW_OPTIMIZER_ADAMW, 1, false, GW_LORA_QV, 0, 0, 1, GW_STRATEGY_DDP, GW_OFFLOAD_NONE, \
-	GW_ATTENTION_AUTO, 0, 0, 0, 0 }
+	GW_ATTENTION_AUTO, 0, 0, 0, 0, 0, 0, { 0 } }
 
 /* ---- the estimate ---------------------------------------------------------- */
 

@@ -12,7 +12,7 @@
 #ifndef GPUWISE_GPUWISE_H
 #define GPUWISE_GPUWISE_H
 
-#define GPUWISE_VERSION "0.3.0"
+#define GPUWISE_VERSION "1.0.0"
 
 #include "gpuwise/error.h"
 #include "gpuwise/device.h"

@@ -4,7 +4,10 @@
  * docs/advise.md gives every term with its source; the unit tests check
  * each against a hand calculation. Arithmetic is in double (exact for
  * whole numbers below 2^53), checked against 2^62 before it is returned. */
+#include <ctype.h>
+#include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -84,7 +87,35 @@ const char *gw_advise_names(const char *kind)
 	return v ? v->all : NULL;
 }
 
+/* "1.7", "1.13.1", "2.4.0+cu121", "2.6.0a0+git1234": major·100 + minor.
+ * What torch.__version__ prints is accepted as it is. */
+int gw_advise_torch_version(const char *s, uint32_t *out)
+{
+	unsigned long major, minor;
+	char *end;
+
+	if (!s || !out || !isdigit((unsigned char)*s))
+		return gw__error_set(GW_EINVAL, "a PyTorch version is MAJOR.MINOR, e.g. 2.4 or 1.13.1");
+	errno = 0;
+	major = strtoul(s, &end, 10);
+	if (errno || *end != '.' || !isdigit((unsigned char)end[1]))
+		return gw__error_set(GW_EINVAL, "a PyTorch version is MAJOR.MINOR, e.g. 2.4 or 1.13.1, not \"%.40s\"", s);
+	minor = strtoul(end + 1, &end, 10);
+	if (errno || (*end && *end != '.' && *end != '+' && !isalpha((unsigned char)*end)))
+		return gw__error_set(GW_EINVAL, "a PyTorch version is MAJOR.MINOR, e.g. 2.4 or 1.13.1, not \"%.40s\"", s);
+	if (major < 1 || major > 9 || minor > 99)
+		return gw__error_set(GW_EINVAL, "PyTorch %lu.%lu: gpuwise models releases from 1.0 to 9.99", major, minor);
+	*out = (uint32_t)(major * 100 + minor);
+	return 0;
+}
+
 /* ---- resolving AUTO ------------------------------------------------------------ */
+
+/* r->torch_version names a release before `version` (0: a current one). */
+static bool torch_before(const gw_advise_options *r, uint32_t version)
+{
+	return r->torch_version && r->torch_version < version;
+}
 
 static bool amp(gw_precision p)
 {
@@ -184,17 +215,20 @@ static int resolve(gw_advise_options *r, const gw_model *m, const gw_advise_opti
 {
 	int rc;
 
-	if (o->version < 2 || o->version > GW_ADVISE_OPTIONS_VERSION)
-		return gw__error_set(GW_EINVAL, "advise options version %u (this library has %u)", o->version,
+	/* Version 5 is the layout of libgpuwise.so.1 (docs/abi.md); the
+	 * reserved fields are 0 until a later version gives them a meaning. */
+	if (o->version < 5 || o->version > GW_ADVISE_OPTIONS_VERSION)
+		return gw__error_set(GW_EINVAL, "advise options version %u (this library reads 5 to %u)", o->version,
 				     GW_ADVISE_OPTIONS_VERSION);
 	*r = *o;
-	/* Fields an older caller never set sit in what was padding for it:
-	 * whatever those bytes hold, the old behaviour. */
-	if (o->version < 3)
-		r->lora_targets = GW_LORA_QV;
-	if (o->version < 4)
-		r->decoder_seq = 0;
-	r->version = GW_ADVISE_OPTIONS_VERSION;
+	for (size_t i = 0; i < GW_ARRAY_SIZE(r->reserved); i++)
+		if (r->reserved[i])
+			return gw__error_set(GW_EINVAL, "advise options: reserved fields must be 0");
+	if (r->reserved32)
+		return gw__error_set(GW_EINVAL, "advise options: reserved fields must be 0");
+	if (r->torch_version && (r->torch_version < 100 || r->torch_version > 999))
+		return gw__error_set(GW_EINVAL, "advise options: torch_version %u is not major·100 + minor",
+				     r->torch_version);
 	if (m->kind == GW_MODEL_VISION && (rc = gw__advise_vision_resolve(r, m)) < 0)
 		return rc;
 	if (!r->seq)
@@ -238,9 +272,16 @@ static int resolve(gw_advise_options *r, const gw_model *m, const gw_advise_opti
 	 * (transformers 5.25, models/bloom/modeling_bloom.py; BloomAttention
 	 * computes its ALiBi scores with baddbmm and an fp32 softmax itself),
 	 * so from_config builds it eager. */
+	if (r->attention == GW_ATTENTION_SDPA && torch_before(r, 200))
+		return gw__error_set(GW_EINVAL, "--attention sdpa needs PyTorch 2.0 or later "
+				     "(torch.nn.functional.scaled_dot_product_attention); --torch %u.%u has eager attention",
+				     r->torch_version / 100, r->torch_version % 100);
+	/* Before PyTorch 2.1.1 transformers builds every model eager (its
+	 * is_torch_sdpa_available()); timm and LitGPT use SDPA from 2.0. */
 	if (r->attention == GW_ATTENTION_AUTO)
 		r->attention = m->kind == GW_MODEL_ENCODER_DECODER || m->vision == GW_VISION_SWIN ||
-					       !strcmp(m->model_type, "bloom") ? GW_ATTENTION_EAGER : GW_ATTENTION_SDPA;
+					       !strcmp(m->model_type, "bloom") || torch_before(r, 201)
+				       ? GW_ATTENTION_EAGER : GW_ATTENTION_SDPA;
 	return 0;
 }
 
@@ -626,6 +667,19 @@ double gw__advise_lora_mlp_extra(const gw_model *m, const gw_advise_options *r)
  * they read (the same tokens in self-attention, the encoder's output in
  * cross-attention), each query scoring span keys (all of them, or a
  * Swin window). */
+/* Before PyTorch 1.11 softmax's backward took its input too
+ * (_softmax_backward_data(grad, result, dim, self)), so autograd kept the
+ * scores beside the probabilities: pytorch/pytorch#64000, fixed by #65242
+ * (self's dtype saved instead), first released in 1.11. Under autocast
+ * softmax runs in fp32, on an fp32 cast of the scores, and that cast is
+ * what is kept. Bytes per score. */
+static double softmax_input_bytes(const gw_advise_options *r)
+{
+	if (!torch_before(r, 111))
+		return 0;
+	return amp(r->precision) ? 4 : gw__advise_act_bytes(r);
+}
+
 static double attention_block(const gw_model *m, const gw_advise_options *r, double sq, double skv, double span)
 {
 	double b = (double)r->batch, h = (double)m->hidden_size, e = gw__advise_act_bytes(r);
@@ -639,6 +693,7 @@ static double attention_block(const gw_model *m, const gw_advise_options *r, dou
 		return att + 4 * n * qb;
 	if (m->no_attention_dropout)   /* dropout elsewhere, not on the probabilities */
 		d = 0;
+	att += n * span * qb * softmax_input_bytes(r);
 	if (amp(r->precision))
 		return att + n * span * qb * (4 + d + e);
 	return att + n * span * qb * (e + d + d * e);
@@ -889,9 +944,19 @@ double gw__advise_workspace(const gw_model *m, const gw_advise_options *r)
  * inference: what nvidia-smi shows beside the allocator's reserve. */
 static double cuda_context(const gw_advise_options *r)
 {
+	double lazy;
+
 	if (r->cc_major >= 9)
-		return (r->task == GW_TASK_INFER ? 690 : 758) * MIB;
-	return r->cc_major && r->cc_major < 8 ? 287047680.0 : 426 * MIB;
+		lazy = (r->task == GW_TASK_INFER ? 690 : 758) * MIB;
+	else
+		lazy = r->cc_major && r->cc_major < 8 ? 287047680.0 : 426 * MIB;
+	/* Before PyTorch 1.13 (which sets CUDA_MODULE_LOADING=LAZY unless the
+	 * user set it, CUDA 11.7 and later) every kernel of the CUDA libraries
+	 * was loaded into the context when it was made: 666,632,192 bytes in
+	 * the same measurement as above (pytorch/pytorch#86509). */
+	if (torch_before(r, 113) && lazy < 666632192.0)
+		return 666632192.0;
+	return lazy;
 }
 
 static uint64_t to_u64(double v)

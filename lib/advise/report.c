@@ -316,6 +316,14 @@ static void json_options(gw_json *j, const gw_advise_options *r, uint64_t target
 		gw_json_uint(j, r->image);
 	else
 		gw_json_null(j);
+	gw_json_key(j, "torch");
+	if (r->torch_version) {
+		char v[16];
+		snprintf(v, sizeof(v), "%u.%u", r->torch_version / 100, r->torch_version % 100);
+		gw_json_string(j, v);
+	} else {
+		gw_json_null(j);
+	}
 	key_str(j, "precision", gw_advise_name("precision", r->precision));
 	key_str(j, "weights", gw_advise_name("weights", r->weights));
 	key_str(j, "optimizer", gw_advise_name("optimizer", r->optimizer));

@@ -1915,6 +1915,30 @@ static int opt_vocab(PyObject *opts, const char *key, int *out)
 	return 0;
 }
 
+/* torch="1.13.1" (or torch.__version__ itself): the PyTorch release the run uses. */
+static int opt_torch(PyObject *opts, uint32_t *out)
+{
+	PyObject *v = PyDict_GetItemString(opts, "torch"), *s;
+	int rc;
+
+	if (!v || v == Py_None)
+		return 0;
+	/* torch.__version__ is a TorchVersion, a str subclass; str() takes both */
+	if (!PyUnicode_Check(v)) {
+		PyErr_SetString(PyExc_TypeError, "advise: torch must be a str such as \"1.13.1\"");
+		return -1;
+	}
+	if (!(s = PyUnicode_AsEncodedString(v, "utf-8", "replace")))
+		return -1;
+	rc = gw_advise_torch_version(PyBytes_AsString(s), out);
+	Py_DECREF(s);
+	if (rc < 0) {
+		raise_code(rc, gw_error_last());
+		return -1;
+	}
+	return 0;
+}
+
 static int advise_options(PyObject *opts, gw_advise_options *o, gw_model *shape)
 {
 	int task = o->task, prec = o->precision, w = o->weights, opt = o->optimizer;
@@ -1948,6 +1972,8 @@ static int advise_options(PyObject *opts, gw_advise_options *o, gw_model *shape)
 		return -1;
 	}
 	o->decoder_seq = (uint16_t)dseq;
+	if (opt_torch(opts, &o->torch_version))
+		return -1;
 	if ((ck = PyDict_GetItemString(opts, "checkpointing")) && ck != Py_None) {
 		int t = PyObject_IsTrue(ck);
 		if (t < 0)

@@ -287,7 +287,7 @@ run advise "$TMPD/empty"
 assert_eq "$rc" 1 "a folder without config.json"
 assert_contains "$err" "config.json" "names the file"
 
-for bad in "--task fly" "--batch 0" "--batch abc" "--batch 1.5" "--precision fp8" "--memory 24XB" "--memory -1" "--decoder-seq 65536"; do
+for bad in "--task fly" "--batch 0" "--batch abc" "--batch 1.5" "--precision fp8" "--memory 24XB" "--memory -1" "--decoder-seq 65536" "--torch 1.x" "--torch 0.4"; do
 	# shellcheck disable=SC2086
 	run advise gpt2 $bad
 	assert_eq "$rc" 2 "usage error: $bad"
@@ -384,6 +384,26 @@ assert_eq "$rc" 1 "--decoder-seq in generation"
 assert_contains "$err" "--new-tokens" "points to --new-tokens"
 run advise gpt2 --json
 assert_json "decoder-only: decoder_seq is null" 'assert d["options"]["decoder_seq"] is None, d["options"]'
+
+# ---- --torch: what an older PyTorch keeps
+run advise vit-base-patch16-224 --batch 64 --precision amp-fp16 --attention eager --torch 1.7.1 --gpu "RTX 3090" --json
+assert_eq "$rc" 0 "ViT-B under PyTorch 1.7"
+cp "$TMPD/out" "$TMPD/old.json"
+run advise vit-base-patch16-224 --batch 64 --precision amp-fp16 --attention eager --gpu "RTX 3090" --json
+assert_json "PyTorch 1.7 keeps the softmax's fp32 input and loads every kernel into the context" '
+import json
+x = json.load(open("'"$TMPD"'/old.json"))
+assert x["options"]["torch"] == "1.7" and d["options"]["torch"] is None, (x["options"], d["options"])
+b, n = x["per_gpu"]["breakdown"], d["per_gpu"]["breakdown"]
+assert b["activations_bytes"] - n["activations_bytes"] == 12 * 64 * 12 * 197 * 197 * 4, (b, n)
+assert b["cuda_context_bytes"] == 666632192 and n["cuda_context_bytes"] < b["cuda_context_bytes"], (b, n)
+'
+run advise vit-base-patch16-224 --torch 1.7.1 --gpu "RTX 3090"
+assert_contains "$out" ", PyTorch 1.7" "the run line names the release"
+assert_contains "$out" "eager attention" "no SDPA before PyTorch 2.0"
+run advise llama-2-7b --torch 1.13 --attention sdpa --memory 80GiB
+assert_eq "$rc" 1 "SDPA under PyTorch 1.13"
+assert_contains "$err" "PyTorch 2.0" "says which release has it"
 
 run advise gpt2 --task infer --seq 100 --new-tokens 100
 assert_eq "$rc" 1 "--new-tokens ≥ --seq"

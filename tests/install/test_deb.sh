@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# debian/ builds the packages gpuwise, libgpuwise0, libgpuwise-dev and
+# debian/ builds the packages gpuwise, libgpuwise$SO (the soname's major), libgpuwise-dev and
 # python3-gpuwise with `dpkg-buildpackage -us -uc -b`, lintian finds no error
 # in them, each holds what it should, and installed they work:
 #   - `gpuwise --version`, `man -w gpuwise`, bash completion loaded by
 #     bash-completion from /usr/share;
 #   - a C program built with `pkg-config --cflags --libs gpuwise` needs
-#     libgpuwise.so.0 and lists the GPUs of a fake machine;
+#     libgpuwise.so.$SO and lists the GPUs of a fake machine;
 #   - Debian's python3 imports gpuwise from the package and lists them too;
 #   - removing the packages takes every file away again.
 # Where it runs as root and none of these packages is installed already (CI:
@@ -18,7 +18,10 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 TOP=$PWD
 TMPD=$(mktemp -d "${TMPDIR:-/tmp}/gw-deb.XXXXXX")
-PKGS=(gpuwise libgpuwise0 libgpuwise-dev python3-gpuwise)
+# The runtime package is named after the soname (docs/abi.md): libgpuwise$SO.
+SO=$(sed -n 's/^#define GPUWISE_VERSION "\([0-9]*\)\..*"/\1/p' include/gpuwise/gpuwise.h)
+LIBPKG=libgpuwise$SO
+PKGS=(gpuwise "$LIBPKG" libgpuwise-dev python3-gpuwise)
 installed_here=0
 cleanup() {
 	if [ "$installed_here" = 1 ]; then
@@ -72,7 +75,7 @@ expect_in() { # package path...
 }
 expect_in gpuwise /usr/bin/gpuwise /usr/share/man/man1/gpuwise.1.gz /usr/share/bash-completion/completions/gpuwise \
 	/usr/share/zsh/vendor-completions/_gpuwise /usr/share/fish/vendor_completions.d/gpuwise.fish /usr/share/doc/gpuwise/copyright
-expect_in libgpuwise0 "/usr/lib/$MA/libgpuwise.so.$VERSION" "/usr/lib/$MA/libgpuwise.so.${VERSION%%.*}"
+expect_in $LIBPKG "/usr/lib/$MA/libgpuwise.so.$VERSION" "/usr/lib/$MA/libgpuwise.so.${VERSION%%.*}"
 expect_in libgpuwise-dev "/usr/lib/$MA/libgpuwise.so" "/usr/lib/$MA/libgpuwise.a" "/usr/lib/$MA/pkgconfig/gpuwise.pc" \
 	/usr/include/gpuwise/gpuwise.h /usr/include/gpuwise/context.h
 if [ -f deploy/systemd/gpuwise-exporter.service ]; then
@@ -85,16 +88,16 @@ for po in po/*.po; do
 done
 PYDIST=/usr/lib/python3/dist-packages
 expect_in python3-gpuwise $PYDIST/gpuwise/__init__.py $PYDIST/gpuwise/_gpuwise.abi3.so $PYDIST/gpuwise/py.typed
-contents libgpuwise0 | grep -q '\.a$\|/include/\|libgpuwise\.so$' && fail "libgpuwise0 carries development files"
-dpkg-deb -f "$TMPD/libgpuwise-dev_${VERSION}_$ARCH.deb" Depends | grep -q "libgpuwise0 (= $VERSION)" \
-	|| fail "libgpuwise-dev does not depend on libgpuwise0 (= $VERSION)"
+contents $LIBPKG | grep -q '\.a$\|/include/\|libgpuwise\.so$' && fail "$LIBPKG carries development files"
+dpkg-deb -f "$TMPD/libgpuwise-dev_${VERSION}_$ARCH.deb" Depends | grep -q "$LIBPKG (= $VERSION)" \
+	|| fail "libgpuwise-dev does not depend on $LIBPKG (= $VERSION)"
 gw_depends=$(dpkg-deb -f "$TMPD/gpuwise_${VERSION}_$ARCH.deb" Depends)
-case $gw_depends in *libgpuwise*) fail "gpuwise depends on libgpuwise0 (it links the library statically): $gw_depends" ;; esac
+case $gw_depends in *libgpuwise*) fail "gpuwise depends on $LIBPKG (it links the library statically): $gw_depends" ;; esac
 case $gw_depends in *libmicrohttpd*) ;; *) fail "gpuwise is built without the exporter (no libmicrohttpd in Depends: $gw_depends)" ;; esac
-dpkg-deb -I "$TMPD/libgpuwise0_${VERSION}_$ARCH.deb" shlibs | grep -q "^libgpuwise ${VERSION%%.*} libgpuwise0" \
-	|| fail "libgpuwise0 has no shlibs entry for libgpuwise.so.${VERSION%%.*}"
-dpkg-deb -I "$TMPD/libgpuwise0_${VERSION}_$ARCH.deb" symbols | grep -q ' gw_version@GPUWISE_0 ' \
-	|| fail "libgpuwise0's symbols file lacks gw_version@GPUWISE_0"
+dpkg-deb -I "$TMPD/${LIBPKG}_${VERSION}_$ARCH.deb" shlibs | grep -q "^libgpuwise ${VERSION%%.*} $LIBPKG" \
+	|| fail "$LIBPKG has no shlibs entry for libgpuwise.so.${VERSION%%.*}"
+dpkg-deb -I "$TMPD/${LIBPKG}_${VERSION}_$ARCH.deb" symbols | grep -q " gw_version@GPUWISE_$SO " \
+	|| fail "$LIBPKG's symbols file lacks gw_version@GPUWISE_$SO"
 
 # Installed: for real (root, nothing of ours installed), else unpacked.
 R=   # the root the packages are in: "" when installed
@@ -147,11 +150,11 @@ else
 fi
 flags=$(env "${pc_env[@]}" pkg-config --cflags --libs gpuwise 2>&1) || fail "pkg-config --cflags --libs gpuwise: $flags"
 if cc -std=c11 -Wall -Wextra -Werror -o "$TMPD/list_gpus" tests/install/list_gpus.c $flags 2>"$TMPD/cc.log"; then
-	readelf -d "$TMPD/list_gpus" | grep -q 'NEEDED.*\[libgpuwise.so.0\]' || fail "list_gpus does not need libgpuwise.so.0"
+	readelf -d "$TMPD/list_gpus" | grep -q "NEEDED.*\\[libgpuwise.so.$SO\\]" || fail "list_gpus does not need libgpuwise.so.$SO"
 	out=$(LD_LIBRARY_PATH=${R:+$R/usr/lib/$MA} scripts/with-machine h100-8x "$TMPD/list_gpus" 2>&1)
 	case $out in *"libgpuwise $VERSION"*"GPU 7: NVIDIA H100"*) ;; *) fail "list_gpus against the package printed: $out" ;; esac
 	if [ -z "$R" ]; then  # the dynamic loader finds it with no path set (ldconfig ran)
-		ldd "$TMPD/list_gpus" | grep -qE "libgpuwise.so.0 => (/usr)?/lib/$MA/libgpuwise.so.0" || fail "ldd: $(ldd "$TMPD/list_gpus")"
+		ldd "$TMPD/list_gpus" | grep -qE "libgpuwise.so.$SO => (/usr)?/lib/$MA/libgpuwise.so.$SO" || fail "ldd: $(ldd "$TMPD/list_gpus")"
 	fi
 else
 	fail "list_gpus does not compile against the package: $(cat "$TMPD/cc.log")"

@@ -102,6 +102,27 @@ def test_decoder_seq():
     assert "65535" in out[1]
 
 
+def test_torch_version():
+    out, _ = run_py("h100-8x", """
+        out = [gpuwise.advise("bert-base-uncased", batch=8, seq=512, attention="eager", torch="1.7.1",
+                              memory="40GiB"),
+               gpuwise.advise("bert-base-uncased", batch=8, seq=512, attention="eager", memory="40GiB")]
+        for bad in ("1.x", 1.7):
+            try:
+                gpuwise.advise("gpt2", torch=bad, memory="40GiB")
+            except Exception as e:
+                out.append([type(e).__name__, str(e)])
+    """)
+    assert out[0] == cli_json("h100-8x", "bert-base-uncased", "--batch", "8", "--seq", "512", "--attention",
+                              "eager", "--torch", "1.7.1", "--memory", "40GiB")
+    assert out[0]["options"]["torch"] == "1.7" and out[1]["options"]["torch"] is None
+    # 12 layers x 8 x 12 heads x 512^2 scores, kept as the softmax's fp32 input before PyTorch 1.11
+    grew = out[0]["per_gpu"]["peak_allocated_bytes"] - out[1]["per_gpu"]["peak_allocated_bytes"]
+    assert grew == 12 * 8 * 12 * 512 * 512 * 4
+    assert out[2][0] == "InvalidArgumentError" and "MAJOR.MINOR" in out[2][1]
+    assert out[3][0] == "TypeError"
+
+
 def test_models_and_errors(tmp_path):
     cfg = {"model_type": "qwen2", "vocab_size": 151936, "hidden_size": 896, "intermediate_size": 4864,
            "num_hidden_layers": 24, "num_attention_heads": 14, "num_key_value_heads": 2,

@@ -1095,38 +1095,26 @@ static void test_bad_options(void)
 	o = (gw_advise_options)GW_ADVISE_OPTIONS_INIT;
 	o.precision = (gw_precision)77;
 	CHECK_INT(gw_advise_estimate_run(&e, &l, &o), GW_EINVAL);
-	/* Version 3's lora_targets sits in what was padding after
-	 * checkpointing: every other field keeps its offset (docs/abi.md: a
-	 * compatible addition), and a version-2 caller's byte there, whatever
-	 * it holds, means q and v. */
-	CHECK_INT(offsetof(gw_advise_options, lora_targets), offsetof(gw_advise_options, checkpointing) + 1);
-	CHECK_INT(offsetof(gw_advise_options, lora_rank),
-		  (offsetof(gw_advise_options, checkpointing) + 1 + _Alignof(uint64_t) - 1) / _Alignof(uint64_t) *
-			  _Alignof(uint64_t));
-	/* Version 4's decoder_seq (2 bytes) fits in the rest of that padding,
-	 * even where a uint64_t is aligned to 4 (i386: 2 bytes are left). */
-	CHECK_INT(offsetof(gw_advise_options, decoder_seq), offsetof(gw_advise_options, lora_targets) + 1);
-	CHECK(offsetof(gw_advise_options, checkpointing) % 4 == 0);
-	CHECK(offsetof(gw_advise_options, decoder_seq) + sizeof(uint16_t) <= offsetof(gw_advise_options, lora_rank));
-	gw_advise_estimate e2, e3;
+	/* libgpuwise.so.1 reads version 5 on (docs/abi.md: 1.0.0 grew the
+	 * struct); a caller's reserved fields must be 0, so that a later
+	 * version can give them a meaning. */
 	o = (gw_advise_options)GW_ADVISE_OPTIONS_INIT;
-	o.task = GW_TASK_LORA;
-	CHECK_INT(gw_advise_estimate_run(&e3, &l, &o), 0);
-	o.version = 2;
-	o.lora_targets = 0xa5;
-	o.decoder_seq = 0xa5a5;
-	CHECK_INT(gw_advise_estimate_run(&e2, &l, &o), 0);
-	CHECK_INT(e2.peak_allocated_bytes, e3.peak_allocated_bytes);
-	CHECK_INT(e2.resolved.lora_targets, GW_LORA_QV);
-	/* A version-3 caller's bytes there, whatever they hold: --seq. */
-	gw_model t5 = model("t5-small");
+	o.version = 4;
+	CHECK_INT(gw_advise_estimate_run(&e, &l, &o), GW_EINVAL);
+	CHECK(strstr(gw_error_last(), "version 4") != NULL);
 	o = (gw_advise_options)GW_ADVISE_OPTIONS_INIT;
-	CHECK_INT(gw_advise_estimate_run(&e3, &t5, &o), 0);
-	o.version = 3;
-	o.decoder_seq = 0xa5a5;
-	CHECK_INT(gw_advise_estimate_run(&e2, &t5, &o), 0);
-	CHECK_INT(e2.peak_allocated_bytes, e3.peak_allocated_bytes);
-	CHECK_INT(e2.resolved.decoder_seq, e3.resolved.seq);
+	o.reserved[5] = 1;
+	CHECK_INT(gw_advise_estimate_run(&e, &l, &o), GW_EINVAL);
+	o = (gw_advise_options)GW_ADVISE_OPTIONS_INIT;
+	o.reserved32 = 1;
+	CHECK_INT(gw_advise_estimate_run(&e, &l, &o), GW_EINVAL);
+	o = (gw_advise_options)GW_ADVISE_OPTIONS_INIT;
+	o.torch_version = 20;   /* not major·100 + minor */
+	CHECK_INT(gw_advise_estimate_run(&e, &l, &o), GW_EINVAL);
+	/* The reserved room ends the struct: a field taken from it later moves
+	 * nothing before it, nor the structs that embed this one. */
+	CHECK_INT(offsetof(gw_advise_options, reserved) + sizeof(o.reserved), sizeof(gw_advise_options));
+	CHECK(offsetof(gw_advise_options, torch_version) > offsetof(gw_advise_options, image));
 	o = (gw_advise_options)GW_ADVISE_OPTIONS_INIT;
 	o.task = GW_TASK_LORA;
 	o.lora_targets = 9;
@@ -1875,6 +1863,97 @@ static void test_cloud_price_rule(void)
 	}
 }
 
+/* --torch: what older PyTorch releases keep, by hand. */
+static void test_torch_version(void)
+{
+	uint32_t v = 0;
+	gw_advise_estimate now, old;
+	gw_advise_options o = GW_ADVISE_OPTIONS_INIT;
+	gw_model bert = model("bert-base-uncased"), llama = model("llama-2-7b");
+	double b = 4, s = 512, heads = 12, layers = 12;
+
+	CHECK_INT(gw_advise_torch_version("1.13.1", &v), 0);
+	CHECK_INT(v, 113);
+	CHECK_INT(gw_advise_torch_version("2.4.0+cu121", &v), 0);
+	CHECK_INT(v, 204);
+	CHECK_INT(gw_advise_torch_version("2.6.0a0+git1234", &v), 0);
+	CHECK_INT(v, 206);
+	CHECK_INT(gw_advise_torch_version("1.7", &v), 0);
+	CHECK_INT(v, 107);
+	CHECK_INT(gw_advise_torch_version("2.10rc1", &v), 0);
+	CHECK_INT(v, 210);
+	CHECK_INT(gw_advise_torch_version("", &v), GW_EINVAL);
+	CHECK_INT(gw_advise_torch_version("2", &v), GW_EINVAL);
+	CHECK_INT(gw_advise_torch_version("1.x", &v), GW_EINVAL);
+	CHECK_INT(gw_advise_torch_version("0.4.1", &v), GW_EINVAL);
+	CHECK_INT(gw_advise_torch_version("10.0", &v), GW_EINVAL);
+	CHECK_INT(gw_advise_torch_version("1.100", &v), GW_EINVAL);
+	CHECK_INT(gw_advise_torch_version("1.7-", &v), GW_EINVAL);
+	CHECK_INT(gw_advise_torch_version(NULL, &v), GW_EINVAL);
+	CHECK_INT(gw_advise_torch_version("99999999999999999999.1", &v), GW_EINVAL);
+
+	/* Before 1.11 eager attention keeps the scores beside the
+	 * probabilities: 4 bytes a score in fp32 and under autocast (the fp32
+	 * cast softmax runs on), 2 in pure half precision. */
+	o.batch = 4;
+	o.seq = 512;
+	o.attention = GW_ATTENTION_EAGER;
+	gw_precision precs[] = { GW_PRECISION_FP32, GW_PRECISION_AMP_FP16, GW_PRECISION_BF16 };
+	double bytes[] = { 4, 4, 2 };
+	for (size_t i = 0; i < GW_ARRAY_SIZE(precs); i++) {
+		o.precision = precs[i];
+		o.torch_version = 0;
+		CHECK_INT(gw_advise_estimate_run(&now, &bert, &o), 0);
+		o.torch_version = 110;
+		CHECK_INT(gw_advise_estimate_run(&old, &bert, &o), 0);
+		CHECK_INT(old.activations_bytes - now.activations_bytes,
+			  (uint64_t)(layers * b * heads * s * s * bytes[i]));
+		o.torch_version = 111;
+		CHECK_INT(gw_advise_estimate_run(&old, &bert, &o), 0);
+		CHECK_INT(old.activations_bytes, now.activations_bytes);
+	}
+	/* Inference keeps nothing for backward; SDPA has no scores. */
+	o.precision = GW_PRECISION_FP32;
+	o.task = GW_TASK_INFER;
+	o.torch_version = 0;
+	CHECK_INT(gw_advise_estimate_run(&now, &bert, &o), 0);
+	o.torch_version = 107;
+	CHECK_INT(gw_advise_estimate_run(&old, &bert, &o), 0);
+	CHECK_INT(old.activations_bytes, now.activations_bytes);
+
+	/* Before 1.13 no lazy module loading: the context of
+	 * pytorch/pytorch#86509 without it, unless lazy loading's is larger
+	 * (Hopper's, measured after a step). */
+	o.cc_major = 7;
+	o.cc_minor = 5;
+	o.torch_version = 113;
+	CHECK_INT(gw_advise_estimate_run(&now, &bert, &o), 0);
+	CHECK_INT(now.cuda_context_bytes, 287047680);
+	o.torch_version = 112;
+	CHECK_INT(gw_advise_estimate_run(&old, &bert, &o), 0);
+	CHECK_INT(old.cuda_context_bytes, 666632192);
+	CHECK_INT(old.peak_device_bytes - now.peak_device_bytes, 666632192 - 287047680);
+	o.cc_major = 9;
+	o.cc_minor = 0;
+	CHECK_INT(gw_advise_estimate_run(&old, &bert, &o), 0);
+	CHECK_INT(old.cuda_context_bytes, 690 * MIB);
+
+	/* No SDPA before 2.0; transformers picks it from 2.1.1 on. */
+	o = (gw_advise_options)GW_ADVISE_OPTIONS_INIT;
+	o.torch_version = 200;
+	CHECK_INT(gw_advise_estimate_run(&old, &llama, &o), 0);
+	CHECK_INT(old.resolved.attention, GW_ATTENTION_EAGER);
+	o.torch_version = 201;
+	CHECK_INT(gw_advise_estimate_run(&now, &llama, &o), 0);
+	CHECK_INT(now.resolved.attention, GW_ATTENTION_SDPA);
+	o.torch_version = 200;
+	o.attention = GW_ATTENTION_SDPA;
+	CHECK_INT(gw_advise_estimate_run(&now, &llama, &o), 0);
+	o.torch_version = 113;
+	CHECK_INT(gw_advise_estimate_run(&now, &llama, &o), GW_EINVAL);
+	CHECK(strstr(gw_error_last(), "PyTorch 2.0") != NULL);
+}
+
 int main(void)
 {
 	test_usable_specs();
@@ -1897,6 +1976,7 @@ int main(void)
 	test_auto();
 	test_monotonic();
 	test_bad_options();
+	test_torch_version();
 	test_max_micro_batch();
 	test_plan();
 	test_vocab_and_specs();
