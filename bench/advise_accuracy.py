@@ -217,6 +217,8 @@ def advise_args(row):
         a += ["--new-tokens", row["new_tokens"]]
     if row.get("head", "-") == "lm":
         a.append("--lm-head")
+    if row.get("torch", "-") != "-":
+        a += ["--torch", row["torch"]]
     if row.get("decoder_seq", "-") not in ("-", "0"):
         a += ["--decoder-seq", row["decoder_seq"]]
     if row["weights"] != "-":
