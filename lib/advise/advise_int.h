@@ -8,6 +8,53 @@
 
 #include "gpuwise/advise.h"
 
+/* Per-family traits of the memory model, one bit each, set in the
+ * model_types[] table of lib/advise/model.c; memory.c explains each term
+ * they change. A model_type not in that table (a shape from --params,
+ * "custom") has none. Sources: transformers 5.25, models/<type>/modeling_*.py,
+ * unless a line says otherwise. */
+enum gw__advise_trait {
+	/* q, k and v are one linear map, LoRA's default target: GPT-2's c_attn,
+	 * Falcon's, GPT-NeoX's and BLOOM's query_key_value, GPTBigCode's c_attn,
+	 * Phi-3's qkv_proj. */
+	GW__TRAIT_FUSED_QKV = 1u << 0,
+	/* gate and up are one map: Phi-3's gate_up_proj. */
+	GW__TRAIT_FUSED_GATE_UP = 1u << 1,
+	/* the fused q+k+v output stays alive beside the rotated q and k (rotary
+	 * unless alibi): Phi-3's qkv_proj, GPT-NeoX's and Falcon's
+	 * query_key_value; traced on the CPU (Phi-3-mini, Pythia-70M, Falcon-7B). */
+	GW__TRAIT_FUSED_ROTARY = 1u << 2,
+	/* SDPA keeps the grouped key/value heads (integrations/sdpa_attention.py,
+	 * use_gqa_in_sdpa): the decoders counted from config.json without a
+	 * measured run; traced on Falcon-7B and StarCoder. */
+	GW__TRAIT_SDPA_GQA = 1u << 3,
+	/* RMSNorm upcasts its input with .float() and keeps that fp32 copy:
+	 * transformers' LlamaRMSNorm, LitGPT's RMSNorm. */
+	GW__TRAIT_RMS_UPCAST = 1u << 4,
+	/* the MLP runs "gelu_new" (NewGELUActivation): GPT-2's
+	 * activation_function default, PhiConfig's hidden_act and GPTJConfig's
+	 * activation_function defaults (phi-1, phi-1.5, phi-2, GPT-J-6B's
+	 * config.json name it; gpuwise does not read the key). */
+	GW__TRAIT_GELU_NEW = 1u << 5,
+	/* the gated-gelu MLP runs "gelu_new" (dense_act_fn of T5 v1.1, Flan-T5,
+	 * mT5); the original T5's ReLU MLP does not. */
+	GW__TRAIT_GELU_NEW_GATED = 1u << 6,
+	/* the MLP is fc1, ReLU, fc2 with nothing between, so ReLU's output is
+	 * the one I-wide tensor kept (OPTDecoderLayer; every published OPT's
+	 * activation_function is "relu"). */
+	GW__TRAIT_RELU_MLP = 1u << 7,
+	/* no SDPA: BloomPreTrainedModel sets no _supports_sdpa, so from_config
+	 * builds eager attention. */
+	GW__TRAIT_NO_SDPA = 1u << 8,
+	/* the masked-LM head gpuwise models (--lm-head): BERT and RoBERTa. */
+	GW__TRAIT_MLM_HEAD = 1u << 9,
+};
+
+/* The traits of m's model_type (lib/advise/model.c); 0 when unknown. */
+unsigned gw__advise_traits(const gw_model *m);
+/* Whether m's model_type has trait t. */
+bool gw__advise_has(const gw_model *m, enum gw__advise_trait t);
+
 double gw__advise_weight_bytes(gw_weights w);
 double gw__advise_weights(const gw_model *m, const gw_advise_options *r);
 double gw__advise_gradients(const gw_model *m, const gw_advise_options *r);

@@ -211,6 +211,16 @@ static int resolve_decoder_seq(gw_advise_options *r, const gw_model *m)
 	return 0;
 }
 
+/* transformers' default attention: SDPA where the model has it. T5, Swin
+ * and BLOOM do not (GW__TRAIT_NO_SDPA: BloomAttention computes its ALiBi
+ * scores with baddbmm and an fp32 softmax itself, transformers 5.25,
+ * models/bloom/modeling_bloom.py), so from_config builds them eager. */
+static bool has_sdpa(const gw_model *m)
+{
+	return m->kind != GW_MODEL_ENCODER_DECODER && m->vision != GW_VISION_SWIN &&
+	       !gw__advise_has(m, GW__TRAIT_NO_SDPA);
+}
+
 static int resolve(gw_advise_options *r, const gw_model *m, const gw_advise_options *o)
 {
 	int rc;
@@ -267,11 +277,6 @@ static int resolve(gw_advise_options *r, const gw_model *m, const gw_advise_opti
 				     "nf4-dq or gptq4), not %s", WEIGHTS[r->weights]);
 	if (r->offload == GW_OFFLOAD_PARAMS && r->strategy != GW_STRATEGY_ZERO3 && !gw__advise_fsdp(r))
 		return gw__error_set(GW_EINVAL, "--offload params needs --strategy zero3 or fsdp");
-	/* transformers' default: SDPA where the model has it. T5, Swin and
-	 * BLOOM do not: BloomPreTrainedModel sets no _supports_sdpa
-	 * (transformers 5.25, models/bloom/modeling_bloom.py; BloomAttention
-	 * computes its ALiBi scores with baddbmm and an fp32 softmax itself),
-	 * so from_config builds it eager. */
 	if (r->attention == GW_ATTENTION_SDPA && torch_before(r, 200))
 		return gw__error_set(GW_EINVAL, "--attention sdpa needs PyTorch 2.0 or later "
 				     "(torch.nn.functional.scaled_dot_product_attention); --torch %u.%u has eager attention",
@@ -279,9 +284,7 @@ static int resolve(gw_advise_options *r, const gw_model *m, const gw_advise_opti
 	/* Before PyTorch 2.1.1 transformers builds every model eager (its
 	 * is_torch_sdpa_available()); timm and LitGPT use SDPA from 2.0. */
 	if (r->attention == GW_ATTENTION_AUTO)
-		r->attention = m->kind == GW_MODEL_ENCODER_DECODER || m->vision == GW_VISION_SWIN ||
-					       !strcmp(m->model_type, "bloom") || torch_before(r, 201)
-				       ? GW_ATTENTION_EAGER : GW_ATTENTION_SDPA;
+		r->attention = has_sdpa(m) && !torch_before(r, 201) ? GW_ATTENTION_SDPA : GW_ATTENTION_EAGER;
 	return 0;
 }
 
@@ -319,27 +322,16 @@ static double train_bytes(const gw_advise_options *r)
 	return r->weights == GW_WEIGHTS_FP32 ? 4 : 2;
 }
 
-/* Models whose q, k and v are one linear map (the fused projection is
- * LoRA's default target there, counted in m->lora_features). */
-static bool fused_qkv(const gw_model *m)
-{
-	static const char *const fused[] = { "gpt2", "falcon", "gpt_neox", "bloom", "gpt_bigcode", "phi3" };
-
-	for (size_t n = 0; n < GW_ARRAY_SIZE(fused); n++)
-		if (!strcmp(m->model_type, fused[n]))
-			return true;
-	return false;
-}
-
 /* Σ in + out features of the linear maps --lora-targets adapts: a rank-r
  * adapter of an in×out map has r·(in + out) parameters. q and v are the
  * model's own count (m->lora_features: the fused q+k+v projection there
  * for the models that have one); wider targets add, per self-attention
  * block, k and the output projection (only the output projection where
- * q, k and v are one map: GPT-2's c_proj beside c_attn, Falcon's, GPT-NeoX's
- * and BLOOM's dense beside query_key_value, GPTBigCode's c_proj, Phi-3's
- * o_proj beside qkv_proj), per MLP its two or three maps (Phi-3's
- * gate_up_proj is one), and for "all" the LM head. T5's decoder layers
+ * q, k and v are one map, GW__TRAIT_FUSED_QKV: GPT-2's c_proj beside
+ * c_attn, Falcon's, GPT-NeoX's and BLOOM's dense beside query_key_value,
+ * GPTBigCode's c_proj, Phi-3's o_proj beside qkv_proj), per MLP its two or
+ * three maps (two where gate and up are one, GW__TRAIT_FUSED_GATE_UP:
+ * Phi-3's gate_up_proj), and for "all" the LM head. T5's decoder layers
  * have a second (cross-)attention block. */
 double gw__advise_lora_features(const gw_model *m, const gw_advise_options *r)
 {
@@ -348,14 +340,15 @@ double gw__advise_lora_features(const gw_model *m, const gw_advise_options *r)
 	double blocks = (double)(m->num_layers + 2 * m->num_decoder_layers);
 	double mlps = (double)(m->num_layers + m->num_decoder_layers);
 	double f = (double)m->lora_features;
-	bool fused = fused_qkv(m), phi3 = !strcmp(m->model_type, "phi3");
+	unsigned traits = gw__advise_traits(m);
+	bool fused_qkv = traits & GW__TRAIT_FUSED_QKV, fused_gate_up = traits & GW__TRAIT_FUSED_GATE_UP;
 
 	if (r->lora_targets == GW_LORA_QV)
 		return f;
-	f += blocks * (fused ? q + h : (h + kv) + (q + h));
+	f += blocks * (fused_qkv ? q + h : (h + kv) + (q + h));
 	if (r->lora_targets == GW_LORA_ATTENTION)
 		return f;
-	f += mlps * (phi3 ? h + 2 * i : (h + i) * (m->gated_mlp ? 2 : 1)) + mlps * (i + h);
+	f += mlps * (fused_gate_up ? h + 2 * i : (h + i) * (m->gated_mlp ? 2 : 1)) + mlps * (i + h);
 	if (r->lora_targets == GW_LORA_ALL && m->kind != GW_MODEL_ENCODER)
 		f += h + (double)m->vocab_size;
 	return f;
@@ -529,24 +522,20 @@ double gw__advise_optimizer_step(const gw_model *m, const gw_advise_options *r)
 /* Bytes a norm keeps of its input. Under autocast layer_norm runs in fp32
  * and the residual stream it reads is fp32 (PyTorch's autocast op
  * reference: layer_norm, softmax and log_softmax "autocast to float32");
- * the RMSNorm of the Llama family (transformers' LlamaRMSNorm, LitGPT's
- * RMSNorm) upcasts its input with .float() and keeps that fp32 copy for
- * backward. Otherwise the norm keeps its input in the activation type. */
+ * the RMSNorm of the Llama family (GW__TRAIT_RMS_UPCAST: transformers'
+ * LlamaRMSNorm, LitGPT's RMSNorm) upcasts its input with .float() and
+ * keeps that fp32 copy for backward. Otherwise the norm keeps its input in
+ * the activation type. */
 double gw__advise_norm_bytes(const gw_model *m, const gw_advise_options *r)
 {
-	static const char *const rms_upcast[] = { "llama", "mistral", "qwen2", "gemma" };
-
-	if (amp(r->precision))
+	if (amp(r->precision) || gw__advise_has(m, GW__TRAIT_RMS_UPCAST))
 		return 4;
-	for (size_t i = 0; i < GW_ARRAY_SIZE(rms_upcast); i++)
-		if (!strcmp(m->model_type, rms_upcast[i]))
-			return 4;
 	return gw__advise_act_bytes(r);
 }
 
 /* The decoder families counted from their config.json without a measured
- * run (phi, phi3, falcon, gptj, gpt_neox, bloom, gpt_bigcode, opt) run
- * transformers' own SDPA path (integrations/sdpa_attention.py, 5.25): it
+ * run (GW__TRAIT_SDPA_GQA in model.c's table) run transformers' own SDPA
+ * path (integrations/sdpa_attention.py, 5.25): it
  * repeats the key/value heads only when use_gqa_in_sdpa() says no; with no
  * attention mask (a causal, unpadded batch) and head_dim ≤ 256 it passes
  * enable_gqa=True and the grouped heads as they are, and SDPA keeps those
@@ -557,14 +546,9 @@ double gw__advise_norm_bytes(const gw_model *m, const gw_advise_options *r)
  * The Llama family keeps the repeated width here: its rows were measured
  * so, and its RMSNorm's normalised copy (x·rsqrt, kept for the weight's
  * gradient, traced on Qwen2.5-0.5B) is not counted beside it. */
-static bool sdpa_gqa(const gw_model *m)
+static bool sdpa_keeps_grouped_kv(const gw_model *m, const gw_advise_options *r)
 {
-	static const char *const fam[] = { "phi", "phi3", "falcon", "gptj", "gpt_neox", "bloom", "gpt_bigcode", "opt" };
-
-	for (size_t i = 0; i < GW_ARRAY_SIZE(fam); i++)
-		if (!strcmp(m->model_type, fam[i]))
-			return true;
-	return false;
+	return gw__advise_has(m, GW__TRAIT_SDPA_GQA) && (r->attention == GW_ATTENTION_SDPA || m->num_kv_heads == 1);
 }
 
 /* Width of the keys and of the values that attention keeps for backward.
@@ -576,14 +560,14 @@ static bool sdpa_gqa(const gw_model *m)
  * repeated copies; FlashAttention-2 takes the grouped heads as they are. */
 double gw__advise_saved_kv_width(const gw_model *m, const gw_advise_options *r)
 {
-	if (r->attention == GW_ATTENTION_FLASH ||
-	    (sdpa_gqa(m) && (r->attention == GW_ATTENTION_SDPA || m->num_kv_heads == 1)))
+	if (r->attention == GW_ATTENTION_FLASH || sdpa_keeps_grouped_kv(m, r))
 		return (double)(m->num_kv_heads * m->head_dim);
 	return (double)(m->num_heads * m->head_dim);
 }
 
-/* Fused q, k and v with rotary positions: Phi-3's qkv_proj, GPT-NeoX's
- * and Falcon's query_key_value (transformers 5.25,
+/* Fused q, k and v with rotary positions (GW__TRAIT_FUSED_ROTARY, rotary
+ * unless alibi): Phi-3's qkv_proj, GPT-NeoX's and Falcon's
+ * query_key_value (transformers 5.25,
  * models/phi3/modeling_phi3.py, models/gpt_neox/modeling_gpt_neox.py, both
  * always rotary; models/falcon/modeling_falcon.py, rotary unless alibi).
  * Rotation makes q and k new tensors while v stays a view of the fused
@@ -596,8 +580,7 @@ static double fused_rotary_extra(const gw_model *m, const gw_advise_options *r)
 {
 	double kv = (double)(m->num_kv_heads * m->head_dim);
 
-	if (strcmp(m->model_type, "phi3") && strcmp(m->model_type, "gpt_neox") &&
-	    (strcmp(m->model_type, "falcon") || m->alibi))
+	if (!gw__advise_has(m, GW__TRAIT_FUSED_ROTARY) || m->alibi)
 		return 0;
 	if (r->attention == GW_ATTENTION_FLASH || gw__advise_saved_kv_width(m, r) != kv)
 		return 0;
@@ -642,7 +625,7 @@ double gw__advise_lora_attention_extra(const gw_model *m, const gw_advise_option
 double gw__advise_lora_mlp_extra(const gw_model *m, const gw_advise_options *r)
 {
 	double h = (double)m->hidden_size, i = (double)m->intermediate_size;
-	bool two = m->gated_mlp && strcmp(m->model_type, "phi3");   /* Phi-3's gate_up_proj is one map */
+	bool two = m->gated_mlp && !gw__advise_has(m, GW__TRAIT_FUSED_GATE_UP);   /* Phi-3's gate_up_proj: one map */
 
 	if (!lora_task(r) || r->lora_targets < GW_LORA_ALL_LINEAR)
 		return 0;
@@ -699,12 +682,16 @@ static double attention_block(const gw_model *m, const gw_advise_options *r, dou
 	return att + n * span * qb * (e + d + d * e);
 }
 
-/* Phi and GPT-J run "gelu_new": PhiConfig's hidden_act and GPTJConfig's
+/* Whether the MLP runs "gelu_new": GPT-2's, Phi's and GPT-J's
+ * (GW__TRAIT_GELU_NEW: PhiConfig's hidden_act and GPTJConfig's
  * activation_function default to it, and phi-1, phi-1.5, phi-2 and
- * GPT-J-6B's config.json name it (gpuwise does not read the key). */
-static bool gelu_new_family(const gw_model *m)
+ * GPT-J-6B's config.json name it; gpuwise does not read the key), and the
+ * gated-gelu MLP of T5 v1.1, Flan-T5 and mT5 (GW__TRAIT_GELU_NEW_GATED). */
+static bool runs_gelu_new(const gw_model *m)
 {
-	return !strcmp(m->model_type, "phi") || !strcmp(m->model_type, "gptj");
+	unsigned traits = gw__advise_traits(m);
+
+	return (traits & GW__TRAIT_GELU_NEW) || ((traits & GW__TRAIT_GELU_NEW_GATED) && m->gated_mlp);
 }
 
 /* GPT-2's MLP (activation_function "gelu_new", its default) and the
@@ -718,10 +705,9 @@ static bool gelu_new_family(const gw_model *m)
  * GELU output the gate multiplies is fp32 too). */
 static double gelu_new_extra(const gw_model *m, const gw_advise_options *r)
 {
-	bool t5 = !strcmp(m->model_type, "t5") || !strcmp(m->model_type, "mt5");
 	double i = (double)m->intermediate_size, e = gw__advise_act_bytes(r);
 
-	if (strcmp(m->model_type, "gpt2") && !(t5 && m->gated_mlp) && !gelu_new_family(m))
+	if (!runs_gelu_new(m))
 		return 0;
 	if (amp(r->precision))
 		return i * (4 + 4 + e + (m->gated_mlp ? 4 - e : 0));
@@ -744,12 +730,19 @@ static double gelu_new_extra(const gw_model *m, const gw_advise_options *r)
  * The MLP block over s tokens. A frozen linear layer needs its weight,
  * not its input, for the input's gradient: under LoRA (q and v only) the
  * MLP's input and the down projection's input are not kept. OPT's MLP is
- * fc1, ReLU, fc2 with nothing between (transformers 5.25,
+ * fc1, ReLU, fc2 with nothing between (GW__TRAIT_RELU_MLP; transformers 5.25,
  * models/opt/modeling_opt.py, OPTDecoderLayer; OPTConfig's and every
  * published OPT's activation_function is "relu"): ReLU's backward reads
  * its own output, which is fc2's input, so one I-wide tensor is kept, not
  * fc1's output beside it (traced on the CPU: OPT-350m's layer 16.5 → 12.5
  * h-wide fp32 tensors a token). */
+static double mlp_inner_tensors(const gw_model *m)
+{
+	if (m->gated_mlp)
+		return 4;   /* gate, up, their product, the down projection's input */
+	return gw__advise_has(m, GW__TRAIT_RELU_MLP) ? 1 : 2;   /* OPT's ReLU output; fc1's output and the act's */
+}
+
 static double mlp_block(const gw_model *m, const gw_advise_options *r, double s)
 {
 	double sb = s * (double)r->batch, h = (double)m->hidden_size, e = gw__advise_act_bytes(r);
@@ -758,8 +751,7 @@ static double mlp_block(const gw_model *m, const gw_advise_options *r, double s)
 	if (r->task == GW_TASK_LORA)
 		mlp = nb * sb * h + e * sb * i * (m->gated_mlp ? 3 : 1) + d * sb * h;
 	else
-		mlp = nb * sb * h + e * sb * h + e * sb * i * (m->gated_mlp ? 4 : strcmp(m->model_type, "opt") ? 2 : 1) +
-		      d * sb * h;
+		mlp = nb * sb * h + e * sb * h + e * sb * i * mlp_inner_tensors(m) + d * sb * h;
 	if (m->parallel_block == 1)   /* the norm's input and output are the attention block's */
 		mlp -= nb * sb * h + (r->task == GW_TASK_LORA ? 0 : e * sb * h);
 	else if (m->parallel_block == 2)   /* the norm's input is */

@@ -42,33 +42,57 @@ struct model_type {
 	gw_model_kind kind;
 	bool tied;          /* transformers' default for tie_word_embeddings */
 	bool qkv_bias;      /* q, k, v projections have biases (Qwen2) */
+	unsigned traits;    /* enum gw__advise_trait bits (advise_int.h says why each) */
 };
+
+/* Short names for the traits column below. */
+#define QKV GW__TRAIT_FUSED_QKV
+#define GATE_UP GW__TRAIT_FUSED_GATE_UP
+#define ROTARY GW__TRAIT_FUSED_ROTARY
+#define SDPA_GQA GW__TRAIT_SDPA_GQA
+#define RMS GW__TRAIT_RMS_UPCAST
+#define GELU_NEW GW__TRAIT_GELU_NEW
+#define GELU_NEW_GATED GW__TRAIT_GELU_NEW_GATED
+#define RELU_MLP GW__TRAIT_RELU_MLP
+#define NO_SDPA GW__TRAIT_NO_SDPA
+#define MLM GW__TRAIT_MLM_HEAD
 
 /* The model_types gpuwise counts. One row each; the reader, the error
  * message and docs/advise.md follow this table. */
 static const struct model_type model_types[] = {
-	{ "llama", FAM_LLAMA, GW_MODEL_DECODER, false, false },
-	{ "mistral", FAM_LLAMA, GW_MODEL_DECODER, false, false },
-	{ "qwen2", FAM_LLAMA, GW_MODEL_DECODER, false, true },
-	{ "gemma", FAM_LLAMA, GW_MODEL_DECODER, true, false },
-	{ "phi3", FAM_LLAMA, GW_MODEL_DECODER, false, false },
-	{ "gpt2", FAM_GPT2, GW_MODEL_DECODER, true, false },
-	{ "phi", FAM_PHI, GW_MODEL_DECODER, false, true },
-	{ "falcon", FAM_FALCON, GW_MODEL_DECODER, true, false },
-	{ "gptj", FAM_GPTJ, GW_MODEL_DECODER, false, false },
-	{ "gpt_neox", FAM_NEOX, GW_MODEL_DECODER, false, true },
-	{ "bloom", FAM_BLOOM, GW_MODEL_DECODER, true, true },
-	{ "gpt_bigcode", FAM_BIGCODE, GW_MODEL_DECODER, true, true },
-	{ "opt", FAM_OPT, GW_MODEL_DECODER, true, true },
-	{ "bert", FAM_BERT, GW_MODEL_ENCODER, true, false },
-	{ "roberta", FAM_BERT, GW_MODEL_ENCODER, true, false },
-	{ "t5", FAM_T5, GW_MODEL_ENCODER_DECODER, true, false },
-	{ "mt5", FAM_T5, GW_MODEL_ENCODER_DECODER, false, false },
-	{ "vit", FAM_VIT, GW_MODEL_VISION, false, true },
-	{ "deit", FAM_VIT, GW_MODEL_VISION, false, true },
-	{ "swin", FAM_SWIN, GW_MODEL_VISION, false, true },
-	{ "resnet", FAM_RESNET, GW_MODEL_VISION, false, false },
+	{ "llama", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS },
+	{ "mistral", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS },
+	{ "qwen2", FAM_LLAMA, GW_MODEL_DECODER, false, true, RMS },
+	{ "gemma", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS },
+	{ "phi3", FAM_LLAMA, GW_MODEL_DECODER, false, false, QKV | GATE_UP | ROTARY | SDPA_GQA },
+	{ "gpt2", FAM_GPT2, GW_MODEL_DECODER, true, false, QKV | GELU_NEW },
+	{ "phi", FAM_PHI, GW_MODEL_DECODER, false, true, SDPA_GQA | GELU_NEW },
+	{ "falcon", FAM_FALCON, GW_MODEL_DECODER, true, false, QKV | ROTARY | SDPA_GQA },
+	{ "gptj", FAM_GPTJ, GW_MODEL_DECODER, false, false, SDPA_GQA | GELU_NEW },
+	{ "gpt_neox", FAM_NEOX, GW_MODEL_DECODER, false, true, QKV | ROTARY | SDPA_GQA },
+	{ "bloom", FAM_BLOOM, GW_MODEL_DECODER, true, true, QKV | SDPA_GQA | NO_SDPA },
+	{ "gpt_bigcode", FAM_BIGCODE, GW_MODEL_DECODER, true, true, QKV | SDPA_GQA },
+	{ "opt", FAM_OPT, GW_MODEL_DECODER, true, true, SDPA_GQA | RELU_MLP },
+	{ "bert", FAM_BERT, GW_MODEL_ENCODER, true, false, MLM },
+	{ "roberta", FAM_BERT, GW_MODEL_ENCODER, true, false, MLM },
+	{ "t5", FAM_T5, GW_MODEL_ENCODER_DECODER, true, false, GELU_NEW_GATED },
+	{ "mt5", FAM_T5, GW_MODEL_ENCODER_DECODER, false, false, GELU_NEW_GATED },
+	{ "vit", FAM_VIT, GW_MODEL_VISION, false, true, 0 },
+	{ "deit", FAM_VIT, GW_MODEL_VISION, false, true, 0 },
+	{ "swin", FAM_SWIN, GW_MODEL_VISION, false, true, 0 },
+	{ "resnet", FAM_RESNET, GW_MODEL_VISION, false, false, 0 },
 };
+
+#undef QKV
+#undef GATE_UP
+#undef ROTARY
+#undef SDPA_GQA
+#undef RMS
+#undef GELU_NEW
+#undef GELU_NEW_GATED
+#undef RELU_MLP
+#undef NO_SDPA
+#undef MLM
 
 
 /* The decoders whose layers differ from Llama's and GPT-2's in which
@@ -735,6 +759,18 @@ static const struct model_type *find_type(const char *name)
 	return NULL;
 }
 
+unsigned gw__advise_traits(const gw_model *m)
+{
+	const struct model_type *t = find_type(m->model_type);
+
+	return t ? t->traits : 0;
+}
+
+bool gw__advise_has(const gw_model *m, enum gw__advise_trait t)
+{
+	return (gw__advise_traits(m) & t) != 0;
+}
+
 static int unsupported_type(const char *name)
 {
 	char list[256] = "", shown[64] = "";
@@ -1191,7 +1227,7 @@ int gw_model_use_lm_head(gw_model *m)
 	if (m->kind != GW_MODEL_ENCODER)
 		return gw__error_set(GW_EINVAL, "%s has its LM head already, or none to add: the masked-LM head is "
 				     "for BERT and RoBERTa encoders", m->name);
-	if (strcmp(m->model_type, "bert") && strcmp(m->model_type, "roberta"))
+	if (!gw__advise_has(m, GW__TRAIT_MLM_HEAD))
 		return gw__error_set(GW_EINVAL, "the masked-LM head is modelled for BERT and RoBERTa; %s is a %s "
 				     "encoder", m->name, m->model_type);
 	if (m->lm_head)

@@ -425,6 +425,34 @@ static void test_custom_shape(void)
 	CHECK_INT(gw_model_finish(NULL), GW_EINVAL);
 }
 
+/* The family traits (model.c's table): a few rows as memory.c used to
+ * list them, and none for a shape with no known model_type. */
+static void test_traits(void)
+{
+	gw_model m;
+
+	memset(&m, 0, sizeof(m));
+	CHECK_INT(gw__advise_traits(&m), 0);
+	gw__strlcpy(m.model_type, "custom", sizeof(m.model_type));
+	CHECK_INT(gw__advise_traits(&m), 0);
+	gw__strlcpy(m.model_type, "Phi3", sizeof(m.model_type));   /* exact names only */
+	CHECK_INT(gw__advise_traits(&m), 0);
+	gw__strlcpy(m.model_type, "phi3", sizeof(m.model_type));
+	CHECK_INT(gw__advise_traits(&m), GW__TRAIT_FUSED_QKV | GW__TRAIT_FUSED_GATE_UP | GW__TRAIT_FUSED_ROTARY |
+					 GW__TRAIT_SDPA_GQA);
+	gw__strlcpy(m.model_type, "llama", sizeof(m.model_type));
+	CHECK_INT(gw__advise_traits(&m), GW__TRAIT_RMS_UPCAST);
+	gw__strlcpy(m.model_type, "bloom", sizeof(m.model_type));
+	CHECK(gw__advise_has(&m, GW__TRAIT_NO_SDPA) && gw__advise_has(&m, GW__TRAIT_FUSED_QKV));
+	CHECK(!gw__advise_has(&m, GW__TRAIT_FUSED_ROTARY));
+	gw__strlcpy(m.model_type, "mt5", sizeof(m.model_type));
+	CHECK_INT(gw__advise_traits(&m), GW__TRAIT_GELU_NEW_GATED);
+	gw__strlcpy(m.model_type, "roberta", sizeof(m.model_type));
+	CHECK_INT(gw__advise_traits(&m), GW__TRAIT_MLM_HEAD);
+	gw__strlcpy(m.model_type, "resnet", sizeof(m.model_type));
+	CHECK_INT(gw__advise_traits(&m), 0);
+}
+
 static gw_advise_estimate run(const gw_model *m, gw_advise_options o)
 {
 	gw_advise_estimate e;
@@ -1972,6 +2000,7 @@ int main(void)
 	test_decoder_counts();
 	test_decoder_family_layers();
 	test_custom_shape();
+	test_traits();
 	test_terms();
 	test_auto();
 	test_monotonic();
