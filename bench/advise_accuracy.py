@@ -303,11 +303,11 @@ def markdown(rows, date):
     own = [r for r in rows if r["id"].startswith((ROUND7, ROUND8, ROUND9, ROUND10))]
     lines = ["Scored %s: %d published measurements (`bench/data/advise_peaks.tsv`, each with its source and setup), "
              "split by fixed rules into the tuned set, round 1's and round 2's held-out sets (scored before, so no "
-             "longer clean), round 4's two halves (`tuned-4`, `held-out-4`; the held-out half scored three times "
-             "before) and round 6's held-out row (`held-out-6`, scored once before); and %d peaks of our own runs "
+             "longer clean), round 4's two halves (`tuned-4`, `held-out-4`; the held-out half scored before) "
+             "and round 6's held-out row (`held-out-6`, scored once before); and %d peaks of our own runs "
              "on an H200 (`bench/data/advise_device_runs.tsv`, `tests/device/advise_peaks.py`: rounds 7-9, each "
              "run's allocated, reserved and device peak; `held-out-7` and `held-out-8` scored before, "
-             "`held-out-9` once, in this run)."
+             "`held-out-9` before too)."
              % (date, len(rows) - len(own), len(own)), "",
              "| set | rows | gpuwise median abs. error | p90 | within ±15 % | accelerate method median | p90 | within ±15 % |",
              "|---|---:|---:|---:|---:|---:|---:|---:|"]
