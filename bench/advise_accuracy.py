@@ -219,6 +219,8 @@ def advise_args(row):
         a.append("--lm-head")
     if row.get("torch", "-") != "-":
         a += ["--torch", row["torch"]]
+    if row.get("bitsandbytes", "-") != "-":
+        a += ["--bitsandbytes", row["bitsandbytes"]]
     if row.get("decoder_seq", "-") not in ("-", "0"):
         a += ["--decoder-seq", row["decoder_seq"]]
     if row["weights"] != "-":

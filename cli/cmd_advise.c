@@ -26,8 +26,8 @@ struct advise_opts {
 	/* the vocabularies as given; converted after parsing, so a second
 	 * value is "given twice" like any single-valued option */
 	const char *task_s, *precision_s, *weights_s, *optimizer_s, *strategy_s, *offload_s, *attention_s;
-	const char *lora_targets_s, *torch_s;
-	uint32_t torch_version;
+	const char *lora_targets_s, *torch_s, *bitsandbytes_s;
+	uint32_t torch_version, bitsandbytes_version;
 	int task, precision, weights, optimizer, strategy, offload, attention, lora_targets;
 	uint64_t batch, seq, decoder_seq, new_tokens, image, grad_accum, lora_rank, gpus, target_batch;
 	uint64_t params, layers, hidden, heads, kv_heads, vocab, intermediate;
@@ -96,6 +96,8 @@ static void convert_vocabs(struct advise_opts *o)
 	o->lora_targets = vocab_value("lora_targets", "lora-targets", o->lora_targets_s);
 	if (o->torch_s && gw_advise_torch_version(o->torch_s, &o->torch_version) < 0)
 		die_usage("advise", _("option '--torch': %s"), gw_error_last());
+	if (o->bitsandbytes_s && gw_advise_bitsandbytes_version(o->bitsandbytes_s, &o->bitsandbytes_version) < 0)
+		die_usage("advise", _("option '--bitsandbytes': %s"), gw_error_last());
 }
 
 #define O struct advise_opts
@@ -142,6 +144,8 @@ static const struct option advise_options[] = {
 	OPT_STRING(0, "torch", O, torch_s, "VERSION", N_("the PyTorch release the run uses, as torch.__version__ prints "
 		   "it (default: a current one): before 1.11 softmax keeps its input for backward, before 1.13 the CUDA "
 		   "context loads every kernel (no lazy loading), before 2.0 there is no SDPA")),
+	OPT_STRING(0, "bitsandbytes", O, bitsandbytes_s, "VERSION", N_("qlora: the bitsandbytes release (default: a "
+		   "current one); before 0.43.2 its 4-bit layers keep their input for backward")),
 	OPT_CALLBACK(0, "target-batch", O, target_batch, "N", N_("samples per optimizer step the plan must reach "
 		     "(default: batch × grad-accum × gpus)"), parse_count),
 	OPT_STRING(0, "gpu", O, gpu, "SEL|NAME", N_("a GPU of this machine (index, UUID prefix) or a spec-table "
@@ -392,6 +396,7 @@ static void options_from(gw_advise_options *r, const struct advise_opts *o)
 	if (o->gpus)
 		r->gpus = o->gpus;
 	r->torch_version = o->torch_version;
+	r->bitsandbytes_version = o->bitsandbytes_version;
 }
 
 /* ---- output ---------------------------------------------------------------- */
@@ -478,6 +483,9 @@ static void print_run(const gw_model *m, const gw_advise_estimate *e)
 		printf(_(", offload %s"), gw_advise_name("offload", r->offload));
 	if (r->torch_version)
 		printf(_(", PyTorch %u.%u"), (unsigned)(r->torch_version / 100), (unsigned)(r->torch_version % 100));
+	if (r->bitsandbytes_version)
+		printf(_(", bitsandbytes %u.%u.%u"), (unsigned)(r->bitsandbytes_version / 10000),
+		       (unsigned)(r->bitsandbytes_version / 100 % 100), (unsigned)(r->bitsandbytes_version % 100));
 	if (r->task != GW_TASK_INFER) {
 		fputs("\n        ", stdout);
 		printf(_("trainable %s parameters"), fmt_count(b, sizeof(b), e->trainable_params));

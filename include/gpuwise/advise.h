@@ -202,6 +202,10 @@ const char *gw_advise_names(const char *kind);
  * or just "2.4") → *out = major·100 + minor, gw_advise_options'
  * torch_version. 0, or GW_EINVAL with a message. */
 int gw_advise_torch_version(const char *s, uint32_t *out);
+/* A bitsandbytes version ("0.43.1", "0.45.0.dev0", "0.42") → *out =
+ * major·10000 + minor·100 + patch, gw_advise_options'
+ * bitsandbytes_version. 0, or GW_EINVAL with a message. */
+int gw_advise_bitsandbytes_version(const char *s, uint32_t *out);
 
 #define GW_ADVISE_OPTIONS_VERSION 5
 typedef struct gw_advise_options {
@@ -241,7 +245,11 @@ typedef struct gw_advise_options {
 	 * kernel of the library when the context was made (no lazy module
 	 * loading); before 2.0 there is no SDPA. Version 5 (1.0.0). */
 	uint32_t torch_version;
-	uint32_t reserved32;          /* 0 */
+	/* The bitsandbytes release of a QLoRA run, major·10000 + minor·100 +
+	 * patch (0.43.1 → 4301); 0: a current one. Before 0.43.2 its 4-bit
+	 * matmul kept its input for backward, which it never read
+	 * (bitsandbytes-foundation/bitsandbytes#1270). Version 5 (1.0.0). */
+	uint32_t bitsandbytes_version;
 	/* 0: room for options to come, so that a new one moves neither this
 	 * struct's size nor the structs that embed it (docs/abi.md). */
 	uint64_t reserved[6];

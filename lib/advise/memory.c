@@ -87,25 +87,55 @@ const char *gw_advise_names(const char *kind)
 	return v ? v->all : NULL;
 }
 
-/* "1.7", "1.13.1", "2.4.0+cu121", "2.6.0a0+git1234": major·100 + minor.
- * What torch.__version__ prints is accepted as it is. */
-int gw_advise_torch_version(const char *s, uint32_t *out)
+/* MAJOR.MINOR[.PATCH] at the start of s, as a Python package prints its
+ * __version__ ("2.4.0+cu121", "2.6.0a0+git1234", "0.45.0.dev0"): what
+ * follows MINOR (or PATCH) is a separator or a letter. *patch is 0 when s
+ * has none. false when s does not start so or a part is too large. */
+static bool parse_release(const char *s, unsigned long *major, unsigned long *minor, unsigned long *patch)
 {
-	unsigned long major, minor;
 	char *end;
 
-	if (!s || !out || !isdigit((unsigned char)*s))
-		return gw__error_set(GW_EINVAL, "a PyTorch version is MAJOR.MINOR, e.g. 2.4 or 1.13.1");
+	*patch = 0;
+	if (!s || !isdigit((unsigned char)*s))
+		return false;
 	errno = 0;
-	major = strtoul(s, &end, 10);
+	*major = strtoul(s, &end, 10);
 	if (errno || *end != '.' || !isdigit((unsigned char)end[1]))
-		return gw__error_set(GW_EINVAL, "a PyTorch version is MAJOR.MINOR, e.g. 2.4 or 1.13.1, not \"%.40s\"", s);
-	minor = strtoul(end + 1, &end, 10);
+		return false;
+	*minor = strtoul(end + 1, &end, 10);
+	if (!errno && *end == '.' && isdigit((unsigned char)end[1]))
+		*patch = strtoul(end + 1, &end, 10);
 	if (errno || (*end && *end != '.' && *end != '+' && !isalpha((unsigned char)*end)))
-		return gw__error_set(GW_EINVAL, "a PyTorch version is MAJOR.MINOR, e.g. 2.4 or 1.13.1, not \"%.40s\"", s);
-	if (major < 1 || major > 9 || minor > 99)
+		return false;
+	return *major <= 99 && *minor <= 99 && *patch <= 99;
+}
+
+/* torch.__version__ → major·100 + minor. */
+int gw_advise_torch_version(const char *s, uint32_t *out)
+{
+	unsigned long major, minor, patch;
+
+	if (!out || !parse_release(s, &major, &minor, &patch))
+		return gw__error_set(GW_EINVAL, "a PyTorch version is MAJOR.MINOR, e.g. 2.4 or 1.13.1, not \"%.40s\"",
+				     s ? s : "");
+	if (major < 1 || major > 9)
 		return gw__error_set(GW_EINVAL, "PyTorch %lu.%lu: gpuwise models releases from 1.0 to 9.99", major, minor);
 	*out = (uint32_t)(major * 100 + minor);
+	return 0;
+}
+
+/* bitsandbytes.__version__ → major·10000 + minor·100 + patch. */
+int gw_advise_bitsandbytes_version(const char *s, uint32_t *out)
+{
+	unsigned long major, minor, patch;
+
+	if (!out || !parse_release(s, &major, &minor, &patch))
+		return gw__error_set(GW_EINVAL, "a bitsandbytes version is MAJOR.MINOR[.PATCH], e.g. 0.43.1, not \"%.40s\"",
+				     s ? s : "");
+	if ((major == 0 && minor < 37) || major > 9)
+		return gw__error_set(GW_EINVAL, "bitsandbytes %lu.%lu: gpuwise models releases from 0.37 to 9.99",
+				     major, minor);
+	*out = (uint32_t)(major * 10000 + minor * 100 + patch);
 	return 0;
 }
 
@@ -115,6 +145,29 @@ int gw_advise_torch_version(const char *s, uint32_t *out)
 static bool torch_before(const gw_advise_options *r, uint32_t version)
 {
 	return r->torch_version && r->torch_version < version;
+}
+
+/* Whether QLoRA's frozen quantised linear layers keep their input for
+ * backward, as a trainable or 16-bit frozen one would not: bitsandbytes'
+ * MatMul4Bit did (ctx.tensors = (A, B)) although its backward never read
+ * A, until 0.43.2 (bitsandbytes-foundation/bitsandbytes#1270, July 2024:
+ * ctx.tensors = (None, B)); MatMul8bitLt still keeps what it needs for 8
+ * bits, and GPTQ's kernels are taken to keep it too. A current
+ * bitsandbytes (0: not given) keeps nothing of it. */
+static bool qlora_keeps_frozen_inputs(const gw_advise_options *r)
+{
+	if (r->task != GW_TASK_QLORA)
+		return false;
+	if (r->weights != GW_WEIGHTS_NF4 && r->weights != GW_WEIGHTS_NF4_DQ)
+		return true;
+	return r->bitsandbytes_version && r->bitsandbytes_version < 4302;
+}
+
+/* Frozen linear layers keep nothing of their input (LoRA, and QLoRA with
+ * a current bitsandbytes). */
+static bool frozen_inputs_dropped(const gw_advise_options *r)
+{
+	return r->task == GW_TASK_LORA || (r->task == GW_TASK_QLORA && !qlora_keeps_frozen_inputs(r));
 }
 
 static bool amp(gw_precision p)
@@ -234,8 +287,9 @@ static int resolve(gw_advise_options *r, const gw_model *m, const gw_advise_opti
 	for (size_t i = 0; i < GW_ARRAY_SIZE(r->reserved); i++)
 		if (r->reserved[i])
 			return gw__error_set(GW_EINVAL, "advise options: reserved fields must be 0");
-	if (r->reserved32)
-		return gw__error_set(GW_EINVAL, "advise options: reserved fields must be 0");
+	if (r->bitsandbytes_version && (r->bitsandbytes_version < 3700 || r->bitsandbytes_version > 99999))
+		return gw__error_set(GW_EINVAL, "advise options: bitsandbytes_version %u is not major·10000 + minor·100 + "
+				     "patch", r->bitsandbytes_version);
 	if (r->torch_version && (r->torch_version < 100 || r->torch_version > 999))
 		return gw__error_set(GW_EINVAL, "advise options: torch_version %u is not major·100 + minor",
 				     r->torch_version);
@@ -593,23 +647,22 @@ static double fused_rotary_extra(const gw_model *m, const gw_advise_options *r)
  * with dropout on (gpuwise assumes it: LitGPT's lora.py and recipes use
  * 0.05; PEFT's default is 0), lora_A keeps the dropped
  * copy (e bytes) instead of x and dropout its mask (1 byte): one more
- * byte than the plain input. Under QLoRA bitsandbytes' 4-bit matmul keeps
- * x itself too (MatMul4Bit saves its input), so the dropped copy and the
- * mask come on top: e + 1. The adapted q and v share their input. */
+ * byte than the plain input. Where QLoRA's frozen layers keep their input
+ * (qlora_keeps_frozen_inputs: bitsandbytes before 0.43.2) x itself stays
+ * too, so the dropped copy and the mask come on top: e + 1. The adapted q
+ * and v share their input. */
 double gw__advise_lora_input(const gw_advise_options *r)
 {
-	if (r->task == GW_TASK_LORA)
-		return 1;
-	if (r->task == GW_TASK_QLORA)
+	if (qlora_keeps_frozen_inputs(r))
 		return gw__advise_act_bytes(r) + 1;
-	return 0;
+	return lora_task(r) ? 1 : 0;
 }
 
 /* Bytes per token that adapters on more than q and v add to a layer's
  * attention block, beyond lora_input(): the output projection's input
  * (q wide) keeps its dropped copy and mask, e + 1 bytes an element (a
- * frozen 16-bit projection would keep nothing of it; bitsandbytes keeps
- * the input itself, counted already). k shares the attention input with q
+ * frozen 16-bit projection would keep nothing of it; a bitsandbytes
+ * before 0.43.2 keeps the input itself, counted already). k shares the attention input with q
  * and v (LitGPT's fused qkv adapter drops it once; PEFT, with dropout on,
  * once per adapted module: gpuwise counts one copy). */
 double gw__advise_lora_attention_extra(const gw_model *m, const gw_advise_options *r)
@@ -642,9 +695,10 @@ double gw__advise_lora_mlp_extra(const gw_model *m, const gw_advise_options *r)
  * Under autocast the softmax output is fp32 and the matmul with V keeps
  * its own half-precision cast of the (dropped) probabilities. Norm inputs
  * as norm_bytes() says. With LoRA the inputs of frozen MLP projections
- * are not saved; with QLoRA they are: bitsandbytes' MatMul4Bit (and
- * MatMul8bitLt) save their input whenever the input needs a gradient
- * (bitsandbytes/autograd/_functions.py, ctx.tensors = (A, B)).
+ * are not saved; with QLoRA before bitsandbytes 0.43.2 they are:
+ * MatMul4Bit (and MatMul8bitLt) saved their input whenever the input
+ * needed a gradient (bitsandbytes/autograd/_functions.py, ctx.tensors =
+ * (A, B); qlora_keeps_frozen_inputs).
  *
  * The attention block: sq query tokens, skv tokens whose keys and values
  * they read (the same tokens in self-attention, the encoder's output in
@@ -748,12 +802,12 @@ static double mlp_block(const gw_model *m, const gw_advise_options *r, double s)
 	double sb = s * (double)r->batch, h = (double)m->hidden_size, e = gw__advise_act_bytes(r);
 	double i = (double)m->intermediate_size, d = m->dropout ? 1 : 0, nb = gw__advise_norm_bytes(m, r), mlp;
 
-	if (r->task == GW_TASK_LORA)
+	if (frozen_inputs_dropped(r))
 		mlp = nb * sb * h + e * sb * i * (m->gated_mlp ? 3 : 1) + d * sb * h;
 	else
 		mlp = nb * sb * h + e * sb * h + e * sb * i * mlp_inner_tensors(m) + d * sb * h;
 	if (m->parallel_block == 1)   /* the norm's input and output are the attention block's */
-		mlp -= nb * sb * h + (r->task == GW_TASK_LORA ? 0 : e * sb * h);
+		mlp -= nb * sb * h + (frozen_inputs_dropped(r) ? 0 : e * sb * h);
 	else if (m->parallel_block == 2)   /* the norm's input is */
 		mlp -= nb * sb * h;
 	return mlp + (gw__advise_lora_mlp_extra(m, r) + gelu_new_extra(m, r)) * sb;

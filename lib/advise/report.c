@@ -324,6 +324,15 @@ static void json_options(gw_json *j, const gw_advise_options *r, uint64_t target
 	} else {
 		gw_json_null(j);
 	}
+	gw_json_key(j, "bitsandbytes");
+	if (r->bitsandbytes_version) {
+		char v[24];
+		snprintf(v, sizeof(v), "%u.%u.%u", r->bitsandbytes_version / 10000, r->bitsandbytes_version / 100 % 100,
+			 r->bitsandbytes_version % 100);
+		gw_json_string(j, v);
+	} else {
+		gw_json_null(j);
+	}
 	key_str(j, "precision", gw_advise_name("precision", r->precision));
 	key_str(j, "weights", gw_advise_name("weights", r->weights));
 	key_str(j, "optimizer", gw_advise_name("optimizer", r->optimizer));

@@ -1889,23 +1889,33 @@ static int opt_u64(PyObject *opts, const char *key, uint64_t *out)
 	return 0;
 }
 
-/* A vocabulary option ("task", "precision", ...) from the dict, by name. */
-static int opt_vocab(PyObject *opts, const char *key, int *out)
+/* A str option of the dict into buf: 1, 0 when it is absent or None, -1
+ * (TypeError) when it is not a str. */
+static int opt_str(PyObject *opts, const char *key, const char *example, char *buf, size_t size)
 {
 	PyObject *v = PyDict_GetItemString(opts, key), *b;
-	char s[64], msg[200];
-	int n;
 
 	if (!v || v == Py_None)
 		return 0;
 	if (!PyUnicode_Check(v)) {
-		PyErr_Format(PyExc_TypeError, "advise: %s must be a str", key);
+		PyErr_Format(PyExc_TypeError, "advise: %s must be a str%s", key, example);
 		return -1;
 	}
 	if (!(b = PyUnicode_AsEncodedString(v, "utf-8", "replace")))
 		return -1;
-	snprintf(s, sizeof(s), "%s", PyBytes_AsString(b) ? PyBytes_AsString(b) : "");
+	snprintf(buf, size, "%s", PyBytes_AsString(b) ? PyBytes_AsString(b) : "");
 	Py_DECREF(b);
+	return 1;
+}
+
+/* A vocabulary option ("task", "precision", ...) from the dict, by name. */
+static int opt_vocab(PyObject *opts, const char *key, int *out)
+{
+	char s[64], msg[200];
+	int n, rc;
+
+	if ((rc = opt_str(opts, key, "", s, sizeof(s))) <= 0)
+		return rc;
 	if ((n = gw_advise_value(key, s)) < 0 || (n == 0 && !strcmp(s, "auto"))) {
 		snprintf(msg, sizeof(msg), "advise: %s must be one of: %s", key, gw_advise_names(key));
 		raise_code(GW_EINVAL, msg);
@@ -1915,25 +1925,17 @@ static int opt_vocab(PyObject *opts, const char *key, int *out)
 	return 0;
 }
 
-/* torch="1.13.1" (or torch.__version__ itself): the PyTorch release the run uses. */
-static int opt_torch(PyObject *opts, uint32_t *out)
+/* torch="1.13.1" (or torch.__version__ itself, a str subclass),
+ * bitsandbytes="0.43.1": the releases the run uses, parsed by `parse`. */
+static int opt_release(PyObject *opts, const char *key, int (*parse)(const char *, uint32_t *), uint32_t *out)
 {
-	PyObject *v = PyDict_GetItemString(opts, "torch"), *s;
+	char s[64];
 	int rc;
 
-	if (!v || v == Py_None)
-		return 0;
-	/* torch.__version__ is a TorchVersion, a str subclass; str() takes both */
-	if (!PyUnicode_Check(v)) {
-		PyErr_SetString(PyExc_TypeError, "advise: torch must be a str such as \"1.13.1\"");
-		return -1;
-	}
-	if (!(s = PyUnicode_AsEncodedString(v, "utf-8", "replace")))
-		return -1;
-	rc = gw_advise_torch_version(PyBytes_AsString(s), out);
-	Py_DECREF(s);
-	if (rc < 0) {
-		raise_code(rc, gw_error_last());
+	if ((rc = opt_str(opts, key, " such as \"1.13.1\"", s, sizeof(s))) <= 0)
+		return rc;
+	if (parse(s, out) < 0) {
+		raise_code(GW_EINVAL, gw_error_last());
 		return -1;
 	}
 	return 0;
@@ -1972,7 +1974,8 @@ static int advise_options(PyObject *opts, gw_advise_options *o, gw_model *shape)
 		return -1;
 	}
 	o->decoder_seq = (uint16_t)dseq;
-	if (opt_torch(opts, &o->torch_version))
+	if (opt_release(opts, "torch", gw_advise_torch_version, &o->torch_version) ||
+	    opt_release(opts, "bitsandbytes", gw_advise_bitsandbytes_version, &o->bitsandbytes_version))
 		return -1;
 	if ((ck = PyDict_GetItemString(opts, "checkpointing")) && ck != Py_None) {
 		int t = PyObject_IsTrue(ck);

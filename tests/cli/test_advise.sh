@@ -287,7 +287,7 @@ run advise "$TMPD/empty"
 assert_eq "$rc" 1 "a folder without config.json"
 assert_contains "$err" "config.json" "names the file"
 
-for bad in "--task fly" "--batch 0" "--batch abc" "--batch 1.5" "--precision fp8" "--memory 24XB" "--memory -1" "--decoder-seq 65536" "--torch 1.x" "--torch 0.4"; do
+for bad in "--task fly" "--batch 0" "--batch abc" "--batch 1.5" "--precision fp8" "--memory 24XB" "--memory -1" "--decoder-seq 65536" "--torch 1.x" "--torch 0.4" "--bitsandbytes 0.x"; do
 	# shellcheck disable=SC2086
 	run advise gpt2 $bad
 	assert_eq "$rc" 2 "usage error: $bad"
@@ -401,6 +401,21 @@ assert b["cuda_context_bytes"] == 666632192 and n["cuda_context_bytes"] < b["cud
 run advise vit-base-patch16-224 --torch 1.7.1 --gpu "RTX 3090"
 assert_contains "$out" ", PyTorch 1.7" "the run line names the release"
 assert_contains "$out" "eager attention" "no SDPA before PyTorch 2.0"
+# ---- --bitsandbytes: before 0.43.2 the 4-bit layers keep their input
+run advise llama-2-7b --task qlora --weights nf4 --batch 2 --seq 512 --memory 80GiB --json
+cp "$TMPD/out" "$TMPD/bnb-now.json"
+run advise llama-2-7b --task qlora --weights nf4 --batch 2 --seq 512 --bitsandbytes 0.43.1 --memory 80GiB --json
+assert_json "bitsandbytes 0.43.1 keeps each frozen 4-bit layer's input, a current one does not" '
+import json
+x = json.load(open("'"$TMPD"'/bnb-now.json"))
+assert d["options"]["bitsandbytes"] == "0.43.1" and x["options"]["bitsandbytes"] is None, (d["options"], x["options"])
+# Llama-2-7B, 1024 tokens, bf16, 32 layers: the attention input (beside the dropped copy of the adapters),
+# the MLP input and the input of down_proj (I); that of o_proj is counted for LoRA already (SDPA keeps its output)
+grew = d["per_gpu"]["breakdown"]["activations_bytes"] - x["per_gpu"]["breakdown"]["activations_bytes"]
+assert grew == 32 * 1024 * 2 * (4096 + 4096 + 11008), grew
+'
+run advise llama-2-7b --task qlora --bitsandbytes 0.43.1 --memory 80GiB
+assert_contains "$out" ", bitsandbytes 0.43.1" "the run line names the release"
 run advise llama-2-7b --torch 1.13 --attention sdpa --memory 80GiB
 assert_eq "$rc" 1 "SDPA under PyTorch 1.13"
 assert_contains "$err" "PyTorch 2.0" "says which release has it"

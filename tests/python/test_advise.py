@@ -107,6 +107,7 @@ def test_torch_version():
         out = [gpuwise.advise("bert-base-uncased", batch=8, seq=512, attention="eager", torch="1.7.1",
                               memory="40GiB"),
                gpuwise.advise("bert-base-uncased", batch=8, seq=512, attention="eager", memory="40GiB")]
+        out.append(gpuwise.advise("llama-2-7b", task="qlora", bitsandbytes="0.42.0", memory="40GiB"))
         for bad in ("1.x", 1.7):
             try:
                 gpuwise.advise("gpt2", torch=bad, memory="40GiB")
@@ -119,8 +120,9 @@ def test_torch_version():
     # 12 layers x 8 x 12 heads x 512^2 scores, kept as the softmax's fp32 input before PyTorch 1.11
     grew = out[0]["per_gpu"]["peak_allocated_bytes"] - out[1]["per_gpu"]["peak_allocated_bytes"]
     assert grew == 12 * 8 * 12 * 512 * 512 * 4
-    assert out[2][0] == "InvalidArgumentError" and "MAJOR.MINOR" in out[2][1]
-    assert out[3][0] == "TypeError"
+    assert out[2]["options"]["bitsandbytes"] == "0.42.0"
+    assert out[3][0] == "InvalidArgumentError" and "MAJOR.MINOR" in out[3][1]
+    assert out[4][0] == "TypeError"
 
 
 def test_models_and_errors(tmp_path):

@@ -808,14 +808,28 @@ static void test_terms(void)
 	CHECK(gw__advise_layer_activations(&l, &o, 2048) ==
 	      4.0 * 2048 * 4096 + 2.0 * 2048 * 5 * 4096 + 4.0 * 32 * 2048 + 1.0 * 2048 * 4096 + 4.0 * 2048 * 4096 +
 		      2.0 * 2048 * 3 * 11008);
-	/* QLoRA: bitsandbytes' 4-bit matmul saves its input anyway: as full
-	 * training, plus the adapters' dropped copy and mask: (2 + 1)·s·h. */
+	/* QLoRA with a current bitsandbytes (0.43.2 on): its 4-bit matmul keeps
+	 * nothing of its input either, the same bytes as LoRA. */
 	o.task = GW_TASK_QLORA;
 	o.weights = GW_WEIGHTS_NF4;
+	CHECK(gw__advise_lora_input(&o) == 1);
+	CHECK(gw__advise_layer_activations(&l, &o, 2048) ==
+	      4.0 * 2048 * 4096 + 2.0 * 2048 * 5 * 4096 + 4.0 * 32 * 2048 + 1.0 * 2048 * 4096 + 4.0 * 2048 * 4096 +
+		      2.0 * 2048 * 3 * 11008);
+	o.bitsandbytes_version = 4302;
+	CHECK(gw__advise_lora_input(&o) == 1);
+	/* Before 0.43.2 it saved its input anyway (ctx.tensors = (A, B)): as
+	 * full training, plus the adapters' dropped copy and mask: (2 + 1)·s·h. */
+	o.bitsandbytes_version = 4301;
 	CHECK(gw__advise_lora_input(&o) == 3);
 	CHECK(gw__advise_layer_activations(&l, &o, 2048) ==
 	      4.0 * 2048 * 4096 + 2.0 * 2048 * 5 * 4096 + 4.0 * 32 * 2048 + 3.0 * 2048 * 4096 + 4.0 * 2048 * 4096 +
 		      2.0 * 2048 * 4096 + 2.0 * 2048 * 4 * 11008);
+	/* 8-bit layers (MatMul8bitLt) keep it whatever the release. */
+	o.bitsandbytes_version = 0;
+	o.weights = GW_WEIGHTS_INT8;
+	CHECK(gw__advise_lora_input(&o) == 3);
+	o.weights = GW_WEIGHTS_NF4;
 	/* All linear layers adapted (LoRA, bf16): the output projection's input
 	 * (q wide) and, in the MLP, gate's and up's dropped copies of the MLP
 	 * input and down's of the product, each with its mask: 3 bytes an
@@ -839,9 +853,11 @@ static void test_terms(void)
 	o.lora_targets = GW_LORA_QV;
 	o.task = GW_TASK_QLORA;
 	o.weights = GW_WEIGHTS_NF4;
-	/* fp32 QLoRA compute: the dropped copy is 4 bytes. */
+	/* fp32 QLoRA compute (bitsandbytes 0.41): the dropped copy is 4 bytes. */
 	o.precision = GW_PRECISION_FP32;
+	o.bitsandbytes_version = 4101;
 	CHECK(gw__advise_lora_input(&o) == 5);
+	o.bitsandbytes_version = 0;
 	o.precision = GW_PRECISION_BF16;
 	o.task = GW_TASK_TRAIN;
 	o.weights = GW_WEIGHTS_BF16;
@@ -1134,7 +1150,7 @@ static void test_bad_options(void)
 	o.reserved[5] = 1;
 	CHECK_INT(gw_advise_estimate_run(&e, &l, &o), GW_EINVAL);
 	o = (gw_advise_options)GW_ADVISE_OPTIONS_INIT;
-	o.reserved32 = 1;
+	o.bitsandbytes_version = 3600;   /* not a release gpuwise models */
 	CHECK_INT(gw_advise_estimate_run(&e, &l, &o), GW_EINVAL);
 	o = (gw_advise_options)GW_ADVISE_OPTIONS_INIT;
 	o.torch_version = 20;   /* not major·100 + minor */
@@ -1912,6 +1928,16 @@ static void test_torch_version(void)
 		CHECK_INT(v, versions[i].want);
 	}
 	CHECK_INT(gw_advise_torch_version(NULL, &v), GW_EINVAL);
+	/* bitsandbytes.__version__ → major·10000 + minor·100 + patch */
+	static const struct { const char *text; uint32_t want; } bnb[] = {
+		{ "0.43.1", 4301 }, { "0.43.2", 4302 }, { "0.45.0.dev0", 4500 }, { "0.42", 4200 }, { "1.2.3", 10203 },
+		{ "0.36.0", 0 }, { "0.x", 0 }, { "43", 0 }, { "0.43.100", 0 }, { "", 0 },
+	};
+	for (size_t i = 0; i < GW_ARRAY_SIZE(bnb); i++) {
+		v = 0;
+		CHECK_INT(gw_advise_bitsandbytes_version(bnb[i].text, &v), bnb[i].want ? 0 : GW_EINVAL);
+		CHECK_INT(v, bnb[i].want);
+	}
 
 	/* Before 1.11 eager attention keeps the scores beside the
 	 * probabilities: 4 bytes a score in fp32 and under autocast (the fp32
