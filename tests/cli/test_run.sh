@@ -191,9 +191,11 @@ wait_for '[ -f $TMPD/next.rc ]' 10
 assert_eq "$(cat "$TMPD/next.rc" 2>/dev/null)" 0 "the next job ran"
 
 # --- signals reach the job ------------------------------------------------------
-bg sig run -- sh -c 'trap "echo got-TERM >'"$TMPD/sig.got"'; exit 7" TERM; echo $$ >'"$TMPD/sig.pid"'; while :; do sleep 0.05; done'
-wait_for '[ -s $TMPD/sig.pid ]' 10 || fail "the signal job did not start"
-gwpid=$(ps -o ppid= -p "$(cat "$TMPD/sig.pid")" | tr -d ' ')
+# The job writes its pid to sig.job: sig.pid is bg's, gpuwise's own (sharing the
+# name let the test read gpuwise's pid when the job started late, under load).
+bg sig run -- sh -c 'trap "echo got-TERM >'"$TMPD/sig.got"'; exit 7" TERM; echo $$ >'"$TMPD/sig.job"'; while :; do sleep 0.05; done'
+wait_for '[ -s $TMPD/sig.job ]' 10 || fail "the signal job did not start"
+gwpid=$(ps -o ppid= -p "$(cat "$TMPD/sig.job")" | tr -d ' ')
 assert_eq "$(ps -o comm= -p "$gwpid")" gpuwise "the job's parent is gpuwise"
 kill -TERM "$gwpid"
 wait_for '[ -f $TMPD/sig.rc ]' 10 || fail "SIGTERM to gpuwise did not end the job"
