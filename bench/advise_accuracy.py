@@ -221,6 +221,8 @@ def advise_args(row):
         a += ["--torch", row["torch"]]
     if row.get("bitsandbytes", "-") != "-":
         a += ["--bitsandbytes", row["bitsandbytes"]]
+    if row.get("loop", "-") != "-" and row["task"] != "infer":
+        a += ["--loop", row["loop"]]
     if row.get("decoder_seq", "-") not in ("-", "0"):
         a += ["--decoder-seq", row["decoder_seq"]]
     if row["weights"] != "-":

@@ -26,9 +26,9 @@ struct advise_opts {
 	/* the vocabularies as given; converted after parsing, so a second
 	 * value is "given twice" like any single-valued option */
 	const char *task_s, *precision_s, *weights_s, *optimizer_s, *strategy_s, *offload_s, *attention_s;
-	const char *lora_targets_s, *torch_s, *bitsandbytes_s;
+	const char *lora_targets_s, *loop_s, *torch_s, *bitsandbytes_s;
 	uint32_t torch_version, bitsandbytes_version;
-	int task, precision, weights, optimizer, strategy, offload, attention, lora_targets;
+	int task, precision, weights, optimizer, strategy, offload, attention, lora_targets, loop;
 	uint64_t batch, seq, decoder_seq, new_tokens, image, grad_accum, lora_rank, gpus, target_batch;
 	uint64_t params, layers, hidden, heads, kv_heads, vocab, intermediate;
 	uint64_t memory;
@@ -94,6 +94,7 @@ static void convert_vocabs(struct advise_opts *o)
 	o->offload = vocab_value("offload", "offload", o->offload_s);
 	o->attention = vocab_value("attention", "attention", o->attention_s);
 	o->lora_targets = vocab_value("lora_targets", "lora-targets", o->lora_targets_s);
+	o->loop = vocab_value("loop", "loop", o->loop_s);
 	if (o->torch_s && gw_advise_torch_version(o->torch_s, &o->torch_version) < 0)
 		die_usage("advise", _("option '--torch': %s"), gw_error_last());
 	if (o->bitsandbytes_s && gw_advise_bitsandbytes_version(o->bitsandbytes_s, &o->bitsandbytes_version) < 0)
@@ -141,6 +142,9 @@ static const struct option advise_options[] = {
 		     "kept in CPU memory")),
 	OPT_STRING(0, "attention", O, attention_s, "A", N_("eager, sdpa or flash (default: sdpa; eager for T5, Swin and "
 		   "BLOOM, and before PyTorch 2.1 (--torch))")),
+	OPT_STRING(0, "loop", O, loop_s, "L", N_("training: trainer (the default: a step's outputs are gone before the "
+		   "next forward, as in Hugging Face's Trainer) or plain (a hand-written `logits = model(x)` loop, "
+		   "LitGPT's among them, that keeps the last step's outputs and graph until the next forward returns)")),
 	OPT_STRING(0, "torch", O, torch_s, "VERSION", N_("the PyTorch release the run uses, as torch.__version__ prints "
 		   "it (default: a current one): before 1.11 softmax keeps its input for backward, before 1.13 the CUDA "
 		   "context loads every kernel (no lazy loading), before 2.0 there is no SDPA")),
@@ -397,6 +401,7 @@ static void options_from(gw_advise_options *r, const struct advise_opts *o)
 		r->gpus = o->gpus;
 	r->torch_version = o->torch_version;
 	r->bitsandbytes_version = o->bitsandbytes_version;
+	r->loop = (uint32_t)o->loop;
 }
 
 /* ---- output ---------------------------------------------------------------- */
@@ -481,6 +486,8 @@ static void print_run(const gw_model *m, const gw_advise_estimate *e)
 		printf(_(", %" PRIu64 " GPUs %s"), r->gpus, gw_advise_name("strategy", r->strategy));
 	if (r->offload)
 		printf(_(", offload %s"), gw_advise_name("offload", r->offload));
+	if (r->loop != GW_LOOP_TRAINER)
+		printf(_(", %s loop"), gw_advise_name("loop", (int)r->loop));
 	if (r->torch_version)
 		printf(_(", PyTorch %u.%u"), (unsigned)(r->torch_version / 100), (unsigned)(r->torch_version % 100));
 	if (r->bitsandbytes_version)
@@ -738,6 +745,8 @@ static void check_usage(const struct advise_opts *o, int nargs)
 		die_usage("advise", _("--lora-rank applies to --task lora and qlora"));
 	if ((o->task != GW_TASK_LORA && o->task != GW_TASK_QLORA) && o->lora_targets_s)
 		die_usage("advise", _("--lora-targets applies to --task lora and qlora"));
+	if (o->task == GW_TASK_INFER && o->loop_s)
+		die_usage("advise", _("--loop applies to training"));
 }
 
 /* --seq and --new-tokens count tokens of text; --image sizes an image. */

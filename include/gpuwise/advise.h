@@ -189,10 +189,19 @@ typedef enum gw_lora_targets {
 	GW_LORA_ALL_LINEAR,  /* every linear map of the layers (PEFT's "all-linear"; the QLoRA paper's choice) */
 	GW_LORA_ALL          /* all-linear and the LM head (LitGPT's lora_head) */
 } gw_lora_targets;
+/* How the training loop treats a step's outputs (logits, loss) once
+ * backward is done. Backward frees what autograd saved, but anything the
+ * graph still holds stays allocated while the outputs are referenced. */
+typedef enum gw_training_loop {
+	GW_LOOP_TRAINER,     /* gone before the next forward: Hugging Face Trainer's training_step returns
+	                      * loss.detach(); a loop that sets its outputs to None */
+	GW_LOOP_PLAIN        /* `logits = model(x)` in a hand-written loop (LitGPT's fit()): the last
+	                      * step's outputs and graph live until the next forward returns */
+} gw_training_loop;
 
 /* The vocabularies as text, one table each (the CLI's and Python's names).
  * The value of name in vocabulary `kind` ("task", "precision", "weights",
- * "optimizer", "strategy", "offload", "attention", "lora_targets"), or -1. */
+ * "optimizer", "strategy", "offload", "attention", "lora_targets", "loop"), or -1. */
 int gw_advise_value(const char *kind, const char *name);
 /* The name of value in `kind`, or NULL. */
 const char *gw_advise_name(const char *kind, int value);
@@ -250,13 +259,15 @@ typedef struct gw_advise_options {
 	 * matmul kept its input for backward, which it never read
 	 * (bitsandbytes-foundation/bitsandbytes#1270). Version 5 (1.0.0). */
 	uint32_t bitsandbytes_version;
+	/* gw_training_loop (training). Version 5 (1.0.0). */
+	uint32_t loop;
 	/* 0: room for options to come, so that a new one moves neither this
 	 * struct's size nor the structs that embed it (docs/abi.md). */
-	uint64_t reserved[6];
+	uint32_t reserved[11];
 } gw_advise_options;
 #define GW_ADVISE_OPTIONS_INIT { GW_ADVISE_OPTIONS_VERSION, GW_TASK_TRAIN, 1, 0, 0, GW_PRECISION_AUTO, \
 	GW_WEIGHTS_AUTO, GW_OPTIMIZER_ADAMW, 1, false, GW_LORA_QV, 0, 0, 1, GW_STRATEGY_DDP, GW_OFFLOAD_NONE, \
-	GW_ATTENTION_AUTO, 0, 0, 0, 0, 0, 0, { 0 } }
+	GW_ATTENTION_AUTO, 0, 0, 0, 0, 0, 0, GW_LOOP_TRAINER, { 0 } }
 
 /* ---- the estimate ---------------------------------------------------------- */
 

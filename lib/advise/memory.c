@@ -39,6 +39,7 @@ static const char *const STRATEGIES[] = { "ddp", "fsdp", "zero1", "zero2", "zero
 static const char *const OFFLOADS[] = { "none", "optimizer", "params", NULL };
 static const char *const ATTENTIONS[] = { "auto", "eager", "sdpa", "flash", NULL };
 static const char *const LORA_TARGETS[] = { "qv", "attention", "all-linear", "all", NULL };
+static const char *const LOOPS[] = { "trainer", "plain", NULL };
 
 static const struct vocab vocabs[] = {
 	{ "task", TASKS, "train lora qlora infer" },
@@ -50,6 +51,7 @@ static const struct vocab vocabs[] = {
 	{ "offload", OFFLOADS, "none optimizer params" },
 	{ "attention", ATTENTIONS, "eager sdpa flash" },
 	{ "lora_targets", LORA_TARGETS, "qv attention all-linear all" },
+	{ "loop", LOOPS, "trainer plain" },
 };
 
 static const struct vocab *vocab(const char *kind)
@@ -290,6 +292,8 @@ static int resolve(gw_advise_options *r, const gw_model *m, const gw_advise_opti
 	if (r->bitsandbytes_version && (r->bitsandbytes_version < 3700 || r->bitsandbytes_version > 99999))
 		return gw__error_set(GW_EINVAL, "advise options: bitsandbytes_version %u is not major·10000 + minor·100 + "
 				     "patch", r->bitsandbytes_version);
+	if (r->loop > GW_LOOP_PLAIN)
+		return gw__error_set(GW_EINVAL, "advise options: loop %u is not a gw_training_loop", r->loop);
 	if (r->torch_version && (r->torch_version < 100 || r->torch_version > 999))
 		return gw__error_set(GW_EINVAL, "advise options: torch_version %u is not major·100 + minor",
 				     r->torch_version);
@@ -878,6 +882,50 @@ static double outer_activations(const gw_model *m, const gw_advise_options *r, d
 	return a;
 }
 
+/* What the previous micro-batch still holds during the next forward pass
+ * when the loop keeps its outputs (GW_LOOP_PLAIN: LitGPT's fit() binds
+ * `logits = model(...)` and `loss` until the next forward returns; Answer.AI's
+ * fsdp_qlora train.py sets both to None "so more memory frees up before the
+ * next forward pass"). Backward has freed what autograd saved; what stays
+ * is the logits tensor (e bytes each) and what the graph's nodes hold
+ * outside their saved variables: bitsandbytes' MatMul4Bit before 0.43.2
+ * kept its input as a ctx attribute (ctx.tensors = (A, B), #1270), which
+ * PyNode::release_variables does not clear, so every 4-bit layer's input
+ * of the last micro-batch stays: per layer and token the attention's and
+ * the MLP's input (h each, read by q, k and v or gate and up alike), the
+ * output projection's (q wide) and the down projection's (I wide). */
+static double previous_step_held(const gw_model *m, const gw_advise_options *r, double s, double t)
+{
+	double b = (double)r->batch, e = gw__advise_act_bytes(r), h = (double)m->hidden_size;
+	double q = (double)(m->num_heads * m->head_dim), i = (double)m->intermediate_size, held = 0;
+
+	if (m->kind != GW_MODEL_ENCODER)
+		held += e * t * b * (double)m->vocab_size;
+	if (qlora_keeps_frozen_inputs(r) && (r->weights == GW_WEIGHTS_NF4 || r->weights == GW_WEIGHTS_NF4_DQ))
+		held += e * b * (2 * h + q + i - (m->parallel_block ? h : 0)) *
+			(s * (double)m->num_layers + t * (double)m->num_decoder_layers);
+	return held;
+}
+
+/* The peak that adds: the previous step's tensors are freed when the new
+ * logits are bound, before the loss allocates its fp32 copy and
+ * log-softmax (4 + 4 bytes a logit, counted in outer_activations), and
+ * with checkpointing before backward recomputes a layer (`recomputed`).
+ * So the peak moves to the end of the forward pass only where the held
+ * tensors outweigh those; a plain loop without them changes nothing. */
+static double previous_step_extra(const gw_model *m, const gw_advise_options *r, double s, double t,
+				  double recomputed)
+{
+	double e = gw__advise_act_bytes(r), after = recomputed, extra;
+
+	if (r->loop != GW_LOOP_PLAIN)
+		return 0;
+	if (m->kind != GW_MODEL_ENCODER)
+		after += t * (double)r->batch * (double)m->vocab_size * (4 + (e == 4 ? 0 : 4));
+	extra = previous_step_held(m, r, s, t) - after;
+	return extra > 0 ? extra : 0;
+}
+
 /* Training: every layer's saved activations, or with checkpointing only
  * each layer's input plus one layer recomputed during backward. An
  * encoder-decoder model's decoder layers run over the target's tokens
@@ -896,7 +944,8 @@ static double train_activations(const gw_model *m, const gw_advise_options *r)
 		a = in + (dec > enc ? dec : enc);
 	else
 		a = enc * L + dec * D;
-	return a + outer_activations(m, r, s, t);
+	return a + outer_activations(m, r, s, t) +
+	       previous_step_extra(m, r, s, t, r->checkpointing ? (dec > enc ? dec : enc) : 0);
 }
 
 /* Inference keeps nothing for backward: the peak is inside one layer

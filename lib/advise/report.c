@@ -352,6 +352,11 @@ static void json_options(gw_json *j, const gw_advise_options *r, uint64_t target
 	key_str(j, "strategy", gw_advise_name("strategy", r->strategy));
 	key_str(j, "offload", gw_advise_name("offload", r->offload));
 	key_str(j, "attention", gw_advise_name("attention", r->attention));
+	gw_json_key(j, "loop");
+	if (r->task != GW_TASK_INFER)
+		gw_json_string(j, gw_advise_name("loop", (int)r->loop));
+	else
+		gw_json_null(j);
 	key_u64(j, "target_batch", target_batch);
 	gw_json_object_end(j);
 }

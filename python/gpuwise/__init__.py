@@ -1084,7 +1084,7 @@ def doctor(deep=False, python_envs=()):
 
 _ADVISE_OPTIONS = ("hardware", "task", "batch", "seq", "decoder_seq", "new_tokens", "image", "precision", "weights", "optimizer", "grad_accum",
                    "checkpointing", "lora_rank", "lora_targets", "gpus", "strategy", "offload", "attention",
-                   "torch", "bitsandbytes", "lm_head", "params", "layers", "hidden", "heads", "kv_heads", "vocab", "intermediate")
+                   "loop", "torch", "bitsandbytes", "lm_head", "params", "layers", "hidden", "heads", "kv_heads", "vocab", "intermediate")
 _CONFIG_MAX = 16 << 20
 
 
@@ -1166,7 +1166,10 @@ def advise(model=None, *, gpu=None, memory=None, target_batch=None, **options):
     checkpointing=, lora_rank=, lora_targets="qv"|"attention"|"all-linear"|"all", gpus=,
     strategy=, offload=, attention=, lm_head=True (an encoder with its masked-LM head),
     torch="1.13.1" (the PyTorch release the run uses; torch.__version__ works),
-    bitsandbytes="0.43.1" (QLoRA: the bitsandbytes release).
+    bitsandbytes="0.43.1" (QLoRA: the bitsandbytes release),
+    loop="trainer"|"plain" (training: whether the loop drops a step's outputs
+    before the next forward, as transformers' Trainer, or keeps them, as
+    `logits = model(x)` in a hand-written loop).
     gpu: a spec-table name ("RTX 4090") or this machine's GPU (index or UUID);
     memory: bytes or a size string ("24GiB"); default: this machine's GPUs.
     hardware=True adds "hardware": the spec table's GPUs ranked for the run.

@@ -1944,7 +1944,7 @@ static int opt_release(PyObject *opts, const char *key, int (*parse)(const char 
 static int advise_options(PyObject *opts, gw_advise_options *o, gw_model *shape)
 {
 	int task = o->task, prec = o->precision, w = o->weights, opt = o->optimizer;
-	int strat = o->strategy, off = o->offload, att = o->attention, lt = o->lora_targets;
+	int strat = o->strategy, off = o->offload, att = o->attention, lt = o->lora_targets, loop = (int)o->loop;
 	uint64_t dseq = o->decoder_seq;
 	PyObject *ck;
 
@@ -1952,7 +1952,7 @@ static int advise_options(PyObject *opts, gw_advise_options *o, gw_model *shape)
 	    opt_vocab(opts, "weights", &w) || opt_vocab(opts, "optimizer", &opt) ||
 	    opt_vocab(opts, "strategy", &strat) || opt_vocab(opts, "offload", &off) ||
 	    opt_vocab(opts, "attention", &att) || opt_vocab(opts, "lora_targets", &lt) ||
-	    opt_u64(opts, "batch", &o->batch) ||
+	    opt_vocab(opts, "loop", &loop) || opt_u64(opts, "batch", &o->batch) ||
 	    opt_u64(opts, "seq", &o->seq) || opt_u64(opts, "decoder_seq", &dseq) ||
 	    opt_u64(opts, "new_tokens", &o->new_tokens) || opt_u64(opts, "image", &o->image) ||
 	    opt_u64(opts, "grad_accum", &o->grad_accum) || opt_u64(opts, "lora_rank", &o->lora_rank) ||
@@ -1969,6 +1969,7 @@ static int advise_options(PyObject *opts, gw_advise_options *o, gw_model *shape)
 	o->offload = (gw_offload)off;
 	o->attention = (gw_attention)att;
 	o->lora_targets = (uint8_t)lt;
+	o->loop = (uint32_t)loop;
 	if (dseq > UINT16_MAX) {
 		raise_code(GW_EINVAL, N_("advise: decoder_seq must be from 1 to 65535"));
 		return -1;

@@ -287,7 +287,7 @@ run advise "$TMPD/empty"
 assert_eq "$rc" 1 "a folder without config.json"
 assert_contains "$err" "config.json" "names the file"
 
-for bad in "--task fly" "--batch 0" "--batch abc" "--batch 1.5" "--precision fp8" "--memory 24XB" "--memory -1" "--decoder-seq 65536" "--torch 1.x" "--torch 0.4" "--bitsandbytes 0.x"; do
+for bad in "--task fly" "--batch 0" "--batch abc" "--batch 1.5" "--precision fp8" "--memory 24XB" "--memory -1" "--decoder-seq 65536" "--torch 1.x" "--torch 0.4" "--bitsandbytes 0.x" "--loop fast"; do
 	# shellcheck disable=SC2086
 	run advise gpt2 $bad
 	assert_eq "$rc" 2 "usage error: $bad"
@@ -416,6 +416,26 @@ assert grew == 32 * 1024 * 2 * (4096 + 4096 + 11008), grew
 '
 run advise llama-2-7b --task qlora --bitsandbytes 0.43.1 --memory 80GiB
 assert_contains "$out" ", bitsandbytes 0.43.1" "the run line names the release"
+# ---- --loop plain: the last step's graph lives through the next forward
+run advise llama-2-7b --task qlora --weights nf4 --batch 2 --seq 512 --bitsandbytes 0.42.0 --loop plain --memory 80GiB --json
+assert_json "a plain loop keeps bitsandbytes 0.42's 4-bit inputs of the last micro-batch through the next forward" '
+import json
+x = json.load(open("'"$TMPD"'/bnb-now.json"))
+assert d["options"]["loop"] == "plain" and x["options"]["loop"] == "trainer", (d["options"], x["options"])
+'
+cp "$TMPD/out" "$TMPD/loop-plain.json"
+run advise llama-2-7b --task qlora --weights nf4 --batch 2 --seq 512 --bitsandbytes 0.42.0 --memory 80GiB --json
+assert_json "the held tensors: the logits (2 bytes) and a layer 2·(3h + I) a token; the loss adds 8 bytes a logit after them" '
+import json
+p = json.load(open("'"$TMPD"'/loop-plain.json"))
+grew = p["per_gpu"]["breakdown"]["activations_bytes"] - d["per_gpu"]["breakdown"]["activations_bytes"]
+assert grew == 1024 * 32000 * 2 + 32 * 1024 * 2 * (3 * 4096 + 11008) - 1024 * 32000 * 8, grew
+'
+run advise llama-2-7b --task lora --batch 2 --seq 512 --loop plain --memory 80GiB
+assert_contains "$out" ", plain loop" "the run line names the loop"
+run advise gpt2 --task infer --loop plain
+assert_eq "$rc" 2 "--loop with --task infer"
+assert_contains "$err" "--loop applies to training" "says why"
 run advise llama-2-7b --torch 1.13 --attention sdpa --memory 80GiB
 assert_eq "$rc" 1 "SDPA under PyTorch 1.13"
 assert_contains "$err" "PyTorch 2.0" "says which release has it"

@@ -125,6 +125,24 @@ def test_torch_version():
     assert out[4][0] == "TypeError"
 
 
+
+def test_training_loop():
+    out, _ = run_py("h100-8x", """
+        out = [gpuwise.advise("llama-2-7b", task="qlora", weights="nf4", batch=2, seq=512, bitsandbytes="0.42.0",
+                              loop=loop, memory="80GiB") for loop in ("plain", "trainer")]
+        for bad in ("fast", 1):
+            try:
+                gpuwise.advise("gpt2", loop=bad, memory="40GiB")
+            except Exception as e:
+                out.append([type(e).__name__, str(e)])
+    """)
+    assert out[0] == cli_json("h100-8x", "llama-2-7b", "--task", "qlora", "--weights", "nf4", "--batch", "2",
+                              "--seq", "512", "--bitsandbytes", "0.42.0", "--loop", "plain", "--memory", "80GiB")
+    assert out[0]["options"]["loop"] == "plain" and out[1]["options"]["loop"] == "trainer"
+    assert out[0]["per_gpu"]["peak_allocated_bytes"] > out[1]["per_gpu"]["peak_allocated_bytes"]
+    assert out[2][0] == "InvalidArgumentError" and "trainer plain" in out[2][1]
+    assert out[3][0] == "TypeError"
+
 def test_models_and_errors(tmp_path):
     cfg = {"model_type": "qwen2", "vocab_size": 151936, "hidden_size": 896, "intermediate_size": 4864,
            "num_hidden_layers": 24, "num_attention_heads": 14, "num_key_value_heads": 2,

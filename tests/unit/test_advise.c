@@ -1908,6 +1908,62 @@ static void test_cloud_price_rule(void)
 }
 
 /* --torch: what older PyTorch releases keep, by hand. */
+/* A plain loop (`logits = model(x)`) keeps the last step's logits and
+ * graph through the next forward. Only what the graph holds outside its
+ * saved variables outlives backward: bitsandbytes' 4-bit inputs before
+ * 0.43.2 (ctx.tensors). The peak then moves to the end of the forward
+ * pass where they outweigh the loss's fp32 copy and log-softmax. */
+static void test_training_loop(void)
+{
+	gw_advise_estimate trainer, plain;
+	gw_advise_options o = GW_ADVISE_OPTIONS_INIT;
+	gw_model llama = model("llama-2-7b");
+	double tokens = 2 * 512, e = 2, V = 32000, L = 32, h = 4096, I = 11008;
+
+	CHECK_INT(gw_advise_value("loop", "plain"), GW_LOOP_PLAIN);
+	CHECK_INT(gw_advise_value("loop", "trainer"), GW_LOOP_TRAINER);
+	CHECK(strcmp(gw_advise_names("loop"), "trainer plain") == 0);
+	o.task = GW_TASK_QLORA;
+	o.weights = GW_WEIGHTS_NF4;
+	o.precision = GW_PRECISION_AMP_BF16;
+	o.batch = 2;
+	o.seq = 512;
+	o.bitsandbytes_version = 4200;
+	CHECK_INT(gw_advise_estimate_run(&trainer, &llama, &o), 0);
+	o.loop = GW_LOOP_PLAIN;
+	CHECK_INT(gw_advise_estimate_run(&plain, &llama, &o), 0);
+	/* held: the previous logits (e each) and, a layer, the attention's and
+	 * the MLP's input, o_proj's (q = h wide) and down_proj's (I); the loss
+	 * adds 4 + 4 bytes a logit after the forward. */
+	CHECK_INT(plain.activations_bytes - trainer.activations_bytes,
+		  (uint64_t)(e * tokens * V + e * tokens * (3 * h + I) * L - 8 * tokens * V));
+	/* With checkpointing the layer backward recomputes comes after them too. */
+	o.checkpointing = true;
+	o.loop = GW_LOOP_TRAINER;
+	CHECK_INT(gw_advise_estimate_run(&trainer, &llama, &o), 0);
+	o.loop = GW_LOOP_PLAIN;
+	CHECK_INT(gw_advise_estimate_run(&plain, &llama, &o), 0);
+	CHECK(plain.activations_bytes > trainer.activations_bytes);
+	CHECK(plain.activations_bytes - trainer.activations_bytes <
+	      (uint64_t)(e * tokens * V + e * tokens * (3 * h + I) * L - 8 * tokens * V));
+	o.checkpointing = false;
+	/* A current bitsandbytes, LoRA and full training: what the graph holds
+	 * is the logits alone, less than the loss adds: the same peak. */
+	o.bitsandbytes_version = 0;
+	gw_advise_task tasks[] = { GW_TASK_QLORA, GW_TASK_LORA, GW_TASK_TRAIN };
+	for (size_t i = 0; i < GW_ARRAY_SIZE(tasks); i++) {
+		o.task = tasks[i];
+		o.weights = tasks[i] == GW_TASK_QLORA ? GW_WEIGHTS_NF4 : GW_WEIGHTS_AUTO;
+		o.loop = GW_LOOP_TRAINER;
+		CHECK_INT(gw_advise_estimate_run(&trainer, &llama, &o), 0);
+		o.loop = GW_LOOP_PLAIN;
+		CHECK_INT(gw_advise_estimate_run(&plain, &llama, &o), 0);
+		CHECK_INT(plain.peak_allocated_bytes, trainer.peak_allocated_bytes);
+	}
+	o.loop = 2;
+	CHECK_INT(gw_advise_estimate_run(&plain, &llama, &o), GW_EINVAL);
+}
+
 static void test_torch_version(void)
 {
 	uint32_t v = 0;
@@ -2025,6 +2081,7 @@ int main(void)
 	test_monotonic();
 	test_bad_options();
 	test_torch_version();
+	test_training_loop();
 	test_max_micro_batch();
 	test_plan();
 	test_vocab_and_specs();
