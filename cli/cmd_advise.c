@@ -632,6 +632,27 @@ static void step_line(const char *fmt, ...)
 	putchar('\n');
 }
 
+/* A QLoRA run on a bitsandbytes before 0.43.2 keeps what it never reads
+ * (docs/advise.md §5): the cheapest memory there is, so say how much. */
+static void print_bitsandbytes_hint(const gw_model *m, const gw_advise_estimate *e)
+{
+	gw_advise_options now = e->resolved;
+	gw_advise_estimate current;
+	char b[32];
+
+	if (now.task != GW_TASK_QLORA || (now.weights != GW_WEIGHTS_NF4 && now.weights != GW_WEIGHTS_NF4_DQ) ||
+	    !now.bitsandbytes_version || now.bitsandbytes_version >= 4302)
+		return;
+	now.bitsandbytes_version = 0;
+	if (gw_advise_estimate_run(&current, m, &now) < 0 || current.peak_device_bytes >= e->peak_device_bytes)
+		return;
+	putchar('\n');
+	printf(_("Note: bitsandbytes before 0.43.2 keeps each 4-bit layer's input, which backward never reads; "
+		 "0.43.2 or later needs %s less here (pip install -U bitsandbytes)"),
+	       fmt_bytes(b, sizeof(b), e->peak_device_bytes - current.peak_device_bytes));
+	putchar('\n');
+}
+
 static void print_plan(const gw_advise_plan *p, const gw_advise_target *t, uint64_t target_batch)
 {
 	const gw_advise_options *r = &p->estimate.resolved;
@@ -815,6 +836,7 @@ static int run_advice(const struct advise_opts *o, const gw_model *m, const char
 		print_run(m, gw_advise_report_estimate(rep));
 		print_breakdown(gw_advise_report_estimate(rep),
 				n ? gw_advise_report_result(rep, 0)->target.name : NULL);
+		print_bitsandbytes_hint(m, gw_advise_report_estimate(rep));
 		if (n)
 			print_targets(rep);
 		else

@@ -416,6 +416,9 @@ assert grew == 32 * 1024 * 2 * (4096 + 4096 + 11008), grew
 '
 run advise llama-2-7b --task qlora --bitsandbytes 0.43.1 --memory 80GiB
 assert_contains "$out" ", bitsandbytes 0.43.1" "the run line names the release"
+assert_contains "$out" "0.43.2 or later needs" "says how much a current bitsandbytes saves"
+run advise llama-2-7b --task qlora --memory 80GiB
+assert_not_contains "$out" "0.43.2 or later needs" "no note for a current bitsandbytes"
 # ---- --loop plain: the last step's graph lives through the next forward
 run advise llama-2-7b --task qlora --weights nf4 --batch 2 --seq 512 --bitsandbytes 0.42.0 --loop plain --memory 80GiB --json
 assert_json "a plain loop keeps bitsandbytes 0.42's 4-bit inputs of the last micro-batch through the next forward" '
