@@ -632,16 +632,17 @@ static void step_line(const char *fmt, ...)
 	putchar('\n');
 }
 
-/* A QLoRA run on a bitsandbytes before 0.43.2 keeps what it never reads
- * (docs/advise.md §5): the cheapest memory there is, so say how much. */
+/* A run on a bitsandbytes before 0.43.2 may keep what it never reads
+ * (QLoRA's 4-bit inputs, docs/advise.md §5): the cheapest memory there
+ * is, so say how much. The library decides what the release changes:
+ * the same run with a current release, compared. */
 static void print_bitsandbytes_hint(const gw_model *m, const gw_advise_estimate *e)
 {
 	gw_advise_options now = e->resolved;
 	gw_advise_estimate current;
 	char b[32];
 
-	if (now.task != GW_TASK_QLORA || (now.weights != GW_WEIGHTS_NF4 && now.weights != GW_WEIGHTS_NF4_DQ) ||
-	    !now.bitsandbytes_version || now.bitsandbytes_version >= 4302)
+	if (!now.bitsandbytes_version || now.bitsandbytes_version >= 4302)
 		return;
 	now.bitsandbytes_version = 0;
 	if (gw_advise_estimate_run(&current, m, &now) < 0 || current.peak_device_bytes >= e->peak_device_bytes)

@@ -934,18 +934,19 @@ static double train_activations(const gw_model *m, const gw_advise_options *r)
 {
 	double s = (double)r->seq, L = (double)m->num_layers, D = (double)m->num_decoder_layers;
 	double t = m->kind == GW_MODEL_ENCODER_DECODER && r->decoder_seq ? (double)r->decoder_seq : s;
-	double enc = gw__advise_layer_activations(m, r, s), dec = 0, a;
+	double enc = gw__advise_layer_activations(m, r, s), dec = 0, recomputed = 0, a;
 	double in = (kbit_prepared(r) ? 4 : gw__advise_act_bytes(r)) * (double)r->batch * (double)m->hidden_size *
 		    (s * L + t * D);
 
 	if (m->kind == GW_MODEL_ENCODER_DECODER)
 		dec = gw__advise_decoder_layer_activations(m, r, t, s);
-	if (r->checkpointing)
-		a = in + (dec > enc ? dec : enc);
-	else
+	if (r->checkpointing) {
+		recomputed = dec > enc ? dec : enc;
+		a = in + recomputed;
+	} else {
 		a = enc * L + dec * D;
-	return a + outer_activations(m, r, s, t) +
-	       previous_step_extra(m, r, s, t, r->checkpointing ? (dec > enc ? dec : enc) : 0);
+	}
+	return a + outer_activations(m, r, s, t) + previous_step_extra(m, r, s, t, recomputed);
 }
 
 /* Inference keeps nothing for backward: the peak is inside one layer
