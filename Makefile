@@ -128,7 +128,30 @@ $(BUILD)/gen/%.h: data/%.tsv scripts/gen-table
 	@mkdir -p $(dir $@)
 	$(PYTHON) scripts/gen-table $< $@
 
-$(BUILD)/obj/%.o: %.c $(GEN_HDR)
+# What this build was configured with, one file per audience, as git's
+# GIT-CFLAGS: the compiler and flags (everything depends on them) and the
+# optional libraries found (the CLI only). Each is rewritten only when its text
+# changes, so `make` after installing or removing a -dev package, or with other
+# CFLAGS, rebuilds exactly the objects that change -- `make run` on a fresh
+# machine and then `make test` (whose setup installs the headers) works.
+# The generated headers are order-only: the .d files name the objects that
+# include them, so a new data row rebuilds its users, not every object.
+BUILD_CFLAGS_FILE := $(BUILD)/config/cflags
+BUILD_OPTIONAL_FILE := $(BUILD)/config/optional
+config_text = $(subst ','\'',$(1))
+define write_if_changed
+	@mkdir -p $(dir $@)
+	@printf '%s\n' '$(call config_text,$(1))' >$@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
+endef
+$(BUILD_CFLAGS_FILE): FORCE
+	$(call write_if_changed,$(CC) $(ALL_CFLAGS) | $(LDFLAGS) $(LDLIBS) | $(LOCALEDIR))
+$(BUILD_OPTIONAL_FILE): FORCE
+	$(call write_if_changed,exporter=$(HAVE_EXPORTER) $(EXPORTER_CFLAGS) $(EXPORTER_LIBS) | curses=$(HAVE_CURSES) $(CURSES_CFLAGS) $(CURSES_LIBS) | sqlite=$(HAVE_SQLITE) $(SQLITE_CFLAGS) $(SQLITE_LIBS))
+.PHONY: FORCE
+FORCE:
+
+$(BUILD)/obj/%.o: %.c $(BUILD_CFLAGS_FILE) | $(GEN_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(OBJ_CFLAGS) -MMD -MP -c $< -o $@
 
@@ -138,6 +161,7 @@ $(BUILD)/obj/%.o: %.c $(GEN_HDR)
 $(LIB_OBJ): OBJ_CFLAGS := -fvisibility=hidden -include lib/export.h
 $(LIB_OBJ): lib/export.h
 $(CLI_OBJ): OBJ_CFLAGS := $(EXPORTER_CFLAGS) $(CURSES_CFLAGS) $(SQLITE_CFLAGS)
+$(CLI_OBJ): $(BUILD_OPTIONAL_FILE)
 $(BUILD)/obj/lib/core/language.o: OBJ_CFLAGS += -DGW_LOCALEDIR='"$(LOCALEDIR)"'
 
 # One run writes both files: a grouped target (make ≥ 4.3), so make knows the
@@ -156,7 +180,7 @@ $(BUILD)/libgpuwise.a: $(LIB_OBJ)
 $(BUILD)/libgpuwise.so: $(LIB_OBJ) lib/libgpuwise.map Makefile
 	$(CC) -shared $(LDFLAGS) -Wl,--version-script=lib/libgpuwise.map -Wl,-soname,libgpuwise.so.$(SOVERSION) -o $@ $(LIB_OBJ) $(LDLIBS)
 
-$(BUILD)/gpuwise: $(CLI_OBJ) $(BUILD)/libgpuwise.a
+$(BUILD)/gpuwise: $(CLI_OBJ) $(BUILD)/libgpuwise.a $(BUILD_OPTIONAL_FILE)
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libgpuwise.a $(EXPORTER_LIBS) $(CURSES_LIBS) $(SQLITE_LIBS) $(LDLIBS)
 
 # The fake vendor libraries: built from fake/ plus the JSON reader, never
@@ -187,6 +211,12 @@ $(BUILD)/fake/libcuda.so.1: fake/fake_cuda.c fake/fake_cuda_exec.c fake/fake_cud
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -DGW_JSON_STANDALONE -fvisibility=hidden -shared $(LDFLAGS) -o $@ fake/fake_cuda.c fake/fake_cuda_exec.c $(FAKE_COMMON) -lpthread -Wl,-soname,libcuda.so.1
 	ln -sf libcuda.so.1 $(BUILD)/fake/libcuda.so
+
+# Everything compiled outside the object rule follows the configuration too.
+FAKE_LIBS := $(BUILD)/fake/libnvidia-ml.so.1 $(BUILD)/fake/legacy-470/libnvidia-ml.so.1 \
+	$(BUILD)/fake/libcublasLt.so.12 $(BUILD)/fake/cuda-11.2/libcuda.so.1 $(BUILD)/fake/libcuda.so.1
+$(FAKE_LIBS) $(UNIT_BIN) $(FUZZ_REPLAY) $(BUILD)/tests/test_abi: $(BUILD_CFLAGS_FILE)
+$(filter $(BUILD)/tests/test_cli_%,$(UNIT_BIN)) $(BUILD)/fuzz/fuzz_exporter_http-replay: $(BUILD_OPTIONAL_FILE)
 
 # The CLI's helpers (everything in cli/ but main.c) as an archive, so unit
 # tests of cli/ code (tests/unit/test_cli_*.c) link only what they use.
