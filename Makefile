@@ -1,6 +1,7 @@
 # gpuwise — build everything into $(BUILD). See README.md.
 #   make            CLI, library, fake vendor libraries
 #   make test       set up (scripts/setup), build, run every test suite
+#   make check      build, then lint, exports, unit tests and fuzz replays
 #   make run        build and run `gpuwise doctor` on this machine
 #   make SAN=1 BUILD=build/asan   the same under ASan+UBSan
 
@@ -118,7 +119,7 @@ $(BUILD)/locale/%/LC_MESSAGES/gpuwise.mo: po/%.po po/data/%.po
 	$(MSGCAT) --use-first -o $(BUILD)/po/$*.po $^
 	$(MSGFMT) -c -o $@ $(BUILD)/po/$*.po
 
-.PHONY: all test run clean unit fuzz-replay fuzzers check-format po
+.PHONY: all test check run clean unit fuzz-replay fuzzers check-format po
 all: $(MO_FILES) $(BUILD)/gpuwise $(BUILD)/libgpuwise.a $(BUILD)/libgpuwise.so \
      $(BUILD)/fake/libnvidia-ml.so.1 $(BUILD)/fake/libcuda.so.1 \
      $(BUILD)/fake/legacy-470/libnvidia-ml.so.1 $(BUILD)/fake/cuda-11.2/libcuda.so.1 \
@@ -145,7 +146,10 @@ define write_if_changed
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
 endef
 $(BUILD_CFLAGS_FILE): FORCE
-	$(call write_if_changed,$(CC) $(ALL_CFLAGS) | $(LDFLAGS) $(LDLIBS) | $(LOCALEDIR))
+# (LOCALEDIR is left out: `make install PREFIX=...` of a tree built for
+# another prefix must not rebuild the tree that tests are running from; give
+# the same PREFIX to make and make install, as docs/install.md says.)
+	$(call write_if_changed,$(CC) $(ALL_CFLAGS) | $(LDFLAGS) $(LDLIBS))
 $(BUILD_OPTIONAL_FILE): FORCE
 	$(call write_if_changed,exporter=$(HAVE_EXPORTER) $(EXPORTER_CFLAGS) $(EXPORTER_LIBS) | curses=$(HAVE_CURSES) $(CURSES_CFLAGS) $(CURSES_LIBS) | sqlite=$(HAVE_SQLITE) $(SQLITE_CFLAGS) $(SQLITE_LIBS))
 .PHONY: FORCE
@@ -218,6 +222,19 @@ FAKE_LIBS := $(BUILD)/fake/libnvidia-ml.so.1 $(BUILD)/fake/legacy-470/libnvidia-
 $(FAKE_LIBS) $(UNIT_BIN) $(FUZZ_REPLAY) $(BUILD)/tests/test_abi: $(BUILD_CFLAGS_FILE)
 $(filter $(BUILD)/tests/test_cli_%,$(UNIT_BIN)) $(BUILD)/fuzz/fuzz_exporter_http-replay: $(BUILD_OPTIONAL_FILE)
 
+# The doctor scenarios: each is a machine of tests/machines plus the changes
+# tests/doctor/make_scenarios.py makes to it, with its expected ids. They are
+# generated here, never committed (thousands of copied files said nothing the
+# script does not), and tests/cli/lib.sh finds them as $(BUILD)/doctor-scenarios.
+# (PCI paths hold colons, which make must see escaped.)
+SCENARIO_INPUTS := tests/doctor/make_scenarios.py $(subst :,\:,$(shell find tests/machines tests/fixtures -type f 2>/dev/null))
+$(BUILD)/doctor-scenarios/.made: $(SCENARIO_INPUTS)
+	@rm -rf $(BUILD)/doctor-scenarios.tmp
+	$(PYTHON) tests/doctor/make_scenarios.py $(BUILD)/doctor-scenarios.tmp >/dev/null
+	@rm -rf $(BUILD)/doctor-scenarios && mv $(BUILD)/doctor-scenarios.tmp $(BUILD)/doctor-scenarios
+	@touch $@
+all: $(BUILD)/doctor-scenarios/.made
+
 # The CLI's helpers (everything in cli/ but main.c) as an archive, so unit
 # tests of cli/ code (tests/unit/test_cli_*.c) link only what they use.
 $(BUILD)/libgpuwise-cli.a: $(filter-out $(BUILD)/obj/cli/main.o,$(CLI_OBJ))
@@ -284,6 +301,11 @@ fuzzers: $(FUZZ_BIN)
 test:
 	bash scripts/setup
 	bash tests/run.sh
+
+# The inner loop: lint, exports, unit tests and fuzz replays (under a minute
+# after a build); `make test` runs these and every other suite.
+check:
+	bash tests/run.sh check
 
 run: all
 	@# doctor exits 1 when it finds an error (e.g. no GPU here): that is its

@@ -35,7 +35,7 @@ node=$(printf '%s\n' "$actual" | grep -c "@@GPUWISE_$major\$")
 
 # Declarations start a line in the public headers; comments do not.
 for f in $(grep -h '^[a-z]' include/gpuwise/*.h | grep -o '\bgw_[a-z0-9_]*(' | tr -d '(' | LC_ALL=C sort -u); do
-	printf '%s\n' "$actual" | grep -q "^$f@" || fail "public function $f (include/gpuwise/) is not exported"
+	grep -q "^$f@" <<<"$actual" || fail "public function $f (include/gpuwise/) is not exported"
 done
 
 # (A sanitizer build cannot be loaded into an uninstrumented python.)

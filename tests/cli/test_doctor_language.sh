@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Doctor in Chinese (DESIGN.md "Languages", "Doctor findings"): on every
-# scenario of tests/doctor/, `doctor --json` under LANG=zh_CN.UTF-8 (the
+# generated doctor scenario, `doctor --json` under LANG=zh_CN.UTF-8 (the
 # locale generated for real, as test_language.sh does) gives the same ids,
 # severities, layers, keys, structure and exit code as in English, with the
 # finding texts in Chinese; LC_ALL=C gives English, byte for byte.
 . "$(dirname "$0")/lib.sh"
 unset LC_ALL LANG LANGUAGE LC_MESSAGES
-SC=$TOP/tests/doctor
+SC=$SCENARIOS
 
 LOC=$TMPD/locales
 mkdir -p "$LOC"

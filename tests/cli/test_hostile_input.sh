@@ -8,11 +8,11 @@
 LIMIT=20   # seconds; doctor on a fake machine takes well under one
 
 # doctor_on_copy SCENARIO FILE CONTENT : runs doctor --json on a copy of a
-# tests/doctor scenario whose root FILE holds CONTENT (printf format).
+# doctor scenario whose root FILE holds CONTENT (printf format).
 doctor_on_copy() {
 	local s=$TMPD/copy
 	rm -rf "$s"
-	cp -a "$TOP/tests/doctor/$1" "$s"
+	cp -a "$SCENARIOS/$1" "$s"
 	printf "$3" >"$s/root/$2"
 	(
 		unset VIRTUAL_ENV CONDA_PREFIX CUDA_HOME CUDA_PATH

@@ -81,7 +81,7 @@ for m in h100-8x lost-gpu a100-mig mixed-nvidia-amd driver-mismatch no-driver la
 		LANGUAGE=zh_CN COLUMNS=80 "$TOP/scripts/with-machine" "$MACHINES/$m" -- "$GW" $c >"$ZH/$m.$c" 2>"$ZH/$m.$c.err" </dev/null
 	done
 done
-for s in "$TOP"/tests/doctor/*/; do
+for s in "$SCENARIOS"/*/; do
 	[ -f "$s/machine.json" ] || continue
 	LANGUAGE=zh_CN COLUMNS=80 "$TOP/scripts/with-machine" "$s" -- "$GW" doctor >"$ZH/$(basename "$s").doctor" 2>"$ZH/$(basename "$s").doctor.err" </dev/null
 done
@@ -157,7 +157,7 @@ assert_contains "$out" "nvidia driver bound but NVML could not read it: NVML ini
 # A failure the library reads once per context and reports again (the PCI
 # listing, shared by the amdgpu and pci backends) keeps its msgid: no-gpu
 # has no /sys/bus/pci/devices.
-LANGUAGE=zh_CN run_on "$TOP/tests/doctor/no-gpu" info --json
+LANGUAGE=zh_CN run_on "$SCENARIOS/no-gpu" info --json
 assert_json "info --json in Chinese: the pci backend's cached listing error follows the language" \
 	'm = [b["message"] for b in d["backends"] if b["name"] == "pci"][0]; assert m.startswith("无法列出 "), m'
 # The verdict's "ready" in JSON does not depend on the words.

@@ -167,7 +167,7 @@ assert_not_contains "$out" "[1002:" "mixed-nvidia-amd: no bare PCI ids as a name
 COLUMNS=200 run_on mixed-nvidia-amd doctor
 assert_contains "$out" "1× AMD Radeon RX 7900 XTX at 03:00.0" "mixed-nvidia-amd: doctor names it as list does"
 # A GPU bound to vfio-pci (read by the pci backend) is named from the same table.
-run_on "$TOP/tests/doctor/amd-vfio" list
+run_on "$SCENARIOS/amd-vfio" list
 assert_contains "$out" "AMD Instinct MI300X" "amd-vfio: the vfio-bound MI300X is named"
 # The card's own product_name wins over any table.
 mkdir -p "$TMPD/named-amd"

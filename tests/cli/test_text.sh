@@ -18,7 +18,7 @@ export COLUMNS=80
 # One setup per machine (scripts/with-machine copies its root): every
 # human command runs inside it, in ASCII and in UTF-8.
 runs=0
-for dir in "$MACHINES"/*/ "$TOP"/tests/doctor/*/; do
+for dir in "$MACHINES"/*/ "$SCENARIOS"/*/; do
 	[ -f "$dir/machine.json" ] || continue
 	name=$(basename "$dir")
 	"$TOP/scripts/with-machine" "$dir" -- bash -c '

@@ -5,10 +5,9 @@ root/ (a copy of a tests/machines machine, changed as the scenario says),
 (bash, run with $ROOT set to the private copy of root/ before doctor runs)
 and `expected` (the exact set of finding ids doctor must report).
 
-The output is committed as tests/doctor/<name>/ (regenerate with
-`python3 tests/doctor/make_scenarios.py tests/doctor` after editing this
-file); tests/cli/test_doctor.sh runs the committed folders and fails when
-they differ from what this script makes.
+The build writes them to build/doctor-scenarios/ (`make`; by hand:
+`python3 tests/doctor/make_scenarios.py OUT`); nothing of its output is
+committed, so the script is the only description of a scenario.
 Each scenario says in `about` what it models and which ids it is for;
 near-miss scenarios check that an id does NOT fire just short of its
 condition."""

@@ -20,7 +20,7 @@ printf '%s\n' "$out"
 for src in tests/fuzz/fuzz_*.c; do
 	t=$(basename "$src" .c)
 	[ -x "build/libfuzzer/fuzz/$t" ] || { echo "FAIL: $t was not built with libFuzzer"; fails=$((fails + 1)); continue; }
-	printf '%s\n' "$out" | grep -q "^fuzz: $t built, corpus replayed" ||
+	grep -q "^fuzz: $t built, corpus replayed" <<<"$out" ||
 		{ echo "FAIL: scripts/fuzz did not reach $t"; fails=$((fails + 1)); }
 	# The binary is a libFuzzer program (its -help works), not a replay one.
 	help=$("build/libfuzzer/fuzz/$t" -help=1 2>&1)

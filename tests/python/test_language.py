@@ -195,7 +195,7 @@ def run_doctor(env):
     base = {"GPUWISE_LOCALEDIR": LOCALEDIR, "LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "",
             "LOCPATH": "/nonexistent"}   # no locale installed: only the module's choice can give Chinese
     base.update(env)
-    out, _ = run_py(os.path.join(REPO, "tests", "doctor", "nvml-init-failed"), DOCTOR, env=base)
+    out, _ = run_py(os.path.join(REPO, "build", "doctor-scenarios", "nvml-init-failed"), DOCTOR, env=base)
     return out
 
 

@@ -1,3 +1,0 @@
-#define CUDNN_MAJOR 7
-#define CUDNN_MINOR 6
-#define CUDNN_PATCHLEVEL 5

@@ -1,3 +1,0 @@
-#define CUDNN_MAJOR 8
-#define CUDNN_MINOR 2
-#define CUDNN_PATCHLEVEL 0

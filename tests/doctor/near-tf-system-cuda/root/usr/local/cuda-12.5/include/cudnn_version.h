@@ -1,3 +1,0 @@
-#define CUDNN_MAJOR 9
-#define CUDNN_MINOR 3
-#define CUDNN_PATCHLEVEL 0
