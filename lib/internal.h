@@ -280,6 +280,9 @@ gw_device *gw__device_by_uuid(gw_context *ctx, const char *uuid);
  * in the order they run: nvml, amdgpu, pci (adds driverless GPUs the
  * others did not claim), cuda (annotates NVIDIA devices with CUDA's view).
  * Every callback may be NULL. */
+/* Each backend fills it with designated initializers (in lib/backend/), so a
+ * new callback edits only this struct and the backends that offer it; an
+ * unset callback is NULL: the backend does not offer it. */
 struct gw_backend {
 	const char *name;
 	gw_backend_id id;   /* the public number of this backend */

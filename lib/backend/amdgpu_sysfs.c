@@ -772,5 +772,11 @@ static int amd_processes(void *state, gw_context *ctx, gw_device *d, gw_process 
 	return 0;
 }
 
-const gw_backend gw__backend_amdgpu = { "amdgpu", GW_BACKEND_ID_AMDGPU, amd_open, amd_close, amd_sample, amd_processes, NULL,
-					NULL, NULL, NULL, NULL, NULL };
+const gw_backend gw__backend_amdgpu = {
+	.name = "amdgpu",
+	.id = GW_BACKEND_ID_AMDGPU,
+	.open = amd_open,
+	.close = amd_close,
+	.sample = amd_sample,
+	.processes = amd_processes,
+};

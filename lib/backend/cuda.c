@@ -364,5 +364,8 @@ static void cuda_close(void *state)
 }
 
 const gw_backend gw__backend_cuda = {
-	"cuda", GW_BACKEND_ID_CUDA, cuda_open, cuda_close, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+	.name = "cuda",
+	.id = GW_BACKEND_ID_CUDA,
+	.open = cuda_open,
+	.close = cuda_close,
 };

@@ -1539,6 +1539,16 @@ static int nvml_peer(void *state, gw_context *ctx, gw_device *a, gw_device *b, g
 }
 
 const gw_backend gw__backend_nvml = {
-	"nvml", GW_BACKEND_ID_NVML, nvml_open, nvml_close, nvml_sample, nvml_processes, nvml_process_util,
-	nvml_events_open, nvml_events_add, nvml_events_wait, nvml_events_close, nvml_peer,
+	.name = "nvml",
+	.id = GW_BACKEND_ID_NVML,
+	.open = nvml_open,
+	.close = nvml_close,
+	.sample = nvml_sample,
+	.processes = nvml_processes,
+	.process_util = nvml_process_util,
+	.events_open = nvml_events_open,
+	.events_add = nvml_events_add,
+	.events_wait = nvml_events_wait,
+	.events_close = nvml_events_close,
+	.peer = nvml_peer,
 };

@@ -255,4 +255,9 @@ static int pci_sample(void *state, gw_context *ctx, gw_device *dev, gw_device_sa
 	return 0;
 }
 
-const gw_backend gw__backend_pci = { "pci", GW_BACKEND_ID_PCI, pci_open, NULL, pci_sample, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
+const gw_backend gw__backend_pci = {
+	.name = "pci",
+	.id = GW_BACKEND_ID_PCI,
+	.open = pci_open,
+	.sample = pci_sample,
+};
