@@ -4,7 +4,8 @@
  * loads libnvidia-ml.so.1 with dlopen. The names are gpuwise's (gwn_*), the
  * layouts and values are NVML's; tests/abi/test_abi.c checks every struct
  * size, field offset, enum value and struct-version word against the real
- * nvml.h whenever one is installed. See /work/shared/reference/nvml.md §1.
+ * nvml.h whenever one is installed. Source: NVIDIA's nvml.h of CUDA 13.3 (the
+ * unmodified copy in github.com/NVIDIA/go-nvml, gen/nvml/nvml.h).
  * x86-64 / aarch64 Linux: natural alignment, 4-byte enums, 8-byte pointers.
  */
 #ifndef GPUWISE_NVML_ABI_H

@@ -368,7 +368,9 @@ def h100(i, bus, serial, uuid, temp, temp_mem, power, procs=(), util=(0, 0),
 
 
 # What the fake libcuda's "GPU" delivers to `gpuwise bench`: third-party
-# measurements on H100 SXM (/work/shared/reference/bench.md section 2):
+# measurements on H100 SXM, published on GitHub in Azure/AI-benchmarking-guide
+# (ND_H100_v5 results), te42kyfo/gpu-benches, zzc0721/torch-performance-test-data
+# and stas00/ml-engineering (mamf-finder.py):
 # BabelStream copy 2.90 TB/s (Azure ND_H100_v5), pinned PCIe Gen5 ~55 GB/s
 # each way (nvbandwidth, Azure), back-to-back launches ~2.5 us (gpu-benches),
 # GEMM FP32 51.9 / TF32 402 / FP16 760 / BF16 797.5 / FP8 1402.6 TFLOPS
