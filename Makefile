@@ -102,7 +102,7 @@ GEN_HDR := $(patsubst data/%.tsv,$(BUILD)/gen/%.h,$(wildcard data/*.tsv))
 EXPLAIN_DATA := scripts/gen-explain data/explain/patterns $(wildcard data/findings/*.txt)
 LIB_OBJ += $(BUILD)/obj/$(BUILD)/gen/explain_data.o
 
-# Translations (po/*.po, DESIGN.md "Languages"): compiled by msgfmt into
+# Translations (po/*.po, docs/contracts.md "Languages"): compiled by msgfmt into
 # $(BUILD)/locale, found there by the build tree's binaries (lib/core/language.c);
 # LOCALEDIR is where an installed gpuwise looks. Without msgfmt (gettext) the
 # build goes on and gpuwise speaks English.

@@ -1,7 +1,7 @@
 /* gpuwise bench — does this GPU deliver what its datasheet promises?
  * The measuring is lib/bench (gw_bench_run); this file picks the GPU and
  * the tests, shows progress, and prints the table or the JSON
- * (DESIGN.md "Performance check: bench"). Exit 0 when every chosen test ran
+ * (docs/contracts.md "Performance check: bench"). Exit 0 when every chosen test ran
  * (a LOW verdict is a result, not a failure), 1 when one failed or nothing
  * could run, 2 on a usage error. */
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* gpuwise info — everything gpuwise knows about each GPU, in the spirit of
- * `nvidia-smi -q`, or the ◆ JSON contract of DESIGN.md with --json.
+ * `nvidia-smi -q`, or the ◆ JSON contract of docs/contracts.md with --json.
  * Exit 0 when at least one reported GPU could be read, 1 when none could
  * (or the selector matches none), 2 on a usage error. */
 #include <ctype.h>
@@ -280,7 +280,7 @@ static void before_close(gw_json *j, const char *object, int depth, void *arg)
 		json_mig_devices(j, arg);
 }
 
-/* Every metric of the table at its JSON path (DESIGN.md ◆ JSON output). */
+/* Every metric of the table at its JSON path (docs/contracts.md "JSON output"). */
 static void json_metrics(gw_json *j, const struct report *r)
 {
 	struct json_path p = { .depth = 0 };

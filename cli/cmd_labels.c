@@ -2,7 +2,7 @@
  * GPU Feature Discovery's names (nvidia.com/gpu.product, gpu.count,
  * gpu.memory, cuda.driver.major, ...), or as a Node Feature Discovery
  * local feature file (--nfd), so a cluster without GFD still schedules by
- * GPU model, memory and driver (DESIGN.md "Sharing GPUs"). */
+ * GPU model, memory and driver (docs/contracts.md "Sharing GPUs"). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

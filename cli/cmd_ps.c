@@ -1,5 +1,5 @@
 /* gpuwise ps — the jobs of the GPU pool (gpuwise run): who holds which GPUs
- * since when and how busy they are, and who waits (DESIGN.md "Sharing
+ * since when and how busy they are, and who waits (docs/contracts.md "Sharing
  * GPUs"). The jobs come from the library (gw_pool_jobs); utilisation and
  * memory are a fresh sample of each leased GPU. */
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* gpuwise run — wait for free GPUs, lease them, run a command on them
- * (DESIGN.md "Sharing GPUs"). The queue and the leases are the library's
+ * (docs/contracts.md "Sharing GPUs"). The queue and the leases are the library's
  * (include/gpuwise/pool.h); this file parses options, forwards signals and
  * turns the outcome into the exit status: CMD's own, 124 when --no-wait or
  * --timeout gave up, 125 when gpuwise failed before CMD started, 126/127

@@ -1,5 +1,5 @@
 /* gpuwise slurm gres — this node's GPUs for Slurm: the gres.conf lines and
- * the NodeName ... Gres= fragment of slurm.conf (DESIGN.md "Sharing GPUs").
+ * the NodeName ... Gres= fragment of slurm.conf (docs/contracts.md "Sharing GPUs").
  * Type names are what Slurm's own NVML autodetection calls the GPU (the
  * NVML name, lower case, spaces as underscores); a GPU in MIG mode is
  * listed as its MIG devices, each with MultipleFiles= (the GPU's device

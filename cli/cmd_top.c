@@ -1,5 +1,5 @@
 /* gpuwise top — a full-screen monitor of every GPU and the processes on
- * them, with htop's habits (DESIGN.md "Live monitoring"); --once prints one
+ * them, with htop's habits (docs/contracts.md "Live monitoring"); --once prints one
  * plain frame for scripts. The loop redraws on every key at once and
  * reads the machine every -d seconds. */
 #include <math.h>

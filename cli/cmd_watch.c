@@ -26,7 +26,7 @@ struct watch_opts {
 };
 
 /* The defaults, by metric key: for --json and --csv those of /api/status
- * (sample_default_fields, DESIGN.md "Live monitoring"); the table leaves
+ * (sample_default_fields, docs/contracts.md "Live monitoring"); the table leaves
  * out what reads poorly in columns (the total memory, the energy counter,
  * the list of throttle reasons). */
 static const char *const default_table_fields =

@@ -63,7 +63,7 @@ const struct cmd *cmd_lookup(const char *name);
 /* The locale from the environment (setlocale(LC_ALL, "")); where the one
  * asked for is not installed but its texts are (LANG=zh_CN.UTF-8 in a
  * container without that locale), C.UTF-8 with LANGUAGE set to its
- * language, so the texts still come in it. DESIGN.md "Languages". */
+ * language, so the texts still come in it. docs/contracts.md "Languages". */
 void setup_language(void);
 void die_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
 void error_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

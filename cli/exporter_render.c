@@ -170,7 +170,7 @@ static void put_gpu_labels(struct sbuf *b, const struct exp_device *d)
 	sb_puts(b, "}");
 }
 
-/* The series every naming scheme carries (DESIGN.md ◆ Live monitoring). */
+/* The series every naming scheme carries (docs/contracts.md "Live monitoring"). */
 static void render_exporter_metrics(struct sbuf *b, const struct exp_snapshot *s)
 {
 	put_family(b, "gpuwise_gpu_up", "gauge", "1 when the last collection read the GPU, 0 when it could not (lost, no driver).");

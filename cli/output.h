@@ -172,7 +172,7 @@ const char *json_path_open(gw_json *j, struct json_path *p, const char *path);
  * The object `gpuwise watch --json` prints per sample and the exporter
  * serves at /api/status, written by this one function for both:
  * {"gpuwise_version", "time", "devices": [{"index", "uuid", "health", and
- * each field at its info --json path}]} (DESIGN.md "Live monitoring"). */
+ * each field at its info --json path}]} (docs/contracts.md "Live monitoring"). */
 struct sample_device {
 	const gw_device_info *info;     /* static facts (uuid, total memory) */
 	const gw_device_sample *sample; /* what this sample read (unless up: the Xid fields only) */

@@ -1,4 +1,4 @@
-/* gpuwise top — the pieces of the full-screen monitor (DESIGN.md "Live
+/* gpuwise top — the pieces of the full-screen monitor (docs/contracts.md "Live
  * monitoring"):
  *   top_data.c   where the numbers come from: one refresh reads every GPU
  *                once and every GPU process (the only file that talks to

@@ -1,8 +1,8 @@
-/* gpuwise — fake libnvidia-ml.so.1 serving a machine.json (◆ Fake machines).
+/* gpuwise — fake libnvidia-ml.so.1 serving a machine.json (docs/contracts.md "Fake machines").
  *
  * Modelled:
- *  - the C ABI of the calls gpuwise, pynvml, gpustat and nvitop make (see
- *    shared/reference/nvml.md §1, §2.5): versioned and unversioned symbols,
+ *  - the C ABI of the calls gpuwise, pynvml, gpustat and nvitop make (NVIDIA's
+ *    nvml.h, and the calls the clients' sources make): versioned and unversioned symbols,
  *    struct layouts, return codes, INSUFFICIENT_SIZE handshakes for strings,
  *    process lists, retired pages and process-utilisation samples;
  *  - refcounted nvmlInit* and nvmlShutdown; everything but nvmlErrorString and

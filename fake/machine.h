@@ -1,5 +1,5 @@
 /* gpuwise fakes — the machine.json model shared by the fake libnvidia-ml
- * and libcuda (◆ Fake machines in DESIGN.md).
+ * and libcuda (docs/contracts.md "Fake machines").
  *
  * machine.json is read once per library (pthread_once) from the path in
  * GPUWISE_FAKE_MACHINE, validated completely, and turned into the C model

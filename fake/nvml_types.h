@@ -1,6 +1,6 @@
 /* gpuwise fakes — the NVML types the fake libnvidia-ml serves, declared
- * locally from the documented C ABI (x86-64 layouts in
- * shared/reference/nvml.md §1). Private to fake/: lib/backend declares its
+ * locally from the documented C ABI (x86-64 layouts of
+ * NVIDIA's nvml.h; tests/abi checks them against it where installed). Private to fake/: lib/backend declares its
  * own, so a mistake here cannot hide the same mistake there.
  */
 #ifndef GPUWISE_FAKE_NVML_TYPES_H

@@ -1,5 +1,5 @@
 /* gpuwise — performance check: does this GPU deliver what its datasheet
- * promises? (DESIGN.md "Performance check: bench")
+ * promises? (docs/contracts.md "Performance check: bench")
  *
  * Runs on one GPU through the CUDA driver API (libcuda.so.1, every entry
  * point resolved with cuGetProcAddress), in the GPU's primary context, with

@@ -1,4 +1,4 @@
-/* Human texts in the user's language (DESIGN.md "Languages").
+/* Human texts in the user's language (docs/contracts.md "Languages").
  *
  * gpuwise's texts (doctor titles, evidence and fixes, explain causes and
  * fixes, the CLI's output) come from one GNU gettext catalogue, domain

@@ -1,5 +1,5 @@
 /* gpuwise — sharing the GPUs of one machine: the queue, leases and jobs
- * behind `gpuwise run` (DESIGN.md "Sharing GPUs", docs/run.md).
+ * behind `gpuwise run` (docs/contracts.md "Sharing GPUs", docs/run.md).
  *
  *   gw_pool *pool;
  *   gw_pool_request req = GW_POOL_REQUEST_INIT;

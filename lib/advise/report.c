@@ -1,5 +1,5 @@
 /* The advise report: one run checked against target GPUs, and its ◆ JSON
- * document (DESIGN.md "Memory and hardware advice"), shared by the CLI's
+ * document (docs/contracts.md "Memory and hardware advice"), shared by the CLI's
  * --json and the Python module's gpuwise.advise() so the two cannot
  * differ. */
 #include <inttypes.h>

@@ -2,7 +2,7 @@
  * language.
  *
  * The library never translates a message when it sets it: the language is
- * the application's business, chosen when it prints (DESIGN.md
+ * the application's business, chosen when it prints (docs/contracts.md
  * "Languages"). So gw__error_set keeps, beside the English message, its
  * format (a literal: the catalogue's msgid) and each argument as printed
  * under its own conversion; gw_error_last_with() puts those pieces into a

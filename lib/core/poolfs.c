@@ -1,7 +1,7 @@
 /* The GPU pool's folder, its files and their kernel locks (gpuwise run,
  * lib/pool/pool.c), and the job that a lease runs.
  *
- * The folder is shared between users (DESIGN.md "Sharing GPUs", docs/run.md
+ * The folder is shared between users (docs/contracts.md "Sharing GPUs", docs/run.md
  * "The pool folder"), so nothing in it is trusted: files are opened with
  * O_NOFOLLOW (a symbolic link someone planted is refused, never followed)
  * and O_NONBLOCK (a FIFO planted under a lock file's name cannot hang the

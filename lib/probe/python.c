@@ -1,5 +1,5 @@
 /* Python environments and the GPU frameworks in them, read from their files
- * (DESIGN.md "Where doctor looks for Python"): never imported, because
+ * (docs/contracts.md "Where doctor looks for Python"): never imported, because
  * importing is slow and fails in exactly the broken cases.
  *
  * Per site-packages folder: the dist-info of every framework package (two

@@ -1,4 +1,4 @@
-"""The Python module's texts in the user's language (DESIGN.md "Languages").
+"""The Python module's texts in the user's language (docs/contracts.md "Languages").
 
 One catalogue for everything: the domain "gpuwise" that the C library and
 the CLI read (po/zh_CN.po, compiled to <locale dir>/zh_CN/LC_MESSAGES/

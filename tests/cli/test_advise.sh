@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end tests of `gpuwise advise`: the JSON contract (DESIGN.md "◆
+# End-to-end tests of `gpuwise advise`: the JSON contract (docs/contracts.md "
 # Memory and hardware advice"), the model argument (catalogue, Hub id,
 # config.json, a folder, --params), target GPUs (spec table, --memory, this
 # machine's GPUs through the fake NVML), the plan, exit codes and hostile

@@ -178,7 +178,7 @@ total = {
     "GPU Power Total": sum(d["power"]["usage"] / 1000 for d in devs),
 }
 # DCGM_FI_PROF_* come from DCGM's profiling module; gpuwise serves them
-# only where NVML's GPM API does (DESIGN.md), and the fake has no GPM.
+# only where NVML's GPM API does (docs/contracts.md), and the fake has no GPM.
 gaps_12239 = {"Tensor Core Utilization"}
 seen = set()
 for q in fx["queries"]:

@@ -11,22 +11,21 @@
 SC=$SCENARIOS
 [ -f "$SC/.made" ] || { echo "FAIL: $SC is not built (make)"; exit 1; }
 
-# Coverage (DESIGN "Doctor findings", plus nvml-init-failed,
-# multiple-framework-packages and the distributed stack's ids): every id
-# fires in some scenario, and some near-* scenario whose `about` starts "near-miss for: <id>[, <id>]" keeps
-# it quiet; docs/doctor.md "Scenarios" names each id.
-DESIGN_IDS="no-gpu nvidia-driver-not-loaded nouveau-bound nvml-library-missing driver-library-mismatch
-device-node-missing device-permission-denied gpu-lost cuda-visible-devices-hides-all cuda-visible-devices-invalid
-cuda-device-order-differs framework-cpu-only-build driver-too-old-for-framework gpu-arch-unsupported-by-framework
-cudnn-missing cudnn-version-mismatch library-path-shadows-framework toolkit-framework-cuda-mismatch
-gpu-memory-held-by-other-processes exclusive-process-busy mig-without-device-selection pcie-link-degraded
-clocks-throttled ecc-errors remapped-rows-pending xid-errors amdgpu-not-loaded rocm-permission-denied
-rocm-gfx-unsupported container-without-gpu nvml-init-failed multiple-framework-packages
-no-usable-gpu gpu-bound-to-other-driver framework-cuda-wheels-missing
-nccl-transport-disabled nccl-socket-ifname-unknown system-nccl-shadows-framework
-horovod-framework-not-built horovod-without-nccl gpu-nic-numa-mismatch gpu-peer-access-unavailable"
+# Coverage: every id a doctor rule can fire -- a string in
+# lib/doctor/rules_*.c that names a data/findings entry, but the info-only
+# found-* facts -- fires in some scenario, and some near-* scenario whose
+# `about` starts "near-miss for: <id>[, <id>]" keeps it quiet;
+# docs/doctor.md "Scenarios" names each id. Read from the rules, so a new
+# rule cannot go untested.
+RULE_IDS=$(grep -oh '"[a-z0-9]*-[a-z0-9-]*"' "$TOP"/lib/doctor/rules_*.c | tr -d '"' | sort -u |
+	while read -r id; do
+		f=$TOP/data/findings/$id.txt
+		[ -f "$f" ] && ! grep -q '^severity: info' "$f" && echo "$id"
+	done)
+checks=$((checks + 1))
+[ "$(wc -w <<<"$RULE_IDS")" -ge 42 ] || fail "only $(wc -w <<<"$RULE_IDS") rule ids read from lib/doctor/rules_*.c (42 or more expected)"
 scenarios_section=$(sed -n '/^## Scenarios/,/^## [^S]/p' "$TOP/docs/doctor.md")
-for id in $DESIGN_IDS; do
+for id in $RULE_IDS; do
 	checks=$((checks + 1))
 	grep -qx -- "$id" "$SC"/*/expected || fail "no scenario fires $id"
 	near=0

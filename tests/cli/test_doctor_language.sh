@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Doctor in Chinese (DESIGN.md "Languages", "Doctor findings"): on every
+# Doctor in Chinese (docs/contracts.md "Languages", "Doctor findings"): on every
 # generated doctor scenario, `doctor --json` under LANG=zh_CN.UTF-8 (the
 # locale generated for real, as test_language.sh does) gives the same ids,
 # severities, layers, keys, structure and exit code as in English, with the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Explain in Chinese (DESIGN.md "Languages", "Explain"): under
+# Explain in Chinese (docs/contracts.md "Languages", "Explain"): under
 # LANG=zh_CN.UTF-8 (the locale generated for real) every catalogue entry
 # (`explain ID`, `explain --list`) and every match of a log, English or
 # Chinese, gives its title, cause, fix and explanation in Chinese, with the

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every way nvmlInit and cuInit can fail, on an otherwise healthy 8-GPU node:
 # no crash, one clear sentence, the vendor code named, exit codes per
-# DESIGN.md, and JSON that still parses (list, info --json, doctor --json).
+# docs/contracts.md, and JSON that still parses (list, info --json, doctor --json).
 . "$(dirname "$0")/lib.sh"
 
 variant() { # NAME PYTHON-STATEMENT-ON-m → a copy of h100-8x with m changed

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Languages (DESIGN.md "Languages"): the Simplified Chinese catalogue is
+# Languages (docs/contracts.md "Languages"): the Simplified Chinese catalogue is
 # complete and up to date with the sources; LANG=zh_CN.UTF-8 gives Chinese
 # texts, with the locale generated for real (localedef into a LOCPATH of the
 # test's own, as a machine with the locale installed has it) and without it

@@ -1,5 +1,5 @@
 """The Python module's texts follow the same catalogue as the CLI (issue 9,
-DESIGN.md "Languages"): under LANG=zh_CN.UTF-8 its messages are Chinese,
+docs/contracts.md "Languages"): under LANG=zh_CN.UTF-8 its messages are Chinese,
 read from the build's gpuwise.mo with Python's gettext, also where the
 zh_CN locale was never generated (Python's gettext needs no locale);
 LC_ALL=C keeps them English whatever LANGUAGE says."""
