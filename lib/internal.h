@@ -201,7 +201,7 @@ size_t gw__utf8_seq_len(const unsigned char *s, size_t n);
  * upper or lower case) to "0000:18:00.0". Returns 0 or GW_EPARSE. */
 int gw__pci_bus_id_normalize(const char *in, char out[16]);
 
-/* ---- devices and the context (lib/core/context.c) --------------------- */
+/* ---- devices and the context (lib/context/context.c; lib/device/device.c) --------------------- */
 
 typedef struct gw_backend gw_backend;
 
@@ -249,7 +249,7 @@ gw_device *gw__device_add(gw_context *ctx);
  * said GPU_IS_LOST) is made healthy again so the next sample tries it: a
  * GPU that came back is read, one still lost is marked lost again by its
  * backend. False (nothing changed) for any other device. The sampler
- * (lib/core/sampler.c) calls it; one-shot commands keep "lost" as read. */
+ * (lib/context/sampler.c) calls it; one-shot commands keep "lost" as read. */
 bool gw__device_retry_lost(gw_context *ctx, int index);
 
 /* A backend's status message (st is one of ctx->status): set from a

@@ -92,3 +92,9 @@ bool gw__version_older(const gw_ver *a, const gw_ver *b)
 			return a->part[i] < b->part[i];
 	return false;
 }
+
+/* gpuwise's own release (GPUWISE_VERSION in the public header). */
+const char *gw_version(void)
+{
+	return GPUWISE_VERSION;
+}

@@ -10,7 +10,10 @@
 #      lstat, fstat, access, opendir, readdir, readlink, realpath, dlopen,
 #      dlsym, or a process call (fork, exec*, posix_spawn, pipe, dup2,
 #      setpgid, poll, kill, wait*, prctl) itself (comments and strings do
-#      not count): programs are run through lib/core/spawn.c.
+#      not count): programs are run through lib/core/spawn.c;
+#   4. at link level (nm over build/obj/lib), a module calls only modules
+#      of a lower rank: core < device < backend < context, probe, explain <
+#      advise, pool < doctor, bench.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 exec python3 - <<'PY'
@@ -49,6 +52,39 @@ for path in sorted(glob.glob("lib/**/*.[ch]", recursive=True) + glob.glob("cli/*
     for m in call.finditer(code):
         problems.append(f"{path}:{line_of(code, m.start())}: calls {m.group(1)}() directly: "
                         "use the lib/core helpers (internal.h)")
+
+# 4. The same order at link level: which module's object calls which, from
+# the symbols each defines and uses (nm). A module may use only modules of a
+# lower rank; equal ranks may not use each other either.
+RANK = {"core": 0, "device": 1, "backend": 2, "context": 3, "probe": 3, "explain": 3,
+        "advise": 4, "pool": 4, "doctor": 5, "bench": 5}
+import os, subprocess
+# (an object whose source was moved or removed is stale, not the library)
+objs = sorted(o for o in glob.glob("build/obj/lib/*/*.o") if os.path.exists(o[len("build/obj/"):-2] + ".c"))
+if not objs:
+    problems.append("build/obj/lib has no objects: build first (make)")
+defined, used = {}, []
+for o in objs:
+    mod = o.split("/")[3]
+    if mod not in RANK:
+        problems.append(f"{o}: module {mod} has no rank in tests/lint/layering.sh")
+        continue
+    nm = subprocess.run(["nm", "-P", o], capture_output=True, text=True).stdout
+    for line in nm.splitlines():
+        f = line.split()
+        if len(f) < 2:
+            continue
+        if f[1] in "TDBRCV":
+            defined[f[0]] = o
+        elif f[1] == "U":
+            used.append((o, f[0]))
+for o, sym in used:
+    d = defined.get(sym)
+    if not d:
+        continue
+    a, b = o.split("/")[3], d.split("/")[3]
+    if a != b and RANK[b] >= RANK[a]:
+        problems.append(f"{o} uses {sym} of {d}: {a} may not call {b} (link-level layering)")
 
 for p in problems:
     print("layering: " + p)
