@@ -12,8 +12,8 @@
 #      setpgid, poll, kill, wait*, prctl) itself (comments and strings do
 #      not count): programs are run through lib/core/spawn.c;
 #   4. at link level (nm over build/obj/lib), a module calls only modules
-#      of a lower rank: core < device < backend < context, probe, explain <
-#      advise, pool < doctor, bench.
+#      of a lower rank: core < device, hardware < backend < context, probe,
+#      explain < advise, pool < doctor, bench.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 exec python3 - <<'PY'
@@ -56,7 +56,7 @@ for path in sorted(glob.glob("lib/**/*.[ch]", recursive=True) + glob.glob("cli/*
 # 4. The same order at link level: which module's object calls which, from
 # the symbols each defines and uses (nm). A module may use only modules of a
 # lower rank; equal ranks may not use each other either.
-RANK = {"core": 0, "device": 1, "backend": 2, "context": 3, "probe": 3, "explain": 3,
+RANK = {"core": 0, "hardware": 1, "device": 1, "backend": 2, "context": 3, "probe": 3, "explain": 3,
         "advise": 4, "pool": 4, "doctor": 5, "bench": 5}
 import os, subprocess
 # (an object whose source was moved or removed is stale, not the library)
