@@ -140,6 +140,9 @@ void exp_server_stop(struct exp_server *srv);
 #define EXP_CONN_LIMIT 512       /* connections at once */
 #define EXP_PER_IP_LIMIT 64      /* connections at once from one address */
 #define EXP_CONN_TIMEOUT_S 10    /* an idle connection is closed after this */
+#define EXP_HEAD_TIMEOUT_S 5     /* a request head not complete this long after accept
+				    (or the previous reply) is closed */
+#define EXP_CONN_SLACK 64        /* MHD's own limit is this much above EXP_CONN_LIMIT */
 #define EXP_CONN_MEMORY 16384    /* bytes per connection for the request line and headers */
 #define EXP_THREADS 2            /* threads serving connections */
 

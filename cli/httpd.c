@@ -14,6 +14,8 @@
 #ifdef GW_HAVE_EXPORTER
 #include <fcntl.h>
 #include <netdb.h>
+#include <pthread.h>
+#include <time.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -28,8 +30,8 @@
 #define GW_MHD_SONAME "libmicrohttpd.so.12"
 #endif
 #define MHD_FUNCTIONS(X) \
-	X(add_response_header) X(create_response_from_buffer) X(destroy_response) X(is_feature_supported) \
-	X(lookup_connection_value) X(queue_response) X(start_daemon) X(stop_daemon)
+	X(add_response_header) X(create_response_from_buffer) X(destroy_response) X(get_connection_info) \
+	X(is_feature_supported) X(lookup_connection_value) X(queue_response) X(start_daemon) X(stop_daemon)
 static struct {
 #define X(f) __typeof__(MHD_##f) *f;
 	MHD_FUNCTIONS(X)
@@ -56,10 +58,221 @@ static int mhd_load(char *err, size_t err_n)
 	return 0;
 }
 
+/* A connection as the server's guard sees it. MHD's own limits refuse the
+ * newest connection once an address (or the server) is full, so 64
+ * half-open requests from the scraper's own address would lock the scraper
+ * out, and its timeout is an idle one, so a head trickled a byte at a time
+ * lives for ever. The guard keeps every connection in the order its
+ * current request head began (accept, or the end of the previous reply):
+ * when a limit is reached it closes the OLDEST connection still waiting for
+ * its head, and a watchdog closes any head not complete within
+ * EXP_HEAD_TIMEOUT_S. A connection is closed with shutdown() (MHD then
+ * sees the end and releases it; the descriptor stays MHD's, and stays open
+ * until MHD's "closed" notice, which takes it off the list first). */
+struct guard_conn {
+	struct guard_conn *prev, *next; /* on the list while not evicted */
+	struct sockaddr_storage addr;
+	int fd;
+	double since;  /* monotonic seconds: when the current head began */
+	bool busy;     /* its head is complete and the reply not yet sent */
+	bool listed;
+};
+
 struct exp_server {
 	struct MHD_Daemon *daemon;
 	const struct exp_server_config *cfg;
+	pthread_mutex_t lock;   /* guards the list, count and stop */
+	pthread_cond_t wake;
+	struct guard_conn *head, *tail; /* oldest head first */
+	unsigned count;         /* connections on the list */
+	bool stop;
+	bool watchdog_started;
+	pthread_t watchdog;
 };
+
+static double now_mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static bool same_address(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
+{
+	if (a->ss_family != b->ss_family)
+		return false;
+	if (a->ss_family == AF_INET)
+		return memcmp(&((const struct sockaddr_in *)a)->sin_addr, &((const struct sockaddr_in *)b)->sin_addr,
+			      sizeof(struct in_addr)) == 0;
+	if (a->ss_family == AF_INET6)
+		return memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+			      &((const struct sockaddr_in6 *)b)->sin6_addr, sizeof(struct in6_addr)) == 0;
+	return true;
+}
+
+static void guard_unlink(struct exp_server *srv, struct guard_conn *g)
+{
+	if (!g->listed)
+		return;
+	*(g->prev ? &g->prev->next : &srv->head) = g->next;
+	*(g->next ? &g->next->prev : &srv->tail) = g->prev;
+	g->prev = g->next = NULL;
+	g->listed = false;
+	srv->count--;
+}
+
+static void guard_append(struct exp_server *srv, struct guard_conn *g)
+{
+	g->prev = srv->tail;
+	g->next = NULL;
+	*(srv->tail ? &srv->tail->next : &srv->head) = g;
+	srv->tail = g;
+	g->listed = true;
+	srv->count++;
+}
+
+/* Closes g's connection (MHD finishes it on its own thread). */
+static void guard_evict(struct exp_server *srv, struct guard_conn *g)
+{
+	guard_unlink(srv, g);
+	shutdown(g->fd, SHUT_RDWR);
+}
+
+/* The oldest connection waiting for its head, from addr (NULL: any). */
+static struct guard_conn *oldest_waiting(struct exp_server *srv, const struct sockaddr_storage *addr)
+{
+	for (struct guard_conn *g = srv->head; g; g = g->next)
+		if (!g->busy && (!addr || same_address(&g->addr, addr)))
+			return g;
+	return NULL;
+}
+
+/* Makes room for one more connection from addr: true when there is room
+ * (an older waiting connection was closed if needed). */
+static bool guard_make_room(struct exp_server *srv, const struct sockaddr_storage *addr)
+{
+	unsigned from_addr = 0;
+	struct guard_conn *g;
+
+	for (g = srv->head; g; g = g->next)
+		from_addr += same_address(&g->addr, addr);
+	if (from_addr >= EXP_PER_IP_LIMIT) {
+		if (!(g = oldest_waiting(srv, addr)))
+			return false;
+		guard_evict(srv, g);
+	}
+	if (srv->count >= EXP_CONN_LIMIT) {
+		if (!(g = oldest_waiting(srv, NULL)))
+			return false;
+		guard_evict(srv, g);
+	}
+	return true;
+}
+
+static void on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
+			  enum MHD_ConnectionNotificationCode toe)
+{
+	struct exp_server *srv = cls;
+	struct guard_conn *g = *socket_context;
+	const union MHD_ConnectionInfo *fd, *addr;
+
+	if (toe == MHD_CONNECTION_NOTIFY_CLOSED) {
+		if (g) {
+			pthread_mutex_lock(&srv->lock);
+			guard_unlink(srv, g);
+			pthread_mutex_unlock(&srv->lock);
+			free(g);
+			*socket_context = NULL;
+		}
+		return;
+	}
+	fd = mhd.get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+	addr = mhd.get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	if (!fd || !addr || !addr->client_addr || !(g = calloc(1, sizeof(*g)))) {
+		if (fd)
+			shutdown(fd->connect_fd, SHUT_RDWR);
+		return;
+	}
+	g->fd = fd->connect_fd;
+	memcpy(&g->addr, addr->client_addr,
+	       addr->client_addr->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in));
+	g->since = now_mono();
+	*socket_context = g;
+	pthread_mutex_lock(&srv->lock);
+	if (guard_make_room(srv, &g->addr))
+		guard_append(srv, g);
+	else
+		shutdown(g->fd, SHUT_RDWR); /* every connection of the address is busy being answered */
+	pthread_mutex_unlock(&srv->lock);
+}
+
+static struct guard_conn *guard_of(struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *i = mhd.get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+	return i ? i->socket_context : NULL;
+}
+
+/* The head of a request is complete: the connection is no longer one to
+ * evict until its reply is sent. */
+static void guard_head_done(struct exp_server *srv, struct MHD_Connection *c)
+{
+	struct guard_conn *g = guard_of(c);
+
+	if (!g)
+		return;
+	pthread_mutex_lock(&srv->lock);
+	g->busy = true;
+	pthread_mutex_unlock(&srv->lock);
+}
+
+/* A reply was sent: a kept-alive connection waits for its next head, whose
+ * deadline starts now. */
+static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode toe)
+{
+	struct exp_server *srv = cls;
+	struct guard_conn *g = guard_of(c);
+
+	(void)con_cls, (void)toe;
+	if (!g)
+		return;
+	pthread_mutex_lock(&srv->lock);
+	g->busy = false;
+	g->since = now_mono();
+	if (g->listed) {
+		guard_unlink(srv, g);
+		guard_append(srv, g);
+	}
+	pthread_mutex_unlock(&srv->lock);
+}
+
+/* Closes every connection whose head is not complete EXP_HEAD_TIMEOUT_S
+ * after it began, a few times a second, until the server stops. */
+static void *watchdog(void *arg)
+{
+	struct exp_server *srv = arg;
+
+	pthread_mutex_lock(&srv->lock);
+	while (!srv->stop) {
+		struct timespec ts;
+		double limit = now_mono() - EXP_HEAD_TIMEOUT_S;
+		struct guard_conn *g = srv->head, *next;
+
+		for (; g && g->since < limit; g = next) {
+			next = g->next;
+			if (!g->busy)
+				guard_evict(srv, g);
+		}
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 200 * 1000 * 1000;
+		if (ts.tv_nsec >= 1000 * 1000 * 1000)
+			ts.tv_sec++, ts.tv_nsec -= 1000 * 1000 * 1000;
+		pthread_cond_timedwait(&srv->wake, &srv->lock, &ts);
+	}
+	pthread_mutex_unlock(&srv->lock);
+	return NULL;
+}
 
 static const char realm_header[] = "Basic realm=\"gpuwise exporter\", charset=\"UTF-8\"";
 
@@ -131,6 +344,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 		return queue_plain(c, MHD_HTTP_CONTENT_TOO_LARGE, "Request bodies are not accepted\n");
 	if (!*con_cls) {
 		*con_cls = srv;
+		guard_head_done(srv, c);
 		return MHD_YES;
 	}
 	if (*upload_size)
@@ -201,6 +415,13 @@ static int listen_on(const char *host, unsigned port, unsigned *bound, char *err
 	return fd;
 }
 
+static void server_free(struct exp_server *srv)
+{
+	pthread_cond_destroy(&srv->wake);
+	pthread_mutex_destroy(&srv->lock);
+	free(srv);
+}
+
 struct exp_server *exp_server_start(const struct exp_server_config *cfg, unsigned *bound_port, char *err,
 				    size_t err_n)
 {
@@ -222,17 +443,22 @@ struct exp_server *exp_server_start(const struct exp_server_config *cfg, unsigne
 		return NULL;
 	}
 	srv->cfg = cfg;
+	pthread_mutex_init(&srv->lock, NULL);
+	pthread_cond_init(&srv->wake, NULL);
 	if ((fd = listen_on(cfg->host, cfg->port, bound_port, err, err_n)) < 0) {
-		free(srv);
+		server_free(srv);
 		return NULL;
 	}
 	if (tls)
 		flags |= MHD_USE_TLS;
-	srv->daemon = mhd.start_daemon(flags, 0, NULL, NULL, on_request, srv,
+	/* The guard (on_connection) keeps the limits; MHD's own are set above
+	 * them, for connections the guard has closed and MHD not yet released. */
+	srv->daemon = mhd.start_daemon(flags | MHD_USE_ITC, 0, NULL, NULL, on_request, srv,
 		MHD_OPTION_LISTEN_SOCKET, fd,
 		MHD_OPTION_THREAD_POOL_SIZE, (unsigned)EXP_THREADS,
-		MHD_OPTION_CONNECTION_LIMIT, (unsigned)EXP_CONN_LIMIT,
-		MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)EXP_PER_IP_LIMIT,
+		MHD_OPTION_CONNECTION_LIMIT, (unsigned)(EXP_CONN_LIMIT + EXP_CONN_SLACK),
+		MHD_OPTION_NOTIFY_CONNECTION, on_connection, srv,
+		MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv,
 		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)EXP_CONN_TIMEOUT_S,
 		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)EXP_CONN_MEMORY,
 		MHD_OPTION_THREAD_STACK_SIZE, (size_t)(256 * 1024),
@@ -243,9 +469,15 @@ struct exp_server *exp_server_start(const struct exp_server_config *cfg, unsigne
 		snprintf(err, err_n, tls ? "the HTTP server did not start (is the TLS key the certificate's, "
 					   "both in PEM form?)" : "the HTTP server did not start");
 		close(fd);
-		free(srv);
+		server_free(srv);
 		return NULL;
 	}
+	if (pthread_create(&srv->watchdog, NULL, watchdog, srv) != 0) {
+		snprintf(err, err_n, "cannot start the connection watchdog thread");
+		exp_server_stop(srv);
+		return NULL;
+	}
+	srv->watchdog_started = true;
 	return srv;
 }
 
@@ -253,8 +485,15 @@ void exp_server_stop(struct exp_server *srv)
 {
 	if (!srv)
 		return;
+	if (srv->watchdog_started) {
+		pthread_mutex_lock(&srv->lock);
+		srv->stop = true;
+		pthread_cond_signal(&srv->wake);
+		pthread_mutex_unlock(&srv->lock);
+		pthread_join(srv->watchdog, NULL);
+	}
 	mhd.stop_daemon(srv->daemon);
-	free(srv);
+	server_free(srv);
 }
 
 #else
