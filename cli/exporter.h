@@ -76,6 +76,10 @@ enum exp_route exp_route(const char *path);
  * too long). */
 int exp_parse_basic_auth(const char *header, char *user, char *password);
 
+/* A header field name is a token (RFC 9110 5.1, 5.6.2): no white space
+ * (RFC 9112 5.1: "Content-Length : 5" is a 400), no control character. */
+bool exp_header_name_ok(const char *name);
+
 /* Equal strings, in time that depends on the lengths only. */
 bool exp_const_eq(const char *a, size_t an, const char *b, size_t bn);
 

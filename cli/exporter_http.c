@@ -36,6 +36,19 @@ enum exp_route exp_route(const char *path)
 	return ROUTE_NONE;
 }
 
+bool exp_header_name_ok(const char *name)
+{
+	static const char punct[] = "!#$%&'*+-.^_`|~";
+
+	if (!name || !*name)
+		return false;
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      strchr(punct, *p)))
+			return false;
+	return true;
+}
+
 bool exp_const_eq(const char *a, size_t an, const char *b, size_t bn)
 {
 	unsigned char diff = an != bn;

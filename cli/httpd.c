@@ -31,7 +31,7 @@
 #endif
 #define MHD_FUNCTIONS(X) \
 	X(add_response_header) X(create_response_from_buffer) X(destroy_response) X(get_connection_info) \
-	X(is_feature_supported) X(lookup_connection_value) X(queue_response) X(start_daemon) X(stop_daemon)
+	X(get_connection_values) X(is_feature_supported) X(lookup_connection_value) X(queue_response) X(start_daemon) X(stop_daemon)
 static struct {
 #define X(f) __typeof__(MHD_##f) *f;
 	MHD_FUNCTIONS(X)
@@ -326,6 +326,25 @@ static bool authorized(const struct exp_server *srv, struct MHD_Connection *c)
 	return ok;
 }
 
+static enum MHD_Result check_header_name(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+	(void)kind, (void)value;
+	if (exp_header_name_ok(key))
+		return MHD_YES;
+	*(bool *)cls = true;
+	return MHD_NO;
+}
+
+/* Some header's name is not a token (MHD keeps "Content-Length " as a
+ * name of its own, which would let a body past the check below). */
+static bool bad_header_name(struct MHD_Connection *c)
+{
+	bool bad = false;
+
+	mhd.get_connection_values(c, MHD_HEADER_KIND, check_header_name, &bad);
+	return bad;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
 				  const char *version, const char *upload, size_t *upload_size, void **con_cls)
 {
@@ -336,6 +355,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 	(void)version, (void)upload;
 	if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
 		return queue_plain(c, MHD_HTTP_METHOD_NOT_ALLOWED, "Method Not Allowed\n");
+	if (bad_header_name(c))
+		return queue_plain(c, MHD_HTTP_BAD_REQUEST, "Bad Request\n");
 	/* A request body is never read: answered at once (and the connection
 	 * closed). Without one, the reply waits for MHD's second call, so the
 	 * connection can be kept alive for the next scrape. */
@@ -460,6 +481,7 @@ struct exp_server *exp_server_start(const struct exp_server_config *cfg, unsigne
 		MHD_OPTION_NOTIFY_CONNECTION, on_connection, srv,
 		MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv,
 		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)EXP_CONN_TIMEOUT_S,
+		MHD_OPTION_STRICT_FOR_CLIENT, (int)1, /* HTTP/1.1 needs Host */
 		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)EXP_CONN_MEMORY,
 		MHD_OPTION_THREAD_STACK_SIZE, (size_t)(256 * 1024),
 		tls ? MHD_OPTION_HTTPS_MEM_KEY : MHD_OPTION_END, cfg->tls_key,

@@ -308,6 +308,12 @@ reply = raw(b"GET /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello
 assert status_of(reply) == 413, reply[:200]
 reply = raw(b"GET /metrics HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n", timeout=2)
 assert status_of(reply) == 413, reply[:200]'
+	pycheck "a header name with white space before its colon is 400 (RFC 9112), not a header ignored" '
+for c in (b"GET /metrics HTTP/1.1\r\nHost: x\r\nContent-Length : 5\r\n\r\nhello",
+          b"GET /metrics HTTP/1.1\r\nHost: x\r\nTransfer-Encoding\t: chunked\r\n\r\n0\r\n\r\n",
+          b"GET /metrics HTTP/1.1\r\nHost : x\r\n\r\n"):
+    reply = raw(c, timeout=2)
+    assert status_of(reply) == 400, (c, reply[:200])'
 	pycheck "methods other than GET and HEAD are 405 with Allow" '
 for m in ("POST", "PUT", "DELETE", "OPTIONS", "PATCH", "TRACE"):
     r = req(m, "/metrics")

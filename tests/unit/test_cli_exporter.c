@@ -47,6 +47,14 @@ static void test_basic_auth(void)
 	CHECK(exp_const_eq("abc", 3, "abc", 3));
 	CHECK(!exp_const_eq("abc", 3, "abd", 3));
 	CHECK(!exp_const_eq("abc", 3, "abcd", 4));
+	CHECK(exp_header_name_ok("Content-Length"));
+	CHECK(exp_header_name_ok("X-a.b_c~!#$%&'*+^`|"));
+	CHECK(!exp_header_name_ok("Content-Length "));
+	CHECK(!exp_header_name_ok("Host\t"));
+	CHECK(!exp_header_name_ok("a b"));
+	CHECK(!exp_header_name_ok("a:b"));
+	CHECK(!exp_header_name_ok("a\x01"));
+	CHECK(!exp_header_name_ok(""));
 }
 
 static void test_listen(void)
