@@ -27,7 +27,6 @@ struct exporter_opts {
 struct exporter {
 	gw_context *ctx;      /* the sampler thread's alone once it runs */
 	gw_sampler *sampler;  /* reads every GPU once per --interval (include/gpuwise/sampler.h) */
-	bool *was_up;         /* per GPU: read in the last pass (a failure then is an error) */
 	enum exp_names names;
 	bool per_process;
 	double interval;
@@ -42,8 +41,9 @@ struct exporter {
 
 #ifdef GW_HAVE_EXPORTER
 /* The sampler's newest pass as a snapshot. A GPU that cannot be read is
- * up = 0; a read that fails on a GPU read before counts as an error (a GPU
- * lost from the start, or still lost, does not count again). */
+ * up = 0 and counts one error per pass, whether it was lost from the start
+ * (no driver, lost before the exporter started) or since: an alert on
+ * rate(gpuwise_exporter_errors_total) fires for as long as it stays so. */
 static int snapshot(struct exporter *e, struct exp_snapshot *s)
 {
 	const gw_driver_info *drv = gw_context_driver(e->ctx);
@@ -58,15 +58,16 @@ static int snapshot(struct exporter *e, struct exp_snapshot *s)
 
 		d->info = *gw_device_get(e->ctx, gw_sampler_device_index(e->sampler, k));
 		d->health = d->info.health;
-		if (gw_sampler_latest(e->sampler, k, &p) < 0)
+		if (gw_sampler_latest(e->sampler, k, &p) < 0) {
+			e->errors_total++;
 			continue;
+		}
 		d->health = p.health;
 		s->time = p.time;
 		d->sample = p.sample;
 		d->up = p.up && device_readable(&d->info);
-		if (!p.up && p.error && e->was_up[k])
+		if (!d->up)
 			e->errors_total++;
-		e->was_up[k] = d->up;
 		if (d->up)
 			d->procs_known = gw_sampler_processes(e->sampler, k, &d->procs, &d->nprocs) == 0;
 	}
@@ -269,7 +270,6 @@ static const struct option exporter_options[] = {
 static void exporter_free(struct exporter *e)
 {
 	gw_sampler_free(e->sampler);
-	free(e->was_up);
 	free(e->metrics), free(e->html), free(e->json);
 	pthread_mutex_destroy(&e->lock);
 	gw_context_free(e->ctx);
@@ -280,18 +280,14 @@ static void exporter_free(struct exporter *e)
 static int start_collector(struct exporter *e)
 {
 	gw_sampler_options so = GW_SAMPLER_OPTIONS_INIT;
-	int n = gw_device_count(e->ctx);
-
 	pthread_mutex_init(&e->lock, NULL);
 	so.interval = e->interval;
 	so.history = 1;
 	so.flags = GW_SAMPLER_PROCESSES | GW_SAMPLER_EVENTS; /* Xid: DCGM_FI_DEV_XID_ERRORS */
 	so.on_pass = publish;
 	so.on_pass_arg = e;
-	if (!(e->was_up = calloc((size_t)n + 1, sizeof(*e->was_up))) || gw_sampler_new(&e->sampler, e->ctx, &so) < 0)
+	if (gw_sampler_new(&e->sampler, e->ctx, &so) < 0)
 		return -1;
-	for (int i = 0; i < n; i++)
-		e->was_up[i] = device_readable(gw_device_get(e->ctx, i));
 	gw_sampler_step(e->sampler);
 	publish(e->sampler, 1, e);
 	if (gw_sampler_start(e->sampler) < 0)

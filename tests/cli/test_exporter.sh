@@ -524,6 +524,11 @@ assert req("GET", "/health").status == 200
 d = json.loads(req("GET", "/api/status").text)
 assert [g["health"] for g in d["devices"]] == ["ok", "ok", "lost", "ok"], d
 assert d["devices"][2]["memory"]["used_bytes"] is None and d["devices"][1]["memory"]["used_bytes"] > 0, d'
+	pycheck "a GPU lost from the start counts an error each collection (the errors alert fires)" '
+e0 = samples(req("GET", "/metrics").text, "gpuwise_exporter_errors_total")[""]
+time.sleep(1.3)
+e1 = samples(req("GET", "/metrics").text, "gpuwise_exporter_errors_total")[""]
+assert e0 >= 1 and e1 > e0, (e0, e1)'
 	pyrun
 	stop_exporter
 fi
@@ -607,6 +612,9 @@ if start_exporter no-driver --names native; then
 	pycheck "/health is 503 when no GPU could be read" '
 r = req("GET", "/health")
 assert r.status == 503, r'
+	pycheck "no driver: the unreadable GPU counts in gpuwise_exporter_errors_total" '
+t = req("GET", "/metrics").text
+assert samples(t, "gpuwise_exporter_errors_total")[""] >= 1, t[-400:]'
 	pyrun
 	stop_exporter
 fi
