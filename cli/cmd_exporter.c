@@ -21,7 +21,7 @@
 struct exporter_opts {
 	const char *listen, *names, *web_config;
 	double interval;
-	bool per_process;
+	bool per_process, show_processes;
 };
 
 struct exporter {
@@ -29,6 +29,7 @@ struct exporter {
 	gw_sampler *sampler;  /* reads every GPU once per --interval (include/gpuwise/sampler.h) */
 	enum exp_names names;
 	bool per_process;
+	bool show_processes;  /* users, PIDs, commands on the status page */
 	double interval;
 	char hostname[256];
 	uint64_t errors_total;
@@ -93,7 +94,7 @@ static void publish(gw_sampler *sampler, uint64_t seq, void *arg)
 	(void)sampler, (void)seq;
 	if (snapshot(e, &s) == 0) {
 		metrics = exp_render_metrics(&s, e->names, e->per_process, &ml);
-		html = exp_render_html(&s, e->per_process, e->interval * 5, &hl);
+		html = exp_render_html(&s, e->per_process, e->show_processes, e->interval * 5, &hl);
 		json = exp_render_status_json(&s, &jl);
 		for (int i = 0; i < s.count; i++)
 			any_up |= s.dev[i].up;
@@ -263,6 +264,9 @@ static const struct option exporter_options[] = {
 		   "basic_auth_users (user: bcrypt hash)")),
 	OPT_BOOL(0, "per-process", struct exporter_opts, per_process,
 		 N_("also export per-process series and show full command lines on the status page")),
+	OPT_BOOL(0, "show-processes", struct exporter_opts, show_processes,
+		 N_("show users, PIDs and process names on the status page to anyone who can reach it (by "
+		    "default only with basic_auth_users in --web-config, or with --per-process)")),
 	OPT_END()
 };
 
@@ -385,6 +389,7 @@ static int cmd_exporter(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	e.per_process = o.per_process;
+	e.show_processes = o.show_processes || o.per_process || web.nusers > 0;
 	e.interval = o.interval;
 	host_name(e.hostname, sizeof(e.hostname));
 	if (!(e.ctx = open_context())) {
@@ -416,8 +421,9 @@ const struct cmd cmd_exporter_def = {
 		"\n"
 		"Every naming scheme adds gpuwise_gpu_up{gpu,UUID}, gpuwise_exporter_collect_seconds and "
 		"gpuwise_exporter_errors_total. Only GET and HEAD are served. Limits: 512 connections, 64 "
-		"from one address, idle ones closed after 10 s, 16 KiB for a request's line and headers. "
-		"SIGTERM or SIGINT stops it cleanly (exit 0)."),
+		"from one address (when full, the oldest connection still sending its request is closed for "
+		"the new one), a request's line and headers due within 5 s and at most 16 KiB, idle "
+		"connections closed after 10 s. SIGTERM or SIGINT stops it cleanly (exit 0)."),
 	.exit_status = N_("Exit status: 0 after SIGTERM or SIGINT, 1 when it cannot start (address in use, bad "
 		       "--web-config, built without libmicrohttpd), 2 on a usage error."),
 };

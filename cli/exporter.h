@@ -58,7 +58,10 @@ void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(print
 /* Each returns a malloc'd NUL-terminated text and its length in *len, or
  * NULL when out of memory. */
 char *exp_render_metrics(const struct exp_snapshot *s, enum exp_names names, bool per_process, size_t *len);
-char *exp_render_html(const struct exp_snapshot *s, bool per_process, double refresh_s, size_t *len);
+/* show_processes: users, PIDs and process names (command lines with
+ * per_process) on the page; otherwise only how many processes each GPU has. */
+char *exp_render_html(const struct exp_snapshot *s, bool per_process, bool show_processes, double refresh_s,
+		      size_t *len);
 char *exp_render_status_json(const struct exp_snapshot *s, size_t *len);
 
 /* ---- HTTP pieces that are ours (exporter_http.c) ---------------------- */

@@ -277,7 +277,18 @@ d = json.loads(req("GET", "/api/status").text)
 w = json.loads(open("watch.json").read())
 d.pop("time"), w.pop("time")
 assert json.dumps(d) == json.dumps(w), "\n/api/status:   %s\nwatch --json: %s" % (json.dumps(d)[:600], json.dumps(w)[:600])'
-	pycheck "/ is a status page of the 8 GPUs and who runs what (names only)" '
+	pycheck "by default neither / nor /api/status names users, PIDs or commands" '
+t = req("GET", "/").text
+assert "alice" not in t and "bob" not in t and "python" not in t and "<th>PID</th>" not in t, t
+assert "processes (users, PIDs and commands hidden" in t, t
+a = req("GET", "/api/status").text
+assert "alice" not in a and "python" not in a and "pid" not in a, a[:300]'
+	pyrun
+	stop_exporter
+fi
+if start_exporter h100-8x --names native --show-processes; then
+	export PORT
+	pycheck "/ is a status page of the 8 GPUs and who runs what (names only, --show-processes)" '
 r = req("GET", "/")
 assert r.status == 200 and r.headers["content-type"] == "text/html; charset=utf-8", r
 assert "default-src" in r.headers.get("content-security-policy", ""), r.headers
@@ -444,7 +455,7 @@ assert any("command=\"/opt/<b>evil&\\\"x --flag=<script>alert(1)</script>\"" in 
 	stop_exporter INT
 	assert_eq "$stop_rc" 0 "SIGINT: exit 0"
 fi
-if start_exporter "$hostile" --names native; then
+if start_exporter "$hostile" --names native --show-processes; then
 	export PORT
 	pycheck "without --per-process the page shows the process name, escaped" '
 t = req("GET", "/").text
@@ -639,6 +650,10 @@ for h in (auth("alice", "wrong"), auth("mallory", "s3cret:pw"), auth("alice", "s
 assert req("GET", "/metrics", auth("alice", "s3cret:pw")).status == 200
 assert req("GET", "/health", auth("bob", "s3cret:pw")).status == 200
 assert req("GET", "/health").status == 401'
+		pycheck "Basic auth configured: the page names users and processes (to those who logged in)" '
+import base64
+t = req("GET", "/", {"Authorization": "Basic " + base64.b64encode(b"alice:s3cret:pw").decode()}).text
+assert "alice" in t and "<td>python</td>" in t, t'
 		pyrun
 		stop_exporter
 	fi

@@ -178,7 +178,7 @@ static void test_render(void)
 	CHECK(strstr(strstr(t, "# HELP gpuwise_gpu_up") + 1, "# HELP gpuwise_gpu_up") == NULL);
 	CHECK(t[len - 1] == '\n');
 	free(t);
-	t = exp_render_html(&s, false, 5, &len);
+	t = exp_render_html(&s, false, true, 5, &len);
 	CHECK(t && strstr(t, "GPU-a") == NULL); /* the page names GPUs by index and name */
 	free(t);
 	exp_snapshot_clear(&s);
