@@ -9,12 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commands.h"
 #include "exporter.h"
 
 #ifdef GW_HAVE_EXPORTER
 #include <fcntl.h>
 #include <netdb.h>
+#include <arpa/inet.h>
 #include <pthread.h>
+#include <sys/random.h>
 #include <time.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -32,6 +35,7 @@
 #define MHD_FUNCTIONS(X) \
 	X(add_response_header) X(create_response_from_buffer) X(destroy_response) X(get_connection_info) \
 	X(get_connection_values) X(is_feature_supported) X(lookup_connection_value) X(queue_response) X(start_daemon) X(stop_daemon)
+static void *mhd_handle;
 static struct {
 #define X(f) __typeof__(MHD_##f) *f;
 	MHD_FUNCTIONS(X)
@@ -55,6 +59,7 @@ static int mhd_load(char *err, size_t err_n)
 	}
 	MHD_FUNCTIONS(X)
 #undef X
+	mhd_handle = h;
 	return 0;
 }
 
@@ -75,10 +80,52 @@ struct guard_conn {
 	int fd;
 	double since;  /* monotonic seconds: when the current head began */
 	bool busy;     /* its head is complete and the reply not yet sent */
+	bool served;   /* a reply was sent: now it waits for the next request */
 	bool listed;
 };
 
+/* Basic auth without a bcrypt per request. A bcrypt check costs ~50 ms of
+ * a serving thread (cost 10): one per scrape is wasteful, and wrong
+ * passwords sent in a loop would keep both threads busy, delaying every
+ * good scrape. So: a successful check is remembered as HMAC-SHA256(a
+ * random key of this process, user NUL password) (GnuTLS, which
+ * libmicrohttpd already loads; without it nothing is remembered) and later
+ * compared in constant time, never stored in the clear; failed checks are
+ * limited per address (AUTH_FAIL_BURST, then one per AUTH_FAIL_EVERY_S)
+ * and in all (AUTH_BCRYPT_PER_S uncached checks a second): past a limit a
+ * request is answered 429 without running bcrypt. A remembered pair is
+ * accepted whatever the limits, so failures never delay a good scrape by
+ * more than the one bcrypt a thread may be running. Failures are logged at
+ * most once per AUTH_LOG_EVERY_S. */
+#define AUTH_CACHE_N 16
+#define AUTH_FAIL_SLOTS 256
+#define AUTH_FAIL_BURST 5.0
+#define AUTH_FAIL_EVERY_S 5.0
+#define AUTH_BCRYPT_PER_S 10.0
+#define AUTH_LOG_EVERY_S 60.0
+#define GNUTLS_MAC_SHA256_ID 6 /* gnutls_mac_algorithm_t's GNUTLS_MAC_SHA256 (ABI) */
+
+struct auth_fail {
+	struct sockaddr_storage addr;
+	double tokens, at;  /* failures still allowed, as of `at` */
+	bool used;
+};
+
+struct auth_state {
+	pthread_mutex_t lock;
+	int (*hmac)(int algorithm, const void *key, size_t key_n, const void *text, size_t text_n, void *digest);
+	unsigned char key[32];
+	unsigned char good[AUTH_CACHE_N][32];
+	unsigned ngood, next_good;
+	struct auth_fail fails[AUTH_FAIL_SLOTS];
+	double bcrypt_tokens, bcrypt_at;
+	unsigned long failed, throttled; /* since the last log line */
+	double logged_at;
+	char last_addr[INET6_ADDRSTRLEN];
+};
+
 struct exp_server {
+	struct auth_state auth;
 	struct MHD_Daemon *daemon;
 	const struct exp_server_config *cfg;
 	pthread_mutex_t lock;   /* guards the list, count and stop */
@@ -139,13 +186,24 @@ static void guard_evict(struct exp_server *srv, struct guard_conn *g)
 	shutdown(g->fd, SHUT_RDWR);
 }
 
-/* The oldest connection waiting for its head, from addr (NULL: any). */
+/* The connection to close for a new one from addr (NULL: any address):
+ * the oldest kept-alive one waiting for its next request (closing it costs
+ * its client a reconnection at most; among them are those whose client has
+ * already gone and MHD not yet noticed), else the oldest one still waiting
+ * for its first head. A connection being answered is never closed. */
 static struct guard_conn *oldest_waiting(struct exp_server *srv, const struct sockaddr_storage *addr)
 {
-	for (struct guard_conn *g = srv->head; g; g = g->next)
-		if (!g->busy && (!addr || same_address(&g->addr, addr)))
+	struct guard_conn *fresh = NULL;
+
+	for (struct guard_conn *g = srv->head; g; g = g->next) {
+		if (g->busy || (addr && !same_address(&g->addr, addr)))
+			continue;
+		if (g->served)
 			return g;
-	return NULL;
+		if (!fresh)
+			fresh = g;
+	}
+	return fresh;
 }
 
 /* Makes room for one more connection from addr: true when there is room
@@ -239,6 +297,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, en
 		return;
 	pthread_mutex_lock(&srv->lock);
 	g->busy = false;
+	g->served = true;
 	g->since = now_mono();
 	if (g->listed) {
 		guard_unlink(srv, g);
@@ -309,21 +368,184 @@ static enum MHD_Result queue_plain(struct MHD_Connection *c, int status, const c
 	return body ? queue_text(c, status, "text/plain; charset=utf-8", body, strlen(body), false) : MHD_NO;
 }
 
-static bool authorized(const struct exp_server *srv, struct MHD_Connection *c)
+static void auth_init(struct auth_state *a, void *lib)
+{
+	pthread_mutex_init(&a->lock, NULL);
+	a->bcrypt_tokens = AUTH_BCRYPT_PER_S;
+	a->bcrypt_at = now_mono();
+	a->logged_at = -AUTH_LOG_EVERY_S;
+	*(void **)&a->hmac = lib ? dlsym(lib, "gnutls_hmac_fast") : NULL;
+	if (a->hmac && getrandom(a->key, sizeof(a->key), 0) != (ssize_t)sizeof(a->key))
+		a->hmac = NULL;
+}
+
+static void auth_destroy(struct auth_state *a)
+{
+	memset(a->key, 0, sizeof(a->key));
+	memset(a->good, 0, sizeof(a->good));
+	pthread_mutex_destroy(&a->lock);
+}
+
+/* HMAC of user NUL password into d; false when it cannot be computed. */
+static bool auth_digest(const struct auth_state *a, const char *user, const char *password, unsigned char d[32])
+{
+	char text[2 * EXP_AUTH_MAX];
+	size_t un = strlen(user), pn = strlen(password);
+	bool ok;
+
+	if (!a->hmac)
+		return false;
+	memcpy(text, user, un + 1);
+	memcpy(text + un + 1, password, pn);
+	ok = a->hmac(GNUTLS_MAC_SHA256_ID, a->key, sizeof(a->key), text, un + 1 + pn, d) == 0;
+	memset(text, 0, sizeof(text));
+	return ok;
+}
+
+static bool auth_remembered(struct auth_state *a, const unsigned char d[32])
+{
+	bool hit = false;
+
+	pthread_mutex_lock(&a->lock);
+	for (unsigned i = 0; i < a->ngood; i++)
+		hit |= exp_const_eq((const char *)a->good[i], 32, (const char *)d, 32);
+	pthread_mutex_unlock(&a->lock);
+	return hit;
+}
+
+static void auth_remember(struct auth_state *a, const unsigned char d[32])
+{
+	pthread_mutex_lock(&a->lock);
+	memcpy(a->good[a->next_good], d, 32);
+	a->next_good = (a->next_good + 1) % AUTH_CACHE_N;
+	if (a->ngood < AUTH_CACHE_N)
+		a->ngood++;
+	pthread_mutex_unlock(&a->lock);
+}
+
+/* The failure bucket of addr (a free or the stalest slot when it has none). */
+static struct auth_fail *auth_slot(struct auth_state *a, const struct sockaddr_storage *addr, double now)
+{
+	struct auth_fail *stalest = &a->fails[0];
+
+	for (int i = 0; i < AUTH_FAIL_SLOTS; i++) {
+		struct auth_fail *f = &a->fails[i];
+
+		if (f->used && same_address(&f->addr, addr))
+			return f;
+		if (!f->used || (stalest->used && f->at < stalest->at))
+			stalest = f;
+	}
+	memset(stalest, 0, sizeof(*stalest));
+	stalest->used = true;
+	stalest->addr = *addr;
+	stalest->tokens = AUTH_FAIL_BURST;
+	stalest->at = now;
+	return stalest;
+}
+
+static void refill(double *tokens, double *at, double now, double per_s, double max)
+{
+	*tokens += (now - *at) * per_s;
+	if (*tokens > max)
+		*tokens = max;
+	*at = now;
+}
+
+static void format_address(const struct sockaddr_storage *ss, char *buf, size_t n)
+{
+	const void *in = ss->ss_family == AF_INET6 ? (const void *)&((const struct sockaddr_in6 *)ss)->sin6_addr
+						   : (const void *)&((const struct sockaddr_in *)ss)->sin_addr;
+
+	if (!inet_ntop(ss->ss_family, in, buf, (socklen_t)n))
+		snprintf(buf, n, "?");
+}
+
+/* May addr have its password checked with bcrypt now? Takes one of the
+ * server's bcrypt tokens when so. */
+static bool auth_may_check(struct auth_state *a, const struct sockaddr_storage *addr)
+{
+	double now = now_mono();
+	struct auth_fail *f;
+	bool ok;
+
+	pthread_mutex_lock(&a->lock);
+	f = auth_slot(a, addr, now);
+	refill(&f->tokens, &f->at, now, 1.0 / AUTH_FAIL_EVERY_S, AUTH_FAIL_BURST);
+	refill(&a->bcrypt_tokens, &a->bcrypt_at, now, AUTH_BCRYPT_PER_S, AUTH_BCRYPT_PER_S);
+	ok = f->tokens >= 1.0 && a->bcrypt_tokens >= 1.0;
+	if (ok)
+		a->bcrypt_tokens -= 1.0;
+	pthread_mutex_unlock(&a->lock);
+	return ok;
+}
+
+/* Counts a failed (or refused) check of addr, and says so on stderr at
+ * most once per AUTH_LOG_EVERY_S. */
+static void auth_failed(struct auth_state *a, const struct sockaddr_storage *addr, bool checked)
+{
+	double now = now_mono();
+	unsigned long failed = 0, throttled = 0;
+	char who[INET6_ADDRSTRLEN];
+
+	pthread_mutex_lock(&a->lock);
+	if (checked)
+		auth_slot(a, addr, now)->tokens -= 1.0;
+	a->failed += checked;
+	a->throttled += !checked;
+	format_address(addr, a->last_addr, sizeof(a->last_addr));
+	if (now - a->logged_at >= AUTH_LOG_EVERY_S) {
+		failed = a->failed, throttled = a->throttled;
+		memcpy(who, a->last_addr, sizeof(who));
+		a->failed = a->throttled = 0;
+		a->logged_at = now;
+	}
+	pthread_mutex_unlock(&a->lock);
+	if (failed || throttled) {
+		fputs("gpuwise: ", stderr);
+		fprintf(stderr, _("exporter: %lu wrong Basic auth credentials, %lu more refused unchecked (too many "
+				  "failures), the last from %s"), failed, throttled, who);
+		fputc('\n', stderr);
+	}
+}
+
+enum auth_result { AUTH_OK, AUTH_DENIED, AUTH_THROTTLED };
+
+static enum auth_result authorized(struct exp_server *srv, struct MHD_Connection *c)
 {
 	const struct exp_web_config *web = srv->cfg->web;
 	char user[EXP_AUTH_MAX], password[EXP_AUTH_MAX];
+	struct sockaddr_storage addr = { 0 };
+	struct guard_conn *g = guard_of(c);
+	unsigned char d[32];
 	const char *header;
-	bool ok;
+	bool ok, have_digest;
 
 	if (!web || web->nusers == 0)
-		return true;
+		return AUTH_OK;
+	if (g)
+		addr = g->addr;
 	header = mhd.lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
 	if (exp_parse_basic_auth(header, user, password) < 0)
-		return false;
+		return AUTH_DENIED; /* no credentials: the browser's first request, not counted */
+	have_digest = auth_digest(&srv->auth, user, password, d);
+	if (have_digest && auth_remembered(&srv->auth, d)) {
+		memset(password, 0, sizeof(password));
+		return AUTH_OK;
+	}
+	if (!auth_may_check(&srv->auth, &addr)) {
+		memset(password, 0, sizeof(password));
+		auth_failed(&srv->auth, &addr, false);
+		return AUTH_THROTTLED;
+	}
 	ok = exp_check_password(web, user, password);
 	memset(password, 0, sizeof(password));
-	return ok;
+	if (ok && have_digest)
+		auth_remember(&srv->auth, d);
+	if (!ok)
+		auth_failed(&srv->auth, &addr, true);
+	memset(d, 0, sizeof(d));
+	return ok ? AUTH_OK : AUTH_DENIED;
 }
 
 static enum MHD_Result check_header_name(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
@@ -370,8 +592,14 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 	}
 	if (*upload_size)
 		return MHD_NO;
-	if (!authorized(srv, c))
+	switch (authorized(srv, c)) {
+	case AUTH_OK:
+		break;
+	case AUTH_DENIED:
 		return queue_plain(c, MHD_HTTP_UNAUTHORIZED, "Unauthorized\n");
+	case AUTH_THROTTLED:
+		return queue_plain(c, MHD_HTTP_TOO_MANY_REQUESTS, "Too Many Requests\n");
+	}
 	route = exp_route(url);
 	if (route == ROUTE_NONE)
 		return queue_plain(c, MHD_HTTP_NOT_FOUND, "Not Found\n");
@@ -438,6 +666,7 @@ static int listen_on(const char *host, unsigned port, unsigned *bound, char *err
 
 static void server_free(struct exp_server *srv)
 {
+	auth_destroy(&srv->auth);
 	pthread_cond_destroy(&srv->wake);
 	pthread_mutex_destroy(&srv->lock);
 	free(srv);
@@ -464,6 +693,7 @@ struct exp_server *exp_server_start(const struct exp_server_config *cfg, unsigne
 		return NULL;
 	}
 	srv->cfg = cfg;
+	auth_init(&srv->auth, mhd_handle);
 	pthread_mutex_init(&srv->lock, NULL);
 	pthread_cond_init(&srv->wake, NULL);
 	if ((fd = listen_on(cfg->host, cfg->port, bound_port, err, err_n)) < 0) {
