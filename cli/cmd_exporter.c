@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -207,6 +208,15 @@ static char *read_small_file(const char *path, size_t max, size_t *len, char *er
 	return buf;
 }
 
+/* The TLS key is a secret: warn when every user of the machine can read it. */
+static void warn_if_world_readable(const char *key_file)
+{
+	struct stat st;
+
+	if (stat(key_file, &st) == 0 && (st.st_mode & S_IROTH))
+		warning_msg(_("the TLS key %s is readable by every user (chmod o-r)"), key_file);
+}
+
 /* Reads --web-config FILE and the TLS files it names into cfg. */
 static int load_web_config(const char *path, struct exp_web_config *web, struct exp_server_config *cfg)
 {
@@ -229,8 +239,13 @@ static int load_web_config(const char *path, struct exp_web_config *web, struct 
 	}
 	free(text);
 	cfg->web = web;
-	if (!web->cert_file)
+	if (!web->cert_file) {
+		if (web->nusers > 0)
+			warning_msg(_("--web-config %s: Basic auth without TLS sends passwords in the clear "
+				      "(add tls_server_config)"), path);
 		return 0;
+	}
+	warn_if_world_readable(web->key_file);
 	if (!(cfg->tls_cert = read_small_file(web->cert_file, 1024 * 1024, &n, err, sizeof(err))) ||
 	    !(cfg->tls_key = read_small_file(web->key_file, 1024 * 1024, &n, err, sizeof(err)))) {
 		error_msg(_("--web-config %s: %s"), path, err);
@@ -260,8 +275,8 @@ static const struct option exporter_options[] = {
 	OPT_CALLBACK(0, "interval", struct exporter_opts, interval, "SECONDS",
 		     N_("seconds between two readings of the GPUs (default 1)"), parse_interval),
 	OPT_STRING(0, "web-config", struct exporter_opts, web_config, "FILE",
-		   N_("Prometheus exporter-toolkit web config: TLS (tls_server_config: cert_file, key_file) and "
-		   "basic_auth_users (user: bcrypt hash)")),
+		   N_("Prometheus exporter-toolkit web config: TLS (tls_server_config: cert_file, key_file, "
+		   "min_version, max_version) and basic_auth_users (user: bcrypt hash)")),
 	OPT_BOOL(0, "per-process", struct exporter_opts, per_process,
 		 N_("also export per-process series and show full command lines on the status page")),
 	OPT_BOOL(0, "show-processes", struct exporter_opts, show_processes,

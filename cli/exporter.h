@@ -100,12 +100,17 @@ struct exp_user {
 struct exp_web_config {
 	char *cert_file; /* resolved against the file's folder; NULL: no TLS */
 	char *key_file;
+	int tls_min, tls_max; /* tls_server_config's min_version, max_version: 10..13, 0 unset */
 	struct exp_user users[EXP_MAX_USERS];
 	int nusers;
 };
+/* The TLS versions served, 10 (TLS 1.0) to 13: min_version (default TLS12)
+ * to max_version (default TLS13). */
+int exp_tls_min(const struct exp_web_config *c);
+int exp_tls_max(const struct exp_web_config *c);
 /* Parses the YAML text of a web-config file (n bytes; base_dir resolves
- * relative paths). Unknown or unsupported keys (client certificates, TLS
- * versions, ...) are errors, never silently ignored. Returns 0, or -1 with
+ * relative paths). Unknown or unsupported keys (client certificates, cipher
+ * suites, ...) are errors, never silently ignored. Returns 0, or -1 with
  * one sentence in err. */
 int exp_web_config_parse(const char *text, size_t n, const char *base_dir, struct exp_web_config *out,
 			 char *err, size_t err_n);

@@ -461,8 +461,10 @@ static void format_address(const struct sockaddr_storage *ss, char *buf, size_t 
 		snprintf(buf, n, "?");
 }
 
-/* May addr have its password checked with bcrypt now? Takes one of the
- * server's bcrypt tokens when so. */
+/* May addr have its password checked with bcrypt now? Takes one of its
+ * failures and one of the server's checks when so, before the check (so
+ * that requests arriving together cannot all pass); a good password gives
+ * the failure back. */
 static bool auth_may_check(struct auth_state *a, const struct sockaddr_storage *addr)
 {
 	double now = now_mono();
@@ -474,10 +476,25 @@ static bool auth_may_check(struct auth_state *a, const struct sockaddr_storage *
 	refill(&f->tokens, &f->at, now, 1.0 / AUTH_FAIL_EVERY_S, AUTH_FAIL_BURST);
 	refill(&a->bcrypt_tokens, &a->bcrypt_at, now, AUTH_BCRYPT_PER_S, AUTH_BCRYPT_PER_S);
 	ok = f->tokens >= 1.0 && a->bcrypt_tokens >= 1.0;
-	if (ok)
+	if (ok) {
 		a->bcrypt_tokens -= 1.0;
+		f->tokens -= 1.0;
+	}
 	pthread_mutex_unlock(&a->lock);
 	return ok;
+}
+
+/* A good password: the failure taken by auth_may_check is given back. */
+static void auth_passed(struct auth_state *a, const struct sockaddr_storage *addr)
+{
+	double now = now_mono();
+	struct auth_fail *f;
+
+	pthread_mutex_lock(&a->lock);
+	f = auth_slot(a, addr, now);
+	refill(&f->tokens, &f->at, now, 1.0 / AUTH_FAIL_EVERY_S, AUTH_FAIL_BURST);
+	f->tokens = f->tokens + 1.0 > AUTH_FAIL_BURST ? AUTH_FAIL_BURST : f->tokens + 1.0;
+	pthread_mutex_unlock(&a->lock);
 }
 
 /* Counts a failed (or refused) check of addr, and says so on stderr at
@@ -489,8 +506,6 @@ static void auth_failed(struct auth_state *a, const struct sockaddr_storage *add
 	char who[INET6_ADDRSTRLEN];
 
 	pthread_mutex_lock(&a->lock);
-	if (checked)
-		auth_slot(a, addr, now)->tokens -= 1.0;
 	a->failed += checked;
 	a->throttled += !checked;
 	format_address(addr, a->last_addr, sizeof(a->last_addr));
@@ -540,6 +555,8 @@ static enum auth_result authorized(struct exp_server *srv, struct MHD_Connection
 	}
 	ok = exp_check_password(web, user, password);
 	memset(password, 0, sizeof(password));
+	if (ok)
+		auth_passed(&srv->auth, &addr);
 	if (ok && have_digest)
 		auth_remember(&srv->auth, d);
 	if (!ok)
@@ -664,6 +681,55 @@ static int listen_on(const char *host, unsigned port, unsigned *bound, char *err
 	return fd;
 }
 
+/* GnuTLS's priority string for the versions of the web config: forward
+ * secret key exchanges only (no static RSA, no plain PSK), no DTLS. */
+static void tls_priorities(const struct exp_web_config *web, char *buf, size_t n)
+{
+	size_t len = (size_t)snprintf(buf, n, "NORMAL:-VERS-ALL");
+
+	for (int v = exp_tls_min(web); v <= exp_tls_max(web) && len < n; v++)
+		len += (size_t)snprintf(buf + len, n - len, ":+VERS-TLS1.%d", v - 10);
+	if (len < n)
+		snprintf(buf + len, n - len, ":-RSA:-PSK:-RSA-PSK:-DHE-PSK:-ECDHE-PSK");
+}
+
+/* Warns when the certificate (PEM) has expired or is not valid yet, with
+ * GnuTLS's X.509 parser (loaded with libmicrohttpd); says nothing when it
+ * cannot tell. */
+struct gw_datum { unsigned char *data; unsigned int size; }; /* gnutls_datum_t */
+static void warn_certificate_dates(const char *pem)
+{
+	int (*init)(void **), (*import)(void *, const struct gw_datum *, int);
+	time_t (*not_after)(void *), (*not_before)(void *);
+	void (*deinit)(void *);
+	struct gw_datum d = { (unsigned char *)pem, (unsigned)strlen(pem) };
+	void *crt = NULL;
+
+	*(void **)&init = dlsym(mhd_handle, "gnutls_x509_crt_init");
+	*(void **)&import = dlsym(mhd_handle, "gnutls_x509_crt_import");
+	*(void **)&not_after = dlsym(mhd_handle, "gnutls_x509_crt_get_expiration_time");
+	*(void **)&not_before = dlsym(mhd_handle, "gnutls_x509_crt_get_activation_time");
+	*(void **)&deinit = dlsym(mhd_handle, "gnutls_x509_crt_deinit");
+	if (!init || !import || !not_after || !not_before || !deinit || init(&crt) < 0)
+		return;
+	if (import(crt, &d, 1 /* GNUTLS_X509_FMT_PEM */) >= 0) {
+		time_t now = time(NULL), after = not_after(crt), before = not_before(crt);
+		char when[32] = "?";
+		struct tm tm;
+
+		if (after != (time_t)-1 && after < now) {
+			if (gmtime_r(&after, &tm))
+				strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", &tm);
+			warning_msg(_("the TLS certificate expired on %s; clients will refuse it"), when);
+		} else if (before != (time_t)-1 && before > now) {
+			if (gmtime_r(&before, &tm))
+				strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", &tm);
+			warning_msg(_("the TLS certificate is not valid before %s; clients will refuse it"), when);
+		}
+	}
+	deinit(crt);
+}
+
 static void server_free(struct exp_server *srv)
 {
 	auth_destroy(&srv->auth);
@@ -676,6 +742,7 @@ struct exp_server *exp_server_start(const struct exp_server_config *cfg, unsigne
 				    size_t err_n)
 {
 	struct exp_server *srv;
+	char priorities[160];
 	unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD;
 	bool tls = cfg->tls_cert && cfg->tls_key;
 	int fd;
@@ -700,8 +767,11 @@ struct exp_server *exp_server_start(const struct exp_server_config *cfg, unsigne
 		server_free(srv);
 		return NULL;
 	}
-	if (tls)
+	if (tls) {
 		flags |= MHD_USE_TLS;
+		tls_priorities(cfg->web, priorities, sizeof(priorities));
+		warn_certificate_dates(cfg->tls_cert);
+	}
 	/* The guard (on_connection) keeps the limits; MHD's own are set above
 	 * them, for connections the guard has closed and MHD not yet released. */
 	srv->daemon = mhd.start_daemon(flags | MHD_USE_ITC, 0, NULL, NULL, on_request, srv,
@@ -716,6 +786,7 @@ struct exp_server *exp_server_start(const struct exp_server_config *cfg, unsigne
 		MHD_OPTION_THREAD_STACK_SIZE, (size_t)(256 * 1024),
 		tls ? MHD_OPTION_HTTPS_MEM_KEY : MHD_OPTION_END, cfg->tls_key,
 		MHD_OPTION_HTTPS_MEM_CERT, cfg->tls_cert,
+		MHD_OPTION_HTTPS_PRIORITIES, priorities,
 		MHD_OPTION_END);
 	if (!srv->daemon) {
 		snprintf(err, err_n, tls ? "the HTTP server did not start (is the TLS key the certificate's, "

@@ -232,6 +232,27 @@ webcfg 'basic_auth_users:' '  alice: plaintext'
 run exporter --web-config "$TMPD/web.yml" --listen 127.0.0.1:0
 assert_eq "$rc" 1 "a password that is not a bcrypt hash fails"
 assert_contains "$err" "bcrypt" "the error says a bcrypt hash is needed"
+# run_bounded ARGS...: run, but an exporter that starts (a web config
+# wrongly accepted) is stopped after 10 s (rc 124) instead of hanging.
+run_bounded() {
+	timeout 10 "$GW" "$@" >"$TMPD/out" 2>"$TMPD/err"
+	rc=$?
+	err=$(cat "$TMPD/err")
+}
+webcfg 'basic_auth_users: {}'
+run_bounded exporter --web-config "$TMPD/web.yml" --listen 127.0.0.1:0
+assert_eq "$rc" 1 "basic_auth_users: {} is an error, not auth turned off"
+assert_contains "$err" "lists no user" "the error says no user is listed"
+webcfg 'basic_auth_users:' '  alice: $2y$99$abcdefghijklmnopqrstuu5ZHzJL/NrZ9WwJY.fHbEHd8oHKVVcDbe'
+run_bounded exporter --web-config "$TMPD/web.yml" --listen 127.0.0.1:0
+assert_eq "$rc" 1 "a bcrypt hash of cost 99 (outside 4..31) is an error"
+webcfg 'tls_server_config:' '  cert_file: a.crt' '  key_file: a.key' '  min_version: TLS14'
+run_bounded exporter --web-config "$TMPD/web.yml" --listen 127.0.0.1:0
+assert_eq "$rc" 1 "min_version TLS14 is an error"
+assert_contains "$err" "TLS10, TLS11, TLS12 or TLS13" "the error says the versions"
+webcfg 'tls_server_config:' '  cert_file: a.crt' '  key_file: a.key' '  min_version: TLS13' '  max_version: TLS12'
+run_bounded exporter --web-config "$TMPD/web.yml" --listen 127.0.0.1:0
+assert_eq "$rc" 1 "min_version above max_version is an error"
 webcfg 'basic_auth_users: [alice' ''
 run exporter --web-config "$TMPD/web.yml" --listen 127.0.0.1:0
 assert_eq "$rc" 1 "YAML that does not parse fails"
@@ -639,6 +660,7 @@ if command -v htpasswd >/dev/null && command -v openssl >/dev/null; then
 	webcfg 'basic_auth_users:' "  alice: '$hash'" "  bob: '$hash'"
 	if start_exporter h100-8x --web-config "$TMPD/web.yml"; then
 		export PORT
+		assert_contains "$(cat "$TMPD/exp.err")" "passwords in the clear" "Basic auth over plain HTTP is warned about"
 		pycheck "Basic auth: 401 with a realm without or with wrong credentials, 200 with the right ones" '
 import base64
 def auth(u, p): return {"Authorization": "Basic " + base64.b64encode((u + ":" + p).encode()).decode()}
@@ -701,15 +723,52 @@ assert codes.get(429, 0) > 0 and codes.get(401, 0) <= 10, codes'
 		[ "$n" = 1 ] || fail "failed logins are logged once a minute at most (got $n lines): $(cat "$TMPD/exp.err")"
 	fi
 	webcfg 'tls_server_config:' '  cert_file: cert.pem' '  key_file: key.pem'
+	chmod 600 "$TMPD/key.pem"
 	if start_exporter h100-8x --web-config "$TMPD/web.yml"; then
 		export PORT
 		assert_contains "$(cat "$TMPD/exp.err")" "https://" "the TLS exporter says https"
+		assert_not_contains "$(cat "$TMPD/exp.err")" "warning" "a current certificate and a private key: no warning"
+		# tls_handshake OPENSSL-ARGS: "ok" when openssl s_client agrees a cipher.
+		tls_handshake() {
+			timeout 10 openssl s_client -connect 127.0.0.1:"$PORT" "$@" </dev/null 2>/dev/null |
+				grep -q 'Cipher is [A-Z]' && echo ok || echo refused
+		}
+		for a in "-tls1_1 -cipher DEFAULT:@SECLEVEL=0" "-tls1 -cipher DEFAULT:@SECLEVEL=0" \
+			"-tls1_2 -cipher AES128-GCM-SHA256" "-tls1_2 -cipher AES256-SHA256"; do
+			# shellcheck disable=SC2086
+			assert_eq "$(tls_handshake $a)" refused "TLS by default refuses $a (old versions, no forward secrecy)"
+		done
+		assert_eq "$(tls_handshake -tls1_2 -cipher ECDHE-RSA-AES128-GCM-SHA256)" ok "TLS 1.2 with ECDHE is served"
+		assert_eq "$(tls_handshake -tls1_3)" ok "TLS 1.3 is served"
 		pycheck "TLS: served over HTTPS with the configured certificate, plain HTTP gets nothing" '
 r = req("GET", "/metrics", tls=os.path.join(os.getcwd(), "cert.pem"), host="localhost")
 assert r.status == 200 and "gpuwise_gpu_up" in r.text, r
 assert status_of(raw(b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n", timeout=2)) is None'
 		pyrun
 		stop_exporter
+	fi
+	webcfg 'tls_server_config:' '  cert_file: cert.pem' '  key_file: key.pem' '  min_version: TLS13'
+	chmod 644 "$TMPD/key.pem"
+	if start_exporter h100-8x --web-config "$TMPD/web.yml"; then
+		assert_eq "$(tls_handshake -tls1_2 -cipher ECDHE-RSA-AES128-GCM-SHA256)" refused "min_version TLS13 refuses TLS 1.2"
+		assert_eq "$(tls_handshake -tls1_3)" ok "min_version TLS13 serves TLS 1.3"
+		assert_contains "$(cat "$TMPD/exp.err")" "readable by every user" "a key file others can read is warned about"
+		stop_exporter
+	fi
+	chmod 600 "$TMPD/key.pem"
+	# An expired certificate: valid until a day ago (x509 -days -1).
+	if openssl req -new -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj /CN=localhost \
+		-keyout "$TMPD/old.key" -out "$TMPD/old.csr" >/dev/null 2>&1 &&
+		openssl x509 -req -in "$TMPD/old.csr" -signkey "$TMPD/old.key" -days -1 -out "$TMPD/old.pem" >/dev/null 2>&1
+	then
+		chmod 600 "$TMPD/old.key"
+		webcfg 'tls_server_config:' '  cert_file: old.pem' '  key_file: old.key'
+		if start_exporter h100-8x --web-config "$TMPD/web.yml"; then
+			assert_contains "$(cat "$TMPD/exp.err")" "certificate expired on" "an expired certificate is warned about at start"
+			stop_exporter
+		fi
+	else
+		echo "SKIP: openssl could not make an expired certificate"
 	fi
 else
 	echo "SKIP: htpasswd or openssl missing (scripts/setup installs them)"

@@ -106,8 +106,27 @@ static void test_web_config(void)
 	CHECK(!c.cert_file && c.nusers == 0);
 	CHECK_INT(parse("tls_server_config:\n  cert_file: a.crt\n", &c, err), -1);
 	CHECK(strstr(err, "key_file") != NULL);
-	CHECK_INT(parse("tls_server_config:\n  cert_file: a\n  key_file: b\n  min_version: TLS13\n", &c, err), -1);
+	CHECK_INT(parse("tls_server_config:\n  cert_file: a\n  key_file: b\n  min_version: TLS13\n", &c, err), 0);
+	CHECK(exp_tls_min(&c) == 13 && exp_tls_max(&c) == 13);
+	exp_web_config_free(&c);
+	CHECK_INT(parse("tls_server_config:\n  cert_file: a\n  key_file: b\n  max_version: TLS11\n", &c, err), -1);
+	CHECK(strstr(err, "min_version is above max_version") != NULL);
+	CHECK_INT(parse("tls_server_config:\n  cert_file: a\n  key_file: b\n  min_version: TLS10\n"
+			"  max_version: TLS11\n", &c, err), 0);
+	CHECK(exp_tls_min(&c) == 10 && exp_tls_max(&c) == 11);
+	exp_web_config_free(&c);
+	CHECK_INT(parse("tls_server_config:\n  cert_file: a\n  key_file: b\n  min_version: SSL3\n", &c, err), -1);
 	CHECK(strstr(err, "min_version") != NULL);
+	CHECK_INT(parse("tls_server_config:\n  cert_file: a\n  key_file: b\n  cipher_suites: [x]\n", &c, err), -1);
+	CHECK_INT(parse("basic_auth_users: {}\n", &c, err), -1);
+	CHECK(strstr(err, "no user") != NULL);
+	snprintf(yaml, sizeof(yaml), "basic_auth_users:\n  alice: '$2y$99$%s'\n", hash + 7);
+	CHECK_INT(parse(yaml, &c, err), -1);
+	snprintf(yaml, sizeof(yaml), "basic_auth_users:\n  alice: '$2y$03$%s'\n", hash + 7);
+	CHECK_INT(parse(yaml, &c, err), -1);
+	snprintf(yaml, sizeof(yaml), "basic_auth_users:\n  alice: '$2y$31$%s'\n", hash + 7);
+	CHECK_INT(parse(yaml, &c, err), 0);
+	exp_web_config_free(&c);
 	CHECK_INT(parse("http_server_config:\n  http2: false\n", &c, err), -1);
 	CHECK_INT(parse("basic_auth_users:\n  alice: notahash\n", &c, err), -1);
 	CHECK(strstr(err, "bcrypt") != NULL);
