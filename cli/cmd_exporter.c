@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -21,15 +22,15 @@
 struct exporter_opts {
 	const char *listen, *names, *web_config;
 	double interval;
-	bool per_process;
+	bool per_process, show_processes;
 };
 
 struct exporter {
 	gw_context *ctx;      /* the sampler thread's alone once it runs */
 	gw_sampler *sampler;  /* reads every GPU once per --interval (include/gpuwise/sampler.h) */
-	bool *was_up;         /* per GPU: read in the last pass (a failure then is an error) */
 	enum exp_names names;
 	bool per_process;
+	bool show_processes;  /* users, PIDs, commands on the status page */
 	double interval;
 	char hostname[256];
 	uint64_t errors_total;
@@ -42,8 +43,9 @@ struct exporter {
 
 #ifdef GW_HAVE_EXPORTER
 /* The sampler's newest pass as a snapshot. A GPU that cannot be read is
- * up = 0; a read that fails on a GPU read before counts as an error (a GPU
- * lost from the start, or still lost, does not count again). */
+ * up = 0 and counts one error per pass, whether it was lost from the start
+ * (no driver, lost before the exporter started) or since: an alert on
+ * rate(gpuwise_exporter_errors_total) fires for as long as it stays so. */
 static int snapshot(struct exporter *e, struct exp_snapshot *s)
 {
 	const gw_driver_info *drv = gw_context_driver(e->ctx);
@@ -58,15 +60,16 @@ static int snapshot(struct exporter *e, struct exp_snapshot *s)
 
 		d->info = *gw_device_get(e->ctx, gw_sampler_device_index(e->sampler, k));
 		d->health = d->info.health;
-		if (gw_sampler_latest(e->sampler, k, &p) < 0)
+		if (gw_sampler_latest(e->sampler, k, &p) < 0) {
+			e->errors_total++;
 			continue;
+		}
 		d->health = p.health;
 		s->time = p.time;
 		d->sample = p.sample;
 		d->up = p.up && device_readable(&d->info);
-		if (!p.up && p.error && e->was_up[k])
+		if (!d->up)
 			e->errors_total++;
-		e->was_up[k] = d->up;
 		if (d->up)
 			d->procs_known = gw_sampler_processes(e->sampler, k, &d->procs, &d->nprocs) == 0;
 	}
@@ -92,7 +95,7 @@ static void publish(gw_sampler *sampler, uint64_t seq, void *arg)
 	(void)sampler, (void)seq;
 	if (snapshot(e, &s) == 0) {
 		metrics = exp_render_metrics(&s, e->names, e->per_process, &ml);
-		html = exp_render_html(&s, e->per_process, e->interval * 5, &hl);
+		html = exp_render_html(&s, e->per_process, e->show_processes, e->interval * 5, &hl);
 		json = exp_render_status_json(&s, &jl);
 		for (int i = 0; i < s.count; i++)
 			any_up |= s.dev[i].up;
@@ -205,6 +208,15 @@ static char *read_small_file(const char *path, size_t max, size_t *len, char *er
 	return buf;
 }
 
+/* The TLS key is a secret: warn when every user of the machine can read it. */
+static void warn_if_world_readable(const char *key_file)
+{
+	struct stat st;
+
+	if (stat(key_file, &st) == 0 && (st.st_mode & S_IROTH))
+		warning_msg(_("the TLS key %s is readable by every user (chmod o-r)"), key_file);
+}
+
 /* Reads --web-config FILE and the TLS files it names into cfg. */
 static int load_web_config(const char *path, struct exp_web_config *web, struct exp_server_config *cfg)
 {
@@ -227,8 +239,13 @@ static int load_web_config(const char *path, struct exp_web_config *web, struct 
 	}
 	free(text);
 	cfg->web = web;
-	if (!web->cert_file)
+	if (!web->cert_file) {
+		if (web->nusers > 0)
+			warning_msg(_("--web-config %s: Basic auth without TLS sends passwords in the clear "
+				      "(add tls_server_config)"), path);
 		return 0;
+	}
+	warn_if_world_readable(web->key_file);
 	if (!(cfg->tls_cert = read_small_file(web->cert_file, 1024 * 1024, &n, err, sizeof(err))) ||
 	    !(cfg->tls_key = read_small_file(web->key_file, 1024 * 1024, &n, err, sizeof(err)))) {
 		error_msg(_("--web-config %s: %s"), path, err);
@@ -258,10 +275,13 @@ static const struct option exporter_options[] = {
 	OPT_CALLBACK(0, "interval", struct exporter_opts, interval, "SECONDS",
 		     N_("seconds between two readings of the GPUs (default 1)"), parse_interval),
 	OPT_STRING(0, "web-config", struct exporter_opts, web_config, "FILE",
-		   N_("Prometheus exporter-toolkit web config: TLS (tls_server_config: cert_file, key_file) and "
-		   "basic_auth_users (user: bcrypt hash)")),
+		   N_("Prometheus exporter-toolkit web config: TLS (tls_server_config: cert_file, key_file, "
+		   "min_version, max_version) and basic_auth_users (user: bcrypt hash)")),
 	OPT_BOOL(0, "per-process", struct exporter_opts, per_process,
 		 N_("also export per-process series and show full command lines on the status page")),
+	OPT_BOOL(0, "show-processes", struct exporter_opts, show_processes,
+		 N_("show users, PIDs and process names on the status page to anyone who can reach it (by "
+		    "default only with basic_auth_users in --web-config, or with --per-process)")),
 	OPT_END()
 };
 
@@ -269,7 +289,6 @@ static const struct option exporter_options[] = {
 static void exporter_free(struct exporter *e)
 {
 	gw_sampler_free(e->sampler);
-	free(e->was_up);
 	free(e->metrics), free(e->html), free(e->json);
 	pthread_mutex_destroy(&e->lock);
 	gw_context_free(e->ctx);
@@ -280,18 +299,14 @@ static void exporter_free(struct exporter *e)
 static int start_collector(struct exporter *e)
 {
 	gw_sampler_options so = GW_SAMPLER_OPTIONS_INIT;
-	int n = gw_device_count(e->ctx);
-
 	pthread_mutex_init(&e->lock, NULL);
 	so.interval = e->interval;
 	so.history = 1;
 	so.flags = GW_SAMPLER_PROCESSES | GW_SAMPLER_EVENTS; /* Xid: DCGM_FI_DEV_XID_ERRORS */
 	so.on_pass = publish;
 	so.on_pass_arg = e;
-	if (!(e->was_up = calloc((size_t)n + 1, sizeof(*e->was_up))) || gw_sampler_new(&e->sampler, e->ctx, &so) < 0)
+	if (gw_sampler_new(&e->sampler, e->ctx, &so) < 0)
 		return -1;
-	for (int i = 0; i < n; i++)
-		e->was_up[i] = device_readable(gw_device_get(e->ctx, i));
 	gw_sampler_step(e->sampler);
 	publish(e->sampler, 1, e);
 	if (gw_sampler_start(e->sampler) < 0)
@@ -389,6 +404,7 @@ static int cmd_exporter(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	e.per_process = o.per_process;
+	e.show_processes = o.show_processes || o.per_process || web.nusers > 0;
 	e.interval = o.interval;
 	host_name(e.hostname, sizeof(e.hostname));
 	if (!(e.ctx = open_context())) {
@@ -420,8 +436,9 @@ const struct cmd cmd_exporter_def = {
 		"\n"
 		"Every naming scheme adds gpuwise_gpu_up{gpu,UUID}, gpuwise_exporter_collect_seconds and "
 		"gpuwise_exporter_errors_total. Only GET and HEAD are served. Limits: 512 connections, 64 "
-		"from one address, idle ones closed after 10 s, 16 KiB for a request's line and headers. "
-		"SIGTERM or SIGINT stops it cleanly (exit 0)."),
+		"from one address (when full, the oldest connection still sending its request is closed for "
+		"the new one), a request's line and headers due within 5 s and at most 16 KiB, idle "
+		"connections closed after 10 s. SIGTERM or SIGINT stops it cleanly (exit 0)."),
 	.exit_status = N_("Exit status: 0 after SIGTERM or SIGINT, 1 when it cannot start (address in use, bad "
 		       "--web-config, built without libmicrohttpd), 2 on a usage error."),
 };

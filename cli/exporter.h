@@ -58,7 +58,10 @@ void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(print
 /* Each returns a malloc'd NUL-terminated text and its length in *len, or
  * NULL when out of memory. */
 char *exp_render_metrics(const struct exp_snapshot *s, enum exp_names names, bool per_process, size_t *len);
-char *exp_render_html(const struct exp_snapshot *s, bool per_process, double refresh_s, size_t *len);
+/* show_processes: users, PIDs and process names (command lines with
+ * per_process) on the page; otherwise only how many processes each GPU has. */
+char *exp_render_html(const struct exp_snapshot *s, bool per_process, bool show_processes, double refresh_s,
+		      size_t *len);
 char *exp_render_status_json(const struct exp_snapshot *s, size_t *len);
 
 /* ---- HTTP pieces that are ours (exporter_http.c) ---------------------- */
@@ -75,6 +78,10 @@ enum exp_route exp_route(const char *path);
  * Returns 0, or -1 for anything else (another scheme, bad base64, no ':',
  * too long). */
 int exp_parse_basic_auth(const char *header, char *user, char *password);
+
+/* A header field name is a token (RFC 9110 5.1, 5.6.2): no white space
+ * (RFC 9112 5.1: "Content-Length : 5" is a 400), no control character. */
+bool exp_header_name_ok(const char *name);
 
 /* Equal strings, in time that depends on the lengths only. */
 bool exp_const_eq(const char *a, size_t an, const char *b, size_t bn);
@@ -93,12 +100,17 @@ struct exp_user {
 struct exp_web_config {
 	char *cert_file; /* resolved against the file's folder; NULL: no TLS */
 	char *key_file;
+	int tls_min, tls_max; /* tls_server_config's min_version, max_version: 10..13, 0 unset */
 	struct exp_user users[EXP_MAX_USERS];
 	int nusers;
 };
+/* The TLS versions served, 10 (TLS 1.0) to 13: min_version (default TLS12)
+ * to max_version (default TLS13). */
+int exp_tls_min(const struct exp_web_config *c);
+int exp_tls_max(const struct exp_web_config *c);
 /* Parses the YAML text of a web-config file (n bytes; base_dir resolves
- * relative paths). Unknown or unsupported keys (client certificates, TLS
- * versions, ...) are errors, never silently ignored. Returns 0, or -1 with
+ * relative paths). Unknown or unsupported keys (client certificates, cipher
+ * suites, ...) are errors, never silently ignored. Returns 0, or -1 with
  * one sentence in err. */
 int exp_web_config_parse(const char *text, size_t n, const char *base_dir, struct exp_web_config *out,
 			 char *err, size_t err_n);
@@ -140,6 +152,9 @@ void exp_server_stop(struct exp_server *srv);
 #define EXP_CONN_LIMIT 512       /* connections at once */
 #define EXP_PER_IP_LIMIT 64      /* connections at once from one address */
 #define EXP_CONN_TIMEOUT_S 10    /* an idle connection is closed after this */
+#define EXP_HEAD_TIMEOUT_S 5     /* a request head not complete this long after accept
+				    (or the previous reply) is closed */
+#define EXP_CONN_SLACK 64        /* MHD's own limit is this much above EXP_CONN_LIMIT */
 #define EXP_CONN_MEMORY 16384    /* bytes per connection for the request line and headers */
 #define EXP_THREADS 2            /* threads serving connections */
 

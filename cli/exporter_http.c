@@ -36,6 +36,29 @@ enum exp_route exp_route(const char *path)
 	return ROUTE_NONE;
 }
 
+bool exp_header_name_ok(const char *name)
+{
+	static const char punct[] = "!#$%&'*+-.^_`|~";
+
+	if (!name || !*name)
+		return false;
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      strchr(punct, *p)))
+			return false;
+	return true;
+}
+
+int exp_tls_min(const struct exp_web_config *c)
+{
+	return c->tls_min ? c->tls_min : 12;
+}
+
+int exp_tls_max(const struct exp_web_config *c)
+{
+	return c->tls_max ? c->tls_max : 13;
+}
+
 bool exp_const_eq(const char *a, size_t an, const char *b, size_t bn)
 {
 	unsigned char diff = an != bn;
@@ -232,11 +255,22 @@ static char *resolve(const char *base_dir, const char *path)
 	return out;
 }
 
+/* "TLS10".."TLS13" → 10..13; 0 for anything else. */
+static int tls_version(const char *v)
+{
+	if (strlen(v) == 5 && strncmp(v, "TLS1", 4) == 0 && v[4] >= '0' && v[4] <= '3')
+		return 10 + (v[4] - '0');
+	return 0;
+}
+
 static bool valid_bcrypt(const char *h)
 {
-	/* "$2y$10$" + 22 salt + 31 hash characters. */
+	/* "$2y$10$" + 22 salt + 31 hash characters; the cost 04..31 (bcrypt's
+	 * own bounds: libcrypt fails any other, which would deny every login). */
 	if (strlen(h) != 60 || h[0] != '$' || h[1] != '2' || !strchr("aby", h[2]) || h[3] != '$' ||
 	    !isdigit((unsigned char)h[4]) || !isdigit((unsigned char)h[5]) || h[6] != '$')
+		return false;
+	if ((h[4] - '0') * 10 + (h[5] - '0') < 4 || (h[4] - '0') * 10 + (h[5] - '0') > 31)
 		return false;
 	for (int i = 7; i < 60; i++)
 		if (!isalnum((unsigned char)h[i]) && h[i] != '.' && h[i] != '/')
@@ -256,13 +290,22 @@ static int parse_tls(yaml_document_t *doc, yaml_node_t *map, const char *base_di
 		const char *v = scalar(yaml_document_get_node(doc, p->value));
 		char **dst = NULL;
 
+		if (k && (strcmp(k, "min_version") == 0 || strcmp(k, "max_version") == 0)) {
+			int *ver = k[1] == 'i' ? &out->tls_min : &out->tls_max;
+
+			if (!v || (*ver = tls_version(v)) == 0) {
+				snprintf(err, err_n, "tls_server_config: %s must be TLS10, TLS11, TLS12 or TLS13", k);
+				return -1;
+			}
+			continue;
+		}
 		if (k && strcmp(k, "cert_file") == 0)
 			dst = &out->cert_file;
 		else if (k && strcmp(k, "key_file") == 0)
 			dst = &out->key_file;
 		else {
-			snprintf(err, err_n, "tls_server_config: '%s' is not supported (gpuwise reads cert_file and key_file)",
-				 k ? k : "?");
+			snprintf(err, err_n, "tls_server_config: '%s' is not supported (gpuwise reads cert_file, key_file, "
+				 "min_version and max_version)", k ? k : "?");
 			return -1;
 		}
 		if (!v || !*v) {
@@ -277,6 +320,10 @@ static int parse_tls(yaml_document_t *doc, yaml_node_t *map, const char *base_di
 	}
 	if (!out->cert_file != !out->key_file || !out->cert_file) {
 		snprintf(err, err_n, "tls_server_config needs both cert_file and key_file");
+		return -1;
+	}
+	if (exp_tls_min(out) > exp_tls_max(out)) {
+		snprintf(err, err_n, "tls_server_config: min_version is above max_version");
 		return -1;
 	}
 	return 0;
@@ -319,6 +366,10 @@ static int parse_users(yaml_document_t *doc, yaml_node_t *map, struct exp_web_co
 			snprintf(err, err_n, "out of memory");
 			return -1;
 		}
+	}
+	if (out->nusers == 0) { /* not "no auth": a file meant to protect the exporter */
+		snprintf(err, err_n, "basic_auth_users lists no user (remove the key to serve without passwords)");
+		return -1;
 	}
 	return 0;
 }

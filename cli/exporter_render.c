@@ -605,7 +605,7 @@ static void html_bars(struct sbuf *b, const struct exp_device *d)
 	}
 }
 
-static void html_processes(struct sbuf *b, const struct exp_device *d, bool per_process)
+static void html_processes(struct sbuf *b, const struct exp_device *d, bool per_process, bool show)
 {
 	if (!d->procs_known) {
 		sb_puts(b, "<p class=\"muted\">Processes: unknown</p>\n");
@@ -613,6 +613,11 @@ static void html_processes(struct sbuf *b, const struct exp_device *d, bool per_
 	}
 	if (d->nprocs == 0) {
 		sb_puts(b, "<p class=\"muted\">No processes</p>\n");
+		return;
+	}
+	if (!show) { /* who runs what is not for anyone who can reach the port */
+		sb_printf(b, "<p class=\"muted\">%zu process%s (users, PIDs and commands hidden: "
+			  "--show-processes or Basic auth shows them)</p>\n", d->nprocs, d->nprocs == 1 ? "" : "es");
 		return;
 	}
 	sb_printf(b, "<table><tr><th>User</th><th>PID</th><th>%s</th><th>Memory</th></tr>\n",
@@ -637,7 +642,8 @@ static void html_processes(struct sbuf *b, const struct exp_device *d, bool per_
 	sb_puts(b, "</table>\n");
 }
 
-char *exp_render_html(const struct exp_snapshot *s, bool per_process, double refresh_s, size_t *len)
+char *exp_render_html(const struct exp_snapshot *s, bool per_process, bool show_processes, double refresh_s,
+		      size_t *len)
 {
 	struct sbuf b = { 0 };
 	int refresh = refresh_s < 2 ? 2 : (int)refresh_s;
@@ -663,7 +669,7 @@ char *exp_render_html(const struct exp_snapshot *s, bool per_process, double ref
 		sb_puts(&b, "</h2>\n");
 		if (d->up) {
 			html_bars(&b, d);
-			html_processes(&b, d, per_process);
+			html_processes(&b, d, per_process, show_processes);
 		} else if (d->info.health_reason[0]) {
 			sb_puts(&b, "<p class=\"muted\">");
 			put_html(&b, d->info.health_reason);

@@ -103,6 +103,11 @@ assert {p["targetPort"] for p in svc["spec"]["ports"]} <= {p["name"] for p in c[
 assert sm["metadata"]["namespace"] in sm["spec"]["namespaceSelector"]["matchNames"]
 assert c["args"][0] == "exporter" and any(e["name"] == "NODE_NAME" for e in c["env"])
 assert c["readinessProbe"]["httpGet"]["path"] == "/health"
+assert "NetworkPolicy" in docs, "no NetworkPolicy: anyone in the cluster reaches the status page"
+np = docs["NetworkPolicy"]["spec"]
+assert np["podSelector"]["matchLabels"].items() <= pod["metadata"]["labels"].items(), "the NetworkPolicy selects no pod"
+assert np["policyTypes"] == ["Ingress"] and len(np["ingress"]) == 1 and np["ingress"][0]["from"], np
+assert {p["port"] for p in np["ingress"][0]["ports"]} <= {p["name"] for p in c["ports"]}, "the NetworkPolicy opens no exporter port"
 PYEOF
 )
 case $msg in SKIP) echo "SKIP: PyYAML missing, ServiceMonitor not cross-checked" ;; '') ;; *) fail "Kubernetes manifests: $msg" ;; esac

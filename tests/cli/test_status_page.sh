@@ -218,7 +218,7 @@ EOF
 }
 
 MJSON=$MACHINES/h100-8x/machine.json
-if start_exporter page h100-8x --names native; then
+if start_exporter page h100-8x --names native --show-processes; then
 	check_page "desktop, JavaScript off" "http://127.0.0.1:$PORT/" 1280 900 0 "$ART/h100-8x.png" '
 assert "<script" not in dom, "a script on the page"
 assert len(sections) == 8, [s[0] for s in sections]

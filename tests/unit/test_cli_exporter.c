@@ -47,6 +47,14 @@ static void test_basic_auth(void)
 	CHECK(exp_const_eq("abc", 3, "abc", 3));
 	CHECK(!exp_const_eq("abc", 3, "abd", 3));
 	CHECK(!exp_const_eq("abc", 3, "abcd", 4));
+	CHECK(exp_header_name_ok("Content-Length"));
+	CHECK(exp_header_name_ok("X-a.b_c~!#$%&'*+^`|"));
+	CHECK(!exp_header_name_ok("Content-Length "));
+	CHECK(!exp_header_name_ok("Host\t"));
+	CHECK(!exp_header_name_ok("a b"));
+	CHECK(!exp_header_name_ok("a:b"));
+	CHECK(!exp_header_name_ok("a\x01"));
+	CHECK(!exp_header_name_ok(""));
 }
 
 static void test_listen(void)
@@ -98,8 +106,27 @@ static void test_web_config(void)
 	CHECK(!c.cert_file && c.nusers == 0);
 	CHECK_INT(parse("tls_server_config:\n  cert_file: a.crt\n", &c, err), -1);
 	CHECK(strstr(err, "key_file") != NULL);
-	CHECK_INT(parse("tls_server_config:\n  cert_file: a\n  key_file: b\n  min_version: TLS13\n", &c, err), -1);
+	CHECK_INT(parse("tls_server_config:\n  cert_file: a\n  key_file: b\n  min_version: TLS13\n", &c, err), 0);
+	CHECK(exp_tls_min(&c) == 13 && exp_tls_max(&c) == 13);
+	exp_web_config_free(&c);
+	CHECK_INT(parse("tls_server_config:\n  cert_file: a\n  key_file: b\n  max_version: TLS11\n", &c, err), -1);
+	CHECK(strstr(err, "min_version is above max_version") != NULL);
+	CHECK_INT(parse("tls_server_config:\n  cert_file: a\n  key_file: b\n  min_version: TLS10\n"
+			"  max_version: TLS11\n", &c, err), 0);
+	CHECK(exp_tls_min(&c) == 10 && exp_tls_max(&c) == 11);
+	exp_web_config_free(&c);
+	CHECK_INT(parse("tls_server_config:\n  cert_file: a\n  key_file: b\n  min_version: SSL3\n", &c, err), -1);
 	CHECK(strstr(err, "min_version") != NULL);
+	CHECK_INT(parse("tls_server_config:\n  cert_file: a\n  key_file: b\n  cipher_suites: [x]\n", &c, err), -1);
+	CHECK_INT(parse("basic_auth_users: {}\n", &c, err), -1);
+	CHECK(strstr(err, "no user") != NULL);
+	snprintf(yaml, sizeof(yaml), "basic_auth_users:\n  alice: '$2y$99$%s'\n", hash + 7);
+	CHECK_INT(parse(yaml, &c, err), -1);
+	snprintf(yaml, sizeof(yaml), "basic_auth_users:\n  alice: '$2y$03$%s'\n", hash + 7);
+	CHECK_INT(parse(yaml, &c, err), -1);
+	snprintf(yaml, sizeof(yaml), "basic_auth_users:\n  alice: '$2y$31$%s'\n", hash + 7);
+	CHECK_INT(parse(yaml, &c, err), 0);
+	exp_web_config_free(&c);
 	CHECK_INT(parse("http_server_config:\n  http2: false\n", &c, err), -1);
 	CHECK_INT(parse("basic_auth_users:\n  alice: notahash\n", &c, err), -1);
 	CHECK(strstr(err, "bcrypt") != NULL);
@@ -170,7 +197,7 @@ static void test_render(void)
 	CHECK(strstr(strstr(t, "# HELP gpuwise_gpu_up") + 1, "# HELP gpuwise_gpu_up") == NULL);
 	CHECK(t[len - 1] == '\n');
 	free(t);
-	t = exp_render_html(&s, false, 5, &len);
+	t = exp_render_html(&s, false, true, 5, &len);
 	CHECK(t && strstr(t, "GPU-a") == NULL); /* the page names GPUs by index and name */
 	free(t);
 	exp_snapshot_clear(&s);
