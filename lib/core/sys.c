@@ -27,43 +27,9 @@
 /* ---- fault injection ------------------------------------------------------ */
 
 static const char *const fault_names[GW__FAULT_KINDS] = {
-	[GW__FAULT_ALLOC] = "alloc",
-	[GW__FAULT_DLOPEN] = "dlopen",
-	[GW__FAULT_DLSYM] = "dlsym",
-	[GW__FAULT_READ] = "read",
-	[GW__FAULT_OPEN] = "open",
-	[GW__FAULT_FDREAD] = "fdread",
-	[GW__FAULT_FSTAT] = "fstat",
-	[GW__FAULT_LSEEK] = "lseek",
-	[GW__FAULT_STAT] = "stat",
-	[GW__FAULT_LSTAT] = "lstat",
-	[GW__FAULT_ACCESS] = "access",
-	[GW__FAULT_OPENDIR] = "opendir",
-	[GW__FAULT_READDIR] = "readdir",
-	[GW__FAULT_READLINK] = "readlink",
-	[GW__FAULT_REALPATH] = "realpath",
-	[GW__FAULT_GETGROUPS] = "getgroups",
-	[GW__FAULT_PIPE2] = "pipe2",
-	[GW__FAULT_FORK] = "fork",
-	[GW__FAULT_EXECV] = "execv",
-	[GW__FAULT_POSIX_SPAWN] = "posix_spawn",
-	[GW__FAULT_DUP2] = "dup2",
-	[GW__FAULT_SETPGID] = "setpgid",
-	[GW__FAULT_POLL] = "poll",
-	[GW__FAULT_KILL] = "kill",
-	[GW__FAULT_WAITPID] = "waitpid",
-	[GW__FAULT_EXECVE] = "execve",
-	[GW__FAULT_WAITID] = "waitid",
-	[GW__FAULT_PRCTL] = "prctl",
-	[GW__FAULT_FLOCK] = "flock",
-	[GW__FAULT_WRITE] = "write",
-	[GW__FAULT_UNLINK] = "unlink",
-	[GW__FAULT_MKDIR] = "mkdir",
-	[GW__FAULT_FCHMOD] = "fchmod",
-	[GW__FAULT_FTRUNCATE] = "ftruncate",
-	[GW__FAULT_INOTIFY_INIT1] = "inotify_init1",
-	[GW__FAULT_INOTIFY_ADD_WATCH] = "inotify_add_watch",
-	[GW__FAULT_PIDFD_OPEN] = "pidfd_open",
+#define FAULT_NAME(id, name) [GW__FAULT_##id] = name,
+	GW__FAULT_KIND_LIST(FAULT_NAME)
+#undef FAULT_NAME
 };
 
 enum { FAULT_NONE = -1 };
@@ -166,72 +132,75 @@ static void *os_dlopen(const char *name, int flags)
 	return dlopen(name, flags);
 }
 
-#define SYSCALL(name, fn) { name, (gw__syscall_ptr)(fn), (gw__syscall_ptr)(fn) }
+/* Every entry of the table, once, as SQLite's aSyscall[] writes each row
+ * beside the name code calls it by: X(INDEX, name, default function). The
+ * enum of indices and the table come from this one list, each row placed at
+ * its own index, so a reordered row cannot bind the wrong function. */
+#define SYSCALL_LIST(X) \
+	X(MALLOC, malloc, malloc) \
+	X(CALLOC, calloc, calloc) \
+	X(REALLOC, realloc, realloc) \
+	X(FREE, free, free) \
+	X(DLOPEN, dlopen, os_dlopen) \
+	X(DLSYM, dlsym, dlsym) \
+	X(DLCLOSE, dlclose, dlclose) \
+	X(DLERROR, dlerror, dlerror) \
+	X(OPEN, open, os_open) \
+	X(READ, read, read) \
+	X(CLOSE, close, close) \
+	X(FSTAT, fstat, fstat) \
+	X(LSEEK, lseek, lseek) \
+	X(STAT, stat, stat) \
+	X(LSTAT, lstat, lstat) \
+	X(ACCESS, access, access) \
+	X(OPENDIR, opendir, opendir) \
+	X(READDIR, readdir, readdir) \
+	X(CLOSEDIR, closedir, closedir) \
+	X(READLINK, readlink, readlink) \
+	X(REALPATH, realpath, realpath) \
+	X(GETUID, getuid, getuid) \
+	X(GETEGID, getegid, getegid) \
+	X(GETGROUPS, getgroups, getgroups) \
+	X(PIPE2, pipe2, pipe2) \
+	X(FORK, fork, fork) \
+	X(EXECV, execv, os_execv) \
+	X(POSIX_SPAWN, posix_spawn, posix_spawn) \
+	X(DUP2, dup2, dup2) \
+	X(SETPGID, setpgid, setpgid) \
+	X(POLL, poll, poll) \
+	X(KILL, kill, kill) \
+	X(WAITPID, waitpid, waitpid) \
+	X(EXECVE, execve, execve) \
+	X(WAITID, waitid, waitid) \
+	X(PRCTL, prctl, os_prctl) \
+	X(GETPID, getpid, getpid) \
+	X(FLOCK, flock, flock) \
+	X(WRITE, write, write) \
+	X(UNLINK, unlink, unlink) \
+	X(MKDIR, mkdir, mkdir) \
+	X(FCHMOD, fchmod, fchmod) \
+	X(FTRUNCATE, ftruncate, ftruncate) \
+	X(INOTIFY_INIT1, inotify_init1, inotify_init1) \
+	X(INOTIFY_ADD_WATCH, inotify_add_watch, inotify_add_watch) \
+	X(PIDFD_OPEN, pidfd_open, os_pidfd_open) \
+	/* end */
+
+enum {
+#define SYSCALL_INDEX(id, name, fn) SYS_##id,
+	SYSCALL_LIST(SYSCALL_INDEX)
+#undef SYSCALL_INDEX
+	SYS_COUNT
+};
 
 static struct {
 	const char *name;
 	gw__syscall_ptr current;
 	gw__syscall_ptr deflt;
-} syscalls[] = {
-	SYSCALL("malloc", malloc),
-	SYSCALL("calloc", calloc),
-	SYSCALL("realloc", realloc),
-	SYSCALL("free", free),
-	SYSCALL("dlopen", os_dlopen),
-	SYSCALL("dlsym", dlsym),
-	SYSCALL("dlclose", dlclose),
-	SYSCALL("dlerror", dlerror),
-	SYSCALL("open", os_open),
-	SYSCALL("read", read),
-	SYSCALL("close", close),
-	SYSCALL("fstat", fstat),
-	SYSCALL("lseek", lseek),
-	SYSCALL("stat", stat),
-	SYSCALL("lstat", lstat),
-	SYSCALL("access", access),
-	SYSCALL("opendir", opendir),
-	SYSCALL("readdir", readdir),
-	SYSCALL("closedir", closedir),
-	SYSCALL("readlink", readlink),
-	SYSCALL("realpath", realpath),
-	SYSCALL("getuid", getuid),
-	SYSCALL("getegid", getegid),
-	SYSCALL("getgroups", getgroups),
-	SYSCALL("pipe2", pipe2),
-	SYSCALL("fork", fork),
-	SYSCALL("execv", os_execv),
-	SYSCALL("posix_spawn", posix_spawn),
-	SYSCALL("dup2", dup2),
-	SYSCALL("setpgid", setpgid),
-	SYSCALL("poll", poll),
-	SYSCALL("kill", kill),
-	SYSCALL("waitpid", waitpid),
-	SYSCALL("execve", execve),
-	SYSCALL("waitid", waitid),
-	SYSCALL("prctl", os_prctl),
-	SYSCALL("getpid", getpid),
-	SYSCALL("flock", flock),
-	SYSCALL("write", write),
-	SYSCALL("unlink", unlink),
-	SYSCALL("mkdir", mkdir),
-	SYSCALL("fchmod", fchmod),
-	SYSCALL("ftruncate", ftruncate),
-	SYSCALL("inotify_init1", inotify_init1),
-	SYSCALL("inotify_add_watch", inotify_add_watch),
-	SYSCALL("pidfd_open", os_pidfd_open),
+} syscalls[SYS_COUNT] = {
+#define SYSCALL_ROW(id, name, fn) [SYS_##id] = { #name, (gw__syscall_ptr)(fn), (gw__syscall_ptr)(fn) },
+	SYSCALL_LIST(SYSCALL_ROW)
+#undef SYSCALL_ROW
 };
-
-/* Indices into syscalls[], in its order. */
-enum {
-	SYS_MALLOC, SYS_CALLOC, SYS_REALLOC, SYS_FREE, SYS_DLOPEN, SYS_DLSYM, SYS_DLCLOSE, SYS_DLERROR,
-	SYS_OPEN, SYS_READ, SYS_CLOSE, SYS_FSTAT, SYS_LSEEK, SYS_STAT, SYS_LSTAT, SYS_ACCESS,
-	SYS_OPENDIR, SYS_READDIR, SYS_CLOSEDIR, SYS_READLINK, SYS_REALPATH, SYS_GETUID, SYS_GETEGID,
-	SYS_GETGROUPS, SYS_PIPE2, SYS_FORK, SYS_EXECV, SYS_POSIX_SPAWN, SYS_DUP2, SYS_SETPGID, SYS_POLL,
-	SYS_KILL, SYS_WAITPID, SYS_EXECVE, SYS_WAITID, SYS_PRCTL, SYS_GETPID, SYS_FLOCK, SYS_WRITE,
-	SYS_UNLINK, SYS_MKDIR, SYS_FCHMOD, SYS_FTRUNCATE, SYS_INOTIFY_INIT1, SYS_INOTIFY_ADD_WATCH, SYS_PIDFD_OPEN,
-	SYS_COUNT
-};
-_Static_assert(SYS_COUNT == sizeof(syscalls) / sizeof(syscalls[0]), "syscall index list out of step");
 
 #define CALL(idx, type) ((type)syscalls[idx].current)
 

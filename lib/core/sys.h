@@ -28,50 +28,58 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 
+/* Every fault kind, once: its enum name and the name GPUWISE_FAULT=KIND:N
+ * takes. An X-macro, so the enum and the names cannot fall out of step. */
+#define GW__FAULT_KIND_LIST(X) \
+	/* Kinds of calls (since the first fault loop). */ \
+	X(ALLOC, "alloc") /* malloc, calloc, realloc */ \
+	X(DLOPEN, "dlopen") \
+	X(DLSYM, "dlsym") \
+	X(READ, "read") /* a whole file read or folder listing (gw__read_file, gw__dir_list*) */ \
+	/* One per system call that can fail. */ \
+	X(OPEN, "open") \
+	X(FDREAD, "fdread") /* read(2) */ \
+	X(FSTAT, "fstat") \
+	X(LSEEK, "lseek") \
+	X(STAT, "stat") \
+	X(LSTAT, "lstat") \
+	X(ACCESS, "access") \
+	X(OPENDIR, "opendir") \
+	X(READDIR, "readdir") \
+	X(READLINK, "readlink") \
+	X(REALPATH, "realpath") \
+	X(GETGROUPS, "getgroups") \
+	/* Process control (lib/core/spawn.c: doctor --deep, the probe's python3 \
+	 * query). */ \
+	X(PIPE2, "pipe2") \
+	X(FORK, "fork") \
+	X(EXECV, "execv") \
+	X(POSIX_SPAWN, "posix_spawn") \
+	X(DUP2, "dup2") \
+	X(SETPGID, "setpgid") \
+	X(POLL, "poll") \
+	X(KILL, "kill") \
+	X(WAITPID, "waitpid") \
+	X(EXECVE, "execve") \
+	X(WAITID, "waitid") \
+	X(PRCTL, "prctl") \
+	/* The GPU pool's files and locks (lib/core/poolfs.c: gpuwise run). */ \
+	X(FLOCK, "flock") \
+	X(WRITE, "write") \
+	X(UNLINK, "unlink") \
+	X(MKDIR, "mkdir") \
+	X(FCHMOD, "fchmod") \
+	X(FTRUNCATE, "ftruncate") \
+	/* Waking on the pool's changes and the job's end (gpuwise run). */ \
+	X(INOTIFY_INIT1, "inotify_init1") \
+	X(INOTIFY_ADD_WATCH, "inotify_add_watch") \
+	X(PIDFD_OPEN, "pidfd_open") \
+	/* end */
+
 enum gw__fault_kind {
-	/* Kinds of calls (since the first fault loop). */
-	GW__FAULT_ALLOC,     /* malloc, calloc, realloc */
-	GW__FAULT_DLOPEN,
-	GW__FAULT_DLSYM,
-	GW__FAULT_READ,      /* a whole file read or folder listing (gw__read_file, gw__dir_list*) */
-	/* One per system call that can fail. */
-	GW__FAULT_OPEN,
-	GW__FAULT_FDREAD,    /* read(2) */
-	GW__FAULT_FSTAT,
-	GW__FAULT_LSEEK,
-	GW__FAULT_STAT,
-	GW__FAULT_LSTAT,
-	GW__FAULT_ACCESS,
-	GW__FAULT_OPENDIR,
-	GW__FAULT_READDIR,
-	GW__FAULT_READLINK,
-	GW__FAULT_REALPATH,
-	GW__FAULT_GETGROUPS,
-	/* Process control (lib/core/spawn.c: doctor --deep, the probe's python3
-	 * query). */
-	GW__FAULT_PIPE2,
-	GW__FAULT_FORK,
-	GW__FAULT_EXECV,
-	GW__FAULT_POSIX_SPAWN,
-	GW__FAULT_DUP2,
-	GW__FAULT_SETPGID,
-	GW__FAULT_POLL,
-	GW__FAULT_KILL,
-	GW__FAULT_WAITPID,
-	GW__FAULT_EXECVE,
-	GW__FAULT_WAITID,
-	GW__FAULT_PRCTL,
-	/* The GPU pool's files and locks (lib/core/poolfs.c: gpuwise run). */
-	GW__FAULT_FLOCK,
-	GW__FAULT_WRITE,
-	GW__FAULT_UNLINK,
-	GW__FAULT_MKDIR,
-	GW__FAULT_FCHMOD,
-	GW__FAULT_FTRUNCATE,
-	/* Waking on the pool's changes and the job's end (gpuwise run). */
-	GW__FAULT_INOTIFY_INIT1,
-	GW__FAULT_INOTIFY_ADD_WATCH,
-	GW__FAULT_PIDFD_OPEN,
+#define GW__FAULT_KIND_ENUM(id, name) GW__FAULT_##id,
+	GW__FAULT_KIND_LIST(GW__FAULT_KIND_ENUM)
+#undef GW__FAULT_KIND_ENUM
 	GW__FAULT_KINDS
 };
 
