@@ -36,14 +36,14 @@ static void nvml_reason(gw_context *ctx, gw_device *d)
 static void judge_health(gw_context *ctx, const gw_pci_fn *f, gw_device *d)
 {
 	gw_vendor v = gw__pci_vendor(f->vendor);
-	const char *want = v == GW_VENDOR_NVIDIA ? "nvidia" : v == GW_VENDOR_AMD ? "amdgpu" : NULL;
+	const char *want = gw__vendor_traits_of(v)->compute_driver;
 
 	d->info.health = GW_HEALTH_NO_DRIVER;
 	if (!f->driver[0]) {
 		gw__device_reason(d, "no kernel driver bound");
-	} else if (v == GW_VENDOR_NVIDIA && !strcmp(f->driver, "nvidia")) {
+	} else if (v == GW_VENDOR_NVIDIA && !strcmp(f->driver, want)) {
 		nvml_reason(ctx, d);
-	} else if (v == GW_VENDOR_AMD && !strcmp(f->driver, "amdgpu")) {
+	} else if (v == GW_VENDOR_AMD && !strcmp(f->driver, want)) {
 		gw__device_reason(d, "amdgpu driver bound but its sysfs files could not be read");
 	} else if (want) {
 		gw__device_reason(d, "bound to %s, not %s", f->driver, want);
@@ -116,7 +116,9 @@ static void annotate(gw_device *d, const gw_pci_fn *f)
 
 static bool nvidia_bound(const gw_pci_fn *f)
 {
-	return f->vendor == 0x10de && !strcmp(f->driver, "nvidia");
+	const gw__vendor_traits *t = gw__vendor_traits_of(GW_VENDOR_NVIDIA);
+
+	return f->vendor == t->pci_vendor_id && !strcmp(f->driver, t->compute_driver);
 }
 
 /* NVML devices whose handle failed (lost GPUs) have no bus id. */

@@ -179,8 +179,7 @@ static const char *const pci_ids_paths[] = {
 bool gw__sysfs_pci_name(gw_pci_ids *ids, const char *root, uint32_t vendor, uint32_t device, int revision,
 			char *out, size_t outsz)
 {
-	const char *vname = vendor == 0x10de ? "NVIDIA" : vendor == 0x1002 ? "AMD" :
-			    vendor == 0x8086 ? "Intel" : "Unknown";
+	const char *vname = gw__vendor_traits_by_pci(vendor)->short_name;
 	const gw_row_nvidia_gpus *row;
 	const char *amd;
 

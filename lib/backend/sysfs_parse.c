@@ -144,12 +144,9 @@ int gw__sysfs_parse_link_width(const char *s, unsigned *width)
 
 static const char *short_vendor(uint32_t vendor)
 {
-	switch (vendor) {
-	case 0x10de: return "NVIDIA";
-	case 0x1002: return "AMD";
-	case 0x8086: return "Intel";
-	default: return NULL;
-	}
+	const gw__vendor_traits *t = gw__vendor_traits_by_pci(vendor);
+
+	return t->vendor == GW_VENDOR_UNKNOWN ? NULL : t->short_name;
 }
 
 /* A pci.ids id line: `indent` tabs, 4 hex digits, spaces, a name. */

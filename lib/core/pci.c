@@ -17,12 +17,7 @@ bool gw__pci_is_display_class(uint32_t pci_class)
 
 gw_vendor gw__pci_vendor(uint32_t vendor_id)
 {
-	switch (vendor_id) {
-	case 0x10de: return GW_VENDOR_NVIDIA;
-	case 0x1002: return GW_VENDOR_AMD;
-	case 0x8086: return GW_VENDOR_INTEL;
-	default: return GW_VENDOR_UNKNOWN;
-	}
+	return gw__vendor_traits_by_pci(vendor_id)->vendor;
 }
 
 bool gw__pci_is_gpu(uint32_t pci_class, uint32_t vendor_id)

@@ -208,12 +208,7 @@ const gw_backend_status *gw_context_backend_by_id(const gw_context *ctx, gw_back
 
 const char *gw_vendor_name(gw_vendor v)
 {
-	switch (v) {
-	case GW_VENDOR_NVIDIA: return "nvidia";
-	case GW_VENDOR_AMD: return "amd";
-	case GW_VENDOR_INTEL: return "intel";
-	default: return "unknown";
-	}
+	return gw__vendor_traits_of(v)->id;
 }
 
 const char *gw_health_name(gw_health h)

@@ -611,7 +611,7 @@ static void rule_nvml_init_failed(gw__doctor *d)
 
 static const char *compute_driver(gw_vendor v)
 {
-	return v == GW_VENDOR_NVIDIA ? "nvidia" : v == GW_VENDOR_AMD ? "amdgpu" : NULL;
+	return gw__vendor_traits_of(v)->compute_driver;
 }
 
 /* An NVIDIA or AMD GPU held by a kernel driver that no framework reaches
