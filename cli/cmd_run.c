@@ -335,6 +335,10 @@ static int lease_and_run(gw_context *ctx, gw_pool *pool, gw_pool_request *req, s
 		error_msg("%s", gw_error_last_text());
 		return EXIT_RUN_FAILED;
 	}
+	if (cancel_wait) {   /* a signal came while the lease was being taken: CMD never starts */
+		gw_lease_release(lease);
+		return 128 + cancel_wait;
+	}
 	usage_init(&u);
 	for (int i = 0; i < gw_lease_count(lease); i++) {
 		gw_selection sel;
@@ -367,7 +371,8 @@ static int lease_and_run(gw_context *ctx, gw_pool *pool, gw_pool_request *req, s
 
 		a.user = pw ? pw->pw_name : NULL;
 		if (acct_record(gw_pool_dir(pool), &a, err, sizeof(err)) < 0)
-			warning_msg("%s", err);
+			warning_msg(_("job %llu: its row could not be written to the accounting log: %s"),
+				    (unsigned long long)a.id, err);
 	}
 	return w->termed >= 0 ? EXIT_IDLE : exit_of(status);
 }

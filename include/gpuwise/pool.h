@@ -27,6 +27,7 @@
 #ifndef GPUWISE_POOL_H
 #define GPUWISE_POOL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -143,6 +144,27 @@ typedef struct gw_pool_job {
  * gw_pool_jobs_free()); an empty pool gives NULL and 0. */
 int gw_pool_jobs(gw_pool *pool, gw_pool_job **out, size_t *count);
 void gw_pool_jobs_free(gw_pool_job *jobs);
+/* Whether the last gw_pool_jobs (or look at the queue) stopped at its cap
+ * on job files (4096): jobs past it were not seen. */
+bool gw_pool_jobs_capped(const gw_pool *pool);
+
+/* A kernel lock held on the pool's lock file or on a GPU's file, and by
+ * whom (/proc/locks): a job's lease, or a lock held without a job (a
+ * leftover process of an ended job, or anyone running flock on it). */
+typedef struct gw_pool_holder {
+	char file[128];              /* "lock" or "gpu-<UUID>" */
+	char uuid[96];               /* the GPU's or MIG device's UUID; "" for "lock" */
+	int locker;                  /* the pid that took the lock */
+	int pid;                     /* a live process holding it (locker, or what it left); 0: unknown */
+	bool locker_gone;            /* locker has ended: pid inherited the lock */
+	int uid;                     /* pid's user; -1: unknown */
+	char user[64];
+	char comm[32];
+} gw_pool_holder;
+/* Every lock held in the pool now (*out allocated; free with
+ * gw_pool_holders_free; none: NULL and 0). */
+int gw_pool_holders(gw_pool *pool, gw_pool_holder **out, size_t *count);
+void gw_pool_holders_free(gw_pool_holder *holders);
 
 /* Give the GPUs back (a job still running keeps them until it ends) and
  * free the lease. */

@@ -139,6 +139,11 @@ static int os_open(const char *path, int flags, mode_t mode)
 	return open(path, flags, mode);
 }
 
+static int os_openat(int dirfd, const char *name, int flags, mode_t mode)
+{
+	return openat(dirfd, name, flags, mode);
+}
+
 static int os_execv(const char *path, char *const argv[])
 {
 	return execv(path, argv);
@@ -219,6 +224,8 @@ static struct {
 	SYSCALL("inotify_init1", inotify_init1),
 	SYSCALL("inotify_add_watch", inotify_add_watch),
 	SYSCALL("pidfd_open", os_pidfd_open),
+	SYSCALL("openat", os_openat),
+	SYSCALL("unlinkat", unlinkat),
 };
 
 /* Indices into syscalls[], in its order. */
@@ -229,7 +236,7 @@ enum {
 	SYS_GETGROUPS, SYS_PIPE2, SYS_FORK, SYS_EXECV, SYS_POSIX_SPAWN, SYS_DUP2, SYS_SETPGID, SYS_POLL,
 	SYS_KILL, SYS_WAITPID, SYS_EXECVE, SYS_WAITID, SYS_PRCTL, SYS_GETPID, SYS_FLOCK, SYS_WRITE,
 	SYS_UNLINK, SYS_MKDIR, SYS_FCHMOD, SYS_FTRUNCATE, SYS_INOTIFY_INIT1, SYS_INOTIFY_ADD_WATCH, SYS_PIDFD_OPEN,
-	SYS_COUNT
+	SYS_OPENAT, SYS_UNLINKAT, SYS_COUNT
 };
 _Static_assert(SYS_COUNT == sizeof(syscalls) / sizeof(syscalls[0]), "syscall index list out of step");
 
@@ -562,6 +569,20 @@ int gw__sys_unlink(const char *path)
 {
 	FAIL_IF(GW__FAULT_UNLINK, -1);
 	return CALL(SYS_UNLINK, int (*)(const char *))(path);
+}
+
+/* openat and unlinkat fail as open and unlink do (the same fault kinds):
+ * the pool opens its files relative to its folder's descriptor. */
+int gw__sys_openat(int dirfd, const char *name, int flags, mode_t mode)
+{
+	FAIL_IF(GW__FAULT_OPEN, -1);
+	return CALL(SYS_OPENAT, int (*)(int, const char *, int, mode_t))(dirfd, name, flags, mode);
+}
+
+int gw__sys_unlinkat(int dirfd, const char *name, int flags)
+{
+	FAIL_IF(GW__FAULT_UNLINK, -1);
+	return CALL(SYS_UNLINKAT, int (*)(int, const char *, int))(dirfd, name, flags);
 }
 
 int gw__sys_mkdir(const char *path, mode_t mode)
