@@ -42,7 +42,9 @@ typedef struct gw_lease gw_lease;
 typedef struct gw_job gw_job;
 
 /* The pool folder when none is given: shared by every user of the machine
- * (created mode 01777, like /tmp, when missing). */
+ * when an administrator made it (root's, mode 1777 or a group's 2770).
+ * Missing, it is made for its first user alone (0700; 01777 when root
+ * makes it). */
 #define GW_POOL_DEFAULT_DIR "/var/tmp/gpuwise"
 
 /* $GPUWISE_POOL_DIR when set and not empty, else GW_POOL_DEFAULT_DIR. */
@@ -50,8 +52,9 @@ const char *gw_pool_default_dir(void);
 
 /* Open the pool of the context's GPUs in folder dir (NULL: the default),
  * creating the folder when it is missing. GW_EPERM for a folder that is
- * unsafe to share (a symbolic link, writable by others without the sticky
- * bit), GW_EIO/GW_ENOTFOUND when it cannot be used. The context must stay
+ * not to be trusted (a symbolic link, another ordinary user's, writable by
+ * others unless root's and sticky or group-shared with setgid),
+ * GW_EIO/GW_ENOTFOUND when it cannot be used. The context must stay
  * alive while the pool is open. */
 int gw_pool_open(gw_pool **out, gw_context *ctx, const char *dir);
 void gw_pool_close(gw_pool *pool);
