@@ -536,7 +536,8 @@ static void reserve_for_earlier(gw_pool *p, const live *lv, uint64_t mine, bool 
  * from one look to the next (-1: not opened yet): a look then closes
  * nothing, so it wakes no other waiter (gw__pool_watch_wait), and costs
  * no open. */
-static int try_take(gw_lease *l, const want *w, const gw_pool_request *req, const live *lv, int *probe)
+static int try_take(gw_lease *l, const want *w, const gw_pool_request *req, const live *lv, int *probe,
+		    const int *order)
 {
 	gw_pool *p = l->pool;
 	bool *free_units = gw__calloc((size_t)p->nunits, sizeof(bool));
@@ -569,9 +570,9 @@ static int try_take(gw_lease *l, const want *w, const gw_pool_request *req, cons
 	}
 	if (rc == 0)
 		reserve_for_earlier(p, lv, l->id, free_units);
-	for (int u = 0; rc == 0 && u < p->nunits && got < (int)w->gpus; u++)
-		if (free_units[u])
-			l->units[got++] = u;
+	for (int i = 0; rc == 0 && i < p->nunits && got < (int)w->gpus; i++)
+		if (free_units[order[i]])
+			l->units[got++] = order[i];
 	if (rc == 0 && got == (int)w->gpus) {
 		for (int i = 0; i < got; i++) {
 			l->fds[i] = probe[l->units[i]];
@@ -598,6 +599,53 @@ out:
 	gw__free(free_units);
 	gw__free(locked);
 	return rc;
+}
+
+/* Placement: the free units a request may take are taken least used
+ * first by NVML (memory in use, then utilisation, then index), from one
+ * sample per GPU when the request comes; a unit that cannot be read comes
+ * after those that can. order[] gets the unit indices in that order. */
+static uint64_t unit_used(const gw_pool *p, const live *l, int ui, bool *known)
+{
+	const unit *u = &p->units[ui];
+	const gw_device_sample *s = &l->s[u->device];
+	const gw_u64 *m = u->mig >= 0 ? (u->mig < s->mig_count ? &s->mig[u->mig].memory_used : NULL) : &s->memory_used;
+
+	*known = l->ok[u->device] && m && GW_VALID(*m);
+	return *known ? m->v : 0;
+}
+
+/* Whether unit x goes before unit y. */
+static bool ranks_before(const gw_pool *p, const live *l, int x, int y)
+{
+	const gw_device_sample *sx = &l->s[p->units[x].device], *sy = &l->s[p->units[y].device];
+	bool kx, ky;
+	uint64_t mx = unit_used(p, l, x, &kx), my = unit_used(p, l, y, &ky);
+	uint64_t ux = GW_VALID(sx->gpu_util) ? sx->gpu_util.v : 101, uy = GW_VALID(sy->gpu_util) ? sy->gpu_util.v : 101;
+
+	if (kx != ky)
+		return kx;
+	if (mx != my)
+		return mx < my;
+	if (ux != uy)
+		return ux < uy;
+	return x < y;
+}
+
+static int rank_units(gw_pool *p, live *l, int *order)
+{
+	read_live(p, l);
+	/* A few units: an insertion sort, stable in index order. */
+	for (int u = 0; u < p->nunits; u++) {
+		int k = u;
+
+		while (k > 0 && ranks_before(p, l, u, order[k - 1])) {
+			order[k] = order[k - 1];
+			k--;
+		}
+		order[k] = u;
+	}
+	return 0;
 }
 
 static int resolve_request(gw_pool *p, const gw_pool_request *req, want *w)
@@ -631,6 +679,25 @@ static int resolve_request(gw_pool *p, const gw_pool_request *req, want *w)
 			}
 		}
 		gw_selection_free(sel);
+	}
+	/* CUDA uses one MIG device per process: a job of several gets whole
+	 * GPUs only. */
+	if (w->gpus > 1) {
+		bool any = w->any;
+		int mig = 0;
+
+		for (int u = 0; u < p->nunits; u++) {
+			mig += (w->any || w->eligible[u]) && p->units[u].mig >= 0;
+			w->eligible[u] = (w->any || w->eligible[u]) && p->units[u].mig < 0;
+		}
+		w->any = false;
+		for (int u = 0; u < p->nunits; u++)
+			count += w->eligible[u];
+		if ((int)w->gpus > count && mig)
+			return gw__error_set(GW_EINVAL, "%u GPUs asked for, but a job gets at most one MIG device (CUDA "
+					     "uses one per process) and this machine has %d whole GPUs that can be leased%s",
+					     w->gpus, count, any ? "" : " among those selected");
+		count = 0;
 	}
 	for (int u = 0; u < p->nunits; u++)
 		count += w->any || w->eligible[u];
@@ -726,7 +793,7 @@ int gw_pool_acquire(gw_pool *pool, const gw_pool_request *req, gw_lease **out)
 	want w = { 0 };
 	live lv = { 0 };
 	double start = gw__seconds(CLOCK_MONOTONIC), poll;
-	int *probe = NULL, rc;
+	int *probe = NULL, *order = NULL, rc;
 	bool woken = false;
 
 	if (!pool || !req || !out)
@@ -736,6 +803,7 @@ int gw_pool_acquire(gw_pool *pool, const gw_pool_request *req, gw_lease **out)
 	if (!(l = gw__calloc(1, sizeof(*l))) || !(l->units = gw__calloc((size_t)pool->nunits, sizeof(int))) ||
 	    !(l->fds = gw__calloc((size_t)pool->nunits, sizeof(int))) ||
 	    !(probe = gw__calloc((size_t)pool->nunits, sizeof(int))) ||
+	    !(order = gw__calloc((size_t)pool->nunits, sizeof(int))) ||
 	    !(w.eligible = gw__calloc((size_t)pool->nunits, sizeof(bool))) ||
 	    !(lv.s = gw__calloc((size_t)gw_device_count(pool->ctx), sizeof(*lv.s))) ||
 	    !(lv.ok = gw__calloc((size_t)gw_device_count(pool->ctx), sizeof(bool)))) {
@@ -751,7 +819,8 @@ int gw_pool_acquire(gw_pool *pool, const gw_pool_request *req, gw_lease **out)
 	 * a millisecond), the timeout, or for ever (a cancel still stops it). */
 	pool->cancel = req->cancel;
 	lock_within(pool, req->timeout_s == 0 ? NOWAIT_LOCK_S : req->timeout_s);
-	if ((rc = resolve_request(pool, req, &w)) < 0 || (rc = enqueue(l, &w, req)) < 0)
+	if ((rc = resolve_request(pool, req, &w)) < 0 || (rc = rank_units(pool, &lv, order)) < 0 ||
+	    (rc = enqueue(l, &w, req)) < 0)
 		goto fail;
 	for (;;) {
 		double left, nap;
@@ -765,7 +834,7 @@ int gw_pool_acquire(gw_pool *pool, const gw_pool_request *req, gw_lease **out)
 		if (w.min_free || w.max_util >= 0)
 			read_live(pool, &lv);
 		l->waited = gw__seconds(CLOCK_MONOTONIC) - start;
-		if ((rc = try_take(l, &w, req, &lv, probe)) < 0)
+		if ((rc = try_take(l, &w, req, &lv, probe, order)) < 0)
 			goto fail;
 		if (rc == 1)
 			break;
@@ -811,6 +880,7 @@ int gw_pool_acquire(gw_pool *pool, const gw_pool_request *req, gw_lease **out)
 	 * instance waits for the kernel (milliseconds, in D state), which
 	 * would delay the job's start. */
 	close_probes(pool, probe);
+	gw__free(order);
 	gw__free(w.eligible);
 	gw__free(lv.s);
 	gw__free(lv.ok);
@@ -818,6 +888,7 @@ int gw_pool_acquire(gw_pool *pool, const gw_pool_request *req, gw_lease **out)
 	return 0;
 fail:
 	close_probes(pool, probe);
+	gw__free(order);
 	gw__free(w.eligible);
 	gw__free(lv.s);
 	gw__free(lv.ok);
