@@ -77,6 +77,12 @@ typedef struct gw_pool_request {
 } gw_pool_request;
 #define GW_POOL_REQUEST_INIT { GW_POOL_REQUEST_VERSION, 1, NULL, 0, -1, -1.0, NULL, NULL, NULL, 0.0 }
 
+/* Placement, the rule gw_pool_acquire follows and Python's select() uses:
+ * order[0..n-1] gets the positions of units[] least used first by NVML
+ * (memory in use, then utilisation, then the order given; one whose memory
+ * cannot be read last), from one fresh sample per GPU. */
+int gw_placement_order(gw_context *ctx, const gw_selection *units, size_t n, size_t *order);
+
 /* Wait in the queue until the request can be met, then lease the GPUs.
  * 0 and *out, GW_ETIMEDOUT when it gave up (timeout, try once, cancel),
  * GW_EINVAL for a request no GPU of this machine could ever meet (more GPUs

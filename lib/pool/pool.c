@@ -601,27 +601,25 @@ out:
 	return rc;
 }
 
-/* Placement: the free units a request may take are taken least used
- * first by NVML (memory in use, then utilisation, then index), from one
- * sample per GPU when the request comes; a unit that cannot be read comes
- * after those that can. order[] gets the unit indices in that order. */
-static uint64_t unit_used(const gw_pool *p, const live *l, int ui, bool *known)
+/* Placement, one rule for gpuwise run and Python's select()
+ * (gw_placement_order): least used first by NVML, memory in use, then
+ * utilisation, then the order given; a unit whose memory cannot be read
+ * comes after those that can. s[]/ok[] hold one sample per device. */
+static uint64_t sel_used(const gw_device_sample *s, bool ok, int mig, bool *known)
 {
-	const unit *u = &p->units[ui];
-	const gw_device_sample *s = &l->s[u->device];
-	const gw_u64 *m = u->mig >= 0 ? (u->mig < s->mig_count ? &s->mig[u->mig].memory_used : NULL) : &s->memory_used;
+	const gw_u64 *m = mig >= 0 ? (mig < s->mig_count ? &s->mig[mig].memory_used : NULL) : &s->memory_used;
 
-	*known = l->ok[u->device] && m && GW_VALID(*m);
+	*known = ok && m && GW_VALID(*m);
 	return *known ? m->v : 0;
 }
 
-/* Whether unit x goes before unit y. */
-static bool ranks_before(const gw_pool *p, const live *l, int x, int y)
+static bool ranks_before(const gw_device_sample *s, const bool *ok, const gw_selection *u, size_t x, size_t y)
 {
-	const gw_device_sample *sx = &l->s[p->units[x].device], *sy = &l->s[p->units[y].device];
+	const gw_device_sample *sx = &s[u[x].device], *sy = &s[u[y].device];
 	bool kx, ky;
-	uint64_t mx = unit_used(p, l, x, &kx), my = unit_used(p, l, y, &ky);
-	uint64_t ux = GW_VALID(sx->gpu_util) ? sx->gpu_util.v : 101, uy = GW_VALID(sy->gpu_util) ? sy->gpu_util.v : 101;
+	uint64_t mx = sel_used(sx, ok[u[x].device], u[x].mig, &kx), my = sel_used(sy, ok[u[y].device], u[y].mig, &ky);
+	uint64_t ux = ok[u[x].device] && GW_VALID(sx->gpu_util) ? sx->gpu_util.v : 101,
+		 uy = ok[u[y].device] && GW_VALID(sy->gpu_util) ? sy->gpu_util.v : 101;
 
 	if (kx != ky)
 		return kx;
@@ -632,19 +630,65 @@ static bool ranks_before(const gw_pool *p, const live *l, int x, int y)
 	return x < y;
 }
 
-static int rank_units(gw_pool *p, live *l, int *order)
+/* A few units: an insertion sort, stable in the order given. */
+static void place(const gw_device_sample *s, const bool *ok, const gw_selection *u, size_t n, size_t *order)
 {
-	read_live(p, l);
-	/* A few units: an insertion sort, stable in index order. */
-	for (int u = 0; u < p->nunits; u++) {
-		int k = u;
+	for (size_t i = 0; i < n; i++) {
+		size_t k = i;
 
-		while (k > 0 && ranks_before(p, l, u, order[k - 1])) {
+		while (k > 0 && ranks_before(s, ok, u, i, order[k - 1])) {
 			order[k] = order[k - 1];
 			k--;
 		}
-		order[k] = u;
+		order[k] = i;
 	}
+}
+
+int gw_placement_order(gw_context *ctx, const gw_selection *units, size_t n, size_t *order)
+{
+	int ndev;
+	gw_device_sample *s;
+	bool *ok;
+
+	if (!ctx || (n && (!units || !order)))
+		return gw__error_set(GW_EINVAL, "gw_placement_order: NULL argument");
+	ndev = gw_device_count(ctx);
+	for (size_t i = 0; i < n; i++)
+		if (units[i].device < 0 || units[i].device >= ndev)
+			return gw__error_set(GW_EINVAL, "gw_placement_order: no device %d", units[i].device);
+	if (!(s = gw__calloc((size_t)ndev, sizeof(*s))) || !(ok = gw__calloc((size_t)ndev, sizeof(*ok)))) {
+		gw__free(s);
+		return GW_ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!ok[units[i].device])
+			ok[units[i].device] = gw_device_sample_read(ctx, units[i].device, &s[units[i].device]) == 0;
+	place(s, ok, units, n, order);
+	gw__free(s);
+	gw__free(ok);
+	return 0;
+}
+
+/* The units in placement order, from one sample per GPU when the request
+ * comes. */
+static int rank_units(gw_pool *p, live *l, int *order)
+{
+	gw_selection *u = gw__calloc((size_t)p->nunits, sizeof(*u));
+	size_t *o = gw__calloc((size_t)p->nunits, sizeof(*o));
+
+	if (!u || !o) {
+		gw__free(u);
+		gw__free(o);
+		return GW_ENOMEM;
+	}
+	read_live(p, l);
+	for (int i = 0; i < p->nunits; i++)
+		u[i] = (gw_selection){ p->units[i].device, p->units[i].mig };
+	place(l->s, l->ok, u, (size_t)p->nunits, o);
+	for (int i = 0; i < p->nunits; i++)
+		order[i] = (int)o[i];
+	gw__free(u);
+	gw__free(o);
 	return 0;
 }
 
