@@ -77,11 +77,12 @@ int gw__pool_dir_open(const char *dir, bool create, int *out)
 	 * (then shared like /tmp: root-owned and sticky). Never a folder
 	 * others may write that belongs to whoever came first. mkdir's mode
 	 * passes the umask: root's bits are set on the folder it just made. */
-	if (create && gw__sys_mkdir(dir, 0700) == 0 && me == 0 &&
-	    (fd = gw__sys_open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0)) >= 0) {
-		if (gw__sys_fstat(fd, &st) == 0 && st.st_uid == 0)
-			gw__sys_fchmod(fd, 01777);
-		gw__sys_close(fd);
+	if (create && gw__sys_mkdir(dir, 0700) == 0) {
+		if (me == 0 && (fd = gw__sys_open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0)) >= 0) {
+			if (gw__sys_fstat(fd, &st) == 0 && st.st_uid == 0)
+				gw__sys_fchmod(fd, 01777);
+			gw__sys_close(fd);
+		}
 	} else if (create && errno != EEXIST && errno != ENOENT) {
 		return gw__error_set(errno == EACCES ? GW_EPERM : GW_EIO,
 				     "cannot create the pool folder %s: %s (set GPUWISE_POOL_DIR to a folder you may write)",
