@@ -557,7 +557,7 @@ static int open_read(const char *path, bool has_wal, sqlite3 **db)
 static int summarize_file(int dirfd, const char *dir, const char *name, unsigned dir_owner, double since,
 			  struct acct_summary *out, char *note, size_t notesz)
 {
-	char path[4096], what[256], side[80], owner[64];
+	char path[4096], what[256], side[300], owner[64];
 	unsigned uid = dir_owner;
 	const char *why;
 	struct stat st;
