@@ -140,20 +140,21 @@ static const struct table_col ps_col[] = {
 };
 #define PS_COLS (sizeof(ps_col) / sizeof(ps_col[0]))
 
-static void print_human(const gw_pool_job *jobs, const struct job_view *views, size_t n)
+static void print_human(const gw_pool_job *jobs, const struct job_view *views, size_t n, bool locks)
 {
 	double now = clock_seconds(CLOCK_REALTIME);
 	int w[PS_COLS];
 
 	if (!n) {
-		printf("%s\n", _("no jobs: every GPU of the pool is free"));
+		/* Not "free" while someone holds a lock without a job. */
+		printf("%s\n", locks ? _("no jobs") : _("no jobs: every GPU of the pool is free"));
 		return;
 	}
 	table_header_cells(ps_col, PS_COLS, w);
 	printf(" %s\n", _("NAME: COMMAND"));
 	for (size_t i = 0; i < n; i++) {
 		const struct job_view *v = &views[i];
-		char gpus[256], since[32], util[16] = "-", mem[32] = "-", idle[32];
+		char gpus[256], since[32], util[16] = "-", mem[32] = "-", idle[32], user[256], name[1024], cmd[8192];
 
 		gpus_cell(gpus, sizeof(gpus), v);
 		/* 0: the record gave no usable time (another user's file). */
@@ -169,9 +170,76 @@ static void print_human(const gw_pool_job *jobs, const struct job_view *views, s
 		pad_cells(idle, sizeof(idle), jobs[i].state != GW_POOL_RUNNING ? "-" : v->idle ? _("yes") : _("no"),
 			  w[8], false);
 		printf("%-*llu %-*s %-*s %-*d %-*s %-*s %*s %*s %s %s: %s\n", w[0], (unsigned long long)jobs[i].id,
-		       w[1], jobs[i].state == GW_POOL_RUNNING ? "running" : "waiting", w[2], jobs[i].user, w[3],
-		       jobs[i].pid, w[4], gpus, w[5], since, w[6], util, w[7], mem, idle, jobs[i].name, jobs[i].command);
+		       w[1], jobs[i].state == GW_POOL_RUNNING ? "running" : "waiting", w[2],
+		       term_safe(user, sizeof(user), jobs[i].user), w[3], jobs[i].pid, w[4], gpus, w[5], since, w[6], util,
+		       w[7], mem, idle, term_safe(name, sizeof(name), jobs[i].name),
+		       term_safe(cmd, sizeof(cmd), jobs[i].command));
 	}
+}
+
+/* Whether a lock is a running job's lease (its supervisor, or the job,
+ * holds it); the pool's lock is nobody's lease. */
+static bool is_lease(const gw_pool_holder *h, const gw_pool_job *jobs, size_t n)
+{
+	for (size_t i = 0; h->uuid[0] && i < n; i++)
+		for (int k = 0; jobs[i].state == GW_POOL_RUNNING && k < jobs[i].nleased; k++)
+			if (!strcmp(jobs[i].leased[k], h->uuid) && (h->locker == jobs[i].pid || h->pid == jobs[i].job_pid))
+				return true;
+	return false;
+}
+
+/* Locks held without a job: someone running flock on a pool file, a job's
+ * leftover process, the pool's lock held for long. */
+static void print_holders(const gw_pool_holder *h, size_t nh, const gw_pool_job *jobs, size_t n)
+{
+	for (size_t i = 0; i < nh; i++) {
+		char user[256], comm[128], what[160];
+
+		if (is_lease(&h[i], jobs, n))
+			continue;
+		if (h[i].uuid[0])
+			snprintf(what, sizeof(what), _("GPU %s"), h[i].uuid);
+		else
+			snprintf(what, sizeof(what), "%s", _("the pool's lock"));
+		term_safe(user, sizeof(user), h[i].user[0] ? h[i].user : "?");
+		term_safe(comm, sizeof(comm), h[i].comm[0] ? h[i].comm : "?");
+		if (h[i].pid)
+			printf(_("%s: locked without a job by pid %d (user %s, %s)%s\n"), what, h[i].pid, user, comm,
+			       h[i].locker_gone ? _(", left by an ended process") : "");
+		else
+			printf(_("%s: locked without a job by pid %d (ended: a process it started keeps the lock)\n"), what,
+			       h[i].locker);
+	}
+}
+
+static void json_holders(gw_json *j, const gw_pool_holder *h, size_t nh, const gw_pool_job *jobs, size_t n)
+{
+	gw_json_key(j, "locks_without_job");
+	gw_json_array_begin(j);
+	for (size_t i = 0; i < nh; i++) {
+		if (is_lease(&h[i], jobs, n))
+			continue;
+		gw_json_object_begin(j);
+		gw_json_key(j, "file");
+		gw_json_string(j, h[i].file);
+		gw_json_key(j, "uuid");
+		if (h[i].uuid[0])
+			gw_json_string(j, h[i].uuid);
+		else
+			gw_json_null(j);
+		gw_json_key(j, "pid");
+		gw_json_int(j, h[i].pid);
+		gw_json_key(j, "locker_pid");
+		gw_json_int(j, h[i].locker);
+		gw_json_key(j, "user");
+		gw_json_string(j, h[i].user);
+		gw_json_key(j, "uid");
+		gw_json_int(j, h[i].uid);
+		gw_json_key(j, "comm");
+		gw_json_string(j, h[i].comm);
+		gw_json_object_end(j);
+	}
+	gw_json_array_end(j);
 }
 
 static void json_leased(gw_json *j, const struct leased *l)
@@ -249,7 +317,8 @@ static void json_job(gw_json *j, const gw_pool_job *job, const struct job_view *
 	gw_json_object_end(j);
 }
 
-static int print_json_doc(const gw_pool *pool, const gw_pool_job *jobs, const struct job_view *views, size_t n)
+static int print_json_doc(const gw_pool *pool, const gw_pool_job *jobs, const struct job_view *views, size_t n,
+			  const gw_pool_holder *h, size_t nh)
 {
 	gw_json *j = gw_json_new(2);
 	double now = clock_seconds(CLOCK_REALTIME);
@@ -267,6 +336,9 @@ static int print_json_doc(const gw_pool *pool, const gw_pool_job *jobs, const st
 	for (size_t i = 0; i < n; i++)
 		json_job(j, &jobs[i], &views[i], now);
 	gw_json_array_end(j);
+	json_holders(j, h, nh, jobs, n);
+	gw_json_key(j, "jobs_capped");
+	gw_json_bool(j, gw_pool_jobs_capped(pool));
 	gw_json_object_end(j);
 	rc = print_json(j);
 	gw_json_free(j);
@@ -279,8 +351,9 @@ static int cmd_ps(int argc, char **argv)
 	gw_context *ctx;
 	gw_pool *pool;
 	gw_pool_job *jobs = NULL;
+	gw_pool_holder *holders = NULL;
 	struct job_view *views;
-	size_t n = 0;
+	size_t n = 0, nh = 0;
 	char **args;
 	int rc;
 
@@ -293,6 +366,8 @@ static int cmd_ps(int argc, char **argv)
 		gw_context_free(ctx);
 		return EXIT_FAIL;
 	}
+	if (gw_pool_holders(pool, &holders, &nh) < 0)
+		gw_error_clear();   /* only the list of locks without a job */
 	if (!(views = calloc(n ? n : 1, sizeof(*views)))) {
 		error_msg(_("out of memory"));
 		rc = -1;
@@ -300,12 +375,21 @@ static int cmd_ps(int argc, char **argv)
 		for (size_t i = 0; i < n; i++)
 			view_job(ctx, &jobs[i], &views[i]);
 		if (o.json)
-			rc = print_json_doc(pool, jobs, views, n);
+			rc = print_json_doc(pool, jobs, views, n, holders, nh);
 		else {
-			print_human(jobs, views, n);
+			bool locks = false;
+
+			for (size_t i = 0; i < nh; i++)
+				locks |= !is_lease(&holders[i], jobs, n);
+			print_human(jobs, views, n, locks);
+			print_holders(holders, nh, jobs, n);
 			rc = 0;
 		}
+		if (gw_pool_jobs_capped(pool))
+			warning_msg(_("the pool folder %s holds more job files than gpuwise reads (4096): later jobs "
+				      "are not shown"), gw_pool_dir(pool));
 	}
+	gw_pool_holders_free(holders);
 	free(views);
 	gw_pool_jobs_free(jobs);
 	gw_pool_close(pool);

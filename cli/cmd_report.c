@@ -115,7 +115,7 @@ static const char *human_wait(char *buf, size_t n, double s)
 /* name: the user, or the total row's word; w: the column widths */
 static void user_line(const struct acct_user *u, const char *name, const int *w)
 {
-	char gh[32], ih[32], mean[32], max[32], pct[16] = "-", who[96];
+	char gh[32], ih[32], mean[32], max[32], pct[16] = "-", who[96], safe[300];
 
 	human_hours(gh, sizeof(gh), u->gpu_hours);
 	human_hours(ih, sizeof(ih), u->idle_gpu_hours);
@@ -123,7 +123,7 @@ static void user_line(const struct acct_user *u, const char *name, const int *w)
 		snprintf(pct, sizeof(pct), "%.0f%%", 100.0 * u->idle_gpu_hours / u->gpu_hours);
 	human_wait(mean, sizeof(mean), u->jobs ? u->wait_hours * 3600 / u->jobs : 0);
 	human_wait(max, sizeof(max), u->max_wait_s);
-	printf("%s %*u %*s %*s %*s %*s %*s\n", pad_cells(who, sizeof(who), name, w[0], false), w[1], u->jobs, w[2], gh,
+	printf("%s %*u %*s %*s %*s %*s %*s\n", pad_cells(who, sizeof(who), term_safe(safe, sizeof(safe), name), w[0], false), w[1], u->jobs, w[2], gh,
 	       w[3], ih, w[4], pct, w[5], mean, w[6], max);
 }
 

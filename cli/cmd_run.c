@@ -335,6 +335,10 @@ static int lease_and_run(gw_context *ctx, gw_pool *pool, gw_pool_request *req, s
 		error_msg("%s", gw_error_last_text());
 		return EXIT_RUN_FAILED;
 	}
+	if (cancel_wait) {   /* a signal came while the lease was being taken: CMD never starts */
+		gw_lease_release(lease);
+		return 128 + cancel_wait;
+	}
 	usage_init(&u);
 	for (int i = 0; i < gw_lease_count(lease); i++) {
 		gw_selection sel;
@@ -367,7 +371,8 @@ static int lease_and_run(gw_context *ctx, gw_pool *pool, gw_pool_request *req, s
 
 		a.user = pw ? pw->pw_name : NULL;
 		if (acct_record(gw_pool_dir(pool), &a, err, sizeof(err)) < 0)
-			warning_msg("%s", err);
+			warning_msg(_("job %llu: its row could not be written to the accounting log: %s"),
+				    (unsigned long long)a.id, err);
 	}
 	return w->termed >= 0 ? EXIT_IDLE : exit_of(status);
 }
@@ -445,8 +450,8 @@ const struct cmd cmd_run_def = {
 		"job number that 'gpuwise ps' shows. An earlier waiter keeps the free GPUs it can use, so a job that "
 		"asks for several GPUs is not starved by a stream of small ones.\n\n"
 		"A lease is a kernel lock (flock) on one file per GPU in the pool folder, GPUWISE_POOL_DIR or "
-		"/var/tmp/gpuwise (created mode 1777 like /tmp when missing; see docs/commands/run.md for a "
-		"shared setup). CMD inherits the lock, so the GPUs are free again as soon as CMD and whatever it "
+		"/var/tmp/gpuwise (it must be yours or root's; created for you alone when missing; see "
+		"docs/commands/run.md for a shared setup). CMD inherits the lock, so the GPUs are free again as soon as CMD and whatever it "
 		"started have ended, however they end (kill -9 included); no clean-up is ever needed.\n\n"
 		"Options end at CMD: what follows it is CMD's own. TERM, INT, HUP, QUIT, USR1 and USR2 sent to "
 		"gpuwise are passed on to CMD (^C from the terminal reaches CMD directly).\n\n"

@@ -657,3 +657,44 @@ void json_health(gw_json *j, const gw_device_info *d, const char *reason)
 	gw_json_key(j, "health_reason");
 	gw_json_string(j, d->health != GW_HEALTH_OK && reason[0] ? reason : NULL);
 }
+
+/* How many bytes the valid UTF-8 sequence at s takes, 0 when it is not one
+ * or it encodes a C1 control character. */
+static size_t utf8_ok(const unsigned char *s)
+{
+	size_t n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 && s[0] < 0xe0 ? 2 : 0;
+
+	for (size_t i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if (n == 2 && s[0] == 0xc2 && s[1] < 0xa0)
+		return 0;   /* U+0080..U+009F: C1 controls (CSI ...) */
+	return n;
+}
+
+const char *term_safe(char *out, size_t n, const char *s)
+{
+	size_t k = 0;
+
+	if (!n)
+		return out;
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p && k + 5 < n;) {
+		size_t len = *p >= 0x80 ? utf8_ok(p) : 1;
+
+		if (*p < 0x20 || *p == 0x7f || !len) {
+			k += (size_t)snprintf(out + k, n - k, "\\x%02x", *p);
+			p++;
+		} else if (*p == '\\') {
+			out[k++] = '\\';
+			out[k++] = '\\';
+			p++;
+		} else {
+			if (k + len + 1 > n)
+				break;
+			for (size_t i = 0; i < len; i++)
+				out[k++] = (char)*p++;
+		}
+	}
+	out[k] = '\0';
+	return out;
+}

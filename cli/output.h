@@ -48,6 +48,10 @@ void table_header_cells(const struct table_col *cols, size_t n, int *w);
 /* End the full buffer buf[n] with "…" (its text was cut), at a UTF-8
  * character boundary. */
 void mark_cut(char *buf, size_t n);
+/* Another user's text (a job's name, a command line) made safe for a
+ * terminal: control characters (C0, DEL, C1) and invalid UTF-8 bytes shown
+ * escaped (\x1b), never sent raw; backslashes doubled. Returns out. */
+const char *term_safe(char *out, size_t n, const char *s);
 /* Bytes of s (len bytes) that fit in max display cells; their cells in *cells. */
 size_t fit_cells(const char *s, size_t len, int max, int *cells);
 

@@ -118,6 +118,10 @@ void gw__dir_list_free(char **names, size_t count);
  * GW_EPERM, GW_EIO), never an empty list; on error *out is NULL, *count 0. */
 int gw__dir_list_match(const char *root, const char *path, const char *prefix, size_t max, char ***out,
 		       size_t *count);
+/* The same, keeping only the names accept() takes (NULL: all); *capped
+ * (may be NULL) says whether max names were kept and more were left. */
+int gw__dir_list_filter(const char *root, const char *path, const char *prefix, bool (*accept)(const char *name),
+			size_t max, char ***out, size_t *count, bool *capped);
 
 /* What stat(2) says about root+path (links followed). */
 typedef struct gw_file_stat {
@@ -422,9 +426,18 @@ int gw__parse_proc_stat(const char *text, int *ppid, int *pgid, char *state);
 
 /* ---- the GPU pool's folder and jobs (lib/core/poolfs.c) --------------- */
 
-/* Check the pool folder (not a symbolic link, a folder, sticky when others
- * may write it); create it (mode 01777) when missing and create is set. */
+/* Open the pool folder (never through a symbolic link) and check that it
+ * may be trusted: the caller's own or root's, and writable by others only
+ * when root-owned and sticky, or group-shared (setgid or sticky); another
+ * ordinary user's folder is GW_EPERM. When missing and create is set it is
+ * made: mode 0700, or 01777 when root makes it. *dirfd: every pool file is
+ * opened relative to it. */
+int gw__pool_dir_open(const char *dir, bool create, int *dirfd);
+/* The same, closing the folder again. */
 int gw__pool_dir_check(const char *dir, bool create);
+/* Why a folder with this owner and mode is not trusted by uid me; NULL when
+ * it is. */
+const char *gw__pool_dir_refusal(unsigned owner, unsigned mode, unsigned me);
 enum {
 	GW__POOL_CREATE = 0x1,   /* create when missing (shared mode, past the umask) */
 	GW__POOL_EXCL = 0x2,     /* with CREATE: it must not exist yet (else 2, nothing opened) */
@@ -436,7 +449,7 @@ enum {
 /* Open <dir>/<name> without following links; a plain file with one link
  * or an error naming it. 1 when it was created, 0 when it existed, 2 when
  * it existed and GW__POOL_EXCL was given (*fd untouched). */
-int gw__pool_open(const char *dir, const char *name, unsigned flags, int *fd);
+int gw__pool_open(int dirfd, const char *dir, const char *name, unsigned flags, int *fd);
 /* flock: 0 taken, 1 someone else holds it (only when !wait), or an error. */
 int gw__pool_lock(int fd, bool exclusive, bool wait);
 void gw__pool_unlock(int fd);
@@ -444,7 +457,7 @@ void gw__pool_close(int fd);
 /* Replace the whole content / read it (NUL-terminated; the length). */
 int gw__pool_write(int fd, const char *text);
 int gw__pool_read(int fd, char *buf, size_t size);
-int gw__pool_remove(const char *dir, const char *name);
+int gw__pool_remove(int dirfd, const char *name);
 /* False once the open file has been removed from the folder (or replaced). */
 bool gw__pool_linked(int fd);
 /* Watch the pool folder for files closed or removed (inotify): the fd, or
@@ -454,6 +467,19 @@ int gw__pool_watch(const char *dir);
  * matters(name, inotify mask) accepts: 1 when one came, 0 after the
  * timeout or when a signal arrived, or an error. */
 int gw__pool_watch_wait(int fd, int timeout_ms, bool (*matters)(const char *name, uint32_t mask));
+/* Who holds the flock on a file of the pool folder (/proc/locks): the pid
+ * that took it and, when that one has ended, a process that still has the
+ * file open (a job's leftover child), with its uid and command name. 1 when
+ * the file is locked, 0 when not (or it cannot be told). */
+typedef struct gw__holder {
+	int locker;          /* the pid /proc/locks names */
+	bool locker_gone;    /* it has ended: pid is one that kept the file open */
+	int pid;             /* 0: unknown */
+	bool have_uid;
+	unsigned uid;
+	char comm[32];
+} gw__holder;
+int gw__pool_holder(int dirfd, const char *name, gw__holder *h);
 /* Who owns an open pool file and its permission bits (mode & 07777). */
 int gw__pool_owner(int fd, unsigned *uid, unsigned *mode);
 /* The program a name runs (PATH search as execvp does): 0, GW_ENOTFOUND

@@ -27,6 +27,7 @@
 #ifndef GPUWISE_POOL_H
 #define GPUWISE_POOL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,7 +42,9 @@ typedef struct gw_lease gw_lease;
 typedef struct gw_job gw_job;
 
 /* The pool folder when none is given: shared by every user of the machine
- * (created mode 01777, like /tmp, when missing). */
+ * when an administrator made it (root's, mode 1777 or a group's 2770).
+ * Missing, it is made for its first user alone (0700; 01777 when root
+ * makes it). */
 #define GW_POOL_DEFAULT_DIR "/var/tmp/gpuwise"
 
 /* $GPUWISE_POOL_DIR when set and not empty, else GW_POOL_DEFAULT_DIR. */
@@ -49,8 +52,9 @@ const char *gw_pool_default_dir(void);
 
 /* Open the pool of the context's GPUs in folder dir (NULL: the default),
  * creating the folder when it is missing. GW_EPERM for a folder that is
- * unsafe to share (a symbolic link, writable by others without the sticky
- * bit), GW_EIO/GW_ENOTFOUND when it cannot be used. The context must stay
+ * not to be trusted (a symbolic link, another ordinary user's, writable by
+ * others unless root's and sticky or group-shared with setgid),
+ * GW_EIO/GW_ENOTFOUND when it cannot be used. The context must stay
  * alive while the pool is open. */
 int gw_pool_open(gw_pool **out, gw_context *ctx, const char *dir);
 void gw_pool_close(gw_pool *pool);
@@ -72,6 +76,12 @@ typedef struct gw_pool_request {
 					min_free_bytes/max_util_percent or without inotify */
 } gw_pool_request;
 #define GW_POOL_REQUEST_INIT { GW_POOL_REQUEST_VERSION, 1, NULL, 0, -1, -1.0, NULL, NULL, NULL, 0.0 }
+
+/* Placement, the rule gw_pool_acquire follows and Python's select() uses:
+ * order[0..n-1] gets the positions of units[] least used first by NVML
+ * (memory in use, then utilisation, then the order given; one whose memory
+ * cannot be read last), from one fresh sample per GPU. */
+int gw_placement_order(gw_context *ctx, const gw_selection *units, size_t n, size_t *order);
 
 /* Wait in the queue until the request can be met, then lease the GPUs.
  * 0 and *out, GW_ETIMEDOUT when it gave up (timeout, try once, cancel),
@@ -143,6 +153,27 @@ typedef struct gw_pool_job {
  * gw_pool_jobs_free()); an empty pool gives NULL and 0. */
 int gw_pool_jobs(gw_pool *pool, gw_pool_job **out, size_t *count);
 void gw_pool_jobs_free(gw_pool_job *jobs);
+/* Whether the last gw_pool_jobs (or look at the queue) stopped at its cap
+ * on job files (4096): jobs past it were not seen. */
+bool gw_pool_jobs_capped(const gw_pool *pool);
+
+/* A kernel lock held on the pool's lock file or on a GPU's file, and by
+ * whom (/proc/locks): a job's lease, or a lock held without a job (a
+ * leftover process of an ended job, or anyone running flock on it). */
+typedef struct gw_pool_holder {
+	char file[128];              /* "lock" or "gpu-<UUID>" */
+	char uuid[96];               /* the GPU's or MIG device's UUID; "" for "lock" */
+	int locker;                  /* the pid that took the lock */
+	int pid;                     /* a live process holding it (locker, or what it left); 0: unknown */
+	bool locker_gone;            /* locker has ended: pid inherited the lock */
+	int uid;                     /* pid's user; -1: unknown */
+	char user[64];
+	char comm[32];
+} gw_pool_holder;
+/* Every lock held in the pool now (*out allocated; free with
+ * gw_pool_holders_free; none: NULL and 0). */
+int gw_pool_holders(gw_pool *pool, gw_pool_holder **out, size_t *count);
+void gw_pool_holders_free(gw_pool_holder *holders);
 
 /* Give the GPUs back (a job still running keeps them until it ends) and
  * free the lease. */

@@ -176,6 +176,12 @@ void gw__dir_list_free(char **names, size_t count)
 int gw__dir_list_match(const char *root, const char *path, const char *prefix, size_t max, char ***out,
 		       size_t *count)
 {
+	return gw__dir_list_filter(root, path, prefix, NULL, max, out, count, NULL);
+}
+
+int gw__dir_list_filter(const char *root, const char *path, const char *prefix, bool (*accept)(const char *name),
+			size_t max, char ***out, size_t *count, bool *capped)
+{
 	char full[GW_PATH_MAX];
 	char **names = NULL;
 	size_t n = 0, cap = 0, pl = prefix ? strlen(prefix) : 0;
@@ -185,6 +191,8 @@ int gw__dir_list_match(const char *root, const char *path, const char *prefix, s
 
 	*out = NULL;
 	*count = 0;
+	if (capped)
+		*capped = false;
 	if ((rc = gw__path_join(full, sizeof(full), root, path)) < 0)
 		return rc;
 	if (gw__fault_hit(GW__FAULT_READ))
@@ -210,8 +218,13 @@ int gw__dir_list_match(const char *root, const char *path, const char *prefix, s
 			continue;
 		if (pl && strncmp(e->d_name, prefix, pl))
 			continue;
-		if (n == max)
+		if (accept && !accept(e->d_name))
+			continue;
+		if (n == max) {
+			if (capped)
+				*capped = true;
 			break; /* bounded: no folder gpuwise reads has more */
+		}
 		if (n == cap) {
 			size_t ncap = cap ? cap * 2 : 16;
 			char **nn = gw__realloc(names, ncap * sizeof(*nn));

@@ -1,9 +1,11 @@
 /* The GPU pool's folder, its files and their kernel locks (gpuwise run,
  * lib/pool/pool.c), and the job that a lease runs.
  *
- * The folder is shared between users (docs/contracts.md "Sharing GPUs", docs/run.md
- * "The pool folder"), so nothing in it is trusted: files are opened with
- * O_NOFOLLOW (a symbolic link someone planted is refused, never followed)
+ * The folder may be shared between users (docs/commands/run.md "The pool
+ * folder"): it is trusted only when it is the caller's own or root's
+ * (gw__pool_dir_open), it is opened once without following a link and
+ * every file is opened relative to it. Nothing in it is trusted: files are
+ * opened with O_NOFOLLOW (a symbolic link someone planted is refused, never followed)
  * and O_NONBLOCK (a FIFO planted under a lock file's name cannot hang the
  * open), then must be regular files with one link; anything else is a
  * clear error naming the file. A lease is an flock(2) on an open file
@@ -21,6 +23,7 @@
 #include <sys/file.h>
 #include <sys/inotify.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,54 +31,113 @@
 #include "internal.h"
 #include "core/sys.h"
 
-int gw__pool_dir_check(const char *dir, bool create)
+/* Whether a pool folder with this owner and mode may be trusted by uid
+ * me: NULL, or why not (docs/commands/run.md "The pool folder"). Only its
+ * owner (and root) may remove or rename files in a folder others may not
+ * write, or in a sticky one; so the folder must be the caller's own or
+ * root's. Others may write it only when root made it a shared one: sticky
+ * (1777, like /tmp), or a group's (setgid, 2770 or 3770: its members trust
+ * each other). */
+const char *gw__pool_dir_refusal(unsigned owner, unsigned mode, unsigned me)
+{
+	if (owner != me && owner != 0)
+		return "belongs to another user";
+	if ((mode & S_IWOTH) && !(owner == 0 && (mode & S_ISVTX)))
+		return owner == 0 ? "is writable by everyone without the sticky bit"
+				  : "is writable by everyone and is not root's";
+	if ((mode & S_IWGRP) && !(mode & (S_ISGID | S_ISVTX)))
+		return "is writable by its group without the setgid or sticky bit";
+	return NULL;
+}
+
+static int refuse_dir(const char *dir, const struct stat *st, const char *why)
+{
+	unsigned uid = (unsigned)st->st_uid, mode = (unsigned)(st->st_mode & 07777);
+
+	if (uid != gw__getuid() && uid != 0)
+		return gw__error_set(GW_EPERM,
+				     "pool folder %s belongs to uid %u (mode %04o), another ordinary user: refused "
+				     "(only your own folder or root's is trusted; on a shared server an administrator "
+				     "creates it, see docs/commands/run.md, or set GPUWISE_POOL_DIR to a folder of yours)",
+				     dir, uid, mode);
+	return gw__error_set(GW_EPERM,
+			     "pool folder %s (uid %u, mode %04o) %s: refused (chmod 0700 it for yourself; a shared "
+			     "folder is root's, mode 1777 (sticky) or 2770 with a group: docs/commands/run.md)",
+			     dir, uid, mode, why);
+}
+
+int gw__pool_dir_open(const char *dir, bool create, int *out)
 {
 	struct stat st;
+	const char *why;
 	unsigned me = gw__getuid();
+	int fd;
 
-	if (gw__sys_lstat(dir, &st) != 0 && errno == ENOENT && create) {
-		/* Shared like /tmp: everyone may add files, nobody may remove
-		 * another user's (sticky). mkdir's mode passes the umask: set
-		 * the bits on the folder we just made. */
-		if (gw__sys_mkdir(dir, 0700) != 0 && errno != EEXIST)
-			return gw__error_set(errno == EACCES ? GW_EPERM : GW_EIO,
-					     "cannot create the pool folder %s: %s (set GPUWISE_POOL_DIR to a folder you may write)",
-					     dir, strerror(errno));
-		if (gw__sys_lstat(dir, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == me) {
-			int fd = gw__sys_open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
-
-			if (fd >= 0) {
+	/* Made by us when missing: our own, private, unless root makes it
+	 * (then shared like /tmp: root-owned and sticky). Never a folder
+	 * others may write that belongs to whoever came first. mkdir's mode
+	 * passes the umask: root's bits are set on the folder it just made. */
+	if (create && gw__sys_mkdir(dir, 0700) == 0) {
+		if (me == 0 && (fd = gw__sys_open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0)) >= 0) {
+			if (gw__sys_fstat(fd, &st) == 0 && st.st_uid == 0)
 				gw__sys_fchmod(fd, 01777);
-				gw__sys_close(fd);
-			}
+			gw__sys_close(fd);
 		}
+	} else if (create && errno != EEXIST && errno != ENOENT) {
+		return gw__error_set(errno == EACCES ? GW_EPERM : GW_EIO,
+				     "cannot create the pool folder %s: %s (set GPUWISE_POOL_DIR to a folder you may write)",
+				     dir, strerror(errno));
 	}
-	if (gw__sys_lstat(dir, &st) != 0)
-		return gw__error_set(errno == ENOENT ? GW_ENOTFOUND : GW_EIO, "pool folder %s: %s", dir, strerror(errno));
-	if (S_ISLNK(st.st_mode))
-		return gw__error_set(GW_EPERM, "pool folder %s is a symbolic link: refused (it may point anywhere)", dir);
-	if (!S_ISDIR(st.st_mode))
-		return gw__error_set(GW_EINVAL, "pool folder %s is not a folder", dir);
-	/* Another user's folder that others may write without the sticky bit
-	 * lets anyone replace the lock files under us. */
-	if (st.st_uid != me && st.st_uid != 0 && !(st.st_mode & S_ISVTX))
-		return gw__error_set(GW_EPERM,
-				     "pool folder %s belongs to uid %u and has no sticky bit: refused (make it "
-				     "root-owned, or chmod +t it)",
-				     dir, (unsigned)st.st_uid);
-	if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))
-		return gw__error_set(GW_EPERM,
-				     "pool folder %s is writable by others without the sticky bit: refused (chmod +t it)", dir);
+	/* The folder itself is opened once, never through a link, and every
+	 * file is opened relative to it: what was checked is what is used. */
+	fd = gw__sys_open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
+	if (fd < 0) {
+		int e = errno;
+
+		if (e == ELOOP || (e == ENOTDIR && gw__sys_lstat(dir, &st) == 0 && S_ISLNK(st.st_mode)))
+			return gw__error_set(GW_EPERM, "pool folder %s is a symbolic link: refused (it may point anywhere)",
+					     dir);
+		if (e == ENOTDIR)
+			return gw__error_set(GW_EINVAL, "pool folder %s is not a folder", dir);
+		/* Another user's private folder: say whose, as for one we may open. */
+		if (e == EACCES && gw__sys_lstat(dir, &st) == 0 && S_ISDIR(st.st_mode) &&
+		    (why = gw__pool_dir_refusal((unsigned)st.st_uid, (unsigned)st.st_mode, me)))
+			return refuse_dir(dir, &st, why);
+		return gw__error_set(e == ENOENT ? GW_ENOTFOUND : e == EACCES ? GW_EPERM : GW_EIO, "pool folder %s: %s",
+				     dir, strerror(e));
+	}
+	if (gw__sys_fstat(fd, &st) != 0) {
+		int e = errno;
+
+		gw__sys_close(fd);
+		return gw__error_set(GW_EIO, "pool folder %s: %s", dir, strerror(e));
+	}
+	if ((why = gw__pool_dir_refusal((unsigned)st.st_uid, (unsigned)st.st_mode, me))) {
+		gw__sys_close(fd);
+		return refuse_dir(dir, &st, why);
+	}
+	*out = fd;
 	return 0;
+}
+
+int gw__pool_dir_check(const char *dir, bool create)
+{
+	int fd, rc = gw__pool_dir_open(dir, create, &fd);
+
+	if (rc == 0)
+		gw__sys_close(fd);
+	return rc;
 }
 
 /* Files in the folder are readable and writable by whoever may use the
  * folder: 0666 in a world-writable one, 0660 in a group one (setgid folder). */
-static mode_t shared_mode(const char *dir)
+static mode_t shared_mode(int dirfd)
 {
 	struct stat st;
 
-	if (gw__sys_lstat(dir, &st) != 0 || (st.st_mode & S_IWOTH))
+	if (gw__sys_fstat(dirfd, &st) != 0)
+		return 0600;
+	if (st.st_mode & S_IWOTH)
 		return 0666;
 	return (st.st_mode & S_IWGRP) ? 0660 : 0600;
 }
@@ -101,19 +163,19 @@ static int checked(const char *path, int fd)
 	return fd;
 }
 
-int gw__pool_open(const char *dir, const char *name, unsigned flags, int *out)
+int gw__pool_open(int dirfd, const char *dir, const char *name, unsigned flags, int *out)
 {
 	char path[4096];
 	int base = O_NOFOLLOW | O_NONBLOCK | ((flags & GW__POOL_INHERIT) ? 0 : O_CLOEXEC);
 	int fd = -1;
 
-	if (!gw__fmt(path, sizeof(path), "%s/%s", dir, name))
-		return gw__error_set(GW_EINVAL, "pool path too long: %s/%s", dir, name);
+	if (!gw__fmt(path, sizeof(path), "%s/%s", dir, name) || strchr(name, '/'))
+		return gw__error_set(GW_EINVAL, "bad pool file name: %s/%s", dir, name);
 	if (flags & GW__POOL_CREATE) {
-		fd = gw__sys_open(path, base | O_RDWR | O_CREAT | O_EXCL, 0600);
+		fd = gw__sys_openat(dirfd, name, base | O_RDWR | O_CREAT | O_EXCL, 0600);
 		if (fd >= 0) {
 			/* Made by us: the shared mode, past the umask. */
-			gw__sys_fchmod(fd, (flags & GW__POOL_PRIVATE) ? 0644 : shared_mode(dir));
+			gw__sys_fchmod(fd, (flags & GW__POOL_PRIVATE) ? 0644 : shared_mode(dirfd));
 			if ((fd = checked(path, fd)) < 0)
 				return fd;
 			*out = fd;
@@ -126,11 +188,11 @@ int gw__pool_open(const char *dir, const char *name, unsigned flags, int *out)
 	}
 	/* GW__POOL_READ: read-only, so that closing it tells no watcher of
 	 * the folder that it was written (gw__pool_watch_wait). */
-	fd = (flags & GW__POOL_READ) ? -1 : gw__sys_open(path, base | O_RDWR, 0);
+	fd = (flags & GW__POOL_READ) ? -1 : gw__sys_openat(dirfd, name, base | O_RDWR, 0);
 	/* Locks need no write access: another user's 0644 lock file still
 	 * works read-only. */
 	if ((flags & GW__POOL_READ) || (fd < 0 && errno == EACCES && !(flags & GW__POOL_WRITE)))
-		fd = gw__sys_open(path, base | O_RDONLY, 0);
+		fd = gw__sys_openat(dirfd, name, base | O_RDONLY, 0);
 	if (fd < 0)
 		goto failed;
 	if ((fd = checked(path, fd)) < 0)
@@ -147,7 +209,7 @@ failed:
 
 		/* Another user's file that others may not open: name the owner
 		 * and the mode, so whoever reads this knows whom to ask. */
-		if (gw__sys_lstat(path, &st) == 0 && st.st_uid != gw__getuid())
+		if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_uid != gw__getuid())
 			return gw__error_set(GW_EPERM,
 					     "cannot open %s: it belongs to uid %u with mode %04o, which others may not "
 					     "open: refused; its owner or root must remove it (or chmod 0666 it)",
@@ -248,13 +310,11 @@ int gw__pool_owner(int fd, unsigned *uid, unsigned *mode)
 	return 0;
 }
 
-int gw__pool_remove(const char *dir, const char *name)
+int gw__pool_remove(int dirfd, const char *name)
 {
-	char path[4096];
-
-	if (!gw__fmt(path, sizeof(path), "%s/%s", dir, name))
+	if (strchr(name, '/'))
 		return GW_EINVAL;
-	return gw__sys_unlink(path) == 0 || errno == ENOENT ? 0 : GW_EIO;
+	return gw__sys_unlinkat(dirfd, name, 0) == 0 || errno == ENOENT ? 0 : GW_EIO;
 }
 
 /* ---- waking on the folder's changes ------------------------------------------- */
@@ -494,4 +554,101 @@ int gw__job_kill(int pid, bool group, int sig)
 	if (pid <= 0)
 		return GW_EINVAL;
 	return gw__sys_kill(group ? -pid : pid, sig) == 0 ? 0 : gw__error_set(GW_EGENERIC, "kill: %s", strerror(errno));
+}
+
+/* ---- who holds a lock ----------------------------------------------------- */
+
+/* The pid /proc/locks names for a lock held (not waited for) on the file
+ * (dev, ino); 0 when none. Its device is MAJOR:MINOR in hex. */
+static int locks_pid(const char *text, unsigned maj, unsigned min, unsigned long long ino)
+{
+	for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		char kind[16], adv[16], mode[16];
+		unsigned a, b;
+		unsigned long long i;
+		int pid;
+
+		/* "1: FLOCK  ADVISORY  WRITE 1234 08:01:5678 0 EOF"; a waiter's
+		 * line has "->" after the number. */
+		if (sscanf(p, "%*d: %15s %15s %15s %d %x:%x:%llu", kind, adv, mode, &pid, &a, &b, &i) == 7 &&
+		    !strcmp(kind, "FLOCK") && a == maj && b == min && i == ino)
+			return pid;
+	}
+	return 0;
+}
+
+/* A process that has the file open (its pid), looked for when the one that
+ * took the lock has ended and left it to a child. Only processes whose
+ * descriptors we may read. */
+static int opener_pid(dev_t dev, ino_t ino)
+{
+	char **pids, path[64];
+	size_t n;
+	int found = 0;
+
+	if (gw__dir_list("/", "/proc", &pids, &n) < 0)
+		return 0;
+	for (size_t i = 0; i < n && !found; i++) {
+		char **fds;
+		size_t m;
+
+		if (strspn(pids[i], "0123456789") != strlen(pids[i]) || atoi(pids[i]) == gw__getpid())
+			continue;
+		gw__fmt(path, sizeof(path), "/proc/%s/fd", pids[i]);
+		if (gw__dir_list("/", path, &fds, &m) < 0)
+			continue;
+		for (size_t k = 0; k < m && !found; k++) {
+			char fdpath[96];
+			struct stat st;
+
+			gw__fmt(fdpath, sizeof(fdpath), "/proc/%s/fd/%s", pids[i], fds[k]);
+			if (gw__sys_stat(fdpath, &st) == 0 && st.st_dev == dev && st.st_ino == ino)
+				found = atoi(pids[i]);
+		}
+		gw__dir_list_free(fds, m);
+	}
+	gw__dir_list_free(pids, n);
+	return found;
+}
+
+int gw__pool_holder(int dirfd, const char *name, gw__holder *h)
+{
+	struct stat st;
+	char *text = NULL, path[64];
+	size_t len = 0;
+
+	memset(h, 0, sizeof(*h));
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return 0;
+	if (gw__read_file("/", "/proc/locks", 1u << 24, &text, &len) < 0) {
+		gw_error_clear();
+		return 0;
+	}
+	h->locker = locks_pid(text, major(st.st_dev), minor(st.st_dev), (unsigned long long)st.st_ino);
+	gw__free(text);
+	if (!h->locker)
+		return 0;
+	h->pid = h->locker;
+	gw__fmt(path, sizeof(path), "/proc/%d", h->pid);
+	if (gw__sys_stat(path, &st) != 0) {
+		struct stat f;
+
+		/* Ended: the lock lives on in a process it started. */
+		h->locker_gone = true;
+		h->pid = fstatat(dirfd, name, &f, AT_SYMLINK_NOFOLLOW) == 0 ? opener_pid(f.st_dev, f.st_ino) : 0;
+		gw__fmt(path, sizeof(path), "/proc/%d", h->pid);
+		if (!h->pid || gw__sys_stat(path, &st) != 0)
+			return 1;
+	}
+	h->uid = (unsigned)st.st_uid;
+	h->have_uid = true;
+	gw__fmt(path, sizeof(path), "/proc/%d/comm", h->pid);
+	if (gw__read_file("/", path, sizeof(h->comm), &text, &len) == 0) {
+		gw__strlcpy(h->comm, text, sizeof(h->comm));
+		h->comm[strcspn(h->comm, "\n")] = '\0';
+		gw__free(text);
+	} else {
+		gw_error_clear();
+	}
+	return 1;
 }

@@ -105,6 +105,11 @@ static int os_open(const char *path, int flags, mode_t mode)
 	return open(path, flags, mode);
 }
 
+static int os_openat(int dirfd, const char *name, int flags, mode_t mode)
+{
+	return openat(dirfd, name, flags, mode);
+}
+
 static int os_execv(const char *path, char *const argv[])
 {
 	return execv(path, argv);
@@ -183,6 +188,8 @@ static void *os_dlopen(const char *name, int flags)
 	X(INOTIFY_INIT1, inotify_init1, inotify_init1) \
 	X(INOTIFY_ADD_WATCH, inotify_add_watch, inotify_add_watch) \
 	X(PIDFD_OPEN, pidfd_open, os_pidfd_open) \
+	X(OPENAT, openat, os_openat) \
+	X(UNLINKAT, unlinkat, unlinkat) \
 	/* end */
 
 enum {
@@ -201,6 +208,7 @@ static struct {
 	SYSCALL_LIST(SYSCALL_ROW)
 #undef SYSCALL_ROW
 };
+
 
 #define CALL(idx, type) ((type)syscalls[idx].current)
 
@@ -531,6 +539,20 @@ int gw__sys_unlink(const char *path)
 {
 	FAIL_IF(GW__FAULT_UNLINK, -1);
 	return CALL(SYS_UNLINK, int (*)(const char *))(path);
+}
+
+/* openat and unlinkat fail as open and unlink do (the same fault kinds):
+ * the pool opens its files relative to its folder's descriptor. */
+int gw__sys_openat(int dirfd, const char *name, int flags, mode_t mode)
+{
+	FAIL_IF(GW__FAULT_OPEN, -1);
+	return CALL(SYS_OPENAT, int (*)(int, const char *, int, mode_t))(dirfd, name, flags, mode);
+}
+
+int gw__sys_unlinkat(int dirfd, const char *name, int flags)
+{
+	FAIL_IF(GW__FAULT_UNLINK, -1);
+	return CALL(SYS_UNLINKAT, int (*)(int, const char *, int))(dirfd, name, flags);
 }
 
 int gw__sys_mkdir(const char *path, mode_t mode)

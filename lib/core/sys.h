@@ -142,6 +142,8 @@ pid_t gw__sys_getpid(void);
 int gw__sys_flock(int fd, int op);
 ssize_t gw__sys_write(int fd, const void *buf, size_t n);
 int gw__sys_unlink(const char *path);
+int gw__sys_openat(int dirfd, const char *name, int flags, mode_t mode);
+int gw__sys_unlinkat(int dirfd, const char *name, int flags);
 int gw__sys_mkdir(const char *path, mode_t mode);
 int gw__sys_fchmod(int fd, mode_t mode);
 int gw__sys_ftruncate(int fd, off_t len);

@@ -38,9 +38,13 @@ struct gw_pool {
 	char dir[4096];
 	unit *units;
 	int nunits;
+	int dir_fd;        /* the folder, checked once: files are opened relative to it */
 	int lock_fd;
 	int watch_fd;      /* inotify on dir once a request had to wait; -1: none */
 	bool watch_failed;
+	bool capped;       /* the last listing of the jobs stopped at MAX_JOBS */
+	double lock_until; /* how long global_lock waits (monotonic s); < 0: for ever */
+	const volatile int *cancel;   /* global_lock stops waiting once *cancel != 0 */
 };
 
 struct gw_lease {
@@ -144,15 +148,18 @@ int gw_pool_open(gw_pool **out, gw_context *ctx, const char *dir)
 		return gw__error_set(GW_EINVAL, "gw_pool_open: NULL argument");
 	if (!dir)
 		dir = gw_pool_default_dir();
-	if ((rc = gw__pool_dir_check(dir, true)) < 0)
-		return rc;
 	if (!(p = gw__calloc(1, sizeof(*p))))
 		return GW_ENOMEM;
 	p->ctx = ctx;
 	p->lock_fd = -1;
+	p->lock_until = -1;
+	if ((rc = gw__pool_dir_open(dir, true, &p->dir_fd)) < 0) {
+		gw__free(p);
+		return rc;
+	}
 	p->watch_fd = -1;
 	gw__strlcpy(p->dir, dir, sizeof(p->dir));
-	if ((rc = find_units(p)) < 0 || (rc = gw__pool_open(p->dir, "lock", GW__POOL_CREATE, &p->lock_fd)) < 0) {
+	if ((rc = find_units(p)) < 0 || (rc = gw__pool_open(p->dir_fd, p->dir, "lock", GW__POOL_CREATE, &p->lock_fd)) < 0) {
 		gw_pool_close(p);
 		return rc;
 	}
@@ -166,6 +173,7 @@ void gw_pool_close(gw_pool *pool)
 		return;
 	gw__pool_close(pool->lock_fd);
 	gw__pool_close(pool->watch_fd);
+	gw__pool_close(pool->dir_fd);
 	gw__free(pool->units);
 	gw__free(pool);
 }
@@ -190,7 +198,14 @@ static int unit_by_uuid(const void *arg, const char *uuid, size_t len)
 /* Parse a waiting job's request; false when the record is not one. */
 static bool parse_want(const gw_pool *p, const char *rec, want *w)
 {
-	return gw__record_want(rec, p->nunits, unit_by_uuid, p, w);
+	int n = 0;
+
+	if (!gw__record_want(rec, p->nunits, unit_by_uuid, p, w) || w->gpus > (unsigned)p->nunits)
+		return false;
+	/* A request no GPU set of this machine can meet is no one's turn. */
+	for (int u = 0; u < p->nunits; u++)
+		n += w->any || w->eligible[u];
+	return w->gpus <= (unsigned)n;
 }
 
 /* ---- conditions on live samples --------------------------------------------- */
@@ -238,9 +253,58 @@ static bool usable(const gw_pool *p, const live *l, const want *w, int ui)
 
 /* ---- the queue ------------------------------------------------------------------ */
 
+static void sleep_s(double s);
+static void user_name(const gw_pool *p, unsigned uid, char *out, size_t n);
+
+/* "pid 123 (user bob, flock)" for whoever holds a file's lock; "" when
+ * it cannot be told. */
+static void holder_text(gw_pool *p, const char *file, char *out, size_t n)
+{
+	gw__holder h;
+	char user[64];
+
+	out[0] = '\0';
+	if (!gw__pool_holder(p->dir_fd, file, &h) || !h.pid) {
+		if (h.locker)
+			gw__fmt(out, n, "pid %d (ended; a process it started keeps the lock)", h.locker);
+		return;
+	}
+	if (h.have_uid)
+		user_name(p, h.uid, user, sizeof(user));
+	gw__fmt(out, n, "pid %d (user %s, %s)%s", h.pid, h.have_uid ? user : "?", h.comm[0] ? h.comm : "?",
+		h.locker_gone ? ", left by an ended process" : "");
+}
+
+/* The pool's lock is short-lived (a look at the queue): it is never
+ * waited for past the caller's deadline or a cancel, so whoever holds it
+ * for long (flock POOL/lock sleep ...) cannot make --no-wait or --timeout
+ * block. GW_ETIMEDOUT names the holder. */
 static int global_lock(gw_pool *p)
 {
-	return gw__pool_lock(p->lock_fd, true, true);
+	double nap = 0.0002;
+
+	for (;;) {
+		int rc = gw__pool_lock(p->lock_fd, true, false);
+		double left = p->lock_until < 0 ? 1 : p->lock_until - gw__seconds(CLOCK_MONOTONIC);
+		char who[160];
+
+		if (rc <= 0)
+			return rc;
+		if ((p->cancel && *p->cancel) || left <= 0) {
+			holder_text(p, "lock", who, sizeof(who));
+			return gw__error_set(GW_ETIMEDOUT, "the pool's lock %s/lock is held%s%s: gave up waiting for it",
+					     p->dir, who[0] ? " by " : "", who);
+		}
+		sleep_s(nap < left ? nap : left);
+		if (nap < 0.01)
+			nap *= 2;
+	}
+}
+
+/* Bound the waits for the pool's lock by now + s (s < 0: for ever). */
+static void lock_within(gw_pool *p, double s)
+{
+	p->lock_until = s < 0 ? -1 : gw__seconds(CLOCK_MONOTONIC) + s;
 }
 
 static void global_unlock(gw_pool *p)
@@ -255,9 +319,18 @@ static int cmp_names(const void *a, const void *b)
 
 /* The job files, sorted (the ticket has a fixed width: name order is
  * ticket order). */
+static bool job_name(const char *name)
+{
+	uint64_t t;
+
+	return gw__record_ticket_name(name, &t);
+}
+
+/* Only names of job files count towards the cap (junk named job-* does
+ * not), and reaching it is remembered (gw_pool_jobs_capped). */
 static int list_jobs(gw_pool *p, char ***names, size_t *n)
 {
-	int rc = gw__dir_list_match("/", p->dir, JOB_PREFIX, MAX_JOBS, names, n);
+	int rc = gw__dir_list_filter("/", p->dir, JOB_PREFIX, job_name, MAX_JOBS, names, n, &p->capped);
 
 	if (rc == GW_ENOTFOUND) {
 		*names = NULL;
@@ -287,7 +360,7 @@ static bool read_live_job(gw_pool *p, const char *name, char *rec, size_t n, uns
 	bool alive;
 
 	/* Read-only: its close wakes no waiter (gw__pool_watch_wait). */
-	if (gw__pool_open(p->dir, name, GW__POOL_READ, &fd) < 0)
+	if (gw__pool_open(p->dir_fd, p->dir, name, GW__POOL_READ, &fd) < 0)
 		return false;
 	if (gw__pool_owner(fd, owner, &mode) < 0 || (*owner != gw__getuid() && (mode & 022))) {
 		gw__pool_close(fd);
@@ -297,7 +370,7 @@ static bool read_live_job(gw_pool *p, const char *name, char *rec, size_t n, uns
 	alive = rc == 1;
 	if (rc == 0) {
 		gw__pool_unlock(fd);
-		gw__pool_remove(p->dir, name);
+		gw__pool_remove(p->dir_fd, name);
 	}
 	if (alive && gw__pool_read(fd, rec, n) < 0)
 		alive = false;
@@ -305,28 +378,40 @@ static bool read_live_job(gw_pool *p, const char *name, char *rec, size_t n, uns
 	return alive;
 }
 
-/* The next ticket, bumped. A counter someone garbled restarts after the
- * highest job file, so a corrupt file costs nothing. */
+/* The next ticket, bumped. A counter someone garbled, or set back to get
+ * ahead of the queue, restarts after the highest live job. */
 static int take_ticket(gw_pool *p, uint64_t *out)
 {
 	char buf[64], **names;
 	size_t n;
-	uint64_t t = 0;
-	int fd, rc = gw__pool_open(p->dir, "next-ticket", GW__POOL_CREATE | GW__POOL_WRITE, &fd);
+	uint64_t t = 0, top = 0;
+	int fd, rc = gw__pool_open(p->dir_fd, p->dir, "next-ticket", GW__POOL_CREATE | GW__POOL_WRITE, &fd);
 
 	if (rc < 0)
 		return rc;
-	if (gw__pool_read(fd, buf, sizeof(buf)) <= 0 || !gw__record_ticket_counter(buf, &t)) {
-		t = 1;
-		if (list_jobs(p, &names, &n) == 0) {
-			for (size_t i = 0; i < n; i++) {
-				uint64_t k;
+	/* Only above the highest live job: a counter someone set back (to
+	 * get ahead of the queue) or garbled is not taken. */
+	if (list_jobs(p, &names, &n) == 0) {
+		char *rec = gw__malloc(RECORD_MAX);
+		unsigned owner;
 
-				if (ticket_of(names[i], &k) && k >= t)
-					t = k + 1;
+		for (size_t i = n; rec && i-- > 0;) {
+			uint64_t k;
+
+			if (ticket_of(names[i], &k) && read_live_job(p, names[i], rec, RECORD_MAX, &owner)) {
+				top = k;
+				break;
 			}
-			gw__dir_list_free(names, n);
 		}
+		gw__free(rec);
+		gw__dir_list_free(names, n);
+	}
+	if (gw__pool_read(fd, buf, sizeof(buf)) <= 0 || !gw__record_ticket_counter(buf, &t) || t <= top)
+		t = top + 1;
+	if (t >= GW__TICKET_MAX) {
+		gw__pool_close(fd);
+		return gw__error_set(GW_EPERM, "%s/next-ticket: no ticket left above the live job %llu: refused",
+				     p->dir, (unsigned long long)top);
 	}
 	snprintf(buf, sizeof(buf), "%llu\n", (unsigned long long)(t + 1));
 	rc = gw__pool_write(fd, buf);
@@ -393,7 +478,7 @@ static int enqueue(gw_lease *l, const want *w, const gw_pool_request *req)
 		snprintf(l->job_file, sizeof(l->job_file), JOB_PREFIX "%012llu", (unsigned long long)l->id);
 		/* Readable by all (ps), written by us only; the job inherits it
 		 * so the record lives as long as the job. */
-		rc = gw__pool_open(p->dir, l->job_file, GW__POOL_CREATE | GW__POOL_EXCL | GW__POOL_INHERIT | GW__POOL_PRIVATE,
+		rc = gw__pool_open(p->dir_fd, p->dir, l->job_file, GW__POOL_CREATE | GW__POOL_EXCL | GW__POOL_INHERIT | GW__POOL_PRIVATE,
 				   &l->job_fd);
 	} while (rc == 2 && ++tries < PLANTED_MAX);
 	if (rc == 2)
@@ -404,7 +489,7 @@ static int enqueue(gw_lease *l, const want *w, const gw_pool_request *req)
 	if (rc >= 0)
 		rc = write_record(l, "waiting", w, req, 0);
 	if (rc < 0 && l->job_fd >= 0) {
-		gw__pool_remove(p->dir, l->job_file);
+		gw__pool_remove(p->dir_fd, l->job_file);
 		gw__pool_close(l->job_fd);
 		l->job_fd = -1;
 	}
@@ -451,7 +536,8 @@ static void reserve_for_earlier(gw_pool *p, const live *lv, uint64_t mine, bool 
  * from one look to the next (-1: not opened yet): a look then closes
  * nothing, so it wakes no other waiter (gw__pool_watch_wait), and costs
  * no open. */
-static int try_take(gw_lease *l, const want *w, const gw_pool_request *req, const live *lv, int *probe)
+static int try_take(gw_lease *l, const want *w, const gw_pool_request *req, const live *lv, int *probe,
+		    const int *order)
 {
 	gw_pool *p = l->pool;
 	bool *free_units = gw__calloc((size_t)p->nunits, sizeof(bool));
@@ -475,7 +561,7 @@ static int try_take(gw_lease *l, const want *w, const gw_pool_request *req, cons
 			probe[u] = -1;
 		}
 		if (probe[u] < 0 &&
-		    (rc = gw__pool_open(p->dir, p->units[u].file, GW__POOL_CREATE | GW__POOL_INHERIT, &probe[u])) < 0)
+		    (rc = gw__pool_open(p->dir_fd, p->dir, p->units[u].file, GW__POOL_CREATE | GW__POOL_INHERIT, &probe[u])) < 0)
 			break;
 		if ((rc = gw__pool_lock(probe[u], true, false)) < 0)
 			break;
@@ -484,9 +570,9 @@ static int try_take(gw_lease *l, const want *w, const gw_pool_request *req, cons
 	}
 	if (rc == 0)
 		reserve_for_earlier(p, lv, l->id, free_units);
-	for (int u = 0; rc == 0 && u < p->nunits && got < (int)w->gpus; u++)
-		if (free_units[u])
-			l->units[got++] = u;
+	for (int i = 0; rc == 0 && i < p->nunits && got < (int)w->gpus; i++)
+		if (free_units[order[i]])
+			l->units[got++] = order[i];
 	if (rc == 0 && got == (int)w->gpus) {
 		for (int i = 0; i < got; i++) {
 			l->fds[i] = probe[l->units[i]];
@@ -513,6 +599,97 @@ out:
 	gw__free(free_units);
 	gw__free(locked);
 	return rc;
+}
+
+/* Placement, one rule for gpuwise run and Python's select()
+ * (gw_placement_order): least used first by NVML, memory in use, then
+ * utilisation, then the order given; a unit whose memory cannot be read
+ * comes after those that can. s[]/ok[] hold one sample per device. */
+static uint64_t sel_used(const gw_device_sample *s, bool ok, int mig, bool *known)
+{
+	const gw_u64 *m = mig >= 0 ? (mig < s->mig_count ? &s->mig[mig].memory_used : NULL) : &s->memory_used;
+
+	*known = ok && m && GW_VALID(*m);
+	return *known ? m->v : 0;
+}
+
+static bool ranks_before(const gw_device_sample *s, const bool *ok, const gw_selection *u, size_t x, size_t y)
+{
+	const gw_device_sample *sx = &s[u[x].device], *sy = &s[u[y].device];
+	bool kx, ky;
+	uint64_t mx = sel_used(sx, ok[u[x].device], u[x].mig, &kx), my = sel_used(sy, ok[u[y].device], u[y].mig, &ky);
+	uint64_t ux = ok[u[x].device] && GW_VALID(sx->gpu_util) ? sx->gpu_util.v : 101,
+		 uy = ok[u[y].device] && GW_VALID(sy->gpu_util) ? sy->gpu_util.v : 101;
+
+	if (kx != ky)
+		return kx;
+	if (mx != my)
+		return mx < my;
+	if (ux != uy)
+		return ux < uy;
+	return x < y;
+}
+
+/* A few units: an insertion sort, stable in the order given. */
+static void place(const gw_device_sample *s, const bool *ok, const gw_selection *u, size_t n, size_t *order)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t k = i;
+
+		while (k > 0 && ranks_before(s, ok, u, i, order[k - 1])) {
+			order[k] = order[k - 1];
+			k--;
+		}
+		order[k] = i;
+	}
+}
+
+int gw_placement_order(gw_context *ctx, const gw_selection *units, size_t n, size_t *order)
+{
+	int ndev;
+	gw_device_sample *s;
+	bool *ok;
+
+	if (!ctx || (n && (!units || !order)))
+		return gw__error_set(GW_EINVAL, "gw_placement_order: NULL argument");
+	ndev = gw_device_count(ctx);
+	for (size_t i = 0; i < n; i++)
+		if (units[i].device < 0 || units[i].device >= ndev)
+			return gw__error_set(GW_EINVAL, "gw_placement_order: no device %d", units[i].device);
+	if (!(s = gw__calloc((size_t)ndev, sizeof(*s))) || !(ok = gw__calloc((size_t)ndev, sizeof(*ok)))) {
+		gw__free(s);
+		return GW_ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!ok[units[i].device])
+			ok[units[i].device] = gw_device_sample_read(ctx, units[i].device, &s[units[i].device]) == 0;
+	place(s, ok, units, n, order);
+	gw__free(s);
+	gw__free(ok);
+	return 0;
+}
+
+/* The units in placement order, from one sample per GPU when the request
+ * comes. */
+static int rank_units(gw_pool *p, live *l, int *order)
+{
+	gw_selection *u = gw__calloc((size_t)p->nunits, sizeof(*u));
+	size_t *o = gw__calloc((size_t)p->nunits, sizeof(*o));
+
+	if (!u || !o) {
+		gw__free(u);
+		gw__free(o);
+		return GW_ENOMEM;
+	}
+	read_live(p, l);
+	for (int i = 0; i < p->nunits; i++)
+		u[i] = (gw_selection){ p->units[i].device, p->units[i].mig };
+	place(l->s, l->ok, u, (size_t)p->nunits, o);
+	for (int i = 0; i < p->nunits; i++)
+		order[i] = (int)o[i];
+	gw__free(u);
+	gw__free(o);
+	return 0;
 }
 
 static int resolve_request(gw_pool *p, const gw_pool_request *req, want *w)
@@ -547,6 +724,25 @@ static int resolve_request(gw_pool *p, const gw_pool_request *req, want *w)
 		}
 		gw_selection_free(sel);
 	}
+	/* CUDA uses one MIG device per process: a job of several gets whole
+	 * GPUs only. */
+	if (w->gpus > 1) {
+		bool any = w->any;
+		int mig = 0;
+
+		for (int u = 0; u < p->nunits; u++) {
+			mig += (w->any || w->eligible[u]) && p->units[u].mig >= 0;
+			w->eligible[u] = (w->any || w->eligible[u]) && p->units[u].mig < 0;
+		}
+		w->any = false;
+		for (int u = 0; u < p->nunits; u++)
+			count += w->eligible[u];
+		if ((int)w->gpus > count && mig)
+			return gw__error_set(GW_EINVAL, "%u GPUs asked for, but a job gets at most one MIG device (CUDA "
+					     "uses one per process) and this machine has %d whole GPUs that can be leased%s",
+					     w->gpus, count, any ? "" : " among those selected");
+		count = 0;
+	}
 	for (int u = 0; u < p->nunits; u++)
 		count += w->any || w->eligible[u];
 	if ((int)w->gpus > count)
@@ -564,7 +760,7 @@ static void lease_free(gw_lease *l)
 	for (int i = 0; i < l->n; i++)
 		gw__pool_close(l->fds[i]);
 	if (l->job_fd >= 0) {
-		gw__pool_remove(l->pool->dir, l->job_file);
+		gw__pool_remove(l->pool->dir_fd, l->job_file);
 		gw__pool_close(l->job_fd);
 	}
 	gw__free(l->units);
@@ -591,6 +787,12 @@ static bool pool_change(const char *name, uint32_t mask)
 /* After a wake-up that brought nothing, one more look this soon: the close
  * that woke us is reported a moment before the kernel drops its lock. */
 #define RECHECK_S 0.005
+/* How long a request that does not wait (--no-wait) waits for the pool's
+ * lock at most. */
+#define NOWAIT_LOCK_S 0.5
+/* ... and gpuwise ps, and the job's pid written into its record. */
+#define LOOK_LOCK_S 1.0
+#define NOTE_LOCK_S 0.2
 
 static void sleep_s(double s)
 {
@@ -606,13 +808,36 @@ static void close_probes(gw_pool *p, int *probe)
 	gw__free(probe);
 }
 
+/* "; held: GPU-...: pid 1 (user a, python), ..." for the first few units
+ * the request could use that someone holds ("" when none can be told). */
+static void holders_of(gw_pool *p, const want *w, char *out, size_t size)
+{
+	size_t k = 0;
+	int shown = 0;
+
+	out[0] = '\0';
+	for (int u = 0; u < p->nunits && shown < 3 && k < size; u++) {
+		char who[160];
+
+		if (!(w->any || w->eligible[u]))
+			continue;
+		holder_text(p, p->units[u].file, who, sizeof(who));
+		if (!who[0])
+			continue;
+		k += (size_t)snprintf(out + k, size - k, "%s%s by %s", shown ? ", " : "; held: ", p->units[u].uuid, who);
+		shown++;
+	}
+	if (k >= size)
+		gw__mark_cut(out, size);
+}
+
 int gw_pool_acquire(gw_pool *pool, const gw_pool_request *req, gw_lease **out)
 {
 	gw_lease *l;
 	want w = { 0 };
 	live lv = { 0 };
 	double start = gw__seconds(CLOCK_MONOTONIC), poll;
-	int *probe = NULL, rc;
+	int *probe = NULL, *order = NULL, rc;
 	bool woken = false;
 
 	if (!pool || !req || !out)
@@ -622,6 +847,7 @@ int gw_pool_acquire(gw_pool *pool, const gw_pool_request *req, gw_lease **out)
 	if (!(l = gw__calloc(1, sizeof(*l))) || !(l->units = gw__calloc((size_t)pool->nunits, sizeof(int))) ||
 	    !(l->fds = gw__calloc((size_t)pool->nunits, sizeof(int))) ||
 	    !(probe = gw__calloc((size_t)pool->nunits, sizeof(int))) ||
+	    !(order = gw__calloc((size_t)pool->nunits, sizeof(int))) ||
 	    !(w.eligible = gw__calloc((size_t)pool->nunits, sizeof(bool))) ||
 	    !(lv.s = gw__calloc((size_t)gw_device_count(pool->ctx), sizeof(*lv.s))) ||
 	    !(lv.ok = gw__calloc((size_t)gw_device_count(pool->ctx), sizeof(bool)))) {
@@ -632,7 +858,13 @@ int gw_pool_acquire(gw_pool *pool, const gw_pool_request *req, gw_lease **out)
 		probe[u] = -1;
 	l->pool = pool;
 	l->job_fd = -1;
-	if ((rc = resolve_request(pool, req, &w)) < 0 || (rc = enqueue(l, &w, req)) < 0)
+	/* The pool's lock is waited for no longer than the request's own
+	 * wait: NOWAIT_LOCK_S for a try-once (a look holds it for well under
+	 * a millisecond), the timeout, or for ever (a cancel still stops it). */
+	pool->cancel = req->cancel;
+	lock_within(pool, req->timeout_s == 0 ? NOWAIT_LOCK_S : req->timeout_s);
+	if ((rc = resolve_request(pool, req, &w)) < 0 || (rc = rank_units(pool, &lv, order)) < 0 ||
+	    (rc = enqueue(l, &w, req)) < 0)
 		goto fail;
 	for (;;) {
 		double left, nap;
@@ -646,14 +878,17 @@ int gw_pool_acquire(gw_pool *pool, const gw_pool_request *req, gw_lease **out)
 		if (w.min_free || w.max_util >= 0)
 			read_live(pool, &lv);
 		l->waited = gw__seconds(CLOCK_MONOTONIC) - start;
-		if ((rc = try_take(l, &w, req, &lv, probe)) < 0)
+		if ((rc = try_take(l, &w, req, &lv, probe, order)) < 0)
 			goto fail;
 		if (rc == 1)
 			break;
 		left = req->timeout_s - (gw__seconds(CLOCK_MONOTONIC) - start);
 		if (req->timeout_s == 0 || (req->timeout_s > 0 && left <= 0) || (req->cancel && *req->cancel)) {
-			rc = gw__error_set(GW_ETIMEDOUT, "gave up waiting for %u GPU%s after %.1f s", w.gpus,
-					   w.gpus == 1 ? "" : "s", gw__seconds(CLOCK_MONOTONIC) - start);
+			char who[600];
+
+			holders_of(pool, &w, who, sizeof(who));
+			rc = gw__error_set(GW_ETIMEDOUT, "gave up waiting for %u GPU%s after %.1f s%s", w.gpus,
+					   w.gpus == 1 ? "" : "s", gw__seconds(CLOCK_MONOTONIC) - start, who);
 			goto fail;
 		}
 		/* We wait: from now on a released lease wakes us. The watch
@@ -689,6 +924,7 @@ int gw_pool_acquire(gw_pool *pool, const gw_pool_request *req, gw_lease **out)
 	 * instance waits for the kernel (milliseconds, in D state), which
 	 * would delay the job's start. */
 	close_probes(pool, probe);
+	gw__free(order);
 	gw__free(w.eligible);
 	gw__free(lv.s);
 	gw__free(lv.ok);
@@ -696,6 +932,7 @@ int gw_pool_acquire(gw_pool *pool, const gw_pool_request *req, gw_lease **out)
 	return 0;
 fail:
 	close_probes(pool, probe);
+	gw__free(order);
 	gw__free(w.eligible);
 	gw__free(lv.s);
 	gw__free(lv.ok);
@@ -846,7 +1083,11 @@ static int lease_start(gw_lease *lease, char *const argv[], bool own_group, gw_j
 	}
 	job->pidfd = gw__job_pidfd(job->pid);
 	/* ps shows the job's own pid too. */
-	if (global_lock(lease->pool) == 0) {
+	lock_within(lease->pool, NOTE_LOCK_S);
+	lease->pool->cancel = NULL;
+	if (global_lock(lease->pool) < 0) {
+		gw_error_clear();   /* only ps's job pid column: the job runs */
+	} else {
 		char *p = strstr(lease->record, "\njob_pid=0\n");
 
 		if (p) {
@@ -927,6 +1168,27 @@ static bool parse_job(gw_pool *p, uint64_t id, const char *rec, unsigned owner, 
 	return true;
 }
 
+/* The record's pid and leased GPUs are whatever its writer put there: the
+ * kernel's locks say which process holds the job's file, and a GPU counts
+ * as the job's only when that process holds its lock too. */
+static void kernel_says(gw_pool *p, const char *name, gw_pool_job *j)
+{
+	gw__holder h;
+	int k = 0;
+
+	if (!gw__pool_holder(p->dir_fd, name, &h) || !h.locker)
+		return;
+	j->pid = h.locker;
+	for (int i = 0; i < j->nleased; i++) {
+		int u = unit_by_uuid(p, j->leased[i], strlen(j->leased[i]));
+		gw__holder g;
+
+		if (u >= 0 && gw__pool_holder(p->dir_fd, p->units[u].file, &g) && g.locker == h.locker)
+			memmove(j->leased[k++], j->leased[i], sizeof(j->leased[0]));
+	}
+	j->nleased = k;
+}
+
 int gw_pool_jobs(gw_pool *pool, gw_pool_job **out, size_t *count)
 {
 	char **names, *rec;
@@ -934,12 +1196,21 @@ int gw_pool_jobs(gw_pool *pool, gw_pool_job **out, size_t *count)
 	gw_pool_job *jobs;
 	int rc;
 
+	bool locked;
+
 	if (!pool || !out || !count)
 		return gw__error_set(GW_EINVAL, "gw_pool_jobs: NULL argument");
-	if ((rc = global_lock(pool)) < 0)
+	/* Never hangs: past LOOK_LOCK_S the jobs are read without the lock
+	 * (a record being rewritten that moment may be skipped), and
+	 * gw_pool_holders names whoever keeps the lock. */
+	lock_within(pool, LOOK_LOCK_S);
+	pool->cancel = NULL;
+	if (!(locked = (rc = global_lock(pool)) == 0) && rc != GW_ETIMEDOUT)
 		return rc;
+	gw_error_clear();
 	if ((rc = list_jobs(pool, &names, &n)) < 0) {
-		global_unlock(pool);
+		if (locked)
+			global_unlock(pool);
 		return rc;
 	}
 	jobs = n ? gw__calloc(n, sizeof(*jobs)) : NULL;
@@ -948,19 +1219,22 @@ int gw_pool_jobs(gw_pool *pool, gw_pool_job **out, size_t *count)
 		gw__free(jobs);
 		gw__free(rec);
 		gw__dir_list_free(names, n);
-		global_unlock(pool);
+		if (locked)
+			global_unlock(pool);
 		return GW_ENOMEM;
 	}
 	for (size_t i = 0; i < n; i++) {
 		uint64_t t;
-
 		unsigned owner;
 
 		if (ticket_of(names[i], &t) && read_live_job(pool, names[i], rec, RECORD_MAX, &owner) &&
-		    parse_job(pool, t, rec, owner, &jobs[k]))
+		    parse_job(pool, t, rec, owner, &jobs[k])) {
+			kernel_says(pool, names[i], &jobs[k]);
 			k++;
+		}
 	}
-	global_unlock(pool);
+	if (locked)
+		global_unlock(pool);
 	gw__free(rec);
 	gw__dir_list_free(names, n);
 	if (!k) {
@@ -975,4 +1249,61 @@ int gw_pool_jobs(gw_pool *pool, gw_pool_job **out, size_t *count)
 void gw_pool_jobs_free(gw_pool_job *jobs)
 {
 	gw__free(jobs);
+}
+
+bool gw_pool_jobs_capped(const gw_pool *pool)
+{
+	return pool && pool->capped;
+}
+
+/* ---- locks held without a job ------------------------------------------------ */
+
+static int add_holder(gw_pool_holder **v, size_t *n, gw_pool *p, const char *file, const char *uuid,
+		      const gw__holder *h)
+{
+	gw_pool_holder *grown = gw__realloc(*v, (*n + 1) * sizeof(**v)), *x;
+
+	if (!grown)
+		return GW_ENOMEM;
+	*v = grown;
+	x = &grown[(*n)++];
+	memset(x, 0, sizeof(*x));
+	gw__strlcpy(x->file, file, sizeof(x->file));
+	gw__strlcpy(x->uuid, uuid, sizeof(x->uuid));
+	x->locker = h->locker;
+	x->pid = h->pid;
+	x->locker_gone = h->locker_gone;
+	x->uid = h->have_uid ? (int)h->uid : -1;
+	if (h->have_uid)
+		user_name(p, h->uid, x->user, sizeof(x->user));
+	gw__strlcpy(x->comm, h->comm, sizeof(x->comm));
+	return 0;
+}
+
+int gw_pool_holders(gw_pool *pool, gw_pool_holder **out, size_t *count)
+{
+	gw_pool_holder *v = NULL;
+	size_t n = 0;
+	gw__holder h;
+	int rc = 0;
+
+	if (!pool || !out || !count)
+		return gw__error_set(GW_EINVAL, "gw_pool_holders: NULL argument");
+	if (gw__pool_holder(pool->dir_fd, "lock", &h))
+		rc = add_holder(&v, &n, pool, "lock", "", &h);
+	for (int u = 0; rc == 0 && u < pool->nunits; u++)
+		if (gw__pool_holder(pool->dir_fd, pool->units[u].file, &h))
+			rc = add_holder(&v, &n, pool, pool->units[u].file, pool->units[u].uuid, &h);
+	if (rc < 0) {
+		gw__free(v);
+		return rc;
+	}
+	*out = v;
+	*count = n;
+	return 0;
+}
+
+void gw_pool_holders_free(gw_pool_holder *holders)
+{
+	gw__free(holders);
 }

@@ -729,8 +729,10 @@ def select(count=1, min_free_memory=None, max_utilization=None, exclude=(), orde
     min_free_memory: bytes or '8GiB'/'8GB'; max_utilization: percent;
     exclude: device selectors (CUDA indices, 'cuda:N', UUIDs or 8+ character
     prefixes, MIG UUIDs, PCI bus ids, Device/MigDevice objects; one that names
-    no device raises DeviceNotFoundError); order: 'memory' (most free first),
-    'utilization' (least busy first) or 'index'.
+    no device raises DeviceNotFoundError); order: 'memory' (least memory in
+    use first, then least busy: the rule `gpuwise run` places jobs by),
+    'utilization' (least busy first) or 'index'. A request for several
+    GPUs gets whole GPUs only (CUDA uses one MIG device per process).
     Unknown free memory fails min_free_memory; unknown utilisation passes
     max_utilization and sorts last. Raises NoSuitableDeviceError saying why
     each GPU was refused, or the reason there is no GPU at all."""
@@ -766,12 +768,14 @@ def select(count=1, min_free_memory=None, max_utilization=None, exclude=(), orde
         migs = s["mig_devices"] if s["mig_current"] else []
         if mig is None and migs:
             # a MIG-enabled GPU: its MIG devices are the candidates
-            for m in migs:
-                cands.append({"info": info, "mig": m, "cuda_index": n, "sample": s})
+            for pos, m in enumerate(migs):
+                cands.append({"info": info, "mig": m, "mig_pos": pos, "cuda_index": n, "sample": s})
             continue
+        pos = None
         if mig is not None:
-            mig = next((m for m in migs if m["uuid"] == mig["uuid"]), mig)
-        cands.append({"info": info, "mig": mig, "cuda_index": n, "sample": s})
+            pos = next((k for k, m in enumerate(migs) if m["uuid"] == mig["uuid"]), None)
+            mig = migs[pos] if pos is not None else mig
+        cands.append({"info": info, "mig": mig, "mig_pos": pos, "cuda_index": n, "sample": s})
 
     for c in cands:
         if "refused" in c:
@@ -792,10 +796,15 @@ def select(count=1, min_free_memory=None, max_utilization=None, exclude=(), orde
             c["refused"] = "%d%% busy > %s%% allowed" % (c["util"], max_utilization)
         elif not label:
             c["refused"] = "no UUID to export"
+        elif count > 1 and mig is not None:
+            # CUDA uses one MIG device per process
+            c["refused"] = "a MIG device: a job of several GPUs gets whole GPUs only"
 
     ok = [c for c in cands if "refused" not in c]
     if order == "memory":
-        ok.sort(key=lambda c: (c["free"] is None, -(c["free"] or 0), c["cuda_index"]))
+        # the rule gpuwise run places jobs by: one implementation, in the library
+        ranked = ctx.placement_order([(c["info"]["index"], c["mig_pos"]) for c in ok])
+        ok = [ok[k] for k in ranked]
     elif order == "utilization":
         ok.sort(key=lambda c: (c["util"] is None, c["util"] or 0, c["cuda_index"]))
     if len(ok) < count:

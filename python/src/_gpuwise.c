@@ -1036,6 +1036,65 @@ static PyObject *Context_select(PyObject *obj, PyObject *args)
 	return res;
 }
 
+/* placement_order([(index, mig or None), ...]) -> [positions]: the rule
+ * gpuwise run places jobs by (gw_placement_order), least used first. */
+static PyObject *Context_placement_order(PyObject *obj, PyObject *args)
+{
+	ContextObject *self = (ContextObject *)obj;
+	struct failure f = { 0, "" };
+	PyObject *list, *res;
+	gw_selection *units;
+	size_t *order, n;
+	int rc;
+
+	if (context_check(self) < 0 || !PyArg_ParseTuple(args, "O!:placement_order", &PyList_Type, &list))
+		return NULL;
+	n = (size_t)PyList_Size(list);
+	units = PyMem_Calloc(n ? n : 1, sizeof(*units));
+	order = PyMem_Calloc(n ? n : 1, sizeof(*order));
+	if (!units || !order) {
+		PyMem_Free(units);
+		PyMem_Free(order);
+		return PyErr_NoMemory();
+	}
+	for (size_t i = 0; i < n; i++) {
+		PyObject *t = PyList_GetItem(list, (Py_ssize_t)i), *mig;
+
+		if (!PyArg_ParseTuple(t, "iO:placement_order", &units[i].device, &mig)) {
+			PyMem_Free(units);
+			PyMem_Free(order);
+			return NULL;
+		}
+		units[i].mig = mig == Py_None ? -1 : (int)PyLong_AsLong(mig);
+		if (PyErr_Occurred()) {
+			PyMem_Free(units);
+			PyMem_Free(order);
+			return NULL;
+		}
+	}
+	Py_BEGIN_ALLOW_THREADS
+	pthread_mutex_lock(&self->lock);
+	rc = gw_placement_order(self->ctx, units, n, order);
+	if (rc < 0)
+		failure_take(&f, rc);
+	pthread_mutex_unlock(&self->lock);
+	Py_END_ALLOW_THREADS
+	PyMem_Free(units);
+	if (rc < 0) {
+		PyMem_Free(order);
+		return raise_code(f.code, f.message);
+	}
+	res = PyList_New((Py_ssize_t)n);
+	for (size_t i = 0; res && i < n; i++) {
+		PyObject *v = PyLong_FromSize_t(order[i]);
+
+		if (!v || PyList_SetItem(res, (Py_ssize_t)i, v) < 0)
+			Py_CLEAR(res);
+	}
+	PyMem_Free(order);
+	return res;
+}
+
 static PyObject *Context_root(PyObject *obj, PyObject *unused)
 {
 	ContextObject *self = (ContextObject *)obj;
@@ -1070,6 +1129,9 @@ static PyMethodDef Context_methods[] = {
 	{ "select", Context_select, METH_VARARGS,
 	  "select(selectors) -> [(index, mig or None)]: the CLI's -i rules (comma-separated list, "
 	  "index, G:M, UUID or 8+ character prefix, MIG UUID, PCI bus id), duplicates dropped." },
+	{ "placement_order", Context_placement_order, METH_VARARGS,
+	  "placement_order([(index, mig or None), ...]) -> positions, least used first: the rule gpuwise run "
+	  "places jobs by (memory in use, then utilisation, then the order given)." },
 	{ "root", Context_root, METH_NOARGS, "root() -> the file-system root in use." },
 	{ "close", Context_close, METH_NOARGS, "close() -> release the library context now." },
 	{ NULL, NULL, 0, NULL }

@@ -231,9 +231,25 @@ assert_eq "$out" "$(pick "d['minor_number'] in (6, 7)")" "--gpu picks from the G
 
 # --- MIG devices are leased one by one ------------------------------------------
 on a100-mig
-run run --gpus 3 --gpu 0 -- sh -c 'echo $CUDA_VISIBLE_DEVICES'
-assert_eq "$out" "$(mjson a100-mig "','.join(g['uuid'] for g in m['nvml']['devices'][0]['mig']['devices'])")" \
+run run --gpu 0 -- sh -c 'echo $CUDA_VISIBLE_DEVICES'
+assert_contains " $(mjson a100-mig "' '.join(g['uuid'] for g in m['nvml']['devices'][0]['mig']['devices'])") " " $out " \
 	"a GPU in MIG mode is leased as its MIG devices, by MIG UUID"
+# CUDA uses one MIG device per process: never two for one job (before: 3).
+run run --gpus 3 --gpu 0 -- true
+assert_eq "$rc" 125 "several MIG devices for one job: refused (125)"
+assert_contains "$err" "at most one MIG device" "saying why"
+run run --gpus 2 -- true
+assert_eq "$rc" 125 "--gpus 2 on a machine with one whole GPU: refused"
+# Placement: the least used free GPU first (a100-mig: GPU 1 is idle and
+# whole, MIG 0:0 holds 12 GiB).
+run run -- sh -c 'echo $CUDA_VISIBLE_DEVICES'
+assert_eq "$out" "$(mjson a100-mig "m['nvml']['devices'][1]['uuid']")" "a plain run takes the idle whole GPU (before: MIG 0:0)"
+on h100-8x
+run run -- sh -c 'echo $CUDA_VISIBLE_DEVICES'
+assert_eq "$out" "$(mjson h100-8x "m['nvml']['devices'][4]['uuid']")" "a plain run takes an idle GPU (before: GPU 0, 98 % busy)"
+run run --gpus 3 -- sh -c 'echo $CUDA_VISIBLE_DEVICES | tr , "\n" | sort | tr "\n" " "'
+assert_eq "$out" "$(mjson h100-8x "' '.join(sorted(m['nvml']['devices'][i]['uuid'] for i in (4, 6, 7))) + ' '")" \
+	"--gpus 3 takes the three idle GPUs (before: 0, 1, 2)"
 
 # --- a hostile pool folder is a clear error, never followed ------------------------
 on laptop-3060
@@ -330,7 +346,8 @@ ln -s /etc/passwd "$GPUWISE_POOL_DIR/job-000000000501"
 mkfifo "$GPUWISE_POOL_DIR/job-000000000502"
 run run -- sh -c 'echo $GPUWISE_LEASE'
 assert_eq "$rc" 0 "planted job files ahead of the counter do not stop a run"
-assert_eq "$out" 503 "the job takes the first free number"
+# (the dead file of nobody's is removed on the way, so 500 is free again)
+assert_eq "$out" 500 "the job takes the first free number"
 assert_eq "$(cat /etc/passwd | head -1 | cut -d: -f1)" root "the planted link's target is untouched"
 rm -f "$GPUWISE_POOL_DIR"/job-00000000050[012]
 

@@ -127,10 +127,16 @@ def test_mig_selectors():
     gpu, other = machine_json("a100-mig")["nvml"]["devices"]
     migs = [d["uuid"] for d in gpu["mig"]["devices"]]
     out, _ = run_py("a100-mig", """
-        migs = %r
+        migs, other_uuid = %r, %r
         res = {}
-        res['exclude'] = sorted(x.uuid for x in gpuwise.select(count=3, set_env=False, exclude=[migs[1]]))
-        res['exclude_pos'] = sorted(x.uuid for x in gpuwise.select(count=3, set_env=False, exclude='0:0'))
+        # a job of several GPUs never gets MIG devices: the refusal lists
+        # each candidate with its reason, the excluded ones as excluded
+        for key, excl in (('exclude', [migs[1]]), ('exclude_pos', '0:0')):
+            try:
+                gpuwise.select(count=3, set_env=False, exclude=excl); res[key] = None
+            except gpuwise.NoSuitableDeviceError as e:
+                res[key] = str(e)
+        res['one'] = gpuwise.select(count=1, set_env=False, exclude=[other_uuid, migs[0], migs[2]])[0].uuid
         with gpuwise.monitor(interval=0.01, devices=[migs[2], '0:1', migs[0][:12]]) as mon:
             pass
         res['monitor'] = [d[0] for d in mon.devices]
@@ -138,9 +144,12 @@ def test_mig_selectors():
         res['names'] = [gpuwise.get_device_name(migs[0]), gpuwise.get_device_name('0:2'),
                         gpuwise._unit(migs[0][:12])[1]]
         out = res
-    """ % (migs,))
-    assert out["exclude"] == sorted([migs[0], migs[2], other["uuid"]])
-    assert out["exclude_pos"] == sorted([migs[1], migs[2], other["uuid"]])
+    """ % (migs, other["uuid"]))
+    for key, gone in (("exclude", 1), ("exclude_pos", 0)):
+        assert migs[gone] + ": excluded" in out[key], out[key]
+        for k in {0, 1, 2} - {gone}:
+            assert migs[k] + ": a MIG device: a job of several GPUs gets whole GPUs only" in out[key], out[key]
+    assert out["one"] == migs[1]
     assert out["monitor"] == [0]
     assert out["names"] == [gpu["mig"]["devices"][0]["name"], gpu["mig"]["devices"][2]["name"], 1]
 

@@ -440,6 +440,33 @@ def test_select_mig_exports_mig_uuid():
         assert out[1].startswith("MIG-") and out[1] in [d["uuid"] for d in big]
 
 
+def test_select_places_like_gpuwise_run(tmp_path):
+    # One rule, in the library: least memory in use, then least busy; a job
+    # of several GPUs gets whole GPUs only (CUDA uses one MIG device per process).
+    out, _ = run_py("h100-8x", """
+        import subprocess
+        chosen = [d.uuid for d in gpuwise.select(count=2, set_env=False)]
+        env = dict(os.environ, GPUWISE_POOL_DIR=%r)
+        ran = subprocess.run([%r, 'run', '--gpus', '2', '--', 'sh', '-c', 'echo $CUDA_VISIBLE_DEVICES'],
+                             env=env, capture_output=True, text=True).stdout.strip().split(',')
+        out = [chosen, ran]
+    """ % (str(tmp_path / "pool"), os.path.join(REPO, "build", "gpuwise")))
+    assert out[0] == out[1]
+    m = machine_json("h100-8x")["nvml"]["devices"]
+    assert all(m[i]["uuid"] not in out[0] for i in range(4))  # never the busy GPUs 0-3
+    out, _ = run_py("a100-mig", """
+        one = gpuwise.select(count=1, set_env=False)[0].uuid
+        try:
+            gpuwise.select(count=2, set_env=False); two = None
+        except gpuwise.NoSuitableDeviceError as e:
+            two = str(e)
+        out = [one, two]
+    """)
+    a = machine_json("a100-mig")["nvml"]["devices"]
+    assert out[0] == a[1]["uuid"]  # the idle whole GPU, not MIG 0:0 with 12 GiB in use
+    assert out[1] and "whole GPUs only" in out[1]
+
+
 def test_select_warns_when_framework_initialised_cuda():
     out, _ = run_py("h100-8x", """
         import types, warnings

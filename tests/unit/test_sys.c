@@ -275,10 +275,11 @@ static int recording_ftruncate(int fd, off_t len)
 static void test_pool_rewrite(void)
 {
 	char buf[64];
-	int fd;
+	int fd, dirfd;
 
 	tree_new();
-	CHECK_INT(gw__pool_open(tree_root, "job-x", GW__POOL_CREATE, &fd), 1);
+	CHECK_INT(gw__pool_dir_open(tree_root, false, &dirfd), 0);
+	CHECK_INT(gw__pool_open(dirfd, tree_root, "job-x", GW__POOL_CREATE, &fd), 1);
 	CHECK_INT(gw__syscall_set("ftruncate", (gw__syscall_ptr)recording_ftruncate), 0);
 	ntruncated = 0;
 	CHECK_INT(gw__pool_write(fd, "state=waiting\npid=12345\n"), 0);
@@ -289,13 +290,32 @@ static void test_pool_rewrite(void)
 	CHECK(truncated[0] == 24 && truncated[1] == 10);
 	gw__syscall_set(NULL, NULL);
 	gw__pool_close(fd);
+	gw__pool_close(dirfd);
 	tree_remove();
+}
+
+/* Which pool folders a user trusts: their own or root's; others may write
+ * it only when root's and sticky, or a group's with setgid or sticky. */
+static void test_pool_dir_refusal(void)
+{
+	CHECK(gw__pool_dir_refusal(1000, 040700, 1000) == NULL);
+	CHECK(gw__pool_dir_refusal(0, 040755, 1000) == NULL);
+	CHECK(gw__pool_dir_refusal(0, 041777, 1000) == NULL);
+	CHECK(gw__pool_dir_refusal(0, 042770, 1000) == NULL);
+	CHECK(gw__pool_dir_refusal(1000, 042770, 1000) == NULL);
+	CHECK(gw__pool_dir_refusal(1001, 040700, 1000) != NULL);    /* another user's */
+	CHECK(gw__pool_dir_refusal(1001, 041777, 1000) != NULL);    /* first come, sticky: still theirs */
+	CHECK(gw__pool_dir_refusal(1000, 041777, 1000) != NULL);    /* ours, but anyone may write it */
+	CHECK(gw__pool_dir_refusal(0, 040777, 1000) != NULL);       /* no sticky bit */
+	CHECK(gw__pool_dir_refusal(0, 040770, 1000) != NULL);       /* group, no setgid */
+	CHECK(gw__pool_dir_refusal(0, 041777, 0) == NULL);
 }
 
 int main(void)
 {
 	test_table_names();
 	test_pool_rewrite();
+	test_pool_dir_refusal();
 	test_override_and_reset();
 	test_listing_failure_is_not_empty();
 	test_fault_kinds();
