@@ -88,6 +88,13 @@ static void print_human(const gw_doctor_report *rep, bool color)
 		for (size_t i = 0; i < gw_doctor_deep_count(rep); i++) {
 			const gw_doctor_deep *x = gw_doctor_deep_at(rep, i);
 
+			if (x->not_checked) {
+				/* A check that was not run says why (no interpreter, no framework). */
+				line = x->site[0] ? str_printf(_("%s in %s: %s"), x->framework, x->site, x->not_checked) : NULL;
+				print_hanging(stdout, width, "  - ", line ? line : x->not_checked);
+				free(line);
+				continue;
+			}
 			line = str_printf(_("%s in %s (%.1f s): %s"), x->framework, x->site, x->seconds,
 					  x->timed_out ? _("timed out") : x->ok ? _("ran a kernel on the GPU")
 										: _("could not use a GPU"));
@@ -102,7 +109,8 @@ static void print_human(const gw_doctor_report *rep, bool color)
 				print_hanging(stdout, width, label(_("explained: ")), line ? line : x->explained->id);
 				free(line);
 				print_hanging(stdout, width, label(_("cause: ")), gw_translate(x->explained->cause));
-				print_hanging(stdout, width, label(_("fix: ")), gw_translate(x->explained->fix));
+				print_hanging(stdout, width, label(_("fix: ")),
+					      x->explained_fix ? x->explained_fix : gw_translate(x->explained->fix));
 			}
 		}
 		putchar('\n');

@@ -1736,11 +1736,17 @@ static PyObject *deep_dict(const gw_doctor_deep *x)
 		bad |= put(e, "title", text(x->explained->title));
 		bad |= put(e, "line", text(x->explained_line));
 		bad |= put(e, "cause", text(x->explained->cause));
-		bad |= put(e, "fix", text(x->explained->fix));
+		bad |= put(e, "fix", text(x->explained_fix ? x->explained_fix : x->explained->fix));
 		bad |= put(d, "explain", e);
 	} else {
 		Py_INCREF(Py_None);
 		bad |= put(d, "explain", Py_None);
+	}
+	if (x->not_checked) {
+		bad |= put(d, "not_checked", text(x->not_checked));
+	} else {
+		Py_INCREF(Py_None);
+		bad |= put(d, "not_checked", Py_None);
 	}
 	if (bad) {
 		Py_DECREF(d);
