@@ -188,7 +188,7 @@ struct doctor_opts {
 static const struct option doctor_options[] = {
 	OPT_BOOL(0, "json", struct doctor_opts, json, N_("print {\"gpuwise_version\", \"findings\": [...], \"summary\": {...}}")),
 	OPT_LIST(0, "python-env", struct doctor_opts, python_envs, "PREFIX",
-		 N_("also inspect the environment at PREFIX (repeatable)")),
+		 N_("also inspect the environment at PREFIX, or of the interpreter PREFIX/bin/python3 (repeatable)")),
 	OPT_BOOL(0, "deep", struct doctor_opts, deep,
 		 N_("also import each framework in a subprocess of its environment's python and run a tiny GPU kernel")),
 	OPT_CALLBACK(0, "timeout", struct doctor_opts, timeout, "SECONDS",
