@@ -12,7 +12,9 @@
 # `python -m torch.utils.collect_env`. Prints a Markdown table (median,
 # p90, ratio to `gpuwise doctor`) and writes it into docs/benchmarks.md
 # between <!-- doctor:begin --> and <!-- doctor:end -->. A peer that cannot
-# be installed or run is listed with the reason. Targets: gpuwise doctor
+# be installed or run is listed with the reason. The fake root has a system
+# interpreter (/usr/bin/python3 → python3.11 with its standard library) and
+# /usr/bin is on PATH: doctor reads its layout, never runs it. Targets: gpuwise doctor
 # under 50 ms and at least 20x faster than env-doctor.
 set -euo pipefail
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -43,6 +45,9 @@ mkdir -p "$SP/torch/lib" "$SP/torch-2.5.1+cu121.dist-info" "$SP/nvidia_cudnn_cu1
 printf "__version__ = '2.5.1+cu121'\ndebug = False\ncuda = '12.1'\nhip = None\n" >"$SP/torch/version.py"
 : >"$SP/torch/lib/libtorch_cuda.so"; : >"$SP/nvidia/cudnn/lib/libcudnn.so.9"; : >"$SP/nvidia/cuda_runtime/lib/libcudart.so.12"
 : >"$R/venv/bin/python3"
+mkdir -p "$R/usr/bin" "$R/usr/lib/python3.11" "$R/usr/lib/python3/dist-packages"
+: >"$R/usr/bin/python3.11"; : >"$R/usr/lib/python3.11/os.py"
+ln -sf python3.11 "$R/usr/bin/python3"
 C=$R/opt/conda/envs/tf/lib/python3.10/site-packages
 mkdir -p "$C/tensorflow/python/platform" "$C/tensorflow-2.15.0.dist-info" "$C/cupy_cuda12x-13.3.0.dist-info"
 echo "build_info = {'cuda_version': '12.2', 'cudnn_version': '8', 'is_cuda_build': True, 'cuda_compute_capabilities': ['sm_60', 'sm_70', 'sm_80', 'sm_89', 'compute_90']}" \
@@ -55,6 +60,8 @@ import datetime, os, platform, re, shutil, statistics, subprocess, sys, time
 runs = int(sys.argv[1])
 venv_bin = os.path.dirname(sys.executable)
 env = dict(os.environ, NO_COLOR="1", TERM="dumb")
+if "/usr/bin" not in env.get("PATH", "").split(":"):
+    env["PATH"] = env.get("PATH", "") + ":/usr/bin"
 gw = ["build/gpuwise", "doctor", "--python-env", "/opt/conda/envs/tf"]
 
 def envdoctor():

@@ -88,6 +88,13 @@ static void print_human(const gw_doctor_report *rep, bool color)
 		for (size_t i = 0; i < gw_doctor_deep_count(rep); i++) {
 			const gw_doctor_deep *x = gw_doctor_deep_at(rep, i);
 
+			if (x->not_checked) {
+				/* A check that was not run says why (no interpreter, no framework). */
+				line = x->site[0] ? str_printf(_("%s in %s: %s"), x->framework, x->site, x->not_checked) : NULL;
+				print_hanging(stdout, width, "  - ", line ? line : x->not_checked);
+				free(line);
+				continue;
+			}
 			line = str_printf(_("%s in %s (%.1f s): %s"), x->framework, x->site, x->seconds,
 					  x->timed_out ? _("timed out") : x->ok ? _("ran a kernel on the GPU")
 										: _("could not use a GPU"));
@@ -102,7 +109,8 @@ static void print_human(const gw_doctor_report *rep, bool color)
 				print_hanging(stdout, width, label(_("explained: ")), line ? line : x->explained->id);
 				free(line);
 				print_hanging(stdout, width, label(_("cause: ")), gw_translate(x->explained->cause));
-				print_hanging(stdout, width, label(_("fix: ")), gw_translate(x->explained->fix));
+				print_hanging(stdout, width, label(_("fix: ")),
+					      x->explained_fix ? x->explained_fix : gw_translate(x->explained->fix));
 			}
 		}
 		putchar('\n');
@@ -180,7 +188,7 @@ struct doctor_opts {
 static const struct option doctor_options[] = {
 	OPT_BOOL(0, "json", struct doctor_opts, json, N_("print {\"gpuwise_version\", \"findings\": [...], \"summary\": {...}}")),
 	OPT_LIST(0, "python-env", struct doctor_opts, python_envs, "PREFIX",
-		 N_("also inspect the environment at PREFIX (repeatable)")),
+		 N_("also inspect the environment at PREFIX, or of the interpreter PREFIX/bin/python3 (repeatable)")),
 	OPT_BOOL(0, "deep", struct doctor_opts, deep,
 		 N_("also import each framework in a subprocess of its environment's python and run a tiny GPU kernel")),
 	OPT_CALLBACK(0, "timeout", struct doctor_opts, timeout, "SECONDS",

@@ -96,6 +96,16 @@ typedef struct gw_doctor_deep {
 	 * line it was found on ("" when none). */
 	const struct gw_finding_doc *explained;
 	const char *explained_line;
+	/* The fix for this machine, in the user's language: the static
+	 * finding's of the same id for this environment (it names a wheel
+	 * this driver runs, never the failing build), else NULL (then the
+	 * catalogue's explained->fix). */
+	const char *explained_fix;
+	/* NULL when the check ran; else why it was not run, in the user's
+	 * language (exit_status -1, ok 0): the environment's interpreter is
+	 * missing or cannot run (python: the one looked for), or no framework
+	 * was found at all (site, framework and python ""). */
+	const char *not_checked;
 } gw_doctor_deep;
 
 typedef struct gw_doctor_report gw_doctor_report;
@@ -119,7 +129,8 @@ const char *gw_doctor_verdict(const gw_doctor_report *rep);
 /* Whether the verdict is a "ready" one (no error, a GPU usable): the
  * same in every language, as JSON's "summary"."ready". */
 bool gw_doctor_ready(const gw_doctor_report *rep);
-/* --deep results (0 when not asked or nothing to import). */
+/* --deep results (0 when not asked); with --deep at least one, a check
+ * that was not run saying why (not_checked). */
 size_t gw_doctor_deep_count(const gw_doctor_report *rep);
 const gw_doctor_deep *gw_doctor_deep_at(const gw_doctor_report *rep, size_t i);
 

@@ -1,7 +1,7 @@
 /* The programs gpuwise runs, and how every process they start ends.
  *
- * doctor --deep imports frameworks in their environments' interpreters; the
- * probe asks the system python3 for its site folders. A framework import
+ * doctor --deep imports frameworks in their environments' interpreters. A
+ * framework import
  * may start helpers (compile servers, data loaders, a
  * daemon that calls setsid()). Each of them must end with the check, also
  * when gpuwise is interrupted. A child is found by any of four marks, so

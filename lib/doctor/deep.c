@@ -72,14 +72,18 @@ static const char cupy_script[] =
 
 /* The interpreter of an environment: PREFIX/bin/python3.X, python3, python
  * for PREFIX/lib/python3.X/site-packages; /usr/bin/python3 for the
- * system's dist-packages; the system python3.X for a user site. */
-static bool find_python(const gw__doctor *d, const gw_probe_pyenv *e, char *out, size_t n)
+ * system's dist-packages; the system python3.X for a user site. When none
+ * can run, tried is the first one looked for ("" when the site is not in
+ * a PREFIX/lib folder). */
+static bool find_python(const gw__doctor *d, const gw_probe_pyenv *e, char *out, size_t n, char *tried, size_t tn)
 {
 	char prefix[GW_PROBE_PATH], cand[GW_PATH_MAX], rel[GW_PROBE_PATH + 32];
 	const char *lib = strstr(e->site, "/lib/python3");
 	const char *names[3];
 	char ver[32];
+	bool tried_link = false;
 
+	tried[0] = '\0';
 	if (!lib)
 		lib = strstr(e->site, "/lib64/python3");
 	if (!lib)
@@ -92,7 +96,16 @@ static bool find_python(const gw__doctor *d, const gw_probe_pyenv *e, char *out,
 	names[1] = "python3";
 	names[2] = "python";
 	for (size_t i = 0; i < 3; i++) {
+		char target[GW_PATH_MAX];
+		bool is_link;
+
 		gw__doc_fmt(rel, sizeof(rel), "%s/bin/%s", prefix[0] ? prefix : "/usr", names[i]);
+		/* The first name looked for, or a link that cannot run (a venv
+		 * whose base interpreter was removed): that is the one to name. */
+		is_link = !tried_link && gw__readlink(d->fake_root ? d->p->root : "/", rel, target, sizeof(target)) == 0;
+		if (!tried[0] || is_link)
+			gw__strlcpy(tried, rel, tn);
+		tried_link |= is_link;
 		if (gw__path_join(cand, sizeof(cand), d->fake_root ? d->p->root : "/", rel) < 0)
 			continue;
 		if (gw__path_access("", cand, X_OK) == 0) {
@@ -101,6 +114,24 @@ static bool find_python(const gw__doctor *d, const gw_probe_pyenv *e, char *out,
 		}
 	}
 	return false;
+}
+
+/* Why the interpreter of an environment cannot run: a link whose target
+ * is missing, or no runnable file there. */
+static void why_no_python(const gw__doctor *d, const char *tried, char *buf, size_t n)
+{
+	char target[GW_PATH_MAX];
+
+	if (!tried[0]) {
+		gw__doc_fmt(buf, n, _("not checked: no interpreter belongs to this folder (it is not in PREFIX/lib/python3.X)"));
+		return;
+	}
+	if (gw__readlink(d->fake_root ? d->p->root : "/", tried, target, sizeof(target)) == 0 && target[0])
+		gw__doc_fmt(buf, n, _("not checked: the interpreter %s is a link to %s, which cannot be run (missing?)"),
+			    tried, target);
+	else
+		gw__doc_fmt(buf, n, _("not checked: no interpreter that can run in %.*s (looked for python3.X, python3, "
+				      "python)"), (int)(strrchr(tried, '/') - tried), tried);
 }
 
 /* Append a read to out, keeping the tail: the last lines say what went
@@ -214,11 +245,26 @@ static const gw_finding_doc *explain_failure(const char *out, char *line, size_t
 	return explain_text(out, strlen(out), line, n);
 }
 
+/* The fix of the static finding with this id for environment e: it was
+ * made for this machine (the wheel this driver runs), where the
+ * catalogue's is generic. NULL when the static checks did not see it. */
+static const char *static_fix(const gw__doctor *d, const gw_probe_pyenv *e, const char *id)
+{
+	for (size_t i = 0; i < d->rep->n; i++) {
+		const gw_finding *f = &d->rep->f[i];
+
+		if (!strcmp(f->id, id) && f->fix[0] && (strstr(f->evidence, e->site) || strcmp(f->layer, "python")))
+			return f->fix;
+	}
+	return NULL;
+}
+
 static int add_deep(gw__doctor *d, const gw_probe_pyenv *e, const char *python, gw_fw_kind kind, const char *script)
 {
 	gw_doctor_report *r = d->rep;
 	gw_doctor_deep *x, *nd;
 	char out[OUT_MAX], verdict[512], line[GW_EXPLAIN_EXCERPT_MAX] = "";
+	const char *fix;
 	double timeout = d->opts->deep_timeout_s > 0 ? d->opts->deep_timeout_s : 20.0;
 
 	if (!(nd = gw__realloc(r->deep, (r->ndeep + 1) * sizeof(*nd))))
@@ -239,37 +285,81 @@ static int add_deep(gw__doctor *d, const gw_probe_pyenv *e, const char *python, 
 	r->ndeep++;
 	if (!x->site || !x->python || !x->static_verdict || !x->output || !x->explained_line)
 		return GW_ENOMEM;
+	if (x->explained && (fix = static_fix(d, e, x->explained->id)) && !(x->explained_fix = gw__strdup(fix)))
+		return GW_ENOMEM;
 	return 0;
+}
+
+/* A check that was not run: why (reason), for framework kind in e (NULL:
+ * no environment had a framework). */
+static int add_not_checked(gw__doctor *d, const gw_probe_pyenv *e, gw_fw_kind kind, const char *python,
+			   const char *reason)
+{
+	gw_doctor_report *r = d->rep;
+	gw_doctor_deep *x, *nd;
+
+	if (!(nd = gw__realloc(r->deep, (r->ndeep + 1) * sizeof(*nd))))
+		return GW_ENOMEM;
+	r->deep = nd;
+	x = &r->deep[r->ndeep++];
+	memset(x, 0, sizeof(*x));
+	x->framework = e ? gw__fw_kind_name(kind) : "";
+	x->exit_status = -1;
+	x->site = gw__strdup(e ? e->site : "");
+	x->python = gw__strdup(python);
+	x->static_verdict = gw__strdup("");
+	x->output = gw__strdup("");
+	x->explained_line = gw__strdup("");
+	x->not_checked = gw__strdup(reason);
+	if (!x->site || !x->python || !x->static_verdict || !x->output || !x->explained_line || !x->not_checked)
+		return GW_ENOMEM;
+	return 0;
+}
+
+static const char *deep_script(gw_fw_kind kind)
+{
+	switch (kind) {
+	case GW_FW_TORCH: return torch_script;
+	case GW_FW_TENSORFLOW: return tf_script;
+	case GW_FW_JAX: return jax_script;
+	case GW_FW_CUPY: return cupy_script;
+	default: return NULL;
+	}
 }
 
 int gw__doctor_deep(gw__doctor *d)
 {
+	bool any = false;
+
 	for (size_t e = 0; e < d->p->nenvs; e++) {
 		const gw_probe_pyenv *env = &d->p->envs[e];
 		bool done[GW_FW_KIND_COUNT] = { false };
-		char python[GW_PATH_MAX];
+		char python[GW_PATH_MAX], tried[GW_PROBE_PATH + 32], why[GW_PATH_MAX + 256];
+		bool have_python;
 
-		if (!find_python(d, env, python, sizeof(python)))
-			continue;
+		have_python = find_python(d, env, python, sizeof(python), tried, sizeof(tried));
+		if (!have_python)
+			why_no_python(d, tried, why, sizeof(why));
 		for (size_t i = 0; i < env->nfw; i++) {
 			const gw_probe_framework *f = &env->fw[i];
-			const char *script = NULL;
+			const char *script = deep_script(f->kind);
+			int rc;
 
-			if (!f->primary || done[f->kind])
+			if (!f->primary || done[f->kind] || !script)
 				continue;
 			done[f->kind] = true;
-			switch (f->kind) {
-			case GW_FW_TORCH: script = torch_script; break;
-			case GW_FW_TENSORFLOW: script = tf_script; break;
-			case GW_FW_JAX: script = jax_script; break;
-			case GW_FW_CUPY: script = cupy_script; break;
-			default: break;
-			}
+			any = true;
 			if (cancelled(d))
 				return gw__error_set(GW_EGENERIC, "interrupted");
-			if (script && add_deep(d, env, python, f->kind, script) < 0)
+			rc = have_python ? add_deep(d, env, python, f->kind, script)
+					 : add_not_checked(d, env, f->kind, tried, why);
+			if (rc < 0)
 				return GW_ENOMEM;
 		}
 	}
+	if (!any && add_not_checked(d, NULL, GW_FW_TORCH, "",
+				    _("not checked: no PyTorch, TensorFlow, JAX or CuPy found in any Python environment "
+				      "(give one with --python-env)")) < 0)
+		return GW_ENOMEM;
 	return cancelled(d) ? gw__error_set(GW_EGENERIC, "interrupted") : 0;
 }

@@ -189,12 +189,68 @@ static void make_verdict(gw__doctor *d)
 			    gpus);
 }
 
+/* --python-env PATH: a folder as it is; an interpreter (PREFIX/bin/python3,
+ * a file named python* in a bin folder) stands for PREFIX. Anything else
+ * is an error. */
+static int given_env(const char *root, const char *path, char *out)
+{
+	char dir[GW_PROBE_PATH];
+	char *s;
+
+	if (!path)
+		return gw__error_set(GW_ENOTFOUND, "python environment '%s' is not a directory", "(null)");
+	if (gw__path_is_dir(root, path)) {
+		gw__strlcpy(out, path, GW_PROBE_PATH);
+		return 0;
+	}
+	gw__strlcpy(dir, path, sizeof(dir));
+	if (gw__path_exists(root, path) && (s = strrchr(dir, '/')) && !strncmp(s + 1, "python", 6)) {
+		*s = '\0';
+		if ((s = strrchr(dir, '/')) && !strcmp(s, "/bin")) {
+			*s = '\0';
+			gw__strlcpy(out, dir[0] ? dir : "/", GW_PROBE_PATH);
+			return 0;
+		}
+	}
+	return gw__error_set(GW_ENOTFOUND, "python environment '%s' is not a directory", path);
+}
+
+/* A --python-env folder in which the probe found no site folder says so:
+ * judging only the other environments would answer another question. */
+static void given_env_found(gw__doctor *d, const char *asked, const char *prefix)
+{
+	char ev[GW_PROBE_PATH * 2 + 256], fix[512];
+	size_t l = strlen(prefix);
+
+	while (l > 1 && prefix[l - 1] == '/')
+		l--;
+	for (size_t i = 0; i < d->p->nenvs; i++) {
+		const gw_probe_pyenv *e = &d->p->envs[i];
+
+		/* The folder itself is taken as a site folder when nothing is
+		 * under it: that counts when it looks like one or holds a
+		 * framework. */
+		if (!strcmp(e->origin, "--python-env") && !strncmp(e->site, prefix, l) &&
+		    (e->site[l] == '/' || (e->site[l] == '\0' && (e->nfw || strstr(e->site, "-packages")))))
+			return;
+	}
+	gw__doc_fmt(ev, sizeof(ev), _("--python-env %s: no lib/python3.X/site-packages (or dist-packages) in %.*s, "
+				      "and it is not a site-packages folder itself; only the other environments were "
+				      "judged"), asked, (int)l, prefix);
+	gw__doc_fmt(fix, sizeof(fix), _("Give the environment's prefix (the folder holding bin/python3 and "
+					"lib/python3.X, such as a venv's folder or $CONDA_PREFIX) or its interpreter "
+					"(PREFIX/bin/python3)."));
+	gw__doc_add(d, "python-env-not-found", "python", -1, NULL, ev, fix);
+}
+
 int gw_doctor_run(gw_doctor_report **out, const gw_doctor_options *opts)
 {
 	gw_doctor_options defaults = GW_DOCTOR_OPTIONS_INIT;
 	gw_probe_options po;
 	gw__doctor d;
 	const char *root = getenv("GPUWISE_ROOT");
+	char (*envs)[GW_PROBE_PATH] = NULL;
+	const char **env_ptrs = NULL;
 	int rc = 0;
 
 	if (!out)
@@ -205,11 +261,15 @@ int gw_doctor_run(gw_doctor_report **out, const gw_doctor_options *opts)
 		return gw__error_set(GW_EINVAL, "doctor options version %u, expected %u", opts->version,
 				     GW_DOCTOR_OPTIONS_VERSION);
 	/* An environment asked for by name must be there: silently judging
-	 * the others would answer a question that was not asked. */
+	 * the others would answer a question that was not asked. Its
+	 * interpreter (PREFIX/bin/python3) names it too. */
+	if (opts->npython_envs && !(envs = gw__calloc(opts->npython_envs, sizeof(*envs))))
+		return gw__error_set(GW_ENOMEM, "out of memory");
 	for (size_t i = 0; i < opts->npython_envs; i++)
-		if (!opts->python_envs[i] || !gw__path_is_dir(root && root[0] ? root : "/", opts->python_envs[i]))
-			return gw__error_set(GW_ENOTFOUND, "python environment '%s' is not a directory",
-					     opts->python_envs[i] ? opts->python_envs[i] : "(null)");
+		if ((rc = given_env(root && root[0] ? root : "/", opts->python_envs[i], envs[i])) < 0) {
+			gw__free(envs);
+			return rc;
+		}
 	memset(&d, 0, sizeof(d));
 	d.opts = opts;
 	d.cancel = opts->version >= 2 ? opts->cancel : NULL;
@@ -218,7 +278,13 @@ int gw_doctor_run(gw_doctor_report **out, const gw_doctor_options *opts)
 	if (!(d.rep = gw__calloc(1, sizeof(*d.rep))))
 		return gw__error_set(GW_ENOMEM, "out of memory");
 	gw__probe_options_from_environ(&po);
-	po.python_envs = opts->python_envs;
+	if (opts->npython_envs && !(env_ptrs = gw__calloc(opts->npython_envs, sizeof(*env_ptrs)))) {
+		rc = gw__error_set(GW_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < opts->npython_envs; i++)
+		env_ptrs[i] = envs[i];
+	po.python_envs = env_ptrs;
 	po.npython_envs = opts->npython_envs;
 	po.skip_kernel_log = opts->flags & GW_DOCTOR_NO_KERNEL_LOG;
 	if ((rc = gw__probe_run(&d.p, &po)) < 0)
@@ -231,6 +297,8 @@ int gw_doctor_run(gw_doctor_report **out, const gw_doctor_options *opts)
 	gw__doctor_rules_driver(&d);
 	gw__doctor_rules_cuda(&d);
 	gw__doctor_rules_python(&d);
+	for (size_t i = 0; i < opts->npython_envs; i++)
+		given_env_found(&d, opts->python_envs[i], envs[i]);
 	gw__doctor_rules_live(&d);
 	gw__doctor_rules_environment(&d);
 	gw__doctor_rules_dist(&d);
@@ -254,6 +322,8 @@ int gw_doctor_run(gw_doctor_report **out, const gw_doctor_options *opts)
 		d.rep->ngpus = d.ndev;
 	}
 out:
+	gw__free(envs);
+	gw__free(env_ptrs);
 	gw__free(d.sample);
 	gw__free(d.have_sample);
 	gw_context_free(d.ctx);

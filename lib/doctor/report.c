@@ -20,6 +20,8 @@ void gw_doctor_report_free(gw_doctor_report *r)
 		gw__free((char *)r->deep[i].static_verdict);
 		gw__free((char *)r->deep[i].output);
 		gw__free((char *)r->deep[i].explained_line);
+		gw__free((char *)r->deep[i].explained_fix);
+		gw__free((char *)r->deep[i].not_checked);
 	}
 	gw__free(r->deep);
 	gw__probe_free(r->probe);
@@ -243,11 +245,16 @@ char *gw_doctor_report_json(const gw_doctor_report *r, int indent)
 				gw_json_key(j, "cause");
 				gw_json_string(j, gw_translate(x->explained->cause));
 				gw_json_key(j, "fix");
-				gw_json_string(j, gw_translate(x->explained->fix));
+				gw_json_string(j, x->explained_fix ? x->explained_fix : gw_translate(x->explained->fix));
 				gw_json_object_end(j);
 			} else {
 				gw_json_null(j);
 			}
+			gw_json_key(j, "not_checked");
+			if (x->not_checked)
+				gw_json_string(j, x->not_checked);
+			else
+				gw_json_null(j);
 			gw_json_object_end(j);
 		}
 		gw_json_array_end(j);

@@ -65,8 +65,8 @@ typedef struct gw_probe_options {
 	const char *const *python_envs;      /* --python-env PREFIX... */
 	size_t npython_envs;
 	gw_probe_env env;
-	/* True only without GPUWISE_ROOT: lets the probes run `python3` to ask
-	 * for its site folders and use getuid()/getgroups(). */
+	/* True only without GPUWISE_ROOT: lets the probes use
+	 * getuid()/getgroups(). */
 	bool real_system;
 	long uid;                            /* with a root override: whose groups (from <root>/etc); -1 = getuid() */
 	bool skip_kernel_log;                /* skip the Xid scan */

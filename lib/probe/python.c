@@ -586,6 +586,150 @@ static int add_versions(gw_probe_ctx *c, const char *versions)
 	return rc;
 }
 
+/* Does dir hold the standard library of Python ver ("3.11"; "" for any
+ * 3.x): dir/lib{,64}/pythonVER/os.py, the landmark the interpreter itself
+ * looks for when it starts (CPython's getpath)? */
+static bool has_stdlib(gw_probe_ctx *c, const char *dir, const char *ver)
+{
+	static const char *const libdirs[] = { "lib", "lib64" };
+
+	for (size_t l = 0; l < GW_ARRAY_SIZE(libdirs); l++) {
+		char lib[GW_PATH_MAX], os_py[GW_PATH_MAX], name[32];
+		char **names;
+		size_t n;
+		bool found = false;
+
+		if (!gw__probe_join(lib, sizeof(lib), dir[0] ? dir : "/", libdirs[l]))
+			continue;
+		if (ver[0]) {
+			snprintf(name, sizeof(name), "python%s", ver);
+			if (gw__probe_join(os_py, sizeof(os_py), lib, name) &&
+			    gw__probe_join(os_py, sizeof(os_py), os_py, "os.py") && gw__probe_exists(c, os_py))
+				return true;
+			continue;
+		}
+		if (gw__probe_list_dir(c, lib, "python3.", &names, &n) < 0)
+			continue;
+		for (size_t i = 0; i < n && !found; i++)
+			found = gw__probe_join(os_py, sizeof(os_py), lib, names[i]) &&
+				gw__probe_join(os_py, sizeof(os_py), os_py, "os.py") && gw__probe_exists(c, os_py);
+		gw__probe_names_free(names, n);
+		if (found)
+			return true;
+	}
+	return false;
+}
+
+/* The prefix an interpreter in folder bindir finds for itself, without
+ * running it: the nearest folder at or above bindir holding its standard
+ * library (has_stdlib). "/opt/tool/libexec/bin" → "/opt/tool" where
+ * /opt/tool/lib/python3.12/os.py is; the folder above bin/ covers only
+ * the usual layout. */
+static int add_landmark(gw_probe_ctx *c, const char *bindir, const char *ver)
+{
+	char dir[GW_PROBE_PATH];
+	char *s;
+
+	gw__strlcpy(dir, bindir, sizeof(dir));
+	for (;;) {
+		if (has_stdlib(c, dir, ver))
+			return add_prefix(c, dir[0] ? dir : "/", "PATH");
+		if (!dir[0] || !(s = strrchr(dir, '/')))
+			return 0;
+		*s = '\0';
+	}
+}
+
+/* "python3.11" → "3.11"; "" for any other name. */
+static void version_of(const char *exe, char *ver, size_t n)
+{
+	const char *b = strrchr(exe, '/');
+
+	b = b ? b + 1 : exe;
+	ver[0] = '\0';
+	if (!strncmp(b, "python3.", 8) && strspn(b + 8, "0123456789") == strlen(b + 8) && b[8] &&
+	    strlen(b + 6) < n)
+		gw__strlcpy(ver, b + 6, n);
+}
+
+/* "3.11.4" → "3.11"; "" when v does not start so. */
+static void major_minor(const char *v, char *ver, size_t n)
+{
+	size_t a = strspn(v, "0123456789"), b = v[a] == '.' ? strspn(v + a + 1, "0123456789") : 0;
+
+	ver[0] = '\0';
+	if (a && b && a + b + 1 < n)
+		snprintf(ver, n, "%.*s", (int)(a + 1 + b), v);
+}
+
+/* A venv's pyvenv.cfg (next to its interpreter or one folder up) names
+ * the base interpreter's folder ("home = /usr/bin") and version: a venv
+ * made with --copies has no link to follow there. */
+static int add_venv_home(gw_probe_ctx *c, const char *bindir)
+{
+	char cfg[GW_PATH_MAX], home[GW_PROBE_PATH] = "", ver[16] = "";
+	char *text = NULL;
+
+	for (int up = 0; up < 2 && !text; up++) {
+		char *s;
+
+		gw__strlcpy(cfg, bindir, sizeof(cfg));
+		if (up && (s = strrchr(cfg, '/')))
+			*s = '\0';
+		else if (up)
+			break;
+		if (gw__probe_join(cfg, sizeof(cfg), cfg[0] ? cfg : "/", "pyvenv.cfg"))
+			text = gw__probe_read(c, cfg, 64 * 1024);
+	}
+	if (!text)
+		return 0;
+	for (char *line = text; line && *line;) {
+		char *eol = strchr(line, '\n'), *eq = strchr(line, '=');
+		size_t k;
+
+		if (eol)
+			*eol = '\0';
+		if (eq) {
+			char *v = eq + 1;
+
+			for (k = (size_t)(eq - line); k && (line[k - 1] == ' ' || line[k - 1] == '\t'); k--)
+				;
+			v += strspn(v, " \t");
+			v[strcspn(v, " \t\r")] = '\0';
+			if (k == 4 && !strncmp(line, "home", 4) && v[0] == '/')
+				gw__strlcpy(home, v, sizeof(home));
+			else if ((k == 7 && !strncmp(line, "version", 7)) || (k == 12 && !strncmp(line, "version_info", 12)))
+				major_minor(v, ver, sizeof(ver));
+		}
+		line = eol ? eol + 1 : NULL;
+	}
+	gw__free(text);
+	return home[0] ? add_landmark(c, home, ver) : 0;
+}
+
+/* The site folders of an interpreter on PATH, from its layout alone
+ * (never run: starting one costs more than all of doctor's file probes):
+ * its own prefix (add_landmark, from the file the name resolves to) and,
+ * for a venv, its base's. Debian's dist-packages and the user site are
+ * the system and user folders gw__probe_python scans anyway. */
+static int add_interpreter(gw_probe_ctx *c, const char *exe)
+{
+	char real[GW_PROBE_PATH], ver[16], bindir[GW_PROBE_PATH];
+	char *s;
+	int rc;
+
+	gw__strlcpy(bindir, exe, sizeof(bindir));
+	if ((s = strrchr(bindir, '/')))
+		*s = '\0';
+	if ((rc = add_venv_home(c, bindir)) < 0)
+		return rc;
+	if (gw__probe_resolve(c, exe, real, sizeof(real)) < 0 || !(s = strrchr(real, '/')))
+		return 0;
+	version_of(real, ver, sizeof(ver));
+	*s = '\0';
+	return add_landmark(c, real, ver);
+}
+
 static int add_path_pythons(gw_probe_ctx *c)
 {
 	const char *list = c->opts->env.path;
@@ -625,100 +769,16 @@ static int add_path_pythons(gw_probe_ctx *c)
 					*s = '\0';
 					if ((s = strrchr(real, '/')) && !strcmp(s, "/bin")) {
 						*s = '\0';
-						if (real[0])
-							rc = add_prefix(c, real, "PATH");
+						if (real[0] && (rc = add_prefix(c, real, "PATH")) < 0)
+							break;
 					}
 				}
+				rc = add_interpreter(c, exe);
 			}
 		}
 		list += n;
 		if (*list == ':')
 			list++;
-	}
-	return rc;
-}
-
-struct head {
-	char *out;
-	size_t outn, used;
-};
-
-/* Keep the first outn - 1 bytes of the output. */
-static void keep_head(void *arg, const char *buf, size_t n)
-{
-	struct head *h = arg;
-	size_t room = h->outn - 1 - h->used;
-
-	if (n > room)
-		n = room;
-	memcpy(h->out + h->used, buf, n);
-	h->used += n;
-}
-
-/* On the real system only: ask the first python3 on PATH for its site
- * folders (-I -S: no user env, no site import side effects; 2 s limit).
- * Shell-script shims (pyenv) are skipped, they are slow to start. */
-static int ask_python(gw_probe_ctx *c)
-{
-	const char *list = c->opts->env.path;
-	char exe[GW_PROBE_PATH] = "";
-	static const char code[] =
-		"import site,sys\n"
-		"for p in site.getsitepackages()+[site.getusersitepackages()]: print(p)\n";
-	char *argv[] = { exe, (char *)"-I", (char *)"-S", (char *)"-c", (char *)code, NULL };
-	int rc = 0;
-	char out[4096];
-	struct head head = { out, sizeof(out), 0 };
-
-	while (list && *list && !exe[0]) {
-		size_t n = strcspn(list, ":");
-		char dir[GW_PROBE_PATH];
-
-		if (n && n < sizeof(dir) && list[0] == '/') {
-			memcpy(dir, list, n);
-			dir[n] = '\0';
-			if (gw__probe_join(exe, sizeof(exe), dir, "python3") &&
-			    gw__path_access("", exe, X_OK) != 0)
-				exe[0] = '\0';
-		}
-		list += n;
-		if (*list == ':')
-			list++;
-	}
-	if (!exe[0])
-		return 0;
-	{
-		char *magic;
-		size_t got;
-		bool elf;
-
-		if (gw__read_file("", exe, 4, &magic, &got) < 0)
-			return 0;
-		elf = got == 4 && !memcmp(magic, "\177ELF", 4);
-		gw__free(magic);
-		if (!elf)
-			return 0;
-	}
-	{
-		/* Its whole run ends with it (gw__run_program): a python3 whose
-		 * site hooks start something leaves nothing behind. */
-		gw__run r = { .timeout_s = 2.0, .output = keep_head, .arg = &head };
-
-		if (gw__run_program(&r, exe, argv) < 0 || r.exit_status != 0)
-			return 0;
-	}
-	out[head.used] = '\0';
-	rc = 0;
-	for (char *line = out; *line && rc == 0;) {
-		char *eol = strchr(line, '\n');
-
-		if (eol)
-			*eol = '\0';
-		if (line[0] == '/')
-			rc = add_site(c, line, "python3");
-		if (!eol)
-			break;
-		line = eol + 1;
 	}
 	return rc;
 }
@@ -742,9 +802,5 @@ int gw__probe_python(gw_probe_ctx *c)
 		if (gw__probe_join(local, sizeof(local), o->env.home, ".local") && (rc = add_prefix(c, local, "user")) < 0)
 			return rc;
 	}
-	if ((rc = add_path_pythons(c)) < 0)
-		return rc;
-	if (o->real_system && !c->root[0])
-		return ask_python(c);
-	return 0;
+	return add_path_pythons(c);
 }

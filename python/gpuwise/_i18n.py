@@ -3,13 +3,16 @@
 One catalogue for everything: the domain "gpuwise" that the C library and
 the CLI read (po/zh_CN.po, compiled to <locale dir>/zh_CN/LC_MESSAGES/
 gpuwise.mo), found where the C library finds it (gw_locale_dir(), so
-$GPUWISE_LOCALEDIR works here too), read with Python's gettext: a Python
-program seldom calls setlocale(LC_MESSAGES), and the language should not
-depend on whether it did. The variables are read as the CLI reads them:
-LC_ALL=C (or POSIX) means English whatever LANGUAGE says; else LANGUAGE,
-LC_ALL, LC_MESSAGES, LANG, the first that is set."""
+$GPUWISE_LOCALEDIR works here too) and read by the C library itself
+(set_language(), then translate()): a Python program seldom calls
+setlocale(LC_MESSAGES), and the language should not depend on whether it
+did. Python's gettext module is not used: its imports (re, enum,
+functools, locale) would cost more than the rest of `import gpuwise`. The
+variables are read as the CLI reads them: LC_ALL=C (or POSIX) means
+English whatever LANGUAGE says; else LANGUAGE, LC_ALL, LC_MESSAGES, LANG,
+the first that is set; the first language of the list that has a
+catalogue wins."""
 
-import gettext
 import os
 
 from . import _gpuwise as _C
@@ -29,25 +32,10 @@ def _languages():
     return []
 
 
-# Read once, on first use (a plain variable rather than functools.lru_cache,
-# whose wrapper hides the signature from the stub check).
-_loaded: "list[gettext.NullTranslations]" = []
-
-
-def _catalogue():
-    if not _loaded:
-        langs = _languages()
-        _loaded.append(gettext.translation("gpuwise", localedir=_C.locale_dir(), languages=langs, fallback=True)
-                       if langs else gettext.NullTranslations())
-    return _loaded[0]
-
-
 def _library_language():
-    """The C library makes some texts itself (doctor()'s findings, its
-    messages): name it the same language, so that they do not depend on
-    the process locale either (gw_language_set)."""
-    if not hasattr(_C, "set_language"):
-        return
+    """The language of every text, the module's and the C library's own
+    (doctor()'s findings, its messages), named to the library
+    (gw_language_set) so that none depends on the process locale."""
     for lang in _languages():
         if _C.set_language(lang):
             return
@@ -59,12 +47,12 @@ _library_language()
 
 def _(text):
     """text in the user's language (the catalogue's msgstr), else as it is."""
-    return _catalogue().gettext(text)
+    return _C.translate(text)
 
 
 def _n(singular, plural, n):
     """The form of a text with a count n (ngettext)."""
-    return _catalogue().ngettext(singular, plural, n)
+    return _C.translate_n(singular, plural, n)
 
 
 def N_(text):

@@ -52,7 +52,8 @@ class GPUSummary:
     __slots__ = ("index", "uuid", "name", "samples", "memory_total", "peak_memory_used",
                  "mean_memory_used", "utilization_mean", "utilization_p50", "utilization_p90",
                  "memory_utilization_mean", "idle_fraction", "power_mean_w", "power_peak_w",
-                 "energy_j", "temperature_max_c", "throttled_fraction", "throttle_kind", "verdicts")
+                 "energy_j", "temperature_max_c", "throttled_fraction", "throttle_kind", "verdicts",
+                 "judged")
 
     def to_dict(self):
         return {k: getattr(self, k) for k in self.__slots__}
@@ -64,7 +65,7 @@ class GPUSummary:
 class Summary:
     """The result of a Monitor: duration, per-GPU figures and verdicts in plain words."""
 
-    __slots__ = ("duration_s", "interval", "gpus", "verdicts", "truncated", "note")
+    __slots__ = ("duration_s", "interval", "gpus", "verdicts", "truncated", "note", "judged_by")
 
     @property
     def verdict(self):
@@ -74,7 +75,7 @@ class Summary:
     def to_dict(self):
         return {"duration_s": self.duration_s, "interval": self.interval,
                 "gpus": [g.to_dict() for g in self.gpus], "verdicts": list(self.verdicts),
-                "truncated": self.truncated, "note": self.note}
+                "truncated": self.truncated, "note": self.note, "judged_by": self.judged_by}
 
     def __str__(self):
         n = len(self.gpus)
@@ -134,9 +135,26 @@ def _verdicts(g):
     return out
 
 
-def summarize(samples, devices, duration, interval, truncated=False, note=None):
-    """Summary of `samples` (list of Sample) for `devices` [(index, uuid, name)]."""
+def _active(rows):
+    """Did a GPU do anything while monitored (a sample at or above the idle
+    threshold)?"""
+    return any(r.utilization_gpu is not None and r.utilization_gpu >= IDLE_PERCENT for r in rows)
+
+
+def _gpu_list(indices):
+    return ", ".join("GPU %s" % i for i in indices)
+
+
+def summarize(samples, devices, duration, interval, truncated=False, note=None, own=None):
+    """Summary of `samples` (list of Sample) for `devices` [(index, uuid, name)].
+
+    own: None to judge every GPU (the caller chose them); else the gpuwise
+    indices whose NVML process list held this process. Only those are
+    judged then, or, when it is empty (a PID namespace hides it, NVML does
+    not list it), the GPUs that showed activity: an idle GPU the program
+    never used says nothing about its input pipeline."""
     s = Summary()
+    s.judged_by = "all"
     s.duration_s = duration
     s.interval = interval
     s.truncated = truncated
@@ -174,9 +192,26 @@ def summarize(samples, devices, duration, interval, truncated=False, note=None):
             if t & _POWER_BITS:
                 kinds.add("power")
         g.throttle_kind = " and ".join(sorted(kinds)) or None
-        g.verdicts = _verdicts(g)
+        g.judged = True
+        if own is not None:
+            g.judged = index in own if own else _active(rows)
+        g.verdicts = _verdicts(g) if g.judged else []
         s.gpus.append(g)
         s.verdicts += g.verdicts
+    if own is not None and devices:
+        s.judged_by = "process" if own else "activity"
+        used = [g.index for g in s.gpus if g.judged]
+        unused = [g.index for g in s.gpus if not g.judged]
+        if not used:
+            s.verdicts.append(_("None of the %d GPUs ran this process or showed activity: nothing to judge.")
+                              % len(s.gpus))
+        elif unused and own:
+            s.verdicts.append(_("Judged only %s, where this process runs (NVML's process list); %s: not used "
+                                "by it, not judged.") % (_gpu_list(used), _gpu_list(unused)))
+        elif unused:
+            s.verdicts.append(_("Judged only %s, the GPUs that showed activity (this process is in no GPU's "
+                                "NVML process list); %s stayed idle: not used by this program, not judged.")
+                              % (_gpu_list(used), _gpu_list(unused)))
     if not devices:
         s.verdicts.append(_("no GPU was monitored (%s)") % note if note else _("no GPU was monitored"))
     return s
@@ -261,6 +296,7 @@ class Monitor:
         self._status = {}
         self._t0 = self._t1 = None
         self._inherited = False
+        self._own = set()
 
     # -- running --
 
@@ -270,6 +306,7 @@ class Monitor:
             self.stop()
         sels, note = _selectors(self._devices_arg)
         self._samples, self._devices, self._note, self._status = [], [], note, {}
+        self._own = set()
         self._t0, self._t1, self._inherited = time.monotonic(), None, False
         if not sels:
             return self
@@ -291,12 +328,28 @@ class Monitor:
             self._t1 = time.monotonic()
         c = self._c
         if c is not None:
+            self._look_for_self()
             c.stop()
             self._collect()
             self._status = c.status()
             self._c = None
             _running.discard(self)
         return self
+
+    def _look_for_self(self):
+        """Note the monitored GPUs whose NVML process list holds this
+        process (a program still holds its GPUs when it stops monitoring)."""
+        if self._devices_arg is not None or not self._devices or self._inherited:
+            return
+        import gpuwise
+        pid = os.getpid()
+        try:
+            ctx = gpuwise._context()
+            for index, _uuid, _name in self._devices:
+                if index not in self._own and any(p["pid"] == pid for p in ctx.processes(index)):
+                    self._own.add(index)
+        except gpuwise.GPUWiseError:
+            pass
 
     def _collect(self):
         if self._c is not None:
@@ -346,10 +399,15 @@ class Monitor:
         else:
             duration = (self._t1 if self._t1 is not None else time.monotonic()) - self._t0
         truncated = bool((self._c.status() if self._c is not None else self._status).get("truncated"))
+        if self._c is not None:
+            self._look_for_self()
         note = self._note
         if self._inherited:
             note = "; ".join(n for n in (note, "inherited through fork(): sampling stopped at the fork") if n)
-        return summarize(self._samples, self._devices, duration, self.interval, truncated, note)
+        # GPUs chosen by the caller are all judged; chosen by gpuwise (every
+        # visible one), only those this program used.
+        own = None if self._devices_arg is not None else set(self._own)
+        return summarize(self._samples, self._devices, duration, self.interval, truncated, note, own)
 
     def to_csv(self, path):
         """Write the samples as CSV (one row per GPU per sample, with uuid)."""

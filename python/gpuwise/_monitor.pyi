@@ -1,6 +1,6 @@
 # Type stubs for gpuwise._monitor (Monitor, Summary, GPUSummary, Sample;
 # re-exported by the gpuwise package).
-from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple, TypeVar, Union
+from typing import AbstractSet, Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple, TypeVar, Union
 
 from . import _DeviceArg
 
@@ -44,6 +44,7 @@ class GPUSummary:
     throttled_fraction: Optional[float]
     throttle_kind: Optional[str]
     verdicts: List[str]
+    judged: bool
     def to_dict(self) -> Dict[str, Any]: ...
 
 class Summary:
@@ -53,12 +54,14 @@ class Summary:
     verdicts: List[str]
     truncated: bool
     note: Optional[str]
+    judged_by: str
     @property
     def verdict(self) -> str: ...
     def to_dict(self) -> Dict[str, Any]: ...
 
 def summarize(samples: Sequence[Sample], devices: Sequence[Tuple[int, str, str]], duration: float,
-              interval: float, truncated: bool = ..., note: Optional[str] = ...) -> Summary: ...
+              interval: float, truncated: bool = ..., note: Optional[str] = ...,
+              own: Optional[AbstractSet[int]] = ...) -> Summary: ...
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 

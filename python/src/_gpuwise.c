@@ -95,7 +95,7 @@ static PyObject *text(const char *s)
 #define N_(s) (s)
 
 /* msgid in the user's language, through the module's catalogue
- * (gpuwise._i18n: Python's gettext, the CLI's variables); NULL with no
+ * (gpuwise._i18n: the library's catalogue, the CLI's variables); NULL with no
  * exception set when there is none to be had. */
 static PyObject *translated(const char *msgid)
 {
@@ -1798,11 +1798,17 @@ static PyObject *deep_dict(const gw_doctor_deep *x)
 		bad |= put(e, "title", text(x->explained->title));
 		bad |= put(e, "line", text(x->explained_line));
 		bad |= put(e, "cause", text(x->explained->cause));
-		bad |= put(e, "fix", text(x->explained->fix));
+		bad |= put(e, "fix", text(x->explained_fix ? x->explained_fix : x->explained->fix));
 		bad |= put(d, "explain", e);
 	} else {
 		Py_INCREF(Py_None);
 		bad |= put(d, "explain", Py_None);
+	}
+	if (x->not_checked) {
+		bad |= put(d, "not_checked", text(x->not_checked));
+	} else {
+		Py_INCREF(Py_None);
+		bad |= put(d, "not_checked", Py_None);
 	}
 	if (bad) {
 		Py_DECREF(d);
@@ -2238,6 +2244,33 @@ static PyObject *mod_set_language(PyObject *m, PyObject *args)
 	return PyBool_FromLong(gw_language_set(language) == 0);
 }
 
+/* text in the language set_language() chose, from the catalogue the
+ * library already holds (gw_translate): gpuwise/_i18n.py's _() without
+ * Python's gettext, whose imports (re, enum, locale) would cost more than
+ * the rest of `import gpuwise`. */
+static PyObject *mod_translate(PyObject *m, PyObject *args)
+{
+	const char *msgid;
+
+	(void)m;
+	if (!PyArg_ParseTuple(args, "s:translate", &msgid))
+		return NULL;
+	return text(gw_translate(msgid));
+}
+
+/* The form of a text with a count n (gw_translate_n); _i18n's _n(). */
+static PyObject *mod_translate_n(PyObject *m, PyObject *args)
+{
+	const char *msgid, *plural;
+	long long n;
+
+	(void)m;
+	if (!PyArg_ParseTuple(args, "ssL:translate_n", &msgid, &plural, &n))
+		return NULL;
+	/* A negative count takes the form of "many", as in gettext. */
+	return text(gw_translate_n(msgid, plural, n < 0 ? 2ul : (unsigned long)n));
+}
+
 static PyObject *mod_error_str(PyObject *m, PyObject *args)
 {
 	int code;
@@ -2272,6 +2305,10 @@ static PyMethodDef module_methods[] = {
 	{ "locale_dir", mod_locale_dir, METH_NOARGS, "locale_dir() -> the folder of the translation catalogues." },
 	{ "set_language", mod_set_language, METH_VARARGS,
 	  "set_language(language) -> bool: the library's texts in that language (\"zh_CN\", \"C\"), whatever the locale." },
+	{ "translate", mod_translate, METH_VARARGS,
+	  "translate(text) -> text in the language set_language() chose, else as it is." },
+	{ "translate_n", mod_translate_n, METH_VARARGS,
+	  "translate_n(singular, plural, n) -> the form of a text for the count n, in that language." },
 	{ "error_class", mod_error_class, METH_VARARGS, "error_class(code) -> exception class for a gw_error code." },
 	{ "explain", mod_explain, METH_VARARGS, "explain(data: bytes) -> list of match dicts." },
 	{ "finding", mod_finding, METH_VARARGS, "finding(id) -> catalogue entry dict or None." },

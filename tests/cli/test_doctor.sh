@@ -237,6 +237,23 @@ for h in /usr/local/cuda/include/nccl.h /usr/include/nccl.h; do
 	break
 done
 
+# On the real machine doctor learns a python3's site folders from its
+# layout, never by running it (starting an interpreter cost 30+ ms, more
+# than all of doctor's file probes). The python3 first on PATH here is a
+# real program that notes each start.
+if command -v "${CC:-cc}" >/dev/null 2>&1; then
+	mkdir -p "$TMPD/pybin"
+	printf '#include <stdio.h>\nint main(void){FILE*f=fopen("%s","a");if(f){fputs("ran\\n",f);fclose(f);}return 0;}\n' \
+		"$TMPD/python3-ran" >"$TMPD/py.c"
+	if "${CC:-cc}" -o "$TMPD/pybin/python3" "$TMPD/py.c" 2>/dev/null; then
+		for _ in 1 2; do
+			(unset GPUWISE_ROOT; PATH=$TMPD/pybin:/usr/bin:/bin "$GW" doctor --json --no-kernel-log >/dev/null 2>&1)
+		done
+		last_cmd="gpuwise doctor --json (real machine, a python3 on PATH)"
+		assert_eq "$(cat "$TMPD/python3-ran" 2>/dev/null | wc -l)" 0 "doctor never runs the python3 on PATH"
+	fi
+fi
+
 # Every id doctor can emit has a catalogue entry (gpuwise explain ID) and a
 # docs/doctor.md or docs/explain.md section.
 for id in $(grep -ho 'gw__doc_add([a-z_]*, "[a-z0-9-]*"' lib/doctor/*.c | sed 's/.*"\(.*\)"/\1/' | sort -u); do

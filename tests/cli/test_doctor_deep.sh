@@ -305,7 +305,52 @@ V=$TMPD/ok
 deep "$V"
 deep_json "a clean import that finds no GPU is not explained" "assert x['explain'] is None, x['explain']"
 
-# 7. Usage: a bad --timeout is a usage error.
+# 7. What --deep could not check it says, with the reason, in text and
+# JSON: an environment whose interpreter is a dangling link (its base
+# Python was removed), and a machine with no framework at all.
+V=$(make_venv broken "$TORCH_OK") || exit 1
+rm -f "$V"/bin/python*
+ln -s /nonexistent/gw-removed/python3.11 "$V/bin/python3"
+deep "$V"
+deep_json "an environment whose interpreter cannot run is listed as not checked" "
+assert x['framework'] == 'pytorch', x
+assert x['not_checked'] and '/nonexistent/gw-removed/python3.11' in x['not_checked'], x
+assert x['python'] == '$V/bin/python3', x
+assert x['ok'] is False and x['exit_status'] == -1, x"
+COLUMNS=1000 run doctor --deep --no-kernel-log --python-env "$V"
+assert_contains "$out" "Deep check (imports in a subprocess)" "the deep section is there for a broken interpreter"
+assert_contains "$out" "pytorch in $V/" "the deep section names the environment not checked"
+assert_contains "$out" "not checked: the interpreter $V/bin/python3 is a link to /nonexistent/gw-removed/python3.11" \
+	"the deep section says why it was not checked"
+out=$(HOME=/nonexistent "$TOP/scripts/with-machine" h100-8x -- "$GW" doctor --deep --json --no-kernel-log 2>"$TMPD/err")
+last_cmd="[h100-8x] gpuwise doctor --deep --json (no framework)"
+assert_json "no framework: deep says nothing was found to import" "
+assert 'deep' in d, sorted(d)
+assert len(d['deep']) == 1 and d['deep'][0]['not_checked'], d['deep']
+assert 'no PyTorch, TensorFlow, JAX or CuPy found' in d['deep'][0]['not_checked'], d['deep']
+assert d['deep'][0]['site'] == '' and d['deep'][0]['framework'] == '', d['deep']"
+out=$(HOME=/nonexistent COLUMNS=1000 "$TOP/scripts/with-machine" h100-8x -- "$GW" doctor --deep --no-kernel-log 2>"$TMPD/err")
+assert_contains "$out" "not checked: no PyTorch, TensorFlow, JAX or CuPy found" "no framework: said in text"
+
+# 8. The explanation of a cu121 torch on driver 470 (the gtx1080ti fake
+# NVML: CUDA 11.4) names the wheel this driver runs, never the failing
+# cu121 build, nor any other CUDA 12 build.
+V=$(make_venv old-driver "raise RuntimeError('The NVIDIA driver on your system is too old (found version 11040). Please update your GPU driver by downloading and installing a new version from the URL: http://www.nvidia.com/Download/index.aspx')") || exit 1
+(export LD_LIBRARY_PATH=$TOP/build/fake/legacy-470 GPUWISE_FAKE_MACHINE=$MACHINES/gtx1080ti-old-driver/machine.json
+ deep "$V"; declare -p out err rc >"$TMPD/vars")
+. "$TMPD/vars"
+last_cmd="gpuwise doctor --deep --json --python-env $V (driver 470)"
+deep_json "driver 470: the deep explanation's fix names only builds the driver runs" "
+import re
+e = x['explain']
+assert e and e['id'] == 'driver-too-old-for-framework', x
+tags = re.findall(r'\bcu(\d+)\b', e['fix'])
+assert tags, 'no wheel named: ' + e['fix']
+assert all(int(t) < 120 for t in tags), 'names a build driver 470 cannot run: ' + e['fix']"
+assert_not_contains "$("$GW" explain driver-too-old-for-framework 2>&1)" "cu121" \
+	"the catalogue's fix does not suggest cu121 for a too-old driver"
+
+# 9. Usage: a bad --timeout is a usage error.
 run doctor --deep --timeout 0
 assert_eq "$rc" 2 "--timeout 0 is a usage error"
 run doctor --deep --timeout abc

@@ -219,3 +219,39 @@ def test_doctor_in_english_under_lc_all_c_and_by_default():
         out = run_doctor(env)
         assert out["title"] == "The NVIDIA management library could not initialise", (env, out)
         assert out["verdict"].startswith("not ready"), (env, out)
+
+
+# Python's gettext module imports re, enum, functools and locale: more than
+# the rest of `import gpuwise` costs (bench/python_import.sh, 5 ms budget).
+# The module translates through the C library's catalogue instead; the
+# texts are still Chinese under LANG=zh_CN.UTF-8.
+LEAN = r"""
+import sys
+before = set(sys.modules)
+import gpuwise
+gpuwise.is_available()
+added = sorted(set(sys.modules) - before)
+try:
+    gpuwise.select(count=0)
+except gpuwise.InvalidArgumentError as e:
+    err = str(e)
+from gpuwise import _i18n
+print(repr((added, err, _i18n._n("%d GPU", "%d GPUs", 3))))
+"""
+
+
+def test_import_needs_no_gettext_and_still_translates():
+    import ast
+    import subprocess
+    import sys
+    from test_module import LIB, WITH_MACHINE, machine_path
+    env = dict(os.environ, PYTHONPATH=LIB, GPUWISE_LOCALEDIR=LOCALEDIR, LANGUAGE="", LC_ALL="",
+               LC_MESSAGES="", LANG="zh_CN.UTF-8", LOCPATH="/nonexistent")
+    r = subprocess.run([WITH_MACHINE, machine_path("h100-8x"), "--", sys.executable, "-c", LEAN],
+                       capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    added, err, plural = ast.literal_eval(r.stdout.strip().splitlines()[-1])
+    heavy = [m for m in added if m in ("gettext", "re", "enum", "functools", "locale", "collections")]
+    assert not heavy, "import gpuwise; is_available() imported %r (all new modules: %r)" % (heavy, added)
+    assert err == "count 至少为 1，而不是 0", err
+    assert plural == "%d 块 GPU", plural

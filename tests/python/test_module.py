@@ -753,3 +753,43 @@ def test_pip_install_from_the_repository(tmp_path):
     where, count = probe.stdout.split()
     assert where.startswith(str(target)), where
     assert count == "8"
+
+
+# monitor() with no devices= samples every visible GPU; only those the
+# program used are judged: its own PID in NVML's process list, else (no
+# GPU lists it) the ones that showed activity. h100-8x: GPUs 4, 6, 7 idle,
+# $SLEEPER on GPUs 0 and 5.
+MONITOR_USED = """
+import time
+with gpuwise.monitor(interval=0.01) as mon:
+    time.sleep(0.1)
+s = mon.summary()
+out = {"judged": [g.index for g in s.gpus if g.judged], "by": s.judged_by, "verdicts": s.verdicts,
+       "idle4": s.gpus[4].verdicts}
+"""
+
+
+def test_monitor_judges_only_the_gpus_the_program_used():
+    out, _ = run_py("h100-8x", MONITOR_USED)
+    assert out["by"] == "activity", out
+    assert out["judged"] == [0, 1, 2, 3, 5], out
+    text = " ".join(out["verdicts"])
+    for i in (4, 6, 7):
+        assert "GPU %d was idle" % i not in text, out["verdicts"]
+    assert out["idle4"] == [], out
+    assert "GPU 4, GPU 6, GPU 7 stayed idle: not used by this program" in out["verdicts"][-1], out
+
+
+def test_monitor_judges_the_gpus_of_its_own_pid():
+    out, _ = run_py("h100-8x", "os.getpid = lambda: int(os.environ['GPUWISE_SLEEPER_PID'])\n" + MONITOR_USED)
+    assert out["by"] == "process", out
+    assert out["judged"] == [0, 5], out
+    assert "where this process runs" in out["verdicts"][-1], out
+
+
+def test_monitor_given_devices_are_all_judged():
+    out, _ = run_py("h100-8x", MONITOR_USED.replace("gpuwise.monitor(interval=0.01)",
+                                                    "gpuwise.monitor(interval=0.01, devices=[0, 4])").replace(
+                                                        "s.gpus[4]", "s.gpus[1]"))
+    assert out["by"] == "all" and out["judged"] == [0, 4], out
+    assert any("GPU 4 was idle" in v for v in out["idle4"]), out

@@ -38,7 +38,7 @@ int main(void)
 
 	gw__probe_options_from_environ(&o);
 	o.root = "/";
-	o.real_system = false;     /* no python3 subprocess: measure the file probes */
+	o.real_system = false;
 	o.uid = -1;
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	CHECK_INT(gw__probe_run(&r, &o), 0);

@@ -444,6 +444,39 @@ static void test_empty_and_garbage(void)
 	gw__probe_free(NULL);
 }
 
+/* The site folders of a python3 on PATH come from its layout, never from
+ * running it: the nearest folder above its real file that holds its
+ * standard library, and a venv's base named in pyvenv.cfg (a venv made
+ * with --copies has no link to follow). */
+static void test_interpreter_layout(void)
+{
+	gw_probe_options o;
+	gw_probe_report *r = NULL;
+	const gw_probe_pyenv *e;
+
+	put("/opt/tool/libexec/bin/python3.12", "");
+	link_("python3.12", "/opt/tool/libexec/bin/python3");
+	put("/opt/tool/lib/python3.12/os.py", "");
+	put("/opt/tool/lib/python3.12/site-packages/torch/version.py", "__version__ = '2.4.0+cu124'\ncuda = '12.4'\n");
+	put("/cv/bin/python3", "");
+	put("/cv/pyvenv.cfg", "home = /opt/base/bin\ninclude-system-site-packages = false\nversion = 3.10.12\n");
+	put("/opt/base/bin/python3.10", "");
+	put("/opt/base/lib/python3.10/os.py", "");
+	put("/opt/base/lib/python3.10/site-packages/torch/version.py", "__version__ = '2.1.0+cu118'\ncuda = '11.8'\n");
+	memset(&o, 0, sizeof(o));
+	o.root = root;
+	o.uid = -1;
+	o.env.path = "/opt/tool/libexec/bin:/cv/bin";
+	CHECK_INT(gw__probe_run(&r, &o), 0);
+	if (!r)
+		return;
+	e = find_env(r, "/opt/tool/lib/python3.12/site-packages");
+	CHECK(e && !strcmp(e->origin, "PATH") && e->nfw == 1);
+	e = find_env(r, "/opt/base/lib/python3.10/site-packages");
+	CHECK(e && !strcmp(e->origin, "PATH") && e->nfw == 1);
+	gw__probe_free(r);
+}
+
 static void rm_tree(void)
 {
 	char cmd[512];
@@ -465,6 +498,9 @@ int main(void)
 	rm_tree();
 	mkdir(root, 0700);
 	test_empty_and_garbage();
+	rm_tree();
+	mkdir(root, 0700);
+	test_interpreter_layout();
 	rm_tree();
 	return CHECK_DONE();
 }
