@@ -145,7 +145,8 @@ static int print_unread(gw_context *ctx)
 	char why[1024], *line;
 
 	if (!nread) {
-		line = str_printf(_("Cannot tell which GPUs nobody leased: %s."), no_gpu_sentence(ctx, why, sizeof(why)));
+		line = str_printf(_("Cannot tell which GPUs nobody leased: %s."),
+				  no_gpu_sentence(ctx, why, sizeof(why)));
 		print_wrapped(stdout, width, "", "  ", line);
 		free(line);
 		return 0;
@@ -156,8 +157,8 @@ static int print_unread(gw_context *ctx)
 		if (device_readable(d))
 			continue;
 		gw_device_health_reason(ctx, i, why, sizeof(why));
-		line = str_printf(_("GPU %d could not be read: %s%s%s"), i, gw_health_name(d->health), why[0] ? ": " : "",
-				  why);
+		line = str_printf(_("GPU %d could not be read: %s%s%s"), i, gw_health_name(d->health),
+				  why[0] ? ": " : "", why);
 		print_wrapped(stdout, width, "", "  ", line);
 		free(line);
 	}
@@ -165,7 +166,7 @@ static int print_unread(gw_context *ctx)
 }
 
 static void print_human(gw_context *ctx, const struct acct_summary *s, double since, const struct unleased *un,
-			size_t nun)
+			size_t nun, const char *dir, bool no_log)
 {
 	int w[REPORT_COLS];
 
@@ -187,8 +188,16 @@ static void print_human(gw_context *ctx, const struct acct_summary *s, double si
 	/* "total" in JSON is a key; here a word */
 	if (s->nusers != 1)
 		user_line(&s->total, _("total"), w);
-	if (!s->total.jobs)
+	if (no_log) {
+		/* nothing was created to find that out (acct_summarize) */
+		char *line = str_printf(_("No jobs: there is no accounting log yet (%s/accounting.sqlite does not "
+					  "exist; 'gpuwise run' writes it)."), dir);
+
+		print_wrapped(stdout, output_width(stdout), "", "  ", line ? line : "");
+		free(line);
+	} else if (!s->total.jobs) {
 		printf("%s\n", since > 0 ? _("No job ended in this period.") : _("The accounting log holds no jobs yet."));
+	}
 	if (!print_unread(ctx))
 		return;
 	if (!nun) {
@@ -227,8 +236,8 @@ static void json_user(gw_json *j, const struct acct_user *u)
 	gw_json_object_end(j);
 }
 
-static int print_json_doc(gw_context *ctx, const char *dir, const struct acct_summary *s, double since, const struct unleased *un,
-			  size_t nun)
+static int print_json_doc(gw_context *ctx, const char *dir, const struct acct_summary *s, double since,
+			  const struct unleased *un, size_t nun)
 {
 	gw_json *j = gw_json_new(2);
 	int rc;
@@ -292,6 +301,7 @@ static int cmd_report(int argc, char **argv)
 	const char *dir = gw_pool_default_dir();
 	double since = 0;
 	size_t nun;
+	bool no_log;
 	int rc;
 
 	if (parse_options(&cmd_report_def, argc, argv, &o, &args) == PARSE_HELP)
@@ -307,7 +317,11 @@ static int cmd_report(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	nun = find_unleased(ctx, &s, un, sizeof(un) / sizeof(un[0]));
-	rc = o.json ? print_json_doc(ctx, dir, &s, since, un, nun) : (print_human(ctx, &s, since, un, nun), 0);
+	no_log = rc == 1;
+	if (o.json)
+		rc = print_json_doc(ctx, dir, &s, since, un, nun);
+	else
+		rc = (print_human(ctx, &s, since, un, nun, dir, no_log), 0);
 	acct_summary_free(&s);
 	gw_context_free(ctx);
 	return rc < 0 ? EXIT_FAIL : EXIT_OK;
