@@ -662,7 +662,7 @@ const struct cmd cmd_bench_def = {
 		"a GPU other processes compute on or that is at least 20 percent busy: their work would lower the "
 		"figures and bench's buffers could take memory they need."),
 	.exit_status = N_("Exit status: 0 when every chosen test ran (a low figure is a result), 1 when a test failed or "
-			  "nothing could run (no CUDA driver, no such GPU, a GPU that is not NVIDIA, cannot be read or is hidden "
-			  "from CUDA, a GPU in MIG mode, a busy GPU without --force), 2 on a usage error (an unknown test "
-			  "name, more than one GPU)."),
+			  "nothing could run (no CUDA driver, no such GPU, a GPU that is not NVIDIA, cannot be read or is "
+			  "hidden from CUDA, a GPU in MIG mode, a busy GPU without --force), 2 on a usage error (an unknown "
+			  "test name, more than one GPU)."),
 };
