@@ -10,7 +10,10 @@
 #      lstat, fstat, access, opendir, readdir, readlink, realpath, dlopen,
 #      dlsym, or a process call (fork, exec*, posix_spawn, pipe, dup2,
 #      setpgid, poll, kill, wait*, prctl) itself (comments and strings do
-#      not count): programs are run through lib/core/spawn.c.
+#      not count): programs are run through lib/core/spawn.c;
+#   4. no getenv("GPUWISE_...") in lib/, cli/ or python/src: those
+#      variables pick libraries and paths and are read with secure_getenv
+#      (gw__env_path in lib/core/util.c).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 exec python3 - <<'PY'
@@ -49,6 +52,18 @@ for path in sorted(glob.glob("lib/**/*.[ch]", recursive=True) + glob.glob("cli/*
     for m in call.finditer(code):
         problems.append(f"{path}:{line_of(code, m.start())}: calls {m.group(1)}() directly: "
                         "use the lib/core helpers (internal.h)")
+
+# 4. a GPUWISE_ variable (it picks a library, a file or a folder) is read
+#    through gw__env_path() (secure_getenv), never getenv: a set-uid,
+#    set-gid or capability-raised gpuwise must not load what its caller names.
+comments = re.compile(r'/\*.*?\*/|//[^\n]*', re.S)
+for path in sorted(glob.glob("lib/**/*.[ch]", recursive=True) + glob.glob("cli/*.[ch]") +
+                   glob.glob("python/src/*.[ch]")):
+    text = comments.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)),
+                        open(path, encoding="utf-8", errors="replace").read())
+    for m in re.finditer(r'(?<![A-Za-z0-9_])getenv\s*\(\s*"GPUWISE_', text):
+        problems.append(f"{path}:{line_of(text, m.start())}: getenv of a GPUWISE_ variable: "
+                        "use gw__env_path() (secure_getenv)")
 
 for p in problems:
     print("layering: " + p)
