@@ -66,30 +66,90 @@ static unsigned parse_tests(const struct opt_list *l)
 	return mask;
 }
 
-/* The GPU -i names (exactly one), else the one CUDA calls device 0. */
-static int pick_device(gw_context *ctx, const struct opt_list *ids)
+/* The GPU the -i values name (one: bench measures one GPU at a time; "4,6"
+ * or "-i 4 -i 6" is a usage error that says so), -1 when there is no such
+ * GPU (message printed). */
+static int pick_selected(gw_context *ctx, const struct opt_list *ids)
 {
 	gw_selection *sel = NULL;
 	size_t n = 0;
+	char *joined = join_selectors(ids);
 	int dev;
 
-	if (ids->n > 1)
-		die_usage("bench", _("bench measures one GPU at a time: give -i once"));
-	if (ids->n == 1) {
-		if (gw_context_select(ctx, ids->v[0], &sel, &n) < 0) {
-			error_msg("%s", gw_error_last_text());
-			return -1;
-		}
-		dev = n == 1 ? sel[0].device : -1;
-		gw_selection_free(sel);
-		if (n != 1)
-			die_usage("bench", _("bench measures one GPU at a time: give -i once"));
-		return dev;
+	if (gw_context_select(ctx, joined, &sel, &n) < 0) {
+		error_msg("%s", gw_error_last_text());
+		free(joined);
+		return -1;
 	}
+	dev = n == 1 ? sel[0].device : -1;
+	gw_selection_free(sel);
+	if (n != 1) {
+		char shown[128];
+
+		snprintf(shown, sizeof(shown), "%s", joined);
+		free(joined);
+		die_usage("bench", _("bench measures one GPU at a time: -i %s names %zu GPUs; give one (and run bench "
+				     "once per GPU)"), shown, n);
+	}
+	free(joined);
+	return dev;
+}
+
+/* The GPU CUDA calls device 0, -1 when CUDA lists none. */
+static int cuda_device0(gw_context *ctx)
+{
 	for (int i = 0; i < gw_device_count(ctx); i++)
 		if (gw_device_get(ctx, i)->cuda_index == 0)
 			return i;
 	return -1;
+}
+
+/* bench measures NVIDIA GPUs through the CUDA driver: an AMD or Intel GPU,
+ * or one that cannot be read (lost, no driver), is refused with list's
+ * reason, before any complaint about CUDA. dev < 0: the default GPU, refused
+ * only when this machine has no NVIDIA GPU at all. */
+static bool refuse_device(gw_context *ctx, int dev)
+{
+	char name[GW_STR_MAX + 8], why[1024];
+	const gw_device_info *d;
+
+	if (dev < 0) {
+		for (int i = 0; i < gw_device_count(ctx); i++)
+			if (gw_device_get(ctx, i)->vendor == GW_VENDOR_NVIDIA)
+				return false;
+		if (!gw_device_count(ctx))
+			return false;   /* cuda_usable() and the CUDA view say why */
+		d = gw_device_get(ctx, 0);
+		error_msg(_("bench supports NVIDIA GPUs only (it measures through the CUDA driver): this machine's "
+			    "GPUs are not NVIDIA (GPU 0: %s)"), show_str(name, sizeof(name), &d->name));
+		return true;
+	}
+	d = gw_device_get(ctx, dev);
+	if (d->vendor != GW_VENDOR_NVIDIA) {
+		error_msg(_("GPU %d (%s) is not an NVIDIA GPU: bench supports NVIDIA GPUs only (it measures through the "
+			    "CUDA driver)"), dev, show_str(name, sizeof(name), &d->name));
+		return true;
+	}
+	if (device_readable(d))
+		return false;
+	gw_device_health_reason(ctx, dev, why, sizeof(why));
+	error_msg(_("GPU %d cannot be measured: it is %s%s%s"), dev, gw_health_name(d->health), why[0] ? ": " : "",
+		  why);
+	return true;
+}
+
+/* An NVIDIA GPU CUDA lists but cannot use as a whole (not lost, not in MIG
+ * mode: those are said before): CUDA_VISIBLE_DEVICES hides it, or CUDA does
+ * not list it. */
+static bool refuse_no_cuda(gw_context *ctx, int dev)
+{
+	const gw_device_info *d = gw_device_get(ctx, dev);
+	char why[512];
+
+	if (d->cuda_index >= 0)
+		return false;
+	error_msg(_("CUDA cannot use GPU %d: its CUDA index is %s"), dev, cuda_index_text(ctx, d, why, sizeof(why)));
+	return true;
 }
 
 /* Whether libcuda works at all; when not, says why (exit 1). */
@@ -129,25 +189,82 @@ static bool refuse_mig(gw_context *ctx, int dev)
 	return true;
 }
 
-/* Other compute processes (not this one) on `dev`, or utilisation at or
- * above BUSY_UTIL_PERCENT: says who and returns true, so that a benchmark
- * never silently halves someone's training run or reports half a GPU.
- * Graphics-only clients (a desktop's X server) do not count. */
-static bool refuse_busy(gw_context *ctx, int dev)
+/* Whether `dev` is a whole NVIDIA GPU CUDA can use, not in MIG mode. */
+static bool measurable(gw_context *ctx, int dev)
+{
+	const gw_device_info *d = gw_device_get(ctx, dev);
+	gw_device_sample s;
+
+	if (d->vendor != GW_VENDOR_NVIDIA || !device_readable(d) || d->cuda_index < 0)
+		return false;
+	return gw_device_sample_read(ctx, dev, &s) == 0 && !(GW_VALID(s.mig_current) && s.mig_current.v);
+}
+
+/* Other compute processes (not this one) on `dev` into *computing, and
+ * whether the GPU counts as busy (those, or utilisation at or above
+ * BUSY_UTIL_PERCENT into *util). procs (may be NULL): the processes, for
+ * the caller to free. */
+static bool gpu_busy(gw_context *ctx, int dev, size_t *computing, uint64_t *util, gw_process **procs, size_t *n)
 {
 	gw_device_sample s;
-	gw_process *procs = NULL;
-	size_t n = 0, computing = 0;
+	gw_process *p = NULL;
+	size_t np = 0;
 	bool util_busy;
 
 	util_busy = gw_device_sample_read(ctx, dev, &s) == 0 && GW_VALID(s.gpu_util) &&
 		    s.gpu_util.v >= BUSY_UTIL_PERCENT;
-	if (gw_device_processes(ctx, dev, &procs, &n) < 0)
-		n = 0;   /* unknown: utilisation alone decides */
-	for (size_t k = 0; k < n; k++)
-		if ((procs[k].type & GW_PROCESS_COMPUTE) && procs[k].pid != (uint32_t)getpid())
-			computing++;
-	if (!computing && !util_busy) {
+	*util = util_busy ? s.gpu_util.v : 0;
+	if (gw_device_processes(ctx, dev, &p, &np) < 0)
+		np = 0;   /* unknown: utilisation alone decides */
+	*computing = 0;
+	for (size_t k = 0; k < np; k++)
+		if ((p[k].type & GW_PROCESS_COMPUTE) && p[k].pid != (uint32_t)getpid())
+			(*computing)++;
+	if (procs) {
+		*procs = p;
+		*n = np;
+	} else {
+		gw_processes_free(p);
+	}
+	return *computing || util_busy;
+}
+
+/* The GPUs bench could measure now (whole NVIDIA GPUs CUDA lists, not
+ * busy), as "1, 4, 6": list has no utilisation column to pick them from.
+ * *first: the first of them. Returns how many. */
+static int idle_gpus(gw_context *ctx, char *buf, size_t size, int *first)
+{
+	size_t len = 0, computing;
+	uint64_t util;
+	int n = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < gw_device_count(ctx); i++) {
+		if (!measurable(ctx, i) || gpu_busy(ctx, i, &computing, &util, NULL, NULL))
+			continue;
+		if (!n)
+			*first = i;
+		if (len < size)
+			len += (size_t)snprintf(buf + len, size - len, "%s%d", n ? ", " : "", i);
+		n++;
+	}
+	return n;
+}
+
+/* Other compute processes (not this one) on `dev`, or utilisation at or
+ * above BUSY_UTIL_PERCENT: says who and which GPUs are idle, and returns
+ * true, so that a benchmark never silently halves someone's training run
+ * or reports half a GPU. Graphics-only clients (a desktop's X server) do
+ * not count. */
+static bool refuse_busy(gw_context *ctx, int dev)
+{
+	gw_process *procs = NULL;
+	size_t n = 0, computing;
+	uint64_t util;
+	char idle[256], *hint;
+	int nidle, first = -1;
+
+	if (!gpu_busy(ctx, dev, &computing, &util, &procs, &n)) {
 		gw_processes_free(procs);
 		return false;
 	}
@@ -156,7 +273,7 @@ static bool refuse_busy(gw_context *ctx, int dev)
 				   "GPU %d is busy: %zu other processes compute on it", computing),
 			  dev, computing);
 	else
-		error_msg(_("GPU %d is busy: %llu %% utilisation"), dev, (unsigned long long)s.gpu_util.v);
+		error_msg(_("GPU %d is busy: %llu %% utilisation"), dev, (unsigned long long)util);
 	for (size_t k = 0, shown = 0; k < n && shown < 5; k++) {
 		const gw_process *p = &procs[k];
 
@@ -166,10 +283,20 @@ static bool refuse_busy(gw_context *ctx, int dev)
 			p->user[0] ? "  " : "", p->user);
 		shown++;
 	}
-	print_wrapped(stderr, output_width(stderr), "", "",
-		_("Their work lowers every figure and bench's buffers take memory they may need. Pick an idle GPU "
-		  "with -i (gpuwise list shows utilisation), or pass --force to measure it anyway."));
 	gw_processes_free(procs);
+	nidle = idle_gpus(ctx, idle, sizeof(idle), &first);
+	if (nidle)
+		hint = str_printf(_n("Their work lowers every figure and bench's buffers take memory they may need. "
+				     "GPU %s is idle: measure it with -i %d, or pass --force to measure GPU %d anyway.",
+				     "Their work lowers every figure and bench's buffers take memory they may need. "
+				     "Idle GPUs: %s (pick one, e.g. -i %d), or pass --force to measure GPU %d anyway.",
+				     (unsigned long)nidle),
+				  idle, first, dev);
+	else
+		hint = str_printf(_("Their work lowers every figure and bench's buffers take memory they may need. No "
+				    "NVIDIA GPU is idle now: wait, or pass --force to measure GPU %d anyway."), dev);
+	print_wrapped(stderr, output_width(stderr), "", "", hint ? hint : "");
+	free(hint);
 	return true;
 }
 
@@ -476,17 +603,17 @@ static int cmd_bench(int argc, char **argv)
 	}
 	if (!(ctx = open_context()))
 		return EXIT_FAIL;
-	if (!cuda_usable(ctx)) {
+	dev = o.ids.n ? pick_selected(ctx, &o.ids) : -1;
+	if ((o.ids.n && dev < 0) || refuse_device(ctx, dev) || !cuda_usable(ctx)) {
 		gw_context_free(ctx);
 		return EXIT_FAIL;
 	}
-	if ((dev = pick_device(ctx, &o.ids)) < 0) {
-		if (!o.ids.n)
-			error_msg("%s", _("CUDA sees no GPU this machine lists"));
+	if (!o.ids.n && (dev = cuda_device0(ctx)) < 0) {
+		error_msg("%s", _("CUDA sees no GPU this machine lists"));
 		gw_context_free(ctx);
 		return EXIT_FAIL;
 	}
-	if (refuse_mig(ctx, dev) || (!o.force && refuse_busy(ctx, dev))) {
+	if (refuse_mig(ctx, dev) || refuse_no_cuda(ctx, dev) || (!o.force && refuse_busy(ctx, dev))) {
 		gw_context_free(ctx);
 		return EXIT_FAIL;
 	}
@@ -535,5 +662,7 @@ const struct cmd cmd_bench_def = {
 		"a GPU other processes compute on or that is at least 20 percent busy: their work would lower the "
 		"figures and bench's buffers could take memory they need."),
 	.exit_status = N_("Exit status: 0 when every chosen test ran (a low figure is a result), 1 when a test failed or "
-			  "nothing could run (no CUDA driver, no such GPU, a GPU in MIG mode, a busy GPU without --force), 2 on a usage error (an unknown test name)."),
+			  "nothing could run (no CUDA driver, no such GPU, a GPU that is not NVIDIA, cannot be read or is "
+			  "hidden from CUDA, a GPU in MIG mode, a busy GPU without --force), 2 on a usage error (an unknown "
+			  "test name, more than one GPU)."),
 };

@@ -24,11 +24,14 @@ struct report {
 	char procs_error[1100];
 	char cuda_index[700]; /* the index, or why CUDA has none for this GPU */
 	char reason[1024];    /* health_reason in the user's language */
+	int mig_index[GW_MAX_MIG]; /* s.mig[k]'s MIG index on its GPU (G:M of list, -i) */
 };
 
 static void report_read(gw_context *ctx, int i, struct report *r)
 {
 	memset(r, 0, sizeof(*r));
+	for (int m = 0; m < GW_MAX_MIG; m++)
+		r->mig_index[m] = m;
 	r->d = gw_device_get(ctx, i);
 	cuda_index_text(ctx, r->d, r->cuda_index, sizeof(r->cuda_index));
 	gw_device_health_reason(ctx, i, r->reason, sizeof(r->reason));
@@ -66,8 +69,10 @@ static void report_only_mig(struct report *r, unsigned mask)
 	if (mask == ALL_MIG)
 		return;
 	for (int m = 0; m < s->mig_count && m < GW_MAX_MIG; m++)
-		if (mask & (1u << m))
+		if (mask & (1u << m)) {
+			r->mig_index[w] = m;
 			s->mig[w++] = s->mig[m];
+		}
 	s->mig_count = w;
 	for (size_t i = 0; i < r->nprocs; i++) {
 		const gw_process *p = &r->procs[i];
@@ -198,7 +203,8 @@ static void human_mig(const struct report *r)
 		const gw_mig_device *m = &s->mig[i];
 		char title[32];
 
-		snprintf(title, sizeof(title), _("MIG Device %d"), i);
+		/* named as list and -i name it: GPU:MIG */
+		snprintf(title, sizeof(title), _("MIG Device %d:%d"), r->d->index, r->mig_index[i]);
 		report_section(2, title);
 		report_line(3, _("Name"), "%s", show_str(B(a), &m->name));
 		report_line(3, "UUID", "%s", show_str(B(a), &m->uuid));

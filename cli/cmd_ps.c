@@ -2,8 +2,10 @@
  * since when and how busy they are, and who waits (docs/contracts.md "Sharing
  * GPUs"). The jobs come from the library (gw_pool_jobs); utilisation and
  * memory are a fresh sample of each leased GPU. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "commands.h"
@@ -317,8 +319,9 @@ static void json_job(gw_json *j, const gw_pool_job *job, const struct job_view *
 	gw_json_object_end(j);
 }
 
-static int print_json_doc(const gw_pool *pool, const gw_pool_job *jobs, const struct job_view *views, size_t n,
-			  const gw_pool_holder *h, size_t nh)
+/* pool NULL: there is no pool folder yet (dir names where it would be). */
+static int print_json_doc(const char *dir, const gw_pool *pool, const gw_pool_job *jobs,
+			  const struct job_view *views, size_t n, const gw_pool_holder *h, size_t nh)
 {
 	gw_json *j = gw_json_new(2);
 	double now = clock_seconds(CLOCK_REALTIME);
@@ -330,7 +333,7 @@ static int print_json_doc(const gw_pool *pool, const gw_pool_job *jobs, const st
 	}
 	json_document_begin(j);
 	gw_json_key(j, "pool_dir");
-	gw_json_string(j, gw_pool_dir(pool));
+	gw_json_string(j, dir);
 	gw_json_key(j, "jobs");
 	gw_json_array_begin(j);
 	for (size_t i = 0; i < n; i++)
@@ -338,11 +341,32 @@ static int print_json_doc(const gw_pool *pool, const gw_pool_job *jobs, const st
 	gw_json_array_end(j);
 	json_holders(j, h, nh, jobs, n);
 	gw_json_key(j, "jobs_capped");
-	gw_json_bool(j, gw_pool_jobs_capped(pool));
+	gw_json_bool(j, pool && gw_pool_jobs_capped(pool));
 	gw_json_object_end(j);
 	rc = print_json(j);
 	gw_json_free(j);
 	return rc;
+}
+
+/* ---- no pool folder yet ----------------------------------------------------- */
+
+/* Looking creates nothing: gw_pool_open() makes the pool folder and its
+ * lock file, as gpuwise run needs; ps only reads. A folder
+ * that is not there holds no jobs. */
+static bool pool_missing(const char *dir)
+{
+	struct stat st;
+
+	return lstat(dir, &st) != 0 && errno == ENOENT;
+}
+
+static int print_no_pool(const char *dir, bool json)
+{
+	if (json)
+		return print_json_doc(dir, NULL, NULL, NULL, 0, NULL, 0) < 0 ? EXIT_FAIL : EXIT_OK;
+	printf(_("no jobs: there is no pool yet (%s does not exist; 'gpuwise run' creates it)"), dir);
+	printf("\n");
+	return EXIT_OK;
 }
 
 static int cmd_ps(int argc, char **argv)
@@ -359,6 +383,8 @@ static int cmd_ps(int argc, char **argv)
 
 	if (parse_options(&cmd_ps_def, argc, argv, &o, &args) == PARSE_HELP)
 		return EXIT_OK;
+	if (pool_missing(gw_pool_default_dir()))
+		return print_no_pool(gw_pool_default_dir(), o.json);
 	if (!(ctx = open_context()))
 		return EXIT_FAIL;
 	if (gw_pool_open(&pool, ctx, NULL) < 0 || gw_pool_jobs(pool, &jobs, &n) < 0) {
@@ -375,7 +401,7 @@ static int cmd_ps(int argc, char **argv)
 		for (size_t i = 0; i < n; i++)
 			view_job(ctx, &jobs[i], &views[i]);
 		if (o.json)
-			rc = print_json_doc(pool, jobs, views, n, holders, nh);
+			rc = print_json_doc(gw_pool_dir(pool), pool, jobs, views, n, holders, nh);
 		else {
 			bool locks = false;
 

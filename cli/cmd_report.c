@@ -43,7 +43,8 @@ static const struct option report_options[] = {
 	OPT_BOOL(0, "json", struct report_opts, json,
 		 N_("print {\"gpuwise_version\", \"pool_dir\", \"since\", \"users\": [{\"user\", \"jobs\", "
 		 "\"gpu_seconds\", \"idle_gpu_seconds\", \"wait_seconds\", \"max_wait_seconds\", \"energy_j\"}], "
-		 "\"total\": {...}, \"unleased_gpus\": [{\"index\", \"mig\", \"uuid\"}]}")),
+		 "\"total\": {...}, \"unleased_gpus\": [{\"index\", \"mig\", \"uuid\"}], \"unreadable_gpus\": [{\"index\", "
+		 "\"health\", \"health_reason\"}]}")),
 	OPT_END()
 };
 
@@ -135,7 +136,37 @@ static const struct table_col report_col[] = {
 };
 #define REPORT_COLS (sizeof(report_col) / sizeof(report_col[0]))
 
-static void print_human(const struct acct_summary *s, double since, const struct unleased *un, size_t nun)
+/* The GPUs gpuwise could not read, one line each with list's reason, or,
+ * when none could be read, why: which GPUs nobody leased is then unknown.
+ * Returns how many GPUs could be read. */
+static int print_unread(gw_context *ctx)
+{
+	int nread = readable_count(ctx), width = output_width(stdout);
+	char why[1024], *line;
+
+	if (!nread) {
+		line = str_printf(_("Cannot tell which GPUs nobody leased: %s."),
+				  no_gpu_sentence(ctx, why, sizeof(why)));
+		print_wrapped(stdout, width, "", "  ", line);
+		free(line);
+		return 0;
+	}
+	for (int i = 0; i < gw_device_count(ctx); i++) {
+		const gw_device_info *d = gw_device_get(ctx, i);
+
+		if (device_readable(d))
+			continue;
+		gw_device_health_reason(ctx, i, why, sizeof(why));
+		line = str_printf(_("GPU %d could not be read: %s%s%s"), i, gw_health_name(d->health),
+				  why[0] ? ": " : "", why);
+		print_wrapped(stdout, width, "", "  ", line);
+		free(line);
+	}
+	return nread;
+}
+
+static void print_human(gw_context *ctx, const struct acct_summary *s, double since, const struct unleased *un,
+			size_t nun, const char *dir, bool no_log)
 {
 	int w[REPORT_COLS];
 
@@ -157,8 +188,23 @@ static void print_human(const struct acct_summary *s, double since, const struct
 	/* "total" in JSON is a key; here a word */
 	if (s->nusers != 1)
 		user_line(&s->total, _("total"), w);
+	if (no_log) {
+		/* nothing was created to find that out (acct_summarize) */
+		char *line = str_printf(_("No jobs: there is no accounting log yet (%s/accounting.sqlite does not "
+					  "exist; 'gpuwise run' writes it)."), dir);
+
+		print_wrapped(stdout, output_width(stdout), "", "  ", line ? line : "");
+		free(line);
+	} else if (!s->total.jobs) {
+		printf("%s\n", since > 0 ? _("No job ended in this period.") : _("The accounting log holds no jobs yet."));
+	}
+	if (!print_unread(ctx))
+		return;
 	if (!nun) {
-		printf("%s\n", _("Every GPU was leased at least once."));
+		if (readable_count(ctx) < gw_device_count(ctx))
+			printf("%s\n", _("Every GPU that could be read was leased at least once."));
+		else
+			printf("%s\n", _("Every GPU was leased at least once."));
 		return;
 	}
 	printf("%s\n", _("GPUs nobody leased:"));
@@ -190,8 +236,8 @@ static void json_user(gw_json *j, const struct acct_user *u)
 	gw_json_object_end(j);
 }
 
-static int print_json_doc(const char *dir, const struct acct_summary *s, double since, const struct unleased *un,
-			  size_t nun)
+static int print_json_doc(gw_context *ctx, const char *dir, const struct acct_summary *s, double since,
+			  const struct unleased *un, size_t nun)
 {
 	gw_json *j = gw_json_new(2);
 	int rc;
@@ -224,6 +270,21 @@ static int print_json_doc(const char *dir, const struct acct_summary *s, double 
 		gw_json_object_end(j);
 	}
 	gw_json_array_end(j);
+	/* Not in unleased_gpus, as nobody can tell: the GPUs not read. */
+	gw_json_key(j, "unreadable_gpus");
+	gw_json_array_begin(j);
+	for (int i = 0; i < gw_device_count(ctx); i++) {
+		const gw_device_info *d = gw_device_get(ctx, i);
+		char why[1024];
+
+		if (device_readable(d))
+			continue;
+		gw_json_object_begin(j);
+		json_index_field(j, "index", i);
+		json_health(j, d, gw_device_health_reason(ctx, i, why, sizeof(why)));
+		gw_json_object_end(j);
+	}
+	gw_json_array_end(j);
 	gw_json_object_end(j);
 	rc = print_json(j);
 	gw_json_free(j);
@@ -240,6 +301,7 @@ static int cmd_report(int argc, char **argv)
 	const char *dir = gw_pool_default_dir();
 	double since = 0;
 	size_t nun;
+	bool no_log;
 	int rc;
 
 	if (parse_options(&cmd_report_def, argc, argv, &o, &args) == PARSE_HELP)
@@ -255,7 +317,11 @@ static int cmd_report(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	nun = find_unleased(ctx, &s, un, sizeof(un) / sizeof(un[0]));
-	rc = o.json ? print_json_doc(dir, &s, since, un, nun) : (print_human(&s, since, un, nun), 0);
+	no_log = rc == 1;
+	if (o.json)
+		rc = print_json_doc(ctx, dir, &s, since, un, nun);
+	else
+		rc = (print_human(ctx, &s, since, un, nun, dir, no_log), 0);
 	acct_summary_free(&s);
 	gw_context_free(ctx);
 	return rc < 0 ? EXIT_FAIL : EXIT_OK;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -18,10 +19,34 @@ struct slurm_opts {
 	const char *node_name;
 };
 
+/* A NodeName for slurm.conf: one host name. slurm.conf(5), NodeName:
+ * "typically ... the string that /bin/hostname -s returns", or the fully
+ * qualified name, or any name the host has in /etc/hosts or DNS
+ * (https://slurm.schedmd.com/slurm.conf.html#OPT_NodeName); such names are
+ * letters, digits, '-' and '.' (RFC 1123 section 2.1, labels not starting
+ * with '-'), and Slurm also takes '_'. Anything else breaks the line:
+ * blanks end the value, '#' starts a comment, ',' and "[...]" make a
+ * hostlist of several nodes, '=' another key; "DEFAULT" is slurm.conf's
+ * own word for the defaults of the lines below it. */
+static const char *parse_node_name(void *field, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || n > 253 || s[0] == '-' || s[0] == '.' || strspn(s, "abcdefghijklmnopqrstuvwxyz"
+								"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._") != n)
+		return N_("needs a Slurm node name: a host name of letters, digits, '-', '.' and '_' (not starting "
+			  "with '-' or '.')");
+	if (!strcasecmp(s, "DEFAULT"))
+		return N_("needs a Slurm node name: DEFAULT is slurm.conf's word for the defaults of all nodes");
+	*(const char **)field = s;
+	return NULL;
+}
+
 static const struct option slurm_options[] = {
 	OPT_BOOL(0, "node", struct slurm_opts, node, N_("print only the slurm.conf fragment (NodeName=... Gres=...)")),
-	OPT_STRING(0, "node-name", struct slurm_opts, node_name, "NAME",
-		   N_("the NodeName to write (default: this machine's short host name)")),
+	OPT_CALLBACK(0, "node-name", struct slurm_opts, node_name, "NAME",
+		     N_("the NodeName to write, a host name of letters, digits, '-', '.' and '_' (default: this "
+			"machine's short host name)"), parse_node_name),
 	OPT_BOOL(0, "json", struct slurm_opts, json,
 		 N_("print {\"gpuwise_version\", \"node_name\", \"gres\": [{\"name\", \"type\", \"files\", \"index\", "
 		    "\"mig\", \"uuid\"}], \"node_line\", \"gres_conf\"}")),
@@ -208,6 +233,22 @@ static void print_conf(const char *node, const struct gres *g, size_t n, const c
 	printf("# NodeName=%s Gres=%s\n", node, field);
 }
 
+/* Names what was typed, and the subcommand meant when it is a typo. */
+static void unknown_subcommand(const char *typed)
+{
+	static const char *const subs[] = { "gres", "prolog", "epilog" };
+	const char *best = NULL;
+	size_t d = 0;
+
+	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
+		suggest_closer(typed, strlen(typed), subs[i], &best, &d);
+	if (best)
+		die_usage("slurm", _("unknown subcommand '%s'; did you mean '%s'? (gres, prolog or epilog)"), typed,
+			  best);
+	die_usage("slurm", _("unknown subcommand '%s': the subcommands are gres, prolog and epilog (gpuwise slurm "
+			     "gres)"), typed);
+}
+
 static int cmd_slurm(int argc, char **argv)
 {
 	struct slurm_opts o = { false, false, NULL };
@@ -226,7 +267,7 @@ static int cmd_slurm(int argc, char **argv)
 	if (nargs == 1 && !strcmp(args[0], "epilog"))
 		return slurm_task_epilog();
 	if (nargs == 1 && strcmp(args[0], "gres"))
-		die_usage("slurm", _("unknown subcommand: 'gres', 'prolog' or 'epilog' (gpuwise slurm gres)"));
+		unknown_subcommand(args[0]);
 	if (!(ctx = open_context()))
 		return EXIT_FAIL;
 	n = slurm_collect(ctx, g, sizeof(g) / sizeof(g[0]), &skipped);

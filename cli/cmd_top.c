@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "output.h"
@@ -91,7 +92,8 @@ static int cmd_top(int argc, char **argv)
 	struct top_opts o = { 1.0, false };
 	struct top_ui ui;
 	struct top_data d;
-	char **args;
+	char **args, why[256];
+	bool fallback = false;
 	int sig, rc;
 
 	if (parse_options(&cmd_top_def, argc, argv, &o, &args) == PARSE_HELP)
@@ -101,10 +103,18 @@ static int cmd_top(int argc, char **argv)
 	if (top_data_open(&d) < 0)
 		return EXIT_FAIL;
 	top_data_refresh(&d);
+	/* Both ends are terminals but TERM cannot drive one: say what is
+	 * wrong and show what --once shows, not a blank screen. */
+	if (!o.once && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) && term_problem(why, sizeof(why)))
+		o.once = fallback = true;
 	if (o.once) {
 		/* As list: the frame, and exit 1 with the reason when no GPU
-		 * could be read. */
+		 * could be read. The warning after the frame, which would
+		 * scroll it away. */
 		rc = print_once(&d, &ui);
+		if (fallback)
+			warning_msg(_("%s: top showed one plain frame as --once does (set TERM to your terminal's type, "
+				      "such as xterm-256color, for the live view)"), why);
 		if (rc == EXIT_OK && readable_count(d.ctx) == 0) {
 			char problem[1024];
 
@@ -147,7 +157,8 @@ const struct cmd cmd_top_def = {
 		"command or user, or a pid (Enter applies, Esc cancels; Esc clears the filter); k sends SIGTERM to "
 		"the selected process after a y/n question.\n\n"
 		"Fits 80x24 (one line a GPU when the blocks do not fit) and follows resizes. Colour unless NO_COLOR "
-		"is set or TERM is dumb. The terminal is given back on q, SIGINT, SIGTERM, SIGHUP and a crash. "
+		"is set. When TERM is unset, unknown or names a terminal that cannot move the cursor (dumb), top says "
+		"so and prints one plain frame as --once does. The terminal is given back on q, SIGINT, SIGTERM, SIGHUP and a crash. "
 		"--once prints one plain frame without curses, for scripts."),
 	.exit_status = N_("Exit status: 0 after q or --once, 1 when the terminal or the library cannot be used (and for "
 		       "--once when no GPU could be read), 2 on a usage error, 128+N after signal N (130 for SIGINT, 143 "

@@ -71,6 +71,11 @@ void error_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * for timestamps): the one clock helper of the commands. */
 double clock_seconds(clockid_t clock);
 void warning_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "Did you mean": keeps in *best (start with NULL) the candidate nearest
+ * to typed[0..len) when it is a likely typo of it (one or two edits, a swap
+ * of neighbours counting one, fewer than half the name); names starting
+ * with '_' (hidden) are never suggested. */
+void suggest_closer(const char *typed, size_t len, const char *candidate, const char **best, size_t *best_d);
 /* True when colour should be used on stream (a tty, NO_COLOR unset, TERM not dumb). */
 bool use_color(FILE *stream);
 /* Human size: 85520809984 → "79.6 GiB" (buf ≥ 16). */

@@ -20,6 +20,21 @@ const struct cmd *cmd_lookup(const char *name)
 	return NULL;
 }
 
+/* "'lsit' is not a gpuwise command", with the command meant when it looks
+ * like a typo of one. */
+static void unknown_command(const char *name)
+{
+	const char *best = NULL;
+	size_t d = 0;
+
+	for (const struct cmd *const *c = commands; *c; c++)
+		suggest_closer(name, strlen(name), (*c)->name, &best, &d);
+	if (best)
+		error_msg(_("'%s' is not a gpuwise command; did you mean '%s'? (see 'gpuwise help')"), name, best);
+	else
+		error_msg(_("'%s' is not a gpuwise command; see 'gpuwise help'"), name);
+}
+
 static const char main_description[] =
 	N_("gpuwise sees every GPU on this machine (NVIDIA through NVML and the CUDA "
 	   "driver, AMD through sysfs) and tells you what is wrong and how to fix it.");
@@ -67,7 +82,7 @@ static int cmd_help(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (!(c = cmd_lookup(args[0]))) {
-		error_msg(_("'%s' is not a gpuwise command; see 'gpuwise help'"), args[0]);
+		unknown_command(args[0]);
 		return EXIT_USAGE;
 	}
 	print_command_help(stdout, c, output_width(stdout));
@@ -279,7 +294,7 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))
 		return finish_stdout(cmd_version(argc - 1, argv + 1));
 	if (!(c = cmd_lookup(argv[1]))) {
-		error_msg(_("'%s' is not a gpuwise command; see 'gpuwise help'"), argv[1]);
+		unknown_command(argv[1]);
 		return EXIT_USAGE;
 	}
 	return finish_stdout(c->fn(argc - 1, argv + 1));

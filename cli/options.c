@@ -31,6 +31,21 @@ static const struct option *find_long(const struct option *opts, const char *nam
 	return NULL;
 }
 
+/* "unknown option '--jsn'", with the option meant when it looks like a
+ * typo of one of the command's. */
+static void unknown_long(const struct cmd *cmd, const char *a, size_t len)
+{
+	const char *best = NULL;
+	size_t d = 0;
+
+	for (const struct option *o = cmd->options; o && o->type != OPT_T_END; o++)
+		suggest_closer(a + 2, len, o->long_name, &best, &d);
+	suggest_closer(a + 2, len, "help", &best, &d);
+	if (best)
+		die_usage(cmd->name, _("unknown option '%.*s'; did you mean '--%s'?"), (int)(len + 2), a, best);
+	die_usage(cmd->name, _("unknown option '%.*s'"), (int)(len + 2), a);
+}
+
 static const struct option *find_short(const struct option *opts, char c)
 {
 	if (c == 'h')
@@ -106,7 +121,7 @@ static bool parse_one(struct parse_state *st, int argc, char **argv, int *i)
 		const struct option *o = find_long(cmd->options, name, len);
 
 		if (!o)
-			die_usage(cmd->name, _("unknown option '%.*s'"), (int)(len + 2), a);
+			unknown_long(cmd, a, len);
 		if (o == &help_option)
 			return true;
 		if (!o->argh && eq)

@@ -32,6 +32,7 @@ struct top_gpu {
 	 * (NaN: no value then). */
 	float util_hist[TOP_HISTORY];
 	float mem_hist[TOP_HISTORY];
+	double hist_time[TOP_HISTORY]; /* when each was read (CLOCK_MONOTONIC) */
 	unsigned hist_len, hist_next;
 };
 
@@ -81,6 +82,10 @@ void top_data_refresh(struct top_data *d);
 void top_data_close(struct top_data *d);
 /* A history value `back` samples ago (0 = the newest); NaN when none. */
 float top_hist_at(const struct top_gpu *g, const float *ring, unsigned back);
+/* Seconds between the oldest and the newest of the newest n samples: the
+ * span a chart n samples wide really shows (short while top has just
+ * started). */
+double top_hist_span(const struct top_gpu *g, unsigned n);
 
 /* ---- sorting and filtering (top_data.c) ------------------------------ */
 
@@ -143,6 +148,10 @@ void out_newline(struct top_out *o);
  * NO_COLOR) and the handlers that give the terminal back on SIGINT,
  * SIGTERM and fatal signals. false when the terminal cannot be used. */
 bool term_start(void);
+/* Why TERM cannot give top a full screen (unset, unknown to terminfo, a
+ * terminal without cursor addressing such as "dumb"), in buf; NULL when it
+ * can (or curses is not built in). */
+const char *term_problem(char *buf, size_t n);
 void term_stop(void);
 /* Signal that asked the loop to stop (SIGINT, SIGTERM, SIGHUP), or 0. */
 int term_stop_signal(void);

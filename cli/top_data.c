@@ -69,6 +69,7 @@ static void push_history(struct top_gpu *g)
 
 	g->util_hist[g->hist_next] = (float)util;
 	g->mem_hist[g->hist_next] = total > 0 ? (float)(100.0 * used / total) : NAN;
+	g->hist_time[g->hist_next] = clock_seconds(CLOCK_MONOTONIC);
 	g->hist_next = (g->hist_next + 1) % TOP_HISTORY;
 	if (g->hist_len < TOP_HISTORY)
 		g->hist_len++;
@@ -92,18 +93,31 @@ static void read_gpu(struct top_data *d, int i)
 
 	g->have_sample = false;
 	g->problem[0] = '\0';
-	if (gw_sampler_latest(d->sampler, i, &p) == 0 && p.up) {
-		g->sample = p.sample;
-		g->have_sample = true;
-	} else if (!device_readable(g->info)) {
+	/* An unreadable GPU (unsupported Intel, no driver) samples "fine" as
+	 * nothing at all: say why, as list does, not a row of N/A. */
+	if (!device_readable(g->info)) {
 		char why[1024];
 
 		snprintf(g->problem, sizeof(g->problem), "%s%s%s", gw_health_name(g->info->health),
 			 g->info->health_reason[0] ? ": " : "", gw_device_health_reason(d->ctx, i, why, sizeof(why)));
+	} else if (gw_sampler_latest(d->sampler, i, &p) == 0 && p.up) {
+		g->sample = p.sample;
+		g->have_sample = true;
 	} else {
 		snprintf(g->problem, sizeof(g->problem), "%s", gw_translate(gw_error_str(p.error)));
 	}
 	push_history(g);
+}
+
+double top_hist_span(const struct top_gpu *g, unsigned n)
+{
+	unsigned newest = (g->hist_next + TOP_HISTORY - 1) % TOP_HISTORY;
+
+	if (n > g->hist_len)
+		n = g->hist_len;
+	if (n < 2)
+		return 0;
+	return g->hist_time[newest] - g->hist_time[(newest + TOP_HISTORY - (n - 1)) % TOP_HISTORY];
 }
 
 static struct top_proc *proc_add(struct top_data *d)

@@ -367,12 +367,15 @@ static void chart_cell(struct top_out *o, float v, int row, int rows)
 }
 
 /* Utilisation and memory of one GPU, newest sample at the right. */
-static void chart(struct top_out *o, const struct top_gpu *g, int rows, double interval)
+static void chart(struct top_out *o, const struct top_gpu *g, int rows)
 {
 	int w = (o->width - 3) / 2;
 	char title[128];
 
-	snprintf(title, sizeof(title), _("GPU %d utilisation, last %.0f s"), g->info->index, w * interval);
+	/* The time the drawn samples span, not the chart's width times the
+	 * interval: just after the start most columns are still empty. */
+	snprintf(title, sizeof(title), _("GPU %d utilisation, last %.0f s"), g->info->index,
+		 top_hist_span(g, (unsigned)w));
 	out_put(o, TA_LABEL, title);
 	out_pad(o, w + 3, TA_NORMAL);
 	snprintf(title, sizeof(title), _("GPU %d memory used"), g->info->index);
@@ -583,7 +586,7 @@ void top_draw_frame(struct top_out *o, const struct top_data *d, struct top_ui *
 		}
 	}
 	if (chart_rows > 0)
-		chart(o, &d->gpu[chart_gpu(d, view, nview, ui)], chart_rows - 1, ui->interval);
+		chart(o, &d->gpu[chart_gpu(d, view, nview, ui)], chart_rows - 1);
 	table_header(o, ui->sort);
 	ui->page_rows = o->height >= 0 ? o->height - o->row - 1 : (int)nview;
 	if (ui->page_rows < 1)

@@ -133,6 +133,30 @@ static void setup_attrs(void)
 	}
 }
 
+const char *term_problem(char *buf, size_t n)
+{
+	const char *term = getenv("TERM");
+	char *cup;
+	int err = 0;
+
+	if (!term || !*term) {
+		snprintf(buf, n, "%s", _("TERM is not set, so the terminal's type is unknown"));
+		return buf;
+	}
+	/* setupterm with an error pointer reports instead of exiting. */
+	if (setupterm(term, STDOUT_FILENO, &err) != OK) {
+		snprintf(buf, n, _("TERM=%s is not a terminal type this system's terminfo knows"), term);
+		return buf;
+	}
+	cup = tigetstr("cup");
+	del_curterm(cur_term);
+	if (!cup || cup == (char *)-1) {
+		snprintf(buf, n, _("TERM=%s names a terminal that cannot move the cursor"), term);
+		return buf;
+	}
+	return NULL;
+}
+
 bool term_start(void)
 {
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
@@ -263,6 +287,13 @@ void term_end_frame(void)
 }
 
 #else /* !GW_HAVE_CURSES: --once only */
+
+const char *term_problem(char *buf, size_t n)
+{
+	(void)buf;
+	(void)n;
+	return NULL;
+}
 
 bool term_start(void)
 {

@@ -146,3 +146,48 @@ double clock_seconds(clockid_t clock)
 	clock_gettime(clock, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
+
+/* Edits (insert, delete, replace, swap two neighbours) from a[0..alen) to
+ * b; stops counting at 3, which is too far for a typo anyway. */
+static size_t typo_distance(const char *a, size_t alen, const char *b)
+{
+	size_t blen = strlen(b), d[3][34];
+
+	if (alen > 32 || blen > 32)
+		return 3;
+	/* three rows of the optimal-string-alignment table: i-2, i-1, i */
+	for (size_t j = 0; j <= blen; j++)
+		d[1][j] = j;
+	for (size_t i = 1; i <= alen; i++) {
+		size_t *cur = d[(i + 1) % 3], *prev = d[i % 3], *prev2 = d[(i + 2) % 3];
+
+		cur[0] = i;
+		for (size_t j = 1; j <= blen; j++) {
+			size_t cost = a[i - 1] != b[j - 1], v = prev[j - 1] + cost;
+
+			if (prev[j] + 1 < v)
+				v = prev[j] + 1;
+			if (cur[j - 1] + 1 < v)
+				v = cur[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && prev2[j - 2] + 1 < v)
+				v = prev2[j - 2] + 1;
+			cur[j] = v;
+		}
+	}
+	return d[(alen + 1) % 3][blen] < 3 ? d[(alen + 1) % 3][blen] : 3;
+}
+
+void suggest_closer(const char *typed, size_t len, const char *candidate, const char **best, size_t *best_d)
+{
+	size_t d, clen;
+
+	if (!candidate || candidate[0] == '_')
+		return;
+	clen = strlen(candidate);
+	d = typo_distance(typed, len, candidate);
+	/* a typo: one or two edits, and fewer than half the name */
+	if (d == 0 || d > 2 || 2 * d > clen || (*best && d >= *best_d))
+		return;
+	*best = candidate;
+	*best_d = d;
+}

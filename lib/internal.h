@@ -83,6 +83,15 @@ unsigned gw__getegid(void);
 int gw__getpid(void);
 /* Supplementary groups into out (at most max): how many, or -1. */
 int gw__getgroups(unsigned *out, int max);
+/* The value of an environment variable that picks a library, a file or a
+ * folder for gpuwise (GPUWISE_*_LIBRARY, GPUWISE_ROOT, GPUWISE_POOL_DIR,
+ * GPUWISE_LOCALEDIR, GPUWISE_FAULT, VIRTUAL_ENV for a library): NULL in a
+ * set-uid, set-gid or capability-raised process (secure_getenv(3), the
+ * kernel's AT_SECURE), as the dynamic loader ignores LD_LIBRARY_PATH
+ * there, so whoever runs such a program cannot make it load their
+ * library or read their tree. Every such variable goes through here
+ * (tests/lint/layering.sh checks that no getenv("GPUWISE_...") remains). */
+const char *gw__env_path(const char *name);
 /* Keep an already loaded library mapped for the life of the process
  * (RTLD_NOLOAD | RTLD_NODELETE): loads nothing new. */
 void gw__dlopen_keep(const char *name);

@@ -130,7 +130,7 @@ static const char *cuda_library_name(const gw_context *ctx)
 	const char *name = ctx->opts.cuda_library;
 
 	if (!name || !*name)
-		name = getenv("GPUWISE_CUDA_LIBRARY");
+		name = gw__env_path("GPUWISE_CUDA_LIBRARY");
 	if (!name || !*name)
 		name = "libcuda.so.1";
 	return name;

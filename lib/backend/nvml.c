@@ -573,7 +573,7 @@ static const char *nvml_library_name(const gw_context *ctx)
 	const char *name = ctx->opts.nvml_library;
 
 	if (!name || !*name)
-		name = getenv("GPUWISE_NVML_LIBRARY");
+		name = gw__env_path("GPUWISE_NVML_LIBRARY");
 	if (!name || !*name)
 		name = "libnvidia-ml.so.1";
 	return name;

@@ -784,7 +784,7 @@ static const char *library_name(const gw_context *ctx)
 	const char *name = ctx->opts.cuda_library;
 
 	if (!name || !*name)
-		name = getenv("GPUWISE_CUDA_LIBRARY");
+		name = gw__env_path("GPUWISE_CUDA_LIBRARY");
 	return name && *name ? name : "libcuda.so.1";
 }
 

@@ -92,12 +92,12 @@ static bool find(gw__blaslt *lt)
 			if (gw__fmt(path, sizeof(path), "%s/%s", dirs[d], sonames[i]) && gw__path_exists("/", path) &&
 			    try_load(lt, path))
 				return true;
-	return try_wheels(lt, getenv("VIRTUAL_ENV")) || try_wheels(lt, getenv("CONDA_PREFIX"));
+	return try_wheels(lt, gw__env_path("VIRTUAL_ENV")) || try_wheels(lt, gw__env_path("CONDA_PREFIX"));
 }
 
 int gw__blaslt_open(gw__blaslt *lt)
 {
-	const char *env = getenv("GPUWISE_CUBLASLT_LIBRARY"), *missing;
+	const char *env = gw__env_path("GPUWISE_CUBLASLT_LIBRARY"), *missing;
 
 	memset(lt, 0, sizeof(*lt));
 	if (env && *env ? !try_load(lt, env) : !find(lt))

@@ -39,7 +39,7 @@ int gw_context_new(gw_context **out, const gw_options *opts)
 	if (!(ctx = gw__calloc(1, sizeof(*ctx))))
 		return gw__error_set(GW_ENOMEM, "out of memory creating a context");
 	ctx->opts = *opts;
-	root = opts->root ? opts->root : getenv("GPUWISE_ROOT");
+	root = opts->root ? opts->root : gw__env_path("GPUWISE_ROOT");
 	if (!root || !*root)
 		root = "/";
 	if (strlen(root) >= sizeof(ctx->root)) {

@@ -42,7 +42,7 @@ static bool own_file(char *out, size_t n)
 
 static void find_locale_dir(void)
 {
-	const char *env = getenv("GPUWISE_LOCALEDIR");
+	const char *env = gw__env_path("GPUWISE_LOCALEDIR");
 	char file[GW_PATH_MAX], *slash;
 	struct stat st;
 

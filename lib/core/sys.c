@@ -66,7 +66,7 @@ static void fault_read_env(void)
 	int kind;
 	long nth;
 
-	if (fault_parse(getenv("GPUWISE_FAULT"), &kind, &nth) == 0) {
+	if (fault_parse(gw__env_path("GPUWISE_FAULT"), &kind, &nth) == 0) {
 		atomic_store(&fault_nth, nth);
 		atomic_store(&fault_kind, kind);
 	}

@@ -248,3 +248,8 @@ double gw__seconds(clockid_t clock)
 	clock_gettime(clock, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
+
+const char *gw__env_path(const char *name)
+{
+	return secure_getenv(name);
+}

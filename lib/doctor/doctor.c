@@ -248,7 +248,7 @@ int gw_doctor_run(gw_doctor_report **out, const gw_doctor_options *opts)
 	gw_doctor_options defaults = GW_DOCTOR_OPTIONS_INIT;
 	gw_probe_options po;
 	gw__doctor d;
-	const char *root = getenv("GPUWISE_ROOT");
+	const char *root = gw__env_path("GPUWISE_ROOT");
 	char (*envs)[GW_PROBE_PATH] = NULL;
 	const char **env_ptrs = NULL;
 	int rc = 0;

@@ -72,7 +72,7 @@ extern char **environ;
 
 const char *gw_pool_default_dir(void)
 {
-	const char *d = getenv("GPUWISE_POOL_DIR");
+	const char *d = gw__env_path("GPUWISE_POOL_DIR");
 
 	return d && *d ? d : GW_POOL_DEFAULT_DIR;
 }

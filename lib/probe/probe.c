@@ -150,7 +150,7 @@ static void find_user(gw_probe_ctx *c)
 
 void gw__probe_options_from_environ(gw_probe_options *o)
 {
-	const char *root = getenv("GPUWISE_ROOT");
+	const char *root = gw__env_path("GPUWISE_ROOT");
 
 	memset(o, 0, sizeof(*o));
 	o->root = root && root[0] ? root : "/";

@@ -142,6 +142,10 @@ assert_eq "$rc" 2 "an unknown test is a usage error"
 assert_contains "$err" "no test 'nope'" "names the bad test"
 run_on "$IDLE" bench -i 0 -i 1
 assert_eq "$rc" 2 "two GPUs is a usage error"
+assert_contains "$err" "-i 0,1 names 2 GPUs" "says that two GPUs were named"
+run_on "$IDLE" bench -i 4,6
+assert_eq "$rc" 2 "a list of GPUs is a usage error"
+assert_contains "$err" "gpuwise: bench measures one GPU at a time: -i 4,6 names 2 GPUs; give one" "which says so (not 'give -i once')"
 run_on "$IDLE" bench -i 42 --tests launch-latency
 assert_eq "$rc" 1 "no such GPU"
 assert_contains "$err" "gpuwise: " "says so"
@@ -153,6 +157,14 @@ assert_contains "$err" "gpuwise: GPU 0 is busy: 1 other process computes on it" 
 assert_contains "$err" "  pid " "names the process"
 assert_contains "$err" "--force" "says how to measure anyway"
 assert_eq "$out" "" "measures nothing"
+# list has no utilisation column: bench names the idle GPUs itself.
+assert_not_contains "$err" "list shows utilisation" "no pointer to a column list does not have"
+assert_contains "$(printf '%s' "$err" | tr '\n' ' ')" "Idle GPUs: 4, 6, 7 (pick one, e.g. -i 4)" "names the idle GPUs"
+run_on h100-8x bench --quick --tests launch-latency -i 5
+assert_contains "$(printf '%s' "$err" | tr '\n' ' ')" "Idle GPUs: 4, 6, 7" "-i on a busy GPU: the idle ones named too"
+m=$(variant allbusy 'd["utilization"]["gpu"] = 45; m["nvml"]["devices"] = m["nvml"]["devices"][:1]; m["cuda"]["fastest_first_order"] = [0]')
+run_with "$m" bench --quick --tests launch-latency
+assert_contains "$(printf '%s' "$err" | tr '\n' ' ')" "No NVIDIA GPU is idle now" "no idle GPU: says so"
 run_on h100-8x bench --quick --json --tests launch-latency
 assert_eq "$rc:$out" "1:" "--json: refused too, no half document"
 run_on h100-8x bench --quick --tests launch-latency --force
@@ -174,6 +186,21 @@ assert_contains "$err" "gpuwise: GPU 0 is in MIG mode: CUDA sees its MIG instanc
 assert_contains "$err" "nvidia-smi -i 0 -mig 0" "says how to leave MIG mode"
 run_on a100-mig bench --quick --tests launch-latency -i 0 --force
 assert_eq "$rc" 1 "--force does not make a MIG GPU a whole GPU"
+
+# --- a GPU bench cannot measure: lost, AMD, hidden from CUDA --------------------------
+run_on lost-gpu bench --quick --tests launch-latency -i 2
+assert_eq "$rc" 1 "a lost GPU is refused"
+assert_contains "$err" "gpuwise: GPU 2 cannot be measured: it is lost: GPU is lost" "says it is lost, as list does"
+assert_one_error_line "lost GPU"
+run_on mi300x bench --quick --tests launch-latency
+assert_eq "$rc" 1 "an AMD machine is refused"
+assert_contains "$err" "bench supports NVIDIA GPUs only" "says bench is for NVIDIA GPUs"
+assert_not_contains "$err" "no CUDA driver" "not that CUDA is missing"
+run_on mixed-nvidia-amd bench --quick --tests launch-latency -i 1
+assert_contains "$err" "GPU 1 (AMD Radeon RX 7900 XTX) is not an NVIDIA GPU" "-i naming an AMD GPU: says so"
+CUDA_VISIBLE_DEVICES=1 run_on "$IDLE" bench --quick --tests launch-latency -i 4
+assert_eq "$rc" 1 "a GPU hidden from CUDA is refused"
+assert_contains "$err" 'CUDA cannot use GPU 4: its CUDA index is none (hidden by CUDA_VISIBLE_DEVICES="1")' "says why"
 
 # --- device copies through the copy engine: their own figure ---------------------
 m=$(variant copyengine 'd["bench"]["memory_ce_gbs"] = 2500.0')

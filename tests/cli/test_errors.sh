@@ -31,6 +31,20 @@ assert_eq "$err" "" "AMD-only machine: nothing on stderr"
 run no-such-command
 assert_eq "$rc" 2 "unknown command exits 2"
 assert_contains "$err" "gpuwise: 'no-such-command' is not a gpuwise command" "unknown command message"
+# A typo of a command or an option: the one meant is named; nothing close,
+# nothing suggested.
+run lsit
+assert_eq "$rc" 2 "a misspelt command exits 2"
+assert_contains "$err" "gpuwise: 'lsit' is not a gpuwise command; did you mean 'list'?" "lsit: did you mean list"
+assert_one_error_line "lsit"
+run help ifno
+assert_contains "$err" "did you mean 'info'?" "help ifno: did you mean info"
+assert_not_contains "$(run no-such-command; echo "$err")" "did you mean" "nothing close: no suggestion"
+run list --jsn
+assert_eq "$rc" 2 "a misspelt option exits 2"
+assert_contains "$err" "gpuwise: unknown option '--jsn'; did you mean '--json'?" "--jsn: did you mean --json"
+run info --hlep
+assert_contains "$err" "did you mean '--help'?" "--hlep: did you mean --help"
 for c in list info; do
 	run "$c" --no-such-option
 	assert_eq "$rc" 2 "$c --no-such-option exits 2"

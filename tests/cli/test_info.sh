@@ -319,6 +319,13 @@ assert x['index'] == 0
 assert [g['uuid'] for g in x['mig']['devices']] == ['$mig1'], x['mig']['devices']
 assert all(p['gpu_instance_id'] == $gi1 for p in x['processes']), x['processes']"
 done
+# The selected MIG device keeps the name list gives it (0:1), not its place
+# in the shortened list.
+run_on a100-mig info -i 0:1
+assert_contains "$out" "MIG Device 0:1" "a100-mig: info -i 0:1 names it 0:1, as list does"
+assert_not_contains "$out" "MIG Device 0:0" "a100-mig: info -i 0:1 shows no other MIG device"
+run_on a100-mig list
+assert_contains "$out" "0:1    MIG 2g.10gb" "a100-mig: list calls it 0:1"
 run_on a100-mig info -i 0:7
 assert_eq "$rc" 1 "a100-mig: no MIG device 7"
 assert_contains "$err" "no MIG device 7" "a100-mig: the message names the MIG device"

@@ -224,4 +224,25 @@ for row in $(mjson a100-mig "' '.join('%s|%s' % (g['name'].split(' MIG ')[1], g[
 	assert_contains "$line" "0:" "a100-mig: MIG $profile row is numbered under GPU 0"
 done
 
+# A set-gid copy of gpuwise (as root: chgrp to a group not ours; /tmp
+# must allow set-gid): the kernel marks it AT_SECURE, and the variables that
+# pick a library (GPUWISE_NVML_LIBRARY, GPUWISE_CUDA_LIBRARY) are ignored,
+# as the loader ignores LD_LIBRARY_PATH; the normal binary uses them.
+if [ "$(id -u)" = 0 ] && getent group nogroup >/dev/null; then
+	mkdir -p "$TMPD/sgid"
+	cp "$GW" "$TMPD/sgid/gpuwise"
+	chgrp nogroup "$TMPD/sgid/gpuwise" && chmod g+s "$TMPD/sgid/gpuwise"
+	evil=$TMPD/not-trusted
+	for bin in "$GW" "$TMPD/sgid/gpuwise"; do
+		GPUWISE_NVML_LIBRARY=$evil/libnvidia-ml.so.1 GPUWISE_CUDA_LIBRARY=$evil/libcuda.so.1 \
+			"$bin" list --json >"$TMPD/sgid.out" 2>&1
+		case $bin in
+		"$GW") assert_contains "$(cat "$TMPD/sgid.out")" "$evil/libnvidia-ml.so.1" "the normal binary loads GPUWISE_NVML_LIBRARY" ;;
+		*) assert_not_contains "$(cat "$TMPD/sgid.out")" "$evil" "a set-gid gpuwise ignores GPUWISE_*_LIBRARY" ;;
+		esac
+	done
+else
+	echo "note: not root: the set-gid check of GPUWISE_*_LIBRARY is skipped"
+fi
+
 finish

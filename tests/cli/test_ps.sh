@@ -39,6 +39,15 @@ bg() {
 	STARTED+=("$(cat "$TMPD/$n.pid")")
 }
 
+# Looking creates nothing: no pool folder yet is no jobs, and still no
+# folder afterwards (gpuwise run makes it, mode 1777).
+run ps
+assert_eq "$rc" 0 "ps without a pool folder exits 0"
+assert_contains "$out" "no jobs: there is no pool yet ($GPUWISE_POOL_DIR does not exist" "and says there is no pool yet"
+run ps --json
+assert_json "ps --json without a pool folder: no jobs" "assert d['jobs'] == [] and d['pool_dir'] == '$GPUWISE_POOL_DIR', d"
+assert_eq "$([ -e "$GPUWISE_POOL_DIR" ] && echo created || echo absent)" absent "ps creates no pool folder"
+mkdir -m 1777 "$GPUWISE_POOL_DIR"
 run ps
 assert_eq "$rc" 0 "ps on an empty pool exits 0"
 assert_contains "$out" "no jobs" "and says the pool is empty"

@@ -56,6 +56,20 @@ run_on no-driver slurm gres
 assert_eq "$rc" 1 "no NVIDIA GPU: exit 1"
 run slurm bogus
 assert_eq "$rc" 2 "an unknown subcommand is a usage error"
+assert_contains "$err" "unknown subcommand 'bogus'" "the message names what was typed"
+run slurm gress
+assert_contains "$err" "unknown subcommand 'gress'; did you mean 'gres'?" "a typo of gres: did you mean"
+# --node-name goes into slurm.conf as NodeName: one host name (letters,
+# digits, '-', '.', '_'), not a blank, '#', '=', a hostlist or DEFAULT.
+for bad in 'bad name!' 'a,b' 'gpu[1-2]' '#x' 'x=y' '-x' DEFAULT; do
+	run_on h100-8x slurm gres --node --node-name "$bad"
+	assert_eq "$rc" 2 "--node-name '$bad' is a usage error"
+	assert_contains "$err" "needs a Slurm node name" "--node-name '$bad': says what a node name is"
+	assert_eq "$out" "" "--node-name '$bad': nothing printed"
+done
+run_on h100-8x slurm gres --node --node-name gpu-01.rack_2
+assert_eq "$rc" 0 "--node-name gpu-01.rack_2 is a node name"
+assert_contains "$out" "NodeName=gpu-01.rack_2 Gres=" "and is written as given"
 
 if [ "$(id -u)" != 0 ] || ! command -v slurmd >/dev/null || ! command -v slurmctld >/dev/null ||
 	! command -v munged >/dev/null || ! command -v srun >/dev/null; then

@@ -316,6 +316,42 @@ tm send-keys -t top q
 wait_exit 0 "q with NO_COLOR"
 tm kill-server 2>/dev/null
 
+# ---- the chart's span: what the samples cover, not the chart's width -------
+# At 120x50 the chart is 58 samples wide: at -d 1 that was "last 58 s" from
+# the first frame on. It says the time its samples span, at most the time
+# since top started.
+t0=$SECONDS
+start_top h100-8x 120 50 -d 1
+wait_for "utilisation, last" "the chart at 120x50"
+span=$(screen | grep -o 'utilisation, last [0-9]* s' | head -1 | awk '{print $3}')
+elapsed=$((SECONDS - t0))
+last_cmd="gpuwise top -d 1 at 120x50, ${elapsed}s after the start"
+checks=$((checks + 1))
+[ -n "$span" ] && [ "$span" -le $((elapsed + 2)) ] ||
+	fail "the chart says 'last ${span:-?} s' ${elapsed}s after top started"
+tm send-keys -t top q
+wait_exit 0 "q after the chart"
+
+# ---- TERM that cannot drive a full screen: say so, one plain frame ----------
+# Both ends are terminals: "needs a terminal" would be wrong, and TERM=dumb
+# has no cursor addressing (a blank screen and stray characters).
+for term in "TERM=dumb" "-u TERM" "TERM=no-such-terminal"; do
+	TOP_ENV="env $term" start_top h100-8x 200 50
+	wait_exit 0 "top with env $term"
+	case $term in
+	TERM=dumb) why="TERM=dumb names a terminal that cannot move the cursor" ;;
+	-u*) why="TERM is not set" ;;
+	*) why="TERM=no-such-terminal is not a terminal type this system's terminfo knows" ;;
+	esac
+	wait_for "gpuwise: warning: $why" "env $term: says what is wrong with TERM"
+	wait_for "top showed one plain frame as --once does" "env $term: and what it did instead"
+	wait_for "GPUs: 8" "env $term: the --once frame"
+	wait_eq "env $term: no alternate screen" 0 tm display-message -p -t top '#{alternate_on}'
+	checks=$((checks + 1))
+	on_screen "needs a terminal" && fail "env $term: says top needs a terminal"
+done
+tm kill-server 2>/dev/null
+
 # ---- --once: one plain frame --------------------------------------------------
 run_on h100-8x top --once
 assert_eq "$rc" 0 "top --once exit status"
@@ -331,6 +367,12 @@ assert_contains "$out" "0:1 MIG 2g.10gb" "--once: MIG rows"
 run_on lost-gpu top --once
 assert_contains "$out" "lost" "--once: a lost GPU says so"
 assert_eq "$rc" 0 "--once with a lost GPU"
+# A GPU gpuwise cannot read shows list's reason, not a row of N/A.
+run_on laptop-3060 top --once
+assert_contains "$out" "unsupported: gpuwise cannot read Intel GPUs" "--once: the Intel GPU says why it is not read"
+assert_not_contains "$out" "N/A  N/A  N/A/N/A MHz" "--once: no row of N/A for it"
+run_on no-driver top --once
+assert_contains "$out" "no-driver: no kernel driver bound" "--once: a GPU without a driver says so"
 run_on mixed-nvidia-amd top --once
 assert_contains "$out" "GeForce RTX 3090" "--once: NVIDIA and"
 assert_contains "$out" "Radeon RX 7900 XTX" "--once: AMD on one screen"

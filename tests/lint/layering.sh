@@ -11,7 +11,10 @@
 #      dlsym, or a process call (fork, exec*, posix_spawn, pipe, dup2,
 #      setpgid, poll, kill, wait*, prctl) itself (comments and strings do
 #      not count): programs are run through lib/core/spawn.c;
-#   4. at link level (nm over build/obj/lib), a module calls only modules
+#   4. no getenv("GPUWISE_...") in lib/, cli/ or python/src: those
+#      variables pick libraries and paths and are read with secure_getenv
+#      (gw__env_path in lib/core/util.c);
+#   5. at link level (nm over build/obj/lib), a module calls only modules
 #      of a lower rank: core < device, hardware < backend < context, probe,
 #      explain < advise, pool < doctor, bench.
 set -uo pipefail
@@ -53,7 +56,19 @@ for path in sorted(glob.glob("lib/**/*.[ch]", recursive=True) + glob.glob("cli/*
         problems.append(f"{path}:{line_of(code, m.start())}: calls {m.group(1)}() directly: "
                         "use the lib/core helpers (internal.h)")
 
-# 4. The same order at link level: which module's object calls which, from
+# 4. a GPUWISE_ variable (it picks a library, a file or a folder) is read
+#    through gw__env_path() (secure_getenv), never getenv: a set-uid,
+#    set-gid or capability-raised gpuwise must not load what its caller names.
+comments = re.compile(r'/\*.*?\*/|//[^\n]*', re.S)
+for path in sorted(glob.glob("lib/**/*.[ch]", recursive=True) + glob.glob("cli/*.[ch]") +
+                   glob.glob("python/src/*.[ch]")):
+    text = comments.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)),
+                        open(path, encoding="utf-8", errors="replace").read())
+    for m in re.finditer(r'(?<![A-Za-z0-9_])getenv\s*\(\s*"GPUWISE_', text):
+        problems.append(f"{path}:{line_of(text, m.start())}: getenv of a GPUWISE_ variable: "
+                        "use gw__env_path() (secure_getenv)")
+
+# 5. The same order at link level: which module's object calls which, from
 # the symbols each defines and uses (nm). A module may use only modules of a
 # lower rank; equal ranks may not use each other either.
 RANK = {"core": 0, "hardware": 1, "device": 1, "backend": 2, "context": 3, "probe": 3, "explain": 3,
