@@ -141,10 +141,8 @@ static void machine_type(gw_context *ctx, char *out, size_t n)
 	if (ferror(f))
 		snprintf(out, n, "unknown");
 	fclose(f);
-	/* label_value() drops the other white space and trims the ends */
-	for (char *p = out; *p; p++)
-		if (*p == '\n' || *p == '\t' || *p == '\r')
-			*p = ' ';
+	/* label_value() drops the newline and other white space but spaces,
+	 * as GFD's TrimSpace() and sanitise() do */
 }
 
 /* The driver version split as GFD splits it: two or three parts on '.',

@@ -180,15 +180,16 @@ assert_eq "$rc" 1 "no-driver: exit 1"
 assert_eq "$out" "" "no-driver: no labels"
 
 # Variations on copies of the machines: the DMI product name (trimmed, then
-# GFD's sanitise: other characters dropped, spaces as one dash), a driver
-# version without a revision (GFD writes the label empty), and every A100 in
-# MIG mode (GFD: replicas 0 for MIG-enabled GPUs under strategy none).
+# GFD's sanitise: other characters, a tab too, dropped, spaces as one
+# dash), a driver version without a revision (GFD writes the label empty),
+# and every A100 in MIG mode (GFD: replicas 0 for MIG-enabled GPUs under
+# strategy none).
 M=$TMPD/machines
 mkdir -p "$M"
 cp -a "$MACHINES/h100-8x" "$M/h100-dmi"
 mkdir -p "$M/h100-dmi/root/sys/class/dmi/id"
-printf '  ProLiant  DL380a Gen11 (HPE)\n' >"$M/h100-dmi/root/sys/class/dmi/id/product_name"
-sed 's|^nvidia.com/gpu.machine=.*|nvidia.com/gpu.machine=ProLiant-DL380a-Gen11-HPE|' "$TMPD/h100-8x.labels" >"$TMPD/h100-dmi.labels"
+printf '  ProLiant  DL380a\tGen11 (HPE)\n' >"$M/h100-dmi/root/sys/class/dmi/id/product_name"
+sed 's|^nvidia.com/gpu.machine=.*|nvidia.com/gpu.machine=ProLiant-DL380aGen11-HPE|' "$TMPD/h100-8x.labels" >"$TMPD/h100-dmi.labels"
 exact "$TMPD/h100-dmi.labels" "$M/h100-dmi"
 cp -a "$MACHINES/laptop-3060" "$M/two-part"
 cp -a "$MACHINES/a100-mig" "$M/all-mig"
