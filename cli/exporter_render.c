@@ -302,7 +302,10 @@ static void put_device_labels(struct sbuf *b, const struct exp_snapshot *s, cons
 			snprintf(tmp, sizeof(tmp), "%" PRIu64, GW_VALID(mig->gpu_instance_id) ? mig->gpu_instance_id.v : 0);
 			put_label(b, &first, "GPU_I_ID", tmp);
 		}
-		put_label(b, &first, "Hostname", s->hostname);
+		/* "Hostname" until dcgm-exporter 4.5.3-4.8.2; its PR #655
+		 * (release 4.6.0-4.8.3) made it "hostname". Dashboard 12239
+		 * uses neither, so only the current name is served. */
+		put_label(b, &first, "hostname", s->hostname);
 		put_label(b, &first, "DCGM_FI_DRIVER_VERSION", s->driver_version);
 		if (xid) {
 			const char *meaning = gw_xid_meaning(*xid);

@@ -199,6 +199,16 @@ for q in fx["queries"]:
         fail("12239: no expectation for panel %r (%s)" % (title, q["expr"]))
 print("12239: %d queries, %d per GPU checked against the machine; not served: %s"
       % (len(fx["queries"]), len(per), ", ".join(sorted(gaps_12239))))
+# The host label: dcgm-exporter names it hostname since its PR #655
+# (release 4.6.0-4.8.3; Hostname before). 12239 uses neither, so gpuwise
+# serves only the new name.
+hosts = label_values("label_values(DCGM_FI_DEV_GPU_TEMP, hostname)")
+if hosts != [os.environ["NODE_NAME"]]:
+    fail("dcgm names: hostname is %r, want [$NODE_NAME]" % hosts)
+if label_values("label_values(DCGM_FI_DEV_GPU_TEMP, Hostname)"):
+    fail("dcgm names: the old Hostname label is still served")
+if "Hostname" in json.dumps(fx):
+    fail("12239 now uses the Hostname label: serve it too (docs/commands/exporter.md)")
 
 # ---- Grafana 14574 (nvidia_gpu_exporter names) ----------------------
 fx = json.load(open(os.path.join(os.environ["FIX"], "dashboard-14574-queries.json")))
@@ -321,4 +331,9 @@ while IFS= read -r line; do
 	case $line in "FAIL "*) fail "${line#FAIL }" ;; esac
 done <<<"$out"
 [ $prc = 0 ] || [ "$failures" -gt 0 ] || fail "the dashboard checks crashed (rc $prc): $(printf '%s' "$out" | tail -5)"
+# The dashboards and alerts shipped in deploy/ never name the host label
+# dcgm-exporter renamed (Hostname, now hostname).
+checks=$((checks + 1))
+used=$(grep -rlw Hostname "$TOP/deploy/grafana" "$TOP/deploy/prometheus")
+[ -z "$used" ] || fail "deploy/ still uses the old Hostname label: $used"
 finish

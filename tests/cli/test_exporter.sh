@@ -8,7 +8,7 @@
 # exit, and every wait is bounded.
 . "$(dirname "$0")/lib.sh"
 
-export NODE_NAME=gw-test-node   # dcgm's Hostname label
+export NODE_NAME=gw-test-node   # dcgm's hostname label
 STARTED=()   # pids to kill on exit
 cleanup() {
 	local p
@@ -495,13 +495,15 @@ devs = json.load(open(os.environ["MJSON"]))["nvml"]["devices"]
 assert "# HELP DCGM_FI_DEV_GPU_TEMP GPU temperature (in C).\n# TYPE DCGM_FI_DEV_GPU_TEMP gauge\n" in t, t[:500]
 assert "# TYPE DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION counter" in t
 host = os.environ["NODE_NAME"]
-lab = "{gpu=\"0\",UUID=\"%s\",pci_bus_id=\"00000000:18:00.0\",device=\"nvidia0\",modelName=\"NVIDIA H100 80GB HBM3\",Hostname=\"%s\",DCGM_FI_DRIVER_VERSION=\"550.54.15\"}" % (devs[0]["uuid"], host)
+lab = "{gpu=\"0\",UUID=\"%s\",pci_bus_id=\"00000000:18:00.0\",device=\"nvidia0\",modelName=\"NVIDIA H100 80GB HBM3\",hostname=\"%s\",DCGM_FI_DRIVER_VERSION=\"550.54.15\"}" % (devs[0]["uuid"], host)
 assert "DCGM_FI_DEV_GPU_TEMP" + lab + " 60\n" in t, [l for l in t.splitlines() if l.startswith("DCGM_FI_DEV_GPU_TEMP{")][:1]
 assert "DCGM_FI_DEV_FB_USED" + lab + " 71681\n" in t
 assert samples(t, "DCGM_FI_DEV_POWER_USAGE")[lab] == 600.89
 assert samples(t, "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION")[lab] == 51234567890
 assert len(samples(t, "DCGM_FI_DEV_SM_CLOCK")) == 8 and len(samples(t, "gpuwise_gpu_up")) == 8
-assert "gpuwise_memory_used_bytes" not in t and "nvidia_smi_" not in t'
+assert "gpuwise_memory_used_bytes" not in t and "nvidia_smi_" not in t
+# dcgm-exporter renamed Hostname to hostname (its PR #655, 4.6.0-4.8.3)
+assert ",Hostname=" not in t, [l for l in t.splitlines() if ",Hostname=" in l][:1]'
 	pyrun
 	stop_exporter
 fi
@@ -519,11 +521,11 @@ assert len(samples(t, "nvidia_smi_gpu_info")) == 8 and "DCGM_FI_" not in t'
 fi
 if start_exporter a100-mig; then
 	export PORT
-	pycheck "--names dcgm on MIG: per-instance framebuffer series with GPU_I_PROFILE and GPU_I_ID before Hostname" '
+	pycheck "--names dcgm on MIG: per-instance framebuffer series with GPU_I_PROFILE and GPU_I_ID before hostname" '
 t = req("GET", "/metrics").text
 mig = [k for k in samples(t, "DCGM_FI_DEV_FB_USED") if "GPU_I_PROFILE" in k]
 assert mig, t[:800]
-assert all(re.search(r"modelName=\"[^\"]*\",GPU_I_PROFILE=\"\dg\.\d+gb\",GPU_I_ID=\"\d+\",Hostname=", k) for k in mig), mig'
+assert all(re.search(r"modelName=\"[^\"]*\",GPU_I_PROFILE=\"\dg\.\d+gb\",GPU_I_ID=\"\d+\",hostname=\"gw-test-node\",DCGM_FI_DRIVER_VERSION=", k) for k in mig), mig'
 	pyrun
 	stop_exporter
 fi
