@@ -139,8 +139,10 @@ static int cmd_setup(int argc, char **argv)
 
 		for (size_t k = 0; gw_setup_frameworks[k]; k++)
 			known |= !strcmp(gw_setup_frameworks[k], args[i]);
-		if (!known)
-			die_usage("setup", _("unknown framework '%s' (torch, tensorflow, jax, cupy, onnxruntime, paddle)"), args[i]);
+		if (!known) {
+			error_msg(_("unknown framework '%s' (torch, tensorflow, jax, cupy, onnxruntime, paddle)"), args[i]);
+			return EXIT_USAGE;
+		}
 	}
 	if ((rc = gw_setup_plan_make(&plan, &opts)) < 0) {
 		error_msg("%s", gw_error_last_text());

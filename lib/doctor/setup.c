@@ -378,10 +378,14 @@ typedef struct torch_pick {
 	char missing[16];             /* the architecture it lacks */
 } torch_pick;
 
+/* Setup wants kernels built for the GPU's architecture (a cubin of its
+ * major): a build that only has PTX for it (cu124's compute_90 on a
+ * Blackwell GPU) JIT-compiles at start and its libraries' own kernels are
+ * missing, which is why Blackwell needs cu128 or later. */
 static bool runs_all(const plan_ctx *c, const gw_row_torch_cuda_arch *row, char *missing, size_t mn)
 {
 	for (int i = 0; i < c->ncc; i++)
-		if (!gw__cuda_archs_run(row->archs, row->ptx, c->ccmaj[i], c->ccmin[i])) {
+		if (!gw__cuda_archs_run(row->archs, "", c->ccmaj[i], c->ccmin[i])) {
 			gw__fmt(missing, mn, "sm_%u%u", c->ccmaj[i], c->ccmin[i]);
 			return false;
 		}
@@ -703,13 +707,31 @@ static void plan_paddle(plan_ctx *c)
 	pub(c, b)->pip = false;
 }
 
+/* Blackwell (compute capability 10.0 and later) came with CUDA 12.8 and
+ * the 570 branch (CUDA 12.8 release notes): an older driver does not
+ * drive it at all, whatever minor-version compatibility would allow. */
+static bool blackwell_on_old_driver(const plan_ctx *c)
+{
+	gw_ver v128;
+
+	gw__version_set(&v128, 2, 12, 8, 0);
+	for (int i = 0; i < c->ncc; i++)
+		if (c->ccmaj[i] >= 10 && GW_VERSION_KNOWN(c->max_cuda) && gw__version_cmp(&c->max_cuda, &v128) < 0)
+			return true;
+	return false;
+}
+
 static void plan_nvidia(plan_ctx *c, choices *ch)
 {
 	char reason[512];
 	bool driver_step = false, upgrade = false;
 
 	pick_driver_row(c);
-	if (!c->driver_loaded) {
+	if (c->driver_loaded && blackwell_on_old_driver(c)) {
+		gw__fmt(reason, sizeof(reason), _("Driver %s (CUDA %s) predates Blackwell GPUs: they need the 570 branch "
+						  "(CUDA 12.8) or later."), c->driver.text, c->max_cuda.text);
+		driver_step = upgrade = true;
+	} else if (!c->driver_loaded) {
 		gw__fmt(reason, sizeof(reason), "%s", _("No NVIDIA driver is loaded: no framework can use the GPU without one."));
 		driver_step = true;
 	} else if (!choose(c, ch)) {
