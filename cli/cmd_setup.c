@@ -70,12 +70,10 @@ static void print_machine(const gw_setup_plan *plan, int width)
 	}
 	if (m->driver[0])
 		line = str_printf(_("NVIDIA %s (CUDA up to %s)"), m->driver, m->driver_cuda[0] ? m->driver_cuda : "?");
+	else if (m->rocm[0])
+		line = str_printf(_("ROCm %s"), m->rocm);
 	else
-		line = str_printf("%s", m->rocm[0] ? "ROCm" : _("none loaded"));
-	if (m->rocm[0] && !m->driver[0]) {
-		free(line);
-		line = str_printf("ROCm %s", m->rocm);
-	}
+		line = str_printf("%s", _("none loaded"));
 	print_hanging(stdout, width, _("  Driver: "), line ? line : "");
 	free(line);
 	print_hanging(stdout, width, _("  System: "), m->os_name[0] ? m->os_name : _("unknown (no /etc/os-release)"));

@@ -211,4 +211,46 @@ else
 	echo "SKIP: the package index is unreachable (or no build/venv): printed pip commands not resolved"
 fi
 
+# ---- docs/commands/setup.md: its examples are what setup prints
+# (SETUP_DOC_UPDATE=1 rewrites them). A marker line
+#   <!-- example: MACHINE [key=value...] -- ARGS... -->
+# is followed by a code block holding `gpuwise ARGS` on MACHINE (a copy made
+# by derive; "_" in a value stands for a space).
+doc=$TOP/docs/commands/setup.md
+n=0
+while IFS= read -r marker; do
+	spec=${marker#<!-- example: }
+	spec=${spec% -->}
+	mspec=${spec%% -- *}
+	args=${spec#* -- }
+	n=$((n + 1))
+	read -r -a kv <<<"$mspec"
+	kv=("${kv[@]//_/ }")
+	derive "doc$n" "${kv[@]}"
+	# shellcheck disable=SC2086
+	COLUMNS=80 run_with "$TMPD/doc$n" $args
+	printf '$ gpuwise %s\n%s\n' "$args" "$out" >"$TMPD/example$n"
+done < <(grep '^<!-- example: ' "$doc")
+"$PY" - "$doc" "$TMPD" "${SETUP_DOC_UPDATE:-0}" >"$TMPD/doccheck" <<'PY'
+import re, sys
+doc, tmp, update = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
+text = open(doc).read()
+n = [0]
+bad = []
+def sub(m):
+    n[0] += 1
+    want = open("%s/example%d" % (tmp, n[0])).read()
+    if m.group(2) != want:
+        bad.append(m.group(1).strip())
+    return m.group(1) + "```\n" + want + "```"
+new = re.sub(r"(<!-- example: [^\n]*-->\n)```\n(.*?)```", sub, text, flags=re.S)
+if update:
+    open(doc, "w").write(new)
+elif bad:
+    print("out of date: " + "; ".join(bad))
+PY
+checks=$((checks + 1))
+[ "$n" -ge 3 ] || fail "docs/commands/setup.md: fewer than 3 examples"
+[ ! -s "$TMPD/doccheck" ] || fail "docs/commands/setup.md examples: $(cat "$TMPD/doccheck") (SETUP_DOC_UPDATE=1 bash tests/cli/test_setup.sh)"
+
 finish
