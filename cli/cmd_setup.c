@@ -1,16 +1,19 @@
-/* gpuwise setup [FRAMEWORK...] [--python-env PREFIX] [--json]: the steps
+/* gpuwise setup [FRAMEWORK...] [--python-env PREFIX] [--json] [--run]: the steps
  * from this machine to a working GPU framework, with the commands. The
- * plan is the library's (gw_setup_plan_make); here it is printed. */
+ * plan is the library's (gw_setup_plan_make); here it is printed, and
+ * with --run its pip steps are run, then doctor --deep. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "gpuwise/gpuwise.h"
 #include "commands.h"
 #include "output.h"
 
 struct setup_opts {
-	bool json;
+	bool json, run;
 	const char *python_env;
 };
 
@@ -20,6 +23,9 @@ static const struct option setup_options[] = {
 	OPT_STRING(0, "python-env", struct setup_opts, python_env, "PREFIX",
 		   N_("plan for the Python environment at PREFIX (its bin/python runs pip); default: the active "
 		      "virtualenv or conda environment, else python3")),
+	OPT_BOOL(0, "run", struct setup_opts, run,
+		 N_("also run the plan's pip steps in the environment, showing each, then `gpuwise doctor --deep`; "
+		    "steps that need root are only printed")),
 	OPT_END()
 };
 
@@ -119,6 +125,75 @@ static void print_plan(const gw_setup_plan *plan)
 	}
 }
 
+/* Run argv (NULL-terminated) with stdout and stderr going where ours go;
+ * its exit status, 127 when it could not start, 128+N for a signal. */
+static int run_argv(char *const argv[])
+{
+	pid_t pid;
+	int st;
+
+	fflush(stdout);
+	fflush(stderr);
+	if ((pid = fork()) < 0)
+		return 127;
+	if (pid == 0) {
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* --run: the pip steps through sh (the commands are shell lines, quotes
+ * included), then this gpuwise's own doctor --deep. Root steps are printed
+ * for the user, never run. */
+static int run_plan(const gw_setup_plan *plan, const char *python_env)
+{
+	size_t total = 1, k = 0;
+	char self[4096];
+	ssize_t n;
+	int rc;
+
+	for (size_t i = 0; i < gw_setup_step_count(plan); i++) {
+		const gw_setup_step *s = gw_setup_step_at(plan, i);
+
+		total += s->pip && !s->done ? s->ncommands : 0;
+	}
+	for (size_t i = 0; i < gw_setup_step_count(plan); i++) {
+		const gw_setup_step *s = gw_setup_step_at(plan, i);
+
+		if (s->done || !s->ncommands || !strcmp(s->id, "verify"))
+			continue;
+		if (!s->pip) {
+			printf(_("skipped (%s): run it yourself:\n"), s->title);
+			for (size_t c = 0; c < s->ncommands; c++)
+				printf("    $ %s\n", s->commands[c]);
+			continue;
+		}
+		for (size_t c = 0; c < s->ncommands; c++) {
+			char *argv[] = { "/bin/sh", "-c", (char *)s->commands[c], NULL };
+
+			printf("[%zu/%zu] %s\n", ++k, total, s->commands[c]);
+			if ((rc = run_argv(argv)) != 0) {
+				error_msg(_("step '%s' failed (exit status %d): stopped"), s->id, rc);
+				return EXIT_FAIL;
+			}
+		}
+	}
+	if ((n = readlink("/proc/self/exe", self, sizeof(self) - 1)) <= 0) {
+		error_msg("%s", _("cannot find this gpuwise to run doctor --deep"));
+		return EXIT_FAIL;
+	}
+	self[n] = '\0';
+	printf("[%zu/%zu] %s\n", ++k, total, gw_setup_verify_at(plan, 0));
+	{
+		char *argv[] = { self, "doctor", "--deep", python_env ? "--python-env" : NULL, (char *)python_env, NULL };
+
+		return run_argv(argv) == 0 ? EXIT_OK : EXIT_FAIL;
+	}
+}
+
 static int cmd_setup(int argc, char **argv)
 {
 	gw_setup_options opts = GW_SETUP_OPTIONS_INIT;
@@ -132,6 +207,10 @@ static int cmd_setup(int argc, char **argv)
 	opts.frameworks = (const char *const *)args;
 	opts.nframeworks = (size_t)n;
 	opts.python_env = o.python_env;
+	if (o.run && o.json) {
+		error_msg("%s", _("--run and --json cannot be combined"));
+		return EXIT_USAGE;
+	}
 	for (int i = 0; i < n; i++) {
 		bool known = false;
 
@@ -160,6 +239,10 @@ static int cmd_setup(int argc, char **argv)
 		print_plan(plan);
 	}
 	rc = gw_setup_plan_possible(plan) ? EXIT_OK : EXIT_FAIL;
+	if (o.run && rc == EXIT_OK) {
+		printf("\n%s\n", _("Running the pip steps:"));
+		rc = run_plan(plan, o.python_env);
+	}
 	gw_setup_plan_free(plan);
 	return rc;
 }
@@ -178,11 +261,13 @@ const struct cmd cmd_setup_def = {
 		"Blackwell, the proprietary one for Maxwell, Pascal and Volta), what to uninstall first when a "
 		"wrong build is installed, the framework build for the driver's CUDA and the GPU's architecture, "
 		"what is not needed (no system CUDA toolkit or cuDNN for pip wheels), and the check at the end "
-		"(`gpuwise doctor --deep`). Nothing is run.\n"
+		"(`gpuwise doctor --deep`). Nothing is run unless --run is given, and then only the pip steps "
+		"and the deep check.\n"
 		"\n"
 		"FRAMEWORK: torch (torch, torchvision and torchaudio, matched), tensorflow, jax, cupy, onnxruntime, "
 		"paddle; default: the frameworks found in the environment, else torch. Versions, wheel variants "
 		"and driver commands come from gpuwise's data tables, each row naming its source."),
 	.exit_status = N_("Exit status: 0 when a plan was made, 1 when none can be (no supported GPU, no build "
-		       "for it), 2 on a usage error."),
+		       "for it), 2 on a usage error; with --run, 0 when every pip step and the deep check "
+		       "passed, else 1."),
 };

@@ -211,6 +211,29 @@ else
 	echo "SKIP: the package index is unreachable (or no build/venv): printed pip commands not resolved"
 fi
 
+# ---- --run: the pip steps through the environment's python (a stub here,
+# logging its arguments), root steps only printed, then doctor --deep
+stub=$TMPD/stubenv
+mkdir -p "$stub/bin"
+printf '#!/bin/sh\necho "$*" >>"%s/log"\nexit ${STUB_RC:-0}\n' "$stub" >"$stub/bin/python"
+chmod +x "$stub/bin/python"
+derive runm no-driver os=ubuntu:22.04
+mkdir -p "$TMPD/runm/root$stub"
+run_with "$TMPD/runm" setup cupy --python-env "$stub" --run
+last_cmd="[no-driver ubuntu] setup cupy --run"
+assert_eq "$(cat "$stub/log")" "-m pip install cupy-cuda13x==14.2.0" "--run ran the pip step in the environment"
+assert_contains "$out" "skipped (Install the NVIDIA driver, 580 branch (open kernel module)): run it yourself:" "--run prints the root step"
+assert_contains "$out" "[2/2] gpuwise doctor --deep --python-env $stub" "--run ends with the deep check"
+assert_contains "$out" "not ready" "the deep check's verdict (no driver here)"
+assert_eq "$rc" 1 "--run exits 1 when the deep check finds an error"
+rm -f "$stub/log"
+STUB_RC=3 run_with "$TMPD/runm" setup cupy --python-env "$stub" --run
+assert_eq "$rc" 1 "--run: a failing pip step exits 1"
+assert_contains "$err" "step 'cupy' failed (exit status 3): stopped" "--run says which step failed"
+assert_not_contains "$out" "doctor --deep --python-env $stub"$'\n'"Hardware" "--run stops before the deep check"
+run_on laptop-3060 setup --run --json
+assert_eq "$rc" 2 "--run with --json: usage error"
+
 # ---- docs/commands/setup.md: its examples are what setup prints
 # (SETUP_DOC_UPDATE=1 rewrites them). A marker line
 #   <!-- example: MACHINE [key=value...] -- ARGS... -->
