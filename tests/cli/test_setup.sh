@@ -173,6 +173,33 @@ run_on mi300x setup tensorflow
 assert_eq "$rc" 1 "mi300x tensorflow: no plan"
 assert_contains "$out" "no plan for tensorflow on AMD GPUs" "said why"
 
+# ---- an RDNA 2 card none of the ROCm builds lists: its ISA family's target
+# with HSA_OVERRIDE_GFX_VERSION (data/amd_gfx.tsv), and a Radeon RX 7900
+derive rx6700 mi300x
+sed -i 's/^gfx_target_version 90402$/gfx_target_version 100301/' "$TMPD"/rx6700/root/sys/class/kfd/kfd/topology/nodes/*/properties
+run_with "$TMPD/rx6700" setup --json
+last_cmd="[gfx1031] setup --json"
+assert_eq "$rc" 0 "gfx1031: a plan"
+assert_contains "$(step_ids)" "torch hsa-override" "gfx1031: the override step after torch"
+assert_eq "$(step_cmds hsa-override)" "export HSA_OVERRIDE_GFX_VERSION=10.3.0" "gfx1031: 10.3.0"
+derive rx7900 mi300x
+sed -i 's/^gfx_target_version 90402$/gfx_target_version 110000/' "$TMPD"/rx7900/root/sys/class/kfd/kfd/topology/nodes/*/properties
+run_with "$TMPD/rx7900" setup --json
+last_cmd="[gfx1100] setup --json"
+assert_not_contains "$(step_ids)" "hsa-override" "gfx1100: no override (the builds have it)"
+assert_contains "$(step_cmds torch)" "whl/rocm7.1" "gfx1100: the newest ROCm build"
+
+# ---- the right torch already there: the step is done, nothing uninstalled
+derive goodenv laptop-3060 os=ubuntu:22.04
+site=$TMPD/goodenv/root/opt/venv/lib/python3.12/site-packages
+mkdir -p "$site/torch" "$site/torch-2.5.1+cu121.dist-info"
+printf "__version__ = '2.5.1+cu121'\ncuda = '12.1'\n" >"$site/torch/version.py"
+printf 'Metadata-Version: 2.1\nName: torch\nVersion: 2.5.1+cu121\n' >"$site/torch-2.5.1+cu121.dist-info/METADATA"
+run_with "$TMPD/goodenv" setup --python-env /opt/venv --json
+last_cmd="[laptop + venv with torch 2.5.1+cu121] setup --json"
+assert_eq "$(step_ids)" "no-cuda-toolkit torch verify" "right torch: no uninstall"
+assert_json "right torch: the step is done" 'assert [s["done"] for s in d["steps"] if s["id"] == "torch"] == [True], d["steps"]'
+
 # ---- no GPU at all, usage errors
 mkdir -p "$TMPD/nogpu/root"
 printf '{"nvml": null, "cuda": null}\n' >"$TMPD/nogpu/machine.json"
@@ -195,14 +222,30 @@ assert_contains "$out" "--python-env" "--help lists the options"
 # ---- the package index: pip resolves a printed command to the printed versions
 if "$BUILD/venv/bin/python" -m pip --version >/dev/null 2>&1; then PIPPY=$BUILD/venv/bin/python; else PIPPY=$TOP/build/venv/bin/python; fi
 if [ -x "$PIPPY" ] && timeout 20 "$PIPPY" -m pip index versions onnxruntime-gpu >/dev/null 2>&1; then
-	for fw in onnxruntime cupy; do
+	# Metadata only (--dry-run --no-deps: pip reads the index's .metadata
+	# files, never the wheels): the resolved name and version must be the
+	# printed ones ("==2.20.*": any 2.20 release).
+	for fw in onnxruntime cupy tensorflow; do
 		run_with "$TMPD/laptop" setup "$fw" --json
 		cmd=$(step_cmds "$fw")
 		pkg=${cmd##* }
+		pkg=${pkg//\'/}
 		checks=$((checks + 1))
 		if timeout 120 "$PIPPY" -m pip install --dry-run --no-deps --ignore-installed --quiet --report "$TMPD/report.json" "$pkg" >"$TMPD/pip.out" 2>&1; then
-			got=$("$PY" -c 'import json,sys; r=json.load(open(sys.argv[1])); print(" ".join("%s==%s" % (i["metadata"]["name"], i["metadata"]["version"]) for i in r["install"]))' "$TMPD/report.json")
-			[ "$got" = "$pkg" ] || fail "pip resolves '$pkg' to '$got'"
+			if ! msg=$("$PY" - "$TMPD/report.json" "$pkg" <<'PY'
+import json, re, sys
+r = json.load(open(sys.argv[1]))
+name, ver = re.match(r"([A-Za-z0-9_.-]+)(?:\[[^]]*\])?==(.*)", sys.argv[2]).groups()
+got = [(i["metadata"]["name"].lower(), i["metadata"]["version"]) for i in r["install"]]
+ok = len(got) == 1 and got[0][0] == name.lower() and (
+    got[0][1].startswith(ver[:-1]) if ver.endswith("*") else got[0][1] == ver)
+if not ok:
+    print("pip resolves %s to %s" % (sys.argv[2], got))
+    sys.exit(1)
+PY
+			); then
+				fail "$msg"
+			fi
 		else
 			fail "pip could not resolve '$pkg': $(tail -2 "$TMPD/pip.out")"
 		fi
