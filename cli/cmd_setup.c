@@ -18,16 +18,15 @@ struct setup_opts {
 };
 
 static const struct option setup_options[] = {
-	OPT_BOOL(0, "json", struct setup_opts, json,
-		 N_("print {\"gpuwise_version\", \"machine\", \"frameworks\", \"steps\": [...], \"verify\": [...]}")),
-	OPT_STRING(0, "python-env", struct setup_opts, python_env, "PREFIX",
-		   N_("plan for the Python environment at PREFIX (its bin/python runs pip); default: the active "
-		      "virtualenv or conda environment, else python3")),
-	OPT_BOOL(0, "run", struct setup_opts, run,
-		 N_("also run the plan's pip steps in the environment, showing each, then `gpuwise doctor --deep`; "
-		    "steps that need root are only printed")),
-	OPT_END()
-};
+        OPT_BOOL(0, "json", struct setup_opts, json,
+                 N_("print {\"gpuwise_version\", \"machine\", \"frameworks\", \"steps\": [...], \"verify\": [...]}")),
+        OPT_STRING(0, "python-env", struct setup_opts, python_env, "PREFIX",
+                   N_("plan for the Python environment at PREFIX (its bin/python runs pip); default: the active "
+                      "virtualenv or conda environment, else python3")),
+        OPT_BOOL(0, "run", struct setup_opts, run,
+                 N_("also run the plan's pip steps in the environment, showing each, then `gpuwise doctor --deep`; "
+                    "steps that need root are only printed")),
+        OPT_END()};
 
 /* A command printed within the width: broken at spaces with " \" so that
  * the lines still paste as one command. */
@@ -69,7 +68,8 @@ static void print_machine(const gw_setup_plan *plan, int width)
 		while (i + same < m->ngpus && !strcmp(m->gpus[i + same].name, m->gpus[i].name) &&
 		       !strcmp(m->gpus[i + same].arch, m->gpus[i].arch))
 			same++;
-		line = str_printf(m->gpus[i].arch[0] ? "%zu× %s (%s)" : "%zu× %s", same, m->gpus[i].name, m->gpus[i].arch);
+		line = str_printf(m->gpus[i].arch[0] ? "%zu× %s (%s)" : "%zu× %s", same, m->gpus[i].name,
+		                  m->gpus[i].arch);
 		print_hanging(stdout, width, shown++ ? "          " : _("  GPU:    "), line ? line : "");
 		free(line);
 		i += same - 1;
@@ -172,7 +172,7 @@ static int run_plan(const gw_setup_plan *plan, const char *python_env)
 			continue;
 		}
 		for (size_t c = 0; c < s->ncommands; c++) {
-			char *argv[] = { "/bin/sh", "-c", (char *)s->commands[c], NULL };
+			char *argv[] = {"/bin/sh", "-c", (char *)s->commands[c], NULL};
 
 			printf("[%zu/%zu] %s\n", ++k, total, s->commands[c]);
 			if ((rc = run_argv(argv)) != 0) {
@@ -188,7 +188,7 @@ static int run_plan(const gw_setup_plan *plan, const char *python_env)
 	self[n] = '\0';
 	printf("[%zu/%zu] %s\n", ++k, total, gw_setup_verify_at(plan, 0));
 	{
-		char *argv[] = { self, "doctor", "--deep", python_env ? "--python-env" : NULL, (char *)python_env, NULL };
+		char *argv[] = {self, "doctor", "--deep", python_env ? "--python-env" : NULL, (char *)python_env, NULL};
 
 		return run_argv(argv) == 0 ? EXIT_OK : EXIT_FAIL;
 	}
@@ -197,7 +197,7 @@ static int run_plan(const gw_setup_plan *plan, const char *python_env)
 static int cmd_setup(int argc, char **argv)
 {
 	gw_setup_options opts = GW_SETUP_OPTIONS_INIT;
-	struct setup_opts o = { 0 };
+	struct setup_opts o = {0};
 	gw_setup_plan *plan;
 	char **args;
 	int n, rc;
@@ -217,7 +217,8 @@ static int cmd_setup(int argc, char **argv)
 		for (size_t k = 0; gw_setup_frameworks[k]; k++)
 			known |= !strcmp(gw_setup_frameworks[k], args[i]);
 		if (!known) {
-			error_msg(_("unknown framework '%s' (torch, tensorflow, jax, cupy, onnxruntime, paddle)"), args[i]);
+			error_msg(_("unknown framework '%s' (torch, tensorflow, jax, cupy, onnxruntime, paddle)"),
+			          args[i]);
 			return EXIT_USAGE;
 		}
 	}
@@ -248,26 +249,26 @@ static int cmd_setup(int argc, char **argv)
 }
 
 const struct cmd cmd_setup_def = {
-	.name = "setup",
-	.fn = cmd_setup,
-	.summary = N_("the steps from this machine to a working GPU framework, with the commands"),
-	.options = setup_options,
-	.args = "[FRAMEWORK...]",
-	.max_args = 6,
-	.description =
-		N_("Print, for this machine, the ordered steps that make a GPU framework work, each with the exact "
-		"commands and why it is needed: the NVIDIA driver when none is loaded or the framework needs a "
-		"newer branch (the distribution's own packages, from /etc/os-release; the open kernel module for "
-		"Blackwell, the proprietary one for Maxwell, Pascal and Volta), what to uninstall first when a "
-		"wrong build is installed, the framework build for the driver's CUDA and the GPU's architecture, "
-		"what is not needed (no system CUDA toolkit or cuDNN for pip wheels), and the check at the end "
-		"(`gpuwise doctor --deep`). Nothing is run unless --run is given, and then only the pip steps "
-		"and the deep check.\n"
-		"\n"
-		"FRAMEWORK: torch (torch, torchvision and torchaudio, matched), tensorflow, jax, cupy, onnxruntime, "
-		"paddle; default: the frameworks found in the environment, else torch. Versions, wheel variants "
-		"and driver commands come from gpuwise's data tables, each row naming its source."),
-	.exit_status = N_("Exit status: 0 when a plan was made, 1 when none can be (no supported GPU, no build "
-		       "for it), 2 on a usage error; with --run, 0 when every pip step and the deep check "
-		       "passed, else 1."),
+        .name = "setup",
+        .fn = cmd_setup,
+        .summary = N_("the steps from this machine to a working GPU framework, with the commands"),
+        .options = setup_options,
+        .args = "[FRAMEWORK...]",
+        .max_args = 6,
+        .description =
+                N_("Print, for this machine, the ordered steps that make a GPU framework work, each with the exact "
+                   "commands and why it is needed: the NVIDIA driver when none is loaded or the framework needs a "
+                   "newer branch (the distribution's own packages, from /etc/os-release; the open kernel module for "
+                   "Blackwell, the proprietary one for Maxwell, Pascal and Volta), what to uninstall first when a "
+                   "wrong build is installed, the framework build for the driver's CUDA and the GPU's architecture, "
+                   "what is not needed (no system CUDA toolkit or cuDNN for pip wheels), and the check at the end "
+                   "(`gpuwise doctor --deep`). Nothing is run unless --run is given, and then only the pip steps "
+                   "and the deep check.\n"
+                   "\n"
+                   "FRAMEWORK: torch (torch, torchvision and torchaudio, matched), tensorflow, jax, cupy, onnxruntime, "
+                   "paddle; default: the frameworks found in the environment, else torch. Versions, wheel variants "
+                   "and driver commands come from gpuwise's data tables, each row naming its source."),
+        .exit_status = N_("Exit status: 0 when a plan was made, 1 when none can be (no supported GPU, no build "
+                          "for it), 2 on a usage error; with --run, 0 when every pip step and the deep check "
+                          "passed, else 1."),
 };

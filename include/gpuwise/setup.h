@@ -31,7 +31,9 @@ extern "C" {
 #define GW_SETUP_OPTIONS_VERSION 1
 typedef struct gw_setup_options {
 	unsigned version;                 /* GW_SETUP_OPTIONS_VERSION */
-	const char *const *frameworks;    /* "torch", "tensorflow", "jax", "cupy", "onnxruntime"; none: those found, else torch */
+	/* "torch", "tensorflow", "jax", "cupy", "onnxruntime", "paddle"; none:
+	 * the frameworks found in the environment, else torch. */
+	const char *const *frameworks;
 	size_t nframeworks;
 	const char *python_env;           /* the environment's prefix (--python-env); NULL: the active one */
 } gw_setup_options;

@@ -31,12 +31,12 @@
 #include "gpuwise/setup.h"
 
 #define MAX_STEPS 16
-#define MAX_CMDS 8
-#define CMD_LEN 512
-#define MAX_FW 8
-#define MAX_GPU GW_PROBE_MAX_GPUS
+#define MAX_CMDS  8
+#define CMD_LEN   512
+#define MAX_FW    8
+#define MAX_GPU   GW_PROBE_MAX_GPUS
 
-const char *const gw_setup_frameworks[] = { "torch", "tensorflow", "jax", "cupy", "onnxruntime", "paddle", NULL };
+const char *const gw_setup_frameworks[] = {"torch", "tensorflow", "jax", "cupy", "onnxruntime", "paddle", NULL};
 
 typedef struct step_buf {
 	char id[32], title[256], why[1536];
@@ -69,10 +69,10 @@ typedef struct plan_ctx {
 	int ncc;
 	char gfx[MAX_GPU][16];
 	int ngfx;
-	gw_ver driver, max_cuda;     /* the driver the frameworks are planned for */
+	gw_ver driver, max_cuda; /* the driver the frameworks are planned for */
 	bool driver_loaded;
-	const gw_probe_pyenv *env;   /* the chosen environment's probe, NULL when not found */
-	const gw_row_driver_install *drow;   /* how to install the driver here, NULL unknown */
+	const gw_probe_pyenv *env;         /* the chosen environment's probe, NULL when not found */
+	const gw_row_driver_install *drow; /* how to install the driver here, NULL unknown */
 	char pip[GW_PROBE_PATH + 32];
 } plan_ctx;
 
@@ -84,7 +84,7 @@ static step_buf *add_step(plan_ctx *c, const char *id, bool root, bool pip)
 	gw_setup_step *s;
 
 	if (p->nsteps == MAX_STEPS)
-		return &p->buf[MAX_STEPS - 1];   /* never reached: a plan has fewer steps */
+		return &p->buf[MAX_STEPS - 1]; /* never reached: a plan has fewer steps */
 	s = &p->step[p->nsteps];
 	memset(s, 0, sizeof(*s));
 	s->needs_root = root;
@@ -215,7 +215,7 @@ static void read_amd(plan_ctx *c)
 /* The environment the plan installs into, and its pip. */
 static void read_env(plan_ctx *c, const char *prefix)
 {
-	static const char *const order[] = { "--python-env", "VIRTUAL_ENV", "CONDA_PREFIX", "python3", "system", "user" };
+	static const char *const order[] = {"--python-env", "VIRTUAL_ENV", "CONDA_PREFIX", "python3", "system", "user"};
 	const gw_probe_report *r = c->d->p;
 	const char *active = getenv("VIRTUAL_ENV");
 
@@ -232,7 +232,7 @@ static void read_env(plan_ctx *c, const char *prefix)
 	gw__fmt(c->pip, sizeof(c->pip), "%s -m pip", c->p->python);
 	for (size_t o = 0; o < GW_ARRAY_SIZE(order) && !c->env; o++) {
 		if (prefix && o > 0)
-			break;   /* a named environment only: never judge another */
+			break; /* a named environment only: never judge another */
 		for (size_t i = 0; i < r->nenvs && !c->env; i++)
 			if (r->envs[i].origin && !strcmp(r->envs[i].origin, order[o]))
 				c->env = &r->envs[i];
@@ -268,7 +268,8 @@ static bool version_is(const gw_setup_plan *p, const char *v)
 {
 	size_t n = strlen(v);
 
-	return !strcmp(v, "*") || (!strncmp(p->os_version, v, n) && (p->os_version[n] == '\0' || p->os_version[n] == '.'));
+	return !strcmp(v, "*") ||
+	       (!strncmp(p->os_version, v, n) && (p->os_version[n] == '\0' || p->os_version[n] == '.'));
 }
 
 /* Maxwell, Pascal and Volta need the proprietary kernel module; Blackwell
@@ -291,7 +292,8 @@ static void pick_driver_row(plan_ctx *c)
 	for (size_t i = 0; i < GW_ARRAY_SIZE(gw_rows_driver_install); i++) {
 		const gw_row_driver_install *row = &gw_rows_driver_install[i];
 
-		if (os_is(c->p, row->os) && version_is(c->p, row->version) && (!module || !strcmp(module, row->module))) {
+		if (os_is(c->p, row->os) && version_is(c->p, row->version) &&
+		    (!module || !strcmp(module, row->module))) {
 			c->drow = row;
 			return;
 		}
@@ -323,27 +325,34 @@ static void step_driver(plan_ctx *c, bool upgrade, const char *reason)
 	gw__strlcpy(major, c->p->os_version, sizeof(major));
 	major[strcspn(major, ".")] = '\0';
 	if (!strcmp(module, "open"))
-		gw__fmt(b->title, sizeof(b->title), upgrade ? _("Upgrade the NVIDIA driver to the %u branch (open kernel module)")
-					      : _("Install the NVIDIA driver, %u branch (open kernel module)"), branch);
+		gw__fmt(b->title, sizeof(b->title),
+		        upgrade ? _("Upgrade the NVIDIA driver to the %u branch (open kernel module)")
+		                : _("Install the NVIDIA driver, %u branch (open kernel module)"),
+		        branch);
 	else
-		gw__fmt(b->title, sizeof(b->title), upgrade ? _("Upgrade the NVIDIA driver to the %u branch (proprietary kernel module)")
-					      : _("Install the NVIDIA driver, %u branch (proprietary kernel module)"), branch);
+		gw__fmt(b->title, sizeof(b->title),
+		        upgrade ? _("Upgrade the NVIDIA driver to the %u branch (proprietary kernel module)")
+		                : _("Install the NVIDIA driver, %u branch (proprietary kernel module)"),
+		        branch);
 	gw__strlcpy(b->why, reason, sizeof(b->why));
 	if (!strcmp(module, "open"))
-		gw__doc_cat(b->why, sizeof(b->why), "%s", c->ncc && module_needed(c)
-			    ? _(" Blackwell GPUs run only with the open kernel module.")
-			    : _(" Turing and newer GPUs use the open kernel module, NVIDIA's default since the 560 branch."));
+		gw__doc_cat(b->why, sizeof(b->why), "%s",
+		            c->ncc && module_needed(c) ? _(" Blackwell GPUs run only with the open kernel module.")
+		                                       : _(" Turing and newer GPUs use the open kernel module, "
+		                                           "NVIDIA's default since the 560 branch."));
 	else if (module_needed(c))
 		gw__doc_cat(b->why, sizeof(b->why), "%s",
-			    _(" Maxwell, Pascal and Volta GPUs need the proprietary kernel module, and 580 is the last branch that supports them."));
+		            _(" Maxwell, Pascal and Volta GPUs need the proprietary kernel module, and 580 is the last "
+		              "branch that supports them."));
 	if (!c->drow) {
-		gw__doc_cat(b->why, sizeof(b->why), _(" gpuwise does not know this distribution (/etc/os-release: %s): install "
-						      "the driver with its package manager, or from https://www.nvidia.com/en-us/drivers/."),
-			    c->p->os_id[0] ? c->p->os_id : _("not found"));
+		gw__doc_cat(b->why, sizeof(b->why),
+		            _(" gpuwise does not know this distribution (/etc/os-release: %s): install "
+		              "the driver with its package manager, or from https://www.nvidia.com/en-us/drivers/."),
+		            c->p->os_id[0] ? c->p->os_id : _("not found"));
 		return;
 	}
 	gw__doc_cat(b->why, sizeof(b->why), _(" Commands for %s (%s); reboot afterwards."),
-		    c->p->os_name[0] ? c->p->os_name : c->p->os_id, c->drow->source);
+	            c->p->os_name[0] ? c->p->os_name : c->p->os_id, c->drow->source);
 	for (const char *s = c->drow->commands; *s;) {
 		size_t n = strcspn(s, "|");
 		char line[CMD_LEN], out[CMD_LEN] = "";
@@ -373,9 +382,9 @@ typedef struct torch_pick {
 	char variant[16];
 	gw_ver cuda;
 	bool safe;
-	const char *hsa_override;     /* AMD: HSA_OVERRIDE_GFX_VERSION needed, NULL none */
-	char skipped[16];             /* a newer variant of that release without this GPU's kernels */
-	char missing[16];             /* the architecture it lacks */
+	const char *hsa_override; /* AMD: HSA_OVERRIDE_GFX_VERSION needed, NULL none */
+	char skipped[16];         /* a newer variant of that release without this GPU's kernels */
+	char missing[16];         /* the architecture it lacks */
 } torch_pick;
 
 /* Setup wants kernels built for the GPU's architecture (a cubin of its
@@ -415,7 +424,7 @@ static bool variant_at(const char *list, int k, char *out, size_t n)
 
 static bool pick_torch_cuda(const plan_ctx *c, torch_pick *best)
 {
-	gw_ver best_torch = { 0 };
+	gw_ver best_torch = {0};
 	bool found = false;
 
 	for (size_t i = 0; i < GW_ARRAY_SIZE(gw_rows_torch_releases); i++) {
@@ -434,8 +443,10 @@ static bool pick_torch_cuda(const plan_ctx *c, torch_pick *best)
 			if (!gw__doc_variant_cuda(v, &cuda) || !(arch = gw__tbl_torch_cuda_arch(&tv, v)))
 				continue;
 			if (!runs_all(c, arch, missing, sizeof(missing))) {
-				if (found && best->rel == rel && gw__version_cmp(&cuda, &best->cuda) > 0 && !best->skipped[0])
-					gw__fmt(best->skipped, sizeof(best->skipped), "%s", v), gw__fmt(best->missing, sizeof(best->missing), "%s", missing);
+				if (found && best->rel == rel && gw__version_cmp(&cuda, &best->cuda) > 0 &&
+				    !best->skipped[0])
+					gw__fmt(best->skipped, sizeof(best->skipped), "%s", v),
+					        gw__fmt(best->missing, sizeof(best->missing), "%s", missing);
 				continue;
 			}
 			if (GW_VERSION_KNOWN(c->driver)) {
@@ -448,7 +459,7 @@ static bool pick_torch_cuda(const plan_ctx *c, torch_pick *best)
 					if (best->safe)
 						continue;
 				} else if ((cmp = gw__version_cmp(&cuda, &best->cuda)) < 0 ||
-					   (cmp == 0 && gw__version_cmp(&tv, &best_torch) <= 0)) {
+				           (cmp == 0 && gw__version_cmp(&tv, &best_torch) <= 0)) {
 					continue;
 				}
 			}
@@ -515,8 +526,10 @@ static void step_uninstall(plan_ctx *c, const char *id, const char *what, const 
 	step_buf *b = add_step(c, id, false, true);
 
 	gw__fmt(b->title, sizeof(b->title), _("Uninstall %s first"), what);
-	gw__fmt(b->why, sizeof(b->why), _("This environment has %s; pip would keep it (a CPU-only or other CUDA build) "
-					   "or mix it with the new one."), found);
+	gw__fmt(b->why, sizeof(b->why),
+	        _("This environment has %s; pip would keep it (a CPU-only or other CUDA build) "
+	          "or mix it with the new one."),
+	        found);
 	add_cmd(c, b, "%s uninstall -y %s", c->pip, packages);
 }
 
@@ -531,38 +544,49 @@ static void plan_torch(plan_ctx *c, const torch_pick *t)
 		char found[96];
 
 		gw__fmt(found, sizeof(found), "torch %s", have->version.text[0] ? have->version.text : "?");
-		step_uninstall(c, "torch-uninstall", "torch, torchvision and torchaudio", found, "torch torchvision torchaudio");
+		step_uninstall(c, "torch-uninstall", "torch, torchvision and torchaudio", found,
+		               "torch torchvision torchaudio");
 	}
 	for (size_t i = 0; i < c->p->m.ngpus; i++)
 		if (c->p->gpu[i].arch[0] && !strstr(gpus, c->p->gpu[i].arch))
 			gw__doc_cat(gpus, sizeof(gpus), "%s%s", gpus[0] ? ", " : "", c->p->gpu[i].arch);
 	b = add_step(c, "torch", false, true);
 	gw__fmt(b->title, sizeof(b->title), _("Install PyTorch %s (%s build) with torchvision %s and torchaudio %s"),
-		t->rel->torch, t->variant, t->rel->torchvision, t->rel->torchaudio);
+	        t->rel->torch, t->variant, t->rel->torchvision, t->rel->torchaudio);
 	if (!strncmp(t->variant, "rocm", 4))
-		gw__fmt(b->why, sizeof(b->why), _("torch %s's %s build has kernels for %s."), t->rel->torch, t->variant, gpus);
+		gw__fmt(b->why, sizeof(b->why), _("torch %s's %s build has kernels for %s."), t->rel->torch, t->variant,
+		        gpus);
 	else if (GW_VERSION_KNOWN(c->driver))
-		gw__fmt(b->why, sizeof(b->why), _("torch %s's %s build has kernels for %s and needs CUDA %s, which driver %s "
-						   "runs (it supports CUDA up to %s)."),
-			t->rel->torch, t->variant, gpus[0] ? gpus : "?", t->cuda.text, c->driver.text,
-			GW_VERSION_KNOWN(c->max_cuda) ? c->max_cuda.text : "?");
+		gw__fmt(b->why, sizeof(b->why),
+		        _("torch %s's %s build has kernels for %s and needs CUDA %s, which driver %s "
+		          "runs (it supports CUDA up to %s)."),
+		        t->rel->torch, t->variant, gpus[0] ? gpus : "?", t->cuda.text, c->driver.text,
+		        GW_VERSION_KNOWN(c->max_cuda) ? c->max_cuda.text : "?");
 	else
-		gw__fmt(b->why, sizeof(b->why), _("torch %s's %s build has kernels for %s."), t->rel->torch, t->variant, gpus);
+		gw__fmt(b->why, sizeof(b->why), _("torch %s's %s build has kernels for %s."), t->rel->torch, t->variant,
+		        gpus);
 	if (!t->safe && GW_VERSION_KNOWN(c->driver))
-		gw__doc_cat(b->why, sizeof(b->why), _(" No build of CUDA %s or older fits, so this one runs through CUDA "
-						      "minor-version compatibility."), c->max_cuda.text);
+		gw__doc_cat(b->why, sizeof(b->why),
+		            _(" No build of CUDA %s or older fits, so this one runs through CUDA "
+		              "minor-version compatibility."),
+		            c->max_cuda.text);
 	if (t->skipped[0])
-		gw__doc_cat(b->why, sizeof(b->why), _(" The newer %s build has no kernels for %s."), t->skipped, t->missing);
-	gw__doc_cat(b->why, sizeof(b->why), _(" torchvision and torchaudio come from the same release and index, so "
-					      "their builds match torch's. (%s)"), t->rel->source);
-	add_cmd(c, b, "%s install torch==%s torchvision==%s torchaudio==%s --index-url https://download.pytorch.org/whl/%s",
-		c->pip, t->rel->torch, t->rel->torchvision, t->rel->torchaudio, t->variant);
+		gw__doc_cat(b->why, sizeof(b->why), _(" The newer %s build has no kernels for %s."), t->skipped,
+		            t->missing);
+	gw__doc_cat(b->why, sizeof(b->why),
+	            _(" torchvision and torchaudio come from the same release and index, so "
+	              "their builds match torch's. (%s)"),
+	            t->rel->source);
+	add_cmd(c, b,
+	        "%s install torch==%s torchvision==%s torchaudio==%s --index-url https://download.pytorch.org/whl/%s",
+	        c->pip, t->rel->torch, t->rel->torchvision, t->rel->torchaudio, t->variant);
 	pub(c, b)->done = have && !strcmp(have->version.text, want);
 	if (t->hsa_override) {
 		b = add_step(c, "hsa-override", false, false);
 		gw__fmt(b->title, sizeof(b->title), _("Set HSA_OVERRIDE_GFX_VERSION=%s"), t->hsa_override);
-		gw__fmt(b->why, sizeof(b->why), "%s", _("No PyTorch ROCm build has kernels for this GPU's gfx target; the "
-						       "override makes ROCm use those of a nearby target of the same ISA family."));
+		gw__fmt(b->why, sizeof(b->why), "%s",
+		        _("No PyTorch ROCm build has kernels for this GPU's gfx target; the "
+		          "override makes ROCm use those of a nearby target of the same ISA family."));
 		add_cmd(c, b, "export HSA_OVERRIDE_GFX_VERSION=%s", t->hsa_override);
 	}
 }
@@ -606,21 +630,26 @@ static void plan_tf(plan_ctx *c, const gw_row_tensorflow_cuda *row)
 	const gw_probe_framework *have = installed(c, GW_FW_TENSORFLOW);
 	step_buf *b;
 
-	if (have && (strcmp(have->dist, "tensorflow") || strncmp(have->version.text, row->tensorflow, strlen(row->tensorflow)))) {
+	if (have && (strcmp(have->dist, "tensorflow") ||
+	             strncmp(have->version.text, row->tensorflow, strlen(row->tensorflow)))) {
 		char found[96];
 
 		gw__fmt(found, sizeof(found), "%s %s", have->dist[0] ? have->dist : "tensorflow", have->version.text);
-		step_uninstall(c, "tensorflow-uninstall", "TensorFlow", found, "tensorflow tensorflow-gpu tensorflow-cpu");
+		step_uninstall(c, "tensorflow-uninstall", "TensorFlow", found,
+		               "tensorflow tensorflow-gpu tensorflow-cpu");
 	}
 	b = add_step(c, "tensorflow", false, true);
-	gw__fmt(b->title, sizeof(b->title), _("Install TensorFlow %s with its CUDA wheels (and-cuda)"), row->tensorflow);
-	gw__fmt(b->why, sizeof(b->why), _("TensorFlow %s was built and tested with CUDA %s and cuDNN %s; the and-cuda "
-					   "extra installs them as pip wheels (%s). The old tensorflow-gpu package no "
-					   "longer installs."), row->tensorflow, row->cuda, row->cudnn, row->source);
+	gw__fmt(b->title, sizeof(b->title), _("Install TensorFlow %s with its CUDA wheels (and-cuda)"),
+	        row->tensorflow);
+	gw__fmt(b->why, sizeof(b->why),
+	        _("TensorFlow %s was built and tested with CUDA %s and cuDNN %s; the and-cuda "
+	          "extra installs them as pip wheels (%s). The old tensorflow-gpu package no "
+	          "longer installs."),
+	        row->tensorflow, row->cuda, row->cudnn, row->source);
 	add_cmd(c, b, "%s install 'tensorflow[and-cuda]==%s.*'", c->pip, row->tensorflow);
 	pub(c, b)->done = have && !strcmp(have->dist, "tensorflow") &&
-			  !strncmp(have->version.text, row->tensorflow, strlen(row->tensorflow)) && have->wheels_missing == 0 &&
-			  have->wheels_wrong == 0 && have->gpu == GW_FW_GPU_CUDA;
+	                  !strncmp(have->version.text, row->tensorflow, strlen(row->tensorflow)) &&
+	                  have->wheels_missing == 0 && have->wheels_wrong == 0 && have->gpu == GW_FW_GPU_CUDA;
 }
 
 static void plan_pip(plan_ctx *c, const char *fw, const gw_row_setup_pip *row)
@@ -641,15 +670,16 @@ static void plan_pip(plan_ctx *c, const char *fw, const gw_row_setup_pip *row)
 	}
 	b = add_step(c, fw, false, true);
 	gw__fmt(b->title, sizeof(b->title), _("Install %s"), pkg);
-	gw__fmt(b->why, sizeof(b->why), _("%s is the build for this driver's CUDA major (it needs CUDA %s or later of it) (%s)."),
-		row->package, row->cuda, row->source);
+	gw__fmt(b->why, sizeof(b->why),
+	        _("%s is the build for this driver's CUDA major (it needs CUDA %s or later of it) (%s)."), row->package,
+	        row->cuda, row->source);
 	add_cmd(c, b, strchr(pkg, '[') ? "%s install -U '%s'" : "%s install %s", c->pip, pkg);
 }
 
 /* ---- the whole plan ------------------------------------------------------------ */
 
 typedef struct choices {
-	bool want[MAX_FW];            /* index into gw_setup_frameworks */
+	bool want[MAX_FW]; /* index into gw_setup_frameworks */
 	torch_pick torch;
 	bool torch_ok;
 	const gw_row_tensorflow_cuda *tf;
@@ -688,12 +718,17 @@ static void step_no_toolkit(plan_ctx *c, const choices *ch)
 {
 	step_buf *b = add_step(c, "no-cuda-toolkit", false, false);
 
-	gw__strlcpy(b->title, _("Not needed: a system CUDA toolkit, cuDNN, PATH or LD_LIBRARY_PATH changes"), sizeof(b->title));
-	gw__strlcpy(b->why, _("The pip wheels bring their own CUDA runtime, cuBLAS and cuDNN; the driver is all the system "
-			      "needs."), sizeof(b->why));
+	gw__strlcpy(b->title, _("Not needed: a system CUDA toolkit, cuDNN, PATH or LD_LIBRARY_PATH changes"),
+	            sizeof(b->title));
+	gw__strlcpy(b->why,
+	            _("The pip wheels bring their own CUDA runtime, cuBLAS and cuDNN; the driver is all the system "
+	              "needs."),
+	            sizeof(b->why));
 	if (ch->torch_ok)
-		gw__doc_cat(b->why, sizeof(b->why), _(" Install a toolkit only to build CUDA extensions, and then CUDA %s, "
-						      "the version torch was built with."), ch->torch.cuda.text);
+		gw__doc_cat(b->why, sizeof(b->why),
+		            _(" Install a toolkit only to build CUDA extensions, and then CUDA %s, "
+		              "the version torch was built with."),
+		            ch->torch.cuda.text);
 	pub(c, b)->done = true;
 }
 
@@ -702,8 +737,10 @@ static void plan_paddle(plan_ctx *c)
 	step_buf *b = add_step(c, "paddle", false, true);
 
 	gw__strlcpy(b->title, _("PaddlePaddle: choose the build on paddlepaddle.org.cn"), sizeof(b->title));
-	gw__strlcpy(b->why, _("gpuwise has no sourced table of PaddlePaddle's GPU wheels yet: pick the CUDA version "
-			      "at https://www.paddlepaddle.org.cn/install/quick that this driver runs."), sizeof(b->why));
+	gw__strlcpy(b->why,
+	            _("gpuwise has no sourced table of PaddlePaddle's GPU wheels yet: pick the CUDA version "
+	              "at https://www.paddlepaddle.org.cn/install/quick that this driver runs."),
+	            sizeof(b->why));
 	pub(c, b)->pip = false;
 }
 
@@ -728,11 +765,14 @@ static void plan_nvidia(plan_ctx *c, choices *ch)
 
 	pick_driver_row(c);
 	if (c->driver_loaded && blackwell_on_old_driver(c)) {
-		gw__fmt(reason, sizeof(reason), _("Driver %s (CUDA %s) predates Blackwell GPUs: they need the 570 branch "
-						  "(CUDA 12.8) or later."), c->driver.text, c->max_cuda.text);
+		gw__fmt(reason, sizeof(reason),
+		        _("Driver %s (CUDA %s) predates Blackwell GPUs: they need the 570 branch "
+		          "(CUDA 12.8) or later."),
+		        c->driver.text, c->max_cuda.text);
 		driver_step = upgrade = true;
 	} else if (!c->driver_loaded) {
-		gw__fmt(reason, sizeof(reason), "%s", _("No NVIDIA driver is loaded: no framework can use the GPU without one."));
+		gw__fmt(reason, sizeof(reason), "%s",
+		        _("No NVIDIA driver is loaded: no framework can use the GPU without one."));
 		driver_step = true;
 	} else if (!choose(c, ch)) {
 		choices later = *ch;
@@ -740,8 +780,9 @@ static void plan_nvidia(plan_ctx *c, choices *ch)
 
 		assume_driver(&tmp, driver_branch(c));
 		if (gw__version_cmp(&tmp.driver, &c->driver) > 0 && choose(&tmp, &later)) {
-			gw__fmt(reason, sizeof(reason), _("Driver %s (CUDA %s) runs no build of what was asked for on this GPU."),
-				c->driver.text, GW_VERSION_KNOWN(c->max_cuda) ? c->max_cuda.text : "?");
+			gw__fmt(reason, sizeof(reason),
+			        _("Driver %s (CUDA %s) runs no build of what was asked for on this GPU."),
+			        c->driver.text, GW_VERSION_KNOWN(c->max_cuda) ? c->max_cuda.text : "?");
 			driver_step = upgrade = true;
 		}
 	}
@@ -761,13 +802,17 @@ static void plan_nvidia(plan_ctx *c, choices *ch)
 			if (ch->torch_ok)
 				plan_torch(c, &ch->torch);
 			else
-				problem(c, _("no PyTorch CUDA build in gpuwise's table has kernels for this GPU (%s) and runs on "
-					     "driver %s"), c->p->m.ngpus ? c->p->gpu[0].arch : "?", c->driver.text);
+				problem(c,
+				        _("no PyTorch CUDA build in gpuwise's table has kernels for this GPU (%s) and "
+				          "runs on "
+				          "driver %s"),
+				        c->p->m.ngpus ? c->p->gpu[0].arch : "?", c->driver.text);
 		} else if (!strcmp(fw, "tensorflow")) {
 			if (ch->tf)
 				plan_tf(c, ch->tf);
 			else
-				problem(c, _("no TensorFlow release with CUDA wheels runs on driver %s"), c->driver.text);
+				problem(c, _("no TensorFlow release with CUDA wheels runs on driver %s"),
+				        c->driver.text);
 		} else if (!strcmp(fw, "paddle")) {
 			plan_paddle(c);
 		} else if (ch->pip[i]) {
@@ -786,15 +831,18 @@ static void plan_amd(plan_ctx *c, choices *ch)
 	if (!amd->amdgpu_loaded && !amd->nagents) {
 		b = add_step(c, "amdgpu-driver", true, false);
 		gw__strlcpy(b->title, _("Install the amdgpu driver and ROCm (amdgpu-install)"), sizeof(b->title));
-		gw__strlcpy(b->why, _("The amdgpu kernel driver is not loaded. Follow AMD's instructions for this "
-				      "distribution: https://rocm.docs.amd.com/projects/install-on-linux/en/latest/"),
-			    sizeof(b->why));
+		gw__strlcpy(b->why,
+		            _("The amdgpu kernel driver is not loaded. Follow AMD's instructions for this "
+		              "distribution: https://rocm.docs.amd.com/projects/install-on-linux/en/latest/"),
+		            sizeof(b->why));
 	}
 	if (!amd->user_in_render || !amd->user_in_video) {
 		b = add_step(c, "gpu-groups", true, false);
 		gw__strlcpy(b->title, _("Add your user to the render and video groups"), sizeof(b->title));
-		gw__strlcpy(b->why, _("ROCm opens /dev/kfd and /dev/dri/renderD*, which belong to these groups; log out "
-				      "and in afterwards."), sizeof(b->why));
+		gw__strlcpy(b->why,
+		            _("ROCm opens /dev/kfd and /dev/dri/renderD*, which belong to these groups; log out "
+		              "and in afterwards."),
+		            sizeof(b->why));
 		add_cmd(c, b, "sudo usermod -aG render,video $USER");
 	}
 	for (int i = 0; gw_setup_frameworks[i]; i++) {
@@ -804,7 +852,8 @@ static void plan_amd(plan_ctx *c, choices *ch)
 			if ((ch->torch_ok = pick_torch_rocm(c, &ch->torch)))
 				plan_torch(c, &ch->torch);
 			else
-				problem(c, _("no PyTorch ROCm build in gpuwise's table has kernels for %s"), c->ngfx ? c->gfx[0] : "?");
+				problem(c, _("no PyTorch ROCm build in gpuwise's table has kernels for %s"),
+				        c->ngfx ? c->gfx[0] : "?");
 		} else {
 			problem(c, _("gpuwise has no plan for %s on AMD GPUs"), gw_setup_frameworks[i]);
 		}
@@ -845,8 +894,10 @@ static void plan_verify(plan_ctx *c)
 	step_buf *b = add_step(c, "verify", false, false);
 
 	gw__strlcpy(b->title, _("Check that the framework runs a kernel on the GPU"), sizeof(b->title));
-	gw__strlcpy(b->why, _("doctor --deep imports each framework in this environment and runs a small kernel on "
-			      "every GPU."), sizeof(b->why));
+	gw__strlcpy(b->why,
+	            _("doctor --deep imports each framework in this environment and runs a small kernel on "
+	              "every GPU."),
+	            sizeof(b->why));
 	add_cmd(c, b, "%s", c->p->verify);
 }
 
@@ -933,7 +984,8 @@ static int run_plan(gw_setup_plan *p, const gw_setup_options *o)
 		read_amd(&c);
 		plan_amd(&c, &ch);
 	} else {
-		problem(&c, "%s", _("no NVIDIA or AMD GPU was found on this machine (PCI bus, driver): nothing to set up"));
+		problem(&c, "%s",
+		        _("no NVIDIA or AMD GPU was found on this machine (PCI bus, driver): nothing to set up"));
 	}
 	finish(p, o->python_env);
 	if (p->possible)
@@ -958,8 +1010,9 @@ int gw_setup_plan_make(gw_setup_plan **out, const gw_setup_options *opts)
 		return gw__error_set(GW_EINVAL, "too many frameworks");
 	for (size_t i = 0; i < opts->nframeworks; i++)
 		if (!opts->frameworks[i] || fw_index(opts->frameworks[i]) < 0)
-			return gw__error_set(GW_EINVAL, "unknown framework '%s' (torch, tensorflow, jax, cupy, onnxruntime, paddle)",
-					     opts->frameworks[i] ? opts->frameworks[i] : "(null)");
+			return gw__error_set(
+			        GW_EINVAL, "unknown framework '%s' (torch, tensorflow, jax, cupy, onnxruntime, paddle)",
+			        opts->frameworks[i] ? opts->frameworks[i] : "(null)");
 	if (opts->python_env && !gw__path_is_dir(root && root[0] ? root : "/", opts->python_env))
 		return gw__error_set(GW_ENOTFOUND, "python environment '%s' is not a directory", opts->python_env);
 	if (!(p = gw__calloc(1, sizeof(*p))))
@@ -977,15 +1030,42 @@ void gw_setup_plan_free(gw_setup_plan *plan)
 	gw__free(plan);
 }
 
-bool gw_setup_plan_possible(const gw_setup_plan *p) { return p && p->possible; }
-const char *gw_setup_plan_problem(const gw_setup_plan *p) { return p ? p->problem : ""; }
-const gw_setup_machine *gw_setup_plan_machine(const gw_setup_plan *p) { return p ? &p->m : NULL; }
-size_t gw_setup_framework_count(const gw_setup_plan *p) { return p ? p->nfw : 0; }
-const char *gw_setup_framework_at(const gw_setup_plan *p, size_t i) { return p && i < p->nfw ? p->fw[i] : NULL; }
-size_t gw_setup_step_count(const gw_setup_plan *p) { return p ? p->nsteps : 0; }
-const gw_setup_step *gw_setup_step_at(const gw_setup_plan *p, size_t i) { return p && i < p->nsteps ? &p->step[i] : NULL; }
-size_t gw_setup_verify_count(const gw_setup_plan *p) { return p && p->possible ? 1 : 0; }
-const char *gw_setup_verify_at(const gw_setup_plan *p, size_t i) { return p && p->possible && i == 0 ? p->verify : NULL; }
+bool gw_setup_plan_possible(const gw_setup_plan *p)
+{
+	return p && p->possible;
+}
+const char *gw_setup_plan_problem(const gw_setup_plan *p)
+{
+	return p ? p->problem : "";
+}
+const gw_setup_machine *gw_setup_plan_machine(const gw_setup_plan *p)
+{
+	return p ? &p->m : NULL;
+}
+size_t gw_setup_framework_count(const gw_setup_plan *p)
+{
+	return p ? p->nfw : 0;
+}
+const char *gw_setup_framework_at(const gw_setup_plan *p, size_t i)
+{
+	return p && i < p->nfw ? p->fw[i] : NULL;
+}
+size_t gw_setup_step_count(const gw_setup_plan *p)
+{
+	return p ? p->nsteps : 0;
+}
+const gw_setup_step *gw_setup_step_at(const gw_setup_plan *p, size_t i)
+{
+	return p && i < p->nsteps ? &p->step[i] : NULL;
+}
+size_t gw_setup_verify_count(const gw_setup_plan *p)
+{
+	return p && p->possible ? 1 : 0;
+}
+const char *gw_setup_verify_at(const gw_setup_plan *p, size_t i)
+{
+	return p && p->possible && i == 0 ? p->verify : NULL;
+}
 
 static void json_str(gw_json *j, const char *key, const char *v)
 {
