@@ -533,6 +533,17 @@ static void step_uninstall(plan_ctx *c, const char *id, const char *what, const 
 	add_cmd(c, b, "%s uninstall -y %s", c->pip, packages);
 }
 
+/* The environment is a conda one (its prefix holds conda-meta/). */
+static bool in_conda(const plan_ctx *c)
+{
+	char meta[GW_PROBE_PATH + 16];
+
+	if (!c->p->python_env[0])
+		return false;
+	gw__fmt(meta, sizeof(meta), "%s/conda-meta", c->p->python_env);
+	return gw__path_is_dir(c->d->p->root, meta);
+}
+
 static void plan_torch(plan_ctx *c, const torch_pick *t)
 {
 	const gw_probe_framework *have = installed(c, GW_FW_TORCH);
@@ -577,6 +588,10 @@ static void plan_torch(plan_ctx *c, const torch_pick *t)
 	            _(" torchvision and torchaudio come from the same release and index, so "
 	              "their builds match torch's. (%s)"),
 	            t->rel->source);
+	if (in_conda(c))
+		gw__doc_cat(b->why, sizeof(b->why), "%s",
+		            _(" In a conda environment too: PyTorch publishes no conda packages after 2.5, so pip installs "
+		              "the wheels into the environment."));
 	add_cmd(c, b,
 	        "%s install torch==%s torchvision==%s torchaudio==%s --index-url https://download.pytorch.org/whl/%s",
 	        c->pip, t->rel->torch, t->rel->torchvision, t->rel->torchaudio, t->variant);

@@ -198,6 +198,11 @@ printf 'Metadata-Version: 2.1\nName: torch\nVersion: 2.5.1+cu121\n' >"$site/torc
 run_with "$TMPD/goodenv" setup --python-env /opt/venv --json
 last_cmd="[laptop + venv with torch 2.5.1+cu121] setup --json"
 assert_eq "$(step_ids)" "no-cuda-toolkit torch verify" "right torch: no uninstall"
+mkdir -p "$TMPD/goodenv/root/opt/venv/conda-meta"
+run_with "$TMPD/goodenv" setup --python-env /opt/venv --json
+assert_json "a conda environment: pip, said why" '
+w = [s for s in d["steps"] if s["id"] == "torch"][0]["why"]
+assert "conda" in w and "2.5" in w, w'
 assert_json "right torch: the step is done" 'assert [s["done"] for s in d["steps"] if s["id"] == "torch"] == [True], d["steps"]'
 
 # ---- no GPU at all, usage errors
