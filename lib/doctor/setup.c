@@ -1090,8 +1090,12 @@ static void json_str(gw_json *j, const char *key, const char *v)
 
 char *gw_setup_plan_json(const gw_setup_plan *p, int indent)
 {
-	gw_json *j = gw_json_new(indent);
+	gw_json *j;
 	char *out;
+
+	if (!p)
+		return NULL;
+	j = gw_json_new(indent);
 
 	gw_json_object_begin(j);
 	json_str(j, "gpuwise_version", GPUWISE_VERSION);
