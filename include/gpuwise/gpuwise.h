@@ -23,6 +23,7 @@
 #include "gpuwise/json.h"
 #include "gpuwise/explain.h"
 #include "gpuwise/doctor.h"
+#include "gpuwise/setup.h"
 #include "gpuwise/advise.h"
 #include "gpuwise/bench.h"
 #include "gpuwise/language.h"

@@ -11,7 +11,7 @@ const char *const gw_doctor_layers[] = { "hardware", "driver", "cuda", "python",
 
 /* ---- the run -------------------------------------------------------------- */
 
-static void read_live(gw__doctor *d)
+void gw__doctor_read_live(gw__doctor *d)
 {
 	gw_options o = GW_OPTIONS_INIT;
 
@@ -44,7 +44,7 @@ static void read_live(gw__doctor *d)
 	}
 }
 
-static void driver_facts(gw__doctor *d)
+void gw__doctor_driver_facts(gw__doctor *d)
 {
 	const gw_probe_nvidia *nv = &d->p->nvidia;
 	const gw_driver_info *di = d->ctx ? gw_context_driver(d->ctx) : NULL;
@@ -291,8 +291,8 @@ int gw_doctor_run(gw_doctor_report **out, const gw_doctor_options *opts)
 		goto out;
 	d.rep->probe = d.p;
 	gw__strlcpy(d.rep->root, d.p->root, sizeof(d.rep->root));
-	read_live(&d);
-	driver_facts(&d);
+	gw__doctor_read_live(&d);
+	gw__doctor_driver_facts(&d);
 	gw__doctor_rules_hardware(&d);
 	gw__doctor_rules_driver(&d);
 	gw__doctor_rules_cuda(&d);

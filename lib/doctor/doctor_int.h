@@ -20,6 +20,12 @@ struct gw_doctor_report {
 	char root[GW_PROBE_PATH];
 };
 
+/* The live devices (d->ctx, samples) unless GW_DOCTOR_NO_LIVE, then the
+ * driver facts (d->driver, d->driver_max_cuda, GPU counts): doctor's run
+ * and setup's plan (setup.c) start from the same facts. */
+void gw__doctor_read_live(gw__doctor *d);
+void gw__doctor_driver_facts(gw__doctor *d);
+
 /* --deep: run each framework of each environment in a subprocess.
  * GW_EGENERIC ("interrupted") when opts->cancel was set. */
 int gw__doctor_deep(gw__doctor *d);

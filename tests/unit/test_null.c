@@ -159,6 +159,31 @@ static void test_doctor(void)
 	CHECK(gw_doctor_report_json(NULL, 2) == NULL);
 }
 
+static void test_setup(void)
+{
+	gw_setup_options bad = GW_SETUP_OPTIONS_INIT;
+	const char *unknown[] = { "caffe" };
+	gw_setup_plan *plan = NULL;
+
+	CHECK_INT(gw_setup_plan_make(NULL, NULL), GW_EINVAL);
+	CHECK_INT(gw_setup_plan_make(&plan, NULL), GW_EINVAL);
+	bad.frameworks = unknown;
+	bad.nframeworks = 1;
+	CHECK_INT(gw_setup_plan_make(&plan, &bad), GW_EINVAL);
+	CHECK(plan == NULL);
+	gw_setup_plan_free(NULL);
+	CHECK(!gw_setup_plan_possible(NULL));
+	CHECK(gw_setup_plan_problem(NULL) != NULL);
+	CHECK(gw_setup_plan_machine(NULL) == NULL);
+	CHECK_INT(gw_setup_framework_count(NULL), 0);
+	CHECK(gw_setup_framework_at(NULL, 0) == NULL);
+	CHECK_INT(gw_setup_step_count(NULL), 0);
+	CHECK(gw_setup_step_at(NULL, 0) == NULL);
+	CHECK_INT(gw_setup_verify_count(NULL), 0);
+	CHECK(gw_setup_verify_at(NULL, 0) == NULL);
+	CHECK(gw_setup_plan_json(NULL, 2) == NULL);
+}
+
 static void test_explain(void)
 {
 	CHECK(gw_finding_doc_get(NULL) == NULL);
@@ -375,6 +400,7 @@ int main(void)
 	test_metrics();
 	test_pool();
 	test_doctor();
+	test_setup();
 	test_explain();
 	test_json();
 	test_names();
