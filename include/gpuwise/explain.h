@@ -62,6 +62,24 @@ const gw_finding_doc *gw_finding_doc_get(const char *id);
 size_t gw_finding_doc_count(void);
 const gw_finding_doc *gw_finding_doc_at(size_t i);
 
+/* A status code of the GPU stack: CUDA runtime and driver, cuBLAS, cuDNN,
+ * cuFFT, cuRAND, cuSOLVER, cuSPARSE, NCCL, NVRTC, NVML and HIP. Compiled in
+ * from data/explain/status_codes.tsv (generated from the headers that
+ * define the codes). All strings static. */
+typedef struct gw_status_code {
+	const char *library;     /* "cuda-runtime", "cuda-driver", "cublas", ... "hip" */
+	const char *name;        /* "cudaErrorIllegalAddress" */
+	long number;             /* 700 */
+	const char *description; /* what the library prints, "-" when unknown */
+	const char *id;          /* the finding it maps to, NULL: not an error */
+} gw_status_code;
+
+/* All status codes, in the table's order: i in 0..count-1 (NULL past it). */
+size_t gw_status_code_count(void);
+const gw_status_code *gw_status_code_at(size_t i);
+/* The code of `library` named `name` (exact case), or NULL. */
+const gw_status_code *gw_status_code_find(const char *library, const char *name);
+
 /* Longest line the scanner looks at as one piece; longer lines are split. */
 #define GW_EXPLAIN_LINE_MAX 65536
 /* Longest excerpt, including the NUL. */
@@ -76,6 +94,9 @@ typedef struct gw_explain_match {
 	/* The first occurrence's line, trimmed, at most EXCERPT_MAX-1 bytes,
 	 * valid UTF-8: control characters and invalid bytes become '?'. */
 	char excerpt[GW_EXPLAIN_EXCERPT_MAX];
+	/* The status code that named the first occurrence (by its name, its
+	 * description or its number), or NULL when a message pattern did. */
+	const gw_status_code *code;
 } gw_explain_match;
 
 typedef struct gw_explainer gw_explainer;
