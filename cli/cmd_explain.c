@@ -27,7 +27,7 @@ struct explain_opts {
 static const struct option explain_options[] = {
 	OPT_BOOL(0, "json", struct explain_opts, json,
 		 N_("print {\"gpuwise_version\", \"matches\": [{\"id\", \"title\", \"line\", \"excerpt\", \"cause\", "
-		 "\"fix\", \"count\", \"framework\", \"code\"}], \"lines\"}; for an ID, {\"gpuwise_version\", \"id\", "
+		 "\"fix\", \"count\", \"framework\", \"code\"}], \"unrecognised\": [{\"line\", \"excerpt\"}], \"lines\"}; for an ID, {\"gpuwise_version\", \"id\", "
 		 "\"title\", \"severity\", \"layer\", \"kind\", \"cause\", \"fix\", \"explanation\", \"source\"}")),
 	OPT_BOOL(0, "list", struct explain_opts, list, N_("list every finding id with its title")),
 	OPT_END()
@@ -294,9 +294,37 @@ static int json_matches(const gw_explainer *ex)
 		gw_json_object_end(j);
 	}
 	gw_json_array_end(j);
+	gw_json_key(j, "unrecognised");
+	gw_json_array_begin(j);
+	for (size_t i = 0; i < gw_explainer_unrecognised_count(ex); i++) {
+		const gw_explain_unrecognised *u = gw_explainer_unrecognised(ex, i);
+		gw_json_object_begin(j);
+		gw_json_key(j, "line"); gw_json_uint(j, u->line);
+		gw_json_key(j, "excerpt"); gw_json_string(j, u->excerpt);
+		gw_json_object_end(j);
+	}
+	gw_json_array_end(j);
 	gw_json_key(j, "lines"); gw_json_uint(j, gw_explainer_lines(ex));
 	gw_json_object_end(j);
 	return finish_json(j) ? EXIT_FAIL : EXIT_OK;
+}
+
+/* Lines that look like GPU errors but that nothing recognised: shown so
+ * the user knows explain looked, and can report them. */
+static void print_unrecognised(const gw_explainer *ex)
+{
+	size_t n = gw_explainer_unrecognised_count(ex);
+
+	if (!n)
+		return;
+	printf("%s\n", _("not recognised: these lines look like GPU errors, but gpuwise knows none of them:"));
+	for (size_t i = 0; i < n; i++) {
+		const gw_explain_unrecognised *u = gw_explainer_unrecognised(ex, i);
+		char *first = str_printf(_("  line %llu: "), (unsigned long long)u->line);
+
+		print_hanging(stdout, output_width(stdout), first ? first : "  ", u->excerpt);
+		free(first);
+	}
 }
 
 static int report(const gw_explainer *ex, bool json)
@@ -307,6 +335,8 @@ static int report(const gw_explainer *ex, bool json)
 		rc = json_matches(ex);
 	else if (gw_explainer_count(ex))
 		print_matches(ex);
+	else
+		print_unrecognised(ex);
 	if (rc == EXIT_OK && !gw_explainer_count(ex)) {
 		error_msg(_("no known GPU error found"));
 		rc = EXIT_FAIL;

@@ -99,6 +99,17 @@ typedef struct gw_explain_match {
 	const gw_status_code *code;
 } gw_explain_match;
 
+/* A line that looks like a GPU error (it names CUDA, HIP, NCCL, cuDNN or
+ * another GPU library as a word, next to an error word such as "error" or
+ * "failed") but that no catalogue row recognised. */
+typedef struct gw_explain_unrecognised {
+	uint64_t line;               /* 1-based */
+	char excerpt[GW_EXPLAIN_EXCERPT_MAX];
+} gw_explain_unrecognised;
+
+/* At most this many unrecognised lines are kept (the first ones). */
+#define GW_EXPLAIN_UNRECOGNISED_MAX 8
+
 typedef struct gw_explainer gw_explainer;
 
 /* A new scanner. Returns 0, GW_ENOMEM, or GW_EGENERIC when a compiled-in
@@ -118,6 +129,13 @@ int gw_explainer_finish(gw_explainer *ex);
  * position in the line). */
 size_t gw_explainer_count(const gw_explainer *ex);
 const gw_explain_match *gw_explainer_match(const gw_explainer *ex, size_t i);
+
+/* Lines that look like GPU errors but that nothing recognised, in order,
+ * at most GW_EXPLAIN_UNRECOGNISED_MAX. Reported only when nothing at all
+ * was recognised (count 0): next to a known error they are mostly its own
+ * context ("CUDA kernel errors might be asynchronously reported ..."). */
+size_t gw_explainer_unrecognised_count(const gw_explainer *ex);
+const gw_explain_unrecognised *gw_explainer_unrecognised(const gw_explainer *ex, size_t i);
 
 /* Lines seen so far (a last line without newline counts after finish). */
 uint64_t gw_explainer_lines(const gw_explainer *ex);

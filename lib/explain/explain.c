@@ -149,6 +149,8 @@ struct gw_explainer {
 	int match_of_doc[NDOC];
 	gw_explain_match matches[NDOC];
 	size_t nmatches;
+	gw_explain_unrecognised unrecognised[GW_EXPLAIN_UNRECOGNISED_MAX];
+	size_t nunrecognised;
 };
 
 static uint8_t fold(uint8_t c)
@@ -386,6 +388,7 @@ void gw_explainer_reset(gw_explainer *ex)
 	for (unsigned d = 0; d < NDOC; d++)
 		ex->match_of_doc[d] = -1;
 	ex->nmatches = 0;
+	ex->nunrecognised = 0;
 }
 
 int gw_explainer_new(gw_explainer **out)
@@ -635,6 +638,106 @@ static void record_hit(gw_explainer *ex, const struct hit *h, bool had_nul)
 		record_match(ex, pat->doc, pat->framework, code, h->start, had_nul);
 }
 
+/* ---- lines that look like GPU errors --------------------------------- */
+
+/* A byte that continues a file name or a module path: "libggml-cuda.so",
+ * "/usr/local/cuda/bin", "torch.cuda.memory" are not a library's message. */
+static bool is_path_byte(char c)
+{
+	return is_word_byte(c) || c == '/' || c == '.' || c == '-' || c == '\\';
+}
+
+static bool token_is(const char *tok, size_t n, const char *word)
+{
+	return strlen(word) == n && literal_at(tok, word, n);
+}
+
+static bool token_starts(const char *tok, size_t n, const char *prefix)
+{
+	size_t k = strlen(prefix);
+
+	return n > k && literal_at(tok, prefix, k);
+}
+
+/* A GPU library named as a word of its own: not inside a path, a file
+ * name or a device string ("cuda:0"), or a status-code-like identifier
+ * (cudaErrorFoo, CUDA_ERROR_FOO, hipErrorFoo, ncclFoo, CUDNN_STATUS_FOO). */
+static bool gpu_token(const char *line, size_t len, size_t at, size_t n)
+{
+	static const char *const words[] = {
+		"cuda", "hip", "nccl", "cudnn", "cublas", "cublaslt", "cufft", "curand", "cusolver",
+		"cusparse", "nvrtc", "nvml", "rocm", "miopen", "rocblas",
+	};
+	static const char *const prefixes[] = {
+		"cudaerror", "cuda_error_", "hiperror", "nccl", "cudnn_status_", "cublas_status_",
+		"cufft_", "curand_status_", "cusolver_status_", "cusparse_status_", "nvrtc_error_",
+		"nvml_error_",
+	};
+	const char *tok = line + at;
+
+	if ((at > 0 && is_path_byte(line[at - 1])) || (at + n < len && is_path_byte(line[at + n])))
+		return false;
+	if (at + n + 1 < len && line[at + n] == ':' && line[at + n + 1] >= '0' && line[at + n + 1] <= '9')
+		return false;
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (token_is(tok, n, words[i]))
+			return true;
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (token_starts(tok, n, prefixes[i]))
+			return true;
+	return false;
+}
+
+/* An error word: error(s), failed, failure, fatal, abort(ed), exception,
+ * cannot, unable, or a word ending in "error" (RuntimeError), unless "no"
+ * or "without" comes just before it ("no error"). */
+static bool error_token(const char *tok, size_t n, bool negated)
+{
+	static const char *const words[] = {
+		"error", "errors", "failed", "failure", "fatal", "abort", "aborted", "exception",
+		"cannot", "unable",
+	};
+
+	if (negated)
+		return false;
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (token_is(tok, n, words[i]))
+			return true;
+	return n > 5 && literal_at(tok + n - 5, "error", 5);
+}
+
+static bool looks_like_gpu_error(const char *line, size_t len)
+{
+	bool gpu = false, error = false, negated = false;
+
+	for (size_t i = 0; i < len && !(gpu && error);) {
+		size_t n = 0;
+
+		if (!is_word_byte(line[i])) {
+			i++;
+			continue;
+		}
+		while (i + n < len && is_word_byte(line[i + n]))
+			n++;
+		gpu = gpu || gpu_token(line, len, i, n);
+		error = error || error_token(line + i, n, negated);
+		negated = token_is(line + i, n, "no") || token_is(line + i, n, "without");
+		i += n;
+	}
+	return gpu && error;
+}
+
+static void note_unrecognised(gw_explainer *ex, bool had_nul)
+{
+	gw_explain_unrecognised *u;
+
+	if (ex->nunrecognised >= GW_EXPLAIN_UNRECOGNISED_MAX || !looks_like_gpu_error(ex->line, ex->line_len))
+		return;
+	u = &ex->unrecognised[ex->nunrecognised++];
+	u->line = ex->lines + 1;
+	make_excerpt(u->excerpt, ex->line, ex->line_len, 0, had_nul ? ex->nul_at : NULL);
+}
+
 /* The line (or a piece of an over-long one) is complete: check the
  * candidate patterns in order of position and start afresh. */
 static void end_piece(gw_explainer *ex, bool newline)
@@ -661,13 +764,21 @@ static void end_piece(gw_explainer *ex, bool newline)
 		}
 		/* Names, descriptions and messages first; a number only
 		 * when nothing else on the line said what went wrong. */
+		bool gpu_word = false;
+
 		ex->line_matched = false;
-		for (unsigned i = 0; i < ex->nhits; i++)
-			if (gw__explain_patterns[ex->hits[i].pat].how != GW__HOW_NUMBER)
+		for (unsigned i = 0; i < ex->nhits; i++) {
+			unsigned how = gw__explain_patterns[ex->hits[i].pat].how;
+
+			gpu_word = gpu_word || how == GW__HOW_GPU_WORD;
+			if (how != GW__HOW_NUMBER && how != GW__HOW_GPU_WORD)
 				record_hit(ex, &ex->hits[i], had_nul);
+		}
 		for (unsigned i = 0; i < ex->nhits && !ex->line_matched; i++)
 			if (gw__explain_patterns[ex->hits[i].pat].how == GW__HOW_NUMBER)
 				record_hit(ex, &ex->hits[i], had_nul);
+		if (gpu_word && !ex->line_matched)
+			note_unrecognised(ex, had_nul);
 		ex->nhits = 0;
 		next_generation(ex);
 	}
@@ -768,6 +879,16 @@ size_t gw_explainer_count(const gw_explainer *ex)
 const gw_explain_match *gw_explainer_match(const gw_explainer *ex, size_t i)
 {
 	return ex && i < ex->nmatches ? &ex->matches[i] : NULL;
+}
+
+size_t gw_explainer_unrecognised_count(const gw_explainer *ex)
+{
+	return ex && !ex->nmatches ? ex->nunrecognised : 0;
+}
+
+const gw_explain_unrecognised *gw_explainer_unrecognised(const gw_explainer *ex, size_t i)
+{
+	return i < gw_explainer_unrecognised_count(ex) ? &ex->unrecognised[i] : NULL;
 }
 
 uint64_t gw_explainer_lines(const gw_explainer *ex)

@@ -145,6 +145,41 @@ static void test_status_codes(void)
 	}
 }
 
+/* Lines that look like GPU errors but match nothing are kept (at most
+ * GW_EXPLAIN_UNRECOGNISED_MAX), and reported only when nothing matched. */
+static void test_unrecognised(void)
+{
+	gw_explainer *ex = scan("start\n"
+				"foo: CUDA driver failed in a new way\n"
+				"loading /usr/local/cuda/lib64 failed\n"     /* a path */
+				"tensor on cuda:0, error in shape\n"         /* a device string */
+				"CUDA ok, no error\n"                         /* negated */
+				"a chip error\n"                              /* hip inside a word */
+				"ncclFooBar: unexpected failure\n");
+	const gw_explain_unrecognised *u;
+
+	CHECK_INT(gw_explainer_count(ex), 0);
+	CHECK_INT(gw_explainer_unrecognised_count(ex), 2);
+	u = gw_explainer_unrecognised(ex, 0);
+	CHECK(u && u->line == 2 && !strcmp(u->excerpt, "foo: CUDA driver failed in a new way"));
+	u = gw_explainer_unrecognised(ex, 1);
+	CHECK(u && u->line == 7);
+	CHECK(gw_explainer_unrecognised(ex, 2) == NULL);
+	/* A recognised error anywhere hides them: they are mostly its context. */
+	CHECK_INT(gw_explainer_feed(ex, "CUDA error: out of memory\n", 26), 0);
+	CHECK_INT(gw_explainer_count(ex), 1);
+	CHECK_INT(gw_explainer_unrecognised_count(ex), 0);
+	gw_explainer_free(ex);
+
+	ex = scan("");
+	for (int i = 0; i < 20; i++)
+		gw_explainer_feed(ex, "HIP runtime failed oddly\n", 25);
+	CHECK_INT(gw_explainer_unrecognised_count(ex), GW_EXPLAIN_UNRECOGNISED_MAX);
+	gw_explainer_reset(ex);
+	CHECK_INT(gw_explainer_unrecognised_count(ex), 0);
+	gw_explainer_free(ex);
+}
+
 static void test_order_count_and_veto(void)
 {
 	gw_explainer *ex = scan("start\n"
@@ -468,6 +503,7 @@ int main(void)
 	test_catalogue();
 	test_variants();
 	test_status_codes();
+	test_unrecognised();
 	test_chinese();
 	test_order_count_and_veto();
 	test_chunking();
