@@ -27,7 +27,7 @@ struct explain_opts {
 static const struct option explain_options[] = {
 	OPT_BOOL(0, "json", struct explain_opts, json,
 		 N_("print {\"gpuwise_version\", \"matches\": [{\"id\", \"title\", \"line\", \"excerpt\", \"cause\", "
-		 "\"fix\", \"count\", \"framework\"}], \"lines\"}; for an ID, {\"gpuwise_version\", \"id\", "
+		 "\"fix\", \"count\", \"framework\", \"code\"}], \"unrecognised\": [{\"line\", \"excerpt\"}], \"lines\"}; for an ID, {\"gpuwise_version\", \"id\", "
 		 "\"title\", \"severity\", \"layer\", \"kind\", \"cause\", \"fix\", \"explanation\", \"source\"}")),
 	OPT_BOOL(0, "list", struct explain_opts, list, N_("list every finding id with its title")),
 	OPT_END()
@@ -210,6 +210,29 @@ static void print_memory_holders(void)
 
 /* ---- matches ---------------------------------------------------------- */
 
+/* The status code that named the error: its name, number and library,
+ * and the text the library prints for it. */
+static void print_code(const gw_status_code *c)
+{
+	char *text = strcmp(c->description, "-")
+		? str_printf("%s = %ld (%s): %s", c->name, c->number, c->library, c->description)
+		: str_printf("%s = %ld (%s)", c->name, c->number, c->library);
+
+	print_wrapped_at("    ", _("Code:  "), text ? text : c->name);
+	free(text);
+}
+
+static void json_code(gw_json *j, const gw_status_code *c)
+{
+	gw_json_key(j, "code");
+	gw_json_object_begin(j);
+	gw_json_key(j, "library"); gw_json_string(j, c->library);
+	gw_json_key(j, "name"); gw_json_string(j, c->name);
+	gw_json_key(j, "number"); gw_json_int(j, c->number);
+	gw_json_key(j, "description"); gw_json_string(j, c->description);
+	gw_json_object_end(j);
+}
+
 static void print_matches(const gw_explainer *ex)
 {
 	bool color = use_color(stdout);
@@ -230,6 +253,8 @@ static void print_matches(const gw_explainer *ex)
 		free(title);
 		/* The log's own line, wrapped under the quote mark. */
 		print_hanging(stdout, output_width(stdout), "  > ", m->excerpt);
+		if (m->code)
+			print_code(m->code);
 		print_wrapped_at("    ", _("Cause: "), gw_translate(m->doc->cause));
 		print_wrapped_at("    ", _("Fix:   "), gw_translate(m->doc->fix));
 		printf("    %sgpuwise explain %s\n", _("More:  "), m->doc->id);
@@ -264,12 +289,42 @@ static int json_matches(const gw_explainer *ex)
 		gw_json_key(j, "count"); gw_json_uint(j, m->count);
 		gw_json_key(j, "framework"); gw_json_string(j, m->framework);
 		gw_json_key(j, "severity"); gw_json_string(j, m->doc->severity);
+		if (m->code)
+			json_code(j, m->code);
+		gw_json_object_end(j);
+	}
+	gw_json_array_end(j);
+	gw_json_key(j, "unrecognised");
+	gw_json_array_begin(j);
+	for (size_t i = 0; i < gw_explainer_unrecognised_count(ex); i++) {
+		const gw_explain_unrecognised *u = gw_explainer_unrecognised(ex, i);
+		gw_json_object_begin(j);
+		gw_json_key(j, "line"); gw_json_uint(j, u->line);
+		gw_json_key(j, "excerpt"); gw_json_string(j, u->excerpt);
 		gw_json_object_end(j);
 	}
 	gw_json_array_end(j);
 	gw_json_key(j, "lines"); gw_json_uint(j, gw_explainer_lines(ex));
 	gw_json_object_end(j);
 	return finish_json(j) ? EXIT_FAIL : EXIT_OK;
+}
+
+/* Lines that look like GPU errors but that nothing recognised: shown so
+ * the user knows explain looked, and can report them. */
+static void print_unrecognised(const gw_explainer *ex)
+{
+	size_t n = gw_explainer_unrecognised_count(ex);
+
+	if (!n)
+		return;
+	printf("%s\n", _("not recognised: these lines look like GPU errors, but gpuwise knows none of them:"));
+	for (size_t i = 0; i < n; i++) {
+		const gw_explain_unrecognised *u = gw_explainer_unrecognised(ex, i);
+		char *first = str_printf(_("  line %llu: "), (unsigned long long)u->line);
+
+		print_hanging(stdout, output_width(stdout), first ? first : "  ", u->excerpt);
+		free(first);
+	}
 }
 
 static int report(const gw_explainer *ex, bool json)
@@ -280,6 +335,8 @@ static int report(const gw_explainer *ex, bool json)
 		rc = json_matches(ex);
 	else if (gw_explainer_count(ex))
 		print_matches(ex);
+	else
+		print_unrecognised(ex);
 	if (rc == EXIT_OK && !gw_explainer_count(ex)) {
 		error_msg(_("no known GPU error found"));
 		rc = EXIT_FAIL;

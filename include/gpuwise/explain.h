@@ -62,6 +62,24 @@ const gw_finding_doc *gw_finding_doc_get(const char *id);
 size_t gw_finding_doc_count(void);
 const gw_finding_doc *gw_finding_doc_at(size_t i);
 
+/* A status code of the GPU stack: CUDA runtime and driver, cuBLAS, cuDNN,
+ * cuFFT, cuRAND, cuSOLVER, cuSPARSE, NCCL, NVRTC, NVML and HIP. Compiled in
+ * from data/explain/status_codes.tsv (generated from the headers that
+ * define the codes). All strings static. */
+typedef struct gw_status_code {
+	const char *library;     /* "cuda-runtime", "cuda-driver", "cublas", ... "hip" */
+	const char *name;        /* "cudaErrorIllegalAddress" */
+	long number;             /* 700 */
+	const char *description; /* what the library prints, "-" when unknown */
+	const char *id;          /* the finding it maps to, NULL: not an error */
+} gw_status_code;
+
+/* All status codes, in the table's order: i in 0..count-1 (NULL past it). */
+size_t gw_status_code_count(void);
+const gw_status_code *gw_status_code_at(size_t i);
+/* The code of `library` named `name` (exact case), or NULL. */
+const gw_status_code *gw_status_code_find(const char *library, const char *name);
+
 /* Longest line the scanner looks at as one piece; longer lines are split. */
 #define GW_EXPLAIN_LINE_MAX 65536
 /* Longest excerpt, including the NUL. */
@@ -76,7 +94,21 @@ typedef struct gw_explain_match {
 	/* The first occurrence's line, trimmed, at most EXCERPT_MAX-1 bytes,
 	 * valid UTF-8: control characters and invalid bytes become '?'. */
 	char excerpt[GW_EXPLAIN_EXCERPT_MAX];
+	/* The status code that named the first occurrence (by its name, its
+	 * description or its number), or NULL when a message pattern did. */
+	const gw_status_code *code;
 } gw_explain_match;
+
+/* A line that looks like a GPU error (it names CUDA, HIP, NCCL, cuDNN or
+ * another GPU library as a word, next to an error word such as "error" or
+ * "failed") but that no catalogue row recognised. */
+typedef struct gw_explain_unrecognised {
+	uint64_t line;               /* 1-based */
+	char excerpt[GW_EXPLAIN_EXCERPT_MAX];
+} gw_explain_unrecognised;
+
+/* At most this many unrecognised lines are kept (the first ones). */
+#define GW_EXPLAIN_UNRECOGNISED_MAX 8
 
 typedef struct gw_explainer gw_explainer;
 
@@ -97,6 +129,13 @@ int gw_explainer_finish(gw_explainer *ex);
  * position in the line). */
 size_t gw_explainer_count(const gw_explainer *ex);
 const gw_explain_match *gw_explainer_match(const gw_explainer *ex, size_t i);
+
+/* Lines that look like GPU errors but that nothing recognised, in order,
+ * at most GW_EXPLAIN_UNRECOGNISED_MAX. Reported only when nothing at all
+ * was recognised (count 0): next to a known error they are mostly its own
+ * context ("CUDA kernel errors might be asynchronously reported ..."). */
+size_t gw_explainer_unrecognised_count(const gw_explainer *ex);
+const gw_explain_unrecognised *gw_explainer_unrecognised(const gw_explainer *ex, size_t i);
 
 /* Lines seen so far (a last line without newline counts after finish). */
 uint64_t gw_explainer_lines(const gw_explainer *ex);

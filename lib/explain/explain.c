@@ -59,6 +59,46 @@ const gw_finding_doc *gw_finding_doc_at(size_t i)
 	return i < NDOC ? &gw__finding_docs[i] : NULL;
 }
 
+/* ---- the status codes ------------------------------------------------- */
+
+#define NCODE GW__STATUS_CODES_COUNT
+
+size_t gw_status_code_count(void)
+{
+	return NCODE;
+}
+
+const gw_status_code *gw_status_code_at(size_t i)
+{
+	return i < NCODE ? &gw__status_codes[i].pub : NULL;
+}
+
+const gw_status_code *gw_status_code_find(const char *library, const char *name)
+{
+	if (!library || !name)
+		return NULL;
+	for (size_t i = 0; i < NCODE; i++)
+		if (!strcmp(gw__status_codes[i].pub.name, name) && !strcmp(gw__status_codes[i].pub.library, library))
+			return &gw__status_codes[i].pub;
+	return NULL;
+}
+
+/* The first code of `library` with this number that is an error; for
+ * "cuda-any" the runtime's, then the driver's. -1 when there is none. */
+static int code_by_number(const char *library, long number)
+{
+	bool cuda = !strcmp(library, "cuda-any");
+
+	for (int pass = 0; pass < (cuda ? 2 : 1); pass++) {
+		const char *lib = cuda ? (pass ? "cuda-driver" : "cuda-runtime") : library;
+
+		for (size_t i = 0; i < NCODE; i++)
+			if (gw__status_codes[i].pub.number == number && !strcmp(gw__status_codes[i].pub.library, lib))
+				return gw__status_codes[i].doc >= 0 ? (int)i : -1;
+	}
+	return -1;
+}
+
 /* ---- the scanner ------------------------------------------------------ */
 
 struct hit {
@@ -99,6 +139,7 @@ struct gw_explainer {
 	/* Per-line bookkeeping without clearing arrays: "seen on this line"
 	 * means the stored generation equals gen. */
 	uint32_t gen;
+	bool line_matched;         /* some row matched on this line */
 	uint32_t pat_gen[NPAT];
 	uint32_t doc_gen[NDOC];
 	struct hit hits[NPAT];
@@ -108,6 +149,8 @@ struct gw_explainer {
 	int match_of_doc[NDOC];
 	gw_explain_match matches[NDOC];
 	size_t nmatches;
+	gw_explain_unrecognised unrecognised[GW_EXPLAIN_UNRECOGNISED_MAX];
+	size_t nunrecognised;
 };
 
 static uint8_t fold(uint8_t c)
@@ -345,6 +388,7 @@ void gw_explainer_reset(gw_explainer *ex)
 	for (unsigned d = 0; d < NDOC; d++)
 		ex->match_of_doc[d] = -1;
 	ex->nmatches = 0;
+	ex->nunrecognised = 0;
 }
 
 int gw_explainer_new(gw_explainer **out)
@@ -438,10 +482,115 @@ static void next_generation(gw_explainer *ex)
 	}
 }
 
-static bool pattern_accepts(gw_explainer *ex, unsigned p)
+/* Does the (lowercase) literal occur at text, folding ASCII case and
+ * reading NUL as a space like the automaton does? */
+static bool literal_at(const char *text, const char *lit, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		uint8_t c = text[i] ? fold((uint8_t)text[i]) : ' ';
+		if (c != (uint8_t)lit[i])
+			return false;
+	}
+	return true;
+}
+
+static bool is_word_byte(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+static bool is_alnum_byte(char c)
+{
+	return is_word_byte(c) && c != '_';
+}
+
+/* Case-insensitive: does word occur in line[0..end)? For "hip" only at the
+ * start of a word (not "chip", "relationship"). */
+static bool names_library(const char *line, size_t end, const char *word)
+{
+	size_t n = strlen(word);
+	bool word_start = !strcmp(word, "hip");
+
+	for (size_t i = 0; i + n <= end; i++)
+		if (literal_at(line + i, word, n) && (!word_start || i == 0 || !is_alnum_byte(line[i - 1])))
+			return true;
+	return false;
+}
+
+/* The word a line must hold before a code's description for the
+ * description to count as that library's: "CUDA error: invalid argument". */
+static const char *library_word(const char *library)
+{
+	if (!strncmp(library, "cuda-", 5))
+		return "cuda";
+	return library;
+}
+
+static bool code_row_accepts(const gw_explainer *ex, unsigned p, size_t start)
+{
+	const gw__explain_pattern *pat = &gw__explain_patterns[p];
+	size_t end = start + ex->cat->lit_len[p];
+
+	if (start > 0 && is_word_byte(ex->line[start - 1]))
+		return false;
+	if (end < ex->line_len && is_word_byte(ex->line[end]))
+		return false;
+	if (pat->how == GW__HOW_DESC)
+		return names_library(ex->line, start, library_word(pat->framework));
+	return true;
+}
+
+/* The library a "*" wrapping ("error code 46") is about: the first of
+ * HIP, cuBLAS, cuDNN, NCCL and CUDA the line names; NULL when none. */
+static const char *line_library(const gw_explainer *ex)
+{
+	static const char *const libs[][2] = {
+		{ "hip", "hip" }, { "cublas", "cublas" }, { "cudnn", "cudnn" }, { "nccl", "nccl" }, { "cuda", "cuda-any" },
+	};
+
+	for (size_t i = 0; i < sizeof(libs) / sizeof(libs[0]); i++)
+		if (names_library(ex->line, ex->line_len, libs[i][0]))
+			return libs[i][1];
+	return NULL;
+}
+
+/* A number after a wrapping ("CUDA error 700", "cudaError(2)", "hip error
+ * code: 101"): the code it names, or -1. */
+static int number_code(const gw_explainer *ex, unsigned p, size_t start)
+{
+	const gw__explain_pattern *pat = &gw__explain_patterns[p];
+	const char *s = ex->line + start + ex->cat->lit_len[p];
+	const char *end = ex->line + ex->line_len;
+	const char *library = pat->framework;
+	long number = 0;
+	int digits = 0;
+
+	if (start > 0 && is_alnum_byte(ex->line[start - 1]))
+		return -1;
+	if (!strcmp(library, "*") && !(library = line_library(ex)))
+		return -1;
+	if (s + 2 <= end && !memcmp(s, "_t", 2))
+		s += 2;
+	while (s < end && strchr(" \t:=#(", *s))
+		s++;
+	if (s + 4 <= end && literal_at(s, "code", 4)) {
+		s += 4;
+		while (s < end && strchr(" \t:=#(", *s))
+			s++;
+	}
+	for (; s < end && *s >= '0' && *s <= '9' && digits < 6; s++, digits++)
+		number = number * 10 + (*s - '0');
+	if (!digits || (s < end && (is_word_byte(*s) || *s == '.')))
+		return -1;
+	return number ? code_by_number(library, number) : -1;
+}
+
+static bool pattern_accepts(gw_explainer *ex, unsigned p, size_t start)
 {
 	const struct catalogue *cat = ex->cat;
 
+	if (gw__explain_patterns[p].how != GW__HOW_PLAIN)
+		return code_row_accepts(ex, p, start);
 	if (cat->has_rx[p] && regexec(&cat->rx[p], ex->line, 0, NULL, 0) != 0)
 		return false;
 	if (cat->has_unless[p] && regexec(&cat->unless[p], ex->line, 0, NULL, 0) == 0)
@@ -449,11 +598,13 @@ static bool pattern_accepts(gw_explainer *ex, unsigned p)
 	return true;
 }
 
-static void record_match(gw_explainer *ex, unsigned p, size_t start, bool had_nul)
+/* Count a match of finding d on this line; code is the status code that
+ * named it (-1: a message pattern). */
+static void record_match(gw_explainer *ex, unsigned d, const char *framework, int code, size_t start, bool had_nul)
 {
-	unsigned d = gw__explain_patterns[p].doc;
 	gw_explain_match *m;
 
+	ex->line_matched = true;
 	if (ex->doc_gen[d] == ex->gen)
 		return;            /* this id already counted on this line */
 	ex->doc_gen[d] = ex->gen;
@@ -464,10 +615,127 @@ static void record_match(gw_explainer *ex, unsigned p, size_t start, bool had_nu
 	m = &ex->matches[ex->nmatches];
 	ex->match_of_doc[d] = (int)ex->nmatches++;
 	m->doc = &gw__finding_docs[d];
-	m->framework = gw__explain_patterns[p].framework;
+	m->framework = framework;
+	m->code = code >= 0 ? &gw__status_codes[code].pub : NULL;
 	m->line = ex->lines + 1;
 	m->count = 1;
 	make_excerpt(m->excerpt, ex->line, ex->line_len, start, had_nul ? ex->nul_at : NULL);
+}
+
+static void record_hit(gw_explainer *ex, const struct hit *h, bool had_nul)
+{
+	const gw__explain_pattern *pat = &gw__explain_patterns[h->pat];
+	int code = pat->code;
+
+	if (pat->how == GW__HOW_NUMBER) {
+		if ((code = number_code(ex, h->pat, h->start)) < 0)
+			return;
+		record_match(ex, (unsigned)gw__status_codes[code].doc, gw__status_codes[code].pub.library, code,
+			     h->start, had_nul);
+		return;
+	}
+	if (pattern_accepts(ex, h->pat, h->start))
+		record_match(ex, pat->doc, pat->framework, code, h->start, had_nul);
+}
+
+/* ---- lines that look like GPU errors --------------------------------- */
+
+/* A byte that continues a file name or a module path: "libggml-cuda.so",
+ * "/usr/local/cuda/bin", "torch.cuda.memory" are not a library's message. */
+static bool is_path_byte(char c)
+{
+	return is_word_byte(c) || c == '/' || c == '.' || c == '-' || c == '\\';
+}
+
+static bool token_is(const char *tok, size_t n, const char *word)
+{
+	return strlen(word) == n && literal_at(tok, word, n);
+}
+
+static bool token_starts(const char *tok, size_t n, const char *prefix)
+{
+	size_t k = strlen(prefix);
+
+	return n > k && literal_at(tok, prefix, k);
+}
+
+/* A GPU library named as a word of its own: not inside a path, a file
+ * name or a device string ("cuda:0"), or a status-code-like identifier
+ * (cudaErrorFoo, CUDA_ERROR_FOO, hipErrorFoo, ncclFoo, CUDNN_STATUS_FOO). */
+static bool gpu_token(const char *line, size_t len, size_t at, size_t n)
+{
+	static const char *const words[] = {
+		"cuda", "hip", "nccl", "cudnn", "cublas", "cublaslt", "cufft", "curand", "cusolver",
+		"cusparse", "nvrtc", "nvml", "rocm", "miopen", "rocblas",
+	};
+	static const char *const prefixes[] = {
+		"cudaerror", "cuda_error_", "hiperror", "nccl", "cudnn_status_", "cublas_status_",
+		"cufft_", "curand_status_", "cusolver_status_", "cusparse_status_", "nvrtc_error_",
+		"nvml_error_",
+	};
+	const char *tok = line + at;
+
+	if ((at > 0 && is_path_byte(line[at - 1])) || (at + n < len && is_path_byte(line[at + n])))
+		return false;
+	if (at + n + 1 < len && line[at + n] == ':' && line[at + n + 1] >= '0' && line[at + n + 1] <= '9')
+		return false;
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (token_is(tok, n, words[i]))
+			return true;
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (token_starts(tok, n, prefixes[i]))
+			return true;
+	return false;
+}
+
+/* An error word: error(s), failed, failure, fatal, abort(ed), exception,
+ * cannot, unable, or a word ending in "error" (RuntimeError), unless "no"
+ * or "without" comes just before it ("no error"). */
+static bool error_token(const char *tok, size_t n, bool negated)
+{
+	static const char *const words[] = {
+		"error", "errors", "failed", "failure", "fatal", "abort", "aborted", "exception",
+		"cannot", "unable",
+	};
+
+	if (negated)
+		return false;
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (token_is(tok, n, words[i]))
+			return true;
+	return n > 5 && literal_at(tok + n - 5, "error", 5);
+}
+
+static bool looks_like_gpu_error(const char *line, size_t len)
+{
+	bool gpu = false, error = false, negated = false;
+
+	for (size_t i = 0; i < len && !(gpu && error);) {
+		size_t n = 0;
+
+		if (!is_word_byte(line[i])) {
+			i++;
+			continue;
+		}
+		while (i + n < len && is_word_byte(line[i + n]))
+			n++;
+		gpu = gpu || gpu_token(line, len, i, n);
+		error = error || error_token(line + i, n, negated);
+		negated = token_is(line + i, n, "no") || token_is(line + i, n, "without");
+		i += n;
+	}
+	return gpu && error;
+}
+
+static void note_unrecognised(gw_explainer *ex, bool had_nul)
+{
+	gw_explain_unrecognised *u;
+
+	if (ex->nunrecognised >= GW_EXPLAIN_UNRECOGNISED_MAX || !looks_like_gpu_error(ex->line, ex->line_len))
+		return;
+	u = &ex->unrecognised[ex->nunrecognised++];
+	u->line = ex->lines + 1;
+	make_excerpt(u->excerpt, ex->line, ex->line_len, 0, had_nul ? ex->nul_at : NULL);
 }
 
 /* The line (or a piece of an over-long one) is complete: check the
@@ -494,9 +762,23 @@ static void end_piece(gw_explainer *ex, bool newline)
 				ex->hits[j] = ex->hits[j - 1];
 			ex->hits[j] = h;
 		}
-		for (unsigned i = 0; i < ex->nhits; i++)
-			if (pattern_accepts(ex, ex->hits[i].pat))
-				record_match(ex, ex->hits[i].pat, ex->hits[i].start, had_nul);
+		/* Names, descriptions and messages first; a number only
+		 * when nothing else on the line said what went wrong. */
+		bool gpu_word = false;
+
+		ex->line_matched = false;
+		for (unsigned i = 0; i < ex->nhits; i++) {
+			unsigned how = gw__explain_patterns[ex->hits[i].pat].how;
+
+			gpu_word = gpu_word || how == GW__HOW_GPU_WORD;
+			if (how != GW__HOW_NUMBER && how != GW__HOW_GPU_WORD)
+				record_hit(ex, &ex->hits[i], had_nul);
+		}
+		for (unsigned i = 0; i < ex->nhits && !ex->line_matched; i++)
+			if (gw__explain_patterns[ex->hits[i].pat].how == GW__HOW_NUMBER)
+				record_hit(ex, &ex->hits[i], had_nul);
+		if (gpu_word && !ex->line_matched)
+			note_unrecognised(ex, had_nul);
 		ex->nhits = 0;
 		next_generation(ex);
 	}
@@ -506,18 +788,6 @@ static void end_piece(gw_explainer *ex, bool newline)
 		ex->lines++;
 		ex->pending = false;
 	}
-}
-
-/* Does the (lowercase) literal occur at text, folding ASCII case and
- * reading NUL as a space like the automaton does? */
-static bool literal_at(const char *text, const char *lit, size_t len)
-{
-	for (size_t i = 0; i < len; i++) {
-		uint8_t c = text[i] ? fold((uint8_t)text[i]) : ' ';
-		if (c != (uint8_t)lit[i])
-			return false;
-	}
-	return true;
 }
 
 static void note_hits(gw_explainer *ex, uint32_t s, size_t end_off)
@@ -609,6 +879,16 @@ size_t gw_explainer_count(const gw_explainer *ex)
 const gw_explain_match *gw_explainer_match(const gw_explainer *ex, size_t i)
 {
 	return ex && i < ex->nmatches ? &ex->matches[i] : NULL;
+}
+
+size_t gw_explainer_unrecognised_count(const gw_explainer *ex)
+{
+	return ex && !ex->nmatches ? ex->nunrecognised : 0;
+}
+
+const gw_explain_unrecognised *gw_explainer_unrecognised(const gw_explainer *ex, size_t i)
+{
+	return i < gw_explainer_unrecognised_count(ex) ? &ex->unrecognised[i] : NULL;
 }
 
 uint64_t gw_explainer_lines(const gw_explainer *ex)

@@ -110,6 +110,8 @@ for log in tests/explain/negatives/*.log; do
 	got="$(ids_of "$T/out.json" 2>/dev/null)"
 	[ "$rc" = 1 ] && [ "$got" = " " ] || fail "$log: want no match, got [$got] (exit $rc)"
 	grep -q "gpuwise: no known GPU error found" "$T/err" || fail "$log: no 'no known GPU error found' message"
+	"$PY" -c 'import json,sys; assert json.load(open(sys.argv[1]))["unrecognised"] == []' "$T/out.json" \
+		|| fail "$log: lines listed as unrecognised in a log with no GPU error"
 done
 
 # ---- the catalogue: every id explained and documented -------------------
@@ -193,6 +195,38 @@ assert d["id"]=="gpu-lost" and d["explanation"] and d["source"].startswith("http
 [ $rc = 0 ] && grep -q '^device-side-assert:' "$T/o" || fail "TEXT: exit $rc"
 "$G" explain CUDA out of memory. Tried to allocate 2 GiB >"$T/o" 2>&1; rc=$?
 [ $rc = 0 ] && grep -q '^cuda-out-of-memory:' "$T/o" || fail "several words: exit $rc"
+# Status codes of the stack in any wrapping (data/explain/status_codes.tsv).
+while IFS='|' read -r text want; do
+	"$G" explain --json "$text" >"$T/o" 2>/dev/null
+	got="$(ids_of "$T/o" 2>/dev/null)"
+	[ "$got" = "$want " ] || fail "status code in '$text': want [$want] got [$got]"
+done <<'CODES'
+CUDA_ERROR_OUT_OF_MEMORY|cuda-out-of-memory
+cudaErrorNoKernelImageForDevice|gpu-arch-unsupported-by-framework
+CUBLAS_STATUS_NOT_INITIALIZED|cublas-handle-failed
+CUDA error 700|illegal-memory-access
+cudaError(2)|cuda-out-of-memory
+CUDA error code 46|exclusive-process-busy
+hip error 101|cuda-visible-devices-invalid
+CUDA error: 2|cuda-out-of-memory
+RuntimeError: CUDA error: operation not supported|gpu-operation-not-supported
+CODES
+"$G" explain --json 'RuntimeError: CUDA error: operation not supported' >"$T/o"
+"$PY" -c '
+import json,sys; c=json.load(open(sys.argv[1]))["matches"][0]["code"]
+assert c == {"library": "cuda-runtime", "name": "cudaErrorNotSupported", "number": 801,
+             "description": "operation not supported"}, c' "$T/o" || fail "--json code object"
+code_out=$("$G" explain 'CUDA error 700')
+grep -q 'Code:  cudaErrorIllegalAddress = 700 (cuda-runtime)' <<<"$code_out" || fail "text Code: line"
+awk -F'\t' '!/^#/ && NF != 6 { bad = 1 } END { exit bad }' data/explain/status_codes.tsv || fail "status_codes.tsv rows need 6 columns"
+# Lines that look like GPU errors but match nothing are listed as such.
+printf 'x\nfoo: CUDA driver failed in a new way\n' >"$T/unrec"
+"$G" explain --json "$T/unrec" >"$T/o" 2>/dev/null; rc=$?
+[ $rc = 1 ] && "$PY" -c '
+import json,sys; u=json.load(open(sys.argv[1]))["unrecognised"]
+assert u == [{"line": 2, "excerpt": "foo: CUDA driver failed in a new way"}], u' "$T/o" || fail "--json unrecognised: exit $rc"
+"$G" explain "$T/unrec" >"$T/o" 2>&1
+grep -q '^not recognised: ' "$T/o" && grep -q '^  line 2: foo: CUDA driver failed' "$T/o" || fail "text: not recognised section"
 "$G" explain 'all good here' >"$T/o" 2>&1; rc=$?
 [ $rc = 1 ] && grep -q 'gpuwise: no known GPU error found' "$T/o" || fail "no match: exit $rc"
 "$G" explain no-such-finding-id >"$T/o" 2>&1; rc=$?

@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -78,6 +79,105 @@ static void test_variants(void)
 		CHECK_STR(id_at(ex, 0), cases[i].id);
 		gw_explainer_free(ex);
 	}
+}
+
+/* Status codes: by name (a whole word), by the library's description with
+ * the library named before it, by number after a wrapping; a number only
+ * when nothing else on the line was recognised. */
+static void test_status_codes(void)
+{
+	static const struct { const char *text, *id, *name; } cases[] = {
+		{ "E: CUDA_ERROR_OUT_OF_MEMORY", "cuda-out-of-memory", "CUDA_ERROR_OUT_OF_MEMORY" },
+		{ "got cudaErrorNoKernelImageForDevice", "gpu-arch-unsupported-by-framework", "cudaErrorNoKernelImageForDevice" },
+		{ "failed with CUBLAS_STATUS_NOT_INITIALIZED", "cublas-handle-failed", "CUBLAS_STATUS_NOT_INITIALIZED" },
+		{ "CUDA error 700 at ggml-cuda.cu:12", "illegal-memory-access", "cudaErrorIllegalAddress" },
+		{ "check failed: cudaError(2)", "cuda-out-of-memory", "cudaErrorMemoryAllocation" },
+		{ "cudaGetDeviceCount: CUDA error code 46", "exclusive-process-busy", "cudaErrorDevicesUnavailable" },
+		{ "hip error 101", "cuda-visible-devices-invalid", "hipErrorInvalidDevice" },
+		{ "CUDA error: 2", "cuda-out-of-memory", "cudaErrorMemoryAllocation" },
+		{ "RuntimeError: CUDA error: operation not supported", "gpu-operation-not-supported", "cudaErrorNotSupported" },
+		{ "hipMalloc: HIP error: invalid argument", "gpu-invalid-call", "hipErrorInvalidValue" },
+		{ "cusolver returned CUSOLVER_STATUS_INTERNAL_ERROR", "gpu-library-error", "CUSOLVER_STATUS_INTERNAL_ERROR" },
+	};
+	static const char *const silent[] = {
+		"cp: cannot create link: Operation not supported",   /* no library named */
+		"CUDA_ERROR_NOT_SUPPORTEDX", "xcudaErrorInvalidValue", /* not a whole word */
+		"CUDA error: 12.1", "CUDA error 0", "error code 46",     /* a version, success, no library */
+		"hipErrorNotReady", "ncclInProgress", "cudaSuccess",  /* not errors */
+		"a chip error 2",                                     /* "hip" inside a word */
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		gw_explainer *ex = scan(cases[i].text);
+		const gw_explain_match *m = gw_explainer_match(ex, 0);
+
+		CHECK_INT(gw_explainer_count(ex), 1);
+		CHECK_STR(id_at(ex, 0), cases[i].id);
+		CHECK(m && m->code && !strcmp(m->code->name, cases[i].name));
+		if (m && m->code)
+			CHECK_STR(m->code->id, cases[i].id);
+		gw_explainer_free(ex);
+	}
+	for (size_t i = 0; i < sizeof(silent) / sizeof(silent[0]); i++) {
+		gw_explainer *ex = scan(silent[i]);
+		if (gw_explainer_count(ex))
+			fprintf(stderr, "unexpected match in %s\n", silent[i]);
+		CHECK_INT(gw_explainer_count(ex), 0);
+		gw_explainer_free(ex);
+	}
+	/* The description wins over the number (old PyTorch numbered the
+	 * device-side assert 59) and a message pattern keeps its framework. */
+	{
+		gw_explainer *ex = scan("RuntimeError: cuda runtime error (59) : device-side assert triggered");
+		CHECK_INT(gw_explainer_count(ex), 1);
+		CHECK_STR(id_at(ex, 0), "device-side-assert");
+		gw_explainer_free(ex);
+	}
+	CHECK(gw_status_code_count() > 400);
+	CHECK(gw_status_code_at(gw_status_code_count()) == NULL);
+	{
+		const gw_status_code *c = gw_status_code_find("cuda-runtime", "cudaErrorIllegalAddress");
+		CHECK(c && c->number == 700 && !strcmp(c->description, "an illegal memory access was encountered"));
+		c = gw_status_code_find("hip", "hipErrorNoBinaryForGpu");
+		CHECK(c && c->number == 209 && !strcmp(c->id, "rocm-gfx-unsupported"));
+		CHECK(gw_status_code_find("nccl", "ncclSuccess")->id == NULL);
+		CHECK(gw_status_code_find("cuda", "nope") == NULL);
+	}
+}
+
+/* Lines that look like GPU errors but match nothing are kept (at most
+ * GW_EXPLAIN_UNRECOGNISED_MAX), and reported only when nothing matched. */
+static void test_unrecognised(void)
+{
+	gw_explainer *ex = scan("start\n"
+				"foo: CUDA driver failed in a new way\n"
+				"loading /usr/local/cuda/lib64 failed\n"     /* a path */
+				"tensor on cuda:0, error in shape\n"         /* a device string */
+				"CUDA ok, no error\n"                         /* negated */
+				"a chip error\n"                              /* hip inside a word */
+				"ncclFooBar: unexpected failure\n");
+	const gw_explain_unrecognised *u;
+
+	CHECK_INT(gw_explainer_count(ex), 0);
+	CHECK_INT(gw_explainer_unrecognised_count(ex), 2);
+	u = gw_explainer_unrecognised(ex, 0);
+	CHECK(u && u->line == 2 && !strcmp(u->excerpt, "foo: CUDA driver failed in a new way"));
+	u = gw_explainer_unrecognised(ex, 1);
+	CHECK(u && u->line == 7);
+	CHECK(gw_explainer_unrecognised(ex, 2) == NULL);
+	/* A recognised error anywhere hides them: they are mostly its context. */
+	CHECK_INT(gw_explainer_feed(ex, "CUDA error: out of memory\n", 26), 0);
+	CHECK_INT(gw_explainer_count(ex), 1);
+	CHECK_INT(gw_explainer_unrecognised_count(ex), 0);
+	gw_explainer_free(ex);
+
+	ex = scan("");
+	for (int i = 0; i < 20; i++)
+		gw_explainer_feed(ex, "HIP runtime failed oddly\n", 25);
+	CHECK_INT(gw_explainer_unrecognised_count(ex), GW_EXPLAIN_UNRECOGNISED_MAX);
+	gw_explainer_reset(ex);
+	CHECK_INT(gw_explainer_unrecognised_count(ex), 0);
+	gw_explainer_free(ex);
 }
 
 static void test_order_count_and_veto(void)
@@ -402,6 +502,8 @@ int main(void)
 	test_nul();
 	test_catalogue();
 	test_variants();
+	test_status_codes();
+	test_unrecognised();
 	test_chinese();
 	test_order_count_and_veto();
 	test_chunking();
