@@ -235,6 +235,40 @@ static bool path_exists(const char *p)
 	return lstat(p, &st) == 0;
 }
 
+static const char *fmt_count(char *buf, size_t n, uint64_t v);
+
+/* What the shape of m holds, its input and output embeddings tied or not. */
+static uint64_t shape_count(const gw_model *m, bool tied)
+{
+	gw_model shape = *m;
+
+	shape.params = 0;
+	shape.tied_embeddings = tied;
+	return gw_model_finish(&shape) < 0 ? 0 : shape.params;
+}
+
+/* --params and the shape describe one model: a count more than 10 % away
+ * from what the shape holds would size the weights from one and the
+ * activations from the other (--params 1B with a 6.5B shape), so it is a
+ * usage error that gives both. The shape options cannot say whether the
+ * embeddings are tied (GPT-2's are, Llama's are not): a count within 10 %
+ * of either is taken. m: the shape, finished with --params. */
+static void check_params(const gw_model *m, const struct advise_opts *o)
+{
+	uint64_t tied = shape_count(m, true), untied = shape_count(m, false);
+	char given[32], counted[32];
+
+	if (!tied || !untied)
+		return;
+	if ((double)o->params >= 0.9 * (double)tied && (double)o->params <= 1.1 * (double)untied)
+		return;
+	die_usage("advise", _("--params %s disagrees with the shape given (--layers, --hidden, --heads, --vocab): "
+			      "that shape has %s parameters (%" PRIu64 "); give --params within 10 %% of it, or the "
+			      "shape of the model meant"),
+		  fmt_count(given, sizeof(given), o->params),
+		  fmt_count(counted, sizeof(counted), o->params < tied ? tied : untied), o->params < tied ? tied : untied);
+}
+
 static int model_from_args(gw_model *m, const struct advise_opts *o, const char *arg, const char **how)
 {
 	char *text;
@@ -257,6 +291,7 @@ static int model_from_args(gw_model *m, const struct advise_opts *o, const char 
 			error_msg("%s", gw_error_last_text());
 			return -1;
 		}
+		check_params(m, o);
 		return 0;
 	}
 	if (path_exists(arg)) {

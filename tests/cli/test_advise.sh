@@ -293,6 +293,27 @@ for bad in "--task fly" "--batch 0" "--batch abc" "--batch 1.5" "--precision fp8
 	assert_eq "$rc" 2 "usage error: $bad"
 	assert_contains "$err" "gpuwise: option '${bad%% *}'" "usage error names the option: $bad"
 done
+# A size without a unit is refused, not read as bytes ("--memory 24" was 24 bytes).
+for bad in "--memory 24" "--memory 24 --gpu A100-SXM4-40GB" "--memory 1.5"; do
+	# shellcheck disable=SC2086
+	run advise gpt2 $bad
+	assert_eq "$rc" 2 "a size without a unit: $bad"
+	assert_contains "$err" "option '--memory' needs a unit" "names the option: $bad"
+	assert_contains "$err" "GiB" "names the units: $bad"
+done
+run advise gpt2 --memory 24B --json
+assert_json "24B is bytes, said so" 'assert d["targets"][0]["memory_bytes"] == 24, d["targets"]'
+# --params and the shape must agree within 10 %: both counts are named.
+run advise --params 1B --layers 32 --hidden 4096 --heads 32 --vocab 32000 --memory 24GiB
+assert_eq "$rc" 2 "--params 1B with a 6.7B shape is a usage error"
+assert_contains "$err" "--params 1.00B disagrees with the shape" "names the count given"
+assert_contains "$err" "6.58B parameters (6575235072)" "and the shape's (embeddings tied: the nearer count)"
+run advise --params 6.2B --layers 32 --hidden 4096 --heads 32 --vocab 32000 --memory 24GiB --json
+assert_eq "$rc" 1 "--params within 10 % of the shape is taken as given"
+assert_json "--params within 10 %" 'assert d["model"]["params"] == 6200000000, d["model"]'
+run advise --params 7.5B --layers 32 --hidden 4096 --heads 32 --vocab 32000 --memory 24GiB
+assert_eq "$rc" 2 "--params 12 % above the shape"
+assert_contains "$err" "6.71B parameters (6706307072)" "the untied count, the nearer one"
 run advise --params 7B
 assert_eq "$rc" 2 "--params without a shape"
 run advise gpt2 --params 7B
