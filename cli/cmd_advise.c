@@ -105,7 +105,7 @@ static void convert_vocabs(struct advise_opts *o)
 static const struct option advise_options[] = {
 	OPT_BOOL(0, "json", O, json, N_("print {\"gpuwise_version\", \"model\", \"options\", \"per_gpu\": "
 		 "{\"peak_allocated_bytes\", \"peak_reserved_bytes\", \"peak_device_bytes\", \"breakdown\"}, "
-		 "\"targets\": [{\"gpu\", \"memory_bytes\", \"fits\", \"max_micro_batch\"}], \"plan\"}")),
+		 "\"targets\": [{\"gpu\", \"memory_bytes\", \"fits\", \"fits_now\", \"max_micro_batch\"}], \"plan\"}")),
 	OPT_BOOL(0, "list-models", O, list_models, N_("list the catalogue's models with their parameter counts")),
 	OPT_BOOL(0, "hardware", O, hardware, /* xgettext:no-c-format */ N_("rank the spec table's GPUs for the run: fits, largest micro-batch, "
 		 "estimated step time and tokens/s (at 40 % of peak FLOPs, 80 % of memory bandwidth), and the cloud "
