@@ -739,9 +739,10 @@ static void print_bitsandbytes_hint(const gw_model *m, const gw_advise_estimate 
 static void print_plan_notes(const gw_advise_plan *p, const gw_advise_target *t)
 {
 	uint64_t peak = p->estimate.peak_device_bytes;
+	uint64_t free_now = t->in_use_bytes < t->memory_bytes ? t->memory_bytes - t->in_use_bytes : 0;
 	char a[32], b[32];
 
-	if (t->in_use_bytes && peak > t->memory_bytes - (t->in_use_bytes < t->memory_bytes ? t->in_use_bytes : t->memory_bytes)) {
+	if (t->in_use_bytes && peak > free_now) {
 		fputs("  ", stdout);
 		printf(_("Note: not now: other processes hold %s of this GPU; the plan fits once they free it"),
 		       fmt_bytes(a, sizeof(a), t->in_use_bytes));
