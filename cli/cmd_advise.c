@@ -105,7 +105,7 @@ static void convert_vocabs(struct advise_opts *o)
 static const struct option advise_options[] = {
 	OPT_BOOL(0, "json", O, json, N_("print {\"gpuwise_version\", \"model\", \"options\", \"per_gpu\": "
 		 "{\"peak_allocated_bytes\", \"peak_reserved_bytes\", \"peak_device_bytes\", \"breakdown\"}, "
-		 "\"targets\": [{\"gpu\", \"memory_bytes\", \"fits\", \"max_micro_batch\"}], \"plan\"}")),
+		 "\"targets\": [{\"gpu\", \"memory_bytes\", \"fits\", \"fits_now\", \"max_micro_batch\"}], \"plan\"}")),
 	OPT_BOOL(0, "list-models", O, list_models, N_("list the catalogue's models with their parameter counts")),
 	OPT_BOOL(0, "hardware", O, hardware, /* xgettext:no-c-format */ N_("rank the spec table's GPUs for the run: fits, largest micro-batch, "
 		 "estimated step time and tokens/s (at 40 % of peak FLOPs, 80 % of memory bandwidth), and the cloud "
@@ -235,6 +235,40 @@ static bool path_exists(const char *p)
 	return lstat(p, &st) == 0;
 }
 
+static const char *fmt_count(char *buf, size_t n, uint64_t v);
+
+/* What the shape of m holds, its input and output embeddings tied or not. */
+static uint64_t shape_count(const gw_model *m, bool tied)
+{
+	gw_model shape = *m;
+
+	shape.params = 0;
+	shape.tied_embeddings = tied;
+	return gw_model_finish(&shape) < 0 ? 0 : shape.params;
+}
+
+/* --params and the shape describe one model: a count more than 10 % away
+ * from what the shape holds would size the weights from one and the
+ * activations from the other (--params 1B with a 6.5B shape), so it is a
+ * usage error that gives both. The shape options cannot say whether the
+ * embeddings are tied (GPT-2's are, Llama's are not): a count within 10 %
+ * of either is taken. m: the shape, finished with --params. */
+static void check_params(const gw_model *m, const struct advise_opts *o)
+{
+	uint64_t tied = shape_count(m, true), untied = shape_count(m, false);
+	char given[32], counted[32];
+
+	if (!tied || !untied)
+		return;
+	if ((double)o->params >= 0.9 * (double)tied && (double)o->params <= 1.1 * (double)untied)
+		return;
+	die_usage("advise", _("--params %s disagrees with the shape given (--layers, --hidden, --heads, --vocab): "
+			      "that shape has %s parameters (%" PRIu64 "); give --params within 10 %% of it, or the "
+			      "shape of the model meant"),
+		  fmt_count(given, sizeof(given), o->params),
+		  fmt_count(counted, sizeof(counted), o->params < tied ? tied : untied), o->params < tied ? tied : untied);
+}
+
 static int model_from_args(gw_model *m, const struct advise_opts *o, const char *arg, const char **how)
 {
 	char *text;
@@ -257,6 +291,7 @@ static int model_from_args(gw_model *m, const struct advise_opts *o, const char 
 			error_msg("%s", gw_error_last_text());
 			return -1;
 		}
+		check_params(m, o);
 		return 0;
 	}
 	if (path_exists(arg)) {
@@ -285,26 +320,67 @@ static int model_from_args(gw_model *m, const struct advise_opts *o, const char 
  * framebuffer the driver reserves for itself (R510 and later report it,
  * nvmlDeviceGetMemoryInfo_v2; CUDA's own total leaves it out, and so does
  * PyTorch's "total capacity"). */
-static uint64_t usable_memory(gw_context *ctx, const gw_device_info *d)
+static uint64_t usable_memory(const gw_device_info *d, const gw_device_sample *s)
 {
-	gw_device_sample s;
-
-	if (gw_device_sample_read(ctx, d->index, &s) == 0 && GW_VALID(s.memory_reserved) &&
-	    s.memory_reserved.v < d->memory_total.v)
-		return d->memory_total.v - s.memory_reserved.v;
+	if (s && GW_VALID(s->memory_reserved) && s->memory_reserved.v < d->memory_total.v)
+		return d->memory_total.v - s->memory_reserved.v;
 	return d->memory_total.v;
 }
 
-static void local_target(gw_advise_target *t, gw_context *ctx, const gw_device_info *d)
+/* What other processes hold now: NVML's used memory (without the
+ * reserved part, where the driver says it apart, as usable_memory()). */
+static uint64_t in_use(const gw_u64 *used)
+{
+	return GW_VALID(*used) ? used->v : 0;
+}
+
+static void local_target(gw_advise_target *t, const gw_device_info *d, const gw_device_sample *s)
 {
 	char name[128];
 
 	show_str(name, sizeof(name), &d->name);
 	snprintf(t->name, sizeof(t->name), "%d: %s", d->index, name);
 	snprintf(t->source, sizeof(t->source), "local");
-	t->memory_bytes = usable_memory(ctx, d);
+	t->memory_bytes = usable_memory(d, s);
+	t->in_use_bytes = s ? in_use(&s->memory_used) : 0;
 	t->cc_major = GW_VALID(d->cc_major) ? (unsigned)d->cc_major.v : 0;
 	t->cc_minor = GW_VALID(d->cc_minor) ? (unsigned)d->cc_minor.v : 0;
+}
+
+/* MIG device m of GPU d: a run there has the instance's memory, not the
+ * GPU's (a 1g.5gb slice of an A100 offers 4.75 GiB); false when its
+ * memory cannot be read. */
+static bool mig_target(gw_advise_target *t, const gw_device_info *d, const gw_device_sample *s, int m)
+{
+	const gw_mig_device *g = &s->mig[m];
+	char name[128];
+
+	if (!GW_VALID(g->memory_total) || !g->memory_total.v)
+		return false;
+	local_target(t, d, s);
+	show_str(name, sizeof(name), GW_VALID(g->name) ? &g->name : &d->name);
+	snprintf(t->name, sizeof(t->name), "%d:%d: %s", d->index, m, name);
+	t->memory_bytes = g->memory_total.v;
+	t->in_use_bytes = in_use(&g->memory_used);
+	return true;
+}
+
+/* GPU d, or, in MIG mode, each of its MIG devices (mig -1), or MIG device
+ * mig alone: the targets it adds at t[*n], up to TARGETS_MAX. */
+static void add_local(gw_advise_target *t, size_t *n, gw_context *ctx, const gw_device_info *d, int mig)
+{
+	gw_device_sample s;
+	bool sampled = gw_device_sample_read(ctx, d->index, &s) == 0;
+	int count = sampled ? (s.mig_count < GW_MAX_MIG ? s.mig_count : GW_MAX_MIG) : 0;
+
+	if (mig >= 0 || count > 0) {
+		for (int m = mig >= 0 ? mig : 0; m < (mig >= 0 ? mig + 1 : count) && m < count && *n < TARGETS_MAX; m++)
+			if (mig_target(&t[*n], d, &s, m))
+				(*n)++;
+		return;
+	}
+	if (*n < TARGETS_MAX)
+		local_target(&t[(*n)++], d, sampled ? &s : NULL);
 }
 
 static bool usable(const gw_device_info *d)
@@ -350,12 +426,12 @@ static int pick_targets(const struct advise_opts *o, gw_advise_target *t, size_t
 		}
 		for (size_t i = 0; i < count && *n < TARGETS_MAX; i++) {
 			const gw_device_info *d = gw_device_get(ctx, sel[i].device);
-			if (d && usable(d)) {
-				local_target(&t[*n], ctx, d);
-				if (o->memory)
-					t[*n].memory_bytes = o->memory;
-				(*n)++;
-			}
+			size_t first = *n;
+
+			if (d && usable(d))
+				add_local(t, n, ctx, d, sel[i].mig);
+			for (size_t k = first; o->memory && k < *n; k++)
+				t[k].memory_bytes = o->memory;
 		}
 		gw_selection_free(sel);
 		if (!*n) {
@@ -367,7 +443,7 @@ static int pick_targets(const struct advise_opts *o, gw_advise_target *t, size_t
 		for (int i = 0; i < gw_device_count(ctx) && *n < TARGETS_MAX; i++) {
 			const gw_device_info *d = gw_device_get(ctx, i);
 			if (d && usable(d))
-				local_target(&t[(*n)++], ctx, d);
+				add_local(t, n, ctx, d, -1);
 		}
 	}
 	gw_context_free(ctx);
@@ -600,14 +676,18 @@ static void print_cloud(const gw_advise_report *rep)
 
 static void print_targets(const gw_advise_report *rep)
 {
-	char mem[32], cc[32], need[32];
+	char mem[32], cc[32], need[32], used[32];
 
 	printf("\n%s\n", _("GPUs"));
 	for (size_t i = 0; i < gw_advise_report_count(rep); i++) {
 		const gw_advise_result *t = gw_advise_report_result(rep, i);
 		printf("  %-28s %10s  %-10s ", t->target.name, fmt_bytes(mem, sizeof(mem), t->target.memory_bytes),
 		       cc_text(cc, sizeof(cc), &t->target));
-		if (t->fits)
+		if (t->fits && !t->fits_now)
+			printf(_("fits when empty (needs %s; largest micro-batch %" PRIu64 "), not now: other processes "
+				 "hold %s"), fmt_bytes(need, sizeof(need), t->estimate.peak_device_bytes), t->max_micro_batch,
+			       fmt_bytes(used, sizeof(used), t->target.in_use_bytes));
+		else if (t->fits)
 			printf(_("fits (needs %s); largest micro-batch %" PRIu64),
 			       fmt_bytes(need, sizeof(need), t->estimate.peak_device_bytes), t->max_micro_batch);
 		else if (t->max_micro_batch)
@@ -652,6 +732,30 @@ static void print_bitsandbytes_hint(const gw_model *m, const gw_advise_estimate 
 		 "0.43.2 or later needs %s less here (pip install -U bitsandbytes)"),
 	       fmt_bytes(b, sizeof(b), e->peak_device_bytes - current.peak_device_bytes));
 	putchar('\n');
+}
+
+/* What a fitting plan leaves to chance: other processes' memory on its
+ * GPU now, and less than GW_ADVISE_LOW_HEADROOM to spare. */
+static void print_plan_notes(const gw_advise_plan *p, const gw_advise_target *t)
+{
+	uint64_t peak = p->estimate.peak_device_bytes;
+	uint64_t free_now = t->in_use_bytes < t->memory_bytes ? t->memory_bytes - t->in_use_bytes : 0;
+	char a[32], b[32];
+
+	if (t->in_use_bytes && peak > free_now) {
+		fputs("  ", stdout);
+		printf(_("Note: not now: other processes hold %s of this GPU; the plan fits once they free it"),
+		       fmt_bytes(a, sizeof(a), t->in_use_bytes));
+		putchar('\n');
+	}
+	if (gw_advise_plan_low_headroom(p, t->memory_bytes)) {
+		fputs("  ", stdout);
+		printf(_("Note: little headroom: %s of %s left (%.1f %%, under %.0f %%): allocator fragmentation, a "
+			 "longer sample or another process can tip it over"),
+		       fmt_bytes(a, sizeof(a), t->memory_bytes - peak), fmt_bytes(b, sizeof(b), t->memory_bytes),
+		       100.0 * (double)(t->memory_bytes - peak) / (double)t->memory_bytes, GW_ADVISE_LOW_HEADROOM * 100);
+		putchar('\n');
+	}
 }
 
 static void print_plan(const gw_advise_plan *p, const gw_advise_target *t, uint64_t target_batch)
@@ -702,6 +806,7 @@ static void print_plan(const gw_advise_plan *p, const gw_advise_target *t, uint6
 		printf(_("batch %" PRIu64 " fits: %s on the device"), p->micro_batch,
 		       fmt_bytes(b, sizeof(b), p->estimate.peak_device_bytes));
 		putchar('\n');
+		print_plan_notes(p, t);
 		return;
 	}
 	fputs("  ", stdout);
@@ -713,6 +818,7 @@ static void print_plan(const gw_advise_plan *p, const gw_advise_target *t, uint6
 	       target_batch, fmt_bytes(b, sizeof(b), p->estimate.peak_device_bytes));
 	putchar('\n');
 	printf("  %s\n", gw_advise_training_arguments(args, sizeof(args), p));
+	print_plan_notes(p, t);
 }
 
 static int list_models(bool json)
@@ -843,7 +949,8 @@ static int run_advice(const struct advise_opts *o, const gw_model *m, const char
 		else
 			printf("\n%s\n", _("No GPU found here: --gpu NAME (a spec-table GPU) or --memory SIZE checks the fit."));
 		if (plan)
-			print_plan(plan, &gw_advise_report_result(rep, 0)->target, gw_advise_report_target_batch(rep));
+			print_plan(plan, &gw_advise_report_result(rep, gw_advise_report_plan_target(rep))->target,
+				   gw_advise_report_target_batch(rep));
 		if (o->hardware) {
 			print_hardware(rep);
 			print_cloud(rep);

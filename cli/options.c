@@ -352,13 +352,14 @@ void print_command_help(FILE *out, const struct cmd *cmd, int width)
 	}
 }
 
-/* Memory: bytes, or a number with a unit: K KB M MB G GB T TB (powers of
- * 1000), KiB MiB GiB TiB (powers of 1024), as gpuwise.parse_size() reads;
- * `advise --memory` and `run --min-free` take it. */
+/* Memory: a number with a unit: B, K KB M MB G GB T TB (powers of 1000),
+ * KiB MiB GiB TiB (powers of 1024); `advise --memory` and `run --min-free`
+ * take it. A bare number is refused: "--memory 24" meant 24 GiB to whoever
+ * typed it, never 24 bytes (bytes are "24B"). */
 const char *opt_parse_size(void *field, const char *s)
 {
 	static const struct { const char *unit; double mult; } units[] = {
-		{ "", 1 }, { "B", 1 }, { "K", 1e3 }, { "KB", 1e3 }, { "M", 1e6 }, { "MB", 1e6 }, { "G", 1e9 },
+		{ "B", 1 }, { "K", 1e3 }, { "KB", 1e3 }, { "M", 1e6 }, { "MB", 1e6 }, { "G", 1e9 },
 		{ "GB", 1e9 }, { "T", 1e12 }, { "TB", 1e12 }, { "KiB", 1024.0 }, { "MiB", 1048576.0 },
 		{ "GiB", 1073741824.0 }, { "TiB", 1099511627776.0 },
 	};
@@ -371,6 +372,9 @@ const char *opt_parse_size(void *field, const char *s)
 		return N_("needs a size such as 8GiB, 16GB or 500MiB");
 	while (*end == ' ')
 		end++;
+	if (!*end)
+		return N_("needs a unit: 24GiB, 16GB, 500MiB, or 24B for bytes (units: B, KB, MB, GB, TB, KiB, MiB, "
+			  "GiB, TiB)");
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
 		if (strcasecmp(end, units[i].unit))
 			continue;

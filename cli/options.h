@@ -83,7 +83,8 @@ struct option {
  * reordered in place. */
 int parse_options(const struct cmd *cmd, int argc, char **argv, void *opts, char ***args);
 
-/* An OPT_CALLBACK value parser for sizes ("8GiB", "16GB", "500MiB", bytes):
+/* An OPT_CALLBACK value parser for sizes ("8GiB", "16GB", "500MiB", "24B"; a
+ * number without a unit is refused):
  * stores a uint64_t, or returns why the text is not one. */
 const char *opt_parse_size(void *field, const char *s);
 

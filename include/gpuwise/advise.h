@@ -354,8 +354,11 @@ uint64_t gw_gpu_spec_reserved_bytes(const gw_gpu_spec *s);
 typedef struct gw_advise_target {
 	char name[160];           /* "RTX 4090", "0: NVIDIA H100 80GB HBM3", "--memory" */
 	char source[16];          /* "local" (this machine), "spec" (the spec table), "memory" */
-	uint64_t memory_bytes;
+	uint64_t memory_bytes;         /* what a run can use of it, empty (a MIG device: the instance's) */
 	unsigned cc_major, cc_minor;   /* 0.0 = unknown */
+	/* "local": what other processes hold on it now (0 = nothing, or not
+	 * known); the run fits now when it fits in memory_bytes less this */
+	uint64_t in_use_bytes;
 } gw_advise_target;
 
 typedef struct gw_advise_result {
@@ -363,6 +366,7 @@ typedef struct gw_advise_result {
 	gw_advise_estimate estimate;   /* the run as given, on this GPU */
 	uint64_t max_micro_batch;      /* 0: not even 1 fits */
 	bool fits;                     /* estimate.peak_device_bytes <= memory_bytes */
+	bool fits_now;                 /* ... <= memory_bytes - in_use_bytes (= fits when nothing is in use) */
 } gw_advise_result;
 
 typedef struct gw_advise_report gw_advise_report;
@@ -382,8 +386,16 @@ const gw_model *gw_advise_report_model(const gw_advise_report *r);
 const gw_advise_estimate *gw_advise_report_estimate(const gw_advise_report *r);
 size_t gw_advise_report_count(const gw_advise_report *r);
 const gw_advise_result *gw_advise_report_result(const gw_advise_report *r, size_t i);  /* NULL past the end */
-/* The plan for the first target; NULL without targets. */
+/* The plan for the target it picks: the first where the run as given fits
+ * now, else the one with the most memory free now (the first of equals);
+ * NULL without targets. */
 const gw_advise_plan *gw_advise_report_plan(const gw_advise_report *r);
+/* The index of the plan's target; 0 without targets. */
+size_t gw_advise_report_plan_target(const gw_advise_report *r);
+/* A plan leaves less than this fraction of its target's memory free: too
+ * little for the allocator's fragmentation, a longer sample or a library
+ * that allocates more than modelled; the report says so. */
+#define GW_ADVISE_LOW_HEADROOM 0.05
 uint64_t gw_advise_report_target_batch(const gw_advise_report *r);
 /* The ◆ JSON document of `gpuwise advise --json`, malloc'd (free() it);
  * NULL for a NULL report or out of memory. */
@@ -459,6 +471,10 @@ const gw_advise_cloud_rank *gw_advise_report_cloud(const gw_advise_report *r, si
 
 /* A Hugging Face TrainingArguments(...) line for a plan, into buf. */
 const char *gw_advise_training_arguments(char *buf, size_t n, const gw_advise_plan *p);
+
+/* Whether plan p fits on memory_bytes with less than GW_ADVISE_LOW_HEADROOM
+ * of it to spare (false for a plan that does not fit). */
+bool gw_advise_plan_low_headroom(const gw_advise_plan *p, uint64_t memory_bytes);
 
 #ifdef __cplusplus
 }

@@ -177,3 +177,10 @@ int gw_advise_plan_make(gw_advise_plan *out, const gw_model *m, const gw_advise_
 	*out = p;
 	return 0;
 }
+
+bool gw_advise_plan_low_headroom(const gw_advise_plan *p, uint64_t memory_bytes)
+{
+	if (!p || !p->fits || !memory_bytes || p->estimate.peak_device_bytes > memory_bytes)
+		return false;
+	return (double)(memory_bytes - p->estimate.peak_device_bytes) < GW_ADVISE_LOW_HEADROOM * (double)memory_bytes;
+}

@@ -18,6 +18,7 @@ struct gw_advise_report {
 	size_t n;
 	gw_advise_plan plan;
 	bool have_plan;
+	size_t plan_target;           /* the index of the plan's target */
 	uint64_t target_batch;
 	gw_advise_rank *ranks;        /* --hardware, else NULL */
 	size_t nranks;
@@ -43,6 +44,12 @@ static void for_target(gw_advise_options *o, const gw_advise_target *t)
 	o->gpu_memory_bytes = t->memory_bytes;
 }
 
+/* What the target offers a run now: its memory less what others hold. */
+static uint64_t free_now(const gw_advise_target *t)
+{
+	return t->in_use_bytes < t->memory_bytes ? t->memory_bytes - t->in_use_bytes : 0;
+}
+
 static int check_target(gw_advise_result *res, const gw_model *m, const gw_advise_options *base,
 			const gw_advise_target *t)
 {
@@ -57,7 +64,24 @@ static int check_target(gw_advise_result *res, const gw_model *m, const gw_advis
 	    (rc = gw_advise_max_micro_batch(&res->max_micro_batch, m, &o, t->memory_bytes)) < 0)
 		return rc;
 	res->fits = res->estimate.peak_device_bytes <= t->memory_bytes;
+	res->fits_now = res->estimate.peak_device_bytes <= free_now(t);
 	return 0;
+}
+
+/* The plan's GPU: the first where the run as given fits now, else the
+ * one with the most memory free now, so that a plan never picks a GPU
+ * that other processes fill when another one is free. */
+static size_t pick_plan_target(const gw_advise_result *res, size_t n)
+{
+	size_t best = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (res[i].fits_now)
+			return i;
+	for (size_t i = 1; i < n; i++)
+		if (free_now(&res[i].target) > free_now(&res[best].target))
+			best = i;
+	return best;
 }
 
 int gw_advise_report_new(gw_advise_report **out, const gw_model *m, const char *from,
@@ -88,11 +112,14 @@ int gw_advise_report_new(gw_advise_report **out, const gw_model *m, const char *
 			goto fail;
 	if (n) {
 		gw_advise_options first = *o;
-		for_target(&first, &targets[0]);
+		size_t k = pick_plan_target(r->results, n);
+
+		for_target(&first, &targets[k]);
 		r->shown = r->results[0].estimate;
-		if ((rc = gw_advise_plan_make(&r->plan, m, &first, targets[0].memory_bytes, r->target_batch)) < 0)
+		if ((rc = gw_advise_plan_make(&r->plan, m, &first, targets[k].memory_bytes, r->target_batch)) < 0)
 			goto fail;
 		r->have_plan = true;
+		r->plan_target = k;
 	}
 	*out = r;
 	return 0;
@@ -175,6 +202,11 @@ size_t gw_advise_report_hardware_count(const gw_advise_report *r)
 const gw_advise_rank *gw_advise_report_hardware(const gw_advise_report *r, size_t i)
 {
 	return r && i < r->nranks ? &r->ranks[i] : NULL;
+}
+
+size_t gw_advise_report_plan_target(const gw_advise_report *r)
+{
+	return r && r->have_plan ? r->plan_target : 0;
 }
 
 uint64_t gw_advise_report_target_batch(const gw_advise_report *r)
@@ -402,6 +434,17 @@ static void json_targets(gw_json *j, const gw_advise_report *r)
 			gw_json_null(j);
 		}
 		key_bool(j, "fits", t->fits);
+		/* "now" is a fact of this machine's GPUs only */
+		gw_json_key(j, "fits_now");
+		if (!strcmp(t->target.source, "local"))
+			gw_json_bool(j, t->fits_now);
+		else
+			gw_json_null(j);
+		gw_json_key(j, "in_use_bytes");
+		if (!strcmp(t->target.source, "local"))
+			gw_json_uint(j, t->target.in_use_bytes);
+		else
+			gw_json_null(j);
 		key_u64(j, "max_micro_batch", t->max_micro_batch);
 		key_u64(j, "peak_device_bytes", t->estimate.peak_device_bytes);
 		gw_json_object_end(j);
@@ -421,8 +464,19 @@ static void json_plan(gw_json *j, const gw_advise_report *r)
 		return;
 	}
 	gw_json_object_begin(j);
-	key_str(j, "gpu", r->results[0].target.name);
+	key_str(j, "gpu", r->results[r->plan_target].target.name);
 	key_bool(j, "fits", p->fits);
+	gw_json_key(j, "fits_now");
+	if (!strcmp(r->results[r->plan_target].target.source, "local"))
+		gw_json_bool(j, p->fits && p->estimate.peak_device_bytes <= free_now(&r->results[r->plan_target].target));
+	else
+		gw_json_null(j);
+	gw_json_key(j, "headroom_bytes");
+	if (p->fits && p->estimate.peak_device_bytes <= r->results[r->plan_target].target.memory_bytes)
+		gw_json_uint(j, r->results[r->plan_target].target.memory_bytes - p->estimate.peak_device_bytes);
+	else
+		gw_json_null(j);
+	key_bool(j, "low_headroom", gw_advise_plan_low_headroom(p, r->results[r->plan_target].target.memory_bytes));
 	key_u64(j, "micro_batch", p->micro_batch);
 	key_u64(j, "grad_accum", p->grad_accum);
 	key_u64(j, "gpus", o->gpus);

@@ -1133,7 +1133,7 @@ def _advise_model(model, opts):
 
 
 def _advise_targets(gpu, memory):
-    """The GPUs to check, as (name, source, memory, cc_major, cc_minor)."""
+    """The GPUs to check, as (name, source, memory, cc_major, cc_minor[, in_use])."""
     if memory is not None:
         memory = parse_size(memory)
     if gpu is not None:
@@ -1158,7 +1158,8 @@ def _advise_targets(gpu, memory):
             # What a run can use: the total less the driver's reserved framebuffer (as the command).
             reserved = d.memory_reserved or 0
             usable = d.memory_total - reserved if reserved < d.memory_total else d.memory_total
-            out.append(("%d: %s" % (d.index, d.name), "local", memory or usable, cc[0], cc[1]))
+            # What other processes hold now: the run "fits_now" in the rest (as the command).
+            out.append(("%d: %s" % (d.index, d.name), "local", memory or usable, cc[0], cc[1], d.memory_used or 0))
     return out
 
 

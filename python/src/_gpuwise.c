@@ -2055,7 +2055,9 @@ static int advise_options(PyObject *opts, gw_advise_options *o, gw_model *shape)
 	return 0;
 }
 
-/* Targets: a sequence of (name, source, memory_bytes, cc_major, cc_minor). */
+/* Targets: a sequence of (name, source, memory_bytes, cc_major, cc_minor[,
+ * in_use_bytes]): in_use_bytes, what other processes hold now, for a GPU
+ * of this machine. */
 static int advise_targets(PyObject *list, gw_advise_target **out, size_t *n)
 {
 	gw_advise_target *t;
@@ -2076,10 +2078,10 @@ static int advise_targets(PyObject *list, gw_advise_target **out, size_t *n)
 	for (Py_ssize_t i = 0; i < len; i++) {
 		PyObject *item = PySequence_GetItem(list, i);
 		const char *name, *source;
-		unsigned long long mem;
+		unsigned long long mem, used = 0;
 		unsigned int major, minor;
 		int ok = item && PyTuple_Check(item) &&
-			 PyArg_ParseTuple(item, "ssKII:advise target", &name, &source, &mem, &major, &minor);
+			 PyArg_ParseTuple(item, "ssKII|K:advise target", &name, &source, &mem, &major, &minor, &used);
 
 		if (ok) {
 			snprintf(t[i].name, sizeof(t[i].name), "%s", name);
@@ -2087,6 +2089,7 @@ static int advise_targets(PyObject *list, gw_advise_target **out, size_t *n)
 			t[i].memory_bytes = mem;
 			t[i].cc_major = major;
 			t[i].cc_minor = minor;
+			t[i].in_use_bytes = used;
 		} else if (item && !PyErr_Occurred()) {
 			PyErr_SetString(PyExc_TypeError, "advise: a target is a tuple (name, source, memory, major, minor)");
 		}

@@ -214,6 +214,62 @@ assert_json "--gpu SEL picks one local GPU" 'assert len(d["targets"]) == 1 and d
 run_on h100-8x advise gpt2 --gpu 42
 assert_eq "$rc" 1 "--gpu that matches nothing"
 assert_one_error_line "--gpu that matches nothing"
+
+# "fits now": GPUs 0-3 of h100-8x have 70 of 80 GiB held by other processes.
+run_on h100-8x advise llama-2-7b --task lora --batch 4 --json
+assert_eq "$rc" 0 "a LoRA run of 55 GiB fits the empty H100s"
+assert_json "fits_now against the memory other processes hold; the plan on a GPU where it fits now" "
+import json
+m = json.load(open('$MACHINES/h100-8x/machine.json'))['nvml']['devices']
+t = d['targets']
+for x, g in zip(t, m):
+    free = x['memory_bytes'] - g['memory']['used']
+    assert x['fits'] is True and x['in_use_bytes'] == g['memory']['used'], x
+    assert x['fits_now'] is (x['peak_device_bytes'] <= free), (x, free)
+assert [x['fits_now'] for x in t[:4]] == [False] * 4, t
+assert t[4]['fits_now'] is True, t
+assert d['plan']['gpu'] == t[4]['gpu'] and d['plan']['fits_now'] is True, d['plan']
+"
+run_on h100-8x advise llama-2-7b --task lora --batch 4
+assert_contains "$out" "0: NVIDIA H100 80GB HBM3       79.2 GiB  CC 9.0     fits when empty (needs 54.9 GiB; largest micro-batch 6), not now: other processes hold 70.0 GiB" "the text says both"
+assert_contains "$out" "Plan for 4: NVIDIA H100 80GB HBM3" "the plan picks a GPU where it fits now"
+run_on h100-8x advise llama-2-7b --task lora --batch 4 --gpu 0 --json
+assert_json "one busy GPU: the plan is for it, and says it does not fit now" '
+assert d["targets"][0]["fits"] is True and d["targets"][0]["fits_now"] is False, d["targets"]
+assert d["plan"]["gpu"].startswith("0: ") and d["plan"]["fits"] is True and d["plan"]["fits_now"] is False, d["plan"]
+'
+run_on h100-8x advise llama-2-7b --task lora --batch 4 --gpu 0
+assert_contains "$out" "Note: not now: other processes hold 70.0 GiB of this GPU" "the plan says so"
+run advise llama-2-7b --task lora --batch 4 --gpu 'H100-SXM5-80GB' --json
+assert_json "a spec-table GPU has no now" 'assert d["targets"][0]["fits_now"] is None and d["targets"][0]["in_use_bytes"] is None, d["targets"]'
+
+# A plan with less than 5 % of the memory to spare says so (gpt2 at seq 512 needs 3,362,576,384 bytes).
+run advise gpt2 --seq 512 --memory 3430000000B --json
+assert_json "2 % headroom: low_headroom" '
+p = d["plan"]
+assert p["fits"] is True and p["fits_now"] is None and p["low_headroom"] is True, p
+assert p["headroom_bytes"] == 3430000000 - p["peak_device_bytes"], p
+'
+run advise gpt2 --seq 512 --memory 3430000000B
+assert_contains "$out" "Note: little headroom: 64.3 MiB of 3.2 GiB left (2.0 %, under 5 %)" "the text says so"
+run advise gpt2 --seq 512 --memory 3600000000B --json
+assert_json "7 % headroom is enough" 'assert d["plan"]["low_headroom"] is False, d["plan"]'
+run advise gpt2 --seq 512 --memory 3600000000B
+assert_not_contains "$out" "little headroom" "and the text says nothing"
+
+# MIG devices are sized as the instance, not the GPU (a100-mig: GPU 0 in MIG mode).
+run_on a100-mig advise llama-3-8b --task qlora --gpu 0:2 --json
+assert_eq "$rc" 1 "QLoRA of an 8B model does not fit a 1g.5gb slice"
+mig=$(mjson a100-mig 'm["nvml"]["devices"][0]["mig"]["devices"][2]["memory"]["total"]')
+assert_json "--gpu G:M: the MIG device's own memory" "
+t = d['targets']
+assert len(t) == 1 and t[0]['gpu'] == '0:2: NVIDIA A100-SXM4-40GB MIG 1g.5gb', t
+assert t[0]['memory_bytes'] == $mig and t[0]['fits'] is False and t[0]['max_micro_batch'] == 0, t
+"
+run_on a100-mig advise llama-3-8b --task qlora
+assert_contains "$out" "0:2: NVIDIA A100-SXM4-40GB MIG 1g.5gb    4.8 GiB" "a GPU in MIG mode stands for its MIG devices"
+assert_not_contains "$out" "  0: NVIDIA A100-SXM4-40GB" "not for the whole GPU"
+assert_contains "$out" "Plan for 1: NVIDIA A100-SXM4-40GB" "the plan on the GPU where it fits now"
 export GPUWISE_ROOT=$EMPTY_ROOT
 
 run advise gpt2 --json
@@ -293,6 +349,27 @@ for bad in "--task fly" "--batch 0" "--batch abc" "--batch 1.5" "--precision fp8
 	assert_eq "$rc" 2 "usage error: $bad"
 	assert_contains "$err" "gpuwise: option '${bad%% *}'" "usage error names the option: $bad"
 done
+# A size without a unit is refused, not read as bytes ("--memory 24" was 24 bytes).
+for bad in "--memory 24" "--memory 24 --gpu A100-SXM4-40GB" "--memory 1.5"; do
+	# shellcheck disable=SC2086
+	run advise gpt2 $bad
+	assert_eq "$rc" 2 "a size without a unit: $bad"
+	assert_contains "$err" "option '--memory' needs a unit" "names the option: $bad"
+	assert_contains "$err" "GiB" "names the units: $bad"
+done
+run advise gpt2 --memory 24B --json
+assert_json "24B is bytes, said so" 'assert d["targets"][0]["memory_bytes"] == 24, d["targets"]'
+# --params and the shape must agree within 10 %: both counts are named.
+run advise --params 1B --layers 32 --hidden 4096 --heads 32 --vocab 32000 --memory 24GiB
+assert_eq "$rc" 2 "--params 1B with a 6.7B shape is a usage error"
+assert_contains "$err" "--params 1.00B disagrees with the shape" "names the count given"
+assert_contains "$err" "6.58B parameters (6575235072)" "and the shape's (embeddings tied: the nearer count)"
+run advise --params 6.2B --layers 32 --hidden 4096 --heads 32 --vocab 32000 --memory 24GiB --json
+assert_eq "$rc" 1 "--params within 10 % of the shape is taken as given"
+assert_json "--params within 10 %" 'assert d["model"]["params"] == 6200000000, d["model"]'
+run advise --params 7.5B --layers 32 --hidden 4096 --heads 32 --vocab 32000 --memory 24GiB
+assert_eq "$rc" 2 "--params 12 % above the shape"
+assert_contains "$err" "6.71B parameters (6706307072)" "the untied count, the nearer one"
 run advise --params 7B
 assert_eq "$rc" 2 "--params without a shape"
 run advise gpt2 --params 7B

@@ -86,6 +86,9 @@ run run -- sh -c 'echo "$@"' sh --gpus 3 -- --json
 assert_eq "$out" "--gpus 3 -- --json" "options end at CMD: the rest is CMD's own"
 run run --no-wait --timeout 1 -- true
 assert_eq "$rc" 2 "--no-wait with --timeout is a usage error"
+run run --min-free 8 -- true
+assert_eq "$rc" 2 "--min-free without a unit is a usage error (8 bytes was never meant)"
+assert_contains "$err" "option '--min-free' needs a unit" "and names the option"
 run run --help
 assert_contains "$out" "--max-util PCT" "--help lists the options"
 
