@@ -353,7 +353,8 @@ assert x["model"]["params"] == 109514298 and x["model"]["params_published"] is N
 b = x["per_gpu"]["breakdown"]["activations_bytes"] - d["per_gpu"]["breakdown"]["activations_bytes"]
 assert b > 8 * 512 * 30522 * 2, b
 '
-run advise bert-base-uncased --lm-head --batch 8 --seq 512 --memory 80GiB
+# one line wide enough for the phrase (test_text.sh checks the wrapping)
+COLUMNS=1000 run advise bert-base-uncased --lm-head --batch 8 --seq 512 --memory 80GiB
 assert_contains "$out" "with its masked-LM head" "the model line says so"
 run advise gpt2 --lm-head
 assert_eq "$rc" 1 "--lm-head on a decoder"
@@ -455,7 +456,7 @@ run advise gpt2 --seq 4096
 assert_contains "$err" "longer than the 1024 positions" "learned positions warn"
 
 # Vision models: --image sets the positions; --seq is for text, --image for images.
-run advise vit-base-patch16-224 --image 384 --batch 8 --memory 24GiB
+COLUMNS=1000 run advise vit-base-patch16-224 --image 384 --batch 8 --memory 24GiB
 assert_eq "$rc" 0 "ViT at 384 px"
 assert_contains "$out" "384×384 pixels (577 positions)" "patches + class token"
 assert_contains "$out" "86567656, as published" "exact count"
