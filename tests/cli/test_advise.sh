@@ -503,4 +503,12 @@ assert_eq "$rc" 0 "16 GPUs"
 n=$(printf '%s' "$out" | "$PY" -c 'import json,sys; d=json.load(sys.stdin); c=d["cloud"]; print(len(c), {x["instance"] for x in c} == {"a2-megagpu-16g"}, all(x["price_usd_per_hour"] is None and x["source"].startswith("https://") for x in c))')
 assert_eq "$n" "1 True True" "only instances with 16 GPUs; no price; sourced"
 
+# Chinese text takes the Chinese list separator, not an ASCII comma
+# (issue 9 #20): in the run line, and in the steps a plan could not reach.
+LANGUAGE=zh_CN COLUMNS=1000 run advise gpt2-large --gpu 'RTX 4090'
+assert_contains "$out" "权重 fp32，adamw，" "zh: the run line's settings separated by ，"
+assert_not_contains "$out" ", adamw" "zh: no ASCII comma in the run line"
+LANGUAGE=zh_CN COLUMNS=1000 run advise llama-2-70b --gpu 'RTX 4090'
+assert_contains "$out" "checkpointing，" "zh: the plan's steps separated by ，"
+
 finish
