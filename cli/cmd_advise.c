@@ -544,15 +544,16 @@ static void print_run(const gw_model *m, const gw_advise_estimate *e)
 	if (r->task == GW_TASK_LORA || r->task == GW_TASK_QLORA)
 		fprintf(f, " r=%" PRIu64 " %s", r->lora_rank, gw_advise_name("lora_targets", r->lora_targets));
 	if (m->kind == GW_MODEL_VISION)
-		fprintf(f, _(", batch %" PRIu64 " × %" PRIu64 "×%" PRIu64 " pixels (%" PRIu64 " positions)"), r->batch,
-			r->image, r->image, r->seq);
+		fprintf(f, _(", batch %" PRIu64 " × %" PRIu64 "×%" PRIu64 " pixels (%" PRIu64 " positions)"),
+			r->batch, r->image, r->image, r->seq);
 	else
 		fprintf(f, _(", batch %" PRIu64 " × seq %" PRIu64), r->batch, r->seq);
 	if (m->kind == GW_MODEL_ENCODER_DECODER && r->decoder_seq)
 		fprintf(f, _(" → %u target tokens"), (unsigned)r->decoder_seq);
 	if (r->task == GW_TASK_INFER && r->new_tokens)
 		fprintf(f, _(" (%" PRIu64 " generated)"), r->new_tokens);
-	fprintf(f, _(", %s, weights %s"), gw_advise_name("precision", r->precision), gw_advise_name("weights", r->weights));
+	fprintf(f, _(", %s, weights %s"), gw_advise_name("precision", r->precision),
+		gw_advise_name("weights", r->weights));
 	if (r->task != GW_TASK_INFER)
 		fprintf(f, "%s%s", list_sep(), gw_advise_name("optimizer", r->optimizer));
 	if (m->vision != GW_VISION_RESNET)
@@ -566,7 +567,8 @@ static void print_run(const gw_model *m, const gw_advise_estimate *e)
 	if (r->loop != GW_LOOP_TRAINER)
 		fprintf(f, _(", %s loop"), gw_advise_name("loop", (int)r->loop));
 	if (r->torch_version)
-		fprintf(f, _(", PyTorch %u.%u"), (unsigned)(r->torch_version / 100), (unsigned)(r->torch_version % 100));
+		fprintf(f, _(", PyTorch %u.%u"), (unsigned)(r->torch_version / 100),
+			(unsigned)(r->torch_version % 100));
 	if (r->bitsandbytes_version)
 		fprintf(f, _(", bitsandbytes %u.%u.%u"), (unsigned)(r->bitsandbytes_version / 10000),
 			(unsigned)(r->bitsandbytes_version / 100 % 100), (unsigned)(r->bitsandbytes_version % 100));
@@ -587,7 +589,8 @@ static void print_breakdown(const gw_advise_estimate *e, const char *gpu)
 
 	putchar('\n');
 	if (gpu)
-		print_para("", _("Per GPU on %s: %s on the device"), gpu, fmt_bytes(b, sizeof(b), e->peak_device_bytes));
+		print_para("", _("Per GPU on %s: %s on the device"), gpu,
+			   fmt_bytes(b, sizeof(b), e->peak_device_bytes));
 	else
 		print_para("", _("Per GPU: %s on the device"), fmt_bytes(b, sizeof(b), e->peak_device_bytes));
 	print_bar(N_("weights"), e->weights_bytes, t);
@@ -645,8 +648,8 @@ static void print_hardware(const gw_advise_report *rep)
 		printf("  %-*s  %*s  %s  %*s  %*" PRIu64 "  %*s  %.0f\n", w[0], k->gpu.name, w[1],
 		       fmt_bytes(mem, sizeof(mem), gw_gpu_spec_usable_bytes(&k->gpu)),
 		       pad_cells(c1, sizeof(c1), k->fits ? _("yes") : _("no"), w[2], false), w[3],
-		       fmt_bytes(need, sizeof(need), k->estimate.peak_device_bytes), w[4], k->max_micro_batch, w[5], step,
-		       vision ? k->samples_per_second : k->tokens_per_second);
+		       fmt_bytes(need, sizeof(need), k->estimate.peak_device_bytes), w[4], k->max_micro_batch, w[5],
+		       step, vision ? k->samples_per_second : k->tokens_per_second);
 	}
 }
 
@@ -676,7 +679,8 @@ static void print_cloud(const gw_advise_report *rep)
 
 		if (n > col[1].width)
 			col[1].width = n;
-		snprintf(gpus, sizeof(gpus), "%u× %s%s", r->instance.gpus, r->instance.gpu, r->instance.note ? "*" : "");
+		snprintf(gpus, sizeof(gpus), "%u× %s%s", r->instance.gpus, r->instance.gpu,
+			 r->instance.note ? "*" : "");
 		if ((n = text_columns(gpus, strlen(gpus))) > col[2].width)
 			col[2].width = n;
 	}
@@ -701,7 +705,8 @@ static void print_cloud(const gw_advise_report *rep)
 		else
 			snprintf(price, sizeof(price), "-");
 		printf("  %s %s %s %s %*.0f  %s\n", pad_cells(c0, sizeof(c0), c->instance.provider, w[0], false),
-		       pad_cells(c1, sizeof(c1), c->instance.instance, w[1], false), pad_cells(c2, sizeof(c2), gpus, w[2], false),
+		       pad_cells(c1, sizeof(c1), c->instance.instance, w[1], false),
+		       pad_cells(c2, sizeof(c2), gpus, w[2], false),
 		       pad_cells(c3, sizeof(c3), c->rank.fits ? _("yes") : _("no"), w[3], false), w[4], rate, price);
 	}
 	for (size_t i = 0; i < nnotes; i++)
@@ -728,13 +733,15 @@ static void print_targets(const gw_advise_report *rep)
 
 		fmt_bytes(need, sizeof(need), t->estimate.peak_device_bytes);
 		if (t->fits)
-			verdict = str_printf(_("fits (needs %s); largest micro-batch %" PRIu64), need, t->max_micro_batch);
+			verdict = str_printf(_("fits (needs %s); largest micro-batch %" PRIu64), need,
+					     t->max_micro_batch);
 		else if (t->max_micro_batch)
 			verdict = str_printf(_("does not fit (needs %s)"), need);
 		else
 			verdict = str_printf(_("does not fit (needs %s); not even micro-batch 1"), need);
 		row = str_printf("  %s  %9s  %-*s", pad_cells(name, sizeof(name), t->target.name, wname, false),
-				 fmt_bytes(mem, sizeof(mem), t->target.memory_bytes), wcc, cc_text(cc, sizeof(cc), &t->target));
+				 fmt_bytes(mem, sizeof(mem), t->target.memory_bytes), wcc,
+				 cc_text(cc, sizeof(cc), &t->target));
 		if (!row || !verdict) {
 			error_msg(_("out of memory"));
 		} else if (text_columns(row, strlen(row)) + 2 + text_columns(verdict, strlen(verdict)) <= width) {
@@ -816,8 +823,10 @@ static void print_plan(const gw_advise_plan *p, const gw_advise_target *t, uint6
 			snprintf(steps + len, sizeof(steps) - len, "%s%s", i ? list_sep() : "", p->steps[i]);
 		}
 		if (p->nsteps)
-			print_para("  ", _("does not fit even with %s: use more GPUs (--gpus N --strategy zero3), LoRA/QLoRA "
-					   "(--task), or a larger GPU"), steps);
+			print_para("  ",
+				   _("does not fit even with %s: use more GPUs (--gpus N --strategy zero3), LoRA/QLoRA "
+				     "(--task), or a larger GPU"),
+				   steps);
 		else
 			print_para("  ", "%s", _("does not fit even with the settings given: use more GPUs (--gpus N "
 						 "--strategy zero3), LoRA/QLoRA (--task), or a larger GPU"));
@@ -981,7 +990,8 @@ static int run_advice(const struct advise_opts *o, const gw_model *m, const char
 		else
 		{
 			putchar('\n');
-			print_para("", "%s", _("No GPU found here: --gpu NAME (a spec-table GPU) or --memory SIZE checks the fit."));
+			print_para("", "%s",
+				   _("No GPU found here: --gpu NAME (a spec-table GPU) or --memory SIZE checks the fit."));
 		}
 		if (plan)
 			print_plan(plan, &gw_advise_report_result(rep, 0)->target, gw_advise_report_target_batch(rep));

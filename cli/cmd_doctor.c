@@ -95,7 +95,8 @@ static void print_human(const gw_doctor_report *rep, bool color)
 			free(line);
 			/* the library's verdict alone: error ids, or "no error found" */
 			print_hanging(stdout, width, label(_("static: ")),
-				      strcmp(x->static_verdict, "no error found") ? x->static_verdict : _("no error found"));
+				      strcmp(x->static_verdict, "no error found") ? x->static_verdict
+										   : _("no error found"));
 			/* The subprocess's own lines (a traceback) keep their breaks. */
 			print_hanging(stdout, width, label(_("runtime: ")), x->output[0] ? x->output : _("(no output)"));
 			if (x->explained) {
