@@ -511,6 +511,76 @@ static const char *cc_text(char *buf, size_t n, const gw_advise_target *t)
 	return buf;
 }
 
+/* A paragraph written piece by piece (fprintf to para_open()'s stream),
+ * then wrapped to the terminal under `first` with a hanging indent: a run
+ * line with many settings, a verdict, a plan step. */
+struct para {
+	FILE *f;
+	char *buf;
+	size_t len;
+};
+
+static FILE *para_open(struct para *p, const char *first)
+{
+	p->buf = NULL;
+	p->len = 0;
+	if ((p->f = open_memstream(&p->buf, &p->len)))
+		return p->f;
+	fputs(first, stdout); /* out of memory: unwrapped, but all of it */
+	return stdout;
+}
+
+static void para_close(struct para *p, const char *first)
+{
+	if (!p->f) {
+		putchar('\n');
+		return;
+	}
+	fclose(p->f);
+	print_hanging(stdout, output_width(stdout), first, p->buf ? p->buf : "");
+	free(p->buf);
+}
+
+/* One formatted paragraph, wrapped under `first`. */
+static void print_para(const char *first, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void print_para(const char *first, const char *fmt, ...)
+{
+	struct para p;
+	FILE *f = para_open(&p, first);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	para_close(&p, first);
+}
+
+/* Between two items of a list in running text: ", " in English, the
+ * language's own separator in another ("，" in Chinese). */
+static const char *list_sep(void)
+{
+	/* TRANSLATORS: the separator between the items of a list in a
+	   sentence ("checkpointing, 8bit-optimizer"; "amp-bf16, adamw") */
+	return _(", ");
+}
+
+/* The header of a table, its titles translated and padded in display
+ * cells to cols[i].width or wider (a Chinese title): the widths in w[],
+ * `sep` between columns, after an indent of two. No newline. */
+static void table_header(const struct table_col *cols, size_t n, int *w, const char *sep)
+{
+	char cell[64];
+
+	fputs("  ", stdout);
+	for (size_t i = 0; i < n; i++) {
+		const char *t = _(cols[i].title);
+		int cells = text_columns(t, strlen(t));
+
+		w[i] = cells > cols[i].width ? cells : cols[i].width;
+		printf("%s%s", i ? sep : "", pad_cells(cell, sizeof(cell), t, w[i], cols[i].right));
+	}
+}
+
 static void print_bar(const char *label, uint64_t bytes, uint64_t total)
 {
 	char b[32];
@@ -529,51 +599,61 @@ static void print_run(const gw_model *m, const gw_advise_estimate *e)
 	const gw_advise_options *r = &e->resolved;
 	char a[32], b[32];
 
-	char pad[32];
+	char pad[32], run[32];
+	struct para p;
+	FILE *f;
 
-	/* "Model" and "Run" head their lines in one column of 8 cells */
-	printf("%s", pad_cells(pad, sizeof(pad), _("Model"), 8, false));
-	printf(_("%s (%s, %s): %s parameters"), m->name, m->model_type, kind_name(m->kind),
-	       fmt_count(a, sizeof(a), m->params));
+	/* "Model" and "Run" head their lines in one column of 8 cells; a
+	 * line that runs long wraps under its text */
+	pad_cells(pad, sizeof(pad), _("Model"), 8, false);
+	f = para_open(&p, pad);
+	fprintf(f, _("%s (%s, %s): %s parameters"), m->name, m->model_type, kind_name(m->kind),
+		fmt_count(a, sizeof(a), m->params));
 	if (m->params_published)
-		printf(_(" (%" PRIu64 ", as published)"), m->params);
+		fprintf(f, _(" (%" PRIu64 ", as published)"), m->params);
 	if (m->lm_head)
-		printf(_(", with its masked-LM head"));
-	printf("\n%s%s", pad_cells(pad, sizeof(pad), _("Run"), 8, false), gw_advise_name("task", r->task));
+		fprintf(f, _(", with its masked-LM head"));
+	para_close(&p, pad);
+	pad_cells(run, sizeof(run), _("Run"), 8, false);
+	f = para_open(&p, run);
+	fprintf(f, "%s", gw_advise_name("task", r->task));
 	if (r->task == GW_TASK_LORA || r->task == GW_TASK_QLORA)
-		printf(" r=%" PRIu64 " %s", r->lora_rank, gw_advise_name("lora_targets", r->lora_targets));
+		fprintf(f, " r=%" PRIu64 " %s", r->lora_rank, gw_advise_name("lora_targets", r->lora_targets));
 	if (m->kind == GW_MODEL_VISION)
-		printf(_(", batch %" PRIu64 " × %" PRIu64 "×%" PRIu64 " pixels (%" PRIu64 " positions)"), r->batch,
-		       r->image, r->image, r->seq);
+		fprintf(f, _(", batch %" PRIu64 " × %" PRIu64 "×%" PRIu64 " pixels (%" PRIu64 " positions)"),
+			r->batch, r->image, r->image, r->seq);
 	else
-		printf(_(", batch %" PRIu64 " × seq %" PRIu64), r->batch, r->seq);
+		fprintf(f, _(", batch %" PRIu64 " × seq %" PRIu64), r->batch, r->seq);
 	if (m->kind == GW_MODEL_ENCODER_DECODER && r->decoder_seq)
-		printf(_(" → %u target tokens"), (unsigned)r->decoder_seq);
+		fprintf(f, _(" → %u target tokens"), (unsigned)r->decoder_seq);
 	if (r->task == GW_TASK_INFER && r->new_tokens)
-		printf(_(" (%" PRIu64 " generated)"), r->new_tokens);
-	printf(_(", %s, weights %s"), gw_advise_name("precision", r->precision), gw_advise_name("weights", r->weights));
+		fprintf(f, _(" (%" PRIu64 " generated)"), r->new_tokens);
+	fprintf(f, _(", %s, weights %s"), gw_advise_name("precision", r->precision),
+		gw_advise_name("weights", r->weights));
 	if (r->task != GW_TASK_INFER)
-		printf(", %s", gw_advise_name("optimizer", r->optimizer));
+		fprintf(f, "%s%s", list_sep(), gw_advise_name("optimizer", r->optimizer));
 	if (m->vision != GW_VISION_RESNET)
-		printf(_(", %s attention"), gw_advise_name("attention", r->attention));
+		fprintf(f, _(", %s attention"), gw_advise_name("attention", r->attention));
 	if (r->checkpointing)
-		printf("%s", _(", checkpointing"));
+		fprintf(f, "%s", _(", checkpointing"));
 	if (r->gpus > 1)
-		printf(_(", %" PRIu64 " GPUs %s"), r->gpus, gw_advise_name("strategy", r->strategy));
+		fprintf(f, _(", %" PRIu64 " GPUs %s"), r->gpus, gw_advise_name("strategy", r->strategy));
 	if (r->offload)
-		printf(_(", offload %s"), gw_advise_name("offload", r->offload));
+		fprintf(f, _(", offload %s"), gw_advise_name("offload", r->offload));
 	if (r->loop != GW_LOOP_TRAINER)
-		printf(_(", %s loop"), gw_advise_name("loop", (int)r->loop));
+		fprintf(f, _(", %s loop"), gw_advise_name("loop", (int)r->loop));
 	if (r->torch_version)
-		printf(_(", PyTorch %u.%u"), (unsigned)(r->torch_version / 100), (unsigned)(r->torch_version % 100));
+		fprintf(f, _(", PyTorch %u.%u"), (unsigned)(r->torch_version / 100),
+			(unsigned)(r->torch_version % 100));
 	if (r->bitsandbytes_version)
-		printf(_(", bitsandbytes %u.%u.%u"), (unsigned)(r->bitsandbytes_version / 10000),
-		       (unsigned)(r->bitsandbytes_version / 100 % 100), (unsigned)(r->bitsandbytes_version % 100));
+		fprintf(f, _(", bitsandbytes %u.%u.%u"), (unsigned)(r->bitsandbytes_version / 10000),
+			(unsigned)(r->bitsandbytes_version / 100 % 100), (unsigned)(r->bitsandbytes_version % 100));
+	para_close(&p, run);
 	if (r->task != GW_TASK_INFER) {
-		fputs("\n        ", stdout);
+		fputs("        ", stdout);
 		printf(_("trainable %s parameters"), fmt_count(b, sizeof(b), e->trainable_params));
+		putchar('\n');
 	}
-	putchar('\n');
 }
 
 static void print_breakdown(const gw_advise_estimate *e, const char *gpu)
@@ -585,10 +665,10 @@ static void print_breakdown(const gw_advise_estimate *e, const char *gpu)
 
 	putchar('\n');
 	if (gpu)
-		printf(_("Per GPU on %s: %s on the device"), gpu, fmt_bytes(b, sizeof(b), e->peak_device_bytes));
+		print_para("", _("Per GPU on %s: %s on the device"), gpu,
+			   fmt_bytes(b, sizeof(b), e->peak_device_bytes));
 	else
-		printf(_("Per GPU: %s on the device"), fmt_bytes(b, sizeof(b), e->peak_device_bytes));
-	putchar('\n');
+		print_para("", _("Per GPU: %s on the device"), fmt_bytes(b, sizeof(b), e->peak_device_bytes));
 	print_bar(N_("weights"), e->weights_bytes, t);
 	print_bar(N_("gradients"), e->gradients_bytes, t);
 	print_bar(N_("optimizer"), e->optimizer_bytes, t);
@@ -610,27 +690,42 @@ static void print_hardware(const gw_advise_report *rep)
 	char mem[32], need[32], step[32];
 	bool infer = gw_advise_report_estimate(rep)->resolved.task == GW_TASK_INFER;
 	bool vision = gw_advise_report_model(rep)->kind == GW_MODEL_VISION;
-
-	char c1[64], c2[64], c3[64], c4[64], c5[64], c6[64];
+	/* the rate's unit says what it counts: tokens generated when inferring */
+	static const struct table_col cols[] = {
+		{ "GPU", 3, false }, { N_("memory"), 9, true }, { N_("fits"), 4, false },
+		{ N_("needs"), 9, true }, { N_("max batch"), 9, true }, { N_("step"), 8, true },
+	};
+	struct table_col c[sizeof(cols) / sizeof(cols[0])];
+	int w[sizeof(cols) / sizeof(cols[0])];
+	char c1[64];
 
 	putchar('\n');
-	printf(_("Hardware (spec table; times at %.0f %% of peak FLOPs, %.0f %% of memory bandwidth)"),
-	       GW_ADVISE_MFU * 100, GW_ADVISE_MBU * 100);
-	putchar('\n');
+	if (infer && !vision)
+		print_para("", _("Hardware (spec table; times at %.0f %% of peak FLOPs, %.0f %% of memory bandwidth; "
+				 "generation: the whole of it, tokens/s: tokens generated)"),
+			   GW_ADVISE_MFU * 100, GW_ADVISE_MBU * 100);
+	else
+		print_para("", _("Hardware (spec table; times at %.0f %% of peak FLOPs, %.0f %% of memory bandwidth)"),
+			   GW_ADVISE_MFU * 100, GW_ADVISE_MBU * 100);
+	memcpy(c, cols, sizeof(c));
+	for (size_t i = 0; i < gw_advise_report_hardware_count(rep); i++) {
+		int n = (int)strlen(gw_advise_report_hardware(rep, i)->gpu.name);
+		if (n > c[0].width)
+			c[0].width = n;
+	}
+	if (infer && !vision)
+		c[5].title = N_("generation");
 	/* titles padded in display cells, as wide as the columns below */
-	printf("  %-16s %s  %s %s  %s  %s  %s\n", "GPU", pad_cells(c1, sizeof(c1), _("memory"), 10, true),
-	       pad_cells(c2, sizeof(c2), _("fits"), 5, false), pad_cells(c3, sizeof(c3), _("needs"), 10, true),
-	       pad_cells(c4, sizeof(c4), _("max batch"), 9, true),
-	       pad_cells(c5, sizeof(c5), infer && !vision ? _("generation") : _("step"), 10, true),
-	       vision ? _("images/s") : infer ? _("tokens/s generated") : _("tokens/s"));
+	table_header(c, sizeof(c) / sizeof(c[0]), w, "  ");
+	printf("  %s\n", vision ? _("images/s") : _("tokens/s"));
 	for (size_t i = 0; i < gw_advise_report_hardware_count(rep); i++) {
 		const gw_advise_rank *k = gw_advise_report_hardware(rep, i);
 		snprintf(step, sizeof(step), "%.3g s", k->step_seconds);
-		printf("  %-16s %10s  %s %10s  %9" PRIu64 "  %10s  %.0f\n", k->gpu.name,
+		printf("  %-*s  %*s  %s  %*s  %*" PRIu64 "  %*s  %.0f\n", w[0], k->gpu.name, w[1],
 		       fmt_bytes(mem, sizeof(mem), gw_gpu_spec_usable_bytes(&k->gpu)),
-		       pad_cells(c6, sizeof(c6), k->fits ? _("yes") : _("no"), 5, false),
-		       fmt_bytes(need, sizeof(need), k->estimate.peak_device_bytes), k->max_micro_batch, step,
-		       vision ? k->samples_per_second : k->tokens_per_second);
+		       pad_cells(c1, sizeof(c1), k->fits ? _("yes") : _("no"), w[2], false), w[3],
+		       fmt_bytes(need, sizeof(need), k->estimate.peak_device_bytes), w[4], k->max_micro_batch, w[5],
+		       step, vision ? k->samples_per_second : k->tokens_per_second);
 	}
 }
 
@@ -638,18 +733,37 @@ static void print_hardware(const gw_advise_report *rep)
  * spec table knows under another name) is printed once under the table. */
 static void print_cloud(const gw_advise_report *rep)
 {
-	bool infer = gw_advise_report_estimate(rep)->resolved.task == GW_TASK_INFER;
 	bool vision = gw_advise_report_model(rep)->kind == GW_MODEL_VISION;
 	const char *notes[8] = { NULL };
 	size_t nnotes = 0;
-	char gpus[64], step[32], price[32], c1[64], c2[64], c3[64];
+	/* the step is the GPU's, in the table above; the rate is the instance's */
+	static const struct table_col cols[] = {
+		{ N_("provider"), 5, false }, { N_("instance"), 8, false }, { N_("GPUs"), 4, false },
+		{ N_("fits"), 3, false }, { N_("tokens/s"), 8, true },
+	};
+	struct table_col col[sizeof(cols) / sizeof(cols[0])];
+	int w[sizeof(cols) / sizeof(cols[0])];
+	char gpus[64], price[32], c0[64], c1[64], c2[64], c3[64];
 
-	printf("\n%s\n", _("Cloud instances (data/cloud_instances.tsv; the run on --gpus of the instance's GPUs; "
-			    "prices only from a provider's own price page)"));
-	printf("  %-8s %-27s %-22s %s %s  %s  %s\n", _("provider"), _("instance"), _("GPUs"),
-	       pad_cells(c1, sizeof(c1), _("fits"), 5, false), pad_cells(c2, sizeof(c2), _("step"), 10, true),
-	       pad_cells(c3, sizeof(c3), vision ? _("images/s") : infer ? _("tokens/s generated") : _("tokens/s"), 18,
-			 true), _("USD/hour"));
+	putchar('\n');
+	print_para("", "%s", _("Cloud instances (data/cloud_instances.tsv; the run on --gpus of the instance's GPUs; "
+			       "prices only from a provider's own price page)"));
+	memcpy(col, cols, sizeof(col));
+	for (size_t i = 0; i < gw_advise_report_cloud_count(rep); i++) {
+		const gw_advise_cloud_rank *r = gw_advise_report_cloud(rep, i);
+		int n = text_columns(r->instance.instance, strlen(r->instance.instance));
+
+		if (n > col[1].width)
+			col[1].width = n;
+		snprintf(gpus, sizeof(gpus), "%u× %s%s", r->instance.gpus, r->instance.gpu,
+			 r->instance.note ? "*" : "");
+		if ((n = text_columns(gpus, strlen(gpus))) > col[2].width)
+			col[2].width = n;
+	}
+	if (vision)
+		col[4].title = N_("images/s");
+	table_header(col, sizeof(col) / sizeof(col[0]), w, " ");
+	printf("  %s\n", _("USD/hour"));
 	for (size_t i = 0; i < gw_advise_report_cloud_count(rep); i++) {
 		const gw_advise_cloud_rank *c = gw_advise_report_cloud(rep, i);
 		double rate = vision ? c->samples_per_second : c->rank.tokens_per_second * c->gpus_used;
@@ -662,54 +776,93 @@ static void print_cloud(const gw_advise_report *rep)
 				notes[nnotes++] = c->instance.note;
 		}
 		snprintf(gpus, sizeof(gpus), "%u× %s%s", c->instance.gpus, c->instance.gpu, c->instance.note ? "*" : "");
-		snprintf(step, sizeof(step), "%.3g s", c->rank.step_seconds);
 		if (c->instance.price_usd_per_hour > 0)
 			snprintf(price, sizeof(price), "%.2f", c->instance.price_usd_per_hour);
 		else
 			snprintf(price, sizeof(price), "-");
-		printf("  %-8s %-27s %-22s %s %10s  %18.0f  %s\n", c->instance.provider, c->instance.instance, gpus,
-		       pad_cells(c1, sizeof(c1), c->rank.fits ? _("yes") : _("no"), 5, false), step, rate, price);
+		printf("  %s %s %s %s %*.0f  %s\n", pad_cells(c0, sizeof(c0), c->instance.provider, w[0], false),
+		       pad_cells(c1, sizeof(c1), c->instance.instance, w[1], false),
+		       pad_cells(c2, sizeof(c2), gpus, w[2], false),
+		       pad_cells(c3, sizeof(c3), c->rank.fits ? _("yes") : _("no"), w[3], false), w[4], rate, price);
 	}
 	for (size_t i = 0; i < nnotes; i++)
-		printf("  * %s\n", notes[i]);
+		print_para("  * ", "%s", notes[i]);
 }
 
 static void print_targets(const gw_advise_report *rep)
 {
-	char mem[32], cc[32], need[32], used[32];
+	char mem[32], cc[32], need[32], used[32], name[160];
+	int wname = 0, wcc = 0, width = output_width(stdout);
 
+	for (size_t i = 0; i < gw_advise_report_count(rep); i++) {
+		const gw_advise_result *t = gw_advise_report_result(rep, i);
+		int n = text_columns(t->target.name, strlen(t->target.name));
+
+		wname = n > wname ? n : wname;
+		cc_text(cc, sizeof(cc), &t->target);
+		wcc = (int)strlen(cc) > wcc ? (int)strlen(cc) : wcc;
+	}
 	printf("\n%s\n", _("GPUs"));
 	for (size_t i = 0; i < gw_advise_report_count(rep); i++) {
 		const gw_advise_result *t = gw_advise_report_result(rep, i);
-		printf("  %-28s %10s  %-10s ", t->target.name, fmt_bytes(mem, sizeof(mem), t->target.memory_bytes),
-		       cc_text(cc, sizeof(cc), &t->target));
+		char *row, *verdict;
+
+		fmt_bytes(need, sizeof(need), t->estimate.peak_device_bytes);
 		if (t->fits && !t->fits_now)
-			printf(_("fits when empty (needs %s; largest micro-batch %" PRIu64 "), not now: other processes "
-				 "hold %s"), fmt_bytes(need, sizeof(need), t->estimate.peak_device_bytes), t->max_micro_batch,
-			       fmt_bytes(used, sizeof(used), t->target.in_use_bytes));
+			verdict = str_printf(_("fits when empty (needs %s; largest micro-batch %" PRIu64 "), not now: "
+					       "other processes hold %s"), need, t->max_micro_batch,
+					     fmt_bytes(used, sizeof(used), t->target.in_use_bytes));
 		else if (t->fits)
-			printf(_("fits (needs %s); largest micro-batch %" PRIu64),
-			       fmt_bytes(need, sizeof(need), t->estimate.peak_device_bytes), t->max_micro_batch);
+			verdict = str_printf(_("fits (needs %s); largest micro-batch %" PRIu64), need,
+					     t->max_micro_batch);
 		else if (t->max_micro_batch)
-			printf(_("does not fit (needs %s)"), fmt_bytes(need, sizeof(need), t->estimate.peak_device_bytes));
+			verdict = str_printf(_("does not fit (needs %s)"), need);
 		else
-			printf(_("does not fit (needs %s); not even micro-batch 1"),
-			       fmt_bytes(need, sizeof(need), t->estimate.peak_device_bytes));
-		putchar('\n');
+			verdict = str_printf(_("does not fit (needs %s); not even micro-batch 1"), need);
+		row = str_printf("  %s  %9s  %-*s", pad_cells(name, sizeof(name), t->target.name, wname, false),
+				 fmt_bytes(mem, sizeof(mem), t->target.memory_bytes), wcc,
+				 cc_text(cc, sizeof(cc), &t->target));
+		if (!row || !verdict) {
+			error_msg(_("out of memory"));
+		} else if (text_columns(row, strlen(row)) + 2 + text_columns(verdict, strlen(verdict)) <= width) {
+			printf("%s  %s\n", row, verdict);
+		} else {
+			/* the verdict on a line of its own, under the row */
+			printf("%s\n", row);
+			print_hanging(stdout, width, "      ", verdict);
+		}
+		free(row);
+		free(verdict);
 	}
 }
 
-/* "  - <step of the plan>" */
+/* "  - <step of the plan>", wrapped under its text */
 static void step_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void step_line(const char *fmt, ...)
 {
+	struct para p;
+	FILE *f = para_open(&p, "  - ");
 	va_list ap;
 
-	fputs("  - ", stdout);
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	vfprintf(f, fmt, ap);
 	va_end(ap);
-	putchar('\n');
+	para_close(&p, "  - ");
+}
+
+/* The TrainingArguments(...) line to paste: wrapped inside its
+ * parentheses, under the first argument, so that it stays valid Python. */
+static void print_code_call(const char *code)
+{
+	const char *open = strchr(code, '(');
+	char first[96];
+
+	if (!open || (size_t)(open - code) + 3 > sizeof(first)) {
+		printf("  %s\n", code);
+		return;
+	}
+	snprintf(first, sizeof(first), "  %.*s", (int)(open - code + 1), code);
+	print_hanging(stdout, output_width(stdout), first, open + 1);
 }
 
 /* A run on a bitsandbytes before 0.43.2 may keep what it never reads
@@ -728,10 +881,9 @@ static void print_bitsandbytes_hint(const gw_model *m, const gw_advise_estimate 
 	if (gw_advise_estimate_run(&current, m, &now) < 0 || current.peak_device_bytes >= e->peak_device_bytes)
 		return;
 	putchar('\n');
-	printf(_("Note: bitsandbytes before 0.43.2 keeps each 4-bit layer's input, which backward never reads; "
-		 "0.43.2 or later needs %s less here (pip install -U bitsandbytes)"),
-	       fmt_bytes(b, sizeof(b), e->peak_device_bytes - current.peak_device_bytes));
-	putchar('\n');
+	print_para("", _("Note: bitsandbytes before 0.43.2 keeps each 4-bit layer's input, which backward never reads; "
+			 "0.43.2 or later needs %s less here (pip install -U bitsandbytes)"),
+		   fmt_bytes(b, sizeof(b), e->peak_device_bytes - current.peak_device_bytes));
 }
 
 /* What a fitting plan leaves to chance: other processes' memory on its
@@ -742,20 +894,15 @@ static void print_plan_notes(const gw_advise_plan *p, const gw_advise_target *t)
 	uint64_t free_now = t->in_use_bytes < t->memory_bytes ? t->memory_bytes - t->in_use_bytes : 0;
 	char a[32], b[32];
 
-	if (t->in_use_bytes && peak > free_now) {
-		fputs("  ", stdout);
-		printf(_("Note: not now: other processes hold %s of this GPU; the plan fits once they free it"),
-		       fmt_bytes(a, sizeof(a), t->in_use_bytes));
-		putchar('\n');
-	}
-	if (gw_advise_plan_low_headroom(p, t->memory_bytes)) {
-		fputs("  ", stdout);
-		printf(_("Note: little headroom: %s of %s left (%.1f %%, under %.0f %%): allocator fragmentation, a "
-			 "longer sample or another process can tip it over"),
-		       fmt_bytes(a, sizeof(a), t->memory_bytes - peak), fmt_bytes(b, sizeof(b), t->memory_bytes),
-		       100.0 * (double)(t->memory_bytes - peak) / (double)t->memory_bytes, GW_ADVISE_LOW_HEADROOM * 100);
-		putchar('\n');
-	}
+	if (t->in_use_bytes && peak > free_now)
+		print_para("  ", _("Note: not now: other processes hold %s of this GPU; the plan fits once they free it"),
+			   fmt_bytes(a, sizeof(a), t->in_use_bytes));
+	if (gw_advise_plan_low_headroom(p, t->memory_bytes))
+		print_para("  ", _("Note: little headroom: %s of %s left (%.1f %%, under %.0f %%): allocator "
+				   "fragmentation, a longer sample or another process can tip it over"),
+			   fmt_bytes(a, sizeof(a), t->memory_bytes - peak), fmt_bytes(b, sizeof(b), t->memory_bytes),
+			   100.0 * (double)(t->memory_bytes - peak) / (double)t->memory_bytes,
+			   GW_ADVISE_LOW_HEADROOM * 100);
 }
 
 static void print_plan(const gw_advise_plan *p, const gw_advise_target *t, uint64_t target_batch)
@@ -764,8 +911,7 @@ static void print_plan(const gw_advise_plan *p, const gw_advise_target *t, uint6
 	char b[32], args[512];
 
 	putchar('\n');
-	printf(_("Plan for %s"), t->name);
-	putchar('\n');
+	print_para("", _("Plan for %s"), t->name);
 	if (!p->fits) {
 		char steps[256] = "";
 
@@ -773,16 +919,16 @@ static void print_plan(const gw_advise_plan *p, const gw_advise_target *t, uint6
 		for (size_t i = 0; i < p->nsteps; i++) {
 			size_t len = strlen(steps);
 
-			snprintf(steps + len, sizeof(steps) - len, "%s%s", i ? ", " : "", p->steps[i]);
+			snprintf(steps + len, sizeof(steps) - len, "%s%s", i ? list_sep() : "", p->steps[i]);
 		}
-		fputs("  ", stdout);
 		if (p->nsteps)
-			printf(_("does not fit even with %s: use more GPUs (--gpus N --strategy zero3), LoRA/QLoRA "
-				 "(--task), or a larger GPU"), steps);
+			print_para("  ",
+				   _("does not fit even with %s: use more GPUs (--gpus N --strategy zero3), LoRA/QLoRA "
+				     "(--task), or a larger GPU"),
+				   steps);
 		else
-			printf("%s", _("does not fit even with the settings given: use more GPUs (--gpus N --strategy "
-				       "zero3), LoRA/QLoRA (--task), or a larger GPU"));
-		putchar('\n');
+			print_para("  ", "%s", _("does not fit even with the settings given: use more GPUs (--gpus N "
+						 "--strategy zero3), LoRA/QLoRA (--task), or a larger GPU"));
 		return;
 	}
 	for (size_t i = 0; i < p->nsteps; i++) {
@@ -802,22 +948,18 @@ static void print_plan(const gw_advise_plan *p, const gw_advise_target *t, uint6
 			step_line(_("load the weights in %s"), gw_advise_name("weights", r->weights));
 	}
 	if (r->task == GW_TASK_INFER) {
-		fputs("  ", stdout);
-		printf(_("batch %" PRIu64 " fits: %s on the device"), p->micro_batch,
-		       fmt_bytes(b, sizeof(b), p->estimate.peak_device_bytes));
-		putchar('\n');
+		print_para("  ", _("batch %" PRIu64 " fits: %s on the device"), p->micro_batch,
+			   fmt_bytes(b, sizeof(b), p->estimate.peak_device_bytes));
 		print_plan_notes(p, t);
 		return;
 	}
-	fputs("  ", stdout);
-	printf(_n("micro-batch %" PRIu64 " × accumulation %" PRIu64 " × %" PRIu64 " GPU = %" PRIu64
+	print_para("  ", _n("micro-batch %" PRIu64 " × accumulation %" PRIu64 " × %" PRIu64 " GPU = %" PRIu64
 		  " samples per step (target %" PRIu64 "), %s on the device",
 		  "micro-batch %" PRIu64 " × accumulation %" PRIu64 " × %" PRIu64 " GPUs = %" PRIu64
 		  " samples per step (target %" PRIu64 "), %s on the device", r->gpus),
-	       p->micro_batch, p->grad_accum, r->gpus, p->micro_batch * p->grad_accum * r->gpus,
-	       target_batch, fmt_bytes(b, sizeof(b), p->estimate.peak_device_bytes));
-	putchar('\n');
-	printf("  %s\n", gw_advise_training_arguments(args, sizeof(args), p));
+		   p->micro_batch, p->grad_accum, r->gpus, p->micro_batch * p->grad_accum * r->gpus,
+		   target_batch, fmt_bytes(b, sizeof(b), p->estimate.peak_device_bytes));
+	print_code_call(gw_advise_training_arguments(args, sizeof(args), p));
 	print_plan_notes(p, t);
 }
 
@@ -947,7 +1089,11 @@ static int run_advice(const struct advise_opts *o, const gw_model *m, const char
 		if (n)
 			print_targets(rep);
 		else
-			printf("\n%s\n", _("No GPU found here: --gpu NAME (a spec-table GPU) or --memory SIZE checks the fit."));
+		{
+			putchar('\n');
+			print_para("", "%s",
+				   _("No GPU found here: --gpu NAME (a spec-table GPU) or --memory SIZE checks the fit."));
+		}
 		if (plan)
 			print_plan(plan, &gw_advise_report_result(rep, gw_advise_report_plan_target(rep))->target,
 				   gw_advise_report_target_batch(rep));

@@ -100,7 +100,10 @@ static void print_human(const gw_doctor_report *rep, bool color)
 										: _("could not use a GPU"));
 			print_hanging(stdout, width, x->ok ? "  ✓ " : "  ✗ ", line ? line : x->framework);
 			free(line);
-			print_hanging(stdout, width, "      ", x->static_verdict);
+			/* the library's verdict alone: error ids, or "no error found" */
+			print_hanging(stdout, width, label(_("static: ")),
+				      strcmp(x->static_verdict, "no error found") ? x->static_verdict
+										   : _("no error found"));
 			/* The subprocess's own lines (a traceback) keep their breaks. */
 			print_hanging(stdout, width, label(_("runtime: ")), x->output[0] ? x->output : _("(no output)"));
 			if (x->explained) {

@@ -145,15 +145,17 @@ static const struct table_col ps_col[] = {
 static void print_human(const gw_pool_job *jobs, const struct job_view *views, size_t n, bool locks)
 {
 	double now = clock_seconds(CLOCK_REALTIME);
-	int w[PS_COLS];
+	int w[PS_COLS], width = output_width(stdout);
 
 	if (!n) {
 		/* Not "free" while someone holds a lock without a job. */
 		printf("%s\n", locks ? _("no jobs") : _("no jobs: every GPU of the pool is free"));
 		return;
 	}
+	/* The name and command, which can be of any length, go on a line of
+	 * their own under each row, wrapped to the terminal. */
 	table_header_cells(ps_col, PS_COLS, w);
-	printf(" %s\n", _("NAME: COMMAND"));
+	printf("\n      %s\n", _("NAME: COMMAND"));
 	for (size_t i = 0; i < n; i++) {
 		const struct job_view *v = &views[i];
 		char gpus[256], since[32], util[16] = "-", mem[32] = "-", idle[32], user[256], name[1024], cmd[8192];
@@ -171,11 +173,17 @@ static void print_human(const gw_pool_job *jobs, const struct job_view *views, s
 		/* the state is an identifier (as in --json); "yes"/"no" are words */
 		pad_cells(idle, sizeof(idle), jobs[i].state != GW_POOL_RUNNING ? "-" : v->idle ? _("yes") : _("no"),
 			  w[8], false);
-		printf("%-*llu %-*s %-*s %-*d %-*s %-*s %*s %*s %s %s: %s\n", w[0], (unsigned long long)jobs[i].id,
+		char *first;
+
+		/* Another user's strings: control characters shown escaped. */
+		printf("%-*llu %-*s %-*s %-*d %-*s %-*s %*s %*s %s\n", w[0], (unsigned long long)jobs[i].id,
 		       w[1], jobs[i].state == GW_POOL_RUNNING ? "running" : "waiting", w[2],
 		       term_safe(user, sizeof(user), jobs[i].user), w[3], jobs[i].pid, w[4], gpus, w[5], since, w[6], util,
-		       w[7], mem, idle, term_safe(name, sizeof(name), jobs[i].name),
-		       term_safe(cmd, sizeof(cmd), jobs[i].command));
+		       w[7], mem, idle);
+		first = str_printf("      %s: ", term_safe(name, sizeof(name), jobs[i].name));
+		print_wrapped(stdout, width, first ? first : "      ", "        ",
+			      term_safe(cmd, sizeof(cmd), jobs[i].command));
+		free(first);
 	}
 }
 

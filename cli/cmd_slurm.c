@@ -214,12 +214,20 @@ static void print_conf(const char *node, const struct gres *g, size_t n, const c
 {
 	char line[1024];
 
-	/* The comments are for people (in their language); the lines for
-	 * Slurm stay as Slurm reads them. */
-	printf(_n("# gres.conf for node %s (gpuwise slurm gres): %zu GPU\n",
-		  "# gres.conf for node %s (gpuwise slurm gres): %zu GPUs\n", n), node, n);
-	printf("%s\n", _("# Types as Slurm's NVML autodetection names them; AutoDetect=off, so these lines are the "
-			 "truth."));
+	char *head = str_printf(_n("# gres.conf for node %s (gpuwise slurm gres): %zu GPU\n",
+				   "# gres.conf for node %s (gpuwise slurm gres): %zu GPUs\n", n), node, n);
+	int width = output_width(stdout);
+
+	/* The comments are for people (in their language), wrapped into
+	 * more comment lines; the lines for Slurm stay as Slurm reads them. */
+	if (head) {
+		head[strcspn(head, "\n")] = '\0';
+		print_wrapped(stdout, width, "", "# ", head);
+		free(head);
+	}
+	print_wrapped(stdout, width, "", "# ",
+		      _("# Types as Slurm's NVML autodetection names them; AutoDetect=off, so these lines are the "
+			"truth."));
 	if (skipped)
 		printf(_n("# %d GPU left out: not an NVIDIA GPU that can be read.\n",
 			  "# %d GPUs left out: not an NVIDIA GPU that can be read.\n", skipped), skipped);

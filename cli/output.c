@@ -142,7 +142,8 @@ char *str_printf(const char *fmt, ...)
 	return buf;
 }
 
-#define KEY_WIDTH 40
+/* The key column: "    GPU UUID" and its 40-character value fit in 80. */
+#define KEY_WIDTH 36
 
 void report_line(int level, const char *key, const char *fmt, ...)
 {
@@ -332,8 +333,18 @@ void print_wrapped(FILE *out, int width, const char *first, const char *indent, 
 	do {
 		const char *line = p;
 		int room = width - text_columns(prefix, strlen(prefix));
-		size_t len = wrap_line(line, room < 20 ? 20 : room, &p);
+		size_t len = wrap_line(line, room < 20 ? 20 : room, &p), plen = strlen(prefix);
 
+		/* A word too wide for what a label leaves ("fix: `cmd ...`",
+		 * "Source: URL") goes on a line of its own, under the label. */
+		while (plen && prefix[plen - 1] == ' ')
+			plen--;
+		if (plen && prefix != indent && text_columns(line, len) > (room < 20 ? 20 : room)) {
+			fprintf(out, "%.*s\n", (int)plen, prefix);
+			prefix = indent;
+			room = width - text_columns(prefix, strlen(prefix));
+			len = wrap_line(line, room < 20 ? 20 : room, &p);
+		}
 		fprintf(out, "%s%.*s\n", prefix, (int)len, line);
 		prefix = indent;
 	} while (p);

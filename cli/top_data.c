@@ -221,6 +221,10 @@ static void read_processes(struct top_data *d, int i)
 		for (size_t u = 0; u < nu; u++)
 			if (util[u].pid == t->pid)
 				t->sm_util = util[u].sm_util;
+		/* NVML samples no utilisation on a MIG-enabled GPU (its own shows
+		 * N/A too): a process in a MIG instance has no SM %, not 0. */
+		if (t->mig >= 0)
+			t->sm_util.state = GW_FIELD_NOT_SUPPORTED;
 		host_side(d, t);
 	}
 	gw_process_util_free(util);

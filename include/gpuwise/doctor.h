@@ -84,7 +84,7 @@ typedef struct gw_doctor_deep {
 	const char *site;        /* the environment's site-packages */
 	const char *python;      /* the interpreter that was run */
 	const char *framework;   /* "pytorch", "tensorflow", "jax", "cupy" */
-	const char *static_verdict; /* what the file-based checks concluded */
+	const char *static_verdict; /* what the file-based checks concluded: error ids, or "no error found" */
 	int ok;                  /* the framework ran a kernel on a GPU */
 	int timed_out;
 	int exit_status;         /* of the subprocess, -1 when it could not run */

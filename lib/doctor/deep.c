@@ -187,17 +187,18 @@ static void run_script(const gw__doctor *d, const char *python, const char *scri
 		out[--t.used] = '\0';
 }
 
-/* Error findings that concern this environment, as "static: ..." text. */
+/* Error findings that concern this environment: their ids, or "no error
+ * found" (the verdict alone: the CLI adds its "static: " label). */
 static void static_verdict(const gw__doctor *d, const gw_probe_pyenv *e, char *buf, size_t n)
 {
-	gw__doc_fmt(buf, n, "static: ");
+	buf[0] = '\0';
 	for (size_t i = 0; i < d->rep->n; i++) {
 		const gw_finding *f = &d->rep->f[i];
 
 		if (f->severity == GW_SEVERITY_ERROR && (strstr(f->evidence, e->site) || strcmp(f->layer, "python")))
-			gw__doc_cat(buf, n, "%s%s", strlen(buf) > 8 ? ", " : "", f->id);
+			gw__doc_cat(buf, n, "%s%s", buf[0] ? ", " : "", f->id);
 	}
-	if (strlen(buf) == 8)
+	if (!buf[0])
 		gw__doc_cat(buf, n, "no error found");
 }
 

@@ -430,7 +430,8 @@ assert x["model"]["params"] == 109514298 and x["model"]["params_published"] is N
 b = x["per_gpu"]["breakdown"]["activations_bytes"] - d["per_gpu"]["breakdown"]["activations_bytes"]
 assert b > 8 * 512 * 30522 * 2, b
 '
-run advise bert-base-uncased --lm-head --batch 8 --seq 512 --memory 80GiB
+# one line wide enough for the phrase (test_text.sh checks the wrapping)
+COLUMNS=1000 run advise bert-base-uncased --lm-head --batch 8 --seq 512 --memory 80GiB
 assert_contains "$out" "with its masked-LM head" "the model line says so"
 run advise gpt2 --lm-head
 assert_eq "$rc" 1 "--lm-head on a decoder"
@@ -532,7 +533,7 @@ run advise gpt2 --seq 4096
 assert_contains "$err" "longer than the 1024 positions" "learned positions warn"
 
 # Vision models: --image sets the positions; --seq is for text, --image for images.
-run advise vit-base-patch16-224 --image 384 --batch 8 --memory 24GiB
+COLUMNS=1000 run advise vit-base-patch16-224 --image 384 --batch 8 --memory 24GiB
 assert_eq "$rc" 0 "ViT at 384 px"
 assert_contains "$out" "384×384 pixels (577 positions)" "patches + class token"
 assert_contains "$out" "86567656, as published" "exact count"
@@ -578,5 +579,13 @@ run advise gpt2 --seq 512 --batch 8 --gpus 16 --strategy ddp --memory 16GiB --ha
 assert_eq "$rc" 0 "16 GPUs"
 n=$(printf '%s' "$out" | "$PY" -c 'import json,sys; d=json.load(sys.stdin); c=d["cloud"]; print(len(c), {x["instance"] for x in c} == {"a2-megagpu-16g"}, all(x["price_usd_per_hour"] is None and x["source"].startswith("https://") for x in c))')
 assert_eq "$n" "1 True True" "only instances with 16 GPUs; no price; sourced"
+
+# Chinese text takes the Chinese list separator, not an ASCII comma
+# (issue 9 #20): in the run line, and in the steps a plan could not reach.
+LANGUAGE=zh_CN COLUMNS=1000 run advise gpt2-large --gpu 'RTX 4090'
+assert_contains "$out" "权重 fp32，adamw，" "zh: the run line's settings separated by ，"
+assert_not_contains "$out" ", adamw" "zh: no ASCII comma in the run line"
+LANGUAGE=zh_CN COLUMNS=1000 run advise llama-2-70b --gpu 'RTX 4090'
+assert_contains "$out" "checkpointing，" "zh: the plan's steps separated by ，"
 
 finish

@@ -67,7 +67,9 @@ assert 'torch.cuda.is_available() False' in x['output'], x['output']
 assert 'device_count 0' in x['output'], x['output']
 assert x['ok'] is False, 'no GPU, yet ok: %r' % x
 assert 0 <= x['seconds'] < 20, x['seconds']
-assert x['static_verdict'].startswith('static: '), x['static_verdict']"
+# the verdict alone: the \"static: \" label belongs to the text output
+assert not x['static_verdict'].startswith('static'), x['static_verdict']
+assert x['static_verdict'] == 'no error found' or all(t.strip() and ' ' not in t.strip() for t in x['static_verdict'].split(',')), x['static_verdict']"
 # The static checks read the same files: they see PyTorch 2.3.0 for CUDA 12.1.
 assert_json "static probe saw the same torch" "
 envs = [e for e in d['summary']['python_envs'] if e['site'].startswith('$V/')]
@@ -78,7 +80,7 @@ assert envs[0]['frameworks'][0]['cuda'] == '12.1', envs"
 assert_json "static verdict agrees with the import when no GPU is usable" "
 xs = [x for x in d['deep'] if x['site'].startswith('$V/')]
 if d['summary']['gpus_usable'] == 0:
-    assert xs[0]['static_verdict'] != 'static: no error found', xs[0]
+    assert xs[0]['static_verdict'] != 'no error found', xs[0]
     assert 'no-gpu' in xs[0]['static_verdict'] or 'nvml' in xs[0]['static_verdict'] or 'driver' in xs[0]['static_verdict'], xs[0]
     assert xs[0]['ok'] is False, xs[0]"
 
@@ -88,6 +90,7 @@ if d['summary']['gpus_usable'] == 0:
 COLUMNS=1000 run doctor --deep --no-kernel-log --python-env "$V"
 assert_contains "$out" "Deep check (imports in a subprocess)" "human deep section"
 assert_contains "$out" "pytorch in $V/lib/" "human deep line names the env"
+assert_contains "$out" "      static: " "the text output labels the static verdict"
 assert_contains "$out" "could not use a GPU" "human deep line says no GPU"
 assert_contains "$out" "torch.cuda.is_available() False" "human deep line shows the runtime answer"
 

@@ -245,7 +245,7 @@ run_on h100-8x info -i 3
 assert_eq "$rc" 0 "info -i 3"
 assert_eq "$(printf '%s\n' "$out" | grep -c '^GPU [0-9]*: ')" 1 "info -i 3 prints one GPU"
 assert_contains "$out" "GPU 3: " "info -i 3 prints GPU 3"
-assert_contains "$out" "CUDA Driver Version                      : 12.4" "CUDA driver version as 12.4"
+assert_contains "$out" "CUDA Driver Version                  : 12.4" "CUDA driver version as 12.4"
 uuid1=$(mjson h100-8x 'm["nvml"]["devices"][1]["uuid"]')
 run_on h100-8x info -i "${uuid1:0:12}" --json
 assert_eq "$rc" 0 "info -i UUID prefix"
@@ -335,12 +335,12 @@ assert_contains "$err" "MIG off" "a100-mig: GPU 1 has MIG off"
 # CUDA Index says why there is none: a broken GPU is not "hidden" (wide
 # enough that the value does not wrap).
 COLUMNS=200 run_on lost-gpu info -i 0000:47:00.0
-assert_contains "$out" "CUDA Index                           : none (the GPU is lost: CUDA cannot use it)" "lost-gpu: why no CUDA index"
+assert_contains "$out" "CUDA Index                       : none (the GPU is lost: CUDA cannot use it)" "lost-gpu: why no CUDA index"
 assert_not_contains "$out" "hidden" "lost-gpu: a lost GPU is not called hidden"
 run_on no-driver info
-assert_contains "$out" "CUDA Index                           : none (no driver serves the GPU" "no-driver: why no CUDA index"
+assert_contains "$out" "CUDA Index                       : none (no driver serves the GPU" "no-driver: why no CUDA index"
 CUDA_VISIBLE_DEVICES=1 COLUMNS=200 run_on h100-8x info -i 0
-assert_contains "$out" "CUDA Index                           : none (hidden by CUDA_VISIBLE_DEVICES=\"1\")" "CUDA_VISIBLE_DEVICES=1: GPU 0 hidden, and by what"
+assert_contains "$out" "CUDA Index                       : none (hidden by CUDA_VISIBLE_DEVICES=\"1\")" "CUDA_VISIBLE_DEVICES=1: GPU 0 hidden, and by what"
 CUDA_VISIBLE_DEVICES=-1 COLUMNS=200 run_on h100-8x info -i 0
 assert_contains "$out" "no CUDA device is visible" "CUDA_VISIBLE_DEVICES=-1: CUDA sees nothing, and says why"
 # The lost A100 is named like its siblings, with their compute capability.
@@ -378,7 +378,7 @@ rm -rf "$TMPD/hidden-pid/root/proc/1432"
 "$TOP/scripts/with-machine" "$TMPD/hidden-pid" -- "$GW" info -i 0 >"$TMPD/out" 2>&1
 out=$(cat "$TMPD/out"); last_cmd="[mixed-order without /proc/1432] gpuwise info -i 0"
 assert_contains "$out" "not in this pid namespace" "pid 1432 is not in this pid namespace"
-assert_contains "$out" "Process ID                       : 1432" "pid 1432 still listed"
+assert_contains "$out" "Process ID                   : 1432" "pid 1432 still listed"
 
 # Throttle reasons by name.
 run_on laptop-3060 info --json

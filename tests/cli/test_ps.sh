@@ -89,10 +89,12 @@ msg=$(printf '%s\n' "$out" | PYTHONPATH=$TOP/tests/cli python3 -c '
 import sys
 from cells import cells
 lines = sys.stdin.read().splitlines()
-head, rows = lines[0], [l for l in lines[1:] if "idle-job" in l]
-assert rows, lines
-row = rows[0]
-for title, value in (("名称：命令", "idle-job"), ("空闲", "是"), ("状态", "running")):
+# two header lines over two lines a job: the columns, then the name and command
+k = [i for i, l in enumerate(lines) if "idle-job" in l]
+assert k, lines
+for title, value, head, row in (("名称：命令", "idle-job", lines[1], lines[k[0]]),
+                                ("空闲", "是", lines[0], lines[k[0] - 1]),
+                                ("状态", "running", lines[0], lines[k[0] - 1])):
     a, b = cells(head[:head.index(title)]), cells(row[:row.index(value)])
     assert a == b, (title, a, value, b, head, row)
 ' 2>&1) || fail "ps in Chinese: a title is not over its column: $msg"

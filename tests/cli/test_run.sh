@@ -314,7 +314,8 @@ assert 0 <= j[0]["since"] < 1e11 and 0 <= j[0]["queued"] < 1e11, (j[0]["since"],
 '
 run ps
 assert_not_contains "$out" "-92233720" "ps: no NaN or overflow cast into a duration"
-assert_eq "$(printf '%s\n' "$out" | awk '/forged/ {print $6}')" "-" "ps: an unknown start is '-', not 1970"
+# the job's row is the line above its "name: command" line
+assert_eq "$(printf '%s\n' "$out" | awk '/forged:/ {print prev} {prev = $6}')" "-" "ps: an unknown start is '-', not 1970"
 assert_contains "$out" "65534" "ps: the job's user is its file's owner"
 unhold
 rm -f "$GPUWISE_POOL_DIR/job-000000000900"

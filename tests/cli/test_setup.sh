@@ -284,13 +284,13 @@ assert_eq "$rc" 2 "--run with --json: usage error"
 
 # ---- docs/commands/setup.md: its examples are what setup prints
 # (SETUP_DOC_UPDATE=1 rewrites them). A marker line
-#   <!-- example: MACHINE [key=value...] -- ARGS... -->
+#   <!-- setup-example: MACHINE [key=value...] -- ARGS... -->
 # is followed by a code block holding `gpuwise ARGS` on MACHINE (a copy made
 # by derive; "_" in a value stands for a space).
 doc=$TOP/docs/commands/setup.md
 n=0
 while IFS= read -r marker; do
-	spec=${marker#<!-- example: }
+	spec=${marker#<!-- setup-example: }
 	spec=${spec% -->}
 	mspec=${spec%% -- *}
 	args=${spec#* -- }
@@ -301,7 +301,7 @@ while IFS= read -r marker; do
 	# shellcheck disable=SC2086
 	COLUMNS=80 run_with "$TMPD/doc$n" $args
 	printf '$ gpuwise %s\n%s\n' "$args" "$out" >"$TMPD/example$n"
-done < <(grep '^<!-- example: ' "$doc")
+done < <(grep '^<!-- setup-example: ' "$doc")
 "$PY" - "$doc" "$TMPD" "${SETUP_DOC_UPDATE:-0}" >"$TMPD/doccheck" <<'PY'
 import re, sys
 doc, tmp, update = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
@@ -314,7 +314,7 @@ def sub(m):
     if m.group(2) != want:
         bad.append(m.group(1).strip())
     return m.group(1) + "```\n" + want + "```"
-new = re.sub(r"(<!-- example: [^\n]*-->\n)```\n(.*?)```", sub, text, flags=re.S)
+new = re.sub(r"(<!-- setup-example: [^\n]*-->\n)```\n(.*?)```", sub, text, flags=re.S)
 if update:
     open(doc, "w").write(new)
 elif bad:

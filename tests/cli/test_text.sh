@@ -2,9 +2,12 @@
 # Human output fits the terminal and the locale (issue 8 #18, #19), for
 # every printer on every fake machine and doctor scenario:
 #  - COLUMNS=80: no line wider than 80 display cells (wide CJK characters
-#    count 2), except a line whose overflow is one unbreakable token (a
-#    path, a URL, a `command in backquotes`, kept whole for copy and paste)
-#    and doctor's one-line verdict;
+#    count 2), in English and in Chinese, for every command and every
+#    option of the command table (gpuwise __spec) that prints text; the
+#    exceptions: one unbreakable token (a path, a URL, a `command in
+#    backquotes`) too long for a line, kept whole on a line of its own
+#    for copy and paste, doctor's one-line verdict, and the lines of a
+#    configuration file printed for a program (slurm gres);
 #  - LC_ALL=C: not one byte >= 0x80 on stdout or stderr (ASCII stand-ins
 #    for ✓ ✗ — … →, escapes for names read from the machine), while --json
 #    keeps exact UTF-8;
@@ -30,6 +33,95 @@ for dir in "$MACHINES"/*/ "$SCENARIOS"/*/; do
 	runs=$((runs + 1))
 done
 assert_ne "$runs" 0 "machines found"
+
+# Every command of the command table, with every option that changes what
+# it prints (issue 9 #19). HUMAN gives a command's invocations (";"
+# between them); each option of the spec without an argument, other than
+# --help and the machine formats (--json, --csv), is added to the first
+# one. A command the spec gains fails here until it is listed; "-" marks
+# one that prints no human text of its own (a server) or is run below.
+declare -A HUMAN=(
+	[list]="list"
+	[info]="info; info -i 0"
+	[doctor]="doctor --no-kernel-log"
+	[explain]="-"
+	[advise]="advise gpt2-large; advise llama-3-8b --task infer --seq 4096 --new-tokens 512 --batch 8 --hardware;
+		advise vit-base-patch16-224 --image 384 --batch 64 --hardware; advise gpt2-large --gpu V100-SXM2-16GB --target-batch 64;
+		advise llama-2-7b --task qlora --bitsandbytes 0.43.1 --torch 1.13.1 --loop plain --gpus 2 --strategy zero3 --offload optimizer --grad-accum 4;
+		advise t5-base --decoder-seq 128 --memory 8GiB; advise bert-base-uncased --lm-head --memory 8GiB;
+		advise llama-2-70b --task lora --lora-rank 64 --lora-targets all-linear --attention eager --precision fp16 --weights int8 --optimizer adamw-8bit;
+		advise --params 1.3B --layers 24 --hidden 2048 --heads 16 --kv-heads 8 --vocab 50304 --intermediate 8192 --memory 24GiB"
+	[bench]="bench --quick --force -i 0 --tests d2d-copy,gemm-fp16,p2p"
+	[top]="top --once"
+	[watch]="watch --count 1; watch --count 1 --fields util,mem_used,power -i 0"
+	[exporter]="-"
+	[run]="run --no-wait --name text -- true"
+	[ps]="-"
+	[report]="-"
+	[slurm]="slurm; slurm gres --node-name a-rather-long-node-name-0123456789"
+	[labels]="labels"
+	[help]="help"
+	[version]="version"
+)
+invocations=$("$GW" __spec | HUMAN_KEYS="${!HUMAN[*]}" "$PY" -c '
+import json, os, sys
+known = set(os.environ["HUMAN_KEYS"].split())
+for c in json.load(sys.stdin)["commands"]:
+    if c["name"] not in known:
+        print("MISSING " + c["name"])
+        continue
+    flags = [o["long"] for o in c.get("options", []) if not o.get("arg") and o["long"] not in ("help", "json", "csv")]
+    print(c["name"] + "\t" + " ".join(flags))')
+last_cmd="gpuwise __spec"
+assert_not_contains "$invocations" "MISSING" "every command of the spec has its human invocations here"
+# one shell script of numbered invocations, run on each machine
+: >"$TMPD/human.sh"
+k=0
+while IFS=$'\t' read -r name flags; do
+	[ "${HUMAN[$name]}" = - ] && continue
+	IFS=';' read -ra inv <<<"${HUMAN[$name]//$'\n'/ }"
+	first=1
+	for i in "${inv[@]}"; do
+		i=$(echo $i)
+		all=("$i")
+		if [ $first = 1 ]; then
+			for f in $flags; do
+				case " $i " in *" --$f "*) continue ;; esac # given already
+				all+=("${i%% -- *} --$f${i#"${i%% -- *}"}")
+			done
+			first=0
+		fi
+		for a in "${all[@]}"; do
+			k=$((k + 1))
+			printf '"$GW" %s >"$O.%s.%d.UTF8" 2>"$O.%s.%d.err.UTF8"\n' "$a" "$name" $k "$name" $k >>"$TMPD/human.sh"
+			printf 'LANGUAGE=zh_CN "$GW" %s >"$O.%s.%d.ZH" 2>"$O.%s.%d.err.ZH"\n' "$a" "$name" $k "$name" $k >>"$TMPD/human.sh"
+		done
+	done
+done <<<"$invocations"
+# Several machines: many GPUs, MIG, a small laptop GPU, AMD, both vendors,
+# broken drivers (every machine runs list, info and doctor above).
+for name in h100-8x a100-mig laptop-3060 mi300x mixed-nvidia-amd driver-mismatch no-driver; do
+	dir=$MACHINES/$name
+	GW=$GW O=$OUTD/$name LC_ALL=C.UTF-8 GPUWISE_POOL_DIR=$TMPD/pool-$name timeout 300 \
+		"$TOP/scripts/with-machine" "$dir" -- bash "$TMPD/human.sh" </dev/null
+done
+
+# ps and report with jobs: one whose command runs long (its own line,
+# wrapped), one whose name does.
+(
+	export GPUWISE_POOL_DIR=$TMPD/pool-ps
+	"$TOP/scripts/with-machine" h100-8x -- bash -c '
+		"$0" run --gpu 1 --name a-job-with-a-name-longer-than-the-columns-before-it-0123456789 -- sleep 0.2 >/dev/null 2>&1 &
+		"$0" run --gpu 2 -- sh -c "sleep 30" /home/someone/projects/a-long-path/that/goes/on/train.py --config configs/an-even-longer-configuration-file-name.yaml --seed 1 >/dev/null 2>&1 &
+		job=$!
+		for i in $(seq 100); do [ "$("$0" ps --json | grep -c "\"running\"")" = 2 ] && break; sleep 0.05; done
+		"$0" ps >"$1.ps.UTF8" 2>&1
+		LANGUAGE=zh_CN "$0" ps >"$1.ps.ZH" 2>&1
+		kill "$job"; wait
+		"$0" report >"$1.report.UTF8" 2>&1
+		LANGUAGE=zh_CN "$0" report >"$1.report.ZH" 2>&1' "$GW" "$OUTD/pool" </dev/null
+)
+assert_contains "$(cat "$OUTD/pool.ps.UTF8")" "configuration-file-name" "ps shows the long command"
 
 # Commands that need no machine: help, each command's --help, explain of
 # every finding id and every corpus log.
@@ -65,11 +157,14 @@ if ! msg=$(PYTHONPATH=$TOP/tests/cli "$PY" - "$OUTD" <<'EOF'
 import glob, os, re, sys
 from cells import cells
 
-# An over-wide line is allowed only when what runs over is one token that
-# cannot be broken, where the printer starts its text: after the indent and
-# at most a label ("fix:", "GPU UUID      :", "[x]"), one space-free word or
-# one `backquoted command` (with the punctuation that follows it).
-TOKEN = re.compile(r"^\s*([^:`]{1,60}:\s+|\[\S+\]\s+|\S\s+)?(`[^`]*`\S*|\S+)$")
+# An over-wide line is allowed only when it holds one token that cannot be
+# broken, on a line of its own: after the indent (and at most a list mark),
+# one space-free word or one `backquoted command` (with the punctuation
+# that follows it).
+TOKEN = re.compile(r"^\s*([-*]\s+)?(`[^`]*`\S*|\S+)$")
+# slurm gres prints a gres.conf: its lines (and the slurm.conf lines it
+# shows commented out) are read by Slurm, which wants each on one line.
+CONF = re.compile(r"^(Name=|NodeName=|# NodeName=|# GresTypes=)")
 
 bad = []
 for path in sorted(glob.glob(os.path.join(sys.argv[1], "*"))):
@@ -89,6 +184,8 @@ for path in sorted(glob.glob(os.path.join(sys.argv[1], "*"))):
     for k, ln in enumerate(lines):
         # doctor's verdict is one line by contract (scripts `tail -1` it).
         if ".doctor." in name and k == len(lines) - 1:
+            continue
+        if ".slurm." in name and CONF.match(ln):
             continue
         if cells(ln) > 80 and not TOKEN.match(ln):
             bad.append("%s: %d cells: %s" % (name, cells(ln), ln))
@@ -138,14 +235,14 @@ arg = b"/home/j\xc3\xbcrgen/venv/bin/python\0train.py\0--name\0" + ("\u6570\u636
 open(sys.argv[1] + "/root/proc/2841578/cmdline", "wb").write(arg)' "$U"
 COLUMNS=1000 run_with "$U" info -i 1
 last_cmd="[utf8-user] gpuwise info -i 1"
-assert_contains "$out" "User                         : j"$'\xc3\xbc'"rgen" "UTF-8: the user name is kept"
+assert_contains "$out" "User                     : j"$'\xc3\xbc'"rgen" "UTF-8: the user name is kept"
 cmdline=$(printf '%s\n' "$out" | grep "Command  " | head -1)
 assert_contains "$cmdline" "/home/j"$'\xc3\xbc'"rgen/venv/bin/python train.py --name "$'\xe6\x95\xb0' "UTF-8: the command is kept"
 assert_ne "${cmdline%…}" "$cmdline" "a command cut at 255 bytes ends with …"
 printf '%s' "$cmdline" | iconv -f UTF-8 -t UTF-8 >/dev/null 2>&1
 assert_eq "$?" 0 "the cut command is valid UTF-8 (no character split)"
 LC_ALL=C COLUMNS=1000 run_with "$U" info -i 1
-assert_contains "$out" "User                         : j\\u00fcrgen" "LC_ALL=C: the user name is escaped"
+assert_contains "$out" "User                     : j\\u00fcrgen" "LC_ALL=C: the user name is escaped"
 cmdline=$(printf '%s\n' "$out" | grep "Command  " | head -1)
 assert_ne "${cmdline%...}" "$cmdline" "LC_ALL=C: the cut command ends with ..."
 assert_eq "$(printf '%s' "$out$err" | LC_ALL=C grep -c '[^ -~]')" 0 "LC_ALL=C: only printable ASCII"

@@ -364,6 +364,10 @@ COLUMNS=132 run_on h100-8x top --once
 assert_contains "$out" "--config configs/llama-70b.yaml" "--once at 132 columns: longer commands"
 run_on a100-mig top --once
 assert_contains "$out" "0:1 MIG 2g.10gb" "--once: MIG rows"
+# NVML samples no per-process utilisation on a MIG-enabled GPU: SM% is N/A.
+checks=$((checks + 1))
+printf '%s\n' "$out" | grep -qE '^0:0 +[0-9]+ +[a-z]+ +C +[0-9.]+[KMGT]? +N/A ' ||
+	fail "--once: a process in a MIG instance shows SM% N/A: $(printf '%s\n' "$out" | grep '^0:0')"
 run_on lost-gpu top --once
 assert_contains "$out" "lost" "--once: a lost GPU says so"
 assert_eq "$rc" 0 "--once with a lost GPU"
