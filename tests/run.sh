@@ -132,6 +132,13 @@ if ! make -s -j"$CORES" all >"$LOGS/build.log" 2>&1; then
 	echo "0 passed, 1 failed"
 	exit 1
 fi
+stop_tasks() {
+	local p
+	for p in "${!pid_of[@]}"; do kill -TERM -- "-$p" 2>/dev/null; done
+	sleep 1
+	for p in "${!pid_of[@]}"; do kill -KILL -- "-$p" 2>/dev/null; done
+}
+trap 'echo "stopped: ending the running tasks"; stop_tasks; exit 130' INT TERM HUP
 echo "== ${#names[@]} tasks, $JOBS at a time"
 running=0
 while :; do
@@ -145,7 +152,9 @@ while :; do
 		   echo "FAIL  ${names[$i]}: needs ${needs[$i]}, which failed"; continue ;;
 		esac
 		state[$i]=running started[$i]=$EPOCHREALTIME
-		bash -c "${cmds[$i]}" </dev/null >"$(log_of "${names[$i]}")" 2>&1 &
+		# Each task in a session of its own, so that stopping this run
+		# (Ctrl-C, a CI timeout) can end everything a task started.
+		setsid bash -c "${cmds[$i]}" </dev/null >"$(log_of "${names[$i]}")" 2>&1 &
 		pid_of[$!]=$i
 		running=$((running + 1))
 	done
