@@ -5,7 +5,9 @@
  * before each task: it starts a sampler in the background (its own
  * session, every inherited file closed, so slurmstepd does not wait for
  * it) that finds the task's GPUs, samples them once a second and records
- * its pid in the pool folder as slurm-JOB.STEP.TASK. The prolog returns once
+ * its pid in the pool folder as slurm-UID-JOB.STEP.TASK (or, when another
+ * user planted a file under that name, the first free slurm-UID-JOB.STEP.TASK.N:
+ * the epilog trusts only a file of its own user). The prolog returns once
  * the first sample is taken. TaskEpilog runs `gpuwise slurm epilog` after
  * the task: it sends the sampler SIGTERM and waits (at most 10 s) for it to
  * write the row and remove its file. A sampler whose slurmstepd has gone
@@ -29,12 +31,15 @@
 #include "usage.h"
 
 #define EPILOG_WAIT_S 10
+/* Other names a task's pid file may take when its own is taken. */
+#define PIDFILE_ALTERNATIVES 8
 
 /* The task, from the environment slurmstepd gives the prolog and epilog. */
 struct task {
 	const char *job, *step, *localid;
 	char key[128];          /* JOB.STEP.TASK */
-	char pidfile[4096];
+	char base[4096];        /* POOL/slurm-UID-JOB.STEP.TASK */
+	char pidfile[4096];     /* base, or base.N when base was taken */
 };
 
 static bool task_from_env(struct task *t)
@@ -51,8 +56,18 @@ static bool task_from_env(struct task *t)
 	if (!t->localid || !*t->localid || strspn(t->localid, "0123456789") != strlen(t->localid))
 		t->localid = "0";
 	snprintf(t->key, sizeof(t->key), "%.40s.%.40s.%.40s", t->job, t->step, t->localid);
-	snprintf(t->pidfile, sizeof(t->pidfile), "%s/slurm-%s", gw_pool_default_dir(), t->key);
+	snprintf(t->base, sizeof(t->base), "%s/slurm-%u-%s", gw_pool_default_dir(), (unsigned)getuid(), t->key);
+	snprintf(t->pidfile, sizeof(t->pidfile), "%s", t->base);
 	return true;
+}
+
+/* The k-th name the task's pid file may have: base, base.1, base.2, ... */
+static void pidfile_name(struct task *t, int k)
+{
+	if (k == 0)
+		snprintf(t->pidfile, sizeof(t->pidfile), "%s", t->base);
+	else
+		snprintf(t->pidfile, sizeof(t->pidfile), "%.4000s.%d", t->base, k);
 }
 
 /* ---- which GPUs the task has ------------------------------------------------ */
@@ -131,14 +146,22 @@ static void detach_files(int keep)
 		close(null);
 }
 
-static int write_pidfile(const struct task *t)
+static int write_pidfile(struct task *t)
 {
 	char buf[32];
-	int fd, len = snprintf(buf, sizeof(buf), "%d\n", (int)getpid());
+	int fd = -1, len = snprintf(buf, sizeof(buf), "%d\n", (int)getpid());
 
-	/* A file left by a sampler that was killed: ours to replace. */
-	unlink(t->pidfile);
-	fd = open(t->pidfile, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	/* A file under one of the names that another user planted stays (the
+	 * sticky folder keeps it theirs): the next name is tried. A file of
+	 * our own left by a sampler that was killed is ours to replace. */
+	for (int k = 0; fd < 0 && k <= PIDFILE_ALTERNATIVES; k++) {
+		struct stat st;
+
+		pidfile_name(t, k);
+		if (lstat(t->pidfile, &st) == 0 && st.st_uid == getuid())
+			unlink(t->pidfile);
+		fd = open(t->pidfile, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	}
 	if (fd < 0)
 		return -1;
 	if (write(fd, buf, (size_t)len) != len) {
@@ -186,7 +209,7 @@ static void record(const struct task *t, const struct usage *u, gw_context *ctx,
 
 /* The sampler's life: GPUs, first sample, pid file, "ready", then a sample
  * a second until the epilog's SIGTERM or slurmstepd's end. */
-static int sampler(const struct task *t, pid_t stepd, int ready)
+static int sampler(struct task *t, pid_t stepd, int ready)
 {
 	struct sigaction sa;
 	struct usage u;
@@ -330,8 +353,13 @@ int slurm_task_epilog(void)
 
 	if (!task_from_env(&t))
 		return EXIT_FAIL;
-	/* No file: the task had no GPUs, or the prolog did not run. */
-	if ((pid = read_pid(t.pidfile)) < 0)
+	/* No file of ours: the task had no GPUs, or the prolog did not run. */
+	pid = -1;
+	for (int k = 0; pid < 0 && k <= PIDFILE_ALTERNATIVES; k++) {
+		pidfile_name(&t, k);
+		pid = read_pid(t.pidfile);
+	}
+	if (pid < 0)
 		return EXIT_OK;
 	if (kill(pid, SIGTERM) != 0)
 		return EXIT_OK;

@@ -306,4 +306,18 @@ assert j["user"] == "'"$B"'", j
 assert j["gpus"] == [], j
 '
 kill_jobs
+# Slurm task files: B plants files under the names A's next task will use
+# (the old slurm-JOB.STEP.TASK and the new slurm-UID-JOB.STEP.TASK); A's
+# prolog and epilog still report the task (before: the row was dropped).
+for f in "slurm-77.0.0" "slurm-$UA-77.0.0"; do
+	runuser -u "$B" -- sh -c "echo 1 >'$POOL/$f'"
+done
+runuser -u "$A" -- env SLURM_JOB_ID=77 SLURM_STEP_ID=0 SLURM_LOCALID=0 CUDA_VISIBLE_DEVICES="$UUID0" \
+	sh -c "'$GW' slurm prolog && sleep 1.5 && '$GW' slurm epilog" >"$TMPD/slurm.out" 2>&1
+assert_eq "$?" 0 "A's Slurm prolog and epilog run beside B's planted files: $(cat "$TMPD/slurm.out")"
+checks=$((checks + 1))
+rows=$(sqlite3 "$POOL/accounting-$UA.sqlite" "SELECT count(*) FROM jobs WHERE slurm_job = '77.0.0' AND uid = $UA" 2>&1)
+[ "$rows" = 1 ] || fail "A's Slurm task has no row in A's log ($rows)"
+checks=$((checks + 1))
+ls "$POOL" | grep -q "^slurm-$UA-77\.0\.0\.1\$" && fail "A's sampler left its pid file behind"
 finish
