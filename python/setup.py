@@ -33,7 +33,7 @@ REPO = CSRC if os.path.isdir(os.path.join(CSRC, "lib")) else os.path.dirname(HER
 # What the sdist copies into csrc/: every input of the build.
 # Every file of lib/ (sources, headers, X-macro tables such as core/metrics.def).
 C_TREE = ("lib/*", "lib/*/*", "lib/*/*/*", "include/gpuwise/*.h",
-          "data/*.tsv", "data/explain/patterns", "data/findings/*.txt",
+          "data/*.tsv", "data/explain/*", "data/findings/*.txt",
           "scripts/gen-table", "scripts/gen-explain",
           # the translations, compiled into gpuwise/locale by scripts/po2mo
           "po/*.po", "po/data/*.po", "scripts/po2mo")
@@ -118,14 +118,16 @@ class BuildExt(build_ext):
         if os.path.exists(explain):
             # the explain catalogue: data/findings/*.txt + data/explain/patterns -> C tables
             os.makedirs(gen_dir, exist_ok=True)
-            inputs = [explain, os.path.join(REPO, "data", "explain", "patterns")] + \
+            codes = os.path.join(REPO, "data", "explain", "status_codes.tsv")
+            wrappings = os.path.join(REPO, "data", "explain", "status_wrappings")
+            inputs = [explain, os.path.join(REPO, "data", "explain", "patterns"), codes, wrappings] + \
                 glob.glob(os.path.join(REPO, "data", "findings", "*.txt"))
             out = os.path.join(gen_dir, "explain_data.c")
             if not os.path.exists(out) or os.path.getmtime(out) < max(
                     os.path.getmtime(p) for p in inputs if os.path.exists(p)):
                 subprocess.check_call([sys.executable, explain, gen_dir,
                                        os.path.join(REPO, "data", "explain", "patterns"),
-                                       os.path.join(REPO, "data", "findings")])
+                                       os.path.join(REPO, "data", "findings"), codes, wrappings])
             generated.append(out)
         self.compile_catalogues()
         for ext in self.extensions:
