@@ -89,7 +89,7 @@ static void print_machine(const gw_setup_plan *plan, int width)
 static void print_plan(const gw_setup_plan *plan)
 {
 	int width = output_width(stdout);
-	char names[128] = "";
+	char names[128] = "", *title;
 	size_t k = 0;
 
 	if (width > 80)
@@ -99,7 +99,9 @@ static void print_plan(const gw_setup_plan *plan)
 
 		snprintf(names + len, sizeof(names) - len, "%s%s", i ? ", " : "", gw_setup_framework_at(plan, i));
 	}
-	printf(_("Set-up plan for %s on this machine\n"), names);
+	title = str_printf(_("Set-up plan for %s on this machine"), names);
+	print_wrapped(stdout, width, "", "", title ? title : names);
+	free(title);
 	print_machine(plan, width);
 	for (size_t i = 0; i < gw_setup_step_count(plan); i++) {
 		const gw_setup_step *s = gw_setup_step_at(plan, i);

@@ -81,8 +81,10 @@ for c in $(spec '[c["name"] for c in s["commands"]]'); do
 		run "$c" "${extra[@]}"
 		usage_error "$c with $((max + 1)) arguments" "unexpected argument"
 	fi
-	for o in $(spec "[o['long'] for c in s['commands'] if c['name'] == '$c' for o in c['options'] if o['arg'] and not o['repeatable']]"); do
-		run "$c" "--$o" 1 "--$o" 2
+	# A SIZE needs its unit (a bare number is refused first, on its own).
+	for o in $(spec "[o['long'] + ('=GiB' if o['arg'] == 'SIZE' else '=') for c in s['commands'] if c['name'] == '$c' for o in c['options'] if o['arg'] and not o['repeatable']]"); do
+		unit=${o#*=} o=${o%%=*}
+		run "$c" "--$o" "1$unit" "--$o" "2$unit"
 		usage_error "$c --$o given twice" "option '--$o' given twice"
 	done
 	for o in $(spec "[o['long'] for c in s['commands'] if c['name'] == '$c' for o in c['options'] if o['arg']]"); do

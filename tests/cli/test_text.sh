@@ -60,6 +60,7 @@ declare -A HUMAN=(
 	[report]="-"
 	[slurm]="slurm; slurm gres --node-name a-rather-long-node-name-0123456789"
 	[labels]="labels"
+	[setup]="setup; setup torch tensorflow jax cupy onnxruntime paddle"
 	[help]="help"
 	[version]="version"
 )
@@ -70,7 +71,9 @@ for c in json.load(sys.stdin)["commands"]:
     if c["name"] not in known:
         print("MISSING " + c["name"])
         continue
-    flags = [o["long"] for o in c.get("options", []) if not o.get("arg") and o["long"] not in ("help", "json", "csv")]
+    # setup --run installs packages: test_setup.sh runs it against a stub.
+    flags = [o["long"] for o in c.get("options", []) if not o.get("arg") and o["long"] not in ("help", "json", "csv")
+             and (c["name"], o["long"]) != ("setup", "run")]
     print(c["name"] + "\t" + " ".join(flags))')
 last_cmd="gpuwise __spec"
 assert_not_contains "$invocations" "MISSING" "every command of the spec has its human invocations here"
