@@ -73,6 +73,17 @@ doctor_scenario() {
 	)
 }
 
+# wait_for TEST SECONDS: true once the shell test TEST holds (polled every
+# 50 ms), false after SECONDS.
+wait_for() {
+	local i
+	for ((i = 0; i < $2 * 20; i++)); do
+		eval "$1" && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
 # run CMD... : runs gpuwise with the current environment; $out $err $rc.
 run() {
 	"$GW" "$@" >"$TMPD/out" 2>"$TMPD/err"

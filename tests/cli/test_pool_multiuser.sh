@@ -76,14 +76,6 @@ kill_jobs() {
 	STARTED=()
 	sleep 0.3
 }
-wait_for() {
-	local i
-	for ((i = 0; i < $2 * 20; i++)); do
-		eval "$1" && return 0
-		sleep 0.05
-	done
-	return 1
-}
 within() { # START END MAX what
 	checks=$((checks + 1))
 	python3 -c "import sys; sys.exit(0 if $2 - $1 <= $3 else 1)" || fail "$4: took $(python3 -c "print(round($2 - $1, 2))") s"

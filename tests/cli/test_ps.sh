@@ -23,14 +23,6 @@ printf '%s:x:%s:%s::/:/bin/sh\n' "$ME" "$(id -u)" "$(id -g)" >"$TMPD/root/etc/pa
 export GPUWISE_FAKE_MACHINE=$MACHINES/h100-8x/machine.json GPUWISE_ROOT=$TMPD/root LD_LIBRARY_PATH=$BUILD/fake
 uuid() { mjson h100-8x "m['nvml']['devices'][$1]['uuid']"; }
 
-wait_for() {
-	local i
-	for ((i = 0; i < $2 * 20; i++)); do
-		eval "$1" && return 0
-		sleep 0.05
-	done
-	return 1
-}
 bg() {
 	local n=$1
 	shift

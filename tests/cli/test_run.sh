@@ -35,15 +35,6 @@ bg() {
 	for ((i = 0; i < 100; i++)); do [ -s "$TMPD/$n.pid" ] && break; sleep 0.02; done
 	STARTED+=("$(cat "$TMPD/$n.pid")")
 }
-# wait_for FILE-TEST SECONDS: true once the test holds, false after SECONDS.
-wait_for() {
-	local i
-	for ((i = 0; i < $2 * 20; i++)); do
-		eval "$1" && return 0
-		sleep 0.05
-	done
-	return 1
-}
 # Live jobs in a state: their job file is locked (a dead one's file may
 # stay until the next run looks at the queue).
 jobs_in() {
