@@ -82,6 +82,10 @@ int exp_parse_basic_auth(const char *header, char *user, char *password);
 /* A header field name is a token (RFC 9110 5.1, 5.6.2): no white space
  * (RFC 9112 5.1: "Content-Length : 5" is a 400), no control character. */
 bool exp_header_name_ok(const char *name);
+/* True when the client on fd has sent a whole request head (a whole TLS
+ * record when tls) that the server has not read yet: the server's guard
+ * never closes such a connection for lagging. */
+bool exp_whole_unit_waiting(int fd, bool tls);
 
 /* Equal strings, in time that depends on the lengths only. */
 bool exp_const_eq(const char *a, size_t an, const char *b, size_t bn);

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 
 #include "exporter.h"
 
@@ -47,6 +49,30 @@ bool exp_header_name_ok(const char *name)
 		      strchr(punct, *p)))
 			return false;
 	return true;
+}
+
+/* True when the client has already sent a whole unit that MHD has not read
+ * yet: a complete request head in plain HTTP, a complete TLS record under
+ * TLS. Then the server is behind, not the client, and the connection must
+ * not be closed for lagging: under load (or with connections arriving
+ * thousands a second) a scrape that sent its request at once can wait
+ * unread while newer connections push it to the front of the list. A
+ * trickling client never has a whole unit waiting. The peek reads from the
+ * receive queue without taking anything out of it. */
+bool exp_whole_unit_waiting(int fd, bool tls)
+{
+	unsigned char buf[4096]; /* a scrape's head is a few hundred bytes */
+	ssize_t n = recv(fd, buf, tls ? 5 : sizeof(buf), MSG_PEEK | MSG_DONTWAIT);
+	int queued;
+
+	if (n <= 0)
+		return false;
+	if (tls) /* a record: type, version (2), length (2, big-endian), body */
+		return n == 5 && ioctl(fd, FIONREAD, &queued) == 0 && 5 + ((size_t)buf[3] << 8 | buf[4]) <= (size_t)queued;
+	for (ssize_t i = 0; i + 1 < n; i++)
+		if (buf[i] == '\n' && (buf[i + 1] == '\n' || (buf[i + 1] == '\r' && i + 2 < n && buf[i + 2] == '\n')))
+			return true;
+	return false;
 }
 
 int exp_tls_min(const struct exp_web_config *c)

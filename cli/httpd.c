@@ -186,24 +186,29 @@ static void guard_evict(struct exp_server *srv, struct guard_conn *g)
 	shutdown(g->fd, SHUT_RDWR);
 }
 
+/* Whether g may be closed to make room for a connection from addr (NULL:
+ * any address): not while being answered, nor with a whole unit unread
+ * (exp_whole_unit_waiting). */
+static bool evictable(const struct guard_conn *g, const struct sockaddr_storage *addr, bool tls)
+{
+	return !g->busy && (!addr || same_address(&g->addr, addr)) && !exp_whole_unit_waiting(g->fd, tls);
+}
+
 /* The connection to close for a new one from addr (NULL: any address):
  * the oldest kept-alive one waiting for its next request (closing it costs
  * its client a reconnection at most; among them are those whose client has
  * already gone and MHD not yet noticed), else the oldest one still waiting
- * for its first head. A connection being answered is never closed. */
+ * for its first head. Two passes, so that only a few connections are
+ * peeked at (a flood's connections are never served). */
 static struct guard_conn *oldest_waiting(struct exp_server *srv, const struct sockaddr_storage *addr)
 {
-	struct guard_conn *fresh = NULL;
+	bool tls = srv->cfg->tls_cert && srv->cfg->tls_key;
 
-	for (struct guard_conn *g = srv->head; g; g = g->next) {
-		if (g->busy || (addr && !same_address(&g->addr, addr)))
-			continue;
-		if (g->served)
-			return g;
-		if (!fresh)
-			fresh = g;
-	}
-	return fresh;
+	for (int served = 1; served >= 0; served--)
+		for (struct guard_conn *g = srv->head; g; g = g->next)
+			if (g->served == served && evictable(g, addr, tls))
+				return g;
+	return NULL;
 }
 
 /* Makes room for one more connection from addr: true when there is room
@@ -311,6 +316,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, en
 static void *watchdog(void *arg)
 {
 	struct exp_server *srv = arg;
+	bool tls = srv->cfg->tls_cert && srv->cfg->tls_key;
 
 	pthread_mutex_lock(&srv->lock);
 	while (!srv->stop) {
@@ -320,7 +326,7 @@ static void *watchdog(void *arg)
 
 		for (; g && g->since < limit; g = next) {
 			next = g->next;
-			if (!g->busy)
+			if (evictable(g, NULL, tls))
 				guard_evict(srv, g);
 		}
 		clock_gettime(CLOCK_REALTIME, &ts);

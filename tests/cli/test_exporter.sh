@@ -369,9 +369,10 @@ assert r.status == 200 and "gpuwise_gpu_up" in r.text, r'
 # is 64), each trickling a head that never ends, reopening each one the
 # server closes at once (thousands a second), some with malformed requests.
 # A scrape sends its whole request at once: the server closes the oldest
-# waiting connection of the address to take it, and its head is complete
-# long before 63 newer attacker connections could push it out, so all N
-# are served (before: 0 of 20, the address full of the attacker'\''s heads).
+# waiting connection of the address to take it, and never one whose whole
+# head waits unread (on a loaded host 63 newer attacker connections could
+# otherwise push the scrape out before it is read), so all N are served
+# (before: 0 of 20, the address full of the attacker'\''s heads).
 import threading
 stop = threading.Event(); stats = {"closed": 0}
 t = threading.Thread(target=slowloris, args=(PORT, 500, stop, stats)); t.start()

@@ -5,6 +5,8 @@
  * over HTTP in tests/cli/test_exporter.sh. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "exporter.h"
@@ -55,6 +57,36 @@ static void test_basic_auth(void)
 	CHECK(!exp_header_name_ok("a:b"));
 	CHECK(!exp_header_name_ok("a\x01"));
 	CHECK(!exp_header_name_ok(""));
+}
+
+/* The guard's test for a connection it must not close: a whole request
+ * head (plain) or TLS record waiting unread, never a trickled part. */
+static void test_whole_unit_waiting(void)
+{
+	static const unsigned char record[] = {0x16, 3, 1, 0, 4, 'a', 'b', 'c', 'd'};
+	int sv[2];
+
+	CHECK_INT(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	CHECK(!exp_whole_unit_waiting(sv[0], false)); /* nothing sent */
+	CHECK_INT(write(sv[1], "GET /metrics HTTP/1.1\r\nHost: x\r\nX-Slow: a", 42), 42);
+	CHECK(!exp_whole_unit_waiting(sv[0], false));
+	CHECK_INT(write(sv[1], "\r\n\r\n", 4), 4);
+	CHECK(exp_whole_unit_waiting(sv[0], false));
+	CHECK(exp_whole_unit_waiting(sv[0], false)); /* peeking took nothing */
+	close(sv[0]), close(sv[1]);
+	CHECK_INT(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	CHECK_INT(write(sv[1], "GET / HTTP/1.0\n\n", 16), 16); /* bare LF ends a head too */
+	CHECK(exp_whole_unit_waiting(sv[0], false));
+	close(sv[0]), close(sv[1]);
+	CHECK_INT(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	CHECK_INT(write(sv[1], record, 4), 4);
+	CHECK(!exp_whole_unit_waiting(sv[0], true)); /* a partial record header */
+	CHECK_INT(write(sv[1], record + 4, 4), 4);
+	CHECK(!exp_whole_unit_waiting(sv[0], true)); /* 3 of 4 body bytes */
+	CHECK_INT(write(sv[1], record + 8, 1), 1);
+	CHECK(exp_whole_unit_waiting(sv[0], true));
+	close(sv[0]), close(sv[1]);
+	CHECK(!exp_whole_unit_waiting(-1, false));
 }
 
 static void test_listen(void)
@@ -207,6 +239,7 @@ int main(void)
 {
 	test_routes();
 	test_basic_auth();
+	test_whole_unit_waiting();
 	test_listen();
 #ifdef GW_HAVE_EXPORTER
 	test_web_config();
