@@ -24,27 +24,119 @@ RULE_IDS=$(grep -oh '"[a-z0-9]*-[a-z0-9-]*"' "$TOP"/lib/doctor/rules_*.c | tr -d
 	done)
 checks=$((checks + 1))
 [ "$(wc -w <<<"$RULE_IDS")" -ge 42 ] || fail "only $(wc -w <<<"$RULE_IDS") rule ids read from lib/doctor/rules_*.c (42 or more expected)"
-scenarios_section=$(sed -n '/^## Scenarios/,/^## [^S]/p' "$TOP/docs/doctor.md")
-for id in $RULE_IDS; do
-	checks=$((checks + 1))
-	grep -qx -- "$id" "$SC"/*/expected || fail "no scenario fires $id"
-	near=0
-	for s in "$SC"/near-*/; do
-		head -1 "$s/about" | sed -n 's/^near-miss for: //p' | tr -d ' ' | tr ',' '\n' | grep -qx -- "$id" || continue
-		grep -qx -- "$id" "$s/expected" && fail "$(basename "$s") is a near miss for $id but expects it"
-		near=$((near + 1))
-	done
-	[ "$near" -gt 0 ] || fail "no near-* scenario names $id in its about line"
-	printf '%s\n' "$scenarios_section" | grep -q "^| \`$id\` |" || fail "docs/doctor.md Scenarios has no row for $id"
-done
-for s in "$SC"/near-*/; do
-	checks=$((checks + 1))
-	head -1 "$s/about" | grep -q '^near-miss for: [a-z]' || fail "$(basename "$s")/about does not start with 'near-miss for: <id>'"
-done
 
-ids_of() { # JSON on stdin → sorted unique ids, one per line
-	"$PY" -c 'import json,sys; print("\n".join(sorted({f["id"] for f in json.load(sys.stdin)["findings"]})))'
+# py_checks SCRIPT ARGS...: a Python check over many cases at once (one
+# Python start, not one per case); it prints "CHECKS n" and a "FAIL ..."
+# line per failed case.
+py_checks() {
+	local out line
+	out=$("$PY" - "$@" 2>&1) || fail "the Python checks crashed: $(printf '%s' "$out" | tail -3)"
+	while IFS= read -r line; do
+		case $line in
+		"CHECKS "*) checks=$((checks + ${line#CHECKS })) ;;
+		"FAIL "*) fail "${line#FAIL }" ;;
+		esac
+	done <<<"$out"
 }
+
+sed -n '/^## Scenarios/,/^## [^S]/p' "$TOP/docs/doctor.md" >"$TMPD/scenarios.md"
+py_checks "$SC" "$TMPD/scenarios.md" $RULE_IDS <<'PY'
+import os, sys
+sc, doc, ids = sys.argv[1], open(sys.argv[2]).read().splitlines(), sys.argv[3:]
+scen = {n: set(open(os.path.join(sc, n, "expected")).read().split()) for n in os.listdir(sc)
+        if os.path.isfile(os.path.join(sc, n, "expected"))}
+near = {}
+for n in scen:
+    if n.startswith("near-"):
+        first = open(os.path.join(sc, n, "about")).readline()
+        if first.startswith("near-miss for: ") and first[len("near-miss for: "):][:1].islower():
+            near[n] = {i.strip() for i in first[len("near-miss for: "):].split(",")}
+        else:
+            print("FAIL %s/about does not start with 'near-miss for: <id>'" % n)
+print("CHECKS", len(ids) + sum(n.startswith("near-") for n in scen))
+for i in ids:
+    if not any(i in e for e in scen.values()):
+        print("FAIL no scenario fires", i)
+    names = [n for n, about in near.items() if i in about]
+    for n in names:
+        if i in scen[n]:
+            print("FAIL %s is a near miss for %s but expects it" % (n, i))
+    if not names:
+        print("FAIL no near-* scenario names %s in its about line" % i)
+    if not any(l.startswith("| `%s` |" % i) for l in doc):
+        print("FAIL docs/doctor.md Scenarios has no row for", i)
+PY
+
+# Every scenario once in JSON and once in text, then one Python judges
+# them all: exactly the expected ids, the exit code follows the error
+# findings, "not ready" always comes with an error finding that says why,
+# and no ✓ contradicts an error finding about the same component (the
+# driver of a version mismatch, a framework the driver is too old for,
+# GPUs none of which can be used).
+mkdir -p "$TMPD/sc"
+for s in "$SC"/*/; do
+	name=$(basename "$s")
+	doctor_scenario "$s" -- --json >"$TMPD/sc/$name.json" 2>/dev/null
+	echo $? >"$TMPD/sc/$name.rc"
+	doctor_scenario "$s" -- >"$TMPD/sc/$name.txt" 2>/dev/null
+done
+py_checks "$SC" "$TMPD/sc" <<'PY'
+import json, os, re, sys
+sc, res = sys.argv[1], sys.argv[2]
+DRIVER = {"nvidia-driver-not-loaded", "nouveau-bound", "nvml-library-missing", "driver-library-mismatch",
+          "device-node-missing", "device-permission-denied", "nvml-init-failed", "driver-too-old-for-framework"}
+
+def contradictions(d, text):
+    errs = [f for f in d["findings"] if f["severity"] == "error"]
+    ids = {f["id"] for f in errs}
+    ticked = [l.strip()[2:] for l in text.splitlines() if l.strip().startswith("\u2713 ")]
+    by_title = {f["title"]: f for f in d["findings"] if f["severity"] == "info"}
+    bad = []
+    for t in ticked:
+        f = by_title.get(t)
+        if not f:
+            continue
+        i = f["id"]
+        if i == "found-driver" and ids & DRIVER:
+            bad.append((t, sorted(ids & DRIVER)))
+        if i == "found-gpus" and (re.search(r", 0 readable", t) or any(e["layer"] == "hardware" for e in errs)
+                                  or ids & {"no-usable-gpu", "gpu-bound-to-other-driver"}):
+            bad.append((t, sorted(ids)))
+        if i == "found-rocm" and ids & {"amdgpu-not-loaded", "rocm-permission-denied"}:
+            bad.append((t, sorted(ids)))
+        if i == "found-python-framework":
+            site = t.rsplit(" in ", 1)[-1]
+            hit = [e["id"] for e in errs if site in e["evidence"] or site in e["title"]]
+            if hit:
+                bad.append((t, hit))
+    return bad
+
+n = 0
+for name in sorted(os.listdir(sc)):
+    if not os.path.isfile(os.path.join(sc, name, "expected")):
+        continue
+    n += 4
+    want = sorted(set(open(os.path.join(sc, name, "expected")).read().split()))
+    rc = int(open(os.path.join(res, name + ".rc")).read())
+    try:
+        d = json.load(open(os.path.join(res, name + ".json")))
+    except ValueError as e:
+        print("FAIL %s: doctor --json printed no JSON (%s), exit %d" % (name, e, rc))
+        continue
+    got = sorted({f["id"] for f in d["findings"]})
+    if got != want:
+        print("FAIL %s: fired ids: got %s, expected %s" % (name, " ".join(got), " ".join(want)))
+    nerr = sum(f["severity"] == "error" for f in d["findings"])
+    if rc != (1 if nerr else 0):
+        print("FAIL %s: exit code %d with %d error findings" % (name, rc, nerr))
+    s = d["summary"]
+    if (s["verdict"].startswith("not ready") and s["errors"] == 0) or not (s["ready"] or s["errors"] > 0):
+        print("FAIL %s: a not-ready verdict has no error finding: %r" % (name, s))
+    bad = contradictions(d, open(os.path.join(res, name + ".txt")).read())
+    if bad:
+        print("FAIL %s: a \u2713 line contradicts an error finding: %r" % (name, bad))
+print("CHECKS", n)
+PY
 
 run_scenario() { # NAME [extra doctor args] : sets $out $err $rc
 	local s=$SC/$1
@@ -55,65 +147,6 @@ run_scenario() { # NAME [extra doctor args] : sets $out $err $rc
 	err=$(cat "$TMPD/err")
 	last_cmd="[$(basename "$s")] gpuwise doctor $*"
 }
-
-for s in "$SC"/*/; do
-	name=$(basename "$s")
-	run_scenario "$name" --json
-	got=$(printf '%s' "$out" | ids_of 2>/dev/null | tr '\n' ' ')
-	want=$(sort -u "$s/expected" | tr '\n' ' ')
-	assert_eq "$got" "$want" "$name: fired ids"
-	# exit code follows the error findings
-	nerr=$(printf '%s' "$out" | "$PY" -c 'import json,sys; print(sum(f["severity"]=="error" for f in json.load(sys.stdin)["findings"]))' 2>/dev/null)
-	assert_eq "$rc" "$([ "${nerr:-0}" -gt 0 ] && echo 1 || echo 0)" "$name: exit code"
-	# "not ready" always comes with an error finding that says why (exit 1).
-	assert_json "$name: a not-ready verdict has an error finding" '
-s = d["summary"]
-assert not s["verdict"].startswith("not ready") or s["errors"] > 0, s
-assert s["ready"] or s["errors"] > 0, s'
-done
-
-# No ✓ contradicts an error finding about the same component (the driver of
-# a version mismatch, a framework the driver is too old for, GPUs none of
-# which can be used).
-for s in "$SC"/*/; do
-	name=$(basename "$s")
-	run_scenario "$name" --json
-	printf '%s' "$out" >"$TMPD/sc.json"
-	run_scenario "$name"
-	printf '%s' "$out" >"$TMPD/sc.txt"
-	checks=$((checks + 1))
-	msg=$("$PY" - "$TMPD/sc.json" "$TMPD/sc.txt" <<'PY' 2>&1
-import json, re, sys
-d = json.load(open(sys.argv[1]))
-errs = [f for f in d["findings"] if f["severity"] == "error"]
-ids = {f["id"] for f in errs}
-ticked = [l.strip()[2:] for l in open(sys.argv[2]).read().splitlines() if l.strip().startswith("\u2713 ")]
-by_title = {f["title"]: f for f in d["findings"] if f["severity"] == "info"}
-DRIVER = {"nvidia-driver-not-loaded", "nouveau-bound", "nvml-library-missing", "driver-library-mismatch",
-          "device-node-missing", "device-permission-denied", "nvml-init-failed", "driver-too-old-for-framework"}
-bad = []
-for t in ticked:
-    f = by_title.get(t)
-    if not f:
-        continue
-    i = f["id"]
-    if i == "found-driver" and ids & DRIVER:
-        bad.append((t, sorted(ids & DRIVER)))
-    if i == "found-gpus" and (re.search(r", 0 readable", t) or any(e["layer"] == "hardware" for e in errs)
-                              or ids & {"no-usable-gpu", "gpu-bound-to-other-driver"}):
-        bad.append((t, sorted(ids)))
-    if i == "found-rocm" and ids & {"amdgpu-not-loaded", "rocm-permission-denied"}:
-        bad.append((t, sorted(ids)))
-    if i == "found-python-framework":
-        site = t.rsplit(" in ", 1)[-1]
-        hit = [e["id"] for e in errs if site in e["evidence"] or site in e["title"]]
-        if hit:
-            bad.append((t, hit))
-if bad:
-    sys.exit("%r" % bad)
-PY
-) || fail "$name: a ✓ line contradicts an error finding: $msg"
-done
 
 # Fixes carry the exact ways out.
 run_scenario seed-driver470-cu121 --json
