@@ -62,7 +62,7 @@ cli_tasks() { # build suffix needs env
 }
 # The CLI scripts that take longest start first, so the last minutes are not
 # spent waiting on one of them alone (build/test-logs/times.tsv of a full run
-# says how long each took).
+# says how long each took, wall and CPU seconds).
 SLOW="test_doctor.sh test_doctor_language.sh test_language.sh test_text.sh test_run.sh test_exporter.sh
 test_top.sh test_hostile_input.sh test_dashboards.sh test_slurm.sh"
 slow_first() {
@@ -99,12 +99,17 @@ if [ "$MODE" = full ]; then
 fi
 
 # ---- the scheduler
-declare -A state=() started=() took=() pid_of=()
+declare -A state=() started=() took=() cpu=() pid_of=()
 pass=0 fail=0 failed_names=()
 log_of() { local n=${1//[^A-Za-z0-9_.-]/_}; echo "$LOGS/$n.log"; }
 finish_task() { # index rc
 	local i=$1 rc=$2 n=${names[$1]}
 	took[$i]=$(awk -v a="${started[$i]}" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
+	# the second line of `times`: children's user and system time, "1m2.5s 0m3.1s"
+	cpu[$i]=$(sed -n 2p "$(log_of "$n").cpu" 2>/dev/null | awk '{ t = 0
+		for (f = 1; f <= 2; f++) { split($f, p, "m"); t += p[1] * 60 + p[2] }
+		printf "%.1f", t }')
+	rm -f "$(log_of "$n").cpu"
 	if [ "$rc" = 0 ]; then
 		state[$i]=pass pass=$((pass + 1))
 		printf 'ok    %-44s %6s s\n' "$n" "${took[$i]}"
@@ -154,7 +159,10 @@ while :; do
 		state[$i]=running started[$i]=$EPOCHREALTIME
 		# Each task in a session of its own, so that stopping this run
 		# (Ctrl-C, a CI timeout) can end everything a task started.
-		setsid bash -c "${cmds[$i]}" </dev/null >"$(log_of "${names[$i]}")" 2>&1 &
+		# `times` after it: the CPU time of the processes it waited for
+		# (the suite is CPU-bound; wall time on a busy host says little).
+		setsid bash -c "( ${cmds[$i]} ); rc=\$?; times >'$(log_of "${names[$i]}").cpu'; exit \$rc" \
+			</dev/null >"$(log_of "${names[$i]}")" 2>&1 &
 		pid_of[$!]=$i
 		running=$((running + 1))
 	done
@@ -168,14 +176,14 @@ done
 
 # ---- what each suite cost: the sum of its tasks' times, and its longest task
 {
-	for i in "${!names[@]}"; do printf '%s\t%s\n' "${names[$i]}" "${took[$i]:-0}"; done
+	for i in "${!names[@]}"; do printf '%s\t%s\t%s\n' "${names[$i]}" "${took[$i]:-0}" "${cpu[$i]:-0}"; done
 } | sort -t$'\t' -k2,2gr >"$LOGS/times.tsv"
 echo
-echo "suite          tasks   task-seconds   longest task"
+echo "suite          tasks   task-seconds   cpu-seconds   longest task"
 awk -F'\t' '{
 	suite = $1; sub(/:.*/, "", suite); if ($1 ~ / \(asan\)$/) suite = suite " (asan)"
-	n[suite]++; s[suite] += $2; if ($2 > m[suite]) { m[suite] = $2; w[suite] = $1 }
-} END { for (k in n) printf "%-14s %5d %14.0f   %s (%.0f s)\n", k, n[k], s[k], w[k], m[k] }' "$LOGS/times.tsv" | sort -k3,3nr
+	n[suite]++; s[suite] += $2; c[suite] += $3; if ($2 > m[suite]) { m[suite] = $2; w[suite] = $1 }
+} END { for (k in n) printf "%-14s %5d %14.0f %13.0f   %s (%.0f s)\n", k, n[k], s[k], c[k], w[k], m[k] }' "$LOGS/times.tsv" | sort -k4,4nr
 awk -v a="$T0" -v b="$EPOCHREALTIME" 'BEGIN { printf "wall time: %.0f s (build included)\n", b - a }'
 echo
 [ ${#failed_names[@]} -gt 0 ] && printf 'failed: %s\n' "${failed_names[@]}"
