@@ -175,7 +175,14 @@ typedef enum gw_strategy {
 	 * wraps whole blocks): a LoRA run pays gradients for the frozen weights.
 	 * GW_STRATEGY_FSDP is FSDP with the adapters in units of their own
 	 * (PEFT's fsdp_auto_wrap_policy, which transformers' Trainer applies). */
-	GW_STRATEGY_FSDP_MIXED
+	GW_STRATEGY_FSDP_MIXED,
+	/* Inference split over --gpus, a decoder's weights and KV cache not
+	 * copied to each GPU: TP cuts every layer's matrices by heads (vLLM's
+	 * tensor_parallel_size), PP gives each GPU whole layers (accelerate's
+	 * device_map="auto", vLLM's pipeline_parallel_size). DDP on several
+	 * GPUs in inference resolves to TP where the heads divide evenly,
+	 * else PP. */
+	GW_STRATEGY_TP, GW_STRATEGY_PP
 } gw_strategy;
 typedef enum gw_offload { GW_OFFLOAD_NONE, GW_OFFLOAD_OPTIMIZER, GW_OFFLOAD_PARAMS } gw_offload;
 typedef enum gw_attention {

@@ -2057,6 +2057,116 @@ static void test_torch_version(void)
 	CHECK(strstr(gw_error_last(), "PyTorch 2.0") != NULL);
 }
 
+/* Inference over several GPUs splits a decoder instead of copying it:
+ * tensor parallel where the heads divide (vLLM), else whole layers per
+ * GPU (accelerate's device_map="auto"); training keeps its strategies. */
+static void test_split_inference(void)
+{
+	gw_model l = model("llama-2-70b");
+	gw_advise_options o = opts(GW_TASK_INFER, GW_PRECISION_BF16);
+	gw_advise_estimate one, two, three;
+	double table = 2.0 * (double)l.vocab_size * (double)l.hidden_size;
+
+	o.seq = 4096;
+	o.new_tokens = 512;
+	CHECK_INT(gw_advise_estimate_run(&one, &l, &o), 0);
+	o.gpus = 2;
+	CHECK_INT(gw_advise_estimate_run(&two, &l, &o), 0);
+	CHECK_INT(two.resolved.strategy, GW_STRATEGY_TP);
+	CHECK(two.weights_bytes == (one.weights_bytes + 1) / 2 || two.weights_bytes == one.weights_bytes / 2);
+	CHECK(two.kv_cache_bytes == one.kv_cache_bytes / 2);   /* 8 key/value heads: 4 each */
+	CHECK(two.peak_device_bytes < one.peak_device_bytes * 6 / 10);
+	/* 64 heads do not divide by 3: 27 of the 80 layers and one table */
+	o.gpus = 3;
+	CHECK_INT(gw_advise_estimate_run(&three, &l, &o), 0);
+	CHECK_INT(three.resolved.strategy, GW_STRATEGY_PP);
+	CHECK(fabs((double)three.weights_bytes -
+		   (((double)one.weights_bytes - 2 * table) * 27 / 80 + table)) < 2);
+	CHECK(fabs((double)three.kv_cache_bytes - (double)one.kv_cache_bytes * 27 / 80) < 2);
+	/* 16 GPUs: 2 × the 8 key/value heads, each GPU keeps one */
+	o.gpus = 16;
+	CHECK_INT(gw_advise_estimate_run(&three, &l, &o), 0);
+	CHECK_INT(three.resolved.strategy, GW_STRATEGY_TP);
+	CHECK(three.kv_cache_bytes == one.kv_cache_bytes / 8);
+	o.gpus = 3;
+	o.strategy = GW_STRATEGY_TP;
+	CHECK_INT(gw_advise_estimate_run(&three, &l, &o), GW_EINVAL);
+	CHECK(strstr(gw_error_last_text(), "--strategy pp") != NULL);
+	o.strategy = GW_STRATEGY_PP;
+	o.gpus = 81;
+	CHECK_INT(gw_advise_estimate_run(&three, &l, &o), GW_EINVAL);
+	o = opts(GW_TASK_TRAIN, GW_PRECISION_BF16);
+	o.strategy = GW_STRATEGY_TP;
+	o.gpus = 2;
+	CHECK_INT(gw_advise_estimate_run(&three, &l, &o), GW_EINVAL);
+	CHECK_STR(gw_advise_name("strategy", GW_STRATEGY_PP), "pp");
+	CHECK_INT(gw_advise_value("strategy", "tp"), GW_STRATEGY_TP);
+	/* the plan on 2 × 80 GiB: a 70B model in bf16 fits split, no int8 */
+	gw_advise_plan p;
+	o = opts(GW_TASK_INFER, GW_PRECISION_BF16);
+	o.seq = 4096;
+	o.new_tokens = 512;
+	o.gpus = 2;
+	CHECK_INT(gw_advise_plan_make(&p, &l, &o, 80 * GIB, 1), 0);
+	CHECK(p.fits);
+	CHECK_INT(p.nsteps, 0);
+	CHECK_INT(p.estimate.resolved.strategy, GW_STRATEGY_TP);
+}
+
+/* The ladder tries fp16 on Pascal before it quantises, and its offload
+ * is DeepSpeed's (a ZeRO stage, its CPU AdamW, never bitsandbytes). */
+static void test_plan_precision_offload(void)
+{
+	gw_model l = model("llama-2-7b"), g = model("gpt2-xl");
+	gw_advise_options o = opts(GW_TASK_INFER, GW_PRECISION_FP32);
+	gw_advise_estimate e;
+	gw_advise_plan p;
+	char args[512];
+
+	o.cc_major = 6;
+	o.cc_minor = 0;
+	o.gpu_memory_bytes = 16 * GIB;
+	o.seq = 2048;
+	o.new_tokens = 512;
+	CHECK_INT(gw_advise_plan_make(&p, &l, &o, 16 * GIB, 1), 0);
+	CHECK(p.fits);
+	CHECK_INT(p.nsteps, 1);
+	CHECK_STR(p.steps[0], "precision");
+	CHECK_INT(p.estimate.resolved.precision, GW_PRECISION_FP16);
+	o.cc_major = 5;   /* Maxwell before 5.3: no half arithmetic */
+	o.cc_minor = 2;
+	CHECK_INT(gw_advise_plan_make(&p, &l, &o, 16 * GIB, 1), 0);
+	CHECK_STR(p.steps[0], "int8-weights");
+	o = opts(GW_TASK_TRAIN, GW_PRECISION_AUTO);
+	o.cc_minor = 9;
+	o.batch = 4;
+	o.seq = 1024;
+	CHECK_INT(gw_advise_plan_make(&p, &g, &o, 18 * GIB, 4), 0);
+	CHECK(p.fits);
+	CHECK_INT(p.options.offload, GW_OFFLOAD_OPTIMIZER);
+	CHECK_INT(p.options.strategy, GW_STRATEGY_ZERO2);
+	CHECK_INT(p.options.optimizer, GW_OPTIMIZER_ADAMW);
+	for (size_t i = 0; i < p.nsteps; i++)
+		CHECK(strcmp(p.steps[i], "8bit-optimizer") != 0);
+	gw_advise_training_arguments(args, sizeof(args), &p);
+	CHECK(strstr(args, "\"offload_optimizer\": {\"device\": \"cpu\"}") != NULL);
+	CHECK(strstr(args, "\"train_micro_batch_size_per_gpu\": \"auto\"") != NULL);
+	CHECK(strstr(args, "bnb") == NULL);
+	o.offload = GW_OFFLOAD_OPTIMIZER;
+	o.strategy = GW_STRATEGY_ZERO2;
+	o.optimizer = GW_OPTIMIZER_PAGED_ADAMW_8BIT;
+	CHECK_INT(gw_advise_estimate_run(&e, &g, &o), GW_EINVAL);
+	/* ZeRO-3 offloading the weights too */
+	o = opts(GW_TASK_TRAIN, GW_PRECISION_AMP_BF16);
+	o.gpus = 2;
+	o.strategy = GW_STRATEGY_ZERO3;
+	o.offload = GW_OFFLOAD_PARAMS;
+	CHECK_INT(gw_advise_plan_make(&p, &g, &o, 80 * GIB, 2), 0);
+	gw_advise_training_arguments(args, sizeof(args), &p);
+	CHECK(strstr(args, "\"offload_param\": {\"device\": \"cpu\"}") != NULL);
+	CHECK(strstr(args, "\"stage\": 3") != NULL);
+}
+
 int main(void)
 {
 	test_usable_specs();
@@ -2085,5 +2195,7 @@ int main(void)
 	test_max_micro_batch();
 	test_plan();
 	test_vocab_and_specs();
+	test_split_inference();
+	test_plan_precision_offload();
 	return CHECK_DONE();
 }
