@@ -354,6 +354,9 @@ uint64_t gw_gpu_spec_usable_bytes(const gw_gpu_spec *s);
  * from (nvidia-smi -q "Reserved"; it varies with driver and firmware); 0
  * when the table has no source for s. Since 0.3.0. */
 uint64_t gw_gpu_spec_reserved_bytes(const gw_gpu_spec *s);
+/* FP64 FLOP/s on the vector units (the datasheet's, or FP32 × the
+ * architecture's ratio where it gives none); 0 when unknown or for NULL. */
+double gw_gpu_spec_fp64_flops(const gw_gpu_spec *s);
 
 /* ---- the report: one run checked against target GPUs ----------------------- */
 

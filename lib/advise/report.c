@@ -520,6 +520,8 @@ static void json_plan(gw_json *j, const gw_advise_report *r)
 	gw_json_object_end(j);
 }
 
+static void key_price(gw_json *j, const char *k, double v, int digits);
+
 static void json_hardware(gw_json *j, const gw_advise_report *r)
 {
 	char cc[24];
@@ -537,6 +539,7 @@ static void json_hardware(gw_json *j, const gw_advise_report *r)
 		key_u64(j, "max_micro_batch", k->max_micro_batch);
 		key_u64(j, "peak_device_bytes", k->estimate.peak_device_bytes);
 		key_str(j, "precision", gw_advise_name("precision", k->estimate.resolved.precision));
+		key_price(j, "fp64_tflops", gw_gpu_spec_fp64_flops(&k->gpu) / 1e12, 3);
 		gw_json_key(j, "step_seconds");
 		gw_json_double(j, k->step_seconds, 6);
 		gw_json_key(j, "tokens_per_second");

@@ -13,6 +13,7 @@
 
 #define GW_GEN_TABLE_ROWS
 #include "gpu_specs.h"   /* the raw cells, to check each row's three sourced numbers */
+#include "nvidia_gpus.h" /* every NVIDIA GPU gpuwise names, for the spec table's coverage */
 
 #define MIB (1024ull * 1024)
 #define GIB (1024 * MIB)
@@ -1335,7 +1336,40 @@ static void test_vocab_and_specs(void)
 	CHECK_INT(gw_gpu_spec_find("", &s), GW_ENOTFOUND);
 	for (size_t i = 0; i < gw_gpu_spec_count(); i++) {
 		CHECK_INT(gw_gpu_spec_at(i, &s), 0);
-		CHECK(s.memory_bytes >= 8 * GIB && s.cc_major >= 6 && strstr(s.source, "https://"));
+		/* AMD rows have no compute capability (0.0) */
+		CHECK(s.memory_bytes >= 4 * GIB && (s.cc_major >= 5 || s.cc_major == 0) && strstr(s.source, "https://"));
+		CHECK(s.fp32_flops > 0 && s.bandwidth_bytes_per_s > 0);
+		CHECK(gw_gpu_spec_fp64_flops(&s) > 0 && gw_gpu_spec_fp64_flops(&s) <= s.fp32_flops);
+	}
+	/* The GPUs the guides name, by the names NVML, rocm-smi and people use. */
+	static const char *const named[][2] = {
+		{ "NVIDIA GeForce GTX 1660", "GTX 1660" },       { "NVIDIA GeForce RTX 3060", "RTX 3060 12GB" },
+		{ "NVIDIA TITAN X (Pascal)", "TITAN X Pascal" }, { "TITAN X", "TITAN X Pascal" },
+		{ "NVIDIA GeForce GTX TITAN X", "TITAN X Maxwell" }, { "NVIDIA TITAN Xp", "TITAN Xp" },
+		{ "RX 5700", "RX 5700" },                         { "AMD Radeon RX 7900 XTX", "RX 7900 XTX" },
+		{ "AMD Instinct MI300X", "MI300X" },              { "mi250x", "MI250X" },
+		{ "NVIDIA A100 80GB PCIe", "A100-PCIE-80GB" },    { "NVIDIA H100 PCIe", "H100-PCIE-80GB" },
+		{ "NVIDIA GH200 480GB", "GH200-96GB" },           { "Tesla P100-SXM2-16GB", "P100-SXM2-16GB" },
+	};
+	for (size_t i = 0; i < GW_ARRAY_SIZE(named); i++) {
+		CHECK_INT(gw_gpu_spec_find(named[i][0], &s), 0);
+		CHECK_STR(s.name, named[i][1]);
+	}
+	CHECK_INT(gw_gpu_spec_find("MI300X", &s), 0);
+	CHECK(fabs(gw_gpu_spec_fp64_flops(&s) - 81.7e12) < 1e9);
+	CHECK_INT(s.cc_major, 0);
+	CHECK(gw_gpu_spec_fp64_flops(NULL) == 0);
+	/* Every NVIDIA GPU of compute capability 5.0 or later that
+	 * data/nvidia_gpus.tsv names is in the spec table, but for these. */
+	static const char *const missing[] = { "GeForce MX150", "B200", "GeForce RTX 5080" };
+	for (size_t i = 0; i < GW_ROWS_NVIDIA_GPUS_COUNT; i++) {
+		const gw_row_nvidia_gpus *r = &gw_rows_nvidia_gpus[i];
+		bool skip = strtoul(r->cc, NULL, 10) < 5;
+
+		for (size_t k = 0; k < GW_ARRAY_SIZE(missing); k++)
+			skip = skip || !strcmp(r->name, missing[k]);
+		if (!skip && gw_gpu_spec_find(r->name, &s) != 0)
+			CHECK_STR(r->name, "in data/gpu_specs.tsv");
 	}
 }
 
@@ -1354,6 +1388,9 @@ static void test_usable_specs(void)
 		{ "L40S", 47803596800ull, 479 },            { "RTX 4090", 25386352640ull, 354 },
 		{ "H100-SXM5-80GB", 85045477376ull, 454 },  { "H100-NVL-94GB", 99861594112ull, 594 },
 		{ "H200-SXM-141GB", 150021734400ull, 700 },
+		{ "GTX 1050 Ti", 4234805248ull, 57 },       { "RTX 3070", 8351318016ull, 227 },
+		{ "RTX 3080", 10485956608ull, 239 },        { "GH200-96GB", 101468602368ull, 1103 },
+		{ "RTX 5090", 33680457728ull, 487 },
 	};
 	gw_gpu_spec s;
 	size_t with = 0;
