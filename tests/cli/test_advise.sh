@@ -589,6 +589,16 @@ assert_not_contains "$out" ", adamw" "zh: no ASCII comma in the run line"
 LANGUAGE=zh_CN COLUMNS=1000 run advise llama-2-70b --gpu 'RTX 4090'
 assert_contains "$out" "checkpointing，" "zh: the plan's steps separated by ，"
 
+# ---- what a run can use, not the datasheet: a T4 is 15,360 MiB to NVML ----
+run advise gpt2 --gpu T4 --hardware --json
+assert_json "T4: PyTorch's 15,095 MiB, for the target and its --hardware row" '
+assert d["targets"][0]["memory_bytes"] == 15828320256, d["targets"]
+h = {x["gpu"]: x for x in d["hardware"]}
+assert h["T4"]["memory_bytes"] == 15828320256 and h["T4"]["precision"] == "amp-fp16", h["T4"]
+assert h["MI300X"]["fp64_tflops"] == 81.7 and h["RX 5700"]["memory_bytes"] == 8 << 30, h["MI300X"]
+assert {"GTX 1660", "RTX 3060 12GB", "TITAN Xp", "TITAN X Pascal", "RX 5700", "MI250X"} <= set(h), sorted(h)
+'
+
 # ---- inference over several GPUs splits the model (issue 32) -----------
 run advise llama-2-70b --task infer --seq 4096 --new-tokens 512 --json --memory 80GiB
 one=$out
