@@ -711,9 +711,14 @@ static void print_hardware(const gw_advise_report *rep)
 			   GW_ADVISE_MFU * 100, GW_ADVISE_MBU * 100);
 	memcpy(c, cols, sizeof(c));
 	for (size_t i = 0; i < gw_advise_report_hardware_count(rep); i++) {
-		int n = (int)strlen(gw_advise_report_hardware(rep, i)->gpu.name);
+		const gw_advise_rank *k = gw_advise_report_hardware(rep, i);
+		int n = (int)strlen(k->gpu.name);
+		int p = (int)strlen(gw_advise_name("precision", k->estimate.resolved.precision));
+
 		if (n > c[0].width)
 			c[0].width = n;
+		if (p > c[2].width)
+			c[2].width = p;
 	}
 	if (infer && !vision) {
 		c[6].title = N_("generation");
