@@ -1345,7 +1345,7 @@ static void test_vocab_and_specs(void)
 	static const char *const named[][2] = {
 		{ "NVIDIA GeForce GTX 1660", "GTX 1660" },       { "NVIDIA GeForce RTX 3060", "RTX 3060 12GB" },
 		{ "NVIDIA TITAN X (Pascal)", "TITAN X Pascal" }, { "TITAN X", "TITAN X Pascal" },
-		{ "NVIDIA GeForce GTX TITAN X", "TITAN X Maxwell" }, { "NVIDIA TITAN Xp", "TITAN Xp" },
+		{ "NVIDIA GeForce GTX TITAN X", "GTX TITAN X" }, { "NVIDIA TITAN Xp", "TITAN Xp" },
 		{ "RX 5700", "RX 5700" },                         { "AMD Radeon RX 7900 XTX", "RX 7900 XTX" },
 		{ "AMD Instinct MI300X", "MI300X" },              { "mi250x", "MI250X" },
 		{ "NVIDIA A100 80GB PCIe", "A100-PCIE-80GB" },    { "NVIDIA H100 PCIe", "H100-PCIE-80GB" },
