@@ -137,7 +137,9 @@ static const struct option advise_options[] = {
 		   "all (all-linear and the LM head)")),
 	OPT_CALLBACK(0, "gpus", O, gpus, "N", N_("GPUs the run is spread over (default 1)"), parse_count),
 	OPT_STRING(0, "strategy", O, strategy_s, "S", N_("ddp (default), fsdp, fsdp-mixed (FSDP units "
-		   "holding frozen and trainable weights together, as LitGPT wraps LoRA models), zero1, zero2 or zero3")),
+		   "holding frozen and trainable weights together, as LitGPT wraps LoRA models), zero1, zero2 or zero3; "
+		   "inference: tp (tensor parallel, as vLLM) or pp (layers per GPU, as accelerate device_map=\"auto\"), "
+		   "by default tp where the heads divide evenly, else pp")),
 	OPT_STRING(0, "offload", O, offload_s, "WHAT", N_("none (default), optimizer, or params (zero3/fsdp): "
 		     "kept in CPU memory")),
 	OPT_STRING(0, "attention", O, attention_s, "A", N_("eager, sdpa or flash (default: sdpa; eager for T5, Swin and "
@@ -692,12 +694,12 @@ static void print_hardware(const gw_advise_report *rep)
 	bool vision = gw_advise_report_model(rep)->kind == GW_MODEL_VISION;
 	/* the rate's unit says what it counts: tokens generated when inferring */
 	static const struct table_col cols[] = {
-		{ "GPU", 3, false }, { N_("memory"), 9, true }, { N_("fits"), 4, false },
+		{ "GPU", 3, false }, { N_("memory"), 9, true }, { N_("precision"), 4, false }, { N_("fits"), 4, false },
 		{ N_("needs"), 9, true }, { N_("max batch"), 9, true }, { N_("step"), 8, true },
 	};
 	struct table_col c[sizeof(cols) / sizeof(cols[0])];
 	int w[sizeof(cols) / sizeof(cols[0])];
-	char c1[64];
+	char c1[64], c2[64];
 
 	putchar('\n');
 	if (infer && !vision)
@@ -709,22 +711,35 @@ static void print_hardware(const gw_advise_report *rep)
 			   GW_ADVISE_MFU * 100, GW_ADVISE_MBU * 100);
 	memcpy(c, cols, sizeof(c));
 	for (size_t i = 0; i < gw_advise_report_hardware_count(rep); i++) {
-		int n = (int)strlen(gw_advise_report_hardware(rep, i)->gpu.name);
+		const gw_advise_rank *k = gw_advise_report_hardware(rep, i);
+		int n = (int)strlen(k->gpu.name);
+		int p = (int)strlen(gw_advise_name("precision", k->estimate.resolved.precision));
+
 		if (n > c[0].width)
 			c[0].width = n;
+		if (p > c[2].width)
+			c[2].width = p;
 	}
-	if (infer && !vision)
-		c[5].title = N_("generation");
+	if (infer && !vision) {
+		c[6].title = N_("generation");
+		/* inference runs in one dtype (no autocast); the shorter title
+		 * keeps the row in 80 columns */
+		c[2].title = N_("dtype");
+	}
 	/* titles padded in display cells, as wide as the columns below */
-	table_header(c, sizeof(c) / sizeof(c[0]), w, "  ");
-	printf("  %s\n", vision ? _("images/s") : _("tokens/s"));
+	/* one cell between columns: eight of them fit in 80 */
+	table_header(c, sizeof(c) / sizeof(c[0]), w, " ");
+	printf(" %s\n", vision ? _("images/s") : _("tokens/s"));
 	for (size_t i = 0; i < gw_advise_report_hardware_count(rep); i++) {
 		const gw_advise_rank *k = gw_advise_report_hardware(rep, i);
 		snprintf(step, sizeof(step), "%.3g s", k->step_seconds);
-		printf("  %-*s  %*s  %s  %*s  %*" PRIu64 "  %*s  %.0f\n", w[0], k->gpu.name, w[1],
+		/* the precision this row's estimate assumes: the run's, or by
+		 * the GPU's compute capability where the run left it open */
+		printf("  %-*s %*s %s %s %*s %*" PRIu64 " %*s %.0f\n", w[0], k->gpu.name, w[1],
 		       fmt_bytes(mem, sizeof(mem), gw_gpu_spec_usable_bytes(&k->gpu)),
-		       pad_cells(c1, sizeof(c1), k->fits ? _("yes") : _("no"), w[2], false), w[3],
-		       fmt_bytes(need, sizeof(need), k->estimate.peak_device_bytes), w[4], k->max_micro_batch, w[5],
+		       pad_cells(c2, sizeof(c2), gw_advise_name("precision", k->estimate.resolved.precision), w[2], false),
+		       pad_cells(c1, sizeof(c1), k->fits ? _("yes") : _("no"), w[3], false), w[4],
+		       fmt_bytes(need, sizeof(need), k->estimate.peak_device_bytes), w[5], k->max_micro_batch, w[6],
 		       step, vision ? k->samples_per_second : k->tokens_per_second);
 	}
 }
@@ -905,6 +920,42 @@ static void print_plan_notes(const gw_advise_plan *p, const gw_advise_target *t)
 			   GW_ADVISE_LOW_HEADROOM * 100);
 }
 
+/* What to try when even the ladder's last rung does not fit: not the
+ * task the user already runs (a QLoRA run is not told to use QLoRA). */
+static const char *no_fit_hint(const gw_advise_options *r)
+{
+	switch (r->task) {
+	case GW_TASK_INFER:
+		return _("use more GPUs (--gpus N splits the weights), a shorter --seq or a smaller --batch, or a "
+			 "larger GPU");
+	case GW_TASK_QLORA:
+		return _("use more GPUs (--gpus N --strategy zero3), a shorter --seq, a lower --lora-rank, or a "
+			 "larger GPU");
+	case GW_TASK_LORA:
+		return _("use more GPUs (--gpus N --strategy zero3), QLoRA (--task qlora), or a larger GPU");
+	default:
+		return _("use more GPUs (--gpus N --strategy zero3), LoRA/QLoRA (--task), or a larger GPU");
+	}
+}
+
+/* Inference over several GPUs: how the model is split, and for which
+ * engine's setting, with one GPU's share. */
+static void print_split(const gw_advise_plan *p)
+{
+	const gw_advise_options *r = &p->estimate.resolved;
+	char b[32];
+
+	fmt_bytes(b, sizeof(b), p->estimate.weights_bytes);
+	if (r->gpus > 1 && r->strategy == GW_STRATEGY_TP)
+		step_line(_("split the model over the %" PRIu64 " GPUs by tensor parallelism (vLLM: "
+			    "tensor_parallel_size=%" PRIu64 "): %s of weights per GPU, and its share of the KV cache"),
+			  r->gpus, r->gpus, b);
+	else if (r->gpus > 1 && r->strategy == GW_STRATEGY_PP)
+		step_line(_("split the model over the %" PRIu64 " GPUs by layers (pipeline: accelerate "
+			    "device_map=\"auto\", vLLM pipeline_parallel_size=%" PRIu64 "): %s of weights on the "
+			    "fullest GPU, and its layers' KV cache"), r->gpus, r->gpus, b);
+}
+
 static void print_plan(const gw_advise_plan *p, const gw_advise_target *t, uint64_t target_batch)
 {
 	const gw_advise_options *r = &p->estimate.resolved;
@@ -922,19 +973,18 @@ static void print_plan(const gw_advise_plan *p, const gw_advise_target *t, uint6
 			snprintf(steps + len, sizeof(steps) - len, "%s%s", i ? list_sep() : "", p->steps[i]);
 		}
 		if (p->nsteps)
-			print_para("  ",
-				   _("does not fit even with %s: use more GPUs (--gpus N --strategy zero3), LoRA/QLoRA "
-				     "(--task), or a larger GPU"),
-				   steps);
+			print_para("  ", _("does not fit even with %s: %s"), steps, no_fit_hint(r));
 		else
-			print_para("  ", "%s", _("does not fit even with the settings given: use more GPUs (--gpus N "
-						 "--strategy zero3), LoRA/QLoRA (--task), or a larger GPU"));
+			print_para("  ", _("does not fit even with the settings given: %s"), no_fit_hint(r));
 		return;
 	}
 	for (size_t i = 0; i < p->nsteps; i++) {
 		const char *s = p->steps[i];
 		if (!strcmp(s, "checkpointing"))
 			step_line("%s", _("turn on activation checkpointing (model.gradient_checkpointing_enable())"));
+		else if (!strcmp(s, "precision") && r->task == GW_TASK_INFER)
+			step_line(_("run in %s (the best half precision for %s)"), gw_advise_name("precision", r->precision),
+				  t->name);
 		else if (!strcmp(s, "precision"))
 			step_line(_("train in %s (the best half precision for %s)"), gw_advise_name("precision", r->precision),
 				  t->name);
@@ -943,11 +993,13 @@ static void print_plan(const gw_advise_plan *p, const gw_advise_target *t, uint6
 		else if (!strcmp(s, "zero2") || !strcmp(s, "zero3"))
 			step_line(_("shard across the GPUs with DeepSpeed %s"), s);
 		else if (!strcmp(s, "offload-optimizer"))
-			step_line("%s", _("keep the optimizer states in CPU memory (offload)"));
+			step_line("%s", _("keep the optimizer states in CPU memory with DeepSpeed ZeRO-Offload (its CPU "
+					  "AdamW, no 8-bit optimizer; the deepspeed config below)"));
 		else
 			step_line(_("load the weights in %s"), gw_advise_name("weights", r->weights));
 	}
 	if (r->task == GW_TASK_INFER) {
+		print_split(p);
 		print_para("  ", _("batch %" PRIu64 " fits: %s on the device"), p->micro_batch,
 			   fmt_bytes(b, sizeof(b), p->estimate.peak_device_bytes));
 		print_plan_notes(p, t);

@@ -175,7 +175,14 @@ typedef enum gw_strategy {
 	 * wraps whole blocks): a LoRA run pays gradients for the frozen weights.
 	 * GW_STRATEGY_FSDP is FSDP with the adapters in units of their own
 	 * (PEFT's fsdp_auto_wrap_policy, which transformers' Trainer applies). */
-	GW_STRATEGY_FSDP_MIXED
+	GW_STRATEGY_FSDP_MIXED,
+	/* Inference split over --gpus, a decoder's weights and KV cache not
+	 * copied to each GPU: TP cuts every layer's matrices by heads (vLLM's
+	 * tensor_parallel_size), PP gives each GPU whole layers (accelerate's
+	 * device_map="auto", vLLM's pipeline_parallel_size). DDP on several
+	 * GPUs in inference resolves to TP where the heads divide evenly,
+	 * else PP. */
+	GW_STRATEGY_TP, GW_STRATEGY_PP
 } gw_strategy;
 typedef enum gw_offload { GW_OFFLOAD_NONE, GW_OFFLOAD_OPTIMIZER, GW_OFFLOAD_PARAMS } gw_offload;
 typedef enum gw_attention {
@@ -347,6 +354,9 @@ uint64_t gw_gpu_spec_usable_bytes(const gw_gpu_spec *s);
  * from (nvidia-smi -q "Reserved"; it varies with driver and firmware); 0
  * when the table has no source for s. Since 0.3.0. */
 uint64_t gw_gpu_spec_reserved_bytes(const gw_gpu_spec *s);
+/* FP64 FLOP/s on the vector units (the datasheet's, or FP32 × the
+ * architecture's ratio where it gives none); 0 when unknown or for NULL. */
+double gw_gpu_spec_fp64_flops(const gw_gpu_spec *s);
 
 /* ---- the report: one run checked against target GPUs ----------------------- */
 

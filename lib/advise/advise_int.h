@@ -82,6 +82,10 @@ double gw__advise_vision_train(const gw_model *m, const gw_advise_options *r);
 double gw__advise_vision_infer(const gw_model *m, const gw_advise_options *r);
 double gw__advise_vision_forward_flops(const gw_model *m, const gw_advise_options *r);
 double gw__advise_kv_cache(const gw_model *m, const gw_advise_options *r);
+/* Inference split over GPUs (GW_STRATEGY_TP/PP): one GPU's weights of the
+ * whole model's w, and its share of the KV cache. */
+double gw__advise_split_weights(const gw_model *m, const gw_advise_options *r, double w);
+double gw__advise_split_kv_share(const gw_model *m, const gw_advise_options *r);
 double gw__advise_workspace(const gw_model *m, const gw_advise_options *r);
 /* Cloud ranking over given rows (NULL: data/cloud_instances.tsv), so the
  * tests can rank a priced row (lib/advise/cloud.c, report.c). */

@@ -35,7 +35,7 @@ static const char *const PRECISIONS[] = { "auto", "fp32", "tf32", "amp-fp16", "a
 static const char *const WEIGHTS[] = { "auto", "fp32", "fp16", "bf16", "int8", "nf4", "nf4-dq", "gptq4", NULL };
 static const char *const OPTIMIZERS[] = { "adamw", "adam", "sgd", "sgd-momentum", "adafactor", "adamw-8bit",
 					  "paged-adamw-8bit", "adamw-fused", "adamw-hf", NULL };
-static const char *const STRATEGIES[] = { "ddp", "fsdp", "zero1", "zero2", "zero3", "fsdp-mixed", NULL };
+static const char *const STRATEGIES[] = { "ddp", "fsdp", "zero1", "zero2", "zero3", "fsdp-mixed", "tp", "pp", NULL };
 static const char *const OFFLOADS[] = { "none", "optimizer", "params", NULL };
 static const char *const ATTENTIONS[] = { "auto", "eager", "sdpa", "flash", NULL };
 static const char *const LORA_TARGETS[] = { "qv", "attention", "all-linear", "all", NULL };
@@ -47,7 +47,7 @@ static const struct vocab vocabs[] = {
 	{ "weights", WEIGHTS, "fp32 fp16 bf16 int8 nf4 nf4-dq gptq4" },
 	{ "optimizer", OPTIMIZERS, "adamw adam adamw-fused adamw-hf sgd sgd-momentum adafactor adamw-8bit "
 				   "paged-adamw-8bit" },
-	{ "strategy", STRATEGIES, "ddp fsdp fsdp-mixed zero1 zero2 zero3" },
+	{ "strategy", STRATEGIES, "ddp fsdp fsdp-mixed zero1 zero2 zero3 tp pp" },
 	{ "offload", OFFLOADS, "none optimizer params" },
 	{ "attention", ATTENTIONS, "eager sdpa flash" },
 	{ "lora_targets", LORA_TARGETS, "qv attention all-linear all" },
@@ -276,6 +276,43 @@ static bool has_sdpa(const gw_model *m)
 	       !gw__advise_has(m, GW__TRAIT_NO_SDPA);
 }
 
+/* vLLM splits a layer's heads over tensor_parallel_size GPUs when the
+ * attention heads divide evenly, and the key/value heads either divide
+ * too or are copied so that each GPU holds one (vllm/config: "Total number
+ * of attention heads must be divisible by tensor parallel size";
+ * get_num_kv_heads: max(1, kv_heads // tp)). */
+static bool tp_divides(const gw_model *m, uint64_t n)
+{
+	return m->num_heads % n == 0 && m->num_kv_heads && (m->num_kv_heads % n == 0 || n % m->num_kv_heads == 0);
+}
+
+/* Inference over several GPUs splits a decoder (GW_STRATEGY_TP/PP);
+ * training shards with FSDP/ZeRO instead. */
+static int resolve_split(gw_advise_options *r, const gw_model *m)
+{
+	bool split = r->strategy == GW_STRATEGY_TP || r->strategy == GW_STRATEGY_PP;
+
+	if (split && r->task != GW_TASK_INFER)
+		return gw__error_set(GW_EINVAL, "--strategy %s splits a model for inference (--task infer); training "
+				     "shards with fsdp or zero1-3", STRATEGIES[r->strategy]);
+	if (split && m->kind != GW_MODEL_DECODER)
+		return gw__error_set(GW_EINVAL, "--strategy %s is modelled for decoder models; %s is not one",
+				     STRATEGIES[r->strategy], m->name);
+	if (r->task != GW_TASK_INFER || m->kind != GW_MODEL_DECODER || r->gpus < 2)
+		return 0;
+	if (r->strategy == GW_STRATEGY_DDP)
+		r->strategy = tp_divides(m, r->gpus) ? GW_STRATEGY_TP : GW_STRATEGY_PP;
+	if (r->strategy == GW_STRATEGY_TP && !tp_divides(m, r->gpus))
+		return gw__error_set(GW_EINVAL, "--strategy tp over %llu GPUs: %s's %llu attention heads (%llu key/value "
+				     "heads) do not divide evenly, which vLLM refuses; use --strategy pp",
+				     (unsigned long long)r->gpus, m->name, (unsigned long long)m->num_heads,
+				     (unsigned long long)m->num_kv_heads);
+	if (r->strategy == GW_STRATEGY_PP && r->gpus > m->num_layers)
+		return gw__error_set(GW_EINVAL, "--strategy pp over %llu GPUs: %s has only %llu layers",
+				     (unsigned long long)r->gpus, m->name, (unsigned long long)m->num_layers);
+	return 0;
+}
+
 static int resolve(gw_advise_options *r, const gw_model *m, const gw_advise_options *o)
 {
 	int rc;
@@ -309,7 +346,7 @@ static int resolve(gw_advise_options *r, const gw_model *m, const gw_advise_opti
 		return rc;
 	if ((unsigned)r->task > GW_TASK_INFER || (unsigned)r->precision > GW_PRECISION_BF16 ||
 	    (unsigned)r->weights > GW_WEIGHTS_GPTQ4 || (unsigned)r->optimizer > GW_OPTIMIZER_ADAMW_HF ||
-	    (unsigned)r->strategy > GW_STRATEGY_FSDP_MIXED || (unsigned)r->offload > GW_OFFLOAD_PARAMS ||
+	    (unsigned)r->strategy > GW_STRATEGY_PP || (unsigned)r->offload > GW_OFFLOAD_PARAMS ||
 	    (unsigned)r->attention > GW_ATTENTION_FLASH || (unsigned)r->lora_targets > GW_LORA_ALL)
 		return gw__error_set(GW_EINVAL, "an advise option is out of range");
 	if (r->lora_targets != GW_LORA_QV && m->kind == GW_MODEL_VISION)
@@ -333,12 +370,19 @@ static int resolve(gw_advise_options *r, const gw_model *m, const gw_advise_opti
 	if (r->task == GW_TASK_QLORA && !quantized(r->weights))
 		return gw__error_set(GW_EINVAL, "--task qlora keeps the base model in 8 or 4 bits (--weights int8, nf4, "
 				     "nf4-dq or gptq4), not %s", WEIGHTS[r->weights]);
+	if (r->offload != GW_OFFLOAD_NONE &&
+	    (r->optimizer == GW_OPTIMIZER_ADAMW_8BIT || r->optimizer == GW_OPTIMIZER_PAGED_ADAMW_8BIT))
+		return gw__error_set(GW_EINVAL, "--offload %s runs DeepSpeed's own CPU optimizer; a bitsandbytes 8-bit "
+				     "optimizer (%s) keeps its states on the GPU and does not combine with it",
+				     OFFLOADS[r->offload], OPTIMIZERS[r->optimizer]);
 	if (r->offload == GW_OFFLOAD_PARAMS && r->strategy != GW_STRATEGY_ZERO3 && !gw__advise_fsdp(r))
 		return gw__error_set(GW_EINVAL, "--offload params needs --strategy zero3 or fsdp");
 	if (r->attention == GW_ATTENTION_SDPA && torch_before(r, 200))
 		return gw__error_set(GW_EINVAL, "--attention sdpa needs PyTorch 2.0 or later "
 				     "(torch.nn.functional.scaled_dot_product_attention); --torch %u.%u has eager attention",
 				     r->torch_version / 100, r->torch_version % 100);
+	if ((rc = resolve_split(r, m)) < 0)
+		return rc;
 	/* Before PyTorch 2.1.1 transformers builds every model eager (its
 	 * is_torch_sdpa_available()); timm and LitGPT use SDPA from 2.0. */
 	if (r->attention == GW_ATTENTION_AUTO)
@@ -991,6 +1035,41 @@ static double infer_activations(const gw_model *m, const gw_advise_options *r)
 	return 2 * e * p * b * h + (att > mlp ? att : mlp) + logits;
 }
 
+/* Weights w of a whole model as one GPU of a split holds them. TP: every
+ * matrix, the embedding and the LM head cut in N (vocab-parallel; the
+ * norms, copied, are left out). PP: the fullest GPU's ceil(L/N) layers
+ * and one vocab × hidden table (the embedding on the first GPU, the LM
+ * head on the last; tied, both on one). */
+double gw__advise_split_weights(const gw_model *m, const gw_advise_options *r, double w)
+{
+	double n = (double)r->gpus, layers = (double)m->num_layers;
+	double table = (double)m->vocab_size * (double)m->hidden_size * (r->weights == GW_WEIGHTS_FP32 ? 4 : 2);
+	double tables = table * (m->tied_embeddings ? 1 : 2);
+
+	if (r->gpus < 2 || (r->strategy != GW_STRATEGY_TP && r->strategy != GW_STRATEGY_PP))
+		return w;
+	if (r->strategy == GW_STRATEGY_TP)
+		return w / n;
+	if (tables > w)
+		tables = table = 0;
+	return (w - tables) * ceil(layers / n) / layers + table;
+}
+
+/* The share of the KV cache one GPU of a split holds: its key/value heads
+ * under TP (at least one, copied where N exceeds them), its layers under PP. */
+double gw__advise_split_kv_share(const gw_model *m, const gw_advise_options *r)
+{
+	double n = (double)r->gpus, kv = (double)m->num_kv_heads, layers = (double)m->num_layers;
+
+	if (r->gpus < 2 || !kv)
+		return 1;
+	if (r->strategy == GW_STRATEGY_TP)
+		return (kv / n < 1 ? 1 : kv / n) / kv;
+	if (r->strategy == GW_STRATEGY_PP)
+		return ceil(layers / n) / layers;
+	return 1;
+}
+
 /* KV cache: keys and values of every decoder layer for every token, in
  * the activation type, with the key/value heads of GQA/MQA. An
  * encoder-decoder model caches the decoder's own tokens and the encoder
@@ -1085,7 +1164,8 @@ int gw_advise_estimate_run(gw_advise_estimate *out, const gw_model *m, const gw_
 	step = gw__advise_optimizer_step(m, &r);
 	if (step > ac)
 		op += step - ac;
-	kv = gw__advise_kv_cache(m, &r);
+	kv = gw__advise_kv_cache(m, &r) * gw__advise_split_kv_share(m, &r);
+	wt = gw__advise_split_weights(m, &r, wt);
 	ws = gw__advise_workspace(m, &r);
 	ctx = cuda_context(&r);
 	alloc = wt + gr + op + ac + kv + ws;

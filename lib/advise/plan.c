@@ -28,18 +28,22 @@ static bool rung_checkpointing(gw_advise_options *o)
 	return true;
 }
 
-/* Autocast in the best half type the GPU has: bf16 from 8.0, fp16 on
- * 7.x; Pascal and older keep fp32. */
+/* Autocast in the best half type the GPU has: bf16 from 8.0, fp16 from
+ * 5.3 (Maxwell's Jetson TX1, Pascal's P100 and GeForce 10: half
+ * arithmetic, CUDA C Programming Guide, "Arithmetic Instructions"), so a
+ * P100 tries fp16 before the ladder reaches 8-bit weights; older GPUs
+ * keep fp32. */
 static bool rung_precision(gw_advise_options *o)
 {
 	bool fp32 = o->precision == GW_PRECISION_FP32 || o->precision == GW_PRECISION_TF32;
+	bool bf16 = !o->cc_major || o->cc_major >= 8;
 
-	if (!fp32 || (o->cc_major && o->cc_major < 7))
+	if (!fp32 || (o->cc_major && (o->cc_major < 5 || (o->cc_major == 5 && o->cc_minor < 3))))
 		return false;
 	if (o->task == GW_TASK_INFER)
-		o->precision = o->cc_major == 7 ? GW_PRECISION_FP16 : GW_PRECISION_BF16;
+		o->precision = bf16 ? GW_PRECISION_BF16 : GW_PRECISION_FP16;
 	else
-		o->precision = o->cc_major == 7 ? GW_PRECISION_AMP_FP16 : GW_PRECISION_AMP_BF16;
+		o->precision = bf16 ? GW_PRECISION_AMP_BF16 : GW_PRECISION_AMP_FP16;
 	if (o->task != GW_TASK_QLORA)
 		o->weights = GW_WEIGHTS_AUTO;
 	return true;
@@ -70,11 +74,19 @@ static bool rung_zero3(gw_advise_options *o)
 	return true;
 }
 
+/* DeepSpeed's ZeRO-Offload: the optimizer states and step in CPU memory
+ * (DeepSpeedCPUAdam), which needs a ZeRO stage (ZeRO-2 on one GPU too)
+ * and replaces a bitsandbytes 8-bit optimizer, whose states live on the
+ * GPU: the two do not combine. */
 static bool rung_offload(gw_advise_options *o)
 {
 	if (o->task == GW_TASK_INFER || o->offload != GW_OFFLOAD_NONE)
 		return false;
 	o->offload = GW_OFFLOAD_OPTIMIZER;
+	if (o->strategy == GW_STRATEGY_DDP)
+		o->strategy = GW_STRATEGY_ZERO2;
+	if (o->optimizer == GW_OPTIMIZER_ADAMW_8BIT || o->optimizer == GW_OPTIMIZER_PAGED_ADAMW_8BIT)
+		o->optimizer = GW_OPTIMIZER_ADAMW;
 	return true;
 }
 
@@ -108,6 +120,18 @@ static const struct {
 	{ "int8-weights", rung_int8 },
 	{ "nf4-weights", rung_nf4 },
 };
+
+/* A later rung can undo an earlier one: offload's CPU optimizer replaces
+ * the 8-bit one, which then is no step of the plan. */
+static void drop_replaced_steps(gw_advise_plan *p, const gw_advise_options *cur)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < p->nsteps; i++)
+		if (strcmp(p->steps[i], "8bit-optimizer") || cur->optimizer == GW_OPTIMIZER_ADAMW_8BIT)
+			p->steps[k++] = p->steps[i];
+	p->nsteps = k;
+}
 
 /* Micro-batch and accumulation for `target` samples per step on o->gpus
  * GPUs when at most `max_micro` fits: the fewest accumulation steps, then
@@ -148,6 +172,7 @@ int gw_advise_plan_make(gw_advise_plan *out, const gw_model *m, const gw_advise_
 		if ((rc = gw_advise_max_micro_batch(&max_micro, m, &cur, memory_bytes)) < 0)
 			return rc;
 	}
+	drop_replaced_steps(&p, &cur);
 	p.fits = max_micro > 0;
 	p.options = cur;
 	if (p.fits) {

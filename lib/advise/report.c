@@ -238,6 +238,26 @@ static void add(char *buf, size_t n, size_t *k, const char *fmt, ...)
 	*k = w < 0 ? n : *k + (size_t)w;
 }
 
+/* The DeepSpeed configuration of a ZeRO plan, as the dict TrainingArguments'
+ * deepspeed= takes (the same JSON as a ds_config.json file): the stage,
+ * offload_optimizer (and offload_param with ZeRO-3) to the CPU, and with
+ * offload DeepSpeed's own AdamW (DeepSpeedCPUAdam; "auto" values come from
+ * the TrainingArguments), since ZeRO-Offload refuses a client optimizer
+ * (zero_force_ds_cpu_optimizer). */
+static void add_deepspeed(char *buf, size_t n, size_t *k, const gw_advise_options *r)
+{
+	add(buf, n, k, ", deepspeed={\"zero_optimization\": {\"stage\": %d", gw__advise_zero_stage(r));
+	if (r->offload != GW_OFFLOAD_NONE)
+		add(buf, n, k, ", \"offload_optimizer\": {\"device\": \"cpu\"}");
+	if (r->offload == GW_OFFLOAD_PARAMS)
+		add(buf, n, k, ", \"offload_param\": {\"device\": \"cpu\"}");
+	add(buf, n, k, "}");
+	if (r->offload != GW_OFFLOAD_NONE)
+		add(buf, n, k, ", \"optimizer\": {\"type\": \"AdamW\", \"params\": {\"lr\": \"auto\", "
+		    "\"weight_decay\": \"auto\"}}");
+	add(buf, n, k, ", \"train_micro_batch_size_per_gpu\": \"auto\", \"gradient_accumulation_steps\": \"auto\"}");
+}
+
 const char *gw_advise_training_arguments(char *buf, size_t n, const gw_advise_plan *p)
 {
 	const gw_advise_options *r;
@@ -263,8 +283,7 @@ const char *gw_advise_training_arguments(char *buf, size_t n, const gw_advise_pl
 	if (gw__advise_fsdp(r))
 		add(buf, n, &k, ", fsdp=\"full_shard%s\"", r->offload ? " offload" : "");
 	if (gw__advise_zero_stage(r))
-		add(buf, n, &k, ", deepspeed={\"zero_optimization\": {\"stage\": %d%s}}", gw__advise_zero_stage(r),
-		    r->offload ? ", \"offload_optimizer\": {\"device\": \"cpu\"}" : "");
+		add_deepspeed(buf, n, &k, r);
 	add(buf, n, &k, ")");
 	if (k >= n)
 		gw__mark_cut(buf, n);
@@ -501,6 +520,8 @@ static void json_plan(gw_json *j, const gw_advise_report *r)
 	gw_json_object_end(j);
 }
 
+static void key_price(gw_json *j, const char *k, double v, int digits);
+
 static void json_hardware(gw_json *j, const gw_advise_report *r)
 {
 	char cc[24];
@@ -518,6 +539,7 @@ static void json_hardware(gw_json *j, const gw_advise_report *r)
 		key_u64(j, "max_micro_batch", k->max_micro_batch);
 		key_u64(j, "peak_device_bytes", k->estimate.peak_device_bytes);
 		key_str(j, "precision", gw_advise_name("precision", k->estimate.resolved.precision));
+		key_price(j, "fp64_tflops", gw_gpu_spec_fp64_flops(&k->gpu) / 1e12, 3);
 		gw_json_key(j, "step_seconds");
 		gw_json_double(j, k->step_seconds, 6);
 		gw_json_key(j, "tokens_per_second");

@@ -126,6 +126,13 @@ uint64_t gw_gpu_spec_reserved_bytes(const gw_gpu_spec *s)
 	return r ? table_u64(r->reserved_mib) << 20 : 0;
 }
 
+double gw_gpu_spec_fp64_flops(const gw_gpu_spec *s)
+{
+	const gw_row_gpu_specs *r = spec_row(s);
+
+	return r ? tflops(r->fp64_tflops) : 0;
+}
+
 static bool spec_matches(const gw_row_gpu_specs *r, const char *want)
 {
 	char buf[128], word[64];

@@ -589,4 +589,71 @@ assert_not_contains "$out" ", adamw" "zh: no ASCII comma in the run line"
 LANGUAGE=zh_CN COLUMNS=1000 run advise llama-2-70b --gpu 'RTX 4090'
 assert_contains "$out" "checkpointing，" "zh: the plan's steps separated by ，"
 
+# ---- what a run can use, not the datasheet: a T4 is 15,360 MiB to NVML ----
+run advise gpt2 --gpu T4 --hardware --json
+assert_json "T4: PyTorch's 15,095 MiB, for the target and its --hardware row" '
+assert d["targets"][0]["memory_bytes"] == 15828320256, d["targets"]
+h = {x["gpu"]: x for x in d["hardware"]}
+assert h["T4"]["memory_bytes"] == 15828320256 and h["T4"]["precision"] == "amp-fp16", h["T4"]
+assert h["MI300X"]["fp64_tflops"] == 81.7 and h["RX 5700"]["memory_bytes"] == 8 << 30, h["MI300X"]
+assert {"GTX 1660", "RTX 3060 12GB", "TITAN Xp", "TITAN X Pascal", "RX 5700", "MI250X"} <= set(h), sorted(h)
+'
+
+# ---- inference over several GPUs splits the model (issue 32) -----------
+run advise llama-2-70b --task infer --seq 4096 --new-tokens 512 --json --memory 80GiB
+one=$out
+run advise llama-2-70b --task infer --seq 4096 --new-tokens 512 --gpus 2 --memory 80GiB --json
+assert_eq "$rc" 0 "70B in bf16 fits split over 2 × 80 GiB"
+ONE=$one assert_json "tensor parallel: half the weights and KV cache per GPU, not a copy" '
+import json, os
+a = json.loads(os.environ["ONE"])
+assert d["options"]["strategy"] == "tp" and d["plan"]["strategy"] == "tp", d["options"]
+wa, wb = a["per_gpu"]["breakdown"], d["per_gpu"]["breakdown"]
+assert abs(wb["weights_bytes"] * 2 - wa["weights_bytes"]) <= 2, (wa, wb)
+assert wb["kv_cache_bytes"] * 2 == wa["kv_cache_bytes"], (wa, wb)
+assert d["plan"]["fits"] and d["plan"]["steps"] == [], d["plan"]
+'
+run advise llama-2-70b --task infer --seq 4096 --new-tokens 512 --gpus 2 --memory 80GiB
+assert_contains "$out" "tensor_parallel_size=2" "the plan names vLLM's setting"
+run advise llama-2-70b --task infer --seq 4096 --new-tokens 512 --gpus 3 --memory 80GiB
+assert_contains "$out" 'device_map="auto"' "64 heads over 3 GPUs: layers per GPU, accelerate's setting"
+assert_contains "$out" "3 GPUs pp" "the run line says pp"
+run advise llama-2-70b --task infer --gpus 3 --strategy tp --memory 80GiB
+assert_eq "$rc" 1 "tp over 3 GPUs with 64 heads is refused"
+assert_contains "$err" "use --strategy pp" "and pp is offered"
+
+# ---- fp16 before 8-bit weights where the GPU has fp16 (Pascal) ----------
+run advise llama-2-7b --task infer --seq 2048 --new-tokens 512 --precision fp32 --gpu P100 --json
+assert_json "P100: the plan runs fp16 before it quantises" '
+p = d["plan"]
+assert p["fits"] and p["steps"] == ["precision"], p
+assert p["precision"] == "fp16" and p["weights"] == "fp16", p
+'
+run advise gpt2 --seq 512 --memory 16GiB --hardware
+assert_contains "$out" " precision " "each --hardware row says its precision"
+n=$(printf '%s\n' "$out" | awk '$1 == "T4" { print $4 } $1 == "P100-PCIE-16GB" { print $4 }' | sort | tr '\n' ' ')
+assert_eq "$n" "amp-fp16 fp32 " "T4 autocasts to fp16, P100 as given (fp32 by default before 7.0)"
+run advise llama-3-8b --task infer --seq 1024 --new-tokens 128 --memory 16GiB --hardware
+assert_contains "$out" " dtype " "inference: the dtype column"
+
+# ---- the pasted configuration is the plan's (DeepSpeed offload) ----------
+run advise gpt2-xl --batch 4 --seq 1024 --memory 18GiB --gpu 'RTX 4090' --json
+assert_json "offload comes with its DeepSpeed config, without a bitsandbytes optimizer" '
+p = d["plan"]
+assert p["fits"] and p["offload"] == "optimizer" and p["strategy"] == "zero2", p
+assert p["optimizer"] == "adamw" and "8bit-optimizer" not in p["steps"], p
+a = p["training_arguments"]
+assert "bnb" not in a and "8bit" not in a, a
+for k in ("\"stage\": 2", "\"offload_optimizer\": {\"device\": \"cpu\"}", "\"optimizer\": {\"type\": \"AdamW\"",
+          "\"train_micro_batch_size_per_gpu\": \"auto\""):
+    assert k in a, (k, a)
+'
+run advise gpt2 --optimizer paged-adamw-8bit --offload optimizer --strategy zero2 --memory 16GiB
+assert_eq "$rc" 1 "a bitsandbytes 8-bit optimizer with DeepSpeed offload is refused"
+assert_contains "$err" "does not combine" "and says why"
+run advise llama-2-70b --task qlora --seq 4096 --gpu T4
+assert_contains "$out" "does not fit even with" "70B QLoRA on a T4 does not fit"
+assert_not_contains "$out" "LoRA/QLoRA" "a QLoRA user is not told to use QLoRA"
+assert_contains "$out" "--lora-rank" "but what else to lower"
+
 finish

@@ -13,6 +13,7 @@
 
 #define GW_GEN_TABLE_ROWS
 #include "gpu_specs.h"   /* the raw cells, to check each row's three sourced numbers */
+#include "nvidia_gpus.h" /* every NVIDIA GPU gpuwise names, for the spec table's coverage */
 
 #define MIB (1024ull * 1024)
 #define GIB (1024 * MIB)
@@ -1335,7 +1336,40 @@ static void test_vocab_and_specs(void)
 	CHECK_INT(gw_gpu_spec_find("", &s), GW_ENOTFOUND);
 	for (size_t i = 0; i < gw_gpu_spec_count(); i++) {
 		CHECK_INT(gw_gpu_spec_at(i, &s), 0);
-		CHECK(s.memory_bytes >= 8 * GIB && s.cc_major >= 6 && strstr(s.source, "https://"));
+		/* AMD rows have no compute capability (0.0) */
+		CHECK(s.memory_bytes >= 4 * GIB && (s.cc_major >= 5 || s.cc_major == 0) && strstr(s.source, "https://"));
+		CHECK(s.fp32_flops > 0 && s.bandwidth_bytes_per_s > 0);
+		CHECK(gw_gpu_spec_fp64_flops(&s) > 0 && gw_gpu_spec_fp64_flops(&s) <= s.fp32_flops);
+	}
+	/* The GPUs the guides name, by the names NVML, rocm-smi and people use. */
+	static const char *const named[][2] = {
+		{ "NVIDIA GeForce GTX 1660", "GTX 1660" },       { "NVIDIA GeForce RTX 3060", "RTX 3060 12GB" },
+		{ "NVIDIA TITAN X (Pascal)", "TITAN X Pascal" }, { "TITAN X", "TITAN X Pascal" },
+		{ "NVIDIA GeForce GTX TITAN X", "GTX TITAN X" }, { "NVIDIA TITAN Xp", "TITAN Xp" },
+		{ "RX 5700", "RX 5700" },                         { "AMD Radeon RX 7900 XTX", "RX 7900 XTX" },
+		{ "AMD Instinct MI300X", "MI300X" },              { "mi250x", "MI250X" },
+		{ "NVIDIA A100 80GB PCIe", "A100-PCIE-80GB" },    { "NVIDIA H100 PCIe", "H100-PCIE-80GB" },
+		{ "NVIDIA GH200 480GB", "GH200-96GB" },           { "Tesla P100-SXM2-16GB", "P100-SXM2-16GB" },
+	};
+	for (size_t i = 0; i < GW_ARRAY_SIZE(named); i++) {
+		CHECK_INT(gw_gpu_spec_find(named[i][0], &s), 0);
+		CHECK_STR(s.name, named[i][1]);
+	}
+	CHECK_INT(gw_gpu_spec_find("MI300X", &s), 0);
+	CHECK(fabs(gw_gpu_spec_fp64_flops(&s) - 81.7e12) < 1e9);
+	CHECK_INT(s.cc_major, 0);
+	CHECK(gw_gpu_spec_fp64_flops(NULL) == 0);
+	/* Every NVIDIA GPU of compute capability 5.0 or later that
+	 * data/nvidia_gpus.tsv names is in the spec table, but for these. */
+	static const char *const missing[] = { "GeForce MX150", "B200", "GeForce RTX 5080" };
+	for (size_t i = 0; i < GW_ROWS_NVIDIA_GPUS_COUNT; i++) {
+		const gw_row_nvidia_gpus *r = &gw_rows_nvidia_gpus[i];
+		bool skip = strtoul(r->cc, NULL, 10) < 5;
+
+		for (size_t k = 0; k < GW_ARRAY_SIZE(missing); k++)
+			skip = skip || !strcmp(r->name, missing[k]);
+		if (!skip && gw_gpu_spec_find(r->name, &s) != 0)
+			CHECK_STR(r->name, "in data/gpu_specs.tsv");
 	}
 }
 
@@ -1354,6 +1388,9 @@ static void test_usable_specs(void)
 		{ "L40S", 47803596800ull, 479 },            { "RTX 4090", 25386352640ull, 354 },
 		{ "H100-SXM5-80GB", 85045477376ull, 454 },  { "H100-NVL-94GB", 99861594112ull, 594 },
 		{ "H200-SXM-141GB", 150021734400ull, 700 },
+		{ "GTX 1050 Ti", 4234805248ull, 57 },       { "RTX 3070", 8351318016ull, 227 },
+		{ "RTX 3080", 10485956608ull, 239 },        { "GH200-96GB", 101468602368ull, 1103 },
+		{ "RTX 5090", 33680457728ull, 487 },        { "T4", 15828320256ull, 265 },
 	};
 	gw_gpu_spec s;
 	size_t with = 0;
@@ -2057,6 +2094,116 @@ static void test_torch_version(void)
 	CHECK(strstr(gw_error_last(), "PyTorch 2.0") != NULL);
 }
 
+/* Inference over several GPUs splits a decoder instead of copying it:
+ * tensor parallel where the heads divide (vLLM), else whole layers per
+ * GPU (accelerate's device_map="auto"); training keeps its strategies. */
+static void test_split_inference(void)
+{
+	gw_model l = model("llama-2-70b");
+	gw_advise_options o = opts(GW_TASK_INFER, GW_PRECISION_BF16);
+	gw_advise_estimate one, two, three;
+	double table = 2.0 * (double)l.vocab_size * (double)l.hidden_size;
+
+	o.seq = 4096;
+	o.new_tokens = 512;
+	CHECK_INT(gw_advise_estimate_run(&one, &l, &o), 0);
+	o.gpus = 2;
+	CHECK_INT(gw_advise_estimate_run(&two, &l, &o), 0);
+	CHECK_INT(two.resolved.strategy, GW_STRATEGY_TP);
+	CHECK(two.weights_bytes == (one.weights_bytes + 1) / 2 || two.weights_bytes == one.weights_bytes / 2);
+	CHECK(two.kv_cache_bytes == one.kv_cache_bytes / 2);   /* 8 key/value heads: 4 each */
+	CHECK(two.peak_device_bytes < one.peak_device_bytes * 6 / 10);
+	/* 64 heads do not divide by 3: 27 of the 80 layers and one table */
+	o.gpus = 3;
+	CHECK_INT(gw_advise_estimate_run(&three, &l, &o), 0);
+	CHECK_INT(three.resolved.strategy, GW_STRATEGY_PP);
+	CHECK(fabs((double)three.weights_bytes -
+		   (((double)one.weights_bytes - 2 * table) * 27 / 80 + table)) < 2);
+	CHECK(fabs((double)three.kv_cache_bytes - (double)one.kv_cache_bytes * 27 / 80) < 2);
+	/* 16 GPUs: 2 × the 8 key/value heads, each GPU keeps one */
+	o.gpus = 16;
+	CHECK_INT(gw_advise_estimate_run(&three, &l, &o), 0);
+	CHECK_INT(three.resolved.strategy, GW_STRATEGY_TP);
+	CHECK(three.kv_cache_bytes == one.kv_cache_bytes / 8);
+	o.gpus = 3;
+	o.strategy = GW_STRATEGY_TP;
+	CHECK_INT(gw_advise_estimate_run(&three, &l, &o), GW_EINVAL);
+	CHECK(strstr(gw_error_last_text(), "--strategy pp") != NULL);
+	o.strategy = GW_STRATEGY_PP;
+	o.gpus = 81;
+	CHECK_INT(gw_advise_estimate_run(&three, &l, &o), GW_EINVAL);
+	o = opts(GW_TASK_TRAIN, GW_PRECISION_BF16);
+	o.strategy = GW_STRATEGY_TP;
+	o.gpus = 2;
+	CHECK_INT(gw_advise_estimate_run(&three, &l, &o), GW_EINVAL);
+	CHECK_STR(gw_advise_name("strategy", GW_STRATEGY_PP), "pp");
+	CHECK_INT(gw_advise_value("strategy", "tp"), GW_STRATEGY_TP);
+	/* the plan on 2 × 80 GiB: a 70B model in bf16 fits split, no int8 */
+	gw_advise_plan p;
+	o = opts(GW_TASK_INFER, GW_PRECISION_BF16);
+	o.seq = 4096;
+	o.new_tokens = 512;
+	o.gpus = 2;
+	CHECK_INT(gw_advise_plan_make(&p, &l, &o, 80 * GIB, 1), 0);
+	CHECK(p.fits);
+	CHECK_INT(p.nsteps, 0);
+	CHECK_INT(p.estimate.resolved.strategy, GW_STRATEGY_TP);
+}
+
+/* The ladder tries fp16 on Pascal before it quantises, and its offload
+ * is DeepSpeed's (a ZeRO stage, its CPU AdamW, never bitsandbytes). */
+static void test_plan_precision_offload(void)
+{
+	gw_model l = model("llama-2-7b"), g = model("gpt2-xl");
+	gw_advise_options o = opts(GW_TASK_INFER, GW_PRECISION_FP32);
+	gw_advise_estimate e;
+	gw_advise_plan p;
+	char args[512];
+
+	o.cc_major = 6;
+	o.cc_minor = 0;
+	o.gpu_memory_bytes = 16 * GIB;
+	o.seq = 2048;
+	o.new_tokens = 512;
+	CHECK_INT(gw_advise_plan_make(&p, &l, &o, 16 * GIB, 1), 0);
+	CHECK(p.fits);
+	CHECK_INT(p.nsteps, 1);
+	CHECK_STR(p.steps[0], "precision");
+	CHECK_INT(p.estimate.resolved.precision, GW_PRECISION_FP16);
+	o.cc_major = 5;   /* Maxwell before 5.3: no half arithmetic */
+	o.cc_minor = 2;
+	CHECK_INT(gw_advise_plan_make(&p, &l, &o, 16 * GIB, 1), 0);
+	CHECK_STR(p.steps[0], "int8-weights");
+	o = opts(GW_TASK_TRAIN, GW_PRECISION_AUTO);
+	o.cc_minor = 9;
+	o.batch = 4;
+	o.seq = 1024;
+	CHECK_INT(gw_advise_plan_make(&p, &g, &o, 18 * GIB, 4), 0);
+	CHECK(p.fits);
+	CHECK_INT(p.options.offload, GW_OFFLOAD_OPTIMIZER);
+	CHECK_INT(p.options.strategy, GW_STRATEGY_ZERO2);
+	CHECK_INT(p.options.optimizer, GW_OPTIMIZER_ADAMW);
+	for (size_t i = 0; i < p.nsteps; i++)
+		CHECK(strcmp(p.steps[i], "8bit-optimizer") != 0);
+	gw_advise_training_arguments(args, sizeof(args), &p);
+	CHECK(strstr(args, "\"offload_optimizer\": {\"device\": \"cpu\"}") != NULL);
+	CHECK(strstr(args, "\"train_micro_batch_size_per_gpu\": \"auto\"") != NULL);
+	CHECK(strstr(args, "bnb") == NULL);
+	o.offload = GW_OFFLOAD_OPTIMIZER;
+	o.strategy = GW_STRATEGY_ZERO2;
+	o.optimizer = GW_OPTIMIZER_PAGED_ADAMW_8BIT;
+	CHECK_INT(gw_advise_estimate_run(&e, &g, &o), GW_EINVAL);
+	/* ZeRO-3 offloading the weights too */
+	o = opts(GW_TASK_TRAIN, GW_PRECISION_AMP_BF16);
+	o.gpus = 2;
+	o.strategy = GW_STRATEGY_ZERO3;
+	o.offload = GW_OFFLOAD_PARAMS;
+	CHECK_INT(gw_advise_plan_make(&p, &g, &o, 80 * GIB, 2), 0);
+	gw_advise_training_arguments(args, sizeof(args), &p);
+	CHECK(strstr(args, "\"offload_param\": {\"device\": \"cpu\"}") != NULL);
+	CHECK(strstr(args, "\"stage\": 3") != NULL);
+}
+
 int main(void)
 {
 	test_usable_specs();
@@ -2085,5 +2232,7 @@ int main(void)
 	test_max_micro_batch();
 	test_plan();
 	test_vocab_and_specs();
+	test_split_inference();
+	test_plan_precision_offload();
 	return CHECK_DONE();
 }
