@@ -594,6 +594,31 @@ static void print_bar(const char *label, uint64_t bytes, uint64_t total)
 	putchar('\n');
 }
 
+/* The experts, latent attention, sliding windows and vision tower of a
+ * text model, one indented line each. */
+static void print_text_arch(const gw_model *m)
+{
+	char a[32], b[32];
+
+	if (m->kind == GW_MODEL_VISION || m->vision != GW_VISION_NONE)
+		return;
+	if (m->moe_layers) {
+		print_para("        ", _("mixture of experts: %" PRIu64 " experts, %" PRIu64 " per token, %" PRIu64
+					  " shared, in %" PRIu64 " of %" PRIu64 " layers; %s of %s parameters active per token"),
+			   m->experts, m->experts_per_token, m->shared_experts, m->moe_layers, m->num_layers,
+			   fmt_count(a, sizeof(a), m->params_active), fmt_count(b, sizeof(b), m->params));
+	}
+	if (m->kv_lora_rank)
+		print_para("        ", _("latent attention (MLA): keys and values compressed to %" PRIu64 " + %" PRIu64
+					  " per token and layer"), m->kv_lora_rank, m->qk_rope_head_dim);
+	if (m->sliding_layers)
+		print_para("        ", _("sliding window of %" PRIu64 " tokens in %" PRIu64 " of %" PRIu64 " layers"),
+			   m->sliding_window, m->sliding_layers, m->num_layers);
+	if (m->vision_params)
+		print_para("        ", _("vision tower and projector: %s parameters"),
+			   fmt_count(a, sizeof(a), m->vision_params));
+}
+
 static void print_run(const gw_model *m, const gw_advise_estimate *e)
 {
 	const gw_advise_options *r = &e->resolved;
@@ -614,6 +639,7 @@ static void print_run(const gw_model *m, const gw_advise_estimate *e)
 	if (m->lm_head)
 		fprintf(f, _(", with its masked-LM head"));
 	para_close(&p, pad);
+	print_text_arch(m);
 	pad_cells(run, sizeof(run), _("Run"), 8, false);
 	f = para_open(&p, run);
 	fprintf(f, "%s", gw_advise_name("task", r->task));

@@ -87,9 +87,44 @@ typedef struct gw_model {
 	uint64_t window_size;          /* Swin: tokens per window side */
 	uint64_t embed_dim;            /* Swin: stage-0 width; ResNet: the stem's channels */
 	size_t num_stages;             /* Swin, ResNet */
-	uint64_t stage_depths[GW_VISION_STAGES_MAX];
-	uint64_t stage_heads[GW_VISION_STAGES_MAX];   /* Swin */
-	uint64_t stage_widths[GW_VISION_STAGES_MAX];  /* ResNet: each stage's output channels */
+	/* The stage arrays of vision models share their bytes with what text
+	 * models have beyond the fields above (1.1.0): the struct keeps its
+	 * size and every offset (docs/abi.md). Which half holds data follows
+	 * `vision`: GW_VISION_NONE, the text half. A shape filled in by hand
+	 * and cleared first reads as a dense model with full attention. */
+	union {
+		struct {
+			uint64_t stage_depths[GW_VISION_STAGES_MAX];
+			uint64_t stage_heads[GW_VISION_STAGES_MAX];   /* Swin */
+			uint64_t stage_widths[GW_VISION_STAGES_MAX];  /* ResNet: each stage's output channels */
+		};
+		struct {
+			/* Mixture of experts: layers with `experts` routed MLPs of
+			 * width expert_intermediate, experts_per_token of them run
+			 * per token, beside shared_experts that always run (of total
+			 * width shared_intermediate); the other num_layers -
+			 * moe_layers layers have one MLP of intermediate_size.
+			 * params_active: what one token runs through (params less
+			 * the experts it does not use); 0 for a dense model. */
+			uint64_t experts, experts_per_token, shared_experts;
+			uint64_t expert_intermediate, shared_intermediate, moe_layers;
+			uint64_t params_active;
+			/* Multi-head latent attention (DeepSeek-V2/V3): the
+			 * compressed key/value latent of kv_lora_rank plus the
+			 * shared rotary key of qk_rope_head_dim, and the value
+			 * heads' width; 0 without MLA. */
+			uint64_t kv_lora_rank, qk_rope_head_dim, v_head_dim;
+			/* Sliding-window attention: sliding_layers of the layers
+			 * attend to (and cache) the last sliding_window tokens
+			 * only; 0 for none (Mistral: all layers; Gemma 2/3,
+			 * gpt-oss: the layer_types that say so). */
+			uint64_t sliding_window, sliding_layers;
+			/* Vision-language models: the vision tower and projector's
+			 * parameters, part of params. */
+			uint64_t vision_params;
+			uint64_t text_reserved[GW_VISION_STAGES_MAX * 3 - 13];   /* 0 */
+		};
+	};
 	bool bottleneck;               /* ResNet: 1×1-3×3-1×1 blocks (ResNet-50 and up) */
 	/* Decoders: how attention and the MLP read the layer's input. 1: side
 	 * by side on one LayerNorm's output (Phi, GPT-J, Falcon's parallel_attn
