@@ -1154,7 +1154,7 @@ static void gguf_json(const gw_gguf *g, const char *path, uint64_t params, const
 		      const char *cache, const gw_advise_target *t, size_t n, const uint64_t *par, uint64_t seq)
 {
 	gw_json *j = gw_json_new(2);
-	uint64_t by_type[64] = { 0 };
+	uint64_t by_type[64] = { 0 }, file_bytes = 0;
 
 	if (!j)
 		return;
@@ -1162,6 +1162,7 @@ static void gguf_json(const gw_gguf *g, const char *path, uint64_t params, const
 		const gw_gguf_tensor *x = gw_gguf_tensor_at(g, i);
 		if (x->type < 64)
 			by_type[x->type] += x->bytes;
+		file_bytes += x->bytes;
 	}
 	gw_json_object_begin(j);
 	gw_json_key(j, "gpuwise_version");
@@ -1181,7 +1182,7 @@ static void gguf_json(const gw_gguf *g, const char *path, uint64_t params, const
 	gw_json_key(j, "params");
 	gw_json_uint(j, params);
 	gw_json_key(j, "weights_bytes");
-	gw_json_uint(j, e->weights_gpu_bytes + e->weights_cpu_bytes);
+	gw_json_uint(j, file_bytes);
 	gw_json_key(j, "weights_by_type");
 	gw_json_object_begin(j);
 	for (uint32_t i = 0; i < 64; i++)
@@ -1247,7 +1248,7 @@ static int run_gguf(const struct advise_opts *o, const char *path)
 	gw_llamacpp_options lo = GW_LLAMACPP_OPTIONS_INIT;
 	gw_llamacpp_estimate e;
 	gw_advise_target *t;
-	uint64_t par[TARGETS_MAX] = { 0 }, params = 0, seq;
+	uint64_t par[TARGETS_MAX] = { 0 }, params = 0, file_bytes = 0, seq;
 	const char *cache = o->cache_type_s ? o->cache_type_s : "f16";
 	char a[32], b[32], c[32], d[32], tot[32];
 	size_t n = 0;
@@ -1266,8 +1267,10 @@ static int run_gguf(const struct advise_opts *o, const char *path)
 		gw_gguf_free(g);
 		return EXIT_FAIL;
 	}
-	for (size_t i = 0; i < gw_gguf_tensor_count(g); i++)
+	for (size_t i = 0; i < gw_gguf_tensor_count(g); i++) {
 		params += gw_gguf_tensor_at(g, i)->elements;
+		file_bytes += gw_gguf_tensor_at(g, i)->bytes;
+	}
 	seq = o->seq ? o->seq : (e.ctx_per_slot ? e.ctx_per_slot : 4096);
 	if (pick_targets(o, t, &n) < 0) {
 		free(t);
@@ -1282,7 +1285,7 @@ static int run_gguf(const struct advise_opts *o, const char *path)
 		print_para("Model   ", _("%s (GGUF v%u, %s, %zu tensors): %s parameters, %s of weights"),
 			   gw_gguf_name(g)[0] ? gw_gguf_name(g) : path, (unsigned)gw_gguf_version(g),
 			   gw_gguf_architecture(g), gw_gguf_tensor_count(g), fmt_count(a, sizeof(a), params),
-			   fmt_bytes(b, sizeof(b), e.weights_gpu_bytes + e.weights_cpu_bytes));
+			   fmt_bytes(b, sizeof(b), file_bytes));
 		print_para("Run     ", _("llama.cpp, context %" PRIu64 " (%" PRIu64 " slots of %" PRIu64 "), KV cache %s, "
 					 "%" PRIu64 " of %" PRIu64 " layers on the GPU"),
 			   e.ctx, e.parallel, e.ctx_per_slot, cache, e.gpu_layers, e.layers);

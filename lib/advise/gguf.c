@@ -261,12 +261,14 @@ int gw_gguf_parse(gw_gguf **out, const void *data, size_t len)
 		return gw__error_set(GW_EPARSE, "not a GGUF file (no \"GGUF\" magic)");
 	if (!(g = calloc(1, sizeof(*g))))
 		return gw__error_set(GW_ENOMEM, "out of memory");
-	if (u32(&r, &g->version) < 0 || u64(&r, &nt) < 0 || u64(&r, &nkv) < 0)
+	if (u32(&r, &g->version) < 0)
 		goto fail;
-	if (g->version != 2 && g->version != 3) {
+	if (g->version != 2 && g->version != 3) {   /* version 1 had 32-bit counts and lengths */
 		rc = gw__error_set(GW_EPARSE, "GGUF version %u is not supported (2 and 3 are)", g->version);
 		goto fail;
 	}
+	if (u64(&r, &nt) < 0 || u64(&r, &nkv) < 0)
+		goto fail;
 	if (nt > GW_GGUF_TENSORS_MAX || nkv > GW_GGUF_KV_MAX) {
 		rc = gw__error_set(GW_EPARSE, "the GGUF header claims %llu tensors and %llu keys (at most %d each)",
 				   (unsigned long long)nt, (unsigned long long)nkv, GW_GGUF_TENSORS_MAX);

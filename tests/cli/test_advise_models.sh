@@ -60,4 +60,66 @@ assert_json "mlp_only_layers: 2 of 4 layers dense" "
 assert d['model']['moe']['moe_layers'] == 2, d['model']['moe']
 "
 
+# ---- GGUF files (written by tests/cli/gguf_writer.py) -----------------------------
+PY=python3
+total=$($PY tests/cli/gguf_writer.py "$TMPD/tiny.gguf" llama 4 256 4 2 512 1000 12) || fail "gguf_writer"
+run advise "$TMPD/tiny.gguf" --memory 1GiB --seq 1024 --json
+assert_eq "$rc" 0 "a small GGUF fits in 1 GiB"
+assert_json "exact weight bytes from the tensor table, KV cache from the metadata" "
+m, l = d['model'], d['llama_cpp']
+assert m['from'] == 'gguf' and m['architecture'] == 'llama' and m['gguf_version'] == 3 and m['layers'] == 4, m
+assert m['weights_bytes'] == $total, (m['weights_bytes'], $total)
+assert set(m['weights_by_type']) == {'F32', 'Q4_K', 'Q6_K'}, m['weights_by_type']
+assert l['gpu_layers'] == 4 and l['ctx'] == 4096 and l['cache_type'] == 'f16', l
+assert l['kv_cache_bytes'] == 4096 * 4 * 2 * (2 * 64) * 2, l     # ctx x layers x (k+v) x kv_heads*head_dim x 2 bytes
+emb = 256 * 1000 // 256 * 144
+assert l['weights_cpu_bytes'] == emb and l['weights_gpu_bytes'] == $total - emb, l
+assert l['total_gpu_bytes'] == l['weights_gpu_bytes'] + l['kv_cache_bytes'] + l['compute_bytes'] + l['cuda_context_bytes'], l
+t = d['targets'][0]
+assert t['fits'] and t['max_parallel'] >= 1 and t['seq'] == 1024, t
+"
+run advise "$TMPD/tiny.gguf" --memory 1GiB --ctx 8192 --parallel 4 --cache-type q8_0 --ngl 2 --json
+assert_json "-ngl 2 of 4: the last two layers and their KV cache on the GPU, q8_0 cache, 4 slots" "
+l = d['llama_cpp']
+assert l['gpu_layers'] == 2 and l['parallel'] == 4 and l['ctx_per_slot'] == 2048, l
+assert l['kv_cache_bytes'] == 8192 * 2 * 2 * (128 * 34 // 32), l
+assert l['weights_cpu_bytes'] > l['weights_gpu_bytes'] > 0, l
+"
+run advise "$TMPD/tiny.gguf" --memory 1GiB --ngl 0 --json
+assert_json "-ngl 0: nothing but the CUDA context and no compute buffer on the GPU" "
+l = d['llama_cpp']
+assert l['gpu_layers'] == 0 and l['weights_gpu_bytes'] == 0 and l['kv_cache_bytes'] == 0 and l['compute_bytes'] == 0, l
+"
+run advise "$TMPD/tiny.gguf" --memory 400MiB
+assert_eq "$rc" 1 "does not fit beside the CUDA context"
+assert_contains "$out" "does not fit" "says so"
+assert_contains "$out" "GGUF v3, llama" "names the file's version and architecture"
+$PY - "$TMPD/tied.gguf" <<'PYEOF' || fail "gguf_writer tied"
+import sys; sys.path.insert(0, 'tests/cli'); import gguf_writer as w
+w.write(sys.argv[1], layers=2, embd=64, heads=2, kvh=1, ff=64, vocab=512, qtype=8, tied=True)
+PYEOF
+run advise "$TMPD/tied.gguf" --memory 1GiB --json
+assert_json "no output.weight: the embedding is loaded again as the output, on the GPU" "
+l = d['llama_cpp']
+assert l['weights_gpu_bytes'] == d['model']['weights_bytes'] and l['weights_cpu_bytes'] == 64 * 512 // 32 * 34, l
+"
+head -c 100 "$TMPD/tiny.gguf" >"$TMPD/cut.gguf"
+run advise "$TMPD/cut.gguf"
+assert_eq "$rc" 1 "a truncated GGUF file"
+assert_contains "$err" "truncated" "says so"
+printf 'GGUF\001\000\000\000' >"$TMPD/v1.gguf"
+run advise "$TMPD/v1.gguf"
+assert_eq "$rc" 1 "GGUF version 1"
+assert_contains "$err" "version 1 is not supported" "says which"
+run advise "$TMPD/tiny.gguf" --cache-type q5_1
+assert_eq "$rc" 2 "an unknown cache type is a usage error"
+
+# ---- vLLM: gpu_memory_utilization -> KV blocks -> sequences ------------------------
+run advise tests/fixtures/advise-configs/qwen3-8b.json --task infer --seq 4096 --memory 80GiB --gpu-memory-utilization 0.9
+flat=$(printf '%s' "$out" | tr '\n' ' ' | tr -s ' ')
+assert_contains "$flat" "vLLM at gpu_memory_utilization 0.90" "the vLLM line"
+assert_contains "$flat" "blocks of 16 tokens (144.0 KiB a token)" "Qwen3-8B: 36 layers x 2 x 8 x 128 x 2 bytes a token"
+run advise tests/fixtures/advise-configs/qwen3-8b.json --task infer --memory 80GiB --gpu-memory-utilization 1.5
+assert_eq "$rc" 2 "a utilization above 1"
+
 finish
