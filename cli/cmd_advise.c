@@ -1146,7 +1146,7 @@ static int kv_type(const char *s)
 		return GW_KV_Q8_0;
 	if (!strcmp(s, "q4_0"))
 		return GW_KV_Q4_0;
-	die_usage("advise", _("option '--%s' must be one of: %s"), "cache-type", "f16 q8_0 q4_0");
+	die_usage("advise", "%s", _("option '--cache-type' must be one of: f16 q8_0 q4_0"));
 	return GW_KV_F16;
 }
 
@@ -1462,7 +1462,16 @@ const struct cmd cmd_advise_def = {
 		"MODEL is a catalogue name (--list-models) or Hugging Face id, a config.json, or a folder holding "
 		"one (model_type llama, mistral, qwen2, gemma, phi, phi3, falcon, gptj, gpt_neox, bloom, gpt_bigcode, opt, gpt2, bert, "
 		"roberta, t5, mt5, vit, deit, swin or resnet). Estimates are a "
-		"model, not a measurement: docs/advise.md gives each term and its source."),
+		"model, not a measurement: docs/advise.md gives each term and its source.\n"
+		"\n"
+		"Also read: the mixtures of experts mixtral, qwen2_moe, qwen3_moe, deepseek_v2, deepseek_v3, phimoe "
+		"and gpt_oss, qwen3, gemma2, and the vision-language llava, gemma3, qwen2_vl and qwen2_5_vl. A .gguf "
+		"file is read from its header and run as llama.cpp would (--ctx, --parallel, --cache-type, --ngl, "
+		"--flash-attn); --gpu-memory-utilization adds vLLM's KV blocks and concurrent sequences.\n"
+		"\n"
+		"  gpuwise advise ./Mixtral-8x7B-v0.1/ --task infer --seq 4096 --gpu H100-SXM5-80GB\n"
+		"  gpuwise advise model-Q4_K_M.gguf --ctx 8192 --parallel 4 --cache-type q8_0 --gpu 'RTX 4090'\n"
+		"  gpuwise advise ./Qwen3-8B/ --task infer --seq 4096 --gpu H100-SXM5-80GB --gpu-memory-utilization 0.9"),
 	.exit_status = N_("Exit status: 0 when the run as given fits on every GPU checked (or none was found), 1 when "
 		       "it does not fit on one of them or the model cannot be read, 2 on a usage error."),
 };
