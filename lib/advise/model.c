@@ -914,7 +914,7 @@ static int unsupported_type(const char *name)
 		return gw__error_set(GW_ENOTSUP, "model_type \"%s\" is Phi remote code from before transformers 4.37; "
 				     "the model's config.json on the Hugging Face Hub now says \"phi\", which gpuwise "
 				     "counts", shown);
-	if (!strcmp(name, "phi3small") || !strcmp(name, "phimoe"))
+	if (!strcmp(name, "phi3small"))
 		return gw__error_set(GW_ENOTSUP, "model_type \"%s\" is not counted (Phi-3-small's block-sparse "
 				     "attention, Phi-3.5-MoE's experts); use --params with --layers/--hidden/--heads/"
 				     "--vocab", shown);

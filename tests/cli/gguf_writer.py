@@ -25,7 +25,7 @@ def kv_str_array(k, vals):
     return s(k) + struct.pack('<IIQ', 9, 8, len(vals)) + b''.join(s(v) for v in vals)
 
 
-def write(path, arch='llama', layers=2, embd=256, heads=4, kvh=2, ff=512, vocab=1000, qtype=12, tied=False,
+def write(path, arch='llama', layers=2, embd=256, heads=4, kvh=2, ff=512, vocab=1000, qtype=12, tied=False, name=None,
           data=True):
     tensors = [('token_embd.weight', [embd, vocab], qtype)]
     hd = embd // heads
@@ -39,7 +39,7 @@ def write(path, arch='llama', layers=2, embd=256, heads=4, kvh=2, ff=512, vocab=
     tensors += [('output_norm.weight', [embd], 0)]
     if not tied:
         tensors += [('output.weight', [embd, vocab], 14 if qtype == 12 else qtype)]
-    meta = [kv_str('general.architecture', arch), kv_str('general.name', 'tiny-' + arch),
+    meta = [kv_str('general.architecture', arch), kv_str('general.name', name or 'tiny-' + arch),
             kv_u32(arch + '.block_count', layers), kv_u32(arch + '.context_length', 8192),
             kv_u32(arch + '.embedding_length', embd), kv_u32(arch + '.feed_forward_length', ff),
             kv_u32(arch + '.attention.head_count', heads), kv_u32(arch + '.attention.head_count_kv', kvh),
