@@ -33,6 +33,10 @@ struct advise_opts {
 	uint64_t params, layers, hidden, heads, kv_heads, vocab, intermediate;
 	uint64_t memory;
 	const char *gpu;
+	/* GGUF (llama.cpp, ollama) and vLLM */
+	uint64_t ctx, parallel, ngl, block_size;
+	const char *cache_type_s, *gpu_util_s;
+	bool flash_attn;
 };
 
 /* ---- option values ---------------------------------------------------- */
@@ -58,6 +62,20 @@ static const char *parse_count(void *field, const char *s)
 	if (*end || v != floor(v) || v > 1099511627776.0)
 		return N_("needs a whole number of at least 1 (K, M, B, T suffixes allowed)");
 	*(uint64_t *)field = (uint64_t)v;
+	return NULL;
+}
+
+/* --ngl: 0 is a value (nothing offloaded), kept as N + 1 (0: not given). */
+static const char *parse_ngl(void *field, const char *s)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (end == s || *end || errno || *s == '-' || v > 65535)
+		return N_("needs a whole number from 0 to 65535");
+	*(uint64_t *)field = v + 1;
 	return NULL;
 }
 
@@ -158,6 +176,20 @@ static const struct option advise_options[] = {
 		   "name such as A100-SXM4-40GB, RTX 4090, V100-SXM2-16GB (default: this machine's GPUs)")),
 	OPT_CALLBACK(0, "memory", O, memory, "SIZE", N_("check the fit against this much GPU memory (24GiB, "
 		     "16GB); with --gpu NAME it replaces the table's size"), opt_parse_size),
+	OPT_CALLBACK(0, "ctx", O, ctx, "N", N_("a GGUF file: llama.cpp's -c, the context of all --parallel slots "
+		     "together (default 4096)"), parse_count),
+	OPT_STRING(0, "cache-type", O, cache_type_s, "T", N_("a GGUF file: the KV cache's type, f16 (default), "
+		   "q8_0 or q4_0 (llama.cpp's --cache-type-k and -v)")),
+	OPT_CALLBACK(0, "ngl", O, ngl, "N", N_("a GGUF file: layers offloaded to the GPU (llama.cpp's -ngl; default "
+		     "all, and the output layer)"), parse_ngl),
+	OPT_CALLBACK(0, "parallel", O, parallel, "N", N_("a GGUF file: llama.cpp's --parallel slots sharing --ctx; "
+		     "the report also gives the most slots of --seq tokens that fit"), parse_count),
+	OPT_BOOL(0, "flash-attn", O, flash_attn, N_("a GGUF file: llama.cpp with -fa (no attention scores in the "
+		 "compute buffer)")),
+	OPT_STRING(0, "gpu-memory-utilization", O, gpu_util_s, "F", N_("vLLM: the fraction of the GPU it may use "
+		   "(0.9 is vLLM's default): the KV blocks left after the weights and activations, and how many "
+		   "sequences of --seq tokens fit at once")),
+	OPT_CALLBACK(0, "block-size", O, block_size, "N", N_("vLLM: tokens per KV block (default 16)"), parse_count),
 	OPT_CALLBACK(0, "params", O, params, "N", N_("a model of your own with N parameters (7B, 350M), described by "
 		     "--layers, --hidden, --heads and --vocab"), parse_count),
 	OPT_CALLBACK(0, "layers", O, layers, "N", N_("with --params: transformer layers"), parse_count),
@@ -596,6 +628,31 @@ static void print_bar(const char *label, uint64_t bytes, uint64_t total)
 	putchar('\n');
 }
 
+/* The experts, latent attention, sliding windows and vision tower of a
+ * text model, one indented line each. */
+static void print_text_arch(const gw_model *m)
+{
+	char a[32], b[32];
+
+	if (m->kind == GW_MODEL_VISION || m->vision != GW_VISION_NONE)
+		return;
+	if (m->moe_layers) {
+		print_para("        ", _("mixture of experts: %" PRIu64 " experts, %" PRIu64 " per token, %" PRIu64
+					  " shared, in %" PRIu64 " of %" PRIu64 " layers; %s of %s parameters active per token"),
+			   m->experts, m->experts_per_token, m->shared_experts, m->moe_layers, m->num_layers,
+			   fmt_count(a, sizeof(a), m->params_active), fmt_count(b, sizeof(b), m->params));
+	}
+	if (m->kv_lora_rank)
+		print_para("        ", _("latent attention (MLA): keys and values compressed to %" PRIu64 " + %" PRIu64
+					  " per token and layer"), m->kv_lora_rank, m->qk_rope_head_dim);
+	if (m->sliding_layers)
+		print_para("        ", _("sliding window of %" PRIu64 " tokens in %" PRIu64 " of %" PRIu64 " layers"),
+			   m->sliding_window, m->sliding_layers, m->num_layers);
+	if (m->vision_params)
+		print_para("        ", _("vision tower and projector: %s parameters"),
+			   fmt_count(a, sizeof(a), m->vision_params));
+}
+
 static void print_run(const gw_model *m, const gw_advise_estimate *e)
 {
 	const gw_advise_options *r = &e->resolved;
@@ -616,6 +673,7 @@ static void print_run(const gw_model *m, const gw_advise_estimate *e)
 	if (m->lm_head)
 		fprintf(f, _(", with its masked-LM head"));
 	para_close(&p, pad);
+	print_text_arch(m);
 	pad_cells(run, sizeof(run), _("Run"), 8, false);
 	f = para_open(&p, run);
 	fprintf(f, "%s", gw_advise_name("task", r->task));
@@ -1094,6 +1152,245 @@ static void warn_positions(const gw_model *m, const gw_advise_options *r)
 			    m->max_positions, m->name);
 }
 
+/* ---- GGUF files: llama.cpp / ollama inference ---------------------------- */
+
+enum { GGUF_HEAD_MAX = 64 << 20 };
+
+static bool is_gguf(const char *arg)
+{
+	size_t n = strlen(arg);
+
+	return n > 5 && !strcasecmp(arg + n - 5, ".gguf") && path_exists(arg);
+}
+
+/* The head of the file: the header, metadata and tensor table come first
+ * (a tokenizer of 150,000 entries takes a few MiB); the tensors' data is
+ * not needed. */
+static gw_gguf *read_gguf(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char *buf;
+	size_t len;
+	gw_gguf *g = NULL;
+
+	if (!f) {
+		error_msg(_("cannot open '%s': %s"), path, strerror(errno));
+		return NULL;
+	}
+	if (!(buf = malloc(GGUF_HEAD_MAX))) {
+		fclose(f);
+		error_msg(_("out of memory"));
+		return NULL;
+	}
+	len = fread(buf, 1, GGUF_HEAD_MAX, f);
+	fclose(f);
+	if (gw_gguf_parse(&g, buf, len) < 0)
+		error_msg("%s: %s", path, gw_error_last_text());
+	free(buf);
+	return g;
+}
+
+static int kv_type(const char *s)
+{
+	if (!s || !strcmp(s, "f16"))
+		return GW_KV_F16;
+	if (!strcmp(s, "q8_0"))
+		return GW_KV_Q8_0;
+	if (!strcmp(s, "q4_0"))
+		return GW_KV_Q4_0;
+	die_usage("advise", "%s", _("option '--cache-type' must be one of: f16 q8_0 q4_0"));
+	return GW_KV_F16;
+}
+
+static void gguf_json(const gw_gguf *g, const char *path, uint64_t params, const gw_llamacpp_estimate *e,
+		      const char *cache, const gw_advise_target *t, size_t n, const uint64_t *par, uint64_t seq)
+{
+	gw_json *j = gw_json_new(2);
+	uint64_t by_type[64] = { 0 }, file_bytes = 0;
+
+	if (!j)
+		return;
+	for (size_t i = 0; i < gw_gguf_tensor_count(g); i++) {
+		const gw_gguf_tensor *x = gw_gguf_tensor_at(g, i);
+		if (x->type < 64)
+			by_type[x->type] += x->bytes;
+		file_bytes += x->bytes;
+	}
+	gw_json_object_begin(j);
+	gw_json_key(j, "gpuwise_version");
+	gw_json_string(j, gw_version());
+	gw_json_key(j, "model");
+	gw_json_object_begin(j);
+	gw_json_key(j, "name");
+	gw_json_string(j, gw_gguf_name(g)[0] ? gw_gguf_name(g) : path);
+	gw_json_key(j, "from");
+	gw_json_string(j, "gguf");
+	gw_json_key(j, "architecture");
+	gw_json_string(j, gw_gguf_architecture(g));
+	gw_json_key(j, "gguf_version");
+	gw_json_uint(j, gw_gguf_version(g));
+	gw_json_key(j, "tensors");
+	gw_json_uint(j, gw_gguf_tensor_count(g));
+	gw_json_key(j, "params");
+	gw_json_uint(j, params);
+	gw_json_key(j, "weights_bytes");
+	gw_json_uint(j, file_bytes);
+	gw_json_key(j, "weights_by_type");
+	gw_json_object_begin(j);
+	for (uint32_t i = 0; i < 64; i++)
+		if (by_type[i] && gw_gguf_type_name(i)) {
+			gw_json_key(j, gw_gguf_type_name(i));
+			gw_json_uint(j, by_type[i]);
+		}
+	gw_json_object_end(j);
+	gw_json_key(j, "layers");
+	gw_json_uint(j, e->layers);
+	gw_json_object_end(j);
+	gw_json_key(j, "llama_cpp");
+	gw_json_object_begin(j);
+	gw_json_key(j, "ctx");
+	gw_json_uint(j, e->ctx);
+	gw_json_key(j, "parallel");
+	gw_json_uint(j, e->parallel);
+	gw_json_key(j, "ctx_per_slot");
+	gw_json_uint(j, e->ctx_per_slot);
+	gw_json_key(j, "cache_type");
+	gw_json_string(j, cache);
+	gw_json_key(j, "gpu_layers");
+	gw_json_uint(j, e->gpu_layers);
+	gw_json_key(j, "weights_gpu_bytes");
+	gw_json_uint(j, e->weights_gpu_bytes);
+	gw_json_key(j, "weights_cpu_bytes");
+	gw_json_uint(j, e->weights_cpu_bytes);
+	gw_json_key(j, "kv_cache_bytes");
+	gw_json_uint(j, e->kv_cache_bytes);
+	gw_json_key(j, "kv_bytes_per_token");
+	gw_json_uint(j, e->kv_bytes_per_token);
+	gw_json_key(j, "compute_bytes");
+	gw_json_uint(j, e->compute_bytes);
+	gw_json_key(j, "cuda_context_bytes");
+	gw_json_uint(j, e->cuda_context_bytes);
+	gw_json_key(j, "total_gpu_bytes");
+	gw_json_uint(j, e->total_gpu_bytes);
+	gw_json_object_end(j);
+	gw_json_key(j, "targets");
+	gw_json_array_begin(j);
+	for (size_t i = 0; i < n; i++) {
+		gw_json_object_begin(j);
+		gw_json_key(j, "gpu");
+		gw_json_string(j, t[i].name);
+		gw_json_key(j, "memory_bytes");
+		gw_json_uint(j, t[i].memory_bytes);
+		gw_json_key(j, "fits");
+		gw_json_bool(j, e->total_gpu_bytes <= t[i].memory_bytes);
+		gw_json_key(j, "max_parallel");
+		gw_json_uint(j, par[i]);
+		gw_json_key(j, "seq");
+		gw_json_uint(j, seq);
+		gw_json_object_end(j);
+	}
+	gw_json_array_end(j);
+	gw_json_object_end(j);
+	puts(gw_json_text(j));
+	gw_json_free(j);
+}
+
+static int run_gguf(const struct advise_opts *o, const char *path)
+{
+	gw_llamacpp_options lo = GW_LLAMACPP_OPTIONS_INIT;
+	gw_llamacpp_estimate e;
+	gw_advise_target *t;
+	uint64_t par[TARGETS_MAX] = { 0 }, params = 0, file_bytes = 0, seq;
+	const char *cache = o->cache_type_s ? o->cache_type_s : "f16";
+	char a[32], b[32], c[32], d[32], tot[32];
+	size_t n = 0;
+	int rc = EXIT_OK;
+	gw_gguf *g;
+
+	lo.cache_k = lo.cache_v = (gw_kv_type)kv_type(o->cache_type_s);
+	lo.ctx = o->ctx;
+	lo.parallel = o->parallel;
+	lo.ngl = o->ngl ? (int64_t)o->ngl - 1 : -1;
+	lo.flash_attn = o->flash_attn;
+	if (!(g = read_gguf(path)))
+		return EXIT_FAIL;
+	if (gw_advise_llamacpp(&e, g, &lo) < 0 || !(t = calloc(TARGETS_MAX, sizeof(*t)))) {
+		error_msg("%s: %s", path, gw_error_last_text());
+		gw_gguf_free(g);
+		return EXIT_FAIL;
+	}
+	for (size_t i = 0; i < gw_gguf_tensor_count(g); i++) {
+		params += gw_gguf_tensor_at(g, i)->elements;
+		file_bytes += gw_gguf_tensor_at(g, i)->bytes;
+	}
+	seq = o->seq ? o->seq : (e.ctx_per_slot ? e.ctx_per_slot : 4096);
+	if (pick_targets(o, t, &n) < 0) {
+		free(t);
+		gw_gguf_free(g);
+		return EXIT_FAIL;
+	}
+	for (size_t i = 0; i < n; i++)
+		par[i] = gw_advise_llamacpp_max_parallel(g, &lo, seq, t[i].memory_bytes);
+	if (o->json) {
+		gguf_json(g, path, params, &e, cache, t, n, par, seq);
+	} else {
+		print_para("Model   ", _("%s (GGUF v%u, %s, %zu tensors): %s parameters, %s of weights"),
+			   gw_gguf_name(g)[0] ? gw_gguf_name(g) : path, (unsigned)gw_gguf_version(g),
+			   gw_gguf_architecture(g), gw_gguf_tensor_count(g), fmt_count(a, sizeof(a), params),
+			   fmt_bytes(b, sizeof(b), file_bytes));
+		print_para("Run     ", _("llama.cpp, context %" PRIu64 " (%" PRIu64 " slots of %" PRIu64 "), KV cache %s, "
+					 "%" PRIu64 " of %" PRIu64 " layers on the GPU"),
+			   e.ctx, e.parallel, e.ctx_per_slot, cache, e.gpu_layers, e.layers);
+		putchar('\n');
+		print_para("", _("On the GPU: weights %s, KV cache %s, compute buffer %s, CUDA context %s: %s"),
+			   fmt_bytes(a, sizeof(a), e.weights_gpu_bytes), fmt_bytes(b, sizeof(b), e.kv_cache_bytes),
+			   fmt_bytes(c, sizeof(c), e.compute_bytes), fmt_bytes(d, sizeof(d), e.cuda_context_bytes),
+			   fmt_bytes(tot, sizeof(tot), e.total_gpu_bytes));
+		if (e.weights_cpu_bytes)
+			print_para("", _("In host memory: weights %s"), fmt_bytes(a, sizeof(a), e.weights_cpu_bytes));
+		for (size_t i = 0; i < n; i++)
+			print_para("  ", _("%s (%s): %s; at most %" PRIu64 " --parallel slots of %" PRIu64 " tokens"),
+				   t[i].name, fmt_bytes(a, sizeof(a), t[i].memory_bytes),
+				   e.total_gpu_bytes <= t[i].memory_bytes ? _("fits") : _("does not fit"), par[i], seq);
+	}
+	for (size_t i = 0; i < n; i++)
+		if (e.total_gpu_bytes > t[i].memory_bytes)
+			rc = EXIT_FAIL;
+	free(t);
+	gw_gguf_free(g);
+	return rc;
+}
+
+/* vLLM's KV blocks on the first target (--gpu-memory-utilization). */
+static void print_vllm(const struct advise_opts *o, const gw_model *m, const gw_advise_report *rep, bool json)
+{
+	gw_vllm_estimate v;
+	gw_advise_options base;
+	char *end, a[32], b[32];
+	double util;
+	uint64_t mem, seq;
+
+	if (!o->gpu_util_s)
+		return;
+	util = strtod(o->gpu_util_s, &end);
+	if (end == o->gpu_util_s || *end || !(util > 0 && util <= 1))
+		die_usage("advise", _("option '--gpu-memory-utilization' needs a fraction above 0 and at most 1"));
+	mem = gw_advise_report_count(rep) ? gw_advise_report_result(rep, 0)->target.memory_bytes : 0;
+	seq = gw_advise_report_estimate(rep)->resolved.seq;
+	options_from(&base, o);
+	if (!mem || gw_advise_vllm(&v, m, &base, mem, util, o->block_size, seq) < 0) {
+		error_msg(_("vLLM: %s"), mem ? gw_error_last_text() : _("no GPU to size it on (--gpu NAME or --memory SIZE)"));
+		return;
+	}
+	if (json)   /* the JSON document is the report's; vLLM's answer is text only for now */
+		return;
+	putchar('\n');
+	print_para("", _("vLLM at gpu_memory_utilization %.2f: %s for the KV cache, %" PRIu64 " blocks of %" PRIu64
+			 " tokens (%s a token): %" PRIu64 " sequences of %" PRIu64 " tokens at once"),
+		   util, fmt_bytes(a, sizeof(a), v.kv_cache_bytes), v.blocks, v.block_size,
+		   fmt_bytes(b, sizeof(b), v.kv_bytes_per_token), v.max_sequences, seq);
+}
+
 static int run_advice(const struct advise_opts *o, const gw_model *m, const char *how)
 {
 	gw_advise_target *t = calloc(TARGETS_MAX, sizeof(*t));
@@ -1154,6 +1451,7 @@ static int run_advice(const struct advise_opts *o, const gw_model *m, const char
 			print_cloud(rep);
 		}
 	}
+	print_vllm(o, m, rep, o->json);
 	for (size_t i = 0; i < gw_advise_report_count(rep); i++)
 		if (rc == EXIT_OK && !gw_advise_report_result(rep, i)->fits)
 			rc = EXIT_FAIL;
@@ -1178,6 +1476,8 @@ static int cmd_advise(int argc, char **argv)
 		return list_models(o.json);
 	}
 	convert_vocabs(&o);
+	if (nargs && is_gguf(args[0]))
+		return run_gguf(&o, args[0]);
 	check_usage(&o, nargs);
 	if (model_from_args(&m, &o, nargs ? args[0] : NULL, &how) < 0)
 		return EXIT_FAIL;
@@ -1214,7 +1514,16 @@ const struct cmd cmd_advise_def = {
 		"MODEL is a catalogue name (--list-models) or Hugging Face id, a config.json, or a folder holding "
 		"one (model_type llama, mistral, qwen2, gemma, phi, phi3, falcon, gptj, gpt_neox, bloom, gpt_bigcode, opt, gpt2, bert, "
 		"roberta, t5, mt5, vit, deit, swin or resnet). Estimates are a "
-		"model, not a measurement: docs/advise.md gives each term and its source."),
+		"model, not a measurement: docs/advise.md gives each term and its source.\n"
+		"\n"
+		"Also read: the mixtures of experts mixtral, qwen2_moe, qwen3_moe, deepseek_v2, deepseek_v3, phimoe "
+		"and gpt_oss, qwen3, gemma2, and the vision-language llava, gemma3, qwen2_vl and qwen2_5_vl. A .gguf "
+		"file is read from its header and run as llama.cpp would (--ctx, --parallel, --cache-type, --ngl, "
+		"--flash-attn); --gpu-memory-utilization adds vLLM's KV blocks and concurrent sequences.\n"
+		"\n"
+		"  gpuwise advise ./Mixtral-8x7B-v0.1/ --task infer --seq 4096 --gpu H100-SXM5-80GB\n"
+		"  gpuwise advise model-Q4_K_M.gguf --ctx 8192 --parallel 4 --cache-type q8_0 --gpu 'RTX 4090'\n"
+		"  gpuwise advise ./Qwen3-8B/ --task infer --seq 4096 --gpu H100-SXM5-80GB --gpu-memory-utilization 0.9"),
 	.exit_status = N_("Exit status: 0 when the run as given fits on every GPU checked (or none was found), 1 when "
 		       "it does not fit on one of them or the model cannot be read, 2 on a usage error."),
 };

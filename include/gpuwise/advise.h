@@ -87,9 +87,44 @@ typedef struct gw_model {
 	uint64_t window_size;          /* Swin: tokens per window side */
 	uint64_t embed_dim;            /* Swin: stage-0 width; ResNet: the stem's channels */
 	size_t num_stages;             /* Swin, ResNet */
-	uint64_t stage_depths[GW_VISION_STAGES_MAX];
-	uint64_t stage_heads[GW_VISION_STAGES_MAX];   /* Swin */
-	uint64_t stage_widths[GW_VISION_STAGES_MAX];  /* ResNet: each stage's output channels */
+	/* The stage arrays of vision models share their bytes with what text
+	 * models have beyond the fields above (1.1.0): the struct keeps its
+	 * size and every offset (docs/abi.md). Which half holds data follows
+	 * `vision`: GW_VISION_NONE, the text half. A shape filled in by hand
+	 * and cleared first reads as a dense model with full attention. */
+	union {
+		struct {
+			uint64_t stage_depths[GW_VISION_STAGES_MAX];
+			uint64_t stage_heads[GW_VISION_STAGES_MAX];   /* Swin */
+			uint64_t stage_widths[GW_VISION_STAGES_MAX];  /* ResNet: each stage's output channels */
+		};
+		struct {
+			/* Mixture of experts: layers with `experts` routed MLPs of
+			 * width expert_intermediate, experts_per_token of them run
+			 * per token, beside shared_experts that always run (of total
+			 * width shared_intermediate); the other num_layers -
+			 * moe_layers layers have one MLP of intermediate_size.
+			 * params_active: what one token runs through (params less
+			 * the experts it does not use); 0 for a dense model. */
+			uint64_t experts, experts_per_token, shared_experts;
+			uint64_t expert_intermediate, shared_intermediate, moe_layers;
+			uint64_t params_active;
+			/* Multi-head latent attention (DeepSeek-V2/V3): the
+			 * compressed key/value latent of kv_lora_rank plus the
+			 * shared rotary key of qk_rope_head_dim, and the value
+			 * heads' width; 0 without MLA. */
+			uint64_t kv_lora_rank, qk_rope_head_dim, v_head_dim;
+			/* Sliding-window attention: sliding_layers of the layers
+			 * attend to (and cache) the last sliding_window tokens
+			 * only; 0 for none (Mistral: all layers; Gemma 2/3,
+			 * gpt-oss: the layer_types that say so). */
+			uint64_t sliding_window, sliding_layers;
+			/* Vision-language models: the vision tower and projector's
+			 * parameters, part of params. */
+			uint64_t vision_params;
+			uint64_t text_reserved[GW_VISION_STAGES_MAX * 3 - 13];   /* 0 */
+		};
+	};
 	bool bottleneck;               /* ResNet: 1×1-3×3-1×1 blocks (ResNet-50 and up) */
 	/* Decoders: how attention and the MLP read the layer's input. 1: side
 	 * by side on one LayerNorm's output (Phi, GPT-J, Falcon's parallel_attn
@@ -485,6 +520,93 @@ const char *gw_advise_training_arguments(char *buf, size_t n, const gw_advise_pl
 /* Whether plan p fits on memory_bytes with less than GW_ADVISE_LOW_HEADROOM
  * of it to spare (false for a plan that does not fit). */
 bool gw_advise_plan_low_headroom(const gw_advise_plan *p, uint64_t memory_bytes);
+
+/* ---- GGUF files and the serving engines (1.1.0) ---------------------------- */
+
+/* A GGUF file's header (llama.cpp, ollama): versions 2 and 3, the
+ * metadata and every tensor's name, shape and ggml type. The parser reads
+ * untrusted bytes: every count and length is checked against the bytes
+ * given and capped (GW_GGUF_TENSORS_MAX tensors, GW_GGUF_KV_MAX keys).
+ * The tensors' data need not be given: the header alone is enough. */
+typedef struct gw_gguf gw_gguf;
+#define GW_GGUF_TENSORS_MAX 65536
+#define GW_GGUF_KV_MAX 65536
+#define GW_GGUF_NAME_MAX 128
+typedef struct gw_gguf_tensor {
+	char name[GW_GGUF_NAME_MAX];   /* "blk.0.attn_q.weight" (longer names cut, printable only) */
+	uint32_t type;                 /* ggml type: 0 F32, 1 F16, 2 Q4_0, 8 Q8_0, 12 Q4_K, 30 BF16, ... */
+	uint32_t n_dims;               /* 1 to 4 */
+	uint64_t dims[4];
+	uint64_t elements;
+	uint64_t bytes;                /* exact, from the type's block size and bytes per block */
+	int64_t layer;                 /* N of "blk.N.", else -1 */
+} gw_gguf_tensor;
+/* Parse len bytes (the file's head). 0, GW_EPARSE (not GGUF, a version
+ * other than 2 or 3, truncated, a count or length past the caps, an
+ * unknown ggml type), GW_ENOMEM. */
+int gw_gguf_parse(gw_gguf **out, const void *data, size_t len);
+void gw_gguf_free(gw_gguf *g);
+uint32_t gw_gguf_version(const gw_gguf *g);
+const char *gw_gguf_architecture(const gw_gguf *g);   /* general.architecture, "" when absent */
+const char *gw_gguf_name(const gw_gguf *g);           /* general.name, "" when absent */
+size_t gw_gguf_tensor_count(const gw_gguf *g);
+const gw_gguf_tensor *gw_gguf_tensor_at(const gw_gguf *g, size_t i);   /* NULL past the end */
+/* A numeric metadata value ("llama.block_count"; "{arch}." is replaced by
+ * the architecture): 0, or GW_ENOTFOUND. Arrays give their length. */
+int gw_gguf_get_u64(const gw_gguf *g, const char *key, uint64_t *out);
+/* The ggml type's name ("Q4_K") and its bytes for n elements (0 for an
+ * unknown type or n not a whole number of blocks). */
+const char *gw_gguf_type_name(uint32_t type);
+uint64_t gw_gguf_type_bytes(uint32_t type, uint64_t n);
+
+/* llama.cpp / ollama inference of a GGUF model. */
+typedef enum gw_kv_type { GW_KV_F16, GW_KV_Q8_0, GW_KV_Q4_0, GW_KV_F32, GW_KV_BF16 } gw_kv_type;
+#define GW_LLAMACPP_OPTIONS_VERSION 1
+typedef struct gw_llamacpp_options {
+	unsigned version;      /* GW_LLAMACPP_OPTIONS_VERSION */
+	uint64_t ctx;          /* -c: total context of every slot; 0: the model's context_length */
+	uint64_t parallel;     /* --parallel: slots sharing ctx; 0: 1 */
+	int64_t ngl;           /* -ngl: layers on the GPU; < 0: all (and the output layer) */
+	gw_kv_type cache_k, cache_v;   /* --cache-type-k / -v */
+	uint64_t ubatch;       /* -ub: 0: 512 */
+	bool flash_attn;       /* -fa */
+	uint32_t reserved[8];  /* 0 */
+} gw_llamacpp_options;
+#define GW_LLAMACPP_OPTIONS_INIT { GW_LLAMACPP_OPTIONS_VERSION, 0, 0, -1, GW_KV_F16, GW_KV_F16, 0, false, { 0 } }
+typedef struct gw_llamacpp_estimate {
+	uint64_t layers, gpu_layers;         /* block_count; those offloaded */
+	uint64_t weights_gpu_bytes, weights_cpu_bytes;
+	uint64_t kv_cache_bytes;             /* on the GPU: the offloaded layers' */
+	uint64_t kv_bytes_per_token;         /* every layer's, for one token */
+	uint64_t compute_bytes;              /* the GPU compute buffer */
+	uint64_t total_gpu_bytes;            /* weights + KV + compute (+ CUDA context) */
+	uint64_t cuda_context_bytes;
+	uint64_t ctx, parallel, ctx_per_slot;
+} gw_llamacpp_estimate;
+int gw_advise_llamacpp(gw_llamacpp_estimate *out, const gw_gguf *g, const gw_llamacpp_options *o);
+/* The largest --parallel whose slots each hold seq tokens and that fits
+ * memory_bytes (0: none); o's ctx and parallel are replaced. */
+uint64_t gw_advise_llamacpp_max_parallel(const gw_gguf *g, const gw_llamacpp_options *o, uint64_t seq,
+					 uint64_t memory_bytes);
+
+/* vLLM: gpu_memory_utilization of memory_bytes, less the weights, the
+ * profiled activation peak and what lives outside PyTorch, becomes KV
+ * blocks of block_size tokens; how many sequences of seq tokens they hold
+ * at once. MLA models cache the latent (kv_lora_rank + qk_rope_head_dim
+ * per token and layer, one tensor). */
+typedef struct gw_vllm_estimate {
+	uint64_t budget_bytes;            /* utilization × memory */
+	uint64_t weights_bytes, activation_bytes, non_torch_bytes;
+	uint64_t kv_cache_bytes;          /* what is left for blocks */
+	uint64_t kv_bytes_per_token;      /* every layer's */
+	uint64_t block_size, blocks;
+	uint64_t max_sequences;           /* of seq tokens, at once */
+} gw_vllm_estimate;
+/* o: the run (weights, precision, max_num_batched_tokens = o->seq × batch
+ * is not used: vLLM profiles with max_num_batched_tokens, 8192 here).
+ * 0, or GW_EINVAL (utilization not in (0, 1], no memory). */
+int gw_advise_vllm(gw_vllm_estimate *out, const gw_model *m, const gw_advise_options *o, uint64_t memory_bytes,
+		   double utilization, uint64_t block_size, uint64_t seq);
 
 #ifdef __cplusplus
 }

@@ -50,6 +50,21 @@ enum gw__advise_trait {
 	GW__TRAIT_MLM_HEAD = 1u << 9,
 };
 
+/* Whether m is a text model, whose gw_model text half (experts, MLA,
+ * sliding windows) holds data rather than vision stages. */
+static inline bool gw__advise_text(const gw_model *m)
+{
+	return m->vision == GW_VISION_NONE && m->kind != GW_MODEL_VISION;
+}
+/* The parameters one token runs through: params_active for a mixture of
+ * experts, else params (lib/advise/memory.c). */
+double gw__advise_active_params(const gw_model *m);
+/* The activations' view of a mixture of experts: one MLP per layer as
+ * wide as what a token runs through (experts per token × expert width +
+ * the shared experts), averaged with the dense layers; m itself when
+ * dense (lib/advise/memory.c). */
+gw_model gw__advise_activation_view(const gw_model *m);
+
 /* The traits of m's model_type (lib/advise/model.c); 0 when unknown. */
 unsigned gw__advise_traits(const gw_model *m);
 /* Whether m's model_type has trait t. */

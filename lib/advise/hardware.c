@@ -31,7 +31,7 @@ static double peak_flops(const gw_gpu_spec *g, gw_precision p)
  * layer is recomputed (Kaplan et al. 2020, §2.1: C ≈ 6·N per token). */
 static double train_flops_per_token(const gw_model *m, const gw_advise_options *r)
 {
-	double p = (double)m->params;
+	double p = gw__advise_active_params(m);   /* a mixture of experts: what a token runs through */
 	double k = r->task == GW_TASK_TRAIN ? 6 : 4;
 
 	return (k + (r->checkpointing ? 2 : 0)) * p;
@@ -70,10 +70,15 @@ static void times(gw_advise_rank *k, const gw_model *m, const gw_advise_estimate
 	 * encoder-decoder model's --seq is its input alone). */
 	double prompt = (double)(m->kind == GW_MODEL_ENCODER_DECODER ? r->seq : r->seq - r->new_tokens);
 	double gen = (double)(r->new_tokens ? r->new_tokens : 1);
-	double t_flops = 2.0 * (double)m->params * b / flops;
-	double t_bytes = ((double)e->weights_bytes + (double)e->kv_cache_bytes) / bw;
+	double active = gw__advise_active_params(m);
+	double t_flops = 2.0 * active * b / flops;
+	/* A decode step of a mixture of experts reads the experts its tokens
+	 * are routed to: at most the active share of the weights per token. */
+	double read = (double)e->weights_bytes * (active < (double)m->params && b * active < (double)m->params ?
+						 b * active / (double)m->params : 1);
+	double t_bytes = (read + (double)e->kv_cache_bytes) / bw;
 	double t_token = t_flops > t_bytes ? t_flops : t_bytes;
-	k->step_seconds = 2.0 * (double)m->params * b * prompt / flops + gen * t_token;
+	k->step_seconds = 2.0 * active * b * prompt / flops + gen * t_token;
 	k->tokens_per_second = b / t_token;
 	k->samples_per_second = b / k->step_seconds;
 }

@@ -1076,13 +1076,46 @@ double gw__advise_split_kv_share(const gw_model *m, const gw_advise_options *r)
  * output's cross-attention keys and values. */
 double gw__advise_kv_cache(const gw_model *m, const gw_advise_options *r)
 {
-	double per_token = 2 * (double)(m->num_kv_heads * m->head_dim) * gw__advise_act_bytes(r) * (double)r->batch;
+	double k = (double)(m->num_kv_heads * m->head_dim), v = k, per_token, seq = (double)r->seq, tokens;
 
 	if (r->task != GW_TASK_INFER || m->kind == GW_MODEL_ENCODER || m->kind == GW_MODEL_VISION)
 		return 0;
+	/* MLA in transformers (DeepseekV3Attention) caches the keys and values
+	 * it expanded from the latent: every head's nope + rope key, and
+	 * v_head_dim values per head (the serving engines cache the latent:
+	 * gw_advise_serve). */
+	if (gw__advise_text(m) && m->kv_lora_rank)
+		v = (double)(m->num_heads * m->v_head_dim);
+	per_token = (k + v) * gw__advise_act_bytes(r) * (double)r->batch;
 	if (m->kind == GW_MODEL_ENCODER_DECODER)   /* cross-attention over the input, self over the generated */
 		return per_token * (double)m->num_decoder_layers * (double)(r->new_tokens + r->seq);
-	return per_token * (double)m->num_layers * (double)r->seq;
+	/* Sliding-window layers keep the last sliding_window tokens only
+	 * (transformers' DynamicSlidingWindowLayer; Gemma 2's HybridCache). */
+	tokens = (double)m->num_layers * seq;
+	if (gw__advise_text(m) && m->sliding_layers && m->sliding_window < r->seq)
+		tokens -= (double)m->sliding_layers * (seq - (double)m->sliding_window);
+	return per_token * tokens;
+}
+
+double gw__advise_active_params(const gw_model *m)
+{
+	return gw__advise_text(m) && m->params_active ? (double)m->params_active : (double)m->params;
+}
+
+gw_model gw__advise_activation_view(const gw_model *m)
+{
+	gw_model v = *m;
+	double width, dense;
+
+	if (!gw__advise_text(m) || !m->moe_layers || m->moe_layers > m->num_layers)
+		return v;
+	width = (double)m->experts_per_token * (double)m->expert_intermediate + (double)m->shared_intermediate;
+	dense = (double)(m->num_layers - m->moe_layers);
+	v.intermediate_size = (uint64_t)ceil((dense * (double)m->intermediate_size + (double)m->moe_layers * width) /
+					     (double)m->num_layers);
+	if (!v.intermediate_size)
+		v.intermediate_size = 1;
+	return v;
 }
 
 /* cuBLAS's workspace (PyTorch's default CUBLAS_WORKSPACE_CONFIG: 4096 KiB
@@ -1156,10 +1189,12 @@ int gw_advise_estimate_run(gw_advise_estimate *out, const gw_model *m, const gw_
 	wt = gw__advise_weights(m, &r);
 	gr = gw__advise_gradients(m, &r);
 	op = gw__advise_optimizer(m, &r);
-	if (m->kind == GW_MODEL_VISION)
+	if (m->kind == GW_MODEL_VISION) {
 		ac = r.task == GW_TASK_INFER ? gw__advise_vision_infer(m, &r) : gw__advise_vision_train(m, &r);
-	else
-		ac = r.task == GW_TASK_INFER ? infer_activations(m, &r) : train_activations(m, &r);
+	} else {
+		gw_model act = gw__advise_activation_view(m);
+		ac = r.task == GW_TASK_INFER ? infer_activations(&act, &r) : train_activations(&act, &r);
+	}
 	/* The step's peak comes after backward has freed the activations. */
 	step = gw__advise_optimizer_step(m, &r);
 	if (step > ac)

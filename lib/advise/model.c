@@ -65,6 +65,25 @@ static const struct model_type model_types[] = {
 	{ "qwen2", FAM_LLAMA, GW_MODEL_DECODER, false, true, RMS },
 	{ "gemma", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS },
 	{ "phi3", FAM_LLAMA, GW_MODEL_DECODER, false, false, QKV | GATE_UP | ROTARY | SDPA_GQA },
+	/* Llama-shaped decoders with experts, latent attention, q/k norms or
+	 * sliding windows (read_text_arch() says which keys each reads). */
+	{ "mixtral", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS },
+	{ "qwen2_moe", FAM_LLAMA, GW_MODEL_DECODER, false, true, RMS },
+	{ "qwen3", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS },
+	{ "qwen3_moe", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS },
+	{ "deepseek_v2", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS },
+	{ "deepseek_v3", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS },
+	{ "gemma2", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS },
+	{ "gemma3_text", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS },
+	{ "phimoe", FAM_LLAMA, GW_MODEL_DECODER, false, false, 0 },
+	{ "gpt_oss", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS },
+	/* Vision-language models: a text model (text_config) and a vision
+	 * tower (vision_config); the row's traits are its text model's
+	 * (vlm_types[] names it). */
+	{ "llava", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS },
+	{ "gemma3", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS },
+	{ "qwen2_vl", FAM_LLAMA, GW_MODEL_DECODER, false, true, RMS },
+	{ "qwen2_5_vl", FAM_LLAMA, GW_MODEL_DECODER, false, true, RMS },
 	{ "gpt2", FAM_GPT2, GW_MODEL_DECODER, true, false, QKV | GELU_NEW },
 	{ "phi", FAM_PHI, GW_MODEL_DECODER, false, true, SDPA_GQA | GELU_NEW },
 	{ "falcon", FAM_FALCON, GW_MODEL_DECODER, true, false, QKV | ROTARY | SDPA_GQA },
@@ -112,8 +131,25 @@ struct decoder {
 	bool final_norm;
 };
 
+/* What the newer Llama-shaped decoders add (read_text_arch()): the
+ * experts' biases and gates, q/k norms, norms per layer, attention sinks,
+ * MLA's query rank. The sizes themselves are in gw_model's text half. */
+struct text_arch {
+	bool router_bias, expert_bias;  /* gpt-oss: the router and every expert's maps biased */
+	bool shared_gate;               /* Qwen2-MoE: shared_expert_gate, h → 1 */
+	bool qk_norm;                   /* Qwen3, Gemma 3: RMSNorm(head_dim) on q and on k */
+	bool sinks;                     /* gpt-oss: one learned sink logit per head */
+	bool layer_norm;                /* PhiMoE: LayerNorms (weight and bias), not RMSNorm */
+	bool head_bias;                 /* PhiMoE: lm_head_bias */
+	uint64_t norms;                 /* norms per layer: 2, Gemma 2/3: 4 */
+	uint64_t q_lora_rank;           /* MLA: the query's low-rank width; 0: a full q_proj */
+	uint64_t qk_nope_head_dim;      /* MLA: the query/key width without rotary */
+	uint64_t vision_params;         /* a VLM's tower and projector, counted by read_vlm() */
+};
+
 struct extra {
 	enum family family;
+	struct text_arch ta;
 	bool qkv_bias;
 	bool o_bias, mlp_bias;  /* Llama/Gemma attention_bias (o too), Llama mlp_bias */
 	struct decoder dec;
@@ -127,6 +163,7 @@ struct extra {
 
 struct acc {
 	uint64_t total, linear, factored, lora, max_matrix;
+	uint64_t idle;   /* parameters a token does not run through (the experts not routed to) */
 	bool overflow;
 };
 
@@ -176,6 +213,7 @@ static void repeat(struct acc *dst, const struct acc *src, uint64_t times)
 	dst->linear = add(dst, dst->linear, mul(dst, src->linear, times));
 	dst->factored = add(dst, dst->factored, mul(dst, src->factored, times));
 	dst->lora = add(dst, dst->lora, mul(dst, src->lora, times));
+	dst->idle = add(dst, dst->idle, mul(dst, src->idle, times));
 	if (src->max_matrix > dst->max_matrix)
 		dst->max_matrix = src->max_matrix;
 	dst->overflow |= src->overflow;
@@ -210,6 +248,67 @@ static void mlp(struct acc *a, const gw_model *m, bool bias)
 		vector(a, i + h + (m->gated_mlp ? i : 0));
 }
 
+/* Multi-head latent attention (DeepseekV2Attention, DeepseekV3Attention):
+ * q through a rank-q_lora_rank bottleneck with its RMSNorm (or one q_proj
+ * when q_lora_rank is null, DeepSeek-V2-Lite), the keys and values
+ * compressed to kv_lora_rank (+ the shared rotary key) and normed, then
+ * expanded per head to the key's non-rotary part and the value; the output
+ * projection from heads × v_head_dim. No biases (attention_bias false in
+ * every published config). LoRA's targets: q (or q_b) and kv_b. */
+static void attention_mla(struct acc *a, const gw_model *m, const struct text_arch *ta)
+{
+	uint64_t h = m->hidden_size, heads = m->num_heads, rope = m->qk_rope_head_dim, v = m->v_head_dim;
+	uint64_t c = m->kv_lora_rank, qk = ta->qk_nope_head_dim + rope;
+
+	if (ta->q_lora_rank) {
+		matrix(a, ta->q_lora_rank, h, true);
+		vector(a, ta->q_lora_rank);
+		matrix(a, heads * qk, ta->q_lora_rank, true);
+		a->lora += ta->q_lora_rank + heads * qk;
+	} else {
+		matrix(a, heads * qk, h, true);
+		a->lora += h + heads * qk;
+	}
+	matrix(a, c + rope, h, true);
+	vector(a, c);
+	matrix(a, heads * (ta->qk_nope_head_dim + v), c, true);
+	matrix(a, h, heads * v, true);
+	a->lora += c + heads * (ta->qk_nope_head_dim + v);
+}
+
+/* A mixture-of-experts MLP (MixtralSparseMoeBlock, Qwen2MoeSparseMoeBlock,
+ * Qwen3MoeSparseMoeBlock, DeepseekV3MoE, PhimoeSparseMoeBlock, GptOssMLP):
+ * the router (experts × h; gpt-oss with a bias), `experts` gated MLPs of
+ * expert_intermediate (gpt-oss: biased), and the shared experts as one
+ * gated MLP of shared_intermediate (Qwen2-MoE: with its sigmoid gate, h →
+ * 1). A token runs through experts_per_token of the routed ones: the rest
+ * are idle for it. */
+static void experts(struct acc *a, const gw_model *m, const struct text_arch *ta)
+{
+	struct acc one = { 0 };
+	uint64_t h = m->hidden_size, i = m->expert_intermediate, s = m->shared_intermediate;
+
+	matrix(a, m->experts, h, true);
+	if (ta->router_bias)
+		vector(a, m->experts);
+	matrix(&one, i, h, true);
+	matrix(&one, i, h, true);
+	matrix(&one, h, i, true);
+	if (ta->expert_bias)
+		vector(&one, 2 * i + h);
+	one.idle = one.total;
+	repeat(a, &one, m->experts - m->experts_per_token);
+	one.idle = 0;
+	repeat(a, &one, m->experts_per_token);
+	if (s) {
+		matrix(a, s, h, true);
+		matrix(a, s, h, true);
+		matrix(a, h, s, true);
+	}
+	if (ta->shared_gate)
+		matrix(a, 1, h, true);
+}
+
 /* Llama, Mistral, Qwen2, Gemma, Phi-3: RMSNorm (weight only) before
  * attention and MLP, gated MLP without biases, a final norm, LM head
  * unless tied. Llama's attention_bias puts biases on q, k, v and o, its
@@ -219,18 +318,37 @@ static void mlp(struct acc *a, const gw_model *m, bool bias)
  * parameters. */
 static void count_llama(struct acc *a, struct acc *layer, const gw_model *m, const struct extra *x)
 {
+	const struct text_arch *ta = &x->ta;
+	struct acc moe = { 0 };
+	uint64_t norm = ta->layer_norm ? 2 * m->hidden_size : m->hidden_size;
+
 	matrix(a, m->vocab_size, m->hidden_size, false);
-	attention(layer, m, x->qkv_bias, x->o_bias);
+	if (m->kv_lora_rank)
+		attention_mla(layer, m, ta);
+	else
+		attention(layer, m, x->qkv_bias, x->o_bias);
 	if (x->dec.fused_qkv) {   /* Phi-3: PEFT adapts the fused qkv_proj, not q_proj and v_proj */
 		uint64_t h = m->hidden_size, q = m->num_heads * m->head_dim, kv = m->num_kv_heads * m->head_dim;
 		layer->lora += (h + q + 2 * kv) - ((h + q) + (h + kv));
 	}
+	if (ta->qk_norm)
+		vector(layer, 2 * m->head_dim);
+	if (ta->sinks)
+		vector(layer, m->num_heads);
+	vector(layer, (ta->norms ? ta->norms : 2) * norm);
+	moe = *layer;   /* attention and norms are the same in both kinds of layer */
 	mlp(layer, m, x->mlp_bias);
-	vector(layer, 2 * m->hidden_size);
-	repeat(a, layer, m->num_layers);
-	vector(a, m->hidden_size);
+	repeat(a, layer, m->num_layers - m->moe_layers);
+	if (m->moe_layers) {
+		experts(&moe, m, ta);
+		repeat(a, &moe, m->moe_layers);
+		*layer = moe;   /* the largest layer, what FSDP gathers */
+	}
+	vector(a, norm);
 	if (!m->tied_embeddings)
 		matrix(a, m->vocab_size, m->hidden_size, false);
+	if (ta->head_bias)
+		vector(a, m->vocab_size);
 }
 
 /* GPT-2: token and learned position tables, LayerNorm (weight and bias)
@@ -643,6 +761,16 @@ static int count(gw_model *m, const struct extra *x)
 	m->lora_features = a.lora;
 	m->max_matrix = a.max_matrix;
 	m->layer_params = layer.total;
+	if (m->vision == GW_VISION_NONE && m->kind != GW_MODEL_VISION) {
+		m->params_active = m->moe_layers ? m->params - a.idle : 0;
+		if (x->ta.vision_params) {
+			m->vision_params = x->ta.vision_params;
+			if (__builtin_add_overflow(m->params, m->vision_params, &m->params))
+				return gw__error_set(GW_EINVAL, "the parameter count overflows 64 bits");
+			if (m->params_active)
+				m->params_active += x->ta.vision_params;
+		}
+	}
 	return 0;
 }
 
@@ -786,7 +914,7 @@ static int unsupported_type(const char *name)
 		return gw__error_set(GW_ENOTSUP, "model_type \"%s\" is Phi remote code from before transformers 4.37; "
 				     "the model's config.json on the Hugging Face Hub now says \"phi\", which gpuwise "
 				     "counts", shown);
-	if (!strcmp(name, "phi3small") || !strcmp(name, "phimoe"))
+	if (!strcmp(name, "phi3small"))
 		return gw__error_set(GW_ENOTSUP, "model_type \"%s\" is not counted (Phi-3-small's block-sparse "
 				     "attention, Phi-3.5-MoE's experts); use --params with --layers/--hidden/--heads/"
 				     "--vocab", shown);
@@ -1080,10 +1208,359 @@ static int read_decoder(const gw_jv *root, const struct model_type *t, gw_model 
 	}
 }
 
+/* ---- newer decoders: experts, latent attention, windows ---------------- */
+
+/* attention_bias is read by these as Llama reads it (q, k, v and o):
+ * Qwen3, Qwen3-MoE, Gemma 2/3, PhiMoE, gpt-oss (GptOssConfig's default
+ * true). Mixtral, Qwen2-MoE and DeepSeek build theirs without. */
+static bool text_arch_reads_bias(const char *type)
+{
+	static const char *const names[] = { "qwen3", "qwen3_moe", "gemma2", "gemma3_text", "phimoe", "gpt_oss" };
+
+	for (size_t i = 0; i < GW_ARRAY_SIZE(names); i++)
+		if (!strcmp(type, names[i]))
+			return true;
+	return false;
+}
+
+static bool is_type(const struct model_type *t, const char *a, const char *b)
+{
+	return !strcmp(t->name, a) || (b && !strcmp(t->name, b));
+}
+
+/* A size that may be null or absent (def then), else from 0 to max. */
+static int get_size0(const gw_jv *root, const char *key, uint64_t max, uint64_t def, uint64_t *out)
+{
+	const gw_jv *v = gw_jv_get(root, key);
+	int64_t i;
+
+	*out = def;
+	if (!v || v->type == GW_JV_NULL)
+		return 0;
+	if (gw_jv_int64(v, &i) < 0 || i < 0 || (uint64_t)i > max)
+		return gw__error_set(GW_EPARSE, "config.json line %d: \"%s\" must be a whole number from 0 to %llu",
+				     v->line, key, (unsigned long long)max);
+	*out = (uint64_t)i;
+	return 0;
+}
+
+/* Which layers are MoE layers. Qwen2-MoE, Qwen3-MoE (Qwen*MoeDecoderLayer):
+ * layer i has experts unless it is in mlp_only_layers, and when (i + 1)
+ * is a multiple of decoder_sparse_step (1). DeepSeek (DeepseekV3
+ * DecoderLayer): from first_k_dense_replace (0) on, every moe_layer_freq
+ * (1). The others: every layer. */
+static int moe_layers(const gw_jv *root, const struct model_type *t, gw_model *m)
+{
+	uint8_t dense[MAX_LAYERS / 8] = { 0 };
+	uint64_t step = 1, first = 0, freq = 1, n = 0;
+	const gw_jv *only = gw_jv_get(root, "mlp_only_layers");
+	int rc;
+
+	if (is_type(t, "qwen2_moe", "qwen3_moe")) {
+		if ((rc = get_size0(root, "decoder_sparse_step", MAX_LAYERS, 1, &step)) < 0)
+			return rc;
+		if (only && only->type != GW_JV_NULL) {
+			if (only->type != GW_JV_ARRAY)
+				return gw__error_set(GW_EPARSE, "config.json line %d: \"mlp_only_layers\" must be a list",
+						     only->line);
+			for (size_t i = 0; i < gw_jv_len(only) && i < MAX_LAYERS; i++) {
+				int64_t k;
+				if (gw_jv_int64(gw_jv_at(only, i), &k) < 0 || k < 0 || (uint64_t)k >= MAX_LAYERS)
+					return gw__error_set(GW_EPARSE, "config.json line %d: \"mlp_only_layers\" must "
+							     "hold layer numbers", only->line);
+				dense[k / 8] |= (uint8_t)(1u << (k % 8));
+			}
+		}
+	} else if (is_type(t, "deepseek_v2", "deepseek_v3")) {
+		if ((rc = get_size0(root, "first_k_dense_replace", MAX_LAYERS, 0, &first)) < 0 ||
+		    (rc = get_size0(root, "moe_layer_freq", MAX_LAYERS, 1, &freq)) < 0)
+			return rc;
+	}
+	for (uint64_t i = 0; i < m->num_layers; i++) {
+		if (dense[i / 8] & (1u << (i % 8)))
+			continue;
+		if (step && (i + 1) % step == 0 && i >= first && freq && i % freq == 0)
+			n++;
+	}
+	m->moe_layers = m->experts ? n : 0;
+	return 0;
+}
+
+/* Layers with a sliding window. "layer_types" when the config lists them
+ * (transformers' own spelling since 4.53: "sliding_attention"); else each
+ * family's rule: Mistral, Mixtral, PhiMoE: every layer when sliding_window
+ * is set; Gemma 2: the even layers (Gemma2DecoderLayer's is_sliding);
+ * Gemma 3: all but every sliding_window_pattern-th (6); Qwen: from
+ * max_window_layers on, only with use_sliding_window; gpt-oss: every
+ * other layer, from the first. */
+static int sliding_layers(const gw_jv *root, const struct model_type *t, gw_model *m)
+{
+	const gw_jv *types = gw_jv_get(root, "layer_types");
+	uint64_t pattern = 6, from = 0, n = 0, L = m->num_layers;
+	bool use = false;
+	int rc;
+
+	if ((rc = get_size0(root, "sliding_window", MAX_POSITIONS, 0, &m->sliding_window)) < 0)
+		return rc;
+	if (!m->sliding_window)
+		return 0;
+	if (types && types->type == GW_JV_ARRAY) {
+		for (size_t i = 0; i < gw_jv_len(types) && i < L; i++) {
+			const char *s = gw_jv_str(gw_jv_at(types, i));
+			if (s && !strcmp(s, "sliding_attention"))
+				n++;
+		}
+	} else if (is_type(t, "gemma2", "gpt_oss")) {
+		n = (L + 1) / 2;
+	} else if (is_type(t, "gemma3_text", NULL)) {
+		if ((rc = get_size0(root, "sliding_window_pattern", MAX_LAYERS, 6, &pattern)) < 0)
+			return rc;
+		n = pattern ? L - L / pattern : L;
+	} else if (!strncmp(t->name, "qwen", 4)) {
+		if ((rc = get_bool(root, "use_sliding_window", &use)) < 0 ||
+		    (rc = get_size0(root, "max_window_layers", MAX_LAYERS, L, &from)) < 0)
+			return rc;
+		n = use && from < L ? L - from : 0;
+	} else if (is_type(t, "mistral", "mixtral") || is_type(t, "phimoe", NULL)) {
+		n = L;
+	}
+	m->sliding_layers = n;
+	if (!n)
+		m->sliding_window = 0;
+	return 0;
+}
+
+/* The experts, MLA and per-layer extras of the Llama-shaped decoders
+ * (configuration_<type>.py's keys and defaults; modeling_<type>.py's
+ * modules). Experts: Mixtral, PhiMoE, gpt-oss num_local_experts of
+ * intermediate_size (gpt-oss: experts_per_token); Qwen2-MoE, Qwen3-MoE
+ * num_experts of moe_intermediate_size, Qwen2-MoE's one shared expert of
+ * shared_expert_intermediate_size; DeepSeek n_routed_experts and
+ * n_shared_experts of moe_intermediate_size. */
+static int read_text_arch(const gw_jv *root, const struct model_type *t, gw_model *m, struct extra *x)
+{
+	static const char *const K_EXPERTS[] = { "num_local_experts", "num_experts", "n_routed_experts", NULL };
+	static const char *const K_TOPK[] = { "num_experts_per_tok", "experts_per_token", NULL };
+	static const char *const K_MOE_INTER[] = { "moe_intermediate_size", NULL };
+	struct text_arch *ta = &x->ta;
+	uint64_t shared = 0;
+	int rc;
+
+	ta->norms = is_type(t, "gemma2", "gemma3_text") ? 4 : 2;
+	ta->qk_norm = is_type(t, "qwen3", "qwen3_moe") || is_type(t, "gemma3_text", NULL);
+	ta->layer_norm = ta->head_bias = is_type(t, "phimoe", NULL);
+	ta->sinks = ta->router_bias = ta->expert_bias = is_type(t, "gpt_oss", NULL);
+	if (ta->head_bias && (rc = get_bool(root, "lm_head_bias", &ta->head_bias)) < 0)
+		return rc;
+	if (is_type(t, "mixtral", "phimoe") || is_type(t, "gpt_oss", NULL) || is_type(t, "qwen2_moe", "qwen3_moe") ||
+	    is_type(t, "deepseek_v2", "deepseek_v3")) {
+		bool own_width = is_type(t, "qwen2_moe", "qwen3_moe") || is_type(t, "deepseek_v2", "deepseek_v3");
+		if ((rc = get_size(root, K_EXPERTS, 1u << 16, true, &m->experts)) ||
+		    (rc = get_size(root, K_TOPK, m->experts, true, &m->experts_per_token)))
+			return rc;
+		m->expert_intermediate = m->intermediate_size;
+		if (own_width && (rc = get_size(root, K_MOE_INTER, MAX_INTER, true, &m->expert_intermediate)) < 0)
+			return rc;
+		if (is_type(t, "qwen2_moe", NULL)) {
+			if ((rc = get_size0(root, "shared_expert_intermediate_size", MAX_INTER, 0,
+					    &m->shared_intermediate)) < 0)
+				return rc;
+			m->shared_experts = m->shared_intermediate ? 1 : 0;
+			ta->shared_gate = m->shared_experts != 0;
+		} else if (is_type(t, "deepseek_v2", "deepseek_v3")) {
+			if ((rc = get_size0(root, "n_shared_experts", 1u << 10, 0, &shared)) < 0)
+				return rc;
+			m->shared_experts = shared;
+			m->shared_intermediate = shared * m->expert_intermediate;
+		}
+		if (!m->intermediate_size)
+			m->intermediate_size = m->expert_intermediate;
+		if ((rc = moe_layers(root, t, m)) < 0)
+			return rc;
+	}
+	if (is_type(t, "deepseek_v2", "deepseek_v3")) {
+		uint64_t nope = 128;
+		if ((rc = get_size0(root, "kv_lora_rank", MAX_HIDDEN, 512, &m->kv_lora_rank)) < 0 ||
+		    (rc = get_size0(root, "q_lora_rank", MAX_HIDDEN, 0, &ta->q_lora_rank)) < 0 ||
+		    (rc = get_size0(root, "qk_nope_head_dim", MAX_HIDDEN, 128, &nope)) < 0 ||
+		    (rc = get_size0(root, "qk_rope_head_dim", MAX_HIDDEN, 64, &m->qk_rope_head_dim)) < 0 ||
+		    (rc = get_size0(root, "v_head_dim", MAX_HIDDEN, 128, &m->v_head_dim)) < 0)
+			return rc;
+		if (!m->kv_lora_rank || !m->v_head_dim || !(nope + m->qk_rope_head_dim))
+			return gw__error_set(GW_EPARSE, "config.json: kv_lora_rank, v_head_dim and the q/k head width "
+					     "must not be 0");
+		ta->qk_nope_head_dim = nope;
+		/* What attention computes per head (and what transformers'
+		 * cache holds, decompressed): q·k over nope + rope. */
+		m->head_dim = nope + m->qk_rope_head_dim;
+		m->num_kv_heads = m->num_heads;
+	}
+	return sliding_layers(root, t, m);
+}
+
+/* ---- vision-language models ------------------------------------------- */
+
+enum tower { TOWER_CLIP, TOWER_SIGLIP, TOWER_QWEN2_VL };
+
+/* The VLM model_types: their text model's type when text_config does not
+ * say, and the vision tower. */
+static const struct vlm_type {
+	const char *name, *text;
+	enum tower tower;
+} vlm_types[] = {
+	{ "llava", "llama", TOWER_CLIP },            /* LlavaForConditionalGeneration */
+	{ "gemma3", "gemma3_text", TOWER_SIGLIP },   /* Gemma3ForConditionalGeneration */
+	{ "qwen2_vl", "qwen2", TOWER_QWEN2_VL },     /* Qwen2VLForConditionalGeneration */
+	{ "qwen2_5_vl", "qwen2", TOWER_QWEN2_VL },
+};
+
+/* What the text config classes default when a VLM's text_config leaves a
+ * size out (LlamaConfig, Gemma3TextConfig). */
+static void vlm_text_defaults(const char *type, gw_model *m)
+{
+	if (!strcmp(type, "llama")) {
+		m->vocab_size = 32000, m->hidden_size = 4096, m->intermediate_size = 11008;
+		m->num_layers = 32, m->num_heads = 32;
+	} else if (!strcmp(type, "gemma3_text")) {
+		m->vocab_size = 262208, m->hidden_size = 2304, m->intermediate_size = 9216;
+		m->num_layers = 26, m->num_heads = 8, m->num_kv_heads = 4, m->head_dim = 256;
+	}
+}
+
+/* A ViT-style tower of `layers` blocks, width h, MLP i, everything biased
+ * (CLIPEncoderLayer, SiglipEncoderLayer): q, k, v, o, two LayerNorms, fc1,
+ * fc2; plus the post LayerNorm. */
+static void tower_blocks(struct acc *a, uint64_t layers, uint64_t h, uint64_t i)
+{
+	struct acc layer = { 0 };
+
+	matrix(&layer, 4 * h, h, false);
+	vector(&layer, 4 * h + 4 * h);
+	matrix(&layer, i, h, false);
+	matrix(&layer, h, i, false);
+	vector(&layer, i + h);
+	repeat(a, &layer, layers);
+	vector(a, 2 * h);
+}
+
+/* The vision tower and projector, counted as transformers builds them.
+ * CLIP (llava): class embedding, patch convolution without bias, one
+ * position per patch and the class token, pre-LayerNorm, blocks, post
+ * LayerNorm; LlavaMultiModalProjector: linear vision → text width and
+ * text → text, biased. SigLIP (Gemma 3): patch convolution with bias,
+ * positions, blocks, post LayerNorm (no head: vision_use_head false);
+ * Gemma3MultiModalProjector: a vision × text matrix and an RMSNorm.
+ * Qwen2-VL: a 3-D patch convolution (temporal_patch_size × patch²) without
+ * bias, `depth` blocks of embed_dim with a fused biased qkv and MLP
+ * mlp_ratio × wide, and the merger: LayerNorm, linear (embed_dim ×
+ * spatial_merge_size²)² and then to hidden_size, biased. Qwen2.5-VL:
+ * RMSNorms and a gated MLP of intermediate_size. */
+static int count_tower(const gw_jv *v, enum tower tw, uint64_t text_h, uint64_t *out)
+{
+	static const char *const K_DEPTH[] = { "depth", "num_hidden_layers", NULL };
+	static const char *const K_EMBED_DIM[] = { "embed_dim", NULL };
+	static const char *const K_VH[] = { "hidden_size", NULL };
+	static const char *const K_VI[] = { "intermediate_size", NULL };
+	struct acc a = { 0 };
+	uint64_t h = 768, i = 3072, layers = 12, image = 224, patch = 32, ch = 3, side, merge = 2, tp = 2;
+	uint64_t ratio = 4, out_h = text_h;
+	int rc;
+
+	if (tw == TOWER_QWEN2_VL) {
+		h = 1280, layers = 32, patch = 14, i = 0;
+		if ((rc = get_size(v, K_EMBED_DIM, MAX_HIDDEN, false, &h)) ||
+		    (rc = get_size(v, K_DEPTH, MAX_LAYERS, false, &layers)) ||
+		    (rc = get_size(v, K_PATCH, MAX_IMAGE, false, &patch)) ||
+		    (rc = get_size0(v, "in_chans", MAX_CHANNELS, 3, &ch)) ||
+		    (rc = get_size0(v, "in_channels", MAX_CHANNELS, ch, &ch)) ||
+		    (rc = get_size0(v, "spatial_merge_size", 64, 2, &merge)) ||
+		    (rc = get_size0(v, "temporal_patch_size", 64, 2, &tp)) ||
+		    (rc = get_size0(v, "mlp_ratio", 64, 4, &ratio)) ||
+		    (rc = get_size0(v, "intermediate_size", MAX_INTER, 0, &i)) ||
+		    (rc = get_size0(v, "out_hidden_size", MAX_HIDDEN, text_h, &out_h)))
+			return rc;
+		if (!gw_jv_get(v, "embed_dim") && gw_jv_get(v, "hidden_size") &&
+		    (rc = get_size(v, K_VH, MAX_HIDDEN, false, &h)) < 0)   /* Qwen2.5-VL calls it hidden_size */
+			return rc;
+		matrix(&a, h, ch * tp * patch * patch, false);
+		{
+			struct acc layer = { 0 };
+			matrix(&layer, 3 * h, h, false);
+			vector(&layer, 3 * h);
+			matrix(&layer, h, h, false);
+			vector(&layer, h);
+			if (i) {   /* Qwen2.5-VL: RMSNorms, gated biased MLP */
+				vector(&layer, 2 * h);
+				matrix(&layer, i, h, false);
+				matrix(&layer, i, h, false);
+				matrix(&layer, h, i, false);
+				vector(&layer, 2 * i + h);
+			} else {
+				vector(&layer, 4 * h);
+				matrix(&layer, ratio * h, h, false);
+				matrix(&layer, h, ratio * h, false);
+				vector(&layer, ratio * h + h);
+			}
+			repeat(&a, &layer, layers);
+		}
+		vector(&a, i ? h : 2 * h);
+		matrix(&a, h * merge * merge, h * merge * merge, false);
+		vector(&a, h * merge * merge);
+		matrix(&a, out_h, h * merge * merge, false);
+		vector(&a, out_h);
+	} else {
+		if (tw == TOWER_SIGLIP)
+			h = 768, i = 3072, image = 224, patch = 16;
+		if ((rc = get_size(v, K_VH, MAX_HIDDEN, false, &h)) ||
+		    (rc = get_size(v, K_VI, MAX_INTER, false, &i)) ||
+		    (rc = get_size(v, K_LAYERS, MAX_LAYERS, false, &layers)) ||
+		    (rc = get_size(v, K_IMAGE, MAX_IMAGE, false, &image)) ||
+		    (rc = get_size(v, K_PATCH, MAX_IMAGE, false, &patch)) ||
+		    (rc = get_size(v, K_CHANNELS, MAX_CHANNELS, false, &ch)))
+			return rc;
+		side = image / patch;
+		matrix(&a, h, ch * patch * patch, false);
+		if (tw == TOWER_CLIP) {
+			vector(&a, h);                          /* class_embedding */
+			matrix(&a, side * side + 1, h, false);  /* positions */
+			vector(&a, 2 * h);                      /* pre_layrnorm */
+		} else {
+			vector(&a, h);                          /* the patch convolution's bias */
+			matrix(&a, side * side, h, false);
+		}
+		tower_blocks(&a, layers, h, i);
+		if (tw == TOWER_CLIP) {
+			matrix(&a, text_h, h, false);
+			matrix(&a, text_h, text_h, false);
+			vector(&a, 2 * text_h);
+		} else {
+			matrix(&a, text_h, h, false);
+			vector(&a, h);
+		}
+	}
+	if (a.overflow)
+		return gw__error_set(GW_EPARSE, "config.json: the vision tower's parameter count overflows");
+	*out = a.total;
+	return 0;
+}
+
+static const struct vlm_type *find_vlm(const char *name)
+{
+	for (size_t i = 0; i < GW_ARRAY_SIZE(vlm_types); i++)
+		if (!strcmp(vlm_types[i].name, name))
+			return &vlm_types[i];
+	return NULL;
+}
+
+
 static int read_shape(const gw_jv *root, const struct model_type *t, gw_model *m, struct extra *x)
 {
 	int rc;
 	const gw_jv *ff;
+	/* A VLM's text_config may leave out what its config class defaults
+	 * (llava-1.5's says only vocab_size and max_position_embeddings):
+	 * vlm_text_defaults() has filled those in. */
+	bool req = !m->hidden_size;
 
 	if (t->kind == GW_MODEL_VISION)
 		return read_vision(root, t, m, x);
@@ -1094,12 +1571,12 @@ static int read_shape(const gw_jv *root, const struct model_type *t, gw_model *m
 	x->qkv_bias = t->qkv_bias;
 	x->type_vocab = 2;
 	x->buckets = 32;
-	if ((rc = get_size(root, K_VOCAB, MAX_VOCAB, true, &m->vocab_size)) ||
-	    (rc = get_size(root, K_HIDDEN, MAX_HIDDEN, true, &m->hidden_size)) ||
-	    (rc = get_size(root, K_LAYERS, MAX_LAYERS, true, &m->num_layers)) ||
-	    (rc = get_size(root, K_HEADS, MAX_HEADS, true, &m->num_heads)) ||
+	if ((rc = get_size(root, K_VOCAB, MAX_VOCAB, req, &m->vocab_size)) ||
+	    (rc = get_size(root, K_HIDDEN, MAX_HIDDEN, req, &m->hidden_size)) ||
+	    (rc = get_size(root, K_LAYERS, MAX_LAYERS, req, &m->num_layers)) ||
+	    (rc = get_size(root, K_HEADS, MAX_HEADS, req, &m->num_heads)) ||
 	    (rc = get_size(root, K_KV, MAX_HEADS, false, &m->num_kv_heads)) ||
-	    (rc = get_size(root, K_INTER, MAX_INTER, inter_required(t->family), &m->intermediate_size)) ||
+	    (rc = get_size(root, K_INTER, MAX_INTER, req && inter_required(t->family), &m->intermediate_size)) ||
 	    (rc = get_size(root, K_HEAD_DIM, MAX_HIDDEN, false, &m->head_dim)) ||
 	    (rc = get_size(root, K_POS, MAX_POSITIONS, positions_required(t->family), &m->max_positions)) ||
 	    (rc = get_size(root, K_DEC, MAX_LAYERS, false, &m->num_decoder_layers)) ||
@@ -1118,7 +1595,8 @@ static int read_shape(const gw_jv *root, const struct model_type *t, gw_model *m
 			x->type_vocab = (uint64_t)n;
 		}
 	}
-	if (t->family == FAM_LLAMA && (!strcmp(t->name, "llama") || !strcmp(t->name, "gemma"))) {
+	if (t->family == FAM_LLAMA && (!strcmp(t->name, "llama") || !strcmp(t->name, "gemma") ||
+				       text_arch_reads_bias(t->name))) {
 		/* LlamaAttention and GemmaAttention give q, k, v and o a bias
 		 * when attention_bias; LlamaMLP its three maps when mlp_bias.
 		 * Mistral, Qwen2 and Phi-3 build theirs without reading either
@@ -1132,6 +1610,8 @@ static int read_shape(const gw_jv *root, const struct model_type *t, gw_model *m
 	}
 	x->dec.fused_qkv = !strcmp(t->name, "phi3");
 	m->gated_mlp = t->family == FAM_LLAMA;
+	if (t->family == FAM_LLAMA && (rc = read_text_arch(root, t, m, x)) < 0)
+		return rc;
 	if (t->family >= FAM_PHI && (rc = read_decoder(root, t, m, x)) < 0)
 		return rc;
 	if (t->family == FAM_T5 && (ff = gw_jv_get(root, "feed_forward_proj")) && ff->type != GW_JV_NULL) {
@@ -1149,6 +1629,8 @@ static int read_shape(const gw_jv *root, const struct model_type *t, gw_model *m
 static int model_from_jv(gw_model *out, const gw_jv *root, const char *name)
 {
 	const struct model_type *t;
+	const struct vlm_type *vlm;
+	const gw_jv *text = root;
 	const char *type = gw_jv_str(gw_jv_get(root, "model_type"));
 	struct extra x;
 	gw_model m;
@@ -1167,8 +1649,32 @@ static int model_from_jv(gw_model *out, const gw_jv *root, const char *name)
 	memset(&m, 0, sizeof(m));
 	gw__strlcpy(m.model_type, t->name, sizeof(m.model_type));
 	gw__strlcpy(m.name, name && *name ? name : t->name, sizeof(m.name));
-	if ((rc = read_shape(root, t, &m, &x)) < 0)
+	if ((vlm = find_vlm(t->name))) {
+		/* A vision-language model: the text model from text_config
+		 * (Qwen2-VL's first configs: the top level), the tower from
+		 * vision_config. */
+		const gw_jv *tc = gw_jv_get(root, "text_config");
+		const char *tt = NULL;
+		if (tc && tc->type == GW_JV_OBJECT) {
+			text = tc;
+			tt = gw_jv_str(gw_jv_get(tc, "model_type"));
+		}
+		if (!tt || !strncmp(tt, t->name, strlen(t->name)))   /* "qwen2_vl_text": the outer type's own */
+			tt = vlm->text;
+		if (!(t = find_type(tt)) || find_vlm(tt))
+			return unsupported_type(tt);
+		if (text != root)
+			vlm_text_defaults(t->name, &m);
+	}
+	if ((rc = read_shape(text, t, &m, &x)) < 0)
 		return rc;
+	if (vlm) {
+		const gw_jv *vc = gw_jv_get(root, "vision_config");
+		if (!vc || vc->type != GW_JV_OBJECT)
+			return gw__error_set(GW_EPARSE, "config.json has no \"vision_config\" object");
+		if ((rc = count_tower(vc, vlm->tower, m.hidden_size, &x.ta.vision_params)) < 0)
+			return rc;
+	}
 	if ((rc = shape_complete(&m)) < 0)
 		return gw__error_set(GW_EPARSE, "config.json: %s", gw_error_last());
 	if ((rc = count(&m, &x)) < 0)

@@ -316,6 +316,49 @@ static void key_bool(gw_json *j, const char *k, bool v)
 	gw_json_bool(j, v);
 }
 
+/* What text models have beyond the shape (advise.h's text half): the
+ * experts, latent attention, sliding windows and a VLM's vision tower;
+ * null where the model has none. */
+static void key_u64_or_null(gw_json *j, const char *k, uint64_t v)
+{
+	gw_json_key(j, k);
+	if (v)
+		gw_json_uint(j, v);
+	else
+		gw_json_null(j);
+}
+
+static void json_text_arch(gw_json *j, const gw_model *m)
+{
+	key_u64_or_null(j, "params_active", m->params_active);
+	gw_json_key(j, "moe");
+	if (m->moe_layers) {
+		gw_json_object_begin(j);
+		key_u64(j, "experts", m->experts);
+		key_u64(j, "experts_per_token", m->experts_per_token);
+		key_u64(j, "shared_experts", m->shared_experts);
+		key_u64(j, "expert_intermediate_size", m->expert_intermediate);
+		key_u64(j, "shared_intermediate_size", m->shared_intermediate);
+		key_u64(j, "moe_layers", m->moe_layers);
+		gw_json_object_end(j);
+	} else {
+		gw_json_null(j);
+	}
+	gw_json_key(j, "mla");
+	if (m->kv_lora_rank) {
+		gw_json_object_begin(j);
+		key_u64(j, "kv_lora_rank", m->kv_lora_rank);
+		key_u64(j, "qk_rope_head_dim", m->qk_rope_head_dim);
+		key_u64(j, "v_head_dim", m->v_head_dim);
+		gw_json_object_end(j);
+	} else {
+		gw_json_null(j);
+	}
+	key_u64_or_null(j, "sliding_window", m->sliding_window);
+	key_u64(j, "sliding_layers", m->sliding_layers);
+	key_u64_or_null(j, "vision_params", m->vision_params);
+}
+
 static void json_model(gw_json *j, const gw_model *m, const char *from)
 {
 	gw_json_key(j, "model");
@@ -346,6 +389,8 @@ static void json_model(gw_json *j, const gw_model *m, const char *from)
 		gw_json_uint(j, m->image_size);
 	else
 		gw_json_null(j);
+	if (m->kind != GW_MODEL_VISION)
+		json_text_arch(j, m);
 	gw_json_object_end(j);
 }
 

@@ -2204,8 +2204,63 @@ static void test_plan_precision_offload(void)
 	CHECK(strstr(args, "\"stage\": 3") != NULL);
 }
 
+/* Today's models: the text half of gw_model shares the vision stages'
+ * bytes (the struct's size and offsets stay: docs/abi.md), MoE and MLA
+ * counts by hand, the KV cache of MLA and sliding windows, vLLM's blocks
+ * and the ggml block sizes. */
+static void test_text_arch(void)
+{
+	/* 2 layers, h 64, 4 experts of 32 (2 per token), one dense layer first. */
+	gw_model ds = config("{\"model_type\":\"deepseek_v3\",\"vocab_size\":100,\"hidden_size\":64,"
+			     "\"num_hidden_layers\":2,\"num_attention_heads\":4,\"num_key_value_heads\":4,"
+			     "\"intermediate_size\":96,\"moe_intermediate_size\":32,\"n_routed_experts\":4,"
+			     "\"n_shared_experts\":1,\"num_experts_per_tok\":2,\"first_k_dense_replace\":1,"
+			     "\"kv_lora_rank\":16,\"q_lora_rank\":null,\"qk_nope_head_dim\":8,\"qk_rope_head_dim\":4,"
+			     "\"v_head_dim\":8,\"tie_word_embeddings\":false}");
+	uint64_t attn = 4 * 12 * 64 + (16 + 4) * 64 + 16 + 4 * (8 + 8) * 16 + 64 * 4 * 8;
+	uint64_t expert = 3 * 32 * 64, dense = 3 * 96 * 64, norms = 2 * 64;
+	uint64_t moe = 4 * 64 + 4 * expert + expert;   /* router, 4 routed, 1 shared of 32 */
+	gw_advise_options o = GW_ADVISE_OPTIONS_INIT;
+	gw_advise_estimate e;
+	gw_vllm_estimate v;
+
+	CHECK_INT(offsetof(gw_model, experts), offsetof(gw_model, stage_depths));
+	CHECK(offsetof(gw_model, text_reserved) + sizeof(ds.text_reserved) ==
+	      offsetof(gw_model, stage_widths) + sizeof(ds.stage_widths));
+	CHECK_INT(ds.params, 2 * 100 * 64 + 64 + 2 * (attn + norms) + dense + moe);
+	CHECK_INT(ds.params_active, ds.params - 2 * expert);
+	CHECK_INT(ds.moe_layers, 1);
+	CHECK_INT(ds.head_dim, 12);
+	o.task = GW_TASK_INFER;
+	o.seq = 100;
+	o.precision = GW_PRECISION_BF16;
+	CHECK_INT(gw_advise_estimate_run(&e, &ds, &o), 0);
+	CHECK_INT(e.kv_cache_bytes, 2 * 100 * (4 * 12 + 4 * 8) * 2);   /* transformers: expanded k and v */
+	CHECK_INT(gw_advise_vllm(&v, &ds, &o, 1ull << 30, 0.5, 16, 100), 0);
+	CHECK_INT(v.kv_bytes_per_token, (16 + 4) * 2 * 2);              /* vLLM: the latent */
+	CHECK_INT(v.blocks, (v.budget_bytes - v.weights_bytes - v.activation_bytes - v.non_torch_bytes) /
+			    (16 * v.kv_bytes_per_token));
+	CHECK_INT(v.max_sequences, v.blocks / 7);
+	CHECK_INT(gw_advise_vllm(&v, &ds, &o, 1ull << 30, 1.5, 16, 100), GW_EINVAL);
+	/* Mistral's sliding window: every layer keeps the last 64 tokens. */
+	gw_model mi = config("{\"model_type\":\"mistral\",\"vocab_size\":100,\"hidden_size\":64,\"num_hidden_layers\":3,"
+			     "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"intermediate_size\":96,"
+			     "\"sliding_window\":64}");
+	CHECK_INT(mi.sliding_layers, 3);
+	CHECK_INT(gw_advise_estimate_run(&e, &mi, &o), 0);
+	CHECK_INT(e.kv_cache_bytes, 2 * 2 * 16 * 2 * 3 * 64);
+	CHECK_INT(mi.params_active, 0);
+	/* ggml's blocks: Q4_K 144 bytes a 256, Q8_0 34 a 32; a partial block is no size. */
+	CHECK_INT(gw_gguf_type_bytes(12, 512), 288);
+	CHECK_INT(gw_gguf_type_bytes(8, 64), 68);
+	CHECK_INT(gw_gguf_type_bytes(8, 33), 0);
+	CHECK_INT(gw_gguf_type_bytes(4, 32), 0);
+	CHECK(!strcmp(gw_gguf_type_name(39), "MXFP4") && !gw_gguf_type_name(5));
+}
+
 int main(void)
 {
+	test_text_arch();
 	test_usable_specs();
 	test_hardware();
 	test_vision_counts();
