@@ -18,6 +18,7 @@
 #include "commands.h"
 #include "output.h"
 #include "gpuwise/gpuwise.h"
+#include "advise_hub.h"
 
 enum { CONFIG_MAX = 16 << 20, TARGETS_MAX = 64 };
 
@@ -269,7 +270,8 @@ static void check_params(const gw_model *m, const struct advise_opts *o)
 		  fmt_count(counted, sizeof(counted), o->params < tied ? tied : untied), o->params < tied ? tied : untied);
 }
 
-static int model_from_args(gw_model *m, const struct advise_opts *o, const char *arg, const char **how)
+static int model_from_args(gw_model *m, const struct advise_opts *o, const char *arg, const char **how,
+			   struct advise_source *src)
 {
 	char *text;
 	size_t len;
@@ -310,8 +312,10 @@ static int model_from_args(gw_model *m, const struct advise_opts *o, const char 
 		*how = "catalogue";
 		return 0;
 	}
-	error_msg(_("no model '%s': not in the catalogue (gpuwise advise --list-models) and no such file"), arg);
-	return -1;
+	if (advise_model_by_name(m, arg, src) < 0)
+		return -1;
+	*how = src->how;
+	return 0;
 }
 
 /* ---- target GPUs --------------------------------------------------------- */
@@ -1042,7 +1046,8 @@ static void warn_positions(const gw_model *m, const gw_advise_options *r)
 			    m->max_positions, m->name);
 }
 
-static int run_advice(const struct advise_opts *o, const gw_model *m, const char *how)
+static int run_advice(const struct advise_opts *o, const gw_model *m, const char *how,
+		      const struct advise_source *src)
 {
 	gw_advise_target *t = calloc(TARGETS_MAX, sizeof(*t));
 	gw_advise_report *rep = NULL;
@@ -1083,6 +1088,12 @@ static int run_advice(const struct advise_opts *o, const gw_model *m, const char
 		free(text);
 	} else {
 		print_run(m, gw_advise_report_estimate(rep));
+		if (src->weights[0]) {
+			char pad[32];
+
+			pad_cells(pad, sizeof(pad), _("Weights"), 8, false);
+			print_para(pad, "%s", src->weights);
+		}
 		print_breakdown(gw_advise_report_estimate(rep),
 				n ? gw_advise_report_result(rep, 0)->target.name : NULL);
 		print_bitsandbytes_hint(m, gw_advise_report_estimate(rep));
@@ -1116,8 +1127,10 @@ static int cmd_advise(int argc, char **argv)
 	int nargs;
 	gw_model m;
 	const char *how = NULL;
+	struct advise_source src;
 
 	memset(&o, 0, sizeof(o));
+	memset(&src, 0, sizeof(src));
 	if ((nargs = parse_options(&cmd_advise_def, argc, argv, &o, &args)) == PARSE_HELP)
 		return EXIT_OK;
 	if (o.list_models) {
@@ -1127,13 +1140,13 @@ static int cmd_advise(int argc, char **argv)
 	}
 	convert_vocabs(&o);
 	check_usage(&o, nargs);
-	if (model_from_args(&m, &o, nargs ? args[0] : NULL, &how) < 0)
+	if (model_from_args(&m, &o, nargs ? args[0] : NULL, &how, &src) < 0)
 		return EXIT_FAIL;
 	if (o.lm_head && gw_model_use_lm_head(&m) < 0) {
 		error_msg(_("--lm-head: %s"), gw_error_last_text());
 		return EXIT_FAIL;
 	}
-	return run_advice(&o, &m, how);
+	return run_advice(&o, &m, how, &src);
 }
 
 const struct cmd cmd_advise_def = {
