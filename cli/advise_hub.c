@@ -221,7 +221,10 @@ static int load_hub(gw_model *m, const char *repo, struct advise_source *src)
 	rc = gw_model_from_config(m, text, len, repo);
 	free(text);
 	if (rc < 0) {
-		error_msg("%s (config.json): %s", repo, gw_error_last_text());
+		char label[256];
+
+		snprintf(label, sizeof(label), "%s/config.json", repo);
+		error_msg("%s: %s", label, gw_error_last_text());
 		return -1;
 	}
 	src->how = h.downloaded ? "hub" : "hub-cache";
@@ -274,8 +277,9 @@ static int from_catalogue_row(gw_model *m, long row, const char *typed, struct a
 		error_msg("%s", gw_error_last_text());
 		return -1;
 	}
-	fprintf(stderr, _("gpuwise: '%s' read as the catalogue's %s (%s), which has the same shape\n"), typed, e.name,
-		e.hf);
+	fputs("gpuwise: ", stderr);
+	fprintf(stderr, _("'%s' read as the catalogue's %s (%s), which has the same shape"), typed, e.name, e.hf);
+	fputc('\n', stderr);
 	src->how = "catalogue";
 	return 0;
 }
@@ -316,7 +320,9 @@ int advise_model_by_name(gw_model *m, const char *arg, struct advise_source *src
 	if ((row = catalogue_match(arg)) >= 0)
 		return from_catalogue_row(m, row, arg, src);
 	if ((hf = alias_match(arg))) {
-		fprintf(stderr, _("gpuwise: '%s' read as the Hugging Face model %s\n"), arg, hf);
+		fputs("gpuwise: ", stderr);
+		fprintf(stderr, _("'%s' read as the Hugging Face model %s"), arg, hf);
+		fputc('\n', stderr);
 		return load_hub(m, hf, src);
 	}
 	suggest(arg);

@@ -1172,8 +1172,10 @@ const struct cmd cmd_advise_def = {
 		"  gpuwise advise vit-base-patch16-224 --batch 64 --image 384 --gpu 'RTX 4090'\n"
 		"  gpuwise advise --params 1.3B --layers 24 --hidden 2048 --heads 16 --vocab 50304 --memory 24GiB\n"
 		"\n"
-		"MODEL is a catalogue name (--list-models) or Hugging Face id, a config.json, or a folder holding "
-		"one (model_type llama, mistral, qwen2, gemma, phi, phi3, falcon, gptj, gpt_neox, bloom, gpt_bigcode, opt, gpt2, bert, "
+		"MODEL is a catalogue name (--list-models) or a name people type for one (llama2-7b, mistral-7b, "
+		"Llama-2-7b-chat-hf), a Hugging Face id ORG/NAME (read from the Hugging Face cache, else downloaded "
+		"from HF_ENDPOINT with HF_TOKEN through libcurl and stored there; HF_HUB_OFFLINE=1: the cache only), "
+		"a config.json, or a folder holding one (model_type llama, mistral, qwen2, gemma, phi, phi3, falcon, gptj, gpt_neox, bloom, gpt_bigcode, opt, gpt2, bert, "
 		"roberta, t5, mt5, vit, deit, swin or resnet). Estimates are a "
 		"model, not a measurement: docs/advise.md gives each term and its source."),
 	.exit_status = N_("Exit status: 0 when the run as given fits on every GPU checked (or none was found), 1 when "

@@ -393,8 +393,12 @@ static void cache_put(const struct hub *h, const char *file, const char *data, s
 		return;
 	}
 	snprintf(rel, sizeof(rel), "%s/refs", folder);
-	if (!is_sha(h->revision) && store(h, rel, h->revision, h->sha, strlen(h->sha)) < 0)
-		warning_msg(_("cannot store %s of '%s' in the cache %s: %s"), "refs", h->repo, h->cache, strerror(errno));
+	if (!is_sha(h->revision) && store(h, rel, h->revision, h->sha, strlen(h->sha)) < 0) {
+		char ref[160];
+
+		snprintf(ref, sizeof(ref), "refs/%s", h->revision);
+		warning_msg(_("cannot store %s of '%s' in the cache %s: %s"), ref, h->repo, h->cache, strerror(errno));
+	}
 }
 
 static void cache_put_absent(const struct hub *h, const char *file)
