@@ -227,8 +227,6 @@ static int load_hub(gw_model *m, const char *repo, struct advise_source *src)
 		error_msg("%s: %s", label, gw_error_last_text());
 		return -1;
 	}
-	src->how = h.downloaded ? "hub" : "hub-cache";
-	snprintf(src->commit, sizeof(src->commit), "%s", h.sha);
 	if (read_checkpoint(&h, &c, why, sizeof(why))) {
 		bool floats = true;
 
@@ -245,6 +243,8 @@ static int load_hub(gw_model *m, const char *repo, struct advise_source *src)
 	} else {
 		snprintf(src->weights, sizeof(src->weights), _("not read (%s): the count is from config.json"), why);
 	}
+	src->how = h.downloaded ? "hub" : "hub-cache";
+	snprintf(src->commit, sizeof(src->commit), "%s", h.sha);
 	return 0;
 }
 

@@ -50,6 +50,12 @@ run advise acme/tiny-llama --memory 24GiB
 assert_eq "$rc" 0 "text output"
 assert_contains "$out" "Weights BF16 218944 parameters; 437888 bytes in 1 safetensors file" "the checkpoint line"
 
+# Cached: config.json from the cache, the headers (not stored) asked again.
+before=$(requests)
+run advise acme/tiny-llama --memory 24GiB --json
+assert_json "cached config, headers downloaded" 'assert d["model"]["from"] == "hub" and d["model"]["params_published"] == 218944, d["model"]'
+grep -q "GET /acme/tiny-llama/resolve/main/config.json " <(tail -n +$((before + 1)) "$LOG") && fail "a cached config.json was downloaded again"
+
 # HF_HUB_OFFLINE: the cache only, never the network.
 before=$(requests)
 HF_HUB_OFFLINE=1 run advise acme/tiny-llama --memory 24GiB --json
