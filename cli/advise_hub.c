@@ -160,7 +160,8 @@ static bool read_checkpoint(struct hub *h, gw_checkpoint *c, char *why, size_t w
 
 	memset(c, 0, sizeof(*c));
 	st = hub_get(h, "model.safetensors.index.json", INDEX_MAX, &index, &len);
-	if (st == HUB_ABSENT)
+	/* offline, an index not in the cache may still mean a single file that is */
+	if (st == HUB_ABSENT || st == HUB_OFFLINE)
 		return add_header(h, c, "model.safetensors", why, why_n);
 	if (st != HUB_OK) {
 		snprintf(why, why_n, "%s", h->err);

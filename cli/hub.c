@@ -160,7 +160,7 @@ static int open_repo(const struct hub *h)
 /* Read at most max bytes of fd; *len < the file's size when cut. */
 static int read_fd(int fd, size_t max, char **out, size_t *len)
 {
-	size_t n = 0, cap = 4096;
+	size_t n = 0, cap = max < 4096 ? max : 4096;
 	char *buf = malloc(cap + 1);
 
 	while (buf) {

@@ -78,6 +78,15 @@ ln -s ../../blobs/abc123 "$HAND/snapshots/$COMMIT/config.json"
 HF_HUB_CACHE=$TMPD/hand/hub HF_ENDPOINT=http://127.0.0.1:9 HF_HUB_OFFLINE=1 run advise hand/made --json --memory 8GiB
 assert_eq "$rc" 0 "a hand-made cache (HF_HUB_CACHE) is read"
 assert_json "hand-made cache" 'assert d["model"]["params"] == 124439808 and d["model"]["from"] == "hub-cache", d["model"]'
+# ... and a whole model.safetensors in it: its header is read from the file.
+"$PY" - "$HAND/snapshots/$COMMIT/model.safetensors" <<'EOF'
+import json, struct, sys
+h = json.dumps({"w": {"dtype": "F32", "shape": [10, 10], "data_offsets": [0, 400]},
+                "b": {"dtype": "BF16", "shape": [5], "data_offsets": [400, 410]}}).encode()
+open(sys.argv[1], "wb").write(struct.pack("<Q", len(h)) + h + bytes(410))
+EOF
+HF_HUB_CACHE=$TMPD/hand/hub HF_ENDPOINT=http://127.0.0.1:9 HF_HUB_OFFLINE=1 run advise hand/made --memory 8GiB
+assert_contains "$out" "Weights F32 100, BF16 5 parameters; 410 bytes in 1 safetensors file" "a cached shard's header"
 
 # Planted links: a snapshot file pointing outside its repository is not
 # read, and a snapshots folder that is a link is never written through.
