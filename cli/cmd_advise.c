@@ -18,6 +18,7 @@
 #include "commands.h"
 #include "output.h"
 #include "gpuwise/gpuwise.h"
+#include "advise_hub.h"
 
 enum { CONFIG_MAX = 16 << 20, TARGETS_MAX = 64 };
 
@@ -303,7 +304,8 @@ static void check_params(const gw_model *m, const struct advise_opts *o)
 		  fmt_count(counted, sizeof(counted), o->params < tied ? tied : untied), o->params < tied ? tied : untied);
 }
 
-static int model_from_args(gw_model *m, const struct advise_opts *o, const char *arg, const char **how)
+static int model_from_args(gw_model *m, const struct advise_opts *o, const char *arg, const char **how,
+			   struct advise_source *src)
 {
 	char *text;
 	size_t len;
@@ -344,8 +346,10 @@ static int model_from_args(gw_model *m, const struct advise_opts *o, const char 
 		*how = "catalogue";
 		return 0;
 	}
-	error_msg(_("no model '%s': not in the catalogue (gpuwise advise --list-models) and no such file"), arg);
-	return -1;
+	if (advise_model_by_name(m, arg, src) < 0)
+		return -1;
+	*how = src->how;
+	return 0;
 }
 
 /* ---- target GPUs --------------------------------------------------------- */
@@ -1391,7 +1395,8 @@ static void print_vllm(const struct advise_opts *o, const gw_model *m, const gw_
 		   fmt_bytes(b, sizeof(b), v.kv_bytes_per_token), v.max_sequences, seq);
 }
 
-static int run_advice(const struct advise_opts *o, const gw_model *m, const char *how)
+static int run_advice(const struct advise_opts *o, const gw_model *m, const char *how,
+		      const struct advise_source *src)
 {
 	gw_advise_target *t = calloc(TARGETS_MAX, sizeof(*t));
 	gw_advise_report *rep = NULL;
@@ -1432,6 +1437,12 @@ static int run_advice(const struct advise_opts *o, const gw_model *m, const char
 		free(text);
 	} else {
 		print_run(m, gw_advise_report_estimate(rep));
+		if (src->weights[0]) {
+			char pad[32];
+
+			pad_cells(pad, sizeof(pad), _("Weights"), 8, false);
+			print_para(pad, "%s", src->weights);
+		}
 		print_breakdown(gw_advise_report_estimate(rep),
 				n ? gw_advise_report_result(rep, 0)->target.name : NULL);
 		print_bitsandbytes_hint(m, gw_advise_report_estimate(rep));
@@ -1466,8 +1477,10 @@ static int cmd_advise(int argc, char **argv)
 	int nargs;
 	gw_model m;
 	const char *how = NULL;
+	struct advise_source src;
 
 	memset(&o, 0, sizeof(o));
+	memset(&src, 0, sizeof(src));
 	if ((nargs = parse_options(&cmd_advise_def, argc, argv, &o, &args)) == PARSE_HELP)
 		return EXIT_OK;
 	if (o.list_models) {
@@ -1479,13 +1492,13 @@ static int cmd_advise(int argc, char **argv)
 	if (nargs && is_gguf(args[0]))
 		return run_gguf(&o, args[0]);
 	check_usage(&o, nargs);
-	if (model_from_args(&m, &o, nargs ? args[0] : NULL, &how) < 0)
+	if (model_from_args(&m, &o, nargs ? args[0] : NULL, &how, &src) < 0)
 		return EXIT_FAIL;
 	if (o.lm_head && gw_model_use_lm_head(&m) < 0) {
 		error_msg(_("--lm-head: %s"), gw_error_last_text());
 		return EXIT_FAIL;
 	}
-	return run_advice(&o, &m, how);
+	return run_advice(&o, &m, how, &src);
 }
 
 const struct cmd cmd_advise_def = {
@@ -1511,8 +1524,10 @@ const struct cmd cmd_advise_def = {
 		"  gpuwise advise vit-base-patch16-224 --batch 64 --image 384 --gpu 'RTX 4090'\n"
 		"  gpuwise advise --params 1.3B --layers 24 --hidden 2048 --heads 16 --vocab 50304 --memory 24GiB\n"
 		"\n"
-		"MODEL is a catalogue name (--list-models) or Hugging Face id, a config.json, or a folder holding "
-		"one (model_type llama, mistral, qwen2, gemma, phi, phi3, falcon, gptj, gpt_neox, bloom, gpt_bigcode, opt, gpt2, bert, "
+		"MODEL is a catalogue name (--list-models) or a name people type for one (llama2-7b, mistral-7b, "
+		"Llama-2-7b-chat-hf), a Hugging Face id ORG/NAME (read from the Hugging Face cache, else downloaded "
+		"from HF_ENDPOINT with HF_TOKEN through libcurl and stored there; HF_HUB_OFFLINE=1: the cache only), "
+		"a config.json, or a folder holding one (model_type llama, mistral, qwen2, gemma, phi, phi3, falcon, gptj, gpt_neox, bloom, gpt_bigcode, opt, gpt2, bert, "
 		"roberta, t5, mt5, vit, deit, swin or resnet). Estimates are a "
 		"model, not a measurement: docs/advise.md gives each term and its source.\n"
 		"\n"

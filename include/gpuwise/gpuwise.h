@@ -25,6 +25,7 @@
 #include "gpuwise/doctor.h"
 #include "gpuwise/setup.h"
 #include "gpuwise/advise.h"
+#include "gpuwise/checkpoint.h"
 #include "gpuwise/bench.h"
 #include "gpuwise/language.h"
 #include "gpuwise/pool.h"

@@ -27,6 +27,10 @@ pass() { :; }
 unset LC_ALL LC_CTYPE LANG  # no locale named: UTF-8 output (cli/text.c), as most users get
 unset GPUWISE_FAKE_MACHINE CUDA_VISIBLE_DEVICES CUDA_DEVICE_ORDER GPUWISE_NVML_LIBRARY GPUWISE_CUDA_LIBRARY
 export NO_COLOR=1
+# advise ORG/NAME: never the real Hugging Face Hub, nor the developer's
+# cache (test_advise_hub.sh runs its own Hub).
+export HF_HUB_OFFLINE=1 HF_HOME=$TMPD/huggingface
+unset HF_HUB_CACHE HUGGINGFACE_HUB_CACHE HF_ENDPOINT HF_TOKEN HUGGING_FACE_HUB_TOKEN HF_TOKEN_PATH
 # English texts whatever the developer's language (test_language.sh checks
 # the others).
 unset LANGUAGE LC_MESSAGES
