@@ -16,6 +16,7 @@
 
 #define MAX_DIRS 64
 #define MAX_CONF_DEPTH 4
+#define MAX_CONF_FILES 256
 #define MAX_CACHE (16u << 20)
 
 typedef struct dirlist {
@@ -29,6 +30,7 @@ typedef struct loader {
 	dirlist conf;         /* folders the conf files name */
 	dirlist defaults;
 	bool have_cache;
+	unsigned conf_reads;  /* conf files read: includes that include themselves stop here */
 } loader;
 
 static void dir_add(dirlist *l, const char *dir, size_t len)
@@ -113,8 +115,9 @@ static void read_conf(gw_probe_ctx *c, loader *L, const char *path, int depth)
 {
 	char *text, *save = NULL;
 
-	if (depth > MAX_CONF_DEPTH || !(text = gw__probe_read(c, path, 256 * 1024)))
+	if (depth > MAX_CONF_DEPTH || L->conf_reads >= MAX_CONF_FILES || !(text = gw__probe_read(c, path, 256 * 1024)))
 		return;
+	L->conf_reads++;
 	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		size_t len;
 
@@ -399,23 +402,31 @@ out:
 	gw__free(wheels);
 }
 
+static bool relies_on_system(const gw_probe_framework *f)
+{
+	return f->primary && f->gpu == GW_FW_GPU_CUDA && !f->bundles_cuda && GW_VERSION_KNOWN(f->cuda);
+}
+
 int gw__probe_loader(gw_probe_ctx *c)
 {
 	gw_probe_report *r = c->r;
-	loader *L = gw__calloc(1, sizeof(*L));
+	bool needed = r->ntoolkits > 0;
+	loader *L;
 
-	if (!L)
+	for (size_t e = 0; e < r->nenvs && !needed; e++)
+		for (size_t i = 0; i < r->envs[e].nfw && !needed; i++)
+			needed = relies_on_system(&r->envs[e].fw[i]);
+	if (!needed)
+		return 0;   /* nothing to judge: the cache is not even read */
+	if (!(L = gw__calloc(1, sizeof(*L))))
 		return gw__error_set(GW_ENOMEM, "out of memory");
 	loader_init(c, L);
 	for (size_t i = 0; i < r->ntoolkits; i++)
 		probe_toolkit(c, L, &r->toolkits[i]);
 	for (size_t e = 0; e < r->nenvs; e++)
-		for (size_t i = 0; i < r->envs[e].nfw; i++) {
-			gw_probe_framework *f = &r->envs[e].fw[i];
-
-			if (f->primary && f->gpu == GW_FW_GPU_CUDA && !f->bundles_cuda && GW_VERSION_KNOWN(f->cuda))
-				probe_framework(c, L, &r->envs[e], f);
-		}
+		for (size_t i = 0; i < r->envs[e].nfw; i++)
+			if (relies_on_system(&r->envs[e].fw[i]))
+				probe_framework(c, L, &r->envs[e], &r->envs[e].fw[i]);
 	gw__free(L);
 	return 0;
 }

@@ -357,6 +357,29 @@ sc("tf1-build-info", "laptop-3060",
 sc("debian-python3-torch", "laptop-3060",
    "Debian python3-torch 2.6.0 in /usr/lib/python3/dist-packages (CPU-only) on an RTX 3060",
    F_NV + F_PY + ["framework-cpu-only-build"], [], lambda m, r: debian_torch(r))
+def debian_torch_cuda(with_libs):
+    """Debian python3-torch-cuda: built against the distribution's CUDA 12.4,
+    its libtorch_cuda.so names the system's libraries (no RUNPATH)."""
+    def f(m, root):
+        sp = "/usr/lib/python3/dist-packages"
+        mkdir(root, sp + "/torch-2.6.0.egg-info")
+        put(root, sp + "/torch/version.py",
+            "from typing import Optional\n\n__version__ = '2.6.0'\ndebug = False\n"
+            "cuda: Optional[str] = '12.4'\nhip: Optional[str] = None\n")
+        putb(root, sp + "/torch/lib/libtorch_cuda.so",
+             elf_so(("libc10_cuda.so", "libcudart.so.12", "libcublas.so.12", "libcudnn.so.9", "libc.so.6")))
+        if with_libs:
+            for n in ("libcudart.so.12", "libcublas.so.12", "libcudnn.so.9"):
+                put(root, "/usr/lib/x86_64-linux-gnu/" + n)
+    return f
+
+
+sc("debian-torch-cuda-libs-missing", "laptop-3060",
+   "Debian python3-torch-cuda 2.6.0 (CUDA 12.4) without the system CUDA libraries its libtorch_cuda.so needs",
+   F_NV + F_PY + ["system-cuda-libraries-not-found"], [], debian_torch_cuda(False))
+sc("near-debian-torch-cuda-libs", "laptop-3060",
+   "Debian python3-torch-cuda 2.6.0 with libcudart, cuBLAS and cuDNN in /usr/lib/x86_64-linux-gnu (a default folder)",
+   F_NV + F_PY + ["found-cuda-toolkit"], [], debian_torch_cuda(True), near=["system-cuda-libraries-not-found"])
 sc("rocm-wheel-on-nvidia", "laptop-3060",
    "torch 2.4.0+rocm6.1 (hip '6.1.40091-a8dbc0c19') on an NVIDIA-only machine: it cannot use the GPU",
    F_NV + F_PY + ["framework-cpu-only-build"], VENV,
