@@ -348,9 +348,175 @@ static void rule_toolkit_mismatch(gw__doctor *d, const gw_probe_pyenv *e, const 
 	}
 }
 
+/* ---- the toolkit in use against the driver, PATH and the loader ------------------- */
+
+/* The toolkit a build uses: the first nvcc on PATH, else CUDA_HOME's. */
+static const gw_probe_toolkit *toolkit_in_use(const gw__doctor *d)
+{
+	int k = d->p->nvcc_toolkit >= 0 ? d->p->nvcc_toolkit : d->p->cuda_home_toolkit;
+
+	return k >= 0 ? &d->p->toolkits[k] : NULL;
+}
+
+static void major_minor(const gw_ver *v, gw_ver *out)
+{
+	gw__version_set(out, 2, v->part[0], v->nparts > 1 ? v->part[1] : 0, 0);
+}
+
+/* The newest other toolkit found here that this driver fully runs. */
+static const gw_probe_toolkit *toolkit_within(const gw__doctor *d, const gw_probe_toolkit *skip)
+{
+	const gw_probe_toolkit *best = NULL;
+
+	for (size_t i = 0; i < d->p->ntoolkits; i++) {
+		const gw_probe_toolkit *t = &d->p->toolkits[i];
+		gw_ver mm;
+
+		if (t == skip || !t->has_nvcc || !GW_VERSION_KNOWN(t->version))
+			continue;
+		major_minor(&t->version, &mm);
+		if (gw__version_cmp(&mm, &d->driver_max_cuda) <= 0 && (!best || gw__version_cmp(&t->version, &best->version) > 0))
+			best = t;
+	}
+	return best;
+}
+
+static void rule_toolkit_newer_than_driver(gw__doctor *d)
+{
+	const gw_probe_toolkit *t = toolkit_in_use(d), *other;
+	const gw_row_cuda_toolkit_driver *row;
+	gw_ver mm, floor = { 0 };
+	char ev[EV], fix[FIX], title[256], branch[16] = "";
+
+	if (!t || !GW_VERSION_KNOWN(t->version) || !GW_VERSION_KNOWN(d->driver) || !GW_VERSION_KNOWN(d->driver_max_cuda))
+		return;
+	major_minor(&t->version, &mm);
+	if (gw__version_cmp(&mm, &d->driver_max_cuda) <= 0)
+		return;
+	/* Within one major, minor-version compatibility runs what it builds
+	 * (only PTX JIT and the newest calls fail): judged only when the
+	 * driver cannot run the toolkit's runtime at all. */
+	if (gw__tbl_driver_runs_cuda(&d->driver, &t->version))
+		return;
+	gw__doc_fmt(title, sizeof(title), _("CUDA toolkit %s is newer than driver %s supports (CUDA %s)"), t->version.text,
+		    d->driver.text, d->driver_max_cuda.text);
+	gw__doc_fmt(ev, sizeof(ev), _("%s at %s (%s, from %s); NVIDIA driver %s runs CUDA up to %s"),
+		    t->nvcc_on_path ? _("the nvcc on PATH") : "CUDA_HOME", t->prefix, t->version.text,
+		    t->version_source ? t->version_source : "?", d->driver.text, d->driver_max_cuda.text);
+	if (gw__tbl_cuda_min_driver(&t->version, &floor) == 0)
+		gw__doc_cat(ev, sizeof(ev), _("%sa CUDA %u.x runtime needs driver >= %s"), gw__doc_sep(), t->version.part[0],
+			    floor.text);
+	gw__doc_cat(ev, sizeof(ev), _("%sprograms and framework extensions built with this nvcc fail at start (\"CUDA "
+				     "driver version is insufficient for CUDA runtime version\")"), gw__doc_sep());
+	if ((other = toolkit_within(d, t)))
+		gw__doc_fmt(fix, sizeof(fix), _("Build with the CUDA %s toolkit installed here: `export CUDA_HOME=%s "
+						"PATH=%s/bin:$PATH`"), other->version.text, other->prefix, other->prefix);
+	else
+		gw__doc_fmt(fix, sizeof(fix), _("Install a CUDA toolkit no newer than %s (the driver's CUDA) and put its bin/ "
+						"first on PATH"), d->driver_max_cuda.text);
+	if ((row = gw__tbl_toolkit_driver(&t->version)))
+		gw__doc_fmt(branch, sizeof(branch), "%.*s", (int)strcspn(row->min_driver, "."), row->min_driver);
+	if (branch[0])
+		gw__doc_cat(fix, sizeof(fix), _(", or upgrade the NVIDIA driver to branch %s or newer (CUDA %s needs >= %s)."),
+			    branch, row->toolkit, row->min_driver);
+	else
+		gw__doc_cat(fix, sizeof(fix), _(", or upgrade the NVIDIA driver to one that supports CUDA %s."), mm.text);
+	gw__doc_add(d, "toolkit-newer-than-driver", "cuda", -1, title, ev, fix);
+}
+
+static void rule_toolkit_bin_not_on_path(gw__doctor *d)
+{
+	const gw_probe_report *p = d->p;
+	const gw_probe_toolkit *t, *first;
+	char ev[EV], fix[FIX];
+
+	if (p->cuda_home_toolkit < 0 || p->nvcc_toolkit == p->cuda_home_toolkit)
+		return;
+	t = &p->toolkits[p->cuda_home_toolkit];
+	if (!t->has_nvcc)
+		return;
+	first = p->nvcc_toolkit >= 0 ? &p->toolkits[p->nvcc_toolkit] : NULL;
+	gw__doc_fmt(ev, sizeof(ev), _("CUDA_HOME=%s (CUDA %s) has bin/nvcc, but %s"), p->cuda_home ? p->cuda_home : t->prefix,
+		    GW_VERSION_KNOWN(t->version) ? t->version.text : "?",
+		    first ? _("the first nvcc on PATH belongs to another toolkit") : _("no folder on PATH holds an nvcc"));
+	if (first)
+		gw__doc_cat(ev, sizeof(ev), " (%s, CUDA %s)", first->prefix, GW_VERSION_KNOWN(first->version) ? first->version.text : "?");
+	gw__doc_cat(ev, sizeof(ev), "%sPATH=%s", gw__doc_sep(), p->path ? p->path : _("(unset)"));
+	gw__doc_fmt(fix, sizeof(fix), _("`export PATH=%s/bin:$PATH` (in your shell profile or job script), so build "
+					"tools that call `nvcc` use the same toolkit as CUDA_HOME."), t->prefix);
+	gw__doc_add(d, "toolkit-bin-not-on-path", "cuda", -1, NULL, ev, fix);
+}
+
+static void rule_toolkit_libs_not_found(gw__doctor *d)
+{
+	const gw_probe_toolkit *t = toolkit_in_use(d);
+	char ev[EV], fix[FIX];
+	gw_ver mm;
+
+	if (!t || !t->lib_dir[0] || t->lib_origin)
+		return;
+	major_minor(&t->version, &mm);
+	gw__doc_fmt(ev, sizeof(ev), _("%s (CUDA %s, %s) keeps its libraries in %s; the loader does not search it: "
+				     "LD_LIBRARY_PATH=%s, %s, not a default folder"),
+		    t->prefix, GW_VERSION_KNOWN(t->version) ? t->version.text : "?",
+		    t->nvcc_on_path ? _("nvcc on PATH") : "CUDA_HOME", t->lib_dir,
+		    d->p->ld_library_path ? d->p->ld_library_path : _("(unset)"),
+		    t->lib_conf_only ? _("an /etc/ld.so.conf.d file names it but /etc/ld.so.cache does not (ldconfig was not run since)")
+				     : _("no /etc/ld.so.conf file or ld.so.cache entry names it"));
+	if (t->lib_conf_only)
+		gw__doc_fmt(fix, sizeof(fix), _("Rebuild the loader cache: `sudo ldconfig`."));
+	else
+		gw__doc_fmt(fix, sizeof(fix), _("`echo %s | sudo tee /etc/ld.so.conf.d/cuda-%s.conf && sudo ldconfig`, or "
+						"`export LD_LIBRARY_PATH=%s${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}` in your shell "
+						"profile, so programs built with this toolkit find libcudart, cuBLAS and the rest."),
+			    t->lib_dir, GW_VERSION_KNOWN(t->version) ? mm.text : "toolkit", t->lib_dir);
+	gw__doc_add(d, "toolkit-libs-not-on-loader-path", "cuda", -1, NULL, ev, fix);
+}
+
+static void rule_system_libs(gw__doctor *d, const gw_probe_pyenv *e, const gw_probe_framework *f)
+{
+	char ev[EV], fix[FIX], name[96], missing[512] = "";
+	/* cuDNN that is absent or too old has its own finding. */
+	bool skip_cudnn = gw__doc_fired(d, "cudnn-missing") || gw__doc_fired(d, "cudnn-version-mismatch");
+
+	if (!f->nsyslibs_missing || d->nnvidia <= 0)
+		return;
+	for (size_t i = 0; i < f->nsyslibs_missing && i < GW_PROBE_MAX_SYSLIBS; i++)
+		if (!skip_cudnn || strncmp(f->syslibs_missing[i], "libcudnn", 8))
+			gw__doc_cat(missing, sizeof(missing), "%s%s", missing[0] ? gw__doc_comma() : "", f->syslibs_missing[i]);
+	if (!missing[0])
+		return;
+	gw__doc_fw_name(f, name, sizeof(name));
+	gw__doc_fmt(ev, sizeof(ev), _("%s in %s ships no CUDA libraries and loads the system's CUDA %s ones; the loader finds "
+				     "none of %s in "),
+		    name, e->site, f->cuda.text, missing);
+	if (f->syslibs_search[0])
+		gw__doc_cat(ev, sizeof(ev), _("the RUNPATH/RPATH of %s (%s), "), f->syslibs_elf, f->syslibs_search);
+	gw__doc_cat(ev, sizeof(ev), _("LD_LIBRARY_PATH (%s), /etc/ld.so.cache or the default folders"),
+		    d->p->ld_library_path ? d->p->ld_library_path : _("unset"));
+	if (f->syslibs_hint[0])
+		gw__doc_cat(ev, sizeof(ev), _("%s%s holds them, outside the loader's path"), gw__doc_sep(), f->syslibs_hint);
+	if (f->syslibs_hint[0])
+		gw__doc_fmt(fix, sizeof(fix), _("`echo %s | sudo tee /etc/ld.so.conf.d/cuda.conf && sudo ldconfig` (or "
+						"`export LD_LIBRARY_PATH=%s${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}`)"),
+			    f->syslibs_hint, f->syslibs_hint);
+	else
+		gw__doc_fmt(fix, sizeof(fix), _("Install the CUDA %u.x libraries (toolkit and cuDNN) and add their folder to "
+						"/etc/ld.so.conf.d (then `sudo ldconfig`)"), f->cuda.part[0]);
+	if (f->kind == GW_FW_TENSORFLOW && f->cuda.part[0] >= 12)
+		gw__doc_cat(fix, sizeof(fix), _("; or let pip bring them: `pip install '%s[and-cuda]==%s'` in that environment."),
+			    f->dist[0] ? f->dist : "tensorflow", f->version.text);
+	else
+		gw__doc_cat(fix, sizeof(fix), _("."));
+	gw__doc_add(d, "system-cuda-libraries-not-found", "cuda", -1, NULL, ev, fix);
+}
+
 void gw__doctor_rules_cuda(gw__doctor *d)
 {
 	found_toolkit(d);
+	rule_toolkit_newer_than_driver(d);
+	rule_toolkit_bin_not_on_path(d);
+	rule_toolkit_libs_not_found(d);
 	if (d->ctx) {
 		rules_cvd(d);
 		rule_device_order(d);
@@ -365,5 +531,6 @@ void gw__doctor_rules_cuda(gw__doctor *d)
 			rules_cudnn(d, &d->p->envs[e], f);
 			rule_library_path(d, &d->p->envs[e], f);
 			rule_toolkit_mismatch(d, &d->p->envs[e], f);
+			rule_system_libs(d, &d->p->envs[e], f);
 		}
 }

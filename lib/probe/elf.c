@@ -55,6 +55,52 @@ int gw__parse_elf_section(const unsigned char *table, size_t n, unsigned i, gw_e
 	s->type = (uint32_t)le(p + 4, 4);
 	s->offset = le(p + 24, 8);
 	s->size = le(p + 32, 8);
+	s->link = (uint32_t)le(p + 40, 4);
+	return 0;
+}
+
+#define DYN_SIZE 16
+#define DT_NULL 0
+#define DT_NEEDED 1
+#define DT_RPATH 15
+#define DT_RUNPATH 29
+#define SHT_DYNAMIC 6
+
+/* The string at off of a string table, or NULL when it starts outside it
+ * or runs past its end. */
+static const char *dyn_string(const unsigned char *str, size_t strn, uint64_t off)
+{
+	if (off >= strn || !memchr(str + off, '\0', strn - (size_t)off))
+		return NULL;
+	return (const char *)str + off;
+}
+
+int gw__parse_elf_dynamic(const unsigned char *dyn, size_t n, const unsigned char *str, size_t strn,
+			  gw_elf_dynamic *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (n % DYN_SIZE)
+		return GW_EPARSE;
+	for (size_t i = 0; i < n / DYN_SIZE; i++) {
+		uint64_t tag = le(dyn + i * DYN_SIZE, 8), val = le(dyn + i * DYN_SIZE + 8, 8);
+		const char *s;
+
+		if (tag == DT_NULL)
+			break;
+		if ((tag != DT_NEEDED && tag != DT_RPATH && tag != DT_RUNPATH) || !(s = dyn_string(str, strn, val)))
+			continue;
+		if (tag == DT_NEEDED) {
+			if (out->nneeded < GW_ELF_MAX_NEEDED)
+				gw__strlcpy(out->needed[out->nneeded++], s, sizeof(out->needed[0]));
+			out->nneeded_all++;
+		} else if (tag == DT_RPATH && !out->has_rpath) {
+			out->has_rpath = true;
+			gw__strlcpy(out->rpath, s, sizeof(out->rpath));
+		} else if (tag == DT_RUNPATH && !out->has_runpath) {
+			out->has_runpath = true;
+			gw__strlcpy(out->runpath, s, sizeof(out->runpath));
+		}
+	}
 	return 0;
 }
 
@@ -171,4 +217,33 @@ void gw__probe_elf(gw_probe_ctx *c, const char *path, gw_probe_elf *out)
 out:
 	gw__free(table);
 	gw__free(names);
+}
+
+bool gw__probe_elf_dynamic(gw_probe_ctx *c, const char *path, gw_elf_dynamic *out)
+{
+	unsigned char head[64], *table = NULL, *dyn = NULL, *str = NULL;
+	gw_elf_header h;
+	gw_elf_section s, strs;
+	size_t got, tn;
+	bool ok = false;
+
+	memset(out, 0, sizeof(*out));
+	if (gw__read_at(c->root, path, 0, head, sizeof(head), &got) < 0 || gw__parse_elf_header(head, got, &h) < 0)
+		return false;
+	tn = (size_t)h.shnum * SHDR_SIZE;
+	if (!(table = read_range(c, path, h.shoff, tn)))
+		return false;
+	for (unsigned i = 1; i < h.shnum && !ok; i++) {
+		if (gw__parse_elf_section(table, tn, i, &s) < 0 || s.type != SHT_DYNAMIC ||
+		    gw__parse_elf_section(table, tn, s.link, &strs) < 0)
+			continue;
+		if ((dyn = read_range(c, path, s.offset, s.size)) && (str = read_range(c, path, strs.offset, strs.size)))
+			ok = gw__parse_elf_dynamic(dyn, (size_t)s.size, str, (size_t)strs.size, out) == 0;
+		gw__free(dyn);
+		gw__free(str);
+		dyn = str = NULL;
+		break;   /* one dynamic section per file */
+	}
+	gw__free(table);
+	return ok;
 }

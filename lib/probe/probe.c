@@ -212,6 +212,7 @@ int gw__probe_run(gw_probe_report **out, const gw_probe_options *opts)
 		gw__probe_sysenv,
 		gw__probe_xids,
 		gw__probe_dist,
+		gw__probe_loader,
 	};
 
 	if (!out || !opts)

@@ -168,6 +168,15 @@ typedef struct gw_probe_toolkit {
 	bool is_cuda_home;                /* CUDA_HOME / CUDA_PATH point here */
 	gw_ver cudnn;                 /* include/cudnn_version.h (or cudnn.h) */
 	gw_ver nccl;                  /* include/nccl.h */
+	/* Its library folder (lib64, targets/<arch>/lib: the one holding
+	 * libcudart.so*), "" when it has none, and how the dynamic loader
+	 * finds it (lib/probe/ldso.c): "LD_LIBRARY_PATH", "ld.so.cache",
+	 * "ld.so.conf" (no cache to read), "default"; NULL = it does not.
+	 * lib_conf_only: an ld.so.conf file names it but ld.so.cache does not
+	 * (ldconfig was not run since). */
+	char lib_dir[GW_PROBE_PATH];
+	const char *lib_origin;
+	bool lib_conf_only;
 } gw_probe_toolkit;
 
 /* A header-declared or library-found component outside the toolkits. */
@@ -214,6 +223,7 @@ typedef struct gw_probe_fw_wheel {
 	char have[24];            /* the installed version, "" when not installed */
 } gw_probe_fw_wheel;
 
+#define GW_PROBE_MAX_SYSLIBS 8
 typedef struct gw_probe_framework {
 	gw_fw_kind kind;
 	/* The package itself (torch, tensorflow*, jax, cupy*, horovod) or a
@@ -242,6 +252,18 @@ typedef struct gw_probe_framework {
 	char wheels_extra[24];          /* the extra they belong to ("and-cuda"), "" = unconditional */
 	gw_probe_fw_wheel wheels_bad[GW_PROBE_MAX_FW_WHEELS];
 	size_t nwheels_bad;
+	/* A build without bundled CUDA libraries (bundles_cuda false) relies on
+	 * the system's: the sonames it loads (TensorFlow's dlopen set, else the
+	 * DT_NEEDED CUDA entries of its own library) resolved as ld.so does
+	 * (lib/probe/ldso.c). syslibs_missing: those the loader cannot find
+	 * (at most GW_PROBE_MAX_SYSLIBS kept, nsyslibs_missing counted in
+	 * full); syslibs_elf: the library whose RPATH/RUNPATH was read ("" none);
+	 * syslibs_search: the RPATH/RUNPATH searched, as written ("" none). */
+	unsigned nsyslibs_checked, nsyslibs_missing;
+	char syslibs_missing[GW_PROBE_MAX_SYSLIBS][32];
+	char syslibs_elf[GW_PROBE_PATH];
+	char syslibs_search[GW_PROBE_PATH];
+	char syslibs_hint[GW_PROBE_PATH];   /* a toolkit library folder holding the first missing one, "" none */
 	bool has_libtorch_cuda;   /* torch/lib/libtorch_cuda.so */
 	bool bundles_cuda;        /* ships CUDA libs (torch/lib/libcudart*, nvidia/<name>/lib wheels) */
 	char evidence[GW_PROBE_PATH];   /* file the facts came from (under the root) */
@@ -591,12 +613,35 @@ typedef struct gw_elf_header {
 typedef struct gw_elf_section {
 	uint32_t name, type;      /* name: offset in the section-name table */
 	uint64_t offset, size;
+	uint32_t link;            /* for .dynamic: the index of its string table */
 } gw_elf_section;
 /* The ELF header from the file's first n bytes: GW_EPARSE unless it is a
  * 64-bit little-endian ELF with a plausible section table. */
 int gw__parse_elf_header(const unsigned char *b, size_t n, gw_elf_header *h);
 /* Section i of a section header table of n bytes. GW_EPARSE when out of it. */
 int gw__parse_elf_section(const unsigned char *table, size_t n, unsigned i, gw_elf_section *s);
+
+/* The dynamic section (DT_NEEDED, DT_RPATH, DT_RUNPATH) of an ELF64
+ * little-endian file: dyn/n the .dynamic section's bytes, str/strn its
+ * string table's. Names past the table or not NUL-terminated inside it
+ * are skipped; at most GW_ELF_MAX_NEEDED needed entries kept (the rest
+ * counted in nneeded_all); texts that do not fit are cut. 0, or GW_EPARSE
+ * when n is not a whole number of entries. */
+#define GW_ELF_MAX_NEEDED 32
+typedef struct gw_elf_dynamic {
+	char needed[GW_ELF_MAX_NEEDED][64];
+	size_t nneeded, nneeded_all;
+	bool has_rpath, has_runpath;
+	char rpath[GW_PROBE_PATH], runpath[GW_PROBE_PATH];
+} gw_elf_dynamic;
+int gw__parse_elf_dynamic(const unsigned char *dyn, size_t n, const unsigned char *str, size_t strn,
+			  gw_elf_dynamic *out);
+/* /etc/ld.so.cache in glibc's format ("glibc-ld.so.cache1.1", alone or
+ * after the old "ld.so-1.7.0" table): calls fn with each entry's library
+ * path (a NUL-terminated string inside b) until fn returns false.
+ * Returns the number of entries visited, or GW_EPARSE when b is not such
+ * a cache. Offsets outside b are skipped. */
+int gw__parse_ld_cache(const unsigned char *b, size_t n, bool (*fn)(const char *path, void *arg), void *arg);
 
 /* ---- between the probe files (lib/probe) ------------------------------ */
 
@@ -652,6 +697,13 @@ int gw__probe_dist(gw_probe_ctx *c);
 /* Read an ELF file's .dynstr and .rodata for the facts of gw_probe_elf
  * (bounded: .dynstr ≤ 32 MiB, .rodata's first 256 MiB). */
 void gw__probe_elf(gw_probe_ctx *c, const char *path, gw_probe_elf *out);
+/* The dynamic section of the ELF file at path (under the root); false
+ * when it is not a readable ELF64 little-endian file with one. */
+bool gw__probe_elf_dynamic(gw_probe_ctx *c, const char *path, gw_elf_dynamic *out);
+/* The dynamic loader's view (lib/probe/ldso.c): which toolkit library
+ * folders it finds, and which system CUDA libraries the frameworks that
+ * rely on them can load. Runs after the CUDA and Python probes. */
+int gw__probe_loader(gw_probe_ctx *c);
 /* Scan a folder for CUDA libraries (file names) into has/version. */
 void gw__probe_scan_cudalibs(gw_probe_ctx *c, const char *dir, bool has[GW_CUDALIB_COUNT],
 			     gw_ver version[GW_CUDALIB_COUNT]);

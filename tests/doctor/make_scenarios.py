@@ -11,7 +11,7 @@ committed, so the script is the only description of a scenario.
 Each scenario says in `about` what it models and which ids it is for;
 near-miss scenarios check that an id does NOT fire just short of its
 condition."""
-import json, os, re, shutil, sys
+import json, os, re, shutil, struct, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MACHINES = os.path.join(HERE, "..", "machines")
@@ -64,8 +64,78 @@ def venv(root, torch=None, extra=()):
         e(root)
 
 
+def putb(root, path, data):
+    full = os.path.join(root, path.lstrip("/"))
+    os.makedirs(os.path.dirname(full), exist_ok=True)
+    with open(full, "wb") as f:
+        f.write(data)
+
+
+def elf_so(needed=(), runpath=None, rpath=None):
+    """A minimal ELF64 little-endian shared object: .dynstr, .dynamic
+    (DT_NEEDED, DT_RPATH, DT_RUNPATH) and .shstrtab, what doctor reads of a
+    framework's own library."""
+    strs = bytearray(b"\0")
+
+    def add(text):
+        off = len(strs)
+        strs.extend(text.encode() + b"\0")
+        return off
+    dyn = b"".join(struct.pack("<qQ", 1, add(n)) for n in needed)
+    if rpath:
+        dyn += struct.pack("<qQ", 15, add(rpath))
+    if runpath:
+        dyn += struct.pack("<qQ", 29, add(runpath))
+    dyn += struct.pack("<qQ", 0, 0)
+    shstr = b"\0.dynstr\0.dynamic\0.shstrtab\0"
+    a8 = lambda x: (x + 7) & ~7
+    o_str = 64
+    o_dyn = a8(o_str + len(strs))
+    o_shstr = o_dyn + len(dyn)
+    o_sh = a8(o_shstr + len(shstr))
+    ehdr = b"\x7fELF" + bytes([2, 1, 1, 0]) + bytes(8) + struct.pack(
+        "<HHIQQQIHHHHHH", 3, 62, 1, 0, 0, o_sh, 0, 64, 56, 0, 64, 4, 3)
+
+    def sh(name, typ, off, size, link=0, entsize=0):
+        return struct.pack("<IIQQQQIIQQ", name, typ, 0, 0, off, size, link, 0, 8, entsize)
+    body = ehdr + bytes(strs)
+    body += bytes(o_dyn - len(body)) + dyn + shstr
+    body += bytes(o_sh - len(body))
+    return body + sh(0, 0, 0, 0) + sh(1, 3, o_str, len(strs)) + sh(9, 6, o_dyn, len(dyn), 1, 16) + \
+        sh(18, 3, o_shstr, len(shstr))
+
+
+def ld_cache(root, paths):
+    """/etc/ld.so.cache as ldconfig writes it since glibc 2.32 (the
+    "glibc-ld.so.cache1.1" format alone): one entry per library path."""
+    strs = bytearray()
+    start = 48 + 24 * len(paths)
+    entries = b""
+    for p in paths:
+        key = start + len(strs)
+        strs.extend(os.path.basename(p).encode() + b"\0")
+        value = start + len(strs)
+        strs.extend(p.encode() + b"\0")
+        entries += struct.pack("<iIIIQ", 0x0303, key, value, 0, 0)
+    head = b"glibc-ld.so.cache1.1" + struct.pack("<IIB3sI12s", len(paths), len(strs), 2, bytes(3), 0, bytes(12))
+    putb(root, "/etc/ld.so.cache", head + entries + bytes(strs))
+
+
+def cuda_sonames(version, cudnn=None):
+    major = version.split(".")[0]
+    names = ["libcudart.so.11.0" if major == "11" else "libcudart.so." + major,
+             "libcublas.so." + major, "libcublasLt.so." + major]
+    if cudnn:
+        names.append("libcudnn.so." + cudnn.split(".")[0])
+    return names
+
+
 def tensorflow_213(root):
     mkdir(root, SP + "/tensorflow-2.13.1.dist-info")
+    # Without nvidia-* wheels TF 2.13 loads the system's CUDA 11 runtime and
+    # cuBLAS (here from the distribution's folder, as its packages install them).
+    for n in cuda_sonames("11.8"):
+        put(root, "/usr/lib/x86_64-linux-gnu/" + n)
     put(root, SP + "/tensorflow/python/platform/build_info.py",
         "import collections\nbuild_info = collections.OrderedDict([('cpu_compiler', '/usr/bin/gcc'), "
         "('cuda_compute_capabilities', ['sm_35', 'sm_50', 'sm_60', 'sm_70', 'sm_75', 'compute_80']), "
@@ -82,11 +152,20 @@ def one_cupy(root):
     mkdir(root, SP + "/cupy_cuda12x-13.3.0.dist-info")
 
 
-def toolkit(version, cudnn=None):
+def toolkit(version, cudnn=None, libs=False, ldconf=False):
+    """libs: its shared libraries in targets/x86_64-linux/lib (lib64 a link
+    to it, as the installers make it); ldconf: a /etc/ld.so.conf.d file
+    naming lib64, as NVIDIA's packages install one."""
     def f(root):
         pre = "/usr/local/cuda-%s" % version
         put(root, pre + "/version.json", json.dumps({"cuda": {"name": "CUDA SDK", "version": version + ".0"}}))
         put(root, pre + "/bin/nvcc")
+        if libs:
+            for n in cuda_sonames(version, cudnn):
+                put(root, pre + "/targets/x86_64-linux/lib/" + n)
+            link(root, "targets/x86_64-linux/lib", pre + "/lib64")
+        if ldconf:
+            put(root, "/etc/ld.so.conf.d/cuda-%s.conf" % version.replace(".", "-"), pre + "/lib64\n")
         if cudnn:
             a, b, c = cudnn.split(".")
             put(root, pre + "/include/cudnn_version.h",
@@ -278,6 +357,29 @@ sc("tf1-build-info", "laptop-3060",
 sc("debian-python3-torch", "laptop-3060",
    "Debian python3-torch 2.6.0 in /usr/lib/python3/dist-packages (CPU-only) on an RTX 3060",
    F_NV + F_PY + ["framework-cpu-only-build"], [], lambda m, r: debian_torch(r))
+def debian_torch_cuda(with_libs):
+    """Debian python3-torch-cuda: built against the distribution's CUDA 12.4,
+    its libtorch_cuda.so names the system's libraries (no RUNPATH)."""
+    def f(m, root):
+        sp = "/usr/lib/python3/dist-packages"
+        mkdir(root, sp + "/torch-2.6.0.egg-info")
+        put(root, sp + "/torch/version.py",
+            "from typing import Optional\n\n__version__ = '2.6.0'\ndebug = False\n"
+            "cuda: Optional[str] = '12.4'\nhip: Optional[str] = None\n")
+        putb(root, sp + "/torch/lib/libtorch_cuda.so",
+             elf_so(("libc10_cuda.so", "libcudart.so.12", "libcublas.so.12", "libcudnn.so.9", "libc.so.6")))
+        if with_libs:
+            for n in ("libcudart.so.12", "libcublas.so.12", "libcudnn.so.9"):
+                put(root, "/usr/lib/x86_64-linux-gnu/" + n)
+    return f
+
+
+sc("debian-torch-cuda-libs-missing", "laptop-3060",
+   "Debian python3-torch-cuda 2.6.0 (CUDA 12.4) without the system CUDA libraries its libtorch_cuda.so needs",
+   F_NV + F_PY + ["system-cuda-libraries-not-found"], [], debian_torch_cuda(False))
+sc("near-debian-torch-cuda-libs", "laptop-3060",
+   "Debian python3-torch-cuda 2.6.0 with libcudart, cuBLAS and cuDNN in /usr/lib/x86_64-linux-gnu (a default folder)",
+   F_NV + F_PY + ["found-cuda-toolkit"], [], debian_torch_cuda(True), near=["system-cuda-libraries-not-found"])
 sc("rocm-wheel-on-nvidia", "laptop-3060",
    "torch 2.4.0+rocm6.1 (hip '6.1.40091-a8dbc0c19') on an NVIDIA-only machine: it cannot use the GPU",
    F_NV + F_PY + ["framework-cpu-only-build"], VENV,
@@ -368,7 +470,8 @@ sc("cudnn-version-mismatch", "laptop-3060", "TensorFlow 2.13 built with cuDNN 8 
    F_NV + F_PY + ["found-cuda-toolkit", "cudnn-version-mismatch"], VENV,
    lambda m, r: venv(r, None, [tensorflow_213, toolkit("11.8", "7.6.5")]))
 sc("near-cudnn-same-major", "laptop-3060", "cuDNN 8.2.0 for a cuDNN 8 build",
-   F_NV + F_PY + ["found-cuda-toolkit"], VENV, lambda m, r: venv(r, None, [tensorflow_213, toolkit("11.8", "8.2.0")]),
+   F_NV + F_PY + ["found-cuda-toolkit"], VENV,
+   lambda m, r: venv(r, None, [tensorflow_213, toolkit("11.8", "8.2.0", libs=True, ldconf=True)]),
    near=["cudnn-version-mismatch", "cudnn-missing"])
 
 
@@ -390,7 +493,39 @@ sc("toolkit-mismatch", "laptop-3060", "nvcc 11.8 on PATH, torch built with CUDA 
 sc("near-toolkit-same-major", "laptop-3060", "nvcc 12.4 with torch CUDA 12.1",
    F_NV + F_PY + ["found-cuda-toolkit"], VENV + ["PATH=/usr/local/cuda-12.4/bin:$PATH"],
    lambda m, r: venv(r, ("2.5.1+cu121", "12.1", None), [toolkit("12.4")]),
-   near=["toolkit-framework-cuda-mismatch"])
+   near=["toolkit-framework-cuda-mismatch", "toolkit-newer-than-driver"])
+
+# ---- the manual steps of the install guides: toolkit against driver, PATH and loader
+sc("toolkit-newer-than-driver", "gtx1080ti-old-driver", "nvcc 12.4 on PATH, driver 470 (CUDA 11.4): what it builds "
+   "cannot start", F_NV + ["found-cuda-toolkit", "toolkit-newer-than-driver", "clocks-throttled"],
+   ["PATH=/usr/local/cuda-12.4/bin:$PATH"], lambda m, r: (toolkit("12.4")(r), toolkit("11.4")(r)))
+sc("near-toolkit-driver-same", "gtx1080ti-old-driver", "nvcc 11.4 on PATH, driver 470 (CUDA 11.4)",
+   F_NV + ["found-cuda-toolkit", "clocks-throttled"], ["PATH=/usr/local/cuda-11.4/bin:$PATH"],
+   lambda m, r: toolkit("11.4")(r), near=["toolkit-newer-than-driver"])
+sc("toolkit-bin-not-on-path", "laptop-3060", "CUDA_HOME=/usr/local/cuda-12.4 and no nvcc on PATH",
+   F_NV + ["found-cuda-toolkit", "toolkit-bin-not-on-path"], ["CUDA_HOME=/usr/local/cuda-12.4"],
+   lambda m, r: toolkit("12.4")(r))
+sc("near-toolkit-bin-on-path", "laptop-3060", "CUDA_HOME=/usr/local/cuda-12.4 with its bin/ on PATH",
+   F_NV + ["found-cuda-toolkit"], ["CUDA_HOME=/usr/local/cuda-12.4", "PATH=/usr/local/cuda-12.4/bin:$PATH"],
+   lambda m, r: toolkit("12.4")(r), near=["toolkit-bin-not-on-path"])
+sc("toolkit-libs-not-on-loader-path", "laptop-3060", "nvcc 12.4 on PATH (runfile install): its lib64 is on neither "
+   "LD_LIBRARY_PATH nor /etc/ld.so.conf.d", F_NV + ["found-cuda-toolkit", "toolkit-libs-not-on-loader-path"],
+   ["PATH=/usr/local/cuda-12.4/bin:$PATH"], lambda m, r: toolkit("12.4", libs=True)(r))
+sc("toolkit-libs-ldconfig-not-run", "laptop-3060", "nvcc 12.4 on PATH, /etc/ld.so.conf.d names its lib64, but "
+   "/etc/ld.so.cache was built before (ldconfig not run)",
+   F_NV + ["found-cuda-toolkit", "toolkit-libs-not-on-loader-path"], ["PATH=/usr/local/cuda-12.4/bin:$PATH"],
+   lambda m, r: (toolkit("12.4", libs=True, ldconf=True)(r), ld_cache(r, ["/usr/lib/x86_64-linux-gnu/libz.so.1"])))
+sc("near-toolkit-libs-ldconf", "laptop-3060", "nvcc 12.4 on PATH, lib64 named by /etc/ld.so.conf.d (no cache to read)",
+   F_NV + ["found-cuda-toolkit"], ["PATH=/usr/local/cuda-12.4/bin:$PATH"],
+   lambda m, r: toolkit("12.4", libs=True, ldconf=True)(r), near=["toolkit-libs-not-on-loader-path"])
+sc("near-toolkit-libs-cache", "laptop-3060", "nvcc 12.4 on PATH, /etc/ld.so.cache lists its lib64 through the "
+   "/usr/local/cuda-12.4/lib64 link", F_NV + ["found-cuda-toolkit"], ["PATH=/usr/local/cuda-12.4/bin:$PATH"],
+   lambda m, r: (toolkit("12.4", libs=True)(r), ld_cache(r, ["/usr/local/cuda-12.4/lib64/libcudart.so.12"])),
+   near=["toolkit-libs-not-on-loader-path"])
+sc("near-toolkit-libs-ld-library-path", "laptop-3060", "nvcc 12.4 on PATH, LD_LIBRARY_PATH names its "
+   "targets/x86_64-linux/lib", F_NV + ["found-cuda-toolkit"],
+   ["PATH=/usr/local/cuda-12.4/bin:$PATH", "LD_LIBRARY_PATH=/usr/local/cuda-12.4/targets/x86_64-linux/lib"],
+   lambda m, r: toolkit("12.4", libs=True)(r), near=["toolkit-libs-not-on-loader-path"])
 sc("multiple-cupy", "laptop-3060", "cupy-cuda11x and cupy-cuda12x side by side",
    F_NV + F_PY + ["multiple-framework-packages"], VENV, lambda m, r: venv(r, None, [two_cupys]))
 sc("near-one-cupy", "laptop-3060", "one CuPy wheel", F_NV + F_PY, VENV, lambda m, r: venv(r, None, [one_cupy]),
@@ -722,9 +857,29 @@ sc("tf-and-cuda-partial", "laptop-3060", "tensorflow[and-cuda] 2.18.0 with nvidi
    "nvidia-cuda-nvcc-cu12 gone: the extra was asked for, two of its 12 wheels are missing",
    F_NV + F_PY + ["framework-cuda-wheels-missing"], VENV,
    tf218(drop=("nvidia-cublas-cu12", "nvidia-cuda-nvcc-cu12")))
-sc("near-tf-system-cuda", "laptop-3060", "tensorflow 2.18.0 without [and-cuda] on a system CUDA 12.5 with cuDNN 9.3: "
-   "no wheel of the extra is installed, so it was not asked for", F_NV + F_PY + ["found-cuda-toolkit"], VENV,
-   both(tf218(and_cuda=False), lambda m, r: toolkit("12.5", "9.3.0")(r)), near=["framework-cuda-wheels-missing"])
+def tf_framework_so(runpath):
+    def f(m, r):
+        putb(r, SP312 + "/tensorflow/libtensorflow_framework.so.2", elf_so(("libc.so.6", "libstdc++.so.6"), runpath))
+    return f
+
+
+TF_RUNPATH = "$ORIGIN/../nvidia/cuda_runtime/lib:$ORIGIN/../nvidia/cublas/lib:$ORIGIN/../nvidia/cudnn/lib:$ORIGIN"
+sc("near-tf-system-cuda", "laptop-3060", "tensorflow 2.18.0 without [and-cuda] on a system CUDA 12.5 with cuDNN 9.3 "
+   "that /etc/ld.so.conf.d registers: no wheel of the extra is installed, so it was not asked for",
+   F_NV + F_PY + ["found-cuda-toolkit"], VENV,
+   both(tf218(and_cuda=False), lambda m, r: toolkit("12.5", "9.3.0", libs=True, ldconf=True)(r),
+        tf_framework_so(TF_RUNPATH)),
+   near=["framework-cuda-wheels-missing", "system-cuda-libraries-not-found"])
+sc("tf-system-cuda-not-found", "laptop-3060", "tensorflow 2.18.0 without [and-cuda] on a system CUDA 12.5 with cuDNN "
+   "9.3 in /usr/local/cuda-12.5/lib64, which no loader path names (TF's RUNPATH points at the absent wheels)",
+   F_NV + F_PY + ["found-cuda-toolkit", "system-cuda-libraries-not-found"], VENV,
+   both(tf218(and_cuda=False), lambda m, r: toolkit("12.5", "9.3.0", libs=True)(r), tf_framework_so(TF_RUNPATH)))
+sc("near-tf-system-cuda-runpath", "laptop-3060", "tensorflow 2.18.0 without [and-cuda]; the CUDA 12.5 libraries are "
+   "found through the RUNPATH of its own libtensorflow_framework.so.2",
+   F_NV + F_PY + ["found-cuda-toolkit"], VENV,
+   both(tf218(and_cuda=False), lambda m, r: toolkit("12.5", "9.3.0", libs=True)(r),
+        tf_framework_so("$ORIGIN/../nvidia/cublas/lib:/usr/local/cuda-12.5/lib64")),
+   near=["system-cuda-libraries-not-found"])
 sc("near-torch-and-tf", "laptop-3060", "torch 2.5.1 with its wheels next to tensorflow 2.18.0 without [and-cuda]: "
    "the nvidia wheels TF's extra names are torch's own requirements, not a sign that and-cuda was asked for",
    F_NV + F_PY, VENV, both(torch251(), tf218(and_cuda=False)), near=["framework-cuda-wheels-missing"])

@@ -17,6 +17,13 @@ static void sink(const char *s)
 	(void)n;
 }
 
+static bool cache_entry(const char *path, void *arg)
+{
+	(void)arg;
+	sink(path);
+	return true;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = malloc(size + 1);
@@ -73,6 +80,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (gw__parse_elf_header(data, size, &eh) == 0)
 			gw__parse_elf_section(data, size, eh.shstrndx, &es);
 		gw__parse_elf_section(data, size, 1, &es);
+	}
+	{
+		/* The dynamic section from the first half (whole entries), its
+		 * string table from the rest: both read from the exact input. */
+		gw_elf_dynamic dyn;
+		size_t half = (size / 2) & ~(size_t)15;
+
+		if (gw__parse_elf_dynamic(data, half, data + half, size - half, &dyn) == 0) {
+			for (size_t i = 0; i < dyn.nneeded; i++)
+				sink(dyn.needed[i]);
+			sink(dyn.rpath);
+			sink(dyn.runpath);
+		}
+		gw__parse_ld_cache(data, size, cache_entry, NULL);
 	}
 	{
 		gw_torch_build tb;

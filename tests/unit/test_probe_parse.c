@@ -249,6 +249,91 @@ static void test_elf(void)
 	CHECK(gw__parse_elf_section(table, 100, 1, &s) < 0);
 }
 
+static void put64(unsigned char *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static void put32(unsigned char *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* The dynamic section reader: DT_NEEDED, DT_RPATH, DT_RUNPATH, the end at
+ * DT_NULL, and offsets outside the string table or strings that run past
+ * its end skipped. */
+static void test_elf_dynamic(void)
+{
+	static const unsigned char str[] = "\0libcudart.so.12\0$ORIGIN/../lib\0/opt/x\0unterminated";
+	unsigned char dyn[16 * 7] = { 0 };
+	gw_elf_dynamic d;
+
+	put64(dyn, 1), put64(dyn + 8, 1);               /* DT_NEEDED libcudart.so.12 */
+	put64(dyn + 16, 29), put64(dyn + 24, 17);       /* DT_RUNPATH $ORIGIN/../lib */
+	put64(dyn + 32, 15), put64(dyn + 40, 32);       /* DT_RPATH /opt/x */
+	put64(dyn + 48, 1), put64(dyn + 56, 9999);      /* DT_NEEDED outside the table */
+	put64(dyn + 64, 1), put64(dyn + 72, 39);        /* DT_NEEDED running past the end */
+	/* dyn + 80: DT_NULL; what follows is never read */
+	put64(dyn + 96, 1), put64(dyn + 104, 1);
+	CHECK_INT(gw__parse_elf_dynamic(dyn, sizeof(dyn), str, sizeof(str) - 1, &d), 0);
+	CHECK(d.nneeded == 1 && d.nneeded_all == 1);
+	CHECK_STR(d.needed[0], "libcudart.so.12");
+	CHECK(d.has_runpath && d.has_rpath);
+	CHECK_STR(d.runpath, "$ORIGIN/../lib");
+	CHECK_STR(d.rpath, "/opt/x");
+	CHECK(gw__parse_elf_dynamic(dyn, 15, str, sizeof(str), &d) < 0);
+	CHECK_INT(gw__parse_elf_dynamic(dyn, 0, str, 0, &d), 0);
+	CHECK(d.nneeded == 0 && !d.has_rpath);
+}
+
+static bool collect_path(const char *path, void *arg)
+{
+	char *out = arg;
+
+	if (strlen(out) + strlen(path) + 2 < 256) {
+		strcat(out, path);
+		strcat(out, ";");
+	}
+	return true;
+}
+
+/* ld.so.cache: the new format alone and after the old table; offsets
+ * count from the new header; bad offsets skipped, bad counts refused. */
+static void test_ld_cache(void)
+{
+	unsigned char b[256] = { 0 }, both[512] = { 0 };
+	char got[256] = "";
+	const char *s1 = "/usr/lib/libz.so.1", *s2 = "/opt/cuda/lib64/libcudart.so.12";
+	size_t strings = 48 + 3 * 24, n;
+
+	memcpy(b, "glibc-ld.so.cache1.1", 20);
+	put32(b + 20, 3);                                /* nlibs */
+	memcpy(b + strings, s1, strlen(s1) + 1);
+	memcpy(b + strings + 32, s2, strlen(s2) + 1);
+	put32(b + 48 + 8, (uint32_t)strings);            /* entry 0 value */
+	put32(b + 48 + 24 + 8, 5000);                    /* entry 1: outside */
+	put32(b + 48 + 48 + 8, (uint32_t)strings + 32);  /* entry 2 value */
+	n = strings + 32 + strlen(s2) + 1;
+	CHECK_INT(gw__parse_ld_cache(b, n, collect_path, got), 2);
+	CHECK_STR(got, "/usr/lib/libz.so.1;/opt/cuda/lib64/libcudart.so.12;");
+	/* The same after an old "ld.so-1.7.0" table of one 12-byte entry:
+	 * 16 + 12 = 28, so the new header starts at 32. */
+	memcpy(both, "ld.so-1.7.0", 11);
+	put32(both + 12, 1);
+	memcpy(both + 32, b, n);
+	got[0] = '\0';
+	CHECK_INT(gw__parse_ld_cache(both, 32 + n, collect_path, got), 2);
+	CHECK_STR(got, "/usr/lib/libz.so.1;/opt/cuda/lib64/libcudart.so.12;");
+	CHECK(gw__parse_ld_cache(b, 47, collect_path, got) < 0);           /* short header */
+	put32(b + 20, 1000);                                               /* more entries than bytes */
+	CHECK(gw__parse_ld_cache(b, n, collect_path, got) < 0);
+	put32(both + 12, 0x40000000);                                      /* old table past the end */
+	CHECK(gw__parse_ld_cache(both, 32 + n, collect_path, got) < 0);
+	CHECK(gw__parse_ld_cache((const unsigned char *)"#!/bin/sh\n", 10, collect_path, got) < 0);
+}
+
 int main(void)
 {
 	/* A parser that loops forever fails the test instead of hanging it. */
@@ -261,5 +346,7 @@ int main(void)
 	test_system_files();
 	test_nccl_ifname();
 	test_elf();
+	test_elf_dynamic();
+	test_ld_cache();
 	return CHECK_DONE();
 }
