@@ -687,6 +687,20 @@ static const char *rocm_os_family(const gw_probe_sysenv *s)
 	return word_listed(s->os_id_like, "rhel") ? "rhel" : NULL;
 }
 
+/* The os column's name as AMD's matrix writes it. */
+static const char *os_display(const char *family)
+{
+	static const char *const names[][2] = {
+		{ "ubuntu", "Ubuntu" }, { "rhel", "RHEL" }, { "sles", "SLES" },
+		{ "ol", "Oracle Linux" }, { "debian", "Debian" }, { "centos", "CentOS" },
+	};
+
+	for (size_t i = 0; i < GW_ARRAY_SIZE(names); i++)
+		if (!strcmp(names[i][0], family))
+			return names[i][1];
+	return family;
+}
+
 /* Does a row's release list hold the installed release: exactly
  * (major.minor.patch), or, when no row does, by major.minor? */
 static bool rocm_row_matches(const gw_row_rocm_os *row, const gw_ver *v, bool exact)
@@ -738,17 +752,21 @@ static void rule_rocm_os(gw__doctor *d)
 	gw__doc_fmt(ev, sizeof(ev), _("ROCm %s (%s) on %s (os-release ID=%s VERSION_ID=%s%s)"), a->rocm.text,
 		    a->rocm_path[0] ? a->rocm_path : "/opt/rocm", s->os_pretty[0] ? s->os_pretty : s->os_id, s->os_id,
 		    s->os_version_id, strcmp(family, s->os_id) ? _(", judged as RHEL, which it rebuilds") : "");
-	if (supported[0])
+	if (supported[0]) {
+		char url[160];
+
+		/* the row's source starts with the matrix page's address */
+		gw__doc_fmt(url, sizeof(url), "%.*s", (int)strcspn(hit->source, " ;"), hit->source);
 		gw__doc_cat(ev, sizeof(ev), _("; AMD supports ROCm %u.%u on %s %s only (%s)"), a->rocm.part[0],
-			    a->rocm.part[1], family, supported, hit->source);
-	else
-		gw__doc_cat(ev, sizeof(ev), _("; AMD lists no %s release for ROCm %u.%u"), family, a->rocm.part[0],
-			    a->rocm.part[1]);
+			    a->rocm.part[1], os_display(family), supported, url);
+	} else
+		gw__doc_cat(ev, sizeof(ev), _("; AMD lists no %s release for ROCm %u.%u"), os_display(family),
+			    a->rocm.part[0], a->rocm.part[1]);
 	gw__doc_fmt(fix, sizeof(fix), _("Install a ROCm release that supports %s %s (see "
 					"https://rocm.docs.amd.com/en/latest/compatibility/compatibility-matrix.html), or "
 					"move to a supported release of the operating system; until then the amdgpu-dkms "
 					"module and the ROCm packages may fail to build, install or load."),
-		    family, s->os_version_id);
+		    os_display(family), s->os_version_id);
 	gw__doc_add(d, "rocm-os-unsupported", "driver", -1, NULL, ev, fix);
 }
 
