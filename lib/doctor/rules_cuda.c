@@ -239,6 +239,33 @@ static bool system_cudnn(const gw__doctor *d, gw_ver *v, char *where, size_t wn)
 	return found;
 }
 
+/* The cuDNN wheel a framework loads: nvidia-cudnn-cu<its CUDA major>, at
+ * least the cuDNN it was built with, below the next cuDNN major (pip would
+ * otherwise take the newest, cuDNN 9 for a cuDNN 8 build). A build record
+ * that names the major alone (TensorFlow's "8") takes the minor of the
+ * release's tested configuration (data/tensorflow_cuda.tsv). False when no
+ * wheel exists for that CUDA (before CUDA 11). */
+static bool cudnn_pip(const gw_probe_framework *f, char *buf, size_t n)
+{
+	gw_ver floor = f->cudnn;
+	unsigned cu;
+
+	if (!GW_VERSION_KNOWN(f->cudnn))
+		return false;
+	cu = GW_VERSION_KNOWN(f->cuda) ? f->cuda.part[0] : f->cudnn.part[0] >= 9 ? 12 : 11;
+	if (cu < 11)
+		return false;
+	if (f->kind == GW_FW_TENSORFLOW && floor.nparts < 2) {
+		const gw_row_tensorflow_cuda *row = gw__tbl_tensorflow_cuda(&f->version);
+		gw_ver tested;
+
+		if (row && gw__version_parse(row->cudnn, &tested) == 0 && tested.part[0] == floor.part[0])
+			floor = tested;
+	}
+	gw__doc_fmt(buf, n, "pip install -U 'nvidia-cudnn-cu%u>=%s,<%u'", cu, floor.text, floor.part[0] + 1);
+	return true;
+}
+
 static void rules_cudnn(gw__doctor *d, const gw_probe_pyenv *e, const gw_probe_framework *f)
 {
 	const gw_probe_pywheel *w = env_wheel(e, GW_CUDALIB_CUDNN);
@@ -258,11 +285,19 @@ static void rules_cudnn(gw__doctor *d, const gw_probe_pyenv *e, const gw_probe_f
 		gw__doc_fmt(ev, sizeof(ev), _("%s in %s was built with cuDNN %s; no nvidia-cudnn wheel in that environment, "
 			 "no cudnn_version.h or libcudnn in the toolkits, /usr/include, /usr/lib or LD_LIBRARY_PATH"),
 			 name, e->site, f->cudnn.text);
-		gw__doc_add(d, "cudnn-missing", "cuda", -1, NULL, ev,
-			    f->cudnn.part[0] >= 9 ? N_("`pip install nvidia-cudnn-cu12` in that environment (or the "
-						    "framework's [and-cuda] / [cuda12] extra), or install cuDNN 9 system-wide.")
-						  : N_("`pip install 'nvidia-cudnn-cu11==8.*'` in that environment, or install "
-						    "cuDNN 8 for your CUDA version system-wide."));
+		{
+			char fix[FIX], pip[160];
+
+			if (cudnn_pip(f, pip, sizeof(pip)))
+				gw__doc_fmt(fix, sizeof(fix), _("`%s` in that environment (or the framework's own CUDA extra, "
+					 "such as [and-cuda]), or install cuDNN %u for CUDA %u system-wide."), pip,
+					    f->cudnn.part[0], GW_VERSION_KNOWN(f->cuda) ? f->cuda.part[0] : 12);
+			else
+				gw__doc_fmt(fix, sizeof(fix), _("Install cuDNN %u for CUDA %s system-wide (there is no pip "
+					 "cuDNN wheel for CUDA before 11)."), f->cudnn.part[0],
+					    GW_VERSION_KNOWN(f->cuda) ? f->cuda.text : "?");
+			gw__doc_add(d, "cudnn-missing", "cuda", -1, NULL, ev, fix);
+		}
 		return;
 	}
 	if (!GW_VERSION_KNOWN(have))
@@ -275,10 +310,16 @@ static void rules_cudnn(gw__doctor *d, const gw_probe_pyenv *e, const gw_probe_f
 	{
 		char fix[FIX];
 
-		gw__doc_fmt(fix, sizeof(fix), _("Install cuDNN %u.x at least %s: `pip install -U 'nvidia-cudnn-cu%u>=%s'` in "
-			 "that environment, and remove older cuDNN folders from LD_LIBRARY_PATH."),
-			 f->cudnn.part[0], f->cudnn.text, GW_VERSION_KNOWN(f->cuda) && f->cuda.part[0] >= 12 ? f->cuda.part[0] : 12,
-			 f->cudnn.text);
+		char pip[160];
+
+		if (cudnn_pip(f, pip, sizeof(pip)))
+			gw__doc_fmt(fix, sizeof(fix), _("Install the cuDNN %u wheel for CUDA %u: `%s` in that environment, "
+				 "and remove older cuDNN folders from LD_LIBRARY_PATH."), f->cudnn.part[0],
+				    GW_VERSION_KNOWN(f->cuda) ? f->cuda.part[0] : 12, pip);
+		else
+			gw__doc_fmt(fix, sizeof(fix), _("Install cuDNN %u.x, at least %s, for CUDA %s system-wide, and remove "
+				 "older cuDNN folders from LD_LIBRARY_PATH."), f->cudnn.part[0], f->cudnn.text,
+				    GW_VERSION_KNOWN(f->cuda) ? f->cuda.text : "?");
 		gw__doc_add(d, "cudnn-version-mismatch", "cuda", -1, NULL, ev, fix);
 	}
 }

@@ -9,6 +9,7 @@
 /* The PyTorch wheel table's rows, for the "which wheel instead" fixes. */
 #define GW_GEN_TABLE_ROWS
 #include "torch_cuda_arch.h"
+#include "torch_releases.h"
 #undef GW_GEN_TABLE_ROWS
 
 #include "doctor/rule.h"
@@ -97,16 +98,81 @@ bool gw__doc_best_torch(const gw__doctor *d, char *variant, size_t vn, char *tor
 	return true;
 }
 
-/* "pip install torch==2.7.* --index-url https://download.pytorch.org/whl/cu118" */
+/* Is variant ("cu126") one of the space-separated words of list? */
+static bool variant_listed(const char *list, const char *variant)
+{
+	size_t vl = strlen(variant);
+
+	for (const char *p = list; vl && (p = strstr(p, variant)); p += vl)
+		if ((p == list || p[-1] == ' ') && (p[vl] == '\0' || p[vl] == ' '))
+			return true;
+	return false;
+}
+
+/* The data/torch_releases.tsv row of v's major.minor release, or NULL. */
+static const gw_row_torch_releases *torch_release(const gw_ver *v)
+{
+	for (size_t i = 0; i < GW_ARRAY_SIZE(gw_rows_torch_releases); i++) {
+		gw_ver r;
+
+		if (gw__version_parse(gw_rows_torch_releases[i].torch, &r) == 0 && GW_VERSION_KNOWN(*v) &&
+		    r.part[0] == v->part[0] && r.part[1] == v->part[1])
+			return &gw_rows_torch_releases[i];
+	}
+	return NULL;
+}
+
+/* The trio from one index: pinned to a data/torch_releases.tsv row when
+ * one is given, else torch pinned to a minor release and pip's resolver
+ * left to match the others (each torchvision and torchaudio pins its
+ * torch release). Never torch alone: a torch reinstalled without them
+ * leaves torchvision and torchaudio of another release or build. */
+static void trio_pip(char *buf, size_t n, const gw_row_torch_releases *rel, const char *torch_minor, const char *variant)
+{
+	if (rel)
+		gw__doc_fmt(buf, n, "pip install 'torch==%s' 'torchvision==%s' 'torchaudio==%s' --index-url "
+			    "https://download.pytorch.org/whl/%s", rel->torch, rel->torchvision, rel->torchaudio, variant);
+	else if (torch_minor)
+		gw__doc_fmt(buf, n, "pip install 'torch==%s.*' torchvision torchaudio --index-url "
+			    "https://download.pytorch.org/whl/%s", torch_minor, variant);
+	else
+		gw__doc_fmt(buf, n, "pip install torch torchvision torchaudio --index-url https://download.pytorch.org/whl/%s",
+			    variant);
+}
+
+/* The newest release of the table that publishes variant and is no newer
+ * than torch_max ("2.7"), or NULL. */
+static const gw_row_torch_releases *newest_release_with(const char *variant, const char *torch_max)
+{
+	gw_ver max;
+
+	if (gw__version_parse(torch_max, &max) < 0)
+		return NULL;
+	for (size_t i = 0; i < GW_ARRAY_SIZE(gw_rows_torch_releases); i++) {
+		const gw_row_torch_releases *rel = &gw_rows_torch_releases[i];
+		gw_ver r;
+
+		if (gw__version_parse(rel->torch, &r) < 0 || !variant_listed(rel->variants, variant))
+			continue;
+		if (r.part[0] < max.part[0] || (r.part[0] == max.part[0] && r.part[1] <= max.part[1]))
+			return rel;
+	}
+	return NULL;
+}
+
+/* "pip install 'torch==2.7.1' 'torchvision==0.22.1' 'torchaudio==2.7.1' --index-url
+ * https://download.pytorch.org/whl/cu118": the newest matched trio this machine runs. */
 static bool torch_pip(const gw__doctor *d, char *buf, size_t n)
 {
 	char variant[16], torch[16];
 
 	if (!gw__doc_best_torch(d, variant, sizeof(variant), torch, sizeof(torch)))
 		return false;
-	gw__doc_fmt(buf, n, "pip install 'torch==%s.*' --index-url https://download.pytorch.org/whl/%s", torch, variant);
+	trio_pip(buf, n, newest_release_with(variant, torch), torch, variant);
 	return true;
 }
+
+#define UNINSTALL_TRIO "pip uninstall -y torch torchvision torchaudio"
 
 static void found_frameworks(gw__doctor *d, const gw_probe_pyenv *e)
 {
@@ -161,13 +227,14 @@ static void rule_cpu_only(gw__doctor *d, const gw_probe_pyenv *e, const gw_probe
 	switch (f->kind) {
 	case GW_FW_TORCH:
 		if (d->nnvidia > 0 && torch_pip(d, pip, sizeof(pip)))
-			gw__doc_fmt(fix, sizeof(fix), _("`pip uninstall -y torch && %s`"), pip);
+			gw__doc_fmt(fix, sizeof(fix), "`%s && %s`", UNINSTALL_TRIO, pip);
 		else if (d->namd > 0)
-			gw__doc_fmt(fix, sizeof(fix), _("`pip uninstall -y torch && pip install torch --index-url "
-				 "https://download.pytorch.org/whl/rocm6.4`"));
+			gw__doc_fmt(fix, sizeof(fix), "`%s && pip install torch torchvision torchaudio --index-url "
+				    "https://download.pytorch.org/whl/rocm6.4`", UNINSTALL_TRIO);
 		else
-			gw__doc_fmt(fix, sizeof(fix), _("Reinstall torch from a CUDA index: `pip install torch --index-url "
-				 "https://download.pytorch.org/whl/cu126`"));
+			gw__doc_fmt(fix, sizeof(fix), _("Reinstall torch, torchvision and torchaudio from a CUDA index: `%s && "
+				 "pip install torch torchvision torchaudio --index-url https://download.pytorch.org/whl/cu126`"),
+				    UNINSTALL_TRIO);
 		break;
 	case GW_FW_TENSORFLOW:
 		gw__doc_fmt(fix, sizeof(fix), _("`pip uninstall -y %s && pip install 'tensorflow[and-cuda]'` (Linux; TF has "
@@ -206,7 +273,8 @@ static void rule_driver_too_old(gw__doctor *d, const gw_probe_pyenv *e, const gw
 	if (tk)
 		gw__doc_cat(fix, sizeof(fix), _(" (the CUDA %s toolkit's own driver is >= %s)"), tk->toolkit, tk->min_driver);
 	if (f->kind == GW_FW_TORCH && torch_pip(d, pip, sizeof(pip)))
-		gw__doc_cat(fix, sizeof(fix), _(", or install the newest PyTorch build this driver runs: `%s`"), pip);
+		gw__doc_cat(fix, sizeof(fix), _(", or install the newest PyTorch build this driver runs: `%s && %s`"),
+			    UNINSTALL_TRIO, pip);
 	else
 		gw__doc_cat(fix, sizeof(fix), _(", or install a %s build for CUDA %s or older"), name,
 			    GW_VERSION_KNOWN(d->driver_max_cuda) ? d->driver_max_cuda.text : "?");
@@ -231,8 +299,8 @@ static void rule_arch(gw__doctor *d, const gw_probe_pyenv *e, const gw_probe_fra
 	gw__doc_cat(ev, sizeof(ev), _("; %s in %s carries %s%s%s (from the %s)"), name, e->site, f->archs, f->ptx[0] ? " + PTX " : "",
 		    f->ptx, f->arch_source ? f->arch_source : "build");
 	if (f->kind == GW_FW_TORCH && torch_pip(d, pip, sizeof(pip)))
-		gw__doc_fmt(fix, sizeof(fix), _("Install the newest PyTorch wheel that has this GPU's architecture: `pip uninstall -y "
-			 "torch && %s`."), pip);
+		gw__doc_fmt(fix, sizeof(fix), _("Install the newest PyTorch wheel that has this GPU's architecture: `%s && %s`."),
+			    UNINSTALL_TRIO, pip);
 	else if (f->kind == GW_FW_TORCH)
 		gw__doc_fmt(fix, sizeof(fix), _("No PyTorch wheel in gpuwise's table has this architecture for this driver; "
 			 "upgrade the driver or build PyTorch from source with TORCH_CUDA_ARCH_LIST set."));
@@ -430,6 +498,146 @@ static void rule_multiple_packages(gw__doctor *d, const gw_probe_pyenv *e)
 	}
 }
 
+/* ---- torch, torchvision and torchaudio ----------------------------------------- */
+
+/* What a build is for: 'c' CUDA, 'r' ROCm, 'n' CPU, 0 unknown. */
+static char part_kind(const char *variant, const gw_ver *cuda)
+{
+	if (GW_VERSION_KNOWN(*cuda) || !strncmp(variant, "cu", 2))
+		return 'c';
+	if (!strncmp(variant, "rocm", 4))
+		return 'r';
+	return !strcmp(variant, "cpu") ? 'n' : 0;
+}
+
+static char torch_kind(const gw_probe_framework *t)
+{
+	return t->gpu == GW_FW_GPU_CUDA ? 'c' : t->gpu == GW_FW_GPU_ROCM ? 'r' : t->gpu == GW_FW_GPU_NONE ? 'n' : 0;
+}
+
+/* Same public version ("2.5.1" and "2.5.1+cu121"), every part compared. */
+static bool same_release(const char *a, const char *b)
+{
+	gw_ver va, vb;
+
+	return gw__version_parse(a, &va) == 0 && gw__version_parse(b, &vb) == 0 && gw__version_cmp(&va, &vb) == 0;
+}
+
+/* Is the part of another release than torch? Appends why to ev. */
+static bool part_release_differs(const gw_probe_framework *t, const gw_probe_torch_part *p, char *ev, size_t n)
+{
+	const gw_row_torch_releases *rel;
+	const char *want;
+	gw_ver w;
+
+	if (p->torch_pin[0]) {
+		if (same_release(p->torch_pin, t->version.text))
+			return false;
+		/* TRANSLATORS: torchvision 0.20.1 requires torch==2.5.1 (its METADATA) */
+		gw__doc_cat(ev, n, _("%s%s %s requires torch==%s (its METADATA)"), ev[0] ? gw__doc_sep() : "", p->dist,
+			    p->version.text, p->torch_pin);
+		return true;
+	}
+	if (!(rel = torch_release(&t->version)) || !GW_VERSION_KNOWN(p->version))
+		return false;
+	want = !strcmp(p->dist, "torchvision") ? rel->torchvision : rel->torchaudio;
+	if (gw__version_parse(want, &w) < 0 || (w.part[0] == p->version.part[0] && w.part[1] == p->version.part[1]))
+		return false;
+	/* TRANSLATORS: torchvision 0.19.1 is of another release: torch 2.5 goes with torchvision 0.20 */
+	gw__doc_cat(ev, n, _("%s%s %s is of another release: torch %u.%u goes with %s %u.%u (data/torch_releases.tsv)"),
+		    ev[0] ? gw__doc_sep() : "", p->dist, p->version.text, t->version.part[0], t->version.part[1], p->dist,
+		    w.part[0], w.part[1]);
+	return true;
+}
+
+/* 2: another kind of build or CUDA major (import fails), 1: another CUDA
+ * minor or ROCm release, 0: the same or unknown. Appends why to ev. */
+static int part_build_differs(const gw_probe_framework *t, const gw_probe_torch_part *p, char *ev, size_t n)
+{
+	char tk = torch_kind(t), pk = part_kind(p->variant, &p->cuda);
+	int bad = 0;
+
+	if (!tk || !pk)
+		return 0;
+	if (tk != pk)
+		bad = 2;
+	else if (tk == 'c' && GW_VERSION_KNOWN(t->cuda) && GW_VERSION_KNOWN(p->cuda))
+		bad = t->cuda.part[0] != p->cuda.part[0] ? 2 : t->cuda.part[1] != p->cuda.part[1] ? 1 : 0;
+	else if (tk == 'r' && t->variant[0] && p->variant[0])
+		bad = strcmp(t->variant, p->variant) ? 1 : 0;
+	if (!bad)
+		return 0;
+	/* TRANSLATORS: torchvision 0.20.1+cu118 is built for CUDA 11.8, torch for CUDA 12.1 */
+	gw__doc_cat(ev, n, _("%s%s %s is built for %s%s, torch for %s%s"), ev[0] ? gw__doc_sep() : "", p->dist,
+		    p->version.text, pk == 'c' ? "CUDA " : pk == 'r' ? "ROCm " : _("the CPU"),
+		    pk == 'c' ? (GW_VERSION_KNOWN(p->cuda) ? p->cuda.text : p->variant) : pk == 'r' ? p->variant + 4 : "",
+		    tk == 'c' ? "CUDA " : tk == 'r' ? "ROCm " : _("the CPU"),
+		    tk == 'c' ? (GW_VERSION_KNOWN(t->cuda) ? t->cuda.text : t->variant) : tk == 'r' ? t->variant + 4 : "");
+	return bad;
+}
+
+/* The index torch's own build comes from, when the release publishes it. */
+static const char *torch_index(const gw_probe_framework *t, const gw_row_torch_releases *rel)
+{
+	if (!rel || !t->variant[0])
+		return NULL;
+	if (!strcmp(t->variant, "cpu") || variant_listed(rel->variants, t->variant))
+		return t->variant;
+	return NULL;
+}
+
+static void rule_torch_companions(gw__doctor *d, const gw_probe_pyenv *e)
+{
+	const gw_probe_framework *t = NULL;
+	const gw_row_torch_releases *rel;
+	char ev[EV] = "", fix[FIX], pip[512], name[96];
+	const char *index;
+	int worst = 0;
+
+	for (size_t i = 0; i < e->nfw && !t; i++)
+		if (e->fw[i].kind == GW_FW_TORCH && e->fw[i].primary && GW_VERSION_KNOWN(e->fw[i].version))
+			t = &e->fw[i];
+	if (!t || !e->ntorch_parts)
+		return;
+	for (size_t i = 0; i < e->ntorch_parts; i++) {
+		int b;
+
+		if (part_release_differs(t, &e->torch_parts[i], ev, sizeof(ev)))
+			worst = 2;
+		if ((b = part_build_differs(t, &e->torch_parts[i], ev, sizeof(ev))) > worst)
+			worst = b;
+	}
+	if (!worst)
+		return;
+	gw__doc_fw_name(t, name, sizeof(name));
+	/* TRANSLATORS: "; torch is PyTorch 2.5.1+cu121 (.../torch/version.py) in /venv/..." */
+	gw__doc_cat(ev, sizeof(ev), _("; torch is %s (%s) in %s"), name, t->evidence, e->site);
+	rel = torch_release(&t->version);
+	if ((index = torch_index(t, rel)))
+		trio_pip(pip, sizeof(pip), rel, NULL, index);
+	else if (!torch_pip(d, pip, sizeof(pip)))
+		trio_pip(pip, sizeof(pip), NULL, NULL, t->variant[0] ? t->variant : "cu126");
+	gw__doc_fmt(fix, sizeof(fix), _("Reinstall the three together from one index, never torch alone: `%s && %s`."),
+		    UNINSTALL_TRIO, pip);
+	gw__doc_add(d, "torch-companion-mismatch", "python", worst == 2 ? GW_SEVERITY_ERROR : GW_SEVERITY_WARNING, NULL,
+		    ev, fix);
+}
+
+static void rule_tensorflow_gpu(gw__doctor *d, const gw_probe_pyenv *e, const gw_probe_framework *f)
+{
+	char ev[EV], fix[FIX];
+
+	if (!f->primary || strcmp(f->dist, "tensorflow-gpu"))
+		return;
+	gw__doc_fmt(ev, sizeof(ev), _("tensorflow-gpu %s in %s (%s): the tensorflow-gpu name gets no new release since "
+				      "December 2022; newer versions of it only fail to install"),
+		    f->version.text, e->site, f->evidence);
+	gw__doc_fmt(fix, sizeof(fix), _("Replace it with the tensorflow package, which has the GPU support: `pip uninstall -y "
+					"tensorflow-gpu && pip install 'tensorflow[and-cuda]'` (Linux; the [and-cuda] extra "
+					"brings the CUDA and cuDNN wheels it was built with)."));
+	gw__doc_add(d, "tensorflow-gpu-obsolete", "python", -1, NULL, ev, fix);
+}
+
 void gw__doctor_rules_python(gw__doctor *d)
 {
 	for (size_t e = 0; e < d->p->nenvs; e++) {
@@ -441,6 +649,7 @@ void gw__doctor_rules_python(gw__doctor *d)
 
 			/* Each dist has its own METADATA: judged one by one. */
 			rule_cuda_wheels(d, env, &env->fw[i]);
+			rule_tensorflow_gpu(d, env, &env->fw[i]);
 
 			/* Several dists of one module (torch + torch-cpu) share its
 			 * files: judge the module once. */
@@ -454,5 +663,6 @@ void gw__doctor_rules_python(gw__doctor *d)
 			rule_rocm_gfx(d, env, &env->fw[i]);
 		}
 		rule_multiple_packages(d, env);
+		rule_torch_companions(d, env);
 	}
 }

@@ -3,7 +3,13 @@
  * nodes, ROCm), live state (clocks, memory, compute mode) and the
  * container. One function per finding id. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* data/rocm_os.tsv: the operating systems each ROCm release supports. */
+#define GW_GEN_TABLE_ROWS
+#include "rocm_os.h"
+#undef GW_GEN_TABLE_ROWS
 
 #include "doctor/rule.h"
 
@@ -656,6 +662,114 @@ static void rule_bound_to_other_driver(gw__doctor *d)
 		    gw__doc_usable_gpus(d) ? GW_SEVERITY_WARNING : GW_SEVERITY_ERROR, title, ev, fix);
 }
 
+/* ---- ROCm on this operating system ------------------------------------------------ */
+
+/* Is word one of the space-separated words of list? */
+static bool word_listed(const char *list, const char *word)
+{
+	size_t wl = strlen(word);
+
+	for (const char *p = list; wl && (p = strstr(p, word)); p += wl)
+		if ((p == list || p[-1] == ' ') && (p[wl] == '\0' || p[wl] == ' '))
+			return true;
+	return false;
+}
+
+/* The os column this system is judged as: its ID when the table names it,
+ * else "rhel" for a rebuild that says ID_LIKE="rhel ..." (Rocky, Alma,
+ * which install AMD's RHEL packages). NULL: a distribution the matrix does
+ * not name (Fedora, Arch, ... package ROCm themselves): not judged. */
+static const char *rocm_os_family(const gw_probe_sysenv *s)
+{
+	for (size_t i = 0; i < GW_ARRAY_SIZE(gw_rows_rocm_os); i++)
+		if (!strcmp(gw_rows_rocm_os[i].os, s->os_id))
+			return gw_rows_rocm_os[i].os;
+	return word_listed(s->os_id_like, "rhel") ? "rhel" : NULL;
+}
+
+/* The os column's name as AMD's matrix writes it. */
+static const char *os_display(const char *family)
+{
+	static const char *const names[][2] = {
+		{ "ubuntu", "Ubuntu" }, { "rhel", "RHEL" }, { "sles", "SLES" },
+		{ "ol", "Oracle Linux" }, { "debian", "Debian" }, { "centos", "CentOS" },
+	};
+
+	for (size_t i = 0; i < GW_ARRAY_SIZE(names); i++)
+		if (!strcmp(names[i][0], family))
+			return names[i][1];
+	return family;
+}
+
+/* Does a row's release list hold the installed release: exactly
+ * (major.minor.patch), or, when no row does, by major.minor? */
+static bool rocm_row_matches(const gw_row_rocm_os *row, const gw_ver *v, bool exact)
+{
+	char want[32];
+
+	if (exact)
+		gw__doc_fmt(want, sizeof(want), "%u.%u.%u", v->part[0], v->part[1], v->part[2]);
+	else
+		gw__doc_fmt(want, sizeof(want), "%u.%u.", v->part[0], v->part[1]);
+	if (exact)
+		return word_listed(row->rocm, want);
+	for (const char *p = row->rocm; (p = strstr(p, want)); p++)
+		if (p == row->rocm || p[-1] == ' ')
+			return true;
+	return false;
+}
+
+static void rule_rocm_os(gw__doctor *d)
+{
+	const gw_probe_sysenv *s = &d->p->sys;
+	const gw_probe_amd *a = &d->p->amd;
+	const gw_row_rocm_os *hit = NULL;
+	const char *family;
+	char ev[EV], fix[FIX], supported[256] = "";
+	bool known = false;
+
+	if (d->namd <= 0 || !GW_VERSION_KNOWN(a->rocm) || !s->os_id[0] || !s->os_version_id[0] ||
+	    !(family = rocm_os_family(s)))
+		return;
+	for (int exact = 1; exact >= 0 && !known; exact--)
+		for (size_t i = 0; i < GW_ARRAY_SIZE(gw_rows_rocm_os); i++) {
+			const gw_row_rocm_os *row = &gw_rows_rocm_os[i];
+
+			if (!rocm_row_matches(row, &a->rocm, exact))
+				continue;
+			known = true;   /* the release is in the table */
+			if (strcmp(row->os, family))
+				continue;
+			if (word_listed(row->versions, s->os_version_id))
+				return;   /* supported */
+			if (!hit)
+				hit = row;
+			if (!word_listed(supported, row->versions))
+				gw__doc_cat(supported, sizeof(supported), "%s%s", supported[0] ? " " : "", row->versions);
+		}
+	if (!known)
+		return;   /* a release the table does not have: not judged */
+	gw__doc_fmt(ev, sizeof(ev), _("ROCm %s (%s) on %s (os-release ID=%s VERSION_ID=%s%s)"), a->rocm.text,
+		    a->rocm_path[0] ? a->rocm_path : "/opt/rocm", s->os_pretty[0] ? s->os_pretty : s->os_id, s->os_id,
+		    s->os_version_id, strcmp(family, s->os_id) ? _(", judged as RHEL, which it rebuilds") : "");
+	if (supported[0]) {
+		char url[160];
+
+		/* the row's source starts with the matrix page's address */
+		gw__doc_fmt(url, sizeof(url), "%.*s", (int)strcspn(hit->source, " ;"), hit->source);
+		gw__doc_cat(ev, sizeof(ev), _("; AMD supports ROCm %u.%u on %s %s only (%s)"), a->rocm.part[0],
+			    a->rocm.part[1], os_display(family), supported, url);
+	} else
+		gw__doc_cat(ev, sizeof(ev), _("; AMD lists no %s release for ROCm %u.%u"), os_display(family),
+			    a->rocm.part[0], a->rocm.part[1]);
+	gw__doc_fmt(fix, sizeof(fix), _("Install a ROCm release that supports %s %s (see "
+					"https://rocm.docs.amd.com/en/latest/compatibility/compatibility-matrix.html), or "
+					"move to a supported release of the operating system; until then the amdgpu-dkms "
+					"module and the ROCm packages may fail to build, install or load."),
+		    os_display(family), s->os_version_id);
+	gw__doc_add(d, "rocm-os-unsupported", "driver", -1, NULL, ev, fix);
+}
+
 void gw__doctor_rules_driver(gw__doctor *d)
 {
 	found_driver(d);
@@ -670,6 +784,7 @@ void gw__doctor_rules_driver(gw__doctor *d)
 	found_rocm(d);
 	rule_amdgpu_not_loaded(d);
 	rule_rocm_permission(d);
+	rule_rocm_os(d);
 }
 
 /* ---- live ------------------------------------------------------------------------- */
@@ -754,6 +869,136 @@ static void rule_memory_held(gw__doctor *d)
 	}
 }
 
+/* ---- memory in use, no process listed --------------------------------------------- */
+
+/* A CUDA context with nothing allocated costs a few hundred MiB; used
+ * memory above this with no process listed is held by someone NVML does
+ * not show here. */
+#define UNLISTED_MIN (1024ull * 1024 * 1024)
+
+/* Does /proc/<pid>/fd hold /dev/nvidia<minor> (any GPU node when minor < 0)?
+ * -1 when the folder cannot be read (another user's process). */
+static int holds_gpu(const char *root, const char *pid, long minor)
+{
+	char path[64], **fds;
+	size_t n;
+	int found = 0, rc;
+
+	gw__doc_fmt(path, sizeof(path), "/proc/%s/fd", pid);
+	if ((rc = gw__dir_list(root, path, &fds, &n)) < 0) {
+		gw_error_clear();
+		return rc == GW_EPERM ? -1 : 0;   /* ENOENT: it ended meanwhile */
+	}
+	for (size_t k = 0; k < n && !found; k++) {
+		char fdpath[96], target[128];
+		const char *num;
+
+		gw__doc_fmt(fdpath, sizeof(fdpath), "/proc/%s/fd/%s", pid, fds[k]);
+		if (gw__readlink(root, fdpath, target, sizeof(target)) < 0 || strncmp(target, "/dev/nvidia", 11))
+			continue;
+		num = target + 11;
+		if (!*num || strspn(num, "0123456789") != strlen(num))
+			continue;   /* nvidiactl, nvidia-uvm: every CUDA process has those */
+		found = minor < 0 || strtol(num, NULL, 10) == minor;
+	}
+	gw__dir_list_free(fds, n);
+	gw_error_clear();
+	return found;
+}
+
+/* The processes here with the GPU's node open, as evidence; how many were
+ * found, and how many could not be looked at. */
+static int find_holders(const gw__doctor *d, long minor, const char *node, char *ev, size_t n, char *pids, size_t pn,
+			int *unreadable)
+{
+	const char *root = d->p->root[0] ? d->p->root : "/";
+	char **names;
+	size_t np;
+	int found = 0;
+
+	*unreadable = 0;
+	if (gw__dir_list(root, "/proc", &names, &np) < 0) {
+		gw_error_clear();
+		return 0;
+	}
+	for (size_t i = 0; i < np; i++) {
+		gw_process p;
+		int h;
+
+		if (strspn(names[i], "0123456789") != strlen(names[i]) ||
+		    (!d->fake_root && atoi(names[i]) == gw__getpid()))
+			continue;
+		if ((h = holds_gpu(root, names[i], minor)) < 0) {
+			++*unreadable;
+			continue;
+		}
+		if (!h)
+			continue;
+		memset(&p, 0, sizeof(p));
+		p.pid = (uint32_t)strtoul(names[i], NULL, 10);
+		gw__process_resolve(root, &p);
+		/* TRANSLATORS: a process that has the GPU's device node (/dev/nvidia0) open */
+		gw__doc_cat(ev, n, _("%spid %u (%s, %s) has %s open"), gw__doc_sep(), p.pid,
+			    p.user[0] ? p.user : _("user unknown"), p.command[0] ? p.command : "?", node);
+		gw__doc_cat(pids, pn, "%s%u", pids[0] ? " " : "", p.pid);
+		found++;
+	}
+	gw__dir_list_free(names, np);
+	return found;
+}
+
+static void rule_memory_unlisted(gw__doctor *d)
+{
+	for (int i = 0; i < d->ndev; i++) {
+		const gw_device_info *di = dev(d, i);
+		const gw_device_sample *s = &d->sample[i];
+		gw_process *pl = NULL;
+		size_t np = 0;
+		uint64_t used;
+		long minor;
+		char ev[EV], fix[FIX], l[160], pids[256] = "", node[32];
+		int found, unreadable;
+
+		if (!d->have_sample[i] || di->vendor != GW_VENDOR_NVIDIA || !GW_VALID(s->memory_used) ||
+		    !GW_VALID(di->memory_total))
+			continue;
+		used = s->memory_used.v;
+		/* Drivers without the v2 memory call count the reserved memory as used. */
+		if (GW_VALID(di->memory_used_includes_reserved) && di->memory_used_includes_reserved.v &&
+		    GW_VALID(s->memory_reserved) && used >= s->memory_reserved.v)
+			used -= s->memory_reserved.v;
+		if (used < UNLISTED_MIN)
+			continue;
+		if (gw_device_processes(d->ctx, i, &pl, &np) < 0 || np > 0) {
+			gw_processes_free(pl);
+			continue;
+		}
+		gw_processes_free(pl);
+		minor = GW_VALID(di->minor_number) ? (long)di->minor_number.v : -1;
+		if (minor >= 0)
+			gw__doc_fmt(node, sizeof(node), "/dev/nvidia%ld", minor);
+		else
+			gw__doc_fmt(node, sizeof(node), "/dev/nvidia*");
+		dev_label(di, l, sizeof(l));
+		gw__doc_fmt(ev, sizeof(ev), _("%s: %.1f of %.1f GiB in use and NVML lists no compute or graphics process"), l,
+			    (double)used / (1024.0 * 1024 * 1024), (double)di->memory_total.v / (1024.0 * 1024 * 1024));
+		found = find_holders(d, minor, node, ev, sizeof(ev), pids, sizeof(pids), &unreadable);
+		if (unreadable)
+			gw__doc_cat(ev, sizeof(ev), _("%s%d processes' descriptors could not be read (another user's; run as root "
+						      "to see them)"), gw__doc_sep(), unreadable);
+		if (found)
+			gw__doc_fmt(fix, sizeof(fix), _("End the processes that hold the GPU: `kill %s` (then `kill -9 %s` if they "
+							"do not exit); a stopped notebook kernel or a crashed training job's "
+							"workers keep their memory until they end."), pids, pids);
+		else
+			gw__doc_fmt(fix, sizeof(fix), _("No process here has %s open: the memory is probably held by another "
+							"container or VM on the same host (NVML lists only the processes of this "
+							"pid namespace). Run `nvidia-smi` or `sudo fuser -v /dev/nvidia*` on the "
+							"host and end the holder there, or use another GPU."), node);
+		gw__doc_add(d, "gpu-memory-used-no-process", "live", -1, NULL, ev, fix);
+	}
+}
+
 static void rule_exclusive_busy(gw__doctor *d)
 {
 	for (int i = 0; i < d->ndev; i++) {
@@ -784,6 +1029,7 @@ void gw__doctor_rules_live(gw__doctor *d)
 		return;
 	rule_clocks_throttled(d);
 	rule_memory_held(d);
+	rule_memory_unlisted(d);
 	rule_exclusive_busy(d);
 }
 
@@ -850,9 +1096,9 @@ static void rule_no_usable_gpu(gw__doctor *d)
 	gw__doc_cat(ev, sizeof(ev), _("%sno NVIDIA or AMD GPU that its library reads"), ev[0] ? gw__doc_sep() : "");
 	gw__doc_add(d, "no-usable-gpu", "hardware", -1, NULL, ev,
 		    intel_only ? N_("CUDA and ROCm frameworks need an NVIDIA or AMD GPU; an Intel GPU needs a build for "
-				 "it (PyTorch: `pip install torch --index-url https://download.pytorch.org/whl/xpu`, "
-				 "then `torch.xpu.is_available()`), which gpuwise does not check. Otherwise run on a "
-				 "machine (or VM type) with an NVIDIA or AMD GPU.")
+				 "it (PyTorch: `pip install torch torchvision torchaudio --index-url "
+				 "https://download.pytorch.org/whl/xpu`, then `torch.xpu.is_available()`), which gpuwise does "
+				 "not check. Otherwise run on a machine (or VM type) with an NVIDIA or AMD GPU.")
 			       : N_("Run `gpuwise list` to see why each GPU cannot be read, and `gpuwise explain "
 				 "no-usable-gpu`."));
 }

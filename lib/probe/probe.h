@@ -278,6 +278,17 @@ typedef struct gw_probe_pywheel {
 	bool has[GW_CUDALIB_COUNT];
 } gw_probe_pywheel;
 
+/* torchvision or torchaudio next to torch: the release and build each is,
+ * to judge against torch's (doctor's torch-companion-mismatch). */
+typedef struct gw_probe_torch_part {
+	char dist[16];                  /* "torchvision", "torchaudio" */
+	gw_ver version;                 /* version.py __version__, else the dist-info name */
+	char variant[24];               /* local tag: "cu121", "cpu", "rocm6.1"; "" none */
+	gw_ver cuda;                    /* version.py `cuda = '12.1'`, else from a cuXYZ tag */
+	char torch_pin[40];             /* METADATA Requires-Dist: torch (==2.5.1): "2.5.1"; "" none */
+	char evidence[GW_PROBE_PATH];   /* the file the facts came from */
+} gw_probe_torch_part;
+
 #define GW_PROBE_MAX_ENVS 24
 #define GW_PROBE_MAX_FRAMEWORKS 16
 #define GW_PROBE_MAX_WHEELS 24
@@ -291,6 +302,8 @@ typedef struct gw_probe_pyenv {
 	size_t nfw;
 	gw_probe_pywheel wheels[GW_PROBE_MAX_WHEELS];
 	size_t nwheels;
+	gw_probe_torch_part torch_parts[2];
+	size_t ntorch_parts;
 	bool truncated;
 } gw_probe_pyenv;
 
@@ -332,6 +345,9 @@ typedef struct gw_probe_sysenv {
 	bool wsl;
 	bool wsl_libcuda;               /* /usr/lib/wsl/lib/libcuda.so */
 	char os_pretty[96];             /* os-release PRETTY_NAME */
+	char os_id[32];                 /* os-release ID ("ubuntu", "rhel", "rocky"), "" unknown */
+	char os_id_like[64];            /* os-release ID_LIKE ("rhel centos fedora"), "" none */
+	char os_version_id[32];         /* os-release VERSION_ID ("22.04", "9.4", "15.5") */
 	char kernel[96];                /* /proc/sys/kernel/osrelease */
 } gw_probe_sysenv;
 

@@ -213,6 +213,91 @@ static void probe_torch(gw_probe_ctx *c, gw_probe_pyenv *e, bool wheels_have_cud
 	}
 }
 
+/* ---- torchvision and torchaudio -------------------------------------------- */
+
+/* "torch (==2.5.1)", "torch==2.5.1+cu121 ; extra == 'x'" → "2.5.1+cu121"; "" when
+ * the requirement is not torch or pins no exact version. */
+static void torch_pin_of(const char *req, char *out, size_t outsz)
+{
+	const char *p = req;
+	size_t n;
+
+	out[0] = '\0';
+	if (strncmp(p, "torch", 5) || (p[5] && p[5] != ' ' && p[5] != '(' && p[5] != '='))
+		return;
+	p += 5;
+	while (*p == ' ' || *p == '(')
+		p++;
+	if (strncmp(p, "==", 2) || p[2] == '=')
+		return;
+	p += 2;
+	while (*p == ' ')
+		p++;
+	n = strcspn(p, " ,);");
+	if (n && n < outsz && !memchr(p, '*', n)) {
+		memcpy(out, p, n);
+		out[n] = '\0';
+	}
+}
+
+/* A torchvision/torchaudio dist-info folder: its release and torch pin. */
+static void add_torch_part(gw_probe_ctx *c, gw_probe_pyenv *e, const char *norm, const char *dirname, const gw_ver *v)
+{
+	gw_probe_torch_part *t;
+	char meta[GW_PATH_MAX], line[256];
+	const char *cursor;
+	char *text;
+
+	if (e->ntorch_parts == GW_ARRAY_SIZE(e->torch_parts))
+		return;
+	for (size_t i = 0; i < e->ntorch_parts; i++)
+		if (!strcmp(e->torch_parts[i].dist, norm))
+			return;   /* two dist-infos of one package: the first counts */
+	t = &e->torch_parts[e->ntorch_parts++];
+	memset(t, 0, sizeof(*t));
+	gw__strlcpy(t->dist, norm, sizeof(t->dist));
+	t->version = *v;
+	gw__probe_join(t->evidence, sizeof(t->evidence), e->site, dirname);
+	if (!gw__probe_join(meta, sizeof(meta), t->evidence, "METADATA") || !(text = gw__probe_read(c, meta, 512 * 1024)))
+		return;
+	cursor = text;
+	while (!t->torch_pin[0] && gw__metadata_next(&cursor, "Requires-Dist", line, sizeof(line)) == 0)
+		torch_pin_of(line, t->torch_pin, sizeof(t->torch_pin));
+	gw__free(text);
+}
+
+/* What each part's version.py says: __version__ (with the local tag the
+ * dist-info name may lack) and torchvision's `cuda = '12.1'`. */
+static void probe_torch_parts(gw_probe_ctx *c, gw_probe_pyenv *e)
+{
+	for (size_t i = 0; i < e->ntorch_parts; i++) {
+		gw_probe_torch_part *t = &e->torch_parts[i];
+		char rel[48], where[GW_PROBE_PATH];
+		gw_torch_build b;
+		char *text;
+
+		snprintf(rel, sizeof(rel), "%s/version.py", t->dist);
+		if ((text = site_read(c, e, rel, where, sizeof(where)))) {
+			gw__parse_torch_version_py(text, &b);
+			gw__free(text);
+			if (b.version[0])
+				gw__version_parse(b.version, &t->version);
+			if (b.cuda[0])
+				gw__version_parse(b.cuda, &t->cuda);
+			gw__strlcpy(t->evidence, where, sizeof(t->evidence));
+		}
+		gw__torch_variant(t->version.text, t->variant, sizeof(t->variant));
+		if (!GW_VERSION_KNOWN(t->cuda) && !strncmp(t->variant, "cu", 2) && strlen(t->variant) >= 5) {
+			char num[16];
+			size_t l = strlen(t->variant + 2);
+
+			/* "cu121" → "12.1", "cu118" → "11.8" */
+			snprintf(num, sizeof(num), "%.*s.%s", (int)(l - 1), t->variant + 2, t->variant + 1 + l);
+			gw__version_parse(num, &t->cuda);
+		}
+	}
+}
+
 /* "'sm_60', 'sm_70', 'compute_90'" → "sm_60 sm_70" and ptx "compute_90". */
 static void split_tf_archs(const char *list, gw_probe_framework *f)
 {
@@ -457,6 +542,8 @@ static int scan_site(gw_probe_ctx *c, gw_probe_pyenv *e)
 		nv[nnv++].version = v;
 		if (!strncmp(norm, "nvidia-", 7))
 			continue;
+		if (!strcmp(norm, "torchvision") || !strcmp(norm, "torchaudio"))
+			add_torch_part(c, e, norm, names[i], &v);
 		if ((k = classify_dist(norm)) >= 0) {
 			gw_probe_framework *f = add_fw(e, fw_dists[k].kind, fw_dists[k].primary, norm);
 
@@ -478,6 +565,7 @@ static int scan_site(gw_probe_ctx *c, gw_probe_pyenv *e)
 	for (size_t i = 0; i < e->nwheels; i++)
 		cudart |= e->wheels[i].has[GW_CUDALIB_CUDART];
 	probe_torch(c, e, cudart);
+	probe_torch_parts(c, e);
 	probe_tensorflow(c, e, cudart);
 	probe_jax(c, e);
 	probe_cupy(e);

@@ -50,6 +50,9 @@ int gw__probe_sysenv(gw_probe_ctx *c)
 	if ((text = gw__probe_read(c, "/etc/os-release", 64 * 1024)) ||
 	    (text = gw__probe_read(c, "/usr/lib/os-release", 64 * 1024))) {
 		gw__parse_os_release(text, "PRETTY_NAME", s->os_pretty, sizeof(s->os_pretty));
+		gw__parse_os_release(text, "ID", s->os_id, sizeof(s->os_id));
+		gw__parse_os_release(text, "ID_LIKE", s->os_id_like, sizeof(s->os_id_like));
+		gw__parse_os_release(text, "VERSION_ID", s->os_version_id, sizeof(s->os_version_id));
 		gw__free(text);
 	}
 	gw__read_small(c->root, "/proc/sys/kernel/osrelease", s->kernel, sizeof(s->kernel));

@@ -173,6 +173,57 @@ f = [x for x in d["findings"] if x["id"] == "rocm-gfx-unsupported"][0]
 assert "HSA_OVERRIDE_GFX_VERSION=10.3.0" in f["fix"], f["fix"]
 assert "gfx1031" in f["evidence"], f["evidence"]
 '
+# PyTorch fixes install the matched trio, never torch alone.
+run_scenario seed-driver470-cu121 --json
+assert_json "driver 470 fix reinstalls the trio" '
+f = [x for x in d["findings"] if x["id"] == "driver-too-old-for-framework"][0]["fix"]
+assert "pip uninstall -y torch torchvision torchaudio" in f, f
+assert "torchvision==" in f and "torchaudio==" in f, f
+'
+run_scenario seed-cpu-wheel --json
+assert_json "cpu wheel fix reinstalls the trio" '
+f = [x for x in d["findings"] if x["id"] == "framework-cpu-only-build"][0]["fix"]
+assert "torchvision" in f and "torchaudio" in f, f
+'
+run_scenario torch-companion-release --json
+assert_json "companion release fix: the 2.5.1 trio from cu121" '
+f = [x for x in d["findings"] if x["id"] == "torch-companion-mismatch"][0]
+assert f["severity"] == "error", f
+assert "torch==2.4.1" in f["evidence"] and "torchvision 0.19.1" in f["evidence"], f["evidence"]
+assert "\x27torch==2.5.1\x27 \x27torchvision==0.20.1\x27 \x27torchaudio==2.5.1\x27 --index-url https://download.pytorch.org/whl/cu121" in f["fix"], f["fix"]
+'
+run_scenario torch-companion-cuda-minor --json
+assert_json "another CUDA minor only: a warning" '
+f = [x for x in d["findings"] if x["id"] == "torch-companion-mismatch"][0]
+assert f["severity"] == "warning" and "12.4" in f["evidence"], f
+'
+run_scenario cudnn-version-mismatch --json
+assert_json "cuDNN fix keeps CUDA 11 and caps cuDNN 8" '
+f = [x for x in d["findings"] if x["id"] == "cudnn-version-mismatch"][0]["fix"]
+assert "nvidia-cudnn-cu11>=8.6,<9" in f, f
+assert "cu12" not in f, f
+'
+run_scenario tensorflow-gpu-installed --json
+assert_json "tensorflow-gpu: what to install instead" '
+f = [x for x in d["findings"] if x["id"] == "tensorflow-gpu-obsolete"][0]
+assert "tensorflow[and-cuda]" in f["fix"] and "uninstall -y tensorflow-gpu" in f["fix"], f
+'
+run_scenario rocm-os-unsupported --json
+assert_json "ROCm on an unsupported OS cites the matrix" '
+f = [x for x in d["findings"] if x["id"] == "rocm-os-unsupported"][0]
+assert "20.04" in f["evidence"] and "compatibility-matrix" in f["evidence"] and "22.04" in f["evidence"], f
+'
+run_scenario memory-no-process-holder --json
+assert_json "unlisted memory: the holder and how to end it" '
+f = [x for x in d["findings"] if x["id"] == "gpu-memory-used-no-process"][0]
+assert "pid 4242 (alice, python train.py) has /dev/nvidia0 open" in f["evidence"], f["evidence"]
+assert "kill 4242" in f["fix"], f["fix"]
+'
+run_scenario memory-no-process-elsewhere --json
+assert_json "unlisted memory, no holder here: another container" '
+f = [x for x in d["findings"] if x["id"] == "gpu-memory-used-no-process"][0]
+assert "container" in f["fix"] and "kill" not in f["fix"], f["fix"]
+'
 run_scenario gpu-lost --json
 assert_json "xid named with advice" '
 f = [x for x in d["findings"] if x["id"] == "xid-errors"][0]

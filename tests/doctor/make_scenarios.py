@@ -273,6 +273,7 @@ def pascal_570(m, r):
     dev(m, 0)["clocks_event_reasons"] = 1
     dev(m, 0)["utilization"] = {"gpu": 0, "memory": 0}
     m["nvml"]["devices"][0]["processes"] = {"compute": [], "graphics": []}
+    dev(m, 0)["memory"]["used"] = 104857600   # its process gone: an idle GPU's 100 MiB
 
 
 sc("seed-pascal-cu128", "gtx1080ti-old-driver", "seed: Pascal GTX 1080 Ti (sm_61) with a cu128 wheel; fix names cu126",
@@ -352,8 +353,9 @@ sc("conda-torch-no-local-tag", "gtx1080ti-old-driver",
    F_NV + F_PY + ["driver-too-old-for-framework", "clocks-throttled"], ["CONDA_PREFIX=/opt/conda"],
    lambda m, r: conda_torch_212(r))
 sc("tf1-build-info", "laptop-3060",
-   "TF 1.15 build_info.py constants (cuda_version_number '10.0', cuDNN 7) with no cuDNN on the system",
-   F_NV + F_PY + ["cudnn-missing"], VENV, lambda m, r: venv(r, None, [tf1_build_info]))
+   "TF 1.15 build_info.py constants (cuda_version_number '10.0', cuDNN 7) with no cuDNN on the system; "
+   "installed as tensorflow-gpu, the obsolete name",
+   F_NV + F_PY + ["cudnn-missing", "tensorflow-gpu-obsolete"], VENV, lambda m, r: venv(r, None, [tf1_build_info]))
 sc("debian-python3-torch", "laptop-3060",
    "Debian python3-torch 2.6.0 in /usr/lib/python3/dist-packages (CPU-only) on an RTX 3060",
    F_NV + F_PY + ["framework-cpu-only-build"], [], lambda m, r: debian_torch(r))
@@ -722,9 +724,10 @@ def tf_with_cudnn_wheel(root):
     put(root, SP + "/nvidia/cudnn/lib/libcudnn.so.8")
 
 
-sc("near-cudnn-pip-wheel", "laptop-3060", "TensorFlow 2.13 with the nvidia-cudnn-cu11 8.6 wheel in its venv, "
-   "no system cuDNN", F_NV + F_PY, VENV, lambda m, r: venv(r, None, [tf_with_cudnn_wheel]),
-   near=["cudnn-missing", "cudnn-version-mismatch"])
+sc("near-cudnn-pip-wheel", "laptop-3060", "TensorFlow 2.13 (the tensorflow package, not tensorflow-gpu) with the "
+   "nvidia-cudnn-cu11 8.6 wheel in its venv, no system cuDNN", F_NV + F_PY, VENV,
+   lambda m, r: venv(r, None, [tf_with_cudnn_wheel]),
+   near=["cudnn-missing", "cudnn-version-mismatch", "tensorflow-gpu-obsolete"])
 
 
 def newer_ld(r):
@@ -895,6 +898,111 @@ sc("near-jax-plugin-system-ptxas", "laptop-3060", "jax[cuda12] 0.4.35 without nv
    near=["framework-cuda-wheels-missing"])
 sc("near-jax-plugin-complete", "laptop-3060", "jax[cuda12] 0.4.35 complete: plugin, pjrt and the with_cuda wheels "
    "at versions above the plugin's floors", F_NV + F_PY, VENV, jax435(), near=["framework-cuda-wheels-missing"])
+
+
+# ---- the steps people do by hand: torch's companions, tensorflow-gpu,
+# ROCm on an OS release it does not support, memory held by no listed process.
+
+def torch_part(dist, ver, cuda=None, pin=None):
+    """torchvision/torchaudio VER (with its local tag) in the py3.11 venv: a
+    METADATA that pins torch==PIN, a version.py that says `cuda = CUDA`."""
+    def f(root):
+        d = SP + "/%s-%s.dist-info" % (dist, ver)
+        put(root, d + "/METADATA", "Metadata-Version: 2.1\nName: %s\nVersion: %s\n%s\nThe description.\n"
+            % (dist, ver, "Requires-Dist: numpy\nRequires-Dist: torch (==%s)\n" % pin if pin else ""))
+        put(root, SP + "/%s/version.py" % dist, "__version__ = '%s'\ngit_version = '3ac97aa9'\n%s"
+            % (ver, "cuda = '%s'\n" % cuda if cuda else ""))
+    return f
+
+
+TORCH121 = ("2.5.1+cu121", "12.1", None)
+sc("torch-companion-release", "laptop-3060", "torch 2.5.1+cu121 reinstalled alone: torchvision 0.19.1+cu121 (pins "
+   "torch==2.4.1) and torchaudio 2.5.1+cu121 stay; the fix reinstalls the 2.5.1 trio from the cu121 index",
+   F_NV + F_PY + ["torch-companion-mismatch"], VENV,
+   lambda m, r: venv(r, TORCH121, [torch_part("torchvision", "0.19.1+cu121", "12.1", "2.4.1"),
+                                   torch_part("torchaudio", "2.5.1+cu121", None, "2.5.1")]))
+sc("torch-companion-cuda", "laptop-3060", "torch 2.5.1+cu121 with torchvision 0.20.1+cu118 (CUDA 11.8: another "
+   "major) and torchaudio 2.5.1+cpu; every release matches", F_NV + F_PY + ["torch-companion-mismatch"], VENV,
+   lambda m, r: venv(r, TORCH121, [torch_part("torchvision", "0.20.1+cu118", "11.8", "2.5.1"),
+                                   torch_part("torchaudio", "2.5.1+cpu", None, "2.5.1")]))
+sc("torch-companion-cuda-minor", "laptop-3060", "torch 2.5.1+cu121 with torchvision 0.20.1+cu124: the same "
+   "release and CUDA major, another CUDA minor (a warning)", F_NV + F_PY + ["torch-companion-mismatch"], VENV,
+   lambda m, r: venv(r, TORCH121, [torch_part("torchvision", "0.20.1+cu124", "12.4", "2.5.1")]))
+sc("near-torch-companions-matched", "laptop-3060", "torch 2.5.1+cu121, torchvision 0.20.1+cu121 (pins 2.5.1) and a "
+   "torchaudio 2.5.1 with no local tag, no pin and no CUDA in its version.py (the table's release; its build "
+   "is not judged)", F_NV + F_PY, VENV,
+   lambda m, r: venv(r, TORCH121, [torch_part("torchvision", "0.20.1+cu121", "12.1", "2.5.1"),
+                                   torch_part("torchaudio", "2.5.1")]),
+   near=["torch-companion-mismatch"])
+
+
+def tensorflow_gpu_210(root):
+    """pip install tensorflow-gpu==2.10.0: CUDA 11.2 / cuDNN 8 build, cuDNN 8.1 wheel for CUDA 11."""
+    mkdir(root, SP + "/tensorflow_gpu-2.10.0.dist-info")
+    put(root, SP + "/tensorflow/python/platform/build_info.py",
+        "import collections\nbuild_info = collections.OrderedDict([('cuda_version', '11.2'), "
+        "('cudnn_version', '8'), ('is_cuda_build', True), ('is_rocm_build', False)])\n")
+    mkdir(root, SP + "/nvidia_cudnn_cu11-8.1.0.77.dist-info")
+    put(root, SP + "/nvidia/cudnn/lib/libcudnn.so.8")
+
+
+sc("tensorflow-gpu-installed", "laptop-3060", "tensorflow-gpu 2.10.0, as guide B's `pip install tensorflow-gpu` "
+   "left it, with its cuDNN 8.1 wheel and no system CUDA 11 runtime for it to load",
+   F_NV + F_PY + ["tensorflow-gpu-obsolete", "system-cuda-libraries-not-found"], VENV,
+   lambda m, r: venv(r, None, [tensorflow_gpu_210]))
+
+
+def os_release(os_id, version_id, pretty, like=None):
+    def f(m, r):
+        put(r, "/etc/os-release", 'NAME="%s"\nID=%s\n%sVERSION_ID="%s"\nPRETTY_NAME="%s"\n'
+            % (pretty.split()[0], os_id, 'ID_LIKE="%s"\n' % like if like else "", version_id, pretty))
+    return f
+
+
+def rocm_release(version):
+    def f(m, r):
+        put(r, "/opt/rocm/.info/version", version + "\n")
+    return f
+
+
+sc("rocm-os-unsupported", "mi300x", "ROCm 6.2.0 on Ubuntu 20.04 (ROCm 6.2 dropped 20.04; data/rocm_os.tsv)",
+   ["found-gpus", "found-rocm", "rocm-os-unsupported"], [], os_release("ubuntu", "20.04", "Ubuntu 20.04.6 LTS"))
+sc("rocm-os-rocky-unsupported", "mi300x", "ROCm 6.2.0 on Rocky Linux 9.5, judged as RHEL 9.5 (6.2 lists 9.4 and 9.3)",
+   ["found-gpus", "found-rocm", "rocm-os-unsupported"], [],
+   os_release("rocky", "9.5", "Rocky Linux 9.5 (Blue Onyx)", "rhel centos fedora"))
+sc("near-rocm-os-supported", "mi300x", "ROCm 6.2.0 on Rocky Linux 9.4 (judged as RHEL 9.4, which 6.2 lists)",
+   ["found-gpus", "found-rocm"], [], os_release("rocky", "9.4", "Rocky Linux 9.4 (Blue Onyx)", "rhel centos fedora"),
+   near=["rocm-os-unsupported"])
+sc("near-rocm-os-unknown-release", "mi300x", "ROCm 6.4.1, a release data/rocm_os.tsv does not have, on Ubuntu "
+   "20.04: not judged", ["found-gpus", "found-rocm"], [],
+   both(os_release("ubuntu", "20.04", "Ubuntu 20.04.6 LTS"), rocm_release("6.4.1")), near=["rocm-os-unsupported"])
+
+
+def unlisted_memory(used_gib, holder=True):
+    """laptop-3060 with no process listed by NVML and USED GiB in use;
+    pid 4242 (alice) has /dev/nvidia0 open unless holder is False; pid
+    4300 only /dev/nvidiactl (every CUDA process opens it)."""
+    def f(m, r):
+        d = dev(m, 0)
+        d["processes"] = {"compute": [], "graphics": []}
+        d["memory"]["used"] = int(used_gib * 1024 ** 3)
+        put(r, "/etc/passwd", open(os.path.join(r, "etc/passwd")).read() + "alice:x:1042:1042::/home/alice:/bin/bash\n")
+        if holder:
+            put(r, "/proc/4242/status", "Name:\tpython\nUid:\t1042\t1042\t1042\t1042\n")
+            put(r, "/proc/4242/cmdline", "python\0train.py\0")
+            link(r, "/dev/nvidiactl", "/proc/4242/fd/3")
+            link(r, "/dev/nvidia0", "/proc/4242/fd/5")
+        put(r, "/proc/4300/status", "Name:\tjupyter\nUid:\t1042\t1042\t1042\t1042\n")
+        link(r, "/dev/nvidiactl", "/proc/4300/fd/3")
+    return f
+
+
+sc("memory-no-process-holder", "laptop-3060", "5 GiB of the RTX 3060 in use, NVML lists no process; pid 4242 "
+   "(alice, python train.py) has /dev/nvidia0 open", F_NV + ["gpu-memory-used-no-process"], [], unlisted_memory(5))
+sc("memory-no-process-elsewhere", "laptop-3060", "5 GiB in use, no process listed and none here has /dev/nvidia0 "
+   "open: another container's", F_NV + ["gpu-memory-used-no-process"], [], unlisted_memory(5, holder=False))
+sc("near-memory-no-process-baseline", "laptop-3060", "0.9 GiB in use with no process listed: within an idle "
+   "context's baseline", F_NV, [], unlisted_memory(0.9), near=["gpu-memory-used-no-process"])
 
 
 # ---- GPUs that are there but that no framework can use: "not ready" always

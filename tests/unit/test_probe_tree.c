@@ -131,6 +131,11 @@ static void build_nvidia_tree(void)
 	put("/venv/pyvenv.cfg", "home = /usr/bin\n");
 #define SP "/venv/lib/python3.11/site-packages"
 	dir_(SP "/torch-2.5.1+cu121.dist-info");
+	/* torchvision with its torch pin and build; torchaudio from its dist-info name alone */
+	put(SP "/torchvision-0.20.1+cu118.dist-info/METADATA", "Metadata-Version: 2.1\nName: torchvision\n"
+	    "Requires-Dist: numpy\nRequires-Dist: torch (==2.5.1)\nRequires-Dist: torchdata==0.9\n\nRequires-Dist: torch==9\n");
+	put(SP "/torchvision/version.py", "__version__ = '0.20.1+cu118'\ngit_version = 'x'\ncuda = '11.8'\n");
+	dir_(SP "/torchaudio-2.4.1+cu124.dist-info");
 	put(SP "/torch/version.py", "__version__ = '2.5.1+cu121'\ndebug = False\ncuda: Optional[str] = '12.1'\nhip: Optional[str] = None\n");
 	put(SP "/torch/lib/libtorch_cuda.so", "");
 	dir_(SP "/nvidia_cudnn_cu12-9.1.0.70.dist-info");
@@ -270,6 +275,18 @@ static void test_nvidia_tree(void)
 		CHECK(f && f->has_libtorch_cuda && f->bundles_cuda && !strcmp(f->arch_source, "table"));
 		CHECK(f && strstr(f->archs, "sm_90") && !strstr(f->archs, "sm_120"));
 		CHECK(f && !strcmp(f->version.text, "2.5.1+cu121"));
+		CHECK_INT(e->ntorch_parts, 2);
+		for (size_t i = 0; i < e->ntorch_parts; i++) {
+			const gw_probe_torch_part *tp = &e->torch_parts[i];
+
+			if (!strcmp(tp->dist, "torchvision"))
+				CHECK(!strcmp(tp->version.text, "0.20.1+cu118") && !strcmp(tp->variant, "cu118") &&
+				      !strcmp(tp->cuda.text, "11.8") && !strcmp(tp->torch_pin, "2.5.1") &&
+				      strstr(tp->evidence, "torchvision/version.py"));
+			else
+				CHECK(!strcmp(tp->dist, "torchaudio") && !strcmp(tp->variant, "cu124") &&
+				      !strcmp(tp->cuda.text, "12.4") && !tp->torch_pin[0] && strstr(tp->evidence, ".dist-info"));
+		}
 		f = find_fw(e, "cupy-cuda11x");
 		CHECK(f && f->gpu == GW_FW_GPU_CUDA && f->cuda.part[0] == 11 && f->primary);
 		f = find_fw(e, "cupy-cuda12x");
@@ -352,6 +369,7 @@ static void build_amd_tree(void)
 	put("/dev/dri/renderD128", "");
 	put("/opt/rocm-6.0.2/.info/version", "6.0.2-115\n");
 	put("/opt/rocm-6.1.2/.info/version", "6.1.2-98\n");
+	put("/etc/os-release", "NAME=\"Rocky Linux\"\nVERSION_ID=\"9.5\"\nID=\"rocky\"\nID_LIKE=\"rhel centos fedora\"\n");
 	snprintf(group, sizeof(group), "root:x:0:\nvideo:x:44:\nrender:x:%u:u\n", (unsigned)getegid());
 	if (getegid() == 44 || getegid() == 0)   /* keep the test meaningful when run as root */
 		snprintf(group, sizeof(group), "root:x:0:u\nvideo:x:44:\nrender:x:109:u\n");
@@ -400,6 +418,9 @@ static void test_amd_tree(void)
 	CHECK(r->amd.nagents == 1 && r->amd.agent[0].gfx_target_version == 110000 && r->amd.agent[0].node == 1 &&
 	      r->amd.agent[0].info && !strcmp(r->amd.agent[0].info->family, "RDNA 3"));
 	CHECK_STR(r->amd.rocm.text, "6.1.2-98");
+	CHECK_STR(r->sys.os_id, "rocky");
+	CHECK_STR(r->sys.os_version_id, "9.5");
+	CHECK_STR(r->sys.os_id_like, "rhel centos fedora");
 	CHECK_STR(r->amd.rocm_path, "/opt/rocm-6.1.2");
 	CHECK_STR(r->amd.hsa_override_gfx, "gfx1100");
 	CHECK(r->sys.wsl && r->sys.wsl_libcuda);
