@@ -30,9 +30,9 @@ static void found_toolkit(gw__doctor *d)
 			gw__doc_cat(ev, sizeof(ev), "%sNCCL %s", gw__doc_comma(), t->nccl.text);
 	}
 	for (size_t i = 0; i < p->ncudnn; i++)
-		gw__doc_cat(ev, sizeof(ev), "%scuDNN %s (%s)", ev[0] ? gw__doc_sep() : "", p->cudnn[i].version.text, p->cudnn[i].where);
+		gw__doc_cat(ev, sizeof(ev), _("%scuDNN %s (at %s)"), ev[0] ? gw__doc_sep() : "", p->cudnn[i].version.text, p->cudnn[i].where);
 	for (size_t i = 0; i < p->nnccl; i++)
-		gw__doc_cat(ev, sizeof(ev), "%sNCCL %s (%s)", ev[0] ? gw__doc_sep() : "", p->nccl[i].version.text, p->nccl[i].where);
+		gw__doc_cat(ev, sizeof(ev), _("%sNCCL %s (at %s)"), ev[0] ? gw__doc_sep() : "", p->nccl[i].version.text, p->nccl[i].where);
 	{
 		int k = p->nvcc_toolkit >= 0 ? p->nvcc_toolkit : p->cuda_home_toolkit >= 0 ? p->cuda_home_toolkit : 0;
 		const gw_probe_toolkit *t = p->ntoolkits ? &p->toolkits[k] : NULL;
