@@ -3,23 +3,28 @@
  * of a finding id. Input is streamed in chunks, so a 100 MB log costs the
  * same memory as one line. Exit 0 when something matched (or the id is
  * known), 1 when nothing did, 2 on a usage error. */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "commands.h"
 #include "output.h"
 #include "gpuwise/explain.h"
+#include "gpuwise/setup.h"
 
 enum { READ_CHUNK = 1 << 20 };
 
 struct explain_opts {
 	bool json;
 	bool list;
+	bool report;
 	int nargs;
 	char **args;
 };
@@ -30,6 +35,9 @@ static const struct option explain_options[] = {
 		 "\"fix\", \"count\", \"framework\", \"code\"}], \"unrecognised\": [{\"line\", \"excerpt\"}], \"lines\"}; for an ID, {\"gpuwise_version\", \"id\", "
 		 "\"title\", \"severity\", \"layer\", \"kind\", \"cause\", \"fix\", \"explanation\", \"source\"}")),
 	OPT_BOOL(0, "list", struct explain_opts, list, N_("list every finding id with its title")),
+	OPT_BOOL(0, "report", struct explain_opts, report,
+		 N_("print a text to file as an issue: gpuwise's version, a machine summary, what was recognised "
+		 "and the lines not recognised, with home folders, user and host names replaced")),
 	OPT_END()
 };
 
@@ -327,10 +335,214 @@ static void print_unrecognised(const gw_explainer *ex)
 	}
 }
 
-static int report(const gw_explainer *ex, bool json)
+
+/* ---- --report: a text to file as an issue ----------------------------- */
+
+/* What a report must not show: this user's home folder, login names and
+ * host name. Log lines from other machines are scrubbed by shape too:
+ * /home/NAME, /Users/NAME, C:\Users\NAME and user@host. */
+struct scrub {
+	char home[512];
+	char users[2][64];
+	char hosts[2][256];    /* the host name and its first label */
+};
+
+static void scrub_init(struct scrub *sc)
+{
+	const char *home = getenv("HOME"), *user = getenv("USER");
+	struct passwd *pw = getpwuid(getuid());
+	char *dot;
+
+	memset(sc, 0, sizeof(*sc));
+	if (home && strlen(home) > 1 && strlen(home) < sizeof(sc->home))
+		snprintf(sc->home, sizeof(sc->home), "%s", home);
+	/* "root" and very short names are common words of logs, not secrets. */
+	if (user && strlen(user) >= 3 && strcmp(user, "root"))
+		snprintf(sc->users[0], sizeof(sc->users[0]), "%s", user);
+	if (pw && pw->pw_name && strlen(pw->pw_name) >= 3 && strcmp(pw->pw_name, "root"))
+		snprintf(sc->users[1], sizeof(sc->users[1]), "%s", pw->pw_name);
+	if (gethostname(sc->hosts[0], sizeof(sc->hosts[0]) - 1) != 0 || strlen(sc->hosts[0]) < 3 ||
+	    !strcmp(sc->hosts[0], "localhost"))
+		sc->hosts[0][0] = '\0';
+	snprintf(sc->hosts[1], sizeof(sc->hosts[1]), "%s", sc->hosts[0]);
+	if ((dot = strchr(sc->hosts[1], '.')))
+		*dot = '\0';
+	if (strlen(sc->hosts[1]) < 3 || !strcmp(sc->hosts[1], sc->hosts[0]))
+		sc->hosts[1][0] = '\0';
+}
+
+static bool name_byte(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '-' || c == '.';
+}
+
+/* The length of a user@host at s (user starting with a letter, a host
+ * with a letter in it: not "cuda@12.1"), else 0. */
+static size_t user_at_host(const char *s)
+{
+	size_t i = 0, at, j;
+	bool letter = false;
+
+	if (!isalpha((unsigned char)s[0]))
+		return 0;
+	while (name_byte(s[i]))
+		i++;
+	if (s[i] != '@')
+		return 0;
+	at = i++;
+	for (j = i; name_byte(s[j]); j++)
+		letter = letter || isalpha((unsigned char)s[j]);
+	return at && j > i && letter ? j : 0;
+}
+
+/* Does word (a whole name: no name byte on either side) start at s? */
+static bool word_at(const char *line, const char *s, const char *word)
+{
+	size_t n = strlen(word);
+
+	return n && !strncmp(s, word, n) && !(s > line && name_byte(s[-1])) && !name_byte(s[n]);
+}
+
+/* Copy in to out (cap bytes) with the private parts replaced. */
+static void scrub_line(const struct scrub *sc, const char *in, char *out, size_t cap)
+{
+	static const char *const homes[] = { "/home/", "/Users/", "\\Users\\", "\\\\Users\\\\" };
+	size_t o = 0, hl = strlen(sc->home);
+
+#define PUT(str) do { const char *p_ = (str); while (*p_ && o + 1 < cap) out[o++] = *p_++; } while (0)
+	for (const char *s = in; *s && o + 1 < cap;) {
+		size_t k, n;
+		bool done = false;
+
+		if (hl && !strncmp(s, sc->home, hl) && !name_byte(s[hl])) {
+			PUT("~");
+			s += hl;
+			continue;
+		}
+		for (k = 0; k < sizeof(homes) / sizeof(homes[0]) && !done; k++) {
+			n = strlen(homes[k]);
+			if (strncasecmp(s, homes[k], n) || !name_byte(s[n]))
+				continue;
+			PUT(homes[k]);
+			PUT("USER");
+			s += n;
+			if (k >= 2) {      /* a Windows name may hold spaces: up to the next '\' */
+				const char *e = s;
+
+				while (name_byte(*e) || *e == ' ' || *e == '%')
+					e++;
+				if (*e == '\\')
+					s = e;
+			}
+			while (name_byte(*s))
+				s++;
+			done = true;
+		}
+		if (done)
+			continue;
+		if ((s == in || !name_byte(s[-1])) && (n = user_at_host(s))) {
+			PUT("USER@HOST");
+			s += n;
+			continue;
+		}
+		for (k = 0; k < 2 && !done; k++)
+			if (word_at(in, s, sc->users[k])) {
+				PUT("USER");
+				s += strlen(sc->users[k]);
+				done = true;
+			} else if (word_at(in, s, sc->hosts[k])) {
+				PUT("HOST");
+				s += strlen(sc->hosts[k]);
+				done = true;
+			}
+		if (!done)
+			out[o++] = *s++;
+	}
+#undef PUT
+	out[o] = '\0';
+}
+
+/* The machine in a few lines: no user, path or host name. */
+static void report_machine(void)
+{
+	gw_setup_options opts = GW_SETUP_OPTIONS_INIT;
+	gw_setup_plan *plan = NULL;
+	const gw_setup_machine *m;
+	struct utsname u;
+
+	if (uname(&u) == 0)
+		printf(_("System:  %s %s %s"), u.sysname, u.release, u.machine);
+	else
+		printf(_("System:  %s"), "?");
+	putchar('\n');
+	if (gw_setup_plan_make(&plan, &opts) < 0 || !(m = gw_setup_plan_machine(plan))) {
+		printf(_("Machine: cannot be read: %s"), gw_error_last_text());
+		putchar('\n');
+		gw_setup_plan_free(plan);
+		return;
+	}
+	if (m->os_name[0])
+		printf(_("OS:      %s\n"), m->os_name);
+	if (m->driver[0])
+		printf(_("Driver:  NVIDIA %s (CUDA %s)\n"), m->driver, m->driver_cuda[0] ? m->driver_cuda : "?");
+	else
+		printf(_("Driver:  no NVIDIA driver loaded\n"));
+	if (m->rocm[0])
+		printf(_("ROCm:    %s\n"), m->rocm);
+	if (!m->ngpus)
+		printf(_("GPUs:    none found\n"));
+	for (size_t i = 0; i < m->ngpus; i++)
+		printf(_("GPU %zu:   %s (%s)\n"), i, m->gpus[i].name, m->gpus[i].arch[0] ? m->gpus[i].arch : "?");
+	gw_setup_plan_free(plan);
+}
+
+/* A text to paste into an issue: what explain made of the input and
+ * where it ran, with home folders, user and host names replaced. */
+static void print_report(const gw_explainer *ex)
+{
+	struct scrub sc;
+	char line[GW_EXPLAIN_EXCERPT_MAX * 2];
+	size_t n = gw_explainer_count(ex), nu = gw_explainer_unrecognised_count(ex);
+
+	scrub_init(&sc);
+	printf("%s\n\n", _("## gpuwise explain report"));
+	printf(_("gpuwise: %s"), gw_version());
+	putchar('\n');
+	report_machine();
+	printf(_("Lines read: %llu"), (unsigned long long)gw_explainer_lines(ex));
+	fputs("\n\n", stdout);
+	printf(_("Recognised: %zu"), n);
+	putchar('\n');
+	for (size_t i = 0; i < n; i++) {
+		const gw_explain_match *m = gw_explainer_match(ex, i);
+
+		scrub_line(&sc, m->excerpt, line, sizeof(line));
+		printf("  %s, ", m->doc->id);
+		printf(_("line %llu: %s"), (unsigned long long)m->line, line);
+		putchar('\n');
+	}
+	printf(_("Not recognised: %zu (lines that look like GPU errors but match no id)"), nu);
+	putchar('\n');
+	for (size_t i = 0; i < nu; i++) {
+		const gw_explain_unrecognised *u = gw_explainer_unrecognised(ex, i);
+
+		scrub_line(&sc, u->excerpt, line, sizeof(line));
+		fputs("  ", stdout);
+		printf(_("line %llu: %s"), (unsigned long long)u->line, line);
+		putchar('\n');
+	}
+	printf("\n%s\n", _("Home folders, user and host names were replaced (~, USER, HOST); check the text before "
+			 "you file it."));
+}
+
+static int report(const gw_explainer *ex, bool json, bool as_report)
 {
 	int rc = EXIT_OK;
 
+	if (as_report) {
+		print_report(ex);
+		return gw_explainer_count(ex) ? EXIT_OK : EXIT_FAIL;
+	}
 	if (json)
 		rc = json_matches(ex);
 	else if (gw_explainer_count(ex))
@@ -447,13 +659,15 @@ static int cmd_explain(int argc, char **argv)
 	if ((o.nargs = parse_options(&cmd_explain_def, argc, argv, &o, &o.args)) == PARSE_HELP)
 		return EXIT_OK;
 	if (o.list) {
-		if (o.nargs)
+		if (o.nargs || o.report)
 			die_usage("explain", _("--list takes no input"));
 		return list_ids(o.json);
 	}
+	if (o.report && o.json)
+		die_usage("explain", _("--report and --json cannot be combined"));
 	if (!o.nargs && isatty(STDIN_FILENO))
 		die_usage("explain", _("give an error message, a log FILE, '-' for standard input, or a finding ID"));
-	if (o.nargs == 1 && strcmp(o.args[0], "-") && !exists(o.args[0]) &&
+	if (o.nargs == 1 && !o.report && strcmp(o.args[0], "-") && !exists(o.args[0]) &&
 	    (doc = gw_finding_doc_get(o.args[0])))
 		return explain_id(doc, o.json);
 	/* A FILE that cannot be read is an error, never text that matched
@@ -476,7 +690,7 @@ static int cmd_explain(int argc, char **argv)
 		rc = scan_file(ex, o.args[0]);
 	else
 		rc = scan_words(ex, o.nargs, o.args);
-	rc = rc < 0 ? EXIT_FAIL : report(ex, o.json);
+	rc = rc < 0 ? EXIT_FAIL : report(ex, o.json, o.report);
 	gw_explainer_free(ex);
 	return rc;
 }
@@ -507,7 +721,14 @@ const struct cmd cmd_explain_def = {
 		".err that names no file, is an error (exit 1), never text. "
 		"'-' (or no argument with stdin not a terminal) reads standard input. For an "
 		"out-of-memory error, when a GPU can be read, the memory each process holds on each GPU is "
-		"shown."),
-	.exit_status = N_("Exit status: 0 when a known error was found (or the ID exists), 1 when none was, 2 on a "
-		       "usage error."),
+		"shown.\n"
+		"\n"
+		"With --report it prints, instead, a text to file as an issue: gpuwise's version, this machine "
+		"(kernel, OS, driver, GPUs), what was recognised and the lines that look like GPU errors but "
+		"match no id, with the home folder, /home/NAME and similar paths, user names, user@host and "
+		"this machine's host name replaced by ~, USER and HOST:\n"
+		"\n"
+		"  gpuwise explain --report train.log > report.txt"),
+	.exit_status = N_("Exit status: 0 when a known error was found (or the ID exists), 1 when none was (with "
+		       "--report too, after the report), 2 on a usage error."),
 };

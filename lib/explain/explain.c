@@ -145,7 +145,9 @@ struct gw_explainer {
 	struct hit hits[NPAT];
 	unsigned nhits;
 
-	/* Results. */
+	/* Results. refined[d]: the finding that stands for d in this log
+	 * (a refinement's context was seen), else -1. */
+	int refined[NDOC];
 	int match_of_doc[NDOC];
 	gw_explain_match matches[NDOC];
 	size_t nmatches;
@@ -386,7 +388,7 @@ void gw_explainer_reset(gw_explainer *ex)
 	memset(ex->doc_gen, 0, sizeof(ex->doc_gen));
 	ex->nhits = 0;
 	for (unsigned d = 0; d < NDOC; d++)
-		ex->match_of_doc[d] = -1;
+		ex->match_of_doc[d] = ex->refined[d] = -1;
 	ex->nmatches = 0;
 	ex->nunrecognised = 0;
 }
@@ -504,12 +506,14 @@ static bool is_alnum_byte(char c)
 	return is_word_byte(c) && c != '_';
 }
 
-/* Case-insensitive: does word occur in line[0..end)? For "hip" only at the
- * start of a word (not "chip", "relationship"). */
-static bool names_library(const char *line, size_t end, const char *word)
+/* Case-insensitive: does word occur in line[0..end)? For "hip", or when
+ * word_start, only at the start of a word (not "chip", "relationship", nor
+ * TensorRT's "deserializeCudaEngine"). */
+static bool names_library(const char *line, size_t end, const char *word, bool word_start)
 {
 	size_t n = strlen(word);
-	bool word_start = !strcmp(word, "hip");
+
+	word_start = word_start || !strcmp(word, "hip");
 
 	for (size_t i = 0; i + n <= end; i++)
 		if (literal_at(line + i, word, n) && (!word_start || i == 0 || !is_alnum_byte(line[i - 1])))
@@ -536,12 +540,14 @@ static bool code_row_accepts(const gw_explainer *ex, unsigned p, size_t start)
 	if (end < ex->line_len && is_word_byte(ex->line[end]))
 		return false;
 	if (pat->how == GW__HOW_DESC)
-		return names_library(ex->line, start, library_word(pat->framework));
+		return names_library(ex->line, start, library_word(pat->framework), false);
 	return true;
 }
 
 /* The library a "*" wrapping ("error code 46") is about: the first of
- * HIP, cuBLAS, cuDNN, NCCL and CUDA the line names; NULL when none. */
+ * HIP, cuBLAS, cuDNN, NCCL and CUDA the line names as a word of its own
+ * (TensorRT's "deserializeCudaEngine::50] Error Code 4" is TensorRT's code,
+ * not CUDA's); NULL when none. */
 static const char *line_library(const gw_explainer *ex)
 {
 	static const char *const libs[][2] = {
@@ -549,7 +555,7 @@ static const char *line_library(const gw_explainer *ex)
 	};
 
 	for (size_t i = 0; i < sizeof(libs) / sizeof(libs[0]); i++)
-		if (names_library(ex->line, ex->line_len, libs[i][0]))
+		if (names_library(ex->line, ex->line_len, libs[i][0], true))
 			return libs[i][1];
 	return NULL;
 }
@@ -605,6 +611,8 @@ static void record_match(gw_explainer *ex, unsigned d, const char *framework, in
 	gw_explain_match *m;
 
 	ex->line_matched = true;
+	if (ex->refined[d] >= 0)
+		d = (unsigned)ex->refined[d];
 	if (ex->doc_gen[d] == ex->gen)
 		return;            /* this id already counted on this line */
 	ex->doc_gen[d] = ex->gen;
@@ -636,6 +644,57 @@ static void record_hit(gw_explainer *ex, const struct hit *h, bool had_nul)
 	}
 	if (pattern_accepts(ex, h->pat, h->start))
 		record_match(ex, pat->doc, pat->framework, code, h->start, had_nul);
+}
+
+/* ---- refinements ------------------------------------------------------ */
+
+/* Drop match i, keeping the order of the others and match_of_doc true. */
+static void remove_match(gw_explainer *ex, size_t i)
+{
+	memmove(&ex->matches[i], &ex->matches[i + 1], (ex->nmatches - i - 1) * sizeof(ex->matches[0]));
+	ex->nmatches--;
+	for (unsigned d = 0; d < NDOC; d++)
+		if (ex->match_of_doc[d] > (int)i)
+			ex->match_of_doc[d]--;
+}
+
+/* A refinement's context is on this line: from now on finding `from` is
+ * reported as `to`, and a match of `from` already recorded becomes one of
+ * `to` (merged into it, at the earlier line, when `to` matched too). */
+static void refine(gw_explainer *ex, unsigned from, unsigned to)
+{
+	int i = ex->match_of_doc[from], j = ex->match_of_doc[to];
+
+	if (ex->refined[from] >= 0)
+		return;            /* the first refinement seen wins */
+	ex->refined[from] = (int)to;
+	if (i < 0)
+		return;
+	ex->match_of_doc[from] = -1;
+	if (j < 0) {
+		ex->matches[i].doc = &gw__finding_docs[to];
+		ex->match_of_doc[to] = i;
+		return;
+	}
+	if (i < j) {               /* keep the earlier line's match, as `to` */
+		ex->matches[i].doc = &gw__finding_docs[to];
+		ex->matches[i].count += ex->matches[j].count;
+		ex->match_of_doc[to] = i;
+		remove_match(ex, (size_t)j);
+	} else {
+		ex->matches[j].count += ex->matches[i].count;
+		remove_match(ex, (size_t)i);
+	}
+}
+
+static bool note_context(gw_explainer *ex, unsigned p)
+{
+	const gw__explain_pattern *pat = &gw__explain_patterns[p];
+
+	if (ex->cat->has_rx[p] && regexec(&ex->cat->rx[p], ex->line, 0, NULL, 0) != 0)
+		return false;
+	refine(ex, (unsigned)pat->code, pat->doc);
+	return true;
 }
 
 /* ---- lines that look like GPU errors --------------------------------- */
@@ -764,20 +823,24 @@ static void end_piece(gw_explainer *ex, bool newline)
 		}
 		/* Names, descriptions and messages first; a number only
 		 * when nothing else on the line said what went wrong. */
-		bool gpu_word = false;
+		bool gpu_word = false, context = false;
 
 		ex->line_matched = false;
 		for (unsigned i = 0; i < ex->nhits; i++) {
 			unsigned how = gw__explain_patterns[ex->hits[i].pat].how;
 
 			gpu_word = gpu_word || how == GW__HOW_GPU_WORD;
-			if (how != GW__HOW_NUMBER && how != GW__HOW_GPU_WORD)
+			if (how == GW__HOW_CONTEXT)
+				context = note_context(ex, ex->hits[i].pat) || context;
+			else if (how != GW__HOW_NUMBER && how != GW__HOW_GPU_WORD)
 				record_hit(ex, &ex->hits[i], had_nul);
 		}
 		for (unsigned i = 0; i < ex->nhits && !ex->line_matched; i++)
 			if (gw__explain_patterns[ex->hits[i].pat].how == GW__HOW_NUMBER)
 				record_hit(ex, &ex->hits[i], had_nul);
-		if (gpu_word && !ex->line_matched)
+		/* A refinement's context line (a warning that names the
+		 * fix) is understood, not an unknown error. */
+		if (gpu_word && !ex->line_matched && !context)
 			note_unrecognised(ex, had_nul);
 		ex->nhits = 0;
 		next_generation(ex);

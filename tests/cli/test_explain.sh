@@ -353,5 +353,38 @@ timeout 20 "$G" explain <(printf 'NCCL error: unhandled system error\n') >"$T/o"
 [ $rc = 2 ] && grep -q "'tests/explain/corpus/xid79_fallen_off_bus.log' is a file" "$T/e" ||
 	fail "two files: exit $rc, want 2: $(cat "$T/e")"
 
+# ---- --report: a text to file, without home folders, user or host names --
+host=$(hostname 2>/dev/null || true)
+mkdir -p "$T/home/bob/proj"
+{
+	echo 'zorro42@buildbox:~$ python train.py'
+	echo "  File \"$T/home/bob/proj/train.py\", line 3"
+	echo "foo: CUDA driver failed in a new way at /home/alice/run on ${host:-x} for zorro42 (zorro42@example.org) C:\\Users\\Nathan Rubric\\AppData\\x.py"
+} >"$T/private.log"
+HOME="$T/home/bob" USER=zorro42 "$G" explain --report "$T/private.log" >"$T/o" 2>"$T/e"; rc=$?
+[ $rc = 1 ] || fail "--report, nothing recognised: exit $rc, want 1"
+grep -q "^gpuwise: $("$G" --version | awk '{print $2}')\$" "$T/o" || fail "--report: no gpuwise version: $(head -5 "$T/o")"
+grep -q '^System:  ' "$T/o" && grep -q '^Lines read: 3$' "$T/o" || fail "--report: no machine summary: $(cat "$T/o")"
+grep -q '^Not recognised: 1 ' "$T/o" || fail "--report: not recognised count: $(cat "$T/o")"
+grep -qF 'line 3: foo: CUDA driver failed in a new way at /home/USER/run on ' "$T/o" &&
+	grep -qF 'for USER (USER@HOST) C:\Users\USER\AppData\x.py' "$T/o" || fail "--report: line not scrubbed: $(grep 'line 3' "$T/o")"
+for secret in alice zorro42 "Nathan Rubric" "$T/home/bob"; do
+	grep -qF -- "$secret" "$T/o" && fail "--report shows '$secret': $(cat "$T/o")"
+done
+if [ "${#host}" -ge 3 ] && [ "$host" != localhost ]; then
+	grep -qwF -- "$host" "$T/o" && fail "--report shows the host name '$host'"
+fi
+printf 'x\nRuntimeError: CUDA error: out of memory in %s/proj\n' "$T/home/bob" >"$T/oom.log"
+HOME="$T/home/bob" "$G" explain --report "$T/oom.log" >"$T/o" 2>&1; rc=$?
+[ $rc = 0 ] && grep -q '^Recognised: 1$' "$T/o" && grep -qF 'cuda-out-of-memory, line 2: RuntimeError: CUDA error: out of memory in ~/proj' "$T/o" &&
+	grep -q '^Not recognised: 0 ' "$T/o" || fail "--report, recognised: exit $rc $(cat "$T/o")"
+"$G" explain --report --json "$T/oom.log" >"$T/o" 2>&1; rc=$?
+[ $rc = 2 ] || fail "--report --json: exit $rc, want 2"
+if [ -f build/fake/libnvidia-ml.so.1 ]; then
+	scripts/with-machine laptop-3060 -- "$G" explain --report "$T/oom.log" >"$T/o" 2>&1
+	grep -q '^Driver:  NVIDIA 535.183.01 (CUDA 12.2)$' "$T/o" && grep -q '^GPU 0:   NVIDIA GeForce RTX 3060 Laptop GPU (sm_86)$' "$T/o" ||
+		fail "--report machine summary on laptop-3060: $(cat "$T/o")"
+fi
+
 [ "$fails" = 0 ] && echo "test_explain: all passed" || echo "test_explain: $fails failed"
 [ "$fails" = 0 ]

@@ -93,6 +93,7 @@ for log in "$TOP"/tests/explain/corpus/*.log; do
 	LANGUAGE=zh_CN COLUMNS=80 "$GW" explain "$log" >"$ZH/explain-$(basename "$log" .log)" 2>&1 </dev/null
 done
 LANGUAGE=zh_CN COLUMNS=80 "$GW" explain cuda-out-of-memory >"$ZH/explain-id" 2>&1
+LANGUAGE=zh_CN COLUMNS=80 "$GW" explain --report "$TOP/tests/explain/corpus/device_assert_nll2d.log" >"$ZH/explain-report" 2>&1 </dev/null
 LANGUAGE=zh_CN COLUMNS=80 "$GW" advise llama-2-7b --task lora --batch 4 --seq 1024 --gpu 'RTX 4090' >"$ZH/advise" 2>&1
 LANGUAGE=zh_CN COLUMNS=80 "$GW" advise llama-3-8b --task infer --seq 4096 --new-tokens 512 --batch 8 --hardware >"$ZH/advise-hw" 2>&1
 LANGUAGE=zh_CN COLUMNS=80 "$GW" advise llama-2-70b --batch 8 --seq 4096 --gpu 'RTX 4090' >"$ZH/advise-nofit" 2>&1

@@ -180,6 +180,61 @@ static void test_unrecognised(void)
 	gw_explainer_free(ex);
 }
 
+/* Refinements (data/explain/refinements): context elsewhere in the log
+ * turns a finding into a narrower one, before or after it, merged. */
+static void test_refinements(void)
+{
+	gw_explainer *ex = scan("Device: cuda:0 Tesla M40 24GB : cudaMallocAsync\n"
+				"got prompt\n"
+				"RuntimeError: CUDA error: operation not supported\n");
+	const gw_explain_match *m;
+
+	CHECK_INT(gw_explainer_count(ex), 1);
+	CHECK_STR(id_at(ex, 0), "cuda-malloc-async-unsupported");
+	m = gw_explainer_match(ex, 0);
+	CHECK(m && m->line == 3 && m->count == 1 && m->code && !strcmp(m->code->name, "cudaErrorNotSupported"));
+	gw_explainer_free(ex);
+
+	/* The context after the error, another id in between: order kept. */
+	ex = scan("CUDA error: operation not supported\n"
+		  "CUDA error: out of memory\n"
+		  "PYTORCH_CUDA_ALLOC_CONF=backend:cudaMallocAsync\n"
+		  "CUDA error: operation not supported\n");
+	CHECK_INT(gw_explainer_count(ex), 2);
+	CHECK_STR(id_at(ex, 0), "cuda-malloc-async-unsupported");
+	CHECK_STR(id_at(ex, 1), "cuda-out-of-memory");
+	CHECK(gw_explainer_match(ex, 0)->line == 1 && gw_explainer_match(ex, 0)->count == 2);
+	gw_explainer_free(ex);
+
+	/* The narrower id matched directly too: one match, the earlier line. */
+	ex = scan("CUDA error: operation not supported\n"
+		  "RuntimeError: cudaMallocAsync does not yet support checkPoolLiveAllocations.\n");
+	CHECK_INT(gw_explainer_count(ex), 1);
+	CHECK_STR(id_at(ex, 0), "cuda-malloc-async-unsupported");
+	CHECK(gw_explainer_match(ex, 0)->line == 1 && gw_explainer_match(ex, 0)->count == 2);
+	gw_explainer_free(ex);
+
+	/* A context line alone is no match, and not an unrecognised error. */
+	ex = scan("WARNING: this card most likely does not support cuda-malloc, if you get \"CUDA error\" "
+		  "please run ComfyUI with: --disable-cuda-malloc\n");
+	CHECK_INT(gw_explainer_count(ex), 0);
+	CHECK_INT(gw_explainer_unrecognised_count(ex), 0);
+	gw_explainer_free(ex);
+
+	/* Two findings refined into one (WSL), and reset forgets the context. */
+	ex = scan("Linux version 5.4.91-microsoft-standard-WSL2 (oe-user@oe-host)\n"
+		  "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\n"
+		  "-> no CUDA-capable device is detected\n");
+	CHECK_INT(gw_explainer_count(ex), 1);
+	CHECK_STR(id_at(ex, 0), "wsl-gpu-paravirtualization-failed");
+	CHECK(gw_explainer_match(ex, 0)->line == 2 && gw_explainer_match(ex, 0)->count == 2);
+	gw_explainer_reset(ex);
+	CHECK_INT(gw_explainer_feed(ex, "CUDA error: operation not supported\n", 36), 0);
+	CHECK_INT(gw_explainer_count(ex), 1);
+	CHECK_STR(id_at(ex, 0), "gpu-operation-not-supported");
+	gw_explainer_free(ex);
+}
+
 static void test_order_count_and_veto(void)
 {
 	gw_explainer *ex = scan("start\n"
@@ -504,6 +559,7 @@ int main(void)
 	test_variants();
 	test_status_codes();
 	test_unrecognised();
+	test_refinements();
 	test_chinese();
 	test_order_count_and_veto();
 	test_chunking();
