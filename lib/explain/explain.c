@@ -761,6 +761,12 @@ static void library_rule(gw_explainer *ex, size_t start, bool had_nul)
 	if (library_found_but_wrong(ex->line, ex->line_len) ||
 	    !(row = find_library(ex->line, ex->line_len, &at, &len)) || (d = doc_index(row->id)) < 0)
 		return;
+	/* 'Error loading "...\\torch\\lib\\cudnn_cnn_infer64_8.dll" or one of its
+	 * dependencies': the file is there (the framework ships it), something
+	 * it needs is not; windows-dll-load-failed says so. */
+	if (at > 0 && (ex->line[at - 1] == '\\' || ex->line[at - 1] == '/') &&
+	    line_has(ex->line, ex->line_len, "one of its dependencies"))
+		return;
 	bool first = ex->match_of_doc[d] < 0;
 
 	record_match(ex, (unsigned)d, "loader", -1, start, had_nul);
