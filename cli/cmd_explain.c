@@ -233,23 +233,32 @@ static void json_code(gw_json *j, const gw_status_code *c)
 	gw_json_object_end(j);
 }
 
+/* "pip X; apt Y": the tool's name (a command, never translated) and what
+ * it installs, appended to buf when the table names a package. */
+static void add_provider(char *buf, size_t size, const char *tool, const char *package)
+{
+	size_t len = strlen(buf);
+
+	if (!strcmp(package, "-") || len >= size)
+		return;
+	snprintf(buf + len, size - len, "%s%s %s", len ? "; " : "", tool, package);
+}
+
 /* What the missing-library rule found: the library, its component and
  * version, and the packages that provide it. */
 static void print_library(const gw_explain_library *l)
 {
 	char *text = strcmp(l->implies, "-") ? str_printf("%s: %s, %s", l->name, l->component, l->implies)
 					     : str_printf("%s: %s", l->name, l->component);
-	char *from = str_printf("%s%s%s%s%s%s%s%s", strcmp(l->pip, "-") ? "pip " : "", strcmp(l->pip, "-") ? l->pip : "",
-				strcmp(l->pip, "-") && strcmp(l->deb, "-") ? "; " : "",
-				strcmp(l->deb, "-") ? "apt " : "", strcmp(l->deb, "-") ? l->deb : "",
-				strcmp(l->conda, "-") && (strcmp(l->pip, "-") || strcmp(l->deb, "-")) ? "; " : "",
-				strcmp(l->conda, "-") ? "conda " : "", strcmp(l->conda, "-") ? l->conda : "");
+	char from[512] = "";
 
+	add_provider(from, sizeof(from), "pip", l->pip);
+	add_provider(from, sizeof(from), "apt", l->deb);
+	add_provider(from, sizeof(from), "conda", l->conda);
 	print_wrapped_at("    ", _("Library: "), text ? text : l->name);
-	if (from && *from)
+	if (*from)
 		print_wrapped_at("    ", _("From:  "), from);
 	free(text);
-	free(from);
 }
 
 static const char *verdict_text(int verdict)
