@@ -27,7 +27,7 @@ struct explain_opts {
 static const struct option explain_options[] = {
 	OPT_BOOL(0, "json", struct explain_opts, json,
 		 N_("print {\"gpuwise_version\", \"matches\": [{\"id\", \"title\", \"line\", \"excerpt\", \"cause\", "
-		 "\"fix\", \"count\", \"framework\", \"code\"}], \"unrecognised\": [{\"line\", \"excerpt\"}], \"lines\"}; for an ID, {\"gpuwise_version\", \"id\", "
+		 "\"fix\", \"count\", \"framework\", \"code\", \"library\", \"arch\"}], \"unrecognised\": [{\"line\", \"excerpt\"}], \"lines\"}; for an ID, {\"gpuwise_version\", \"id\", "
 		 "\"title\", \"severity\", \"layer\", \"kind\", \"cause\", \"fix\", \"explanation\", \"source\"}")),
 	OPT_BOOL(0, "list", struct explain_opts, list, N_("list every finding id with its title")),
 	OPT_END()
