@@ -669,7 +669,7 @@ static bool line_has(const char *line, size_t len, const char *needle)
 	size_t n = strlen(needle);
 
 	for (size_t i = 0; i + n <= len; i++)
-		if (literal_at(line + i, needle, n))
+		if (fold((uint8_t)line[i]) == (uint8_t)needle[0] && literal_at(line + i, needle, n))
 			return true;
 	return false;
 }
@@ -701,6 +701,7 @@ static const gw_row_sonames *find_library(const char *line, size_t n, size_t *at
 	static const char dlerror[] = "cannot open shared object file";
 	const gw_row_sonames *found = NULL;
 	size_t stop = n;
+	unsigned names = 0;
 
 	for (size_t i = 0; i + sizeof(dlerror) - 1 <= n; i++)
 		if (literal_at(line + i, dlerror, sizeof(dlerror) - 1)) {
@@ -727,6 +728,8 @@ static const gw_row_sonames *find_library(const char *line, size_t n, size_t *at
 			;
 		if (start == i || end - start >= sizeof(((gw_explain_library *)0)->name))
 			continue;
+		if (++names > 32)
+			break;             /* a line of junk: do not look up every name */
 		if ((row = gw__tbl_soname(line + start, end - start))) {
 			*at = start;
 			*len = end - start;
@@ -758,8 +761,8 @@ static void library_rule(gw_explainer *ex, size_t start, bool had_nul)
 	if (ex->line_library)
 		return;            /* one library per line */
 	ex->line_library = true;
-	if (library_found_but_wrong(ex->line, ex->line_len) ||
-	    !(row = find_library(ex->line, ex->line_len, &at, &len)) || (d = doc_index(row->id)) < 0)
+	if (!(row = find_library(ex->line, ex->line_len, &at, &len)) || (d = doc_index(row->id)) < 0 ||
+	    library_found_but_wrong(ex->line, ex->line_len))
 		return;
 	/* 'Error loading "...\\torch\\lib\\cudnn_cnn_infer64_8.dll" or one of its
 	 * dependencies': the file is there (the framework ships it), something
@@ -791,7 +794,8 @@ enum { SIDE_NONE, SIDE_GPU, SIDE_BUILD };
 
 /* Which side a target is on, from the words between the previous target
  * (or the line's start) and this one: the last keyword wins; a threshold
- * (">= 7.0", "at least 8.0") is the build's; no keyword: as the previous. */
+ * ("> (8, 0)", ">= 7.0", "at least 8.0") is the build's; no keyword: as the
+ * previous target (a list: "sm_50 sm_60"). */
 static int target_side(const char *gap, size_t n, int previous)
 {
 	static const struct { const char *word; int side; } keys[] = {
@@ -803,26 +807,22 @@ static int target_side(const char *gap, size_t n, int previous)
 		{ "maximum", SIDE_BUILD }, { "only", SIDE_BUILD }, { "types", SIDE_BUILD }, { "targets", SIDE_BUILD },
 		{ "list", SIDE_BUILD }, { ">", SIDE_BUILD }, { "at least", SIDE_BUILD },
 	};
-	size_t best_at = 0;
-	int side = SIDE_NONE;
-	size_t tail = n;
+	size_t tail = n, lo = n > 64 ? n - 64 : 0;
 
 	while (tail > 0 && strchr(" \t'\"([{<=:,", gap[tail - 1]))
 		tail--;
 	if (tail >= 8 && literal_at(gap + tail - 8, "at least", 8))
 		return SIDE_BUILD;
-	if (tail > 0 && gap[tail] != '\0' && tail < n && memchr(gap + tail, '>', n - tail))
-		return SIDE_BUILD;
-	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
-		size_t kl = strlen(keys[k].word);
+	/* From the end: the keyword that starts last, within 64 bytes. */
+	for (size_t i = n; i-- > lo;) {
+		uint8_t c = fold((uint8_t)gap[i]);
 
-		for (size_t i = 0; i + kl <= n; i++)
-			if (literal_at(gap + i, keys[k].word, kl) && i + 1 > best_at) {
-				best_at = i + 1;
-				side = keys[k].side;
-			}
+		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+			if ((uint8_t)keys[k].word[0] == c && i + strlen(keys[k].word) <= n &&
+			    literal_at(gap + i, keys[k].word, strlen(keys[k].word)))
+				return keys[k].side;
 	}
-	return side != SIDE_NONE ? side : previous;
+	return previous;
 }
 
 /* A GPU target at s (a word start): "sm_86", "sm_90a", "sm80",
@@ -955,13 +955,30 @@ static bool read_targets(gw_explainer *ex)
 	return any;
 }
 
+/* Does the line say something failed or is unsupported? A target next to
+ * "requires" or "built for" alone is a description, not an error. */
+static bool says_unsupported(const char *line, size_t len)
+{
+	static const char *const words[] = {
+		"not supported", "not compatible", "unsupported", "no kernel", "too old", "only support",
+		"error", "fail", "no binary", "invalid device", "not built",
+	};
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (line_has(line, len, words[i]))
+			return true;
+	return false;
+}
+
 /* A phrase of an architecture mismatch is on the line: read the targets,
- * and when no other row explained the line, name the mismatch. */
+ * and when no other row explained the line and it says something is not
+ * supported, name the mismatch (unless the log's GPU is in the build). */
 static void arch_rule(gw_explainer *ex, size_t start, bool had_nul)
 {
 	int d;
 
-	if (!read_targets(ex) || ex->line_matched)
+	if (!read_targets(ex) || ex->line_matched || !says_unsupported(ex->line, ex->line_len) ||
+	    (ex->arch.gpu[0] && ex->arch.build[0] && gw_explain_arch_runs(&ex->arch, ex->arch.gpu) == 1))
 		return;
 	d = doc_index(!strncmp(ex->arch.gpu, "gfx", 3) || !strncmp(ex->arch.build, "gfx", 3)
 		      ? "rocm-gfx-unsupported" : "gpu-arch-unsupported-by-framework");

@@ -309,6 +309,8 @@ printf '%s\n' "xformers: requires device with capability > (8, 0) but your GPU h
 "$G" explain --json "$T/arch.log" >"$T/out.json" 2>&1
 got="$(arch_of "$T/out.json" 2>&1)"
 [ "$got" = "gpu-too-old-for-kernel-library sm_75 | sm_80 | gpu-older" ] || fail "arch rule: threshold: got [$got]"
+# Targets in a description, not an error, name nothing.
+"$G" explain 'this module requires numpy>=1.20 built for sm_80' >/dev/null 2>&1 && fail "arch rule: a description named an error"
 # On a machine whose GPUs explain can read, the build is checked against them.
 if [ -f build/fake/libnvidia-ml.so.1 ]; then
 	scripts/with-machine laptop-3060 -- "$G" explain --json tests/explain/corpus/torch_sm120_rtx5060ti.log >"$T/out.json" 2>&1
