@@ -32,7 +32,7 @@ struct explain_opts {
 static const struct option explain_options[] = {
 	OPT_BOOL(0, "json", struct explain_opts, json,
 		 N_("print {\"gpuwise_version\", \"matches\": [{\"id\", \"title\", \"line\", \"excerpt\", \"cause\", "
-		 "\"fix\", \"count\", \"framework\", \"code\"}], \"unrecognised\": [{\"line\", \"excerpt\"}], \"lines\"}; for an ID, {\"gpuwise_version\", \"id\", "
+		 "\"fix\", \"count\", \"framework\", \"code\", \"library\", \"arch\"}], \"unrecognised\": [{\"line\", \"excerpt\"}], \"lines\"}; for an ID, {\"gpuwise_version\", \"id\", "
 		 "\"title\", \"severity\", \"layer\", \"kind\", \"cause\", \"fix\", \"explanation\", \"source\"}")),
 	OPT_BOOL(0, "list", struct explain_opts, list, N_("list every finding id with its title")),
 	OPT_BOOL(0, "report", struct explain_opts, report,
@@ -241,6 +241,157 @@ static void json_code(gw_json *j, const gw_status_code *c)
 	gw_json_object_end(j);
 }
 
+/* "pip X; apt Y": the tool's name (a command, never translated) and what
+ * it installs, appended to buf when the table names a package. */
+static void add_provider(char *buf, size_t size, const char *tool, const char *package)
+{
+	size_t len = strlen(buf);
+
+	if (!strcmp(package, "-") || len >= size)
+		return;
+	snprintf(buf + len, size - len, "%s%s %s", len ? "; " : "", tool, package);
+}
+
+/* What the missing-library rule found: the library, its component and
+ * version, and the packages that provide it. */
+static void print_library(const gw_explain_library *l)
+{
+	char *text = strcmp(l->implies, "-") ? str_printf("%s: %s, %s", l->name, l->component, l->implies)
+					     : str_printf("%s: %s", l->name, l->component);
+	char from[512] = "";
+
+	add_provider(from, sizeof(from), "pip", l->pip);
+	add_provider(from, sizeof(from), "apt", l->deb);
+	add_provider(from, sizeof(from), "conda", l->conda);
+	print_wrapped_at("    ", _("Library: "), text ? text : l->name);
+	if (*from)
+		print_wrapped_at("    ", _("From:  "), from);
+	free(text);
+}
+
+static const char *verdict_text(int verdict)
+{
+	switch (verdict) {
+	case GW_ARCH_GPU_NEWER: return _("the GPU is newer than every target of the build: install a build that has it");
+	case GW_ARCH_GPU_OLDER: return _("the GPU is older than every target of the build: the library no longer supports it; use an older release that has it, or a newer GPU");
+	case GW_ARCH_NOT_IN_BUILD: return _("the build has no code for the GPU's target");
+	case GW_ARCH_IN_BUILD: return _("the build has code for this target");
+	default: return NULL;
+	}
+}
+
+static const char *verdict_key(int verdict)
+{
+	static const char *const keys[] = { "unknown", "gpu-newer", "gpu-older", "not-in-build", "in-build" };
+
+	return verdict >= 0 && verdict <= GW_ARCH_IN_BUILD ? keys[verdict] : "unknown";
+}
+
+/* The GPUs of this machine against the build's targets, when explain runs
+ * where it can read them. */
+static void machine_targets(const gw_explain_arch *a, gw_json *j)
+{
+	gw_context *ctx = NULL;
+	gw_options opts = GW_OPTIONS_INIT;
+
+	if (j) {
+		gw_json_key(j, "this_machine");
+		gw_json_array_begin(j);
+	}
+	if (gw_context_new(&ctx, &opts) == 0 && ctx) {
+		for (int i = 0; i < gw_device_count(ctx); i++) {
+			const gw_device_info *d = gw_device_get(ctx, i);
+			char target[sizeof(d->gfx_target.s) + 8], name[128];
+			int runs;
+
+			if (!device_readable(d))
+				continue;
+			show_str(name, sizeof(name), &d->name);
+			if (GW_VALID(d->gfx_target) && d->gfx_target.s[0])
+				snprintf(target, sizeof(target), "%s", d->gfx_target.s);
+			else if (GW_VALID(d->cc_major) && GW_VALID(d->cc_minor) && d->cc_major.v)
+				snprintf(target, sizeof(target), "sm_%llu%llu", (unsigned long long)d->cc_major.v,
+					 (unsigned long long)d->cc_minor.v);
+			else
+				continue;
+			runs = gw_explain_arch_runs(a, target);
+			if (j) {
+				gw_json_object_begin(j);
+				gw_json_key(j, "index"); gw_json_int(j, d->index);
+				gw_json_key(j, "name"); gw_json_string(j, name);
+				gw_json_key(j, "target"); gw_json_string(j, target);
+				gw_json_key(j, "in_build");
+				if (runs < 0)
+					gw_json_null(j);
+				else
+					gw_json_bool(j, runs == 1);
+				gw_json_object_end(j);
+				continue;
+			}
+			char *text = str_printf(runs < 0 ? _("GPU %d %s: %s") : runs ? _("GPU %d %s: %s, in the build")
+										      : _("GPU %d %s: %s, not in the build"),
+						d->index, name, target);
+			print_wrapped_at("    ", _("Here:  "), text ? text : target);
+			free(text);
+		}
+		gw_context_free(ctx);
+	}
+	if (j)
+		gw_json_array_end(j);
+}
+
+/* What the architecture rule read: the GPU's target against the build's. */
+static void print_arch(const gw_explain_arch *a)
+{
+	const char *verdict = verdict_text(a->verdict);
+
+	if (!a->gpu[0] && !a->build[0])
+		return;
+	if (a->gpu[0]) {
+		char *text = verdict ? str_printf("%s (%s)", a->gpu, verdict) : str_printf("%s", a->gpu);
+
+		print_wrapped_at("    ", _("GPU:   "), text ? text : a->gpu);
+		free(text);
+	}
+	if (a->build[0])
+		print_wrapped_at("    ", _("Build: "), a->build);
+	if (a->torch_builds[0] && a->verdict != GW_ARCH_IN_BUILD) {
+		char *text = str_printf(_("PyTorch wheels with code for %s: %s"), a->gpu, a->torch_builds);
+
+		print_wrapped_at("    ", _("Has it: "), text ? text : a->torch_builds);
+		free(text);
+	}
+	machine_targets(a, NULL);
+}
+
+static void json_library(gw_json *j, const gw_explain_library *l)
+{
+	gw_json_key(j, "library");
+	gw_json_object_begin(j);
+	gw_json_key(j, "name"); gw_json_string(j, l->name);
+	gw_json_key(j, "component"); gw_json_string(j, l->component);
+	gw_json_key(j, "implies"); gw_json_string(j, l->implies);
+	gw_json_key(j, "pip"); gw_json_string(j, l->pip);
+	gw_json_key(j, "deb"); gw_json_string(j, l->deb);
+	gw_json_key(j, "conda"); gw_json_string(j, l->conda);
+	gw_json_key(j, "source"); gw_json_string(j, l->source);
+	gw_json_object_end(j);
+}
+
+static void json_arch(gw_json *j, const gw_explain_arch *a)
+{
+	if (!a->gpu[0] && !a->build[0])
+		return;
+	gw_json_key(j, "arch");
+	gw_json_object_begin(j);
+	gw_json_key(j, "gpu"); gw_json_string(j, a->gpu);
+	gw_json_key(j, "build"); gw_json_string(j, a->build);
+	gw_json_key(j, "verdict"); gw_json_string(j, verdict_key(a->verdict));
+	gw_json_key(j, "torch_builds"); gw_json_string(j, a->torch_builds);
+	machine_targets(a, j);
+	gw_json_object_end(j);
+}
+
 static void print_matches(const gw_explainer *ex)
 {
 	bool color = use_color(stdout);
@@ -263,6 +414,10 @@ static void print_matches(const gw_explainer *ex)
 		print_hanging(stdout, output_width(stdout), "  > ", m->excerpt);
 		if (m->code)
 			print_code(m->code);
+		if (m->library)
+			print_library(m->library);
+		if (m->arch)
+			print_arch(m->arch);
 		print_wrapped_at("    ", _("Cause: "), gw_translate(m->doc->cause));
 		print_wrapped_at("    ", _("Fix:   "), gw_translate(m->doc->fix));
 		printf("    %sgpuwise explain %s\n", _("More:  "), m->doc->id);
@@ -299,6 +454,10 @@ static int json_matches(const gw_explainer *ex)
 		gw_json_key(j, "severity"); gw_json_string(j, m->doc->severity);
 		if (m->code)
 			json_code(j, m->code);
+		if (m->library)
+			json_library(j, m->library);
+		if (m->arch)
+			json_arch(j, m->arch);
 		gw_json_object_end(j);
 	}
 	gw_json_array_end(j);

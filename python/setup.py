@@ -121,7 +121,9 @@ class BuildExt(build_ext):
             codes = os.path.join(REPO, "data", "explain", "status_codes.tsv")
             wrappings = os.path.join(REPO, "data", "explain", "status_wrappings")
             inputs = [explain, os.path.join(REPO, "data", "explain", "patterns"), codes, wrappings,
-                      os.path.join(REPO, "data", "explain", "refinements")] + \
+                      os.path.join(REPO, "data", "explain", "refinements"),
+                      os.path.join(REPO, "data", "explain", "loader_wordings"),
+                      os.path.join(REPO, "data", "explain", "arch_wordings")] + \
                 glob.glob(os.path.join(REPO, "data", "findings", "*.txt"))
             out = os.path.join(gen_dir, "explain_data.c")
             if not os.path.exists(out) or os.path.getmtime(out) < max(

@@ -85,6 +85,43 @@ const gw_status_code *gw_status_code_find(const char *library, const char *name)
 /* Longest excerpt, including the NUL. */
 #define GW_EXPLAIN_EXCERPT_MAX 256
 
+/* What the missing-library rule read from a line: the library a loader
+ * could not load ("libcudnn_ops_infer.so.8", "cublas64_12.dll") and what
+ * data/sonames.tsv says of it. Strings static except name; "-": none. */
+typedef struct gw_explain_library {
+	char name[64];               /* as the log spells it */
+	const char *component;       /* "cuDNN", "CUDA runtime", "NCCL", "HIP runtime (ROCm)" */
+	const char *implies;         /* the version the name implies: "cuDNN 8", "CUDA 12" */
+	const char *pip;             /* pip package(s) that provide it */
+	const char *deb;             /* Debian/Ubuntu package (or the vendor's repository) */
+	const char *conda;           /* conda package */
+	const char *source;          /* where the row was checked */
+} gw_explain_library;
+
+/* What the architecture rule read from the log: the GPU's target and the
+ * targets the build has, from messages that name them ("CUDA capability
+ * sm_120 is not compatible ...", "supports CUDA capabilities sm_50 ...",
+ * "gfx1103 is not supported by ... [gfx1030 gfx1100]"). */
+enum {
+	GW_ARCH_UNKNOWN = 0,         /* not both known */
+	GW_ARCH_GPU_NEWER,           /* the GPU is newer than every target of the build */
+	GW_ARCH_GPU_OLDER,           /* the GPU is older than every target of the build */
+	GW_ARCH_NOT_IN_BUILD,        /* between them, or a gfx target the list lacks */
+	GW_ARCH_IN_BUILD,            /* the build has code that runs on it */
+};
+typedef struct gw_explain_arch {
+	char gpu[16];                /* "sm_120", "gfx1103"; "" unknown */
+	char build[192];             /* "sm_50 sm_60 sm_70", "gfx1030 gfx1100"; "" unknown */
+	int verdict;                 /* GW_ARCH_* */
+	/* PyTorch wheels whose targets run the GPU (data/torch_cuda_arch.tsv,
+	 * torch_rocm_arch.tsv): "cu128 cu129 cu130"; "" unknown or none. */
+	char torch_builds[96];
+} gw_explain_arch;
+
+/* Does a build with the arch's targets run on a GPU of this target ("sm_86",
+ * "gfx1100")? 1 yes, 0 no, -1 unknown (no build list, or a bad target). */
+int gw_explain_arch_runs(const gw_explain_arch *arch, const char *target);
+
 /* One known error found in the text. */
 typedef struct gw_explain_match {
 	const gw_finding_doc *doc;   /* id, title, cause, fix, explanation */
@@ -97,6 +134,12 @@ typedef struct gw_explain_match {
 	/* The status code that named the first occurrence (by its name, its
 	 * description or its number), or NULL when a message pattern did. */
 	const gw_status_code *code;
+	/* The library the missing-library rule named (NULL: another row
+	 * matched), and the targets the architecture rule read (NULL: none;
+	 * set for the architecture ids, filled from every line of the log,
+	 * complete after gw_explainer_finish). */
+	const gw_explain_library *library;
+	const gw_explain_arch *arch;
 } gw_explain_match;
 
 /* A line that looks like a GPU error (it names CUDA, HIP, NCCL, cuDNN or

@@ -20,6 +20,7 @@
 #include "amd_gfx.h"
 #include "amd_gpus.h"
 #include "xid.h"
+#include "sonames.h"
 
 void gw__dist_normalize(const char *in, char *out, size_t outsz)
 {
@@ -281,6 +282,45 @@ const gw_row_xid *gw__tbl_xid(unsigned xid)
 	return NULL;
 }
 
+/* Does the table's name pat ("libcudnn*.so.8", lower case, '*' any run of
+ * letters, digits, '_' and '-') match name[0..len) whole, or its start with
+ * a '.' after it ("libcudnn.so.8.9.7")? Case-insensitive. */
+static bool soname_matches(const char *pat, const char *name, size_t len)
+{
+	size_t i = 0;
+
+	for (; *pat; pat++) {
+		if (*pat == '*') {
+			/* The rest of the pattern must match after the run: try
+			 * every run length, shortest first (names are short). */
+			for (size_t k = i; k <= len; k++) {
+				if (soname_matches(pat + 1, name + k, len - k))
+					return true;
+				if (k < len && !(isalnum((unsigned char)name[k]) || name[k] == '_' || name[k] == '-'))
+					break;
+			}
+			return false;
+		}
+		if (i >= len || tolower((unsigned char)name[i]) != *pat)
+			return false;
+		i++;
+	}
+	return i == len || name[i] == '.';
+}
+
+const gw_row_sonames *gw__tbl_soname(const char *name, size_t len)
+{
+	const gw_row_sonames *best = NULL;
+
+	for (size_t i = 0; i < GW_ROWS_SONAMES_COUNT; i++) {
+		const gw_row_sonames *r = &gw_rows_sonames[i];
+
+		if (soname_matches(r->name, name, len) && (!best || strlen(r->name) > strlen(best->name)))
+			best = r;
+	}
+	return best;
+}
+
 /* Parse "sm_86" / "compute_90" / "sm_90a" into major.minor (minor one digit
  * since sm_100: "sm_120" = 12.0). */
 static bool arch_token_cc(const char *tok, size_t len, const char *prefix, unsigned *major, unsigned *minor)
@@ -344,4 +384,39 @@ bool gw__gfx_in_list(const char *list, const char *gfx)
 			return true;
 	}
 	return false;
+}
+
+static void append_word(char *out, size_t outsz, const char *word, size_t n)
+{
+	size_t len = strlen(out);
+
+	for (const char *p = out; (p = strstr(p, word)); p++)
+		if ((p == out || p[-1] == ' ') && (p[n] == ' ' || !p[n]) && !strncmp(p, word, n))
+			return;            /* already listed */
+	if (len + n + 2 > outsz)
+		return;
+	if (len)
+		out[len++] = ' ';
+	memcpy(out + len, word, n);
+	out[len + n] = '\0';
+}
+
+void gw__tbl_torch_builds_for(unsigned major, unsigned minor, const char *gfx, char *out, size_t outsz)
+{
+	if (!outsz)
+		return;
+	out[0] = '\0';
+	if (gfx) {
+		for (size_t i = 0; i < GW_ROWS_TORCH_ROCM_ARCH_COUNT; i++)
+			if (gw__gfx_in_list(gw_rows_torch_rocm_arch[i].archs, gfx))
+				append_word(out, outsz, gw_rows_torch_rocm_arch[i].variant_prefix,
+					    strlen(gw_rows_torch_rocm_arch[i].variant_prefix));
+		return;
+	}
+	for (size_t i = 0; i < GW_ROWS_TORCH_CUDA_ARCH_COUNT; i++) {
+		const gw_row_torch_cuda_arch *r = &gw_rows_torch_cuda_arch[i];
+
+		if (gw__cuda_archs_run(r->archs, r->ptx, major, minor))
+			append_word(out, outsz, r->variant, strlen(r->variant));
+	}
 }

@@ -21,6 +21,7 @@
 #include "amd_gfx.h"
 #include "amd_gpus.h"
 #include "xid.h"
+#include "sonames.h"
 
 /* Driver version → highest CUDA it supports ("12.4"). 0 or GW_ENOTFOUND
  * (older than the first row). Newer branches than the table give the last row. */
@@ -55,7 +56,17 @@ const gw_row_amd_gfx *gw__tbl_amd_gfx(const char *gfx);
 const char *gw__tbl_amd_gpu_name(unsigned device_id, int revision);
 /* Xid code → row; NULL if not in the table. */
 const gw_row_xid *gw__tbl_xid(unsigned xid);
+/* A library file name as a loader prints it ("libcudnn_ops_infer.so.8",
+ * "libcudart.so.11.0", "cublas64_12.dll"; len bytes, any case) → the row of
+ * data/sonames.tsv that names it: the longest name that matches the whole
+ * file name, or its start followed by '.' (a longer version). NULL if none. */
+const gw_row_sonames *gw__tbl_soname(const char *name, size_t len);
 
+/* The PyTorch wheel variants (data/torch_cuda_arch.tsv for a compute
+ * capability, torch_rocm_arch.tsv for a gfx target when gfx is not NULL)
+ * whose targets run on the GPU, each once, space-separated, oldest first:
+ * "cu128 cu129 cu130". Writes "" when none. */
+void gw__tbl_torch_builds_for(unsigned major, unsigned minor, const char *gfx, char *out, size_t outsz);
 /* Does a build with these cubins ("sm_50 sm_80 ...") and PTX ("compute_90")
  * run on a GPU of compute capability major.minor? Same-major cubin with
  * minor ≤ the GPU's, or PTX ≤ the GPU's capability (doctor.md §3.3). */

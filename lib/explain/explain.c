@@ -20,10 +20,12 @@
 #include <regex.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
+#include "core/tables.h"
 #include "gpuwise/explain.h"
 #include "explain_data.h"
 
@@ -140,6 +142,7 @@ struct gw_explainer {
 	 * means the stored generation equals gen. */
 	uint32_t gen;
 	bool line_matched;         /* some row matched on this line */
+	bool line_library;         /* the missing-library rule ran on this line */
 	uint32_t pat_gen[NPAT];
 	uint32_t doc_gen[NDOC];
 	struct hit hits[NPAT];
@@ -153,6 +156,11 @@ struct gw_explainer {
 	size_t nmatches;
 	gw_explain_unrecognised unrecognised[GW_EXPLAIN_UNRECOGNISED_MAX];
 	size_t nunrecognised;
+
+	/* What the general rules read: the library each library id was
+	 * first named for, and the GPU targets of the whole log. */
+	gw_explain_library libraries[NDOC];
+	gw_explain_arch arch;
 };
 
 static uint8_t fold(uint8_t c)
@@ -391,6 +399,7 @@ void gw_explainer_reset(gw_explainer *ex)
 		ex->match_of_doc[d] = ex->refined[d] = -1;
 	ex->nmatches = 0;
 	ex->nunrecognised = 0;
+	memset(&ex->arch, 0, sizeof(ex->arch));
 }
 
 int gw_explainer_new(gw_explainer **out)
@@ -604,6 +613,13 @@ static bool pattern_accepts(gw_explainer *ex, unsigned p, size_t start)
 	return true;
 }
 
+/* The ids the architecture rule's evidence belongs to. */
+static bool is_arch_id(const char *id)
+{
+	return !strcmp(id, "gpu-arch-unsupported-by-framework") || !strcmp(id, "rocm-gfx-unsupported") ||
+	       !strcmp(id, "gpu-too-old-for-kernel-library");
+}
+
 /* Count a match of finding d on this line; code is the status code that
  * named it (-1: a message pattern). */
 static void record_match(gw_explainer *ex, unsigned d, const char *framework, int code, size_t start, bool had_nul)
@@ -625,6 +641,8 @@ static void record_match(gw_explainer *ex, unsigned d, const char *framework, in
 	m->doc = &gw__finding_docs[d];
 	m->framework = framework;
 	m->code = code >= 0 ? &gw__status_codes[code].pub : NULL;
+	m->library = NULL;
+	m->arch = is_arch_id(m->doc->id) ? &ex->arch : NULL;
 	m->line = ex->lines + 1;
 	m->count = 1;
 	make_excerpt(m->excerpt, ex->line, ex->line_len, start, had_nul ? ex->nul_at : NULL);
@@ -695,6 +713,415 @@ static bool note_context(gw_explainer *ex, unsigned p)
 		return false;
 	refine(ex, (unsigned)pat->code, pat->doc);
 	return true;
+}
+
+/* ---- the missing-library rule ---------------------------------------- */
+
+static bool is_name_byte(char c)
+{
+	return is_word_byte(c) || c == '-' || c == '+';
+}
+
+/* Case-insensitive: does the lowercase needle occur in line[0..len)? */
+static bool line_has(const char *line, size_t len, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (size_t i = 0; i + n <= len; i++)
+		if (fold((uint8_t)line[i]) == (uint8_t)needle[0] && literal_at(line + i, needle, n))
+			return true;
+	return false;
+}
+
+/* The line says the library was found but is the wrong one: another
+ * finding (a version or symbol mismatch), not a missing library. */
+static bool library_found_but_wrong(const char *line, size_t len)
+{
+	static const char *const words[] = {
+		"undefined symbol", "not defined in file", "version `", "wrong elf class",
+		"invalid elf header", "file too short", "winerror 127", "error code 127", "winerror 1455",
+		"paging file",
+	};
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (line_has(line, len, words[i]))
+			return true;
+	return false;
+}
+
+/* Find the library file name on the line that data/sonames.tsv knows:
+ * "lib....so[.N...]" or "....dll", ended by a byte that cannot continue
+ * it; the first one, or the last before dlerror's "NAME: cannot open
+ * shared object file" when the line has it ("Could not load library
+ * libcudnn_cnn_infer.so.8. Error: libcuda.so: cannot open ...": libcuda
+ * is the one missing). *at and *len give it. */
+static const gw_row_sonames *find_library(const char *line, size_t n, size_t *at, size_t *len)
+{
+	static const char dlerror[] = "cannot open shared object file";
+	const gw_row_sonames *found = NULL;
+	size_t stop = n;
+	unsigned names = 0;
+
+	for (size_t i = 0; i + sizeof(dlerror) - 1 <= n; i++)
+		if (literal_at(line + i, dlerror, sizeof(dlerror) - 1)) {
+			stop = i;
+			break;
+		}
+	for (size_t i = 0; i + 3 <= stop; i++) {
+		size_t end, start;
+		bool so = literal_at(line + i, ".so", 3), dll = i + 4 <= n && literal_at(line + i, ".dll", 4);
+		const gw_row_sonames *row;
+
+		if (!so && !dll)
+			continue;
+		end = i + (so ? 3 : 4);
+		if (end < n && is_word_byte(line[end]) && line[end] != '_')
+			continue;          /* ".something": not a library */
+		if (so)
+			while (end + 1 < n && line[end] == '.' && line[end + 1] >= '0' && line[end + 1] <= '9') {
+				end++;
+				while (end < n && line[end] >= '0' && line[end] <= '9')
+					end++;
+			}
+		for (start = i; start > 0 && is_name_byte(line[start - 1]); start--)
+			;
+		if (start == i || end - start >= sizeof(((gw_explain_library *)0)->name))
+			continue;
+		if (++names > 32)
+			break;             /* a line of junk: do not look up every name */
+		if ((row = gw__tbl_soname(line + start, end - start))) {
+			*at = start;
+			*len = end - start;
+			found = row;
+			if (stop == n)
+				break;     /* no dlerror text: the first name */
+		}
+	}
+	return found;
+}
+
+static int doc_index(const char *id)
+{
+	const gw_finding_doc *d = gw_finding_doc_get(id);
+
+	return d ? (int)(d - gw__finding_docs) : -1;
+}
+
+/* A loader's phrase is on the line: the library it names decides the id
+ * (data/sonames.tsv), and the match carries what the table says of it. */
+static void library_rule(gw_explainer *ex, size_t start, bool had_nul)
+{
+	const gw_row_sonames *row;
+	size_t at, len;
+	int d;
+	gw_explain_match *m;
+	gw_explain_library *lib;
+
+	if (ex->line_library)
+		return;            /* one library per line */
+	ex->line_library = true;
+	if (!(row = find_library(ex->line, ex->line_len, &at, &len)) || (d = doc_index(row->id)) < 0 ||
+	    library_found_but_wrong(ex->line, ex->line_len))
+		return;
+	/* 'Error loading "...\\torch\\lib\\cudnn_cnn_infer64_8.dll" or one of its
+	 * dependencies': the file is there (the framework ships it), something
+	 * it needs is not; windows-dll-load-failed says so. */
+	if (at > 0 && (ex->line[at - 1] == '\\' || ex->line[at - 1] == '/') &&
+	    line_has(ex->line, ex->line_len, "one of its dependencies"))
+		return;
+	if (ex->refined[d] >= 0)
+		d = ex->refined[d];   /* record_match reports it as the refined id */
+	if (ex->line_matched && ex->doc_gen[d] != ex->gen)
+		return;            /* a row named another cause for this line */
+	bool first = ex->match_of_doc[d] < 0;
+
+	record_match(ex, (unsigned)d, "loader", -1, start, had_nul);
+	if (ex->match_of_doc[d] < 0)
+		return;            /* no room for another match */
+	m = &ex->matches[ex->match_of_doc[d]];
+	lib = &ex->libraries[d];
+	if (!first && m->library)
+		return;            /* the first library named keeps the match */
+	memcpy(lib->name, ex->line + at, len);
+	lib->name[len] = '\0';
+	lib->component = row->component;
+	lib->implies = row->implies;
+	lib->pip = row->pip;
+	lib->deb = row->deb;
+	lib->conda = row->conda;
+	lib->source = row->source;
+	m->library = lib;
+}
+
+/* ---- the architecture rule -------------------------------------------- */
+
+enum { SIDE_NONE, SIDE_GPU, SIDE_BUILD };
+
+/* Which side a target is on, from the words between the previous target
+ * (or the line's start) and this one: the last keyword wins; a threshold
+ * ("> (8, 0)", ">= 7.0", "at least 8.0") is the build's; no keyword: as the
+ * previous target (a list: "sm_50 sm_60"). */
+static int target_side(const char *gap, size_t n, int previous)
+{
+	static const struct { const char *word; int side; } keys[] = {
+		{ "capability", SIDE_GPU }, { "gpu_type=", SIDE_GPU }, { "gpu=", SIDE_GPU }, { "your", SIDE_GPU },
+		{ "device", SIDE_GPU }, { "detected", SIDE_GPU }, { "found", SIDE_GPU }, { "is of", SIDE_GPU },
+		{ " has ", SIDE_GPU }, { "arch :", SIDE_GPU }, { "arch:", SIDE_GPU }, { "amdgpu [", SIDE_GPU },
+		{ "capabilities", SIDE_BUILD }, { "support", SIDE_BUILD }, { "built", SIDE_BUILD },
+		{ "compiled", SIDE_BUILD }, { "require", SIDE_BUILD }, { "minimum", SIDE_BUILD },
+		{ "maximum", SIDE_BUILD }, { "only", SIDE_BUILD }, { "types", SIDE_BUILD }, { "targets", SIDE_BUILD },
+		{ "list", SIDE_BUILD }, { ">", SIDE_BUILD }, { "at least", SIDE_BUILD },
+	};
+	size_t tail = n, lo = n > 64 ? n - 64 : 0;
+
+	while (tail > 0 && strchr(" \t'\"([{<=:,", gap[tail - 1]))
+		tail--;
+	if (tail >= 8 && literal_at(gap + tail - 8, "at least", 8))
+		return SIDE_BUILD;
+	/* From the end: the keyword that starts last, within 64 bytes. */
+	for (size_t i = n; i-- > lo;) {
+		uint8_t c = fold((uint8_t)gap[i]);
+
+		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+			if ((uint8_t)keys[k].word[0] == c && i + strlen(keys[k].word) <= n &&
+			    literal_at(gap + i, keys[k].word, strlen(keys[k].word)))
+				return keys[k].side;
+	}
+	return previous;
+}
+
+/* A GPU target at s (a word start): "sm_86", "sm_90a", "sm80",
+ * "compute_90", "gfx1103". Writes its normal form ("sm_86", "compute_90",
+ * "gfx1103") and returns its length in the line, or 0. */
+static size_t parse_target(const char *s, size_t n, char *out, size_t outsz)
+{
+	size_t i = 0, digits;
+	const char *kind;
+
+	if (n >= 3 && literal_at(s, "gfx", 3)) {
+		for (i = 3; i < n && i < 8 && ((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f') ||
+					       (s[i] >= 'A' && s[i] <= 'F')); i++)
+			;
+		if (i < 6 || (i < n && is_word_byte(s[i])) || !(s[3] >= '0' && s[3] <= '9'))
+			return 0;
+		snprintf(out, outsz, "gfx%.*s", (int)(i - 3), s + 3);
+		for (char *c = out; *c; c++)
+			*c = (char)(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
+		return i;
+	}
+	if (n >= 8 && literal_at(s, "compute_", 8))
+		kind = "compute_", i = 8;
+	else if (n >= 3 && literal_at(s, "sm_", 3))
+		kind = "sm_", i = 3;
+	else if (n >= 2 && literal_at(s, "sm", 2))
+		kind = "sm_", i = 2;
+	else
+		return 0;
+	for (digits = 0; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+		digits++;
+	if (digits < 2 || digits > 3)
+		return 0;
+	if (i < n && (s[i] == 'a' || s[i] == 'f') && !(i + 1 < n && is_word_byte(s[i + 1])))
+		i++;
+	else if (i < n && is_word_byte(s[i]))
+		return 0;
+	snprintf(out, outsz, "%s%.*s", kind, (int)digits, s + i - digits - (s[i - 1] == 'a' || s[i - 1] == 'f'));
+	return i;
+}
+
+/* "capability 8.6", "capability (7, 5)", "capability of at least 8.0",
+ * "capability supported by this library is 3.7": the first major.minor
+ * within 48 bytes after the word, as "sm_86". Returns the offset just past
+ * it (0: none) and its start in *num_at. */
+static size_t parse_capability(const char *s, size_t n, size_t *num_at, char *out, size_t outsz)
+{
+	for (size_t i = 0; i < n && i < 48; i++) {
+		const char *p = s + i;
+		size_t rest = n - i, k = 0;
+		unsigned major = 0, minor;
+
+		if (i > 0 && literal_at(p, "capabilit", rest >= 9 ? 9 : rest))
+			return 0;
+		if (!(p[0] >= '0' && p[0] <= '9') || (i > 0 && is_word_byte(p[-1])))
+			continue;
+		while (k < rest && k < 2 && p[k] >= '0' && p[k] <= '9')
+			major = major * 10 + (unsigned)(p[k++] - '0');
+		if (k + 1 < rest && (p[k] == '.' || p[k] == ',')) {
+			size_t j = k + 1;
+			while (j < rest && p[j] == ' ')
+				j++;
+			if (j < rest && p[j] >= '0' && p[j] <= '9' && !(j + 1 < rest && p[j + 1] >= '0' && p[j + 1] <= '9')) {
+				minor = (unsigned)(p[j] - '0');
+				snprintf(out, outsz, "sm_%u%u", major, minor);
+				*num_at = i;
+				return i + j + 1;
+			}
+		}
+		return 0;
+	}
+	return 0;
+}
+
+static void arch_add_build(gw_explain_arch *a, const char *t)
+{
+	size_t len = strlen(a->build), n = strlen(t);
+
+	if (gw__gfx_in_list(a->build, t) || len + n + 2 > sizeof(a->build))
+		return;
+	for (const char *p = a->build; (p = strstr(p, t)); p++)
+		if ((p == a->build || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+			return;
+	if (len)
+		a->build[len++] = ' ';
+	memcpy(a->build + len, t, n + 1);
+}
+
+/* Read the targets on the line into the log's evidence; returns whether
+ * the line named one. The GPU's first target and the first line's build
+ * targets are kept (later lines only add to the same list). */
+static bool read_targets(gw_explainer *ex)
+{
+	const char *line = ex->line;
+	size_t n = ex->line_len, gap_start = 0;
+	int side = SIDE_NONE;
+	bool any = false, build_line = false, build_done = ex->arch.build[0] != '\0';
+
+	for (size_t i = 0; i < n; i++) {
+		char t[16];
+		size_t len = 0, at = i;
+
+		if (i > 0 && is_word_byte(line[i - 1]))
+			continue;
+		if (!(len = parse_target(line + i, n - i, t, sizeof(t))) && i + 10 <= n &&
+		    literal_at(line + i, "capabilit", 9)) {
+			size_t num_at = 0, past = parse_capability(line + i + 9, n - i - 9, &num_at, t, sizeof(t));
+
+			if (!past)
+				continue;
+			at = i + 9 + num_at;
+			len = past - num_at;
+		}
+		if (!len)
+			continue;
+		side = target_side(line + gap_start, at - gap_start, side);
+		if (side == SIDE_BUILD) {
+			if (!build_done) {
+				arch_add_build(&ex->arch, t);
+				build_line = true;
+			}
+		} else if (!ex->arch.gpu[0]) {
+			snprintf(ex->arch.gpu, sizeof(ex->arch.gpu), "%s", t);
+		}
+		any = true;
+		gap_start = at + len;
+		i = at + len - 1;
+	}
+	(void)build_line;
+	return any;
+}
+
+/* Does the line say something failed or is unsupported? A target next to
+ * "requires" or "built for" alone is a description, not an error. */
+static bool says_unsupported(const char *line, size_t len)
+{
+	static const char *const words[] = {
+		"not supported", "not compatible", "unsupported", "no kernel", "too old", "only support",
+		"error", "fail", "no binary", "invalid device", "not built",
+	};
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (line_has(line, len, words[i]))
+			return true;
+	return false;
+}
+
+/* A phrase of an architecture mismatch is on the line: read the targets,
+ * and when no other row explained the line and it says something is not
+ * supported, name the mismatch (unless the log's GPU is in the build). */
+static void arch_rule(gw_explainer *ex, size_t start, bool had_nul)
+{
+	int d;
+
+	if (!read_targets(ex) || ex->line_matched || !says_unsupported(ex->line, ex->line_len) ||
+	    (ex->arch.gpu[0] && ex->arch.build[0] && gw_explain_arch_runs(&ex->arch, ex->arch.gpu) == 1))
+		return;
+	d = doc_index(!strncmp(ex->arch.gpu, "gfx", 3) || !strncmp(ex->arch.build, "gfx", 3)
+		      ? "rocm-gfx-unsupported" : "gpu-arch-unsupported-by-framework");
+	if (d >= 0)
+		record_match(ex, (unsigned)d, "arch", -1, start, had_nul);
+}
+
+static bool target_cc(const char *t, unsigned *major, unsigned *minor)
+{
+	size_t skip = !strncmp(t, "sm_", 3) ? 3 : !strncmp(t, "compute_", 8) ? 8 : 0;
+	unsigned v = 0;
+	size_t digits = 0;
+
+	if (!skip)
+		return false;
+	for (t += skip; *t >= '0' && *t <= '9'; t++, digits++)
+		v = v * 10 + (unsigned)(*t - '0');
+	if (digits < 2)
+		return false;
+	*major = v / 10;
+	*minor = v % 10;
+	return true;
+}
+
+int gw_explain_arch_runs(const gw_explain_arch *a, const char *target)
+{
+	unsigned major, minor;
+
+	if (!a || !target || !a->build[0])
+		return -1;
+	if (!strncmp(target, "gfx", 3))
+		return gw__gfx_in_list(a->build, target) ? 1 : 0;
+	if (!target_cc(target, &major, &minor))
+		return -1;
+	return gw__cuda_archs_run(a->build, NULL, major, minor) ? 1 : 0;
+}
+
+/* The verdict and the PyTorch builds, once the whole log was read. */
+static void arch_conclude(gw_explain_arch *a)
+{
+	unsigned major, minor, lo = 999, hi = 0;
+	bool gfx = !strncmp(a->gpu, "gfx", 3);
+
+	a->verdict = GW_ARCH_UNKNOWN;
+	a->torch_builds[0] = '\0';
+	if (!a->gpu[0])
+		return;
+	if (gfx)
+		gw__tbl_torch_builds_for(0, 0, a->gpu, a->torch_builds, sizeof(a->torch_builds));
+	else if (target_cc(a->gpu, &major, &minor))
+		gw__tbl_torch_builds_for(major, minor, NULL, a->torch_builds, sizeof(a->torch_builds));
+	if (!a->build[0])
+		return;
+	if (gw_explain_arch_runs(a, a->gpu) == 1) {
+		a->verdict = GW_ARCH_IN_BUILD;
+		return;
+	}
+	a->verdict = GW_ARCH_NOT_IN_BUILD;
+	if (gfx || !target_cc(a->gpu, &major, &minor))
+		return;
+	for (const char *p = a->build; *p;) {
+		unsigned ma, mi;
+		char t[16];
+		size_t k = strcspn(p, " ");
+
+		snprintf(t, sizeof(t), "%.*s", (int)(k < 15 ? k : 15), p);
+		if (target_cc(t, &ma, &mi)) {
+			lo = ma * 10 + mi < lo ? ma * 10 + mi : lo;
+			hi = ma * 10 + mi > hi ? ma * 10 + mi : hi;
+		}
+		p += k;
+		while (*p == ' ')
+			p++;
+	}
+	if (hi && major * 10 + minor > hi)
+		a->verdict = GW_ARCH_GPU_NEWER;
+	else if (hi && major * 10 + minor < lo)
+		a->verdict = GW_ARCH_GPU_OLDER;
 }
 
 /* ---- lines that look like GPU errors --------------------------------- */
@@ -824,17 +1251,30 @@ static void end_piece(gw_explainer *ex, bool newline)
 		/* Names, descriptions and messages first; a number only
 		 * when nothing else on the line said what went wrong. */
 		bool gpu_word = false, context = false;
+		size_t arch_at = SIZE_MAX, loader_at = SIZE_MAX;
 
 		ex->line_matched = false;
+		ex->line_library = false;
 		for (unsigned i = 0; i < ex->nhits; i++) {
 			unsigned how = gw__explain_patterns[ex->hits[i].pat].how;
 
 			gpu_word = gpu_word || how == GW__HOW_GPU_WORD;
 			if (how == GW__HOW_CONTEXT)
 				context = note_context(ex, ex->hits[i].pat) || context;
+			else if (how == GW__HOW_LOADER)
+				loader_at = loader_at < ex->hits[i].start ? loader_at : ex->hits[i].start;
+			else if (how == GW__HOW_ARCH)
+				arch_at = arch_at < ex->hits[i].start ? arch_at : ex->hits[i].start;
 			else if (how != GW__HOW_NUMBER && how != GW__HOW_GPU_WORD)
 				record_hit(ex, &ex->hits[i], had_nul);
 		}
+		/* The general rules after the rows: a row that names the
+		 * line's cause (the container toolkit's "load library failed:
+		 * libnvidia-ml.so.1: cannot open ...") is more specific. */
+		if (loader_at != SIZE_MAX)
+			library_rule(ex, loader_at, had_nul);
+		if (arch_at != SIZE_MAX)
+			arch_rule(ex, arch_at, had_nul);
 		for (unsigned i = 0; i < ex->nhits && !ex->line_matched; i++)
 			if (gw__explain_patterns[ex->hits[i].pat].how == GW__HOW_NUMBER)
 				record_hit(ex, &ex->hits[i], had_nul);
@@ -931,6 +1371,7 @@ int gw_explainer_finish(gw_explainer *ex)
 		return gw__error_set(GW_EINVAL, "gw_explainer_finish: explainer is NULL");
 	if (ex->pending)
 		end_piece(ex, true);
+	arch_conclude(&ex->arch);
 	return 0;
 }
 

@@ -263,6 +263,66 @@ if [ -f build/fake/libnvidia-ml.so.1 ]; then
 	grep -q 'GPU memory on this machine' "$T/o" && fail "memory listing shown for a non-OOM error"
 fi
 
+# ---- the missing-library rule: data/sonames.tsv names the library --------
+# One rule for every loader's wording: the library's component, the version
+# its name implies and the packages that provide it.
+lib_of() { "$G" explain --json "$1" | "$PY" -c 'import json,sys
+m = json.load(sys.stdin)["matches"][0]; l = m.get("library") or {}
+print(m["id"], l.get("name"), "|", l.get("component"), "|", l.get("implies"), "|", l.get("pip"))'; }
+for c in \
+	"Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file: No such file or directory|cuda-library-missing libcudart.so.11.0 | CUDA runtime | CUDA 11 | nvidia-cuda-runtime-cu11" \
+	"Could not load library libcudnn_cnn_infer.so.8. Error: libcuda.so: cannot open shared object file: No such file or directory|cuda-library-missing libcuda.so | NVIDIA driver (CUDA driver library, unversioned link) | - | -" \
+	"ImportError: libcufft.so.11: cannot open shared object file: No such file or directory|cuda-library-missing libcufft.so.11 | cuFFT | CUDA 12 | nvidia-cufft-cu12" \
+	"Could not locate cublasLt64_12.dll. Please make sure it is in your library path!|cuda-library-missing cublasLt64_12.dll | cuBLASLt | CUDA 12 | nvidia-cublas-cu12" \
+	"OSError: libnccl.so.2: cannot open shared object file: No such file or directory|cuda-library-missing libnccl.so.2 | NCCL | NCCL 2 | nvidia-nccl-cu12 (CUDA 12), nvidia-nccl-cu13 (CUDA 13), nvidia-nccl-cu11 (CUDA 11)" \
+	"error while loading shared libraries: libamdhip64.so.6: cannot open shared object file: No such file or directory|rocm-library-missing libamdhip64.so.6 | HIP runtime (ROCm) | ROCm 6 | -" \
+	"Unable to load any of {libcudnn_ops.so.9.1.0, libcudnn_ops.so.9.1, libcudnn_ops.so.9, libcudnn_ops.so}|cudnn-missing libcudnn_ops.so.9.1.0 | cuDNN | cuDNN 9 | nvidia-cudnn-cu12 (CUDA 12), nvidia-cudnn-cu13 (CUDA 13), nvidia-cudnn-cu11 (CUDA 11)"; do
+	printf '%s\n' "${c%%|*}" >"$T/lib.log"
+	got="$(lib_of "$T/lib.log" 2>&1)"
+	[ "$got" = "${c#*|}" ] || fail "library rule: ${c%%|*}: got [$got]"
+done
+# A library that is there but the wrong one is another error, not a missing one.
+printf '%s\n' "Could not load library libcudnn_cnn_train.so.8. Error: /usr/lib/libcudnn_ops_train.so.8: undefined symbol: _Z22cudnnGenericOpTensorNd" >"$T/lib.log"
+"$G" explain --json "$T/lib.log" >"$T/lib.json"
+grep -q '"library"' "$T/lib.json" && fail "library rule claimed an undefined symbol"
+"$G" explain 'ImportError: libcudnn.so.8: cannot open shared object file: No such file or directory' >"$T/o" 2>&1
+grep -q "Library: libcudnn.so.8: cuDNN, cuDNN 8" "$T/o" && grep -q "apt libcudnn8" "$T/o" \
+	|| fail "library rule: no Library/From lines: $(cat "$T/o")"
+
+# ---- the architecture rule: the GPU's target against the build's --------
+arch_of() { "$PY" -c 'import json,sys
+m = [m for m in json.load(open(sys.argv[1]))["matches"] if m.get("arch")][0]; a = m["arch"]
+print(m["id"], a["gpu"], "|", a["build"], "|", a["verdict"])' "$1"; }
+for c in \
+	"tests/explain/corpus/torch_sm120_rtx5060ti.log|gpu-arch-unsupported-by-framework sm_120 | sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90 | gpu-newer" \
+	"tests/explain/corpus/ollama_gfx1103_not_supported_by.log|rocm-gfx-unsupported gfx1103 | gfx1030 gfx1100 gfx1101 gfx1102 gfx900 gfx906 gfx908 gfx90a gfx940 gfx941 gfx942 | not-in-build"; do
+	"$G" explain --json "${c%%|*}" >"$T/out.json" 2>&1
+	got="$(arch_of "$T/out.json" 2>&1)"
+	[ "$got" = "${c#*|}" ] || fail "arch rule: ${c%%|*}: got [$got]"
+done
+printf '%s\n' "Found GPU0 Tesla K40m which is of cuda capability 3.5." \
+	"    PyTorch no longer supports this GPU because it is too old." \
+	"    The minimum cuda capability supported by this library is 3.7." >"$T/arch.log"
+"$G" explain --json "$T/arch.log" >"$T/out.json" 2>&1
+got="$(arch_of "$T/out.json" 2>&1)"
+[ "$got" = "gpu-arch-unsupported-by-framework sm_35 | sm_37 | gpu-older" ] || fail "arch rule: too old: got [$got]"
+printf '%s\n' "xformers: requires device with capability > (8, 0) but your GPU has capability (7, 5) (too old)" >"$T/arch.log"
+"$G" explain --json "$T/arch.log" >"$T/out.json" 2>&1
+got="$(arch_of "$T/out.json" 2>&1)"
+[ "$got" = "gpu-too-old-for-kernel-library sm_75 | sm_80 | gpu-older" ] || fail "arch rule: threshold: got [$got]"
+# Targets in a description, not an error, name nothing.
+"$G" explain 'this module requires numpy>=1.20 built for sm_80' >/dev/null 2>&1 && fail "arch rule: a description named an error"
+# On a machine whose GPUs explain can read, the build is checked against them.
+if [ -f build/fake/libnvidia-ml.so.1 ]; then
+	scripts/with-machine laptop-3060 -- "$G" explain --json tests/explain/corpus/torch_sm120_rtx5060ti.log >"$T/out.json" 2>&1
+	"$PY" -c 'import json,sys
+a = json.load(open(sys.argv[1]))["matches"][0]["arch"]
+assert a["this_machine"] == [{"index": 0, "name": "NVIDIA GeForce RTX 3060 Laptop GPU", "target": "sm_86", "in_build": True}], a
+assert "cu128" in a["torch_builds"].split(), a' "$T/out.json" || fail "arch rule on laptop-3060"
+	scripts/with-machine mi300x -- "$G" explain tests/explain/corpus/ollama_gfx1103_not_supported_by.log >"$T/o" 2>&1
+	grep -q "Here:  GPU 0 .*gfx942, in the build" "$T/o" || fail "arch rule on mi300x: $(cat "$T/o")"
+fi
+
 # ---- hostile input never crashes ------------------------------------------
 head -c 2000000 /dev/urandom >"$T/garbage"
 "$G" explain "$T/garbage" >/dev/null 2>&1; rc=$?

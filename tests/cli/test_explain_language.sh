@@ -15,58 +15,77 @@ localedef -i zh_CN -f UTF-8 "$LOC/zh_CN.UTF-8" >/dev/null 2>&1 ||
 ZH=(env LOCPATH="$LOC" LANG=zh_CN.UTF-8)
 C=(env LOCPATH="$LOC" LANG=zh_CN.UTF-8 LANGUAGE=zh_CN LC_ALL=C)
 
-# compare WHAT EN ZH C RC_EN RC_ZH RC_C: same structure and identifiers,
-# every human text in Chinese, LC_ALL=C = English.
-compare() {
-	checks=$((checks + 1))
-	local msg
-	msg=$("$PY" - "$@" <<'PY' 2>&1
-import json, re, sys
-
-what, en_t, zh_t, c_t, rc_en, rc_zh, rc_c = sys.argv[1:8]
-problems = []
-if rc_en != rc_zh or rc_en != rc_c:
-    problems.append("exit codes differ: en %s, zh %s, C %s" % (rc_en, rc_zh, rc_c))
-if c_t != en_t:
-    problems.append("LC_ALL=C (with LANG=zh_CN.UTF-8 LANGUAGE=zh_CN) is not the English output")
-en, zh = json.loads(en_t), json.loads(zh_t)
-TEXT = ("title", "cause", "fix", "explanation")
-HAN = re.compile("[\u4e00-\u9fff]")
-
-def walk(e, z, path):
-    if isinstance(e, dict):
-        if not isinstance(z, dict) or sorted(e) != sorted(z):
-            problems.append("%s: keys differ" % path)
-            return
-        for k in e:
-            if k in TEXT and isinstance(e[k], str):
-                if e[k] and not HAN.search(z[k]):
-                    problems.append("%s.%s not in Chinese: %r" % (path, k, z[k][:120]))
-            else:
-                walk(e[k], z[k], path + "." + k)
-    elif isinstance(e, list):
-        if not isinstance(z, list) or len(e) != len(z):
-            problems.append("%s: lengths differ" % path)
-            return
-        for i, (a, b) in enumerate(zip(e, z)):
-            walk(a, b, "%s[%d]" % (path, i))
-    elif e != z:
-        problems.append("%s: %r in English, %r in Chinese" % (path, e, z))
-
-walk(en, zh, what)
-print("\n".join(problems[:20]))
-sys.exit(1 if problems else 0)
-PY
-) || fail "$1: $msg"
-}
-
-run_three() { # NAME ARGS... : runs gpuwise three ways (stdin from $TMPD/in) and compares
-	local name=$1
+# run_three NAME ARGS...: runs gpuwise three ways (stdin from $TMPD/in) and
+# keeps the outputs; judge_all then compares every case in one Python:
+# same structure and identifiers, every human text in Chinese, LC_ALL=C =
+# English.
+mkdir -p "$TMPD/cases"
+ncase=0
+run_three() {
+	local name=$1 base
 	shift
-	"$GW" "$@" <"$TMPD/in" >"$TMPD/en" 2>/dev/null; local r1=$?
-	"${ZH[@]}" "$GW" "$@" <"$TMPD/in" >"$TMPD/zh" 2>/dev/null; local r2=$?
-	"${C[@]}" "$GW" "$@" <"$TMPD/in" >"$TMPD/c" 2>/dev/null; local r3=$?
-	compare "$name" "$(cat "$TMPD/en")" "$(cat "$TMPD/zh")" "$(cat "$TMPD/c")" $r1 $r2 $r3
+	ncase=$((ncase + 1))
+	base=$TMPD/cases/$ncase
+	printf '%s' "$name" >"$base.what"
+	"$GW" "$@" <"$TMPD/in" >"$base.en" 2>/dev/null; local r1=$?
+	"${ZH[@]}" "$GW" "$@" <"$TMPD/in" >"$base.zh" 2>/dev/null; local r2=$?
+	"${C[@]}" "$GW" "$@" <"$TMPD/in" >"$base.c" 2>/dev/null; local r3=$?
+	echo "$r1 $r2 $r3" >"$base.rc"
+	checks=$((checks + 1))
+}
+judge_all() {
+	local out line
+	out=$("$PY" - "$TMPD/cases" <<'PY' 2>&1
+import glob, json, os, re, sys
+
+def judge(base):
+    what = open(base + ".what", encoding="utf-8").read()
+    en_t, zh_t, c_t = (open(base + x, encoding="utf-8").read() for x in (".en", ".zh", ".c"))
+    rc_en, rc_zh, rc_c = open(base + ".rc").read().split()
+    problems = []
+    if rc_en != rc_zh or rc_en != rc_c:
+        problems.append("exit codes differ: en %s, zh %s, C %s" % (rc_en, rc_zh, rc_c))
+    if c_t != en_t:
+        problems.append("LC_ALL=C (with LANG=zh_CN.UTF-8 LANGUAGE=zh_CN) is not the English output")
+    en, zh = json.loads(en_t), json.loads(zh_t)
+    TEXT = ("title", "cause", "fix", "explanation")
+    HAN = re.compile("[\u4e00-\u9fff]")
+
+    def walk(e, z, path):
+        if isinstance(e, dict):
+            if not isinstance(z, dict) or sorted(e) != sorted(z):
+                problems.append("%s: keys differ" % path)
+                return
+            for k in e:
+                if k in TEXT and isinstance(e[k], str):
+                    if e[k] and not HAN.search(z[k]):
+                        problems.append("%s.%s not in Chinese: %r" % (path, k, z[k][:120]))
+                else:
+                    walk(e[k], z[k], path + "." + k)
+        elif isinstance(e, list):
+            if not isinstance(z, list) or len(e) != len(z):
+                problems.append("%s: lengths differ" % path)
+                return
+            for i, (a, b) in enumerate(zip(e, z)):
+                walk(a, b, "%s[%d]" % (path, i))
+        elif e != z:
+            problems.append("%s: %r in English, %r in Chinese" % (path, e, z))
+
+    walk(en, zh, what)
+    return what, problems[:20]
+
+for base in sorted(glob.glob(os.path.join(sys.argv[1], "*.what"))):
+    try:
+        what, problems = judge(base[:-len(".what")])
+    except Exception as e:
+        what, problems = base, ["cannot judge: %r" % e]
+    if problems:
+        print("FAIL %s: %s" % (what, " | ".join(problems)))
+PY
+) || fail "the Python judge crashed: $(printf '%s' "$out" | tail -3)"
+	while IFS= read -r line; do
+		case $line in "FAIL "*) fail "${line#FAIL }" ;; esac
+	done <<<"$out"
 }
 
 : >"$TMPD/in"
@@ -98,6 +117,7 @@ for log in en zh; do
 	cp "$TMPD/$log.log" "$TMPD/in"
 	run_three "explain ($log log) --json" explain - --json
 done
+judge_all
 "$GW" explain - --json <"$TMPD/en.log" >"$TMPD/en.json"
 "${ZH[@]}" "$GW" explain - --json <"$TMPD/zh.log" >"$TMPD/zh.json"
 assert_eq "$("$PY" -c 'import json,sys; print([m["id"] for m in json.load(open(sys.argv[1]))["matches"]])' "$TMPD/zh.json")" \

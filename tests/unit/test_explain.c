@@ -548,6 +548,42 @@ static void test_fork_during_build(void)
 	CHECK_INT(bad, 0);
 }
 
+/* The general rules through the library API: the library a loader could
+ * not load, and the architectures, read across lines fed in pieces. */
+static void test_rules(void)
+{
+	static const char log[] =
+		"2024 INFO start\n"
+		"NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch installation.\n"
+		"The current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90.\n"
+		"OSError: libcufft.so.11: cannot open shared object file: No such file or directory\n";
+	gw_explainer *ex;
+	const gw_explain_match *m;
+
+	CHECK(gw_explainer_new(&ex) == 0);
+	for (size_t i = 0; i < sizeof(log) - 1; i += 7)
+		gw_explainer_feed(ex, log + i, sizeof(log) - 1 - i < 7 ? sizeof(log) - 1 - i : 7);
+	gw_explainer_finish(ex);
+	CHECK(gw_explainer_count(ex) == 2);
+	m = gw_explainer_match(ex, 0);
+	CHECK(m && !strcmp(m->doc->id, "gpu-arch-unsupported-by-framework") && m->arch && !m->library);
+	CHECK(m && m->arch && !strcmp(m->arch->gpu, "sm_120") && m->arch->verdict == GW_ARCH_GPU_NEWER);
+	CHECK(m && m->arch && !strcmp(m->arch->build, "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90"));
+	CHECK(m && m->arch && gw_explain_arch_runs(m->arch, "sm_86") == 1 && gw_explain_arch_runs(m->arch, "sm_89") == 1);
+	CHECK(m && m->arch && gw_explain_arch_runs(m->arch, "sm_120") == 0 && gw_explain_arch_runs(m->arch, "x") == -1);
+	m = gw_explainer_match(ex, 1);
+	CHECK(m && !strcmp(m->doc->id, "cuda-library-missing") && m->library && !m->arch);
+	CHECK(m && m->library && !strcmp(m->library->name, "libcufft.so.11") && !strcmp(m->library->implies, "CUDA 12"));
+	/* reset forgets the evidence too */
+	gw_explainer_reset(ex);
+	gw_explainer_feed(ex, "no kernel image is available for execution on the device\n", 57);
+	gw_explainer_finish(ex);
+	m = gw_explainer_match(ex, 0);
+	CHECK(m && m->arch && !m->arch->gpu[0] && !m->arch->build[0] && m->arch->verdict == GW_ARCH_UNKNOWN);
+	CHECK(gw_explain_arch_runs(NULL, "sm_80") == -1);
+	gw_explainer_free(ex);
+}
+
 int main(void)
 {
 	test_fork_during_build();
@@ -565,5 +601,6 @@ int main(void)
 	test_chunking();
 	test_excerpt_bounds();
 	test_nothing_and_errors();
+	test_rules();
 	return CHECK_DONE();
 }

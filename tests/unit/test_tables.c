@@ -175,6 +175,51 @@ static void test_xid(void)
 	CHECK(gw__tbl_xid(1) == NULL);
 }
 
+static bool soname_is(const char *name, const char *component, const char *implies)
+{
+	const gw_row_sonames *r = gw__tbl_soname(name, strlen(name));
+
+	return r && !strcmp(r->component, component) && !strcmp(r->implies, implies) && r->source[0];
+}
+
+/* The missing-library rule's table: the longest matching name wins, '*'
+ * stands for a sub-library, a longer version matches its soname, case does
+ * not matter, and a soname's major is not always CUDA's. */
+static void test_sonames(void)
+{
+	char builds[96];
+
+	CHECK(soname_is("libcudart.so.11.0", "CUDA runtime", "CUDA 11"));
+	CHECK(soname_is("libcudart.so.12.4.127", "CUDA runtime", "CUDA 12"));
+	CHECK(soname_is("libcudart.so", "CUDA runtime", "-"));
+	CHECK(soname_is("libcudnn_ops_infer.so.8", "cuDNN", "cuDNN 8"));
+	CHECK(soname_is("libcudnn.so.9.1.0", "cuDNN", "cuDNN 9"));
+	CHECK(soname_is("libcufft.so.11", "cuFFT", "CUDA 12"));
+	CHECK(soname_is("libcublasLt.so.11", "cuBLASLt", "CUDA 11"));
+	CHECK(soname_is("cublasLt64_12.dll", "cuBLASLt", "CUDA 12"));
+	CHECK(soname_is("cudnn_ops64_9.dll", "cuDNN", "cuDNN 9"));
+	CHECK(soname_is("CUDNN64_8.DLL", "cuDNN", "cuDNN 8"));
+	CHECK(soname_is("libnvinfer_builder_resource.so.10", "TensorRT", "TensorRT 10"));
+	CHECK(soname_is("libamdhip64.so.6", "HIP runtime (ROCm)", "ROCm 6"));
+	CHECK(gw__tbl_soname("libcuda.so.1", 12) && !strcmp(gw__tbl_soname("libcuda.so.1", 12)->id, "cuda-library-missing"));
+	CHECK(gw__tbl_soname("libnvidia-ml.so.1", 17) && !strcmp(gw__tbl_soname("libnvidia-ml.so.1", 17)->id, "nvml-library-missing"));
+	/* Not a GPU library, or only a prefix of one. */
+	CHECK(gw__tbl_soname("libc.so.6", 9) == NULL);
+	CHECK(gw__tbl_soname("libcudarts.so.12", 16) == NULL);
+	CHECK(gw__tbl_soname("onnxruntime_providers_cuda.dll", 30) == NULL);
+	CHECK(gw__tbl_soname("libcudart.so.12", 9) == NULL);   /* "libcudart": no ".so" */
+
+	/* The PyTorch wheels with code for a GPU. */
+	gw__tbl_torch_builds_for(12, 0, NULL, builds, sizeof(builds));
+	CHECK(strstr(builds, "cu128") && !strstr(builds, "cu118"));
+	gw__tbl_torch_builds_for(6, 1, NULL, builds, sizeof(builds));
+	CHECK(strstr(builds, "cu126") && strstr(builds, "cu118"));
+	gw__tbl_torch_builds_for(0, 0, "gfx942", builds, sizeof(builds));
+	CHECK(strstr(builds, "rocm6.1") != NULL);
+	gw__tbl_torch_builds_for(0, 0, "gfx1103", builds, sizeof(builds));
+	CHECK(!strstr(builds, "rocm5"));
+}
+
 int main(void)
 {
 	test_driver_max_cuda();
@@ -183,5 +228,6 @@ int main(void)
 	test_frameworks();
 	test_gpus();
 	test_xid();
+	test_sonames();
 	return CHECK_DONE();
 }
