@@ -125,7 +125,7 @@ var["gpu"] = grafana_regex(gpus)
 ntarget = 0
 want_titles = {"GPU utilisation", "Memory used", "GPU temperature", "Power draw", "SM clock", "PCIe throughput",
                "Throttle reasons", "Uncorrected ECC errors (1 h)", "GPU up", "Collection time",
-               "Xid errors (1 h) and the last Xid"}
+               "Xid errors (1 h) and the last Xid", "SM active", "Tensor, DRAM and FP pipes", "NVLink throughput"}
 missing = want_titles - {p["title"] for p in dash["panels"]}
 if missing:
     fail("gpuwise.json lacks the panels %s" % sorted(missing))
