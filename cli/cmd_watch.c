@@ -361,6 +361,47 @@ static void table_cell(struct watch *w, int k, const char *text)
 		fprintf(w->out, "  %s", pad_cells(buf, sizeof(buf), text, w->width[k], !left));
 }
 
+/* Display cells of a table row: the time, the GPU and each column. */
+static int table_cells(const struct watch *w)
+{
+	int n = (w->delay < 1 ? 11 : 8) + 4;
+
+	for (int k = 0; k < w->nfields; k++)
+		n += 2 + column_width(w, gw_metric_info_get(w->fields[k]));
+	return n;
+}
+
+/* The default table shows how busy the SMs really are (GPM's SM active)
+ * beside "util" when a GPU watched has GPM (the others show N/A there),
+ * as long as the table still fits in 80 cells (not with a sub-second
+ * time column). */
+static void add_sm_active_column(struct watch *w, const int *devs, int ndev)
+{
+	int id = gw_metric_find("sm_active"), util = gw_metric_find("gpu_util"), at = 0;
+	bool any = false;
+
+	for (int i = 0; i < ndev && !any; i++) {
+		const gw_device_info *d = gw_device_get(w->ctx, devs[i]);
+
+		any = d && GW_VALID(d->gpm_supported) && d->gpm_supported.v;
+	}
+	if (!any || id < 0 || w->nfields >= WATCH_MAX_FIELDS)
+		return;
+	for (int k = 0; k < w->nfields; k++) {
+		if (w->fields[k] == id)
+			return;
+		if (w->fields[k] == util)
+			at = k + 1;
+	}
+	memmove(&w->fields[at + 1], &w->fields[at], (size_t)(w->nfields - at) * sizeof(w->fields[0]));
+	w->fields[at] = id;
+	w->nfields++;
+	if (table_cells(w) > 80) {
+		memmove(&w->fields[at], &w->fields[at + 1], (size_t)(w->nfields - at - 1) * sizeof(w->fields[0]));
+		w->nfields--;
+	}
+}
+
 /* Two header lines, as nvidia-smi dmon's: the columns' short labels (in
  * the user's language, aligned by display cells), then their units. */
 static void table_header(struct watch *w)
@@ -656,6 +697,8 @@ static int cmd_watch(int argc, char **argv)
 		error_msg("%s", no_gpu_sentence(w.ctx, why, sizeof(why)));
 		rc = EXIT_FAIL;
 	}
+	if (!o.fields && !w.csv && !w.json)
+		add_sm_active_column(&w, devs, ndev);
 	so.devices = devs;
 	so.ndevices = ndev;
 	so.history = 1;
@@ -688,8 +731,10 @@ const struct cmd cmd_watch_def = {
 		"\n"
 		"The fields are metrics of the table in docs/metrics.md, by key or by their info --json "
 		"path; `--fields help` lists them. Default: utilisation, memory, temperature, power, "
-		"clocks and PCIe throughput (for --json and --csv also total memory, energy and the "
-		"throttle reasons). The table is made to fit a terminal of 80 columns, as nvidia-smi dmon's: "
+		"clocks and PCIe throughput, and SM active (smact: how busy the SMs really are, from "
+		"NVML's GPM on Hopper and newer GPUs, known from the second sample on) when a GPU has it "
+		"and the table fits (for --json and --csv also total memory, energy, the throttle reasons "
+		"and SM active). The table is made to fit a terminal of 80 columns, as nvidia-smi dmon's: "
 		"a short label per column (`--fields help` lists them), the units in a second header line and "
 		"compact values (\"98%\", \"70.0G\", \"601W\", \"567K\"); --csv and --json keep the "
 		"units of info --json (bytes, watts, joules, MHz, bytes/s).\n"

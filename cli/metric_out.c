@@ -190,7 +190,7 @@ char *join_selectors(const struct opt_list *ids)
 
 const char sample_default_fields[] =
 	"gpu_util,mem_util,memory_used,memory_total,temperature_c,power_draw,energy,sm_clock,mem_clock,"
-	"pcie_tx,pcie_rx,throttle_reasons";
+	"pcie_tx,pcie_rx,throttle_reasons,sm_active";
 
 static int by_table_order(const void *a, const void *b)
 {

@@ -207,7 +207,7 @@ static const char *short_name(const gw_device_info *i)
  * the right. */
 static void gpu_meters(struct top_out *o, const struct top_gpu *g, int name_w, int reserve)
 {
-	double util = metric_num(g, "gpu_util");
+	double util = metric_num(g, "gpu_util"), sm = metric_num(g, "sm_active");
 	double used = metric_num(g, "memory_used"), total = metric_num(g, "memory_total");
 	char text[64], a[16], b[16];
 	int rest, half;
@@ -225,6 +225,10 @@ static void gpu_meters(struct top_out *o, const struct top_gpu *g, int name_w, i
 		snprintf(text, sizeof(text), "N/A");
 	else
 		snprintf(text, sizeof(text), "%.0f%%", util);
+	/* How busy the SMs really are (GPM), beside the share of time any
+	 * kernel ran: "98% SM 83%". */
+	if (!isnan(sm))
+		snprintf(text + strlen(text), sizeof(text) - strlen(text), " %s %.0f%%", _("SM"), sm);
 	out_put(o, TA_NORMAL, " ");
 	meter(o, _("GPU"), util, text, half);
 	snprintf(text, sizeof(text), "%s/%s", short_bytes(a, sizeof(a), used), short_bytes(b, sizeof(b), total));

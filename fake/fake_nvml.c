@@ -18,6 +18,12 @@
  *    each device's "xid_events" once, when due (other event types are
  *    accepted and never fire).
  *
+ *  - GPM (nvmlGpmQueryDeviceSupport, nvmlGpmSampleAlloc/Free,
+ *    nvmlGpmSampleGet, nvmlGpmMetricsGet with nvml.h's structures): on
+ *    GPUs of architecture 9 (Hopper) and newer, each metric from the
+ *    device's "gpm" block; nvmlGpmMetricsGet checks the version words, the
+ *    samples (allocated, taken, of one device, in order) and numMetrics.
+ *
  *  - topology and peer access between GPUs: each device's "topology" and
  *    "p2p" lists, by peer NVML index, serve
  *    nvmlDeviceGetTopologyCommonAncestor and nvmlDeviceGetP2PStatus
@@ -25,7 +31,7 @@
  *
  * Not modelled: NVLink (field values answer NOT_SUPPORTED per field,
  * except the memory temperature), vGPU, accounting, setters (all absent, so
- * clients see FUNCTION_NOT_FOUND), GPM, NVML units, confidential computing
+ * clients see FUNCTION_NOT_FOUND), GPM of MIG instances, NVML units, confidential computing
  * (nvmlDeviceGetConfComputeMemSizeInfo is deliberately absent: nvitop would
  * then read 32-byte process entries, §0.2), the nearest-GPU and CPU-set
  * topology calls, clock offsets.
@@ -1501,4 +1507,142 @@ API(nvmlEventSetWait_v2, (nvmlEventSet_t set, nvmlEventData_t *data, unsigned in
 		ts.tv_nsec = (long)(((wake - now) - (double)ts.tv_sec * 1e3) * 1e6);
 		nanosleep(&ts, NULL);
 	}
+}
+
+/* ---- GPM ---------------------------------------------------------------- */
+
+#define GPM_MAGIC 0x67706d73u
+#define ARCH_HOPPER 9
+
+struct nvmlGpmSample_st {
+	uint32_t magic;
+	const fm_device *dev;   /* NULL until nvmlGpmSampleGet fills it */
+	unsigned seq;           /* the device's nvmlGpmSampleGet call number */
+};
+
+static const struct {
+	unsigned id;
+	enum fm_num_id field;
+	const char *short_name, *long_name, *unit;
+} gpm_metrics[] = {
+	{ NVML_GPM_METRIC_GRAPHICS_UTIL, FN_GPM_GRAPHICS, "gr_util", "graphics utilization", "%" },
+	{ NVML_GPM_METRIC_SM_UTIL, FN_GPM_SM, "sm_util", "sm utilization", "%" },
+	{ NVML_GPM_METRIC_SM_OCCUPANCY, FN_GPM_SM_OCCUPANCY, "sm_occupancy", "sm occupancy", "%" },
+	{ NVML_GPM_METRIC_ANY_TENSOR_UTIL, FN_GPM_TENSOR, "any_tensor_util", "any tensor utilization", "%" },
+	{ NVML_GPM_METRIC_DRAM_BW_UTIL, FN_GPM_DRAM, "dram_bw_util", "dram bandwidth utilization", "%" },
+	{ NVML_GPM_METRIC_FP64_UTIL, FN_GPM_FP64, "fp64_util", "fp64 utilization", "%" },
+	{ NVML_GPM_METRIC_FP32_UTIL, FN_GPM_FP32, "fp32_util", "fp32 utilization", "%" },
+	{ NVML_GPM_METRIC_FP16_UTIL, FN_GPM_FP16, "fp16_util", "fp16 utilization", "%" },
+	{ NVML_GPM_METRIC_PCIE_TX_PER_SEC, FN_GPM_PCIE_TX, "pcie_tx", "pcie tx", "MiB/sec" },
+	{ NVML_GPM_METRIC_PCIE_RX_PER_SEC, FN_GPM_PCIE_RX, "pcie_rx", "pcie rx", "MiB/sec" },
+	{ NVML_GPM_METRIC_NVLINK_TOTAL_RX_PER_SEC, FN_GPM_NVLINK_RX, "nvlink_rx", "nvlink total rx", "MiB/sec" },
+	{ NVML_GPM_METRIC_NVLINK_TOTAL_TX_PER_SEC, FN_GPM_NVLINK_TX, "nvlink_tx", "nvlink total tx", "MiB/sec" },
+};
+
+static int gpm_capable(const fm_device *d)
+{
+	return !d->parent && have(d, FN_ARCH) && val(d, FN_ARCH, 0) >= ARCH_HOPPER;
+}
+
+static int gpm_valid(const struct nvmlGpmSample_st *s)
+{
+	return s && s->magic == GPM_MAGIC;
+}
+
+API(nvmlGpmQueryDeviceSupport, (nvmlDevice_t h, nvmlGpmSupport_t *support))
+{
+	BEGIN(h, 0);
+	if (!support)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (support->version != NVML_GPM_SUPPORT_VERSION)
+		return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
+	support->isSupportedDevice = (unsigned)gpm_capable(d);
+	return NVML_SUCCESS;
+}
+
+API(nvmlGpmSampleAlloc, (nvmlGpmSample_t *out))
+{
+	struct nvmlGpmSample_st *s;
+
+	if (!initialized())
+		return NVML_ERROR_UNINITIALIZED;
+	if (!out)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (!(s = calloc(1, sizeof(*s))))
+		return NVML_ERROR_UNKNOWN;
+	s->magic = GPM_MAGIC;
+	*out = s;
+	return NVML_SUCCESS;
+}
+
+API(nvmlGpmSampleFree, (nvmlGpmSample_t s))
+{
+	if (!initialized())
+		return NVML_ERROR_UNINITIALIZED;
+	if (!gpm_valid(s))
+		return NVML_ERROR_INVALID_ARGUMENT;
+	s->magic = 0;
+	free(s);
+	return NVML_SUCCESS;
+}
+
+API(nvmlGpmSampleGet, (nvmlDevice_t h, nvmlGpmSample_t s))
+{
+	BEGIN(h, 0);
+	if (!gpm_valid(s))
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (!gpm_capable(d))
+		return NVML_ERROR_NOT_SUPPORTED;
+	s->dev = d;
+	s->seq = idx + 1;
+	return NVML_SUCCESS;
+}
+
+static void gpm_fill(const fm_device *d, unsigned idx, nvmlGpmMetric_t *m)
+{
+	m->nvmlReturn = NVML_ERROR_INVALID_ARGUMENT;
+	m->value = 0;
+	memset(&m->metricInfo, 0, sizeof(m->metricInfo));
+	for (size_t k = 0; k < sizeof(gpm_metrics) / sizeof(gpm_metrics[0]); k++) {
+		if (gpm_metrics[k].id != m->metricId)
+			continue;
+		m->metricInfo.shortName = (char *)gpm_metrics[k].short_name;
+		m->metricInfo.longName = (char *)gpm_metrics[k].long_name;
+		m->metricInfo.unit = (char *)gpm_metrics[k].unit;
+		if (!have(d, gpm_metrics[k].field)) {
+			m->nvmlReturn = NVML_ERROR_NOT_SUPPORTED;
+			return;
+		}
+		m->value = (double)val(d, gpm_metrics[k].field, idx);
+		m->nvmlReturn = NVML_SUCCESS;
+		return;
+	}
+}
+
+/* Both samples taken, of one device, sample2 the later one. Each call
+ * counts once for the device ("errors" on nvmlGpmMetricsGet apply), and
+ * successive calls read successive elements of the "gpm" arrays. */
+API(nvmlGpmMetricsGet, (nvmlGpmMetricsGet_t *mg))
+{
+	unsigned idx;
+	nvmlReturn_t rc;
+	const fm_device *d;
+
+	if (!initialized())
+		return NVML_ERROR_UNINITIALIZED;
+	if (!mg)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (mg->version != NVML_GPM_METRICS_GET_VERSION)
+		return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
+	if (mg->numMetrics > NVML_GPM_METRIC_MAX || !gpm_valid(mg->sample1) || !gpm_valid(mg->sample2))
+		return NVML_ERROR_INVALID_ARGUMENT;
+	d = mg->sample1->dev;
+	if (!d || d != mg->sample2->dev || mg->sample2->seq <= mg->sample1->seq)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	idx = fm_tick(machine, d, __func__, 0);
+	if ((rc = imposed(d, __func__, idx)) != NVML_SUCCESS)
+		return rc;
+	for (unsigned i = 0; i < mg->numMetrics; i++)
+		gpm_fill(d, idx, &mg->metrics[i]);
+	return NVML_SUCCESS;
 }

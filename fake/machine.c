@@ -298,6 +298,12 @@ static const struct {
 	{ FN_MIG_CURRENT, "mig.current", 0 }, { FN_MIG_PENDING, "mig.pending", 0 },
 	{ FN_MIG_MAX, "mig.max_devices", 0 },
 	{ FN_GI_ID, "gpu_instance_id", 0 }, { FN_CI_ID, "compute_instance_id", 0 },
+	{ FN_GPM_GRAPHICS, "gpm.graphics_util", 0 }, { FN_GPM_SM, "gpm.sm_util", 0 },
+	{ FN_GPM_SM_OCCUPANCY, "gpm.sm_occupancy", 0 }, { FN_GPM_TENSOR, "gpm.any_tensor_util", 0 },
+	{ FN_GPM_DRAM, "gpm.dram_bw_util", 0 }, { FN_GPM_FP64, "gpm.fp64_util", 0 },
+	{ FN_GPM_FP32, "gpm.fp32_util", 0 }, { FN_GPM_FP16, "gpm.fp16_util", 0 },
+	{ FN_GPM_PCIE_TX, "gpm.pcie_tx", 0 }, { FN_GPM_PCIE_RX, "gpm.pcie_rx", 0 },
+	{ FN_GPM_NVLINK_TX, "gpm.nvlink_tx", 0 }, { FN_GPM_NVLINK_RX, "gpm.nvlink_rx", 0 },
 };
 
 static const char *const str_fields[FS_COUNT] = {

@@ -209,6 +209,50 @@ typedef struct {
 #define NVML_FI_DEV_MEMORY_TEMP 82
 #define NVML_VALUE_TYPE_UNSIGNED_INT 1
 
+/* GPM (nvml.h "GPM Structs", CUDA 12.4 and newer: NVML_GPM_METRIC_MAX 210). */
+typedef struct nvmlGpmSample_st *nvmlGpmSample_t;
+typedef enum {
+	NVML_GPM_METRIC_GRAPHICS_UTIL = 1,
+	NVML_GPM_METRIC_SM_UTIL = 2,
+	NVML_GPM_METRIC_SM_OCCUPANCY = 3,
+	NVML_GPM_METRIC_INTEGER_UTIL = 4,
+	NVML_GPM_METRIC_ANY_TENSOR_UTIL = 5,
+	NVML_GPM_METRIC_DFMA_TENSOR_UTIL = 6,
+	NVML_GPM_METRIC_HMMA_TENSOR_UTIL = 7,
+	NVML_GPM_METRIC_IMMA_TENSOR_UTIL = 9,
+	NVML_GPM_METRIC_DRAM_BW_UTIL = 10,
+	NVML_GPM_METRIC_FP64_UTIL = 11,
+	NVML_GPM_METRIC_FP32_UTIL = 12,
+	NVML_GPM_METRIC_FP16_UTIL = 13,
+	NVML_GPM_METRIC_PCIE_TX_PER_SEC = 20,
+	NVML_GPM_METRIC_PCIE_RX_PER_SEC = 21,
+	NVML_GPM_METRIC_NVLINK_TOTAL_RX_PER_SEC = 60,
+	NVML_GPM_METRIC_NVLINK_TOTAL_TX_PER_SEC = 61,
+	NVML_GPM_METRIC_MAX = 210,
+} nvmlGpmMetricId_t;
+typedef struct {
+	unsigned int metricId;           /* IN */
+	nvmlReturn_t nvmlReturn;         /* OUT */
+	double value;                    /* OUT */
+	struct {
+		char *shortName;
+		char *longName;
+		char *unit;
+	} metricInfo;                    /* OUT */
+} nvmlGpmMetric_t;                   /* 40 bytes */
+typedef struct {
+	unsigned int version;            /* NVML_GPM_METRICS_GET_VERSION */
+	unsigned int numMetrics;
+	nvmlGpmSample_t sample1;
+	nvmlGpmSample_t sample2;
+	nvmlGpmMetric_t metrics[NVML_GPM_METRIC_MAX];
+} nvmlGpmMetricsGet_t;               /* 8424 bytes */
+#define NVML_GPM_METRICS_GET_VERSION 1
+typedef struct {
+	unsigned int version;            /* NVML_GPM_SUPPORT_VERSION */
+	unsigned int isSupportedDevice;
+} nvmlGpmSupport_t;                  /* 8 bytes */
+#define NVML_GPM_SUPPORT_VERSION 1
 _Static_assert(sizeof(nvmlPciInfo_t) == 68, "nvmlPciInfo_t");
 _Static_assert(sizeof(nvmlPciInfoExt_t) == 64, "nvmlPciInfoExt_t");
 _Static_assert(sizeof(nvmlMemory_t) == 24, "nvmlMemory_t");
@@ -223,4 +267,7 @@ _Static_assert(sizeof(nvmlFieldValue_t) == 40, "nvmlFieldValue_t");
 _Static_assert(sizeof(nvmlDeviceAttributes_t) == 40, "nvmlDeviceAttributes_t");
 _Static_assert(sizeof(nvmlDeviceAttributes_v1_t) == 24, "nvmlDeviceAttributes_v1_t");
 
+_Static_assert(sizeof(nvmlGpmMetric_t) == 40, "nvmlGpmMetric_t");
+_Static_assert(sizeof(nvmlGpmMetricsGet_t) == 24 + 210 * 40, "nvmlGpmMetricsGet_t");
+_Static_assert(sizeof(nvmlGpmSupport_t) == 8, "nvmlGpmSupport_t");
 #endif

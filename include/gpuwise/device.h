@@ -137,6 +137,11 @@ typedef struct gw_device_info {
 	 * (a driver without nvmlDeviceGetMemoryInfo_v2, the 470 branch), 0 when
 	 * it does not. At the end: gw_device_info is the library's to allocate. */
 	gw_u64 memory_used_includes_reserved;
+	/* 1 when NVML's GPM (nvmlGpmQueryDeviceSupport: Hopper and newer, a
+	 * driver that has it) serves the profiling metrics of
+	 * gw_device_sample, 0 when it does not (NOT_SUPPORTED: no GPM call, an
+	 * older GPU, AMD). Added at the end (the library allocates it). */
+	gw_u64 gpm_supported;
 } gw_device_info;
 
 #define GW_MAX_MIG 8
@@ -207,6 +212,21 @@ typedef struct gw_device_sample {
 	 * one-shot gw_device_sample_read() leaves them UNREAD. */
 	gw_u64 xid_last;      /* the newest Xid; 0 while none came */
 	gw_u64 xid_count;     /* Xid events seen */
+	/* Profiling metrics from NVML's GPM (gw_device_info.gpm_supported),
+	 * over the time since the previous read of the same GPU: UNREAD on
+	 * the first read, NOT_SUPPORTED where GPM is not. Percent 0-100. */
+	gw_f64 graphics_active; /* the graphics/compute engine was busy */
+	gw_f64 sm_active;     /* SMs with at least one warp assigned */
+	gw_f64 sm_occupancy;  /* resident warps / the SMs' maximum */
+	gw_f64 tensor_active; /* tensor pipes (any kind) */
+	gw_f64 dram_active;   /* device memory bandwidth used / its maximum */
+	gw_f64 fp64_active;   /* non-tensor FP64, FP32, FP16 pipes */
+	gw_f64 fp32_active;
+	gw_f64 fp16_active;
+	gw_u64 prof_pcie_tx;  /* bytes/s over the period, headers included */
+	gw_u64 prof_pcie_rx;
+	gw_u64 nvlink_tx;     /* bytes/s, all NVLinks together */
+	gw_u64 nvlink_rx;
 } gw_device_sample;
 
 typedef enum gw_process_type {

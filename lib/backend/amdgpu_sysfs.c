@@ -358,6 +358,7 @@ static void fill_static(gw_context *ctx, gw_device *d, const struct amd_candidat
 	GW_FIELD_FAIL(info->minor_number, GW_FIELD_NOT_SUPPORTED, 0);
 	GW_FIELD_FAIL(info->bar1_total, GW_FIELD_NOT_SUPPORTED, 0);
 	GW_FIELD_FAIL(info->mig_capable, GW_FIELD_NOT_SUPPORTED, 0);
+	gw__u64_set(&info->gpm_supported, 0); /* NVML's GPM is NVIDIA's alone */
 }
 
 static void amd_close(void *state)

@@ -91,6 +91,12 @@ struct nvml_api {
 	gwn_fn_event_set_free event_set_free;
 	gwn_fn_register_events register_events;
 	gwn_fn_event_set_wait event_set_wait;
+
+	gwn_fn_gpm_support gpm_support;
+	gwn_fn_gpm_alloc gpm_alloc;
+	gwn_fn_gpm_free gpm_free;
+	gwn_fn_gpm_get gpm_get;
+	gwn_fn_gpm_metrics gpm_metrics;
 };
 
 struct nvml_symbol {
@@ -178,6 +184,12 @@ static const struct nvml_symbol nvml_symbols[] = {
 	SYM(register_events, "nvmlDeviceRegisterEvents"),
 	/* Only _v2 fills gwn_event_data (with the MIG instance ids). */
 	SYM(event_set_wait, "nvmlEventSetWait_v2"),
+	/* GPM: drivers of the R520 branch and newer; absent before. */
+	SYM(gpm_support, "nvmlGpmQueryDeviceSupport"),
+	SYM(gpm_alloc, "nvmlGpmSampleAlloc"),
+	SYM(gpm_free, "nvmlGpmSampleFree"),
+	SYM(gpm_get, "nvmlGpmSampleGet"),
+	SYM(gpm_metrics, "nvmlGpmMetricsGet"),
 };
 #undef SYM
 
@@ -185,6 +197,13 @@ struct memory_reading {
 	bool v2;
 	gwn_return v2_code;   /* why v2 was not used */
 	unsigned long long total, reserved, free, used;
+};
+
+/* GPM of one GPU: the sample the previous read took, and a buffer for
+ * the next one; the metrics are their difference. */
+struct gpm_gpu {
+	gwn_gpm_sample buf[2];
+	int newest;           /* buf index of the previous read's sample, -1 before the first */
 };
 
 struct nvml_state {
@@ -197,6 +216,9 @@ struct nvml_state {
 	struct memory_reading *first_memory;  /* by NVML index, NULL-able */
 	bool *first_memory_ok;
 	unsigned nfirst;
+	struct gpm_gpu *gpm;  /* by NVML index, ngpm of them; NULL-able */
+	unsigned ngpm;
+	gwn_gpm_metrics_get *gpm_request; /* 8 KiB: allocated at the first use */
 };
 
 /* ---- return codes ------------------------------------------------------ */
@@ -769,6 +791,29 @@ static void read_static(const struct nvml_api *api, struct reader *rd, gw_device
 	}
 }
 
+/* GPM: 1 when the GPU and the driver have it; 0 (not UNREAD or N/A: a
+ * plain "no") when the driver lacks the calls or NVML says the GPU has
+ * none. */
+static void read_gpm_support(const struct nvml_api *api, struct reader *rd, gw_device_info *info)
+{
+	gwn_gpm_support sup = { .version = GWN_GPM_SUPPORT_VERSION, .isSupportedDevice = 0 };
+	gwn_return r;
+
+	if (rd->lost)
+		return;
+	if (!api->gpm_support || !api->gpm_alloc || !api->gpm_free || !api->gpm_get || !api->gpm_metrics) {
+		gw__u64_set(&info->gpm_supported, 0);
+		return;
+	}
+	r = api->gpm_support(rd->h, &sup);
+	if (answered(rd, r))
+		gw__u64_set(&info->gpm_supported, sup.isSupportedDevice ? 1 : 0);
+	else if (r == GWN_ERROR_NOT_SUPPORTED)
+		gw__u64_set(&info->gpm_supported, 0);
+	else
+		FAIL(info->gpm_supported, r);
+}
+
 static void mark_handle_failure(gw_device *d, gwn_return r)
 {
 	if (r == GWN_ERROR_GPU_IS_LOST || r == GWN_ERROR_UNKNOWN) {
@@ -809,6 +854,7 @@ static int add_device(gw_context *ctx, struct nvml_state *st, unsigned index)
 
 		read_static(&st->api, &rd, d, &m, &ok);
 	}
+	read_gpm_support(&st->api, &rd, &d->info);
 	if (rd.lost)
 		mark_lost(d, "GPU_IS_LOST");
 	return 0;
@@ -827,8 +873,22 @@ static bool has_required_symbols(const struct nvml_api *api, const char **missin
 	return false;
 }
 
+static void gpm_release(struct nvml_state *st)
+{
+	for (unsigned i = 0; st->gpm && i < st->ngpm; i++)
+		for (int k = 0; k < 2; k++)
+			if (st->gpm[i].buf[k] && st->initialised && st->api.gpm_free)
+				st->api.gpm_free(st->gpm[i].buf[k]);
+	gw__free(st->gpm);
+	gw__free(st->gpm_request);
+	st->gpm = NULL;
+	st->gpm_request = NULL;
+	st->ngpm = 0;
+}
+
 static void nvml_unload(struct nvml_state *st)
 {
+	gpm_release(st);
 	if (st->initialised && st->api.shutdown)
 		st->api.shutdown();
 	st->initialised = false;
@@ -865,6 +925,11 @@ static int enumerate(gw_context *ctx, struct nvml_state *st, gw_backend_status *
 		gw__free(st->first_memory_ok);
 		st->first_memory = NULL;
 		st->first_memory_ok = NULL;
+	}
+	if ((st->gpm = gw__calloc(count, sizeof(*st->gpm)))) {
+		st->ngpm = count;
+		for (unsigned i = 0; i < count; i++)
+			st->gpm[i].newest = -1;
 	}
 	for (unsigned i = 0; i < count; i++)
 		if (add_device(ctx, st, i) < 0)
@@ -1166,6 +1231,143 @@ static void sample_mig(const struct nvml_api *api, struct reader *rd, gw_device_
 	}
 }
 
+/* ---- profiling (GPM) ------------------------------------------------------ */
+
+/* The GPM metrics gpuwise reads, and where each goes in a sample: a
+ * percentage (gw_f64) or a rate in MiB/s kept as bytes/s (gw_u64). */
+static const struct {
+	unsigned id;
+	size_t offset;
+	bool rate;
+} gpm_fields[] = {
+	{ GWN_GPM_METRIC_GRAPHICS_UTIL, offsetof(gw_device_sample, graphics_active), false },
+	{ GWN_GPM_METRIC_SM_UTIL, offsetof(gw_device_sample, sm_active), false },
+	{ GWN_GPM_METRIC_SM_OCCUPANCY, offsetof(gw_device_sample, sm_occupancy), false },
+	{ GWN_GPM_METRIC_ANY_TENSOR_UTIL, offsetof(gw_device_sample, tensor_active), false },
+	{ GWN_GPM_METRIC_DRAM_BW_UTIL, offsetof(gw_device_sample, dram_active), false },
+	{ GWN_GPM_METRIC_FP64_UTIL, offsetof(gw_device_sample, fp64_active), false },
+	{ GWN_GPM_METRIC_FP32_UTIL, offsetof(gw_device_sample, fp32_active), false },
+	{ GWN_GPM_METRIC_FP16_UTIL, offsetof(gw_device_sample, fp16_active), false },
+	{ GWN_GPM_METRIC_PCIE_TX_PER_SEC, offsetof(gw_device_sample, prof_pcie_tx), true },
+	{ GWN_GPM_METRIC_PCIE_RX_PER_SEC, offsetof(gw_device_sample, prof_pcie_rx), true },
+	{ GWN_GPM_METRIC_NVLINK_TOTAL_TX_PER_SEC, offsetof(gw_device_sample, nvlink_tx), true },
+	{ GWN_GPM_METRIC_NVLINK_TOTAL_RX_PER_SEC, offsetof(gw_device_sample, nvlink_rx), true },
+};
+enum { GPM_FIELDS = sizeof(gpm_fields) / sizeof(gpm_fields[0]) };
+
+static void gpm_set_state(gw_device_sample *s, size_t k, gw_field_state state, int code)
+{
+	char *f = (char *)s + gpm_fields[k].offset;
+
+	if (gpm_fields[k].rate)
+		GW_FIELD_FAIL(*(gw_u64 *)(void *)f, state, code);
+	else
+		GW_FIELD_FAIL(*(gw_f64 *)(void *)f, state, code);
+}
+
+static void gpm_fail(gw_device_sample *s, gwn_return r)
+{
+	gw_field_state state = GW_FIELD_ERROR;
+	int code = r;
+
+	fail_field(&state, &code, r);
+	for (size_t k = 0; k < GPM_FIELDS; k++)
+		gpm_set_state(s, k, state, code);
+}
+
+static void gpm_store(gw_device_sample *s, size_t k, const gwn_gpm_metric *m)
+{
+	char *f = (char *)s + gpm_fields[k].offset;
+
+	if (m->nvmlReturn != GWN_SUCCESS) {
+		gw_field_state state = GW_FIELD_ERROR;
+		int code = 0;
+
+		fail_field(&state, &code, m->nvmlReturn);
+		gpm_set_state(s, k, state, code);
+	} else if (!gpm_fields[k].rate) {
+		gw__f64_set((gw_f64 *)(void *)f, m->value);
+	} else if (m->value >= 0 && m->value < 1e12) {
+		gw__u64_set((gw_u64 *)(void *)f, (uint64_t)(m->value * 1048576.0 + 0.5));
+	} else {
+		gpm_set_state(s, k, GW_FIELD_NOT_SUPPORTED, 0);
+	}
+}
+
+/* The two sample buffers of a GPU, allocated at its first read. */
+static gwn_return gpm_buffers(const struct nvml_api *api, struct gpm_gpu *g)
+{
+	for (int k = 0; k < 2; k++) {
+		gwn_return r = g->buf[k] ? GWN_SUCCESS : api->gpm_alloc(&g->buf[k]);
+
+		if (r != GWN_SUCCESS) {
+			g->buf[k] = NULL;
+			return r;
+		}
+	}
+	return GWN_SUCCESS;
+}
+
+/* Take this read's GPM sample; with the previous read's, ask NVML for the
+ * metrics over the time in between. The first read of a GPU leaves them
+ * UNREAD (nothing to compare with). */
+static void sample_gpm(struct nvml_state *st, const gw_device *dev, struct reader *rd, gw_device_sample *s)
+{
+	const struct nvml_api *api = &st->api;
+	const gw_u64 *sup = &dev->info.gpm_supported;
+	int i = dev->info.nvml_index, take;
+	struct gpm_gpu *g;
+	gwn_gpm_metrics_get *mg;
+	gwn_return r;
+
+	if (rd->lost)
+		return;
+	if (!GW_VALID(*sup) || !sup->v) {
+		for (size_t k = 0; k < GPM_FIELDS; k++)
+			gpm_set_state(s, k, GW_VALID(*sup) ? GW_FIELD_NOT_SUPPORTED : sup->state, sup->code);
+		return;
+	}
+	if (!st->gpm || i < 0 || (unsigned)i >= st->ngpm) {
+		gpm_fail(s, GWN_ERROR_MEMORY);
+		return;
+	}
+	g = &st->gpm[i];
+	if ((r = gpm_buffers(api, g)) != GWN_SUCCESS) {
+		gpm_fail(s, r);
+		return;
+	}
+	take = g->newest < 0 ? 0 : 1 - g->newest;
+	r = api->gpm_get(rd->h, g->buf[take]);
+	if (!answered(rd, r)) {
+		gpm_fail(s, r);
+		return;
+	}
+	if (g->newest < 0) {
+		g->newest = take;
+		return;
+	}
+	if (!st->gpm_request && !(st->gpm_request = gw__calloc(1, sizeof(*st->gpm_request)))) {
+		gpm_fail(s, GWN_ERROR_MEMORY);
+		return;
+	}
+	mg = st->gpm_request;
+	memset(mg, 0, offsetof(gwn_gpm_metrics_get, metrics) + GPM_FIELDS * sizeof(mg->metrics[0]));
+	mg->version = GWN_GPM_METRICS_GET_VERSION;
+	mg->numMetrics = GPM_FIELDS;
+	mg->sample1 = g->buf[g->newest];
+	mg->sample2 = g->buf[take];
+	for (size_t k = 0; k < GPM_FIELDS; k++)
+		mg->metrics[k].metricId = gpm_fields[k].id;
+	g->newest = take;
+	r = api->gpm_metrics(mg);
+	if (!answered(rd, r)) {
+		gpm_fail(s, r);
+		return;
+	}
+	for (size_t k = 0; k < GPM_FIELDS; k++)
+		gpm_store(s, k, &mg->metrics[k]);
+}
+
 static int nvml_sample(void *state, gw_context *ctx, gw_device *dev, gw_device_sample *out)
 {
 	struct nvml_state *st = state;
@@ -1180,6 +1382,7 @@ static int nvml_sample(void *state, gw_context *ctx, gw_device *dev, gw_device_s
 	sample_temperature(&st->api, &rd, out);
 	sample_ecc(&st->api, &rd, out);
 	sample_mig(&st->api, &rd, out);
+	sample_gpm(st, dev, &rd, out);
 	if (rd.lost) {
 		mark_lost(dev, "GPU_IS_LOST");
 		return gw__error_set(GW_ELOST, "GPU %d (%s) is lost: it has fallen off the bus",

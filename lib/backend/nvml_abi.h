@@ -258,6 +258,52 @@ enum {
 	GWN_P2P_STATUS_UNKNOWN = 6
 };
 
+/* GPM (GPU Performance Monitoring, Hopper and newer; nvml.h "GPM Structs").
+ * nvmlGpmSample_t is opaque; nvmlGpmMetric_t is 40 bytes; nvmlGpmMetricsGet_t
+ * holds NVML_GPM_METRIC_MAX of them (210 since CUDA 12.4; the version word
+ * stayed 1 when it grew from 98, so gpuwise passes the larger array and sets
+ * numMetrics to what it asks for). Values are double: percentages 0-100,
+ * PCIe and NVLink rates in MiB/s. */
+typedef struct gwn_gpm_sample_st *gwn_gpm_sample;
+enum {
+	GWN_GPM_METRIC_GRAPHICS_UTIL = 1,
+	GWN_GPM_METRIC_SM_UTIL = 2,
+	GWN_GPM_METRIC_SM_OCCUPANCY = 3,
+	GWN_GPM_METRIC_ANY_TENSOR_UTIL = 5,
+	GWN_GPM_METRIC_DRAM_BW_UTIL = 10,
+	GWN_GPM_METRIC_FP64_UTIL = 11,
+	GWN_GPM_METRIC_FP32_UTIL = 12,
+	GWN_GPM_METRIC_FP16_UTIL = 13,
+	GWN_GPM_METRIC_PCIE_TX_PER_SEC = 20,
+	GWN_GPM_METRIC_PCIE_RX_PER_SEC = 21,
+	GWN_GPM_METRIC_NVLINK_TOTAL_RX_PER_SEC = 60,
+	GWN_GPM_METRIC_NVLINK_TOTAL_TX_PER_SEC = 61,
+	GWN_GPM_METRIC_MAX = 210
+};
+typedef struct gwn_gpm_metric {
+	unsigned int metricId;
+	gwn_return nvmlReturn;
+	double value;
+	struct {
+		char *shortName;
+		char *longName;
+		char *unit;
+	} metricInfo;
+} gwn_gpm_metric;
+typedef struct gwn_gpm_metrics_get {
+	unsigned int version;         /* GWN_GPM_METRICS_GET_VERSION */
+	unsigned int numMetrics;
+	gwn_gpm_sample sample1;
+	gwn_gpm_sample sample2;
+	gwn_gpm_metric metrics[GWN_GPM_METRIC_MAX];
+} gwn_gpm_metrics_get;
+#define GWN_GPM_METRICS_GET_VERSION 1u
+typedef struct gwn_gpm_support {
+	unsigned int version;         /* GWN_GPM_SUPPORT_VERSION */
+	unsigned int isSupportedDevice;
+} gwn_gpm_support;
+#define GWN_GPM_SUPPORT_VERSION 1u
+
 /* Function types, grouped by signature. Enum out-parameters
  * (nvmlEnableState_t*, nvmlPstates_t*, nvmlComputeMode_t*) are 4-byte ints
  * and are read through unsigned int*. */
@@ -297,5 +343,11 @@ typedef gwn_return (*gwn_fn_event_set_create)(gwn_event_set *out);
 typedef gwn_return (*gwn_fn_event_set_free)(gwn_event_set set);
 typedef gwn_return (*gwn_fn_register_events)(gwn_device d, unsigned long long types, gwn_event_set set);
 typedef gwn_return (*gwn_fn_event_set_wait)(gwn_event_set set, gwn_event_data *data, unsigned int timeout_ms);
+
+typedef gwn_return (*gwn_fn_gpm_support)(gwn_device d, gwn_gpm_support *out);
+typedef gwn_return (*gwn_fn_gpm_alloc)(gwn_gpm_sample *out);
+typedef gwn_return (*gwn_fn_gpm_free)(gwn_gpm_sample s);
+typedef gwn_return (*gwn_fn_gpm_get)(gwn_device d, gwn_gpm_sample s);
+typedef gwn_return (*gwn_fn_gpm_metrics)(gwn_gpm_metrics_get *mg);
 
 #endif

@@ -125,6 +125,38 @@ ABI_FIELD(gwn_event_data, nvmlEventData_t, gpuInstanceId);
 ABI_FIELD(gwn_event_data, nvmlEventData_t, computeInstanceId);
 ABI_VALUE(GWN_EVENT_XID_CRITICAL, nvmlEventTypeXidCriticalError);
 
+/* GPM (nvmlGpmQueryDeviceSupport, nvmlGpmSampleGet, nvmlGpmMetricsGet). */
+ABI_SIZE(gwn_gpm_sample, nvmlGpmSample_t);
+ABI_SIZE(gwn_gpm_metric, nvmlGpmMetric_t);
+ABI_FIELD(gwn_gpm_metric, nvmlGpmMetric_t, metricId);
+ABI_FIELD(gwn_gpm_metric, nvmlGpmMetric_t, nvmlReturn);
+ABI_FIELD(gwn_gpm_metric, nvmlGpmMetric_t, value);
+ABI_FIELD(gwn_gpm_metric, nvmlGpmMetric_t, metricInfo);
+ABI_SIZE(gwn_gpm_metrics_get, nvmlGpmMetricsGet_t);
+ABI_FIELD(gwn_gpm_metrics_get, nvmlGpmMetricsGet_t, version);
+ABI_FIELD(gwn_gpm_metrics_get, nvmlGpmMetricsGet_t, numMetrics);
+ABI_FIELD(gwn_gpm_metrics_get, nvmlGpmMetricsGet_t, sample1);
+ABI_FIELD(gwn_gpm_metrics_get, nvmlGpmMetricsGet_t, sample2);
+ABI_FIELD(gwn_gpm_metrics_get, nvmlGpmMetricsGet_t, metrics);
+ABI_VALUE(GWN_GPM_METRICS_GET_VERSION, NVML_GPM_METRICS_GET_VERSION);
+ABI_SIZE(gwn_gpm_support, nvmlGpmSupport_t);
+ABI_FIELD(gwn_gpm_support, nvmlGpmSupport_t, version);
+ABI_FIELD(gwn_gpm_support, nvmlGpmSupport_t, isSupportedDevice);
+ABI_VALUE(GWN_GPM_SUPPORT_VERSION, NVML_GPM_SUPPORT_VERSION);
+ABI_VALUE(GWN_GPM_METRIC_MAX, NVML_GPM_METRIC_MAX);
+ABI_VALUE(GWN_GPM_METRIC_GRAPHICS_UTIL, NVML_GPM_METRIC_GRAPHICS_UTIL);
+ABI_VALUE(GWN_GPM_METRIC_SM_UTIL, NVML_GPM_METRIC_SM_UTIL);
+ABI_VALUE(GWN_GPM_METRIC_SM_OCCUPANCY, NVML_GPM_METRIC_SM_OCCUPANCY);
+ABI_VALUE(GWN_GPM_METRIC_ANY_TENSOR_UTIL, NVML_GPM_METRIC_ANY_TENSOR_UTIL);
+ABI_VALUE(GWN_GPM_METRIC_DRAM_BW_UTIL, NVML_GPM_METRIC_DRAM_BW_UTIL);
+ABI_VALUE(GWN_GPM_METRIC_FP64_UTIL, NVML_GPM_METRIC_FP64_UTIL);
+ABI_VALUE(GWN_GPM_METRIC_FP32_UTIL, NVML_GPM_METRIC_FP32_UTIL);
+ABI_VALUE(GWN_GPM_METRIC_FP16_UTIL, NVML_GPM_METRIC_FP16_UTIL);
+ABI_VALUE(GWN_GPM_METRIC_PCIE_TX_PER_SEC, NVML_GPM_METRIC_PCIE_TX_PER_SEC);
+ABI_VALUE(GWN_GPM_METRIC_PCIE_RX_PER_SEC, NVML_GPM_METRIC_PCIE_RX_PER_SEC);
+ABI_VALUE(GWN_GPM_METRIC_NVLINK_TOTAL_RX_PER_SEC, NVML_GPM_METRIC_NVLINK_TOTAL_RX_PER_SEC);
+ABI_VALUE(GWN_GPM_METRIC_NVLINK_TOTAL_TX_PER_SEC, NVML_GPM_METRIC_NVLINK_TOTAL_TX_PER_SEC);
+
 /* Return codes (RESET_TYPE_NOT_SUPPORTED, 30, is newer than some headers). */
 ABI_VALUE(GWN_SUCCESS, NVML_SUCCESS);
 ABI_VALUE(GWN_ERROR_UNINITIALIZED, NVML_ERROR_UNINITIALIZED);

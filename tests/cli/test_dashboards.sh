@@ -125,7 +125,7 @@ var["gpu"] = grafana_regex(gpus)
 ntarget = 0
 want_titles = {"GPU utilisation", "Memory used", "GPU temperature", "Power draw", "SM clock", "PCIe throughput",
                "Throttle reasons", "Uncorrected ECC errors (1 h)", "GPU up", "Collection time",
-               "Xid errors (1 h) and the last Xid"}
+               "Xid errors (1 h) and the last Xid", "SM active", "Tensor, DRAM and FP pipes", "NVLink throughput"}
 missing = want_titles - {p["title"] for p in dash["panels"]}
 if missing:
     fail("gpuwise.json lacks the panels %s" % sorted(missing))
@@ -172,14 +172,16 @@ per = {   # the machine's value of each per-GPU query, by panel
     "GPU SM Clocks": lambda d: d["clocks"]["sm"] * 1e6,
     "GPU Utilization": lambda d: d["utilization"]["gpu"],
     "GPU Framebuffer Mem Used": lambda d: d["memory"]["used"] / 1048576,
+    # DCGM_FI_PROF_* from NVML's GPM (the fake's "gpm" block), a ratio 0-1
+    "Tensor Core Utilization": lambda d: d["gpm"]["any_tensor_util"] / 100,
 }
 total = {
     "GPU Avg. Temp": sum(d["temperature"]["gpu"] for d in devs) / 8,
     "GPU Power Total": sum(d["power"]["usage"] / 1000 for d in devs),
 }
-# DCGM_FI_PROF_* come from DCGM's profiling module; gpuwise serves them
-# only where NVML's GPM API does (docs/contracts.md), and the fake has no GPM.
-gaps_12239 = {"Tensor Core Utilization"}
+# Every panel has data: DCGM_FI_PROF_* come from NVML's GPM API, which the
+# fake H100s serve.
+gaps_12239 = set()
 seen = set()
 for q in fx["queries"]:
     title, res = q["panel"], query(subst(q["expr"], var))
@@ -198,7 +200,22 @@ for q in fx["queries"]:
     else:
         fail("12239: no expectation for panel %r (%s)" % (title, q["expr"]))
 print("12239: %d queries, %d per GPU checked against the machine; not served: %s"
-      % (len(fx["queries"]), len(per), ", ".join(sorted(gaps_12239))))
+      % (len(fx["queries"]), len(per), ", ".join(sorted(gaps_12239)) or "none"))
+# Every DCGM_FI_PROF_* series gpuwise serves, through Prometheus, against
+# the machine's GPM values (dcgm-exporter's units: ratios, bytes/s).
+MiB = 1048576
+prof = {"DCGM_FI_PROF_GR_ENGINE_ACTIVE": ("graphics_util", 0.01), "DCGM_FI_PROF_SM_ACTIVE": ("sm_util", 0.01),
+        "DCGM_FI_PROF_SM_OCCUPANCY": ("sm_occupancy", 0.01), "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE": ("any_tensor_util", 0.01),
+        "DCGM_FI_PROF_DRAM_ACTIVE": ("dram_bw_util", 0.01), "DCGM_FI_PROF_PIPE_FP64_ACTIVE": ("fp64_util", 0.01),
+        "DCGM_FI_PROF_PIPE_FP32_ACTIVE": ("fp32_util", 0.01), "DCGM_FI_PROF_PIPE_FP16_ACTIVE": ("fp16_util", 0.01),
+        "DCGM_FI_PROF_PCIE_TX_BYTES": ("pcie_tx", MiB), "DCGM_FI_PROF_PCIE_RX_BYTES": ("pcie_rx", MiB),
+        "DCGM_FI_PROF_NVLINK_TX_BYTES": ("nvlink_tx", MiB), "DCGM_FI_PROF_NVLINK_RX_BYTES": ("nvlink_rx", MiB)}
+for name, (key, scale) in prof.items():
+    got = {int(r["metric"]["gpu"]): float(r["value"][1]) for r in query('%s{job="dcgm"}' % name)}
+    want = {i: d["gpm"][key] * scale for i, d in enumerate(devs)}
+    if got.keys() != want.keys() or not all(close(got[i], want[i]) for i in want):
+        fail("%s: %r, the machine holds %r" % (name, got, want))
+print("DCGM_FI_PROF_*: %d series x 8 GPUs checked against the machine" % len(prof))
 # The host label: dcgm-exporter names it hostname since its PR #655
 # (release 4.6.0-4.8.3; Hostname before). 12239 uses neither, so gpuwise
 # serves only the new name.

@@ -262,10 +262,10 @@ run exporter --web-config "$TMPD/none.yml" --listen 127.0.0.1:0
 assert_eq "$rc" 1 "a missing web config file fails"
 
 # ---- endpoints on the 8x H100 machine ---------------------------------
-# One sample of `gpuwise watch --json` on the same machine, for
-# /api/status to be compared with.
-run_on h100-8x watch --json -n 1
-cp "$TMPD/out" "$TMPD/watch.json"
+# The second sample of `gpuwise watch --json` on the same machine (GPM's
+# metrics need two reads), for /api/status to be compared with.
+run_on h100-8x watch --json -n 2 -d 0.05
+sed -n 2p "$TMPD/out" >"$TMPD/watch.json"
 if start_exporter h100-8x --names native; then
 	export PORT
 	pycheck "/metrics is text format 0.0.4 with gpuwise_gpu_up 1 for each of 8 GPUs" '

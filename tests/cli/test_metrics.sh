@@ -68,6 +68,61 @@ assert_json "AMD: used_includes_reserved unknown (null)" "
 assert all(x['memory']['used_includes_reserved'] is None for x in d['devices'])
 "
 
+# ---- profiling metrics through NVML's GPM (Hopper and newer) ---------------
+# The first read of a GPU has nothing to compare with (null); from the
+# second on, nvmlGpmMetricsGet over the two samples gives the machine's
+# "gpm" values; a metric the GPU lacks, an A100 (no GPM) and a driver
+# without the GPM calls say "not supported" plainly (supported false).
+mkdir -p "$TMPD/gpm"
+"$PY" -c 'import json, sys
+m = json.load(open(sys.argv[1]))
+d = m["nvml"]["devices"]
+d[0]["gpm"]["sm_util"] = [10, 20, 30]
+del d[2]["gpm"]["nvlink_tx"]
+d[3]["errors"] = {"nvmlGpmMetricsGet": "UNKNOWN"}
+d[4]["architecture"] = 7   # an Ampere part: no GPM
+json.dump(m, open(sys.argv[2], "w"))' "$MACHINES/h100-8x/machine.json" "$TMPD/gpm/machine.json"
+run_with "$TMPD/gpm" watch -n 3 -d 0.05 --json --fields sm_active,sm_occupancy,tensor_active,dram_active,fp16_active,fp32_active,fp64_active,graphics_active,prof_pcie_tx,prof_pcie_rx,nvlink_tx,nvlink_rx,gpm_supported
+last_cmd="[h100-8x, GPM variants] gpuwise watch -n 3 --json --fields (profiling)"
+assert_eq "$rc" 0 "gpm: watch exit status"
+out=$(printf '%s\n' "$out" | "$PY" -c 'import json, sys; print(json.dumps([json.loads(l) for l in sys.stdin]))')
+assert_json "gpm: the machine's values from the second read, per GPU" "
+m = json.load(open('$TMPD/gpm/machine.json'))['nvml']['devices']
+keys = {'sm_active_percent': 'sm_util', 'sm_occupancy_percent': 'sm_occupancy',
+        'tensor_active_percent': 'any_tensor_util', 'dram_active_percent': 'dram_bw_util',
+        'fp16_active_percent': 'fp16_util', 'fp32_active_percent': 'fp32_util',
+        'fp64_active_percent': 'fp64_util', 'graphics_active_percent': 'graphics_util'}
+rates = {'pcie_tx_bytes_per_s': 'pcie_tx', 'pcie_rx_bytes_per_s': 'pcie_rx',
+         'nvlink_tx_bytes_per_s': 'nvlink_tx', 'nvlink_rx_bytes_per_s': 'nvlink_rx'}
+first, second, third = (s['devices'] for s in d)
+assert all(v is None for x in first for k, v in x['profiling'].items() if k != 'supported'), first[0]
+assert [x['profiling']['supported'] for x in first] == [True] * 4 + [False] + [True] * 3, first
+assert second[0]['profiling']['sm_active_percent'] == 10 and third[0]['profiling']['sm_active_percent'] == 20, \
+    (second[0], third[0])
+for i in (1, 5, 7):
+    p = second[i]['profiling']
+    for k, f in keys.items():
+        assert p[k] == m[i]['gpm'][f], (i, k, p[k])
+    for k, f in rates.items():
+        assert p[k] == m[i]['gpm'][f] * 1048576, (i, k, p[k])
+assert second[2]['profiling']['nvlink_tx_bytes_per_s'] is None, second[2]
+assert second[2]['profiling']['nvlink_rx_bytes_per_s'] == m[2]['gpm']['nvlink_rx'] * 1048576
+assert all(v is None for k, v in second[3]['profiling'].items() if k != 'supported'), second[3]
+assert all(v is None for k, v in second[4]['profiling'].items() if k != 'supported'), second[4]
+"
+run_on gtx1080ti-old-driver info --json
+assert_json "470 driver (no GPM calls): profiling not supported" "
+p = d['devices'][0]['profiling']
+assert p['supported'] is False and p['sm_active_percent'] is None, p
+"
+run_on gtx1080ti-old-driver info
+assert_contains "$(printf '%s\n' "$out" | grep -A1 '^ *Profiling')" "Supported                    : No" \
+	"470 driver: the human report says GPM is not supported"
+run_on mi300x info --json
+assert_json "AMD: profiling not supported" "
+assert all(x['profiling']['supported'] is False for x in d['devices'])
+"
+
 # ---- the generated reference -------------------------------------------------
 checks=$((checks + 1))
 if ! msg=$("$TOP/scripts/gen-metrics-doc" --check "$GW" 2>&1); then

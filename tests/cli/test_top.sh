@@ -149,6 +149,9 @@ wait_eq "GPU, GPU MEM, SM%, RSS of 2841578" "1 70G 94 19G " proc_fields 2841578 
 sleeper=$(cat "$TMPD/sleeper")
 wait_eq "the live sleeper on GPUs 0 and 5" "0 5 " proc_fields "$sleeper" '$1'
 wait_eq "the frame fills 80 cells, no more" 80 screen_cells
+# From the second refresh, GPM's SM active beside the GPU %: rank 1's GPU
+# at 82 % of SM cycles busy while a kernel ran 98 % of the time.
+wait_for "98% SM 82%]" "SM active in GPU 1's meter"
 
 tm send-keys -t top h
 wait_for "gpuwise top: keys" "h shows the help"

@@ -137,8 +137,17 @@ for m in $(cd "$MACHINES" && ls -d */ | tr -d /); do
 	table_check "$m: default table in 80 cells, aligned"
 done
 run_on h100-8x watch -n 1
-assert_eq "$(printf '%s\n' "$out" | sed -n 3p | awk '{print $3, $5, $6, $7, $8, $9, $10}')" "98% 70.0G 60C 601W 1980 2619 567K" \
+assert_eq "$(printf '%s\n' "$out" | sed -n 3p | awk '{print $3, $6, $7, $8, $9, $10, $11}')" "98% 70.0G 60C 601W 1980 2619 567K" \
 	"h100-8x: compact values"
+# GPM's SM active beside "util" where a GPU has GPM (N/A on the first read:
+# it compares two), not where none has, nor when it would not fit in 80
+# cells (a sub-second time column).
+assert_eq "$(printf '%s\n' "$out" | awk 'NR == 1 {print $3, $4} NR == 3 {print $4}' | tr '\n' ' ')" "util smact N/A " \
+	"h100-8x: the SM active column beside util"
+run_on h100-8x watch -n 2 -d 1
+assert_eq "$(printf '%s\n' "$out" | awk 'NR == 11 {print $2, $3, $4}')" "0 98% 83%" "h100-8x: SM active from the second read"
+run_on a100-mig watch -n 1
+assert_not_contains "$(printf '%s\n' "$out" | head -1)" "smact" "a100-mig (no GPM): no SM active column"
 LC_ALL=C run_on h100-8x watch -n 1 -d 0.5
 table_check "h100-8x, LC_ALL=C, -d 0.5"
 LANG=zh_CN.UTF-8 run_on h100-8x watch -n 1

@@ -347,6 +347,22 @@ H100_CAPTURE = [  # bus, serial, uuid, temp, mem temp, power mW (capture of 2024
 ]
 
 
+def h100_gpm(i, busy, procs):
+	"""GPM metrics (modelled, not captured): a training rank keeps the SMs
+	and tensor cores busy and talks over NVLink; small processes barely
+	show; an idle GPU reads 0. Percentages, and MiB/s for the rates."""
+	if busy:
+		return {"graphics_util": 97, "sm_util": 83 - i, "sm_occupancy": 41 + i, "any_tensor_util": 47 - i,
+			"dram_bw_util": 58, "fp64_util": 0, "fp32_util": 12, "fp16_util": 3,
+			"pcie_tx": 12, "pcie_rx": 25, "nvlink_tx": 38000 + 100 * i, "nvlink_rx": 37900 + 100 * i}
+	if procs:
+		return {"graphics_util": 12, "sm_util": 7, "sm_occupancy": 3, "any_tensor_util": 2,
+			"dram_bw_util": 2, "fp64_util": 0, "fp32_util": 1, "fp16_util": 0,
+			"pcie_tx": 1, "pcie_rx": 2, "nvlink_tx": 0, "nvlink_rx": 0}
+	return {k: 0 for k in ("graphics_util", "sm_util", "sm_occupancy", "any_tensor_util", "dram_bw_util",
+			       "fp64_util", "fp32_util", "fp16_util", "pcie_tx", "pcie_rx", "nvlink_tx", "nvlink_rx")}
+
+
 def h100(i, bus, serial, uuid, temp, temp_mem, power, procs=(), util=(0, 0),
 	 busy=False, errors=None):
 	used = sum(p["used_gpu_memory"] for p in procs) + MiB
@@ -364,7 +380,7 @@ def h100(i, bus, serial, uuid, temp, temp_mem, power, procs=(), util=(0, 0),
 		pcie=pcie(5, 16, 5, 16, tx=567, rx=559),
 		persistence=1, display=1, ecc=ECC_ON, remapped=REMAP_CLEAN,
 		reasons=0 if busy else 1, mig=MIG_OFF, procs_compute=procs, util=util,
-		errors=errors) | {"bench": H100_BENCH}
+		errors=errors) | {"bench": H100_BENCH, "gpm": h100_gpm(i, busy, procs)}
 
 
 # What the fake libcuda's "GPU" delivers to `gpuwise bench`: third-party
@@ -459,7 +475,8 @@ def h100_8x():
 			       "550.54.15 and CUDA 12040 as in go-nvml's dgxh100 mock. GPUs 0-3 run a torchrun job "
 			       "(GPU 0 is the harness's live sleeper, 1-3 belong to alice), GPU 5 holds two small processes. "
 			       "Topology as on an HGX board (modelled, not captured): GPUs 0-3 on CPU socket 0, 4-7 on "
-			       "socket 1 (NODE within a socket, SYS across), every pair NVLink peer-capable.",
+			       "socket 1 (NODE within a socket, SYS across), every pair NVLink peer-capable. GPM profiling "
+			       "metrics (gpm) are modelled too: the training ranks busy, GPU 5 light, the rest idle.",
 		"nvml": {"init": "SUCCESS", "driver_version": "550.54.15",
 			 "nvml_version": "12.550.54.15", "cuda_driver_version": 12040,
 			 "devices": devices},

@@ -1066,6 +1066,82 @@ static void cuda_bad_machine(void)
 	CHECK_INT(count_lines(out), 1);
 }
 
+/* GPM with nvml.h's layouts: nvmlGpmSupport_t (8 bytes), nvmlGpmMetric_t
+ * (40) and nvmlGpmMetricsGet_t (24 + 210 x 40), declared here from the
+ * header independently of the fake's own. */
+struct gpm_metric {
+	unsigned id;
+	int ret;
+	double value;
+	char *short_name, *long_name, *unit;
+};
+struct gpm_get {
+	unsigned version, count;
+	void *sample1, *sample2;
+	struct gpm_metric m[210];
+};
+_Static_assert(sizeof(struct gpm_metric) == 40, "nvmlGpmMetric_t");
+_Static_assert(sizeof(struct gpm_get) == 8424, "nvmlGpmMetricsGet_t");
+typedef int (*fn_gpm_support)(dev_t_, unsigned *);
+typedef int (*fn_gpm_alloc)(void **);
+typedef int (*fn_gpm_free)(void *);
+typedef int (*fn_gpm_sample)(dev_t_, void *);
+typedef int (*fn_gpm_metrics)(struct gpm_get *);
+
+static void nvml_gpm(void)
+{
+	fn_gpm_support support;
+	fn_gpm_alloc alloc;
+	fn_gpm_free release;
+	fn_gpm_sample sample;
+	fn_gpm_metrics metrics;
+	unsigned sup[2];
+	void *a = NULL, *b = NULL;
+	static struct gpm_get g;
+
+	nvml_open_mixed();
+	LOAD(support, "nvmlGpmQueryDeviceSupport");
+	LOAD(alloc, "nvmlGpmSampleAlloc");
+	LOAD(release, "nvmlGpmSampleFree");
+	LOAD(sample, "nvmlGpmSampleGet");
+	LOAD(metrics, "nvmlGpmMetricsGet");
+	CHECK(support && alloc && release && sample && metrics);
+	/* the T4 (architecture 6) has none, the H100 (9) has it */
+	sup[0] = 1, sup[1] = 7;
+	CHECK_INT(support(h0, sup), 0);
+	CHECK_INT(sup[1], 0);
+	sup[1] = 7;
+	CHECK_INT(support(h1, sup), 0);
+	CHECK_INT(sup[1], 1);
+	sup[0] = 2;
+	CHECK_INT(support(h1, sup), 25); /* ARGUMENT_VERSION_MISMATCH */
+	CHECK_INT(alloc(&a), 0);
+	CHECK_INT(alloc(&b), 0);
+	CHECK_INT(sample(h0, a), 3); /* NOT_SUPPORTED */
+	g.version = 1, g.count = 3, g.sample1 = a, g.sample2 = b;
+	g.m[0].id = 2, g.m[1].id = 20, g.m[2].id = 5; /* SM_UTIL, PCIE_TX_PER_SEC, ANY_TENSOR_UTIL */
+	CHECK_INT(metrics(&g), 2); /* samples not taken yet */
+	CHECK_INT(sample(h1, a), 0);
+	CHECK_INT(sample(h1, b), 0);
+	g.version = 2;
+	CHECK_INT(metrics(&g), 25);
+	g.version = 1, g.sample1 = b, g.sample2 = a;
+	CHECK_INT(metrics(&g), 2); /* sample2 before sample1 */
+	g.sample1 = a, g.sample2 = b;
+	CHECK_INT(metrics(&g), 0);
+	CHECK_INT(g.m[0].ret, 0);
+	CHECK(g.m[0].value == 40.0);
+	CHECK(g.m[0].unit && !strcmp(g.m[0].unit, "%"));
+	CHECK_INT(g.m[1].ret, 0);
+	CHECK(g.m[1].value == 3.0);
+	CHECK_INT(g.m[2].ret, 3); /* no any_tensor_util in the machine */
+	CHECK_INT(g.m[3].id, 0);  /* past numMetrics: untouched */
+	CHECK_INT(metrics(&g), 0);
+	CHECK(g.m[0].value == 50.0); /* the sequence advances per call */
+	CHECK_INT(release(a), 0);
+	CHECK_INT(release(b), 0);
+}
+
 int main(void)
 {
 	find_paths();
@@ -1076,6 +1152,7 @@ int main(void)
 	scenario("getters", nvml_getters);
 	scenario("processes", nvml_processes);
 	scenario("MIG", nvml_mig);
+	scenario("GPM", nvml_gpm);
 	scenario("init fails", nvml_init_fails);
 	scenario("bad type", bad_type);
 	scenario("bad json", bad_json);
