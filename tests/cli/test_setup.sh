@@ -282,27 +282,27 @@ assert_not_contains "$out" "doctor --deep --python-env $stub"$'\n'"Hardware" "--
 run_on laptop-3060 setup --run --json
 assert_eq "$rc" 2 "--run with --json: usage error"
 
-# ---- docs/commands/setup.md: its examples are what setup prints
-# (SETUP_DOC_UPDATE=1 rewrites them). A marker line
+# ---- docs/commands/setup.md and the README: their examples are what setup
+# prints (SETUP_DOC_UPDATE=1 rewrites them). A marker line
 #   <!-- setup-example: MACHINE [key=value...] -- ARGS... -->
 # is followed by a code block holding `gpuwise ARGS` on MACHINE (a copy made
 # by derive; "_" in a value stands for a space).
-doc=$TOP/docs/commands/setup.md
-n=0
-while IFS= read -r marker; do
-	spec=${marker#<!-- setup-example: }
-	spec=${spec% -->}
-	mspec=${spec%% -- *}
-	args=${spec#* -- }
-	n=$((n + 1))
-	read -r -a kv <<<"$mspec"
-	kv=("${kv[@]//_/ }")
-	derive "doc$n" "${kv[@]}"
-	# shellcheck disable=SC2086
-	COLUMNS=80 run_with "$TMPD/doc$n" $args
-	printf '$ gpuwise %s\n%s\n' "$args" "$out" >"$TMPD/example$n"
-done < <(grep '^<!-- setup-example: ' "$doc")
-"$PY" - "$doc" "$TMPD" "${SETUP_DOC_UPDATE:-0}" >"$TMPD/doccheck" <<'PY'
+check_setup_examples() { # FILE MIN: FILE's examples, at least MIN of them
+	local doc=$TOP/$1 n=0 marker spec mspec args kv
+	while IFS= read -r marker; do
+		spec=${marker#<!-- setup-example: }
+		spec=${spec% -->}
+		mspec=${spec%% -- *}
+		args=${spec#* -- }
+		n=$((n + 1))
+		read -r -a kv <<<"$mspec"
+		kv=("${kv[@]//_/ }")
+		derive "doc$n" "${kv[@]}"
+		# shellcheck disable=SC2086
+		COLUMNS=80 run_with "$TMPD/doc$n" $args
+		printf '$ gpuwise %s\n%s\n' "$args" "$out" >"$TMPD/example$n"
+	done < <(grep '^<!-- setup-example: ' "$doc")
+	"$PY" - "$doc" "$TMPD" "${SETUP_DOC_UPDATE:-0}" >"$TMPD/doccheck" <<'PY'
 import re, sys
 doc, tmp, update = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
 text = open(doc).read()
@@ -320,8 +320,11 @@ if update:
 elif bad:
     print("out of date: " + "; ".join(bad))
 PY
-checks=$((checks + 1))
-[ "$n" -ge 3 ] || fail "docs/commands/setup.md: fewer than 3 examples"
-[ ! -s "$TMPD/doccheck" ] || fail "docs/commands/setup.md examples: $(cat "$TMPD/doccheck") (SETUP_DOC_UPDATE=1 bash tests/cli/test_setup.sh)"
+	checks=$((checks + 1))
+	[ "$n" -ge "$2" ] || fail "$1: fewer than $2 examples"
+	[ ! -s "$TMPD/doccheck" ] || fail "$1 examples: $(cat "$TMPD/doccheck") (SETUP_DOC_UPDATE=1 bash tests/cli/test_setup.sh)"
+}
+check_setup_examples docs/commands/setup.md 3
+check_setup_examples README.md 3
 
 finish
