@@ -57,6 +57,10 @@ SPECS = os.path.join(ROOT, "data", "gpu_specs.tsv")
 DEVICE_RUNS = os.path.join(DATA, "advise_device_runs.tsv")
 DEVICE_PEAKS = os.path.join(DATA, "advise_device_peaks.jsonl")
 DEVICE_GPU = "H200-SXM-141GB"
+# Round 11 (issue 32): published peaks from sources no earlier round used,
+# collected before gpuwise was run on any of them; the whole file is
+# "held-out-11" (its header gives the procedure and the rule for rows).
+CORPUS_11 = os.path.join(DATA, "advise_peaks_11.tsv")
 DEVICE_KINDS = (("allocated", "allocated_bytes"), ("reserved", "reserved_bytes"), ("device", "device_bytes"))
 
 
@@ -98,8 +102,10 @@ ROUND7 = "d-"
 ROUND8 = "e-"
 ROUND9 = "f-"
 ROUND10 = "g-"
+ROUND11 = "h11-"
 SETS = ("tuned", "held-out", "held-out-2", "tuned-4", "held-out-4", "tuned-6", "held-out-6", "tuned-7", "held-out-7",
-        "held-out-8", "tuned-9", "held-out-9", "tuned-10", "held-out-10")
+        "held-out-8", "tuned-9", "held-out-9", "tuned-10", "held-out-10",
+        "held-out-11")
 VISION_TYPES = ("vit", "deit", "swin", "resnet")
 
 
@@ -279,8 +285,20 @@ def score(rows, pred_key):
             "within15": sum(e <= 15 for e in errs) / len(errs) * 100}
 
 
+def read_round11(path=CORPUS_11):
+    """Round 11's rows, every one held out: ids "h11-", set "held-out-11"."""
+    rows = read_tsv(path) if os.path.exists(path) else []
+    for row in rows:
+        if not row["id"].startswith(ROUND11) or row["set"] != "held-out-11":
+            raise SystemExit("%s: round 11 rows are ids %r in set 'held-out-11'" % (row["id"], ROUND11))
+    return rows
+
+
 def evaluate(final, corpus=CORPUS, device=True):
     rows = read_corpus(corpus) + (read_device() if device else [])
+    rows += read_round11() if final else []
+    if len({r["id"] for r in rows}) != len(rows):
+        raise SystemExit("duplicate row ids across the corpus files")
     out = []
     for row in rows:
         if not row["set"].startswith("tuned") and not final:
@@ -312,7 +330,10 @@ def markdown(rows, date):
              "on an H200 (`bench/data/advise_device_runs.tsv`, `tests/device/advise_peaks.py`: rounds 7-9, each "
              "run's allocated, reserved and device peak; `held-out-7` and `held-out-8` scored before, "
              "`held-out-9` before too)."
-             % (date, len(rows) - len(own), len(own)), "",
+             % (date, len(rows) - len(own), len(own))
+             + (" Round 11 (`held-out-11`, `bench/data/advise_peaks_11.tsv`: published rows from new sources, held "
+                "out whole, collected before any prediction) is among the published rows." if any(
+                    r["set"] == "held-out-11" for r in rows) else ""), "",
              "| set | rows | gpuwise median abs. error | p90 | within ±15 % | accelerate method median | p90 | within ±15 % |",
              "|---|---:|---:|---:|---:|---:|---:|---:|"]
     groups = sets + [("all published rows", [r for r in rows if r not in own]), ("all own H200 rows", own),

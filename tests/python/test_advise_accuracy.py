@@ -41,6 +41,21 @@ def test_corpus_is_sourced_and_split_by_the_rule():
             assert r["set"] == ("held-out" if aa.held_out(r["id"]) else "tuned")
 
 
+def test_round11_is_sourced_and_held_out_whole():
+    """Round 11 (bench/data/advise_peaks_11.tsv): every row sourced, new ids,
+    all "held-out-11", models gpuwise can read; no gpuwise run here."""
+    rows = aa.read_round11()
+    assert len(rows) >= 20
+    old = {r["id"] for r in aa.read_corpus()}
+    for r in rows:
+        assert r["id"].startswith(aa.ROUND11) and r["id"] not in old, r["id"]
+        assert r["set"] == "held-out-11" and r["source"].startswith("https://"), r["id"]
+        assert r["measured"] in aa.KINDS and r["unit"] in aa.UNITS and float(r["value"]) > 0, r["id"]
+        assert r["setup"], r["id"]
+        if r["model"].endswith(".json"):
+            assert os.path.exists(os.path.join(aa.DATA, r["model"])), r["model"]
+
+
 def test_own_measurements_are_split_by_the_rule():
     """Rounds 7-9 (tests/device/advise_peaks.py on an H200): three rows a
     measured run, each set as the runs file fixed it before measuring."""
