@@ -262,7 +262,7 @@ ABI_DEFS := $(if $(NVML_H),-DGW_NVML_H='"$(abspath $(NVML_H))"') $(if $(CUDA_H),
 	    $(if $(FAKE_NVML_TYPES_H),-DGW_FAKE_NVML_TYPES_H='"$(abspath $(FAKE_NVML_TYPES_H))"') \
 	    $(if $(CUBLASLT_H),-DGW_CUBLASLT_H='"$(CUBLASLT_H)"' -isystem $(dir $(CUBLASLT_H)))
 all: $(BUILD)/tests/test_abi
-$(BUILD)/tests/test_abi: tests/abi/test_abi.c tests/abi/test_abi_fake.c tests/abi/abi_check.h \
+$(BUILD)/tests/test_abi: tests/abi/test_abi.c tests/abi/test_abi_fake.c tests/abi/abi_check.h tests/abi/nvml_checks.h \
 		lib/backend/nvml_abi.h lib/backend/cuda_abi.h lib/bench/cublaslt.h $(NVML_H) $(CUDA_H) $(CUBLASLT_H) \
 		$(FAKE_NVML_TYPES_H)
 	@mkdir -p $(dir $@)
