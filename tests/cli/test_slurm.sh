@@ -80,7 +80,34 @@ fi
 mkdir -p "$D/dev/nvidia-caps" "$D/state" "$D/spool" "$D/log"
 chmod 700 "$D"
 HOST=$(hostname -s)
-PORT=$((20000 + $$ % 20000))
+# slurmctld's and slurmd's ports (PORT, PORT + 1) must be written in
+# slurm.conf, so the kernel cannot pick them. Below the kernel's ephemeral
+# range (ip_local_port_range): a port there is never held by a client
+# connection of a test running beside this one (the exporter's attack
+# opens thousands); each candidate pair is checked free by binding it.
+read -r EPHEMERAL_LO _ </proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || EPHEMERAL_LO=32768
+PORT=$("$PY" - "$EPHEMERAL_LO" "$$" <<'PY'
+import socket, sys
+lo, seed = int(sys.argv[1]), int(sys.argv[2])
+base = 10000
+span = max(lo - base - 2, 1000)
+for k in range(500):
+    p = base + (seed * 7919 + k * 101) % span
+    free = True
+    for q in (p, p + 1):
+        s = socket.socket()
+        try:
+            s.bind(("0.0.0.0", q))
+        except OSError:
+            free = False
+        finally:
+            s.close()
+    if free:
+        print(p)
+        break
+PY
+)
+[ -n "$PORT" ] || { echo "FAIL: no two free ports below $EPHEMERAL_LO for slurmctld and slurmd"; exit 1; }
 
 # gres.conf from gpuwise for machine $1, its files made under $D/dev.
 make_conf() {
