@@ -223,15 +223,26 @@ FAKE_LIBS := $(BUILD)/fake/libnvidia-ml.so.1 $(BUILD)/fake/legacy-470/libnvidia-
 $(FAKE_LIBS) $(UNIT_BIN) $(FUZZ_REPLAY) $(BUILD)/tests/test_abi: $(BUILD_CFLAGS_FILE)
 $(filter $(BUILD)/tests/test_cli_%,$(UNIT_BIN)) $(BUILD)/fuzz/fuzz_exporter_http-replay: $(BUILD_OPTIONAL_FILE)
 
-# The doctor scenarios: each is a machine of tests/machines plus the changes
+# The fake machines (tests/machines/make_machines.py is their only
+# description; scripts/with-machine and the tests find them here). One copy
+# for every BUILD: they do not depend on the compiler or its flags.
+MACHINES_DIR := build/machines
+$(MACHINES_DIR)/.made: tests/machines/make_machines.py
+	@rm -rf $(MACHINES_DIR).tmp
+	$(PYTHON) tests/machines/make_machines.py --out $(MACHINES_DIR).tmp >/dev/null
+	@rm -rf $(MACHINES_DIR) && mv $(MACHINES_DIR).tmp $(MACHINES_DIR)
+	@touch $@
+all: $(MACHINES_DIR)/.made
+
+# The doctor scenarios: each is a fake machine plus the changes
 # tests/doctor/make_scenarios.py makes to it, with its expected ids. They are
 # generated here, never committed (thousands of copied files said nothing the
 # script does not), and tests/cli/lib.sh finds them as $(BUILD)/doctor-scenarios.
 # (PCI paths hold colons, which make must see escaped.)
-SCENARIO_INPUTS := tests/doctor/make_scenarios.py $(subst :,\:,$(shell find tests/machines tests/fixtures -type f 2>/dev/null))
+SCENARIO_INPUTS := tests/doctor/make_scenarios.py $(MACHINES_DIR)/.made $(subst :,\:,$(shell find tests/fixtures -type f 2>/dev/null))
 $(BUILD)/doctor-scenarios/.made: $(SCENARIO_INPUTS)
 	@rm -rf $(BUILD)/doctor-scenarios.tmp
-	$(PYTHON) tests/doctor/make_scenarios.py $(BUILD)/doctor-scenarios.tmp >/dev/null
+	GPUWISE_MACHINES=$(MACHINES_DIR) $(PYTHON) tests/doctor/make_scenarios.py $(BUILD)/doctor-scenarios.tmp >/dev/null
 	@rm -rf $(BUILD)/doctor-scenarios && mv $(BUILD)/doctor-scenarios.tmp $(BUILD)/doctor-scenarios
 	@touch $@
 all: $(BUILD)/doctor-scenarios/.made

@@ -13,7 +13,7 @@ WITH_MACHINE = os.path.join(REPO, "scripts", "with-machine")
 
 
 def cli_json(machine, *args):
-    cmd = [WITH_MACHINE, os.path.join(REPO, "tests", "machines", machine), "--", GW, "advise", "--json", *args]
+    cmd = [WITH_MACHINE, os.path.join(REPO, "build", "machines", machine), "--", GW, "advise", "--json", *args]
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     return json.loads(r.stdout)
 
