@@ -111,9 +111,25 @@ struct k8s_map *k8s_current(struct k8s_client *c, bool *stale)
 	return NULL;
 }
 
+static int cmd_kubelet_list(int argc, char **argv)
+{
+	char err[512];
+
+	(void)argc, (void)argv;
+	k8s_start("", err, sizeof(err));
+	printf("E%s", err);
+	return 3;
+}
+
 #else
 
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
 /* grpc_security.h declares grpc_insecure_credentials_create() without
  * (void), which C's -Wstrict-prototypes rejects. */
 #pragma GCC diagnostic push
@@ -126,9 +142,15 @@ struct k8s_map *k8s_current(struct k8s_client *c, bool *stale)
 
 #include "podresources_v1.pb-c.h"
 
+extern char **environ;
+
 #ifndef GW_GRPC_SONAME
 #define GW_GRPC_SONAME "libgrpc.so.29"
 #endif
+#define K8S_ANSWER_MAX (64u << 20) /* the most bytes of an answer read */
+#define K8S_EXIT_NO_GRPC 3         /* the helper's exit status when gRPC cannot be loaded */
+
+/* ---- the helper process: one List call through gRPC ------------------- */
 
 #define GRPC_FUNCTIONS(X) \
 	X(grpc_init) X(grpc_insecure_credentials_create) X(grpc_channel_credentials_release) \
@@ -152,8 +174,6 @@ static int grpc_load(char *err, size_t err_n)
 	const char *name = getenv("GPUWISE_GRPC_LIBRARY");
 	void *h;
 
-	if (g.grpc_init)
-		return 0;
 	if (!name || !*name)
 		name = GW_GRPC_SONAME;
 	if (!(h = dlopen(name, RTLD_NOW | RTLD_LOCAL))) {
@@ -164,7 +184,6 @@ static int grpc_load(char *err, size_t err_n)
 #define X(f) \
 	if (!(*(void **)&g.f = dlsym(h, #f))) { \
 		snprintf(err, err_n, _("--kubernetes: %s has no %s"), name, #f); \
-		memset(&g, 0, sizeof(g)); \
 		return -1; \
 	}
 	GRPC_FUNCTIONS(X)
@@ -172,17 +191,6 @@ static int grpc_load(char *err, size_t err_n)
 	g.grpc_init();
 	return 0;
 }
-
-struct k8s_client {
-	char target[4200];    /* "unix:PATH" */
-	char path[4096];
-	pthread_t thread;
-	pthread_mutex_t lock; /* guards everything below */
-	pthread_cond_t cond;  /* CLOCK_MONOTONIC */
-	bool stopping, poke, asked, answered, stale, failing;
-	grpc_call *call;      /* the question in flight, for k8s_stop to cancel */
-	struct k8s_map *map;
-};
 
 static const char *status_name(grpc_status_code s)
 {
@@ -198,10 +206,129 @@ static const char *status_name(grpc_status_code s)
 	}
 }
 
-static char *dup_or_empty(const char *s)
+/* The answer's bytes, written to out. */
+static int write_answer(grpc_byte_buffer *bb, FILE *out, char *err, size_t err_n)
 {
-	return strdup(s ? s : "");
+	grpc_byte_buffer_reader reader;
+	grpc_slice s;
+	int rc;
+
+	if (!g.grpc_byte_buffer_reader_init(&reader, bb)) {
+		snprintf(err, err_n, "cannot read the answer");
+		return -1;
+	}
+	s = g.grpc_byte_buffer_reader_readall(&reader);
+	g.grpc_byte_buffer_reader_destroy(&reader);
+	rc = fputc('O', out) != EOF && fwrite(GRPC_SLICE_START_PTR(s), 1, GRPC_SLICE_LENGTH(s), out) == GRPC_SLICE_LENGTH(s)
+		     ? 0 : -1;
+	g.grpc_slice_unref(s);
+	if (rc < 0)
+		snprintf(err, err_n, "cannot write the answer");
+	return rc;
 }
+
+/* One List call to the kubelet at target ("unix:PATH") with its deadline;
+ * 'O' and the answer's bytes written to out, or -1 and a reason in err. */
+static int ask(const char *target, FILE *out, char *err, size_t err_n)
+{
+	V1__ListPodResourcesRequest req = V1__LIST_POD_RESOURCES_REQUEST__INIT;
+	uint8_t packed[16];
+	size_t plen = v1__list_pod_resources_request__pack(&req, packed);
+	grpc_channel_credentials *creds = g.grpc_insecure_credentials_create();
+	grpc_channel *ch = g.grpc_channel_create(target, creds, NULL);
+	grpc_completion_queue *cq = g.grpc_completion_queue_create_for_next(NULL);
+	gpr_timespec deadline = g.gpr_time_add(g.gpr_now(GPR_CLOCK_MONOTONIC),
+					       g.gpr_time_from_millis((int64_t)(K8S_DEADLINE_S * 1000), GPR_TIMESPAN));
+	grpc_slice method = g.grpc_slice_from_static_string("/v1.PodResourcesLister/List");
+	grpc_slice body = g.grpc_slice_from_copied_buffer((const char *)packed, plen);
+	grpc_byte_buffer *send = g.grpc_raw_byte_buffer_create(&body, 1), *recv = NULL;
+	grpc_metadata_array initial, trailing;
+	grpc_status_code status = GRPC_STATUS_UNKNOWN;
+	grpc_slice details = g.grpc_slice_from_static_string("");
+	grpc_op ops[6];
+	grpc_call *call;
+	grpc_event ev;
+	int rc = -1;
+
+	g.grpc_channel_credentials_release(creds);
+	g.grpc_slice_unref(body);
+	g.grpc_metadata_array_init(&initial);
+	g.grpc_metadata_array_init(&trailing);
+	memset(ops, 0, sizeof(ops));
+	ops[0].op = GRPC_OP_SEND_INITIAL_METADATA;
+	ops[1].op = GRPC_OP_SEND_MESSAGE;
+	ops[1].data.send_message.send_message = send;
+	ops[2].op = GRPC_OP_SEND_CLOSE_FROM_CLIENT;
+	ops[3].op = GRPC_OP_RECV_INITIAL_METADATA;
+	ops[3].data.recv_initial_metadata.recv_initial_metadata = &initial;
+	ops[4].op = GRPC_OP_RECV_MESSAGE;
+	ops[4].data.recv_message.recv_message = &recv;
+	ops[5].op = GRPC_OP_RECV_STATUS_ON_CLIENT;
+	ops[5].data.recv_status_on_client.trailing_metadata = &trailing;
+	ops[5].data.recv_status_on_client.status = &status;
+	ops[5].data.recv_status_on_client.status_details = &details;
+	call = g.grpc_channel_create_call(ch, NULL, GRPC_PROPAGATE_DEFAULTS, cq, method, NULL, deadline, NULL);
+	if (g.grpc_call_start_batch(call, ops, 6, ops, NULL) != GRPC_CALL_OK) {
+		snprintf(err, err_n, "cannot start the call");
+	} else {
+		/* The call ends by its deadline at the latest, so this wait does too. */
+		do
+			ev = g.grpc_completion_queue_next(cq, g.gpr_time_add(deadline, g.gpr_time_from_millis(1000, GPR_TIMESPAN)), NULL);
+		while (ev.type == GRPC_QUEUE_TIMEOUT && (g.grpc_call_cancel(call, NULL), 1));
+		if (status != GRPC_STATUS_OK) {
+			snprintf(err, err_n, "%s%s%.*s", status_name(status), GRPC_SLICE_LENGTH(details) ? ": " : "",
+				 (int)GRPC_SLICE_LENGTH(details), (const char *)GRPC_SLICE_START_PTR(details));
+		} else if (!recv) {
+			snprintf(err, err_n, "an empty answer");
+		} else {
+			rc = write_answer(recv, out, err, err_n);
+		}
+	}
+	/* What gRPC holds is not freed: the helper exits right after. */
+	return rc;
+}
+
+/* gpuwise __kubelet-list SOCKET: the helper process the exporter runs for
+ * each question (so gRPC's libraries and threads never live in the
+ * exporter). Writes 'O' and the answer's bytes, or 'E' and one sentence. */
+static int cmd_kubelet_list(int argc, char **argv)
+{
+	char err[1024], target[4200];
+	bool check = argc == 3 && strcmp(argv[1], "--check") == 0;
+
+	if (argc != 2 && !check) {
+		error_msg("usage: gpuwise __kubelet-list [--check] SOCKET");
+		return EXIT_USAGE;
+	}
+	if (grpc_load(err, sizeof(err)) < 0) {
+		printf("E%s", err);
+		return K8S_EXIT_NO_GRPC;
+	}
+	if (check) {
+		putchar('O');
+		return EXIT_OK;
+	}
+	snprintf(target, sizeof(target), "unix:%s", argv[1]);
+	if (ask(target, stdout, err, sizeof(err)) < 0) {
+		printf("E%s", err);
+		fflush(stdout);
+		_exit(EXIT_FAIL); /* no destructors of gRPC's threads */
+	}
+	fflush(stdout);
+	_exit(ferror(stdout) ? EXIT_FAIL : EXIT_OK);
+}
+
+/* ---- the exporter's side ----------------------------------------------- */
+
+struct k8s_client {
+	char path[4096];
+	pthread_t thread;
+	pthread_mutex_t lock; /* guards everything below */
+	pthread_cond_t cond;  /* CLOCK_MONOTONIC */
+	bool stopping, poke, asked, answered, stale, failing;
+	pid_t child;          /* the helper in flight, for k8s_stop to end */
+	struct k8s_map *map;
+};
 
 /* The GPUs' and MIG devices' owners in a List answer: every device of an
  * nvidia.com/ resource (nvidia.com/gpu, nvidia.com/mig-1g.10gb, ...). */
@@ -244,9 +371,9 @@ static struct k8s_map *map_from_answer(const V1__ListPodResourcesResponse *r)
 					}
 					e = &m->e[m->n++];
 					e->id = id;
-					e->owner.pod = dup_or_empty(pod->name);
-					e->owner.namespace_ = dup_or_empty(pod->namespace_);
-					e->owner.container = dup_or_empty(ctr->name);
+					e->owner.pod = strdup(pod->name ? pod->name : "");
+					e->owner.namespace_ = strdup(pod->namespace_ ? pod->namespace_ : "");
+					e->owner.container = strdup(ctr->name ? ctr->name : "");
 					if (!e->owner.pod || !e->owner.namespace_ || !e->owner.container) {
 						map_free(m);
 						return NULL;
@@ -258,21 +385,132 @@ static struct k8s_map *map_from_answer(const V1__ListPodResourcesResponse *r)
 	return m;
 }
 
-/* The answer's bytes decoded into *out. */
-static int decode(grpc_byte_buffer *bb, struct k8s_map **out, char *err, size_t err_n)
+static void timespec_after(struct timespec *ts, double s)
 {
-	grpc_byte_buffer_reader reader;
-	V1__ListPodResourcesResponse *r;
-	grpc_slice s;
+	clock_gettime(CLOCK_MONOTONIC, ts);
+	ts->tv_sec += (time_t)s;
+	ts->tv_nsec += (long)((s - (double)(time_t)s) * 1e9);
+	if (ts->tv_nsec >= 1000000000L)
+		ts->tv_sec++, ts->tv_nsec -= 1000000000L;
+}
 
-	if (!g.grpc_byte_buffer_reader_init(&reader, bb)) {
-		snprintf(err, err_n, "cannot read the answer");
+static double ms_until(const struct timespec *t)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(t->tv_sec - now.tv_sec) * 1e3 + (double)(t->tv_nsec - now.tv_nsec) / 1e6;
+}
+
+/* Runs `gpuwise __kubelet-list ARGS` (this very program, /proc/self/exe)
+ * with its own signal dispositions, stdin and stderr /dev/null, and reads
+ * what it writes for at most limit_s seconds (then it is killed). The
+ * bytes (malloc'd) in *buf; its exit status, or -1 with a reason. */
+static int run_helper(struct k8s_client *c, char *const argv[], double limit_s, char **buf, size_t *len,
+		      char *err, size_t err_n)
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	sigset_t none, dfl;
+	struct timespec until;
+	size_t cap = 0;
+	int fds[2], st = 0, rc = -1;
+	pid_t pid;
+
+	*buf = NULL, *len = 0;
+	if (pipe2(fds, O_CLOEXEC) < 0) {
+		snprintf(err, err_n, "pipe: %s", strerror(errno));
 		return -1;
 	}
-	s = g.grpc_byte_buffer_reader_readall(&reader);
-	g.grpc_byte_buffer_reader_destroy(&reader);
-	r = v1__list_pod_resources_response__unpack(NULL, GRPC_SLICE_LENGTH(s), GRPC_SLICE_START_PTR(s));
-	g.grpc_slice_unref(s);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	posix_spawnattr_init(&at);
+	sigemptyset(&none);
+	sigemptyset(&dfl);
+	sigaddset(&dfl, SIGPIPE), sigaddset(&dfl, SIGTERM), sigaddset(&dfl, SIGINT);
+	posix_spawnattr_setsigmask(&at, &none);
+	posix_spawnattr_setsigdefault(&at, &dfl);
+	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+	pthread_mutex_lock(&c->lock);
+	st = c->stopping ? ECANCELED : posix_spawn(&pid, "/proc/self/exe", &fa, &at, argv, environ);
+	if (st == 0)
+		c->child = pid;
+	pthread_mutex_unlock(&c->lock);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&at);
+	close(fds[1]);
+	if (st != 0) {
+		snprintf(err, err_n, "cannot run %s: %s", "/proc/self/exe", strerror(st));
+		close(fds[0]);
+		return -1;
+	}
+	timespec_after(&until, limit_s);
+	for (;;) {
+		struct pollfd p = { .fd = fds[0], .events = POLLIN };
+		double ms = ms_until(&until);
+		ssize_t n;
+
+		if (ms <= 0 || poll(&p, 1, (int)ms + 1) == 0) {
+			snprintf(err, err_n, "no answer within %.0f s", limit_s);
+			kill(pid, SIGKILL);
+			break;
+		}
+		if (*len == cap) {
+			char *nb = cap < K8S_ANSWER_MAX ? realloc(*buf, cap ? cap * 2 : 4096) : NULL;
+
+			if (!nb) {
+				snprintf(err, err_n, "the answer is too large");
+				kill(pid, SIGKILL);
+				break;
+			}
+			*buf = nb, cap = cap ? cap * 2 : 4096;
+		}
+		n = read(fds[0], *buf + *len, cap - *len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			rc = 0;
+			break;
+		}
+		*len += (size_t)n;
+	}
+	close(fds[0]);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	pthread_mutex_lock(&c->lock);
+	c->child = 0;
+	pthread_mutex_unlock(&c->lock);
+	if (rc == 0)
+		rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+	if (rc < 0) {
+		free(*buf);
+		*buf = NULL, *len = 0;
+	}
+	return rc;
+}
+
+/* One question through the helper: the answer as a map in *out. */
+static int ask_kubelet(struct k8s_client *c, struct k8s_map **out, char *err, size_t err_n)
+{
+	char *argv[] = { "gpuwise", "__kubelet-list", c->path, NULL };
+	V1__ListPodResourcesResponse *r;
+	size_t len;
+	char *buf;
+	int rc = run_helper(c, argv, K8S_DEADLINE_S + 2, &buf, &len, err, err_n);
+
+	if (rc < 0)
+		return -1;
+	if (len == 0 || buf[0] != 'O') {
+		snprintf(err, err_n, "%.*s", len > 1 ? (int)len - 1 : 0, len > 1 ? buf + 1 : "");
+		if (len <= 1)
+			snprintf(err, err_n, "the helper ended with status %d", rc);
+		free(buf);
+		return -1;
+	}
+	r = v1__list_pod_resources_response__unpack(NULL, len - 1, (const uint8_t *)buf + 1);
+	free(buf);
 	if (!r) {
 		snprintf(err, err_n, "the answer is not a ListPodResourcesResponse");
 		return -1;
@@ -286,104 +524,12 @@ static int decode(grpc_byte_buffer *bb, struct k8s_map **out, char *err, size_t 
 	return 0;
 }
 
-/* One List call with its deadline, on a channel of its own (a kubelet
- * that restarted is reached at once, without gRPC's reconnect back-off). */
-static int ask(struct k8s_client *c, struct k8s_map **out, char *err, size_t err_n)
-{
-	V1__ListPodResourcesRequest req = V1__LIST_POD_RESOURCES_REQUEST__INIT;
-	uint8_t packed[16];
-	size_t plen = v1__list_pod_resources_request__pack(&req, packed);
-	grpc_channel_credentials *creds = g.grpc_insecure_credentials_create();
-	grpc_channel *ch = g.grpc_channel_create(c->target, creds, NULL);
-	grpc_completion_queue *cq = g.grpc_completion_queue_create_for_next(NULL);
-	gpr_timespec deadline = g.gpr_time_add(g.gpr_now(GPR_CLOCK_MONOTONIC),
-					       g.gpr_time_from_millis((int64_t)(K8S_DEADLINE_S * 1000), GPR_TIMESPAN));
-	grpc_slice method = g.grpc_slice_from_static_string("/v1.PodResourcesLister/List");
-	grpc_slice body = g.grpc_slice_from_copied_buffer((const char *)packed, plen);
-	grpc_byte_buffer *send = g.grpc_raw_byte_buffer_create(&body, 1), *recv = NULL;
-	grpc_metadata_array initial, trailing;
-	grpc_status_code status = GRPC_STATUS_UNKNOWN;
-	grpc_slice details = g.grpc_slice_from_static_string("");
-	grpc_op ops[6];
-	grpc_call *call;
-	grpc_event ev;
-	int rc = -1;
-
-	g.grpc_channel_credentials_release(creds);
-	g.grpc_slice_unref(body);
-	g.grpc_metadata_array_init(&initial);
-	g.grpc_metadata_array_init(&trailing);
-	memset(ops, 0, sizeof(ops));
-	ops[0].op = GRPC_OP_SEND_INITIAL_METADATA;
-	ops[1].op = GRPC_OP_SEND_MESSAGE;
-	ops[1].data.send_message.send_message = send;
-	ops[2].op = GRPC_OP_SEND_CLOSE_FROM_CLIENT;
-	ops[3].op = GRPC_OP_RECV_INITIAL_METADATA;
-	ops[3].data.recv_initial_metadata.recv_initial_metadata = &initial;
-	ops[4].op = GRPC_OP_RECV_MESSAGE;
-	ops[4].data.recv_message.recv_message = &recv;
-	ops[5].op = GRPC_OP_RECV_STATUS_ON_CLIENT;
-	ops[5].data.recv_status_on_client.trailing_metadata = &trailing;
-	ops[5].data.recv_status_on_client.status = &status;
-	ops[5].data.recv_status_on_client.status_details = &details;
-	call = g.grpc_channel_create_call(ch, NULL, GRPC_PROPAGATE_DEFAULTS, cq, method, NULL, deadline, NULL);
-	pthread_mutex_lock(&c->lock);
-	c->call = c->stopping ? NULL : call;
-	pthread_mutex_unlock(&c->lock);
-	if (!c->call) {
-		snprintf(err, err_n, "stopping");
-	} else if (g.grpc_call_start_batch(call, ops, 6, ops, NULL) != GRPC_CALL_OK) {
-		snprintf(err, err_n, "cannot start the call");
-	} else {
-		/* The call ends by its deadline at the latest, so this wait does too. */
-		do
-			ev = g.grpc_completion_queue_next(cq, g.gpr_time_add(deadline, g.gpr_time_from_millis(1000, GPR_TIMESPAN)), NULL);
-		while (ev.type == GRPC_QUEUE_TIMEOUT && (g.grpc_call_cancel(call, NULL), 1));
-		if (status != GRPC_STATUS_OK) {
-			char *d = strndup((const char *)GRPC_SLICE_START_PTR(details), GRPC_SLICE_LENGTH(details));
-
-			snprintf(err, err_n, "%s%s%s", status_name(status), d && *d ? ": " : "", d ? d : "");
-			free(d);
-		} else if (!recv) {
-			snprintf(err, err_n, "an empty answer");
-		} else {
-			rc = decode(recv, out, err, err_n);
-		}
-	}
-	pthread_mutex_lock(&c->lock);
-	c->call = NULL;
-	pthread_mutex_unlock(&c->lock);
-	g.grpc_completion_queue_shutdown(cq);
-	while (g.grpc_completion_queue_next(cq, g.gpr_time_add(g.gpr_now(GPR_CLOCK_MONOTONIC),
-					     g.gpr_time_from_millis(1000, GPR_TIMESPAN)), NULL).type != GRPC_QUEUE_SHUTDOWN)
-		;
-	g.grpc_call_unref(call);
-	g.grpc_completion_queue_destroy(cq);
-	g.grpc_channel_destroy(ch);
-	g.grpc_metadata_array_destroy(&initial);
-	g.grpc_metadata_array_destroy(&trailing);
-	g.grpc_slice_unref(details);
-	g.grpc_byte_buffer_destroy(send);
-	if (recv)
-		g.grpc_byte_buffer_destroy(recv);
-	return rc;
-}
-
 void k8s_map_release(struct k8s_map *m)
 {
 	/* The thread and the collector each hold a reference: the count
 	 * changes atomically, and the last one out frees. */
 	if (m && __atomic_sub_fetch(&m->refs, 1, __ATOMIC_ACQ_REL) == 0)
 		map_free(m);
-}
-
-static void timespec_after(struct timespec *ts, double s)
-{
-	clock_gettime(CLOCK_MONOTONIC, ts);
-	ts->tv_sec += (time_t)s;
-	ts->tv_nsec += (long)((s - (double)(time_t)s) * 1e9);
-	if (ts->tv_nsec >= 1000000000L)
-		ts->tv_sec++, ts->tv_nsec -= 1000000000L;
 }
 
 /* The answer (or the failure) of one question, under the lock. A failure
@@ -415,11 +561,11 @@ static void *k8s_main(void *arg)
 	while (!c->stopping) {
 		struct k8s_map *m = NULL;
 		struct timespec next, soonest;
-		char err[512] = "";
+		char err[1024] = "";
 		int rc;
 
 		pthread_mutex_unlock(&c->lock);
-		rc = ask(c, &m, err, sizeof(err));
+		rc = ask_kubelet(c, &m, err, sizeof(err));
 		pthread_mutex_lock(&c->lock);
 		if (c->stopping) {
 			k8s_map_release(m);
@@ -441,31 +587,49 @@ static void *k8s_main(void *arg)
 	return NULL;
 }
 
+static void client_free(struct k8s_client *c)
+{
+	k8s_map_release(c->map);
+	pthread_cond_destroy(&c->cond);
+	pthread_mutex_destroy(&c->lock);
+	free(c);
+}
+
 struct k8s_client *k8s_start(const char *socket_path, char *err, size_t err_n)
 {
-	struct k8s_client *c;
+	char *argv[] = { "gpuwise", "__kubelet-list", "--check", (char *)socket_path, NULL };
+	struct k8s_client *c = calloc(1, sizeof(*c));
 	pthread_condattr_t ca;
 	struct timespec until;
+	size_t len;
+	char *buf;
+	int rc;
 
-	if (grpc_load(err, err_n) < 0)
-		return NULL;
-	if (!(c = calloc(1, sizeof(*c)))) {
+	if (!c) {
 		snprintf(err, err_n, "out of memory");
 		return NULL;
 	}
 	snprintf(c->path, sizeof(c->path), "%s", socket_path);
-	snprintf(c->target, sizeof(c->target), "unix:%s", socket_path);
 	c->stale = true;
 	pthread_mutex_init(&c->lock, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&c->cond, &ca);
 	pthread_condattr_destroy(&ca);
+	/* Can the helper load gRPC? Said now, once, rather than at every question. */
+	if ((rc = run_helper(c, argv, 10, &buf, &len, err, err_n)) != 0 || len == 0 || buf[0] != 'O') {
+		if (rc >= 0 && len > 1 && buf[0] == 'E')
+			snprintf(err, err_n, "%.*s", (int)len - 1, buf + 1);
+		else if (rc >= 0)
+			snprintf(err, err_n, "gpuwise __kubelet-list ended with status %d", rc);
+		free(buf);
+		client_free(c);
+		return NULL;
+	}
+	free(buf);
 	if (pthread_create(&c->thread, NULL, k8s_main, c) != 0) {
 		snprintf(err, err_n, "cannot start a thread");
-		pthread_cond_destroy(&c->cond);
-		pthread_mutex_destroy(&c->lock);
-		free(c);
+		client_free(c);
 		return NULL;
 	}
 	timespec_after(&until, K8S_START_WAIT_S);
@@ -482,15 +646,12 @@ void k8s_stop(struct k8s_client *c)
 		return;
 	pthread_mutex_lock(&c->lock);
 	c->stopping = true;
-	if (c->call)
-		g.grpc_call_cancel(c->call, NULL);
+	if (c->child > 0)
+		kill(c->child, SIGKILL);
 	pthread_cond_broadcast(&c->cond);
 	pthread_mutex_unlock(&c->lock);
 	pthread_join(c->thread, NULL);
-	k8s_map_release(c->map);
-	pthread_cond_destroy(&c->cond);
-	pthread_mutex_destroy(&c->lock);
-	free(c);
+	client_free(c);
 }
 
 void k8s_refresh_soon(struct k8s_client *c)
@@ -515,3 +676,19 @@ struct k8s_map *k8s_current(struct k8s_client *c, bool *stale)
 }
 
 #endif
+
+static const struct option no_options[] = { OPT_END() };
+
+const struct cmd cmd_kubelet_list_def = {
+	.name = "__kubelet-list",
+	.fn = cmd_kubelet_list,
+	.summary = N_("ask the kubelet's PodResources API once (the helper of exporter --kubernetes)"),
+	.options = no_options,
+	.args = "[--check] SOCKET",
+	.max_args = 2,
+	.description = N_("Call List of the kubelet's PodResources v1 API on SOCKET through gRPC and write 'O' "
+		       "and the answer's bytes, or 'E' and why not, to standard output; --check only loads gRPC. "
+		       "`gpuwise exporter --kubernetes` runs it for each question, so that gRPC's libraries and "
+		       "threads never live in the exporter."),
+	.flags = CMD_HIDDEN,
+};
