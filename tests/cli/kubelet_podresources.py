@@ -79,6 +79,7 @@ def main():
     while not done.wait(0.5):
         pass
     server.stop(0)
+    os._exit(0)  # not waiting for a handler that sleeps
 
 
 if __name__ == "__main__":
