@@ -315,8 +315,8 @@ static const struct option exporter_options[] = {
 		 N_("add pod, namespace and container labels to the series of each GPU (and MIG device) a "
 		    "Kubernetes pod holds, from the kubelet's PodResources API (needs gRPC: libgrpc29)")),
 	OPT_STRING(0, "pod-resources-kubelet-socket", struct exporter_opts, kubelet_socket, "PATH",
-		   N_("the kubelet's PodResources socket that --kubernetes asks (default "
-		      "/var/lib/kubelet/pod-resources/kubelet.sock)")),
+		   N_("the kubelet's PodResources socket that --kubernetes asks (default: kubelet.sock in the "
+		      "pod-resources folder under /var/lib/kubelet)")),
 	OPT_END()
 };
 

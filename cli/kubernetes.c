@@ -64,7 +64,7 @@ static void map_free(struct k8s_map *m)
 
 bool k8s_pid_in_pod(uint32_t pid)
 {
-	const char *root = getenv("GPUWISE_ROOT");
+	const char *root = secure_getenv("GPUWISE_ROOT");
 	char path[4200], line[1024];
 	bool in = false;
 	FILE *f;
@@ -171,7 +171,7 @@ static struct {
  * the tests point it at nothing to see gpuwise without gRPC). */
 static int grpc_load(char *err, size_t err_n)
 {
-	const char *name = getenv("GPUWISE_GRPC_LIBRARY");
+	const char *name = secure_getenv("GPUWISE_GRPC_LIBRARY");
 	void *h;
 
 	if (!name || !*name)
