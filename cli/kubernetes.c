@@ -297,7 +297,7 @@ static int cmd_kubelet_list(int argc, char **argv)
 	bool check = argc == 3 && strcmp(argv[1], "--check") == 0;
 
 	if (argc != 2 && !check) {
-		error_msg("usage: gpuwise __kubelet-list [--check] SOCKET");
+		error_msg(_("usage: gpuwise __kubelet-list [--check] SOCKET"));
 		return EXIT_USAGE;
 	}
 	if (grpc_load(err, sizeof(err)) < 0) {
