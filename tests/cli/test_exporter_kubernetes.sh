@@ -205,6 +205,14 @@ checks=$((checks + 1))
 [ "$worst" -lt 1000 ] || fail "slow kubelet: the slowest scrape took $worst ms"
 assert_contains "$(series DCGM_FI_DEV_GPU_UTIL "UUID=$GPU0")" 'pod="train-0"' "slow kubelet: the last answer still labels GPU 0"
 assert_contains "$(cat "$TMPD/k-slow.err")" "the last answer is served" "slow kubelet: the log says so"
+# The exporter's own memory: gRPC lives only in the helper it runs for
+# each question (sanitizer builds map far more).
+rss_kib=$(sed -n 's/^VmHWM:\s*\([0-9]*\) kB/\1/p' /proc/"$EXP"/status)
+echo "exporter --kubernetes peak RSS after $(wc -l <"$TMPD/k3/calls") questions: ${rss_kib:-?} KiB"
+if [ "$BUILD" = "$TOP/build" ]; then
+	checks=$((checks + 1))
+	[ -n "$rss_kib" ] && [ "$rss_kib" -le 10240 ] || fail "exporter --kubernetes peak RSS is ${rss_kib:-?} KiB (want <= 10 MiB)"
+fi
 # A kubelet that sleeps 10 s does not delay stopping either.
 t0=$(date +%s%N)
 kill -TERM "$EXP"
