@@ -33,15 +33,6 @@ struct k8s_map {
 	struct k8s_entry *e;
 };
 
-/* The id of a device as the exporter knows it: a shared GPU's replica ids
- * ("GPU-...::3", the device plugin's time-slicing) lose their suffix. */
-static size_t id_len(const char *id)
-{
-	const char *sep = strstr(id, "::");
-
-	return sep ? (size_t)(sep - id) : strlen(id);
-}
-
 const struct k8s_owner *k8s_map_find(const struct k8s_map *m, const char *id)
 {
 	for (size_t i = 0; m && id && *id && i < m->n; i++)
@@ -330,6 +321,15 @@ struct k8s_client {
 	struct k8s_map *map;
 };
 
+/* The id of a device as the exporter knows it: a shared GPU's replica ids
+ * ("GPU-...::3", the device plugin's time-slicing) lose their suffix. */
+static size_t id_len(const char *id)
+{
+	const char *sep = strstr(id, "::");
+
+	return sep ? (size_t)(sep - id) : strlen(id);
+}
+
 /* The GPUs' and MIG devices' owners in a List answer: every device of an
  * nvidia.com/ resource (nvidia.com/gpu, nvidia.com/mig-1g.10gb, ...). */
 static struct k8s_map *map_from_answer(const V1__ListPodResourcesResponse *r)
@@ -426,6 +426,9 @@ static int run_helper(struct k8s_client *c, char *const argv[], double limit_s, 
 	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 34)
+	posix_spawn_file_actions_addclosefrom_np(&fa, 3); /* none of the server's sockets */
+#endif
 	posix_spawnattr_init(&at);
 	sigemptyset(&none);
 	sigemptyset(&dfl);
