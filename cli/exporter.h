@@ -23,6 +23,7 @@ struct exp_device {
 	bool procs_known;     /* the process list could be read (else unknown, not none) */
 	gw_process *procs;
 	size_t nprocs;
+	bool *proc_in_pod;    /* --kubernetes: procs[k] runs in a pod (its cgroup); else NULL */
 };
 
 struct exp_snapshot {
@@ -33,6 +34,10 @@ struct exp_snapshot {
 	struct exp_device *dev;
 	char driver_version[GW_STR_MAX]; /* "" when unknown */
 	char hostname[256];     /* $NODE_NAME, else the host name */
+	/* --kubernetes: the kubelet's last answer (who holds each device; NULL
+	 * before the first) and whether it is stale (cli/kubernetes.h). */
+	bool kubernetes, k8s_stale;
+	struct k8s_map *k8s;
 };
 
 void exp_snapshot_clear(struct exp_snapshot *s);

@@ -12,6 +12,7 @@
 
 #include "commands.h"
 #include "exporter.h"
+#include "kubernetes.h"
 #include "output.h"
 
 /* ---- a growable buffer ------------------------------------------------- */
@@ -79,9 +80,12 @@ static char *sb_finish(struct sbuf *b, size_t *len)
 
 void exp_snapshot_clear(struct exp_snapshot *s)
 {
-	for (int i = 0; s->dev && i < s->count; i++)
+	for (int i = 0; s->dev && i < s->count; i++) {
 		gw_processes_free(s->dev[i].procs);
+		free(s->dev[i].proc_in_pod);
+	}
 	free(s->dev);
+	k8s_map_release(s->k8s);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -158,8 +162,33 @@ static const char *uuid_of(const struct exp_device *d)
 	return GW_VALID(d->info.uuid) ? d->info.uuid.s : "";
 }
 
+/* --kubernetes: pod, namespace and container of the pod that holds device
+ * id (a GPU's or MIG device's UUID), when the kubelet said one does. */
+static void put_k8s_labels(struct sbuf *b, bool *first, const struct exp_snapshot *s, const char *id)
+{
+	const struct k8s_owner *o = k8s_map_find(s->k8s, id);
+
+	if (!o)
+		return;
+	put_label(b, first, "pod", o->pod);
+	put_label(b, first, "namespace", o->namespace_);
+	put_label(b, first, "container", o->container);
+}
+
+/* The UUID of the MIG device of d that gpu_instance is, or NULL. */
+static const char *mig_uuid_of(const struct exp_device *d, const gw_u64 *gpu_instance)
+{
+	for (int k = 0; GW_VALID(*gpu_instance) && k < d->sample.mig_count; k++) {
+		const gw_mig_device *g = &d->sample.mig[k];
+
+		if (GW_VALID(g->gpu_instance_id) && g->gpu_instance_id.v == gpu_instance->v)
+			return GW_VALID(g->uuid) ? g->uuid.s : NULL;
+	}
+	return NULL;
+}
+
 /* {gpu="0",UUID="GPU-..."}: the labels of the gpuwise_* series every mode has. */
-static void put_gpu_labels(struct sbuf *b, const struct exp_device *d)
+static void put_gpu_labels(struct sbuf *b, const struct exp_snapshot *s, const struct exp_device *d)
 {
 	bool first = true;
 	char idx[16];
@@ -167,6 +196,7 @@ static void put_gpu_labels(struct sbuf *b, const struct exp_device *d)
 	snprintf(idx, sizeof(idx), "%d", d->info.index);
 	put_label(b, &first, "gpu", idx);
 	put_label(b, &first, "UUID", uuid_of(d));
+	put_k8s_labels(b, &first, s, uuid_of(d));
 	sb_puts(b, "}");
 }
 
@@ -176,7 +206,7 @@ static void render_exporter_metrics(struct sbuf *b, const struct exp_snapshot *s
 	put_family(b, "gpuwise_gpu_up", "gauge", "1 when the last collection read the GPU, 0 when it could not (lost, no driver).");
 	for (int i = 0; i < s->count; i++) {
 		sb_puts(b, "gpuwise_gpu_up");
-		put_gpu_labels(b, &s->dev[i]);
+		put_gpu_labels(b, s, &s->dev[i]);
 		put_value(b, s->dev[i].up ? 1 : 0);
 	}
 	put_family(b, "gpuwise_exporter_collect_seconds", "gauge", "Seconds the last collection of every GPU took.");
@@ -185,6 +215,11 @@ static void render_exporter_metrics(struct sbuf *b, const struct exp_snapshot *s
 	put_family(b, "gpuwise_exporter_errors_total", "counter", "Reads of a GPU that failed since the exporter started.");
 	sb_puts(b, "gpuwise_exporter_errors_total");
 	put_value(b, (double)s->errors_total);
+	if (s->kubernetes) {
+		put_family(b, "gpuwise_kubernetes_stale", "gauge", "1 when the pod labels are not from a fresh answer of the kubelet (its last List call failed or took too long, or none has answered yet), else 0.");
+		sb_puts(b, "gpuwise_kubernetes_stale");
+		put_value(b, s->k8s_stale ? 1 : 0);
+	}
 }
 
 /* The process name: the last path part of the command's first word. */
@@ -234,6 +269,11 @@ static void render_processes(struct sbuf *b, const struct exp_snapshot *s)
 			put_label(b, &first, "pid", pid);
 			put_label(b, &first, "user", p->user[0] ? p->user : "?");
 			put_label(b, &first, "command", p->command);
+			if (d->proc_in_pod && d->proc_in_pod[k]) {
+				const char *mig = mig_uuid_of(d, &p->gpu_instance_id);
+
+				put_k8s_labels(b, &first, s, mig ? mig : uuid_of(d));
+			}
 			sb_puts(b, "}");
 			put_value(b, (double)p->used_memory.v);
 		}
@@ -328,6 +368,7 @@ static void put_device_labels(struct sbuf *b, const struct exp_snapshot *s, cons
 		}
 		break;
 	}
+	put_k8s_labels(b, &first, s, mig ? (GW_VALID(mig->uuid) ? mig->uuid.s : "") : uuid_of(d));
 	sb_puts(b, "}");
 }
 
@@ -427,6 +468,7 @@ static void render_info(struct sbuf *b, const struct exp_snapshot *s, enum exp_n
 			put_label(b, &first, "health", gw_health_name(d->info.health));
 			put_label(b, &first, "driver_version", s->driver_version);
 		}
+		put_k8s_labels(b, &first, s, uuid_of(d));
 		sb_puts(b, "}");
 		put_value(b, 1);
 	}
