@@ -96,7 +96,7 @@ static void publish(gw_sampler *sampler, uint64_t seq, void *arg)
 	if (snapshot(e, &s) == 0) {
 		metrics = exp_render_metrics(&s, e->names, e->per_process, &ml);
 		html = exp_render_html(&s, e->per_process, e->show_processes, e->interval * 5, &hl);
-		json = exp_render_status_json(&s, &jl);
+		json = exp_render_status_json(&s, e->show_processes, &jl);
 		for (int i = 0; i < s.count; i++)
 			any_up |= s.dev[i].up;
 	}

@@ -62,7 +62,9 @@ char *exp_render_metrics(const struct exp_snapshot *s, enum exp_names names, boo
  * per_process) on the page; otherwise only how many processes each GPU has. */
 char *exp_render_html(const struct exp_snapshot *s, bool per_process, bool show_processes, double refresh_s,
 		      size_t *len);
-char *exp_render_status_json(const struct exp_snapshot *s, size_t *len);
+/* show_processes: each device's "processes" (users, PIDs, names), as on
+ * the page. */
+char *exp_render_status_json(const struct exp_snapshot *s, bool show_processes, size_t *len);
 
 /* ---- HTTP pieces that are ours (exporter_http.c) ---------------------- */
 

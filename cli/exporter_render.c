@@ -503,12 +503,65 @@ char *exp_render_metrics(const struct exp_snapshot *s, enum exp_names names, boo
 
 /* ---- /api/status: the `watch --json` object ---------------------------- */
 
-/* Written by sample_json() (cli/metric_out.c), the function `gpuwise watch
- * --json` prints with, over the same default fields: one code path. */
-char *exp_render_status_json(const struct exp_snapshot *s, size_t *len)
+/* What /api/status adds to each device beyond watch --json's fields (only
+ * keys are added): "name", "process_count" (null when unknown) and, when
+ * the page may show who runs what, "processes": [{"pid", "user", "name",
+ * "used_memory_bytes"}], which `gpuwise ps/report --hosts` read. */
+struct status_more {
+	const struct exp_snapshot *s;
+	const struct sample_device *base; /* devs[k] is s->dev[k] */
+	bool show_processes;
+};
+
+static void status_processes(gw_json *j, const struct exp_device *d)
+{
+	gw_json_key(j, "processes");
+	gw_json_array_begin(j);
+	for (size_t k = 0; k < d->nprocs; k++) {
+		const gw_process *p = &d->procs[k];
+		char name[256];
+
+		process_name(name, sizeof(name), p);
+		gw_json_object_begin(j);
+		gw_json_key(j, "pid");
+		gw_json_int(j, p->pid);
+		gw_json_key(j, "user");
+		gw_json_string(j, p->user[0] ? p->user : NULL);
+		gw_json_key(j, "name");
+		gw_json_string(j, name);
+		gw_json_key(j, "used_memory_bytes");
+		if (GW_VALID(p->used_memory))
+			gw_json_uint(j, p->used_memory.v);
+		else
+			gw_json_null(j);
+		gw_json_object_end(j);
+	}
+	gw_json_array_end(j);
+}
+
+static void status_device_more(gw_json *j, const struct sample_device *sd, void *arg)
+{
+	const struct status_more *m = arg;
+	const struct exp_device *d = &m->s->dev[sd - m->base];
+
+	gw_json_key(j, "name");
+	gw_json_string(j, GW_VALID(d->info.name) ? d->info.name.s : NULL);
+	gw_json_key(j, "process_count");
+	if (d->up && d->procs_known)
+		gw_json_int(j, (int64_t)d->nprocs);
+	else
+		gw_json_null(j);
+	if (m->show_processes && d->up && d->procs_known)
+		status_processes(j, d);
+}
+
+/* Written by sample_json_host() (cli/metric_out.c), the function `gpuwise
+ * watch --json` prints with, over the same default fields: one code path. */
+char *exp_render_status_json(const struct exp_snapshot *s, bool show_processes, size_t *len)
 {
 	struct sample_device *devs = calloc((size_t)s->count + 1, sizeof(*devs));
 	int fields[32], nfields = sample_default_field_ids(fields, 32);
+	struct status_more more = { s, devs, show_processes };
 	gw_json *j = gw_json_new(0);
 	const char *text;
 	char *out = NULL;
@@ -524,8 +577,10 @@ char *exp_render_status_json(const struct exp_snapshot *s, size_t *len)
 		devs[i].index = s->dev[i].info.index;
 		devs[i].health = s->dev[i].health;
 		devs[i].up = s->dev[i].up;
+		devs[i].more = status_device_more;
+		devs[i].more_arg = &more;
 	}
-	sample_json(j, s->time, devs, s->count, fields, nfields);
+	sample_json_host(j, s->time, s->hostname, devs, s->count, fields, nfields);
 	if ((text = gw_json_text(j)) && (out = malloc(gw_json_length(j) + 2))) {
 		*len = gw_json_length(j) + 1;
 		memcpy(out, text, *len - 1);
