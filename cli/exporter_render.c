@@ -617,7 +617,8 @@ static const char page_style[] =
 	".val{width:10.5em;text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}"
 	"table{border-collapse:collapse;width:100%;margin-top:.4em;font-size:.9em}td,th{text-align:left;padding:.15em .4em;"
 	"border-top:1px solid #eee;white-space:nowrap}td:nth-child(3){white-space:normal;overflow-wrap:anywhere;width:100%}"
-	".muted{color:#777}"
+	".muted{color:#777}.hist{display:block;width:100%;height:4.5em;margin:.3em 0 0;background:#fff;"
+	"border:1px solid #eee}.lg{font-size:.8em;margin:.1em 0 .3em}"
 	/* A phone: label and value on one line, the bar under them, full width. */
 	"@media(max-width:32em){.row{flex-wrap:wrap;gap:0 .5em}.row span:first-child{width:auto}"
 	".val{width:auto;margin-left:auto}.bar{order:3;flex-basis:100%}}";
@@ -700,8 +701,67 @@ static void html_processes(struct sbuf *b, const struct exp_device *d, bool per_
 	sb_puts(b, "</table>\n");
 }
 
-char *exp_render_html(const struct exp_snapshot *s, bool per_process, bool show_processes, double refresh_s,
-		      size_t *len)
+/* ---- the last hour as inline SVG ---------------------------------------- */
+
+static const struct {
+	const char *label, *color;
+} hist_lines[EXP_HIST_METRICS] = {
+	[EXP_HIST_UTIL] = { "Utilisation", "#3a7" },
+	[EXP_HIST_MEMORY] = { "Memory", "#37d" },
+	[EXP_HIST_POWER] = { "Power (of limit)", "#d73" },
+	[EXP_HIST_TEMPERATURE] = { "Temperature °C", "#a3a" },
+};
+
+/* One metric as polylines (a gap where a slot has no value); x is the
+ * slot, y 0-100 from the bottom. */
+static void svg_line(struct sbuf *b, const uint8_t *v, const char *color)
+{
+	bool open = false;
+
+	for (int k = 0; k < EXP_HIST_SLOTS; k++) {
+		if (v[k] == EXP_HIST_NONE) {
+			if (open)
+				sb_puts(b, "\"/>");
+			open = false;
+			continue;
+		}
+		if (!open)
+			sb_printf(b, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" "
+				  "vector-effect=\"non-scaling-stroke\" points=\"", color);
+		else
+			sb_puts(b, " ");
+		/* a lone slot still shows: a short flat line */
+		sb_printf(b, "%d,%d", k, 100 - (v[k] > 100 ? 100 : v[k]));
+		if (!open && (k + 1 == EXP_HIST_SLOTS || v[k + 1] == EXP_HIST_NONE))
+			sb_printf(b, " %d.8,%d", k, 100 - (v[k] > 100 ? 100 : v[k]));
+		open = true;
+	}
+	if (open)
+		sb_puts(b, "\"/>");
+}
+
+static void html_history(struct sbuf *b, const struct exp_history *hist, int gpu)
+{
+	uint8_t v[EXP_HIST_METRICS][EXP_HIST_SLOTS];
+	int any = 0;
+
+	for (int m = 0; m < EXP_HIST_METRICS; m++)
+		any |= exp_history_get(hist, gpu, m, v[m]);
+	if (!any)
+		return;
+	sb_printf(b, "<svg class=\"hist\" viewBox=\"0 0 %d 100\" preserveAspectRatio=\"none\" role=\"img\" "
+		  "aria-label=\"the last hour\"><path d=\"M0 50H%d M0 0H%d\" stroke=\"#eee\" "
+		  "vector-effect=\"non-scaling-stroke\"/>", EXP_HIST_SLOTS - 1, EXP_HIST_SLOTS, EXP_HIST_SLOTS);
+	for (int m = 0; m < EXP_HIST_METRICS; m++)
+		svg_line(b, v[m], hist_lines[m].color);
+	sb_puts(b, "</svg>\n<p class=\"lg muted\">Last hour (0-100):");
+	for (int m = 0; m < EXP_HIST_METRICS; m++)
+		sb_printf(b, " <span style=\"color:%s\">&#9632;</span> %s", hist_lines[m].color, hist_lines[m].label);
+	sb_puts(b, "</p>\n");
+}
+
+char *exp_render_html(const struct exp_snapshot *s, const struct exp_history *hist, bool per_process,
+		      bool show_processes, double refresh_s, size_t *len)
 {
 	struct sbuf b = { 0 };
 	int refresh = refresh_s < 2 ? 2 : (int)refresh_s;
@@ -727,6 +787,7 @@ char *exp_render_html(const struct exp_snapshot *s, bool per_process, bool show_
 		sb_puts(&b, "</h2>\n");
 		if (d->up) {
 			html_bars(&b, d);
+			html_history(&b, hist, i);
 			html_processes(&b, d, per_process, show_processes);
 		} else if (d->info.health_reason[0]) {
 			sb_puts(&b, "<p class=\"muted\">");
