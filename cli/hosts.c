@@ -506,6 +506,8 @@ void hosts_json(gw_json *j, const struct hosts *hs, double time)
 	json_document_begin(j);
 	gw_json_key(j, "time");
 	gw_json_double(j, time, 3);
+	gw_json_key(j, "fetch_seconds"); /* how long reading every host took */
+	gw_json_double(j, hs->seconds, 4);
 	gw_json_key(j, "hosts");
 	gw_json_array_begin(j);
 	for (int i = 0; i < hs->n; i++) {

@@ -79,7 +79,7 @@ void hosts_close(struct hosts *hs);
 /* GPUs of all hosts that answered. */
 int hosts_gpu_count(const struct hosts *hs);
 /* The combined object of `watch --hosts --json`: {"gpuwise_version",
- * "time", "hosts": [{"host", "hostname", "ok", "error", "gpus"}],
+ * "time", "fetch_seconds", "hosts": [{"host", "hostname", "ok", "error", "gpus"}],
  * "devices": [{"host", ...each device's own keys...}]}. */
 void hosts_json(gw_json *j, const struct hosts *hs, double time);
 
@@ -87,6 +87,10 @@ void hosts_json(gw_json *j, const struct hosts *hs, double time);
  * utilisation, memory, temperature, power), one per host that could not
  * be read; the header first when header. */
 void hosts_print_table(FILE *out, const struct hosts *hs, bool header);
+
+/* `ps --hosts` (every node's GPU processes) or, with report, `report
+ * --hosts` (users by the GPU memory they hold now); an exit status. */
+int hosts_ps(const struct hosts_opts *o, bool json, bool report);
 
 /* The option lines every --hosts command takes (options.h). */
 #define HOSTS_OPTIONS(type) \

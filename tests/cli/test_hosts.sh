@@ -16,6 +16,8 @@ start_exporter b mi300x --show-processes || finish
 PB=$PORT
 start_exporter c lost-gpu || finish
 PC=$PORT
+start_exporter e h100-8x --show-processes || finish
+PE=$PORT
 DEAD=$(free_port)
 
 "$PY" "$TOP/tests/cli/hostile_http.py" garbage shape huge drip silent >"$TMPD/hostile.ports" &
@@ -23,7 +25,7 @@ STARTED+=($!)
 wait_for '[ "$(wc -l <"$TMPD/hostile.ports")" = 5 ]' 10 || { fail "the hostile servers did not start"; finish; }
 hp() { sed -n "s/^$1 //p" "$TMPD/hostile.ports"; }
 
-A=127.0.0.1:$PA B=127.0.0.1:$PB C=127.0.0.1:$PC D=127.0.0.1:$DEAD G=127.0.0.1:$(hp garbage)
+A=127.0.0.1:$PA B=127.0.0.1:$PB C=127.0.0.1:$PC E=127.0.0.1:$PE D=127.0.0.1:$DEAD G=127.0.0.1:$(hp garbage)
 # The exporters read their GPUs once before they answer.
 wait_for '"$GW" watch --hosts $A,$B,$C -n 1 --json 2>/dev/null | grep -q "\"ok\":true.*\"ok\":true.*\"ok\":true"' 10
 
@@ -93,6 +95,30 @@ if command -v tmux >/dev/null; then
 else
 	echo "SKIP: top in a terminal (tmux missing)"
 fi
+
+# ---- ps and report: who uses the nodes' GPUs ------------------------------
+run ps --hosts "$A,$B,$E,$D" --json
+assert_eq "$rc" 0 "ps --hosts exits 0"
+assert_json "ps --hosts: each process with its node; hidden and unreachable nodes said" "
+A, B, E, D = '$A', '$B', '$E', '$D'
+assert [h['processes_shown'] for h in d['hosts']] == [False, True, True, False], d['hosts']
+assert not d['hosts'][3]['ok'] and d['hosts'][3]['error'], d['hosts']
+assert {p['host'] for p in d['processes']} == {B, E}, d['processes']
+bob = [(p['host'], p['gpu']) for p in d['processes'] if p['user'] == 'bob']
+assert (B, 1) in bob and (E, 5) in bob, bob
+assert all(set(p) >= {'pid', 'user', 'name', 'used_memory_bytes', 'uuid'} for p in d['processes']), d['processes']"
+run ps --hosts "$A,$B"
+assert_contains "$out" "hides users" "ps --hosts (table) says which node hides its users"
+assert_contains "$out" "rocprofv3" "ps --hosts (table) lists the processes"
+run report --hosts "$B,$E,$D" --json
+assert_eq "$rc" 0 "report --hosts exits 0"
+assert_json "report --hosts: each user across the nodes, GPUs counted once" "
+u = {x['user']: x for x in d['users']}
+assert u['bob']['hosts'] == 2 and u['bob']['gpus'] == 2 and u['bob']['processes'] == 3, u['bob']
+assert u['alice']['hosts'] == 1 and u['alice']['gpus'] == 3, u['alice']
+assert d['users'][0]['memory_used_bytes'] >= d['users'][-1]['memory_used_bytes'], d['users']"
+run report --hosts "$B" --since 1h
+assert_eq "$rc" 2 "report --hosts --since is a usage error (the log stays on each node)"
 
 # ---- hostile servers: bounded in size and time --------------------------
 start=$SECONDS
