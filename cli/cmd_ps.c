@@ -25,9 +25,7 @@ static const struct option ps_options[] = {
 		 N_("print {\"gpuwise_version\", \"pool_dir\", \"jobs\": [{\"job\", \"state\", \"name\", \"command\", "
 		 "\"user\", \"uid\", \"pid\", \"job_pid\", \"gpus_requested\", \"queued\", \"since\", \"seconds\", "
 		 "\"gpus\": [{\"uuid\", \"index\", \"mig\", \"utilization_percent\", \"memory_used_bytes\"}], "
-		 "\"utilization_percent\", \"memory_used_bytes\", \"idle\"}]}; with --hosts {\"gpuwise_version\", "
-		 "\"hosts\": [{\"host\", \"hostname\", \"ok\", \"error\", \"processes_shown\"}], \"processes\": [{\"host\", "
-		 "\"gpu\", \"uuid\", \"pid\", \"user\", \"name\", \"used_memory_bytes\"}]}")),
+		 "\"utilization_percent\", \"memory_used_bytes\", \"idle\"}]}")),
 	HOSTS_OPTIONS(struct ps_opts),
 	OPT_END()
 };

@@ -46,8 +46,7 @@ static const struct option report_options[] = {
 		 N_("print {\"gpuwise_version\", \"pool_dir\", \"since\", \"users\": [{\"user\", \"jobs\", "
 		 "\"gpu_seconds\", \"idle_gpu_seconds\", \"wait_seconds\", \"max_wait_seconds\", \"energy_j\"}], "
 		 "\"total\": {...}, \"unleased_gpus\": [{\"index\", \"mig\", \"uuid\"}], \"unreadable_gpus\": [{\"index\", "
-		 "\"health\", \"health_reason\"}]}; with --hosts {\"gpuwise_version\", \"hosts\": [...], \"users\": [{\"user\", "
-		 "\"hosts\", \"gpus\", \"processes\", \"memory_used_bytes\"}]}, the users of the nodes' GPUs now")),
+		 "\"health\", \"health_reason\"}]}")),
 	HOSTS_OPTIONS(struct report_opts),
 	OPT_END()
 };

@@ -21,6 +21,15 @@
 #include "hosts.h"
 #include "output.h"
 
+const char hosts_help_list[] =
+	N_("read these nodes' `gpuwise exporter` /api/status instead of this machine's GPUs, all at once "
+	   "(HOST:PORT, comma-separated; https://HOST:PORT for TLS)");
+const char hosts_help_timeout[] = N_("give up on a node after SECONDS (default 2)");
+const char hosts_help_user[] =
+	N_("Basic auth user for the exporters (the password is read from $GPUWISE_HOSTS_PASSWORD)");
+const char hosts_help_ca[] =
+	N_("trust the certificates in this PEM file for https:// nodes (such as an exporter's own cert_file)");
+
 const char *hosts_parse_timeout(void *field, const char *s)
 {
 	char *end;
@@ -411,6 +420,10 @@ static void finish(struct hosts *hs, struct host *h, int rc)
 		snprintf(h->err, sizeof(h->err), _("its answer is larger than %u bytes"), HOSTS_BODY_MAX);
 	else if (rc == CURLE_OPERATION_TIMEDOUT)
 		snprintf(h->err, sizeof(h->err), _("no answer within %g s (--hosts-timeout)"), hs->o.timeout);
+	else if (rc == CURLE_COULDNT_CONNECT)
+		snprintf(h->err, sizeof(h->err), "%s", _("cannot connect (does an exporter run there?)"));
+	else if (rc == CURLE_COULDNT_RESOLVE_HOST)
+		snprintf(h->err, sizeof(h->err), "%s", _("unknown host name"));
 	else if (rc != CURLE_OK)
 		snprintf(h->err, sizeof(h->err), "%s", h->curl_err[0] ? h->curl_err : curl.easy_strerror(rc));
 	else if (code == 401)
@@ -578,10 +591,12 @@ static const char *num(char *buf, size_t n, bool ok, double v, const char *unit)
 void hosts_print_table(FILE *out, const struct hosts *hs, bool header)
 {
 	int hw = host_width(hs);
+	/* Column names are identifiers, the same in every language. */
+	static const char *const col[] = { "host", "gpu", "name", "util", "memory", "temp", "power" };
 
 	if (header)
-		fprintf(out, "%-*s %3s %-22s %5s %17s %6s %6s\n", hw, "host", "gpu", "name", "util", "memory", "temp",
-			"power");
+		fprintf(out, "%-*s %3s %-22s %5s %17s %6s %6s\n", hw, col[0], col[1], col[2], col[3], col[4], col[5],
+			col[6]);
 	for (int i = 0; i < hs->n; i++) {
 		const struct host *h = &hs->h[i];
 

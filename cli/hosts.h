@@ -92,17 +92,14 @@ void hosts_print_table(FILE *out, const struct hosts *hs, bool header);
  * --hosts` (users by the GPU memory they hold now); an exit status. */
 int hosts_ps(const struct hosts_opts *o, bool json, bool report);
 
-/* The option lines every --hosts command takes (options.h). */
+/* The option lines every --hosts command takes (options.h); their help
+ * texts are in hosts.c, where the translation catalogue finds them. */
+extern const char hosts_help_list[], hosts_help_timeout[], hosts_help_user[], hosts_help_ca[];
 #define HOSTS_OPTIONS(type) \
-	OPT_STRING(0, "hosts", type, hosts.list, "HOST:PORT,...", \
-		   N_("read these nodes' `gpuwise exporter` /api/status instead of this machine's GPUs " \
-		   "(https://HOST:PORT for TLS)")), \
-	OPT_CALLBACK(0, "hosts-timeout", type, hosts.timeout, "SECONDS", \
-		     N_("give up on a node after SECONDS (default 2)"), hosts_parse_timeout), \
-	OPT_STRING(0, "hosts-user", type, hosts.user, "USER", \
-		   N_("Basic auth user for the exporters (the password is read from $GPUWISE_HOSTS_PASSWORD)")), \
-	OPT_STRING(0, "hosts-ca", type, hosts.ca, "FILE", \
-		   N_("trust the certificates in this PEM file for https:// nodes (an exporter's own cert_file)"))
+	OPT_STRING(0, "hosts", type, hosts.list, "HOST:PORT,...", hosts_help_list), \
+	OPT_CALLBACK(0, "hosts-timeout", type, hosts.timeout, "SECONDS", hosts_help_timeout, hosts_parse_timeout), \
+	OPT_STRING(0, "hosts-user", type, hosts.user, "USER", hosts_help_user), \
+	OPT_STRING(0, "hosts-ca", type, hosts.ca, "FILE", hosts_help_ca)
 
 const char *hosts_parse_timeout(void *field, const char *s);
 

@@ -96,7 +96,10 @@ static int ps_table(const struct hosts *hs)
 	char mem[32];
 	bool any = false;
 
-	printf("%-24s %3s %8s %-12s %10s %s\n", "host", "gpu", "pid", "user", "memory", "name");
+	/* Column names are identifiers, the same in every language. */
+	static const char *const col[] = { "host", "gpu", "pid", "user", "memory", "name" };
+
+	printf("%-24s %3s %8s %-12s %10s %s\n", col[0], col[1], col[2], col[3], col[4], col[5]);
 	for (int i = 0; i < hs->n; i++)
 		for (size_t k = 0; k < hs->h[i].nproc; k++) {
 			const struct host *h = &hs->h[i];
@@ -209,7 +212,9 @@ static int report_out(const struct hosts *hs, bool json)
 		free(u);
 		return print_out(j);
 	}
-	printf("%-16s %5s %5s %9s %10s\n", "user", "hosts", "gpus", "processes", "memory");
+	static const char *const col[] = { "user", "hosts", "gpus", "processes", "memory" };
+
+	printf("%-16s %5s %5s %9s %10s\n", col[0], col[1], col[2], col[3], col[4]);
 	for (int k = 0; k < n; k++)
 		printf("%-16.16s %5d %5d %9d %10s\n", u[k].user, u[k].hosts, u[k].gpus, u[k].processes,
 		       fmt_bytes(mem, sizeof(mem), u[k].memory));
