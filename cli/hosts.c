@@ -208,7 +208,7 @@ static void clear_result(struct host *h)
 	free(h->proc);
 	gw_jsonp_free(h->doc);
 	h->gpu = NULL, h->ngpu = 0;
-	h->proc = NULL, h->nproc = 0;
+	h->proc = NULL, h->nproc = h->proc_cap = 0;
 	h->doc = NULL;
 	h->ok = false;
 	h->procs_shown = false;
@@ -351,7 +351,7 @@ static void read_procs(struct host *h, const gw_jv *o, int gi)
 	if (!gw_jv_is(list, GW_JV_ARRAY))
 		return;
 	h->procs_shown = true;
-	for (size_t k = 0; k < gw_jv_len(list) && h->nproc < HOSTS_PROCS_MAX; k++) {
+	for (size_t k = 0; k < gw_jv_len(list) && h->nproc < h->proc_cap; k++) {
 		const gw_jv *p = gw_jv_at(list, k), *mem = gw_jv_get(p, "used_memory_bytes");
 		struct host_proc *t = &h->proc[h->nproc];
 		int64_t pid;
@@ -377,6 +377,7 @@ static bool read_answer(struct host *h)
 	gw_jsonp_limits lim = { HOSTS_BODY_MAX, 16 };
 	gw_jsonp_error jerr;
 	const gw_jv *devs, *t;
+	size_t nproc = 0;
 	gw_jv *doc = gw_jsonp_parse(h->body ? h->body : "", h->len, &lim, &jerr);
 
 	if (!doc) {
@@ -392,8 +393,11 @@ static bool read_answer(struct host *h)
 	}
 	h->doc = doc;
 	h->ngpu = gw_jv_len(devs) < HOSTS_GPUS_MAX ? (int)gw_jv_len(devs) : HOSTS_GPUS_MAX;
+	for (int k = 0; k < h->ngpu; k++) /* room for the processes listed, at most HOSTS_PROCS_MAX */
+		nproc += gw_jv_len(gw_jv_get(gw_jv_at(devs, (size_t)k), "processes"));
 	h->gpu = calloc((size_t)h->ngpu + 1, sizeof(*h->gpu));
-	h->proc = calloc(HOSTS_PROCS_MAX, sizeof(*h->proc));
+	h->proc = calloc((nproc < HOSTS_PROCS_MAX ? nproc : HOSTS_PROCS_MAX) + 1, sizeof(*h->proc));
+	h->proc_cap = nproc < HOSTS_PROCS_MAX ? nproc : HOSTS_PROCS_MAX;
 	if (!h->gpu || !h->proc) {
 		snprintf(h->err, sizeof(h->err), "%s", _("out of memory"));
 		return false;

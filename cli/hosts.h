@@ -43,7 +43,7 @@ struct host {
 	struct host_gpu *gpu;
 	int ngpu;
 	struct host_proc *proc;
-	size_t nproc;
+	size_t nproc, proc_cap;
 	bool procs_shown;             /* the answer carried "processes" */
 	void *doc;                    /* the parsed answer (for --json) */
 	/* the transfer */
