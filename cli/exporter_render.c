@@ -617,8 +617,8 @@ static const char page_style[] =
 	".val{width:10.5em;text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}"
 	"table{border-collapse:collapse;width:100%;margin-top:.4em;font-size:.9em}td,th{text-align:left;padding:.15em .4em;"
 	"border-top:1px solid #eee;white-space:nowrap}td:nth-child(3){white-space:normal;overflow-wrap:anywhere;width:100%}"
-	".muted{color:#777}.hist{display:block;width:100%;height:4.5em;margin:.3em 0 0;background:#fff;"
-	"border:1px solid #eee}.lg{font-size:.8em;margin:.1em 0 .3em}"
+	".muted{color:#777}.hist{display:block;width:100%;height:4.5em;margin:.3em 0 0;background:#f6f8fa}"
+	".lg{font-size:.8em;margin:.1em 0 .3em}"
 	/* A phone: label and value on one line, the bar under them, full width. */
 	"@media(max-width:32em){.row{flex-wrap:wrap;gap:0 .5em}.row span:first-child{width:auto}"
 	".val{width:auto;margin-left:auto}.bar{order:3;flex-basis:100%}}";
@@ -706,10 +706,11 @@ static void html_processes(struct sbuf *b, const struct exp_device *d, bool per_
 static const struct {
 	const char *label, *color;
 } hist_lines[EXP_HIST_METRICS] = {
-	[EXP_HIST_UTIL] = { "Utilisation", "#3a7" },
-	[EXP_HIST_MEMORY] = { "Memory", "#37d" },
-	[EXP_HIST_POWER] = { "Power (of limit)", "#d73" },
-	[EXP_HIST_TEMPERATURE] = { "Temperature °C", "#a3a" },
+	/* not the bars' colours (#3a7, #d73, #eee): the chart is not a bar */
+	[EXP_HIST_UTIL] = { "Utilisation", "#1b9e77" },
+	[EXP_HIST_MEMORY] = { "Memory", "#3b6fd6" },
+	[EXP_HIST_POWER] = { "Power (of limit)", "#e08214" },
+	[EXP_HIST_TEMPERATURE] = { "Temperature °C", "#984ea3" },
 };
 
 /* One metric as polylines (a gap where a slot has no value); x is the
@@ -750,7 +751,7 @@ static void html_history(struct sbuf *b, const struct exp_history *hist, int gpu
 	if (!any)
 		return;
 	sb_printf(b, "<svg class=\"hist\" viewBox=\"0 0 %d 100\" preserveAspectRatio=\"none\" role=\"img\" "
-		  "aria-label=\"the last hour\"><path d=\"M0 50H%d M0 0H%d\" stroke=\"#eee\" "
+		  "aria-label=\"the last hour\"><path d=\"M0 50H%d M0 0H%d\" stroke=\"#dde\" "
 		  "vector-effect=\"non-scaling-stroke\"/>", EXP_HIST_SLOTS - 1, EXP_HIST_SLOTS, EXP_HIST_SLOTS);
 	for (int m = 0; m < EXP_HIST_METRICS; m++)
 		svg_line(b, v[m], hist_lines[m].color);
