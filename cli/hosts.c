@@ -319,7 +319,9 @@ static void read_gpu(struct host_gpu *g, const gw_jv *o, int k)
 	int64_t index;
 
 	memset(g, 0, sizeof(*g));
-	g->info.index = gw_jv_int64(gw_jv_get(o, "index"), &index) == 0 && index >= 0 && index < 100000 ? (int)index : k;
+	if (gw_jv_int64(gw_jv_get(o, "index"), &index) < 0 || index < 0 || index >= 100000)
+		index = k;
+	g->info.index = (int)index;
 	g->info.cuda_index = g->info.nvml_index = -1;
 	set_str(&g->info.uuid, gw_jv_get(o, "uuid"));
 	set_str(&g->info.name, gw_jv_get(o, "name"));
@@ -344,6 +346,11 @@ static void read_gpu(struct host_gpu *g, const gw_jv *o, int k)
 						   GW_VALID(g->sample.temperature));
 }
 
+static const char *text_or(const gw_jv *v, const char *none)
+{
+	return gw_jv_str(v) ? gw_jv_str(v) : none;
+}
+
 static void read_procs(struct host *h, const gw_jv *o, int gi)
 {
 	const gw_jv *list = gw_jv_get(o, "processes");
@@ -361,8 +368,8 @@ static void read_procs(struct host *h, const gw_jv *o, int gi)
 		memset(t, 0, sizeof(*t));
 		t->gpu = gi;
 		t->pid = (uint32_t)pid;
-		snprintf(t->user, sizeof(t->user), "%s", gw_jv_str(gw_jv_get(p, "user")) ? gw_jv_str(gw_jv_get(p, "user")) : "");
-		snprintf(t->name, sizeof(t->name), "%s", gw_jv_str(gw_jv_get(p, "name")) ? gw_jv_str(gw_jv_get(p, "name")) : "?");
+		snprintf(t->user, sizeof(t->user), "%s", text_or(gw_jv_get(p, "user"), ""));
+		snprintf(t->name, sizeof(t->name), "%s", text_or(gw_jv_get(p, "name"), "?"));
 		if (mem && mem->type == GW_JV_NUMBER && mem->u.num.d >= 0 && mem->u.num.d < 1.8e19) {
 			t->used_memory.v = (uint64_t)mem->u.num.d;
 			t->used_memory.state = GW_FIELD_VALID;
@@ -381,8 +388,8 @@ static bool read_answer(struct host *h)
 	gw_jv *doc = gw_jsonp_parse(h->body ? h->body : "", h->len, &lim, &jerr);
 
 	if (!doc) {
-		snprintf(h->err, sizeof(h->err), _("not a gpuwise exporter's answer (bad JSON at %d:%d: %s)"), jerr.line,
-			 jerr.col, jerr.msg);
+		snprintf(h->err, sizeof(h->err), _("not a gpuwise exporter's answer (bad JSON at %d:%d: %s)"),
+			 jerr.line, jerr.col, jerr.msg);
 		return false;
 	}
 	devs = gw_jv_get(doc, "devices");
@@ -430,10 +437,11 @@ static void finish(struct hosts *hs, struct host *h, int rc)
 		snprintf(h->err, sizeof(h->err), "%s", _("unknown host name"));
 	else if (rc != CURLE_OK)
 		snprintf(h->err, sizeof(h->err), "%s", h->curl_err[0] ? h->curl_err : curl.easy_strerror(rc));
+	else if (code == 401 && hs->o.user)
+		snprintf(h->err, sizeof(h->err), "%s", _("HTTP 401: the user or password is wrong"));
 	else if (code == 401)
 		snprintf(h->err, sizeof(h->err), "%s",
-			 hs->o.user ? _("HTTP 401: the user or password is wrong")
-				    : _("HTTP 401: it needs a user and password (--hosts-user, $GPUWISE_HOSTS_PASSWORD)"));
+			 _("HTTP 401: it needs a user and password (--hosts-user, $GPUWISE_HOSTS_PASSWORD)"));
 	else if (code != 200)
 		snprintf(h->err, sizeof(h->err), _("HTTP %ld from %s"), code, h->url);
 	else

@@ -44,8 +44,8 @@ static void host_notes(const struct hosts *hs)
 		if (!h->ok)
 			printf("%s: %s: %s\n", h->addr, _("unreachable"), h->err);
 		else if (!h->procs_shown && h->ngpu > 0)
-			printf("%s: %s\n", h->addr,
-			       _("its exporter hides users and processes (it shows them with --show-processes or Basic auth)"));
+			printf("%s: %s\n", h->addr, _("its exporter hides users and processes (it shows them with "
+						       "--show-processes or Basic auth)"));
 	}
 }
 
@@ -106,8 +106,8 @@ static int ps_table(const struct hosts *hs)
 			const struct host_proc *p = &h->proc[k];
 
 			any = true;
-			printf("%-24.24s %3d %8u %-12.12s %10s %s\n", h->addr, h->gpu[p->gpu].info.index, (unsigned)p->pid,
-			       p->user[0] ? p->user : "?",
+			printf("%-24.24s %3d %8u %-12.12s %10s %s\n", h->addr, h->gpu[p->gpu].info.index,
+			       (unsigned)p->pid, p->user[0] ? p->user : "?",
 			       GW_VALID(p->used_memory) ? fmt_bytes(mem, sizeof(mem), p->used_memory.v) : "-", p->name);
 		}
 	if (!any)

@@ -598,7 +598,8 @@ void top_draw_frame(struct top_out *o, const struct top_data *d, struct top_ui *
 		int fixed = 3, min_procs = nview < 8 ? (int)(nview ? nview : 1) : 8;
 
 		full = fixed + gpu_block_lines(d) + min_procs <= o->height;
-		rows_left = o->height - fixed - (full ? gpu_block_lines(d) : d->ngpu + host_problem_lines(d)) - (int)nview;
+		rows_left = o->height - fixed - (full ? gpu_block_lines(d) : d->ngpu + host_problem_lines(d)) -
+			    (int)nview;
 		if (rows_left >= 4 && d->ngpu > 0 && o->width >= 40)
 			chart_rows = rows_left > 12 ? 12 : rows_left;
 	}

@@ -117,7 +117,8 @@ bool top_key(struct top_ui *ui, const struct top_data *d, int key)
 		break;
 	case 'k':
 		if (d->hosts) /* a pid of another node: not ours to signal */
-			snprintf(ui->prompt, sizeof(ui->prompt), "%s", _("k is for this machine's processes (not with --hosts)"));
+			snprintf(ui->prompt, sizeof(ui->prompt), "%s",
+				 _("k is for this machine's processes (not with --hosts)"));
 		else
 			ask_kill(ui, d);
 		break;
