@@ -27,6 +27,18 @@ pass() { :; }
 unset LC_ALL LC_CTYPE LANG  # no locale named: UTF-8 output (cli/text.c), as most users get
 unset GPUWISE_FAKE_MACHINE CUDA_VISIBLE_DEVICES CUDA_DEVICE_ORDER GPUWISE_NVML_LIBRARY GPUWISE_CUDA_LIBRARY
 export NO_COLOR=1
+# python3 on PATH may be a version manager's shim (pyenv: a chain of bash
+# scripts run at every start, several times the interpreter's own start):
+# a test can start Python hundreds of times, so the interpreter's own folder
+# goes first on PATH, as the shim itself would put it for the program.
+py=$(command -v python3)
+if [ -n "$py" ] && IFS= read -r -n2 hdr 2>/dev/null <"$py" && [ "$hdr" = '#!' ]; then
+	py=$(python3 -S -c 'import os, sys; print(os.path.dirname(sys.executable))' 2>/dev/null)
+	[ -n "$py" ] && [ -x "$py/python3" ] && export PATH=$py:$PATH
+fi
+# The checks' own Python (assert_json, mjson): the standard library alone,
+# so -S: no site module, whose .pth files can cost more than the check.
+PYS=("$PY" -S)
 # advise ORG/NAME: never the real Hugging Face Hub, nor the developer's
 # cache (test_advise_hub.sh runs its own Hub).
 export HF_HUB_OFFLINE=1 HF_HOME=$TMPD/huggingface
@@ -92,8 +104,8 @@ wait_for() {
 run() {
 	"$GW" "$@" >"$TMPD/out" 2>"$TMPD/err"
 	rc=$?
-	out=$(cat "$TMPD/out")
-	err=$(cat "$TMPD/err")
+	out=$(<"$TMPD/out")
+	err=$(<"$TMPD/err")
 	last_cmd="gpuwise $*"
 }
 
@@ -122,13 +134,13 @@ run_with() {
 	case $m in /*) ;; *) m=$MACHINES/$m ;; esac
 	"$TOP/scripts/with-machine" "$m" -- "$GW" "$@" >"$TMPD/out" 2>"$TMPD/err"
 	rc=$?
-	out=$(cat "$TMPD/out")
-	err=$(cat "$TMPD/err")
+	out=$(<"$TMPD/out")
+	err=$(<"$TMPD/err")
 }
 
 # A machine.json query: mjson MACHINE 'python expression over m'.
 mjson() {
-	"$PY" -c 'import json,sys; m=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' \
+	"${PYS[@]}" -c 'import json,sys; m=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' \
 		"$MACHINES/$1/machine.json" "$2"
 }
 
@@ -167,7 +179,7 @@ assert_one_error_line() { # what
 assert_json() {
 	checks=$((checks + 1))
 	local msg
-	if ! msg=$(printf '%s' "$out" | "$PY" -c '
+	if ! msg=$(printf '%s' "$out" | "${PYS[@]}" -c '
 import json, sys
 sys.path.insert(0, sys.argv[3])
 import expect
