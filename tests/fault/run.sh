@@ -40,7 +40,7 @@ export -f count_of
 
 # One with-machine session per machine; the loop runs inside it.
 inject_all() {
-	local m=$1 fail=0 runs=0 COUNT tmp cmd syscalls kind calls n step tried rc got
+	local m=$1 fail=0 runs=0 COUNT verdict tmp cmd syscalls kind calls n step tried rc got
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/gw-fault.XXXXXX")
 	for cmd in "info --json" "list" "doctor --json" "bench --quick --force --tests launch-latency,h2d-pinned"; do
 		: >"$tmp/count"
@@ -67,7 +67,7 @@ inject_all() {
 			count_of "$tmp/calls" "$kind"
 			calls=$COUNT
 			[ "$calls" -gt "$GPUWISE_FAULT_MAX" ] && calls=$GPUWISE_FAULT_MAX
-			tried=0 step=1
+			tried=0 step=1 verdict="no crash"
 			for ((n = 1; n <= calls; n += step)); do
 				case " $syscalls " in *" $kind "*)
 					[ $n -gt 8 ] && step=$((n / 4))
@@ -82,17 +82,17 @@ inject_all() {
 				if [ $rc -ne 0 ] && [ $rc -ne 1 ]; then
 					echo "fault: $m '$cmd' $kind:$n exited $rc"
 					head -30 "$tmp/err"
-					fail=1
+					fail=1 verdict=FAILED
 					break
 				fi
 				count_of "$tmp/count" "$kind"
 				if [ $COUNT -lt $n ]; then
 					echo "fault: $m '$cmd' $kind:$n never reached the call (only $COUNT calls this run)"
-					fail=1
+					fail=1 verdict=FAILED
 					break
 				fi
 			done
-			echo "fault: $m '$cmd' $kind: $tried injections of $calls calls, no crash"
+			echo "fault: $m '$cmd' $kind: $tried injections of $calls calls, $verdict"
 		done
 	done
 	rm -rf "$tmp"
