@@ -14,6 +14,8 @@
  * gw__fault_kind_name() for the names: alloc, dlopen, dlsym, read, and one
  * per system call that can fail). The failed call returns what the real one
  * returns on failure, with errno EIO (ENOMEM for allocations).
+ * GPUWISE_FAULT_COUNT=FILE counts the calls of every kind and appends
+ * "KIND COUNT" lines to FILE at exit (tests/fault/run.sh).
  */
 #ifndef GPUWISE_CORE_SYS_H
 #define GPUWISE_CORE_SYS_H

@@ -55,12 +55,12 @@ t = d["targets"]
 assert len(t) == 1 and t[0]["memory_bytes"] == 80 * 2**30 and t[0]["fits"] and t[0]["source"] == "memory", t
 assert t[0]["compute_capability"] is None, t
 '
-small=$(printf '%s' "$out" | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["per_gpu"]["peak_device_bytes"])')
+small=$(printf '%s' "$out" | "${PYS[@]}" -c 'import json,sys; print(json.load(sys.stdin)["per_gpu"]["peak_device_bytes"])')
 run advise gpt2 --batch 8 --seq 512 --memory 80GiB --json
-big=$(printf '%s' "$out" | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["per_gpu"]["peak_device_bytes"])')
+big=$(printf '%s' "$out" | "${PYS[@]}" -c 'import json,sys; print(json.load(sys.stdin)["per_gpu"]["peak_device_bytes"])')
 [ "$big" -gt "$small" ] || fail "batch 8 ($big) needs more than batch 4 ($small)"
 run advise gpt2 --batch 8 --seq 512 --memory 80GiB --checkpointing --json
-ck=$(printf '%s' "$out" | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["per_gpu"]["peak_device_bytes"])')
+ck=$(printf '%s' "$out" | "${PYS[@]}" -c 'import json,sys; print(json.load(sys.stdin)["per_gpu"]["peak_device_bytes"])')
 [ "$ck" -lt "$big" ] || fail "checkpointing ($ck) needs less than without ($big)"
 checks=$((checks + 2))
 
@@ -560,7 +560,7 @@ assert_contains "$out" "Standard_ND96isr_H100_v5" "an Azure instance"
 assert_contains "$out" "NVIDIA A10G" "the A10G note"
 # The USD/hour column is the table's price ("%.2f") for a priced row and "-" for
 # an unpriced one (none is priced yet; a priced row's JSON: tests/unit/test_advise.c).
-n=$(printf '%s\n' "$out" | "$PY" -c '
+n=$(printf '%s\n' "$out" | "${PYS[@]}" -c '
 import sys
 want = {}
 for line in open("data/cloud_instances.tsv"):
@@ -578,7 +578,7 @@ print(len(got) == len(want), got == want)')
 assert_eq "$n" "True True" "every instance listed, its price as the table has it or -"
 run advise gpt2 --seq 512 --batch 8 --gpus 16 --strategy ddp --memory 16GiB --hardware --json
 assert_eq "$rc" 0 "16 GPUs"
-n=$(printf '%s' "$out" | "$PY" -c 'import json,sys; d=json.load(sys.stdin); c=d["cloud"]; print(len(c), {x["instance"] for x in c} == {"a2-megagpu-16g"}, all(x["price_usd_per_hour"] is None and x["source"].startswith("https://") for x in c))')
+n=$(printf '%s' "$out" | "${PYS[@]}" -c 'import json,sys; d=json.load(sys.stdin); c=d["cloud"]; print(len(c), {x["instance"] for x in c} == {"a2-megagpu-16g"}, all(x["price_usd_per_hour"] is None and x["source"].startswith("https://") for x in c))')
 assert_eq "$n" "1 True True" "only instances with 16 GPUs; no price; sourced"
 
 # Chinese text takes the Chinese list separator, not an ASCII comma
