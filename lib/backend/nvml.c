@@ -27,7 +27,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/util.h"
+#include "core/os.h"
+#include "core/error.h"
+#include "core/path.h"
+#include "core/pci.h"
+#include "core/arch.h"
+#include "device/device.h"
+#include "backend/backend.h"
 #include "backend/nvml_abi.h"
 #include "backend/nvidia_version.h"
 #include "core/tables.h"

@@ -10,7 +10,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/util.h"
+#include "core/vendor.h"
+#include "core/pci.h"
+#include "device/device.h"
+#include "backend/backend.h"
 #include "backend/sysfs_io.h"
 #include "backend/sysfs_parse.h"
 #include "core/tables.h"

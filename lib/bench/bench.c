@@ -22,6 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/util.h"
+#include "core/os.h"
+#include "core/error.h"
+#include "device/device.h"
 #include "bench/cublaslt.h"
 #include "core/affinity.h"
 #include "bench/cudrv.h"

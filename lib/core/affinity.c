@@ -4,7 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/util.h"
+#include "core/path.h"
+#include "core/pci.h"
 #include "core/affinity.h"
 
 /* One decimal CPU number at *p (no sign, below CPU_SETSIZE). */

@@ -13,7 +13,8 @@
 #include <string.h>
 #include <sys/types.h>
 
-#include "internal.h"
+#include "core/util.h"
+#include "core/error.h"
 #include "gpuwise/language.h"
 
 /* Marks a text for the catalogue (xgettext's N_) without translating it. */

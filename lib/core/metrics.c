@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/util.h"
 #include "core/metrics.h"
 #include "core/tables.h"
 

@@ -6,7 +6,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/util.h"
+#include "core/os.h"
+#include "core/error.h"
+#include "core/path.h"
+#include "core/vendor.h"
+#include "core/pci.h"
+#include "device/device.h"
 
 #define PCI_DEVICES "/sys/bus/pci/devices"
 

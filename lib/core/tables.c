@@ -5,7 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "internal.h"
+#include "core/util.h"
 #include "core/tables.h"
 
 #define GW_GEN_TABLE_ROWS

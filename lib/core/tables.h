@@ -6,6 +6,7 @@
 #define GPUWISE_CORE_TABLES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "core/version.h"
 

@@ -7,7 +7,12 @@
 #include <string.h>
 #include <strings.h>
 
-#include "internal.h"
+#include "core/util.h"
+#include "core/os.h"
+#include "core/error.h"
+#include "core/vendor.h"
+#include "core/pci.h"
+#include "device/device.h"
 
 static void device_defaults(gw_device *d, int index)
 {

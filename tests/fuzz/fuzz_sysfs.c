@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
 #include "backend/sysfs_parse.h"
 #include "core/affinity.h"
 

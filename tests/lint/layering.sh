@@ -48,13 +48,13 @@ for path in sorted(glob.glob("lib/**/*.[ch]", recursive=True) + glob.glob("cli/*
         if layer == "core" and inc.startswith("backend/"):
             problems.append(f"{path}:{n}: includes {inc}: core must not include backend headers")
         if inc == "core/sys.h" and layer != "core":
-            problems.append(f"{path}:{n}: includes core/sys.h: only lib/core may (use the helpers of internal.h)")
+            problems.append(f"{path}:{n}: includes core/sys.h: only lib/core may (use the helpers of core/path.h, core/os.h)")
     if not path.startswith("lib/") or layer == "core" or path in ALLOW_RAW:
         continue
     code = strip.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
     for m in call.finditer(code):
         problems.append(f"{path}:{line_of(code, m.start())}: calls {m.group(1)}() directly: "
-                        "use the lib/core helpers (internal.h)")
+                        "use the lib/core helpers (core/path.h, core/os.h, core/spawn.h)")
 
 # 4. a GPUWISE_ variable (it picks a library, a file or a folder) is read
 #    through gw__env_path() (secure_getenv), never getenv: a set-uid,

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "internal.h"
+#include "gpuwise/gpuwise.h"
 #include "core/affinity.h"
 
 static void test_parse(void)
