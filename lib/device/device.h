@@ -46,7 +46,7 @@ struct gw_context {
 	 * (it never changes): 1 read, -1 unreadable, 0 not tried. */
 	int boot_time_state;
 	double boot_time;
-	/* The PCI bus as gw__pci_scan_ctx() walked it once (lib/core/pci.c):
+	/* The PCI bus as gw__pci_scan_ctx() walked it once (device.c):
 	 * the amdgpu and pci backends both need it while the context opens. */
 	struct gw__pci_cache *pci;
 };
