@@ -23,7 +23,7 @@
 #include "core/os.h"
 #include "core/error.h"
 #include "core/pci.h"
-#include "core/arch.h"
+#include "backend/arch.h"
 #include "device/device.h"
 #include "backend/backend.h"
 #include "backend/cuda_abi.h"

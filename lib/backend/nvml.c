@@ -32,7 +32,7 @@
 #include "core/error.h"
 #include "core/path.h"
 #include "core/pci.h"
-#include "core/arch.h"
+#include "backend/arch.h"
 #include "device/device.h"
 #include "backend/backend.h"
 #include "backend/nvml_abi.h"

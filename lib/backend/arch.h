@@ -1,6 +1,7 @@
-/* NVIDIA architecture names (lib/core/arch.c). */
-#ifndef GPUWISE_CORE_ARCH_H
-#define GPUWISE_CORE_ARCH_H
+/* NVIDIA architecture names and CUDA cores per SM (lib/backend/arch.c),
+ * for the NVML and CUDA backends. */
+#ifndef GPUWISE_BACKEND_ARCH_H
+#define GPUWISE_BACKEND_ARCH_H
 
 /* NVIDIA: from NVML's architecture number, else from compute capability. */
 const char *gw__nvidia_arch_name(unsigned nvml_arch);
