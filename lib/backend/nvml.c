@@ -37,7 +37,7 @@
 #include "backend/backend.h"
 #include "backend/nvml_abi.h"
 #include "backend/nvidia_version.h"
-#include "core/tables.h"
+#include "hardware/tables.h"
 
 _Static_assert(sizeof(gwn_fn_void) == sizeof(void *), "function pointers are pointer-sized");
 

@@ -17,7 +17,7 @@
 #include "backend/backend.h"
 #include "backend/sysfs_io.h"
 #include "backend/sysfs_parse.h"
-#include "core/tables.h"
+#include "hardware/tables.h"
 
 #define PCI_DEVICES "/sys/bus/pci/devices"
 

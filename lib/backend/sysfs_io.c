@@ -10,7 +10,7 @@
 #include "core/pci.h"
 #include "backend/sysfs_io.h"
 #include "backend/sysfs_parse.h"
-#include "core/tables.h"
+#include "hardware/tables.h"
 
 static int attr_path(char *out, size_t outsz, const char *dir, const char *name)
 {

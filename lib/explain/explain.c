@@ -27,7 +27,7 @@
 #include "core/util.h"
 #include "core/os.h"
 #include "core/error.h"
-#include "core/tables.h"
+#include "hardware/tables.h"
 #include "gpuwise/explain.h"
 #include "explain_data.h"
 

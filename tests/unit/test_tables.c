@@ -1,4 +1,4 @@
-/* The compiled data tables and their lookups (lib/probe/tables.c). */
+/* The compiled data tables and their lookups (lib/hardware/tables.c). */
 #include "check.h"
 #include "gpuwise/gpuwise.h"
 #include "probe/probe.h"
