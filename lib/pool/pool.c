@@ -22,7 +22,7 @@
 #include "core/os.h"
 #include "core/error.h"
 #include "core/path.h"
-#include "core/poolfs.h"
+#include "pool/poolfs.h"
 #include "core/proc_parse.h"
 #include "pool/record.h"
 

@@ -15,7 +15,7 @@
 #include "core/util.h"
 #include "core/os.h"
 #include "core/path.h"
-#include "core/poolfs.h"
+#include "pool/poolfs.h"
 #include "core/sys.h"
 #include "probe/probe.h"
 

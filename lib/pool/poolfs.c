@@ -32,7 +32,7 @@
 #include "core/os.h"
 #include "core/error.h"
 #include "core/path.h"
-#include "core/poolfs.h"
+#include "pool/poolfs.h"
 #include "core/sys.h"
 
 /* Whether a pool folder with this owner and mode may be trusted by uid

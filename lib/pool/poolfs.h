@@ -1,7 +1,7 @@
 /* The GPU pool's folder, its files and locks, and the job a lease runs
- * (lib/core/poolfs.c). */
-#ifndef GPUWISE_CORE_POOLFS_H
-#define GPUWISE_CORE_POOLFS_H
+ * (lib/pool/poolfs.c). */
+#ifndef GPUWISE_POOL_POOLFS_H
+#define GPUWISE_POOL_POOLFS_H
 
 #include <stdbool.h>
 #include <stddef.h>
