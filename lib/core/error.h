@@ -44,8 +44,13 @@ void gw__msg_from_last(gw__msg *m, char *out, size_t n);
  * its English message english): returns code. A cached failure reported a
  * second time keeps its msgid, so it is still translated where printed. */
 int gw__error_restore(int code, const gw__msg *m, const char *english);
-/* english (what m was made with) in the catalogue's language, in out (n
- * bytes); english itself when there is no translation. */
-const char *gw__msg_text(const gw__msg *m, const char *english, char *out, size_t n);
+/* english (what m was made with) put into format, a translation of m's
+ * format, with m's pieces (into out, n bytes); english itself when format
+ * is not one. With piece_of (may be NULL), each string piece `arg` of m
+ * (its text value) is piece_of's answer, which may use buf (size n). No
+ * catalogue is read here: lib/core/message.c passes the translations. */
+typedef const char *gw__msg_piece_fn(const gw__msg *m, int arg, const char *value, char *buf, size_t n);
+const char *gw__msg_with(const gw__msg *m, const char *english, const char *format, gw__msg_piece_fn *piece_of,
+			 char *out, size_t n);
 
 #endif

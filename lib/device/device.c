@@ -10,6 +10,7 @@
 #include "core/util.h"
 #include "core/os.h"
 #include "core/error.h"
+#include "core/message.h"
 #include "core/vendor.h"
 #include "core/pci.h"
 #include "device/device.h"
