@@ -19,10 +19,15 @@
 #      (gw__env_path in lib/core/util.c);
 #   5. at link level (nm over build/obj/lib), a module calls only modules
 #      of a lower rank: core < device, hardware < backend < context, probe,
-#      explain < advise, pool < doctor, bench.
+#      explain < advise, pool < doctor, bench;
+#   6. the objects of lib/core call each other without a cycle (error.c,
+#      which every file calls, calls no translation: lib/core/message.c
+#      does, above it).
+# With --graph it prints the link-level graph of the modules, and of the
+# files of lib/core, as well.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-exec python3 - <<'PY'
+exec python3 - "$@" <<'PY'
 import glob, re, sys
 
 ALLOW_RAW = set()
@@ -97,6 +102,7 @@ for o in objs:
             defined[f[0]] = o
         elif f[1] == "U":
             used.append((o, f[0]))
+graph, core = {}, {}
 for o, sym in used:
     d = defined.get(sym)
     if not d:
@@ -104,6 +110,38 @@ for o, sym in used:
     a, b = o.split("/")[3], d.split("/")[3]
     if a != b and RANK[b] >= RANK[a]:
         problems.append(f"{o} uses {sym} of {d}: {a} may not call {b} (link-level layering)")
+    if a != b:
+        graph.setdefault(a, set()).add(b)
+    elif a == "core" and o != d:
+        core.setdefault(os.path.basename(o)[:-2], set()).add(os.path.basename(d)[:-2])
+
+# 6. No cycle among the files of lib/core (a depth-first walk).
+def cycle(g):
+    state, path = {}, []
+    def walk(v):
+        state[v] = 1
+        path.append(v)
+        for w in sorted(g.get(v, ())):
+            if state.get(w) == 1:
+                return path[path.index(w):] + [w]
+            if not state.get(w) and (c := walk(w)):
+                return c
+        state[v] = 2
+        path.pop()
+        return None
+    for v in sorted(g):
+        if not state.get(v) and (c := walk(v)):
+            return c
+    return None
+c = cycle(core)
+if c:
+    problems.append("lib/core calls in a cycle: " + " -> ".join(c) + " (link level)")
+
+if "--graph" in sys.argv[1:]:
+    for a in sorted(graph, key=lambda m: (RANK[m], m)):
+        print(f"{a} -> " + ", ".join(sorted(graph[a], key=lambda m: (RANK[m], m))))
+    for a in sorted(core):
+        print(f"core/{a} -> " + ", ".join(sorted(core[a])))
 
 for p in problems:
     print("layering: " + p)
