@@ -8,11 +8,11 @@
 
 /* The PyTorch wheel table's rows, for the "which wheel instead" fixes. */
 #define GW_GEN_TABLE_ROWS
-#include "core/util.h"
 #include "torch_cuda_arch.h"
 #include "torch_releases.h"
 #undef GW_GEN_TABLE_ROWS
 
+#include "core/util.h"
 #include "doctor/rule.h"
 
 #define EV 2048

@@ -8,15 +8,15 @@
 
 /* data/rocm_os.tsv: the operating systems each ROCm release supports. */
 #define GW_GEN_TABLE_ROWS
+#include "rocm_os.h"
+#undef GW_GEN_TABLE_ROWS
+
 #include "core/util.h"
 #include "core/os.h"
 #include "core/error.h"
 #include "core/path.h"
 #include "core/vendor.h"
 #include "core/proc.h"
-#include "rocm_os.h"
-#undef GW_GEN_TABLE_ROWS
-
 #include "doctor/rule.h"
 
 #define EV 2048
