@@ -12,7 +12,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "internal.h"
+#include "core/util.h"
+#include "core/error.h"
 #include "core/jsonp.h"
 #include "gpuwise/advise.h"
 #include "advise/advise_int.h"

@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/util.h"
+#include "core/os.h"
+#include "core/error.h"
 #include "gpuwise/advise.h"
 #include "advise/advise_int.h"
 

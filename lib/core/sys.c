@@ -29,7 +29,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "core/util.h"
+#include "core/os.h"
+#include "core/error.h"
 #include "core/sys.h"
 
 /* ---- fault injection ------------------------------------------------------ */
@@ -635,7 +637,7 @@ int gw__sys_pidfd_open(pid_t pid, unsigned flags)
 	return CALL(SYS_PIDFD_OPEN, int (*)(pid_t, unsigned))(pid, flags);
 }
 
-/* ---- for the layers above (internal.h) ---------------------------------- */
+/* ---- for the layers above (core/os.h) ----------------------------------- */
 
 unsigned gw__getuid(void)
 {

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "internal.h"
+#include "core/util.h"
 #include "advise/advise_int.h"
 
 #define GW_GEN_TABLE_ROWS
