@@ -4,6 +4,7 @@
  * arithmetic is the library's (include/gpuwise/advise.h); this file reads
  * the model argument, picks the target GPUs and prints. docs/advise.md
  * explains the model, docs/commands/advise.md the command. */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -27,8 +28,8 @@ struct advise_opts {
 	/* the vocabularies as given; converted after parsing, so a second
 	 * value is "given twice" like any single-valued option */
 	const char *task_s, *precision_s, *weights_s, *optimizer_s, *strategy_s, *offload_s, *attention_s;
-	const char *lora_targets_s, *loop_s, *torch_s, *bitsandbytes_s;
-	uint32_t torch_version, bitsandbytes_version;
+	const char *lora_targets_s, *loop_s, *torch_s, *bitsandbytes_s, *transformers_s;
+	uint32_t torch_version, bitsandbytes_version, transformers_version;
 	int task, precision, weights, optimizer, strategy, offload, attention, lora_targets, loop;
 	uint64_t batch, seq, decoder_seq, new_tokens, image, grad_accum, lora_rank, gpus, target_batch;
 	uint64_t params, layers, hidden, heads, kv_heads, vocab, intermediate;
@@ -103,6 +104,25 @@ static int vocab_value(const char *kind, const char *opt, const char *s)
 	return v;
 }
 
+/* transformers.__version__ ("4.44.2", "4.45.0.dev0", "4.38") → major·100 + minor. */
+static bool transformers_release(const char *s, uint32_t *out)
+{
+	unsigned long major, minor;
+	char *end;
+
+	if (!isdigit((unsigned char)*s))
+		return false;
+	errno = 0;
+	major = strtoul(s, &end, 10);
+	if (errno || *end != '.' || !isdigit((unsigned char)end[1]))
+		return false;
+	minor = strtoul(end + 1, &end, 10);
+	if (errno || (*end && *end != '.' && *end != '+') || major < 1 || major > 9 || minor > 99)
+		return false;
+	*out = (uint32_t)(major * 100 + minor);
+	return true;
+}
+
 static void convert_vocabs(struct advise_opts *o)
 {
 	o->task = vocab_value("task", "task", o->task_s);
@@ -118,6 +138,9 @@ static void convert_vocabs(struct advise_opts *o)
 		die_usage("advise", _("option '--torch': %s"), gw_error_last());
 	if (o->bitsandbytes_s && gw_advise_bitsandbytes_version(o->bitsandbytes_s, &o->bitsandbytes_version) < 0)
 		die_usage("advise", _("option '--bitsandbytes': %s"), gw_error_last());
+	if (o->transformers_s && !transformers_release(o->transformers_s, &o->transformers_version))
+		die_usage("advise", _("option '--transformers': a transformers version is MAJOR.MINOR, e.g. 4.44 or "
+			  "4.38.2, not \"%s\""), o->transformers_s);
 }
 
 #define O struct advise_opts
@@ -169,6 +192,9 @@ static const struct option advise_options[] = {
 	OPT_STRING(0, "torch", O, torch_s, "VERSION", N_("the PyTorch release the run uses, as torch.__version__ prints "
 		   "it (default: a current one): before 1.11 softmax keeps its input for backward, before 1.13 the CUDA "
 		   "context loads every kernel (no lazy loading), before 2.0 there is no SDPA")),
+	OPT_STRING(0, "transformers", O, transformers_s, "VERSION", N_("infer: the transformers release the run uses "
+		   "(default: a current one); before 4.45 generate()'s first forward computes the logits of every prompt "
+		   "position, in fp32 for the Llama family")),
 	OPT_STRING(0, "bitsandbytes", O, bitsandbytes_s, "VERSION", N_("qlora: the bitsandbytes release (default: a "
 		   "current one); before 0.43.2 its 4-bit layers keep their input for backward")),
 	OPT_CALLBACK(0, "target-batch", O, target_batch, "N", N_("samples per optimizer step the plan must reach "
@@ -515,6 +541,7 @@ static void options_from(gw_advise_options *r, const struct advise_opts *o)
 		r->gpus = o->gpus;
 	r->torch_version = o->torch_version;
 	r->bitsandbytes_version = o->bitsandbytes_version;
+	r->transformers_version = o->transformers_version;
 	r->loop = (uint32_t)o->loop;
 }
 
@@ -709,6 +736,9 @@ static void print_run(const gw_model *m, const gw_advise_estimate *e)
 	if (r->torch_version)
 		fprintf(f, _(", PyTorch %u.%u"), (unsigned)(r->torch_version / 100),
 			(unsigned)(r->torch_version % 100));
+	if (r->transformers_version)
+		fprintf(f, _(", transformers %u.%u"), (unsigned)(r->transformers_version / 100),
+			(unsigned)(r->transformers_version % 100));
 	if (r->bitsandbytes_version)
 		fprintf(f, _(", bitsandbytes %u.%u.%u"), (unsigned)(r->bitsandbytes_version / 10000),
 			(unsigned)(r->bitsandbytes_version / 100 % 100), (unsigned)(r->bitsandbytes_version % 100));

@@ -344,7 +344,7 @@ run advise "$TMPD/empty"
 assert_eq "$rc" 1 "a folder without config.json"
 assert_contains "$err" "config.json" "names the file"
 
-for bad in "--task fly" "--batch 0" "--batch abc" "--batch 1.5" "--precision fp8" "--memory 24XB" "--memory -1" "--decoder-seq 65536" "--torch 1.x" "--torch 0.4" "--bitsandbytes 0.x" "--loop fast"; do
+for bad in "--task fly" "--batch 0" "--batch abc" "--batch 1.5" "--precision fp8" "--memory 24XB" "--memory -1" "--decoder-seq 65536" "--torch 1.x" "--torch 0.4" "--bitsandbytes 0.x" "--loop fast" "--transformers 4" "--transformers 4.x"; do
 	# shellcheck disable=SC2086
 	run advise gpt2 $bad
 	assert_eq "$rc" 2 "usage error: $bad"
@@ -480,6 +480,18 @@ assert b["cuda_context_bytes"] == 666632192 and n["cuda_context_bytes"] < b["cud
 run advise vit-base-patch16-224 --torch 1.7.1 --gpu "RTX 3090"
 assert_contains "$out" ", PyTorch 1.7" "the run line names the release"
 assert_contains "$out" "eager attention" "no SDPA before PyTorch 2.0"
+# ---- --transformers: before 4.45 generate() computes every prompt position's logits
+run advise llama-2-7b --task infer --precision fp16 --batch 2 --seq 4096 --new-tokens 2048 --memory 80GiB --json
+cp "$TMPD/out" "$TMPD/tf-now.json"
+run advise llama-2-7b --task infer --precision fp16 --batch 2 --seq 4096 --new-tokens 2048 --transformers 4.44.2 --memory 80GiB --json
+assert_json "transformers 4.44: the prompt's fp16 logits and their fp32 copy, beside the last hidden state" '
+import json
+x = json.load(open("'"$TMPD"'/tf-now.json"))
+assert d["options"]["transformers"] == "4.44" and x["options"]["transformers"] is None, (d["options"], x["options"])
+assert d["per_gpu"]["breakdown"]["activations_bytes"] == 2048 * 2 * (2 * 2 * 4096 + 32000 * 6), d["per_gpu"]
+'
+run advise llama-2-7b --task infer --transformers 4.38 --memory 80GiB
+assert_contains "$out" "transformers 4.38" "the run line names the release"
 # ---- --bitsandbytes: before 0.43.2 the 4-bit layers keep their input
 run advise llama-2-7b --task qlora --weights nf4 --batch 2 --seq 512 --memory 80GiB --json
 cp "$TMPD/out" "$TMPD/bnb-now.json"
