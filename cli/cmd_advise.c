@@ -147,7 +147,8 @@ static void convert_vocabs(struct advise_opts *o)
 static const struct option advise_options[] = {
 	OPT_BOOL(0, "json", O, json, N_("print {\"gpuwise_version\", \"model\", \"options\", \"per_gpu\": "
 		 "{\"peak_allocated_bytes\", \"peak_reserved_bytes\", \"peak_device_bytes\", \"breakdown\"}, "
-		 "\"targets\": [{\"gpu\", \"memory_bytes\", \"fits\", \"fits_now\", \"max_micro_batch\"}], \"plan\"}")),
+		 "\"targets\": [{\"gpu\", \"memory_bytes\", \"fits\", \"fits_now\", \"max_micro_batch\"}], \"plan\"} "
+		 "(and \"vllm\" with --gpu-memory-utilization)")),
 	OPT_BOOL(0, "list-models", O, list_models, N_("list the catalogue's models with their parameter counts")),
 	OPT_BOOL(0, "hardware", O, hardware, /* xgettext:no-c-format */ N_("rank the spec table's GPUs for the run: fits, largest micro-batch, "
 		 "estimated step time and tokens/s (at 40 % of peak FLOPs, 80 % of memory bandwidth), and the cloud "
@@ -1395,34 +1396,83 @@ static int run_gguf(const struct advise_opts *o, const char *path)
 	return rc;
 }
 
-/* vLLM's KV blocks on the first target (--gpu-memory-utilization). */
-static void print_vllm(const struct advise_opts *o, const gw_model *m, const gw_advise_report *rep, bool json)
+/* vLLM's KV blocks on the first target (--gpu-memory-utilization):
+ * false when not asked for or not computable (said on stderr). */
+static bool vllm_estimate(const struct advise_opts *o, const gw_model *m, const gw_advise_report *rep,
+			  gw_vllm_estimate *v, double *util, uint64_t *seq)
 {
-	gw_vllm_estimate v;
 	gw_advise_options base;
-	char *end, a[32], b[32];
-	double util;
-	uint64_t mem, seq;
+	char *end;
+	uint64_t mem;
 
 	if (!o->gpu_util_s)
-		return;
-	util = strtod(o->gpu_util_s, &end);
-	if (end == o->gpu_util_s || *end || !(util > 0 && util <= 1))
+		return false;
+	*util = strtod(o->gpu_util_s, &end);
+	if (end == o->gpu_util_s || *end || !(*util > 0 && *util <= 1))
 		die_usage("advise", _("option '--gpu-memory-utilization' needs a fraction above 0 and at most 1"));
 	mem = gw_advise_report_count(rep) ? gw_advise_report_result(rep, 0)->target.memory_bytes : 0;
-	seq = gw_advise_report_estimate(rep)->resolved.seq;
+	*seq = gw_advise_report_estimate(rep)->resolved.seq;
 	options_from(&base, o);
-	if (!mem || gw_advise_vllm(&v, m, &base, mem, util, o->block_size, seq) < 0) {
+	if (!mem || gw_advise_vllm(v, m, &base, mem, *util, o->block_size, *seq) < 0) {
 		error_msg(_("vLLM: %s"), mem ? gw_error_last_text() : _("no GPU to size it on (--gpu NAME or --memory SIZE)"));
-		return;
+		return false;
 	}
-	if (json)   /* the JSON document is the report's; vLLM's answer is text only for now */
-		return;
+	return true;
+}
+
+static void print_vllm(const gw_vllm_estimate *v, double util, uint64_t seq)
+{
+	char a[32], b[32];
+
 	putchar('\n');
 	print_para("", _("vLLM at gpu_memory_utilization %.2f: %s for the KV cache, %" PRIu64 " blocks of %" PRIu64
 			 " tokens (%s a token): %" PRIu64 " sequences of %" PRIu64 " tokens at once"),
-		   util, fmt_bytes(a, sizeof(a), v.kv_cache_bytes), v.blocks, v.block_size,
-		   fmt_bytes(b, sizeof(b), v.kv_bytes_per_token), v.max_sequences, seq);
+		   util, fmt_bytes(a, sizeof(a), v->kv_cache_bytes), v->blocks, v->block_size,
+		   fmt_bytes(b, sizeof(b), v->kv_bytes_per_token), v->max_sequences, seq);
+}
+
+/* The report's JSON document with a "vllm" object added as its last key
+ * (the report's keys stay as they are): the object is written as the one
+ * key of a document of its own, at the same indentation, and its lines
+ * spliced in before the report's closing brace. NULL: out of memory. */
+static char *json_with_vllm(const char *report, const gw_vllm_estimate *v, double util, uint64_t seq)
+{
+	gw_json *j = gw_json_new(2);
+	const char *doc, *inner, *close, *tail;
+	char *out = NULL;
+	size_t n;
+
+	if (!j)
+		return NULL;
+	gw_json_object_begin(j);
+	gw_json_key(j, "vllm");
+	gw_json_object_begin(j);
+	gw_json_key(j, "gpu_memory_utilization"); gw_json_double(j, util, 2);
+	gw_json_key(j, "budget_bytes"); gw_json_uint(j, v->budget_bytes);
+	gw_json_key(j, "weights_bytes"); gw_json_uint(j, v->weights_bytes);
+	gw_json_key(j, "activation_bytes"); gw_json_uint(j, v->activation_bytes);
+	gw_json_key(j, "non_torch_bytes"); gw_json_uint(j, v->non_torch_bytes);
+	gw_json_key(j, "kv_cache_bytes"); gw_json_uint(j, v->kv_cache_bytes);
+	gw_json_key(j, "kv_bytes_per_token"); gw_json_uint(j, v->kv_bytes_per_token);
+	gw_json_key(j, "block_size"); gw_json_uint(j, v->block_size);
+	gw_json_key(j, "blocks"); gw_json_uint(j, v->blocks);
+	gw_json_key(j, "seq"); gw_json_uint(j, seq);
+	gw_json_key(j, "max_sequences"); gw_json_uint(j, v->max_sequences);
+	gw_json_object_end(j);
+	gw_json_object_end(j);
+	doc = gw_json_text(j);
+	close = report ? strrchr(report, '}') : NULL;
+	inner = doc ? strchr(doc, '\n') : NULL;
+	tail = doc ? strrchr(doc, '\n') : NULL;
+	if (close && inner && tail && tail > inner) {
+		n = (size_t)(close - report);
+		while (n && (report[n - 1] == '\n' || report[n - 1] == ' '))
+			n--;
+		if (asprintf(&out, "%.*s,%.*s\n%s", (int)n, report, (int)(tail - inner), inner, close) < 0)
+			out = NULL;
+	}
+	gw_json_free(j);
+	return out;
 }
 
 static int run_advice(const struct advise_opts *o, const gw_model *m, const char *how,
@@ -1432,6 +1482,10 @@ static int run_advice(const struct advise_opts *o, const gw_model *m, const char
 	gw_advise_report *rep = NULL;
 	gw_advise_options base;
 	const gw_advise_plan *plan;
+	gw_vllm_estimate v;
+	double util = 0;
+	uint64_t seq = 0;
+	bool vllm;
 	size_t n = 0;
 	int rc = EXIT_OK;
 
@@ -1458,8 +1512,16 @@ static int run_advice(const struct advise_opts *o, const gw_model *m, const char
 	}
 	warn_positions(m, &gw_advise_report_estimate(rep)->resolved);
 	plan = gw_advise_report_plan(rep);
+	vllm = vllm_estimate(o, m, rep, &v, &util, &seq);
 	if (o->json) {
 		char *text = gw_advise_report_json(rep, 2);
+
+		if (text && vllm) {
+			char *both = json_with_vllm(text, &v, util, seq);
+
+			free(text);
+			text = both;
+		}
 		if (!text || puts(text) == EOF)
 			rc = EXIT_FAIL;
 		if (!text)
@@ -1492,7 +1554,8 @@ static int run_advice(const struct advise_opts *o, const gw_model *m, const char
 			print_cloud(rep);
 		}
 	}
-	print_vllm(o, m, rep, o->json);
+	if (vllm && !o->json)
+		print_vllm(&v, util, seq);
 	for (size_t i = 0; i < gw_advise_report_count(rep); i++)
 		if (rc == EXIT_OK && !gw_advise_report_result(rep, i)->fits)
 			rc = EXIT_FAIL;
