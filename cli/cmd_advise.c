@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -191,10 +192,10 @@ static const struct option advise_options[] = {
 		   "next forward, as in Hugging Face's Trainer) or plain (a hand-written `logits = model(x)` loop, "
 		   "LitGPT's among them, that keeps the last step's outputs and graph until the next forward returns)")),
 	OPT_STRING(0, "torch", O, torch_s, "VERSION", N_("the PyTorch release the run uses, as torch.__version__ prints "
-		   "it (default: a current one): before 1.11 softmax keeps its input for backward, before 1.13 the CUDA "
+		   "it (default: the active Python environment's for this machine's GPUs, else a current one): before 1.11 softmax keeps its input for backward, before 1.13 the CUDA "
 		   "context loads every kernel (no lazy loading), before 2.0 there is no SDPA")),
 	OPT_STRING(0, "transformers", O, transformers_s, "VERSION", N_("infer: the transformers release the run uses "
-		   "(default: a current one); before 4.45 generate()'s first forward computes the logits of every prompt "
+		   "(default: the active Python environment's for this machine's GPUs, else a current one); before 4.45 generate()'s first forward computes the logits of every prompt "
 		   "position, in fp32 for the Llama family")),
 	OPT_STRING(0, "bitsandbytes", O, bitsandbytes_s, "VERSION", N_("qlora: the bitsandbytes release (default: a "
 		   "current one); before 0.43.2 its 4-bit layers keep their input for backward")),
@@ -1475,6 +1476,81 @@ static char *json_with_vllm(const char *report, const gw_vllm_estimate *v, doubl
 	return out;
 }
 
+/* ---- the Python environment of this machine -------------------------------- */
+
+/* The version a module file assigns: `__version__ = '2.1.2+cu121'` in
+ * torch/version.py (tools/generate_torch_version.py writes it so, with or
+ * without a type annotation), `__version__ = "4.44.2"` in
+ * transformers/__init__.py. false when the file or the line is not there. */
+static bool module_version(const char *path, char *out, size_t outsz)
+{
+	char line[512];
+	bool found = false;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *q, *end;
+
+		if (strncmp(line, "__version__", 11) || !(q = strpbrk(line + 11, "'\"")))
+			continue;
+		if (!strchr(line + 11, '=') || strchr(line + 11, '=') > q || !(end = strchr(q + 1, *q)))
+			continue;
+		snprintf(out, outsz, "%.*s", (int)(end - q - 1), q + 1);
+		found = out[0] != 0;
+	}
+	fclose(f);
+	return found;
+}
+
+/* The site-packages of the active environment: $VIRTUAL_ENV, else
+ * $CONDA_PREFIX (the variables activate sets), lib/python3.N/site-packages
+ * holding `rel`. */
+static bool active_site_file(const char *rel, char *out, size_t outsz)
+{
+	const char *vars[] = { "VIRTUAL_ENV", "CONDA_PREFIX" };
+
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		const char *prefix = getenv(vars[i]);
+		char pattern[4096];
+		glob_t g;
+		bool ok;
+
+		if (!prefix || !*prefix)
+			continue;
+		snprintf(pattern, sizeof(pattern), "%s/lib/python3*/site-packages/%s", prefix, rel);
+		if (glob(pattern, 0, NULL, &g) != 0)
+			continue;
+		ok = g.gl_pathc > 0;
+		if (ok)
+			snprintf(out, outsz, "%s", g.gl_pathv[g.gl_pathc - 1]);
+		globfree(&g);
+		if (ok)
+			return true;
+	}
+	return false;
+}
+
+/* advise run for this machine's GPUs takes the PyTorch and transformers
+ * releases of the active Python environment where --torch and
+ * --transformers do not name them: what the context size (lazy loading
+ * from 1.13), softmax's backward (1.11), SDPA (2.0) and generate()'s
+ * logits (4.45) depend on. A spec-table GPU or --memory is a machine
+ * elsewhere, so nothing is read for them. */
+static void releases_from_environment(const struct advise_opts *o, gw_advise_options *base)
+{
+	char path[4096], v[64];
+	uint32_t r;
+
+	if (!o->torch_s && active_site_file("torch/version.py", path, sizeof(path)) &&
+	    module_version(path, v, sizeof(v)) && gw_advise_torch_version(v, &r) == 0)
+		base->torch_version = r;
+	if (!o->transformers_s && active_site_file("transformers/__init__.py", path, sizeof(path)) &&
+	    module_version(path, v, sizeof(v)) && transformers_release(v, &r))
+		base->transformers_version = r;
+}
+
 static int run_advice(const struct advise_opts *o, const gw_model *m, const char *how,
 		      const struct advise_source *src)
 {
@@ -1499,6 +1575,8 @@ static int run_advice(const struct advise_opts *o, const gw_model *m, const char
 		free(t);
 		return EXIT_FAIL;
 	}
+	if (n && !strcmp(t[0].source, "local"))
+		releases_from_environment(o, &base);
 	if (gw_advise_report_new(&rep, m, how, &base, t, n, o->target_batch) < 0) {
 		error_msg("%s", gw_error_last_text());
 		free(t);

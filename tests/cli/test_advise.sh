@@ -6,6 +6,9 @@
 # input.
 . "$(dirname "$0")/lib.sh"
 export GPUWISE_ROOT=$EMPTY_ROOT
+# A run on this machine's GPUs reads the active environment's PyTorch and
+# transformers releases: none unless a test makes one.
+unset VIRTUAL_ENV CONDA_PREFIX
 
 # ---- the JSON contract --------------------------------------------------
 run advise llama-2-7b --task lora --batch 4 --seq 1024 --gpu 'RTX 4090' --json
@@ -667,5 +670,28 @@ run advise llama-2-70b --task qlora --seq 4096 --gpu T4
 assert_contains "$out" "does not fit even with" "70B QLoRA on a T4 does not fit"
 assert_not_contains "$out" "LoRA/QLoRA" "a QLoRA user is not told to use QLoRA"
 assert_contains "$out" "--lora-rank" "but what else to lower"
+
+# ---- this machine's Python environment: the PyTorch and transformers releases
+site=$TMPD/venv/lib/python3.11/site-packages
+mkdir -p "$site/torch" "$site/transformers"
+printf "__version__ = '1.12.1+cu113'\ndebug = False\ncuda: Optional[str] = '11.3'\n" >"$site/torch/version.py"
+printf '__version__ = "4.30.2"\n\nfrom typing import TYPE_CHECKING\n' >"$site/transformers/__init__.py"
+VIRTUAL_ENV=$TMPD/venv run_on h100-8x advise llama-2-7b --task infer --seq 4096 --new-tokens 2048 --json
+assert_json "an active venv's torch 1.12 and transformers 4.30 are the run's" '
+assert d["options"]["torch"] == "1.12" and d["options"]["transformers"] == "4.30", d["options"]
+assert d["options"]["attention"] == "eager", d["options"]
+'
+VIRTUAL_ENV=$TMPD/venv run_on h100-8x advise llama-2-7b --task infer --torch 2.4 --transformers 4.46 --json
+assert_json "--torch and --transformers name them instead" '
+assert d["options"]["torch"] == "2.4" and d["options"]["transformers"] == "4.46", d["options"]
+'
+CONDA_PREFIX=$TMPD/venv run_on h100-8x advise llama-2-7b --task infer --json
+assert_json "a conda environment too" 'assert d["options"]["torch"] == "1.12", d["options"]'
+VIRTUAL_ENV=$TMPD/venv run advise llama-2-7b --task infer --gpu "RTX 4090" --json
+assert_json "a spec-table GPU is another machine: nothing read" '
+assert d["options"]["torch"] is None and d["options"]["transformers"] is None, d["options"]
+'
+run_on h100-8x advise llama-2-7b --task infer --json
+assert_json "no active environment: current releases" 'assert d["options"]["torch"] is None, d["options"]'
 
 finish
