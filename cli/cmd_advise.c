@@ -31,6 +31,7 @@ struct advise_opts {
 	const char *task_s, *precision_s, *weights_s, *optimizer_s, *strategy_s, *offload_s, *attention_s;
 	const char *lora_targets_s, *loop_s, *torch_s, *bitsandbytes_s, *transformers_s;
 	uint32_t torch_version, bitsandbytes_version, transformers_version;
+	uint64_t loss_chunks;
 	int task, precision, weights, optimizer, strategy, offload, attention, lora_targets, loop;
 	uint64_t batch, seq, decoder_seq, new_tokens, image, grad_accum, lora_rank, gpus, target_batch;
 	uint64_t params, layers, hidden, heads, kv_heads, vocab, intermediate;
@@ -194,6 +195,9 @@ static const struct option advise_options[] = {
 	OPT_STRING(0, "torch", O, torch_s, "VERSION", N_("the PyTorch release the run uses, as torch.__version__ prints "
 		   "it (default: the active Python environment's for this machine's GPUs, else a current one): before 1.11 softmax keeps its input for backward, before 1.13 the CUDA "
 		   "context loads every kernel (no lazy loading), before 2.0 there is no SDPA")),
+	OPT_CALLBACK(0, "loss-chunks", O, loss_chunks, "N", N_("training: the loss casts the logits to fp32 in N "
+		     "chunks, one at a time, as torchtune's CEWithChunkedOutputLoss does (8; default 1: all at once)"),
+		     parse_count),
 	OPT_STRING(0, "transformers", O, transformers_s, "VERSION", N_("infer: the transformers release the run uses "
 		   "(default: the active Python environment's for this machine's GPUs, else a current one); before 4.45 generate()'s first forward computes the logits of every prompt "
 		   "position, in fp32 for the Llama family")),
@@ -544,6 +548,7 @@ static void options_from(gw_advise_options *r, const struct advise_opts *o)
 	r->torch_version = o->torch_version;
 	r->bitsandbytes_version = o->bitsandbytes_version;
 	r->transformers_version = o->transformers_version;
+	r->loss_chunks = (uint32_t)o->loss_chunks;   /* bounded in check_usage */
 	r->loop = (uint32_t)o->loop;
 }
 
@@ -735,6 +740,8 @@ static void print_run(const gw_model *m, const gw_advise_estimate *e)
 		fprintf(f, _(", offload %s"), gw_advise_name("offload", r->offload));
 	if (r->loop != GW_LOOP_TRAINER)
 		fprintf(f, _(", %s loop"), gw_advise_name("loop", (int)r->loop));
+	if (r->loss_chunks > 1)
+		fprintf(f, _(", loss in %u chunks"), (unsigned)r->loss_chunks);
 	if (r->torch_version)
 		fprintf(f, _(", PyTorch %u.%u"), (unsigned)(r->torch_version / 100),
 			(unsigned)(r->torch_version % 100));
@@ -1163,6 +1170,10 @@ static void check_usage(const struct advise_opts *o, int nargs)
 		die_usage("advise", _("--lora-targets applies to --task lora and qlora"));
 	if (o->task == GW_TASK_INFER && o->loop_s)
 		die_usage("advise", _("--loop applies to training"));
+	if (o->task == GW_TASK_INFER && o->loss_chunks)
+		die_usage("advise", _("--loss-chunks applies to training"));
+	if (o->loss_chunks > 65536)
+		die_usage("advise", _("option '--loss-chunks' is at most 65536"));
 }
 
 /* --seq and --new-tokens count tokens of text; --image sizes an image. */

@@ -310,13 +310,17 @@ typedef struct gw_advise_options {
 	 * added num_logits_to_keep). Version 6, in the first reserved field:
 	 * a version-5 caller reads as 0. */
 	uint32_t transformers_version;
+	/* Training of a decoder: the loss upcasts the logits to fp32 in this
+	 * many chunks, one at a time (torchtune's CEWithChunkedOutputLoss:
+	 * 8); 0 or 1: the whole at once. Version 6. */
+	uint32_t loss_chunks;
 	/* 0: room for options to come, so that a new one moves neither this
 	 * struct's size nor the structs that embed it (docs/abi.md). */
-	uint32_t reserved[10];
+	uint32_t reserved[9];
 } gw_advise_options;
 #define GW_ADVISE_OPTIONS_INIT { GW_ADVISE_OPTIONS_VERSION, GW_TASK_TRAIN, 1, 0, 0, GW_PRECISION_AUTO, \
 	GW_WEIGHTS_AUTO, GW_OPTIMIZER_ADAMW, 1, false, GW_LORA_QV, 0, 0, 1, GW_STRATEGY_DDP, GW_OFFLOAD_NONE, \
-	GW_ATTENTION_AUTO, 0, 0, 0, 0, 0, 0, GW_LOOP_TRAINER, 0, { 0 } }
+	GW_ATTENTION_AUTO, 0, 0, 0, 0, 0, 0, GW_LOOP_TRAINER, 0, 0, { 0 } }
 
 /* ---- the estimate ---------------------------------------------------------- */
 

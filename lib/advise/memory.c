@@ -340,6 +340,8 @@ static int resolve(gw_advise_options *r, const gw_model *m, const gw_advise_opti
 	if (r->torch_version && (r->torch_version < 100 || r->torch_version > 999))
 		return gw__error_set(GW_EINVAL, "advise options: torch_version %u is not major·100 + minor",
 				     r->torch_version);
+	if (r->loss_chunks > 65536)
+		return gw__error_set(GW_EINVAL, "advise options: loss_chunks %u is more than 65,536", r->loss_chunks);
 	if (r->transformers_version && (r->transformers_version < 100 || r->transformers_version > 999))
 		return gw__error_set(GW_EINVAL, "advise options: transformers_version %u is not major·100 + minor",
 				     r->transformers_version);
@@ -909,6 +911,17 @@ static double mlm_head_activations(const gw_model *m, const gw_advise_options *r
 	return (3 * e + gw__advise_norm_bytes(m, r)) * sb * h + sb * (double)m->vocab_size * (e + (amp(r->precision) ? 8 : e));
 }
 
+/* The chunks the loss upcasts the logits in. transformers' loss casts
+ * all of them to fp32 at once, and cross-entropy's log-softmax keeps an
+ * fp32 output for backward: 4 + 4 bytes a logit while it runs. torchtune's
+ * CEWithChunkedOutputLoss (pytorch/torchtune#1390, num_output_chunks = 8)
+ * casts one chunk at a time: each chunk's log-softmax is still kept, but
+ * only one chunk's cast copy exists at once, 4/N bytes a logit. */
+static double loss_chunks(const gw_advise_options *r)
+{
+	return r->loss_chunks > 1 ? (double)r->loss_chunks : 1;
+}
+
 /* Outside the layers: the embedding output (and its dropout mask) and
  * the final norm's input of each stack (an encoder-decoder model's
  * encoder over the s source tokens, its decoder over the t target
@@ -928,7 +941,7 @@ static double outer_activations(const gw_model *m, const gw_advise_options *r, d
 	if (m->lm_head)
 		a += mlm_head_activations(m, r, s);
 	if (m->kind != GW_MODEL_ENCODER) {
-		a += t * b * (double)m->vocab_size * (e + 4 + (e == 4 ? 0 : 4));
+		a += t * b * (double)m->vocab_size * (e + 4 + (e == 4 ? 0 : 4 / loss_chunks(r)));
 		if (lora_task(r) && r->lora_targets == GW_LORA_ALL)
 			a += (e + 1) * t * b * h;
 	}

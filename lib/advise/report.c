@@ -420,6 +420,7 @@ static void json_options(gw_json *j, const gw_advise_options *r, uint64_t target
 	} else {
 		gw_json_null(j);
 	}
+	key_u64(j, "loss_chunks", r->loss_chunks > 1 ? r->loss_chunks : 1);
 	gw_json_key(j, "transformers");
 	if (r->transformers_version) {
 		char v[16];

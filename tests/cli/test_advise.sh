@@ -347,7 +347,7 @@ run advise "$TMPD/empty"
 assert_eq "$rc" 1 "a folder without config.json"
 assert_contains "$err" "config.json" "names the file"
 
-for bad in "--task fly" "--batch 0" "--batch abc" "--batch 1.5" "--precision fp8" "--memory 24XB" "--memory -1" "--decoder-seq 65536" "--torch 1.x" "--torch 0.4" "--bitsandbytes 0.x" "--loop fast" "--transformers 4" "--transformers 4.x"; do
+for bad in "--task fly" "--batch 0" "--batch abc" "--batch 1.5" "--precision fp8" "--memory 24XB" "--memory -1" "--decoder-seq 65536" "--torch 1.x" "--torch 0.4" "--bitsandbytes 0.x" "--loop fast" "--transformers 4" "--transformers 4.x" "--loss-chunks 0" "--loss-chunks 65537"; do
 	# shellcheck disable=SC2086
 	run advise gpt2 $bad
 	assert_eq "$rc" 2 "usage error: $bad"
@@ -495,6 +495,22 @@ assert d["per_gpu"]["breakdown"]["activations_bytes"] == 2048 * 2 * (2 * 2 * 409
 '
 run advise llama-2-7b --task infer --transformers 4.38 --memory 80GiB
 assert_contains "$out" "transformers 4.38" "the run line names the release"
+# ---- --loss-chunks: torchtune's chunked cross-entropy casts one chunk at a time
+run advise llama-2-7b --task lora --batch 4 --seq 2048 --memory 80GiB --json
+cp "$TMPD/out" "$TMPD/loss-whole.json"
+run advise llama-2-7b --task lora --batch 4 --seq 2048 --memory 80GiB --loss-chunks 8 --json
+assert_json "8 chunks: one chunk's fp32 copy of the logits instead of all of it" '
+import json
+x = json.load(open("'"$TMPD"'/loss-whole.json"))
+assert d["options"]["loss_chunks"] == 8 and x["options"]["loss_chunks"] == 1, (d["options"], x["options"])
+saved = x["per_gpu"]["breakdown"]["activations_bytes"] - d["per_gpu"]["breakdown"]["activations_bytes"]
+assert saved == 4 * 2048 * 32000 * 7 // 2, saved
+'
+run advise llama-2-7b --task lora --loss-chunks 8 --memory 80GiB
+assert_contains "$out" "loss in 8 chunks" "the run line says so"
+run advise llama-2-7b --task infer --loss-chunks 8 --memory 80GiB
+assert_eq "$rc" 2 "--loss-chunks with --task infer"
+assert_contains "$err" "--loss-chunks applies to training" "says why"
 # ---- --bitsandbytes: before 0.43.2 the 4-bit layers keep their input
 run advise llama-2-7b --task qlora --weights nf4 --batch 2 --seq 512 --memory 80GiB --json
 cp "$TMPD/out" "$TMPD/bnb-now.json"

@@ -2049,6 +2049,37 @@ static void test_transformers_version(void)
 	CHECK_INT(gw_advise_estimate_run(&old, &llama, &o), 0);
 }
 
+/* --loss-chunks: torchtune's CEWithChunkedOutputLoss casts one chunk of
+ * the logits to fp32 at a time; each chunk's fp32 log-softmax is kept. */
+static void test_loss_chunks(void)
+{
+	gw_advise_estimate whole, chunked;
+	gw_advise_options o = GW_ADVISE_OPTIONS_INIT;
+	gw_model llama = model("llama-2-7b");
+	double t = 2048, b = 4, V = 32000;
+
+	o.task = GW_TASK_LORA;
+	o.batch = 4;
+	o.seq = 2048;
+	CHECK_INT(gw_advise_estimate_run(&whole, &llama, &o), 0);
+	o.loss_chunks = 1;
+	CHECK_INT(gw_advise_estimate_run(&chunked, &llama, &o), 0);
+	CHECK_INT(chunked.activations_bytes, whole.activations_bytes);
+	o.loss_chunks = 8;
+	CHECK_INT(gw_advise_estimate_run(&chunked, &llama, &o), 0);
+	CHECK_INT(whole.activations_bytes - chunked.activations_bytes, (uint64_t)(t * b * V * (4 - 4 / 8.0)));
+	CHECK_INT(chunked.resolved.loss_chunks, 8);
+	/* fp32 training has no cast to chunk */
+	o.precision = GW_PRECISION_FP32;
+	o.loss_chunks = 0;
+	CHECK_INT(gw_advise_estimate_run(&whole, &llama, &o), 0);
+	o.loss_chunks = 8;
+	CHECK_INT(gw_advise_estimate_run(&chunked, &llama, &o), 0);
+	CHECK_INT(chunked.activations_bytes, whole.activations_bytes);
+	o.loss_chunks = 70000;
+	CHECK_INT(gw_advise_estimate_run(&chunked, &llama, &o), GW_EINVAL);
+}
+
 static void test_torch_version(void)
 {
 	uint32_t v = 0;
@@ -2332,6 +2363,7 @@ int main(void)
 	test_bad_options();
 	test_torch_version();
 	test_transformers_version();
+	test_loss_chunks();
 	test_training_loop();
 	test_max_micro_batch();
 	test_plan();
