@@ -78,6 +78,26 @@ SQLITE_CFLAGS := -DGW_HAVE_SQLITE $(shell pkg-config --cflags sqlite3)
 SQLITE_LIBS := $(shell pkg-config --libs sqlite3)
 endif
 
+# `gpuwise exporter --kubernetes` asks the kubelet's PodResources API over
+# gRPC: gRPC's C core (Debian libgrpc-dev) is dlopen'd by cli/kubernetes.c
+# (its headers are needed to build, its library only with --kubernetes);
+# the messages are C that protoc-c (protobuf-c-compiler) generates from
+# cli/podresources_v1.proto into $(BUILD)/gen, with protobuf-c's runtime
+# (libprotobuf-c-dev) linked statically, so the CLI needs no protobuf-c at
+# run time. scripts/setup installs them; without them the CLI builds and
+# --kubernetes says what is missing (GW_HAVE_K8S unset).
+PROTOC_C := $(shell command -v protoc-c 2>/dev/null)
+HAVE_K8S := $(shell [ -n "$(PROTOC_C)" ] && pkg-config --exists grpc libprotobuf-c 2>/dev/null && \
+	[ -f "$$(pkg-config --variable=libdir libprotobuf-c)/libprotobuf-c.a" ] && echo 1)
+ifeq ($(HAVE_K8S),1)
+GRPC_SONAME := $(shell objdump -p $$(pkg-config --variable=libdir grpc)/libgrpc.so 2>/dev/null | \
+	awk '/SONAME/ { print $$2 }')
+K8S_CFLAGS := -DGW_HAVE_K8S $(if $(GRPC_SONAME),-DGW_GRPC_SONAME='"$(GRPC_SONAME)"') \
+	$(shell pkg-config --cflags-only-I grpc libprotobuf-c)
+K8S_OBJ := $(BUILD)/obj/$(BUILD)/gen/podresources_v1.pb-c.o
+K8S_LIBS := $(shell pkg-config --variable=libdir libprotobuf-c)/libprotobuf-c.a
+endif
+
 LIB_SRC := $(sort $(wildcard lib/*/*.c lib/*/*/*.c))
 CLI_SRC := $(sort $(wildcard cli/*.c))
 FAKE_COMMON := fake/machine.c lib/core/jsonp.c
@@ -152,7 +172,7 @@ $(BUILD_CFLAGS_FILE): FORCE
 # the same PREFIX to make and make install, as docs/install.md says.)
 	$(call write_if_changed,$(CC) $(ALL_CFLAGS) | $(LDFLAGS) $(LDLIBS))
 $(BUILD_OPTIONAL_FILE): FORCE
-	$(call write_if_changed,exporter=$(HAVE_EXPORTER) $(EXPORTER_CFLAGS) $(EXPORTER_LIBS) | curses=$(HAVE_CURSES) $(CURSES_CFLAGS) $(CURSES_LIBS) | sqlite=$(HAVE_SQLITE) $(SQLITE_CFLAGS) $(SQLITE_LIBS))
+	$(call write_if_changed,exporter=$(HAVE_EXPORTER) $(EXPORTER_CFLAGS) $(EXPORTER_LIBS) | curses=$(HAVE_CURSES) $(CURSES_CFLAGS) $(CURSES_LIBS) | sqlite=$(HAVE_SQLITE) $(SQLITE_CFLAGS) $(SQLITE_LIBS) | k8s=$(HAVE_K8S) $(K8S_CFLAGS) $(K8S_LIBS))
 .PHONY: FORCE
 FORCE:
 
@@ -166,6 +186,7 @@ $(BUILD)/obj/%.o: %.c $(BUILD_CFLAGS_FILE) | $(GEN_HDR)
 $(LIB_OBJ): OBJ_CFLAGS := -fvisibility=hidden -include lib/export.h
 $(LIB_OBJ): lib/export.h
 $(CLI_OBJ): OBJ_CFLAGS := $(EXPORTER_CFLAGS) $(CURSES_CFLAGS) $(SQLITE_CFLAGS)
+$(BUILD)/obj/cli/kubernetes.o: OBJ_CFLAGS += $(K8S_CFLAGS)
 $(CLI_OBJ): $(BUILD_OPTIONAL_FILE)
 $(BUILD)/obj/lib/core/language.o: OBJ_CFLAGS += -DGW_LOCALEDIR='"$(LOCALEDIR)"'
 
@@ -185,8 +206,15 @@ $(BUILD)/libgpuwise.a: $(LIB_OBJ)
 $(BUILD)/libgpuwise.so: $(LIB_OBJ) lib/libgpuwise.map Makefile
 	$(CC) -shared $(LDFLAGS) -Wl,--version-script=lib/libgpuwise.map -Wl,-soname,libgpuwise.so.$(SOVERSION) -o $@ $(LIB_OBJ) $(LDLIBS)
 
-$(BUILD)/gpuwise: $(CLI_OBJ) $(BUILD)/libgpuwise.a $(BUILD_OPTIONAL_FILE)
-	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libgpuwise.a $(EXPORTER_LIBS) $(CURSES_LIBS) $(SQLITE_LIBS) $(LDLIBS)
+$(BUILD)/gpuwise: $(CLI_OBJ) $(K8S_OBJ) $(BUILD)/libgpuwise.a $(BUILD_OPTIONAL_FILE)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(K8S_OBJ) $(BUILD)/libgpuwise.a $(EXPORTER_LIBS) $(CURSES_LIBS) $(SQLITE_LIBS) $(K8S_LIBS) $(LDLIBS)
+
+# The PodResources messages in C (cli/kubernetes.c), generated, never committed.
+$(BUILD)/gen/podresources_v1.pb-c.c $(BUILD)/gen/podresources_v1.pb-c.h &: cli/podresources_v1.proto
+	@mkdir -p $(dir $@)
+	$(PROTOC_C) --proto_path=cli --c_out=$(BUILD)/gen cli/podresources_v1.proto
+$(BUILD)/obj/cli/kubernetes.o: $(if $(K8S_OBJ),$(BUILD)/gen/podresources_v1.pb-c.h)
+$(K8S_OBJ): OBJ_CFLAGS := $(K8S_CFLAGS)
 
 # The fake vendor libraries: built from fake/ plus the JSON reader, never
 # from the rest of lib/ (they must not share gpuwise's NVML code paths).
@@ -223,28 +251,39 @@ FAKE_LIBS := $(BUILD)/fake/libnvidia-ml.so.1 $(BUILD)/fake/legacy-470/libnvidia-
 $(FAKE_LIBS) $(UNIT_BIN) $(FUZZ_REPLAY) $(BUILD)/tests/test_abi: $(BUILD_CFLAGS_FILE)
 $(filter $(BUILD)/tests/test_cli_%,$(UNIT_BIN)) $(BUILD)/fuzz/fuzz_exporter_http-replay: $(BUILD_OPTIONAL_FILE)
 
-# The doctor scenarios: each is a machine of tests/machines plus the changes
+# The fake machines (tests/machines/make_machines.py is their only
+# description; scripts/with-machine and the tests find them here). One copy
+# for every BUILD: they do not depend on the compiler or its flags.
+MACHINES_DIR := build/machines
+$(MACHINES_DIR)/.made: tests/machines/make_machines.py
+	@rm -rf $(MACHINES_DIR).tmp
+	$(PYTHON) tests/machines/make_machines.py --out $(MACHINES_DIR).tmp >/dev/null
+	@rm -rf $(MACHINES_DIR) && mv $(MACHINES_DIR).tmp $(MACHINES_DIR)
+	@touch $@
+all: $(MACHINES_DIR)/.made
+
+# The doctor scenarios: each is a fake machine plus the changes
 # tests/doctor/make_scenarios.py makes to it, with its expected ids. They are
 # generated here, never committed (thousands of copied files said nothing the
 # script does not), and tests/cli/lib.sh finds them as $(BUILD)/doctor-scenarios.
 # (PCI paths hold colons, which make must see escaped.)
-SCENARIO_INPUTS := tests/doctor/make_scenarios.py $(subst :,\:,$(shell find tests/machines tests/fixtures -type f 2>/dev/null))
+SCENARIO_INPUTS := tests/doctor/make_scenarios.py $(MACHINES_DIR)/.made $(subst :,\:,$(shell find tests/fixtures -type f 2>/dev/null))
 $(BUILD)/doctor-scenarios/.made: $(SCENARIO_INPUTS)
 	@rm -rf $(BUILD)/doctor-scenarios.tmp
-	$(PYTHON) tests/doctor/make_scenarios.py $(BUILD)/doctor-scenarios.tmp >/dev/null
+	GPUWISE_MACHINES=$(MACHINES_DIR) $(PYTHON) tests/doctor/make_scenarios.py $(BUILD)/doctor-scenarios.tmp >/dev/null
 	@rm -rf $(BUILD)/doctor-scenarios && mv $(BUILD)/doctor-scenarios.tmp $(BUILD)/doctor-scenarios
 	@touch $@
 all: $(BUILD)/doctor-scenarios/.made
 
 # The CLI's helpers (everything in cli/ but main.c) as an archive, so unit
 # tests of cli/ code (tests/unit/test_cli_*.c) link only what they use.
-$(BUILD)/libgpuwise-cli.a: $(filter-out $(BUILD)/obj/cli/main.o,$(CLI_OBJ))
+$(BUILD)/libgpuwise-cli.a: $(filter-out $(BUILD)/obj/cli/main.o,$(CLI_OBJ)) $(K8S_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
 $(BUILD)/tests/test_cli_%: tests/unit/test_cli_%.c $(BUILD)/libgpuwise-cli.a $(BUILD)/libgpuwise.a $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(EXPORTER_CFLAGS) -Itests/unit -Icli $(LDFLAGS) -o $@ $< $(BUILD)/libgpuwise-cli.a $(BUILD)/libgpuwise.a $(EXPORTER_LIBS) $(CURSES_LIBS) $(SQLITE_LIBS) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(EXPORTER_CFLAGS) -Itests/unit -Icli $(LDFLAGS) -o $@ $< $(BUILD)/libgpuwise-cli.a $(BUILD)/libgpuwise.a $(EXPORTER_LIBS) $(CURSES_LIBS) $(SQLITE_LIBS) $(K8S_LIBS) $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libgpuwise.a $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)

@@ -61,6 +61,8 @@ DEVICE_GPU = "H200-SXM-141GB"
 # collected before gpuwise was run on any of them; the whole file is
 # "held-out-11" (its header gives the procedure and the rule for rows).
 CORPUS_11 = os.path.join(DATA, "advise_peaks_11.tsv")
+# Round 12 likewise (advise_peaks_12.tsv, "held-out-12", ids "h12-").
+CORPUS_12 = os.path.join(DATA, "advise_peaks_12.tsv")
 DEVICE_KINDS = (("allocated", "allocated_bytes"), ("reserved", "reserved_bytes"), ("device", "device_bytes"))
 
 
@@ -103,9 +105,10 @@ ROUND8 = "e-"
 ROUND9 = "f-"
 ROUND10 = "g-"
 ROUND11 = "h11-"
+ROUND12 = "h12-"
 SETS = ("tuned", "held-out", "held-out-2", "tuned-4", "held-out-4", "tuned-6", "held-out-6", "tuned-7", "held-out-7",
         "held-out-8", "tuned-9", "held-out-9", "tuned-10", "held-out-10",
-        "held-out-11")
+        "held-out-11", "held-out-12")
 VISION_TYPES = ("vit", "deit", "swin", "resnet")
 
 
@@ -287,18 +290,28 @@ def score(rows, pred_key):
             "within15": sum(e <= 15 for e in errs) / len(errs) * 100}
 
 
-def read_round11(path=CORPUS_11):
-    """Round 11's rows, every one held out: ids "h11-", set "held-out-11"."""
+def read_held_round(path, prefix, name):
+    """A round held out whole: every row's id starts with prefix, its set is name."""
     rows = read_tsv(path) if os.path.exists(path) else []
     for row in rows:
-        if not row["id"].startswith(ROUND11) or row["set"] != "held-out-11":
-            raise SystemExit("%s: round 11 rows are ids %r in set 'held-out-11'" % (row["id"], ROUND11))
+        if not row["id"].startswith(prefix) or row["set"] != name:
+            raise SystemExit("%s: %s rows are ids %r in set %r" % (row["id"], os.path.basename(path), prefix, name))
     return rows
+
+
+def read_round11(path=CORPUS_11):
+    """Round 11's rows, every one held out: ids "h11-", set "held-out-11"."""
+    return read_held_round(path, ROUND11, "held-out-11")
+
+
+def read_round12(path=CORPUS_12):
+    """Round 12's rows, every one held out: ids "h12-", set "held-out-12"."""
+    return read_held_round(path, ROUND12, "held-out-12")
 
 
 def evaluate(final, corpus=CORPUS, device=True):
     rows = read_corpus(corpus) + (read_device() if device else [])
-    rows += read_round11() if final else []
+    rows += read_round11() + read_round12() if final else []
     if len({r["id"] for r in rows}) != len(rows):
         raise SystemExit("duplicate row ids across the corpus files")
     out = []

@@ -37,7 +37,7 @@ fi
 # The machine: h100-8x plus two environments, in a private copy.
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/gw-bench-doctor.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
-cp -a tests/machines/h100-8x/. "$WORK/"
+cp -a build/machines/h100-8x/. "$WORK/"
 R=$WORK/root
 SP=$R/venv/lib/python3.11/site-packages
 mkdir -p "$SP/torch/lib" "$SP/torch-2.5.1+cu121.dist-info" "$SP/nvidia_cudnn_cu12-9.1.0.70.dist-info" \

@@ -115,7 +115,7 @@ except OSError:
 ratio_gpustat = (statistics.median(times["gpustat --json"]) / base) if "gpustat --json" in times else None
 section = "\n".join([
     "Measured %s on fake machine `%s` (%s), %d runs per command, interleaved, after one warm-up run each."
-    % (datetime.date.today().isoformat(), machine, "8 GPUs" if machine == "h100-8x" else "see tests/machines", runs),
+    % (datetime.date.today().isoformat(), machine, "8 GPUs" if machine == "h100-8x" else "see tests/machines/README.md", runs),
     "Host: %s, %d CPUs (nproc), Linux %s, Python %s. Versions: %s; nvidia-ml-py %s, gpustat %s, nvitop %s."
     % (cpu, os.cpu_count() or 0, platform.release(), platform.python_version(),
        version(["build/gpuwise", "--version"]), pkg("nvidia-ml-py"), pkg("gpustat"), pkg("nvitop")),

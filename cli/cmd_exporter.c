@@ -17,12 +17,13 @@
 
 #include "commands.h"
 #include "exporter.h"
+#include "kubernetes.h"
 #include "output.h"
 
 struct exporter_opts {
-	const char *listen, *names, *web_config;
+	const char *listen, *names, *web_config, *kubelet_socket;
 	double interval;
-	bool per_process, show_processes;
+	bool per_process, show_processes, kubernetes;
 };
 
 struct exporter {
@@ -34,6 +35,10 @@ struct exporter {
 	double interval;
 	char hostname[256];
 	uint64_t errors_total;
+	const char *kubelet_socket; /* --kubernetes: the socket asked; else NULL */
+	struct k8s_client *k8s;     /* its client (cli/kubernetes.h) */
+	uint64_t procs_hash;    /* of every GPU's processes: a change asks the kubelet again */
+	struct exp_history *history; /* the page's last hour (the sampler's thread only) */
 
 	pthread_mutex_t lock; /* guards everything below */
 	bool running, any_up;
@@ -42,6 +47,29 @@ struct exporter {
 };
 
 #ifdef GW_HAVE_EXPORTER
+/* --kubernetes: the kubelet's last answer, which processes run in pods,
+ * and a new question when the GPUs' processes changed (a pod started or
+ * ended). */
+static void snapshot_k8s(struct exporter *e, struct exp_snapshot *s)
+{
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a over index and pids */
+
+	s->kubernetes = true;
+	s->k8s = k8s_current(e->k8s, &s->k8s_stale);
+	for (int k = 0; k < s->count; k++) {
+		struct exp_device *d = &s->dev[k];
+
+		if (d->nprocs && e->per_process && (d->proc_in_pod = calloc(d->nprocs, sizeof(bool))))
+			for (size_t i = 0; i < d->nprocs; i++)
+				d->proc_in_pod[i] = k8s_pid_in_pod(d->procs[i].pid);
+		for (size_t i = 0; i < d->nprocs; i++)
+			h = (h ^ ((uint64_t)k << 32 | d->procs[i].pid)) * 1099511628211ULL;
+	}
+	if (h != e->procs_hash && e->procs_hash)
+		k8s_refresh_soon(e->k8s);
+	e->procs_hash = h;
+}
+
 /* The sampler's newest pass as a snapshot. A GPU that cannot be read is
  * up = 0 and counts one error per pass, whether it was lost from the start
  * (no driver, lost before the exporter started) or since: an alert on
@@ -78,6 +106,8 @@ static int snapshot(struct exporter *e, struct exp_snapshot *s)
 		 GW_VALID(drv->amdgpu_version) ? drv->amdgpu_version.s : "");
 	snprintf(s->hostname, sizeof(s->hostname), "%s", e->hostname);
 	s->errors_total = e->errors_total;
+	if (e->k8s)
+		snapshot_k8s(e, s);
 	s->collect_seconds = s->time ? clock_seconds(CLOCK_REALTIME) - s->time : 0;
 	return 0;
 }
@@ -95,8 +125,9 @@ static void publish(gw_sampler *sampler, uint64_t seq, void *arg)
 	(void)sampler, (void)seq;
 	if (snapshot(e, &s) == 0) {
 		metrics = exp_render_metrics(&s, e->names, e->per_process, &ml);
-		html = exp_render_html(&s, e->per_process, e->show_processes, e->interval * 5, &hl);
-		json = exp_render_status_json(&s, &jl);
+		exp_history_add(e->history, &s);
+		html = exp_render_html(&s, e->history, e->per_process, e->show_processes, e->interval * 5, &hl);
+		json = exp_render_status_json(&s, e->show_processes, &jl);
 		for (int i = 0; i < s.count; i++)
 			any_up |= s.dev[i].up;
 	}
@@ -282,6 +313,12 @@ static const struct option exporter_options[] = {
 	OPT_BOOL(0, "show-processes", struct exporter_opts, show_processes,
 		 N_("show users, PIDs and process names on the status page to anyone who can reach it (by "
 		    "default only with basic_auth_users in --web-config, or with --per-process)")),
+	OPT_BOOL(0, "kubernetes", struct exporter_opts, kubernetes,
+		 N_("add pod, namespace and container labels to the series of each GPU (and MIG device) a "
+		    "Kubernetes pod holds, from the kubelet's PodResources API (needs gRPC: libgrpc29)")),
+	OPT_STRING(0, "pod-resources-kubelet-socket", struct exporter_opts, kubelet_socket, "PATH",
+		   N_("the kubelet's PodResources socket that --kubernetes asks (default: kubelet.sock in the "
+		      "pod-resources folder under /var/lib/kubelet)")),
 	OPT_END()
 };
 
@@ -289,6 +326,8 @@ static const struct option exporter_options[] = {
 static void exporter_free(struct exporter *e)
 {
 	gw_sampler_free(e->sampler);
+	k8s_stop(e->k8s);
+	exp_history_free(e->history);
 	free(e->metrics), free(e->html), free(e->json);
 	pthread_mutex_destroy(&e->lock);
 	gw_context_free(e->ctx);
@@ -340,7 +379,7 @@ static int serve_until_signal(struct exporter *e, struct exp_server_config *cfg,
 	struct exp_server *srv;
 	sigset_t set, old;
 	unsigned port = 0;
-	char err[512];
+	char err[1024];
 	int sig;
 
 	sigemptyset(&set);
@@ -348,6 +387,12 @@ static int serve_until_signal(struct exporter *e, struct exp_server_config *cfg,
 	sigaddset(&set, SIGINT);
 	pthread_sigmask(SIG_BLOCK, &set, &old); /* before any thread starts */
 	signal(SIGPIPE, SIG_IGN);
+	/* After the mask: gRPC's threads must not take SIGTERM either. */
+	if (e->kubelet_socket && !(e->k8s = k8s_start(e->kubelet_socket, err, sizeof(err)))) {
+		error_msg("%s", err);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		return EXIT_FAIL;
+	}
 	if (start_collector(e) < 0) {
 		error_msg(_("cannot start the collector thread"));
 		return EXIT_FAIL;
@@ -398,14 +443,19 @@ static int cmd_exporter(int argc, char **argv)
 #else
 	int rc;
 
+	if (o.kubelet_socket && !o.kubernetes)
+		die_usage("exporter", _("--pod-resources-kubelet-socket needs --kubernetes"));
 	if (o.web_config && load_web_config(o.web_config, &web, &cfg) < 0) {
 		exp_web_config_free(&web);
 		free(cfg.tls_cert), free(cfg.tls_key);
 		return EXIT_FAIL;
 	}
+	if (o.kubernetes)
+		e.kubelet_socket = o.kubelet_socket ? o.kubelet_socket : K8S_DEFAULT_SOCKET;
 	e.per_process = o.per_process;
 	e.show_processes = o.show_processes || o.per_process || web.nusers > 0;
 	e.interval = o.interval;
+	e.history = exp_history_new(); /* NULL (out of memory): a page without charts */
 	host_name(e.hostname, sizeof(e.hostname));
 	if (!(e.ctx = open_context())) {
 		exp_web_config_free(&web);

@@ -40,7 +40,8 @@ struct cmd {
 
 /* Every command, in the order `gpuwise help` lists them. A new command
  * adds its name here and its cli/cmd_<name>.c; nothing else lists it. */
-#define GPUWISE_COMMANDS(X) X(list) X(info) X(doctor) X(setup) X(explain) X(advise) X(bench) X(top) X(watch) X(exporter) X(run) X(ps) X(report) X(slurm) X(labels) X(help) X(version) X(spec)
+#define GPUWISE_COMMANDS(X) X(list) X(info) X(doctor) X(setup) X(explain) X(advise) X(bench) X(top) X(watch) X(exporter) X(run) X(ps) X(report) X(slurm) X(labels) X(help) X(version) X(spec) \
+	X(kubelet_list)
 
 #define GPUWISE_DECLARE_COMMAND(name) extern const struct cmd cmd_##name##_def;
 GPUWISE_COMMANDS(GPUWISE_DECLARE_COMMAND)

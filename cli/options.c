@@ -283,8 +283,12 @@ static void print_synopsis(FILE *out, const struct cmd *cmd, int width)
 		} else {
 			break;
 		}
-		if (col > indent && col + 1 + (int)strlen(text) > width)
-			col = fprintf(out, "\n%s", head) - 1;
+		/* A part too long to follow the indent starts a line of its own,
+		 * 4 cells in ("[--pod-resources-kubelet-socket PATH]"). */
+		bool long_part = indent + 1 + (int)strlen(text) > width;
+
+		if (col > (long_part ? 4 : indent) && col + 1 + (int)strlen(text) > width)
+			col = fprintf(out, "\n%s", long_part ? "    " : head) - 1;
 		col += fprintf(out, " %s", text);
 		if (!o || o->type == OPT_T_END)
 			break;

@@ -9,7 +9,7 @@
 # A task's output goes to build/test-logs/<task>.log; a failing task's tail
 # is printed when it ends.
 # Suites:
-#   lint     tests/lint/*.sh                layering (includes and nm), fake machines, pipefail
+#   lint     tests/lint/*.sh                layering (includes and nm), pipefail
 #   abi      tests/abi/test_exports.sh      libgpuwise.so exports tests/abi/libgpuwise.symbols only
 #   unit     build/tests/test_*             C unit tests, one program each
 #   fuzz-replay build/fuzz/*-replay         fuzz corpora replayed as tests

@@ -534,10 +534,7 @@ class Device:
             why = "lost" if isinstance(e, GPULostError) else "error: %s" % e
         if s is None:
             s = {}
-            for k in ("memory_used", "memory_free", "memory_reserved", "gpu_util", "mem_util",
-                      "temperature", "power_draw", "power_limit", "energy", "sm_clock", "mem_clock",
-                      "pcie_gen", "pcie_width", "fan_percent", "pstate", "persistence_mode",
-                      "compute_mode", "throttle_reasons", "mig_current"):
+            for k in _C.SAMPLE_KEYS:       # every SAMPLE row of lib/core/metrics.def
                 unavailable[k] = why
         else:
             unavailable.update(s["unavailable"])

@@ -22,6 +22,9 @@ OPT_NO_NVML: int
 OPT_NO_CUDA: int
 OPT_NO_SYSFS: int
 
+# The flat sample's keys: one per SAMPLE(field) row of lib/core/metrics.def.
+SAMPLE_KEYS: Tuple[str, ...]
+
 class GPUWiseError(Exception):
     code: int
     message: str

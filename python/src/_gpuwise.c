@@ -461,6 +461,60 @@ static PyObject *mig_dict(const gw_mig_device *m)
 	return d;
 }
 
+/* The flat sample: one key per SAMPLE(field) row of lib/core/metrics.def,
+ * named as the field, with its stored value (None and a reason in `un` when
+ * unread), so a new metric reaches Python with no edit here. A row's TYPE
+ * and LOC are pasted into one macro name: FLAT_U64_SAMPLE(field) becomes
+ * SAMPLE_FIELD(field, put_u64), FLAT_U64_INFO(field) and
+ * FLAT_U64_DERIVED(fn) become nothing; each user of the rows defines
+ * SAMPLE_FIELD and includes METRIC_ROWS. */
+#define FLAT_U64_SAMPLE(f) SAMPLE_FIELD(f, put_u64)
+#define FLAT_F64_SAMPLE(f) SAMPLE_FIELD(f, put_f64)
+#define FLAT_STR_SAMPLE(f) SAMPLE_FIELD(f, put_str)
+#define FLAT_U64_INFO(f)
+#define FLAT_F64_INFO(f)
+#define FLAT_STR_INFO(f)
+#define FLAT_U64_DERIVED(fn)
+#define FLAT_F64_DERIVED(fn)
+#define FLAT_STR_DERIVED(fn)
+#define GW_METRIC(KEY, LOC, TYPE, ...) FLAT_##TYPE##_##LOC
+
+static int sample_flat(PyObject *d, PyObject *un, const gw_device_sample *s)
+{
+	int bad = 0;
+
+#define SAMPLE_FIELD(f, put) bad |= put(d, un, #f, &s->f);
+#include "core/metrics.def"
+#undef SAMPLE_FIELD
+	return bad;
+}
+
+static int append_text(PyObject *list, const char *s)
+{
+	PyObject *t = text(s);
+	int rc = t ? PyList_Append(list, t) : -1;
+
+	Py_XDECREF(t);
+	return rc < 0;
+}
+
+/* The flat sample's keys, as the module constant SAMPLE_KEYS (a tuple). */
+static PyObject *sample_keys(void)
+{
+	PyObject *list = PyList_New(0), *tuple;
+	int bad = 0;
+
+	if (!list)
+		return NULL;
+#define SAMPLE_FIELD(f, put) bad |= append_text(list, #f);
+#include "core/metrics.def"
+#undef SAMPLE_FIELD
+	tuple = bad ? NULL : PyList_AsTuple(list);
+	Py_DECREF(list);
+	return tuple;
+}
+#undef GW_METRIC
+
 static PyObject *sample_dict(const gw_device_info *info, const gw_device_sample *s)
 {
 	PyObject *d = PyDict_New(), *un = PyDict_New(), *migs = NULL;
@@ -468,23 +522,7 @@ static PyObject *sample_dict(const gw_device_info *info, const gw_device_sample 
 
 	if (!d || !un)
 		goto fail;
-#define U(name) bad |= put_u64(d, un, #name, &s->name)
-#define F(name) bad |= put_f64(d, un, #name, &s->name)
-	U(memory_used); U(memory_free); U(memory_reserved); U(bar1_used);
-	U(gpu_util); U(mem_util); U(encoder_util); U(decoder_util);
-	F(temperature); F(temperature_memory); F(temperature_slowdown); F(temperature_shutdown);
-	U(fan_percent);
-	F(power_draw); F(power_limit); F(power_management_limit); F(energy);
-	U(sm_clock); U(mem_clock); U(graphics_clock); U(video_clock); U(pstate);
-	U(pcie_gen); U(pcie_width); U(pcie_tx); U(pcie_rx); U(pcie_replay_counter);
-	U(persistence_mode); U(compute_mode); U(display_mode); U(throttle_reasons);
-	U(ecc_current); U(ecc_pending);
-	U(ecc_corrected_volatile); U(ecc_uncorrected_volatile);
-	U(ecc_corrected_aggregate); U(ecc_uncorrected_aggregate);
-	U(remapped_correctable); U(remapped_uncorrectable); U(remapped_pending); U(remapped_failure);
-	U(mig_current); U(mig_pending); U(mig_max_devices);
-#undef U
-#undef F
+	bad |= sample_flat(d, un, s);
 	bad |= put(d, "metrics", metric_tree(info, s));
 	if (bad)
 		goto fail;
@@ -2381,6 +2419,10 @@ PyMODINIT_FUNC PyInit__gpuwise(void)
 		goto fail;
 	}
 	if (!(t = PyType_FromSpec(&Monitor_spec)) || PyModule_AddObject(mod, "Monitor", t) < 0) {
+		Py_XDECREF(t);
+		goto fail;
+	}
+	if (!(t = sample_keys()) || PyModule_AddObject(mod, "SAMPLE_KEYS", t) < 0) {
 		Py_XDECREF(t);
 		goto fail;
 	}

@@ -10,7 +10,7 @@ TOP=$PWD
 BUILD=${GPUWISE_BUILD:-build}
 case $BUILD in /*) ;; *) BUILD=$TOP/$BUILD ;; esac
 GW=$BUILD/gpuwise
-MACHINES=$TOP/tests/machines
+MACHINES=$TOP/build/machines
 PY=${PYTHON:-python3}
 failures=0 checks=0
 export GW_REPO_TOP=$TOP   # expect.py reads fake/*.map from here
@@ -97,7 +97,7 @@ run() {
 	last_cmd="gpuwise $*"
 }
 
-# The machines: every folder of tests/machines with a machine.json.
+# The machines: every folder of build/machines with a machine.json.
 machines() {
 	local m
 	for m in "$MACHINES"/*/; do

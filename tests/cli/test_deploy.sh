@@ -103,6 +103,11 @@ assert {p["targetPort"] for p in svc["spec"]["ports"]} <= {p["name"] for p in c[
 assert sm["metadata"]["namespace"] in sm["spec"]["namespaceSelector"]["matchNames"]
 assert c["args"][0] == "exporter" and any(e["name"] == "NODE_NAME" for e in c["env"])
 assert c["readinessProbe"]["httpGet"]["path"] == "/health"
+if "--kubernetes" in c["args"]:  # the kubelet's PodResources socket, read-only
+    vols = {v["name"]: v for v in pod["spec"]["volumes"]}
+    m = [m for m in c["volumeMounts"] if m["mountPath"] == "/var/lib/kubelet/pod-resources"]
+    assert m and m[0]["readOnly"] is True, "--kubernetes without the pod-resources folder mounted read-only"
+    assert vols[m[0]["name"]]["hostPath"]["path"] == "/var/lib/kubelet/pod-resources", vols
 assert "NetworkPolicy" in docs, "no NetworkPolicy: anyone in the cluster reaches the status page"
 np = docs["NetworkPolicy"]["spec"]
 assert np["podSelector"]["matchLabels"].items() <= pod["metadata"]["labels"].items(), "the NetworkPolicy selects no pod"

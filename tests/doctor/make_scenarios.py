@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Generates the doctor scenarios: OUT/<name>/ with machine.json,
-root/ (a copy of a tests/machines machine, changed as the scenario says),
+root/ (a copy of a fake machine, changed as the scenario says),
 `env` (KEY=VALUE lines; ARGS= extra doctor arguments), optional `setup`
 (bash, run with $ROOT set to the private copy of root/ before doctor runs)
 and `expected` (the exact set of finding ids doctor must report).
@@ -14,7 +14,9 @@ condition."""
 import json, os, re, shutil, struct, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-MACHINES = os.path.join(HERE, "..", "machines")
+# The fake machines as tests/machines/make_machines.py writes them (`make`
+# writes them first); GPUWISE_MACHINES names another copy.
+MACHINES = os.environ.get("GPUWISE_MACHINES") or os.path.join(HERE, "..", "..", "build", "machines")
 SP = "/venv/lib/python3.11/site-packages"
 
 

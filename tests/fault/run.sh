@@ -63,7 +63,7 @@ export -f inject_all
 
 start=$(date +%s)
 for m in $MACHINES; do
-	[ -d tests/machines/$m ] || { echo "fault: machine $m missing"; fail=1; continue; }
+	[ -d build/machines/$m ] || { echo "fault: machine $m missing"; fail=1; continue; }
 	scripts/with-machine "$m" -- bash -c 'inject_all "$0"' "$m" || fail=1
 done
 echo "fault: done in $(($(date +%s) - start)) s"

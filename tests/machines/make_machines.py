@@ -1,18 +1,18 @@
 #!/usr/bin/env python3
-"""Writes the fake machines under tests/machines/<name>/ (machine.json + root/).
+"""Writes the fake machines: OUT/<name>/ (machine.json + root/).
 
-The committed machine.json files and root/ trees are the source of truth for
-tests; this script is how they were made, so that the sysfs/proc/dev trees
-stay consistent with the NVML view (same bus ids, same pids, same versions).
-Edit a machine here and rerun:
+This script is the only description of the machines: `make` writes them to
+build/machines/ (nothing of its output is committed), so the sysfs/proc/dev
+trees stay consistent with the NVML view (same bus ids, same pids, same
+versions) by construction. By hand:
 
-    python3 tests/machines/make_machines.py            # all machines
-    python3 tests/machines/make_machines.py h100-8x    # one machine
+    python3 tests/machines/make_machines.py --out DIR            # all machines
+    python3 tests/machines/make_machines.py --out DIR h100-8x    # one machine
 
-Only the files this script generates are rewritten; a machine folder that
-has no entry here (someone's hand-made machine) is left alone. Values and
-their public sources are listed in tests/machines/README.md and in each
-machine's "description".
+(OUT defaults to build/machines of this checkout.) A hand-made machine goes
+in tests/machines/<name>/ (machine.json, root/), where scripts/with-machine
+looks first. Values and their public sources are listed in
+tests/machines/README.md and in each machine's "description".
 """
 import json
 import os
@@ -955,13 +955,17 @@ def mixed_order():
 
 
 def main(argv):
-	names = argv[1:] or sorted(MACHINES)
+	out = os.path.join(HERE, "..", "..", "build", "machines")
+	args = argv[1:]
+	if args[:1] == ["--out"] and len(args) >= 2:
+		out, args = args[1], args[2:]
+	names = args or sorted(MACHINES)
 	for name in names:
 		if name not in MACHINES:
 			sys.exit("make_machines: no machine %r (known: %s)" % (name, ", ".join(sorted(MACHINES))))
 		m, t = MACHINES[name]()
 		t.finish()
-		folder = os.path.join(HERE, name)
+		folder = os.path.join(out, name)
 		os.makedirs(folder, exist_ok=True)
 		with open(os.path.join(folder, "machine.json"), "w") as f:
 			json.dump(m, f, indent=2)

@@ -9,7 +9,7 @@ import pytest
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BUILD = os.path.join(REPO, os.environ.get("GPUWISE_BUILD", "build"))
 GPUWISE = os.path.join(BUILD, "gpuwise")
-MACHINES_DIR = os.path.join(REPO, "tests", "machines")
+MACHINES_DIR = os.path.join(REPO, "build", "machines")
 WITH_MACHINE = os.path.join(REPO, "scripts", "with-machine")
 FAKE_NVML = os.path.join(REPO, "build", "fake", "libnvidia-ml.so.1")
 PEER_DUMP = os.path.join(REPO, "tests", "python", "peer_dump.py")

@@ -13,7 +13,7 @@ WITH_MACHINE = os.path.join(REPO, "scripts", "with-machine")
 
 
 def cli_json(machine, *args):
-    cmd = [WITH_MACHINE, os.path.join(REPO, "tests", "machines", machine), "--", GW, "advise", "--json", *args]
+    cmd = [WITH_MACHINE, os.path.join(REPO, "build", "machines", machine), "--", GW, "advise", "--json", *args]
     # the command reads an active environment's torch/transformers releases for local GPUs; the module does not
     env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "CONDA_PREFIX")}
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=env)

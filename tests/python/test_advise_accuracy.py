@@ -4,6 +4,8 @@ worse on its tuned rows than the bound recorded in
 bench/data/advise_accuracy_bounds.json."""
 import json
 import os
+
+import pytest
 import subprocess
 import sys
 
@@ -41,15 +43,17 @@ def test_corpus_is_sourced_and_split_by_the_rule():
             assert r["set"] == ("held-out" if aa.held_out(r["id"]) else "tuned")
 
 
-def test_round11_is_sourced_and_held_out_whole():
-    """Round 11 (bench/data/advise_peaks_11.tsv): every row sourced, new ids,
-    all "held-out-11", models gpuwise can read; no gpuwise run here."""
-    rows = aa.read_round11()
+@pytest.mark.parametrize("read,prefix,name", [("read_round11", "h11-", "held-out-11"),
+                                               ("read_round12", "h12-", "held-out-12")])
+def test_held_round_is_sourced_and_held_out_whole(read, prefix, name):
+    """Rounds 11 and 12 (bench/data/advise_peaks_1N.tsv): every row sourced,
+    new ids, all held out, models gpuwise can read; no gpuwise run here."""
+    rows = getattr(aa, read)()
     assert len(rows) >= 20
     old = {r["id"] for r in aa.read_corpus()}
     for r in rows:
-        assert r["id"].startswith(aa.ROUND11) and r["id"] not in old, r["id"]
-        assert r["set"] == "held-out-11" and r["source"].startswith("https://"), r["id"]
+        assert r["id"].startswith(prefix) and r["id"] not in old, r["id"]
+        assert r["set"] == name and r["source"].startswith("https://"), r["id"]
         assert r["measured"] in aa.KINDS and r["unit"] in aa.UNITS and float(r["value"]) > 0, r["id"]
         assert r["setup"], r["id"]
         if r["model"].endswith(".json"):

@@ -21,7 +21,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 LIB = os.path.join(REPO, "build", "python", "lib")
 TMP = os.path.join(REPO, "build", "python", "tmp")
 WITH_MACHINE = os.path.join(REPO, "scripts", "with-machine")
-MACHINES = os.path.join(REPO, "tests", "machines")
+MACHINES = os.path.join(REPO, "build", "machines")
 OWN_MACHINES = os.path.join(REPO, "tests", "python", "machines")
 FAKE_CUDA = os.path.join(REPO, "build", "fake", "libcuda.so.1")
 GiB = 2**30
@@ -220,6 +220,25 @@ def test_devices_fields_and_processes():
         assert sorted(p["pid"] for p in procs) == sorted(set(want))
     sleeper = [p for procs in out["procs"] for p in procs if p["pid"] == out["sleeper"]]
     assert sleeper and sleeper[0]["command"] and sleeper[0]["command"].startswith("sleep")
+
+
+def test_flat_sample_has_every_sample_row_of_the_metric_table():
+    """The flat sample dict is generated from lib/core/metrics.def: every
+    SAMPLE(field) row is a key (the Xid and GPM ones were once missing from a
+    hand list), and SAMPLE_KEYS says the same."""
+    rows = re.findall(r"^GW_METRIC\(\w+,\s*SAMPLE\((\w+)\)",
+                      open(os.path.join(REPO, "lib", "core", "metrics.def")).read(), re.M)
+    assert "xid_count" in rows and "sm_active" in rows
+    out, _ = run_py("h100-8x", """
+        ctx = gpuwise._gpuwise.Context(flags=gpuwise._gpuwise.OPT_NO_CUDA)
+        s = ctx.sample(0)
+        out = {'keys': list(gpuwise._gpuwise.SAMPLE_KEYS), 'sample': sorted(s),
+               'unavailable': sorted(s['unavailable']), 'used': s['memory_used']}
+    """)
+    assert out["keys"] == rows
+    assert set(rows) <= set(out["sample"])
+    assert set(out["unavailable"]) <= set(rows)
+    assert out["used"] == machine_json("h100-8x")["nvml"]["devices"][0]["memory"]["used"]
 
 
 def test_lost_gpu_is_listed_last_and_excluded():

@@ -380,7 +380,7 @@ def test_with_machine_sets_environment_and_sleeper():
 	assert r.returncode == 3, r.stderr
 	first, second = r.stdout.splitlines()[:2]
 	machine, root, pid, ld = first.split("|")
-	assert machine.endswith("tests/machines/h100-8x/machine.json") and os.path.isabs(machine)
+	assert machine.endswith("build/machines/h100-8x/machine.json") and os.path.isabs(machine)
 	assert os.path.isabs(root) and not os.path.exists(root), "temporary root must be removed afterwards"
 	assert ld.split(":")[0].endswith("build/fake")
 	assert second.startswith("sleep 600"), second

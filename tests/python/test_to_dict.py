@@ -1,5 +1,5 @@
 """Device.to_dict() is "the fields of `gpuwise info --json`" (issue 8 #15):
-on every fake machine under tests/machines, the same keys, nesting, types
+on every fake machine of build/machines (tests/machines/make_machines.py), the same keys, nesting, types
 and values for every device. Both walk the one metric table
 (include/gpuwise/metrics.h), so a metric added there appears in both."""
 import json

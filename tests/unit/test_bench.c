@@ -269,7 +269,7 @@ static void test_ptxas(void)
 int main(void)
 {
 	find_fake_dir();
-	setenv("GPUWISE_FAKE_MACHINE", "tests/machines/h100-8x/machine.json", 1);
+	setenv("GPUWISE_FAKE_MACHINE", "build/machines/h100-8x/machine.json", 1);
 	test_ptxas();
 	test_open();
 	if (drv.lib) {
