@@ -9,17 +9,21 @@
 #include "core/os.h"
 #include "core/pci.h"
 
-void gw__strlcpy(char *dst, const char *src, size_t size)
+bool gw__strlcpy(char *dst, const char *src, size_t size)
 {
 	size_t n;
 
 	if (size == 0)
-		return;
+		return false;
 	n = strlen(src);
-	if (n >= size)
-		n = size - 1;
-	memcpy(dst, src, n);
-	dst[n] = '\0';
+	if (n < size) {
+		memcpy(dst, src, n + 1);
+		return true;
+	}
+	memcpy(dst, src, size - 1);
+	dst[size - 1] = '\0';
+	gw__mark_cut(dst, size);
+	return false;
 }
 
 void gw__mark_cut(char *buf, size_t size)

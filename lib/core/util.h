@@ -13,8 +13,11 @@
 
 #define GW_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* snprintf into a fixed buffer, always NUL-terminated, truncating. */
-void gw__strlcpy(char *dst, const char *src, size_t size);
+/* Copy src into dst[size], always NUL-terminated. A src that does not fit
+ * is cut under the one truncation rule of gw__fmt: it ends in "…", never a
+ * character cut in two, so a cut is never silent. Returns true when it fit;
+ * a caller that must not work on a cut value (a path, an id) checks it. */
+bool gw__strlcpy(char *dst, const char *src, size_t size);
 /* Now on `clock` in seconds: CLOCK_MONOTONIC for intervals and deadlines,
  * CLOCK_REALTIME for timestamps people read. */
 double gw__seconds(clockid_t clock);

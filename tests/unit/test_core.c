@@ -152,6 +152,20 @@ static void test_fmt_marks_cut(void)
 	CHECK(strstr(gw_error_last(), " and the end") != NULL);
 }
 
+/* gw__strlcpy cuts under the same rule as gw__fmt and says so. */
+static void test_strlcpy_marks_cut(void)
+{
+	char buf[12];
+
+	CHECK(gw__strlcpy(buf, "exactly 11c", sizeof(buf)));
+	CHECK_STR(buf, "exactly 11c");
+	CHECK(!gw__strlcpy(buf, "a sentence too long", sizeof(buf)));
+	CHECK_STR(buf, "a senten\xe2\x80\xa6");
+	CHECK(!gw__strlcpy(buf, "abcdefg\xc3\xa9hijkl", sizeof(buf)));
+	CHECK_STR(buf, "abcdefg\xe2\x80\xa6");
+	CHECK(!gw__strlcpy(buf, "x", 0));
+}
+
 /* The last message made again from a translation of its format: the values
  * as printed in English, reordered by "%2$s", an English plural ending
  * dropped by "%.0s"; the English message when the translation does not fit
@@ -246,6 +260,7 @@ int main(void)
 	test_language_set();
 	test_error_translated();
 	test_fmt_marks_cut();
+	test_strlcpy_marks_cut();
 	test_path_join();
 	test_parse_u64();
 	test_bus_id();
