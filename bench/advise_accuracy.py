@@ -228,6 +228,8 @@ def advise_args(row):
         a.append("--lm-head")
     if row.get("torch", "-") != "-":
         a += ["--torch", row["torch"]]
+    if row.get("transformers", "-") != "-" and row["task"] == "infer":
+        a += ["--transformers", row["transformers"]]
     if row.get("bitsandbytes", "-") != "-":
         a += ["--bitsandbytes", row["bitsandbytes"]]
     if row.get("loop", "-") != "-" and row["task"] != "infer":

@@ -4,8 +4,10 @@
  * arithmetic is the library's (include/gpuwise/advise.h); this file reads
  * the model argument, picks the target GPUs and prints. docs/advise.md
  * explains the model, docs/commands/advise.md the command. */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -27,8 +29,9 @@ struct advise_opts {
 	/* the vocabularies as given; converted after parsing, so a second
 	 * value is "given twice" like any single-valued option */
 	const char *task_s, *precision_s, *weights_s, *optimizer_s, *strategy_s, *offload_s, *attention_s;
-	const char *lora_targets_s, *loop_s, *torch_s, *bitsandbytes_s;
-	uint32_t torch_version, bitsandbytes_version;
+	const char *lora_targets_s, *loop_s, *torch_s, *bitsandbytes_s, *transformers_s;
+	uint32_t torch_version, bitsandbytes_version, transformers_version;
+	uint64_t loss_chunks;
 	int task, precision, weights, optimizer, strategy, offload, attention, lora_targets, loop;
 	uint64_t batch, seq, decoder_seq, new_tokens, image, grad_accum, lora_rank, gpus, target_batch;
 	uint64_t params, layers, hidden, heads, kv_heads, vocab, intermediate;
@@ -103,6 +106,25 @@ static int vocab_value(const char *kind, const char *opt, const char *s)
 	return v;
 }
 
+/* transformers.__version__ ("4.44.2", "4.45.0.dev0", "4.38") → major·100 + minor. */
+static bool transformers_release(const char *s, uint32_t *out)
+{
+	unsigned long major, minor;
+	char *end;
+
+	if (!isdigit((unsigned char)*s))
+		return false;
+	errno = 0;
+	major = strtoul(s, &end, 10);
+	if (errno || *end != '.' || !isdigit((unsigned char)end[1]))
+		return false;
+	minor = strtoul(end + 1, &end, 10);
+	if (errno || (*end && *end != '.' && *end != '+') || major < 1 || major > 9 || minor > 99)
+		return false;
+	*out = (uint32_t)(major * 100 + minor);
+	return true;
+}
+
 static void convert_vocabs(struct advise_opts *o)
 {
 	o->task = vocab_value("task", "task", o->task_s);
@@ -118,13 +140,17 @@ static void convert_vocabs(struct advise_opts *o)
 		die_usage("advise", _("option '--torch': %s"), gw_error_last());
 	if (o->bitsandbytes_s && gw_advise_bitsandbytes_version(o->bitsandbytes_s, &o->bitsandbytes_version) < 0)
 		die_usage("advise", _("option '--bitsandbytes': %s"), gw_error_last());
+	if (o->transformers_s && !transformers_release(o->transformers_s, &o->transformers_version))
+		die_usage("advise", _("option '--transformers': a transformers version is MAJOR.MINOR, e.g. 4.44 or "
+			  "4.38.2, not \"%s\""), o->transformers_s);
 }
 
 #define O struct advise_opts
 static const struct option advise_options[] = {
 	OPT_BOOL(0, "json", O, json, N_("print {\"gpuwise_version\", \"model\", \"options\", \"per_gpu\": "
 		 "{\"peak_allocated_bytes\", \"peak_reserved_bytes\", \"peak_device_bytes\", \"breakdown\"}, "
-		 "\"targets\": [{\"gpu\", \"memory_bytes\", \"fits\", \"fits_now\", \"max_micro_batch\"}], \"plan\"}")),
+		 "\"targets\": [{\"gpu\", \"memory_bytes\", \"fits\", \"fits_now\", \"max_micro_batch\"}], \"plan\"} "
+		 "(and \"vllm\" with --gpu-memory-utilization)")),
 	OPT_BOOL(0, "list-models", O, list_models, N_("list the catalogue's models with their parameter counts")),
 	OPT_BOOL(0, "hardware", O, hardware, /* xgettext:no-c-format */ N_("rank the spec table's GPUs for the run: fits, largest micro-batch, "
 		 "estimated step time and tokens/s (at 40 % of peak FLOPs, 80 % of memory bandwidth), and the cloud "
@@ -167,8 +193,14 @@ static const struct option advise_options[] = {
 		   "next forward, as in Hugging Face's Trainer) or plain (a hand-written `logits = model(x)` loop, "
 		   "LitGPT's among them, that keeps the last step's outputs and graph until the next forward returns)")),
 	OPT_STRING(0, "torch", O, torch_s, "VERSION", N_("the PyTorch release the run uses, as torch.__version__ prints "
-		   "it (default: a current one): before 1.11 softmax keeps its input for backward, before 1.13 the CUDA "
+		   "it (default: the active Python environment's for this machine's GPUs, else a current one): before 1.11 softmax keeps its input for backward, before 1.13 the CUDA "
 		   "context loads every kernel (no lazy loading), before 2.0 there is no SDPA")),
+	OPT_CALLBACK(0, "loss-chunks", O, loss_chunks, "N", N_("training: the loss casts the logits to fp32 in N "
+		     "chunks, one at a time, as torchtune's CEWithChunkedOutputLoss does (8; default 1: all at once)"),
+		     parse_count),
+	OPT_STRING(0, "transformers", O, transformers_s, "VERSION", N_("infer: the transformers release the run uses "
+		   "(default: the active Python environment's for this machine's GPUs, else a current one); before 4.45 generate()'s first forward computes the logits of every prompt "
+		   "position, in fp32 for the Llama family")),
 	OPT_STRING(0, "bitsandbytes", O, bitsandbytes_s, "VERSION", N_("qlora: the bitsandbytes release (default: a "
 		   "current one); before 0.43.2 its 4-bit layers keep their input for backward")),
 	OPT_CALLBACK(0, "target-batch", O, target_batch, "N", N_("samples per optimizer step the plan must reach "
@@ -515,6 +547,8 @@ static void options_from(gw_advise_options *r, const struct advise_opts *o)
 		r->gpus = o->gpus;
 	r->torch_version = o->torch_version;
 	r->bitsandbytes_version = o->bitsandbytes_version;
+	r->transformers_version = o->transformers_version;
+	r->loss_chunks = (uint32_t)o->loss_chunks;   /* bounded in check_usage */
 	r->loop = (uint32_t)o->loop;
 }
 
@@ -706,9 +740,14 @@ static void print_run(const gw_model *m, const gw_advise_estimate *e)
 		fprintf(f, _(", offload %s"), gw_advise_name("offload", r->offload));
 	if (r->loop != GW_LOOP_TRAINER)
 		fprintf(f, _(", %s loop"), gw_advise_name("loop", (int)r->loop));
+	if (r->loss_chunks > 1)
+		fprintf(f, _(", loss in %u chunks"), (unsigned)r->loss_chunks);
 	if (r->torch_version)
 		fprintf(f, _(", PyTorch %u.%u"), (unsigned)(r->torch_version / 100),
 			(unsigned)(r->torch_version % 100));
+	if (r->transformers_version)
+		fprintf(f, _(", transformers %u.%u"), (unsigned)(r->transformers_version / 100),
+			(unsigned)(r->transformers_version % 100));
 	if (r->bitsandbytes_version)
 		fprintf(f, _(", bitsandbytes %u.%u.%u"), (unsigned)(r->bitsandbytes_version / 10000),
 			(unsigned)(r->bitsandbytes_version / 100 % 100), (unsigned)(r->bitsandbytes_version % 100));
@@ -1131,6 +1170,10 @@ static void check_usage(const struct advise_opts *o, int nargs)
 		die_usage("advise", _("--lora-targets applies to --task lora and qlora"));
 	if (o->task == GW_TASK_INFER && o->loop_s)
 		die_usage("advise", _("--loop applies to training"));
+	if (o->task == GW_TASK_INFER && o->loss_chunks)
+		die_usage("advise", _("--loss-chunks applies to training"));
+	if (o->loss_chunks > 65536)
+		die_usage("advise", _("option '--loss-chunks' is at most 65536"));
 }
 
 /* --seq and --new-tokens count tokens of text; --image sizes an image. */
@@ -1365,34 +1408,158 @@ static int run_gguf(const struct advise_opts *o, const char *path)
 	return rc;
 }
 
-/* vLLM's KV blocks on the first target (--gpu-memory-utilization). */
-static void print_vllm(const struct advise_opts *o, const gw_model *m, const gw_advise_report *rep, bool json)
+/* vLLM's KV blocks on the first target (--gpu-memory-utilization):
+ * false when not asked for or not computable (said on stderr). */
+static bool vllm_estimate(const struct advise_opts *o, const gw_model *m, const gw_advise_report *rep,
+			  gw_vllm_estimate *v, double *util, uint64_t *seq)
 {
-	gw_vllm_estimate v;
 	gw_advise_options base;
-	char *end, a[32], b[32];
-	double util;
-	uint64_t mem, seq;
+	char *end;
+	uint64_t mem;
 
 	if (!o->gpu_util_s)
-		return;
-	util = strtod(o->gpu_util_s, &end);
-	if (end == o->gpu_util_s || *end || !(util > 0 && util <= 1))
+		return false;
+	*util = strtod(o->gpu_util_s, &end);
+	if (end == o->gpu_util_s || *end || !(*util > 0 && *util <= 1))
 		die_usage("advise", _("option '--gpu-memory-utilization' needs a fraction above 0 and at most 1"));
 	mem = gw_advise_report_count(rep) ? gw_advise_report_result(rep, 0)->target.memory_bytes : 0;
-	seq = gw_advise_report_estimate(rep)->resolved.seq;
+	*seq = gw_advise_report_estimate(rep)->resolved.seq;
 	options_from(&base, o);
-	if (!mem || gw_advise_vllm(&v, m, &base, mem, util, o->block_size, seq) < 0) {
+	if (!mem || gw_advise_vllm(v, m, &base, mem, *util, o->block_size, *seq) < 0) {
 		error_msg(_("vLLM: %s"), mem ? gw_error_last_text() : _("no GPU to size it on (--gpu NAME or --memory SIZE)"));
-		return;
+		return false;
 	}
-	if (json)   /* the JSON document is the report's; vLLM's answer is text only for now */
-		return;
+	return true;
+}
+
+static void print_vllm(const gw_vllm_estimate *v, double util, uint64_t seq)
+{
+	char a[32], b[32];
+
 	putchar('\n');
 	print_para("", _("vLLM at gpu_memory_utilization %.2f: %s for the KV cache, %" PRIu64 " blocks of %" PRIu64
 			 " tokens (%s a token): %" PRIu64 " sequences of %" PRIu64 " tokens at once"),
-		   util, fmt_bytes(a, sizeof(a), v.kv_cache_bytes), v.blocks, v.block_size,
-		   fmt_bytes(b, sizeof(b), v.kv_bytes_per_token), v.max_sequences, seq);
+		   util, fmt_bytes(a, sizeof(a), v->kv_cache_bytes), v->blocks, v->block_size,
+		   fmt_bytes(b, sizeof(b), v->kv_bytes_per_token), v->max_sequences, seq);
+}
+
+/* The report's JSON document with a "vllm" object added as its last key
+ * (the report's keys stay as they are): the object is written as the one
+ * key of a document of its own, at the same indentation, and its lines
+ * spliced in before the report's closing brace. NULL: out of memory. */
+static char *json_with_vllm(const char *report, const gw_vllm_estimate *v, double util, uint64_t seq)
+{
+	gw_json *j = gw_json_new(2);
+	const char *doc, *inner, *close, *tail;
+	char *out = NULL;
+	size_t n;
+
+	if (!j)
+		return NULL;
+	gw_json_object_begin(j);
+	gw_json_key(j, "vllm");
+	gw_json_object_begin(j);
+	gw_json_key(j, "gpu_memory_utilization"); gw_json_double(j, util, 2);
+	gw_json_key(j, "budget_bytes"); gw_json_uint(j, v->budget_bytes);
+	gw_json_key(j, "weights_bytes"); gw_json_uint(j, v->weights_bytes);
+	gw_json_key(j, "activation_bytes"); gw_json_uint(j, v->activation_bytes);
+	gw_json_key(j, "non_torch_bytes"); gw_json_uint(j, v->non_torch_bytes);
+	gw_json_key(j, "kv_cache_bytes"); gw_json_uint(j, v->kv_cache_bytes);
+	gw_json_key(j, "kv_bytes_per_token"); gw_json_uint(j, v->kv_bytes_per_token);
+	gw_json_key(j, "block_size"); gw_json_uint(j, v->block_size);
+	gw_json_key(j, "blocks"); gw_json_uint(j, v->blocks);
+	gw_json_key(j, "seq"); gw_json_uint(j, seq);
+	gw_json_key(j, "max_sequences"); gw_json_uint(j, v->max_sequences);
+	gw_json_object_end(j);
+	gw_json_object_end(j);
+	doc = gw_json_text(j);
+	close = report ? strrchr(report, '}') : NULL;
+	inner = doc ? strchr(doc, '\n') : NULL;
+	tail = doc ? strrchr(doc, '\n') : NULL;
+	if (close && inner && tail && tail > inner) {
+		n = (size_t)(close - report);
+		while (n && (report[n - 1] == '\n' || report[n - 1] == ' '))
+			n--;
+		if (asprintf(&out, "%.*s,%.*s\n%s", (int)n, report, (int)(tail - inner), inner, close) < 0)
+			out = NULL;
+	}
+	gw_json_free(j);
+	return out;
+}
+
+/* ---- the Python environment of this machine -------------------------------- */
+
+/* The version a module file assigns: `__version__ = '2.1.2+cu121'` in
+ * torch/version.py (tools/generate_torch_version.py writes it so, with or
+ * without a type annotation), `__version__ = "4.44.2"` in
+ * transformers/__init__.py. false when the file or the line is not there. */
+static bool module_version(const char *path, char *out, size_t outsz)
+{
+	char line[512];
+	bool found = false;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *q, *end;
+
+		if (strncmp(line, "__version__", 11) || !(q = strpbrk(line + 11, "'\"")))
+			continue;
+		if (!strchr(line + 11, '=') || strchr(line + 11, '=') > q || !(end = strchr(q + 1, *q)))
+			continue;
+		snprintf(out, outsz, "%.*s", (int)(end - q - 1), q + 1);
+		found = out[0] != 0;
+	}
+	fclose(f);
+	return found;
+}
+
+/* The site-packages of the active environment: $VIRTUAL_ENV, else
+ * $CONDA_PREFIX (the variables activate sets), lib/python3.N/site-packages
+ * holding `rel`. */
+static bool active_site_file(const char *rel, char *out, size_t outsz)
+{
+	const char *vars[] = { "VIRTUAL_ENV", "CONDA_PREFIX" };
+
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		const char *prefix = getenv(vars[i]);
+		char pattern[4096];
+		glob_t g;
+		bool ok;
+
+		if (!prefix || !*prefix)
+			continue;
+		snprintf(pattern, sizeof(pattern), "%s/lib/python3*/site-packages/%s", prefix, rel);
+		if (glob(pattern, 0, NULL, &g) != 0)
+			continue;
+		ok = g.gl_pathc > 0;
+		if (ok)
+			snprintf(out, outsz, "%s", g.gl_pathv[g.gl_pathc - 1]);
+		globfree(&g);
+		if (ok)
+			return true;
+	}
+	return false;
+}
+
+/* advise run for this machine's GPUs takes the PyTorch and transformers
+ * releases of the active Python environment where --torch and
+ * --transformers do not name them: what the context size (lazy loading
+ * from 1.13), softmax's backward (1.11), SDPA (2.0) and generate()'s
+ * logits (4.45) depend on. A spec-table GPU or --memory is a machine
+ * elsewhere, so nothing is read for them. */
+static void releases_from_environment(const struct advise_opts *o, gw_advise_options *base)
+{
+	char path[4096], v[64];
+	uint32_t r;
+
+	if (!o->torch_s && active_site_file("torch/version.py", path, sizeof(path)) &&
+	    module_version(path, v, sizeof(v)) && gw_advise_torch_version(v, &r) == 0)
+		base->torch_version = r;
+	if (!o->transformers_s && active_site_file("transformers/__init__.py", path, sizeof(path)) &&
+	    module_version(path, v, sizeof(v)) && transformers_release(v, &r))
+		base->transformers_version = r;
 }
 
 static int run_advice(const struct advise_opts *o, const gw_model *m, const char *how,
@@ -1402,6 +1569,10 @@ static int run_advice(const struct advise_opts *o, const gw_model *m, const char
 	gw_advise_report *rep = NULL;
 	gw_advise_options base;
 	const gw_advise_plan *plan;
+	gw_vllm_estimate v;
+	double util = 0;
+	uint64_t seq = 0;
+	bool vllm;
 	size_t n = 0;
 	int rc = EXIT_OK;
 
@@ -1415,6 +1586,8 @@ static int run_advice(const struct advise_opts *o, const gw_model *m, const char
 		free(t);
 		return EXIT_FAIL;
 	}
+	if (n && !strcmp(t[0].source, "local"))
+		releases_from_environment(o, &base);
 	if (gw_advise_report_new(&rep, m, how, &base, t, n, o->target_batch) < 0) {
 		error_msg("%s", gw_error_last_text());
 		free(t);
@@ -1428,8 +1601,16 @@ static int run_advice(const struct advise_opts *o, const gw_model *m, const char
 	}
 	warn_positions(m, &gw_advise_report_estimate(rep)->resolved);
 	plan = gw_advise_report_plan(rep);
+	vllm = vllm_estimate(o, m, rep, &v, &util, &seq);
 	if (o->json) {
 		char *text = gw_advise_report_json(rep, 2);
+
+		if (text && vllm) {
+			char *both = json_with_vllm(text, &v, util, seq);
+
+			free(text);
+			text = both;
+		}
 		if (!text || puts(text) == EOF)
 			rc = EXIT_FAIL;
 		if (!text)
@@ -1462,7 +1643,8 @@ static int run_advice(const struct advise_opts *o, const gw_model *m, const char
 			print_cloud(rep);
 		}
 	}
-	print_vllm(o, m, rep, o->json);
+	if (vllm && !o->json)
+		print_vllm(&v, util, seq);
 	for (size_t i = 0; i < gw_advise_report_count(rep); i++)
 		if (rc == EXIT_OK && !gw_advise_report_result(rep, i)->fits)
 			rc = EXIT_FAIL;

@@ -38,6 +38,7 @@ struct exporter {
 	const char *kubelet_socket; /* --kubernetes: the socket asked; else NULL */
 	struct k8s_client *k8s;     /* its client (cli/kubernetes.h) */
 	uint64_t procs_hash;    /* of every GPU's processes: a change asks the kubelet again */
+	struct exp_history *history; /* the page's last hour (the sampler's thread only) */
 
 	pthread_mutex_t lock; /* guards everything below */
 	bool running, any_up;
@@ -124,8 +125,9 @@ static void publish(gw_sampler *sampler, uint64_t seq, void *arg)
 	(void)sampler, (void)seq;
 	if (snapshot(e, &s) == 0) {
 		metrics = exp_render_metrics(&s, e->names, e->per_process, &ml);
-		html = exp_render_html(&s, e->per_process, e->show_processes, e->interval * 5, &hl);
-		json = exp_render_status_json(&s, &jl);
+		exp_history_add(e->history, &s);
+		html = exp_render_html(&s, e->history, e->per_process, e->show_processes, e->interval * 5, &hl);
+		json = exp_render_status_json(&s, e->show_processes, &jl);
 		for (int i = 0; i < s.count; i++)
 			any_up |= s.dev[i].up;
 	}
@@ -325,6 +327,7 @@ static void exporter_free(struct exporter *e)
 {
 	gw_sampler_free(e->sampler);
 	k8s_stop(e->k8s);
+	exp_history_free(e->history);
 	free(e->metrics), free(e->html), free(e->json);
 	pthread_mutex_destroy(&e->lock);
 	gw_context_free(e->ctx);
@@ -452,6 +455,7 @@ static int cmd_exporter(int argc, char **argv)
 	e.per_process = o.per_process;
 	e.show_processes = o.show_processes || o.per_process || web.nusers > 0;
 	e.interval = o.interval;
+	e.history = exp_history_new(); /* NULL (out of memory): a page without charts */
 	host_name(e.hostname, sizeof(e.hostname));
 	if (!(e.ctx = open_context())) {
 		exp_web_config_free(&web);

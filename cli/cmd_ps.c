@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "commands.h"
+#include "hosts.h"
 #include "output.h"
 
 /* Below this utilisation a leased GPU counts as idle (also in report). */
@@ -16,6 +17,7 @@
 
 struct ps_opts {
 	bool json;
+	struct hosts_opts hosts;
 };
 
 static const struct option ps_options[] = {
@@ -24,6 +26,7 @@ static const struct option ps_options[] = {
 		 "\"user\", \"uid\", \"pid\", \"job_pid\", \"gpus_requested\", \"queued\", \"since\", \"seconds\", "
 		 "\"gpus\": [{\"uuid\", \"index\", \"mig\", \"utilization_percent\", \"memory_used_bytes\"}], "
 		 "\"utilization_percent\", \"memory_used_bytes\", \"idle\"}]}")),
+	HOSTS_OPTIONS(struct ps_opts),
 	OPT_END()
 };
 
@@ -379,7 +382,7 @@ static int print_no_pool(const char *dir, bool json)
 
 static int cmd_ps(int argc, char **argv)
 {
-	struct ps_opts o = { false };
+	struct ps_opts o = { false, { NULL, 2.0, NULL, NULL } };
 	gw_context *ctx;
 	gw_pool *pool;
 	gw_pool_job *jobs = NULL;
@@ -391,6 +394,8 @@ static int cmd_ps(int argc, char **argv)
 
 	if (parse_options(&cmd_ps_def, argc, argv, &o, &args) == PARSE_HELP)
 		return EXIT_OK;
+	if (o.hosts.list)
+		return hosts_ps(&o.hosts, o.json, false);
 	if (pool_missing(gw_pool_default_dir()))
 		return print_no_pool(gw_pool_default_dir(), o.json);
 	if (!(ctx = open_context()))

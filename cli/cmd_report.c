@@ -8,11 +8,13 @@
 
 #include "accounting.h"
 #include "commands.h"
+#include "hosts.h"
 #include "output.h"
 
 struct report_opts {
 	double since;     /* seconds back; < 0: everything */
 	bool json;
+	struct hosts_opts hosts;
 };
 
 /* Seconds, or a number with s, m, h, d or w. */
@@ -45,6 +47,7 @@ static const struct option report_options[] = {
 		 "\"gpu_seconds\", \"idle_gpu_seconds\", \"wait_seconds\", \"max_wait_seconds\", \"energy_j\"}], "
 		 "\"total\": {...}, \"unleased_gpus\": [{\"index\", \"mig\", \"uuid\"}], \"unreadable_gpus\": [{\"index\", "
 		 "\"health\", \"health_reason\"}]}")),
+	HOSTS_OPTIONS(struct report_opts),
 	OPT_END()
 };
 
@@ -293,7 +296,7 @@ static int print_json_doc(gw_context *ctx, const char *dir, const struct acct_su
 
 static int cmd_report(int argc, char **argv)
 {
-	struct report_opts o = { -1, false };
+	struct report_opts o = { -1, false, { NULL, 2.0, NULL, NULL } };
 	struct acct_summary s;
 	struct unleased un[256];
 	gw_context *ctx;
@@ -306,6 +309,10 @@ static int cmd_report(int argc, char **argv)
 
 	if (parse_options(&cmd_report_def, argc, argv, &o, &args) == PARSE_HELP)
 		return EXIT_OK;
+	if (o.hosts.list && o.since >= 0)
+		die_usage("report", "%s", _("--hosts reports who uses the nodes' GPUs now: no --since"));
+	if (o.hosts.list)
+		return hosts_ps(&o.hosts, o.json, true);
 	if (o.since > 0)
 		since = clock_seconds(CLOCK_REALTIME) - o.since;   /* to the fraction: "--since 1s" is the last second */
 	if ((rc = acct_summarize(dir, since, &s, err, sizeof(err))) < 0) {

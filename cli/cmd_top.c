@@ -11,11 +11,13 @@
 #include "commands.h"
 #include "output.h"
 #include "text.h"
+#include "hosts.h"
 #include "top.h"
 
 struct top_opts {
 	double interval;
 	bool once;
+	struct hosts_opts hosts;
 };
 
 static const char *parse_delay(void *field, const char *s)
@@ -84,12 +86,46 @@ static const struct option top_options[] = {
 	OPT_BOOL(0, "once", struct top_opts, once,
 		 N_("print one plain frame (no curses, no colour) at the terminal's width ($COLUMNS, or 80 when not a "
 		 "terminal) and exit; the CPU column is then the average over each process's life, as ps shows it")),
+	HOSTS_OPTIONS(struct top_opts),
 	OPT_END()
 };
 
+/* Opens d on this machine, or on the nodes of --hosts (hs); an exit
+ * status when neither can be read. */
+static int open_data(struct top_data *d, struct top_opts *o, struct hosts *hs)
+{
+	int rc;
+
+	if (!o->hosts.list)
+		return top_data_open(d) < 0 ? EXIT_FAIL : EXIT_OK;
+	if ((rc = hosts_open(hs, &o->hosts)) != 0) {
+		hosts_close(hs);
+		return rc;
+	}
+	return top_data_open_hosts(d, hs);
+}
+
+/* --once: exit 1 when no GPU could be read, saying why. */
+static int once_status(struct top_data *d)
+{
+	char problem[1024];
+
+	if (d->hosts) {
+		if (hosts_gpu_count(d->hosts) > 0)
+			return EXIT_OK;
+		error_msg("%s", _("no node of --hosts answered with a GPU"));
+		return EXIT_FAIL;
+	}
+	if (readable_count(d->ctx) > 0)
+		return EXIT_OK;
+	error_msg("%s", no_gpu_sentence(d->ctx, problem, sizeof(problem)));
+	return EXIT_FAIL;
+}
+
 static int cmd_top(int argc, char **argv)
 {
-	struct top_opts o = { 1.0, false };
+	struct top_opts o = { 1.0, false, { NULL, 2.0, NULL, NULL } };
+	struct hosts hs;
 	struct top_ui ui;
 	struct top_data d;
 	char **args, why[256];
@@ -100,8 +136,8 @@ static int cmd_top(int argc, char **argv)
 		return EXIT_OK;
 	memset(&ui, 0, sizeof(ui));
 	ui.interval = o.interval;
-	if (top_data_open(&d) < 0)
-		return EXIT_FAIL;
+	if ((rc = open_data(&d, &o, &hs)) != EXIT_OK)
+		return rc;
 	top_data_refresh(&d);
 	/* Both ends are terminals but TERM cannot drive one: say what is
 	 * wrong and show what --once shows, not a blank screen. */
@@ -115,17 +151,17 @@ static int cmd_top(int argc, char **argv)
 		if (fallback)
 			warning_msg(_("%s: top showed one plain frame as --once does (set TERM to your terminal's type, "
 				      "such as xterm-256color, for the live view)"), why);
-		if (rc == EXIT_OK && readable_count(d.ctx) == 0) {
-			char problem[1024];
-
-			error_msg("%s", no_gpu_sentence(d.ctx, problem, sizeof(problem)));
-			rc = EXIT_FAIL;
-		}
+		if (rc == EXIT_OK)
+			rc = once_status(&d);
 		top_data_close(&d);
+		if (o.hosts.list)
+			hosts_close(&hs);
 		return rc;
 	}
 	if (!term_start()) {
 		top_data_close(&d);
+		if (o.hosts.list)
+			hosts_close(&hs);
 #ifdef GW_HAVE_CURSES
 		error_msg("%s", _("top needs a terminal on stdin and stdout (use --once for one plain frame)"));
 #else
@@ -136,6 +172,8 @@ static int cmd_top(int argc, char **argv)
 	sig = loop(&d, &ui);
 	term_stop();
 	top_data_close(&d);
+	if (o.hosts.list)
+		hosts_close(&hs);
 	return sig ? 128 + sig : EXIT_OK;
 }
 

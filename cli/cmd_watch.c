@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "output.h"
 #include "text.h"
+#include "hosts.h"
 
 #define WATCH_MAX_FIELDS 64
 
@@ -23,6 +24,7 @@ struct watch_opts {
 	struct opt_list ids;
 	const char *fields;
 	bool csv, json;
+	struct hosts_opts hosts;
 };
 
 /* The defaults, by metric key: for --json and --csv those of /api/status
@@ -98,6 +100,7 @@ static const struct option watch_options[] = {
 	OPT_BOOL(0, "json", struct watch_opts, json,
 		 N_("print one JSON object per sample and line: {\"gpuwise_version\", \"time\", \"devices\": [{\"index\", "
 		    "\"uuid\", \"health\", and the fields at their info --json paths}]}")),
+	HOSTS_OPTIONS(struct watch_opts),
 	OPT_END()
 };
 
@@ -664,6 +667,52 @@ static int run(struct watch *w, long count)
 	return rc;
 }
 
+/* --hosts: each sample reads every node's exporter (all at once) and
+ * prints their GPUs, each row with its host, or one combined JSON object. */
+static int run_hosts(struct hosts *hs, bool json, double delay, long count)
+{
+	double next = clock_seconds(CLOCK_MONOTONIC);
+	FILE *out = json ? text_raw_stdout() : stdout;
+
+	catch_signals();
+	for (long i = 0; !stop_signal && (count == 0 || i < count); i++) {
+		if (i > 0) {
+			next += delay;
+			if (next < clock_seconds(CLOCK_MONOTONIC))
+				next = clock_seconds(CLOCK_MONOTONIC);
+			sleep_until(next);
+			if (stop_signal)
+				break;
+		}
+		hosts_fetch(hs);
+		if (json) {
+			gw_json *j = gw_json_new(0);
+
+			hosts_json(j, hs, clock_seconds(CLOCK_REALTIME));
+			fprintf(out, "%s\n", gw_json_text(j) ? gw_json_text(j) : "{}");
+			gw_json_free(j);
+			fflush(out);
+		} else
+			hosts_print_table(out, hs, i == 0);
+		if (ferror(out) || (!json && !text_flush()))
+			return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
+static int watch_hosts(const struct watch_opts *o)
+{
+	struct hosts hs;
+	int rc;
+
+	if (o->csv || o->fields || o->ids.n)
+		die_usage("watch", "%s", _("--hosts shows the exporters' default fields: no --csv, --fields or -i"));
+	if ((rc = hosts_open(&hs, &o->hosts)) == 0)
+		rc = run_hosts(&hs, o->json, o->delay, o->count);
+	hosts_close(&hs);
+	return rc;
+}
+
 static int cmd_watch(int argc, char **argv)
 {
 	struct watch_opts o = { .delay = 1.0 };
@@ -679,6 +728,8 @@ static int cmd_watch(int argc, char **argv)
 		die_usage("watch", "%s", _("--csv and --json exclude each other"));
 	if (o.fields && !strcmp(o.fields, "help"))
 		return print_fields_help();
+	if (o.hosts.list)
+		return watch_hosts(&o);
 	w.csv = o.csv;
 	w.json = o.json;
 	w.delay = o.delay;

@@ -42,6 +42,27 @@ struct exp_snapshot {
 
 void exp_snapshot_clear(struct exp_snapshot *s);
 
+/* ---- the status page's last hour (exporter_history.c) ------------------ */
+
+/* Per GPU, one byte per metric and slot: utilisation (%), memory used (%
+ * of total), power (% of the limit), temperature (°C, at most 250). */
+#define EXP_HIST_SLOT_S 10
+#define EXP_HIST_SLOTS 360       /* one hour */
+enum { EXP_HIST_UTIL, EXP_HIST_MEMORY, EXP_HIST_POWER, EXP_HIST_TEMPERATURE, EXP_HIST_METRICS };
+#define EXP_HIST_NONE 255        /* no value in that slot */
+
+struct exp_history;
+struct exp_history *exp_history_new(void);
+void exp_history_free(struct exp_history *h);
+/* One pass of the collector (on its thread only). */
+void exp_history_add(struct exp_history *h, const struct exp_snapshot *s);
+/* A metric of GPU gpu (its position in the snapshot) over the last hour,
+ * oldest slot first, EXP_HIST_NONE where none; 0 when it has no value at
+ * all. */
+int exp_history_get(const struct exp_history *h, int gpu, int metric, uint8_t out[EXP_HIST_SLOTS]);
+/* Memory one GPU's history takes (docs/commands/exporter.md says it). */
+size_t exp_history_bytes_per_gpu(void);
+
 /* ---- rendering (exporter_render.c) ------------------------------------ */
 
 enum exp_names { EXP_NAMES_DCGM, EXP_NAMES_NVIDIA_SMI, EXP_NAMES_NATIVE };
@@ -65,9 +86,12 @@ void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(print
 char *exp_render_metrics(const struct exp_snapshot *s, enum exp_names names, bool per_process, size_t *len);
 /* show_processes: users, PIDs and process names (command lines with
  * per_process) on the page; otherwise only how many processes each GPU has. */
-char *exp_render_html(const struct exp_snapshot *s, bool per_process, bool show_processes, double refresh_s,
-		      size_t *len);
-char *exp_render_status_json(const struct exp_snapshot *s, size_t *len);
+/* hist (may be NULL): a chart of each GPU's last hour, inline SVG. */
+char *exp_render_html(const struct exp_snapshot *s, const struct exp_history *hist, bool per_process,
+		      bool show_processes, double refresh_s, size_t *len);
+/* show_processes: each device's "processes" (users, PIDs, names), as on
+ * the page. */
+char *exp_render_status_json(const struct exp_snapshot *s, bool show_processes, size_t *len);
 
 /* ---- HTTP pieces that are ours (exporter_http.c) ---------------------- */
 

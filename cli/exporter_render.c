@@ -606,12 +606,65 @@ char *exp_render_metrics(const struct exp_snapshot *s, enum exp_names names, boo
 
 /* ---- /api/status: the `watch --json` object ---------------------------- */
 
-/* Written by sample_json() (cli/metric_out.c), the function `gpuwise watch
- * --json` prints with, over the same default fields: one code path. */
-char *exp_render_status_json(const struct exp_snapshot *s, size_t *len)
+/* What /api/status adds to each device beyond watch --json's fields (only
+ * keys are added): "name", "process_count" (null when unknown) and, when
+ * the page may show who runs what, "processes": [{"pid", "user", "name",
+ * "used_memory_bytes"}], which `gpuwise ps/report --hosts` read. */
+struct status_more {
+	const struct exp_snapshot *s;
+	const struct sample_device *base; /* devs[k] is s->dev[k] */
+	bool show_processes;
+};
+
+static void status_processes(gw_json *j, const struct exp_device *d)
+{
+	gw_json_key(j, "processes");
+	gw_json_array_begin(j);
+	for (size_t k = 0; k < d->nprocs; k++) {
+		const gw_process *p = &d->procs[k];
+		char name[256];
+
+		process_name(name, sizeof(name), p);
+		gw_json_object_begin(j);
+		gw_json_key(j, "pid");
+		gw_json_int(j, p->pid);
+		gw_json_key(j, "user");
+		gw_json_string(j, p->user[0] ? p->user : NULL);
+		gw_json_key(j, "name");
+		gw_json_string(j, name);
+		gw_json_key(j, "used_memory_bytes");
+		if (GW_VALID(p->used_memory))
+			gw_json_uint(j, p->used_memory.v);
+		else
+			gw_json_null(j);
+		gw_json_object_end(j);
+	}
+	gw_json_array_end(j);
+}
+
+static void status_device_more(gw_json *j, const struct sample_device *sd, void *arg)
+{
+	const struct status_more *m = arg;
+	const struct exp_device *d = &m->s->dev[sd - m->base];
+
+	gw_json_key(j, "name");
+	gw_json_string(j, GW_VALID(d->info.name) ? d->info.name.s : NULL);
+	gw_json_key(j, "process_count");
+	if (d->up && d->procs_known)
+		gw_json_int(j, (int64_t)d->nprocs);
+	else
+		gw_json_null(j);
+	if (m->show_processes && d->up && d->procs_known)
+		status_processes(j, d);
+}
+
+/* Written by sample_json_host() (cli/metric_out.c), the function `gpuwise
+ * watch --json` prints with, over the same default fields: one code path. */
+char *exp_render_status_json(const struct exp_snapshot *s, bool show_processes, size_t *len)
 {
 	struct sample_device *devs = calloc((size_t)s->count + 1, sizeof(*devs));
 	int fields[32], nfields = sample_default_field_ids(fields, 32);
+	struct status_more more = { s, devs, show_processes };
 	gw_json *j = gw_json_new(0);
 	const char *text;
 	char *out = NULL;
@@ -627,8 +680,10 @@ char *exp_render_status_json(const struct exp_snapshot *s, size_t *len)
 		devs[i].index = s->dev[i].info.index;
 		devs[i].health = s->dev[i].health;
 		devs[i].up = s->dev[i].up;
+		devs[i].more = status_device_more;
+		devs[i].more_arg = &more;
 	}
-	sample_json(j, s->time, devs, s->count, fields, nfields);
+	sample_json_host(j, s->time, s->hostname, devs, s->count, fields, nfields);
 	if ((text = gw_json_text(j)) && (out = malloc(gw_json_length(j) + 2))) {
 		*len = gw_json_length(j) + 1;
 		memcpy(out, text, *len - 1);
@@ -665,7 +720,8 @@ static const char page_style[] =
 	".val{width:10.5em;text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}"
 	"table{border-collapse:collapse;width:100%;margin-top:.4em;font-size:.9em}td,th{text-align:left;padding:.15em .4em;"
 	"border-top:1px solid #eee;white-space:nowrap}td:nth-child(3){white-space:normal;overflow-wrap:anywhere;width:100%}"
-	".muted{color:#777}"
+	".muted{color:#777}.hist{display:block;width:100%;height:4.5em;margin:.3em 0 0;background:#f6f8fa}"
+	".lg{font-size:.8em;margin:.1em 0 .3em}"
 	/* A phone: label and value on one line, the bar under them, full width. */
 	"@media(max-width:32em){.row{flex-wrap:wrap;gap:0 .5em}.row span:first-child{width:auto}"
 	".val{width:auto;margin-left:auto}.bar{order:3;flex-basis:100%}}";
@@ -748,8 +804,68 @@ static void html_processes(struct sbuf *b, const struct exp_device *d, bool per_
 	sb_puts(b, "</table>\n");
 }
 
-char *exp_render_html(const struct exp_snapshot *s, bool per_process, bool show_processes, double refresh_s,
-		      size_t *len)
+/* ---- the last hour as inline SVG ---------------------------------------- */
+
+static const struct {
+	const char *label, *color;
+} hist_lines[EXP_HIST_METRICS] = {
+	/* not the bars' colours (#3a7, #d73, #eee): the chart is not a bar */
+	[EXP_HIST_UTIL] = { "Utilisation", "#1b9e77" },
+	[EXP_HIST_MEMORY] = { "Memory", "#3b6fd6" },
+	[EXP_HIST_POWER] = { "Power (of limit)", "#e08214" },
+	[EXP_HIST_TEMPERATURE] = { "Temperature °C", "#984ea3" },
+};
+
+/* One metric as polylines (a gap where a slot has no value); x is the
+ * slot, y 0-100 from the bottom. */
+static void svg_line(struct sbuf *b, const uint8_t *v, const char *color)
+{
+	bool open = false;
+
+	for (int k = 0; k < EXP_HIST_SLOTS; k++) {
+		if (v[k] == EXP_HIST_NONE) {
+			if (open)
+				sb_puts(b, "\"/>");
+			open = false;
+			continue;
+		}
+		if (!open)
+			sb_printf(b, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" "
+				  "vector-effect=\"non-scaling-stroke\" points=\"", color);
+		else
+			sb_puts(b, " ");
+		/* a lone slot still shows: a short flat line */
+		sb_printf(b, "%d,%d", k, 100 - (v[k] > 100 ? 100 : v[k]));
+		if (!open && (k + 1 == EXP_HIST_SLOTS || v[k + 1] == EXP_HIST_NONE))
+			sb_printf(b, " %d.8,%d", k, 100 - (v[k] > 100 ? 100 : v[k]));
+		open = true;
+	}
+	if (open)
+		sb_puts(b, "\"/>");
+}
+
+static void html_history(struct sbuf *b, const struct exp_history *hist, int gpu)
+{
+	uint8_t v[EXP_HIST_METRICS][EXP_HIST_SLOTS];
+	int any = 0;
+
+	for (int m = 0; m < EXP_HIST_METRICS; m++)
+		any |= exp_history_get(hist, gpu, m, v[m]);
+	if (!any)
+		return;
+	sb_printf(b, "<svg class=\"hist\" viewBox=\"0 0 %d 100\" preserveAspectRatio=\"none\" role=\"img\" "
+		  "aria-label=\"the last hour\"><path d=\"M0 50H%d M0 0H%d\" stroke=\"#dde\" "
+		  "vector-effect=\"non-scaling-stroke\"/>", EXP_HIST_SLOTS - 1, EXP_HIST_SLOTS, EXP_HIST_SLOTS);
+	for (int m = 0; m < EXP_HIST_METRICS; m++)
+		svg_line(b, v[m], hist_lines[m].color);
+	sb_puts(b, "</svg>\n<p class=\"lg muted\">Last hour (0-100):");
+	for (int m = 0; m < EXP_HIST_METRICS; m++)
+		sb_printf(b, " <span style=\"color:%s\">&#9632;</span> %s", hist_lines[m].color, hist_lines[m].label);
+	sb_puts(b, "</p>\n");
+}
+
+char *exp_render_html(const struct exp_snapshot *s, const struct exp_history *hist, bool per_process,
+		      bool show_processes, double refresh_s, size_t *len)
 {
 	struct sbuf b = { 0 };
 	int refresh = refresh_s < 2 ? 2 : (int)refresh_s;
@@ -775,6 +891,7 @@ char *exp_render_html(const struct exp_snapshot *s, bool per_process, bool show_
 		sb_puts(&b, "</h2>\n");
 		if (d->up) {
 			html_bars(&b, d);
+			html_history(&b, hist, i);
 			html_processes(&b, d, per_process, show_processes);
 		} else if (d->info.health_reason[0]) {
 			sb_puts(&b, "<p class=\"muted\">");

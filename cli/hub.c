@@ -18,7 +18,6 @@
  * loaded with dlopen: gpuwise builds and runs without it, and says so when
  * a download needs it. HF_HUB_OFFLINE=1 never touches the network. */
 #include <ctype.h>
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -31,10 +30,10 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "curl_dl.h"
 #include "hub.h"
 #include "gpuwise/gpuwise.h"
 
-#define CURL_SONAME "libcurl.so.4"
 #define HUB_DEFAULT_ENDPOINT "https://huggingface.co"
 
 /* ---- the environment -------------------------------------------------------- */
@@ -414,60 +413,22 @@ static void cache_put_absent(const struct hub *h, const char *file)
 
 /* ---- libcurl, loaded when a download is needed ----------------------------------------- */
 
-/* The few libcurl names used, declared here (its ABI is stable since 7.x;
- * no curl headers needed to build). */
-typedef void CURL;
-struct curl_slist;
-enum {
-	CURLOPT_WRITEDATA = 10001, CURLOPT_URL = 10002, CURLOPT_RANGE = 10007, CURLOPT_ERRORBUFFER = 10010,
-	CURLOPT_USERAGENT = 10018, CURLOPT_HTTPHEADER = 10023, CURLOPT_HEADERDATA = 10029,
-	CURLOPT_WRITEFUNCTION = 20011, CURLOPT_HEADERFUNCTION = 20079, CURLOPT_LOW_SPEED_LIMIT = 19,
-	CURLOPT_LOW_SPEED_TIME = 20, CURLOPT_FOLLOWLOCATION = 52, CURLOPT_MAXREDIRS = 68,
-	CURLOPT_CONNECTTIMEOUT = 78, CURLOPT_NOSIGNAL = 99, CURLOPT_PROTOCOLS = 181, CURLOPT_REDIR_PROTOCOLS = 182,
-	CURLPROTO_HTTP = 1, CURLPROTO_HTTPS = 2,
-	CURLINFO_RESPONSE_CODE = 0x200002,
-	CURLE_OK = 0, CURLE_COULDNT_RESOLVE_HOST = 6, CURLE_COULDNT_CONNECT = 7, CURLE_WRITE_ERROR = 23,
-	CURLE_OPERATION_TIMEDOUT = 28, CURL_ERROR_SIZE = 256
-};
-#define CURL_FUNCTIONS(X) \
-	X(easy_init, CURL *, (void)) X(easy_setopt, int, (CURL *, int, ...)) X(easy_perform, int, (CURL *)) \
-	X(easy_getinfo, int, (CURL *, int, ...)) X(easy_cleanup, void, (CURL *)) \
-	X(easy_strerror, const char *, (int)) \
-	X(slist_append, struct curl_slist *, (struct curl_slist *, const char *)) \
-	X(slist_free_all, void, (struct curl_slist *))
-static struct {
-#define X(f, ret, args) ret(*f) args;
-	CURL_FUNCTIONS(X)
-#undef X
-} curl;
-
 /* GPUWISE_CURL_LIBRARY names the file to load instead (unusual installs;
  * the tests point it at nothing to see gpuwise without libcurl). */
-static int curl_load(struct hub *h)
+static int hub_curl_load(struct hub *h)
 {
-	const char *name = env("GPUWISE_CURL_LIBRARY");
-	void *lib;
+	const char *name = CURL_SONAME;
+	char why[512];
+	int rc = curl_load(&name, why, sizeof(why));
 
-	if (curl.easy_init)
-		return 0;
-	if (!name)
-		name = CURL_SONAME;
-	if (!(lib = dlopen(name, RTLD_NOW | RTLD_LOCAL))) {
+	if (rc == -1)
 		snprintf(h->err, sizeof(h->err),
 			 _("cannot download '%s': %s cannot be loaded (Debian/Ubuntu: apt install libcurl4): %s; "
 			   "or put the model in the Hugging Face cache (%s) or give its config.json"),
-			 h->repo, name, dlerror(), h->cache);
-		return -1;
-	}
-#define X(f, ret, args) \
-	if (!(*(void **)&curl.f = dlsym(lib, "curl_" #f))) { \
-		snprintf(h->err, sizeof(h->err), _("cannot download '%s': %s has no %s"), h->repo, name, "curl_" #f); \
-		memset(&curl, 0, sizeof(curl)); \
-		return -1; \
-	}
-	CURL_FUNCTIONS(X)
-#undef X
-	return 0;
+			 h->repo, name, why, h->cache);
+	else if (rc == -2)
+		snprintf(h->err, sizeof(h->err), _("cannot download '%s': %s has no %s"), h->repo, name, why);
+	return rc < 0 ? -1 : 0;
 }
 
 struct transfer {
@@ -609,7 +570,7 @@ static enum hub_status download(struct hub *h, const char *file, size_t max, boo
 	CURL *c;
 	int rc;
 
-	if (curl_load(h) < 0)
+	if (hub_curl_load(h) < 0)
 		return HUB_NO_CURL;
 	if (!(c = curl.easy_init())) {
 		snprintf(h->err, sizeof(h->err), _("cannot download '%s': libcurl failed to start"), h->repo);

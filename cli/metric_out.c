@@ -244,18 +244,30 @@ static void sample_device_json(gw_json *j, const struct sample_device *d, const 
 		metric_json(j, m, &v, st);
 	}
 	json_path_close(j, &path, NULL, NULL, NULL);
+	if (d->more)
+		d->more(j, d, d->more_arg);
 	gw_json_object_end(j);
 }
 
-void sample_json(gw_json *j, double time, const struct sample_device *devs, int n, const int *fields, int nfields)
+void sample_json_host(gw_json *j, double time, const char *hostname, const struct sample_device *devs, int n,
+		      const int *fields, int nfields)
 {
 	json_document_begin(j); /* "gpuwise_version" first, as every --json output */
 	gw_json_key(j, "time");
 	gw_json_double(j, time, 3);
+	if (hostname) {
+		gw_json_key(j, "hostname");
+		gw_json_string(j, hostname);
+	}
 	gw_json_key(j, "devices");
 	gw_json_array_begin(j);
 	for (int k = 0; k < n; k++)
 		sample_device_json(j, &devs[k], fields, nfields);
 	gw_json_array_end(j);
 	gw_json_object_end(j);
+}
+
+void sample_json(gw_json *j, double time, const struct sample_device *devs, int n, const int *fields, int nfields)
+{
+	sample_json_host(j, time, NULL, devs, n, fields, nfields);
 }

@@ -183,6 +183,10 @@ struct sample_device {
 	int index;                      /* gpuwise index */
 	gw_health health;               /* after this sample */
 	bool up;                        /* this sample read the device (else every field but the Xid ones is null) */
+	/* More keys at the end of the device's object (the exporter's
+	 * /api/status adds its name and processes); NULL for none. */
+	void (*more)(gw_json *j, const struct sample_device *d, void *arg);
+	void *more_arg;
 };
 /* The default fields of watch --json and --csv and of /api/status, by
  * metric key. */
@@ -193,6 +197,9 @@ void sample_fields_sort(int *fields, int n);
 /* sample_default_fields as metric ids in table order; returns how many. */
 int sample_default_field_ids(int *fields, int max);
 void sample_json(gw_json *j, double time, const struct sample_device *devs, int n, const int *fields, int nfields);
+/* The same with "hostname" after "time" (the exporter's /api/status). */
+void sample_json_host(gw_json *j, double time, const char *hostname, const struct sample_device *devs, int n,
+		      const int *fields, int nfields);
 
 struct opt_list;
 /* Every -i value joined with ',' (each may itself be a list, "0,1"): a

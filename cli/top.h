@@ -34,6 +34,7 @@ struct top_gpu {
 	float mem_hist[TOP_HISTORY];
 	double hist_time[TOP_HISTORY]; /* when each was read (CLOCK_MONOTONIC) */
 	unsigned hist_len, hist_next;
+	const char *host;             /* --hosts: the node's HOST:PORT (NULL: this machine) */
 };
 
 struct top_proc {
@@ -51,6 +52,8 @@ struct top_proc {
 	gw_f64 run_time;              /* seconds */
 	double cpu_time_now;          /* CPU seconds read this refresh */
 	bool have_cpu_time;
+	const char *host;             /* --hosts: the node's HOST:PORT, and its GPU index there */
+	int host_gpu;
 };
 
 /* The previous CPU time of a pid, for CPU % between two refreshes. */
@@ -73,10 +76,14 @@ struct top_data {
 	size_t nprev;
 	double now;                   /* wall clock of the last refresh, Unix seconds */
 	unsigned refreshes;
+	struct hosts *hosts;          /* --hosts: the nodes read instead of this machine */
 };
 
 /* Open the library context (NULL data on failure, the error printed). */
 int top_data_open(struct top_data *d);
+struct hosts;
+/* --hosts: the GPUs and processes of the nodes' exporters (cli/hosts.h). */
+int top_data_open_hosts(struct top_data *d, struct hosts *hosts);
 /* Read every GPU and the process list once. */
 void top_data_refresh(struct top_data *d);
 void top_data_close(struct top_data *d);

@@ -11,6 +11,7 @@
 
 #include "commands.h"
 #include "output.h"
+#include "hosts.h"
 #include "top.h"
 
 int top_data_open(struct top_data *d)
@@ -37,6 +38,13 @@ int top_data_open(struct top_data *d)
 			return -1;
 		}
 	}
+	return 0;
+}
+
+int top_data_open_hosts(struct top_data *d, struct hosts *hosts)
+{
+	memset(d, 0, sizeof(*d));
+	d->hosts = hosts;
 	return 0;
 }
 
@@ -251,9 +259,73 @@ static void remember_cpu(struct top_data *d)
 	d->nprev = n;
 }
 
+/* The GPU of the last refresh that was host's GPU index, or NULL. */
+static struct top_gpu *old_gpu(struct top_gpu *old, int nold, const char *host, int index)
+{
+	for (int i = 0; i < nold; i++)
+		if (old[i].host == host && old[i].info && old[i].info->index == index)
+			return &old[i];
+	return NULL;
+}
+
+/* --hosts: every node once (all at once), its GPUs in --hosts order, each
+ * keeping its chart history across refreshes. */
+static void refresh_hosts(struct top_data *d)
+{
+	struct hosts *hs = d->hosts;
+	struct top_gpu *old = d->gpu, *gpu;
+	int nold = d->ngpu, n = 0;
+
+	hosts_fetch(hs);
+	gpu = calloc((size_t)hosts_gpu_count(hs) + 1, sizeof(*gpu));
+	if (!gpu)
+		return;
+	d->nprocs = 0;
+	for (int i = 0; i < hs->n; i++) {
+		const struct host *h = &hs->h[i];
+		int first = n;
+
+		for (int k = 0; k < h->ngpu; k++, n++) {
+			struct top_gpu *g = &gpu[n], *prev = old_gpu(old, nold, h->addr, h->gpu[k].info.index);
+
+			if (prev)
+				*g = *prev;
+			g->host = h->addr;
+			g->info = &h->gpu[k].info;
+			g->sample = h->gpu[k].sample;
+			g->have_sample = h->gpu[k].up;
+			snprintf(g->problem, sizeof(g->problem), "%s", gw_health_name(g->info->health));
+			push_history(g);
+		}
+		for (size_t k = 0; k < h->nproc; k++) {
+			struct top_proc *t = proc_add(d);
+
+			if (!t)
+				break;
+			t->gpu = first + h->proc[k].gpu;
+			t->mig = -1;
+			t->pid = h->proc[k].pid;
+			t->type = GW_PROCESS_COMPUTE;
+			snprintf(t->user, sizeof(t->user), "%s", h->proc[k].user);
+			snprintf(t->command, sizeof(t->command), "%s", h->proc[k].name);
+			t->gpu_memory = h->proc[k].used_memory;
+			t->host = h->addr;
+			t->host_gpu = h->gpu[h->proc[k].gpu].info.index;
+		}
+	}
+	free(old);
+	d->gpu = gpu;
+	d->ngpu = n;
+}
+
 void top_data_refresh(struct top_data *d)
 {
 	d->now = clock_seconds(CLOCK_REALTIME);
+	if (d->hosts) {
+		refresh_hosts(d);
+		d->refreshes++;
+		return;
+	}
 	d->nprocs = 0;
 	if (d->sampler)
 		gw_sampler_step(d->sampler);

@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "output.h"
 #include "text.h"
+#include "hosts.h"
 #include "top.h"
 
 /* ---- output: cells, clipping, curses or a stream --------------------- */
@@ -212,8 +213,16 @@ static void gpu_meters(struct top_out *o, const struct top_gpu *g, int name_w, i
 	char text[64], a[16], b[16];
 	int rest, half;
 
-	out_printf(o, TA_TITLE, "%2d ", g->info->index);
-	out_put_max(o, TA_NORMAL, short_name(g->info), name_w - 1);
+	if (g->host) { /* --hosts: "node1:9400 0 H100" in the same room */
+		char label[GW_STR_MAX + 300];
+
+		snprintf(label, sizeof(label), "%s %d %s", g->host, g->info->index, short_name(g->info));
+		out_put_max(o, TA_TITLE, label, name_w + 2);
+		out_pad(o, name_w + 3, TA_NORMAL);
+	} else {
+		out_printf(o, TA_TITLE, "%2d ", g->info->index);
+		out_put_max(o, TA_NORMAL, short_name(g->info), name_w - 1);
+	}
 	out_pad(o, name_w, TA_NORMAL);
 	if (!g->have_sample) {
 		out_printf(o, TA_WARN, " %s", g->problem);
@@ -454,7 +463,9 @@ static void proc_cells(const struct top_proc *t, char cell[NCOLUMNS][288])
 {
 	const size_t n = 288;
 
-	if (t->mig >= 0)
+	if (t->host)
+		snprintf(cell[0], n, "%d", t->host_gpu);
+	else if (t->mig >= 0)
 		snprintf(cell[0], n, "%d:%d", t->gpu, t->mig);
 	else
 		snprintf(cell[0], n, "%d", t->gpu);
@@ -469,7 +480,9 @@ static void proc_cells(const struct top_proc *t, char cell[NCOLUMNS][288])
 	num_text(cell[6], n, GW_VALID(t->cpu_percent) ? t->cpu_percent.v : NAN, 1, "");
 	short_bytes(cell[7], n, GW_VALID(t->rss) ? (double)t->rss.v : NAN);
 	time_text(cell[8], n, &t->run_time);
-	if (t->command[0])
+	if (t->host) /* --hosts: the node, then the process name */
+		snprintf(cell[9], n, "%s  %s", t->host, t->command);
+	else if (t->command[0])
 		snprintf(cell[9], n, "%s", t->command);
 	else
 		snprintf(cell[9], n, "%s", t->resolved ? "?" : _("(not in this pid namespace)"));
@@ -530,9 +543,31 @@ static void key_line(struct top_out *o, const struct top_ui *ui)
 	out_newline(o);
 }
 
-static int gpu_block_lines(const struct top_data *d)
+/* --hosts: a line for each node that could not be read, saying why. */
+static int host_problem_lines(const struct top_data *d)
 {
 	int n = 0;
+
+	for (int i = 0; d->hosts && i < d->hosts->n; i++)
+		n += !d->hosts->h[i].ok;
+	return n;
+}
+
+static void host_problems(struct top_out *o, const struct top_data *d)
+{
+	for (int i = 0; d->hosts && i < d->hosts->n; i++) {
+		const struct host *h = &d->hosts->h[i];
+
+		if (h->ok)
+			continue;
+		out_printf(o, TA_WARN, "%s %s: %s", h->addr, _("unreachable"), h->err);
+		out_newline(o);
+	}
+}
+
+static int gpu_block_lines(const struct top_data *d)
+{
+	int n = host_problem_lines(d);
 
 	for (int i = 0; i < d->ngpu; i++)
 		n += 1 + (d->gpu[i].have_sample ? 1 + d->gpu[i].sample.mig_count : 0);
@@ -563,7 +598,8 @@ void top_draw_frame(struct top_out *o, const struct top_data *d, struct top_ui *
 		int fixed = 3, min_procs = nview < 8 ? (int)(nview ? nview : 1) : 8;
 
 		full = fixed + gpu_block_lines(d) + min_procs <= o->height;
-		rows_left = o->height - fixed - (full ? gpu_block_lines(d) : d->ngpu) - (int)nview;
+		rows_left = o->height - fixed - (full ? gpu_block_lines(d) : d->ngpu + host_problem_lines(d)) -
+			    (int)nview;
 		if (rows_left >= 4 && d->ngpu > 0 && o->width >= 40)
 			chart_rows = rows_left > 12 ? 12 : rows_left;
 	}
@@ -589,7 +625,8 @@ void top_draw_frame(struct top_out *o, const struct top_data *d, struct top_ui *
 			out_newline(o);
 		}
 	}
-	if (chart_rows > 0)
+	host_problems(o, d);
+	if (chart_rows > 0 && d->ngpu > 0)
 		chart(o, &d->gpu[chart_gpu(d, view, nview, ui)], chart_rows - 1);
 	table_header(o, ui->sort);
 	ui->page_rows = o->height >= 0 ? o->height - o->row - 1 : (int)nview;

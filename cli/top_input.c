@@ -116,7 +116,11 @@ bool top_key(struct top_ui *ui, const struct top_data *d, int key)
 		snprintf(ui->edit, sizeof(ui->edit), "%s", ui->filter);
 		break;
 	case 'k':
-		ask_kill(ui, d);
+		if (d->hosts) /* a pid of another node: not ours to signal */
+			snprintf(ui->prompt, sizeof(ui->prompt), "%s",
+				 _("k is for this machine's processes (not with --hosts)"));
+		else
+			ask_kill(ui, d);
 		break;
 	case TK_ESC:
 		ui->filter[0] = '\0';

@@ -211,6 +211,20 @@ static struct alloc *find_range(const void *p, size_t n, int kind)
 	return NULL;
 }
 
+/* memcpy where the ranges are apart, as a copy between two buffers always
+ * is: in an ASan process (the fault suite's gpuwise loads these fakes) the
+ * runtime's memmove is a byte loop, its memcpy libc's, ~10 times faster
+ * over bench's buffers. */
+static void copy_bytes(char *dst, const char *src, size_t n)
+{
+	uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
+
+	if (d + n <= s || s + n <= d)
+		memcpy(dst, src, n);
+	else
+		memmove(dst, src, n);
+}
+
 /* dst <- src between device allocations (xlock held; both ranges checked). */
 static void device_copy(char *dst, const char *src, size_t n)
 {
@@ -219,7 +233,7 @@ static void device_copy(char *dst, const char *src, size_t n)
 	if (a->last_dst == dst && a->last_src == src && a->last_n == n && a->last_gen == a->gen &&
 	    a->last_src_gen == b->gen && a != b)
 		return;
-	memmove(dst, src, n);
+	copy_bytes(dst, src, n);
 	a->gen++;
 	a->last_dst = dst;
 	a->last_src = src;
@@ -377,7 +391,7 @@ static CUresult copy(enum dir dir, void *dst, const void *src, size_t n, CUstrea
 	if (dir == D2D) {
 		device_copy(dst, src, n);
 	} else {
-		memmove(dst, src, n);
+		copy_bytes(dst, src, n);
 		if (dir == H2D)
 			device_written(dst, n);
 	}

@@ -29,6 +29,15 @@ case $MODE in full | quick | check) ;; *) echo "usage: tests/run.sh [full|quick|
 CORES=$(nproc 2>/dev/null || echo 2)
 JOBS=${GPUWISE_TEST_JOBS:-$((CORES * 2))}
 LOGS=build/test-logs
+# python3 on PATH may be a version manager's shim (pyenv: a chain of bash
+# scripts run at every start, several times the interpreter's own start):
+# the tests start Python hundreds of times, so the interpreter's own folder
+# goes first on PATH, as the shim itself would put it for the program.
+py=$(command -v python3)
+if [ -n "$py" ] && IFS= read -r -n2 hdr 2>/dev/null <"$py" && [ "$hdr" = '#!' ]; then
+	py=$(python3 -S -c 'import os, sys; print(os.path.dirname(sys.executable))' 2>/dev/null)
+	[ -n "$py" ] && [ -x "$py/python3" ] && export PATH=$py:$PATH
+fi
 rm -rf "$LOGS"
 mkdir -p "$LOGS"
 T0=$EPOCHREALTIME

@@ -258,7 +258,7 @@ int gw_advise_torch_version(const char *s, uint32_t *out);
  * bitsandbytes_version. 0, or GW_EINVAL with a message. */
 int gw_advise_bitsandbytes_version(const char *s, uint32_t *out);
 
-#define GW_ADVISE_OPTIONS_VERSION 5
+#define GW_ADVISE_OPTIONS_VERSION 6
 typedef struct gw_advise_options {
 	unsigned version;             /* GW_ADVISE_OPTIONS_VERSION */
 	gw_advise_task task;
@@ -303,13 +303,24 @@ typedef struct gw_advise_options {
 	uint32_t bitsandbytes_version;
 	/* gw_training_loop (training). Version 5 (1.0.0). */
 	uint32_t loop;
+	/* The transformers release of an inference run, major·100 + minor
+	 * (4.44 → 444); 0: a current one. Before 4.45 generate()'s first
+	 * forward computes the logits of every prompt position, and the Llama
+	 * family's forward casts them to fp32 (huggingface/transformers#31292
+	 * added num_logits_to_keep). Version 6, in the first reserved field:
+	 * a version-5 caller reads as 0. */
+	uint32_t transformers_version;
+	/* Training of a decoder: the loss upcasts the logits to fp32 in this
+	 * many chunks, one at a time (torchtune's CEWithChunkedOutputLoss:
+	 * 8); 0 or 1: the whole at once. Version 6. */
+	uint32_t loss_chunks;
 	/* 0: room for options to come, so that a new one moves neither this
 	 * struct's size nor the structs that embed it (docs/abi.md). */
-	uint32_t reserved[11];
+	uint32_t reserved[9];
 } gw_advise_options;
 #define GW_ADVISE_OPTIONS_INIT { GW_ADVISE_OPTIONS_VERSION, GW_TASK_TRAIN, 1, 0, 0, GW_PRECISION_AUTO, \
 	GW_WEIGHTS_AUTO, GW_OPTIMIZER_ADAMW, 1, false, GW_LORA_QV, 0, 0, 1, GW_STRATEGY_DDP, GW_OFFLOAD_NONE, \
-	GW_ATTENTION_AUTO, 0, 0, 0, 0, 0, 0, GW_LOOP_TRAINER, { 0 } }
+	GW_ATTENTION_AUTO, 0, 0, 0, 0, 0, 0, GW_LOOP_TRAINER, 0, 0, { 0 } }
 
 /* ---- the estimate ---------------------------------------------------------- */
 

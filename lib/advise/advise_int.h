@@ -48,6 +48,11 @@ enum gw__advise_trait {
 	GW__TRAIT_NO_SDPA = 1u << 8,
 	/* the masked-LM head gpuwise models (--lm-head): BERT and RoBERTa. */
 	GW__TRAIT_MLM_HEAD = 1u << 9,
+	/* the causal LM's forward casts its logits to fp32 (`logits =
+	 * logits.float()` in transformers 4.44's modeling file; 4.45 kept it
+	 * for the loss only): what generate()'s first forward holds before
+	 * 4.45 (--transformers). */
+	GW__TRAIT_LOGITS_FLOAT = 1u << 10,
 };
 
 /* Whether m is a text model, whose gw_model text half (experts, MLA,

@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/os.h"
+#include "core/error.h"
 #include "advise/advise_int.h"
 #include "gpuwise/advise.h"
 

@@ -13,7 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/util.h"
+#include "core/error.h"
 #include "gpuwise/advise.h"
 #include "advise/advise_int.h"
 

@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/os.h"
+#include "core/error.h"
 #include "gpuwise/advise.h"
 #include "advise/advise_int.h"
 

@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/util.h"
+#include "core/error.h"
 #include "gpuwise/advise.h"
 #include "advise/advise_int.h"
 
@@ -147,6 +148,12 @@ int gw_advise_bitsandbytes_version(const char *s, uint32_t *out)
 static bool torch_before(const gw_advise_options *r, uint32_t version)
 {
 	return r->torch_version && r->torch_version < version;
+}
+
+/* r->transformers_version names a release before `version` (0: a current one). */
+static bool transformers_before(const gw_advise_options *r, uint32_t version)
+{
+	return r->transformers_version && r->transformers_version < version;
 }
 
 /* Whether QLoRA's frozen quantised linear layers keep their input for
@@ -334,6 +341,11 @@ static int resolve(gw_advise_options *r, const gw_model *m, const gw_advise_opti
 	if (r->torch_version && (r->torch_version < 100 || r->torch_version > 999))
 		return gw__error_set(GW_EINVAL, "advise options: torch_version %u is not major·100 + minor",
 				     r->torch_version);
+	if (r->loss_chunks > 65536)
+		return gw__error_set(GW_EINVAL, "advise options: loss_chunks %u is more than 65,536", r->loss_chunks);
+	if (r->transformers_version && (r->transformers_version < 100 || r->transformers_version > 999))
+		return gw__error_set(GW_EINVAL, "advise options: transformers_version %u is not major·100 + minor",
+				     r->transformers_version);
 	if (m->kind == GW_MODEL_VISION && (rc = gw__advise_vision_resolve(r, m)) < 0)
 		return rc;
 	if (!r->seq)
@@ -900,6 +912,17 @@ static double mlm_head_activations(const gw_model *m, const gw_advise_options *r
 	return (3 * e + gw__advise_norm_bytes(m, r)) * sb * h + sb * (double)m->vocab_size * (e + (amp(r->precision) ? 8 : e));
 }
 
+/* The chunks the loss upcasts the logits in. transformers' loss casts
+ * all of them to fp32 at once, and cross-entropy's log-softmax keeps an
+ * fp32 output for backward: 4 + 4 bytes a logit while it runs. torchtune's
+ * CEWithChunkedOutputLoss (pytorch/torchtune#1390, num_output_chunks = 8)
+ * casts one chunk at a time: each chunk's log-softmax is still kept, but
+ * only one chunk's cast copy exists at once, 4/N bytes a logit. */
+static double loss_chunks(const gw_advise_options *r)
+{
+	return r->loss_chunks > 1 ? (double)r->loss_chunks : 1;
+}
+
 /* Outside the layers: the embedding output (and its dropout mask) and
  * the final norm's input of each stack (an encoder-decoder model's
  * encoder over the s source tokens, its decoder over the t target
@@ -919,7 +942,7 @@ static double outer_activations(const gw_model *m, const gw_advise_options *r, d
 	if (m->lm_head)
 		a += mlm_head_activations(m, r, s);
 	if (m->kind != GW_MODEL_ENCODER) {
-		a += t * b * (double)m->vocab_size * (e + 4 + (e == 4 ? 0 : 4));
+		a += t * b * (double)m->vocab_size * (e + 4 + (e == 4 ? 0 : 4 / loss_chunks(r)));
 		if (lora_task(r) && r->lora_targets == GW_LORA_ALL)
 			a += (e + 1) * t * b * h;
 	}
@@ -993,6 +1016,26 @@ static double train_activations(const gw_model *m, const gw_advise_options *r)
 	return a + outer_activations(m, r, s, t) + previous_step_extra(m, r, s, t, recomputed);
 }
 
+/* The LM head at the end of generate()'s first forward before
+ * transformers 4.45 (--transformers): without num_logits_to_keep
+ * (huggingface/transformers#31292, first released in 4.45.0) the forward
+ * computes the logits of all p prompt positions, and the Llama family's
+ * forward then casts them to fp32 (`logits = logits.float()`, in
+ * transformers 4.44's llama, mistral, mixtral, qwen2, qwen2_moe, gemma,
+ * gemma2, phi and phi3; GW__TRAIT_LOGITS_FLOAT), the half tensor still
+ * referenced while the copy is made. Beside them: the last hidden state
+ * and its normed copy. 0 when the release is current or unknown: 4.45
+ * and later compute the last position only. */
+static double prompt_logits(const gw_model *m, const gw_advise_options *r, double p)
+{
+	double b = (double)r->batch, e = gw__advise_act_bytes(r), h = (double)m->hidden_size;
+	double per = e + (gw__advise_has(m, GW__TRAIT_LOGITS_FLOAT) && e < 4 ? 4 : 0);
+
+	if (!transformers_before(r, 445))
+		return 0;
+	return 2 * e * p * b * h + p * b * (double)m->vocab_size * per;
+}
+
 /* Inference keeps nothing for backward: the peak is inside one layer
  * during the prompt's forward (prefill): the residual stream and its
  * normed copy, plus the larger of attention and the MLP's intermediates;
@@ -1015,6 +1058,7 @@ static double infer_activations(const gw_model *m, const gw_advise_options *r)
 	 * for an encoder's LM head (fill-mask) */
 	double logits = m->kind != GW_MODEL_ENCODER ? b * (double)m->vocab_size * (e + 4)
 			: m->lm_head ? p * b * (double)m->vocab_size * e : 0;
+	double head = m->kind == GW_MODEL_DECODER ? prompt_logits(m, r, p) : 0;
 
 	if (m->kind == GW_MODEL_ENCODER_DECODER) {
 		/* generate() runs the encoder over the source first, then decodes
@@ -1032,7 +1076,9 @@ static double infer_activations(const gw_model *m, const gw_advise_options *r)
 	/* Two width-h tensors beside the MLP (the residual and the normed copy).
 	 * transformers 5's BertLayer keeps a third (traced), 4.x's two; the
 	 * published BERT/BGE rows ran 4.x, and a third put two of them 15 % high. */
-	return 2 * e * p * b * h + (att > mlp ? att : mlp) + logits;
+	double layer = 2 * e * p * b * h + (att > mlp ? att : mlp) + logits;
+
+	return head > layer ? head : layer;
 }
 
 /* Weights w of a whole model as one GPU of a split holds them. TP: every

@@ -12,7 +12,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "internal.h"
+#include "core/util.h"
+#include "core/error.h"
 #include "core/jsonp.h"
 #include "gpuwise/advise.h"
 #include "advise/advise_int.h"
@@ -56,24 +57,25 @@ struct model_type {
 #define RELU_MLP GW__TRAIT_RELU_MLP
 #define NO_SDPA GW__TRAIT_NO_SDPA
 #define MLM GW__TRAIT_MLM_HEAD
+#define LOGITS_FLOAT GW__TRAIT_LOGITS_FLOAT
 
 /* The model_types gpuwise counts. One row each; the reader, the error
  * message and docs/advise.md follow this table. */
 static const struct model_type model_types[] = {
-	{ "llama", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS },
-	{ "mistral", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS },
-	{ "qwen2", FAM_LLAMA, GW_MODEL_DECODER, false, true, RMS },
-	{ "gemma", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS },
-	{ "phi3", FAM_LLAMA, GW_MODEL_DECODER, false, false, QKV | GATE_UP | ROTARY | SDPA_GQA },
+	{ "llama", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS | LOGITS_FLOAT },
+	{ "mistral", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS | LOGITS_FLOAT },
+	{ "qwen2", FAM_LLAMA, GW_MODEL_DECODER, false, true, RMS | LOGITS_FLOAT },
+	{ "gemma", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS | LOGITS_FLOAT },
+	{ "phi3", FAM_LLAMA, GW_MODEL_DECODER, false, false, QKV | GATE_UP | ROTARY | SDPA_GQA | LOGITS_FLOAT },
 	/* Llama-shaped decoders with experts, latent attention, q/k norms or
 	 * sliding windows (read_text_arch() says which keys each reads). */
-	{ "mixtral", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS },
-	{ "qwen2_moe", FAM_LLAMA, GW_MODEL_DECODER, false, true, RMS },
+	{ "mixtral", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS | LOGITS_FLOAT },
+	{ "qwen2_moe", FAM_LLAMA, GW_MODEL_DECODER, false, true, RMS | LOGITS_FLOAT },
 	{ "qwen3", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS },
 	{ "qwen3_moe", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS },
 	{ "deepseek_v2", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS },
 	{ "deepseek_v3", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS },
-	{ "gemma2", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS },
+	{ "gemma2", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS | LOGITS_FLOAT },
 	{ "gemma3_text", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS },
 	{ "phimoe", FAM_LLAMA, GW_MODEL_DECODER, false, false, 0 },
 	{ "gpt_oss", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS },
@@ -85,7 +87,7 @@ static const struct model_type model_types[] = {
 	{ "qwen2_vl", FAM_LLAMA, GW_MODEL_DECODER, false, true, RMS },
 	{ "qwen2_5_vl", FAM_LLAMA, GW_MODEL_DECODER, false, true, RMS },
 	{ "gpt2", FAM_GPT2, GW_MODEL_DECODER, true, false, QKV | GELU_NEW },
-	{ "phi", FAM_PHI, GW_MODEL_DECODER, false, true, SDPA_GQA | GELU_NEW },
+	{ "phi", FAM_PHI, GW_MODEL_DECODER, false, true, SDPA_GQA | GELU_NEW | LOGITS_FLOAT },
 	{ "falcon", FAM_FALCON, GW_MODEL_DECODER, true, false, QKV | ROTARY | SDPA_GQA },
 	{ "gptj", FAM_GPTJ, GW_MODEL_DECODER, false, false, SDPA_GQA | GELU_NEW },
 	{ "gpt_neox", FAM_NEOX, GW_MODEL_DECODER, false, true, QKV | ROTARY | SDPA_GQA },

@@ -8,7 +8,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "internal.h"
+#include "core/util.h"
+#include "core/error.h"
 #include "gpuwise/advise.h"
 #include "advise/advise_int.h"
 

@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/util.h"
+#include "core/os.h"
+#include "core/error.h"
 #include "gpuwise/advise.h"
 #include "advise/advise_int.h"
 
@@ -416,6 +418,15 @@ static void json_options(gw_json *j, const gw_advise_options *r, uint64_t target
 	if (r->torch_version) {
 		char v[16];
 		snprintf(v, sizeof(v), "%u.%u", r->torch_version / 100, r->torch_version % 100);
+		gw_json_string(j, v);
+	} else {
+		gw_json_null(j);
+	}
+	key_u64(j, "loss_chunks", r->loss_chunks > 1 ? r->loss_chunks : 1);
+	gw_json_key(j, "transformers");
+	if (r->transformers_version) {
+		char v[16];
+		snprintf(v, sizeof(v), "%u.%u", r->transformers_version / 100, r->transformers_version % 100);
 		gw_json_string(j, v);
 	} else {
 		gw_json_null(j);

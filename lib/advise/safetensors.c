@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/util.h"
+#include "core/os.h"
+#include "core/error.h"
 #include "core/jsonp.h"
 #include "gpuwise/checkpoint.h"
 

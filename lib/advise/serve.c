@@ -4,7 +4,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/util.h"
+#include "core/error.h"
 #include "gpuwise/advise.h"
 #include "advise/advise_int.h"
 

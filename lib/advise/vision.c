@@ -11,7 +11,7 @@
  * convolution by convolution. */
 #include <math.h>
 
-#include "internal.h"
+#include "core/error.h"
 #include "gpuwise/advise.h"
 #include "advise/advise_int.h"
 

@@ -18,10 +18,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/util.h"
+#include "core/os.h"
+#include "core/error.h"
+#include "core/path.h"
+#include "core/pci.h"
+#include "core/metrics.h"
+#include "device/device.h"
+#include "backend/backend.h"
 #include "backend/sysfs_io.h"
 #include "backend/sysfs_parse.h"
-#include "core/tables.h"
+#include "hardware/tables.h"
 
 #define PCI_DEVICES "/sys/bus/pci/devices"
 #define DRM_CLASS "/sys/class/drm"

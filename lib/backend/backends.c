@@ -1,7 +1,8 @@
 /* The one list of backends, in the order they run (see gw_backend in
- * internal.h). No self-registration: it breaks in static libraries and in
+ * backend/backend.h). No self-registration: it breaks in static libraries and in
  * the Python extension. */
-#include "internal.h"
+#include "device/device.h"
+#include "backend/backend.h"
 
 const gw_backend *const gw__backends[] = {
 	&gw__backend_nvml,   /* NVIDIA devices, in NVML (nvidia-smi) order */

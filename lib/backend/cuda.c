@@ -19,7 +19,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/util.h"
+#include "core/os.h"
+#include "core/error.h"
+#include "core/pci.h"
+#include "backend/arch.h"
+#include "device/device.h"
+#include "backend/backend.h"
 #include "backend/cuda_abi.h"
 
 enum { MAX_CUDA_DEVICES = 256 };

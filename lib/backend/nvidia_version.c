@@ -3,7 +3,6 @@
  * read is bounded by `len` and by a local copy. */
 #include <string.h>
 
-#include "internal.h"
 #include "backend/nvidia_version.h"
 
 enum { VERSION_MAX = 32, TEXT_MAX = 4096 };

@@ -27,10 +27,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/util.h"
+#include "core/os.h"
+#include "core/error.h"
+#include "core/path.h"
+#include "core/pci.h"
+#include "backend/arch.h"
+#include "device/device.h"
+#include "backend/backend.h"
 #include "backend/nvml_abi.h"
 #include "backend/nvidia_version.h"
-#include "core/tables.h"
+#include "hardware/tables.h"
 
 _Static_assert(sizeof(gwn_fn_void) == sizeof(void *), "function pointers are pointer-sized");
 

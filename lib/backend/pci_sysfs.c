@@ -10,10 +10,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/util.h"
+#include "core/vendor.h"
+#include "core/pci.h"
+#include "device/device.h"
+#include "backend/backend.h"
 #include "backend/sysfs_io.h"
 #include "backend/sysfs_parse.h"
-#include "core/tables.h"
+#include "hardware/tables.h"
 
 #define PCI_DEVICES "/sys/bus/pci/devices"
 

@@ -2,9 +2,15 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/util.h"
+#include "core/os.h"
+#include "core/error.h"
+#include "core/path.h"
+#include "core/vendor.h"
+#include "core/pci.h"
 #include "backend/sysfs_io.h"
 #include "backend/sysfs_parse.h"
-#include "core/tables.h"
+#include "hardware/tables.h"
 
 static int attr_path(char *out, size_t outsz, const char *dir, const char *name)
 {

@@ -9,9 +9,10 @@
 #ifndef GPUWISE_SYSFS_IO_H
 #define GPUWISE_SYSFS_IO_H
 
+#include <stddef.h>
 #include <stdint.h>
 
-#include "internal.h"
+#include "gpuwise/gpuwise.h"
 
 /* Read <dir>/<name> into buf, whitespace-trimmed. GW_EPARSE when the value
  * does not fit buf or holds a NUL byte (garbage). */

@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/util.h"
+#include "core/vendor.h"
+#include "core/pci.h"
 #include "backend/sysfs_parse.h"
 
 /* Iterate over lines of (text, len): returns the start of the next line or

@@ -22,8 +22,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/util.h"
+#include "core/os.h"
+#include "core/error.h"
+#include "device/device.h"
 #include "bench/cublaslt.h"
-#include "core/affinity.h"
+#include "bench/affinity.h"
+#include "core/thread.h"
 #include "bench/cudrv.h"
 #include "gpuwise/advise.h"
 #include "gpuwise/bench.h"

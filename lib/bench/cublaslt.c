@@ -3,6 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/util.h"
+#include "core/os.h"
+#include "core/error.h"
+#include "core/path.h"
 #include "bench/cublaslt.h"
 
 struct entry {

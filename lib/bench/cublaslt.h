@@ -4,9 +4,8 @@
 #ifndef GPUWISE_BENCH_CUBLASLT_H
 #define GPUWISE_BENCH_CUBLASLT_H
 
+#include <stddef.h>
 #include <stdint.h>
-
-#include "internal.h"
 
 enum {
 	GWB_STATUS_SUCCESS = 0,

@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/util.h"
+#include "core/os.h"
+#include "core/error.h"
 #include "bench/cudrv.h"
 
 struct entry {

@@ -5,7 +5,6 @@
 #ifndef GPUWISE_BENCH_CUDRV_H
 #define GPUWISE_BENCH_CUDRV_H
 
-#include "internal.h"
 #include "backend/cuda_abi.h"
 
 typedef struct gw__cudrv {

@@ -5,7 +5,14 @@
 #include <string.h>
 #include <strings.h>
 
-#include "internal.h"
+#include "core/util.h"
+#include "core/os.h"
+#include "core/error.h"
+#include "core/pci.h"
+#include "core/proc.h"
+#include "device/device.h"
+#include "context/context.h"
+#include "backend/backend.h"
 #include "core/metrics.h"
 
 static bool backend_skipped(const gw_options *o, const gw_backend *b)

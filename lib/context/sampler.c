@@ -16,7 +16,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "internal.h"
+#include "core/util.h"
+#include "core/os.h"
+#include "core/error.h"
+#include "device/device.h"
+#include "context/context.h"
+#include "backend/backend.h"
 #include "gpuwise/sampler.h"
 
 struct ring {

@@ -1,20 +1,22 @@
-/* Thread-local last-error message, and the same message in the user's
- * language.
+/* Thread-local last-error message, and the pieces to say it again in
+ * another language.
  *
  * The library never translates a message when it sets it: the language is
  * the application's business, chosen when it prints (docs/contracts.md
  * "Languages"). So gw__error_set keeps, beside the English message, its
  * format (a literal: the catalogue's msgid) and each argument as printed
  * under its own conversion; gw_error_last_with() puts those pieces into a
- * translated format (which may reorder them, "%2$s"), and
- * gw_error_last_text() does that with the catalogue's translation. */
+ * translated format (which may reorder them, "%2$s"). This file knows no
+ * catalogue: gw_error_last_text() and gw__msg_text(), which look the
+ * translation up, are lib/core/message.c, above both this file and the
+ * catalogue's (lib/core/language.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
 
-#include "internal.h"
-#include "gpuwise/language.h"
+#include "core/util.h"
+#include "core/error.h"
 
 /* Marks a text for the catalogue (xgettext's N_) without translating it. */
 #define N_(s) (s)
@@ -193,10 +195,9 @@ static int argument_number(const char *conv)
 }
 
 /* english put into format with m's pieces (into out, n bytes); english
- * itself when format is not a translation of m's format. With
- * translate_pieces, a string piece that is itself a catalogue text (a
- * reason marked N_) is translated too. */
-static const char *with_format(const gw__msg *m, const char *english, const char *format, bool translate_pieces,
+ * itself when format is not a translation of m's format. With a piece_of
+ * function, each string piece is what it gives (gw__msg_with). */
+static const char *with_format(const gw__msg *m, const char *english, const char *format, gw__msg_piece_fn *piece_of,
 			       char *out, size_t n)
 {
 	size_t o = 0;
@@ -227,10 +228,8 @@ static const char *with_format(const gw__msg *m, const char *english, const char
 		if (!conv || stars || arg < 0 || arg >= m->npieces)
 			return english;   /* not a translation of this format */
 		value = m->text + m->at[arg];
-		if (translate_pieces && conv == 's' && m->sub && arg == m->sub_piece)
-			value = gw__msg_text(m->sub, value, sub, sizeof(sub));
-		else if (translate_pieces && conv == 's' && value[0])
-			value = gw_translate(value);
+		if (piece_of && conv == 's')
+			value = piece_of(m, arg, value, sub, sizeof(sub));
 		k = precision_cut(p + 1, len, conv, strlen(value));
 		if (o + k >= n)
 			k = n - 1 - o;
@@ -244,14 +243,13 @@ static const char *with_format(const gw__msg *m, const char *english, const char
 
 const char *gw_error_last_with(const char *format)
 {
-	return with_format(&last.m, last.message, format, false, last.out, sizeof(last.out));
+	return with_format(&last.m, last.message, format, NULL, last.out, sizeof(last.out));
 }
 
-const char *gw_error_last_text(void)
+const char *gw__msg_with(const gw__msg *m, const char *english, const char *format, gw__msg_piece_fn *piece_of,
+			 char *out, size_t n)
 {
-	const char *format = gw_error_last_format();
-
-	return format[0] ? gw_error_last_with(gw_translate(format)) : last.message;
+	return with_format(m, english, format, piece_of, out, n);
 }
 
 void gw__msg_vset(gw__msg *m, char *out, size_t n, const char *fmt, va_list ap)
@@ -297,13 +295,6 @@ int gw__error_restore(int code, const gw__msg *m, const char *english)
 	if (strlen(english) >= sizeof(last.message))
 		last.m.format = NULL;
 	return code;
-}
-
-const char *gw__msg_text(const gw__msg *m, const char *english, char *out, size_t n)
-{
-	if (!m->format)
-		return english;
-	return with_format(m, english, gw_translate(m->format), true, out, n);
 }
 
 void gw_error_clear(void)

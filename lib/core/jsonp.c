@@ -16,7 +16,7 @@
 #define jp_realloc realloc
 #define jp_free free
 #else
-#include "internal.h"
+#include "core/os.h"
 #define jp_malloc gw__malloc
 #define jp_realloc gw__realloc
 #define jp_free gw__free

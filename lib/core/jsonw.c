@@ -3,7 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/util.h"
+#include "core/os.h"
 #include "gpuwise/json.h"
 
 #define JSON_MAX_DEPTH 64

@@ -12,7 +12,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "core/util.h"
+#include "core/os.h"
+#include "core/error.h"
+#include "core/path.h"
 #include "core/sys.h"
 
 #define TEXT_DOMAIN "gpuwise"

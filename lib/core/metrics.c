@@ -6,9 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/util.h"
 #include "core/metrics.h"
-#include "core/tables.h"
 
 /* A DERIVED metric: made from several fields of info (sample unused so far). */
 typedef gw_field_state (*derive_fn)(const gw_device_info *d, gw_metric_value *out);
@@ -261,11 +260,4 @@ const char *gw_pstate_name(uint64_t pstate, char *buf, size_t n)
 		return "";
 	snprintf(buf, n, "P%u", (unsigned)(pstate % 100));
 	return buf;
-}
-
-const char *gw_xid_meaning(unsigned long long xid)
-{
-	const gw_row_xid *row = xid <= UINT32_MAX ? gw__tbl_xid((unsigned)xid) : NULL;
-
-	return row ? row->meaning : NULL;
 }

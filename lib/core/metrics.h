@@ -18,4 +18,9 @@ enum gw_metric_id {
  * unknown is never shown as valid. Either pointer may be NULL. */
 void gw__metrics_sanitize(gw_device_info *info, gw_device_sample *sample);
 
+/* Set every sampled metric of the table (include/gpuwise/metrics.h) to
+ * state st with code 0: a backend's "I cannot know these" defaults, which
+ * it then overwrites with what it can read. */
+void gw__metrics_fail_sample(gw_device_sample *sample, gw_field_state st);
+
 #endif

@@ -10,7 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "core/util.h"
+#include "core/os.h"
+#include "core/error.h"
+#include "core/path.h"
 #include "core/sys.h"
 
 int gw__path_join(char *out, size_t outsz, const char *root, const char *path)

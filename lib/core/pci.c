@@ -6,7 +6,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/util.h"
+#include "core/os.h"
+#include "core/error.h"
+#include "core/path.h"
+#include "core/vendor.h"
+#include "core/pci.h"
 
 #define PCI_DEVICES "/sys/bus/pci/devices"
 
@@ -98,47 +103,6 @@ static bool read_function(const char *root, const char *name, gw_pci_fn *f)
 	f->revision = gw__pci_read_hex(root, f->dir, "revision", 0xff, &rev) == 0 ? (int)rev : -1;
 	gw__pci_driver_name(root, f->dir, f->driver, sizeof(f->driver));
 	return true;
-}
-
-struct gw__pci_cache {
-	int rc;
-	char error[512];
-	gw__msg msg;        /* the error's format and values, for its translation */
-	gw_pci_fn *fns;
-	size_t count;
-};
-
-int gw__pci_scan_ctx(gw_context *ctx, const gw_pci_fn **out, size_t *count)
-{
-	struct gw__pci_cache *c = ctx->pci;
-
-	*out = NULL;
-	*count = 0;
-	if (!c) {
-		/* Not kept when memory ran out: the next caller tries again. */
-		if (!(c = gw__calloc(1, sizeof(*c))))
-			return gw__error_set(GW_ENOMEM, "out of memory scanning the PCI bus");
-		if ((c->rc = gw__pci_scan(ctx->root, &c->fns, &c->count)) == GW_ENOMEM) {
-			gw__free(c);
-			return GW_ENOMEM;
-		}
-		if (c->rc < 0)
-			gw__msg_from_last(&c->msg, c->error, sizeof(c->error));
-		ctx->pci = c;
-	}
-	if (c->rc < 0)   /* the same error again, still translatable where printed */
-		return gw__error_restore(c->rc, &c->msg, c->error);
-	*out = c->fns;
-	*count = c->count;
-	return 0;
-}
-
-void gw__pci_scan_ctx_free(gw_context *ctx)
-{
-	if (ctx->pci)
-		gw__free(ctx->pci->fns);
-	gw__free(ctx->pci);
-	ctx->pci = NULL;
 }
 
 int gw__pci_scan(const char *root, gw_pci_fn **out, size_t *count)

@@ -9,7 +9,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "core/util.h"
+#include "core/os.h"
+#include "core/error.h"
+#include "core/path.h"
+#include "core/proc.h"
 #include "core/proc_parse.h"
 
 #define STATUS_LIMIT 16384

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/util.h"
 #include "core/proc_parse.h"
 
 /* Iterate over lines of (text, len): returns the start of the next line or

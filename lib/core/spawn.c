@@ -30,7 +30,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "core/util.h"
+#include "core/os.h"
+#include "core/error.h"
+#include "core/path.h"
+#include "core/spawn.h"
 #include "core/sys.h"
 
 extern char **environ;

@@ -5,6 +5,13 @@
  * GPUWISE_FAULT="KIND:N" makes the Nth call of that kind fail once, as
  * SQLite's test_malloc does. The variable is read once; counters are
  * atomic so threads (the Python monitor) are safe.
+ *
+ * GPUWISE_FAULT_COUNT=FILE counts the calls of every kind and, at exit,
+ * appends one line per kind that was called, "KIND COUNT", to FILE (one
+ * write per process, so processes sharing the file do not interleave).
+ * tests/fault/run.sh runs a command once so, then fails each of exactly
+ * those calls; with GPUWISE_FAULT set as well, the counts show whether
+ * the Nth call was reached.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -12,6 +19,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -21,7 +29,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "core/util.h"
+#include "core/os.h"
+#include "core/error.h"
 #include "core/sys.h"
 
 /* ---- fault injection ------------------------------------------------------ */
@@ -38,6 +48,8 @@ static pthread_once_t fault_once = PTHREAD_ONCE_INIT;
 static atomic_int fault_kind = FAULT_NONE;
 static atomic_long fault_nth;
 static atomic_long fault_counter[GW__FAULT_KINDS];
+static atomic_bool fault_counting;
+static const char *fault_count_file;
 static _Thread_local const char *injected_dlerror;
 
 const char *gw__fault_kind_name(enum gw__fault_kind kind)
@@ -61,6 +73,34 @@ static int fault_parse(const char *spec, int *kind, long *nth)
 	return GW_EINVAL;
 }
 
+/* At exit, with GPUWISE_FAULT_COUNT: "KIND COUNT" lines into its file, by
+ * libc itself (the table's calls would count, or fail, themselves). */
+static void fault_count_write(void)
+{
+	char buf[64 * GW__FAULT_KINDS];
+	size_t len = 0;
+	int fd;
+
+	for (int k = 0; k < GW__FAULT_KINDS; k++) {
+		long n = atomic_load(&fault_counter[k]);
+		int w;
+
+		if (n <= 0)
+			continue;
+		w = snprintf(buf + len, sizeof(buf) - len, "%s %ld\n", fault_names[k], n);
+		if (w < 0 || (size_t)w >= sizeof(buf) - len)
+			break;
+		len += (size_t)w;
+	}
+	fd = open(fault_count_file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return;
+	if (write(fd, buf, len) < 0) {
+		/* nothing to do: the test that asked reads what is there */
+	}
+	close(fd);
+}
+
 static void fault_read_env(void)
 {
 	int kind;
@@ -70,6 +110,9 @@ static void fault_read_env(void)
 		atomic_store(&fault_nth, nth);
 		atomic_store(&fault_kind, kind);
 	}
+	fault_count_file = gw__env_path("GPUWISE_FAULT_COUNT");
+	if (fault_count_file && *fault_count_file && atexit(fault_count_write) == 0)
+		atomic_store(&fault_counting, true);
 }
 
 int gw__fault_config(const char *spec)
@@ -91,8 +134,11 @@ int gw__fault_config(const char *spec)
 bool gw__fault_hit(enum gw__fault_kind kind)
 {
 	pthread_once(&fault_once, fault_read_env);
-	if (atomic_load(&fault_kind) != (int)kind || atomic_load(&fault_nth) <= 0)
+	if (atomic_load(&fault_kind) != (int)kind || atomic_load(&fault_nth) <= 0) {
+		if (atomic_load(&fault_counting))
+			atomic_fetch_add(&fault_counter[kind], 1);
 		return false;
+	}
 	return atomic_fetch_add(&fault_counter[kind], 1) + 1 == atomic_load(&fault_nth);
 }
 
@@ -591,7 +637,7 @@ int gw__sys_pidfd_open(pid_t pid, unsigned flags)
 	return CALL(SYS_PIDFD_OPEN, int (*)(pid_t, unsigned))(pid, flags);
 }
 
-/* ---- for the layers above (internal.h) ---------------------------------- */
+/* ---- for the layers above (core/os.h) ----------------------------------- */
 
 unsigned gw__getuid(void)
 {

@@ -2,7 +2,7 @@
  * os_unix.c is the model). Every system call lib/ makes goes through one
  * entry of the table; the gw__sys_* functions below are the only callers.
  * Only lib/core includes this header: the layers above use the root-aware
- * helpers of internal.h (gw__read_file, gw__path_stat, gw__dir_list, ...).
+ * helpers of core/path.h (gw__read_file, gw__path_stat, gw__dir_list, ...).
  *
  * Each entry has a name (the libc name: "open", "stat", "opendir", ...), a
  * current and a default pointer. Tests replace an entry with
@@ -14,6 +14,8 @@
  * gw__fault_kind_name() for the names: alloc, dlopen, dlsym, read, and one
  * per system call that can fail). The failed call returns what the real one
  * returns on failure, with errno EIO (ENOMEM for allocations).
+ * GPUWISE_FAULT_COUNT=FILE counts the calls of every kind and appends
+ * "KIND COUNT" lines to FILE at exit (tests/fault/run.sh).
  */
 #ifndef GPUWISE_CORE_SYS_H
 #define GPUWISE_CORE_SYS_H

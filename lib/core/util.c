@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/util.h"
+#include "core/os.h"
+#include "core/pci.h"
 
 void gw__strlcpy(char *dst, const char *src, size_t size)
 {

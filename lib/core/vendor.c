@@ -3,7 +3,8 @@
  * through, and the variables that pick its devices for a framework. The
  * backends, the doctor and the pool look here instead of repeating the
  * literals. */
-#include "internal.h"
+#include "core/util.h"
+#include "core/vendor.h"
 
 static const gw__vendor_traits vendors[] = {
 	{

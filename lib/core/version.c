@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/util.h"
 #include "core/version.h"
 
 int gw__version_parse(const char *s, gw_ver *out)

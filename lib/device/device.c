@@ -7,7 +7,13 @@
 #include <string.h>
 #include <strings.h>
 
-#include "internal.h"
+#include "core/util.h"
+#include "core/os.h"
+#include "core/error.h"
+#include "core/message.h"
+#include "core/vendor.h"
+#include "core/pci.h"
+#include "device/device.h"
 
 static void device_defaults(gw_device *d, int index)
 {
@@ -59,6 +65,48 @@ gw_device *gw__device_by_uuid(gw_context *ctx, const char *uuid)
 			return d;
 	}
 	return NULL;
+}
+
+/* The PCI bus of the context's root, walked once (lib/core/pci.c scans). */
+struct gw__pci_cache {
+	int rc;
+	char error[512];
+	gw__msg msg;        /* the error's format and values, for its translation */
+	gw_pci_fn *fns;
+	size_t count;
+};
+
+int gw__pci_scan_ctx(gw_context *ctx, const gw_pci_fn **out, size_t *count)
+{
+	struct gw__pci_cache *c = ctx->pci;
+
+	*out = NULL;
+	*count = 0;
+	if (!c) {
+		/* Not kept when memory ran out: the next caller tries again. */
+		if (!(c = gw__calloc(1, sizeof(*c))))
+			return gw__error_set(GW_ENOMEM, "out of memory scanning the PCI bus");
+		if ((c->rc = gw__pci_scan(ctx->root, &c->fns, &c->count)) == GW_ENOMEM) {
+			gw__free(c);
+			return GW_ENOMEM;
+		}
+		if (c->rc < 0)
+			gw__msg_from_last(&c->msg, c->error, sizeof(c->error));
+		ctx->pci = c;
+	}
+	if (c->rc < 0)   /* the same error again, still translatable where printed */
+		return gw__error_restore(c->rc, &c->msg, c->error);
+	*out = c->fns;
+	*count = c->count;
+	return 0;
+}
+
+void gw__pci_scan_ctx_free(gw_context *ctx)
+{
+	if (ctx->pci)
+		gw__free(ctx->pci->fns);
+	gw__free(ctx->pci);
+	ctx->pci = NULL;
 }
 
 const char *gw_topology_level_name(gw_topology_level level)

@@ -8,6 +8,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/util.h"
+#include "core/os.h"
+#include "core/error.h"
+#include "core/path.h"
+#include "core/spawn.h"
 #include "doctor/doctor_int.h"
 #include "gpuwise/explain.h"
 

@@ -5,6 +5,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/util.h"
+#include "core/os.h"
+#include "core/error.h"
+#include "core/path.h"
 #include "doctor/doctor_int.h"
 
 const char *const gw_doctor_layers[] = { "hardware", "driver", "cuda", "python", "live", "environment", NULL };

@@ -2,6 +2,8 @@
  * for this machine, compute capabilities, device-node access, names. */
 #include <string.h>
 
+#include "core/util.h"
+#include "core/path.h"
 #include "doctor/rule.h"
 
 bool gw__doc_variant_cuda(const char *variant, gw_ver *out)

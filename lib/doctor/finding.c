@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/os.h"
 #include "doctor/doctor_int.h"
 #include "gpuwise/explain.h"
 #include "gpuwise/language.h"

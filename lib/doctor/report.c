@@ -1,6 +1,7 @@
 /* The report: accessors, freeing and the ◆ JSON form. */
 #include <string.h>
 
+#include "core/os.h"
 #include "doctor/doctor_int.h"
 #include "gpuwise/language.h"
 

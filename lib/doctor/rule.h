@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "internal.h"
+#include "core/error.h"
 #include "gpuwise/doctor.h"
 #include "gpuwise/language.h"
 #include "probe/probe.h"

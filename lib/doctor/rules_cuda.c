@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/util.h"
+#include "core/error.h"
 #include "doctor/rule.h"
 
 #define EV 2048

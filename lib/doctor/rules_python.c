@@ -12,6 +12,7 @@
 #include "torch_releases.h"
 #undef GW_GEN_TABLE_ROWS
 
+#include "core/util.h"
 #include "doctor/rule.h"
 
 #define EV 2048

@@ -11,6 +11,12 @@
 #include "rocm_os.h"
 #undef GW_GEN_TABLE_ROWS
 
+#include "core/util.h"
+#include "core/os.h"
+#include "core/error.h"
+#include "core/path.h"
+#include "core/vendor.h"
+#include "core/proc.h"
 #include "doctor/rule.h"
 
 #define EV 2048

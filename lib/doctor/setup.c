@@ -26,6 +26,10 @@
 #include "tensorflow_cuda.h"
 #undef GW_GEN_TABLE_ROWS
 
+#include "core/util.h"
+#include "core/os.h"
+#include "core/error.h"
+#include "core/path.h"
 #include "doctor/doctor_int.h"
 #include "gpuwise/gpuwise.h"
 #include "gpuwise/setup.h"

@@ -24,8 +24,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
-#include "core/tables.h"
+#include "core/util.h"
+#include "core/os.h"
+#include "core/error.h"
+#include "hardware/tables.h"
 #include "gpuwise/explain.h"
 #include "explain_data.h"
 

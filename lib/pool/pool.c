@@ -18,7 +18,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "internal.h"
+#include "core/util.h"
+#include "core/os.h"
+#include "core/error.h"
+#include "core/path.h"
+#include "pool/poolfs.h"
 #include "core/proc_parse.h"
 #include "pool/record.h"
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/util.h"
 #include "pool/record.h"
 
 /* The latest time a record may give: 4999-12-31, far past any clock, far

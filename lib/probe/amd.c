@@ -4,7 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/util.h"
+#include "core/os.h"
+#include "core/path.h"
 #include "probe/probe.h"
 
 static void probe_agents(gw_probe_ctx *c, gw_probe_amd *a)

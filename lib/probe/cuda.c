@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/util.h"
+#include "core/os.h"
+#include "core/path.h"
 #include "probe/probe.h"
 
 static const char *const cudalib_names[GW_CUDALIB_COUNT] = {

@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/util.h"
+#include "core/path.h"
 #include "probe/probe.h"
 
 const char *gw__nccl_switch_name(gw_nccl_switch s)

@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/util.h"
+#include "core/os.h"
+#include "core/path.h"
 #include "probe/probe.h"
 
 #define SHDR_SIZE 64

@@ -11,7 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/util.h"
+#include "core/os.h"
+#include "core/error.h"
+#include "core/path.h"
 #include "probe/probe.h"
 
 #define MAX_DIRS 64

@@ -5,7 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/util.h"
+#include "core/os.h"
+#include "core/error.h"
+#include "core/path.h"
+#include "core/pci.h"
 #include "probe/probe.h"
 
 /* ---- PCI ------------------------------------------------------------------ */

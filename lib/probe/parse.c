@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "internal.h"
+#include "core/util.h"
 #include "probe/probe.h"
 
 /* ---- small helpers ------------------------------------------------------- */

@@ -26,10 +26,10 @@
 #include "gpuwise/device.h"
 /* gw_ver and gw__version_* (lib/core/version.c); the generated tables' row
  * types, gw__tbl_* lookups, gw__cuda_archs_run, gw__gfx_in_list and
- * gw__dist_normalize (lib/core/tables.c); the /etc/group parser
+ * gw__dist_normalize (lib/hardware/tables.c); the /etc/group parser
  * gw__parse_group_member (lib/core/proc_parse.c). */
 #include "core/proc_parse.h"
-#include "core/tables.h"
+#include "hardware/tables.h"
 #include "core/version.h"
 
 

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "internal.h"
+#include "core/util.h"
 #include "probe/probe.h"
 
 #define MARKER_DEPTH 16

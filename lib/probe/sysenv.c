@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/util.h"
+#include "core/os.h"
+#include "core/path.h"
 #include "probe/probe.h"
 
 int gw__probe_sysenv(gw_probe_ctx *c)

@@ -21,7 +21,8 @@
  * install with wheels missing is. */
 #include <string.h>
 
-#include "internal.h"
+#include "core/util.h"
+#include "core/os.h"
 #include "probe/probe.h"
 
 #define MAX_REQS 64

@@ -1090,7 +1090,7 @@ def doctor(deep=False, python_envs=()):
 
 _ADVISE_OPTIONS = ("hardware", "task", "batch", "seq", "decoder_seq", "new_tokens", "image", "precision", "weights", "optimizer", "grad_accum",
                    "checkpointing", "lora_rank", "lora_targets", "gpus", "strategy", "offload", "attention",
-                   "loop", "torch", "bitsandbytes", "lm_head", "params", "layers", "hidden", "heads", "kv_heads", "vocab", "intermediate")
+                   "loop", "torch", "bitsandbytes", "transformers", "loss_chunks", "lm_head", "params", "layers", "hidden", "heads", "kv_heads", "vocab", "intermediate")
 _CONFIG_MAX = 16 << 20
 
 
@@ -1174,6 +1174,10 @@ def advise(model=None, *, gpu=None, memory=None, target_batch=None, **options):
     strategy=, offload=, attention=, lm_head=True (an encoder with its masked-LM head),
     torch="1.13.1" (the PyTorch release the run uses; torch.__version__ works),
     bitsandbytes="0.43.1" (QLoRA: the bitsandbytes release),
+    transformers="4.44.2" (inference: the transformers release; before 4.45
+    generate() computes every prompt position's logits),
+    loss_chunks=8 (training: the loss casts the logits to fp32 in 8 chunks,
+    one at a time, as torchtune's CEWithChunkedOutputLoss),
     loop="trainer"|"plain" (training: whether the loop drops a step's outputs
     before the next forward, as transformers' Trainer, or keeps them, as
     `logits = model(x)` in a hand-written loop).

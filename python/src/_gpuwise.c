@@ -2047,11 +2047,27 @@ static int opt_release(PyObject *opts, const char *key, int (*parse)(const char 
 	return 0;
 }
 
+/* transformers="4.44.2" → major·100 + minor (what the CLI's --transformers
+ * reads; gw_advise_torch_version parses the same MAJOR.MINOR[.PATCH]). */
+static int opt_transformers(PyObject *opts, uint32_t *out)
+{
+	char s[64];
+	int rc;
+
+	if ((rc = opt_str(opts, "transformers", " such as \"4.44.2\"", s, sizeof(s))) <= 0)
+		return rc;
+	if (gw_advise_torch_version(s, out) < 0 || *out < 100) {
+		raise_code(GW_EINVAL, N_("advise: transformers must be a version such as \"4.44.2\""));
+		return -1;
+	}
+	return 0;
+}
+
 static int advise_options(PyObject *opts, gw_advise_options *o, gw_model *shape)
 {
 	int task = o->task, prec = o->precision, w = o->weights, opt = o->optimizer;
 	int strat = o->strategy, off = o->offload, att = o->attention, lt = o->lora_targets, loop = (int)o->loop;
-	uint64_t dseq = o->decoder_seq;
+	uint64_t dseq = o->decoder_seq, chunks = o->loss_chunks;
 	PyObject *ck;
 
 	if (opt_vocab(opts, "task", &task) || opt_vocab(opts, "precision", &prec) ||
@@ -2061,6 +2077,7 @@ static int advise_options(PyObject *opts, gw_advise_options *o, gw_model *shape)
 	    opt_vocab(opts, "loop", &loop) || opt_u64(opts, "batch", &o->batch) ||
 	    opt_u64(opts, "seq", &o->seq) || opt_u64(opts, "decoder_seq", &dseq) ||
 	    opt_u64(opts, "new_tokens", &o->new_tokens) || opt_u64(opts, "image", &o->image) ||
+	    opt_u64(opts, "loss_chunks", &chunks) ||
 	    opt_u64(opts, "grad_accum", &o->grad_accum) || opt_u64(opts, "lora_rank", &o->lora_rank) ||
 	    opt_u64(opts, "gpus", &o->gpus) || opt_u64(opts, "params", &shape->params) ||
 	    opt_u64(opts, "layers", &shape->num_layers) || opt_u64(opts, "hidden", &shape->hidden_size) ||
@@ -2081,8 +2098,14 @@ static int advise_options(PyObject *opts, gw_advise_options *o, gw_model *shape)
 		return -1;
 	}
 	o->decoder_seq = (uint16_t)dseq;
+	if (chunks > 65536) {
+		raise_code(GW_EINVAL, N_("advise: loss_chunks must be at most 65536"));
+		return -1;
+	}
+	o->loss_chunks = (uint32_t)chunks;
 	if (opt_release(opts, "torch", gw_advise_torch_version, &o->torch_version) ||
-	    opt_release(opts, "bitsandbytes", gw_advise_bitsandbytes_version, &o->bitsandbytes_version))
+	    opt_release(opts, "bitsandbytes", gw_advise_bitsandbytes_version, &o->bitsandbytes_version) ||
+	    opt_transformers(opts, &o->transformers_version))
 		return -1;
 	if ((ck = PyDict_GetItemString(opts, "checkpointing")) && ck != Py_None) {
 		int t = PyObject_IsTrue(ck);

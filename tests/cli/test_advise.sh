@@ -6,6 +6,9 @@
 # input.
 . "$(dirname "$0")/lib.sh"
 export GPUWISE_ROOT=$EMPTY_ROOT
+# A run on this machine's GPUs reads the active environment's PyTorch and
+# transformers releases: none unless a test makes one.
+unset VIRTUAL_ENV CONDA_PREFIX
 
 # ---- the JSON contract --------------------------------------------------
 run advise llama-2-7b --task lora --batch 4 --seq 1024 --gpu 'RTX 4090' --json
@@ -55,12 +58,12 @@ t = d["targets"]
 assert len(t) == 1 and t[0]["memory_bytes"] == 80 * 2**30 and t[0]["fits"] and t[0]["source"] == "memory", t
 assert t[0]["compute_capability"] is None, t
 '
-small=$(printf '%s' "$out" | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["per_gpu"]["peak_device_bytes"])')
+small=$(printf '%s' "$out" | "${PYS[@]}" -c 'import json,sys; print(json.load(sys.stdin)["per_gpu"]["peak_device_bytes"])')
 run advise gpt2 --batch 8 --seq 512 --memory 80GiB --json
-big=$(printf '%s' "$out" | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["per_gpu"]["peak_device_bytes"])')
+big=$(printf '%s' "$out" | "${PYS[@]}" -c 'import json,sys; print(json.load(sys.stdin)["per_gpu"]["peak_device_bytes"])')
 [ "$big" -gt "$small" ] || fail "batch 8 ($big) needs more than batch 4 ($small)"
 run advise gpt2 --batch 8 --seq 512 --memory 80GiB --checkpointing --json
-ck=$(printf '%s' "$out" | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["per_gpu"]["peak_device_bytes"])')
+ck=$(printf '%s' "$out" | "${PYS[@]}" -c 'import json,sys; print(json.load(sys.stdin)["per_gpu"]["peak_device_bytes"])')
 [ "$ck" -lt "$big" ] || fail "checkpointing ($ck) needs less than without ($big)"
 checks=$((checks + 2))
 
@@ -344,7 +347,7 @@ run advise "$TMPD/empty"
 assert_eq "$rc" 1 "a folder without config.json"
 assert_contains "$err" "config.json" "names the file"
 
-for bad in "--task fly" "--batch 0" "--batch abc" "--batch 1.5" "--precision fp8" "--memory 24XB" "--memory -1" "--decoder-seq 65536" "--torch 1.x" "--torch 0.4" "--bitsandbytes 0.x" "--loop fast"; do
+for bad in "--task fly" "--batch 0" "--batch abc" "--batch 1.5" "--precision fp8" "--memory 24XB" "--memory -1" "--decoder-seq 65536" "--torch 1.x" "--torch 0.4" "--bitsandbytes 0.x" "--loop fast" "--transformers 4" "--transformers 4.x" "--loss-chunks 0" "--loss-chunks 65537"; do
 	# shellcheck disable=SC2086
 	run advise gpt2 $bad
 	assert_eq "$rc" 2 "usage error: $bad"
@@ -480,6 +483,34 @@ assert b["cuda_context_bytes"] == 666632192 and n["cuda_context_bytes"] < b["cud
 run advise vit-base-patch16-224 --torch 1.7.1 --gpu "RTX 3090"
 assert_contains "$out" ", PyTorch 1.7" "the run line names the release"
 assert_contains "$out" "eager attention" "no SDPA before PyTorch 2.0"
+# ---- --transformers: before 4.45 generate() computes every prompt position's logits
+run advise llama-2-7b --task infer --precision fp16 --batch 2 --seq 4096 --new-tokens 2048 --memory 80GiB --json
+cp "$TMPD/out" "$TMPD/tf-now.json"
+run advise llama-2-7b --task infer --precision fp16 --batch 2 --seq 4096 --new-tokens 2048 --transformers 4.44.2 --memory 80GiB --json
+assert_json "transformers 4.44: the prompt's fp16 logits and their fp32 copy, beside the last hidden state" '
+import json
+x = json.load(open("'"$TMPD"'/tf-now.json"))
+assert d["options"]["transformers"] == "4.44" and x["options"]["transformers"] is None, (d["options"], x["options"])
+assert d["per_gpu"]["breakdown"]["activations_bytes"] == 2048 * 2 * (2 * 2 * 4096 + 32000 * 6), d["per_gpu"]
+'
+run advise llama-2-7b --task infer --transformers 4.38 --memory 80GiB
+assert_contains "$out" "transformers 4.38" "the run line names the release"
+# ---- --loss-chunks: torchtune's chunked cross-entropy casts one chunk at a time
+run advise llama-2-7b --task lora --batch 4 --seq 2048 --memory 80GiB --json
+cp "$TMPD/out" "$TMPD/loss-whole.json"
+run advise llama-2-7b --task lora --batch 4 --seq 2048 --memory 80GiB --loss-chunks 8 --json
+assert_json "8 chunks: one chunk's fp32 copy of the logits instead of all of it" '
+import json
+x = json.load(open("'"$TMPD"'/loss-whole.json"))
+assert d["options"]["loss_chunks"] == 8 and x["options"]["loss_chunks"] == 1, (d["options"], x["options"])
+saved = x["per_gpu"]["breakdown"]["activations_bytes"] - d["per_gpu"]["breakdown"]["activations_bytes"]
+assert saved == 4 * 2048 * 32000 * 7 // 2, saved
+'
+run advise llama-2-7b --task lora --loss-chunks 8 --memory 80GiB
+assert_contains "$out" "loss in 8 chunks" "the run line says so"
+run advise llama-2-7b --task infer --loss-chunks 8 --memory 80GiB
+assert_eq "$rc" 2 "--loss-chunks with --task infer"
+assert_contains "$err" "--loss-chunks applies to training" "says why"
 # ---- --bitsandbytes: before 0.43.2 the 4-bit layers keep their input
 run advise llama-2-7b --task qlora --weights nf4 --batch 2 --seq 512 --memory 80GiB --json
 cp "$TMPD/out" "$TMPD/bnb-now.json"
@@ -560,7 +591,7 @@ assert_contains "$out" "Standard_ND96isr_H100_v5" "an Azure instance"
 assert_contains "$out" "NVIDIA A10G" "the A10G note"
 # The USD/hour column is the table's price ("%.2f") for a priced row and "-" for
 # an unpriced one (none is priced yet; a priced row's JSON: tests/unit/test_advise.c).
-n=$(printf '%s\n' "$out" | "$PY" -c '
+n=$(printf '%s\n' "$out" | "${PYS[@]}" -c '
 import sys
 want = {}
 for line in open("data/cloud_instances.tsv"):
@@ -578,7 +609,7 @@ print(len(got) == len(want), got == want)')
 assert_eq "$n" "True True" "every instance listed, its price as the table has it or -"
 run advise gpt2 --seq 512 --batch 8 --gpus 16 --strategy ddp --memory 16GiB --hardware --json
 assert_eq "$rc" 0 "16 GPUs"
-n=$(printf '%s' "$out" | "$PY" -c 'import json,sys; d=json.load(sys.stdin); c=d["cloud"]; print(len(c), {x["instance"] for x in c} == {"a2-megagpu-16g"}, all(x["price_usd_per_hour"] is None and x["source"].startswith("https://") for x in c))')
+n=$(printf '%s' "$out" | "${PYS[@]}" -c 'import json,sys; d=json.load(sys.stdin); c=d["cloud"]; print(len(c), {x["instance"] for x in c} == {"a2-megagpu-16g"}, all(x["price_usd_per_hour"] is None and x["source"].startswith("https://") for x in c))')
 assert_eq "$n" "1 True True" "only instances with 16 GPUs; no price; sourced"
 
 # Chinese text takes the Chinese list separator, not an ASCII comma
@@ -655,5 +686,28 @@ run advise llama-2-70b --task qlora --seq 4096 --gpu T4
 assert_contains "$out" "does not fit even with" "70B QLoRA on a T4 does not fit"
 assert_not_contains "$out" "LoRA/QLoRA" "a QLoRA user is not told to use QLoRA"
 assert_contains "$out" "--lora-rank" "but what else to lower"
+
+# ---- this machine's Python environment: the PyTorch and transformers releases
+site=$TMPD/venv/lib/python3.11/site-packages
+mkdir -p "$site/torch" "$site/transformers"
+printf "__version__ = '1.12.1+cu113'\ndebug = False\ncuda: Optional[str] = '11.3'\n" >"$site/torch/version.py"
+printf '__version__ = "4.30.2"\n\nfrom typing import TYPE_CHECKING\n' >"$site/transformers/__init__.py"
+VIRTUAL_ENV=$TMPD/venv run_on h100-8x advise llama-2-7b --task infer --seq 4096 --new-tokens 2048 --json
+assert_json "an active venv's torch 1.12 and transformers 4.30 are the run's" '
+assert d["options"]["torch"] == "1.12" and d["options"]["transformers"] == "4.30", d["options"]
+assert d["options"]["attention"] == "eager", d["options"]
+'
+VIRTUAL_ENV=$TMPD/venv run_on h100-8x advise llama-2-7b --task infer --torch 2.4 --transformers 4.46 --json
+assert_json "--torch and --transformers name them instead" '
+assert d["options"]["torch"] == "2.4" and d["options"]["transformers"] == "4.46", d["options"]
+'
+CONDA_PREFIX=$TMPD/venv run_on h100-8x advise llama-2-7b --task infer --json
+assert_json "a conda environment too" 'assert d["options"]["torch"] == "1.12", d["options"]'
+VIRTUAL_ENV=$TMPD/venv run advise llama-2-7b --task infer --gpu "RTX 4090" --json
+assert_json "a spec-table GPU is another machine: nothing read" '
+assert d["options"]["torch"] is None and d["options"]["transformers"] is None, d["options"]
+'
+run_on h100-8x advise llama-2-7b --task infer --json
+assert_json "no active environment: current releases" 'assert d["options"]["torch"] is None, d["options"]'
 
 finish

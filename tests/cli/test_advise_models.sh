@@ -121,5 +121,22 @@ assert_contains "$flat" "vLLM at gpu_memory_utilization 0.90" "the vLLM line"
 assert_contains "$flat" "blocks of 16 tokens (144.0 KiB a token)" "Qwen3-8B: 36 layers x 2 x 8 x 128 x 2 bytes a token"
 run advise tests/fixtures/advise-configs/qwen3-8b.json --task infer --memory 80GiB --gpu-memory-utilization 1.5
 assert_eq "$rc" 2 "a utilization above 1"
+# --json: the same answer as a "vllm" object after the report's keys, which stay as they are
+run advise tests/fixtures/advise-configs/qwen3-8b.json --task infer --seq 4096 --memory 80GiB --json
+cp "$TMPD/out" "$TMPD/no-vllm.json"
+run advise tests/fixtures/advise-configs/qwen3-8b.json --task infer --seq 4096 --memory 80GiB --gpu-memory-utilization 0.9 --json
+assert_eq "$rc" 0 "vLLM in JSON"
+assert_json "the vllm object: blocks of 16 tokens of 144 KiB, the report's keys unchanged" '
+import json
+x = json.load(open("'"$TMPD"'/no-vllm.json"))
+assert "vllm" not in x and list(d) == list(x) + ["vllm"], (list(d), list(x))
+assert {k: d[k] for k in x} == x
+v = d["vllm"]
+assert v["gpu_memory_utilization"] == 0.9 and v["block_size"] == 16 and v["seq"] == 4096, v
+assert v["kv_bytes_per_token"] == 36 * 2 * 8 * 128 * 2, v
+assert v["blocks"] == v["kv_cache_bytes"] // (16 * v["kv_bytes_per_token"]), v
+assert v["max_sequences"] == v["blocks"] * 16 // 4096 and v["max_sequences"] > 0, v
+assert v["budget_bytes"] == int(0.9 * 80 * 2**30), v
+'
 
 finish

@@ -8,13 +8,14 @@ cd "$(dirname "$0")/../.."
 B=${GPUWISE_BUILD:-build}
 G="$B/gpuwise"
 PY=${PYTHON:-python3}
+PYS=("$PY" -S)   # the standard library alone: no site module (its .pth files)
 fails=0
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 ids_of() { # json file → ids, space separated, trailing space
-	"$PY" -c 'import json,sys; print(" ".join(m["id"] for m in json.load(open(sys.argv[1]))["matches"]) + " ")' "$1"
+	"${PYS[@]}" -c 'import json,sys; print(" ".join(m["id"] for m in json.load(open(sys.argv[1]))["matches"]) + " ")' "$1"
 }
 
 # ---- corpus: every log gives exactly its expected ids, in order --------
@@ -115,13 +116,13 @@ for log in tests/explain/negatives/*.log; do
 	got="$(ids_of "$T/out.json" 2>/dev/null)"
 	[ "$rc" = 1 ] && [ "$got" = " " ] || fail "$log: want no match, got [$got] (exit $rc)"
 	grep -q "gpuwise: no known GPU error found" "$T/err" || fail "$log: no 'no known GPU error found' message"
-	"$PY" -c 'import json,sys; assert json.load(open(sys.argv[1]))["unrecognised"] == []' "$T/out.json" \
+	"${PYS[@]}" -c 'import json,sys; assert json.load(open(sys.argv[1]))["unrecognised"] == []' "$T/out.json" \
 		|| fail "$log: lines listed as unrecognised in a log with no GPU error"
 done
 
 # ---- the catalogue: every id explained and documented -------------------
 "$G" explain --list --json >"$T/list.json" || fail "explain --list --json failed"
-"$PY" - "$T/list.json" docs/explain.md <<'PY' || fail "catalogue check"
+"${PYS[@]}" - "$T/list.json" docs/explain.md <<'PY' || fail "catalogue check"
 import json, re, sys
 docs = json.load(open(sys.argv[1]))["findings"]
 text = open(sys.argv[2]).read()
@@ -159,29 +160,29 @@ awk -F'\t' '!/^#/ && NF && ($6 !~ /^https?:\/\//) { print FILENAME ":" NR ": no 
 mkdir -p "$T/f"
 cp data/findings/*.txt "$T/f/"
 sed '/^[a-z]/{s/\thttps:[^\t]*$/\t-/;}' data/explain/patterns >"$T/patterns"
-if "$PY" scripts/gen-explain "$T/gen" "$T/patterns" "$T/f" 2>/dev/null; then
+if "${PYS[@]}" scripts/gen-explain "$T/gen" "$T/patterns" "$T/f" 2>/dev/null; then
 	fail "gen-explain accepted pattern rows without a source"
 fi
 # A literal with letter case outside ASCII cannot be folded by the scanner
 # (it folds A-Z only): refused. Caseless UTF-8 (Chinese) is accepted.
 cp data/explain/patterns "$T/patterns-cased"
 printf 'gpu-lost\tkernel\tCarte graphique PERDUE\xc3\x89\t-\t-\thttps://example.org/x\n' >>"$T/patterns-cased"
-if "$PY" scripts/gen-explain "$T/gen" "$T/patterns-cased" data/findings 2>/dev/null; then
+if "${PYS[@]}" scripts/gen-explain "$T/gen" "$T/patterns-cased" data/findings 2>/dev/null; then
 	fail "gen-explain accepted a literal with non-ASCII letter case"
 fi
 sed -i '/^source:/d' "$T/f/gpu-lost.txt"
-if "$PY" scripts/gen-explain "$T/gen" data/explain/patterns "$T/f" 2>/dev/null; then
+if "${PYS[@]}" scripts/gen-explain "$T/gen" data/explain/patterns "$T/f" 2>/dev/null; then
 	fail "gen-explain accepted a finding without a source"
 fi
 
 # ---- docs/explain.md is generated from the catalogue ----------------------
-if ! "$PY" scripts/gen-explain --markdown data/explain/patterns data/findings | cmp -s - docs/explain.md; then
+if ! "${PYS[@]}" scripts/gen-explain --markdown data/explain/patterns data/findings | cmp -s - docs/explain.md; then
 	fail "docs/explain.md is out of date: run scripts/gen-explain --markdown data/explain/patterns data/findings > docs/explain.md"
 fi
 
 # ---- JSON shape ----------------------------------------------------------
 "$G" explain --json tests/explain/corpus/device_assert_nll2d.log >"$T/j.json"
-"$PY" - "$T/j.json" <<'PY' || fail "--json shape"
+"${PYS[@]}" - "$T/j.json" <<'PY' || fail "--json shape"
 import json, sys
 j = json.load(open(sys.argv[1]))
 assert set(j) >= {"matches"}, j.keys()
@@ -190,7 +191,7 @@ for k, t in (("id", str), ("title", str), ("line", int), ("excerpt", str), ("cau
     assert isinstance(m.get(k), t), (k, m.get(k))
 assert m["id"] == "device-side-assert" and m["line"] == 5 and m["count"] == 4, m
 PY
-"$G" explain --json gpu-lost >"$T/id.json" && "$PY" -c '
+"$G" explain --json gpu-lost >"$T/id.json" && "${PYS[@]}" -c '
 import json,sys; d=json.load(open(sys.argv[1]))
 assert d["id"]=="gpu-lost" and d["explanation"] and d["source"].startswith("http")' "$T/id.json" \
 	|| fail "explain --json ID shape"
@@ -217,7 +218,7 @@ CUDA error: 2|cuda-out-of-memory
 RuntimeError: CUDA error: operation not supported|gpu-operation-not-supported
 CODES
 "$G" explain --json 'RuntimeError: CUDA error: operation not supported' >"$T/o"
-"$PY" -c '
+"${PYS[@]}" -c '
 import json,sys; c=json.load(open(sys.argv[1]))["matches"][0]["code"]
 assert c == {"library": "cuda-runtime", "name": "cudaErrorNotSupported", "number": 801,
              "description": "operation not supported"}, c' "$T/o" || fail "--json code object"
@@ -227,7 +228,7 @@ awk -F'\t' '!/^#/ && NF != 6 { bad = 1 } END { exit bad }' data/explain/status_c
 # Lines that look like GPU errors but match nothing are listed as such.
 printf 'x\nfoo: CUDA driver failed in a new way\n' >"$T/unrec"
 "$G" explain --json "$T/unrec" >"$T/o" 2>/dev/null; rc=$?
-[ $rc = 1 ] && "$PY" -c '
+[ $rc = 1 ] && "${PYS[@]}" -c '
 import json,sys; u=json.load(open(sys.argv[1]))["unrecognised"]
 assert u == [{"line": 2, "excerpt": "foo: CUDA driver failed in a new way"}], u' "$T/o" || fail "--json unrecognised: exit $rc"
 "$G" explain "$T/unrec" >"$T/o" 2>&1
@@ -252,7 +253,7 @@ cat tests/explain/corpus/tf_cannot_dlopen_gpu_libs.log | "$G" explain --json >"$
 [ $rc = 0 ] && grep -q '^xid-errors:' "$T/o" && grep -q '^gpu-lost:' "$T/o" || fail "FILE: exit $rc"
 "$G" explain cuda-out-of-memory >"$T/o" 2>&1; rc=$?
 [ $rc = 0 ] && grep -q 'The GPU ran out of memory' "$T/o" && grep -q 'Source: http' "$T/o" || fail "ID: exit $rc"
-for id in $("$PY" -c 'import json,sys; print(" ".join(d["id"] for d in json.load(open(sys.argv[1]))["findings"]))' "$T/list.json"); do
+for id in $("${PYS[@]}" -c 'import json,sys; print(" ".join(d["id"] for d in json.load(open(sys.argv[1]))["findings"]))' "$T/list.json"); do
 	"$G" explain "$id" >"$T/o" 2>&1 || fail "explain $id: exit $?"
 done
 
@@ -271,7 +272,7 @@ fi
 # ---- the missing-library rule: data/sonames.tsv names the library --------
 # One rule for every loader's wording: the library's component, the version
 # its name implies and the packages that provide it.
-lib_of() { "$G" explain --json "$1" | "$PY" -c 'import json,sys
+lib_of() { "$G" explain --json "$1" | "${PYS[@]}" -c 'import json,sys
 m = json.load(sys.stdin)["matches"][0]; l = m.get("library") or {}
 print(m["id"], l.get("name"), "|", l.get("component"), "|", l.get("implies"), "|", l.get("pip"))'; }
 for c in \
@@ -295,7 +296,7 @@ grep -q "Library: libcudnn.so.8: cuDNN, cuDNN 8" "$T/o" && grep -q "apt libcudnn
 	|| fail "library rule: no Library/From lines: $(cat "$T/o")"
 
 # ---- the architecture rule: the GPU's target against the build's --------
-arch_of() { "$PY" -c 'import json,sys
+arch_of() { "${PYS[@]}" -c 'import json,sys
 m = [m for m in json.load(open(sys.argv[1]))["matches"] if m.get("arch")][0]; a = m["arch"]
 print(m["id"], a["gpu"], "|", a["build"], "|", a["verdict"])' "$1"; }
 for c in \
@@ -320,7 +321,7 @@ got="$(arch_of "$T/out.json" 2>&1)"
 # On a machine whose GPUs explain can read, the build is checked against them.
 if [ -f build/fake/libnvidia-ml.so.1 ]; then
 	scripts/with-machine laptop-3060 -- "$G" explain --json tests/explain/corpus/torch_sm120_rtx5060ti.log >"$T/out.json" 2>&1
-	"$PY" -c 'import json,sys
+	"${PYS[@]}" -c 'import json,sys
 a = json.load(open(sys.argv[1]))["matches"][0]["arch"]
 assert a["this_machine"] == [{"index": 0, "name": "NVIDIA GeForce RTX 3060 Laptop GPU", "target": "sm_86", "in_build": True}], a
 assert "cu128" in a["torch_builds"].split(), a' "$T/out.json" || fail "arch rule on laptop-3060"
@@ -334,7 +335,7 @@ head -c 2000000 /dev/urandom >"$T/garbage"
 [ $rc -le 1 ] || fail "binary garbage: exit $rc"
 printf 'x\n\xff\xfe torch.OutOfMemoryError: CUDA out of memory \xc3\x28 \x01\x7f end\r\n' >"$T/bad-utf8"
 "$G" explain --json "$T/bad-utf8" >"$T/o" 2>&1; rc=$?
-[ $rc = 0 ] && "$PY" -c '
+[ $rc = 0 ] && "${PYS[@]}" -c '
 import json,sys; m=json.load(open(sys.argv[1]))["matches"][0]
 assert m["line"]==2 and m["excerpt"].startswith("?? torch.") and m["excerpt"].endswith("?? end"), m["excerpt"]' "$T/o" \
 	|| fail "invalid UTF-8: exit $rc $(head -c 300 "$T/o")"
@@ -342,7 +343,7 @@ assert m["line"]==2 and m["excerpt"].startswith("?? torch.") and m["excerpt"].en
 { echo first; head -c 150000 /dev/zero | tr '\0' 'a'; echo -n ' CUDA error: an illegal memory access was encountered '
   head -c 150000 /dev/zero | tr '\0' 'b'; echo; } >"$T/long"
 "$G" explain --json "$T/long" >"$T/o" 2>&1; rc=$?
-[ $rc = 0 ] && "$PY" -c '
+[ $rc = 0 ] && "${PYS[@]}" -c '
 import json,sys; m=json.load(open(sys.argv[1]))["matches"][0]
 assert m["id"]=="illegal-memory-access" and m["line"]==2 and len(m["excerpt"].encode())<256, m' "$T/o" \
 	|| fail "long line: exit $rc"
@@ -352,7 +353,7 @@ printf '\0\0\0 No CUDA GPUs are available\0\n' >"$T/nul"
 # still match) and shows as '?' in the excerpt, as docs/commands/explain.md says.
 printf 'ab\0cd No CUDA GPUs\0are available\0\n' >"$T/nul2"
 "$G" explain --json "$T/nul2" >"$T/o" 2>&1; rc=$?
-[ $rc = 0 ] && "$PY" -c '
+[ $rc = 0 ] && "${PYS[@]}" -c '
 import json,sys; m=json.load(open(sys.argv[1]))["matches"][0]
 assert m["id"]=="cuda-visible-devices-hides-all" and m["excerpt"]=="ab?cd No CUDA GPUs?are available?", m["excerpt"]' "$T/o" \
 	|| fail "NUL shown as '?' in the excerpt: exit $rc $(head -c 300 "$T/o")"

@@ -35,7 +35,7 @@ run_three() {
 }
 judge_all() {
 	local out line
-	out=$("$PY" - "$TMPD/cases" <<'PY' 2>&1
+	out=$("${PYS[@]}" - "$TMPD/cases" <<'PY' 2>&1
 import glob, json, os, re, sys
 
 def judge(base):
@@ -91,7 +91,7 @@ PY
 : >"$TMPD/in"
 # 1. The whole catalogue: `explain --list --json` and `explain ID --json` for every id.
 run_three "explain --list --json" explain --list --json
-ids=$("$GW" explain --list --json | "$PY" -c 'import json,sys; d=json.load(sys.stdin); d=d.get("findings", d.get("ids", d)) if isinstance(d, dict) else d; print(" ".join(x["id"] for x in d))')
+ids=$("$GW" explain --list --json | "${PYS[@]}" -c 'import json,sys; d=json.load(sys.stdin); d=d.get("findings", d.get("ids", d)) if isinstance(d, dict) else d; print(" ".join(x["id"] for x in d))')
 n=0
 for id in $ids; do
 	run_three "explain $id --json" explain "$id" --json
@@ -120,8 +120,8 @@ done
 judge_all
 "$GW" explain - --json <"$TMPD/en.log" >"$TMPD/en.json"
 "${ZH[@]}" "$GW" explain - --json <"$TMPD/zh.log" >"$TMPD/zh.json"
-assert_eq "$("$PY" -c 'import json,sys; print([m["id"] for m in json.load(open(sys.argv[1]))["matches"]])' "$TMPD/zh.json")" \
-	"$("$PY" -c 'import json,sys; print([m["id"] for m in json.load(open(sys.argv[1]))["matches"]])' "$TMPD/en.json")" \
+assert_eq "$("${PYS[@]}" -c 'import json,sys; print([m["id"] for m in json.load(open(sys.argv[1]))["matches"]])' "$TMPD/zh.json")" \
+	"$("${PYS[@]}" -c 'import json,sys; print([m["id"] for m in json.load(open(sys.argv[1]))["matches"]])' "$TMPD/en.json")" \
 	"a Chinese-worded log explained in Chinese: the English log's ids"
 
 # 3. Human output: Chinese title, cause and fix; ids and commands as they are.

@@ -293,10 +293,14 @@ g = d["devices"][0]
 for k in ("index", "uuid", "utilization", "memory", "temperature_c", "power", "clocks", "pcie", "throttle_reasons"):
     assert k in g, k
 assert g["memory"]["total_bytes"] == 85520809984 and g["power"]["draw_w"] > 0, g'
-	pycheck "/api/status is exactly what watch --json prints on the same machine (but the time)" '
+	pycheck "/api/status is what watch --json prints on the same machine (but the time), plus its own keys" '
 d = json.loads(req("GET", "/api/status").text)
 w = json.loads(open("watch.json").read())
 d.pop("time"), w.pop("time")
+# added for --hosts: the host name, and each GPU name and process count
+assert d.pop("hostname") == "gw-test-node", d
+for g in d["devices"]:
+    assert g.pop("name") == "NVIDIA H100 80GB HBM3" and isinstance(g.pop("process_count"), int), g
 assert json.dumps(d) == json.dumps(w), "\n/api/status:   %s\nwatch --json: %s" % (json.dumps(d)[:600], json.dumps(w)[:600])'
 	pycheck "by default neither / nor /api/status names users, PIDs or commands" '
 t = req("GET", "/").text

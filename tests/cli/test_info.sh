@@ -155,7 +155,7 @@ PY
 
 for m in $(machines); do
 	JSON_MACHINE=$m
-	want_rc=$("$PY" -c "import sys; sys.path.insert(0, '$TMPD'); import expect; print(expect.load('$MACHINES/$m').exit_code)")
+	want_rc=$("${PYS[@]}" -c "import sys; sys.path.insert(0, '$TMPD'); import expect; print(expect.load('$MACHINES/$m').exit_code)")
 
 	# The sleeper's pid is only known inside with-machine: record it.
 	"$TOP/scripts/with-machine" "$MACHINES/$m" -- sh -c 'echo $GPUWISE_SLEEPER_PID >"$1"; exec "$2" info --json' \
@@ -219,7 +219,7 @@ assert not bad, '; '.join(bad[:8])
 	if [ "$want_rc" = 0 ]; then
 		assert_contains "$out" "Driver Version" "info shows the driver version"
 		assert_contains "$out" "GPU 0: " "info has a section per GPU"
-		ngpu=$(run_on "$m" list --json; printf '%s' "$out" | "$PY" -c 'import json,sys; print(len(json.load(sys.stdin)["devices"]))')
+		ngpu=$(run_on "$m" list --json; printf '%s' "$out" | "${PYS[@]}" -c 'import json,sys; print(len(json.load(sys.stdin)["devices"]))')
 		assert_eq "$(printf '%s\n' "$out" | grep -c '^GPU [0-9]*: ')" "$ngpu" "one section per listed GPU"
 	fi
 	assert_not_contains "$out" "error (code 0)" "no error with code 0"
@@ -394,7 +394,7 @@ fi
 # mid-word (the line was cut at 255 bytes).
 mkdir -p "$TMPD/all-reasons"
 cp -a "$MACHINES/laptop-3060/root" "$TMPD/all-reasons/root"
-"$PY" -c 'import json, sys
+"${PYS[@]}" -c 'import json, sys
 m = json.load(open(sys.argv[1])); m["nvml"]["devices"][0]["clocks_event_reasons"] = (1 << 53) - 1
 json.dump(m, open(sys.argv[2], "w"))' "$MACHINES/laptop-3060/machine.json" "$TMPD/all-reasons/machine.json"
 COLUMNS=1000 run_with "$TMPD/all-reasons" info -i 0
@@ -433,7 +433,7 @@ run_on lost-gpu info
 assert_not_contains "$out" "Topology (nvidia-smi" "lost-gpu: no topology data, no matrix"
 mkdir -p "$TMPD/p2p-error"
 cp -r "$MACHINES/h100-8x/." "$TMPD/p2p-error/"
-"$PY" - "$TMPD/p2p-error/machine.json" <<'PY'
+"${PYS[@]}" - "$TMPD/p2p-error/machine.json" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1]))
 d = m["nvml"]["devices"]

@@ -10,7 +10,7 @@ unset LC_ALL LANG LANGUAGE LC_MESSAGES
 
 # 1. The catalogue: every marked text translated, nothing fuzzy, msgfmt -c clean.
 if command -v xgettext >/dev/null && command -v msgfmt >/dev/null; then
-	check=$("$PY" scripts/update-po --check 2>&1)
+	check=$("${PYS[@]}" scripts/update-po --check 2>&1)
 	assert_eq "$?" 0 "po catalogue complete and up to date: $check"
 else
 	fail "gettext tools missing (scripts/setup installs them)"
@@ -66,8 +66,8 @@ assert_eq "$err" "" "no catalogue found: no message"
 run_on h100-8x list --json
 en=$out
 LOCPATH=$TMPD/none LANG=zh_CN.UTF-8 run_on h100-8x list --json
-assert_eq "$(printf '%s' "$out" | "$PY" -c 'import json,sys; d=json.load(sys.stdin); print(sorted(d), sorted(d["devices"][0]))')" \
-	"$(printf '%s' "$en" | "$PY" -c 'import json,sys; d=json.load(sys.stdin); print(sorted(d), sorted(d["devices"][0]))')" \
+assert_eq "$(printf '%s' "$out" | "${PYS[@]}" -c 'import json,sys; d=json.load(sys.stdin); print(sorted(d), sorted(d["devices"][0]))')" \
+	"$(printf '%s' "$en" | "${PYS[@]}" -c 'import json,sys; d=json.load(sys.stdin); print(sorted(d), sorted(d["devices"][0]))')" \
 	"list --json keys are the same in Chinese"
 
 # 6. Every command's human output in Chinese, on several machines: no
@@ -86,7 +86,7 @@ for s in "$SCENARIOS"/*/; do
 	LANGUAGE=zh_CN COLUMNS=80 "$TOP/scripts/with-machine" "$s" -- "$GW" doctor >"$ZH/$(basename "$s").doctor" 2>"$ZH/$(basename "$s").doctor.err" </dev/null
 done
 LANGUAGE=zh_CN COLUMNS=80 "$GW" help >"$ZH/help" 2>&1
-for c in $("$GW" __spec | "$PY" -c 'import json,sys; print(" ".join(c["name"] for c in json.load(sys.stdin)["commands"]))'); do
+for c in $("$GW" __spec | "${PYS[@]}" -c 'import json,sys; print(" ".join(c["name"] for c in json.load(sys.stdin)["commands"]))'); do
 	LANGUAGE=zh_CN COLUMNS=80 "$GW" "$c" --help >"$ZH/help-$c" 2>&1
 done
 for log in "$TOP"/tests/explain/corpus/*.log; do
@@ -111,7 +111,7 @@ LANGUAGE=zh_CN "$GW" doctor --timeout x >"$ZH/usage-callback" 2>&1
 LANGUAGE=zh_CN "$GW" nosuchcommand >"$ZH/usage-command" 2>&1
 checks=$((checks + 1))
 last_cmd="LANGUAGE=zh_CN gpuwise (list, doctor, explain, help, usage errors)"
-if ! msg=$("$PY" tests/cli/untranslated.py po/zh_CN.po "$ZH"/*); then
+if ! msg=$("${PYS[@]}" tests/cli/untranslated.py po/zh_CN.po "$ZH"/*); then
 	fail "Chinese output: $msg"
 fi
 assert_contains "$(cat "$ZH/usage-unknown")" "gpuwise: 未知选项 '--bogus'" "usage error in Chinese, prefix and flag kept"
@@ -187,7 +187,7 @@ static void f(int n)
 }
 static const struct option o[] = { OPT_BOOL(0, "json", struct x, json, "an unmarked help text"), OPT_END() };
 C
-out=$("$PY" scripts/update-po --lint "$TMPD/unmarked.c" 2>&1)
+out=$("${PYS[@]}" scripts/update-po --lint "$TMPD/unmarked.c" 2>&1)
 assert_ne "$?" 0 "lint: an unmarked text fails"
 assert_contains "$out" "unmarked.c:3: text not marked for translation (error_msg): \"this message is not marked\"" "lint: names the file, line and text"
 assert_contains "$out" "an unmarked help text" "lint: an option's help is checked"
@@ -200,7 +200,7 @@ static void f(int n)
 	fprintf(stderr, "%s: %d\n", strcmp(a, "some word") ? "-" : "+", n);
 }
 C
-out=$("$PY" scripts/update-po --lint "$TMPD/marked.c" 2>&1)
+out=$("${PYS[@]}" scripts/update-po --lint "$TMPD/marked.c" 2>&1)
 assert_eq "$?" 0 "lint: marked texts pass: $out"
 
 # 9. README.zh_CN.md is README.md in Chinese, kept in step: the same
@@ -208,7 +208,7 @@ assert_eq "$?" 0 "lint: marked texts pass: $out"
 # (comments aside); README.md links it.
 checks=$((checks + 1))
 last_cmd="README.zh_CN.md against README.md"
-if ! msg=$("$PY" - README.md README.zh_CN.md <<'PY'
+if ! msg=$("${PYS[@]}" - README.md README.zh_CN.md <<'PY'
 import re, sys
 
 def shape(path):

@@ -6,7 +6,7 @@
 
 for m in $(machines); do
 	JSON_MACHINE=$m
-	want_rc=$(JSON_MACHINE=$m out='{}' "$PY" -c "import sys; sys.path.insert(0, '$TMPD'); import expect; print(expect.load('$MACHINES/$m').exit_code)")
+	want_rc=$(JSON_MACHINE=$m out='{}' "${PYS[@]}" -c "import sys; sys.path.insert(0, '$TMPD'); import expect; print(expect.load('$MACHINES/$m').exit_code)")
 
 	run_on "$m" list --json
 	assert_eq "$rc" "$want_rc" "list --json exit status"
@@ -69,7 +69,7 @@ assert any(b["name"] == "nvml" for b in d["backends"]), "backends lists nvml"
 			line=$(printf '%s\n' "$out" | grep -F -- "$short")
 			assert_contains "$line" "$name" "line of GPU $short shows its name"
 			assert_contains "$line" " ok" "line of GPU $short shows ok"
-		done < <("$PY" -c "
+		done < <("${PYS[@]}" -c "
 import sys; sys.path.insert(0, '$TMPD'); import expect
 e = expect.load('$MACHINES/$m')
 for g in e.healthy_nvidia:

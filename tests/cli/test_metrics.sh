@@ -7,7 +7,7 @@
 
 # ---- sentinels and out-of-range percentages: null / N/A, never a value ----
 mkdir -p "$TMPD/sentinels"
-"$PY" -c 'import json, sys
+"${PYS[@]}" -c 'import json, sys
 m = json.load(open(sys.argv[1]))
 d = m["nvml"]["devices"][0]
 d["utilization"] = {"gpu": 4294967295, "memory": 101}
@@ -74,7 +74,7 @@ assert all(x['memory']['used_includes_reserved'] is None for x in d['devices'])
 # "gpm" values; a metric the GPU lacks, an A100 (no GPM) and a driver
 # without the GPM calls say "not supported" plainly (supported false).
 mkdir -p "$TMPD/gpm"
-"$PY" -c 'import json, sys
+"${PYS[@]}" -c 'import json, sys
 m = json.load(open(sys.argv[1]))
 d = m["nvml"]["devices"]
 d[0]["gpm"]["sm_util"] = [10, 20, 30]
@@ -85,7 +85,7 @@ json.dump(m, open(sys.argv[2], "w"))' "$MACHINES/h100-8x/machine.json" "$TMPD/gp
 run_with "$TMPD/gpm" watch -n 3 -d 0.05 --json --fields sm_active,sm_occupancy,tensor_active,dram_active,fp16_active,fp32_active,fp64_active,graphics_active,prof_pcie_tx,prof_pcie_rx,nvlink_tx,nvlink_rx,gpm_supported
 last_cmd="[h100-8x, GPM variants] gpuwise watch -n 3 --json --fields (profiling)"
 assert_eq "$rc" 0 "gpm: watch exit status"
-out=$(printf '%s\n' "$out" | "$PY" -c 'import json, sys; print(json.dumps([json.loads(l) for l in sys.stdin]))')
+out=$(printf '%s\n' "$out" | "${PYS[@]}" -c 'import json, sys; print(json.dumps([json.loads(l) for l in sys.stdin]))')
 assert_json "gpm: the machine's values from the second read, per GPU" "
 m = json.load(open('$TMPD/gpm/machine.json'))['nvml']['devices']
 keys = {'sm_active_percent': 'sm_util', 'sm_occupancy_percent': 'sm_occupancy',

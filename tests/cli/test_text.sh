@@ -64,7 +64,7 @@ declare -A HUMAN=(
 	[help]="help"
 	[version]="version"
 )
-invocations=$("$GW" __spec | HUMAN_KEYS="${!HUMAN[*]}" "$PY" -c '
+invocations=$("$GW" __spec | HUMAN_KEYS="${!HUMAN[*]}" "${PYS[@]}" -c '
 import json, os, sys
 known = set(os.environ["HUMAN_KEYS"].split())
 for c in json.load(sys.stdin)["commands"]:
@@ -133,10 +133,10 @@ for loc in C C.UTF-8; do
 	tag=${tag/CUTF-8/UTF8}
 	LC_ALL=$loc "$GW" help >"$OUTD/help.$tag"
 	LC_ALL=$loc "$GW" explain --list >"$OUTD/explain-list.$tag"
-	for c in $("$GW" __spec | "$PY" -c 'import json,sys; print(" ".join(c["name"] for c in json.load(sys.stdin)["commands"]))'); do
+	for c in $("$GW" __spec | "${PYS[@]}" -c 'import json,sys; print(" ".join(c["name"] for c in json.load(sys.stdin)["commands"]))'); do
 		LC_ALL=$loc "$GW" "$c" --help >"$OUTD/help-$c.$tag"
 	done
-	for id in $("$GW" explain --list --json | "$PY" -c 'import json,sys; print(" ".join(f["id"] for f in json.load(sys.stdin)["findings"]))'); do
+	for id in $("$GW" explain --list --json | "${PYS[@]}" -c 'import json,sys; print(" ".join(f["id"] for f in json.load(sys.stdin)["findings"]))'); do
 		LC_ALL=$loc "$GW" explain "$id" >"$OUTD/explain-$id.$tag" 2>"$OUTD/explain-$id.err.$tag"
 	done
 	for log in "$TOP"/tests/explain/corpus/*.log; do
@@ -146,7 +146,7 @@ done
 
 # The Chinese texts wrap by display cells, between characters (no spaces).
 LANGUAGE=zh_CN "$GW" help >"$OUTD/help.ZH"
-for c in $("$GW" __spec | "$PY" -c 'import json,sys; print(" ".join(c["name"] for c in json.load(sys.stdin)["commands"]))'); do
+for c in $("$GW" __spec | "${PYS[@]}" -c 'import json,sys; print(" ".join(c["name"] for c in json.load(sys.stdin)["commands"]))'); do
 	LANGUAGE=zh_CN "$GW" "$c" --help >"$OUTD/help-$c.ZH"
 done
 
@@ -156,7 +156,7 @@ LC_ALL=C "$GW" advise --list-models >"$OUTD/advise-list.Conly" 2>&1
 
 checks=$((checks + 1))
 last_cmd="gpuwise (every printer, every machine)"
-if ! msg=$(PYTHONPATH=$TOP/tests/cli "$PY" - "$OUTD" <<'EOF'
+if ! msg=$(PYTHONPATH=$TOP/tests/cli "${PYS[@]}" - "$OUTD" <<'EOF'
 import glob, os, re, sys
 from cells import cells
 
@@ -232,7 +232,7 @@ fi
 U=$TMPD/utf8-user
 cp -a "$MACHINES/h100-8x" "$U"
 sed -i 's/^alice:/j\xc3\xbcrgen:/' "$U/root/etc/passwd"
-"$PY" -c '
+"${PYS[@]}" -c '
 import sys
 arg = b"/home/j\xc3\xbcrgen/venv/bin/python\0train.py\0--name\0" + ("\u6570\u636e\u96c6" * 40).encode() + b"\0"
 open(sys.argv[1] + "/root/proc/2841578/cmdline", "wb").write(arg)' "$U"

@@ -10,7 +10,7 @@
 # at the second sample and back at the third.
 M=$TMPD/moving
 cp -r "$MACHINES/h100-8x" "$M"
-"$PY" - "$M/machine.json" <<'PY'
+"${PYS[@]}" - "$M/machine.json" <<'PY'
 import json, sys
 p = sys.argv[1]
 m = json.load(open(p))
@@ -33,7 +33,7 @@ assert_eq "$rc" 0 "watch -n 3 --json exits 0"
 assert_eq "$(printf '%s\n' "$out" | wc -l)" 3 "-n 3 prints exactly 3 lines"
 out_json=$out
 checks=$((checks + 1))
-if ! msg=$(printf '%s\n' "$out_json" | "$PY" -c '
+if ! msg=$(printf '%s\n' "$out_json" | "${PYS[@]}" -c '
 import json, sys
 lines = [json.loads(l) for l in sys.stdin.read().splitlines()]
 assert len(lines) == 3, len(lines)
@@ -72,7 +72,7 @@ fi
 run_with "$M" watch -n 2 -d 0.05 --csv -i 0,1 --fields gpu_util,memory.used_bytes,throttle_reasons,pstate
 assert_eq "$rc" 0 "watch --csv exits 0"
 checks=$((checks + 1))
-if ! msg=$(printf '%s\n' "$out" | "$PY" -c '
+if ! msg=$(printf '%s\n' "$out" | "${PYS[@]}" -c '
 import csv, sys
 rows = list(csv.reader(sys.stdin))
 assert rows[0] == ["time", "index", "uuid", "health", "utilization.gpu_percent", "memory.used_bytes", "throttle_reasons", "pstate"], rows[0]
@@ -106,7 +106,7 @@ assert_not_contains "$out" $'\033' "NO_COLOR: no escape sequences"
 # and its unit's (tests/cli/cells.py counts cells as a terminal does).
 table_check() { # $1: what ran; checks $out
 	checks=$((checks + 1))
-	if ! msg=$(printf '%s\n' "$out" | PYTHONPATH=$TOP/tests/cli "$PY" -c '
+	if ! msg=$(printf '%s\n' "$out" | PYTHONPATH=$TOP/tests/cli "${PYS[@]}" -c '
 import sys
 from cells import cells
 def edges(line):  # right edge (in cells) of each space-separated word
@@ -171,7 +171,7 @@ assert_contains "$(printf '%s\n' "$out" | grep lost)" "…" "lost-gpu: the long 
 # up), text left-aligned (their left edges do).
 L=$TMPD/long
 cp -r "$MACHINES/h100-8x" "$L"
-"$PY" - "$L/machine.json" <<'PY'
+"${PYS[@]}" - "$L/machine.json" <<'PY'
 import json, sys
 p = sys.argv[1]
 m = json.load(open(p))
@@ -185,7 +185,7 @@ json.dump(m, open(p, "w"))
 PY
 columns_check() { # $1: what ran, $2: columns wanted; checks $out
 	checks=$((checks + 1))
-	if ! msg=$(printf '%s\n' "$out" | PYTHONPATH=$TOP/tests/cli "$PY" -c '
+	if ! msg=$(printf '%s\n' "$out" | PYTHONPATH=$TOP/tests/cli "${PYS[@]}" -c '
 import re, sys
 from cells import cells
 def spans(line):  # (first cell, last cell + 1) of each value: words one space apart
@@ -224,7 +224,7 @@ assert_contains "$(printf '%s\n' "$out" | sed -n 4p)" "GPU En...  " "LC_ALL=C: c
 # Every metric has a short column label: at most 6 cells, unique, in
 # English and in each translation (so a new row without one fails here).
 checks=$((checks + 1))
-if ! msg=$("$GW" __spec | PYTHONPATH=$TOP/tests/cli "$PY" -c '
+if ! msg=$("$GW" __spec | PYTHONPATH=$TOP/tests/cli "${PYS[@]}" -c '
 import gettext, json, sys
 from cells import cells
 ms = json.load(sys.stdin)["metrics"]
@@ -251,7 +251,7 @@ assert_contains "$out" "power_draw" "--fields help lists keys"
 LANG=zh_CN.UTF-8 run watch --fields help
 assert_contains "$(printf '%s\n' "$out" | head -1)" "键名" "zh_CN: --fields help's headers translated"
 checks=$((checks + 1))
-if ! msg=$(printf '%s\n' "$out" | PYTHONPATH=$TOP/tests/cli "$PY" -c '
+if ! msg=$(printf '%s\n' "$out" | PYTHONPATH=$TOP/tests/cli "${PYS[@]}" -c '
 import sys
 from cells import cells
 starts = [0, 31, 66, 73, 80]  # KEY 30, JSON PATH 34, UNIT 6, COLUMN 6 cells, one space apart
@@ -280,7 +280,7 @@ assert_eq "$rc" 1 "-i naming no GPU exits 1"
 # thread is asked for and nothing changes.
 X=$TMPD/xid
 cp -r "$MACHINES/h100-8x" "$X"
-"$PY" - "$X/machine.json" <<'PY'
+"${PYS[@]}" - "$X/machine.json" <<'PY'
 import json, sys
 p = sys.argv[1]
 m = json.load(open(p))
@@ -293,7 +293,7 @@ run_with "$X" watch -n 8 -d 0.1 -i 0,1 --json --fields gpu_util,xid_last,xid_cou
 last_cmd="[xid] gpuwise watch -n 8 -d 0.1 -i 0,1 --json --fields gpu_util,xid_last,xid_count"
 assert_eq "$rc" 0 "watch with Xid fields exits 0"
 checks=$((checks + 1))
-if ! msg=$(printf '%s\n' "$out" | "$PY" -c '
+if ! msg=$(printf '%s\n' "$out" | "${PYS[@]}" -c '
 import json, sys
 lines = [json.loads(l)["devices"] for l in sys.stdin.read().splitlines()]
 assert len(lines) == 8, len(lines)
@@ -345,7 +345,7 @@ fi
 wait $wm
 assert_eq "$?" 0 "SIGINT: exit 0"
 checks=$((checks + 1))
-"$PY" -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$TMPD/sig" ||
+"${PYS[@]}" -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$TMPD/sig" ||
 	fail "SIGINT: every line written is whole JSON"
 assert_ne "$(wc -l <"$TMPD/sig")" 0 "SIGINT: samples were written"
 assert_eq "$(cat "$TMPD/sigerr")" "" "SIGINT: nothing on stderr"

@@ -11,7 +11,7 @@ VERBOSE=0
 [ "${1:-}" = -v ] && { VERBOSE=1; shift; }
 DIR=${1:?usage: tests/explain/score.sh [-v] DIR}
 G=${GPUWISE_BUILD:-build}/gpuwise
-PY=${PYTHON:-python3}
+PY=${PYTHON:-python3}   # run with -S: the standard library alone, no site module's .pth files
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 total=0 exact=0
@@ -21,7 +21,7 @@ for log in "$DIR"/*.log; do
 	want="$(grep -v '^#' "$exp" 2>/dev/null | tr '\n' ' ')"
 	[ -n "$want" ] && wrc=0 || { want=" "; wrc=1; }
 	"$G" explain --json "$log" >"$T/out.json" 2>/dev/null; rc=$?
-	got="$("$PY" -c 'import json,sys; print(" ".join(m["id"] for m in json.load(open(sys.argv[1]))["matches"]) + " ")' "$T/out.json" 2>/dev/null)"
+	got="$("$PY" -S -c 'import json,sys; print(" ".join(m["id"] for m in json.load(open(sys.argv[1]))["matches"]) + " ")' "$T/out.json" 2>/dev/null)"
 	if [ "$want" = "$got" ] && [ "$rc" = "$wrc" ]; then
 		exact=$((exact + 1))
 	elif [ "$VERBOSE" = 1 ]; then

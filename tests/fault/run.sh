@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
 # Fault injection: fail the Nth allocation, dlopen, dlsym or file read
 # (bench: a failed dlsym of cuGetProcAddress is the old-driver path)
-# (GPUWISE_FAULT=KIND:N, lib/core/sys.c) for N = 1, 2, ... and check that
-# gpuwise never crashes, never leaks (ASan build) and exits 0 or 1.
-# The loop for a kind ends once 40 runs in a row match the fault-free output:
-# by then N is past the last call of that kind.
+# (GPUWISE_FAULT=KIND:N, lib/core/sys.c) and check that gpuwise never
+# crashes, never leaks (ASan build) and exits 0 or 1.
+# Each command runs once first with GPUWISE_FAULT_COUNT, which counts the
+# calls of every kind: the command makes C of them, so N = 1..C fails each
+# call once, and each such run's own count must reach N (the failure
+# happened: the counting run and the failing runs take the same path up
+# to the Nth call).
 # The system-call kinds (open, fdread, stat, opendir, readdir, readlink, ...:
 # every entry of the call table that these commands reach) are sampled, for
 # `info --json` and `doctor --json` (`list` reads a subset of info's files):
-# N = 1..8 one by one, then growing by a quarter up to GPUWISE_FAULT_MAX
-# (about 35 runs per kind and command). Every N would cost minutes per
-# machine (doctor makes ~700 readlink calls), and stopping at the first
-# run of unchanged outputs would stop early: the first readlinks resolve
-# paths without links, harmless to fail.
+# N = 1..8 one by one, then growing by a quarter, and N = C, the last call.
+# Every N would cost minutes per machine (doctor makes ~700 readlink calls).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 BIN=${GPUWISE_FAULT_BIN:-build/asan/gpuwise}
@@ -26,36 +26,76 @@ export GPUWISE_FAULT_SYSCALLS=${GPUWISE_FAULT_SYSCALLS-open fdread fstat lseek s
 export ASAN_OPTIONS=detect_leaks=1:exitcode=86:intercept_tls_get_addr=0 UBSAN_OPTIONS=halt_on_error=1:exitcode=87
 fail=0
 
+# COUNT= the largest count of `kind` in a GPUWISE_FAULT_COUNT file ("KIND
+# COUNT" lines, one set per process), 0 when none (no subshell: it runs
+# after every injection).
+count_of() { # file kind
+	local k c
+	COUNT=0
+	while read -r k c; do
+		if [ "$k" = "$2" ] && [ "$c" -gt $COUNT ]; then COUNT=$c; fi
+	done <"$1"
+}
+export -f count_of
+
 # One with-machine session per machine; the loop runs inside it.
 inject_all() {
-	local m=$1 fail=0 runs=0
+	local m=$1 fail=0 runs=0 COUNT verdict tmp cmd syscalls kind calls n step tried rc got
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/gw-fault.XXXXXX")
 	for cmd in "info --json" "list" "doctor --json" "bench --quick --force --tests launch-latency,h2d-pinned"; do
-		base=$("$GPUWISE_FAULT_BIN" $cmd 2>/dev/null)
+		: >"$tmp/count"
+		GPUWISE_FAULT_COUNT=$tmp/count "$GPUWISE_FAULT_BIN" $cmd >/dev/null 2>"$tmp/err"
+		rc=$?
+		if [ $rc -ne 0 ] && [ $rc -ne 1 ]; then
+			echo "fault: $m '$cmd' without faults exited $rc"
+			head -30 "$tmp/err"
+			fail=1
+			continue
+		fi
+		cp "$tmp/count" "$tmp/calls"
+		count_of "$tmp/calls" alloc
+		if [ $COUNT = 0 ]; then
+			echo "fault: $m '$cmd': no calls counted (GPUWISE_FAULT_COUNT)"
+			fail=1
+			continue
+		fi
 		syscalls=$GPUWISE_FAULT_SYSCALLS
 		# list reads a subset of info's files; bench's own calls are
 		# allocations, dlopen and dlsym (the driver API).
 		case $cmd in list | bench*) syscalls= ;; esac
 		for kind in $GPUWISE_FAULT_KINDS $syscalls; do
-			same=0 step=1 stop=40 tried=0 sampled=0
-			case " $syscalls " in *" $kind "*) stop=$((GPUWISE_FAULT_MAX + 1)) sampled=1 ;; esac
-			for ((n = 1; n <= GPUWISE_FAULT_MAX && same < stop; n += step)); do
-				[ $sampled = 1 ] && [ $n -gt 8 ] && step=$((n / 4))
+			count_of "$tmp/calls" "$kind"
+			calls=$COUNT
+			[ "$calls" -gt "$GPUWISE_FAULT_MAX" ] && calls=$GPUWISE_FAULT_MAX
+			tried=0 step=1 verdict="no crash"
+			for ((n = 1; n <= calls; n += step)); do
+				case " $syscalls " in *" $kind "*)
+					[ $n -gt 8 ] && step=$((n / 4))
+					# the last call too, where the steps pass it
+					[ $((n + step)) -gt "$calls" ] && [ $n -lt "$calls" ] && step=$((calls - n)) ;;
+				esac
 				tried=$((tried + 1))
-				out=$(GPUWISE_FAULT=$kind:$n "$GPUWISE_FAULT_BIN" $cmd 2>/tmp/gw-fault.$$)
+				: >"$tmp/count"
+				GPUWISE_FAULT=$kind:$n GPUWISE_FAULT_COUNT=$tmp/count "$GPUWISE_FAULT_BIN" $cmd >/dev/null 2>"$tmp/err"
 				rc=$?
 				runs=$((runs + 1))
 				if [ $rc -ne 0 ] && [ $rc -ne 1 ]; then
 					echo "fault: $m '$cmd' $kind:$n exited $rc"
-					head -30 /tmp/gw-fault.$$
-					fail=1
+					head -30 "$tmp/err"
+					fail=1 verdict=FAILED
 					break
 				fi
-				if [ "$out" = "$base" ]; then same=$((same + 1)); else same=0; fi
+				count_of "$tmp/count" "$kind"
+				if [ $COUNT -lt $n ]; then
+					echo "fault: $m '$cmd' $kind:$n never reached the call (only $COUNT calls this run)"
+					fail=1 verdict=FAILED
+					break
+				fi
 			done
-			echo "fault: $m '$cmd' $kind: $tried injections up to N=$((n - step)), no crash"
+			echo "fault: $m '$cmd' $kind: $tried injections of $calls calls, $verdict"
 		done
 	done
-	rm -f /tmp/gw-fault.$$
+	rm -rf "$tmp"
 	echo "fault: $m: $runs runs"
 	return $fail
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/spawn.h"
 #include "doctor/doctor_int.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "internal.h"
+#include "gpuwise/gpuwise.h"
 #include "backend/nvidia_version.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
 #include "pool/record.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
 #include "probe/probe.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

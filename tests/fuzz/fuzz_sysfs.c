@@ -1,5 +1,5 @@
 /* Fuzz every sysfs/procfs parser (lib/backend/sysfs_parse.c, and the CPU
- * lists of lib/core/affinity.c). The first
+ * lists of lib/bench/affinity.c). The first
  * input byte selects the parser, the rest is its input: multi-line parsers
  * get an exact-size copy (so reading past the end is caught), value parsers
  * a NUL-terminated one. Outputs are checked for bounds and printability. */
@@ -7,9 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
 #include "backend/sysfs_parse.h"
-#include "core/affinity.h"
+#include "bench/affinity.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -5,7 +5,10 @@
 #   1. nothing under lib/core or lib/backend includes lib/probe/*.h or
 #      lib/doctor/*.h, lib/probe includes no lib/doctor/*.h, and lib/core
 #      includes no lib/backend/*.h (no arrow points up);
-#   2. only lib/core includes core/sys.h (the system-call table);
+#   2. only lib/core includes core/sys.h (the system-call table), and the
+#      one file named in SYS_USERS: lib/pool/poolfs.c, the pool folder's
+#      files, locks and jobs (outside GPUWISE_ROOT, so no path helper
+#      serves them), which calls the table's gw__sys_* entries;
 #   3. nothing in lib/ outside lib/core calls open, openat, fopen, stat,
 #      lstat, fstat, access, opendir, readdir, readlink, realpath, dlopen,
 #      dlsym, or a process call (fork, exec*, posix_spawn, pipe, dup2,
@@ -16,13 +19,19 @@
 #      (gw__env_path in lib/core/util.c);
 #   5. at link level (nm over build/obj/lib), a module calls only modules
 #      of a lower rank: core < device, hardware < backend < context, probe,
-#      explain < advise, pool < doctor, bench.
+#      explain < advise, pool < doctor, bench;
+#   6. the objects of lib/core call each other without a cycle (error.c,
+#      which every file calls, calls no translation: lib/core/message.c
+#      does, above it).
+# With --graph it prints the link-level graph of the modules, and of the
+# files of lib/core, as well.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-exec python3 - <<'PY'
+exec python3 - "$@" <<'PY'
 import glob, re, sys
 
 ALLOW_RAW = set()
+SYS_USERS = {"lib/pool/poolfs.c"}
 CALLS = ("open|openat|fopen|stat|lstat|fstat|access|opendir|readdir|readlink|realpath|dlopen|dlsym|"
          "fork|vfork|execv|execve|execvp|execl|execlp|system|popen|posix_spawnp?|pipe2?|dup2?|dup3|"
          "setpgid|setsid|poll|kill|killpg|waitpid|waitid|wait|prctl")
@@ -47,14 +56,14 @@ for path in sorted(glob.glob("lib/**/*.[ch]", recursive=True) + glob.glob("cli/*
             problems.append(f"{path}:{n}: includes {inc}: probes must not include doctor headers")
         if layer == "core" and inc.startswith("backend/"):
             problems.append(f"{path}:{n}: includes {inc}: core must not include backend headers")
-        if inc == "core/sys.h" and layer != "core":
-            problems.append(f"{path}:{n}: includes core/sys.h: only lib/core may (use the helpers of internal.h)")
+        if inc == "core/sys.h" and layer != "core" and path not in SYS_USERS:
+            problems.append(f"{path}:{n}: includes core/sys.h: only lib/core may (use the helpers of core/path.h, core/os.h)")
     if not path.startswith("lib/") or layer == "core" or path in ALLOW_RAW:
         continue
     code = strip.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
     for m in call.finditer(code):
         problems.append(f"{path}:{line_of(code, m.start())}: calls {m.group(1)}() directly: "
-                        "use the lib/core helpers (internal.h)")
+                        "use the lib/core helpers (core/path.h, core/os.h, core/spawn.h)")
 
 # 4. a GPUWISE_ variable (it picks a library, a file or a folder) is read
 #    through gw__env_path() (secure_getenv), never getenv: a set-uid,
@@ -93,6 +102,7 @@ for o in objs:
             defined[f[0]] = o
         elif f[1] == "U":
             used.append((o, f[0]))
+graph, core = {}, {}
 for o, sym in used:
     d = defined.get(sym)
     if not d:
@@ -100,6 +110,38 @@ for o, sym in used:
     a, b = o.split("/")[3], d.split("/")[3]
     if a != b and RANK[b] >= RANK[a]:
         problems.append(f"{o} uses {sym} of {d}: {a} may not call {b} (link-level layering)")
+    if a != b:
+        graph.setdefault(a, set()).add(b)
+    elif a == "core" and o != d:
+        core.setdefault(os.path.basename(o)[:-2], set()).add(os.path.basename(d)[:-2])
+
+# 6. No cycle among the files of lib/core (a depth-first walk).
+def cycle(g):
+    state, path = {}, []
+    def walk(v):
+        state[v] = 1
+        path.append(v)
+        for w in sorted(g.get(v, ())):
+            if state.get(w) == 1:
+                return path[path.index(w):] + [w]
+            if not state.get(w) and (c := walk(w)):
+                return c
+        state[v] = 2
+        path.pop()
+        return None
+    for v in sorted(g):
+        if not state.get(v) and (c := walk(v)):
+            return c
+    return None
+c = cycle(core)
+if c:
+    problems.append("lib/core calls in a cycle: " + " -> ".join(c) + " (link level)")
+
+if "--graph" in sys.argv[1:]:
+    for a in sorted(graph, key=lambda m: (RANK[m], m)):
+        print(f"{a} -> " + ", ".join(sorted(graph[a], key=lambda m: (RANK[m], m))))
+    for a in sorted(core):
+        print(f"core/{a} -> " + ", ".join(sorted(core[a])))
 
 for p in problems:
     print("layering: " + p)

@@ -14,7 +14,9 @@ WITH_MACHINE = os.path.join(REPO, "scripts", "with-machine")
 
 def cli_json(machine, *args):
     cmd = [WITH_MACHINE, os.path.join(REPO, "build", "machines", machine), "--", GW, "advise", "--json", *args]
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    # the command reads an active environment's torch/transformers releases for local GPUs; the module does not
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "CONDA_PREFIX")}
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=env)
     return json.loads(r.stdout)
 
 
@@ -100,6 +102,26 @@ def test_decoder_seq():
                               "--memory", "40GiB")
     assert out[0]["options"]["decoder_seq"] == 128
     assert "65535" in out[1]
+
+
+def test_transformers_and_loss_chunks():
+    out, _ = run_py("h100-8x", """
+        out = [gpuwise.advise("llama-2-7b", task="infer", precision="fp16", batch=2, seq=4096, new_tokens=2048,
+                              transformers="4.44.2", memory="80GiB"),
+               gpuwise.advise("llama-2-7b", task="lora", batch=4, seq=2048, loss_chunks=8, memory="80GiB")]
+        for bad in ({"transformers": "4.x"}, {"transformers": 4.44}, {"loss_chunks": 70000}):
+            try:
+                gpuwise.advise("gpt2", memory="40GiB", **bad)
+            except Exception as e:
+                out.append([type(e).__name__, str(e)])
+    """)
+    assert out[0] == cli_json("h100-8x", "llama-2-7b", "--task", "infer", "--precision", "fp16", "--batch", "2",
+                              "--seq", "4096", "--new-tokens", "2048", "--transformers", "4.44.2", "--memory", "80GiB")
+    assert out[0]["options"]["transformers"] == "4.44"
+    assert out[1] == cli_json("h100-8x", "llama-2-7b", "--task", "lora", "--batch", "4", "--seq", "2048",
+                              "--loss-chunks", "8", "--memory", "80GiB")
+    assert out[1]["options"]["loss_chunks"] == 8
+    assert "transformers" in out[2][1] and out[3][0] == "TypeError" and "65536" in out[4][1], out[2:]
 
 
 def test_torch_version():

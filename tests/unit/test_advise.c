@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "internal.h"
+#include "core/util.h"
 #include "advise/advise_int.h"
 
 #define GW_GEN_TABLE_ROWS
@@ -440,9 +440,9 @@ static void test_traits(void)
 	CHECK_INT(gw__advise_traits(&m), 0);
 	gw__strlcpy(m.model_type, "phi3", sizeof(m.model_type));
 	CHECK_INT(gw__advise_traits(&m), GW__TRAIT_FUSED_QKV | GW__TRAIT_FUSED_GATE_UP | GW__TRAIT_FUSED_ROTARY |
-					 GW__TRAIT_SDPA_GQA);
+					 GW__TRAIT_SDPA_GQA | GW__TRAIT_LOGITS_FLOAT);
 	gw__strlcpy(m.model_type, "llama", sizeof(m.model_type));
-	CHECK_INT(gw__advise_traits(&m), GW__TRAIT_RMS_UPCAST);
+	CHECK_INT(gw__advise_traits(&m), GW__TRAIT_RMS_UPCAST | GW__TRAIT_LOGITS_FLOAT);
 	gw__strlcpy(m.model_type, "bloom", sizeof(m.model_type));
 	CHECK(gw__advise_has(&m, GW__TRAIT_NO_SDPA) && gw__advise_has(&m, GW__TRAIT_FUSED_QKV));
 	CHECK(!gw__advise_has(&m, GW__TRAIT_FUSED_ROTARY));
@@ -2001,6 +2001,85 @@ static void test_training_loop(void)
 	CHECK_INT(gw_advise_estimate_run(&plain, &llama, &o), GW_EINVAL);
 }
 
+/* --transformers: before 4.45 generate()'s first forward computes the
+ * logits of every prompt position (no num_logits_to_keep,
+ * huggingface/transformers#31292) and the Llama family casts them to
+ * fp32; the peak is then the LM head's, by hand. */
+static void test_transformers_version(void)
+{
+	gw_advise_estimate now, old;
+	gw_advise_options o = GW_ADVISE_OPTIONS_INIT;
+	gw_model llama = model("llama-2-7b"), gpt2 = model("gpt2");
+	double p = 2048, b = 2, V = 32000, h = 4096;
+
+	o.task = GW_TASK_INFER;
+	o.precision = GW_PRECISION_FP16;
+	o.batch = 2;
+	o.seq = 4096;
+	o.new_tokens = 2048;
+	CHECK_INT(gw_advise_estimate_run(&now, &llama, &o), 0);
+	o.transformers_version = 445;
+	CHECK_INT(gw_advise_estimate_run(&old, &llama, &o), 0);
+	CHECK_INT(old.activations_bytes, now.activations_bytes);
+	/* 4.44: half logits and their fp32 copy, beside the last hidden
+	 * state and its normed copy */
+	o.transformers_version = 444;
+	CHECK_INT(gw_advise_estimate_run(&old, &llama, &o), 0);
+	CHECK_INT(old.activations_bytes, (uint64_t)(2 * 2 * p * b * h + p * b * V * (2 + 4)));
+	CHECK(old.activations_bytes > 2 * now.activations_bytes);
+	CHECK_INT(old.peak_allocated_bytes - now.peak_allocated_bytes, old.activations_bytes - now.activations_bytes);
+	CHECK_INT(old.kv_cache_bytes, now.kv_cache_bytes);
+	/* GPT-2's forward does not upcast: the half logits only */
+	o.seq = 1024;
+	o.new_tokens = 512;
+	o.transformers_version = 444;
+	CHECK_INT(gw_advise_estimate_run(&old, &gpt2, &o), 0);
+	CHECK_INT(old.activations_bytes, (uint64_t)(2 * 2 * 512 * b * 768 + 512 * b * 50257 * 2.0));
+	/* training already computes every position's logits: unchanged */
+	o = (gw_advise_options)GW_ADVISE_OPTIONS_INIT;
+	CHECK_INT(gw_advise_estimate_run(&now, &llama, &o), 0);
+	o.transformers_version = 430;
+	CHECK_INT(gw_advise_estimate_run(&old, &llama, &o), 0);
+	CHECK_INT(old.peak_allocated_bytes, now.peak_allocated_bytes);
+	/* not major·100 + minor; a version-5 caller still reads */
+	o.transformers_version = 44;
+	CHECK_INT(gw_advise_estimate_run(&old, &llama, &o), GW_EINVAL);
+	o.transformers_version = 0;
+	o.version = 5;
+	CHECK_INT(gw_advise_estimate_run(&old, &llama, &o), 0);
+}
+
+/* --loss-chunks: torchtune's CEWithChunkedOutputLoss casts one chunk of
+ * the logits to fp32 at a time; each chunk's fp32 log-softmax is kept. */
+static void test_loss_chunks(void)
+{
+	gw_advise_estimate whole, chunked;
+	gw_advise_options o = GW_ADVISE_OPTIONS_INIT;
+	gw_model llama = model("llama-2-7b");
+	double t = 2048, b = 4, V = 32000;
+
+	o.task = GW_TASK_LORA;
+	o.batch = 4;
+	o.seq = 2048;
+	CHECK_INT(gw_advise_estimate_run(&whole, &llama, &o), 0);
+	o.loss_chunks = 1;
+	CHECK_INT(gw_advise_estimate_run(&chunked, &llama, &o), 0);
+	CHECK_INT(chunked.activations_bytes, whole.activations_bytes);
+	o.loss_chunks = 8;
+	CHECK_INT(gw_advise_estimate_run(&chunked, &llama, &o), 0);
+	CHECK_INT(whole.activations_bytes - chunked.activations_bytes, (uint64_t)(t * b * V * (4 - 4 / 8.0)));
+	CHECK_INT(chunked.resolved.loss_chunks, 8);
+	/* fp32 training has no cast to chunk */
+	o.precision = GW_PRECISION_FP32;
+	o.loss_chunks = 0;
+	CHECK_INT(gw_advise_estimate_run(&whole, &llama, &o), 0);
+	o.loss_chunks = 8;
+	CHECK_INT(gw_advise_estimate_run(&chunked, &llama, &o), 0);
+	CHECK_INT(chunked.activations_bytes, whole.activations_bytes);
+	o.loss_chunks = 70000;
+	CHECK_INT(gw_advise_estimate_run(&chunked, &llama, &o), GW_EINVAL);
+}
+
 static void test_torch_version(void)
 {
 	uint32_t v = 0;
@@ -2283,6 +2362,8 @@ int main(void)
 	test_monotonic();
 	test_bad_options();
 	test_torch_version();
+	test_transformers_version();
+	test_loss_chunks();
 	test_training_loop();
 	test_max_micro_batch();
 	test_plan();

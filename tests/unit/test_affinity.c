@@ -1,10 +1,11 @@
 /* CPU lists as sysfs writes them (gw__cpulist_parse/format) and the
- * calling thread's affinity round trip (lib/core/affinity.c). */
+ * calling thread's affinity round trip (lib/bench/affinity.c, lib/core/thread.c). */
 #include <string.h>
 
 #include "check.h"
-#include "internal.h"
-#include "core/affinity.h"
+#include "gpuwise/gpuwise.h"
+#include "bench/affinity.h"
+#include "core/thread.h"
 
 static void test_parse(void)
 {

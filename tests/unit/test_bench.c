@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "gpuwise/gpuwise.h"
 #include "bench/cudrv.h"
 
 static char fake_dir[4200];

@@ -229,9 +229,50 @@ static void test_render(void)
 	CHECK(strstr(strstr(t, "# HELP gpuwise_gpu_up") + 1, "# HELP gpuwise_gpu_up") == NULL);
 	CHECK(t[len - 1] == '\n');
 	free(t);
-	t = exp_render_html(&s, false, true, 5, &len);
+	t = exp_render_html(&s, NULL, false, true, 5, &len);
 	CHECK(t && strstr(t, "GPU-a") == NULL); /* the page names GPUs by index and name */
 	free(t);
+	exp_snapshot_clear(&s);
+}
+
+/* The page's last hour: 10-second slots, a gap where no pass came, at
+ * most an hour kept, a few bytes per GPU. */
+static void test_history(void)
+{
+	struct exp_snapshot s = snapshot();
+	struct exp_history *h = exp_history_new();
+	uint8_t v[EXP_HIST_SLOTS];
+	size_t len = 0;
+	char *t;
+
+	CHECK(h != NULL);
+	CHECK(exp_history_bytes_per_gpu() <= 1600);
+	CHECK(exp_history_get(h, 0, EXP_HIST_UTIL, v) == 0);
+	s.dev[0].sample.gpu_util = (gw_u64){ .v = 40, .state = GW_FIELD_VALID };
+	s.dev[0].sample.temperature = (gw_f64){ .v = 61.4, .state = GW_FIELD_VALID };
+	s.time = 1000000.0;
+	exp_history_add(h, &s);
+	s.dev[0].sample.gpu_util.v = 60; /* the same slot: the mean */
+	s.time += 1;
+	exp_history_add(h, &s);
+	CHECK(exp_history_get(h, 0, EXP_HIST_UTIL, v) == 1 && v[EXP_HIST_SLOTS - 1] == 50);
+	s.time += 30; /* two slots without a pass, then a new one */
+	s.dev[0].sample.gpu_util.v = 90;
+	exp_history_add(h, &s);
+	CHECK(exp_history_get(h, 0, EXP_HIST_UTIL, v) == 1);
+	CHECK(v[EXP_HIST_SLOTS - 1] == 90 && v[EXP_HIST_SLOTS - 2] == EXP_HIST_NONE &&
+	      v[EXP_HIST_SLOTS - 3] == EXP_HIST_NONE && v[EXP_HIST_SLOTS - 4] == 50);
+	CHECK(exp_history_get(h, 0, EXP_HIST_TEMPERATURE, v) == 1 && v[EXP_HIST_SLOTS - 4] == 61);
+	CHECK(exp_history_get(h, 0, EXP_HIST_POWER, v) == 0); /* no power read */
+	CHECK(exp_history_get(h, 1, EXP_HIST_UTIL, v) == 0);  /* GPU 1 never read */
+	t = exp_render_html(&s, h, false, true, 5, &len);
+	CHECK(t && strstr(t, "<svg class=\"hist\"") && strstr(t, "<polyline") && !strstr(t, "<script"));
+	free(t);
+	s.time += 2 * 3600; /* two hours later: the old slots are gone */
+	exp_history_add(h, &s);
+	CHECK(exp_history_get(h, 0, EXP_HIST_UTIL, v) == 1 && v[EXP_HIST_SLOTS - 1] == 90 &&
+	      v[EXP_HIST_SLOTS - 2] == EXP_HIST_NONE && v[0] == EXP_HIST_NONE);
+	exp_history_free(h);
 	exp_snapshot_clear(&s);
 }
 
@@ -246,5 +287,6 @@ int main(void)
 	test_passwords();
 #endif
 	test_render();
+	test_history();
 	return CHECK_DONE();
 }

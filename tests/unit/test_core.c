@@ -7,7 +7,10 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "internal.h"
+#include "core/util.h"
+#include "core/error.h"
+#include "core/path.h"
+#include "core/pci.h"
 
 static void test_path_join(void)
 {

@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "internal.h"
+#include "gpuwise/gpuwise.h"
 #include "backend/nvidia_version.h"
 
 static const char *module_version(const char *text)

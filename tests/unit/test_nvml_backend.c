@@ -727,7 +727,7 @@ static void case_select_digits(void)
 	gw_context *ctx;
 	int idx = -1;
 
-	use_machine("../../machines/h100-8x/machine.json");
+	use_machine("../../../build/machines/h100-8x/machine.json");
 	ctx = open_context();
 	CHECK_INT(gw_device_count(ctx), 8);
 	CHECK_SEL(ctx, "33135771", 7, -1);

@@ -5,7 +5,8 @@
 
 #include "check.h"
 #include "fake_tree.h"
-#include "internal.h"
+#include "core/os.h"
+#include "core/pci.h"
 #include "core/proc_parse.h"
 #include "core/sys.h"
 

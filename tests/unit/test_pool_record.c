@@ -3,7 +3,6 @@
 #include <math.h>
 
 #include "check.h"
-#include "internal.h"
 #include "pool/record.h"
 
 static const char *const uuids[] = { "GPU-a", "MIG-b", "GPU-c" };

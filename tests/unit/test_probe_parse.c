@@ -2,7 +2,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "internal.h"
+#include "gpuwise/gpuwise.h"
 #include "probe/probe.h"
 
 static void test_versions(void)

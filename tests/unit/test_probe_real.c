@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "internal.h"
 #include "probe/probe.h"
 
 /* "#define NAME 9" → 9, or -1. */

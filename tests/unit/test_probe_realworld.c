@@ -3,7 +3,6 @@
  * generator that writes it); the same texts are seeds in
  * tests/fuzz/corpus/probe_parsers/rw_*. */
 #include "check.h"
-#include "internal.h"
 #include "probe/probe.h"
 
 /* ---- torch/version.py ------------------------------------------------------ */

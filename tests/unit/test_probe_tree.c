@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "internal.h"
+#include "gpuwise/gpuwise.h"
 #include "probe/probe.h"
 
 static char root[256];

@@ -7,7 +7,7 @@
 
 #include "check.h"
 #include "fake_tree.h"
-#include "internal.h"
+#include "core/proc.h"
 #include "backend/sysfs_parse.h"
 #include "core/proc_parse.h"
 

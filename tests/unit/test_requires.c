@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "internal.h"
+#include "gpuwise/gpuwise.h"
 #include "probe/probe.h"
 
 #define DISTS "tests/fixtures/dists/"

@@ -11,7 +11,9 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "internal.h"
+#include "core/util.h"
+#include "core/path.h"
+#include "core/spawn.h"
 #include "core/sys.h"
 
 struct buf {

@@ -12,7 +12,10 @@
 
 #include "check.h"
 #include "fake_tree.h"
-#include "internal.h"
+#include "core/util.h"
+#include "core/os.h"
+#include "core/path.h"
+#include "pool/poolfs.h"
 #include "core/sys.h"
 #include "probe/probe.h"
 

@@ -7,7 +7,6 @@
 #include "check.h"
 #include "fake_tree.h"
 #include "gpuwise/gpuwise.h"
-#include "internal.h"
 #include "backend/sysfs_parse.h"
 
 static gw_context *open_ctx(void)

@@ -1,6 +1,6 @@
-/* The compiled data tables and their lookups (lib/probe/tables.c). */
+/* The compiled data tables and their lookups (lib/hardware/tables.c). */
 #include "check.h"
-#include "internal.h"
+#include "gpuwise/gpuwise.h"
 #include "probe/probe.h"
 
 static gw_ver V(const char *s)

@@ -28,7 +28,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "core/util.h"
+#include "core/os.h"
+#include "core/error.h"
+#include "core/path.h"
+#include "pool/poolfs.h"
 #include "core/sys.h"
 
 /* Whether a pool folder with this owner and mode may be trusted by uid

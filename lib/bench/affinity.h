@@ -1,9 +1,9 @@
-/* CPU affinity near a PCI device (lib/core/affinity.c): which CPUs sysfs
- * calls local to a GPU, and binding the calling thread to them for a while.
+/* CPU affinity near a PCI device (lib/bench/affinity.c): which CPUs sysfs
+ * calls local to a GPU (binding the calling thread to them: core/thread.h).
  * bench binds before it allocates host buffers, so first-touch puts them on
  * the GPU's NUMA node, as a well-placed training process would have them. */
-#ifndef GPUWISE_CORE_AFFINITY_H
-#define GPUWISE_CORE_AFFINITY_H
+#ifndef GPUWISE_BENCH_AFFINITY_H
+#define GPUWISE_BENCH_AFFINITY_H
 
 #include <sched.h>
 #include <stdbool.h>
@@ -17,9 +17,5 @@ bool gw__cpulist_format(const cpu_set_t *set, char *out, size_t size);
 /* <root>/sys/bus/pci/devices/<bus id>/local_cpulist: the CPUs local to the
  * device. Returns their number, GW_ENOTFOUND without the file, GW_EPARSE. */
 int gw__pci_local_cpus(const char *root, const char *bus_id, cpu_set_t *set);
-/* The calling thread's affinity (sched_getaffinity/sched_setaffinity on
- * thread 0 = this one). 0 or GW_EIO (errno kept). */
-int gw__thread_affinity_get(cpu_set_t *set);
-int gw__thread_affinity_set(const cpu_set_t *set);
 
 #endif

@@ -2,11 +2,13 @@
  * The facts live in the TSV files, each row with its source; this file
  * only knows how to search them. See docs/doctor-data.md. */
 #include <ctype.h>
+#include <stdint.h>
 #include <string.h>
 #include <strings.h>
 
-#include "internal.h"
-#include "core/tables.h"
+#include "core/util.h"
+#include "gpuwise/metrics.h"
+#include "hardware/tables.h"
 
 #define GW_GEN_TABLE_ROWS
 #include "cuda_toolkit_driver.h"
@@ -280,6 +282,14 @@ const gw_row_xid *gw__tbl_xid(unsigned xid)
 		if (gw_rows_xid[i].xid == xid)
 			return &gw_rows_xid[i];
 	return NULL;
+}
+
+/* The public face of the Xid table (include/gpuwise/metrics.h). */
+const char *gw_xid_meaning(unsigned long long xid)
+{
+	const gw_row_xid *row = xid <= UINT32_MAX ? gw__tbl_xid((unsigned)xid) : NULL;
+
+	return row ? row->meaning : NULL;
 }
 
 /* Does the table's name pat ("libcudnn*.so.8", lower case, '*' any run of

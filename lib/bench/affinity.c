@@ -1,11 +1,13 @@
-/* CPU affinity near a PCI device: see core/affinity.h. */
+/* CPU affinity near a PCI device: see bench/affinity.h. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
-#include "core/affinity.h"
+#include "core/util.h"
+#include "core/path.h"
+#include "core/pci.h"
+#include "bench/affinity.h"
 
 /* One decimal CPU number at *p (no sign, below CPU_SETSIZE). */
 static int cpu_number(const char **p, unsigned *out)
@@ -99,15 +101,4 @@ int gw__pci_local_cpus(const char *root, const char *bus_id, cpu_set_t *set)
 	if ((rc = gw__read_small(root, path, text, sizeof(text))) < 0)
 		return rc;
 	return gw__cpulist_parse(text, set);
-}
-
-int gw__thread_affinity_get(cpu_set_t *set)
-{
-	CPU_ZERO(set);
-	return sched_getaffinity(0, sizeof(*set), set) == 0 ? 0 : GW_EIO;
-}
-
-int gw__thread_affinity_set(const cpu_set_t *set)
-{
-	return sched_setaffinity(0, sizeof(*set), set) == 0 ? 0 : GW_EIO;
 }

@@ -1,11 +1,12 @@
 /* Lookups over the tables compiled from the data/ TSV files by scripts/gen-table
- * (lib/core/tables.c): driver and CUDA versions, framework builds, GPU
+ * (lib/hardware/tables.c): driver and CUDA versions, framework builds, GPU
  * models, AMD gfx targets, Xid codes. Backends name GPUs with them, the
  * probes and the doctor judge versions with them. */
-#ifndef GPUWISE_CORE_TABLES_H
-#define GPUWISE_CORE_TABLES_H
+#ifndef GPUWISE_HARDWARE_TABLES_H
+#define GPUWISE_HARDWARE_TABLES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "core/version.h"
 
