@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "commands.h"
@@ -317,9 +318,10 @@ static const char *smi_uuid(char *buf, size_t n, const struct exp_device *d)
 /* The labels of a device series in a scheme, in that exporter's order;
  * mig (NULL for the whole GPU) adds dcgm-exporter's GPU_I_PROFILE and
  * GPU_I_ID; xid (NULL but on the last-Xid row) its err_code and err_msg
- * attributes, which dashboards show beside the number. */
-static void put_device_labels(struct sbuf *b, const struct exp_snapshot *s, const struct exp_device *d,
-			      enum exp_names names, const gw_mig_device *mig, const uint64_t *xid)
+ * attributes, which dashboards show beside the number; link (-1 for
+ * none) the NVLink link number of a per-link series. */
+static void put_labels(struct sbuf *b, const struct exp_snapshot *s, const struct exp_device *d,
+		       enum exp_names names, const gw_mig_device *mig, const uint64_t *xid, int link)
 {
 	char idx[16], tmp[GW_STR_MAX + 16];
 	bool first = true;
@@ -368,8 +370,18 @@ static void put_device_labels(struct sbuf *b, const struct exp_snapshot *s, cons
 		}
 		break;
 	}
+	if (link >= 0) {
+		snprintf(tmp, sizeof(tmp), "%d", link);
+		put_label(b, &first, "link", tmp);
+	}
 	put_k8s_labels(b, &first, s, mig ? (GW_VALID(mig->uuid) ? mig->uuid.s : "") : uuid_of(d));
 	sb_puts(b, "}");
+}
+
+static void put_device_labels(struct sbuf *b, const struct exp_snapshot *s, const struct exp_device *d,
+			      enum exp_names names, const gw_mig_device *mig, const uint64_t *xid)
+{
+	put_labels(b, s, d, names, mig, xid, -1);
 }
 
 /* dcgm-exporter and nvidia_gpu_exporter serve NVIDIA GPUs only; the native
@@ -521,8 +533,56 @@ static void render_smi_extras(struct sbuf *b, const struct exp_snapshot *s)
 	}
 }
 
+/* Per-link NVLink series, one per (GPU, link) with a "link" label. Neither
+ * dcgm-exporter nor nvidia_gpu_exporter has a link-labelled state or byte
+ * counter (dcgm-exporter's per-link fields are one name per link, and
+ * rates), so every scheme serves these native names, with its own device
+ * labels. GPUs without NVLink have no links and no series. */
+static const struct {
+	const char *name, *type, *help;
+	size_t offset;      /* of the gw_u64 in gw_nvlink_sample */
+} nvlink_families[] = {
+	{ "gpuwise_nvlink_link_active", "gauge", "1 when the NVLink link is active, 0 when it is not.",
+	  offsetof(gw_nvlink_sample, active) },
+	{ "gpuwise_nvlink_link_transmitted_bytes_total", "counter",
+	  "NVLink data bytes (payload) sent over the link since the driver loaded.",
+	  offsetof(gw_nvlink_sample, tx_bytes) },
+	{ "gpuwise_nvlink_link_received_bytes_total", "counter",
+	  "NVLink data bytes (payload) received over the link since the driver loaded.",
+	  offsetof(gw_nvlink_sample, rx_bytes) },
+};
+
+static void render_nvlink(struct sbuf *b, const struct exp_snapshot *s, enum exp_names names)
+{
+	for (size_t f = 0; f < sizeof(nvlink_families) / sizeof(nvlink_families[0]); f++) {
+		bool header = false;
+
+		for (int i = 0; i < s->count; i++) {
+			const struct exp_device *d = &s->dev[i];
+			int n = d->sample.nvlink_count;
+
+			if (!in_scheme(d, names) || n <= 0)
+				continue;
+			for (int l = 0; l < n && l < GW_MAX_NVLINKS; l++) {
+				const gw_u64 *v = (const gw_u64 *)(const void *)((const char *)&d->sample.nvlink[l] +
+										nvlink_families[f].offset);
+
+				if (!GW_VALID(*v))
+					continue;
+				if (!header)
+					put_family(b, nvlink_families[f].name, nvlink_families[f].type,
+						   nvlink_families[f].help), header = true;
+				sb_puts(b, nvlink_families[f].name);
+				put_labels(b, s, d, names, NULL, NULL, l);
+				put_value(b, (double)v->v);
+			}
+		}
+	}
+}
+
 /* Every device metric of the library's metric table in the chosen naming
- * scheme (names, types, HELP texts and unit scales come from the table). */
+ * scheme (names, types, HELP texts and unit scales come from the table),
+ * then the per-link NVLink series. */
 static void render_device_metrics(struct sbuf *b, const struct exp_snapshot *s, enum exp_names names)
 {
 	render_info(b, s, names);
@@ -530,6 +590,7 @@ static void render_device_metrics(struct sbuf *b, const struct exp_snapshot *s, 
 		render_smi_extras(b, s);
 	for (int id = 0; id < gw_metric_count(); id++)
 		render_family(b, s, names, id);
+	render_nvlink(b, s, names);
 }
 
 char *exp_render_metrics(const struct exp_snapshot *s, enum exp_names names, bool per_process, size_t *len)

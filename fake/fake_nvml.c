@@ -29,8 +29,11 @@
  *    nvmlDeviceGetTopologyCommonAncestor and nvmlDeviceGetP2PStatus
  *    ("errors" of the first device apply; MIG handles: NOT_SUPPORTED).
  *
- * Not modelled: NVLink (field values answer NOT_SUPPORTED per field,
- * except the memory temperature), vGPU, accounting, setters (all absent, so
+ * NVLink: per-link state (nvmlDeviceGetNvLinkState) and data counters
+ * (field values NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX/RX, scopeId = link)
+ * from "nvlinks"; other field values answer NOT_SUPPORTED per field,
+ * except the memory temperature.
+ * Not modelled: NVLink errors, speeds and remote ends, vGPU, accounting, setters (all absent, so
  * clients see FUNCTION_NOT_FOUND), GPM of MIG instances, NVML units, confidential computing
  * (nvmlDeviceGetConfComputeMemSizeInfo is deliberately absent: nvitop would
  * then read 32-byte process entries, §0.2), the nearest-GPU and CPU-set
@@ -1310,8 +1313,35 @@ API(nvmlDeviceGetProcessUtilization, (nvmlDevice_t h, nvmlProcessUtilizationSamp
 
 /* ---- field values ----------------------------------------------------- */
 
+/* The link of a per-link field value, or NULL (NOT_SUPPORTED). */
+static const fm_nvlink *field_link(const fm_device *d, const nvmlFieldValue_t *v)
+{
+	if (v->scopeId >= d->nnvlinks || !d->nvlinks[v->scopeId].present)
+		return NULL;
+	return &d->nvlinks[v->scopeId];
+}
+
+/* NVLINK_THROUGHPUT_DATA_TX/RX of one link: KiB, unsigned long long. */
+static int nvlink_field(const fm_device *d, nvmlFieldValue_t *v, unsigned idx)
+{
+	const fm_nvlink *l = field_link(d, v);
+	const fm_num *f;
+
+	if (!l || (v->fieldId != NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX &&
+		   v->fieldId != NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX))
+		return 0;
+	f = v->fieldId == NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX ? &l->tx_kib : &l->rx_kib;
+	if (!f->set)
+		return 0;
+	v->valueType = NVML_VALUE_TYPE_UNSIGNED_LONG_LONG;
+	v->value.ullVal = (unsigned long long)fm_at(f, idx);
+	v->nvmlReturn = NVML_SUCCESS;
+	return 1;
+}
+
 /* Each field answers NOT_SUPPORTED in its own nvmlReturn, except the
- * memory temperature; the call itself succeeds as on real hardware. */
+ * memory temperature and the NVLink counters of "nvlinks"; the call
+ * itself succeeds as on real hardware. */
 API(nvmlDeviceGetFieldValues, (nvmlDevice_t h, int count, nvmlFieldValue_t *values))
 {
 	unsigned long long now = now_us();
@@ -1329,10 +1359,23 @@ API(nvmlDeviceGetFieldValues, (nvmlDevice_t h, int count, nvmlFieldValue_t *valu
 			v->value.ullVal = 0;
 			v->value.uiVal = u32(val(d, FN_TEMP_MEM, idx));
 			v->nvmlReturn = NVML_SUCCESS;
-		} else {
+		} else if (!nvlink_field(d, v, idx)) {
 			v->nvmlReturn = NVML_ERROR_NOT_SUPPORTED;
 		}
 	}
+	return NVML_SUCCESS;
+}
+
+/* A link past NVML's 18 is INVALID_ARGUMENT; one the GPU lacks, or a
+ * GPU without "nvlinks", NOT_SUPPORTED. Counted per link. */
+API(nvmlDeviceGetNvLinkState, (nvmlDevice_t h, unsigned int link, nvmlEnableState_t *isActive))
+{
+	BEGIN(h, (int)link);
+	if (!isActive || link >= NVML_NVLINK_MAX_LINKS)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (link >= d->nnvlinks || !d->nvlinks[link].present || !d->nvlinks[link].state.set)
+		return NVML_ERROR_NOT_SUPPORTED;
+	*isActive = fm_at(&d->nvlinks[link].state, idx) ? NVML_FEATURE_ENABLED : NVML_FEATURE_DISABLED;
 	return NVML_SUCCESS;
 }
 

@@ -347,6 +347,12 @@ static void free_device(fm_device *d)
 		free_num(&d->errors[i].code);
 	}
 	free(d->errors);
+	for (size_t i = 0; i < d->nnvlinks; i++) {
+		free_num(&d->nvlinks[i].state);
+		free_num(&d->nvlinks[i].tx_kib);
+		free_num(&d->nvlinks[i].rx_kib);
+	}
+	free(d->nvlinks);
 	free(d->xids);
 	free(d->topology.v);
 	for (int k = 0; k < FM_P2P_CAPS; k++)
@@ -582,6 +588,52 @@ static int parse_peers(fm_ctx *c, const gw_jv *dev, fm_device *d)
 	return 0;
 }
 
+/* ---- NVLink links ------------------------------------------------------ */
+
+/* One "nvlinks" entry: null, or {"state", "tx_kib", "rx_kib"}. */
+static int parse_nvlink(fm_ctx *c, const gw_jv *e, fm_nvlink *l)
+{
+	const gw_jv *st;
+
+	if (e->type == GW_JV_NULL)
+		return 0;
+	if (e->type != GW_JV_OBJECT)
+		return bad(c, e, "nvlinks: expected null or an object {\"state\", \"tx_kib\", \"rx_kib\"}");
+	l->present = 1;
+	st = gw_jv_get(e, "state");
+	if (st && st->type == GW_JV_STRING) {
+		int on = strcmp(st->u.str.s, "active") == 0;
+
+		if (!on && strcmp(st->u.str.s, "inactive") != 0)
+			return bad(c, st, "nvlinks.state: expected 0, 1, \"active\" or \"inactive\"");
+		if (!(l->state.v = calloc(1, sizeof(*l->state.v))))
+			return bad(c, st, "out of memory");
+		l->state.set = 1, l->state.n = 1, l->state.v[0] = on;
+	} else if (parse_num(c, st, &l->state, "nvlinks.state", 0)) {
+		return -1;
+	}
+	return parse_num(c, gw_jv_get(e, "tx_kib"), &l->tx_kib, "nvlinks.tx_kib", 0) ||
+	       parse_num(c, gw_jv_get(e, "rx_kib"), &l->rx_kib, "nvlinks.rx_kib", 0);
+}
+
+static int parse_nvlinks(fm_ctx *c, const gw_jv *dev, fm_device *d)
+{
+	const gw_jv *l = gw_jv_get(dev, "nvlinks");
+
+	if (!l || l->type == GW_JV_NULL)
+		return 0;
+	if (l->type != GW_JV_ARRAY || l->u.arr.n > FM_MAX_NVLINKS)
+		return bad(c, l, "nvlinks: expected an array of at most %d links", FM_MAX_NVLINKS);
+	if (!(d->nvlinks = calloc(l->u.arr.n ? l->u.arr.n : 1, sizeof(*d->nvlinks))))
+		return bad(c, l, "out of memory");
+	for (size_t i = 0; i < l->u.arr.n; i++) {
+		d->nnvlinks++;
+		if (parse_nvlink(c, &l->u.arr.items[i], &d->nvlinks[i]))
+			return -1;
+	}
+	return 0;
+}
+
 /* "00000000:18:00.0", "0000:18:00.0" (any case) → domain, bus, device. */
 static int parse_bus_id(const char *s, unsigned *dom, unsigned *bus, unsigned *dev, unsigned *fn)
 {
@@ -765,7 +817,8 @@ static int parse_device(fm_ctx *c, const gw_jv *v, fm_device *d, int is_mig)
 			return -1;
 	}
 	if (derive_pci(c, v, d) || parse_processes(c, v, d) || parse_errors(c, v, d) || parse_bench(c, v, d) ||
-	    parse_xids(c, v, d) || (!is_mig && parse_peers(c, v, d)))
+	    parse_xids(c, v, d) || (!is_mig && parse_peers(c, v, d)) ||
+	    (!is_mig && parse_nvlinks(c, v, d)))
 		return -1;
 	if (!is_mig && parse_mig(c, v, d))
 		return -1;

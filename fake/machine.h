@@ -56,6 +56,13 @@
  *       IOH_TOPOLOGY_NOT_SUPPORTED DISABLED_BY_REGKEY NOT_SUPPORTED UNKNOWN,
  *       prefix NVML_P2P_STATUS_ optional); null or no entry: the call
  *       answers NOT_SUPPORTED. MIG devices have neither (NOT_SUPPORTED).
+ *     nvlinks[]: per NVLink link, by link number (at most 18): null (the
+ *       link answers NOT_SUPPORTED) or {state, tx_kib, rx_kib}: state 0/1
+ *       or "inactive"/"active" (nvmlDeviceGetNvLinkState), tx_kib/rx_kib
+ *       the NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX/RX field values (KiB,
+ *       scopeId = link; sequences advance per nvmlDeviceGetFieldValues
+ *       call); a missing member answers NOT_SUPPORTED. No "nvlinks": every
+ *       link answers NOT_SUPPORTED.
  *     errors: {"nvmlDeviceGetX": CODE}; a name without _vN applies to every
  *       version of the call; "*" applies to every device call. CODE is a
  *       name ("GPU_IS_LOST", "NVML_ERROR_UNKNOWN"), a number, or an array.
@@ -137,7 +144,7 @@ typedef struct {
 	unsigned calls;
 } fm_counter;
 
-#define FM_MAX_COUNTERS 160
+#define FM_MAX_COUNTERS 192
 #define FM_MAX_DEVICES 1024      /* nvml.devices entries */
 
 /* The "bench" block: a figure and whether machine.json gave it. */
@@ -165,6 +172,15 @@ typedef struct {
 	size_t n;
 } fm_peer_list;
 
+/* "nvlinks": one entry per NVLink link (at most NVML's 18): its state
+ * (0/1, "inactive"/"active"; null: NOT_SUPPORTED) and data counters in
+ * KiB. present = 0: a null entry (the link answers NOT_SUPPORTED). */
+#define FM_MAX_NVLINKS 18
+typedef struct {
+	int present;
+	fm_num state, tx_kib, rx_kib;
+} fm_nvlink;
+
 typedef struct fm_device fm_device;
 struct fm_device {
 	uint32_t magic;
@@ -182,6 +198,8 @@ struct fm_device {
 	fm_real bench[FB_COUNT];
 	fm_peer_list topology;  /* nvmlGpuTopologyLevel_t per peer */
 	fm_peer_list p2p[FM_P2P_CAPS];  /* nvmlGpuP2PStatus_t per peer */
+	fm_nvlink *nvlinks;     /* "nvlinks"; NULL: no NVLink */
+	size_t nnvlinks;
 	fm_xid *xids;           /* "xid_events", in order */
 	size_t nxids;
 	fm_counter counters[FM_MAX_COUNTERS];

@@ -207,7 +207,13 @@ typedef struct {
 } nvmlDeviceAttributes_v1_t;         /* 24 bytes */
 
 #define NVML_FI_DEV_MEMORY_TEMP 82
+#define NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX 138   /* scopeId = link; KiB */
+#define NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX 139
 #define NVML_VALUE_TYPE_UNSIGNED_INT 1
+#define NVML_VALUE_TYPE_UNSIGNED_LONG_LONG 3
+#define NVML_NVLINK_MAX_LINKS 18
+
+typedef enum { NVML_FEATURE_DISABLED = 0, NVML_FEATURE_ENABLED = 1 } nvmlEnableState_t;
 
 /* GPM (nvml.h "GPM Structs", CUDA 12.4 and newer: NVML_GPM_METRIC_MAX 210). */
 typedef struct nvmlGpmSample_st *nvmlGpmSample_t;

@@ -158,6 +158,16 @@ typedef struct gw_mig_device {
 	int cuda_index;       /* index CUDA gives this MIG device in this process, -1 if none */
 } gw_mig_device;
 
+/* One NVLink link of a GPU (NVIDIA): whether it is up and the data bytes
+ * it carried since the driver loaded (NVML's NVLINK_THROUGHPUT_DATA fields,
+ * payload only, in bytes). */
+#define GW_MAX_NVLINKS 18   /* NVML_NVLINK_MAX_LINKS */
+typedef struct gw_nvlink_sample {
+	gw_u64 active;        /* 0/1 (nvmlDeviceGetNvLinkState) */
+	gw_u64 tx_bytes;      /* counter, bytes sent */
+	gw_u64 rx_bytes;      /* counter, bytes received */
+} gw_nvlink_sample;
+
 /* A dynamic sample, read by gw_device_sample_read(). */
 typedef struct gw_device_sample {
 	gw_u64 memory_used;   /* bytes allocated (NVML v2 meaning: excludes reserved) */
@@ -227,6 +237,10 @@ typedef struct gw_device_sample {
 	gw_u64 prof_pcie_rx;
 	gw_u64 nvlink_tx;     /* bytes/s, all NVLinks together */
 	gw_u64 nvlink_rx;
+	/* Per-link NVLink state and counters: nvlink_count links (0 on GPUs
+	 * without NVLink), by link number. */
+	int nvlink_count;
+	gw_nvlink_sample nvlink[GW_MAX_NVLINKS];
 } gw_device_sample;
 
 typedef enum gw_process_type {

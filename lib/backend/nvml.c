@@ -93,6 +93,7 @@ struct nvml_api {
 
 	gwn_fn_dev_topology topology;
 	gwn_fn_dev_p2p p2p_status;
+	gwn_fn_dev_link_state nvlink_state;
 
 	gwn_fn_event_set_create event_set_create;
 	gwn_fn_event_set_free event_set_free;
@@ -186,6 +187,7 @@ static const struct nvml_symbol nvml_symbols[] = {
 	SYM(process_util, "nvmlDeviceGetProcessUtilization"),
 	SYM(topology, "nvmlDeviceGetTopologyCommonAncestor"),
 	SYM(p2p_status, "nvmlDeviceGetP2PStatus"),
+	SYM(nvlink_state, "nvmlDeviceGetNvLinkState"),
 	SYM(event_set_create, "nvmlEventSetCreate"),
 	SYM(event_set_free, "nvmlEventSetFree"),
 	SYM(register_events, "nvmlDeviceRegisterEvents"),
@@ -1083,6 +1085,88 @@ thresholds:
 	read_memory_temperature(api, rd, &s->temperature_memory);
 }
 
+/* ---- NVLink, per link --------------------------------------------------- */
+
+_Static_assert(GW_MAX_NVLINKS == GWN_NVLINK_MAX_LINKS, "one slot per NVML link");
+
+/* A link NVML does not have on this GPU: NOT_SUPPORTED (no NVLink, or a
+ * link number past the GPU's links) or INVALID_ARGUMENT (link number out
+ * of range for the driver). */
+static bool no_such_link(gwn_return r)
+{
+	return r == GWN_ERROR_NOT_SUPPORTED || r == GWN_ERROR_INVALID_ARGUMENT || r == GWN_ERROR_FUNCTION_NOT_FOUND;
+}
+
+/* One throughput field value (KiB) of a link into a byte counter. */
+static void store_link_bytes(const gwn_field_value *v, gw_u64 *out)
+{
+	if (v->nvmlReturn != GWN_SUCCESS)
+		FAIL(*out, v->nvmlReturn);
+	else if (v->valueType == GWN_VALUE_TYPE_UNSIGNED_LONG_LONG)
+		gw__u64_set(out, v->value.ullVal * 1024u);
+	else if (v->valueType == GWN_VALUE_TYPE_UNSIGNED_INT)
+		gw__u64_set(out, (uint64_t)v->value.uiVal * 1024u);
+	else
+		GW_FIELD_FAIL(*out, GW_FIELD_ERROR, GWN_ERROR_UNKNOWN);
+}
+
+/* The data bytes of links 0..n-1: one nvmlDeviceGetFieldValues call, TX
+ * and RX per link (scopeId = link). */
+static void read_link_bytes(const struct nvml_api *api, struct reader *rd, gw_device_sample *s, int n)
+{
+	gwn_field_value v[2 * GW_MAX_NVLINKS];
+	gwn_return r;
+
+	memset(v, 0, sizeof(v));
+	for (int l = 0; l < n; l++) {
+		v[2 * l].fieldId = GWN_FI_DEV_NVLINK_THROUGHPUT_DATA_TX;
+		v[2 * l + 1].fieldId = GWN_FI_DEV_NVLINK_THROUGHPUT_DATA_RX;
+		v[2 * l].scopeId = v[2 * l + 1].scopeId = (unsigned)l;
+	}
+	r = api->field_values ? api->field_values(rd->h, 2 * n, v) : GWN_ERROR_FUNCTION_NOT_FOUND;
+	for (int l = 0; l < n; l++) {
+		if (!answered(rd, r)) {
+			FAIL(s->nvlink[l].tx_bytes, r);
+			FAIL(s->nvlink[l].rx_bytes, r);
+			continue;
+		}
+		store_link_bytes(&v[2 * l], &s->nvlink[l].tx_bytes);
+		store_link_bytes(&v[2 * l + 1], &s->nvlink[l].rx_bytes);
+	}
+}
+
+/* The GPU's links are those up to the last one nvmlDeviceGetNvLinkState
+ * knows (NOT_SUPPORTED for link 0: no NVLink, nvlink_count 0). A link
+ * that answers with another error stays, its fields in ERROR. */
+static void sample_nvlink(const struct nvml_api *api, struct reader *rd, gw_device_sample *s)
+{
+	gwn_return r[GW_MAX_NVLINKS];
+	int active[GW_MAX_NVLINKS];
+	int n = 0;
+
+	s->nvlink_count = 0;
+	if (!api->nvlink_state || rd->lost)
+		return;
+	for (int l = 0; l < GW_MAX_NVLINKS && !rd->lost; l++) {
+		active[l] = 0;
+		r[l] = api->nvlink_state(rd->h, (unsigned)l, &active[l]);
+		(void)answered(rd, r[l]);
+		if (!no_such_link(r[l]))
+			n = l + 1;
+	}
+	if (rd->lost)
+		return;
+	for (int l = 0; l < n; l++) {
+		if (r[l] == GWN_SUCCESS)
+			gw__u64_set(&s->nvlink[l].active, active[l] ? 1 : 0);
+		else
+			FAIL(s->nvlink[l].active, r[l]);
+	}
+	s->nvlink_count = n;
+	if (n)
+		read_link_bytes(api, rd, s, n);
+}
+
 static void sample_misc(const struct nvml_api *api, struct reader *rd, gw_device_sample *s)
 {
 	gwn_bar1_memory bar1;
@@ -1390,6 +1474,7 @@ static int nvml_sample(void *state, gw_context *ctx, gw_device *dev, gw_device_s
 	sample_ecc(&st->api, &rd, out);
 	sample_mig(&st->api, &rd, out);
 	sample_gpm(st, dev, &rd, out);
+	sample_nvlink(&st->api, &rd, out);
 	if (rd.lost) {
 		mark_lost(dev, "GPU_IS_LOST");
 		return gw__error_set(GW_ELOST, "GPU %d (%s) is lost: it has fallen off the bus",

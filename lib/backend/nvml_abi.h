@@ -182,6 +182,10 @@ typedef struct gwn_field_value {
 } gwn_field_value;
 
 enum { GWN_FI_DEV_MEMORY_TEMP = 82 };  /* NVML_FI_DEV_MEMORY_TEMP: °C */
+/* NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX/RX: per link (scopeId = link),
+ * data payload in KiB since the driver loaded. */
+enum { GWN_FI_DEV_NVLINK_THROUGHPUT_DATA_TX = 138, GWN_FI_DEV_NVLINK_THROUGHPUT_DATA_RX = 139 };
+enum { GWN_NVLINK_MAX_LINKS = 18 };    /* NVML_NVLINK_MAX_LINKS */
 enum {                                 /* nvmlValueType_t */
 	GWN_VALUE_TYPE_DOUBLE = 0,
 	GWN_VALUE_TYPE_UNSIGNED_INT = 1,
@@ -320,6 +324,7 @@ typedef gwn_return (*gwn_fn_dev_ull)(gwn_device d, unsigned long long *out);
 typedef gwn_return (*gwn_fn_dev_uu)(gwn_device d, unsigned int *a, unsigned int *b);
 typedef gwn_return (*gwn_fn_dev_ii)(gwn_device d, int *major, int *minor);
 typedef gwn_return (*gwn_fn_dev_kind_u)(gwn_device d, unsigned int kind, unsigned int *out);
+typedef gwn_return (*gwn_fn_dev_link_state)(gwn_device d, unsigned int link, int *active);
 typedef gwn_return (*gwn_fn_dev_pci)(gwn_device d, gwn_pci_info *out);
 typedef gwn_return (*gwn_fn_dev_memory)(gwn_device d, gwn_memory *out);
 typedef gwn_return (*gwn_fn_dev_memory_v2)(gwn_device d, gwn_memory_v2 *out);

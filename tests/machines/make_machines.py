@@ -409,6 +409,26 @@ def hgx_peers(devices, sockets):
 		d["p2p"] = {"read": ok, "write": ok, "nvlink": ok, "atomics": ok}
 
 
+def h100_nvlinks(i, busy):
+	"""The 18 NVLink links of an H100 SXM5 (NVIDIA H100 Tensor Core GPU
+	Architecture whitepaper, 2022: 18 fourth-generation NVLink links,
+	900 GB/s in all; nvidia-smi nvlink -s lists links 0-17 at 26.562 GB/s
+	each). Data counters in KiB since the driver loaded, as NVML's
+	NVLINK_THROUGHPUT_DATA_TX/RX give them: the training ranks (busy) have
+	moved about 7 TiB per link each way, the others a little. GPU 7's link
+	17 is down (inactive, its counters frozen at what it carried before)."""
+	links = []
+	for link in range(18):
+		if busy:
+			tx = 7340032000 + 1048576 * link + 65536 * i
+			rx = 7340000000 + 1048576 * link + 65536 * i
+		else:
+			tx = 20480 * (link + 1) + 1024 * i
+			rx = 19456 * (link + 1) + 1024 * i
+		links.append({"state": "inactive" if (i, link) == (7, 17) else "active", "tx_kib": tx, "rx_kib": rx})
+	return links
+
+
 @machine
 def h200_1x():
 	"""Every value from the real capture docs/hardware/2026-12-04-h200 (nvidia-smi -q/-x and
@@ -463,6 +483,7 @@ def h100_8x():
 		devices.append(h100(i, bus, serial, uuid, temp, tm, pw, procs,
 				    util=(98, 61) if busy else ((12, 3) if procs else (0, 0)),
 				    busy=busy))
+		devices[-1]["nvlinks"] = h100_nvlinks(i, busy)
 	hgx_peers(devices, [0, 0, 0, 0, 1, 1, 1, 1])
 	m = {
 		"schema": 1,
@@ -476,7 +497,10 @@ def h100_8x():
 			       "(GPU 0 is the harness's live sleeper, 1-3 belong to alice), GPU 5 holds two small processes. "
 			       "Topology as on an HGX board (modelled, not captured): GPUs 0-3 on CPU socket 0, 4-7 on "
 			       "socket 1 (NODE within a socket, SYS across), every pair NVLink peer-capable. GPM profiling "
-			       "metrics (gpm) are modelled too: the training ranks busy, GPU 5 light, the rest idle.",
+			       "metrics (gpm) are modelled too: the training ranks busy, GPU 5 light, the rest idle. "
+			       "NVLink (modelled): 18 NVLink4 links per GPU as the H100 SXM5 has (NVIDIA H100 Tensor Core "
+			       "GPU Architecture whitepaper), all active but GPU 7's link 17, data counters of about "
+			       "7 TiB per link each way on the training ranks.",
 		"nvml": {"init": "SUCCESS", "driver_version": "550.54.15",
 			 "nvml_version": "12.550.54.15", "cuda_driver_version": 12040,
 			 "devices": devices},
@@ -891,7 +915,7 @@ def all_not_supported():
 		"fan_speed": None, "power": None, "clocks": None, "max_clocks": None,
 		"performance_state": None, "pcie": None, "persistence_mode": None,
 		"compute_mode": None, "display_mode": None, "ecc": None, "remapped_rows": None,
-		"clocks_event_reasons": None, "mig": None, "processes": None,
+		"clocks_event_reasons": None, "mig": None, "processes": None, "nvlinks": None,
 	}
 	m = {
 		"schema": 1,

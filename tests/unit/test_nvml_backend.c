@@ -591,6 +591,52 @@ static void case_mig(void)
 }
 
 /* CUDA_VISIBLE_DEVICES=MIG-...: CUDA's device 0 is a MIG instance of GPU 0. */
+/* Per-link NVLink: state and KiB counters (in bytes) per link; a link
+ * that answers NOT_SUPPORTED inside the GPU's links stays, its fields
+ * NOT_SUPPORTED; a GPU without NVLink has no links; failed field values
+ * are ERROR with NVML's code. */
+static void case_nvlink(void)
+{
+	gw_context *ctx;
+	gw_device_sample s;
+	uint64_t tx0;
+
+	use_machine("nvml_nvlink.json");
+	ctx = open_context();
+	memset(&s, 0xA5, sizeof(s));
+	CHECK_INT(gw_device_sample_read(ctx, 0, &s), 0);
+	CHECK_INT(s.nvlink_count, 4);
+	CHECK_U64(s.nvlink[0].active, 1);
+	/* tx_kib is a sequence over nvmlDeviceGetFieldValues calls, which
+	 * the memory temperature makes too: the value is one of its steps. */
+	CHECK_INT(s.nvlink[0].tx_bytes.state, GW_FIELD_VALID);
+	CHECK(s.nvlink[0].tx_bytes.v % (50 * 1024) == 0 && s.nvlink[0].tx_bytes.v < 400 * 1024);
+	tx0 = s.nvlink[0].tx_bytes.v;
+	CHECK_U64(s.nvlink[0].rx_bytes, 200 * 1024);
+	CHECK_U64(s.nvlink[1].active, 0);
+	CHECK_U64(s.nvlink[1].tx_bytes, 5 * 1024);
+	CHECK_U64(s.nvlink[1].rx_bytes, 6 * 1024);
+	CHECK_NS(s.nvlink[2].active);
+	CHECK_NS(s.nvlink[2].tx_bytes);
+	CHECK_U64(s.nvlink[3].active, 1);
+	CHECK_NS(s.nvlink[3].rx_bytes);
+	CHECK_INT(gw_device_sample_read(ctx, 0, &s), 0);
+	CHECK_INT(s.nvlink[0].tx_bytes.state, GW_FIELD_VALID);
+	CHECK(s.nvlink[0].tx_bytes.v > tx0);   /* the counter advanced */
+
+	memset(&s, 0xA5, sizeof(s));
+	CHECK_INT(gw_device_sample_read(ctx, 1, &s), 0);
+	CHECK_INT(s.nvlink_count, 0);
+
+	memset(&s, 0xA5, sizeof(s));
+	CHECK_INT(gw_device_sample_read(ctx, 2, &s), 0);
+	CHECK_INT(s.nvlink_count, 2);
+	CHECK_U64(s.nvlink[1].active, 1);
+	CHECK_INT(s.nvlink[1].tx_bytes.state, GW_FIELD_ERROR);
+	CHECK_INT(s.nvlink[1].tx_bytes.code, 999);
+	gw_context_free(ctx);
+}
+
 static void case_mig_visible(void)
 {
 	gw_context *ctx;
@@ -853,6 +899,7 @@ int main(int argc, char **argv)
 	RUN(case_lost_while_sampling);
 	RUN(case_mig);
 	RUN(case_mig_visible);
+	RUN(case_nvlink);
 	RUN(case_select);
 	RUN(case_select_digits);
 	RUN(case_visible_devices);
