@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "gpuwise/gpuwise.h"
+#include "../lib/core/strbuf.h" /* the one growable text buffer */
 
 /* ---- what the collector read in one pass ------------------------------ */
 
@@ -70,16 +71,6 @@ enum exp_names { EXP_NAMES_DCGM, EXP_NAMES_NVIDIA_SMI, EXP_NAMES_NATIVE };
 /* "dcgm", "nvidia-smi", "native" → 0 and *out; -1 for anything else. */
 int exp_names_parse(const char *s, enum exp_names *out);
 
-/* A growable text buffer; `oom` once an allocation failed (text then stays
- * as it was). */
-struct sbuf {
-	char *p;
-	size_t len, cap;
-	bool oom;
-};
-void sb_puts(struct sbuf *b, const char *s);
-void sb_putn(struct sbuf *b, const char *s, size_t n);
-void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Each returns a malloc'd NUL-terminated text and its length in *len, or
  * NULL when out of memory. */

@@ -16,69 +16,6 @@
 #include "kubernetes.h"
 #include "output.h"
 
-/* ---- a growable buffer ------------------------------------------------- */
-
-static bool sb_reserve(struct sbuf *b, size_t more)
-{
-	size_t cap;
-	char *p;
-
-	if (b->oom)
-		return false;
-	if (b->len + more + 1 <= b->cap)
-		return true;
-	cap = b->cap ? b->cap : 4096;
-	while (cap < b->len + more + 1)
-		cap *= 2;
-	if (!(p = realloc(b->p, cap))) {
-		b->oom = true;
-		return false;
-	}
-	b->p = p;
-	b->cap = cap;
-	return true;
-}
-
-void sb_putn(struct sbuf *b, const char *s, size_t n)
-{
-	if (!sb_reserve(b, n))
-		return;
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-	b->p[b->len] = '\0';
-}
-
-void sb_puts(struct sbuf *b, const char *s)
-{
-	sb_putn(b, s, strlen(s));
-}
-
-void sb_printf(struct sbuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0 || !sb_reserve(b, (size_t)n))
-		return;
-	va_start(ap, fmt);
-	vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	b->len += (size_t)n;
-}
-
-static char *sb_finish(struct sbuf *b, size_t *len)
-{
-	if (b->oom || !sb_reserve(b, 0)) {
-		free(b->p);
-		return NULL;
-	}
-	*len = b->len;
-	return b->p;
-}
-
 void exp_snapshot_clear(struct exp_snapshot *s)
 {
 	for (int i = 0; s->dev && i < s->count; i++) {
@@ -105,57 +42,57 @@ int exp_names_parse(const char *s, enum exp_names *out)
 /* ---- Prometheus text format 0.0.4 ------------------------------------- */
 
 /* A label value: backslash, double quote and newline escaped. */
-static void put_label_value(struct sbuf *b, const char *v)
+static void put_label_value(gw_strbuf *b, const char *v)
 {
 	for (; *v; v++) {
 		if (*v == '\\')
-			sb_puts(b, "\\\\");
+			gw__sb_adds(b, "\\\\");
 		else if (*v == '"')
-			sb_puts(b, "\\\"");
+			gw__sb_adds(b, "\\\"");
 		else if (*v == '\n')
-			sb_puts(b, "\\n");
+			gw__sb_adds(b, "\\n");
 		else
-			sb_putn(b, v, 1);
+			gw__sb_add(b, v, 1);
 	}
 }
 
-static void put_label(struct sbuf *b, bool *first, const char *name, const char *value)
+static void put_label(gw_strbuf *b, bool *first, const char *name, const char *value)
 {
-	sb_puts(b, *first ? "{" : ",");
+	gw__sb_adds(b, *first ? "{" : ",");
 	*first = false;
-	sb_puts(b, name);
-	sb_puts(b, "=\"");
+	gw__sb_adds(b, name);
+	gw__sb_adds(b, "=\"");
 	put_label_value(b, value);
-	sb_puts(b, "\"");
+	gw__sb_adds(b, "\"");
 }
 
 /* HELP text: backslash and newline escaped. */
-static void put_family(struct sbuf *b, const char *name, const char *type, const char *help)
+static void put_family(gw_strbuf *b, const char *name, const char *type, const char *help)
 {
-	sb_printf(b, "# HELP %s ", name);
+	gw__sb_addf(b, "# HELP %s ", name);
 	for (const char *p = help; *p; p++) {
 		if (*p == '\\')
-			sb_puts(b, "\\\\");
+			gw__sb_adds(b, "\\\\");
 		else if (*p == '\n')
-			sb_puts(b, "\\n");
+			gw__sb_adds(b, "\\n");
 		else
-			sb_putn(b, p, 1);
+			gw__sb_add(b, p, 1);
 	}
-	sb_printf(b, "\n# TYPE %s %s\n", name, type);
+	gw__sb_addf(b, "\n# TYPE %s %s\n", name, type);
 }
 
 /* A sample value, locale-free: integers whole, others with the digits a
  * double holds. */
-static void put_value(struct sbuf *b, double v)
+static void put_value(gw_strbuf *b, double v)
 {
 	if (isnan(v))
-		sb_puts(b, " NaN\n");
+		gw__sb_adds(b, " NaN\n");
 	else if (isinf(v))
-		sb_puts(b, v > 0 ? " +Inf\n" : " -Inf\n");
+		gw__sb_adds(b, v > 0 ? " +Inf\n" : " -Inf\n");
 	else if (v == floor(v) && fabs(v) < 9007199254740992.0)
-		sb_printf(b, " %.0f\n", v);
+		gw__sb_addf(b, " %.0f\n", v);
 	else
-		sb_printf(b, " %.12g\n", v);
+		gw__sb_addf(b, " %.12g\n", v);
 }
 
 static const char *uuid_of(const struct exp_device *d)
@@ -165,7 +102,7 @@ static const char *uuid_of(const struct exp_device *d)
 
 /* --kubernetes: pod, namespace and container of the pod that holds device
  * id (a GPU's or MIG device's UUID), when the kubelet said one does. */
-static void put_k8s_labels(struct sbuf *b, bool *first, const struct exp_snapshot *s, const char *id)
+static void put_k8s_labels(gw_strbuf *b, bool *first, const struct exp_snapshot *s, const char *id)
 {
 	const struct k8s_owner *o = k8s_map_find(s->k8s, id);
 
@@ -189,7 +126,7 @@ static const char *mig_uuid_of(const struct exp_device *d, const gw_u64 *gpu_ins
 }
 
 /* {gpu="0",UUID="GPU-..."}: the labels of the gpuwise_* series every mode has. */
-static void put_gpu_labels(struct sbuf *b, const struct exp_snapshot *s, const struct exp_device *d)
+static void put_gpu_labels(gw_strbuf *b, const struct exp_snapshot *s, const struct exp_device *d)
 {
 	bool first = true;
 	char idx[16];
@@ -198,27 +135,27 @@ static void put_gpu_labels(struct sbuf *b, const struct exp_snapshot *s, const s
 	put_label(b, &first, "gpu", idx);
 	put_label(b, &first, "UUID", uuid_of(d));
 	put_k8s_labels(b, &first, s, uuid_of(d));
-	sb_puts(b, "}");
+	gw__sb_adds(b, "}");
 }
 
 /* The series every naming scheme carries (docs/contracts.md "Live monitoring"). */
-static void render_exporter_metrics(struct sbuf *b, const struct exp_snapshot *s)
+static void render_exporter_metrics(gw_strbuf *b, const struct exp_snapshot *s)
 {
 	put_family(b, "gpuwise_gpu_up", "gauge", "1 when the last collection read the GPU, 0 when it could not (lost, no driver).");
 	for (int i = 0; i < s->count; i++) {
-		sb_puts(b, "gpuwise_gpu_up");
+		gw__sb_adds(b, "gpuwise_gpu_up");
 		put_gpu_labels(b, s, &s->dev[i]);
 		put_value(b, s->dev[i].up ? 1 : 0);
 	}
 	put_family(b, "gpuwise_exporter_collect_seconds", "gauge", "Seconds the last collection of every GPU took.");
-	sb_puts(b, "gpuwise_exporter_collect_seconds");
+	gw__sb_adds(b, "gpuwise_exporter_collect_seconds");
 	put_value(b, s->collect_seconds);
 	put_family(b, "gpuwise_exporter_errors_total", "counter", "Reads of a GPU that failed since the exporter started.");
-	sb_puts(b, "gpuwise_exporter_errors_total");
+	gw__sb_adds(b, "gpuwise_exporter_errors_total");
 	put_value(b, (double)s->errors_total);
 	if (s->kubernetes) {
 		put_family(b, "gpuwise_kubernetes_stale", "gauge", "1 when the pod labels are not from a fresh answer of the kubelet (its last List call failed or took too long, or none has answered yet), else 0.");
-		sb_puts(b, "gpuwise_kubernetes_stale");
+		gw__sb_adds(b, "gpuwise_kubernetes_stale");
 		put_value(b, s->k8s_stale ? 1 : 0);
 	}
 }
@@ -249,7 +186,7 @@ static void process_name(char *buf, size_t n, const gw_process *p)
 
 /* Per-process series (--per-process only: command lines stay on the host
  * otherwise). */
-static void render_processes(struct sbuf *b, const struct exp_snapshot *s)
+static void render_processes(gw_strbuf *b, const struct exp_snapshot *s)
 {
 	put_family(b, "gpuwise_process_memory_bytes", "gauge", "GPU memory used by a process, in bytes.");
 	for (int i = 0; i < s->count; i++) {
@@ -264,7 +201,7 @@ static void render_processes(struct sbuf *b, const struct exp_snapshot *s)
 				continue;
 			snprintf(idx, sizeof(idx), "%d", d->info.index);
 			snprintf(pid, sizeof(pid), "%" PRIu32, p->pid);
-			sb_puts(b, "gpuwise_process_memory_bytes");
+			gw__sb_adds(b, "gpuwise_process_memory_bytes");
 			put_label(b, &first, "gpu", idx);
 			put_label(b, &first, "UUID", uuid_of(d));
 			put_label(b, &first, "pid", pid);
@@ -275,7 +212,7 @@ static void render_processes(struct sbuf *b, const struct exp_snapshot *s)
 
 				put_k8s_labels(b, &first, s, mig ? mig : uuid_of(d));
 			}
-			sb_puts(b, "}");
+			gw__sb_adds(b, "}");
 			put_value(b, (double)p->used_memory.v);
 		}
 	}
@@ -320,7 +257,7 @@ static const char *smi_uuid(char *buf, size_t n, const struct exp_device *d)
  * GPU_I_ID; xid (NULL but on the last-Xid row) its err_code and err_msg
  * attributes, which dashboards show beside the number; link (-1 for
  * none) the NVLink link number of a per-link series. */
-static void put_labels(struct sbuf *b, const struct exp_snapshot *s, const struct exp_device *d,
+static void put_labels(gw_strbuf *b, const struct exp_snapshot *s, const struct exp_device *d,
 		       enum exp_names names, const gw_mig_device *mig, const uint64_t *xid, int link)
 {
 	char idx[16], tmp[GW_STR_MAX + 16];
@@ -375,10 +312,10 @@ static void put_labels(struct sbuf *b, const struct exp_snapshot *s, const struc
 		put_label(b, &first, "link", tmp);
 	}
 	put_k8s_labels(b, &first, s, mig ? (GW_VALID(mig->uuid) ? mig->uuid.s : "") : uuid_of(d));
-	sb_puts(b, "}");
+	gw__sb_adds(b, "}");
 }
 
-static void put_device_labels(struct sbuf *b, const struct exp_snapshot *s, const struct exp_device *d,
+static void put_device_labels(gw_strbuf *b, const struct exp_snapshot *s, const struct exp_device *d,
 			      enum exp_names names, const gw_mig_device *mig, const uint64_t *xid)
 {
 	put_labels(b, s, d, names, mig, xid, -1);
@@ -414,7 +351,7 @@ static bool mig_value(const gw_metric_info *m, const gw_mig_device *g, double *v
 
 /* One family: every GPU's value of metric id, then its MIG devices' for
  * the memory rows. HELP and TYPE only when there is a sample. */
-static void render_family(struct sbuf *b, const struct exp_snapshot *s, enum exp_names names, int id)
+static void render_family(gw_strbuf *b, const struct exp_snapshot *s, enum exp_names names, int id)
 {
 	const gw_metric_info *m = gw_metric_info_get(id);
 	const gw_metric_export *x = &m->exporter[scheme_of(names)];
@@ -432,13 +369,13 @@ static void render_family(struct sbuf *b, const struct exp_snapshot *s, enum exp
 			continue;
 		if (!header)
 			put_family(b, x->name, x->type, x->help), header = true;
-		sb_puts(b, x->name);
+		gw__sb_adds(b, x->name);
 		put_device_labels(b, s, d, names, NULL, strcmp(m->key, "xid_last") == 0 ? &v.u : NULL);
 		put_value(b, (v.type == GW_MTYPE_U64 ? (double)v.u : v.f) * x->scale);
 		for (int k = 0; k < d->sample.mig_count && names != EXP_NAMES_NVIDIA_SMI; k++) {
 			if (!mig_value(m, &d->sample.mig[k], &mv))
 				continue;
-			sb_puts(b, x->name);
+			gw__sb_adds(b, x->name);
 			put_device_labels(b, s, d, names, &d->sample.mig[k], NULL);
 			put_value(b, mv * x->scale);
 		}
@@ -446,7 +383,7 @@ static void render_family(struct sbuf *b, const struct exp_snapshot *s, enum exp
 }
 
 /* Identity: nvidia_gpu_exporter's nvidia_smi_gpu_info, gpuwise_gpu_info. */
-static void render_info(struct sbuf *b, const struct exp_snapshot *s, enum exp_names names)
+static void render_info(gw_strbuf *b, const struct exp_snapshot *s, enum exp_names names)
 {
 	const char *name = names == EXP_NAMES_NVIDIA_SMI ? "nvidia_smi_gpu_info" : "gpuwise_gpu_info";
 	bool header = false;
@@ -463,7 +400,7 @@ static void render_info(struct sbuf *b, const struct exp_snapshot *s, enum exp_n
 		if (!header)
 			put_family(b, name, "gauge", names == EXP_NAMES_NVIDIA_SMI ? "A metric with a constant '1' value labeled by gpu uuid, name, driver_version and pci_bus_id." : "Identity of each GPU (the value is always 1)."), header = true;
 		snprintf(idx, sizeof(idx), "%d", d->info.index);
-		sb_puts(b, name);
+		gw__sb_adds(b, name);
 		if (names == EXP_NAMES_NVIDIA_SMI) {
 			put_label(b, &first, "uuid", smi_uuid(tmp, sizeof(tmp), d));
 			put_label(b, &first, "name", GW_VALID(d->info.name) ? d->info.name.s : "");
@@ -481,7 +418,7 @@ static void render_info(struct sbuf *b, const struct exp_snapshot *s, enum exp_n
 			put_label(b, &first, "driver_version", s->driver_version);
 		}
 		put_k8s_labels(b, &first, s, uuid_of(d));
-		sb_puts(b, "}");
+		gw__sb_adds(b, "}");
 		put_value(b, 1);
 	}
 }
@@ -505,7 +442,7 @@ static const struct {
 	{ "hw_power_brake_slowdown", 0x80 },
 };
 
-static void render_smi_extras(struct sbuf *b, const struct exp_snapshot *s)
+static void render_smi_extras(gw_strbuf *b, const struct exp_snapshot *s)
 {
 	char name[96], help[96];
 
@@ -526,7 +463,7 @@ static void render_smi_extras(struct sbuf *b, const struct exp_snapshot *s)
 				continue;
 			if (!header)
 				put_family(b, name, "gauge", help), header = true;
-			sb_puts(b, name);
+			gw__sb_adds(b, name);
 			put_device_labels(b, s, d, EXP_NAMES_NVIDIA_SMI, NULL, NULL);
 			put_value(b, r < 0 ? (double)d->info.index : (d->sample.throttle_reasons.v & smi_reasons[r].bit) != 0);
 		}
@@ -552,7 +489,7 @@ static const struct {
 	  offsetof(gw_nvlink_sample, rx_bytes) },
 };
 
-static void render_nvlink(struct sbuf *b, const struct exp_snapshot *s, enum exp_names names)
+static void render_nvlink(gw_strbuf *b, const struct exp_snapshot *s, enum exp_names names)
 {
 	for (size_t f = 0; f < sizeof(nvlink_families) / sizeof(nvlink_families[0]); f++) {
 		bool header = false;
@@ -572,7 +509,7 @@ static void render_nvlink(struct sbuf *b, const struct exp_snapshot *s, enum exp
 				if (!header)
 					put_family(b, nvlink_families[f].name, nvlink_families[f].type,
 						   nvlink_families[f].help), header = true;
-				sb_puts(b, nvlink_families[f].name);
+				gw__sb_adds(b, nvlink_families[f].name);
 				put_labels(b, s, d, names, NULL, NULL, l);
 				put_value(b, (double)v->v);
 			}
@@ -583,7 +520,7 @@ static void render_nvlink(struct sbuf *b, const struct exp_snapshot *s, enum exp
 /* Every device metric of the library's metric table in the chosen naming
  * scheme (names, types, HELP texts and unit scales come from the table),
  * then the per-link NVLink series. */
-static void render_device_metrics(struct sbuf *b, const struct exp_snapshot *s, enum exp_names names)
+static void render_device_metrics(gw_strbuf *b, const struct exp_snapshot *s, enum exp_names names)
 {
 	render_info(b, s, names);
 	if (names == EXP_NAMES_NVIDIA_SMI)
@@ -595,13 +532,13 @@ static void render_device_metrics(struct sbuf *b, const struct exp_snapshot *s, 
 
 char *exp_render_metrics(const struct exp_snapshot *s, enum exp_names names, bool per_process, size_t *len)
 {
-	struct sbuf b = { 0 };
+	gw_strbuf b = GW_STRBUF_INIT;
 
 	render_device_metrics(&b, s, names);
 	if (per_process)
 		render_processes(&b, s);
 	render_exporter_metrics(&b, s);
-	return sb_finish(&b, len);
+	return gw__sb_detach(&b, len);
 }
 
 /* ---- /api/status: the `watch --json` object ---------------------------- */
@@ -696,16 +633,16 @@ char *exp_render_status_json(const struct exp_snapshot *s, bool show_processes, 
 
 /* ---- the status page (/) ----------------------------------------------- */
 
-static void put_html(struct sbuf *b, const char *s)
+static void put_html(gw_strbuf *b, const char *s)
 {
 	for (; *s; s++) {
 		switch (*s) {
-		case '&': sb_puts(b, "&amp;"); break;
-		case '<': sb_puts(b, "&lt;"); break;
-		case '>': sb_puts(b, "&gt;"); break;
-		case '"': sb_puts(b, "&quot;"); break;
-		case '\'': sb_puts(b, "&#39;"); break;
-		default: sb_putn(b, s, 1);
+		case '&': gw__sb_adds(b, "&amp;"); break;
+		case '<': gw__sb_adds(b, "&lt;"); break;
+		case '>': gw__sb_adds(b, "&gt;"); break;
+		case '"': gw__sb_adds(b, "&quot;"); break;
+		case '\'': gw__sb_adds(b, "&#39;"); break;
+		default: gw__sb_add(b, s, 1);
 		}
 	}
 }
@@ -727,19 +664,19 @@ static const char page_style[] =
 	".val{width:auto;margin-left:auto}.bar{order:3;flex-basis:100%}}";
 
 /* One bar: label, filled to pct (0-100, clamped), and the value as text. */
-static void put_bar(struct sbuf *b, const char *label, double pct, bool hot, const char *value)
+static void put_bar(gw_strbuf *b, const char *label, double pct, bool hot, const char *value)
 {
 	if (pct < 0 || isnan(pct))
 		pct = 0;
 	if (pct > 100)
 		pct = 100;
-	sb_printf(b, "<div class=\"row\"><span>%s</span><div class=\"bar\"><div%s style=\"width:%.0f%%\"></div></div>"
+	gw__sb_addf(b, "<div class=\"row\"><span>%s</span><div class=\"bar\"><div%s style=\"width:%.0f%%\"></div></div>"
 		  "<span class=\"val\">", label, hot ? " class=\"hot\"" : "", pct);
 	put_html(b, value);
-	sb_puts(b, "</span></div>\n");
+	gw__sb_adds(b, "</span></div>\n");
 }
 
-static void html_bars(struct sbuf *b, const struct exp_device *d)
+static void html_bars(gw_strbuf *b, const struct exp_device *d)
 {
 	const gw_device_sample *s = &d->sample;
 	char text[96], used[32], total[32];
@@ -767,41 +704,41 @@ static void html_bars(struct sbuf *b, const struct exp_device *d)
 	}
 }
 
-static void html_processes(struct sbuf *b, const struct exp_device *d, bool per_process, bool show)
+static void html_processes(gw_strbuf *b, const struct exp_device *d, bool per_process, bool show)
 {
 	if (!d->procs_known) {
-		sb_puts(b, "<p class=\"muted\">Processes: unknown</p>\n");
+		gw__sb_adds(b, "<p class=\"muted\">Processes: unknown</p>\n");
 		return;
 	}
 	if (d->nprocs == 0) {
-		sb_puts(b, "<p class=\"muted\">No processes</p>\n");
+		gw__sb_adds(b, "<p class=\"muted\">No processes</p>\n");
 		return;
 	}
 	if (!show) { /* who runs what is not for anyone who can reach the port */
-		sb_printf(b, "<p class=\"muted\">%zu process%s (users, PIDs and commands hidden: "
+		gw__sb_addf(b, "<p class=\"muted\">%zu process%s (users, PIDs and commands hidden: "
 			  "--show-processes or Basic auth shows them)</p>\n", d->nprocs, d->nprocs == 1 ? "" : "es");
 		return;
 	}
-	sb_printf(b, "<table><tr><th>User</th><th>PID</th><th>%s</th><th>Memory</th></tr>\n",
+	gw__sb_addf(b, "<table><tr><th>User</th><th>PID</th><th>%s</th><th>Memory</th></tr>\n",
 		  per_process ? "Command" : "Process");
 	for (size_t k = 0; k < d->nprocs; k++) {
 		const gw_process *p = &d->procs[k];
 		char name[256], mem[32];
 
-		sb_puts(b, "<tr><td>");
+		gw__sb_adds(b, "<tr><td>");
 		put_html(b, p->user[0] ? p->user : "?");
-		sb_printf(b, "</td><td>%" PRIu32 "</td><td>", p->pid);
+		gw__sb_addf(b, "</td><td>%" PRIu32 "</td><td>", p->pid);
 		if (per_process && p->command[0])
 			put_html(b, p->command);
 		else {
 			process_name(name, sizeof(name), p);
 			put_html(b, name);
 		}
-		sb_puts(b, "</td><td>");
+		gw__sb_adds(b, "</td><td>");
 		put_html(b, GW_VALID(p->used_memory) ? fmt_bytes(mem, sizeof(mem), p->used_memory.v) : "N/A");
-		sb_puts(b, "</td></tr>\n");
+		gw__sb_adds(b, "</td></tr>\n");
 	}
-	sb_puts(b, "</table>\n");
+	gw__sb_adds(b, "</table>\n");
 }
 
 /* ---- the last hour as inline SVG ---------------------------------------- */
@@ -818,33 +755,33 @@ static const struct {
 
 /* One metric as polylines (a gap where a slot has no value); x is the
  * slot, y 0-100 from the bottom. */
-static void svg_line(struct sbuf *b, const uint8_t *v, const char *color)
+static void svg_line(gw_strbuf *b, const uint8_t *v, const char *color)
 {
 	bool open = false;
 
 	for (int k = 0; k < EXP_HIST_SLOTS; k++) {
 		if (v[k] == EXP_HIST_NONE) {
 			if (open)
-				sb_puts(b, "\"/>");
+				gw__sb_adds(b, "\"/>");
 			open = false;
 			continue;
 		}
 		if (!open)
-			sb_printf(b, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" "
+			gw__sb_addf(b, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" "
 				  "vector-effect=\"non-scaling-stroke\" points=\"", color);
 		else
-			sb_puts(b, " ");
+			gw__sb_adds(b, " ");
 		/* a lone slot still shows: a short flat line */
-		sb_printf(b, "%d,%d", k, 100 - (v[k] > 100 ? 100 : v[k]));
+		gw__sb_addf(b, "%d,%d", k, 100 - (v[k] > 100 ? 100 : v[k]));
 		if (!open && (k + 1 == EXP_HIST_SLOTS || v[k + 1] == EXP_HIST_NONE))
-			sb_printf(b, " %d.8,%d", k, 100 - (v[k] > 100 ? 100 : v[k]));
+			gw__sb_addf(b, " %d.8,%d", k, 100 - (v[k] > 100 ? 100 : v[k]));
 		open = true;
 	}
 	if (open)
-		sb_puts(b, "\"/>");
+		gw__sb_adds(b, "\"/>");
 }
 
-static void html_history(struct sbuf *b, const struct exp_history *hist, int gpu)
+static void html_history(gw_strbuf *b, const struct exp_history *hist, int gpu)
 {
 	uint8_t v[EXP_HIST_METRICS][EXP_HIST_SLOTS];
 	int any = 0;
@@ -853,54 +790,54 @@ static void html_history(struct sbuf *b, const struct exp_history *hist, int gpu
 		any |= exp_history_get(hist, gpu, m, v[m]);
 	if (!any)
 		return;
-	sb_printf(b, "<svg class=\"hist\" viewBox=\"0 0 %d 100\" preserveAspectRatio=\"none\" role=\"img\" "
+	gw__sb_addf(b, "<svg class=\"hist\" viewBox=\"0 0 %d 100\" preserveAspectRatio=\"none\" role=\"img\" "
 		  "aria-label=\"the last hour\"><path d=\"M0 50H%d M0 0H%d\" stroke=\"#dde\" "
 		  "vector-effect=\"non-scaling-stroke\"/>", EXP_HIST_SLOTS - 1, EXP_HIST_SLOTS, EXP_HIST_SLOTS);
 	for (int m = 0; m < EXP_HIST_METRICS; m++)
 		svg_line(b, v[m], hist_lines[m].color);
-	sb_puts(b, "</svg>\n<p class=\"lg muted\">Last hour (0-100):");
+	gw__sb_adds(b, "</svg>\n<p class=\"lg muted\">Last hour (0-100):");
 	for (int m = 0; m < EXP_HIST_METRICS; m++)
-		sb_printf(b, " <span style=\"color:%s\">&#9632;</span> %s", hist_lines[m].color, hist_lines[m].label);
-	sb_puts(b, "</p>\n");
+		gw__sb_addf(b, " <span style=\"color:%s\">&#9632;</span> %s", hist_lines[m].color, hist_lines[m].label);
+	gw__sb_adds(b, "</p>\n");
 }
 
 char *exp_render_html(const struct exp_snapshot *s, const struct exp_history *hist, bool per_process,
 		      bool show_processes, double refresh_s, size_t *len)
 {
-	struct sbuf b = { 0 };
+	gw_strbuf b = GW_STRBUF_INIT;
 	int refresh = refresh_s < 2 ? 2 : (int)refresh_s;
 
-	sb_printf(&b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+	gw__sb_addf(&b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 		  "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
 		  "<meta http-equiv=\"refresh\" content=\"%d\"><title>GPUs on ", refresh);
 	put_html(&b, s->hostname);
-	sb_printf(&b, "</title><style>%s</style></head><body>\n<h1>GPUs on ", page_style);
+	gw__sb_addf(&b, "</title><style>%s</style></head><body>\n<h1>GPUs on ", page_style);
 	put_html(&b, s->hostname);
-	sb_puts(&b, "</h1>\n");
+	gw__sb_adds(&b, "</h1>\n");
 	if (s->count == 0)
-		sb_puts(&b, "<p>No GPU found.</p>\n");
+		gw__sb_adds(&b, "<p>No GPU found.</p>\n");
 	for (int i = 0; i < s->count; i++) {
 		const struct exp_device *d = &s->dev[i];
 
-		sb_printf(&b, "<section class=\"gpu%s\"><h2>GPU %d: ", d->up ? "" : " down", d->info.index);
+		gw__sb_addf(&b, "<section class=\"gpu%s\"><h2>GPU %d: ", d->up ? "" : " down", d->info.index);
 		put_html(&b, GW_VALID(d->info.name) ? d->info.name.s : "unknown GPU");
 		if (!d->up) {
-			sb_puts(&b, " — ");
+			gw__sb_adds(&b, " — ");
 			put_html(&b, d->info.health != GW_HEALTH_OK ? gw_health_name(d->info.health) : "not read");
 		}
-		sb_puts(&b, "</h2>\n");
+		gw__sb_adds(&b, "</h2>\n");
 		if (d->up) {
 			html_bars(&b, d);
 			html_history(&b, hist, i);
 			html_processes(&b, d, per_process, show_processes);
 		} else if (d->info.health_reason[0]) {
-			sb_puts(&b, "<p class=\"muted\">");
+			gw__sb_adds(&b, "<p class=\"muted\">");
 			put_html(&b, d->info.health_reason);
-			sb_puts(&b, "</p>\n");
+			gw__sb_adds(&b, "</p>\n");
 		}
-		sb_puts(&b, "</section>\n");
+		gw__sb_adds(&b, "</section>\n");
 	}
-	sb_printf(&b, "<p class=\"muted\">gpuwise %s · <a href=\"metrics\">metrics</a> · "
+	gw__sb_addf(&b, "<p class=\"muted\">gpuwise %s · <a href=\"metrics\">metrics</a> · "
 		  "<a href=\"api/status\">JSON</a></p>\n</body></html>\n", gw_version());
-	return sb_finish(&b, len);
+	return gw__sb_detach(&b, len);
 }
