@@ -54,17 +54,26 @@ def serve(mode, c):
         c.close()
 
 
-def listen(mode):
+def bind():
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
     s.listen(64)
-    print(mode, s.getsockname()[1], flush=True)
+    return s
+
+
+def listen(mode, s):
     while True:
         c, _ = s.accept()
         threading.Thread(target=serve, args=(mode, c), daemon=True).start()
 
 
-for m in sys.argv[1:]:
-    threading.Thread(target=listen, args=(m,), daemon=True).start()
+# Every socket is bound and its line written from this one thread, before
+# any listener starts: print() from several threads interleaves its pieces
+# ("garbageshape 47115"), which the test then cannot read.
+socks = [(m, bind()) for m in sys.argv[1:]]
+sys.stdout.write("".join("%s %d\n" % (m, s.getsockname()[1]) for m, s in socks))
+sys.stdout.flush()
+for m, s in socks:
+    threading.Thread(target=listen, args=(m, s), daemon=True).start()
 while True:
     time.sleep(3600)
