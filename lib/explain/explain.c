@@ -548,9 +548,12 @@ static bool code_row_accepts(const gw_explainer *ex, unsigned p, size_t start)
 		return false;
 	if (end < ex->line_len && is_word_byte(ex->line[end]))
 		return false;
-	if (pat->how == GW__HOW_DESC)
-		return names_library(ex->line, start, library_word(pat->framework), false);
-	return true;
+	if (pat->how != GW__HOW_DESC)
+		return true;
+	/* ggml built for HIP names its errors "ROCm error: ..." */
+	if (!strcmp(pat->framework, "hip") && names_library(ex->line, start, "rocm", true))
+		return true;
+	return names_library(ex->line, start, library_word(pat->framework), false);
 }
 
 /* The library a "*" wrapping ("error code 46") is about: the first of
@@ -560,7 +563,7 @@ static bool code_row_accepts(const gw_explainer *ex, unsigned p, size_t start)
 static const char *line_library(const gw_explainer *ex)
 {
 	static const char *const libs[][2] = {
-		{ "hip", "hip" }, { "cublas", "cublas" }, { "cudnn", "cudnn" }, { "nccl", "nccl" }, { "cuda", "cuda-any" },
+		{ "hip", "hip" }, { "rocm", "hip" }, { "cublas", "cublas" }, { "cudnn", "cudnn" }, { "nccl", "nccl" }, { "cuda", "cuda-any" },
 	};
 
 	for (size_t i = 0; i < sizeof(libs) / sizeof(libs[0]); i++)
