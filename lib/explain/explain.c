@@ -1029,6 +1029,8 @@ static bool read_targets(gw_explainer *ex)
 	size_t n = ex->line_len, gap_start = 0, number_end = 0;
 	int side = SIDE_NONE;
 	bool any = false, build_line = false, build_done = ex->arch.build[0] != '\0';
+	/* Bare numbers are targets only on ggml's lines, which say "CUDA arch". */
+	bool numbered = line_has(line, n, "cuda arch") || line_has(line, n, "hip arch");
 
 	for (size_t i = 0; i < n; i++) {
 		char t[16];
@@ -1045,7 +1047,7 @@ static bool read_targets(gw_explainer *ex)
 			at = i + 9 + num_at;
 			len = past - num_at;
 		}
-		if (!len && (len = parse_arch_number(line, n, i, number_end, t, sizeof(t))))
+		if (!len && numbered && (len = parse_arch_number(line, n, i, number_end, t, sizeof(t))))
 			number_end = i + len;
 		if (!len)
 			continue;

@@ -315,6 +315,24 @@ printf '%s\n' "xformers: requires device with capability > (8, 0) but your GPU h
 "$G" explain --json "$T/arch.log" >"$T/out.json" 2>&1
 got="$(arch_of "$T/out.json" 2>&1)"
 [ "$got" = "gpu-too-old-for-kernel-library sm_75 | sm_80 | gpu-older" ] || fail "arch rule: threshold: got [$got]"
+# ggml numbers its archs (major * 100 + minor * 10; HIP's are gfx numbers):
+# the arch a kernel ran as and the list it was compiled for are the build's;
+# "not compiled with any CUDA arch <= N" names the GPU's.
+for c in \
+	"ggml/src/ggml-cuda/mmv.cu:51: ERROR: CUDA kernel mul_mat_vec has no device code compatible with CUDA arch 520. ggml-cuda.cu was compiled for: 520, 610,700|gpu-arch-unsupported-by-framework  | sm_52 sm_61 sm_70 | unknown" \
+	"/src/ggml/src/ggml-cuda/common.cuh:460: ggml was not compiled with any CUDA arch <= 610|gpu-arch-unsupported-by-framework sm_61 |  | unknown" \
+	"fattn.cu:12: ERROR: HIP kernel flash_attn_ext has no device code compatible with HIP arch 1030.|rocm-gfx-unsupported  | gfx1030 | unknown"; do
+	printf '%s\n' "${c%%|*}" >"$T/arch.log"
+	"$G" explain --json "$T/arch.log" >"$T/out.json" 2>&1
+	got="$(arch_of "$T/out.json" 2>&1)"
+	[ "$got" = "${c#*|}" ] || fail "arch rule: ggml: ${c%%|*}: got [$got]"
+done
+"$G" explain 'model was compiled for: 520 epochs, error 610 of 700' >/dev/null 2>&1 && fail "arch rule: plain numbers named an arch"
+# ggml built for HIP says "ROCm error: ...": HIP's codes.
+"$G" explain --json 'ROCm error: invalid device function' | grep -q '"hipErrorInvalidDeviceFunction"' || fail "ROCm error: not HIP's code"
+# A convolution's input and weights of two dtypes on one device is no device mismatch.
+"$G" explain 'RuntimeError: Input type (torch.cuda.HalfTensor) and weight type (torch.cuda.FloatTensor) should be the same' >/dev/null 2>&1 &&
+	fail "a dtype mismatch was named tensors-on-different-devices"
 # Targets in a description, not an error, name nothing.
 "$G" explain 'this module requires numpy>=1.20 built for sm_80' >/dev/null 2>&1 && fail "arch rule: a description named an error"
 # On a machine whose GPUs explain can read, the build is checked against them.
