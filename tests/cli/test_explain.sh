@@ -329,7 +329,8 @@ for c in \
 done
 "$G" explain 'model was compiled for: 520 epochs, error 610 of 700' >/dev/null 2>&1 && fail "arch rule: plain numbers named an arch"
 # ggml built for HIP says "ROCm error: ...": HIP's codes.
-"$G" explain --json 'ROCm error: invalid device function' | grep -q '"hipErrorInvalidDeviceFunction"' || fail "ROCm error: not HIP's code"
+"$G" explain --json 'ROCm error: invalid device function' >"$T/out.json" 2>&1
+grep -q '"hipErrorInvalidDeviceFunction"' "$T/out.json" || fail "ROCm error: not HIP's code: $(cat "$T/out.json")"
 # A convolution's input and weights of two dtypes on one device is no device mismatch.
 "$G" explain 'RuntimeError: Input type (torch.cuda.HalfTensor) and weight type (torch.cuda.FloatTensor) should be the same' >/dev/null 2>&1 &&
 	fail "a dtype mismatch was named tensors-on-different-devices"
