@@ -983,7 +983,7 @@ static size_t parse_arch_number(const char *line, size_t n, size_t i, size_t pre
 	if (k - i < 3 || k - i > 4 || (k < n && (is_word_byte(line[k]) ||
 	    (line[k] == '.' && k + 1 < n && line[k + 1] >= '0' && line[k + 1] <= '9'))))
 		return 0;
-	while (j > 0 && strchr(" <=:", line[j - 1]))
+	while (j > 0 && line[j - 1] && strchr(" <=:", line[j - 1]))
 		j--;
 	if (j >= 4 && literal_at(line + j - 4, "arch", 4) && (j == 4 || !is_word_byte(line[j - 5]))) {
 		ok = true;
