@@ -520,13 +520,14 @@ static void scrub_init(struct scrub *sc)
 		snprintf(sc->users[0], sizeof(sc->users[0]), "%s", user);
 	if (pw && pw->pw_name && strlen(pw->pw_name) >= 3 && strcmp(pw->pw_name, "root"))
 		snprintf(sc->users[1], sizeof(sc->users[1]), "%s", pw->pw_name);
-	if (gethostname(sc->hosts[0], sizeof(sc->hosts[0]) - 1) != 0 || strlen(sc->hosts[0]) < 3 ||
-	    !strcmp(sc->hosts[0], "localhost"))
+	/* A host name is replaced however short it is ("gw", "n1"): unlike
+	 * a login name it identifies the machine. Only whole names are. */
+	if (gethostname(sc->hosts[0], sizeof(sc->hosts[0]) - 1) != 0 || !strcmp(sc->hosts[0], "localhost"))
 		sc->hosts[0][0] = '\0';
 	snprintf(sc->hosts[1], sizeof(sc->hosts[1]), "%s", sc->hosts[0]);
 	if ((dot = strchr(sc->hosts[1], '.')))
 		*dot = '\0';
-	if (strlen(sc->hosts[1]) < 3 || !strcmp(sc->hosts[1], sc->hosts[0]))
+	if (!strcmp(sc->hosts[1], sc->hosts[0]))
 		sc->hosts[1][0] = '\0';
 }
 

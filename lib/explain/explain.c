@@ -550,9 +550,12 @@ static bool code_row_accepts(const gw_explainer *ex, unsigned p, size_t start)
 		return false;
 	if (end < ex->line_len && is_word_byte(ex->line[end]))
 		return false;
-	if (pat->how == GW__HOW_DESC)
-		return names_library(ex->line, start, library_word(pat->framework), false);
-	return true;
+	if (pat->how != GW__HOW_DESC)
+		return true;
+	/* ggml built for HIP names its errors "ROCm error: ..." */
+	if (!strcmp(pat->framework, "hip") && names_library(ex->line, start, "rocm", true))
+		return true;
+	return names_library(ex->line, start, library_word(pat->framework), false);
 }
 
 /* The library a "*" wrapping ("error code 46") is about: the first of
@@ -562,7 +565,7 @@ static bool code_row_accepts(const gw_explainer *ex, unsigned p, size_t start)
 static const char *line_library(const gw_explainer *ex)
 {
 	static const char *const libs[][2] = {
-		{ "hip", "hip" }, { "cublas", "cublas" }, { "cudnn", "cudnn" }, { "nccl", "nccl" }, { "cuda", "cuda-any" },
+		{ "hip", "hip" }, { "rocm", "hip" }, { "cublas", "cublas" }, { "cudnn", "cudnn" }, { "nccl", "nccl" }, { "cuda", "cuda-any" },
 	};
 
 	for (size_t i = 0; i < sizeof(libs) / sizeof(libs[0]); i++)
@@ -869,6 +872,8 @@ static int target_side(const char *gap, size_t n, int previous)
 		{ "capability", SIDE_GPU }, { "gpu_type=", SIDE_GPU }, { "gpu=", SIDE_GPU }, { "your", SIDE_GPU },
 		{ "device", SIDE_GPU }, { "detected", SIDE_GPU }, { "found", SIDE_GPU }, { "is of", SIDE_GPU },
 		{ " has ", SIDE_GPU }, { "arch :", SIDE_GPU }, { "arch:", SIDE_GPU }, { "amdgpu [", SIDE_GPU },
+		{ "arch <=", SIDE_GPU }, { "compatible with cuda arch", SIDE_BUILD },
+		{ "compatible with hip arch", SIDE_BUILD },
 		{ "capabilities", SIDE_BUILD }, { "support", SIDE_BUILD }, { "built", SIDE_BUILD },
 		{ "compiled", SIDE_BUILD }, { "require", SIDE_BUILD }, { "minimum", SIDE_BUILD },
 		{ "maximum", SIDE_BUILD }, { "only", SIDE_BUILD }, { "types", SIDE_BUILD }, { "targets", SIDE_BUILD },
@@ -964,6 +969,45 @@ static size_t parse_capability(const char *s, size_t n, size_t *num_at, char *ou
 	return 0;
 }
 
+/* ggml's numbered architectures: "no device code compatible with CUDA
+ * arch 520. ggml-cuda.cu was compiled for: 600,610,700", "not compiled
+ * with any CUDA arch <= 610" (major * 100 + minor * 10), "HIP arch 1030"
+ * (gfx1030). A number counts only after "arch", after "compiled for" or
+ * in a list that follows one (prev_end: the end of the last one). */
+static size_t parse_arch_number(const char *line, size_t n, size_t i, size_t prev_end, char *out, size_t outsz)
+{
+	size_t k = i, j = i;
+	unsigned v = 0;
+	bool hip = false, ok = false;
+
+	while (k < n && k - i < 5 && line[k] >= '0' && line[k] <= '9')
+		v = v * 10 + (unsigned)(line[k++] - '0');
+	if (k - i < 3 || k - i > 4 || (k < n && (is_word_byte(line[k]) ||
+	    (line[k] == '.' && k + 1 < n && line[k + 1] >= '0' && line[k + 1] <= '9'))))
+		return 0;
+	while (j > 0 && line[j - 1] && strchr(" <=:", line[j - 1]))
+		j--;
+	if (j >= 4 && literal_at(line + j - 4, "arch", 4) && (j == 4 || !is_word_byte(line[j - 5]))) {
+		ok = true;
+		hip = j >= 8 && literal_at(line + j - 8, "hip ", 4);
+	} else if (j >= 12 && literal_at(line + j - 12, "compiled for", 12)) {
+		ok = true;
+	} else if (prev_end && prev_end < i) {
+		ok = true;
+		for (size_t g = prev_end; g < i && ok; g++)
+			ok = line[g] == ',' || line[g] == ';' || line[g] == ' ';
+	}
+	if (!ok)
+		return 0;
+	if (hip)
+		snprintf(out, outsz, "gfx%u", v);
+	else if (v % 10 == 0 && v >= 300 && v <= 1290)
+		snprintf(out, outsz, "sm_%u", v / 10);
+	else
+		return 0;
+	return k - i;
+}
+
 static void arch_add_build(gw_explain_arch *a, const char *t)
 {
 	size_t len = strlen(a->build), n = strlen(t);
@@ -984,9 +1028,11 @@ static void arch_add_build(gw_explain_arch *a, const char *t)
 static bool read_targets(gw_explainer *ex)
 {
 	const char *line = ex->line;
-	size_t n = ex->line_len, gap_start = 0;
+	size_t n = ex->line_len, gap_start = 0, number_end = 0;
 	int side = SIDE_NONE;
 	bool any = false, build_line = false, build_done = ex->arch.build[0] != '\0';
+	/* Bare numbers are targets only on ggml's lines, which say "CUDA arch". */
+	bool numbered = line_has(line, n, "cuda arch") || line_has(line, n, "hip arch");
 
 	for (size_t i = 0; i < n; i++) {
 		char t[16];
@@ -1003,6 +1049,8 @@ static bool read_targets(gw_explainer *ex)
 			at = i + 9 + num_at;
 			len = past - num_at;
 		}
+		if (!len && numbered && (len = parse_arch_number(line, n, i, number_end, t, sizeof(t))))
+			number_end = i + len;
 		if (!len)
 			continue;
 		side = target_side(line + gap_start, at - gap_start, side);
@@ -1028,7 +1076,7 @@ static bool says_unsupported(const char *line, size_t len)
 {
 	static const char *const words[] = {
 		"not supported", "not compatible", "unsupported", "no kernel", "too old", "only support",
-		"error", "fail", "no binary", "invalid device", "not built",
+		"error", "fail", "no binary", "invalid device", "not built", "not compiled", "no device code",
 	};
 
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
@@ -1044,8 +1092,12 @@ static void arch_rule(gw_explainer *ex, size_t start, bool had_nul)
 {
 	int d;
 
+	/* ggml's kernel says itself that it has no code for the arch it
+	 * runs as (a build for an older target than its features need). */
+	bool no_code = line_has(ex->line, ex->line_len, "no device code compatible");
+
 	if (!read_targets(ex) || ex->line_matched || !says_unsupported(ex->line, ex->line_len) ||
-	    (ex->arch.gpu[0] && ex->arch.build[0] && gw_explain_arch_runs(&ex->arch, ex->arch.gpu) == 1))
+	    (!no_code && ex->arch.gpu[0] && ex->arch.build[0] && gw_explain_arch_runs(&ex->arch, ex->arch.gpu) == 1))
 		return;
 	d = doc_index(!strncmp(ex->arch.gpu, "gfx", 3) || !strncmp(ex->arch.build, "gfx", 3)
 		      ? "rocm-gfx-unsupported" : "gpu-arch-unsupported-by-framework");
