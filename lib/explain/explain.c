@@ -1000,9 +1000,9 @@ static size_t parse_arch_number(const char *line, size_t n, size_t i, size_t pre
 	if (!ok)
 		return 0;
 	if (hip)
-		snprintf(out, outsz, "gfx%u", v);
+		gw__fmt(out, outsz, "gfx%u", v);
 	else if (v % 10 == 0 && v >= 300 && v <= 1290)
-		snprintf(out, outsz, "sm_%u", v / 10);
+		gw__fmt(out, outsz, "sm_%u", v / 10);
 	else
 		return 0;
 	return k - i;
