@@ -2,6 +2,8 @@
  * Sources: nvml.h nvmlDeviceArchitecture_t values (NVML_DEVICE_ARCH_*);
  * CUDA C Programming Guide, "Compute Capabilities" table
  * (arithmetic instructions: FP32 lanes per SM). */
+#include <stddef.h>
+
 #include "backend/arch.h"
 
 const char *gw__nvidia_arch_name(unsigned nvml_arch)

@@ -1,9 +1,11 @@
 /* NVIDIA driver version strings: the kernel module's and a library file
  * name's. Untrusted input (proc/sysfs files, fake trees, fuzzers), so every
  * read is bounded by `len` and by a local copy. */
+#include <stdbool.h>
 #include <string.h>
 
 #include "backend/nvidia_version.h"
+#include "gpuwise/error.h"
 
 enum { VERSION_MAX = 32, TEXT_MAX = 4096 };
 
