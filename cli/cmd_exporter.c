@@ -23,7 +23,7 @@
 struct exporter_opts {
 	const char *listen, *names, *web_config, *kubelet_socket;
 	double interval;
-	bool per_process, show_processes, kubernetes;
+	bool per_process, show_processes, kubernetes, nvlink_links;
 };
 
 struct exporter {
@@ -31,6 +31,7 @@ struct exporter {
 	gw_sampler *sampler;  /* reads every GPU once per --interval (include/gpuwise/sampler.h) */
 	enum exp_names names;
 	bool per_process;
+	bool nvlink_links;    /* --nvlink-links: per-link NVLink series */
 	bool show_processes;  /* users, PIDs, commands on the status page */
 	double interval;
 	char hostname[256];
@@ -106,6 +107,7 @@ static int snapshot(struct exporter *e, struct exp_snapshot *s)
 		 GW_VALID(drv->amdgpu_version) ? drv->amdgpu_version.s : "");
 	snprintf(s->hostname, sizeof(s->hostname), "%s", e->hostname);
 	s->errors_total = e->errors_total;
+	s->nvlink_links = e->nvlink_links;
 	if (e->k8s)
 		snapshot_k8s(e, s);
 	s->collect_seconds = s->time ? clock_seconds(CLOCK_REALTIME) - s->time : 0;
@@ -310,6 +312,9 @@ static const struct option exporter_options[] = {
 		   "min_version, max_version) and basic_auth_users (user: bcrypt hash)")),
 	OPT_BOOL(0, "per-process", struct exporter_opts, per_process,
 		 N_("also export per-process series and show full command lines on the status page")),
+	OPT_BOOL(0, "nvlink-links", struct exporter_opts, nvlink_links,
+		 N_("also export each NVLink link's state and byte counters (3 series per link: 432 on an "
+		    "8-GPU HGX node)")),
 	OPT_BOOL(0, "show-processes", struct exporter_opts, show_processes,
 		 N_("show users, PIDs and process names on the status page to anyone who can reach it (by "
 		    "default only with basic_auth_users in --web-config, or with --per-process)")),
@@ -453,6 +458,7 @@ static int cmd_exporter(int argc, char **argv)
 	if (o.kubernetes)
 		e.kubelet_socket = o.kubelet_socket ? o.kubelet_socket : K8S_DEFAULT_SOCKET;
 	e.per_process = o.per_process;
+	e.nvlink_links = o.nvlink_links;
 	e.show_processes = o.show_processes || o.per_process || web.nusers > 0;
 	e.interval = o.interval;
 	e.history = exp_history_new(); /* NULL (out of memory): a page without charts */

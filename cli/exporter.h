@@ -38,6 +38,9 @@ struct exp_snapshot {
 	/* --kubernetes: the kubelet's last answer (who holds each device; NULL
 	 * before the first) and whether it is stale (cli/kubernetes.h). */
 	bool kubernetes, k8s_stale;
+	/* --nvlink-links: the per-link NVLink series (off: 3 series per link
+	 * grow an HGX node's page from 266 to 698 series, 2.7x the bytes). */
+	bool nvlink_links;
 	struct k8s_map *k8s;
 };
 

@@ -519,7 +519,7 @@ static void render_nvlink(gw_strbuf *b, const struct exp_snapshot *s, enum exp_n
 
 /* Every device metric of the library's metric table in the chosen naming
  * scheme (names, types, HELP texts and unit scales come from the table),
- * then the per-link NVLink series. */
+ * then the per-link NVLink series when asked for (--nvlink-links). */
 static void render_device_metrics(gw_strbuf *b, const struct exp_snapshot *s, enum exp_names names)
 {
 	render_info(b, s, names);
@@ -527,7 +527,8 @@ static void render_device_metrics(gw_strbuf *b, const struct exp_snapshot *s, en
 		render_smi_extras(b, s);
 	for (int id = 0; id < gw_metric_count(); id++)
 		render_family(b, s, names, id);
-	render_nvlink(b, s, names);
+	if (s->nvlink_links)
+		render_nvlink(b, s, names);
 }
 
 char *exp_render_metrics(const struct exp_snapshot *s, enum exp_names names, bool per_process, size_t *len)

@@ -11,9 +11,9 @@
 export NODE_NAME=gw-test-node   # dcgm's hostname label
 last_cmd="gpuwise exporter (NVLink links)"
 
-# scrape TAG MACHINE NAMES: one /metrics of an exporter there into $TMPD/TAG.prom.
+# scrape TAG MACHINE NAMES [ARGS]: one /metrics of an exporter there into $TMPD/TAG.prom.
 scrape() {
-	start_exporter "$1" "$2" --names "$3" --interval 0.2 || return 1
+	start_exporter "$1" "$2" --names "$3" --interval 0.2 "${@:4}" || return 1
 	"$PY" - "$PORT" "$TMPD/$1.prom" <<'EOF'
 import sys, time, urllib.request
 port, out = sys.argv[1], sys.argv[2]
@@ -71,14 +71,19 @@ print("%s: %d per-link series" % (machine.split("/")[-2], len(series)))
 EOF
 }
 
-scrape h100n h100-8x native && check h100n h100-8x gpu
-scrape h100d h100-8x dcgm && check h100d h100-8x gpu
-scrape h100s h100-8x nvidia-smi && check h100s h100-8x uuid
+scrape h100n h100-8x native --nvlink-links && check h100n h100-8x gpu
+scrape h100d h100-8x dcgm --nvlink-links && check h100d h100-8x gpu
+scrape h100s h100-8x nvidia-smi --nvlink-links && check h100s h100-8x uuid
 checks=$((checks + 1))
 grep -q '^gpuwise_nvlink_link_active{gpu="7",UUID="GPU-[^"]*",pci_bus_id="[^"]*",device="nvidia7",modelName="NVIDIA H100 80GB HBM3",hostname="gw-test-node",DCGM_FI_DRIVER_VERSION="550.54.15",link="17"} 0$' "$TMPD/h100d.prom" ||
 	fail "dcgm names: GPU 7 link 17 is inactive, with dcgm-exporter's labels and link"
-scrape lap laptop-3060 native && check lap laptop-3060 gpu
-scrape ans all-not-supported native && check ans all-not-supported gpu
-scrape ansd all-not-supported dcgm && check ansd all-not-supported gpu
+scrape lap laptop-3060 native --nvlink-links && check lap laptop-3060 gpu
+scrape ans all-not-supported native --nvlink-links && check ans all-not-supported gpu
+scrape ansd all-not-supported dcgm --nvlink-links && check ansd all-not-supported gpu
 
+# Opt-in: without --nvlink-links an HGX node's page keeps its 266 series.
+scrape h100off h100-8x dcgm
+checks=$((checks + 1))
+grep -q '^gpuwise_nvlink_link' "$TMPD/h100off.prom" && fail "per-link series without --nvlink-links"
+grep -q '^DCGM_FI_DEV_GPU_UTIL{' "$TMPD/h100off.prom" || fail "no device series without --nvlink-links"
 finish
