@@ -526,6 +526,18 @@ static void write_jv(gw_json *j, const gw_jv *v)
 	}
 }
 
+void hosts_json_keys(gw_json *j, const struct host *h)
+{
+	gw_json_key(j, "host");
+	gw_json_string(j, h->addr);
+	gw_json_key(j, "hostname");
+	gw_json_string(j, h->hostname[0] ? h->hostname : NULL);
+	gw_json_key(j, "ok");
+	gw_json_bool(j, h->ok);
+	gw_json_key(j, "error");
+	gw_json_string(j, h->ok ? NULL : h->err);
+}
+
 void hosts_json(gw_json *j, const struct hosts *hs, double time)
 {
 	json_document_begin(j);
@@ -539,14 +551,7 @@ void hosts_json(gw_json *j, const struct hosts *hs, double time)
 		const struct host *h = &hs->h[i];
 
 		gw_json_object_begin(j);
-		gw_json_key(j, "host");
-		gw_json_string(j, h->addr);
-		gw_json_key(j, "hostname");
-		gw_json_string(j, h->hostname[0] ? h->hostname : NULL);
-		gw_json_key(j, "ok");
-		gw_json_bool(j, h->ok);
-		gw_json_key(j, "error");
-		gw_json_string(j, h->ok ? NULL : h->err);
+		hosts_json_keys(j, h);
 		gw_json_key(j, "gpus");
 		gw_json_int(j, h->ngpu);
 		gw_json_object_end(j);

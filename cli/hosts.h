@@ -82,6 +82,8 @@ int hosts_gpu_count(const struct hosts *hs);
  * "time", "fetch_seconds", "hosts": [{"host", "hostname", "ok", "error", "gpus"}],
  * "devices": [{"host", ...each device's own keys...}]}. */
 void hosts_json(gw_json *j, const struct hosts *hs, double time);
+/* A host's "host", "hostname", "ok" and "error" keys, in every --hosts JSON. */
+void hosts_json_keys(gw_json *j, const struct host *h);
 
 /* The table of `watch --hosts`: one line per GPU (host, index, name,
  * utilisation, memory, temperature, power), one per host that could not

@@ -13,14 +13,7 @@
 static void host_json(gw_json *j, const struct host *h)
 {
 	gw_json_object_begin(j);
-	gw_json_key(j, "host");
-	gw_json_string(j, h->addr);
-	gw_json_key(j, "hostname");
-	gw_json_string(j, h->hostname[0] ? h->hostname : NULL);
-	gw_json_key(j, "ok");
-	gw_json_bool(j, h->ok);
-	gw_json_key(j, "error");
-	gw_json_string(j, h->ok ? NULL : h->err);
+	hosts_json_keys(j, h);
 	gw_json_key(j, "processes_shown");
 	gw_json_bool(j, h->ok && h->procs_shown);
 	gw_json_object_end(j);
