@@ -777,6 +777,21 @@ static double softmax_input_bytes(const gw_advise_options *r)
 	return amp(r->precision) ? 4 : gw__advise_act_bytes(r);
 }
 
+/* Whether eager attention's softmax runs in fp32 in half precision:
+ * under autocast (softmax autocasts to fp32), and in pure fp16/bf16 for
+ * the families whose eager path upcasts it (GW__TRAIT_SOFTMAX_FP32:
+ * `softmax(attn_weights, dim=-1, dtype=torch.float32).to(query.dtype)`).
+ * Either way autograd keeps the fp32 probabilities (softmax's backward
+ * reads its output) and the matmul with V keeps their half-precision
+ * cast (or, with dropout on, the dropped copy beside dropout's mask):
+ * 4 + d + e bytes a score instead of e + d + d·e. */
+static bool softmax_fp32(const gw_model *m, const gw_advise_options *r)
+{
+	if (amp(r->precision))
+		return true;
+	return gw__advise_act_bytes(r) < 4 && gw__advise_has(m, GW__TRAIT_SOFTMAX_FP32);
+}
+
 static double attention_block(const gw_model *m, const gw_advise_options *r, double sq, double skv, double span)
 {
 	double b = (double)r->batch, h = (double)m->hidden_size, e = gw__advise_act_bytes(r);
@@ -791,7 +806,7 @@ static double attention_block(const gw_model *m, const gw_advise_options *r, dou
 	if (m->no_attention_dropout)   /* dropout elsewhere, not on the probabilities */
 		d = 0;
 	att += n * span * qb * softmax_input_bytes(r);
-	if (amp(r->precision))
+	if (softmax_fp32(m, r))
 		return att + n * span * qb * (4 + d + e);
 	return att + n * span * qb * (e + d + d * e);
 }

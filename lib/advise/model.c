@@ -58,49 +58,50 @@ struct model_type {
 #define NO_SDPA GW__TRAIT_NO_SDPA
 #define MLM GW__TRAIT_MLM_HEAD
 #define LOGITS_FLOAT GW__TRAIT_LOGITS_FLOAT
+#define SM32 GW__TRAIT_SOFTMAX_FP32
 
 /* The model_types gpuwise counts. One row each; the reader, the error
  * message and docs/advise.md follow this table. */
 static const struct model_type model_types[] = {
-	{ "llama", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS | LOGITS_FLOAT },
-	{ "mistral", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS | LOGITS_FLOAT },
-	{ "qwen2", FAM_LLAMA, GW_MODEL_DECODER, false, true, RMS | LOGITS_FLOAT },
-	{ "gemma", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS | LOGITS_FLOAT },
-	{ "phi3", FAM_LLAMA, GW_MODEL_DECODER, false, false, QKV | GATE_UP | ROTARY | SDPA_GQA | LOGITS_FLOAT },
+	{ "llama", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS | LOGITS_FLOAT | SM32 },
+	{ "mistral", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS | LOGITS_FLOAT | SM32 },
+	{ "qwen2", FAM_LLAMA, GW_MODEL_DECODER, false, true, RMS | LOGITS_FLOAT | SM32 },
+	{ "gemma", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS | LOGITS_FLOAT | SM32 },
+	{ "phi3", FAM_LLAMA, GW_MODEL_DECODER, false, false, QKV | GATE_UP | ROTARY | SDPA_GQA | LOGITS_FLOAT | SM32 },
 	/* Llama-shaped decoders with experts, latent attention, q/k norms or
 	 * sliding windows (read_text_arch() says which keys each reads). */
-	{ "mixtral", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS | LOGITS_FLOAT },
-	{ "qwen2_moe", FAM_LLAMA, GW_MODEL_DECODER, false, true, RMS | LOGITS_FLOAT },
-	{ "qwen3", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS },
-	{ "qwen3_moe", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS },
-	{ "deepseek_v2", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS },
-	{ "deepseek_v3", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS },
-	{ "gemma2", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS | LOGITS_FLOAT },
-	{ "gemma3_text", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS },
-	{ "phimoe", FAM_LLAMA, GW_MODEL_DECODER, false, false, 0 },
+	{ "mixtral", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS | LOGITS_FLOAT | SM32 },
+	{ "qwen2_moe", FAM_LLAMA, GW_MODEL_DECODER, false, true, RMS | LOGITS_FLOAT | SM32 },
+	{ "qwen3", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS | SM32 },
+	{ "qwen3_moe", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS | SM32 },
+	{ "deepseek_v2", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS | SM32 },
+	{ "deepseek_v3", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS | SM32 },
+	{ "gemma2", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS | LOGITS_FLOAT | SM32 },
+	{ "gemma3_text", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS | SM32 },
+	{ "phimoe", FAM_LLAMA, GW_MODEL_DECODER, false, false, SM32 },
 	{ "gpt_oss", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS },
 	/* Vision-language models: a text model (text_config) and a vision
 	 * tower (vision_config); the row's traits are its text model's
 	 * (vlm_types[] names it). */
-	{ "llava", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS },
-	{ "gemma3", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS },
-	{ "qwen2_vl", FAM_LLAMA, GW_MODEL_DECODER, false, true, RMS },
-	{ "qwen2_5_vl", FAM_LLAMA, GW_MODEL_DECODER, false, true, RMS },
+	{ "llava", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS | SM32 },
+	{ "gemma3", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS | SM32 },
+	{ "qwen2_vl", FAM_LLAMA, GW_MODEL_DECODER, false, true, RMS | SM32 },
+	{ "qwen2_5_vl", FAM_LLAMA, GW_MODEL_DECODER, false, true, RMS | SM32 },
 	{ "gpt2", FAM_GPT2, GW_MODEL_DECODER, true, false, QKV | GELU_NEW },
-	{ "phi", FAM_PHI, GW_MODEL_DECODER, false, true, SDPA_GQA | GELU_NEW | LOGITS_FLOAT },
-	{ "falcon", FAM_FALCON, GW_MODEL_DECODER, true, false, QKV | ROTARY | SDPA_GQA },
-	{ "gptj", FAM_GPTJ, GW_MODEL_DECODER, false, false, SDPA_GQA | GELU_NEW },
-	{ "gpt_neox", FAM_NEOX, GW_MODEL_DECODER, false, true, QKV | ROTARY | SDPA_GQA },
-	{ "bloom", FAM_BLOOM, GW_MODEL_DECODER, true, true, QKV | SDPA_GQA | NO_SDPA },
-	{ "gpt_bigcode", FAM_BIGCODE, GW_MODEL_DECODER, true, true, QKV | SDPA_GQA },
-	{ "opt", FAM_OPT, GW_MODEL_DECODER, true, true, SDPA_GQA | RELU_MLP },
+	{ "phi", FAM_PHI, GW_MODEL_DECODER, false, true, SDPA_GQA | GELU_NEW | LOGITS_FLOAT | SM32 },
+	{ "falcon", FAM_FALCON, GW_MODEL_DECODER, true, false, QKV | ROTARY | SDPA_GQA | SM32 },
+	{ "gptj", FAM_GPTJ, GW_MODEL_DECODER, false, false, SDPA_GQA | GELU_NEW | SM32 },
+	{ "gpt_neox", FAM_NEOX, GW_MODEL_DECODER, false, true, QKV | ROTARY | SDPA_GQA | SM32 },
+	{ "bloom", FAM_BLOOM, GW_MODEL_DECODER, true, true, QKV | SDPA_GQA | NO_SDPA | SM32 },
+	{ "gpt_bigcode", FAM_BIGCODE, GW_MODEL_DECODER, true, true, QKV | SDPA_GQA | SM32 },
+	{ "opt", FAM_OPT, GW_MODEL_DECODER, true, true, SDPA_GQA | RELU_MLP | SM32 },
 	{ "bert", FAM_BERT, GW_MODEL_ENCODER, true, false, MLM },
 	{ "roberta", FAM_BERT, GW_MODEL_ENCODER, true, false, MLM },
 	{ "t5", FAM_T5, GW_MODEL_ENCODER_DECODER, true, false, GELU_NEW_GATED },
 	{ "mt5", FAM_T5, GW_MODEL_ENCODER_DECODER, false, false, GELU_NEW_GATED },
-	{ "vit", FAM_VIT, GW_MODEL_VISION, false, true, 0 },
-	{ "deit", FAM_VIT, GW_MODEL_VISION, false, true, 0 },
-	{ "swin", FAM_SWIN, GW_MODEL_VISION, false, true, 0 },
+	{ "vit", FAM_VIT, GW_MODEL_VISION, false, true, SM32 },
+	{ "deit", FAM_VIT, GW_MODEL_VISION, false, true, SM32 },
+	{ "swin", FAM_SWIN, GW_MODEL_VISION, false, true, SM32 },
 	{ "resnet", FAM_RESNET, GW_MODEL_VISION, false, false, 0 },
 };
 
@@ -114,6 +115,8 @@ static const struct model_type model_types[] = {
 #undef RELU_MLP
 #undef NO_SDPA
 #undef MLM
+#undef LOGITS_FLOAT
+#undef SM32
 
 
 /* The decoders whose layers differ from Llama's and GPT-2's in which

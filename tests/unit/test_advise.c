@@ -440,9 +440,21 @@ static void test_traits(void)
 	CHECK_INT(gw__advise_traits(&m), 0);
 	gw__strlcpy(m.model_type, "phi3", sizeof(m.model_type));
 	CHECK_INT(gw__advise_traits(&m), GW__TRAIT_FUSED_QKV | GW__TRAIT_FUSED_GATE_UP | GW__TRAIT_FUSED_ROTARY |
-					 GW__TRAIT_SDPA_GQA | GW__TRAIT_LOGITS_FLOAT);
+					 GW__TRAIT_SDPA_GQA | GW__TRAIT_LOGITS_FLOAT | GW__TRAIT_SOFTMAX_FP32);
 	gw__strlcpy(m.model_type, "llama", sizeof(m.model_type));
-	CHECK_INT(gw__advise_traits(&m), GW__TRAIT_RMS_UPCAST | GW__TRAIT_LOGITS_FLOAT);
+	CHECK_INT(gw__advise_traits(&m), GW__TRAIT_RMS_UPCAST | GW__TRAIT_LOGITS_FLOAT | GW__TRAIT_SOFTMAX_FP32);
+	/* eager softmax in fp32 whatever the activation type: not GPT-2's,
+	 * BERT's, T5's or gpt-oss's (its sink softmax keeps the logits' type) */
+	static const char *const sm32[] = { "gpt_neox", "opt", "falcon", "gptj", "phi", "gpt_bigcode", "vit", "swin" };
+	static const char *const native[] = { "gpt2", "bert", "t5", "gpt_oss" };
+	for (size_t i = 0; i < GW_ARRAY_SIZE(sm32); i++) {
+		gw__strlcpy(m.model_type, sm32[i], sizeof(m.model_type));
+		CHECK(gw__advise_has(&m, GW__TRAIT_SOFTMAX_FP32));
+	}
+	for (size_t i = 0; i < GW_ARRAY_SIZE(native); i++) {
+		gw__strlcpy(m.model_type, native[i], sizeof(m.model_type));
+		CHECK(!gw__advise_has(&m, GW__TRAIT_SOFTMAX_FP32));
+	}
 	gw__strlcpy(m.model_type, "bloom", sizeof(m.model_type));
 	CHECK(gw__advise_has(&m, GW__TRAIT_NO_SDPA) && gw__advise_has(&m, GW__TRAIT_FUSED_QKV));
 	CHECK(!gw__advise_has(&m, GW__TRAIT_FUSED_ROTARY));
@@ -800,6 +812,20 @@ static void test_terms(void)
 	CHECK(gw__advise_layer_activations(&l, &o, 2048) ==
 	      4.0 * 2048 * 4096 + 2.0 * 2048 * 5 * 4096 + 4.0 * 32 * 2048 + 4.0 * 2048 * 4096 + 2.0 * 2048 * 4096 +
 		      2.0 * 2048 * 4 * 11008);
+	/* Eager attention in pure bf16: the Llama family's softmax runs in fp32
+	 * (softmax(..., dtype=torch.float32).to(query.dtype)), so a score keeps
+	 * the fp32 probabilities and their bf16 cast, 4 + 2 bytes (no dropout),
+	 * where SDPA keeps a 4-byte log-sum-exp per head and token; GPT-2's
+	 * softmax keeps the scores' type (Korthikanti's count above). */
+	{
+		double sdpa = gw__advise_layer_activations(&l, &o, 2048);
+		o.attention = GW_ATTENTION_EAGER;
+		CHECK(gw__advise_layer_activations(&l, &o, 2048) - sdpa == 32.0 * 2048 * 2048 * 6 - 4.0 * 32 * 2048);
+		o.precision = GW_PRECISION_FP16;
+		CHECK(gw__advise_layer_activations(&l, &o, 2048) - sdpa == 32.0 * 2048 * 2048 * 6 - 4.0 * 32 * 2048);
+		o.precision = GW_PRECISION_BF16;
+		o.attention = GW_ATTENTION_SDPA;
+	}
 
 	/* LoRA: the frozen MLP projections' inputs are not kept: 4·s·h + 2·s·3·I;
 	 * the adapters' dropout keeps its mask beside the dropped copy of the
