@@ -710,4 +710,20 @@ assert d["options"]["torch"] is None and d["options"]["transformers"] is None, d
 run_on h100-8x advise llama-2-7b --task infer --json
 assert_json "no active environment: current releases" 'assert d["options"]["torch"] is None, d["options"]'
 
+# ---- gradients and activations: not alive together since PyTorch 2.0 -------
+run advise gpt2 --batch 8 --seq 1024 --precision fp16 --optimizer sgd --attention eager --torch 1.13 --memory 80GiB --json
+cp "$TMPD/out" "$TMPD/zeros.json"
+run advise gpt2 --batch 8 --seq 1024 --precision fp16 --optimizer sgd --attention eager --memory 80GiB --json
+assert_json "zero_grad() sets None: allocated below the breakdown's sum, reserved the same" '
+import json
+z = json.load(open("'"$TMPD"'/zeros.json"))["per_gpu"]
+p = d["per_gpu"]
+b = p["breakdown"]
+total = sum(v for k, v in b.items() if k != "cuda_context_bytes")
+assert z["peak_allocated_bytes"] == total, (z, total)
+assert b["activations_bytes"] > b["gradients_bytes"], b
+assert p["peak_allocated_bytes"] == total - b["gradients_bytes"] + 50257 * 768 * 2, (p, total)
+assert p["peak_reserved_bytes"] == z["peak_reserved_bytes"], (p, z)
+'
+
 finish

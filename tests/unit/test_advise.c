@@ -2027,6 +2027,72 @@ static void test_training_loop(void)
 	CHECK_INT(gw_advise_estimate_run(&plain, &llama, &o), GW_EINVAL);
 }
 
+/* Since PyTorch 2.0 zero_grad() sets the gradients to None, so a
+ * single-GPU full training step never holds all its gradients beside all
+ * its activations: allocated is weights + states + workspaces + the larger
+ * of (activations + the LM head's gradient) and (gradients + the step's
+ * copies). Reserved keeps the sum. Before 2.0, while accumulating, on two
+ * GPUs and under LoRA the sum stands. */
+static void test_gradients_after_activations(void)
+{
+	gw_advise_estimate now, old;
+	gw_advise_options o = GW_ADVISE_OPTIONS_INIT;
+	gw_model p = model("gpt2");
+	double V = 50257, h = 768, sum;
+
+	o.task = GW_TASK_TRAIN;
+	o.precision = GW_PRECISION_FP16;
+	o.optimizer = GW_OPTIMIZER_SGD;
+	o.attention = GW_ATTENTION_EAGER;   /* the same before 2.0 */
+	o.batch = 8;
+	o.seq = 1024;
+	o.cc_major = 8;
+	o.gpu_memory_bytes = 80 * GIB;
+	CHECK_INT(gw_advise_estimate_run(&now, &p, &o), 0);
+	sum = (double)(now.weights_bytes + now.gradients_bytes + now.optimizer_bytes + now.activations_bytes +
+		       now.kv_cache_bytes + now.workspace_bytes);
+	CHECK(now.activations_bytes > now.gradients_bytes);   /* the peak is where backward starts */
+	CHECK_INT(now.peak_allocated_bytes, (uint64_t)(sum - (double)now.gradients_bytes + V * h * 2));
+	o.torch_version = 113;
+	CHECK_INT(gw_advise_estimate_run(&old, &p, &o), 0);
+	CHECK_INT(old.peak_allocated_bytes, (uint64_t)sum);
+	CHECK_INT(old.peak_reserved_bytes, now.peak_reserved_bytes);
+	o.torch_version = 200;
+	CHECK_INT(gw_advise_estimate_run(&old, &p, &o), 0);
+	CHECK_INT(old.peak_allocated_bytes, now.peak_allocated_bytes);
+	/* Small activations: the end of backward, every gradient. */
+	o.batch = 1;
+	o.seq = 16;
+	CHECK_INT(gw_advise_estimate_run(&now, &p, &o), 0);
+	CHECK(now.gradients_bytes > now.activations_bytes);
+	CHECK_INT(now.peak_allocated_bytes, now.weights_bytes + now.gradients_bytes + now.optimizer_bytes +
+					    now.workspace_bytes);
+	/* Adam: its foreach step copies a state's worth beside the gradients,
+	 * more than these activations: the step is the peak, as in the sum
+	 * (which counts the step's excess over the activations as optimizer). */
+	o.optimizer = GW_OPTIMIZER_ADAMW;
+	CHECK_INT(gw_advise_estimate_run(&now, &p, &o), 0);
+	CHECK_INT(now.peak_allocated_bytes, now.weights_bytes + now.gradients_bytes + now.optimizer_bytes +
+					    now.activations_bytes + now.workspace_bytes);
+	o.optimizer = GW_OPTIMIZER_SGD;
+	o.batch = 8;
+	o.seq = 1024;
+	o.grad_accum = 2;
+	CHECK_INT(gw_advise_estimate_run(&old, &p, &o), 0);
+	CHECK_INT(old.peak_allocated_bytes, old.weights_bytes + old.gradients_bytes + old.optimizer_bytes +
+					    old.activations_bytes + old.workspace_bytes);
+	o.grad_accum = 1;
+	o.gpus = 2;
+	CHECK_INT(gw_advise_estimate_run(&old, &p, &o), 0);
+	CHECK_INT(old.peak_allocated_bytes, old.weights_bytes + old.gradients_bytes + old.optimizer_bytes +
+					    old.activations_bytes + old.workspace_bytes);
+	o.gpus = 1;
+	o.task = GW_TASK_LORA;
+	CHECK_INT(gw_advise_estimate_run(&old, &p, &o), 0);
+	CHECK_INT(old.peak_allocated_bytes, old.weights_bytes + old.gradients_bytes + old.optimizer_bytes +
+					    old.activations_bytes + old.workspace_bytes);
+}
+
 /* --transformers: before 4.45 generate()'s first forward computes the
  * logits of every prompt position (no num_logits_to_keep,
  * huggingface/transformers#31292) and the Llama family casts them to
@@ -2391,6 +2457,7 @@ int main(void)
 	test_transformers_version();
 	test_loss_chunks();
 	test_training_loop();
+	test_gradients_after_activations();
 	test_max_micro_batch();
 	test_plan();
 	test_vocab_and_specs();
