@@ -414,7 +414,7 @@ def main():
         with open(args.bounds, encoding="utf-8") as f:
             b = json.load(f)
         bad = []
-        for key in ("tuned", "tuned_4", "tuned_7", "tuned_9"):
+        for key in ("tuned", "tuned_4", "tuned_7", "tuned_9", "tuned_12"):
             if key + "_median_abs_pct" not in b or not res.get(key):
                 continue
             t = res[key]
