@@ -763,6 +763,8 @@ static void print_breakdown(const gw_advise_estimate *e, const char *gpu)
 {
 	char b[32];
 	uint64_t t = e->peak_device_bytes;
+	uint64_t sum = e->weights_bytes + e->gradients_bytes + e->optimizer_bytes + e->activations_bytes +
+		       e->kv_cache_bytes + e->workspace_bytes;
 
 	char pad[64];
 
@@ -780,6 +782,12 @@ static void print_breakdown(const gw_advise_estimate *e, const char *gpu)
 		print_bar(N_("KV cache"), e->kv_cache_bytes, t);
 	print_bar(N_("workspace"), e->workspace_bytes, t);
 	print_bar(N_("CUDA context"), e->cuda_context_bytes, t);
+	if (sum > e->peak_allocated_bytes) {   /* gradients and activations not alive together */
+		int w = 9 - (int)strlen(fmt_bytes(b, sizeof(b), sum - e->peak_allocated_bytes));
+
+		printf("  %s %*s-%s  %s\n", pad_cells(pad, sizeof(pad), _("not together"), 13, false), w > 0 ? w : 0,
+		       "", b, _("gradients made as backward frees the activations"));
+	}
 	printf("  %s %10s  torch.cuda.max_memory_allocated()\n", pad_cells(pad, sizeof(pad), _("allocated"), 13, false),
 	       fmt_bytes(b, sizeof(b), e->peak_allocated_bytes));
 	printf("  %s %10s  torch.cuda.max_memory_reserved()\n", pad_cells(pad, sizeof(pad), _("reserved"), 13, false),

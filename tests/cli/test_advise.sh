@@ -725,5 +725,10 @@ assert b["activations_bytes"] > b["gradients_bytes"], b
 assert p["peak_allocated_bytes"] == total - b["gradients_bytes"] + 50257 * 768 * 2, (p, total)
 assert p["peak_reserved_bytes"] == z["peak_reserved_bytes"], (p, z)
 '
+run advise gpt2 --batch 8 --seq 1024 --precision fp16 --optimizer sgd --attention eager --memory 80GiB
+assert_contains "$out" "not together" "the text shows what the overlap takes off the sum"
+assert_contains "$out" "gradients made as backward frees the activations" "and why"
+run advise gpt2 --batch 8 --seq 1024 --precision fp16 --optimizer sgd --attention eager --torch 1.13 --memory 80GiB
+assert_not_contains "$out" "not together" "before PyTorch 2.0 the sum stands"
 
 finish
