@@ -63,6 +63,8 @@ DEVICE_GPU = "H200-SXM-141GB"
 CORPUS_11 = os.path.join(DATA, "advise_peaks_11.tsv")
 # Round 12 likewise (advise_peaks_12.tsv, "held-out-12", ids "h12-").
 CORPUS_12 = os.path.join(DATA, "advise_peaks_12.tsv")
+# Round 13 likewise (advise_peaks_13.tsv, "held-out-13", ids "h13-").
+CORPUS_13 = os.path.join(DATA, "advise_peaks_13.tsv")
 DEVICE_KINDS = (("allocated", "allocated_bytes"), ("reserved", "reserved_bytes"), ("device", "device_bytes"))
 
 
@@ -106,9 +108,10 @@ ROUND9 = "f-"
 ROUND10 = "g-"
 ROUND11 = "h11-"
 ROUND12 = "h12-"
+ROUND13 = "h13-"
 SETS = ("tuned", "held-out", "held-out-2", "tuned-4", "held-out-4", "tuned-6", "held-out-6", "tuned-7", "held-out-7",
         "held-out-8", "tuned-9", "held-out-9", "tuned-10", "held-out-10",
-        "held-out-11", "held-out-12")
+        "held-out-11", "held-out-12", "held-out-13")
 VISION_TYPES = ("vit", "deit", "swin", "resnet")
 
 
@@ -309,9 +312,14 @@ def read_round12(path=CORPUS_12):
     return read_held_round(path, ROUND12, "held-out-12")
 
 
+def read_round13(path=CORPUS_13):
+    """Round 13's rows, every one held out: ids "h13-", set "held-out-13"."""
+    return read_held_round(path, ROUND13, "held-out-13")
+
+
 def evaluate(final, corpus=CORPUS, device=True):
     rows = read_corpus(corpus) + (read_device() if device else [])
-    rows += read_round11() + read_round12() if final else []
+    rows += read_round11() + read_round12() + read_round13() if final else []
     if len({r["id"] for r in rows}) != len(rows):
         raise SystemExit("duplicate row ids across the corpus files")
     out = []
