@@ -166,7 +166,7 @@ static const struct option advise_options[] = {
 		     "(default: the model's image_size, 224 for the catalogue's)"), parse_count),
 	OPT_STRING(0, "precision", O, precision_s, "P", N_("fp32, tf32, amp-fp16, amp-bf16 (fp32 weights with "
 		     "autocast), fp16 or bf16 (pure half precision); default by compute capability: amp-bf16 from "
-		     "8.0, amp-fp16 on 7.x, fp32 before (infer: bf16, fp16, fp32)")),
+		     "8.0, amp-fp16 on 7.x, fp32 before (infer: bf16 from 8.0, fp16 from 5.3, fp32 before)")),
 	OPT_STRING(0, "weights", O, weights_s, "W", N_("storage of the weights: fp32, fp16, bf16, int8, nf4, nf4-dq "
 		     "or gptq4 (default from --precision; qlora: nf4-dq)")),
 	OPT_STRING(0, "optimizer", O, optimizer_s, "OPT", N_("adamw (default; PyTorch's, multi-tensor), adam, "
@@ -829,19 +829,22 @@ static void print_hardware(const gw_advise_report *rep)
 	}
 	/* titles padded in display cells, as wide as the columns below */
 	/* one cell between columns: eight of them fit in 80 */
+	const char *rate_title = vision ? _("images/s") : _("tokens/s");
+	int rate_w = text_columns(rate_title, strlen(rate_title));
+
 	table_header(c, sizeof(c) / sizeof(c[0]), w, " ");
-	printf(" %s\n", vision ? _("images/s") : _("tokens/s"));
+	printf(" %s\n", rate_title);
 	for (size_t i = 0; i < gw_advise_report_hardware_count(rep); i++) {
 		const gw_advise_rank *k = gw_advise_report_hardware(rep, i);
 		snprintf(step, sizeof(step), "%.3g s", k->step_seconds);
 		/* the precision this row's estimate assumes: the run's, or by
 		 * the GPU's compute capability where the run left it open */
-		printf("  %-*s %*s %s %s %*s %*" PRIu64 " %*s %.0f\n", w[0], k->gpu.name, w[1],
+		printf("  %-*s %*s %s %s %*s %*" PRIu64 " %*s %*.0f\n", w[0], k->gpu.name, w[1],
 		       fmt_bytes(mem, sizeof(mem), gw_gpu_spec_usable_bytes(&k->gpu)),
 		       pad_cells(c2, sizeof(c2), gw_advise_name("precision", k->estimate.resolved.precision), w[2], false),
 		       pad_cells(c1, sizeof(c1), k->fits ? _("yes") : _("no"), w[3], false), w[4],
 		       fmt_bytes(need, sizeof(need), k->estimate.peak_device_bytes), w[5], k->max_micro_batch, w[6],
-		       step, vision ? k->samples_per_second : k->tokens_per_second);
+		       step, rate_w, vision ? k->samples_per_second : k->tokens_per_second);
 	}
 }
 

@@ -207,14 +207,19 @@ int gw__advise_zero_stage(const gw_advise_options *r)
 	return (int)(r->strategy - GW_STRATEGY_ZERO1) + 1;
 }
 
-/* bf16 from compute capability 8.0, fp16 on 7.x, fp32 on older GPUs;
- * unknown (0.0) is taken as a current GPU. */
+/* bf16 from compute capability 8.0, fp16 on 7.x; before 7.0 training
+ * keeps fp32 (no tensor cores: autocast buys little speed there), but
+ * inference loads half weights wherever the GPU has half arithmetic
+ * (from 5.3: P100, GeForce 10, as rung_precision() says), as a user
+ * passing torch_dtype=float16 on a P100 does; older GPUs keep fp32.
+ * Unknown (0.0) is taken as a current GPU. */
 static gw_precision precision_for(const gw_advise_options *o)
 {
 	bool infer = o->task == GW_TASK_INFER;
+	bool half = o->cc_major > 5 || (o->cc_major == 5 && o->cc_minor >= 3);
 
 	if (o->cc_major && o->cc_major < 7)
-		return GW_PRECISION_FP32;
+		return infer && half ? GW_PRECISION_FP16 : GW_PRECISION_FP32;
 	if (o->cc_major == 7)
 		return infer ? GW_PRECISION_FP16 : GW_PRECISION_AMP_FP16;
 	return infer ? GW_PRECISION_BF16 : GW_PRECISION_AMP_BF16;

@@ -666,6 +666,14 @@ n=$(printf '%s\n' "$out" | awk '$1 == "T4" { print $4 } $1 == "P100-PCIE-16GB" {
 assert_eq "$n" "amp-fp16 fp32 " "T4 autocasts to fp16, P100 as given (fp32 by default before 7.0)"
 run advise llama-3-8b --task infer --seq 1024 --new-tokens 128 --memory 16GiB --hardware
 assert_contains "$out" " dtype " "inference: the dtype column"
+# the dtype is the word after the memory column's unit
+n=$(printf '%s\n' "$out" | awk '/^  (P100-PCIE-16GB|GTX 1080|GTX 970) +[0-9]/ {
+	for (i = 1; i < NF; i++) if ($i == "GiB") { print $1 $2 ":" $(i + 1); break } }' | sort | tr '\n' ' ')
+assert_eq "$n" "GTX1080:fp16 GTX970:fp32 P100-PCIE-16GB16.0:fp16 " \
+	"inference loads half weights from CC 5.3 (P100, GeForce 10), fp32 before (Maxwell GTX 970)"
+rate_col=$(printf '%s\n' "$out" | awk '/ tokens\/s$/ { print index($0, "tokens/s") + 7 }')
+ends=$(printf '%s\n' "$out" | awk -v e="$rate_col" '/^  [A-Z].* (yes|no) / { if (length($0) != e) bad++ } END { print bad + 0 }')
+assert_eq "$ends" 0 "every --hardware row ends under the right edge of its tokens/s title"
 
 # ---- the pasted configuration is the plan's (DeepSpeed offload) ----------
 run advise gpt2-xl --batch 4 --seq 1024 --memory 18GiB --gpu 'RTX 4090' --json
