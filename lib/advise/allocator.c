@@ -31,6 +31,7 @@
 #define LARGE_BUFFER (20ull << 20)
 #define MIN_LARGE_ALLOC (10ull << 20)
 #define ROUND_LARGE (2ull << 20)
+#define LIMIT (1ull << 62)   /* larger sizes are absurd: the replay fails */
 
 struct gw__sim_block {
 	uint64_t addr, size;
@@ -108,13 +109,15 @@ static void retire(gw__alloc_sim *s, int i)
 
 int gw__alloc_sim_malloc(gw__alloc_sim *s, double bytes)
 {
-	uint64_t n = round_size(bytes > 0 ? (uint64_t)bytes : 0);
-	bool small = n <= SMALL_SIZE;
+	uint64_t n;
+	bool small;
 	int best = -1;
 	struct gw__sim_block *b;
 
-	if (s->failed)
-		return -1;
+	if (s->failed || !(bytes < (double)LIMIT))
+		return s->failed = true, -1;
+	n = round_size(bytes > 0 ? (uint64_t)bytes : 0);
+	small = n <= SMALL_SIZE;
 	for (size_t k = 0; k < s->nfree; k++) {
 		struct gw__sim_block *c = &s->blocks[s->free_list[k]];
 		if (c->small != small || c->size < n)
@@ -127,7 +130,7 @@ int gw__alloc_sim_malloc(gw__alloc_sim *s, double bytes)
 		free_list_remove(s, best);
 	} else {
 		uint64_t seg = segment_size(n);
-		if ((best = new_block(s)) < 0)
+		if (seg > LIMIT - s->reserved || (best = new_block(s)) < 0)
 			return s->failed = true, -1;
 		s->blocks[best] = (struct gw__sim_block){ s->next_addr, seg, -1, -1, small, true, false };
 		/* segments far apart: a block never merges across them */

@@ -1780,6 +1780,9 @@ static void test_alloc_sim(void)
 	CHECK_INT(s.allocated, 12 * M + 16 * M);
 	CHECK_INT(s.reserved, 38 * M);
 	CHECK(!s.failed);
+	/* beyond 2^62 bytes the replay gives up, and says so */
+	CHECK_INT(gw__alloc_sim_malloc(&s, 1e19), -1);
+	CHECK(s.failed);
 	gw__alloc_sim_free(&s);
 }
 
