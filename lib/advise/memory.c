@@ -1255,19 +1255,8 @@ int gw_advise_estimate_run(gw_advise_estimate *out, const gw_model *m, const gw_
 	ws = gw__advise_workspace(m, &r);
 	ctx = cuda_context(&r);
 	alloc = wt + gr + op + ac + kv + ws;
-	/* The caching allocator's slack: blocks rounded up (2 MiB for large
-	 * ones) and freed blocks that cannot be reused for a larger request,
-	 * which grows with what is allocated and freed every step: 10 % of
-	 * what training allocates and frees. Inference leaves more: each
-	 * layer's activations come and go in many sizes, and generate()'s
-	 * cache grows by concatenation. On an H200 (tests/device/advise_peaks.py,
-	 * the tuned rows of rounds 7 and 9, the model's build left nothing
-	 * cached) reserved − allocated was 30-60 % of activations + KV cache
-	 * in inference (median about 40 %), 3-27 % in training; it does not grow
-	 * in proportion for very large tensors (ResNet-18 at batch 1024: none;
-	 * optimum-benchmark's BGE at batch 1024-2048 went 20 % high at 40 %),
-	 * so inference takes 25 %, the best of 20-40 % on the tuned sets. */
-	reserved = alloc + (r.task == GW_TASK_INFER ? 0.25 : 0.10) * (ac + kv + gr) + 2 * MIB;
+	/* The caching allocator's reserve (lib/advise/allocator.c). */
+	reserved = gw__advise_reserved(m, &r, alloc, ac, kv, gr);
 	if (!(alloc + ctx + reserved < LIMIT_BYTES))
 		return gw__error_set(GW_EINVAL, "the estimate exceeds 4 EiB: the sizes given are absurd");
 	memset(&e, 0, sizeof(e));
