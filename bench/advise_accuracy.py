@@ -65,6 +65,8 @@ CORPUS_11 = os.path.join(DATA, "advise_peaks_11.tsv")
 # scored once as "held-out-12" on 2026-12-06; its rows were then looked at to
 # find mechanisms, so it is tuning data now: set "tuned-12", scored by default.
 CORPUS_12 = os.path.join(DATA, "advise_peaks_12.tsv")
+# Round 13 likewise (advise_peaks_13.tsv, "held-out-13", ids "h13-").
+CORPUS_13 = os.path.join(DATA, "advise_peaks_13.tsv")
 DEVICE_KINDS = (("allocated", "allocated_bytes"), ("reserved", "reserved_bytes"), ("device", "device_bytes"))
 
 
@@ -108,9 +110,10 @@ ROUND9 = "f-"
 ROUND10 = "g-"
 ROUND11 = "h11-"
 ROUND12 = "h12-"
+ROUND13 = "h13-"
 SETS = ("tuned", "held-out", "held-out-2", "tuned-4", "held-out-4", "tuned-6", "held-out-6", "tuned-7", "held-out-7",
         "held-out-8", "tuned-9", "held-out-9", "tuned-10", "held-out-10",
-        "held-out-11", "tuned-12")
+        "held-out-11", "tuned-12", "held-out-13")
 VISION_TYPES = ("vit", "deit", "swin", "resnet")
 
 
@@ -313,9 +316,14 @@ def read_round12(path=CORPUS_12):
     return read_held_round(path, ROUND12, "tuned-12")
 
 
+def read_round13(path=CORPUS_13):
+    """Round 13's rows, every one held out: ids "h13-", set "held-out-13"."""
+    return read_held_round(path, ROUND13, "held-out-13")
+
+
 def evaluate(final, corpus=CORPUS, device=True):
     rows = read_corpus(corpus) + (read_device() if device else [])
-    rows += read_round12() + (read_round11() if final else [])
+    rows += read_round12() + (read_round11() + read_round13() if final else [])
     if len({r["id"] for r in rows}) != len(rows):
         raise SystemExit("duplicate row ids across the corpus files")
     out = []

@@ -125,4 +125,33 @@ int gw__advise_cloud_from(gw_advise_cloud_rank **out, size_t *count, const gw_cl
 int gw__advise_report_add_hardware_from(gw_advise_report *r, const gw_advise_options *o,
 					const gw_cloud_instance *insts, size_t ninsts);
 
+/* PyTorch's CUDA caching allocator replayed over allocations and frees
+ * (lib/advise/allocator.c): peaks of the rounded sizes in use and of the
+ * segments reserved. A failed growth of its tables sets failed; the
+ * calls after it do nothing. */
+struct gw__sim_block;
+typedef struct gw__alloc_sim {
+	struct gw__sim_block *blocks;
+	int *free_list;
+	size_t nblocks, cap, nfree, reuse;
+	uint64_t next_addr, reserved, allocated, peak_reserved, peak_allocated;
+	bool failed;
+} gw__alloc_sim;
+void gw__alloc_sim_init(gw__alloc_sim *s);
+void gw__alloc_sim_free(gw__alloc_sim *s);
+/* A block for `bytes`: its handle, or -1 when the tables could not grow. */
+int gw__alloc_sim_malloc(gw__alloc_sim *s, double bytes);
+void gw__alloc_sim_release(gw__alloc_sim *s, int h);
+/* As torch.cuda.reset_peak_memory_stats(): the peaks become what is held now. */
+void gw__alloc_sim_reset_peaks(gw__alloc_sim *s);
+/* The reserved peak of a run allocating alloc bytes at its peak, ac of them
+ * activations (lib/advise/allocator.c): ResNet inference replayed
+ * through the allocator, else the measured slack. */
+double gw__advise_reserved(const gw_model *m, const gw_advise_options *r, double alloc, double ac, double kv,
+			   double gr);
+/* ResNet inference replayed (lib/advise/vision.c): the activation peak
+ * (bytes in use at the peak, less the weights) and the reserve beyond the
+ * allocated peak; false when the replay failed. */
+bool gw__advise_resnet_infer_replay(const gw_model *m, const gw_advise_options *r, double *peak, double *slack);
+
 #endif

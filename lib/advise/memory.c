@@ -207,14 +207,19 @@ int gw__advise_zero_stage(const gw_advise_options *r)
 	return (int)(r->strategy - GW_STRATEGY_ZERO1) + 1;
 }
 
-/* bf16 from compute capability 8.0, fp16 on 7.x, fp32 on older GPUs;
- * unknown (0.0) is taken as a current GPU. */
+/* bf16 from compute capability 8.0, fp16 on 7.x; before 7.0 training
+ * keeps fp32 (no tensor cores: autocast buys little speed there), but
+ * inference loads half weights wherever the GPU has half arithmetic
+ * (from 5.3: P100, GeForce 10, as rung_precision() says), as a user
+ * passing torch_dtype=float16 on a P100 does; older GPUs keep fp32.
+ * Unknown (0.0) is taken as a current GPU. */
 static gw_precision precision_for(const gw_advise_options *o)
 {
 	bool infer = o->task == GW_TASK_INFER;
+	bool half = o->cc_major > 5 || (o->cc_major == 5 && o->cc_minor >= 3);
 
 	if (o->cc_major && o->cc_major < 7)
-		return GW_PRECISION_FP32;
+		return infer && half ? GW_PRECISION_FP16 : GW_PRECISION_FP32;
 	if (o->cc_major == 7)
 		return infer ? GW_PRECISION_FP16 : GW_PRECISION_AMP_FP16;
 	return infer ? GW_PRECISION_BF16 : GW_PRECISION_AMP_BF16;
@@ -1309,25 +1314,14 @@ int gw_advise_estimate_run(gw_advise_estimate *out, const gw_model *m, const gw_
 	peak = alloc;
 	if (grads_freed_before_forward(&r))
 		peak = overlapped_peak(m, &r, wt + states + kv + ws, gr, ac, step);   /* ≤ alloc */
-	/* The caching allocator's slack: blocks rounded up (2 MiB for large
-	 * ones) and freed blocks that cannot be reused for a larger request,
-	 * which grows with what is allocated and freed every step: 10 % of
-	 * what training allocates and frees. Inference leaves more: each
-	 * layer's activations come and go in many sizes, and generate()'s
-	 * cache grows by concatenation. On an H200 (tests/device/advise_peaks.py,
-	 * the tuned rows of rounds 7 and 9, the model's build left nothing
-	 * cached) reserved − allocated was 30-60 % of activations + KV cache
-	 * in inference (median about 40 %), 3-27 % in training; it does not grow
-	 * in proportion for very large tensors (ResNet-18 at batch 1024: none;
-	 * optimum-benchmark's BGE at batch 1024-2048 went 20 % high at 40 %),
-	 * so inference takes 25 %, the best of 20-40 % on the tuned sets. */
-	/* Reserved keeps the sum where the gradients and the activations are
-	 * not alive together (grads_freed_before_forward): on the H200
-	 * (PyTorch 2.11, the tuned rows of rounds 7 and 9) max_memory_reserved
-	 * stayed at about the sum plus this slack, the gradients made during
-	 * backward taking new segments rather than the activations' freed
-	 * blocks, while max_memory_allocated fell below the sum. */
-	reserved = alloc + (r.task == GW_TASK_INFER ? 0.25 : 0.10) * (ac + kv + gr) + 2 * MIB;
+	/* The caching allocator's reserve (lib/advise/allocator.c), from the
+	 * sum even where the gradients and the activations are not alive
+	 * together (grads_freed_before_forward): on the H200 (PyTorch 2.11,
+	 * the tuned rows of rounds 7 and 9) max_memory_reserved stayed at
+	 * about the sum plus the slack, the gradients made during backward
+	 * taking new segments rather than the activations' freed blocks,
+	 * while max_memory_allocated fell below the sum. */
+	reserved = gw__advise_reserved(m, &r, alloc, ac, kv, gr);
 	if (!(alloc + ctx + reserved < LIMIT_BYTES))
 		return gw__error_set(GW_EINVAL, "the estimate exceeds 4 EiB: the sizes given are absurd");
 	memset(&e, 0, sizeof(e));
