@@ -43,7 +43,7 @@ def test_corpus_is_sourced_and_split_by_the_rule():
             assert r["set"] == ("held-out" if aa.held_out(r["id"]) else "tuned")
 
 
-@pytest.mark.parametrize("read,prefix,name", [("read_round11", "h11-", "held-out-11"),
+@pytest.mark.parametrize("read,prefix,name", [("read_round11", "h11-", "tuned-11"),
                                                ("read_round12", "h12-", "tuned-12"),
                                                ("read_round13", "h13-", "held-out-13")])
 def test_held_round_is_sourced_and_held_out_whole(read, prefix, name):
