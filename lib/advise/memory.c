@@ -797,14 +797,46 @@ static bool softmax_fp32(const gw_model *m, const gw_advise_options *r)
 	return gw__advise_act_bytes(r) < 4 && gw__advise_has(m, GW__TRAIT_SOFTMAX_FP32);
 }
 
-static double attention_block(const gw_model *m, const gw_advise_options *r, double sq, double skv, double span)
+/* Whether autocast casts the fp32 input of every linear map anew. Autocast
+ * caches the half-precision cast of a tensor only when it is an fp32 leaf
+ * that requires grad, i.e. a weight (PyTorch 2.5,
+ * aten/src/ATen/autocast_mode.cpp, cached_cast: can_try_cache needs
+ * arg.requires_grad() && arg.is_leaf()); an activation is cast again by
+ * each op that reads it, and each mm keeps its own cast for the weight's
+ * gradient. Under autocast with fp32 weights the residual stream and the
+ * norms' outputs are fp32 (layer_norm autocasts to fp32; the Llama and T5
+ * RMSNorms multiply by their fp32 weight), so every projection that reads
+ * a normed input keeps a half copy of it. Full training only: a frozen
+ * projection (LoRA) keeps no input. */
+static bool casts_per_projection(const gw_advise_options *r)
+{
+	return amp(r->precision) && r->task == GW_TASK_TRAIN && r->weights == GW_WEIGHTS_FP32;
+}
+
+/* The half copies of a normed input beyond the one the count keeps, per
+ * token and hidden element, in bytes: q, k and v each cast the attention
+ * input (one map where they are fused, GW__TRAIT_FUSED_QKV); in
+ * cross-attention q reads the decoder's input (its one copy counted) and
+ * k and v each cast the encoder output, which is counted once outside the
+ * layers, so both are extra, over the source tokens. */
+static double autocast_attention_copies(const gw_model *m, const gw_advise_options *r, bool cross)
+{
+	if (!casts_per_projection(r))
+		return 0;
+	if (cross)
+		return 2 * gw__advise_act_bytes(r);
+	return gw__advise_has(m, GW__TRAIT_FUSED_QKV) ? 0 : 2 * gw__advise_act_bytes(r);
+}
+
+static double attention_block(const gw_model *m, const gw_advise_options *r, double sq, double skv, double span,
+			      bool cross)
 {
 	double b = (double)r->batch, h = (double)m->hidden_size, e = gw__advise_act_bytes(r);
 	double q = (double)(m->num_heads * m->head_dim), kv = gw__advise_saved_kv_width(m, r);
 	double n = (double)m->num_heads, d = m->dropout ? 1 : 0, qb = sq * b;
 	double att = gw__advise_norm_bytes(m, r) * qb * h + e * qb * (h + q + q) + e * skv * b * (kv + kv) +
 		     d * qb * h + gw__advise_lora_input(r) * qb * h + gw__advise_lora_attention_extra(m, r) * qb +
-		     fused_rotary_extra(m, r) * qb;
+		     fused_rotary_extra(m, r) * qb + autocast_attention_copies(m, r, cross) * (cross ? skv : sq) * b * h;
 
 	if (r->attention != GW_ATTENTION_EAGER)
 		return att + 4 * n * qb;
@@ -886,8 +918,13 @@ static double mlp_block(const gw_model *m, const gw_advise_options *r, double s)
 		mlp = nb * sb * h + e * sb * i * (m->gated_mlp ? 3 : 1) + d * sb * h;
 	else
 		mlp = nb * sb * h + e * sb * h + e * sb * i * mlp_inner_tensors(m) + d * sb * h;
+	/* Under autocast gate and up each keep their cast of the MLP's input
+	 * (casts_per_projection), and a parallel block's MLP its own cast of
+	 * the norm output the attention projections cast too. */
+	if (casts_per_projection(r) && m->gated_mlp && !gw__advise_has(m, GW__TRAIT_FUSED_GATE_UP))
+		mlp += e * sb * h;
 	if (m->parallel_block == 1)   /* the norm's input and output are the attention block's */
-		mlp -= nb * sb * h + (frozen_inputs_dropped(r) ? 0 : e * sb * h);
+		mlp -= nb * sb * h + (frozen_inputs_dropped(r) || casts_per_projection(r) ? 0 : e * sb * h);
 	else if (m->parallel_block == 2)   /* the norm's input is */
 		mlp -= nb * sb * h;
 	return mlp + (gw__advise_lora_mlp_extra(m, r) + gelu_new_extra(m, r)) * sb;
@@ -895,7 +932,7 @@ static double mlp_block(const gw_model *m, const gw_advise_options *r, double s)
 
 double gw__advise_layer_activations_span(const gw_model *m, const gw_advise_options *r, double s, double span)
 {
-	return attention_block(m, r, s, s, span) + mlp_block(m, r, s);
+	return attention_block(m, r, s, s, span, false) + mlp_block(m, r, s);
 }
 
 /* Every token attends to all s tokens (span s): the layer of a text model. */
@@ -913,10 +950,10 @@ double gw__advise_layer_activations(const gw_model *m, const gw_advise_options *
  * input is that encoder output, dropped anew in every layer. */
 double gw__advise_decoder_layer_activations(const gw_model *m, const gw_advise_options *r, double t, double s)
 {
-	double cross = attention_block(m, r, t, s, s) + gw__advise_lora_input(r) * s * (double)r->batch *
+	double cross = attention_block(m, r, t, s, s, true) + gw__advise_lora_input(r) * s * (double)r->batch *
 						       (double)m->hidden_size;
 
-	return attention_block(m, r, t, t, t) + cross + mlp_block(m, r, t);
+	return attention_block(m, r, t, t, t, false) + cross + mlp_block(m, r, t);
 }
 
 /* An encoder's masked-LM head (BertForMaskedLM) over s tokens: its

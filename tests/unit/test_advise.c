@@ -802,11 +802,30 @@ static void test_terms(void)
 	CHECK(gw__advise_layer_activations(&g, &o, 1024) == 1024.0 * 768 * (38 + 40 + 7.0 * 12 * 1024 / 768));
 	/* SDPA, no dropout, SwiGLU, Llama-2-7B, s=2048, b=1, autocast:
 	 * attention 4·s·h (fp32 norm input) + 2·s·(h+2q+2kv) + 4·n·s,
-	 * MLP 4·s·h + 2·s·h + 2·s·4·I. */
+	 * MLP 4·s·h + 2·s·h + 2·s·4·I; and autocast casts the fp32 normed
+	 * input anew for each projection that reads it (only weights are
+	 * cached): q, k and v three copies, gate and up two, 2·s·3·h more. */
 	o.attention = GW_ATTENTION_SDPA;
+	o.weights = GW_WEIGHTS_FP32;
+	CHECK(gw__advise_layer_activations(&l, &o, 2048) ==
+	      4.0 * 2048 * 4096 + 2.0 * 2048 * 5 * 4096 + 4.0 * 32 * 2048 + 4.0 * 2048 * 4096 + 2.0 * 2048 * 4096 +
+		      2.0 * 2048 * 4 * 11008 + 2.0 * 2048 * 3 * 4096);
+	/* Those copies need fp32 weights (a 16-bit RMSNorm weight makes the
+	 * normed input half already) and trainable projections (LoRA's frozen
+	 * ones keep no input). */
+	o.weights = GW_WEIGHTS_BF16;
 	CHECK(gw__advise_layer_activations(&l, &o, 2048) ==
 	      4.0 * 2048 * 4096 + 2.0 * 2048 * 5 * 4096 + 4.0 * 32 * 2048 + 4.0 * 2048 * 4096 + 2.0 * 2048 * 4096 +
 		      2.0 * 2048 * 4 * 11008);
+	o.task = GW_TASK_LORA;
+	o.weights = GW_WEIGHTS_FP32;
+	{
+		double lora = gw__advise_layer_activations(&l, &o, 2048);
+		o.weights = GW_WEIGHTS_BF16;
+		CHECK(gw__advise_layer_activations(&l, &o, 2048) == lora);
+	}
+	o.task = GW_TASK_TRAIN;
+	o.weights = GW_WEIGHTS_AUTO;
 	/* Pure bf16: the Llama RMSNorm still keeps its fp32 upcast, the same bytes. */
 	o.precision = GW_PRECISION_BF16;
 	CHECK(gw__advise_layer_activations(&l, &o, 2048) ==
@@ -923,6 +942,17 @@ static void test_terms(void)
 		double mlp = 4 * t * h + 4 * t * h + 4 * t * 2 * i + t * h;
 		CHECK(t5.dropout && !t5.gated_mlp && t5.hidden_size == 512 && t5.intermediate_size == 2048);
 		CHECK(gw__advise_decoder_layer_activations(&t5, &o, t, s) == self + cross + mlp);
+		/* Under autocast with fp32 weights, beside what 16-bit weights
+		 * keep: self-attention's k and v keep their own casts of the fp32
+		 * normed input (2·2·t·h), cross-attention's k and v each a cast of
+		 * the fp32 encoder output (2·2·s·h). */
+		o.precision = GW_PRECISION_AMP_BF16;
+		o.weights = GW_WEIGHTS_BF16;
+		double half = gw__advise_decoder_layer_activations(&t5, &o, t, s);
+		o.weights = GW_WEIGHTS_FP32;
+		CHECK(gw__advise_decoder_layer_activations(&t5, &o, t, s) - half == 2 * 2 * t * h + 2 * 2 * s * h);
+		o.precision = GW_PRECISION_FP32;
+		o.weights = GW_WEIGHTS_AUTO;
 		/* LoRA's v adapter reads the encoder output: its mask over s too. */
 		o.task = GW_TASK_LORA;
 		mlp = 4 * t * h + 4 * t * i + t * h;
