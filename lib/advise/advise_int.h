@@ -88,6 +88,7 @@ bool gw__advise_has(const gw_model *m, enum gw__advise_trait t);
 
 double gw__advise_weight_bytes(gw_weights w);
 double gw__advise_weights(const gw_model *m, const gw_advise_options *r);
+double gw__advise_autocast_weight_copies(const gw_model *m, const gw_advise_options *r);
 double gw__advise_gradients(const gw_model *m, const gw_advise_options *r);
 double gw__advise_fsdp_gradients(const gw_model *m, const gw_advise_options *r, double full);
 double gw__advise_optimizer(const gw_model *m, const gw_advise_options *r);

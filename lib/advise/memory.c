@@ -502,6 +502,19 @@ static bool kbit_prepared(const gw_advise_options *r)
 	return r->task == GW_TASK_QLORA && amp(r->precision) && !(gw__advise_fsdp(r) && r->gpus > 1);
 }
 
+/* Autocast's half copies of the fp32 linear weights: the cast cache keeps
+ * one per weight until the outermost autocast region exits
+ * (torch.autocast.__exit__ calls torch.clear_autocast_cache() when the
+ * nesting falls to 0, torch/amp/autocast_mode.py), and each matmul saves
+ * it for its input's gradient, so it lives on into backward until that
+ * node has run and released its saved tensors. */
+double gw__advise_autocast_weight_copies(const gw_model *m, const gw_advise_options *r)
+{
+	if (amp(r->precision) && r->weights == GW_WEIGHTS_FP32 && r->task != GW_TASK_INFER)
+		return 2 * (double)m->params_linear;
+	return 0;
+}
+
 /* Weights: the linear maps in their storage type, everything else
  * (embeddings, norms, the LM head) in 16 bits when the linears are
  * quantised, fp32 once prepared for k-bit training; autocast's half copies
@@ -515,8 +528,7 @@ double gw__advise_weights(const gw_model *m, const gw_advise_options *r)
 	double other = r->weights == GW_WEIGHTS_FP32 || kbit_prepared(r) ? 4 : 2;
 	double w = lin * wb + rest * other;
 
-	if (amp(r->precision) && r->weights == GW_WEIGHTS_FP32 && r->task != GW_TASK_INFER)
-		w += 2 * lin;
+	w += gw__advise_autocast_weight_copies(m, r);
 	if (kbit_prepared(r) && m->kind != GW_MODEL_ENCODER && m->kind != GW_MODEL_VISION)
 		w += 2 * (double)m->vocab_size * (double)m->hidden_size;
 	if (shards_params(r)) {
@@ -1299,15 +1311,19 @@ static bool grads_freed_before_forward(const gw_advise_options *r)
 static double overlapped_peak(const gw_model *m, const gw_advise_options *r, double fixed, double gr, double ac,
 			      double step)
 {
-	double head = 0, start, end;
+	double head = 0, start, end, copies = gw__advise_autocast_weight_copies(m, r);
 
 	if (m->kind != GW_MODEL_VISION && (m->kind != GW_MODEL_ENCODER || m->lm_head))
 		head = (double)m->vocab_size * (double)m->hidden_size * train_bytes(r);
 	if (head > gr)
 		head = gr;
-	start = ac + head;
+	/* Autocast's half weight copies are alive at the start of backward
+	 * (every node still holds its saved cast) and gone at its end: the
+	 * region exited before backward and cleared the cache, and each node
+	 * released its copy as it ran. */
+	start = ac + head + copies;
 	end = gr + step;
-	return fixed + (start > end ? start : end);
+	return fixed - copies + (start > end ? start : end);
 }
 
 static uint64_t to_u64(double v)

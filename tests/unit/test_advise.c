@@ -2239,6 +2239,23 @@ static void test_gradients_after_activations(void)
 	CHECK_INT(gw_advise_estimate_run(&old, &p, &o), 0);
 	CHECK_INT(old.peak_allocated_bytes, old.weights_bytes + old.gradients_bytes + old.optimizer_bytes +
 					    old.activations_bytes + old.workspace_bytes);
+	/* Under autocast the weights hold the half copies of the linear
+	 * weights (2·P_lin); they are alive at the start of backward and gone
+	 * at its end: the end's peak leaves them out, the start's keeps them. */
+	o.task = GW_TASK_TRAIN;
+	o.precision = GW_PRECISION_AMP_BF16;
+	o.batch = 1;
+	o.seq = 16;
+	CHECK_INT(gw_advise_estimate_run(&now, &p, &o), 0);
+	CHECK(now.gradients_bytes > now.activations_bytes + 2 * (double)p.params_linear);
+	CHECK_INT(now.peak_allocated_bytes, now.weights_bytes - 2 * p.params_linear + now.gradients_bytes +
+					    now.optimizer_bytes + now.workspace_bytes);
+	o.batch = 8;
+	o.seq = 1024;
+	CHECK_INT(gw_advise_estimate_run(&now, &p, &o), 0);
+	sum = (double)(now.weights_bytes + now.gradients_bytes + now.optimizer_bytes + now.activations_bytes +
+		       now.kv_cache_bytes + now.workspace_bytes);
+	CHECK_INT(now.peak_allocated_bytes, (uint64_t)(sum - (double)now.gradients_bytes + V * h * 4));
 }
 
 /* --transformers: before 4.45 generate()'s first forward computes the
