@@ -64,6 +64,15 @@ enum gw__advise_trait {
 	 * 4.42 got there through its fp32 rotary cos/sin, which make q and k
 	 * fp32. GPT-2, BERT, RoBERTa and T5 (5.25) keep the scores' type. */
 	GW__TRAIT_SOFTMAX_FP32 = 1u << 11,
+	/* the RMSNorm squares an fp32 copy of its input but multiplies the
+	 * input itself by the rsqrt (T5LayerNorm: `variance =
+	 * hidden_states.to(torch.float32).pow(2).mean(...)`, then
+	 * `hidden_states * torch.rsqrt(...)`), so in half precision it keeps
+	 * both: 4 + e bytes. */
+	GW__TRAIT_RMS_HALF_INPUT = 1u << 12,
+	/* a dropout between the MLP's activation and its output projection,
+	 * whose mask is I wide (T5DenseActDense and T5DenseGatedActDense). */
+	GW__TRAIT_MLP_DROPOUT = 1u << 13,
 };
 
 /* Whether m is a text model, whose gw_model text half (experts, MLA,

@@ -650,18 +650,48 @@ double gw__advise_optimizer_step(const gw_model *m, const gw_advise_options *r)
 	}
 }
 
+/* Whether autocast casts the fp32 input of every linear map anew. Autocast
+ * caches the half-precision cast of a tensor only when it is an fp32 leaf
+ * that requires grad, i.e. a weight (PyTorch 2.5,
+ * aten/src/ATen/autocast_mode.cpp, cached_cast: can_try_cache needs
+ * arg.requires_grad() && arg.is_leaf()); an activation is cast again by
+ * each op that reads it, and each mm keeps its own cast for the weight's
+ * gradient. Under autocast with fp32 weights the residual stream and the
+ * norms' outputs are fp32 (layer_norm autocasts to fp32; the Llama and T5
+ * RMSNorms multiply by their fp32 weight), so every projection that reads
+ * a normed input keeps a half copy of it. Full training only: a frozen
+ * projection (LoRA) keeps no input. */
+static bool casts_per_projection(const gw_advise_options *r)
+{
+	return amp(r->precision) && r->task == GW_TASK_TRAIN && r->weights == GW_WEIGHTS_FP32;
+}
+
 /* Bytes a norm keeps of its input. Under autocast layer_norm runs in fp32
  * and the residual stream it reads is fp32 (PyTorch's autocast op
  * reference: layer_norm, softmax and log_softmax "autocast to float32");
  * the RMSNorm of the Llama family (GW__TRAIT_RMS_UPCAST: transformers'
  * LlamaRMSNorm, LitGPT's RMSNorm) upcasts its input with .float() and
- * keeps that fp32 copy for backward. Otherwise the norm keeps its input in
- * the activation type. */
+ * keeps that fp32 copy for backward. T5's (GW__TRAIT_RMS_HALF_INPUT)
+ * squares an fp32 copy but multiplies the input itself, keeping both in
+ * half precision. Those RMSNorms end in `self.weight * hidden_states`,
+ * and the product keeps the normed tensor for the weight's gradient;
+ * that tensor is the projections' input (counted there) except under
+ * autocast with fp32 weights, where it is fp32 and the projections keep
+ * casts of their own (casts_per_projection): 4 bytes more. A LoRA run's
+ * frozen norm weight needs no gradient, and then nothing is kept for it.
+ * Otherwise the norm keeps its input in the activation type. */
 double gw__advise_norm_bytes(const gw_model *m, const gw_advise_options *r)
 {
-	if (amp(r->precision) || gw__advise_has(m, GW__TRAIT_RMS_UPCAST))
+	bool rms = gw__advise_has(m, GW__TRAIT_RMS_UPCAST), t5 = gw__advise_has(m, GW__TRAIT_RMS_HALF_INPUT);
+	double e = gw__advise_act_bytes(r);
+
+	if ((rms || t5) && casts_per_projection(r))
+		return 4 + 4;
+	if (amp(r->precision) || rms)
 		return 4;
-	return gw__advise_act_bytes(r);
+	if (t5 && e < 4)
+		return 4 + e;
+	return e;
 }
 
 /* The decoder families counted from their config.json without a measured
@@ -809,22 +839,6 @@ static bool softmax_fp32(const gw_model *m, const gw_advise_options *r)
 	return gw__advise_act_bytes(r) < 4 && gw__advise_has(m, GW__TRAIT_SOFTMAX_FP32);
 }
 
-/* Whether autocast casts the fp32 input of every linear map anew. Autocast
- * caches the half-precision cast of a tensor only when it is an fp32 leaf
- * that requires grad, i.e. a weight (PyTorch 2.5,
- * aten/src/ATen/autocast_mode.cpp, cached_cast: can_try_cache needs
- * arg.requires_grad() && arg.is_leaf()); an activation is cast again by
- * each op that reads it, and each mm keeps its own cast for the weight's
- * gradient. Under autocast with fp32 weights the residual stream and the
- * norms' outputs are fp32 (layer_norm autocasts to fp32; the Llama and T5
- * RMSNorms multiply by their fp32 weight), so every projection that reads
- * a normed input keeps a half copy of it. Full training only: a frozen
- * projection (LoRA) keeps no input. */
-static bool casts_per_projection(const gw_advise_options *r)
-{
-	return amp(r->precision) && r->task == GW_TASK_TRAIN && r->weights == GW_WEIGHTS_FP32;
-}
-
 /* The half copies of a normed input beyond the one the count keeps, per
  * token and hidden element, in bytes: q, k and v each cast the attention
  * input (one map where they are fused, GW__TRAIT_FUSED_QKV); in
@@ -930,6 +944,11 @@ static double mlp_block(const gw_model *m, const gw_advise_options *r, double s)
 		mlp = nb * sb * h + e * sb * i * (m->gated_mlp ? 3 : 1) + d * sb * h;
 	else
 		mlp = nb * sb * h + e * sb * h + e * sb * i * mlp_inner_tensors(m) + d * sb * h;
+	/* T5's MLP drops out the activation before wo (GW__TRAIT_MLP_DROPOUT):
+	 * its mask is I wide; the dropped copy takes the place of the
+	 * activation's output (or the gated product) as wo's input. */
+	if (gw__advise_has(m, GW__TRAIT_MLP_DROPOUT))
+		mlp += d * sb * i;
 	/* Under autocast gate and up each keep their cast of the MLP's input
 	 * (casts_per_projection), and a parallel block's MLP its own cast of
 	 * the norm output the attention projections cast too. */

@@ -59,6 +59,8 @@ struct model_type {
 #define MLM GW__TRAIT_MLM_HEAD
 #define LOGITS_FLOAT GW__TRAIT_LOGITS_FLOAT
 #define SM32 GW__TRAIT_SOFTMAX_FP32
+#define RMS_HALF GW__TRAIT_RMS_HALF_INPUT
+#define MLP_DROP GW__TRAIT_MLP_DROPOUT
 
 /* The model_types gpuwise counts. One row each; the reader, the error
  * message and docs/advise.md follow this table. */
@@ -97,8 +99,8 @@ static const struct model_type model_types[] = {
 	{ "opt", FAM_OPT, GW_MODEL_DECODER, true, true, SDPA_GQA | RELU_MLP | SM32 },
 	{ "bert", FAM_BERT, GW_MODEL_ENCODER, true, false, MLM },
 	{ "roberta", FAM_BERT, GW_MODEL_ENCODER, true, false, MLM },
-	{ "t5", FAM_T5, GW_MODEL_ENCODER_DECODER, true, false, GELU_NEW_GATED },
-	{ "mt5", FAM_T5, GW_MODEL_ENCODER_DECODER, false, false, GELU_NEW_GATED },
+	{ "t5", FAM_T5, GW_MODEL_ENCODER_DECODER, true, false, GELU_NEW_GATED | RMS_HALF | MLP_DROP },
+	{ "mt5", FAM_T5, GW_MODEL_ENCODER_DECODER, false, false, GELU_NEW_GATED | RMS_HALF | MLP_DROP },
 	{ "vit", FAM_VIT, GW_MODEL_VISION, false, true, SM32 },
 	{ "deit", FAM_VIT, GW_MODEL_VISION, false, true, SM32 },
 	{ "swin", FAM_SWIN, GW_MODEL_VISION, false, true, SM32 },
@@ -106,6 +108,8 @@ static const struct model_type model_types[] = {
 };
 
 #undef QKV
+#undef RMS_HALF
+#undef MLP_DROP
 #undef GATE_UP
 #undef ROTARY
 #undef SDPA_GQA

@@ -459,7 +459,7 @@ static void test_traits(void)
 	CHECK(gw__advise_has(&m, GW__TRAIT_NO_SDPA) && gw__advise_has(&m, GW__TRAIT_FUSED_QKV));
 	CHECK(!gw__advise_has(&m, GW__TRAIT_FUSED_ROTARY));
 	gw__strlcpy(m.model_type, "mt5", sizeof(m.model_type));
-	CHECK_INT(gw__advise_traits(&m), GW__TRAIT_GELU_NEW_GATED);
+	CHECK_INT(gw__advise_traits(&m), GW__TRAIT_GELU_NEW_GATED | GW__TRAIT_RMS_HALF_INPUT | GW__TRAIT_MLP_DROPOUT);
 	gw__strlcpy(m.model_type, "roberta", sizeof(m.model_type));
 	CHECK_INT(gw__advise_traits(&m), GW__TRAIT_MLM_HEAD);
 	gw__strlcpy(m.model_type, "resnet", sizeof(m.model_type));
@@ -804,12 +804,14 @@ static void test_terms(void)
 	 * attention 4·s·h (fp32 norm input) + 2·s·(h+2q+2kv) + 4·n·s,
 	 * MLP 4·s·h + 2·s·h + 2·s·4·I; and autocast casts the fp32 normed
 	 * input anew for each projection that reads it (only weights are
-	 * cached): q, k and v three copies, gate and up two, 2·s·3·h more. */
+	 * cached): q, k and v three copies, gate and up two, 2·s·3·h more;
+	 * the RMSNorms' `weight * normed` keeps the fp32 normed tensor for
+	 * the weight's gradient, which the casts do not share: 4·s·h each. */
 	o.attention = GW_ATTENTION_SDPA;
 	o.weights = GW_WEIGHTS_FP32;
 	CHECK(gw__advise_layer_activations(&l, &o, 2048) ==
 	      4.0 * 2048 * 4096 + 2.0 * 2048 * 5 * 4096 + 4.0 * 32 * 2048 + 4.0 * 2048 * 4096 + 2.0 * 2048 * 4096 +
-		      2.0 * 2048 * 4 * 11008 + 2.0 * 2048 * 3 * 4096);
+		      2.0 * 2048 * 4 * 11008 + 2.0 * 2048 * 3 * 4096 + 2 * 4.0 * 2048 * 4096);
 	/* Those copies need fp32 weights (a 16-bit RMSNorm weight makes the
 	 * normed input half already) and trainable projections (LoRA's frozen
 	 * ones keep no input). */
@@ -931,7 +933,8 @@ static void test_terms(void)
 	 * 2048 with ReLU, dropout on), fp32, eager, batch 1: self-attention
 	 * over t (scores t × t), cross-attention with queries over t and keys
 	 * and values over s (scores t × s), the MLP over t. Norm inputs and
-	 * activations 4 bytes; s² parts e + d + d·e = 9 bytes an element. */
+	 * activations 4 bytes; s² parts e + d + d·e = 9 bytes an element; the
+	 * MLP's dropout between ReLU and wo keeps an I-wide mask. */
 	gw_model t5 = model("t5-small");
 	o = opts(GW_TASK_TRAIN, GW_PRECISION_FP32);
 	o.attention = GW_ATTENTION_EAGER;
@@ -939,23 +942,30 @@ static void test_terms(void)
 		double t = 128, s = 512, h = 512, n = 8, i = 2048;
 		double self = 4 * t * h + 4 * t * (h + 2 * h) + 4 * t * 2 * h + t * h + n * t * t * 9;
 		double cross = 4 * t * h + 4 * t * (h + 2 * h) + 4 * s * 2 * h + t * h + n * s * t * 9;
-		double mlp = 4 * t * h + 4 * t * h + 4 * t * 2 * i + t * h;
+		double mlp = 4 * t * h + 4 * t * h + 4 * t * 2 * i + t * h + t * i;
 		CHECK(t5.dropout && !t5.gated_mlp && t5.hidden_size == 512 && t5.intermediate_size == 2048);
 		CHECK(gw__advise_decoder_layer_activations(&t5, &o, t, s) == self + cross + mlp);
 		/* Under autocast with fp32 weights, beside what 16-bit weights
 		 * keep: self-attention's k and v keep their own casts of the fp32
 		 * normed input (2·2·t·h), cross-attention's k and v each a cast of
-		 * the fp32 encoder output (2·2·s·h). */
+		 * the fp32 encoder output (2·2·s·h), and each of the three
+		 * T5LayerNorms' weight product its fp32 normed tensor (3·4·t·h). */
 		o.precision = GW_PRECISION_AMP_BF16;
 		o.weights = GW_WEIGHTS_BF16;
 		double half = gw__advise_decoder_layer_activations(&t5, &o, t, s);
 		o.weights = GW_WEIGHTS_FP32;
-		CHECK(gw__advise_decoder_layer_activations(&t5, &o, t, s) - half == 2 * 2 * t * h + 2 * 2 * s * h);
+		CHECK(gw__advise_decoder_layer_activations(&t5, &o, t, s) - half == 2 * 2 * t * h + 2 * 2 * s * h + 3 * 4 * t * h);
+		/* In pure bf16 T5LayerNorm keeps the fp32 copy it squares and
+		 * the bf16 input it multiplies: 4 + 2 bytes, three times. */
+		o.precision = GW_PRECISION_BF16;
+		o.weights = GW_WEIGHTS_BF16;
+		CHECK(gw__advise_norm_bytes(&t5, &o) == 6 && gw__advise_norm_bytes(&g, &o) == 2);
+		CHECK(gw__advise_norm_bytes(&l, &o) == 4);
 		o.precision = GW_PRECISION_FP32;
 		o.weights = GW_WEIGHTS_AUTO;
 		/* LoRA's v adapter reads the encoder output: its mask over s too. */
 		o.task = GW_TASK_LORA;
-		mlp = 4 * t * h + 4 * t * i + t * h;
+		mlp = 4 * t * h + 4 * t * i + t * h + t * i;
 		CHECK(gw__advise_decoder_layer_activations(&t5, &o, t, s) ==
 		      self + t * h + cross + t * h + s * h + mlp);
 	}
