@@ -163,5 +163,9 @@ double gw__advise_reserved(const gw_model *m, const gw_advise_options *r, double
  * (bytes in use at the peak, less the weights) and the reserve beyond the
  * allocated peak; false when the replay failed. */
 bool gw__advise_resnet_infer_replay(const gw_model *m, const gw_advise_options *r, double *peak, double *slack);
+/* Encoder inference (BERT, RoBERTa) replayed through the allocator: the
+ * reserve beyond the allocated peak; false when the replay failed. ws: the
+ * cuBLAS workspaces. */
+bool gw__advise_encoder_infer_replay(const gw_model *m, const gw_advise_options *r, double ws, double *slack);
 
 #endif

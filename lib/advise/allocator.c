@@ -201,7 +201,8 @@ void gw__alloc_sim_reset_peaks(gw__alloc_sim *s)
 #define MIB (1024.0 * 1024.0)
 
 /* The reserved peak. ResNet inference is replayed tensor by tensor
- * (vision.c): the allocator's reserve beyond the allocated peak. Elsewhere
+ * (vision.c), BERT's and RoBERTa's below: the allocator's reserve beyond
+ * the allocated peak. Elsewhere
  * there is no list of tensors, so a slack measured on an H200
  * (tests/device/advise_peaks.py, the tuned rows of rounds 7 and 9, the
  * model's build left nothing cached): blocks rounded up and freed blocks
@@ -219,5 +220,145 @@ double gw__advise_reserved(const gw_model *m, const gw_advise_options *r, double
 
 	if (m->vision == GW_VISION_RESNET && r->task == GW_TASK_INFER && gw__advise_resnet_infer_replay(m, r, &peak, &slack))
 		return alloc + slack;
+	if (m->kind == GW_MODEL_ENCODER && r->task == GW_TASK_INFER && !m->lm_head &&
+	    gw__advise_encoder_infer_replay(m, r, gw__advise_workspace(m, r), &slack))
+		return alloc + slack;
 	return alloc + (r->task == GW_TASK_INFER ? 0.25 : 0.10) * (ac + kv + gr) + 2 * MIB;
+}
+
+/* ---- encoder inference (BERT, RoBERTa) -------------------------------------- */
+
+struct enc_replay {
+	gw__alloc_sim s;
+	double bsh, bsi;   /* bytes of a hidden-wide and an intermediate-wide activation */
+};
+
+static void enc_free(struct enc_replay *p, int h)
+{
+	gw__alloc_sim_release(&p->s, h);
+}
+
+static int enc_new(struct enc_replay *p, double bytes)
+{
+	return gw__alloc_sim_malloc(&p->s, bytes);
+}
+
+/* The parameters in the order the modules create them (BertEmbeddings,
+ * then each BertLayer's query, key, value, attention output, its
+ * LayerNorm, intermediate, output and its LayerNorm, then the pooler);
+ * the position and token-type id buffers (int64). */
+static void enc_weights(struct enc_replay *p, const gw_model *m, double we)
+{
+	double h = (double)m->hidden_size, i = (double)m->intermediate_size;
+	double pos = m->max_positions ? (double)m->max_positions : 512;
+
+	enc_new(p, (double)m->vocab_size * h * we);
+	enc_new(p, pos * h * we);
+	enc_new(p, 2 * h * we);
+	enc_new(p, h * we);
+	enc_new(p, h * we);
+	for (uint64_t l = 0; l < m->num_layers; l++) {
+		for (int j = 0; j < 4; j++) {
+			enc_new(p, h * h * we);
+			enc_new(p, h * we);
+		}
+		enc_new(p, h * we);
+		enc_new(p, h * we);
+		enc_new(p, i * h * we);
+		enc_new(p, i * we);
+		enc_new(p, h * i * we);
+		enc_new(p, h * we);
+		enc_new(p, h * we);
+		enc_new(p, h * we);
+	}
+	enc_new(p, h * h * we);
+	enc_new(p, h * we);
+	enc_new(p, pos * 8);
+	enc_new(p, pos * 8);
+}
+
+/* One BertLayer under inference_mode, x its input (kept by the caller):
+ * q, k and v; attention's output and its contiguous copy (q, k, v and the
+ * output freed when the self-attention returns); the output dense, the
+ * residual sum and its LayerNorm (the first two freed on return); the
+ * intermediate dense and its GELU (the dense freed on return); the output
+ * dense, the sum and the LayerNorm; the locals of the feed-forward freed.
+ * Eager attention adds the scores and their softmax (BERT's softmax
+ * keeps the scores' type) beside q, k and v. Returns the output. */
+static int enc_layer(struct enc_replay *p, double scores)
+{
+	int q = enc_new(p, p->bsh), k = enc_new(p, p->bsh), v = enc_new(p, p->bsh), o, c, d, s, a, i1, i2, y;
+
+	if (scores > 0) {
+		int sc = enc_new(p, scores), pr = enc_new(p, scores);
+		o = enc_new(p, p->bsh);
+		enc_free(p, sc);
+		enc_free(p, pr);
+	} else {
+		o = enc_new(p, p->bsh);
+	}
+	c = enc_new(p, p->bsh);
+	enc_free(p, q);
+	enc_free(p, k);
+	enc_free(p, v);
+	enc_free(p, o);
+	d = enc_new(p, p->bsh);
+	s = enc_new(p, p->bsh);
+	a = enc_new(p, p->bsh);
+	enc_free(p, d);
+	enc_free(p, s);
+	enc_free(p, c);
+	i1 = enc_new(p, p->bsi);
+	i2 = enc_new(p, p->bsi);
+	enc_free(p, i1);
+	d = enc_new(p, p->bsh);
+	s = enc_new(p, p->bsh);
+	y = enc_new(p, p->bsh);
+	enc_free(p, d);
+	enc_free(p, s);
+	enc_free(p, i2);
+	enc_free(p, a);
+	return y;
+}
+
+bool gw__advise_encoder_infer_replay(const gw_model *m, const gw_advise_options *r, double ws, double *slack)
+{
+	struct enc_replay p;
+	double b = (double)r->batch, s = (double)r->seq, h = (double)m->hidden_size, e = gw__advise_act_bytes(r);
+	double scores = r->attention == GW_ATTENTION_EAGER ? (double)m->num_heads * s * s * b * e : 0;
+	int emb, x, t, u, w, pe;
+	bool ok;
+
+	memset(&p, 0, sizeof(p));
+	gw__alloc_sim_init(&p.s);
+	p.bsh = b * s * h * e;
+	p.bsi = b * s * (double)m->intermediate_size * e;
+	enc_weights(&p, m, gw__advise_weight_bytes(r->weights));
+	enc_new(&p, b * s * 8);   /* the input ids and the attention mask */
+	enc_new(&p, b * s * 8);
+	gw__alloc_sim_reset_peaks(&p.s);
+	/* BertEmbeddings: the word and token-type lookups, their sum, the
+	 * positions' (1 × s), the LayerNorm; the rest freed on return. The
+	 * embedding output is held by BertModel.forward to its end. */
+	w = enc_new(&p, p.bsh);
+	t = enc_new(&p, p.bsh);
+	u = enc_new(&p, p.bsh);
+	pe = enc_new(&p, s * h * e);
+	emb = enc_new(&p, p.bsh);
+	enc_free(&p, w);
+	enc_free(&p, t);
+	enc_free(&p, u);
+	enc_free(&p, pe);
+	enc_new(&p, ws);   /* cuBLAS's workspaces, from the first matmul on */
+	x = emb;
+	for (uint64_t l = 0; l < m->num_layers; l++) {
+		int y = enc_layer(&p, scores);
+		if (x != emb)
+			enc_free(&p, x);
+		x = y;
+	}
+	ok = !p.s.failed;
+	*slack = (double)(p.s.peak_reserved - p.s.peak_allocated);
+	gw__alloc_sim_free(&p.s);
+	return ok;
 }

@@ -2268,6 +2268,41 @@ static void test_gradients_after_activations(void)
 	CHECK_INT(now.peak_allocated_bytes, (uint64_t)(sum - (double)now.gradients_bytes + V * h * 4));
 }
 
+/* BERT inference's reserve is replayed through the caching allocator
+ * (the parameters in module order, the embeddings, each layer's q, k, v,
+ * attention's output and its copy, the sums and LayerNorms, the
+ * intermediate and its GELU), not the 25 % slack of the other inference
+ * runs: reserved is allocated plus the replay's reserve beyond its peak. */
+static void test_encoder_infer_replay(void)
+{
+	gw_advise_estimate e;
+	gw_advise_options o = GW_ADVISE_OPTIONS_INIT;
+	gw_model b = model("bert-base-uncased");
+	double slack = -1;
+
+	o.task = GW_TASK_INFER;
+	o.precision = GW_PRECISION_FP16;
+	o.attention = GW_ATTENTION_SDPA;
+	o.batch = 64;
+	o.seq = 512;
+	o.cc_major = 9;
+	o.gpu_memory_bytes = 141 * GIB;
+	CHECK_INT(gw_advise_estimate_run(&e, &b, &o), 0);
+	CHECK(gw__advise_encoder_infer_replay(&b, &e.resolved, (double)e.workspace_bytes, &slack));
+	CHECK(slack > 0.25 * (double)e.activations_bytes + 2 * 1048576.0);   /* the flat slack was 20 % low here */
+	CHECK(fabs((double)e.peak_reserved_bytes - (double)e.peak_allocated_bytes - slack) < 2);
+	/* Growing the batch grows the reserve: each layer's 16-bit tensors of
+	 * 64 × 512 × 768 and × 3072 no longer fit the blocks the weights'
+	 * segments leave. */
+	o.batch = 128;
+	{
+		double bigger;
+		CHECK_INT(gw_advise_estimate_run(&e, &b, &o), 0);
+		CHECK(gw__advise_encoder_infer_replay(&b, &e.resolved, (double)e.workspace_bytes, &bigger));
+		CHECK(bigger >= slack);
+	}
+}
+
 /* --transformers: before 4.45 generate()'s first forward computes the
  * logits of every prompt position (no num_logits_to_keep,
  * huggingface/transformers#31292) and the Llama family casts them to
@@ -2635,6 +2670,7 @@ int main(void)
 	test_loss_chunks();
 	test_training_loop();
 	test_gradients_after_activations();
+	test_encoder_infer_replay();
 	test_max_micro_batch();
 	test_plan();
 	test_vocab_and_specs();
