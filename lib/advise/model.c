@@ -15,6 +15,7 @@
 #include "core/util.h"
 #include "core/error.h"
 #include "core/jsonp.h"
+#include "core/strbuf.h"
 #include "gpuwise/advise.h"
 #include "advise/advise_int.h"
 
@@ -906,7 +907,9 @@ bool gw__advise_has(const gw_model *m, enum gw__advise_trait t)
 
 static int unsupported_type(const char *name)
 {
-	char list[256] = "", shown[64] = "";
+	gw_strbuf list = GW_STRBUF_INIT;
+	char shown[64] = "";
+	int rc;
 
 	gw__copy_printable(shown, sizeof(shown), name, strlen(name));
 	/* Neighbours of counted types whose configs users still have: say
@@ -923,11 +926,15 @@ static int unsupported_type(const char *name)
 		return gw__error_set(GW_ENOTSUP, "model_type \"%s\" is not counted (Phi-3-small's block-sparse "
 				     "attention, Phi-3.5-MoE's experts); use --params with --layers/--hidden/--heads/"
 				     "--vocab", shown);
-	for (size_t i = 0; i < GW_ARRAY_SIZE(model_types); i++) {
-		size_t n = strlen(list);
-		snprintf(list + n, sizeof(list) - n, "%s%s", i ? ", " : "", model_types[i].name);
-	}
-	return gw__error_set(GW_ENOTSUP, "unknown model_type \"%s\" (gpuwise counts %s)", shown, list);
+	/* Every counted type, however many: a fixed buffer cut the list short. */
+	for (size_t i = 0; i < GW_ARRAY_SIZE(model_types); i++)
+		gw__sb_addf(&list, "%s%s", i ? ", " : "", model_types[i].name);
+	if (list.oom)
+		rc = gw__error_set(GW_ENOMEM, "out of memory");
+	else
+		rc = gw__error_set(GW_ENOTSUP, "unknown model_type \"%s\" (gpuwise counts %s)", shown, gw__sb_str(&list));
+	gw__sb_release(&list);
+	return rc;
 }
 
 static const char *const K_HIDDEN[] = { "hidden_size", "n_embd", "d_model", "n_embed", NULL };   /* n_embed: BLOOM */

@@ -190,6 +190,7 @@ static void test_config_errors(void)
 
 	CHECK_INT(config_error("{\"model_type\":\"mamba\"}"), GW_ENOTSUP);
 	CHECK(strstr(gw_error_last(), "mamba") && strstr(gw_error_last(), "llama"));
+	CHECK(strstr(gw_error_last(), ", resnet)") != NULL);   /* the whole list: a 256-byte buffer cut it */
 	CHECK_INT(config_error("{\"model_type\":\"falcon\"}"), GW_EPARSE);   /* counted now: vocab_size is missing */
 	CHECK(strstr(gw_error_last(), "vocab_size") != NULL);
 	/* Configs users still have that name a neighbour of a counted type:
