@@ -35,7 +35,7 @@
 
 enum family {
 	FAM_LLAMA, FAM_GPT2, FAM_BERT, FAM_T5, FAM_VIT, FAM_SWIN, FAM_RESNET,
-	FAM_PHI, FAM_FALCON, FAM_GPTJ, FAM_NEOX, FAM_BLOOM, FAM_BIGCODE, FAM_OPT,
+	FAM_PHI, FAM_FALCON, FAM_GPTJ, FAM_NEOX, FAM_BLOOM, FAM_BIGCODE, FAM_OPT, FAM_STARCODER2,
 };
 
 struct model_type {
@@ -81,6 +81,11 @@ static const struct model_type model_types[] = {
 	{ "gemma3_text", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS | SM32 },
 	{ "phimoe", FAM_LLAMA, GW_MODEL_DECODER, false, false, SM32 },
 	{ "gpt_oss", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS },
+	/* Llama-shaped decoders of 2024–2025 (read_biases() and
+	 * read_text_arch() say what each adds). The norm of each upcasts its
+	 * input to fp32 (OlmoLayerNorm and CohereLayerNorm too: RMS). */
+	{ "olmo", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS | LOGITS_FLOAT },
+	{ "olmo2", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS },
 	/* Vision-language models: a text model (text_config) and a vision
 	 * tower (vision_config); the row's traits are its text model's
 	 * (vlm_types[] names it). */
@@ -143,7 +148,11 @@ struct decoder {
 struct text_arch {
 	bool router_bias, expert_bias;  /* gpt-oss: the router and every expert's maps biased */
 	bool shared_gate;               /* Qwen2-MoE: shared_expert_gate, h → 1 */
-	bool qk_norm;                   /* Qwen3, Gemma 3: RMSNorm(head_dim) on q and on k */
+	enum { QK_NONE, QK_HEAD, QK_ALL } qk_norm;
+	/* QK_HEAD: Qwen3, Gemma 3, EXAONE 4: RMSNorm(head_dim) on q and on k;
+	 * QK_ALL: OLMo 2 (RMSNorm over all q heads, over all k heads), Cohere
+	 * use_qk_norm (a LayerNorm weight per head and feature) */
+	bool norm_free;                 /* OLMo: LayerNorms without weight or bias */
 	bool sinks;                     /* gpt-oss: one learned sink logit per head */
 	bool layer_norm;                /* PhiMoE: LayerNorms (weight and bias), not RMSNorm */
 	bool head_bias;                 /* PhiMoE: lm_head_bias */
@@ -326,7 +335,7 @@ static void count_llama(struct acc *a, struct acc *layer, const gw_model *m, con
 {
 	const struct text_arch *ta = &x->ta;
 	struct acc moe = { 0 };
-	uint64_t norm = ta->layer_norm ? 2 * m->hidden_size : m->hidden_size;
+	uint64_t norm = ta->norm_free ? 0 : ta->layer_norm ? 2 * m->hidden_size : m->hidden_size;
 
 	matrix(a, m->vocab_size, m->hidden_size, false);
 	if (m->kv_lora_rank)
@@ -337,8 +346,10 @@ static void count_llama(struct acc *a, struct acc *layer, const gw_model *m, con
 		uint64_t h = m->hidden_size, q = m->num_heads * m->head_dim, kv = m->num_kv_heads * m->head_dim;
 		layer->lora += (h + q + 2 * kv) - ((h + q) + (h + kv));
 	}
-	if (ta->qk_norm)
+	if (ta->qk_norm == QK_HEAD)
 		vector(layer, 2 * m->head_dim);
+	else if (ta->qk_norm == QK_ALL)
+		vector(layer, (m->num_heads + m->num_kv_heads) * m->head_dim);
 	if (ta->sinks)
 		vector(layer, m->num_heads);
 	vector(layer, (ta->norms ? ta->norms : 2) * norm);
@@ -751,7 +762,8 @@ static int count(gw_model *m, const struct extra *x)
 	case FAM_NEOX:
 	case FAM_BLOOM:
 	case FAM_BIGCODE:
-	case FAM_OPT: count_decoder(&a, &layer, m, &x->dec); break;
+	case FAM_OPT:
+	case FAM_STARCODER2: count_decoder(&a, &layer, m, &x->dec); break;
 	case FAM_GPT2: count_gpt2(&a, &layer, m); break;
 	case FAM_BERT: count_bert(&a, &layer, m, x->type_vocab); break;
 	case FAM_T5: count_t5(&a, &layer, m, x->buckets); break;
@@ -1099,7 +1111,7 @@ static int read_vision(const gw_jv *root, const struct model_type *t, gw_model *
  * class fills in (4h, or positions the model does not learn). */
 static bool inter_required(enum family f)
 {
-	return f == FAM_LLAMA || f == FAM_BERT || f == FAM_T5 || f == FAM_PHI || f == FAM_NEOX;
+	return f == FAM_LLAMA || f == FAM_BERT || f == FAM_T5 || f == FAM_PHI || f == FAM_NEOX || f == FAM_STARCODER2;
 }
 
 static bool positions_required(enum family f)
@@ -1127,7 +1139,11 @@ static bool positions_required(enum family f)
  * opt: enable_bias (true); layer_norm_elementwise_affine (true);
  *   word_embed_proj_dim (h); the final LayerNorm only when
  *   do_layer_norm_before (true) and not _remove_final_layer_norm; tied.
+ * starcoder2: use_bias (true) on q, k, v, o, c_fc, c_proj; 2 LayerNorms;
+ *   num_key_value_heads; tied.
  * Head dimensions come from h / heads for all of them. */
+static int sliding_layers(const gw_jv *root, const struct model_type *t, gw_model *m);
+
 static int read_decoder(const gw_jv *root, const struct model_type *t, gw_model *m, struct extra *x)
 {
 	static const char *const K_FALCON_KV[] = { "num_kv_heads", "n_head_kv", NULL };
@@ -1215,6 +1231,13 @@ static int read_decoder(const gw_jv *root, const struct model_type *t, gw_model 
 		d->o_bias = d->mlp_bias = d->qkv_bias;
 		d->final_norm = pre_norm && !no_final;
 		return 0;
+	case FAM_STARCODER2:
+		/* Starcoder2DecoderLayer: LayerNorm, attention (grouped k/v heads),
+		 * LayerNorm, c_fc → c_proj; use_bias (true) on all six maps. */
+		if ((rc = get_bool(root, "use_bias", &d->qkv_bias)) < 0)
+			return rc;
+		d->o_bias = d->mlp_bias = d->qkv_bias;
+		return sliding_layers(root, t, m);
 	default:
 		return gw__error_set(GW_EINVAL, "%s is not a decoder family", t->name);
 	}
@@ -1224,10 +1247,14 @@ static int read_decoder(const gw_jv *root, const struct model_type *t, gw_model 
 
 /* attention_bias is read by these as Llama reads it (q, k, v and o):
  * Qwen3, Qwen3-MoE, Gemma 2/3, PhiMoE, gpt-oss (GptOssConfig's default
- * true). Mixtral, Qwen2-MoE and DeepSeek build theirs without. */
+ * true), OLMo, OLMo 2, Granite, Cohere, Cohere 2, SmolLM3. Mixtral,
+ * Qwen2-MoE and DeepSeek build theirs without. */
 static bool text_arch_reads_bias(const char *type)
 {
-	static const char *const names[] = { "qwen3", "qwen3_moe", "gemma2", "gemma3_text", "phimoe", "gpt_oss" };
+	static const char *const names[] = {
+		"qwen3", "qwen3_moe", "gemma2", "gemma3_text", "phimoe", "gpt_oss", "olmo", "olmo2", "granite",
+		"cohere", "cohere2", "smollm3",
+	};
 
 	for (size_t i = 0; i < GW_ARRAY_SIZE(names); i++)
 		if (!strcmp(type, names[i]))
@@ -1304,7 +1331,11 @@ static int moe_layers(const gw_jv *root, const struct model_type *t, gw_model *m
  * is set; Gemma 2: the even layers (Gemma2DecoderLayer's is_sliding);
  * Gemma 3: all but every sliding_window_pattern-th (6); Qwen: from
  * max_window_layers on, only with use_sliding_window; gpt-oss: every
- * other layer, from the first. */
+ * other layer, from the first; StarCoder2: every layer; Cohere 2, EXAONE 4
+ * (sliding_window 4096 unless null): all but every sliding_window_pattern-th
+ * (4; EXAONE's may be a string, "LLLG": L sliding); SmolLM3, with
+ * use_sliding_window, the layers without rotary (no_rope_layers 0, else
+ * every no_rope_layer_interval-th, 4). */
 static int sliding_layers(const gw_jv *root, const struct model_type *t, gw_model *m)
 {
 	const gw_jv *types = gw_jv_get(root, "layer_types");
@@ -1314,6 +1345,8 @@ static int sliding_layers(const gw_jv *root, const struct model_type *t, gw_mode
 
 	if ((rc = get_size0(root, "sliding_window", MAX_POSITIONS, 0, &m->sliding_window)) < 0)
 		return rc;
+	if (is_type(t, "cohere2", "exaone4") && !gw_jv_get(root, "sliding_window"))
+		m->sliding_window = 4096;   /* Cohere2Config, Exaone4Config */
 	if (!m->sliding_window)
 		return 0;
 	if (types && types->type == GW_JV_ARRAY) {
@@ -1328,12 +1361,36 @@ static int sliding_layers(const gw_jv *root, const struct model_type *t, gw_mode
 		if ((rc = get_size0(root, "sliding_window_pattern", MAX_LAYERS, 6, &pattern)) < 0)
 			return rc;
 		n = pattern ? L - L / pattern : L;
+	} else if (is_type(t, "cohere2", "exaone4")) {
+		const char *p = gw_jv_str(gw_jv_get(root, "sliding_window_pattern"));
+		size_t len = p ? strlen(p) : 0;
+		if (len) {
+			for (uint64_t i = 0; i < L; i++)
+				n += p[i % len] == 'L';
+		} else {
+			if ((rc = get_size0(root, "sliding_window_pattern", MAX_LAYERS, 4, &pattern)) < 0)
+				return rc;
+			n = pattern ? L - L / pattern : L;
+		}
+	} else if (is_type(t, "smollm3", NULL)) {
+		const gw_jv *nr = gw_jv_get(root, "no_rope_layers");
+		if ((rc = get_bool(root, "use_sliding_window", &use)) < 0 ||
+		    (rc = get_size0(root, "no_rope_layer_interval", MAX_LAYERS, 4, &pattern)) < 0)
+			return rc;
+		if (use && nr && nr->type == GW_JV_ARRAY) {
+			for (size_t i = 0; i < gw_jv_len(nr) && i < L; i++) {
+				int64_t k;
+				n += gw_jv_int64(gw_jv_at(nr, i), &k) == 0 && k == 0;
+			}
+		} else if (use) {
+			n = pattern ? L / pattern : 0;
+		}
 	} else if (!strncmp(t->name, "qwen", 4)) {
 		if ((rc = get_bool(root, "use_sliding_window", &use)) < 0 ||
 		    (rc = get_size0(root, "max_window_layers", MAX_LAYERS, L, &from)) < 0)
 			return rc;
 		n = use && from < L ? L - from : 0;
-	} else if (is_type(t, "mistral", "mixtral") || is_type(t, "phimoe", NULL)) {
+	} else if (is_type(t, "mistral", "mixtral") || is_type(t, "phimoe", "starcoder2")) {
 		n = L;
 	}
 	m->sliding_layers = n;
@@ -1356,10 +1413,27 @@ static int read_text_arch(const gw_jv *root, const struct model_type *t, gw_mode
 	static const char *const K_MOE_INTER[] = { "moe_intermediate_size", NULL };
 	struct text_arch *ta = &x->ta;
 	uint64_t shared = 0;
+	bool qk = false;
 	int rc;
 
-	ta->norms = is_type(t, "gemma2", "gemma3_text") ? 4 : 2;
-	ta->qk_norm = is_type(t, "qwen3", "qwen3_moe") || is_type(t, "gemma3_text", NULL);
+	/* Norms a layer: Gemma 2/3 and GLM-4 (Glm4DecoderLayer) put one before
+	 * and one after attention and the MLP; OLMo 2 and EXAONE 4 only after
+	 * each (post_attention_layernorm, post_feedforward_layernorm); Cohere's
+	 * one input_layernorm feeds attention and the MLP side by side. */
+	ta->norms = is_type(t, "gemma2", "gemma3_text") || is_type(t, "glm4", NULL) ? 4 :
+		    is_type(t, "cohere", "cohere2") ? 1 : 2;
+	if (is_type(t, "cohere", "cohere2"))
+		m->parallel_block = 1;   /* CohereDecoderLayer: x + attn(ln(x)) + mlp(ln(x)) */
+	ta->norm_free = is_type(t, "olmo", NULL);   /* OlmoLayerNorm: no weight, no bias */
+	if (is_type(t, "qwen3", "qwen3_moe") || is_type(t, "gemma3_text", "exaone4"))
+		ta->qk_norm = QK_HEAD;
+	else if (is_type(t, "olmo2", NULL))
+		ta->qk_norm = QK_ALL;
+	else if (is_type(t, "cohere", NULL)) {
+		if ((rc = get_bool(root, "use_qk_norm", &qk)) < 0)
+			return rc;
+		ta->qk_norm = qk ? QK_ALL : QK_NONE;
+	}
 	ta->layer_norm = ta->head_bias = is_type(t, "phimoe", NULL);
 	ta->sinks = ta->router_bias = ta->expert_bias = is_type(t, "gpt_oss", NULL);
 	if (ta->head_bias && (rc = get_bool(root, "lm_head_bias", &ta->head_bias)) < 0)
@@ -1565,6 +1639,45 @@ static const struct vlm_type *find_vlm(const char *name)
 }
 
 
+/* The biases of the Llama-shaped decoders and the head_dim their config
+ * classes default to. LlamaAttention, GemmaAttention and most that copy
+ * them give q, k, v and o a bias when attention_bias (text_arch_reads_bias
+ * names them); LlamaMLP, GraniteMLP, SmolLM3MLP and HeliumMLP their three
+ * maps when mlp_bias. GLM, GLM-4 and Helium bias q, k and v only, never o
+ * (GlmConfig, Glm4Config: attention_bias true). ERNIE 4.5's use_bias
+ * (false) biases all seven maps. Mistral, Qwen2, Phi-3, EXAONE 4 build
+ * theirs without reading a key (Qwen2: q, k, v biased always, o never).
+ * head_dim: 128 when absent for GLM, GLM-4, Helium, ERNIE 4.5 (ERNIE: h /
+ * heads when null). */
+static int read_biases(const gw_jv *root, const struct model_type *t, gw_model *m, struct extra *x)
+{
+	const gw_jv *hd = gw_jv_get(root, "head_dim");
+	bool bias = false, qkv_only = is_type(t, "glm", "glm4") || is_type(t, "helium", NULL);
+	int rc;
+
+	if (!hd && (qkv_only || is_type(t, "ernie4_5", NULL)))
+		m->head_dim = 128;
+	else if (hd && hd->type == GW_JV_NULL && (qkv_only || is_type(t, "ernie4_5", NULL)))
+		m->head_dim = is_type(t, "ernie4_5", NULL) ? 0 : 128;
+	if (is_type(t, "ernie4_5", NULL)) {
+		if ((rc = get_bool(root, "use_bias", &bias)) < 0)
+			return rc;
+		x->qkv_bias = x->o_bias = x->mlp_bias = bias;
+		return 0;
+	}
+	if (!qkv_only && strcmp(t->name, "llama") && strcmp(t->name, "gemma") && !text_arch_reads_bias(t->name))
+		return 0;
+	bias = is_type(t, "glm", "glm4");
+	if ((rc = get_bool(root, "attention_bias", &bias)) < 0)
+		return rc;
+	x->qkv_bias |= bias;
+	x->o_bias = bias && !qkv_only;
+	if ((is_type(t, "llama", "granite") || is_type(t, "smollm3", "helium")) &&
+	    (rc = get_bool(root, "mlp_bias", &x->mlp_bias)) < 0)
+		return rc;
+	return 0;
+}
+
 static int read_shape(const gw_jv *root, const struct model_type *t, gw_model *m, struct extra *x)
 {
 	int rc;
@@ -1607,19 +1720,8 @@ static int read_shape(const gw_jv *root, const struct model_type *t, gw_model *m
 			x->type_vocab = (uint64_t)n;
 		}
 	}
-	if (t->family == FAM_LLAMA && (!strcmp(t->name, "llama") || !strcmp(t->name, "gemma") ||
-				       text_arch_reads_bias(t->name))) {
-		/* LlamaAttention and GemmaAttention give q, k, v and o a bias
-		 * when attention_bias; LlamaMLP its three maps when mlp_bias.
-		 * Mistral, Qwen2 and Phi-3 build theirs without reading either
-		 * key (Qwen2: q, k, v biased always, o never). */
-		bool bias = false;
-		if ((rc = get_bool(root, "attention_bias", &bias)) < 0 ||
-		    (!strcmp(t->name, "llama") && (rc = get_bool(root, "mlp_bias", &x->mlp_bias)) < 0))
-			return rc;
-		x->qkv_bias |= bias;
-		x->o_bias = bias;
-	}
+	if (t->family == FAM_LLAMA && (rc = read_biases(root, t, m, x)) < 0)
+		return rc;
 	x->dec.fused_qkv = !strcmp(t->name, "phi3");
 	m->gated_mlp = t->family == FAM_LLAMA;
 	if (t->family == FAM_LLAMA && (rc = read_text_arch(root, t, m, x)) < 0)

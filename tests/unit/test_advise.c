@@ -310,6 +310,17 @@ static void test_decoder_counts(void)
 		{ "{\"model_type\":\"t5\",\"vocab_size\":32128,\"d_model\":1024,\"d_kv\":128,\"d_ff\":65536,"
 		  "\"num_layers\":24,\"num_decoder_layers\":24,\"num_heads\":128,\"feed_forward_proj\":\"relu\"}",
 		  11307321344ull, 128, 0 },
+		/* The 2024–2025 decoders, small: each count is transformers 5.25's
+		 * own (the model built on the meta device, sum of p.numel()).
+		 * OLMo: LayerNorms without weight or bias (OlmoLayerNorm), untied. */
+		{ "{\"vocab_size\":1000,\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+		  "\"num_key_value_heads\":2,\"intermediate_size\":96,\"pad_token_id\":0,\"model_type\":\"olmo\","
+		  "\"clip_qkv\":8.0}", 189440ull, 2, 0 },
+		/* OLMo 2: RMSNorm over all q heads and all k heads, norms after
+		 * attention and the MLP only; attention_bias on q, k, v, o. */
+		{ "{\"vocab_size\":1000,\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+		  "\"num_key_value_heads\":2,\"intermediate_size\":96,\"pad_token_id\":0,\"model_type\":\"olmo2\","
+		  "\"attention_bias\":true}", 190336ull, 2, 0 },
 	};
 	gw_advise_options o;
 
