@@ -321,6 +321,10 @@ static void test_decoder_counts(void)
 		{ "{\"vocab_size\":1000,\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
 		  "\"num_key_value_heads\":2,\"intermediate_size\":96,\"pad_token_id\":0,\"model_type\":\"olmo2\","
 		  "\"attention_bias\":true}", 190336ull, 2, 0 },
+		/* Granite: Llama's attention_bias and mlp_bias, tied. */
+		{ "{\"vocab_size\":1000,\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+		  "\"num_key_value_heads\":2,\"intermediate_size\":96,\"pad_token_id\":0,\"model_type\":\"granite\","
+		  "\"attention_bias\":true,\"mlp_bias\":true,\"tie_word_embeddings\":true}", 126656ull, 2, 0 },
 	};
 	gw_advise_options o;
 
