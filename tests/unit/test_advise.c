@@ -325,6 +325,9 @@ static void test_decoder_counts(void)
 		{ "{\"vocab_size\":1000,\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
 		  "\"num_key_value_heads\":2,\"intermediate_size\":96,\"pad_token_id\":0,\"model_type\":\"granite\","
 		  "\"attention_bias\":true,\"mlp_bias\":true,\"tie_word_embeddings\":true}", 126656ull, 2, 0 },
+		/* GLM: q, k, v biased by default (o never), head_dim 128 by default. */
+		{ "{\"vocab_size\":1000,\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+		  "\"num_key_value_heads\":2,\"intermediate_size\":96,\"pad_token_id\":0,\"model_type\":\"glm\"}", 363840ull, 2, 0 },
 	};
 	gw_advise_options o;
 
