@@ -328,6 +328,10 @@ static void test_decoder_counts(void)
 		/* GLM: q, k, v biased by default (o never), head_dim 128 by default. */
 		{ "{\"vocab_size\":1000,\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
 		  "\"num_key_value_heads\":2,\"intermediate_size\":96,\"pad_token_id\":0,\"model_type\":\"glm\"}", 363840ull, 2, 0 },
+		/* GLM-4: four norms a layer. */
+		{ "{\"vocab_size\":1000,\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+		  "\"num_key_value_heads\":2,\"intermediate_size\":96,\"pad_token_id\":0,\"model_type\":\"glm4\","
+		  "\"attention_bias\":false,\"head_dim\":32}", 214592ull, 2, 0 },
 	};
 	gw_advise_options o;
 
