@@ -89,6 +89,7 @@ static const struct model_type model_types[] = {
 	{ "granite", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS },
 	{ "glm", FAM_LLAMA, GW_MODEL_DECODER, false, false, GATE_UP | RMS },
 	{ "glm4", FAM_LLAMA, GW_MODEL_DECODER, false, false, GATE_UP | RMS },
+	{ "cohere", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS | LOGITS_FLOAT },
 	/* Vision-language models: a text model (text_config) and a vision
 	 * tower (vision_config); the row's traits are its text model's
 	 * (vlm_types[] names it). */

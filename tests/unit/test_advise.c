@@ -332,6 +332,11 @@ static void test_decoder_counts(void)
 		{ "{\"vocab_size\":1000,\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
 		  "\"num_key_value_heads\":2,\"intermediate_size\":96,\"pad_token_id\":0,\"model_type\":\"glm4\","
 		  "\"attention_bias\":false,\"head_dim\":32}", 214592ull, 2, 0 },
+		/* Cohere: one LayerNorm (weight only) a layer, use_qk_norm: a weight
+		 * per head and feature on q and k; tied. */
+		{ "{\"vocab_size\":1000,\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+		  "\"num_key_value_heads\":2,\"intermediate_size\":96,\"pad_token_id\":0,\"model_type\":\"cohere\","
+		  "\"use_qk_norm\":true}", 125824ull, 2, 0 },
 	};
 	gw_advise_options o;
 
