@@ -337,6 +337,10 @@ static void test_decoder_counts(void)
 		{ "{\"vocab_size\":1000,\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
 		  "\"num_key_value_heads\":2,\"intermediate_size\":96,\"pad_token_id\":0,\"model_type\":\"cohere\","
 		  "\"use_qk_norm\":true}", 125824ull, 2, 0 },
+		/* Cohere 2: head_dim from the config when given. */
+		{ "{\"vocab_size\":1000,\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+		  "\"num_key_value_heads\":2,\"intermediate_size\":96,\"pad_token_id\":0,\"model_type\":\"cohere2\","
+		  "\"head_dim\":32}", 150208ull, 2, 0 },
 	};
 	gw_advise_options o;
 
