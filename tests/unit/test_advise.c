@@ -341,6 +341,10 @@ static void test_decoder_counts(void)
 		{ "{\"vocab_size\":1000,\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
 		  "\"num_key_value_heads\":2,\"intermediate_size\":96,\"pad_token_id\":0,\"model_type\":\"cohere2\","
 		  "\"head_dim\":32}", 150208ull, 2, 0 },
+		/* SmolLM3: mlp_bias, untied here. */
+		{ "{\"vocab_size\":1000,\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+		  "\"num_key_value_heads\":2,\"intermediate_size\":96,\"pad_token_id\":0,\"model_type\":\"smollm3\","
+		  "\"mlp_bias\":true,\"tie_word_embeddings\":false}", 190272ull, 2, 0 },
 	};
 	gw_advise_options o;
 
