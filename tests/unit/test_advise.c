@@ -345,6 +345,10 @@ static void test_decoder_counts(void)
 		{ "{\"vocab_size\":1000,\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
 		  "\"num_key_value_heads\":2,\"intermediate_size\":96,\"pad_token_id\":0,\"model_type\":\"smollm3\","
 		  "\"mlp_bias\":true,\"tie_word_embeddings\":false}", 190272ull, 2, 0 },
+		/* ERNIE 4.5: use_bias on all seven maps; tied. */
+		{ "{\"vocab_size\":1000,\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+		  "\"num_key_value_heads\":2,\"intermediate_size\":96,\"pad_token_id\":0,"
+		  "\"model_type\":\"ernie4_5\",\"use_bias\":true}", 300480ull, 2, 0 },
 	};
 	gw_advise_options o;
 
