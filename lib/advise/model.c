@@ -93,6 +93,7 @@ static const struct model_type model_types[] = {
 	{ "cohere2", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS },
 	{ "smollm3", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS },
 	{ "ernie4_5", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS },
+	{ "exaone4", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS },
 	/* Vision-language models: a text model (text_config) and a vision
 	 * tower (vision_config); the row's traits are its text model's
 	 * (vlm_types[] names it). */

@@ -349,6 +349,10 @@ static void test_decoder_counts(void)
 		{ "{\"vocab_size\":1000,\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
 		  "\"num_key_value_heads\":2,\"intermediate_size\":96,\"pad_token_id\":0,"
 		  "\"model_type\":\"ernie4_5\",\"use_bias\":true}", 300480ull, 2, 0 },
+		/* EXAONE 4: RMSNorm(head_dim) on q and k, norms after each block. */
+		{ "{\"vocab_size\":1000,\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+		  "\"num_key_value_heads\":2,\"intermediate_size\":96,\"pad_token_id\":0,\"model_type\":\"exaone4\","
+		  "\"head_dim\":32,\"tie_word_embeddings\":true}", 150464ull, 2, 0 },
 	};
 	gw_advise_options o;
 
