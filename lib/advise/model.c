@@ -94,6 +94,7 @@ static const struct model_type model_types[] = {
 	{ "smollm3", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS },
 	{ "ernie4_5", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS },
 	{ "exaone4", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS },
+	{ "helium", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS },
 	/* Vision-language models: a text model (text_config) and a vision
 	 * tower (vision_config); the row's traits are its text model's
 	 * (vlm_types[] names it). */
