@@ -357,6 +357,10 @@ static void test_decoder_counts(void)
 		{ "{\"vocab_size\":1000,\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":2,"
 		  "\"num_key_value_heads\":1,\"intermediate_size\":96,\"pad_token_id\":0,\"model_type\":\"helium\","
 		  "\"attention_bias\":true,\"head_dim\":32}", 190016ull, 1, 0 },
+		/* StarCoder2: LayerNorms, biased q, k, v, o, c_fc, c_proj; tied. */
+		{ "{\"vocab_size\":1000,\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+		  "\"num_key_value_heads\":2,\"intermediate_size\":96,\"pad_token_id\":0,"
+		  "\"model_type\":\"starcoder2\"}", 114496ull, 2, 0 },
 	};
 	gw_advise_options o;
 
