@@ -83,18 +83,19 @@ static const struct model_type model_types[] = {
 	{ "gpt_oss", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS },
 	/* Llama-shaped decoders of 2024–2025 (read_biases() and
 	 * read_text_arch() say what each adds). The norm of each upcasts its
-	 * input to fp32 (OlmoLayerNorm and CohereLayerNorm too: RMS). */
-	{ "olmo", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS | LOGITS_FLOAT },
-	{ "olmo2", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS },
-	{ "granite", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS },
-	{ "glm", FAM_LLAMA, GW_MODEL_DECODER, false, false, GATE_UP | RMS },
-	{ "glm4", FAM_LLAMA, GW_MODEL_DECODER, false, false, GATE_UP | RMS },
-	{ "cohere", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS | LOGITS_FLOAT },
-	{ "cohere2", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS },
-	{ "smollm3", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS },
-	{ "ernie4_5", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS },
-	{ "exaone4", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS },
-	{ "helium", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS },
+	 * input to fp32 (OlmoLayerNorm and CohereLayerNorm too: RMS); the
+	 * eager softmax of each runs in fp32 (SM32). */
+	{ "olmo", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS | LOGITS_FLOAT | SM32 },
+	{ "olmo2", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS | SM32 },
+	{ "granite", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS | SM32 },
+	{ "glm", FAM_LLAMA, GW_MODEL_DECODER, false, false, GATE_UP | RMS | SM32 },
+	{ "glm4", FAM_LLAMA, GW_MODEL_DECODER, false, false, GATE_UP | RMS | SM32 },
+	{ "cohere", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS | LOGITS_FLOAT | SM32 },
+	{ "cohere2", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS | SM32 },
+	{ "smollm3", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS | SM32 },
+	{ "ernie4_5", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS | SM32 },
+	{ "exaone4", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS | SM32 },
+	{ "helium", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS | SM32 },
 	/* Vision-language models: a text model (text_config) and a vision
 	 * tower (vision_config); the row's traits are its text model's
 	 * (vlm_types[] names it). */

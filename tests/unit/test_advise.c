@@ -497,7 +497,10 @@ static void test_traits(void)
 	CHECK_INT(gw__advise_traits(&m), GW__TRAIT_RMS_UPCAST | GW__TRAIT_LOGITS_FLOAT | GW__TRAIT_SOFTMAX_FP32);
 	/* eager softmax in fp32 whatever the activation type: not GPT-2's,
 	 * BERT's, T5's or gpt-oss's (its sink softmax keeps the logits' type) */
-	static const char *const sm32[] = { "gpt_neox", "opt", "falcon", "gptj", "phi", "gpt_bigcode", "vit", "swin" };
+	static const char *const sm32[] = {
+		"gpt_neox", "opt", "falcon", "gptj", "phi", "gpt_bigcode", "vit", "swin", "olmo", "olmo2", "granite", "glm",
+		"glm4", "cohere", "cohere2", "smollm3", "starcoder2", "ernie4_5", "exaone4", "helium",
+	};
 	static const char *const native[] = { "gpt2", "bert", "t5", "gpt_oss" };
 	for (size_t i = 0; i < GW_ARRAY_SIZE(sm32); i++) {
 		gw__strlcpy(m.model_type, sm32[i], sizeof(m.model_type));
