@@ -1752,7 +1752,7 @@ const struct cmd cmd_advise_def = {
 		"\n"
 		"Also read: the mixtures of experts mixtral, qwen2_moe, qwen3_moe, deepseek_v2, deepseek_v3, phimoe "
 		"and gpt_oss, qwen3, gemma2, the decoders olmo, olmo2, granite, glm, glm4, cohere, cohere2, smollm3, "
-		"starcoder2, ernie4_5, exaone4 and helium, and the vision-language llava, gemma3, qwen2_vl and "
+		"starcoder2, ernie4_5, exaone4, helium and internlm2, and the vision-language llava, gemma3, qwen2_vl and "
 		"qwen2_5_vl. A .gguf "
 		"file is read from its header and run as llama.cpp would (--ctx, --parallel, --cache-type, --ngl, "
 		"--flash-attn); --gpu-memory-utilization adds vLLM's KV blocks and concurrent sequences.\n"

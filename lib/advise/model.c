@@ -96,6 +96,9 @@ static const struct model_type model_types[] = {
 	{ "ernie4_5", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS | SM32 },
 	{ "exaone4", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS | SM32 },
 	{ "helium", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS | SM32 },
+	/* InternLM2 is remote code (modeling_internlm2.py beside the weights):
+	 * q, k, v in one wqkv, its forward casts the logits to fp32. */
+	{ "internlm2", FAM_LLAMA, GW_MODEL_DECODER, false, false, QKV | RMS | LOGITS_FLOAT | SM32 },
 	/* Vision-language models: a text model (text_config) and a vision
 	 * tower (vision_config); the row's traits are its text model's
 	 * (vlm_types[] names it). */
@@ -1656,8 +1659,9 @@ static const struct vlm_type *find_vlm(const char *name)
  * names them); LlamaMLP, GraniteMLP, SmolLM3MLP and HeliumMLP their three
  * maps when mlp_bias. GLM, GLM-4 and Helium bias q, k and v only, never o
  * (GlmConfig, Glm4Config: attention_bias true). ERNIE 4.5's use_bias
- * (false) biases all seven maps. Mistral, Qwen2, Phi-3, EXAONE 4 build
- * theirs without reading a key (Qwen2: q, k, v biased always, o never).
+ * (false) biases all seven maps; InternLM2's bias (true) wqkv and wo.
+ * Mistral, Qwen2, Phi-3, EXAONE 4 build theirs without reading a key
+ * (Qwen2: q, k, v biased always, o never).
  * head_dim: 128 when absent for GLM, GLM-4, Helium, ERNIE 4.5 (ERNIE: h /
  * heads when null). */
 static int read_biases(const gw_jv *root, const struct model_type *t, gw_model *m, struct extra *x)
@@ -1674,6 +1678,13 @@ static int read_biases(const gw_jv *root, const struct model_type *t, gw_model *
 		if ((rc = get_bool(root, "use_bias", &bias)) < 0)
 			return rc;
 		x->qkv_bias = x->o_bias = x->mlp_bias = bias;
+		return 0;
+	}
+	if (is_type(t, "internlm2", NULL)) {
+		bias = true;   /* InternLM2Config's bias: on wqkv and wo, never the MLP */
+		if ((rc = get_bool(root, "bias", &bias)) < 0)
+			return rc;
+		x->qkv_bias = x->o_bias = bias;
 		return 0;
 	}
 	if (!qkv_only && strcmp(t->name, "llama") && strcmp(t->name, "gemma") && !text_arch_reads_bias(t->name))
@@ -1733,7 +1744,7 @@ static int read_shape(const gw_jv *root, const struct model_type *t, gw_model *m
 	}
 	if (t->family == FAM_LLAMA && (rc = read_biases(root, t, m, x)) < 0)
 		return rc;
-	x->dec.fused_qkv = !strcmp(t->name, "phi3");
+	x->dec.fused_qkv = !strcmp(t->name, "phi3") || !strcmp(t->name, "internlm2");   /* qkv_proj, wqkv */
 	m->gated_mlp = t->family == FAM_LLAMA;
 	if (t->family == FAM_LLAMA && (rc = read_text_arch(root, t, m, x)) < 0)
 		return rc;

@@ -361,6 +361,10 @@ static void test_decoder_counts(void)
 		{ "{\"vocab_size\":1000,\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
 		  "\"num_key_value_heads\":2,\"intermediate_size\":96,\"pad_token_id\":0,"
 		  "\"model_type\":\"starcoder2\"}", 114496ull, 2, 0 },
+		/* InternLM2 (remote code): bias (true by default) on wqkv and wo, not
+		 * the MLP: 128 + 64 a layer more than Llama's 30848. */
+		{ "{\"model_type\":\"internlm2\",\"vocab_size\":1000,\"hidden_size\":64,\"num_hidden_layers\":2,"
+		  "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"intermediate_size\":96}", 190144ull, 2, 3072 },
 	};
 	gw_advise_options o;
 
