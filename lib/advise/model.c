@@ -99,6 +99,10 @@ static const struct model_type model_types[] = {
 	/* InternLM2 is remote code (modeling_internlm2.py beside the weights):
 	 * q, k, v in one wqkv, its forward casts the logits to fp32. */
 	{ "internlm2", FAM_LLAMA, GW_MODEL_DECODER, false, false, QKV | RMS | LOGITS_FLOAT | SM32 },
+	/* MiniCPM is remote code too: Llama's modules (its scale_emb,
+	 * scale_depth and dim_model_base scale activations, not parameters),
+	 * tied by default. */
+	{ "minicpm", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS | LOGITS_FLOAT | SM32 },
 	/* Vision-language models: a text model (text_config) and a vision
 	 * tower (vision_config); the row's traits are its text model's
 	 * (vlm_types[] names it). */
@@ -1261,13 +1265,13 @@ static int read_decoder(const gw_jv *root, const struct model_type *t, gw_model 
 
 /* attention_bias is read by these as Llama reads it (q, k, v and o):
  * Qwen3, Qwen3-MoE, Gemma 2/3, PhiMoE, gpt-oss (GptOssConfig's default
- * true), OLMo, OLMo 2, Granite, Cohere, Cohere 2, SmolLM3. Mixtral,
+ * true), OLMo, OLMo 2, Granite, Cohere, Cohere 2, SmolLM3, MiniCPM. Mixtral,
  * Qwen2-MoE and DeepSeek build theirs without. */
 static bool text_arch_reads_bias(const char *type)
 {
 	static const char *const names[] = {
 		"qwen3", "qwen3_moe", "gemma2", "gemma3_text", "phimoe", "gpt_oss", "olmo", "olmo2", "granite",
-		"cohere", "cohere2", "smollm3",
+		"cohere", "cohere2", "smollm3", "minicpm",
 	};
 
 	for (size_t i = 0; i < GW_ARRAY_SIZE(names); i++)

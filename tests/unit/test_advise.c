@@ -365,6 +365,10 @@ static void test_decoder_counts(void)
 		 * the MLP: 128 + 64 a layer more than Llama's 30848. */
 		{ "{\"model_type\":\"internlm2\",\"vocab_size\":1000,\"hidden_size\":64,\"num_hidden_layers\":2,"
 		  "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"intermediate_size\":96}", 190144ull, 2, 3072 },
+		/* MiniCPM (remote code): Llama's attention_bias, tied by default. */
+		{ "{\"model_type\":\"minicpm\",\"vocab_size\":1000,\"hidden_size\":64,\"num_hidden_layers\":2,"
+		  "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"intermediate_size\":96,\"attention_bias\":true}",
+		  126144ull, 2, 0 },
 	};
 	gw_advise_options o;
 
@@ -503,7 +507,8 @@ static void test_traits(void)
 	 * BERT's, T5's or gpt-oss's (its sink softmax keeps the logits' type) */
 	static const char *const sm32[] = {
 		"gpt_neox", "opt", "falcon", "gptj", "phi", "gpt_bigcode", "vit", "swin", "olmo", "olmo2", "granite", "glm",
-		"glm4", "cohere", "cohere2", "smollm3", "starcoder2", "ernie4_5", "exaone4", "helium",
+		"glm4", "cohere", "cohere2", "smollm3", "starcoder2", "ernie4_5", "exaone4", "helium", "internlm2",
+		"minicpm",
 	};
 	static const char *const native[] = { "gpt2", "bert", "t5", "gpt_oss" };
 	for (size_t i = 0; i < GW_ARRAY_SIZE(sm32); i++) {
