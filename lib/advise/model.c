@@ -110,6 +110,10 @@ static const struct model_type model_types[] = {
 	{ "gemma3", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS | SM32 },
 	{ "qwen2_vl", FAM_LLAMA, GW_MODEL_DECODER, false, true, RMS | SM32 },
 	{ "qwen2_5_vl", FAM_LLAMA, GW_MODEL_DECODER, false, true, RMS | SM32 },
+	/* Llama 4: a mixture of experts with a shared expert; its eager
+	 * softmax keeps the scores' type (no SM32). */
+	{ "llama4_text", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS },
+	{ "llama4", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS },
 	{ "gpt2", FAM_GPT2, GW_MODEL_DECODER, true, false, QKV | GELU_NEW },
 	{ "phi", FAM_PHI, GW_MODEL_DECODER, false, true, SDPA_GQA | GELU_NEW | LOGITS_FLOAT | SM32 },
 	{ "falcon", FAM_FALCON, GW_MODEL_DECODER, true, false, QKV | ROTARY | SDPA_GQA | SM32 },
@@ -1265,13 +1269,13 @@ static int read_decoder(const gw_jv *root, const struct model_type *t, gw_model 
 
 /* attention_bias is read by these as Llama reads it (q, k, v and o):
  * Qwen3, Qwen3-MoE, Gemma 2/3, PhiMoE, gpt-oss (GptOssConfig's default
- * true), OLMo, OLMo 2, Granite, Cohere, Cohere 2, SmolLM3, MiniCPM. Mixtral,
- * Qwen2-MoE and DeepSeek build theirs without. */
+ * true), OLMo, OLMo 2, Granite, Cohere, Cohere 2, SmolLM3, MiniCPM, Llama 4.
+ * Mixtral, Qwen2-MoE and DeepSeek build theirs without. */
 static bool text_arch_reads_bias(const char *type)
 {
 	static const char *const names[] = {
 		"qwen3", "qwen3_moe", "gemma2", "gemma3_text", "phimoe", "gpt_oss", "olmo", "olmo2", "granite",
-		"cohere", "cohere2", "smollm3", "minicpm",
+		"cohere", "cohere2", "smollm3", "minicpm", "llama4_text",
 	};
 
 	for (size_t i = 0; i < GW_ARRAY_SIZE(names); i++)
@@ -1305,7 +1309,8 @@ static int get_size0(const gw_jv *root, const char *key, uint64_t max, uint64_t 
  * layer i has experts unless it is in mlp_only_layers, and when (i + 1)
  * is a multiple of decoder_sparse_step (1). DeepSeek (DeepseekV3
  * DecoderLayer): from first_k_dense_replace (0) on, every moe_layer_freq
- * (1). The others: every layer. */
+ * (1). Llama 4: those in moe_layers, else where (i + 1) is a multiple of
+ * interleave_moe_layer_step (1). The others: every layer. */
 static int moe_layers(const gw_jv *root, const struct model_type *t, gw_model *m)
 {
 	uint8_t dense[MAX_LAYERS / 8] = { 0 };
@@ -1313,7 +1318,24 @@ static int moe_layers(const gw_jv *root, const struct model_type *t, gw_model *m
 	const gw_jv *only = gw_jv_get(root, "mlp_only_layers");
 	int rc;
 
-	if (is_type(t, "qwen2_moe", "qwen3_moe")) {
+	if (is_type(t, "llama4_text", NULL)) {
+		/* Llama4TextConfig: moe_layers when listed, else every
+		 * interleave_moe_layer_step-th layer (1: all). */
+		const gw_jv *list = gw_jv_get(root, "moe_layers");
+		if (list && list->type == GW_JV_ARRAY) {
+			for (size_t i = 0; i < gw_jv_len(list); i++) {
+				int64_t k;
+				if (gw_jv_int64(gw_jv_at(list, i), &k) < 0 || k < 0)
+					return gw__error_set(GW_EPARSE, "config.json line %d: \"moe_layers\" must hold layer "
+							     "numbers", list->line);
+				n += (uint64_t)k < m->num_layers;
+			}
+			m->moe_layers = m->experts ? n : 0;
+			return 0;
+		}
+		if ((rc = get_size0(root, "interleave_moe_layer_step", MAX_LAYERS, 1, &step)) < 0)
+			return rc;
+	} else if (is_type(t, "qwen2_moe", "qwen3_moe")) {
 		if ((rc = get_size0(root, "decoder_sparse_step", MAX_LAYERS, 1, &step)) < 0)
 			return rc;
 		if (only && only->type != GW_JV_NULL) {
@@ -1456,7 +1478,7 @@ static int read_text_arch(const gw_jv *root, const struct model_type *t, gw_mode
 	ta->sinks = ta->router_bias = ta->expert_bias = is_type(t, "gpt_oss", NULL);
 	if (ta->head_bias && (rc = get_bool(root, "lm_head_bias", &ta->head_bias)) < 0)
 		return rc;
-	if (is_type(t, "mixtral", "phimoe") || is_type(t, "gpt_oss", NULL) || is_type(t, "qwen2_moe", "qwen3_moe") ||
+	if (is_type(t, "mixtral", "phimoe") || is_type(t, "gpt_oss", "llama4_text") || is_type(t, "qwen2_moe", "qwen3_moe") ||
 	    is_type(t, "deepseek_v2", "deepseek_v3")) {
 		bool own_width = is_type(t, "qwen2_moe", "qwen3_moe") || is_type(t, "deepseek_v2", "deepseek_v3");
 		if ((rc = get_size(root, K_EXPERTS, 1u << 16, true, &m->experts)) ||
@@ -1476,6 +1498,13 @@ static int read_text_arch(const gw_jv *root, const struct model_type *t, gw_mode
 				return rc;
 			m->shared_experts = shared;
 			m->shared_intermediate = shared * m->expert_intermediate;
+		} else if (is_type(t, "llama4_text", NULL)) {
+			/* Llama4TextMoe: one shared expert as wide as the routed
+			 * ones; the dense layers' MLP is intermediate_size_mlp. */
+			m->shared_experts = 1;
+			m->shared_intermediate = m->expert_intermediate;
+			if ((rc = get_size0(root, "intermediate_size_mlp", MAX_INTER, 16384, &m->intermediate_size)) < 0)
+				return rc;
 		}
 		if (!m->intermediate_size)
 			m->intermediate_size = m->expert_intermediate;
@@ -1504,7 +1533,7 @@ static int read_text_arch(const gw_jv *root, const struct model_type *t, gw_mode
 
 /* ---- vision-language models ------------------------------------------- */
 
-enum tower { TOWER_CLIP, TOWER_SIGLIP, TOWER_QWEN2_VL };
+enum tower { TOWER_CLIP, TOWER_SIGLIP, TOWER_QWEN2_VL, TOWER_LLAMA4 };
 
 /* The VLM model_types: their text model's type when text_config does not
  * say, and the vision tower. */
@@ -1516,6 +1545,7 @@ static const struct vlm_type {
 	{ "gemma3", "gemma3_text", TOWER_SIGLIP },   /* Gemma3ForConditionalGeneration */
 	{ "qwen2_vl", "qwen2", TOWER_QWEN2_VL },     /* Qwen2VLForConditionalGeneration */
 	{ "qwen2_5_vl", "qwen2", TOWER_QWEN2_VL },
+	{ "llama4", "llama4_text", TOWER_LLAMA4 },   /* Llama4ForConditionalGeneration */
 };
 
 /* What the text config classes default when a VLM's text_config leaves a
@@ -1612,6 +1642,34 @@ static int count_tower(const gw_jv *v, enum tower tw, uint64_t text_h, uint64_t 
 		vector(&a, h * merge * merge);
 		matrix(&a, out_h, h * merge * merge, false);
 		vector(&a, out_h);
+	} else if (tw == TOWER_LLAMA4) {
+		/* Llama4VisionModel: the unfolded patch linear (no bias), the
+		 * class embedding, positions for every patch and the class
+		 * token, LayerNorms before and after, biased blocks; the pixel
+		 * shuffle MLP (projector_input_dim × intermediate_size, then
+		 * projector_output_dim square, no biases); the projector to the
+		 * text width (vision_output_dim × h, no bias). */
+		uint64_t pin = 4096, pout = 4096, vout = 7680;
+		h = 768, i = 5632, layers = 34, image = 448, patch = 14;
+		if ((rc = get_size(v, K_VH, MAX_HIDDEN, false, &h)) ||
+		    (rc = get_size(v, K_VI, MAX_INTER, false, &i)) ||
+		    (rc = get_size(v, K_LAYERS, MAX_LAYERS, false, &layers)) ||
+		    (rc = get_size(v, K_IMAGE, MAX_IMAGE, false, &image)) ||
+		    (rc = get_size(v, K_PATCH, MAX_IMAGE, false, &patch)) ||
+		    (rc = get_size(v, K_CHANNELS, MAX_CHANNELS, false, &ch)) ||
+		    (rc = get_size0(v, "projector_input_dim", MAX_HIDDEN, pin, &pin)) ||
+		    (rc = get_size0(v, "projector_output_dim", MAX_HIDDEN, pout, &pout)) ||
+		    (rc = get_size0(v, "vision_output_dim", MAX_HIDDEN, vout, &vout)))
+			return rc;
+		side = image / patch;
+		matrix(&a, h, ch * patch * patch, false);
+		vector(&a, h);
+		matrix(&a, side * side + 1, h, false);
+		vector(&a, 2 * h);
+		tower_blocks(&a, layers, h, i);
+		matrix(&a, pin, i, false);
+		matrix(&a, pout, pout, false);
+		matrix(&a, text_h, vout, false);
 	} else {
 		if (tw == TOWER_SIGLIP)
 			h = 768, i = 3072, image = 224, patch = 16;

@@ -369,6 +369,22 @@ static void test_decoder_counts(void)
 		{ "{\"model_type\":\"minicpm\",\"vocab_size\":1000,\"hidden_size\":64,\"num_hidden_layers\":2,"
 		  "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"intermediate_size\":96,\"attention_bias\":true}",
 		  126144ull, 2, 0 },
+		/* Llama 4 (transformers' count): experts in every other layer with a
+		 * shared expert, the dense layers intermediate_size_mlp wide. */
+		{ "{\"model_type\":\"llama4_text\",\"vocab_size\":1000,\"hidden_size\":64,\"num_hidden_layers\":4,"
+		  "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"head_dim\":16,\"intermediate_size\":48,"
+		  "\"intermediate_size_mlp\":96,\"num_local_experts\":4,\"num_experts_per_tok\":1,"
+		  "\"pad_token_id\":0,\"interleave_moe_layer_step\":2,\"attention_bias\":true,"
+		  "\"tie_word_embeddings\":true}", 244032ull, 2, 0 },
+		/* ... and as a VLM with its vision tower and pixel-shuffle MLP. */
+		{ "{\"model_type\":\"llama4\",\"text_config\":{\"vocab_size\":1000,\"hidden_size\":64,"
+		  "\"num_hidden_layers\":4,\"num_attention_heads\":4,\"num_key_value_heads\":2,\"head_dim\":16,"
+		  "\"intermediate_size\":48,\"intermediate_size_mlp\":96,\"num_local_experts\":4,"
+		  "\"num_experts_per_tok\":1,\"pad_token_id\":0,\"interleave_moe_layer_step\":2,"
+		  "\"attention_bias\":true,\"tie_word_embeddings\":true},\"vision_config\":{\"hidden_size\":32,"
+		  "\"intermediate_size\":80,\"num_hidden_layers\":2,\"num_attention_heads\":4,\"image_size\":56,"
+		  "\"patch_size\":14,\"vision_output_dim\":48,\"projector_input_dim\":40,"
+		  "\"projector_output_dim\":40,\"pixel_shuffle_ratio\":0.5},\"tie_word_embeddings\":false}", 290592ull, 2, 0 },
 	};
 	gw_advise_options o;
 
