@@ -57,9 +57,9 @@ enum gw__advise_trait {
 	 * type and casts the probabilities back: `softmax(attn_weights,
 	 * dim=-1, dtype=torch.float32).to(query.dtype)` in the eager path of
 	 * the Llama-shaped families (not gpt-oss, whose sink softmax keeps the
-	 * logits' type), phi, phi3, falcon, gpt_neox, opt, vit, deit and swin,
-	 * BloomAttention's own `F.softmax(..., dtype=torch.float32)`, GPT-J's
-	 * fp32 query and key, GPTBigCode's upcast_softmax
+	 * logits' type), phi, phi3, falcon, gpt_neox, opt, starcoder2, vit, deit
+	 * and swin, BloomAttention's own `F.softmax(..., dtype=torch.float32)`,
+	 * GPT-J's fp32 query and key, GPTBigCode's upcast_softmax
 	 * (attention_softmax_in_fp32, default true); GPT-NeoX of transformers
 	 * 4.42 got there through its fp32 rotary cos/sin, which make q and k
 	 * fp32. GPT-2, BERT, RoBERTa and T5 (5.25) keep the scores' type. */

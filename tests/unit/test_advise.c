@@ -190,6 +190,7 @@ static void test_config_errors(void)
 
 	CHECK_INT(config_error("{\"model_type\":\"mamba\"}"), GW_ENOTSUP);
 	CHECK(strstr(gw_error_last(), "mamba") && strstr(gw_error_last(), "llama"));
+	CHECK(strstr(gw_error_last(), ", resnet)") != NULL);   /* the whole list: a 256-byte buffer cut it */
 	CHECK_INT(config_error("{\"model_type\":\"falcon\"}"), GW_EPARSE);   /* counted now: vocab_size is missing */
 	CHECK(strstr(gw_error_last(), "vocab_size") != NULL);
 	/* Configs users still have that name a neighbour of a counted type:
@@ -309,6 +310,81 @@ static void test_decoder_counts(void)
 		{ "{\"model_type\":\"t5\",\"vocab_size\":32128,\"d_model\":1024,\"d_kv\":128,\"d_ff\":65536,"
 		  "\"num_layers\":24,\"num_decoder_layers\":24,\"num_heads\":128,\"feed_forward_proj\":\"relu\"}",
 		  11307321344ull, 128, 0 },
+		/* The 2024–2025 decoders, small: each count is transformers 5.25's
+		 * own (the model built on the meta device, sum of p.numel()).
+		 * OLMo: LayerNorms without weight or bias (OlmoLayerNorm), untied. */
+		{ "{\"vocab_size\":1000,\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+		  "\"num_key_value_heads\":2,\"intermediate_size\":96,\"pad_token_id\":0,\"model_type\":\"olmo\","
+		  "\"clip_qkv\":8.0}", 189440ull, 2, 0 },
+		/* OLMo 2: RMSNorm over all q heads and all k heads, norms after
+		 * attention and the MLP only; attention_bias on q, k, v, o. */
+		{ "{\"vocab_size\":1000,\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+		  "\"num_key_value_heads\":2,\"intermediate_size\":96,\"pad_token_id\":0,\"model_type\":\"olmo2\","
+		  "\"attention_bias\":true}", 190336ull, 2, 0 },
+		/* Granite: Llama's attention_bias and mlp_bias, tied. */
+		{ "{\"vocab_size\":1000,\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+		  "\"num_key_value_heads\":2,\"intermediate_size\":96,\"pad_token_id\":0,\"model_type\":\"granite\","
+		  "\"attention_bias\":true,\"mlp_bias\":true,\"tie_word_embeddings\":true}", 126656ull, 2, 0 },
+		/* GLM: q, k, v biased by default (o never), head_dim 128 by default. */
+		{ "{\"vocab_size\":1000,\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+		  "\"num_key_value_heads\":2,\"intermediate_size\":96,\"pad_token_id\":0,\"model_type\":\"glm\"}", 363840ull, 2, 0 },
+		/* GLM-4: four norms a layer. */
+		{ "{\"vocab_size\":1000,\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+		  "\"num_key_value_heads\":2,\"intermediate_size\":96,\"pad_token_id\":0,\"model_type\":\"glm4\","
+		  "\"attention_bias\":false,\"head_dim\":32}", 214592ull, 2, 0 },
+		/* Cohere: one LayerNorm (weight only) a layer, use_qk_norm: a weight
+		 * per head and feature on q and k; tied. */
+		{ "{\"vocab_size\":1000,\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+		  "\"num_key_value_heads\":2,\"intermediate_size\":96,\"pad_token_id\":0,\"model_type\":\"cohere\","
+		  "\"use_qk_norm\":true}", 125824ull, 2, 0 },
+		/* Cohere 2: head_dim from the config when given. */
+		{ "{\"vocab_size\":1000,\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+		  "\"num_key_value_heads\":2,\"intermediate_size\":96,\"pad_token_id\":0,\"model_type\":\"cohere2\","
+		  "\"head_dim\":32}", 150208ull, 2, 0 },
+		/* SmolLM3: mlp_bias, untied here. */
+		{ "{\"vocab_size\":1000,\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+		  "\"num_key_value_heads\":2,\"intermediate_size\":96,\"pad_token_id\":0,\"model_type\":\"smollm3\","
+		  "\"mlp_bias\":true,\"tie_word_embeddings\":false}", 190272ull, 2, 0 },
+		/* ERNIE 4.5: use_bias on all seven maps; tied. */
+		{ "{\"vocab_size\":1000,\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+		  "\"num_key_value_heads\":2,\"intermediate_size\":96,\"pad_token_id\":0,"
+		  "\"model_type\":\"ernie4_5\",\"use_bias\":true}", 300480ull, 2, 0 },
+		/* EXAONE 4: RMSNorm(head_dim) on q and k, norms after each block. */
+		{ "{\"vocab_size\":1000,\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+		  "\"num_key_value_heads\":2,\"intermediate_size\":96,\"pad_token_id\":0,\"model_type\":\"exaone4\","
+		  "\"head_dim\":32,\"tie_word_embeddings\":true}", 150464ull, 2, 0 },
+		/* Helium: attention_bias on q, k, v (not o). */
+		{ "{\"vocab_size\":1000,\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":2,"
+		  "\"num_key_value_heads\":1,\"intermediate_size\":96,\"pad_token_id\":0,\"model_type\":\"helium\","
+		  "\"attention_bias\":true,\"head_dim\":32}", 190016ull, 1, 0 },
+		/* StarCoder2: LayerNorms, biased q, k, v, o, c_fc, c_proj; tied. */
+		{ "{\"vocab_size\":1000,\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+		  "\"num_key_value_heads\":2,\"intermediate_size\":96,\"pad_token_id\":0,"
+		  "\"model_type\":\"starcoder2\"}", 114496ull, 2, 0 },
+		/* InternLM2 (remote code): bias (true by default) on wqkv and wo, not
+		 * the MLP: 128 + 64 a layer more than Llama's 30848. */
+		{ "{\"model_type\":\"internlm2\",\"vocab_size\":1000,\"hidden_size\":64,\"num_hidden_layers\":2,"
+		  "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"intermediate_size\":96}", 190144ull, 2, 3072 },
+		/* MiniCPM (remote code): Llama's attention_bias, tied by default. */
+		{ "{\"model_type\":\"minicpm\",\"vocab_size\":1000,\"hidden_size\":64,\"num_hidden_layers\":2,"
+		  "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"intermediate_size\":96,\"attention_bias\":true}",
+		  126144ull, 2, 0 },
+		/* Llama 4 (transformers' count): experts in every other layer with a
+		 * shared expert, the dense layers intermediate_size_mlp wide. */
+		{ "{\"model_type\":\"llama4_text\",\"vocab_size\":1000,\"hidden_size\":64,\"num_hidden_layers\":4,"
+		  "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"head_dim\":16,\"intermediate_size\":48,"
+		  "\"intermediate_size_mlp\":96,\"num_local_experts\":4,\"num_experts_per_tok\":1,"
+		  "\"pad_token_id\":0,\"interleave_moe_layer_step\":2,\"attention_bias\":true,"
+		  "\"tie_word_embeddings\":true}", 244032ull, 2, 0 },
+		/* ... and as a VLM with its vision tower and pixel-shuffle MLP. */
+		{ "{\"model_type\":\"llama4\",\"text_config\":{\"vocab_size\":1000,\"hidden_size\":64,"
+		  "\"num_hidden_layers\":4,\"num_attention_heads\":4,\"num_key_value_heads\":2,\"head_dim\":16,"
+		  "\"intermediate_size\":48,\"intermediate_size_mlp\":96,\"num_local_experts\":4,"
+		  "\"num_experts_per_tok\":1,\"pad_token_id\":0,\"interleave_moe_layer_step\":2,"
+		  "\"attention_bias\":true,\"tie_word_embeddings\":true},\"vision_config\":{\"hidden_size\":32,"
+		  "\"intermediate_size\":80,\"num_hidden_layers\":2,\"num_attention_heads\":4,\"image_size\":56,"
+		  "\"patch_size\":14,\"vision_output_dim\":48,\"projector_input_dim\":40,"
+		  "\"projector_output_dim\":40,\"pixel_shuffle_ratio\":0.5},\"tie_word_embeddings\":false}", 290592ull, 2, 0 },
 	};
 	gw_advise_options o;
 
@@ -445,7 +521,11 @@ static void test_traits(void)
 	CHECK_INT(gw__advise_traits(&m), GW__TRAIT_RMS_UPCAST | GW__TRAIT_LOGITS_FLOAT | GW__TRAIT_SOFTMAX_FP32);
 	/* eager softmax in fp32 whatever the activation type: not GPT-2's,
 	 * BERT's, T5's or gpt-oss's (its sink softmax keeps the logits' type) */
-	static const char *const sm32[] = { "gpt_neox", "opt", "falcon", "gptj", "phi", "gpt_bigcode", "vit", "swin" };
+	static const char *const sm32[] = {
+		"gpt_neox", "opt", "falcon", "gptj", "phi", "gpt_bigcode", "vit", "swin", "olmo", "olmo2", "granite", "glm",
+		"glm4", "cohere", "cohere2", "smollm3", "starcoder2", "ernie4_5", "exaone4", "helium", "internlm2",
+		"minicpm",
+	};
 	static const char *const native[] = { "gpt2", "bert", "t5", "gpt_oss" };
 	for (size_t i = 0; i < GW_ARRAY_SIZE(sm32); i++) {
 		gw__strlcpy(m.model_type, sm32[i], sizeof(m.model_type));
