@@ -864,12 +864,13 @@ static const char *note_mark(char *buf, size_t size, const char *const *notes, s
 
 	while (note && i < nnotes && strcmp(notes[i], note))
 		i++;
-	if (!note || i == nnotes)
-		snprintf(buf, size, "%s", "");
-	else if (nnotes == 1)
-		snprintf(buf, size, "*");
-	else
-		snprintf(buf, size, "*%zu", i + 1);
+	/* at most 8 notes (print_cloud's array): one digit */
+	buf[0] = '\0';
+	if (note && i < nnotes && size >= 3) {
+		buf[0] = '*';
+		buf[1] = nnotes == 1 ? '\0' : (char)('1' + i);
+		buf[2] = '\0';
+	}
 	return buf;
 }
 
