@@ -1289,11 +1289,22 @@ static bool nccl_info_line(const char *line, size_t len)
 	return line_has(line, len, "nccl info");
 }
 
+/* A second registration of something already registered: XLA logs "E ...
+ * cuda_dnn.cc] Unable to register cuDNN factory: Attempting to register
+ * factory for plugin cuDNN when one has already been registered" (and
+ * cuFFT's, cuBLAS's) when its stream executor is linked twice; the first
+ * registration stays and the program runs. Not an unknown error. */
+static bool already_registered(const char *line, size_t len)
+{
+	return line_has(line, len, "already been registered") || line_has(line, len, "already registered");
+}
+
 static void note_unrecognised(gw_explainer *ex, bool had_nul)
 {
 	gw_explain_unrecognised *u;
 
-	if (ex->nunrecognised >= GW_EXPLAIN_UNRECOGNISED_MAX || !looks_like_gpu_error(ex->line, ex->line_len))
+	if (ex->nunrecognised >= GW_EXPLAIN_UNRECOGNISED_MAX || !looks_like_gpu_error(ex->line, ex->line_len) ||
+	    already_registered(ex->line, ex->line_len))
 		return;
 	u = &ex->unrecognised[ex->nunrecognised++];
 	u->line = ex->lines + 1;

@@ -586,7 +586,8 @@ static void test_rules(void)
 
 /* Optional parts a program probes for and goes on without are no cause:
  * NCCL's INFO level (its failures are WARN lines) and TensorFlow's probe
- * for TensorRT. The same library missing elsewhere still is one. */
+ * for TensorRT; nor is a second registration an unknown error. The same
+ * library missing elsewhere still is a cause. */
 static void test_optional_probes(void)
 {
 	gw_explainer *ex = scan(
@@ -612,6 +613,16 @@ static void test_optional_probes(void)
 	CHECK_INT(gw_explainer_count(ex), 0);
 	CHECK_INT(gw_explainer_unrecognised_count(ex), 1);
 	CHECK(gw_explainer_unrecognised(ex, 0) && gw_explainer_unrecognised(ex, 0)->line == 2);
+	gw_explainer_free(ex);
+
+	/* XLA's second registration of its plugins: the first one stays. */
+	ex = scan("2023-12-05 09:29:18.697209: E tensorflow/compiler/xla/stream_executor/cuda/cuda_dnn.cc:9342] "
+		  "Unable to register cuDNN factory: Attempting to register factory for plugin cuDNN when one has "
+		  "already been registered\n"
+		  "W0000 00:00:1744015772.637017 3982776 computation_placer.cc:177] computation placer already "
+		  "registered. Please check linkage and avoid linking the same target more than once.\n");
+	CHECK_INT(gw_explainer_count(ex), 0);
+	CHECK_INT(gw_explainer_unrecognised_count(ex), 0);
 	gw_explainer_free(ex);
 
 	ex = scan("ImportError: libnvinfer.so.8: cannot open shared object file: No such file or directory\n");
