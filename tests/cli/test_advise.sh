@@ -591,14 +591,17 @@ assert_contains "$out" "Standard_ND96isr_H100_v5" "an Azure instance"
 assert_contains "$out" "NVIDIA A10G" "the A10G note"
 # The USD/hour column is the table's price ("%.2f") for a priced row and "-" for
 # an unpriced one (the rule for a price: tests/unit/test_advise.c).
-n=$(printf '%s\n' "$out" | "${PYS[@]}" -c '
-import sys
-want = {}
+# {instance: its price_usd_hour cell} of data/cloud_instances.tsv, for the checks below
+CLOUD_PRICES='
+prices = {}
 for line in open("data/cloud_instances.tsv"):
     f = line.rstrip("\n").split("\t")
-    if line.startswith("#") or f[0] == "provider" or len(f) < 5:
-        continue
-    want[f[1]] = "-" if f[4] == "-" else "%.2f" % float(f[4])
+    if not line.startswith("#") and f[0] != "provider" and len(f) >= 5:
+        prices[f[1]] = f[4]
+'
+n=$(printf '%s\n' "$out" | "${PYS[@]}" -c "$CLOUD_PRICES"'
+import sys
+want = {k: "-" if v == "-" else "%.2f" % float(v) for k, v in prices.items()}
 got, on = {}, False
 for line in sys.stdin:
     if line.startswith("Cloud instances"):
@@ -618,14 +621,9 @@ assert_contains "$out" "*1 price: AWS Price List API" "the AWS price's note unde
 assert_contains "$out" "*2 price: Azure Retail Prices API" "the Azure price's note under the table"
 assert_contains "$out" "*3 NVIDIA A10G" "several notes: each its own mark"
 run advise gpt2 --seq 512 --batch 8 --memory 16GiB --hardware --json
-n=$(printf '%s' "$out" | "${PYS[@]}" -c '
+n=$(printf '%s' "$out" | "${PYS[@]}" -c "$CLOUD_PRICES"'
 import json, sys
-want = {}
-for line in open("data/cloud_instances.tsv"):
-    f = line.rstrip("\n").split("\t")
-    if line.startswith("#") or f[0] == "provider" or len(f) < 5:
-        continue
-    want[f[1]] = None if f[4] == "-" else round(float(f[4]), 4)
+want = {k: None if v == "-" else round(float(v), 4) for k, v in prices.items()}
 c = json.load(sys.stdin)["cloud"]
 got = {x["instance"]: x["price_usd_per_hour"] for x in c}
 cost = all((x["usd_per_million_samples"] is None) == (x["price_usd_per_hour"] is None) for x in c)
