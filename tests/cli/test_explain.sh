@@ -496,5 +496,14 @@ want_ids 'File "x/torch/utils/data/_utils/worker.py", line 99, in _worker_loop\n
 want_ids 'RuntimeError: CUDA error: initialization error\nRuntimeError: Caught RuntimeError in DataLoader worker process 0.' cuda-fork-after-init
 want_ids 'cudaErrorInitializationError: initialization error' cuda-init-failed
 
+# ONNX Runtime: the CUDA provider library failed to load (its CUDA and cuDNN
+# dependencies), or the installed package has no CUDA provider at all.
+want_ids "x\\onnxruntime_pybind_state.cc:739 onnxruntime::python::CreateExecutionProviderInstance CUDA_PATH is set but CUDA wasn't able to be loaded. Please install the correct version of CUDA and cuDNN" cuda-library-missing
+want_ids "UserWarning: Specified provider 'CUDAExecutionProvider' is not in available provider names.Available providers: 'AzureExecutionProvider, CPUExecutionProvider'" framework-cpu-only-build
+want_ids "UserWarning: Specified provider 'TensorRTExecutionProvider' is not in available provider names.Available providers: 'TensorrtExecutionProvider, CUDAExecutionProvider, CPUExecutionProvider'" ""
+want_ids "ValueError: /io/include/tensorview/tensor.h(171)\\ndon't compiled with cuda" framework-cpu-only-build
+# tensorview's (spconv's) wording of a CUDA runtime status number.
+want_ids 'RuntimeError: /spconv/src/spconv/indice.cu 125 cuda execution failed with error 2' cuda-out-of-memory
+want_ids 'spconv/indice.cu 60 cuda execution failed with error 98' gpu-arch-unsupported-by-framework
 [ "$fails" = 0 ] && echo "test_explain: all passed" || echo "test_explain: $fails failed"
 [ "$fails" = 0 ]
