@@ -812,6 +812,26 @@ static int doc_index(const char *id)
 	return d ? (int)(d - gw__finding_docs) : -1;
 }
 
+/* Windows's code 126 (ERROR_MOD_NOT_FOUND) on the line, as its loaders
+ * word it ("[WinError 126]", "error code 126", "LoadLibrary failed with
+ * error 126"), for a DLL the line names: the DLL or one of its imports is
+ * not found. */
+static bool windows_module_not_found(const char *line, size_t len)
+{
+	static const char *const words[] = { "error 126", "error code 126", "error code: 126", "winerror 126" };
+
+	if (!line_has(line, len, ".dll"))
+		return false;
+	for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); w++) {
+		size_t n = strlen(words[w]);
+
+		for (size_t i = 0; i + n <= len; i++)
+			if (literal_at(line + i, words[w], n) && (i + n == len || line[i + n] < '0' || line[i + n] > '9'))
+				return true;
+	}
+	return false;
+}
+
 /* A loader's phrase is on the line: the library it names decides the id
  * (data/sonames.tsv), and the match carries what the table says of it. */
 static void library_rule(gw_explainer *ex, size_t start, bool had_nul)
@@ -825,8 +845,15 @@ static void library_rule(gw_explainer *ex, size_t start, bool had_nul)
 	if (ex->line_library)
 		return;            /* one library per line */
 	ex->line_library = true;
-	if (!(row = find_library(ex->line, ex->line_len, &at, &len)) || (d = doc_index(row->id)) < 0 ||
-	    library_found_but_wrong(ex->line, ex->line_len))
+	if (!(row = find_library(ex->line, ex->line_len, &at, &len))) {
+		/* A DLL outside the GPU stack (the program's own, its C++
+		 * runtime's) that Windows cannot load: not a CUDA library. */
+		if (!ex->line_matched && windows_module_not_found(ex->line, ex->line_len) &&
+		    (d = doc_index("windows-dll-load-failed")) >= 0)
+			record_match(ex, (unsigned)d, "loader", -1, start, had_nul);
+		return;
+	}
+	if ((d = doc_index(row->id)) < 0 || library_found_but_wrong(ex->line, ex->line_len))
 		return;
 	/* 'Error loading "...\\torch\\lib\\cudnn_cnn_infer64_8.dll" or one of its
 	 * dependencies': the file is there (the framework ships it), something

@@ -505,5 +505,11 @@ want_ids "ValueError: /io/include/tensorview/tensor.h(171)\\ndon't compiled with
 # tensorview's (spconv's) wording of a CUDA runtime status number.
 want_ids 'RuntimeError: /spconv/src/spconv/indice.cu 125 cuda execution failed with error 2' cuda-out-of-memory
 want_ids 'spconv/indice.cu 60 cuda execution failed with error 98' gpu-arch-unsupported-by-framework
+# Windows code 126 for a DLL outside the GPU stack: the DLL or one of its
+# imports is missing, not a CUDA library; for a CUDA DLL, that library.
+want_ids 'Failed to load C:\\x\\ggml-cuda.dll: error code 126' windows-dll-load-failed
+want_ids 'LoadLibrary failed with error 126 "" when trying to load "C:\\x\\onnxruntime\\capi\\onnxruntime_providers_shared.dll"' windows-dll-load-failed
+want_ids 'Could not load library cudart64_12.dll. Error code 126' cuda-library-missing
+want_ids 'LoadLibrary failed with error 1260 for foo.dll' ""
 [ "$fails" = 0 ] && echo "test_explain: all passed" || echo "test_explain: $fails failed"
 [ "$fails" = 0 ]
