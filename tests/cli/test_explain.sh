@@ -511,5 +511,8 @@ want_ids 'Failed to load C:\\x\\ggml-cuda.dll: error code 126' windows-dll-load-
 want_ids 'LoadLibrary failed with error 126 "" when trying to load "C:\\x\\onnxruntime\\capi\\onnxruntime_providers_shared.dll"' windows-dll-load-failed
 want_ids 'Could not load library cudart64_12.dll. Error code 126' cuda-library-missing
 want_ids 'LoadLibrary failed with error 1260 for foo.dll' ""
+# NCCL's CUDACHECK/CUCHECK wrap a CUDA status: that status is the cause.
+want_ids "enqueue.cc:1556 NCCL WARN Cuda failure 700 'an illegal memory access was encountered'" illegal-memory-access
+want_ids 'misc/socket.cc:484 NCCL WARN socketStartConnect: Connect to 10.0.0.2<43567> failed : Software caused connection abort' nccl-error
 [ "$fails" = 0 ] && echo "test_explain: all passed" || echo "test_explain: $fails failed"
 [ "$fails" = 0 ]
