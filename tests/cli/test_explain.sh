@@ -514,5 +514,10 @@ want_ids 'LoadLibrary failed with error 1260 for foo.dll' ""
 # NCCL's CUDACHECK/CUCHECK wrap a CUDA status: that status is the cause.
 want_ids "enqueue.cc:1556 NCCL WARN Cuda failure 700 'an illegal memory access was encountered'" illegal-memory-access
 want_ids 'misc/socket.cc:484 NCCL WARN socketStartConnect: Connect to 10.0.0.2<43567> failed : Software caused connection abort' nccl-error
+# CUTLASS's cutlass::Status, by the string cutlassGetStatusString prints
+# when the line names CUTLASS before it.
+want_ids 'RuntimeError: /tmp/x/include/tiny-cuda-nn/cutlass_matmul.h:332 status failed with error Error Internal' gpu-library-error
+want_ids 'Got cutlass error: Error Architecture Mismatch at: 363' gpu-arch-unsupported-by-framework
+want_ids 'Status: Error Internal' ""
 [ "$fails" = 0 ] && echo "test_explain: all passed" || echo "test_explain: $fails failed"
 [ "$fails" = 0 ]
