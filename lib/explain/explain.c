@@ -904,7 +904,7 @@ static int target_side(const char *gap, size_t n, int previous)
 		{ "capabilities", SIDE_BUILD }, { "support", SIDE_BUILD }, { "built", SIDE_BUILD },
 		{ "compiled", SIDE_BUILD }, { "require", SIDE_BUILD }, { "minimum", SIDE_BUILD },
 		{ "maximum", SIDE_BUILD }, { "only", SIDE_BUILD }, { "types", SIDE_BUILD }, { "targets", SIDE_BUILD },
-		{ "list", SIDE_BUILD }, { ">", SIDE_BUILD }, { "at least", SIDE_BUILD },
+		{ "list", SIDE_BUILD }, { ">", SIDE_BUILD }, { "at least", SIDE_BUILD }, { "available", SIDE_BUILD },
 	};
 	size_t tail = n, lo = n > 64 ? n - 64 : 0;
 
@@ -996,6 +996,29 @@ static size_t parse_capability(const char *s, size_t n, size_t *num_at, char *ou
 	return 0;
 }
 
+/* A compute capability as a Python tuple, "(8, 6)" or "(8,6)", at s (its
+ * "("), as "sm_86": spconv prints torch.cuda.get_device_capability() and
+ * its build's list of them. Returns its length, or 0. */
+static size_t parse_tuple(const char *s, size_t n, char *out, size_t outsz)
+{
+	size_t i = 1;
+	unsigned major = 0, minor;
+
+	if (n < 5 || s[0] != '(')
+		return 0;
+	while (i < n && i < 3 && s[i] >= '0' && s[i] <= '9')
+		major = major * 10 + (unsigned)(s[i++] - '0');
+	if (i == 1 || i >= n || s[i] != ',')
+		return 0;
+	for (i++; i < n && s[i] == ' '; i++)
+		;
+	if (i + 1 >= n || !(s[i] >= '0' && s[i] <= '9') || s[i + 1] != ')' || major < 1)
+		return 0;
+	minor = (unsigned)(s[i] - '0');
+	snprintf(out, outsz, "sm_%u%u", major, minor);
+	return i + 2;
+}
+
 /* ggml's numbered architectures: "no device code compatible with CUDA
  * arch 520. ggml-cuda.cu was compiled for: 600,610,700", "not compiled
  * with any CUDA arch <= 610" (major * 100 + minor * 10), "HIP arch 1030"
@@ -1060,6 +1083,8 @@ static bool read_targets(gw_explainer *ex)
 	bool any = false, build_line = false, build_done = ex->arch.build[0] != '\0';
 	/* Bare numbers are targets only on ggml's lines, which say "CUDA arch". */
 	bool numbered = line_has(line, n, "cuda arch") || line_has(line, n, "hip arch");
+	/* Bare tuples are targets only on a line that gives the GPU's as one. */
+	bool tupled = line_has(line, n, "arch (") || line_has(line, n, "capability (");
 
 	for (size_t i = 0; i < n; i++) {
 		char t[16];
@@ -1078,6 +1103,8 @@ static bool read_targets(gw_explainer *ex)
 		}
 		if (!len && numbered && (len = parse_arch_number(line, n, i, number_end, t, sizeof(t))))
 			number_end = i + len;
+		if (!len && tupled)
+			len = parse_tuple(line + i, n - i, t, sizeof(t));
 		if (!len)
 			continue;
 		side = target_side(line + gap_start, at - gap_start, side);

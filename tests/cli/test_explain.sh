@@ -310,6 +310,12 @@ for c in \
 	got="$(arch_of "$T/out.json" 2>&1)"
 	[ "$got" = "${c#*|}" ] || fail "arch rule: ${c%%|*}: got [$got]"
 done
+# spconv names capabilities as Python tuples: the GPU's, then its build's.
+printf '%s\n' "[WARNING]your gpu arch (8, 6) isn't compiled in prebuilt, may cause invalid device function. available: {(6, 1), (3, 7), (7, 5)}" >"$T/arch.log"
+"$G" explain --json "$T/arch.log" >"$T/out.json" 2>&1
+got="$(arch_of "$T/out.json" 2>&1)"
+[ "$got" = "gpu-arch-unsupported-by-framework sm_86 | sm_61 sm_37 sm_75 | gpu-newer" ] || fail "arch rule: tuples: got [$got]"
+"$G" explain 'results: {(6, 1), (3, 7)} failed' >/dev/null 2>&1 && fail "arch rule: tuples without a GPU's named an arch"
 printf '%s\n' "Found GPU0 Tesla K40m which is of cuda capability 3.5." \
 	"    PyTorch no longer supports this GPU because it is too old." \
 	"    The minimum cuda capability supported by this library is 3.7." >"$T/arch.log"
