@@ -501,6 +501,9 @@ want_ids 'RuntimeError: CUDA error: initialization error' cuda-init-failed
 want_ids 'File "x/torch/utils/data/_utils/worker.py", line 99, in _worker_loop\nRuntimeError: CUDA error: initialization error' cuda-fork-after-init
 want_ids 'RuntimeError: CUDA error: initialization error\nRuntimeError: Caught RuntimeError in DataLoader worker process 0.' cuda-fork-after-init
 want_ids 'cudaErrorInitializationError: initialization error' cuda-init-failed
+# A spawned process (torch.multiprocessing.spawn) is no fork.
+want_ids 'File "/x/torch/multiprocessing/spawn.py", line 69, in _wrap\\nRuntimeError: CUDA error: initialization error' cuda-init-failed
+want_ids 'File "/usr/lib/python3.10/multiprocessing/popen_fork.py", line 71, in _launch\\nRuntimeError: CUDA error: initialization error' cuda-fork-after-init
 want_ids 'numba.cuda.cudadrv.driver.CudaAPIError: [3] Call to cuInit results in CUDA_ERROR_NOT_INITIALIZED' cuda-init-failed
 
 # ONNX Runtime: the CUDA provider library failed to load (its CUDA and cuDNN
