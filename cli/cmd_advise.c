@@ -166,7 +166,7 @@ static const struct option advise_options[] = {
 		     "(default: the model's image_size, 224 for the catalogue's)"), parse_count),
 	OPT_STRING(0, "precision", O, precision_s, "P", N_("fp32, tf32, amp-fp16, amp-bf16 (fp32 weights with "
 		     "autocast), fp16 or bf16 (pure half precision); default by compute capability: amp-bf16 from "
-		     "8.0, amp-fp16 on 7.x, fp32 before (infer: bf16, fp16, fp32)")),
+		     "8.0, amp-fp16 on 7.x, fp32 before (infer: bf16 from 8.0, fp16 from 5.3, fp32 before)")),
 	OPT_STRING(0, "weights", O, weights_s, "W", N_("storage of the weights: fp32, fp16, bf16, int8, nf4, nf4-dq "
 		     "or gptq4 (default from --precision; qlora: nf4-dq)")),
 	OPT_STRING(0, "optimizer", O, optimizer_s, "OPT", N_("adamw (default; PyTorch's, multi-tensor), adam, "
@@ -763,6 +763,8 @@ static void print_breakdown(const gw_advise_estimate *e, const char *gpu)
 {
 	char b[32];
 	uint64_t t = e->peak_device_bytes;
+	uint64_t sum = e->weights_bytes + e->gradients_bytes + e->optimizer_bytes + e->activations_bytes +
+		       e->kv_cache_bytes + e->workspace_bytes;
 
 	char pad[64];
 
@@ -780,6 +782,12 @@ static void print_breakdown(const gw_advise_estimate *e, const char *gpu)
 		print_bar(N_("KV cache"), e->kv_cache_bytes, t);
 	print_bar(N_("workspace"), e->workspace_bytes, t);
 	print_bar(N_("CUDA context"), e->cuda_context_bytes, t);
+	if (sum > e->peak_allocated_bytes) {   /* gradients and activations not alive together */
+		int w = 9 - (int)strlen(fmt_bytes(b, sizeof(b), sum - e->peak_allocated_bytes));
+
+		printf("  %s %*s-%s  %s\n", pad_cells(pad, sizeof(pad), _("not together"), 13, false), w > 0 ? w : 0,
+		       "", b, _("gradients made as backward frees the activations"));
+	}
 	printf("  %s %10s  torch.cuda.max_memory_allocated()\n", pad_cells(pad, sizeof(pad), _("allocated"), 13, false),
 	       fmt_bytes(b, sizeof(b), e->peak_allocated_bytes));
 	printf("  %s %10s  torch.cuda.max_memory_reserved()\n", pad_cells(pad, sizeof(pad), _("reserved"), 13, false),
@@ -829,24 +837,47 @@ static void print_hardware(const gw_advise_report *rep)
 	}
 	/* titles padded in display cells, as wide as the columns below */
 	/* one cell between columns: eight of them fit in 80 */
+	const char *rate_title = vision ? _("images/s") : _("tokens/s");
+	int rate_w = text_columns(rate_title, strlen(rate_title));
+
 	table_header(c, sizeof(c) / sizeof(c[0]), w, " ");
-	printf(" %s\n", vision ? _("images/s") : _("tokens/s"));
+	printf(" %s\n", rate_title);
 	for (size_t i = 0; i < gw_advise_report_hardware_count(rep); i++) {
 		const gw_advise_rank *k = gw_advise_report_hardware(rep, i);
 		snprintf(step, sizeof(step), "%.3g s", k->step_seconds);
 		/* the precision this row's estimate assumes: the run's, or by
 		 * the GPU's compute capability where the run left it open */
-		printf("  %-*s %*s %s %s %*s %*" PRIu64 " %*s %.0f\n", w[0], k->gpu.name, w[1],
+		printf("  %-*s %*s %s %s %*s %*" PRIu64 " %*s %*.0f\n", w[0], k->gpu.name, w[1],
 		       fmt_bytes(mem, sizeof(mem), gw_gpu_spec_usable_bytes(&k->gpu)),
 		       pad_cells(c2, sizeof(c2), gw_advise_name("precision", k->estimate.resolved.precision), w[2], false),
 		       pad_cells(c1, sizeof(c1), k->fits ? _("yes") : _("no"), w[3], false), w[4],
 		       fmt_bytes(need, sizeof(need), k->estimate.peak_device_bytes), w[5], k->max_micro_batch, w[6],
-		       step, vision ? k->samples_per_second : k->tokens_per_second);
+		       step, rate_w, vision ? k->samples_per_second : k->tokens_per_second);
 	}
 }
 
+/* A row's mark for its note: "" (none), "*" (the table's only note) or
+ * "*N" (the N-th of its notes, in row order). */
+static const char *note_mark(char *buf, size_t size, const char *const *notes, size_t nnotes, const char *note)
+{
+	size_t i = 0;
+
+	while (note && i < nnotes && strcmp(notes[i], note))
+		i++;
+	/* at most 8 notes (print_cloud's array): one digit */
+	buf[0] = '\0';
+	if (note && i < nnotes && size >= 3) {
+		buf[0] = '*';
+		buf[1] = nnotes == 1 ? '\0' : (char)('1' + i);
+		buf[2] = '\0';
+	}
+	return buf;
+}
+
 /* The cloud instances with their GPU's figures; a row's note (a GPU the
- * spec table knows under another name) is printed once under the table. */
+ * spec table knows under another name, where its price was read) is
+ * printed once under the table, marked "*", or "*1", "*2"... where the
+ * rows have several. */
 static void print_cloud(const gw_advise_report *rep)
 {
 	bool vision = gw_advise_report_model(rep)->kind == GW_MODEL_VISION;
@@ -859,11 +890,20 @@ static void print_cloud(const gw_advise_report *rep)
 	};
 	struct table_col col[sizeof(cols) / sizeof(cols[0])];
 	int w[sizeof(cols) / sizeof(cols[0])];
-	char gpus[64], price[32], c0[64], c1[64], c2[64], c3[64];
+	char gpus[96], price[32], mark[24], c0[64], c1[64], c2[96], c3[64];
 
 	putchar('\n');
 	print_para("", "%s", _("Cloud instances (data/cloud_instances.tsv; the run on --gpus of the instance's GPUs; "
-			       "prices only from a provider's own price page)"));
+			       "prices only as the provider publishes them)"));
+	for (size_t i = 0; i < gw_advise_report_cloud_count(rep); i++) {
+		const char *note = gw_advise_report_cloud(rep, i)->instance.note;
+		size_t k = 0;
+
+		while (note && k < nnotes && strcmp(notes[k], note))
+			k++;
+		if (note && k == nnotes && nnotes < sizeof(notes) / sizeof(notes[0]))
+			notes[nnotes++] = note;
+	}
 	memcpy(col, cols, sizeof(col));
 	for (size_t i = 0; i < gw_advise_report_cloud_count(rep); i++) {
 		const gw_advise_cloud_rank *r = gw_advise_report_cloud(rep, i);
@@ -872,7 +912,7 @@ static void print_cloud(const gw_advise_report *rep)
 		if (n > col[1].width)
 			col[1].width = n;
 		snprintf(gpus, sizeof(gpus), "%u× %s%s", r->instance.gpus, r->instance.gpu,
-			 r->instance.note ? "*" : "");
+			 note_mark(mark, sizeof(mark), notes, nnotes, r->instance.note));
 		if ((n = text_columns(gpus, strlen(gpus))) > col[2].width)
 			col[2].width = n;
 	}
@@ -883,15 +923,9 @@ static void print_cloud(const gw_advise_report *rep)
 	for (size_t i = 0; i < gw_advise_report_cloud_count(rep); i++) {
 		const gw_advise_cloud_rank *c = gw_advise_report_cloud(rep, i);
 		double rate = vision ? c->samples_per_second : c->rank.tokens_per_second * c->gpus_used;
-		size_t mark = 0;
 
-		if (c->instance.note) {
-			while (mark < nnotes && strcmp(notes[mark], c->instance.note))
-				mark++;
-			if (mark == nnotes && nnotes < sizeof(notes) / sizeof(notes[0]))
-				notes[nnotes++] = c->instance.note;
-		}
-		snprintf(gpus, sizeof(gpus), "%u× %s%s", c->instance.gpus, c->instance.gpu, c->instance.note ? "*" : "");
+		snprintf(gpus, sizeof(gpus), "%u× %s%s", c->instance.gpus, c->instance.gpu,
+			 note_mark(mark, sizeof(mark), notes, nnotes, c->instance.note));
 		if (c->instance.price_usd_per_hour > 0)
 			snprintf(price, sizeof(price), "%.2f", c->instance.price_usd_per_hour);
 		else
@@ -901,8 +935,12 @@ static void print_cloud(const gw_advise_report *rep)
 		       pad_cells(c2, sizeof(c2), gpus, w[2], false),
 		       pad_cells(c3, sizeof(c3), c->rank.fits ? _("yes") : _("no"), w[3], false), w[4], rate, price);
 	}
-	for (size_t i = 0; i < nnotes; i++)
-		print_para("  * ", "%s", notes[i]);
+	for (size_t i = 0; i < nnotes; i++) {
+		char first[32];
+
+		snprintf(first, sizeof(first), "  %s ", note_mark(mark, sizeof(mark), notes, nnotes, notes[i]));
+		print_para(first, "%s", notes[i]);
+	}
 }
 
 static void print_targets(const gw_advise_report *rep)
@@ -1713,8 +1751,10 @@ const struct cmd cmd_advise_def = {
 		"roberta, t5, mt5, vit, deit, swin or resnet). Estimates are a "
 		"model, not a measurement: docs/advise.md gives each term and its source.\n"
 		"\n"
-		"Also read: the mixtures of experts mixtral, qwen2_moe, qwen3_moe, deepseek_v2, deepseek_v3, phimoe "
-		"and gpt_oss, qwen3, gemma2, and the vision-language llava, gemma3, qwen2_vl and qwen2_5_vl. A .gguf "
+		"Also read: the mixtures of experts mixtral, qwen2_moe, qwen3_moe, deepseek_v2, deepseek_v3, phimoe, "
+		"gpt_oss and llama4_text, qwen3, gemma2, the decoders olmo, olmo2, granite, glm, glm4, cohere, cohere2, smollm3, "
+		"starcoder2, ernie4_5, exaone4, helium, internlm2 and minicpm, and the vision-language llava, gemma3, "
+		"qwen2_vl, qwen2_5_vl and llama4. A .gguf "
 		"file is read from its header and run as llama.cpp would (--ctx, --parallel, --cache-type, --ngl, "
 		"--flash-attn); --gpu-memory-utilization adds vLLM's KV blocks and concurrent sequences.\n"
 		"\n"

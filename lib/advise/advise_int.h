@@ -53,6 +53,26 @@ enum gw__advise_trait {
 	 * for the loss only): what generate()'s first forward holds before
 	 * 4.45 (--transformers). */
 	GW__TRAIT_LOGITS_FLOAT = 1u << 10,
+	/* eager attention runs its softmax in fp32 whatever the activation
+	 * type and casts the probabilities back: `softmax(attn_weights,
+	 * dim=-1, dtype=torch.float32).to(query.dtype)` in the eager path of
+	 * the Llama-shaped families (not gpt-oss, whose sink softmax keeps the
+	 * logits' type), phi, phi3, falcon, gpt_neox, opt, starcoder2, vit, deit
+	 * and swin, BloomAttention's own `F.softmax(..., dtype=torch.float32)`,
+	 * GPT-J's fp32 query and key, GPTBigCode's upcast_softmax
+	 * (attention_softmax_in_fp32, default true); GPT-NeoX of transformers
+	 * 4.42 got there through its fp32 rotary cos/sin, which make q and k
+	 * fp32. GPT-2, BERT, RoBERTa and T5 (5.25) keep the scores' type. */
+	GW__TRAIT_SOFTMAX_FP32 = 1u << 11,
+	/* the RMSNorm squares an fp32 copy of its input but multiplies the
+	 * input itself by the rsqrt (T5LayerNorm: `variance =
+	 * hidden_states.to(torch.float32).pow(2).mean(...)`, then
+	 * `hidden_states * torch.rsqrt(...)`), so in half precision it keeps
+	 * both: 4 + e bytes. */
+	GW__TRAIT_RMS_HALF_INPUT = 1u << 12,
+	/* a dropout between the MLP's activation and its output projection,
+	 * whose mask is I wide (T5DenseActDense and T5DenseGatedActDense). */
+	GW__TRAIT_MLP_DROPOUT = 1u << 13,
 };
 
 /* Whether m is a text model, whose gw_model text half (experts, MLA,
@@ -77,6 +97,7 @@ bool gw__advise_has(const gw_model *m, enum gw__advise_trait t);
 
 double gw__advise_weight_bytes(gw_weights w);
 double gw__advise_weights(const gw_model *m, const gw_advise_options *r);
+double gw__advise_autocast_weight_copies(const gw_model *m, const gw_advise_options *r);
 double gw__advise_gradients(const gw_model *m, const gw_advise_options *r);
 double gw__advise_fsdp_gradients(const gw_model *m, const gw_advise_options *r, double full);
 double gw__advise_optimizer(const gw_model *m, const gw_advise_options *r);
@@ -113,5 +134,38 @@ int gw__advise_cloud_from(gw_advise_cloud_rank **out, size_t *count, const gw_cl
 			  const gw_advise_rank *ranks, size_t nranks, uint64_t gpus);
 int gw__advise_report_add_hardware_from(gw_advise_report *r, const gw_advise_options *o,
 					const gw_cloud_instance *insts, size_t ninsts);
+
+/* PyTorch's CUDA caching allocator replayed over allocations and frees
+ * (lib/advise/allocator.c): peaks of the rounded sizes in use and of the
+ * segments reserved. A failed growth of its tables sets failed; the
+ * calls after it do nothing. */
+struct gw__sim_block;
+typedef struct gw__alloc_sim {
+	struct gw__sim_block *blocks;
+	int *free_list;
+	size_t nblocks, cap, nfree, reuse;
+	uint64_t next_addr, reserved, allocated, peak_reserved, peak_allocated;
+	bool failed;
+} gw__alloc_sim;
+void gw__alloc_sim_init(gw__alloc_sim *s);
+void gw__alloc_sim_free(gw__alloc_sim *s);
+/* A block for `bytes`: its handle, or -1 when the tables could not grow. */
+int gw__alloc_sim_malloc(gw__alloc_sim *s, double bytes);
+void gw__alloc_sim_release(gw__alloc_sim *s, int h);
+/* As torch.cuda.reset_peak_memory_stats(): the peaks become what is held now. */
+void gw__alloc_sim_reset_peaks(gw__alloc_sim *s);
+/* The reserved peak of a run allocating alloc bytes at its peak, ac of them
+ * activations (lib/advise/allocator.c): ResNet inference replayed
+ * through the allocator, else the measured slack. */
+double gw__advise_reserved(const gw_model *m, const gw_advise_options *r, double alloc, double ac, double kv,
+			   double gr);
+/* ResNet inference replayed (lib/advise/vision.c): the activation peak
+ * (bytes in use at the peak, less the weights) and the reserve beyond the
+ * allocated peak; false when the replay failed. */
+bool gw__advise_resnet_infer_replay(const gw_model *m, const gw_advise_options *r, double *peak, double *slack);
+/* Encoder inference (BERT, RoBERTa) replayed through the allocator: the
+ * reserve beyond the allocated peak; false when the replay failed. ws: the
+ * cuBLAS workspaces. */
+bool gw__advise_encoder_infer_replay(const gw_model *m, const gw_advise_options *r, double ws, double *slack);
 
 #endif

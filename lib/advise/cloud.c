@@ -1,7 +1,8 @@
 /* Cloud instances for `advise --hardware` (data/cloud_instances.tsv): each
  * instance is its GPU's spec-table rank for the run, on as many of its GPUs
  * as the run asks for (--gpus). docs/advise.md §10 says how they are ordered
- * and why a row has a price only from the provider's own price page. */
+ * and why a row has a price only as the provider publishes it (its own
+ * price page or price-list API). */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>

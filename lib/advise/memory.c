@@ -207,14 +207,19 @@ int gw__advise_zero_stage(const gw_advise_options *r)
 	return (int)(r->strategy - GW_STRATEGY_ZERO1) + 1;
 }
 
-/* bf16 from compute capability 8.0, fp16 on 7.x, fp32 on older GPUs;
- * unknown (0.0) is taken as a current GPU. */
+/* bf16 from compute capability 8.0, fp16 on 7.x; before 7.0 training
+ * keeps fp32 (no tensor cores: autocast buys little speed there), but
+ * inference loads half weights wherever the GPU has half arithmetic
+ * (from 5.3: P100, GeForce 10, as rung_precision() says), as a user
+ * passing torch_dtype=float16 on a P100 does; older GPUs keep fp32.
+ * Unknown (0.0) is taken as a current GPU. */
 static gw_precision precision_for(const gw_advise_options *o)
 {
 	bool infer = o->task == GW_TASK_INFER;
+	bool half = o->cc_major > 5 || (o->cc_major == 5 && o->cc_minor >= 3);
 
 	if (o->cc_major && o->cc_major < 7)
-		return GW_PRECISION_FP32;
+		return infer && half ? GW_PRECISION_FP16 : GW_PRECISION_FP32;
 	if (o->cc_major == 7)
 		return infer ? GW_PRECISION_FP16 : GW_PRECISION_AMP_FP16;
 	return infer ? GW_PRECISION_BF16 : GW_PRECISION_AMP_BF16;
@@ -497,6 +502,19 @@ static bool kbit_prepared(const gw_advise_options *r)
 	return r->task == GW_TASK_QLORA && amp(r->precision) && !(gw__advise_fsdp(r) && r->gpus > 1);
 }
 
+/* Autocast's half copies of the fp32 linear weights: the cast cache keeps
+ * one per weight until the outermost autocast region exits
+ * (torch.autocast.__exit__ calls torch.clear_autocast_cache() when the
+ * nesting falls to 0, torch/amp/autocast_mode.py), and each matmul saves
+ * it for its input's gradient, so it lives on into backward until that
+ * node has run and released its saved tensors. */
+double gw__advise_autocast_weight_copies(const gw_model *m, const gw_advise_options *r)
+{
+	if (amp(r->precision) && r->weights == GW_WEIGHTS_FP32 && r->task != GW_TASK_INFER)
+		return 2 * (double)m->params_linear;
+	return 0;
+}
+
 /* Weights: the linear maps in their storage type, everything else
  * (embeddings, norms, the LM head) in 16 bits when the linears are
  * quantised, fp32 once prepared for k-bit training; autocast's half copies
@@ -510,8 +528,7 @@ double gw__advise_weights(const gw_model *m, const gw_advise_options *r)
 	double other = r->weights == GW_WEIGHTS_FP32 || kbit_prepared(r) ? 4 : 2;
 	double w = lin * wb + rest * other;
 
-	if (amp(r->precision) && r->weights == GW_WEIGHTS_FP32 && r->task != GW_TASK_INFER)
-		w += 2 * lin;
+	w += gw__advise_autocast_weight_copies(m, r);
 	if (kbit_prepared(r) && m->kind != GW_MODEL_ENCODER && m->kind != GW_MODEL_VISION)
 		w += 2 * (double)m->vocab_size * (double)m->hidden_size;
 	if (shards_params(r)) {
@@ -633,18 +650,48 @@ double gw__advise_optimizer_step(const gw_model *m, const gw_advise_options *r)
 	}
 }
 
+/* Whether autocast casts the fp32 input of every linear map anew. Autocast
+ * caches the half-precision cast of a tensor only when it is an fp32 leaf
+ * that requires grad, i.e. a weight (PyTorch 2.5,
+ * aten/src/ATen/autocast_mode.cpp, cached_cast: can_try_cache needs
+ * arg.requires_grad() && arg.is_leaf()); an activation is cast again by
+ * each op that reads it, and each mm keeps its own cast for the weight's
+ * gradient. Under autocast with fp32 weights the residual stream and the
+ * norms' outputs are fp32 (layer_norm autocasts to fp32; the Llama and T5
+ * RMSNorms multiply by their fp32 weight), so every projection that reads
+ * a normed input keeps a half copy of it. Full training only: a frozen
+ * projection (LoRA) keeps no input. */
+static bool casts_per_projection(const gw_advise_options *r)
+{
+	return amp(r->precision) && r->task == GW_TASK_TRAIN && r->weights == GW_WEIGHTS_FP32;
+}
+
 /* Bytes a norm keeps of its input. Under autocast layer_norm runs in fp32
  * and the residual stream it reads is fp32 (PyTorch's autocast op
  * reference: layer_norm, softmax and log_softmax "autocast to float32");
  * the RMSNorm of the Llama family (GW__TRAIT_RMS_UPCAST: transformers'
  * LlamaRMSNorm, LitGPT's RMSNorm) upcasts its input with .float() and
- * keeps that fp32 copy for backward. Otherwise the norm keeps its input in
- * the activation type. */
+ * keeps that fp32 copy for backward. T5's (GW__TRAIT_RMS_HALF_INPUT)
+ * squares an fp32 copy but multiplies the input itself, keeping both in
+ * half precision. Those RMSNorms end in `self.weight * hidden_states`,
+ * and the product keeps the normed tensor for the weight's gradient;
+ * that tensor is the projections' input (counted there) except under
+ * autocast with fp32 weights, where it is fp32 and the projections keep
+ * casts of their own (casts_per_projection): 4 bytes more. A LoRA run's
+ * frozen norm weight needs no gradient, and then nothing is kept for it.
+ * Otherwise the norm keeps its input in the activation type. */
 double gw__advise_norm_bytes(const gw_model *m, const gw_advise_options *r)
 {
-	if (amp(r->precision) || gw__advise_has(m, GW__TRAIT_RMS_UPCAST))
+	bool rms = gw__advise_has(m, GW__TRAIT_RMS_UPCAST), t5 = gw__advise_has(m, GW__TRAIT_RMS_HALF_INPUT);
+	double e = gw__advise_act_bytes(r);
+
+	if ((rms || t5) && casts_per_projection(r))
+		return 4 + 4;
+	if (amp(r->precision) || rms)
 		return 4;
-	return gw__advise_act_bytes(r);
+	if (t5 && e < 4)
+		return 4 + e;
+	return e;
 }
 
 /* The decoder families counted from their config.json without a measured
@@ -777,21 +824,52 @@ static double softmax_input_bytes(const gw_advise_options *r)
 	return amp(r->precision) ? 4 : gw__advise_act_bytes(r);
 }
 
-static double attention_block(const gw_model *m, const gw_advise_options *r, double sq, double skv, double span)
+/* Whether eager attention's softmax runs in fp32 in half precision:
+ * under autocast (softmax autocasts to fp32), and in pure fp16/bf16 for
+ * the families whose eager path upcasts it (GW__TRAIT_SOFTMAX_FP32:
+ * `softmax(attn_weights, dim=-1, dtype=torch.float32).to(query.dtype)`).
+ * Either way autograd keeps the fp32 probabilities (softmax's backward
+ * reads its output) and the matmul with V keeps their half-precision
+ * cast (or, with dropout on, the dropped copy beside dropout's mask):
+ * 4 + d + e bytes a score instead of e + d + d·e. */
+static bool softmax_fp32(const gw_model *m, const gw_advise_options *r)
+{
+	if (amp(r->precision))
+		return true;
+	return gw__advise_act_bytes(r) < 4 && gw__advise_has(m, GW__TRAIT_SOFTMAX_FP32);
+}
+
+/* The half copies of a normed input beyond the one the count keeps, per
+ * token and hidden element, in bytes: q, k and v each cast the attention
+ * input (one map where they are fused, GW__TRAIT_FUSED_QKV); in
+ * cross-attention q reads the decoder's input (its one copy counted) and
+ * k and v each cast the encoder output, which is counted once outside the
+ * layers, so both are extra, over the source tokens. */
+static double autocast_attention_copies(const gw_model *m, const gw_advise_options *r, bool cross)
+{
+	if (!casts_per_projection(r))
+		return 0;
+	if (cross)
+		return 2 * gw__advise_act_bytes(r);
+	return gw__advise_has(m, GW__TRAIT_FUSED_QKV) ? 0 : 2 * gw__advise_act_bytes(r);
+}
+
+static double attention_block(const gw_model *m, const gw_advise_options *r, double sq, double skv, double span,
+			      bool cross)
 {
 	double b = (double)r->batch, h = (double)m->hidden_size, e = gw__advise_act_bytes(r);
 	double q = (double)(m->num_heads * m->head_dim), kv = gw__advise_saved_kv_width(m, r);
 	double n = (double)m->num_heads, d = m->dropout ? 1 : 0, qb = sq * b;
 	double att = gw__advise_norm_bytes(m, r) * qb * h + e * qb * (h + q + q) + e * skv * b * (kv + kv) +
 		     d * qb * h + gw__advise_lora_input(r) * qb * h + gw__advise_lora_attention_extra(m, r) * qb +
-		     fused_rotary_extra(m, r) * qb;
+		     fused_rotary_extra(m, r) * qb + autocast_attention_copies(m, r, cross) * (cross ? skv : sq) * b * h;
 
 	if (r->attention != GW_ATTENTION_EAGER)
 		return att + 4 * n * qb;
 	if (m->no_attention_dropout)   /* dropout elsewhere, not on the probabilities */
 		d = 0;
 	att += n * span * qb * softmax_input_bytes(r);
-	if (amp(r->precision))
+	if (softmax_fp32(m, r))
 		return att + n * span * qb * (4 + d + e);
 	return att + n * span * qb * (e + d + d * e);
 }
@@ -866,8 +944,18 @@ static double mlp_block(const gw_model *m, const gw_advise_options *r, double s)
 		mlp = nb * sb * h + e * sb * i * (m->gated_mlp ? 3 : 1) + d * sb * h;
 	else
 		mlp = nb * sb * h + e * sb * h + e * sb * i * mlp_inner_tensors(m) + d * sb * h;
+	/* T5's MLP drops out the activation before wo (GW__TRAIT_MLP_DROPOUT):
+	 * its mask is I wide; the dropped copy takes the place of the
+	 * activation's output (or the gated product) as wo's input. */
+	if (gw__advise_has(m, GW__TRAIT_MLP_DROPOUT))
+		mlp += d * sb * i;
+	/* Under autocast gate and up each keep their cast of the MLP's input
+	 * (casts_per_projection), and a parallel block's MLP its own cast of
+	 * the norm output the attention projections cast too. */
+	if (casts_per_projection(r) && m->gated_mlp && !gw__advise_has(m, GW__TRAIT_FUSED_GATE_UP))
+		mlp += e * sb * h;
 	if (m->parallel_block == 1)   /* the norm's input and output are the attention block's */
-		mlp -= nb * sb * h + (frozen_inputs_dropped(r) ? 0 : e * sb * h);
+		mlp -= nb * sb * h + (frozen_inputs_dropped(r) || casts_per_projection(r) ? 0 : e * sb * h);
 	else if (m->parallel_block == 2)   /* the norm's input is */
 		mlp -= nb * sb * h;
 	return mlp + (gw__advise_lora_mlp_extra(m, r) + gelu_new_extra(m, r)) * sb;
@@ -875,7 +963,7 @@ static double mlp_block(const gw_model *m, const gw_advise_options *r, double s)
 
 double gw__advise_layer_activations_span(const gw_model *m, const gw_advise_options *r, double s, double span)
 {
-	return attention_block(m, r, s, s, span) + mlp_block(m, r, s);
+	return attention_block(m, r, s, s, span, false) + mlp_block(m, r, s);
 }
 
 /* Every token attends to all s tokens (span s): the layer of a text model. */
@@ -893,10 +981,10 @@ double gw__advise_layer_activations(const gw_model *m, const gw_advise_options *
  * input is that encoder output, dropped anew in every layer. */
 double gw__advise_decoder_layer_activations(const gw_model *m, const gw_advise_options *r, double t, double s)
 {
-	double cross = attention_block(m, r, t, s, s) + gw__advise_lora_input(r) * s * (double)r->batch *
+	double cross = attention_block(m, r, t, s, s, true) + gw__advise_lora_input(r) * s * (double)r->batch *
 						       (double)m->hidden_size;
 
-	return attention_block(m, r, t, t, t) + cross + mlp_block(m, r, t);
+	return attention_block(m, r, t, t, t, false) + cross + mlp_block(m, r, t);
 }
 
 /* An encoder's masked-LM head (BertForMaskedLM) over s tokens: its
@@ -1213,6 +1301,50 @@ static double cuda_context(const gw_advise_options *r)
 	return lazy;
 }
 
+/* Whether the gradients are gone while the forward pass runs: since
+ * PyTorch 2.0 `Optimizer.zero_grad()` and `Module.zero_grad()` set them
+ * to None by default (pytorch/pytorch#92731, "[nn] zero_grad()
+ * set_to_none default True"; transformers' Trainer has passed
+ * set_to_none=True on every release since huggingface/transformers#22136),
+ * so backward allocates each gradient anew as it goes. Not while
+ * accumulating (the micro-batches after the first find the sums there),
+ * on several GPUs (DDP's buckets, FSDP's and ZeRO's flat buffers stay
+ * allocated), with DeepSpeed or offloading, nor for LoRA (its adapters'
+ * gradients are small enough to leave counted); before 2.0 (--torch)
+ * zero_grad() filled them with zeros. */
+static bool grads_freed_before_forward(const gw_advise_options *r)
+{
+	return r->task == GW_TASK_TRAIN && r->gpus == 1 && r->grad_accum <= 1 && r->offload == GW_OFFLOAD_NONE &&
+	       !gw__advise_zero_stage(r) && !torch_before(r, 200);
+}
+
+/* The allocated peak when the gradients are freed before the forward
+ * pass: backward walks the layers from the last, freeing each one's
+ * saved activations as it makes its gradients, so the two are never all
+ * alive together. What is alive grows at the start of backward (every
+ * activation, plus the first gradient, the LM head's vocab × h: the loss
+ * reads the head's output) or at its end and through the optimizer's
+ * step (every gradient, plus the step's own copies); both are linear in
+ * the layers done, so the larger end is the peak. `fixed`: weights,
+ * optimizer states, KV cache and workspaces. */
+static double overlapped_peak(const gw_model *m, const gw_advise_options *r, double fixed, double gr, double ac,
+			      double step)
+{
+	double head = 0, start, end, copies = gw__advise_autocast_weight_copies(m, r);
+
+	if (m->kind != GW_MODEL_VISION && (m->kind != GW_MODEL_ENCODER || m->lm_head))
+		head = (double)m->vocab_size * (double)m->hidden_size * train_bytes(r);
+	if (head > gr)
+		head = gr;
+	/* Autocast's half weight copies are alive at the start of backward
+	 * (every node still holds its saved cast) and gone at its end: the
+	 * region exited before backward and cleared the cache, and each node
+	 * released its copy as it ran. */
+	start = ac + head + copies;
+	end = gr + step;
+	return fixed - copies + (start > end ? start : end);
+}
+
 static uint64_t to_u64(double v)
 {
 	return (uint64_t)ceil(v);
@@ -1222,7 +1354,7 @@ int gw_advise_estimate_run(gw_advise_estimate *out, const gw_model *m, const gw_
 {
 	gw_advise_estimate e;
 	gw_advise_options r;
-	double wt, gr, op, ac, kv, ws, ctx, alloc, reserved, step;
+	double wt, gr, op, ac, kv, ws, ctx, alloc, reserved, step, states, peak;
 	int rc;
 
 	if (!out || !m || !o)
@@ -1243,6 +1375,7 @@ int gw_advise_estimate_run(gw_advise_estimate *out, const gw_model *m, const gw_
 	}
 	/* The step's peak comes after backward has freed the activations. */
 	step = gw__advise_optimizer_step(m, &r);
+	states = op;
 	if (step > ac)
 		op += step - ac;
 	kv = gw__advise_kv_cache(m, &r) * gw__advise_split_kv_share(m, &r);
@@ -1250,19 +1383,17 @@ int gw_advise_estimate_run(gw_advise_estimate *out, const gw_model *m, const gw_
 	ws = gw__advise_workspace(m, &r);
 	ctx = cuda_context(&r);
 	alloc = wt + gr + op + ac + kv + ws;
-	/* The caching allocator's slack: blocks rounded up (2 MiB for large
-	 * ones) and freed blocks that cannot be reused for a larger request,
-	 * which grows with what is allocated and freed every step: 10 % of
-	 * what training allocates and frees. Inference leaves more: each
-	 * layer's activations come and go in many sizes, and generate()'s
-	 * cache grows by concatenation. On an H200 (tests/device/advise_peaks.py,
-	 * the tuned rows of rounds 7 and 9, the model's build left nothing
-	 * cached) reserved − allocated was 30-60 % of activations + KV cache
-	 * in inference (median about 40 %), 3-27 % in training; it does not grow
-	 * in proportion for very large tensors (ResNet-18 at batch 1024: none;
-	 * optimum-benchmark's BGE at batch 1024-2048 went 20 % high at 40 %),
-	 * so inference takes 25 %, the best of 20-40 % on the tuned sets. */
-	reserved = alloc + (r.task == GW_TASK_INFER ? 0.25 : 0.10) * (ac + kv + gr) + 2 * MIB;
+	peak = alloc;
+	if (grads_freed_before_forward(&r))
+		peak = overlapped_peak(m, &r, wt + states + kv + ws, gr, ac, step);   /* ≤ alloc */
+	/* The caching allocator's reserve (lib/advise/allocator.c), from the
+	 * sum even where the gradients and the activations are not alive
+	 * together (grads_freed_before_forward): on the H200 (PyTorch 2.11,
+	 * the tuned rows of rounds 7 and 9) max_memory_reserved stayed at
+	 * about the sum plus the slack, the gradients made during backward
+	 * taking new segments rather than the activations' freed blocks,
+	 * while max_memory_allocated fell below the sum. */
+	reserved = gw__advise_reserved(m, &r, alloc, ac, kv, gr);
 	if (!(alloc + ctx + reserved < LIMIT_BYTES))
 		return gw__error_set(GW_EINVAL, "the estimate exceeds 4 EiB: the sizes given are absurd");
 	memset(&e, 0, sizeof(e));
@@ -1275,6 +1406,8 @@ int gw_advise_estimate_run(gw_advise_estimate *out, const gw_model *m, const gw_
 	e.cuda_context_bytes = to_u64(ctx);
 	e.peak_allocated_bytes = e.weights_bytes + e.gradients_bytes + e.optimizer_bytes + e.activations_bytes +
 				 e.kv_cache_bytes + e.workspace_bytes;
+	if (peak < alloc)   /* the gradients and the activations not alive together */
+		e.peak_allocated_bytes -= to_u64(alloc - peak);
 	e.peak_reserved_bytes = to_u64(reserved);
 	if (e.peak_reserved_bytes < e.peak_allocated_bytes)
 		e.peak_reserved_bytes = e.peak_allocated_bytes;

@@ -15,6 +15,7 @@
 #include "core/util.h"
 #include "core/error.h"
 #include "core/jsonp.h"
+#include "core/strbuf.h"
 #include "gpuwise/advise.h"
 #include "advise/advise_int.h"
 
@@ -34,7 +35,7 @@
 
 enum family {
 	FAM_LLAMA, FAM_GPT2, FAM_BERT, FAM_T5, FAM_VIT, FAM_SWIN, FAM_RESNET,
-	FAM_PHI, FAM_FALCON, FAM_GPTJ, FAM_NEOX, FAM_BLOOM, FAM_BIGCODE, FAM_OPT,
+	FAM_PHI, FAM_FALCON, FAM_GPTJ, FAM_NEOX, FAM_BLOOM, FAM_BIGCODE, FAM_OPT, FAM_STARCODER2,
 };
 
 struct model_type {
@@ -58,53 +59,85 @@ struct model_type {
 #define NO_SDPA GW__TRAIT_NO_SDPA
 #define MLM GW__TRAIT_MLM_HEAD
 #define LOGITS_FLOAT GW__TRAIT_LOGITS_FLOAT
+#define SM32 GW__TRAIT_SOFTMAX_FP32
+#define RMS_HALF GW__TRAIT_RMS_HALF_INPUT
+#define MLP_DROP GW__TRAIT_MLP_DROPOUT
 
 /* The model_types gpuwise counts. One row each; the reader, the error
  * message and docs/advise.md follow this table. */
 static const struct model_type model_types[] = {
-	{ "llama", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS | LOGITS_FLOAT },
-	{ "mistral", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS | LOGITS_FLOAT },
-	{ "qwen2", FAM_LLAMA, GW_MODEL_DECODER, false, true, RMS | LOGITS_FLOAT },
-	{ "gemma", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS | LOGITS_FLOAT },
-	{ "phi3", FAM_LLAMA, GW_MODEL_DECODER, false, false, QKV | GATE_UP | ROTARY | SDPA_GQA | LOGITS_FLOAT },
+	{ "llama", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS | LOGITS_FLOAT | SM32 },
+	{ "mistral", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS | LOGITS_FLOAT | SM32 },
+	{ "qwen2", FAM_LLAMA, GW_MODEL_DECODER, false, true, RMS | LOGITS_FLOAT | SM32 },
+	{ "gemma", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS | LOGITS_FLOAT | SM32 },
+	{ "phi3", FAM_LLAMA, GW_MODEL_DECODER, false, false, QKV | GATE_UP | ROTARY | SDPA_GQA | LOGITS_FLOAT | SM32 },
 	/* Llama-shaped decoders with experts, latent attention, q/k norms or
 	 * sliding windows (read_text_arch() says which keys each reads). */
-	{ "mixtral", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS | LOGITS_FLOAT },
-	{ "qwen2_moe", FAM_LLAMA, GW_MODEL_DECODER, false, true, RMS | LOGITS_FLOAT },
-	{ "qwen3", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS },
-	{ "qwen3_moe", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS },
-	{ "deepseek_v2", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS },
-	{ "deepseek_v3", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS },
-	{ "gemma2", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS | LOGITS_FLOAT },
-	{ "gemma3_text", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS },
-	{ "phimoe", FAM_LLAMA, GW_MODEL_DECODER, false, false, 0 },
+	{ "mixtral", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS | LOGITS_FLOAT | SM32 },
+	{ "qwen2_moe", FAM_LLAMA, GW_MODEL_DECODER, false, true, RMS | LOGITS_FLOAT | SM32 },
+	{ "qwen3", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS | SM32 },
+	{ "qwen3_moe", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS | SM32 },
+	{ "deepseek_v2", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS | SM32 },
+	{ "deepseek_v3", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS | SM32 },
+	{ "gemma2", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS | LOGITS_FLOAT | SM32 },
+	{ "gemma3_text", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS | SM32 },
+	{ "phimoe", FAM_LLAMA, GW_MODEL_DECODER, false, false, SM32 },
 	{ "gpt_oss", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS },
+	/* Llama-shaped decoders of 2024–2025 (read_biases() and
+	 * read_text_arch() say what each adds). The norm of each upcasts its
+	 * input to fp32 (OlmoLayerNorm and CohereLayerNorm too: RMS); the
+	 * eager softmax of each runs in fp32 (SM32). */
+	{ "olmo", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS | LOGITS_FLOAT | SM32 },
+	{ "olmo2", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS | SM32 },
+	{ "granite", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS | SM32 },
+	{ "glm", FAM_LLAMA, GW_MODEL_DECODER, false, false, GATE_UP | RMS | SM32 },
+	{ "glm4", FAM_LLAMA, GW_MODEL_DECODER, false, false, GATE_UP | RMS | SM32 },
+	{ "cohere", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS | LOGITS_FLOAT | SM32 },
+	{ "cohere2", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS | SM32 },
+	{ "smollm3", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS | SM32 },
+	{ "ernie4_5", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS | SM32 },
+	{ "exaone4", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS | SM32 },
+	{ "helium", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS | SM32 },
+	/* InternLM2 is remote code (modeling_internlm2.py beside the weights):
+	 * q, k, v in one wqkv, its forward casts the logits to fp32. */
+	{ "internlm2", FAM_LLAMA, GW_MODEL_DECODER, false, false, QKV | RMS | LOGITS_FLOAT | SM32 },
+	/* MiniCPM is remote code too: Llama's modules (its scale_emb,
+	 * scale_depth and dim_model_base scale activations, not parameters),
+	 * tied by default. */
+	{ "minicpm", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS | LOGITS_FLOAT | SM32 },
 	/* Vision-language models: a text model (text_config) and a vision
 	 * tower (vision_config); the row's traits are its text model's
 	 * (vlm_types[] names it). */
-	{ "llava", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS },
-	{ "gemma3", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS },
-	{ "qwen2_vl", FAM_LLAMA, GW_MODEL_DECODER, false, true, RMS },
-	{ "qwen2_5_vl", FAM_LLAMA, GW_MODEL_DECODER, false, true, RMS },
+	{ "llava", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS | SM32 },
+	{ "gemma3", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS | SM32 },
+	{ "qwen2_vl", FAM_LLAMA, GW_MODEL_DECODER, false, true, RMS | SM32 },
+	{ "qwen2_5_vl", FAM_LLAMA, GW_MODEL_DECODER, false, true, RMS | SM32 },
+	/* Llama 4: a mixture of experts with a shared expert; its eager
+	 * softmax keeps the scores' type (no SM32). */
+	{ "llama4_text", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS },
+	{ "llama4", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS },
 	{ "gpt2", FAM_GPT2, GW_MODEL_DECODER, true, false, QKV | GELU_NEW },
-	{ "phi", FAM_PHI, GW_MODEL_DECODER, false, true, SDPA_GQA | GELU_NEW | LOGITS_FLOAT },
-	{ "falcon", FAM_FALCON, GW_MODEL_DECODER, true, false, QKV | ROTARY | SDPA_GQA },
-	{ "gptj", FAM_GPTJ, GW_MODEL_DECODER, false, false, SDPA_GQA | GELU_NEW },
-	{ "gpt_neox", FAM_NEOX, GW_MODEL_DECODER, false, true, QKV | ROTARY | SDPA_GQA },
-	{ "bloom", FAM_BLOOM, GW_MODEL_DECODER, true, true, QKV | SDPA_GQA | NO_SDPA },
-	{ "gpt_bigcode", FAM_BIGCODE, GW_MODEL_DECODER, true, true, QKV | SDPA_GQA },
-	{ "opt", FAM_OPT, GW_MODEL_DECODER, true, true, SDPA_GQA | RELU_MLP },
+	{ "phi", FAM_PHI, GW_MODEL_DECODER, false, true, SDPA_GQA | GELU_NEW | LOGITS_FLOAT | SM32 },
+	{ "falcon", FAM_FALCON, GW_MODEL_DECODER, true, false, QKV | ROTARY | SDPA_GQA | SM32 },
+	{ "gptj", FAM_GPTJ, GW_MODEL_DECODER, false, false, SDPA_GQA | GELU_NEW | SM32 },
+	{ "gpt_neox", FAM_NEOX, GW_MODEL_DECODER, false, true, QKV | ROTARY | SDPA_GQA | SM32 },
+	{ "bloom", FAM_BLOOM, GW_MODEL_DECODER, true, true, QKV | SDPA_GQA | NO_SDPA | SM32 },
+	{ "gpt_bigcode", FAM_BIGCODE, GW_MODEL_DECODER, true, true, QKV | SDPA_GQA | SM32 },
+	{ "opt", FAM_OPT, GW_MODEL_DECODER, true, true, SDPA_GQA | RELU_MLP | SM32 },
+	{ "starcoder2", FAM_STARCODER2, GW_MODEL_DECODER, true, true, SDPA_GQA | LOGITS_FLOAT | SM32 },
 	{ "bert", FAM_BERT, GW_MODEL_ENCODER, true, false, MLM },
 	{ "roberta", FAM_BERT, GW_MODEL_ENCODER, true, false, MLM },
-	{ "t5", FAM_T5, GW_MODEL_ENCODER_DECODER, true, false, GELU_NEW_GATED },
-	{ "mt5", FAM_T5, GW_MODEL_ENCODER_DECODER, false, false, GELU_NEW_GATED },
-	{ "vit", FAM_VIT, GW_MODEL_VISION, false, true, 0 },
-	{ "deit", FAM_VIT, GW_MODEL_VISION, false, true, 0 },
-	{ "swin", FAM_SWIN, GW_MODEL_VISION, false, true, 0 },
+	{ "t5", FAM_T5, GW_MODEL_ENCODER_DECODER, true, false, GELU_NEW_GATED | RMS_HALF | MLP_DROP },
+	{ "mt5", FAM_T5, GW_MODEL_ENCODER_DECODER, false, false, GELU_NEW_GATED | RMS_HALF | MLP_DROP },
+	{ "vit", FAM_VIT, GW_MODEL_VISION, false, true, SM32 },
+	{ "deit", FAM_VIT, GW_MODEL_VISION, false, true, SM32 },
+	{ "swin", FAM_SWIN, GW_MODEL_VISION, false, true, SM32 },
 	{ "resnet", FAM_RESNET, GW_MODEL_VISION, false, false, 0 },
 };
 
 #undef QKV
+#undef RMS_HALF
+#undef MLP_DROP
 #undef GATE_UP
 #undef ROTARY
 #undef SDPA_GQA
@@ -114,6 +147,8 @@ static const struct model_type model_types[] = {
 #undef RELU_MLP
 #undef NO_SDPA
 #undef MLM
+#undef LOGITS_FLOAT
+#undef SM32
 
 
 /* The decoders whose layers differ from Llama's and GPT-2's in which
@@ -139,7 +174,11 @@ struct decoder {
 struct text_arch {
 	bool router_bias, expert_bias;  /* gpt-oss: the router and every expert's maps biased */
 	bool shared_gate;               /* Qwen2-MoE: shared_expert_gate, h → 1 */
-	bool qk_norm;                   /* Qwen3, Gemma 3: RMSNorm(head_dim) on q and on k */
+	enum { QK_NONE, QK_HEAD, QK_ALL } qk_norm;
+	/* QK_HEAD: Qwen3, Gemma 3, EXAONE 4: RMSNorm(head_dim) on q and on k;
+	 * QK_ALL: OLMo 2 (RMSNorm over all q heads, over all k heads), Cohere
+	 * use_qk_norm (a LayerNorm weight per head and feature) */
+	bool norm_free;                 /* OLMo: LayerNorms without weight or bias */
 	bool sinks;                     /* gpt-oss: one learned sink logit per head */
 	bool layer_norm;                /* PhiMoE: LayerNorms (weight and bias), not RMSNorm */
 	bool head_bias;                 /* PhiMoE: lm_head_bias */
@@ -322,7 +361,7 @@ static void count_llama(struct acc *a, struct acc *layer, const gw_model *m, con
 {
 	const struct text_arch *ta = &x->ta;
 	struct acc moe = { 0 };
-	uint64_t norm = ta->layer_norm ? 2 * m->hidden_size : m->hidden_size;
+	uint64_t norm = ta->norm_free ? 0 : ta->layer_norm ? 2 * m->hidden_size : m->hidden_size;
 
 	matrix(a, m->vocab_size, m->hidden_size, false);
 	if (m->kv_lora_rank)
@@ -333,8 +372,10 @@ static void count_llama(struct acc *a, struct acc *layer, const gw_model *m, con
 		uint64_t h = m->hidden_size, q = m->num_heads * m->head_dim, kv = m->num_kv_heads * m->head_dim;
 		layer->lora += (h + q + 2 * kv) - ((h + q) + (h + kv));
 	}
-	if (ta->qk_norm)
+	if (ta->qk_norm == QK_HEAD)
 		vector(layer, 2 * m->head_dim);
+	else if (ta->qk_norm == QK_ALL)
+		vector(layer, (m->num_heads + m->num_kv_heads) * m->head_dim);
 	if (ta->sinks)
 		vector(layer, m->num_heads);
 	vector(layer, (ta->norms ? ta->norms : 2) * norm);
@@ -747,7 +788,8 @@ static int count(gw_model *m, const struct extra *x)
 	case FAM_NEOX:
 	case FAM_BLOOM:
 	case FAM_BIGCODE:
-	case FAM_OPT: count_decoder(&a, &layer, m, &x->dec); break;
+	case FAM_OPT:
+	case FAM_STARCODER2: count_decoder(&a, &layer, m, &x->dec); break;
 	case FAM_GPT2: count_gpt2(&a, &layer, m); break;
 	case FAM_BERT: count_bert(&a, &layer, m, x->type_vocab); break;
 	case FAM_T5: count_t5(&a, &layer, m, x->buckets); break;
@@ -903,7 +945,9 @@ bool gw__advise_has(const gw_model *m, enum gw__advise_trait t)
 
 static int unsupported_type(const char *name)
 {
-	char list[256] = "", shown[64] = "";
+	gw_strbuf list = GW_STRBUF_INIT;
+	char shown[64] = "";
+	int rc;
 
 	gw__copy_printable(shown, sizeof(shown), name, strlen(name));
 	/* Neighbours of counted types whose configs users still have: say
@@ -920,11 +964,15 @@ static int unsupported_type(const char *name)
 		return gw__error_set(GW_ENOTSUP, "model_type \"%s\" is not counted (Phi-3-small's block-sparse "
 				     "attention, Phi-3.5-MoE's experts); use --params with --layers/--hidden/--heads/"
 				     "--vocab", shown);
-	for (size_t i = 0; i < GW_ARRAY_SIZE(model_types); i++) {
-		size_t n = strlen(list);
-		snprintf(list + n, sizeof(list) - n, "%s%s", i ? ", " : "", model_types[i].name);
-	}
-	return gw__error_set(GW_ENOTSUP, "unknown model_type \"%s\" (gpuwise counts %s)", shown, list);
+	/* Every counted type, however many: a fixed buffer cut the list short. */
+	for (size_t i = 0; i < GW_ARRAY_SIZE(model_types); i++)
+		gw__sb_addf(&list, "%s%s", i ? ", " : "", model_types[i].name);
+	if (list.oom)
+		rc = gw__error_set(GW_ENOMEM, "out of memory");
+	else
+		rc = gw__error_set(GW_ENOTSUP, "unknown model_type \"%s\" (gpuwise counts %s)", shown, gw__sb_str(&list));
+	gw__sb_release(&list);
+	return rc;
 }
 
 static const char *const K_HIDDEN[] = { "hidden_size", "n_embd", "d_model", "n_embed", NULL };   /* n_embed: BLOOM */
@@ -1089,7 +1137,7 @@ static int read_vision(const gw_jv *root, const struct model_type *t, gw_model *
  * class fills in (4h, or positions the model does not learn). */
 static bool inter_required(enum family f)
 {
-	return f == FAM_LLAMA || f == FAM_BERT || f == FAM_T5 || f == FAM_PHI || f == FAM_NEOX;
+	return f == FAM_LLAMA || f == FAM_BERT || f == FAM_T5 || f == FAM_PHI || f == FAM_NEOX || f == FAM_STARCODER2;
 }
 
 static bool positions_required(enum family f)
@@ -1117,7 +1165,11 @@ static bool positions_required(enum family f)
  * opt: enable_bias (true); layer_norm_elementwise_affine (true);
  *   word_embed_proj_dim (h); the final LayerNorm only when
  *   do_layer_norm_before (true) and not _remove_final_layer_norm; tied.
+ * starcoder2: use_bias (true) on q, k, v, o, c_fc, c_proj; 2 LayerNorms;
+ *   num_key_value_heads; tied.
  * Head dimensions come from h / heads for all of them. */
+static int sliding_layers(const gw_jv *root, const struct model_type *t, gw_model *m);
+
 static int read_decoder(const gw_jv *root, const struct model_type *t, gw_model *m, struct extra *x)
 {
 	static const char *const K_FALCON_KV[] = { "num_kv_heads", "n_head_kv", NULL };
@@ -1205,6 +1257,13 @@ static int read_decoder(const gw_jv *root, const struct model_type *t, gw_model 
 		d->o_bias = d->mlp_bias = d->qkv_bias;
 		d->final_norm = pre_norm && !no_final;
 		return 0;
+	case FAM_STARCODER2:
+		/* Starcoder2DecoderLayer: LayerNorm, attention (grouped k/v heads),
+		 * LayerNorm, c_fc → c_proj; use_bias (true) on all six maps. */
+		if ((rc = get_bool(root, "use_bias", &d->qkv_bias)) < 0)
+			return rc;
+		d->o_bias = d->mlp_bias = d->qkv_bias;
+		return sliding_layers(root, t, m);
 	default:
 		return gw__error_set(GW_EINVAL, "%s is not a decoder family", t->name);
 	}
@@ -1214,10 +1273,14 @@ static int read_decoder(const gw_jv *root, const struct model_type *t, gw_model 
 
 /* attention_bias is read by these as Llama reads it (q, k, v and o):
  * Qwen3, Qwen3-MoE, Gemma 2/3, PhiMoE, gpt-oss (GptOssConfig's default
- * true). Mixtral, Qwen2-MoE and DeepSeek build theirs without. */
+ * true), OLMo, OLMo 2, Granite, Cohere, Cohere 2, SmolLM3, MiniCPM, Llama 4.
+ * Mixtral, Qwen2-MoE and DeepSeek build theirs without. */
 static bool text_arch_reads_bias(const char *type)
 {
-	static const char *const names[] = { "qwen3", "qwen3_moe", "gemma2", "gemma3_text", "phimoe", "gpt_oss" };
+	static const char *const names[] = {
+		"qwen3", "qwen3_moe", "gemma2", "gemma3_text", "phimoe", "gpt_oss", "olmo", "olmo2", "granite",
+		"cohere", "cohere2", "smollm3", "minicpm", "llama4_text",
+	};
 
 	for (size_t i = 0; i < GW_ARRAY_SIZE(names); i++)
 		if (!strcmp(type, names[i]))
@@ -1250,7 +1313,8 @@ static int get_size0(const gw_jv *root, const char *key, uint64_t max, uint64_t 
  * layer i has experts unless it is in mlp_only_layers, and when (i + 1)
  * is a multiple of decoder_sparse_step (1). DeepSeek (DeepseekV3
  * DecoderLayer): from first_k_dense_replace (0) on, every moe_layer_freq
- * (1). The others: every layer. */
+ * (1). Llama 4: those in moe_layers, else where (i + 1) is a multiple of
+ * interleave_moe_layer_step (1). The others: every layer. */
 static int moe_layers(const gw_jv *root, const struct model_type *t, gw_model *m)
 {
 	uint8_t dense[MAX_LAYERS / 8] = { 0 };
@@ -1258,7 +1322,24 @@ static int moe_layers(const gw_jv *root, const struct model_type *t, gw_model *m
 	const gw_jv *only = gw_jv_get(root, "mlp_only_layers");
 	int rc;
 
-	if (is_type(t, "qwen2_moe", "qwen3_moe")) {
+	if (is_type(t, "llama4_text", NULL)) {
+		/* Llama4TextConfig: moe_layers when listed, else every
+		 * interleave_moe_layer_step-th layer (1: all). */
+		const gw_jv *list = gw_jv_get(root, "moe_layers");
+		if (list && list->type == GW_JV_ARRAY) {
+			for (size_t i = 0; i < gw_jv_len(list); i++) {
+				int64_t k;
+				if (gw_jv_int64(gw_jv_at(list, i), &k) < 0 || k < 0)
+					return gw__error_set(GW_EPARSE, "config.json line %d: \"moe_layers\" must hold layer "
+							     "numbers", list->line);
+				n += (uint64_t)k < m->num_layers;
+			}
+			m->moe_layers = m->experts ? n : 0;
+			return 0;
+		}
+		if ((rc = get_size0(root, "interleave_moe_layer_step", MAX_LAYERS, 1, &step)) < 0)
+			return rc;
+	} else if (is_type(t, "qwen2_moe", "qwen3_moe")) {
 		if ((rc = get_size0(root, "decoder_sparse_step", MAX_LAYERS, 1, &step)) < 0)
 			return rc;
 		if (only && only->type != GW_JV_NULL) {
@@ -1294,7 +1375,11 @@ static int moe_layers(const gw_jv *root, const struct model_type *t, gw_model *m
  * is set; Gemma 2: the even layers (Gemma2DecoderLayer's is_sliding);
  * Gemma 3: all but every sliding_window_pattern-th (6); Qwen: from
  * max_window_layers on, only with use_sliding_window; gpt-oss: every
- * other layer, from the first. */
+ * other layer, from the first; StarCoder2: every layer; Cohere 2, EXAONE 4
+ * (sliding_window 4096 unless null): all but every sliding_window_pattern-th
+ * (4; EXAONE's may be a string, "LLLG": L sliding); SmolLM3, with
+ * use_sliding_window, the layers without rotary (no_rope_layers 0, else
+ * every no_rope_layer_interval-th, 4). */
 static int sliding_layers(const gw_jv *root, const struct model_type *t, gw_model *m)
 {
 	const gw_jv *types = gw_jv_get(root, "layer_types");
@@ -1304,6 +1389,8 @@ static int sliding_layers(const gw_jv *root, const struct model_type *t, gw_mode
 
 	if ((rc = get_size0(root, "sliding_window", MAX_POSITIONS, 0, &m->sliding_window)) < 0)
 		return rc;
+	if (is_type(t, "cohere2", "exaone4") && !gw_jv_get(root, "sliding_window"))
+		m->sliding_window = 4096;   /* Cohere2Config, Exaone4Config */
 	if (!m->sliding_window)
 		return 0;
 	if (types && types->type == GW_JV_ARRAY) {
@@ -1318,12 +1405,36 @@ static int sliding_layers(const gw_jv *root, const struct model_type *t, gw_mode
 		if ((rc = get_size0(root, "sliding_window_pattern", MAX_LAYERS, 6, &pattern)) < 0)
 			return rc;
 		n = pattern ? L - L / pattern : L;
+	} else if (is_type(t, "cohere2", "exaone4")) {
+		const char *p = gw_jv_str(gw_jv_get(root, "sliding_window_pattern"));
+		size_t len = p ? strlen(p) : 0;
+		if (len) {
+			for (uint64_t i = 0; i < L; i++)
+				n += p[i % len] == 'L';
+		} else {
+			if ((rc = get_size0(root, "sliding_window_pattern", MAX_LAYERS, 4, &pattern)) < 0)
+				return rc;
+			n = pattern ? L - L / pattern : L;
+		}
+	} else if (is_type(t, "smollm3", NULL)) {
+		const gw_jv *nr = gw_jv_get(root, "no_rope_layers");
+		if ((rc = get_bool(root, "use_sliding_window", &use)) < 0 ||
+		    (rc = get_size0(root, "no_rope_layer_interval", MAX_LAYERS, 4, &pattern)) < 0)
+			return rc;
+		if (use && nr && nr->type == GW_JV_ARRAY) {
+			for (size_t i = 0; i < gw_jv_len(nr) && i < L; i++) {
+				int64_t k;
+				n += gw_jv_int64(gw_jv_at(nr, i), &k) == 0 && k == 0;
+			}
+		} else if (use) {
+			n = pattern ? L / pattern : 0;
+		}
 	} else if (!strncmp(t->name, "qwen", 4)) {
 		if ((rc = get_bool(root, "use_sliding_window", &use)) < 0 ||
 		    (rc = get_size0(root, "max_window_layers", MAX_LAYERS, L, &from)) < 0)
 			return rc;
 		n = use && from < L ? L - from : 0;
-	} else if (is_type(t, "mistral", "mixtral") || is_type(t, "phimoe", NULL)) {
+	} else if (is_type(t, "mistral", "mixtral") || is_type(t, "phimoe", "starcoder2")) {
 		n = L;
 	}
 	m->sliding_layers = n;
@@ -1346,15 +1457,32 @@ static int read_text_arch(const gw_jv *root, const struct model_type *t, gw_mode
 	static const char *const K_MOE_INTER[] = { "moe_intermediate_size", NULL };
 	struct text_arch *ta = &x->ta;
 	uint64_t shared = 0;
+	bool qk = false;
 	int rc;
 
-	ta->norms = is_type(t, "gemma2", "gemma3_text") ? 4 : 2;
-	ta->qk_norm = is_type(t, "qwen3", "qwen3_moe") || is_type(t, "gemma3_text", NULL);
+	/* Norms a layer: Gemma 2/3 and GLM-4 (Glm4DecoderLayer) put one before
+	 * and one after attention and the MLP; OLMo 2 and EXAONE 4 only after
+	 * each (post_attention_layernorm, post_feedforward_layernorm); Cohere's
+	 * one input_layernorm feeds attention and the MLP side by side. */
+	ta->norms = is_type(t, "gemma2", "gemma3_text") || is_type(t, "glm4", NULL) ? 4 :
+		    is_type(t, "cohere", "cohere2") ? 1 : 2;
+	if (is_type(t, "cohere", "cohere2"))
+		m->parallel_block = 1;   /* CohereDecoderLayer: x + attn(ln(x)) + mlp(ln(x)) */
+	ta->norm_free = is_type(t, "olmo", NULL);   /* OlmoLayerNorm: no weight, no bias */
+	if (is_type(t, "qwen3", "qwen3_moe") || is_type(t, "gemma3_text", "exaone4"))
+		ta->qk_norm = QK_HEAD;
+	else if (is_type(t, "olmo2", NULL))
+		ta->qk_norm = QK_ALL;
+	else if (is_type(t, "cohere", NULL)) {
+		if ((rc = get_bool(root, "use_qk_norm", &qk)) < 0)
+			return rc;
+		ta->qk_norm = qk ? QK_ALL : QK_NONE;
+	}
 	ta->layer_norm = ta->head_bias = is_type(t, "phimoe", NULL);
 	ta->sinks = ta->router_bias = ta->expert_bias = is_type(t, "gpt_oss", NULL);
 	if (ta->head_bias && (rc = get_bool(root, "lm_head_bias", &ta->head_bias)) < 0)
 		return rc;
-	if (is_type(t, "mixtral", "phimoe") || is_type(t, "gpt_oss", NULL) || is_type(t, "qwen2_moe", "qwen3_moe") ||
+	if (is_type(t, "mixtral", "phimoe") || is_type(t, "gpt_oss", "llama4_text") || is_type(t, "qwen2_moe", "qwen3_moe") ||
 	    is_type(t, "deepseek_v2", "deepseek_v3")) {
 		bool own_width = is_type(t, "qwen2_moe", "qwen3_moe") || is_type(t, "deepseek_v2", "deepseek_v3");
 		if ((rc = get_size(root, K_EXPERTS, 1u << 16, true, &m->experts)) ||
@@ -1374,6 +1502,13 @@ static int read_text_arch(const gw_jv *root, const struct model_type *t, gw_mode
 				return rc;
 			m->shared_experts = shared;
 			m->shared_intermediate = shared * m->expert_intermediate;
+		} else if (is_type(t, "llama4_text", NULL)) {
+			/* Llama4TextMoe: one shared expert as wide as the routed
+			 * ones; the dense layers' MLP is intermediate_size_mlp. */
+			m->shared_experts = 1;
+			m->shared_intermediate = m->expert_intermediate;
+			if ((rc = get_size0(root, "intermediate_size_mlp", MAX_INTER, 16384, &m->intermediate_size)) < 0)
+				return rc;
 		}
 		if (!m->intermediate_size)
 			m->intermediate_size = m->expert_intermediate;
@@ -1402,7 +1537,7 @@ static int read_text_arch(const gw_jv *root, const struct model_type *t, gw_mode
 
 /* ---- vision-language models ------------------------------------------- */
 
-enum tower { TOWER_CLIP, TOWER_SIGLIP, TOWER_QWEN2_VL };
+enum tower { TOWER_CLIP, TOWER_SIGLIP, TOWER_QWEN2_VL, TOWER_LLAMA4 };
 
 /* The VLM model_types: their text model's type when text_config does not
  * say, and the vision tower. */
@@ -1414,6 +1549,7 @@ static const struct vlm_type {
 	{ "gemma3", "gemma3_text", TOWER_SIGLIP },   /* Gemma3ForConditionalGeneration */
 	{ "qwen2_vl", "qwen2", TOWER_QWEN2_VL },     /* Qwen2VLForConditionalGeneration */
 	{ "qwen2_5_vl", "qwen2", TOWER_QWEN2_VL },
+	{ "llama4", "llama4_text", TOWER_LLAMA4 },   /* Llama4ForConditionalGeneration */
 };
 
 /* What the text config classes default when a VLM's text_config leaves a
@@ -1510,6 +1646,34 @@ static int count_tower(const gw_jv *v, enum tower tw, uint64_t text_h, uint64_t 
 		vector(&a, h * merge * merge);
 		matrix(&a, out_h, h * merge * merge, false);
 		vector(&a, out_h);
+	} else if (tw == TOWER_LLAMA4) {
+		/* Llama4VisionModel: the unfolded patch linear (no bias), the
+		 * class embedding, positions for every patch and the class
+		 * token, LayerNorms before and after, biased blocks; the pixel
+		 * shuffle MLP (projector_input_dim × intermediate_size, then
+		 * projector_output_dim square, no biases); the projector to the
+		 * text width (vision_output_dim × h, no bias). */
+		uint64_t pin = 4096, pout = 4096, vout = 7680;
+		h = 768, i = 5632, layers = 34, image = 448, patch = 14;
+		if ((rc = get_size(v, K_VH, MAX_HIDDEN, false, &h)) ||
+		    (rc = get_size(v, K_VI, MAX_INTER, false, &i)) ||
+		    (rc = get_size(v, K_LAYERS, MAX_LAYERS, false, &layers)) ||
+		    (rc = get_size(v, K_IMAGE, MAX_IMAGE, false, &image)) ||
+		    (rc = get_size(v, K_PATCH, MAX_IMAGE, false, &patch)) ||
+		    (rc = get_size(v, K_CHANNELS, MAX_CHANNELS, false, &ch)) ||
+		    (rc = get_size0(v, "projector_input_dim", MAX_HIDDEN, pin, &pin)) ||
+		    (rc = get_size0(v, "projector_output_dim", MAX_HIDDEN, pout, &pout)) ||
+		    (rc = get_size0(v, "vision_output_dim", MAX_HIDDEN, vout, &vout)))
+			return rc;
+		side = image / patch;
+		matrix(&a, h, ch * patch * patch, false);
+		vector(&a, h);
+		matrix(&a, side * side + 1, h, false);
+		vector(&a, 2 * h);
+		tower_blocks(&a, layers, h, i);
+		matrix(&a, pin, i, false);
+		matrix(&a, pout, pout, false);
+		matrix(&a, text_h, vout, false);
 	} else {
 		if (tw == TOWER_SIGLIP)
 			h = 768, i = 3072, image = 224, patch = 16;
@@ -1555,6 +1719,53 @@ static const struct vlm_type *find_vlm(const char *name)
 }
 
 
+/* The biases of the Llama-shaped decoders and the head_dim their config
+ * classes default to. LlamaAttention, GemmaAttention and most that copy
+ * them give q, k, v and o a bias when attention_bias (text_arch_reads_bias
+ * names them); LlamaMLP, GraniteMLP, SmolLM3MLP and HeliumMLP their three
+ * maps when mlp_bias. GLM, GLM-4 and Helium bias q, k and v only, never o
+ * (GlmConfig, Glm4Config: attention_bias true). ERNIE 4.5's use_bias
+ * (false) biases all seven maps; InternLM2's bias (true) wqkv and wo.
+ * Mistral, Qwen2, Phi-3, EXAONE 4 build theirs without reading a key
+ * (Qwen2: q, k, v biased always, o never).
+ * head_dim: 128 when absent for GLM, GLM-4, Helium, ERNIE 4.5 (ERNIE: h /
+ * heads when null). */
+static int read_biases(const gw_jv *root, const struct model_type *t, gw_model *m, struct extra *x)
+{
+	const gw_jv *hd = gw_jv_get(root, "head_dim");
+	bool bias = false, qkv_only = is_type(t, "glm", "glm4") || is_type(t, "helium", NULL);
+	int rc;
+
+	if (!hd && (qkv_only || is_type(t, "ernie4_5", NULL)))
+		m->head_dim = 128;
+	else if (hd && hd->type == GW_JV_NULL && (qkv_only || is_type(t, "ernie4_5", NULL)))
+		m->head_dim = is_type(t, "ernie4_5", NULL) ? 0 : 128;
+	if (is_type(t, "ernie4_5", NULL)) {
+		if ((rc = get_bool(root, "use_bias", &bias)) < 0)
+			return rc;
+		x->qkv_bias = x->o_bias = x->mlp_bias = bias;
+		return 0;
+	}
+	if (is_type(t, "internlm2", NULL)) {
+		bias = true;   /* InternLM2Config's bias: on wqkv and wo, never the MLP */
+		if ((rc = get_bool(root, "bias", &bias)) < 0)
+			return rc;
+		x->qkv_bias = x->o_bias = bias;
+		return 0;
+	}
+	if (!qkv_only && strcmp(t->name, "llama") && strcmp(t->name, "gemma") && !text_arch_reads_bias(t->name))
+		return 0;
+	bias = is_type(t, "glm", "glm4");
+	if ((rc = get_bool(root, "attention_bias", &bias)) < 0)
+		return rc;
+	x->qkv_bias |= bias;
+	x->o_bias = bias && !qkv_only;
+	if ((is_type(t, "llama", "granite") || is_type(t, "smollm3", "helium")) &&
+	    (rc = get_bool(root, "mlp_bias", &x->mlp_bias)) < 0)
+		return rc;
+	return 0;
+}
+
 static int read_shape(const gw_jv *root, const struct model_type *t, gw_model *m, struct extra *x)
 {
 	int rc;
@@ -1597,20 +1808,9 @@ static int read_shape(const gw_jv *root, const struct model_type *t, gw_model *m
 			x->type_vocab = (uint64_t)n;
 		}
 	}
-	if (t->family == FAM_LLAMA && (!strcmp(t->name, "llama") || !strcmp(t->name, "gemma") ||
-				       text_arch_reads_bias(t->name))) {
-		/* LlamaAttention and GemmaAttention give q, k, v and o a bias
-		 * when attention_bias; LlamaMLP its three maps when mlp_bias.
-		 * Mistral, Qwen2 and Phi-3 build theirs without reading either
-		 * key (Qwen2: q, k, v biased always, o never). */
-		bool bias = false;
-		if ((rc = get_bool(root, "attention_bias", &bias)) < 0 ||
-		    (!strcmp(t->name, "llama") && (rc = get_bool(root, "mlp_bias", &x->mlp_bias)) < 0))
-			return rc;
-		x->qkv_bias |= bias;
-		x->o_bias = bias;
-	}
-	x->dec.fused_qkv = !strcmp(t->name, "phi3");
+	if (t->family == FAM_LLAMA && (rc = read_biases(root, t, m, x)) < 0)
+		return rc;
+	x->dec.fused_qkv = !strcmp(t->name, "phi3") || !strcmp(t->name, "internlm2");   /* qkv_proj, wqkv */
 	m->gated_mlp = t->family == FAM_LLAMA;
 	if (t->family == FAM_LLAMA && (rc = read_text_arch(root, t, m, x)) < 0)
 		return rc;

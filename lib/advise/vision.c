@@ -243,6 +243,163 @@ static double layer_infer(const gw_model *t, const gw_advise_options *r, double 
 	return stream * e * s * b * h + (att > mlp ? att : mlp);
 }
 
+/* ---- ResNet inference through the caching allocator ------------------------ */
+
+/* transformers' ResNetForImageClassification under torch.inference_mode(),
+ * tensor by tensor, replayed through PyTorch's caching allocator
+ * (allocator.c), as measured on an H200 with PyTorch 2.11 (docs/advise.md
+ * §8). The weights come first, one block per parameter and buffer in the
+ * order the modules build them (a convolution's weight; a BatchNorm's
+ * weight, bias, running mean and variance and its int64 step count), then
+ * the image; the peaks are reset there, as the harness does. */
+struct replay {
+	gw__alloc_sim s;
+	double b, e, half;   /* batch, bytes per activation, 1 when convolutions run in 16 bits */
+};
+
+static void conv_weights(struct replay *p, double we, double in_ch, double out_ch, double k)
+{
+	gw__alloc_sim_malloc(&p->s, in_ch * out_ch * k * k * we);
+	for (int i = 0; i < 4; i++)
+		gw__alloc_sim_malloc(&p->s, out_ch * we);
+	gw__alloc_sim_malloc(&p->s, 8);
+}
+
+/* ResNetConvLayer: the convolution's output, the BatchNorm's beside it,
+ * the convolution's output freed, then the ReLU's output (not in place)
+ * and the BatchNorm's freed. In 16 bits, cuDNN's kernel for a 1×1
+ * convolution (NCHW) takes a workspace of its input and output channels at
+ * the output's positions while it runs: the allocated peak of ResNet-50,
+ * -101 and -152 in fp16/bf16 is that much above the tensors alone (to
+ * 0.2 %), fp32's and the basic blocks' none. */
+static int conv_unit(struct replay *p, double in_ch, double out_ch, double k, double side_out, bool act)
+{
+	double out = p->b * out_ch * side_out * side_out * p->e;
+	int c = gw__alloc_sim_malloc(&p->s, out), n;
+
+	if (p->half && k == 1)
+		gw__alloc_sim_release(&p->s, gw__alloc_sim_malloc(&p->s, (in_ch + out_ch) * p->b * side_out * side_out * p->e));
+	n = gw__alloc_sim_malloc(&p->s, out);
+	gw__alloc_sim_release(&p->s, c);
+	if (!act)
+		return n;
+	c = gw__alloc_sim_malloc(&p->s, out);
+	gw__alloc_sim_release(&p->s, n);
+	return c;
+}
+
+static void replay_weights(struct replay *p, const gw_model *m, double we)
+{
+	double cin = (double)m->embed_dim;
+
+	conv_weights(p, we, (double)m->num_channels, cin, 7);
+	for (size_t s = 0; s < m->num_stages; s++) {
+		double w = (double)m->stage_widths[s];
+		for (uint64_t j = 0; j < m->stage_depths[s]; j++) {
+			if (cin != w || (j == 0 && s > 0))
+				conv_weights(p, we, cin, w, 1);   /* the shortcut is built first */
+			if (m->bottleneck) {
+				conv_weights(p, we, cin, w / 4, 1);
+				conv_weights(p, we, w / 4, w / 4, 3);
+				conv_weights(p, we, w / 4, w, 1);
+			} else {
+				conv_weights(p, we, cin, w, 3);
+				conv_weights(p, we, w, w, 3);
+			}
+			cin = w;
+		}
+	}
+	gw__alloc_sim_malloc(&p->s, cin * (double)m->num_labels * we);
+	gw__alloc_sim_malloc(&p->s, (double)m->num_labels * we);
+}
+
+/* One block (ResNetBottleNeckLayer / ResNetBasicLayer): the units in
+ * turn, each input freed when the next unit returns (nn.Sequential); the
+ * shortcut's convolution and BatchNorm after the main path; the residual
+ * added in place; the ReLU's output; then the block's tensors freed. Its
+ * input x stays with the caller. */
+static int replay_block(struct replay *p, const gw_model *m, double cin, double w, double side, double side_out)
+{
+	int h, prev, sc = -1, out;
+
+	if (m->bottleneck) {
+		prev = conv_unit(p, cin, w / 4, 1, side, true);
+		h = conv_unit(p, w / 4, w / 4, 3, side_out, true);
+		gw__alloc_sim_release(&p->s, prev);
+		prev = h;
+		h = conv_unit(p, w / 4, w, 1, side_out, false);
+	} else {
+		prev = conv_unit(p, cin, w, 3, side_out, true);
+		h = conv_unit(p, w, w, 3, side_out, false);
+	}
+	gw__alloc_sim_release(&p->s, prev);
+	if (cin != w || side != side_out)
+		sc = conv_unit(p, cin, w, 1, side_out, false);
+	out = gw__alloc_sim_malloc(&p->s, p->b * w * side_out * side_out * p->e);
+	gw__alloc_sim_release(&p->s, h);
+	gw__alloc_sim_release(&p->s, sc);
+	return out;
+}
+
+bool gw__advise_resnet_infer_replay(const gw_model *m, const gw_advise_options *r, double *peak, double *slack)
+{
+	struct replay p = { .b = (double)r->batch, .e = gw__advise_act_bytes(r) };
+	double side = ceil((double)r->image / 2), cin = (double)m->embed_dim, ws = gw__advise_workspace(m, r);
+	uint64_t weights;
+	int x, emb, stage_in;
+	bool ok;
+
+	p.half = p.e == 2;
+	gw__alloc_sim_init(&p.s);
+	replay_weights(&p, m, gw__advise_weight_bytes(r->weights));
+	weights = p.s.allocated;
+	gw__alloc_sim_malloc(&p.s, image_bytes(m, r));
+	gw__alloc_sim_reset_peaks(&p.s);
+	/* The stem; the max pool's int64 indices are taken before its output
+	 * (the order that gives the H200's reserved peaks of ResNet-18 and -34,
+	 * to 0.1 %), both while the ReLU's output is held. */
+	x = conv_unit(&p, (double)m->num_channels, cin, 7, side, true);
+	side = ceil(side / 2);
+	{
+		int idx = gw__alloc_sim_malloc(&p.s, 8 * p.b * cin * side * side);
+		emb = gw__alloc_sim_malloc(&p.s, p.b * cin * side * side * p.e);
+		gw__alloc_sim_release(&p.s, idx);
+		gw__alloc_sim_release(&p.s, x);
+	}
+	/* The embedding output is held by ResNetModel.forward to its end, each
+	 * stage's input by ResNetEncoder.forward until the stage returns, each
+	 * block's input by ResNetStage.forward until the block returns. */
+	x = emb;
+	for (size_t s = 0; s < m->num_stages; s++) {
+		double w = (double)m->stage_widths[s];
+		stage_in = x;
+		for (uint64_t j = 0; j < m->stage_depths[s]; j++) {
+			double side_out = j == 0 && s > 0 ? ceil(side / 2) : side;
+			int out = replay_block(&p, m, cin, w, side, side_out);
+			if (x != stage_in)
+				gw__alloc_sim_release(&p.s, x);
+			x = out;
+			cin = w;
+			side = side_out;
+		}
+		if (stage_in != emb)
+			gw__alloc_sim_release(&p.s, stage_in);
+	}
+	/* The pooled features; the classifier's matmul takes cuBLAS's
+	 * workspaces (§7, kept from the first call on), then the logits. The
+	 * estimate adds the workspaces to its allocated peak itself, so the
+	 * activations are the peak less them. */
+	gw__alloc_sim_malloc(&p.s, p.b * cin * p.e);
+	gw__alloc_sim_release(&p.s, x);
+	gw__alloc_sim_malloc(&p.s, ws);
+	gw__alloc_sim_malloc(&p.s, p.b * (double)m->num_labels * p.e);
+	ok = !p.s.failed;
+	*peak = (double)(p.s.peak_allocated - weights) - ws;
+	*slack = (double)(p.s.peak_reserved - p.s.peak_allocated);
+	gw__alloc_sim_free(&p.s);
+	return ok;
+}
+
 double gw__advise_vision_infer(const gw_model *m, const gw_advise_options *r)
 {
 	double peak = 0;
@@ -257,6 +414,9 @@ double gw__advise_vision_infer(const gw_model *m, const gw_advise_options *r)
 				peak = p;
 		}
 	} else {
+		double slack;
+		if (gw__advise_resnet_infer_replay(m, r, &peak, &slack))
+			return peak;   /* the image included */
 		peak = gw__advise_act_bytes(r) * (double)r->batch * resnet_walk(m, r).live_max;
 	}
 	return peak + image_bytes(m, r);

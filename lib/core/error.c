@@ -149,16 +149,24 @@ static void keep_pieces(gw__msg *m, const char *fmt, va_list *ap)
 	m->format = fmt;
 }
 
+/* A caller may pass the last message itself as an argument ("config.json:
+ * %s", gw_error_last()) to wrap it: both halves are written into locals
+ * first, so the arguments are read before anything they point into is
+ * overwritten (an overlapping vsnprintf is undefined). */
 int gw__error_set(int code, const char *fmt, ...)
 {
+	char message[sizeof(last.message)];
+	gw__msg m = { .sub_piece = 0 };
 	va_list ap, copy;
 
 	va_start(ap, fmt);
 	va_copy(copy, ap);
-	gw__vfmt(last.message, sizeof(last.message), fmt, ap);
-	keep_pieces(&last.m, fmt, &copy);
+	gw__vfmt(message, sizeof(message), fmt, ap);
+	keep_pieces(&m, fmt, &copy);
 	va_end(copy);
 	va_end(ap);
+	memcpy(last.message, message, sizeof(message));
+	last.m = m;
 	return code;
 }
 

@@ -805,6 +805,17 @@ static const gw_row_sonames *find_library(const char *line, size_t n, size_t *at
 	return found;
 }
 
+/* TensorFlow probes for TensorRT when it starts (tf2tensorrt's
+ * IsGoogleTensorRTEnabled): its DSO loader warns "Could not load dynamic
+ * library 'libnvinfer.so.7'", then "Cannot dlopen some TensorRT libraries.
+ * If you would like to use Nvidia GPU with TensorRT ...", and TensorFlow
+ * goes on without TF-TRT, on the GPU. A missing TensorRT there is an
+ * optional part, not the cause of a failure. */
+static bool tensorrt_probe(const gw_row_sonames *row, const char *line, size_t len)
+{
+	return !strcmp(row->component, "TensorRT") && line_has(line, len, "dso_loader");
+}
+
 static int doc_index(const char *id)
 {
 	const gw_finding_doc *d = gw_finding_doc_get(id);
@@ -853,7 +864,8 @@ static void library_rule(gw_explainer *ex, size_t start, bool had_nul)
 			record_match(ex, (unsigned)d, "loader", -1, start, had_nul);
 		return;
 	}
-	if ((d = doc_index(row->id)) < 0 || library_found_but_wrong(ex->line, ex->line_len))
+	if ((d = doc_index(row->id)) < 0 || library_found_but_wrong(ex->line, ex->line_len) ||
+	    tensorrt_probe(row, ex->line, ex->line_len))
 		return;
 	/* 'Error loading "...\\torch\\lib\\cudnn_cnn_infer64_8.dll" or one of its
 	 * dependencies': the file is there (the framework ships it), something
@@ -1321,11 +1333,33 @@ static bool looks_like_gpu_error(const char *line, size_t len)
 	return gpu && error;
 }
 
+/* NCCL's INFO level ("host:pid:tid [0] NCCL INFO ...") traces what NCCL
+ * tries, optional parts included: "NET/Plugin : Plugin load
+ * (libnccl-net.so) returned 2 : ... cannot open shared object file" is
+ * followed by "No plugin found, using internal implementation". NCCL
+ * reports its failures at the WARN level ("NCCL WARN ..."), so an INFO
+ * line names no cause and is no unknown error. */
+static bool nccl_info_line(const char *line, size_t len)
+{
+	return line_has(line, len, "nccl info");
+}
+
+/* A second registration of something already registered: XLA logs "E ...
+ * cuda_dnn.cc] Unable to register cuDNN factory: Attempting to register
+ * factory for plugin cuDNN when one has already been registered" (and
+ * cuFFT's, cuBLAS's) when its stream executor is linked twice; the first
+ * registration stays and the program runs. Not an unknown error. */
+static bool already_registered(const char *line, size_t len)
+{
+	return line_has(line, len, "already been registered") || line_has(line, len, "already registered");
+}
+
 static void note_unrecognised(gw_explainer *ex, bool had_nul)
 {
 	gw_explain_unrecognised *u;
 
-	if (ex->nunrecognised >= GW_EXPLAIN_UNRECOGNISED_MAX || !looks_like_gpu_error(ex->line, ex->line_len))
+	if (ex->nunrecognised >= GW_EXPLAIN_UNRECOGNISED_MAX || !looks_like_gpu_error(ex->line, ex->line_len) ||
+	    already_registered(ex->line, ex->line_len))
 		return;
 	u = &ex->unrecognised[ex->nunrecognised++];
 	u->line = ex->lines + 1;
@@ -1358,7 +1392,7 @@ static void end_piece(gw_explainer *ex, bool newline)
 		}
 		/* Names, descriptions and messages first; a number only
 		 * when nothing else on the line said what went wrong. */
-		bool gpu_word = false, context = false;
+		bool gpu_word = false, context = false, info = nccl_info_line(ex->line, ex->line_len);
 		size_t arch_at = SIZE_MAX, loader_at = SIZE_MAX;
 
 		ex->line_matched = false;
@@ -1369,6 +1403,8 @@ static void end_piece(gw_explainer *ex, bool newline)
 			gpu_word = gpu_word || how == GW__HOW_GPU_WORD;
 			if (how == GW__HOW_CONTEXT)
 				context = note_context(ex, ex->hits[i].pat) || context;
+			else if (info)
+				continue;  /* NCCL's INFO level: see nccl_info_line */
 			else if (how == GW__HOW_LOADER)
 				loader_at = loader_at < ex->hits[i].start ? loader_at : ex->hits[i].start;
 			else if (how == GW__HOW_ARCH)
@@ -1383,12 +1419,12 @@ static void end_piece(gw_explainer *ex, bool newline)
 			library_rule(ex, loader_at, had_nul);
 		if (arch_at != SIZE_MAX)
 			arch_rule(ex, arch_at, had_nul);
-		for (unsigned i = 0; i < ex->nhits && !ex->line_matched; i++)
+		for (unsigned i = 0; i < ex->nhits && !ex->line_matched && !info; i++)
 			if (gw__explain_patterns[ex->hits[i].pat].how == GW__HOW_NUMBER)
 				record_hit(ex, &ex->hits[i], had_nul);
 		/* A refinement's context line (a warning that names the
 		 * fix) is understood, not an unknown error. */
-		if (gpu_word && !ex->line_matched && !context)
+		if (gpu_word && !ex->line_matched && !context && !info)
 			note_unrecognised(ex, had_nul);
 		ex->nhits = 0;
 		next_generation(ex);

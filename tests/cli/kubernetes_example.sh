@@ -29,5 +29,16 @@ scripts/with-machine h100-8x -- sh -c 'echo $$ >"$0"; exec "$@"' "$T/exp.pid" gp
 for _ in $(seq 100); do grep -q 'listening on' "$T/exp.err" && break; sleep 0.1; done
 E=$(cat "$T/exp.pid")
 port=$(sed -n 's/.*listening on http:\/\/[^ ]*:\([0-9][0-9]*\)\/ .*/\1/p' "$T/exp.err")
-python3 -c 'import sys, urllib.request; print(urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1]).read().decode(), end="")' "$port" |
+# The pod list comes from the exporter's kubelet helper after the first
+# collection; until its first answer a scrape says stale 1 without pod
+# labels. Wait (bounded) for a scrape with the answer in it.
+python3 -c '
+import sys, time, urllib.request
+deadline = time.monotonic() + 30
+while True:
+    text = urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1]).read().decode()
+    if "gpuwise_kubernetes_stale 0" in text or time.monotonic() > deadline:
+        break
+    time.sleep(0.1)
+print(text, end="")' "$port" |
 	grep -E '^(# (HELP|TYPE) )?gpuwise_(utilization_gpu_ratio|kubernetes_stale)\b'

@@ -590,7 +590,7 @@ assert_contains "$out" "a3-highgpu-8g" "a GCP instance"
 assert_contains "$out" "Standard_ND96isr_H100_v5" "an Azure instance"
 assert_contains "$out" "NVIDIA A10G" "the A10G note"
 # The USD/hour column is the table's price ("%.2f") for a priced row and "-" for
-# an unpriced one (none is priced yet; a priced row's JSON: tests/unit/test_advise.c).
+# an unpriced one (the rule for a price: tests/unit/test_advise.c).
 n=$(printf '%s\n' "$out" | "${PYS[@]}" -c '
 import sys
 want = {}
@@ -607,6 +607,33 @@ for line in sys.stdin:
         got[line.split()[1]] = line.split()[-1]
 print(len(got) == len(want), got == want)')
 assert_eq "$n" "True True" "every instance listed, its price as the table has it or -"
+# A priced row (issue 32 #4; five rows as of 2026-12-06): its price in the text
+# with its note's mark, the note under the table, and in the JSON the price and
+# the cost per million samples (price / 3600 / samples/s x 1e6), both null
+# exactly where the table has "-"; priced rows first among the fitting ones.
+assert_contains "$out" "55.04" "p5.48xlarge's price in the text"
+n=$(printf '%s\n' "$out" | grep -E '^  aws +p5\.48xlarge ' | awk '{print $4, $NF}')
+assert_eq "$n" "H100-SXM5-80GB*1 55.04" "p5.48xlarge: its note's mark and its price"
+assert_contains "$out" "*1 price: AWS Price List API" "the AWS price's note under the table"
+assert_contains "$out" "*2 price: Azure Retail Prices API" "the Azure price's note under the table"
+assert_contains "$out" "*3 NVIDIA A10G" "several notes: each its own mark"
+run advise gpt2 --seq 512 --batch 8 --memory 16GiB --hardware --json
+n=$(printf '%s' "$out" | "${PYS[@]}" -c '
+import json, sys
+want = {}
+for line in open("data/cloud_instances.tsv"):
+    f = line.rstrip("\n").split("\t")
+    if line.startswith("#") or f[0] == "provider" or len(f) < 5:
+        continue
+    want[f[1]] = None if f[4] == "-" else round(float(f[4]), 4)
+c = json.load(sys.stdin)["cloud"]
+got = {x["instance"]: x["price_usd_per_hour"] for x in c}
+cost = all((x["usd_per_million_samples"] is None) == (x["price_usd_per_hour"] is None) for x in c)
+p5 = [x for x in c if x["instance"] == "p5.48xlarge"][0]
+exact = abs(p5["usd_per_million_samples"] - 55.04 / 3600 / p5["samples_per_second"] * 1e6) < 1e-3 * p5["usd_per_million_samples"]
+fit = [x["price_usd_per_hour"] is not None for x in c if x["fits"]]
+print(got == want, cost, p5["price_usd_per_hour"] == 55.04, exact, fit == sorted(fit, reverse=True), sum(fit) >= 5)')
+assert_eq "$n" "True True True True True True" "JSON: each price as the table has it, a cost exactly where priced, priced first"
 run advise gpt2 --seq 512 --batch 8 --gpus 16 --strategy ddp --memory 16GiB --hardware --json
 assert_eq "$rc" 0 "16 GPUs"
 n=$(printf '%s' "$out" | "${PYS[@]}" -c 'import json,sys; d=json.load(sys.stdin); c=d["cloud"]; print(len(c), {x["instance"] for x in c} == {"a2-megagpu-16g"}, all(x["price_usd_per_hour"] is None and x["source"].startswith("https://") for x in c))')
@@ -666,6 +693,14 @@ n=$(printf '%s\n' "$out" | awk '$1 == "T4" { print $4 } $1 == "P100-PCIE-16GB" {
 assert_eq "$n" "amp-fp16 fp32 " "T4 autocasts to fp16, P100 as given (fp32 by default before 7.0)"
 run advise llama-3-8b --task infer --seq 1024 --new-tokens 128 --memory 16GiB --hardware
 assert_contains "$out" " dtype " "inference: the dtype column"
+# the dtype is the word after the memory column's unit
+n=$(printf '%s\n' "$out" | awk '/^  (P100-PCIE-16GB|GTX 1080|GTX 970) +[0-9]/ {
+	for (i = 1; i < NF; i++) if ($i == "GiB") { print $1 $2 ":" $(i + 1); break } }' | sort | tr '\n' ' ')
+assert_eq "$n" "GTX1080:fp16 GTX970:fp32 P100-PCIE-16GB16.0:fp16 " \
+	"inference loads half weights from CC 5.3 (P100, GeForce 10), fp32 before (Maxwell GTX 970)"
+rate_col=$(printf '%s\n' "$out" | awk '/ tokens\/s$/ { print index($0, "tokens/s") + 7 }')
+ends=$(printf '%s\n' "$out" | awk -v e="$rate_col" '/^  [A-Z].* (yes|no) / { if (length($0) != e) bad++ } END { print bad + 0 }')
+assert_eq "$ends" 0 "every --hardware row ends under the right edge of its tokens/s title"
 
 # ---- the pasted configuration is the plan's (DeepSpeed offload) ----------
 run advise gpt2-xl --batch 4 --seq 1024 --memory 18GiB --gpu 'RTX 4090' --json
@@ -709,5 +744,26 @@ assert d["options"]["torch"] is None and d["options"]["transformers"] is None, d
 '
 run_on h100-8x advise llama-2-7b --task infer --json
 assert_json "no active environment: current releases" 'assert d["options"]["torch"] is None, d["options"]'
+
+# ---- gradients and activations: not alive together since PyTorch 2.0 -------
+run advise gpt2 --batch 8 --seq 1024 --precision fp16 --optimizer sgd --attention eager --torch 1.13 --memory 80GiB --json
+cp "$TMPD/out" "$TMPD/zeros.json"
+run advise gpt2 --batch 8 --seq 1024 --precision fp16 --optimizer sgd --attention eager --memory 80GiB --json
+assert_json "zero_grad() sets None: allocated below the breakdown's sum, reserved the same" '
+import json
+z = json.load(open("'"$TMPD"'/zeros.json"))["per_gpu"]
+p = d["per_gpu"]
+b = p["breakdown"]
+total = sum(v for k, v in b.items() if k != "cuda_context_bytes")
+assert z["peak_allocated_bytes"] == total, (z, total)
+assert b["activations_bytes"] > b["gradients_bytes"], b
+assert p["peak_allocated_bytes"] == total - b["gradients_bytes"] + 50257 * 768 * 2, (p, total)
+assert p["peak_reserved_bytes"] == z["peak_reserved_bytes"], (p, z)
+'
+run advise gpt2 --batch 8 --seq 1024 --precision fp16 --optimizer sgd --attention eager --memory 80GiB
+assert_contains "$out" "not together" "the text shows what the overlap takes off the sum"
+assert_contains "$out" "gradients made as backward frees the activations" "and why"
+run advise gpt2 --batch 8 --seq 1024 --precision fp16 --optimizer sgd --attention eager --torch 1.13 --memory 80GiB
+assert_not_contains "$out" "not together" "before PyTorch 2.0 the sum stands"
 
 finish

@@ -115,7 +115,13 @@ dups="$( { grep -h '^# source:' tests/explain/{ecosystem,holdout-2,ecosystem-3,h
 [ -z "$dups" ] || fail "a source serves two logs: $dups"
 
 # ---- negatives: nothing matches, exit 1 ---------------------------------
-for log in tests/explain/negatives/*.log; do
+# negatives-2/ (issue #31): real logs that mention GPUs without a GPU error,
+# sampled as its README.md says; each needs its '# source: URL' line.
+for log in tests/explain/negatives-2/*.log; do
+	grep -Eq '^# source: https?://' "${log%.log}.expected" 2>/dev/null || fail "$log: no '# source: URL' line"
+done
+[ "$(ls tests/explain/negatives-2/*.log | wc -l)" -ge 30 ] || fail "negatives-2 has fewer than 30 logs"
+for log in tests/explain/negatives/*.log tests/explain/negatives-2/*.log; do
 	"$G" explain --json "$log" >"$T/out.json" 2>"$T/err"; rc=$?
 	got="$(ids_of "$T/out.json" 2>/dev/null)"
 	[ "$rc" = 1 ] && [ "$got" = " " ] || fail "$log: want no match, got [$got] (exit $rc)"

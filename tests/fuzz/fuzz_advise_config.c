@@ -24,8 +24,11 @@ static void check_estimate(const gw_model *m, gw_advise_task task, uint64_t seq)
 		o.new_tokens = seq / 2;
 	if (gw_advise_estimate_run(&e, m, &o) < 0)
 		return;
-	if (e.peak_allocated_bytes != e.weights_bytes + e.gradients_bytes + e.optimizer_bytes +
+	/* allocated is the sum, or less where gradients and activations are
+	 * not alive together (PyTorch 2.0's zero_grad) */
+	if (e.peak_allocated_bytes > e.weights_bytes + e.gradients_bytes + e.optimizer_bytes +
 	    e.activations_bytes + e.kv_cache_bytes + e.workspace_bytes ||
+	    e.peak_allocated_bytes < e.weights_bytes + e.optimizer_bytes + e.workspace_bytes ||
 	    e.peak_reserved_bytes < e.peak_allocated_bytes ||
 	    e.peak_device_bytes != e.peak_reserved_bytes + e.cuda_context_bytes)
 		abort();

@@ -190,6 +190,12 @@ static void test_error_translated(void)
 	gw__error_set(GW_EINVAL, "%zu %llu %ld %c %x %5s|", (size_t)7, 1ULL << 40, -5L, 'z', 255u, "ab");
 	CHECK_STR(gw_error_last_with("%6$s|%5$x %4$c %3$ld %2$llu %1$zu"), "   ab|ff z -5 1099511627776 7");
 
+	/* wrapping the last message in a new one reads it before writing */
+	gw__error_set(GW_EINVAL, "no \"%s\" key", "hidden_size");
+	gw__error_set(GW_EPARSE, "config.json: %s", gw_error_last());
+	CHECK_STR(gw_error_last(), "config.json: no \"hidden_size\" key");
+	CHECK_STR(gw_error_last_with("%s（配置）"), "no \"hidden_size\" key（配置）");
+
 	gw_error_clear();
 	CHECK_STR(gw_error_last(), "");
 	CHECK_STR(gw_error_last_format(), "");

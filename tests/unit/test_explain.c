@@ -584,6 +584,57 @@ static void test_rules(void)
 	gw_explainer_free(ex);
 }
 
+/* Optional parts a program probes for and goes on without are no cause:
+ * NCCL's INFO level (its failures are WARN lines) and TensorFlow's probe
+ * for TensorRT; nor is a second registration an unknown error. The same
+ * library missing elsewhere still is a cause. */
+static void test_optional_probes(void)
+{
+	gw_explainer *ex = scan(
+		"h:1:1 [0] NCCL INFO NET/Plugin : Plugin load (libnccl-net.so) returned 2 : libnccl-net.so: "
+		"cannot open shared object file: No such file or directory\n"
+		"h:1:1 [0] NCCL INFO NET/Plugin : No plugin found, using internal implementation\n"
+		"h:1:1 [0] NCCL INFO NET/Plugin: Failed to find ncclNetPlugin_v7 symbol.\n"
+		"2023-02-20 11:35:53.200200: W tensorflow/stream_executor/platform/default/dso_loader.cc:64] "
+		"Could not load dynamic library 'libnvinfer.so.7'; dlerror: libnvinfer.so.7: cannot open shared "
+		"object file: No such file or directory\n"
+		"2023-02-20 11:35:53.200276: W tensorflow/compiler/tf2tensorrt/utils/py_utils.cc:38] TF-TRT Warning: "
+		"Cannot dlopen some TensorRT libraries. If you would like to use Nvidia GPU with TensorRT, please "
+		"make sure the missing libraries mentioned above are installed properly.\n");
+	const gw_explain_match *m;
+
+	CHECK_INT(gw_explainer_count(ex), 0);
+	CHECK_INT(gw_explainer_unrecognised_count(ex), 0);
+	gw_explainer_free(ex);
+
+	/* Alone, without a match to hide it: still not an unknown error. */
+	ex = scan("h:1:1 [0] NCCL INFO NET/Plugin: Failed to find ncclNetPlugin_v7 symbol.\n"
+		  "h:1:1 [0] NCCL WARN NET/Plugin: ncclFooBar failed in a new way\n");
+	CHECK_INT(gw_explainer_count(ex), 0);
+	CHECK_INT(gw_explainer_unrecognised_count(ex), 1);
+	CHECK(gw_explainer_unrecognised(ex, 0) && gw_explainer_unrecognised(ex, 0)->line == 2);
+	gw_explainer_free(ex);
+
+	/* XLA's second registration of its plugins: the first one stays. */
+	ex = scan("2023-12-05 09:29:18.697209: E tensorflow/compiler/xla/stream_executor/cuda/cuda_dnn.cc:9342] "
+		  "Unable to register cuDNN factory: Attempting to register factory for plugin cuDNN when one has "
+		  "already been registered\n"
+		  "W0000 00:00:1744015772.637017 3982776 computation_placer.cc:177] computation placer already "
+		  "registered. Please check linkage and avoid linking the same target more than once.\n");
+	CHECK_INT(gw_explainer_count(ex), 0);
+	CHECK_INT(gw_explainer_unrecognised_count(ex), 0);
+	gw_explainer_free(ex);
+
+	ex = scan("ImportError: libnvinfer.so.8: cannot open shared object file: No such file or directory\n");
+	m = gw_explainer_match(ex, 0);
+	CHECK(m && !strcmp(m->doc->id, "cuda-library-missing") && m->library &&
+	      !strcmp(m->library->component, "TensorRT"));
+	gw_explainer_free(ex);
+	ex = scan("OSError: libnccl.so.2: cannot open shared object file: No such file or directory\n");
+	CHECK_STR(id_at(ex, 0), "cuda-library-missing");
+	gw_explainer_free(ex);
+}
+
 int main(void)
 {
 	test_fork_during_build();
@@ -602,5 +653,6 @@ int main(void)
 	test_excerpt_bounds();
 	test_nothing_and_errors();
 	test_rules();
+	test_optional_probes();
 	return CHECK_DONE();
 }
