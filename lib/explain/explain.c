@@ -823,6 +823,26 @@ static int doc_index(const char *id)
 	return d ? (int)(d - gw__finding_docs) : -1;
 }
 
+/* Windows's code 126 (ERROR_MOD_NOT_FOUND) on the line, as its loaders
+ * word it ("[WinError 126]", "error code 126", "LoadLibrary failed with
+ * error 126"), for a DLL the line names: the DLL or one of its imports is
+ * not found. */
+static bool windows_module_not_found(const char *line, size_t len)
+{
+	static const char *const words[] = { "error 126", "error code 126", "error code: 126", "winerror 126" };
+
+	if (!line_has(line, len, ".dll"))
+		return false;
+	for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); w++) {
+		size_t n = strlen(words[w]);
+
+		for (size_t i = 0; i + n <= len; i++)
+			if (literal_at(line + i, words[w], n) && (i + n == len || line[i + n] < '0' || line[i + n] > '9'))
+				return true;
+	}
+	return false;
+}
+
 /* A loader's phrase is on the line: the library it names decides the id
  * (data/sonames.tsv), and the match carries what the table says of it. */
 static void library_rule(gw_explainer *ex, size_t start, bool had_nul)
@@ -836,8 +856,16 @@ static void library_rule(gw_explainer *ex, size_t start, bool had_nul)
 	if (ex->line_library)
 		return;            /* one library per line */
 	ex->line_library = true;
-	if (!(row = find_library(ex->line, ex->line_len, &at, &len)) || (d = doc_index(row->id)) < 0 ||
-	    library_found_but_wrong(ex->line, ex->line_len) || tensorrt_probe(row, ex->line, ex->line_len))
+	if (!(row = find_library(ex->line, ex->line_len, &at, &len))) {
+		/* A DLL outside the GPU stack (the program's own, its C++
+		 * runtime's) that Windows cannot load: not a CUDA library. */
+		if (!ex->line_matched && windows_module_not_found(ex->line, ex->line_len) &&
+		    (d = doc_index("windows-dll-load-failed")) >= 0)
+			record_match(ex, (unsigned)d, "loader", -1, start, had_nul);
+		return;
+	}
+	if ((d = doc_index(row->id)) < 0 || library_found_but_wrong(ex->line, ex->line_len) ||
+	    tensorrt_probe(row, ex->line, ex->line_len))
 		return;
 	/* 'Error loading "...\\torch\\lib\\cudnn_cnn_infer64_8.dll" or one of its
 	 * dependencies': the file is there (the framework ships it), something
@@ -888,7 +916,7 @@ static int target_side(const char *gap, size_t n, int previous)
 		{ "capabilities", SIDE_BUILD }, { "support", SIDE_BUILD }, { "built", SIDE_BUILD },
 		{ "compiled", SIDE_BUILD }, { "require", SIDE_BUILD }, { "minimum", SIDE_BUILD },
 		{ "maximum", SIDE_BUILD }, { "only", SIDE_BUILD }, { "types", SIDE_BUILD }, { "targets", SIDE_BUILD },
-		{ "list", SIDE_BUILD }, { ">", SIDE_BUILD }, { "at least", SIDE_BUILD },
+		{ "list", SIDE_BUILD }, { ">", SIDE_BUILD }, { "at least", SIDE_BUILD }, { "available", SIDE_BUILD },
 	};
 	size_t tail = n, lo = n > 64 ? n - 64 : 0;
 
@@ -980,6 +1008,29 @@ static size_t parse_capability(const char *s, size_t n, size_t *num_at, char *ou
 	return 0;
 }
 
+/* A compute capability as a Python tuple, "(8, 6)" or "(8,6)", at s (its
+ * "("), as "sm_86": spconv prints torch.cuda.get_device_capability() and
+ * its build's list of them. Returns its length, or 0. */
+static size_t parse_tuple(const char *s, size_t n, char *out, size_t outsz)
+{
+	size_t i = 1;
+	unsigned major = 0, minor;
+
+	if (n < 5 || s[0] != '(')
+		return 0;
+	while (i < n && i < 3 && s[i] >= '0' && s[i] <= '9')
+		major = major * 10 + (unsigned)(s[i++] - '0');
+	if (i == 1 || i >= n || s[i] != ',')
+		return 0;
+	for (i++; i < n && s[i] == ' '; i++)
+		;
+	if (i + 1 >= n || !(s[i] >= '0' && s[i] <= '9') || s[i + 1] != ')' || major < 1)
+		return 0;
+	minor = (unsigned)(s[i] - '0');
+	snprintf(out, outsz, "sm_%u%u", major, minor);
+	return i + 2;
+}
+
 /* ggml's numbered architectures: "no device code compatible with CUDA
  * arch 520. ggml-cuda.cu was compiled for: 600,610,700", "not compiled
  * with any CUDA arch <= 610" (major * 100 + minor * 10), "HIP arch 1030"
@@ -1044,6 +1095,8 @@ static bool read_targets(gw_explainer *ex)
 	bool any = false, build_line = false, build_done = ex->arch.build[0] != '\0';
 	/* Bare numbers are targets only on ggml's lines, which say "CUDA arch". */
 	bool numbered = line_has(line, n, "cuda arch") || line_has(line, n, "hip arch");
+	/* Bare tuples are targets only on a line that gives the GPU's as one. */
+	bool tupled = line_has(line, n, "arch (") || line_has(line, n, "capability (");
 
 	for (size_t i = 0; i < n; i++) {
 		char t[16];
@@ -1062,6 +1115,8 @@ static bool read_targets(gw_explainer *ex)
 		}
 		if (!len && numbered && (len = parse_arch_number(line, n, i, number_end, t, sizeof(t))))
 			number_end = i + len;
+		if (!len && tupled)
+			len = parse_tuple(line + i, n - i, t, sizeof(t));
 		if (!len)
 			continue;
 		side = target_side(line + gap_start, at - gap_start, side);
