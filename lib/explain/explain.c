@@ -1027,7 +1027,7 @@ static size_t parse_tuple(const char *s, size_t n, char *out, size_t outsz)
 	if (i + 1 >= n || !(s[i] >= '0' && s[i] <= '9') || s[i + 1] != ')' || major < 1)
 		return 0;
 	minor = (unsigned)(s[i] - '0');
-	snprintf(out, outsz, "sm_%u%u", major, minor);
+	gw__fmt(out, outsz, "sm_%u%u", major, minor);
 	return i + 2;
 }
 
