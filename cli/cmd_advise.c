@@ -1264,6 +1264,9 @@ static void check_inputs(const struct advise_opts *o, const gw_model *m)
 	if (m->kind == GW_MODEL_VISION && (o->seq || o->new_tokens))
 		die_usage("advise", _("%s is a vision model: give --image N (pixels per side), not --seq or --new-tokens"),
 			  m->name);
+	if (o->offload_activations && m->kind != GW_MODEL_DECODER)
+		die_usage("advise", _("--offload activations is modelled for decoders (torchtune's recipes); %s is "
+			  "not one"), m->name);
 	if (m->kind != GW_MODEL_VISION && o->image)
 		die_usage("advise", _("--image applies to vision models (ViT, DeiT, Swin, ResNet); %s reads text: "
 			  "use --seq"), m->name);
