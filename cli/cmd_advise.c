@@ -32,6 +32,7 @@ struct advise_opts {
 	const char *lora_targets_s, *loop_s, *torch_s, *bitsandbytes_s, *transformers_s;
 	uint32_t torch_version, bitsandbytes_version, transformers_version;
 	uint64_t loss_chunks;
+	bool offload_activations;
 	int task, precision, weights, optimizer, strategy, offload, attention, lora_targets, loop;
 	uint64_t batch, seq, decoder_seq, new_tokens, image, grad_accum, lora_rank, gpus, target_batch;
 	uint64_t params, layers, hidden, heads, kv_heads, vocab, intermediate;
@@ -125,6 +126,39 @@ static bool transformers_release(const char *s, uint32_t *out)
 	return true;
 }
 
+/* --offload: one of the vocabulary's values, "activations", or both
+ * joined by a comma ("optimizer,activations"): what the optimizer and
+ * weights offload is independent of what activation offloading moves. */
+static void bad_offload(void)
+{
+	die_usage("advise", _("option '--offload' must be one of: %s, activations, or one of them and "
+		  "activations joined by a comma"), gw_advise_names("offload"));
+}
+
+static void offload_value(struct advise_opts *o)
+{
+	char buf[64], *save = NULL;
+	const char *what = NULL;
+
+	if (!o->offload_s)
+		return;
+	if (strlen(o->offload_s) >= sizeof(buf))
+		bad_offload();
+	memcpy(buf, o->offload_s, strlen(o->offload_s) + 1);
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(t, "activations") && !o->offload_activations) {
+			o->offload_activations = true;
+			continue;
+		}
+		if (what || !strcmp(t, "activations") || gw_advise_value("offload", t) < 0)
+			bad_offload();
+		what = t;
+		o->offload = gw_advise_value("offload", t);
+	}
+	if (!what && !o->offload_activations)
+		bad_offload();
+}
+
 static void convert_vocabs(struct advise_opts *o)
 {
 	o->task = vocab_value("task", "task", o->task_s);
@@ -132,7 +166,7 @@ static void convert_vocabs(struct advise_opts *o)
 	o->weights = vocab_value("weights", "weights", o->weights_s);
 	o->optimizer = vocab_value("optimizer", "optimizer", o->optimizer_s);
 	o->strategy = vocab_value("strategy", "strategy", o->strategy_s);
-	o->offload = vocab_value("offload", "offload", o->offload_s);
+	offload_value(o);
 	o->attention = vocab_value("attention", "attention", o->attention_s);
 	o->lora_targets = vocab_value("lora_targets", "lora-targets", o->lora_targets_s);
 	o->loop = vocab_value("loop", "loop", o->loop_s);
@@ -186,7 +220,8 @@ static const struct option advise_options[] = {
 		   "inference: tp (tensor parallel, as vLLM) or pp (layers per GPU, as accelerate device_map=\"auto\"), "
 		   "by default tp where the heads divide evenly, else pp")),
 	OPT_STRING(0, "offload", O, offload_s, "WHAT", N_("none (default), optimizer, or params (zero3/fsdp): "
-		     "kept in CPU memory")),
+		     "kept in CPU memory; activations (with --checkpointing: the checkpointed layers' inputs, as "
+		     "torchtune's enable_activation_offloading), alone or after a comma (optimizer,activations)")),
 	OPT_STRING(0, "attention", O, attention_s, "A", N_("eager, sdpa or flash (default: sdpa; eager for T5, Swin and "
 		   "BLOOM, and before PyTorch 2.1 (--torch))")),
 	OPT_STRING(0, "loop", O, loop_s, "L", N_("training: trainer (the default: a step's outputs are gone before the "
@@ -531,6 +566,7 @@ static void options_from(gw_advise_options *r, const struct advise_opts *o)
 	r->optimizer = (gw_optimizer)o->optimizer;
 	r->strategy = (gw_strategy)o->strategy;
 	r->offload = (gw_offload)o->offload;
+	r->offload_activations = o->offload_activations;
 	r->attention = (gw_attention)o->attention;
 	r->checkpointing = o->checkpointing;
 	if (o->batch)
@@ -738,6 +774,8 @@ static void print_run(const gw_model *m, const gw_advise_estimate *e)
 		fprintf(f, _(", %" PRIu64 " GPUs %s"), r->gpus, gw_advise_name("strategy", r->strategy));
 	if (r->offload)
 		fprintf(f, _(", offload %s"), gw_advise_name("offload", r->offload));
+	if (r->offload_activations)
+		fprintf(f, "%s", _(", activations offloaded"));
 	if (r->loop != GW_LOOP_TRAINER)
 		fprintf(f, _(", %s loop"), gw_advise_name("loop", (int)r->loop));
 	if (r->loss_chunks > 1)
@@ -1208,6 +1246,12 @@ static void check_usage(const struct advise_opts *o, int nargs)
 		die_usage("advise", _("--lora-targets applies to --task lora and qlora"));
 	if (o->task == GW_TASK_INFER && o->loop_s)
 		die_usage("advise", _("--loop applies to training"));
+	if (o->task == GW_TASK_INFER && o->offload_activations)
+		die_usage("advise", _("--offload activations applies to training: inference keeps no activations "
+			  "for backward"));
+	if (o->offload_activations && !o->checkpointing)
+		die_usage("advise", _("--offload activations needs --checkpointing: torchtune offloads the "
+			  "checkpointed layers' inputs and refuses offloading without checkpointing"));
 	if (o->task == GW_TASK_INFER && o->loss_chunks)
 		die_usage("advise", _("--loss-chunks applies to training"));
 	if (o->loss_chunks > 65536)
@@ -1220,6 +1264,9 @@ static void check_inputs(const struct advise_opts *o, const gw_model *m)
 	if (m->kind == GW_MODEL_VISION && (o->seq || o->new_tokens))
 		die_usage("advise", _("%s is a vision model: give --image N (pixels per side), not --seq or --new-tokens"),
 			  m->name);
+	if (o->offload_activations && m->kind != GW_MODEL_DECODER)
+		die_usage("advise", _("--offload activations is modelled for decoders (torchtune's recipes); %s is "
+			  "not one"), m->name);
 	if (m->kind != GW_MODEL_VISION && o->image)
 		die_usage("advise", _("--image applies to vision models (ViT, DeiT, Swin, ResNet); %s reads text: "
 			  "use --seq"), m->name);

@@ -314,13 +314,19 @@ typedef struct gw_advise_options {
 	 * many chunks, one at a time (torchtune's CEWithChunkedOutputLoss:
 	 * 8); 0 or 1: the whole at once. Version 6. */
 	uint32_t loss_chunks;
+	/* Training of a decoder with checkpointing: 1 moves the checkpointed
+	 * layers' inputs to CPU memory in the forward pass and brings each
+	 * back for its layer's recomputation (torchtune's
+	 * enable_activation_offloading, OffloadActivations); 0: they stay on
+	 * the GPU. Independent of `offload`. Version 6. */
+	uint32_t offload_activations;
 	/* 0: room for options to come, so that a new one moves neither this
 	 * struct's size nor the structs that embed it (docs/abi.md). */
-	uint32_t reserved[9];
+	uint32_t reserved[8];
 } gw_advise_options;
 #define GW_ADVISE_OPTIONS_INIT { GW_ADVISE_OPTIONS_VERSION, GW_TASK_TRAIN, 1, 0, 0, GW_PRECISION_AUTO, \
 	GW_WEIGHTS_AUTO, GW_OPTIMIZER_ADAMW, 1, false, GW_LORA_QV, 0, 0, 1, GW_STRATEGY_DDP, GW_OFFLOAD_NONE, \
-	GW_ATTENTION_AUTO, 0, 0, 0, 0, 0, 0, GW_LOOP_TRAINER, 0, 0, { 0 } }
+	GW_ATTENTION_AUTO, 0, 0, 0, 0, 0, 0, GW_LOOP_TRAINER, 0, 0, 0, { 0 } }
 
 /* ---- the estimate ---------------------------------------------------------- */
 

@@ -325,6 +325,30 @@ static int resolve_split(gw_advise_options *r, const gw_model *m)
 	return 0;
 }
 
+/* --offload activations is torchtune's OffloadActivations under its
+ * recipes' rules: training only, a decoder (its recipes' models), and
+ * with activation checkpointing, which the recipes require beside it
+ * ("enable_activation_offloading should only be True when
+ * enable_activation_checkpointing is True"). */
+static int resolve_offload_activations(const gw_advise_options *r, const gw_model *m)
+{
+	if (!r->offload_activations)
+		return 0;
+	if (r->offload_activations > 1)
+		return gw__error_set(GW_EINVAL, "advise options: offload_activations %u is not 0 or 1",
+				     r->offload_activations);
+	if (r->task == GW_TASK_INFER)
+		return gw__error_set(GW_EINVAL, "--offload activations applies to training: inference keeps no "
+				     "activations for backward");
+	if (m->kind != GW_MODEL_DECODER)
+		return gw__error_set(GW_EINVAL, "--offload activations is modelled for decoders (torchtune's "
+				     "recipes); %s is not one", m->name);
+	if (!r->checkpointing)
+		return gw__error_set(GW_EINVAL, "--offload activations needs --checkpointing: torchtune offloads "
+				     "the checkpointed layers' inputs and refuses offloading without checkpointing");
+	return 0;
+}
+
 static int resolve(gw_advise_options *r, const gw_model *m, const gw_advise_options *o)
 {
 	int rc;
@@ -394,6 +418,8 @@ static int resolve(gw_advise_options *r, const gw_model *m, const gw_advise_opti
 				     OFFLOADS[r->offload], OPTIMIZERS[r->optimizer]);
 	if (r->offload == GW_OFFLOAD_PARAMS && r->strategy != GW_STRATEGY_ZERO3 && !gw__advise_fsdp(r))
 		return gw__error_set(GW_EINVAL, "--offload params needs --strategy zero3 or fsdp");
+	if ((rc = resolve_offload_activations(r, m)) < 0)
+		return rc;
 	if (r->attention == GW_ATTENTION_SDPA && torch_before(r, 200))
 		return gw__error_set(GW_EINVAL, "--attention sdpa needs PyTorch 2.0 or later "
 				     "(torch.nn.functional.scaled_dot_product_attention); --torch %u.%u has eager attention",
@@ -1081,6 +1107,32 @@ static double previous_step_extra(const gw_model *m, const gw_advise_options *r,
 	return extra > 0 ? extra : 0;
 }
 
+/* torchtune's activation offloading (--offload activations) with
+ * checkpointing: what stays on the GPU of the `layers` checkpointed
+ * inputs, `in` bytes in all. torchtune/training/_activation_offloading.py
+ * (pytorch/torchtune at 3c1872a), OffloadActivations: a saved-tensors
+ * hook over the model's forward (not the output head's, NoOpManager; not
+ * the loss, computed outside it) copies every saved tensor of at least
+ * min_offload_size (1,024 bytes) to pinned CPU memory on a side stream.
+ * Inside a checkpointed layer the checkpoint's own hook saves nothing,
+ * so what it offloads is each layer's input (torch.utils.checkpoint's
+ * non-reentrant _NoopSaveInputs saves it through the outer hook). The
+ * forward stash keeps the last max_fwd_stash_size (5) saved tensors until
+ * their copies finish; backward starts with them and drops them at its
+ * first node. Backward brings a layer's input back when its recomputation
+ * starts, and frees it only once the next node that brings one back has
+ * run (the hook on that node deletes the previous node's tensors), so two
+ * inputs are on the GPU while a layer is recomputed: the one in use and
+ * the one before it. Inputs under 1,024 bytes stay where they are. */
+static double offloaded_inputs(const gw_advise_options *r, double in, double layers)
+{
+	double each = layers > 0 ? in / layers : 0;
+
+	if (!r->offload_activations || each < 1024 || layers <= 2)
+		return in;
+	return 2 * each;
+}
+
 /* Training: every layer's saved activations, or with checkpointing only
  * each layer's input plus one layer recomputed during backward. An
  * encoder-decoder model's decoder layers run over the target's tokens
@@ -1097,7 +1149,7 @@ static double train_activations(const gw_model *m, const gw_advise_options *r)
 		dec = gw__advise_decoder_layer_activations(m, r, t, s);
 	if (r->checkpointing) {
 		recomputed = dec > enc ? dec : enc;
-		a = in + recomputed;
+		a = offloaded_inputs(r, in, L + D) + recomputed;
 	} else {
 		a = enc * L + dec * D;
 	}

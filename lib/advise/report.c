@@ -458,6 +458,7 @@ static void json_options(gw_json *j, const gw_advise_options *r, uint64_t target
 	key_u64(j, "gpus", r->gpus);
 	key_str(j, "strategy", gw_advise_name("strategy", r->strategy));
 	key_str(j, "offload", gw_advise_name("offload", r->offload));
+	key_bool(j, "offload_activations", r->offload_activations != 0);
 	key_str(j, "attention", gw_advise_name("attention", r->attention));
 	gw_json_key(j, "loop");
 	if (r->task != GW_TASK_INFER)
@@ -562,6 +563,7 @@ static void json_plan(gw_json *j, const gw_advise_report *r)
 	key_str(j, "optimizer", gw_advise_name("optimizer", o->optimizer));
 	key_str(j, "strategy", gw_advise_name("strategy", o->strategy));
 	key_str(j, "offload", gw_advise_name("offload", o->offload));
+	key_bool(j, "offload_activations", o->offload_activations != 0);
 	gw_json_key(j, "steps");
 	gw_json_array_begin(j);
 	for (size_t i = 0; i < p->nsteps; i++)

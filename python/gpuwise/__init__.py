@@ -1089,7 +1089,7 @@ def doctor(deep=False, python_envs=()):
 # ---- advise ---------------------------------------------------------------------
 
 _ADVISE_OPTIONS = ("hardware", "task", "batch", "seq", "decoder_seq", "new_tokens", "image", "precision", "weights", "optimizer", "grad_accum",
-                   "checkpointing", "lora_rank", "lora_targets", "gpus", "strategy", "offload", "attention",
+                   "checkpointing", "lora_rank", "lora_targets", "gpus", "strategy", "offload", "offload_activations", "attention",
                    "loop", "torch", "bitsandbytes", "transformers", "loss_chunks", "lm_head", "params", "layers", "hidden", "heads", "kv_heads", "vocab", "intermediate")
 _CONFIG_MAX = 16 << 20
 
@@ -1171,7 +1171,9 @@ def advise(model=None, *, gpu=None, memory=None, target_batch=None, **options):
     batch=, seq=, decoder_seq= (T5 training: target tokens), new_tokens=,
     image= (vision models: pixels per side), precision=, weights=, optimizer=, grad_accum=,
     checkpointing=, lora_rank=, lora_targets="qv"|"attention"|"all-linear"|"all", gpus=,
-    strategy=, offload=, attention=, lm_head=True (an encoder with its masked-LM head),
+    strategy=, offload=, offload_activations=True (with checkpointing=True:
+    the checkpointed layers' inputs in CPU memory, as torchtune's
+    enable_activation_offloading), attention=, lm_head=True (an encoder with its masked-LM head),
     torch="1.13.1" (the PyTorch release the run uses; torch.__version__ works),
     bitsandbytes="0.43.1" (QLoRA: the bitsandbytes release),
     transformers="4.44.2" (inference: the transformers release; before 4.45

@@ -2113,6 +2113,12 @@ static int advise_options(PyObject *opts, gw_advise_options *o, gw_model *shape)
 			return -1;
 		o->checkpointing = t;
 	}
+	if ((ck = PyDict_GetItemString(opts, "offload_activations")) && ck != Py_None) {
+		int t = PyObject_IsTrue(ck);
+		if (t < 0)
+			return -1;
+		o->offload_activations = (uint32_t)t;
+	}
 	return 0;
 }
 

@@ -511,6 +511,39 @@ assert_contains "$out" "loss in 8 chunks" "the run line says so"
 run advise llama-2-7b --task infer --loss-chunks 8 --memory 80GiB
 assert_eq "$rc" 2 "--loss-chunks with --task infer"
 assert_contains "$err" "--loss-chunks applies to training" "says why"
+# ---- --offload activations: torchtune's OffloadActivations with checkpointing
+run advise llama-2-7b --task lora --batch 4 --seq 2048 --checkpointing --memory 80GiB --json
+cp "$TMPD/out" "$TMPD/act-kept.json"
+run advise llama-2-7b --task lora --batch 4 --seq 2048 --checkpointing --offload activations --memory 80GiB --json
+assert_json "offloaded: two of the 32 layer inputs stay on the GPU" '
+import json
+x = json.load(open("'"$TMPD"'/act-kept.json"))
+assert d["options"]["offload_activations"] is True and x["options"]["offload_activations"] is False, d["options"]
+assert d["options"]["offload"] == "none", d["options"]
+assert d["plan"]["offload_activations"] is True, d["plan"]
+saved = x["per_gpu"]["breakdown"]["activations_bytes"] - d["per_gpu"]["breakdown"]["activations_bytes"]
+assert saved == 30 * 2 * 4 * 2048 * 4096, saved
+'
+run advise llama-2-7b --task lora --batch 4 --seq 2048 --checkpointing --offload optimizer,activations --memory 80GiB --json
+assert_json "optimizer,activations: both" '
+assert d["options"]["offload"] == "optimizer" and d["options"]["offload_activations"] is True, d["options"]
+'
+run advise llama-2-7b --task lora --checkpointing --offload activations --memory 80GiB
+assert_contains "$out" "activations offloaded" "the run line says so"
+run advise llama-2-7b --task infer --offload activations --memory 80GiB
+assert_eq "$rc" 2 "--offload activations with --task infer"
+assert_contains "$err" "applies to training" "says why"
+run advise llama-2-7b --task lora --offload activations --memory 80GiB
+assert_eq "$rc" 2 "--offload activations without --checkpointing"
+assert_contains "$err" "needs --checkpointing" "says why"
+for bad in "optimizer,params" "activations,activations" "activations,disk" ","; do
+	run advise llama-2-7b --task lora --checkpointing --offload "$bad" --memory 80GiB
+	assert_eq "$rc" 2 "--offload '$bad'"
+	assert_contains "$err" "activations joined by a comma" "lists the values"
+done
+run advise bert-base-uncased --task train --checkpointing --offload activations --memory 80GiB
+assert_eq "$rc" 2 "--offload activations on an encoder"
+assert_contains "$err" "modelled for decoders" "says why"
 # ---- --bitsandbytes: before 0.43.2 the 4-bit layers keep their input
 run advise llama-2-7b --task qlora --weights nf4 --batch 2 --seq 512 --memory 80GiB --json
 cp "$TMPD/out" "$TMPD/bnb-now.json"

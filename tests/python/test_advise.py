@@ -124,6 +124,20 @@ def test_transformers_and_loss_chunks():
     assert "transformers" in out[2][1] and out[3][0] == "TypeError" and "65536" in out[4][1], out[2:]
 
 
+def test_offload_activations():
+    out, _ = run_py("h100-8x", """
+        out = [gpuwise.advise("llama-2-7b", task="lora", batch=4, seq=2048, checkpointing=True,
+                              offload="optimizer", offload_activations=True, memory="80GiB")]
+        try:
+            gpuwise.advise("llama-2-7b", task="lora", offload_activations=True, memory="80GiB")
+        except Exception as e:
+            out.append([type(e).__name__, str(e)])
+    """)
+    assert out[0] == cli_json("h100-8x", "llama-2-7b", "--task", "lora", "--batch", "4", "--seq", "2048",
+                              "--checkpointing", "--offload", "optimizer,activations", "--memory", "80GiB")
+    assert out[0]["options"]["offload_activations"] is True and out[0]["options"]["offload"] == "optimizer"
+    assert "--checkpointing" in out[1][1], out[1]
+
 def test_torch_version():
     out, _ = run_py("h100-8x", """
         out = [gpuwise.advise("bert-base-uncased", batch=8, seq=512, attention="eager", torch="1.7.1",

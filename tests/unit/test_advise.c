@@ -2462,6 +2462,66 @@ static void test_loss_chunks(void)
 	CHECK_INT(gw_advise_estimate_run(&chunked, &llama, &o), GW_EINVAL);
 }
 
+/* --offload activations (torchtune's OffloadActivations with checkpointing):
+ * of the L checkpointed layer inputs (e·b·s·h each) two stay on the GPU,
+ * the one being recomputed and the one before it; inputs under 1,024
+ * bytes are not offloaded; the rest of the estimate does not move. */
+static void test_offload_activations(void)
+{
+	gw_advise_estimate kept, off;
+	gw_advise_options o = GW_ADVISE_OPTIONS_INIT;
+	gw_model llama = model("llama-2-7b"), tiny, bert = model("bert-base-uncased");
+	double b = 4, s = 2048, h = 4096, e = 2, L = 32;
+
+	o.task = GW_TASK_LORA;
+	o.batch = 4;
+	o.seq = 2048;
+	o.checkpointing = true;
+	CHECK_INT(gw_advise_estimate_run(&kept, &llama, &o), 0);
+	o.offload_activations = 1;
+	CHECK_INT(gw_advise_estimate_run(&off, &llama, &o), 0);
+	CHECK_INT(kept.activations_bytes - off.activations_bytes, (uint64_t)((L - 2) * e * b * s * h));
+	CHECK_INT(kept.weights_bytes, off.weights_bytes);
+	CHECK_INT(kept.gradients_bytes, off.gradients_bytes);
+	CHECK_INT(off.resolved.offload_activations, 1);
+	CHECK_INT(off.resolved.offload, GW_OFFLOAD_NONE);
+	/* with the optimizer offloaded too: the same activations */
+	o.offload = GW_OFFLOAD_OPTIMIZER;
+	CHECK_INT(gw_advise_estimate_run(&kept, &llama, &o), 0);
+	CHECK_INT(kept.activations_bytes, off.activations_bytes);
+	o.offload = GW_OFFLOAD_NONE;
+	/* a layer input of 2·1·4·64 = 512 bytes stays on the GPU */
+	memset(&tiny, 0, sizeof(tiny));
+	tiny.kind = GW_MODEL_DECODER;
+	tiny.vocab_size = 100;
+	tiny.hidden_size = 64;
+	tiny.num_layers = 8;
+	tiny.num_heads = 4;
+	CHECK_INT(gw_model_finish(&tiny), 0);
+	o.batch = 1;
+	o.seq = 4;
+	o.offload_activations = 0;
+	CHECK_INT(gw_advise_estimate_run(&kept, &tiny, &o), 0);
+	o.offload_activations = 1;
+	CHECK_INT(gw_advise_estimate_run(&off, &tiny, &o), 0);
+	CHECK_INT(kept.activations_bytes, off.activations_bytes);
+	/* torchtune's recipes: checkpointing beside it, training, decoders */
+	o.batch = 4;
+	o.seq = 2048;
+	o.checkpointing = false;
+	CHECK_INT(gw_advise_estimate_run(&off, &llama, &o), GW_EINVAL);
+	CHECK(strstr(gw_error_last(), "--checkpointing") != NULL);
+	o.checkpointing = true;
+	o.offload_activations = 2;
+	CHECK_INT(gw_advise_estimate_run(&off, &llama, &o), GW_EINVAL);
+	o.offload_activations = 1;
+	o.seq = 512;
+	CHECK_INT(gw_advise_estimate_run(&off, &bert, &o), GW_EINVAL);
+	o.task = GW_TASK_INFER;
+	o.checkpointing = false;
+	CHECK_INT(gw_advise_estimate_run(&off, &llama, &o), GW_EINVAL);
+}
+
 static void test_torch_version(void)
 {
 	uint32_t v = 0;
@@ -2748,6 +2808,7 @@ int main(void)
 	test_torch_version();
 	test_transformers_version();
 	test_loss_chunks();
+	test_offload_activations();
 	test_training_loop();
 	test_gradients_after_activations();
 	test_encoder_infer_replay();
