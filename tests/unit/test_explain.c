@@ -214,6 +214,16 @@ static void test_refinements(void)
 	CHECK(gw_explainer_match(ex, 0)->line == 1 && gw_explainer_match(ex, 0)->count == 2);
 	gw_explainer_free(ex);
 
+	/* The call in the same line: any cuBLAS status from cublasCreate is
+	 * the handle that could not be made (PyTorch's CublasHandlePool.cpp). */
+	ex = scan("RuntimeError: CUDA error: CUBLAS_STATUS_INTERNAL_ERROR when calling `cublasCreate(handle)`\n");
+	CHECK_INT(gw_explainer_count(ex), 1);
+	CHECK_STR(id_at(ex, 0), "cublas-handle-failed");
+	gw_explainer_free(ex);
+	ex = scan("RuntimeError: CUDA error: CUBLAS_STATUS_INTERNAL_ERROR when calling `cublasLtMatmul(ltHandle)`\n");
+	CHECK_STR(id_at(ex, 0), "gpu-library-error");
+	gw_explainer_free(ex);
+
 	/* A context line alone is no match, and not an unrecognised error. */
 	ex = scan("WARNING: this card most likely does not support cuda-malloc, if you get \"CUDA error\" "
 		  "please run ComfyUI with: --disable-cuda-malloc\n");
