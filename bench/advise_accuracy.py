@@ -237,7 +237,7 @@ def advise_args(row):
         a.append("--lm-head")
     if row.get("torch", "-") != "-":
         a += ["--torch", row["torch"]]
-    if row.get("transformers", "-") != "-" and row["task"] == "infer":
+    if row.get("transformers", "-") != "-":
         a += ["--transformers", row["transformers"]]
     if row.get("bitsandbytes", "-") != "-":
         a += ["--bitsandbytes", row["bitsandbytes"]]
