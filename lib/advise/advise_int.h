@@ -74,7 +74,7 @@ enum gw__advise_trait {
 	 * whose mask is I wide (T5DenseActDense and T5DenseGatedActDense). */
 	GW__TRAIT_MLP_DROPOUT = 1u << 13,
 	/* eager attention clamps the masked scores from below before the
-	 * softmax (OPTAttention of transformers 4.19 to 4.46:
+	 * softmax (OPTAttention of the 4.x releases up to 4.46:
 	 * `attn_weights = torch.max(attn_weights,
 	 * torch.tensor(torch.finfo(attn_weights.dtype).min))`), and maximum's
 	 * backward keeps its input: one more score-sized tensor in the

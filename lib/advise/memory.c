@@ -851,8 +851,8 @@ static double softmax_input_bytes(const gw_advise_options *r)
 }
 
 /* Bytes per score that eager attention's clamp of the masked scores
- * keeps (GW__TRAIT_MASK_CLAMP): OPTAttention from OPT's addition (4.19)
- * through transformers 4.46, the release of huggingface/transformers#33298
+ * keeps (GW__TRAIT_MASK_CLAMP): OPTAttention of the 4.x releases up to
+ * transformers 4.46, the release of huggingface/transformers#33298
  * (add sdpa to OPT), adds the causal mask, then takes `torch.max(
  * attn_weights, torch.tensor(torch.finfo(attn_weights.dtype).min))`
  * before the fp32 softmax; maximum's backward keeps both inputs, so the
