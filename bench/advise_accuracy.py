@@ -67,7 +67,9 @@ CORPUS_11 = os.path.join(DATA, "advise_peaks_11.tsv")
 # scored once as "held-out-12" on 2026-12-06; its rows were then looked at to
 # find mechanisms, so it is tuning data now: set "tuned-12", scored by default.
 CORPUS_12 = os.path.join(DATA, "advise_peaks_12.tsv")
-# Round 13 likewise (advise_peaks_13.tsv, "held-out-13", ids "h13-").
+# Round 13 (advise_peaks_13.tsv, ids "h13-") likewise: scored once as
+# "held-out-13" on 2026-12-06, its OPT and ZeRO-3 rows then read for causes,
+# so it is tuning data now: set "tuned-13", scored by default.
 CORPUS_13 = os.path.join(DATA, "advise_peaks_13.tsv")
 DEVICE_KINDS = (("allocated", "allocated_bytes"), ("reserved", "reserved_bytes"), ("device", "device_bytes"))
 
@@ -115,7 +117,7 @@ ROUND12 = "h12-"
 ROUND13 = "h13-"
 SETS = ("tuned", "held-out", "held-out-2", "tuned-4", "held-out-4", "tuned-6", "held-out-6", "tuned-7", "held-out-7",
         "held-out-8", "tuned-9", "held-out-9", "tuned-10", "held-out-10",
-        "tuned-11", "tuned-12", "held-out-13")
+        "tuned-11", "tuned-12", "tuned-13")
 VISION_TYPES = ("vit", "deit", "swin", "resnet")
 
 
@@ -235,7 +237,7 @@ def advise_args(row):
         a.append("--lm-head")
     if row.get("torch", "-") != "-":
         a += ["--torch", row["torch"]]
-    if row.get("transformers", "-") != "-" and row["task"] == "infer":
+    if row.get("transformers", "-") != "-":
         a += ["--transformers", row["transformers"]]
     if row.get("bitsandbytes", "-") != "-":
         a += ["--bitsandbytes", row["bitsandbytes"]]
@@ -320,13 +322,14 @@ def read_round12(path=CORPUS_12):
 
 
 def read_round13(path=CORPUS_13):
-    """Round 13's rows, every one held out: ids "h13-", set "held-out-13"."""
-    return read_held_round(path, ROUND13, "held-out-13")
+    """Round 13's rows: ids "h13-", set "tuned-13" (held out until its one
+    scoring, tuning data since)."""
+    return read_held_round(path, ROUND13, "tuned-13")
 
 
 def evaluate(final, corpus=CORPUS, device=True):
     rows = read_corpus(corpus) + (read_device() if device else [])
-    rows += read_round11() + read_round12() + (read_round13() if final else [])
+    rows += read_round11() + read_round12() + read_round13()
     if len({r["id"] for r in rows}) != len(rows):
         raise SystemExit("duplicate row ids across the corpus files")
     out = []
@@ -361,7 +364,7 @@ def markdown(rows, date):
              "run's allocated, reserved and device peak; `held-out-7` and `held-out-8` scored before, "
              "`held-out-9` before too)."
              % (date, len(rows) - len(own), len(own))
-             + (" Rounds 11 and 12 (`tuned-11`, `tuned-12`, `bench/data/advise_peaks_1[12].tsv`: published rows "
+             + (" Rounds 11 to 13 (`tuned-11`, `tuned-12`, `tuned-13`, `bench/data/advise_peaks_1[123].tsv`: published rows "
                 "from new sources, collected as held-out sets and scored once as such before they guided changes) "
                 "are among the published rows." if any(r["set"] == "tuned-11" for r in rows) else ""), "",
              "| set | rows | gpuwise median abs. error | p90 | within ±15 % | accelerate method median | p90 | within ±15 % |",
@@ -425,7 +428,7 @@ def main():
         with open(args.bounds, encoding="utf-8") as f:
             b = json.load(f)
         bad = []
-        for key in ("tuned", "tuned_4", "tuned_7", "tuned_9", "tuned_11", "tuned_12"):
+        for key in ("tuned", "tuned_4", "tuned_7", "tuned_9", "tuned_11", "tuned_12", "tuned_13"):
             if key + "_median_abs_pct" not in b or not res.get(key):
                 continue
             t = res[key]

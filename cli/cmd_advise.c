@@ -233,9 +233,9 @@ static const struct option advise_options[] = {
 	OPT_CALLBACK(0, "loss-chunks", O, loss_chunks, "N", N_("training: the loss casts the logits to fp32 in N "
 		     "chunks, one at a time, as torchtune's CEWithChunkedOutputLoss does (8; default 1: all at once)"),
 		     parse_count),
-	OPT_STRING(0, "transformers", O, transformers_s, "VERSION", N_("infer: the transformers release the run uses "
+	OPT_STRING(0, "transformers", O, transformers_s, "VERSION", N_("the transformers release the run uses "
 		   "(default: the active Python environment's for this machine's GPUs, else a current one); before 4.45 generate()'s first forward computes the logits of every prompt "
-		   "position, in fp32 for the Llama family")),
+		   "position, in fp32 for the Llama family; before 4.47 OPT's eager attention also keeps its clamped scores")),
 	OPT_STRING(0, "bitsandbytes", O, bitsandbytes_s, "VERSION", N_("qlora: the bitsandbytes release (default: a "
 		   "current one); before 0.43.2 its 4-bit layers keep their input for backward")),
 	OPT_CALLBACK(0, "target-batch", O, target_batch, "N", N_("samples per optimizer step the plan must reach "

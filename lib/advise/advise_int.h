@@ -73,6 +73,13 @@ enum gw__advise_trait {
 	/* a dropout between the MLP's activation and its output projection,
 	 * whose mask is I wide (T5DenseActDense and T5DenseGatedActDense). */
 	GW__TRAIT_MLP_DROPOUT = 1u << 13,
+	/* eager attention clamps the masked scores from below before the
+	 * softmax (OPTAttention of the 4.x releases up to 4.46:
+	 * `attn_weights = torch.max(attn_weights,
+	 * torch.tensor(torch.finfo(attn_weights.dtype).min))`), and maximum's
+	 * backward keeps its input: one more score-sized tensor in the
+	 * activation type, with --transformers before 4.47. */
+	GW__TRAIT_MASK_CLAMP = 1u << 14,
 };
 
 /* Whether m is a text model, whose gw_model text half (experts, MLA,

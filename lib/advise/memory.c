@@ -850,6 +850,25 @@ static double softmax_input_bytes(const gw_advise_options *r)
 	return amp(r->precision) ? 4 : gw__advise_act_bytes(r);
 }
 
+/* Bytes per score that eager attention's clamp of the masked scores
+ * keeps (GW__TRAIT_MASK_CLAMP): OPTAttention of the 4.x releases up to
+ * transformers 4.46, the release of huggingface/transformers#33298
+ * (add sdpa to OPT), adds the causal mask, then takes `torch.max(
+ * attn_weights, torch.tensor(torch.finfo(attn_weights.dtype).min))`
+ * before the fp32 softmax; maximum's backward keeps both inputs, so the
+ * masked scores (activation type) stay beside the fp32 probabilities and
+ * their half cast. Current releases (5.x, the shared
+ * eager_attention_forward) have no clamp; the release between that
+ * dropped it is not pinned, so only --transformers before 4.47 counts it.
+ * Measured: the PR's eager OPT-350m rows (round 13) keep 7.7 to 8.0
+ * bytes a score over their SDPA twins in pure fp16, 2 + 4 + 2. */
+static double mask_clamp_bytes(const gw_model *m, const gw_advise_options *r)
+{
+	if (!gw__advise_has(m, GW__TRAIT_MASK_CLAMP) || !transformers_before(r, 447))
+		return 0;
+	return gw__advise_act_bytes(r);
+}
+
 /* Whether eager attention's softmax runs in fp32 in half precision:
  * under autocast (softmax autocasts to fp32), and in pure fp16/bf16 for
  * the families whose eager path upcasts it (GW__TRAIT_SOFTMAX_FP32:
@@ -894,7 +913,7 @@ static double attention_block(const gw_model *m, const gw_advise_options *r, dou
 		return att + 4 * n * qb;
 	if (m->no_attention_dropout)   /* dropout elsewhere, not on the probabilities */
 		d = 0;
-	att += n * span * qb * softmax_input_bytes(r);
+	att += n * span * qb * (softmax_input_bytes(r) + mask_clamp_bytes(m, r));
 	if (softmax_fp32(m, r))
 		return att + n * span * qb * (4 + d + e);
 	return att + n * span * qb * (e + d + d * e);

@@ -62,6 +62,7 @@ struct model_type {
 #define SM32 GW__TRAIT_SOFTMAX_FP32
 #define RMS_HALF GW__TRAIT_RMS_HALF_INPUT
 #define MLP_DROP GW__TRAIT_MLP_DROPOUT
+#define CLAMP GW__TRAIT_MASK_CLAMP
 
 /* The model_types gpuwise counts. One row each; the reader, the error
  * message and docs/advise.md follow this table. */
@@ -123,7 +124,7 @@ static const struct model_type model_types[] = {
 	{ "gpt_neox", FAM_NEOX, GW_MODEL_DECODER, false, true, QKV | ROTARY | SDPA_GQA | SM32 },
 	{ "bloom", FAM_BLOOM, GW_MODEL_DECODER, true, true, QKV | SDPA_GQA | NO_SDPA | SM32 },
 	{ "gpt_bigcode", FAM_BIGCODE, GW_MODEL_DECODER, true, true, QKV | SDPA_GQA | SM32 },
-	{ "opt", FAM_OPT, GW_MODEL_DECODER, true, true, SDPA_GQA | RELU_MLP | SM32 },
+	{ "opt", FAM_OPT, GW_MODEL_DECODER, true, true, SDPA_GQA | RELU_MLP | SM32 | CLAMP },
 	{ "starcoder2", FAM_STARCODER2, GW_MODEL_DECODER, true, true, SDPA_GQA | LOGITS_FLOAT | SM32 },
 	{ "bert", FAM_BERT, GW_MODEL_ENCODER, true, false, MLM },
 	{ "roberta", FAM_BERT, GW_MODEL_ENCODER, true, false, MLM },

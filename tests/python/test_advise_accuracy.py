@@ -45,11 +45,11 @@ def test_corpus_is_sourced_and_split_by_the_rule():
 
 @pytest.mark.parametrize("read,prefix,name", [("read_round11", "h11-", "tuned-11"),
                                                ("read_round12", "h12-", "tuned-12"),
-                                               ("read_round13", "h13-", "held-out-13")])
+                                               ("read_round13", "h13-", "tuned-13")])
 def test_held_round_is_sourced_and_held_out_whole(read, prefix, name):
     """Rounds 11 to 13 (bench/data/advise_peaks_1N.tsv): every row sourced,
-    new ids, one set for the whole file (rounds 11 and 13 held out; round
-    12, scored once, tuning data since), models gpuwise can read; no
+    new ids, one set for the whole file (each held out until its one
+    scoring, tuning data since), models gpuwise can read; no
     gpuwise run here."""
     rows = getattr(aa, read)()
     assert len(rows) >= 20

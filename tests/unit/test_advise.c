@@ -605,6 +605,22 @@ static void test_decoder_family_layers(void)
 	CHECK(opt.dropout && opt.no_attention_dropout);
 	o.attention = GW_ATTENTION_EAGER;
 	CHECK(gw__advise_layer_activations(&opt, &o, 256) == 256.0 * (34 * 1024 + 4 * 4096 + 16 * 256 * 4));
+	/* Before transformers 4.47 OPT's eager path clamps the masked scores
+	 * with torch.max, whose backward keeps them: 4 bytes a score more in
+	 * fp32 (2 in fp16: the PR #33298 rows' 2 + 4 + 2). No other family. */
+	o.transformers_version = 446;
+	CHECK(gw__advise_layer_activations(&opt, &o, 256) == 256.0 * (34 * 1024 + 4 * 4096 + 16 * 256 * 8));
+	o.precision = GW_PRECISION_FP16;
+	{
+		double clamp = gw__advise_layer_activations(&opt, &o, 256);
+		o.transformers_version = 447;
+		CHECK(clamp - gw__advise_layer_activations(&opt, &o, 256) == 2.0 * 16 * 256 * 256);
+		double gptj_new = gw__advise_layer_activations(&gptj, &o, 256);
+		o.transformers_version = 446;
+		CHECK(gw__advise_layer_activations(&gptj, &o, 256) == gptj_new);
+	}
+	o.precision = GW_PRECISION_FP32;
+	o.transformers_version = 0;
 	o.attention = GW_ATTENTION_SDPA;
 	/* Pythia-70M (h 512, I 2048, 8 heads): the fused query_key_value's
 	 * output stays beside the rotated q and k (v is a view of it): 4·(h + h)
