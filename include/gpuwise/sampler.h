@@ -42,8 +42,10 @@
  * milliseconds) before the context may go.
  *
  * fork(): a child gets no copy of the threads. A program that forks while
- * a sampler runs calls gw_sampler_fork_prepare() before the fork (it takes
- * the lock, so no pass is half-published) and gw_sampler_fork_parent() /
+ * a sampler runs calls gw_sampler_fork_prepare() before the fork (it waits
+ * for a pass in progress to end and takes the lock, so the fork lands
+ * neither inside the vendor library, whose locks the child would inherit
+ * held, nor in a half-published pass) and gw_sampler_fork_parent() /
  * gw_sampler_fork_child() after it, e.g. from pthread_atfork handlers. In
  * the child the sampler is then stopped: its history up to the fork stays
  * readable, gw_sampler_stop() and gw_sampler_free() never wait for the

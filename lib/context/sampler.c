@@ -61,6 +61,12 @@ struct gw_sampler {
 	double t0;            /* monotonic seconds at gw_sampler_new */
 
 	pthread_mutex_t lock; /* guards rings, passes, stop, running */
+	/* Held through a whole pass, vendor calls included (before lock, never
+	 * after it). fork_prepare takes it so that a fork never lands while the
+	 * thread is inside the vendor library: a lock of NVML's (or of the fake
+	 * NVML's) held at that moment would stay locked in the child, and the
+	 * child's first NVML call would wait forever. */
+	pthread_mutex_t pass;
 	pthread_cond_t wake;
 	pthread_t thread;
 	uint64_t passes;
@@ -160,6 +166,7 @@ int gw_sampler_new(gw_sampler **out, gw_context *ctx, const gw_sampler_options *
 	}
 	s->opts.devices = NULL; /* copied into index: the caller's array may go */
 	pthread_mutex_init(&s->lock, NULL);
+	pthread_mutex_init(&s->pass, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&s->wake, &ca);
@@ -183,6 +190,7 @@ void gw_sampler_free(gw_sampler *s)
 	if (!s->inherited) /* a fork child's: the waiter that is gone would be waited for */
 		pthread_cond_destroy(&s->wake);
 	pthread_mutex_destroy(&s->lock);
+	pthread_mutex_destroy(&s->pass);
 	gw__free(s);
 }
 
@@ -301,12 +309,14 @@ static uint64_t one_pass(gw_sampler *s)
 	uint64_t seq;
 	double when = gw__seconds(CLOCK_REALTIME);
 
+	pthread_mutex_lock(&s->pass);
 	pthread_mutex_lock(&s->lock);
 	seq = s->passes + 1;
 	pthread_mutex_unlock(&s->lock);
 	for (int k = 0; k < s->nslots; k++)
 		read_slot(s, k, seq, when);
 	publish(s, seq);
+	pthread_mutex_unlock(&s->pass);
 	return seq;
 }
 
@@ -502,14 +512,18 @@ static void events_stop(gw_sampler *s)
 
 void gw_sampler_fork_prepare(gw_sampler *s)
 {
-	if (s)
-		pthread_mutex_lock(&s->lock);
+	if (!s)
+		return;
+	pthread_mutex_lock(&s->pass);
+	pthread_mutex_lock(&s->lock);
 }
 
 void gw_sampler_fork_parent(gw_sampler *s)
 {
-	if (s)
-		pthread_mutex_unlock(&s->lock);
+	if (!s)
+		return;
+	pthread_mutex_unlock(&s->lock);
+	pthread_mutex_unlock(&s->pass);
 }
 
 /* In the child, with the lock taken by fork_prepare: the thread is not
@@ -530,6 +544,7 @@ void gw_sampler_fork_child(gw_sampler *s)
 		s->ev_set = NULL;    /* the parent's: never freed here */
 	}
 	pthread_mutex_unlock(&s->lock);
+	pthread_mutex_unlock(&s->pass);
 }
 
 /* ---- reading --------------------------------------------------------------- */

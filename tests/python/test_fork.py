@@ -167,6 +167,29 @@ def test_fork_while_other_threads_hold_the_context_lock():
     assert out == [0] * 30
 
 
+def test_fork_never_lands_inside_a_pass():
+    """A fork while the monitor's thread is inside the vendor library would
+    leave the library's own locks (the fake NVML's call counter, NVML's
+    internals) held in the child, and the child's first GPU call would wait
+    forever (seen once in CI as a hung multiprocessing Pool). fork_prepare
+    waits for the pass in progress; 300 forks against a 1 ms monitor."""
+    out = run_isolated("h100-8x", """
+        import signal
+        MON = gpuwise.monitor(interval=0.001).start()
+        statuses = []
+        for i in range(300):
+            pid = os.fork()
+            if pid == 0:
+                signal.alarm(10)
+                free, total = gpuwise.mem_get_info(i % 8)
+                os._exit(0 if total > 0 else 4)
+            statuses.append(os.waitpid(pid, 0)[1])
+        MON.stop()
+        out = [sum(1 for st in statuses if st != 0), len(MON.samples) > 0]
+    """)
+    assert out == [0, True]
+
+
 def test_multiprocessing_fork_start_method():
     out = run_isolated("h100-8x", """
         import multiprocessing as mp
