@@ -71,6 +71,9 @@ CORPUS_12 = os.path.join(DATA, "advise_peaks_12.tsv")
 # "held-out-13" on 2026-12-06, its OPT and ZeRO-3 rows then read for causes,
 # so it is tuning data now: set "tuned-13", scored by default.
 CORPUS_13 = os.path.join(DATA, "advise_peaks_13.tsv")
+# Round 14 (advise_peaks_14.tsv, ids "h14-"): collected the same way, held
+# out whole as "held-out-14" and read only with --final.
+CORPUS_14 = os.path.join(DATA, "advise_peaks_14.tsv")
 DEVICE_KINDS = (("allocated", "allocated_bytes"), ("reserved", "reserved_bytes"), ("device", "device_bytes"))
 
 
@@ -115,9 +118,10 @@ ROUND10 = "g-"
 ROUND11 = "h11-"
 ROUND12 = "h12-"
 ROUND13 = "h13-"
+ROUND14 = "h14-"
 SETS = ("tuned", "held-out", "held-out-2", "tuned-4", "held-out-4", "tuned-6", "held-out-6", "tuned-7", "held-out-7",
         "held-out-8", "tuned-9", "held-out-9", "tuned-10", "held-out-10",
-        "tuned-11", "tuned-12", "tuned-13")
+        "tuned-11", "tuned-12", "tuned-13", "held-out-14")
 VISION_TYPES = ("vit", "deit", "swin", "resnet")
 
 
@@ -327,9 +331,15 @@ def read_round13(path=CORPUS_13):
     return read_held_round(path, ROUND13, "tuned-13")
 
 
+def read_round14(path=CORPUS_14):
+    """Round 14's rows, every one held out: ids "h14-", set "held-out-14"."""
+    return read_held_round(path, ROUND14, "held-out-14")
+
+
 def evaluate(final, corpus=CORPUS, device=True):
     rows = read_corpus(corpus) + (read_device() if device else [])
     rows += read_round11() + read_round12() + read_round13()
+    rows += read_round14() if final else []
     if len({r["id"] for r in rows}) != len(rows):
         raise SystemExit("duplicate row ids across the corpus files")
     out = []

@@ -45,11 +45,12 @@ def test_corpus_is_sourced_and_split_by_the_rule():
 
 @pytest.mark.parametrize("read,prefix,name", [("read_round11", "h11-", "tuned-11"),
                                                ("read_round12", "h12-", "tuned-12"),
-                                               ("read_round13", "h13-", "tuned-13")])
+                                               ("read_round13", "h13-", "tuned-13"),
+                                               ("read_round14", "h14-", "held-out-14")])
 def test_held_round_is_sourced_and_held_out_whole(read, prefix, name):
-    """Rounds 11 to 13 (bench/data/advise_peaks_1N.tsv): every row sourced,
-    new ids, one set for the whole file (each held out until its one
-    scoring, tuning data since), models gpuwise can read; no
+    """Rounds 11 to 14 (bench/data/advise_peaks_1N.tsv): every row sourced,
+    new ids, one set for the whole file (11 to 13 held out until their one
+    scoring, tuning data since; 14 held out), models gpuwise can read; no
     gpuwise run here."""
     rows = getattr(aa, read)()
     assert len(rows) >= 20
