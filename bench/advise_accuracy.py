@@ -74,6 +74,10 @@ CORPUS_13 = os.path.join(DATA, "advise_peaks_13.tsv")
 # Round 14 (advise_peaks_14.tsv, ids "h14-"): collected the same way, held
 # out whole as "held-out-14" and read only with --final.
 CORPUS_14 = os.path.join(DATA, "advise_peaks_14.tsv")
+# Round 15 (advise_peaks_15.tsv, ids "h15-"): collected the same way, aimed at
+# vision and mixture-of-experts set-ups; held out whole as "held-out-15" and
+# read only with --final.
+CORPUS_15 = os.path.join(DATA, "advise_peaks_15.tsv")
 DEVICE_KINDS = (("allocated", "allocated_bytes"), ("reserved", "reserved_bytes"), ("device", "device_bytes"))
 
 
@@ -119,9 +123,10 @@ ROUND11 = "h11-"
 ROUND12 = "h12-"
 ROUND13 = "h13-"
 ROUND14 = "h14-"
+ROUND15 = "h15-"
 SETS = ("tuned", "held-out", "held-out-2", "tuned-4", "held-out-4", "tuned-6", "held-out-6", "tuned-7", "held-out-7",
         "held-out-8", "tuned-9", "held-out-9", "tuned-10", "held-out-10",
-        "tuned-11", "tuned-12", "tuned-13", "held-out-14")
+        "tuned-11", "tuned-12", "tuned-13", "held-out-14", "held-out-15")
 VISION_TYPES = ("vit", "deit", "swin", "resnet")
 
 
@@ -336,10 +341,15 @@ def read_round14(path=CORPUS_14):
     return read_held_round(path, ROUND14, "held-out-14")
 
 
+def read_round15(path=CORPUS_15):
+    """Round 15's rows, every one held out: ids "h15-", set "held-out-15"."""
+    return read_held_round(path, ROUND15, "held-out-15")
+
+
 def evaluate(final, corpus=CORPUS, device=True):
     rows = read_corpus(corpus) + (read_device() if device else [])
     rows += read_round11() + read_round12() + read_round13()
-    rows += read_round14() if final else []
+    rows += read_round14() + read_round15() if final else []
     if len({r["id"] for r in rows}) != len(rows):
         raise SystemExit("duplicate row ids across the corpus files")
     out = []

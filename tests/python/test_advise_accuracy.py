@@ -43,17 +43,19 @@ def test_corpus_is_sourced_and_split_by_the_rule():
             assert r["set"] == ("held-out" if aa.held_out(r["id"]) else "tuned")
 
 
-@pytest.mark.parametrize("read,prefix,name", [("read_round11", "h11-", "tuned-11"),
-                                               ("read_round12", "h12-", "tuned-12"),
-                                               ("read_round13", "h13-", "tuned-13"),
-                                               ("read_round14", "h14-", "held-out-14")])
-def test_held_round_is_sourced_and_held_out_whole(read, prefix, name):
-    """Rounds 11 to 14 (bench/data/advise_peaks_1N.tsv): every row sourced,
+@pytest.mark.parametrize("read,prefix,name,least", [("read_round11", "h11-", "tuned-11", 20),
+                                                     ("read_round12", "h12-", "tuned-12", 20),
+                                                     ("read_round13", "h13-", "tuned-13", 20),
+                                                     ("read_round14", "h14-", "held-out-14", 20),
+                                                     ("read_round15", "h15-", "held-out-15", 3)])
+def test_held_round_is_sourced_and_held_out_whole(read, prefix, name, least):
+    """Rounds 11 to 15 (bench/data/advise_peaks_1N.tsv): every row sourced,
     new ids, one set for the whole file (11 to 13 held out until their one
-    scoring, tuning data since; 14 held out), models gpuwise can read; no
-    gpuwise run here."""
+    scoring, tuning data since; 14 and 15 held out), models gpuwise can
+    read; no gpuwise run here. Round 15 is small: its search found few
+    sources that state a whole vision or mixture-of-experts set-up."""
     rows = getattr(aa, read)()
-    assert len(rows) >= 20
+    assert len(rows) >= least
     old = {r["id"] for r in aa.read_corpus()}
     for r in rows:
         assert r["id"].startswith(prefix) and r["id"] not in old, r["id"]
