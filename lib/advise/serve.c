@@ -39,10 +39,30 @@ static uint64_t meta(const gw_gguf *g, const char *key, uint64_t def)
  * head_count_kv × key_length keys and × value_length values, in
  * --cache-type-k/-v; DeepSeek's MLA caches kv_lora_rank + the rotary
  * dimensions per token as the key and no separate value. The compute
- * buffer is modelled from the graph's largest tensors for one ubatch:
- * the logits (ubatch × vocab), without flash attention the scores
- * (ubatch × heads × ctx), the MLP (3 × ubatch × feed_forward_length) and
- * the residual stream, all f32. */
+ * buffer is what ggml's graph allocator (ggml/src/ggml-alloc.c,
+ * ggml_gallocr) reserves for the worst-case graph of one ubatch: a
+ * tensor's memory is reused once its last consumer has run, so the
+ * buffer holds the largest set of tensors alive at once, not their sum
+ * (llama.cpp logs with the output layer on the GPU print ubatch × (vocab
+ * + embedding) f32 exactly: bench/data/engine_logs.tsv). Its stages: the
+ * output (the final norm and the logits), attention (without -fa the
+ * scores, ubatch × heads × ctx, softmax in place, beside the residual,
+ * the queries and the attention output) and the MLP (gate and up beside
+ * the residual and its input), all f32. */
+static double compute_buffer(uint64_t ub, uint64_t ctx, uint64_t vocab, uint64_t heads, uint64_t ff,
+			     uint64_t embd, bool output_gpu, bool flash_attn)
+{
+	double out = output_gpu ? (double)vocab + (double)embd : 0;
+	double attn = (flash_attn ? 0 : (double)heads * (double)ctx) + 3.0 * (double)embd;
+	double mlp = 2.0 * (double)ff + 2.0 * (double)embd;
+	double peak = out > attn ? out : attn;
+
+	if (ub > ctx)
+		ub = ctx;
+	return 4.0 * (double)ub * (peak > mlp ? peak : mlp);
+}
+
+/* llama.cpp's memory of a GGUF model (above). */
 int gw_advise_llamacpp(gw_llamacpp_estimate *out, const gw_gguf *g, const gw_llamacpp_options *o)
 {
 	gw_llamacpp_estimate e;
@@ -101,8 +121,7 @@ int gw_advise_llamacpp(gw_llamacpp_estimate *out, const gw_gguf *g, const gw_lla
 		per_layer = kv_elem_bytes(o->cache_k, (double)(kvh * kl)) + kv_elem_bytes(o->cache_v, (double)(kvh * vl));
 	e.kv_bytes_per_token = (uint64_t)ceil(per_layer * (double)L);
 	e.kv_cache_bytes = (uint64_t)ceil(per_layer * (double)e.gpu_layers * (double)e.ctx);
-	compute = 4.0 * (double)ub * ((output_gpu ? (double)vocab : 0) + (o->flash_attn ? 0 : (double)heads * (double)e.ctx) +
-				      3 * (double)ff + 4 * (double)embd);
+	compute = compute_buffer(ub, e.ctx, vocab, heads, ff, embd, output_gpu, o->flash_attn);
 	e.compute_bytes = e.gpu_layers || output_gpu ? (uint64_t)compute : 0;
 	e.cuda_context_bytes = (uint64_t)(384 * MIB);
 	e.total_gpu_bytes = e.weights_gpu_bytes + e.kv_cache_bytes + e.compute_bytes + e.cuda_context_bytes;
@@ -134,13 +153,15 @@ uint64_t gw_advise_llamacpp_max_parallel(const gw_gguf *g, const gw_llamacpp_opt
 /* vLLM (vllm/v1/worker/gpu_worker.py determine_available_memory;
  * vllm/v1/core/kv_cache_utils.py): the budget is gpu_memory_utilization ×
  * the GPU's memory; it less the weights, the activation peak of a
- * profiling forward over max_num_batched_tokens (8192 here) and the
+ * profiling forward over max_num_batched_tokens (its profile_run: one
+ * batch of that many tokens; 8192 unless given) and the
  * memory outside PyTorch (the CUDA context) is the KV cache, cut into
  * blocks of block_size tokens (16) of every layer's keys and values (MLA:
  * the latent, one tensor). A sequence of seq tokens holds ceil(seq /
  * block_size) blocks. */
-int gw_advise_vllm(gw_vllm_estimate *out, const gw_model *m, const gw_advise_options *o, uint64_t memory_bytes,
-		   double utilization, uint64_t block_size, uint64_t seq)
+int gw_advise_vllm_tokens(gw_vllm_estimate *out, const gw_model *m, const gw_advise_options *o,
+			  uint64_t memory_bytes, double utilization, uint64_t block_size, uint64_t seq,
+			  uint64_t batched_tokens)
 {
 	gw_advise_options r;
 	gw_advise_estimate e;
@@ -159,7 +180,7 @@ int gw_advise_vllm(gw_vllm_estimate *out, const gw_model *m, const gw_advise_opt
 	r = *o;
 	r.task = GW_TASK_INFER;
 	r.batch = 1;
-	r.seq = 8192;
+	r.seq = batched_tokens ? batched_tokens : 8192;
 	r.new_tokens = 1;
 	if ((rc = gw_advise_estimate_run(&e, m, &r)) < 0)
 		return rc;
@@ -184,4 +205,10 @@ int gw_advise_vllm(gw_vllm_estimate *out, const gw_model *m, const gw_advise_opt
 	}
 	*out = v;
 	return 0;
+}
+
+int gw_advise_vllm(gw_vllm_estimate *out, const gw_model *m, const gw_advise_options *o, uint64_t memory_bytes,
+		   double utilization, uint64_t block_size, uint64_t seq)
+{
+	return gw_advise_vllm_tokens(out, m, o, memory_bytes, utilization, block_size, seq, 0);
 }
