@@ -79,16 +79,16 @@ t = d['targets'][0]
 assert t['fits'] and t['max_parallel'] >= 1 and t['seq'] == 1024, t
 "
 run advise "$TMPD/tiny.gguf" --memory 1GiB --ctx 512 --json
-assert_json "compute buffer: the graph allocator's peak stage, not a sum (here attention: 4 heads x 512 scores)" "
-assert d['llama_cpp']['compute_bytes'] == 4 * 512 * (4 * 512 + 3 * 256), d['llama_cpp']
+assert_json "compute buffer: the graph allocator's peak stage, not a sum (here attention: 4 heads x 512 scores, the mask)" "
+assert d['llama_cpp']['compute_bytes'] == 4 * 512 * (4 * 512 + 512 + 4 * 256), d['llama_cpp']
 "
 run advise "$TMPD/tiny.gguf" --memory 1GiB --ctx 4096 --json
 assert_json "compute buffer without -fa at 4096 tokens: the scores grow with the context" "
-assert d['llama_cpp']['compute_bytes'] == 4 * 512 * (4 * 4096 + 3 * 256), d['llama_cpp']
+assert d['llama_cpp']['compute_bytes'] == 4 * 512 * (4 * 4096 + 4096 + 4 * 256), d['llama_cpp']
 "
-run advise "$TMPD/tiny.gguf" --memory 1GiB --ctx 4096 --flash-attn --json
+run advise "$TMPD/tiny.gguf" --memory 1GiB --ctx 256 --flash-attn --json
 assert_json "with -fa the scores are gone: the MLP's stage (gate and up beside the residual and its input)" "
-assert d['llama_cpp']['compute_bytes'] == 4 * 512 * (2 * 512 + 2 * 256), d['llama_cpp']
+assert d['llama_cpp']['compute_bytes'] == 4 * 256 * (2 * 512 + 2 * 256), d['llama_cpp']
 "
 run advise "$TMPD/tiny.gguf" --memory 1GiB --ctx 8192 --parallel 4 --cache-type q8_0 --ngl 2 --json
 assert_json "-ngl 2 of 4: the last two layers and their KV cache on the GPU, q8_0 cache, 4 slots" "
@@ -115,9 +115,9 @@ assert_json "no output.weight: the embedding is loaded again as the output, on t
 l = d['llama_cpp']
 assert l['weights_gpu_bytes'] == d['model']['weights_bytes'] and l['weights_cpu_bytes'] == 64 * 512 // 32 * 34, l
 "
-run advise "$TMPD/tied.gguf" --memory 1GiB --flash-attn --json
+run advise "$TMPD/tied.gguf" --memory 1GiB --ctx 256 --flash-attn --json
 assert_json "-fa and a vocabulary wider than the MLP: the output stage, ubatch x (vocab + embd) f32" "
-assert d['llama_cpp']['compute_bytes'] == 4 * 512 * (512 + 64), d['llama_cpp']
+assert d['llama_cpp']['compute_bytes'] == 4 * 256 * (512 + 64), d['llama_cpp']
 "
 head -c 100 "$TMPD/tiny.gguf" >"$TMPD/cut.gguf"
 run advise "$TMPD/cut.gguf"
@@ -153,7 +153,7 @@ assert v["activation_bytes"] > 3 * w["activation_bytes"] and v["blocks"] < w["bl
 $PY bench/engine_accuracy.py --gpuwise "$GW" >"$TMPD/engines" 2>&1 || fail "engine_accuracy.py: $(cat "$TMPD/engines")"
 bad=$(awk '/ %  (ok|OUT)/ && $1 != "v-17122-tokens" && $NF != "ok"' "$TMPD/engines")
 assert_eq "$bad" "" "every engine row but v-17122-tokens within its bound"
-assert_contains "$(cat "$TMPD/engines")" "deterministic (KV buffer, weights; +-5 %): 4 of 4 within" "the deterministic rows"
+assert_contains "$(cat "$TMPD/engines")" "deterministic (KV buffer, weights; +-5 %): 6 of 6 within" "the deterministic rows"
 # --json: the same answer as a "vllm" object after the report's keys, which stay as they are
 run advise tests/fixtures/advise-configs/qwen3-8b.json --task infer --seq 4096 --memory 80GiB --json
 cp "$TMPD/out" "$TMPD/no-vllm.json"
