@@ -46,14 +46,16 @@ static uint64_t meta(const gw_gguf *g, const char *key, uint64_t def)
  * (the logs of bench/data/engine_logs.tsv print these stages to the
  * MiB). Its stages: the output (the final norm and the logits),
  * attention (without -fa the scores, ubatch × heads × ctx, softmax in
- * place; the mask, ubatch × ctx; four ubatch × embedding tensors: the
+ * place; the mask, ubatch × ctx, f16 under -fa: src/llama-graph.cpp
+ * build_attn_inp_kq_mask at 00395eb2; four ubatch × embedding tensors: the
  * residual, the normed input, the queries and the attention output) and
  * the MLP (gate and up beside the residual and its input), all f32. */
 static double compute_buffer(uint64_t ub, uint64_t ctx, uint64_t vocab, uint64_t heads, uint64_t ff,
 			     uint64_t embd, bool output_gpu, bool flash_attn)
 {
 	double out = output_gpu ? (double)vocab + (double)embd : 0;
-	double attn = (flash_attn ? 0 : (double)heads * (double)ctx) + (double)ctx + 4.0 * (double)embd;
+	double mask = flash_attn ? (double)ctx / 2 : (double)ctx;   /* f16 under -fa */
+	double attn = (flash_attn ? 0 : (double)heads * (double)ctx) + mask + 4.0 * (double)embd;
 	double mlp = 2.0 * (double)ff + 2.0 * (double)embd;
 	double peak = out > attn ? out : attn;
 

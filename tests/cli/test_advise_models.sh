@@ -86,6 +86,10 @@ run advise "$TMPD/tiny.gguf" --memory 1GiB --ctx 4096 --json
 assert_json "compute buffer without -fa at 4096 tokens: the scores grow with the context" "
 assert d['llama_cpp']['compute_bytes'] == 4 * 512 * (4 * 4096 + 4096 + 4 * 256), d['llama_cpp']
 "
+run advise "$TMPD/tiny.gguf" --memory 1GiB --ctx 4096 --flash-attn --json
+assert_json "with -fa at 4096 tokens: no scores, the mask in f16 beside four embedding-wide tensors" "
+assert d['llama_cpp']['compute_bytes'] == 4 * 512 * (4096 // 2 + 4 * 256), d['llama_cpp']
+"
 run advise "$TMPD/tiny.gguf" --memory 1GiB --ctx 256 --flash-attn --json
 assert_json "with -fa the scores are gone: the MLP's stage (gate and up beside the residual and its input)" "
 assert d['llama_cpp']['compute_bytes'] == 4 * 256 * (2 * 512 + 2 * 256), d['llama_cpp']
