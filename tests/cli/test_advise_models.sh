@@ -123,6 +123,58 @@ run advise "$TMPD/tied.gguf" --memory 1GiB --ctx 256 --flash-attn --json
 assert_json "-fa and a vocabulary wider than the MLP: the output stage, ubatch x (vocab + embd) f32" "
 assert d['llama_cpp']['compute_bytes'] == 4 * 256 * (512 + 64), d['llama_cpp']
 "
+# sliding windows (llama.cpp's iSWA cache): Gemma 2 slides on even layers, its SWA cache holds
+# pad256(min(ctx, window x slots + ubatch)) cells, in f16 whatever --cache-type says
+$PY - "$TMPD" <<'PYEOF' || fail "gguf_writer swa"
+import sys; sys.path.insert(0, 'tests/cli'); import gguf_writer as w
+d = sys.argv[1]
+w.write(d + '/g2.gguf', arch='gemma2', layers=4, embd=256, heads=4, kvh=2, ff=512, vocab=1000, qtype=8,
+        extra={'gemma2.attention.sliding_window': 128}, data=False)
+w.write(d + '/g3.gguf', arch='gemma3', layers=12, embd=256, heads=4, kvh=2, ff=512, vocab=1000, qtype=8,
+        extra={'gemma3.attention.sliding_window': 128}, data=False)
+w.write(d + '/g3p.gguf', arch='gemma3', layers=12, embd=256, heads=4, kvh=2, ff=512, vocab=1000, qtype=8,
+        extra={'gemma3.attention.sliding_window': 128, 'gemma3.attention.sliding_window_pattern': 3}, data=False)
+w.write(d + '/g3a.gguf', arch='gemma3', layers=12, embd=256, heads=4, kvh=2, ff=512, vocab=1000, qtype=8,
+        extra={'gemma3.attention.sliding_window': 128, 'gemma3.attention.sliding_window_pattern': [1] * 12}, data=False)
+w.write(d + '/g3n.gguf', arch='gemma3', layers=12, embd=256, heads=4, kvh=2, ff=512, vocab=1000, qtype=8, data=False)
+PYEOF
+tok=$((2 * 2 * 64 * 2))   # one layer's keys and values, one token, f16
+run advise "$TMPD/g2.gguf" --memory 1GiB --json
+assert_json "Gemma 2: layers 1 and 3 hold 4096 cells, layers 0 and 2 pad256(128 + 512) = 768" "
+assert d['llama_cpp']['kv_cache_bytes'] == $tok * (2 * 4096 + 2 * 768), d['llama_cpp']
+"
+run advise "$TMPD/g2.gguf" --memory 1GiB --ctx 8192 --parallel 4 --json
+assert_json "4 slots: the window of each, 4 x 128 + 512 = 1024 cells" "
+assert d['llama_cpp']['kv_cache_bytes'] == $tok * (2 * 8192 + 2 * 1024), d['llama_cpp']
+"
+run advise "$TMPD/g2.gguf" --memory 1GiB --cache-type q8_0 --json
+assert_json "q8_0: the full layers quantised, the sliding ones kept in f16" "
+assert d['llama_cpp']['kv_cache_bytes'] == 2 * 4096 * 2 * 128 * 34 // 32 + $tok * 2 * 768, d['llama_cpp']
+"
+run advise "$TMPD/g2.gguf" --memory 1GiB --ctx 512 --json
+assert_json "a context shorter than window + ubatch: the sliding layers hold the context, padded to 256" "
+assert d['llama_cpp']['kv_cache_bytes'] == $tok * (2 * 512 + 2 * 512), d['llama_cpp']
+"
+run advise "$TMPD/g3.gguf" --memory 1GiB --json
+assert_json "Gemma 3: five sliding layers in six (10 of 12)" "
+assert d['llama_cpp']['kv_cache_bytes'] == $tok * (2 * 4096 + 10 * 768), d['llama_cpp']
+"
+run advise "$TMPD/g3p.gguf" --memory 1GiB --json
+assert_json "sliding_window_pattern 3 overrides the period: 8 of 12 sliding" "
+assert d['llama_cpp']['kv_cache_bytes'] == $tok * (4 * 4096 + 8 * 768), d['llama_cpp']
+"
+run advise "$TMPD/g3a.gguf" --memory 1GiB --json
+assert_json "a per-layer pattern (an array) is not read: Gemma 3's period" "
+assert d['llama_cpp']['kv_cache_bytes'] == $tok * (2 * 4096 + 10 * 768), d['llama_cpp']
+"
+run advise "$TMPD/g3n.gguf" --memory 1GiB --json
+assert_json "Gemma 3 without a window: every layer holds the context" "
+assert d['llama_cpp']['kv_cache_bytes'] == $tok * 12 * 4096, d['llama_cpp']
+"
+run advise "$TMPD/g2.gguf" --memory 1GiB --ngl 2 --json
+assert_json "-ngl 2: layers 2 (sliding) and 3 (full) on the GPU" "
+assert d['llama_cpp']['kv_cache_bytes'] == $tok * (4096 + 768), d['llama_cpp']
+"
 head -c 100 "$TMPD/tiny.gguf" >"$TMPD/cut.gguf"
 run advise "$TMPD/cut.gguf"
 assert_eq "$rc" 1 "a truncated GGUF file"
