@@ -39,7 +39,7 @@ struct advise_opts {
 	uint64_t memory;
 	const char *gpu;
 	/* GGUF (llama.cpp, ollama) and vLLM */
-	uint64_t ctx, parallel, ngl, block_size;
+	uint64_t ctx, parallel, ngl, block_size, batched_tokens;
 	const char *cache_type_s, *gpu_util_s;
 	bool flash_attn;
 };
@@ -258,6 +258,8 @@ static const struct option advise_options[] = {
 		   "(0.9 is vLLM's default): the KV blocks left after the weights and activations, and how many "
 		   "sequences of --seq tokens fit at once")),
 	OPT_CALLBACK(0, "block-size", O, block_size, "N", N_("vLLM: tokens per KV block (default 16)"), parse_count),
+	OPT_CALLBACK(0, "max-num-batched-tokens", O, batched_tokens, "N", N_("vLLM: the tokens of its profiling "
+		     "forward, whose activation peak is not left to the KV blocks (default 8192)"), parse_count),
 	OPT_CALLBACK(0, "params", O, params, "N", N_("a model of your own with N parameters (7B, 350M), described by "
 		     "--layers, --hidden, --heads and --vocab"), parse_count),
 	OPT_CALLBACK(0, "layers", O, layers, "N", N_("with --params: transformer layers"), parse_count),
@@ -1510,7 +1512,7 @@ static bool vllm_estimate(const struct advise_opts *o, const gw_model *m, const 
 	mem = gw_advise_report_count(rep) ? gw_advise_report_result(rep, 0)->target.memory_bytes : 0;
 	*seq = gw_advise_report_estimate(rep)->resolved.seq;
 	options_from(&base, o);
-	if (!mem || gw_advise_vllm(v, m, &base, mem, *util, o->block_size, *seq) < 0) {
+	if (!mem || gw_advise_vllm_tokens(v, m, &base, mem, *util, o->block_size, *seq, o->batched_tokens) < 0) {
 		error_msg(_("vLLM: %s"), mem ? gw_error_last_text() : _("no GPU to size it on (--gpu NAME or --memory SIZE)"));
 		return false;
 	}

@@ -624,6 +624,13 @@ typedef struct gw_vllm_estimate {
  * 0, or GW_EINVAL (utilization not in (0, 1], no memory). */
 int gw_advise_vllm(gw_vllm_estimate *out, const gw_model *m, const gw_advise_options *o, uint64_t memory_bytes,
 		   double utilization, uint64_t block_size, uint64_t seq);
+/* The same with vLLM's max_num_batched_tokens, the tokens of its profiling
+ * forward (0: 8192): the activation peak grows with them. vLLM's default
+ * depends on its release (0.6's engine without chunked prefill:
+ * max(max_model_len, 2048)). */
+int gw_advise_vllm_tokens(gw_vllm_estimate *out, const gw_model *m, const gw_advise_options *o,
+			  uint64_t memory_bytes, double utilization, uint64_t block_size, uint64_t seq,
+			  uint64_t batched_tokens);
 
 #ifdef __cplusplus
 }

@@ -17,6 +17,7 @@
 #include "core/error.h"
 #include "gpuwise/advise.h"
 #include "advise/advise_int.h"
+#include "advise/gguf_int.h"
 
 /* ggml's type traits (ggml/src/ggml.c, type_traits[]: blck_size and
  * type_size; the block layouts in ggml-common.h): elements per block and
@@ -71,6 +72,7 @@ enum { V_U8, V_I8, V_U16, V_I16, V_U32, V_I32, V_F32, V_BOOL, V_STRING, V_ARRAY,
 struct kv {
 	char key[KEY_MAX];
 	uint64_t value;   /* numbers; arrays: their length */
+	bool array;
 };
 
 struct gw_gguf {
@@ -292,6 +294,7 @@ int gw_gguf_parse(gw_gguf **out, const void *data, size_t len)
 		if (str(&r, k->key, sizeof(k->key)) < 0 || u32(&r, &type) < 0 ||
 		    value(&r, type, &k->value, s, sizeof(s), 0) < 0)
 			goto fail;
+		k->array = type == V_ARRAY;
 		if (!strcmp(k->key, "general.architecture") && type == V_STRING)
 			gw__strlcpy(g->arch, s, sizeof(g->arch));
 		if (!strcmp(k->key, "general.name") && type == V_STRING)
@@ -329,20 +332,35 @@ const gw_gguf_tensor *gw_gguf_tensor_at(const gw_gguf *g, size_t i)
 	return g && i < g->nt ? &g->t[i] : NULL;
 }
 
-int gw_gguf_get_u64(const gw_gguf *g, const char *key, uint64_t *out)
+static const struct kv *find_kv(const gw_gguf *g, const char *key)
 {
 	char full[KEY_MAX];
 
-	if (!g || !key || !out)
-		return gw__error_set(GW_EINVAL, "no GGUF or key");
 	if (!strncmp(key, "{arch}.", 7))
 		snprintf(full, sizeof(full), "%s.%s", g->arch, key + 7);
 	else
 		gw__strlcpy(full, key, sizeof(full));
 	for (size_t i = g->nkv; i-- > 0;)   /* the last duplicate wins */
-		if (!strcmp(g->kv[i].key, full)) {
-			*out = g->kv[i].value;
-			return 0;
-		}
-	return GW_ENOTFOUND;
+		if (!strcmp(g->kv[i].key, full))
+			return &g->kv[i];
+	return NULL;
+}
+
+int gw_gguf_get_u64(const gw_gguf *g, const char *key, uint64_t *out)
+{
+	const struct kv *k;
+
+	if (!g || !key || !out)
+		return gw__error_set(GW_EINVAL, "no GGUF or key");
+	if (!(k = find_kv(g, key)))
+		return GW_ENOTFOUND;
+	*out = k->value;
+	return 0;
+}
+
+bool gw__gguf_is_array(const gw_gguf *g, const char *key)
+{
+	const struct kv *k = g && key ? find_kv(g, key) : NULL;
+
+	return k && k->array;
 }

@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "gpuwise/advise.h"
 #include "advise/advise_int.h"
+#include "advise/gguf_int.h"
 
 #define MIB (1024.0 * 1024.0)
 
@@ -39,14 +40,85 @@ static uint64_t meta(const gw_gguf *g, const char *key, uint64_t def)
  * head_count_kv × key_length keys and × value_length values, in
  * --cache-type-k/-v; DeepSeek's MLA caches kv_lora_rank + the rotary
  * dimensions per token as the key and no separate value. The compute
- * buffer is modelled from the graph's largest tensors for one ubatch:
- * the logits (ubatch × vocab), without flash attention the scores
- * (ubatch × heads × ctx), the MLP (3 × ubatch × feed_forward_length) and
- * the residual stream, all f32. */
+ * buffer is what ggml's graph allocator (ggml/src/ggml-alloc.c,
+ * ggml_gallocr) reserves for the worst-case graph of one ubatch: a
+ * tensor's memory is reused once its last consumer has run, so the
+ * buffer holds the largest set of tensors alive at once, not their sum
+ * (the logs of bench/data/engine_logs.tsv print these stages to the
+ * MiB). Its stages: the output (the final norm and the logits),
+ * attention (without -fa the scores, ubatch × heads × ctx, softmax in
+ * place; the mask, ubatch × ctx, f16 under -fa: src/llama-graph.cpp
+ * build_attn_inp_kq_mask at 00395eb2; four ubatch × embedding tensors: the
+ * residual, the normed input, the queries and the attention output) and
+ * the MLP (gate and up beside the residual and its input), all f32. */
+static double compute_buffer(uint64_t ub, uint64_t ctx, uint64_t vocab, uint64_t heads, uint64_t ff,
+			     uint64_t embd, bool output_gpu, bool flash_attn)
+{
+	double out = output_gpu ? (double)vocab + (double)embd : 0;
+	double mask = flash_attn ? (double)ctx / 2 : (double)ctx;   /* f16 under -fa */
+	double attn = (flash_attn ? 0 : (double)heads * (double)ctx) + mask + 4.0 * (double)embd;
+	double mlp = 2.0 * (double)ff + 2.0 * (double)embd;
+	double peak = out > attn ? out : attn;
+
+	if (ub > ctx)
+		ub = ctx;
+	return 4.0 * (double)ub * (peak > mlp ? peak : mlp);
+}
+
+/* llama.cpp's interleaved sliding-window layers (each architecture's
+ * load_arch_hparams: src/models/gemma2.cpp read at ggml-org/llama.cpp
+ * 82234e08; Gemma 3's, gpt-oss's (llama_model_openai_moe) and Llama 4's
+ * loaders as the public code index holds them): the window is
+ * {arch}.attention.sliding_window (Gemma 2: 4096 when absent; Llama 4:
+ * chunks of 8192), the period {arch}.attention.sliding_window_pattern
+ * when it is a number, else the architecture's (Gemma 2 and gpt-oss 2,
+ * Gemma 3 6, Llama 4 4); set_swa_pattern(n) makes layer i sliding when
+ * n is 0 or i mod n < n - 1. A pattern given per layer (an array) is not
+ * read: the architecture's period is used. False: no sliding layers. */
+static bool swa_pattern(const gw_gguf *g, uint64_t *window, uint64_t *period)
+{
+	static const struct { const char *arch; uint64_t period, window; } known[] = {
+		{ "gemma2", 2, 4096 }, { "gemma3", 6, 0 }, { "gpt-oss", 2, 0 }, { "llama4", 4, 8192 },
+	};
+	const char *arch = gw_gguf_architecture(g);
+	uint64_t p = 0, w = 0, v;
+	bool have_p = false;
+
+	for (size_t i = 0; i < GW_ARRAY_SIZE(known); i++)
+		if (!strcmp(arch, known[i].arch))
+			p = known[i].period, w = known[i].window, have_p = true;
+	if (strcmp(arch, "llama4") && gw_gguf_get_u64(g, "{arch}.attention.sliding_window", &v) == 0)
+		w = v;
+	if (gw_gguf_get_u64(g, "{arch}.attention.sliding_window_pattern", &v) == 0 &&
+	    !gw__gguf_is_array(g, "{arch}.attention.sliding_window_pattern"))
+		p = v, have_p = true;
+	*window = w;
+	*period = p;
+	return have_p && w > 0;
+}
+
+static bool swa_layer(uint64_t il, uint64_t period)
+{
+	return period == 0 || il % period < period - 1;
+}
+
+/* The SWA cache's cells (src/llama-kv-cache-iswa.cpp, llama_kv_cache_iswa,
+ * read at 02c28f53): the window of every slot (llama-server's unified
+ * cache) and one ubatch, at most the context, padded to 256. */
+static uint64_t swa_cells(uint64_t window, uint64_t parallel, uint64_t ub, uint64_t ctx)
+{
+	uint64_t n = window * parallel + ub;
+
+	if (n > ctx)
+		n = ctx;
+	return (n + 255) / 256 * 256;
+}
+
+/* llama.cpp's memory of a GGUF model (above). */
 int gw_advise_llamacpp(gw_llamacpp_estimate *out, const gw_gguf *g, const gw_llamacpp_options *o)
 {
 	gw_llamacpp_estimate e;
-	uint64_t L, embd, heads, kvh, kl, vl, lora, rope, vocab, ff, ub, start;
+	uint64_t L, embd, heads, kvh, kl, vl, lora, rope, vocab, ff, ub, start, window, period;
 	bool output_gpu, has_output = false;
 	double per_layer, compute, embed_bytes = 0;
 
@@ -100,9 +172,19 @@ int gw_advise_llamacpp(gw_llamacpp_estimate *out, const gw_gguf *g, const gw_lla
 	else
 		per_layer = kv_elem_bytes(o->cache_k, (double)(kvh * kl)) + kv_elem_bytes(o->cache_v, (double)(kvh * vl));
 	e.kv_bytes_per_token = (uint64_t)ceil(per_layer * (double)L);
-	e.kv_cache_bytes = (uint64_t)ceil(per_layer * (double)e.gpu_layers * (double)e.ctx);
-	compute = 4.0 * (double)ub * ((output_gpu ? (double)vocab : 0) + (o->flash_attn ? 0 : (double)heads * (double)e.ctx) +
-				      3 * (double)ff + 4 * (double)embd);
+	if (!lora && swa_pattern(g, &window, &period)) {
+		/* sliding layers keep their own cache of swa_cells, in f16 whatever
+		 * the cache type (llama.cpp PR #21277, 2026-04) */
+		double swa_layer_bytes = kv_elem_bytes(GW_KV_F16, (double)(kvh * kl)) +
+					 kv_elem_bytes(GW_KV_F16, (double)(kvh * vl));
+		double cells = (double)swa_cells(window, e.parallel, ub < e.ctx ? ub : e.ctx, e.ctx), kv = 0;
+		for (uint64_t il = start; il < L; il++)
+			kv += swa_layer(il, period) ? swa_layer_bytes * cells : per_layer * (double)e.ctx;
+		e.kv_cache_bytes = (uint64_t)ceil(kv);
+	} else {
+		e.kv_cache_bytes = (uint64_t)ceil(per_layer * (double)e.gpu_layers * (double)e.ctx);
+	}
+	compute = compute_buffer(ub, e.ctx, vocab, heads, ff, embd, output_gpu, o->flash_attn);
 	e.compute_bytes = e.gpu_layers || output_gpu ? (uint64_t)compute : 0;
 	e.cuda_context_bytes = (uint64_t)(384 * MIB);
 	e.total_gpu_bytes = e.weights_gpu_bytes + e.kv_cache_bytes + e.compute_bytes + e.cuda_context_bytes;
@@ -134,13 +216,15 @@ uint64_t gw_advise_llamacpp_max_parallel(const gw_gguf *g, const gw_llamacpp_opt
 /* vLLM (vllm/v1/worker/gpu_worker.py determine_available_memory;
  * vllm/v1/core/kv_cache_utils.py): the budget is gpu_memory_utilization ×
  * the GPU's memory; it less the weights, the activation peak of a
- * profiling forward over max_num_batched_tokens (8192 here) and the
+ * profiling forward over max_num_batched_tokens (its profile_run: one
+ * batch of that many tokens; 8192 unless given) and the
  * memory outside PyTorch (the CUDA context) is the KV cache, cut into
  * blocks of block_size tokens (16) of every layer's keys and values (MLA:
  * the latent, one tensor). A sequence of seq tokens holds ceil(seq /
  * block_size) blocks. */
-int gw_advise_vllm(gw_vllm_estimate *out, const gw_model *m, const gw_advise_options *o, uint64_t memory_bytes,
-		   double utilization, uint64_t block_size, uint64_t seq)
+int gw_advise_vllm_tokens(gw_vllm_estimate *out, const gw_model *m, const gw_advise_options *o,
+			  uint64_t memory_bytes, double utilization, uint64_t block_size, uint64_t seq,
+			  uint64_t batched_tokens)
 {
 	gw_advise_options r;
 	gw_advise_estimate e;
@@ -159,7 +243,7 @@ int gw_advise_vllm(gw_vllm_estimate *out, const gw_model *m, const gw_advise_opt
 	r = *o;
 	r.task = GW_TASK_INFER;
 	r.batch = 1;
-	r.seq = 8192;
+	r.seq = batched_tokens ? batched_tokens : 8192;
 	r.new_tokens = 1;
 	if ((rc = gw_advise_estimate_run(&e, m, &r)) < 0)
 		return rc;
@@ -184,4 +268,10 @@ int gw_advise_vllm(gw_vllm_estimate *out, const gw_model *m, const gw_advise_opt
 	}
 	*out = v;
 	return 0;
+}
+
+int gw_advise_vllm(gw_vllm_estimate *out, const gw_model *m, const gw_advise_options *o, uint64_t memory_bytes,
+		   double utilization, uint64_t block_size, uint64_t seq)
+{
+	return gw_advise_vllm_tokens(out, m, o, memory_bytes, utilization, block_size, seq, 0);
 }

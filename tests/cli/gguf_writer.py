@@ -25,8 +25,13 @@ def kv_str_array(k, vals):
     return s(k) + struct.pack('<IIQ', 9, 8, len(vals)) + b''.join(s(v) for v in vals)
 
 
+def kv_u32_array(k, vals):
+    return s(k) + struct.pack('<IIQ', 9, 4, len(vals)) + b''.join(struct.pack('<I', v) for v in vals)
+
+
 def write(path, arch='llama', layers=2, embd=256, heads=4, kvh=2, ff=512, vocab=1000, qtype=12, tied=False, name=None,
-          data=True):
+          data=True, extra=None):
+    """extra: more metadata, {key: int (u32) or list of ints (a u32 array)}."""
     tensors = [('token_embd.weight', [embd, vocab], qtype)]
     hd = embd // heads
     for i in range(layers):
@@ -44,6 +49,8 @@ def write(path, arch='llama', layers=2, embd=256, heads=4, kvh=2, ff=512, vocab=
             kv_u32(arch + '.embedding_length', embd), kv_u32(arch + '.feed_forward_length', ff),
             kv_u32(arch + '.attention.head_count', heads), kv_u32(arch + '.attention.head_count_kv', kvh),
             kv_str_array('tokenizer.ggml.tokens', ['t%d' % i for i in range(vocab)])]
+    for k, v in (extra or {}).items():
+        meta.append(kv_u32_array(k, v) if isinstance(v, list) else kv_u32(k, v))
     out = b'GGUF' + struct.pack('<IQQ', 3, len(tensors), len(meta)) + b''.join(meta)
     offset, sizes = 0, []
     for name, dims, t in tensors:

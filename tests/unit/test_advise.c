@@ -2779,6 +2779,17 @@ static void test_text_arch(void)
 			    (16 * v.kv_bytes_per_token));
 	CHECK_INT(v.max_sequences, v.blocks / 7);
 	CHECK_INT(gw_advise_vllm(&v, &ds, &o, 1ull << 30, 1.5, 16, 100), GW_EINVAL);
+	{   /* vLLM's profiling forward: 8192 tokens unless given; more tokens, more activation */
+		gw_vllm_estimate v0, v1;
+		CHECK_INT(gw_advise_vllm_tokens(&v0, &ds, &o, 1ull << 30, 0.5, 16, 100, 8192), 0);
+		CHECK_INT(gw_advise_vllm_tokens(&v1, &ds, &o, 1ull << 30, 0.5, 16, 100, 0), 0);
+		CHECK_INT(v0.activation_bytes, v1.activation_bytes);
+		CHECK_INT(gw_advise_vllm(&v1, &ds, &o, 1ull << 30, 0.5, 16, 100), 0);
+		CHECK_INT(v0.activation_bytes, v1.activation_bytes);
+		CHECK_INT(gw_advise_vllm_tokens(&v1, &ds, &o, 1ull << 30, 0.5, 16, 100, 32768), 0);
+		CHECK(v1.activation_bytes > v0.activation_bytes);
+		CHECK(v1.blocks <= v0.blocks);
+	}
 	/* Mistral's sliding window: every layer keeps the last 64 tokens. */
 	gw_model mi = config("{\"model_type\":\"mistral\",\"vocab_size\":100,\"hidden_size\":64,\"num_hidden_layers\":3,"
 			     "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"intermediate_size\":96,"
