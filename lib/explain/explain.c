@@ -558,6 +558,44 @@ static const char *library_word(const char *library)
 	return library;
 }
 
+/* A CUDA source file's location just before start: "updater_gpu.cu: 841: ",
+ * "device_helpers.cuh(427): ". thrust::system_error's what() is "WHAT:
+ * DESCRIPTION", and XGBoost's safe_cuda() makes WHAT the file and line of
+ * the call (src/common/common.h), so the runtime's description follows the
+ * location directly; nvcc's "kernel.cu(12): error: ..." does not. */
+static bool cuda_location_before(const char *line, size_t start)
+{
+	size_t i = start, digits = 0;
+
+	while (i > 0 && line[i - 1] == ' ')
+		i--;
+	if (i == 0 || line[i - 1] != ':')
+		return false;
+	i--;
+	if (i > 0 && line[i - 1] == ')')
+		i--;
+	for (; i > 0 && line[i - 1] >= '0' && line[i - 1] <= '9' && digits < 8; i--)
+		digits++;
+	if (!digits || i == 0)
+		return false;
+	if (line[i - 1] == '(') {
+		i--;
+	} else {
+		while (i > 0 && line[i - 1] == ' ')
+			i--;
+		if (i == 0 || line[i - 1] != ':')
+			return false;
+		i--;
+	}
+	if (i >= 4 && literal_at(line + i - 4, ".cuh", 4))
+		i -= 4;
+	else if (i >= 3 && literal_at(line + i - 3, ".cu", 3))
+		i -= 3;
+	else
+		return false;
+	return i > 0 && (is_word_byte(line[i - 1]) || line[i - 1] == '-');
+}
+
 static bool code_row_accepts(const gw_explainer *ex, unsigned p, size_t start)
 {
 	const gw__explain_pattern *pat = &gw__explain_patterns[p];
@@ -571,6 +609,8 @@ static bool code_row_accepts(const gw_explainer *ex, unsigned p, size_t start)
 		return true;
 	/* ggml built for HIP names its errors "ROCm error: ..." */
 	if (!strcmp(pat->framework, "hip") && names_library(ex->line, start, "rocm", true))
+		return true;
+	if (!strncmp(pat->framework, "cuda-", 5) && cuda_location_before(ex->line, start))
 		return true;
 	return names_library(ex->line, start, library_word(pat->framework), false);
 }

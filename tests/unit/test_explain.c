@@ -245,6 +245,31 @@ static void test_legacy_cuda_numbers(void)
 	}
 }
 
+/* PyTorch's "Unexpected error from cudaGetDeviceCount()" names the status
+ * after "Error N:" (c10/cuda/CUDAFunctions.cpp); without one, CUDA failed
+ * to initialise. A CUDA source location ("updater_gpu.cu: 841:",
+ * thrust::system_error as XGBoost throws it) names CUDA for the
+ * description after it. A warning cut in the middle of a word still names
+ * a missing driver. */
+static void test_cuda_wordings(void)
+{
+	check_one("UserWarning: CUDA initialization: Unexpected error from cudaGetDeviceCount(). Did you run some cuda "
+		  "functions before calling NumCudaDevices() that might have a\n", "cuda-init-failed", NULL);
+	check_one("UserWarning: CUDA initialization: Unexpected error from cudaGetDeviceCount(). Did you run some cuda "
+		  "functions before calling NumCudaDevices() that might have already set an error? Error 804: forward "
+		  "compatibility was attempted on non supported HW\n", "cuda-forward-compat-unsupported", NULL);
+	check_one("[01:47:25] /root/xgboost/src/tree/updater_gpu.cu: 841: initialization error\n", "cuda-init-failed", "cuda-runtime");
+	check_one("what():  /src/common/device_helpers.cuh(427): out of memory\n", "cuda-out-of-memory", "cuda-runtime");
+	{
+		gw_explainer *ex = scan("file.cpp: 12: out of memory\nmain.cu is built\n");   /* not CUDA's */
+
+		CHECK_INT(gw_explainer_count(ex), 0);
+		gw_explainer_free(ex);
+	}
+	check_one("UserWarning: CUDA initialization: Found no NVIDIA driver on your syst\nem. Please check that you have an "
+		  "NVIDIA GPU\n", "nvidia-driver-not-loaded", NULL);
+}
+
 /* Refinements (data/explain/refinements): context elsewhere in the log
  * turns a finding into a narrower one, before or after it, merged. */
 static void test_refinements(void)
@@ -723,6 +748,7 @@ int main(void)
 	test_unrecognised();
 	test_refinements();
 	test_legacy_cuda_numbers();
+	test_cuda_wordings();
 	test_chinese();
 	test_order_count_and_veto();
 	test_chunking();
