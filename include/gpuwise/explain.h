@@ -67,7 +67,8 @@ const gw_finding_doc *gw_finding_doc_at(size_t i);
  * from data/explain/status_codes.tsv (generated from the headers that
  * define the codes). All strings static. */
 typedef struct gw_status_code {
-	const char *library;     /* "cuda-runtime", "cuda-driver", "cublas", ... "hip" */
+	const char *library;     /* "cuda-runtime", "cuda-driver", "cublas", ... "hip";
+				    "cuda-runtime-legacy": cudaError_t before CUDA 10.1 */
 	const char *name;        /* "cudaErrorIllegalAddress" */
 	long number;             /* 700 */
 	const char *description; /* what the library prints, "-" when unknown */

@@ -88,13 +88,18 @@ const gw_status_code *gw_status_code_find(const char *library, const char *name)
 }
 
 /* The first code of `library` with this number that is an error; for
- * "cuda-any" the runtime's, then the driver's. -1 when there is none. */
-static int code_by_number(const char *library, long number)
+ * "cuda-any" the runtime's, then the driver's. With legacy, the runtime's
+ * codes are those before CUDA 10.1 (the driver's kept their numbers).
+ * -1 when there is none. */
+static int code_by_number(const char *library, long number, bool legacy)
 {
 	bool cuda = !strcmp(library, "cuda-any");
+	const char *runtime = legacy ? "cuda-runtime-legacy" : "cuda-runtime";
 
+	if (!strcmp(library, "cuda-runtime"))
+		library = runtime;
 	for (int pass = 0; pass < (cuda ? 2 : 1); pass++) {
-		const char *lib = cuda ? (pass ? "cuda-driver" : "cuda-runtime") : library;
+		const char *lib = cuda ? (pass ? "cuda-driver" : runtime) : library;
 
 		for (size_t i = 0; i < NCODE; i++)
 			if (gw__status_codes[i].pub.number == number && !strcmp(gw__status_codes[i].pub.library, lib))
@@ -163,6 +168,16 @@ struct gw_explainer {
 	 * first named for, and the GPU targets of the whole log. */
 	gw_explain_library libraries[NDOC];
 	gw_explain_arch arch;
+
+	/* Bare numbers of the CUDA runtime ("CUDA error 8"): the wrapping's
+	 * library and the number behind each match (library NULL: the match
+	 * was not named by one), kept in step with matches[], so that a log
+	 * that shows a CUDA older than 10.1 (legacy_cuda) reads them with the
+	 * numbers of then, wherever in the log it shows it. */
+	struct { const char *library; long number; } numbered[NDOC];
+	const char *hit_library;   /* the number being recorded, or NULL */
+	long hit_number;
+	bool legacy_cuda;
 };
 
 static uint8_t fold(uint8_t c)
@@ -402,6 +417,8 @@ void gw_explainer_reset(gw_explainer *ex)
 	ex->nmatches = 0;
 	ex->nunrecognised = 0;
 	memset(&ex->arch, 0, sizeof(ex->arch));
+	ex->hit_library = NULL;
+	ex->legacy_cuda = false;
 }
 
 int gw_explainer_new(gw_explainer **out)
@@ -541,6 +558,44 @@ static const char *library_word(const char *library)
 	return library;
 }
 
+/* A CUDA source file's location just before start: "updater_gpu.cu: 841: ",
+ * "device_helpers.cuh(427): ". thrust::system_error's what() is "WHAT:
+ * DESCRIPTION", and XGBoost's safe_cuda() makes WHAT the file and line of
+ * the call (src/common/common.h), so the runtime's description follows the
+ * location directly; nvcc's "kernel.cu(12): error: ..." does not. */
+static bool cuda_location_before(const char *line, size_t start)
+{
+	size_t i = start, digits = 0;
+
+	while (i > 0 && line[i - 1] == ' ')
+		i--;
+	if (i == 0 || line[i - 1] != ':')
+		return false;
+	i--;
+	if (i > 0 && line[i - 1] == ')')
+		i--;
+	for (; i > 0 && line[i - 1] >= '0' && line[i - 1] <= '9' && digits < 8; i--)
+		digits++;
+	if (!digits || i == 0)
+		return false;
+	if (line[i - 1] == '(') {
+		i--;
+	} else {
+		while (i > 0 && line[i - 1] == ' ')
+			i--;
+		if (i == 0 || line[i - 1] != ':')
+			return false;
+		i--;
+	}
+	if (i >= 4 && literal_at(line + i - 4, ".cuh", 4))
+		i -= 4;
+	else if (i >= 3 && literal_at(line + i - 3, ".cu", 3))
+		i -= 3;
+	else
+		return false;
+	return i > 0 && (is_word_byte(line[i - 1]) || line[i - 1] == '-');
+}
+
 static bool code_row_accepts(const gw_explainer *ex, unsigned p, size_t start)
 {
 	const gw__explain_pattern *pat = &gw__explain_patterns[p];
@@ -554,6 +609,8 @@ static bool code_row_accepts(const gw_explainer *ex, unsigned p, size_t start)
 		return true;
 	/* ggml built for HIP names its errors "ROCm error: ..." */
 	if (!strcmp(pat->framework, "hip") && names_library(ex->line, start, "rocm", true))
+		return true;
+	if (!strncmp(pat->framework, "cuda-", 5) && cuda_location_before(ex->line, start))
 		return true;
 	return names_library(ex->line, start, library_word(pat->framework), false);
 }
@@ -574,9 +631,57 @@ static const char *line_library(const gw_explainer *ex)
 	return NULL;
 }
 
+/* Does the line hold the text (any case)? */
+static bool line_has_text(const gw_explainer *ex, const char *text)
+{
+	size_t n = strlen(text);
+
+	for (size_t i = 0; i + n <= ex->line_len; i++) {
+		size_t k = 0;
+
+		while (k < n && fold((uint8_t)ex->line[i + k]) == fold((uint8_t)text[k]))
+			k++;
+		if (k == n)
+			return true;
+	}
+	return false;
+}
+
+/* Is the code's description on the line? */
+static bool line_has_description(const gw_explainer *ex, int code)
+{
+	const char *d = gw__status_codes[code].pub.description;
+
+	return strcmp(d, "-") && strlen(d) >= 6 && line_has_text(ex, d);
+}
+
+/* The code a bare number of the CUDA runtime names: the one of before CUDA
+ * 10.1 when the log showed such a CUDA, when the line holds that code's
+ * description and not today's ("invalid device function (CUDA error 8)"),
+ * or when today's numbering has no such error (77, 38, 48: the old one is
+ * the only reading); else today's. */
+static int cuda_number_code(const gw_explainer *ex, const char *library, long number)
+{
+	int today = code_by_number(library, number, false);
+	int old = code_by_number(library, number, true);
+
+	if (old >= 0 && old != today &&
+	    (ex->legacy_cuda || today < 0 ||
+	     (line_has_description(ex, old) && !line_has_description(ex, today))))
+		return old;
+	return today;
+}
+
+static bool is_cuda_numbering(const char *library)
+{
+	return !strcmp(library, "cuda-any") || !strcmp(library, "cuda-runtime");
+}
+
 /* A number after a wrapping ("CUDA error 700", "cudaError(2)", "hip error
- * code: 101"): the code it names, or -1. */
-static int number_code(const gw_explainer *ex, unsigned p, size_t start)
+ * code: 101"): the code it names, or -1. *numbered_as is the library whose
+ * numbering it was read in when that was the CUDA runtime's (which changed
+ * in CUDA 10.1), else NULL. */
+static int number_code(const gw_explainer *ex, unsigned p, size_t start, const char **numbered_as)
 {
 	const gw__explain_pattern *pat = &gw__explain_patterns[p];
 	const char *s = ex->line + start + ex->cat->lit_len[p];
@@ -600,9 +705,13 @@ static int number_code(const gw_explainer *ex, unsigned p, size_t start)
 	}
 	for (; s < end && *s >= '0' && *s <= '9' && digits < 6; s++, digits++)
 		number = number * 10 + (*s - '0');
-	if (!digits || (s < end && (is_word_byte(*s) || *s == '.')))
+	if (!digits || (s < end && (is_word_byte(*s) || *s == '.')) || !number)
 		return -1;
-	return number ? code_by_number(library, number) : -1;
+	*numbered_as = NULL;
+	if (!is_cuda_numbering(library))
+		return code_by_number(library, number, false);
+	*numbered_as = library;
+	return cuda_number_code(ex, library, number);
 }
 
 static bool pattern_accepts(gw_explainer *ex, unsigned p, size_t start)
@@ -642,6 +751,8 @@ static void record_match(gw_explainer *ex, unsigned d, const char *framework, in
 		return;
 	}
 	m = &ex->matches[ex->nmatches];
+	ex->numbered[ex->nmatches].library = ex->hit_library;
+	ex->numbered[ex->nmatches].number = ex->hit_number;
 	ex->match_of_doc[d] = (int)ex->nmatches++;
 	m->doc = &gw__finding_docs[d];
 	m->framework = framework;
@@ -659,10 +770,15 @@ static void record_hit(gw_explainer *ex, const struct hit *h, bool had_nul)
 	int code = pat->code;
 
 	if (pat->how == GW__HOW_NUMBER) {
-		if ((code = number_code(ex, h->pat, h->start)) < 0)
+		const char *numbered_as = NULL;
+
+		if ((code = number_code(ex, h->pat, h->start, &numbered_as)) < 0)
 			return;
+		ex->hit_library = numbered_as;
+		ex->hit_number = gw__status_codes[code].pub.number;
 		record_match(ex, (unsigned)gw__status_codes[code].doc, gw__status_codes[code].pub.library, code,
 			     h->start, had_nul);
+		ex->hit_library = NULL;
 		return;
 	}
 	if (pattern_accepts(ex, h->pat, h->start))
@@ -675,6 +791,7 @@ static void record_hit(gw_explainer *ex, const struct hit *h, bool had_nul)
 static void remove_match(gw_explainer *ex, size_t i)
 {
 	memmove(&ex->matches[i], &ex->matches[i + 1], (ex->nmatches - i - 1) * sizeof(ex->matches[0]));
+	memmove(&ex->numbered[i], &ex->numbered[i + 1], (ex->nmatches - i - 1) * sizeof(ex->numbered[0]));
 	ex->nmatches--;
 	for (unsigned d = 0; d < NDOC; d++)
 		if (ex->match_of_doc[d] > (int)i)
@@ -718,6 +835,60 @@ static bool note_context(gw_explainer *ex, unsigned p)
 		return false;
 	refine(ex, (unsigned)pat->code, pat->doc);
 	return true;
+}
+
+/* ---- CUDA before 10.1 -------------------------------------------------- */
+
+/* Match i was named by a bare number that now reads as `code`: make it a
+ * match of that code's finding (merged into that finding's match, at the
+ * earlier line, when it has one). Returns whether match i was removed. */
+static bool renumber(gw_explainer *ex, size_t i, int code)
+{
+	gw_explain_match *m = &ex->matches[i];
+	unsigned from = (unsigned)(m->doc - gw__finding_docs);
+	int to = gw__status_codes[code].doc;
+	int j;
+
+	if (ex->refined[to] >= 0)
+		to = ex->refined[to];
+	j = ex->match_of_doc[to];
+	if ((unsigned)to == from || j < 0 || (size_t)j > i) {
+		if ((unsigned)to != from) {
+			if (j >= 0) {      /* merge the later match into this one */
+				m->count += ex->matches[j].count;
+				remove_match(ex, (size_t)j);
+			}
+			ex->match_of_doc[from] = -1;
+			ex->match_of_doc[to] = (int)i;
+			m->doc = &gw__finding_docs[to];
+			m->arch = is_arch_id(m->doc->id) ? &ex->arch : NULL;
+		}
+		m->code = &gw__status_codes[code].pub;
+		m->framework = gw__status_codes[code].pub.library;
+		return false;
+	}
+	ex->matches[j].count += m->count;   /* the earlier match stays */
+	ex->match_of_doc[from] = -1;
+	remove_match(ex, i);
+	return true;
+}
+
+/* The log shows a CUDA older than 10.1 (data/explain/legacy_cuda): the
+ * runtime's bare numbers read before now, and from now on, are those of
+ * then. */
+static void legacy_cuda_seen(gw_explainer *ex, unsigned p)
+{
+	if (ex->legacy_cuda || (ex->cat->has_rx[p] && regexec(&ex->cat->rx[p], ex->line, 0, NULL, 0) != 0))
+		return;
+	ex->legacy_cuda = true;
+	for (size_t i = 0; i < ex->nmatches;) {
+		int code = ex->numbered[i].library
+			   ? code_by_number(ex->numbered[i].library, ex->numbered[i].number, true) : -1;
+
+		if (code >= 0 && &gw__status_codes[code].pub != ex->matches[i].code && renumber(ex, i, code))
+			continue;
+		i++;
+	}
 }
 
 /* ---- the missing-library rule ---------------------------------------- */
@@ -1403,6 +1574,8 @@ static void end_piece(gw_explainer *ex, bool newline)
 			gpu_word = gpu_word || how == GW__HOW_GPU_WORD;
 			if (how == GW__HOW_CONTEXT)
 				context = note_context(ex, ex->hits[i].pat) || context;
+			else if (how == GW__HOW_LEGACY)
+				legacy_cuda_seen(ex, ex->hits[i].pat);
 			else if (info)
 				continue;  /* NCCL's INFO level: see nccl_info_line */
 			else if (how == GW__HOW_LOADER)

@@ -180,6 +180,96 @@ static void test_unrecognised(void)
 	gw_explainer_free(ex);
 }
 
+/* The id of the only match of text, and the library of its code. */
+static void check_one(const char *text, const char *id, const char *library)
+{
+	gw_explainer *ex = scan(text);
+	const gw_explain_match *m = gw_explainer_match(ex, 0);
+
+	if (gw_explainer_count(ex) != 1 || strcmp(id_at(ex, 0), id))
+		fprintf(stderr, "want %s for: %s\n", id, text);
+	CHECK_INT(gw_explainer_count(ex), 1);
+	CHECK_STR(id_at(ex, 0), id);
+	if (library) {
+		CHECK(m && m->code);
+		if (m && m->code)
+			CHECK_STR(m->code->library, library);
+	}
+	gw_explainer_free(ex);
+}
+
+/* Before CUDA 10.1 cudaError_t had other numbers (data/explain/legacy_cuda,
+ * the cuda-runtime-legacy rows): a bare number means the old code where the
+ * log shows an older CUDA, before or after the number, or where the line
+ * holds the old code's description; today's otherwise. */
+static void test_legacy_cuda_numbers(void)
+{
+	/* Evidence before the number. */
+	check_one("Using CUDA 9.0 with cuDNN 7\nRuntimeError: cuda runtime error (8) at THCGeneral.c:70\n",
+		  "gpu-arch-unsupported-by-framework", "cuda-runtime-legacy");
+	/* Evidence after it, in other wordings. */
+	check_one("CUDA error 4 at kernels.cu:12\nconda install pytorch cudatoolkit=10.0\n",
+		  "illegal-memory-access", "cuda-runtime-legacy");
+	check_one("cudaError 8\n/usr/lib/libcudart.so.9.0\n", "gpu-arch-unsupported-by-framework", "cuda-runtime-legacy");
+	/* A number today's runtime and driver do not have: the old code. */
+	check_one("cudaError 38\n", "cuda-visible-devices-hides-all", "cuda-runtime-legacy");
+	check_one("CUDA error 77 at kernels.cu:12\n", "illegal-memory-access", "cuda-runtime-legacy");
+	check_one("| NVIDIA-SMI 410.93  Driver Version: 410.93  CUDA Version: 10.0 |\nCUDA error 48\n",
+		  "gpu-arch-unsupported-by-framework", "cuda-runtime-legacy");
+	check_one("torch 1.4.0+cu100\nCUDA error 4\n", "illegal-memory-access", "cuda-runtime-legacy");
+	/* No evidence, or a newer CUDA: today's numbers. */
+	check_one("CUDA error 4\n", "gpu-library-error", "cuda-runtime");
+	check_one("cudatoolkit=10.1\nCUDA error 4\n", "gpu-library-error", "cuda-runtime");
+	check_one("CUDA 10.2\nCUDA error 8\n", "gpu-library-error", "cuda-runtime");
+	check_one("cuda 11.0 / cudnn 8.0.5\nCUDA error 8\n", "gpu-library-error", "cuda-runtime");
+	/* A description says more than the number, whatever the version. */
+	check_one("CUDA 9.0\nCUDA error 700: an illegal memory access was encountered\n", "illegal-memory-access", "cuda-runtime");
+	/* The old code's description on the line, no version: the old code. */
+	check_one("invalid device function (CUDA error 8)\n", "gpu-arch-unsupported-by-framework", "cuda-runtime-legacy");
+	/* Two numbers that become the same id: one match, the first line. */
+	{
+		gw_explainer *ex = scan("CUDA error 4\nCUDA error 77\nCUDA error 2\nBuild cuda_9.2.r9.2 Cuda compilation tools, release 9.2, V9.2.148\n");
+
+		CHECK_INT(gw_explainer_count(ex), 2);
+		CHECK_STR(id_at(ex, 0), "illegal-memory-access");
+		CHECK_STR(id_at(ex, 1), "cuda-out-of-memory");
+		CHECK(gw_explainer_match(ex, 0)->line == 1 && gw_explainer_match(ex, 0)->count == 2);
+		gw_explainer_free(ex);
+	}
+	/* The evidence alone is no match. */
+	{
+		gw_explainer *ex = scan("Cuda compilation tools, release 10.0, V10.0.130\n");
+
+		CHECK_INT(gw_explainer_count(ex), 0);
+		gw_explainer_free(ex);
+	}
+}
+
+/* PyTorch's "Unexpected error from cudaGetDeviceCount()" names the status
+ * after "Error N:" (c10/cuda/CUDAFunctions.cpp); without one, CUDA failed
+ * to initialise. A CUDA source location ("updater_gpu.cu: 841:",
+ * thrust::system_error as XGBoost throws it) names CUDA for the
+ * description after it. A warning cut in the middle of a word still names
+ * a missing driver. */
+static void test_cuda_wordings(void)
+{
+	check_one("UserWarning: CUDA initialization: Unexpected error from cudaGetDeviceCount(). Did you run some cuda "
+		  "functions before calling NumCudaDevices() that might have a\n", "cuda-init-failed", NULL);
+	check_one("UserWarning: CUDA initialization: Unexpected error from cudaGetDeviceCount(). Did you run some cuda "
+		  "functions before calling NumCudaDevices() that might have already set an error? Error 804: forward "
+		  "compatibility was attempted on non supported HW\n", "cuda-forward-compat-unsupported", NULL);
+	check_one("[01:47:25] /root/xgboost/src/tree/updater_gpu.cu: 841: initialization error\n", "cuda-init-failed", "cuda-runtime");
+	check_one("what():  /src/common/device_helpers.cuh(427): out of memory\n", "cuda-out-of-memory", "cuda-runtime");
+	{
+		gw_explainer *ex = scan("file.cpp: 12: out of memory\nmain.cu is built\n");   /* not CUDA's */
+
+		CHECK_INT(gw_explainer_count(ex), 0);
+		gw_explainer_free(ex);
+	}
+	check_one("UserWarning: CUDA initialization: Found no NVIDIA driver on your syst\nem. Please check that you have an "
+		  "NVIDIA GPU\n", "nvidia-driver-not-loaded", NULL);
+}
+
 /* Refinements (data/explain/refinements): context elsewhere in the log
  * turns a finding into a narrower one, before or after it, merged. */
 static void test_refinements(void)
@@ -657,6 +747,8 @@ int main(void)
 	test_status_codes();
 	test_unrecognised();
 	test_refinements();
+	test_legacy_cuda_numbers();
+	test_cuda_wordings();
 	test_chinese();
 	test_order_count_and_veto();
 	test_chunking();
