@@ -1377,16 +1377,23 @@ static double cuda_context(const gw_advise_options *r)
  * to None by default (pytorch/pytorch#92731, "[nn] zero_grad()
  * set_to_none default True"; transformers' Trainer has passed
  * set_to_none=True on every release since huggingface/transformers#22136),
- * so backward allocates each gradient anew as it goes. Not while
- * accumulating (the micro-batches after the first find the sums there),
- * on several GPUs (DDP's buckets, FSDP's and ZeRO's flat buffers stay
- * allocated), with DeepSpeed or offloading, nor for LoRA (its adapters'
- * gradients are small enough to leave counted); before 2.0 (--torch)
- * zero_grad() filled them with zeros. */
+ * so backward allocates each gradient anew as it goes. FSDP's sharded
+ * gradients too: with use_orig_params, FlatParamHandle._clear_grads_if_needed
+ * (torch/distributed/fsdp/_flat_param.py, called from the pre-forward in
+ * _runtime_utils.py) sets the flat parameter's .grad to None once every
+ * original parameter's is, "targeting optim.zero_grad(set_to_none=True)",
+ * and without it the optimizer holds the flat parameters themselves; each
+ * unit's post-backward hook then reduce-scatters a new shard. Not while
+ * accumulating (the micro-batches after the first find the sums there,
+ * FSDP's unsharded under no_sync), under DDP on several GPUs (its buckets
+ * stay allocated and the gradients are views of them), under DeepSpeed's
+ * ZeRO (its flat gradient partitions stay allocated) or offloading, nor
+ * for LoRA (its adapters' gradients are small enough to leave counted);
+ * before 2.0 (--torch) zero_grad() filled them with zeros. */
 static bool grads_freed_before_forward(const gw_advise_options *r)
 {
-	return r->task == GW_TASK_TRAIN && r->gpus == 1 && r->grad_accum <= 1 && r->offload == GW_OFFLOAD_NONE &&
-	       !gw__advise_zero_stage(r) && !torch_before(r, 200);
+	return r->task == GW_TASK_TRAIN && (r->gpus == 1 || gw__advise_fsdp(r)) && r->grad_accum <= 1 &&
+	       r->offload == GW_OFFLOAD_NONE && !gw__advise_zero_stage(r) && !torch_before(r, 200);
 }
 
 /* The allocated peak when the gradients are freed before the forward

@@ -791,6 +791,19 @@ assert b["activations_bytes"] > b["gradients_bytes"], b
 assert p["peak_allocated_bytes"] == total - b["gradients_bytes"] + 50257 * 768 * 2, (p, total)
 assert p["peak_reserved_bytes"] == z["peak_reserved_bytes"], (p, z)
 '
+run advise gpt2 --batch 8 --seq 1024 --precision fp16 --optimizer sgd --attention eager --memory 80GiB --gpus 2 --strategy fsdp --json
+assert_json "FSDP frees its sharded gradients too: the overlap holds on two GPUs" '
+p = d["per_gpu"]
+b = p["breakdown"]
+total = sum(v for k, v in b.items() if k != "cuda_context_bytes")
+assert p["peak_allocated_bytes"] == total - b["gradients_bytes"] + 50257 * 768 * 2, (p, total)
+'
+run advise gpt2 --batch 8 --seq 1024 --precision fp16 --optimizer sgd --attention eager --memory 80GiB --gpus 2 --strategy zero3 --json
+assert_json "ZeRO-3 keeps its flat gradient partitions: the sum stands" '
+p = d["per_gpu"]
+total = sum(v for k, v in p["breakdown"].items() if k != "cuda_context_bytes")
+assert p["peak_allocated_bytes"] == total, (p, total)
+'
 run advise gpt2 --batch 8 --seq 1024 --precision fp16 --optimizer sgd --attention eager --memory 80GiB
 assert_contains "$out" "not together" "the text shows what the overlap takes off the sum"
 assert_contains "$out" "gradients made as backward frees the activations" "and why"

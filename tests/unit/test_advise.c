@@ -2340,6 +2340,29 @@ static void test_gradients_after_activations(void)
 	CHECK_INT(gw_advise_estimate_run(&old, &p, &o), 0);
 	CHECK_INT(old.peak_allocated_bytes, old.weights_bytes + old.gradients_bytes + old.optimizer_bytes +
 					    old.activations_bytes + old.workspace_bytes);
+	/* FSDP frees its sharded gradients too (FlatParamHandle.
+	 * _clear_grads_if_needed, or the flat parameters' own .grad): the
+	 * overlap holds on several GPUs; ZeRO-3's flat partitions and FSDP's
+	 * no_sync accumulation keep the sum. */
+	o.strategy = GW_STRATEGY_FSDP;
+	CHECK_INT(gw_advise_estimate_run(&now, &p, &o), 0);
+	sum = (double)(now.weights_bytes + now.gradients_bytes + now.optimizer_bytes + now.activations_bytes +
+		       now.kv_cache_bytes + now.workspace_bytes);
+	CHECK(now.activations_bytes > now.gradients_bytes && now.gradients_bytes > V * h * 2);
+	CHECK_INT(now.peak_allocated_bytes, (uint64_t)(sum - (double)now.gradients_bytes + V * h * 2));
+	o.strategy = GW_STRATEGY_FSDP_MIXED;
+	CHECK_INT(gw_advise_estimate_run(&old, &p, &o), 0);
+	CHECK_INT(old.peak_allocated_bytes, now.peak_allocated_bytes);
+	o.grad_accum = 2;
+	CHECK_INT(gw_advise_estimate_run(&old, &p, &o), 0);
+	CHECK_INT(old.peak_allocated_bytes, old.weights_bytes + old.gradients_bytes + old.optimizer_bytes +
+					    old.activations_bytes + old.workspace_bytes);
+	o.grad_accum = 1;
+	o.strategy = GW_STRATEGY_ZERO3;
+	CHECK_INT(gw_advise_estimate_run(&old, &p, &o), 0);
+	CHECK_INT(old.peak_allocated_bytes, old.weights_bytes + old.gradients_bytes + old.optimizer_bytes +
+					    old.activations_bytes + old.workspace_bytes);
+	o.strategy = GW_STRATEGY_DDP;
 	o.gpus = 1;
 	o.task = GW_TASK_LORA;
 	CHECK_INT(gw_advise_estimate_run(&old, &p, &o), 0);
