@@ -810,4 +810,33 @@ assert_contains "$out" "gradients made as backward frees the activations" "and w
 run advise gpt2 --batch 8 --seq 1024 --precision fp16 --optimizer sgd --attention eager --torch 1.13 --memory 80GiB
 assert_not_contains "$out" "not together" "before PyTorch 2.0 the sum stands"
 
+# ---- AutoAWQ's fused layers ---------------------------------------------------
+run advise llama-2-7b --task infer --seq 128 --new-tokens 64 --weights gptq4 --precision fp16 --memory 24GiB --json
+cp "$TMPD/out" "$TMPD/awq_plain.json"
+run advise llama-2-7b --task infer --seq 128 --new-tokens 64 --weights gptq4 --precision fp16 --autoawq-fused --memory 24GiB --json
+assert_json "--autoawq-fused: the cache for the new tokens, the load's q/k/v copies in the weights" '
+import json
+z = json.load(open("'"$TMPD"'/awq_plain.json"))["per_gpu"]
+p = d["per_gpu"]
+assert d["options"]["autoawq_fused"] is True and d["options"]["attention"] == "eager", d["options"]
+assert z["breakdown"]["kv_cache_bytes"] == 2 * p["breakdown"]["kv_cache_bytes"], (z, p)
+qkv = 32 * 4096 * 3 * 4096 * (0.5 + 2.5 / 128)
+# the load peak has no workspace yet (the first matmul comes after)
+assert p["breakdown"]["weights_bytes"] > z["breakdown"]["weights_bytes"] + qkv - z["breakdown"]["workspace_bytes"], (z, p)
+total = sum(v for k, v in p["breakdown"].items() if k != "cuda_context_bytes")
+assert p["peak_allocated_bytes"] == total, p
+'
+assert_json "without it: false" 'assert json.load(open("'"$TMPD"'/awq_plain.json"))["options"]["autoawq_fused"] is False'
+run advise llama-2-7b --task infer --seq 128 --new-tokens 64 --weights gptq4 --autoawq-fused --memory 24GiB
+assert_contains "$out" "AutoAWQ's fused layers" "the run line says so"
+for bad in "--task lora" "--task infer --weights nf4"; do
+	# shellcheck disable=SC2086
+	run advise llama-2-7b $bad --autoawq-fused --memory 24GiB
+	assert_eq "$rc" 2 "--autoawq-fused with $bad is a usage error"
+	assert_contains "$err" "--autoawq-fused applies to --task infer with --weights gptq4" "says why: $bad"
+done
+run advise llama-2-7b --task infer --weights gptq4 --attention sdpa --autoawq-fused --memory 24GiB
+assert_eq "$rc" 1 "--autoawq-fused with --attention sdpa is refused"
+assert_contains "$err" "AutoAWQ's own attention" "says why"
+
 finish

@@ -2387,6 +2387,79 @@ static void test_gradients_after_activations(void)
 	CHECK_INT(now.peak_allocated_bytes, (uint64_t)(sum - (double)now.gradients_bytes + V * h * 4));
 }
 
+/* AutoAWQ's from_quantized(fuse_layers=True): the cache is allocated at
+ * load for --new-tokens positions (not the run's tokens), the fused
+ * attention's softmax runs over an fp32 copy of the half scores (4 bytes
+ * a score more), and while it fuses q, k and v every layer's original
+ * q, k and v stay beside the fused copy: the load's peak, where it is
+ * above the run's, adds its excess to the weights. */
+static void test_autoawq_fused(void)
+{
+	gw_advise_estimate plain, fused;
+	gw_advise_options o = GW_ADVISE_OPTIONS_INIT;
+	gw_model l = model("llama-2-7b");
+	double L = 32, h = 4096, kv_tok = 2 * h * 2, qkv = h * 3 * h * (0.5 + 2.5 / 128), scores;
+
+	o.task = GW_TASK_INFER;
+	o.precision = GW_PRECISION_FP16;
+	o.weights = GW_WEIGHTS_GPTQ4;
+	o.attention = GW_ATTENTION_EAGER;
+	o.seq = 128;
+	o.new_tokens = 64;
+	o.cc_major = 8;
+	o.gpu_memory_bytes = 24 * GIB;
+	CHECK_INT(gw_advise_estimate_run(&plain, &l, &o), 0);
+	o.autoawq_fused = 1;
+	CHECK_INT(gw_advise_estimate_run(&fused, &l, &o), 0);
+	CHECK_INT(plain.kv_cache_bytes, (uint64_t)ceil(L * 128 * kv_tok));
+	CHECK_INT(fused.kv_cache_bytes, (uint64_t)ceil(L * 64 * kv_tok));
+	/* short run: the load's peak, weights + a copy of q, k, v per layer
+	 * (and one layer's zero buffers) + the caches but for the last one */
+	CHECK(fused.peak_allocated_bytes > plain.peak_allocated_bytes + 512 * MIB);
+	CHECK(llabs((long long)fused.peak_allocated_bytes - (long long)(plain.weights_bytes + (L + 1) * qkv +
+			fused.kv_cache_bytes * (L - 1) / L)) < 2);
+	CHECK_INT(fused.peak_allocated_bytes, fused.weights_bytes + fused.activations_bytes + fused.kv_cache_bytes +
+					      fused.workspace_bytes);
+	/* long prefill: the run's peak; the scores 4 bytes more each */
+	o.seq = 4096;
+	o.new_tokens = 2048;
+	o.autoawq_fused = 0;
+	CHECK_INT(gw_advise_estimate_run(&plain, &l, &o), 0);
+	o.autoawq_fused = 1;
+	CHECK_INT(gw_advise_estimate_run(&fused, &l, &o), 0);
+	scores = 32.0 * 2048 * 2048 * 4;
+	CHECK_INT(fused.weights_bytes, plain.weights_bytes);
+	CHECK_INT(fused.activations_bytes, plain.activations_bytes + (uint64_t)scores);
+	CHECK_INT(fused.kv_cache_bytes, plain.kv_cache_bytes / 2);
+	/* Falcon's query_key_value is already one map: no copy */
+	gw_model f = config("{\"model_type\":\"falcon\",\"hidden_size\":4544,\"num_attention_heads\":71,"
+			    "\"multi_query\":true,\"num_hidden_layers\":32,\"vocab_size\":65024,\"parallel_attn\":true}");
+	o.seq = 128;
+	o.new_tokens = 64;
+	o.autoawq_fused = 0;
+	CHECK_INT(gw_advise_estimate_run(&plain, &f, &o), 0);
+	o.autoawq_fused = 1;
+	CHECK_INT(gw_advise_estimate_run(&fused, &f, &o), 0);
+	CHECK_INT(fused.weights_bytes, plain.weights_bytes);
+	/* refused: not infer, not 4-bit AWQ, SDPA, a non-0/1 value */
+	o.seq = 128;
+	o.new_tokens = 64;
+	o.weights = GW_WEIGHTS_FP16;
+	CHECK_INT(gw_advise_estimate_run(&fused, &l, &o), GW_EINVAL);
+	o.weights = GW_WEIGHTS_GPTQ4;
+	o.attention = GW_ATTENTION_SDPA;
+	CHECK_INT(gw_advise_estimate_run(&fused, &l, &o), GW_EINVAL);
+	o.attention = GW_ATTENTION_AUTO;
+	CHECK_INT(gw_advise_estimate_run(&fused, &l, &o), 0);
+	CHECK_INT(fused.resolved.attention, GW_ATTENTION_EAGER);
+	o.autoawq_fused = 2;
+	CHECK_INT(gw_advise_estimate_run(&fused, &l, &o), GW_EINVAL);
+	o.autoawq_fused = 1;
+	o.task = GW_TASK_QLORA;
+	o.new_tokens = 0;
+	CHECK_INT(gw_advise_estimate_run(&fused, &l, &o), GW_EINVAL);
+}
+
 /* BERT inference's reserve is replayed through the caching allocator
  * (the parameters in module order, the embeddings, each layer's q, k, v,
  * attention's output and its copy, the sums and LayerNorms, the
@@ -2850,6 +2923,7 @@ int main(void)
 	test_offload_activations();
 	test_training_loop();
 	test_gradients_after_activations();
+	test_autoawq_fused();
 	test_encoder_infer_replay();
 	test_max_micro_batch();
 	test_plan();
