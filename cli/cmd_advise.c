@@ -229,7 +229,8 @@ static const struct option advise_options[] = {
 		   "LitGPT's among them, that keeps the last step's outputs and graph until the next forward returns)")),
 	OPT_STRING(0, "torch", O, torch_s, "VERSION", N_("the PyTorch release the run uses, as torch.__version__ prints "
 		   "it (default: the active Python environment's for this machine's GPUs, else a current one): before 1.11 softmax keeps its input for backward, before 1.13 the CUDA "
-		   "context loads every kernel (no lazy loading), before 2.0 there is no SDPA")),
+		   "context loads every kernel (no lazy loading), before 2.0 there is no SDPA and Adam steps one parameter at a time, "
+		   "before 2.1 its foreach step keeps two state-sized copies")),
 	OPT_CALLBACK(0, "loss-chunks", O, loss_chunks, "N", N_("training: the loss casts the logits to fp32 in N "
 		     "chunks, one at a time, as torchtune's CEWithChunkedOutputLoss does (8; default 1: all at once)"),
 		     parse_count),

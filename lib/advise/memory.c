@@ -668,31 +668,52 @@ double gw__advise_optimizer(const gw_model *m, const gw_advise_options *r)
 	return s;
 }
 
+/* The largest parameter's bytes in training (an embedding table or a
+ * linear weight); a LoRA run's largest adapter is negligible: 0. */
+static double largest_parameter(const gw_model *m, const gw_advise_options *r)
+{
+	double big = (double)m->max_matrix;
+
+	if (r->task != GW_TASK_TRAIN)
+		return 0;
+	if ((double)m->vocab_size * (double)m->hidden_size > big)
+		big = (double)m->vocab_size * (double)m->hidden_size;
+	return big * train_bytes(r);
+}
+
 /* What Adam's step allocates beyond its states, for one step: PyTorch's
  * default multi-tensor Adam/AdamW computes the denominator for every
  * parameter at once into a new list, exp_avg_sq_sqrt =
  * torch._foreach_sqrt(exp_avg_sqs), state-sized (torch/optim/adam.py,
- * _multi_tensor_adam); transformers' own AdamW (adamw-hf) loops over the
- * parameters, so one parameter's worth at a time (the largest: an
- * embedding table or linear weight); fused kernels none. FSDP steps on
- * its shard; DeepSpeed's ZeRO stages step with FusedAdam. It lives only
- * during optimizer.step(), after backward has freed the activations. */
+ * _multi_tensor_adam). PyTorch 2.0 added denom =
+ * torch._foreach_add(exp_avg_sq_sqrt, eps), a second state-sized list
+ * alive beside the first, until 2.1 made it in place (pytorch/pytorch
+ * #97712, "Foreach optimizers use higher memory due to intermediates";
+ * #104898 and the Adam PR of its stack, July 2023). Before 2.0 the
+ * default was the for-loop (_single_tensor_adam; foreach became the
+ * default on CUDA with pytorch/pytorch#92306 and #95862 in 2.0): one
+ * parameter at a time, (exp_avg_sq.sqrt() / bias_correction2_sqrt), two
+ * of the largest parameter's size at once. transformers' own AdamW
+ * (adamw-hf) loops too, exp_avg_sq.sqrt().add_(eps): one parameter's
+ * worth. Fused kernels none. FSDP steps on its shard; DeepSpeed's ZeRO
+ * stages step with FusedAdam. It lives only during optimizer.step(),
+ * after backward has freed the activations. */
 double gw__advise_optimizer_step(const gw_model *m, const gw_advise_options *r)
 {
-	double t = trainable(m, r) * train_bytes(r), big = (double)m->max_matrix;
+	double t = trainable(m, r) * train_bytes(r);
 
 	if (r->task == GW_TASK_INFER || r->offload != GW_OFFLOAD_NONE || gw__advise_zero_stage(r))
 		return 0;
 	switch (r->optimizer) {
 	case GW_OPTIMIZER_ADAMW:
 	case GW_OPTIMIZER_ADAM:
-		return gw__advise_fsdp(r) ? t / (double)r->gpus : t;
+		if (torch_before(r, 200))
+			return 2 * largest_parameter(m, r);
+		if (gw__advise_fsdp(r))
+			t /= (double)r->gpus;
+		return torch_before(r, 201) ? 2 * t : t;
 	case GW_OPTIMIZER_ADAMW_HF:
-		if (r->task != GW_TASK_TRAIN)
-			return 0;   /* the largest adapter: negligible */
-		if ((double)m->vocab_size * (double)m->hidden_size > big)
-			big = (double)m->vocab_size * (double)m->hidden_size;
-		return big * train_bytes(r);
+		return largest_parameter(m, r);
 	default:
 		return 0;
 	}

@@ -839,4 +839,16 @@ run advise llama-2-7b --task infer --weights gptq4 --attention sdpa --autoawq-fu
 assert_eq "$rc" 1 "--autoawq-fused with --attention sdpa is refused"
 assert_contains "$err" "AutoAWQ's own attention" "says why"
 
+# ---- Adam's step by PyTorch release ------------------------------------------------
+run advise gpt2 --batch 1 --seq 16 --precision fp16 --attention eager --memory 80GiB --json
+cp "$TMPD/out" "$TMPD/step21.json"
+run advise gpt2 --batch 1 --seq 16 --precision fp16 --attention eager --torch 2.0 --memory 80GiB --json
+assert_json "PyTorch 2.0's foreach Adam keeps denom beside exp_avg_sq_sqrt: a second state-sized list" '
+import json
+z = json.load(open("'"$TMPD"'/step21.json"))["per_gpu"]
+p = d["per_gpu"]
+extra = p["breakdown"]["optimizer_bytes"] - z["breakdown"]["optimizer_bytes"]
+assert abs(extra - 2 * d["model"]["params"]) <= 1, (extra, d["model"]["params"])
+'
+
 finish

@@ -2387,6 +2387,47 @@ static void test_gradients_after_activations(void)
 	CHECK_INT(now.peak_allocated_bytes, (uint64_t)(sum - (double)now.gradients_bytes + V * h * 4));
 }
 
+/* Adam's step by PyTorch release: from 2.1 foreach Adam keeps one
+ * state-sized list (exp_avg_sq_sqrt, denom in place); 2.0's foreach step
+ * kept denom = _foreach_add(exp_avg_sq_sqrt, eps) beside it, two
+ * (pytorch/pytorch#97712); before 2.0 the default was the for-loop, two of
+ * the largest parameter's size at once. Small activations: the step is
+ * the peak, and what it adds beyond the activations is optimizer bytes. */
+static void test_adam_step_by_torch(void)
+{
+	gw_advise_estimate now, v20, v113;
+	gw_advise_options o = GW_ADVISE_OPTIONS_INIT;
+	gw_model p = model("gpt2");
+	double t = (double)p.params * 2, big = 50257.0 * 768 * 2;
+
+	o.task = GW_TASK_TRAIN;
+	o.precision = GW_PRECISION_FP16;
+	o.attention = GW_ATTENTION_EAGER;
+	o.batch = 1;
+	o.seq = 16;
+	o.cc_major = 8;
+	o.gpu_memory_bytes = 80 * GIB;
+	CHECK_INT(gw_advise_estimate_run(&now, &p, &o), 0);
+	CHECK((double)now.activations_bytes < big);
+	o.torch_version = 200;
+	CHECK_INT(gw_advise_estimate_run(&v20, &p, &o), 0);
+	CHECK(llabs((long long)(v20.optimizer_bytes - now.optimizer_bytes) - (long long)t) < 2);
+	CHECK_INT(v20.peak_allocated_bytes - now.peak_allocated_bytes, v20.optimizer_bytes - now.optimizer_bytes);
+	o.torch_version = 113;
+	CHECK_INT(gw_advise_estimate_run(&v113, &p, &o), 0);
+	CHECK(llabs((long long)(now.optimizer_bytes - v113.optimizer_bytes) - (long long)(t - 2 * big)) < 2);
+	o.torch_version = 201;
+	CHECK_INT(gw_advise_estimate_run(&v20, &p, &o), 0);
+	CHECK_INT(v20.optimizer_bytes, now.optimizer_bytes);
+	/* fused Adam steps in place whatever the release */
+	o.optimizer = GW_OPTIMIZER_ADAMW_FUSED;
+	o.torch_version = 0;
+	CHECK_INT(gw_advise_estimate_run(&now, &p, &o), 0);
+	o.torch_version = 200;
+	CHECK_INT(gw_advise_estimate_run(&v20, &p, &o), 0);
+	CHECK_INT(v20.optimizer_bytes, now.optimizer_bytes);
+}
+
 /* AutoAWQ's from_quantized(fuse_layers=True): the cache is allocated at
  * load for --new-tokens positions (not the run's tokens), the fused
  * attention's softmax runs over an fp32 copy of the half scores (4 bytes
@@ -2924,6 +2965,7 @@ int main(void)
 	test_training_loop();
 	test_gradients_after_activations();
 	test_autoawq_fused();
+	test_adam_step_by_torch();
 	test_encoder_infer_replay();
 	test_max_micro_batch();
 	test_plan();
