@@ -1263,9 +1263,9 @@ static void check_usage(const struct advise_opts *o, int nargs)
 		die_usage("advise", _("--loss-chunks applies to training"));
 	if (o->loss_chunks > 65536)
 		die_usage("advise", _("option '--loss-chunks' is at most 65536"));
-	if (o->autoawq_fused && (o->task != GW_TASK_INFER || o->weights != GW_WEIGHTS_GPTQ4))
+	if (o->autoawq_fused && (o->task != GW_TASK_INFER || o->weights != GW_WEIGHTS_GPTQ4 || o->gpus > 1))
 		die_usage("advise", _("--autoawq-fused applies to --task infer with --weights gptq4 (AutoAWQ's 4-bit "
-			  "AWQ weights)"));
+			  "AWQ weights) on one GPU"));
 }
 
 /* --seq and --new-tokens count tokens of text; --image sizes an image. */

@@ -360,9 +360,9 @@ static int resolve_autoawq(gw_advise_options *r, const gw_model *m)
 		return 0;
 	if (r->autoawq_fused > 1)
 		return gw__error_set(GW_EINVAL, "advise options: autoawq_fused %u is not 0 or 1", r->autoawq_fused);
-	if (r->task != GW_TASK_INFER || m->kind != GW_MODEL_DECODER || r->weights != GW_WEIGHTS_GPTQ4)
+	if (r->task != GW_TASK_INFER || m->kind != GW_MODEL_DECODER || r->weights != GW_WEIGHTS_GPTQ4 || r->gpus > 1)
 		return gw__error_set(GW_EINVAL, "--autoawq-fused is AutoAWQ's fused inference of a decoder's 4-bit "
-				     "AWQ weights: it needs --task infer and --weights gptq4");
+				     "AWQ weights on one GPU: it needs --task infer, --weights gptq4 and --gpus 1");
 	if (r->attention == GW_ATTENTION_SDPA || r->attention == GW_ATTENTION_FLASH)
 		return gw__error_set(GW_EINVAL, "--autoawq-fused runs AutoAWQ's own attention, eager (a matmul and "
 				     "a softmax over fp32 scores): --attention %s does not apply",

@@ -829,11 +829,11 @@ assert p["peak_allocated_bytes"] == total, p
 assert_json "without it: false" 'assert json.load(open("'"$TMPD"'/awq_plain.json"))["options"]["autoawq_fused"] is False'
 run advise llama-2-7b --task infer --seq 128 --new-tokens 64 --weights gptq4 --autoawq-fused --memory 24GiB
 assert_contains "$out" "AutoAWQ's fused layers" "the run line says so"
-for bad in "--task lora" "--task infer --weights nf4"; do
+for bad in "--task lora" "--task infer --weights nf4" "--task infer --weights gptq4 --gpus 2"; do
 	# shellcheck disable=SC2086
 	run advise llama-2-7b $bad --autoawq-fused --memory 24GiB
 	assert_eq "$rc" 2 "--autoawq-fused with $bad is a usage error"
-	assert_contains "$err" "--autoawq-fused applies to --task infer with --weights gptq4" "says why: $bad"
+	assert_contains "$err" "--autoawq-fused applies to --task infer with --weights gptq4 (AutoAWQ's 4-bit AWQ weights) on one GPU" "says why: $bad"
 done
 run advise llama-2-7b --task infer --weights gptq4 --attention sdpa --autoawq-fused --memory 24GiB
 assert_eq "$rc" 1 "--autoawq-fused with --attention sdpa is refused"

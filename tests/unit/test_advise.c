@@ -2493,6 +2493,9 @@ static void test_autoawq_fused(void)
 	o.attention = GW_ATTENTION_AUTO;
 	CHECK_INT(gw_advise_estimate_run(&fused, &l, &o), 0);
 	CHECK_INT(fused.resolved.attention, GW_ATTENTION_EAGER);
+	o.gpus = 2;
+	CHECK_INT(gw_advise_estimate_run(&fused, &l, &o), GW_EINVAL);
+	o.gpus = 1;
 	o.autoawq_fused = 2;
 	CHECK_INT(gw_advise_estimate_run(&fused, &l, &o), GW_EINVAL);
 	o.autoawq_fused = 1;
