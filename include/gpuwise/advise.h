@@ -322,9 +322,10 @@ typedef struct gw_advise_options {
 	uint32_t offload_activations;
 	/* Inference of a decoder with 4-bit AWQ weights (GW_WEIGHTS_GPTQ4)
 	 * loaded by AutoAWQ's from_quantized(fuse_layers=True): 1 counts its
-	 * fused modules (a KV cache preallocated for new_tokens positions,
-	 * its own eager attention, and the load's peak while it fuses q, k
-	 * and v); 0: transformers' modules. Version 6. */
+	 * fused modules as releases 0.1.6 to 0.2.7 run them (a KV cache
+	 * preallocated for new_tokens positions, its own eager attention,
+	 * and the load's peak while it fuses q, k and v); 0: transformers'
+	 * modules. Version 6. */
 	uint32_t autoawq_fused;
 	/* 0: room for options to come, so that a new one moves neither this
 	 * struct's size nor the structs that embed it (docs/abi.md). */

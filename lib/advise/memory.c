@@ -1248,7 +1248,7 @@ static double prompt_logits(const gw_model *m, const gw_advise_options *r, doubl
  * eager mode the fp32 scores and their cast, which stay referenced until
  * the block returns. */
 /* AutoAWQ's fused attention (awq/modules/fused/attn.py,
- * QuantAttentionFused.forward, 0.1.6 to 0.2.9) runs
+ * QuantAttentionFused.forward, 0.1.6 to 0.2.7; 0.2.8 calls flash-attn) runs
  * F.softmax(scores.float(), dim=-1).type_as(xq): the half scores, their
  * fp32 copy and the fp32 softmax are alive together, 4 bytes a score more
  * than transformers' softmax(..., dtype=torch.float32). */
@@ -1492,7 +1492,7 @@ static double overlapped_peak(const gw_model *m, const gw_advise_options *r, dou
 	return fixed - copies + (start > end ? start : end);
 }
 
-/* What is allocated while AutoAWQ fuses a loaded model (0.1.6 to 0.2.9:
+/* What is allocated while AutoAWQ fuses a loaded model (0.1.6 to 0.2.9,
  * LlamaFuser.fuse_transformer and the Mistral, Qwen2, ... fusers; before
  * 0.1.6 fuse_attention likewise): for every layer fuse_qkv
  * (awq/utils/fused_utils.py) concatenates q_proj, k_proj and v_proj's
