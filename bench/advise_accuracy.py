@@ -248,6 +248,8 @@ def advise_args(row):
         a += ["--torch", row["torch"]]
     if row.get("transformers", "-") != "-":
         a += ["--transformers", row["transformers"]]
+    if row.get("autoawq", "-") == "fused":
+        a.append("--autoawq-fused")
     if row.get("bitsandbytes", "-") != "-":
         a += ["--bitsandbytes", row["bitsandbytes"]]
     if row.get("loop", "-") != "-" and row["task"] != "infer":

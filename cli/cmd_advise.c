@@ -32,7 +32,7 @@ struct advise_opts {
 	const char *lora_targets_s, *loop_s, *torch_s, *bitsandbytes_s, *transformers_s;
 	uint32_t torch_version, bitsandbytes_version, transformers_version;
 	uint64_t loss_chunks;
-	bool offload_activations;
+	bool offload_activations, autoawq_fused;
 	int task, precision, weights, optimizer, strategy, offload, attention, lora_targets, loop;
 	uint64_t batch, seq, decoder_seq, new_tokens, image, grad_accum, lora_rank, gpus, target_batch;
 	uint64_t params, layers, hidden, heads, kv_heads, vocab, intermediate;
@@ -229,7 +229,8 @@ static const struct option advise_options[] = {
 		   "LitGPT's among them, that keeps the last step's outputs and graph until the next forward returns)")),
 	OPT_STRING(0, "torch", O, torch_s, "VERSION", N_("the PyTorch release the run uses, as torch.__version__ prints "
 		   "it (default: the active Python environment's for this machine's GPUs, else a current one): before 1.11 softmax keeps its input for backward, before 1.13 the CUDA "
-		   "context loads every kernel (no lazy loading), before 2.0 there is no SDPA")),
+		   "context loads every kernel (no lazy loading), before 2.0 there is no SDPA and Adam steps one parameter at a time, "
+		   "before 2.1 its foreach step keeps two state-sized copies")),
 	OPT_CALLBACK(0, "loss-chunks", O, loss_chunks, "N", N_("training: the loss casts the logits to fp32 in N "
 		     "chunks, one at a time, as torchtune's CEWithChunkedOutputLoss does (8; default 1: all at once)"),
 		     parse_count),
@@ -238,6 +239,9 @@ static const struct option advise_options[] = {
 		   "position, in fp32 for the Llama family; before 4.47 OPT's eager attention also keeps its clamped scores")),
 	OPT_STRING(0, "bitsandbytes", O, bitsandbytes_s, "VERSION", N_("qlora: the bitsandbytes release (default: a "
 		   "current one); before 0.43.2 its 4-bit layers keep their input for backward")),
+	OPT_BOOL(0, "autoawq-fused", O, autoawq_fused, N_("infer with --weights gptq4: AutoAWQ's from_quantized "
+		 "with fuse_layers=True, whose fused layers allocate the KV cache at load for --new-tokens positions, "
+		 "run their own eager attention and copy q, k and v while they fuse them")),
 	OPT_CALLBACK(0, "target-batch", O, target_batch, "N", N_("samples per optimizer step the plan must reach "
 		     "(default: batch × grad-accum × gpus)"), parse_count),
 	OPT_STRING(0, "gpu", O, gpu, "SEL|NAME", N_("a GPU of this machine (index, UUID prefix) or a spec-table "
@@ -588,6 +592,7 @@ static void options_from(gw_advise_options *r, const struct advise_opts *o)
 	r->transformers_version = o->transformers_version;
 	r->loss_chunks = (uint32_t)o->loss_chunks;   /* bounded in check_usage */
 	r->loop = (uint32_t)o->loop;
+	r->autoawq_fused = o->autoawq_fused;
 }
 
 /* ---- output ---------------------------------------------------------------- */
@@ -782,6 +787,8 @@ static void print_run(const gw_model *m, const gw_advise_estimate *e)
 		fprintf(f, _(", %s loop"), gw_advise_name("loop", (int)r->loop));
 	if (r->loss_chunks > 1)
 		fprintf(f, _(", loss in %u chunks"), (unsigned)r->loss_chunks);
+	if (r->autoawq_fused)
+		fprintf(f, "%s", _(", AutoAWQ's fused layers"));
 	if (r->torch_version)
 		fprintf(f, _(", PyTorch %u.%u"), (unsigned)(r->torch_version / 100),
 			(unsigned)(r->torch_version % 100));
@@ -1258,6 +1265,9 @@ static void check_usage(const struct advise_opts *o, int nargs)
 		die_usage("advise", _("--loss-chunks applies to training"));
 	if (o->loss_chunks > 65536)
 		die_usage("advise", _("option '--loss-chunks' is at most 65536"));
+	if (o->autoawq_fused && (o->task != GW_TASK_INFER || o->weights != GW_WEIGHTS_GPTQ4 || o->gpus > 1))
+		die_usage("advise", _("--autoawq-fused applies to --task infer with --weights gptq4 (AutoAWQ's 4-bit "
+			  "AWQ weights) on one GPU"));
 }
 
 /* --seq and --new-tokens count tokens of text; --image sizes an image. */

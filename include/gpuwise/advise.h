@@ -320,13 +320,20 @@ typedef struct gw_advise_options {
 	 * enable_activation_offloading, OffloadActivations); 0: they stay on
 	 * the GPU. Independent of `offload`. Version 6. */
 	uint32_t offload_activations;
+	/* Inference of a decoder with 4-bit AWQ weights (GW_WEIGHTS_GPTQ4)
+	 * loaded by AutoAWQ's from_quantized(fuse_layers=True): 1 counts its
+	 * fused modules as releases 0.1.6 to 0.2.7 run them (a KV cache
+	 * preallocated for new_tokens positions, its own eager attention,
+	 * and the load's peak while it fuses q, k and v); 0: transformers'
+	 * modules. Version 6. */
+	uint32_t autoawq_fused;
 	/* 0: room for options to come, so that a new one moves neither this
 	 * struct's size nor the structs that embed it (docs/abi.md). */
-	uint32_t reserved[8];
+	uint32_t reserved[7];
 } gw_advise_options;
 #define GW_ADVISE_OPTIONS_INIT { GW_ADVISE_OPTIONS_VERSION, GW_TASK_TRAIN, 1, 0, 0, GW_PRECISION_AUTO, \
 	GW_WEIGHTS_AUTO, GW_OPTIMIZER_ADAMW, 1, false, GW_LORA_QV, 0, 0, 1, GW_STRATEGY_DDP, GW_OFFLOAD_NONE, \
-	GW_ATTENTION_AUTO, 0, 0, 0, 0, 0, 0, GW_LOOP_TRAINER, 0, 0, 0, { 0 } }
+	GW_ATTENTION_AUTO, 0, 0, 0, 0, 0, 0, GW_LOOP_TRAINER, 0, 0, 0, 0, { 0 } }
 
 /* ---- the estimate ---------------------------------------------------------- */
 

@@ -349,6 +349,28 @@ static int resolve_offload_activations(const gw_advise_options *r, const gw_mode
 	return 0;
 }
 
+/* --autoawq-fused is AutoAWQ's from_quantized(fuse_layers=True): 4-bit
+ * AWQ weights (gptq4's storage: 4 bits, an fp16 scale and a 4-bit zero
+ * per 128-weight group), inference of a decoder, and its fused attention
+ * module, which computes its scores itself (eager) whatever
+ * attn_implementation says. */
+static int resolve_autoawq(gw_advise_options *r, const gw_model *m)
+{
+	if (!r->autoawq_fused)
+		return 0;
+	if (r->autoawq_fused > 1)
+		return gw__error_set(GW_EINVAL, "advise options: autoawq_fused %u is not 0 or 1", r->autoawq_fused);
+	if (r->task != GW_TASK_INFER || m->kind != GW_MODEL_DECODER || r->weights != GW_WEIGHTS_GPTQ4 || r->gpus > 1)
+		return gw__error_set(GW_EINVAL, "--autoawq-fused is AutoAWQ's fused inference of a decoder's 4-bit "
+				     "AWQ weights on one GPU: it needs --task infer, --weights gptq4 and --gpus 1");
+	if (r->attention == GW_ATTENTION_SDPA || r->attention == GW_ATTENTION_FLASH)
+		return gw__error_set(GW_EINVAL, "--autoawq-fused runs AutoAWQ's own attention, eager (a matmul and "
+				     "a softmax over fp32 scores): --attention %s does not apply",
+				     r->attention == GW_ATTENTION_SDPA ? "sdpa" : "flash");
+	r->attention = GW_ATTENTION_EAGER;
+	return 0;
+}
+
 static int resolve(gw_advise_options *r, const gw_model *m, const gw_advise_options *o)
 {
 	int rc;
@@ -418,7 +440,7 @@ static int resolve(gw_advise_options *r, const gw_model *m, const gw_advise_opti
 				     OFFLOADS[r->offload], OPTIMIZERS[r->optimizer]);
 	if (r->offload == GW_OFFLOAD_PARAMS && r->strategy != GW_STRATEGY_ZERO3 && !gw__advise_fsdp(r))
 		return gw__error_set(GW_EINVAL, "--offload params needs --strategy zero3 or fsdp");
-	if ((rc = resolve_offload_activations(r, m)) < 0)
+	if ((rc = resolve_offload_activations(r, m)) < 0 || (rc = resolve_autoawq(r, m)) < 0)
 		return rc;
 	if (r->attention == GW_ATTENTION_SDPA && torch_before(r, 200))
 		return gw__error_set(GW_EINVAL, "--attention sdpa needs PyTorch 2.0 or later "
@@ -646,31 +668,52 @@ double gw__advise_optimizer(const gw_model *m, const gw_advise_options *r)
 	return s;
 }
 
+/* The largest parameter's bytes in training (an embedding table or a
+ * linear weight); a LoRA run's largest adapter is negligible: 0. */
+static double largest_parameter(const gw_model *m, const gw_advise_options *r)
+{
+	double big = (double)m->max_matrix;
+
+	if (r->task != GW_TASK_TRAIN)
+		return 0;
+	if ((double)m->vocab_size * (double)m->hidden_size > big)
+		big = (double)m->vocab_size * (double)m->hidden_size;
+	return big * train_bytes(r);
+}
+
 /* What Adam's step allocates beyond its states, for one step: PyTorch's
  * default multi-tensor Adam/AdamW computes the denominator for every
  * parameter at once into a new list, exp_avg_sq_sqrt =
  * torch._foreach_sqrt(exp_avg_sqs), state-sized (torch/optim/adam.py,
- * _multi_tensor_adam); transformers' own AdamW (adamw-hf) loops over the
- * parameters, so one parameter's worth at a time (the largest: an
- * embedding table or linear weight); fused kernels none. FSDP steps on
- * its shard; DeepSpeed's ZeRO stages step with FusedAdam. It lives only
- * during optimizer.step(), after backward has freed the activations. */
+ * _multi_tensor_adam). PyTorch 2.0 added denom =
+ * torch._foreach_add(exp_avg_sq_sqrt, eps), a second state-sized list
+ * alive beside the first, until 2.1 made it in place (pytorch/pytorch
+ * #97712, "Foreach optimizers use higher memory due to intermediates";
+ * #104898 and the Adam PR of its stack, July 2023). Before 2.0 the
+ * default was the for-loop (_single_tensor_adam; foreach became the
+ * default on CUDA with pytorch/pytorch#92306 and #95862 in 2.0): one
+ * parameter at a time, (exp_avg_sq.sqrt() / bias_correction2_sqrt), two
+ * of the largest parameter's size at once. transformers' own AdamW
+ * (adamw-hf) loops too, exp_avg_sq.sqrt().add_(eps): one parameter's
+ * worth. Fused kernels none. FSDP steps on its shard; DeepSpeed's ZeRO
+ * stages step with FusedAdam. It lives only during optimizer.step(),
+ * after backward has freed the activations. */
 double gw__advise_optimizer_step(const gw_model *m, const gw_advise_options *r)
 {
-	double t = trainable(m, r) * train_bytes(r), big = (double)m->max_matrix;
+	double t = trainable(m, r) * train_bytes(r);
 
 	if (r->task == GW_TASK_INFER || r->offload != GW_OFFLOAD_NONE || gw__advise_zero_stage(r))
 		return 0;
 	switch (r->optimizer) {
 	case GW_OPTIMIZER_ADAMW:
 	case GW_OPTIMIZER_ADAM:
-		return gw__advise_fsdp(r) ? t / (double)r->gpus : t;
+		if (torch_before(r, 200))
+			return 2 * largest_parameter(m, r);
+		if (gw__advise_fsdp(r))
+			t /= (double)r->gpus;
+		return torch_before(r, 201) ? 2 * t : t;
 	case GW_OPTIMIZER_ADAMW_HF:
-		if (r->task != GW_TASK_TRAIN)
-			return 0;   /* the largest adapter: negligible */
-		if ((double)m->vocab_size * (double)m->hidden_size > big)
-			big = (double)m->vocab_size * (double)m->hidden_size;
-		return big * train_bytes(r);
+		return largest_parameter(m, r);
 	default:
 		return 0;
 	}
@@ -1204,6 +1247,16 @@ static double prompt_logits(const gw_model *m, const gw_advise_options *r, doubl
  * .contiguous(), BERT's context_layer.permute(...).contiguous()), and in
  * eager mode the fp32 scores and their cast, which stay referenced until
  * the block returns. */
+/* AutoAWQ's fused attention (awq/modules/fused/attn.py,
+ * QuantAttentionFused.forward, 0.1.6 to 0.2.7; 0.2.8 calls flash-attn) runs
+ * F.softmax(scores.float(), dim=-1).type_as(xq): the half scores, their
+ * fp32 copy and the fp32 softmax are alive together, 4 bytes a score more
+ * than transformers' softmax(..., dtype=torch.float32). */
+static double autoawq_scores_copy(const gw_advise_options *r)
+{
+	return r->autoawq_fused ? 4 : 0;
+}
+
 static double infer_activations(const gw_model *m, const gw_advise_options *r)
 {
 	double p = (double)(m->kind == GW_MODEL_DECODER ? r->seq - r->new_tokens : r->seq);
@@ -1212,7 +1265,7 @@ static double infer_activations(const gw_model *m, const gw_advise_options *r)
 	double att = e * p * b * (3 * q + 2 * kv), mlp = e * p * b * (double)m->intermediate_size * (m->gated_mlp ? 3 : 2);
 
 	if (r->attention == GW_ATTENTION_EAGER)
-		att += (double)m->num_heads * p * p * b * (4 + e);
+		att += (double)m->num_heads * p * p * b * (4 + e + autoawq_scores_copy(r));
 	/* the logits: of the last position for generation; of every token
 	 * for an encoder's LM head (fill-mask) */
 	double logits = m->kind != GW_MODEL_ENCODER ? b * (double)m->vocab_size * (e + 4)
@@ -1275,6 +1328,20 @@ double gw__advise_split_kv_share(const gw_model *m, const gw_advise_options *r)
 	return 1;
 }
 
+/* AutoAWQ's fused attention allocates its cache when the model is loaded
+ * (WindowedCache, awq/modules/fused/cache.py: torch.zeros of batch × kv
+ * heads × max_seq_len × head dim for the values and the keys, made half)
+ * for from_quantized's max_new_tokens positions (the model's
+ * max_position_embeddings when not given, awq/models/base.py
+ * _load_config) and rolls it when a run goes past them; the batch is
+ * from_quantized's batch_size (AWQ_BATCH_SIZE), the run's. */
+static double autoawq_cache_positions(const gw_model *m, const gw_advise_options *r)
+{
+	if (r->new_tokens)
+		return (double)r->new_tokens;
+	return m->max_positions ? (double)m->max_positions : 2048;
+}
+
 /* KV cache: keys and values of every decoder layer for every token, in
  * the activation type, with the key/value heads of GQA/MQA. An
  * encoder-decoder model caches the decoder's own tokens and the encoder
@@ -1292,6 +1359,8 @@ double gw__advise_kv_cache(const gw_model *m, const gw_advise_options *r)
 	if (gw__advise_text(m) && m->kv_lora_rank)
 		v = (double)(m->num_heads * m->v_head_dim);
 	per_token = (k + v) * gw__advise_act_bytes(r) * (double)r->batch;
+	if (r->autoawq_fused)
+		return per_token * (double)m->num_layers * autoawq_cache_positions(m, r);
 	if (m->kind == GW_MODEL_ENCODER_DECODER)   /* cross-attention over the input, self over the generated */
 		return per_token * (double)m->num_decoder_layers * (double)(r->new_tokens + r->seq);
 	/* Sliding-window layers keep the last sliding_window tokens only
@@ -1377,16 +1446,23 @@ static double cuda_context(const gw_advise_options *r)
  * to None by default (pytorch/pytorch#92731, "[nn] zero_grad()
  * set_to_none default True"; transformers' Trainer has passed
  * set_to_none=True on every release since huggingface/transformers#22136),
- * so backward allocates each gradient anew as it goes. Not while
- * accumulating (the micro-batches after the first find the sums there),
- * on several GPUs (DDP's buckets, FSDP's and ZeRO's flat buffers stay
- * allocated), with DeepSpeed or offloading, nor for LoRA (its adapters'
- * gradients are small enough to leave counted); before 2.0 (--torch)
- * zero_grad() filled them with zeros. */
+ * so backward allocates each gradient anew as it goes. FSDP's sharded
+ * gradients too: with use_orig_params, FlatParamHandle._clear_grads_if_needed
+ * (torch/distributed/fsdp/_flat_param.py, called from the pre-forward in
+ * _runtime_utils.py) sets the flat parameter's .grad to None once every
+ * original parameter's is, "targeting optim.zero_grad(set_to_none=True)",
+ * and without it the optimizer holds the flat parameters themselves; each
+ * unit's post-backward hook then reduce-scatters a new shard. Not while
+ * accumulating (the micro-batches after the first find the sums there,
+ * FSDP's unsharded under no_sync), under DDP on several GPUs (its buckets
+ * stay allocated and the gradients are views of them), under DeepSpeed's
+ * ZeRO (its flat gradient partitions stay allocated) or offloading, nor
+ * for LoRA (its adapters' gradients are small enough to leave counted);
+ * before 2.0 (--torch) zero_grad() filled them with zeros. */
 static bool grads_freed_before_forward(const gw_advise_options *r)
 {
-	return r->task == GW_TASK_TRAIN && r->gpus == 1 && r->grad_accum <= 1 && r->offload == GW_OFFLOAD_NONE &&
-	       !gw__advise_zero_stage(r) && !torch_before(r, 200);
+	return r->task == GW_TASK_TRAIN && (r->gpus == 1 || gw__advise_fsdp(r)) && r->grad_accum <= 1 &&
+	       r->offload == GW_OFFLOAD_NONE && !gw__advise_zero_stage(r) && !torch_before(r, 200);
 }
 
 /* The allocated peak when the gradients are freed before the forward
@@ -1414,6 +1490,37 @@ static double overlapped_peak(const gw_model *m, const gw_advise_options *r, dou
 	start = ac + head + copies;
 	end = gr + step;
 	return fixed - copies + (start > end ? start : end);
+}
+
+/* What is allocated while AutoAWQ fuses a loaded model (0.1.6 to 0.2.9,
+ * LlamaFuser.fuse_transformer and the Mistral, Qwen2, ... fusers; before
+ * 0.1.6 fuse_attention likewise): for every layer fuse_qkv
+ * (awq/utils/fused_utils.py) concatenates q_proj, k_proj and v_proj's
+ * qweight, qzeros and scales into a new WQLinear, whose constructor
+ * first registers zero buffers of the same size, and the block built
+ * around it allocates its cache (a float32 zeros moved to the GPU, then
+ * made half); the model's original layers, and so the separate q, k and
+ * v, stay referenced until the loop has built every block and
+ * self.model.model is replaced. The peak is then at the last layer: the
+ * weights, a second copy of every layer's q, k and v, one layer's zero
+ * buffers, every cache and the last one's float32 source. A family whose
+ * q, k and v are already one map (Falcon's query_key_value) is wrapped
+ * as it is: no copy. The warm-up's cuBLAS workspace comes after. */
+static double autoawq_load_peak(const gw_model *m, const gw_advise_options *r, double weights, double kv)
+{
+	double q = (double)(m->num_heads * m->head_dim), k = (double)(m->num_kv_heads * m->head_dim);
+	double layer = (double)m->hidden_size * (q + 2 * k) * gw__advise_weight_bytes(r->weights);
+	double n = (double)m->num_layers, cache = kv / n, built, fusing;
+
+	if (gw__advise_has(m, GW__TRAIT_FUSED_QKV))
+		layer = 0;
+	/* after the last block: every copy and cache, the last cache's float32
+	 * source (its values or keys, twice their half size); while the last
+	 * layer is fused: the copies before it, its zero buffers and its
+	 * concatenation, the caches before it */
+	built = n * layer + kv + cache;
+	fusing = (n + 1) * layer + kv - cache;
+	return weights + (built > fusing ? built : fusing);
 }
 
 static uint64_t to_u64(double v)
@@ -1454,6 +1561,13 @@ int gw_advise_estimate_run(gw_advise_estimate *out, const gw_model *m, const gw_
 	ws = gw__advise_workspace(m, &r);
 	ctx = cuda_context(&r);
 	alloc = wt + gr + op + ac + kv + ws;
+	if (r.autoawq_fused) {   /* the load's peak, where it is higher: its excess is weights */
+		double load = autoawq_load_peak(m, &r, wt, kv);
+		if (load > alloc) {
+			wt += load - alloc;
+			alloc = load;
+		}
+	}
 	peak = alloc;
 	if (grads_freed_before_forward(&r))
 		peak = overlapped_peak(m, &r, wt + states + kv + ws, gr, ac, step);   /* ≤ alloc */

@@ -2119,6 +2119,12 @@ static int advise_options(PyObject *opts, gw_advise_options *o, gw_model *shape)
 			return -1;
 		o->offload_activations = (uint32_t)t;
 	}
+	if ((ck = PyDict_GetItemString(opts, "autoawq_fused")) && ck != Py_None) {
+		int t = PyObject_IsTrue(ck);
+		if (t < 0)
+			return -1;
+		o->autoawq_fused = (uint32_t)t;
+	}
 	return 0;
 }
 

@@ -791,10 +791,64 @@ assert b["activations_bytes"] > b["gradients_bytes"], b
 assert p["peak_allocated_bytes"] == total - b["gradients_bytes"] + 50257 * 768 * 2, (p, total)
 assert p["peak_reserved_bytes"] == z["peak_reserved_bytes"], (p, z)
 '
+run advise gpt2 --batch 8 --seq 1024 --precision fp16 --optimizer sgd --attention eager --memory 80GiB --gpus 2 --strategy fsdp --json
+assert_json "FSDP frees its sharded gradients too: the overlap holds on two GPUs" '
+p = d["per_gpu"]
+b = p["breakdown"]
+total = sum(v for k, v in b.items() if k != "cuda_context_bytes")
+assert p["peak_allocated_bytes"] == total - b["gradients_bytes"] + 50257 * 768 * 2, (p, total)
+'
+run advise gpt2 --batch 8 --seq 1024 --precision fp16 --optimizer sgd --attention eager --memory 80GiB --gpus 2 --strategy zero3 --json
+assert_json "ZeRO-3 keeps its flat gradient partitions: the sum stands" '
+p = d["per_gpu"]
+total = sum(v for k, v in p["breakdown"].items() if k != "cuda_context_bytes")
+assert p["peak_allocated_bytes"] == total, (p, total)
+'
 run advise gpt2 --batch 8 --seq 1024 --precision fp16 --optimizer sgd --attention eager --memory 80GiB
 assert_contains "$out" "not together" "the text shows what the overlap takes off the sum"
 assert_contains "$out" "gradients made as backward frees the activations" "and why"
 run advise gpt2 --batch 8 --seq 1024 --precision fp16 --optimizer sgd --attention eager --torch 1.13 --memory 80GiB
 assert_not_contains "$out" "not together" "before PyTorch 2.0 the sum stands"
+
+# ---- AutoAWQ's fused layers ---------------------------------------------------
+run advise llama-2-7b --task infer --seq 128 --new-tokens 64 --weights gptq4 --precision fp16 --memory 24GiB --json
+cp "$TMPD/out" "$TMPD/awq_plain.json"
+run advise llama-2-7b --task infer --seq 128 --new-tokens 64 --weights gptq4 --precision fp16 --autoawq-fused --memory 24GiB --json
+assert_json "--autoawq-fused: the cache for the new tokens, the load's q/k/v copies in the weights" '
+import json
+z = json.load(open("'"$TMPD"'/awq_plain.json"))["per_gpu"]
+p = d["per_gpu"]
+assert d["options"]["autoawq_fused"] is True and d["options"]["attention"] == "eager", d["options"]
+assert z["breakdown"]["kv_cache_bytes"] == 2 * p["breakdown"]["kv_cache_bytes"], (z, p)
+qkv = 32 * 4096 * 3 * 4096 * (0.5 + 2.5 / 128)
+# the load peak has no workspace yet (the first matmul comes after)
+assert p["breakdown"]["weights_bytes"] > z["breakdown"]["weights_bytes"] + qkv - z["breakdown"]["workspace_bytes"], (z, p)
+total = sum(v for k, v in p["breakdown"].items() if k != "cuda_context_bytes")
+assert p["peak_allocated_bytes"] == total, p
+'
+assert_json "without it: false" 'assert json.load(open("'"$TMPD"'/awq_plain.json"))["options"]["autoawq_fused"] is False'
+run advise llama-2-7b --task infer --seq 128 --new-tokens 64 --weights gptq4 --autoawq-fused --memory 24GiB
+assert_contains "$out" "AutoAWQ's fused layers" "the run line says so"
+for bad in "--task lora" "--task infer --weights nf4" "--task infer --weights gptq4 --gpus 2"; do
+	# shellcheck disable=SC2086
+	run advise llama-2-7b $bad --autoawq-fused --memory 24GiB
+	assert_eq "$rc" 2 "--autoawq-fused with $bad is a usage error"
+	assert_contains "$err" "--autoawq-fused applies to --task infer with --weights gptq4 (AutoAWQ's 4-bit AWQ weights) on one GPU" "says why: $bad"
+done
+run advise llama-2-7b --task infer --weights gptq4 --attention sdpa --autoawq-fused --memory 24GiB
+assert_eq "$rc" 1 "--autoawq-fused with --attention sdpa is refused"
+assert_contains "$err" "AutoAWQ's own attention" "says why"
+
+# ---- Adam's step by PyTorch release ------------------------------------------------
+run advise gpt2 --batch 1 --seq 16 --precision fp16 --attention eager --memory 80GiB --json
+cp "$TMPD/out" "$TMPD/step21.json"
+run advise gpt2 --batch 1 --seq 16 --precision fp16 --attention eager --torch 2.0 --memory 80GiB --json
+assert_json "PyTorch 2.0's foreach Adam keeps denom beside exp_avg_sq_sqrt: a second state-sized list" '
+import json
+z = json.load(open("'"$TMPD"'/step21.json"))["per_gpu"]
+p = d["per_gpu"]
+extra = p["breakdown"]["optimizer_bytes"] - z["breakdown"]["optimizer_bytes"]
+assert abs(extra - 2 * d["model"]["params"]) <= 1, (extra, d["model"]["params"])
+'
 
 finish

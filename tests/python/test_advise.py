@@ -124,6 +124,21 @@ def test_transformers_and_loss_chunks():
     assert "transformers" in out[2][1] and out[3][0] == "TypeError" and "65536" in out[4][1], out[2:]
 
 
+def test_autoawq_fused():
+    out, _ = run_py("h100-8x", """
+        out = [gpuwise.advise("llama-2-7b", task="infer", seq=128, new_tokens=64, weights="gptq4",
+                              autoawq_fused=True, memory="24GiB")]
+        try:
+            gpuwise.advise("llama-2-7b", task="infer", autoawq_fused=True, memory="24GiB")
+        except Exception as e:
+            out.append([type(e).__name__, str(e)])
+    """)
+    assert out[0] == cli_json("h100-8x", "llama-2-7b", "--task", "infer", "--seq", "128", "--new-tokens", "64",
+                              "--weights", "gptq4", "--autoawq-fused", "--memory", "24GiB")
+    assert out[0]["options"]["autoawq_fused"] is True
+    assert "gptq4" in out[1][1], out[1]
+
+
 def test_offload_activations():
     out, _ = run_py("h100-8x", """
         out = [gpuwise.advise("llama-2-7b", task="lora", batch=4, seq=2048, checkpointing=True,

@@ -2340,6 +2340,29 @@ static void test_gradients_after_activations(void)
 	CHECK_INT(gw_advise_estimate_run(&old, &p, &o), 0);
 	CHECK_INT(old.peak_allocated_bytes, old.weights_bytes + old.gradients_bytes + old.optimizer_bytes +
 					    old.activations_bytes + old.workspace_bytes);
+	/* FSDP frees its sharded gradients too (FlatParamHandle.
+	 * _clear_grads_if_needed, or the flat parameters' own .grad): the
+	 * overlap holds on several GPUs; ZeRO-3's flat partitions and FSDP's
+	 * no_sync accumulation keep the sum. */
+	o.strategy = GW_STRATEGY_FSDP;
+	CHECK_INT(gw_advise_estimate_run(&now, &p, &o), 0);
+	sum = (double)(now.weights_bytes + now.gradients_bytes + now.optimizer_bytes + now.activations_bytes +
+		       now.kv_cache_bytes + now.workspace_bytes);
+	CHECK(now.activations_bytes > now.gradients_bytes && now.gradients_bytes > V * h * 2);
+	CHECK_INT(now.peak_allocated_bytes, (uint64_t)(sum - (double)now.gradients_bytes + V * h * 2));
+	o.strategy = GW_STRATEGY_FSDP_MIXED;
+	CHECK_INT(gw_advise_estimate_run(&old, &p, &o), 0);
+	CHECK_INT(old.peak_allocated_bytes, now.peak_allocated_bytes);
+	o.grad_accum = 2;
+	CHECK_INT(gw_advise_estimate_run(&old, &p, &o), 0);
+	CHECK_INT(old.peak_allocated_bytes, old.weights_bytes + old.gradients_bytes + old.optimizer_bytes +
+					    old.activations_bytes + old.workspace_bytes);
+	o.grad_accum = 1;
+	o.strategy = GW_STRATEGY_ZERO3;
+	CHECK_INT(gw_advise_estimate_run(&old, &p, &o), 0);
+	CHECK_INT(old.peak_allocated_bytes, old.weights_bytes + old.gradients_bytes + old.optimizer_bytes +
+					    old.activations_bytes + old.workspace_bytes);
+	o.strategy = GW_STRATEGY_DDP;
 	o.gpus = 1;
 	o.task = GW_TASK_LORA;
 	CHECK_INT(gw_advise_estimate_run(&old, &p, &o), 0);
@@ -2362,6 +2385,123 @@ static void test_gradients_after_activations(void)
 	sum = (double)(now.weights_bytes + now.gradients_bytes + now.optimizer_bytes + now.activations_bytes +
 		       now.kv_cache_bytes + now.workspace_bytes);
 	CHECK_INT(now.peak_allocated_bytes, (uint64_t)(sum - (double)now.gradients_bytes + V * h * 4));
+}
+
+/* Adam's step by PyTorch release: from 2.1 foreach Adam keeps one
+ * state-sized list (exp_avg_sq_sqrt, denom in place); 2.0's foreach step
+ * kept denom = _foreach_add(exp_avg_sq_sqrt, eps) beside it, two
+ * (pytorch/pytorch#97712); before 2.0 the default was the for-loop, two of
+ * the largest parameter's size at once. Small activations: the step is
+ * the peak, and what it adds beyond the activations is optimizer bytes. */
+static void test_adam_step_by_torch(void)
+{
+	gw_advise_estimate now, v20, v113;
+	gw_advise_options o = GW_ADVISE_OPTIONS_INIT;
+	gw_model p = model("gpt2");
+	double t = (double)p.params * 2, big = 50257.0 * 768 * 2;
+
+	o.task = GW_TASK_TRAIN;
+	o.precision = GW_PRECISION_FP16;
+	o.attention = GW_ATTENTION_EAGER;
+	o.batch = 1;
+	o.seq = 16;
+	o.cc_major = 8;
+	o.gpu_memory_bytes = 80 * GIB;
+	CHECK_INT(gw_advise_estimate_run(&now, &p, &o), 0);
+	CHECK((double)now.activations_bytes < big);
+	o.torch_version = 200;
+	CHECK_INT(gw_advise_estimate_run(&v20, &p, &o), 0);
+	CHECK(llabs((long long)(v20.optimizer_bytes - now.optimizer_bytes) - (long long)t) < 2);
+	CHECK_INT(v20.peak_allocated_bytes - now.peak_allocated_bytes, v20.optimizer_bytes - now.optimizer_bytes);
+	o.torch_version = 113;
+	CHECK_INT(gw_advise_estimate_run(&v113, &p, &o), 0);
+	CHECK(llabs((long long)(now.optimizer_bytes - v113.optimizer_bytes) - (long long)(t - 2 * big)) < 2);
+	o.torch_version = 201;
+	CHECK_INT(gw_advise_estimate_run(&v20, &p, &o), 0);
+	CHECK_INT(v20.optimizer_bytes, now.optimizer_bytes);
+	/* fused Adam steps in place whatever the release */
+	o.optimizer = GW_OPTIMIZER_ADAMW_FUSED;
+	o.torch_version = 0;
+	CHECK_INT(gw_advise_estimate_run(&now, &p, &o), 0);
+	o.torch_version = 200;
+	CHECK_INT(gw_advise_estimate_run(&v20, &p, &o), 0);
+	CHECK_INT(v20.optimizer_bytes, now.optimizer_bytes);
+}
+
+/* AutoAWQ's from_quantized(fuse_layers=True): the cache is allocated at
+ * load for --new-tokens positions (not the run's tokens), the fused
+ * attention's softmax runs over an fp32 copy of the half scores (4 bytes
+ * a score more), and while it fuses q, k and v every layer's original
+ * q, k and v stay beside the fused copy: the load's peak, where it is
+ * above the run's, adds its excess to the weights. */
+static void test_autoawq_fused(void)
+{
+	gw_advise_estimate plain, fused;
+	gw_advise_options o = GW_ADVISE_OPTIONS_INIT;
+	gw_model l = model("llama-2-7b");
+	double L = 32, h = 4096, kv_tok = 2 * h * 2, qkv = h * 3 * h * (0.5 + 2.5 / 128), scores;
+
+	o.task = GW_TASK_INFER;
+	o.precision = GW_PRECISION_FP16;
+	o.weights = GW_WEIGHTS_GPTQ4;
+	o.attention = GW_ATTENTION_EAGER;
+	o.seq = 128;
+	o.new_tokens = 64;
+	o.cc_major = 8;
+	o.gpu_memory_bytes = 24 * GIB;
+	CHECK_INT(gw_advise_estimate_run(&plain, &l, &o), 0);
+	o.autoawq_fused = 1;
+	CHECK_INT(gw_advise_estimate_run(&fused, &l, &o), 0);
+	CHECK_INT(plain.kv_cache_bytes, (uint64_t)ceil(L * 128 * kv_tok));
+	CHECK_INT(fused.kv_cache_bytes, (uint64_t)ceil(L * 64 * kv_tok));
+	/* short run: the load's peak, weights + a copy of q, k, v per layer
+	 * (and one layer's zero buffers) + the caches but for the last one */
+	CHECK(fused.peak_allocated_bytes > plain.peak_allocated_bytes + 512 * MIB);
+	CHECK(llabs((long long)fused.peak_allocated_bytes - (long long)(plain.weights_bytes + (L + 1) * qkv +
+			fused.kv_cache_bytes * (L - 1) / L)) < 2);
+	CHECK_INT(fused.peak_allocated_bytes, fused.weights_bytes + fused.activations_bytes + fused.kv_cache_bytes +
+					      fused.workspace_bytes);
+	/* long prefill: the run's peak; the scores 4 bytes more each */
+	o.seq = 4096;
+	o.new_tokens = 2048;
+	o.autoawq_fused = 0;
+	CHECK_INT(gw_advise_estimate_run(&plain, &l, &o), 0);
+	o.autoawq_fused = 1;
+	CHECK_INT(gw_advise_estimate_run(&fused, &l, &o), 0);
+	scores = 32.0 * 2048 * 2048 * 4;
+	CHECK_INT(fused.weights_bytes, plain.weights_bytes);
+	CHECK_INT(fused.activations_bytes, plain.activations_bytes + (uint64_t)scores);
+	CHECK_INT(fused.kv_cache_bytes, plain.kv_cache_bytes / 2);
+	/* Falcon's query_key_value is already one map: no copy */
+	gw_model f = config("{\"model_type\":\"falcon\",\"hidden_size\":4544,\"num_attention_heads\":71,"
+			    "\"multi_query\":true,\"num_hidden_layers\":32,\"vocab_size\":65024,\"parallel_attn\":true}");
+	o.seq = 128;
+	o.new_tokens = 64;
+	o.autoawq_fused = 0;
+	CHECK_INT(gw_advise_estimate_run(&plain, &f, &o), 0);
+	o.autoawq_fused = 1;
+	CHECK_INT(gw_advise_estimate_run(&fused, &f, &o), 0);
+	CHECK_INT(fused.weights_bytes, plain.weights_bytes);
+	/* refused: not infer, not 4-bit AWQ, SDPA, a non-0/1 value */
+	o.seq = 128;
+	o.new_tokens = 64;
+	o.weights = GW_WEIGHTS_FP16;
+	CHECK_INT(gw_advise_estimate_run(&fused, &l, &o), GW_EINVAL);
+	o.weights = GW_WEIGHTS_GPTQ4;
+	o.attention = GW_ATTENTION_SDPA;
+	CHECK_INT(gw_advise_estimate_run(&fused, &l, &o), GW_EINVAL);
+	o.attention = GW_ATTENTION_AUTO;
+	CHECK_INT(gw_advise_estimate_run(&fused, &l, &o), 0);
+	CHECK_INT(fused.resolved.attention, GW_ATTENTION_EAGER);
+	o.gpus = 2;
+	CHECK_INT(gw_advise_estimate_run(&fused, &l, &o), GW_EINVAL);
+	o.gpus = 1;
+	o.autoawq_fused = 2;
+	CHECK_INT(gw_advise_estimate_run(&fused, &l, &o), GW_EINVAL);
+	o.autoawq_fused = 1;
+	o.task = GW_TASK_QLORA;
+	o.new_tokens = 0;
+	CHECK_INT(gw_advise_estimate_run(&fused, &l, &o), GW_EINVAL);
 }
 
 /* BERT inference's reserve is replayed through the caching allocator
@@ -2838,6 +2978,8 @@ int main(void)
 	test_offload_activations();
 	test_training_loop();
 	test_gradients_after_activations();
+	test_autoawq_fused();
+	test_adam_step_by_torch();
 	test_encoder_infer_replay();
 	test_max_micro_batch();
 	test_plan();
