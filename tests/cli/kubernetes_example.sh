@@ -23,10 +23,18 @@ cat >"$T/answer.json" <<'JSON'
 JSON
 build/venv/bin/python tests/cli/kubelet_podresources.py "$T/kubelet.sock" "$T" >"$T/kubelet.out" 2>&1 &
 K=$!
-for _ in $(seq 150); do grep -q ready "$T/kubelet.out" && break; sleep 0.1; done
+# Bounded waits that fail loudly: a silent timeout would print a wrong
+# excerpt (no pod labels) that only the doc check notices.
+wait_for() { # FILE TEXT SECONDS
+	for _ in $(seq $(($3 * 10))); do grep -q "$2" "$1" && return 0; sleep 0.1; done
+	echo "kubernetes_example: no '$2' in $1 after $3 s" >&2
+	cat "$1" >&2
+	exit 1
+}
+wait_for "$T/kubelet.out" ready 60
 scripts/with-machine h100-8x -- sh -c 'echo $$ >"$0"; exec "$@"' "$T/exp.pid" gpuwise exporter \
 	--listen 127.0.0.1:0 --names native --kubernetes --pod-resources-kubelet-socket "$T/kubelet.sock" 2>"$T/exp.err" &
-for _ in $(seq 100); do grep -q 'listening on' "$T/exp.err" && break; sleep 0.1; done
+wait_for "$T/exp.err" 'listening on' 60
 E=$(cat "$T/exp.pid")
 port=$(sed -n 's/.*listening on http:\/\/[^ ]*:\([0-9][0-9]*\)\/ .*/\1/p' "$T/exp.err")
 # The pod list comes from the exporter's kubelet helper after the first
@@ -34,11 +42,13 @@ port=$(sed -n 's/.*listening on http:\/\/[^ ]*:\([0-9][0-9]*\)\/ .*/\1/p' "$T/ex
 # labels. Wait (bounded) for a scrape with the answer in it.
 python3 -c '
 import sys, time, urllib.request
-deadline = time.monotonic() + 30
+deadline = time.monotonic() + 90
 while True:
     text = urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1]).read().decode()
-    if "gpuwise_kubernetes_stale 0" in text or time.monotonic() > deadline:
+    if "gpuwise_kubernetes_stale 0" in text:
         break
+    if time.monotonic() > deadline:
+        sys.exit("kubernetes_example: the kubelet stand-in gave no answer in 90 s")
     time.sleep(0.1)
 print(text, end="")' "$port" |
 	grep -E '^(# (HELP|TYPE) )?gpuwise_(utilization_gpu_ratio|kubernetes_stale)\b'
