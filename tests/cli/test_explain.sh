@@ -113,6 +113,11 @@ score_set tests/explain/ecosystem-6 27
 # projects (see its README.md). Floor: the score after tuning; it may rise.
 score_set tests/explain/ecosystem-7 28
 [ "$(ls tests/explain/ecosystem-7/*.log | wc -l)" -ge 29 ] || fail "ecosystem-7 set has fewer than 29 logs"
+# The eighth round (issue #31): ecosystem-8/ is tuning data from GPU stacks
+# other than CUDA on Linux (ROCm, ZLUDA, DirectML, Intel XPU; see its
+# README.md). Floor: the score after tuning; it may rise.
+score_set tests/explain/ecosystem-8 19
+[ "$(ls tests/explain/ecosystem-8/*.log | wc -l)" -ge 21 ] || fail "ecosystem-8 set has fewer than 21 logs"
 # The fifth and sixth held-out sets (issue #31), each scored once before and
 # once after a stop's changes (their README.md). Floors: 21/24 and 23/25 (after
 # holdout-6's cublasCreate miss guided a refinement); they may rise, never fall.
@@ -121,7 +126,7 @@ score_set tests/explain/holdout-5 21
 score_set tests/explain/holdout-6 23
 [ "$(ls tests/explain/holdout-6/*.log | wc -l)" = 25 ] || fail "holdout-6 must keep its 25 logs"
 # Each of these logs comes from its own thread, used by no other set.
-dups="$( { grep -h '^# source:' tests/explain/{ecosystem,holdout-2,ecosystem-3,holdout-3,holdout-4,holdout-5,holdout-6,ecosystem-6,ecosystem-7}/*.expected
+dups="$( { grep -h '^# source:' tests/explain/{ecosystem,holdout-2,ecosystem-3,holdout-3,holdout-4,holdout-5,holdout-6,ecosystem-6,ecosystem-7,ecosystem-8}/*.expected
 	grep -h '^# source:' tests/explain/{corpus,heldout}/*.expected | sort -u; } | sort | uniq -d)"
 [ -z "$dups" ] || fail "a source serves two logs: $dups"
 
@@ -546,5 +551,37 @@ want_ids 'misc/socket.cc:484 NCCL WARN socketStartConnect: Connect to 10.0.0.2<4
 want_ids 'RuntimeError: /tmp/x/include/tiny-cuda-nn/cutlass_matmul.h:332 status failed with error Error Internal' gpu-library-error
 want_ids 'Got cutlass error: Error Architecture Mismatch at: 363' gpu-arch-unsupported-by-framework
 want_ids 'Status: Error Internal' ""
+# ROCm's libraries (rocBLAS, MIOpen, hipBLAS/hipBLASLt) name their status
+# codes; the table maps them like CUDA's (an arch mismatch is the gfx target).
+want_ids 'rocblas_invoke: rocBLAS call failed: rocblas_status_internal_error' gpu-library-error
+want_ids 'RuntimeError: miopenStatusAllocFailed' cuda-out-of-memory
+want_ids 'hipBLAS error: HIPBLAS_STATUS_ARCH_MISMATCH at gemm.cpp:40' rocm-gfx-unsupported
+want_ids 'MIOpen(HIP): Warning [Find] miopenStatusGpuOperationsSkipped' ""
+# rocBLAS falls back to TensileLibrary.dat when the GPU's gfx target has no
+# library of its own; "Cannot read" it, with or without "for GPU arch".
+want_ids 'rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: No such file or directory' rocm-gfx-unsupported
+want_ids 'rocBLAS error: Cannot read C:\\x\\rocblas/library/TensileLibrary.dat: Illegal seek' rocm-gfx-unsupported
+# PyTorch's XPU backend (Intel GPUs) words its out-of-memory and no-device
+# like CUDA's, and so do Level Zero and the Unified Runtime.
+want_ids 'RuntimeError: XPU out of memory. Tried to allocate 2.00 GiB (GPU 0; 7.75 GiB total capacity; 5.10 GiB already allocated)' cuda-out-of-memory
+want_ids 'RuntimeError: level_zero backend failed with error: 40 (UR_RESULT_ERROR_OUT_OF_DEVICE_MEMORY)' cuda-out-of-memory
+want_ids 'UserWarning: XPU device count is zero! (Triggered internally at ../c10/xpu/XPUFunctions.cpp:115.)' cuda-visible-devices-hides-all
+# A PyTorch build without the backend a device type needs.
+want_ids 'RuntimeError: PyTorch is not linked with support for mps devices' framework-cpu-only-build
+want_ids 'RuntimeError: PyTorch is not linked with support for xpu devices' framework-cpu-only-build
+# Windows removed or reset the GPU (DXGI_ERROR_DEVICE_REMOVED, _HUNG, _RESET)
+# in any of its spellings; other DXGI errors are not that.
+want_ids 'Exception(3) tid(1828) 887A0005 The GPU device instance has been suspended. Use GetDeviceRemovedReason to determine the appropriate action.' gpu-device-removed
+want_ids 'RuntimeError: Unknown error -2005270522' gpu-device-removed
+want_ids 'hr = DXGI_ERROR_DEVICE_HUNG' gpu-device-removed
+want_ids 'RuntimeError: Unknown error -2005270524' ""
+want_ids 'HRESULT 0x887A0001 DXGI_ERROR_INVALID_CALL' ""
+# Windows's loader cannot find an entry point in a ROCm DLL: a ROCm library
+# of another release than the program's.
+want_ids 'The procedure entry point rocblas_gemm_ex3 could not be located in the dynamic link library C:\\x\\rocblas.dll.' rocm-library-missing
+want_ids 'The procedure entry point foo could not be located in the dynamic link library C:\\x\\bar.dll.' ""
+# The HIP SDK's DLLs (hip*.dll, roc*.dll, MIOpen.dll) are ROCm libraries.
+want_ids 'failed to load library hipblaslt.dll' rocm-library-missing
+want_ids 'Could not load library MIOpen.dll. Error code 126' rocm-library-missing
 [ "$fails" = 0 ] && echo "test_explain: all passed" || echo "test_explain: $fails failed"
 [ "$fails" = 0 ]
