@@ -46,12 +46,12 @@ def test_corpus_is_sourced_and_split_by_the_rule():
 @pytest.mark.parametrize("read,prefix,name,least", [("read_round11", "h11-", "tuned-11", 20),
                                                      ("read_round12", "h12-", "tuned-12", 20),
                                                      ("read_round13", "h13-", "tuned-13", 20),
-                                                     ("read_round14", "h14-", "held-out-14", 20),
-                                                     ("read_round15", "h15-", "held-out-15", 3)])
+                                                     ("read_round14", "h14-", "tuned-14", 20),
+                                                     ("read_round15", "h15-", "tuned-15", 3)])
 def test_held_round_is_sourced_and_held_out_whole(read, prefix, name, least):
     """Rounds 11 to 15 (bench/data/advise_peaks_1N.tsv): every row sourced,
-    new ids, one set for the whole file (11 to 13 held out until their one
-    scoring, tuning data since; 14 and 15 held out), models gpuwise can
+    new ids, one set for the whole file (each held out until its one
+    scoring, tuning data since), models gpuwise can
     read; no gpuwise run here. Round 15 is small: its search found few
     sources that state a whole vision or mixture-of-experts set-up."""
     rows = getattr(aa, read)()
