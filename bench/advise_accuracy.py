@@ -272,6 +272,10 @@ def advise_args(row):
         a += ["--grad-accum", row["grad_accum"]]
     if int(row["gpus"]) > 1:
         a += ["--gpus", row["gpus"], "--strategy", row["strategy"]]
+    elif row["strategy"].startswith("zero"):
+        # DeepSpeed's ZeRO on one GPU still keeps its fp32 master weights,
+        # its flat gradient partitions and its buckets, as on several.
+        a += ["--strategy", row["strategy"]]
     # An unknown GPU: a size that always fits, so the estimate is for no particular card.
     a += ["--gpu", row["gpu"]] if row["gpu"] != "-" else ["--memory", "1TiB"]
     return a

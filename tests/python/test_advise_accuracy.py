@@ -114,3 +114,14 @@ def test_tuned_set_within_the_recorded_bound(tmp_path):
     tight.write_text(json.dumps(dict(loose, tuned_4_within15_min_pct=res["tuned_4"]["within15"] + 1)))
     r = run("--check", "--json", "--bounds", str(tight))
     assert r.returncode == 1 and "tuned_4" in r.stderr
+
+
+def test_zero_on_one_gpu_keeps_its_strategy():
+    """DeepSpeed's ZeRO on one GPU (round 14's Qwen1.5-0.5B rows) still
+    keeps fp32 master weights and its gradient bucket: the row's strategy
+    goes to advise even with --gpus 1; DDP on one GPU adds nothing."""
+    row = next(r for r in aa.read_round14() if r["gpus"] == "1" and r["strategy"] == "zero3")
+    args = aa.advise_args(row)
+    assert args[args.index("--strategy") + 1] == "zero3" and "--gpus" not in args
+    ddp = dict(row, strategy="ddp")
+    assert "--strategy" not in aa.advise_args(ddp)
