@@ -1122,6 +1122,25 @@ static double loss_chunks(const gw_advise_options *r)
 	return r->loss_chunks > 1 ? (double)r->loss_chunks : 1;
 }
 
+/* What the logits and the loss keep, bytes a logit: the logits in the
+ * activations' type, transformers' fp32 copy (none when they are fp32
+ * already; one chunk's under --loss-chunks) and cross-entropy's fp32
+ * log-softmax. Before transformers 4.46 the Llama family's forward
+ * (GW__TRAIT_LOGITS_FLOAT; 4.40's LlamaForCausalLM and Qwen2ForCausalLM
+ * among them) rebinds `logits = logits.float()`, which frees the half
+ * logits, and then takes `shift_logits = logits[..., :-1, :].contiguous()`,
+ * a second fp32 copy, before the log-softmax: 4 + 4 + 4 bytes whatever the
+ * type. 4.46 moved the loss to ForCausalLMLoss (loss/loss_utils.py), which
+ * keeps the copy until huggingface/transformers#35646 (January 2025)
+ * padded the labels instead; that span is not modelled. */
+static double loss_bytes_per_logit(const gw_model *m, const gw_advise_options *r, double e)
+{
+	if (m->kind == GW_MODEL_DECODER && gw__advise_has(m, GW__TRAIT_LOGITS_FLOAT) && transformers_before(r, 446) &&
+	    r->loss_chunks <= 1)
+		return 12;
+	return e + 4 + (e == 4 ? 0 : 4 / loss_chunks(r));
+}
+
 /* Outside the layers: the embedding output (and its dropout mask) and
  * the final norm's input of each stack (an encoder-decoder model's
  * encoder over the s source tokens, its decoder over the t target
@@ -1141,7 +1160,7 @@ static double outer_activations(const gw_model *m, const gw_advise_options *r, d
 	if (m->lm_head)
 		a += mlm_head_activations(m, r, s);
 	if (m->kind != GW_MODEL_ENCODER) {
-		a += t * b * (double)m->vocab_size * (e + 4 + (e == 4 ? 0 : 4 / loss_chunks(r)));
+		a += t * b * (double)m->vocab_size * loss_bytes_per_logit(m, r, e);
 		if (lora_task(r) && r->lora_targets == GW_LORA_ALL)
 			a += (e + 1) * t * b * h;
 	}

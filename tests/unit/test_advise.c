@@ -2597,12 +2597,40 @@ static void test_transformers_version(void)
 	o.transformers_version = 444;
 	CHECK_INT(gw_advise_estimate_run(&old, &gpt2, &o), 0);
 	CHECK_INT(old.activations_bytes, (uint64_t)(2 * 2 * 512 * b * 768 + 512 * b * 50257 * 2.0));
-	/* training already computes every position's logits: unchanged */
+	/* training already computes every position's logits; but before
+	 * 4.46 the Llama family's loss rebinds `logits = logits.float()` (the
+	 * half logits freed) and copies the shifted fp32 logits
+	 * (`.contiguous()`) before the log-softmax: 4 + 4 + 4 bytes a logit
+	 * where 4.46 and later count 2 + 4 + 4 (4.40's LlamaForCausalLM). */
 	o = (gw_advise_options)GW_ADVISE_OPTIONS_INIT;
 	CHECK_INT(gw_advise_estimate_run(&now, &llama, &o), 0);
 	o.transformers_version = 430;
 	CHECK_INT(gw_advise_estimate_run(&old, &llama, &o), 0);
+	CHECK_INT(old.activations_bytes - now.activations_bytes, 2048ull * 32000 * 2);
+	o.transformers_version = 440;
+	o.precision = GW_PRECISION_FP32;   /* fp32 logits: the copy, 4 bytes more */
+	CHECK_INT(gw_advise_estimate_run(&old, &llama, &o), 0);
+	o.transformers_version = 446;
+	CHECK_INT(gw_advise_estimate_run(&now, &llama, &o), 0);
+	CHECK_INT(old.activations_bytes - now.activations_bytes, 2048ull * 32000 * 4);
+	o.precision = GW_PRECISION_AUTO;
+	CHECK_INT(gw_advise_estimate_run(&old, &llama, &o), 0);
+	o.transformers_version = 0;
+	CHECK_INT(gw_advise_estimate_run(&now, &llama, &o), 0);
 	CHECK_INT(old.peak_allocated_bytes, now.peak_allocated_bytes);
+	/* GPT-2's forward does not upcast: unchanged */
+	o.transformers_version = 430;
+	CHECK_INT(gw_advise_estimate_run(&old, &gpt2, &o), 0);
+	o.transformers_version = 0;
+	CHECK_INT(gw_advise_estimate_run(&now, &gpt2, &o), 0);
+	CHECK_INT(old.peak_allocated_bytes, now.peak_allocated_bytes);
+	o.transformers_version = 430;
+	o.loss_chunks = 8;   /* torchtune's loss, not transformers' */
+	CHECK_INT(gw_advise_estimate_run(&old, &llama, &o), 0);
+	o.transformers_version = 0;
+	CHECK_INT(gw_advise_estimate_run(&now, &llama, &o), 0);
+	CHECK_INT(old.peak_allocated_bytes, now.peak_allocated_bytes);
+	o.loss_chunks = 0;
 	/* not major·100 + minor; a version-5 caller still reads */
 	o.transformers_version = 44;
 	CHECK_INT(gw_advise_estimate_run(&old, &llama, &o), GW_EINVAL);
