@@ -71,12 +71,14 @@ CORPUS_12 = os.path.join(DATA, "advise_peaks_12.tsv")
 # "held-out-13" on 2026-12-06, its OPT and ZeRO-3 rows then read for causes,
 # so it is tuning data now: set "tuned-13", scored by default.
 CORPUS_13 = os.path.join(DATA, "advise_peaks_13.tsv")
-# Round 14 (advise_peaks_14.tsv, ids "h14-"): collected the same way, held
-# out whole as "held-out-14" and read only with --final.
+# Round 14 (advise_peaks_14.tsv, ids "h14-") likewise: scored once as
+# "held-out-14" on 2026-12-06, its ZeRO-3 full fine-tuning rows then read for
+# causes, so it is tuning data now: set "tuned-14", scored by default.
 CORPUS_14 = os.path.join(DATA, "advise_peaks_14.tsv")
 # Round 15 (advise_peaks_15.tsv, ids "h15-"): collected the same way, aimed at
-# vision and mixture-of-experts set-ups; held out whole as "held-out-15" and
-# read only with --final.
+# vision and mixture-of-experts set-ups; scored once as "held-out-15" on
+# 2026-12-06, its ResNet-50 rows then read for causes, so it is tuning data
+# now: set "tuned-15", scored by default.
 CORPUS_15 = os.path.join(DATA, "advise_peaks_15.tsv")
 DEVICE_KINDS = (("allocated", "allocated_bytes"), ("reserved", "reserved_bytes"), ("device", "device_bytes"))
 
@@ -126,7 +128,7 @@ ROUND14 = "h14-"
 ROUND15 = "h15-"
 SETS = ("tuned", "held-out", "held-out-2", "tuned-4", "held-out-4", "tuned-6", "held-out-6", "tuned-7", "held-out-7",
         "held-out-8", "tuned-9", "held-out-9", "tuned-10", "held-out-10",
-        "tuned-11", "tuned-12", "tuned-13", "held-out-14", "held-out-15")
+        "tuned-11", "tuned-12", "tuned-13", "tuned-14", "tuned-15")
 VISION_TYPES = ("vit", "deit", "swin", "resnet")
 
 
@@ -270,6 +272,10 @@ def advise_args(row):
         a += ["--grad-accum", row["grad_accum"]]
     if int(row["gpus"]) > 1:
         a += ["--gpus", row["gpus"], "--strategy", row["strategy"]]
+    elif row["strategy"].startswith("zero"):
+        # DeepSpeed's ZeRO on one GPU still keeps its fp32 master weights,
+        # its flat gradient partitions and its buckets, as on several.
+        a += ["--strategy", row["strategy"]]
     # An unknown GPU: a size that always fits, so the estimate is for no particular card.
     a += ["--gpu", row["gpu"]] if row["gpu"] != "-" else ["--memory", "1TiB"]
     return a
@@ -339,19 +345,21 @@ def read_round13(path=CORPUS_13):
 
 
 def read_round14(path=CORPUS_14):
-    """Round 14's rows, every one held out: ids "h14-", set "held-out-14"."""
-    return read_held_round(path, ROUND14, "held-out-14")
+    """Round 14's rows: ids "h14-", set "tuned-14" (held out until its one
+    scoring, tuning data since)."""
+    return read_held_round(path, ROUND14, "tuned-14")
 
 
 def read_round15(path=CORPUS_15):
-    """Round 15's rows, every one held out: ids "h15-", set "held-out-15"."""
-    return read_held_round(path, ROUND15, "held-out-15")
+    """Round 15's rows: ids "h15-", set "tuned-15" (held out until its one
+    scoring, tuning data since)."""
+    return read_held_round(path, ROUND15, "tuned-15")
 
 
 def evaluate(final, corpus=CORPUS, device=True):
     rows = read_corpus(corpus) + (read_device() if device else [])
     rows += read_round11() + read_round12() + read_round13()
-    rows += read_round14() + read_round15() if final else []
+    rows += read_round14() + read_round15()
     if len({r["id"] for r in rows}) != len(rows):
         raise SystemExit("duplicate row ids across the corpus files")
     out = []
@@ -386,7 +394,7 @@ def markdown(rows, date):
              "run's allocated, reserved and device peak; `held-out-7` and `held-out-8` scored before, "
              "`held-out-9` before too)."
              % (date, len(rows) - len(own), len(own))
-             + (" Rounds 11 to 13 (`tuned-11`, `tuned-12`, `tuned-13`, `bench/data/advise_peaks_1[123].tsv`: published rows "
+             + (" Rounds 11 to 15 (`tuned-11` to `tuned-15`, `bench/data/advise_peaks_1[1-5].tsv`: published rows "
                 "from new sources, collected as held-out sets and scored once as such before they guided changes) "
                 "are among the published rows." if any(r["set"] == "tuned-11" for r in rows) else ""), "",
              "| set | rows | gpuwise median abs. error | p90 | within ±15 % | accelerate method median | p90 | within ±15 % |",
@@ -450,7 +458,8 @@ def main():
         with open(args.bounds, encoding="utf-8") as f:
             b = json.load(f)
         bad = []
-        for key in ("tuned", "tuned_4", "tuned_7", "tuned_9", "tuned_11", "tuned_12", "tuned_13"):
+        for key in ("tuned", "tuned_4", "tuned_7", "tuned_9", "tuned_11", "tuned_12", "tuned_13",
+                    "tuned_14", "tuned_15"):
             if key + "_median_abs_pct" not in b or not res.get(key):
                 continue
             t = res[key]

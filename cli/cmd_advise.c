@@ -236,7 +236,8 @@ static const struct option advise_options[] = {
 		     parse_count),
 	OPT_STRING(0, "transformers", O, transformers_s, "VERSION", N_("the transformers release the run uses "
 		   "(default: the active Python environment's for this machine's GPUs, else a current one); before 4.45 generate()'s first forward computes the logits of every prompt "
-		   "position, in fp32 for the Llama family; before 4.47 OPT's eager attention also keeps its clamped scores")),
+		   "position, in fp32 for the Llama family; before 4.46 that family's training loss keeps a second fp32 "
+		   "copy of the logits; before 4.47 OPT's eager attention also keeps its clamped scores")),
 	OPT_STRING(0, "bitsandbytes", O, bitsandbytes_s, "VERSION", N_("qlora: the bitsandbytes release (default: a "
 		   "current one); before 0.43.2 its 4-bit layers keep their input for backward")),
 	OPT_BOOL(0, "autoawq-fused", O, autoawq_fused, N_("infer with --weights gptq4: AutoAWQ's from_quantized "

@@ -681,6 +681,25 @@ static double largest_parameter(const gw_model *m, const gw_advise_options *r)
 	return big * train_bytes(r);
 }
 
+/* DeepSpeed's ZeRO-3 step (stage3.py, _prepare_fp32_grad_for_sub_group,
+ * deepspeedai/DeepSpeed v0.14.2 and later): for each sub-group of this
+ * rank's partitions (sub_group_size, 1e9 elements by default) it
+ * flattens the half gradient partitions into a new tensor and casts that
+ * to fp32 for the fp32 master's .grad, both alive during the cast (2 + 4
+ * bytes an element; an fp32 run's flatten is already fp32: 4). The fp32
+ * gradient lives until the sub-group has stepped (_release_sub_group),
+ * after backward has freed the activations. */
+#define ZERO3_SUB_GROUP 1e9
+
+static double zero3_step_grad(const gw_model *m, const gw_advise_options *r)
+{
+	double n = trainable(m, r) / (double)r->gpus, half = train_bytes(r) == 2 ? 2 : 0;
+
+	if (n > ZERO3_SUB_GROUP)
+		n = ZERO3_SUB_GROUP;
+	return n * (half + 4);
+}
+
 /* What Adam's step allocates beyond its states, for one step: PyTorch's
  * default multi-tensor Adam/AdamW computes the denominator for every
  * parameter at once into a new list, exp_avg_sq_sqrt =
@@ -702,7 +721,11 @@ double gw__advise_optimizer_step(const gw_model *m, const gw_advise_options *r)
 {
 	double t = trainable(m, r) * train_bytes(r);
 
-	if (r->task == GW_TASK_INFER || r->offload != GW_OFFLOAD_NONE || gw__advise_zero_stage(r))
+	if (r->task == GW_TASK_INFER || r->offload != GW_OFFLOAD_NONE)
+		return 0;
+	if (gw__advise_zero_stage(r) == 3)
+		return zero3_step_grad(m, r);
+	if (gw__advise_zero_stage(r))
 		return 0;
 	switch (r->optimizer) {
 	case GW_OPTIMIZER_ADAMW:
@@ -1099,6 +1122,25 @@ static double loss_chunks(const gw_advise_options *r)
 	return r->loss_chunks > 1 ? (double)r->loss_chunks : 1;
 }
 
+/* What the logits and the loss keep, bytes a logit: the logits in the
+ * activations' type, transformers' fp32 copy (none when they are fp32
+ * already; one chunk's under --loss-chunks) and cross-entropy's fp32
+ * log-softmax. Before transformers 4.46 the Llama family's forward
+ * (GW__TRAIT_LOGITS_FLOAT; 4.40's LlamaForCausalLM and Qwen2ForCausalLM
+ * among them) rebinds `logits = logits.float()`, which frees the half
+ * logits, and then takes `shift_logits = logits[..., :-1, :].contiguous()`,
+ * a second fp32 copy, before the log-softmax: 4 + 4 + 4 bytes whatever the
+ * type. 4.46 moved the loss to ForCausalLMLoss (loss/loss_utils.py), which
+ * keeps the copy until huggingface/transformers#35646 (January 2025)
+ * padded the labels instead; that span is not modelled. */
+static double loss_bytes_per_logit(const gw_model *m, const gw_advise_options *r, double e)
+{
+	if (m->kind == GW_MODEL_DECODER && gw__advise_has(m, GW__TRAIT_LOGITS_FLOAT) && transformers_before(r, 446) &&
+	    r->loss_chunks <= 1)
+		return 12;
+	return e + 4 + (e == 4 ? 0 : 4 / loss_chunks(r));
+}
+
 /* Outside the layers: the embedding output (and its dropout mask) and
  * the final norm's input of each stack (an encoder-decoder model's
  * encoder over the s source tokens, its decoder over the t target
@@ -1118,7 +1160,7 @@ static double outer_activations(const gw_model *m, const gw_advise_options *r, d
 	if (m->lm_head)
 		a += mlm_head_activations(m, r, s);
 	if (m->kind != GW_MODEL_ENCODER) {
-		a += t * b * (double)m->vocab_size * (e + 4 + (e == 4 ? 0 : 4 / loss_chunks(r)));
+		a += t * b * (double)m->vocab_size * loss_bytes_per_logit(m, r, e);
 		if (lora_task(r) && r->lora_targets == GW_LORA_ALL)
 			a += (e + 1) * t * b * h;
 	}
@@ -1392,6 +1434,24 @@ gw_model gw__advise_activation_view(const gw_model *m)
 	return v;
 }
 
+/* DeepSpeed's gradient bucket: with contiguous_gradients (on by default)
+ * ZeRO keeps reduce_bucket_size elements (5e8 by default) in the
+ * parameters' type on the GPU, whatever the model's size, and backward
+ * copies each gradient into it before the reduction: ZeRO-3 allocates it
+ * in DeepSpeedZeroOptimizer_Stage3.__init__ for the whole run (stage3.py,
+ * __ipg_bucket_flat_buffer), ZeRO-1 and -2 at each backward() until the
+ * gradients are reduced (stage_1_and_2.py, ipg_buffer; a second one with
+ * overlap_comm, off by default for them), deepspeedai/DeepSpeed v0.14.2.
+ * The DeepSpeed configuration advise prints sets no bucket size, so the
+ * default holds; a ds_config that sets reduce_bucket_size (or "auto",
+ * which transformers fills with hidden_size²) makes it smaller. */
+#define ZERO_REDUCE_BUCKET 5e8
+
+static double zero_gradient_bucket(const gw_advise_options *r)
+{
+	return ZERO_REDUCE_BUCKET * (r->weights == GW_WEIGHTS_FP32 ? 4 : 2);
+}
+
 /* cuBLAS's workspace (PyTorch's default CUBLAS_WORKSPACE_CONFIG: 4096 KiB
  * × 2 + 16 KiB × 8, or 4096 KiB × 8 on Hopper) and cuBLASLt's (1 MiB; 4 MiB
  * on compute capability 8.x with ≥ 24 GiB; 32 MiB from 9.0), both through
@@ -1413,6 +1473,8 @@ double gw__advise_workspace(const gw_model *m, const gw_advise_options *r)
 		w += gw__advise_act_bytes(r) * (double)m->max_matrix;
 	if (shards_params(r) && r->gpus > 1)
 		w += 2 * (double)m->layer_params * (r->weights == GW_WEIGHTS_FP32 && !amp(r->precision) ? 4 : 2);
+	if (gw__advise_zero_stage(r) && r->task != GW_TASK_INFER)
+		w += zero_gradient_bucket(r);
 	return w;
 }
 

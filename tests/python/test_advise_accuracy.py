@@ -46,12 +46,12 @@ def test_corpus_is_sourced_and_split_by_the_rule():
 @pytest.mark.parametrize("read,prefix,name,least", [("read_round11", "h11-", "tuned-11", 20),
                                                      ("read_round12", "h12-", "tuned-12", 20),
                                                      ("read_round13", "h13-", "tuned-13", 20),
-                                                     ("read_round14", "h14-", "held-out-14", 20),
-                                                     ("read_round15", "h15-", "held-out-15", 3)])
+                                                     ("read_round14", "h14-", "tuned-14", 20),
+                                                     ("read_round15", "h15-", "tuned-15", 3)])
 def test_held_round_is_sourced_and_held_out_whole(read, prefix, name, least):
     """Rounds 11 to 15 (bench/data/advise_peaks_1N.tsv): every row sourced,
-    new ids, one set for the whole file (11 to 13 held out until their one
-    scoring, tuning data since; 14 and 15 held out), models gpuwise can
+    new ids, one set for the whole file (each held out until its one
+    scoring, tuning data since), models gpuwise can
     read; no gpuwise run here. Round 15 is small: its search found few
     sources that state a whole vision or mixture-of-experts set-up."""
     rows = getattr(aa, read)()
@@ -114,3 +114,14 @@ def test_tuned_set_within_the_recorded_bound(tmp_path):
     tight.write_text(json.dumps(dict(loose, tuned_4_within15_min_pct=res["tuned_4"]["within15"] + 1)))
     r = run("--check", "--json", "--bounds", str(tight))
     assert r.returncode == 1 and "tuned_4" in r.stderr
+
+
+def test_zero_on_one_gpu_keeps_its_strategy():
+    """DeepSpeed's ZeRO on one GPU (round 14's Qwen1.5-0.5B rows) still
+    keeps fp32 master weights and its gradient bucket: the row's strategy
+    goes to advise even with --gpus 1; DDP on one GPU adds nothing."""
+    row = next(r for r in aa.read_round14() if r["gpus"] == "1" and r["strategy"] == "zero3")
+    args = aa.advise_args(row)
+    assert args[args.index("--strategy") + 1] == "zero3" and "--gpus" not in args
+    ddp = dict(row, strategy="ddp")
+    assert "--strategy" not in aa.advise_args(ddp)
