@@ -268,6 +268,18 @@ static void test_cuda_wordings(void)
 	}
 	check_one("UserWarning: CUDA initialization: Found no NVIDIA driver on your syst\nem. Please check that you have an "
 		  "NVIDIA GPU\n", "nvidia-driver-not-loaded", NULL);
+	/* torch/utils/cpp_extension.py prints CUDA_MISMATCH_MESSAGE over two
+	 * lines, breaking after "compile"; its CUDA_MISMATCH_WARN (a minor
+	 * version apart) is no error. */
+	check_one("RuntimeError:\nThe detected CUDA version (11.8) mismatches the version that was used to compile\n"
+		  "PyTorch (12.1). Please make sure to use the same CUDA versions.\n", "toolkit-framework-cuda-mismatch", NULL);
+	{
+		gw_explainer *ex = scan("UserWarning: The detected CUDA version (12.2) has a minor version mismatch with the "
+					"version that was used to compile PyTorch (12.1). Most likely this shouldn't be a problem.\n");
+
+		CHECK_INT(gw_explainer_count(ex), 0);
+		gw_explainer_free(ex);
+	}
 }
 
 /* Refinements (data/explain/refinements): context elsewhere in the log
