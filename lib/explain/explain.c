@@ -965,7 +965,7 @@ static const gw_row_sonames *find_link_library(const char *line, size_t n, size_
 			end++;
 		if (end == i + 2 || end - i - 2 + sizeof("lib.so") > sizeof(name))
 			continue;
-		snprintf(name, sizeof(name), "lib%.*s.so", (int)(end - i - 2), line + i + 2);
+		gw__fmt(name, sizeof(name), "lib%.*s.so", (int)(end - i - 2), line + i + 2);
 		if ((row = gw__tbl_soname(name, strlen(name)))) {
 			*at = i;
 			*len = end - i;
