@@ -677,6 +677,32 @@ static bool is_cuda_numbering(const char *library)
 	return !strcmp(library, "cuda-any") || !strcmp(library, "cuda-runtime");
 }
 
+/* Full-width forms of the separators below, as a Chinese or Japanese input
+ * method types them ("CUDA error：700", "cudaError（2）"): U+FF1A, U+FF08,
+ * U+FF1D, U+FF03 and the ideographic space U+3000, in UTF-8. */
+static const char *const wide_separators[] = {"\xef\xbc\x9a", "\xef\xbc\x88", "\xef\xbc\x9d",
+					      "\xef\xbc\x83", "\xe3\x80\x80"};
+
+/* s past the blanks and separators (":=#(", ASCII or full-width) that may
+ * stand between a wrapping and its number. */
+static const char *skip_separators(const char *s, const char *end)
+{
+	for (;;) {
+		size_t i, n = sizeof wide_separators / sizeof *wide_separators;
+
+		if (s < end && strchr(" \t:=#(", *s)) {
+			s++;
+			continue;
+		}
+		for (i = 0; i < n; i++)
+			if (s + 3 <= end && !memcmp(s, wide_separators[i], 3))
+				break;
+		if (i == n)
+			return s;
+		s += 3;
+	}
+}
+
 /* A number after a wrapping ("CUDA error 700", "cudaError(2)", "hip error
  * code: 101"): the code it names, or -1. *numbered_as is the library whose
  * numbering it was read in when that was the CUDA runtime's (which changed
@@ -696,13 +722,9 @@ static int number_code(const gw_explainer *ex, unsigned p, size_t start, const c
 		return -1;
 	if (s + 2 <= end && !memcmp(s, "_t", 2))
 		s += 2;
-	while (s < end && strchr(" \t:=#(", *s))
-		s++;
-	if (s + 4 <= end && literal_at(s, "code", 4)) {
-		s += 4;
-		while (s < end && strchr(" \t:=#(", *s))
-			s++;
-	}
+	s = skip_separators(s, end);
+	if (s + 4 <= end && literal_at(s, "code", 4))
+		s = skip_separators(s + 4, end);
 	for (; s < end && *s >= '0' && *s <= '9' && digits < 6; s++, digits++)
 		number = number * 10 + (*s - '0');
 	if (!digits || (s < end && (is_word_byte(*s) || *s == '.')) || !number)
@@ -925,6 +947,34 @@ static bool library_found_but_wrong(const char *line, size_t len)
 	return false;
 }
 
+/* The library a linker names by its option: "-lcuda" is libcuda.so, the
+ * unversioned link the linker looks for (binutils ld's "cannot find
+ * -lcuda", in its translations too: "找不到 -lcuda"; lld's "unable to find
+ * library -lcuda"). The first "-lNAME" on the line that data/sonames.tsv
+ * knows; *at and *len give it as the line spells it. */
+static const gw_row_sonames *find_link_library(const char *line, size_t n, size_t *at, size_t *len)
+{
+	for (size_t i = 0; i + 2 < n; i++) {
+		char name[64];
+		size_t end = i + 2;
+		const gw_row_sonames *row;
+
+		if (line[i] != '-' || line[i + 1] != 'l' || (i > 0 && is_name_byte(line[i - 1])))
+			continue;
+		while (end < n && is_name_byte(line[end]) && line[end] != '.')
+			end++;
+		if (end == i + 2 || end - i - 2 + sizeof("lib.so") > sizeof(name))
+			continue;
+		gw__fmt(name, sizeof(name), "lib%.*s.so", (int)(end - i - 2), line + i + 2);
+		if ((row = gw__tbl_soname(name, strlen(name)))) {
+			*at = i;
+			*len = end - i;
+			return row;
+		}
+	}
+	return NULL;
+}
+
 /* Find the library file name on the line that data/sonames.tsv knows:
  * "lib....so[.N...]" or "....dll", ended by a byte that cannot continue
  * it; the first one, or the last before dlerror's "NAME: cannot open
@@ -973,7 +1023,7 @@ static const gw_row_sonames *find_library(const char *line, size_t n, size_t *at
 				break;     /* no dlerror text: the first name */
 		}
 	}
-	return found;
+	return found ? found : find_link_library(line, n, at, len);
 }
 
 /* TensorFlow probes for TensorRT when it starts (tf2tensorrt's
