@@ -619,6 +619,10 @@ want_ids '/usr/bin/ld: cannot find -lcuda: No such file or directory' cuda-libra
 want_ids 'ld.lld: error: unable to find library -lnvidia-ml' nvml-library-missing
 want_ids '/usr/bin/ld: cannot find -lfoo' ""
 want_ids 'gcc main.c -lcuda -o main' ""
+# Triton's launcher build failing because ld cannot find libcuda.so is that
+# library's absence, not a missing or broken C compiler.
+want_ids "/usr/bin/ld: 找不到 -lcuda\\nsubprocess.CalledProcessError: Command '['/usr/bin/gcc', '/tmp/t/main.c', '-O3', '-shared', '-fPIC', '-lcuda', '-o', '/tmp/t/x.so']' returned non-zero exit status 1." cuda-library-missing
+want_ids "subprocess.CalledProcessError: Command '['/usr/bin/gcc', '/tmp/t/main.c', '-O3', '-shared', '-fPIC', '-lcuda', '-o', '/tmp/t/x.so']' returned non-zero exit status 1." jit-host-compiler-failed
 printf '%s\n' '/usr/bin/ld: cannot find -lcudart' >"$T/lib.log"
 got="$(lib_of "$T/lib.log" 2>&1)"
 [ "$got" = "cuda-library-missing -lcudart | CUDA runtime | - | nvidia-cuda-runtime-cu12" ] || fail "library rule: -lcudart: got [$got]"
