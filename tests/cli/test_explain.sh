@@ -134,8 +134,13 @@ score_set tests/explain/holdout-5 21
 [ "$(ls tests/explain/holdout-5/*.log | wc -l)" = 24 ] || fail "holdout-5 must keep its 24 logs"
 score_set tests/explain/holdout-6 23
 [ "$(ls tests/explain/holdout-6/*.log | wc -l)" = 25 ] || fail "holdout-6 must keep its 25 logs"
+# The seventh held-out set: 21/27 before, 22/27 after stop 38's changes (23
+# with a refinement its total prompted); read afterwards, its misses led to
+# two wordings and a refinement (its README.md). Floor 25; it may rise.
+score_set tests/explain/holdout-7 25
+[ "$(ls tests/explain/holdout-7/*.log | wc -l)" = 27 ] || fail "holdout-7 must keep its 27 logs"
 # Each of these logs comes from its own thread, used by no other set.
-dups="$( { grep -h '^# source:' tests/explain/{ecosystem,holdout-2,ecosystem-3,holdout-3,holdout-4,holdout-5,holdout-6,ecosystem-6,ecosystem-7,ecosystem-8,ecosystem-9,ecosystem-10}/*.expected
+dups="$( { grep -h '^# source:' tests/explain/{ecosystem,holdout-2,ecosystem-3,holdout-3,holdout-4,holdout-5,holdout-6,holdout-7,ecosystem-6,ecosystem-7,ecosystem-8,ecosystem-9,ecosystem-10}/*.expected
 	grep -h '^# source:' tests/explain/{corpus,heldout}/*.expected | sort -u; } | sort | uniq -d)"
 [ -z "$dups" ] || fail "a source serves two logs: $dups"
 
@@ -630,5 +635,16 @@ got="$(lib_of "$T/lib.log" 2>&1)"
 # and dtype (bfloat16 before Ampere), forward or backward.
 want_ids 'RuntimeError: cutlassF: no kernel found to launch!' gpu-too-old-for-kernel-library
 want_ids '原版本提示：RuntimeError: cutlassB: no kernel found to launch!' gpu-too-old-for-kernel-library
+# A loader that says "could not open" and a library's file name (Warp's
+# cuda_util.cpp); a driver version of 0.0 is no driver library loaded, not
+# an old driver.
+want_ids 'Warp CUDA error: Could not open libcuda.so.' cuda-library-missing
+want_ids 'Warp CUDA error: Could not open libcuda.so.\n   CUDA Toolkit 12.8, Driver 0.0 (insufficient CUDA driver version!)' cuda-library-missing
+want_ids 'Could not open config.yaml' ""
+# PyTorch's legacy constructors (torch.FloatTensor(x)) check the device of
+# their argument (tensor_new.cpp): "expected TensorOptions(... device=cpu
+# ...) (got TensorOptions(... device=cuda ...))" is a tensor on the other device.
+want_ids 'TypeError: expected TensorOptions(dtype=float, device=cpu, layout=Strided, requires_grad=false (default), pinned_memory=false (default), memory_format=(nullopt)) (got TensorOptions(dtype=float, device=cuda:0, layout=Strided, requires_grad=false (default), pinned_memory=false (default), memory_format=(nullopt)))' tensors-on-different-devices
+want_ids 'TypeError: expected TensorOptions(dtype=float, device=cpu, layout=Strided) (got TensorOptions(dtype=double, device=cpu, layout=Strided))' ""
 [ "$fails" = 0 ] && echo "test_explain: all passed" || echo "test_explain: $fails failed"
 [ "$fails" = 0 ]
