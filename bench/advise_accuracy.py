@@ -57,29 +57,15 @@ SPECS = os.path.join(ROOT, "data", "gpu_specs.tsv")
 DEVICE_RUNS = os.path.join(DATA, "advise_device_runs.tsv")
 DEVICE_PEAKS = os.path.join(DATA, "advise_device_peaks.jsonl")
 DEVICE_GPU = "H200-SXM-141GB"
-# Round 11 (issue 32): published peaks from sources no earlier round used,
-# collected before gpuwise was run on any of them; the whole file is
-# "held-out-11" (its header gives the procedure and the rule for rows). Scored
-# once as such (stop 36); its AutoAWQ rows were then read for a cause, so it
-# is tuning data now: set "tuned-11", scored by default.
-CORPUS_11 = os.path.join(DATA, "advise_peaks_11.tsv")
-# Round 12 (advise_peaks_12.tsv, ids "h12-") was collected the same way and
-# scored once as "held-out-12" on 2026-12-06; its rows were then looked at to
-# find mechanisms, so it is tuning data now: set "tuned-12", scored by default.
-CORPUS_12 = os.path.join(DATA, "advise_peaks_12.tsv")
-# Round 13 (advise_peaks_13.tsv, ids "h13-") likewise: scored once as
-# "held-out-13" on 2026-12-06, its OPT and ZeRO-3 rows then read for causes,
-# so it is tuning data now: set "tuned-13", scored by default.
-CORPUS_13 = os.path.join(DATA, "advise_peaks_13.tsv")
-# Round 14 (advise_peaks_14.tsv, ids "h14-") likewise: scored once as
-# "held-out-14" on 2026-12-06, its ZeRO-3 full fine-tuning rows then read for
-# causes, so it is tuning data now: set "tuned-14", scored by default.
-CORPUS_14 = os.path.join(DATA, "advise_peaks_14.tsv")
-# Round 15 (advise_peaks_15.tsv, ids "h15-"): collected the same way, aimed at
-# vision and mixture-of-experts set-ups; scored once as "held-out-15" on
-# 2026-12-06, its ResNet-50 rows then read for causes, so it is tuning data
-# now: set "tuned-15", scored by default.
-CORPUS_15 = os.path.join(DATA, "advise_peaks_15.tsv")
+# Rounds 11 to 15 (issue 32): published peaks from sources no earlier round
+# used, each collected whole in its own file (advise_peaks_NN.tsv, ids
+# "hNN-") before gpuwise was run on any row, its header giving the procedure
+# and the rule for rows. Each was scored once as "held-out-NN" (11 at stop
+# 36, 12 and 13 at stop 37, 14 and 15 at stop 38), its misses then read for
+# causes (11: AutoAWQ; 12, 13: OPT/Pythia eager and SDPA, ZeRO-3; 14: ZeRO-3
+# full fine-tuning; 15: ResNet-50 on CIFAR), so each is tuning data now,
+# scored by default under the set named here.
+WHOLE_ROUNDS = {11: "tuned-11", 12: "tuned-12", 13: "tuned-13", 14: "tuned-14", 15: "tuned-15"}
 DEVICE_KINDS = (("allocated", "allocated_bytes"), ("reserved", "reserved_bytes"), ("device", "device_bytes"))
 
 
@@ -121,11 +107,6 @@ ROUND7 = "d-"
 ROUND8 = "e-"
 ROUND9 = "f-"
 ROUND10 = "g-"
-ROUND11 = "h11-"
-ROUND12 = "h12-"
-ROUND13 = "h13-"
-ROUND14 = "h14-"
-ROUND15 = "h15-"
 SETS = ("tuned", "held-out", "held-out-2", "tuned-4", "held-out-4", "tuned-6", "held-out-6", "tuned-7", "held-out-7",
         "held-out-8", "tuned-9", "held-out-9", "tuned-10", "held-out-10",
         "tuned-11", "tuned-12", "tuned-13", "tuned-14", "tuned-15")
@@ -326,40 +307,15 @@ def read_held_round(path, prefix, name):
     return rows
 
 
-def read_round11(path=CORPUS_11):
-    """Round 11's rows: ids "h11-", set "tuned-11" (held out until its one
-    scoring, tuning data since)."""
-    return read_held_round(path, ROUND11, "tuned-11")
-
-
-def read_round12(path=CORPUS_12):
-    """Round 12's rows: ids "h12-", set "tuned-12" (held out until its one
-    scoring, tuning data since)."""
-    return read_held_round(path, ROUND12, "tuned-12")
-
-
-def read_round13(path=CORPUS_13):
-    """Round 13's rows: ids "h13-", set "tuned-13" (held out until its one
-    scoring, tuning data since)."""
-    return read_held_round(path, ROUND13, "tuned-13")
-
-
-def read_round14(path=CORPUS_14):
-    """Round 14's rows: ids "h14-", set "tuned-14" (held out until its one
-    scoring, tuning data since)."""
-    return read_held_round(path, ROUND14, "tuned-14")
-
-
-def read_round15(path=CORPUS_15):
-    """Round 15's rows: ids "h15-", set "tuned-15" (held out until its one
-    scoring, tuning data since)."""
-    return read_held_round(path, ROUND15, "tuned-15")
+def read_round(n):
+    """Round n's rows (WHOLE_ROUNDS): ids "hN-", one set for the whole file."""
+    return read_held_round(os.path.join(DATA, "advise_peaks_%d.tsv" % n), "h%d-" % n, WHOLE_ROUNDS[n])
 
 
 def evaluate(final, corpus=CORPUS, device=True):
     rows = read_corpus(corpus) + (read_device() if device else [])
-    rows += read_round11() + read_round12() + read_round13()
-    rows += read_round14() + read_round15()
+    for n in sorted(WHOLE_ROUNDS):
+        rows += read_round(n)
     if len({r["id"] for r in rows}) != len(rows):
         raise SystemExit("duplicate row ids across the corpus files")
     out = []

@@ -43,18 +43,18 @@ def test_corpus_is_sourced_and_split_by_the_rule():
             assert r["set"] == ("held-out" if aa.held_out(r["id"]) else "tuned")
 
 
-@pytest.mark.parametrize("read,prefix,name,least", [("read_round11", "h11-", "tuned-11", 20),
-                                                     ("read_round12", "h12-", "tuned-12", 20),
-                                                     ("read_round13", "h13-", "tuned-13", 20),
-                                                     ("read_round14", "h14-", "tuned-14", 20),
-                                                     ("read_round15", "h15-", "tuned-15", 3)])
-def test_held_round_is_sourced_and_held_out_whole(read, prefix, name, least):
+@pytest.mark.parametrize("n,prefix,name,least", [(11, "h11-", "tuned-11", 20),
+                                                  (12, "h12-", "tuned-12", 20),
+                                                  (13, "h13-", "tuned-13", 20),
+                                                  (14, "h14-", "tuned-14", 20),
+                                                  (15, "h15-", "tuned-15", 3)])
+def test_held_round_is_sourced_and_held_out_whole(n, prefix, name, least):
     """Rounds 11 to 15 (bench/data/advise_peaks_1N.tsv): every row sourced,
     new ids, one set for the whole file (each held out until its one
     scoring, tuning data since), models gpuwise can
     read; no gpuwise run here. Round 15 is small: its search found few
     sources that state a whole vision or mixture-of-experts set-up."""
-    rows = getattr(aa, read)()
+    rows = aa.read_round(n)
     assert len(rows) >= least
     old = {r["id"] for r in aa.read_corpus()}
     for r in rows:
@@ -120,7 +120,7 @@ def test_zero_on_one_gpu_keeps_its_strategy():
     """DeepSpeed's ZeRO on one GPU (round 14's Qwen1.5-0.5B rows) still
     keeps fp32 master weights and its gradient bucket: the row's strategy
     goes to advise even with --gpus 1; DDP on one GPU adds nothing."""
-    row = next(r for r in aa.read_round14() if r["gpus"] == "1" and r["strategy"] == "zero3")
+    row = next(r for r in aa.read_round(14) if r["gpus"] == "1" and r["strategy"] == "zero3")
     args = aa.advise_args(row)
     assert args[args.index("--strategy") + 1] == "zero3" and "--gpus" not in args
     ddp = dict(row, strategy="ddp")
