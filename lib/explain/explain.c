@@ -1109,6 +1109,19 @@ static bool windows_module_not_found(const char *line, size_t len)
 	return false;
 }
 
+/* Python's ImportError for an extension module Windows cannot load
+ * (CPython's Python/dynload_win.c): "DLL load failed while importing
+ * NAME: " (before 3.8 "DLL load failed: ") and then Windows' own text for
+ * the error, in the system's language ("Impossibile trovare la procedura
+ * specificata."), or "DLL load failed with error code N while importing
+ * NAME" when Windows gives no text. Which language it is in does not
+ * change what it says: the module or a DLL it imports cannot be loaded. */
+static bool python_dll_load_failed(const char *line, size_t len)
+{
+	return line_has(line, len, "dll load failed:") || line_has(line, len, "dll load failed while importing") ||
+	       line_has(line, len, "dll load failed with error code");
+}
+
 /* A loader's phrase is on the line: the library it names decides the id
  * (data/sonames.tsv), and the match carries what the table says of it. */
 static void library_rule(gw_explainer *ex, size_t start, bool had_nul)
@@ -1125,7 +1138,9 @@ static void library_rule(gw_explainer *ex, size_t start, bool had_nul)
 	if (!(row = find_library(ex->line, ex->line_len, &at, &len))) {
 		/* A DLL outside the GPU stack (the program's own, its C++
 		 * runtime's) that Windows cannot load: not a CUDA library. */
-		if (!ex->line_matched && windows_module_not_found(ex->line, ex->line_len) &&
+		if (!ex->line_matched &&
+		    (windows_module_not_found(ex->line, ex->line_len) ||
+		     python_dll_load_failed(ex->line, ex->line_len)) &&
 		    (d = doc_index("windows-dll-load-failed")) >= 0)
 			record_match(ex, (unsigned)d, "loader", -1, start, had_nul);
 		return;
