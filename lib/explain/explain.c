@@ -144,6 +144,11 @@ struct gw_explainer {
 	/* Where the line held NUL bytes: the regexes see them as spaces (regexec
 	 * stops at NUL), the excerpt shows them as '?' like any control byte. */
 	uint8_t nul_at[(GW_EXPLAIN_LINE_MAX + 7) / 8];
+	/* The line with each run of blanks read as one space, made when a
+	 * row's regex first needs it on this line (squeezed_gen == gen). */
+	char squeezed[GW_EXPLAIN_LINE_MAX + 1];
+	uint32_t squeezed_gen;
+	bool squeezed_differs;
 
 	/* Per-line bookkeeping without clearing arrays: "seen on this line"
 	 * means the stored generation equals gen. */
@@ -411,6 +416,7 @@ void gw_explainer_reset(gw_explainer *ex)
 	ex->gen = 1;
 	memset(ex->pat_gen, 0, sizeof(ex->pat_gen));
 	memset(ex->doc_gen, 0, sizeof(ex->doc_gen));
+	ex->squeezed_gen = 0;
 	ex->nhits = 0;
 	for (unsigned d = 0; d < NDOC; d++)
 		ex->match_of_doc[d] = ex->refined[d] = -1;
@@ -508,6 +514,7 @@ static void next_generation(gw_explainer *ex)
 	if (++ex->gen == 0) {      /* wrapped after 4 billion lines */
 		memset(ex->pat_gen, 0, sizeof(ex->pat_gen));
 		memset(ex->doc_gen, 0, sizeof(ex->doc_gen));
+		ex->squeezed_gen = 0;
 		ex->gen = 1;
 	}
 }
@@ -736,15 +743,53 @@ static int number_code(const gw_explainer *ex, unsigned p, size_t start, const c
 	return cuda_number_code(ex, library, number);
 }
 
+/* The line with each run of spaces and tabs read as one space, or NULL
+ * when it has no such run. A message is printed with single spaces; a
+ * paste may double them (a wrapped terminal line joined again, text
+ * re-indented or justified: "CUDA wasn't  able to be loaded"), and the
+ * rows' regexes are written with one. */
+static const char *squeezed_line(gw_explainer *ex)
+{
+	if (ex->squeezed_gen != ex->gen) {
+		size_t o = 0;
+
+		ex->squeezed_gen = ex->gen;
+		ex->squeezed_differs = false;
+		for (size_t i = 0; i < ex->line_len; i++) {
+			bool blank = ex->line[i] == ' ' || ex->line[i] == '\t';
+
+			if (blank && o > 0 && ex->squeezed[o - 1] == ' ') {
+				ex->squeezed_differs = true;
+				continue;
+			}
+			if (blank && ex->line[i] == '\t')
+				ex->squeezed_differs = true;
+			ex->squeezed[o++] = blank ? ' ' : ex->line[i];
+		}
+		ex->squeezed[o] = '\0';
+	}
+	return ex->squeezed_differs ? ex->squeezed : NULL;
+}
+
+/* Does the regex match the line as printed or with its blanks squeezed? */
+static bool line_matches(gw_explainer *ex, const regex_t *rx)
+{
+	const char *sq;
+
+	if (regexec(rx, ex->line, 0, NULL, 0) == 0)
+		return true;
+	return (sq = squeezed_line(ex)) && regexec(rx, sq, 0, NULL, 0) == 0;
+}
+
 static bool pattern_accepts(gw_explainer *ex, unsigned p, size_t start)
 {
 	const struct catalogue *cat = ex->cat;
 
 	if (gw__explain_patterns[p].how != GW__HOW_PLAIN)
 		return code_row_accepts(ex, p, start);
-	if (cat->has_rx[p] && regexec(&cat->rx[p], ex->line, 0, NULL, 0) != 0)
+	if (cat->has_rx[p] && !line_matches(ex, &cat->rx[p]))
 		return false;
-	if (cat->has_unless[p] && regexec(&cat->unless[p], ex->line, 0, NULL, 0) == 0)
+	if (cat->has_unless[p] && line_matches(ex, &cat->unless[p]))
 		return false;
 	return true;
 }
@@ -1064,6 +1109,19 @@ static bool windows_module_not_found(const char *line, size_t len)
 	return false;
 }
 
+/* Python's ImportError for an extension module Windows cannot load
+ * (CPython's Python/dynload_win.c): "DLL load failed while importing
+ * NAME: " (before 3.8 "DLL load failed: ") and then Windows' own text for
+ * the error, in the system's language ("Impossibile trovare la procedura
+ * specificata."), or "DLL load failed with error code N while importing
+ * NAME" when Windows gives no text. Which language it is in does not
+ * change what it says: the module or a DLL it imports cannot be loaded. */
+static bool python_dll_load_failed(const char *line, size_t len)
+{
+	return line_has(line, len, "dll load failed:") || line_has(line, len, "dll load failed while importing") ||
+	       line_has(line, len, "dll load failed with error code");
+}
+
 /* A loader's phrase is on the line: the library it names decides the id
  * (data/sonames.tsv), and the match carries what the table says of it. */
 static void library_rule(gw_explainer *ex, size_t start, bool had_nul)
@@ -1080,7 +1138,9 @@ static void library_rule(gw_explainer *ex, size_t start, bool had_nul)
 	if (!(row = find_library(ex->line, ex->line_len, &at, &len))) {
 		/* A DLL outside the GPU stack (the program's own, its C++
 		 * runtime's) that Windows cannot load: not a CUDA library. */
-		if (!ex->line_matched && windows_module_not_found(ex->line, ex->line_len) &&
+		if (!ex->line_matched &&
+		    (windows_module_not_found(ex->line, ex->line_len) ||
+		     python_dll_load_failed(ex->line, ex->line_len)) &&
 		    (d = doc_index("windows-dll-load-failed")) >= 0)
 			record_match(ex, (unsigned)d, "loader", -1, start, had_nul);
 		return;
