@@ -65,10 +65,10 @@ DEVICE_GPU = "H200-SXM-141GB"
 # causes (11: AutoAWQ; 12, 13: OPT/Pythia eager and SDPA, ZeRO-3; 14: ZeRO-3
 # full fine-tuning; 15: ResNet-50 on CIFAR), so each is tuning data now,
 # scored by default under the set named here. Round 16 found no row (its
-# file records the search); round 17 (AutoAWQ's benchmark threads) is held
-# out, scored only with --final.
+# file records the search); rounds 17 (AutoAWQ's benchmark threads) and 18
+# (optimum-benchmark's Hub datasets) are held out, scored only with --final.
 WHOLE_ROUNDS = {11: "tuned-11", 12: "tuned-12", 13: "tuned-13", 14: "tuned-14", 15: "tuned-15",
-                17: "held-out-17"}
+                17: "held-out-17", 18: "held-out-18"}
 DEVICE_KINDS = (("allocated", "allocated_bytes"), ("reserved", "reserved_bytes"), ("device", "device_bytes"))
 
 
@@ -112,7 +112,7 @@ ROUND9 = "f-"
 ROUND10 = "g-"
 SETS = ("tuned", "held-out", "held-out-2", "tuned-4", "held-out-4", "tuned-6", "held-out-6", "tuned-7", "held-out-7",
         "held-out-8", "tuned-9", "held-out-9", "tuned-10", "held-out-10",
-        "tuned-11", "tuned-12", "tuned-13", "tuned-14", "tuned-15", "held-out-17")
+        "tuned-11", "tuned-12", "tuned-13", "tuned-14", "tuned-15", "held-out-17", "held-out-18")
 VISION_TYPES = ("vit", "deit", "swin", "resnet")
 
 
