@@ -129,6 +129,7 @@ int gw__advise_vision_resolve(gw_advise_options *r, const gw_model *m);
 double gw__advise_vision_train(const gw_model *m, const gw_advise_options *r);
 double gw__advise_vision_infer(const gw_model *m, const gw_advise_options *r);
 double gw__advise_vision_forward_flops(const gw_model *m, const gw_advise_options *r);
+double gw__advise_vision_cast_weights(const gw_model *m);
 double gw__advise_kv_cache(const gw_model *m, const gw_advise_options *r);
 /* Inference split over GPUs (GW_STRATEGY_TP/PP): one GPU's weights of the
  * whole model's w, and its share of the KV cache. */

@@ -555,12 +555,21 @@ static bool kbit_prepared(const gw_advise_options *r)
  * (torch.autocast.__exit__ calls torch.clear_autocast_cache() when the
  * nesting falls to 0, torch/amp/autocast_mode.py), and each matmul saves
  * it for its input's gradient, so it lives on into backward until that
- * node has run and released its saved tensors. */
+ * node has run and released its saved tensors. Vision models' convolutions
+ * too: conv2d is on autocast's lower-precision list and its weight is such
+ * a leaf (aten/src/ATen/autocast_mode.cpp, cached_cast; the convolution's
+ * backward keeps the half weight for its input's gradient), and so is the
+ * classifier's linear: for ResNet, which has no other linear map, every
+ * weight but BatchNorm's (batch_norm is on neither of autocast's lists). */
 double gw__advise_autocast_weight_copies(const gw_model *m, const gw_advise_options *r)
 {
-	if (amp(r->precision) && r->weights == GW_WEIGHTS_FP32 && r->task != GW_TASK_INFER)
-		return 2 * (double)m->params_linear;
-	return 0;
+	double n = (double)m->params_linear;
+
+	if (!amp(r->precision) || r->weights != GW_WEIGHTS_FP32 || r->task == GW_TASK_INFER)
+		return 0;
+	if (m->kind == GW_MODEL_VISION)
+		n += gw__advise_vision_cast_weights(m);
+	return 2 * n;
 }
 
 /* Weights: the linear maps in their storage type, everything else

@@ -1921,6 +1921,44 @@ static void test_vision_terms(void)
 	gw_advise_ranks_free(k);
 }
 
+/* Autocast's cached half copies of fp32 weights (aten/src/ATen/
+ * autocast_mode.cpp, cached_cast): conv2d and linear are on its
+ * lower-precision list, batch_norm on neither, so every ResNet weight but
+ * BatchNorm's is copied; ResNet has no other linear map. */
+static void test_vision_autocast_copies(void)
+{
+	gw_model tr = config(TINY_RESNET), r50 = model("resnet-50"), v = model("vit-base-patch16-224");
+	gw_advise_options o = GW_ADVISE_OPTIONS_INIT;
+	gw_advise_estimate e;
+
+	o.task = GW_TASK_TRAIN;
+	o.batch = 1;
+	o.precision = GW_PRECISION_AMP_BF16;
+	/* Tiny ResNet: stem 8×3×7×7 = 1176, block 2 × 8×8×3×3 = 1152,
+	 * classifier 8×10 = 80. */
+	CHECK_INT(gw__advise_vision_cast_weights(&tr), 1176 + 1152 + 80);
+	CHECK_INT(gw_advise_estimate_run(&e, &tr, &o), 0);
+	CHECK_INT(e.weights_bytes, 4 * tr.params + 2 * (1176 + 1152 + 80));
+	/* ResNet-50: all 25,557,032 parameters less BatchNorm's 2 × 26,560
+	 * channels and the classifier's 1,000 biases. */
+	CHECK_INT(gw__advise_vision_cast_weights(&r50), 25557032ull - 53120 - 1000);
+	CHECK_INT(gw_advise_estimate_run(&e, &r50, &o), 0);
+	CHECK_INT(e.weights_bytes, 4 * 25557032ull + 2 * (25557032ull - 53120 - 1000));
+	/* ViT-B/16: its linears, the 16×16 patch convolution and the classifier. */
+	CHECK_INT(gw__advise_vision_cast_weights(&v), 768 * (3 * 256 + 1000));
+	CHECK_INT(gw_advise_estimate_run(&e, &v, &o), 0);
+	CHECK_INT(e.weights_bytes, 4 * v.params + 2 * (v.params_linear + 768 * (3 * 256 + 1000)));
+	/* fp32 and inference keep none. */
+	o.precision = GW_PRECISION_FP32;
+	CHECK_INT(gw_advise_estimate_run(&e, &r50, &o), 0);
+	CHECK_INT(e.weights_bytes, 4 * 25557032ull);
+	o.precision = GW_PRECISION_AMP_BF16;
+	o.weights = GW_WEIGHTS_FP32;
+	o.task = GW_TASK_INFER;
+	CHECK_INT(gw_advise_estimate_run(&e, &r50, &o), 0);
+	CHECK_INT(e.weights_bytes, 4 * 25557032ull);
+}
+
 /* The caching allocator's rules (c10/cuda/CUDACachingAllocator.cpp), each
  * by hand: 512-byte rounding, 2 MiB small and 20 MiB / 2 MiB-rounded
  * large segments, best fit, the split threshold, merging on free. */
@@ -3009,6 +3047,7 @@ int main(void)
 	test_vision_terms();
 	test_alloc_sim();
 	test_resnet_infer_reserved();
+	test_vision_autocast_copies();
 	test_vision_errors();
 	test_cloud();
 	test_cloud_prices();
