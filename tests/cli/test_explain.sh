@@ -128,12 +128,13 @@ ecosystem-9    13     13
 ecosystem-10   13     13
 ecosystem-11   19     20
 ecosystem-12   17     17
+ecosystem-14   18     18
 holdout-5      21     =24
 holdout-6      23     =25
 holdout-7      25     =27
 SETS
 # Each of these logs comes from its own thread, used by no other set.
-dups="$( { grep -h '^# source:' tests/explain/{ecosystem,holdout-2,ecosystem-3,holdout-3,holdout-4,holdout-5,holdout-6,holdout-7,ecosystem-6,ecosystem-7,ecosystem-8,ecosystem-9,ecosystem-10,ecosystem-11,ecosystem-12}/*.expected
+dups="$( { grep -h '^# source:' tests/explain/{ecosystem,holdout-2,ecosystem-3,holdout-3,holdout-4,holdout-5,holdout-6,holdout-7,ecosystem-6,ecosystem-7,ecosystem-8,ecosystem-9,ecosystem-10,ecosystem-11,ecosystem-12,ecosystem-14}/*.expected
 	grep -h '^# source:' tests/explain/{corpus,heldout}/*.expected | sort -u; } | sort | uniq -d)"
 [ -z "$dups" ] || fail "a source serves two logs: $dups"
 
@@ -666,5 +667,19 @@ want_ids "Error: the requested library not found" ""
 want_ids "[Error] [carb.graphics-vulkan.plugin] VkResult: ERROR_OUT_OF_DEVICE_MEMORY" cuda-out-of-memory
 want_ids "vkAllocateMemory failed: VK_ERROR_OUT_OF_DEVICE_MEMORY" cuda-out-of-memory
 want_ids "VkResult: ERROR_OUT_OF_HOST_MEMORY" ""
+# ---- inference runtimes and compilers (issue #31, ecosystem-14) ------------
+# TVM looks a back end up in its registry by name and stops when the build
+# left it out (USE_CUDA OFF): codegen.cc's "Target cuda is not enabled"
+# (before 2020), "target.build.cuda ... is not enabled" since; the runtime's
+# device_api.cc "Device API cuda is not enabled." ("gpu" before 2021).
+want_ids "tvm._ffi.base.TVMError: [18:14:07] src/codegen/codegen.cc:27: Check failed: bf != nullptr Target cuda is not enabled" framework-cpu-only-build
+want_ids "ValueError: target.build.cuda is not enabled" framework-cpu-only-build
+want_ids "Check failed: bf != nullptr: target.build.cuda -keys=cuda,gpu -max_num_threads=1024 is not enabled" framework-cpu-only-build
+want_ids "InternalError: Check failed: (allow_missing) is false: Device API cuda is not enabled." framework-cpu-only-build
+want_ids "TVMError: Check failed: allow_missing: Device API gpu is not enabled." framework-cpu-only-build
+want_ids "Device API vulkan is not enabled." framework-cpu-only-build
+want_ids "Check failed: bf != nullptr Target llvm is not enabled" ""
+want_ids "Device API rpc is not enabled." ""
+want_ids "Warning: CUDA graph capture is not enabled" ""
 [ "$fails" = 0 ] && echo "test_explain: all passed" || echo "test_explain: $fails failed"
 [ "$fails" = 0 ]
