@@ -219,6 +219,19 @@ def is_vision(model):
     return model.split("-")[0] in VISION_TYPES
 
 
+def built_outside_zero_init(row):
+    """A ZeRO-3 row whose model was built before DeepSpeed's configuration
+    existed (--no-zero-init): a "zero_init" column saying "no" where a table
+    has one, else the row's setup saying "without DeepSpeed's zero.Init", as
+    round 14's gpjt rows do (their scripts call from_pretrained before
+    TrainingArguments). Other ZeRO-3 rows count zero.Init, advise's default."""
+    if row["strategy"] != "zero3" or row["task"] == "infer":
+        return False
+    if row.get("zero_init", "-") != "-":
+        return row["zero_init"] == "no"
+    return "without DeepSpeed's zero.Init" in row.get("setup", "")
+
+
 def advise_args(row):
     model = row["model"]
     if model.endswith(".json"):
@@ -260,6 +273,8 @@ def advise_args(row):
         # DeepSpeed's ZeRO on one GPU still keeps its fp32 master weights,
         # its flat gradient partitions and its buckets, as on several.
         a += ["--strategy", row["strategy"]]
+    if built_outside_zero_init(row):
+        a.append("--no-zero-init")
     # An unknown GPU: a size that always fits, so the estimate is for no particular card.
     a += ["--gpu", row["gpu"]] if row["gpu"] != "-" else ["--memory", "1TiB"]
     return a
