@@ -128,13 +128,14 @@ ecosystem-9    13     13
 ecosystem-10   13     13
 ecosystem-11   19     20
 ecosystem-12   17     17
+ecosystem-13   10     10
 ecosystem-14   18     18
 holdout-5      21     =24
 holdout-6      23     =25
 holdout-7      25     =27
 SETS
 # Each of these logs comes from its own thread, used by no other set.
-dups="$( { grep -h '^# source:' tests/explain/{ecosystem,holdout-2,ecosystem-3,holdout-3,holdout-4,holdout-5,holdout-6,holdout-7,ecosystem-6,ecosystem-7,ecosystem-8,ecosystem-9,ecosystem-10,ecosystem-11,ecosystem-12,ecosystem-14}/*.expected
+dups="$( { grep -h '^# source:' tests/explain/{ecosystem,holdout-2,ecosystem-3,holdout-3,holdout-4,holdout-5,holdout-6,holdout-7,ecosystem-6,ecosystem-7,ecosystem-8,ecosystem-9,ecosystem-10,ecosystem-11,ecosystem-12,ecosystem-13,ecosystem-14}/*.expected
 	grep -h '^# source:' tests/explain/{corpus,heldout}/*.expected | sort -u; } | sort | uniq -d)"
 [ -z "$dups" ] || fail "a source serves two logs: $dups"
 
@@ -667,6 +668,24 @@ want_ids "Error: the requested library not found" ""
 want_ids "[Error] [carb.graphics-vulkan.plugin] VkResult: ERROR_OUT_OF_DEVICE_MEMORY" cuda-out-of-memory
 want_ids "vkAllocateMemory failed: VK_ERROR_OUT_OF_DEVICE_MEMORY" cuda-out-of-memory
 want_ids "VkResult: ERROR_OUT_OF_HOST_MEMORY" ""
+# ---- image, speech and compiler GPU software (issue #31, ecosystem-13) -------
+# TensorRT's "CUDA initialization failure with error N": N is the CUDA
+# status the runtime returned (35 the old driver, 100 no device, 222 a PTX
+# too new); a full stop after the number ends the sentence, a digit after
+# it makes a version.
+want_ids "ERROR: Cuda initialization failure with error 35. Please check cuda installation:  http://docs.nvidia.com/cuda/cuda-installation-guide-linux/index.html." driver-too-old-for-framework
+want_ids "[W] [TRT] CUDA initialization failure with error: 222. Please check your CUDA installation" ptx-toolchain-too-new
+want_ids "[E] [TRT] Cuda initialization failure with error 100. Please check cuda installation" cuda-visible-devices-hides-all
+want_ids "built against CUDA error 12.1 headers" ""
+# TensorRT's "[file::function::line] Error Code N: ..." is TensorRT's own
+# nvinfer1::ErrorCode (6: kFAILED_INITIALIZATION), not CUDA's code 6.
+want_ids "[TensorRT] INTERNAL ERROR: [runtime.cpp::isCudaInstalledCorrectly::41] Error Code 6: Internal Error (CUDA initialization failure with error 2. Please check your CUDA installation)" cuda-out-of-memory
+want_ids "[TRT] [E] 6: [runtime.cpp::isCudaInstalledCorrectly::41] Error Code 6: Internal Error (CUDA runtime fails)" ""
+# The CUDA samples' checkCudaErrors() (helper_cuda.h: "CUDA error at %s:%d
+# code=%d(%s)") and its copies without the name: the code after the place.
+want_ids 'CUDA error at patch_based_synthesis/src/ebsynth_cuda.cu:598 code=2 "cudaDeviceSynchronize()"' cuda-out-of-memory
+want_ids 'CUDA error at kernel.cu:41 code=700 "cudaDeviceSynchronize()"' illegal-memory-access
+want_ids "CUDA error at startup, exit code=2" ""
 # ---- inference runtimes and compilers (issue #31, ecosystem-14) ------------
 # TVM looks a back end up in its registry by name and stops when the build
 # left it out (USE_CUDA OFF): codegen.cc's "Target cuda is not enabled"
