@@ -710,6 +710,15 @@ static const char *skip_separators(const char *s, const char *end)
 	}
 }
 
+/* A '.' that goes on with a digit ("CUDA error 12.1", a version): the
+ * number before it is no status code. A '.' that ends the sentence
+ * (TensorRT's "CUDA initialization failure with error 35. Please check
+ * ...") leaves it one. */
+static bool decimal_point(const char *s, const char *end)
+{
+	return *s == '.' && s + 1 < end && s[1] >= '0' && s[1] <= '9';
+}
+
 /* A number after a wrapping ("CUDA error 700", "cudaError(2)", "hip error
  * code: 101"): the code it names, or -1. *numbered_as is the library whose
  * numbering it was read in when that was the CUDA runtime's (which changed
@@ -734,7 +743,7 @@ static int number_code(const gw_explainer *ex, unsigned p, size_t start, const c
 		s = skip_separators(s + 4, end);
 	for (; s < end && *s >= '0' && *s <= '9' && digits < 6; s++, digits++)
 		number = number * 10 + (*s - '0');
-	if (!digits || (s < end && (is_word_byte(*s) || *s == '.')) || !number)
+	if (!digits || (s < end && (is_word_byte(*s) || decimal_point(s, end))) || !number)
 		return -1;
 	*numbered_as = NULL;
 	if (!is_cuda_numbering(library))

@@ -666,5 +666,15 @@ want_ids "Error: the requested library not found" ""
 want_ids "[Error] [carb.graphics-vulkan.plugin] VkResult: ERROR_OUT_OF_DEVICE_MEMORY" cuda-out-of-memory
 want_ids "vkAllocateMemory failed: VK_ERROR_OUT_OF_DEVICE_MEMORY" cuda-out-of-memory
 want_ids "VkResult: ERROR_OUT_OF_HOST_MEMORY" ""
+# ---- serving, conversion and LLM projects (issue #31, ecosystem-15) -------
+# TensorRT's "CUDA initialization failure with error N" prints the CUDA
+# runtime's status number (35: the driver too old, 100: no device); a '.'
+# that ends the sentence still leaves the number a status code, one that
+# goes on with a digit (a version) does not.
+want_ids '[E] [TRT] Cuda initialization failure with error 35. Please check cuda installation' driver-too-old-for-framework
+want_ids '[W] [TRT] CUDA initialization failure with error: 35. Please check your CUDA installation' driver-too-old-for-framework
+want_ids '[E] [TRT] CUDA initialization failure with error 100. Please check your CUDA installation' cuda-visible-devices-hides-all
+want_ids 'RuntimeError: CUDA error 700.' illegal-memory-access
+want_ids 'CUDA error 12.1' ""
 [ "$fails" = 0 ] && echo "test_explain: all passed" || echo "test_explain: $fails failed"
 [ "$fails" = 0 ]
