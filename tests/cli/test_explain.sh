@@ -676,5 +676,18 @@ want_ids '[W] [TRT] CUDA initialization failure with error: 35. Please check you
 want_ids '[E] [TRT] CUDA initialization failure with error 100. Please check your CUDA installation' cuda-visible-devices-hides-all
 want_ids 'RuntimeError: CUDA error 700.' illegal-memory-access
 want_ids 'CUDA error 12.1' ""
+# candle's DeviceMismatchBinaryOp (candle-core/src/error.rs: "device mismatch
+# in {op}, lhs: {lhs:?}, rhs: {rhs:?}"), raised by every binary op whose two
+# tensors are on different devices.
+want_ids 'called `Result::unwrap()` on an `Err` value: device mismatch in cmp, lhs: Cuda { gpu_id: 0 }, rhs: Cpu' tensors-on-different-devices
+want_ids 'Error: device mismatch in matmul, lhs: Cpu, rhs: Metal { gpu_id: 0 }' tensors-on-different-devices
+want_ids 'warning: device mismatch in the config file' ""
+# TensorRT's engine header check: the plan's magic tag is not the one this
+# TensorRT reads (TensorRT 7: "Serialization Error in verifyHeader: 0 (Magic
+# tag does not match)"; 8 and later: "Serialization assertion magicTagRead ==
+# kMAGIC_TAG failed.Magic tag does not match"), as with its version tag.
+want_ids '[TensorRT] ERROR: coreReadArchive.cpp (31) - Serialization Error in verifyHeader: 0 (Magic tag does not match)' tensorrt-engine-incompatible
+want_ids 'ERROR: 1: [stdArchiveReader.cpp::StdArchiveReader::30] Error Code 1: Serialization (Serialization assertion magicTagRead == kMAGIC_TAG failed.Magic tag does not match)' tensorrt-engine-incompatible
+want_ids 'unzip: Magic tag does not match' ""
 [ "$fails" = 0 ] && echo "test_explain: all passed" || echo "test_explain: $fails failed"
 [ "$fails" = 0 ]
