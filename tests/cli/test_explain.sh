@@ -689,5 +689,13 @@ want_ids 'warning: device mismatch in the config file' ""
 want_ids '[TensorRT] ERROR: coreReadArchive.cpp (31) - Serialization Error in verifyHeader: 0 (Magic tag does not match)' tensorrt-engine-incompatible
 want_ids 'ERROR: 1: [stdArchiveReader.cpp::StdArchiveReader::30] Error Code 1: Serialization (Serialization assertion magicTagRead == kMAGIC_TAG failed.Magic tag does not match)' tensorrt-engine-incompatible
 want_ids 'unzip: Magic tag does not match' ""
+# PyTorch's Windows DLL loader (torch/__init__.py, copied by IPEX and other
+# extensions) adds 'Error loading "X.dll" or one of its dependencies.' to
+# whatever LoadLibraryExW returned: 126, 127 (a procedure not found: another
+# version of a dependency), a policy block; the paging file (1455) has its id.
+want_ids 'OSError: [WinError 127] The specified procedure could not be found. Error loading "C:\\x\\intel_extension_for_pytorch\\bin\\intel-ext-pt-gpu.dll" or one of its dependencies.' windows-dll-load-failed
+want_ids 'OSError: [WinError 4551] An Application Control policy has blocked this file. Error loading "C:\\x\\torch\\lib\\shm.dll" or one of its dependencies.' windows-dll-load-failed
+want_ids 'OSError: [WinError 1455] The paging file is too small for this operation to complete. Error loading "C:\\x\\torch\\lib\\caffe2_detectron_ops_gpu.dll" or one of its dependencies.' windows-paging-file-too-small
+want_ids "System.IO.FileNotFoundException: Could not load file or assembly 'Foo, Version=1.0.0.0' or one of its dependencies." ""
 [ "$fails" = 0 ] && echo "test_explain: all passed" || echo "test_explain: $fails failed"
 [ "$fails" = 0 ]
