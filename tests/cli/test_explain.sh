@@ -130,12 +130,13 @@ ecosystem-11   19     20
 ecosystem-12   17     17
 ecosystem-13   10     10
 ecosystem-14   18     18
+ecosystem-15   14     17
 holdout-5      21     =24
 holdout-6      23     =25
 holdout-7      25     =27
 SETS
 # Each of these logs comes from its own thread, used by no other set.
-dups="$( { grep -h '^# source:' tests/explain/{ecosystem,holdout-2,ecosystem-3,holdout-3,holdout-4,holdout-5,holdout-6,holdout-7,ecosystem-6,ecosystem-7,ecosystem-8,ecosystem-9,ecosystem-10,ecosystem-11,ecosystem-12,ecosystem-13,ecosystem-14}/*.expected
+dups="$( { grep -h '^# source:' tests/explain/{ecosystem,holdout-2,ecosystem-3,holdout-3,holdout-4,holdout-5,holdout-6,holdout-7,ecosystem-6,ecosystem-7,ecosystem-8,ecosystem-9,ecosystem-10,ecosystem-11,ecosystem-12,ecosystem-13,ecosystem-14,ecosystem-15}/*.expected
 	grep -h '^# source:' tests/explain/{corpus,heldout}/*.expected | sort -u; } | sort | uniq -d)"
 [ -z "$dups" ] || fail "a source serves two logs: $dups"
 
@@ -700,5 +701,36 @@ want_ids "Device API vulkan is not enabled." framework-cpu-only-build
 want_ids "Check failed: bf != nullptr Target llvm is not enabled" ""
 want_ids "Device API rpc is not enabled." ""
 want_ids "Warning: CUDA graph capture is not enabled" ""
+# ---- serving, conversion and LLM projects (issue #31, ecosystem-15) -------
+# TensorRT's "CUDA initialization failure with error N" prints the CUDA
+# runtime's status number (35: the driver too old, 100: no device); a '.'
+# that ends the sentence still leaves the number a status code, one that
+# goes on with a digit (a version) does not.
+want_ids '[E] [TRT] Cuda initialization failure with error 35. Please check cuda installation' driver-too-old-for-framework
+want_ids '[W] [TRT] CUDA initialization failure with error: 35. Please check your CUDA installation' driver-too-old-for-framework
+want_ids '[E] [TRT] CUDA initialization failure with error 100. Please check your CUDA installation' cuda-visible-devices-hides-all
+want_ids 'RuntimeError: CUDA error 700.' illegal-memory-access
+want_ids 'CUDA error 12.1' ""
+# candle's DeviceMismatchBinaryOp (candle-core/src/error.rs: "device mismatch
+# in {op}, lhs: {lhs:?}, rhs: {rhs:?}"), raised by every binary op whose two
+# tensors are on different devices.
+want_ids 'called `Result::unwrap()` on an `Err` value: device mismatch in cmp, lhs: Cuda { gpu_id: 0 }, rhs: Cpu' tensors-on-different-devices
+want_ids 'Error: device mismatch in matmul, lhs: Cpu, rhs: Metal { gpu_id: 0 }' tensors-on-different-devices
+want_ids 'warning: device mismatch in the config file' ""
+# TensorRT's engine header check: the plan's magic tag is not the one this
+# TensorRT reads (TensorRT 7: "Serialization Error in verifyHeader: 0 (Magic
+# tag does not match)"; 8 and later: "Serialization assertion magicTagRead ==
+# kMAGIC_TAG failed.Magic tag does not match"), as with its version tag.
+want_ids '[TensorRT] ERROR: coreReadArchive.cpp (31) - Serialization Error in verifyHeader: 0 (Magic tag does not match)' tensorrt-engine-incompatible
+want_ids 'ERROR: 1: [stdArchiveReader.cpp::StdArchiveReader::30] Error Code 1: Serialization (Serialization assertion magicTagRead == kMAGIC_TAG failed.Magic tag does not match)' tensorrt-engine-incompatible
+want_ids 'unzip: Magic tag does not match' ""
+# PyTorch's Windows DLL loader (torch/__init__.py, copied by IPEX and other
+# extensions) adds 'Error loading "X.dll" or one of its dependencies.' to
+# whatever LoadLibraryExW returned: 126, 127 (a procedure not found: another
+# version of a dependency), a policy block; the paging file (1455) has its id.
+want_ids 'OSError: [WinError 127] The specified procedure could not be found. Error loading "C:\\x\\intel_extension_for_pytorch\\bin\\intel-ext-pt-gpu.dll" or one of its dependencies.' windows-dll-load-failed
+want_ids 'OSError: [WinError 4551] An Application Control policy has blocked this file. Error loading "C:\\x\\torch\\lib\\shm.dll" or one of its dependencies.' windows-dll-load-failed
+want_ids 'OSError: [WinError 1455] The paging file is too small for this operation to complete. Error loading "C:\\x\\torch\\lib\\caffe2_detectron_ops_gpu.dll" or one of its dependencies.' windows-paging-file-too-small
+want_ids "System.IO.FileNotFoundException: Could not load file or assembly 'Foo, Version=1.0.0.0' or one of its dependencies." ""
 [ "$fails" = 0 ] && echo "test_explain: all passed" || echo "test_explain: $fails failed"
 [ "$fails" = 0 ]
