@@ -232,6 +232,19 @@ def built_outside_zero_init(row):
     return "without DeepSpeed's zero.Init" in row.get("setup", "")
 
 
+def loss_of(row):
+    """A decoder's training loss from a "loss" column where a table has one
+    ("sum": the script's `loss = out.logits.sum()`), else advise's default
+    (transformers' cross-entropy). Rounds 12 and 13's SDPA benchmark rows
+    state logits.sum() in their setup but carry no column: passing it from
+    the setup text would move round 12's Pythia rows to 17-26 % low, where
+    GPT-NeoX 4.42's own terms are still not counted (docs/advise.md,
+    "After round 15, the loss")."""
+    if row["task"] == "infer" or row.get("loss", "-") == "-":
+        return None
+    return row["loss"]
+
+
 def advise_args(row):
     model = row["model"]
     if model.endswith(".json"):
@@ -275,6 +288,8 @@ def advise_args(row):
         a += ["--strategy", row["strategy"]]
     if built_outside_zero_init(row):
         a.append("--no-zero-init")
+    if loss_of(row):
+        a += ["--loss", loss_of(row)]
     # An unknown GPU: a size that always fits, so the estimate is for no particular card.
     a += ["--gpu", row["gpu"]] if row["gpu"] != "-" else ["--memory", "1TiB"]
     return a

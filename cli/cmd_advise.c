@@ -29,11 +29,11 @@ struct advise_opts {
 	/* the vocabularies as given; converted after parsing, so a second
 	 * value is "given twice" like any single-valued option */
 	const char *task_s, *precision_s, *weights_s, *optimizer_s, *strategy_s, *offload_s, *attention_s;
-	const char *lora_targets_s, *loop_s, *torch_s, *bitsandbytes_s, *transformers_s;
+	const char *lora_targets_s, *loop_s, *loss_s, *torch_s, *bitsandbytes_s, *transformers_s;
 	uint32_t torch_version, bitsandbytes_version, transformers_version;
 	uint64_t loss_chunks;
 	bool offload_activations, autoawq_fused, no_zero_init;
-	int task, precision, weights, optimizer, strategy, offload, attention, lora_targets, loop;
+	int task, precision, weights, optimizer, strategy, offload, attention, lora_targets, loop, loss;
 	uint64_t batch, seq, decoder_seq, new_tokens, image, grad_accum, lora_rank, gpus, target_batch;
 	uint64_t params, layers, hidden, heads, kv_heads, vocab, intermediate;
 	uint64_t memory;
@@ -170,6 +170,7 @@ static void convert_vocabs(struct advise_opts *o)
 	o->attention = vocab_value("attention", "attention", o->attention_s);
 	o->lora_targets = vocab_value("lora_targets", "lora-targets", o->lora_targets_s);
 	o->loop = vocab_value("loop", "loop", o->loop_s);
+	o->loss = vocab_value("loss", "loss", o->loss_s);
 	if (o->torch_s && gw_advise_torch_version(o->torch_s, &o->torch_version) < 0)
 		die_usage("advise", _("option '--torch': %s"), gw_error_last());
 	if (o->bitsandbytes_s && gw_advise_bitsandbytes_version(o->bitsandbytes_s, &o->bitsandbytes_version) < 0)
@@ -227,6 +228,10 @@ static const struct option advise_options[] = {
 	OPT_STRING(0, "loop", O, loop_s, "L", N_("training: trainer (the default: a step's outputs are gone before the "
 		   "next forward, as in Hugging Face's Trainer) or plain (a hand-written `logits = model(x)` loop, "
 		   "LitGPT's among them, that keeps the last step's outputs and graph until the next forward returns)")),
+	OPT_STRING(0, "loss", O, loss_s, "L", N_("training of a decoder: cross-entropy (the default: transformers' "
+		   "loss over the labels, with an fp32 copy of the logits) or sum (`loss = out.logits.sum()`, as "
+		   "transformers' SDPA training benchmarks run: no copy, and backward materialises the logits' "
+		   "gradient)")),
 	OPT_STRING(0, "torch", O, torch_s, "VERSION", N_("the PyTorch release the run uses, as torch.__version__ prints "
 		   "it (default: the active Python environment's for this machine's GPUs, else a current one): before 1.11 softmax keeps its input for backward, before 1.13 the CUDA "
 		   "context loads every kernel (no lazy loading), before 2.0 there is no SDPA and Adam steps one parameter at a time, "
@@ -596,6 +601,7 @@ static void options_from(gw_advise_options *r, const struct advise_opts *o)
 	r->transformers_version = o->transformers_version;
 	r->loss_chunks = (uint32_t)o->loss_chunks;   /* bounded in check_usage */
 	r->loop = (uint32_t)o->loop;
+	r->loss = (uint32_t)o->loss;
 	r->autoawq_fused = o->autoawq_fused;
 	r->no_zero_init = o->no_zero_init;
 }
@@ -792,6 +798,8 @@ static void print_run(const gw_model *m, const gw_advise_estimate *e)
 		fprintf(f, _(", %s loop"), gw_advise_name("loop", (int)r->loop));
 	if (r->loss_chunks > 1)
 		fprintf(f, _(", loss in %u chunks"), (unsigned)r->loss_chunks);
+	if (r->loss == GW_LOSS_SUM)
+		fprintf(f, "%s", _(", loss logits.sum()"));
 	if (r->autoawq_fused)
 		fprintf(f, "%s", _(", AutoAWQ's fused layers"));
 	if (r->no_zero_init)
@@ -1270,6 +1278,11 @@ static void check_usage(const struct advise_opts *o, int nargs)
 			  "checkpointed layers' inputs and refuses offloading without checkpointing"));
 	if (o->task == GW_TASK_INFER && o->loss_chunks)
 		die_usage("advise", _("--loss-chunks applies to training"));
+	if (o->task == GW_TASK_INFER && o->loss_s)
+		die_usage("advise", _("--loss applies to training"));
+	if (o->loss == GW_LOSS_SUM && o->loss_chunks > 1)
+		die_usage("advise", _("--loss sum takes no cross-entropy, so nothing to chunk: it excludes "
+			  "--loss-chunks"));
 	if (o->loss_chunks > 65536)
 		die_usage("advise", _("option '--loss-chunks' is at most 65536"));
 	if (o->autoawq_fused && (o->task != GW_TASK_INFER || o->weights != GW_WEIGHTS_GPTQ4 || o->gpus > 1))

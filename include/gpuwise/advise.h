@@ -240,10 +240,16 @@ typedef enum gw_training_loop {
 	GW_LOOP_PLAIN        /* `logits = model(x)` in a hand-written loop (LitGPT's fit()): the last
 	                      * step's outputs and graph live until the next forward returns */
 } gw_training_loop;
+/* What a decoder's training loss does with the logits. */
+typedef enum gw_training_loss {
+	GW_LOSS_CROSS_ENTROPY, /* transformers' cross-entropy over the labels: an fp32 copy and its log-softmax */
+	GW_LOSS_SUM            /* `loss = out.logits.sum()` (transformers' SDPA benchmark scripts): no copy, and
+	                        * backward materialises the logits' gradient, the logits' own type */
+} gw_training_loss;
 
 /* The vocabularies as text, one table each (the CLI's and Python's names).
  * The value of name in vocabulary `kind` ("task", "precision", "weights",
- * "optimizer", "strategy", "offload", "attention", "lora_targets", "loop"), or -1. */
+ * "optimizer", "strategy", "offload", "attention", "lora_targets", "loop", "loss"), or -1. */
 int gw_advise_value(const char *kind, const char *name);
 /* The name of value in `kind`, or NULL. */
 const char *gw_advise_name(const char *kind, int value);
@@ -334,13 +340,16 @@ typedef struct gw_advise_options {
 	 * allocated from its forward to its backward; 0: built under zero.Init.
 	 * Version 6. */
 	uint32_t no_zero_init;
+	/* gw_training_loss: training of a decoder (the LM head's loss).
+	 * Version 6. */
+	uint32_t loss;
 	/* 0: room for options to come, so that a new one moves neither this
 	 * struct's size nor the structs that embed it (docs/abi.md). */
-	uint32_t reserved[6];
+	uint32_t reserved[5];
 } gw_advise_options;
 #define GW_ADVISE_OPTIONS_INIT { GW_ADVISE_OPTIONS_VERSION, GW_TASK_TRAIN, 1, 0, 0, GW_PRECISION_AUTO, \
 	GW_WEIGHTS_AUTO, GW_OPTIMIZER_ADAMW, 1, false, GW_LORA_QV, 0, 0, 1, GW_STRATEGY_DDP, GW_OFFLOAD_NONE, \
-	GW_ATTENTION_AUTO, 0, 0, 0, 0, 0, 0, GW_LOOP_TRAINER, 0, 0, 0, 0, 0, { 0 } }
+	GW_ATTENTION_AUTO, 0, 0, 0, 0, 0, 0, GW_LOOP_TRAINER, 0, 0, 0, 0, 0, 0, { 0 } }
 
 /* ---- the estimate ---------------------------------------------------------- */
 

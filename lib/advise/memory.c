@@ -41,6 +41,7 @@ static const char *const OFFLOADS[] = { "none", "optimizer", "params", NULL };
 static const char *const ATTENTIONS[] = { "auto", "eager", "sdpa", "flash", NULL };
 static const char *const LORA_TARGETS[] = { "qv", "attention", "all-linear", "all", NULL };
 static const char *const LOOPS[] = { "trainer", "plain", NULL };
+static const char *const LOSSES[] = { "cross-entropy", "sum", NULL };
 
 static const struct vocab vocabs[] = {
 	{ "task", TASKS, "train lora qlora infer" },
@@ -53,6 +54,7 @@ static const struct vocab vocabs[] = {
 	{ "attention", ATTENTIONS, "eager sdpa flash" },
 	{ "lora_targets", LORA_TARGETS, "qv attention all-linear all" },
 	{ "loop", LOOPS, "trainer plain" },
+	{ "loss", LOSSES, "cross-entropy sum" },
 };
 
 static const struct vocab *vocab(const char *kind)
@@ -408,6 +410,11 @@ static int resolve(gw_advise_options *r, const gw_model *m, const gw_advise_opti
 				     r->torch_version);
 	if (r->loss_chunks > 65536)
 		return gw__error_set(GW_EINVAL, "advise options: loss_chunks %u is more than 65,536", r->loss_chunks);
+	if (r->loss > GW_LOSS_SUM)
+		return gw__error_set(GW_EINVAL, "advise options: loss %u is not a gw_training_loss", r->loss);
+	if (r->loss == GW_LOSS_SUM && r->loss_chunks > 1)
+		return gw__error_set(GW_EINVAL, "--loss sum takes no cross-entropy, so nothing to chunk: it "
+				     "excludes --loss-chunks");
 	if (r->transformers_version && (r->transformers_version < 100 || r->transformers_version > 999))
 		return gw__error_set(GW_EINVAL, "advise options: transformers_version %u is not major·100 + minor",
 				     r->transformers_version);
@@ -1156,9 +1163,16 @@ static double loss_chunks(const gw_advise_options *r)
  * a second fp32 copy, before the log-softmax: 4 + 4 + 4 bytes whatever the
  * type. 4.46 moved the loss to ForCausalLMLoss (loss/loss_utils.py), which
  * keeps the copy until huggingface/transformers#35646 (January 2025)
- * padded the labels instead; that span is not modelled. */
+ * padded the labels instead; that span is not modelled.
+ * `loss = out.logits.sum()` (GW_LOSS_SUM; transformers PR #31031's and
+ * #33298's SDPA training benchmarks) makes no copy: the bound output
+ * keeps the logits, and SumBackward0's gradient is an expand() that the
+ * LM head's linear backward reshapes into a contiguous tensor, e bytes a
+ * logit more when backward starts: 2e. */
 static double loss_bytes_per_logit(const gw_model *m, const gw_advise_options *r, double e)
 {
+	if (r->loss == GW_LOSS_SUM)
+		return 2 * e;
 	if (m->kind == GW_MODEL_DECODER && gw__advise_has(m, GW__TRAIT_LOGITS_FLOAT) && transformers_before(r, 446) &&
 	    r->loss_chunks <= 1)
 		return 12;

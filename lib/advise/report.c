@@ -467,6 +467,11 @@ static void json_options(gw_json *j, const gw_advise_options *r, uint64_t target
 		gw_json_string(j, gw_advise_name("loop", (int)r->loop));
 	else
 		gw_json_null(j);
+	gw_json_key(j, "loss");
+	if (r->task != GW_TASK_INFER)
+		gw_json_string(j, gw_advise_name("loss", (int)r->loss));
+	else
+		gw_json_null(j);
 	key_u64(j, "target_batch", target_batch);
 	gw_json_object_end(j);
 }

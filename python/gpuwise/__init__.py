@@ -1090,7 +1090,7 @@ def doctor(deep=False, python_envs=()):
 
 _ADVISE_OPTIONS = ("hardware", "task", "batch", "seq", "decoder_seq", "new_tokens", "image", "precision", "weights", "optimizer", "grad_accum",
                    "checkpointing", "lora_rank", "lora_targets", "gpus", "strategy", "offload", "offload_activations", "attention",
-                   "loop", "torch", "bitsandbytes", "transformers", "loss_chunks", "autoawq_fused", "no_zero_init", "lm_head", "params", "layers", "hidden", "heads", "kv_heads", "vocab", "intermediate")
+                   "loop", "loss", "torch", "bitsandbytes", "transformers", "loss_chunks", "autoawq_fused", "no_zero_init", "lm_head", "params", "layers", "hidden", "heads", "kv_heads", "vocab", "intermediate")
 _CONFIG_MAX = 16 << 20
 
 
@@ -1186,6 +1186,9 @@ def advise(model=None, *, gpu=None, memory=None, target_batch=None, **options):
     no_zero_init=True (training with strategy="zero3": the model was built
     before TrainingArguments, so without DeepSpeed's zero.Init, and each
     linear weight gathered in forward stays allocated until its backward),
+    loss="cross-entropy"|"sum" (training of a decoder: transformers'
+    cross-entropy with its fp32 copy of the logits, or `logits.sum()` as
+    transformers' SDPA training benchmarks run it),
     loop="trainer"|"plain" (training: whether the loop drops a step's outputs
     before the next forward, as transformers' Trainer, or keeps them, as
     `logits = model(x)` in a hand-written loop).

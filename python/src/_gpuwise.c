@@ -2067,6 +2067,7 @@ static int advise_options(PyObject *opts, gw_advise_options *o, gw_model *shape)
 {
 	int task = o->task, prec = o->precision, w = o->weights, opt = o->optimizer;
 	int strat = o->strategy, off = o->offload, att = o->attention, lt = o->lora_targets, loop = (int)o->loop;
+	int loss = (int)o->loss;
 	uint64_t dseq = o->decoder_seq, chunks = o->loss_chunks;
 	PyObject *ck;
 
@@ -2074,7 +2075,7 @@ static int advise_options(PyObject *opts, gw_advise_options *o, gw_model *shape)
 	    opt_vocab(opts, "weights", &w) || opt_vocab(opts, "optimizer", &opt) ||
 	    opt_vocab(opts, "strategy", &strat) || opt_vocab(opts, "offload", &off) ||
 	    opt_vocab(opts, "attention", &att) || opt_vocab(opts, "lora_targets", &lt) ||
-	    opt_vocab(opts, "loop", &loop) || opt_u64(opts, "batch", &o->batch) ||
+	    opt_vocab(opts, "loop", &loop) || opt_vocab(opts, "loss", &loss) || opt_u64(opts, "batch", &o->batch) ||
 	    opt_u64(opts, "seq", &o->seq) || opt_u64(opts, "decoder_seq", &dseq) ||
 	    opt_u64(opts, "new_tokens", &o->new_tokens) || opt_u64(opts, "image", &o->image) ||
 	    opt_u64(opts, "loss_chunks", &chunks) ||
@@ -2093,6 +2094,7 @@ static int advise_options(PyObject *opts, gw_advise_options *o, gw_model *shape)
 	o->attention = (gw_attention)att;
 	o->lora_targets = (uint8_t)lt;
 	o->loop = (uint32_t)loop;
+	o->loss = (uint32_t)loss;
 	if (dseq > UINT16_MAX) {
 		raise_code(GW_EINVAL, N_("advise: decoder_seq must be from 1 to 65535"));
 		return -1;

@@ -860,6 +860,27 @@ run advise llama-3-8b --gpus 8 --strategy zero2 --no-zero-init --memory 80GiB
 assert_eq "$rc" 1 "--no-zero-init without zero3 is refused"
 assert_contains "$err" "needs --strategy zero3" "says why"
 
+# ---- a loss without cross-entropy (--loss sum) ------------------------------------
+run advise gpt2 --batch 2 --seq 512 --precision fp16 --optimizer sgd --memory 80GiB --json
+cp "$TMPD/out" "$TMPD/ce.json"
+run advise gpt2 --batch 2 --seq 512 --precision fp16 --optimizer sgd --loss sum --memory 80GiB --json
+assert_json "--loss sum: no fp32 copy or log-softmax, the logits' gradient instead" '
+import json
+c = json.load(open("'"$TMPD"'/ce.json"))
+assert d["options"]["loss"] == "sum" and c["options"]["loss"] == "cross-entropy", (d["options"], c["options"])
+a = d["per_gpu"]["breakdown"]["activations_bytes"]
+assert c["per_gpu"]["breakdown"]["activations_bytes"] - a == 2 * 512 * 50257 * 6, (a, c["per_gpu"])
+'
+run advise gpt2 --batch 2 --seq 512 --precision fp16 --optimizer sgd --loss sum --memory 80GiB
+assert_contains "$out" "logits.sum()" "the run line says so"
+run advise gpt2 --task infer --loss sum --memory 80GiB
+assert_eq "$rc" 2 "--loss with inference is refused"
+run advise gpt2 --loss sum --loss-chunks 8 --memory 80GiB
+assert_eq "$rc" 2 "--loss sum with --loss-chunks is refused"
+run advise gpt2 --loss mse --memory 80GiB
+assert_eq "$rc" 2 "an unknown --loss is refused"
+assert_contains "$err" "cross-entropy sum" "names the choices"
+
 # ---- Adam's step by PyTorch release ------------------------------------------------
 run advise gpt2 --batch 1 --seq 16 --precision fp16 --attention eager --memory 80GiB --json
 cp "$TMPD/out" "$TMPD/step21.json"

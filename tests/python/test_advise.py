@@ -257,3 +257,18 @@ def test_no_zero_init():
                               "--gpus", "8", "--strategy", "zero3", "--no-zero-init", "--memory", "80GiB")
     assert out[0]["options"]["no_zero_init"] is True
     assert "zero3" in out[1][1], out[1]
+
+
+def test_loss_sum():
+    out, _ = run_py("h100-8x", """
+        out = [gpuwise.advise("gpt2", batch=2, seq=512, precision="fp16", optimizer="sgd", loss="sum",
+                              memory="80GiB")]
+        try:
+            gpuwise.advise("gpt2", loss="mse", memory="80GiB")
+        except Exception as e:
+            out.append([type(e).__name__, str(e)])
+    """)
+    assert out[0] == cli_json("h100-8x", "gpt2", "--batch", "2", "--seq", "512", "--precision", "fp16",
+                              "--optimizer", "sgd", "--loss", "sum", "--memory", "80GiB")
+    assert out[0]["options"]["loss"] == "sum"
+    assert "cross-entropy" in out[1][1], out[1]

@@ -1334,7 +1334,7 @@ static void test_bad_options(void)
 	CHECK_INT(gw_advise_estimate_run(&e, &l, &o), GW_EINVAL);
 	CHECK(strstr(gw_error_last(), "version 4") != NULL);
 	o = (gw_advise_options)GW_ADVISE_OPTIONS_INIT;
-	o.reserved[5] = 1;
+	o.reserved[4] = 1;
 	CHECK_INT(gw_advise_estimate_run(&e, &l, &o), GW_EINVAL);
 	o = (gw_advise_options)GW_ADVISE_OPTIONS_INIT;
 	o.bitsandbytes_version = 3600;   /* not a release gpuwise models */
@@ -2708,6 +2708,53 @@ static void test_loss_chunks(void)
 	CHECK_INT(gw_advise_estimate_run(&chunked, &llama, &o), GW_EINVAL);
 }
 
+/* --loss sum: `loss = out.logits.sum()` (transformers PR #31031's and
+ * #33298's SDPA training benchmarks) runs no cross-entropy: no fp32 copy,
+ * no log-softmax; the logits (e bytes) and the gradient the LM head's
+ * backward materialises from sum's expand (e bytes) instead. */
+static void test_loss_sum(void)
+{
+	gw_advise_estimate ce, sum;
+	gw_advise_options o = GW_ADVISE_OPTIONS_INIT;
+	gw_model gpt2 = model("gpt2"), llama = model("llama-2-7b");
+	double t = 512, b = 2, V = 50257;
+
+	o.precision = GW_PRECISION_FP16;
+	o.optimizer = GW_OPTIMIZER_SGD;
+	o.batch = 2;
+	o.seq = 512;
+	CHECK_INT(gw_advise_estimate_run(&ce, &gpt2, &o), 0);
+	CHECK_INT(ce.resolved.loss, GW_LOSS_CROSS_ENTROPY);
+	o.loss = GW_LOSS_SUM;
+	CHECK_INT(gw_advise_estimate_run(&sum, &gpt2, &o), 0);
+	CHECK_INT(sum.resolved.loss, GW_LOSS_SUM);
+	/* 2 + 4 + 4 bytes a logit become 2 + 2 */
+	CHECK_INT(ce.activations_bytes - sum.activations_bytes, (uint64_t)(t * b * V * (10 - 4)));
+	/* transformers 4.40's Llama loss (12 bytes a logit) is not run either */
+	o.transformers_version = 440;
+	o.loss = GW_LOSS_CROSS_ENTROPY;
+	CHECK_INT(gw_advise_estimate_run(&ce, &llama, &o), 0);
+	o.loss = GW_LOSS_SUM;
+	CHECK_INT(gw_advise_estimate_run(&sum, &llama, &o), 0);
+	CHECK_INT(ce.activations_bytes - sum.activations_bytes, (uint64_t)(t * b * 32000 * (12 - 4)));
+	/* fp32: the copy was never made; the logits and their gradient, 4 + 4 */
+	o.transformers_version = 0;
+	o.precision = GW_PRECISION_FP32;
+	o.loss = GW_LOSS_CROSS_ENTROPY;
+	CHECK_INT(gw_advise_estimate_run(&ce, &gpt2, &o), 0);
+	o.loss = GW_LOSS_SUM;
+	CHECK_INT(gw_advise_estimate_run(&sum, &gpt2, &o), 0);
+	CHECK_INT(sum.activations_bytes, ce.activations_bytes);
+	/* nothing to chunk; an unknown loss */
+	o.loss_chunks = 8;
+	CHECK_INT(gw_advise_estimate_run(&sum, &gpt2, &o), GW_EINVAL);
+	o.loss_chunks = 0;
+	o.loss = 2;
+	CHECK_INT(gw_advise_estimate_run(&sum, &gpt2, &o), GW_EINVAL);
+	CHECK_STR(gw_advise_name("loss", GW_LOSS_SUM), "sum");
+	CHECK_INT(gw_advise_value("loss", "cross-entropy"), GW_LOSS_CROSS_ENTROPY);
+}
+
 /* --offload activations (torchtune's OffloadActivations with checkpointing):
  * of the L checkpointed layer inputs (e·b·s·h each) two stay on the GPU,
  * the one being recomputed and the one before it; inputs under 1,024
@@ -3139,6 +3186,7 @@ int main(void)
 	test_torch_version();
 	test_transformers_version();
 	test_loss_chunks();
+	test_loss_sum();
 	test_offload_activations();
 	test_training_loop();
 	test_gradients_after_activations();
