@@ -831,6 +831,18 @@ static void record_match(gw_explainer *ex, unsigned d, const char *framework, in
 	make_excerpt(m->excerpt, ex->line, ex->line_len, start, had_nul ? ex->nul_at : NULL);
 }
 
+/* Where the row's literal next occurs on the line at or after from, or
+ * SIZE_MAX. */
+static size_t next_literal(const gw_explainer *ex, unsigned p, size_t from)
+{
+	size_t n = ex->cat->lit_len[p];
+
+	for (size_t i = from; i + n <= ex->line_len; i++)
+		if (literal_at(ex->line + i, gw__explain_patterns[p].literal, n))
+			return i;
+	return SIZE_MAX;
+}
+
 static void record_hit(gw_explainer *ex, const struct hit *h, bool had_nul)
 {
 	const gw__explain_pattern *pat = &gw__explain_patterns[h->pat];
@@ -838,13 +850,18 @@ static void record_hit(gw_explainer *ex, const struct hit *h, bool had_nul)
 
 	if (pat->how == GW__HOW_NUMBER) {
 		const char *numbered_as = NULL;
+		size_t start = h->start;
 
-		if ((code = number_code(ex, h->pat, h->start, &numbered_as)) < 0)
-			return;
+		/* The automaton reports a wrapping's first place on the line;
+		 * its number may follow a later one ("Warp CUDA error: Failed
+		 * to get driver entry point 'cuInit' (CUDA error 34)"). */
+		while ((code = number_code(ex, h->pat, start, &numbered_as)) < 0)
+			if ((start = next_literal(ex, h->pat, start + 1)) == SIZE_MAX)
+				return;
 		ex->hit_library = numbered_as;
 		ex->hit_number = gw__status_codes[code].pub.number;
 		record_match(ex, (unsigned)gw__status_codes[code].doc, gw__status_codes[code].pub.library, code,
-			     h->start, had_nul);
+			     start, had_nul);
 		ex->hit_library = NULL;
 		return;
 	}
