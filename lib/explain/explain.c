@@ -603,6 +603,20 @@ static bool cuda_location_before(const char *line, size_t start)
 	return i > 0 && (is_word_byte(line[i - 1]) || line[i - 1] == '-');
 }
 
+/* Open Image Denoise's GPU devices throw the runtime's own string (its
+ * CUDA device: Exception(Error::Unknown, cudaGetErrorString(error))), and
+ * programs print it after "OIDN error:" (Blender's denoiser_oidn_gpu.cpp).
+ * Does that prefix end just before start? */
+static bool oidn_error_before(const char *line, size_t start)
+{
+	static const char prefix[] = "oidn error:";
+	size_t n = sizeof prefix - 1, i = start;
+
+	while (i > 0 && line[i - 1] == ' ')
+		i--;
+	return i >= n && literal_at(line + i - n, prefix, n) && (i == n || !is_alnum_byte(line[i - n - 1]));
+}
+
 static bool code_row_accepts(const gw_explainer *ex, unsigned p, size_t start)
 {
 	const gw__explain_pattern *pat = &gw__explain_patterns[p];
@@ -618,6 +632,8 @@ static bool code_row_accepts(const gw_explainer *ex, unsigned p, size_t start)
 	if (!strcmp(pat->framework, "hip") && names_library(ex->line, start, "rocm", true))
 		return true;
 	if (!strncmp(pat->framework, "cuda-", 5) && cuda_location_before(ex->line, start))
+		return true;
+	if (!strcmp(pat->framework, "cuda-runtime") && oidn_error_before(ex->line, start))
 		return true;
 	return names_library(ex->line, start, library_word(pat->framework), false);
 }
