@@ -64,8 +64,11 @@ DEVICE_GPU = "H200-SXM-141GB"
 # 36, 12 and 13 at stop 37, 14 and 15 at stop 38), its misses then read for
 # causes (11: AutoAWQ; 12, 13: OPT/Pythia eager and SDPA, ZeRO-3; 14: ZeRO-3
 # full fine-tuning; 15: ResNet-50 on CIFAR), so each is tuning data now,
-# scored by default under the set named here.
-WHOLE_ROUNDS = {11: "tuned-11", 12: "tuned-12", 13: "tuned-13", 14: "tuned-14", 15: "tuned-15"}
+# scored by default under the set named here. Round 16 found no row (its
+# file records the search); rounds 17 (AutoAWQ's benchmark threads) and 18
+# (optimum-benchmark's Hub datasets) are held out, scored only with --final.
+WHOLE_ROUNDS = {11: "tuned-11", 12: "tuned-12", 13: "tuned-13", 14: "tuned-14", 15: "tuned-15",
+                17: "held-out-17", 18: "held-out-18"}
 DEVICE_KINDS = (("allocated", "allocated_bytes"), ("reserved", "reserved_bytes"), ("device", "device_bytes"))
 
 
@@ -109,7 +112,7 @@ ROUND9 = "f-"
 ROUND10 = "g-"
 SETS = ("tuned", "held-out", "held-out-2", "tuned-4", "held-out-4", "tuned-6", "held-out-6", "tuned-7", "held-out-7",
         "held-out-8", "tuned-9", "held-out-9", "tuned-10", "held-out-10",
-        "tuned-11", "tuned-12", "tuned-13", "tuned-14", "tuned-15")
+        "tuned-11", "tuned-12", "tuned-13", "tuned-14", "tuned-15", "held-out-17", "held-out-18")
 VISION_TYPES = ("vit", "deit", "swin", "resnet")
 
 
@@ -216,6 +219,19 @@ def is_vision(model):
     return model.split("-")[0] in VISION_TYPES
 
 
+def built_outside_zero_init(row):
+    """A ZeRO-3 row whose model was built before DeepSpeed's configuration
+    existed (--no-zero-init): a "zero_init" column saying "no" where a table
+    has one, else the row's setup saying "without DeepSpeed's zero.Init", as
+    round 14's gpjt rows do (their scripts call from_pretrained before
+    TrainingArguments). Other ZeRO-3 rows count zero.Init, advise's default."""
+    if row["strategy"] != "zero3" or row["task"] == "infer":
+        return False
+    if row.get("zero_init", "-") != "-":
+        return row["zero_init"] == "no"
+    return "without DeepSpeed's zero.Init" in row.get("setup", "")
+
+
 def advise_args(row):
     model = row["model"]
     if model.endswith(".json"):
@@ -257,6 +273,8 @@ def advise_args(row):
         # DeepSpeed's ZeRO on one GPU still keeps its fp32 master weights,
         # its flat gradient partitions and its buckets, as on several.
         a += ["--strategy", row["strategy"]]
+    if built_outside_zero_init(row):
+        a.append("--no-zero-init")
     # An unknown GPU: a size that always fits, so the estimate is for no particular card.
     a += ["--gpu", row["gpu"]] if row["gpu"] != "-" else ["--memory", "1TiB"]
     return a

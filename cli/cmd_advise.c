@@ -32,7 +32,7 @@ struct advise_opts {
 	const char *lora_targets_s, *loop_s, *torch_s, *bitsandbytes_s, *transformers_s;
 	uint32_t torch_version, bitsandbytes_version, transformers_version;
 	uint64_t loss_chunks;
-	bool offload_activations, autoawq_fused;
+	bool offload_activations, autoawq_fused, no_zero_init;
 	int task, precision, weights, optimizer, strategy, offload, attention, lora_targets, loop;
 	uint64_t batch, seq, decoder_seq, new_tokens, image, grad_accum, lora_rank, gpus, target_batch;
 	uint64_t params, layers, hidden, heads, kv_heads, vocab, intermediate;
@@ -243,6 +243,9 @@ static const struct option advise_options[] = {
 	OPT_BOOL(0, "autoawq-fused", O, autoawq_fused, N_("infer with --weights gptq4: AutoAWQ's from_quantized "
 		 "with fuse_layers=True, whose fused layers allocate the KV cache at load for --new-tokens positions, "
 		 "run their own eager attention and copy q, k and v while they fuse them")),
+	OPT_BOOL(0, "no-zero-init", O, no_zero_init, N_("training with --strategy zero3: the model was built before "
+		 "DeepSpeed's configuration existed (from_pretrained before TrainingArguments), so without "
+		 "zero.Init, and each linear map's gathered weight stays allocated from its forward to its backward")),
 	OPT_CALLBACK(0, "target-batch", O, target_batch, "N", N_("samples per optimizer step the plan must reach "
 		     "(default: batch × grad-accum × gpus)"), parse_count),
 	OPT_STRING(0, "gpu", O, gpu, "SEL|NAME", N_("a GPU of this machine (index, UUID prefix) or a spec-table "
@@ -594,6 +597,7 @@ static void options_from(gw_advise_options *r, const struct advise_opts *o)
 	r->loss_chunks = (uint32_t)o->loss_chunks;   /* bounded in check_usage */
 	r->loop = (uint32_t)o->loop;
 	r->autoawq_fused = o->autoawq_fused;
+	r->no_zero_init = o->no_zero_init;
 }
 
 /* ---- output ---------------------------------------------------------------- */
@@ -790,6 +794,8 @@ static void print_run(const gw_model *m, const gw_advise_estimate *e)
 		fprintf(f, _(", loss in %u chunks"), (unsigned)r->loss_chunks);
 	if (r->autoawq_fused)
 		fprintf(f, "%s", _(", AutoAWQ's fused layers"));
+	if (r->no_zero_init)
+		fprintf(f, "%s", _(", without zero.Init"));
 	if (r->torch_version)
 		fprintf(f, _(", PyTorch %u.%u"), (unsigned)(r->torch_version / 100),
 			(unsigned)(r->torch_version % 100));

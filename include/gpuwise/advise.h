@@ -327,13 +327,20 @@ typedef struct gw_advise_options {
 	 * and the load's peak while it fuses q, k and v); 0: transformers'
 	 * modules. Version 6. */
 	uint32_t autoawq_fused;
+	/* Training under GW_STRATEGY_ZERO3 on several GPUs: 1 when the model
+	 * was built before DeepSpeed's configuration existed (from_pretrained
+	 * before TrainingArguments), so without zero.Init, whose replacement
+	 * of F.linear is then missing: each linear map's gathered weight stays
+	 * allocated from its forward to its backward; 0: built under zero.Init.
+	 * Version 6. */
+	uint32_t no_zero_init;
 	/* 0: room for options to come, so that a new one moves neither this
 	 * struct's size nor the structs that embed it (docs/abi.md). */
-	uint32_t reserved[7];
+	uint32_t reserved[6];
 } gw_advise_options;
 #define GW_ADVISE_OPTIONS_INIT { GW_ADVISE_OPTIONS_VERSION, GW_TASK_TRAIN, 1, 0, 0, GW_PRECISION_AUTO, \
 	GW_WEIGHTS_AUTO, GW_OPTIMIZER_ADAMW, 1, false, GW_LORA_QV, 0, 0, 1, GW_STRATEGY_DDP, GW_OFFLOAD_NONE, \
-	GW_ATTENTION_AUTO, 0, 0, 0, 0, 0, 0, GW_LOOP_TRAINER, 0, 0, 0, 0, { 0 } }
+	GW_ATTENTION_AUTO, 0, 0, 0, 0, 0, 0, GW_LOOP_TRAINER, 0, 0, 0, 0, 0, { 0 } }
 
 /* ---- the estimate ---------------------------------------------------------- */
 

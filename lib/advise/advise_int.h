@@ -80,6 +80,10 @@ enum gw__advise_trait {
 	 * backward keeps its input: one more score-sized tensor in the
 	 * activation type, with --transformers before 4.47. */
 	GW__TRAIT_MASK_CLAMP = 1u << 14,
+	/* the layers' maps are transformers' Conv1D (GPT-2): torch.addmm on
+	 * the weight itself, which autograd saves as the parameter (a leaf),
+	 * not as a transposed view of its storage as F.linear's weight.t(). */
+	GW__TRAIT_CONV1D = 1u << 15,
 };
 
 /* Whether m is a text model, whose gw_model text half (experts, MLA,
@@ -129,12 +133,16 @@ int gw__advise_vision_resolve(gw_advise_options *r, const gw_model *m);
 double gw__advise_vision_train(const gw_model *m, const gw_advise_options *r);
 double gw__advise_vision_infer(const gw_model *m, const gw_advise_options *r);
 double gw__advise_vision_forward_flops(const gw_model *m, const gw_advise_options *r);
+double gw__advise_vision_cast_weights(const gw_model *m);
 double gw__advise_kv_cache(const gw_model *m, const gw_advise_options *r);
 /* Inference split over GPUs (GW_STRATEGY_TP/PP): one GPU's weights of the
  * whole model's w, and its share of the KV cache. */
 double gw__advise_split_weights(const gw_model *m, const gw_advise_options *r, double w);
 double gw__advise_split_kv_share(const gw_model *m, const gw_advise_options *r);
 double gw__advise_workspace(const gw_model *m, const gw_advise_options *r);
+/* ZeRO-3's gathered weights that backward's saved tensors keep alive
+ * until their backward (lib/advise/memory.c). */
+double gw__advise_zero3_saved_weights(const gw_model *m, const gw_advise_options *r);
 /* Cloud ranking over given rows (NULL: data/cloud_instances.tsv), so the
  * tests can rank a priced row (lib/advise/cloud.c, report.c). */
 int gw__advise_cloud_from(gw_advise_cloud_rank **out, size_t *count, const gw_cloud_instance *insts, size_t ninsts,

@@ -371,6 +371,20 @@ static int resolve_autoawq(gw_advise_options *r, const gw_model *m)
 	return 0;
 }
 
+/* --no-zero-init describes how a ZeRO-3 training script builds its model
+ * (gw__advise_zero3_saved_weights): it needs ZeRO-3 and training. */
+static int resolve_zero_init(const gw_advise_options *r)
+{
+	if (!r->no_zero_init)
+		return 0;
+	if (r->no_zero_init > 1)
+		return gw__error_set(GW_EINVAL, "advise options: no_zero_init %u is not 0 or 1", r->no_zero_init);
+	if (r->strategy != GW_STRATEGY_ZERO3 || r->task == GW_TASK_INFER)
+		return gw__error_set(GW_EINVAL, "--no-zero-init describes DeepSpeed ZeRO-3 training: it needs "
+				     "--strategy zero3 and a training task");
+	return 0;
+}
+
 static int resolve(gw_advise_options *r, const gw_model *m, const gw_advise_options *o)
 {
 	int rc;
@@ -440,7 +454,8 @@ static int resolve(gw_advise_options *r, const gw_model *m, const gw_advise_opti
 				     OFFLOADS[r->offload], OPTIMIZERS[r->optimizer]);
 	if (r->offload == GW_OFFLOAD_PARAMS && r->strategy != GW_STRATEGY_ZERO3 && !gw__advise_fsdp(r))
 		return gw__error_set(GW_EINVAL, "--offload params needs --strategy zero3 or fsdp");
-	if ((rc = resolve_offload_activations(r, m)) < 0 || (rc = resolve_autoawq(r, m)) < 0)
+	if ((rc = resolve_offload_activations(r, m)) < 0 || (rc = resolve_autoawq(r, m)) < 0 ||
+	    (rc = resolve_zero_init(r)) < 0)
 		return rc;
 	if (r->attention == GW_ATTENTION_SDPA && torch_before(r, 200))
 		return gw__error_set(GW_EINVAL, "--attention sdpa needs PyTorch 2.0 or later "
@@ -555,12 +570,21 @@ static bool kbit_prepared(const gw_advise_options *r)
  * (torch.autocast.__exit__ calls torch.clear_autocast_cache() when the
  * nesting falls to 0, torch/amp/autocast_mode.py), and each matmul saves
  * it for its input's gradient, so it lives on into backward until that
- * node has run and released its saved tensors. */
+ * node has run and released its saved tensors. Vision models' convolutions
+ * too: conv2d is on autocast's lower-precision list and its weight is such
+ * a leaf (aten/src/ATen/autocast_mode.cpp, cached_cast; the convolution's
+ * backward keeps the half weight for its input's gradient), and so is the
+ * classifier's linear: for ResNet, which has no other linear map, every
+ * weight but BatchNorm's (batch_norm is on neither of autocast's lists). */
 double gw__advise_autocast_weight_copies(const gw_model *m, const gw_advise_options *r)
 {
-	if (amp(r->precision) && r->weights == GW_WEIGHTS_FP32 && r->task != GW_TASK_INFER)
-		return 2 * (double)m->params_linear;
-	return 0;
+	double n = (double)m->params_linear;
+
+	if (!amp(r->precision) || r->weights != GW_WEIGHTS_FP32 || r->task == GW_TASK_INFER)
+		return 0;
+	if (m->kind == GW_MODEL_VISION)
+		n += gw__advise_vision_cast_weights(m);
+	return 2 * n;
 }
 
 /* Weights: the linear maps in their storage type, everything else
@@ -1475,7 +1499,43 @@ double gw__advise_workspace(const gw_model *m, const gw_advise_options *r)
 		w += 2 * (double)m->layer_params * (r->weights == GW_WEIGHTS_FP32 && !amp(r->precision) ? 4 : 2);
 	if (gw__advise_zero_stage(r) && r->task != GW_TASK_INFER)
 		w += zero_gradient_bucket(r);
-	return w;
+	return w + gw__advise_zero3_saved_weights(m, r);
+}
+
+/* ZeRO-3's gathered weights that backward keeps (DeepSpeed v0.14.2,
+ * deepspeed/runtime/zero/partition_parameters.py): on several GPUs a
+ * module's parameters are all-gathered into a new buffer and each
+ * param.data made a view of it (all_gather_coalesced); after the module's
+ * forward free_param() sets param.data to an empty tensor, which frees the
+ * buffer only if nothing else holds it. F.linear saves weight.t(), a view
+ * of that buffer, for the input's gradient, so each linear map's full
+ * half weight stays allocated from its forward to its backward.
+ * DeepSpeed's remedy, LinearFunctionForZeroStage3 (zero/linear.py: "save
+ * variable ids ... allowing for underlying tensor to be garbage
+ * collected"), replaces F.linear only when a zero.Init context is entered
+ * (patch_init_and_builtins); a model built before DeepSpeed's
+ * configuration exists (from_pretrained before TrainingArguments, which
+ * makes the HfDeepSpeedConfig that from_pretrained consults) is converted
+ * by Init(module=...) in DeepSpeedZeRoOffload without entering it
+ * (--no-zero-init; a model built under zero.Init keeps none). So
+ * every linear weight (the LM head's too, tied or not) is alive at the
+ * end of forward; with checkpointing the layers run forward without
+ * saving and only the head's remains. GPT-2's Conv1D (addmm on the weight
+ * itself, a leaf, which sees the emptied data) keeps nothing but its
+ * head; on one GPU the gathered parameter is a view of the partition
+ * itself (NoGatherCoalescedHandle): nothing extra. */
+double gw__advise_zero3_saved_weights(const gw_model *m, const gw_advise_options *r)
+{
+	double n = 0, bytes = r->weights == GW_WEIGHTS_FP32 && !amp(r->precision) ? 4 : 2;
+
+	if (!r->no_zero_init || gw__advise_zero_stage(r) != 3 || r->gpus < 2 || r->task == GW_TASK_INFER ||
+	    quantized(r->weights))
+		return 0;
+	if (m->kind != GW_MODEL_VISION && (m->kind != GW_MODEL_ENCODER || m->lm_head))
+		n = (double)m->vocab_size * (double)m->hidden_size;
+	if (!r->checkpointing && !gw__advise_has(m, GW__TRAIT_CONV1D))
+		n += (double)m->params_linear;
+	return n * bytes;
 }
 
 /* The CUDA context, outside the caching allocator: measured with lazy
@@ -1594,7 +1654,7 @@ int gw_advise_estimate_run(gw_advise_estimate *out, const gw_model *m, const gw_
 {
 	gw_advise_estimate e;
 	gw_advise_options r;
-	double wt, gr, op, ac, kv, ws, ctx, alloc, reserved, step, states, peak;
+	double wt, gr, op, ac, kv, ws, ctx, alloc, reserved, step, states, peak, held;
 	int rc;
 
 	if (!out || !m || !o)
@@ -1613,11 +1673,13 @@ int gw_advise_estimate_run(gw_advise_estimate *out, const gw_model *m, const gw_
 		gw_model act = gw__advise_activation_view(m);
 		ac = r.task == GW_TASK_INFER ? infer_activations(&act, &r) : train_activations(&act, &r);
 	}
-	/* The step's peak comes after backward has freed the activations. */
+	/* The step's peak comes after backward has freed the activations and
+	 * the weights ZeRO-3's saved tensors kept (counted in the workspace). */
 	step = gw__advise_optimizer_step(m, &r);
+	held = gw__advise_zero3_saved_weights(m, &r);
 	states = op;
-	if (step > ac)
-		op += step - ac;
+	if (step > ac + held)
+		op += step - ac - held;
 	kv = gw__advise_kv_cache(m, &r) * gw__advise_split_kv_share(m, &r);
 	wt = gw__advise_split_weights(m, &r, wt);
 	ws = gw__advise_workspace(m, &r);

@@ -63,6 +63,7 @@ struct model_type {
 #define RMS_HALF GW__TRAIT_RMS_HALF_INPUT
 #define MLP_DROP GW__TRAIT_MLP_DROPOUT
 #define CLAMP GW__TRAIT_MASK_CLAMP
+#define CONV1D GW__TRAIT_CONV1D
 
 /* The model_types gpuwise counts. One row each; the reader, the error
  * message and docs/advise.md follow this table. */
@@ -117,7 +118,7 @@ static const struct model_type model_types[] = {
 	 * softmax keeps the scores' type (no SM32). */
 	{ "llama4_text", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS },
 	{ "llama4", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS },
-	{ "gpt2", FAM_GPT2, GW_MODEL_DECODER, true, false, QKV | GELU_NEW },
+	{ "gpt2", FAM_GPT2, GW_MODEL_DECODER, true, false, QKV | GELU_NEW | CONV1D },
 	{ "phi", FAM_PHI, GW_MODEL_DECODER, false, true, SDPA_GQA | GELU_NEW | LOGITS_FLOAT | SM32 },
 	{ "falcon", FAM_FALCON, GW_MODEL_DECODER, true, false, QKV | ROTARY | SDPA_GQA | SM32 },
 	{ "gptj", FAM_GPTJ, GW_MODEL_DECODER, false, false, SDPA_GQA | GELU_NEW | SM32 },

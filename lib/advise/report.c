@@ -460,6 +460,7 @@ static void json_options(gw_json *j, const gw_advise_options *r, uint64_t target
 	key_str(j, "offload", gw_advise_name("offload", r->offload));
 	key_bool(j, "offload_activations", r->offload_activations != 0);
 	key_bool(j, "autoawq_fused", r->autoawq_fused != 0);
+	key_bool(j, "no_zero_init", r->no_zero_init != 0);
 	key_str(j, "attention", gw_advise_name("attention", r->attention));
 	gw_json_key(j, "loop");
 	if (r->task != GW_TASK_INFER)

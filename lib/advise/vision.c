@@ -79,6 +79,36 @@ static double swin_span(const gw_model *m, const gw_advise_options *r, size_t i,
 	return w * w;
 }
 
+/* Elements of the weights autocast casts to half precision beyond the
+ * layers' linear maps (params_linear): every convolution's weight
+ * (conv2d is on autocast's lower-precision list) and the classifier's
+ * (linear). BatchNorm and LayerNorm weights are not cast: batch_norm is
+ * on neither of autocast's lists and layer_norm runs in fp32. */
+double gw__advise_vision_cast_weights(const gw_model *m)
+{
+	double C = (double)m->num_channels, p2 = (double)m->patch_size * (double)m->patch_size;
+	double cin = (double)m->embed_dim, n;
+
+	if (m->vision == GW_VISION_VIT)
+		return (double)m->hidden_size * (C * p2 + (double)m->num_labels);
+	if (m->vision == GW_VISION_SWIN)
+		return cin * C * p2 + (double)m->hidden_size * (double)m->num_labels;
+	n = cin * C * 49;   /* the 7×7 stem */
+	for (size_t s = 0; s < m->num_stages; s++) {
+		double w = (double)m->stage_widths[s];
+		for (uint64_t j = 0; j < m->stage_depths[s]; j++) {
+			if (m->bottleneck)
+				n += cin * w / 4 + w / 4 * w / 4 * 9 + w / 4 * w;
+			else
+				n += cin * w * 9 + w * w * 9;
+			if (cin != w || (j == 0 && s > 0))
+				n += cin * w;   /* the shortcut */
+			cin = w;
+		}
+	}
+	return n + cin * (double)m->num_labels;
+}
+
 /* ---- training ------------------------------------------------------------ */
 
 /* ViT/DeiT: every layer at s tokens (memory.c), the image the patch

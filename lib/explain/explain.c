@@ -726,8 +726,43 @@ static const char *skip_separators(const char *s, const char *end)
 	}
 }
 
+/* Does the text before start end with TensorRT's "[file::function::line]"?
+ * The "Error Code N" after it is TensorRT's nvinfer1::ErrorCode (6:
+ * kFAILED_INITIALIZATION), not a code of the library the message names
+ * ("Error Code 6: Internal Error (CUDA initialization failure ...)"). */
+static bool after_tensorrt_location(const char *line, size_t start)
+{
+	size_t i = start;
+
+	while (i > 0 && (line[i - 1] == ' ' || line[i - 1] == '\t'))
+		i--;
+	if (i == 0 || line[i - 1] != ']')
+		return false;
+	for (i--; i > 1 && line[i - 1] != '['; i--)
+		if (line[i - 1] == ':' && line[i - 2] == ':')
+			return true;
+	return false;
+}
+
+/* s past the place a check macro names between a wrapping and its code
+ * ("CUDA error at kernel.cu:598 code=2", the checkCudaErrors() of the CUDA
+ * samples' helper_cuda.h and its copies): " at ", one token, blanks, when
+ * the word "code" follows them; else s. */
+static const char *skip_location(const char *s, const char *end)
+{
+	const char *t = s;
+
+	if (t + 4 > end || !literal_at(t, " at ", 4))
+		return s;
+	for (t += 4; t < end && *t != ' ' && *t != '\t'; t++)
+		;
+	while (t < end && (*t == ' ' || *t == '\t'))
+		t++;
+	return (t + 4 <= end && literal_at(t, "code", 4)) ? t : s;
+}
+
 /* A number after a wrapping ("CUDA error 700", "cudaError(2)", "hip error
- * code: 101"): the code it names, or -1. *numbered_as is the library whose
+ * code: 101", "CUDA error at f.cu:9 code=2"): the code it names, or -1. *numbered_as is the library whose
  * numbering it was read in when that was the CUDA runtime's (which changed
  * in CUDA 10.1), else NULL. */
 static int number_code(const gw_explainer *ex, unsigned p, size_t start, const char **numbered_as)
@@ -741,16 +776,19 @@ static int number_code(const gw_explainer *ex, unsigned p, size_t start, const c
 
 	if (start > 0 && is_alnum_byte(ex->line[start - 1]))
 		return -1;
-	if (!strcmp(library, "*") && !(library = line_library(ex)))
+	if (!strcmp(library, "*") && (after_tensorrt_location(ex->line, start) || !(library = line_library(ex))))
 		return -1;
 	if (s + 2 <= end && !memcmp(s, "_t", 2))
 		s += 2;
-	s = skip_separators(s, end);
+	s = skip_separators(skip_location(s, end), end);
 	if (s + 4 <= end && literal_at(s, "code", 4))
 		s = skip_separators(s + 4, end);
 	for (; s < end && *s >= '0' && *s <= '9' && digits < 6; s++, digits++)
 		number = number * 10 + (*s - '0');
-	if (!digits || (s < end && (is_word_byte(*s) || *s == '.')) || !number)
+	/* A full stop ends a sentence ("with error 35. Please check"); one
+	 * before a digit makes a version ("CUDA error 12.1"), not a code. */
+	if (!digits || (s < end && is_word_byte(*s)) || !number ||
+	    (s < end && *s == '.' && s + 1 < end && (s[1] == '.' || (s[1] >= '0' && s[1] <= '9'))))
 		return -1;
 	*numbered_as = NULL;
 	if (!is_cuda_numbering(library))

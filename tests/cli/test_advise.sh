@@ -840,6 +840,26 @@ run advise llama-2-7b --task infer --weights gptq4 --attention sdpa --autoawq-fu
 assert_eq "$rc" 1 "--autoawq-fused with --attention sdpa is refused"
 assert_contains "$err" "AutoAWQ's own attention" "says why"
 
+# ---- ZeRO-3 with the model built outside zero.Init -------------------------------
+run advise llama-3-8b --batch 1 --seq 1 --precision fp16 --gpus 8 --strategy zero3 --memory 80GiB --json
+cp "$TMPD/out" "$TMPD/zinit.json"
+run advise llama-3-8b --batch 1 --seq 1 --precision fp16 --gpus 8 --strategy zero3 --no-zero-init --memory 80GiB --json
+assert_json "--no-zero-init: every linear weight and the head, gathered in fp16, held until backward" '
+import json
+z = json.load(open("'"$TMPD"'/zinit.json"))
+p = d["per_gpu"]["breakdown"]
+held = 2 * (32 * (2 * 4096 * 4096 + 2 * 4096 * 1024 + 3 * 4096 * 14336) + 128256 * 4096)
+assert d["options"]["no_zero_init"] is True and z["options"]["no_zero_init"] is False, d["options"]
+assert p["workspace_bytes"] == z["per_gpu"]["breakdown"]["workspace_bytes"] + held, (p, z["per_gpu"])
+# the step (after backward) no longer sets the peak: the optimizer term is the states alone
+assert p["optimizer_bytes"] == 12 * 8030261248 // 8, p
+'
+run advise llama-3-8b --batch 1 --seq 1 --precision fp16 --gpus 8 --strategy zero3 --no-zero-init --memory 80GiB
+assert_contains "$out" "without zero.Init" "the run line says so"
+run advise llama-3-8b --gpus 8 --strategy zero2 --no-zero-init --memory 80GiB
+assert_eq "$rc" 1 "--no-zero-init without zero3 is refused"
+assert_contains "$err" "needs --strategy zero3" "says why"
+
 # ---- Adam's step by PyTorch release ------------------------------------------------
 run advise gpt2 --batch 1 --seq 16 --precision fp16 --attention eager --memory 80GiB --json
 cp "$TMPD/out" "$TMPD/step21.json"

@@ -130,12 +130,15 @@ ecosystem-9    13     13
 ecosystem-10   13     13
 ecosystem-11   20     20
 ecosystem-12   17     17
+ecosystem-13   10     10
+ecosystem-14   18     18
+ecosystem-15   14     17
 holdout-5      21     =24
 holdout-6      23     =25
 holdout-7      27     =27
 SETS
 # Each of these logs comes from its own thread, used by no other set.
-dups="$( { grep -h '^# source:' tests/explain/{ecosystem,holdout-2,ecosystem-3,holdout-3,holdout-4,holdout-5,holdout-6,holdout-7,ecosystem-6,ecosystem-7,ecosystem-8,ecosystem-9,ecosystem-10,ecosystem-11,ecosystem-12}/*.expected
+dups="$( { grep -h '^# source:' tests/explain/{ecosystem,holdout-2,ecosystem-3,holdout-3,holdout-4,holdout-5,holdout-6,holdout-7,ecosystem-6,ecosystem-7,ecosystem-8,ecosystem-9,ecosystem-10,ecosystem-11,ecosystem-12,ecosystem-13,ecosystem-14,ecosystem-15}/*.expected
 	grep -h '^# source:' tests/explain/{corpus,heldout}/*.expected | sort -u; } | sort | uniq -d)"
 [ -z "$dups" ] || fail "a source serves two logs: $dups"
 
@@ -712,5 +715,68 @@ want_ids "Error: the requested library not found" ""
 want_ids "[Error] [carb.graphics-vulkan.plugin] VkResult: ERROR_OUT_OF_DEVICE_MEMORY" cuda-out-of-memory
 want_ids "vkAllocateMemory failed: VK_ERROR_OUT_OF_DEVICE_MEMORY" cuda-out-of-memory
 want_ids "VkResult: ERROR_OUT_OF_HOST_MEMORY" ""
+# ---- image, speech and compiler GPU software (issue #31, ecosystem-13) -------
+# TensorRT's "CUDA initialization failure with error N": N is the CUDA
+# status the runtime returned (35 the old driver, 100 no device, 222 a PTX
+# too new); a full stop after the number ends the sentence, a digit after
+# it makes a version.
+want_ids "ERROR: Cuda initialization failure with error 35. Please check cuda installation:  http://docs.nvidia.com/cuda/cuda-installation-guide-linux/index.html." driver-too-old-for-framework
+want_ids "[W] [TRT] CUDA initialization failure with error: 222. Please check your CUDA installation" ptx-toolchain-too-new
+want_ids "[E] [TRT] Cuda initialization failure with error 100. Please check cuda installation" cuda-visible-devices-hides-all
+want_ids "built against CUDA error 12.1 headers" ""
+# TensorRT's "[file::function::line] Error Code N: ..." is TensorRT's own
+# nvinfer1::ErrorCode (6: kFAILED_INITIALIZATION), not CUDA's code 6.
+want_ids "[TensorRT] INTERNAL ERROR: [runtime.cpp::isCudaInstalledCorrectly::41] Error Code 6: Internal Error (CUDA initialization failure with error 2. Please check your CUDA installation)" cuda-out-of-memory
+want_ids "[TRT] [E] 6: [runtime.cpp::isCudaInstalledCorrectly::41] Error Code 6: Internal Error (CUDA runtime fails)" ""
+# The CUDA samples' checkCudaErrors() (helper_cuda.h: "CUDA error at %s:%d
+# code=%d(%s)") and its copies without the name: the code after the place.
+want_ids 'CUDA error at patch_based_synthesis/src/ebsynth_cuda.cu:598 code=2 "cudaDeviceSynchronize()"' cuda-out-of-memory
+want_ids 'CUDA error at kernel.cu:41 code=700 "cudaDeviceSynchronize()"' illegal-memory-access
+want_ids "CUDA error at startup, exit code=2" ""
+# ---- inference runtimes and compilers (issue #31, ecosystem-14) ------------
+# TVM looks a back end up in its registry by name and stops when the build
+# left it out (USE_CUDA OFF): codegen.cc's "Target cuda is not enabled"
+# (before 2020), "target.build.cuda ... is not enabled" since; the runtime's
+# device_api.cc "Device API cuda is not enabled." ("gpu" before 2021).
+want_ids "tvm._ffi.base.TVMError: [18:14:07] src/codegen/codegen.cc:27: Check failed: bf != nullptr Target cuda is not enabled" framework-cpu-only-build
+want_ids "ValueError: target.build.cuda is not enabled" framework-cpu-only-build
+want_ids "Check failed: bf != nullptr: target.build.cuda -keys=cuda,gpu -max_num_threads=1024 is not enabled" framework-cpu-only-build
+want_ids "InternalError: Check failed: (allow_missing) is false: Device API cuda is not enabled." framework-cpu-only-build
+want_ids "TVMError: Check failed: allow_missing: Device API gpu is not enabled." framework-cpu-only-build
+want_ids "Device API vulkan is not enabled." framework-cpu-only-build
+want_ids "Check failed: bf != nullptr Target llvm is not enabled" ""
+want_ids "Device API rpc is not enabled." ""
+want_ids "Warning: CUDA graph capture is not enabled" ""
+# ---- serving, conversion and LLM projects (issue #31, ecosystem-15) -------
+# TensorRT's "CUDA initialization failure with error N" prints the CUDA
+# runtime's status number (35: the driver too old, 100: no device); a '.'
+# that ends the sentence still leaves the number a status code, one that
+# goes on with a digit (a version) does not.
+want_ids '[E] [TRT] Cuda initialization failure with error 35. Please check cuda installation' driver-too-old-for-framework
+want_ids '[W] [TRT] CUDA initialization failure with error: 35. Please check your CUDA installation' driver-too-old-for-framework
+want_ids '[E] [TRT] CUDA initialization failure with error 100. Please check your CUDA installation' cuda-visible-devices-hides-all
+want_ids 'RuntimeError: CUDA error 700.' illegal-memory-access
+want_ids 'CUDA error 12.1' ""
+# candle's DeviceMismatchBinaryOp (candle-core/src/error.rs: "device mismatch
+# in {op}, lhs: {lhs:?}, rhs: {rhs:?}"), raised by every binary op whose two
+# tensors are on different devices.
+want_ids 'called `Result::unwrap()` on an `Err` value: device mismatch in cmp, lhs: Cuda { gpu_id: 0 }, rhs: Cpu' tensors-on-different-devices
+want_ids 'Error: device mismatch in matmul, lhs: Cpu, rhs: Metal { gpu_id: 0 }' tensors-on-different-devices
+want_ids 'warning: device mismatch in the config file' ""
+# TensorRT's engine header check: the plan's magic tag is not the one this
+# TensorRT reads (TensorRT 7: "Serialization Error in verifyHeader: 0 (Magic
+# tag does not match)"; 8 and later: "Serialization assertion magicTagRead ==
+# kMAGIC_TAG failed.Magic tag does not match"), as with its version tag.
+want_ids '[TensorRT] ERROR: coreReadArchive.cpp (31) - Serialization Error in verifyHeader: 0 (Magic tag does not match)' tensorrt-engine-incompatible
+want_ids 'ERROR: 1: [stdArchiveReader.cpp::StdArchiveReader::30] Error Code 1: Serialization (Serialization assertion magicTagRead == kMAGIC_TAG failed.Magic tag does not match)' tensorrt-engine-incompatible
+want_ids 'unzip: Magic tag does not match' ""
+# PyTorch's Windows DLL loader (torch/__init__.py, copied by IPEX and other
+# extensions) adds 'Error loading "X.dll" or one of its dependencies.' to
+# whatever LoadLibraryExW returned: 126, 127 (a procedure not found: another
+# version of a dependency), a policy block; the paging file (1455) has its id.
+want_ids 'OSError: [WinError 127] The specified procedure could not be found. Error loading "C:\\x\\intel_extension_for_pytorch\\bin\\intel-ext-pt-gpu.dll" or one of its dependencies.' windows-dll-load-failed
+want_ids 'OSError: [WinError 4551] An Application Control policy has blocked this file. Error loading "C:\\x\\torch\\lib\\shm.dll" or one of its dependencies.' windows-dll-load-failed
+want_ids 'OSError: [WinError 1455] The paging file is too small for this operation to complete. Error loading "C:\\x\\torch\\lib\\caffe2_detectron_ops_gpu.dll" or one of its dependencies.' windows-paging-file-too-small
+want_ids "System.IO.FileNotFoundException: Could not load file or assembly 'Foo, Version=1.0.0.0' or one of its dependencies." ""
 [ "$fails" = 0 ] && echo "test_explain: all passed" || echo "test_explain: $fails failed"
 [ "$fails" = 0 ]

@@ -242,3 +242,18 @@ def test_advise_vision_image():
     """)
     assert out == {"seq": 577, "image": 384, "size": 224, "kind": "vision", "params": 25557032, "ips": True,
                    "text_image": None}
+
+
+def test_no_zero_init():
+    out, _ = run_py("h100-8x", """
+        out = [gpuwise.advise("llama-3-8b", batch=1, seq=512, precision="fp16", gpus=8, strategy="zero3",
+                              no_zero_init=True, memory="80GiB")]
+        try:
+            gpuwise.advise("llama-3-8b", no_zero_init=True, memory="80GiB")
+        except Exception as e:
+            out.append([type(e).__name__, str(e)])
+    """)
+    assert out[0] == cli_json("h100-8x", "llama-3-8b", "--batch", "1", "--seq", "512", "--precision", "fp16",
+                              "--gpus", "8", "--strategy", "zero3", "--no-zero-init", "--memory", "80GiB")
+    assert out[0]["options"]["no_zero_init"] is True
+    assert "zero3" in out[1][1], out[1]

@@ -1921,6 +1921,44 @@ static void test_vision_terms(void)
 	gw_advise_ranks_free(k);
 }
 
+/* Autocast's cached half copies of fp32 weights (aten/src/ATen/
+ * autocast_mode.cpp, cached_cast): conv2d and linear are on its
+ * lower-precision list, batch_norm on neither, so every ResNet weight but
+ * BatchNorm's is copied; ResNet has no other linear map. */
+static void test_vision_autocast_copies(void)
+{
+	gw_model tr = config(TINY_RESNET), r50 = model("resnet-50"), v = model("vit-base-patch16-224");
+	gw_advise_options o = GW_ADVISE_OPTIONS_INIT;
+	gw_advise_estimate e;
+
+	o.task = GW_TASK_TRAIN;
+	o.batch = 1;
+	o.precision = GW_PRECISION_AMP_BF16;
+	/* Tiny ResNet: stem 8×3×7×7 = 1176, block 2 × 8×8×3×3 = 1152,
+	 * classifier 8×10 = 80. */
+	CHECK_INT(gw__advise_vision_cast_weights(&tr), 1176 + 1152 + 80);
+	CHECK_INT(gw_advise_estimate_run(&e, &tr, &o), 0);
+	CHECK_INT(e.weights_bytes, 4 * tr.params + 2 * (1176 + 1152 + 80));
+	/* ResNet-50: all 25,557,032 parameters less BatchNorm's 2 × 26,560
+	 * channels and the classifier's 1,000 biases. */
+	CHECK_INT(gw__advise_vision_cast_weights(&r50), 25557032ull - 53120 - 1000);
+	CHECK_INT(gw_advise_estimate_run(&e, &r50, &o), 0);
+	CHECK_INT(e.weights_bytes, 4 * 25557032ull + 2 * (25557032ull - 53120 - 1000));
+	/* ViT-B/16: its linears, the 16×16 patch convolution and the classifier. */
+	CHECK_INT(gw__advise_vision_cast_weights(&v), 768 * (3 * 256 + 1000));
+	CHECK_INT(gw_advise_estimate_run(&e, &v, &o), 0);
+	CHECK_INT(e.weights_bytes, 4 * v.params + 2 * (v.params_linear + 768 * (3 * 256 + 1000)));
+	/* fp32 and inference keep none. */
+	o.precision = GW_PRECISION_FP32;
+	CHECK_INT(gw_advise_estimate_run(&e, &r50, &o), 0);
+	CHECK_INT(e.weights_bytes, 4 * 25557032ull);
+	o.precision = GW_PRECISION_AMP_BF16;
+	o.weights = GW_WEIGHTS_FP32;
+	o.task = GW_TASK_INFER;
+	CHECK_INT(gw_advise_estimate_run(&e, &r50, &o), 0);
+	CHECK_INT(e.weights_bytes, 4 * 25557032ull);
+}
+
 /* The caching allocator's rules (c10/cuda/CUDACachingAllocator.cpp), each
  * by hand: 512-byte rounding, 2 MiB small and 20 MiB / 2 MiB-rounded
  * large segments, best fit, the split threshold, merging on free. */
@@ -2935,6 +2973,77 @@ static void test_plan_precision_offload(void)
 	CHECK(strstr(args, "\"stage\": 3") != NULL);
 }
 
+/* ZeRO-3 with the model built outside zero.Init (--no-zero-init,
+ * DeepSpeed v0.14.2): each
+ * linear map's gathered half weight stays allocated from its forward to
+ * its backward, held by F.linear's saved weight.t(), so at the end of
+ * forward every linear weight and the LM head (vocab × h) are alive on
+ * top of the partitions; the workspace counts them and the step, which
+ * comes after backward has freed them, rises above them only by its
+ * excess. Checkpointed layers save nothing in forward: the head only.
+ * None on one GPU (the gathered parameter is a view of the partition), in
+ * inference, and no layer for GPT-2 (Conv1D: addmm on the parameter).
+ * Built under zero.Init (the default), DeepSpeed's own linear keeps none. */
+static void test_zero3_saved_weights(void)
+{
+	gw_model l = model("llama-2-7b"), g = model("gpt2");
+	const double LIN = 6476005376.0, HEAD = 32000.0 * 4096;
+	gw_advise_options o = opts(GW_TASK_TRAIN, GW_PRECISION_FP16);
+	gw_advise_estimate e, z;
+	double step, rest;
+
+	o.strategy = GW_STRATEGY_ZERO3;
+	o.gpus = 8;
+	o.seq = 16;
+	z = run(&l, o);
+	CHECK(gw__advise_zero3_saved_weights(&l, &o) == 0);
+	o.no_zero_init = 1;
+	CHECK(gw__advise_zero3_saved_weights(&l, &o) == 2 * (LIN + HEAD));
+	e = run(&l, o);
+	step = gw__advise_optimizer_step(&l, &e.resolved);
+	CHECK(step < 2 * (LIN + HEAD));
+	CHECK_INT(e.workspace_bytes, (uint64_t)ceil(gw__advise_workspace(&l, &e.resolved)));
+	CHECK_INT(e.optimizer_bytes, (uint64_t)ceil(gw__advise_optimizer(&l, &e.resolved)));
+	CHECK(e.workspace_bytes > z.workspace_bytes + 2 * (LIN + HEAD) - 1);
+	CHECK(e.peak_allocated_bytes > z.peak_allocated_bytes);
+	CHECK(e.resolved.no_zero_init == 1);
+	o.checkpointing = true;
+	CHECK(gw__advise_zero3_saved_weights(&l, &o) == 2 * HEAD);
+	/* The head alone is below the step: the step's excess is counted. */
+	e = run(&l, o);
+	rest = (double)e.activations_bytes + 2 * HEAD;
+	CHECK(step > rest);
+	CHECK_INT(e.optimizer_bytes, (uint64_t)ceil(gw__advise_optimizer(&l, &e.resolved) + step - rest));
+	o.checkpointing = false;
+	o.weights = GW_WEIGHTS_FP32;
+	o.precision = GW_PRECISION_FP32;
+	CHECK(gw__advise_zero3_saved_weights(&l, &o) == 4 * (LIN + HEAD));
+	o.precision = GW_PRECISION_AMP_BF16;   /* autocast saves its half casts */
+	CHECK(gw__advise_zero3_saved_weights(&l, &o) == 2 * (LIN + HEAD));
+	o = opts(GW_TASK_TRAIN, GW_PRECISION_FP16);
+	o.strategy = GW_STRATEGY_ZERO3;
+	o.gpus = 8;
+	o.no_zero_init = 1;
+	CHECK(gw__advise_zero3_saved_weights(&g, &o) == 2 * 50257.0 * 768);
+	o.gpus = 1;
+	CHECK(gw__advise_zero3_saved_weights(&l, &o) == 0);
+	CHECK_INT(gw_advise_estimate_run(&e, &l, &o), 0);
+	o.gpus = 8;
+	o.strategy = GW_STRATEGY_ZERO3;
+	o.task = GW_TASK_INFER;
+	CHECK(gw__advise_zero3_saved_weights(&l, &o) == 0);
+	/* It describes ZeRO-3 training: refused elsewhere, and 0 or 1. */
+	CHECK_INT(gw_advise_estimate_run(&e, &l, &o), GW_EINVAL);
+	o.task = GW_TASK_TRAIN;
+	o.strategy = GW_STRATEGY_ZERO2;
+	CHECK_INT(gw_advise_estimate_run(&e, &l, &o), GW_EINVAL);
+	o.strategy = GW_STRATEGY_FSDP;   /* FSDP frees the storage itself */
+	CHECK_INT(gw_advise_estimate_run(&e, &l, &o), GW_EINVAL);
+	o.strategy = GW_STRATEGY_ZERO3;
+	o.no_zero_init = 2;
+	CHECK_INT(gw_advise_estimate_run(&e, &l, &o), GW_EINVAL);
+}
+
 /* Today's models: the text half of gw_model shares the vision stages'
  * bytes (the struct's size and offsets stay: docs/abi.md), MoE and MLA
  * counts by hand, the KV cache of MLA and sliding windows, vLLM's blocks
@@ -3009,6 +3118,7 @@ int main(void)
 	test_vision_terms();
 	test_alloc_sim();
 	test_resnet_infer_reserved();
+	test_vision_autocast_copies();
 	test_vision_errors();
 	test_cloud();
 	test_cloud_prices();
@@ -3040,5 +3150,6 @@ int main(void)
 	test_vocab_and_specs();
 	test_split_inference();
 	test_plan_precision_offload();
+	test_zero3_saved_weights();
 	return CHECK_DONE();
 }
