@@ -603,6 +603,20 @@ static bool cuda_location_before(const char *line, size_t start)
 	return i > 0 && (is_word_byte(line[i - 1]) || line[i - 1] == '-');
 }
 
+/* Open Image Denoise's GPU devices throw the runtime's own string (its
+ * CUDA device: Exception(Error::Unknown, cudaGetErrorString(error))), and
+ * programs print it after "OIDN error:" (Blender's denoiser_oidn_gpu.cpp).
+ * Does that prefix end just before start? */
+static bool oidn_error_before(const char *line, size_t start)
+{
+	static const char prefix[] = "oidn error:";
+	size_t n = sizeof prefix - 1, i = start;
+
+	while (i > 0 && line[i - 1] == ' ')
+		i--;
+	return i >= n && literal_at(line + i - n, prefix, n) && (i == n || !is_alnum_byte(line[i - n - 1]));
+}
+
 static bool code_row_accepts(const gw_explainer *ex, unsigned p, size_t start)
 {
 	const gw__explain_pattern *pat = &gw__explain_patterns[p];
@@ -618,6 +632,8 @@ static bool code_row_accepts(const gw_explainer *ex, unsigned p, size_t start)
 	if (!strcmp(pat->framework, "hip") && names_library(ex->line, start, "rocm", true))
 		return true;
 	if (!strncmp(pat->framework, "cuda-", 5) && cuda_location_before(ex->line, start))
+		return true;
+	if (!strcmp(pat->framework, "cuda-runtime") && oidn_error_before(ex->line, start))
 		return true;
 	return names_library(ex->line, start, library_word(pat->framework), false);
 }
@@ -869,6 +885,18 @@ static void record_match(gw_explainer *ex, unsigned d, const char *framework, in
 	make_excerpt(m->excerpt, ex->line, ex->line_len, start, had_nul ? ex->nul_at : NULL);
 }
 
+/* Where the row's literal next occurs on the line at or after from, or
+ * SIZE_MAX. */
+static size_t next_literal(const gw_explainer *ex, unsigned p, size_t from)
+{
+	size_t n = ex->cat->lit_len[p];
+
+	for (size_t i = from; i + n <= ex->line_len; i++)
+		if (literal_at(ex->line + i, gw__explain_patterns[p].literal, n))
+			return i;
+	return SIZE_MAX;
+}
+
 static void record_hit(gw_explainer *ex, const struct hit *h, bool had_nul)
 {
 	const gw__explain_pattern *pat = &gw__explain_patterns[h->pat];
@@ -876,13 +904,18 @@ static void record_hit(gw_explainer *ex, const struct hit *h, bool had_nul)
 
 	if (pat->how == GW__HOW_NUMBER) {
 		const char *numbered_as = NULL;
+		size_t start = h->start;
 
-		if ((code = number_code(ex, h->pat, h->start, &numbered_as)) < 0)
-			return;
+		/* The automaton reports a wrapping's first place on the line;
+		 * its number may follow a later one ("Warp CUDA error: Failed
+		 * to get driver entry point 'cuInit' (CUDA error 34)"). */
+		while ((code = number_code(ex, h->pat, start, &numbered_as)) < 0)
+			if ((start = next_literal(ex, h->pat, start + 1)) == SIZE_MAX)
+				return;
 		ex->hit_library = numbered_as;
 		ex->hit_number = gw__status_codes[code].pub.number;
 		record_match(ex, (unsigned)gw__status_codes[code].doc, gw__status_codes[code].pub.library, code,
-			     h->start, had_nul);
+			     start, had_nul);
 		ex->hit_library = NULL;
 		return;
 	}

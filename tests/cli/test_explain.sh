@@ -94,11 +94,12 @@ score_set tests/explain/holdout-2 38
 [ "$(ls tests/explain/holdout-2/*.log | wc -l)" = 40 ] || fail "holdout-2 must keep its 40 logs"
 # The third round: ecosystem-3/ (tuned on) and holdout-3/ (28 logs drawn at
 # random with seed 20261204 and never tuned on, see its README.md). Floors:
-# the scores after tuning, 43/43 and 23/28; they may rise, never fall.
+# the scores after tuning, 43/43 and 23/28; they may rise, never fall
+# (holdout-3 28/28 after its misses were read, see its README.md).
 eco3_total=$(ls tests/explain/ecosystem-3/*.log | wc -l)
 score_set tests/explain/ecosystem-3 "$eco3_total"
 [ "$eco3_total" -ge 40 ] || fail "ecosystem-3 set has fewer than 40 logs"
-score_set tests/explain/holdout-3 23
+score_set tests/explain/holdout-3 28
 [ "$(ls tests/explain/holdout-3/*.log | wc -l)" = 28 ] || fail "holdout-3 must keep its 28 logs"
 # The fourth held-out set (issue #31): 24 logs sampled by fixed queries from
 # projects no other set used, labelled before any run and scored once (see its
@@ -111,7 +112,8 @@ score_set tests/explain/holdout-4 12
 # changes, then read; they keep their logs). Floors may rise, never fall:
 # holdout-5 21/24; holdout-6 23/25 after its cublasCreate miss guided a
 # refinement; holdout-7 25/27 after its misses were read (21/27 before, 22/27
-# after stop 38's changes, 23 with a refinement its total prompted).
+# after stop 38's changes, 23 with a refinement its total prompted; 27/27
+# after the mechanisms of its two last misses).
 # set          floor  logs
 while read -r set floor logs; do
 	score_set "tests/explain/$set" "$floor"
@@ -121,19 +123,19 @@ while read -r set floor logs; do
 	*) [ "$have" -ge "$logs" ] || fail "$set set has fewer than $logs logs" ;;
 	esac
 done <<'SETS'
-ecosystem-6    27     30
+ecosystem-6    28     30
 ecosystem-7    28     29
-ecosystem-8    19     21
+ecosystem-8    21     21
 ecosystem-9    13     13
 ecosystem-10   13     13
-ecosystem-11   19     20
+ecosystem-11   20     20
 ecosystem-12   17     17
 ecosystem-13   10     10
 ecosystem-14   18     18
 ecosystem-15   14     17
 holdout-5      21     =24
 holdout-6      23     =25
-holdout-7      25     =27
+holdout-7      27     =27
 SETS
 # Each of these logs comes from its own thread, used by no other set.
 dups="$( { grep -h '^# source:' tests/explain/{ecosystem,holdout-2,ecosystem-3,holdout-3,holdout-4,holdout-5,holdout-6,holdout-7,ecosystem-6,ecosystem-7,ecosystem-8,ecosystem-9,ecosystem-10,ecosystem-11,ecosystem-12,ecosystem-13,ecosystem-14,ecosystem-15}/*.expected
@@ -253,6 +255,50 @@ hip error 101|cuda-visible-devices-invalid
 CUDA error: 2|cuda-out-of-memory
 RuntimeError: CUDA error: operation not supported|gpu-operation-not-supported
 CODES
+# Issue #31's remaining misses, each a class of messages (one log a case,
+# its lines separated by \n; want "" means silence, exit 1).
+# A driver function missing from the installed driver is a driver older
+# than the build, unless the log shows the driver newer; a wrapping's number
+# may follow its second place on a line; nvcc's own programs missing; the
+# CUDA libraries looked for through CUDA_PATH; XLA without cuDNN support;
+# a tool offering only ONNX Runtime's CPU provider; JAX's CUDA plugin that
+# cannot be imported (not one whose initialize() fails); Blender's cuew
+# strings before the driver call; the runtime's string after "OIDN error:".
+while IFS='|' read -r text want; do
+	printf '%b\n' "$text" >"$T/case.log"
+	"$G" explain --json "$T/case.log" >"$T/o" 2>/dev/null; rc=$?
+	got="$(ids_of "$T/o" 2>/dev/null)"
+	if [ -z "$want" ]; then
+		[ "$rc" = 1 ] && [ "$got" = " " ] || fail "class case '$text': want silence, got [$got] (exit $rc)"
+	else
+		[ "$got" = "$want " ] || fail "class case '$text': want [$want] got [$got]"
+	fi
+done <<'CASES'
+thread 'main' panicked: DlSym { desc: "/lib/x86_64-linux-gnu/libcuda.so.1: undefined symbol: cuCtxCreate_v4" }|driver-too-old-for-framework
+ImportError: /site-packages/pycuda/_driver.cpython-37m-x86_64-linux-gnu.so: undefined symbol: cuDevicePrimaryCtxRelease_v2|driver-too-old-for-framework
+The procedure entry point cuDevicePrimaryCtxReset_v2 could not be located in the dynamic link library C:\\Windows\\system32\\nvcuda.dll|driver-too-old-for-framework
+./xmrig: symbol lookup error: /root/libxmrig-cuda.so: undefined symbol: cuInit|
+ImportError: /opt/lib/libcugraph.so: undefined symbol: cugraph_create_graph|
+Warp CUDA error: Failed to get driver entry point 'cuInit' (CUDA error 34)|nvidia-driver-not-loaded
+Warp CUDA error: Failed to get driver entry point 'cuDeviceGetUuid' (CUDA error 1)\nWarp CUDA error 36: API call is not supported in the installed CUDA driver\nWarp 1.7.1 initialized:\n   CUDA Toolkit 12.8, Driver 13.0|gpu-invalid-call
+Warp CUDA error 36: API call is not supported in the installed CUDA driver\n   CUDA Toolkit 12.8, Driver 12.2|driver-too-old-for-framework
+Warp CUDA error 36: API call is not supported in the installed CUDA driver\n   CUDA Toolkit 11.8, Driver 12.4|gpu-invalid-call
+  sh: 1: cicc: not found|cuda-toolkit-not-found
+/bin/sh: line 1: cudafe++: command not found|cuda-toolkit-not-found
+    assert CUDA_PATH is not None, 'Can not find $env:CUDA_PATH'\nAssertionError: Can not find $env:CUDA_PATH|cuda-library-missing
+jaxlib.xla_extension.XlaRuntimeError: UNIMPLEMENTED: DNN library is not found.|cudnn-missing
+E external/xla/xla/stream_executor/cuda/cuda_dnn.cc:535] Loaded runtime CuDNN library: 8.5.0 but source was compiled with: 8.6.0.\nXlaRuntimeError: UNIMPLEMENTED: DNN library is not found.|cudnn-version-mismatch
+run.py: error: argument --execution-providers: invalid choice: 'cuda' (choose from 'cpu')|framework-cpu-only-build
+run.py: error: argument --execution-providers: invalid choice: 'cuda' (choose from 'cpu', 'tensorrt')|
+ERROR:jax._src.xla_bridge:444: Jax plugin configuration error: Plugin module %s could not be loaded\nImportError: cannot import name 'triton' from 'jax._src.lib'\nAn NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed. Falling back to cpu.|jax-cuda-plugin-mismatch
+An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed. Falling back to cpu.|framework-cpu-only-build
+ERROR:jax._src.xla_bridge:444: Jax plugin configuration error: Exception when calling jax_plugins.xla_cuda12.initialize()|
+Invalid context in cuStreamCreate(&cuda_stream_, CU_STREAM_NON_BLOCKING) (C:\\blender\\intern\\cycles\\device\\cuda\\queue.cpp:21)|gpu-invalid-call
+Launch exceeded timeout in CUDA queue synchronize (integrator_shade_surface)|cuda-launch-timeout
+Unknown error in custom_node() (app.py:3)|
+E0717 07:48:23.571324  9964 denoiser_oidn_gpu.cpp:209] OIDN error: operation not supported\noperation not supported|gpu-operation-not-supported
+NOIDN error: operation not supported|
+CASES
 "$G" explain --json 'RuntimeError: CUDA error: operation not supported' >"$T/o"
 "${PYS[@]}" -c '
 import json,sys; c=json.load(open(sys.argv[1]))["matches"][0]["code"]
