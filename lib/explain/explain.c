@@ -761,6 +761,43 @@ static const char *skip_location(const char *s, const char *end)
 	return (t + 4 <= end && literal_at(t, "code", 4)) ? t : s;
 }
 
+/* s past the arguments a wrapper lists before its code, when it does:
+ * DeepSpeed's GEMM wrappers (csrc/transformer/cublas_wrappers.cu and their
+ * copies) print "kernel execution error. (m: 64, n: 1025, k: 1025, error:
+ * 14)", the call's sizes and then cuBLAS's status. An optional '.', then
+ * "(", fields "name: number," and the word "error": s past that word;
+ * else s. */
+static const char *skip_arguments(const char *s, const char *end)
+{
+	const char *t = s;
+
+	if (t < end && *t == '.')
+		t++;
+	while (t < end && *t == ' ')
+		t++;
+	if (t >= end || *t != '(')
+		return s;
+	for (t++;;) {
+		const char *w;
+
+		while (t < end && *t == ' ')
+			t++;
+		if (t + 5 <= end && literal_at(t, "error", 5))
+			return t + 5;
+		for (w = t; t < end && ((*t >= 'a' && *t <= 'z') || (*t >= 'A' && *t <= 'Z')); t++)
+			;
+		if (t == w || t >= end || *t != ':')
+			return s;
+		for (t++; t < end && *t == ' '; t++)
+			;
+		for (w = t; t < end && *t >= '0' && *t <= '9'; t++)
+			;
+		if (t == w || t >= end || *t != ',')
+			return s;
+		t++;
+	}
+}
+
 /* A number after a wrapping ("CUDA error 700", "cudaError(2)", "hip error
  * code: 101", "CUDA error at f.cu:9 code=2"): the code it names, or -1. *numbered_as is the library whose
  * numbering it was read in when that was the CUDA runtime's (which changed
@@ -780,7 +817,7 @@ static int number_code(const gw_explainer *ex, unsigned p, size_t start, const c
 		return -1;
 	if (s + 2 <= end && !memcmp(s, "_t", 2))
 		s += 2;
-	s = skip_separators(skip_location(s, end), end);
+	s = skip_separators(skip_location(skip_arguments(s, end), end), end);
 	if (s + 4 <= end && literal_at(s, "code", 4))
 		s = skip_separators(s + 4, end);
 	for (; s < end && *s >= '0' && *s <= '9' && digits < 6; s++, digits++)

@@ -134,12 +134,13 @@ ecosystem-13   10     10
 ecosystem-14   18     18
 ecosystem-15   14     17
 ecosystem-16   12     13
+ecosystem-17   17     17
 holdout-5      21     =24
 holdout-6      23     =25
 holdout-7      27     =27
 SETS
 # Each of these logs comes from its own thread, used by no other set.
-dups="$( { grep -h '^# source:' tests/explain/{ecosystem,holdout-2,ecosystem-3,holdout-3,holdout-4,holdout-5,holdout-6,holdout-7,ecosystem-6,ecosystem-7,ecosystem-8,ecosystem-9,ecosystem-10,ecosystem-11,ecosystem-12,ecosystem-13,ecosystem-14,ecosystem-15,ecosystem-16}/*.expected
+dups="$( { grep -h '^# source:' tests/explain/{ecosystem,holdout-2,ecosystem-3,holdout-3,holdout-4,holdout-5,holdout-6,holdout-7,ecosystem-6,ecosystem-7,ecosystem-8,ecosystem-9,ecosystem-10,ecosystem-11,ecosystem-12,ecosystem-13,ecosystem-14,ecosystem-15,ecosystem-16,ecosystem-17}/*.expected
 	grep -h '^# source:' tests/explain/{corpus,heldout}/*.expected | sort -u; } | sort | uniq -d)"
 [ -z "$dups" ] || fail "a source serves two logs: $dups"
 
@@ -786,5 +787,26 @@ want_ids "System.IO.FileNotFoundException: Could not load file or assembly 'Foo,
 want_ids 'RuntimeError: Unable to find a valid cuDNN algorithm to run convolution' cuda-out-of-memory
 want_ids 'Non-zero status code returned while running ConvGrad node. Name:'"'"'Conv_Grad/ConvGrad_0'"'"' Status Message: Unable to find a valid cuDNN algorithm to run convolution.' cuda-out-of-memory
 want_ids 'cuDNN: found a valid algorithm for the convolution' ""
+# ---- speech, TTS and Chinese LLM projects (issue #31, ecosystem-17) -----
+# DeepSpeed's GEMM wrappers (csrc/.../cublas_wrappers.cu and their copies)
+# print the call's sizes before cuBLAS's status: "!!!! kernel execution
+# error. (m: 1280, n: 3075, k: 1280, error: 13)"; 13 is
+# CUBLAS_STATUS_EXECUTION_FAILED, 14 CUBLAS_STATUS_INTERNAL_ERROR.
+want_ids '!!!! kernel execution error. (m: 1280, n: 3075, k: 1280, error: 13) ' cublas-execution-failed
+want_ids '!!!! kernel execution error. (batch: 60, m: 64, n: 1025, k: 1025, error: 14) ' gpu-library-error
+want_ids '!!!! kernel execution error. (m: 1280, n: 3075, k: 1280) ' ""
+want_ids 'kernel execution error. (m: 1280, notes: many, error: 13)' ""
+# PyTorch's c10/cuda/driver_api.cpp looks up driver functions with dlsym in
+# libcuda.so.1 and libnvidia-ml.so.1 ("Can't find NAME: " + dlerror()); a
+# function missing from the driver's own library is a driver older than
+# the framework; an undefined symbol of another library is not.
+want_ids "RuntimeError: r.nvmlDeviceGetNvLinkRemoteDeviceType_ INTERNAL ASSERT FAILED at \"../c10/cuda/driver_api.cpp\":27, please report a bug to PyTorch. Can't find nvmlDeviceGetNvLinkRemoteDeviceType: /lib64/libnvidia-ml.so.1: undefined symbol: nvmlDeviceGetNvLinkRemoteDeviceType" driver-too-old-for-framework
+want_ids "RuntimeError: Can't find cuMemCreate: /usr/lib/x86_64-linux-gnu/libcuda.so.1: undefined symbol: cuMemCreate" driver-too-old-for-framework
+want_ids 'ImportError: /x/libfoo.so: undefined symbol: nvmlInit_v2' ""
+# CTranslate2 (faster-whisper, WhisperX) built without CUDA:
+# src/devices.cc, str_to_device(): "This CTranslate2 package was not
+# compiled with CUDA support"; its Metal and XPU builds say the same of those.
+want_ids 'ValueError: This CTranslate2 package was not compiled with CUDA support' framework-cpu-only-build
+want_ids 'ValueError: This CTranslate2 package was not compiled with Metal support' ""
 [ "$fails" = 0 ] && echo "test_explain: all passed" || echo "test_explain: $fails failed"
 [ "$fails" = 0 ]
