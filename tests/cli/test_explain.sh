@@ -828,5 +828,15 @@ want_ids 'class OutOfMemoryHandler: pass' ""
 # torch_xla without a CUDA client; other unknown device names are typos.
 want_ids "RuntimeError: torch_xla/csrc/runtime/runtime.cc:16 : Check failed: !was_initialized \nRuntimeError: Unknown PJRT_DEVICE 'CUDA'" framework-cpu-only-build
 want_ids "RuntimeError: Unknown PJRT_DEVICE 'TPU_LEGCY'" ""
+# "a PTX JIT compilation failed" (218) on a GPU the log names by model
+# (data/nvidia_gpus.tsv): a Blackwell GPU, or one the shown build list
+# lacks, is the architecture; an older GPU without a list, or one the list
+# has, stays the invalid call.
+want_ids 'Device 0: NVIDIA GeForce RTX 5090\nRuntimeError: CUDA driver error: CUDA_ERROR_INVALID_PTX' gpu-arch-unsupported-by-framework
+want_ids 'jaxlib.xla_extension.XlaRuntimeError: INTERNAL: Failed to load in-memory CUBIN: CUDA_ERROR_INVALID_PTX: a PTX JIT compilation failed\nFound GPU: NVIDIA GeForce RTX 5080' gpu-arch-unsupported-by-framework
+want_ids 'Device 0: NVIDIA GeForce RTX 3090\nRuntimeError: CUDA driver error: CUDA_ERROR_INVALID_PTX' gpu-invalid-call
+want_ids 'RuntimeError: CUDA driver error: CUDA_ERROR_INVALID_PTX' gpu-invalid-call
+want_ids 'Device 0: NVIDIA GeForce RTX 5090\nbuilt for targets: sm_80 sm_90 sm_100 sm_120\nRuntimeError: CUDA driver error: CUDA_ERROR_INVALID_PTX' gpu-invalid-call
+want_ids 'cudaErrorInvalidPtx: a PTX JIT compilation failed\nGPU 0: Tesla T4 (UUID: GPU-1)' gpu-invalid-call
 [ "$fails" = 0 ] && echo "test_explain: all passed" || echo "test_explain: $fails failed"
 [ "$fails" = 0 ]
