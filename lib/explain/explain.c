@@ -173,6 +173,9 @@ struct gw_explainer {
 	 * first named for, and the GPU targets of the whole log. */
 	gw_explain_library libraries[NDOC];
 	gw_explain_arch arch;
+	/* The target of the first NVIDIA GPU model a line names ("NVIDIA
+	 * GeForce RTX 5090": "sm_120", data/nvidia_gpus.tsv); "" none. */
+	char model_gpu[16];
 
 	/* Bare numbers of the CUDA runtime ("CUDA error 8"): the wrapping's
 	 * library and the number behind each match (library NULL: the match
@@ -423,6 +426,7 @@ void gw_explainer_reset(gw_explainer *ex)
 	ex->nmatches = 0;
 	ex->nunrecognised = 0;
 	memset(&ex->arch, 0, sizeof(ex->arch));
+	ex->model_gpu[0] = '\0';
 	ex->hit_library = NULL;
 	ex->legacy_cuda = false;
 }
@@ -1667,6 +1671,49 @@ static void arch_conclude(gw_explain_arch *a)
 		a->verdict = GW_ARCH_GPU_OLDER;
 }
 
+/* A line that names an NVIDIA GPU model ("NVIDIA GeForce RTX 5090",
+ * "Tesla T4"): keep the first model's target, for a log whose error names
+ * no architecture. Only lines that say NVIDIA, GeForce, Tesla or RTX are
+ * looked up: the table is searched whole for each. */
+static void read_model(gw_explainer *ex)
+{
+	const gw_row_nvidia_gpus *row;
+	unsigned major, minor;
+
+	if (!(line_has(ex->line, ex->line_len, "nvidia") || line_has(ex->line, ex->line_len, "geforce") ||
+	      line_has(ex->line, ex->line_len, "tesla") || line_has(ex->line, ex->line_len, "rtx")))
+		return;
+	if ((row = gw__tbl_nvidia_gpu_by_name(ex->line)) && gw__tbl_cc(row->cc, &major, &minor) == 0)
+		gw__fmt(ex->model_gpu, sizeof(ex->model_gpu), "sm_%u%u", major, minor);
+}
+
+/* The oldest compute capability (as major) whose GPUs no build of a CUDA
+ * before 12.8 has code for: Blackwell (sm_100, sm_120). */
+#define ARCH_NEWEST_MAJOR 10u
+
+/* "a PTX JIT compilation failed" (CUDA_ERROR_INVALID_PTX, cudaErrorInvalidPtx)
+ * on a GPU the log names: the build's PTX is for targets the GPU cannot
+ * JIT it to (an architecture-specific sm_90a kernel on Blackwell) when the
+ * build's list, if the log shows one, has no code that runs on the GPU and,
+ * without a list, the GPU is newer than every pre-Blackwell build. */
+static void invalid_ptx_on_new_gpu(gw_explainer *ex)
+{
+	int from = doc_index("gpu-invalid-call"), to = doc_index("gpu-arch-unsupported-by-framework");
+	const gw_status_code *code;
+	unsigned major, minor;
+	int runs;
+
+	if (from < 0 || to < 0 || ex->refined[from] >= 0 || ex->match_of_doc[from] < 0 || !ex->arch.gpu[0] ||
+	    !(code = ex->matches[ex->match_of_doc[from]].code) || code->number != 218 ||
+	    strncmp(code->library, "cuda-", 5) || !target_cc(ex->arch.gpu, &major, &minor))
+		return;
+	runs = gw_explain_arch_runs(&ex->arch, ex->arch.gpu);
+	if (runs == 1 || (runs < 0 && major < ARCH_NEWEST_MAJOR))
+		return;
+	refine(ex, (unsigned)from, (unsigned)to);
+	ex->matches[ex->match_of_doc[to]].arch = &ex->arch;
+}
+
 /* ---- lines that look like GPU errors --------------------------------- */
 
 /* A byte that continues a file name or a module path: "libggml-cuda.so",
@@ -1854,6 +1901,10 @@ static void end_piece(gw_explainer *ex, bool newline)
 		ex->nhits = 0;
 		next_generation(ex);
 	}
+	if (!ex->model_gpu[0]) {
+		ex->line[ex->line_len] = '\0';
+		read_model(ex);
+	}
 	ex->state = 0;
 	ex->line_len = 0;
 	if (newline) {
@@ -1940,6 +1991,9 @@ int gw_explainer_finish(gw_explainer *ex)
 		return gw__error_set(GW_EINVAL, "gw_explainer_finish: explainer is NULL");
 	if (ex->pending)
 		end_piece(ex, true);
+	if (!ex->arch.gpu[0])
+		memcpy(ex->arch.gpu, ex->model_gpu, sizeof(ex->arch.gpu));
+	invalid_ptx_on_new_gpu(ex);
 	arch_conclude(&ex->arch);
 	return 0;
 }

@@ -809,5 +809,35 @@ want_ids 'ImportError: /x/libfoo.so: undefined symbol: nvmlInit_v2' ""
 # compiled with CUDA support"; its Metal and XPU builds say the same of those.
 want_ids 'ValueError: This CTranslate2 package was not compiled with CUDA support' framework-cpu-only-build
 want_ids 'ValueError: This CTranslate2 package was not compiled with Metal support' ""
+# ---- messages left without a mechanism (issue #31, exleft) ---------------
+# PyTorch's cuDNN v8 path (Conv_v8.cpp) ran no engine config: memory, a
+# dtype, the GPU's architecture or a broken cuDNN, the line does not say
+# which; the log's line that does names it.
+want_ids 'RuntimeError: GET was unable to find an engine to execute this computation' ""
+want_ids 'RuntimeError: FIND was unable to find an engine to execute this computation' ""
+want_ids 'NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch installation.\nRuntimeError: GET was unable to find an engine to execute this computation' gpu-arch-unsupported-by-framework
+# TensorFlow's conv kernels: cuDNN failed to initialise; the version check's
+# line, when the log has it, adds the cause.
+want_ids 'tensorflow.python.framework.errors_impl.UnknownError: Failed to get convolution algorithm. This is probably because cuDNN failed to initialize, so try looking to see if a warning log message was printed above.' cudnn-handle-failed
+want_ids 'E tensorflow/stream_executor/cuda/cuda_dnn.cc:324] Loaded runtime CuDNN library: 7.1.4 but source was compiled with: 7.2.1.\nUnknownError: Failed to get convolution algorithm. This is probably because cuDNN failed to initialize, so try looking to see if a warning log message was printed above.' 'cudnn-version-mismatch cudnn-handle-failed'
+want_ids 'UnknownError: Failed to get convolution algorithm. This is probably because MIOpen failed to initialize, so try looking to see if a warning log message was printed above.' ""
+# TensorRT: "Error Code 2" is kINTERNAL_ERROR; the category says OutOfMemory.
+want_ids '[TRT] [E] 2: [virtualMemoryBuffer.cpp::resizePhysical::145] Error Code 2: OutOfMemory (no further information)' cuda-out-of-memory
+want_ids '[E] [TRT] 2: [executionContext.cpp::ExecutionContext::410] Error Code 2: OutOfMemory (Requested size was 1073741824 bytes.)' cuda-out-of-memory
+want_ids '[TRT] [E] 2: [optimizer.cpp::computeCosts::3728] Error Code 2: Internal Error (Assertion false failed.)' ""
+want_ids 'class OutOfMemoryHandler: pass' ""
+# torch_xla without a CUDA client; other unknown device names are typos.
+want_ids "RuntimeError: torch_xla/csrc/runtime/runtime.cc:16 : Check failed: !was_initialized \nRuntimeError: Unknown PJRT_DEVICE 'CUDA'" framework-cpu-only-build
+want_ids "RuntimeError: Unknown PJRT_DEVICE 'TPU_LEGCY'" ""
+# "a PTX JIT compilation failed" (218) on a GPU the log names by model
+# (data/nvidia_gpus.tsv): a Blackwell GPU, or one the shown build list
+# lacks, is the architecture; an older GPU without a list, or one the list
+# has, stays the invalid call.
+want_ids 'Device 0: NVIDIA GeForce RTX 5090\nRuntimeError: CUDA driver error: CUDA_ERROR_INVALID_PTX' gpu-arch-unsupported-by-framework
+want_ids 'jaxlib.xla_extension.XlaRuntimeError: INTERNAL: Failed to load in-memory CUBIN: CUDA_ERROR_INVALID_PTX: a PTX JIT compilation failed\nFound GPU: NVIDIA GeForce RTX 5080' gpu-arch-unsupported-by-framework
+want_ids 'Device 0: NVIDIA GeForce RTX 3090\nRuntimeError: CUDA driver error: CUDA_ERROR_INVALID_PTX' gpu-invalid-call
+want_ids 'RuntimeError: CUDA driver error: CUDA_ERROR_INVALID_PTX' gpu-invalid-call
+want_ids 'Device 0: NVIDIA GeForce RTX 5090\nbuilt for targets: sm_80 sm_90 sm_100 sm_120\nRuntimeError: CUDA driver error: CUDA_ERROR_INVALID_PTX' gpu-invalid-call
+want_ids 'cudaErrorInvalidPtx: a PTX JIT compilation failed\nGPU 0: Tesla T4 (UUID: GPU-1)' gpu-invalid-call
 [ "$fails" = 0 ] && echo "test_explain: all passed" || echo "test_explain: $fails failed"
 [ "$fails" = 0 ]
