@@ -808,5 +808,15 @@ want_ids 'ImportError: /x/libfoo.so: undefined symbol: nvmlInit_v2' ""
 # compiled with CUDA support"; its Metal and XPU builds say the same of those.
 want_ids 'ValueError: This CTranslate2 package was not compiled with CUDA support' framework-cpu-only-build
 want_ids 'ValueError: This CTranslate2 package was not compiled with Metal support' ""
+# ---- robotics, simulation and vision projects (issue #31, ecosystem-18) ----
+# PhysX (Isaac Sim / Isaac Lab) reports a failed GPU kernel launch as "GPU
+# kernel '%s' failed to launch with error %u!!" with the CUresult (400:
+# CUDA_ERROR_INVALID_HANDLE); the bare "failed to launch with error N" of
+# job launchers (Open MPI, PMIx) and apps is no GPU status.
+want_ids "[Error] [omni.physx.plugin] PhysX error: GPU kernel 'aggCopyReports' failed to launch with error 400!!" gpu-invalid-call
+want_ids 'PhysX error: GPU kernel "bpSignalComplete" failed to launch with error 700!!' illegal-memory-access
+want_ids "PhysX error: GPU kernel 'solveContactBlock' execution failed with error 700!" illegal-memory-access
+want_ids 'JOB FAILED TO LAUNCH WITH ERROR 1:unknown' ""
+want_ids 'Application failed to launch with error 2' ""
 [ "$fails" = 0 ] && echo "test_explain: all passed" || echo "test_explain: $fails failed"
 [ "$fails" = 0 ]
