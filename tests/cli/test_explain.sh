@@ -818,5 +818,11 @@ want_ids 'PhysX error: GPU kernel "bpSignalComplete" failed to launch with error
 want_ids "PhysX error: GPU kernel 'solveContactBlock' execution failed with error 700!" illegal-memory-access
 want_ids 'JOB FAILED TO LAUNCH WITH ERROR 1:unknown' ""
 want_ids 'Application failed to launch with error 2' ""
+# habitat-sim's sensors assert "Must build habitat sim with cuda for
+# gpu2gpu-transfer" (habitat_sim/simulator.py, sensors) when the installed
+# build has no CUDA; gpu2gpu_transfer=False is a setting, no error.
+want_ids 'AssertionError: Must build habitat sim with cuda for gpu2gpu-transfer' framework-cpu-only-build
+want_ids 'it will report"must build habitat-sim with cuda for gpu2gpu-transfer"' framework-cpu-only-build
+want_ids 'sensor_spec.gpu2gpu_transfer = False' ""
 [ "$fails" = 0 ] && echo "test_explain: all passed" || echo "test_explain: $fails failed"
 [ "$fails" = 0 ]
