@@ -947,6 +947,10 @@ static void record_hit(gw_explainer *ex, const struct hit *h, bool had_nul)
 		const char *numbered_as = NULL;
 		size_t start = h->start;
 
+		/* A wrapping too common to read alone ("failed to launch
+		 * with error") counts only on a line its regex matches. */
+		if (ex->cat->has_rx[h->pat] && !line_matches(ex, &ex->cat->rx[h->pat]))
+			return;
 		/* The automaton reports a wrapping's first place on the line;
 		 * its number may follow a later one ("Warp CUDA error: Failed
 		 * to get driver entry point 'cuInit' (CUDA error 34)"). */

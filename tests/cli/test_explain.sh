@@ -135,13 +135,14 @@ ecosystem-14   18     18
 ecosystem-15   14     17
 ecosystem-16   12     13
 ecosystem-17   17     17
+ecosystem-18   10     12
 ecosystem-19   8      8
 holdout-5      21     =24
 holdout-6      23     =25
 holdout-7      27     =27
 SETS
 # Each of these logs comes from its own thread, used by no other set.
-dups="$( { grep -h '^# source:' tests/explain/{ecosystem,holdout-2,ecosystem-3,holdout-3,holdout-4,holdout-5,holdout-6,holdout-7,ecosystem-6,ecosystem-7,ecosystem-8,ecosystem-9,ecosystem-10,ecosystem-11,ecosystem-12,ecosystem-13,ecosystem-14,ecosystem-15,ecosystem-16,ecosystem-17,ecosystem-19}/*.expected
+dups="$( { grep -h '^# source:' tests/explain/{ecosystem,holdout-2,ecosystem-3,holdout-3,holdout-4,holdout-5,holdout-6,holdout-7,ecosystem-6,ecosystem-7,ecosystem-8,ecosystem-9,ecosystem-10,ecosystem-11,ecosystem-12,ecosystem-13,ecosystem-14,ecosystem-15,ecosystem-16,ecosystem-17,ecosystem-18,ecosystem-19}/*.expected
 	grep -h '^# source:' tests/explain/{corpus,heldout}/*.expected | sort -u; } | sort | uniq -d)"
 [ -z "$dups" ] || fail "a source serves two logs: $dups"
 
@@ -839,5 +840,21 @@ want_ids 'Device 0: NVIDIA GeForce RTX 3090\nRuntimeError: CUDA driver error: CU
 want_ids 'RuntimeError: CUDA driver error: CUDA_ERROR_INVALID_PTX' gpu-invalid-call
 want_ids 'Device 0: NVIDIA GeForce RTX 5090\nbuilt for targets: sm_80 sm_90 sm_100 sm_120\nRuntimeError: CUDA driver error: CUDA_ERROR_INVALID_PTX' gpu-invalid-call
 want_ids 'cudaErrorInvalidPtx: a PTX JIT compilation failed\nGPU 0: Tesla T4 (UUID: GPU-1)' gpu-invalid-call
+# ---- robotics, simulation and vision projects (issue #31, ecosystem-18) ----
+# PhysX (Isaac Sim / Isaac Lab) reports a failed GPU kernel launch as "GPU
+# kernel '%s' failed to launch with error %u!!" with the CUresult (400:
+# CUDA_ERROR_INVALID_HANDLE); the bare "failed to launch with error N" of
+# job launchers (Open MPI, PMIx) and apps is no GPU status.
+want_ids "[Error] [omni.physx.plugin] PhysX error: GPU kernel 'aggCopyReports' failed to launch with error 400!!" gpu-invalid-call
+want_ids 'PhysX error: GPU kernel "bpSignalComplete" failed to launch with error 700!!' illegal-memory-access
+want_ids "PhysX error: GPU kernel 'solveContactBlock' execution failed with error 700!" illegal-memory-access
+want_ids 'JOB FAILED TO LAUNCH WITH ERROR 1:unknown' ""
+want_ids 'Application failed to launch with error 2' ""
+# habitat-sim's sensors assert "Must build habitat sim with cuda for
+# gpu2gpu-transfer" (habitat_sim/simulator.py, sensors) when the installed
+# build has no CUDA; gpu2gpu_transfer=False is a setting, no error.
+want_ids 'AssertionError: Must build habitat sim with cuda for gpu2gpu-transfer' framework-cpu-only-build
+want_ids 'it will report"must build habitat-sim with cuda for gpu2gpu-transfer"' framework-cpu-only-build
+want_ids 'sensor_spec.gpu2gpu_transfer = False' ""
 [ "$fails" = 0 ] && echo "test_explain: all passed" || echo "test_explain: $fails failed"
 [ "$fails" = 0 ]
