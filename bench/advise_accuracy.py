@@ -385,7 +385,10 @@ def markdown(rows, date):
              % (date, len(rows) - len(own), len(own))
              + (" Rounds 11 to 15 (`tuned-11` to `tuned-15`, `bench/data/advise_peaks_1[1-5].tsv`: published rows "
                 "from new sources, collected as held-out sets and scored once as such before they guided changes) "
-                "are among the published rows." if any(r["set"] == "tuned-11" for r in rows) else ""), "",
+                "are among the published rows." if any(r["set"] == "tuned-11" for r in rows) else "")
+             + (" Rounds 17 and 18 (`held-out-17`, AutoAWQ's benchmark threads, near `tuned-11`'s source; "
+                "`held-out-18`, optimum-benchmark's Hub datasets, small inputs) are held out: scored only with "
+                "--final, never tuned on." if any(r["set"] == "held-out-17" for r in rows) else ""), "",
              "| set | rows | gpuwise median abs. error | p90 | within ±15 % | accelerate method median | p90 | within ±15 % |",
              "|---|---:|---:|---:|---:|---:|---:|---:|"]
     groups = sets + [("all published rows", [r for r in rows if r not in own]), ("all own H200 rows", own),
