@@ -1490,6 +1490,13 @@ static double zero_gradient_bucket(const gw_advise_options *r)
 	return ZERO_REDUCE_BUCKET * (r->weights == GW_WEIGHTS_FP32 ? 4 : 2);
 }
 
+/* Bytes an element of a weight gathered from its shards (ZeRO-3, FSDP):
+ * fp32 only when the run is fp32 through and through, else half. */
+static double gathered_weight_bytes(const gw_advise_options *r)
+{
+	return r->weights == GW_WEIGHTS_FP32 && !amp(r->precision) ? 4 : 2;
+}
+
 /* cuBLAS's workspace (PyTorch's default CUBLAS_WORKSPACE_CONFIG: 4096 KiB
  * × 2 + 16 KiB × 8, or 4096 KiB × 8 on Hopper) and cuBLASLt's (1 MiB; 4 MiB
  * on compute capability 8.x with ≥ 24 GiB; 32 MiB from 9.0), both through
@@ -1510,7 +1517,7 @@ double gw__advise_workspace(const gw_model *m, const gw_advise_options *r)
 	if (quantized(r->weights))
 		w += gw__advise_act_bytes(r) * (double)m->max_matrix;
 	if (shards_params(r) && r->gpus > 1)
-		w += 2 * (double)m->layer_params * (r->weights == GW_WEIGHTS_FP32 && !amp(r->precision) ? 4 : 2);
+		w += 2 * (double)m->layer_params * gathered_weight_bytes(r);
 	if (gw__advise_zero_stage(r) && r->task != GW_TASK_INFER)
 		w += zero_gradient_bucket(r);
 	return w + gw__advise_zero3_saved_weights(m, r);
@@ -1540,7 +1547,7 @@ double gw__advise_workspace(const gw_model *m, const gw_advise_options *r)
  * itself (NoGatherCoalescedHandle): nothing extra. */
 double gw__advise_zero3_saved_weights(const gw_model *m, const gw_advise_options *r)
 {
-	double n = 0, bytes = r->weights == GW_WEIGHTS_FP32 && !amp(r->precision) ? 4 : 2;
+	double n = 0, bytes = gathered_weight_bytes(r);
 
 	if (!r->no_zero_init || gw__advise_zero_stage(r) != 3 || r->gpus < 2 || r->task == GW_TASK_INFER ||
 	    quantized(r->weights))

@@ -1996,7 +1996,7 @@ int gw_explainer_finish(gw_explainer *ex)
 	if (ex->pending)
 		end_piece(ex, true);
 	if (!ex->arch.gpu[0])
-		memcpy(ex->arch.gpu, ex->model_gpu, sizeof(ex->arch.gpu));
+		gw__fmt(ex->arch.gpu, sizeof(ex->arch.gpu), "%s", ex->model_gpu);
 	invalid_ptx_on_new_gpu(ex);
 	arch_conclude(&ex->arch);
 	return 0;
