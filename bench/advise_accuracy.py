@@ -68,7 +68,7 @@ DEVICE_GPU = "H200-SXM-141GB"
 # file records the search); rounds 17 (AutoAWQ's benchmark threads) and 18
 # (optimum-benchmark's Hub datasets) are held out, scored only with --final.
 WHOLE_ROUNDS = {11: "tuned-11", 12: "tuned-12", 13: "tuned-13", 14: "tuned-14", 15: "tuned-15",
-                17: "held-out-17", 18: "held-out-18", 20: "held-out-20"}
+                17: "held-out-17", 18: "held-out-18", 20: "held-out-20", 22: "held-out-22"}
 DEVICE_KINDS = (("allocated", "allocated_bytes"), ("reserved", "reserved_bytes"), ("device", "device_bytes"))
 
 
@@ -112,7 +112,7 @@ ROUND9 = "f-"
 ROUND10 = "g-"
 SETS = ("tuned", "held-out", "held-out-2", "tuned-4", "held-out-4", "tuned-6", "held-out-6", "tuned-7", "held-out-7",
         "held-out-8", "tuned-9", "held-out-9", "tuned-10", "held-out-10",
-        "tuned-11", "tuned-12", "tuned-13", "tuned-14", "tuned-15", "held-out-17", "held-out-18", "held-out-20")
+        "tuned-11", "tuned-12", "tuned-13", "tuned-14", "tuned-15", "held-out-17", "held-out-18", "held-out-20", "held-out-22")
 VISION_TYPES = ("vit", "deit", "swin", "resnet")
 
 
@@ -391,7 +391,9 @@ def markdown(rows, date):
                 "--final, never tuned on." if any(r["set"] == "held-out-17" for r in rows) else "")
              + (" Round 20 (`held-out-20`, DeepSpeed-Chat's OPT-1.3B step-1 log and LLMs-from-scratch's GPT-2 "
                 "training table, mostly its own implementation) is held out the same way."
-                if any(r["set"] == "held-out-20" for r in rows) else ""), "",
+                if any(r["set"] == "held-out-20" for r in rows) else "")
+             + (" Round 22 (`held-out-22`, bitsandbytes' 8-bit optimizer benchmark: one Qwen3-0.6B set-up, "
+                "three optimizers) too." if any(r["set"] == "held-out-22" for r in rows) else ""), "",
              "| set | rows | gpuwise median abs. error | p90 | within ±15 % | accelerate method median | p90 | within ±15 % |",
              "|---|---:|---:|---:|---:|---:|---:|---:|"]
     groups = sets + [("all published rows", [r for r in rows if r not in own]), ("all own H200 rows", own),
