@@ -1568,11 +1568,12 @@ double gw__advise_zero3_saved_weights(const gw_model *m, const gw_advise_options
  * during a run. ZeRO-3 turns overlap_comm on by default
  * (zero/config.py, overlap_comm_valid: stage == 3) and so allocates on
  * two streams beside the default one (DeepSpeed v0.14.2):
- * - the all-gathers: PartitionedParameterCoordinator.fetch_sub_module
- *   gathers and waits under `stream(self.__allgather_stream)`, so the
- *   gathered weights (their flat buffers and all_gather_coalesced's
- *   torch.cat, on several GPUs; on one the parameter is a view of its
- *   partition) are that stream's. Its pool peaks at the end of forward,
+ * - the all-gathers: PartitionedParameterCoordinator.__all_gather_params_
+ *   calls all_gather_coalesced, and fetch_sub_module waits on its handle,
+ *   under `stream(self.__allgather_stream)`
+ *   (partitioned_param_coordinator.py), so the gathered weights (their
+ *   flat buffers and all_gather_coalesced's torch.cat, on several GPUs;
+ *   on one the parameter is a view of its partition) are that stream's. Its pool peaks at the end of forward,
  *   with the weights F.linear keeps (--no-zero-init) and the live layers,
  *   while the default stream's peaks either there (activations) or at the
  *   step (ZeRO-3's fp32 step gradient), after backward has freed the
