@@ -1559,6 +1559,49 @@ double gw__advise_zero3_saved_weights(const gw_model *m, const gw_advise_options
 	return n * bytes;
 }
 
+/* ZeRO-3's side streams in the caching allocator's reserve. PyTorch's
+ * allocator associates every block with the stream it was allocated on
+ * and, once freed, hands it out again on that stream only
+ * (c10/cuda/CUDACachingAllocator.cpp, the header: "Once freed, blocks can
+ * be re-allocated on the same stream, but not on any other stream";
+ * get_free_block matches the stream first), and it returns no segment
+ * during a run. ZeRO-3 turns overlap_comm on by default
+ * (zero/config.py, overlap_comm_valid: stage == 3) and so allocates on
+ * two streams beside the default one (DeepSpeed v0.14.2):
+ * - the all-gathers: PartitionedParameterCoordinator.__all_gather_params_
+ *   calls all_gather_coalesced, and fetch_sub_module waits on its handle,
+ *   under `stream(self.__allgather_stream)`
+ *   (partitioned_param_coordinator.py), so the gathered weights (their
+ *   flat buffers and all_gather_coalesced's torch.cat, on several GPUs;
+ *   on one the parameter is a view of its partition) are that stream's. Its pool peaks at the end of forward,
+ *   with the weights F.linear keeps (--no-zero-init) and the live layers,
+ *   while the default stream's peaks either there (activations) or at the
+ *   step (ZeRO-3's fp32 step gradient), after backward has freed the
+ *   kept weights: when the step is the larger, both pools are held at
+ *   once, min(kept, step - activations) beyond the allocated peak.
+ * - the gradient reduction: __reduce_and_partition_ipg_grads runs
+ *   __avg_scatter_grads under `stream(self.reduce_and_partition_stream)`
+ *   (stage3.py), whose reduce_scatter_coalesced
+ *   (runtime/comm/coalesced_collectives.py) interleaves the bucket's
+ *   gradients into one new tensor (torch.cat) before the reduce-scatter:
+ *   at most reduce_bucket_size elements (the bucket is reduced before a
+ *   gradient would overflow it), or every trainable parameter if fewer,
+ *   in the parameters' type, on one GPU too. It is freed after each
+ *   reduction and cached for that stream alone.
+ * Both add to the reserve, not to the allocated peak. */
+static double zero3_stream_pools(const gw_model *m, const gw_advise_options *r, double ac, double step, double held)
+{
+	double cat = trainable(m, r), gather = 0, fwd = ac + held;
+
+	if (gw__advise_zero_stage(r) != 3 || r->task == GW_TASK_INFER || r->offload != GW_OFFLOAD_NONE)
+		return 0;
+	if (cat > ZERO_REDUCE_BUCKET)
+		cat = ZERO_REDUCE_BUCKET;
+	if (r->gpus > 1 && step > ac)
+		gather = (step > fwd ? held : step - ac);
+	return gather + cat * (r->weights == GW_WEIGHTS_FP32 ? 4 : 2);
+}
+
 /* The CUDA context, outside the caching allocator: measured with lazy
  * module loading (PyTorch's default since 1.13): 287,047,680 bytes in
  * pytorch/pytorch#86509, 426 MiB on an Ada GPU with PyTorch 2.10
@@ -1724,6 +1767,7 @@ int gw_advise_estimate_run(gw_advise_estimate *out, const gw_model *m, const gw_
 	 * taking new segments rather than the activations' freed blocks,
 	 * while max_memory_allocated fell below the sum. */
 	reserved = gw__advise_reserved(m, &r, alloc, ac, kv, gr);
+	reserved += zero3_stream_pools(m, &r, ac, step, held);
 	if (!(alloc + ctx + reserved < LIMIT_BYTES))
 		return gw__error_set(GW_EINVAL, "the estimate exceeds 4 EiB: the sizes given are absurd");
 	memset(&e, 0, sizeof(e));

@@ -860,6 +860,33 @@ run advise llama-3-8b --gpus 8 --strategy zero2 --no-zero-init --memory 80GiB
 assert_eq "$rc" 1 "--no-zero-init without zero3 is refused"
 assert_contains "$err" "needs --strategy zero3" "says why"
 
+# ---- ZeRO-3's side streams in the reserve ----------------------------------------
+run advise llama-3-8b --batch 1 --seq 1 --precision fp16 --gpus 8 --strategy zero3 --no-zero-init --memory 80GiB --json
+assert_json "ZeRO-3: the all-gather pool at the step and the reduce-scatter copy are reserved, not allocated" '
+p = d["per_gpu"]
+b = p["breakdown"]
+ac, gr = b["activations_bytes"], b["gradients_bytes"]
+slack = 0.10 * ac + 0.10 * gr + 2 * 2**20
+step = 6 * 1e9                       # the fp32 step gradient of a 1e9-element sub-group
+held = 2 * (32 * (2 * 4096 * 4096 + 2 * 4096 * 1024 + 3 * 4096 * 14336) + 128256 * 4096)
+pools = min(held, step - ac) + 5e8 * 2
+assert abs(p["peak_reserved_bytes"] - (p["peak_allocated_bytes"] + slack + pools)) < 16, (p, slack, pools)
+'
+run advise gpt2 --batch 2 --seq 128 --precision fp16 --strategy zero3 --memory 80GiB --json
+assert_json "ZeRO-3 on one GPU: no gather pool, the reduce-scatter copy of every gradient (fewer than the bucket)" '
+p = d["per_gpu"]
+b = p["breakdown"]
+slack = 0.10 * (b["activations_bytes"] + b["gradients_bytes"]) + 2 * 2**20
+assert abs(p["peak_reserved_bytes"] - (p["peak_allocated_bytes"] + slack + 2 * 124439808)) < 16, p
+'
+run advise gpt2 --batch 2 --seq 128 --precision fp16 --gpus 2 --strategy zero2 --memory 80GiB --json
+assert_json "ZeRO-2 reduces on the default stream: the slack alone" '
+p = d["per_gpu"]
+b = p["breakdown"]
+slack = 0.10 * (b["activations_bytes"] + b["gradients_bytes"]) + 2 * 2**20
+assert abs(p["peak_reserved_bytes"] - (p["peak_allocated_bytes"] + slack)) < 16, p
+'
+
 # ---- a loss without cross-entropy (--loss sum) ------------------------------------
 run advise gpt2 --batch 2 --seq 512 --precision fp16 --optimizer sgd --memory 80GiB --json
 cp "$TMPD/out" "$TMPD/ce.json"
