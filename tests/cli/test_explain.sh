@@ -859,5 +859,22 @@ want_ids 'Application failed to launch with error 2' ""
 want_ids 'AssertionError: Must build habitat sim with cuda for gpu2gpu-transfer' framework-cpu-only-build
 want_ids 'it will report"must build habitat-sim with cuda for gpu2gpu-transfer"' framework-cpu-only-build
 want_ids 'sensor_spec.gpu2gpu_transfer = False' ""
+# ---- holdout-8 and holdout-9, read at stop 40 (issue #31) ----------------
+# CUDA's device assert without its backquoted condition (lost to markdown)
+# and on a line of its own after a wrapped function signature.
+want_ids 'x/THCTensorIndex.cu:275: void indexSelectSmallIndex(TensorInfo<T, IndexType>) [with T = float]:\nblock: [0,0,0], thread: [1,0,0] Assertion  failed.' device-side-assert
+want_ids 'block: [12,0,0], thread: [5,0,0] Assertion `t >= 0 && t < n_classes` failed.' device-side-assert
+want_ids 'Assertion failed: block 0 thread 1' ""
+# sherpa-onnx asked for the CUDA provider of an ONNX Runtime without one.
+want_ids 'session.cc:GetSessionOptionsImpl:167 Please compile with -DSHERPA_ONNX_ENABLE_GPU=ON. Available providers: CPUExecutionProvider, . Fallback to cpu!' framework-cpu-only-build
+want_ids 'Please compile with -DSHERPA_ONNX_ENABLE_GPU=ON. Fallback to cpu!' framework-cpu-only-build
+want_ids 'cmake -DCMAKE_BUILD_TYPE=Release -DSHERPA_ONNX_ENABLE_GPU=ON ..' ""
+# A companion or extension built for another CUDA than torch: torchaudio's
+# check, PyG's (and its template's), torchvision's own id.
+want_ids 'RuntimeError: Detected that PyTorch and TorchAudio were compiled with different CUDA versions. PyTorch has CUDA version 11.8 whereas TorchAudio has CUDA version 11.7.' torch-companion-mismatch
+want_ids 'RuntimeError: Detected that PyTorch and TorchAudio were compiled with\ndifferent CUDA versions. PyTorch has CUDA version 13.0 whereas TorchAudio' torch-companion-mismatch
+want_ids 'RuntimeError: Detected that PyTorch and torch_scatter were compiled with different CUDA versions. PyTorch has CUDA version 11.8 and torch_scatter has CUDA version 11.7.' extension-torch-abi-mismatch
+want_ids 'RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA major versions.' torchvision-torch-mismatch
+want_ids 'both were compiled with gcc 11' ""
 [ "$fails" = 0 ] && echo "test_explain: all passed" || echo "test_explain: $fails failed"
 [ "$fails" = 0 ]
