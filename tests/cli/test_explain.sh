@@ -876,5 +876,18 @@ want_ids 'RuntimeError: Detected that PyTorch and TorchAudio were compiled with\
 want_ids 'RuntimeError: Detected that PyTorch and torch_scatter were compiled with different CUDA versions. PyTorch has CUDA version 11.8 and torch_scatter has CUDA version 11.7.' extension-torch-abi-mismatch
 want_ids 'RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA major versions.' torchvision-torch-mismatch
 want_ids 'both were compiled with gcc 11' ""
+# Windows' loader codes in every wording: 126 (not found), 127 and 1114
+# (found, not loaded) are windows-dll-load-failed for a DLL the table does
+# not know or a path cut short; a known library found but not loaded (127,
+# 193, 1114) is not a missing one.
+want_ids 'RuntimeError: D:\\a\\_work\\1\\s\\onnxruntime\\core\\session\\provider_bridge_ort.cc:1209 onnxruntime::ProviderLibrary::Get [ONNXRuntimeError] : 1 : FAIL : LoadLibrary failed with error 1114 "" when trying to load "C:\\Users\\m' windows-dll-load-failed
+want_ids 'FAIL : LoadLibrary failed with error 127 "" when trying to load "C:\\x\\onnxruntime_providers_cuda.dll"' windows-dll-load-failed
+want_ids 'FAIL : LoadLibrary failed with error 126 "" when trying to load "C:\\Us' windows-dll-load-failed
+want_ids 'FAIL : LoadLibrary failed with error 1114 "" when trying to load "C:\\x\\cudnn64_9.dll"' windows-dll-load-failed
+want_ids 'Could not load library cudnn_ops_infer64_8.dll. Error code 193' ""
+want_ids 'FAIL : LoadLibrary failed with error 126 "" when trying to load "C:\\x\\onnxruntime_providers_cuda.dll"' cuda-library-missing
+want_ids 'Could not load library cudnn_ops_infer64_8.dll. Error code 126' cudnn-missing
+want_ids 'FAIL : LoadLibrary failed with error 11140 "" when trying to load "C:\\x\\cudnn64_9.dll"' cudnn-missing
+want_ids 'bash: error code 126 while loading' ""
 [ "$fails" = 0 ] && echo "test_explain: all passed" || echo "test_explain: $fails failed"
 [ "$fails" = 0 ]
