@@ -1092,20 +1092,62 @@ static bool line_has(const char *line, size_t len, const char *needle)
 	return false;
 }
 
+/* Windows' system error codes that say a DLL was found but could not be
+ * loaded: 127 ERROR_PROC_NOT_FOUND (it lacks a function asked for), 193
+ * ERROR_BAD_EXE_FORMAT (another architecture), 1114 ERROR_DLL_INIT_FAILED
+ * (its initialisation routine failed), 1455 (the paging file is too small
+ * to map it). */
+static const int win_found_codes[] = { 127, 193, 1114, 1455 };
+/* ... and those windows-dll-load-failed explains, the file found or not:
+ * 126 ERROR_MOD_NOT_FOUND (it or one of its imports is not found), 127,
+ * 1114. */
+static const int win_load_codes[] = { 126, 127, 1114 };
+
+/* Is one of the Windows error codes on the line, as Windows' loaders word
+ * it? "[WinError N]" (Python's OSError), "error code N", "error code: N",
+ * "DLL load failed with error code N" (CPython's dynload_win.c),
+ * "LoadLibrary failed with error N" (ONNX Runtime's env.cc): "error", an
+ * optional " code" and ':', blanks, then N, which no digit follows. */
+static bool windows_error_in(const char *line, size_t len, const int *codes, size_t ncodes)
+{
+	for (size_t i = 0; i + 5 <= len; i++) {
+		size_t j = i + 5, digits;
+		long n = 0;
+
+		if (!literal_at(line + i, "error", 5))
+			continue;
+		if (j + 5 <= len && literal_at(line + j, " code", 5))
+			j += 5;
+		if (j < len && line[j] == ':')
+			j++;
+		if (j >= len || line[j] != ' ')
+			continue;
+		while (j < len && line[j] == ' ')
+			j++;
+		for (digits = 0; j < len && line[j] >= '0' && line[j] <= '9' && digits < 6; j++, digits++)
+			n = n * 10 + (line[j] - '0');
+		if (digits == 0 || (j < len && line[j] >= '0' && line[j] <= '9'))
+			continue;
+		for (size_t c = 0; c < ncodes; c++)
+			if (n == codes[c])
+				return true;
+	}
+	return false;
+}
+
 /* The line says the library was found but is the wrong one: another
  * finding (a version or symbol mismatch), not a missing library. */
 static bool library_found_but_wrong(const char *line, size_t len)
 {
 	static const char *const words[] = {
 		"undefined symbol", "not defined in file", "version `", "wrong elf class",
-		"invalid elf header", "file too short", "winerror 127", "error code 127", "winerror 1455",
-		"paging file",
+		"invalid elf header", "file too short", "paging file",
 	};
 
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
 		if (line_has(line, len, words[i]))
 			return true;
-	return false;
+	return windows_error_in(line, len, win_found_codes, sizeof(win_found_codes) / sizeof(win_found_codes[0]));
 }
 
 /* The library a linker names by its option: "-lcuda" is libcuda.so, the
@@ -1239,24 +1281,14 @@ static int doc_index(const char *id)
 	return d ? (int)(d - gw__finding_docs) : -1;
 }
 
-/* Windows's code 126 (ERROR_MOD_NOT_FOUND) on the line, as its loaders
- * word it ("[WinError 126]", "error code 126", "LoadLibrary failed with
- * error 126"), for a DLL the line names: the DLL or one of its imports is
- * not found. */
-static bool windows_module_not_found(const char *line, size_t len)
+/* Windows could not load a DLL, by the code its loader gives
+ * (win_load_codes), on a line that names a DLL or Windows' LoadLibrary
+ * (a path cut short names none): a shell's "error code 126" is no DLL's. */
+static bool windows_load_failed(const char *line, size_t len)
 {
-	static const char *const words[] = { "error 126", "error code 126", "error code: 126", "winerror 126" };
-
-	if (!line_has(line, len, ".dll"))
+	if (!line_has(line, len, ".dll") && !line_has(line, len, "loadlibrary"))
 		return false;
-	for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); w++) {
-		size_t n = strlen(words[w]);
-
-		for (size_t i = 0; i + n <= len; i++)
-			if (literal_at(line + i, words[w], n) && (i + n == len || line[i + n] < '0' || line[i + n] > '9'))
-				return true;
-	}
-	return false;
+	return windows_error_in(line, len, win_load_codes, sizeof(win_load_codes) / sizeof(win_load_codes[0]));
 }
 
 /* Python's ImportError for an extension module Windows cannot load
@@ -1289,9 +1321,17 @@ static void library_rule(gw_explainer *ex, size_t start, bool had_nul)
 		/* A DLL outside the GPU stack (the program's own, its C++
 		 * runtime's) that Windows cannot load: not a CUDA library. */
 		if (!ex->line_matched &&
-		    (windows_module_not_found(ex->line, ex->line_len) ||
+		    (windows_load_failed(ex->line, ex->line_len) ||
 		     python_dll_load_failed(ex->line, ex->line_len)) &&
 		    (d = doc_index("windows-dll-load-failed")) >= 0)
+			record_match(ex, (unsigned)d, "loader", -1, start, had_nul);
+		return;
+	}
+	/* A library the table knows, found but not loaded ("LoadLibrary
+	 * failed with error 1114 ... cudnn64_9.dll"): not a missing one. */
+	if (windows_error_in(ex->line, ex->line_len, win_load_codes + 1,
+			     sizeof(win_load_codes) / sizeof(win_load_codes[0]) - 1)) {
+		if (!ex->line_matched && (d = doc_index("windows-dll-load-failed")) >= 0)
 			record_match(ex, (unsigned)d, "loader", -1, start, had_nul);
 		return;
 	}

