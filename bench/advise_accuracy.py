@@ -60,15 +60,15 @@ DEVICE_GPU = "H200-SXM-141GB"
 # Rounds 11 to 15 (issue 32): published peaks from sources no earlier round
 # used, each collected whole in its own file (advise_peaks_NN.tsv, ids
 # "hNN-") before gpuwise was run on any row, its header giving the procedure
-# and the rule for rows. Each was scored once as "held-out-NN" (11 at stop
-# 36, 12 and 13 at stop 37, 14 and 15 at stop 38), its misses then read for
-# causes (11: AutoAWQ; 12, 13: OPT/Pythia eager and SDPA, ZeRO-3; 14: ZeRO-3
-# full fine-tuning; 15: ResNet-50 on CIFAR), so each is tuning data now,
-# scored by default under the set named here. Round 16 found no row (its
-# file records the search); rounds 17 (AutoAWQ's benchmark threads) and 18
-# (optimum-benchmark's Hub datasets) are held out, scored only with --final.
+# and the rule for rows. Each was scored as "held-out-NN" (11 at stop 36,
+# 12 and 13 at stop 37, 14 and 15 at stop 38, 17 and 18 at stop 39), its
+# misses then read for causes (11: AutoAWQ; 12, 13: OPT/Pythia eager and
+# SDPA, ZeRO-3; 14: ZeRO-3 full fine-tuning; 15: ResNet-50 on CIFAR; 17:
+# AutoAWQ's benchmark threads; 18: optimum-benchmark's Hub datasets, read
+# at stop 40), so each is tuning data now, scored by default under the set
+# named here. Rounds 16 and 19 found no row (their files record the search).
 WHOLE_ROUNDS = {11: "tuned-11", 12: "tuned-12", 13: "tuned-13", 14: "tuned-14", 15: "tuned-15",
-                17: "held-out-17", 18: "held-out-18"}
+                17: "tuned-17", 18: "tuned-18"}
 DEVICE_KINDS = (("allocated", "allocated_bytes"), ("reserved", "reserved_bytes"), ("device", "device_bytes"))
 
 
@@ -112,7 +112,7 @@ ROUND9 = "f-"
 ROUND10 = "g-"
 SETS = ("tuned", "held-out", "held-out-2", "tuned-4", "held-out-4", "tuned-6", "held-out-6", "tuned-7", "held-out-7",
         "held-out-8", "tuned-9", "held-out-9", "tuned-10", "held-out-10",
-        "tuned-11", "tuned-12", "tuned-13", "tuned-14", "tuned-15", "held-out-17", "held-out-18")
+        "tuned-11", "tuned-12", "tuned-13", "tuned-14", "tuned-15", "tuned-17", "tuned-18")
 VISION_TYPES = ("vit", "deit", "swin", "resnet")
 
 
@@ -383,12 +383,11 @@ def markdown(rows, date):
              "run's allocated, reserved and device peak; `held-out-7` and `held-out-8` scored before, "
              "`held-out-9` before too)."
              % (date, len(rows) - len(own), len(own))
-             + (" Rounds 11 to 15 (`tuned-11` to `tuned-15`, `bench/data/advise_peaks_1[1-5].tsv`: published rows "
-                "from new sources, collected as held-out sets and scored once as such before they guided changes) "
-                "are among the published rows." if any(r["set"] == "tuned-11" for r in rows) else "")
-             + (" Rounds 17 and 18 (`held-out-17`, AutoAWQ's benchmark threads, near `tuned-11`'s source; "
-                "`held-out-18`, optimum-benchmark's Hub datasets, small inputs) are held out: scored only with "
-                "--final, never tuned on." if any(r["set"] == "held-out-17" for r in rows) else ""), "",
+             + (" Rounds 11 to 15, 17 and 18 (`tuned-11` to `tuned-15`, `tuned-17`, `tuned-18`, "
+                "`bench/data/advise_peaks_1[1-5].tsv`, `advise_peaks_1[78].tsv`: published rows from new sources, "
+                "collected as held-out sets and scored as such before they guided changes; 17 is AutoAWQ's "
+                "benchmark threads, near `tuned-11`'s source, 18 optimum-benchmark's Hub datasets, small inputs) "
+                "are among the published rows." if any(r["set"] == "tuned-11" for r in rows) else ""), "",
              "| set | rows | gpuwise median abs. error | p90 | within ±15 % | accelerate method median | p90 | within ±15 % |",
              "|---|---:|---:|---:|---:|---:|---:|---:|"]
     groups = sets + [("all published rows", [r for r in rows if r not in own]), ("all own H200 rows", own),
@@ -451,7 +450,7 @@ def main():
             b = json.load(f)
         bad = []
         for key in ("tuned", "tuned_4", "tuned_7", "tuned_9", "tuned_11", "tuned_12", "tuned_13",
-                    "tuned_14", "tuned_15"):
+                    "tuned_14", "tuned_15", "tuned_17", "tuned_18"):
             if key + "_median_abs_pct" not in b or not res.get(key):
                 continue
             t = res[key]

@@ -48,8 +48,8 @@ def test_corpus_is_sourced_and_split_by_the_rule():
                                                   (13, "h13-", "tuned-13", 20),
                                                   (14, "h14-", "tuned-14", 20),
                                                   (15, "h15-", "tuned-15", 3),
-                                                  (17, "h17-", "held-out-17", 30),
-                                                  (18, "h18-", "held-out-18", 20)])
+                                                  (17, "h17-", "tuned-17", 30),
+                                                  (18, "h18-", "tuned-18", 20)])
 def test_held_round_is_sourced_and_held_out_whole(n, prefix, name, least):
     """Rounds 11 to 18 (bench/data/advise_peaks_1N.tsv): every row sourced,
     new ids, one set for the whole file (each held out until its one
