@@ -245,6 +245,42 @@ def loss_of(row):
     return row["loss"]
 
 
+def generation_loop(row):
+    """How an inference row's script runs the prompt: a "loop" column where a
+    table sets one for inference, else "plain" for every AutoAWQ fused row
+    (rounds 11 and 17): each ran AutoAWQ's examples/benchmark.py, whose
+    'torch' generator (and before it, the script's only loop) calls
+    model(ids) on the prompt itself, not generate(), so every prompt
+    position's logits are computed (docs/advise.md, "Rounds 17 and 18 read")."""
+    if row["task"] != "infer":
+        return row.get("loop", "-")
+    if row.get("loop", "-") != "-":
+        return row["loop"]
+    if row.get("autoawq", "-") == "fused" and "examples/benchmark.py" in row["setup"]:
+        return "plain"
+    return "-"
+
+
+# The AutoAWQ code a source ran, where the setup states the revision and
+# no column holds it: PR #656's 'Current implementation' table is main at
+# 419a242 (2024-11-14, the setup says so), which carries eab1a4a (#549:
+# LlamaLikeBlock's fused attention calls SDPA) and was released as 0.2.7
+# two days later. The other AutoAWQ sources (the README's 0.1.6, PRs #320,
+# #330, #365 and issue #276, all before September 2024) ran earlier code,
+# advise's default.
+AUTOAWQ_RELEASE_OF_SOURCE = {"https://github.com/casper-hansen/AutoAWQ/pull/656": "0.2.7"}
+
+
+def autoawq_release(row):
+    """The AutoAWQ release of a fused row: an "autoawq_release" column where a
+    table has one, else AUTOAWQ_RELEASE_OF_SOURCE, else None (before 0.2.7)."""
+    if row.get("autoawq", "-") != "fused":
+        return None
+    if row.get("autoawq_release", "-") != "-":
+        return row["autoawq_release"]
+    return AUTOAWQ_RELEASE_OF_SOURCE.get(row["source"])
+
+
 def advise_args(row):
     model = row["model"]
     if model.endswith(".json"):
@@ -262,10 +298,12 @@ def advise_args(row):
         a += ["--transformers", row["transformers"]]
     if row.get("autoawq", "-") == "fused":
         a.append("--autoawq-fused")
+    if autoawq_release(row):
+        a += ["--autoawq", autoawq_release(row)]
     if row.get("bitsandbytes", "-") != "-":
         a += ["--bitsandbytes", row["bitsandbytes"]]
-    if row.get("loop", "-") != "-" and row["task"] != "infer":
-        a += ["--loop", row["loop"]]
+    if generation_loop(row) != "-":
+        a += ["--loop", generation_loop(row)]
     if row.get("decoder_seq", "-") not in ("-", "0"):
         a += ["--decoder-seq", row["decoder_seq"]]
     if row["weights"] != "-":

@@ -127,3 +127,21 @@ def test_zero_on_one_gpu_keeps_its_strategy():
     assert args[args.index("--strategy") + 1] == "zero3" and "--gpus" not in args
     ddp = dict(row, strategy="ddp")
     assert "--strategy" not in aa.advise_args(ddp)
+
+
+def test_autoawq_rows_pass_the_benchmark_loop_and_release():
+    """Every AutoAWQ fused row ran examples/benchmark.py, whose own prompt
+    forward computes every position's logits (--loop plain); PR #656's rows
+    ran main at 419a242, AutoAWQ 0.2.7's code (--autoawq 0.2.7); the older
+    threads and the README ran earlier code (no --autoawq)."""
+    rows = [r for n in aa.WHOLE_ROUNDS for r in aa.read_round(n) if r.get("autoawq", "-") == "fused"]
+    assert len(rows) >= 50
+    for r in rows:
+        args = aa.advise_args(r)
+        assert args[args.index("--loop") + 1] == "plain", r["id"]
+        if r["source"].endswith("/AutoAWQ/pull/656"):
+            assert args[args.index("--autoawq") + 1] == "0.2.7", r["id"]
+        else:
+            assert "--autoawq" not in args, r["id"]
+    other = [r for r in aa.read_round(12) if r["task"] == "infer"]
+    assert other and all("--loop" not in aa.advise_args(r) for r in other)
