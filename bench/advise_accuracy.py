@@ -281,6 +281,20 @@ def autoawq_release(row):
     return AUTOAWQ_RELEASE_OF_SOURCE.get(row["source"])
 
 
+def built_on_gpu(row):
+    """Whether a row's model was built on the GPU (--init-on-gpu): an
+    "init_on_gpu" column ("yes"/"no") where a table has one, else the rows
+    of optimum-benchmark's Hub datasets whose setup says "random weights":
+    its CI test (tests/test_api.py at 2a75c0bc) loads every transformers
+    model with no_weights=True, and PyTorchBackend.load_model_with_no_weights
+    builds it under `with torch.device(device)` (backends/pytorch/backend.py
+    at 2a75c0bc), so a tied head allocates its own weight first."""
+    if row.get("init_on_gpu", "-") != "-":
+        return row["init_on_gpu"] == "yes"
+    return (row["source"].startswith("https://huggingface.co/datasets/optimum-benchmark/")
+            and "random weights" in row["setup"])
+
+
 def advise_args(row):
     model = row["model"]
     if model.endswith(".json"):
@@ -326,6 +340,8 @@ def advise_args(row):
         a += ["--strategy", row["strategy"]]
     if built_outside_zero_init(row):
         a.append("--no-zero-init")
+    if built_on_gpu(row):
+        a.append("--init-on-gpu")
     if loss_of(row):
         a += ["--loss", loss_of(row)]
     # An unknown GPU: a size that always fits, so the estimate is for no particular card.

@@ -32,7 +32,7 @@ struct advise_opts {
 	const char *lora_targets_s, *loop_s, *loss_s, *torch_s, *bitsandbytes_s, *transformers_s, *autoawq_s;
 	uint32_t torch_version, bitsandbytes_version, transformers_version, autoawq_version;
 	uint64_t loss_chunks;
-	bool offload_activations, autoawq_fused, no_zero_init;
+	bool offload_activations, autoawq_fused, no_zero_init, init_on_gpu;
 	int task, precision, weights, optimizer, strategy, offload, attention, lora_targets, loop, loss;
 	uint64_t batch, seq, decoder_seq, new_tokens, image, grad_accum, lora_rank, gpus, target_batch;
 	uint64_t params, layers, hidden, heads, kv_heads, vocab, intermediate;
@@ -255,6 +255,9 @@ static const struct option advise_options[] = {
 	OPT_STRING(0, "autoawq", O, autoawq_s, "X.Y.Z", N_("with --autoawq-fused: the AutoAWQ release (default: one "
 		   "before 0.2.7); from 0.2.7 the fused layers of llama, mistral, qwen2, gemma, starcoder2 and llava "
 		   "call SDPA and keep no attention scores")),
+	OPT_BOOL(0, "init-on-gpu", O, init_on_gpu, N_("the model is built on the GPU (`with torch.device(\"cuda\")`, "
+		 "optimum-benchmark's no_weights models): a tied LM head allocates its own weight before tie_weights() "
+		 "frees it, and the caching allocator keeps that block reserved")),
 	OPT_BOOL(0, "no-zero-init", O, no_zero_init, N_("training with --strategy zero3: the model was built before "
 		 "DeepSpeed's configuration existed (from_pretrained before TrainingArguments), so without "
 		 "zero.Init, and each linear map's gathered weight stays allocated from its forward to its backward")),
@@ -612,6 +615,7 @@ static void options_from(gw_advise_options *r, const struct advise_opts *o)
 	r->autoawq_fused = o->autoawq_fused;
 	r->autoawq_version = o->autoawq_version;
 	r->no_zero_init = o->no_zero_init;
+	r->init_on_gpu = o->init_on_gpu;
 }
 
 /* ---- output ---------------------------------------------------------------- */
@@ -815,6 +819,8 @@ static void print_run(const gw_model *m, const gw_advise_estimate *e)
 			(unsigned)(r->autoawq_version / 100 % 100), (unsigned)(r->autoawq_version % 100));
 	if (r->no_zero_init)
 		fprintf(f, "%s", _(", without zero.Init"));
+	if (r->init_on_gpu)
+		fprintf(f, "%s", _(", built on the GPU"));
 	if (r->torch_version)
 		fprintf(f, _(", PyTorch %u.%u"), (unsigned)(r->torch_version / 100),
 			(unsigned)(r->torch_version % 100));

@@ -355,13 +355,20 @@ typedef struct gw_advise_options {
 	 * blocks of Llama-shaped models (LlamaLikeBlock) call PyTorch's SDPA
 	 * instead of computing the scores themselves. Version 6. */
 	uint32_t autoawq_version;
+	/* 1: the model was built on the GPU with its modules' own
+	 * initialisation (`with torch.device("cuda"): from_pretrained(...)`,
+	 * optimum-benchmark's no_weights models): a tied LM head's Linear
+	 * allocates its own weight before tie_weights() drops it, and that
+	 * block stays in the caching allocator's reserve. 0: loaded onto the
+	 * GPU (from_pretrained(device_map=...), .to(device)). Version 6. */
+	uint32_t init_on_gpu;
 	/* 0: room for options to come, so that a new one moves neither this
 	 * struct's size nor the structs that embed it (docs/abi.md). */
-	uint32_t reserved[4];
+	uint32_t reserved[3];
 } gw_advise_options;
 #define GW_ADVISE_OPTIONS_INIT { GW_ADVISE_OPTIONS_VERSION, GW_TASK_TRAIN, 1, 0, 0, GW_PRECISION_AUTO, \
 	GW_WEIGHTS_AUTO, GW_OPTIMIZER_ADAMW, 1, false, GW_LORA_QV, 0, 0, 1, GW_STRATEGY_DDP, GW_OFFLOAD_NONE, \
-	GW_ATTENTION_AUTO, 0, 0, 0, 0, 0, 0, GW_LOOP_TRAINER, 0, 0, 0, 0, 0, 0, 0, { 0 } }
+	GW_ATTENTION_AUTO, 0, 0, 0, 0, 0, 0, GW_LOOP_TRAINER, 0, 0, 0, 0, 0, 0, 0, 0, { 0 } }
 
 /* ---- the estimate ---------------------------------------------------------- */
 

@@ -450,6 +450,8 @@ static int resolve(gw_advise_options *r, const gw_model *m, const gw_advise_opti
 	if (r->transformers_version && (r->transformers_version < 100 || r->transformers_version > 999))
 		return gw__error_set(GW_EINVAL, "advise options: transformers_version %u is not major·100 + minor",
 				     r->transformers_version);
+	if (r->init_on_gpu > 1)
+		return gw__error_set(GW_EINVAL, "advise options: init_on_gpu %u is not 0 or 1", r->init_on_gpu);
 	if (r->autoawq_version && (r->autoawq_version < 100 || r->autoawq_version > 99999))
 		return gw__error_set(GW_EINVAL, "advise options: autoawq_version %u is not major·10000 + minor·100 + "
 				     "patch", r->autoawq_version);
@@ -1733,6 +1735,42 @@ static uint64_t to_u64(double v)
 	return (uint64_t)ceil(v);
 }
 
+/* A tied LM head's own weight, where the model is built on the GPU
+ * (--init-on-gpu): under `with torch.device("cuda")` every module's
+ * parameters are allocated there as it is constructed, the output
+ * projection too (GPT2LMHeadModel's lm_head, BertForMaskedLM's
+ * cls.predictions.decoder, T5's lm_head: nn.Linear(hidden, vocab)), and
+ * only post_init()'s tie_weights() replaces that weight by the input
+ * embedding (transformers' PreTrainedModel._tie_or_clone_weights), so a
+ * vocab × hidden block is allocated and freed; past 10 MiB the caching
+ * allocator gives it its own segment rounded to 2 MiB, which it keeps
+ * (c10/cuda/CUDACachingAllocator.cpp, no empty_cache). Quantised models
+ * are not built this way (optimum-benchmark loads them with a device
+ * map); in a quantised type the head stays 16-bit. */
+static double untied_head_bytes(const gw_model *m, const gw_advise_options *r)
+{
+	double wb = gw__advise_weight_bytes(r->weights), bytes;
+
+	if (!r->init_on_gpu || !m->tied_embeddings || wb < 2)
+		return 0;
+	if (m->kind != GW_MODEL_DECODER && m->kind != GW_MODEL_ENCODER_DECODER &&
+	    !(m->kind == GW_MODEL_ENCODER && m->lm_head))
+		return 0;
+	bytes = (double)m->vocab_size * (double)m->hidden_size * wb;
+	return bytes > 10 * 1048576.0 ? ceil(bytes / 2097152.0) * 2097152.0 : bytes;
+}
+
+/* The reserve after a build on the GPU: the weights' reserve and the freed
+ * head's segment, which the run's own blocks may reuse, so the larger of
+ * that segment and what the run reserves beyond the weights. */
+static double init_on_gpu_reserve(const gw_model *m, const gw_advise_options *r, double reserved, double alloc,
+				  double weights)
+{
+	double head = untied_head_bytes(m, r), run = reserved - (alloc - weights);
+
+	return run + head > reserved ? run + head : reserved;
+}
+
 int gw_advise_estimate_run(gw_advise_estimate *out, const gw_model *m, const gw_advise_options *o)
 {
 	gw_advise_estimate e;
@@ -1786,6 +1824,7 @@ int gw_advise_estimate_run(gw_advise_estimate *out, const gw_model *m, const gw_
 	 * taking new segments rather than the activations' freed blocks,
 	 * while max_memory_allocated fell below the sum. */
 	reserved = gw__advise_reserved(m, &r, alloc, ac, kv, gr);
+	reserved = init_on_gpu_reserve(m, &r, reserved, alloc, wt);
 	if (!(alloc + ctx + reserved < LIMIT_BYTES))
 		return gw__error_set(GW_EINVAL, "the estimate exceeds 4 EiB: the sizes given are absurd");
 	memset(&e, 0, sizeof(e));

@@ -470,6 +470,7 @@ static void json_options(gw_json *j, const gw_advise_options *r, uint64_t target
 		gw_json_null(j);
 	}
 	key_bool(j, "no_zero_init", r->no_zero_init != 0);
+	key_bool(j, "init_on_gpu", r->init_on_gpu != 0);
 	key_str(j, "attention", gw_advise_name("attention", r->attention));
 	gw_json_key(j, "loop");
 	if (r->task != GW_TASK_INFER || r->loop == GW_LOOP_PLAIN)   /* inference: plain, the script's own forward */

@@ -2128,6 +2128,12 @@ static int advise_options(PyObject *opts, gw_advise_options *o, gw_model *shape)
 			return -1;
 		o->autoawq_fused = (uint32_t)t;
 	}
+	if ((ck = PyDict_GetItemString(opts, "init_on_gpu")) && ck != Py_None) {
+		int t = PyObject_IsTrue(ck);
+		if (t < 0)
+			return -1;
+		o->init_on_gpu = (uint32_t)t;
+	}
 	if ((ck = PyDict_GetItemString(opts, "no_zero_init")) && ck != Py_None) {
 		int t = PyObject_IsTrue(ck);
 		if (t < 0)

@@ -862,6 +862,23 @@ run advise llama-3-8b --task infer --weights gptq4 --autoawq-fused --autoawq lat
 assert_eq "$rc" 2 "--autoawq latest is a usage error"
 assert_contains "$err" "an AutoAWQ version is MAJOR.MINOR[.PATCH]" "says what it takes"
 
+# ---- a model built on the GPU (--init-on-gpu) ------------------------------------
+run advise gpt2 --task infer --seq 3 --new-tokens 1 --precision fp32 --attention eager --memory 24GiB --json
+cp "$TMPD/out" "$TMPD/loaded.json"
+run advise gpt2 --task infer --seq 3 --new-tokens 1 --precision fp32 --attention eager --memory 24GiB --init-on-gpu --json
+assert_json "--init-on-gpu: the tied head's own weight stays reserved, allocated unchanged" '
+import json, math
+z = json.load(open("'"$TMPD"'/loaded.json"))["per_gpu"]
+p = d["per_gpu"]
+assert d["options"]["init_on_gpu"] is True, d["options"]
+head = math.ceil(50257 * 768 * 4 / 2**21) * 2**21
+assert p["peak_allocated_bytes"] == z["peak_allocated_bytes"], (z, p)
+run = z["peak_reserved_bytes"] - (z["peak_allocated_bytes"] - z["breakdown"]["weights_bytes"])
+assert abs(p["peak_reserved_bytes"] - (run + head)) < 2, (z, p)
+'
+run advise gpt2 --task infer --seq 3 --new-tokens 1 --memory 24GiB --init-on-gpu
+assert_contains "$(printf '%s' "$out" | tr -s '\n ' '  ')" ", built on the GPU" "the run line says so"
+
 # ---- a script's own prompt forward (--loop plain in inference) -------------------
 run advise llama-3-8b --task infer --seq 8192 --new-tokens 4096 --precision fp16 --attention sdpa --memory 80GiB --json
 cp "$TMPD/out" "$TMPD/gen.json"

@@ -157,6 +157,16 @@ def test_autoawq_release_and_plain_inference_loop():
     assert "AutoAWQ version" in out[1][1], out[1]
 
 
+def test_init_on_gpu():
+    out, _ = run_py("h100-8x", """
+        out = [gpuwise.advise("gpt2", task="infer", seq=3, new_tokens=1, precision="fp32", init_on_gpu=True,
+                              memory="24GiB")]
+    """)
+    assert out[0] == cli_json("h100-8x", "gpt2", "--task", "infer", "--seq", "3", "--new-tokens", "1",
+                              "--precision", "fp32", "--init-on-gpu", "--memory", "24GiB")
+    assert out[0]["options"]["init_on_gpu"] is True
+
+
 def test_offload_activations():
     out, _ = run_py("h100-8x", """
         out = [gpuwise.advise("llama-2-7b", task="lora", batch=4, seq=2048, checkpointing=True,

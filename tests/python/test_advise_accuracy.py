@@ -145,3 +145,16 @@ def test_autoawq_rows_pass_the_benchmark_loop_and_release():
             assert "--autoawq" not in args, r["id"]
     other = [r for r in aa.read_round(12) if r["task"] == "infer"]
     assert other and all("--loop" not in aa.advise_args(r) for r in other)
+
+
+def test_optimum_benchmark_hub_rows_are_built_on_the_gpu():
+    """Round 18's transformers rows (random weights: optimum-benchmark's
+    no_weights, built under torch.device) pass --init-on-gpu; its timm
+    ResNet-50 rows (pretrained weights) and every other round's rows do not."""
+    r18 = aa.read_round(18)
+    for r in r18:
+        want = "random weights" in r["setup"]
+        assert ("--init-on-gpu" in aa.advise_args(r)) == want, r["id"]
+    assert sum("--init-on-gpu" in aa.advise_args(r) for r in r18) >= 16
+    rest = aa.read_corpus() + [r for n in aa.WHOLE_ROUNDS if n != 18 for r in aa.read_round(n)]
+    assert not any(aa.built_on_gpu(r) for r in rest)

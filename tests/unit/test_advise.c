@@ -1346,7 +1346,7 @@ static void test_bad_options(void)
 	CHECK_INT(gw_advise_estimate_run(&e, &l, &o), GW_EINVAL);
 	CHECK(strstr(gw_error_last(), "version 4") != NULL);
 	o = (gw_advise_options)GW_ADVISE_OPTIONS_INIT;
-	o.reserved[3] = 1;
+	o.reserved[2] = 1;
 	CHECK_INT(gw_advise_estimate_run(&e, &l, &o), GW_EINVAL);
 	o = (gw_advise_options)GW_ADVISE_OPTIONS_INIT;
 	o.bitsandbytes_version = 3600;   /* not a release gpuwise models */
@@ -2640,6 +2640,63 @@ static void test_autoawq_sdpa(void)
 	CHECK_INT(gw_advise_autoawq_version("two", &v), GW_EINVAL);
 }
 
+/* A model built on the GPU (init_on_gpu: optimum-benchmark's no_weights
+ * models) allocates its tied LM head's own weight before tie_weights()
+ * frees it: that 2 MiB-rounded segment stays reserved, the allocated
+ * peak is the run's. Untied heads, vision models and models loaded onto
+ * the GPU keep their reserve. */
+static void test_init_on_gpu(void)
+{
+	gw_advise_estimate loaded, built;
+	gw_advise_options o = GW_ADVISE_OPTIONS_INIT;
+	gw_model g = model("gpt2");
+	double head = ceil(50257.0 * 768 * 4 / 2097152) * 2097152;
+
+	o.task = GW_TASK_INFER;
+	o.precision = GW_PRECISION_FP32;
+	o.attention = GW_ATTENTION_EAGER;
+	o.seq = 3;
+	o.new_tokens = 1;
+	o.cc_major = 8;
+	o.gpu_memory_bytes = 80 * GIB;
+	CHECK_INT(gw_advise_estimate_run(&loaded, &g, &o), 0);
+	o.init_on_gpu = 1;
+	CHECK_INT(gw_advise_estimate_run(&built, &g, &o), 0);
+	CHECK_INT(built.peak_allocated_bytes, loaded.peak_allocated_bytes);
+	CHECK(llabs((long long)built.peak_reserved_bytes - (long long)(loaded.peak_reserved_bytes -
+	      (loaded.peak_allocated_bytes - loaded.weights_bytes) + head)) < 2);
+	/* a long run whose own reserve beyond the weights is larger: unchanged */
+	o.seq = 4096;
+	o.new_tokens = 1;
+	o.batch = 8;
+	o.init_on_gpu = 0;
+	CHECK_INT(gw_advise_estimate_run(&loaded, &g, &o), 0);
+	o.init_on_gpu = 1;
+	CHECK_INT(gw_advise_estimate_run(&built, &g, &o), 0);
+	CHECK_INT(built.peak_reserved_bytes, loaded.peak_reserved_bytes);
+	/* BERT: only with its masked-LM head (tied to the word embeddings) */
+	gw_model b = model("bert-base-uncased");
+	o.seq = 2;
+	o.new_tokens = 0;
+	o.batch = 1;
+	o.init_on_gpu = 0;
+	CHECK_INT(gw_advise_estimate_run(&loaded, &b, &o), 0);
+	o.init_on_gpu = 1;
+	CHECK_INT(gw_advise_estimate_run(&built, &b, &o), 0);
+	CHECK_INT(built.peak_reserved_bytes, loaded.peak_reserved_bytes);
+	CHECK_INT(gw_model_use_lm_head(&b), 0);
+	o.init_on_gpu = 0;
+	CHECK_INT(gw_advise_estimate_run(&loaded, &b, &o), 0);
+	o.init_on_gpu = 1;
+	CHECK_INT(gw_advise_estimate_run(&built, &b, &o), 0);
+	head = ceil(30522.0 * 768 * 4 / 2097152) * 2097152;
+	CHECK(llabs((long long)built.peak_reserved_bytes - (long long)(loaded.peak_reserved_bytes -
+	      (loaded.peak_allocated_bytes - loaded.weights_bytes) + head)) < 2);
+	CHECK_INT(built.peak_allocated_bytes, loaded.peak_allocated_bytes);
+	o.init_on_gpu = 2;
+	CHECK_INT(gw_advise_estimate_run(&built, &b, &o), GW_EINVAL);
+}
+
 /* A script that calls model(ids) on the prompt itself (GW_LOOP_PLAIN in
  * inference: AutoAWQ's examples/benchmark.py) computes every prompt
  * position's logits, whatever the transformers release; the Llama family
@@ -3303,6 +3360,7 @@ int main(void)
 	test_gradients_after_activations();
 	test_autoawq_fused();
 	test_autoawq_sdpa();
+	test_init_on_gpu();
 	test_infer_plain_loop_logits();
 	test_adam_step_by_torch();
 	test_encoder_infer_replay();
