@@ -463,8 +463,8 @@ static void json_options(gw_json *j, const gw_advise_options *r, uint64_t target
 	gw_json_key(j, "autoawq");
 	if (r->autoawq_version) {
 		char v[24];
-		snprintf(v, sizeof(v), "%u.%u.%u", r->autoawq_version / 10000, r->autoawq_version / 100 % 100,
-			 r->autoawq_version % 100);
+		gw__fmt(v, sizeof(v), "%u.%u.%u", r->autoawq_version / 10000, r->autoawq_version / 100 % 100,
+			r->autoawq_version % 100);
 		gw_json_string(j, v);
 	} else {
 		gw_json_null(j);
