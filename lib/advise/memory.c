@@ -1746,7 +1746,7 @@ static uint64_t to_u64(double v)
  * allocator gives it its own segment rounded to 2 MiB, which it keeps
  * (c10/cuda/CUDACachingAllocator.cpp, no empty_cache). Quantised models
  * are not built this way (optimum-benchmark loads them with a device
- * map); in a quantised type the head stays 16-bit. */
+ * map), so 8- and 4-bit --weights count nothing. */
 static double untied_head_bytes(const gw_model *m, const gw_advise_options *r)
 {
 	double wb = gw__advise_weight_bytes(r->weights), bytes;
