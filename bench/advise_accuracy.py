@@ -60,15 +60,15 @@ DEVICE_GPU = "H200-SXM-141GB"
 # Rounds 11 to 15 (issue 32): published peaks from sources no earlier round
 # used, each collected whole in its own file (advise_peaks_NN.tsv, ids
 # "hNN-") before gpuwise was run on any row, its header giving the procedure
-# and the rule for rows. Each was scored once as "held-out-NN" (11 at stop
-# 36, 12 and 13 at stop 37, 14 and 15 at stop 38), its misses then read for
-# causes (11: AutoAWQ; 12, 13: OPT/Pythia eager and SDPA, ZeRO-3; 14: ZeRO-3
-# full fine-tuning; 15: ResNet-50 on CIFAR), so each is tuning data now,
-# scored by default under the set named here. Round 16 found no row (its
-# file records the search); rounds 17 (AutoAWQ's benchmark threads) and 18
-# (optimum-benchmark's Hub datasets) are held out, scored only with --final.
+# and the rule for rows. Each was scored as "held-out-NN" (11 at stop 36,
+# 12 and 13 at stop 37, 14 and 15 at stop 38, 17 and 18 at stop 39), its
+# misses then read for causes (11: AutoAWQ; 12, 13: OPT/Pythia eager and
+# SDPA, ZeRO-3; 14: ZeRO-3 full fine-tuning; 15: ResNet-50 on CIFAR; 17:
+# AutoAWQ's benchmark threads; 18: optimum-benchmark's Hub datasets, read
+# at stop 40), so each is tuning data now, scored by default under the set
+# named here. Rounds 16 and 19 found no row (their files record the search).
 WHOLE_ROUNDS = {11: "tuned-11", 12: "tuned-12", 13: "tuned-13", 14: "tuned-14", 15: "tuned-15",
-                17: "held-out-17", 18: "held-out-18", 20: "held-out-20", 22: "held-out-22"}
+                17: "tuned-17", 18: "tuned-18", 20: "held-out-20", 22: "held-out-22"}
 DEVICE_KINDS = (("allocated", "allocated_bytes"), ("reserved", "reserved_bytes"), ("device", "device_bytes"))
 
 
@@ -112,7 +112,8 @@ ROUND9 = "f-"
 ROUND10 = "g-"
 SETS = ("tuned", "held-out", "held-out-2", "tuned-4", "held-out-4", "tuned-6", "held-out-6", "tuned-7", "held-out-7",
         "held-out-8", "tuned-9", "held-out-9", "tuned-10", "held-out-10",
-        "tuned-11", "tuned-12", "tuned-13", "tuned-14", "tuned-15", "held-out-17", "held-out-18", "held-out-20", "held-out-22")
+        "tuned-11", "tuned-12", "tuned-13", "tuned-14", "tuned-15", "tuned-17", "tuned-18", "held-out-20",
+        "held-out-22")
 VISION_TYPES = ("vit", "deit", "swin", "resnet")
 
 
@@ -245,6 +246,56 @@ def loss_of(row):
     return row["loss"]
 
 
+def generation_loop(row):
+    """How an inference row's script runs the prompt: a "loop" column where a
+    table sets one for inference, else "plain" for every AutoAWQ fused row
+    (rounds 11 and 17): each ran AutoAWQ's examples/benchmark.py, whose
+    'torch' generator (and before it, the script's only loop) calls
+    model(ids) on the prompt itself, not generate(), so every prompt
+    position's logits are computed (docs/advise.md, "Rounds 17 and 18 read")."""
+    if row["task"] != "infer":
+        return row.get("loop", "-")
+    if row.get("loop", "-") != "-":
+        return row["loop"]
+    if row.get("autoawq", "-") == "fused" and "examples/benchmark.py" in row["setup"]:
+        return "plain"
+    return "-"
+
+
+# The AutoAWQ code a source ran, where the setup states the revision and
+# no column holds it: PR #656's 'Current implementation' table is main at
+# 419a242 (2024-11-14, the setup says so), which carries eab1a4a (#549:
+# LlamaLikeBlock's fused attention calls SDPA) and was released as 0.2.7
+# two days later. The other AutoAWQ sources (the README's 0.1.6, PRs #320,
+# #330, #365 and issue #276, all before September 2024) ran earlier code,
+# advise's default.
+AUTOAWQ_RELEASE_OF_SOURCE = {"https://github.com/casper-hansen/AutoAWQ/pull/656": "0.2.7"}
+
+
+def autoawq_release(row):
+    """The AutoAWQ release of a fused row: an "autoawq_release" column where a
+    table has one, else AUTOAWQ_RELEASE_OF_SOURCE, else None (before 0.2.7)."""
+    if row.get("autoawq", "-") != "fused":
+        return None
+    if row.get("autoawq_release", "-") != "-":
+        return row["autoawq_release"]
+    return AUTOAWQ_RELEASE_OF_SOURCE.get(row["source"])
+
+
+def built_on_gpu(row):
+    """Whether a row's model was built on the GPU (--init-on-gpu): an
+    "init_on_gpu" column ("yes"/"no") where a table has one, else the rows
+    of optimum-benchmark's Hub datasets whose setup says "random weights":
+    its CI test (tests/test_api.py at 2a75c0bc) loads every transformers
+    model with no_weights=True, and PyTorchBackend.load_model_with_no_weights
+    builds it under `with torch.device(device)` (backends/pytorch/backend.py
+    at 2a75c0bc), so a tied head allocates its own weight first."""
+    if row.get("init_on_gpu", "-") != "-":
+        return row["init_on_gpu"] == "yes"
+    return (row["source"].startswith("https://huggingface.co/datasets/optimum-benchmark/")
+            and "random weights" in row["setup"])
+
+
 def advise_args(row):
     model = row["model"]
     if model.endswith(".json"):
@@ -262,10 +313,12 @@ def advise_args(row):
         a += ["--transformers", row["transformers"]]
     if row.get("autoawq", "-") == "fused":
         a.append("--autoawq-fused")
+    if autoawq_release(row):
+        a += ["--autoawq", autoawq_release(row)]
     if row.get("bitsandbytes", "-") != "-":
         a += ["--bitsandbytes", row["bitsandbytes"]]
-    if row.get("loop", "-") != "-" and row["task"] != "infer":
-        a += ["--loop", row["loop"]]
+    if generation_loop(row) != "-":
+        a += ["--loop", generation_loop(row)]
     if row.get("decoder_seq", "-") not in ("-", "0"):
         a += ["--decoder-seq", row["decoder_seq"]]
     if row["weights"] != "-":
@@ -288,6 +341,8 @@ def advise_args(row):
         a += ["--strategy", row["strategy"]]
     if built_outside_zero_init(row):
         a.append("--no-zero-init")
+    if built_on_gpu(row):
+        a.append("--init-on-gpu")
     if loss_of(row):
         a += ["--loss", loss_of(row)]
     # An unknown GPU: a size that always fits, so the estimate is for no particular card.
@@ -383,14 +438,13 @@ def markdown(rows, date):
              "run's allocated, reserved and device peak; `held-out-7` and `held-out-8` scored before, "
              "`held-out-9` before too)."
              % (date, len(rows) - len(own), len(own))
-             + (" Rounds 11 to 15 (`tuned-11` to `tuned-15`, `bench/data/advise_peaks_1[1-5].tsv`: published rows "
-                "from new sources, collected as held-out sets and scored once as such before they guided changes) "
+             + (" Rounds 11 to 15, 17 and 18 (`tuned-11` to `tuned-15`, `tuned-17`, `tuned-18`, "
+                "`bench/data/advise_peaks_1[1-5].tsv`, `advise_peaks_1[78].tsv`: published rows from new sources, "
+                "collected as held-out sets and scored as such before they guided changes; 17 is AutoAWQ's "
+                "benchmark threads, near `tuned-11`'s source, 18 optimum-benchmark's Hub datasets, small inputs) "
                 "are among the published rows." if any(r["set"] == "tuned-11" for r in rows) else "")
-             + (" Rounds 17 and 18 (`held-out-17`, AutoAWQ's benchmark threads, near `tuned-11`'s source; "
-                "`held-out-18`, optimum-benchmark's Hub datasets, small inputs) are held out: scored only with "
-                "--final, never tuned on." if any(r["set"] == "held-out-17" for r in rows) else "")
              + (" Round 20 (`held-out-20`, DeepSpeed-Chat's OPT-1.3B step-1 log and LLMs-from-scratch's GPT-2 "
-                "training table, mostly its own implementation) is held out the same way."
+                "training table, mostly its own implementation) is held out: scored only with --final, never tuned on."
                 if any(r["set"] == "held-out-20" for r in rows) else "")
              + (" Round 22 (`held-out-22`, bitsandbytes' 8-bit optimizer benchmark: one Qwen3-0.6B set-up, "
                 "three optimizers) too." if any(r["set"] == "held-out-22" for r in rows) else ""), "",
@@ -456,7 +510,7 @@ def main():
             b = json.load(f)
         bad = []
         for key in ("tuned", "tuned_4", "tuned_7", "tuned_9", "tuned_11", "tuned_12", "tuned_13",
-                    "tuned_14", "tuned_15"):
+                    "tuned_14", "tuned_15", "tuned_17", "tuned_18"):
             if key + "_median_abs_pct" not in b or not res.get(key):
                 continue
             t = res[key]

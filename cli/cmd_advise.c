@@ -29,10 +29,10 @@ struct advise_opts {
 	/* the vocabularies as given; converted after parsing, so a second
 	 * value is "given twice" like any single-valued option */
 	const char *task_s, *precision_s, *weights_s, *optimizer_s, *strategy_s, *offload_s, *attention_s;
-	const char *lora_targets_s, *loop_s, *loss_s, *torch_s, *bitsandbytes_s, *transformers_s;
-	uint32_t torch_version, bitsandbytes_version, transformers_version;
+	const char *lora_targets_s, *loop_s, *loss_s, *torch_s, *bitsandbytes_s, *transformers_s, *autoawq_s;
+	uint32_t torch_version, bitsandbytes_version, transformers_version, autoawq_version;
 	uint64_t loss_chunks;
-	bool offload_activations, autoawq_fused, no_zero_init;
+	bool offload_activations, autoawq_fused, no_zero_init, init_on_gpu;
 	int task, precision, weights, optimizer, strategy, offload, attention, lora_targets, loop, loss;
 	uint64_t batch, seq, decoder_seq, new_tokens, image, grad_accum, lora_rank, gpus, target_batch;
 	uint64_t params, layers, hidden, heads, kv_heads, vocab, intermediate;
@@ -178,6 +178,8 @@ static void convert_vocabs(struct advise_opts *o)
 	if (o->transformers_s && !transformers_release(o->transformers_s, &o->transformers_version))
 		die_usage("advise", _("option '--transformers': a transformers version is MAJOR.MINOR, e.g. 4.44 or "
 			  "4.38.2, not \"%s\""), o->transformers_s);
+	if (o->autoawq_s && gw_advise_autoawq_version(o->autoawq_s, &o->autoawq_version) < 0)
+		die_usage("advise", _("option '--autoawq': %s"), gw_error_last());
 }
 
 #define O struct advise_opts
@@ -227,7 +229,9 @@ static const struct option advise_options[] = {
 		   "BLOOM, and before PyTorch 2.1 (--torch))")),
 	OPT_STRING(0, "loop", O, loop_s, "L", N_("training: trainer (the default: a step's outputs are gone before the "
 		   "next forward, as in Hugging Face's Trainer) or plain (a hand-written `logits = model(x)` loop, "
-		   "LitGPT's among them, that keeps the last step's outputs and graph until the next forward returns)")),
+		   "LitGPT's among them, that keeps the last step's outputs and graph until the next forward returns); "
+		   "inference: plain when the script calls model(ids) on the prompt itself instead of generate(), as "
+		   "AutoAWQ's examples/benchmark.py does, so every prompt position's logits are computed")),
 	OPT_STRING(0, "loss", O, loss_s, "L", N_("training of a decoder: cross-entropy (the default: transformers' "
 		   "loss over the labels, with an fp32 copy of the logits) or sum (`loss = out.logits.sum()`, as "
 		   "transformers' SDPA training benchmarks run: no copy, and backward materialises the logits' "
@@ -248,6 +252,12 @@ static const struct option advise_options[] = {
 	OPT_BOOL(0, "autoawq-fused", O, autoawq_fused, N_("infer with --weights gptq4: AutoAWQ's from_quantized "
 		 "with fuse_layers=True, whose fused layers allocate the KV cache at load for --new-tokens positions, "
 		 "run their own eager attention and copy q, k and v while they fuse them")),
+	OPT_STRING(0, "autoawq", O, autoawq_s, "X.Y.Z", N_("with --autoawq-fused: the AutoAWQ release (default: one "
+		   "before 0.2.7); from 0.2.7 the fused layers of llama, mistral, qwen2, gemma, starcoder2 and llava "
+		   "call SDPA and keep no attention scores")),
+	OPT_BOOL(0, "init-on-gpu", O, init_on_gpu, N_("the model is built on the GPU (`with torch.device(\"cuda\")`, "
+		 "optimum-benchmark's no_weights models): a tied LM head allocates its own weight before tie_weights() "
+		 "frees it, and the caching allocator keeps that block reserved")),
 	OPT_BOOL(0, "no-zero-init", O, no_zero_init, N_("training with --strategy zero3: the model was built before "
 		 "DeepSpeed's configuration existed (from_pretrained before TrainingArguments), so without "
 		 "zero.Init, and each linear map's gathered weight stays allocated from its forward to its backward")),
@@ -603,7 +613,9 @@ static void options_from(gw_advise_options *r, const struct advise_opts *o)
 	r->loop = (uint32_t)o->loop;
 	r->loss = (uint32_t)o->loss;
 	r->autoawq_fused = o->autoawq_fused;
+	r->autoawq_version = o->autoawq_version;
 	r->no_zero_init = o->no_zero_init;
+	r->init_on_gpu = o->init_on_gpu;
 }
 
 /* ---- output ---------------------------------------------------------------- */
@@ -802,8 +814,13 @@ static void print_run(const gw_model *m, const gw_advise_estimate *e)
 		fprintf(f, "%s", _(", loss logits.sum()"));
 	if (r->autoawq_fused)
 		fprintf(f, "%s", _(", AutoAWQ's fused layers"));
+	if (r->autoawq_version)
+		fprintf(f, _(", AutoAWQ %u.%u.%u"), (unsigned)(r->autoawq_version / 10000),
+			(unsigned)(r->autoawq_version / 100 % 100), (unsigned)(r->autoawq_version % 100));
 	if (r->no_zero_init)
 		fprintf(f, "%s", _(", without zero.Init"));
+	if (r->init_on_gpu)
+		fprintf(f, "%s", _(", built on the GPU"));
 	if (r->torch_version)
 		fprintf(f, _(", PyTorch %u.%u"), (unsigned)(r->torch_version / 100),
 			(unsigned)(r->torch_version % 100));
@@ -1268,8 +1285,6 @@ static void check_usage(const struct advise_opts *o, int nargs)
 		die_usage("advise", _("--lora-rank applies to --task lora and qlora"));
 	if ((o->task != GW_TASK_LORA && o->task != GW_TASK_QLORA) && o->lora_targets_s)
 		die_usage("advise", _("--lora-targets applies to --task lora and qlora"));
-	if (o->task == GW_TASK_INFER && o->loop_s)
-		die_usage("advise", _("--loop applies to training"));
 	if (o->task == GW_TASK_INFER && o->offload_activations)
 		die_usage("advise", _("--offload activations applies to training: inference keeps no activations "
 			  "for backward"));
@@ -1288,6 +1303,8 @@ static void check_usage(const struct advise_opts *o, int nargs)
 	if (o->autoawq_fused && (o->task != GW_TASK_INFER || o->weights != GW_WEIGHTS_GPTQ4 || o->gpus > 1))
 		die_usage("advise", _("--autoawq-fused applies to --task infer with --weights gptq4 (AutoAWQ's 4-bit "
 			  "AWQ weights) on one GPU"));
+	if (o->autoawq_s && !o->autoawq_fused)
+		die_usage("advise", _("--autoawq names the AutoAWQ release of --autoawq-fused"));
 }
 
 /* --seq and --new-tokens count tokens of text; --image sizes an image. */

@@ -238,7 +238,10 @@ typedef enum gw_training_loop {
 	GW_LOOP_TRAINER,     /* gone before the next forward: Hugging Face Trainer's training_step returns
 	                      * loss.detach(); a loop that sets its outputs to None */
 	GW_LOOP_PLAIN        /* `logits = model(x)` in a hand-written loop (LitGPT's fit()): the last
-	                      * step's outputs and graph live until the next forward returns */
+	                      * step's outputs and graph live until the next forward returns;
+	                      * inference: the script calls model(ids) on the prompt itself
+	                      * (AutoAWQ's examples/benchmark.py), not generate(), so every prompt
+	                      * position's logits are computed */
 } gw_training_loop;
 /* What a decoder's training loss does with the logits. */
 typedef enum gw_training_loss {
@@ -263,6 +266,10 @@ int gw_advise_torch_version(const char *s, uint32_t *out);
  * major·10000 + minor·100 + patch, gw_advise_options'
  * bitsandbytes_version. 0, or GW_EINVAL with a message. */
 int gw_advise_bitsandbytes_version(const char *s, uint32_t *out);
+/* An AutoAWQ version ("0.2.7", "0.2.7.post3") → *out = major·10000 +
+ * minor·100 + patch, gw_advise_options' autoawq_version. 0, or GW_EINVAL
+ * with a message. */
+int gw_advise_autoawq_version(const char *s, uint32_t *out);
 
 #define GW_ADVISE_OPTIONS_VERSION 6
 typedef struct gw_advise_options {
@@ -328,10 +335,10 @@ typedef struct gw_advise_options {
 	uint32_t offload_activations;
 	/* Inference of a decoder with 4-bit AWQ weights (GW_WEIGHTS_GPTQ4)
 	 * loaded by AutoAWQ's from_quantized(fuse_layers=True): 1 counts its
-	 * fused modules as releases 0.1.6 to 0.2.7 run them (a KV cache
-	 * preallocated for new_tokens positions, its own eager attention,
-	 * and the load's peak while it fuses q, k and v); 0: transformers'
-	 * modules. Version 6. */
+	 * fused modules as releases 0.1.6 to 0.2.7.post3 run them (a KV cache
+	 * preallocated for new_tokens positions, its own attention, eager or
+	 * by autoawq_version SDPA, and the load's peak while it fuses q, k and
+	 * v); 0: transformers' modules. Version 6. */
 	uint32_t autoawq_fused;
 	/* Training under GW_STRATEGY_ZERO3 on several GPUs: 1 when the model
 	 * was built before DeepSpeed's configuration existed (from_pretrained
@@ -343,13 +350,25 @@ typedef struct gw_advise_options {
 	/* gw_training_loss: training of a decoder (the LM head's loss).
 	 * Version 6. */
 	uint32_t loss;
+	/* With autoawq_fused: the AutoAWQ release, major·10000 + minor·100 +
+	 * patch (0.2.7 → 207); 0: one before 0.2.7. From 0.2.7 the fused
+	 * blocks of Llama-shaped models (LlamaLikeBlock) call PyTorch's SDPA
+	 * instead of computing the scores themselves. Version 6. */
+	uint32_t autoawq_version;
+	/* 1: the model was built on the GPU with its modules' own
+	 * initialisation (`with torch.device("cuda"): from_pretrained(...)`,
+	 * optimum-benchmark's no_weights models): a tied LM head's Linear
+	 * allocates its own weight before tie_weights() drops it, and that
+	 * block stays in the caching allocator's reserve. 0: loaded onto the
+	 * GPU (from_pretrained(device_map=...), .to(device)). Version 6. */
+	uint32_t init_on_gpu;
 	/* 0: room for options to come, so that a new one moves neither this
 	 * struct's size nor the structs that embed it (docs/abi.md). */
-	uint32_t reserved[5];
+	uint32_t reserved[3];
 } gw_advise_options;
 #define GW_ADVISE_OPTIONS_INIT { GW_ADVISE_OPTIONS_VERSION, GW_TASK_TRAIN, 1, 0, 0, GW_PRECISION_AUTO, \
 	GW_WEIGHTS_AUTO, GW_OPTIMIZER_ADAMW, 1, false, GW_LORA_QV, 0, 0, 1, GW_STRATEGY_DDP, GW_OFFLOAD_NONE, \
-	GW_ATTENTION_AUTO, 0, 0, 0, 0, 0, 0, GW_LOOP_TRAINER, 0, 0, 0, 0, 0, 0, { 0 } }
+	GW_ATTENTION_AUTO, 0, 0, 0, 0, 0, 0, GW_LOOP_TRAINER, 0, 0, 0, 0, 0, 0, 0, 0, { 0 } }
 
 /* ---- the estimate ---------------------------------------------------------- */
 

@@ -84,6 +84,10 @@ enum gw__advise_trait {
 	 * the weight itself, which autograd saves as the parameter (a leaf),
 	 * not as a transposed view of its storage as F.linear's weight.t(). */
 	GW__TRAIT_CONV1D = 1u << 15,
+	/* AutoAWQ 0.2.x fuses the model's layers into LlamaLikeBlock
+	 * (awq/modules/fused/block.py; the fusers of awq/models/llama.py,
+	 * mistral.py, qwen2.py, gemma.py, starcoder2.py, llava.py at v0.2.7). */
+	GW__TRAIT_AWQ_LLAMA_BLOCK = 1u << 16,
 };
 
 /* Whether m is a text model, whose gw_model text half (experts, MLA,

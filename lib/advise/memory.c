@@ -144,6 +144,21 @@ int gw_advise_bitsandbytes_version(const char *s, uint32_t *out)
 	return 0;
 }
 
+/* AutoAWQ's awq.__version__ ("0.2.7", "0.2.7.post3") → major·10000 +
+ * minor·100 + patch. */
+int gw_advise_autoawq_version(const char *s, uint32_t *out)
+{
+	unsigned long major, minor, patch;
+
+	if (!out || !parse_release(s, &major, &minor, &patch))
+		return gw__error_set(GW_EINVAL, "an AutoAWQ version is MAJOR.MINOR[.PATCH], e.g. 0.2.7, not \"%.40s\"",
+				     s ? s : "");
+	if ((major == 0 && minor < 1) || major > 9)
+		return gw__error_set(GW_EINVAL, "AutoAWQ %lu.%lu: gpuwise models releases from 0.1 to 9.99", major, minor);
+	*out = (uint32_t)(major * 10000 + minor * 100 + patch);
+	return 0;
+}
+
 /* ---- resolving AUTO ------------------------------------------------------------ */
 
 /* r->torch_version names a release before `version` (0: a current one). */
@@ -351,13 +366,29 @@ static int resolve_offload_activations(const gw_advise_options *r, const gw_mode
 	return 0;
 }
 
+/* Whether AutoAWQ's fused attention calls PyTorch's SDPA in its prefill:
+ * from 0.2.7 (casper-hansen/AutoAWQ eab1a4a, #549, first released in
+ * 0.2.7) LlamaLikeBlock builds QuantAttentionFused with use_sdpa=True
+ * (awq/modules/fused/block.py), and the fusers of llama, mistral, qwen2,
+ * gemma, starcoder2 and llava use that block (their awq/models files at v0.2.7);
+ * 0.2.7.post3 (#656) calls flash-attn there instead, which keeps no
+ * scores either. Before 0.2.7, and for the other fused blocks (Mixtral's,
+ * Falcon's, MPT's), it computes the scores itself. */
+static bool autoawq_sdpa(const gw_model *m, const gw_advise_options *r)
+{
+	return r->autoawq_fused && r->autoawq_version >= 207 && gw__advise_has(m, GW__TRAIT_AWQ_LLAMA_BLOCK);
+}
+
 /* --autoawq-fused is AutoAWQ's from_quantized(fuse_layers=True): 4-bit
  * AWQ weights (gptq4's storage: 4 bits, an fp16 scale and a 4-bit zero
  * per 128-weight group), inference of a decoder, and its fused attention
  * module, which computes its scores itself (eager) whatever
- * attn_implementation says. */
+ * attn_implementation says, or from 0.2.7 in Llama-shaped models calls
+ * SDPA (autoawq_sdpa). */
 static int resolve_autoawq(gw_advise_options *r, const gw_model *m)
 {
+	if (r->autoawq_version && !r->autoawq_fused)
+		return gw__error_set(GW_EINVAL, "--autoawq names the AutoAWQ release of --autoawq-fused");
 	if (!r->autoawq_fused)
 		return 0;
 	if (r->autoawq_fused > 1)
@@ -366,10 +397,11 @@ static int resolve_autoawq(gw_advise_options *r, const gw_model *m)
 		return gw__error_set(GW_EINVAL, "--autoawq-fused is AutoAWQ's fused inference of a decoder's 4-bit "
 				     "AWQ weights on one GPU: it needs --task infer, --weights gptq4 and --gpus 1");
 	if (r->attention == GW_ATTENTION_SDPA || r->attention == GW_ATTENTION_FLASH)
-		return gw__error_set(GW_EINVAL, "--autoawq-fused runs AutoAWQ's own attention, eager (a matmul and "
-				     "a softmax over fp32 scores): --attention %s does not apply",
+		return gw__error_set(GW_EINVAL, "--autoawq-fused runs AutoAWQ's own attention whatever "
+				     "attn_implementation says (eager; from 0.2.7 an SDPA call in Llama-shaped "
+				     "models): --attention %s does not apply",
 				     r->attention == GW_ATTENTION_SDPA ? "sdpa" : "flash");
-	r->attention = GW_ATTENTION_EAGER;
+	r->attention = autoawq_sdpa(m, r) ? GW_ATTENTION_SDPA : GW_ATTENTION_EAGER;
 	return 0;
 }
 
@@ -418,6 +450,11 @@ static int resolve(gw_advise_options *r, const gw_model *m, const gw_advise_opti
 	if (r->transformers_version && (r->transformers_version < 100 || r->transformers_version > 999))
 		return gw__error_set(GW_EINVAL, "advise options: transformers_version %u is not major·100 + minor",
 				     r->transformers_version);
+	if (r->init_on_gpu > 1)
+		return gw__error_set(GW_EINVAL, "advise options: init_on_gpu %u is not 0 or 1", r->init_on_gpu);
+	if (r->autoawq_version && (r->autoawq_version < 100 || r->autoawq_version > 99999))
+		return gw__error_set(GW_EINVAL, "advise options: autoawq_version %u is not major·10000 + minor·100 + "
+				     "patch", r->autoawq_version);
 	if (m->kind == GW_MODEL_VISION && (rc = gw__advise_vision_resolve(r, m)) < 0)
 		return rc;
 	if (!r->seq)
@@ -1307,13 +1344,22 @@ static double train_activations(const gw_model *m, const gw_advise_options *r)
  * gemma2, phi and phi3; GW__TRAIT_LOGITS_FLOAT), the half tensor still
  * referenced while the copy is made. Beside them: the last hidden state
  * and its normed copy. 0 when the release is current or unknown: 4.45
- * and later compute the last position only. */
+ * and later compute the last position only. A script that calls
+ * model(ids) on the prompt itself (GW_LOOP_PLAIN: AutoAWQ's
+ * examples/benchmark.py, generate_torch) passes no num_logits_to_keep,
+ * so the forward computes every prompt position's logits whatever the
+ * release (num_logits_to_keep's default 0 keeps all), cast to fp32 in the
+ * Llama family before 4.46 (4.45's LlamaForCausalLM.forward still runs
+ * `.float()`, warning "Starting from v4.46, the `logits` model output will
+ * have the same type as the model"). */
 static double prompt_logits(const gw_model *m, const gw_advise_options *r, double p)
 {
 	double b = (double)r->batch, e = gw__advise_act_bytes(r), h = (double)m->hidden_size;
-	double per = e + (gw__advise_has(m, GW__TRAIT_LOGITS_FLOAT) && e < 4 ? 4 : 0);
+	bool plain = r->loop == GW_LOOP_PLAIN;
+	double per = e + (gw__advise_has(m, GW__TRAIT_LOGITS_FLOAT) && e < 4 &&
+			  transformers_before(r, plain ? 446 : 445) ? 4 : 0);
 
-	if (!transformers_before(r, 445))
+	if (!plain && !transformers_before(r, 445))
 		return 0;
 	return 2 * e * p * b * h + p * b * (double)m->vocab_size * per;
 }
@@ -1328,13 +1374,29 @@ static double prompt_logits(const gw_model *m, const gw_advise_options *r, doubl
  * eager mode the fp32 scores and their cast, which stay referenced until
  * the block returns. */
 /* AutoAWQ's fused attention (awq/modules/fused/attn.py,
- * QuantAttentionFused.forward, 0.1.6 to 0.2.7; 0.2.8 calls flash-attn) runs
+ * QuantAttentionFused.forward, 0.1.6 to 0.2.6, and later releases' blocks
+ * other than LlamaLikeBlock, autoawq_sdpa) runs
  * F.softmax(scores.float(), dim=-1).type_as(xq): the half scores, their
  * fp32 copy and the fp32 softmax are alive together, 4 bytes a score more
  * than transformers' softmax(..., dtype=torch.float32). */
 static double autoawq_scores_copy(const gw_advise_options *r)
 {
 	return r->autoawq_fused ? 4 : 0;
+}
+
+/* What AutoAWQ 0.2.7's SDPA prefill (autoawq_sdpa) keeps beside q, k, v
+ * and the output: torch.repeat_interleave of the keys and the values to
+ * every query head where the model groups them (QuantAttentionFused
+ * .forward), and the causal mask the fused model builds once a forward
+ * (fused_utils.prepare_attention_mask: a 1 × 1 × p × p tensor in the
+ * hidden states' type), which SDPA reads as attn_mask, so its
+ * memory-efficient kernel runs and no scores are kept. */
+static double autoawq_sdpa_extra(const gw_model *m, const gw_advise_options *r, double p)
+{
+	double e = gw__advise_act_bytes(r), q = (double)(m->num_heads * m->head_dim);
+	double repeat = m->num_kv_heads < m->num_heads ? 2 * e * p * (double)r->batch * q : 0;
+
+	return repeat + e * p * p;
 }
 
 static double infer_activations(const gw_model *m, const gw_advise_options *r)
@@ -1346,6 +1408,8 @@ static double infer_activations(const gw_model *m, const gw_advise_options *r)
 
 	if (r->attention == GW_ATTENTION_EAGER)
 		att += (double)m->num_heads * p * p * b * (4 + e + autoawq_scores_copy(r));
+	if (autoawq_sdpa(m, r))
+		att += autoawq_sdpa_extra(m, r, p);
 	/* the logits: of the last position for generation; of every token
 	 * for an encoder's LM head (fill-mask) */
 	double logits = m->kind != GW_MODEL_ENCODER ? b * (double)m->vocab_size * (e + 4)
@@ -1714,6 +1778,42 @@ static uint64_t to_u64(double v)
 	return (uint64_t)ceil(v);
 }
 
+/* A tied LM head's own weight, where the model is built on the GPU
+ * (--init-on-gpu): under `with torch.device("cuda")` every module's
+ * parameters are allocated there as it is constructed, the output
+ * projection too (GPT2LMHeadModel's lm_head, BertForMaskedLM's
+ * cls.predictions.decoder, T5's lm_head: nn.Linear(hidden, vocab)), and
+ * only post_init()'s tie_weights() replaces that weight by the input
+ * embedding (transformers' PreTrainedModel._tie_or_clone_weights), so a
+ * vocab × hidden block is allocated and freed; past 10 MiB the caching
+ * allocator gives it its own segment rounded to 2 MiB, which it keeps
+ * (c10/cuda/CUDACachingAllocator.cpp, no empty_cache). Quantised models
+ * are not built this way (optimum-benchmark loads them with a device
+ * map), so 8- and 4-bit --weights count nothing. */
+static double untied_head_bytes(const gw_model *m, const gw_advise_options *r)
+{
+	double wb = gw__advise_weight_bytes(r->weights), bytes;
+
+	if (!r->init_on_gpu || !m->tied_embeddings || wb < 2)
+		return 0;
+	if (m->kind != GW_MODEL_DECODER && m->kind != GW_MODEL_ENCODER_DECODER &&
+	    !(m->kind == GW_MODEL_ENCODER && m->lm_head))
+		return 0;
+	bytes = (double)m->vocab_size * (double)m->hidden_size * wb;
+	return bytes > 10 * 1048576.0 ? ceil(bytes / 2097152.0) * 2097152.0 : bytes;
+}
+
+/* The reserve after a build on the GPU: the weights' reserve and the freed
+ * head's segment, which the run's own blocks may reuse, so the larger of
+ * that segment and what the run reserves beyond the weights. */
+static double init_on_gpu_reserve(const gw_model *m, const gw_advise_options *r, double reserved, double alloc,
+				  double weights)
+{
+	double head = untied_head_bytes(m, r), run = reserved - (alloc - weights);
+
+	return run + head > reserved ? run + head : reserved;
+}
+
 int gw_advise_estimate_run(gw_advise_estimate *out, const gw_model *m, const gw_advise_options *o)
 {
 	gw_advise_estimate e;
@@ -1768,6 +1868,7 @@ int gw_advise_estimate_run(gw_advise_estimate *out, const gw_model *m, const gw_
 	 * while max_memory_allocated fell below the sum. */
 	reserved = gw__advise_reserved(m, &r, alloc, ac, kv, gr);
 	reserved += zero3_stream_pools(m, &r, ac, step, held);
+	reserved = init_on_gpu_reserve(m, &r, reserved, alloc, wt);
 	if (!(alloc + ctx + reserved < LIMIT_BYTES))
 		return gw__error_set(GW_EINVAL, "the estimate exceeds 4 EiB: the sizes given are absurd");
 	memset(&e, 0, sizeof(e));

@@ -64,14 +64,15 @@ struct model_type {
 #define MLP_DROP GW__TRAIT_MLP_DROPOUT
 #define CLAMP GW__TRAIT_MASK_CLAMP
 #define CONV1D GW__TRAIT_CONV1D
+#define AWQ_LLAMA GW__TRAIT_AWQ_LLAMA_BLOCK
 
 /* The model_types gpuwise counts. One row each; the reader, the error
  * message and docs/advise.md follow this table. */
 static const struct model_type model_types[] = {
-	{ "llama", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS | LOGITS_FLOAT | SM32 },
-	{ "mistral", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS | LOGITS_FLOAT | SM32 },
-	{ "qwen2", FAM_LLAMA, GW_MODEL_DECODER, false, true, RMS | LOGITS_FLOAT | SM32 },
-	{ "gemma", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS | LOGITS_FLOAT | SM32 },
+	{ "llama", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS | LOGITS_FLOAT | SM32 | AWQ_LLAMA },
+	{ "mistral", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS | LOGITS_FLOAT | SM32 | AWQ_LLAMA },
+	{ "qwen2", FAM_LLAMA, GW_MODEL_DECODER, false, true, RMS | LOGITS_FLOAT | SM32 | AWQ_LLAMA },
+	{ "gemma", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS | LOGITS_FLOAT | SM32 | AWQ_LLAMA },
 	{ "phi3", FAM_LLAMA, GW_MODEL_DECODER, false, false, QKV | GATE_UP | ROTARY | SDPA_GQA | LOGITS_FLOAT | SM32 },
 	/* Llama-shaped decoders with experts, latent attention, q/k norms or
 	 * sliding windows (read_text_arch() says which keys each reads). */
@@ -110,7 +111,7 @@ static const struct model_type model_types[] = {
 	/* Vision-language models: a text model (text_config) and a vision
 	 * tower (vision_config); the row's traits are its text model's
 	 * (vlm_types[] names it). */
-	{ "llava", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS | SM32 },
+	{ "llava", FAM_LLAMA, GW_MODEL_DECODER, false, false, RMS | SM32 | AWQ_LLAMA },
 	{ "gemma3", FAM_LLAMA, GW_MODEL_DECODER, true, false, RMS | SM32 },
 	{ "qwen2_vl", FAM_LLAMA, GW_MODEL_DECODER, false, true, RMS | SM32 },
 	{ "qwen2_5_vl", FAM_LLAMA, GW_MODEL_DECODER, false, true, RMS | SM32 },
@@ -126,7 +127,7 @@ static const struct model_type model_types[] = {
 	{ "bloom", FAM_BLOOM, GW_MODEL_DECODER, true, true, QKV | SDPA_GQA | NO_SDPA | SM32 },
 	{ "gpt_bigcode", FAM_BIGCODE, GW_MODEL_DECODER, true, true, QKV | SDPA_GQA | SM32 },
 	{ "opt", FAM_OPT, GW_MODEL_DECODER, true, true, SDPA_GQA | RELU_MLP | SM32 | CLAMP },
-	{ "starcoder2", FAM_STARCODER2, GW_MODEL_DECODER, true, true, SDPA_GQA | LOGITS_FLOAT | SM32 },
+	{ "starcoder2", FAM_STARCODER2, GW_MODEL_DECODER, true, true, SDPA_GQA | LOGITS_FLOAT | SM32 | AWQ_LLAMA },
 	{ "bert", FAM_BERT, GW_MODEL_ENCODER, true, false, MLM },
 	{ "roberta", FAM_BERT, GW_MODEL_ENCODER, true, false, MLM },
 	{ "t5", FAM_T5, GW_MODEL_ENCODER_DECODER, true, false, GELU_NEW_GATED | RMS_HALF | MLP_DROP },

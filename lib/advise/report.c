@@ -460,10 +460,20 @@ static void json_options(gw_json *j, const gw_advise_options *r, uint64_t target
 	key_str(j, "offload", gw_advise_name("offload", r->offload));
 	key_bool(j, "offload_activations", r->offload_activations != 0);
 	key_bool(j, "autoawq_fused", r->autoawq_fused != 0);
+	gw_json_key(j, "autoawq");
+	if (r->autoawq_version) {
+		char v[24];
+		gw__fmt(v, sizeof(v), "%u.%u.%u", r->autoawq_version / 10000, r->autoawq_version / 100 % 100,
+			r->autoawq_version % 100);
+		gw_json_string(j, v);
+	} else {
+		gw_json_null(j);
+	}
 	key_bool(j, "no_zero_init", r->no_zero_init != 0);
+	key_bool(j, "init_on_gpu", r->init_on_gpu != 0);
 	key_str(j, "attention", gw_advise_name("attention", r->attention));
 	gw_json_key(j, "loop");
-	if (r->task != GW_TASK_INFER)
+	if (r->task != GW_TASK_INFER || r->loop == GW_LOOP_PLAIN)   /* inference: plain, the script's own forward */
 		gw_json_string(j, gw_advise_name("loop", (int)r->loop));
 	else
 		gw_json_null(j);

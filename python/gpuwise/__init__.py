@@ -1090,7 +1090,7 @@ def doctor(deep=False, python_envs=()):
 
 _ADVISE_OPTIONS = ("hardware", "task", "batch", "seq", "decoder_seq", "new_tokens", "image", "precision", "weights", "optimizer", "grad_accum",
                    "checkpointing", "lora_rank", "lora_targets", "gpus", "strategy", "offload", "offload_activations", "attention",
-                   "loop", "loss", "torch", "bitsandbytes", "transformers", "loss_chunks", "autoawq_fused", "no_zero_init", "lm_head", "params", "layers", "hidden", "heads", "kv_heads", "vocab", "intermediate")
+                   "loop", "loss", "torch", "bitsandbytes", "transformers", "loss_chunks", "autoawq_fused", "autoawq", "no_zero_init", "init_on_gpu", "lm_head", "params", "layers", "hidden", "heads", "kv_heads", "vocab", "intermediate")
 _CONFIG_MAX = 16 << 20
 
 
@@ -1183,6 +1183,11 @@ def advise(model=None, *, gpu=None, memory=None, target_batch=None, **options):
     autoawq_fused=True (inference with weights="gptq4": AutoAWQ's
     from_quantized(fuse_layers=True), its cache for new_tokens positions,
     its eager attention and the q/k/v copies it makes while fusing),
+    autoawq="0.2.7" (with autoawq_fused=True: the AutoAWQ release; from
+    0.2.7 its Llama-shaped fused layers call SDPA and keep no scores),
+    init_on_gpu=True (the model is built on the GPU, as optimum-benchmark's
+    no_weights models: a tied LM head's own weight, freed by tie_weights(),
+    stays in the caching allocator's reserve),
     no_zero_init=True (training with strategy="zero3": the model was built
     before TrainingArguments, so without DeepSpeed's zero.Init, and each
     linear weight gathered in forward stays allocated until its backward),
@@ -1191,7 +1196,9 @@ def advise(model=None, *, gpu=None, memory=None, target_batch=None, **options):
     transformers' SDPA training benchmarks run it),
     loop="trainer"|"plain" (training: whether the loop drops a step's outputs
     before the next forward, as transformers' Trainer, or keeps them, as
-    `logits = model(x)` in a hand-written loop).
+    `logits = model(x)` in a hand-written loop; inference: "plain" when the
+    script calls model(ids) on the prompt instead of generate(), as AutoAWQ's
+    examples/benchmark.py, so every prompt position's logits are computed).
     gpu: a spec-table name ("RTX 4090") or this machine's GPU (index or UUID);
     memory: bytes or a size string ("24GiB"); default: this machine's GPUs.
     hardware=True adds "hardware": the spec table's GPUs ranked for the run.

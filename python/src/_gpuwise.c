@@ -2107,6 +2107,7 @@ static int advise_options(PyObject *opts, gw_advise_options *o, gw_model *shape)
 	o->loss_chunks = (uint32_t)chunks;
 	if (opt_release(opts, "torch", gw_advise_torch_version, &o->torch_version) ||
 	    opt_release(opts, "bitsandbytes", gw_advise_bitsandbytes_version, &o->bitsandbytes_version) ||
+	    opt_release(opts, "autoawq", gw_advise_autoawq_version, &o->autoawq_version) ||
 	    opt_transformers(opts, &o->transformers_version))
 		return -1;
 	if ((ck = PyDict_GetItemString(opts, "checkpointing")) && ck != Py_None) {
@@ -2126,6 +2127,12 @@ static int advise_options(PyObject *opts, gw_advise_options *o, gw_model *shape)
 		if (t < 0)
 			return -1;
 		o->autoawq_fused = (uint32_t)t;
+	}
+	if ((ck = PyDict_GetItemString(opts, "init_on_gpu")) && ck != Py_None) {
+		int t = PyObject_IsTrue(ck);
+		if (t < 0)
+			return -1;
+		o->init_on_gpu = (uint32_t)t;
 	}
 	if ((ck = PyDict_GetItemString(opts, "no_zero_init")) && ck != Py_None) {
 		int t = PyObject_IsTrue(ck);

@@ -579,9 +579,9 @@ assert grew == 1024 * 32000 * 2 + 32 * 1024 * 2 * (3 * 4096 + 11008) - 1024 * 32
 '
 run advise llama-2-7b --task lora --batch 2 --seq 512 --loop plain --memory 80GiB
 assert_contains "$out" ", plain loop" "the run line names the loop"
-run advise gpt2 --task infer --loop plain
-assert_eq "$rc" 2 "--loop with --task infer"
-assert_contains "$err" "--loop applies to training" "says why"
+run advise gpt2 --task infer --loop plain --memory 24GiB
+assert_eq "$rc" 0 "--loop plain with --task infer: the script's own prompt forward"
+assert_contains "$(printf '%s' "$out" | tr -s '\n ' '  ')" ", plain loop" "the run line names it"
 run advise llama-2-7b --torch 1.13 --attention sdpa --memory 80GiB
 assert_eq "$rc" 1 "SDPA under PyTorch 1.13"
 assert_contains "$err" "PyTorch 2.0" "says which release has it"
@@ -839,6 +839,62 @@ done
 run advise llama-2-7b --task infer --weights gptq4 --attention sdpa --autoawq-fused --memory 24GiB
 assert_eq "$rc" 1 "--autoawq-fused with --attention sdpa is refused"
 assert_contains "$err" "AutoAWQ's own attention" "says why"
+# AutoAWQ 0.2.7: Llama-shaped fused layers call SDPA, so a long prefill keeps no scores
+run advise llama-3-8b --task infer --seq 8192 --new-tokens 4096 --weights gptq4 --precision fp16 --autoawq-fused --gpu "RTX 4090" --json
+cp "$TMPD/out" "$TMPD/awq_old.json"
+run advise llama-3-8b --task infer --seq 8192 --new-tokens 4096 --weights gptq4 --precision fp16 --autoawq-fused --autoawq 0.2.7 --gpu "RTX 4090" --json
+assert_json "--autoawq 0.2.7: SDPA, no scores" '
+import json
+z = json.load(open("'"$TMPD"'/awq_old.json"))
+assert z["options"]["autoawq"] is None and z["options"]["attention"] == "eager", z["options"]
+assert d["options"]["autoawq"] == "0.2.7" and d["options"]["attention"] == "sdpa", d["options"]
+scores = 32 * 4096 * 4096 * (4 + 2 + 4)
+a, b = z["per_gpu"]["breakdown"]["activations_bytes"], d["per_gpu"]["breakdown"]["activations_bytes"]
+assert a - b > scores * 0.9, (a, b)
+assert d["per_gpu"]["breakdown"]["kv_cache_bytes"] == z["per_gpu"]["breakdown"]["kv_cache_bytes"]
+'
+run advise llama-3-8b --task infer --seq 8192 --new-tokens 4096 --weights gptq4 --autoawq-fused --autoawq 0.2.7.post3 --gpu "RTX 4090"
+assert_contains "$out" "AutoAWQ 0.2.7" "the run line names the release"
+run advise llama-3-8b --task infer --weights gptq4 --autoawq 0.2.7 --gpu "RTX 4090"
+assert_eq "$rc" 2 "--autoawq without --autoawq-fused is a usage error"
+assert_contains "$err" "--autoawq names the AutoAWQ release of --autoawq-fused" "says why"
+run advise llama-3-8b --task infer --weights gptq4 --autoawq-fused --autoawq latest --gpu "RTX 4090"
+assert_eq "$rc" 2 "--autoawq latest is a usage error"
+assert_contains "$err" "an AutoAWQ version is MAJOR.MINOR[.PATCH]" "says what it takes"
+
+# ---- a model built on the GPU (--init-on-gpu) ------------------------------------
+run advise gpt2 --task infer --seq 3 --new-tokens 1 --precision fp32 --attention eager --memory 24GiB --json
+cp "$TMPD/out" "$TMPD/loaded.json"
+run advise gpt2 --task infer --seq 3 --new-tokens 1 --precision fp32 --attention eager --memory 24GiB --init-on-gpu --json
+assert_json "--init-on-gpu: the tied head's own weight stays reserved, allocated unchanged" '
+import json, math
+z = json.load(open("'"$TMPD"'/loaded.json"))["per_gpu"]
+p = d["per_gpu"]
+assert d["options"]["init_on_gpu"] is True, d["options"]
+head = math.ceil(50257 * 768 * 4 / 2**21) * 2**21
+assert p["peak_allocated_bytes"] == z["peak_allocated_bytes"], (z, p)
+run = z["peak_reserved_bytes"] - (z["peak_allocated_bytes"] - z["breakdown"]["weights_bytes"])
+assert abs(p["peak_reserved_bytes"] - (run + head)) < 2, (z, p)
+'
+run advise gpt2 --task infer --seq 3 --new-tokens 1 --memory 24GiB --init-on-gpu
+assert_contains "$(printf '%s' "$out" | tr -s '\n ' '  ')" ", built on the GPU" "the run line says so"
+
+# ---- a script's own prompt forward (--loop plain in inference) -------------------
+run advise llama-3-8b --task infer --seq 8192 --new-tokens 4096 --precision fp16 --attention sdpa --memory 80GiB --json
+cp "$TMPD/out" "$TMPD/gen.json"
+run advise llama-3-8b --task infer --seq 8192 --new-tokens 4096 --precision fp16 --attention sdpa --loop plain --memory 80GiB --json
+assert_json "--loop plain: every prompt position's logits, in fp16 on a current transformers" '
+import json
+g = json.load(open("'"$TMPD"'/gen.json"))["per_gpu"]["breakdown"]["activations_bytes"]
+p = d["per_gpu"]["breakdown"]["activations_bytes"]
+assert d["options"]["loop"] == "plain", d["options"]
+assert p == 2 * 2 * 4096 * 4096 + 4096 * 128256 * 2 and g < p / 2, (g, p)
+'
+run advise llama-3-8b --task infer --seq 8192 --new-tokens 4096 --precision fp16 --attention sdpa --loop plain --transformers 4.45 --memory 80GiB --json
+assert_json "before 4.46 the Llama family's fp32 copy too" '
+p = d["per_gpu"]["breakdown"]["activations_bytes"]
+assert p == 2 * 2 * 4096 * 4096 + 4096 * 128256 * 6, p
+'
 
 # ---- ZeRO-3 with the model built outside zero.Init -------------------------------
 run advise llama-3-8b --batch 1 --seq 1 --precision fp16 --gpus 8 --strategy zero3 --memory 80GiB --json

@@ -139,6 +139,34 @@ def test_autoawq_fused():
     assert "gptq4" in out[1][1], out[1]
 
 
+def test_autoawq_release_and_plain_inference_loop():
+    out, _ = run_py("h100-8x", """
+        out = [gpuwise.advise("llama-3-8b", task="infer", seq=8192, new_tokens=4096, weights="gptq4",
+                              autoawq_fused=True, autoawq="0.2.7", loop="plain", memory="24GiB")]
+        try:
+            gpuwise.advise("llama-3-8b", task="infer", weights="gptq4", autoawq_fused=True, autoawq="new",
+                           memory="24GiB")
+        except Exception as e:
+            out.append([type(e).__name__, str(e)])
+    """)
+    assert out[0] == cli_json("h100-8x", "llama-3-8b", "--task", "infer", "--seq", "8192", "--new-tokens", "4096",
+                              "--weights", "gptq4", "--autoawq-fused", "--autoawq", "0.2.7", "--loop", "plain",
+                              "--memory", "24GiB")
+    assert out[0]["options"]["autoawq"] == "0.2.7" and out[0]["options"]["attention"] == "sdpa", out[0]["options"]
+    assert out[0]["options"]["loop"] == "plain"
+    assert "AutoAWQ version" in out[1][1], out[1]
+
+
+def test_init_on_gpu():
+    out, _ = run_py("h100-8x", """
+        out = [gpuwise.advise("gpt2", task="infer", seq=3, new_tokens=1, precision="fp32", init_on_gpu=True,
+                              memory="24GiB")]
+    """)
+    assert out[0] == cli_json("h100-8x", "gpt2", "--task", "infer", "--seq", "3", "--new-tokens", "1",
+                              "--precision", "fp32", "--init-on-gpu", "--memory", "24GiB")
+    assert out[0]["options"]["init_on_gpu"] is True
+
+
 def test_offload_activations():
     out, _ = run_py("h100-8x", """
         out = [gpuwise.advise("llama-2-7b", task="lora", batch=4, seq=2048, checkpointing=True,

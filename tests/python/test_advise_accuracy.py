@@ -48,12 +48,12 @@ def test_corpus_is_sourced_and_split_by_the_rule():
                                                   (13, "h13-", "tuned-13", 20),
                                                   (14, "h14-", "tuned-14", 20),
                                                   (15, "h15-", "tuned-15", 3),
-                                                  (17, "h17-", "held-out-17", 30),
-                                                  (18, "h18-", "held-out-18", 20),
+                                                  (17, "h17-", "tuned-17", 30),
+                                                  (18, "h18-", "tuned-18", 20),
                                                   (20, "h20-", "held-out-20", 10),
                                                   (22, "h22-", "held-out-22", 3)])
 def test_held_round_is_sourced_and_held_out_whole(n, prefix, name, least):
-    """Rounds 11 to 18 (bench/data/advise_peaks_1N.tsv): every row sourced,
+    """Rounds 11 to 22 (bench/data/advise_peaks_NN.tsv): every row sourced,
     new ids, one set for the whole file (each held out until its one
     scoring, tuning data since), models gpuwise can
     read; no gpuwise run here. Round 15 is small: its search found few
@@ -129,3 +129,34 @@ def test_zero_on_one_gpu_keeps_its_strategy():
     assert args[args.index("--strategy") + 1] == "zero3" and "--gpus" not in args
     ddp = dict(row, strategy="ddp")
     assert "--strategy" not in aa.advise_args(ddp)
+
+
+def test_autoawq_rows_pass_the_benchmark_loop_and_release():
+    """Every AutoAWQ fused row ran examples/benchmark.py, whose own prompt
+    forward computes every position's logits (--loop plain); PR #656's rows
+    ran main at 419a242, AutoAWQ 0.2.7's code (--autoawq 0.2.7); the older
+    threads and the README ran earlier code (no --autoawq)."""
+    rows = [r for n in aa.WHOLE_ROUNDS for r in aa.read_round(n) if r.get("autoawq", "-") == "fused"]
+    assert len(rows) >= 50
+    for r in rows:
+        args = aa.advise_args(r)
+        assert args[args.index("--loop") + 1] == "plain", r["id"]
+        if r["source"].endswith("/AutoAWQ/pull/656"):
+            assert args[args.index("--autoawq") + 1] == "0.2.7", r["id"]
+        else:
+            assert "--autoawq" not in args, r["id"]
+    other = [r for r in aa.read_round(12) if r["task"] == "infer"]
+    assert other and all("--loop" not in aa.advise_args(r) for r in other)
+
+
+def test_optimum_benchmark_hub_rows_are_built_on_the_gpu():
+    """Round 18's transformers rows (random weights: optimum-benchmark's
+    no_weights, built under torch.device) pass --init-on-gpu; its timm
+    ResNet-50 rows (pretrained weights) and every other round's rows do not."""
+    r18 = aa.read_round(18)
+    for r in r18:
+        want = "random weights" in r["setup"]
+        assert ("--init-on-gpu" in aa.advise_args(r)) == want, r["id"]
+    assert sum("--init-on-gpu" in aa.advise_args(r) for r in r18) >= 16
+    rest = aa.read_corpus() + [r for n in aa.WHOLE_ROUNDS if n != 18 for r in aa.read_round(n)]
+    assert not any(aa.built_on_gpu(r) for r in rest)

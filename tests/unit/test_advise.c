@@ -518,7 +518,19 @@ static void test_traits(void)
 	CHECK_INT(gw__advise_traits(&m), GW__TRAIT_FUSED_QKV | GW__TRAIT_FUSED_GATE_UP | GW__TRAIT_FUSED_ROTARY |
 					 GW__TRAIT_SDPA_GQA | GW__TRAIT_LOGITS_FLOAT | GW__TRAIT_SOFTMAX_FP32);
 	gw__strlcpy(m.model_type, "llama", sizeof(m.model_type));
-	CHECK_INT(gw__advise_traits(&m), GW__TRAIT_RMS_UPCAST | GW__TRAIT_LOGITS_FLOAT | GW__TRAIT_SOFTMAX_FP32);
+	CHECK_INT(gw__advise_traits(&m), GW__TRAIT_RMS_UPCAST | GW__TRAIT_LOGITS_FLOAT | GW__TRAIT_SOFTMAX_FP32 |
+					 GW__TRAIT_AWQ_LLAMA_BLOCK);
+	/* AutoAWQ 0.2.7 fuses these into LlamaLikeBlock, not Mixtral or Falcon */
+	static const char *const awq_llama[] = { "llama", "mistral", "qwen2", "gemma", "starcoder2", "llava" };
+	for (size_t i = 0; i < GW_ARRAY_SIZE(awq_llama); i++) {
+		gw__strlcpy(m.model_type, awq_llama[i], sizeof(m.model_type));
+		CHECK(gw__advise_has(&m, GW__TRAIT_AWQ_LLAMA_BLOCK));
+	}
+	gw__strlcpy(m.model_type, "mixtral", sizeof(m.model_type));
+	CHECK(!gw__advise_has(&m, GW__TRAIT_AWQ_LLAMA_BLOCK));
+	gw__strlcpy(m.model_type, "falcon", sizeof(m.model_type));
+	CHECK(!gw__advise_has(&m, GW__TRAIT_AWQ_LLAMA_BLOCK));
+	gw__strlcpy(m.model_type, "llama", sizeof(m.model_type));
 	/* eager softmax in fp32 whatever the activation type: not GPT-2's,
 	 * BERT's, T5's or gpt-oss's (its sink softmax keeps the logits' type) */
 	static const char *const sm32[] = {
@@ -1338,7 +1350,7 @@ static void test_bad_options(void)
 	CHECK_INT(gw_advise_estimate_run(&e, &l, &o), GW_EINVAL);
 	CHECK(strstr(gw_error_last(), "version 4") != NULL);
 	o = (gw_advise_options)GW_ADVISE_OPTIONS_INIT;
-	o.reserved[4] = 1;
+	o.reserved[2] = 1;
 	CHECK_INT(gw_advise_estimate_run(&e, &l, &o), GW_EINVAL);
 	o = (gw_advise_options)GW_ADVISE_OPTIONS_INIT;
 	o.bitsandbytes_version = 3600;   /* not a release gpuwise models */
@@ -2570,6 +2582,162 @@ static void test_autoawq_fused(void)
 	CHECK_INT(gw_advise_estimate_run(&fused, &l, &o), GW_EINVAL);
 }
 
+/* AutoAWQ 0.2.7's Llama-shaped fused blocks call SDPA (LlamaLikeBlock's
+ * use_sdpa=True): no scores; the keys and values repeated to every query
+ * head and the fused model's p × p causal mask in their place. Other
+ * fused blocks (Falcon's) and earlier releases keep the eager scores. */
+static void test_autoawq_sdpa(void)
+{
+	gw_advise_estimate old, sdpa;
+	gw_advise_options o = GW_ADVISE_OPTIONS_INIT;
+	/* a narrow MLP, so that attention is the layer's peak */
+	gw_model g = config("{\"model_type\":\"llama\",\"hidden_size\":256,\"num_attention_heads\":4,"
+			    "\"num_key_value_heads\":2,\"intermediate_size\":64,\"num_hidden_layers\":2,"
+			    "\"vocab_size\":1000}");
+	double p = 1024, e = 2, h = 256, kv = 128, logits = 1000 * (e + 4);
+	uint32_t v;
+
+	o.task = GW_TASK_INFER;
+	o.precision = GW_PRECISION_FP16;
+	o.weights = GW_WEIGHTS_GPTQ4;
+	o.seq = 2048;
+	o.new_tokens = 1024;
+	o.cc_major = 8;
+	o.gpu_memory_bytes = 24 * GIB;
+	o.autoawq_fused = 1;
+	CHECK_INT(gw_advise_estimate_run(&old, &g, &o), 0);
+	CHECK_INT(old.resolved.attention, GW_ATTENTION_EAGER);
+	o.autoawq_version = 207;
+	CHECK_INT(gw_advise_estimate_run(&sdpa, &g, &o), 0);
+	CHECK_INT(sdpa.resolved.attention, GW_ATTENTION_SDPA);
+	CHECK_INT(sdpa.activations_bytes, (uint64_t)(2 * e * p * h + e * p * (3 * h + 2 * kv) + 2 * e * p * h +
+						     e * p * p + logits));
+	CHECK(sdpa.activations_bytes + 4 * p * p * 4 < old.activations_bytes);
+	CHECK_INT(sdpa.kv_cache_bytes, old.kv_cache_bytes);
+	/* 0.2.6 is before the change */
+	o.autoawq_version = 206;
+	CHECK_INT(gw_advise_estimate_run(&sdpa, &g, &o), 0);
+	CHECK_INT(sdpa.activations_bytes, old.activations_bytes);
+	/* Falcon's fused block computes its scores itself in 0.2.7 too */
+	gw_model f = config("{\"model_type\":\"falcon\",\"hidden_size\":256,\"num_attention_heads\":4,"
+			    "\"multi_query\":true,\"num_hidden_layers\":2,\"vocab_size\":1000,\"parallel_attn\":true}");
+	o.autoawq_version = 0;
+	CHECK_INT(gw_advise_estimate_run(&old, &f, &o), 0);
+	o.autoawq_version = 207;
+	CHECK_INT(gw_advise_estimate_run(&sdpa, &f, &o), 0);
+	CHECK_INT(sdpa.activations_bytes, old.activations_bytes);
+	CHECK_INT(sdpa.resolved.attention, GW_ATTENTION_EAGER);
+	/* a release without --autoawq-fused, or out of range, is refused */
+	o.autoawq_fused = 0;
+	CHECK_INT(gw_advise_estimate_run(&sdpa, &g, &o), GW_EINVAL);
+	o.autoawq_fused = 1;
+	o.autoawq_version = 99;
+	CHECK_INT(gw_advise_estimate_run(&sdpa, &g, &o), GW_EINVAL);
+	/* the parser */
+	CHECK_INT(gw_advise_autoawq_version("0.2.7", &v), 0);
+	CHECK_INT(v, 207);
+	CHECK_INT(gw_advise_autoawq_version("0.2.7.post3", &v), 0);
+	CHECK_INT(v, 207);
+	CHECK_INT(gw_advise_autoawq_version("0.1.6", &v), 0);
+	CHECK_INT(v, 106);
+	CHECK_INT(gw_advise_autoawq_version("0.0.9", &v), GW_EINVAL);
+	CHECK_INT(gw_advise_autoawq_version("two", &v), GW_EINVAL);
+}
+
+/* A model built on the GPU (init_on_gpu: optimum-benchmark's no_weights
+ * models) allocates its tied LM head's own weight before tie_weights()
+ * frees it: that 2 MiB-rounded segment stays reserved, the allocated
+ * peak is the run's. Untied heads, vision models and models loaded onto
+ * the GPU keep their reserve. */
+static void test_init_on_gpu(void)
+{
+	gw_advise_estimate loaded, built;
+	gw_advise_options o = GW_ADVISE_OPTIONS_INIT;
+	gw_model g = model("gpt2");
+	double head = ceil(50257.0 * 768 * 4 / 2097152) * 2097152;
+
+	o.task = GW_TASK_INFER;
+	o.precision = GW_PRECISION_FP32;
+	o.attention = GW_ATTENTION_EAGER;
+	o.seq = 3;
+	o.new_tokens = 1;
+	o.cc_major = 8;
+	o.gpu_memory_bytes = 80 * GIB;
+	CHECK_INT(gw_advise_estimate_run(&loaded, &g, &o), 0);
+	o.init_on_gpu = 1;
+	CHECK_INT(gw_advise_estimate_run(&built, &g, &o), 0);
+	CHECK_INT(built.peak_allocated_bytes, loaded.peak_allocated_bytes);
+	CHECK(llabs((long long)built.peak_reserved_bytes - (long long)(loaded.peak_reserved_bytes -
+	      (loaded.peak_allocated_bytes - loaded.weights_bytes) + head)) < 2);
+	/* a long run whose own reserve beyond the weights is larger: unchanged */
+	o.seq = 4096;
+	o.new_tokens = 1;
+	o.batch = 8;
+	o.init_on_gpu = 0;
+	CHECK_INT(gw_advise_estimate_run(&loaded, &g, &o), 0);
+	o.init_on_gpu = 1;
+	CHECK_INT(gw_advise_estimate_run(&built, &g, &o), 0);
+	CHECK_INT(built.peak_reserved_bytes, loaded.peak_reserved_bytes);
+	/* BERT: only with its masked-LM head (tied to the word embeddings) */
+	gw_model b = model("bert-base-uncased");
+	o.seq = 2;
+	o.new_tokens = 0;
+	o.batch = 1;
+	o.init_on_gpu = 0;
+	CHECK_INT(gw_advise_estimate_run(&loaded, &b, &o), 0);
+	o.init_on_gpu = 1;
+	CHECK_INT(gw_advise_estimate_run(&built, &b, &o), 0);
+	CHECK_INT(built.peak_reserved_bytes, loaded.peak_reserved_bytes);
+	CHECK_INT(gw_model_use_lm_head(&b), 0);
+	o.init_on_gpu = 0;
+	CHECK_INT(gw_advise_estimate_run(&loaded, &b, &o), 0);
+	o.init_on_gpu = 1;
+	CHECK_INT(gw_advise_estimate_run(&built, &b, &o), 0);
+	head = ceil(30522.0 * 768 * 4 / 2097152) * 2097152;
+	CHECK(llabs((long long)built.peak_reserved_bytes - (long long)(loaded.peak_reserved_bytes -
+	      (loaded.peak_allocated_bytes - loaded.weights_bytes) + head)) < 2);
+	CHECK_INT(built.peak_allocated_bytes, loaded.peak_allocated_bytes);
+	o.init_on_gpu = 2;
+	CHECK_INT(gw_advise_estimate_run(&built, &b, &o), GW_EINVAL);
+}
+
+/* A script that calls model(ids) on the prompt itself (GW_LOOP_PLAIN in
+ * inference: AutoAWQ's examples/benchmark.py) computes every prompt
+ * position's logits, whatever the transformers release; the Llama family
+ * casts them to fp32 before 4.46. generate() keeps the last position's
+ * from 4.45. */
+static void test_infer_plain_loop_logits(void)
+{
+	gw_advise_estimate gen, plain;
+	gw_advise_options o = GW_ADVISE_OPTIONS_INIT;
+	gw_model l = model("llama-3-8b");
+	double p = 4096, e = 2, h = 4096, V = 128256;
+
+	o.task = GW_TASK_INFER;
+	o.precision = GW_PRECISION_FP16;
+	o.attention = GW_ATTENTION_SDPA;
+	o.seq = 8192;
+	o.new_tokens = 4096;
+	o.cc_major = 8;
+	o.gpu_memory_bytes = 80 * GIB;
+	CHECK_INT(gw_advise_estimate_run(&gen, &l, &o), 0);
+	o.loop = GW_LOOP_PLAIN;
+	CHECK_INT(gw_advise_estimate_run(&plain, &l, &o), 0);
+	CHECK(gen.activations_bytes < p * V * e);
+	CHECK_INT(plain.activations_bytes, (uint64_t)(2 * e * p * h + p * V * e));
+	o.transformers_version = 445;
+	CHECK_INT(gw_advise_estimate_run(&plain, &l, &o), 0);
+	CHECK_INT(plain.activations_bytes, (uint64_t)(2 * e * p * h + p * V * (e + 4)));
+	o.transformers_version = 446;
+	CHECK_INT(gw_advise_estimate_run(&plain, &l, &o), 0);
+	CHECK_INT(plain.activations_bytes, (uint64_t)(2 * e * p * h + p * V * e));
+	/* generate() with 4.45 keeps the last position only */
+	o.loop = GW_LOOP_TRAINER;
+	o.transformers_version = 445;
+	CHECK_INT(gw_advise_estimate_run(&gen, &l, &o), 0);
+	CHECK(gen.activations_bytes < p * V * e);
+}
+
 /* BERT inference's reserve is replayed through the caching allocator
  * (the parameters in module order, the embeddings, each layer's q, k, v,
  * attention's output and its copy, the sums and LayerNorms, the
@@ -3195,6 +3363,9 @@ int main(void)
 	test_training_loop();
 	test_gradients_after_activations();
 	test_autoawq_fused();
+	test_autoawq_sdpa();
+	test_init_on_gpu();
+	test_infer_plain_loop_logits();
 	test_adam_step_by_torch();
 	test_encoder_infer_replay();
 	test_max_micro_batch();
