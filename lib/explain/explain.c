@@ -682,18 +682,34 @@ static bool line_has_description(const gw_explainer *ex, int code)
 	return strcmp(d, "-") && strlen(d) >= 6 && line_has_text(ex, d);
 }
 
+/* Codes that today's numbering keeps but no runtime since CUDA 5.0
+ * returns: driver_types.h marks them deprecated ("it is no longer an error
+ * to call cudaProfilerStop() when profiling is already disabled"), and so
+ * does cuda.h for the driver's CUDA_ERROR_PROFILER_* of the same numbers. */
+static const char *const retired_codes[] = {"cudaErrorProfilerNotInitialized", "cudaErrorProfilerAlreadyStarted",
+					    "cudaErrorProfilerAlreadyStopped"};
+
+static bool is_retired(int code)
+{
+	for (size_t i = 0; code >= 0 && i < sizeof retired_codes / sizeof retired_codes[0]; i++)
+		if (!strcmp(gw__status_codes[code].pub.name, retired_codes[i]))
+			return true;
+	return false;
+}
+
 /* The code a bare number of the CUDA runtime names: the one of before CUDA
  * 10.1 when the log showed such a CUDA, when the line holds that code's
  * description and not today's ("invalid device function (CUDA error 8)"),
- * or when today's numbering has no such error (77, 38, 48: the old one is
- * the only reading); else today's. */
+ * or when today's numbering has no such error (77, 38, 48) or only one no
+ * runtime returns any more (6, 7, 8: the old one is the only reading);
+ * else today's. */
 static int cuda_number_code(const gw_explainer *ex, const char *library, long number)
 {
 	int today = code_by_number(library, number, false);
 	int old = code_by_number(library, number, true);
 
 	if (old >= 0 && old != today &&
-	    (ex->legacy_cuda || today < 0 ||
+	    (ex->legacy_cuda || today < 0 || is_retired(today) ||
 	     (line_has_description(ex, old) && !line_has_description(ex, today))))
 		return old;
 	return today;

@@ -220,8 +220,13 @@ static void test_legacy_cuda_numbers(void)
 	/* No evidence, or a newer CUDA: today's numbers. */
 	check_one("CUDA error 4\n", "gpu-library-error", "cuda-runtime");
 	check_one("cudatoolkit=10.1\nCUDA error 4\n", "gpu-library-error", "cuda-runtime");
-	check_one("CUDA 10.2\nCUDA error 8\n", "gpu-library-error", "cuda-runtime");
-	check_one("cuda 11.0 / cudnn 8.0.5\nCUDA error 8\n", "gpu-library-error", "cuda-runtime");
+	check_one("CUDA 10.2\nCUDA error 4\n", "gpu-library-error", "cuda-runtime");
+	check_one("cuda 11.0 / cudnn 8.0.5\nCUDA error 4\n", "gpu-library-error", "cuda-runtime");
+	/* A number whose code today no runtime returns (deprecated since CUDA
+	 * 5.0: the profiler's 6, 7, 8): the old code, whatever else the log says. */
+	check_one("CUDA error 8\n", "gpu-arch-unsupported-by-framework", "cuda-runtime-legacy");
+	check_one("cuda 11.0\ncudaError 7\n", "gpu-invalid-call", "cuda-runtime-legacy");
+	check_one("CUDA error 6\n", "cuda-launch-timeout", "cuda-runtime-legacy");
 	/* A description says more than the number, whatever the version. */
 	check_one("CUDA 9.0\nCUDA error 700: an illegal memory access was encountered\n", "illegal-memory-access", "cuda-runtime");
 	/* The old code's description on the line, no version: the old code. */
