@@ -110,6 +110,12 @@ static int code_by_number(const char *library, long number, bool legacy)
 
 /* ---- the scanner ------------------------------------------------------ */
 
+/* A wrapped table record kept for table_line(): at most this many bytes
+ * (Triton's tables are as wide as the terminal, 500 columns without one)
+ * and columns. */
+#define GW_EXPLAIN_TABLE_MAX 8192
+#define GW_EXPLAIN_TABLE_COLUMNS 16
+
 struct hit {
 	unsigned pat;
 	size_t start;              /* offset of the literal in the line */
@@ -186,6 +192,21 @@ struct gw_explainer {
 	const char *hit_library;   /* the number being recorded, or NULL */
 	long hit_number;
 	bool legacy_cuda;
+
+	/* A record of a text table whose cells wrap onto the table's next
+	 * lines (see table_line): its lines so far, each `width` bytes, the
+	 * offsets of its column bars and the log line it starts on. While a
+	 * cell's joined text is read, cell_line is that line (0: none). */
+	struct {
+		char text[GW_EXPLAIN_TABLE_MAX];
+		size_t width;
+		unsigned nlines;
+		unsigned nbars;
+		size_t bars[GW_EXPLAIN_TABLE_COLUMNS + 1];
+		uint64_t first_line;
+	} table;
+	char cell[GW_EXPLAIN_TABLE_MAX + 1];
+	uint64_t cell_line;
 };
 
 static uint8_t fold(uint8_t c)
@@ -429,6 +450,8 @@ void gw_explainer_reset(gw_explainer *ex)
 	ex->model_gpu[0] = '\0';
 	ex->hit_library = NULL;
 	ex->legacy_cuda = false;
+	ex->table.nlines = 0;
+	ex->cell_line = 0;
 }
 
 int gw_explainer_new(gw_explainer **out)
@@ -925,7 +948,10 @@ static void record_match(gw_explainer *ex, unsigned d, const char *framework, in
 		return;            /* this id already counted on this line */
 	ex->doc_gen[d] = ex->gen;
 	if (ex->match_of_doc[d] >= 0) {
-		ex->matches[ex->match_of_doc[d]].count++;
+		/* A wrapped cell is read again with each line it grows by;
+		 * its lines were counted when they were read. */
+		if (!ex->cell_line || ex->matches[ex->match_of_doc[d]].line < ex->cell_line)
+			ex->matches[ex->match_of_doc[d]].count++;
 		return;
 	}
 	m = &ex->matches[ex->nmatches];
@@ -937,7 +963,7 @@ static void record_match(gw_explainer *ex, unsigned d, const char *framework, in
 	m->code = code >= 0 ? &gw__status_codes[code].pub : NULL;
 	m->library = NULL;
 	m->arch = is_arch_id(m->doc->id) ? &ex->arch : NULL;
-	m->line = ex->lines + 1;
+	m->line = ex->cell_line ? ex->cell_line : ex->lines + 1;
 	m->count = 1;
 	make_excerpt(m->excerpt, ex->line, ex->line_len, start, had_nul ? ex->nul_at : NULL);
 }
@@ -1848,12 +1874,115 @@ static void note_unrecognised(gw_explainer *ex, bool had_nul)
 {
 	gw_explain_unrecognised *u;
 
-	if (ex->nunrecognised >= GW_EXPLAIN_UNRECOGNISED_MAX || !looks_like_gpu_error(ex->line, ex->line_len) ||
+	if (ex->cell_line || ex->nunrecognised >= GW_EXPLAIN_UNRECOGNISED_MAX ||
+	    !looks_like_gpu_error(ex->line, ex->line_len) ||
 	    already_registered(ex->line, ex->line_len))
 		return;
 	u = &ex->unrecognised[ex->nunrecognised++];
 	u->line = ex->lines + 1;
 	make_excerpt(u->excerpt, ex->line, ex->line_len, 0, had_nul ? ex->nul_at : NULL);
+}
+
+/* ---- wrapped table cells ---------------------------------------------- */
+
+/* Text tables cut a long cell into pieces of the column's width and go on
+ * with it on the table's next lines, the other cells blank: Triton's
+ * TablePrinter (the model and backend tables every tritonserver start
+ * prints, whose status column holds the error that stopped a model) cuts
+ * at every `width` characters, mid-word ("operation no" / "t supported").
+ * A line that continues the record before it (same width, a bar at each
+ * of its column bars, first cell blank) is kept with it, and each column
+ * a later line continues is read as one line, its pieces joined. */
+
+static void end_piece(gw_explainer *ex, bool newline);
+static void scan_bytes(gw_explainer *ex, const char *p, size_t n);
+
+/* The length of the line without its trailing blanks and CR. */
+static size_t trimmed_len(const char *line, size_t len)
+{
+	while (len && (line[len - 1] == ' ' || line[len - 1] == '\t' || line[len - 1] == '\r'))
+		len--;
+	return len;
+}
+
+/* Is there a column bar at i: a '|' with a blank (or the line's end) on
+ * each side? */
+static bool bar_at(const char *line, size_t len, size_t i)
+{
+	return i < len && line[i] == '|' && (i == 0 || line[i - 1] == ' ') && (i + 1 == len || line[i + 1] == ' ');
+}
+
+static bool continues_record(const gw_explainer *ex, const char *line, size_t len)
+{
+	if (!ex->table.nlines || len != ex->table.width ||
+	    (ex->table.nlines + 1) * len > sizeof(ex->table.text))
+		return false;
+	for (unsigned b = 0; b < ex->table.nbars; b++)
+		if (!bar_at(line, len, ex->table.bars[b]))
+			return false;
+	for (size_t i = 1; i < ex->table.bars[1]; i++)
+		if (line[i] != ' ')
+			return false;
+	return true;
+}
+
+/* Keep the line when it is a row of a text table; returns whether it
+ * continues the record before it, whose cells are then read again. */
+static bool table_line(gw_explainer *ex)
+{
+	size_t len = trimmed_len(ex->line, ex->line_len);
+	const char *line = ex->line;
+
+	if (len < 3 || line[0] != '|' || line[len - 1] != '|') {
+		ex->table.nlines = 0;
+		return false;
+	}
+	if (continues_record(ex, line, len)) {
+		memcpy(ex->table.text + ex->table.nlines++ * len, line, len);
+		return true;
+	}
+	ex->table.nlines = 0;
+	ex->table.nbars = 0;
+	for (size_t i = 0; i < len && ex->table.nbars <= GW_EXPLAIN_TABLE_COLUMNS; i++)
+		if (bar_at(line, len, i))
+			ex->table.bars[ex->table.nbars++] = i;
+	if (ex->table.nbars < 2 || ex->table.nbars > GW_EXPLAIN_TABLE_COLUMNS || len > sizeof(ex->table.text))
+		return false;
+	ex->table.width = len;
+	ex->table.first_line = ex->lines + 1;
+	ex->table.nlines = 1;
+	memcpy(ex->table.text, line, len);
+	return false;
+}
+
+/* Read each column of the kept record that a later line continues as one
+ * line, at the record's first line: a piece fills its column's width, so
+ * the pieces join with nothing between them. */
+static void read_cells(gw_explainer *ex)
+{
+	for (unsigned c = 0; c + 1 < ex->table.nbars; c++) {
+		size_t from = ex->table.bars[c] + 2, to = ex->table.bars[c + 1] - 1, n = 0;
+		bool continued = false;
+
+		if (to <= from)
+			continue;
+		for (unsigned k = 0; k < ex->table.nlines; k++) {
+			const char *piece = ex->table.text + k * ex->table.width + from;
+
+			memcpy(ex->cell + n, piece, to - from);
+			n += to - from;
+			for (size_t i = 0; k > 0 && i < to - from; i++)
+				continued = continued || piece[i] != ' ';
+		}
+		if (!continued)
+			continue;
+		n = trimmed_len(ex->cell, n);
+		ex->cell_line = ex->table.first_line;
+		scan_bytes(ex, ex->cell, n);
+		end_piece(ex, false);
+		ex->cell_line = 0;
+	}
+	ex->pending = false;
 }
 
 /* The line (or a piece of an over-long one) is complete: check the
@@ -1925,12 +2054,18 @@ static void end_piece(gw_explainer *ex, bool newline)
 		ex->line[ex->line_len] = '\0';
 		read_model(ex);
 	}
+	bool wrapped = false;
+
+	if (!ex->cell_line)
+		wrapped = newline ? table_line(ex) : (ex->table.nlines = 0, false);
 	ex->state = 0;
 	ex->line_len = 0;
 	if (newline) {
 		ex->lines++;
 		ex->pending = false;
 	}
+	if (wrapped)
+		read_cells(ex);
 }
 
 static void note_hits(gw_explainer *ex, uint32_t s, size_t end_off)

@@ -125,7 +125,7 @@ while read -r set floor logs; do
 	esac
 done <<'SETS'
 ecosystem-6    28     30
-ecosystem-7    28     29
+ecosystem-7    29     29
 ecosystem-8    21     21
 ecosystem-9    13     13
 ecosystem-10   13     13

@@ -313,6 +313,12 @@ static void test_refinements(void)
 	CHECK(gw_explainer_match(ex, 0)->line == 1 && gw_explainer_match(ex, 0)->count == 2);
 	gw_explainer_free(ex);
 
+	/* A failed call of the memory-pool API that cudaMallocAsync uses. */
+	check_one("cudaMemPoolSetAttribute(pool, attr, &v) failed: operation not supported\n",
+		  "cuda-malloc-async-unsupported", "cuda-runtime");
+	check_one("CUDA driver error in cuMemAllocAsync: CUDA_ERROR_NOT_SUPPORTED\n", "cuda-malloc-async-unsupported",
+		  NULL);
+
 	/* The narrower id matched directly too: one match, the earlier line. */
 	ex = scan("CUDA error: operation not supported\n"
 		  "RuntimeError: cudaMallocAsync does not yet support checkPoolLiveAllocations.\n");
@@ -397,6 +403,52 @@ static void test_chunking(void)
 	CHECK_STR(gw_explainer_match(ex, 1)->excerpt, "?? ncclSystemError: System call failed");
 	CHECK_STR(gw_explainer_match(ex, 0)->excerpt,
 		  "RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`");
+	gw_explainer_free(ex);
+}
+
+/* A text table that cuts a long cell into pieces of the column's width
+ * (Triton's TablePrinter) and goes on with it on the next lines, the other
+ * cells blank: each continued column is read as one line, at the record's
+ * first line. */
+static void test_wrapped_table_cells(void)
+{
+	const char *table = "+-------+---------+------------------------------+\n"
+			    "| Model | Version | Status                       |\n"
+			    "+-------+---------+------------------------------+\n"
+			    "| llm   | 1       | UNAVAILABLE: CUDA error: out |\n"
+			    "|       |         |  of memory at cudaMalloc(&p, |\n"
+			    "|       |         |  n): out of memory           |\n"
+			    "| embed | 1       | READY                        |\n"
+			    "+-------+---------+------------------------------+\n";
+	gw_explainer *ex = scan(table);
+	const gw_explain_match *m = gw_explainer_match(ex, 0);
+
+	CHECK_INT(gw_explainer_count(ex), 1);
+	CHECK_STR(id_at(ex, 0), "cuda-out-of-memory");
+	CHECK(m && m->line == 4 && m->count == 1);
+	gw_explainer_free(ex);
+
+	/* Fed a byte at a time, with CR line ends: the same. */
+	ex = NULL;
+	CHECK_INT(gw_explainer_new(&ex), 0);
+	for (const char *p = table; *p; p++)
+		gw_explainer_feed(ex, *p == '\n' ? "\r\n" : p, *p == '\n' ? 2 : 1);
+	gw_explainer_finish(ex);
+	CHECK_INT(gw_explainer_count(ex), 1);
+	CHECK_STR(id_at(ex, 0), "cuda-out-of-memory");
+	gw_explainer_free(ex);
+
+	/* A memory-pool call that failed, cut mid-word. */
+	check_one("| trt_llm | 1 | UNAVAILABLE: CUDA runtime error in cudaDeviceGetDefaultMemPool(&pool, 0): operation no |\n"
+		  "|         |   | t supported (bufferManager.cpp:170)                                                    |\n",
+		  "cuda-malloc-async-unsupported", "cuda-runtime");
+
+	/* Rows of their own (first cell not blank), a different width, or
+	 * no table: nothing joined. */
+	ex = scan("| 0 | CUDA error: out |\n| 1 |  of memory      |\n"
+		  "|   | CUDA error: out |\n|   |  of memory   |\n"
+		  "  | CUDA error: out |\n  |  of memory      |\n");
+	CHECK_INT(gw_explainer_count(ex), 0);
 	gw_explainer_free(ex);
 }
 
@@ -769,6 +821,7 @@ int main(void)
 	test_chinese();
 	test_order_count_and_veto();
 	test_chunking();
+	test_wrapped_table_cells();
 	test_excerpt_bounds();
 	test_nothing_and_errors();
 	test_rules();
