@@ -207,7 +207,20 @@ struct gw_explainer {
 	} table;
 	char cell[GW_EXPLAIN_TABLE_MAX + 1];
 	uint64_t cell_line;
+
+	/* UTF-16 input, told by its byte order mark (see feed_utf16): the
+	 * first bytes until there are two, the order found (0: not UTF-16),
+	 * an odd byte and a high surrogate left from the last piece fed. */
+	uint8_t head[2];
+	unsigned nhead;
+	bool decided;
+	int utf16;                 /* 0, UTF16_LE or UTF16_BE */
+	int odd;                   /* the byte left over, or -1 */
+	uint32_t high;             /* a high surrogate waiting, or 0 */
 };
+
+#define UTF16_LE 1
+#define UTF16_BE 2
 
 static uint8_t fold(uint8_t c)
 {
@@ -452,6 +465,11 @@ void gw_explainer_reset(gw_explainer *ex)
 	ex->legacy_cuda = false;
 	ex->table.nlines = 0;
 	ex->cell_line = 0;
+	ex->nhead = 0;
+	ex->decided = false;
+	ex->utf16 = 0;
+	ex->odd = -1;
+	ex->high = 0;
 }
 
 int gw_explainer_new(gw_explainer **out)
@@ -2121,10 +2139,8 @@ static void scan_bytes(gw_explainer *ex, const char *p, size_t n)
 	}
 }
 
-int gw_explainer_feed(gw_explainer *ex, const char *buf, size_t len)
+static void feed_bytes(gw_explainer *ex, const char *buf, size_t len)
 {
-	if (!ex || (!buf && len))
-		return gw__error_set(GW_EINVAL, "gw_explainer_feed: invalid argument");
 	while (len) {
 		const char *nl = memchr(buf, '\n', len);
 		size_t n = nl ? (size_t)(nl - buf) : len;
@@ -2137,6 +2153,113 @@ int gw_explainer_feed(gw_explainer *ex, const char *buf, size_t len)
 		buf += n + 1;
 		len -= n + 1;
 	}
+}
+
+/* ---- UTF-16 input ----------------------------------------------------- */
+
+/* A log written as UTF-16 (Windows PowerShell 5's `>` and Out-File write
+ * UTF-16LE with a byte order mark; so do .NET's and Python's "utf-16"
+ * writers) has a NUL beside every ASCII character, so that no message
+ * matches as bytes. A stream that starts with a byte order mark (FF FE,
+ * FE FF) is read as UTF-16 of that order and scanned as UTF-8. */
+
+/* Append code point c as UTF-8 to out; returns the bytes written. */
+static size_t put_utf8(char *out, uint32_t c)
+{
+	if (c < 0x80) {
+		out[0] = (char)c;
+		return 1;
+	}
+	if (c < 0x800) {
+		out[0] = (char)(0xc0 | c >> 6);
+		out[1] = (char)(0x80 | (c & 0x3f));
+		return 2;
+	}
+	if (c < 0x10000) {
+		out[0] = (char)(0xe0 | c >> 12);
+		out[1] = (char)(0x80 | (c >> 6 & 0x3f));
+		out[2] = (char)(0x80 | (c & 0x3f));
+		return 3;
+	}
+	out[0] = (char)(0xf0 | c >> 18);
+	out[1] = (char)(0x80 | (c >> 12 & 0x3f));
+	out[2] = (char)(0x80 | (c >> 6 & 0x3f));
+	out[3] = (char)(0x80 | (c & 0x3f));
+	return 4;
+}
+
+/* One UTF-16 code unit; a lone surrogate becomes U+FFFD. */
+static size_t put_unit(gw_explainer *ex, char *out, uint32_t u)
+{
+	size_t n = 0;
+
+	if (ex->high && (u < 0xdc00 || u > 0xdfff)) {
+		n = put_utf8(out, 0xfffd);
+		ex->high = 0;
+	}
+	if (u >= 0xd800 && u <= 0xdbff) {
+		ex->high = u;
+		return n;
+	}
+	if (u >= 0xdc00 && u <= 0xdfff) {
+		if (!ex->high)
+			return n + put_utf8(out + n, 0xfffd);
+		u = 0x10000 + ((ex->high - 0xd800) << 10) + (u - 0xdc00);
+		ex->high = 0;
+	}
+	return n + put_utf8(out + n, u);
+}
+
+static void feed_utf16(gw_explainer *ex, const uint8_t *p, size_t len)
+{
+	char out[4096];
+	size_t o = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		if (ex->odd < 0) {
+			ex->odd = p[i];
+			continue;
+		}
+		uint32_t u = ex->utf16 == UTF16_LE ? (uint32_t)ex->odd | (uint32_t)p[i] << 8
+						   : (uint32_t)ex->odd << 8 | p[i];
+
+		ex->odd = -1;
+		if (o + 8 > sizeof(out)) {
+			feed_bytes(ex, out, o);
+			o = 0;
+		}
+		o += put_unit(ex, out + o, u);
+	}
+	feed_bytes(ex, out, o);
+}
+
+/* Decide, from the stream's first two bytes, whether it is UTF-16; the
+ * bytes held until then are fed as they are when it is not. */
+static void decide_encoding(gw_explainer *ex)
+{
+	ex->decided = true;
+	if (ex->nhead == 2 && ex->head[0] == 0xff && ex->head[1] == 0xfe)
+		ex->utf16 = UTF16_LE;
+	else if (ex->nhead == 2 && ex->head[0] == 0xfe && ex->head[1] == 0xff)
+		ex->utf16 = UTF16_BE;
+	else
+		feed_bytes(ex, (const char *)ex->head, ex->nhead);
+}
+
+int gw_explainer_feed(gw_explainer *ex, const char *buf, size_t len)
+{
+	if (!ex || (!buf && len))
+		return gw__error_set(GW_EINVAL, "gw_explainer_feed: invalid argument");
+	while (!ex->decided && len) {
+		ex->head[ex->nhead++] = (uint8_t)*buf++;
+		len--;
+		if (ex->nhead == 2)
+			decide_encoding(ex);
+	}
+	if (ex->utf16)
+		feed_utf16(ex, (const uint8_t *)buf, len);
+	else if (len)
+		feed_bytes(ex, buf, len);
 	return 0;
 }
 
@@ -2144,6 +2267,8 @@ int gw_explainer_finish(gw_explainer *ex)
 {
 	if (!ex)
 		return gw__error_set(GW_EINVAL, "gw_explainer_finish: explainer is NULL");
+	if (!ex->decided)
+		decide_encoding(ex);
 	if (ex->pending)
 		end_piece(ex, true);
 	if (!ex->arch.gpu[0])

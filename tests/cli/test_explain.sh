@@ -859,5 +859,20 @@ want_ids 'Application failed to launch with error 2' ""
 want_ids 'AssertionError: Must build habitat sim with cuda for gpu2gpu-transfer' framework-cpu-only-build
 want_ids 'it will report"must build habitat-sim with cuda for gpu2gpu-transfer"' framework-cpu-only-build
 want_ids 'sensor_spec.gpu2gpu_transfer = False' ""
+# ---- read sets' last misses, each a class (issue #31, exrest) --------------
+# Today's 6, 7 and 8 are profiler codes no runtime since CUDA 5.0 returns
+# (driver_types.h marks them deprecated): a bare number is the old code.
+want_ids 'Faiss assertion failed in runL2Norm at impl/L2Norm.cu:238; details: CUDA error 8' gpu-arch-unsupported-by-framework
+want_ids 'CUDA error 4' gpu-library-error
+# Triton's TablePrinter cuts a long cell every width characters and goes on
+# with it on the next table line, the other cells blank.
+want_ids '+-----+---+-----------------------+\n| m   | 1 | UNAVAILABLE: CUDA err |\n|     |   | or: an illegal memory |\n|     |   |  access was encounter |\n|     |   | ed                    |\n+-----+---+-----------------------+' illegal-memory-access
+want_ids '| 0 | CUDA error: out |\n| 1 |  of memory      |' ""
+want_ids 'cudaMemPoolCreate(&pool, &props) failed: operation not supported' cuda-malloc-async-unsupported
+# A log written as UTF-16 with a byte order mark (Windows PowerShell's >).
+printf 'x\r\nRuntimeError: CUDA error: out of memory\r\n' | "${PYS[@]}" -c \
+	'import sys; sys.stdout.buffer.write(sys.stdin.buffer.read().decode().encode("utf-16"))' >"$T/u16.log"
+"$G" explain --json "$T/u16.log" >"$T/out.json" 2>/dev/null
+[ "$(ids_of "$T/out.json" 2>/dev/null)" = "cuda-out-of-memory " ] || fail "explain: a UTF-16 log"
 [ "$fails" = 0 ] && echo "test_explain: all passed" || echo "test_explain: $fails failed"
 [ "$fails" = 0 ]

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <stdbool.h>
+
 #include "check.h"
 #include "gpuwise/gpuwise.h"
 #include "gpuwise/explain.h"
@@ -452,6 +454,74 @@ static void test_wrapped_table_cells(void)
 	gw_explainer_free(ex);
 }
 
+/* Bytes of text as UTF-16 (order LE or BE) after its byte order mark. */
+static size_t utf16(const char *text, bool le, unsigned char *out)
+{
+	size_t o = 0;
+
+	out[o++] = le ? 0xff : 0xfe;
+	out[o++] = le ? 0xfe : 0xff;
+	for (; *text; text++) {
+		out[o++] = le ? (unsigned char)*text : 0;
+		out[o++] = le ? 0 : (unsigned char)*text;
+	}
+	return o;
+}
+
+/* A log written as UTF-16 with a byte order mark (Windows PowerShell's
+ * redirect) is read as text, fed whole or a byte at a time. */
+static void test_utf16(void)
+{
+	const char *text = "step 1\r\nRuntimeError: CUDA error: out of memory\r\n";
+	unsigned char buf[256];
+	gw_explainer *ex = NULL;
+
+	for (int le = 0; le < 2; le++)
+		for (int bytewise = 0; bytewise < 2; bytewise++) {
+			size_t n = utf16(text, le, buf);
+
+			CHECK_INT(gw_explainer_new(&ex), 0);
+			if (bytewise)
+				for (size_t i = 0; i < n; i++)
+					gw_explainer_feed(ex, (const char *)buf + i, 1);
+			else
+				gw_explainer_feed(ex, (const char *)buf, n);
+			gw_explainer_finish(ex);
+			CHECK_INT(gw_explainer_count(ex), 1);
+			CHECK_STR(id_at(ex, 0), "cuda-out-of-memory");
+			CHECK(gw_explainer_match(ex, 0) && gw_explainer_match(ex, 0)->line == 2);
+			CHECK_STR(gw_explainer_match(ex, 0) ? gw_explainer_match(ex, 0)->excerpt : "",
+				  "RuntimeError: CUDA error: out of memory");
+			gw_explainer_free(ex);
+		}
+
+	/* Beyond ASCII: a CJK character and a surrogate pair become UTF-8. */
+	{
+		static const unsigned char wide[] = {0xff, 0xfe, 0x19, 0x95, 0x3d, 0xd8, 0x00, 0xde, ' ', 0,
+						     'C',  0,    'U',  0,    'D',  0,    'A',  0,    ' ', 0,
+						     'o',  0,    'u',  0,    't',  0,    ' ',  0,    'o', 0,
+						     'f',  0,    ' ',  0,    'm',  0,    'e',  0,    'm', 0,
+						     'o',  0,    'r',  0,    'y',  0};
+
+		ex = NULL;
+		CHECK_INT(gw_explainer_new(&ex), 0);
+		gw_explainer_feed(ex, (const char *)wide, sizeof(wide));
+		gw_explainer_finish(ex);
+		CHECK_STR(id_at(ex, 0), "cuda-out-of-memory");
+		CHECK_STR(gw_explainer_match(ex, 0) ? gw_explainer_match(ex, 0)->excerpt : "",
+			  "\xe9\x94\x99\xf0\x9f\x98\x80 CUDA out of memory");
+		gw_explainer_free(ex);
+	}
+
+	/* No byte order mark: bytes as they are, a lone first byte too. */
+	ex = scan("\xff");
+	CHECK_INT(gw_explainer_count(ex), 0);
+	gw_explainer_free(ex);
+	ex = scan("\xff" "CUDA out of memory\n");
+	CHECK_STR(id_at(ex, 0), "cuda-out-of-memory");
+	gw_explainer_free(ex);
+}
+
 static void test_excerpt_bounds(void)
 {
 	size_t n = 3 * GW_EXPLAIN_LINE_MAX;
@@ -822,6 +892,7 @@ int main(void)
 	test_order_count_and_veto();
 	test_chunking();
 	test_wrapped_table_cells();
+	test_utf16();
 	test_excerpt_bounds();
 	test_nothing_and_errors();
 	test_rules();
