@@ -869,6 +869,8 @@ want_ids 'CUDA error 4' gpu-library-error
 want_ids '+-----+---+-----------------------+\n| m   | 1 | UNAVAILABLE: CUDA err |\n|     |   | or: an illegal memory |\n|     |   |  access was encounter |\n|     |   | ed                    |\n+-----+---+-----------------------+' illegal-memory-access
 want_ids '| 0 | CUDA error: out |\n| 1 |  of memory      |' ""
 want_ids 'cudaMemPoolCreate(&pool, &props) failed: operation not supported' cuda-malloc-async-unsupported
+# PyTorch's own words for cudaErrorInitializationError from the device count.
+want_ids 'RuntimeError: CUDA driver initialization failed, you might not have a CUDA gpu.' cuda-init-failed
 # A log written as UTF-16 with a byte order mark (Windows PowerShell's >).
 printf 'x\r\nRuntimeError: CUDA error: out of memory\r\n' | "${PYS[@]}" -c \
 	'import sys; sys.stdout.buffer.write(sys.stdin.buffer.read().decode().encode("utf-16"))' >"$T/u16.log"
