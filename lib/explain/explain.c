@@ -196,7 +196,8 @@ struct gw_explainer {
 	/* A record of a text table whose cells wrap onto the table's next
 	 * lines (see table_line): its lines so far, each `width` bytes, the
 	 * offsets of its column bars and the log line it starts on. While a
-	 * cell's joined text is read, cell_line is that line (0: none). */
+	 * cell's joined text is read, cell_line is that line (0: none); row
+	 * holds the line that ended the record meanwhile. */
 	struct {
 		char text[GW_EXPLAIN_TABLE_MAX];
 		size_t width;
@@ -206,6 +207,7 @@ struct gw_explainer {
 		uint64_t first_line;
 	} table;
 	char cell[GW_EXPLAIN_TABLE_MAX + 1];
+	char row[GW_EXPLAIN_TABLE_MAX];
 	uint64_t cell_line;
 
 	/* UTF-16 input, told by its byte order mark (see feed_utf16): the
@@ -953,6 +955,27 @@ static bool is_arch_id(const char *id)
 	       !strcmp(id, "gpu-too-old-for-kernel-library");
 }
 
+/* A new match of finding d, last, or for a wrapped cell (read when its
+ * record ended, after the line that ended it) before the matches of later
+ * lines, so that matches stay in the order of their lines. */
+static gw_explain_match *new_match(gw_explainer *ex, unsigned d)
+{
+	size_t at = ex->nmatches;
+
+	while (ex->cell_line && at > 0 && ex->matches[at - 1].line > ex->cell_line)
+		at--;
+	memmove(&ex->matches[at + 1], &ex->matches[at], (ex->nmatches - at) * sizeof(ex->matches[0]));
+	memmove(&ex->numbered[at + 1], &ex->numbered[at], (ex->nmatches - at) * sizeof(ex->numbered[0]));
+	for (unsigned i = 0; i < NDOC; i++)
+		if (ex->match_of_doc[i] >= (int)at)
+			ex->match_of_doc[i]++;
+	ex->numbered[at].library = ex->hit_library;
+	ex->numbered[at].number = ex->hit_number;
+	ex->match_of_doc[d] = (int)at;
+	ex->nmatches++;
+	return &ex->matches[at];
+}
+
 /* Count a match of finding d on this line; code is the status code that
  * named it (-1: a message pattern). */
 static void record_match(gw_explainer *ex, unsigned d, const char *framework, int code, size_t start, bool had_nul)
@@ -966,16 +989,12 @@ static void record_match(gw_explainer *ex, unsigned d, const char *framework, in
 		return;            /* this id already counted on this line */
 	ex->doc_gen[d] = ex->gen;
 	if (ex->match_of_doc[d] >= 0) {
-		/* A wrapped cell is read again with each line it grows by;
-		 * its lines were counted when they were read. */
-		if (!ex->cell_line || ex->matches[ex->match_of_doc[d]].line < ex->cell_line)
+		/* A wrapped cell is its lines read again: counted already. */
+		if (!ex->cell_line)
 			ex->matches[ex->match_of_doc[d]].count++;
 		return;
 	}
-	m = &ex->matches[ex->nmatches];
-	ex->numbered[ex->nmatches].library = ex->hit_library;
-	ex->numbered[ex->nmatches].number = ex->hit_number;
-	ex->match_of_doc[d] = (int)ex->nmatches++;
+	m = new_match(ex, d);
 	m->doc = &gw__finding_docs[d];
 	m->framework = framework;
 	m->code = code >= 0 ? &gw__status_codes[code].pub : NULL;
@@ -1944,41 +1963,12 @@ static bool continues_record(const gw_explainer *ex, const char *line, size_t le
 	return true;
 }
 
-/* Keep the line when it is a row of a text table; returns whether it
- * continues the record before it, whose cells are then read again. */
-static bool table_line(gw_explainer *ex)
-{
-	size_t len = trimmed_len(ex->line, ex->line_len);
-	const char *line = ex->line;
-
-	if (len < 3 || line[0] != '|' || line[len - 1] != '|') {
-		ex->table.nlines = 0;
-		return false;
-	}
-	if (continues_record(ex, line, len)) {
-		memcpy(ex->table.text + ex->table.nlines++ * len, line, len);
-		return true;
-	}
-	ex->table.nlines = 0;
-	ex->table.nbars = 0;
-	for (size_t i = 0; i < len && ex->table.nbars <= GW_EXPLAIN_TABLE_COLUMNS; i++)
-		if (bar_at(line, len, i))
-			ex->table.bars[ex->table.nbars++] = i;
-	if (ex->table.nbars < 2 || ex->table.nbars > GW_EXPLAIN_TABLE_COLUMNS || len > sizeof(ex->table.text))
-		return false;
-	ex->table.width = len;
-	ex->table.first_line = ex->lines + 1;
-	ex->table.nlines = 1;
-	memcpy(ex->table.text, line, len);
-	return false;
-}
-
 /* Read each column of the kept record that a later line continues as one
  * line, at the record's first line: a piece fills its column's width, so
  * the pieces join with nothing between them. */
 static void read_cells(gw_explainer *ex)
 {
-	for (unsigned c = 0; c + 1 < ex->table.nbars; c++) {
+	for (unsigned c = 0; ex->table.nlines > 1 && c + 1 < ex->table.nbars; c++) {
 		size_t from = ex->table.bars[c] + 2, to = ex->table.bars[c + 1] - 1, n = 0;
 		bool continued = false;
 
@@ -1999,8 +1989,45 @@ static void read_cells(gw_explainer *ex)
 		scan_bytes(ex, ex->cell, n);
 		end_piece(ex, false);
 		ex->cell_line = 0;
+		ex->pending = false;
 	}
-	ex->pending = false;
+	ex->table.nlines = 0;
+}
+
+/* The length of the line when it is a row of a text table ('|' first and
+ * last) that fits a record, kept in ex->row; else 0. */
+static size_t keep_row(gw_explainer *ex)
+{
+	size_t len = trimmed_len(ex->line, ex->line_len);
+
+	if (len < 3 || len > sizeof(ex->row) || ex->line[0] != '|' || ex->line[len - 1] != '|')
+		return 0;
+	memcpy(ex->row, ex->line, len);
+	return len;
+}
+
+/* After line number ex->lines, kept by keep_row (len 0: no table row):
+ * add it to the record it continues, or read the record that it ends and
+ * start one with it. */
+static void table_line(gw_explainer *ex, size_t len)
+{
+	const char *line = ex->row;
+
+	if (len && continues_record(ex, line, len)) {
+		memcpy(ex->table.text + ex->table.nlines++ * len, line, len);
+		return;
+	}
+	read_cells(ex);
+	ex->table.nbars = 0;
+	for (size_t i = 0; i < len && ex->table.nbars <= GW_EXPLAIN_TABLE_COLUMNS; i++)
+		if (bar_at(line, len, i))
+			ex->table.bars[ex->table.nbars++] = i;
+	if (ex->table.nbars < 2 || ex->table.nbars > GW_EXPLAIN_TABLE_COLUMNS)
+		return;
+	ex->table.width = len;
+	ex->table.first_line = ex->lines;
+	ex->table.nlines = 1;
+	memcpy(ex->table.text, line, len);
 }
 
 /* The line (or a piece of an over-long one) is complete: check the
@@ -2072,18 +2099,19 @@ static void end_piece(gw_explainer *ex, bool newline)
 		ex->line[ex->line_len] = '\0';
 		read_model(ex);
 	}
-	bool wrapped = false;
+	bool table = newline && !ex->cell_line;
+	size_t row = table ? keep_row(ex) : 0;
 
-	if (!ex->cell_line)
-		wrapped = newline ? table_line(ex) : (ex->table.nlines = 0, false);
+	if (!newline && !ex->cell_line)
+		ex->table.nlines = 0;      /* an over-long line: no table */
 	ex->state = 0;
 	ex->line_len = 0;
 	if (newline) {
 		ex->lines++;
 		ex->pending = false;
 	}
-	if (wrapped)
-		read_cells(ex);
+	if (table)
+		table_line(ex, row);
 }
 
 static void note_hits(gw_explainer *ex, uint32_t s, size_t end_off)
@@ -2271,6 +2299,7 @@ int gw_explainer_finish(gw_explainer *ex)
 		decide_encoding(ex);
 	if (ex->pending)
 		end_piece(ex, true);
+	read_cells(ex);
 	if (!ex->arch.gpu[0])
 		gw__fmt(ex->arch.gpu, sizeof(ex->arch.gpu), "%s", ex->model_gpu);
 	invalid_ptx_on_new_gpu(ex);

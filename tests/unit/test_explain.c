@@ -440,6 +440,24 @@ static void test_wrapped_table_cells(void)
 	CHECK_STR(id_at(ex, 0), "cuda-out-of-memory");
 	gw_explainer_free(ex);
 
+	/* The line that ends the record has its own error: the cell's match
+	 * still comes first, in the order of the lines. */
+	ex = scan("| llm   | 1       | UNAVAILABLE: CUDA error: out |\n"
+		  "|       |         |  of memory                   |\n"
+		  "RuntimeError: CUDA error: device-side assert triggered\n");
+	CHECK_INT(gw_explainer_count(ex), 2);
+	CHECK_STR(id_at(ex, 0), "cuda-out-of-memory");
+	CHECK_STR(id_at(ex, 1), "device-side-assert");
+	CHECK(gw_explainer_match(ex, 0) && gw_explainer_match(ex, 0)->line == 1);
+	CHECK(gw_explainer_match(ex, 1) && gw_explainer_match(ex, 1)->line == 3);
+	gw_explainer_free(ex);
+
+	/* A cell is its lines read again: it adds no count of its own. */
+	ex = scan("CUDA out of memory\n| a | CUDA out of memory |\n|   | CUDA out of memory |\n");
+	CHECK_INT(gw_explainer_count(ex), 1);
+	CHECK(gw_explainer_match(ex, 0) && gw_explainer_match(ex, 0)->count == 3);
+	gw_explainer_free(ex);
+
 	/* A memory-pool call that failed, cut mid-word. */
 	check_one("| trt_llm | 1 | UNAVAILABLE: CUDA runtime error in cudaDeviceGetDefaultMemPool(&pool, 0): operation no |\n"
 		  "|         |   | t supported (bufferManager.cpp:170)                                                    |\n",
