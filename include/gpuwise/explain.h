@@ -27,7 +27,8 @@
  * GW_EXPLAIN_LINE_MAX bytes are split, and there is at most one match per
  * catalogue id. Matching is line by line, on stable fragments of each
  * message (data/explain/patterns), case-insensitively; input need not be
- * UTF-8 or text at all.
+ * UTF-8 or text at all; a stream that starts with a UTF-16 byte order
+ * mark (FF FE or FE FF) is read as UTF-16 text.
  */
 #ifndef GPUWISE_EXPLAIN_H
 #define GPUWISE_EXPLAIN_H

@@ -110,6 +110,12 @@ static int code_by_number(const char *library, long number, bool legacy)
 
 /* ---- the scanner ------------------------------------------------------ */
 
+/* A wrapped table record kept for table_line(): at most this many bytes
+ * (Triton's tables are as wide as the terminal, 500 columns without one)
+ * and columns. */
+#define GW_EXPLAIN_TABLE_MAX 8192
+#define GW_EXPLAIN_TABLE_COLUMNS 16
+
 struct hit {
 	unsigned pat;
 	size_t start;              /* offset of the literal in the line */
@@ -186,7 +192,37 @@ struct gw_explainer {
 	const char *hit_library;   /* the number being recorded, or NULL */
 	long hit_number;
 	bool legacy_cuda;
+
+	/* A record of a text table whose cells wrap onto the table's next
+	 * lines (see table_line): its lines so far, each `width` bytes, the
+	 * offsets of its column bars and the log line it starts on. While a
+	 * cell's joined text is read, cell_line is that line (0: none); row
+	 * holds the line that ended the record meanwhile. */
+	struct {
+		char text[GW_EXPLAIN_TABLE_MAX];
+		size_t width;
+		unsigned nlines;
+		unsigned nbars;
+		size_t bars[GW_EXPLAIN_TABLE_COLUMNS + 1];
+		uint64_t first_line;
+	} table;
+	char cell[GW_EXPLAIN_TABLE_MAX + 1];
+	char row[GW_EXPLAIN_TABLE_MAX];
+	uint64_t cell_line;
+
+	/* UTF-16 input, told by its byte order mark (see feed_utf16): the
+	 * first bytes until there are two, the order found (0: not UTF-16),
+	 * an odd byte and a high surrogate left from the last piece fed. */
+	uint8_t head[2];
+	unsigned nhead;
+	bool decided;
+	int utf16;                 /* 0, UTF16_LE or UTF16_BE */
+	int odd;                   /* the byte left over, or -1 */
+	uint32_t high;             /* a high surrogate waiting, or 0 */
 };
+
+#define UTF16_LE 1
+#define UTF16_BE 2
 
 static uint8_t fold(uint8_t c)
 {
@@ -429,6 +465,13 @@ void gw_explainer_reset(gw_explainer *ex)
 	ex->model_gpu[0] = '\0';
 	ex->hit_library = NULL;
 	ex->legacy_cuda = false;
+	ex->table.nlines = 0;
+	ex->cell_line = 0;
+	ex->nhead = 0;
+	ex->decided = false;
+	ex->utf16 = 0;
+	ex->odd = -1;
+	ex->high = 0;
 }
 
 int gw_explainer_new(gw_explainer **out)
@@ -682,18 +725,34 @@ static bool line_has_description(const gw_explainer *ex, int code)
 	return strcmp(d, "-") && strlen(d) >= 6 && line_has_text(ex, d);
 }
 
+/* Codes that today's numbering keeps but no runtime since CUDA 5.0
+ * returns: driver_types.h marks them deprecated ("it is no longer an error
+ * to call cudaProfilerStop() when profiling is already disabled"), and so
+ * does cuda.h for the driver's CUDA_ERROR_PROFILER_* of the same numbers. */
+static const char *const retired_codes[] = {"cudaErrorProfilerNotInitialized", "cudaErrorProfilerAlreadyStarted",
+					    "cudaErrorProfilerAlreadyStopped"};
+
+static bool is_retired(int code)
+{
+	for (size_t i = 0; code >= 0 && i < sizeof retired_codes / sizeof retired_codes[0]; i++)
+		if (!strcmp(gw__status_codes[code].pub.name, retired_codes[i]))
+			return true;
+	return false;
+}
+
 /* The code a bare number of the CUDA runtime names: the one of before CUDA
  * 10.1 when the log showed such a CUDA, when the line holds that code's
  * description and not today's ("invalid device function (CUDA error 8)"),
- * or when today's numbering has no such error (77, 38, 48: the old one is
- * the only reading); else today's. */
+ * or when today's numbering has no such error (77, 38, 48) or only one no
+ * runtime returns any more (6, 7, 8: the old one is the only reading);
+ * else today's. */
 static int cuda_number_code(const gw_explainer *ex, const char *library, long number)
 {
 	int today = code_by_number(library, number, false);
 	int old = code_by_number(library, number, true);
 
 	if (old >= 0 && old != today &&
-	    (ex->legacy_cuda || today < 0 ||
+	    (ex->legacy_cuda || today < 0 || is_retired(today) ||
 	     (line_has_description(ex, old) && !line_has_description(ex, today))))
 		return old;
 	return today;
@@ -896,6 +955,27 @@ static bool is_arch_id(const char *id)
 	       !strcmp(id, "gpu-too-old-for-kernel-library");
 }
 
+/* A new match of finding d, last, or for a wrapped cell (read when its
+ * record ended, after the line that ended it) before the matches of later
+ * lines, so that matches stay in the order of their lines. */
+static gw_explain_match *new_match(gw_explainer *ex, unsigned d)
+{
+	size_t at = ex->nmatches;
+
+	while (ex->cell_line && at > 0 && ex->matches[at - 1].line > ex->cell_line)
+		at--;
+	memmove(&ex->matches[at + 1], &ex->matches[at], (ex->nmatches - at) * sizeof(ex->matches[0]));
+	memmove(&ex->numbered[at + 1], &ex->numbered[at], (ex->nmatches - at) * sizeof(ex->numbered[0]));
+	for (unsigned i = 0; i < NDOC; i++)
+		if (ex->match_of_doc[i] >= (int)at)
+			ex->match_of_doc[i]++;
+	ex->numbered[at].library = ex->hit_library;
+	ex->numbered[at].number = ex->hit_number;
+	ex->match_of_doc[d] = (int)at;
+	ex->nmatches++;
+	return &ex->matches[at];
+}
+
 /* Count a match of finding d on this line; code is the status code that
  * named it (-1: a message pattern). */
 static void record_match(gw_explainer *ex, unsigned d, const char *framework, int code, size_t start, bool had_nul)
@@ -909,19 +989,18 @@ static void record_match(gw_explainer *ex, unsigned d, const char *framework, in
 		return;            /* this id already counted on this line */
 	ex->doc_gen[d] = ex->gen;
 	if (ex->match_of_doc[d] >= 0) {
-		ex->matches[ex->match_of_doc[d]].count++;
+		/* A wrapped cell is its lines read again: counted already. */
+		if (!ex->cell_line)
+			ex->matches[ex->match_of_doc[d]].count++;
 		return;
 	}
-	m = &ex->matches[ex->nmatches];
-	ex->numbered[ex->nmatches].library = ex->hit_library;
-	ex->numbered[ex->nmatches].number = ex->hit_number;
-	ex->match_of_doc[d] = (int)ex->nmatches++;
+	m = new_match(ex, d);
 	m->doc = &gw__finding_docs[d];
 	m->framework = framework;
 	m->code = code >= 0 ? &gw__status_codes[code].pub : NULL;
 	m->library = NULL;
 	m->arch = is_arch_id(m->doc->id) ? &ex->arch : NULL;
-	m->line = ex->lines + 1;
+	m->line = ex->cell_line ? ex->cell_line : ex->lines + 1;
 	m->count = 1;
 	make_excerpt(m->excerpt, ex->line, ex->line_len, start, had_nul ? ex->nul_at : NULL);
 }
@@ -1872,12 +1951,123 @@ static void note_unrecognised(gw_explainer *ex, bool had_nul)
 {
 	gw_explain_unrecognised *u;
 
-	if (ex->nunrecognised >= GW_EXPLAIN_UNRECOGNISED_MAX || !looks_like_gpu_error(ex->line, ex->line_len) ||
+	if (ex->cell_line || ex->nunrecognised >= GW_EXPLAIN_UNRECOGNISED_MAX ||
+	    !looks_like_gpu_error(ex->line, ex->line_len) ||
 	    already_registered(ex->line, ex->line_len))
 		return;
 	u = &ex->unrecognised[ex->nunrecognised++];
 	u->line = ex->lines + 1;
 	make_excerpt(u->excerpt, ex->line, ex->line_len, 0, had_nul ? ex->nul_at : NULL);
+}
+
+/* ---- wrapped table cells ---------------------------------------------- */
+
+/* Text tables cut a long cell into pieces of the column's width and go on
+ * with it on the table's next lines, the other cells blank: Triton's
+ * TablePrinter (the model and backend tables every tritonserver start
+ * prints, whose status column holds the error that stopped a model) cuts
+ * at every `width` characters, mid-word ("operation no" / "t supported").
+ * A line that continues the record before it (same width, a bar at each
+ * of its column bars, first cell blank) is kept with it, and each column
+ * a later line continues is read as one line, its pieces joined. */
+
+static void end_piece(gw_explainer *ex, bool newline);
+static void scan_bytes(gw_explainer *ex, const char *p, size_t n);
+
+/* The length of the line without its trailing blanks and CR. */
+static size_t trimmed_len(const char *line, size_t len)
+{
+	while (len && (line[len - 1] == ' ' || line[len - 1] == '\t' || line[len - 1] == '\r'))
+		len--;
+	return len;
+}
+
+/* Is there a column bar at i: a '|' with a blank (or the line's end) on
+ * each side? */
+static bool bar_at(const char *line, size_t len, size_t i)
+{
+	return i < len && line[i] == '|' && (i == 0 || line[i - 1] == ' ') && (i + 1 == len || line[i + 1] == ' ');
+}
+
+static bool continues_record(const gw_explainer *ex, const char *line, size_t len)
+{
+	if (!ex->table.nlines || len != ex->table.width ||
+	    (ex->table.nlines + 1) * len > sizeof(ex->table.text))
+		return false;
+	for (unsigned b = 0; b < ex->table.nbars; b++)
+		if (!bar_at(line, len, ex->table.bars[b]))
+			return false;
+	for (size_t i = 1; i < ex->table.bars[1]; i++)
+		if (line[i] != ' ')
+			return false;
+	return true;
+}
+
+/* Read each column of the kept record that a later line continues as one
+ * line, at the record's first line: a piece fills its column's width, so
+ * the pieces join with nothing between them. */
+static void read_cells(gw_explainer *ex)
+{
+	for (unsigned c = 0; ex->table.nlines > 1 && c + 1 < ex->table.nbars; c++) {
+		size_t from = ex->table.bars[c] + 2, to = ex->table.bars[c + 1] - 1, n = 0;
+		bool continued = false;
+
+		if (to <= from)
+			continue;
+		for (unsigned k = 0; k < ex->table.nlines; k++) {
+			const char *piece = ex->table.text + k * ex->table.width + from;
+
+			memcpy(ex->cell + n, piece, to - from);
+			n += to - from;
+			for (size_t i = 0; k > 0 && i < to - from; i++)
+				continued = continued || piece[i] != ' ';
+		}
+		if (!continued)
+			continue;
+		n = trimmed_len(ex->cell, n);
+		ex->cell_line = ex->table.first_line;
+		scan_bytes(ex, ex->cell, n);
+		end_piece(ex, false);
+		ex->cell_line = 0;
+		ex->pending = false;
+	}
+	ex->table.nlines = 0;
+}
+
+/* The length of the line when it is a row of a text table ('|' first and
+ * last) that fits a record, kept in ex->row; else 0. */
+static size_t keep_row(gw_explainer *ex)
+{
+	size_t len = trimmed_len(ex->line, ex->line_len);
+
+	if (len < 3 || len > sizeof(ex->row) || ex->line[0] != '|' || ex->line[len - 1] != '|')
+		return 0;
+	memcpy(ex->row, ex->line, len);
+	return len;
+}
+
+/* After line number ex->lines, kept by keep_row (len 0: no table row):
+ * add it to the record it continues, or read the record that it ends and
+ * start one with it. */
+static void table_line(gw_explainer *ex, size_t len)
+{
+	const char *line = ex->row;
+
+	if (len && continues_record(ex, line, len)) {
+		memcpy(ex->table.text + ex->table.nlines++ * len, line, len);
+		return;
+	}
+	read_cells(ex);
+	ex->table.nbars = 0;
+	for (size_t i = 0; i < len && ex->table.nbars <= GW_EXPLAIN_TABLE_COLUMNS; i++)
+		if (bar_at(line, len, i))
+			ex->table.bars[ex->table.nbars++] = i;
+	if (ex->table.nbars < 2 || ex->table.nbars > GW_EXPLAIN_TABLE_COLUMNS)
+		return;
+	ex->table.width = len;
+	ex->table.first_line = ex->lines;
+	ex->table.nlines = 1;
+	memcpy(ex->table.text, line, len);
 }
 
 /* The line (or a piece of an over-long one) is complete: check the
@@ -1949,12 +2139,19 @@ static void end_piece(gw_explainer *ex, bool newline)
 		ex->line[ex->line_len] = '\0';
 		read_model(ex);
 	}
+	bool table = newline && !ex->cell_line;
+	size_t row = table ? keep_row(ex) : 0;
+
+	if (!newline && !ex->cell_line)
+		ex->table.nlines = 0;      /* an over-long line: no table */
 	ex->state = 0;
 	ex->line_len = 0;
 	if (newline) {
 		ex->lines++;
 		ex->pending = false;
 	}
+	if (table)
+		table_line(ex, row);
 }
 
 static void note_hits(gw_explainer *ex, uint32_t s, size_t end_off)
@@ -2010,10 +2207,8 @@ static void scan_bytes(gw_explainer *ex, const char *p, size_t n)
 	}
 }
 
-int gw_explainer_feed(gw_explainer *ex, const char *buf, size_t len)
+static void feed_bytes(gw_explainer *ex, const char *buf, size_t len)
 {
-	if (!ex || (!buf && len))
-		return gw__error_set(GW_EINVAL, "gw_explainer_feed: invalid argument");
 	while (len) {
 		const char *nl = memchr(buf, '\n', len);
 		size_t n = nl ? (size_t)(nl - buf) : len;
@@ -2026,6 +2221,113 @@ int gw_explainer_feed(gw_explainer *ex, const char *buf, size_t len)
 		buf += n + 1;
 		len -= n + 1;
 	}
+}
+
+/* ---- UTF-16 input ----------------------------------------------------- */
+
+/* A log written as UTF-16 (Windows PowerShell 5's `>` and Out-File write
+ * UTF-16LE with a byte order mark; so do .NET's and Python's "utf-16"
+ * writers) has a NUL beside every ASCII character, so that no message
+ * matches as bytes. A stream that starts with a byte order mark (FF FE,
+ * FE FF) is read as UTF-16 of that order and scanned as UTF-8. */
+
+/* Append code point c as UTF-8 to out; returns the bytes written. */
+static size_t put_utf8(char *out, uint32_t c)
+{
+	if (c < 0x80) {
+		out[0] = (char)c;
+		return 1;
+	}
+	if (c < 0x800) {
+		out[0] = (char)(0xc0 | c >> 6);
+		out[1] = (char)(0x80 | (c & 0x3f));
+		return 2;
+	}
+	if (c < 0x10000) {
+		out[0] = (char)(0xe0 | c >> 12);
+		out[1] = (char)(0x80 | (c >> 6 & 0x3f));
+		out[2] = (char)(0x80 | (c & 0x3f));
+		return 3;
+	}
+	out[0] = (char)(0xf0 | c >> 18);
+	out[1] = (char)(0x80 | (c >> 12 & 0x3f));
+	out[2] = (char)(0x80 | (c >> 6 & 0x3f));
+	out[3] = (char)(0x80 | (c & 0x3f));
+	return 4;
+}
+
+/* One UTF-16 code unit; a lone surrogate becomes U+FFFD. */
+static size_t put_unit(gw_explainer *ex, char *out, uint32_t u)
+{
+	size_t n = 0;
+
+	if (ex->high && (u < 0xdc00 || u > 0xdfff)) {
+		n = put_utf8(out, 0xfffd);
+		ex->high = 0;
+	}
+	if (u >= 0xd800 && u <= 0xdbff) {
+		ex->high = u;
+		return n;
+	}
+	if (u >= 0xdc00 && u <= 0xdfff) {
+		if (!ex->high)
+			return n + put_utf8(out + n, 0xfffd);
+		u = 0x10000 + ((ex->high - 0xd800) << 10) + (u - 0xdc00);
+		ex->high = 0;
+	}
+	return n + put_utf8(out + n, u);
+}
+
+static void feed_utf16(gw_explainer *ex, const uint8_t *p, size_t len)
+{
+	char out[4096];
+	size_t o = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		if (ex->odd < 0) {
+			ex->odd = p[i];
+			continue;
+		}
+		uint32_t u = ex->utf16 == UTF16_LE ? (uint32_t)ex->odd | (uint32_t)p[i] << 8
+						   : (uint32_t)ex->odd << 8 | p[i];
+
+		ex->odd = -1;
+		if (o + 8 > sizeof(out)) {
+			feed_bytes(ex, out, o);
+			o = 0;
+		}
+		o += put_unit(ex, out + o, u);
+	}
+	feed_bytes(ex, out, o);
+}
+
+/* Decide, from the stream's first two bytes, whether it is UTF-16; the
+ * bytes held until then are fed as they are when it is not. */
+static void decide_encoding(gw_explainer *ex)
+{
+	ex->decided = true;
+	if (ex->nhead == 2 && ex->head[0] == 0xff && ex->head[1] == 0xfe)
+		ex->utf16 = UTF16_LE;
+	else if (ex->nhead == 2 && ex->head[0] == 0xfe && ex->head[1] == 0xff)
+		ex->utf16 = UTF16_BE;
+	else
+		feed_bytes(ex, (const char *)ex->head, ex->nhead);
+}
+
+int gw_explainer_feed(gw_explainer *ex, const char *buf, size_t len)
+{
+	if (!ex || (!buf && len))
+		return gw__error_set(GW_EINVAL, "gw_explainer_feed: invalid argument");
+	while (!ex->decided && len) {
+		ex->head[ex->nhead++] = (uint8_t)*buf++;
+		len--;
+		if (ex->nhead == 2)
+			decide_encoding(ex);
+	}
+	if (ex->utf16)
+		feed_utf16(ex, (const uint8_t *)buf, len);
+	else if (len)
+		feed_bytes(ex, buf, len);
 	return 0;
 }
 
@@ -2033,8 +2335,11 @@ int gw_explainer_finish(gw_explainer *ex)
 {
 	if (!ex)
 		return gw__error_set(GW_EINVAL, "gw_explainer_finish: explainer is NULL");
+	if (!ex->decided)
+		decide_encoding(ex);
 	if (ex->pending)
 		end_piece(ex, true);
+	read_cells(ex);
 	if (!ex->arch.gpu[0])
 		gw__fmt(ex->arch.gpu, sizeof(ex->arch.gpu), "%s", ex->model_gpu);
 	invalid_ptx_on_new_gpu(ex);

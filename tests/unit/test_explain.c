@@ -8,6 +8,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <stdbool.h>
+
 #include "check.h"
 #include "gpuwise/gpuwise.h"
 #include "gpuwise/explain.h"
@@ -220,8 +222,13 @@ static void test_legacy_cuda_numbers(void)
 	/* No evidence, or a newer CUDA: today's numbers. */
 	check_one("CUDA error 4\n", "gpu-library-error", "cuda-runtime");
 	check_one("cudatoolkit=10.1\nCUDA error 4\n", "gpu-library-error", "cuda-runtime");
-	check_one("CUDA 10.2\nCUDA error 8\n", "gpu-library-error", "cuda-runtime");
-	check_one("cuda 11.0 / cudnn 8.0.5\nCUDA error 8\n", "gpu-library-error", "cuda-runtime");
+	check_one("CUDA 10.2\nCUDA error 4\n", "gpu-library-error", "cuda-runtime");
+	check_one("cuda 11.0 / cudnn 8.0.5\nCUDA error 4\n", "gpu-library-error", "cuda-runtime");
+	/* A number whose code today no runtime returns (deprecated since CUDA
+	 * 5.0: the profiler's 6, 7, 8): the old code, whatever else the log says. */
+	check_one("CUDA error 8\n", "gpu-arch-unsupported-by-framework", "cuda-runtime-legacy");
+	check_one("cuda 11.0\ncudaError 7\n", "gpu-invalid-call", "cuda-runtime-legacy");
+	check_one("CUDA error 6\n", "cuda-launch-timeout", "cuda-runtime-legacy");
 	/* A description says more than the number, whatever the version. */
 	check_one("CUDA 9.0\nCUDA error 700: an illegal memory access was encountered\n", "illegal-memory-access", "cuda-runtime");
 	/* The old code's description on the line, no version: the old code. */
@@ -308,6 +315,12 @@ static void test_refinements(void)
 	CHECK(gw_explainer_match(ex, 0)->line == 1 && gw_explainer_match(ex, 0)->count == 2);
 	gw_explainer_free(ex);
 
+	/* A failed call of the memory-pool API that cudaMallocAsync uses. */
+	check_one("cudaMemPoolSetAttribute(pool, attr, &v) failed: operation not supported\n",
+		  "cuda-malloc-async-unsupported", "cuda-runtime");
+	check_one("CUDA driver error in cuMemAllocAsync: CUDA_ERROR_NOT_SUPPORTED\n", "cuda-malloc-async-unsupported",
+		  NULL);
+
 	/* The narrower id matched directly too: one match, the earlier line. */
 	ex = scan("CUDA error: operation not supported\n"
 		  "RuntimeError: cudaMallocAsync does not yet support checkPoolLiveAllocations.\n");
@@ -392,6 +405,138 @@ static void test_chunking(void)
 	CHECK_STR(gw_explainer_match(ex, 1)->excerpt, "?? ncclSystemError: System call failed");
 	CHECK_STR(gw_explainer_match(ex, 0)->excerpt,
 		  "RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`");
+	gw_explainer_free(ex);
+}
+
+/* A text table that cuts a long cell into pieces of the column's width
+ * (Triton's TablePrinter) and goes on with it on the next lines, the other
+ * cells blank: each continued column is read as one line, at the record's
+ * first line. */
+static void test_wrapped_table_cells(void)
+{
+	const char *table = "+-------+---------+------------------------------+\n"
+			    "| Model | Version | Status                       |\n"
+			    "+-------+---------+------------------------------+\n"
+			    "| llm   | 1       | UNAVAILABLE: CUDA error: out |\n"
+			    "|       |         |  of memory at cudaMalloc(&p, |\n"
+			    "|       |         |  n): out of memory           |\n"
+			    "| embed | 1       | READY                        |\n"
+			    "+-------+---------+------------------------------+\n";
+	gw_explainer *ex = scan(table);
+	const gw_explain_match *m = gw_explainer_match(ex, 0);
+
+	CHECK_INT(gw_explainer_count(ex), 1);
+	CHECK_STR(id_at(ex, 0), "cuda-out-of-memory");
+	CHECK(m && m->line == 4 && m->count == 1);
+	gw_explainer_free(ex);
+
+	/* Fed a byte at a time, with CR line ends: the same. */
+	ex = NULL;
+	CHECK_INT(gw_explainer_new(&ex), 0);
+	for (const char *p = table; *p; p++)
+		gw_explainer_feed(ex, *p == '\n' ? "\r\n" : p, *p == '\n' ? 2 : 1);
+	gw_explainer_finish(ex);
+	CHECK_INT(gw_explainer_count(ex), 1);
+	CHECK_STR(id_at(ex, 0), "cuda-out-of-memory");
+	gw_explainer_free(ex);
+
+	/* The line that ends the record has its own error: the cell's match
+	 * still comes first, in the order of the lines. */
+	ex = scan("| llm   | 1       | UNAVAILABLE: CUDA error: out |\n"
+		  "|       |         |  of memory                   |\n"
+		  "RuntimeError: CUDA error: device-side assert triggered\n");
+	CHECK_INT(gw_explainer_count(ex), 2);
+	CHECK_STR(id_at(ex, 0), "cuda-out-of-memory");
+	CHECK_STR(id_at(ex, 1), "device-side-assert");
+	CHECK(gw_explainer_match(ex, 0) && gw_explainer_match(ex, 0)->line == 1);
+	CHECK(gw_explainer_match(ex, 1) && gw_explainer_match(ex, 1)->line == 3);
+	gw_explainer_free(ex);
+
+	/* A cell is its lines read again: it adds no count of its own. */
+	ex = scan("CUDA out of memory\n| a | CUDA out of memory |\n|   | CUDA out of memory |\n");
+	CHECK_INT(gw_explainer_count(ex), 1);
+	CHECK(gw_explainer_match(ex, 0) && gw_explainer_match(ex, 0)->count == 3);
+	gw_explainer_free(ex);
+
+	/* A memory-pool call that failed, cut mid-word. */
+	check_one("| trt_llm | 1 | UNAVAILABLE: CUDA runtime error in cudaDeviceGetDefaultMemPool(&pool, 0): operation no |\n"
+		  "|         |   | t supported (bufferManager.cpp:170)                                                    |\n",
+		  "cuda-malloc-async-unsupported", "cuda-runtime");
+
+	/* Rows of their own (first cell not blank), a different width, or
+	 * no table: nothing joined. */
+	ex = scan("| 0 | CUDA error: out |\n| 1 |  of memory      |\n"
+		  "|   | CUDA error: out |\n|   |  of memory   |\n"
+		  "  | CUDA error: out |\n  |  of memory      |\n");
+	CHECK_INT(gw_explainer_count(ex), 0);
+	gw_explainer_free(ex);
+}
+
+/* Bytes of text as UTF-16 (order LE or BE) after its byte order mark. */
+static size_t utf16(const char *text, bool le, unsigned char *out)
+{
+	size_t o = 0;
+
+	out[o++] = le ? 0xff : 0xfe;
+	out[o++] = le ? 0xfe : 0xff;
+	for (; *text; text++) {
+		out[o++] = le ? (unsigned char)*text : 0;
+		out[o++] = le ? 0 : (unsigned char)*text;
+	}
+	return o;
+}
+
+/* A log written as UTF-16 with a byte order mark (Windows PowerShell's
+ * redirect) is read as text, fed whole or a byte at a time. */
+static void test_utf16(void)
+{
+	const char *text = "step 1\r\nRuntimeError: CUDA error: out of memory\r\n";
+	unsigned char buf[256];
+	gw_explainer *ex = NULL;
+
+	for (int le = 0; le < 2; le++)
+		for (int bytewise = 0; bytewise < 2; bytewise++) {
+			size_t n = utf16(text, le, buf);
+
+			CHECK_INT(gw_explainer_new(&ex), 0);
+			if (bytewise)
+				for (size_t i = 0; i < n; i++)
+					gw_explainer_feed(ex, (const char *)buf + i, 1);
+			else
+				gw_explainer_feed(ex, (const char *)buf, n);
+			gw_explainer_finish(ex);
+			CHECK_INT(gw_explainer_count(ex), 1);
+			CHECK_STR(id_at(ex, 0), "cuda-out-of-memory");
+			CHECK(gw_explainer_match(ex, 0) && gw_explainer_match(ex, 0)->line == 2);
+			CHECK_STR(gw_explainer_match(ex, 0) ? gw_explainer_match(ex, 0)->excerpt : "",
+				  "RuntimeError: CUDA error: out of memory");
+			gw_explainer_free(ex);
+		}
+
+	/* Beyond ASCII: a CJK character and a surrogate pair become UTF-8. */
+	{
+		static const unsigned char wide[] = {0xff, 0xfe, 0x19, 0x95, 0x3d, 0xd8, 0x00, 0xde, ' ', 0,
+						     'C',  0,    'U',  0,    'D',  0,    'A',  0,    ' ', 0,
+						     'o',  0,    'u',  0,    't',  0,    ' ',  0,    'o', 0,
+						     'f',  0,    ' ',  0,    'm',  0,    'e',  0,    'm', 0,
+						     'o',  0,    'r',  0,    'y',  0};
+
+		ex = NULL;
+		CHECK_INT(gw_explainer_new(&ex), 0);
+		gw_explainer_feed(ex, (const char *)wide, sizeof(wide));
+		gw_explainer_finish(ex);
+		CHECK_STR(id_at(ex, 0), "cuda-out-of-memory");
+		CHECK_STR(gw_explainer_match(ex, 0) ? gw_explainer_match(ex, 0)->excerpt : "",
+			  "\xe9\x94\x99\xf0\x9f\x98\x80 CUDA out of memory");
+		gw_explainer_free(ex);
+	}
+
+	/* No byte order mark: bytes as they are, a lone first byte too. */
+	ex = scan("\xff");
+	CHECK_INT(gw_explainer_count(ex), 0);
+	gw_explainer_free(ex);
+	ex = scan("\xff" "CUDA out of memory\n");
+	CHECK_STR(id_at(ex, 0), "cuda-out-of-memory");
 	gw_explainer_free(ex);
 }
 
@@ -764,6 +909,8 @@ int main(void)
 	test_chinese();
 	test_order_count_and_veto();
 	test_chunking();
+	test_wrapped_table_cells();
+	test_utf16();
 	test_excerpt_bounds();
 	test_nothing_and_errors();
 	test_rules();
