@@ -1335,14 +1335,16 @@ enum { SIDE_NONE, SIDE_GPU, SIDE_BUILD };
 /* Which side a target is on, from the words between the previous target
  * (or the line's start) and this one: the last keyword wins; a threshold
  * ("> (8, 0)", ">= 7.0", "at least 8.0") is the build's; no keyword: as the
- * previous target (a list: "sm_50 sm_60"). */
+ * previous target (a list: "sm_50 sm_60"). PTX's ".target sm_89" is the GPU
+ * a JIT compiler (Triton, XLA) generated code for: ptxas's "PTX .version 7.4
+ * does not support .target sm_89" says the compiler is older than it. */
 static int target_side(const char *gap, size_t n, int previous)
 {
 	static const struct { const char *word; int side; } keys[] = {
 		{ "capability", SIDE_GPU }, { "gpu_type=", SIDE_GPU }, { "gpu=", SIDE_GPU }, { "your", SIDE_GPU },
 		{ "device", SIDE_GPU }, { "detected", SIDE_GPU }, { "found", SIDE_GPU }, { "is of", SIDE_GPU },
 		{ " has ", SIDE_GPU }, { "arch :", SIDE_GPU }, { "arch:", SIDE_GPU }, { "amdgpu [", SIDE_GPU },
-		{ "arch <=", SIDE_GPU }, { "compatible with cuda arch", SIDE_BUILD },
+		{ "arch <=", SIDE_GPU }, { ".target", SIDE_GPU }, { "compatible with cuda arch", SIDE_BUILD },
 		{ "compatible with hip arch", SIDE_BUILD },
 		{ "capabilities", SIDE_BUILD }, { "support", SIDE_BUILD }, { "built", SIDE_BUILD },
 		{ "compiled", SIDE_BUILD }, { "require", SIDE_BUILD }, { "minimum", SIDE_BUILD },

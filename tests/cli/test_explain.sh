@@ -424,6 +424,12 @@ for c in \
 	[ "$got" = "${c#*|}" ] || fail "arch rule: ggml: ${c%%|*}: got [$got]"
 done
 "$G" explain 'model was compiled for: 520 epochs, error 610 of 700' >/dev/null 2>&1 && fail "arch rule: plain numbers named an arch"
+# ptxas rejects the PTX a JIT compiler (Triton, XLA) generated for the GPU
+# when the compiler is older than the GPU: ".target sm_89" is the GPU's.
+printf '%s\n' "ptxas /tmp/filePpgwy4, line 6; error   : PTX .version 7.4 does not support .target sm_89" >"$T/arch.log"
+"$G" explain --json "$T/arch.log" >"$T/out.json" 2>&1
+got="$(arch_of "$T/out.json" 2>&1)"
+[ "$got" = "gpu-arch-unsupported-by-framework sm_89 |  | unknown" ] || fail "arch rule: ptxas .target: got [$got]"
 # ggml built for HIP says "ROCm error: ...": HIP's codes.
 "$G" explain --json 'ROCm error: invalid device function' >"$T/out.json" 2>&1
 grep -q '"hipErrorInvalidDeviceFunction"' "$T/out.json" || fail "ROCm error: not HIP's code: $(cat "$T/out.json")"
