@@ -859,6 +859,22 @@ want_ids 'PhysX error: GPU kernel "bpSignalComplete" failed to launch with error
 want_ids "PhysX error: GPU kernel 'solveContactBlock' execution failed with error 700!" illegal-memory-access
 want_ids 'JOB FAILED TO LAUNCH WITH ERROR 1:unknown' ""
 want_ids 'Application failed to launch with error 2' ""
+# XLA and TensorFlow's stream executor return a failed CUDA call as the
+# driver's description, a line break and the call (RETURN_IF_CUDA_ERROR in
+# stream_executor/cuda/cuda_asm_compiler.cc): the call names the library.
+# "device kernel image is invalid" is the string of codes 200 and 300 both.
+xla_link="RuntimeError: UNKNOWN: device kernel image is invalid\nin external/org_tensorflow/tensorflow/stream_executor/cuda/cuda_asm_compiler.cc(69): 'cuLinkComplete(link_state, &cubin_out, &cubin_size)'"
+want_ids "$xla_link" "gpu-invalid-call gpu-arch-unsupported-by-framework"
+"${PYS[@]}" -c 'import json,sys
+m = json.load(open(sys.argv[1]))["matches"][1]
+assert (m["line"], m["code"]["name"], m["excerpt"]) == (1, "CUDA_ERROR_INVALID_IMAGE", "RuntimeError: UNKNOWN: device kernel image is invalid"), m' "$T/out.json" ||
+	fail "explain: XLA's call line: wrong code, line or excerpt"
+want_ids "jaxlib.xla_extension.XlaRuntimeError: UNKNOWN: a PTX JIT compilation failed\nin external/xla/xla/stream_executor/cuda/cuda_asm_compiler.cc(185): 'cuLinkAddData(link_state, type, ptr, size, name, 0, nullptr, nullptr)'" gpu-invalid-call
+want_ids "INTERNAL: out of memory\n  in xla/stream_executor/cuda/cuda_driver.cc(512): 'cudaMalloc(&ptr, bytes)'" cuda-out-of-memory
+# Not a CUDA call, not the next line, or a description that does not end its line.
+want_ids "host ran out of memory\nin src/loader.cc(12): 'load_file(path)'" ""
+want_ids "UNKNOWN: out of memory\nretrying\nin x.cc(3): 'cuMemAlloc(&p, n)'" ""
+want_ids "UNKNOWN: out of memory while reading the index\nin x.cc(3): 'cuMemAlloc(&p, n)'" ""
 # habitat-sim's sensors assert "Must build habitat sim with cuda for
 # gpu2gpu-transfer" (habitat_sim/simulator.py, sensors) when the installed
 # build has no CUDA; gpu2gpu_transfer=False is a setting, no error.
