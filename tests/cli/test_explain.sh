@@ -138,6 +138,7 @@ ecosystem-16   12     13
 ecosystem-17   17     17
 ecosystem-18   10     12
 ecosystem-19   8      8
+ecosystem-20   16     17
 holdout-5      21     =24
 holdout-6      23     =25
 holdout-7      27     =27
@@ -145,7 +146,7 @@ holdout-8      17     =20
 holdout-9      24     =28
 SETS
 # Each of these logs comes from its own thread, used by no other set.
-dups="$( { grep -h '^# source:' tests/explain/{ecosystem,holdout-2,ecosystem-3,holdout-3,holdout-4,holdout-5,holdout-6,holdout-7,holdout-8,holdout-9,ecosystem-6,ecosystem-7,ecosystem-8,ecosystem-9,ecosystem-10,ecosystem-11,ecosystem-12,ecosystem-13,ecosystem-14,ecosystem-15,ecosystem-16,ecosystem-17,ecosystem-18,ecosystem-19}/*.expected
+dups="$( { grep -h '^# source:' tests/explain/{ecosystem,holdout-2,ecosystem-3,holdout-3,holdout-4,holdout-5,holdout-6,holdout-7,holdout-8,holdout-9,ecosystem-6,ecosystem-7,ecosystem-8,ecosystem-9,ecosystem-10,ecosystem-11,ecosystem-12,ecosystem-13,ecosystem-14,ecosystem-15,ecosystem-16,ecosystem-17,ecosystem-18,ecosystem-19,ecosystem-20}/*.expected
 	grep -h '^# source:' tests/explain/{corpus,heldout}/*.expected | sort -u; } | sort | uniq -d)"
 [ -z "$dups" ] || fail "a source serves two logs: $dups"
 
