@@ -40,6 +40,8 @@
  * the automaton for a handful of literals. A literal holding such bytes is
  * then only a candidate, checked against the line itself (literal_at). */
 #define HIGH_CLASSES 8u
+/* Descriptions one line may hold for the next (see held_call_line). */
+#define HELD_MAX 4u
 
 /* ---- the catalogue ---------------------------------------------------- */
 
@@ -219,6 +221,11 @@ struct gw_explainer {
 	int utf16;                 /* 0, UTF16_LE or UTF16_BE */
 	int odd;                   /* the byte left over, or -1 */
 	uint32_t high;             /* a high surrogate waiting, or 0 */
+	/* Descriptions that ended a line with no library named, waiting for
+	 * the next line to name a CUDA call (see held_call_line). */
+	struct { unsigned pat; char excerpt[GW_EXPLAIN_EXCERPT_MAX]; } held[HELD_MAX];
+	unsigned nheld;
+	uint64_t held_line;        /* the line they ended (0-based) */
 };
 
 #define UTF16_LE 1
@@ -472,6 +479,7 @@ void gw_explainer_reset(gw_explainer *ex)
 	ex->utf16 = 0;
 	ex->odd = -1;
 	ex->high = 0;
+	ex->nheld = 0;
 }
 
 int gw_explainer_new(gw_explainer **out)
@@ -1017,6 +1025,94 @@ static size_t next_literal(const gw_explainer *ex, unsigned p, size_t from)
 	return SIZE_MAX;
 }
 
+/* XLA and TensorFlow's stream executor return a failed CUDA driver call
+ * as the driver's description, a line break and the call: "device kernel
+ * image is invalid\nin .../cuda_asm_compiler.cc(69): 'cuLinkComplete(...)'"
+ * (RETURN_IF_CUDA_ERROR in stream_executor/cuda/cuda_asm_compiler.cc).
+ * A CUDA description that ends its line with no library named is held
+ * until the next line, which may name the call. */
+static void hold_description(gw_explainer *ex, unsigned p, size_t start, bool had_nul)
+{
+	size_t end = start + ex->cat->lit_len[p];
+
+	if (ex->cell_line)
+		return;            /* a table's joined cell is no line of its own */
+	if (strncmp(gw__explain_patterns[p].framework, "cuda-", 5) || (start > 0 && is_word_byte(ex->line[start - 1])))
+		return;
+	while (end < ex->line_len && is_blank(ex->line[end]))
+		end++;
+	if (end < ex->line_len)
+		return;
+	if (ex->nheld && ex->held_line != ex->lines)
+		ex->nheld = 0;
+	if (ex->nheld >= HELD_MAX)
+		return;
+	ex->held_line = ex->lines;
+	ex->held[ex->nheld].pat = p;
+	make_excerpt(ex->held[ex->nheld++].excerpt, ex->line, ex->line_len, start, had_nul ? ex->nul_at : NULL);
+}
+
+/* Is the line "in FILE(LINE): 'CALL(", CALL one of the CUDA driver's
+ * (cuLinkComplete) or runtime's (cudaMalloc)? The library, or NULL. */
+static const char *names_cuda_call(const char *line, size_t n)
+{
+	const char *library = "cuda-driver";
+	size_t i = 0, q, digits = 0;
+
+	while (i < n && is_blank(line[i]))
+		i++;
+	if (i + 3 > n || !literal_at(line + i, "in ", 3))
+		return NULL;
+	for (q = i + 3; q + 4 <= n && memcmp(line + q, "): '", 4); q++)
+		;
+	if (q + 4 > n)
+		return NULL;
+	for (size_t k = q; k > i + 3 && line[k - 1] >= '0' && line[k - 1] <= '9'; k--)
+		digits++;
+	if (!digits || q - digits <= i + 4 || line[q - digits - 1] != '(')
+		return NULL;
+	q += 4;
+	if (q + 3 > n || line[q] != 'c' || line[q + 1] != 'u')
+		return NULL;
+	if (q + 5 <= n && line[q + 2] == 'd' && line[q + 3] == 'a') {
+		q += 2;
+		library = "cuda-runtime";
+	}
+	return line[q + 2] >= 'A' && line[q + 2] <= 'Z' ? library : NULL;
+}
+
+/* The line after held descriptions is complete: when it names the CUDA
+ * call they came from, they are that library's codes (the driver's of the
+ * runtime's number: cuGetErrorString's strings are the runtime's), matched
+ * at their own line. */
+static void held_call_line(gw_explainer *ex)
+{
+	const char *library;
+
+	if (ex->held_line + 1 == ex->lines && (library = names_cuda_call(ex->line, ex->line_len))) {
+		for (unsigned i = 0; i < ex->nheld; i++) {
+			int code = gw__explain_patterns[ex->held[i].pat].code;
+			int own = code_by_number(library, gw__status_codes[code].pub.number, false);
+			size_t before = ex->nmatches;
+
+			code = own >= 0 ? own : code;
+			record_match(ex, (unsigned)gw__status_codes[code].doc, gw__status_codes[code].pub.library, code,
+				     0, false);
+			if (ex->nmatches > before) {
+				gw_explain_match *m = &ex->matches[ex->nmatches - 1];
+
+				m->line = ex->held_line + 1;
+				memcpy(m->excerpt, ex->held[i].excerpt, sizeof(m->excerpt));
+			}
+		}
+		/* Understood now, not an unknown error. */
+		if (ex->nunrecognised && ex->unrecognised[ex->nunrecognised - 1].line == ex->held_line + 1)
+			ex->nunrecognised--;
+		next_generation(ex);
+	}
+	ex->nheld = 0;
+}
+
 static void record_hit(gw_explainer *ex, const struct hit *h, bool had_nul)
 {
 	const gw__explain_pattern *pat = &gw__explain_patterns[h->pat];
@@ -1045,6 +1141,8 @@ static void record_hit(gw_explainer *ex, const struct hit *h, bool had_nul)
 	}
 	if (pattern_accepts(ex, h->pat, h->start))
 		record_match(ex, pat->doc, pat->framework, code, h->start, had_nul);
+	else if (pat->how == GW__HOW_DESC)
+		hold_description(ex, h->pat, h->start, had_nul);
 }
 
 /* ---- refinements ------------------------------------------------------ */
@@ -1454,14 +1552,16 @@ enum { SIDE_NONE, SIDE_GPU, SIDE_BUILD };
 /* Which side a target is on, from the words between the previous target
  * (or the line's start) and this one: the last keyword wins; a threshold
  * ("> (8, 0)", ">= 7.0", "at least 8.0") is the build's; no keyword: as the
- * previous target (a list: "sm_50 sm_60"). */
+ * previous target (a list: "sm_50 sm_60"). PTX's ".target sm_89" is the GPU
+ * a JIT compiler (Triton, XLA) generated code for: ptxas's "PTX .version 7.4
+ * does not support .target sm_89" says the compiler is older than it. */
 static int target_side(const char *gap, size_t n, int previous)
 {
 	static const struct { const char *word; int side; } keys[] = {
 		{ "capability", SIDE_GPU }, { "gpu_type=", SIDE_GPU }, { "gpu=", SIDE_GPU }, { "your", SIDE_GPU },
 		{ "device", SIDE_GPU }, { "detected", SIDE_GPU }, { "found", SIDE_GPU }, { "is of", SIDE_GPU },
 		{ " has ", SIDE_GPU }, { "arch :", SIDE_GPU }, { "arch:", SIDE_GPU }, { "amdgpu [", SIDE_GPU },
-		{ "arch <=", SIDE_GPU }, { "compatible with cuda arch", SIDE_BUILD },
+		{ "arch <=", SIDE_GPU }, { ".target", SIDE_GPU }, { "compatible with cuda arch", SIDE_BUILD },
 		{ "compatible with hip arch", SIDE_BUILD },
 		{ "capabilities", SIDE_BUILD }, { "support", SIDE_BUILD }, { "built", SIDE_BUILD },
 		{ "compiled", SIDE_BUILD }, { "require", SIDE_BUILD }, { "minimum", SIDE_BUILD },
@@ -2144,6 +2244,8 @@ static void end_piece(gw_explainer *ex, bool newline)
 
 	if (!newline && !ex->cell_line)
 		ex->table.nlines = 0;      /* an over-long line: no table */
+	if (newline && ex->nheld && ex->held_line != ex->lines)
+		held_call_line(ex);
 	ex->state = 0;
 	ex->line_len = 0;
 	if (newline) {

@@ -139,6 +139,7 @@ ecosystem-16   12     13
 ecosystem-17   17     17
 ecosystem-18   10     12
 ecosystem-19   8      8
+ecosystem-20   16     17
 holdout-5      21     =24
 holdout-6      24     =25
 holdout-7      27     =27
@@ -146,7 +147,7 @@ holdout-8      20     =20
 holdout-9      25     =28
 SETS
 # Each of these logs comes from its own thread, used by no other set.
-dups="$( { grep -h '^# source:' tests/explain/{ecosystem,holdout-2,ecosystem-3,holdout-3,holdout-4,holdout-5,holdout-6,holdout-7,holdout-8,holdout-9,ecosystem-6,ecosystem-7,ecosystem-8,ecosystem-9,ecosystem-10,ecosystem-11,ecosystem-12,ecosystem-13,ecosystem-14,ecosystem-15,ecosystem-16,ecosystem-17,ecosystem-18,ecosystem-19}/*.expected
+dups="$( { grep -h '^# source:' tests/explain/{ecosystem,holdout-2,ecosystem-3,holdout-3,holdout-4,holdout-5,holdout-6,holdout-7,holdout-8,holdout-9,ecosystem-6,ecosystem-7,ecosystem-8,ecosystem-9,ecosystem-10,ecosystem-11,ecosystem-12,ecosystem-13,ecosystem-14,ecosystem-15,ecosystem-16,ecosystem-17,ecosystem-18,ecosystem-19,ecosystem-20}/*.expected
 	grep -h '^# source:' tests/explain/{corpus,heldout}/*.expected | sort -u; } | sort | uniq -d)"
 [ -z "$dups" ] || fail "a source serves two logs: $dups"
 
@@ -425,6 +426,12 @@ for c in \
 	[ "$got" = "${c#*|}" ] || fail "arch rule: ggml: ${c%%|*}: got [$got]"
 done
 "$G" explain 'model was compiled for: 520 epochs, error 610 of 700' >/dev/null 2>&1 && fail "arch rule: plain numbers named an arch"
+# ptxas rejects the PTX a JIT compiler (Triton, XLA) generated for the GPU
+# when the compiler is older than the GPU: ".target sm_89" is the GPU's.
+printf '%s\n' "ptxas /tmp/filePpgwy4, line 6; error   : PTX .version 7.4 does not support .target sm_89" >"$T/arch.log"
+"$G" explain --json "$T/arch.log" >"$T/out.json" 2>&1
+got="$(arch_of "$T/out.json" 2>&1)"
+[ "$got" = "gpu-arch-unsupported-by-framework sm_89 |  | unknown" ] || fail "arch rule: ptxas .target: got [$got]"
 # ggml built for HIP says "ROCm error: ...": HIP's codes.
 "$G" explain --json 'ROCm error: invalid device function' >"$T/out.json" 2>&1
 grep -q '"hipErrorInvalidDeviceFunction"' "$T/out.json" || fail "ROCm error: not HIP's code: $(cat "$T/out.json")"
@@ -854,6 +861,22 @@ want_ids 'PhysX error: GPU kernel "bpSignalComplete" failed to launch with error
 want_ids "PhysX error: GPU kernel 'solveContactBlock' execution failed with error 700!" illegal-memory-access
 want_ids 'JOB FAILED TO LAUNCH WITH ERROR 1:unknown' ""
 want_ids 'Application failed to launch with error 2' ""
+# XLA and TensorFlow's stream executor return a failed CUDA call as the
+# driver's description, a line break and the call (RETURN_IF_CUDA_ERROR in
+# stream_executor/cuda/cuda_asm_compiler.cc): the call names the library.
+# "device kernel image is invalid" is the string of codes 200 and 300 both.
+xla_link="RuntimeError: UNKNOWN: device kernel image is invalid\nin external/org_tensorflow/tensorflow/stream_executor/cuda/cuda_asm_compiler.cc(69): 'cuLinkComplete(link_state, &cubin_out, &cubin_size)'"
+want_ids "$xla_link" "gpu-invalid-call gpu-arch-unsupported-by-framework"
+"${PYS[@]}" -c 'import json,sys
+m = json.load(open(sys.argv[1]))["matches"][1]
+assert (m["line"], m["code"]["name"], m["excerpt"]) == (1, "CUDA_ERROR_INVALID_IMAGE", "RuntimeError: UNKNOWN: device kernel image is invalid"), m' "$T/out.json" ||
+	fail "explain: XLA's call line: wrong code, line or excerpt"
+want_ids "jaxlib.xla_extension.XlaRuntimeError: UNKNOWN: a PTX JIT compilation failed\nin external/xla/xla/stream_executor/cuda/cuda_asm_compiler.cc(185): 'cuLinkAddData(link_state, type, ptr, size, name, 0, nullptr, nullptr)'" gpu-invalid-call
+want_ids "INTERNAL: out of memory\n  in xla/stream_executor/cuda/cuda_driver.cc(512): 'cudaMalloc(&ptr, bytes)'" cuda-out-of-memory
+# Not a CUDA call, not the next line, or a description that does not end its line.
+want_ids "host ran out of memory\nin src/loader.cc(12): 'load_file(path)'" ""
+want_ids "UNKNOWN: out of memory\nretrying\nin x.cc(3): 'cuMemAlloc(&p, n)'" ""
+want_ids "UNKNOWN: out of memory while reading the index\nin x.cc(3): 'cuMemAlloc(&p, n)'" ""
 # habitat-sim's sensors assert "Must build habitat sim with cuda for
 # gpu2gpu-transfer" (habitat_sim/simulator.py, sensors) when the installed
 # build has no CUDA; gpu2gpu_transfer=False is a setting, no error.
