@@ -647,6 +647,12 @@ want_ids 'failed memory allocation, copy, dealloc' ""
 want_ids 'rocFFT error: rocfft_status_invalid_strides' gpu-invalid-call
 want_ids 'rocRAND error: Memory allocation failed during execution' cuda-out-of-memory
 want_ids 'ROCRAND_STATUS_LAUNCH_FAILURE' illegal-memory-access
+# PyTorch on ROCm calls hipFFT, hipSPARSE, hipRAND and hipSOLVER through
+# its hipified CUDA code: "cuFFT error: HIPFFT_EXEC_FAILED".
+want_ids 'RuntimeError: cuFFT error: HIPFFT_EXEC_FAILED' gpu-library-error
+want_ids 'hipSPARSE error: HIPSPARSE API failed at line 261 with error: HIPSPARSE_STATUS_INVALID_VALUE' gpu-invalid-call
+want_ids 'RuntimeError: HIPRAND_STATUS_ARCH_MISMATCH' rocm-gfx-unsupported
+want_ids 'RuntimeError: hipsolver error: HIPSOLVER_STATUS_ALLOC_FAILED' cuda-out-of-memory
 # rocBLAS falls back to TensileLibrary.dat when the GPU's gfx target has no
 # library of its own; "Cannot read" it, with or without "for GPU arch".
 want_ids 'rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: No such file or directory' rocm-gfx-unsupported
