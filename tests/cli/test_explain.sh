@@ -628,6 +628,39 @@ want_ids 'rocblas_invoke: rocBLAS call failed: rocblas_status_internal_error' gp
 want_ids 'RuntimeError: miopenStatusAllocFailed' cuda-out-of-memory
 want_ids 'hipBLAS error: HIPBLAS_STATUS_ARCH_MISMATCH at gemm.cpp:40' rocm-gfx-unsupported
 want_ids 'MIOpen(HIP): Warning [Find] miopenStatusGpuOperationsSkipped' ""
+# The other libraries of the stack, each by name, by a number after the
+# wrapping that prints it, and by the library's own string after its name:
+# nvJitLink (no string function: name and number only), CUPTI (Kineto's
+# CUPTI_CALL prints the name; cuptiGetErrorMessage the description),
+# nvJPEG (torchvision prints the number), cuFile (KvikIO prints
+# CUFILE_ERRSTR), cuTENSOR (CuPy prints the name), NPP, rocSPARSE, rocFFT,
+# rocRAND. A success code is no error.
+want_ids 'RuntimeError: NVJITLINK_ERROR_UNSUPPORTED_ARCH' nvrtc-arch-unsupported
+want_ids 'nvJITLink failed with error 4' gpu-library-error
+want_ids 'nvJITLink failed with error 0' ""
+want_ids 'WARNING:2026-01-01 1234:1234 CuptiActivityApi.cpp:100] function cuptiActivityEnable failed with error CUPTI_ERROR_INSUFFICIENT_PRIVILEGES (35)' gpu-operation-not-supported
+want_ids "CUPTI error: User doesn't have sufficient privileges which are required to start the profiling session. One possible reason ..." gpu-operation-not-supported
+want_ids 'RuntimeError: nvjpegDecode failed: 5' cuda-out-of-memory
+want_ids 'RuntimeError: Failed to initialize nvjpeg with default backend: 7' gpu-operation-not-supported
+want_ids 'RuntimeError: NVJPEG_STATUS_JPEG_NOT_SUPPORTED' gpu-operation-not-supported
+want_ids 'RuntimeError: nvjpegDecode failed: 0' ""
+want_ids 'RuntimeError: cuFile error:GPUDirect Storage not supported on current file' gpu-operation-not-supported
+want_ids 'cuFileDriverOpen failed: CU_FILE_DRIVER_NOT_INITIALIZED' gpu-operation-not-supported
+want_ids 'cupy_backends.cuda.libs.cutensor.CuTensorError: CUTENSOR_STATUS_INSUFFICIENT_DRIVER' driver-too-old-for-framework
+want_ids 'nppiResize failed: NPP_NOT_SUFFICIENT_COMPUTE_CAPABILITY' gpu-too-old-for-kernel-library
+want_ids 'NPP_DOUBLE_SIZE_WARNING' ""
+want_ids 'rocSPARSE error: rocsparse_status_arch_mismatch' rocm-gfx-unsupported
+want_ids 'rocsparse call failed: failed memory allocation, copy, dealloc' cuda-out-of-memory
+want_ids 'failed memory allocation, copy, dealloc' ""
+want_ids 'rocFFT error: rocfft_status_invalid_strides' gpu-invalid-call
+want_ids 'rocRAND error: Memory allocation failed during execution' cuda-out-of-memory
+want_ids 'ROCRAND_STATUS_LAUNCH_FAILURE' illegal-memory-access
+# PyTorch on ROCm calls hipFFT, hipSPARSE, hipRAND and hipSOLVER through
+# its hipified CUDA code: "cuFFT error: HIPFFT_EXEC_FAILED".
+want_ids 'RuntimeError: cuFFT error: HIPFFT_EXEC_FAILED' gpu-library-error
+want_ids 'hipSPARSE error: HIPSPARSE API failed at line 261 with error: HIPSPARSE_STATUS_INVALID_VALUE' gpu-invalid-call
+want_ids 'RuntimeError: HIPRAND_STATUS_ARCH_MISMATCH' rocm-gfx-unsupported
+want_ids 'RuntimeError: hipsolver error: HIPSOLVER_STATUS_ALLOC_FAILED' cuda-out-of-memory
 # rocBLAS falls back to TensileLibrary.dat when the GPU's gfx target has no
 # library of its own; "Cannot read" it, with or without "for GPU arch".
 want_ids 'rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: No such file or directory' rocm-gfx-unsupported
