@@ -115,7 +115,9 @@ score_set tests/explain/holdout-4 12
 # after stop 38's changes, 23 with a refinement its total prompted; 27/27
 # after the mechanisms of its two last misses); holdout-8 17/20 and
 # holdout-9 24/28, the same before and after stop 39's changes, read at
-# stop 40 and tuned on: 20/20 and 25/28 after its mechanisms.
+# stop 40 and tuned on: 20/20 and 25/28 after its mechanisms. holdout-10 to
+# holdout-13 (stop 40): 11/11, 3/3, 12/18 and 17/21, the same before and
+# after the stop's first round of changes.
 # set          floor  logs
 while read -r set floor logs; do
 	score_set "tests/explain/$set" "$floor"
@@ -145,9 +147,13 @@ holdout-6      24     =25
 holdout-7      27     =27
 holdout-8      20     =20
 holdout-9      25     =28
+holdout-10     11     =11
+holdout-11     3      =3
+holdout-12     12     =18
+holdout-13     17     =21
 SETS
 # Each of these logs comes from its own thread, used by no other set.
-dups="$( { grep -h '^# source:' tests/explain/{ecosystem,holdout-2,ecosystem-3,holdout-3,holdout-4,holdout-5,holdout-6,holdout-7,holdout-8,holdout-9,ecosystem-6,ecosystem-7,ecosystem-8,ecosystem-9,ecosystem-10,ecosystem-11,ecosystem-12,ecosystem-13,ecosystem-14,ecosystem-15,ecosystem-16,ecosystem-17,ecosystem-18,ecosystem-19,ecosystem-20}/*.expected
+dups="$( { grep -h '^# source:' tests/explain/{ecosystem,holdout-2,ecosystem-3,holdout-3,holdout-4,holdout-5,holdout-6,holdout-7,holdout-8,holdout-9,holdout-10,holdout-11,holdout-12,holdout-13,ecosystem-6,ecosystem-7,ecosystem-8,ecosystem-9,ecosystem-10,ecosystem-11,ecosystem-12,ecosystem-13,ecosystem-14,ecosystem-15,ecosystem-16,ecosystem-17,ecosystem-18,ecosystem-19,ecosystem-20}/*.expected
 	grep -h '^# source:' tests/explain/{corpus,heldout}/*.expected | sort -u; } | sort | uniq -d)"
 [ -z "$dups" ] || fail "a source serves two logs: $dups"
 
