@@ -330,6 +330,21 @@ static void key_u64_or_null(gw_json *j, const char *k, uint64_t v)
 		gw_json_null(j);
 }
 
+/* A package release kept as major·10000 + minor·100 + patch, as
+ * "MAJOR.MINOR.PATCH"; null when not given. */
+static void key_release_or_null(gw_json *j, const char *k, uint32_t v)
+{
+	char text[24];
+
+	gw_json_key(j, k);
+	if (!v) {
+		gw_json_null(j);
+		return;
+	}
+	gw__fmt(text, sizeof(text), "%u.%u.%u", v / 10000, v / 100 % 100, v % 100);
+	gw_json_string(j, text);
+}
+
 static void json_text_arch(gw_json *j, const gw_model *m)
 {
 	key_u64_or_null(j, "params_active", m->params_active);
@@ -431,15 +446,7 @@ static void json_options(gw_json *j, const gw_advise_options *r, uint64_t target
 	} else {
 		gw_json_null(j);
 	}
-	gw_json_key(j, "bitsandbytes");
-	if (r->bitsandbytes_version) {
-		char v[24];
-		snprintf(v, sizeof(v), "%u.%u.%u", r->bitsandbytes_version / 10000, r->bitsandbytes_version / 100 % 100,
-			 r->bitsandbytes_version % 100);
-		gw_json_string(j, v);
-	} else {
-		gw_json_null(j);
-	}
+	key_release_or_null(j, "bitsandbytes", r->bitsandbytes_version);
 	key_str(j, "precision", gw_advise_name("precision", r->precision));
 	key_str(j, "weights", gw_advise_name("weights", r->weights));
 	key_str(j, "optimizer", gw_advise_name("optimizer", r->optimizer));
@@ -460,15 +467,7 @@ static void json_options(gw_json *j, const gw_advise_options *r, uint64_t target
 	key_str(j, "offload", gw_advise_name("offload", r->offload));
 	key_bool(j, "offload_activations", r->offload_activations != 0);
 	key_bool(j, "autoawq_fused", r->autoawq_fused != 0);
-	gw_json_key(j, "autoawq");
-	if (r->autoawq_version) {
-		char v[24];
-		gw__fmt(v, sizeof(v), "%u.%u.%u", r->autoawq_version / 10000, r->autoawq_version / 100 % 100,
-			r->autoawq_version % 100);
-		gw_json_string(j, v);
-	} else {
-		gw_json_null(j);
-	}
+	key_release_or_null(j, "autoawq", r->autoawq_version);
 	key_bool(j, "no_zero_init", r->no_zero_init != 0);
 	key_bool(j, "init_on_gpu", r->init_on_gpu != 0);
 	key_str(j, "attention", gw_advise_name("attention", r->attention));
