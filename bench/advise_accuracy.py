@@ -68,7 +68,7 @@ DEVICE_GPU = "H200-SXM-141GB"
 # at stop 40), so each is tuning data now, scored by default under the set
 # named here. Rounds 16 and 19 found no row (their files record the search).
 WHOLE_ROUNDS = {11: "tuned-11", 12: "tuned-12", 13: "tuned-13", 14: "tuned-14", 15: "tuned-15",
-                17: "tuned-17", 18: "tuned-18", 20: "held-out-20", 22: "held-out-22"}
+                17: "tuned-17", 18: "tuned-18", 20: "held-out-20", 22: "held-out-22", 23: "held-out-23"}
 DEVICE_KINDS = (("allocated", "allocated_bytes"), ("reserved", "reserved_bytes"), ("device", "device_bytes"))
 
 
@@ -113,7 +113,7 @@ ROUND10 = "g-"
 SETS = ("tuned", "held-out", "held-out-2", "tuned-4", "held-out-4", "tuned-6", "held-out-6", "tuned-7", "held-out-7",
         "held-out-8", "tuned-9", "held-out-9", "tuned-10", "held-out-10",
         "tuned-11", "tuned-12", "tuned-13", "tuned-14", "tuned-15", "tuned-17", "tuned-18", "held-out-20",
-        "held-out-22")
+        "held-out-22", "held-out-23")
 VISION_TYPES = ("vit", "deit", "swin", "resnet")
 
 
@@ -447,7 +447,10 @@ def markdown(rows, date):
                 "training table, mostly its own implementation) is held out: scored only with --final, never tuned on."
                 if any(r["set"] == "held-out-20" for r in rows) else "")
              + (" Round 22 (`held-out-22`, bitsandbytes' 8-bit optimizer benchmark: one Qwen3-0.6B set-up, "
-                "three optimizers) too." if any(r["set"] == "held-out-22" for r in rows) else ""), "",
+                "three optimizers) too." if any(r["set"] == "held-out-22" for r in rows) else "")
+             + (" Round 23 (`held-out-23`, GPTQ-for-LLaMa's README memory tables: LLaMA 7B to 33B, fp16 and "
+                "4-bit, token by token to 2,048) is held out: scored only with --final, never tuned on."
+                if any(r["set"] == "held-out-23" for r in rows) else ""), "",
              "| set | rows | gpuwise median abs. error | p90 | within ±15 % | accelerate method median | p90 | within ±15 % |",
              "|---|---:|---:|---:|---:|---:|---:|---:|"]
     groups = sets + [("all published rows", [r for r in rows if r not in own]), ("all own H200 rows", own),
