@@ -1715,6 +1715,24 @@ static bool grads_freed_before_forward(const gw_advise_options *r)
 	       r->offload == GW_OFFLOAD_NONE && !gw__advise_zero_stage(r) && !torch_before(r, 200);
 }
 
+/* A tied embedding's second gradient at the end of backward. The tied
+ * weight is one leaf used twice, so autograd's engine holds the LM head's
+ * gradient in the leaf's input buffer until the embedding's backward,
+ * the last node, has run (torch/csrc/autograd/input_buffer.cpp, the sum
+ * made in place into the first gradient), and that backward makes a
+ * dense vocab × h gradient of its own (aten/src/ATen/native/cuda/
+ * EmbeddingBackwardKernel.cu: at::zeros({num_weights, ...})), alive
+ * beside every other gradient until the sum is made. An untied
+ * embedding's gradient is its .grad (counted). Full training only. */
+static double tied_embedding_grad(const gw_model *m, const gw_advise_options *r)
+{
+	if (r->task != GW_TASK_TRAIN || !m->tied_embeddings || m->kind == GW_MODEL_VISION)
+		return 0;
+	if (m->kind == GW_MODEL_ENCODER && !m->lm_head)
+		return 0;
+	return (double)m->vocab_size * (double)m->hidden_size * train_bytes(r);
+}
+
 /* The allocated peak when the gradients are freed before the forward
  * pass: backward walks the layers from the last, freeing each one's
  * saved activations as it makes its gradients, so the two are never all
@@ -1738,7 +1756,7 @@ static double overlapped_peak(const gw_model *m, const gw_advise_options *r, dou
 	 * region exited before backward and cleared the cache, and each node
 	 * released its copy as it ran. */
 	start = ac + head + copies;
-	end = gr + step;
+	end = gr + (step > tied_embedding_grad(m, r) ? step : tied_embedding_grad(m, r));
 	return fixed - copies + (start > end ? start : end);
 }
 
@@ -1818,7 +1836,7 @@ int gw_advise_estimate_run(gw_advise_estimate *out, const gw_model *m, const gw_
 {
 	gw_advise_estimate e;
 	gw_advise_options r;
-	double wt, gr, op, ac, kv, ws, ctx, alloc, reserved, step, states, peak, held;
+	double wt, gr, op, ac, kv, ws, ctx, alloc, reserved, step, states, peak, held, grads, tied;
 	int rc;
 
 	if (!out || !m || !o)
@@ -1844,6 +1862,12 @@ int gw_advise_estimate_run(gw_advise_estimate *out, const gw_model *m, const gw_
 	states = op;
 	if (step > ac + held)
 		op += step - ac - held;
+	/* The tied embedding's second gradient, where it outgrows the
+	 * activations and the step: its excess counts as gradients. */
+	grads = gr;
+	tied = tied_embedding_grad(m, &r);
+	if (tied > ac + held && tied > step)
+		gr += tied - (step > ac + held ? step : ac + held);
 	kv = gw__advise_kv_cache(m, &r) * gw__advise_split_kv_share(m, &r);
 	wt = gw__advise_split_weights(m, &r, wt);
 	ws = gw__advise_workspace(m, &r);
@@ -1858,7 +1882,7 @@ int gw_advise_estimate_run(gw_advise_estimate *out, const gw_model *m, const gw_
 	}
 	peak = alloc;
 	if (grads_freed_before_forward(&r))
-		peak = overlapped_peak(m, &r, wt + states + kv + ws, gr, ac, step);   /* ≤ alloc */
+		peak = overlapped_peak(m, &r, wt + states + kv + ws, grads, ac, step);   /* ≤ alloc */
 	/* The caching allocator's reserve (lib/advise/allocator.c), from the
 	 * sum even where the gradients and the activations are not alive
 	 * together (grads_freed_before_forward): on the H200 (PyTorch 2.11,

@@ -976,4 +976,19 @@ extra = p["breakdown"]["optimizer_bytes"] - z["breakdown"]["optimizer_bytes"]
 assert abs(extra - 2 * d["model"]["params"]) <= 1, (extra, d["model"]["params"])
 '
 
+# ---- a tied embedding's second gradient at the end of backward ---------------------
+sed 's/"tie_word_embeddings": false/"tie_word_embeddings": true/' bench/data/configs/gpt2-124m-untied.json > "$TMPD/gpt2-tied.json"
+run advise bench/data/configs/gpt2-124m-untied.json --batch 1 --seq 16 --precision fp16 --optimizer sgd --memory 80GiB --json
+cp "$TMPD/out" "$TMPD/untied.json"
+run advise "$TMPD/gpt2-tied.json" --batch 1 --seq 16 --precision fp16 --optimizer sgd --memory 80GiB --json
+assert_json "tied: the embedding's dense gradient beside every gradient (V x h more at the end of backward)" '
+import json
+u = json.load(open("'"$TMPD"'/untied.json"))["per_gpu"]
+t = d["per_gpu"]
+# tied: one vocab x h matrix fewer in the weights and in the gradients,
+# but the dense gradient of the embedding beside them at the end of backward
+extra = t["peak_allocated_bytes"] - u["peak_allocated_bytes"]
+assert abs(extra + 50257 * 768 * 2) <= 4, extra
+'
+
 finish
