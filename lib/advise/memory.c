@@ -1733,6 +1733,20 @@ static double tied_embedding_grad(const gw_model *m, const gw_advise_options *r)
 	return (double)m->vocab_size * (double)m->hidden_size * train_bytes(r);
 }
 
+/* The logits a plain loop keeps through backward and the step: `outputs =
+ * model(...)` stays bound until the next forward returns (the loop of
+ * previous_step_held), and backward frees only what its nodes saved, not
+ * the forward's output itself (the loss saves its log-softmax, not the
+ * logits), so the step's logits are alive at backward's end. */
+static double kept_logits(const gw_model *m, const gw_advise_options *r)
+{
+	double t = m->kind == GW_MODEL_ENCODER_DECODER && r->decoder_seq ? (double)r->decoder_seq : (double)r->seq;
+
+	if (r->loop != GW_LOOP_PLAIN || m->kind == GW_MODEL_ENCODER || m->kind == GW_MODEL_VISION)
+		return 0;
+	return gw__advise_act_bytes(r) * t * (double)r->batch * (double)m->vocab_size;
+}
+
 /* The allocated peak when the gradients are freed before the forward
  * pass: backward walks the layers from the last, freeing each one's
  * saved activations as it makes its gradients, so the two are never all
@@ -1756,7 +1770,7 @@ static double overlapped_peak(const gw_model *m, const gw_advise_options *r, dou
 	 * region exited before backward and cleared the cache, and each node
 	 * released its copy as it ran. */
 	start = ac + head + copies;
-	end = gr + (step > tied_embedding_grad(m, r) ? step : tied_embedding_grad(m, r));
+	end = gr + (step > tied_embedding_grad(m, r) ? step : tied_embedding_grad(m, r)) + kept_logits(m, r);
 	return fixed - copies + (start > end ? start : end);
 }
 
@@ -1862,12 +1876,18 @@ int gw_advise_estimate_run(gw_advise_estimate *out, const gw_model *m, const gw_
 	states = op;
 	if (step > ac + held)
 		op += step - ac - held;
-	/* The tied embedding's second gradient, where it outgrows the
-	 * activations and the step: its excess counts as gradients. */
+	/* What backward's end adds beside every gradient (overlapped_peak:
+	 * the tied embedding's second gradient or the step's copies, and the
+	 * logits a plain loop keeps), where it outgrows the activations and
+	 * the step: its excess counts as gradients, so the sum stays above
+	 * the peak. */
 	grads = gr;
-	tied = tied_embedding_grad(m, &r);
-	if (tied > ac + held && tied > step)
-		gr += tied - (step > ac + held ? step : ac + held);
+	if (grads_freed_before_forward(&r)) {
+		tied = tied_embedding_grad(m, &r);
+		tied = (tied > step ? tied : step) + kept_logits(m, &r);
+		if (tied > ac + held && tied > step)
+			gr += tied - (step > ac + held ? step : ac + held);
+	}
 	kv = gw__advise_kv_cache(m, &r) * gw__advise_split_kv_share(m, &r);
 	wt = gw__advise_split_weights(m, &r, wt);
 	ws = gw__advise_workspace(m, &r);

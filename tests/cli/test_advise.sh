@@ -991,4 +991,15 @@ extra = t["peak_allocated_bytes"] - u["peak_allocated_bytes"]
 assert abs(extra + 50257 * 768 * 2) <= 4, extra
 '
 
+# ---- a plain loop keeps its logits through backward's end ---------------------------
+run advise gpt2 --batch 1 --seq 16 --precision fp16 --optimizer sgd --memory 80GiB --json
+cp "$TMPD/out" "$TMPD/trainer.json"
+run advise gpt2 --batch 1 --seq 16 --precision fp16 --optimizer sgd --loop plain --memory 80GiB --json
+assert_json "--loop plain: outputs stays bound, so its logits are alive beside every gradient" '
+import json
+t = json.load(open("'"$TMPD"'/trainer.json"))["per_gpu"]
+extra = d["per_gpu"]["peak_allocated_bytes"] - t["peak_allocated_bytes"]
+assert abs(extra - 16 * 50257 * 2) <= 4, extra
+'
+
 finish

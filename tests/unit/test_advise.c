@@ -2343,7 +2343,10 @@ static void test_training_loop(void)
 	      (uint64_t)(e * tokens * V + e * tokens * (3 * h + I) * L - 8 * tokens * V));
 	o.checkpointing = false;
 	/* A current bitsandbytes, LoRA and full training: what the graph holds
-	 * is the logits alone, less than the loss adds: the same peak. */
+	 * is the logits alone, less than the loss adds: the same peak at the
+	 * start of backward; but full training peaks at its end (every
+	 * gradient and Adam's step), where the plain loop's logits are still
+	 * bound (kept_logits): e a logit more. */
 	o.bitsandbytes_version = 0;
 	gw_advise_task tasks[] = { GW_TASK_QLORA, GW_TASK_LORA, GW_TASK_TRAIN };
 	for (size_t i = 0; i < GW_ARRAY_SIZE(tasks); i++) {
@@ -2353,7 +2356,8 @@ static void test_training_loop(void)
 		CHECK_INT(gw_advise_estimate_run(&trainer, &llama, &o), 0);
 		o.loop = GW_LOOP_PLAIN;
 		CHECK_INT(gw_advise_estimate_run(&plain, &llama, &o), 0);
-		CHECK_INT(plain.peak_allocated_bytes, trainer.peak_allocated_bytes);
+		CHECK_INT(plain.peak_allocated_bytes,
+			  trainer.peak_allocated_bytes + (tasks[i] == GW_TASK_TRAIN ? (uint64_t)(e * tokens * V) : 0));
 	}
 	o.loop = 2;
 	CHECK_INT(gw_advise_estimate_run(&plain, &llama, &o), GW_EINVAL);
