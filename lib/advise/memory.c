@@ -733,6 +733,35 @@ double gw__advise_optimizer(const gw_model *m, const gw_advise_options *r)
 	}
 	if (zero || gw__advise_fsdp(r))
 		s /= (double)r->gpus;
+	return s - gw__advise_paged_states(m, r);
+}
+
+/* The part of the optimizer states a paged optimizer keeps outside
+ * PyTorch's caching allocator. bitsandbytes' paged optimizers
+ * (Optimizer8bit/Optimizer2State with is_paged, bitsandbytes/optim/
+ * optimizer.py get_state_buffer, read at 1b7b9bb4) allocate the state of
+ * every parameter of at least 1e5 elements with F.get_paged
+ * (bitsandbytes/functional.py), which calls cudaMallocManaged
+ * (csrc/pythonInterface.cpp cget_managed_ptr) and wraps the pointer with
+ * torch.frombuffer: a CPU tensor to PyTorch, unified memory the driver
+ * migrates to the GPU as the step reads it. So max_memory_allocated and
+ * max_memory_reserved never count it, while the device does (when it
+ * fits). bitsandbytes' own benchmark shows it: PagedAdamW and
+ * PagedAdamW8bit peak at the same allocated figure (benchmarking/
+ * README.md, Qwen3-0.6B on an A100, 5975.0 and 5983.6 MiB), their states
+ * "on CPU". Here: the two one-byte states of every trainable parameter;
+ * the smaller parameters' states and the block absmax stay on the GPU
+ * (under 0.1 % of the states for the models advise reads). */
+double gw__advise_paged_states(const gw_model *m, const gw_advise_options *r)
+{
+	double s;
+
+	if (r->optimizer != GW_OPTIMIZER_PAGED_ADAMW_8BIT || r->task == GW_TASK_INFER ||
+	    r->offload != GW_OFFLOAD_NONE)
+		return 0;
+	s = trainable(m, r) * 2;
+	if (gw__advise_zero_stage(r) > 0 || gw__advise_fsdp(r))
+		s /= (double)r->gpus;
 	return s;
 }
 
@@ -1923,6 +1952,7 @@ int gw_advise_estimate_run(gw_advise_estimate *out, const gw_model *m, const gw_
 	e.kv_cache_bytes = to_u64(kv);
 	e.workspace_bytes = to_u64(ws);
 	e.cuda_context_bytes = to_u64(ctx);
+	e.paged_bytes = to_u64(gw__advise_paged_states(m, &r));
 	e.peak_allocated_bytes = e.weights_bytes + e.gradients_bytes + e.optimizer_bytes + e.activations_bytes +
 				 e.kv_cache_bytes + e.workspace_bytes;
 	if (peak < alloc)   /* the gradients and the activations not alive together */
@@ -1930,7 +1960,7 @@ int gw_advise_estimate_run(gw_advise_estimate *out, const gw_model *m, const gw_
 	e.peak_reserved_bytes = to_u64(reserved);
 	if (e.peak_reserved_bytes < e.peak_allocated_bytes)
 		e.peak_reserved_bytes = e.peak_allocated_bytes;
-	e.peak_device_bytes = e.peak_reserved_bytes + e.cuda_context_bytes;
+	e.peak_device_bytes = e.peak_reserved_bytes + e.cuda_context_bytes + e.paged_bytes;
 	e.trainable_params = to_u64(trainable(m, &r));
 	e.resolved = r;
 	*out = e;

@@ -2524,6 +2524,41 @@ static void test_tied_embedding_grad(void)
 	CHECK_INT(tied.peak_allocated_bytes, untied.peak_allocated_bytes);
 }
 
+/* bitsandbytes' paged optimizers keep their states in managed memory
+ * (cudaMallocManaged through F.get_paged), outside PyTorch's caching
+ * allocator: allocated and reserved leave them out, the device counts
+ * them. */
+static void test_paged_states(void)
+{
+	gw_advise_estimate plain, paged;
+	gw_advise_options o = GW_ADVISE_OPTIONS_INIT;
+	gw_model p = model("gpt2");
+	double n = (double)p.params, d;
+
+	o.task = GW_TASK_TRAIN;
+	o.precision = GW_PRECISION_FP32;
+	o.optimizer = GW_OPTIMIZER_ADAMW_8BIT;
+	o.batch = 2;
+	o.seq = 128;
+	o.cc_major = 8;
+	o.gpu_memory_bytes = 80 * GIB;
+	CHECK_INT(gw_advise_estimate_run(&plain, &p, &o), 0);
+	o.optimizer = GW_OPTIMIZER_PAGED_ADAMW_8BIT;
+	CHECK_INT(gw_advise_estimate_run(&paged, &p, &o), 0);
+	CHECK_INT(plain.paged_bytes, 0);
+	CHECK_INT(paged.paged_bytes, (uint64_t)(2 * n));
+	d = (double)plain.optimizer_bytes - (double)paged.optimizer_bytes - 2 * n;
+	CHECK(d > -2 && d < 2);
+	d = (double)plain.peak_allocated_bytes - (double)paged.peak_allocated_bytes - 2 * n;
+	CHECK(d > -4 && d < 4);
+	CHECK(paged.peak_reserved_bytes < plain.peak_reserved_bytes);
+	CHECK_INT(paged.peak_device_bytes, paged.peak_reserved_bytes + paged.cuda_context_bytes + paged.paged_bytes);
+	/* Inference has no states. */
+	o.task = GW_TASK_INFER;
+	CHECK_INT(gw_advise_estimate_run(&paged, &p, &o), 0);
+	CHECK_INT(paged.paged_bytes, 0);
+}
+
 /* Adam's step by PyTorch release: from 2.1 foreach Adam keeps one
  * state-sized list (exp_avg_sq_sqrt, denom in place); 2.0's foreach step
  * kept denom = _foreach_add(exp_avg_sq_sqrt, eps) beside it, two
@@ -3434,5 +3469,6 @@ int main(void)
 	test_plan_precision_offload();
 	test_zero3_saved_weights();
 	test_tied_embedding_grad();
+	test_paged_states();
 	return CHECK_DONE();
 }
