@@ -65,10 +65,13 @@ DEVICE_GPU = "H200-SXM-141GB"
 # misses then read for causes (11: AutoAWQ; 12, 13: OPT/Pythia eager and
 # SDPA, ZeRO-3; 14: ZeRO-3 full fine-tuning; 15: ResNet-50 on CIFAR; 17:
 # AutoAWQ's benchmark threads; 18: optimum-benchmark's Hub datasets, read
-# at stop 40), so each is tuning data now, scored by default under the set
-# named here. Rounds 16 and 19 found no row (their files record the search).
+# at stop 40; 20: DeepSpeed-Chat's OPT-1.3B log and LLMs-from-scratch's
+# GPT-2 table, 22: bitsandbytes' 8-bit optimizer benchmark, both scored and
+# read at stop 40), so each is tuning data now, scored by default under the
+# set named here. Rounds 16, 19 and 21 found no row (their files record the
+# search).
 WHOLE_ROUNDS = {11: "tuned-11", 12: "tuned-12", 13: "tuned-13", 14: "tuned-14", 15: "tuned-15",
-                17: "tuned-17", 18: "tuned-18", 20: "held-out-20", 22: "held-out-22", 23: "held-out-23"}
+                17: "tuned-17", 18: "tuned-18", 20: "tuned-20", 22: "tuned-22", 23: "held-out-23"}
 DEVICE_KINDS = (("allocated", "allocated_bytes"), ("reserved", "reserved_bytes"), ("device", "device_bytes"))
 
 
@@ -112,8 +115,8 @@ ROUND9 = "f-"
 ROUND10 = "g-"
 SETS = ("tuned", "held-out", "held-out-2", "tuned-4", "held-out-4", "tuned-6", "held-out-6", "tuned-7", "held-out-7",
         "held-out-8", "tuned-9", "held-out-9", "tuned-10", "held-out-10",
-        "tuned-11", "tuned-12", "tuned-13", "tuned-14", "tuned-15", "tuned-17", "tuned-18", "held-out-20",
-        "held-out-22", "held-out-23")
+        "tuned-11", "tuned-12", "tuned-13", "tuned-14", "tuned-15", "tuned-17", "tuned-18", "tuned-20",
+        "tuned-22", "held-out-23")
 VISION_TYPES = ("vit", "deit", "swin", "resnet")
 
 
@@ -443,11 +446,10 @@ def markdown(rows, date):
                 "collected as held-out sets and scored as such before they guided changes; 17 is AutoAWQ's "
                 "benchmark threads, near `tuned-11`'s source, 18 optimum-benchmark's Hub datasets, small inputs) "
                 "are among the published rows." if any(r["set"] == "tuned-11" for r in rows) else "")
-             + (" Round 20 (`held-out-20`, DeepSpeed-Chat's OPT-1.3B step-1 log and LLMs-from-scratch's GPT-2 "
-                "training table, mostly its own implementation) is held out: scored only with --final, never tuned on."
-                if any(r["set"] == "held-out-20" for r in rows) else "")
-             + (" Round 22 (`held-out-22`, bitsandbytes' 8-bit optimizer benchmark: one Qwen3-0.6B set-up, "
-                "three optimizers) too." if any(r["set"] == "held-out-22" for r in rows) else "")
+             + (" Rounds 20 and 22 (`tuned-20`, DeepSpeed-Chat's OPT-1.3B step-1 log and LLMs-from-scratch's GPT-2 "
+                "training table, mostly its own implementation; `tuned-22`, bitsandbytes' 8-bit optimizer benchmark: "
+                "one Qwen3-0.6B set-up, three optimizers) were scored as held-out sets, then read: tuning data now."
+                if any(r["set"] == "tuned-20" for r in rows) else "")
              + (" Round 23 (`held-out-23`, GPTQ-for-LLaMa's README memory tables: LLaMA 7B to 33B, fp16 and "
                 "4-bit, token by token to 2,048) is held out: scored only with --final, never tuned on."
                 if any(r["set"] == "held-out-23" for r in rows) else ""), "",
@@ -513,7 +515,7 @@ def main():
             b = json.load(f)
         bad = []
         for key in ("tuned", "tuned_4", "tuned_7", "tuned_9", "tuned_11", "tuned_12", "tuned_13",
-                    "tuned_14", "tuned_15", "tuned_17", "tuned_18"):
+                    "tuned_14", "tuned_15", "tuned_17", "tuned_18", "tuned_20", "tuned_22"):
             if key + "_median_abs_pct" not in b or not res.get(key):
                 continue
             t = res[key]

@@ -861,6 +861,8 @@ static void print_breakdown(const gw_advise_estimate *e, const char *gpu)
 		print_bar(N_("KV cache"), e->kv_cache_bytes, t);
 	print_bar(N_("workspace"), e->workspace_bytes, t);
 	print_bar(N_("CUDA context"), e->cuda_context_bytes, t);
+	if (e->paged_bytes)   /* managed memory: on the device, not in the allocator's peaks */
+		print_bar(N_("paged states"), e->paged_bytes, t);
 	if (sum > e->peak_allocated_bytes) {   /* gradients and activations not alive together */
 		int w = 9 - (int)strlen(fmt_bytes(b, sizeof(b), sum - e->peak_allocated_bytes));
 

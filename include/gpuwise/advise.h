@@ -381,6 +381,7 @@ typedef struct gw_advise_estimate {
 	uint64_t kv_cache_bytes;      /* inference */
 	uint64_t workspace_bytes;     /* cuBLAS/cuBLASLt workspaces, dequantisation and gather buffers */
 	uint64_t cuda_context_bytes;  /* outside the caching allocator */
+	uint64_t paged_bytes;         /* paged optimizer states: managed memory, outside the allocator */
 	uint64_t peak_allocated_bytes; /* torch.cuda.max_memory_allocated() */
 	uint64_t peak_reserved_bytes;  /* torch.cuda.max_memory_reserved() */
 	uint64_t peak_device_bytes;    /* what nvidia-smi shows for the process */

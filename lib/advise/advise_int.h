@@ -116,6 +116,7 @@ double gw__advise_autocast_weight_copies(const gw_model *m, const gw_advise_opti
 double gw__advise_gradients(const gw_model *m, const gw_advise_options *r);
 double gw__advise_fsdp_gradients(const gw_model *m, const gw_advise_options *r, double full);
 double gw__advise_optimizer(const gw_model *m, const gw_advise_options *r);
+double gw__advise_paged_states(const gw_model *m, const gw_advise_options *r);
 double gw__advise_optimizer_step(const gw_model *m, const gw_advise_options *r);
 double gw__advise_layer_activations(const gw_model *m, const gw_advise_options *r, double seq);
 double gw__advise_layer_activations_span(const gw_model *m, const gw_advise_options *r, double seq, double span);

@@ -733,6 +733,35 @@ double gw__advise_optimizer(const gw_model *m, const gw_advise_options *r)
 	}
 	if (zero || gw__advise_fsdp(r))
 		s /= (double)r->gpus;
+	return s - gw__advise_paged_states(m, r);
+}
+
+/* The part of the optimizer states a paged optimizer keeps outside
+ * PyTorch's caching allocator. bitsandbytes' paged optimizers
+ * (Optimizer8bit/Optimizer2State with is_paged, bitsandbytes/optim/
+ * optimizer.py get_state_buffer, read at 1b7b9bb4) allocate the state of
+ * every parameter of at least 1e5 elements with F.get_paged
+ * (bitsandbytes/functional.py), which calls cudaMallocManaged
+ * (csrc/pythonInterface.cpp cget_managed_ptr) and wraps the pointer with
+ * torch.frombuffer: a CPU tensor to PyTorch, unified memory the driver
+ * migrates to the GPU as the step reads it. So max_memory_allocated and
+ * max_memory_reserved never count it, while the device does (when it
+ * fits). bitsandbytes' own benchmark shows it: PagedAdamW and
+ * PagedAdamW8bit peak at the same allocated figure (benchmarking/
+ * README.md, Qwen3-0.6B on an A100, 5975.0 and 5983.6 MiB), their states
+ * "on CPU". Here: the two one-byte states of every trainable parameter;
+ * the smaller parameters' states and the block absmax stay on the GPU
+ * (under 0.1 % of the states for the models advise reads). */
+double gw__advise_paged_states(const gw_model *m, const gw_advise_options *r)
+{
+	double s;
+
+	if (r->optimizer != GW_OPTIMIZER_PAGED_ADAMW_8BIT || r->task == GW_TASK_INFER ||
+	    r->offload != GW_OFFLOAD_NONE)
+		return 0;
+	s = trainable(m, r) * 2;
+	if (gw__advise_zero_stage(r) > 0 || gw__advise_fsdp(r))
+		s /= (double)r->gpus;
 	return s;
 }
 
@@ -1715,6 +1744,38 @@ static bool grads_freed_before_forward(const gw_advise_options *r)
 	       r->offload == GW_OFFLOAD_NONE && !gw__advise_zero_stage(r) && !torch_before(r, 200);
 }
 
+/* A tied embedding's second gradient at the end of backward. The tied
+ * weight is one leaf used twice, so autograd's engine holds the LM head's
+ * gradient in the leaf's input buffer until the embedding's backward,
+ * the last node, has run (torch/csrc/autograd/input_buffer.cpp, the sum
+ * made in place into the first gradient), and that backward makes a
+ * dense vocab × h gradient of its own (aten/src/ATen/native/cuda/
+ * EmbeddingBackwardKernel.cu: at::zeros({num_weights, ...})), alive
+ * beside every other gradient until the sum is made. An untied
+ * embedding's gradient is its .grad (counted). Full training only. */
+static double tied_embedding_grad(const gw_model *m, const gw_advise_options *r)
+{
+	if (r->task != GW_TASK_TRAIN || !m->tied_embeddings || m->kind == GW_MODEL_VISION)
+		return 0;
+	if (m->kind == GW_MODEL_ENCODER && !m->lm_head)
+		return 0;
+	return (double)m->vocab_size * (double)m->hidden_size * train_bytes(r);
+}
+
+/* The logits a plain loop keeps through backward and the step: `outputs =
+ * model(...)` stays bound until the next forward returns (the loop of
+ * previous_step_held), and backward frees only what its nodes saved, not
+ * the forward's output itself (the loss saves its log-softmax, not the
+ * logits), so the step's logits are alive at backward's end. */
+static double kept_logits(const gw_model *m, const gw_advise_options *r)
+{
+	double t = m->kind == GW_MODEL_ENCODER_DECODER && r->decoder_seq ? (double)r->decoder_seq : (double)r->seq;
+
+	if (r->loop != GW_LOOP_PLAIN || m->kind == GW_MODEL_ENCODER || m->kind == GW_MODEL_VISION)
+		return 0;
+	return gw__advise_act_bytes(r) * t * (double)r->batch * (double)m->vocab_size;
+}
+
 /* The allocated peak when the gradients are freed before the forward
  * pass: backward walks the layers from the last, freeing each one's
  * saved activations as it makes its gradients, so the two are never all
@@ -1738,7 +1799,7 @@ static double overlapped_peak(const gw_model *m, const gw_advise_options *r, dou
 	 * region exited before backward and cleared the cache, and each node
 	 * released its copy as it ran. */
 	start = ac + head + copies;
-	end = gr + step;
+	end = gr + (step > tied_embedding_grad(m, r) ? step : tied_embedding_grad(m, r)) + kept_logits(m, r);
 	return fixed - copies + (start > end ? start : end);
 }
 
@@ -1818,7 +1879,7 @@ int gw_advise_estimate_run(gw_advise_estimate *out, const gw_model *m, const gw_
 {
 	gw_advise_estimate e;
 	gw_advise_options r;
-	double wt, gr, op, ac, kv, ws, ctx, alloc, reserved, step, states, peak, held;
+	double wt, gr, op, ac, kv, ws, ctx, alloc, reserved, step, states, peak, held, grads, tied;
 	int rc;
 
 	if (!out || !m || !o)
@@ -1844,6 +1905,18 @@ int gw_advise_estimate_run(gw_advise_estimate *out, const gw_model *m, const gw_
 	states = op;
 	if (step > ac + held)
 		op += step - ac - held;
+	/* What backward's end adds beside every gradient (overlapped_peak:
+	 * the tied embedding's second gradient or the step's copies, and the
+	 * logits a plain loop keeps), where it outgrows the activations and
+	 * the step: its excess counts as gradients, so the sum stays above
+	 * the peak. */
+	grads = gr;
+	if (grads_freed_before_forward(&r)) {
+		tied = tied_embedding_grad(m, &r);
+		tied = (tied > step ? tied : step) + kept_logits(m, &r);
+		if (tied > ac + held && tied > step)
+			gr += tied - (step > ac + held ? step : ac + held);
+	}
 	kv = gw__advise_kv_cache(m, &r) * gw__advise_split_kv_share(m, &r);
 	wt = gw__advise_split_weights(m, &r, wt);
 	ws = gw__advise_workspace(m, &r);
@@ -1858,7 +1931,7 @@ int gw_advise_estimate_run(gw_advise_estimate *out, const gw_model *m, const gw_
 	}
 	peak = alloc;
 	if (grads_freed_before_forward(&r))
-		peak = overlapped_peak(m, &r, wt + states + kv + ws, gr, ac, step);   /* ≤ alloc */
+		peak = overlapped_peak(m, &r, wt + states + kv + ws, grads, ac, step);   /* ≤ alloc */
 	/* The caching allocator's reserve (lib/advise/allocator.c), from the
 	 * sum even where the gradients and the activations are not alive
 	 * together (grads_freed_before_forward): on the H200 (PyTorch 2.11,
@@ -1879,6 +1952,7 @@ int gw_advise_estimate_run(gw_advise_estimate *out, const gw_model *m, const gw_
 	e.kv_cache_bytes = to_u64(kv);
 	e.workspace_bytes = to_u64(ws);
 	e.cuda_context_bytes = to_u64(ctx);
+	e.paged_bytes = to_u64(gw__advise_paged_states(m, &r));
 	e.peak_allocated_bytes = e.weights_bytes + e.gradients_bytes + e.optimizer_bytes + e.activations_bytes +
 				 e.kv_cache_bytes + e.workspace_bytes;
 	if (peak < alloc)   /* the gradients and the activations not alive together */
@@ -1886,7 +1960,7 @@ int gw_advise_estimate_run(gw_advise_estimate *out, const gw_model *m, const gw_
 	e.peak_reserved_bytes = to_u64(reserved);
 	if (e.peak_reserved_bytes < e.peak_allocated_bytes)
 		e.peak_reserved_bytes = e.peak_allocated_bytes;
-	e.peak_device_bytes = e.peak_reserved_bytes + e.cuda_context_bytes;
+	e.peak_device_bytes = e.peak_reserved_bytes + e.cuda_context_bytes + e.paged_bytes;
 	e.trainable_params = to_u64(trainable(m, &r));
 	e.resolved = r;
 	*out = e;

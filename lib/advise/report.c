@@ -502,6 +502,7 @@ static void json_per_gpu(gw_json *j, const gw_advise_estimate *e)
 	key_u64(j, "kv_cache_bytes", e->kv_cache_bytes);
 	key_u64(j, "workspace_bytes", e->workspace_bytes);
 	key_u64(j, "cuda_context_bytes", e->cuda_context_bytes);
+	key_u64(j, "paged_bytes", e->paged_bytes);
 	gw_json_object_end(j);
 	gw_json_object_end(j);
 }

@@ -24,10 +24,10 @@ assert o["precision"] == "amp-bf16" and o["weights"] == "bf16" and o["optimizer"
 p = d["per_gpu"]
 b = p["breakdown"]
 assert set(b) == {"weights_bytes", "gradients_bytes", "optimizer_bytes", "activations_bytes",
-                  "kv_cache_bytes", "workspace_bytes", "cuda_context_bytes"}, b
-assert p["peak_allocated_bytes"] == sum(v for k, v in b.items() if k != "cuda_context_bytes"), p
+                  "kv_cache_bytes", "workspace_bytes", "cuda_context_bytes", "paged_bytes"}, b
+assert p["peak_allocated_bytes"] == sum(v for k, v in b.items() if k not in ("cuda_context_bytes", "paged_bytes")), p
 assert p["peak_reserved_bytes"] >= p["peak_allocated_bytes"], p
-assert p["peak_device_bytes"] == p["peak_reserved_bytes"] + b["cuda_context_bytes"], p
+assert p["peak_device_bytes"] == p["peak_reserved_bytes"] + b["cuda_context_bytes"] + b["paged_bytes"], p
 assert p["trainable_params"] == 4194304, p
 assert b["weights_bytes"] == 2 * 6738415616 + 4 * 4194304, b
 t = d["targets"]
@@ -975,5 +975,47 @@ p = d["per_gpu"]
 extra = p["breakdown"]["optimizer_bytes"] - z["breakdown"]["optimizer_bytes"]
 assert abs(extra - 2 * d["model"]["params"]) <= 1, (extra, d["model"]["params"])
 '
+
+# ---- a tied embedding's second gradient at the end of backward ---------------------
+sed 's/"tie_word_embeddings": false/"tie_word_embeddings": true/' bench/data/configs/gpt2-124m-untied.json > "$TMPD/gpt2-tied.json"
+run advise bench/data/configs/gpt2-124m-untied.json --batch 1 --seq 16 --precision fp16 --optimizer sgd --memory 80GiB --json
+cp "$TMPD/out" "$TMPD/untied.json"
+run advise "$TMPD/gpt2-tied.json" --batch 1 --seq 16 --precision fp16 --optimizer sgd --memory 80GiB --json
+assert_json "tied: the embedding's dense gradient beside every gradient (V x h more at the end of backward)" '
+import json
+u = json.load(open("'"$TMPD"'/untied.json"))["per_gpu"]
+t = d["per_gpu"]
+# tied: one vocab x h matrix fewer in the weights and in the gradients,
+# but the dense gradient of the embedding beside them at the end of backward
+extra = t["peak_allocated_bytes"] - u["peak_allocated_bytes"]
+assert abs(extra + 50257 * 768 * 2) <= 4, extra
+'
+
+# ---- a plain loop keeps its logits through backward's end ---------------------------
+run advise gpt2 --batch 1 --seq 16 --precision fp16 --optimizer sgd --memory 80GiB --json
+cp "$TMPD/out" "$TMPD/trainer.json"
+run advise gpt2 --batch 1 --seq 16 --precision fp16 --optimizer sgd --loop plain --memory 80GiB --json
+assert_json "--loop plain: outputs stays bound, so its logits are alive beside every gradient" '
+import json
+t = json.load(open("'"$TMPD"'/trainer.json"))["per_gpu"]
+extra = d["per_gpu"]["peak_allocated_bytes"] - t["peak_allocated_bytes"]
+assert abs(extra - 16 * 50257 * 2) <= 4, extra
+'
+
+# ---- paged optimizer states: managed memory, outside the caching allocator ---------
+run advise gpt2 --batch 2 --seq 128 --precision fp32 --optimizer adamw-8bit --memory 80GiB --json
+cp "$TMPD/out" "$TMPD/adamw8.json"
+run advise gpt2 --batch 2 --seq 128 --precision fp32 --optimizer paged-adamw-8bit --memory 80GiB --json
+assert_json "paged-adamw-8bit: the states on the device, not in allocated or reserved" '
+import json
+a = json.load(open("'"$TMPD"'/adamw8.json"))["per_gpu"]
+p = d["per_gpu"]
+n = d["model"]["params"]
+assert a["breakdown"]["paged_bytes"] == 0 and p["breakdown"]["paged_bytes"] == 2 * n, p["breakdown"]
+assert abs(a["peak_allocated_bytes"] - p["peak_allocated_bytes"] - 2 * n) <= 4, (a, p)
+assert p["peak_device_bytes"] == p["peak_reserved_bytes"] + p["breakdown"]["cuda_context_bytes"] + 2 * n, p
+'
+run advise gpt2 --batch 2 --seq 128 --precision fp32 --optimizer paged-adamw-8bit --memory 80GiB
+assert_contains "$out" "paged states" "the text breakdown names them"
 
 finish

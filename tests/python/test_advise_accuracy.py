@@ -50,8 +50,8 @@ def test_corpus_is_sourced_and_split_by_the_rule():
                                                   (15, "h15-", "tuned-15", 3),
                                                   (17, "h17-", "tuned-17", 30),
                                                   (18, "h18-", "tuned-18", 20),
-                                                  (20, "h20-", "held-out-20", 10),
-                                                  (22, "h22-", "held-out-22", 3),
+                                                  (20, "h20-", "tuned-20", 10),
+                                                  (22, "h22-", "tuned-22", 3),
                                                   (23, "h23-", "held-out-23", 7)])
 def test_held_round_is_sourced_and_held_out_whole(n, prefix, name, least):
     """Rounds 11 to 22 (bench/data/advise_peaks_NN.tsv): every row sourced,

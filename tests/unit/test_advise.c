@@ -2343,7 +2343,10 @@ static void test_training_loop(void)
 	      (uint64_t)(e * tokens * V + e * tokens * (3 * h + I) * L - 8 * tokens * V));
 	o.checkpointing = false;
 	/* A current bitsandbytes, LoRA and full training: what the graph holds
-	 * is the logits alone, less than the loss adds: the same peak. */
+	 * is the logits alone, less than the loss adds: the same peak at the
+	 * start of backward; but full training peaks at its end (every
+	 * gradient and Adam's step), where the plain loop's logits are still
+	 * bound (kept_logits): e a logit more. */
 	o.bitsandbytes_version = 0;
 	gw_advise_task tasks[] = { GW_TASK_QLORA, GW_TASK_LORA, GW_TASK_TRAIN };
 	for (size_t i = 0; i < GW_ARRAY_SIZE(tasks); i++) {
@@ -2353,7 +2356,8 @@ static void test_training_loop(void)
 		CHECK_INT(gw_advise_estimate_run(&trainer, &llama, &o), 0);
 		o.loop = GW_LOOP_PLAIN;
 		CHECK_INT(gw_advise_estimate_run(&plain, &llama, &o), 0);
-		CHECK_INT(plain.peak_allocated_bytes, trainer.peak_allocated_bytes);
+		CHECK_INT(plain.peak_allocated_bytes,
+			  trainer.peak_allocated_bytes + (tasks[i] == GW_TASK_TRAIN ? (uint64_t)(e * tokens * V) : 0));
 	}
 	o.loop = 2;
 	CHECK_INT(gw_advise_estimate_run(&plain, &llama, &o), GW_EINVAL);
@@ -2392,13 +2396,15 @@ static void test_gradients_after_activations(void)
 	o.torch_version = 200;
 	CHECK_INT(gw_advise_estimate_run(&old, &p, &o), 0);
 	CHECK_INT(old.peak_allocated_bytes, now.peak_allocated_bytes);
-	/* Small activations: the end of backward, every gradient. */
+	/* Small activations: the end of backward, every gradient and the tied
+	 * embedding's second one, whose excess over the activations counts as
+	 * gradients (test_tied_embedding_grad). */
 	o.batch = 1;
 	o.seq = 16;
 	CHECK_INT(gw_advise_estimate_run(&now, &p, &o), 0);
 	CHECK(now.gradients_bytes > now.activations_bytes);
 	CHECK_INT(now.peak_allocated_bytes, now.weights_bytes + now.gradients_bytes + now.optimizer_bytes +
-					    now.workspace_bytes);
+					    now.activations_bytes + now.workspace_bytes);
 	/* Adam: its foreach step copies a state's worth beside the gradients,
 	 * more than these activations: the step is the peak, as in the sum
 	 * (which counts the step's excess over the activations as optimizer). */
@@ -2456,13 +2462,101 @@ static void test_gradients_after_activations(void)
 	CHECK_INT(gw_advise_estimate_run(&now, &p, &o), 0);
 	CHECK(now.gradients_bytes > now.activations_bytes + 2 * (double)p.params_linear);
 	CHECK_INT(now.peak_allocated_bytes, now.weights_bytes - 2 * p.params_linear + now.gradients_bytes +
-					    now.optimizer_bytes + now.workspace_bytes);
+					    now.optimizer_bytes + now.activations_bytes + now.workspace_bytes);
 	o.batch = 8;
 	o.seq = 1024;
 	CHECK_INT(gw_advise_estimate_run(&now, &p, &o), 0);
 	sum = (double)(now.weights_bytes + now.gradients_bytes + now.optimizer_bytes + now.activations_bytes +
 		       now.kv_cache_bytes + now.workspace_bytes);
 	CHECK_INT(now.peak_allocated_bytes, (uint64_t)(sum - (double)now.gradients_bytes + V * h * 4));
+}
+
+/* A tied embedding (GPT-2's wte, the LM head's weight) gets two gradients
+ * in backward: the head's waits in the leaf's input buffer while the
+ * embedding's backward makes a dense vocab × h one, so the end of backward
+ * holds every gradient plus V·h. Untied, frozen (LoRA) or with large
+ * activations (the start of backward is the peak): nothing more. */
+static void test_tied_embedding_grad(void)
+{
+	gw_advise_estimate tied, untied;
+	gw_advise_options o = GW_ADVISE_OPTIONS_INIT;
+	gw_model p = model("gpt2");
+	double E = 50257.0 * 768 * 2, d;
+
+	o.task = GW_TASK_TRAIN;
+	o.precision = GW_PRECISION_FP16;
+	o.optimizer = GW_OPTIMIZER_SGD;
+	o.attention = GW_ATTENTION_EAGER;
+	o.batch = 1;
+	o.seq = 16;
+	o.cc_major = 8;
+	o.gpu_memory_bytes = 80 * GIB;
+	CHECK(p.tied_embeddings);
+	CHECK_INT(gw_advise_estimate_run(&tied, &p, &o), 0);
+	p.tied_embeddings = false;
+	CHECK_INT(gw_advise_estimate_run(&untied, &p, &o), 0);
+	CHECK(untied.activations_bytes < E);
+	CHECK_INT(untied.peak_allocated_bytes, untied.weights_bytes + untied.gradients_bytes +
+					       untied.optimizer_bytes + untied.workspace_bytes);
+	d = (double)tied.peak_allocated_bytes - (double)untied.peak_allocated_bytes - E;
+	CHECK(d > -4 && d < 4);
+	/* Adam's foreach step outgrows it after backward: the step is the peak. */
+	o.optimizer = GW_OPTIMIZER_ADAMW;
+	CHECK_INT(gw_advise_estimate_run(&untied, &p, &o), 0);
+	p.tied_embeddings = true;
+	CHECK_INT(gw_advise_estimate_run(&tied, &p, &o), 0);
+	CHECK_INT(tied.peak_allocated_bytes, untied.peak_allocated_bytes);
+	/* Large activations: the start of backward. */
+	o.optimizer = GW_OPTIMIZER_SGD;
+	o.batch = 8;
+	o.seq = 1024;
+	CHECK_INT(gw_advise_estimate_run(&tied, &p, &o), 0);
+	p.tied_embeddings = false;
+	CHECK_INT(gw_advise_estimate_run(&untied, &p, &o), 0);
+	CHECK_INT(tied.peak_allocated_bytes, untied.peak_allocated_bytes);
+	/* LoRA: the embedding is frozen. */
+	o.task = GW_TASK_LORA;
+	o.batch = 1;
+	o.seq = 16;
+	CHECK_INT(gw_advise_estimate_run(&untied, &p, &o), 0);
+	p.tied_embeddings = true;
+	CHECK_INT(gw_advise_estimate_run(&tied, &p, &o), 0);
+	CHECK_INT(tied.peak_allocated_bytes, untied.peak_allocated_bytes);
+}
+
+/* bitsandbytes' paged optimizers keep their states in managed memory
+ * (cudaMallocManaged through F.get_paged), outside PyTorch's caching
+ * allocator: allocated and reserved leave them out, the device counts
+ * them. */
+static void test_paged_states(void)
+{
+	gw_advise_estimate plain, paged;
+	gw_advise_options o = GW_ADVISE_OPTIONS_INIT;
+	gw_model p = model("gpt2");
+	double n = (double)p.params, d;
+
+	o.task = GW_TASK_TRAIN;
+	o.precision = GW_PRECISION_FP32;
+	o.optimizer = GW_OPTIMIZER_ADAMW_8BIT;
+	o.batch = 2;
+	o.seq = 128;
+	o.cc_major = 8;
+	o.gpu_memory_bytes = 80 * GIB;
+	CHECK_INT(gw_advise_estimate_run(&plain, &p, &o), 0);
+	o.optimizer = GW_OPTIMIZER_PAGED_ADAMW_8BIT;
+	CHECK_INT(gw_advise_estimate_run(&paged, &p, &o), 0);
+	CHECK_INT(plain.paged_bytes, 0);
+	CHECK_INT(paged.paged_bytes, (uint64_t)(2 * n));
+	d = (double)plain.optimizer_bytes - (double)paged.optimizer_bytes - 2 * n;
+	CHECK(d > -2 && d < 2);
+	d = (double)plain.peak_allocated_bytes - (double)paged.peak_allocated_bytes - 2 * n;
+	CHECK(d > -4 && d < 4);
+	CHECK(paged.peak_reserved_bytes < plain.peak_reserved_bytes);
+	CHECK_INT(paged.peak_device_bytes, paged.peak_reserved_bytes + paged.cuda_context_bytes + paged.paged_bytes);
+	/* Inference has no states. */
+	o.task = GW_TASK_INFER;
+	CHECK_INT(gw_advise_estimate_run(&paged, &p, &o), 0);
+	CHECK_INT(paged.paged_bytes, 0);
 }
 
 /* Adam's step by PyTorch release: from 2.1 foreach Adam keeps one
@@ -3374,5 +3468,7 @@ int main(void)
 	test_split_inference();
 	test_plan_precision_offload();
 	test_zero3_saved_weights();
+	test_tied_embedding_grad();
+	test_paged_states();
 	return CHECK_DONE();
 }
