@@ -748,6 +748,22 @@ static bool is_retired(int code)
 	return false;
 }
 
+/* Codes a call returns while the process is exiting, after the driver or
+ * the runtime was unloaded: destructors (thrust's, a library's handles)
+ * that free GPU memory at exit. After an earlier error they are its echo at
+ * teardown ("cudaFree in free: driver shutting down" after an illegal
+ * memory access), not a failure of their own. */
+static const char *const teardown_codes[] = {"cudaErrorCudartUnloading", "CUDA_ERROR_DEINITIALIZED",
+					     "hipErrorDeinitialized"};
+
+static bool is_teardown(int code)
+{
+	for (size_t i = 0; code >= 0 && i < sizeof teardown_codes / sizeof teardown_codes[0]; i++)
+		if (!strcmp(gw__status_codes[code].pub.name, teardown_codes[i]))
+			return true;
+	return false;
+}
+
 /* The code a bare number of the CUDA runtime names: the one of before CUDA
  * 10.1 when the log showed such a CUDA, when the line holds that code's
  * description and not today's ("invalid device function (CUDA error 8)"),
@@ -991,6 +1007,8 @@ static void record_match(gw_explainer *ex, unsigned d, const char *framework, in
 	gw_explain_match *m;
 
 	ex->line_matched = true;
+	if (ex->nmatches > 0 && is_teardown(code))
+		return;            /* an earlier error's echo at exit */
 	if (ex->refined[d] >= 0)
 		d = (unsigned)ex->refined[d];
 	if (ex->doc_gen[d] == ex->gen)
@@ -1145,6 +1163,32 @@ static void record_hit(gw_explainer *ex, const struct hit *h, bool had_nul)
 		hold_description(ex, h->pat, h->start, had_nul);
 }
 
+/* The number in parentheses after "unknown error" on the line (an
+ * optional closing quote between them), or 0. */
+static long unknown_error_number(const gw_explainer *ex)
+{
+	static const char text[] = "unknown error";
+	size_t n = sizeof text - 1;
+
+	for (size_t i = 0; i + n <= ex->line_len; i++) {
+		const char *s = ex->line + i + n, *end = ex->line + ex->line_len;
+		long number = 0;
+		int digits = 0;
+
+		if (!literal_at(ex->line + i, text, n))
+			continue;
+		while (s < end && (*s == '"' || *s == '\'' || is_blank(*s)))
+			s++;
+		if (s >= end || *s++ != '(')
+			continue;
+		for (; s < end && *s >= '0' && *s <= '9' && digits < 6; s++, digits++)
+			number = number * 10 + (*s - '0');
+		if (digits && s < end && *s == ')')
+			return number;
+	}
+	return 0;
+}
+
 /* ---- refinements ------------------------------------------------------ */
 
 /* Drop match i, keeping the order of the others and match_of_doc true. */
@@ -1231,6 +1275,31 @@ static bool renumber(gw_explainer *ex, size_t i, int code)
 	ex->match_of_doc[from] = -1;
 	remove_match(ex, i);
 	return true;
+}
+
+static int doc_index(const char *id);
+
+/* "unknown error" is what a wrapper's own table prints for a code it does
+ * not list (BEAGLE's `CUDA error: "Unknown error" (222)`), and what a
+ * runtime older than the code returns for it; the number printed beside it
+ * is the failure. When this line's new match is the unknown error and the
+ * number names another finding, the number's finding stands. */
+static void unknown_error_numbered(gw_explainer *ex)
+{
+	int d = doc_index("cuda-unknown-error"), i, code;
+	const char *library = line_library(ex);
+	long number;
+
+	/* A name says more than a number ("hipErrorUnknown ... (700)"). */
+	if (line_has_text(ex, "ErrorUnknown") || line_has_text(ex, "ERROR_UNKNOWN"))
+		return;
+	if (d < 0 || !library || ex->cell_line || (i = ex->match_of_doc[d]) < 0 ||
+	    ex->matches[i].line != ex->lines + 1 || ex->matches[i].count != 1 || !(number = unknown_error_number(ex)))
+		return;
+	code = is_cuda_numbering(library) ? cuda_number_code(ex, library, number) : code_by_number(library, number, false);
+	if (code < 0 || gw__status_codes[code].doc < 0 || gw__status_codes[code].doc == d)
+		return;
+	renumber(ex, (size_t)i, code);
 }
 
 /* The log shows a CUDA older than 10.1 (data/explain/legacy_cuda): the
@@ -1543,6 +1612,52 @@ static void library_rule(gw_explainer *ex, size_t start, bool had_nul)
 	lib->conda = row->conda;
 	lib->source = row->source;
 	m->library = lib;
+}
+
+/* The length of a library file name without its version and suffix
+ * ("libcudart" of "libcudart.so.11.0"). */
+static size_t library_stem(const char *name, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && name[i] != '.')
+		i++;
+	return i;
+}
+
+/* bitsandbytes (cuda_setup/main.py) warns "libcudart.so not found in any
+ * environmental path. Searching in backup paths..." and, when a backup
+ * path has it, goes on "CUDA SETUP: CUDA runtime path found:
+ * /usr/local/cuda/lib64/libcudart.so". A line that says a library's path
+ * was found withdraws the missing-library match that named the same
+ * library on one line only, before it or earlier on this line. */
+static void library_found_after_all(gw_explainer *ex)
+{
+	static const char found[] = "path found:";
+	int d = doc_index("cuda-library-missing"), i;
+	const gw_row_sonames *row;
+	const gw_explain_match *m;
+	size_t p = 0, n = sizeof found - 1, at, len;
+
+	if (d < 0 || (i = ex->match_of_doc[d]) < 0)
+		return;
+	m = &ex->matches[i];
+	if (m->count != 1 || !m->library)
+		return;
+	while (p + n <= ex->line_len && !literal_at(ex->line + p, found, n))
+		p++;
+	if (p + n > ex->line_len)
+		return;
+	p += n;
+	if (!(row = find_library(ex->line + p, ex->line_len - p, &at, &len)))
+		return;
+	size_t stem = library_stem(ex->line + p + at, len);
+
+	if (stem != library_stem(m->library->name, strlen(m->library->name)) ||
+	    strncasecmp(ex->line + p + at, m->library->name, stem))
+		return;
+	ex->match_of_doc[d] = -1;
+	remove_match(ex, (size_t)i);
 }
 
 /* ---- the architecture rule -------------------------------------------- */
@@ -2223,11 +2338,15 @@ static void end_piece(gw_explainer *ex, bool newline)
 		 * libnvidia-ml.so.1: cannot open ...") is more specific. */
 		if (loader_at != SIZE_MAX)
 			library_rule(ex, loader_at, had_nul);
+		if (!info)
+			library_found_after_all(ex);
 		if (arch_at != SIZE_MAX)
 			arch_rule(ex, arch_at, had_nul);
 		for (unsigned i = 0; i < ex->nhits && !ex->line_matched && !info; i++)
 			if (gw__explain_patterns[ex->hits[i].pat].how == GW__HOW_NUMBER)
 				record_hit(ex, &ex->hits[i], had_nul);
+		if (ex->line_matched && !info)
+			unknown_error_numbered(ex);
 		/* A refinement's context line (a warning that names the
 		 * fix) is understood, not an unknown error. */
 		if (gpu_word && !ex->line_matched && !context && !info)

@@ -892,6 +892,44 @@ static void test_optional_probes(void)
 	gw_explainer_free(ex);
 }
 
+/* Stop 40's mechanisms from the read holdout-12 and -13: "unknown error"
+ * beside a number is a wrapper's word for a code it does not list (the
+ * number names it, a name does not yield); a teardown status after an
+ * earlier error is its echo at exit; a library bitsandbytes then finds in
+ * a backup path was not missing. */
+static void test_stop40_rules(void)
+{
+	check_one("CUDA error: \"Unknown error\" (222) from file <GPUInterfaceCUDA.cpp>, line\n",
+		  "ptx-toolchain-too-new", "cuda-runtime");
+	check_one("CUDA error: unknown error (999)\n", "cuda-unknown-error", NULL);
+	check_one("hipErrorUnknown: unknown error (700)\n", "cuda-unknown-error", "hip");
+	check_one("CUDA error: unknown error\n", "cuda-unknown-error", NULL);
+	check_one("an illegal memory access was encountered\n  what():  cudaFree in free: driver shutting down\n",
+		  "illegal-memory-access", NULL);
+	check_one("  what():  cudaFree in free: driver shutting down\n", "gpu-library-error", NULL);
+	{
+		gw_explainer *ex = scan("CUDA error 4: driver shutting down\nCUDA error: invalid argument\n");
+
+		CHECK_INT(gw_explainer_count(ex), 2);
+		CHECK_STR(id_at(ex, 0), "gpu-library-error");
+		gw_explainer_free(ex);
+	}
+	{
+		gw_explainer *ex = scan("CUDA_SETUP: WARNING! libcudart.so not found in any environmental path. "
+					"Searching in backup paths...\n"
+					"CUDA SETUP: CUDA runtime path found: /usr/local/cuda/lib64/libcudart.so.11.0\n");
+
+		CHECK_INT(gw_explainer_count(ex), 0);
+		gw_explainer_free(ex);
+	}
+	check_one("CUDA_SETUP: WARNING! libcudart.so not found in any environmental path. Searching in backup paths...\n",
+		  "cuda-library-missing", NULL);
+	/* Another library found withdraws nothing. */
+	check_one("OSError: libcublasLt.so.11: cannot open shared object file: No such file or directory\n"
+		  "CUDA SETUP: CUDA runtime path found: /usr/local/cuda/lib64/libcudart.so\n",
+		  "cuda-library-missing", NULL);
+}
+
 int main(void)
 {
 	test_fork_during_build();
@@ -915,5 +953,6 @@ int main(void)
 	test_nothing_and_errors();
 	test_rules();
 	test_optional_probes();
+	test_stop40_rules();
 	return CHECK_DONE();
 }
