@@ -119,6 +119,8 @@ score_set tests/explain/holdout-4 12
 # holdout-13 (stop 40): 11/11, 3/3, 12/18 and 17/21, the same before and
 # after the stop's first round of changes; read at stop 40 and tuned on:
 # 11/11, 3/3, 17/18 and 21/21 after their mechanisms.
+# holdout-14 25/28 and holdout-15 17/20, the same with every binary of
+# stop 40, not read.
 # set          floor  logs
 while read -r set floor logs; do
 	score_set "tests/explain/$set" "$floor"
@@ -152,9 +154,11 @@ holdout-10     11     =11
 holdout-11     3      =3
 holdout-12     17     =18
 holdout-13     21     =21
+holdout-14     25     =28
+holdout-15     17     =20
 SETS
 # Each of these logs comes from its own thread, used by no other set.
-dups="$( { grep -h '^# source:' tests/explain/{ecosystem,holdout-2,ecosystem-3,holdout-3,holdout-4,holdout-5,holdout-6,holdout-7,holdout-8,holdout-9,holdout-10,holdout-11,holdout-12,holdout-13,ecosystem-6,ecosystem-7,ecosystem-8,ecosystem-9,ecosystem-10,ecosystem-11,ecosystem-12,ecosystem-13,ecosystem-14,ecosystem-15,ecosystem-16,ecosystem-17,ecosystem-18,ecosystem-19,ecosystem-20}/*.expected
+dups="$( { grep -h '^# source:' tests/explain/{ecosystem,holdout-2,ecosystem-3,holdout-3,holdout-4,holdout-5,holdout-6,holdout-7,holdout-8,holdout-9,holdout-10,holdout-11,holdout-12,holdout-13,holdout-14,holdout-15,ecosystem-6,ecosystem-7,ecosystem-8,ecosystem-9,ecosystem-10,ecosystem-11,ecosystem-12,ecosystem-13,ecosystem-14,ecosystem-15,ecosystem-16,ecosystem-17,ecosystem-18,ecosystem-19,ecosystem-20}/*.expected
 	grep -h '^# source:' tests/explain/{corpus,heldout}/*.expected | sort -u; } | sort | uniq -d)"
 [ -z "$dups" ] || fail "a source serves two logs: $dups"
 
