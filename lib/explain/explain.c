@@ -1908,6 +1908,7 @@ static bool says_unsupported(const char *line, size_t len)
 	static const char *const words[] = {
 		"not supported", "not compatible", "unsupported", "no kernel", "too old", "only support",
 		"error", "fail", "no binary", "invalid device", "not built", "not compiled", "no device code",
+		"does not support", "fatal",
 	};
 
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
