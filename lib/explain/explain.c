@@ -740,12 +740,18 @@ static bool line_has_description(const gw_explainer *ex, int code)
 static const char *const retired_codes[] = {"cudaErrorProfilerNotInitialized", "cudaErrorProfilerAlreadyStarted",
 					    "cudaErrorProfilerAlreadyStopped"};
 
-static bool is_retired(int code)
+/* Is the status code one of the named ones (code < 0: none)? */
+static bool code_named(int code, const char *const *names, size_t n)
 {
-	for (size_t i = 0; code >= 0 && i < sizeof retired_codes / sizeof retired_codes[0]; i++)
-		if (!strcmp(gw__status_codes[code].pub.name, retired_codes[i]))
+	for (size_t i = 0; code >= 0 && i < n; i++)
+		if (!strcmp(gw__status_codes[code].pub.name, names[i]))
 			return true;
 	return false;
+}
+
+static bool is_retired(int code)
+{
+	return code_named(code, retired_codes, sizeof retired_codes / sizeof retired_codes[0]);
 }
 
 /* Codes a call returns while the process is exiting, after the driver or
@@ -758,10 +764,7 @@ static const char *const teardown_codes[] = {"cudaErrorCudartUnloading", "CUDA_E
 
 static bool is_teardown(int code)
 {
-	for (size_t i = 0; code >= 0 && i < sizeof teardown_codes / sizeof teardown_codes[0]; i++)
-		if (!strcmp(gw__status_codes[code].pub.name, teardown_codes[i]))
-			return true;
-	return false;
+	return code_named(code, teardown_codes, sizeof teardown_codes / sizeof teardown_codes[0]);
 }
 
 /* The code a bare number of the CUDA runtime names: the one of before CUDA
