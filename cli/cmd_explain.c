@@ -341,10 +341,35 @@ static void machine_targets(const gw_explain_arch *a, gw_json *j)
 }
 
 /* What the architecture rule read: the GPU's target against the build's. */
+/* The target a compiler refused, and which CUDA releases know it
+ * (data/cuda_toolkit_arch.tsv): newer than the toolkit, or dropped by it. */
+static void print_target(const gw_explain_arch *a)
+{
+	bool first = a->target_first[0] && strcmp(a->target_first, "-");
+	bool dropped = a->target_dropped[0] && strcmp(a->target_dropped, "-");
+	char *text;
+
+	if (first && dropped)
+		text = str_printf(_("%s: known from CUDA %s, dropped in CUDA %s"), a->target, a->target_first,
+				  a->target_dropped);
+	else if (first)
+		text = str_printf(_("%s needs CUDA %s or newer: the toolkit (or Triton's ptxas) is older than the target"),
+				  a->target, a->target_first);
+	else if (dropped)
+		text = str_printf(_("%s was dropped in CUDA %s: the toolkit is newer than the target"), a->target,
+				  a->target_dropped);
+	else
+		text = str_printf("%s", a->target);
+	print_wrapped_at("    ", _("Target: "), text ? text : a->target);
+	free(text);
+}
+
 static void print_arch(const gw_explain_arch *a)
 {
 	const char *verdict = verdict_text(a->verdict);
 
+	if (a->target[0])
+		print_target(a);
 	if (!a->gpu[0] && !a->build[0])
 		return;
 	if (a->gpu[0]) {
@@ -380,10 +405,13 @@ static void json_library(gw_json *j, const gw_explain_library *l)
 
 static void json_arch(gw_json *j, const gw_explain_arch *a)
 {
-	if (!a->gpu[0] && !a->build[0])
+	if (!a->gpu[0] && !a->build[0] && !a->target[0])
 		return;
 	gw_json_key(j, "arch");
 	gw_json_object_begin(j);
+	gw_json_key(j, "target"); gw_json_string(j, a->target);
+	gw_json_key(j, "target_first_cuda"); gw_json_string(j, a->target_first);
+	gw_json_key(j, "target_dropped_in_cuda"); gw_json_string(j, a->target_dropped);
 	gw_json_key(j, "gpu"); gw_json_string(j, a->gpu);
 	gw_json_key(j, "build"); gw_json_string(j, a->build);
 	gw_json_key(j, "verdict"); gw_json_string(j, verdict_key(a->verdict));

@@ -118,6 +118,13 @@ typedef struct gw_explain_arch {
 	/* PyTorch wheels whose targets run the GPU (data/torch_cuda_arch.tsv,
 	 * torch_rocm_arch.tsv): "cu128 cu129 cu130"; "" unknown or none. */
 	char torch_builds[96];
+	/* The target a compiler refused (compiler-gpu-target-unknown: "sm_30",
+	 * "compute_86", "gfx1200"; "" none) and what data/cuda_toolkit_arch.tsv
+	 * says of it: the first CUDA release that knows it ("-": 7.0 or
+	 * earlier) and the release that dropped it ("-": none); "" unknown. */
+	char target[16];
+	char target_first[8];
+	char target_dropped[8];
 } gw_explain_arch;
 
 /* Does a build with the arch's targets run on a GPU of this target ("sm_86",

@@ -184,6 +184,10 @@ struct gw_explainer {
 	/* The target of the first NVIDIA GPU model a line names ("NVIDIA
 	 * GeForce RTX 5090": "sm_120", data/nvidia_gpus.tsv); "" none. */
 	char model_gpu[16];
+	/* The log shows a JIT compiler at work (Triton, XLA), and the
+	 * architecture's evidence is a compiler's (ptxas's ".target" refusal,
+	 * a target a compiler does not know): then a PyTorch wheel is no fix. */
+	bool jit_compiler, compiler_evidence;
 
 	/* Bare numbers of the CUDA runtime ("CUDA error 8"): the wrapping's
 	 * library and the number behind each match (library NULL: the match
@@ -470,6 +474,7 @@ void gw_explainer_reset(gw_explainer *ex)
 	ex->nunrecognised = 0;
 	memset(&ex->arch, 0, sizeof(ex->arch));
 	ex->model_gpu[0] = '\0';
+	ex->jit_compiler = ex->compiler_evidence = false;
 	ex->hit_library = NULL;
 	ex->legacy_cuda = false;
 	ex->table.nlines = 0;
@@ -979,7 +984,28 @@ static bool pattern_accepts(gw_explainer *ex, unsigned p, size_t start)
 static bool is_arch_id(const char *id)
 {
 	return !strcmp(id, "gpu-arch-unsupported-by-framework") || !strcmp(id, "rocm-gfx-unsupported") ||
-	       !strcmp(id, "gpu-too-old-for-kernel-library");
+	       !strcmp(id, "gpu-too-old-for-kernel-library") || !strcmp(id, "compiler-gpu-target-unknown");
+}
+
+static size_t parse_target(const char *s, size_t n, char *out, size_t outsz);
+
+/* A compiler refused the line's target (compiler-gpu-target-unknown):
+ * keep the first such target of the log, as the line writes it. */
+static void read_refused_target(gw_explainer *ex)
+{
+	ex->compiler_evidence = true;
+	if (ex->arch.target[0])
+		return;
+	for (size_t i = 0; i < ex->line_len; i++) {
+		char t[16];
+
+		if (i > 0 && is_word_byte(ex->line[i - 1]))
+			continue;
+		if (parse_target(ex->line + i, ex->line_len - i, t, sizeof(t))) {
+			gw__fmt(ex->arch.target, sizeof(ex->arch.target), "%s", t);
+			return;
+		}
+	}
 }
 
 /* A new match of finding d, last, or for a wrapped cell (read when its
@@ -1029,6 +1055,8 @@ static void record_match(gw_explainer *ex, unsigned d, const char *framework, in
 	m->code = code >= 0 ? &gw__status_codes[code].pub : NULL;
 	m->library = NULL;
 	m->arch = is_arch_id(m->doc->id) ? &ex->arch : NULL;
+	if (!strcmp(m->doc->id, "compiler-gpu-target-unknown"))
+		read_refused_target(ex);
 	m->line = ex->cell_line ? ex->cell_line : ex->lines + 1;
 	m->count = 1;
 	make_excerpt(m->excerpt, ex->line, ex->line_len, start, had_nul ? ex->nul_at : NULL);
@@ -1938,6 +1966,8 @@ static void arch_rule(gw_explainer *ex, size_t start, bool had_nul)
 		      ? "rocm-gfx-unsupported" : "gpu-arch-unsupported-by-framework");
 	if (d >= 0)
 		record_match(ex, (unsigned)d, "arch", -1, start, had_nul);
+	if (d >= 0 && line_has(ex->line, ex->line_len, ".target"))
+		ex->compiler_evidence = true;
 }
 
 static bool target_cc(const char *t, unsigned *major, unsigned *minor)
@@ -1978,6 +2008,15 @@ static void arch_conclude(gw_explain_arch *a)
 
 	a->verdict = GW_ARCH_UNKNOWN;
 	a->torch_builds[0] = '\0';
+	a->target_first[0] = a->target_dropped[0] = '\0';
+	if (a->target[0]) {
+		const gw_row_cuda_toolkit_arch *row = gw__tbl_toolkit_arch(a->target);
+
+		if (row) {
+			gw__fmt(a->target_first, sizeof(a->target_first), "%s", row->first);
+			gw__fmt(a->target_dropped, sizeof(a->target_dropped), "%s", row->dropped);
+		}
+	}
 	if (!a->gpu[0])
 		return;
 	if (gfx)
@@ -2054,6 +2093,34 @@ static void invalid_ptx_on_new_gpu(gw_explainer *ex)
 		return;
 	refine(ex, (unsigned)from, (unsigned)to);
 	ex->matches[ex->match_of_doc[to]].arch = &ex->arch;
+}
+
+/* A log that names an architecture mismatch (a build without code for
+ * the GPU): the calls that fail after it are its consequences, not bugs of
+ * their own. A kernel image that did not load leaves an invalid module or
+ * function handle (cuModuleGetFunction's CUDA_ERROR_INVALID_HANDLE after
+ * cuModuleLoadData's CUDA_ERROR_INVALID_PTX), and "device kernel image is
+ * invalid" is the string of CUDA_ERROR_INVALID_IMAGE (200) and
+ * CUDA_ERROR_INVALID_SOURCE (300) both: one message. So the generic
+ * invalid call is folded into the mismatch, counted on its lines. */
+static void invalid_call_after_arch(gw_explainer *ex)
+{
+	static const char *const arch_ids[] = { "gpu-arch-unsupported-by-framework", "rocm-gfx-unsupported" };
+	int from = doc_index("gpu-invalid-call"), i;
+
+	if (from < 0 || (i = ex->match_of_doc[from]) < 0)
+		return;
+	for (size_t k = 0; k < sizeof(arch_ids) / sizeof(arch_ids[0]); k++) {
+		int to = doc_index(arch_ids[k]), j;
+
+		if (to < 0 || (j = ex->match_of_doc[to]) < 0)
+			continue;
+		/* The mismatch keeps its own line, code and excerpt. */
+		ex->matches[j].count += ex->matches[i].count;
+		ex->match_of_doc[from] = -1;
+		remove_match(ex, (size_t)i);
+		return;
+	}
 }
 
 /* ---- lines that look like GPU errors --------------------------------- */
@@ -2362,6 +2429,10 @@ static void end_piece(gw_explainer *ex, bool newline)
 		ex->line[ex->line_len] = '\0';
 		read_model(ex);
 	}
+	/* Triton's and XLA's own words and paths ("triton/backends/nvidia/bin/ptxas",
+	 * "xla/service/gpu", "XlaRuntimeError"): a JIT compiler generated the code. */
+	if (!ex->jit_compiler)
+		ex->jit_compiler = line_has(ex->line, ex->line_len, "triton") || line_has(ex->line, ex->line_len, "xla");
 	bool table = newline && !ex->cell_line;
 	size_t row = table ? keep_row(ex) : 0;
 
@@ -2568,7 +2639,12 @@ int gw_explainer_finish(gw_explainer *ex)
 	if (!ex->arch.gpu[0])
 		gw__fmt(ex->arch.gpu, sizeof(ex->arch.gpu), "%s", ex->model_gpu);
 	invalid_ptx_on_new_gpu(ex);
+	invalid_call_after_arch(ex);
 	arch_conclude(&ex->arch);
+	/* A JIT compiler's ptxas refused the target: its fix is a newer
+	 * Triton or jaxlib (or ptxas), not another PyTorch wheel. */
+	if (ex->jit_compiler && ex->compiler_evidence)
+		ex->arch.torch_builds[0] = '\0';
 	return 0;
 }
 

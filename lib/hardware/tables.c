@@ -23,6 +23,7 @@
 #include "amd_gpus.h"
 #include "xid.h"
 #include "sonames.h"
+#include "cuda_toolkit_arch.h"
 
 void gw__dist_normalize(const char *in, char *out, size_t outsz)
 {
@@ -242,6 +243,27 @@ int gw__tbl_cc(const char *cc, unsigned *major, unsigned *minor)
 	*major = v.part[0];
 	*minor = v.part[1];
 	return 0;
+}
+
+const gw_row_cuda_toolkit_arch *gw__tbl_toolkit_arch(const char *target)
+{
+	char want[16];
+	size_t skip, n;
+
+	if (!target)
+		return NULL;
+	skip = !strncmp(target, "sm_", 3) ? 3 : !strncmp(target, "compute_", 8) ? 8 : 0;
+	if (!skip)
+		return NULL;
+	for (n = 0; isdigit((unsigned char)target[skip + n]) && n < 4; n++)
+		;
+	if (n < 2 || n > 3)
+		return NULL;
+	gw__fmt(want, sizeof(want), "sm_%.*s", (int)n, target + skip);
+	for (size_t i = 0; i < GW_ROWS_CUDA_TOOLKIT_ARCH_COUNT; i++)
+		if (!strcmp(gw_rows_cuda_toolkit_arch[i].target, want))
+			return &gw_rows_cuda_toolkit_arch[i];
+	return NULL;
 }
 
 const gw_row_amd_gfx *gw__tbl_amd_gfx(const char *gfx)

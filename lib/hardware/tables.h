@@ -23,6 +23,7 @@
 #include "amd_gpus.h"
 #include "xid.h"
 #include "sonames.h"
+#include "cuda_toolkit_arch.h"
 
 /* Driver version → highest CUDA it supports ("12.4"). 0 or GW_ENOTFOUND
  * (older than the first row). Newer branches than the table give the last row. */
@@ -55,6 +56,9 @@ const gw_row_amd_gfx *gw__tbl_amd_gfx(const char *gfx);
  * revision (-1 when unknown), from amdgpu.ids; NULL when the table cannot
  * tell (an unlisted chip, or a revision of a chip sold under several names). */
 const char *gw__tbl_amd_gpu_name(unsigned device_id, int revision);
+/* A CUDA GPU target ("sm_86", "compute_90", "sm_90a") → the toolkits
+ * that know it; NULL if not in the table. */
+const gw_row_cuda_toolkit_arch *gw__tbl_toolkit_arch(const char *target);
 /* Xid code → row; NULL if not in the table. */
 const gw_row_xid *gw__tbl_xid(unsigned xid);
 /* A library file name as a loader prints it ("libcudnn_ops_infer.so.8",
