@@ -930,6 +930,48 @@ static void test_stop40_rules(void)
 		  "cuda-library-missing", NULL);
 }
 
+/* ecosystem-21's mechanisms: TensorFlow's and XLA's stubs when libcudart or
+ * cuDNN cannot be loaded; a compiler that finds no CUDA toolkit header;
+ * nvidia-smi's NVML strings after "Unable to determine the device handle"
+ * and in place of a value; NVRM's NV_ERR_GPU_IS_LOST; ariominer-style
+ * miners' "(N)" CUDA status. */
+static void test_eco21_rules(void)
+{
+	check_one("InternalError: cudaGetDevice() failed. Status: cudaGetErrorString symbol not found.\n",
+		  "cuda-library-missing", NULL);
+	check_one("RuntimeError: CUDA operation failed: cudaGetErrorName symbol not found.\n", "cuda-library-missing",
+		  NULL);
+	check_one("Status: Error loading CUDA libraries. GPU will not be used.\n", "cuda-library-missing", NULL);
+	check_one("cuDNN could not be found or could not be loaded.\n", "cudnn-missing", NULL);
+	check_one("THCGeneral.h:12:18: fatal error: cuda.h: No such file or directory\n", "cuda-toolkit-not-found", NULL);
+	check_one("cc1plus: fatal error: cuda_runtime.h: No such file or directory\n", "cuda-toolkit-not-found", NULL);
+	check_one("x.cpp:3:10: fatal error: 'cublas_v2.h' file not found\n", "cuda-toolkit-not-found", NULL);
+	check_one("x.cpp(2): fatal error C1083: Cannot open include file: 'cuda_runtime.h': No such file or directory\n",
+		  "cuda-toolkit-not-found", NULL);
+	check_one("Unable to determine the device handle for GPU 0000:03:00.0: Unknown Error\n", "nvml-unknown-error",
+		  NULL);
+	check_one("Unable to determine the device handle for GPU0000:01:00.0: Insufficient Permissions\n",
+		  "device-permission-denied", NULL);
+	check_one("GeForce RTX 2080 Ti, 100, 37, 56, 228.82, 210.00, 56, 1560, 6800, [Unknown Error]\n",
+		  "nvml-unknown-error", NULL);
+	check_one("kernel: NVRM: GPU0 _issueRpcAndWait: rpcSendMessage failed with status 0x0000000f for fn 10!\n",
+		  "gpu-lost", NULL);
+	check_one("NVRM: GPU0 rpcRmApiFree_GSP: GspRmFree failed: hClient=0xc1d00018; status=0x0000000f\n", "gpu-lost",
+		  NULL);
+	check_one("Error running kernel: (74)Error writing to gpu memory.\nCUDA 10.0\n", "illegal-memory-access",
+		  "cuda-runtime-legacy");
+	/* Not a status: an assertion's text, a debugging hint, an OpenCL code. */
+	{
+		gw_explainer *ex = scan("NVRM: nvAssertFailedNoLog: Assertion failed: (status == NV_OK) || "
+					"(status == NV_ERR_GPU_IN_FULLCHIP_RESET) @ rs_server.c:259\n"
+					"NVRM: GPU0 status 0x0000000f0\n"
+					"Error running kernel: (-5)Error writing to gpu memory.\n");
+
+		CHECK_INT(gw_explainer_count(ex), 0);
+		gw_explainer_free(ex);
+	}
+}
+
 int main(void)
 {
 	test_fork_during_build();
@@ -954,5 +996,6 @@ int main(void)
 	test_rules();
 	test_optional_probes();
 	test_stop40_rules();
+	test_eco21_rules();
 	return CHECK_DONE();
 }
