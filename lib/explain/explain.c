@@ -33,6 +33,7 @@
 
 #define NPAT GW__EXPLAIN_PATTERNS_COUNT
 #define NDOC GW__FINDING_DOCS_COUNT
+#define DROPPED (-2)     /* refined[d]: d is not reported in this log */
 #define NO_STATE UINT32_MAX
 #define OUT_FLAG 0x80000000u   /* in delta after build: target ends a literal */
 /* Bytes >= 0x80 (UTF-8 of Chinese wordings) share this many classes, by
@@ -169,7 +170,8 @@ struct gw_explainer {
 	unsigned nhits;
 
 	/* Results. refined[d]: the finding that stands for d in this log
-	 * (a refinement's context was seen), else -1. */
+	 * (a refinement's context was seen), DROPPED when a context showed
+	 * d to be a consequence of another line's failure, else -1. */
 	int refined[NDOC];
 	int match_of_doc[NDOC];
 	gw_explain_match matches[NDOC];
@@ -1012,6 +1014,8 @@ static void record_match(gw_explainer *ex, unsigned d, const char *framework, in
 	ex->line_matched = true;
 	if (ex->nmatches > 0 && is_teardown(code))
 		return;            /* an earlier error's echo at exit */
+	if (ex->refined[d] == DROPPED)
+		return;            /* a consequence: understood, not reported */
 	if (ex->refined[d] >= 0)
 		d = (unsigned)ex->refined[d];
 	if (ex->doc_gen[d] == ex->gen)
@@ -1207,13 +1211,24 @@ static void remove_match(gw_explainer *ex, size_t i)
 
 /* A refinement's context is on this line: from now on finding `from` is
  * reported as `to`, and a match of `from` already recorded becomes one of
- * `to` (merged into it, at the earlier line, when `to` matched too). */
+ * `to` (merged into it, at the earlier line, when `to` matched too). `to`
+ * NDOC (a row whose id is "-") drops `from`: the context shows it to be a
+ * consequence of another failure, which the log's other lines name. */
 static void refine(gw_explainer *ex, unsigned from, unsigned to)
 {
-	int i = ex->match_of_doc[from], j = ex->match_of_doc[to];
+	int i = ex->match_of_doc[from], j;
 
-	if (ex->refined[from] >= 0)
+	if (ex->refined[from] != -1)
 		return;            /* the first refinement seen wins */
+	if (to >= NDOC) {
+		ex->refined[from] = DROPPED;
+		if (i >= 0) {
+			ex->match_of_doc[from] = -1;
+			remove_match(ex, (size_t)i);
+		}
+		return;
+	}
+	j = ex->match_of_doc[to];
 	ex->refined[from] = (int)to;
 	if (i < 0)
 		return;
@@ -1256,6 +1271,11 @@ static bool renumber(gw_explainer *ex, size_t i, int code)
 	int to = gw__status_codes[code].doc;
 	int j;
 
+	if (ex->refined[to] == DROPPED) {
+		ex->match_of_doc[from] = -1;
+		remove_match(ex, i);
+		return true;
+	}
 	if (ex->refined[to] >= 0)
 		to = ex->refined[to];
 	j = ex->match_of_doc[to];

@@ -642,6 +642,14 @@ want_ids "run.py: error: argument --execution-providers: invalid choice: 'cuda' 
 # locate_cuda()'s warning where CUDA is optional is no failure; the raise is.
 want_ids 'The nvcc binary could not be located in your $PATH. Either  add it to your path, or set $CUDAHOME to enable CUDA' ""
 want_ids 'OSError: The nvcc binary could not be located in your $PATH. Either add it to your path, or set $CUDAHOME' cuda-toolkit-not-found
+# bitsandbytes' CPU-library warning names bitsandbytes; another program's
+# "compiled without GPU support" is not it. Where PyTorch says CUDA could
+# not start ("CUDA initialization: ..."), bitsandbytes' CPU fallback follows
+# from that line's cause and is not reported beside it (before or after).
+want_ids 'UserWarning: The installed version of bitsandbytes was compiled without GPU support. 8-bit optimizers, 8-bit multiplication, and GPU quantization are unavailable.' bitsandbytes-native-library-missing
+want_ids 'warning: one possible reason is that llama.cpp was compiled without GPU support' ""
+want_ids 'UserWarning: CUDA initialization: Unexpected error from cudaGetDeviceCount(). Error 803: system has unsupported display driver / cuda driver combination\nThe installed version of bitsandbytes was compiled without GPU support.' driver-library-mismatch
+want_ids 'The installed version of bitsandbytes was compiled without GPU support.\nUserWarning: CUDA initialization: Found no NVIDIA driver on your system.' nvidia-driver-not-loaded
 # bitsandbytes' libcudart warning, then the runtime found in a backup path.
 want_ids 'CUDA_SETUP: WARNING! libcudart.so not found in any environmental path. Searching /usr/local/cuda/lib64... CUDA SETUP: CUDA runtime path found: /usr/local/cuda/lib64/libcudart.so' ""
 want_ids 'CUDA_SETUP: WARNING! libcudart.so not found in any environmental path. Searching in backup paths...' cuda-library-missing
