@@ -792,6 +792,12 @@ static bool is_cuda_numbering(const char *library)
 	return !strcmp(library, "cuda-any") || !strcmp(library, "cuda-runtime");
 }
 
+/* The CUDA runtime's numbering, or the driver's (the same numbers). */
+static bool is_cuda_numbering_any(const char *library)
+{
+	return is_cuda_numbering(library) || !strcmp(library, "cuda-driver");
+}
+
 /* Full-width forms of the separators below, as a Chinese or Japanese input
  * method types them ("CUDA error：700", "cudaError（2）"): U+FF1A, U+FF08,
  * U+FF1D, U+FF03 and the ideographic space U+3000, in UTF-8. */
@@ -912,6 +918,18 @@ static int number_code(const gw_explainer *ex, unsigned p, size_t start, const c
 	s = skip_separators(skip_location(skip_arguments(s, end), end), end);
 	if (s + 4 <= end && literal_at(s, "code", 4))
 		s = skip_separators(s + 4, end);
+	/* CUDA numbers its statuses from 0: a negative one is no status of
+	 * the driver's or the runtime's but a value nothing can name, an
+	 * unknown error (TensorFlow's ToString(CUresult) prints "CUresult(-1)"
+	 * for a value its switch lacks: stream_executor/cuda/cuda_driver.cc). */
+	if (s + 1 < end && *s == '-' && s[1] >= '0' && s[1] <= '9' && is_cuda_numbering_any(library)) {
+		for (s++; s < end && *s >= '0' && *s <= '9'; s++)
+			;
+		if (s < end && (is_word_byte(*s) || *s == '.'))
+			return -1;
+		*numbered_as = NULL;
+		return code_by_number(strcmp(library, "cuda-any") ? library : "cuda-runtime", 999, false);
+	}
 	for (; s < end && *s >= '0' && *s <= '9' && digits < 6; s++, digits++)
 		number = number * 10 + (*s - '0');
 	/* A full stop ends a sentence ("with error 35. Please check"); one

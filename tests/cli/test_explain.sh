@@ -600,6 +600,12 @@ want_ids() {
 	got="$(ids_of "$T/out.json" 2>/dev/null)"
 	[ "$got" = "$2 " ] || fail "explain: $1: want [$2 ] got [$got]"
 }
+# CUDA's statuses are numbered from 0: a negative one after a CUDA wrapping
+# names nothing, an unknown error (TensorFlow prints CUresult(N) for a value
+# its table lacks); a library with negative codes (NPP) is not read so.
+want_ids 'E tensorflow/stream_executor/cuda/cuda_driver.cc:397] failed call to cuInit: CUresult(-1)' cuda-unknown-error
+want_ids 'CUDA error -1 at foo.cu:12' cuda-unknown-error
+want_ids 'CUDA error -1.5 seconds' ""
 # "initialization error" names no cause: a fork only when the log shows one.
 want_ids 'RuntimeError: CUDA error: initialization error' cuda-init-failed
 want_ids 'File "x/torch/utils/data/_utils/worker.py", line 99, in _worker_loop\nRuntimeError: CUDA error: initialization error' cuda-fork-after-init
