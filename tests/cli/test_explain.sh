@@ -669,6 +669,10 @@ want_ids "x\\onnxruntime_pybind_state.cc:739 onnxruntime::python::CreateExecutio
 want_ids "UserWarning: Specified provider 'CUDAExecutionProvider' is not in available provider names.Available providers: 'AzureExecutionProvider, CPUExecutionProvider'" framework-cpu-only-build
 want_ids "UserWarning: Specified provider 'TensorRTExecutionProvider' is not in available provider names.Available providers: 'TensorrtExecutionProvider, CUDAExecutionProvider, CPUExecutionProvider'" ""
 want_ids "ValueError: /io/include/tensorview/tensor.h(171)\\ndon't compiled with cuda" framework-cpu-only-build
+# A native extension built without its CUDA code, in its own words.
+want_ids 'RuntimeError: BuildSpatialHashTable was not compiled with CUDA support' framework-cpu-only-build
+want_ids "It appears dlib wasn't compiled with CUDA support! Using CPU" framework-cpu-only-build
+want_ids 'Only compiled with CUDA support when BUILD_CUDA=1' ""
 # tensorview's (spconv's) wording of a CUDA runtime status number.
 want_ids 'RuntimeError: /spconv/src/spconv/indice.cu 125 cuda execution failed with error 2' cuda-out-of-memory
 want_ids 'spconv/indice.cu 60 cuda execution failed with error 98' gpu-arch-unsupported-by-framework
