@@ -669,6 +669,11 @@ want_ids "x\\onnxruntime_pybind_state.cc:739 onnxruntime::python::CreateExecutio
 want_ids "UserWarning: Specified provider 'CUDAExecutionProvider' is not in available provider names.Available providers: 'AzureExecutionProvider, CPUExecutionProvider'" framework-cpu-only-build
 want_ids "UserWarning: Specified provider 'TensorRTExecutionProvider' is not in available provider names.Available providers: 'TensorrtExecutionProvider, CUDAExecutionProvider, CPUExecutionProvider'" ""
 want_ids "ValueError: /io/include/tensorview/tensor.h(171)\\ndon't compiled with cuda" framework-cpu-only-build
+# Triton's launcher stubs built by MSVC (Windows): "file(line): error C...".
+want_ids 'C:\\Users\\u\\AppData\\Local\\Temp\\tmp61aye7_w\\cuda_utils.c(165): error C2143: syntax error' jit-host-compiler-failed
+want_ids 'C:\\Users\\u\\AppData\\Local\\Temp\\tmpab12cd\\main.c(3): fatal error C1083: Cannot open include file' jit-host-compiler-failed
+want_ids 'C:\\src\\proj\\main.c(3): error C2065: undeclared identifier' ""
+want_ids 'C:\\Users\\u\\AppData\\Local\\Temp\\tmp61aye7_w\\cuda_utils.c(166): warning C4142: benign redefinition' ""
 # A native extension built without its CUDA code, in its own words.
 want_ids 'RuntimeError: BuildSpatialHashTable was not compiled with CUDA support' framework-cpu-only-build
 want_ids "It appears dlib wasn't compiled with CUDA support! Using CPU" framework-cpu-only-build
