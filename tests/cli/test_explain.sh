@@ -143,7 +143,7 @@ ecosystem-12   17     17
 ecosystem-13   10     10
 ecosystem-14   18     18
 ecosystem-15   15     17
-ecosystem-16   12     13
+ecosystem-16   13     13
 ecosystem-17   17     17
 ecosystem-18   10     12
 ecosystem-19   8      8
@@ -669,6 +669,9 @@ want_ids 'OSError: libcublasLt.so.11: cannot open shared object file: No such fi
 # ONNX Runtime: the CUDA provider library failed to load (its CUDA and cuDNN
 # dependencies), or the installed package has no CUDA provider at all.
 want_ids "x\\onnxruntime_pybind_state.cc:739 onnxruntime::python::CreateExecutionProviderInstance CUDA_PATH is set but CUDA wasn't able to be loaded. Please install the correct version of CUDA and cuDNN" cuda-library-missing
+# ONNX Runtime's sentence alone decides it: a screenshot's text recognition
+# reads CUDA_PATH's underscore as a blank.
+want_ids "onnxruntime::pythoni:CreateExecution provider instance CUDA PATH is set but CUDA wasn't able to be loaded, Please install the correct version of CUDA and CuDNN" cuda-library-missing
 want_ids "UserWarning: Specified provider 'CUDAExecutionProvider' is not in available provider names.Available providers: 'AzureExecutionProvider, CPUExecutionProvider'" framework-cpu-only-build
 want_ids "UserWarning: Specified provider 'TensorRTExecutionProvider' is not in available provider names.Available providers: 'TensorrtExecutionProvider, CUDAExecutionProvider, CPUExecutionProvider'" ""
 want_ids "ValueError: /io/include/tensorview/tensor.h(171)\\ndon't compiled with cuda" framework-cpu-only-build
