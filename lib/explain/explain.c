@@ -33,6 +33,7 @@
 
 #define NPAT GW__EXPLAIN_PATTERNS_COUNT
 #define NDOC GW__FINDING_DOCS_COUNT
+#define DROPPED (-2)     /* refined[d]: d is not reported in this log */
 #define NO_STATE UINT32_MAX
 #define OUT_FLAG 0x80000000u   /* in delta after build: target ends a literal */
 /* Bytes >= 0x80 (UTF-8 of Chinese wordings) share this many classes, by
@@ -169,7 +170,8 @@ struct gw_explainer {
 	unsigned nhits;
 
 	/* Results. refined[d]: the finding that stands for d in this log
-	 * (a refinement's context was seen), else -1. */
+	 * (a refinement's context was seen), DROPPED when a context showed
+	 * d to be a consequence of another line's failure, else -1. */
 	int refined[NDOC];
 	int match_of_doc[NDOC];
 	gw_explain_match matches[NDOC];
@@ -795,6 +797,12 @@ static bool is_cuda_numbering(const char *library)
 	return !strcmp(library, "cuda-any") || !strcmp(library, "cuda-runtime");
 }
 
+/* The CUDA runtime's numbering, or the driver's (the same numbers). */
+static bool is_cuda_numbering_any(const char *library)
+{
+	return is_cuda_numbering(library) || !strcmp(library, "cuda-driver");
+}
+
 /* Full-width forms of the separators below, as a Chinese or Japanese input
  * method types them ("CUDA error：700", "cudaError（2）"): U+FF1A, U+FF08,
  * U+FF1D, U+FF03 and the ideographic space U+3000, in UTF-8. */
@@ -915,6 +923,18 @@ static int number_code(const gw_explainer *ex, unsigned p, size_t start, const c
 	s = skip_separators(skip_location(skip_arguments(s, end), end), end);
 	if (s + 4 <= end && literal_at(s, "code", 4))
 		s = skip_separators(s + 4, end);
+	/* CUDA numbers its statuses from 0: a negative one is no status of
+	 * the driver's or the runtime's but a value nothing can name, an
+	 * unknown error (TensorFlow's ToString(CUresult) prints "CUresult(-1)"
+	 * for a value its switch lacks: stream_executor/cuda/cuda_driver.cc). */
+	if (s + 1 < end && *s == '-' && s[1] >= '0' && s[1] <= '9' && is_cuda_numbering_any(library)) {
+		for (s++; s < end && *s >= '0' && *s <= '9'; s++)
+			;
+		if (s < end && (is_word_byte(*s) || *s == '.'))
+			return -1;
+		*numbered_as = NULL;
+		return code_by_number(strcmp(library, "cuda-any") ? library : "cuda-runtime", 999, false);
+	}
 	for (; s < end && *s >= '0' && *s <= '9' && digits < 6; s++, digits++)
 		number = number * 10 + (*s - '0');
 	/* A full stop ends a sentence ("with error 35. Please check"); one
@@ -1038,6 +1058,8 @@ static void record_match(gw_explainer *ex, unsigned d, const char *framework, in
 	ex->line_matched = true;
 	if (ex->nmatches > 0 && is_teardown(code))
 		return;            /* an earlier error's echo at exit */
+	if (ex->refined[d] == DROPPED)
+		return;            /* a consequence: understood, not reported */
 	if (ex->refined[d] >= 0)
 		d = (unsigned)ex->refined[d];
 	if (ex->doc_gen[d] == ex->gen)
@@ -1235,13 +1257,24 @@ static void remove_match(gw_explainer *ex, size_t i)
 
 /* A refinement's context is on this line: from now on finding `from` is
  * reported as `to`, and a match of `from` already recorded becomes one of
- * `to` (merged into it, at the earlier line, when `to` matched too). */
+ * `to` (merged into it, at the earlier line, when `to` matched too). `to`
+ * NDOC (a row whose id is "-") drops `from`: the context shows it to be a
+ * consequence of another failure, which the log's other lines name. */
 static void refine(gw_explainer *ex, unsigned from, unsigned to)
 {
-	int i = ex->match_of_doc[from], j = ex->match_of_doc[to];
+	int i = ex->match_of_doc[from], j;
 
-	if (ex->refined[from] >= 0)
+	if (ex->refined[from] != -1)
 		return;            /* the first refinement seen wins */
+	if (to >= NDOC) {
+		ex->refined[from] = DROPPED;
+		if (i >= 0) {
+			ex->match_of_doc[from] = -1;
+			remove_match(ex, (size_t)i);
+		}
+		return;
+	}
+	j = ex->match_of_doc[to];
 	ex->refined[from] = (int)to;
 	if (i < 0)
 		return;
@@ -1284,6 +1317,11 @@ static bool renumber(gw_explainer *ex, size_t i, int code)
 	int to = gw__status_codes[code].doc;
 	int j;
 
+	if (ex->refined[to] == DROPPED) {
+		ex->match_of_doc[from] = -1;
+		remove_match(ex, i);
+		return true;
+	}
 	if (ex->refined[to] >= 0)
 		to = ex->refined[to];
 	j = ex->match_of_doc[to];

@@ -88,9 +88,9 @@ score_set() {
 eco_total=$(ls tests/explain/ecosystem/*.log | wc -l)
 score_set tests/explain/ecosystem "$eco_total"
 [ "$eco_total" -ge 60 ] || fail "ecosystem set has fewer than 60 logs"
-# Floor: the score after tuning (38/40, holdout-2/README.md); it may rise,
-# never fall.
-score_set tests/explain/holdout-2 38
+# Floor: the score after tuning (38/40, holdout-2/README.md; 39/40 once
+# bitsandbytes' warning had to name bitsandbytes); it may rise, never fall.
+score_set tests/explain/holdout-2 39
 [ "$(ls tests/explain/holdout-2/*.log | wc -l)" = 40 ] || fail "holdout-2 must keep its 40 logs"
 # The third round: ecosystem-3/ (tuned on) and holdout-3/ (28 logs drawn at
 # random with seed 20261204 and never tuned on, see its README.md). Floors:
@@ -103,14 +103,16 @@ score_set tests/explain/holdout-3 28
 [ "$(ls tests/explain/holdout-3/*.log | wc -l)" = 28 ] || fail "holdout-3 must keep its 28 logs"
 # The fourth held-out set (issue #31): 24 logs sampled by fixed queries from
 # projects no other set used, labelled before any run and scored once (see its
-# README.md). Floor: that score, 12/24; it may rise, never fall.
-score_set tests/explain/holdout-4 12
+# README.md). Floor: that score, 12/24; it may rise, never fall (22/24 after
+# branch misses read MSVC's errors on Triton's stubs).
+score_set tests/explain/holdout-4 22
 [ "$(ls tests/explain/holdout-4/*.log | wc -l)" = 24 ] || fail "holdout-4 must keep its 24 logs"
 # The later rounds (issue #31), each described in its README.md: tuning sets
 # (ecosystem-N: the score after tuning is the floor, and they may grow) and
 # held-out sets (holdout-N: scored once before and once after a stop's
 # changes, then read; they keep their logs). Floors may rise, never fall:
-# holdout-5 21/24; holdout-6 23/25 after its cublasCreate miss guided a
+# holdout-5 21/24 (24/24 after branch misses: a label changed, see its
+# README.md); holdout-6 23/25 after its cublasCreate miss guided a
 # refinement, 24/25 after its "CUDA error 8" (a retired code) did; holdout-7 25/27 after its misses were read (21/27 before, 22/27
 # after stop 38's changes, 23 with a refinement its total prompted; 27/27
 # after the mechanisms of its two last misses); holdout-8 17/20 and
@@ -118,7 +120,8 @@ score_set tests/explain/holdout-4 12
 # stop 40 and tuned on: 20/20 and 25/28 after its mechanisms. holdout-10 to
 # holdout-13 (stop 40): 11/11, 3/3, 12/18 and 17/21, the same before and
 # after the stop's first round of changes; read at stop 40 and tuned on:
-# 11/11, 3/3, 17/18 and 21/21 after their mechanisms.
+# 11/11, 3/3, 17/18 and 21/21 after their mechanisms. holdout-9 26/28
+# after branch misses changed a label its README had doubted.
 # holdout-14 25/28 and holdout-15 17/20, the same with every binary of
 # stop 40, not read.
 # set          floor  logs
@@ -130,7 +133,7 @@ while read -r set floor logs; do
 	*) [ "$have" -ge "$logs" ] || fail "$set set has fewer than $logs logs" ;;
 	esac
 done <<'SETS'
-ecosystem-6    28     30
+ecosystem-6    29     30
 ecosystem-7    29     29
 ecosystem-8    21     21
 ecosystem-9    13     13
@@ -139,18 +142,18 @@ ecosystem-11   20     20
 ecosystem-12   17     17
 ecosystem-13   10     10
 ecosystem-14   18     18
-ecosystem-15   14     17
-ecosystem-16   12     13
+ecosystem-15   15     17
+ecosystem-16   13     13
 ecosystem-17   17     17
 ecosystem-18   12     12
 ecosystem-19   8      8
 ecosystem-20   17     17
 ecosystem-21   24     27
-holdout-5      21     =24
+holdout-5      24     =24
 holdout-6      24     =25
 holdout-7      27     =27
 holdout-8      20     =20
-holdout-9      25     =28
+holdout-9      26     =28
 holdout-10     11     =11
 holdout-11     3      =3
 holdout-12     17     =18
@@ -618,6 +621,12 @@ want_ids 'Call returned HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to
 # is the counters restricted to administrators; a hypervisor's is not.
 want_ids 'function cuptiSubscribe failed with error CUPTI_ERROR_INSUFFICIENT_PRIVILEGES (35)' gpu-profiling-restricted
 want_ids 'CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES' gpu-operation-not-supported
+# CUDA's statuses are numbered from 0: a negative one after a CUDA wrapping
+# names nothing, an unknown error (TensorFlow prints CUresult(N) for a value
+# its table lacks); a library with negative codes (NPP) is not read so.
+want_ids 'E tensorflow/stream_executor/cuda/cuda_driver.cc:397] failed call to cuInit: CUresult(-1)' cuda-unknown-error
+want_ids 'CUDA error -1 at foo.cu:12' cuda-unknown-error
+want_ids 'CUDA error -1.5 seconds' ""
 # "initialization error" names no cause: a fork only when the log shows one.
 want_ids 'RuntimeError: CUDA error: initialization error' cuda-init-failed
 want_ids 'File "x/torch/utils/data/_utils/worker.py", line 99, in _worker_loop\nRuntimeError: CUDA error: initialization error' cuda-fork-after-init
@@ -660,6 +669,14 @@ want_ids "run.py: error: argument --execution-providers: invalid choice: 'cuda' 
 # locate_cuda()'s warning where CUDA is optional is no failure; the raise is.
 want_ids 'The nvcc binary could not be located in your $PATH. Either  add it to your path, or set $CUDAHOME to enable CUDA' ""
 want_ids 'OSError: The nvcc binary could not be located in your $PATH. Either add it to your path, or set $CUDAHOME' cuda-toolkit-not-found
+# bitsandbytes' CPU-library warning names bitsandbytes; another program's
+# "compiled without GPU support" is not it. Where PyTorch says CUDA could
+# not start ("CUDA initialization: ..."), bitsandbytes' CPU fallback follows
+# from that line's cause and is not reported beside it (before or after).
+want_ids 'UserWarning: The installed version of bitsandbytes was compiled without GPU support. 8-bit optimizers, 8-bit multiplication, and GPU quantization are unavailable.' bitsandbytes-native-library-missing
+want_ids 'warning: one possible reason is that llama.cpp was compiled without GPU support' ""
+want_ids 'UserWarning: CUDA initialization: Unexpected error from cudaGetDeviceCount(). Error 803: system has unsupported display driver / cuda driver combination\nThe installed version of bitsandbytes was compiled without GPU support.' driver-library-mismatch
+want_ids 'The installed version of bitsandbytes was compiled without GPU support.\nUserWarning: CUDA initialization: Found no NVIDIA driver on your system.' nvidia-driver-not-loaded
 # bitsandbytes' libcudart warning, then the runtime found in a backup path.
 want_ids 'CUDA_SETUP: WARNING! libcudart.so not found in any environmental path. Searching /usr/local/cuda/lib64... CUDA SETUP: CUDA runtime path found: /usr/local/cuda/lib64/libcudart.so' ""
 want_ids 'CUDA_SETUP: WARNING! libcudart.so not found in any environmental path. Searching in backup paths...' cuda-library-missing
@@ -670,9 +687,21 @@ want_ids 'OSError: libcublasLt.so.11: cannot open shared object file: No such fi
 # ONNX Runtime: the CUDA provider library failed to load (its CUDA and cuDNN
 # dependencies), or the installed package has no CUDA provider at all.
 want_ids "x\\onnxruntime_pybind_state.cc:739 onnxruntime::python::CreateExecutionProviderInstance CUDA_PATH is set but CUDA wasn't able to be loaded. Please install the correct version of CUDA and cuDNN" cuda-library-missing
+# ONNX Runtime's sentence alone decides it: a screenshot's text recognition
+# reads CUDA_PATH's underscore as a blank.
+want_ids "onnxruntime::pythoni:CreateExecution provider instance CUDA PATH is set but CUDA wasn't able to be loaded, Please install the correct version of CUDA and CuDNN" cuda-library-missing
 want_ids "UserWarning: Specified provider 'CUDAExecutionProvider' is not in available provider names.Available providers: 'AzureExecutionProvider, CPUExecutionProvider'" framework-cpu-only-build
 want_ids "UserWarning: Specified provider 'TensorRTExecutionProvider' is not in available provider names.Available providers: 'TensorrtExecutionProvider, CUDAExecutionProvider, CPUExecutionProvider'" ""
 want_ids "ValueError: /io/include/tensorview/tensor.h(171)\\ndon't compiled with cuda" framework-cpu-only-build
+# Triton's launcher stubs built by MSVC (Windows): "file(line): error C...".
+want_ids 'C:\\Users\\u\\AppData\\Local\\Temp\\tmp61aye7_w\\cuda_utils.c(165): error C2143: syntax error' jit-host-compiler-failed
+want_ids 'C:\\Users\\u\\AppData\\Local\\Temp\\tmpab12cd\\main.c(3): fatal error C1083: Cannot open include file' jit-host-compiler-failed
+want_ids 'C:\\src\\proj\\main.c(3): error C2065: undeclared identifier' ""
+want_ids 'C:\\Users\\u\\AppData\\Local\\Temp\\tmp61aye7_w\\cuda_utils.c(166): warning C4142: benign redefinition' ""
+# A native extension built without its CUDA code, in its own words.
+want_ids 'RuntimeError: BuildSpatialHashTable was not compiled with CUDA support' framework-cpu-only-build
+want_ids "It appears dlib wasn't compiled with CUDA support! Using CPU" framework-cpu-only-build
+want_ids 'Only compiled with CUDA support when BUILD_CUDA=1' ""
 # tensorview's (spconv's) wording of a CUDA runtime status number.
 want_ids 'RuntimeError: /spconv/src/spconv/indice.cu 125 cuda execution failed with error 2' cuda-out-of-memory
 want_ids 'spconv/indice.cu 60 cuda execution failed with error 98' gpu-arch-unsupported-by-framework
