@@ -679,6 +679,26 @@ static bool oidn_error_before(const char *line, size_t start)
 	return i >= n && literal_at(line + i - n, prefix, n) && (i == n || !is_alnum_byte(line[i - n - 1]));
 }
 
+/* Does the text before start end with an OpenCL call's failure, as
+ * PyOpenCL words it: "clGetPlatformIDs failed: " (the call's name as the
+ * API spells it, "cl" and a capital letter; PyOpenCL 2016 lower-cased it:
+ * "clcreatecontextfromtype failed: ")? */
+static bool opencl_call_failed_before(const char *line, size_t start)
+{
+	static const char tail[] = " failed:";
+	size_t n = sizeof tail - 1, i = start, w;
+
+	while (i > 0 && line[i - 1] == ' ')
+		i--;
+	if (i < n || !literal_at(line + i - n, tail, n))
+		return false;
+	for (w = i - n; w > 0 && is_alnum_byte(line[w - 1]); w--)
+		;
+	return i - n - w >= 5 && line[w] == 'c' && line[w + 1] == 'l' &&
+	       ((line[w + 2] >= 'A' && line[w + 2] <= 'Z') || (line[w + 2] >= 'a' && line[w + 2] <= 'z')) &&
+	       (w == 0 || !is_word_byte(line[w - 1]));
+}
+
 static bool code_row_accepts(const gw_explainer *ex, unsigned p, size_t start)
 {
 	const gw__explain_pattern *pat = &gw__explain_patterns[p];
@@ -696,6 +716,14 @@ static bool code_row_accepts(const gw_explainer *ex, unsigned p, size_t start)
 	if (!strncmp(pat->framework, "cuda-", 5) && cuda_location_before(ex->line, start))
 		return true;
 	if (!strcmp(pat->framework, "cuda-runtime") && oidn_error_before(ex->line, start))
+		return true;
+	/* Vulkan-Hpp's exceptions print the failed call, then the code's
+	 * string: "vk::Queue::submit: ErrorDeviceLost". */
+	if (!strcmp(pat->framework, "vulkan") && names_library(ex->line, start, "vk::", false))
+		return true;
+	/* PyOpenCL: "clGetPlatformIDs failed: PLATFORM_NOT_FOUND_KHR", its
+	 * exception's module ("pyopencl._cl.LogicError") on the line or not. */
+	if (!strcmp(pat->framework, "opencl") && opencl_call_failed_before(ex->line, start))
 		return true;
 	return names_library(ex->line, start, library_word(pat->framework), false);
 }
@@ -913,6 +941,7 @@ static int number_code(const gw_explainer *ex, unsigned p, size_t start, const c
 	const char *library = pat->framework;
 	long number = 0;
 	int digits = 0;
+	bool negative = false;
 
 	if (start > 0 && is_alnum_byte(ex->line[start - 1]))
 		return -1;
@@ -935,13 +964,21 @@ static int number_code(const gw_explainer *ex, unsigned p, size_t start, const c
 		*numbered_as = NULL;
 		return code_by_number(strcmp(library, "cuda-any") ? library : "cuda-runtime", 999, false);
 	}
-	for (; s < end && *s >= '0' && *s <= '9' && digits < 6; s++, digits++)
+	/* Vulkan's and OpenCL's errors are negative ("vkQueueSubmit failed
+	 * -4"); no other library's positive code is written with a sign. */
+	if (s + 1 < end && *s == '-' && s[1] >= '0' && s[1] <= '9') {
+		negative = true;
+		s++;
+	}
+	for (; s < end && *s >= '0' && *s <= '9' && digits < 10; s++, digits++)
 		number = number * 10 + (*s - '0');
 	/* A full stop ends a sentence ("with error 35. Please check"); one
 	 * before a digit makes a version ("CUDA error 12.1"), not a code. */
 	if (!digits || (s < end && is_word_byte(*s)) || !number ||
 	    (s < end && *s == '.' && s + 1 < end && (s[1] == '.' || (s[1] >= '0' && s[1] <= '9'))))
 		return -1;
+	if (negative)
+		number = -number;
 	*numbered_as = NULL;
 	if (!is_cuda_numbering(library))
 		return code_by_number(library, number, false);

@@ -331,6 +331,11 @@ assert c == {"library": "cuda-runtime", "name": "cudaErrorNotSupported", "number
 code_out=$("$G" explain 'CUDA error 700')
 grep -q 'Code:  cudaErrorIllegalAddress = 700 (cuda-runtime)' <<<"$code_out" || fail "text Code: line"
 awk -F'\t' '!/^#/ && NF != 6 { bad = 1 } END { exit bad }' data/explain/status_codes.tsv || fail "status_codes.tsv rows need 6 columns"
+# docs/commands/explain.md states the table's size: keep it true.
+n_codes=$(grep -vc '^#' data/explain/status_codes.tsv)
+n_tables=$(grep -v '^#' data/explain/status_codes.tsv | cut -f1 | sort -u | wc -l)
+grep -q "$n_codes codes in $n_tables tables" docs/commands/explain.md ||
+	fail "docs/commands/explain.md: want '$n_codes codes in $n_tables tables'"
 # Lines that look like GPU errors but match nothing are listed as such.
 printf 'x\nfoo: CUDA driver failed in a new way\n' >"$T/unrec"
 "$G" explain --json "$T/unrec" >"$T/o" 2>/dev/null; rc=$?
@@ -757,6 +762,30 @@ want_ids 'ROCRAND_STATUS_LAUNCH_FAILURE' illegal-memory-access
 want_ids 'RuntimeError: cuFFT error: HIPFFT_EXEC_FAILED' gpu-library-error
 want_ids 'hipSPARSE error: HIPSPARSE API failed at line 261 with error: HIPSPARSE_STATUS_INVALID_VALUE' gpu-invalid-call
 want_ids 'RuntimeError: HIPRAND_STATUS_ARCH_MISMATCH' rocm-gfx-unsupported
+# Vulkan (VkResult) and OpenCL codes (data/explain/khronos_status.tsv): by
+# name, by Vulkan-Hpp's and PyOpenCL's strings after their call, and by a
+# negative number after ncnn's and an OpenCL call's wording only.
+want_ids 'Failed to acquire fence: vkQueueSubmit VK_ERROR_DEVICE_LOST' gpu-device-removed
+want_ids 'vkQueueSubmit failed -4' gpu-device-removed
+want_ids 'vkAllocateMemory failed -2' cuda-out-of-memory
+want_ids 'queue submit failed -4' ""
+want_ids 'vkQueueSubmit failed 4' ""
+want_ids 'ggml_vulkan: vk::Device::allocateMemory: ErrorOutOfDeviceMemory' cuda-out-of-memory
+want_ids 'allocateMemory: ErrorOutOfDeviceMemory' ""
+want_ids 'vkEnumeratePhysicalDevices returned VK_INCOMPLETE' ""
+want_ids 'vk::Instance::enumeratePhysicalDevices: Incomplete' ""
+want_ids 'pyopencl._cl.LogicError: clGetPlatformIDs failed: PLATFORM_NOT_FOUND_KHR' gpu-library-error
+want_ids 'pyopencl._cl.MemoryError: clEnqueueNDRangeKernel failed: MEM_OBJECT_ALLOCATION_FAILURE' cuda-out-of-memory
+want_ids 'Status: OUT_OF_RESOURCES' ""
+want_ids 'OpenCL Error: clEnqueueReadBuffer: CL_OUT_OF_RESOURCES (-5)' cuda-out-of-memory
+want_ids 'clEnqueueNDRangeKernel failed with error code -5' cuda-out-of-memory
+want_ids 'failed with error code -1001 (Unknown)' gpu-library-error
+want_ids 'Error -5 while decompressing data: incomplete or truncated stream' ""
+want_ids 'copy failed with error code -5' ""
+want_ids 'CUDA error -1' ""
+want_ids 'error: Insufficient Memory (00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)' cuda-out-of-memory
+want_ids 'DmlExecutionProvider\src\BucketizedBufferAllocator.cpp(122): Exception(1) tid(4790) 8007000E Not enough memory resources are available to complete this operation.' cuda-out-of-memory
+want_ids 'HRESULT 0x8007000E: Not enough memory resources are available to complete this operation.' ""
 want_ids 'RuntimeError: hipsolver error: HIPSOLVER_STATUS_ALLOC_FAILED' cuda-out-of-memory
 # rocBLAS falls back to TensileLibrary.dat when the GPU's gfx target has no
 # library of its own; "Cannot read" it, with or without "for GPU arch".
