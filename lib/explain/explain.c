@@ -952,11 +952,14 @@ static int number_code(const gw_explainer *ex, unsigned p, size_t start, const c
 	s = skip_separators(skip_location(skip_arguments(s, end), end), end);
 	if (s + 4 <= end && literal_at(s, "code", 4))
 		s = skip_separators(s + 4, end);
-	/* CUDA numbers its statuses from 0: a negative one is no status of
-	 * the driver's or the runtime's but a value nothing can name, an
-	 * unknown error (TensorFlow's ToString(CUresult) prints "CUresult(-1)"
-	 * for a value its switch lacks: stream_executor/cuda/cuda_driver.cc). */
-	if (s + 1 < end && *s == '-' && s[1] >= '0' && s[1] <= '9' && is_cuda_numbering_any(library)) {
+	/* CUDA numbers its statuses from 0: a negative CUresult is no status
+	 * of the driver's but a value nothing can name, an unknown error
+	 * (TensorFlow's ToString(CUresult) prints "CUresult(-1)" for a value
+	 * its switch lacks: stream_executor/cuda/cuda_driver.cc). Other
+	 * wrappings of a negative number ("CUDA error -1") are a program's
+	 * own return value, not a status. */
+	if (s + 1 < end && *s == '-' && s[1] >= '0' && s[1] <= '9' && is_cuda_numbering_any(library) &&
+	    s - ex->line >= 9 && !strncasecmp(s - 9, "CUresult(", 9)) {
 		for (s++; s < end && *s >= '0' && *s <= '9'; s++)
 			;
 		if (s < end && (is_word_byte(*s) || *s == '.'))

@@ -626,11 +626,12 @@ want_ids 'Call returned HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to
 # is the counters restricted to administrators; a hypervisor's is not.
 want_ids 'function cuptiSubscribe failed with error CUPTI_ERROR_INSUFFICIENT_PRIVILEGES (35)' gpu-profiling-restricted
 want_ids 'CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES' gpu-operation-not-supported
-# CUDA's statuses are numbered from 0: a negative one after a CUDA wrapping
-# names nothing, an unknown error (TensorFlow prints CUresult(N) for a value
-# its table lacks); a library with negative codes (NPP) is not read so.
+# CUDA's statuses are numbered from 0: a negative CUresult names nothing, an
+# unknown error (TensorFlow prints CUresult(N) for a value its table lacks);
+# another wrapping's negative number is a program's own return value, and a
+# library with negative codes (NPP) is not read so.
 want_ids 'E tensorflow/stream_executor/cuda/cuda_driver.cc:397] failed call to cuInit: CUresult(-1)' cuda-unknown-error
-want_ids 'CUDA error -1 at foo.cu:12' cuda-unknown-error
+want_ids 'CUDA error -1 at foo.cu:12' ""
 want_ids 'CUDA error -1.5 seconds' ""
 # "initialization error" names no cause: a fork only when the log shows one.
 want_ids 'RuntimeError: CUDA error: initialization error' cuda-init-failed
