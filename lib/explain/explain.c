@@ -699,6 +699,58 @@ static bool opencl_call_failed_before(const char *line, size_t start)
 	       (w == 0 || !is_word_byte(line[w - 1]));
 }
 
+/* The canonical CUDA error check (gpuErrchk/gpuAssert, the answer to
+ * "What is the canonical way to check for errors using the CUDA runtime
+ * API?", https://stackoverflow.com/questions/14038589, copied into many
+ * projects) prints "GPUassert: %s %s %d" with cudaGetErrorString(code),
+ * the file and the line: "GPUassert: out of memory mean.cu 377" (some
+ * copies drop the blank). Does that prefix end just before start? */
+static bool gpuassert_before(const char *line, size_t start)
+{
+	static const char prefix[] = "gpuassert:";
+	size_t n = sizeof prefix - 1, i = start;
+
+	while (i > 0 && line[i - 1] == ' ')
+		i--;
+	return i >= n && literal_at(line + i - n, prefix, n) && (i == n || !is_alnum_byte(line[i - n - 1]));
+}
+
+/* Is the name at [start, end) an identifier of source code rather than a
+ * status a program returned? A compiler reports it undeclared (GCC's C
+ * "error: 'X' undeclared", C++'s "'X' was not declared in this scope" and
+ * "'X' is not a member of 'Y'", Clang's "use of undeclared identifier 'X'",
+ * nvcc's EDG front end's 'identifier "X" is undefined', MSVC's "'X':
+ * undeclared identifier"), or GCC and Clang quote the offending source
+ * line under the diagnostic ("  434 |  case X:"). A build that fails
+ * because its CUDA headers lack an enumerator is no run-time failure. */
+static bool line_has(const char *line, size_t len, const char *needle);
+
+static bool source_identifier(const char *line, size_t len, size_t start, size_t end)
+{
+	static const char *const says[] = { "undeclared", "not declared", "is undefined", "is not a member of",
+					    "has no member" };
+	size_t i = 0, digits = 0;
+
+	while (i < len && is_blank(line[i]))
+		i++;
+	while (i < len && line[i] >= '0' && line[i] <= '9' && i < start)
+		i++, digits++;
+	while (i < len && line[i] == ' ')
+		i++;
+	if (digits && i < start && line[i] == '|')
+		return true;       /* the compiler's quote of the source line */
+	if (start == 0 || end >= len)
+		return false;
+	/* quoted: 'X' "X" `X` or GCC's typographic quotes (UTF-8 E2 80 98/99) */
+	if (!strchr("'\"`", line[start - 1]) && !((unsigned char)line[start - 1] == 0x98 && start >= 3 &&
+						   (unsigned char)line[start - 3] == 0xe2))
+		return false;
+	for (size_t k = 0; k < sizeof(says) / sizeof(says[0]); k++)
+		if (line_has(line, len, says[k]))
+			return true;
+	return false;
+}
+
 static bool code_row_accepts(const gw_explainer *ex, unsigned p, size_t start)
 {
 	const gw__explain_pattern *pat = &gw__explain_patterns[p];
@@ -708,6 +760,8 @@ static bool code_row_accepts(const gw_explainer *ex, unsigned p, size_t start)
 		return false;
 	if (end < ex->line_len && is_word_byte(ex->line[end]))
 		return false;
+	if (pat->how == GW__HOW_NAME && source_identifier(ex->line, ex->line_len, start, end))
+		return false;
 	if (pat->how != GW__HOW_DESC)
 		return true;
 	/* ggml built for HIP names its errors "ROCm error: ..." */
@@ -715,7 +769,8 @@ static bool code_row_accepts(const gw_explainer *ex, unsigned p, size_t start)
 		return true;
 	if (!strncmp(pat->framework, "cuda-", 5) && cuda_location_before(ex->line, start))
 		return true;
-	if (!strcmp(pat->framework, "cuda-runtime") && oidn_error_before(ex->line, start))
+	if (!strcmp(pat->framework, "cuda-runtime") &&
+	    (oidn_error_before(ex->line, start) || gpuassert_before(ex->line, start)))
 		return true;
 	/* Vulkan-Hpp's exceptions print the failed call, then the code's
 	 * string: "vk::Queue::submit: ErrorDeviceLost". */

@@ -149,6 +149,7 @@ ecosystem-18   12     12
 ecosystem-19   8      8
 ecosystem-20   17     17
 ecosystem-21   24     27
+ecosystem-23   35     37
 holdout-5      24     =24
 holdout-6      24     =25
 holdout-7      27     =27
@@ -162,7 +163,7 @@ holdout-14     25     =28
 holdout-15     17     =20
 SETS
 # Each of these logs comes from its own thread, used by no other set.
-dups="$( { grep -h '^# source:' tests/explain/{ecosystem,holdout-2,ecosystem-3,holdout-3,holdout-4,holdout-5,holdout-6,holdout-7,holdout-8,holdout-9,holdout-10,holdout-11,holdout-12,holdout-13,holdout-14,holdout-15,ecosystem-6,ecosystem-7,ecosystem-8,ecosystem-9,ecosystem-10,ecosystem-11,ecosystem-12,ecosystem-13,ecosystem-14,ecosystem-15,ecosystem-16,ecosystem-17,ecosystem-18,ecosystem-19,ecosystem-20,ecosystem-21}/*.expected
+dups="$( { grep -h '^# source:' tests/explain/{ecosystem,holdout-2,ecosystem-3,holdout-3,holdout-4,holdout-5,holdout-6,holdout-7,holdout-8,holdout-9,holdout-10,holdout-11,holdout-12,holdout-13,holdout-14,holdout-15,ecosystem-6,ecosystem-7,ecosystem-8,ecosystem-9,ecosystem-10,ecosystem-11,ecosystem-12,ecosystem-13,ecosystem-14,ecosystem-15,ecosystem-16,ecosystem-17,ecosystem-18,ecosystem-19,ecosystem-20,ecosystem-21,ecosystem-23}/*.expected
 	grep -h '^# source:' tests/explain/{corpus,heldout}/*.expected | sort -u; } | sort | uniq -d)"
 [ -z "$dups" ] || fail "a source serves two logs: $dups"
 
@@ -622,6 +623,43 @@ want_ids 'Memory access fault by GPU node-2 (Agent handle: 0x55d0c8a0) on addres
 want_ids 'HW Exception by GPU node-1 (Agent handle: 0x55d0c8a0) reason :ECC' ecc-errors
 want_ids 'Unable to open /dev/kfd read-write: Permission denied\nhsa api call failure at: rocminfo.cc:1102\nCall returned HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the necessary resources.' rocm-permission-denied
 want_ids 'Call returned HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the necessary resources.' cuda-out-of-memory
+# kfd_open()'s other refusals (EFAULT, EINVAL, EAGAIN, ...) leave the same
+# OUT_OF_RESOURCES: not memory, and no id of its own.
+want_ids 'ROCk module is loaded\nUnable to open /dev/kfd read-write: Bad address\nhsa api call failure at: /src/rocminfo/rocminfo.cc:1142\nCall returned HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the necessary resources.' ""
+want_ids 'Unable to open /dev/kfd read-write: Invalid argument\nCall returned HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the necessary resources.' ""
+want_ids 'Unable to open /dev/kfd read-write: No such file or directory\nCall returned HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the necessary resources.' amdgpu-not-loaded
+# The canonical gpuAssert() check prints "GPUassert: DESCRIPTION FILE LINE"
+# with cudaGetErrorString(): the runtime's description, no "CUDA" needed.
+want_ids 'GPUassert: invalid argument pyronn_layers/cc/kernels/cone_projector_3D_CudaKernel_hardware_interp.cu.cc 233' gpu-invalid-call
+want_ids 'GPUassert: out of memory mean.cu 377' cuda-out-of-memory
+want_ids 'GPUassert:out of memory/../pointpillars/pointpillars.cc 378' cuda-out-of-memory
+want_ids 'NotGPUassert: out of memory x.cc 3' ""
+# A status name that a compiler reports undeclared, or quotes from the
+# source line, is the build's, not a run-time failure.
+want_ids "src/hmem_cuda.c:434:7: error: \xe2\x80\x98cudaErrorStubLibrary\xe2\x80\x99 undeclared (first use in this function)\n  434 |  case cudaErrorStubLibrary:\n      |       ^~~~~~~~~~~~~~~~~~~~" ""
+want_ids "x.cpp:9:10: error: use of undeclared identifier 'cudaErrorStubLibrary'" ""
+want_ids 'kernel.cu(12): error: identifier "CUDA_ERROR_STUB_LIBRARY" is undefined' ""
+want_ids "x.cpp:9: error: 'cudaErrorStubLibrary' was not declared in this scope" ""
+want_ids 'CUDA error: cudaErrorStubLibrary' nvidia-driver-not-loaded
+# Programs' own words for a GPU allocation that failed.
+want_ids 'permutohedral_lattice/src/DeviceMemoryAllocator.h:68] GPU memory allocation failed (might be due to insufficient memory)' cuda-out-of-memory
+want_ids 'Failed to allocate GPU memory! Try increasing gpu_mem allocation in /boot/config.txt.' cuda-out-of-memory
+want_ids 'Unable to allocate GPU memory (try running with fewer vectors/dimensions)' cuda-out-of-memory
+want_ids 'GPU-0: Failed to allocate 16.00 GB GPU memory (0.00 GB available)' cuda-out-of-memory
+want_ids 'Out of video memory trying to allocate a texture! Make sure your video card has the minimum required memory' cuda-out-of-memory
+want_ids 'Failed to allocate GPU memory, falling back to CPU' ""
+# "invalid device symbol": no module for the GPU's architecture, unless the
+# symbol is named by a string (removed in CUDA 5.0).
+want_ids '#Unexpected error CUDA error in func set_constants at line 180 calling cudaMemcpyToSymbol(d_dag, &_dag, sizeof(hash64_t*)) failed with error invalid device symbol on CUDA device 02:00.0' gpu-arch-unsupported-by-framework
+want_ids 'safeCall() Runtime API error in file <cudaSiftH.cu>, line 42 : invalid device symbol.' gpu-arch-unsupported-by-framework
+want_ids "Cuda error in file 'fluids/fluid_system_host.cu' in line 184 : invalid device symbol\nCUDA_SAFE_CALL(cudaMemcpyToSymbol (\"symData\", &fcuda, sizeof(FluidParams)));" gpu-invalid-call
+want_ids 'hipErrorInvalidSymbol' gpu-invalid-call
+# A GPU whose results fail the program's own check.
+want_ids '[2020-08-15 22:48:43.520]  nvidia   GPU #1 COMPUTE ERROR' gpu-wrong-results
+want_ids '[2018-01-25 19:05:28] GPU #0 COMPUTE ERROR' gpu-wrong-results
+want_ids 'Tested 2 GPUs:\n\tGPU 0: OK\n\tGPU 1: FAULTY' gpu-wrong-results
+want_ids 'Tested 1 GPUs:\n\tGPU 0: OK' ""
+want_ids "console.error('Irrigation compute error:', err);" ""
 # CUPTI's insufficient privileges by name and by number in a CUPTI wrapping
 # is the counters restricted to administrators; a hypervisor's is not.
 want_ids 'function cuptiSubscribe failed with error CUPTI_ERROR_INSUFFICIENT_PRIVILEGES (35)' gpu-profiling-restricted
