@@ -777,6 +777,26 @@ want_ids 'RuntimeError: Unknown error -2005270522' gpu-device-removed
 want_ids 'hr = DXGI_ERROR_DEVICE_HUNG' gpu-device-removed
 want_ids 'RuntimeError: Unknown error -2005270524' ""
 want_ids 'HRESULT 0x887A0001 DXGI_ERROR_INVALID_CALL' ""
+# The same event in the kernel driver's, the OS's and programs' words: the
+# GPU hung or crashed and was reset (i915, xe, amdgpu; Windows' TDR event
+# and nvlddmkm's, a failed TDR's bug check; Metal's watchdog; xenia's
+# fatal error, also as users retype it). Words about a ring or a reset that
+# report no hang are not that.
+want_ids 'i915 0000:00:02.0: [drm] GPU HANG: ecode 12:1:0020fffe, in xdg-desktop-por [1676]' gpu-device-removed
+want_ids '[ 2103.983856] i915 0000:00:02.0: chrome[1818] context reset due to GPU hang' gpu-device-removed
+want_ids 'xe 0000:03:00.0: [drm] GT0: Timedout job: seqno=4294967169, lrc_seqno=4294967169, guc_id=2, flags=0x0 in glmark2 [1234]' gpu-device-removed
+want_ids 'kernel: [drm:amdgpu_job_timedout [amdgpu]] *ERROR* ring gfx timeout, signaled seq=152958, emitted seq=152961' gpu-device-removed
+want_ids 'amdgpu 0000:0b:00.0: amdgpu: ring gfx_0.0.0 timeout, but soft recovered' gpu-device-removed
+want_ids 'amdgpu 0000:07:00.0: amdgpu: GPU reset begin!\n[drm] VRAM is lost due to GPU reset!' gpu-device-removed
+want_ids 'Warning 9/21/2023 11:02:14 AM Display 4101\n    Display driver nvlddmkm stopped responding and has successfully recovered' gpu-device-removed
+want_ids 'Error 9/21/2023 11:02:13 AM nvlddmkm 0\n    \\\\Device\\\\Video3\n    Error occurred on GPUID: 100' gpu-device-removed
+want_ids 'Your PC ran into a problem and needs to restart.\nStop code: VIDEO_TDR_FAILURE\nWhat failed: nvlddmkm.sys' gpu-device-removed
+want_ids 'Execution of the command buffer was aborted due to an error during execution. Caused GPU Timeout Error (00000002:kIOAccelCommandBufferCallbackErrorTimeout)' gpu-device-removed
+want_ids 'Execution of the command buffer was aborted due to an error during execution. Caused GPU Hang Error (00000003:kIOGPUCommandBufferCallbackErrorHang)' gpu-device-removed
+want_ids 'Graphics device lost (probably due to an internal error)' gpu-device-removed
+want_ids 'Graphics Device Lost Due to an Internal Error' gpu-device-removed
+want_ids '[drm] ring gfx test failed (scratch(0x2040)=0xCAFEDEAD)' ""
+want_ids 'Execution of the command buffer was aborted due to an error during execution. Ignored (for causing prior/excessive GPU errors) (00000004:kIOGPUCommandBufferCallbackErrorSubmissionsIgnored)' ""
 # Windows's loader cannot find an entry point in a ROCm DLL: a ROCm library
 # of another release than the program's.
 want_ids 'The procedure entry point rocblas_gemm_ex3 could not be located in the dynamic link library C:\\x\\rocblas.dll.' rocm-library-missing
