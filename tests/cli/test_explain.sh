@@ -797,6 +797,27 @@ want_ids 'Graphics device lost (probably due to an internal error)' gpu-device-r
 want_ids 'Graphics Device Lost Due to an Internal Error' gpu-device-removed
 want_ids '[drm] ring gfx test failed (scratch(0x2040)=0xCAFEDEAD)' ""
 want_ids 'Execution of the command buffer was aborted due to an error during execution. Ignored (for causing prior/excessive GPU errors) (00000004:kIOGPUCommandBufferCallbackErrorSubmissionsIgnored)' ""
+# A program that checks each NCCL call names the call that failed, often
+# without NCCL's string (nnabla, ggml, fprintf wrappers); a word that only
+# begins with "nccl" is no call.
+want_ids 'ncclCommInitRank failed.' nccl-error
+want_ids 'ggml_cuda_world_init_once: ncclCommInitRank failed: unhandled system error' nccl-error
+want_ids 'ncclGroupEnd failed' nccl-error
+want_ids 'mynccl_helper failed' ""
+# A CUDA description with its own number before it is CUDA's though the
+# line names no library: Claymore's "failed 8 (0), invalid device
+# function" (8: the runtime's numbering before CUDA 10.1), a printf
+# wrapper's "98: ..."; another number, a version or a short description
+# ("unknown error") is not read so.
+want_ids 'GPU 0, GpuMiner cu_kd failed 8 (0), invalid device function' gpu-arch-unsupported-by-framework
+want_ids 'kernel returned 98: invalid device function' gpu-arch-unsupported-by-framework
+want_ids 'error (8): invalid device function' gpu-arch-unsupported-by-framework
+want_ids 'GPU 0, GpuMiner cu_kd failed 9, invalid device function' ""
+want_ids 'plugin v1.8, invalid device function' ""
+want_ids 'job failed 30, unknown error' ""
+# Excavator quotes the driver's CUresult: "CUDA error DRIVER: '700'".
+want_ids "CUDA error DRIVER: '700' in func 'run_single_stream' line 960" illegal-memory-access
+want_ids "CUDA error DRIVER: '999' in func 'run_single_stream' line 978" cuda-unknown-error
 # Windows's loader cannot find an entry point in a ROCm DLL: a ROCm library
 # of another release than the program's.
 want_ids 'The procedure entry point rocblas_gemm_ex3 could not be located in the dynamic link library C:\\x\\rocblas.dll.' rocm-library-missing
