@@ -149,6 +149,7 @@ ecosystem-18   12     12
 ecosystem-19   8      8
 ecosystem-20   17     17
 ecosystem-21   24     27
+ecosystem-22   28     30
 holdout-5      24     =24
 holdout-6      24     =25
 holdout-7      27     =27
@@ -162,7 +163,7 @@ holdout-14     25     =28
 holdout-15     17     =20
 SETS
 # Each of these logs comes from its own thread, used by no other set.
-dups="$( { grep -h '^# source:' tests/explain/{ecosystem,holdout-2,ecosystem-3,holdout-3,holdout-4,holdout-5,holdout-6,holdout-7,holdout-8,holdout-9,holdout-10,holdout-11,holdout-12,holdout-13,holdout-14,holdout-15,ecosystem-6,ecosystem-7,ecosystem-8,ecosystem-9,ecosystem-10,ecosystem-11,ecosystem-12,ecosystem-13,ecosystem-14,ecosystem-15,ecosystem-16,ecosystem-17,ecosystem-18,ecosystem-19,ecosystem-20,ecosystem-21}/*.expected
+dups="$( { grep -h '^# source:' tests/explain/{ecosystem,holdout-2,ecosystem-3,holdout-3,holdout-4,holdout-5,holdout-6,holdout-7,holdout-8,holdout-9,holdout-10,holdout-11,holdout-12,holdout-13,holdout-14,holdout-15,ecosystem-6,ecosystem-7,ecosystem-8,ecosystem-9,ecosystem-10,ecosystem-11,ecosystem-12,ecosystem-13,ecosystem-14,ecosystem-15,ecosystem-16,ecosystem-17,ecosystem-18,ecosystem-19,ecosystem-20,ecosystem-21,ecosystem-22}/*.expected
 	grep -h '^# source:' tests/explain/{corpus,heldout}/*.expected | sort -u; } | sort | uniq -d)"
 [ -z "$dups" ] || fail "a source serves two logs: $dups"
 
