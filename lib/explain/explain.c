@@ -751,6 +751,94 @@ static bool source_identifier(const char *line, size_t len, size_t start, size_t
 	return false;
 }
 
+/* The shortest description read by the number before it alone: shorter
+ * ones ("unknown error", "out of memory", "invalid argument") are the
+ * words of too many other programs' messages. */
+#define OWN_NUMBER_MIN_DESC 17
+
+/* Does the code's own number stand just before its description? Programs
+ * that print a status as its number and then its string (cudaGetErrorString)
+ * without naming the library say which library it is by the pair: Claymore's
+ * miner prints "GpuMiner cu_kd failed 8 (0), invalid device function" and
+ * "GpuMiner cu_k1 failed 77, an illegal memory access was encountered" (8 and
+ * 77 in the runtime's numbering before CUDA 10.1), printf("%d: %s") wrappers
+ * "98: invalid device function". Going back from the description: blanks,
+ * one of ",:-" and blanks, then the number, word-delimited; one other
+ * number in parentheses may stand between them ("8 (0)"), and the number
+ * itself may be parenthesised ("(8): invalid device function"). */
+static bool own_number_before(const char *line, size_t start, long number)
+{
+	size_t i = start;
+
+	while (i > 0 && is_blank(line[i - 1]))
+		i--;
+	if (i > 0 && (line[i - 1] == ',' || line[i - 1] == ':' || line[i - 1] == '-'))
+		i--;
+	for (int k = 0; k < 2; k++) {
+		bool paren = false;
+		long v = 0, scale = 1;
+		int digits = 0;
+
+		while (i > 0 && is_blank(line[i - 1]))
+			i--;
+		if (i > 0 && line[i - 1] == ')') {
+			paren = true;
+			i--;
+		}
+		for (; i > 0 && line[i - 1] >= '0' && line[i - 1] <= '9' && digits < 6; i--, digits++, scale *= 10)
+			v += (line[i - 1] - '0') * scale;
+		if (!digits)
+			return false;
+		if (paren) {
+			if (i == 0 || line[i - 1] != '(')
+				return false;
+			i--;
+		} else if (i > 0 && (is_word_byte(line[i - 1]) || line[i - 1] == '.' || line[i - 1] == '-')) {
+			return false;
+		}
+		if (v == number)
+			return true;
+		if (!paren)
+			return false;
+	}
+	return false;
+}
+
+/* The code of before CUDA 10.1 that printed the same description as
+ * today's runtime code (cudaErrorInvalidDeviceFunction: 98 today, 8
+ * then), or -1. */
+static int legacy_twin(int code)
+{
+	const gw_status_code *c = &gw__status_codes[code].pub;
+
+	if (strcmp(c->library, "cuda-runtime"))
+		return -1;
+	for (size_t i = 0; i < NCODE; i++)
+		if (!strcmp(gw__status_codes[i].pub.library, "cuda-runtime-legacy") &&
+		    !strcmp(gw__status_codes[i].pub.description, c->description))
+			return (int)i;
+	return -1;
+}
+
+/* A CUDA description (DESC row p at start) read by its own number before
+ * it: the code, today's or the one of before CUDA 10.1 whose number it is;
+ * -1 when the line has no such number. CUDA's alone: HIP numbers its codes
+ * as CUDA does, and a line that names neither is CUDA's far more often. */
+static int own_number_code(const gw_explainer *ex, unsigned p, size_t start)
+{
+	const gw__explain_pattern *pat = &gw__explain_patterns[p];
+	int twin;
+
+	if (pat->how != GW__HOW_DESC || pat->code < 0 || strncmp(pat->framework, "cuda-", 5) ||
+	    ex->cat->lit_len[p] < OWN_NUMBER_MIN_DESC)
+		return -1;
+	if (own_number_before(ex->line, start, gw__status_codes[pat->code].pub.number))
+		return pat->code;
+	if ((twin = legacy_twin(pat->code)) >= 0 && own_number_before(ex->line, start, gw__status_codes[twin].pub.number))
+		return twin;
+	return -1;
+}
+
 static bool code_row_accepts(const gw_explainer *ex, unsigned p, size_t start)
 {
 	const gw__explain_pattern *pat = &gw__explain_patterns[p];
@@ -779,6 +867,8 @@ static bool code_row_accepts(const gw_explainer *ex, unsigned p, size_t start)
 	/* PyOpenCL: "clGetPlatformIDs failed: PLATFORM_NOT_FOUND_KHR", its
 	 * exception's module ("pyopencl._cl.LogicError") on the line or not. */
 	if (!strcmp(pat->framework, "opencl") && opencl_call_failed_before(ex->line, start))
+		return true;
+	if (own_number_code(ex, p, start) >= 0)
 		return true;
 	return names_library(ex->line, start, library_word(pat->framework), false);
 }
@@ -892,14 +982,15 @@ static bool is_cuda_numbering_any(const char *library)
 static const char *const wide_separators[] = {"\xef\xbc\x9a", "\xef\xbc\x88", "\xef\xbc\x9d",
 					      "\xef\xbc\x83", "\xe3\x80\x80"};
 
-/* s past the blanks and separators (":=#(", ASCII or full-width) that may
- * stand between a wrapping and its number. */
+/* s past the blanks and separators (":=#(", ASCII or full-width, and a
+ * quote: Excavator's "CUDA error DRIVER: '700'") that may stand between a
+ * wrapping and its number. */
 static const char *skip_separators(const char *s, const char *end)
 {
 	for (;;) {
 		size_t i, n = sizeof wide_separators / sizeof *wide_separators;
 
-		if (s < end && strchr(" \t:=#(", *s)) {
+		if (s < end && strchr(" \t:=#('", *s)) {
 			s++;
 			continue;
 		}
@@ -1305,8 +1396,16 @@ static void record_hit(gw_explainer *ex, const struct hit *h, bool had_nul)
 		ex->hit_library = NULL;
 		return;
 	}
-	if (pattern_accepts(ex, h->pat, h->start))
-		record_match(ex, pat->doc, pat->framework, code, h->start, had_nul);
+	if (pattern_accepts(ex, h->pat, h->start)) {
+		int own = own_number_code(ex, h->pat, h->start);
+
+		/* Read by its number of before CUDA 10.1: that code. */
+		if (own >= 0 && own != code && gw__status_codes[own].doc >= 0)
+			record_match(ex, (unsigned)gw__status_codes[own].doc, gw__status_codes[own].pub.library, own,
+				     h->start, had_nul);
+		else
+			record_match(ex, pat->doc, pat->framework, code, h->start, had_nul);
+	}
 	else if (pat->how == GW__HOW_DESC)
 		hold_description(ex, h->pat, h->start, had_nul);
 }

@@ -149,6 +149,7 @@ ecosystem-18   12     12
 ecosystem-19   8      8
 ecosystem-20   17     17
 ecosystem-21   24     27
+ecosystem-22   28     30
 ecosystem-23   35     37
 holdout-5      24     =24
 holdout-6      24     =25
@@ -163,7 +164,7 @@ holdout-14     25     =28
 holdout-15     17     =20
 SETS
 # Each of these logs comes from its own thread, used by no other set.
-dups="$( { grep -h '^# source:' tests/explain/{ecosystem,holdout-2,ecosystem-3,holdout-3,holdout-4,holdout-5,holdout-6,holdout-7,holdout-8,holdout-9,holdout-10,holdout-11,holdout-12,holdout-13,holdout-14,holdout-15,ecosystem-6,ecosystem-7,ecosystem-8,ecosystem-9,ecosystem-10,ecosystem-11,ecosystem-12,ecosystem-13,ecosystem-14,ecosystem-15,ecosystem-16,ecosystem-17,ecosystem-18,ecosystem-19,ecosystem-20,ecosystem-21,ecosystem-23}/*.expected
+dups="$( { grep -h '^# source:' tests/explain/{ecosystem,holdout-2,ecosystem-3,holdout-3,holdout-4,holdout-5,holdout-6,holdout-7,holdout-8,holdout-9,holdout-10,holdout-11,holdout-12,holdout-13,holdout-14,holdout-15,ecosystem-6,ecosystem-7,ecosystem-8,ecosystem-9,ecosystem-10,ecosystem-11,ecosystem-12,ecosystem-13,ecosystem-14,ecosystem-15,ecosystem-16,ecosystem-17,ecosystem-18,ecosystem-19,ecosystem-20,ecosystem-21,ecosystem-22,ecosystem-23}/*.expected
 	grep -h '^# source:' tests/explain/{corpus,heldout}/*.expected | sort -u; } | sort | uniq -d)"
 [ -z "$dups" ] || fail "a source serves two logs: $dups"
 
@@ -845,6 +846,47 @@ want_ids 'RuntimeError: Unknown error -2005270522' gpu-device-removed
 want_ids 'hr = DXGI_ERROR_DEVICE_HUNG' gpu-device-removed
 want_ids 'RuntimeError: Unknown error -2005270524' ""
 want_ids 'HRESULT 0x887A0001 DXGI_ERROR_INVALID_CALL' ""
+# The same event in the kernel driver's, the OS's and programs' words: the
+# GPU hung or crashed and was reset (i915, xe, amdgpu; Windows' TDR event
+# and nvlddmkm's, a failed TDR's bug check; Metal's watchdog; xenia's
+# fatal error, also as users retype it). Words about a ring or a reset that
+# report no hang are not that.
+want_ids 'i915 0000:00:02.0: [drm] GPU HANG: ecode 12:1:0020fffe, in xdg-desktop-por [1676]' gpu-device-removed
+want_ids '[ 2103.983856] i915 0000:00:02.0: chrome[1818] context reset due to GPU hang' gpu-device-removed
+want_ids 'xe 0000:03:00.0: [drm] GT0: Timedout job: seqno=4294967169, lrc_seqno=4294967169, guc_id=2, flags=0x0 in glmark2 [1234]' gpu-device-removed
+want_ids 'kernel: [drm:amdgpu_job_timedout [amdgpu]] *ERROR* ring gfx timeout, signaled seq=152958, emitted seq=152961' gpu-device-removed
+want_ids 'amdgpu 0000:0b:00.0: amdgpu: ring gfx_0.0.0 timeout, but soft recovered' gpu-device-removed
+want_ids 'amdgpu 0000:07:00.0: amdgpu: GPU reset begin!\n[drm] VRAM is lost due to GPU reset!' gpu-device-removed
+want_ids 'Warning 9/21/2023 11:02:14 AM Display 4101\n    Display driver nvlddmkm stopped responding and has successfully recovered' gpu-device-removed
+want_ids 'Error 9/21/2023 11:02:13 AM nvlddmkm 0\n    \\\\Device\\\\Video3\n    Error occurred on GPUID: 100' gpu-device-removed
+want_ids 'Your PC ran into a problem and needs to restart.\nStop code: VIDEO_TDR_FAILURE\nWhat failed: nvlddmkm.sys' gpu-device-removed
+want_ids 'Execution of the command buffer was aborted due to an error during execution. Caused GPU Timeout Error (00000002:kIOAccelCommandBufferCallbackErrorTimeout)' gpu-device-removed
+want_ids 'Execution of the command buffer was aborted due to an error during execution. Caused GPU Hang Error (00000003:kIOGPUCommandBufferCallbackErrorHang)' gpu-device-removed
+want_ids 'Graphics device lost (probably due to an internal error)' gpu-device-removed
+want_ids 'Graphics Device Lost Due to an Internal Error' gpu-device-removed
+want_ids '[drm] ring gfx test failed (scratch(0x2040)=0xCAFEDEAD)' ""
+want_ids 'Execution of the command buffer was aborted due to an error during execution. Ignored (for causing prior/excessive GPU errors) (00000004:kIOGPUCommandBufferCallbackErrorSubmissionsIgnored)' ""
+# A program that checks each NCCL call names the call that failed, often
+# without NCCL's string (nnabla, ggml, fprintf wrappers); a word that only
+# begins with "nccl" is no call.
+want_ids 'ncclCommInitRank failed.' nccl-error
+want_ids 'ggml_cuda_world_init_once: ncclCommInitRank failed: unhandled system error' nccl-error
+want_ids 'ncclGroupEnd failed' nccl-error
+want_ids 'mynccl_helper failed' ""
+# A CUDA description with its own number before it is CUDA's though the
+# line names no library: Claymore's "failed 8 (0), invalid device
+# function" (8: the runtime's numbering before CUDA 10.1), a printf
+# wrapper's "98: ..."; another number, a version or a short description
+# ("unknown error") is not read so.
+want_ids 'GPU 0, GpuMiner cu_kd failed 8 (0), invalid device function' gpu-arch-unsupported-by-framework
+want_ids 'kernel returned 98: invalid device function' gpu-arch-unsupported-by-framework
+want_ids 'error (8): invalid device function' gpu-arch-unsupported-by-framework
+want_ids 'GPU 0, GpuMiner cu_kd failed 9, invalid device function' ""
+want_ids 'plugin v1.8, invalid device function' ""
+want_ids 'job failed 30, unknown error' ""
+# Excavator quotes the driver's CUresult: "CUDA error DRIVER: '700'".
+want_ids "CUDA error DRIVER: '700' in func 'run_single_stream' line 960" illegal-memory-access
+want_ids "CUDA error DRIVER: '999' in func 'run_single_stream' line 978" cuda-unknown-error
 # Windows's loader cannot find an entry point in a ROCm DLL: a ROCm library
 # of another release than the program's.
 want_ids 'The procedure entry point rocblas_gemm_ex3 could not be located in the dynamic link library C:\\x\\rocblas.dll.' rocm-library-missing
