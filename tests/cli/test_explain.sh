@@ -148,7 +148,7 @@ ecosystem-17   17     17
 ecosystem-18   12     12
 ecosystem-19   8      8
 ecosystem-20   17     17
-ecosystem-21   24     27
+ecosystem-21   25     27
 ecosystem-22   28     30
 ecosystem-23   35     37
 holdout-5      24     =24
@@ -672,6 +672,10 @@ want_ids 'CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES' gpu-operation-
 want_ids 'E tensorflow/stream_executor/cuda/cuda_driver.cc:397] failed call to cuInit: CUresult(-1)' cuda-unknown-error
 want_ids 'CUDA error -1 at foo.cu:12' ""
 want_ids 'CUDA error -1.5 seconds' ""
+# A VkResult name without its VK_ prefix (Omniverse's carb) is still Vulkan's.
+want_ids '[Error] [carb.graphics-vulkan.plugin] VkResult: ERROR_DEVICE_LOST' gpu-device-removed
+want_ids 'vkQueueSubmit: VK_ERROR_DEVICE_LOST' gpu-device-removed
+want_ids 'MY_ERROR_DEVICE_LOST_COUNT=0' ""
 # "initialization error" names no cause: a fork only when the log shows one.
 want_ids 'RuntimeError: CUDA error: initialization error' cuda-init-failed
 want_ids 'File "x/torch/utils/data/_utils/worker.py", line 99, in _worker_loop\nRuntimeError: CUDA error: initialization error' cuda-fork-after-init
