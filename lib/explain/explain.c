@@ -665,18 +665,30 @@ static bool cuda_location_before(const char *line, size_t start)
 	return i > 0 && (is_word_byte(line[i - 1]) || line[i - 1] == '-');
 }
 
-/* Open Image Denoise's GPU devices throw the runtime's own string (its
- * CUDA device: Exception(Error::Unknown, cudaGetErrorString(error))), and
- * programs print it after "OIDN error:" (Blender's denoiser_oidn_gpu.cpp).
- * Does that prefix end just before start? */
-static bool oidn_error_before(const char *line, size_t start)
+/* Does the lower-case prefix (a program's own word before the runtime's
+ * string) end just before start, at the start of a word? */
+static bool prefix_before(const char *line, size_t start, const char *prefix)
 {
-	static const char prefix[] = "oidn error:";
-	size_t n = sizeof prefix - 1, i = start;
+	size_t n = strlen(prefix), i = start;
 
 	while (i > 0 && line[i - 1] == ' ')
 		i--;
 	return i >= n && literal_at(line + i - n, prefix, n) && (i == n || !is_alnum_byte(line[i - n - 1]));
+}
+
+/* The prefixes before which a CUDA runtime string counts as CUDA's:
+ * - Open Image Denoise's GPU devices throw the runtime's own string (its
+ *   CUDA device: Exception(Error::Unknown, cudaGetErrorString(error))), and
+ *   programs print it after "OIDN error:" (Blender's denoiser_oidn_gpu.cpp);
+ * - the canonical CUDA error check (gpuErrchk/gpuAssert, the answer to
+ *   "What is the canonical way to check for errors using the CUDA runtime
+ *   API?", https://stackoverflow.com/questions/14038589, copied into many
+ *   projects) prints "GPUassert: %s %s %d" with cudaGetErrorString(code),
+ *   the file and the line: "GPUassert: out of memory mean.cu 377" (some
+ *   copies drop the blank). */
+static bool cuda_string_prefix_before(const char *line, size_t start)
+{
+	return prefix_before(line, start, "oidn error:") || prefix_before(line, start, "gpuassert:");
 }
 
 /* Does the text before start end with an OpenCL call's failure, as
@@ -697,22 +709,6 @@ static bool opencl_call_failed_before(const char *line, size_t start)
 	return i - n - w >= 5 && line[w] == 'c' && line[w + 1] == 'l' &&
 	       ((line[w + 2] >= 'A' && line[w + 2] <= 'Z') || (line[w + 2] >= 'a' && line[w + 2] <= 'z')) &&
 	       (w == 0 || !is_word_byte(line[w - 1]));
-}
-
-/* The canonical CUDA error check (gpuErrchk/gpuAssert, the answer to
- * "What is the canonical way to check for errors using the CUDA runtime
- * API?", https://stackoverflow.com/questions/14038589, copied into many
- * projects) prints "GPUassert: %s %s %d" with cudaGetErrorString(code),
- * the file and the line: "GPUassert: out of memory mean.cu 377" (some
- * copies drop the blank). Does that prefix end just before start? */
-static bool gpuassert_before(const char *line, size_t start)
-{
-	static const char prefix[] = "gpuassert:";
-	size_t n = sizeof prefix - 1, i = start;
-
-	while (i > 0 && line[i - 1] == ' ')
-		i--;
-	return i >= n && literal_at(line + i - n, prefix, n) && (i == n || !is_alnum_byte(line[i - n - 1]));
 }
 
 /* Is the name at [start, end) an identifier of source code rather than a
@@ -858,7 +854,7 @@ static bool code_row_accepts(const gw_explainer *ex, unsigned p, size_t start)
 	if (!strncmp(pat->framework, "cuda-", 5) && cuda_location_before(ex->line, start))
 		return true;
 	if (!strcmp(pat->framework, "cuda-runtime") &&
-	    (oidn_error_before(ex->line, start) || gpuassert_before(ex->line, start)))
+	    cuda_string_prefix_before(ex->line, start))
 		return true;
 	/* Vulkan-Hpp's exceptions print the failed call, then the code's
 	 * string: "vk::Queue::submit: ErrorDeviceLost". */
