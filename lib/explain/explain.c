@@ -2330,24 +2330,36 @@ static void invalid_ptx_on_new_gpu(gw_explainer *ex)
  * cuModuleLoadData's CUDA_ERROR_INVALID_PTX), and "device kernel image is
  * invalid" is the string of CUDA_ERROR_INVALID_IMAGE (200) and
  * CUDA_ERROR_INVALID_SOURCE (300) both: one message. So the generic
- * invalid call is folded into the mismatch, counted on its lines. */
+ * invalid call is folded into the mismatch, counted on its lines. So are
+ * the kernel libraries' execution failures, CUBLAS_STATUS_EXECUTION_FAILED
+ * and CUDNN_STATUS_EXECUTION_FAILED ("the GPU program failed to execute"):
+ * a library kernel that cannot run on the GPU is the first reason their
+ * own texts give, and the log's "no kernel image" says it is this one
+ * (PyTorch's tests under a build without the GPU's code fail with the
+ * cuDNN status in one test and "no kernel image" in the next:
+ * ivadomed/ivadomed#952). */
 static void invalid_call_after_arch(gw_explainer *ex)
 {
 	static const char *const arch_ids[] = { "gpu-arch-unsupported-by-framework", "rocm-gfx-unsupported" };
-	int from = doc_index("gpu-invalid-call"), i;
+	static const char *const follow_ids[] = { "gpu-invalid-call", "cublas-execution-failed",
+						  "cudnn-execution-failed" };
 
-	if (from < 0 || (i = ex->match_of_doc[from]) < 0)
-		return;
-	for (size_t k = 0; k < sizeof(arch_ids) / sizeof(arch_ids[0]); k++) {
-		int to = doc_index(arch_ids[k]), j;
+	for (size_t f = 0; f < sizeof(follow_ids) / sizeof(follow_ids[0]); f++) {
+		int from = doc_index(follow_ids[f]), i;
 
-		if (to < 0 || (j = ex->match_of_doc[to]) < 0)
+		if (from < 0 || (i = ex->match_of_doc[from]) < 0)
 			continue;
-		/* The mismatch keeps its own line, code and excerpt. */
-		ex->matches[j].count += ex->matches[i].count;
-		ex->match_of_doc[from] = -1;
-		remove_match(ex, (size_t)i);
-		return;
+		for (size_t k = 0; k < sizeof(arch_ids) / sizeof(arch_ids[0]); k++) {
+			int to = doc_index(arch_ids[k]), j;
+
+			if (to < 0 || (j = ex->match_of_doc[to]) < 0)
+				continue;
+			/* The mismatch keeps its own line, code and excerpt. */
+			ex->matches[j].count += ex->matches[i].count;
+			ex->match_of_doc[from] = -1;
+			remove_match(ex, (size_t)i);
+			break;
+		}
 	}
 }
 
