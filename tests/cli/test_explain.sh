@@ -654,6 +654,22 @@ want_ids 'CUDA error: cudaErrorStubLibrary' nvidia-driver-not-loaded
 want_ids 'permutohedral_lattice/src/DeviceMemoryAllocator.h:68] GPU memory allocation failed (might be due to insufficient memory)' cuda-out-of-memory
 want_ids 'Failed to allocate GPU memory! Try increasing gpu_mem allocation in /boot/config.txt.' cuda-out-of-memory
 want_ids 'Unable to allocate GPU memory (try running with fewer vectors/dimensions)' cuda-out-of-memory
+# Chromium's GPU process (Chrome, Electron, CEF) that cannot start, fails to
+# initialise GL/EGL or keeps crashing, in the browser's own log lines (both
+# log formats, old and new); lines that only name the GPU process stay silent.
+want_ids '[7951:0623/192304.504562:FATAL:gpu_data_manager_impl_private.cc(445)] GPU process isn'"'"'t usable. Goodbye.' browser-gpu-process-failed
+want_ids '[583:21734986:0128/141525.923313:ERROR:content/browser/gpu/gpu_process_host.cc:998] GPU process launch failed: error_code=1003' browser-gpu-process-failed
+want_ids 'ERROR:content/browser/gpu/gpu_process_host.cc:999] GPU process launch failed: error_code=1002\nWARNING:content/browser/gpu/gpu_process_host.cc:1447] The GPU process has crashed 1 time(s)' browser-gpu-process-failed
+want_ids '[39791:39814:0909/100710.911661:ERROR:gpu_process_host.cc(999)] GPU process exited unexpectedly: exit_code=159' browser-gpu-process-failed
+want_ids '[2457:0803/234809.503860:ERROR:viz_main_impl.cc(196)] Exiting GPU process due to errors during initialization' browser-gpu-process-failed
+want_ids '[0113/145737:ERROR:gpu_child_thread.cc(143)] Exiting GPU process due to errors during initialization' browser-gpu-process-failed
+want_ids '[11962:11998:0802/135326.029276:ERROR:browser_gpu_channel_host_factory.cc(103)] Failed to launch GPU process.' browser-gpu-process-failed
+want_ids 'ERROR:ui/gl/gl_display.cc:673] Initialization of all EGL display types failed.' browser-gpu-process-failed
+want_ids '[1:1:0101/000000.000:ERROR:gl_display.cc(515)] Initialization of all (2) EGL display types failed.' browser-gpu-process-failed
+want_ids 'ERROR:ui/ozone/common/gl_ozone_egl.cc:26] GLDisplayEGL::Initialize failed.' browser-gpu-process-failed
+want_ids '[5960:1376:0609/000548.351:WARNING:gpu_process_host.cc(1029)] Reinitialized the GPU process after a crash. The reported initialization time was 197 ms' ""
+want_ids "(electron) 'gpu-process-crashed event' is deprecated. Use 'child-process-gone event' instead." ""
+want_ids '[39859:39859:0909/100711.241716:ERROR:gpu_init.cc(441)] Passthrough is not supported, GL is swiftshader' ""
 want_ids 'GPU-0: Failed to allocate 16.00 GB GPU memory (0.00 GB available)' cuda-out-of-memory
 want_ids 'Out of video memory trying to allocate a texture! Make sure your video card has the minimum required memory' cuda-out-of-memory
 want_ids 'Failed to allocate GPU memory, falling back to CPU' ""
