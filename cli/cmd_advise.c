@@ -1701,7 +1701,7 @@ static void releases_from_environment(const struct advise_opts *o, gw_advise_opt
 static int run_advice(const struct advise_opts *o, const gw_model *m, const char *how,
 		      const struct advise_source *src)
 {
-	gw_advise_target *t = calloc(TARGETS_MAX, sizeof(*t));
+	gw_advise_target *t;
 	gw_advise_report *rep = NULL;
 	gw_advise_options base;
 	const gw_advise_plan *plan;
@@ -1712,12 +1712,14 @@ static int run_advice(const struct advise_opts *o, const gw_model *m, const char
 	size_t n = 0;
 	int rc = EXIT_OK;
 
+	/* check_inputs() exits on a usage error: nothing may be allocated yet. */
+	check_inputs(o, m);
+	options_from(&base, o);
+	t = calloc(TARGETS_MAX, sizeof(*t));
 	if (!t) {
 		error_msg(_("out of memory"));
 		return EXIT_FAIL;
 	}
-	check_inputs(o, m);
-	options_from(&base, o);
 	if (pick_targets(o, t, &n) < 0) {
 		free(t);
 		return EXIT_FAIL;
