@@ -1099,9 +1099,10 @@ static int number_code(const gw_explainer *ex, unsigned p, size_t start, const c
 	 * (TensorFlow's ToString(CUresult) prints "CUresult(-1)" for a value
 	 * its switch lacks: stream_executor/cuda/cuda_driver.cc). Other
 	 * wrappings of a negative number ("CUDA error -1") are a program's
-	 * own return value, not a status. */
+	 * own return value, not a status. The matched wrapping says which
+	 * (gen-explain stores a wrapping's literal in lower case). */
 	if (s + 1 < end && *s == '-' && s[1] >= '0' && s[1] <= '9' && is_cuda_numbering_any(library) &&
-	    s - ex->line >= 9 && !strncasecmp(s - 9, "CUresult(", 9)) {
+	    !strcmp(pat->literal, "curesult")) {
 		for (s++; s < end && *s >= '0' && *s <= '9'; s++)
 			;
 		if (s < end && (is_word_byte(*s) || *s == '.'))
