@@ -1288,5 +1288,20 @@ want_ids 'kernel: nvidia 0000:01:00.0: Unable to change power state from D3cold 
 want_ids "kernel: nvidia 0000:01:00.0: can't change power state from D3cold to D0 (config space inaccessible)" gpu-lost
 want_ids "kernel: xhci_hcd 0000:01:00.2: can't change power state from D3cold to D0 (config space inaccessible)" ""
 want_ids 'panic(cpu 2 caller 0xffffff7f85f35c0b): "GPU Panic: [<None>] 3 3 7f 0 0 0 0 3 : NVRM[0/1:0:0]: Read Error 0x00000100: CFG 0xffffffff 0xffffffff 0xffffffff, BAR0 0xd2000000' gpu-lost
+# ecosystem-26's classes: llamafile's fatal line when the GPU module it
+# was told to use (--gpu amd, --gpu nvidia) could be neither loaded nor
+# built (llamafile/cuda.c, import_cuda); Apple's Metal has no id. Unsloth's
+# stop when torch sees no accelerator (unsloth/__init__.py before 2025.9,
+# unsloth_zoo/device_type.py after): a torch without GPU code, unless the
+# CUDA build's own warning names the missing driver.
+want_ids "fatal error: support for --gpu amd was explicitly requested, but it wasn't available" rocm-library-missing
+want_ids "fatal error: support for --gpu amd --tinyblas was explicitly requested, but it wasn't available" rocm-library-missing
+want_ids "fatal error: support for --gpu nvidia was explicitly requested, but it wasn't available" cuda-library-missing
+want_ids "fatal error: support for --gpu apple was explicitly requested, but it wasn't available" ""
+want_ids 'NotImplementedError: Unsloth: No NVIDIA GPU found? Unsloth currently only supports GPUs!' framework-cpu-only-build
+want_ids 'NotImplementedError: Unsloth cannot find any torch accelerator? You need a GPU.' framework-cpu-only-build
+want_ids 'NotImplementedError: Unsloth currently only works on NVIDIA, AMD and Intel GPUs.' framework-cpu-only-build
+want_ids 'NotImplementedError: Unsloth detected signs of an AMD ROCm GPU, but your current PyTorch build has no usable HIP accelerator.' framework-cpu-only-build
+want_ids "UserWarning: CUDA initialization: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx\nNotImplementedError: Unsloth: No NVIDIA GPU found? Unsloth currently only supports GPUs!" nvidia-driver-not-loaded
 [ "$fails" = 0 ] && echo "test_explain: all passed" || echo "test_explain: $fails failed"
 [ "$fails" = 0 ]
