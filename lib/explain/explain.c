@@ -1407,8 +1407,35 @@ static void record_hit(gw_explainer *ex, const struct hit *h, bool had_nul)
 		hold_description(ex, h->pat, h->start, had_nul);
 }
 
+/* numba's CudaAPIError prints "[%s] %s" % (code, "Call to FN results in
+ * NAME") (numba/cuda/cudadrv/driver.py), NAME UNKNOWN_CUDA_ERROR for a
+ * CUresult its enum lacks: the positive code in brackets before "Call to",
+ * or 0. */
+static long numba_call_number(const gw_explainer *ex)
+{
+	for (size_t i = 0; i < ex->line_len; i++) {
+		const char *s = ex->line + i + 1, *end = ex->line + ex->line_len;
+		long number = 0;
+		int digits = 0;
+
+		if (ex->line[i] != '[')
+			continue;
+		for (; s < end && *s >= '0' && *s <= '9' && digits < 6; s++, digits++)
+			number = number * 10 + (*s - '0');
+		while (s < end && is_blank(*s))
+			s++;
+		if (!digits || s >= end || *s++ != ']')
+			continue;
+		while (s < end && is_blank(*s))
+			s++;
+		if (end - s >= 8 && literal_at(s, "call to ", 8))
+			return number;
+	}
+	return 0;
+}
+
 /* The number in parentheses after "unknown error" on the line (an
- * optional closing quote between them), or 0. */
+ * optional closing quote between them), or numba's bracketed code, or 0. */
 static long unknown_error_number(const gw_explainer *ex)
 {
 	static const char text[] = "unknown error";
@@ -1430,7 +1457,7 @@ static long unknown_error_number(const gw_explainer *ex)
 		if (digits && s < end && *s == ')')
 			return number;
 	}
-	return 0;
+	return numba_call_number(ex);
 }
 
 /* ---- refinements ------------------------------------------------------ */
@@ -1792,7 +1819,11 @@ static int doc_index(const char *id)
  * (a path cut short names none): a shell's "error code 126" is no DLL's. */
 static bool windows_load_failed(const char *line, size_t len)
 {
-	if (!line_has(line, len, ".dll") && !line_has(line, len, "loadlibrary"))
+	/* ONNX Runtime's Windows loader before 1.13 (core/platform/windows/
+	 * env.cc, "Failed to load library, error code: " << GetLastError())
+	 * names no file; its code is LoadLibrary's. */
+	if (!line_has(line, len, ".dll") && !line_has(line, len, "loadlibrary") &&
+	    !line_has(line, len, "failed to load library, error code:"))
 		return false;
 	return windows_error_in(line, len, win_load_codes, sizeof(win_load_codes) / sizeof(win_load_codes[0]));
 }

@@ -972,6 +972,59 @@ static void test_eco21_rules(void)
 	}
 }
 
+/* Mechanisms from the read ecosystem-28 (threads of the big ML trackers). */
+static void test_eco28_rules(void)
+{
+	/* numba's CudaAPIError "[CODE] Call to FN results in NAME" names a
+	 * CUresult its own enum lacks UNKNOWN_CUDA_ERROR: the number says
+	 * which (numba 0.53 had no 700); a number no table has stays
+	 * unknown. */
+	check_one("numba.cuda.cudadrv.driver.CudaAPIError: [700] Call to cuCtxSynchronize results in "
+		  "UNKNOWN_CUDA_ERROR\n", "illegal-memory-access", NULL);
+	check_one("CudaAPIError: [719] Call to cuMemcpyDtoH results in UNKNOWN_CUDA_ERROR\n", "illegal-memory-access",
+		  NULL);
+	check_one("[-1] Call to cuInit results in UNKNOWN_CUDA_ERROR:\n", "cuda-unknown-error", NULL);
+	check_one("Warning (cuda): CUDA device initialisation problem. Message:Error at driver init: Call to cuInit "
+		  "results in UNKNOWN_CUDA_ERROR (-1)\n", "cuda-unknown-error", NULL);
+	/* libnvidia-container's driver service answers over RPC (src/rpc.h). */
+	check_one("nvidia-container-cli: initialization error: driver rpc error: timed out: unknown.\n",
+		  "container-toolkit-driver-error", NULL);
+	check_one("stderr: nvidia-container-cli.real: initialization error: driver rpc error: failed to process "
+		  "request\n", "container-toolkit-driver-error", NULL);
+	/* go-nvlib's wrapping of NVML's "Unknown Error" for a device handle. */
+	check_one("panic: error building GPU device map: error getting device handle for index '0': Unknown Error\n",
+		  "nvml-unknown-error", NULL);
+	check_one("failed to get full GPU device editors: error getting device handle for index '1': GPU is lost\n",
+		  "gpu-lost", NULL);
+	/* ONNX Runtime's warning, cut after the provider's name. */
+	check_one("2023-05-09 18:38:36.929865635 [W:onnxruntime:Default, onnxruntime_pybind_state.cc:541 "
+		  "CreateExecutionProviderInstance] Failed to create CUDAExecutionProvider\n", "cuda-library-missing", NULL);
+	/* ONNX Runtime's older Windows loader: "Failed to load library, error
+	 * code: N" is GetLastError() of LoadLibrary (core/platform/windows/env.cc). */
+	check_one("[E:onnxruntime:Default, provider_bridge_ort.cc:901 onnxruntime::ProviderSharedLibrary::Ensure] "
+		  "Failed to load library, error code: 126\n", "windows-dll-load-failed", NULL);
+	{
+		gw_explainer *ex = scan("Failed to load library, error code: 2\n");
+
+		CHECK_INT(gw_explainer_count(ex), 0);
+		gw_explainer_free(ex);
+	}
+	/* CuPy's import failure: its own text names the CUDA libraries. */
+	check_one("Failed to import CuPy.\n\nIf you installed CuPy via wheels (cupy-cudaXXX or cupy-rocm-X-X), make "
+		  "sure that\n the package matches with the version of CUDA or ROCm installed.\n\nOriginal error:\n"
+		  "  ImportError: DLL load failed: The specified module could not be found.\n",
+		  "cuda-library-missing", NULL);
+	check_one("ImportError: DLL load failed: The specified module could not be found.\n", "windows-dll-load-failed",
+		  NULL);
+	/* Every C module Triton builds at first use, GCC's and MSVC's forms. */
+	check_one("C:\\Users\\u\\AppData\\Local\\Temp\\tmpjq12u9wr\\__triton_launcher.c(123): error C2059: "
+		  "syntax error: '}'\n", "jit-host-compiler-failed", NULL);
+	check_one("/tmp/tmpab12cd/__triton_launcher.c:7:10: fatal error: Python.h: No such file or directory\n",
+		  "jit-host-compiler-failed", NULL);
+	check_one("/tmp/tmpx1y2z3/hip_utils.c:12:3: error: unknown type name 'hipDevice_t'\n",
+		  "jit-host-compiler-failed", NULL);
+}
+
 int main(void)
 {
 	test_fork_during_build();
@@ -997,5 +1050,6 @@ int main(void)
 	test_optional_probes();
 	test_stop40_rules();
 	test_eco21_rules();
+	test_eco28_rules();
 	return CHECK_DONE();
 }
