@@ -160,7 +160,7 @@ ecosystem-23   35     37
 ecosystem-24   30     30
 ecosystem-25   23     24
 ecosystem-26   18     18
-ecosystem-28   30     33
+ecosystem-28   28     31
 holdout-5      24     =24
 holdout-6      24     =25
 holdout-7      27     =27
