@@ -1025,6 +1025,53 @@ static void test_eco28_rules(void)
 		  "jit-host-compiler-failed", NULL);
 }
 
+/* ecosystem-27's classes. TensorFlow 0.x-1.x's DSO loader logs "Couldn't
+ * open CUDA library NAME. LD_LIBRARY_PATH: ..." for every library it
+ * dlopens (stream_executor/dso_loader.cc) and its diagnostician "was
+ * unable to find libcuda.so DSO loaded into this program"
+ * (cuda_diagnostics.cc): the library decides the id. glog's and
+ * TensorFlow's CHECK_EQ(status, SUCCESS) print the status as a bare number
+ * ("Check failed: err == cudaSuccess (71 vs. 0)"), read in the library the
+ * success constant names. */
+static void test_eco27_rules(void)
+{
+	check_one("I tensorflow/stream_executor/dso_loader.cc:102] Couldn't open CUDA library libcuda.so.1. "
+		  "LD_LIBRARY_PATH: /usr/lib64:\n",
+		  "cuda-library-missing", NULL);
+	check_one("I tensorflow/stream_executor/dso_loader.cc:102] Couldn't open CUDA library libcudnn.so. "
+		  "LD_LIBRARY_PATH: /cm/shared/cuda/7.5/lib64\n",
+		  "cudnn-missing", NULL);
+	check_one("I dso_loader.cc:142] Couldn't open CUDA library libcupti.so.12. LD_LIBRARY_PATH:\n",
+		  "cuda-library-missing", NULL);
+	check_one("I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:189] libcuda reported version is: Not found: "
+		  "was unable to find libcuda.so DSO loaded into this program\n",
+		  "cuda-library-missing", NULL);
+	check_one("I tensorflow/stream_executor/cuda/cuda_dnn.cc:2092] Unable to load cuDNN DSO\n", "cudnn-missing",
+		  NULL);
+	/* The success constant names the library of the number. */
+	check_one("F tensorflow/core/common_runtime/gpu/gpu_device.cc:170] Check failed: err == cudaSuccess (71 vs. 0)\n",
+		  "gpu-operation-not-supported", "cuda-runtime-legacy");
+	check_one("F0101 x.cpp:9] Check failed: error == cudaSuccess (2 vs. 0)\n", "cuda-out-of-memory", "cuda-runtime");
+	check_one("F0101 x.cpp:9] Check failed: result == CUDA_SUCCESS (700 vs. 0)\n", "illegal-memory-access",
+		  "cuda-driver");
+	check_one("F0101 x.cpp:9] Check failed: status == CUBLAS_STATUS_SUCCESS (13 vs. 0)\n",
+		  "cublas-execution-failed", "cublas");
+	check_one("F0101 x.cpp:9] Check failed: e == hipSuccess (98 vs. 0)\n", "rocm-gfx-unsupported", "hip");
+	check_one("F0101 x.cpp:9] Check failed: r == ncclSuccess (2 vs. 0)\n", "nccl-error", "nccl");
+	/* Text-generation-inference and LoRAX refuse Flash Attention V2 below
+	 * compute capability 8.0. */
+	check_one("ImportError: GPU with CUDA capability 7 0 is not supported for Flash Attention V2\n",
+		  "gpu-too-old-for-kernel-library", NULL);
+	/* An assertion that names the constant without a status is no number. */
+	{
+		gw_explainer *ex = scan("Faiss assertion 'err == cudaSuccess' failed in Stack at utils/StackDeviceMemory.cpp:33\n"
+					"Check failed: cudaSuccess == err (0 vs. 71)\n");
+
+		CHECK_INT(gw_explainer_count(ex), 0);
+		gw_explainer_free(ex);
+	}
+}
+
 int main(void)
 {
 	test_fork_during_build();
@@ -1051,5 +1098,6 @@ int main(void)
 	test_stop40_rules();
 	test_eco21_rules();
 	test_eco28_rules();
+	test_eco27_rules();
 	return CHECK_DONE();
 }
