@@ -972,6 +972,39 @@ static void test_eco21_rules(void)
 	}
 }
 
+/* HIP's device-side assert (ROCm/clr hipamd/include/hip/amd_detail/
+ * hip_assert.h, __assert_fail: "%s:%u: %s: Device-side assertion `%s'
+ * failed.", then __builtin_trap()); PyTorch's CUDA_KERNEL_ASSERT calls it
+ * on ROCm. The trap reaches the host as the queue's hardware exception
+ * (ROCm/hip#3368), which then follows from the assertion. */
+static void test_hip_device_assert(void)
+{
+	check_one("vectoradd_hip.cpp:50: void vectoradd_float(float *, int): Device-side assertion `0' failed.\n",
+		  "device-side-assert", NULL);
+	check_one("/pytorch/aten/src/ATen/native/hip/Loss.hip:250: nll_loss_forward_reduce_hip_kernel_2d: "
+		  "Device-side assertion `t >= 0 && t < n_classes' failed.\n"
+		  ":0:rocdevice.cpp            :2778: 1891319054196 us: 83888: [tid:0x7fd1f8497700] Callback: Queue "
+		  "0x7fcfcce00000 aborting with error : HSA_STATUS_ERROR_EXCEPTION: An HSAIL operation resulted in a "
+		  "hardware exception. code: 0x1016\n",
+		  "device-side-assert", NULL);
+	check_one("RuntimeError: HIP error: device-side assert triggered\n", "device-side-assert", "hip");
+	check_one("Loss.hip:250: f: Device-side assertion `t >= 0' failed.\n"
+		  "RuntimeError: HIP error: unspecified launch failure\n",
+		  "device-side-assert", NULL);
+	/* Without an assertion the exception stands; a host assert is no GPU's. */
+	check_one(":0:rocdevice.cpp            :2778: 1891319054196 us: Callback: Queue 0x7fcfcce00000 aborting "
+		  "with error : HSA_STATUS_ERROR_EXCEPTION: An HSAIL operation resulted in a hardware exception. "
+		  "code: 0x1016\n",
+		  "illegal-memory-access", NULL);
+	{
+		gw_explainer *ex = scan("python3: malloc.c:2379: sysmalloc: Assertion `(old_top == initial_top (av) "
+					"&& old_size == 0)' failed.\n");
+
+		CHECK_INT(gw_explainer_count(ex), 0);
+		gw_explainer_free(ex);
+	}
+}
+
 int main(void)
 {
 	test_fork_during_build();
@@ -997,5 +1030,6 @@ int main(void)
 	test_optional_probes();
 	test_stop40_rules();
 	test_eco21_rules();
+	test_hip_device_assert();
 	return CHECK_DONE();
 }
