@@ -139,6 +139,9 @@ struct catalogue {
 	bool inexact[NPAT];        /* literal has bytes >= 0x80: verify hits */
 	regex_t rx[NPAT], unless[NPAT];
 	bool has_rx[NPAT], has_unless[NPAT];
+	/* For each status code of today's CUDA runtime, the code of before
+	 * CUDA 10.1 that printed the same description, or -1 (build_twins). */
+	int32_t legacy_twin[NCODE];
 };
 
 struct gw_explainer {
@@ -375,6 +378,25 @@ static int compile_regexes(struct catalogue *cat)
 	return 0;
 }
 
+/* The code of before CUDA 10.1 that printed the same description as
+ * today's runtime code (cudaErrorInvalidDeviceFunction: 98 today, 8
+ * then): the first such row, as the table lists them. */
+static void build_twins(struct catalogue *cat)
+{
+	for (size_t i = 0; i < NCODE; i++)
+		cat->legacy_twin[i] = -1;
+	for (size_t j = 0; j < NCODE; j++) {
+		const gw_status_code *old = &gw__status_codes[j].pub;
+
+		if (strcmp(old->library, "cuda-runtime-legacy"))
+			continue;
+		for (size_t i = 0; i < NCODE; i++)
+			if (cat->legacy_twin[i] < 0 && !strcmp(gw__status_codes[i].pub.library, "cuda-runtime") &&
+			    !strcmp(gw__status_codes[i].pub.description, old->description))
+				cat->legacy_twin[i] = (int32_t)j;
+	}
+}
+
 static void catalogue_free(struct catalogue *cat)
 {
 	if (!cat)
@@ -403,6 +425,7 @@ static int catalogue_build(struct catalogue **out)
 	for (unsigned p = 0; p < NPAT; p++)
 		max_states += (uint32_t)strlen(gw__explain_patterns[p].literal);
 	build_classes(cat);
+	build_twins(cat);
 	if ((rc = build_trie(cat, max_states)) < 0 || (rc = build_links(cat)) < 0 ||
 	    (rc = compile_regexes(cat)) < 0) {
 		catalogue_free(cat);
@@ -800,22 +823,6 @@ static bool own_number_before(const char *line, size_t start, long number)
 	return false;
 }
 
-/* The code of before CUDA 10.1 that printed the same description as
- * today's runtime code (cudaErrorInvalidDeviceFunction: 98 today, 8
- * then), or -1. */
-static int legacy_twin(int code)
-{
-	const gw_status_code *c = &gw__status_codes[code].pub;
-
-	if (strcmp(c->library, "cuda-runtime"))
-		return -1;
-	for (size_t i = 0; i < NCODE; i++)
-		if (!strcmp(gw__status_codes[i].pub.library, "cuda-runtime-legacy") &&
-		    !strcmp(gw__status_codes[i].pub.description, c->description))
-			return (int)i;
-	return -1;
-}
-
 /* A CUDA description (DESC row p at start) read by its own number before
  * it: the code, today's or the one of before CUDA 10.1 whose number it is;
  * -1 when the line has no such number. CUDA's alone: HIP numbers its codes
@@ -830,7 +837,7 @@ static int own_number_code(const gw_explainer *ex, unsigned p, size_t start)
 		return -1;
 	if (own_number_before(ex->line, start, gw__status_codes[pat->code].pub.number))
 		return pat->code;
-	if ((twin = legacy_twin(pat->code)) >= 0 && own_number_before(ex->line, start, gw__status_codes[twin].pub.number))
+	if ((twin = ex->cat->legacy_twin[pat->code]) >= 0 && own_number_before(ex->line, start, gw__status_codes[twin].pub.number))
 		return twin;
 	return -1;
 }

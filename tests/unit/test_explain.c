@@ -233,6 +233,45 @@ static void test_legacy_cuda_numbers(void)
 	check_one("CUDA 9.0\nCUDA error 700: an illegal memory access was encountered\n", "illegal-memory-access", "cuda-runtime");
 	/* The old code's description on the line, no version: the old code. */
 	check_one("invalid device function (CUDA error 8)\n", "gpu-arch-unsupported-by-framework", "cuda-runtime-legacy");
+	/* Every such twin: today's runtime code and the one of before CUDA
+	 * 10.1 with the same description and another number; the description
+	 * after the old number reads as the old code wherever a status row
+	 * (not a message pattern) names it. */
+	{
+		size_t n = gw_status_code_count(), pairs = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			const gw_status_code *today = gw_status_code_at(i);
+
+			if (strcmp(today->library, "cuda-runtime") || strlen(today->description) < 17)
+				continue;
+			for (size_t j = 0; j < n; j++) {
+				const gw_status_code *old = gw_status_code_at(j);
+				char text[512];
+				gw_explainer *ex;
+				const gw_explain_match *m;
+
+				if (strcmp(old->library, "cuda-runtime-legacy") ||
+				    strcmp(old->description, today->description))
+					continue;
+				if (old->number != today->number) {
+					snprintf(text, sizeof(text), "error %ld: %s\n", old->number,
+						 today->description);
+					ex = scan(text);
+					m = gw_explainer_match(ex, 0);
+					if (m && m->code) {
+						if (m->code != old)
+							fprintf(stderr, "want %s %ld for: %s", old->library, old->number, text);
+						CHECK(m->code == old);
+						pairs++;
+					}
+					gw_explainer_free(ex);
+				}
+				break;     /* the first old row with the description */
+			}
+		}
+		CHECK(pairs >= 30);
+	}
 	/* Two numbers that become the same id: one match, the first line. */
 	{
 		gw_explainer *ex = scan("CUDA error 4\nCUDA error 77\nCUDA error 2\nBuild cuda_9.2.r9.2 Cuda compilation tools, release 9.2, V9.2.148\n");
