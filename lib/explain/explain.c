@@ -193,6 +193,9 @@ struct gw_explainer {
 	 * architecture's evidence is a compiler's (ptxas's ".target" refusal,
 	 * a target a compiler does not know): then a PyTorch wheel is no fix. */
 	bool jit_compiler, compiler_evidence;
+	/* A line read as CUDA's "a PTX JIT compilation failed" (218),
+	 * whichever of the log's invalid calls came first. */
+	bool invalid_ptx;
 
 	/* Bare numbers of the CUDA runtime ("CUDA error 8"): the wrapping's
 	 * library and the number behind each match (library NULL: the match
@@ -500,6 +503,7 @@ void gw_explainer_reset(gw_explainer *ex)
 	memset(&ex->arch, 0, sizeof(ex->arch));
 	ex->model_gpu[0] = '\0';
 	ex->jit_compiler = ex->compiler_evidence = false;
+	ex->invalid_ptx = false;
 	ex->hit_library = NULL;
 	ex->legacy_cuda = false;
 	ex->table.nlines = 0;
@@ -1246,6 +1250,8 @@ static void record_match(gw_explainer *ex, unsigned d, const char *framework, in
 	gw_explain_match *m;
 
 	ex->line_matched = true;
+	if (code >= 0 && gw__status_codes[code].pub.number == 218 && !strncmp(gw__status_codes[code].pub.library, "cuda-", 5))
+		ex->invalid_ptx = true;
 	if (ex->nmatches > 0 && is_teardown(code))
 		return;            /* an earlier error's echo at exit */
 	if (ex->refined[d] == DROPPED)
@@ -2309,20 +2315,20 @@ static void read_model(gw_explainer *ex)
 #define ARCH_NEWEST_MAJOR 10u
 
 /* "a PTX JIT compilation failed" (CUDA_ERROR_INVALID_PTX, cudaErrorInvalidPtx)
- * on a GPU the log names: the build's PTX is for targets the GPU cannot
+ * on any line, beside the invalid handles that follow it (cuModuleGetFunction
+ * on the module that did not load, then cuLaunchKernel), on a GPU the log
+ * names: the build's PTX is for targets the GPU cannot
  * JIT it to (an architecture-specific sm_90a kernel on Blackwell) when the
  * build's list, if the log shows one, has no code that runs on the GPU and,
  * without a list, the GPU is newer than every pre-Blackwell build. */
 static void invalid_ptx_on_new_gpu(gw_explainer *ex)
 {
 	int from = doc_index("gpu-invalid-call"), to = doc_index("gpu-arch-unsupported-by-framework");
-	const gw_status_code *code;
 	unsigned major, minor;
 	int runs;
 
 	if (from < 0 || to < 0 || ex->refined[from] >= 0 || ex->match_of_doc[from] < 0 || !ex->arch.gpu[0] ||
-	    !(code = ex->matches[ex->match_of_doc[from]].code) || code->number != 218 ||
-	    strncmp(code->library, "cuda-", 5) || !target_cc(ex->arch.gpu, &major, &minor))
+	    !ex->invalid_ptx || !target_cc(ex->arch.gpu, &major, &minor))
 		return;
 	runs = gw_explain_arch_runs(&ex->arch, ex->arch.gpu);
 	if (runs == 1 || (runs < 0 && major < ARCH_NEWEST_MAJOR))

@@ -1044,6 +1044,24 @@ static void test_hip_device_assert(void)
 	}
 }
 
+/* The GPU a log names by a D part's spelling ("RTX 5090D", data/
+ * nvidia_gpus.tsv), and CUDA_ERROR_INVALID_PTX after another invalid call:
+ * the handles of the module that did not load come first in TF's log. */
+static void test_new_gpu_names(void)
+{
+	static const char ptx[] =
+		"I use tensorflow/serving:2.19.0-gpu on the Nvidia RTX 5090D\n"
+		"W op_kernel.cc:1829] INTERNAL: 'cuLaunchKernel(function, 1, 1, 1, 64, 1, 1, 0, stream, params, "
+		"nullptr)' failed with 'CUDA_ERROR_INVALID_HANDLE'\n"
+		"W tf_gpu_runtime_wrappers.cc:40] 'cuModuleLoadData(&module, data)' failed with 'CUDA_ERROR_INVALID_PTX'\n";
+
+	check_one(ptx, "gpu-arch-unsupported-by-framework", NULL);
+	check_one("on an RTX 4090D\n'cuModuleLoadData(&module, data)' failed with 'CUDA_ERROR_INVALID_PTX'\n",
+		  "gpu-invalid-call", NULL);    /* Ada: every CUDA 12 build has code for it */
+	check_one("on the Nvidia RTX 5090D\n'cuLaunchKernel(f)' failed with 'CUDA_ERROR_INVALID_HANDLE'\n",
+		  "gpu-invalid-call", NULL);    /* no PTX failure: the call's own */
+}
+
 int main(void)
 {
 	test_fork_during_build();
@@ -1070,5 +1088,6 @@ int main(void)
 	test_stop40_rules();
 	test_eco21_rules();
 	test_hip_device_assert();
+	test_new_gpu_names();
 	return CHECK_DONE();
 }
