@@ -139,6 +139,9 @@ struct catalogue {
 	bool inexact[NPAT];        /* literal has bytes >= 0x80: verify hits */
 	regex_t rx[NPAT], unless[NPAT];
 	bool has_rx[NPAT], has_unless[NPAT];
+	/* For each status code of today's CUDA runtime, the code of before
+	 * CUDA 10.1 that printed the same description, or -1 (build_twins). */
+	int32_t legacy_twin[NCODE];
 };
 
 struct gw_explainer {
@@ -190,6 +193,9 @@ struct gw_explainer {
 	 * architecture's evidence is a compiler's (ptxas's ".target" refusal,
 	 * a target a compiler does not know): then a PyTorch wheel is no fix. */
 	bool jit_compiler, compiler_evidence;
+	/* A line read as CUDA's "a PTX JIT compilation failed" (218),
+	 * whichever of the log's invalid calls came first. */
+	bool invalid_ptx;
 
 	/* Bare numbers of the CUDA runtime ("CUDA error 8"): the wrapping's
 	 * library and the number behind each match (library NULL: the match
@@ -375,6 +381,25 @@ static int compile_regexes(struct catalogue *cat)
 	return 0;
 }
 
+/* The code of before CUDA 10.1 that printed the same description as
+ * today's runtime code (cudaErrorInvalidDeviceFunction: 98 today, 8
+ * then): the first such row, as the table lists them. */
+static void build_twins(struct catalogue *cat)
+{
+	for (size_t i = 0; i < NCODE; i++)
+		cat->legacy_twin[i] = -1;
+	for (size_t j = 0; j < NCODE; j++) {
+		const gw_status_code *old = &gw__status_codes[j].pub;
+
+		if (strcmp(old->library, "cuda-runtime-legacy"))
+			continue;
+		for (size_t i = 0; i < NCODE; i++)
+			if (cat->legacy_twin[i] < 0 && !strcmp(gw__status_codes[i].pub.library, "cuda-runtime") &&
+			    !strcmp(gw__status_codes[i].pub.description, old->description))
+				cat->legacy_twin[i] = (int32_t)j;
+	}
+}
+
 static void catalogue_free(struct catalogue *cat)
 {
 	if (!cat)
@@ -403,6 +428,7 @@ static int catalogue_build(struct catalogue **out)
 	for (unsigned p = 0; p < NPAT; p++)
 		max_states += (uint32_t)strlen(gw__explain_patterns[p].literal);
 	build_classes(cat);
+	build_twins(cat);
 	if ((rc = build_trie(cat, max_states)) < 0 || (rc = build_links(cat)) < 0 ||
 	    (rc = compile_regexes(cat)) < 0) {
 		catalogue_free(cat);
@@ -477,6 +503,7 @@ void gw_explainer_reset(gw_explainer *ex)
 	memset(&ex->arch, 0, sizeof(ex->arch));
 	ex->model_gpu[0] = '\0';
 	ex->jit_compiler = ex->compiler_evidence = false;
+	ex->invalid_ptx = false;
 	ex->hit_library = NULL;
 	ex->legacy_cuda = false;
 	ex->table.nlines = 0;
@@ -800,22 +827,6 @@ static bool own_number_before(const char *line, size_t start, long number)
 	return false;
 }
 
-/* The code of before CUDA 10.1 that printed the same description as
- * today's runtime code (cudaErrorInvalidDeviceFunction: 98 today, 8
- * then), or -1. */
-static int legacy_twin(int code)
-{
-	const gw_status_code *c = &gw__status_codes[code].pub;
-
-	if (strcmp(c->library, "cuda-runtime"))
-		return -1;
-	for (size_t i = 0; i < NCODE; i++)
-		if (!strcmp(gw__status_codes[i].pub.library, "cuda-runtime-legacy") &&
-		    !strcmp(gw__status_codes[i].pub.description, c->description))
-			return (int)i;
-	return -1;
-}
-
 /* A CUDA description (DESC row p at start) read by its own number before
  * it: the code, today's or the one of before CUDA 10.1 whose number it is;
  * -1 when the line has no such number. CUDA's alone: HIP numbers its codes
@@ -830,7 +841,7 @@ static int own_number_code(const gw_explainer *ex, unsigned p, size_t start)
 		return -1;
 	if (own_number_before(ex->line, start, gw__status_codes[pat->code].pub.number))
 		return pat->code;
-	if ((twin = legacy_twin(pat->code)) >= 0 && own_number_before(ex->line, start, gw__status_codes[twin].pub.number))
+	if ((twin = ex->cat->legacy_twin[pat->code]) >= 0 && own_number_before(ex->line, start, gw__status_codes[twin].pub.number))
 		return twin;
 	return -1;
 }
@@ -1239,6 +1250,8 @@ static void record_match(gw_explainer *ex, unsigned d, const char *framework, in
 	gw_explain_match *m;
 
 	ex->line_matched = true;
+	if (code >= 0 && gw__status_codes[code].pub.number == 218 && !strncmp(gw__status_codes[code].pub.library, "cuda-", 5))
+		ex->invalid_ptx = true;
 	if (ex->nmatches > 0 && is_teardown(code))
 		return;            /* an earlier error's echo at exit */
 	if (ex->refined[d] == DROPPED)
@@ -2333,20 +2346,20 @@ static void read_model(gw_explainer *ex)
 #define ARCH_NEWEST_MAJOR 10u
 
 /* "a PTX JIT compilation failed" (CUDA_ERROR_INVALID_PTX, cudaErrorInvalidPtx)
- * on a GPU the log names: the build's PTX is for targets the GPU cannot
+ * on any line, beside the invalid handles that follow it (cuModuleGetFunction
+ * on the module that did not load, then cuLaunchKernel), on a GPU the log
+ * names: the build's PTX is for targets the GPU cannot
  * JIT it to (an architecture-specific sm_90a kernel on Blackwell) when the
  * build's list, if the log shows one, has no code that runs on the GPU and,
  * without a list, the GPU is newer than every pre-Blackwell build. */
 static void invalid_ptx_on_new_gpu(gw_explainer *ex)
 {
 	int from = doc_index("gpu-invalid-call"), to = doc_index("gpu-arch-unsupported-by-framework");
-	const gw_status_code *code;
 	unsigned major, minor;
 	int runs;
 
 	if (from < 0 || to < 0 || ex->refined[from] >= 0 || ex->match_of_doc[from] < 0 || !ex->arch.gpu[0] ||
-	    !(code = ex->matches[ex->match_of_doc[from]].code) || code->number != 218 ||
-	    strncmp(code->library, "cuda-", 5) || !target_cc(ex->arch.gpu, &major, &minor))
+	    !ex->invalid_ptx || !target_cc(ex->arch.gpu, &major, &minor))
 		return;
 	runs = gw_explain_arch_runs(&ex->arch, ex->arch.gpu);
 	if (runs == 1 || (runs < 0 && major < ARCH_NEWEST_MAJOR))

@@ -201,15 +201,31 @@ const gw_row_nvidia_gpus *gw__tbl_nvidia_gpu_by_id(unsigned device_id)
 	return NULL;
 }
 
+/* Where needle, compared without case, ends when it starts at p, or NULL:
+ * a space in needle matches any run of spaces and dashes in p, or none
+ * ("RTX 5090 D" in "RTX 5090D", "RTX-4090", "RTX4090"). */
+static const char *match_spaced_ci(const char *p, const char *needle)
+{
+	for (; *needle; needle++) {
+		if (*needle == ' ') {
+			while (*p == ' ' || *p == '-')
+				p++;
+			continue;
+		}
+		if (tolower((unsigned char)*p) != tolower((unsigned char)*needle))
+			return NULL;
+		p++;
+	}
+	return p;
+}
+
 static bool contains_word_ci(const char *hay, const char *needle)
 {
-	size_t nl = strlen(needle);
-
 	for (const char *p = hay; *p; p++) {
-		if (strncasecmp(p, needle, nl))
-			continue;
+		const char *end = match_spaced_ci(p, needle);
+
 		/* Whole words only: "A10" must not match "A100", "L4" not "L40S". */
-		if ((p == hay || !isalnum((unsigned char)p[-1])) && !isalnum((unsigned char)p[nl]))
+		if (end && (p == hay || !isalnum((unsigned char)p[-1])) && !isalnum((unsigned char)*end))
 			return true;
 	}
 	return false;

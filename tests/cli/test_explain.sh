@@ -149,7 +149,7 @@ ecosystem-11   20     20
 ecosystem-12   17     17
 ecosystem-13   10     10
 ecosystem-14   18     18
-ecosystem-15   15     17
+ecosystem-15   16     17
 ecosystem-16   13     13
 ecosystem-17   17     17
 ecosystem-18   12     12

@@ -233,6 +233,45 @@ static void test_legacy_cuda_numbers(void)
 	check_one("CUDA 9.0\nCUDA error 700: an illegal memory access was encountered\n", "illegal-memory-access", "cuda-runtime");
 	/* The old code's description on the line, no version: the old code. */
 	check_one("invalid device function (CUDA error 8)\n", "gpu-arch-unsupported-by-framework", "cuda-runtime-legacy");
+	/* Every such twin: today's runtime code and the one of before CUDA
+	 * 10.1 with the same description and another number; the description
+	 * after the old number reads as the old code wherever a status row
+	 * (not a message pattern) names it. */
+	{
+		size_t n = gw_status_code_count(), pairs = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			const gw_status_code *today = gw_status_code_at(i);
+
+			if (strcmp(today->library, "cuda-runtime") || strlen(today->description) < 17)
+				continue;
+			for (size_t j = 0; j < n; j++) {
+				const gw_status_code *old = gw_status_code_at(j);
+				char text[512];
+				gw_explainer *ex;
+				const gw_explain_match *m;
+
+				if (strcmp(old->library, "cuda-runtime-legacy") ||
+				    strcmp(old->description, today->description))
+					continue;
+				if (old->number != today->number) {
+					snprintf(text, sizeof(text), "error %ld: %s\n", old->number,
+						 today->description);
+					ex = scan(text);
+					m = gw_explainer_match(ex, 0);
+					if (m && m->code) {
+						if (m->code != old)
+							fprintf(stderr, "want %s %ld for: %s", old->library, old->number, text);
+						CHECK(m->code == old);
+						pairs++;
+					}
+					gw_explainer_free(ex);
+				}
+				break;     /* the first old row with the description */
+			}
+		}
+		CHECK(pairs >= 30);
+	}
 	/* Two numbers that become the same id: one match, the first line. */
 	{
 		gw_explainer *ex = scan("CUDA error 4\nCUDA error 77\nCUDA error 2\nBuild cuda_9.2.r9.2 Cuda compilation tools, release 9.2, V9.2.148\n");
@@ -1072,6 +1111,57 @@ static void test_eco27_rules(void)
 	}
 }
 
+/* HIP's device-side assert (ROCm/clr hipamd/include/hip/amd_detail/
+ * hip_assert.h, __assert_fail: "%s:%u: %s: Device-side assertion `%s'
+ * failed.", then __builtin_trap()); PyTorch's CUDA_KERNEL_ASSERT calls it
+ * on ROCm. The trap reaches the host as the queue's hardware exception
+ * (ROCm/hip#3368), which then follows from the assertion. */
+static void test_hip_device_assert(void)
+{
+	check_one("vectoradd_hip.cpp:50: void vectoradd_float(float *, int): Device-side assertion `0' failed.\n",
+		  "device-side-assert", NULL);
+	check_one("/pytorch/aten/src/ATen/native/hip/Loss.hip:250: nll_loss_forward_reduce_hip_kernel_2d: "
+		  "Device-side assertion `t >= 0 && t < n_classes' failed.\n"
+		  ":0:rocdevice.cpp            :2778: 1891319054196 us: 83888: [tid:0x7fd1f8497700] Callback: Queue "
+		  "0x7fcfcce00000 aborting with error : HSA_STATUS_ERROR_EXCEPTION: An HSAIL operation resulted in a "
+		  "hardware exception. code: 0x1016\n",
+		  "device-side-assert", NULL);
+	check_one("RuntimeError: HIP error: device-side assert triggered\n", "device-side-assert", "hip");
+	check_one("Loss.hip:250: f: Device-side assertion `t >= 0' failed.\n"
+		  "RuntimeError: HIP error: unspecified launch failure\n",
+		  "device-side-assert", NULL);
+	/* Without an assertion the exception stands; a host assert is no GPU's. */
+	check_one(":0:rocdevice.cpp            :2778: 1891319054196 us: Callback: Queue 0x7fcfcce00000 aborting "
+		  "with error : HSA_STATUS_ERROR_EXCEPTION: An HSAIL operation resulted in a hardware exception. "
+		  "code: 0x1016\n",
+		  "illegal-memory-access", NULL);
+	{
+		gw_explainer *ex = scan("python3: malloc.c:2379: sysmalloc: Assertion `(old_top == initial_top (av) "
+					"&& old_size == 0)' failed.\n");
+
+		CHECK_INT(gw_explainer_count(ex), 0);
+		gw_explainer_free(ex);
+	}
+}
+
+/* The GPU a log names by a D part's spelling ("RTX 5090D", data/
+ * nvidia_gpus.tsv), and CUDA_ERROR_INVALID_PTX after another invalid call:
+ * the handles of the module that did not load come first in TF's log. */
+static void test_new_gpu_names(void)
+{
+	static const char ptx[] =
+		"I use tensorflow/serving:2.19.0-gpu on the Nvidia RTX 5090D\n"
+		"W op_kernel.cc:1829] INTERNAL: 'cuLaunchKernel(function, 1, 1, 1, 64, 1, 1, 0, stream, params, "
+		"nullptr)' failed with 'CUDA_ERROR_INVALID_HANDLE'\n"
+		"W tf_gpu_runtime_wrappers.cc:40] 'cuModuleLoadData(&module, data)' failed with 'CUDA_ERROR_INVALID_PTX'\n";
+
+	check_one(ptx, "gpu-arch-unsupported-by-framework", NULL);
+	check_one("on an RTX 4090D\n'cuModuleLoadData(&module, data)' failed with 'CUDA_ERROR_INVALID_PTX'\n",
+		  "gpu-invalid-call", NULL);    /* Ada: every CUDA 12 build has code for it */
+	check_one("on the Nvidia RTX 5090D\n'cuLaunchKernel(f)' failed with 'CUDA_ERROR_INVALID_HANDLE'\n",
+		  "gpu-invalid-call", NULL);    /* no PTX failure: the call's own */
+}
+
 int main(void)
 {
 	test_fork_during_build();
@@ -1097,6 +1187,8 @@ int main(void)
 	test_optional_probes();
 	test_stop40_rules();
 	test_eco21_rules();
+	test_hip_device_assert();
+	test_new_gpu_names();
 	test_eco28_rules();
 	test_eco27_rules();
 	return CHECK_DONE();

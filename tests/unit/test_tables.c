@@ -150,6 +150,29 @@ static void test_gpus(void)
 	g = gw__tbl_nvidia_gpu_by_name("NVIDIA L40S");
 	CHECK(g && !strcmp(g->match, "L40S"));
 	CHECK(gw__tbl_nvidia_gpu_by_name("Matrox G200") == NULL);
+	/* China's D parts (their own device ids and names, NVIDIA's open
+	 * kernel modules' list) and the spellings users give them. */
+	g = gw__tbl_nvidia_gpu_by_id(0x2b87);
+	CHECK(g && !strcmp(g->name, "GeForce RTX 5090 D") && !strcmp(g->cc, "12.0") && g->sms == 170);
+	g = gw__tbl_nvidia_gpu_by_id(0x2b8c);
+	CHECK(g && !strcmp(g->name, "GeForce RTX 5090 D v2") && !strcmp(g->cc, "12.0"));
+	g = gw__tbl_nvidia_gpu_by_id(0x2685);
+	CHECK(g && !strcmp(g->name, "GeForce RTX 4090 D") && !strcmp(g->cc, "8.9") && g->sms == 114);
+	g = gw__tbl_nvidia_gpu_by_name("NVIDIA GeForce RTX 5090 D v2");
+	CHECK(g && !strcmp(g->match, "RTX 5090 D v2"));
+	g = gw__tbl_nvidia_gpu_by_name("on the Nvidia RTX 5090D");
+	CHECK(g && !strcmp(g->match, "RTX 5090 D"));
+	g = gw__tbl_nvidia_gpu_by_name("an RTX5090D V2 here");
+	CHECK(g && !strcmp(g->match, "RTX 5090 D v2"));
+	g = gw__tbl_nvidia_gpu_by_name("GeForce RTX 4090D");
+	CHECK(g && !strcmp(g->match, "RTX 4090 D"));
+	g = gw__tbl_nvidia_gpu_by_name("NVIDIA GeForce RTX 5090 Dual");   /* a word, not the D */
+	CHECK(g && !strcmp(g->match, "RTX 5090"));
+	g = gw__tbl_nvidia_gpu_by_name("NVIDIA GeForce RTX 5070");
+	CHECK(g && !strcmp(g->match, "RTX 5070") && !strcmp(g->cc, "12.0"));
+	g = gw__tbl_nvidia_gpu_by_name("RTX 5060 Ti 16GB");
+	CHECK(g && !strcmp(g->match, "RTX 5060 Ti"));
+	CHECK(gw__tbl_nvidia_gpu_by_name("RTX 50900") == NULL);
 	CHECK(gw__tbl_cc("garbage", &ma, &mi) == GW_EPARSE);
 
 	CHECK(gw__tbl_amd_gfx("gfx1100") && !strcmp(gw__tbl_amd_gfx("gfx1100")->family, "RDNA 3"));
