@@ -1162,6 +1162,24 @@ static void test_new_gpu_names(void)
 		  "gpu-invalid-call", NULL);    /* no PTX failure: the call's own */
 }
 
+/* NVIDIA's resource manager failing to bring up a GPU the module found
+ * (open-gpu-kernel-modules osinit.c and kernel-open/nvidia/nv.c): a driver
+ * that is loaded, not one that is missing. */
+static void test_gpu_init_failed(void)
+{
+	check_one("[   13.732645] NVRM: GPU 0000:0b:00.0: RmInitAdapter failed! (0x26:0x56:1474)\n"
+		  "[   13.732784] NVRM: GPU 0000:0b:00.0: rm_init_adapter failed, device minor number 0\n",
+		  "nvidia-gpu-init-failed", NULL);
+	check_one("Aug 12 06:54:37 king kernel: NVRM: GPU 0000:39:00.0: rm_init_adapter failed, device minor number 2\n",
+		  "nvidia-gpu-init-failed", NULL);
+	{
+		gw_explainer *ex = scan("NVRM: GPU 0000:01:00.0: RmInitAdapter succeeded!\n");
+
+		CHECK_INT(gw_explainer_count(ex), 0);
+		gw_explainer_free(ex);
+	}
+}
+
 int main(void)
 {
 	test_fork_during_build();
@@ -1191,5 +1209,6 @@ int main(void)
 	test_new_gpu_names();
 	test_eco28_rules();
 	test_eco27_rules();
+	test_gpu_init_failed();
 	return CHECK_DONE();
 }
