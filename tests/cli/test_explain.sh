@@ -159,7 +159,7 @@ ecosystem-21   25     27
 ecosystem-22   28     30
 ecosystem-23   35     37
 ecosystem-24   30     30
-ecosystem-25   24     24
+ecosystem-25   23     24
 ecosystem-26   18     18
 ecosystem-27   29     30
 ecosystem-28   28     31
