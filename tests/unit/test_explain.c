@@ -1180,6 +1180,30 @@ static void test_gpu_init_failed(void)
 	}
 }
 
+static void test_eco29_rules(void)
+{
+	/* Paddle Inference's CreatePaddlePredictor logs, when the initial GPU
+	 * memory pool asked for (EnableUseGpu's MB) is more than 95 % of the
+	 * GPU's memory, two LOG(ERROR) lines (analysis_predictor.cc), "shink"
+	 * before Paddle 2.5, "shrink" after; Paddle 1.x's allocator enforces
+	 * the same for FLAGS_fraction_of_gpu_memory_to_use (gpu_info.cc). */
+	check_one("E0130 10:18:57.178395  9272 analysis_predictor.cc:585] Allocate too much memory for the GPU "
+		  "memory pool, assigned 8000 MB\n", "cuda-out-of-memory", NULL);
+	check_one("E0130 10:18:57.178395  9272 analysis_predictor.cc:588] Try to shink the value by setting "
+		  "AnalysisConfig::EnableGpu(...)\n", "cuda-out-of-memory", NULL);
+	check_one("E1104 analysis_predictor.cc:1850] Try to shrink the value by setting "
+		  "AnalysisConfig::EnableUseGpu(...)\n", "cuda-out-of-memory", NULL);
+	check_one("paddle.fluid.core.EnforceNotMet: Insufficient GPU memory to allocation. at "
+		  "[/paddle/paddle/fluid/platform/gpu_info.cc:153]\n", "cuda-out-of-memory", NULL);
+	{
+		/* the same words about something else are no Paddle pool */
+		gw_explainer *ex = scan("Try to shrink the value by setting a smaller batch size\n");
+
+		CHECK_INT(gw_explainer_count(ex), 0);
+		gw_explainer_free(ex);
+	}
+}
+
 int main(void)
 {
 	test_fork_during_build();
@@ -1207,6 +1231,7 @@ int main(void)
 	test_eco21_rules();
 	test_hip_device_assert();
 	test_new_gpu_names();
+	test_eco29_rules();
 	test_eco28_rules();
 	test_eco27_rules();
 	test_gpu_init_failed();
