@@ -189,11 +189,16 @@ dups="$( { grep -h '^# source:' tests/explain/ecosystem*/*.expected tests/explai
 # ---- negatives: nothing matches, exit 1 ---------------------------------
 # negatives-2/ (issue #31): real logs that mention GPUs without a GPU error,
 # sampled as its README.md says; each needs its '# source: URL' line.
-for log in tests/explain/negatives-2/*.log; do
+# negatives-3/ (issue #31): real logs from users' threads whose failure is no
+# GPU problem (Python errors, missing files, HTTP, build, pip, host OOM killer),
+# sampled by the fixed procedure of its README.md.
+for log in tests/explain/negatives-2/*.log tests/explain/negatives-3/*.log; do
 	grep -Eq '^# source: https?://' "${log%.log}.expected" 2>/dev/null || fail "$log: no '# source: URL' line"
+	grep -qv '^#' "${log%.log}.expected" && fail "${log%.log}.expected: an id line in a set of logs with no GPU error"
 done
 [ "$(ls tests/explain/negatives-2/*.log | wc -l)" -ge 30 ] || fail "negatives-2 has fewer than 30 logs"
-for log in tests/explain/negatives/*.log tests/explain/negatives-2/*.log; do
+[ "$(ls tests/explain/negatives-3/*.log | wc -l)" -ge 60 ] || fail "negatives-3 has fewer than 60 logs"
+for log in tests/explain/negatives/*.log tests/explain/negatives-2/*.log tests/explain/negatives-3/*.log; do
 	"$G" explain --json "$log" >"$T/out.json" 2>"$T/err"; rc=$?
 	got="$(ids_of "$T/out.json" 2>/dev/null)"
 	[ "$rc" = 1 ] && [ "$got" = " " ] || fail "$log: want no match, got [$got] (exit $rc)"
