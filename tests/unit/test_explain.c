@@ -1210,6 +1210,20 @@ static void test_eco30_rules(void)
 			CHECK(strcmp(id_at(ex, i), "cuda-toolkit-not-found") != 0);
 		gw_explainer_free(ex);
 	}
+	check_one("An OpenCL error with code -1001 in file src/opencl.c and line 215 occurred ...\n",
+		  "gpu-library-error", "opencl");
+	check_one("[kernels.c:88] OpenCL error -5\n", "cuda-out-of-memory", "opencl");
+	check_one("Couldn't create kernel. OpenCL error code: -46\n", "gpu-invalid-call", "opencl");
+	check_one("[vulkan] Error: VkResult = -4\n", "gpu-device-removed", "vulkan");
+	check_one("GPU-ERROR: Vulkan API call returned VkResult: -2\n", "cuda-out-of-memory", "vulkan");
+	{
+		gw_explainer *ex = scan("[vulkan] Error: VkResult = -6\n"
+					"GPU-ERROR: Vulkan API call returned VkResult: -6\n"
+					"OpenCL error 5\n");
+
+		CHECK_INT(gw_explainer_count(ex), 0);
+		gw_explainer_free(ex);
+	}
 	check_one("No devices were found\n", "nvidia-gpu-init-failed", NULL);
 	{
 		gw_explainer *ex = scan("adb: No devices were found on the bus, retrying\n");
