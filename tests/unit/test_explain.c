@@ -1231,7 +1231,22 @@ static void test_eco30_rules(void)
 		CHECK_INT(gw_explainer_count(ex), 0);
 		gw_explainer_free(ex);
 	}
+	check_one("[Reason]: cudaFuncSetSharedMemConfig(transposePacked<float, 1>, cudaSharedMemBankSizeFourByte ) "
+		  "in file /cutt-1.2/src/calls.h:2, function cuttKernelSetSharedMemConfig\n"
+		  "Error message: invalid device function\n",
+		  "gpu-arch-unsupported-by-framework", "cuda-runtime");
+	check_one("cudaMalloc(&p, n) in file CudaUtils.cu, function allocate_device_T\n"
+		  "Error String: out of memory\n",
+		  "cuda-out-of-memory", "cuda-runtime");
+	{
+		/* The description alone, or after a line that names no CUDA call. */
+		gw_explainer *ex = scan("Error message: invalid argument\n"
+					"open(cfg) in file main.c, function load\n"
+					"Error String: invalid argument\n");
 
+		CHECK_INT(gw_explainer_count(ex), 0);
+		gw_explainer_free(ex);
+	}
 }
 
 int main(void)
