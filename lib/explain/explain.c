@@ -238,6 +238,9 @@ struct gw_explainer {
 	struct { unsigned pat; char excerpt[GW_EXPLAIN_EXCERPT_MAX]; } held[HELD_MAX];
 	unsigned nheld;
 	uint64_t held_line;        /* the line they ended (0-based) */
+	/* cuTT's cudaCheck: the line after a failed call's statement
+	 * (see cuda_check_statement); call_line is that line + 1, 0: none. */
+	uint64_t call_line;
 };
 
 #define UTF16_LE 1
@@ -514,6 +517,7 @@ void gw_explainer_reset(gw_explainer *ex)
 	ex->odd = -1;
 	ex->high = 0;
 	ex->nheld = 0;
+	ex->call_line = 0;
 }
 
 int gw_explainer_new(gw_explainer **out)
@@ -718,6 +722,40 @@ static bool cuda_string_prefix_before(const char *line, size_t start)
 	return prefix_before(line, start, "oidn error:") || prefix_before(line, start, "gpuassert:");
 }
 
+/* cuTT's error check, cudaCheck(stmt) in src/CudaUtils.h (copied by the
+ * programs that vendor cuTT, Jittor among them), prints the failed
+ * statement, "%s in file %s, function %s", then on a line of its own
+ * "Error String: %s" with cudaGetErrorString(err); Jittor's log of it says
+ * "Error message: ". Is the line such a statement: a CUDA runtime call
+ * ("cudaFuncSetSharedMemConfig(") and, after it, " in file "? */
+static bool cuda_check_statement(const char *line, size_t n)
+{
+	for (size_t i = 0; i + 6 <= n; i++) {
+		size_t k = i + 4;
+
+		if (!literal_at(line + i, "cuda", 4) || (i > 0 && is_word_byte(line[i - 1])) ||
+		    line[k] < 'A' || line[k] > 'Z')
+			continue;
+		while (k < n && is_word_byte(line[k]))
+			k++;
+		if (k >= n || line[k] != '(')
+			continue;
+		for (; k + 9 <= n; k++)
+			if (literal_at(line + k, " in file ", 9))
+				return true;
+		return false;
+	}
+	return false;
+}
+
+/* The runtime's description after "Error String:" or "Error message:" on
+ * the line after a cuTT statement line. */
+static bool cuda_check_description(const gw_explainer *ex, size_t start)
+{
+	return ex->call_line && ex->call_line == ex->lines &&
+	       (prefix_before(ex->line, start, "error string:") || prefix_before(ex->line, start, "error message:"));
+}
+
 /* Does the text before start end with an OpenCL call's failure, as
  * PyOpenCL words it: "clGetPlatformIDs failed: " (the call's name as the
  * API spells it, "cl" and a capital letter; PyOpenCL 2016 lower-cased it:
@@ -865,7 +903,7 @@ static bool code_row_accepts(const gw_explainer *ex, unsigned p, size_t start)
 	if (!strncmp(pat->framework, "cuda-", 5) && cuda_location_before(ex->line, start))
 		return true;
 	if (!strcmp(pat->framework, "cuda-runtime") &&
-	    cuda_string_prefix_before(ex->line, start))
+	    (cuda_string_prefix_before(ex->line, start) || cuda_check_description(ex, start)))
 		return true;
 	/* Vulkan-Hpp's exceptions print the failed call, then the code's
 	 * string: "vk::Queue::submit: ErrorDeviceLost". */
@@ -2725,6 +2763,8 @@ static void end_piece(gw_explainer *ex, bool newline)
 		ex->table.nlines = 0;      /* an over-long line: no table */
 	if (newline && ex->nheld && ex->held_line != ex->lines)
 		held_call_line(ex);
+	if (newline)
+		ex->call_line = cuda_check_statement(ex->line, ex->line_len) ? ex->lines + 1 : 0;
 	ex->state = 0;
 	ex->line_len = 0;
 	if (newline) {

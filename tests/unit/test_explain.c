@@ -1204,6 +1204,75 @@ static void test_eco29_rules(void)
 	}
 }
 
+/* ecosystem-30's mechanisms.
+ * - CMake's find_package_handle_standard_args (FindPackageHandleStandardArgs
+ *   .cmake) prints "Could NOT find NAME (missing: VARS)"; FindCUDA names the
+ *   package CUDA, FindCUDAToolkit CUDAToolkit: the toolkit is not found.
+ * - "OpenCL error" with a negative cl_int ("OpenCL error %d", "OpenCL error
+ *   code: %d", bufferkdtree's "An OpenCL error with code %i").
+ * - A printed VkResult ("[vulkan] Error: VkResult = %d", Dear ImGui's
+ *   check_vk_result); VK_ERROR_LAYER_NOT_PRESENT is a missing layer (the
+ *   SDK's validation layer), no GPU problem.
+ * - nvidia-smi's "No devices were found": the driver is loaded but no GPU
+ *   came up (NVIDIA/open-gpu-kernel-modules#862, with RmInitAdapter).
+ * - cuTT's cudaCheck: the failed call's statement "... in file F, function
+ *   G", then "Error String: " (Jittor's copy: "Error message: ") and the
+ *   runtime's description. */
+static void test_eco30_rules(void)
+{
+	check_one("CMake Error at /usr/share/cmake-3.5/Modules/FindPackageHandleStandardArgs.cmake:148 (message):\n"
+		  "  Could NOT find CUDA (missing: CUDA_INCLUDE_DIRS CUDA_CUDART_LIBRARY) (found\n"
+		  "  suitable version \"8.0\", minimum required is \"6.5\")\n",
+		  "cuda-toolkit-not-found", NULL);
+	check_one("-- Could NOT find CUDAToolkit (missing: CUDAToolkit_INCLUDE_DIR CUDA_CUDART) (found version \"12.4\")\n",
+		  "cuda-toolkit-not-found", NULL);
+	{
+		gw_explainer *ex = scan("-- Could NOT find CUDNN (missing: CUDNN_INCLUDE_DIR)\n"
+					"-- Could NOT find CUDA: Found unsuitable version \"10.0\", but required is at least \"11.0\"\n");
+
+		for (size_t i = 0; i < gw_explainer_count(ex); i++)
+			CHECK(strcmp(id_at(ex, i), "cuda-toolkit-not-found") != 0);
+		gw_explainer_free(ex);
+	}
+	check_one("An OpenCL error with code -1001 in file src/opencl.c and line 215 occurred ...\n",
+		  "gpu-library-error", "opencl");
+	check_one("[kernels.c:88] OpenCL error -5\n", "cuda-out-of-memory", "opencl");
+	check_one("Couldn't create kernel. OpenCL error code: -46\n", "gpu-invalid-call", "opencl");
+	check_one("[vulkan] Error: VkResult = -4\n", "gpu-device-removed", "vulkan");
+	check_one("GPU-ERROR: Vulkan API call returned VkResult: -2\n", "cuda-out-of-memory", "vulkan");
+	{
+		gw_explainer *ex = scan("[vulkan] Error: VkResult = -6\n"
+					"GPU-ERROR: Vulkan API call returned VkResult: -6\n"
+					"OpenCL error 5\n");
+
+		CHECK_INT(gw_explainer_count(ex), 0);
+		gw_explainer_free(ex);
+	}
+	check_one("No devices were found\n", "nvidia-gpu-init-failed", NULL);
+	{
+		gw_explainer *ex = scan("adb: No devices were found on the bus, retrying\n");
+
+		CHECK_INT(gw_explainer_count(ex), 0);
+		gw_explainer_free(ex);
+	}
+	check_one("[Reason]: cudaFuncSetSharedMemConfig(transposePacked<float, 1>, cudaSharedMemBankSizeFourByte ) "
+		  "in file /cutt-1.2/src/calls.h:2, function cuttKernelSetSharedMemConfig\n"
+		  "Error message: invalid device function\n",
+		  "gpu-arch-unsupported-by-framework", "cuda-runtime");
+	check_one("cudaMalloc(&p, n) in file CudaUtils.cu, function allocate_device_T\n"
+		  "Error String: out of memory\n",
+		  "cuda-out-of-memory", "cuda-runtime");
+	{
+		/* The description alone, or after a line that names no CUDA call. */
+		gw_explainer *ex = scan("Error message: invalid argument\n"
+					"open(cfg) in file main.c, function load\n"
+					"Error String: invalid argument\n");
+
+		CHECK_INT(gw_explainer_count(ex), 0);
+		gw_explainer_free(ex);
+	}
+}
+
 int main(void)
 {
 	test_fork_during_build();
@@ -1235,5 +1304,6 @@ int main(void)
 	test_eco28_rules();
 	test_eco27_rules();
 	test_gpu_init_failed();
+	test_eco30_rules();
 	return CHECK_DONE();
 }
