@@ -884,6 +884,30 @@ static int own_number_code(const gw_explainer *ex, unsigned p, size_t start)
 	return -1;
 }
 
+/* Does "nvidia-container-cli:" (or its ".real" binary's name) end just
+ * before start? libnvidia-container's CLI prefixes its own failures with
+ * the step that failed (src/cli/configure.c and info.c: warnx("initialization
+ * error: %s", ...), warnx() adding the program's name): "nvidia-container-
+ * cli: initialization error: cuda error: unknown error". That
+ * "initialization error" is the step, not CUDA's cudaErrorInitialization-
+ * Error. The name needs no word start: the OCI hook's escaped newline
+ * ("...]\\nnvidia-container-cli:") glues an "n" to it. */
+static bool container_cli_step_before(const char *line, size_t start)
+{
+	static const char *const names[] = { "nvidia-container-cli:", "nvidia-container-cli.real:" };
+	size_t i = start;
+
+	while (i > 0 && line[i - 1] == ' ')
+		i--;
+	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+		size_t n = strlen(names[k]);
+
+		if (i >= n && literal_at(line + i - n, names[k], n))
+			return true;
+	}
+	return false;
+}
+
 static bool code_row_accepts(const gw_explainer *ex, unsigned p, size_t start)
 {
 	const gw__explain_pattern *pat = &gw__explain_patterns[p];
@@ -897,6 +921,8 @@ static bool code_row_accepts(const gw_explainer *ex, unsigned p, size_t start)
 		return false;
 	if (pat->how != GW__HOW_DESC)
 		return true;
+	if (container_cli_step_before(ex->line, start))
+		return false;
 	/* ggml built for HIP names its errors "ROCm error: ..." */
 	if (!strcmp(pat->framework, "hip") && names_library(ex->line, start, "rocm", true))
 		return true;
@@ -919,13 +945,15 @@ static bool code_row_accepts(const gw_explainer *ex, unsigned p, size_t start)
 }
 
 /* The library a "*" wrapping ("error code 46") is about: the first of
- * HIP, cuBLAS, cuDNN, NCCL and CUDA the line names as a word of its own
- * (TensorRT's "deserializeCudaEngine::50] Error Code 4" is TensorRT's code,
- * not CUDA's); NULL when none. */
+ * HIP, cuBLAS, cuDNN, NCCL, cuSOLVER, cuSPARSE, cuFFT, cuRAND and CUDA the
+ * line names as a word of its own (TensorRT's "deserializeCudaEngine::50]
+ * Error Code 4" is TensorRT's code, not CUDA's); NULL when none. */
 static const char *line_library(const gw_explainer *ex)
 {
 	static const char *const libs[][2] = {
-		{ "hip", "hip" }, { "rocm", "hip" }, { "cublas", "cublas" }, { "cudnn", "cudnn" }, { "nccl", "nccl" }, { "cuda", "cuda-any" },
+		{ "hip", "hip" }, { "rocm", "hip" }, { "cublas", "cublas" }, { "cudnn", "cudnn" }, { "nccl", "nccl" },
+		{ "cusolver", "cusolver" }, { "cusparse", "cusparse" }, { "cufft", "cufft" }, { "curand", "curand" },
+		{ "cuda", "cuda-any" },
 	};
 
 	for (size_t i = 0; i < sizeof(libs) / sizeof(libs[0]); i++)

@@ -1273,6 +1273,70 @@ static void test_eco30_rules(void)
 	}
 }
 
+/* ecosystem-31 (threads found with Chinese queries): each class checked
+ * against the program that prints it. */
+static void test_eco31_rules(void)
+{
+	/* NVIDIA's resource manager (open-gpu-kernel-modules osapi.c): the
+	 * client and the kernel module of different releases, the older
+	 * "has the version" and the newer wording that names the client. */
+	check_one("[ 9.4] NVRM: API mismatch: the client has the version 470.129.06, but\n"
+		  "NVRM: this kernel module has the version 470.103.01.  Please\n",
+		  "driver-library-mismatch", NULL);
+	check_one("[    9.424670] NVRM: API mismatch: the client 'kwin_wayland' (pid 1005)\n"
+		  "               NVRM: has the version 595.84, but this kernel module has\n",
+		  "driver-library-mismatch", NULL);
+	/* nvidia-modeset refusing an nvidia.ko of another release
+	 * (nvidia-modeset-linux.c; ".ko" after nvidia-modeset since 2017). */
+	check_one("nvidia-modeset: Version mismatch: nvidia.ko(378.13) nvidia-modeset(375.26)\n",
+		  "driver-library-mismatch", NULL);
+	check_one("nvidia-modeset: Version mismatch: nvidia.ko(550.54) nvidia-modeset.ko(555.58)\n",
+		  "driver-library-mismatch", NULL);
+	/* nvidia-container-cli's own "initialization error: " (libnvidia-
+	 * container src/cli/configure.c, warnx) is its context, not CUDA's
+	 * cudaErrorInitializationError, even with "cuda" before it on the line
+	 * and the hook's escaped newline glued to the program's name. */
+	check_one("stderr: exec command: [/usr/bin/nvidia-container-cli --load-kmods configure --require=cuda>=9.0 "
+		  "--pid=13668 /var/lib/docker]\\\\nnvidia-container-cli: initialization error: cuda error: unknown "
+		  "error\\\\n\\\"\"\": unknown.\n",
+		  "cuda-unknown-error", NULL);
+	check_one("RuntimeError: CUDA error: initialization error\n", "cuda-init-failed", NULL);
+	/* MindSpore's gpu_common.h: "MESSAGE | Error Number: N", the library
+	 * named on the line (its exception form puts "cusolver Error:" on a
+	 * line of its own); cuSOLVER's 7 is CUSOLVER_STATUS_INTERNAL_ERROR. */
+	check_one("Failed to create cusolver dn handle. | Error Number: 7\n", "gpu-library-error", "cusolver");
+	check_one("cusolver Error: cusolver geqrf failed | Error Number: 2\n", "cuda-out-of-memory", "cusolver");
+	{
+		gw_explainer *ex = scan("Op Error: Launch kernel failed. | Error Number: 0\n");
+
+		CHECK_INT(gw_explainer_count(ex), 0);
+		gw_explainer_free(ex);
+	}
+	/* NCCL's WARN of an invalid usage (src/misc/strongstream.cc returns
+	 * ncclInvalidUsage after it). */
+	check_one("misc/strongstream.cc:53 NCCL WARN NCCL cannot be captured in a graph if either it wasn't built "
+		  "with CUDA runtime >= 11.3 or if the installed CUDA driver < R465.\n",
+		  "nccl-error", NULL);
+	/* Paddle Inference without GPU support (analysis_config.cc), and its
+	 * memory pool above 95 % of the GPU's memory (analysis_predictor.cc). */
+	check_one("E1111 15:42:00.882297 20327 analysis_config.cc:73] Please compile with gpu to EnableGpu()\n",
+		  "framework-cpu-only-build", NULL);
+	check_one("E0130 10:18:57.178395  9272 analysis_predictor.cc:585] Allocate too much memory for the GPU memory "
+		  "pool, assigned 8000 MB\n",
+		  "cuda-out-of-memory", NULL);
+	/* TensorFlow's matmul kernels when cuBLAS cannot run the product
+	 * (matmul_op.cc, batch_matmul_op_impl.h). */
+	check_one("InternalError (see above for traceback): Blas GEMM launch failed : a.shape=(1024, 2), "
+		  "b.shape=(2, 768), m=1024, n=768, k=2\n",
+		  "cublas-execution-failed", NULL);
+	check_one("InternalError: Blas xGEMMBatched launch failed : a.shape=[8,64,64]\n", "cublas-execution-failed", NULL);
+	/* CMake's Visual Studio generator without the CUDA toolkit's build
+	 * customisations (Modules/CMakeDetermineCompilerId.cmake). */
+	check_one("CMake Error at C:/cmake/Modules/CMakeDetermineCompilerId.cmake:503 (message):\n"
+		  "  No CUDA toolset found.\n",
+		  "cuda-toolkit-not-found", NULL);
+}
+
 int main(void)
 {
 	test_fork_during_build();
@@ -1303,6 +1367,7 @@ int main(void)
 	test_eco29_rules();
 	test_eco28_rules();
 	test_eco27_rules();
+	test_eco31_rules();
 	test_gpu_init_failed();
 	test_eco30_rules();
 	return CHECK_DONE();
