@@ -171,7 +171,7 @@ ecosystem-27   29     30
 ecosystem-28   28     31
 ecosystem-29   34     35
 ecosystem-30   19     19
-ecosystem-31   34     36
+ecosystem-31   33     35
 holdout-5      24     =24
 holdout-6      24     =25
 holdout-7      27     =27
