@@ -1337,6 +1337,38 @@ static void test_eco31_rules(void)
 		  "cuda-toolkit-not-found", NULL);
 }
 
+static void test_eco33_rules(void)
+{
+	/* AMD's Radeon Image Filters (RadeonImageFilters.h, data/explain/
+	 * rif_status.tsv) as the Radeon ProRender add-on's pyrpr prints a
+	 * status (src/bindings/pyrpr/src/pyrpr.py, CoreError): -21 is
+	 * RIF_ERROR_INTERNAL_ERROR, -3 out of video memory, -12 an invalid
+	 * parameter, -1 a compute API the device lacks. */
+	check_one("pyrpr.CoreError: RIF call ContextExecuteCommandQueue(<pyrprimagefilters.Context object at "
+		  "0x1A0>, <cdata 'void *' NULL>) returned error code <-21> with error message: ''\n",
+		  "gpu-library-error", "rif");
+	check_one("2023-01-23 08:25:50,201 ERROR rpr.viewport_engine [12848]:  RIF call ImageMap(<pyrprimagefilters.Image "
+		  "object at 0x253>, 2, <cdata 'void * *' owning 8 bytes>) returned error code <-21> with error message: ''\n",
+		  "gpu-library-error", "rif");
+	check_one("pyrpr.CoreError: RIF call ImageMap(<x>) returned error code <-3> with error message: ''\n",
+		  "cuda-out-of-memory", "rif");
+	check_one("pyrpr.CoreError: RIF call CreateImageFilter(<x>) returned error code <-12> with error message: ''\n",
+		  "gpu-invalid-call", "rif");
+	check_one("pyrpr.CoreError: RIF call CreateContext(<x>) returned error code <-1> with error message: ''\n",
+		  "gpu-operation-not-supported", "rif");
+	{
+		/* The add-on's RPR calls print Radeon ProRender's own statuses,
+		 * and other programs' "returned error code <N>" are theirs. */
+		gw_explainer *ex = scan("pyrpr.CoreError: RPR call ContextRender(<x>) returned error code <-21> with "
+					"error message: ''\n"
+					"ln_loadSamplesFromString() returned error code <-21>\n"
+					"Function returned error code <-21>.\n");
+
+		CHECK_INT(gw_explainer_count(ex), 0);
+		gw_explainer_free(ex);
+	}
+}
+
 int main(void)
 {
 	test_fork_during_build();
@@ -1370,5 +1402,6 @@ int main(void)
 	test_eco31_rules();
 	test_gpu_init_failed();
 	test_eco30_rules();
+	test_eco33_rules();
 	return CHECK_DONE();
 }
