@@ -1337,6 +1337,66 @@ static void test_eco31_rules(void)
 		  "cuda-toolkit-not-found", NULL);
 }
 
+static void test_eco32_rules(void)
+{
+	/* cudaErrorStreamCaptureUnsupported (900): a call the program made
+	 * while a stream was being captured into a graph is refused (CUDA
+	 * Runtime API, cudaError enum); the same class as 901 to 908. */
+	check_one("Warp CUDA error 900: operation not permitted when stream is capturing (in function "
+		  "cuda_unload_module, warp.cu:3929)\n",
+		  "gpu-invalid-call", NULL);
+	check_one("RuntimeError: CUDA error: operation not permitted when stream is capturing\n", "gpu-invalid-call",
+		  NULL);
+	/* DeepSpeed's op builder accepting a minor mismatch it knows to be
+	 * compatible (op_builder/builder.py) is no failure; its refusal is. */
+	{
+		gw_explainer *ex = scan("Installed CUDA version 11.5 does not match the version torch was compiled with "
+					"11.6 but since the APIs are compatible, accepting this combination\n");
+
+		CHECK_INT(gw_explainer_count(ex), 0);
+		gw_explainer_free(ex);
+	}
+	check_one("Exception: >- DeepSpeed Op Builder: Installed CUDA version 11.7 does not match the version torch was "
+		  "compiled with 12.1, unable to compile cuda/cpp extensions without a matching cuda version.\n",
+		  "toolkit-framework-cuda-mismatch", NULL);
+	/* ds_report's "[FAIL] nvcc missing": CUDA_HOME/bin/nvcc cannot be run
+	 * (deepspeed/env_report.py). */
+	check_one("nvcc version ..................... \033[91m [FAIL] nvcc missing \033[0m\n", "cuda-toolkit-not-found",
+		  NULL);
+	check_one("nvcc missing\n", "cuda-toolkit-not-found", NULL);
+	/* Triton's launcher build (runtime/build.py): the compiler's errors
+	 * about the temporary main.c with Windows separators, and
+	 * CalledProcessError's text ("Command '[...]' returned non-zero exit
+	 * status 1.") inside another exception's message. */
+	check_one("C:\\Users\\x\\AppData\\Local\\Temp\\tmpx39rck99\\main.c:299:7: error: implicit declaration of function "
+		  "'cuCtxGetLimit'; did you mean 'cuCtxGetId'? [-Wimplicit-function-declaration]\n",
+		  "jit-host-compiler-failed", NULL);
+	check_one("Command '['/usr/bin/gcc', '/tmp/tmpayeggy_n/main.c', '-O3', '-shared', '-fPIC', '-o', "
+		  "'/tmp/tmpayeggy_n/cuda_utils.cpython-311-x86_64-linux-gnu.so', '-lcuda', '-I/tmp/tmpayeggy_n']' "
+		  "returned non-zero exit status 1.\n",
+		  "jit-host-compiler-failed", NULL);
+	/* TensorFlow's convolution autotuning when every cuDNN algorithm
+	 * failed (conv_ops.cc, conv_ops_fused_impl.h). */
+	check_one("W tensorflow/core/framework/op_kernel.cc:1692] OP_REQUIRES failed at conv_ops.cc:1276 : Not found: "
+		  "No algorithm worked!\n",
+		  "cudnn-execution-failed", NULL);
+	check_one("tensorflow.python.framework.errors_impl.NotFoundError: No algorithm worked! [Op:Conv2D]\n",
+		  "cudnn-execution-failed", NULL);
+	/* xformers' stand-in for an operator of its C++ library that did not
+	 * load (xformers/ops/common.py); another library's operator
+	 * (xformers_flash::) is no such sign. */
+	check_one("RuntimeError: No such operator xformers::efficient_attention_forward_cutlass - did you forget to "
+		  "build xformers with `python setup.py develop`?\n",
+		  "extension-torch-abi-mismatch", NULL);
+	{
+		gw_explainer *ex = scan("RuntimeError: No such operator xformers_flash::flash_fwd - did you forget to build "
+					"xformers with `python setup.py develop`?\n");
+
+		CHECK_INT(gw_explainer_count(ex), 0);
+		gw_explainer_free(ex);
+	}
+}
+
 int main(void)
 {
 	test_fork_during_build();
@@ -1370,5 +1430,6 @@ int main(void)
 	test_eco31_rules();
 	test_gpu_init_failed();
 	test_eco30_rules();
+	test_eco32_rules();
 	return CHECK_DONE();
 }
