@@ -1395,6 +1395,20 @@ static void test_eco32_rules(void)
 		CHECK_INT(gw_explainer_count(ex), 0);
 		gw_explainer_free(ex);
 	}
+	/* nvcc's front end (EDG's "file(line): error:") not knowing a builtin
+	 * of the host compiler's C++ headers: the host GCC is newer than this
+	 * nvcc supports (CUDA 9.0 with GCC 7, an older nvcc with GCC 8). */
+	check_one("/usr/include/c++/7/bits/move.h(48): error: identifier \"__builtin_addressof\" is undefined\n",
+		  "nvcc-host-compiler-unsupported", NULL);
+	check_one("/opt/conda/x86_64-conda_cos6-linux-gnu/include/c++/7.2.0/bits/move.h(48): error: identifier "
+		  "\"__builtin_addressof\" is undefined\n",
+		  "nvcc-host-compiler-unsupported", NULL);
+	{
+		gw_explainer *ex = scan("src/kernel.cu(12): error: identifier \"__builtin_foo\" is undefined\n");
+
+		CHECK_INT(gw_explainer_count(ex), 0);
+		gw_explainer_free(ex);
+	}
 }
 
 int main(void)
