@@ -1446,6 +1446,28 @@ static void held_call_line(gw_explainer *ex)
 	ex->nheld = 0;
 }
 
+/* Does another code's longer description start where row p's does? One
+ * description can begin another: CUDA's "operation not permitted" (800)
+ * begins "operation not permitted when stream is capturing" (900) and
+ * "... on an event last recorded in a capturing stream" (907). The line
+ * then prints the longer code, not both. */
+static bool longer_description_at(const gw_explainer *ex, unsigned p, size_t start)
+{
+	size_t len = ex->cat->lit_len[p];
+
+	for (unsigned q = 0; q < GW__EXPLAIN_PATTERNS_COUNT; q++) {
+		size_t n = ex->cat->lit_len[q];
+
+		if (gw__explain_patterns[q].how != GW__HOW_DESC || n <= len || start + n > ex->line_len)
+			continue;
+		if (!literal_at(ex->line + start, gw__explain_patterns[q].literal, n))
+			continue;
+		if (start + n == ex->line_len || !is_word_byte(ex->line[start + n]))
+			return true;
+	}
+	return false;
+}
+
 static void record_hit(gw_explainer *ex, const struct hit *h, bool had_nul)
 {
 	const gw__explain_pattern *pat = &gw__explain_patterns[h->pat];
@@ -1472,6 +1494,8 @@ static void record_hit(gw_explainer *ex, const struct hit *h, bool had_nul)
 		ex->hit_library = NULL;
 		return;
 	}
+	if (pat->how == GW__HOW_DESC && longer_description_at(ex, h->pat, h->start))
+		return;
 	if (pattern_accepts(ex, h->pat, h->start)) {
 		int own = own_number_code(ex, h->pat, h->start);
 

@@ -1369,6 +1369,80 @@ static void test_eco33_rules(void)
 	}
 }
 
+static void test_eco32_rules(void)
+{
+	/* cudaErrorStreamCaptureUnsupported (900): a call the program made
+	 * while a stream was being captured into a graph is refused (CUDA
+	 * Runtime API, cudaError enum); the same class as 901 to 908. */
+	check_one("Warp CUDA error 900: operation not permitted when stream is capturing (in function "
+		  "cuda_unload_module, warp.cu:3929)\n",
+		  "gpu-invalid-call", NULL);
+	check_one("RuntimeError: CUDA error: operation not permitted when stream is capturing\n", "gpu-invalid-call",
+		  NULL);
+	/* DeepSpeed's op builder accepting a minor mismatch it knows to be
+	 * compatible (op_builder/builder.py) is no failure; its refusal is. */
+	{
+		gw_explainer *ex = scan("Installed CUDA version 11.5 does not match the version torch was compiled with "
+					"11.6 but since the APIs are compatible, accepting this combination\n");
+
+		CHECK_INT(gw_explainer_count(ex), 0);
+		gw_explainer_free(ex);
+	}
+	check_one("Exception: >- DeepSpeed Op Builder: Installed CUDA version 11.7 does not match the version torch was "
+		  "compiled with 12.1, unable to compile cuda/cpp extensions without a matching cuda version.\n",
+		  "toolkit-framework-cuda-mismatch", NULL);
+	/* ds_report's "[FAIL] nvcc missing": CUDA_HOME/bin/nvcc cannot be run
+	 * (deepspeed/env_report.py). */
+	check_one("nvcc version ..................... \033[91m [FAIL] nvcc missing \033[0m\n", "cuda-toolkit-not-found",
+		  NULL);
+	check_one("nvcc missing\n", "cuda-toolkit-not-found", NULL);
+	/* Triton's launcher build (runtime/build.py): the compiler's errors
+	 * about the temporary main.c with Windows separators, and
+	 * CalledProcessError's text ("Command '[...]' returned non-zero exit
+	 * status 1.") inside another exception's message. */
+	check_one("C:\\Users\\x\\AppData\\Local\\Temp\\tmpx39rck99\\main.c:299:7: error: implicit declaration of function "
+		  "'cuCtxGetLimit'; did you mean 'cuCtxGetId'? [-Wimplicit-function-declaration]\n",
+		  "jit-host-compiler-failed", NULL);
+	check_one("Command '['/usr/bin/gcc', '/tmp/tmpayeggy_n/main.c', '-O3', '-shared', '-fPIC', '-o', "
+		  "'/tmp/tmpayeggy_n/cuda_utils.cpython-311-x86_64-linux-gnu.so', '-lcuda', '-I/tmp/tmpayeggy_n']' "
+		  "returned non-zero exit status 1.\n",
+		  "jit-host-compiler-failed", NULL);
+	/* TensorFlow's convolution autotuning when every cuDNN algorithm
+	 * failed (conv_ops.cc, conv_ops_fused_impl.h). */
+	check_one("W tensorflow/core/framework/op_kernel.cc:1692] OP_REQUIRES failed at conv_ops.cc:1276 : Not found: "
+		  "No algorithm worked!\n",
+		  "cudnn-execution-failed", NULL);
+	check_one("tensorflow.python.framework.errors_impl.NotFoundError: No algorithm worked! [Op:Conv2D]\n",
+		  "cudnn-execution-failed", NULL);
+	/* xformers' stand-in for an operator of its C++ library that did not
+	 * load (xformers/ops/common.py); another library's operator
+	 * (xformers_flash::) is no such sign. */
+	check_one("RuntimeError: No such operator xformers::efficient_attention_forward_cutlass - did you forget to "
+		  "build xformers with `python setup.py develop`?\n",
+		  "extension-torch-abi-mismatch", NULL);
+	{
+		gw_explainer *ex = scan("RuntimeError: No such operator xformers_flash::flash_fwd - did you forget to build "
+					"xformers with `python setup.py develop`?\n");
+
+		CHECK_INT(gw_explainer_count(ex), 0);
+		gw_explainer_free(ex);
+	}
+	/* nvcc's front end (EDG's "file(line): error:") not knowing a builtin
+	 * of the host compiler's C++ headers: the host GCC is newer than this
+	 * nvcc supports (CUDA 9.0 with GCC 7, an older nvcc with GCC 8). */
+	check_one("/usr/include/c++/7/bits/move.h(48): error: identifier \"__builtin_addressof\" is undefined\n",
+		  "nvcc-host-compiler-unsupported", NULL);
+	check_one("/opt/conda/x86_64-conda_cos6-linux-gnu/include/c++/7.2.0/bits/move.h(48): error: identifier "
+		  "\"__builtin_addressof\" is undefined\n",
+		  "nvcc-host-compiler-unsupported", NULL);
+	{
+		gw_explainer *ex = scan("src/kernel.cu(12): error: identifier \"__builtin_foo\" is undefined\n");
+
+		CHECK_INT(gw_explainer_count(ex), 0);
+		gw_explainer_free(ex);
+	}
+}
+
 int main(void)
 {
 	test_fork_during_build();
@@ -1402,6 +1476,7 @@ int main(void)
 	test_eco31_rules();
 	test_gpu_init_failed();
 	test_eco30_rules();
+	test_eco32_rules();
 	test_eco33_rules();
 	return CHECK_DONE();
 }
