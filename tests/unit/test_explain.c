@@ -1443,6 +1443,55 @@ static void test_eco32_rules(void)
 	}
 }
 
+static void test_eco34_rules(void)
+{
+	/* NVIDIA's kernel module refusing a GPU its release does not support
+	 * (kernel-open/nvidia/nv.c: "NVRM: The NVIDIA GPU %04x:%02x:%02x.%x
+	 * (PCI ID: %04x:%04x)\nNVRM: installed in this system is not supported
+	 * by the\nNVRM: NVIDIA %s driver release.", older releases wrapping
+	 * after "installed"; osapi.c's "... is not supported by open
+	 * nvidia.ko"). The installer's own sentence lists possible causes. */
+	check_one("[  652.483304] NVRM: The NVIDIA GPU 0000:01:00.0 (PCI ID: 10de:1050) installed\n"
+		  "[  652.483305] NVRM: in this system is not supported by the 280.13 NVIDIA Linux\n",
+		  "nvidia-gpu-init-failed", NULL);
+	check_one("NVRM: installed in this system is not supported by open nvidia.ko because it\n",
+		  "nvidia-gpu-init-failed", NULL);
+	{
+		gw_explainer *ex = scan("       obtaining ownership of the NVIDIA graphics device(s), or NVIDIA GPU\n"
+					"       installed in this system is not supported by this NVIDIA Linux graphics\n");
+
+		CHECK_INT(gw_explainer_count(ex), 0);
+		gw_explainer_free(ex);
+	}
+	/* Caffe built with CPU_ONLY (include/caffe/util/device_alternate.hpp,
+	 * NO_GPU) and common.cpp's set_mode(GPU). */
+	check_one("F0527 19:02:48.273658 10427 common.cpp:66] Cannot use GPU in CPU-only Caffe: check mode.\n",
+		  "framework-cpu-only-build", NULL);
+	/* tiny-cuda-nn leaves out its half-precision kernels when built for
+	 * compute capability 6.1 or 5.2 and below (include/tiny-cuda-nn/
+	 * common.h, TCNN_HALF_PRECISION). */
+	check_one("RuntimeError: TCNN was not compiled with half-precision support.\n",
+		  "gpu-too-old-for-kernel-library", NULL);
+	/* ComputeSharp finds no Direct3D 12 device with the features it needs
+	 * (GraphicsDevice.Default, DeviceHelper). */
+	check_one("System.NotSupportedException: There isn't a supported GPU device on the current machine\n",
+		  "gpu-too-old-for-kernel-library", NULL);
+	/* amdgpu's VM fault interrupt (gmc_v9_0.c, gmc_v10_0.c, gmc_v11_0.c):
+	 * "[%s] %s page fault (src_id:...", the hub and retry words varying. */
+	check_one("[180310.675453] amdgpu 0000:08:00.0: amdgpu: [gfxhub] page fault (src_id:0 ring:153 vmid:0 "
+		  "pasid:0, for process  pid 0 thread  pid 0)\n",
+		  "illegal-memory-access", NULL);
+	check_one("amdgpu 0000:03:00.0: amdgpu: [mmhub0] no-retry page fault (src_id:0 ring:0 vmid:0 pasid:0, "
+		  "for process  pid 0 thread  pid 0)\n",
+		  "illegal-memory-access", NULL);
+	/* flash-attn's setup.py when the nvcc of CUDA_HOME is older than it
+	 * supports (bare_metal_version < 11.6 / 11.7), while its PyTorch is
+	 * built with a newer CUDA. */
+	check_one("      RuntimeError: FlashAttention is only supported on CUDA 11.6 and above.  Note: make sure nvcc "
+		  "has a supported version by running nvcc -V.\n",
+		  "toolkit-framework-cuda-mismatch", NULL);
+}
+
 int main(void)
 {
 	test_fork_during_build();
@@ -1476,6 +1525,7 @@ int main(void)
 	test_eco31_rules();
 	test_gpu_init_failed();
 	test_eco30_rules();
+	test_eco34_rules();
 	test_eco32_rules();
 	test_eco33_rules();
 	return CHECK_DONE();
