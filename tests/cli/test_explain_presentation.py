@@ -137,17 +137,15 @@ ESC = "\x1b"
 # rich's ReprHighlighter and traceback theme: numbers bold cyan, exception
 # names bold red, quoted strings green; pytest (--color=yes) and loguru
 # colour the whole line: red for an error.
-NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
-EXC_NAME = re.compile(r"\b\w*(?:Error|Exception|Warning)\b")
-QUOTED = re.compile(r"'[^'\n]{1,60}'")
+HIGHLIGHT = re.compile(r"(?P<exc>\b\w*(?:Error|Exception|Warning)\b)|(?P<num>(?<![\w.])\d+(?:\.\d+)?(?![\w.]))"
+                       r"|(?P<str>'[^'\n]{1,60}')")
+COLOUR = {"exc": "[1;31m", "num": "[1;36m", "str": "[32m"}
 
 
 def sgr_line(line):
     if not line.strip():
         return line
-    line = EXC_NAME.sub(lambda m: ESC + "[1;31m" + m.group(0) + ESC + "[0m" + ESC + "[31m", line)
-    line = NUMBER.sub(lambda m: ESC + "[1;36m" + m.group(0) + ESC + "[0m" + ESC + "[31m", line)
-    line = QUOTED.sub(lambda m: ESC + "[32m" + m.group(0) + ESC + "[0m" + ESC + "[31m", line)
+    line = HIGHLIGHT.sub(lambda m: ESC + COLOUR[m.lastgroup] + m.group(0) + ESC + "[0m" + ESC + "[31m", line)
     return ESC + "[1m" + ESC + "[31m" + line + ESC + "[0m"
 
 
@@ -300,10 +298,10 @@ PRESENTATIONS = [
 # right untransformed); raised as the reader learns a presentation.
 # See tests/explain/README-presentation.md for the table and its history.
 FLOORS = {
-    "sgr": 1149,
+    "sgr": 1257,
     "tqdm-cr": 1255,
-    "crlf": 1254,
-    "bom": 1256,
+    "crlf": 1257,
+    "bom": 1257,
     "iso-time": 1252,
     "journald": 1252,
     "cri": 1252,
@@ -312,11 +310,11 @@ FLOORS = {
     "pytest-E": 1252,
     "quote": 1252,
     "indent": 1256,
-    "docker-json": 1246,
-    "json-blob": 1221,
-    "html": 1221,
-    "rich-80": 1014,
-    "rich-100": 1114,
+    "docker-json": 1257,
+    "json-blob": 1257,
+    "html": 1257,
+    "rich-80": 1251,
+    "rich-100": 1252,
     "wrap-80": 1042,
 }
 

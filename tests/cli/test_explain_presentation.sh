@@ -10,7 +10,7 @@ B=${GPUWISE_BUILD:-build}
 PY=${PYTHON:-python3}
 [ -f "$B/libgpuwise.so" ] || { echo "FAIL: $B/libgpuwise.so is not built"; exit 1; }
 pre=()
-if nm -D "$B/libgpuwise.so" 2>/dev/null | grep -q ' U __asan_init'; then
+if nm -D "$B/libgpuwise.so" 2>/dev/null | grep ' U __asan_init' >/dev/null; then
 	asan=$(${CC:-cc} -print-file-name=libasan.so)
 	[ -f "$asan" ] || { echo "SKIP: no libasan.so to load an ASan build into Python"; exit 0; }
 	# Python's own allocations are not ours to judge: no leak check.
