@@ -28,7 +28,11 @@
  * catalogue id. Matching is line by line, on stable fragments of each
  * message (data/explain/patterns), case-insensitively; input need not be
  * UTF-8 or text at all; a stream that starts with a UTF-16 byte order
- * mark (FF FE or FE FF) is read as UTF-16 text.
+ * mark (FF FE or FE FF) is read as UTF-16 text. Presentation is read
+ * past: terminal escape sequences, CR LF and lone CRs, a UTF-8 byte order
+ * mark, HTML character references, lines that are JSON objects (their
+ * string values, decoded) and rich's "│ ... │" boxes (unframed, wrapped
+ * lines joined); see tests/explain/README-presentation.md.
  */
 #ifndef GPUWISE_EXPLAIN_H
 #define GPUWISE_EXPLAIN_H

@@ -1492,6 +1492,71 @@ static void test_eco34_rules(void)
 		  "toolkit-framework-cuda-mismatch", NULL);
 }
 
+/* Presentation (issue #31, tests/explain/README-presentation.md): colour
+ * codes, CRs, a byte order mark, HTML references and JSON around a message
+ * change nothing; read whole and one byte at a time. */
+static void check_presented(const char *text, size_t len, const char *id)
+{
+	for (int bytewise = 0; bytewise < 2; bytewise++) {
+		gw_explainer *ex = NULL;
+
+		CHECK_INT(gw_explainer_new(&ex), 0);
+		if (!ex)
+			exit(1);
+		for (size_t i = 0; i < len; i += bytewise ? 1 : len)
+			gw_explainer_feed(ex, text + i, bytewise ? 1 : len);
+		gw_explainer_finish(ex);
+		if (id ? gw_explainer_count(ex) != 1 || strcmp(id_at(ex, 0), id) : gw_explainer_count(ex) != 0)
+			fprintf(stderr, "want %s (bytewise %d) for: %s\n", id ? id : "nothing", bytewise, text);
+		CHECK_INT(gw_explainer_count(ex), id ? 1 : 0);
+		if (id)
+			CHECK_STR(id_at(ex, 0), id);
+		gw_explainer_free(ex);
+	}
+}
+
+#define PRESENTED(text, id) check_presented(text, sizeof(text) - 1, id)
+
+static void test_presentation(void)
+{
+	/* SGR colour inside the message (rich's highlighter, pytest --color),
+	 * an OSC hyperlink, tput sgr0's charset selection, erase-line. */
+	PRESENTED("\x1b[1m\x1b[31mnvcc fatal   : Cannot find compiler '\x1b[32mcl.exe\x1b[0m\x1b[31m' in PATH\x1b[0m\n",
+		  "nvcc-host-compiler-missing");
+	PRESENTED("\x1b]8;;file:///usr/bin/nvcc\x1b\\nvcc\x1b]8;;\x07 fatal   : Cannot find compiler \x1b(B\x1b[m'cl.exe' in PATH\x1b[K\n",
+		  "nvcc-host-compiler-missing");
+	/* CR LF, a byte order mark, a lone CR of tqdm's redraws. */
+	PRESENTED("nvidia-smi\r\nNo devices were found\r\n", "nvidia-gpu-init-failed");
+	PRESENTED("\xef\xbb\xbfNo devices were found\n", "nvidia-gpu-init-failed");
+	PRESENTED("  0%|          | 0/10 [00:00<?, ?it/s]\rNo devices were found\n", "nvidia-gpu-init-failed");
+	/* HTML references, named and numbered. */
+	PRESENTED("nvcc fatal   : Cannot find compiler &#39;cl.exe&#x27; in PATH\n", "nvcc-host-compiler-missing");
+	PRESENTED("nvcc fatal   : Cannot find compiler &quot;cl.exe&quot; in PATH\n", "nvcc-host-compiler-missing");
+	/* Docker's json-file driver, and a whole log in one JSON string. */
+	PRESENTED("{\"log\":\"nvidia-smi\\n\",\"stream\":\"stdout\",\"time\":\"2024-01-01T00:00:00.1Z\"}\n"
+		  "{\"log\":\"No devices were found\\n\",\"stream\":\"stdout\",\"time\":\"2024-01-01T00:00:00.2Z\"}\n",
+		  "nvidia-gpu-init-failed");
+	PRESENTED("{ \"level\": \"error\", \"message\": \"$ nvidia-smi\\nNo devices were found\\n\\u001b[0m\" }\n",
+		  "nvidia-gpu-init-failed");
+	PRESENTED("{\"msg\":\"nvcc fatal   : Cannot find compiler \\u0027cl.exe\\u0027 in PATH\",\"t\":1}\n",
+		  "nvcc-host-compiler-missing");
+	/* rich's boxes: a line wrapped at a word bound is joined; one whose
+	 * next word would have fitted ended there. */
+	PRESENTED("│ nvcc fatal   : Cannot find compiler 'cl.exe' in  │\n│ PATH                                             │\n", "nvcc-host-compiler-missing");
+	PRESENTED("\xe2\x95\xad\xe2\x94\x80\xe2\x95\xae\n│ nvidia-smi                     │\n│ No devices were found          │\n", "nvidia-gpu-init-failed");
+	/* What is no presentation stays as it is. */
+	PRESENTED("No devices were found &amp c &#0; &#xD800; &#99999999; &nosuch; &\n", NULL);
+	PRESENTED("{not json} No devices were found\n", NULL);
+	PRESENTED("{\"a\":\"No devices were found\",\"b\":\"\\ud83d\\ude00 \\ud800 \\u12\"}\n",
+		  "nvidia-gpu-init-failed");
+	/* Garbage at the end of the stream: held bytes are text after all. */
+	PRESENTED("No devices were found\n\xef\xbb", "nvidia-gpu-init-failed");
+	PRESENTED("\xef\xbbNo devices were found\n", NULL);
+	PRESENTED("No devices were found\n\x1b]8;;unterminated", "nvidia-gpu-init-failed");
+	PRESENTED("{\"log\":\"No devices were found\\n", "nvidia-gpu-init-failed");
+	PRESENTED("No devices were found\n&#x", "nvidia-gpu-init-failed");
+}
+
 int main(void)
 {
 	test_fork_during_build();
@@ -1524,6 +1589,7 @@ int main(void)
 	test_eco27_rules();
 	test_eco31_rules();
 	test_gpu_init_failed();
+	test_presentation();
 	test_eco30_rules();
 	test_eco34_rules();
 	test_eco32_rules();
