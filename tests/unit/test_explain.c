@@ -1557,6 +1557,36 @@ static void test_presentation(void)
 	PRESENTED("No devices were found\n&#x", "nvidia-gpu-init-failed");
 }
 
+static void test_eco35_rules(void)
+{
+	/* nvcc's option parser refusing a target prints "nvcc fatal   :
+	 * Unsupported gpu architecture 'compute_NN'"; its "nvcc fatal" prefix
+	 * names the compiler when the quoted argument is cut off (a quote in a
+	 * PR or a note: sonots/cumo PR #156). Prose without nvcc's prefix
+	 * names nothing. */
+	check_one("nvcc fatal : Unsupported gpu architecture\n", "compiler-gpu-target-unknown", NULL);
+	check_one("nvcc fatal   : Unsupported gpu architecture\n", "compiler-gpu-target-unknown", NULL);
+	check_one("caused `nvcc fatal : Unsupported gpu architecture` errors during compilation.\n",
+		  "compiler-gpu-target-unknown", NULL);
+	{
+		gw_explainer *ex = scan("Fix unsupported gpu architecture errors in CUDA 12.8 and 12.9\n");
+
+		CHECK_INT(gw_explainer_count(ex), 0);
+		gw_explainer_free(ex);
+	}
+	/* PyTorch 2.8's _check_capability (torch/cuda/__init__.py) warns
+	 * "Found GPU%d %s which is of compute capability (CC) %d.%d." only
+	 * when none of the build's code CCs can run on the device
+	 * (_code_compatible_with_device, DEVICE_REQUIREMENT); the list of
+	 * the build's CCs follows on lines of their own. */
+	check_one("UserWarning: Found GPU0 NVIDIA GeForce RTX 5090 Laptop GPU which is of compute capability (CC) 12.0.\n"
+		  "The following list shows the CCs this version of PyTorch was built for and the hardware CCs it supports:\n"
+		  "- 9.0 which supports hardware CC >=9.0,<10.0\n",
+		  "gpu-arch-unsupported-by-framework", NULL);
+	check_one("Found GPU0 Tesla V100-PCIE-32GB which is of compute capability (CC) 7.0.\n",
+		  "gpu-arch-unsupported-by-framework", NULL);
+}
+
 int main(void)
 {
 	test_fork_during_build();
@@ -1594,5 +1624,6 @@ int main(void)
 	test_eco34_rules();
 	test_eco32_rules();
 	test_eco33_rules();
+	test_eco35_rules();
 	return CHECK_DONE();
 }
