@@ -253,14 +253,14 @@ struct gw_explainer {
 		int esc;               /* 0, 1 after ESC, 2 CSI, 3 OSC, 4 OSC's ESC, 5 charset */
 		char ent[12];          /* "&..." read so far */
 		unsigned nent;
-		bool cr;
+		int cr;                /* 1 after a CR that ended a line, 2 after one at a line's start */
 		/* A line that starts with a box's bar, kept whole (bstate 1;
 		 * 0: a line's start, 2: a line of no box), the newline held
 		 * after a boxed line, its text's columns and the box's. */
 		char bline[1024];
 		size_t nb;
 		int bstate;
-		bool box_held;
+		bool box_held, box_token;
 		size_t box_cols, box_width;
 		uint64_t joined;           /* line ends read as no line end */
 	} pr;
@@ -2733,11 +2733,14 @@ static void read_cells(gw_explainer *ex)
  * last) that fits a record, kept in ex->row; else 0. */
 static size_t keep_row(gw_explainer *ex)
 {
-	size_t len = trimmed_len(ex->line, ex->line_len);
+	size_t len = trimmed_len(ex->line, ex->line_len), lead = 0;
 
-	if (len < 3 || len > sizeof(ex->row) || ex->line[0] != '|' || ex->line[len - 1] != '|')
+	while (lead < len && (ex->line[lead] == ' ' || ex->line[lead] == '\t'))
+		lead++;                   /* an indented table (Jupyter's output) */
+	len -= lead;
+	if (len < 3 || len > sizeof(ex->row) || ex->line[lead] != '|' || ex->line[lead + len - 1] != '|')
 		return 0;
-	memcpy(ex->row, ex->line, len);
+	memcpy(ex->row, ex->line + lead, len);
 	return len;
 }
 
@@ -2955,8 +2958,9 @@ static size_t tqdm_prefix(const char *s, size_t n)
 	return (size_t)(close - s) + 1;
 }
 
-/* The length of the known prefix at the line's start (0: none). */
-static size_t line_prefix(const char *s, size_t n)
+/* The length of the known prefix at the line's start (0: none); *bar:
+ * the line is nothing but a tqdm bar. */
+static size_t line_prefix(const char *s, size_t n, bool *bar)
 {
 	size_t b = 0;
 
@@ -2983,7 +2987,7 @@ static size_t line_prefix(const char *s, size_t n)
 			break;
 		}
 		if (!p && k == 0 && memchr(t, '%', m < 80 ? m : 80))
-			p = tqdm_prefix(t, m);
+			*bar = (p = tqdm_prefix(t, m)) == m;
 		if (!p)
 			break;
 		b += p;
@@ -2992,14 +2996,16 @@ static size_t line_prefix(const char *s, size_t n)
 }
 
 /* Leave the line's known prefix out (line_prefix), at a line's first
- * piece: the hits move with the text, one that began in it is dropped. */
-static void strip_prefix(gw_explainer *ex)
+ * piece: the hits move with the text, one that began in it is dropped.
+ * True when the line was only a tqdm bar. */
+static bool strip_prefix(gw_explainer *ex)
 {
-	size_t b = line_prefix(ex->line, ex->line_len);
+	bool bar = false;
+	size_t b = line_prefix(ex->line, ex->line_len, &bar);
 	unsigned k = 0;
 
 	if (!b)
-		return;
+		return false;
 	memmove(ex->line, ex->line + b, ex->line_len - b);
 	ex->line_len -= b;
 	for (unsigned i = 0; i < ex->nhits; i++)
@@ -3007,16 +3013,32 @@ static void strip_prefix(gw_explainer *ex)
 			ex->hits[k] = ex->hits[i];
 			ex->hits[k++].start -= b;
 		}
+	if (ex->nhits && !k)
+		next_generation(ex);
 	ex->nhits = k;
+	return bar;
 }
 
 /* The line (or a piece of an over-long one) is complete: check the
  * candidate patterns in order of position and start afresh. */
 static void end_piece(gw_explainer *ex, bool newline)
 {
-	if (!ex->piece_cont && !ex->cell_line && ex->line_len)
-		strip_prefix(ex);
+	bool bar = !ex->piece_cont && !ex->cell_line && ex->line_len && strip_prefix(ex);
+
 	ex->piece_cont = !newline && !ex->cell_line;
+	/* A line that is only tqdm's bar (redrawn with "\r", or left by it)
+	 * stands between no two lines: what waits for the next line waits on. */
+	if (bar && newline) {
+		ex->state = 0;
+		ex->line_len = 0;
+		ex->lines++;
+		ex->pending = false;
+		if (ex->nheld)
+			ex->held_line++;
+		if (ex->call_line)
+			ex->call_line++;
+		return;
+	}
 	if (ex->nhits) {
 		/* regexec stops at NUL; binary junk must not hide the rest. */
 		bool had_nul = memchr(ex->line, '\0', ex->line_len) != NULL;
@@ -3345,13 +3367,25 @@ static void box_line_end(gw_explainer *ex)
 		bool wrapped = len && ex->pr.box_width == inner &&
 			       ex->pr.box_cols + 1 + text_columns(t, word) > inner;
 
+		/* A word longer than the box is folded at its width: a held
+		 * line that fills the box and is one word (after its indent)
+		 * goes on with no blank between. */
+		bool folded = len && *t != ' ' && ex->pr.box_token && ex->pr.box_width == inner &&
+			      ex->pr.box_cols == inner;
+
 		ex->pr.box_held = false;
-		if (wrapped)
+		if (wrapped || folded)
 			ex->pr.joined++;
-		line_bytes(ex, wrapped ? " " : "\n", 1);
+		if (!folded)
+			line_bytes(ex, wrapped ? " " : "\n", 1);
 	}
 	line_bytes(ex, t, len);
+	size_t lead = 0;
+
+	while (lead < len && t[lead] == ' ')
+		lead++;
 	ex->pr.box_held = true;
+	ex->pr.box_token = lead < len && !memchr(t + lead, ' ', len - lead);
 	ex->pr.box_cols = cols;
 	ex->pr.box_width = inner;
 }
@@ -3498,8 +3532,13 @@ static size_t html_reference(const char *e, size_t n, char *out)
 static bool presentation_step(gw_explainer *ex, uint8_t c)
 {
 	if (ex->pr.cr) {
-		ex->pr.cr = false;
-		return c == '\n';          /* CR LF: the line end was given */
+		int cr = ex->pr.cr;
+
+		ex->pr.cr = 0;
+		if (cr == 1)
+			return c == '\n';  /* CR LF: the line end was given */
+		if (c == '\n')             /* CR LF after a line end: an empty line */
+			return false;
 	}
 	switch (ex->pr.esc) {
 	case 1:
@@ -3556,8 +3595,14 @@ static bool presentation_step(gw_explainer *ex, uint8_t c)
 		return true;
 	}
 	if (c == '\r') {
+		/* A CR just after a line end (tqdm redraws its bar with "\r"
+		 * first) ends no line: only a CR LF there is an empty line. */
+		if (ex->pr.bstate == 0 && ex->pr.nb == 0) {
+			ex->pr.cr = 2;
+			return true;
+		}
 		text_bytes(ex, "\n", 1);
-		ex->pr.cr = true;
+		ex->pr.cr = 1;
 		return true;
 	}
 	if (c == '&') {
