@@ -3195,6 +3195,12 @@ static void line_bytes(gw_explainer *ex, const char *buf, size_t len)
 			break;
 		ex->pending = true;
 		end_piece(ex, true);
+		/* A line read from several (a rich box's): what waits for
+		 * the next line waits for the one after them. */
+		if (ex->pr.joined && ex->call_line == ex->lines)
+			ex->call_line += ex->pr.joined;
+		if (ex->pr.joined && ex->nheld && ex->held_line + 1 == ex->lines)
+			ex->held_line += ex->pr.joined;
 		ex->lines += ex->pr.joined;
 		ex->pr.joined = 0;
 		buf += n + 1;

@@ -313,8 +313,8 @@ FLOORS = {
     "docker-json": 1408,
     "json-blob": 1408,
     "html": 1408,
-    "rich-80": 1406,
-    "rich-100": 1404,
+    "rich-80": 1407,
+    "rich-100": 1405,
     "wrap-80": 1175,
 }
 

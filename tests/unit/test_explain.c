@@ -1544,6 +1544,10 @@ static void test_presentation(void)
 	 * next word would have fitted ended there. */
 	PRESENTED("│ nvcc fatal   : Cannot find compiler 'cl.exe' in  │\n│ PATH                                             │\n", "nvcc-host-compiler-missing");
 	PRESENTED("\xe2\x95\xad\xe2\x94\x80\xe2\x95\xae\n│ nvidia-smi                     │\n│ No devices were found          │\n", "nvidia-gpu-init-failed");
+	/* A word longer than the box is folded at its width: no blank
+	 * goes between its pieces; a full line of words is no fold. */
+	PRESENTED("│ cudaErrorNoKernelIm │\n│ ageForDevice        │\n", "gpu-arch-unsupported-by-framework");
+	PRESENTED("│ cudaError NoKernelI │\n│ mageForDevice       │\n", NULL);
 	/* What is no presentation stays as it is. */
 	PRESENTED("No devices were found &amp c &#0; &#xD800; &#99999999; &nosuch; &\n", NULL);
 	PRESENTED("{not json} No devices were found\n", NULL);
