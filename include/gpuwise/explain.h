@@ -31,8 +31,10 @@
  * mark (FF FE or FE FF) is read as UTF-16 text. Presentation is read
  * past: terminal escape sequences, CR LF and lone CRs, a UTF-8 byte order
  * mark, HTML character references, lines that are JSON objects (their
- * string values, decoded) and rich's "│ ... │" boxes (unframed, wrapped
- * lines joined); see tests/explain/README-presentation.md.
+ * string values, decoded), rich's "│ ... │" boxes (unframed, wrapped
+ * lines joined) and known line prefixes (ISO and syslog times, Kubernetes
+ * CRI's stream tag, torchrun's "[rank0]:", pytest's "E   ", a quote
+ * "> ", tqdm's bar); see tests/explain/README-presentation.md.
  */
 #ifndef GPUWISE_EXPLAIN_H
 #define GPUWISE_EXPLAIN_H

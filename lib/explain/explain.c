@@ -153,6 +153,7 @@ struct gw_explainer {
 	size_t line_len;
 	uint64_t lines;            /* complete lines seen */
 	bool pending;              /* bytes of an unfinished line were fed */
+	bool piece_cont;           /* the line's first piece was read (over-long line) */
 	/* Where the line held NUL bytes: the regexes see them as spaces (regexec
 	 * stops at NUL), the excerpt shows them as '?' like any control byte. */
 	uint8_t nul_at[(GW_EXPLAIN_LINE_MAX + 7) / 8];
@@ -252,14 +253,14 @@ struct gw_explainer {
 		int esc;               /* 0, 1 after ESC, 2 CSI, 3 OSC, 4 OSC's ESC, 5 charset */
 		char ent[12];          /* "&..." read so far */
 		unsigned nent;
-		bool cr;
+		int cr;                /* 1 after a CR that ended a line, 2 after one at a line's start */
 		/* A line that starts with a box's bar, kept whole (bstate 1;
 		 * 0: a line's start, 2: a line of no box), the newline held
 		 * after a boxed line, its text's columns and the box's. */
 		char bline[1024];
 		size_t nb;
 		int bstate;
-		bool box_held;
+		bool box_held, box_token;
 		size_t box_cols, box_width;
 		uint64_t joined;           /* line ends read as no line end */
 	} pr;
@@ -524,6 +525,7 @@ void gw_explainer_reset(gw_explainer *ex)
 	ex->line_len = 0;
 	ex->lines = 0;
 	ex->pending = false;
+	ex->piece_cont = false;
 	ex->gen = 1;
 	memset(ex->pat_gen, 0, sizeof(ex->pat_gen));
 	memset(ex->doc_gen, 0, sizeof(ex->doc_gen));
@@ -2731,11 +2733,14 @@ static void read_cells(gw_explainer *ex)
  * last) that fits a record, kept in ex->row; else 0. */
 static size_t keep_row(gw_explainer *ex)
 {
-	size_t len = trimmed_len(ex->line, ex->line_len);
+	size_t len = trimmed_len(ex->line, ex->line_len), lead = 0;
 
-	if (len < 3 || len > sizeof(ex->row) || ex->line[0] != '|' || ex->line[len - 1] != '|')
+	while (lead < len && (ex->line[lead] == ' ' || ex->line[lead] == '\t'))
+		lead++;                   /* an indented table (Jupyter's output) */
+	len -= lead;
+	if (len < 3 || len > sizeof(ex->row) || ex->line[lead] != '|' || ex->line[lead + len - 1] != '|')
 		return 0;
-	memcpy(ex->row, ex->line, len);
+	memcpy(ex->row, ex->line + lead, len);
 	return len;
 }
 
@@ -2763,10 +2768,277 @@ static void table_line(gw_explainer *ex, size_t len)
 	memcpy(ex->table.text, line, len);
 }
 
+/* ---- line prefixes ------------------------------------------------------ */
+
+/* Loggers, collectors and pastes put a prefix before every line that is no
+ * part of the message (tests/explain/README-presentation.md): a rule or a
+ * pattern anchored at the line's start ("^ *no devices were found *$", a
+ * compiler's quote "  434 |  case X:" of a source line, a table's '|')
+ * must see the line after it. A known, bounded set is left out, repeated
+ * (up to PREFIX_MAX of them, "TIME stderr F [rank0]: E   ..."):
+ *  - an ISO 8601 / RFC 3339 time "2024-03-11T10:02:33.551Z " (Python
+ *    logging's "2024-03-11 10:02:33,551 ", Go, kubectl logs --timestamps),
+ *    then, from a Kubernetes CRI log file (/var/log/pods, the kubelet's
+ *    format), "stdout F " or "stderr P ", or from syslog in RFC 3339 form
+ *    a host and a tag with its pid "node01 python3[4242]: ";
+ *  - a BSD syslog / journalctl time "Mar 11 10:02:33 " with its host and
+ *    tag "node01 python3[4242]: " or "node01 kernel: ";
+ *  - torchrun's "[rank0]: " (PyTorch >= 2.2, every rank's stderr) and
+ *    "[default0]:" (--tee / --redirects), "[rank 3]:";
+ *  - pytest's "E   " before an exception's lines (_pytest/_code/code.py,
+ *    get_exconly: fail marker "E" padded to the indent of 4);
+ *  - a Markdown or e-mail quote "> " (not ">>", a prompt or a shell's
+ *    redirection);
+ *  - tqdm's last bar that a "\r" redraw leaves before the next output
+ *    ("desc: 100%|#####| 10/10 [00:01<00:00, 9.1it/s]", tqdm's
+ *    format_meter: l_bar "{desc}: {percentage:3.0f}%|", r_bar
+ *    "| {n}/{total} [{elapsed}<{remaining}, {rate}{postfix}]").
+ * Only lines whose first byte can start one are looked at. */
+#define PREFIX_MAX 4
+
+static bool digits_at(const char *s, size_t n, size_t i, size_t k)
+{
+	if (i + k > n)
+		return false;
+	for (size_t j = 0; j < k; j++)
+		if (s[i + j] < '0' || s[i + j] > '9')
+			return false;
+	return true;
+}
+
+/* A syslog tag "name[pid]: " or "name: " at i (with_pid: the pid is
+ * required); the offset after it, or 0. */
+static size_t syslog_tag(const char *s, size_t n, size_t i, bool with_pid)
+{
+	size_t j = i;
+	bool pid = false;
+
+	while (j < n && j - i < 64 && (is_alnum_byte(s[j]) || strchr("_.@/-", s[j])))
+		j++;
+	if (j == i)
+		return 0;
+	if (j < n && s[j] == '[') {
+		size_t k = j + 1;
+
+		while (k < n && s[k] >= '0' && s[k] <= '9' && k - j < 12)
+			k++;
+		if (k == j + 1 || k >= n || s[k] != ']')
+			return 0;
+		j = k + 1;
+		pid = true;
+	}
+	if (with_pid && !pid)
+		return 0;
+	if (j + 1 >= n || s[j] != ':' || s[j + 1] != ' ')
+		return 0;
+	return j + 2;
+}
+
+/* "host tag[pid]: " at i; the offset after it, or 0. */
+static size_t syslog_host_tag(const char *s, size_t n, size_t i, bool with_pid)
+{
+	size_t j = i;
+
+	while (j < n && j - i < 64 && (is_alnum_byte(s[j]) || strchr("_.-", s[j])))
+		j++;
+	if (j == i || j >= n || s[j] != ' ')
+		return 0;
+	return syslog_tag(s, n, j + 1, with_pid);
+}
+
+/* An ISO 8601 time at 0 and what follows it; the offset after, or 0. */
+static size_t iso_prefix(const char *s, size_t n)
+{
+	size_t i = 10, t;
+
+	if (!digits_at(s, n, 0, 4) || s[4] != '-' || !digits_at(s, n, 5, 2) || s[7] != '-' ||
+	    !digits_at(s, n, 8, 2) || i >= n || (s[i] != 'T' && s[i] != ' ') ||
+	    !digits_at(s, n, 11, 2) || s[13] != ':' || !digits_at(s, n, 14, 2))
+		return 0;
+	i = 16;
+	if (i < n && s[i] == ':' && digits_at(s, n, 17, 2)) {
+		i = 19;
+		if (i + 1 < n && (s[i] == '.' || s[i] == ',') && digits_at(s, n, i + 1, 1))
+			for (i++; i < n && s[i] >= '0' && s[i] <= '9' && i < 32; i++)
+				;
+	}
+	if (i < n && s[i] == 'Z')
+		i++;
+	else if (i < n && (s[i] == '+' || s[i] == '-') && digits_at(s, n, i + 1, 2)) {
+		i += 3;
+		if (i < n && s[i] == ':')
+			i++;
+		if (digits_at(s, n, i, 2))
+			i += 2;
+	}
+	if (i >= n || (s[i] != ' ' && s[i] != '\t'))
+		return 0;
+	i++;
+	/* CRI: "stdout F " / "stderr P " */
+	if (i + 9 <= n && (!memcmp(s + i, "stdout ", 7) || !memcmp(s + i, "stderr ", 7)) &&
+	    (s[i + 7] == 'F' || s[i + 7] == 'P') && s[i + 8] == ' ')
+		return i + 9;
+	if ((t = syslog_host_tag(s, n, i, true)))
+		return t;
+	return i;
+}
+
+static size_t syslog_prefix(const char *s, size_t n)
+{
+	static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+	size_t i = 4;
+	bool month = false;
+
+	for (size_t m = 0; n > 3 && m < 36 && !month; m += 3)
+		month = !memcmp(s, months + m, 3);
+	if (!month || s[3] != ' ')
+		return 0;
+	if (i < n && s[i] == ' ')
+		i++;
+	if (!digits_at(s, n, i, 1))
+		return 0;
+	i += digits_at(s, n, i, 2) ? 2 : 1;
+	if (i >= n || s[i] != ' ' || !digits_at(s, n, i + 1, 2) || i + 9 > n || s[i + 3] != ':' ||
+	    !digits_at(s, n, i + 4, 2) || s[i + 6] != ':' || !digits_at(s, n, i + 7, 2))
+		return 0;
+	i += 9;
+	if (i < n && s[i] == '.')                      /* journalctl -o short-precise */
+		for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+			;
+	if (i >= n || s[i] != ' ')
+		return 0;
+	return syslog_host_tag(s, n, i + 1, false);
+}
+
+static size_t rank_prefix(const char *s, size_t n)
+{
+	size_t i;
+
+	if (n > 6 && !memcmp(s, "[rank", 5))
+		i = 5;
+	else if (n > 9 && !memcmp(s, "[default", 8))
+		i = 8;
+	else
+		return 0;
+	if (s[i] == ' ')
+		i++;
+	if (!digits_at(s, n, i, 1))
+		return 0;
+	while (i < n && s[i] >= '0' && s[i] <= '9' && i < 20)
+		i++;
+	if (i + 1 >= n || s[i] != ']' || s[i + 1] != ':')
+		return 0;
+	i += 2;
+	if (i < n && s[i] == ' ')
+		i++;
+	return i;
+}
+
+/* tqdm's bar left before the text: "[desc: ]NNN%|...| n/total [...]". */
+static size_t tqdm_prefix(const char *s, size_t n)
+{
+	const char *pc = n > 4 ? memmem(s, n < 80 ? n : 80, "%|", 2) : NULL;
+	size_t i;
+
+	if (!pc || pc == s || pc[-1] < '0' || pc[-1] > '9')
+		return 0;
+	i = (size_t)(pc - s) + 2;
+	const char *bar = memchr(s + i, '|', n - i < 256 ? n - i : 256);
+
+	if (!bar)
+		return 0;
+	i = (size_t)(bar - s) + 1;
+	if (i >= n || s[i] != ' ' || !digits_at(s, n, i + 1, 1))
+		return 0;
+	const char *open = memchr(s + i, '[', n - i < 40 ? n - i : 40);
+	const char *close = open ? memchr(open, ']', (size_t)(s + n - open) < 120 ? (size_t)(s + n - open) : 120) : NULL;
+
+	if (!close || !memchr(open, '<', (size_t)(close - open)))
+		return 0;
+	return (size_t)(close - s) + 1;
+}
+
+/* The length of the known prefix at the line's start (0: none); *bar:
+ * the line is nothing but a tqdm bar. */
+static size_t line_prefix(const char *s, size_t n, bool *bar)
+{
+	size_t b = 0;
+
+	for (int k = 0; k < PREFIX_MAX && b < n; k++) {
+		const char *t = s + b;
+		size_t m = n - b, p = 0;
+
+		switch (*t) {
+		case '0': case '1': case '2': case '3': case '4':
+		case '5': case '6': case '7': case '8': case '9':
+			p = iso_prefix(t, m);
+			break;
+		case 'J': case 'F': case 'M': case 'A': case 'S': case 'O': case 'N': case 'D':
+			p = syslog_prefix(t, m);
+			break;
+		case '[':
+			p = rank_prefix(t, m);
+			break;
+		case 'E':
+			p = m >= 4 && t[1] == ' ' && t[2] == ' ' && t[3] == ' ' ? 4 : 0;
+			break;
+		case '>':
+			p = m == 1 ? 1 : t[1] == ' ' ? 2 : 0;
+			break;
+		}
+		if (!p && k == 0 && memchr(t, '%', m < 80 ? m : 80))
+			*bar = (p = tqdm_prefix(t, m)) == m;
+		if (!p)
+			break;
+		b += p;
+	}
+	return b;
+}
+
+/* Leave the line's known prefix out (line_prefix), at a line's first
+ * piece: the hits move with the text, one that began in it is dropped.
+ * True when the line was only a tqdm bar. */
+static bool strip_prefix(gw_explainer *ex)
+{
+	bool bar = false;
+	size_t b = line_prefix(ex->line, ex->line_len, &bar);
+	unsigned k = 0;
+
+	if (!b)
+		return false;
+	memmove(ex->line, ex->line + b, ex->line_len - b);
+	ex->line_len -= b;
+	for (unsigned i = 0; i < ex->nhits; i++)
+		if (ex->hits[i].start >= b) {
+			ex->hits[k] = ex->hits[i];
+			ex->hits[k++].start -= b;
+		}
+	if (ex->nhits && !k)
+		next_generation(ex);
+	ex->nhits = k;
+	return bar;
+}
+
 /* The line (or a piece of an over-long one) is complete: check the
  * candidate patterns in order of position and start afresh. */
 static void end_piece(gw_explainer *ex, bool newline)
 {
+	bool bar = !ex->piece_cont && !ex->cell_line && ex->line_len && strip_prefix(ex);
+
+	ex->piece_cont = !newline && !ex->cell_line;
+	/* A line that is only tqdm's bar (redrawn with "\r", or left by it)
+	 * stands between no two lines: what waits for the next line waits on. */
+	if (bar && newline) {
+		ex->state = 0;
+		ex->line_len = 0;
+		ex->lines++;
+		ex->pending = false;
+		if (ex->nheld)
+			ex->held_line++;
+		if (ex->call_line)
+			ex->call_line++;
+		return;
+	}
 	if (ex->nhits) {
 		/* regexec stops at NUL; binary junk must not hide the rest. */
 		bool had_nul = memchr(ex->line, '\0', ex->line_len) != NULL;
@@ -2923,6 +3195,12 @@ static void line_bytes(gw_explainer *ex, const char *buf, size_t len)
 			break;
 		ex->pending = true;
 		end_piece(ex, true);
+		/* A line read from several (a rich box's): what waits for
+		 * the next line waits for the one after them. */
+		if (ex->pr.joined && ex->call_line == ex->lines)
+			ex->call_line += ex->pr.joined;
+		if (ex->pr.joined && ex->nheld && ex->held_line + 1 == ex->lines)
+			ex->held_line += ex->pr.joined;
 		ex->lines += ex->pr.joined;
 		ex->pr.joined = 0;
 		buf += n + 1;
@@ -3095,13 +3373,25 @@ static void box_line_end(gw_explainer *ex)
 		bool wrapped = len && ex->pr.box_width == inner &&
 			       ex->pr.box_cols + 1 + text_columns(t, word) > inner;
 
+		/* A word longer than the box is folded at its width: a held
+		 * line that fills the box and is one word (after its indent)
+		 * goes on with no blank between. */
+		bool folded = len && *t != ' ' && ex->pr.box_token && ex->pr.box_width == inner &&
+			      ex->pr.box_cols == inner;
+
 		ex->pr.box_held = false;
-		if (wrapped)
+		if (wrapped || folded)
 			ex->pr.joined++;
-		line_bytes(ex, wrapped ? " " : "\n", 1);
+		if (!folded)
+			line_bytes(ex, wrapped ? " " : "\n", 1);
 	}
 	line_bytes(ex, t, len);
+	size_t lead = 0;
+
+	while (lead < len && t[lead] == ' ')
+		lead++;
 	ex->pr.box_held = true;
+	ex->pr.box_token = lead < len && !memchr(t + lead, ' ', len - lead);
 	ex->pr.box_cols = cols;
 	ex->pr.box_width = inner;
 }
@@ -3248,8 +3538,13 @@ static size_t html_reference(const char *e, size_t n, char *out)
 static bool presentation_step(gw_explainer *ex, uint8_t c)
 {
 	if (ex->pr.cr) {
-		ex->pr.cr = false;
-		return c == '\n';          /* CR LF: the line end was given */
+		int cr = ex->pr.cr;
+
+		ex->pr.cr = 0;
+		if (cr == 1)
+			return c == '\n';  /* CR LF: the line end was given */
+		if (c == '\n')             /* CR LF after a line end: an empty line */
+			return false;
 	}
 	switch (ex->pr.esc) {
 	case 1:
@@ -3306,8 +3601,14 @@ static bool presentation_step(gw_explainer *ex, uint8_t c)
 		return true;
 	}
 	if (c == '\r') {
+		/* A CR just after a line end (tqdm redraws its bar with "\r"
+		 * first) ends no line: only a CR LF there is an empty line. */
+		if (ex->pr.bstate == 0 && ex->pr.nb == 0) {
+			ex->pr.cr = 2;
+			return true;
+		}
 		text_bytes(ex, "\n", 1);
-		ex->pr.cr = true;
+		ex->pr.cr = 1;
 		return true;
 	}
 	if (c == '&') {

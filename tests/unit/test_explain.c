@@ -1544,11 +1544,45 @@ static void test_presentation(void)
 	 * next word would have fitted ended there. */
 	PRESENTED("│ nvcc fatal   : Cannot find compiler 'cl.exe' in  │\n│ PATH                                             │\n", "nvcc-host-compiler-missing");
 	PRESENTED("\xe2\x95\xad\xe2\x94\x80\xe2\x95\xae\n│ nvidia-smi                     │\n│ No devices were found          │\n", "nvidia-gpu-init-failed");
+	/* A word longer than the box is folded at its width: no blank
+	 * goes between its pieces; a full line of words is no fold. */
+	PRESENTED("│ cudaErrorNoKernelIm │\n│ ageForDevice        │\n", "gpu-arch-unsupported-by-framework");
+	PRESENTED("│ cudaError NoKernelI │\n│ mageForDevice       │\n", NULL);
 	/* What is no presentation stays as it is. */
 	PRESENTED("No devices were found &amp c &#0; &#xD800; &#99999999; &nosuch; &\n", NULL);
 	PRESENTED("{not json} No devices were found\n", NULL);
 	PRESENTED("{\"a\":\"No devices were found\",\"b\":\"\\ud83d\\ude00 \\ud800 \\u12\"}\n",
 		  "nvidia-gpu-init-failed");
+	/* A known log prefix before each line: anchored patterns and rules
+	 * read the line after it (ISO time, CRI, syslog/journald, torchrun,
+	 * pytest's "E   ", a quote, tqdm's last bar), repeated. */
+	PRESENTED("2024-03-11T10:02:33.551Z No devices were found\n", "nvidia-gpu-init-failed");
+	PRESENTED("2024-03-11 10:02:33,551 No devices were found\n", "nvidia-gpu-init-failed");
+	PRESENTED("2024-01-01T00:00:00.000000000Z stderr F No devices were found\n", "nvidia-gpu-init-failed");
+	PRESENTED("2024-03-11T10:02:33+01:00 node01 nvidia-smi[42]: No devices were found\n", "nvidia-gpu-init-failed");
+	PRESENTED("Mar 11 10:02:33 node01 nvidia-smi[4242]: No devices were found\n", "nvidia-gpu-init-failed");
+	PRESENTED("Mar  1 10:02:33 node01 kernel: No devices were found\n", "nvidia-gpu-init-failed");
+	PRESENTED("[rank0]: No devices were found\n", "nvidia-gpu-init-failed");
+	PRESENTED("[rank 13]:No devices were found\n", "nvidia-gpu-init-failed");
+	PRESENTED("[default0]:No devices were found\n", "nvidia-gpu-init-failed");
+	PRESENTED("E   No devices were found\n", "nvidia-gpu-init-failed");
+	PRESENTED("> No devices were found\n", "nvidia-gpu-init-failed");
+	PRESENTED("2024-01-01T00:00:00Z stderr F [default1]:[rank1]: > No devices were found\n", "nvidia-gpu-init-failed");
+	PRESENTED("100%|##########| 10/10 [00:01<00:00, 9.1it/s]No devices were found\n", "nvidia-gpu-init-failed");
+	/* A compiler's quote of a source line stays one under a prefix. */
+	PRESENTED("[rank0]:   434 |  case cudaErrorStubLibrary:\n", NULL);
+	PRESENTED("Mar 11 10:02:33 node01 make[7]:   434 |  case cudaErrorStubLibrary:\n", NULL);
+	/* No prefix: what only looks like one. */
+	PRESENTED("E No devices were found\n", NULL);
+	PRESENTED(">> No devices were found\n", NULL);
+	PRESENTED("[rank0] No devices were found\n", NULL);
+	PRESENTED("2024-03-11T10:02 x No devices were found\n", NULL);
+	PRESENTED("Mar 11 10:02:33 No devices were found\n", NULL);
+	/* A CR just after a line end (tqdm's redraw) makes no empty line:
+	 * the description's next line names its call. */
+	PRESENTED("RuntimeError: UNKNOWN: device kernel image is invalid\n\r 50%|#####     | 5/10 [00:00<00:01, 9.1it/s]"
+		  "\r100%|##########| 10/10 [00:01<00:00, 9.1it/s]in external/cuda_asm_compiler.cc(69): "
+		  "'cuLinkComplete(link_state, &cubin_out, &cubin_size)'\n", "gpu-arch-unsupported-by-framework");
 	/* Garbage at the end of the stream: held bytes are text after all. */
 	PRESENTED("No devices were found\n\xef\xbb", "nvidia-gpu-init-failed");
 	PRESENTED("\xef\xbbNo devices were found\n", NULL);
