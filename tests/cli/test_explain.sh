@@ -146,6 +146,11 @@ score_set tests/explain/holdout-4 23
 # today's stack: Blackwell, CUDA 12.8/13, recent PyTorch, tuning): 17/18
 # before its tuning, 18/18 after. ecosystem-36 (neutral symptom queries
 # from all of GitHub, tuning): 16/16 at its first score, nothing to tune.
+# holdout-20 to -22 (stop 42, neutral symptom queries in the words of
+# Python GPU users, English and Chinese, from repositories no earlier set
+# used): 25/30, 13/15 and 17/19 with the stop's start, 26/30, 13/15 and
+# 17/19 with its last binary; holdout-20's gain is a log whose thread
+# ecosystem-28 also took and was tuned on (its README says so); not read.
 # set          floor  logs
 while read -r set floor logs; do
 	score_set "tests/explain/$set" "$floor"
@@ -201,6 +206,9 @@ holdout-16     9      =12
 holdout-17     12     =15
 holdout-18     22     =32
 holdout-19     18     =23
+holdout-20     26     =30
+holdout-21     13     =15
+holdout-22     17     =19
 SETS
 # Each of these logs comes from its own thread, used by no other set.
 dups="$( { grep -h '^# source:' tests/explain/ecosystem*/*.expected tests/explain/holdout-*/*.expected
