@@ -461,10 +461,15 @@ void gw__tbl_torch_builds_for(unsigned major, unsigned minor, const char *gfx, c
 					    strlen(gw_rows_torch_rocm_arch[i].variant_prefix));
 		return;
 	}
+	/* PyTorch's own test, torch/cuda/__init__.py _check_cubins(): a wheel
+	 * supports the GPU when it has a cubin of the GPU's major version. PTX
+	 * alone (cu124's compute_90 on Blackwell) still draws the "not
+	 * compatible" warning, and the wheel's cuBLAS and cuDNN have no kernels
+	 * for the GPU, so it is no wheel to suggest. */
 	for (size_t i = 0; i < GW_ROWS_TORCH_CUDA_ARCH_COUNT; i++) {
 		const gw_row_torch_cuda_arch *r = &gw_rows_torch_cuda_arch[i];
 
-		if (gw__cuda_archs_run(r->archs, r->ptx, major, minor))
+		if (r->archs && any_token(r->archs, "sm_", major, minor, false))
 			append_word(out, outsz, r->variant, strlen(r->variant));
 	}
 }

@@ -235,6 +235,11 @@ static void test_sonames(void)
 	/* The PyTorch wheels with code for a GPU. */
 	gw__tbl_torch_builds_for(12, 0, NULL, builds, sizeof(builds));
 	CHECK(strstr(builds, "cu128") && !strstr(builds, "cu118"));
+	CHECK(!strstr(builds, "cu124"));     /* compute_90 PTX only: PyTorch warns */
+	gw__tbl_torch_builds_for(12, 1, NULL, builds, sizeof(builds));
+	CHECK(strstr(builds, "cu128") && !strstr(builds, "cu124"));
+	gw__tbl_torch_builds_for(8, 9, NULL, builds, sizeof(builds));
+	CHECK(strstr(builds, "cu118") && strstr(builds, "cu124") && strstr(builds, "cu128"));
 	gw__tbl_torch_builds_for(6, 1, NULL, builds, sizeof(builds));
 	CHECK(strstr(builds, "cu126") && strstr(builds, "cu118"));
 	gw__tbl_torch_builds_for(0, 0, "gfx942", builds, sizeof(builds));
