@@ -1353,5 +1353,15 @@ want_ids "UserWarning: CUDA initialization: Found no NVIDIA driver on your syste
 want_ids 'WhereOp: Could not launch cub::DeviceReduce::Sum to count number of true / nonzero indices.  temp_storage_bytes: 5887, status: invalid resource handle' gpu-invalid-call
 want_ids 'GPU#0 error: CUDA error: architecture (30) is not supported' gpu-arch-unsupported-by-framework
 want_ids 'Warning: FullyFusedMLP is not supported for the selected architecture 60. Falling back to CutlassMLP.' ""
+want_ids '[    9.018376] amdgpu: probe of 0000:00:04.0 failed with error -22' amdgpu-not-loaded
+want_ids 'nvidia 0000:01:00.0: probe with driver nvidia failed with error -1' nvidia-driver-not-loaded
+want_ids 'NVRM: The NVIDIA GPU 0000:8a:00.0 (PCI ID: 10de:26b9)\nNVRM: installed in this system is not supported by the\nNVRM: NVIDIA 470.256.02 driver release.\nnvidia: probe of 0000:8a:00.0 failed with error -1' nvidia-gpu-init-failed
+want_ids '[    3.373877] uvesafb: probe of uvesafb.0 failed with error -22' ""
+want_ids 'Error response from daemon: error gathering device information while adding custom device "/dev/nvidia0": lstat /dev/nvidia0: no such file or directory' device-node-missing
+want_ids "ls: cannot access '/dev/nvidia*': No such file or directory" ""
+want_ids 'gpuDX11 Error! (HRESULT = 8007000e) Failed create buffer' cuda-out-of-memory
+want_ids 'Setup failed: HRESULT 0x8007000E' ""
+want_ids 'Something went wrong while loading BIDMat CUDA library' cuda-library-missing
+want_ids 'CUDA library candidates were found but failed to load' ""
 [ "$fails" = 0 ] && echo "test_explain: all passed" || echo "test_explain: $fails failed"
 [ "$fails" = 0 ]
