@@ -1363,5 +1363,7 @@ want_ids 'gpuDX11 Error! (HRESULT = 8007000e) Failed create buffer' cuda-out-of-
 want_ids 'Setup failed: HRESULT 0x8007000E' ""
 want_ids 'Something went wrong while loading BIDMat CUDA library' cuda-library-missing
 want_ids 'CUDA library candidates were found but failed to load' ""
+want_ids 'Authorization required, but no authorization protocol specified\n[1:0103/140133.909576:ERROR:gpu_process_host.cc(957)] GPU process exited unexpectedly: exit_code=1024' ""
+want_ids '[1:0103/140133.909576:ERROR:gpu_process_host.cc(957)] GPU process exited unexpectedly: exit_code=1024' browser-gpu-process-failed
 [ "$fails" = 0 ] && echo "test_explain: all passed" || echo "test_explain: $fails failed"
 [ "$fails" = 0 ]

@@ -1612,6 +1612,22 @@ static void test_ho18_rows(void)
 	check_one("Failed to load CUDA library libcudnn.so.8: cannot open shared object file\n", "cudnn-missing", NULL);
 }
 
+/* holdout-18: Chromium's GPU process cannot start when the X server
+ * refuses the connection (X.Org os/auth.c, os/mitauth.c): a display
+ * problem, not the GPU's. */
+static void test_ho18_display(void)
+{
+	static const char gpu_exit[] = "[1:0103/140133.909576:ERROR:gpu_process_host.cc(957)] GPU process exited "
+				       "unexpectedly: exit_code=1024\n";
+	char text[512];
+
+	check_one(gpu_exit, "browser-gpu-process-failed", NULL);
+	snprintf(text, sizeof(text), "Authorization required, but no authorization protocol specified\n%s", gpu_exit);
+	check_silent(text);
+	snprintf(text, sizeof(text), "%sInvalid MIT-MAGIC-COOKIE-1 key\n", gpu_exit);
+	check_silent(text);
+}
+
 int main(void)
 {
 	test_fork_during_build();
@@ -1652,5 +1668,6 @@ int main(void)
 	test_eco35_rules();
 	test_ho18_wordings();
 	test_ho18_rows();
+	test_ho18_display();
 	return CHECK_DONE();
 }
