@@ -965,6 +965,13 @@ static bool code_row_accepts(const gw_explainer *ex, unsigned p, size_t start)
 	if (!strcmp(pat->framework, "cuda-runtime") &&
 	    (cuda_string_prefix_before(ex->line, start) || cuda_check_description(ex, start)))
 		return true;
+	/* CUB's algorithms (cub::DeviceReduce, cub::DeviceRadixSort, ...)
+	 * return the runtime's cudaError_t, and TensorFlow's kernels print its
+	 * string after the call they could not launch: "WhereOp: Could not
+	 * launch cub::DeviceReduce::Sum ... status: invalid resource handle"
+	 * (core/kernels/where_op_gpu.cu.h). hipCUB ("hipcub::") is HIP's. */
+	if (!strcmp(pat->framework, "cuda-runtime") && names_library(ex->line, start, "cub::", true))
+		return true;
 	/* Vulkan-Hpp's exceptions print the failed call, then the code's
 	 * string: "vk::Queue::submit: ErrorDeviceLost". */
 	if (!strcmp(pat->framework, "vulkan") && names_library(ex->line, start, "vk::", false))
@@ -2263,6 +2270,31 @@ static size_t parse_arch_number(const char *line, size_t n, size_t i, size_t pre
 	return k - i;
 }
 
+/* A compute capability numbered as CUDA_ARCHITECTURES numbers it (major *
+ * 10 + minor: "30", "86", "120") right after the word "architecture", as
+ * a program words its refusal of the GPU: rigel's "CUDA error:
+ * architecture (30) is not supported" (rigelminer/rigel#106, a GTX 760).
+ * Only on a line that names CUDA (tiny-cuda-nn's "FullyFusedMLP is not
+ * supported for the selected architecture 60" names a build target, not a
+ * failure), and not a word size ("architecture (64-bit)"). */
+static size_t parse_cuda_arch_number(const char *line, size_t n, size_t i, char *out, size_t outsz)
+{
+	size_t k = i, j = i;
+	unsigned v = 0;
+
+	while (k < n && k - i < 4 && line[k] >= '0' && line[k] <= '9')
+		v = v * 10 + (unsigned)(line[k++] - '0');
+	if (k - i < 2 || k - i > 3 || v < 10 || v > 129 || (k < n && (is_word_byte(line[k]) || line[k] == '-' ||
+	    line[k] == '.' || line[k] == ',')) || (k + 4 <= n && literal_at(line + k, " bit", 4)))
+		return 0;
+	while (j > 0 && (line[j - 1] == ' ' || line[j - 1] == '(' || line[j - 1] == ':' || line[j - 1] == '='))
+		j--;
+	if (j == i || j < 12 || !literal_at(line + j - 12, "architecture", 12))
+		return 0;
+	gw__fmt(out, outsz, "sm_%u", v);
+	return k - i;
+}
+
 static void arch_add_build(gw_explain_arch *a, const char *t)
 {
 	size_t len = strlen(a->build), n = strlen(t);
@@ -2290,6 +2322,8 @@ static bool read_targets(gw_explainer *ex)
 	bool numbered = line_has(line, n, "cuda arch") || line_has(line, n, "hip arch");
 	/* Bare tuples are targets only on a line that gives the GPU's as one. */
 	bool tupled = line_has(line, n, "arch (") || line_has(line, n, "capability (");
+	/* CUDA_ARCHITECTURES-style numbers only on a line that names CUDA. */
+	bool cuda_numbered = line_has(line, n, "architecture") && names_library(line, n, "cuda", true);
 
 	for (size_t i = 0; i < n; i++) {
 		char t[16];
@@ -2310,6 +2344,8 @@ static bool read_targets(gw_explainer *ex)
 			number_end = i + len;
 		if (!len && tupled)
 			len = parse_tuple(line + i, n - i, t, sizeof(t));
+		if (!len && cuda_numbered)
+			len = parse_cuda_arch_number(line, n, i, t, sizeof(t));
 		if (!len)
 			continue;
 		side = target_side(line + gap_start, at - gap_start, side);

