@@ -1344,5 +1344,9 @@ want_ids 'NotImplementedError: Unsloth cannot find any torch accelerator? You ne
 want_ids 'NotImplementedError: Unsloth currently only works on NVIDIA, AMD and Intel GPUs.' framework-cpu-only-build
 want_ids 'NotImplementedError: Unsloth detected signs of an AMD ROCm GPU, but your current PyTorch build has no usable HIP accelerator.' framework-cpu-only-build
 want_ids "UserWarning: CUDA initialization: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx\nNotImplementedError: Unsloth: No NVIDIA GPU found? Unsloth currently only supports GPUs!" nvidia-driver-not-loaded
+# ecosystem-40's classes. PyTorch's cuDNN v8 plan fallback warning names
+# the status of a config it skipped, not a failure (Conv_v8.cpp's try_plans).
+want_ids '/x/torch/nn/modules/conv.py:456: UserWarning: Plan failed with a cudnnException: CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR: cudnnFinalize Descriptor Failed cudnn_status: CUDNN_STATUS_NOT_SUPPORTED (Triggered internally at ../aten/src/ATen/native/cudnn/Conv_v8.cpp:919.)' ""
+want_ids 'UserWarning: Plan failed with a cudnnException: CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR: cudnnFinalize Descriptor Failed cudnn_status: CUDNN_STATUS_NOT_SUPPORTED\nRuntimeError: cuDNN error: CUDNN_STATUS_NOT_SUPPORTED. This error may appear if you passed in a non-contiguous input.' cudnn-not-supported
 [ "$fails" = 0 ] && echo "test_explain: all passed" || echo "test_explain: $fails failed"
 [ "$fails" = 0 ]
