@@ -1348,5 +1348,9 @@ want_ids "UserWarning: CUDA initialization: Found no NVIDIA driver on your syste
 # the status of a config it skipped, not a failure (Conv_v8.cpp's try_plans).
 want_ids '/x/torch/nn/modules/conv.py:456: UserWarning: Plan failed with a cudnnException: CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR: cudnnFinalize Descriptor Failed cudnn_status: CUDNN_STATUS_NOT_SUPPORTED (Triggered internally at ../aten/src/ATen/native/cudnn/Conv_v8.cpp:919.)' ""
 want_ids 'UserWarning: Plan failed with a cudnnException: CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR: cudnnFinalize Descriptor Failed cudnn_status: CUDNN_STATUS_NOT_SUPPORTED\nRuntimeError: cuDNN error: CUDNN_STATUS_NOT_SUPPORTED. This error may appear if you passed in a non-contiguous input.' cudnn-not-supported
+# Legacy THC/THCUNN's same-GPU assertions.
+want_ids "RuntimeError: Assertion \`THCTensor_(checkGPU)(state, 3, self_, src1, src2)' failed.  at /home/u/pytorch/torch/lib/THC/generated/../generic/THCTensorMathPointwise.cu:214" tensors-on-different-devices
+want_ids "/tmp/luarocks/cunn/lib/THCUNN/generic/SpatialConvolutionMM.cu:12: Assertion \`THCudaTensor_checkGPU(state, 4, input, output, weight, bias)' failed. Some of weight/gradient/input tensors are located on different GPUs. Please move them to a single one." tensors-on-different-devices
+want_ids '#define THCUNN_assertSameGPU(...) THAssertMsg(THCTensor_(checkGPU)(__VA_ARGS__), "Some of weight/gradient/input tensors are located on different GPUs. Please move them to a single one.")' ""
 [ "$fails" = 0 ] && echo "test_explain: all passed" || echo "test_explain: $fails failed"
 [ "$fails" = 0 ]
