@@ -1352,5 +1352,10 @@ want_ids 'UserWarning: Plan failed with a cudnnException: CUDNN_BACKEND_EXECUTIO
 want_ids "RuntimeError: Assertion \`THCTensor_(checkGPU)(state, 3, self_, src1, src2)' failed.  at /home/u/pytorch/torch/lib/THC/generated/../generic/THCTensorMathPointwise.cu:214" tensors-on-different-devices
 want_ids "/tmp/luarocks/cunn/lib/THCUNN/generic/SpatialConvolutionMM.cu:12: Assertion \`THCudaTensor_checkGPU(state, 4, input, output, weight, bias)' failed. Some of weight/gradient/input tensors are located on different GPUs. Please move them to a single one." tensors-on-different-devices
 want_ids '#define THCUNN_assertSameGPU(...) THAssertMsg(THCTensor_(checkGPU)(__VA_ARGS__), "Some of weight/gradient/input tensors are located on different GPUs. Please move them to a single one.")' ""
+# Miners' CPU checks of a GPU's result (xmr-stak, ccminer).
+want_ids 'AMD Invalid Result GPU ID 0' gpu-wrong-results
+want_ids '[2018-01-12 10:11:12] : NVIDIA Invalid Result GPU ID 1' gpu-wrong-results
+want_ids 'Invalid Result: the pool rejected the share' ""
+want_ids '[2019-03-01 12:00:00] GPU #0: Zotac GTX 1080, result for 1a2b3c4d does not validate on CPU!' gpu-wrong-results
 [ "$fails" = 0 ] && echo "test_explain: all passed" || echo "test_explain: $fails failed"
 [ "$fails" = 0 ]
