@@ -1357,5 +1357,8 @@ want_ids 'AMD Invalid Result GPU ID 0' gpu-wrong-results
 want_ids '[2018-01-12 10:11:12] : NVIDIA Invalid Result GPU ID 1' gpu-wrong-results
 want_ids 'Invalid Result: the pool rejected the share' ""
 want_ids '[2019-03-01 12:00:00] GPU #0: Zotac GTX 1080, result for 1a2b3c4d does not validate on CPU!' gpu-wrong-results
+# PyTorch's device index check against the devices CUDA shows it.
+want_ids 'torch.cuda.DeferredCudaCallError: CUDA call failed lazily at initialization with error: device >= 0 && device < num_gpus INTERNAL ASSERT FAILED at "../aten/src/ATen/cuda/CUDAContext.cpp":50, please report a bug to PyTorch. device=1, num_gpus=1' cuda-visible-devices-invalid
+want_ids 'RuntimeError: peer_device >= 0 && peer_device < num_gpus INTERNAL ASSERT FAILED at "../aten/src/ATen/cuda/CUDAContext.cpp":67, please report a bug to PyTorch. peer_device=2, num_gpus=2' cuda-visible-devices-invalid
 [ "$fails" = 0 ] && echo "test_explain: all passed" || echo "test_explain: $fails failed"
 [ "$fails" = 0 ]
