@@ -191,6 +191,7 @@ ecosystem-33   30     32
 ecosystem-34   40     40
 ecosystem-35   18     18
 ecosystem-36   16     16
+ecosystem-40   23     23
 holdout-5      24     =24
 holdout-6      24     =25
 holdout-7      27     =27
