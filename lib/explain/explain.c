@@ -2668,6 +2668,27 @@ static bool nccl_info_line(const char *line, size_t len)
 	return line_has(line, len, "nccl info");
 }
 
+/* PyTorch's cuDNN v8 API path (aten/src/ATen/native/cudnn/Conv_v8.cpp,
+ * try_plans / try_configs) runs the engine configs cuDNN offers one after
+ * another and skips any that throws; PyTorch 2.3 warns for each skipped
+ * one ("UserWarning: Plan failed with a cudnnException:
+ * CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR: cudnnFinalize Descriptor Failed
+ * cudnn_status: CUDNN_STATUS_NOT_SUPPORTED"), and the convolution runs with
+ * the next one (pytorch/pytorch#121834: the warning alone does not affect
+ * results). Only "Unable to find an engine" means none ran. The status
+ * such a line names is a config tried, not a failure. */
+static bool plan_tried_line(const char *line, size_t len)
+{
+	return line_has(line, len, "plan failed with a cudnnexception");
+}
+
+/* A line that traces an attempt the program goes on from by design: it
+ * names no cause and is no unknown error. */
+static bool attempt_line(const char *line, size_t len)
+{
+	return nccl_info_line(line, len) || plan_tried_line(line, len);
+}
+
 /* A second registration of something already registered: XLA logs "E ...
  * cuda_dnn.cc] Unable to register cuDNN factory: Attempting to register
  * factory for plugin cuDNN when one has already been registered" (and
@@ -3097,7 +3118,7 @@ static void end_piece(gw_explainer *ex, bool newline)
 		}
 		/* Names, descriptions and messages first; a number only
 		 * when nothing else on the line said what went wrong. */
-		bool gpu_word = false, context = false, info = nccl_info_line(ex->line, ex->line_len);
+		bool gpu_word = false, context = false, info = attempt_line(ex->line, ex->line_len);
 		size_t arch_at = SIZE_MAX, loader_at = SIZE_MAX;
 
 		ex->line_matched = false;
@@ -3111,7 +3132,7 @@ static void end_piece(gw_explainer *ex, bool newline)
 			else if (how == GW__HOW_LEGACY)
 				legacy_cuda_seen(ex, ex->hits[i].pat);
 			else if (info)
-				continue;  /* NCCL's INFO level: see nccl_info_line */
+				continue;  /* see attempt_line */
 			else if (how == GW__HOW_LOADER)
 				loader_at = loader_at < ex->hits[i].start ? loader_at : ex->hits[i].start;
 			else if (how == GW__HOW_ARCH)

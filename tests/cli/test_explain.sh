@@ -193,6 +193,7 @@ ecosystem-33   30     32
 ecosystem-34   40     40
 ecosystem-35   18     18
 ecosystem-36   16     16
+ecosystem-40   23     23
 holdout-5      24     =24
 holdout-6      24     =25
 holdout-7      27     =27
@@ -1367,5 +1368,27 @@ want_ids 'Something went wrong while loading BIDMat CUDA library' cuda-library-m
 want_ids 'CUDA library candidates were found but failed to load' ""
 want_ids 'Authorization required, but no authorization protocol specified\n[1:0103/140133.909576:ERROR:gpu_process_host.cc(957)] GPU process exited unexpectedly: exit_code=1024' ""
 want_ids '[1:0103/140133.909576:ERROR:gpu_process_host.cc(957)] GPU process exited unexpectedly: exit_code=1024' browser-gpu-process-failed
+# ecosystem-40's classes. PyTorch's cuDNN v8 plan fallback warning names
+# the status of a config it skipped, not a failure (Conv_v8.cpp's try_plans).
+want_ids '/x/torch/nn/modules/conv.py:456: UserWarning: Plan failed with a cudnnException: CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR: cudnnFinalize Descriptor Failed cudnn_status: CUDNN_STATUS_NOT_SUPPORTED (Triggered internally at ../aten/src/ATen/native/cudnn/Conv_v8.cpp:919.)' ""
+want_ids 'UserWarning: Plan failed with a cudnnException: CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR: cudnnFinalize Descriptor Failed cudnn_status: CUDNN_STATUS_NOT_SUPPORTED\nRuntimeError: cuDNN error: CUDNN_STATUS_NOT_SUPPORTED. This error may appear if you passed in a non-contiguous input.' cudnn-not-supported
+# Legacy THC/THCUNN's same-GPU assertions.
+want_ids "RuntimeError: Assertion \`THCTensor_(checkGPU)(state, 3, self_, src1, src2)' failed.  at /home/u/pytorch/torch/lib/THC/generated/../generic/THCTensorMathPointwise.cu:214" tensors-on-different-devices
+want_ids "/tmp/luarocks/cunn/lib/THCUNN/generic/SpatialConvolutionMM.cu:12: Assertion \`THCudaTensor_checkGPU(state, 4, input, output, weight, bias)' failed. Some of weight/gradient/input tensors are located on different GPUs. Please move them to a single one." tensors-on-different-devices
+want_ids '#define THCUNN_assertSameGPU(...) THAssertMsg(THCTensor_(checkGPU)(__VA_ARGS__), "Some of weight/gradient/input tensors are located on different GPUs. Please move them to a single one.")' ""
+# Miners' CPU checks of a GPU's result (xmr-stak, ccminer).
+want_ids 'AMD Invalid Result GPU ID 0' gpu-wrong-results
+want_ids '[2018-01-12 10:11:12] : NVIDIA Invalid Result GPU ID 1' gpu-wrong-results
+want_ids 'Invalid Result: the pool rejected the share' ""
+want_ids '[2019-03-01 12:00:00] GPU #0: Zotac GTX 1080, result for 1a2b3c4d does not validate on CPU!' gpu-wrong-results
+# PyTorch's device index check against the devices CUDA shows it.
+want_ids 'torch.cuda.DeferredCudaCallError: CUDA call failed lazily at initialization with error: device >= 0 && device < num_gpus INTERNAL ASSERT FAILED at "../aten/src/ATen/cuda/CUDAContext.cpp":50, please report a bug to PyTorch. device=1, num_gpus=1' cuda-visible-devices-invalid
+want_ids 'RuntimeError: peer_device >= 0 && peer_device < num_gpus INTERNAL ASSERT FAILED at "../aten/src/ATen/cuda/CUDAContext.cpp":67, please report a bug to PyTorch. peer_device=2, num_gpus=2' cuda-visible-devices-invalid
+# Deformable-DETR's ops build without a toolkit, unless torch's own line
+# says it saw no GPU.
+want_ids "    raise NotImplementedError('Cuda is not availabel')\nNotImplementedError: Cuda is not availabel" cuda-toolkit-not-found
+want_ids 'NotImplementedError: Cuda is not available' cuda-toolkit-not-found
+want_ids "UserWarning: CUDA initialization: CUDA driver initialization failed, you might not have a CUDA gpu. (Triggered internally at  /pytorch/c10/cuda/CUDAFunctions.cpp:115.)\nNo CUDA runtime is found, using CUDA_HOME='/usr/local/cuda'\nNotImplementedError: Cuda is not availabel" cuda-init-failed
+want_ids "No CUDA runtime is found, using CUDA_HOME='/usr/local/cuda'\nNotImplementedError: Cuda is not availabel" ""
 [ "$fails" = 0 ] && echo "test_explain: all passed" || echo "test_explain: $fails failed"
 [ "$fails" = 0 ]
