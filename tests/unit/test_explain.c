@@ -1149,6 +1149,18 @@ static void test_gpu_init_failed(void)
 	check_silent("NVRM: GPU 0000:01:00.0: RmInitAdapter succeeded!\n");
 }
 
+/* The wordings read at stop 43 from the retired holdout-16, -17 and -19:
+ * each a mechanism with its source, not one log's line. */
+static void test_stop43_retired_rules(void)
+{
+	/* A status number in brackets: libnd4j's "Error code: [N]"
+	 * (helpers/cuda/cublasHelper.cu), the library the line names. */
+	check_one("Exception in thread \"main\" java.lang.RuntimeException: cuSolver handle creation failed !; "
+		  "Error code: [7]\n", "gpu-library-error", "cusolver");
+	check_one("java.lang.RuntimeException: cuBLAS handle creation failed !; Error code: [3]\n",
+		  "cublas-handle-failed", "cublas");
+}
+
 static void test_eco29_rules(void)
 {
 	/* Paddle Inference's CreatePaddlePredictor logs, when the initial GPU
@@ -1582,6 +1594,7 @@ int main(void)
 	test_eco27_rules();
 	test_eco31_rules();
 	test_gpu_init_failed();
+	test_stop43_retired_rules();
 	test_presentation();
 	test_eco30_rules();
 	test_eco34_rules();
