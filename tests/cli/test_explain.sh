@@ -912,11 +912,14 @@ want_ids 'UserWarning: XPU device count is zero! (Triggered internally at ../c10
 want_ids 'RuntimeError: PyTorch is not linked with support for mps devices' framework-cpu-only-build
 want_ids 'RuntimeError: PyTorch is not linked with support for xpu devices' framework-cpu-only-build
 # Windows removed or reset the GPU (DXGI_ERROR_DEVICE_REMOVED, _HUNG, _RESET)
-# in any of its spellings; other DXGI errors are not that.
+# in any of its spellings; other DXGI errors are not that: -2005270524 is
+# DXGI_ERROR_UNSUPPORTED (0x887A0004), an operation or feature level the
+# GPU or its driver does not support, in any of its spellings too.
 want_ids 'Exception(3) tid(1828) 887A0005 The GPU device instance has been suspended. Use GetDeviceRemovedReason to determine the appropriate action.' gpu-device-removed
 want_ids 'RuntimeError: Unknown error -2005270522' gpu-device-removed
 want_ids 'hr = DXGI_ERROR_DEVICE_HUNG' gpu-device-removed
-want_ids 'RuntimeError: Unknown error -2005270524' ""
+want_ids 'RuntimeError: Unknown error -2005270524' gpu-operation-not-supported
+want_ids 'Renderer encountered an unexpected error: 0x887a0004 The specified device interface or feature level is not supported on this system.' gpu-operation-not-supported
 want_ids 'HRESULT 0x887A0001 DXGI_ERROR_INVALID_CALL' ""
 # The same event in the kernel driver's, the OS's and programs' words: the
 # GPU hung or crashed and was reset (i915, xe, amdgpu; Windows' TDR event
