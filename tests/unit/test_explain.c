@@ -1210,6 +1210,7 @@ static void test_stop43_retired_rules(void)
 	check_one("WARNING: Could not find CUDA toolkit; specify using any of the CUDA_PATH, CUDA_HOME or CUDA_ROOT "
 		  "environment variables\n", "cuda-toolkit-not-found", NULL);
 	check_silent("-- Could not find CUDA toolkit, building without CUDA support\n");
+	check_silent("Could not detect CUDA toolkit version, assuming 12.1\n");
 	check_silent("'runtime' doesn't contain nvcc and valid cuDNN\n");
 	/* A setup that finds no CUDA and points to the toolkit's download
 	 * page; not a missing driver pointed there. */
