@@ -1096,15 +1096,17 @@ static bool is_cuda_numbering_any(const char *library)
 static const char *const wide_separators[] = {"\xef\xbc\x9a", "\xef\xbc\x88", "\xef\xbc\x9d",
 					      "\xef\xbc\x83", "\xe3\x80\x80"};
 
-/* s past the blanks and separators (":=#(", ASCII or full-width, and a
- * quote: Excavator's "CUDA error DRIVER: '700'") that may stand between a
- * wrapping and its number. */
+/* s past the blanks and separators (":=#(", ASCII or full-width, a
+ * quote: Excavator's "CUDA error DRIVER: '700'", and a bracket: libnd4j's
+ * "cuSolver handle creation failed !; Error code: [7]", its handle checks
+ * in libnd4j/include/helpers/cuda/cublasHelper.cu) that may stand between
+ * a wrapping and its number. */
 static const char *skip_separators(const char *s, const char *end)
 {
 	for (;;) {
 		size_t i, n = sizeof wide_separators / sizeof *wide_separators;
 
-		if (s < end && strchr(" \t:=#('", *s)) {
+		if (s < end && strchr(" \t:=#('[", *s)) {
 			s++;
 			continue;
 		}

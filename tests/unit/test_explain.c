@@ -1149,6 +1149,84 @@ static void test_gpu_init_failed(void)
 	check_silent("NVRM: GPU 0000:01:00.0: RmInitAdapter succeeded!\n");
 }
 
+/* The wordings read at stop 43 from the retired holdout-16, -17 and -19:
+ * each a mechanism with its source, not one log's line. */
+static void test_stop43_retired_rules(void)
+{
+	/* The kernel's driver core when a GPU driver's probe fails
+	 * (drivers/base/dd.c, both its wordings) and the nvidia module's own
+	 * summary: no driver bound to the GPU. */
+	check_one("nvidia 0000:01:00.0: probe with driver nvidia failed with error -1\n", "nvidia-driver-not-loaded", NULL);
+	check_one("[  422.451145] nvidia: probe of 0000:8a:00.0 failed with error -1\n", "nvidia-driver-not-loaded", NULL);
+	check_one("[  5.858636] NVRM: The NVIDIA probe routine failed for 1 device(s).\n"
+		  "[  5.858655] NVRM: None of the NVIDIA devices were initialized.\n", "nvidia-driver-not-loaded", NULL);
+	check_one("[    9.018376] amdgpu: probe of 0000:00:04.0 failed with error -22\n", "amdgpu-not-loaded", NULL);
+	check_one("amdgpu 0000:03:00.0: probe with driver amdgpu failed with error -22\n", "amdgpu-not-loaded", NULL);
+	check_silent("[    3.373877] uvesafb: probe of uvesafb.0 failed with error -22\n");
+	check_silent("nvidia-drm: probe of nvidia-drm.0 failed with error -12\n");
+	/* ... unless NVRM says why: the probe failure follows from it. */
+	check_one("[  652.483305] NVRM: in this system is not supported by the 280.13 NVIDIA Linux\n"
+		  "[  652.483325] nvidia: probe of 0000:01:00.0 failed with error -1\n"
+		  "[  652.483347] NVRM: The NVIDIA probe routine failed for 1 device(s).\n",
+		  "nvidia-gpu-init-failed", NULL);
+	check_one("[14387.209961] NVRM: The NVIDIA GPU 0000:5d:00.0 (PCI ID: 10de:2330) installed in this system has\n"
+		  "               NVRM: fallen off the bus and is not responding to commands.\n"
+		  "[14387.210134] nvidia: probe of 0000:5d:00.0 failed with error -1\n",
+		  "gpu-lost", NULL);
+
+	/* PyTorch's THC named cuBLAS's statuses in its own words
+	 * (THCGeneral.cpp, __THCublasCheck), each the status's id. */
+	check_one("RuntimeError: cublas runtime error : the GPU program failed to execute at "
+		  "/opt/pytorch/pytorch/aten/src/THC/THCBlas.cu:258\n", "cublas-execution-failed", NULL);
+	check_one("RuntimeError: cublas runtime error : library not initialized at "
+		  "/pytorch/aten/src/THC/THCGeneral.cpp:411\n", "cublas-handle-failed", NULL);
+	check_one("RuntimeError: cublas runtime error : resource allocation failed at "
+		  "/pytorch/aten/src/THC/THCGeneral.cpp:250\n", "cublas-handle-failed", NULL);
+	check_one("RuntimeError: cublas runtime error : an absent device architectural feature is required at "
+		  "/pytorch/aten/src/THC/THCBlas.cu:120\n", "gpu-arch-unsupported-by-framework", NULL);
+	check_one("RuntimeError: cublas runtime error : an internal operation failed at "
+		  "/pytorch/aten/src/THC/THCBlas.cu:411\n", "gpu-library-error", NULL);
+	check_silent("Error: the GPU program failed to execute\n");
+
+	/* A status number in brackets: libnd4j's "Error code: [N]"
+	 * (helpers/cuda/cublasHelper.cu), the library the line names. */
+	check_one("Exception in thread \"main\" java.lang.RuntimeException: cuSolver handle creation failed !; "
+		  "Error code: [7]\n", "gpu-library-error", "cusolver");
+	check_one("java.lang.RuntimeException: cuBLAS handle creation failed !; Error code: [3]\n",
+		  "cublas-handle-failed", "cublas");
+
+	/* DXGI_ERROR_UNSUPPORTED by its name, its number (hex or signed) and
+	 * winerror.h's text; 0x887A0005 to 7 stay the removed device's. */
+	check_one("Renderer encountered an unexpected error: 0x887a0004 The specified device interface or "
+		  "feature level is not supported on this system.\n", "gpu-operation-not-supported", NULL);
+	check_one("D3D11CreateDevice failed: DXGI_ERROR_UNSUPPORTED\n", "gpu-operation-not-supported", NULL);
+	check_one("CreateDevice returned HRESULT -2005270524\n", "gpu-operation-not-supported", NULL);
+	check_one("HRESULT 0x887A0006\n", "gpu-device-removed", NULL);
+	check_silent("build 0x887a00041 ok\n");
+
+	/* Toolkit discovery: CUDAapi.jl's "doesn't contain nvcc" and "Could
+	 * not find CUDA toolkit", not a build that goes on without CUDA. */
+	check_one("\xe2\x94\x82 ERROR: LoadError: CUDA toolkit at  doesn't contain nvcc\n", "cuda-toolkit-not-found", NULL);
+	check_one("WARNING: Could not find CUDA toolkit; specify using any of the CUDA_PATH, CUDA_HOME or CUDA_ROOT "
+		  "environment variables\n", "cuda-toolkit-not-found", NULL);
+	check_silent("-- Could not find CUDA toolkit, building without CUDA support\n");
+	check_silent("Could not detect CUDA toolkit version, assuming 12.1\n");
+	check_silent("'runtime' doesn't contain nvcc and valid cuDNN\n");
+	/* A setup that finds no CUDA and points to the toolkit's download
+	 * page; not a missing driver pointed there. */
+	check_one("Not detect CUDA! We recommend CUDA 9.0 (https://developer.nvidia.com/cuda-toolkit). The installer "
+		  "script will install dependency package for CUDA 9.0 by default.\n", "cuda-toolkit-not-found", NULL);
+	check_one("CUDA was not found. Install it from https://developer.nvidia.com/cuda-downloads\n",
+		  "cuda-toolkit-not-found", NULL);
+	check_silent("CUDA driver not found, get it from https://developer.nvidia.com/cuda-downloads\n");
+	check_silent("We recommend CUDA 12.4 (https://developer.nvidia.com/cuda-toolkit).\n");
+
+	/* Adreno's libgsl when KGSL refuses GPU memory (ENOMEM). */
+	check_one("W/Adreno-GSL( 2511): <sharedmem_gpuobj_alloc:2461>: sharedmem_gpumem_alloc: mmap failed errno 12 "
+		  "Out of memory\n", "cuda-out-of-memory", NULL);
+	check_silent("W/Adreno-GSL: sharedmem_gpumem_alloc: mmap succeeded\n");
+}
+
 static void test_eco29_rules(void)
 {
 	/* Paddle Inference's CreatePaddlePredictor logs, when the initial GPU
@@ -1660,6 +1738,7 @@ int main(void)
 	test_eco27_rules();
 	test_eco31_rules();
 	test_gpu_init_failed();
+	test_stop43_retired_rules();
 	test_presentation();
 	test_eco30_rules();
 	test_eco34_rules();
