@@ -1344,5 +1344,13 @@ want_ids 'NotImplementedError: Unsloth cannot find any torch accelerator? You ne
 want_ids 'NotImplementedError: Unsloth currently only works on NVIDIA, AMD and Intel GPUs.' framework-cpu-only-build
 want_ids 'NotImplementedError: Unsloth detected signs of an AMD ROCm GPU, but your current PyTorch build has no usable HIP accelerator.' framework-cpu-only-build
 want_ids "UserWarning: CUDA initialization: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx\nNotImplementedError: Unsloth: No NVIDIA GPU found? Unsloth currently only supports GPUs!" nvidia-driver-not-loaded
+# ecosystem-38's classes. An uncorrectable ECC error in the driver's own
+# words for Xid 48 ("An uncorrectable double bit error (DBE) has been
+# detected ...") and in DCGM's health incident (dcgm_errors.h); a corrected
+# single-bit error is none.
+want_ids "NVRM: Xid (PCI:0000:8a:00): 48, An uncorrectable double bit error (DBE) has been detected on GPU in the framebuffer at partition 4, subpartition 1." "xid-errors ecc-errors"
+want_ids "[430954.509105] NVRM: Xid (PCI:0000:52:00): 48, pid='<unknown>', name=<unknown>, An uncorrectable double bit error (DBE) has been detected on GPU in the framebuffer at physAddr 0x18f31d80 partition 16, subpartition 3." "xid-errors ecc-errors"
+want_ids "Detected 333 volatile double-bit ECC error(s) in GPU 0." ecc-errors
+want_ids "A single bit correctable error has been detected and corrected in L2 cache data" ""
 [ "$fails" = 0 ] && echo "test_explain: all passed" || echo "test_explain: $fails failed"
 [ "$fails" = 0 ]
