@@ -1352,5 +1352,19 @@ want_ids "NVRM: Xid (PCI:0000:8a:00): 48, An uncorrectable double bit error (DBE
 want_ids "[430954.509105] NVRM: Xid (PCI:0000:52:00): 48, pid='<unknown>', name=<unknown>, An uncorrectable double bit error (DBE) has been detected on GPU in the framebuffer at physAddr 0x18f31d80 partition 16, subpartition 3." "xid-errors ecc-errors"
 want_ids "Detected 333 volatile double-bit ECC error(s) in GPU 0." ecc-errors
 want_ids "A single bit correctable error has been detected and corrected in L2 cache data" ""
+# fp8 on a GPU without fp8 conversions (Triton: fp8e4nv only from compute
+# capability 8.9; torch._scaled_mm likewise) and vLLM's refusal of a
+# quantization method for the GPU's capability: too old. An fp8 type
+# refused on a newer GPU (fp8e4b15 on Hopper), a kernel that wants exactly
+# one capability (torch._grouped_mm, vLLM's "Required capability") is not.
+want_ids "AssertionError: fp8e4nv data type is not supported on CUDA arch < 89" gpu-too-old-for-kernel-library
+want_ids "ValueError(\"type fp8e4nv not supported in this architecture. The supported fp8 dtypes are ('fp8e4b15', 'fp8e5')\")" gpu-too-old-for-kernel-library
+want_ids "ValueError: type fp8e4nv not supported in this architecture. The supported fp8 dtypes are ('fp8e5',)" gpu-too-old-for-kernel-library
+want_ids "ValueError(\"type fp8e4b15 not supported in this architecture. The supported fp8 dtypes are ('fp8e4nv', 'fp8e5')\")" ""
+want_ids "RuntimeError: torch._scaled_mm is only supported on CUDA devices with compute capability >= 9.0 or 8.9, or ROCm MI300+" gpu-too-old-for-kernel-library
+want_ids "RuntimeError: torch._grouped_mm is only supported on CUDA devices with compute capability = 9.0" ""
+want_ids "ValueError: The quantization method awq is not supported for the current GPU. Minimum capability: 75. Current capability: 70." gpu-too-old-for-kernel-library
+want_ids "RuntimeError: Quantization scheme is not supported for the current GPU. Min capability: 80. Current capability: 75." gpu-too-old-for-kernel-library
+want_ids "RuntimeError: Quantization scheme is not supported for the current GPU. Required capability: 90. Current capability: 100." ""
 [ "$fails" = 0 ] && echo "test_explain: all passed" || echo "test_explain: $fails failed"
 [ "$fails" = 0 ]
