@@ -1366,5 +1366,13 @@ want_ids "RuntimeError: torch._grouped_mm is only supported on CUDA devices with
 want_ids "ValueError: The quantization method awq is not supported for the current GPU. Minimum capability: 75. Current capability: 70." gpu-too-old-for-kernel-library
 want_ids "RuntimeError: Quantization scheme is not supported for the current GPU. Min capability: 80. Current capability: 75." gpu-too-old-for-kernel-library
 want_ids "RuntimeError: Quantization scheme is not supported for the current GPU. Required capability: 90. Current capability: 100." ""
+# PyTorch's storage check between a CUDA tensor and a CPU storage: tensors
+# on different devices; at the worker-only shared-memory collate
+# (elem.new(storage)), a CUDA tensor in a DataLoader worker. Two CUDA
+# spellings of one device (from_blob's index bug) are neither.
+want_ids 'RuntimeError: Attempted to set the storage of a tensor on device "cuda:0" to a storage on different device "cpu".  This is no longer allowed; the devices must match.' tensors-on-different-devices
+want_ids 'RuntimeError: Attempted to set the storage of a tensor on device "cpu" to a storage on different device "cuda:0".  This is no longer allowed; the devices must match.' tensors-on-different-devices
+want_ids 'Attempted to set the storage of a tensor on device "cuda:0" to a storage on different device "cuda".  This is no longer allowed; the devices must match.' ""
+want_ids 'E           out = elem.new(storage)\nE       RuntimeError: Attempted to set the storage of a tensor on device "cuda:0" to a storage on different device "cpu".  This is no longer allowed; the devices must match.' cuda-fork-after-init
 [ "$fails" = 0 ] && echo "test_explain: all passed" || echo "test_explain: $fails failed"
 [ "$fails" = 0 ]
