@@ -1344,5 +1344,14 @@ want_ids 'NotImplementedError: Unsloth cannot find any torch accelerator? You ne
 want_ids 'NotImplementedError: Unsloth currently only works on NVIDIA, AMD and Intel GPUs.' framework-cpu-only-build
 want_ids 'NotImplementedError: Unsloth detected signs of an AMD ROCm GPU, but your current PyTorch build has no usable HIP accelerator.' framework-cpu-only-build
 want_ids "UserWarning: CUDA initialization: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx\nNotImplementedError: Unsloth: No NVIDIA GPU found? Unsloth currently only supports GPUs!" nvidia-driver-not-loaded
+# ecosystem-37's classes. Paddle built without CUDA: pybind's CUDAPlace
+# ("Cannot use GPU because you have installed CPU version PaddlePaddle"),
+# paddle.set_device ("... since PaddlePaddle is not compiled with CUDA")
+# and PADDLE_THROW's "Paddle is not compiled with CUDA"; XPU is no GPU.
+want_ids 'E0714 16:34:40.972663 31948 pybind.cc:1277] Cannot use GPU because you have installed CPU version PaddlePaddle.' framework-cpu-only-build
+want_ids "ValueError: The device should not be 'gpu', since PaddlePaddle is not compiled with CUDA" framework-cpu-only-build
+want_ids 'UnavailableError: Paddle is not compiled with CUDA. Cannot visit cuda current stream.' framework-cpu-only-build
+want_ids "ValueError: The device should not be 'xpu', since PaddlePaddle is not compiled with XPU" ""
+want_ids 'PaddlePaddle is compiled with CUDA.' ""
 [ "$fails" = 0 ] && echo "test_explain: all passed" || echo "test_explain: $fails failed"
 [ "$fails" = 0 ]
