@@ -1353,5 +1353,16 @@ want_ids "ValueError: The device should not be 'gpu', since PaddlePaddle is not 
 want_ids 'UnavailableError: Paddle is not compiled with CUDA. Cannot visit cuda current stream.' framework-cpu-only-build
 want_ids "ValueError: The device should not be 'xpu', since PaddlePaddle is not compiled with XPU" ""
 want_ids 'PaddlePaddle is compiled with CUDA.' ""
+# TensorFlow's check of the TensorRT it loads against the one it was
+# built with (trt_convert.py, every wording since TF 1.12); the INFO line
+# of a supported minor upgrade is no error.
+want_ids 'WARNING:tensorflow:TensorRT mismatch. Compiled against version 5.0.2, but loaded 5.1.2. Things may not work.' cuda-library-missing
+want_ids 'ERROR:tensorflow:TensorRT version mismatch. Tensorflow was compiled against TensorRT 5.1.5 but library loaded from environment is TensorRT 5.0.2. Please make sure that correct version of TensorRT is available in the system and added to ldconfig or LD_LIBRARY_PATH' cuda-library-missing
+want_ids 'E1118 trt_convert.py:150] Loaded TensorRT 8.2.1 but linked TensorFlow against TensorRT 8.4.3. A few requirements must be met:' cuda-library-missing
+want_ids 'ERROR:tensorflow:Loaded TensorRT `10.0.1` but linked against TensorRT: `8.6.1`. Not all requirements are met:' cuda-library-missing
+want_ids 'RuntimeError: Incompatible TensorRT major version' cuda-library-missing
+want_ids 'RuntimeError: Incompatible loaded TensorRT versions' cuda-library-missing
+want_ids 'ERROR:tensorflow:The loaded version of TensorRT: `6.0.1` has now been removed. Please upgrade to TensorRT 7 or more recent.' cuda-library-missing
+want_ids 'INFO:tensorflow:Loaded TensorRT 8.6.1 and linked TensorFlow against TensorRT 8.4.3. This is supported because TensorRT minor/patch upgrades are backward compatible.' ""
 [ "$fails" = 0 ] && echo "test_explain: all passed" || echo "test_explain: $fails failed"
 [ "$fails" = 0 ]
