@@ -1364,5 +1364,11 @@ want_ids 'RuntimeError: Incompatible TensorRT major version' cuda-library-missin
 want_ids 'RuntimeError: Incompatible loaded TensorRT versions' cuda-library-missing
 want_ids 'ERROR:tensorflow:The loaded version of TensorRT: `6.0.1` has now been removed. Please upgrade to TensorRT 7 or more recent.' cuda-library-missing
 want_ids 'INFO:tensorflow:Loaded TensorRT 8.6.1 and linked TensorFlow against TensorRT 8.4.3. This is supported because TensorRT minor/patch upgrades are backward compatible.' ""
+# Triton's OutOfResources (triton/compiler/compiler.py) and Inductor's
+# copy of its text: a kernel asks more shared memory (or threads, tensor
+# memory) per block than this GPU has, as cudaErrorLaunchOutOfResources.
+want_ids 'triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 196608, Hardware limit: 65536. Reducing block sizes or `num_stages` may help.' gpu-invalid-call
+want_ids 'RuntimeError: No valid triton configs. OutOfMemoryError: out of resource: triton_tem_fused_0 Required: 147456 Hardware limit:101376 Reducing block sizes or `num_stages` may help.' gpu-invalid-call
+want_ids 'The hotel is out of resource: rooms' ""
 [ "$fails" = 0 ] && echo "test_explain: all passed" || echo "test_explain: $fails failed"
 [ "$fails" = 0 ]
