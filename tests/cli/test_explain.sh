@@ -1370,5 +1370,8 @@ want_ids 'INFO:tensorflow:Loaded TensorRT 8.6.1 and linked TensorFlow against Te
 want_ids 'triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 196608, Hardware limit: 65536. Reducing block sizes or `num_stages` may help.' gpu-invalid-call
 want_ids 'RuntimeError: No valid triton configs. OutOfMemoryError: out of resource: triton_tem_fused_0 Required: 147456 Hardware limit:101376 Reducing block sizes or `num_stages` may help.' gpu-invalid-call
 want_ids 'The hotel is out of resource: rooms' ""
+# Ollama's estimate that not one layer fits in the GPUs' free memory
+# (llm/memory.go, llm/server.go): the model runs on the CPU, or not at all.
+want_ids 'time=2025-07-23T23:34:46.458+08:00 level=DEBUG source=memory.go:351 msg="insufficient VRAM to load any model layers"' cuda-out-of-memory
 [ "$fails" = 0 ] && echo "test_explain: all passed" || echo "test_explain: $fails failed"
 [ "$fails" = 0 ]
