@@ -1371,5 +1371,7 @@ want_ids 'Build failed (with 3 warnings)' ""
 want_ids 'Error: Program build failure' gpu-library-error
 want_ids 'clLinkProgram: Link program failure' gpu-library-error
 want_ids 'The program build failure was fixed in 2.1.' ""
+want_ids 'Error: Memory object allocation failure' cuda-out-of-memory
+want_ids 'No memory object allocation failure was seen in the run.' ""
 [ "$fails" = 0 ] && echo "test_explain: all passed" || echo "test_explain: $fails failed"
 [ "$fails" = 0 ]
