@@ -253,6 +253,8 @@ struct gw_explainer {
 		int esc;               /* 0, 1 after ESC, 2 CSI, 3 OSC, 4 OSC's ESC, 5 charset */
 		char ent[12];          /* "&..." read so far */
 		unsigned nent;
+		char sgr[24];          /* "[" digits ';' (then 'm') of an SGR whose ESC was lost */
+		unsigned nsgr;
 		int cr;                /* 1 after a CR that ended a line, 2 after one at a line's start */
 		/* A line that starts with a box's bar, kept whole (bstate 1;
 		 * 0: a line's start, 2: a line of no box), the newline held
@@ -263,6 +265,15 @@ struct gw_explainer {
 		bool box_held, box_token;
 		size_t box_cols, box_width;
 		uint64_t joined;           /* line ends read as no line end */
+		/* Kubernetes CRI partial records (see line_bytes): the stream
+		 * (1 stdout, 2 stderr) whose partial record the line goes on
+		 * with, whether the line was joined from records, what the
+		 * first piece of an over-long line said, and the next record's
+		 * start held until its prefix is read. */
+		int cri_stream, cri_first;
+		bool cri_joined, cri_hold;
+		char cri[64];
+		unsigned ncri;
 	} pr;
 	/* Descriptions that ended a line with no library named, waiting for
 	 * the next line to name a CUDA call (see held_call_line). */
@@ -2668,6 +2679,7 @@ static void note_unrecognised(gw_explainer *ex, bool had_nul)
 
 static void end_piece(gw_explainer *ex, bool newline);
 static void scan_bytes(gw_explainer *ex, const char *p, size_t n);
+static size_t cri_record(const char *s, size_t n, int *stream, bool *partial);
 
 /* The length of the line without its trailing blanks and CR. */
 static size_t trimmed_len(const char *line, size_t len)
@@ -3023,7 +3035,15 @@ static bool strip_prefix(gw_explainer *ex)
  * candidate patterns in order of position and start afresh. */
 static void end_piece(gw_explainer *ex, bool newline)
 {
-	bool bar = !ex->piece_cont && !ex->cell_line && ex->line_len && strip_prefix(ex);
+	bool bar;
+
+	if (!newline && !ex->piece_cont && !ex->cell_line) {   /* an over-long line's first piece */
+		int stream = 0;
+		bool partial = false;
+
+		ex->pr.cri_first = cri_record(ex->line, ex->line_len, &stream, &partial) && partial ? stream : 0;
+	}
+	bar = !ex->piece_cont && !ex->cell_line && ex->line_len && strip_prefix(ex);
 
 	ex->piece_cont = !newline && !ex->cell_line;
 	/* A line that is only tqdm's bar (redrawn with "\r", or left by it)
@@ -3184,28 +3204,126 @@ static void scan_bytes(gw_explainer *ex, const char *p, size_t n)
 	}
 }
 
+/* ---- Kubernetes CRI partial records ---------------------------------- */
+
+/* The kubelet's log format (CRI, /var/log/pods/.../N.log, written by
+ * containerd and CRI-O) is "TIME STREAM TAG TEXT"; a line longer than the
+ * runtime's buffer (16 KiB in containerd and CRI-O) is written as records
+ * tagged "P" (partial), each continued by the next record of the same
+ * stream, up to one tagged "F" (full): the kubelet's reader
+ * (pkg/kubelet/kuberuntime/logs/logs.go) joins them so. Here too: a line
+ * end after a partial record is read as none when the next record is of
+ * the same stream, and that record's prefix is left out; a record of the
+ * other stream (or no record) between them ends the line as it was. */
+
+/* The CRI prefix at s ("2024-01-01T00:00:00.123456789Z stderr P "): its
+ * length, the stream and whether the record is partial; 0 when none. */
+static size_t cri_record(const char *s, size_t n, int *stream, bool *partial)
+{
+	size_t b = n >= 20 && s[0] >= '0' && s[0] <= '9' ? iso_prefix(s, n) : 0;
+
+	if (b < 25 || s[b - 10] != ' ' || s[b - 1] != ' ' || (s[b - 2] != 'P' && s[b - 2] != 'F') ||
+	    (memcmp(s + b - 9, "stdout ", 7) && memcmp(s + b - 9, "stderr ", 7)))
+		return 0;
+	*stream = s[b - 6] == 'o' ? 1 : 2;   /* std(o)ut, std(e)rr */
+	*partial = s[b - 2] == 'P';
+	return b;
+}
+
+/* The stream of the partial record that the current line starts with,
+ * or 0. */
+static int cri_partial_start(const gw_explainer *ex)
+{
+	int stream;
+	bool partial;
+
+	return cri_record(ex->line, ex->line_len, &stream, &partial) && partial ? stream : 0;
+}
+
+static void line_bytes(gw_explainer *ex, const char *buf, size_t len);
+
+/* A line is complete. */
+static void line_end(gw_explainer *ex)
+{
+	ex->pending = true;
+	end_piece(ex, true);
+	/* A line read from several (a rich box's, CRI records): what
+	 * waits for the next line waits for the one after them. */
+	if (ex->pr.joined && ex->call_line == ex->lines)
+		ex->call_line += ex->pr.joined;
+	if (ex->pr.joined && ex->nheld && ex->held_line + 1 == ex->lines)
+		ex->held_line += ex->pr.joined;
+	ex->lines += ex->pr.joined;
+	ex->pr.joined = 0;
+	ex->pr.cri_joined = false;
+	ex->pr.cri_stream = 0;
+}
+
+/* The start of the record after a partial one is held: go on with the
+ * line when it is the same stream's, else end the line and read it. */
+static void cri_decide(gw_explainer *ex)
+{
+	char held[sizeof(ex->pr.cri)];
+	size_t n = ex->pr.ncri, b;
+	int stream = 0;
+	bool partial = false;
+
+	ex->pr.cri_hold = false;
+	ex->pr.ncri = 0;
+	b = cri_record(ex->pr.cri, n, &stream, &partial);
+	if (b && stream == ex->pr.cri_stream) {
+		ex->pr.joined++;
+		ex->pr.cri_joined = true;
+		ex->pr.cri_stream = partial ? stream : 0;
+		scan_bytes(ex, ex->pr.cri + b, n - b);
+		return;
+	}
+	memcpy(held, ex->pr.cri, n);
+	line_end(ex);
+	line_bytes(ex, held, n);
+}
+
 static void line_bytes(gw_explainer *ex, const char *buf, size_t len)
 {
 	while (len) {
+		if (ex->pr.cri_hold) {
+			size_t k = 0;
+
+			while (k < len && buf[k] != '\n' && ex->pr.ncri < sizeof(ex->pr.cri))
+				ex->pr.cri[ex->pr.ncri++] = buf[k++];
+			buf += k;
+			len -= k;
+			if (!len && ex->pr.ncri < sizeof(ex->pr.cri))
+				break;             /* more to come */
+			cri_decide(ex);
+			continue;
+		}
 		const char *nl = memchr(buf, '\n', len);
 		size_t n = nl ? (size_t)(nl - buf) : len;
 
 		scan_bytes(ex, buf, n);
 		if (!nl)
 			break;
-		ex->pending = true;
-		end_piece(ex, true);
-		/* A line read from several (a rich box's): what waits for
-		 * the next line waits for the one after them. */
-		if (ex->pr.joined && ex->call_line == ex->lines)
-			ex->call_line += ex->pr.joined;
-		if (ex->pr.joined && ex->nheld && ex->held_line + 1 == ex->lines)
-			ex->held_line += ex->pr.joined;
-		ex->lines += ex->pr.joined;
-		ex->pr.joined = 0;
 		buf += n + 1;
 		len -= n + 1;
+		int stream = ex->pr.cri_joined ? ex->pr.cri_stream :
+			     ex->piece_cont ? ex->pr.cri_first :
+			     ex->line[0] >= '0' && ex->line[0] <= '9' ? cri_partial_start(ex) : 0;
+
+		if (stream) {              /* a partial record: the next goes on */
+			ex->pr.cri_stream = stream;
+			ex->pr.cri_hold = true;
+			continue;
+		}
+		line_end(ex);
 	}
+}
+
+/* The stream ended while the record after a partial one was held. */
+static void cri_finish(gw_explainer *ex)
+{
+	if (ex->pr.cri_hold)
+		cri_decide(ex);
 }
 
 /* ---- UTF-16 input ----------------------------------------------------- */
@@ -3532,6 +3650,47 @@ static size_t html_reference(const char *e, size_t n, char *out)
 	return 0;
 }
 
+/* Are the parameters between '[' and 'm' those of an SGR sequence whose
+ * ESC was lost (ECMA-48 8.3.117; xterm's ctlseqs): numbers of at most
+ * three digits up to 255 split by ';', at least one digit, the first a
+ * defined rendition (0-9 attributes, 21-29 their resets, 30-39 and 40-49
+ * colours with 38/48 ";5;N" and ";2;R;G;B", 51-55, 58-65, 73-75, 90-97
+ * and 100-107 bright colours)? A text's "[5m" or "[70m" is rarer than
+ * "[31m"; "[m" alone (a reset too) is left, as "[main]" starts so. */
+static bool sgr_params(const char *s, size_t n)
+{
+	unsigned v = 0, first = 0, digits = 0, params = 0;
+	bool any = false;
+
+	for (size_t i = 0; i <= n; i++) {
+		if (i == n || s[i] == ';') {
+			if (!params++)
+				first = v;
+			v = digits = 0;
+			continue;
+		}
+		any = true;
+		v = v * 10 + (unsigned)(s[i] - '0');
+		if (++digits > 3 || v > 255)
+			return false;
+	}
+	return any && (first <= 9 || (first >= 21 && first <= 55 && first != 50) || (first >= 58 && first <= 65) ||
+		       (first >= 73 && first <= 75) || (first >= 90 && first <= 97) || (first >= 100 && first <= 107));
+}
+
+/* One number from 1 to 29 (no ';'): before ']' it reads as minutes. */
+static bool sgr_duration(const char *s, size_t n)
+{
+	unsigned v = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == ';')
+			return false;
+		v = v * 10 + (unsigned)(s[i] - '0');
+	}
+	return v >= 1 && v <= 29;
+}
+
 /* One byte that starts or continues an escape sequence, a reference or a
  * line end; false: the byte was not taken (the state was reset) and is to
  * be read again as an ordinary one. */
@@ -3596,8 +3755,35 @@ static bool presentation_step(gw_explainer *ex, uint8_t c)
 		ex->pr.nent = 0;
 		return false;
 	}
+	if (ex->pr.nsgr) {
+		if (ex->pr.sgr[ex->pr.nsgr - 1] == 'm') {
+			/* "[5m]", "[15m]" are durations (a PromQL range, a
+			 * timeout), no colour: a lone attribute before ']' is
+			 * text; a colour or a reset ("[31m]", "[0m]") is not. */
+			if (c == ']' && sgr_duration(ex->pr.sgr + 1, ex->pr.nsgr - 2))
+				text_bytes(ex, ex->pr.sgr, ex->pr.nsgr);
+			ex->pr.nsgr = 0;
+			return false;
+		}
+		if (((c >= '0' && c <= '9') || c == ';') && ex->pr.nsgr + 1 < sizeof(ex->pr.sgr)) {
+			ex->pr.sgr[ex->pr.nsgr++] = (char)c;
+			return true;
+		}
+		if (c == 'm' && sgr_params(ex->pr.sgr + 1, ex->pr.nsgr - 1)) {
+			ex->pr.sgr[ex->pr.nsgr++] = 'm';
+			return true;
+		}
+		text_bytes(ex, ex->pr.sgr, ex->pr.nsgr);
+		ex->pr.nsgr = 0;
+		return false;
+	}
 	if (c == 0x1b) {
 		ex->pr.esc = 1;
+		return true;
+	}
+	if (c == '[') {
+		ex->pr.sgr[0] = '[';
+		ex->pr.nsgr = 1;
 		return true;
 	}
 	if (c == '\r') {
@@ -3623,17 +3809,21 @@ static bool presentation_step(gw_explainer *ex, uint8_t c)
  * line splitter; runs of ordinary bytes go as they are. */
 static void clean_bytes(gw_explainer *ex, const char *p, size_t n)
 {
-	/* The next ESC, CR and '&' (n: none), each found by memchr once. */
-	size_t i = 0, next[3] = {SIZE_MAX, SIZE_MAX, SIZE_MAX};
-	static const char which[3] = {'\x1b', '\r', '&'};
+	/* The next ESC, CR, '&' and '[' before a digit (n: none), each found
+	 * by memchr once. */
+	size_t i = 0, next[4] = {SIZE_MAX, SIZE_MAX, SIZE_MAX, SIZE_MAX};
+	static const char which[4] = {'\x1b', '\r', '&', '['};
 
 	while (i < n) {
-		if (!ex->pr.esc && !ex->pr.nent && !ex->pr.cr) {
+		if (!ex->pr.esc && !ex->pr.nent && !ex->pr.cr && !ex->pr.nsgr) {
 			size_t j = n;
 
-			for (int k = 0; k < 3; k++) {
+			for (int k = 0; k < 4; k++) {
 				if (next[k] == SIZE_MAX || next[k] < i) {
 					const char *q = memchr(p + i, which[k], n - i);
+
+					while (k == 3 && q && q + 1 < p + n && (q[1] < '0' || q[1] > '9'))
+						q = memchr(q + 1, '[', (size_t)(p + n - q - 1));
 					next[k] = q ? (size_t)(q - p) : n;
 				}
 				j = next[k] < j ? next[k] : j;
@@ -3849,10 +4039,13 @@ static void presentation_finish(gw_explainer *ex)
 		clean_bytes(ex, ex->pr.lead, ex->pr.nlead);
 	if (ex->pr.nent)
 		text_bytes(ex, ex->pr.ent, ex->pr.nent);
-	ex->pr.nlead = ex->pr.nent = 0;
+	if (ex->pr.nsgr && ex->pr.sgr[ex->pr.nsgr - 1] != 'm')
+		text_bytes(ex, ex->pr.sgr, ex->pr.nsgr);
+	ex->pr.nlead = ex->pr.nent = ex->pr.nsgr = 0;
 	ex->pr.json = false;
 	ex->pr.esc = 0;
 	box_finish(ex);
+	cri_finish(ex);
 }
 
 int gw_explainer_feed(gw_explainer *ex, const char *buf, size_t len)

@@ -149,6 +149,47 @@ def sgr_line(line):
     return ESC + "[1m" + ESC + "[31m" + line + ESC + "[0m"
 
 
+def sgr_lost_esc(line):
+    """The same colour with its ESC bytes lost in pasting (a browser, a
+    chat or an issue form drops the control byte): "[1;31mError[0m"."""
+    return sgr_line(line).replace(ESC, "")
+
+
+def sgr_palette(b):
+    """ESC-less colour of every shape that loggers print: 256 colours
+    ("[38;5;196m"), true colour ("[38;2;255;0;0m"), bold+colour
+    ("[1;33m"), and the resets "[0m", "[39m", "[22m", one line in three
+    each (the others plain, as a log mixes them)."""
+    shapes = [("[38;5;196m", "[0m"), ("[38;2;255;0;0m", "[39m"), ("[1;33m", "[22m[39m")]
+    lines = text_of(b).split("\n")
+    out = []
+    for i, l in enumerate(lines):
+        if l.strip() and i % 3 != 2:
+            on, off = shapes[i % 3]
+            l = on + l + off
+        out.append(l)
+    return bytes_of("\n".join(out))
+
+
+def cri_partial(size):
+    """A Kubernetes CRI log file (/var/log/pods, the kubelet's and
+    containerd's format): a line longer than the runtime's buffer is
+    written as partial records "TIME stderr P TEXT" continued by the next
+    record of the stream up to a full one "TIME stderr F TEXT" (containerd
+    and CRI-O cut at 16 KiB; cut at `size` bytes here, mid-word and
+    mid-character, so that every log's long lines are cut)."""
+    def apply(b):
+        lines = b.split(b"\n")
+        body = lines[:-1] + ([lines[-1]] if lines[-1] else [])
+        out = []
+        for i, l in enumerate(body):
+            t = b"2024-01-01T00:00:%02d.%09dZ stderr " % (i % 60, i * 7919 % 10**9)
+            pieces = [l[k:k + size] for k in range(0, len(l), size)] or [b""]
+            out.extend(t + (b"P " if k + 1 < len(pieces) else b"F ") + p for k, p in enumerate(pieces))
+        return b"\n".join(out) + b"\n"
+    return apply
+
+
 def tqdm_bars(b):
     """tqdm redraws its bar after "\r" with no newline (stderr in a file or a
     CI log, 2>&1): the next output is glued after the last bar. Every
@@ -266,6 +307,10 @@ def hard_wrap(width):
 # name, where the form occurs, the transformation
 PRESENTATIONS = [
     ("sgr", "ANSI SGR colour: pytest --color=yes, loguru, rich, tqdm", per_line(sgr_line)),
+    ("sgr-noesc", "ANSI SGR colour whose ESC bytes were lost in pasting: '[1;31m...[0m'",
+     per_line(sgr_lost_esc)),
+    ("sgr-noesc-256", "ESC-less 256-colour, true colour, bold+colour, resets '[38;5;196m' '[39m'",
+     sgr_palette),
     ("tqdm-cr", "tqdm's \\r redraws, the next output glued after the bar", tqdm_bars),
     ("crlf", "CRLF line ends: Windows consoles, PowerShell, logs saved on Windows",
      lambda b: b.replace(b"\n", b"\r\n")),
@@ -277,6 +322,8 @@ PRESENTATIONS = [
      per_line(lambda l: "Mar 11 10:02:33 node01 python3[4242]: " + l)),
     ("cri", "Kubernetes CRI log file (/var/log/pods): 'TIME stderr F '",
      per_line(lambda l: "2024-01-01T00:00:00.000000000Z stderr F " + l)),
+    ("cri-partial", "CRI partial records 'TIME stderr P ' up to an 'F' record, cut at 40 bytes",
+     cri_partial(40)),
     ("rank", "torchrun (PyTorch >= 2.2) '[rank0]: ' before each line",
      per_line(lambda l: "[rank0]: " + l)),
     ("default", "torchrun --tee / --redirects '[default0]:' before each line",
@@ -292,6 +339,8 @@ PRESENTATIONS = [
     ("rich-80", "rich box '│ ... │', Console width 80, wrapped at 76", rich_box(80)),
     ("rich-100", "rich box '│ ... │', Console width 100, wrapped at 96", rich_box(100)),
     ("wrap-80", "terminal copy hard-wrapped at 80 columns, mid-word", hard_wrap(80)),
+    ("wrap-100", "terminal copy hard-wrapped at 100 columns, mid-word", hard_wrap(100)),
+    ("wrap-120", "terminal copy hard-wrapped at 120 columns, mid-word", hard_wrap(120)),
 ]
 
 # The fewest logs each presentation must keep (of the logs explain gets

@@ -1517,12 +1517,70 @@ static void test_presentation(void)
 	PRESENTED("RuntimeError: UNKNOWN: device kernel image is invalid\n\r 50%|#####     | 5/10 [00:00<00:01, 9.1it/s]"
 		  "\r100%|##########| 10/10 [00:01<00:00, 9.1it/s]in external/cuda_asm_compiler.cc(69): "
 		  "'cuLinkComplete(link_state, &cubin_out, &cubin_size)'\n", "gpu-arch-unsupported-by-framework");
+	/* SGR colour whose ESC was lost in pasting: "[31m" as text, of every
+	 * shape (bold+colour, 256 colours, true colour, resets), split
+	 * anywhere (bytewise). */
+	PRESENTED("[1m[31mnvcc fatal   : Cannot find compiler '[32mcl.exe[0m[31m' in PATH[0m\n",
+		  "nvcc-host-compiler-missing");
+	PRESENTED("[38;5;196mNo devices were found[0m\n", "nvidia-gpu-init-failed");
+	PRESENTED("[1;33m[38;2;255;0;0mNo devices were found[22m[39m\n", "nvidia-gpu-init-failed");
+	PRESENTED("[0mNo devices were found[0m]\n", NULL);   /* a colour before ']' is one */
+	/* What only looks like one stays: an index, a rank, a duration
+	 * before ']', a number that is no rendition, "[m" ("[main]"). */
+	PRESENTED("[0]No devices were found\n", NULL);
+	PRESENTED("[5m]No devices were found\n", NULL);
+	PRESENTED("[70mNo devices were found\n", NULL);
+	PRESENTED("[1234mNo devices were found\n", NULL);
+	PRESENTED("[1;256mNo devices were found\n", NULL);
+	PRESENTED("[mNo devices were found\n", NULL);
+	PRESENTED("[31xNo devices were found\n", NULL);
+	PRESENTED("No devices were found\n[1;3", "nvidia-gpu-init-failed");
+	/* Kubernetes CRI partial records: "P" records go on with the next
+	 * record of the same stream up to an "F" one. */
+	PRESENTED("2024-01-01T00:00:00.000000000Z stderr P No devices w\n"
+		  "2024-01-01T00:00:00.000000001Z stderr F ere found\n", "nvidia-gpu-init-failed");
+	PRESENTED("2024-01-01T00:00:00Z stdout P No d\n2024-01-01T00:00:00Z stdout P evices w\n"
+		  "2024-01-01T00:00:00+00:00 stdout F ere found\n", "nvidia-gpu-init-failed");
+	PRESENTED("2024-01-01T00:00:00.1Z stderr P No devices were found\n", "nvidia-gpu-init-failed");
+	PRESENTED("2024-01-01T00:00:00.1Z stderr P No devices were found\n2024-01-01T00:00:00.2Z stderr F \n",
+		  "nvidia-gpu-init-failed");
+	/* The other stream's record, or no record, ends the line as it was. */
+	PRESENTED("2024-01-01T00:00:00.1Z stderr P No devices w\n"
+		  "2024-01-01T00:00:00.2Z stdout F ere found\n", NULL);
+	PRESENTED("2024-01-01T00:00:00.1Z stderr P No devices w\nere found\n", NULL);
+	PRESENTED("2024-01-01T00:00:00.1Z stderr P nvcc fatal   : Cannot find compiler 'cl.exe' in PATH\n"
+		  "and more\n", "nvcc-host-compiler-missing");
+	PRESENTED("2024-01-01T00:00:00.1Z stderr F No devices w\n"
+		  "2024-01-01T00:00:00.2Z stderr F ere found\n", NULL);
 	/* Garbage at the end of the stream: held bytes are text after all. */
 	PRESENTED("No devices were found\n\xef\xbb", "nvidia-gpu-init-failed");
 	PRESENTED("\xef\xbbNo devices were found\n", NULL);
 	PRESENTED("No devices were found\n\x1b]8;;unterminated", "nvidia-gpu-init-failed");
 	PRESENTED("{\"log\":\"No devices were found\\n", "nvidia-gpu-init-failed");
 	PRESENTED("No devices were found\n&#x", "nvidia-gpu-init-failed");
+}
+
+/* A partial record longer than a line's buffer (GW_EXPLAIN_LINE_MAX) is
+ * read in pieces; the record after it still goes on with it. */
+static void test_cri_long_partial(void)
+{
+	static const char head[] = "2024-01-01T00:00:00.1Z stderr P ";
+	static const char tail[] = " nvcc fatal   : Cannot find com\n2024-01-01T00:00:00.2Z stderr F piler 'cl.exe' in PATH\n";
+	size_t fill = GW_EXPLAIN_LINE_MAX + 100, n = 0;
+	char *text = malloc(sizeof(head) + fill + sizeof(tail));
+
+	if (!text)
+		exit(1);
+	memcpy(text, head, sizeof(head) - 1);
+	n += sizeof(head) - 1;
+	memset(text + n, 'x', fill);
+	n += fill;
+	memcpy(text + n, tail, sizeof(tail) - 1);
+	n += sizeof(tail) - 1;
+	check_presented(text, n, "nvcc-host-compiler-missing");
+	text[sizeof(head) - 3] = 'F';      /* a full record: no join */
+	check_presented(text, n, NULL);
+	free(text);
 }
 
 static void test_eco35_rules(void)
@@ -1583,6 +1641,7 @@ int main(void)
 	test_eco31_rules();
 	test_gpu_init_failed();
 	test_presentation();
+	test_cri_long_partial();
 	test_eco30_rules();
 	test_eco34_rules();
 	test_eco32_rules();
