@@ -144,6 +144,8 @@ struct catalogue {
 	int32_t legacy_twin[NCODE];
 };
 
+#define WRAP_SHAPES 16              /* line starts remembered (see wrap_decide) */
+
 struct gw_explainer {
 	const struct catalogue *cat;
 
@@ -274,6 +276,17 @@ struct gw_explainer {
 		bool cri_joined, cri_hold;
 		char cri[64];
 		unsigned ncri;
+		/* Hard-wrapped lines (see wrap_decide): the bytes of the raw
+		 * line being read, the widest line so far and how many lines
+		 * are that wide, the shapes of recent lines' starts, the next
+		 * line held whole while a line of the width waits, its width
+		 * when it was counted there. */
+		size_t raw_len, wmax, wcnt, wnext, wcont, wnew;
+		bool wcounted, whold, wchain, in_box;
+		uint64_t wshapes[WRAP_SHAPES];
+		unsigned nwshapes;
+		char wbuf[1024];
+		size_t nwbuf;
 	} pr;
 	/* Descriptions that ended a line with no library named, waiting for
 	 * the next line to name a CUDA call (see held_call_line). */
@@ -3241,10 +3254,17 @@ static int cri_partial_start(const gw_explainer *ex)
 }
 
 static void line_bytes(gw_explainer *ex, const char *buf, size_t len);
+static uint64_t line_shape(const char *s, size_t n);
+#define WRAP_MIN 60
+#define WRAP_MAX 250
 
 /* A line is complete. */
 static void line_end(gw_explainer *ex)
 {
+	if (ex->pr.wmax <= WRAP_MAX && !ex->piece_cont)
+		ex->pr.wshapes[ex->pr.nwshapes++ % WRAP_SHAPES] = line_shape(ex->line, ex->line_len);
+	ex->pr.raw_len = 0;
+	ex->pr.wchain = false;
 	ex->pending = true;
 	end_piece(ex, true);
 	/* A line read from several (a rich box's, CRI records): what
@@ -3276,6 +3296,7 @@ static void cri_decide(gw_explainer *ex)
 		ex->pr.cri_joined = true;
 		ex->pr.cri_stream = partial ? stream : 0;
 		scan_bytes(ex, ex->pr.cri + b, n - b);
+		ex->pr.raw_len += n - b;
 		return;
 	}
 	memcpy(held, ex->pr.cri, n);
@@ -3283,9 +3304,181 @@ static void cri_decide(gw_explainer *ex)
 	line_bytes(ex, held, n);
 }
 
+/* ---- hard-wrapped lines ------------------------------------------------ */
+
+/* A terminal's copy (tmux, screen, an xterm selection) of a line longer
+ * than the terminal is wide cuts it every W columns, mid-word, and nothing
+ * marks the cut: a line of exactly W columns may as well have been that
+ * long. The cut is told by the log around it
+ * (tests/explain/README-presentation.md measures each part):
+ *  - W is the width of the widest line so far, between WRAP_MIN and
+ *    WRAP_MAX columns, and at least two lines (the next one counted) are
+ *    exactly that wide: a terminal's copy has none wider;
+ *  - the line is no row of a text table ('|' or '+' first and last, after
+ *    a known line prefix): nvidia-smi's and Triton's tables are of one
+ *    width;
+ *  - the next line, read whole, is not empty, does not start as a new
+ *    line does (a capital, a digit, a blank or an indent, a bracket, a
+ *    quote marker, a prompt '$', a table's or a box's border), and more
+ *    of the lines W wide so far went on so than not (a natural line
+ *    that happens to be W wide is mostly followed by a new one); both
+ *    unless the line was itself joined from a cut (a long line cut many
+ *    times goes on whatever its pieces start with); it does not start
+ *    with the shape (digits, letters, the rest as they are) of the first
+ *    8 bytes of the line or of one of the WRAP_SHAPES lines before it:
+ *    lines of one logger's format are no cut.
+ * Then the two are read as one line, with nothing between them. Columns
+ * are code points, a tab to the next multiple of 8; a line is measured
+ * only when it has at least as many bytes as the widest has columns. */
+static size_t text_columns(const char *p, size_t n);
+
+static uint64_t line_shape(const char *s, size_t n)
+{
+	uint64_t v = 0;
+
+	for (size_t i = 0; i < 8; i++) {
+		uint8_t c = i < n ? (uint8_t)s[i] : 0;
+
+		if (c >= '0' && c <= '9')
+			c = '9';
+		else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'z')
+			c = 'a';
+		v = v << 8 | c;
+	}
+	return v;
+}
+
+static bool wrap_shape_seen(const gw_explainer *ex, uint64_t v)
+{
+	for (unsigned i = 0; i < ex->pr.nwshapes && i < WRAP_SHAPES; i++)
+		if (ex->pr.wshapes[i] == v)
+			return true;
+	return false;
+}
+
+static void wrap_count(gw_explainer *ex, size_t cols)
+{
+	if (cols > ex->pr.wmax) {
+		ex->pr.wmax = cols;
+		ex->pr.wcnt = 1;
+		ex->pr.wcont = ex->pr.wnew = 0;
+	} else if (cols == ex->pr.wmax)
+		ex->pr.wcnt++;
+}
+
+/* A row or a rule of a text table, after the line's known prefix? */
+static bool table_row(const char *s, size_t n)
+{
+	bool bar = false;
+	size_t b = line_prefix(s, n, &bar);
+
+	while (b < n && (s[b] == ' ' || s[b] == '\t'))
+		b++;
+	n = trimmed_len(s, n);
+	return n > b + 1 && (s[b] == '|' || s[b] == '+') && (s[n - 1] == '|' || s[n - 1] == '+');
+}
+
+/* Does the line start as a new line does? */
+static bool starts_new_line(const char *s, size_t n)
+{
+	uint8_t c = (uint8_t)s[0];
+
+	if (!n || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
+		return true;
+	if (c && strchr(" \t[(<{|+#*=>-$", c))
+		return true;
+	/* U+2500..U+257F: box drawing (rich's and tables' borders) */
+	return n >= 2 && c == 0xe2 && (s[1] == '\x94' || s[1] == '\x95');
+}
+
+/* A line (its raw bytes the last pr.raw_len of ex->line) ended: measure
+ * it; true when it is W wide and may have been cut (the next line will
+ * tell). */
+static bool wrap_candidate(gw_explainer *ex)
+{
+	size_t w, n = ex->pr.raw_len;
+
+	if (ex->pr.wcounted) {
+		w = ex->pr.wnext;
+		ex->pr.wcounted = false;
+	} else if (ex->pr.wmax > WRAP_MAX || n < ex->pr.wmax)
+		return false;
+	else if (n > 4 * WRAP_MAX || n > ex->line_len) {
+		ex->pr.wmax = SIZE_MAX;    /* wider than any terminal cut: off */
+		return false;
+	} else {
+		w = text_columns(ex->line + ex->line_len - n, n);
+		wrap_count(ex, w);
+	}
+	if (w != ex->pr.wmax || w < WRAP_MIN || w > WRAP_MAX || n > ex->line_len)
+		return false;
+	return !table_row(ex->line + ex->line_len - n, n);
+}
+
+/* The line after a line W wide is held whole (or as much as fits, then
+ * it is wider than any W): join the two, or end the line and read it. */
+static void wrap_decide(gw_explainer *ex)
+{
+	char held[sizeof(ex->pr.wbuf)];
+	size_t n = ex->pr.nwbuf, w = 0, pw = ex->pr.wmax;
+	bool full = n == sizeof(ex->pr.wbuf), join;
+
+	ex->pr.whold = false;
+	ex->pr.nwbuf = 0;
+	if (full)
+		ex->pr.wmax = SIZE_MAX;
+	else {
+		w = text_columns(ex->pr.wbuf, n);
+		wrap_count(ex, w);
+	}
+	if (!full && ex->pr.wmax == pw) {
+		bool goes_on = !starts_new_line(ex->pr.wbuf, n);
+
+		ex->pr.wcont += goes_on;
+		ex->pr.wnew += !goes_on;
+	}
+	join = !full && n && ex->pr.wmax == pw && ex->pr.wcnt >= 2 &&
+	       (ex->pr.wchain || (!starts_new_line(ex->pr.wbuf, n) && ex->pr.wcont > ex->pr.wnew));
+	if (join) {
+		uint64_t v = line_shape(ex->pr.wbuf, n);
+
+		join = !wrap_shape_seen(ex, v) && (ex->piece_cont || v != line_shape(ex->line, ex->line_len));
+	}
+	if (join) {
+		ex->pr.joined++;
+		ex->pr.wchain = true;
+		scan_bytes(ex, ex->pr.wbuf, n);
+		ex->pr.raw_len = n;
+		ex->pr.wcounted = true;
+		ex->pr.wnext = w;
+		return;
+	}
+	memcpy(held, ex->pr.wbuf, n);
+	line_end(ex);
+	if (!full) {
+		ex->pr.wcounted = true;
+		ex->pr.wnext = w;
+	}
+	line_bytes(ex, held, n);
+}
+
 static void line_bytes(gw_explainer *ex, const char *buf, size_t len)
 {
 	while (len) {
+		if (ex->pr.whold) {
+			const char *nl = memchr(buf, '\n', len);
+			size_t k = nl ? (size_t)(nl - buf) : len, room = sizeof(ex->pr.wbuf) - ex->pr.nwbuf;
+
+			k = k < room ? k : room;
+			memcpy(ex->pr.wbuf + ex->pr.nwbuf, buf, k);
+			ex->pr.nwbuf += k;
+			buf += k;
+			len -= k;
+			if (!len && ex->pr.nwbuf < sizeof(ex->pr.wbuf))
+				break;             /* more to come */
+			wrap_decide(ex);
+			continue;
+		}
 		if (ex->pr.cri_hold) {
 			size_t k = 0;
 
@@ -3302,6 +3495,7 @@ static void line_bytes(gw_explainer *ex, const char *buf, size_t len)
 		size_t n = nl ? (size_t)(nl - buf) : len;
 
 		scan_bytes(ex, buf, n);
+		ex->pr.raw_len += n;
 		if (!nl)
 			break;
 		buf += n + 1;
@@ -3315,15 +3509,22 @@ static void line_bytes(gw_explainer *ex, const char *buf, size_t len)
 			ex->pr.cri_hold = true;
 			continue;
 		}
+		if (!ex->pr.in_box && wrap_candidate(ex)) {
+			ex->pr.whold = true;   /* the next line tells */
+			continue;
+		}
 		line_end(ex);
 	}
 }
 
-/* The stream ended while the record after a partial one was held. */
-static void cri_finish(gw_explainer *ex)
+/* The stream ended while the record after a partial one, or the line
+ * after one W wide, was held. */
+static void held_finish(gw_explainer *ex)
 {
 	if (ex->pr.cri_hold)
 		cri_decide(ex);
+	if (ex->pr.whold)
+		wrap_decide(ex);
 }
 
 /* ---- UTF-16 input ----------------------------------------------------- */
@@ -3428,10 +3629,9 @@ static void decide_encoding(gw_explainer *ex)
  *    would have fitted on it: then the two are read as one line, joined
  *    by a space (frames and padding are left out either way);
  *  - a terminal's copy (tmux, screen, an xterm selection) cuts a long line
- *    at the terminal's width, mid-word, with nothing to tell the cut from
- *    a line that was that long: not joined (joining every line of exactly
- *    80 columns was tried and joined prefixed lines that were never cut,
- *    see tests/explain/README-presentation.md).
+ *    at the terminal's width, mid-word, with nothing in the line to tell
+ *    the cut from a line that was that long: joined only where the log
+ *    around it says so (see wrap_decide, "hard-wrapped lines").
  * Columns are code points, a tab to the next multiple of 8. */
 #define BOX_BAR "\xe2\x94\x82"         /* U+2502 BOX DRAWINGS LIGHT VERTICAL */
 
@@ -3447,12 +3647,23 @@ static size_t text_columns(const char *p, size_t n)
 	return col;
 }
 
+/* A boxed line's text or line end: no terminal's cut (see wrap_decide);
+ * a line held for one is ended first. */
+static void box_bytes(gw_explainer *ex, const char *p, size_t n)
+{
+	if (ex->pr.whold)
+		wrap_decide(ex);
+	ex->pr.in_box = true;
+	line_bytes(ex, p, n);
+	ex->pr.in_box = false;
+}
+
 /* The newline held after a boxed line, given now. */
 static void box_release(gw_explainer *ex)
 {
 	if (ex->pr.box_held) {
 		ex->pr.box_held = false;
-		line_bytes(ex, "\n", 1);
+		box_bytes(ex, "\n", 1);
 	}
 }
 
@@ -3501,9 +3712,9 @@ static void box_line_end(gw_explainer *ex)
 		if (wrapped || folded)
 			ex->pr.joined++;
 		if (!folded)
-			line_bytes(ex, wrapped ? " " : "\n", 1);
+			box_bytes(ex, wrapped ? " " : "\n", 1);
 	}
-	line_bytes(ex, t, len);
+	box_bytes(ex, t, len);
 	size_t lead = 0;
 
 	while (lead < len && t[lead] == ' ')
@@ -3598,6 +3809,8 @@ static void box_finish(gw_explainer *ex)
  *    in 0x40..0x7e (SGR colour of pytest --color=yes, loguru, rich, tqdm's
  *    and pip's erase-line), OSC, ESC ']' up to BEL or ESC '\' (rich's and
  *    ls's hyperlinks), and the other two-byte ones (tput sgr0's ESC '(' 'B');
+ *  - SGR colour whose ESC was lost in pasting, "[1;31m" as text (see
+ *    sgr_params for what is one);
  *  - CR: CR LF is one line end, and a lone CR (tqdm's, pip's and curl's
  *    redraws) ends a line, as a terminal shows what follows it over the
  *    line before;
@@ -4045,7 +4258,7 @@ static void presentation_finish(gw_explainer *ex)
 	ex->pr.json = false;
 	ex->pr.esc = 0;
 	box_finish(ex);
-	cri_finish(ex);
+	held_finish(ex);
 }
 
 int gw_explainer_feed(gw_explainer *ex, const char *buf, size_t len)

@@ -290,7 +290,8 @@ def rich_box(width):
 
 def hard_wrap(width):
     """A terminal's copy of lines longer than it is wide (tmux, screen, a
-    plain xterm copy): cut every `width` characters, mid-word."""
+    plain xterm copy): cut every `width` characters, mid-word (tabs
+    expanded first, as the terminal shows them)."""
     def apply(b):
         lines = text_of(b).split("\n")
         out = []
@@ -347,24 +348,29 @@ PRESENTATIONS = [
 # right untransformed); raised as the reader learns a presentation.
 # See tests/explain/README-presentation.md for the table and its history.
 FLOORS = {
-    "sgr": 1408,
-    "tqdm-cr": 1408,
-    "crlf": 1408,
-    "bom": 1408,
-    "iso-time": 1408,
-    "journald": 1408,
-    "cri": 1408,
-    "rank": 1408,
-    "default": 1408,
-    "pytest-E": 1408,
-    "quote": 1408,
-    "indent": 1408,
-    "docker-json": 1408,
-    "json-blob": 1408,
-    "html": 1408,
-    "rich-80": 1407,
-    "rich-100": 1405,
-    "wrap-80": 1175,
+    "sgr": 1442,
+    "sgr-noesc": 1442,
+    "sgr-noesc-256": 1442,
+    "tqdm-cr": 1442,
+    "crlf": 1442,
+    "bom": 1442,
+    "iso-time": 1442,
+    "journald": 1442,
+    "cri": 1442,
+    "cri-partial": 1442,
+    "rank": 1442,
+    "default": 1442,
+    "pytest-E": 1442,
+    "quote": 1442,
+    "indent": 1442,
+    "docker-json": 1442,
+    "json-blob": 1442,
+    "html": 1442,
+    "rich-80": 1441,
+    "rich-100": 1439,
+    "wrap-80": 1324,
+    "wrap-100": 1353,
+    "wrap-120": 1373,
 }
 
 

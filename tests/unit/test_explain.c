@@ -1583,6 +1583,65 @@ static void test_cri_long_partial(void)
 	free(text);
 }
 
+/* The ids and the line of the first, read whole and one byte at a time. */
+static void check_wrapped(const char *text, const char *id0, const char *id1, uint64_t line0)
+{
+	size_t len = strlen(text);
+
+	for (int bytewise = 0; bytewise < 2; bytewise++) {
+		gw_explainer *ex = NULL;
+
+		CHECK_INT(gw_explainer_new(&ex), 0);
+		if (!ex)
+			exit(1);
+		for (size_t i = 0; i < len; i += bytewise ? 1 : len)
+			gw_explainer_feed(ex, text + i, bytewise ? 1 : len);
+		gw_explainer_finish(ex);
+		if (gw_explainer_count(ex) != (id1 ? 2u : 1u) || strcmp(id_at(ex, 0), id0) ||
+		    gw_explainer_match(ex, 0)->line != line0)
+			fprintf(stderr, "want %s %s at line %llu (bytewise %d) for:\n%s\n", id0, id1 ? id1 : "",
+				(unsigned long long)line0, bytewise, text);
+		CHECK_INT(gw_explainer_count(ex), id1 ? 2 : 1);
+		CHECK_STR(id_at(ex, 0), id0);
+		if (id1)
+			CHECK_STR(id_at(ex, 1), id1);
+		if (gw_explainer_count(ex))
+			CHECK_INT(gw_explainer_match(ex, 0)->line, line0);
+		gw_explainer_free(ex);
+	}
+}
+
+/* A terminal's copy cut at 80 columns (tmux, screen): the widest lines,
+ * two or more exactly 80 wide, each going on with a line that starts as
+ * no new line does, are read as one; what only looks like a cut is not. */
+static void test_hard_wrap(void)
+{
+	/* A message cut mid-word ("ille|gal"), in three pieces. */
+	check_wrapped("starting\n"
+		      "RuntimeError: an unexpected failure in step 41 of 90 because CUDA error: an ille\n"
+		      "gal memory access was encountered; compile with TORCH_USE_CUDA_DSA to enable dev\n"
+		      "ice-side assertions.\n", "illegal-memory-access", NULL, 2);
+	/* One logger's lines of that width: the shape of their start
+	 * ("node01:1") is the line's own, no cut. */
+	check_wrapped("node01:1234:1301 [0] NCCL INFO Channel 00/02 :     0   1   2   3   4   5   6   7\n"
+		      "node01:1234:1301 [0] NCCL INFO Channel 01/02 :     0   1   2   3   4   5   6   7\n"
+		      "node01:1:1 [0] CUDA error: an illegal memory access was encountered\n",
+		      "illegal-memory-access", NULL, 3);
+	/* A line that starts as a new one does (a capital) after lines of
+	 * the width. */
+	check_wrapped("All of the workers have started and the data loader is ready to go now, step 0..\n"
+		      "Bulk transfer of the weights to the device is complete; starting the first step.\n"
+		      "CUDA error: an illegal memory access was encountered\n", "illegal-memory-access", NULL, 3);
+	/* A table's rows of the width (nvidia-smi, Triton) are no cut, in a
+	 * log that was cut. */
+	check_wrapped("RuntimeError: an unexpected failure in step 41 of 90 because CUDA error: an ille\n"
+		      "gal memory access was encountered; compile with TORCH_USE_CUDA_DSA to enable dev\n"
+		      "ice-side assertions.\n"
+		      "| GPU  Name                 Persistence-M | Bus-Id          Disp.A | Volatile  |\n"
+		      "| Fan  Temp   Perf          Pwr:Usage/Cap |           Memory-Usage | GPU-Util  |\n"
+		      "no devices were found\n", "illegal-memory-access", "nvidia-gpu-init-failed", 1);
+}
+
 static void test_eco35_rules(void)
 {
 	/* nvcc's option parser refusing a target prints "nvcc fatal   :
@@ -1642,6 +1701,7 @@ int main(void)
 	test_gpu_init_failed();
 	test_presentation();
 	test_cri_long_partial();
+	test_hard_wrap();
 	test_eco30_rules();
 	test_eco34_rules();
 	test_eco32_rules();
