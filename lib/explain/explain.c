@@ -273,9 +273,11 @@ struct gw_explainer {
 		 * first piece of an over-long line said, and the next record's
 		 * start held until its prefix is read. */
 		int cri_stream, cri_first;
-		bool cri_joined, cri_hold;
+		bool cri_joined, cri_hold, cri_stashing;
 		char cri[64];
 		unsigned ncri;
+		char cri_side[4096];       /* the other stream's full records meanwhile */
+		size_t ncri_side;
 		/* Hard-wrapped lines (see wrap_decide): the bytes of the raw
 		 * line being read, the widest line so far and how many lines
 		 * are that wide, the shapes of recent lines' starts, the next
@@ -3226,8 +3228,10 @@ static void scan_bytes(gw_explainer *ex, const char *p, size_t n)
  * stream, up to one tagged "F" (full): the kubelet's reader
  * (pkg/kubelet/kuberuntime/logs/logs.go) joins them so. Here too: a line
  * end after a partial record is read as none when the next record is of
- * the same stream, and that record's prefix is left out; a record of the
- * other stream (or no record) between them ends the line as it was. */
+ * the same stream, and that record's prefix is left out. Full records of
+ * the other stream between them (its output goes on meanwhile) are set
+ * aside, up to 4 KiB, and read after the joined line; a partial one, more
+ * than that, or a line that is no record ends the line as it was. */
 
 /* The CRI prefix at s ("2024-01-01T00:00:00.123456789Z stderr P "): its
  * length, the stream and whether the record is partial; 0 when none. */
@@ -3277,6 +3281,14 @@ static void line_end(gw_explainer *ex)
 	ex->pr.joined = 0;
 	ex->pr.cri_joined = false;
 	ex->pr.cri_stream = 0;
+	if (ex->pr.ncri_side && !ex->pr.cri_stashing) {   /* the records set aside */
+		char side[sizeof(ex->pr.cri_side)];
+		size_t n = ex->pr.ncri_side;
+
+		memcpy(side, ex->pr.cri_side, n);
+		ex->pr.ncri_side = 0;
+		line_bytes(ex, side, n);
+	}
 }
 
 /* The start of the record after a partial one is held: go on with the
@@ -3297,6 +3309,12 @@ static void cri_decide(gw_explainer *ex)
 		ex->pr.cri_stream = partial ? stream : 0;
 		scan_bytes(ex, ex->pr.cri + b, n - b);
 		ex->pr.raw_len += n - b;
+		return;
+	}
+	if (b && !partial && ex->pr.ncri_side + n < sizeof(ex->pr.cri_side)) {
+		memcpy(ex->pr.cri_side + ex->pr.ncri_side, ex->pr.cri, n);
+		ex->pr.ncri_side += n;
+		ex->pr.cri_stashing = true;    /* the rest of the record, then the next */
 		return;
 	}
 	memcpy(held, ex->pr.cri, n);
@@ -3479,6 +3497,25 @@ static void line_bytes(gw_explainer *ex, const char *buf, size_t len)
 			wrap_decide(ex);
 			continue;
 		}
+		if (ex->pr.cri_stashing) {         /* the other stream's record */
+			const char *nl = memchr(buf, '\n', len);
+			size_t k = nl ? (size_t)(nl - buf) + 1 : len;
+
+			if (ex->pr.ncri_side + k > sizeof(ex->pr.cri_side)) {
+				ex->pr.cri_stashing = false;
+				line_end(ex);      /* too long: read as it came */
+				continue;
+			}
+			memcpy(ex->pr.cri_side + ex->pr.ncri_side, buf, k);
+			ex->pr.ncri_side += k;
+			buf += k;
+			len -= k;
+			if (nl) {
+				ex->pr.cri_stashing = false;
+				ex->pr.cri_hold = true;
+			}
+			continue;
+		}
 		if (ex->pr.cri_hold) {
 			size_t k = 0;
 
@@ -3523,6 +3560,10 @@ static void held_finish(gw_explainer *ex)
 {
 	if (ex->pr.cri_hold)
 		cri_decide(ex);
+	if (ex->pr.cri_stashing || ex->pr.ncri_side) {
+		ex->pr.cri_stashing = false;
+		line_end(ex);
+	}
 	if (ex->pr.whold)
 		wrap_decide(ex);
 }

@@ -190,6 +190,18 @@ def cri_partial(size):
     return apply
 
 
+def cri_interleaved(b):
+    """CRI partial records (cut at 40 bytes) with the other stream's
+    output between them: a full stdout record after each partial stderr
+    one, as the runtime writes both streams to the one file."""
+    out = []
+    for l in cri_partial(40)(b).split(b"\n"):
+        out.append(l)
+        if b" stderr P " in l[:48]:
+            out.append(b"2024-01-01T00:00:00.000000001Z stdout F step 10/100 loss=0.25")
+    return b"\n".join(out)
+
+
 def tqdm_bars(b):
     """tqdm redraws its bar after "\r" with no newline (stderr in a file or a
     CI log, 2>&1): the next output is glued after the last bar. Every
@@ -325,6 +337,8 @@ PRESENTATIONS = [
      per_line(lambda l: "2024-01-01T00:00:00.000000000Z stderr F " + l)),
     ("cri-partial", "CRI partial records 'TIME stderr P ' up to an 'F' record, cut at 40 bytes",
      cri_partial(40)),
+    ("cri-interleaved", "CRI partial records with the other stream's full records between them",
+     cri_interleaved),
     ("rank", "torchrun (PyTorch >= 2.2) '[rank0]: ' before each line",
      per_line(lambda l: "[rank0]: " + l)),
     ("default", "torchrun --tee / --redirects '[default0]:' before each line",
@@ -358,6 +372,7 @@ FLOORS = {
     "journald": 1442,
     "cri": 1442,
     "cri-partial": 1442,
+    "cri-interleaved": 1439,
     "rank": 1442,
     "default": 1442,
     "pytest-E": 1442,

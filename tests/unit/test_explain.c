@@ -1544,7 +1544,14 @@ static void test_presentation(void)
 	PRESENTED("2024-01-01T00:00:00.1Z stderr P No devices were found\n", "nvidia-gpu-init-failed");
 	PRESENTED("2024-01-01T00:00:00.1Z stderr P No devices were found\n2024-01-01T00:00:00.2Z stderr F \n",
 		  "nvidia-gpu-init-failed");
-	/* The other stream's record, or no record, ends the line as it was. */
+	/* The other stream's full records between them are read after the
+	 * joined line; a partial one, or no record, ends the line as it was. */
+	PRESENTED("2024-01-01T00:00:00.1Z stderr P No devices w\n"
+		  "2024-01-01T00:00:00.2Z stdout F step 1\n2024-01-01T00:00:00.3Z stdout F step 2\n"
+		  "2024-01-01T00:00:00.4Z stderr F ere found\n", "nvidia-gpu-init-failed");
+	PRESENTED("2024-01-01T00:00:00.1Z stderr P No devices w\n"
+		  "2024-01-01T00:00:00.2Z stdout P step\n"
+		  "2024-01-01T00:00:00.4Z stderr F ere found\n", NULL);
 	PRESENTED("2024-01-01T00:00:00.1Z stderr P No devices w\n"
 		  "2024-01-01T00:00:00.2Z stdout F ere found\n", NULL);
 	PRESENTED("2024-01-01T00:00:00.1Z stderr P No devices w\nere found\n", NULL);
@@ -1609,6 +1616,16 @@ static void check_wrapped(const char *text, const char *id0, const char *id1, ui
 			CHECK_INT(gw_explainer_match(ex, 0)->line, line0);
 		gw_explainer_free(ex);
 	}
+}
+
+/* CRI: the other stream's full record between two partial ones is read
+ * after the joined line, as a line of its own. */
+static void test_cri_interleaved(void)
+{
+	check_wrapped("2024-01-01T00:00:00.1Z stderr P nvcc fatal   : Cannot find com\n"
+		      "2024-01-01T00:00:00.2Z stdout F No devices were found\n"
+		      "2024-01-01T00:00:00.3Z stderr F piler 'cl.exe' in PATH\n",
+		      "nvcc-host-compiler-missing", "nvidia-gpu-init-failed", 1);
 }
 
 /* A terminal's copy cut at 80 columns (tmux, screen): the widest lines,
@@ -1702,6 +1719,7 @@ int main(void)
 	test_presentation();
 	test_cri_long_partial();
 	test_hard_wrap();
+	test_cri_interleaved();
 	test_eco30_rules();
 	test_eco34_rules();
 	test_eco32_rules();
