@@ -3223,10 +3223,12 @@ static void scan_bytes(gw_explainer *ex, const char *p, size_t n)
 
 /* The kubelet's log format (CRI, /var/log/pods/.../N.log, written by
  * containerd and CRI-O) is "TIME STREAM TAG TEXT"; a line longer than the
- * runtime's buffer (16 KiB in containerd and CRI-O) is written as records
+ * runtime's buffer (containerd's max_container_log_line_size, 16384 by
+ * default; CRI-O's conmon reads 8 KiB at a time) is written as records
  * tagged "P" (partial), each continued by the next record of the same
  * stream, up to one tagged "F" (full): the kubelet's reader
- * (pkg/kubelet/kuberuntime/logs/logs.go) joins them so. Here too: a line
+ * (pkg/kubelet/kuberuntime/logs/logs.go, parseCRILog: a partial record's
+ * text loses its line end) joins them so. Here too: a line
  * end after a partial record is read as none when the next record is of
  * the same stream, and that record's prefix is left out. Full records of
  * the other stream between them (its output goes on meanwhile) are set

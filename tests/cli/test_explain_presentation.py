@@ -176,8 +176,8 @@ def cri_partial(size):
     containerd's format): a line longer than the runtime's buffer is
     written as partial records "TIME stderr P TEXT" continued by the next
     record of the stream up to a full one "TIME stderr F TEXT" (containerd
-    and CRI-O cut at 16 KiB; cut at `size` bytes here, mid-word and
-    mid-character, so that every log's long lines are cut)."""
+    cuts at 16 KiB, CRI-O's conmon at 8 KiB; cut at `size` bytes here,
+    mid-word and mid-character, so that every log's long lines are cut)."""
     def apply(b):
         lines = b.split(b"\n")
         body = lines[:-1] + ([lines[-1]] if lines[-1] else [])
