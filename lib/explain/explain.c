@@ -286,6 +286,8 @@ struct gw_explainer {
 		size_t raw_len, wmax, wcnt, wnext, wcont, wnew, wpeek_w;
 		bool wcounted, whold, wchain, in_box, wpeek;
 		char wstarts[WRAP_SHAPES][8];
+		uint64_t wshapes[WRAP_SHAPES];     /* their shapes, once asked for */
+		unsigned wshaped;                  /* which of them are known (bits) */
 		unsigned nwshapes;
 		char wbuf[1024];
 		size_t nwbuf;
@@ -3271,8 +3273,10 @@ static uint64_t line_shape(const char *s, size_t n);
 /* The line's first 8 bytes, kept for their shape (see wrap_decide). */
 static void wrap_start_add(gw_explainer *ex)
 {
-	char *w = ex->pr.wstarts[ex->pr.nwshapes++ % WRAP_SHAPES];
+	unsigned k = ex->pr.nwshapes++ % WRAP_SHAPES;
+	char *w = ex->pr.wstarts[k];
 
+	ex->pr.wshaped &= ~(1u << k);
 	if (ex->line_len >= 8)
 		memcpy(w, ex->line, 8);
 	else {
@@ -3387,11 +3391,16 @@ static uint64_t line_shape(const char *s, size_t n)
 	return v;
 }
 
-static bool wrap_shape_seen(const gw_explainer *ex, uint64_t v)
+static bool wrap_shape_seen(gw_explainer *ex, uint64_t v)
 {
-	for (unsigned i = 0; i < ex->pr.nwshapes && i < WRAP_SHAPES; i++)
-		if (line_shape(ex->pr.wstarts[i], 8) == v)
+	for (unsigned i = 0; i < ex->pr.nwshapes && i < WRAP_SHAPES; i++) {
+		if (!(ex->pr.wshaped & 1u << i)) {
+			ex->pr.wshapes[i] = line_shape(ex->pr.wstarts[i], 8);
+			ex->pr.wshaped |= 1u << i;
+		}
+		if (ex->pr.wshapes[i] == v)
 			return true;
+	}
 	return false;
 }
 
