@@ -3429,7 +3429,7 @@ static bool table_row(const char *s, size_t n)
 /* Does the line start as a new line does? */
 static bool starts_new_line(const char *s, size_t n)
 {
-	uint8_t c = (uint8_t)s[0];
+	uint8_t c = n ? (uint8_t)s[0] : 0;
 
 	if (!n || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
 		return true;
