@@ -32,9 +32,12 @@
  * past: terminal escape sequences, CR LF and lone CRs, a UTF-8 byte order
  * mark, HTML character references, lines that are JSON objects (their
  * string values, decoded), rich's "│ ... │" boxes (unframed, wrapped
- * lines joined) and known line prefixes (ISO and syslog times, Kubernetes
- * CRI's stream tag, torchrun's "[rank0]:", pytest's "E   ", a quote
- * "> ", tqdm's bar); see tests/explain/README-presentation.md.
+ * lines joined), SGR colour codes whose ESC was lost ("[31m"), Kubernetes
+ * CRI partial records (joined), lines a terminal's copy cut at its width
+ * (joined where the log shows the width) and known line prefixes (ISO and
+ * syslog times, Kubernetes CRI's stream tag, torchrun's "[rank0]:",
+ * pytest's "E   ", a quote "> ", tqdm's bar); see
+ * tests/explain/README-presentation.md.
  */
 #ifndef GPUWISE_EXPLAIN_H
 #define GPUWISE_EXPLAIN_H

@@ -144,6 +144,8 @@ struct catalogue {
 	int32_t legacy_twin[NCODE];
 };
 
+#define WRAP_SHAPES 16              /* line starts remembered (see wrap_decide) */
+
 struct gw_explainer {
 	const struct catalogue *cat;
 
@@ -253,6 +255,8 @@ struct gw_explainer {
 		int esc;               /* 0, 1 after ESC, 2 CSI, 3 OSC, 4 OSC's ESC, 5 charset */
 		char ent[12];          /* "&..." read so far */
 		unsigned nent;
+		char sgr[24];          /* "[" digits ';' (then 'm') of an SGR whose ESC was lost */
+		unsigned nsgr;
 		int cr;                /* 1 after a CR that ended a line, 2 after one at a line's start */
 		/* A line that starts with a box's bar, kept whole (bstate 1;
 		 * 0: a line's start, 2: a line of no box), the newline held
@@ -263,6 +267,30 @@ struct gw_explainer {
 		bool box_held, box_token;
 		size_t box_cols, box_width;
 		uint64_t joined;           /* line ends read as no line end */
+		/* Kubernetes CRI partial records (see line_bytes): the stream
+		 * (1 stdout, 2 stderr) whose partial record the line goes on
+		 * with, whether the line was joined from records, what the
+		 * first piece of an over-long line said, and the next record's
+		 * start held until its prefix is read. */
+		int cri_stream, cri_first;
+		bool cri_joined, cri_hold, cri_stashing;
+		char cri[64];
+		unsigned ncri;
+		char cri_side[4096];       /* the other stream's full records meanwhile */
+		size_t ncri_side;
+		/* Hard-wrapped lines (see wrap_decide): the bytes of the raw
+		 * line being read, the widest line so far and how many lines
+		 * are that wide, the shapes of recent lines' starts, the next
+		 * line held whole while a line of the width waits, its width
+		 * when it was counted there. */
+		size_t raw_len, wmax, wcnt, wnext, wcont, wnew, wpeek_w;
+		bool wcounted, whold, wchain, in_box, wpeek;
+		char wstarts[WRAP_SHAPES][8];
+		uint64_t wshapes[WRAP_SHAPES];     /* their shapes, once asked for */
+		unsigned wshaped;                  /* which of them are known (bits) */
+		unsigned nwshapes;
+		char wbuf[1024];
+		size_t nwbuf;
 	} pr;
 	/* Descriptions that ended a line with no library named, waiting for
 	 * the next line to name a CUDA call (see held_call_line). */
@@ -2727,6 +2755,7 @@ static void note_unrecognised(gw_explainer *ex, bool had_nul)
 
 static void end_piece(gw_explainer *ex, bool newline);
 static void scan_bytes(gw_explainer *ex, const char *p, size_t n);
+static size_t cri_record(const char *s, size_t n, int *stream, bool *partial);
 
 /* The length of the line without its trailing blanks and CR. */
 static size_t trimmed_len(const char *line, size_t len)
@@ -3082,7 +3111,15 @@ static bool strip_prefix(gw_explainer *ex)
  * candidate patterns in order of position and start afresh. */
 static void end_piece(gw_explainer *ex, bool newline)
 {
-	bool bar = !ex->piece_cont && !ex->cell_line && ex->line_len && strip_prefix(ex);
+	bool bar;
+
+	if (!newline && !ex->piece_cont && !ex->cell_line) {   /* an over-long line's first piece */
+		int stream = 0;
+		bool partial = false;
+
+		ex->pr.cri_first = cri_record(ex->line, ex->line_len, &stream, &partial) && partial ? stream : 0;
+	}
+	bar = !ex->piece_cont && !ex->cell_line && ex->line_len && strip_prefix(ex);
 
 	ex->piece_cont = !newline && !ex->cell_line;
 	/* A line that is only tqdm's bar (redrawn with "\r", or left by it)
@@ -3243,28 +3280,408 @@ static void scan_bytes(gw_explainer *ex, const char *p, size_t n)
 	}
 }
 
+/* ---- Kubernetes CRI partial records ---------------------------------- */
+
+/* The kubelet's log format (CRI, /var/log/pods/.../N.log, written by
+ * containerd and CRI-O) is "TIME STREAM TAG TEXT"; a line longer than the
+ * runtime's buffer (containerd's max_container_log_line_size, 16384 by
+ * default; CRI-O's conmon reads 8 KiB at a time) is written as records
+ * tagged "P" (partial), each continued by the next record of the same
+ * stream, up to one tagged "F" (full): the kubelet's reader
+ * (pkg/kubelet/kuberuntime/logs/logs.go, parseCRILog: a partial record's
+ * text loses its line end) joins them so. Here too: a line
+ * end after a partial record is read as none when the next record is of
+ * the same stream, and that record's prefix is left out. Full records of
+ * the other stream between them (its output goes on meanwhile) are set
+ * aside, up to 4 KiB, and read after the joined line; a partial one, more
+ * than that, or a line that is no record ends the line as it was. */
+
+/* The CRI prefix at s ("2024-01-01T00:00:00.123456789Z stderr P "): its
+ * length, the stream and whether the record is partial; 0 when none. */
+static size_t cri_record(const char *s, size_t n, int *stream, bool *partial)
+{
+	size_t b = n >= 20 && s[0] >= '0' && s[0] <= '9' ? iso_prefix(s, n) : 0;
+
+	if (b < 25 || s[b - 10] != ' ' || s[b - 1] != ' ' || (s[b - 2] != 'P' && s[b - 2] != 'F') ||
+	    (memcmp(s + b - 9, "stdout ", 7) && memcmp(s + b - 9, "stderr ", 7)))
+		return 0;
+	*stream = s[b - 6] == 'o' ? 1 : 2;   /* std(o)ut, std(e)rr */
+	*partial = s[b - 2] == 'P';
+	return b;
+}
+
+/* The stream of the partial record that the current line starts with,
+ * or 0. */
+static int cri_partial_start(const gw_explainer *ex)
+{
+	int stream;
+	bool partial;
+
+	const char *t = ex->line, *end = ex->line + (ex->line_len < 56 ? ex->line_len : 56);
+
+	while ((t = memchr(t, 'P', (size_t)(end - t))) && !(t > ex->line && t[-1] == ' ' && t + 1 < end && t[1] == ' '))
+		t++;
+	if (!t)                            /* no " P " where a CRI tag stands */
+		return 0;
+	return cri_record(ex->line, ex->line_len, &stream, &partial) && partial ? stream : 0;
+}
+
+static void line_bytes(gw_explainer *ex, const char *buf, size_t len);
+static uint64_t line_shape(const char *s, size_t n);
+
+/* The line's first 8 bytes, kept for their shape (see wrap_decide). */
+static void wrap_start_add(gw_explainer *ex)
+{
+	unsigned k = ex->pr.nwshapes++ % WRAP_SHAPES;
+	char *w = ex->pr.wstarts[k];
+
+	ex->pr.wshaped &= ~(1u << k);
+	if (ex->line_len >= 8)
+		memcpy(w, ex->line, 8);
+	else {
+		memset(w, 0, 8);
+		memcpy(w, ex->line, ex->line_len);
+	}
+}
+#define WRAP_MIN 60
+#define WRAP_MAX 250
+
+/* A line is complete. */
+static void line_end(gw_explainer *ex)
+{
+	if (ex->pr.wmax <= WRAP_MAX && !ex->piece_cont)
+		wrap_start_add(ex);
+	ex->pr.raw_len = 0;
+	ex->pr.wchain = false;
+	ex->pending = true;
+	end_piece(ex, true);
+	/* A line read from several (a rich box's, CRI records): what
+	 * waits for the next line waits for the one after them. */
+	if (ex->pr.joined && ex->call_line == ex->lines)
+		ex->call_line += ex->pr.joined;
+	if (ex->pr.joined && ex->nheld && ex->held_line + 1 == ex->lines)
+		ex->held_line += ex->pr.joined;
+	ex->lines += ex->pr.joined;
+	ex->pr.joined = 0;
+	ex->pr.cri_joined = false;
+	ex->pr.cri_stream = 0;
+	if (ex->pr.ncri_side && !ex->pr.cri_stashing) {   /* the records set aside */
+		char side[sizeof(ex->pr.cri_side)];
+		size_t n = ex->pr.ncri_side;
+
+		memcpy(side, ex->pr.cri_side, n);
+		ex->pr.ncri_side = 0;
+		line_bytes(ex, side, n);
+	}
+}
+
+/* The start of the record after a partial one is held: go on with the
+ * line when it is the same stream's, else end the line and read it. */
+static void cri_decide(gw_explainer *ex)
+{
+	char held[sizeof(ex->pr.cri)];
+	size_t n = ex->pr.ncri, b;
+	int stream = 0;
+	bool partial = false;
+
+	ex->pr.cri_hold = false;
+	ex->pr.ncri = 0;
+	b = cri_record(ex->pr.cri, n, &stream, &partial);
+	if (b && stream == ex->pr.cri_stream) {
+		ex->pr.joined++;
+		ex->pr.cri_joined = true;
+		ex->pr.cri_stream = partial ? stream : 0;
+		scan_bytes(ex, ex->pr.cri + b, n - b);
+		ex->pr.raw_len += n - b;
+		return;
+	}
+	if (b && !partial && ex->pr.ncri_side + n < sizeof(ex->pr.cri_side)) {
+		memcpy(ex->pr.cri_side + ex->pr.ncri_side, ex->pr.cri, n);
+		ex->pr.ncri_side += n;
+		ex->pr.cri_stashing = true;    /* the rest of the record, then the next */
+		return;
+	}
+	memcpy(held, ex->pr.cri, n);
+	line_end(ex);
+	line_bytes(ex, held, n);
+}
+
+/* ---- hard-wrapped lines ------------------------------------------------ */
+
+/* A terminal's copy (tmux, screen, an xterm selection) of a line longer
+ * than the terminal is wide cuts it every W columns, mid-word, and nothing
+ * marks the cut: a line of exactly W columns may as well have been that
+ * long. The cut is told by the log around it
+ * (tests/explain/README-presentation.md measures each part):
+ *  - W is the width of the widest line so far, between WRAP_MIN and
+ *    WRAP_MAX columns, and at least two lines (the next one counted) are
+ *    exactly that wide: a terminal's copy has none wider;
+ *  - the line is no row of a text table ('|' or '+' first and last, after
+ *    a known line prefix): nvidia-smi's and Triton's tables are of one
+ *    width;
+ *  - the next line, read whole, is not empty, does not start as a new
+ *    line does (a capital, a digit, a blank or an indent, a bracket, a
+ *    quote marker, a prompt '$', a table's or a box's border), and more
+ *    of the lines W wide so far went on so than not (a natural line
+ *    that happens to be W wide is mostly followed by a new one); both
+ *    unless the line was itself joined from a cut (a long line cut many
+ *    times goes on whatever its pieces start with); it does not start
+ *    with the shape (digits, letters, the rest as they are) of the first
+ *    8 bytes of the line or of one of the WRAP_SHAPES lines before it:
+ *    lines of one logger's format are no cut.
+ * Then the two are read as one line, with nothing between them. Columns
+ * are code points, a tab to the next multiple of 8; a line is measured
+ * only when it has at least as many bytes as the widest has columns. */
+static size_t text_columns(const char *p, size_t n);
+
+static uint64_t line_shape(const char *s, size_t n)
+{
+	uint64_t v = 0;
+
+	for (size_t i = 0; i < 8; i++) {
+		uint8_t c = i < n ? (uint8_t)s[i] : 0;
+
+		if (c >= '0' && c <= '9')
+			c = '9';
+		else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'z')
+			c = 'a';
+		v = v << 8 | c;
+	}
+	return v;
+}
+
+static bool wrap_shape_seen(gw_explainer *ex, uint64_t v)
+{
+	for (unsigned i = 0; i < ex->pr.nwshapes && i < WRAP_SHAPES; i++) {
+		if (!(ex->pr.wshaped & 1u << i)) {
+			ex->pr.wshapes[i] = line_shape(ex->pr.wstarts[i], 8);
+			ex->pr.wshaped |= 1u << i;
+		}
+		if (ex->pr.wshapes[i] == v)
+			return true;
+	}
+	return false;
+}
+
+static void wrap_count(gw_explainer *ex, size_t cols)
+{
+	if (cols > ex->pr.wmax) {
+		ex->pr.wmax = cols;
+		ex->pr.wcnt = 1;
+		ex->pr.wcont = ex->pr.wnew = 0;
+	} else if (cols == ex->pr.wmax)
+		ex->pr.wcnt++;
+}
+
+/* A row or a rule of a text table, after the line's known prefix? */
+static bool table_row(const char *s, size_t n)
+{
+	bool bar = false;
+	size_t b = line_prefix(s, n, &bar);
+
+	while (b < n && (s[b] == ' ' || s[b] == '\t'))
+		b++;
+	n = trimmed_len(s, n);
+	return n > b + 1 && (s[b] == '|' || s[b] == '+') && (s[n - 1] == '|' || s[n - 1] == '+');
+}
+
+/* Does the line start as a new line does? */
+static bool starts_new_line(const char *s, size_t n)
+{
+	uint8_t c = n ? (uint8_t)s[0] : 0;
+
+	if (!n || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
+		return true;
+	if (c && strchr(" \t[(<{|+#*=>-$", c))
+		return true;
+	/* U+2500..U+257F: box drawing (rich's and tables' borders) */
+	return n >= 2 && c == 0xe2 && (s[1] == '\x94' || s[1] == '\x95');
+}
+
+/* A line (its raw bytes the last pr.raw_len of ex->line) ended: measure
+ * it; true when it is W wide and may have been cut (the next line will
+ * tell). */
+static bool wrap_candidate(gw_explainer *ex)
+{
+	size_t w = 0, n = ex->pr.raw_len;
+	bool measured = false;
+
+	if (ex->pr.wcounted) {
+		w = ex->pr.wnext;
+		ex->pr.wcounted = false;
+		measured = true;
+	} else if (ex->pr.wmax > WRAP_MAX || n < ex->pr.wmax)
+		;                          /* narrower than the widest */
+	else if (n > 4 * WRAP_MAX || n > ex->line_len)
+		ex->pr.wmax = SIZE_MAX;    /* wider than any terminal cut: off */
+	else {
+		w = text_columns(ex->line + ex->line_len - n, n);
+		wrap_count(ex, w);
+		measured = true;
+	}
+	/* The line after one of the width that was not held (wrap_hold):
+	 * whether it goes on counts as when it is held. */
+	if (ex->pr.wpeek) {
+		ex->pr.wpeek = false;
+		if (ex->pr.wmax == ex->pr.wpeek_w) {
+			bool goes_on = n <= ex->line_len && !starts_new_line(ex->line + ex->line_len - n, n);
+
+			ex->pr.wcont += goes_on;
+			ex->pr.wnew += !goes_on;
+		}
+	}
+	if (!measured || w != ex->pr.wmax || w < WRAP_MIN || w > WRAP_MAX || n > ex->line_len)
+		return false;
+	return !table_row(ex->line + ex->line_len - n, n);
+}
+
+/* Hold the next line? Not when no join can come of it: a line that was
+ * not joined from a cut needs more of the lines of the width to have gone
+ * on than not, and this pair adds one at most (the bench's fixed-width
+ * lines, each followed by a new one). Then only its start is looked at,
+ * when it ends (wrap_candidate). */
+static bool wrap_hold(gw_explainer *ex)
+{
+	if (ex->pr.wchain || ex->pr.wcont >= ex->pr.wnew)
+		return true;
+	ex->pr.wpeek = true;
+	ex->pr.wpeek_w = ex->pr.wmax;
+	return false;
+}
+
+/* The line after a line W wide is held whole (or as much as fits, then
+ * it is wider than any W): join the two, or end the line and read it. */
+static void wrap_decide(gw_explainer *ex)
+{
+	char held[sizeof(ex->pr.wbuf)];
+	size_t n = ex->pr.nwbuf, w = 0, pw = ex->pr.wmax;
+	bool full = n == sizeof(ex->pr.wbuf), join;
+
+	ex->pr.whold = false;
+	ex->pr.nwbuf = 0;
+	if (full)
+		ex->pr.wmax = SIZE_MAX;
+	else {
+		w = text_columns(ex->pr.wbuf, n);
+		wrap_count(ex, w);
+	}
+	if (!full && ex->pr.wmax == pw) {
+		bool goes_on = !starts_new_line(ex->pr.wbuf, n);
+
+		ex->pr.wcont += goes_on;
+		ex->pr.wnew += !goes_on;
+	}
+	join = !full && n && ex->pr.wmax == pw && ex->pr.wcnt >= 2 &&
+	       (ex->pr.wchain || (!starts_new_line(ex->pr.wbuf, n) && ex->pr.wcont > ex->pr.wnew));
+	if (join) {
+		uint64_t v = line_shape(ex->pr.wbuf, n);
+
+		join = !wrap_shape_seen(ex, v) && (ex->piece_cont || v != line_shape(ex->line, ex->line_len));
+	}
+	if (join) {
+		ex->pr.joined++;
+		ex->pr.wchain = true;
+		scan_bytes(ex, ex->pr.wbuf, n);
+		ex->pr.raw_len = n;
+		ex->pr.wcounted = true;
+		ex->pr.wnext = w;
+		return;
+	}
+	memcpy(held, ex->pr.wbuf, n);
+	line_end(ex);
+	if (!full) {
+		ex->pr.wcounted = true;
+		ex->pr.wnext = w;
+	}
+	line_bytes(ex, held, n);
+}
+
 static void line_bytes(gw_explainer *ex, const char *buf, size_t len)
 {
 	while (len) {
+		if (ex->pr.whold) {
+			const char *nl = memchr(buf, '\n', len);
+			size_t k = nl ? (size_t)(nl - buf) : len, room = sizeof(ex->pr.wbuf) - ex->pr.nwbuf;
+
+			k = k < room ? k : room;
+			memcpy(ex->pr.wbuf + ex->pr.nwbuf, buf, k);
+			ex->pr.nwbuf += k;
+			buf += k;
+			len -= k;
+			if (!len && ex->pr.nwbuf < sizeof(ex->pr.wbuf))
+				break;             /* more to come */
+			wrap_decide(ex);
+			continue;
+		}
+		if (ex->pr.cri_stashing) {         /* the other stream's record */
+			const char *nl = memchr(buf, '\n', len);
+			size_t k = nl ? (size_t)(nl - buf) + 1 : len;
+
+			if (ex->pr.ncri_side + k > sizeof(ex->pr.cri_side)) {
+				ex->pr.cri_stashing = false;
+				line_end(ex);      /* too long: read as it came */
+				continue;
+			}
+			memcpy(ex->pr.cri_side + ex->pr.ncri_side, buf, k);
+			ex->pr.ncri_side += k;
+			buf += k;
+			len -= k;
+			if (nl) {
+				ex->pr.cri_stashing = false;
+				ex->pr.cri_hold = true;
+			}
+			continue;
+		}
+		if (ex->pr.cri_hold) {
+			size_t k = 0;
+
+			while (k < len && buf[k] != '\n' && ex->pr.ncri < sizeof(ex->pr.cri))
+				ex->pr.cri[ex->pr.ncri++] = buf[k++];
+			buf += k;
+			len -= k;
+			if (!len && ex->pr.ncri < sizeof(ex->pr.cri))
+				break;             /* more to come */
+			cri_decide(ex);
+			continue;
+		}
 		const char *nl = memchr(buf, '\n', len);
 		size_t n = nl ? (size_t)(nl - buf) : len;
 
 		scan_bytes(ex, buf, n);
+		ex->pr.raw_len += n;
 		if (!nl)
 			break;
-		ex->pending = true;
-		end_piece(ex, true);
-		/* A line read from several (a rich box's): what waits for
-		 * the next line waits for the one after them. */
-		if (ex->pr.joined && ex->call_line == ex->lines)
-			ex->call_line += ex->pr.joined;
-		if (ex->pr.joined && ex->nheld && ex->held_line + 1 == ex->lines)
-			ex->held_line += ex->pr.joined;
-		ex->lines += ex->pr.joined;
-		ex->pr.joined = 0;
 		buf += n + 1;
 		len -= n + 1;
+		int stream = ex->pr.cri_joined ? ex->pr.cri_stream :
+			     ex->piece_cont ? ex->pr.cri_first :
+			     ex->line[0] >= '0' && ex->line[0] <= '9' ? cri_partial_start(ex) : 0;
+
+		if (stream) {              /* a partial record: the next goes on */
+			ex->pr.cri_stream = stream;
+			ex->pr.cri_hold = true;
+			continue;
+		}
+		if (!ex->pr.in_box && wrap_candidate(ex) && wrap_hold(ex)) {
+			ex->pr.whold = true;   /* the next line tells */
+			continue;
+		}
+		line_end(ex);
 	}
+}
+
+/* The stream ended while the record after a partial one, or the line
+ * after one W wide, was held. */
+static void held_finish(gw_explainer *ex)
+{
+	if (ex->pr.cri_hold)
+		cri_decide(ex);
+	if (ex->pr.cri_stashing || ex->pr.ncri_side) {
+		ex->pr.cri_stashing = false;
+		line_end(ex);
+	}
+	if (ex->pr.whold)
+		wrap_decide(ex);
 }
 
 /* ---- UTF-16 input ----------------------------------------------------- */
@@ -3369,16 +3786,28 @@ static void decide_encoding(gw_explainer *ex)
  *    would have fitted on it: then the two are read as one line, joined
  *    by a space (frames and padding are left out either way);
  *  - a terminal's copy (tmux, screen, an xterm selection) cuts a long line
- *    at the terminal's width, mid-word, with nothing to tell the cut from
- *    a line that was that long: not joined (joining every line of exactly
- *    80 columns was tried and joined prefixed lines that were never cut,
- *    see tests/explain/README-presentation.md).
+ *    at the terminal's width, mid-word, with nothing in the line to tell
+ *    the cut from a line that was that long: joined only where the log
+ *    around it says so (see wrap_decide, "hard-wrapped lines").
  * Columns are code points, a tab to the next multiple of 8. */
 #define BOX_BAR "\xe2\x94\x82"         /* U+2502 BOX DRAWINGS LIGHT VERTICAL */
 
 static size_t text_columns(const char *p, size_t n)
 {
 	size_t col = 0;
+
+	if (!memchr(p, '\t', n)) {        /* code points: bytes that start one */
+		size_t i = 0;
+
+		for (uint64_t v; i + 8 <= n; i += 8, col += 8) {   /* ASCII, 8 at a time */
+			memcpy(&v, p + i, 8);
+			if (v & 0x8080808080808080ull)
+				break;
+		}
+		for (; i < n; i++)
+			col += ((uint8_t)p[i] & 0xc0) != 0x80;
+		return col;
+	}
 
 	for (size_t i = 0; i < n; i++)
 		if (p[i] == '\t')
@@ -3388,12 +3817,24 @@ static size_t text_columns(const char *p, size_t n)
 	return col;
 }
 
+/* A boxed line's text or line end: no terminal's cut (see wrap_decide);
+ * a line held for one is ended first. */
+static void box_bytes(gw_explainer *ex, const char *p, size_t n)
+{
+	if (ex->pr.whold)
+		wrap_decide(ex);
+	ex->pr.wpeek = false;
+	ex->pr.in_box = true;
+	line_bytes(ex, p, n);
+	ex->pr.in_box = false;
+}
+
 /* The newline held after a boxed line, given now. */
 static void box_release(gw_explainer *ex)
 {
 	if (ex->pr.box_held) {
 		ex->pr.box_held = false;
-		line_bytes(ex, "\n", 1);
+		box_bytes(ex, "\n", 1);
 	}
 }
 
@@ -3442,9 +3883,9 @@ static void box_line_end(gw_explainer *ex)
 		if (wrapped || folded)
 			ex->pr.joined++;
 		if (!folded)
-			line_bytes(ex, wrapped ? " " : "\n", 1);
+			box_bytes(ex, wrapped ? " " : "\n", 1);
 	}
-	line_bytes(ex, t, len);
+	box_bytes(ex, t, len);
 	size_t lead = 0;
 
 	while (lead < len && t[lead] == ' ')
@@ -3539,6 +3980,8 @@ static void box_finish(gw_explainer *ex)
  *    in 0x40..0x7e (SGR colour of pytest --color=yes, loguru, rich, tqdm's
  *    and pip's erase-line), OSC, ESC ']' up to BEL or ESC '\' (rich's and
  *    ls's hyperlinks), and the other two-byte ones (tput sgr0's ESC '(' 'B');
+ *  - SGR colour whose ESC was lost in pasting, "[1;31m" as text (see
+ *    sgr_params for what is one);
  *  - CR: CR LF is one line end, and a lone CR (tqdm's, pip's and curl's
  *    redraws) ends a line, as a terminal shows what follows it over the
  *    line before;
@@ -3589,6 +4032,47 @@ static size_t html_reference(const char *e, size_t n, char *out)
 			return strlen(out);
 		}
 	return 0;
+}
+
+/* Are the parameters between '[' and 'm' those of an SGR sequence whose
+ * ESC was lost (ECMA-48 8.3.117; xterm's ctlseqs): numbers of at most
+ * three digits up to 255 split by ';', at least one digit, the first a
+ * defined rendition (0-9 attributes, 21-29 their resets, 30-39 and 40-49
+ * colours with 38/48 ";5;N" and ";2;R;G;B", 51-55, 58-65, 73-75, 90-97
+ * and 100-107 bright colours)? A text's "[5m" or "[70m" is rarer than
+ * "[31m"; "[m" alone (a reset too) is left, as "[main]" starts so. */
+static bool sgr_params(const char *s, size_t n)
+{
+	unsigned v = 0, first = 0, digits = 0, params = 0;
+	bool any = false;
+
+	for (size_t i = 0; i <= n; i++) {
+		if (i == n || s[i] == ';') {
+			if (!params++)
+				first = v;
+			v = digits = 0;
+			continue;
+		}
+		any = true;
+		v = v * 10 + (unsigned)(s[i] - '0');
+		if (++digits > 3 || v > 255)
+			return false;
+	}
+	return any && (first <= 9 || (first >= 21 && first <= 55 && first != 50) || (first >= 58 && first <= 65) ||
+		       (first >= 73 && first <= 75) || (first >= 90 && first <= 97) || (first >= 100 && first <= 107));
+}
+
+/* One number from 1 to 29 (no ';'): before ']' it reads as minutes. */
+static bool sgr_duration(const char *s, size_t n)
+{
+	unsigned v = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == ';')
+			return false;
+		v = v * 10 + (unsigned)(s[i] - '0');
+	}
+	return v >= 1 && v <= 29;
 }
 
 /* One byte that starts or continues an escape sequence, a reference or a
@@ -3655,8 +4139,35 @@ static bool presentation_step(gw_explainer *ex, uint8_t c)
 		ex->pr.nent = 0;
 		return false;
 	}
+	if (ex->pr.nsgr) {
+		if (ex->pr.sgr[ex->pr.nsgr - 1] == 'm') {
+			/* "[5m]", "[15m]" are durations (a PromQL range, a
+			 * timeout), no colour: a lone attribute before ']' is
+			 * text; a colour or a reset ("[31m]", "[0m]") is not. */
+			if (c == ']' && sgr_duration(ex->pr.sgr + 1, ex->pr.nsgr - 2))
+				text_bytes(ex, ex->pr.sgr, ex->pr.nsgr);
+			ex->pr.nsgr = 0;
+			return false;
+		}
+		if (((c >= '0' && c <= '9') || c == ';') && ex->pr.nsgr + 1 < sizeof(ex->pr.sgr)) {
+			ex->pr.sgr[ex->pr.nsgr++] = (char)c;
+			return true;
+		}
+		if (c == 'm' && sgr_params(ex->pr.sgr + 1, ex->pr.nsgr - 1)) {
+			ex->pr.sgr[ex->pr.nsgr++] = 'm';
+			return true;
+		}
+		text_bytes(ex, ex->pr.sgr, ex->pr.nsgr);
+		ex->pr.nsgr = 0;
+		return false;
+	}
 	if (c == 0x1b) {
 		ex->pr.esc = 1;
+		return true;
+	}
+	if (c == '[') {
+		ex->pr.sgr[0] = '[';
+		ex->pr.nsgr = 1;
 		return true;
 	}
 	if (c == '\r') {
@@ -3678,21 +4189,39 @@ static bool presentation_step(gw_explainer *ex, uint8_t c)
 	return false;
 }
 
+/* May an ESC-less SGR sequence start at the '[' at q (n bytes left)? A
+ * digit must follow, and where the sequence ends within the n bytes it
+ * must end in 'm' ("[0]", "[12:01<" are read as text at once). */
+static bool sgr_may_start(const char *q, size_t n)
+{
+	size_t i = 1;
+
+	if (n > 1 && (q[1] < '0' || q[1] > '9'))
+		return false;
+	while (i < n && i < 24 && ((q[i] >= '0' && q[i] <= '9') || q[i] == ';'))
+		i++;
+	return i == n || q[i] == 'm';
+}
+
 /* Text with escape sequences, CRs and references taken away, on to the
  * line splitter; runs of ordinary bytes go as they are. */
 static void clean_bytes(gw_explainer *ex, const char *p, size_t n)
 {
-	/* The next ESC, CR and '&' (n: none), each found by memchr once. */
-	size_t i = 0, next[3] = {SIZE_MAX, SIZE_MAX, SIZE_MAX};
-	static const char which[3] = {'\x1b', '\r', '&'};
+	/* The next ESC, CR, '&' and '[' before a digit (n: none), each found
+	 * by memchr once. */
+	size_t i = 0, next[4] = {SIZE_MAX, SIZE_MAX, SIZE_MAX, SIZE_MAX};
+	static const char which[4] = {'\x1b', '\r', '&', '['};
 
 	while (i < n) {
-		if (!ex->pr.esc && !ex->pr.nent && !ex->pr.cr) {
+		if (!ex->pr.esc && !ex->pr.nent && !ex->pr.cr && !ex->pr.nsgr) {
 			size_t j = n;
 
-			for (int k = 0; k < 3; k++) {
+			for (int k = 0; k < 4; k++) {
 				if (next[k] == SIZE_MAX || next[k] < i) {
 					const char *q = memchr(p + i, which[k], n - i);
+
+					while (k == 3 && q && !sgr_may_start(q, (size_t)(p + n - q)))
+						q = memchr(q + 1, '[', (size_t)(p + n - q - 1));
 					next[k] = q ? (size_t)(q - p) : n;
 				}
 				j = next[k] < j ? next[k] : j;
@@ -3908,10 +4437,13 @@ static void presentation_finish(gw_explainer *ex)
 		clean_bytes(ex, ex->pr.lead, ex->pr.nlead);
 	if (ex->pr.nent)
 		text_bytes(ex, ex->pr.ent, ex->pr.nent);
-	ex->pr.nlead = ex->pr.nent = 0;
+	if (ex->pr.nsgr && ex->pr.sgr[ex->pr.nsgr - 1] != 'm')
+		text_bytes(ex, ex->pr.sgr, ex->pr.nsgr);
+	ex->pr.nlead = ex->pr.nent = ex->pr.nsgr = 0;
 	ex->pr.json = false;
 	ex->pr.esc = 0;
 	box_finish(ex);
+	held_finish(ex);
 }
 
 int gw_explainer_feed(gw_explainer *ex, const char *buf, size_t len)

@@ -1595,12 +1595,146 @@ static void test_presentation(void)
 	PRESENTED("RuntimeError: UNKNOWN: device kernel image is invalid\n\r 50%|#####     | 5/10 [00:00<00:01, 9.1it/s]"
 		  "\r100%|##########| 10/10 [00:01<00:00, 9.1it/s]in external/cuda_asm_compiler.cc(69): "
 		  "'cuLinkComplete(link_state, &cubin_out, &cubin_size)'\n", "gpu-arch-unsupported-by-framework");
+	/* SGR colour whose ESC was lost in pasting: "[31m" as text, of every
+	 * shape (bold+colour, 256 colours, true colour, resets), split
+	 * anywhere (bytewise). */
+	PRESENTED("[1m[31mnvcc fatal   : Cannot find compiler '[32mcl.exe[0m[31m' in PATH[0m\n",
+		  "nvcc-host-compiler-missing");
+	PRESENTED("[38;5;196mNo devices were found[0m\n", "nvidia-gpu-init-failed");
+	PRESENTED("[1;33m[38;2;255;0;0mNo devices were found[22m[39m\n", "nvidia-gpu-init-failed");
+	PRESENTED("[0mNo devices were found[0m]\n", NULL);   /* a colour before ']' is one */
+	/* What only looks like one stays: an index, a rank, a duration
+	 * before ']', a number that is no rendition, "[m" ("[main]"). */
+	PRESENTED("[0]No devices were found\n", NULL);
+	PRESENTED("[5m]No devices were found\n", NULL);
+	PRESENTED("[70mNo devices were found\n", NULL);
+	PRESENTED("[1234mNo devices were found\n", NULL);
+	PRESENTED("[1;256mNo devices were found\n", NULL);
+	PRESENTED("[mNo devices were found\n", NULL);
+	PRESENTED("[31xNo devices were found\n", NULL);
+	PRESENTED("No devices were found\n[1;3", "nvidia-gpu-init-failed");
+	/* Kubernetes CRI partial records: "P" records go on with the next
+	 * record of the same stream up to an "F" one. */
+	PRESENTED("2024-01-01T00:00:00.000000000Z stderr P No devices w\n"
+		  "2024-01-01T00:00:00.000000001Z stderr F ere found\n", "nvidia-gpu-init-failed");
+	PRESENTED("2024-01-01T00:00:00Z stdout P No d\n2024-01-01T00:00:00Z stdout P evices w\n"
+		  "2024-01-01T00:00:00+00:00 stdout F ere found\n", "nvidia-gpu-init-failed");
+	PRESENTED("2024-01-01T00:00:00.1Z stderr P No devices were found\n", "nvidia-gpu-init-failed");
+	PRESENTED("2024-01-01T00:00:00.1Z stderr P No devices were found\n2024-01-01T00:00:00.2Z stderr F \n",
+		  "nvidia-gpu-init-failed");
+	/* The other stream's full records between them are read after the
+	 * joined line; a partial one, or no record, ends the line as it was. */
+	PRESENTED("2024-01-01T00:00:00.1Z stderr P No devices w\n"
+		  "2024-01-01T00:00:00.2Z stdout F step 1\n2024-01-01T00:00:00.3Z stdout F step 2\n"
+		  "2024-01-01T00:00:00.4Z stderr F ere found\n", "nvidia-gpu-init-failed");
+	PRESENTED("2024-01-01T00:00:00.1Z stderr P No devices w\n"
+		  "2024-01-01T00:00:00.2Z stdout P step\n"
+		  "2024-01-01T00:00:00.4Z stderr F ere found\n", NULL);
+	PRESENTED("2024-01-01T00:00:00.1Z stderr P No devices w\n"
+		  "2024-01-01T00:00:00.2Z stdout F ere found\n", NULL);
+	PRESENTED("2024-01-01T00:00:00.1Z stderr P No devices w\nere found\n", NULL);
+	PRESENTED("2024-01-01T00:00:00.1Z stderr P nvcc fatal   : Cannot find compiler 'cl.exe' in PATH\n"
+		  "and more\n", "nvcc-host-compiler-missing");
+	PRESENTED("2024-01-01T00:00:00.1Z stderr F No devices w\n"
+		  "2024-01-01T00:00:00.2Z stderr F ere found\n", NULL);
 	/* Garbage at the end of the stream: held bytes are text after all. */
 	PRESENTED("No devices were found\n\xef\xbb", "nvidia-gpu-init-failed");
 	PRESENTED("\xef\xbbNo devices were found\n", NULL);
 	PRESENTED("No devices were found\n\x1b]8;;unterminated", "nvidia-gpu-init-failed");
 	PRESENTED("{\"log\":\"No devices were found\\n", "nvidia-gpu-init-failed");
 	PRESENTED("No devices were found\n&#x", "nvidia-gpu-init-failed");
+}
+
+/* A partial record longer than a line's buffer (GW_EXPLAIN_LINE_MAX) is
+ * read in pieces; the record after it still goes on with it. */
+static void test_cri_long_partial(void)
+{
+	static const char head[] = "2024-01-01T00:00:00.1Z stderr P ";
+	static const char tail[] = " nvcc fatal   : Cannot find com\n2024-01-01T00:00:00.2Z stderr F piler 'cl.exe' in PATH\n";
+	size_t fill = GW_EXPLAIN_LINE_MAX + 100, n = 0;
+	char *text = malloc(sizeof(head) + fill + sizeof(tail));
+
+	if (!text)
+		exit(1);
+	memcpy(text, head, sizeof(head) - 1);
+	n += sizeof(head) - 1;
+	memset(text + n, 'x', fill);
+	n += fill;
+	memcpy(text + n, tail, sizeof(tail) - 1);
+	n += sizeof(tail) - 1;
+	check_presented(text, n, "nvcc-host-compiler-missing");
+	text[sizeof(head) - 3] = 'F';      /* a full record: no join */
+	check_presented(text, n, NULL);
+	free(text);
+}
+
+/* The ids and the line of the first, read whole and one byte at a time. */
+static void check_wrapped(const char *text, const char *id0, const char *id1, uint64_t line0)
+{
+	size_t len = strlen(text);
+
+	for (int bytewise = 0; bytewise < 2; bytewise++) {
+		gw_explainer *ex = NULL;
+
+		CHECK_INT(gw_explainer_new(&ex), 0);
+		if (!ex)
+			exit(1);
+		for (size_t i = 0; i < len; i += bytewise ? 1 : len)
+			gw_explainer_feed(ex, text + i, bytewise ? 1 : len);
+		gw_explainer_finish(ex);
+		if (gw_explainer_count(ex) != (id1 ? 2u : 1u) || strcmp(id_at(ex, 0), id0) ||
+		    gw_explainer_match(ex, 0)->line != line0)
+			fprintf(stderr, "want %s %s at line %llu (bytewise %d) for:\n%s\n", id0, id1 ? id1 : "",
+				(unsigned long long)line0, bytewise, text);
+		CHECK_INT(gw_explainer_count(ex), id1 ? 2 : 1);
+		CHECK_STR(id_at(ex, 0), id0);
+		if (id1)
+			CHECK_STR(id_at(ex, 1), id1);
+		if (gw_explainer_count(ex))
+			CHECK_INT(gw_explainer_match(ex, 0)->line, line0);
+		gw_explainer_free(ex);
+	}
+}
+
+/* CRI: the other stream's full record between two partial ones is read
+ * after the joined line, as a line of its own. */
+static void test_cri_interleaved(void)
+{
+	check_wrapped("2024-01-01T00:00:00.1Z stderr P nvcc fatal   : Cannot find com\n"
+		      "2024-01-01T00:00:00.2Z stdout F No devices were found\n"
+		      "2024-01-01T00:00:00.3Z stderr F piler 'cl.exe' in PATH\n",
+		      "nvcc-host-compiler-missing", "nvidia-gpu-init-failed", 1);
+}
+
+/* A terminal's copy cut at 80 columns (tmux, screen): the widest lines,
+ * two or more exactly 80 wide, each going on with a line that starts as
+ * no new line does, are read as one; what only looks like a cut is not. */
+static void test_hard_wrap(void)
+{
+	/* A message cut mid-word ("ille|gal"), in three pieces. */
+	check_wrapped("starting\n"
+		      "RuntimeError: an unexpected failure in step 41 of 90 because CUDA error: an ille\n"
+		      "gal memory access was encountered; compile with TORCH_USE_CUDA_DSA to enable dev\n"
+		      "ice-side assertions.\n", "illegal-memory-access", NULL, 2);
+	/* One logger's lines of that width: the shape of their start
+	 * ("node01:1") is the line's own, no cut. */
+	check_wrapped("node01:1234:1301 [0] NCCL INFO Channel 00/02 :     0   1   2   3   4   5   6   7\n"
+		      "node01:1234:1301 [0] NCCL INFO Channel 01/02 :     0   1   2   3   4   5   6   7\n"
+		      "node01:1:1 [0] CUDA error: an illegal memory access was encountered\n",
+		      "illegal-memory-access", NULL, 3);
+	/* A line that starts as a new one does (a capital) after lines of
+	 * the width. */
+	check_wrapped("All of the workers have started and the data loader is ready to go now, step 0..\n"
+		      "Bulk transfer of the weights to the device is complete; starting the first step.\n"
+		      "CUDA error: an illegal memory access was encountered\n", "illegal-memory-access", NULL, 3);
+	/* A table's rows of the width (nvidia-smi, Triton) are no cut, in a
+	 * log that was cut. */
+	check_wrapped("RuntimeError: an unexpected failure in step 41 of 90 because CUDA error: an ille\n"
+		      "gal memory access was encountered; compile with TORCH_USE_CUDA_DSA to enable dev\n"
+		      "ice-side assertions.\n"
+		      "| GPU  Name                 Persistence-M | Bus-Id          Disp.A | Volatile  |\n"
+		      "| Fan  Temp   Perf          Pwr:Usage/Cap |           Memory-Usage | GPU-Util  |\n"
+		      "no devices were found\n", "illegal-memory-access", "nvidia-gpu-init-failed", 1);
 }
 
 static void test_eco35_rules(void)
@@ -1740,6 +1874,9 @@ int main(void)
 	test_gpu_init_failed();
 	test_stop43_retired_rules();
 	test_presentation();
+	test_cri_long_partial();
+	test_hard_wrap();
+	test_cri_interleaved();
 	test_eco30_rules();
 	test_eco34_rules();
 	test_eco32_rules();
