@@ -20,3 +20,15 @@ def write_section(repo, name, heading, intro, section):
     with open(doc, "w", encoding="utf-8") as f:
         f.write(pre + begin + "\n" + section + "\n" + end + post)
     return doc
+
+
+def cpu_model():
+    """The CPU's model name from /proc/cpuinfo, "?" where it cannot be read."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "?"

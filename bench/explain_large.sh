@@ -127,14 +127,9 @@ load1 = os.getloadavg()
 os.unlink(OUT)
 
 size = os.path.getsize(log)
-cpu = "unknown CPU"
-try:
-    for line in open("/proc/cpuinfo"):
-        if line.startswith("model name"):
-            cpu = line.split(":", 1)[1].strip()
-            break
-except OSError:
-    pass
+sys.path.insert(0, os.path.join(repo, "bench"))
+from benchdoc import cpu_model
+cpu = cpu_model()
 med = lambda xs: statistics.median(xs)
 rows = []
 for name, _, is_gw in commands:

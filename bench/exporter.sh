@@ -156,11 +156,9 @@ def pkg(name):
     except Exception:
         return "not installed"
 
-cpu = "?"
-for line in open("/proc/cpuinfo"):
-    if line.startswith("model name"):
-        cpu = line.split(":", 1)[1].strip()
-        break
+sys.path.insert(0, os.path.join(repo, "bench"))
+from benchdoc import cpu_model
+cpu = cpu_model()
 gw, nv = results[0], results[-1]
 targets = []
 targets.append("peak RSS at most 8 MiB: %s (%.1f MiB; %.1f MiB with --names native --per-process)"

@@ -104,14 +104,9 @@ def pkg(name):
     except Exception:
         return "not installed"
 
-cpu = "?"
-try:
-    for line in open("/proc/cpuinfo"):
-        if line.startswith("model name"):
-            cpu = line.split(":", 1)[1].strip()
-            break
-except OSError:
-    pass
+sys.path.insert(0, os.path.join(repo, "bench"))
+from benchdoc import cpu_model
+cpu = cpu_model()
 ratio_gpustat = (statistics.median(times["gpustat --json"]) / base) if "gpustat --json" in times else None
 section = "\n".join([
     "Measured %s on fake machine `%s` (%s), %d runs per command, interleaved, after one warm-up run each."

@@ -83,14 +83,9 @@ for name, code in rows:
     table.append("| `%s` | %.1f | %.1f | %+.1f |" % (name, med * 1e3, p90(times[name]) * 1e3, (med - bare) * 1e3))
 
 over = statistics.median(times["import gpuwise; gpuwise.is_available()"]) - bare
-cpu = "?"
-try:
-    for line in open("/proc/cpuinfo"):
-        if line.startswith("model name"):
-            cpu = line.split(":", 1)[1].strip()
-            break
-except OSError:
-    pass
+sys.path.insert(0, os.path.join(repo, "bench"))
+from benchdoc import cpu_model
+cpu = cpu_model()
 gpuwise_version = re.search(r'#define GPUWISE_VERSION "([^"]+)"',
                             open(os.path.join(repo, "include", "gpuwise", "gpuwise.h")).read()).group(1)
 

@@ -134,11 +134,9 @@ def pkg(name):
     except Exception:
         return "not installed"
 
-cpu_model = "?"
-for line in open("/proc/cpuinfo"):
-    if line.startswith("model name"):
-        cpu_model = line.split(":", 1)[1].strip()
-        break
+sys.path.insert(0, os.path.join(repo, "bench"))
+import benchdoc
+cpu_model = benchdoc.cpu_model()
 w = results.get("gpuwise watch -d 0.1")
 target = ("not measured (`gpuwise watch` is not in this build)" if w is None else
           "%s (%.2f %%)" % ("met" if w <= 0.5 else "NOT met", w))
