@@ -1398,6 +1398,17 @@ want_ids "    raise NotImplementedError('Cuda is not availabel')\nNotImplemented
 want_ids 'NotImplementedError: Cuda is not available' cuda-toolkit-not-found
 want_ids "UserWarning: CUDA initialization: CUDA driver initialization failed, you might not have a CUDA gpu. (Triggered internally at  /pytorch/c10/cuda/CUDAFunctions.cpp:115.)\nNo CUDA runtime is found, using CUDA_HOME='/usr/local/cuda'\nNotImplementedError: Cuda is not availabel" cuda-init-failed
 want_ids "No CUDA runtime is found, using CUDA_HOME='/usr/local/cuda'\nNotImplementedError: Cuda is not availabel" ""
+# ecosystem-42's classes: CPython's ctypes on Windows says a library could
+# not be loaded as "Could not find module 'NAME' (or one of its
+# dependencies)" (Modules/_ctypes/callproc.c), a loader's wording like
+# dlerror's; libNVVM (libnvvm.so*, nvvm*.dll), which numba's CUDA target
+# opens (numba/cuda/cudadrv/libs.py), is the CUDA toolkit's compiler:
+# cuda-toolkit-not-found. A module data/sonames.tsv does not know stays
+# silent.
+want_ids "FileNotFoundError: Could not find module 'nvvm.dll' (or one of its dependencies). Try using the full path with constructor syntax." cuda-toolkit-not-found
+want_ids "OSError: libnvvm.so.4: cannot open shared object file: No such file or directory" cuda-toolkit-not-found
+want_ids "FileNotFoundError: Could not find module 'cudart64_110.dll' (or one of its dependencies). Try using the full path with constructor syntax." cuda-library-missing
+want_ids "UserWarning: Failed to load image Python extension: Could not find module 'C:/env/Lib/site-packages/torchvision/image.pyd' (or one of its dependencies). Try using the full path with constructor syntax." ""
 # ecosystem-38's classes. An uncorrectable ECC error in the driver's own
 # words for Xid 48 ("An uncorrectable double bit error (DBE) has been
 # detected ...") and in DCGM's health incident (dcgm_errors.h); a corrected
