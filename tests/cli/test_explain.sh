@@ -1435,7 +1435,8 @@ want_ids 'E           out = elem.new(storage)\nE       RuntimeError: Attempted t
 # byte class (32038 states x 65 classes x 4 bytes, 2026-12-07) took 18 MiB
 # more than `gpuwise --version` and made every byte's step a cache miss.
 # Peak RSS from /usr/bin/time; not under a sanitizer (its shadow memory).
-if [ -x /usr/bin/time ] && ! nm "$G" 2>/dev/null | grep -q __asan_init; then
+sanitized=$(nm "$G" 2>/dev/null | grep -c __asan_init)
+if [ -x /usr/bin/time ] && [ "${sanitized:-0}" = 0 ]; then
 	"${PYS[@]}" -c 'import sys
 line = "[INFO|trainer.py:2128] step 7 grad_norm=0.113 max memory allocated 5.21 GiB on cuda:0\n"
 sys.stdout.write(line * 60000 + "RuntimeError: CUDA error: device-side assert triggered\n")' >"$T/rss.log"
