@@ -47,10 +47,15 @@
 #define NO_NODE UINT32_MAX
 /* Words the per-line rules ask of every line (see line_word): found in the
  * same pass as the catalogue's literals, as needles numbered after them. */
-enum { W_NVIDIA, W_GEFORCE, W_TESLA, W_RTX, W_TRITON, W_XLA, W_NCCL_INFO, W_PLAN_TRIED, W_IN_FILE, NWORD };
+enum {
+	W_NVIDIA, W_GEFORCE, W_TESLA, W_RTX, W_TRITON, W_XLA, W_NCCL_INFO, W_PLAN_TRIED, W_IN_FILE,
+	W_ERROR, W_FAIL, W_FATAL, W_ABORT, W_EXCEPTION, W_CANNOT, W_UNABLE, NWORD
+};
 static const char *const line_words[NWORD] = {
 	"nvidia", "geforce", "tesla", "rtx", "triton", "xla", "nccl info", "plan failed with a cudnnexception",
 	" in file ",
+	/* in every word error_token takes */
+	"error", "fail", "fatal", "abort", "exception", "cannot", "unable",
 };
 #define NNEEDLE (NPAT + NWORD)
 /* Descriptions one line may hold for the next (see held_call_line). */
@@ -150,6 +155,7 @@ struct catalogue {
 	int32_t *out_head;         /* first needle whose literal ends at a node, -1 */
 	struct edge { uint32_t key, to; } *edges;  /* key: node << 8 | byte, UINT32_MAX empty */
 	uint32_t edge_mask;
+	unsigned edge_bits;        /* edge_mask + 1 == 1 << edge_bits */
 	int32_t pat_next[NNEEDLE]; /* next needle ending at the same node (lower number) */
 	size_t lit_len[NPAT];
 	regex_t rx[NPAT], unless[NPAT];
@@ -326,7 +332,8 @@ static void filter_set(uint64_t *filter, uint32_t slot)
 
 static uint32_t edge_slot(const struct catalogue *cat, uint32_t key)
 {
-	return (key * 0x9e3779b1u) & cat->edge_mask;
+	/* The product's high bits: its low ones see only the key's low bits. */
+	return (key * 0x9e3779b1u) >> (32 - cat->edge_bits);
 }
 
 static uint32_t edge_find(const struct catalogue *cat, uint32_t node, uint8_t c)
@@ -352,6 +359,7 @@ static int build_index(struct catalogue *cat)
 {
 	size_t total = 1;
 	uint32_t cap = 2;
+	unsigned bits = 1;
 
 	for (unsigned c = 0; c < 256; c++)
 		cat->canon[c] = fold((uint8_t)c);
@@ -367,8 +375,11 @@ static int build_index(struct catalogue *cat)
 	cat->gram = cat->min_len < GRAM ? (unsigned)cat->min_len : GRAM;
 	if (total >= (1u << 24))
 		return gw__error_set(GW_EGENERIC, "explain literals too long for the needle index");
-	while (cap < total + total / 2)    /* edges: fewer than total */
+	while (cap < total + total / 2) {  /* edges: fewer than total */
 		cap *= 2;
+		bits++;
+	}
+	cat->edge_bits = bits;
 	cat->edge_mask = cap - 1;
 	cat->out_head = gw__malloc(total * sizeof(*cat->out_head));
 	cat->edges = gw__malloc((size_t)cap * sizeof(*cat->edges));
@@ -2737,7 +2748,11 @@ static void note_unrecognised(gw_explainer *ex, bool had_nul)
 {
 	gw_explain_unrecognised *u;
 
-	if (ex->cell_line || ex->nunrecognised >= GW_EXPLAIN_UNRECOGNISED_MAX ||
+	bool error_word = false;
+
+	for (unsigned w = W_ERROR; w <= W_UNABLE; w++)
+		error_word = error_word || line_word(ex, w);
+	if (ex->cell_line || ex->nunrecognised >= GW_EXPLAIN_UNRECOGNISED_MAX || !error_word ||
 	    !looks_like_gpu_error(ex->line, ex->line_len) ||
 	    already_registered(ex->line, ex->line_len))
 		return;
