@@ -1,15 +1,16 @@
 /* gpuwise explain — the finding catalogue and the error-message scanner.
  *
  * The scanner has to stay fast on a 100 MB log, so regexes never see most
- * lines. Every pattern has a required literal fragment; one Aho-Corasick
- * automaton over all literals (case-folded, over a reduced alphabet) walks
- * each byte once and marks the patterns whose literal occurs in the line.
+ * lines. Every pattern has a required literal fragment; one pass over each
+ * line finds every literal at once (a filter of the literals' first bytes
+ * tested at each byte, a trie of them walked where it passes: build_index)
+ * and marks the patterns whose literal occurs in the line.
  * Only those candidate lines go through the pattern's regex and its
  * "unless" veto. Lines are copied into a bounded buffer so a line may span
  * feed() calls; longer lines are split. Results are one match per
  * catalogue id, so memory does not grow with the input.
  *
- * The automaton and the compiled regexes depend only on the catalogue, which
+ * The needle index and the compiled regexes depend only on the catalogue, which
  * is compiled in: they are built once per process, on first use, and shared
  * read-only by every explainer (regexec does not modify its regex_t). Only
  * the line being read and the results belong to one explainer, so creating
@@ -352,7 +353,7 @@ static uint32_t edge_find(const struct catalogue *cat, uint32_t node, uint8_t c)
  * bytes as the line shows them when it matches (a byte >= 0x80 as itself,
  * ASCII case folded, NUL read as a space: cat->canon), and the filter of
  * their first bytes. Its size follows the literals' total length
- * (about 8 bytes of edges a byte, 4 of nodes), not the alphabet: the scan
+ * (8 to 16 bytes of edge table a byte, 4 of nodes), not the alphabet: the scan
  * then costs a filter test a byte, and a trie walk where the filter says a
  * literal may start. */
 static int build_index(struct catalogue *cat)
@@ -685,7 +686,7 @@ static void next_generation(gw_explainer *ex)
 }
 
 /* Does the (lowercase) literal occur at text, folding ASCII case and
- * reading NUL as a space like the automaton does? */
+ * reading NUL as a space like the needle index does? */
 static bool literal_at(const char *text, const char *lit, size_t len)
 {
 	for (size_t i = 0; i < len; i++) {
@@ -1562,7 +1563,7 @@ static void record_hit(gw_explainer *ex, const struct hit *h, bool had_nul)
 		 * with error") counts only on a line its regex matches. */
 		if (ex->cat->has_rx[h->pat] && !line_matches(ex, &ex->cat->rx[h->pat]))
 			return;
-		/* The automaton reports a wrapping's first place on the line;
+		/* The scan reports a wrapping's first place on the line;
 		 * its number may follow a later one ("Warp CUDA error: Failed
 		 * to get driver entry point 'cuInit' (CUDA error 34)"). */
 		while ((code = number_code(ex, h->pat, start, &numbered_as)) < 0)
