@@ -1,15 +1,16 @@
 /* gpuwise explain — the finding catalogue and the error-message scanner.
  *
  * The scanner has to stay fast on a 100 MB log, so regexes never see most
- * lines. Every pattern has a required literal fragment; one Aho-Corasick
- * automaton over all literals (case-folded, over a reduced alphabet) walks
- * each byte once and marks the patterns whose literal occurs in the line.
+ * lines. Every pattern has a required literal fragment; one pass over each
+ * line finds every literal at once (a filter of the literals' first bytes
+ * tested at each byte, a trie of them walked where it passes: build_index)
+ * and marks the patterns whose literal occurs in the line.
  * Only those candidate lines go through the pattern's regex and its
  * "unless" veto. Lines are copied into a bounded buffer so a line may span
  * feed() calls; longer lines are split. Results are one match per
  * catalogue id, so memory does not grow with the input.
  *
- * The automaton and the compiled regexes depend only on the catalogue, which
+ * The needle index and the compiled regexes depend only on the catalogue, which
  * is compiled in: they are built once per process, on first use, and shared
  * read-only by every explainer (regexec does not modify its regex_t). Only
  * the line being read and the results belong to one explainer, so creating
@@ -34,13 +35,30 @@
 #define NPAT GW__EXPLAIN_PATTERNS_COUNT
 #define NDOC GW__FINDING_DOCS_COUNT
 #define DROPPED (-2)     /* refined[d]: d is not reported in this log */
-#define NO_STATE UINT32_MAX
-#define OUT_FLAG 0x80000000u   /* in delta after build: target ends a literal */
-/* Bytes >= 0x80 (UTF-8 of Chinese wordings) share this many classes, by
- * their low bits, instead of one class per distinct byte: that would double
- * the automaton for a handful of literals. A literal holding such bytes is
- * then only a candidate, checked against the line itself (literal_at). */
-#define HIGH_CLASSES 8u
+/* The needle index (see build_index): a line position is looked at only when
+ * the hash of its next cat->gram bytes (GRAM, or the shortest literal's
+ * length if less), case folded, is set in a filter of 2^FILTER_BITS bits
+ * (8 KiB, in the CPU's first-level cache) that holds every literal's first
+ * bytes; with GRAM bytes, then also its next GRAM + 1 bytes (a literal
+ * longer than GRAM) or GRAM bytes (one of GRAM bytes) in a second filter.
+ * The literals that start there are then read from a trie of them, its
+ * edges in one hash table. */
+#define GRAM 3u
+#define FILTER_BITS 16u
+#define NO_NODE UINT32_MAX
+/* Words the per-line rules ask of every line (see line_word): found in the
+ * same pass as the catalogue's literals, as needles numbered after them. */
+enum {
+	W_NVIDIA, W_GEFORCE, W_TESLA, W_RTX, W_TRITON, W_XLA, W_NCCL_INFO, W_PLAN_TRIED, W_IN_FILE,
+	W_ERROR, W_FAIL, W_FATAL, W_ABORT, W_EXCEPTION, W_CANNOT, W_UNABLE, NWORD
+};
+static const char *const line_words[NWORD] = {
+	"nvidia", "geforce", "tesla", "rtx", "triton", "xla", "nccl info", "plan failed with a cudnnexception",
+	" in file ",
+	/* in every word error_token takes */
+	"error", "fail", "fatal", "abort", "exception", "cannot", "unable",
+};
+#define NNEEDLE (NPAT + NWORD)
 /* Descriptions one line may hold for the next (see held_call_line). */
 #define HELD_MAX 4u
 
@@ -126,17 +144,21 @@ struct hit {
 
 /* Everything derived from the catalogue alone; immutable once built. */
 struct catalogue {
-	/* The automaton: delta[state * nclass + class]. */
-	uint8_t cls[256];
-	unsigned nclass;
-	uint32_t nstates;
-	uint32_t *delta;
-	int32_t *out_head;         /* first pattern whose literal ends here, -1 */
-	int32_t *dict;             /* nearest suffix state with output, -1 */
-	uint8_t *has_out;
-	int32_t pat_next[NPAT];    /* next pattern ending in the same state */
+	/* The needle index: each byte as matched (ASCII case folded, NUL as a
+	 * space), the filter of the literals' first bytes, the trie. */
+	uint8_t canon[256];
+	size_t min_len;           /* the shortest literal */
+	unsigned gram;            /* bytes the first filter reads, <= GRAM */
+	uint64_t filter[(1u << FILTER_BITS) / 64];
+	uint64_t filter2[(1u << FILTER_BITS) / 64];
+	uint32_t root[256];       /* the root's children, NO_NODE none */
+	uint32_t nnodes;
+	int32_t *out_head;         /* first needle whose literal ends at a node, -1 */
+	struct edge { uint32_t key, to; } *edges;  /* key: node << 8 | byte, UINT32_MAX empty */
+	uint32_t edge_mask;
+	unsigned edge_bits;        /* edge_mask + 1 == 1 << edge_bits */
+	int32_t pat_next[NNEEDLE]; /* next needle ending at the same node (lower number) */
 	size_t lit_len[NPAT];
-	bool inexact[NPAT];        /* literal has bytes >= 0x80: verify hits */
 	regex_t rx[NPAT], unless[NPAT];
 	bool has_rx[NPAT], has_unless[NPAT];
 	/* For each status code of today's CUDA runtime, the code of before
@@ -150,7 +172,6 @@ struct gw_explainer {
 	const struct catalogue *cat;
 
 	/* The line being read. */
-	uint32_t state;
 	char line[GW_EXPLAIN_LINE_MAX + 1];
 	size_t line_len;
 	uint64_t lines;            /* complete lines seen */
@@ -174,6 +195,10 @@ struct gw_explainer {
 	uint32_t doc_gen[NDOC];
 	struct hit hits[NPAT];
 	unsigned nhits;
+	/* The last offset of each of line_words on the line, SIZE_MAX none, and
+	 * the bytes strip_prefix left out of the line's start. */
+	size_t word_at[NWORD];
+	size_t stripped;
 
 	/* Results. refined[d]: the finding that stands for d in this log
 	 * (a refinement's context was seen), DROPPED when a context showed
@@ -310,115 +335,135 @@ static uint8_t fold(uint8_t c)
 	return (c >= 'A' && c <= 'Z') ? (uint8_t)(c - 'A' + 'a') : c;
 }
 
-/* Give every ASCII byte that occurs in a literal its own class, upper case
- * sharing the class of lower case; bytes >= 0x80 share HIGH_CLASSES classes
- * when some literal has them; everything else is class 0. */
-static void build_classes(struct catalogue *cat)
+static const char *needle_text(unsigned p)
 {
-	bool high = false;
-
-	cat->nclass = 1;
-	for (unsigned p = 0; p < NPAT; p++)
-		for (const char *s = gw__explain_patterns[p].literal; *s; s++) {
-			uint8_t c = fold((uint8_t)*s);
-			if (c >= 0x80) {
-				high = cat->inexact[p] = true;
-				continue;
-			}
-			if (!cat->cls[c])
-				cat->cls[c] = (uint8_t)cat->nclass++;
-		}
-	if (high) {
-		for (unsigned c = 0x80; c <= 0xff; c++)
-			cat->cls[c] = (uint8_t)(cat->nclass + (c & (HIGH_CLASSES - 1)));
-		cat->nclass += HIGH_CLASSES;
-	}
-	for (unsigned c = 'A'; c <= 'Z'; c++)
-		cat->cls[c] = cat->cls[c - 'A' + 'a'];
-	/* A NUL reads as a space, here as in the regexes (see end_piece). */
-	cat->cls[0] = cat->cls[' '];
+	return p < NPAT ? gw__explain_patterns[p].literal : line_words[p - NPAT];
 }
 
-static int build_trie(struct catalogue *cat, uint32_t max_states)
+/* A filter's bit for bytes packed first byte highest (salt: a hash of
+ * its own for the second filter's GRAM bytes). */
+static uint32_t filter_slot(uint32_t gram, uint32_t salt)
 {
-	cat->delta = gw__malloc((size_t)max_states * cat->nclass * sizeof(*cat->delta));
-	cat->out_head = gw__malloc(max_states * sizeof(*cat->out_head));
-	cat->dict = gw__malloc(max_states * sizeof(*cat->dict));
-	cat->has_out = gw__calloc(max_states, 1);
-	if (!cat->delta || !cat->out_head || !cat->dict || !cat->has_out)
-		return gw__error_set(GW_ENOMEM, "out of memory building the explain automaton");
-	memset(cat->delta, 0xff, (size_t)max_states * cat->nclass * sizeof(*cat->delta));
+	return ((gram ^ salt) * 0x9e3779b1u) >> (32 - FILTER_BITS);
+}
+
+static bool filter_has(const uint64_t *filter, uint32_t slot)
+{
+	return filter[slot / 64] >> (slot % 64) & 1;
+}
+
+static void filter_set(uint64_t *filter, uint32_t slot)
+{
+	filter[slot / 64] |= 1ull << (slot % 64);
+}
+
+#define SALT_SHORT 0x5bd1e995u
+
+static uint32_t edge_slot(const struct catalogue *cat, uint32_t key)
+{
+	/* The product's high bits: its low ones see only the key's low bits. */
+	return (key * 0x9e3779b1u) >> (32 - cat->edge_bits);
+}
+
+static uint32_t edge_find(const struct catalogue *cat, uint32_t node, uint8_t c)
+{
+	uint32_t key = node << 8 | c;
+
+	for (uint32_t i = edge_slot(cat, key);; i = (i + 1) & cat->edge_mask) {
+		if (cat->edges[i].key == key)
+			return cat->edges[i].to;
+		if (cat->edges[i].key == UINT32_MAX)
+			return NO_NODE;
+	}
+}
+
+/* Every needle (the catalogue's literals, then line_words) in a trie of its
+ * bytes as the line shows them when it matches (a byte >= 0x80 as itself,
+ * ASCII case folded, NUL read as a space: cat->canon), and the filter of
+ * their first bytes. Its size follows the literals' total length
+ * (8 to 16 bytes of edge table a byte, 4 of nodes), not the alphabet: the scan
+ * then costs a filter test a byte, and a trie walk where the filter says a
+ * literal may start. */
+static int build_index(struct catalogue *cat)
+{
+	size_t total = 1;
+	uint32_t cap = 2;
+	unsigned bits = 1;
+
+	for (unsigned c = 0; c < 256; c++)
+		cat->canon[c] = fold((uint8_t)c);
+	cat->canon[0] = ' ';
+	cat->min_len = SIZE_MAX;
+	for (unsigned p = 0; p < NNEEDLE; p++) {
+		size_t n = strlen(needle_text(p));
+		total += n;
+		cat->min_len = n < cat->min_len ? n : cat->min_len;
+	}
+	if (!cat->min_len)
+		return gw__error_set(GW_EGENERIC, "explain pattern with an empty literal");
+	cat->gram = cat->min_len < GRAM ? (unsigned)cat->min_len : GRAM;
+	if (total >= (1u << 24))
+		return gw__error_set(GW_EGENERIC, "explain literals too long for the needle index");
+	while (cap < total + total / 2) {  /* edges: fewer than total */
+		cap *= 2;
+		bits++;
+	}
+	cat->edge_bits = bits;
+	cat->edge_mask = cap - 1;
+	cat->out_head = gw__malloc(total * sizeof(*cat->out_head));
+	cat->edges = gw__malloc((size_t)cap * sizeof(*cat->edges));
+	if (!cat->out_head || !cat->edges)
+		return gw__error_set(GW_ENOMEM, "out of memory building the explain needle index");
+	memset(cat->edges, 0xff, (size_t)cap * sizeof(*cat->edges));
+	for (unsigned c = 0; c < 256; c++)
+		cat->root[c] = NO_NODE;
 	cat->out_head[0] = -1;
-	cat->nstates = 1;
-	for (unsigned p = 0; p < NPAT; p++) {
-		uint32_t s = 0;
-		const char *lit = gw__explain_patterns[p].literal;
+	cat->nnodes = 1;
+	for (unsigned p = 0; p < NNEEDLE; p++) {
+		const uint8_t *lit = (const uint8_t *)needle_text(p);
+		size_t len = strlen((const char *)lit);
+		bool high = false;
+		uint32_t node = 0, gram = 0;
 
-		for (const char *c = lit; *c; c++) {
-			uint32_t *next = &cat->delta[(size_t)s * cat->nclass + cat->cls[(uint8_t)*c]];
-			if (*next == NO_STATE) {
-				*next = cat->nstates;
-				cat->out_head[cat->nstates++] = -1;
+		/* A literal with bytes >= 0x80 is matched byte for byte (as
+		 * literal_at reads it); any other folds its own case too. */
+		for (const uint8_t *c = lit; *c; c++)
+			high = high || *c >= 0x80;
+		for (size_t i = 0; lit[i]; i++) {
+			uint8_t c = high ? lit[i] : fold(lit[i]);
+			uint32_t next;
+
+			if (i <= GRAM)
+				gram = gram << 8 | c;
+			next = node == 0 ? cat->root[c] : edge_find(cat, node, c);
+			if (next == NO_NODE) {
+				next = cat->nnodes++;
+				cat->out_head[next] = -1;
+				if (node == 0) {
+					cat->root[c] = next;
+				} else {
+					uint32_t key = node << 8 | c, k = edge_slot(cat, key);
+					while (cat->edges[k].key != UINT32_MAX)
+						k = (k + 1) & cat->edge_mask;
+					cat->edges[k].key = key;
+					cat->edges[k].to = next;
+				}
 			}
-			s = *next;
+			node = next;
 		}
-		cat->pat_next[p] = cat->out_head[s];
-		cat->out_head[s] = (int32_t)p;
-		cat->lit_len[p] = strlen(lit);
-	}
-	return 0;
-}
+		/* gram: the first min(len, GRAM + 1) bytes */
+		size_t k = len < GRAM + 1 ? len : GRAM + 1;
 
-/* Breadth-first: fill the failure transitions so delta is a complete DFA,
- * and link each state to the nearest suffix state that ends a literal. */
-static int build_links(struct catalogue *cat)
-{
-	uint32_t *queue = gw__malloc(cat->nstates * sizeof(*queue));
-	uint32_t *fail = gw__malloc(cat->nstates * sizeof(*fail));
-	size_t head = 0, tail = 0;
-	unsigned n = cat->nclass;
-
-	if (!queue || !fail) {
-		gw__free(queue);
-		gw__free(fail);
-		return gw__error_set(GW_ENOMEM, "out of memory building the explain automaton");
+		filter_set(cat->filter, filter_slot(gram >> 8 * (k - cat->gram), 0));
+		if (len > GRAM)
+			filter_set(cat->filter2, filter_slot(gram, 0));
+		else if (len == GRAM)
+			filter_set(cat->filter2, filter_slot(gram, SALT_SHORT));
+		cat->pat_next[p] = cat->out_head[node];
+		cat->out_head[node] = (int32_t)p;
+		if (p < NPAT)
+			cat->lit_len[p] = len;
 	}
-	cat->dict[0] = -1;
-	for (unsigned c = 0; c < n; c++) {
-		uint32_t v = cat->delta[c];
-		if (v == NO_STATE) {
-			cat->delta[c] = 0;
-		} else {
-			fail[v] = 0;
-			cat->dict[v] = -1;
-			queue[tail++] = v;
-		}
-	}
-	while (head < tail) {
-		uint32_t u = queue[head++];
-		for (unsigned c = 0; c < n; c++) {
-			uint32_t *slot = &cat->delta[(size_t)u * n + c];
-			uint32_t via_fail = cat->delta[(size_t)fail[u] * n + c];
-			if (*slot == NO_STATE) {
-				*slot = via_fail;
-				continue;
-			}
-			uint32_t v = *slot;
-			fail[v] = via_fail;
-			cat->dict[v] = cat->out_head[via_fail] >= 0 ? (int32_t)via_fail : cat->dict[via_fail];
-			queue[tail++] = v;
-		}
-	}
-	for (uint32_t s = 0; s < cat->nstates; s++)
-		cat->has_out[s] = cat->out_head[s] >= 0 || cat->dict[s] >= 0;
-	/* For the hot loop: entries become the target's row offset, with
-	 * OUT_FLAG set when the target ends a literal. */
-	for (size_t k = 0; k < (size_t)cat->nstates * n; k++) {
-		uint32_t t = cat->delta[k];
-		cat->delta[k] = t * n | (cat->has_out[t] ? OUT_FLAG : 0);
-	}
-	gw__free(queue);
-	gw__free(fail);
 	return 0;
 }
 
@@ -472,27 +517,20 @@ static void catalogue_free(struct catalogue *cat)
 		if (cat->has_unless[p])
 			regfree(&cat->unless[p]);
 	}
-	gw__free(cat->delta);
 	gw__free(cat->out_head);
-	gw__free(cat->dict);
-	gw__free(cat->has_out);
+	gw__free(cat->edges);
 	gw__free(cat);
 }
 
 static int catalogue_build(struct catalogue **out)
 {
 	struct catalogue *cat;
-	uint32_t max_states = 1;
 	int rc;
 
 	if (!(cat = gw__calloc(1, sizeof(*cat))))
 		return gw__error_set(GW_ENOMEM, "out of memory building the explain catalogue");
-	for (unsigned p = 0; p < NPAT; p++)
-		max_states += (uint32_t)strlen(gw__explain_patterns[p].literal);
-	build_classes(cat);
 	build_twins(cat);
-	if ((rc = build_trie(cat, max_states)) < 0 || (rc = build_links(cat)) < 0 ||
-	    (rc = compile_regexes(cat)) < 0) {
+	if ((rc = build_index(cat)) < 0 || (rc = compile_regexes(cat)) < 0) {
 		catalogue_free(cat);
 		return rc;
 	}
@@ -549,7 +587,6 @@ void gw_explainer_reset(gw_explainer *ex)
 {
 	if (!ex)
 		return;
-	ex->state = 0;
 	ex->line_len = 0;
 	ex->lines = 0;
 	ex->pending = false;
@@ -599,6 +636,8 @@ int gw_explainer_new(gw_explainer **out)
 	*out = ex;
 	return 0;
 }
+
+static bool line_word(const gw_explainer *ex, unsigned w);
 
 /* ---- excerpts --------------------------------------------------------- */
 
@@ -675,7 +714,7 @@ static void next_generation(gw_explainer *ex)
 }
 
 /* Does the (lowercase) literal occur at text, folding ASCII case and
- * reading NUL as a space like the automaton does? */
+ * reading NUL as a space like the needle index does? */
 static bool literal_at(const char *text, const char *lit, size_t len)
 {
 	for (size_t i = 0; i < len; i++) {
@@ -795,7 +834,7 @@ static bool cuda_check_statement(const char *line, size_t n)
 	for (size_t i = 0; i + 6 <= n; i++) {
 		size_t k = i + 4;
 
-		if (!literal_at(line + i, "cuda", 4) || (i > 0 && is_word_byte(line[i - 1])) ||
+		if ((line[i] | 0x20) != 'c' || !literal_at(line + i, "cuda", 4) || (i > 0 && is_word_byte(line[i - 1])) ||
 		    line[k] < 'A' || line[k] > 'Z')
 			continue;
 		while (k < n && is_word_byte(line[k]))
@@ -1552,7 +1591,7 @@ static void record_hit(gw_explainer *ex, const struct hit *h, bool had_nul)
 		 * with error") counts only on a line its regex matches. */
 		if (ex->cat->has_rx[h->pat] && !line_matches(ex, &ex->cat->rx[h->pat]))
 			return;
-		/* The automaton reports a wrapping's first place on the line;
+		/* The scan reports a wrapping's first place on the line;
 		 * its number may follow a later one ("Warp CUDA error: Failed
 		 * to get driver entry point 'cuInit' (CUDA error 34)"). */
 		while ((code = number_code(ex, h->pat, start, &numbered_as)) < 0)
@@ -2524,8 +2563,7 @@ static void read_model(gw_explainer *ex)
 	const gw_row_nvidia_gpus *row;
 	unsigned major, minor;
 
-	if (!(line_has(ex->line, ex->line_len, "nvidia") || line_has(ex->line, ex->line_len, "geforce") ||
-	      line_has(ex->line, ex->line_len, "tesla") || line_has(ex->line, ex->line_len, "rtx")))
+	if (!(line_word(ex, W_NVIDIA) || line_word(ex, W_GEFORCE) || line_word(ex, W_TESLA) || line_word(ex, W_RTX)))
 		return;
 	if ((row = gw__tbl_nvidia_gpu_by_name(ex->line)) && gw__tbl_cc(row->cc, &major, &minor) == 0)
 		gw__fmt(ex->model_gpu, sizeof(ex->model_gpu), "sm_%u%u", major, minor);
@@ -2607,16 +2645,22 @@ static bool is_path_byte(char c)
 	return is_word_byte(c) || c == '/' || c == '.' || c == '-' || c == '\\';
 }
 
+/* Is the token (n word bytes, no NUL among them) the word? The compare
+ * stops at the word's end, where a longer token differs (no strlen: this
+ * runs for every word of every line that names a GPU library). */
 static bool token_is(const char *tok, size_t n, const char *word)
 {
-	return strlen(word) == n && literal_at(tok, word, n);
+	return literal_at(tok, word, n) && !word[n];
 }
 
 static bool token_starts(const char *tok, size_t n, const char *prefix)
 {
-	size_t k = strlen(prefix);
+	size_t k = 0;
 
-	return n > k && literal_at(tok, prefix, k);
+	for (; prefix[k]; k++)
+		if (k >= n || fold((uint8_t)tok[k]) != (uint8_t)prefix[k])
+			return false;
+	return n > k;
 }
 
 /* A GPU library named as a word of its own: not inside a path, a file
@@ -2693,9 +2737,9 @@ static bool looks_like_gpu_error(const char *line, size_t len)
  * followed by "No plugin found, using internal implementation". NCCL
  * reports its failures at the WARN level ("NCCL WARN ..."), so an INFO
  * line names no cause and is no unknown error. */
-static bool nccl_info_line(const char *line, size_t len)
+static bool nccl_info_line(const gw_explainer *ex)
 {
-	return line_has(line, len, "nccl info");
+	return line_word(ex, W_NCCL_INFO);   /* "nccl info" */
 }
 
 /* PyTorch's cuDNN v8 API path (aten/src/ATen/native/cudnn/Conv_v8.cpp,
@@ -2707,16 +2751,16 @@ static bool nccl_info_line(const char *line, size_t len)
  * the next one (pytorch/pytorch#121834: the warning alone does not affect
  * results). Only "Unable to find an engine" means none ran. The status
  * such a line names is a config tried, not a failure. */
-static bool plan_tried_line(const char *line, size_t len)
+static bool plan_tried_line(const gw_explainer *ex)
 {
-	return line_has(line, len, "plan failed with a cudnnexception");
+	return line_word(ex, W_PLAN_TRIED);  /* "plan failed with a cudnnexception" */
 }
 
 /* A line that traces an attempt the program goes on from by design: it
  * names no cause and is no unknown error. */
-static bool attempt_line(const char *line, size_t len)
+static bool attempt_line(const gw_explainer *ex)
 {
-	return nccl_info_line(line, len) || plan_tried_line(line, len);
+	return nccl_info_line(ex) || plan_tried_line(ex);
 }
 
 /* A second registration of something already registered: XLA logs "E ...
@@ -2733,7 +2777,11 @@ static void note_unrecognised(gw_explainer *ex, bool had_nul)
 {
 	gw_explain_unrecognised *u;
 
-	if (ex->cell_line || ex->nunrecognised >= GW_EXPLAIN_UNRECOGNISED_MAX ||
+	bool error_word = false;
+
+	for (unsigned w = W_ERROR; w <= W_UNABLE; w++)
+		error_word = error_word || line_word(ex, w);
+	if (ex->cell_line || ex->nunrecognised >= GW_EXPLAIN_UNRECOGNISED_MAX || !error_word ||
 	    !looks_like_gpu_error(ex->line, ex->line_len) ||
 	    already_registered(ex->line, ex->line_len))
 		return;
@@ -3096,6 +3144,7 @@ static bool strip_prefix(gw_explainer *ex)
 		return false;
 	memmove(ex->line, ex->line + b, ex->line_len - b);
 	ex->line_len -= b;
+	ex->stripped = b;
 	for (unsigned i = 0; i < ex->nhits; i++)
 		if (ex->hits[i].start >= b) {
 			ex->hits[k] = ex->hits[i];
@@ -3109,6 +3158,8 @@ static bool strip_prefix(gw_explainer *ex)
 
 /* The line (or a piece of an over-long one) is complete: check the
  * candidate patterns in order of position and start afresh. */
+static void scan_line(gw_explainer *ex);
+
 static void end_piece(gw_explainer *ex, bool newline)
 {
 	bool bar;
@@ -3119,13 +3170,13 @@ static void end_piece(gw_explainer *ex, bool newline)
 
 		ex->pr.cri_first = cri_record(ex->line, ex->line_len, &stream, &partial) && partial ? stream : 0;
 	}
+	scan_line(ex);
 	bar = !ex->piece_cont && !ex->cell_line && ex->line_len && strip_prefix(ex);
 
 	ex->piece_cont = !newline && !ex->cell_line;
 	/* A line that is only tqdm's bar (redrawn with "\r", or left by it)
 	 * stands between no two lines: what waits for the next line waits on. */
 	if (bar && newline) {
-		ex->state = 0;
 		ex->line_len = 0;
 		ex->lines++;
 		ex->pending = false;
@@ -3157,7 +3208,7 @@ static void end_piece(gw_explainer *ex, bool newline)
 		}
 		/* Names, descriptions and messages first; a number only
 		 * when nothing else on the line said what went wrong. */
-		bool gpu_word = false, context = false, info = attempt_line(ex->line, ex->line_len);
+		bool gpu_word = false, context = false, info = attempt_line(ex);
 		size_t arch_at = SIZE_MAX, loader_at = SIZE_MAX;
 
 		ex->line_matched = false;
@@ -3207,7 +3258,7 @@ static void end_piece(gw_explainer *ex, bool newline)
 	/* Triton's and XLA's own words and paths ("triton/backends/nvidia/bin/ptxas",
 	 * "xla/service/gpu", "XlaRuntimeError"): a JIT compiler generated the code. */
 	if (!ex->jit_compiler)
-		ex->jit_compiler = line_has(ex->line, ex->line_len, "triton") || line_has(ex->line, ex->line_len, "xla");
+		ex->jit_compiler = line_word(ex, W_TRITON) || line_word(ex, W_XLA);
 	bool table = newline && !ex->cell_line;
 	size_t row = table ? keep_row(ex) : 0;
 
@@ -3216,8 +3267,7 @@ static void end_piece(gw_explainer *ex, bool newline)
 	if (newline && ex->nheld && ex->held_line != ex->lines)
 		held_call_line(ex);
 	if (newline)
-		ex->call_line = cuda_check_statement(ex->line, ex->line_len) ? ex->lines + 1 : 0;
-	ex->state = 0;
+		ex->call_line = line_word(ex, W_IN_FILE) && cuda_check_statement(ex->line, ex->line_len) ? ex->lines + 1 : 0;
 	ex->line_len = 0;
 	if (newline) {
 		ex->lines++;
@@ -3227,38 +3277,81 @@ static void end_piece(gw_explainer *ex, bool newline)
 		table_line(ex, row);
 }
 
-static void note_hits(gw_explainer *ex, uint32_t s, size_t end_off)
+/* Every literal that starts at line[at] (the trie's walk from the root),
+ * shorter ones first, of one literal the later row first; each row's
+ * first place in the line only. line_words keep their last place. */
+static void hits_at(gw_explainer *ex, const uint8_t *line, size_t len, size_t at)
 {
 	const struct catalogue *cat = ex->cat;
-	int32_t st = cat->out_head[s] >= 0 ? (int32_t)s : cat->dict[s];
+	uint32_t node = cat->root[cat->canon[line[at]]];
 
-	for (; st >= 0; st = cat->dict[st])
-		for (int32_t p = cat->out_head[st]; p >= 0; p = cat->pat_next[p]) {
-			size_t start = end_off + 1 - cat->lit_len[p];
-
-			if (ex->pat_gen[p] == ex->gen)
+	for (size_t i = at + 1;; i++) {
+		if (node == NO_NODE)
+			return;
+		for (int32_t p = cat->out_head[node]; p >= 0; p = cat->pat_next[p]) {
+			if (p >= (int32_t)NPAT) {
+				ex->word_at[p - NPAT] = at;
 				continue;
-			if (cat->inexact[p] &&
-			    !literal_at(ex->line + start, gw__explain_patterns[p].literal, cat->lit_len[p]))
+			}
+			if (ex->pat_gen[p] == ex->gen)
 				continue;
 			ex->pat_gen[p] = ex->gen;
 			ex->hits[ex->nhits].pat = (unsigned)p;
-			ex->hits[ex->nhits].start = start;
+			ex->hits[ex->nhits].start = at;
 			ex->nhits++;
 		}
+		if (i >= len)
+			return;
+		node = edge_find(cat, node, cat->canon[line[i]]);
+	}
 }
 
-/* Append bytes (no newline among them) to the current line and run the
- * automaton over them. */
+/* Find the needles in the line (or piece) read: the filters, a test a
+ * byte and a second where the first passes, pass only the places where
+ * some literal's first bytes are. gram holds the GRAM + 1 bytes from the
+ * place on (past the line's end: 0, which no literal holds), first byte
+ * highest. */
+static void scan_line(gw_explainer *ex)
+{
+	const struct catalogue *cat = ex->cat;
+	const uint8_t *u = (const uint8_t *)ex->line, *canon = cat->canon;
+	size_t n = ex->line_len;
+	unsigned shift = 8 * (GRAM + 1 - cat->gram);
+	bool two = cat->gram == GRAM;
+	uint32_t gram = 0;
+
+	for (unsigned w = 0; w < NWORD; w++)
+		ex->word_at[w] = SIZE_MAX;
+	ex->stripped = 0;
+	if (n < cat->min_len)
+		return;
+	for (size_t i = 0; i < GRAM; i++)
+		gram = gram << 8 | (i < n ? canon[u[i]] : 0);
+	for (size_t i = GRAM; i < n + GRAM; i++) {
+		gram = gram << 8 | (i < n ? canon[u[i]] : 0);
+		if (!filter_has(cat->filter, filter_slot(gram >> shift, 0)))
+			continue;
+		if (two && !filter_has(cat->filter2, filter_slot(gram, 0)) &&
+		    !filter_has(cat->filter2, filter_slot(gram >> 8, SALT_SHORT)))
+			continue;
+		hits_at(ex, u, n, i - GRAM);
+	}
+}
+
+/* Does the line (after its prefix) hold word w of line_words? The same
+ * as line_has(ex->line, ex->line_len, line_words[w]). */
+static bool line_word(const gw_explainer *ex, unsigned w)
+{
+	return ex->word_at[w] != SIZE_MAX && ex->word_at[w] >= ex->stripped;
+}
+
+/* Append bytes (no newline among them) to the current line; end_piece
+ * finds the needles in it. */
 static void scan_bytes(gw_explainer *ex, const char *p, size_t n)
 {
 	while (n) {
 		size_t room = GW_EXPLAIN_LINE_MAX - ex->line_len;
 		size_t take;
-		uint32_t s = ex->state;        /* row offset of the current state */
-		const uint8_t *u = (const uint8_t *)p;
-		const uint32_t *delta = ex->cat->delta;
-		const uint8_t *cls = ex->cat->cls;
 
 		if (!room) {
 			end_piece(ex, false);
@@ -3266,13 +3359,6 @@ static void scan_bytes(gw_explainer *ex, const char *p, size_t n)
 		}
 		take = n < room ? n : room;
 		memcpy(ex->line + ex->line_len, p, take);
-		for (size_t i = 0; i < take; i++) {
-			uint32_t v = delta[s + cls[u[i]]];
-			s = v & ~OUT_FLAG;
-			if (v & OUT_FLAG)
-				note_hits(ex, s / ex->cat->nclass, ex->line_len + i);
-		}
-		ex->state = s;
 		ex->line_len += take;
 		ex->pending = true;
 		p += take;

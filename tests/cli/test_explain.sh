@@ -1530,5 +1530,25 @@ want_ids 'F0301 cudnn_conv_layer.cu:28] Check failed: status == CUDNN_STATUS_SUC
 want_ids 'F0213 conv.cu:88] Check failed: status == CUDNN_STATUS_SUCCESS (4 vs. 0)  CUDNN_STATUS_INTERNAL_ERROR' cudnn-handle-failed
 want_ids 'Check failed: status == CUDNN_STATUS_SUCCESS (14 vs. 0)' cudnn-version-mismatch
 want_ids 'I0301 solver.cpp:60] status == CUDNN_STATUS_SUCCESS (0 vs. 0) after the first pass' ""
+# ---- memory: the needle index follows the literals, not an automaton ---
+# What explain holds beyond the program itself (its catalogue: the trie of
+# every literal, the compiled regexes; the explainer; the 1 MiB read
+# buffer) must stay small as the catalogue grows: a table per state and
+# byte class (32038 states x 65 classes x 4 bytes, 2026-12-07) took 18 MiB
+# more than `gpuwise --version` and made every byte's step a cache miss.
+# Peak RSS from /usr/bin/time; not under a sanitizer (its shadow memory).
+sanitized=$(nm "$G" 2>/dev/null | grep -c __asan_init)
+if [ -x /usr/bin/time ] && [ "${sanitized:-0}" = 0 ]; then
+	"${PYS[@]}" -c 'import sys
+line = "[INFO|trainer.py:2128] step 7 grad_norm=0.113 max memory allocated 5.21 GiB on cuda:0\n"
+sys.stdout.write(line * 60000 + "RuntimeError: CUDA error: device-side assert triggered\n")' >"$T/rss.log"
+	/usr/bin/time -f %M -o "$T/rss.base" "$G" --version >/dev/null 2>&1
+	/usr/bin/time -f %M -o "$T/rss.explain" "$G" explain --json "$T/rss.log" >"$T/rss.json" 2>/dev/null
+	base=$(tail -1 "$T/rss.base") used=$(tail -1 "$T/rss.explain")
+	[ "$(ids_of "$T/rss.json")" = "device-side-assert " ] || fail "memory test: the log's error not found"
+	[ $((used - base)) -lt 8192 ] ||
+		fail "explain's peak RSS is $used KiB, $((used - base)) KiB over --version's $base KiB (want < 8 MiB)"
+fi
+
 [ "$fails" = 0 ] && echo "test_explain: all passed" || echo "test_explain: $fails failed"
 [ "$fails" = 0 ]
