@@ -166,6 +166,10 @@ score_set tests/explain/holdout-4 23
 # ecosystem-28 also took and was tuned on (its README says so); not read.
 # holdout-18 retired at stop 43, read and tuned on: 22/32 before (23/32
 # once bam#38 was relabelled, its README says why), 30/32 after.
+# holdout-23 to -26 (stop 43: fresh threads of the ML trackers, neutral
+# queries over all of GitHub, Chinese queries; held out, not read): 28/32,
+# 22/33, 14/19 and 10/13 with the stop's start, 28/32, 23/33, 14/19 and
+# 10/13 with its last binary.
 # set          floor  logs
 while read -r set floor logs; do
 	score_set "tests/explain/$set" "$floor"
@@ -230,6 +234,10 @@ holdout-19     22     =23
 holdout-20     26     =30
 holdout-21     13     =15
 holdout-22     17     =19
+holdout-23     28     =32
+holdout-24     23     =33
+holdout-25     14     =19
+holdout-26     10     =13
 SETS
 # Each of these logs comes from its own thread, used by no other set.
 dups="$( { grep -h '^# source:' tests/explain/ecosystem*/*.expected tests/explain/holdout-*/*.expected
