@@ -1504,20 +1504,28 @@ static void test_eco34_rules(void)
 		  "toolkit-framework-cuda-mismatch", NULL);
 }
 
+/* A finished explainer fed TEXT whole, or one byte at a time: a line
+ * split across feeds must read as the same line. */
+static gw_explainer *explained_in_pieces(const char *text, size_t len, int bytewise)
+{
+	gw_explainer *ex = NULL;
+
+	CHECK_INT(gw_explainer_new(&ex), 0);
+	if (!ex)
+		exit(1);
+	for (size_t i = 0; i < len; i += bytewise ? 1 : len)
+		gw_explainer_feed(ex, text + i, bytewise ? 1 : len);
+	gw_explainer_finish(ex);
+	return ex;
+}
+
 /* Presentation (issue #31, tests/explain/README-presentation.md): colour
  * codes, CRs, a byte order mark, HTML references and JSON around a message
  * change nothing; read whole and one byte at a time. */
 static void check_presented(const char *text, size_t len, const char *id)
 {
 	for (int bytewise = 0; bytewise < 2; bytewise++) {
-		gw_explainer *ex = NULL;
-
-		CHECK_INT(gw_explainer_new(&ex), 0);
-		if (!ex)
-			exit(1);
-		for (size_t i = 0; i < len; i += bytewise ? 1 : len)
-			gw_explainer_feed(ex, text + i, bytewise ? 1 : len);
-		gw_explainer_finish(ex);
+		gw_explainer *ex = explained_in_pieces(text, len, bytewise);
 		if (id ? gw_explainer_count(ex) != 1 || strcmp(id_at(ex, 0), id) : gw_explainer_count(ex) != 0)
 			fprintf(stderr, "want %s (bytewise %d) for: %s\n", id ? id : "nothing", bytewise, text);
 		CHECK_INT(gw_explainer_count(ex), id ? 1 : 0);
@@ -1674,14 +1682,7 @@ static void check_wrapped(const char *text, const char *id0, const char *id1, ui
 	size_t len = strlen(text);
 
 	for (int bytewise = 0; bytewise < 2; bytewise++) {
-		gw_explainer *ex = NULL;
-
-		CHECK_INT(gw_explainer_new(&ex), 0);
-		if (!ex)
-			exit(1);
-		for (size_t i = 0; i < len; i += bytewise ? 1 : len)
-			gw_explainer_feed(ex, text + i, bytewise ? 1 : len);
-		gw_explainer_finish(ex);
+		gw_explainer *ex = explained_in_pieces(text, len, bytewise);
 		if (gw_explainer_count(ex) != (id1 ? 2u : 1u) || strcmp(id_at(ex, 0), id0) ||
 		    gw_explainer_match(ex, 0)->line != line0)
 			fprintf(stderr, "want %s %s at line %llu (bytewise %d) for:\n%s\n", id0, id1 ? id1 : "",
