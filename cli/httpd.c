@@ -73,19 +73,10 @@ static int mhd_load(char *err, size_t err_n)
  * its head, and a watchdog closes any head not complete within
  * EXP_HEAD_TIMEOUT_S. A connection is closed with shutdown() (MHD then
  * sees the end and releases it; the descriptor stays MHD's, and stays open
- * until MHD's "closed" notice, which takes it off the list first).
- *
- * Each of MHD's threads serves the connections it accepted, and reads a
- * connection's head and calls the access handler (which marks it busy) in
- * one go: a connection of the thread that runs on_connection is never
- * between the two, but one of another thread may be (its head read, the
- * handler not yet called, that thread preempted), and closing it would
- * lose a whole request. So the connection closed is the accepting
- * thread's own when it has one to close, another thread's only when not. */
+ * until MHD's "closed" notice, which takes it off the list first). */
 struct guard_conn {
 	struct guard_conn *prev, *next; /* on the list while not evicted */
 	struct sockaddr_storage addr;
-	pthread_t owner; /* MHD's thread that serves it (accepted it) */
 	int fd;
 	double since;  /* monotonic seconds: when the current head began */
 	bool busy;     /* its head is complete and the reply not yet sent */
@@ -203,26 +194,20 @@ static bool evictable(const struct guard_conn *g, const struct sockaddr_storage 
 	return !g->busy && (!addr || same_address(&g->addr, addr)) && !exp_whole_unit_waiting(g->fd, tls);
 }
 
-/* The connection to close for a new one from addr (NULL: any address),
- * called on the thread that accepted the new one: among this thread's own
- * connections, then (only when it has none to close) among the others'
- * (see struct guard_conn), the oldest kept-alive one waiting for its next
- * request (closing it costs its client a reconnection at most; among them
- * are those whose client has already gone and MHD not yet noticed), else
- * the oldest one still waiting for its first head. Pass by pass, so that
- * only a few connections are peeked at (a flood's connections are never
- * served). */
+/* The connection to close for a new one from addr (NULL: any address):
+ * the oldest kept-alive one waiting for its next request (closing it costs
+ * its client a reconnection at most; among them are those whose client has
+ * already gone and MHD not yet noticed), else the oldest one still waiting
+ * for its first head. Two passes, so that only a few connections are
+ * peeked at (a flood's connections are never served). */
 static struct guard_conn *oldest_waiting(struct exp_server *srv, const struct sockaddr_storage *addr)
 {
 	bool tls = srv->cfg->tls_cert && srv->cfg->tls_key;
-	pthread_t self = pthread_self();
 
-	for (int own = 1; own >= 0; own--)
-		for (int served = 1; served >= 0; served--)
-			for (struct guard_conn *g = srv->head; g; g = g->next)
-				if (!pthread_equal(g->owner, self) == !own && g->served == served &&
-				    evictable(g, addr, tls))
-					return g;
+	for (int served = 1; served >= 0; served--)
+		for (struct guard_conn *g = srv->head; g; g = g->next)
+			if (g->served == served && evictable(g, addr, tls))
+				return g;
 	return NULL;
 }
 
@@ -273,7 +258,6 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **socket_con
 		return;
 	}
 	g->fd = fd->connect_fd;
-	g->owner = pthread_self(); /* MHD notifies a start on the thread that accepted it */
 	memcpy(&g->addr, addr->client_addr,
 	       addr->client_addr->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in));
 	g->since = now_mono();
