@@ -53,10 +53,12 @@ enum {
 	W_ERROR, W_FAIL, W_FATAL, W_ABORT, W_EXCEPTION, W_CANNOT, W_UNABLE, NWORD
 };
 static const char *const line_words[NWORD] = {
-	"nvidia", "geforce", "tesla", "rtx", "triton", "xla", "nccl info", "plan failed with a cudnnexception",
-	" in file ",
+	[W_NVIDIA] = "nvidia", [W_GEFORCE] = "geforce", [W_TESLA] = "tesla", [W_RTX] = "rtx",
+	[W_TRITON] = "triton", [W_XLA] = "xla", [W_NCCL_INFO] = "nccl info",
+	[W_PLAN_TRIED] = "plan failed with a cudnnexception", [W_IN_FILE] = " in file ",
 	/* in every word error_token takes */
-	"error", "fail", "fatal", "abort", "exception", "cannot", "unable",
+	[W_ERROR] = "error", [W_FAIL] = "fail", [W_FATAL] = "fatal", [W_ABORT] = "abort",
+	[W_EXCEPTION] = "exception", [W_CANNOT] = "cannot", [W_UNABLE] = "unable",
 };
 #define NNEEDLE (NPAT + NWORD)
 /* Descriptions one line may hold for the next (see held_call_line). */
