@@ -170,6 +170,11 @@ score_set tests/explain/holdout-4 23
 # queries over all of GitHub, Chinese queries; held out, not read): 28/32,
 # 22/33, 14/19 and 10/13 with the stop's start, 28/32, 23/33, 14/19 and
 # 10/13 with its last binary.
+# holdout-23 to -26 retired at stop 44, read and tuned on.
+# holdout-27 to -30 (stop 44: fresh threads of the ML trackers and of ML
+# application trackers, neutral queries over all of GitHub, Chinese
+# queries; held out, not read): 39/48, 35/44, 10/17 and 15/18 with the
+# stop's start.
 # set          floor  logs
 while read -r set floor logs; do
 	score_set "tests/explain/$set" "$floor"
@@ -238,6 +243,10 @@ holdout-23     28     =32
 holdout-24     23     =33
 holdout-25     14     =19
 holdout-26     10     =13
+holdout-27     39     =48
+holdout-28     35     =44
+holdout-29     10     =17
+holdout-30     15     =18
 SETS
 # Each of these logs comes from its own thread, used by no other set.
 dups="$( { grep -h '^# source:' tests/explain/ecosystem*/*.expected tests/explain/holdout-*/*.expected
