@@ -170,6 +170,8 @@ score_set tests/explain/holdout-4 23
 # queries over all of GitHub, Chinese queries; held out, not read): 28/32,
 # 22/33, 14/19 and 10/13 with the stop's start, 28/32, 23/33, 14/19 and
 # 10/13 with its last binary.
+# holdout-26 retired at stop 44, read and tuned on (branch rt26): 11/13
+# after TensorFlow's "UNKNOWN ERROR (303)" (its README says why).
 # set          floor  logs
 while read -r set floor logs; do
 	score_set "tests/explain/$set" "$floor"
@@ -237,7 +239,7 @@ holdout-22     17     =19
 holdout-23     28     =32
 holdout-24     23     =33
 holdout-25     14     =19
-holdout-26     10     =13
+holdout-26     11     =13
 SETS
 # Each of these logs comes from its own thread, used by no other set.
 dups="$( { grep -h '^# source:' tests/explain/ecosystem*/*.expected tests/explain/holdout-*/*.expected
