@@ -1558,22 +1558,33 @@ static void held_call_line(gw_explainer *ex)
 	ex->nheld = 0;
 }
 
+static bool pattern_accepts(gw_explainer *ex, unsigned p, size_t start);
+
 /* Does another code's longer description start where row p's does? One
  * description can begin another: CUDA's "operation not permitted" (800)
  * begins "operation not permitted when stream is capturing" (900) and
  * "... on an event last recorded in a capturing stream" (907). The line
- * then prints the longer code, not both. */
-static bool longer_description_at(const gw_explainer *ex, unsigned p, size_t start)
+ * then prints the longer code, not both. So does a message row's longer
+ * literal that the line satisfies: TensorFlow's "UNKNOWN ERROR (303)", a
+ * driver library its stub could not load (data/explain/patterns), begins
+ * with CUDA's description "unknown error" (999) and is that message. */
+static bool longer_description_at(gw_explainer *ex, unsigned p, size_t start)
 {
 	size_t len = ex->cat->lit_len[p];
 
 	for (unsigned q = 0; q < GW__EXPLAIN_PATTERNS_COUNT; q++) {
 		size_t n = ex->cat->lit_len[q];
+		unsigned how = gw__explain_patterns[q].how;
 
-		if (gw__explain_patterns[q].how != GW__HOW_DESC || n <= len || start + n > ex->line_len)
+		if ((how != GW__HOW_DESC && how != GW__HOW_PLAIN) || n <= len || start + n > ex->line_len)
 			continue;
 		if (!literal_at(ex->line + start, gw__explain_patterns[q].literal, n))
 			continue;
+		if (how == GW__HOW_PLAIN) {
+			if (pattern_accepts(ex, q, start))
+				return true;
+			continue;
+		}
 		if (start + n == ex->line_len || !is_word_byte(ex->line[start + n]))
 			return true;
 	}

@@ -175,6 +175,8 @@ score_set tests/explain/holdout-4 23
 # application trackers, neutral queries over all of GitHub, Chinese
 # queries; held out, not read): 39/48, 35/44, 10/17 and 15/18 with the
 # stop's start.
+# holdout-26 retired at stop 44, read and tuned on (branch rt26): 11/13
+# after TensorFlow's "UNKNOWN ERROR (303)" (its README says why).
 # set          floor  logs
 while read -r set floor logs; do
 	score_set "tests/explain/$set" "$floor"
@@ -242,7 +244,7 @@ holdout-22     17     =19
 holdout-23     28     =32
 holdout-24     23     =33
 holdout-25     14     =19
-holdout-26     10     =13
+holdout-26     11     =13
 holdout-27     39     =48
 holdout-28     35     =44
 holdout-29     10     =17

@@ -1000,6 +1000,33 @@ static void test_eco21_rules(void)
 		     "Error running kernel: (-5)Error writing to gpu memory.\n");
 }
 
+/* holdout-26's mechanism (read at stop 44): TensorFlow's and XLA's driver
+ * API stub (cuda_stub.cc) answers every call with 303 when libcuda cannot
+ * be loaded, cuGetErrorName too, so ToString prints "UNKNOWN ERROR (303)":
+ * the driver library is missing, not a failure inside a library. A loaded
+ * libcuda names 303, and a wrapper's own "unknown error (303)" is no stub's.
+ * A message row that begins with a status's description ("unknown error")
+ * is that message, not the description's code. */
+static void test_ho26_rules(void)
+{
+	check_one("2019-11-13 15:03:24.658655: E tensorflow/stream_executor/cuda/cuda_driver.cc:318] "
+		  "failed call to cuInit: UNKNOWN ERROR (303)\n",
+		  "cuda-library-missing", NULL);
+	check_one("E0000 external/local_xla/xla/stream_executor/cuda/cuda_driver.cc:152] failed call to cuInit: "
+		  "INTERNAL: CUDA error: Failed call to cuInit: UNKNOWN ERROR (303)\n",
+		  "cuda-library-missing", NULL);
+	/* With dso_loader's line before it: one finding, counted twice. */
+	check_one("W tensorflow/stream_executor/platform/default/dso_loader.cc:55] Could not load dynamic library "
+		  "'libcuda.so.1'; dlerror: libcuda.so.1: cannot open shared object file: No such file or directory\n"
+		  "E tensorflow/stream_executor/cuda/cuda_driver.cc:318] failed call to cuInit: UNKNOWN ERROR (303)\n",
+		  "cuda-library-missing", NULL);
+	check_one("failed call to cuInit: CUDA_ERROR_SHARED_OBJECT_INIT_FAILED: shared object initialization failed\n",
+		  "gpu-library-error", NULL);
+	check_one("RuntimeError: CUDA error: unknown error (303)\n", "gpu-library-error", NULL);
+	check_one("cudaGetDeviceCount: unknown error (303)\n", "gpu-library-error", NULL);
+	check_silent("Request failed: Unknown error (303)\n");
+}
+
 /* Mechanisms from the read ecosystem-28 (threads of the big ML trackers). */
 static void test_eco28_rules(void)
 {
@@ -1866,6 +1893,7 @@ int main(void)
 	test_optional_probes();
 	test_stop40_rules();
 	test_eco21_rules();
+	test_ho26_rules();
 	test_hip_device_assert();
 	test_new_gpu_names();
 	test_eco29_rules();
