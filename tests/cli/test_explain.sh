@@ -761,6 +761,16 @@ want_ids '[39859:39859:0909/100711.241716:ERROR:gpu_init.cc(441)] Passthrough is
 want_ids 'GPU-0: Failed to allocate 16.00 GB GPU memory (0.00 GB available)' cuda-out-of-memory
 want_ids 'Out of video memory trying to allocate a texture! Make sure your video card has the minimum required memory' cuda-out-of-memory
 want_ids 'Failed to allocate GPU memory, falling back to CPU' ""
+# Plain words for GPU memory that ran out, and Direct3D 9's
+# D3DERR_OUTOFVIDEOMEMORY (0x8876017C); a hint on how to avoid it is none.
+want_ids 'Your graphics card ran out of video memory while exporting the map. Lower PPI and export again' cuda-out-of-memory
+want_ids 'Render failed: the GPU ran out of VRAM.' cuda-out-of-memory
+want_ids 'Error: running out of GPU memory while building the BVH' cuda-out-of-memory
+want_ids 'ERROR: cannot create texture from file '"'"'a.dds'"'"': D3DERR_OUTOFVIDEOMEMORY' cuda-out-of-memory
+want_ids 'CreateTexture failed, hr=0x8876017C' cuda-out-of-memory
+want_ids 'Lower the texture quality if you run out of video memory.' ""
+want_ids 'Tip: tiling keeps the renderer from running out of VRAM' ""
+want_ids 'The scene did not run out of GPU memory.' ""
 # "invalid device symbol": no module for the GPU's architecture, unless the
 # symbol is named by a string (removed in CUDA 5.0).
 want_ids '#Unexpected error CUDA error in func set_constants at line 180 calling cudaMemcpyToSymbol(d_dag, &_dag, sizeof(hash64_t*)) failed with error invalid device symbol on CUDA device 02:00.0' gpu-arch-unsupported-by-framework
