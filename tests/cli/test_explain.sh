@@ -177,6 +177,8 @@ score_set tests/explain/holdout-4 23
 # stop's start.
 # holdout-26 retired at stop 44, read and tuned on (branch rt26): 11/13
 # after TensorFlow's "UNKNOWN ERROR (303)" (its README says why).
+# holdout-25 retired at stop 44, read and tuned on: 14/19 before, 16/19
+# after (its README says which misses are left and why).
 # set          floor  logs
 while read -r set floor logs; do
 	score_set "tests/explain/$set" "$floor"
@@ -243,7 +245,7 @@ holdout-21     13     =15
 holdout-22     17     =19
 holdout-23     28     =32
 holdout-24     23     =33
-holdout-25     14     =19
+holdout-25     16     =19
 holdout-26     11     =13
 holdout-27     39     =48
 holdout-28     35     =44
@@ -751,12 +753,37 @@ want_ids '[11962:11998:0802/135326.029276:ERROR:browser_gpu_channel_host_factory
 want_ids 'ERROR:ui/gl/gl_display.cc:673] Initialization of all EGL display types failed.' browser-gpu-process-failed
 want_ids '[1:1:0101/000000.000:ERROR:gl_display.cc(515)] Initialization of all (2) EGL display types failed.' browser-gpu-process-failed
 want_ids 'ERROR:ui/ozone/common/gl_ozone_egl.cc:26] GLDisplayEGL::Initialize failed.' browser-gpu-process-failed
+# A GPU process that lost its GL context and exits to be restarted
+# (GpuServiceImpl::MaybeExitOnContextLost, its older wordings), and the
+# losses that lead there: the display compositor's context that cannot be
+# made current (viz's SkiaOutputSurfaceImplOnGpu, the GLES2 decoders).
+# The same words from another program, and ANGLE's "Preexisting GL error"
+# alone, stay silent.
+want_ids '[618746:0412/223607.632716:ERROR:gpu_service_impl.cc(1089)] Exiting GPU process because some drivers can'"'"'t recover from errors. GPU process will restart shortly.' browser-gpu-process-failed
+want_ids '[1656:3764:0508/142142:ERROR:gpu_channel_manager.cc(260)] Exiting GPU process because some drivers cannot recover from problems.' browser-gpu-process-failed
+want_ids '[1656:3764:0508/142142:ERROR:gles2_cmd_decoder.cc(2830)] : Exiting GPU process because some drivers cannot reset a D3D device in the Chrome GPU process sandbox.' browser-gpu-process-failed
+want_ids '[13152:15376:1019/171159.799:ERROR:skia_output_surface_impl_on_gpu.cc(1585)] : Failed to make current.' browser-gpu-process-failed
+want_ids 'ERROR:components/viz/service/display_embedder/skia_output_surface_impl_on_gpu.cc:2120] Failed to make current.' browser-gpu-process-failed
+want_ids '[1656:3764:0508/142142:ERROR:gles2_cmd_decoder.cc(2825)] : GLES2DecoderImpl: Context lost during MakeCurrent.' browser-gpu-process-failed
+want_ids 'ERROR:gles2_cmd_decoder_passthrough.cc:1120]   GLES2DecoderPassthroughImpl: Context lost during MakeCurrent.' browser-gpu-process-failed
+want_ids 'tp_maps: Failed to make current.' ""
+want_ids '[13152:15376:1019/171159.797:ERROR:angle_platform_impl.cc(44)] : renderergl_utils.cpp:188 (ClearErrors): Preexisting GL error 0x00000506 as of ../../third_party/angle/src/libANGLE/renderer/gl/TextureGL.cpp, setImageHelper:256.' ""
 want_ids '[5960:1376:0609/000548.351:WARNING:gpu_process_host.cc(1029)] Reinitialized the GPU process after a crash. The reported initialization time was 197 ms' ""
 want_ids "(electron) 'gpu-process-crashed event' is deprecated. Use 'child-process-gone event' instead." ""
 want_ids '[39859:39859:0909/100711.241716:ERROR:gpu_init.cc(441)] Passthrough is not supported, GL is swiftshader' ""
 want_ids 'GPU-0: Failed to allocate 16.00 GB GPU memory (0.00 GB available)' cuda-out-of-memory
 want_ids 'Out of video memory trying to allocate a texture! Make sure your video card has the minimum required memory' cuda-out-of-memory
 want_ids 'Failed to allocate GPU memory, falling back to CPU' ""
+# Plain words for GPU memory that ran out, and Direct3D 9's
+# D3DERR_OUTOFVIDEOMEMORY (0x8876017C); a hint on how to avoid it is none.
+want_ids 'Your graphics card ran out of video memory while exporting the map. Lower PPI and export again' cuda-out-of-memory
+want_ids 'Render failed: the GPU ran out of VRAM.' cuda-out-of-memory
+want_ids 'Error: running out of GPU memory while building the BVH' cuda-out-of-memory
+want_ids 'ERROR: cannot create texture from file '"'"'a.dds'"'"': D3DERR_OUTOFVIDEOMEMORY' cuda-out-of-memory
+want_ids 'CreateTexture failed, hr=0x8876017C' cuda-out-of-memory
+want_ids 'Lower the texture quality if you run out of video memory.' ""
+want_ids 'Tip: tiling keeps the renderer from running out of VRAM' ""
+want_ids 'The scene did not run out of GPU memory.' ""
 # "invalid device symbol": no module for the GPU's architecture, unless the
 # symbol is named by a string (removed in CUDA 5.0).
 want_ids '#Unexpected error CUDA error in func set_constants at line 180 calling cudaMemcpyToSymbol(d_dag, &_dag, sizeof(hash64_t*)) failed with error invalid device symbol on CUDA device 02:00.0' gpu-arch-unsupported-by-framework
