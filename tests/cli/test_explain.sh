@@ -1419,6 +1419,13 @@ want_ids "    raise NotImplementedError('Cuda is not availabel')\nNotImplemented
 want_ids 'NotImplementedError: Cuda is not available' cuda-toolkit-not-found
 want_ids "UserWarning: CUDA initialization: CUDA driver initialization failed, you might not have a CUDA gpu. (Triggered internally at  /pytorch/c10/cuda/CUDAFunctions.cpp:115.)\nNo CUDA runtime is found, using CUDA_HOME='/usr/local/cuda'\nNotImplementedError: Cuda is not availabel" cuda-init-failed
 want_ids "No CUDA runtime is found, using CUDA_HOME='/usr/local/cuda'\nNotImplementedError: Cuda is not availabel" ""
+# ecosystem-43's classes. HIP's string for hipErrorNoBinaryForGpu is CUDA's
+# "no kernel image is available for execution on the device"; after
+# "ROCm error: " (ggml built for HIP) or "HIP error: " (PyTorch's ROCm
+# build) it is the gfx target's, not a CUDA build's as well.
+want_ids 'ROCm error: no kernel image is available for execution on the device' rocm-gfx-unsupported
+want_ids 'RuntimeError: HIP error: no kernel image is available for execution on the device' rocm-gfx-unsupported
+want_ids 'RuntimeError: CUDA error: no kernel image is available for execution on the device' gpu-arch-unsupported-by-framework
 # ecosystem-42's classes: CPython's ctypes on Windows says a library could
 # not be loaded as "Could not find module 'NAME' (or one of its
 # dependencies)" (Modules/_ctypes/callproc.c), a loader's wording like
