@@ -1426,6 +1426,11 @@ want_ids "No CUDA runtime is found, using CUDA_HOME='/usr/local/cuda'\nNotImplem
 want_ids 'ROCm error: no kernel image is available for execution on the device' rocm-gfx-unsupported
 want_ids 'RuntimeError: HIP error: no kernel image is available for execution on the device' rocm-gfx-unsupported
 want_ids 'RuntimeError: CUDA error: no kernel image is available for execution on the device' gpu-arch-unsupported-by-framework
+# amdkfd's HWS hang: a queue preemption the hardware scheduler does not
+# answer (kfd_device_queue_manager.c) and the reset it schedules.
+want_ids '[ 5844.021441] amdgpu: qcm fence wait loop timeout expired\n[ 5844.021446] amdgpu: The cp might be in an unrecoverable state due to an unsuccessful queues preemption' gpu-device-removed
+want_ids 'kfd: the cp might be in an unrecoverable state due to an unsuccessful queues preemption' gpu-device-removed
+want_ids '[ 5844.021452] amdgpu: Failed to evict process queues' ""
 # ecosystem-42's classes: CPython's ctypes on Windows says a library could
 # not be loaded as "Could not find module 'NAME' (or one of its
 # dependencies)" (Modules/_ctypes/callproc.c), a loader's wording like
