@@ -1431,6 +1431,12 @@ want_ids 'RuntimeError: CUDA error: no kernel image is available for execution o
 want_ids '[ 5844.021441] amdgpu: qcm fence wait loop timeout expired\n[ 5844.021446] amdgpu: The cp might be in an unrecoverable state due to an unsuccessful queues preemption' gpu-device-removed
 want_ids 'kfd: the cp might be in an unrecoverable state due to an unsuccessful queues preemption' gpu-device-removed
 want_ids '[ 5844.021452] amdgpu: Failed to evict process queues' ""
+# rocBLAS's list of the Tensile libraries it has, printed only after it
+# could not read the GPU's own (tensile_host.cpp); a path named in prose
+# is no such list.
+want_ids '"/opt/rocm-6.4.1/lib/llvm/bin/../../../lib/rocblas/library/TensileLibrary_lazy_gfx1100.dat"\n"/opt/rocm-6.4.1/lib/llvm/bin/../../../lib/rocblas/library/TensileLibrary_lazy_gfx1101.dat"\nAborted (core dumped)' rocm-gfx-unsupported
+want_ids ' List of available TensileLibrary Files : ' rocm-gfx-unsupported
+want_ids 'ls /opt/rocm/lib/rocblas/library/TensileLibrary_lazy_gfx1100.dat' ""
 # ecosystem-42's classes: CPython's ctypes on Windows says a library could
 # not be loaded as "Could not find module 'NAME' (or one of its
 # dependencies)" (Modules/_ctypes/callproc.c), a loader's wording like
