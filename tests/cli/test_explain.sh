@@ -1437,6 +1437,10 @@ want_ids '[ 5844.021452] amdgpu: Failed to evict process queues' ""
 want_ids '"/opt/rocm-6.4.1/lib/llvm/bin/../../../lib/rocblas/library/TensileLibrary_lazy_gfx1100.dat"\n"/opt/rocm-6.4.1/lib/llvm/bin/../../../lib/rocblas/library/TensileLibrary_lazy_gfx1101.dat"\nAborted (core dumped)' rocm-gfx-unsupported
 want_ids ' List of available TensileLibrary Files : ' rocm-gfx-unsupported
 want_ids 'ls /opt/rocm/lib/rocblas/library/TensileLibrary_lazy_gfx1100.dat' ""
+# vLLM V1's assert that its FlashAttention version runs on the GPU (false
+# below compute capability 8.0), unless FlashAttention did not import.
+want_ids 'ERROR 02-17 20:51:49 core.py:210]     assert is_fa_version_supported(self.fa_version)\nERROR 02-17 20:51:49 core.py:210]            ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\nERROR 02-17 20:51:49 core.py:210] AssertionError' gpu-too-old-for-kernel-library
+want_ids 'ERROR 02-17 20:51:49 [flash_attn.py:150] Cannot use FA version 2 is not supported due to FA2 is unavailable due to: libcudart.so.12: cannot open shared object file\n    assert is_fa_version_supported(self.fa_version)\nAssertionError' ""
 # ecosystem-42's classes: CPython's ctypes on Windows says a library could
 # not be loaded as "Could not find module 'NAME' (or one of its
 # dependencies)" (Modules/_ctypes/callproc.c), a loader's wording like
