@@ -1438,9 +1438,10 @@ want_ids '"/opt/rocm-6.4.1/lib/llvm/bin/../../../lib/rocblas/library/TensileLibr
 want_ids ' List of available TensileLibrary Files : ' rocm-gfx-unsupported
 want_ids 'ls /opt/rocm/lib/rocblas/library/TensileLibrary_lazy_gfx1100.dat' ""
 # vLLM V1's assert that its FlashAttention version runs on the GPU (false
-# below compute capability 8.0), unless FlashAttention did not import.
+# below compute capability 8.0), unless FlashAttention did not import
+# (then its import error is the cause).
 want_ids 'ERROR 02-17 20:51:49 core.py:210]     assert is_fa_version_supported(self.fa_version)\nERROR 02-17 20:51:49 core.py:210]            ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\nERROR 02-17 20:51:49 core.py:210] AssertionError' gpu-too-old-for-kernel-library
-want_ids 'ERROR 02-17 20:51:49 [flash_attn.py:150] Cannot use FA version 2 is not supported due to FA2 is unavailable due to: libcudart.so.12: cannot open shared object file\n    assert is_fa_version_supported(self.fa_version)\nAssertionError' ""
+want_ids 'ERROR 02-17 20:51:49 [flash_attn.py:150] Cannot use FA version 2 is not supported due to FA2 is unavailable due to: libcudart.so.12: cannot open shared object file\n    assert is_fa_version_supported(self.fa_version)\nAssertionError' cuda-library-missing
 # ecosystem-42's classes: CPython's ctypes on Windows says a library could
 # not be loaded as "Could not find module 'NAME' (or one of its
 # dependencies)" (Modules/_ctypes/callproc.c), a loader's wording like
