@@ -1442,6 +1442,13 @@ want_ids 'ls /opt/rocm/lib/rocblas/library/TensileLibrary_lazy_gfx1100.dat' ""
 # (then its import error is the cause).
 want_ids 'ERROR 02-17 20:51:49 core.py:210]     assert is_fa_version_supported(self.fa_version)\nERROR 02-17 20:51:49 core.py:210]            ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\nERROR 02-17 20:51:49 core.py:210] AssertionError' gpu-too-old-for-kernel-library
 want_ids 'ERROR 02-17 20:51:49 [flash_attn.py:150] Cannot use FA version 2 is not supported due to FA2 is unavailable due to: libcudart.so.12: cannot open shared object file\n    assert is_fa_version_supported(self.fa_version)\nAssertionError' cuda-library-missing
+# sgl-kernel's CHECK_CUDA_SUCCESS throws the runtime's string as the whole
+# RuntimeError message (sgl-kernel/include/utils.h); strerror's capitalised
+# texts and longer messages are not it, nor is a bare "unknown error".
+want_ids 'RuntimeError: invalid argument\n/sgl-workspace/sgl-kernel/csrc/allreduce/custom_all_reduce.cuh:37' gpu-invalid-call
+want_ids 'RuntimeError: Invalid argument' ""
+want_ids 'RuntimeError: invalid argument passed to foo' ""
+want_ids 'RuntimeError: unknown error' ""
 # ecosystem-42's classes: CPython's ctypes on Windows says a library could
 # not be loaded as "Could not find module 'NAME' (or one of its
 # dependencies)" (Modules/_ctypes/callproc.c), a loader's wording like
