@@ -859,6 +859,26 @@ static bool cuda_check_description(const gw_explainer *ex, size_t start)
 	       (prefix_before(ex->line, start, "error string:") || prefix_before(ex->line, start, "error message:"));
 }
 
+/* sgl-kernel's CHECK_CUDA_SUCCESS (sgl-kernel/include/utils.h) throws
+ * cuda_error, a std::runtime_error, with cudaGetErrorString(e) and, on the
+ * next line, the file and line; PyTorch's extension binding turns it into
+ * Python's RuntimeError, so the runtime's string is the whole message:
+ * "RuntimeError: invalid argument" over ".../custom_all_reduce.cuh:37".
+ * The runtime's strings start lower-case, C's strerror() texts ("Invalid
+ * argument", Python's OSError) upper-case; "unknown error" says too little
+ * on its own. */
+static bool runtime_error_is_string(const gw_explainer *ex, size_t start, size_t end)
+{
+	size_t i = end;
+
+	if (ex->line[start] < 'a' || ex->line[start] > 'z' || !prefix_before(ex->line, start, "runtimeerror:") ||
+	    (end - start == 13 && literal_at(ex->line + start, "unknown error", 13)))
+		return false;
+	while (i < ex->line_len && (ex->line[i] == ' ' || ex->line[i] == '\t' || ex->line[i] == '\r'))
+		i++;
+	return i == ex->line_len;
+}
+
 /* Does the text before start end with an OpenCL call's failure, as
  * PyOpenCL words it: "clGetPlatformIDs failed: " (the call's name as the
  * API spells it, "cl" and a capital letter; PyOpenCL 2016 lower-cased it:
@@ -1032,7 +1052,8 @@ static bool code_row_accepts(const gw_explainer *ex, unsigned p, size_t start)
 	if (!strncmp(pat->framework, "cuda-", 5) && cuda_location_before(ex->line, start))
 		return true;
 	if (!strcmp(pat->framework, "cuda-runtime") &&
-	    (cuda_string_prefix_before(ex->line, start) || cuda_check_description(ex, start)))
+	    (cuda_string_prefix_before(ex->line, start) || cuda_check_description(ex, start) ||
+	     runtime_error_is_string(ex, start, end)))
 		return true;
 	/* CUB's algorithms (cub::DeviceReduce, cub::DeviceRadixSort, ...)
 	 * return the runtime's cudaError_t, and TensorFlow's kernels print its
