@@ -1164,6 +1164,13 @@ static void test_ho23_rules(void)
 	check_one("ValueError: Free memory on device cuda:0 (110.9/140.55 GiB) on startup is less than desired GPU "
 		  "memory utilization (0.8, 112.44 GiB).\n", "gpu-memory-held-by-other-processes", NULL);
 	check_silent("gpu_memory_utilization: the fraction of GPU memory to use, desired 0.9\n");
+	/* ComfyUI's VAE catches PyTorch's out-of-memory error and retries in
+	 * tiles (comfy/sd.py), decoding and encoding. */
+	check_one("Warning: Ran out of memory when regular VAE decoding, retrying with tiled VAE decoding.\n",
+		  "cuda-out-of-memory", NULL);
+	check_one("WARNING:root:Warning: Ran out of memory when regular VAE encoding, retrying with tiled VAE "
+		  "encoding.\n", "cuda-out-of-memory", NULL);
+	check_silent("Using tiled VAE decoding to save memory\n");
 }
 
 static void test_stop43_retired_rules(void)
