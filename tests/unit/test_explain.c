@@ -1178,6 +1178,28 @@ static void test_gpu_init_failed(void)
 
 /* The wordings read at stop 43 from the retired holdout-16, -17 and -19:
  * each a mechanism with its source, not one log's line. */
+/* Mechanisms from the retired holdout-23 (stop 44): programs' own words
+ * for a GPU memory cause, each fixed in its source. */
+static void test_ho23_rules(void)
+{
+	/* vLLM v1's start-up check (vllm/v1/worker/utils.py request_memory,
+	 * before that gpu_worker.py init_device). */
+	check_one("(EngineCore_DP0 pid=20600) ERROR 02-27 18:45:04 [core.py:866] ValueError: Free memory on device "
+		  "(1.52/23.52 GiB) on startup is less than desired GPU memory utilization (0.9, 21.16 GiB). Decrease "
+		  "GPU memory utilization or reduce GPU memory used by other processes.\n",
+		  "gpu-memory-held-by-other-processes", NULL);
+	check_one("ValueError: Free memory on device cuda:0 (110.9/140.55 GiB) on startup is less than desired GPU "
+		  "memory utilization (0.8, 112.44 GiB).\n", "gpu-memory-held-by-other-processes", NULL);
+	check_silent("gpu_memory_utilization: the fraction of GPU memory to use, desired 0.9\n");
+	/* ComfyUI's VAE catches PyTorch's out-of-memory error and retries in
+	 * tiles (comfy/sd.py), decoding and encoding. */
+	check_one("Warning: Ran out of memory when regular VAE decoding, retrying with tiled VAE decoding.\n",
+		  "cuda-out-of-memory", NULL);
+	check_one("WARNING:root:Warning: Ran out of memory when regular VAE encoding, retrying with tiled VAE "
+		  "encoding.\n", "cuda-out-of-memory", NULL);
+	check_silent("Using tiled VAE decoding to save memory\n");
+}
+
 static void test_stop43_retired_rules(void)
 {
 	/* The kernel's driver core when a GPU driver's probe fails
@@ -1902,6 +1924,7 @@ int main(void)
 	test_eco31_rules();
 	test_gpu_init_failed();
 	test_stop43_retired_rules();
+	test_ho23_rules();
 	test_presentation();
 	test_cri_long_partial();
 	test_hard_wrap();
