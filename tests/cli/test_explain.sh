@@ -1549,7 +1549,9 @@ want_ids 'I0301 solver.cpp:60] status == CUDNN_STATUS_SUCCESS (0 vs. 0) after th
 # same wording for SGEMM/DGEMM that CPU BLAS libraries print; torchvision's
 # "Couldn't load custom C++ ops" and the same function copied by other
 # extensions (the general class), not the raising source line a traceback
-# quotes; the libraries PyTorch 1.8 to 1.12 split its CUDA library into,
+# quotes (its message wrapped before "torchvision" is still torchvision's
+# by the rest of it or by its extension.py among the frames); the
+# libraries PyTorch 1.8 to 1.12 split its CUDA library into,
 # missing under another torch, not libtorch_cpu.so (an extension imported
 # before torch).
 want_ids 'RuntimeError: Cuda extensions are being compiled with a version of Cuda that does not match the version used to compile Pytorch binaries.  Pytorch binaries were compiled with Cuda 11.7.' toolkit-framework-cuda-mismatch
@@ -1563,6 +1565,11 @@ want_ids "RuntimeError: Couldn't load custom C++ ops. This can happen if your Py
 want_ids "RuntimeError: Couldn't load custom C++ ops for gen_nms. This can happen if your PyTorch install is incompatible with this wheel, or if there were errors while compiling the extension." extension-torch-abi-mismatch
 want_ids "RuntimeError: Couldn't load custom C++ ops. This can happen if your PyTorch and torchshifts versions are incompatible, or if you had errors while compiling torchshifts from source." extension-torch-abi-mismatch
 want_ids '            "Couldn'"'"'t load custom C++ ops. This can happen if your PyTorch and "' ""
+# torchvision's message wrapped before "torchvision": the rest of it, or
+# torchvision's extension.py among the frames (Linux or Windows paths),
+# names torchvision.
+want_ids "RuntimeError: Couldn't load custom C++ ops. This can happen if your PyTorch and\ntorchvision versions are incompatible, or if you had errors while compiling" torchvision-torch-mismatch
+want_ids '  File "C:\\Users\\me\\venv\\lib\\site-packages\\torchvision\\extension.py", line 63, in _assert_has_ops\nRuntimeError: Couldn'"'"'t load custom C++ ops. This can happen if your PyTorch and' torchvision-torch-mismatch
 want_ids 'OSError: libtorch_cuda_cpp.so: cannot open shared object file: No such file or directory' extension-torch-abi-mismatch
 want_ids 'ImportError: /opt/conda/lib/python3.10/site-packages/mmcv/_ext.cpython-310-x86_64-linux-gnu.so: libtorch_cuda_cu.so: cannot open shared object file: No such file or directory' extension-torch-abi-mismatch
 want_ids 'OSError: libtorch_cpu.so: cannot open shared object file: No such file or directory' ""
