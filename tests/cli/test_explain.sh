@@ -1430,6 +1430,22 @@ want_ids "FileNotFoundError: Could not find module 'nvvm.dll' (or one of its dep
 want_ids "OSError: libnvvm.so.4: cannot open shared object file: No such file or directory" cuda-toolkit-not-found
 want_ids "FileNotFoundError: Could not find module 'cudart64_110.dll' (or one of its dependencies). Try using the full path with constructor syntax." cuda-library-missing
 want_ids "UserWarning: Failed to load image Python extension: Could not find module 'C:/env/Lib/site-packages/torchvision/image.pyd' (or one of its dependencies). Try using the full path with constructor syntax." ""
+# ecosystem-45's classes. ggml's three-line CUDA error report
+# (ggml_cuda_error: "CUDA error: %s", "current device: ..., in function ...",
+# the statement): a cuBLAS status string after the word CUDA is cuBLAS's
+# when the statement is a cublas call, not when it is the runtime's.
+want_ids "CUDA error: the function failed to launch on the GPU\n  current device: 0, in function ggml_cuda_op_mul_mat_cublas at ggml/src/ggml-cuda/ggml-cuda.cu:1804\n  cublasSgemm_v2(ctx.cublas_handle(id), CUBLAS_OP_T, CUBLAS_OP_N, row_diff, src1_ncols, ne10, &alpha, src0_ddf_i, ne00, src1_ddf1_i, ne10, &beta, dst_dd_i, ldc)" cublas-execution-failed
+want_ids "[ERROR] ggml_extend.hpp:72   - CUDA error: an unsupported value or parameter was passed to the function\n[ERROR] ggml_extend.hpp:72   -   current device: 0, in function ggml_cuda_mul_mat_batched_cublas at ggml-cuda.cu:1900\n[ERROR] ggml_extend.hpp:72   -   cublasGemmBatchedEx(ctx.cublas_handle(), CUBLAS_OP_T, CUBLAS_OP_N, ne01, ne11, ne10, alpha, CUDA_R_16F, nb01/nb00)" gpu-invalid-call
+want_ids "CUDA error: the function failed to launch on the GPU\n  current device: 0, in function ggml_backend_cuda_synchronize at ggml-cuda.cu:2400\n  cudaStreamSynchronize(cuda_ctx->stream())" ""
+want_ids "CUDA error: the function failed to launch on the GPU" ""
+want_ids "CUDA error: out of memory\n  current device: 0, in function ggml_cuda_pool_alloc at ggml-cuda.cu:300\n  cudaMalloc((void **) &ptr, look_ahead_size)" cuda-out-of-memory
+# thrust's system_error: what() is the failed step and the runtime's
+# string, after the terminate handler's line naming the exception (or on
+# the line that names it); another exception's what() is not CUDA's.
+want_ids "terminate called after throwing an instance of 'thrust::system::system_error'\n  what():  device free failed: driver shutting down" gpu-library-error
+want_ids "terminate called after throwing an instance of 'thrust::system::system_error'\n  what():  parallel_for failed: invalid device function" gpu-arch-unsupported-by-framework
+want_ids "thrust::system::system_error: transform: failed to synchronize: an illegal memory access was encountered" illegal-memory-access
+want_ids "terminate called after throwing an instance of 'std::runtime_error'\n  what():  device free failed: driver shutting down" ""
 # ecosystem-38's classes. An uncorrectable ECC error in the driver's own
 # words for Xid 48 ("An uncorrectable double bit error (DBE) has been
 # detected ...") and in DCGM's health incident (dcgm_errors.h); a corrected
