@@ -1446,6 +1446,25 @@ want_ids "terminate called after throwing an instance of 'thrust::system::system
 want_ids "terminate called after throwing an instance of 'thrust::system::system_error'\n  what():  parallel_for failed: invalid device function" gpu-arch-unsupported-by-framework
 want_ids "thrust::system::system_error: transform: failed to synchronize: an illegal memory access was encountered" illegal-memory-access
 want_ids "terminate called after throwing an instance of 'std::runtime_error'\n  what():  device free failed: driver shutting down" ""
+# A program's own words for exhausted GPU memory (Blender Cycles' device
+# allocator; "ran out of CUDA memory"); advice about it is none.
+want_ids "Error: System is out of GPU memory" cuda-out-of-memory
+want_ids "System is out of GPU and shared host memory" cuda-out-of-memory
+want_ids "out of CUDA memory" cuda-out-of-memory
+want_ids "RuntimeError: local Qwen-Image ran out of CUDA memory; free GPU memory or switch to cpu_offload" cuda-out-of-memory
+want_ids "hint: to avoid running out of GPU memory, lower --batch" ""
+want_ids "If out of CUDA memory, set parameter model_batch_size smaller." ""
+# torch.load's check of torch.cuda.is_available() for GPU storages: a torch
+# without CUDA code, unless the CUDA build's warning names the driver.
+want_ids "RuntimeError: Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False. If you are running on a CPU-only machine, please use torch.load with map_location=torch.device('cpu') to map your storages to the CPU." framework-cpu-only-build
+want_ids "UserWarning: CUDA initialization: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx\nRuntimeError: Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False." nvidia-driver-not-loaded
+want_ids "RuntimeError: Attempting to deserialize object on a MPS device but torch.backends.mps.is_available() is False." ""
+# Windows' "Entry Point Not Found" for a CUDA library's DLL (error 127:
+# found, but another release); a DLL outside the GPU stack stays silent.
+want_ids 'The procedure entry point cudnnGetVersion could not be located in the dynamic link library C:\\venv\\Lib\\site-packages\\nvidia\\cudnn\\bin\\cudnn_adv_infer64_8.dll.' windows-dll-load-failed
+want_ids 'Entry Point Not Found: The procedure entry point ?foo@@YAXXZ could not be located in the dynamic link library C:\\env\\Lib\\site-packages\\torch\\lib\\torch_cuda.dll' windows-dll-load-failed
+want_ids 'The procedure entry point ucrtbase_abc could not be located in the dynamic link library C:\\game\\game.dll' ""
+want_ids 'The procedure entry point cuStreamWaitValue32_v2 could not be located in the dynamic link library nvcuda.dll' driver-too-old-for-framework
 # ecosystem-38's classes. An uncorrectable ECC error in the driver's own
 # words for Xid 48 ("An uncorrectable double bit error (DBE) has been
 # detected ...") and in DCGM's health incident (dcgm_errors.h); a corrected
