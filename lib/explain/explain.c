@@ -324,9 +324,13 @@ struct gw_explainer {
 	struct { unsigned pat; char excerpt[GW_EXPLAIN_EXCERPT_MAX]; } held[HELD_MAX];
 	unsigned nheld;
 	uint64_t held_line;        /* the line they ended (0-based) */
+	unsigned held_skip;        /* lines between it and the call's (ggml's location) */
 	/* cuTT's cudaCheck: the line after a failed call's statement
 	 * (see cuda_check_statement); call_line is that line + 1, 0: none. */
 	uint64_t call_line;
+	/* The line after one that names a thrust exception (see
+	 * thrust_what_before); 0: none. */
+	uint64_t thrust_line;
 };
 
 #define UTF16_LE 1
@@ -616,7 +620,9 @@ void gw_explainer_reset(gw_explainer *ex)
 	ex->odd = -1;
 	ex->high = 0;
 	ex->nheld = 0;
+	ex->held_skip = 0;
 	ex->call_line = 0;
+	ex->thrust_line = 0;
 	memset(&ex->pr, 0, sizeof(ex->pr));
 	ex->pr.line_start = 1;
 }
@@ -1031,6 +1037,22 @@ static bool container_cli_step_before(const char *line, size_t start)
 	return false;
 }
 
+/* thrust's exceptions: system_error::what() is "WHAT: DESCRIPTION", the
+ * failed step and its error code's message, which for thrust's CUDA
+ * category is cudaGetErrorString()'s (thrust/system/detail/
+ * system_error.inl, thrust/system/cuda/detail/error.inl): "device free
+ * failed: driver shutting down" (cuda_cub::throw_on_error in
+ * malloc_and_free.h). C++'s terminate handler prints the type, then
+ * "  what():  " and the text on the next line. A runtime string counts as
+ * CUDA's on the line that names thrust's exception before it, or after
+ * "what():" on the line after one that names it. */
+static bool thrust_what_before(const gw_explainer *ex, size_t start)
+{
+	if (names_library(ex->line, start, "thrust::system::", true))
+		return true;
+	return ex->thrust_line && ex->thrust_line == ex->lines && names_library(ex->line, start, "what():", false);
+}
+
 static bool code_row_accepts(const gw_explainer *ex, unsigned p, size_t start)
 {
 	const gw__explain_pattern *pat = &gw__explain_patterns[p];
@@ -1053,7 +1075,7 @@ static bool code_row_accepts(const gw_explainer *ex, unsigned p, size_t start)
 		return true;
 	if (!strcmp(pat->framework, "cuda-runtime") &&
 	    (cuda_string_prefix_before(ex->line, start) || cuda_check_description(ex, start) ||
-	     runtime_error_is_string(ex, start, end)))
+	     runtime_error_is_string(ex, start, end) || thrust_what_before(ex, start)))
 		return true;
 	/* CUB's algorithms (cub::DeviceReduce, cub::DeviceRadixSort, ...)
 	 * return the runtime's cudaError_t, and TensorFlow's kernels print its
@@ -1491,19 +1513,43 @@ static size_t next_literal(const gw_explainer *ex, unsigned p, size_t from)
 	return SIZE_MAX;
 }
 
+/* The CUDA libraries whose calls a failed statement may name, by the
+ * calls' prefix: ggml's CUBLAS_CHECK (ggml-cuda/common.cuh) prints
+ * cublasGetStatusString() as "CUDA error: ..." and the call on a later
+ * line. "cuda" + capital is the runtime's, "cu" + capital the driver's. */
+static const char *const call_libraries[][2] = {
+	{ "cublas", "cublas" }, { "cudnn", "cudnn" }, { "cufft", "cufft" }, { "curand", "curand" },
+	{ "cusolver", "cusolver" }, { "cusparse", "cusparse" }, { "nvrtc", "nvrtc" },
+};
+
+static bool is_call_library(const char *framework)
+{
+	for (size_t i = 0; i < sizeof(call_libraries) / sizeof(call_libraries[0]); i++)
+		if (!strcmp(framework, call_libraries[i][1]))
+			return true;
+	return false;
+}
+
 /* XLA and TensorFlow's stream executor return a failed CUDA driver call
  * as the driver's description, a line break and the call: "device kernel
  * image is invalid\nin .../cuda_asm_compiler.cc(69): 'cuLinkComplete(...)'"
  * (RETURN_IF_CUDA_ERROR in stream_executor/cuda/cuda_asm_compiler.cc).
- * A CUDA description that ends its line with no library named is held
- * until the next line, which may name the call. */
+ * ggml's ggml_cuda_error (ggml-cuda.cu) prints "CUDA error: %s" with the
+ * status's string, then "  current device: %d, in function %s at %s:%d",
+ * then the failed statement: a cuBLAS string ("the function failed to
+ * launch on the GPU") after the word CUDA is cuBLAS's when the statement
+ * is a cublas call. A CUDA (or CUDA library's) description that ends its
+ * line with no library named is held until the line that may name the
+ * call. */
 static void hold_description(gw_explainer *ex, unsigned p, size_t start, bool had_nul)
 {
 	size_t end = start + ex->cat->lit_len[p];
+	const char *framework = gw__explain_patterns[p].framework;
 
 	if (ex->cell_line)
 		return;            /* a table's joined cell is no line of its own */
-	if (strncmp(gw__explain_patterns[p].framework, "cuda-", 5) || (start > 0 && is_word_byte(ex->line[start - 1])))
+	if ((strncmp(framework, "cuda-", 5) && !is_call_library(framework)) ||
+	    (start > 0 && is_word_byte(ex->line[start - 1])))
 		return;
 	while (end < ex->line_len && is_blank(ex->line[end]))
 		end++;
@@ -1514,6 +1560,7 @@ static void hold_description(gw_explainer *ex, unsigned p, size_t start, bool ha
 	if (ex->nheld >= HELD_MAX)
 		return;
 	ex->held_line = ex->lines;
+	ex->held_skip = 0;
 	ex->held[ex->nheld].pat = p;
 	make_excerpt(ex->held[ex->nheld++].excerpt, ex->line, ex->line_len, start, had_nul ? ex->nul_at : NULL);
 }
@@ -1547,21 +1594,69 @@ static const char *names_cuda_call(const char *line, size_t n)
 	return line[q + 2] >= 'A' && line[q + 2] <= 'Z' ? library : NULL;
 }
 
+/* ggml's location line: "current device: N, in function F at FILE:LINE". */
+static bool ggml_location_line(const gw_explainer *ex)
+{
+	return line_has_text(ex, "current device:") && line_has_text(ex, ", in function ");
+}
+
+/* ggml's statement line: the library of its first call of a CUDA library
+ * ("cublasSgemm_v2(", "cudaMemcpyAsync(", "cuMemCreate("), or NULL. */
+static const char *ggml_statement_library(const char *line, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t k = i;
+
+		if ((i > 0 && is_word_byte(line[i - 1])) || !is_word_byte(line[i]))
+			continue;
+		while (k < n && is_word_byte(line[k]))
+			k++;
+		if (k >= n || line[k] != '(')
+			continue;
+		for (size_t c = 0; c < sizeof(call_libraries) / sizeof(call_libraries[0]); c++) {
+			size_t len = strlen(call_libraries[c][0]);
+
+			if (k - i > len && literal_at(line + i, call_libraries[c][0], len))
+				return call_libraries[c][1];
+		}
+		if (k - i > 4 && !memcmp(line + i, "cuda", 4) && line[i + 4] >= 'A' && line[i + 4] <= 'Z')
+			return "cuda-runtime";
+		if (k - i > 2 && !memcmp(line + i, "cu", 2) && line[i + 2] >= 'A' && line[i + 2] <= 'Z')
+			return "cuda-driver";
+	}
+	return NULL;
+}
+
 /* The line after held descriptions is complete: when it names the CUDA
  * call they came from, they are that library's codes (the driver's of the
  * runtime's number: cuGetErrorString's strings are the runtime's), matched
- * at their own line. */
+ * at their own line. ggml's location line between them waits on. */
 static void held_call_line(gw_explainer *ex)
 {
-	const char *library;
+	const char *library = NULL;
 
-	if (ex->held_line + 1 == ex->lines && (library = names_cuda_call(ex->line, ex->line_len))) {
+	if (ex->held_line + 1 == ex->lines && !ex->held_skip && ggml_location_line(ex)) {
+		ex->held_skip = 1;
+		return;
+	}
+	if (ex->held_line + 1 + ex->held_skip == ex->lines &&
+	    (library = ex->held_skip ? ggml_statement_library(ex->line, ex->line_len)
+				     : names_cuda_call(ex->line, ex->line_len))) {
+		bool understood = false;
+
 		for (unsigned i = 0; i < ex->nheld; i++) {
 			int code = gw__explain_patterns[ex->held[i].pat].code;
-			int own = code_by_number(library, gw__status_codes[code].pub.number, false);
+			const char *held_library = gw__explain_patterns[ex->held[i].pat].framework;
+			int own;
 			size_t before = ex->nmatches;
 
-			code = own >= 0 ? own : code;
+			/* A CUDA library's string is that library's only. */
+			if (strcmp(held_library, library) &&
+			    (strncmp(held_library, "cuda-", 5) || strncmp(library, "cuda-", 5)))
+				continue;
+			own = code_by_number(library, gw__status_codes[code].pub.number, false);
+			code = own >= 0 && !strncmp(library, "cuda-", 5) ? own : code;
+			understood = true;
 			record_match(ex, (unsigned)gw__status_codes[code].doc, gw__status_codes[code].pub.library, code,
 				     0, false);
 			if (ex->nmatches > before) {
@@ -1571,12 +1666,17 @@ static void held_call_line(gw_explainer *ex)
 				memcpy(m->excerpt, ex->held[i].excerpt, sizeof(m->excerpt));
 			}
 		}
-		/* Understood now, not an unknown error. */
-		if (ex->nunrecognised && ex->unrecognised[ex->nunrecognised - 1].line == ex->held_line + 1)
+		/* Understood now, not an unknown error (nor the report's
+		 * later lines). */
+		while (understood && ex->nunrecognised &&
+		       ex->unrecognised[ex->nunrecognised - 1].line >= ex->held_line + 1 &&
+		       ex->unrecognised[ex->nunrecognised - 1].line <= ex->lines + 1)
 			ex->nunrecognised--;
-		next_generation(ex);
+		if (understood)
+			next_generation(ex);
 	}
 	ex->nheld = 0;
+	ex->held_skip = 0;
 }
 
 static bool pattern_accepts(gw_explainer *ex, unsigned p, size_t start);
@@ -3302,6 +3402,8 @@ static void end_piece(gw_explainer *ex, bool newline)
 		held_call_line(ex);
 	if (newline)
 		ex->call_line = line_word(ex, W_IN_FILE) && cuda_check_statement(ex->line, ex->line_len) ? ex->lines + 1 : 0;
+	if (newline)
+		ex->thrust_line = names_library(ex->line, ex->line_len, "thrust::system::", true) ? ex->lines + 1 : 0;
 	ex->line_len = 0;
 	if (newline) {
 		ex->lines++;
@@ -3479,7 +3581,7 @@ static void line_end(gw_explainer *ex)
 	 * waits for the next line waits for the one after them. */
 	if (ex->pr.joined && ex->call_line == ex->lines)
 		ex->call_line += ex->pr.joined;
-	if (ex->pr.joined && ex->nheld && ex->held_line + 1 == ex->lines)
+	if (ex->pr.joined && ex->nheld && ex->held_line + 1 + ex->held_skip == ex->lines)
 		ex->held_line += ex->pr.joined;
 	ex->lines += ex->pr.joined;
 	ex->pr.joined = 0;
