@@ -1098,13 +1098,15 @@ static bool code_row_accepts(const gw_explainer *ex, unsigned p, size_t start)
 }
 
 /* The library a "*" wrapping ("error code 46") is about: the first of
- * HIP, cuBLAS, cuDNN, NCCL, cuSOLVER, cuSPARSE, cuFFT, cuRAND and CUDA the
- * line names as a word of its own (TensorRT's "deserializeCudaEngine::50]
- * Error Code 4" is TensorRT's code, not CUDA's); NULL when none. */
+ * hipBLAS, HIP, cuBLAS, cuDNN, NCCL, cuSOLVER, cuSPARSE, cuFFT, cuRAND and
+ * CUDA the line names as a word of its own (TensorRT's
+ * "deserializeCudaEngine::50] Error Code 4" is TensorRT's code, not CUDA's;
+ * Faiss's ROCm port says "cublas failed (7)" of a hipblasStatus_t on a line
+ * that names HIPBLAS_STATUS_SUCCESS); NULL when none. */
 static const char *line_library(const gw_explainer *ex)
 {
 	static const char *const libs[][2] = {
-		{ "hip", "hip" }, { "rocm", "hip" }, { "cublas", "cublas" }, { "cudnn", "cudnn" }, { "nccl", "nccl" },
+		{ "hipblas", "hipblas" }, { "hip", "hip" }, { "rocm", "hip" }, { "cublas", "cublas" }, { "cudnn", "cudnn" }, { "nccl", "nccl" },
 		{ "cusolver", "cusolver" }, { "cusparse", "cusparse" }, { "cufft", "cufft" }, { "curand", "curand" },
 		{ "cuda", "cuda-any" },
 	};
