@@ -172,7 +172,8 @@ score_set tests/explain/holdout-4 23
 # 22/33, 14/19 and 10/13 with the stop's start, 28/32, 23/33, 14/19 and
 # 10/13 with its last binary.
 # holdout-24 retired at stop 44, read and tuned on (branch rt24): 23/33
-# before, 24/33 after llama.cpp's context allocation failures.
+# before, 24/33 after llama.cpp's context allocation failures, 25/33
+# after CUDA index_select's device check.
 # set          floor  logs
 while read -r set floor logs; do
 	score_set "tests/explain/$set" "$floor"
@@ -238,7 +239,7 @@ holdout-20     26     =30
 holdout-21     13     =15
 holdout-22     17     =19
 holdout-23     28     =32
-holdout-24     24     =33
+holdout-24     25     =33
 holdout-25     14     =19
 holdout-26     10     =13
 SETS
@@ -810,6 +811,11 @@ want_ids "RuntimeError: Expected object of type Variable[torch.FloatTensor] but 
 want_ids "RuntimeError: Expected object of type torch.cuda.FloatTensor but found type torch.cuda.LongTensor for argument #3 'other'" ""
 want_ids 'RuntimeError: expected type torch.FloatTensor but got torch.DoubleTensor' ""
 want_ids 'RuntimeError: module must have its parameters and buffers on device cuda:0 (device_ids[0]) but found one of them on device: cuda:3' tensors-on-different-devices
+# CUDA index_select's device check (aten/src/ATen/native/cuda/Indexing.cu:
+# at::cuda::check_device({out, self, index})): an operand, often the indices
+# of an embedding lookup, is not on the current GPU; its source line is not.
+want_ids 'RuntimeError: Input, output and indices must be on the current device' tensors-on-different-devices
+want_ids '      "Input, output and indices must be on the current device");' ""
 # roop's forks offer the providers the installed onnxruntime has; another
 # tool's --device choices say nothing about onnxruntime.
 want_ids "run.py: error: argument --execution-provider: invalid choice: 'cuda' (choose from 'dml', 'cpu')" framework-cpu-only-build
