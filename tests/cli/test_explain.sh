@@ -949,6 +949,16 @@ want_ids 'ggml_metal_log_allocated_size: warning: current allocated size is grea
 want_ids 'ggml_metal_device_init: tensor API disabled for pre-M5 and pre-A19 devices' ""
 want_ids 'llama_params_fit: failed to fit params to free device memory: n_gpu_layers already set by user to 99, abort' ""
 want_ids 'ggml_cuda_init: invalid architecture ID received for device 0 AMD Radeon Graphics: gfx000  cc 0.0' ""
+# ollama's GPU discovery and scheduler (slog lines), same way.
+want_ids 'time=2026-08-01T10:00:00.000Z level=WARN source=amd.go:470 msg="dropping ROCm device — no rocblas support for gfx target" device="AMD Radeon 780M" gfx_target=gfx1103' rocm-gfx-unsupported
+want_ids 'time=2026-08-01T10:00:00.000Z level=WARN source=cuda_compat.go:65 msg="NVIDIA driver too old" device="NVIDIA GeForce GTX 1080" compute=6.1 driver=535 required_driver="550 or newer"' driver-too-old-for-framework
+want_ids 'time=2026-08-01T10:00:00.000Z level=INFO source=llama_server.go:299 msg="skipping CUDA device — compute capability not in compiled architectures" device="NVIDIA GeForce GTX 770" cc=30' gpu-arch-unsupported-by-framework
+want_ids 'Error: 500 Internal Server Error: unable to load full model on GPU' cuda-out-of-memory
+want_ids 'time=2026-08-01T10:00:00.000Z level=INFO source=runner.go:405 msg="dropping integrated GPU; to enable, set OLLAMA_IGPU_ENABLE=1" id=0' ""
+want_ids 'time=2026-08-01T10:00:00.000Z level=WARN source=runner.go:722 msg="user overrode visible devices" CUDA_VISIBLE_DEVICES=1' ""
+want_ids 'time=2026-08-01T10:00:00.000Z level=WARN source=cuda_compat.go:39 msg="could not verify NVIDIA driver compatibility for CUDA"' ""
+want_ids 'time=2026-08-01T10:00:00.000Z level=WARN source=runner.go:364 msg="unable to refresh free memory, using old values"' ""
+want_ids 'time=2026-08-01T10:00:00.000Z level=WARN source=sched.go:1324 msg="predicted usage exceeds VRAM" gpu=GPU-1 totalMemory=8589934592 predicted=9663676416' ""
 want_ids 'allocateMemory: ErrorOutOfDeviceMemory' ""
 want_ids 'vkEnumeratePhysicalDevices returned VK_INCOMPLETE' ""
 want_ids 'vk::Instance::enumeratePhysicalDevices: Incomplete' ""
