@@ -977,6 +977,42 @@ want_ids 'vkAllocateMemory failed -2' cuda-out-of-memory
 want_ids 'queue submit failed -4' ""
 want_ids 'vkQueueSubmit failed 4' ""
 want_ids 'ggml_vulkan: vk::Device::allocateMemory: ErrorOutOfDeviceMemory' cuda-out-of-memory
+# llama.cpp / ggml messages mined from the source (docs/explain-sources.md):
+# one test per pattern row, and the look-alikes that are no failure (a
+# fallback that succeeds, a warning, a disabled optional feature) silent.
+want_ids 'llama_init_from_model: failed to initialize the context: failed to allocate compute pp buffers' cuda-out-of-memory
+want_ids 'llama_init_from_model: failed to initialize the context: failed to allocate compute tg buffers' cuda-out-of-memory
+want_ids 'graph_reserve: failed to allocate compute buffers' cuda-out-of-memory
+want_ids 'llama_init_from_model: failed to initialize the context: failed to allocate buffer for kv cache' cuda-out-of-memory
+want_ids 'llama_init_from_model: failed to initialize the context: failed to allocate buffer for rs cache' cuda-out-of-memory
+want_ids 'ggml_gallocr_reserve_n: failed to allocate ROCm0 buffer of size 4294967296' cuda-out-of-memory
+want_ids 'ggml_backend_alloc_ctx_tensors_from_buft_impl: failed to allocate Vulkan0 buffer of size 8589934592' cuda-out-of-memory
+want_ids 'ggml_gallocr_reserve_n: failed to allocate Metal buffer of size 268435456' cuda-out-of-memory
+want_ids 'ggml_gallocr_reserve_n: failed to allocate SYCL0 buffer of size 268435456' cuda-out-of-memory
+want_ids 'ggml_gallocr_reserve_n: failed to allocate CPU buffer of size 268435456' ""
+want_ids 'ggml_gallocr_reserve_n: failed to allocate Vulkan_Host buffer of size 268435456' ""
+want_ids 'llama_model_load: error loading model: unable to allocate ROCm0 buffer' cuda-out-of-memory
+want_ids 'llama_model_load: error loading model: unable to allocate CPU buffer' ""
+want_ids 'ggml_metal_buffer_init: error: failed to allocate buffer, size =  4096.00 MiB' cuda-out-of-memory
+want_ids 'ggml_backend_metal_buffer_type_alloc_buffer: error: failed to allocate buffer, size =  4096.00 MiB' cuda-out-of-memory
+want_ids 'llama_model_load_from_file_impl: invalid value for main_gpu: 2 (available devices: 1)' cuda-visible-devices-invalid
+want_ids 'ggml_vulkan: Device with index 3 does not exist.' cuda-visible-devices-invalid
+want_ids 'ggml_vulkan: Invalid device index 3 in GGML_VK_VISIBLE_DEVICES.' cuda-visible-devices-invalid
+want_ids 'hipMallocManaged unsupported, falling back to hipMalloc.' ""
+want_ids 'ggml_metal_log_allocated_size: warning: current allocated size is greater than the recommended max working set size' ""
+want_ids 'ggml_metal_device_init: tensor API disabled for pre-M5 and pre-A19 devices' ""
+want_ids 'llama_params_fit: failed to fit params to free device memory: n_gpu_layers already set by user to 99, abort' ""
+want_ids 'ggml_cuda_init: invalid architecture ID received for device 0 AMD Radeon Graphics: gfx000  cc 0.0' ""
+# ollama's GPU discovery and scheduler (slog lines), same way.
+want_ids 'time=2026-08-01T10:00:00.000Z level=WARN source=amd.go:470 msg="dropping ROCm device — no rocblas support for gfx target" device="AMD Radeon 780M" gfx_target=gfx1103' rocm-gfx-unsupported
+want_ids 'time=2026-08-01T10:00:00.000Z level=WARN source=cuda_compat.go:65 msg="NVIDIA driver too old" device="NVIDIA GeForce GTX 1080" compute=6.1 driver=535 required_driver="550 or newer"' driver-too-old-for-framework
+want_ids 'time=2026-08-01T10:00:00.000Z level=INFO source=llama_server.go:299 msg="skipping CUDA device — compute capability not in compiled architectures" device="NVIDIA GeForce GTX 770" cc=30' gpu-arch-unsupported-by-framework
+want_ids 'Error: 500 Internal Server Error: unable to load full model on GPU' cuda-out-of-memory
+want_ids 'time=2026-08-01T10:00:00.000Z level=INFO source=runner.go:405 msg="dropping integrated GPU; to enable, set OLLAMA_IGPU_ENABLE=1" id=0' ""
+want_ids 'time=2026-08-01T10:00:00.000Z level=WARN source=runner.go:722 msg="user overrode visible devices" CUDA_VISIBLE_DEVICES=1' ""
+want_ids 'time=2026-08-01T10:00:00.000Z level=WARN source=cuda_compat.go:39 msg="could not verify NVIDIA driver compatibility for CUDA"' ""
+want_ids 'time=2026-08-01T10:00:00.000Z level=WARN source=runner.go:364 msg="unable to refresh free memory, using old values"' ""
+want_ids 'time=2026-08-01T10:00:00.000Z level=WARN source=sched.go:1324 msg="predicted usage exceeds VRAM" gpu=GPU-1 totalMemory=8589934592 predicted=9663676416' ""
 want_ids 'allocateMemory: ErrorOutOfDeviceMemory' ""
 # llama.cpp's context set-up when a backend buffer cannot be allocated
 # (src/llama-context.cpp: graph_reserve's "failed to allocate compute
