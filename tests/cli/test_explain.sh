@@ -1036,6 +1036,14 @@ want_ids '[W:onnxruntime:, session_state.cc:1166 VerifyEachNodeIsAssignedToAnEp]
 want_ids '[W:onnxruntime:, transformer_memcpy.cc:74 ApplyImpl] 2 Memcpy nodes are added to the graph main_graph for CUDAExecutionProvider. It might have negative impact on performance (including unable to run CUDA graph). Set session_options.log_severity_level=1 to see the detail logs before this message.' ""
 want_ids '[I:onnxruntime:log, bfc_arena.cc:306 AllocateRawInternal] Extending BFCArena for Cuda. bin_num:16 (requested) num_bytes: 19888128 (actual) rounded_bytes:19888128' ""
 want_ids "Status Message: D:\\\\a\\\\_work\\\\1\\\\s\\\\onnxruntime\\\\core\\\\framework\\\\bfc_arena.cc:330 onnxruntime::BFCArena::AllocateRawInternal Failed to allocate memory for requested buffer of size 285081600" ""
+# TensorFlow / XLA's GPU compiler (docs/explain-sources.md): the toolkit's
+# ptxas/nvlink and libdevice not found; its timer's warning silent.
+want_ids "jaxlib.xla_extension.XlaRuntimeError: NOT_FOUND: Couldn't find a suitable version of ptxas. The following locations were considered: /usr/local/cuda/bin/ptxas, ptxas" cuda-toolkit-not-found
+want_ids "nvlink_path: Couldn't find a suitable version of nvlink." cuda-toolkit-not-found
+want_ids 'InternalError: libdevice not found at ./libdevice.10.bc [Op:__inference_train_function_1234]' cuda-toolkit-not-found
+want_ids "Couldn't find a suitable version of Python!" ""
+want_ids 'E external/local_xla/xla/stream_executor/cuda/cuda_timer.cc:86] Delay kernel timed out: measured time has sub-optimal accuracy. There may be a missing warmup execution, please investigate in Nsight Systems.' ""
+want_ids 'I tensorflow/compiler/xla/stream_executor/cuda/cuda_gpu_executor.cc:981] successful NUMA node read from SysFS had negative value (-1), but there must be at least one NUMA node, so returning NUMA node zero' ""
 # llama.cpp's context set-up when a backend buffer cannot be allocated
 # (src/llama-context.cpp: graph_reserve's "failed to allocate compute
 # buffers", then "failed to allocate compute pp|tg buffers"; the KV cache's
