@@ -1014,6 +1014,36 @@ want_ids 'time=2026-08-01T10:00:00.000Z level=WARN source=cuda_compat.go:39 msg=
 want_ids 'time=2026-08-01T10:00:00.000Z level=WARN source=runner.go:364 msg="unable to refresh free memory, using old values"' ""
 want_ids 'time=2026-08-01T10:00:00.000Z level=WARN source=sched.go:1324 msg="predicted usage exceeds VRAM" gpu=GPU-1 totalMemory=8589934592 predicted=9663676416' ""
 want_ids 'allocateMemory: ErrorOutOfDeviceMemory' ""
+# ONNX Runtime's execution providers and loader (docs/explain-sources.md),
+# same way: its CudaCall line by status, its own sentences, TensorRT's
+# arch refusal relayed by the TensorRT provider, and the information it
+# logs on every GPU run silent.
+want_ids 'CUDA failure 2: out of memory ; GPU=0 ; hostname=node1 ; file=/onnxruntime_src/onnxruntime/core/providers/cuda/cuda_allocator.cc ; line=47 ; expr=cudaMalloc((void**)&p, size);' cuda-out-of-memory
+want_ids 'CUBLAS failure 3: CUBLAS_STATUS_ALLOC_FAILED ; GPU=0 ; hostname=node1 ; expr=cublasCreate(&cublas_handle_);' cublas-handle-failed
+want_ids "RuntimeError: /onnxruntime_src/onnxruntime/python/onnxruntime_pybind_state.cc:600 onnxruntime::python::CreateExecutionProviderInstance ROCM_PATH is set but ROCM wasn't able to be loaded. Please install the correct version of ROCM and MIOpen as mentioned in the GPU requirements page, make sure they're in the PATH, and that your GPU is supported." rocm-library-missing
+want_ids "UserWarning: Specified provider 'ROCMExecutionProvider' is not in available provider names.Available providers: 'AzureExecutionProvider, CPUExecutionProvider'" framework-cpu-only-build
+want_ids "UserWarning: Specified provider 'DmlExecutionProvider' is not in available provider names.Available providers: 'CUDAExecutionProvider, CPUExecutionProvider'" framework-cpu-only-build
+want_ids "UserWarning: Specified provider 'ROCMExecutionProvider' is not in available provider names.Available providers: 'MIGraphXExecutionProvider, ROCMExecutionProvider, CPUExecutionProvider'" ""
+want_ids '[ONNXRuntimeError] : 1 : FAIL : Invalid device ID: 1, must be between 0 (inclusive) and 1 (exclusive).' cuda-visible-devices-invalid
+want_ids 'D:\\a\\_work\\1\\s\\onnxruntime\\core\\providers\\dml\\dml_provider_factory.cc(513)\\onnxruntime.dll!00007FFCA6CFB148: (caller: 00007FFCA6CFB46A) Exception(1) tid(dab0) 887A0002 The object was not found. If calling IDXGIFactory::EnumAdaptes, there is no adapter with the specified ordinal.' cuda-visible-devices-invalid
+want_ids 'EnumAdapters1(3) failed 0x887A0002 (The object was not found. If calling IDXGIFactory::EnumAdaptes, there is no adapter with the specified ordinal.)' ""
+want_ids '[ONNXRuntimeError] : 11 : EP_FAIL : TensorRT EP could not deserialize engine from cache: /cache/trt/TensorrtExecutionProvider_TRTKernel_graph_torch_jit_1_0_0_sm86.engine' tensorrt-engine-incompatible
+want_ids '[E:onnxruntime:Default, tensorrt_execution_provider.h:88 log] [2024-04-25 15:52:54   ERROR] 1: [caskUtils.cpp::nvinfer1::rt::task::trtSmToCask::193] Error Code 1: Internal Error (Unsupported SM: 0x601)' gpu-arch-unsupported-by-framework
+want_ids '[E] [TRT] C:\\source\\rtSafe\\cuda\\caskUtils.cpp (80) - Assertion Error in nvinfer1::rt::task::trtSmToCask: 0 (Unsupported SM.)' gpu-arch-unsupported-by-framework
+want_ids '[07/19/2025-23:34:55] [E] Error[9]: IBuilder::buildSerializedNetwork: Error Code 9: API Usage Error (Target GPU SM 120 is not supported by this TensorRT release.)' gpu-arch-unsupported-by-framework
+want_ids "Falling back to ['CPUExecutionProvider'] and retrying." ""
+want_ids '[W:onnxruntime:, session_state.cc:1166 VerifyEachNodeIsAssignedToAnEp] Some nodes were not assigned to the preferred execution providers which may or may not have an negative impact on performance. e.g. ORT explicitly assigns shape related ops to CPU to improve perf.' ""
+want_ids '[W:onnxruntime:, transformer_memcpy.cc:74 ApplyImpl] 2 Memcpy nodes are added to the graph main_graph for CUDAExecutionProvider. It might have negative impact on performance (including unable to run CUDA graph). Set session_options.log_severity_level=1 to see the detail logs before this message.' ""
+want_ids '[I:onnxruntime:log, bfc_arena.cc:306 AllocateRawInternal] Extending BFCArena for Cuda. bin_num:16 (requested) num_bytes: 19888128 (actual) rounded_bytes:19888128' ""
+want_ids "Status Message: D:\\\\a\\\\_work\\\\1\\\\s\\\\onnxruntime\\\\core\\\\framework\\\\bfc_arena.cc:330 onnxruntime::BFCArena::AllocateRawInternal Failed to allocate memory for requested buffer of size 285081600" ""
+# TensorFlow / XLA's GPU compiler (docs/explain-sources.md): the toolkit's
+# ptxas/nvlink and libdevice not found; its timer's warning silent.
+want_ids "jaxlib.xla_extension.XlaRuntimeError: NOT_FOUND: Couldn't find a suitable version of ptxas. The following locations were considered: /usr/local/cuda/bin/ptxas, ptxas" cuda-toolkit-not-found
+want_ids "nvlink_path: Couldn't find a suitable version of nvlink." cuda-toolkit-not-found
+want_ids 'InternalError: libdevice not found at ./libdevice.10.bc [Op:__inference_train_function_1234]' cuda-toolkit-not-found
+want_ids "Couldn't find a suitable version of Python!" ""
+want_ids 'E external/local_xla/xla/stream_executor/cuda/cuda_timer.cc:86] Delay kernel timed out: measured time has sub-optimal accuracy. There may be a missing warmup execution, please investigate in Nsight Systems.' ""
+want_ids 'I tensorflow/compiler/xla/stream_executor/cuda/cuda_gpu_executor.cc:981] successful NUMA node read from SysFS had negative value (-1), but there must be at least one NUMA node, so returning NUMA node zero' ""
 # llama.cpp's context set-up when a backend buffer cannot be allocated
 # (src/llama-context.cpp: graph_reserve's "failed to allocate compute
 # buffers", then "failed to allocate compute pp|tg buffers"; the KV cache's
