@@ -1042,6 +1042,19 @@ want_ids "WARNING 12-07 10:00:00 [deep_gemm.py:169] DeepGEMM kernels are disable
 want_ids 'WARNING 12-07 10:00:00 [flashinfer.py:107] FlashInfer kernels are disabled: flashinfer-cubin is not installed and nvcc (CUDA_HOME, CUDA_PATH, PATH or /usr/local/cuda) or ninja (PATH) is missing.' ""
 want_ids 'WARNING 12-07 10:00:00 [abstract.py:175] Disabling the extensible KV cache: cuMemCreate failed. The KV cache will be sized from profiling estimates instead of measured memory.' ""
 want_ids "WARNING 12-07 10:00:00 [cuda.py:353] Using 'pin_memory=False' as WSL is detected and the WSL2 kernel version is below 4.19.121. This may slow down performance. Please run \`wsl --update\`." ""
+# SGLang messages mined from the source (docs/explain-sources.md), same way.
+want_ids 'ValueError: Loaded weights leave no GPU memory for the KV cache under --mem-fraction-static=0.6. Raise --mem-fraction-static above 0.712 (minimum viable = 1 - available/pre = 0.7115). If using speculative decoding, draft weights are now counted.' kv-cache-no-memory
+want_ids 'RuntimeError: The memory capacity is unbalanced. Some GPUs may be occupied by other processes. pre_model_load_memory=20.5, local_gpu_memory=78.2, local_gpu_memory * 0.9=70.38' gpu-memory-held-by-other-processes
+want_ids '[2026-12-07 10:00:00 TP1] The memory capacity is unbalanced. Some GPUs may be occupied by other processes. pre_model_load_memory=20.5, local_gpu_memory=78.2, local_gpu_memory * 0.9=70.38' gpu-memory-held-by-other-processes
+want_ids 'RuntimeError: alloc_req_slots runs out of memory. Please set a smaller number for `--max-running-requests`. req_to_token_pool.available_size()=0, num_reqs=1, ' ""
+want_ids '1. set --mem-fraction-static to a smaller value (e.g., 0.8 or 0.7)\n3. if it is an OOM problem, set --mem-fraction-static to a smaller value (e.g., 0.8 or 0.7)' ""
+want_ids "ValueError: TP rank 1 could finish the model loading, but there are other ranks that didn't finish loading. It is likely due to unexpected failures (e.g., OOM) or a slow node." ""
+want_ids '[2026-12-07 10:00:00] max_total_tokens=500000 is larger than the profiled value 300000. Use the profiled value instead.' ""
+want_ids '[2026-12-07 10:00:00 TP0] CustomAllreduce is disabled because your platform lacks GPU P2P capability or P2P test failed. To silence this warning, specify disable_custom_all_reduce=True explicitly.' ""
+want_ids '[2026-12-07 10:00:00 TP0] Failed to load NCCL library from libnccl.so.2 . It is expected if you are not running on NVIDIA/AMD/MTHREADS GPUs. Otherwise, the nccl library might not exist, be corrupted or it does not support the current platform Linux.' ""
+want_ids '[2026-12-07 10:00:00 TP0] TorchSymmMemCommunicator: Device capability 8.0 not supported, communicator is not available.' ""
+want_ids '[2026-12-07 10:00:00 TP0] Failed to import pynvml with ModuleNotFoundError("No module named pynvml")' ""
+want_ids '[2026-12-07 10:00:00 TP0] pynvml not installed, skipping NUMA node configuration for GPU' ""
 # llama.cpp's context set-up when a backend buffer cannot be allocated
 # (src/llama-context.cpp: graph_reserve's "failed to allocate compute
 # buffers", then "failed to allocate compute pp|tg buffers"; the KV cache's
