@@ -1044,6 +1044,47 @@ want_ids 'InternalError: libdevice not found at ./libdevice.10.bc [Op:__inferenc
 want_ids "Couldn't find a suitable version of Python!" ""
 want_ids 'E external/local_xla/xla/stream_executor/cuda/cuda_timer.cc:86] Delay kernel timed out: measured time has sub-optimal accuracy. There may be a missing warmup execution, please investigate in Nsight Systems.' ""
 want_ids 'I tensorflow/compiler/xla/stream_executor/cuda/cuda_gpu_executor.cc:981] successful NUMA node read from SysFS had negative value (-1), but there must be at least one NUMA node, so returning NUMA node zero' ""
+# vLLM messages mined from the source (docs/explain-sources.md), same way.
+want_ids "ValueError: Free memory on device cuda:0 (1.52/23.52 GiB) on startup is less than the engine's budget after excluding external process's weights (0.9, 21.16 GiB). Decrease GPU memory utilization or reduce GPU memory used by other processes." gpu-memory-held-by-other-processes
+want_ids 'AssertionError: Error in memory profiling. Initial free memory 20.1 GiB, current free memory 22.3 GiB. This happens when other processes sharing the same container release GPU memory while vLLM is profiling during initialization.' gpu-memory-held-by-other-processes
+want_ids 'ValueError: Cannot auto-fit max_model_len: not enough GPU memory available to serve even a single token. Try increasing `gpu_memory_utilization`.' kv-cache-no-memory
+want_ids 'RuntimeError: Physical device 3 for logical device 0 is not visible in CUDA_VISIBLE_DEVICES=0,1' cuda-visible-devices-invalid
+want_ids 'IndexError: visible device ordinal 2 is out of range for HIP_VISIBLE_DEVICES=0,1' cuda-visible-devices-invalid
+want_ids '(EngineCore_DP0 pid=1234) WARNING 12-07 10:00:00 [cuda.py:1039] Detected different devices in the system: NVIDIA GeForce RTX 4090, NVIDIA GeForce RTX 3090. Please make sure to set `CUDA_DEVICE_ORDER=PCI_BUS_ID` to avoid unexpected behavior.' cuda-device-order-differs
+want_ids 'RuntimeError: failed to load the NCCL library for unique-id rendezvous' cuda-library-missing
+want_ids 'RuntimeError: Could not load libcuda.so.1. The GPU driver library is required for VMM-backed tensors.' cuda-library-missing
+want_ids 'RuntimeError: Could not load libamdhip64.so.7. The GPU driver library is required for VMM-backed tensors.' rocm-library-missing
+want_ids 'ERROR 12-07 10:00:00 [pynccl_wrapper.py:387] Failed to load NCCL library from libnccl.so.2. It is expected if you are not running on NVIDIA/AMD GPUs.Otherwise, the nccl library might not exist, be corrupted or it does not support the current platform Linux-5.15. If you already have the library, please set the environment variable VLLM_NCCL_SO_PATH to point to the correct nccl library path.' ""
+want_ids 'WARNING 12-07 10:00:00 [custom_all_reduce.py:284] Custom allreduce is disabled because your platform lacks GPU P2P capability or P2P test failed. To silence this warning, specify disable_custom_all_reduce=True explicitly.' ""
+want_ids 'WARNING 12-07 10:00:00 [custom_all_reduce.py:430] MNNVL multimem reduce-scatter symmetric-memory allocation failed on at least one rank; falling back to NCCL.' ""
+want_ids 'WARNING 12-07 10:00:00 [symm_mem.py:67] SymmMemCommunicator: Device capability 8.0 not supported, communicator is not available.' ""
+want_ids 'WARNING 12-07 10:00:00 [symm_mem.py:47] SymmMemCommunicator: symmetric memory is not available.' ""
+want_ids 'WARNING 12-07 10:00:00 [pynccl_allocator.py:100] Failed to compile NCCL memory allocator. Symmetric memory will be disabled. This is expected if NCCL headers are not available.' ""
+want_ids 'WARNING 12-07 10:00:00 [pynccl_wrapper.py:414] The symbol ncclMemAlloc is not found in the NCCL library libnccl.so.2. To enable VLLM_USE_NCCL_SYMM_MEM  please update your NCCL version to >= 2.27.03.' ""
+want_ids 'WARNING 12-07 10:00:00 [rocm.py:53] Failed to import from amdsmi with ModuleNotFoundError("No module named amdsmi")' ""
+want_ids 'WARNING 12-07 10:00:00 [rocm.py:1126] Failed to get total memory via amdsmi, falling back to torch.cuda. This will initialize CUDA.' ""
+want_ids "WARNING 12-07 10:00:00 [rocm.py:1061] Could not derive device capability from GCN arch 'gfx1151', falling back to torch.cuda (this will initialize CUDA)." ""
+want_ids 'WARNING 12-07 10:00:00 [gpu_worker.py:166] Free memory grew by 1.2 GiB during profiling (initial 20.0 GiB, current 21.2 GiB). Sizing the KV cache from the 3.1 GiB torch reserved instead of the profiling difference.' ""
+want_ids 'WARNING 12-07 10:00:00 [gpu_worker.py:828] CUDA graph memory profiling is disabled (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0). Without it, CUDA graph memory is not accounted for during KV cache allocation, which may require lowering --gpu-memory-utilization to avoid OOM.' ""
+want_ids 'WARNING 12-07 10:00:00 [rocm_aiter_mla.py:390] KV cache is 2.5 GiB per layer, past the 2 GiB where the Gluon MLA kernel drops its KV bounds mask; using the padded ASM decode instead. Lower --gpu-memory-utilization or --max-model-len to get Gluon back.' ""
+want_ids 'WARNING 12-07 10:00:00 [deep_gemm.py:160] DeepGEMM kernels are disabled: DeepGEMM JIT-compiles its kernels with nvcc, which is missing (CUDA_HOME, CUDA_PATH, PATH or /usr/local/cuda). Set CUDA_HOME to a CUDA toolkit to enable them.' ""
+want_ids "WARNING 12-07 10:00:00 [deep_gemm.py:169] DeepGEMM kernels are disabled: DeepGEMM's JIT needs nvcc 12.9 or newer, found 12.4 at /usr/local/cuda/bin/nvcc. Set CUDA_HOME to a newer CUDA toolkit to enable them." ""
+want_ids 'WARNING 12-07 10:00:00 [flashinfer.py:107] FlashInfer kernels are disabled: flashinfer-cubin is not installed and nvcc (CUDA_HOME, CUDA_PATH, PATH or /usr/local/cuda) or ninja (PATH) is missing.' ""
+want_ids 'WARNING 12-07 10:00:00 [abstract.py:175] Disabling the extensible KV cache: cuMemCreate failed. The KV cache will be sized from profiling estimates instead of measured memory.' ""
+want_ids "WARNING 12-07 10:00:00 [cuda.py:353] Using 'pin_memory=False' as WSL is detected and the WSL2 kernel version is below 4.19.121. This may slow down performance. Please run \`wsl --update\`." ""
+# SGLang messages mined from the source (docs/explain-sources.md), same way.
+want_ids 'ValueError: Loaded weights leave no GPU memory for the KV cache under --mem-fraction-static=0.6. Raise --mem-fraction-static above 0.712 (minimum viable = 1 - available/pre = 0.7115). If using speculative decoding, draft weights are now counted.' kv-cache-no-memory
+want_ids 'RuntimeError: The memory capacity is unbalanced. Some GPUs may be occupied by other processes. pre_model_load_memory=20.5, local_gpu_memory=78.2, local_gpu_memory * 0.9=70.38' gpu-memory-held-by-other-processes
+want_ids '[2026-12-07 10:00:00 TP1] The memory capacity is unbalanced. Some GPUs may be occupied by other processes. pre_model_load_memory=20.5, local_gpu_memory=78.2, local_gpu_memory * 0.9=70.38' gpu-memory-held-by-other-processes
+want_ids 'RuntimeError: alloc_req_slots runs out of memory. Please set a smaller number for `--max-running-requests`. req_to_token_pool.available_size()=0, num_reqs=1, ' ""
+want_ids '1. set --mem-fraction-static to a smaller value (e.g., 0.8 or 0.7)\n3. if it is an OOM problem, set --mem-fraction-static to a smaller value (e.g., 0.8 or 0.7)' ""
+want_ids "ValueError: TP rank 1 could finish the model loading, but there are other ranks that didn't finish loading. It is likely due to unexpected failures (e.g., OOM) or a slow node." ""
+want_ids '[2026-12-07 10:00:00] max_total_tokens=500000 is larger than the profiled value 300000. Use the profiled value instead.' ""
+want_ids '[2026-12-07 10:00:00 TP0] CustomAllreduce is disabled because your platform lacks GPU P2P capability or P2P test failed. To silence this warning, specify disable_custom_all_reduce=True explicitly.' ""
+want_ids '[2026-12-07 10:00:00 TP0] Failed to load NCCL library from libnccl.so.2 . It is expected if you are not running on NVIDIA/AMD/MTHREADS GPUs. Otherwise, the nccl library might not exist, be corrupted or it does not support the current platform Linux.' ""
+want_ids '[2026-12-07 10:00:00 TP0] TorchSymmMemCommunicator: Device capability 8.0 not supported, communicator is not available.' ""
+want_ids '[2026-12-07 10:00:00 TP0] Failed to import pynvml with ModuleNotFoundError("No module named pynvml")' ""
+want_ids '[2026-12-07 10:00:00 TP0] pynvml not installed, skipping NUMA node configuration for GPU' ""
 # llama.cpp's context set-up when a backend buffer cannot be allocated
 # (src/llama-context.cpp: graph_reserve's "failed to allocate compute
 # buffers", then "failed to allocate compute pp|tg buffers"; the KV cache's
