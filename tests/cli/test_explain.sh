@@ -1047,6 +1047,13 @@ want_ids 'WARNING: BNB_CUDA_VERSION=124 environment variable detected; loading l
 want_ids 'WARNING: Compute capability < 7.5 detected! Only slow 8-bit matmul is supported for your GPU!' ""
 want_ids 'CUDA SETUP: WARNING! CUDA runtime files not found in any environmental path.' ""
 want_ids 'Could not detect ROCm GPU architecture: [Errno 2] No such file or directory: rocminfo' ""
+# accelerate (state.py, utils/) and stable-diffusion-webui's launch and NaN
+# checks, same way.
+want_ids "NotImplementedError: Using RTX 4000 series doesn't support faster communication broadband via P2P or IB. Please set \`NCCL_P2P_DISABLE=\"1\"\` and \`NCCL_IB_DISABLE=\"1\" or use \`accelerate launch\` which will do this automatically." gpu-peer-access-unavailable
+want_ids 'Device 1 is not available, available devices are [0]' ""
+want_ids 'RuntimeError: No executable batch size found, reached zero.' ""
+want_ids 'RuntimeError: Torch is not able to use GPU; add --skip-torch-cuda-test to COMMANDLINE_ARGS variable to disable this check' ""
+want_ids "modules.devices.NansException: A tensor with all NaNs was produced in Unet. This could be either because there's not enough precision to represent the picture, or because your video card does not support half type. Try setting the \"Upcast cross attention layer to float32\" option in Settings > Stable Diffusion or using the --no-half commandline argument to fix this. Use --disable-nan-check commandline argument to disable this check." ""
 # llama.cpp's context set-up when a backend buffer cannot be allocated
 # (src/llama-context.cpp: graph_reserve's "failed to allocate compute
 # buffers", then "failed to allocate compute pp|tg buffers"; the KV cache's
