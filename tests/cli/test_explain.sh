@@ -1085,6 +1085,46 @@ want_ids '[2026-12-07 10:00:00 TP0] Failed to load NCCL library from libnccl.so.
 want_ids '[2026-12-07 10:00:00 TP0] TorchSymmMemCommunicator: Device capability 8.0 not supported, communicator is not available.' ""
 want_ids '[2026-12-07 10:00:00 TP0] Failed to import pynvml with ModuleNotFoundError("No module named pynvml")' ""
 want_ids '[2026-12-07 10:00:00 TP0] pynvml not installed, skipping NUMA node configuration for GPU' ""
+# ComfyUI's words for a caught GPU out-of-memory (execution.py, the
+# attention and VAE fallbacks), same way; its warnings and fallbacks silent.
+want_ids '2025-10-12 10:00:00,000 - root - ERROR - Got an OOM, unloading all loaded models.' cuda-out-of-memory
+want_ids 'This error means you ran out of memory on your GPU.' cuda-out-of-memory
+want_ids 'out of memory error, emptying cache and trying again' cuda-out-of-memory
+want_ids 'out of memory error, increasing steps and trying again 4' cuda-out-of-memory
+want_ids 'scaled_dot_product_attention OOMed: switched to slice attention' cuda-out-of-memory
+want_ids 'ran out of memory while running softmax in  _get_attention_scores_no_kv_chunking, trying slower in place softmax instead' cuda-out-of-memory
+want_ids 'RuntimeError: Not enough memory, use lower resolution (max approx. 1024x1024). Need: 5.0GB free, Have:1.2GB free' cuda-out-of-memory
+want_ids 'WARNING: this card most likely does not support cuda-malloc, if you get "CUDA error" please run ComfyUI with: --disable-cuda-malloc' ""
+want_ids 'Device: cuda:0 NVIDIA GeForce GTX 970 : cudaMallocAsync' ""
+want_ids "Trying to enable lowvram mode because your GPU seems to have 4GB or less. If you don't want this use: --normalvram" ""
+want_ids 'Device cuda:0 does not support the torch.fft functions used in the FreeU node, switching to CPU.' ""
+want_ids 'Error running sage attention: Input tensors must be in dtype of torch.float16 or torch.bfloat16, using pytorch attention instead.' ""
+want_ids 'loaded partially; 4691.20 MB usable, 4580.45 MB loaded, 4756.74 MB offloaded, 161.55 MB buffer reserved, lowvram patches: 0' ""
+want_ids 'WARNING: conds not on same device, skipping concat.' ""
+# bitsandbytes' native library (cextension.py, diagnostics), same way.
+want_ids 'bitsandbytes library load error: No compatible CUDA binary found at /usr/lib/python3.12/site-packages/bitsandbytes/libbitsandbytes_cuda130.so' bitsandbytes-native-library-missing
+want_ids 'RuntimeError: No compatible ROCm binary found at /opt/venv/lib/python3.12/site-packages/bitsandbytes/libbitsandbytes_rocm72.so' bitsandbytes-native-library-missing
+want_ids '🚨 CUDA VERSION MISMATCH 🚨' bitsandbytes-native-library-missing
+want_ids '🚨 Forgot to compile the bitsandbytes library? 🚨' bitsandbytes-native-library-missing
+want_ids "RuntimeError: Method 'cadam32bit_grad_fp32' not available in CPU-only version of bitsandbytes." bitsandbytes-native-library-missing
+want_ids 'WARNING: bitsandbytes is running as CPU-only!' bitsandbytes-native-library-missing
+want_ids 'No compatible CUDA library found (tried: libbitsandbytes_cuda130.so). You may need to compile from source:' bitsandbytes-native-library-missing
+want_ids 'CUDA SETUP: CUDA detection failed! Possible reasons:' bitsandbytes-native-library-missing
+want_ids '🚨 CUDA SETUP ERROR: Missing dependency: libcudart.so.12 🚨' cuda-library-missing
+want_ids '🚨 ROCm SETUP ERROR: Missing dependency: libamdhip64.so.6 🚨' rocm-library-missing
+want_ids "Attempted to use bitsandbytes native library functionality but it's not available." ""
+want_ids 'No prebuilt binary for CUDA 12.9, loading CUDA 12.8 instead. Set BNB_CUDA_VERSION to override.' ""
+want_ids 'WARNING: BNB_CUDA_VERSION=124 environment variable detected; loading libbitsandbytes_cuda124.so.' ""
+want_ids 'WARNING: Compute capability < 7.5 detected! Only slow 8-bit matmul is supported for your GPU!' ""
+want_ids 'CUDA SETUP: WARNING! CUDA runtime files not found in any environmental path.' ""
+want_ids 'Could not detect ROCm GPU architecture: [Errno 2] No such file or directory: rocminfo' ""
+# accelerate (state.py, utils/) and stable-diffusion-webui's launch and NaN
+# checks, same way.
+want_ids "NotImplementedError: Using RTX 4000 series doesn't support faster communication broadband via P2P or IB. Please set \`NCCL_P2P_DISABLE=\"1\"\` and \`NCCL_IB_DISABLE=\"1\" or use \`accelerate launch\` which will do this automatically." gpu-peer-access-unavailable
+want_ids 'Device 1 is not available, available devices are [0]' ""
+want_ids 'RuntimeError: No executable batch size found, reached zero.' ""
+want_ids 'RuntimeError: Torch is not able to use GPU; add --skip-torch-cuda-test to COMMANDLINE_ARGS variable to disable this check' ""
+want_ids "modules.devices.NansException: A tensor with all NaNs was produced in Unet. This could be either because there's not enough precision to represent the picture, or because your video card does not support half type. Try setting the \"Upcast cross attention layer to float32\" option in Settings > Stable Diffusion or using the --no-half commandline argument to fix this. Use --disable-nan-check commandline argument to disable this check." ""
 # llama.cpp's context set-up when a backend buffer cannot be allocated
 # (src/llama-context.cpp: graph_reserve's "failed to allocate compute
 # buffers", then "failed to allocate compute pp|tg buffers"; the KV cache's
