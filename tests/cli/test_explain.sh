@@ -1013,6 +1013,24 @@ want_ids 'time=2026-08-01T10:00:00.000Z level=WARN source=runner.go:722 msg="use
 want_ids 'time=2026-08-01T10:00:00.000Z level=WARN source=cuda_compat.go:39 msg="could not verify NVIDIA driver compatibility for CUDA"' ""
 want_ids 'time=2026-08-01T10:00:00.000Z level=WARN source=runner.go:364 msg="unable to refresh free memory, using old values"' ""
 want_ids 'time=2026-08-01T10:00:00.000Z level=WARN source=sched.go:1324 msg="predicted usage exceeds VRAM" gpu=GPU-1 totalMemory=8589934592 predicted=9663676416' ""
+# PyTorch messages mined from its source (docs/explain-sources.md, PyTorch).
+want_ids 'UserWarning: Found GPU0 NVIDIA GeForce GTX 770 which requires CUDA_VERSION >= 9000 to\n     work properly, but your PyTorch was compiled\n     with CUDA_VERSION 8000. Please install the correct PyTorch binary' gpu-arch-unsupported-by-framework
+want_ids 'UserWarning: Found GPU0 Tesla V100-PCIE-16GB which requires CUDA_VERSION >= 9000 for\n     optimal performance and fast startup time, but your PyTorch was compiled' ""
+want_ids 'ValueError: Unknown CUDA arch (8.9+PTX) or GPU not supported' gpu-arch-unsupported-by-framework
+want_ids 'ValueError: ProcessGroupNCCL is only supported with GPUs, no GPUs found!' cuda-visible-devices-hides-all
+want_ids 'RuntimeError: Attempting to deserialize object on CUDA device 1 but torch.cuda.device_count() is 1. Please use torch.load with map_location to map your storages to an existing device.' cuda-visible-devices-invalid
+want_ids '[rank3]:[E ProcessGroupNCCL.cpp:1316] [PG 0 Rank 3] Heartbeat monitor timed out! Process will be terminated after dumping debug info. workMetaList_.size()=1' nccl-timeout
+want_ids 'RuntimeError: Error in dlopen or dlsym: libnvrtc-672ee683.so.11.2: cannot open shared object file: No such file or directory' cuda-library-missing
+want_ids 'UserWarning: expandable_segments not supported on this platform (Triggered internally at /pytorch/c10/hip/HIPAllocatorConfig.h:40.)' ""
+want_ids "No CUDA runtime is found, using CUDA_HOME='/usr/local/cuda'" ""
+want_ids "UserWarning: The detected CUDA version (12.1) has a minor version mismatch with the version that was used to compile PyTorch (12.4). Most likely this shouldn't be a problem." ""
+want_ids 'UserWarning: There are no g++ version bounds defined for CUDA version 12.4' ""
+want_ids 'UserWarning: Guessing device ID based on global rank. This can cause a hang if rank to GPU mapping is heterogeneous. You can specify device_id in init_process_group()' ""
+want_ids 'UserWarning: Attempting to run cuBLAS, but there was no current CUDA context! Attempting to set the primary context... (Triggered internally at ../aten/src/ATen/cuda/CublasHandlePool.cpp:135.)' ""
+want_ids 'UserWarning: 1Torch was not compiled with flash attention. (Triggered internally at ../aten/src/ATen/native/transformers/cuda/sdp_utils.cpp:455.)' ""
+want_ids "UserWarning: Can't initialize NVML" ""
+want_ids "UserWarning: User provided device_type of 'cuda', but CUDA is not available. Disabling" ""
+want_ids 'CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1\nCompile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.' ""
 want_ids 'allocateMemory: ErrorOutOfDeviceMemory' ""
 # ONNX Runtime's execution providers and loader (docs/explain-sources.md),
 # same way: its CudaCall line by status, its own sentences, TensorRT's
