@@ -1567,11 +1567,22 @@ static void hold_description(gw_explainer *ex, unsigned p, size_t start, bool ha
 	make_excerpt(ex->held[ex->nheld++].excerpt, ex->line, ex->line_len, start, had_nul ? ex->nul_at : NULL);
 }
 
+/* The CUDA API a call's name belongs to: "cuda" and a capital is the
+ * runtime's (cudaMalloc), "cu" and a capital the driver's (cuLinkComplete);
+ * NULL for neither. */
+static const char *cuda_api_of_call(const char *name, size_t len)
+{
+	if (len > 4 && !memcmp(name, "cuda", 4) && name[4] >= 'A' && name[4] <= 'Z')
+		return "cuda-runtime";
+	if (len > 2 && !memcmp(name, "cu", 2) && name[2] >= 'A' && name[2] <= 'Z')
+		return "cuda-driver";
+	return NULL;
+}
+
 /* Is the line "in FILE(LINE): 'CALL(", CALL one of the CUDA driver's
  * (cuLinkComplete) or runtime's (cudaMalloc)? The library, or NULL. */
 static const char *names_cuda_call(const char *line, size_t n)
 {
-	const char *library = "cuda-driver";
 	size_t i = 0, q, digits = 0;
 
 	while (i < n && is_blank(line[i]))
@@ -1587,13 +1598,7 @@ static const char *names_cuda_call(const char *line, size_t n)
 	if (!digits || q - digits <= i + 4 || line[q - digits - 1] != '(')
 		return NULL;
 	q += 4;
-	if (q + 3 > n || line[q] != 'c' || line[q + 1] != 'u')
-		return NULL;
-	if (q + 5 <= n && line[q + 2] == 'd' && line[q + 3] == 'a') {
-		q += 2;
-		library = "cuda-runtime";
-	}
-	return line[q + 2] >= 'A' && line[q + 2] <= 'Z' ? library : NULL;
+	return cuda_api_of_call(line + q, n - q);
 }
 
 /* ggml's location line: "current device: N, in function F at FILE:LINE". */
@@ -1621,10 +1626,10 @@ static const char *ggml_statement_library(const char *line, size_t n)
 			if (k - i > len && literal_at(line + i, call_libraries[c][0], len))
 				return call_libraries[c][1];
 		}
-		if (k - i > 4 && !memcmp(line + i, "cuda", 4) && line[i + 4] >= 'A' && line[i + 4] <= 'Z')
-			return "cuda-runtime";
-		if (k - i > 2 && !memcmp(line + i, "cu", 2) && line[i + 2] >= 'A' && line[i + 2] <= 'Z')
-			return "cuda-driver";
+		const char *api = cuda_api_of_call(line + i, k - i);
+
+		if (api)
+			return api;
 	}
 	return NULL;
 }
@@ -3402,10 +3407,10 @@ static void end_piece(gw_explainer *ex, bool newline)
 		ex->table.nlines = 0;      /* an over-long line: no table */
 	if (newline && ex->nheld && ex->held_line != ex->lines)
 		held_call_line(ex);
-	if (newline)
+	if (newline) {
 		ex->call_line = line_word(ex, W_IN_FILE) && cuda_check_statement(ex->line, ex->line_len) ? ex->lines + 1 : 0;
-	if (newline)
 		ex->thrust_line = names_library(ex->line, ex->line_len, "thrust::system::", true) ? ex->lines + 1 : 0;
+	}
 	ex->line_len = 0;
 	if (newline) {
 		ex->lines++;
