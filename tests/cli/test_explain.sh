@@ -185,10 +185,10 @@ score_set tests/explain/holdout-4 23
 # queries; held out, not read): 39/48, 35/44, 10/17 and 15/18 with the
 # stop's start, 41/48, 34/44, 10/17 and 15/18 with its last binary
 # (holdout-28 fell by one: a new false alarm, not read, its README says so).
-# holdout-31 to -33 (stop 45: fresh threads of LLM fine-tuning and
-# serving trackers, of vision/3D/speech trackers, and neutral symptom
-# queries over all of GitHub; held out, not read): 28/30, 21/29 and 27/32
-# with the stop's start (d410730e).
+# holdout-31 to -34 (stop 45: fresh threads of LLM fine-tuning and
+# serving trackers, of vision/3D/speech trackers, neutral symptom queries
+# over all of GitHub, Chinese queries; held out, not read): 28/30, 21/29,
+# 27/32 and 21/25 with the stop's start (d410730e).
 # holdout-26 retired at stop 44, read and tuned on (branch rt26): 11/13
 # after TensorFlow's "UNKNOWN ERROR (303)" (its README says why).
 # holdout-25 retired at stop 44, read and tuned on: 14/19 before, 16/19
@@ -281,6 +281,7 @@ holdout-30     15     =18
 holdout-31     28     =30
 holdout-32     21     =29
 holdout-33     27     =32
+holdout-34     21     =25
 SETS
 # Each of these logs comes from its own thread, used by no other set.
 dups="$( { grep -h '^# source:' tests/explain/ecosystem*/*.expected tests/explain/holdout-*/*.expected
