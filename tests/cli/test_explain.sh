@@ -1899,6 +1899,12 @@ want_ids 'numba.cuda.cudadrv.error.CudaDriverError: Driver missing function: cuI
 want_ids 'CudaDriverError: driver missing function: cuInit.\nRequires CUDA 8.0 or above.' cuda-library-missing
 want_ids 'numba.cuda.cudadrv.error.CudaDriverError: Driver missing function: cuMemAllocAsync' driver-too-old-for-framework
 want_ids 'ftdi: FTDI driver missing function: FT_Open' ""
+# The loader's undefined symbol of a mangled c10::/at::/torch:: name is a
+# library built against another PyTorch, with or without the library's
+# name before it (holdout-27: a bare last line, a markdown autolink).
+want_ids 'undefined symbol: _ZNK3c105Error4whatEv' extension-torch-abi-mismatch
+want_ids 'site-packages/[flash_attn_2_cuda.cpython-39-x86_64-linux-gnu.so](http://flash_attn_2_cuda.cpython-39-x86_64-linux-gnu.so/): undefined symbol: _ZN2at4_ops9_pad_enum4callERKNS_6TensorE' extension-torch-abi-mismatch
+want_ids 'ImportError: /x/libfoo.so: undefined symbol: _ZN5cudnn4initEv' ""
 # ---- memory: the needle index follows the literals, not an automaton ---
 # What explain holds beyond the program itself (its catalogue: the trie of
 # every literal, the compiled regexes; the explainer; the 1 MiB read
