@@ -1905,6 +1905,15 @@ want_ids 'ftdi: FTDI driver missing function: FT_Open' ""
 want_ids 'undefined symbol: _ZNK3c105Error4whatEv' extension-torch-abi-mismatch
 want_ids 'site-packages/[flash_attn_2_cuda.cpython-39-x86_64-linux-gnu.so](http://flash_attn_2_cuda.cpython-39-x86_64-linux-gnu.so/): undefined symbol: _ZN2at4_ops9_pad_enum4callERKNS_6TensorE' extension-torch-abi-mismatch
 want_ids 'ImportError: /x/libfoo.so: undefined symbol: _ZN5cudnn4initEv' ""
+# A device-memory allocation that failed, in programs' words (holdout-29:
+# neko's device_alloc, the CANN runtime, sophon-stream); a fallback to
+# host memory is no failure.
+want_ids '*** ERROR: Memory allocation on device failed ***' cuda-out-of-memory
+want_ids '        allocate device memory failed.[FUNC:Init][FILE:memory_pool_manager.cc][LINE:50]' cuda-out-of-memory
+want_ids '[ERROR]  Malloc device memory failed' cuda-out-of-memory
+want_ids '[STREAM_CHECK_MESSAGE]  Expected ret == 0 to be true, but got false. Alloc Device Memory Failed! Program Terminated.' cuda-out-of-memory
+want_ids 'warning: failed to allocate device memory for the cache, falling back to host memory' ""
+want_ids 'device memory allocation succeeded (512 MiB)' ""
 # ---- memory: the needle index follows the literals, not an automaton ---
 # What explain holds beyond the program itself (its catalogue: the trie of
 # every literal, the compiled regexes; the explainer; the 1 MiB read
