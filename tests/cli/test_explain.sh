@@ -1914,6 +1914,11 @@ want_ids '[ERROR]  Malloc device memory failed' cuda-out-of-memory
 want_ids '[STREAM_CHECK_MESSAGE]  Expected ret == 0 to be true, but got false. Alloc Device Memory Failed! Program Terminated.' cuda-out-of-memory
 want_ids 'warning: failed to allocate device memory for the cache, falling back to host memory' ""
 want_ids 'device memory allocation succeeded (512 MiB)' ""
+# The VM protection fault of amdgpu's gmc_v6 to v8 and of radeon
+# (interrupt sources 146 and 147), the older twin of gmc_v9's page fault.
+want_ids '[ 4700.645531] amdgpu 0000:02:00.0: GPU fault detected: 147 0x03c4c408' illegal-memory-access
+want_ids 'radeon 0000:01:00.0:   VM_CONTEXT1_PROTECTION_FAULT_ADDR   0x0010FE1E' illegal-memory-access
+want_ids 'GPU fault detected: 12 0x00000000 (ignored)' ""
 # ---- memory: the needle index follows the literals, not an automaton ---
 # What explain holds beyond the program itself (its catalogue: the trie of
 # every literal, the compiled regexes; the explainer; the 1 MiB read
