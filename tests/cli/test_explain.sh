@@ -1925,6 +1925,11 @@ want_ids '2018-11-11 22:30:37.207580: I tensorflow/core/common_runtime/gpu/gpu_d
 # paste (holdout-27); a line that only names the provider is no warning.
 want_ids "onnxruntime_inference_collection.py:69: UserWarning: Specified provider 'CUDAExecutionProvider' is not in available provider\nnames.Available providers: 'AzureExecutionProvider, CPUExecutionProvider'" framework-cpu-only-build
 want_ids "Specified provider 'CUDAExecutionProvider' is not in available provider lists of old builds" ""
+# XLA's PJRT API version check of JAX's CUDA plugin (holdout-27); the same
+# check of another backend's plugin is not this id.
+want_ids "RuntimeError: Unable to initialize backend 'cuda': INVALID_ARGUMENT: Mismatched PJRT plugin PJRT API version (0.54) and framework PJRT API version 0.51)." jax-cuda-plugin-mismatch
+want_ids "RuntimeError: Unable to initialize backend 'cuda': INVALID_ARGUMENT: Plugin PJRT API version 0.23 is older than the minimum supported version 0.29" jax-cuda-plugin-mismatch
+want_ids "RuntimeError: Unable to initialize backend 'tpu': INVALID_ARGUMENT: Mismatched PJRT plugin PJRT API version (0.54) and framework PJRT API version 0.51)." ""
 # ---- memory: the needle index follows the literals, not an automaton ---
 # What explain holds beyond the program itself (its catalogue: the trie of
 # every literal, the compiled regexes; the explainer; the 1 MiB read
