@@ -1930,6 +1930,9 @@ want_ids "Specified provider 'CUDAExecutionProvider' is not in available provide
 want_ids "RuntimeError: Unable to initialize backend 'cuda': INVALID_ARGUMENT: Mismatched PJRT plugin PJRT API version (0.54) and framework PJRT API version 0.51)." jax-cuda-plugin-mismatch
 want_ids "RuntimeError: Unable to initialize backend 'cuda': INVALID_ARGUMENT: Plugin PJRT API version 0.23 is older than the minimum supported version 0.29" jax-cuda-plugin-mismatch
 want_ids "RuntimeError: Unable to initialize backend 'tpu': INVALID_ARGUMENT: Mismatched PJRT plugin PJRT API version (0.54) and framework PJRT API version 0.51)." ""
+# amdgpu's soc15_asic_reset "GPU reset" of older kernels (holdout-29).
+want_ids 'May  7 17:21:09 k8snode kernel: [ 8265.735624] amdgpu 0005:03:00.0: GPU reset' gpu-device-removed
+want_ids 'amdgpu 0000:03:00.0: GPU reset test skipped (no hang)' ""
 # ---- memory: the needle index follows the literals, not an automaton ---
 # What explain holds beyond the program itself (its catalogue: the trie of
 # every literal, the compiled regexes; the explainer; the 1 MiB read
