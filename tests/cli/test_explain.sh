@@ -1907,6 +1907,40 @@ want_ids 'numba.cuda.cudadrv.error.CudaDriverError: Driver missing function: cuI
 want_ids 'CudaDriverError: driver missing function: cuInit.\nRequires CUDA 8.0 or above.' cuda-library-missing
 want_ids 'numba.cuda.cudadrv.error.CudaDriverError: Driver missing function: cuMemAllocAsync' driver-too-old-for-framework
 want_ids 'ftdi: FTDI driver missing function: FT_Open' ""
+# The loader's undefined symbol of a mangled c10::/at::/torch:: name is a
+# library built against another PyTorch, with or without the library's
+# name before it (holdout-27: a bare last line, a markdown autolink).
+want_ids 'undefined symbol: _ZNK3c105Error4whatEv' extension-torch-abi-mismatch
+want_ids 'site-packages/[flash_attn_2_cuda.cpython-39-x86_64-linux-gnu.so](http://flash_attn_2_cuda.cpython-39-x86_64-linux-gnu.so/): undefined symbol: _ZN2at4_ops9_pad_enum4callERKNS_6TensorE' extension-torch-abi-mismatch
+want_ids 'ImportError: /x/libfoo.so: undefined symbol: _ZN5cudnn4initEv' ""
+# A device-memory allocation that failed, in programs' words (holdout-29:
+# neko's device_alloc, the CANN runtime, sophon-stream); a fallback to
+# host memory is no failure.
+want_ids '*** ERROR: Memory allocation on device failed ***' cuda-out-of-memory
+want_ids '        allocate device memory failed.[FUNC:Init][FILE:memory_pool_manager.cc][LINE:50]' cuda-out-of-memory
+want_ids '[ERROR]  Malloc device memory failed' cuda-out-of-memory
+want_ids '[STREAM_CHECK_MESSAGE]  Expected ret == 0 to be true, but got false. Alloc Device Memory Failed! Program Terminated.' cuda-out-of-memory
+want_ids 'warning: failed to allocate device memory for the cache, falling back to host memory' ""
+want_ids 'device memory allocation succeeded (512 MiB)' ""
+# The VM protection fault of amdgpu's gmc_v6 to v8 and of radeon
+# (interrupt sources 146 and 147), the older twin of gmc_v9's page fault.
+want_ids '[ 4700.645531] amdgpu 0000:02:00.0: GPU fault detected: 147 0x03c4c408' illegal-memory-access
+want_ids 'radeon 0000:01:00.0:   VM_CONTEXT1_PROTECTION_FAULT_ADDR   0x0010FE1E' illegal-memory-access
+want_ids 'GPU fault detected: 12 0x00000000 (ignored)' ""
+# TensorFlow-ROCm's minimum-ISA check, the twin of its CUDA capability one.
+want_ids '2018-11-11 22:30:37.207580: I tensorflow/core/common_runtime/gpu/gpu_device.cc:1605] Ignoring visible gpu device (device: 0, name: AMD A10-8700P Radeon R6, 10 Compute Cores 4C+6G, pci bus id: 0000:00:01.0) with AMDGPU ISA gfx801. The minimum required AMDGPU ISA is gfx803.' rocm-gfx-unsupported
+# ONNX Runtime's missing-provider warning broken after "provider" by the
+# paste (holdout-27); a line that only names the provider is no warning.
+want_ids "onnxruntime_inference_collection.py:69: UserWarning: Specified provider 'CUDAExecutionProvider' is not in available provider\nnames.Available providers: 'AzureExecutionProvider, CPUExecutionProvider'" framework-cpu-only-build
+want_ids "Specified provider 'CUDAExecutionProvider' is not in available provider lists of old builds" ""
+# XLA's PJRT API version check of JAX's CUDA plugin (holdout-27); the same
+# check of another backend's plugin is not this id.
+want_ids "RuntimeError: Unable to initialize backend 'cuda': INVALID_ARGUMENT: Mismatched PJRT plugin PJRT API version (0.54) and framework PJRT API version 0.51)." jax-cuda-plugin-mismatch
+want_ids "RuntimeError: Unable to initialize backend 'cuda': INVALID_ARGUMENT: Plugin PJRT API version 0.23 is older than the minimum supported version 0.29" jax-cuda-plugin-mismatch
+want_ids "RuntimeError: Unable to initialize backend 'tpu': INVALID_ARGUMENT: Mismatched PJRT plugin PJRT API version (0.54) and framework PJRT API version 0.51)." ""
+# amdgpu's soc15_asic_reset "GPU reset" of older kernels (holdout-29).
+want_ids 'May  7 17:21:09 k8snode kernel: [ 8265.735624] amdgpu 0005:03:00.0: GPU reset' gpu-device-removed
+want_ids 'amdgpu 0000:03:00.0: GPU reset test skipped (no hang)' ""
 # ---- memory: the needle index follows the literals, not an automaton ---
 # What explain holds beyond the program itself (its catalogue: the trie of
 # every literal, the compiled regexes; the explainer; the 1 MiB read
