@@ -1899,6 +1899,16 @@ want_ids 'numba.cuda.cudadrv.error.CudaDriverError: Driver missing function: cuI
 want_ids 'CudaDriverError: driver missing function: cuInit.\nRequires CUDA 8.0 or above.' cuda-library-missing
 want_ids 'numba.cuda.cudadrv.error.CudaDriverError: Driver missing function: cuMemAllocAsync' driver-too-old-for-framework
 want_ids 'ftdi: FTDI driver missing function: FT_Open' ""
+# holdout-28 and holdout-30 (retired at stop 45, read and tuned on).
+# dlib's CHECK_CUDNN prints the cudnnStatus_t by number ("code: 8, reason:
+# " + its own string, "A call to cuDNN failed" for most codes): before
+# cuDNN 9, 8 is EXECUTION_FAILED, 4 INTERNAL_ERROR; cuDNN 9's 5000 and a
+# CUDA call's code (cudaGetErrorString names it) are not read as old ones.
+want_ids 'RuntimeError: Error while calling cudnnConvolutionForward( context(), &alpha, descriptor(data), data.device(), (const cudnnFilterDescriptor_t)filter_handle, filters.device()) in file D:\\dlib\\dnn\\cudnn_dlibapi.cpp:1056. code: 8, reason: CUDNN_STATUS_EXECUTION_FAILE' cudnn-execution-failed
+want_ids 'RuntimeError: Error while calling cudnnCreate(&handle) in file /tmp/dlib/dlib/cuda/cudnn_dlibapi.cpp:104. code: 4, reason: A call to cuDNN failed' cudnn-handle-failed
+want_ids 'Error while calling cudnnSetStream(context(), stream) in file cudnn_dlibapi.cpp:120. code: 14, reason: A call to cuDNN failed' cudnn-version-mismatch
+want_ids 'Error while calling cudnnConvolutionForward(context()) in file cudnn_dlibapi.cpp:1056. code: 80, reason: A call to cuDNN failed' ""
+want_ids 'RuntimeError: Error while calling cudaMalloc(&data, new_size*sizeof(float)) in file /tmp/dlib/dlib/cuda/gpu_data.cpp:218. code: 2, reason: out of memory' cuda-out-of-memory
 # ---- memory: the needle index follows the literals, not an automaton ---
 # What explain holds beyond the program itself (its catalogue: the trie of
 # every literal, the compiled regexes; the explainer; the 1 MiB read
