@@ -1909,6 +1909,12 @@ want_ids 'RuntimeError: Error while calling cudnnCreate(&handle) in file /tmp/dl
 want_ids 'Error while calling cudnnSetStream(context(), stream) in file cudnn_dlibapi.cpp:120. code: 14, reason: A call to cuDNN failed' cudnn-version-mismatch
 want_ids 'Error while calling cudnnConvolutionForward(context()) in file cudnn_dlibapi.cpp:1056. code: 80, reason: A call to cuDNN failed' ""
 want_ids 'RuntimeError: Error while calling cudaMalloc(&data, new_size*sizeof(float)) in file /tmp/dlib/dlib/cuda/gpu_data.cpp:218. code: 2, reason: out of memory' cuda-out-of-memory
+# PyTorch's caching allocator asks NVML which processes hold memory only
+# after an allocation failed (reportProcessMemoryInfo, called from malloc's
+# out-of-memory branch): a failed NVML call there hides the out of memory.
+want_ids 'RuntimeError: NVML_SUCCESS == r INTERNAL ASSERT FAILED at "/pytorch/c10/cuda/CUDACachingAllocator.cpp":1015, please report a bug to PyTorch.' cuda-out-of-memory
+want_ids 'RuntimeError: NVML_SUCCESS == DriverAPI::get()->nvmlInit_v2_() INTERNAL ASSERT FAILED at "../c10/cuda/CUDACachingAllocator.cpp":1123, please report a bug to PyTorch.' cuda-out-of-memory
+want_ids 'RuntimeError: NVML_SUCCESS == r INTERNAL ASSERT FAILED at "/opt/src/monitor.cpp":40' ""
 # ---- memory: the needle index follows the literals, not an automaton ---
 # What explain holds beyond the program itself (its catalogue: the trie of
 # every literal, the compiled regexes; the explainer; the 1 MiB read
