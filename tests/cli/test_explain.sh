@@ -1915,6 +1915,13 @@ want_ids 'RuntimeError: Error while calling cudaMalloc(&data, new_size*sizeof(fl
 want_ids 'RuntimeError: NVML_SUCCESS == r INTERNAL ASSERT FAILED at "/pytorch/c10/cuda/CUDACachingAllocator.cpp":1015, please report a bug to PyTorch.' cuda-out-of-memory
 want_ids 'RuntimeError: NVML_SUCCESS == DriverAPI::get()->nvmlInit_v2_() INTERNAL ASSERT FAILED at "../c10/cuda/CUDACachingAllocator.cpp":1123, please report a bug to PyTorch.' cuda-out-of-memory
 want_ids 'RuntimeError: NVML_SUCCESS == r INTERNAL ASSERT FAILED at "/opt/src/monitor.cpp":40' ""
+# CMake's find_package_handle_standard_args for an EXACT toolkit version (a
+# library built with another CUDA asks for its own); "at least" and other
+# packages are not a framework's CUDA.
+want_ids 'Could NOT find CUDA: Found unsuitable version "9.2", but required is exact\n  version "9.0" (found /usr/local/cuda-9.2)' toolkit-framework-cuda-mismatch
+want_ids 'CMake Error at /usr/share/cmake-3.22/Modules/FindPackageHandleStandardArgs.cmake:230 (message):\n  Could NOT find CUDAToolkit: Found unsuitable version "12.6", but required is exact version "12.2" (found /usr/local/cuda/include)' toolkit-framework-cuda-mismatch
+want_ids '-- Could NOT find PythonLibs: Found unsuitable version "3.4.5", but required is exact version "3.4.4" (found /usr/lib/x86_64-linux-gnu/libpython3.4m.so)' ""
+want_ids 'Could NOT find CUDA: Found unsuitable version "10.1", but required is at least "11.0" (found /usr)' ""
 # ---- memory: the needle index follows the literals, not an automaton ---
 # What explain holds beyond the program itself (its catalogue: the trie of
 # every literal, the compiled regexes; the explainer; the 1 MiB read
