@@ -1922,6 +1922,11 @@ want_ids 'Could NOT find CUDA: Found unsuitable version "9.2", but required is e
 want_ids 'CMake Error at /usr/share/cmake-3.22/Modules/FindPackageHandleStandardArgs.cmake:230 (message):\n  Could NOT find CUDAToolkit: Found unsuitable version "12.6", but required is exact version "12.2" (found /usr/local/cuda/include)' toolkit-framework-cuda-mismatch
 want_ids '-- Could NOT find PythonLibs: Found unsuitable version "3.4.5", but required is exact version "3.4.4" (found /usr/lib/x86_64-linux-gnu/libpython3.4m.so)' ""
 want_ids 'Could NOT find CUDA: Found unsuitable version "10.1", but required is at least "11.0" (found /usr)' ""
+# CuPy's setup summary when its cuda module's headers do not compile
+# (cupy_setup_build.py, preconfigure_modules); an optional module's headers
+# (cuDNN, NCCL) are a skipped module, no failure.
+want_ids '    Modules:\n        cuda      : No\n          -> Include files not found: ['"'"'cublas_v2.h'"'"', '"'"'cuda.h'"'"', '"'"'cuda_profiler_api.h'"'"', '"'"'cuda_runtime.h'"'"', '"'"'cufft.h'"'"', '"'"'curand.h'"'"', '"'"'cusparse.h'"'"', '"'"'nvrtc.h'"'"']' cuda-toolkit-not-found
+want_ids '  cudnn     : No\n    -> Include files not found: ['"'"'cudnn.h'"'"']\n    -> Check your CFLAGS environment variable.' ""
 # ---- memory: the needle index follows the literals, not an automaton ---
 # What explain holds beyond the program itself (its catalogue: the trie of
 # every literal, the compiled regexes; the explainer; the 1 MiB read
