@@ -1941,6 +1941,34 @@ want_ids "RuntimeError: Unable to initialize backend 'tpu': INVALID_ARGUMENT: Mi
 # amdgpu's soc15_asic_reset "GPU reset" of older kernels (holdout-29).
 want_ids 'May  7 17:21:09 k8snode kernel: [ 8265.735624] amdgpu 0005:03:00.0: GPU reset' gpu-device-removed
 want_ids 'amdgpu 0000:03:00.0: GPU reset test skipped (no hang)' ""
+# holdout-28 and holdout-30 (retired at stop 45, read and tuned on).
+# dlib's CHECK_CUDNN prints the cudnnStatus_t by number ("code: 8, reason:
+# " + its own string, "A call to cuDNN failed" for most codes): before
+# cuDNN 9, 8 is EXECUTION_FAILED, 4 INTERNAL_ERROR; cuDNN 9's 5000 and a
+# CUDA call's code (cudaGetErrorString names it) are not read as old ones.
+want_ids 'RuntimeError: Error while calling cudnnConvolutionForward( context(), &alpha, descriptor(data), data.device(), (const cudnnFilterDescriptor_t)filter_handle, filters.device()) in file D:\\dlib\\dnn\\cudnn_dlibapi.cpp:1056. code: 8, reason: CUDNN_STATUS_EXECUTION_FAILE' cudnn-execution-failed
+want_ids 'RuntimeError: Error while calling cudnnCreate(&handle) in file /tmp/dlib/dlib/cuda/cudnn_dlibapi.cpp:104. code: 4, reason: A call to cuDNN failed' cudnn-handle-failed
+want_ids 'Error while calling cudnnSetStream(context(), stream) in file cudnn_dlibapi.cpp:120. code: 14, reason: A call to cuDNN failed' cudnn-version-mismatch
+want_ids 'Error while calling cudnnConvolutionForward(context()) in file cudnn_dlibapi.cpp:1056. code: 80, reason: A call to cuDNN failed' ""
+want_ids 'RuntimeError: Error while calling cudaMalloc(&data, new_size*sizeof(float)) in file /tmp/dlib/dlib/cuda/gpu_data.cpp:218. code: 2, reason: out of memory' cuda-out-of-memory
+# PyTorch's caching allocator asks NVML which processes hold memory only
+# after an allocation failed (reportProcessMemoryInfo, called from malloc's
+# out-of-memory branch): a failed NVML call there hides the out of memory.
+want_ids 'RuntimeError: NVML_SUCCESS == r INTERNAL ASSERT FAILED at "/pytorch/c10/cuda/CUDACachingAllocator.cpp":1015, please report a bug to PyTorch.' cuda-out-of-memory
+want_ids 'RuntimeError: NVML_SUCCESS == DriverAPI::get()->nvmlInit_v2_() INTERNAL ASSERT FAILED at "../c10/cuda/CUDACachingAllocator.cpp":1123, please report a bug to PyTorch.' cuda-out-of-memory
+want_ids 'RuntimeError: NVML_SUCCESS == r INTERNAL ASSERT FAILED at "/opt/src/monitor.cpp":40' ""
+# CMake's find_package_handle_standard_args for an EXACT toolkit version (a
+# library built with another CUDA asks for its own); "at least" and other
+# packages are not a framework's CUDA.
+want_ids 'Could NOT find CUDA: Found unsuitable version "9.2", but required is exact\n  version "9.0" (found /usr/local/cuda-9.2)' toolkit-framework-cuda-mismatch
+want_ids 'CMake Error at /usr/share/cmake-3.22/Modules/FindPackageHandleStandardArgs.cmake:230 (message):\n  Could NOT find CUDAToolkit: Found unsuitable version "12.6", but required is exact version "12.2" (found /usr/local/cuda/include)' toolkit-framework-cuda-mismatch
+want_ids '-- Could NOT find PythonLibs: Found unsuitable version "3.4.5", but required is exact version "3.4.4" (found /usr/lib/x86_64-linux-gnu/libpython3.4m.so)' ""
+want_ids 'Could NOT find CUDA: Found unsuitable version "10.1", but required is at least "11.0" (found /usr)' ""
+# CuPy's setup summary when its cuda module's headers do not compile
+# (cupy_setup_build.py, preconfigure_modules); an optional module's headers
+# (cuDNN, NCCL) are a skipped module, no failure.
+want_ids '    Modules:\n        cuda      : No\n          -> Include files not found: ['"'"'cublas_v2.h'"'"', '"'"'cuda.h'"'"', '"'"'cuda_profiler_api.h'"'"', '"'"'cuda_runtime.h'"'"', '"'"'cufft.h'"'"', '"'"'curand.h'"'"', '"'"'cusparse.h'"'"', '"'"'nvrtc.h'"'"']' cuda-toolkit-not-found
+want_ids '  cudnn     : No\n    -> Include files not found: ['"'"'cudnn.h'"'"']\n    -> Check your CFLAGS environment variable.' ""
 # ---- memory: the needle index follows the literals, not an automaton ---
 # What explain holds beyond the program itself (its catalogue: the trie of
 # every literal, the compiled regexes; the explainer; the 1 MiB read
