@@ -1079,6 +1079,22 @@ want_ids 'UserWarning: Failed to find MSVC.\nUserWarning: Failed to find Windows
 # A fallback that succeeds, read now by the "out of resource:" row: this
 # waits for the general fallback veto (docs/explain-sources.md, Left).
 # want_ids 'Autotuning failed with out of resource: shared memory, Required: 131072, Hardware limit: 101376. Reducing block sizes or `num_stages` may help.' ""
+# torch.compile (Inductor, Dynamo) messages mined from its source
+# (docs/explain-sources.md, torch.compile): the wrong triton for this
+# PyTorch; its max-autotune, TF32, cudagraph and CUTLASS notices silent.
+want_ids "torch._inductor.exc.InductorError: RuntimeError: triton not built with the 'nvidia' backend" triton-missing
+want_ids "RuntimeError: triton not built with the 'amd' backend" triton-missing
+want_ids 'RuntimeError: Installed triton version too old, please upgrade' triton-missing
+want_ids 'W1207 12:00:00.000000 4242 torch/_inductor/utils.py:1250] [0/0] Not enough SMs to use max_autotune_gemm mode' ""
+want_ids 'W1207 12:00:00.000000 4242 torch/_inductor/utils.py:1246] [0/0] GPU arch does not support max_autotune_gemm mode usage' ""
+want_ids "UserWarning: TensorFloat32 tensor cores for float32 matrix multiplication available but not enabled. Consider setting \`torch.set_float32_matmul_precision('high')\` for better performance." ""
+want_ids 'skipping cudagraphs due to mutated inputs (2 instances). Found from :' ""
+want_ids "UserWarning: Failed to benchmark choice 'TritonTemplateCaller(/tmp/torchinductor_root/ab/cab.py, BLOCK_K=32)'. It will be ignored. Please debug the root cause in case the choice can bring perf gains." ""
+want_ids 'E1207 12:00:00.000000 4242 torch/_inductor/codegen/cutlass/utils.py:252] Cannot detect cuda arch None or cuda version None. Will discard all cutlass ops. Please consider setting _inductor.cuda.arch and _inductor.cuda.version configs.' ""
+# Fallbacks that succeed, read now by the rows of the text they quote:
+# these wait for the general fallback veto (docs/explain-sources.md, Left).
+# want_ids 'W1207 12:00:00.000000 4242 torch/_inductor/select_algorithm.py:3938] [0/0] out of resource: shared memory, Required: 131072, Hardware limit: 101376. Reducing block sizes or `num_stages` may help.' ""
+# want_ids 'E1207 12:00:00.000000 4242 torch/_inductor/select_algorithm.py:3923] [0/0] Runtime error during autotuning: \nCUDA error: invalid argument\n\nThis may mean this GPU is too small for max_autotune mode.\n\n. \nIgnoring this choice.' ""
 # TensorFlow / XLA's GPU compiler (docs/explain-sources.md): the toolkit's
 # ptxas/nvlink and libdevice not found; its timer's warning silent.
 want_ids "jaxlib.xla_extension.XlaRuntimeError: NOT_FOUND: Couldn't find a suitable version of ptxas. The following locations were considered: /usr/local/cuda/bin/ptxas, ptxas" cuda-toolkit-not-found
