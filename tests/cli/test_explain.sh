@@ -1063,6 +1063,46 @@ want_ids '[W:onnxruntime:, session_state.cc:1166 VerifyEachNodeIsAssignedToAnEp]
 want_ids '[W:onnxruntime:, transformer_memcpy.cc:74 ApplyImpl] 2 Memcpy nodes are added to the graph main_graph for CUDAExecutionProvider. It might have negative impact on performance (including unable to run CUDA graph). Set session_options.log_severity_level=1 to see the detail logs before this message.' ""
 want_ids '[I:onnxruntime:log, bfc_arena.cc:306 AllocateRawInternal] Extending BFCArena for Cuda. bin_num:16 (requested) num_bytes: 19888128 (actual) rounded_bytes:19888128' ""
 want_ids "Status Message: D:\\\\a\\\\_work\\\\1\\\\s\\\\onnxruntime\\\\core\\\\framework\\\\bfc_arena.cc:330 onnxruntime::BFCArena::AllocateRawInternal Failed to allocate memory for requested buffer of size 285081600" ""
+# Triton messages mined from its source (docs/explain-sources.md, Triton):
+# the host compiler, ptxas, libcuda and libamdhip64 it looks for; its
+# cache, fp8 and option warnings, and triton-windows' search warnings,
+# silent.
+want_ids 'RuntimeError: Failed to find C++ compiler. Please specify via CXX environment variable or set triton.knobs.build.impl.' jit-host-compiler-failed
+want_ids 'RuntimeError: Cannot find ptxas' cuda-toolkit-not-found
+want_ids 'RuntimeError: Cannot find ptxas-blackwell' cuda-toolkit-not-found
+want_ids "XLA only uses the driver JIT if it cannot find ptxas; you don't need to update your driver if you can point XLA to ptxas 9.2.88 or newer." ""
+want_ids 'RuntimeError: Triton only support CUDA 10.0 or higher, but got CUDA version: 9.2' ptxas-too-old
+want_ids 'RuntimeError: Failed to open libcuda.so.1' cuda-library-missing
+want_ids 'RuntimeError: Failed to retrieve cuLaunchKernelEx from libcuda.so.1' driver-too-old-for-framework
+want_ids 'RuntimeError: Failed to retrieve cuTensorMapEncodeTiled from libcuda.so.1' driver-too-old-for-framework
+want_ids "RuntimeError: cannot locate libamdhip64.so after attempted paths ['/usr/lib/python3/dist-packages/triton/backends/amd/lib/libamdhip64.so', '/opt/rocm/lib/libamdhip64.so']" rocm-library-missing
+want_ids 'RuntimeError: cannot open libamdhip64.so' rocm-library-missing
+want_ids "RuntimeError: TRITON_LIBHIP_PATH '/opt/rocm-6.2.0/lib' does not point to a valid libamdhip64.so" rocm-library-missing
+want_ids "RuntimeError: cannot get address for 'hipModuleLaunchKernel' from libamdhip64.so" rocm-library-missing
+want_ids 'RuntimeError: libamdhip64 version 5.7.31921 is not supported! Required major version is >=6.' rocm-library-missing
+want_ids 'WARNING:triton.runtime.build:Triton cache error: compiled module cuda_utils.so could not be loaded' ""
+want_ids "UserWarning: fp8e4b8 is AMD gfx942 specific and not supported on gfx1100 so it's upcasted to fp16 and can cause significant slow down. Please use OCP fp8 variants on gfx1100 for performance" ""
+want_ids 'UserWarning: kpack is deprecated starting from gfx950 and will be removed in later releases. So for now kpack = 2 will be overwritten to 1 to make transitioning easier.' ""
+want_ids 'UserWarning: Failed to find MSVC.\nUserWarning: Failed to find Windows SDK.\nUserWarning: Failed to find CUDA.' ""
+# A fallback that succeeds, read now by the "out of resource:" row: this
+# waits for the general fallback veto (docs/explain-sources.md, Left).
+# want_ids 'Autotuning failed with out of resource: shared memory, Required: 131072, Hardware limit: 101376. Reducing block sizes or `num_stages` may help.' ""
+# torch.compile (Inductor, Dynamo) messages mined from its source
+# (docs/explain-sources.md, torch.compile): the wrong triton for this
+# PyTorch; its max-autotune, TF32, cudagraph and CUTLASS notices silent.
+want_ids "torch._inductor.exc.InductorError: RuntimeError: triton not built with the 'nvidia' backend" triton-missing
+want_ids "RuntimeError: triton not built with the 'amd' backend" triton-missing
+want_ids 'RuntimeError: Installed triton version too old, please upgrade' triton-missing
+want_ids 'W1207 12:00:00.000000 4242 torch/_inductor/utils.py:1250] [0/0] Not enough SMs to use max_autotune_gemm mode' ""
+want_ids 'W1207 12:00:00.000000 4242 torch/_inductor/utils.py:1246] [0/0] GPU arch does not support max_autotune_gemm mode usage' ""
+want_ids "UserWarning: TensorFloat32 tensor cores for float32 matrix multiplication available but not enabled. Consider setting \`torch.set_float32_matmul_precision('high')\` for better performance." ""
+want_ids 'skipping cudagraphs due to mutated inputs (2 instances). Found from :' ""
+want_ids "UserWarning: Failed to benchmark choice 'TritonTemplateCaller(/tmp/torchinductor_root/ab/cab.py, BLOCK_K=32)'. It will be ignored. Please debug the root cause in case the choice can bring perf gains." ""
+want_ids 'E1207 12:00:00.000000 4242 torch/_inductor/codegen/cutlass/utils.py:252] Cannot detect cuda arch None or cuda version None. Will discard all cutlass ops. Please consider setting _inductor.cuda.arch and _inductor.cuda.version configs.' ""
+# Fallbacks that succeed, read now by the rows of the text they quote:
+# these wait for the general fallback veto (docs/explain-sources.md, Left).
+# want_ids 'W1207 12:00:00.000000 4242 torch/_inductor/select_algorithm.py:3938] [0/0] out of resource: shared memory, Required: 131072, Hardware limit: 101376. Reducing block sizes or `num_stages` may help.' ""
+# want_ids 'E1207 12:00:00.000000 4242 torch/_inductor/select_algorithm.py:3923] [0/0] Runtime error during autotuning: \nCUDA error: invalid argument\n\nThis may mean this GPU is too small for max_autotune mode.\n\n. \nIgnoring this choice.' ""
 # TensorFlow / XLA's GPU compiler (docs/explain-sources.md): the toolkit's
 # ptxas/nvlink and libdevice not found; its timer's warning silent.
 want_ids "jaxlib.xla_extension.XlaRuntimeError: NOT_FOUND: Couldn't find a suitable version of ptxas. The following locations were considered: /usr/local/cuda/bin/ptxas, ptxas" cuda-toolkit-not-found
