@@ -1192,6 +1192,31 @@ want_ids 'Device 1 is not available, available devices are [0]' ""
 want_ids 'RuntimeError: No executable batch size found, reached zero.' ""
 want_ids 'RuntimeError: Torch is not able to use GPU; add --skip-torch-cuda-test to COMMANDLINE_ARGS variable to disable this check' ""
 want_ids "modules.devices.NansException: A tensor with all NaNs was produced in Unet. This could be either because there's not enough precision to represent the picture, or because your video card does not support half type. Try setting the \"Upcast cross attention layer to float32\" option in Settings > Stable Diffusion or using the --no-half commandline argument to fix this. Use --disable-nan-check commandline argument to disable this check." ""
+# xFormers (xformers/_cpp_lib.py, ops/fmha/common.py and dispatch.py, the
+# CUTLASS kernel's arch dispatch), same way: the operators' "too new" and
+# sm80 refusals; "wasn't build with CUDA support" follows a library built
+# for another CUDA PyTorch, and is no CPU-only build then (a +cpu PyTorch
+# still is); fallbacks and per-operator reasons that are no GPU cause stay
+# silent.
+want_ids '`cutlassF-pt` is not supported because:\n    requires device with capability <= (9, 0) but your GPU has capability (12, 0) (too new)' gpu-arch-unsupported-by-framework
+want_ids '    requires device with capability < (5, 0) but your GPU has capability (12, 0) (too new)' gpu-arch-unsupported-by-framework
+want_ids '    requires device with capability == (8, 0) but your GPU has capability (9, 0) (too new)' ""
+want_ids '    requires NVidia GPU with sm80 minimum compute capacity, e.g., A100/H100/L4' gpu-too-old-for-kernel-library
+want_ids '    requires GPU with sm80 minimum compute capacity, e.g., A100/H100/L4' gpu-too-old-for-kernel-library
+want_ids '`tritonflashattF` is not supported because:\n    requires A100 GPU' gpu-too-old-for-kernel-library
+want_ids '    requires a GPU with compute capability > 7.5' gpu-too-old-for-kernel-library
+want_ids 'RuntimeError: Your device is too old. We require compute capability >= 50' gpu-too-old-for-kernel-library
+want_ids "WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n    PyTorch 2.6.0+cu124 with CUDA 1204 (you have 2.6.0+cu126)\n    Python  3.12.8 (you have 3.12.9)\n\`fa2F@v2.5.7-pt\` is not supported because:\n    xFormers wasn't build with CUDA support" extension-torch-abi-mismatch
+want_ids "xFormers was built for:\n    PyTorch 2.1.0+cu121 with CUDA 1201 (you have 2.1.0+cpu)\n    xFormers wasn't build with CUDA support" "extension-torch-abi-mismatch framework-cpu-only-build"
+want_ids 'WARNING[XFORMERS]: Need to compile C++ extensions to use all xFormers features.\n    Please install xformers properly (see https://github.com/facebookresearch/xformers#installing-xformers)\n  Memory-efficient attention, SwiGLU, sparse and more won'"'"'t be available.' ""
+want_ids 'NotImplementedError: No operator found for `memory_efficient_attention_forward` with inputs:' ""
+want_ids "\`cutlassF\` is not supported because:\n    device=cpu (supported: {'cuda'})\n    bf16 is only supported on A100+ GPUs" ""
+want_ids "    operator wasn't built - see \`python -m xformers.info\` for more info\n    triton is not available" ""
+want_ids "    requires a GPU with compute capability 8.0 (A100) or 9.0 (H100) for dropout when 'query.shape[-1] > 128'" ""
+want_ids 'A matching Triton is not available, some optimizations will not be enabled' ""
+want_ids 'Triton is not available, some optimizations will not be enabled.\nThis is just a warning: No module named '"'"'triton'"'"'' ""
+want_ids 'Flash-Attention 3 package can'"'"'t be used: flash_attn_3::fwd operator is not compatible' ""
+want_ids 'ImportError: Requires Flash-Attention version >=2.7.1,<=2.8.4 but got 2.5.8.' ""
 # llama.cpp's context set-up when a backend buffer cannot be allocated
 # (src/llama-context.cpp: graph_reserve's "failed to allocate compute
 # buffers", then "failed to allocate compute pp|tg buffers"; the KV cache's
