@@ -189,6 +189,10 @@ score_set tests/explain/holdout-4 23
 # serving trackers, of vision/3D/speech trackers, neutral symptom queries
 # over all of GitHub, Chinese queries; held out, not read): 28/30, 21/29,
 # 27/32 and 21/25 with the stop's start (d410730e).
+# holdout-28 and -30 retired at stop 45, read and tuned on (branch rt2830):
+# 34/44 and 15/18 before, 37/44 and 16/18 after (dlib's cuDNN status by
+# number, PyTorch's NVML assert on the out-of-memory path, CuPy's missing
+# CUDA headers, CMake's exact CUDA version); their READMEs list the rest.
 # holdout-26 retired at stop 44, read and tuned on (branch rt26): 11/13
 # after TensorFlow's "UNKNOWN ERROR (303)" (its README says why).
 # holdout-25 retired at stop 44, read and tuned on: 14/19 before, 16/19
@@ -280,9 +284,9 @@ holdout-24     25     =33
 holdout-25     16     =19
 holdout-26     11     =13
 holdout-27     46     =48
-holdout-28     34     =44
+holdout-28     37     =44
 holdout-29     15     =17
-holdout-30     15     =18
+holdout-30     16     =18
 holdout-31     28     =30
 holdout-32     21     =29
 holdout-33     27     =32
