@@ -1055,6 +1055,13 @@ want_ids '[W:onnxruntime:, session_state.cc:1166 VerifyEachNodeIsAssignedToAnEp]
 want_ids '[W:onnxruntime:, transformer_memcpy.cc:74 ApplyImpl] 2 Memcpy nodes are added to the graph main_graph for CUDAExecutionProvider. It might have negative impact on performance (including unable to run CUDA graph). Set session_options.log_severity_level=1 to see the detail logs before this message.' ""
 want_ids '[I:onnxruntime:log, bfc_arena.cc:306 AllocateRawInternal] Extending BFCArena for Cuda. bin_num:16 (requested) num_bytes: 19888128 (actual) rounded_bytes:19888128' ""
 want_ids "Status Message: D:\\\\a\\\\_work\\\\1\\\\s\\\\onnxruntime\\\\core\\\\framework\\\\bfc_arena.cc:330 onnxruntime::BFCArena::AllocateRawInternal Failed to allocate memory for requested buffer of size 285081600" ""
+# CTranslate2 (faster-whisper, WhisperX) mined from its source
+# (docs/explain-sources.md, CTranslate2), same way.
+want_ids 'RuntimeError: NCCL failed with error 2' nccl-error
+want_ids 'RuntimeError: The asynchronous CUDA allocator requires CUDA >= 11.2' cuda-malloc-async-unsupported
+want_ids "FileNotFoundError: Could not find module 'D:\\\\test\\\\venv\\\\lib\\\\site-packages\\\\ctranslate2\\\\libiomp5md.dll' (or one of its dependencies). Try using the full path with constructor syntax." windows-dll-load-failed
+want_ids "FileNotFoundError: Could not find module 'C:\\\\venv\\\\Lib\\\\site-packages\\\\torchcodec\\\\libtorchcodec_core8.dll' (or one of its dependencies). Try using the full path with constructor syntax." ""
+want_ids '[ctranslate2] [thread 2204] [warning] The compute type inferred from the saved model is float16, but the target device or backend do not support efficient float16 computation. The model weights have been automatically converted to use the float32 compute type instead.' ""
 # TensorFlow / XLA's GPU compiler (docs/explain-sources.md): the toolkit's
 # ptxas/nvlink and libdevice not found; its timer's warning silent.
 want_ids "jaxlib.xla_extension.XlaRuntimeError: NOT_FOUND: Couldn't find a suitable version of ptxas. The following locations were considered: /usr/local/cuda/bin/ptxas, ptxas" cuda-toolkit-not-found
