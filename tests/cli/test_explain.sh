@@ -1088,6 +1088,12 @@ want_ids '[W:onnxruntime:, session_state.cc:1166 VerifyEachNodeIsAssignedToAnEp]
 want_ids '[W:onnxruntime:, transformer_memcpy.cc:74 ApplyImpl] 2 Memcpy nodes are added to the graph main_graph for CUDAExecutionProvider. It might have negative impact on performance (including unable to run CUDA graph). Set session_options.log_severity_level=1 to see the detail logs before this message.' ""
 want_ids '[I:onnxruntime:log, bfc_arena.cc:306 AllocateRawInternal] Extending BFCArena for Cuda. bin_num:16 (requested) num_bytes: 19888128 (actual) rounded_bytes:19888128' ""
 want_ids "Status Message: D:\\\\a\\\\_work\\\\1\\\\s\\\\onnxruntime\\\\core\\\\framework\\\\bfc_arena.cc:330 onnxruntime::BFCArena::AllocateRawInternal Failed to allocate memory for requested buffer of size 285081600" ""
+# ONNX Runtime's OpenVINO provider passes on the Intel GPU plugin's
+# allocation errors (docs/explain-sources.md), same way.
+want_ids 'RuntimeError: Exception from src/plugins/intel_gpu/src/runtime/ocl/ocl_engine.cpp:193:\n[GPU] out of GPU resources' cuda-out-of-memory
+want_ids '[ONNXRuntimeError] : 1 : FAIL : [OpenVINO-EP]  Exception while Loading Network for graph: OpenVINOExecutionProvider_OpenVINO-EP-subgraph_1_0Exception from src/plugins/intel_gpu/src/runtime/ocl/ocl_engine.cpp:157: [GPU] Exceeded max size of memory object allocation: requested 9172942848 bytes, but max alloc size supported by device is 4294959104 bytes.Please try to reduce batch size or use lower precision.' cuda-out-of-memory
+want_ids 'Exception from src/plugins/intel_gpu/src/runtime/ocl/ocl_engine.cpp:170:\n[GPU] Exceeded max size of memory allocation: Required 2147483648 bytes, already occupied : 6442450944 bytes, but available memory size is 8321499136 bytes' cuda-out-of-memory
+want_ids '[Warning] [GPU] Exceeded max size of memory allocation: Required 2147483648 bytes, already occupied : 6442450944 bytes, but available memory size is 8321499136 bytes\nPlease note that performance might drop due to memory swap.' ""
 # CTranslate2 (faster-whisper, WhisperX) mined from its source
 # (docs/explain-sources.md, CTranslate2), same way.
 want_ids 'RuntimeError: NCCL failed with error 2' nccl-error
