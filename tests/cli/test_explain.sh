@@ -1021,6 +1021,39 @@ want_ids 'ggml_metal_log_allocated_size: warning: current allocated size is grea
 want_ids 'ggml_metal_device_init: tensor API disabled for pre-M5 and pre-A19 devices' ""
 want_ids 'llama_params_fit: failed to fit params to free device memory: n_gpu_layers already set by user to 99, abort' ""
 want_ids 'ggml_cuda_init: invalid architecture ID received for device 0 AMD Radeon Graphics: gfx000  cc 0.0' ""
+# ggml's SYCL, CANN, OpenCL and Vulkan backends (docs/explain-sources.md,
+# llama.cpp / ggml, "Other backends"), same way.
+want_ids "ggml_backend_sycl_buffer_type_alloc_buffer: can't allocate 8589934592 Bytes of memory on device" cuda-out-of-memory
+want_ids "ggml_sycl_pool_leg::alloc: can't allocate 123456 Bytes of memory on device/GPU" cuda-out-of-memory
+want_ids "ggml_backend_sycl_buffer_type_alloc_buffer: can't allocate 8589934592 Bytes of memory on host" ""
+want_ids 'Native API failed. Native API returns: -5 (PI_ERROR_OUT_OF_RESOURCES) -5 (PI_ERROR_OUT_OF_RESOURCES)Exception caught at file:/llama.cpp/ggml/src/ggml-sycl.cpp, line:3061' cuda-out-of-memory
+want_ids 'Native API failed. Native API returns: 20 (UR_RESULT_ERROR_DEVICE_LOST)Exception caught at file:/app/ggml/src/ggml-sycl/ggml-sycl.cpp, line:3061' gpu-device-removed
+want_ids 'check_allow_gpu_index error: device_index:1 is out of range: [0-0]' cuda-visible-devices-invalid
+want_ids 'ggml_backend_sycl_buffer_type error: device_index:2 is out of range [0, 1], miss to call ggml_backend_sycl_set_single_device()' cuda-visible-devices-invalid
+want_ids 'ggml_backend_cann_init: error: invalid device 3' cuda-visible-devices-invalid
+want_ids 'ggml_backend_cuda_init: invalid device 2' cuda-visible-devices-invalid
+want_ids 'ggml_opencl: invalid device number 2' cuda-visible-devices-invalid
+want_ids 'ggml_cuda_init: failed to initialize CUDA: CUDA driver is a stub library\nggml_backend_cuda_init: error: invalid device 0' nvidia-driver-not-loaded
+want_ids 'ggml_backend_cann_buffer_type_alloc_buffer: allocating 4096.00 MiB on device 0: aclrtMalloc failed: EL0004: Failed to allocate memory.' cuda-out-of-memory
+want_ids 'ggml_vulkan: device lost on Vulkan0, likely caused by previous submission (nodes 12 to 40):' gpu-device-removed
+want_ids 'ggml_opencl: clEnqueueNDRangeKernel(queue, kernel, 3, NULL, global_work_size, local_work_size, 0, NULL, NULL) error -5 at /src/ggml/src/ggml-opencl/ggml-opencl.cpp:5000' cuda-out-of-memory
+want_ids 'ggml_opencl: (buffer = clCreateBuffer(context, CL_MEM_READ_WRITE, size, NULL, &err), err) error -4 at /src/ggml/src/ggml-opencl/ggml-opencl.cpp:348' cuda-out-of-memory
+want_ids 'worker: poll(fd) error -5 at io.c:31' ""
+want_ids 'sycl_reorder_temp_buffer: device alloc of 1234 bytes failed, using host memory fallback' ""
+want_ids 'reorder_qw_q4_0: failed to allocate 1234 bytes for reorder temp buffer, skipping reorder' ""
+want_ids 'ggml_sycl_host_malloc: failed to allocate 512.00 MiB of pinned memory' ""
+want_ids 'WARNING: failed to allocate 512.00 MB of pinned memory: syclGetErrorString is not supported' ""
+want_ids 'ggml_cann_host_malloc: failed to allocate 512.00 MiB of pinned memory: EL0004: Failed to allocate memory.' ""
+want_ids 'ggml_metal_library_init: error: could not use bundle path to find ggml-metal.metal, falling back to trying cwd' ""
+want_ids 'ggml_metal_init: the device does not have a precompiled Metal library - this is unexpected' ""
+# Fallbacks that succeed but an existing row names now (left to the general
+# fallback veto; enable when it lands): ggml-vulkan's pinned host buffer
+# falls back to a CPU buffer, and a host pointer it cannot import is
+# allocated another way (ggml_backend_vk_host_buffer_type_alloc_buffer,
+# ggml_vk_buffer_from_host_ptr, ggml_vk_create_buffer's import path).
+#FALLBACK-VETO want_ids 'ggml_vulkan: Failed to allocate pinned memory (vk::Device::allocateMemory: ErrorOutOfDeviceMemory)' ""
+#FALLBACK-VETO want_ids 'ggml_vulkan: Failed ggml_vk_create_buffer (vk::Device::allocateMemory: ErrorOutOfDeviceMemory)' ""
+#FALLBACK-VETO want_ids 'ggml_vulkan: Failed getMemoryHostPointerPropertiesEXT (vk::Device::getMemoryHostPointerPropertiesEXT: ErrorInvalidExternalHandle)' ""
 # ollama's GPU discovery and scheduler (slog lines), same way.
 want_ids 'time=2026-08-01T10:00:00.000Z level=WARN source=amd.go:470 msg="dropping ROCm device — no rocblas support for gfx target" device="AMD Radeon 780M" gfx_target=gfx1103' rocm-gfx-unsupported
 want_ids 'time=2026-08-01T10:00:00.000Z level=WARN source=cuda_compat.go:65 msg="NVIDIA driver too old" device="NVIDIA GeForce GTX 1080" compute=6.1 driver=535 required_driver="550 or newer"' driver-too-old-for-framework
@@ -1112,6 +1145,19 @@ want_ids 'E1207 12:00:00.000000 4242 torch/_inductor/codegen/cutlass/utils.py:25
 # these wait for the general fallback veto (docs/explain-sources.md, Left).
 # want_ids 'W1207 12:00:00.000000 4242 torch/_inductor/select_algorithm.py:3938] [0/0] out of resource: shared memory, Required: 131072, Hardware limit: 101376. Reducing block sizes or `num_stages` may help.' ""
 # want_ids 'E1207 12:00:00.000000 4242 torch/_inductor/select_algorithm.py:3923] [0/0] Runtime error during autotuning: \nCUDA error: invalid argument\n\nThis may mean this GPU is too small for max_autotune mode.\n\n. \nIgnoring this choice.' ""
+# ONNX Runtime's OpenVINO provider passes on the Intel GPU plugin's
+# allocation errors (docs/explain-sources.md), same way.
+want_ids 'RuntimeError: Exception from src/plugins/intel_gpu/src/runtime/ocl/ocl_engine.cpp:193:\n[GPU] out of GPU resources' cuda-out-of-memory
+want_ids '[ONNXRuntimeError] : 1 : FAIL : [OpenVINO-EP]  Exception while Loading Network for graph: OpenVINOExecutionProvider_OpenVINO-EP-subgraph_1_0Exception from src/plugins/intel_gpu/src/runtime/ocl/ocl_engine.cpp:157: [GPU] Exceeded max size of memory object allocation: requested 9172942848 bytes, but max alloc size supported by device is 4294959104 bytes.Please try to reduce batch size or use lower precision.' cuda-out-of-memory
+want_ids 'Exception from src/plugins/intel_gpu/src/runtime/ocl/ocl_engine.cpp:170:\n[GPU] Exceeded max size of memory allocation: Required 2147483648 bytes, already occupied : 6442450944 bytes, but available memory size is 8321499136 bytes' cuda-out-of-memory
+want_ids '[Warning] [GPU] Exceeded max size of memory allocation: Required 2147483648 bytes, already occupied : 6442450944 bytes, but available memory size is 8321499136 bytes\nPlease note that performance might drop due to memory swap.' ""
+# CTranslate2 (faster-whisper, WhisperX) mined from its source
+# (docs/explain-sources.md, CTranslate2), same way.
+want_ids 'RuntimeError: NCCL failed with error 2' nccl-error
+want_ids 'RuntimeError: The asynchronous CUDA allocator requires CUDA >= 11.2' cuda-malloc-async-unsupported
+want_ids "FileNotFoundError: Could not find module 'D:\\\\test\\\\venv\\\\lib\\\\site-packages\\\\ctranslate2\\\\libiomp5md.dll' (or one of its dependencies). Try using the full path with constructor syntax." windows-dll-load-failed
+want_ids "FileNotFoundError: Could not find module 'C:\\\\venv\\\\Lib\\\\site-packages\\\\torchcodec\\\\libtorchcodec_core8.dll' (or one of its dependencies). Try using the full path with constructor syntax." ""
+want_ids '[ctranslate2] [thread 2204] [warning] The compute type inferred from the saved model is float16, but the target device or backend do not support efficient float16 computation. The model weights have been automatically converted to use the float32 compute type instead.' ""
 # TensorFlow / XLA's GPU compiler (docs/explain-sources.md): the toolkit's
 # ptxas/nvlink and libdevice not found; its timer's warning silent.
 want_ids "jaxlib.xla_extension.XlaRuntimeError: NOT_FOUND: Couldn't find a suitable version of ptxas. The following locations were considered: /usr/local/cuda/bin/ptxas, ptxas" cuda-toolkit-not-found
