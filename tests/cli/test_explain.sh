@@ -778,6 +778,14 @@ want_ids 'Memory access fault by GPU node-1 (Agent handle: 0x55d0c8a0) on addres
 # rocminfo's group hint is printed whenever the user is not in the DRM
 # group, also when /dev/kfd opens (through an ACL): no failure alone.
 want_ids 'bob is not member of "render" group, the default DRM access group. Users must be a member of the "render" group or another DRM access group in order for ROCm applications to run successfully.' ""
+# rocm-smi's and amd-smi's driver check (/sys/module/amdgpu/initstate);
+# amd-smi's CPU driver (amd_hsmp) and rocm-smi's per-metric "not supported"
+# are no GPU failure.
+want_ids 'ERROR:root:Driver not initialized (amdgpu not found in modules)' amdgpu-not-loaded
+want_ids 'ERROR:root:Unable to get devices, driver not initialized (amdgpu not found in modules)' amdgpu-not-loaded
+want_ids 'ERROR:root:Drivers not loaded (amdgpu and amd_hsmp drivers not found in modules)' amdgpu-not-loaded
+want_ids 'ERROR:root:Driver not loaded (amd_hsmp not found in modules)' ""
+want_ids 'ERROR:root:GPU[0]		: get_power_cap, Not supported on the given system' ""
 # The canonical gpuAssert() check prints "GPUassert: DESCRIPTION FILE LINE"
 # with cudaGetErrorString(): the runtime's description, no "CUDA" needed.
 want_ids 'GPUassert: invalid argument pyronn_layers/cc/kernels/cone_projector_3D_CudaKernel_hardware_interp.cu.cc 233' gpu-invalid-call
