@@ -991,6 +991,12 @@ want_ids 'MIOpen Error: /MIOpen/src/ctc.cpp:129: Error: Workspace size exceeds G
 want_ids 'MIOpen Error: /MIOpen/src/ocl/dropoutocl.cpp:232: Memory required by dropout forward configs exceeds GPU memory range.' cuda-out-of-memory
 want_ids 'MIOpen(HIP): Warning [SQLiteBase] Missing system database file: gfx1030_30.kdb Performance may degrade. Please follow instructions to install: https://github.com/ROCmSoftwarePlatform/MIOpen#installing-miopen-kernels-package' ""
 want_ids 'MIOpen(HIP): Warning [IsEnoughWorkspace] [GetSolutionsFallback WTI] Solver <GemmFwdRest>, workspace required: 14745600, provided ptr: 0 size: 0' ""
+# PyTorch's ROCm start-up fallbacks: the hipBLAS backend instead of
+# hipBLASLt (Context::blasPreferredBackend), another attention backend when
+# AOTriton's is experimental on the GPU (hip/sdp_utils.cpp).
+want_ids '/usr/lib/python3.12/site-packages/torch/nn/modules/linear.py:125: UserWarning: Attempting to use hipBLASLt on an unsupported architecture! Overriding blas backend to hipblas (Triggered internally at ../aten/src/ATen/Context.cpp:296.)' ""
+want_ids 'transformer.py:902: UserWarning: Mem Efficient attention on Current AMD GPU is still experimental. Enable it with TORCH_ROCM_AOTRITON_ENABLE_EXPERIMENTAL=1. (Triggered internally at /pytorch/aten/src/ATen/native/transformers/hip/sdp_utils.cpp:360.)' ""
+want_ids 'modeling_llama.py:566: UserWarning: Flash attention support on Navi31 GPU is still experimental. Enable it with TORCH_ROCM_AOTRITON_ENABLE_EXPERIMENTAL=1. (Triggered internally at /pytorch/aten/src/ATen/native/transformers/hip/sdp_utils.cpp:207.)' ""
 # The other libraries of the stack, each by name, by a number after the
 # wrapping that prints it, and by the library's own string after its name:
 # nvJitLink (no string function: name and number only), CUPTI (Kineto's
