@@ -983,6 +983,8 @@ want_ids 'MIOpen(HIP): Warning [Find] miopenStatusGpuOperationsSkipped' ""
 want_ids 'rocBLAS error: Could not initialize Tensile host: No devices found' cuda-visible-devices-hides-all
 want_ids 'rocBLAS warning: No paths matched /opt/rocm/lib/rocblas/library/*gfx1031*co. Make sure that ROCBLAS_TENSILE_LIBPATH is set correctly.' rocm-gfx-unsupported
 want_ids ' rocBLAS internal error: hipMallocAsync() failed to allocate memory of size : 1073741824' cuda-out-of-memory
+want_ids 'rocblaslt error: Cannot read /opt/rocm/lib/hipblaslt/library/TensileLibrary_lazy_gfx1030.dat: No such file or directory' rocm-gfx-unsupported
+want_ids 'rocblaslt error: Could not initialize Tensile host: No devices found' cuda-visible-devices-hides-all
 want_ids 'rocBLAS warning: hipBlasLT failed, falling back to tensile. ' ""
 want_ids 'rocBLAS warning: No Tensile solution found for XF32, fall back to FP32' ""
 want_ids 'MIOpen(HIP): Warning [default_allocator] hipMalloc 8589934592 status: 2' cuda-out-of-memory
