@@ -763,6 +763,29 @@ want_ids 'Call returned HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to
 want_ids 'ROCk module is loaded\nUnable to open /dev/kfd read-write: Bad address\nhsa api call failure at: /src/rocminfo/rocminfo.cc:1142\nCall returned HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the necessary resources.' ""
 want_ids 'Unable to open /dev/kfd read-write: Invalid argument\nCall returned HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the necessary resources.' ""
 want_ids 'Unable to open /dev/kfd read-write: No such file or directory\nCall returned HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the necessary resources.' amdgpu-not-loaded
+# The HIP runtime's (ROCm/clr) lines for a fat binary without a code object
+# for the GPU's ISA, as AMD_LOG_LEVEL=1 prints them, and the device it
+# leaves out for an ISA it does not support (docs/explain-sources.md).
+want_ids ':1:hip_fatbin.cpp            :277 : 2231112233 us:  Cannot find CO in the bundle /opt/app/lib/libkernels.so for ISA: amdgcn-amd-amdhsa--gfx1031' rocm-gfx-unsupported
+want_ids ':1:hip_fatbin.cpp            :113 : 2231112233 us:  Missing CO for these ISAs - ' rocm-gfx-unsupported
+want_ids ':1:hip_fatbin.cpp            :631 : 2231112233 us:  No compatible code objects found for: gfx1201, value of HIP_FORCE_SPIRV_CODEOBJECT: 0' rocm-gfx-unsupported
+want_ids ':1:rocdevice.cpp             :703 : 2231112233 us:  Unsupported HSA device AMD Radeon Graphics (PCI ID 1638) for ISA amdgcn-amd-amdhsa--gfx90c:xnack-' rocm-gfx-unsupported
+# A GPU hang as the HSA runtime reports it: KFD's hang error type in the
+# fault report, and a hardware exception that is not ECC.
+want_ids 'Memory access fault by GPU node-2 (Agent handle: 0x55d0c8a0) on address 0x7f0000000000(may not be exact address). Reason: Generic hang recovery.' gpu-device-removed
+want_ids 'HW Exception by GPU node-1 (Agent handle: 0x55d0c8a0) reason :GPU Hang' gpu-device-removed
+want_ids 'Memory access fault by GPU node-1 (Agent handle: 0x55d0c8a0) on address 0x7f0012340000. Reason: Page not present or supervisor privilege.' illegal-memory-access
+# rocminfo's group hint is printed whenever the user is not in the DRM
+# group, also when /dev/kfd opens (through an ACL): no failure alone.
+want_ids 'bob is not member of "render" group, the default DRM access group. Users must be a member of the "render" group or another DRM access group in order for ROCm applications to run successfully.' ""
+# rocm-smi's and amd-smi's driver check (/sys/module/amdgpu/initstate);
+# amd-smi's CPU driver (amd_hsmp) and rocm-smi's per-metric "not supported"
+# are no GPU failure.
+want_ids 'ERROR:root:Driver not initialized (amdgpu not found in modules)' amdgpu-not-loaded
+want_ids 'ERROR:root:Unable to get devices, driver not initialized (amdgpu not found in modules)' amdgpu-not-loaded
+want_ids 'ERROR:root:Drivers not loaded (amdgpu and amd_hsmp drivers not found in modules)' amdgpu-not-loaded
+want_ids 'ERROR:root:Driver not loaded (amd_hsmp not found in modules)' ""
+want_ids 'ERROR:root:GPU[0]		: get_power_cap, Not supported on the given system' ""
 # The canonical gpuAssert() check prints "GPUassert: DESCRIPTION FILE LINE"
 # with cudaGetErrorString(): the runtime's description, no "CUDA" needed.
 want_ids 'GPUassert: invalid argument pyronn_layers/cc/kernels/cone_projector_3D_CudaKernel_hardware_interp.cu.cc 233' gpu-invalid-call
@@ -954,6 +977,28 @@ want_ids 'rocblas_invoke: rocBLAS call failed: rocblas_status_internal_error' gp
 want_ids 'RuntimeError: miopenStatusAllocFailed' cuda-out-of-memory
 want_ids 'hipBLAS error: HIPBLAS_STATUS_ARCH_MISMATCH at gemm.cpp:40' rocm-gfx-unsupported
 want_ids 'MIOpen(HIP): Warning [Find] miopenStatusGpuOperationsSkipped' ""
+# rocBLAS's and MIOpen's own lines (docs/explain-sources.md): start-up
+# without a device, no Tensile code object for the gfx target, a failed
+# workspace allocation; their fallbacks that succeed stay silent.
+want_ids 'rocBLAS error: Could not initialize Tensile host: No devices found' cuda-visible-devices-hides-all
+want_ids 'rocBLAS warning: No paths matched /opt/rocm/lib/rocblas/library/*gfx1031*co. Make sure that ROCBLAS_TENSILE_LIBPATH is set correctly.' rocm-gfx-unsupported
+want_ids ' rocBLAS internal error: hipMallocAsync() failed to allocate memory of size : 1073741824' cuda-out-of-memory
+want_ids 'rocblaslt error: Cannot read /opt/rocm/lib/hipblaslt/library/TensileLibrary_lazy_gfx1030.dat: No such file or directory' rocm-gfx-unsupported
+want_ids 'rocblaslt error: Could not initialize Tensile host: No devices found' cuda-visible-devices-hides-all
+want_ids 'rocBLAS warning: hipBlasLT failed, falling back to tensile. ' ""
+want_ids 'rocBLAS warning: No Tensile solution found for XF32, fall back to FP32' ""
+want_ids 'MIOpen(HIP): Warning [default_allocator] hipMalloc 8589934592 status: 2' cuda-out-of-memory
+want_ids 'MIOpen(HIP): Warning [default_allocator] hipMalloc 8589934592 status: 1' ""
+want_ids 'MIOpen Error: /MIOpen/src/ctc.cpp:129: Error: Workspace size exceeds GPU memory capacity' cuda-out-of-memory
+want_ids 'MIOpen Error: /MIOpen/src/ocl/dropoutocl.cpp:232: Memory required by dropout forward configs exceeds GPU memory range.' cuda-out-of-memory
+want_ids 'MIOpen(HIP): Warning [SQLiteBase] Missing system database file: gfx1030_30.kdb Performance may degrade. Please follow instructions to install: https://github.com/ROCmSoftwarePlatform/MIOpen#installing-miopen-kernels-package' ""
+want_ids 'MIOpen(HIP): Warning [IsEnoughWorkspace] [GetSolutionsFallback WTI] Solver <GemmFwdRest>, workspace required: 14745600, provided ptr: 0 size: 0' ""
+# PyTorch's ROCm start-up fallbacks: the hipBLAS backend instead of
+# hipBLASLt (Context::blasPreferredBackend), another attention backend when
+# AOTriton's is experimental on the GPU (hip/sdp_utils.cpp).
+want_ids '/usr/lib/python3.12/site-packages/torch/nn/modules/linear.py:125: UserWarning: Attempting to use hipBLASLt on an unsupported architecture! Overriding blas backend to hipblas (Triggered internally at ../aten/src/ATen/Context.cpp:296.)' ""
+want_ids 'transformer.py:902: UserWarning: Mem Efficient attention on Current AMD GPU is still experimental. Enable it with TORCH_ROCM_AOTRITON_ENABLE_EXPERIMENTAL=1. (Triggered internally at /pytorch/aten/src/ATen/native/transformers/hip/sdp_utils.cpp:360.)' ""
+want_ids 'modeling_llama.py:566: UserWarning: Flash attention support on Navi31 GPU is still experimental. Enable it with TORCH_ROCM_AOTRITON_ENABLE_EXPERIMENTAL=1. (Triggered internally at /pytorch/aten/src/ATen/native/transformers/hip/sdp_utils.cpp:207.)' ""
 # The other libraries of the stack, each by name, by a number after the
 # wrapping that prints it, and by the library's own string after its name:
 # nvJitLink (no string function: name and number only), CUPTI (Kineto's
