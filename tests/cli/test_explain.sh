@@ -1072,6 +1072,8 @@ want_ids 'RuntimeError: cannot open libamdhip64.so' rocm-library-missing
 want_ids "RuntimeError: TRITON_LIBHIP_PATH '/opt/rocm-6.2.0/lib' does not point to a valid libamdhip64.so" rocm-library-missing
 want_ids "RuntimeError: cannot get address for 'hipModuleLaunchKernel' from libamdhip64.so" rocm-library-missing
 want_ids 'RuntimeError: libamdhip64 version 5.7.31921 is not supported! Required major version is >=6.' rocm-library-missing
+want_ids 'ValueError: Pointer argument (at 0) cannot be accessed from Triton (cpu tensor?)' tensors-on-different-devices
+want_ids 'ValueError: Pointer argument cannot be accessed from Triton (cpu tensor?)' tensors-on-different-devices
 want_ids 'WARNING:triton.runtime.build:Triton cache error: compiled module cuda_utils.so could not be loaded' ""
 want_ids "UserWarning: fp8e4b8 is AMD gfx942 specific and not supported on gfx1100 so it's upcasted to fp16 and can cause significant slow down. Please use OCP fp8 variants on gfx1100 for performance" ""
 want_ids 'UserWarning: kpack is deprecated starting from gfx950 and will be removed in later releases. So for now kpack = 2 will be overwritten to 1 to make transitioning easier.' ""
