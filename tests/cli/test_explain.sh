@@ -1167,6 +1167,8 @@ want_ids 'RuntimeError: cannot open libamdhip64.so' rocm-library-missing
 want_ids "RuntimeError: TRITON_LIBHIP_PATH '/opt/rocm-6.2.0/lib' does not point to a valid libamdhip64.so" rocm-library-missing
 want_ids "RuntimeError: cannot get address for 'hipModuleLaunchKernel' from libamdhip64.so" rocm-library-missing
 want_ids 'RuntimeError: libamdhip64 version 5.7.31921 is not supported! Required major version is >=6.' rocm-library-missing
+want_ids 'ValueError: Pointer argument (at 0) cannot be accessed from Triton (cpu tensor?)' tensors-on-different-devices
+want_ids 'ValueError: Pointer argument cannot be accessed from Triton (cpu tensor?)' tensors-on-different-devices
 want_ids 'WARNING:triton.runtime.build:Triton cache error: compiled module cuda_utils.so could not be loaded' ""
 want_ids "UserWarning: fp8e4b8 is AMD gfx942 specific and not supported on gfx1100 so it's upcasted to fp16 and can cause significant slow down. Please use OCP fp8 variants on gfx1100 for performance" ""
 want_ids 'UserWarning: kpack is deprecated starting from gfx950 and will be removed in later releases. So for now kpack = 2 will be overwritten to 1 to make transitioning easier.' ""
@@ -1211,6 +1213,39 @@ want_ids 'InternalError: libdevice not found at ./libdevice.10.bc [Op:__inferenc
 want_ids "Couldn't find a suitable version of Python!" ""
 want_ids 'E external/local_xla/xla/stream_executor/cuda/cuda_timer.cc:86] Delay kernel timed out: measured time has sub-optimal accuracy. There may be a missing warmup execution, please investigate in Nsight Systems.' ""
 want_ids 'I tensorflow/compiler/xla/stream_executor/cuda/cuda_gpu_executor.cc:981] successful NUMA node read from SysFS had negative value (-1), but there must be at least one NUMA node, so returning NUMA node zero' ""
+# TensorFlow / XLA's stream executor read message by message (docs/
+# explain-sources.md): ptxas not found or too old, the driver's linker,
+# the cuInit diagnostics, allocator and device-selection messages; the
+# fallbacks and notices around them silent.
+want_ids "NOT_FOUND: Couldn't find ptxas. The following locations were considered: /usr/local/cuda/bin/ptxas, ptxas" cuda-toolkit-not-found
+want_ids 'tensorflow.python.framework.errors_impl.InternalError: Failed to launch ptxas' cuda-toolkit-not-found
+want_ids 'jaxlib.xla_extension.XlaRuntimeError: INTERNAL: XLA requires ptxas version 11.8 or higher' ptxas-too-old
+want_ids 'E tensorflow/stream_executor/cuda/cuda_driver.cc:300] cuLinkAddData fails. This is usually caused by stale driver version.' driver-too-old-for-framework
+want_ids 'E tensorflow/stream_executor/cuda/cuda_diagnostics.cc:313] kernel version 470.57.2 does not match DSO version 525.85.12 -- cannot find working devices in this configuration' driver-library-mismatch
+want_ids 'I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:163] no NVIDIA GPU device is present: /dev/nvidia0 does not exist' device-node-missing
+want_ids 'InternalError: could not create CUDA event: out of device memory' cuda-out-of-memory
+want_ids 'W tensorflow/stream_executor/stream.cc:2127] attempting to perform BLAS operation using StreamExecutor without BLAS support' cublas-handle-failed
+want_ids 'InternalError: cuDNN launch failure : input shape ([64,4,4,512]) [Op:FusedBatchNormV3]' cudnn-execution-failed
+want_ids 'F tensorflow/core/common_runtime/gpu/gpu_cudamallocasync_allocator.cc:145] TF_GPU_ALLOCATOR=cuda_malloc_async isn'"'"'t currently supported on GPU id 0: Possible causes: device not supported (request SM60+), driver too old,  OS not supported, CUDA version too old(request CUDA11.2+).' cuda-malloc-async-unsupported
+want_ids 'I tensorflow/core/common_runtime/gpu/gpu_device.cc:1934] Ignoring visible gpu device (device: 0, name: AMD Radeon RX 6700 XT, pci bus id: 0000:03:00.0) with AMDGPU version : gfx1031. The supported AMDGPU versions are gfx1030, gfx900, gfx906, gfx908, gfx90a.' rocm-gfx-unsupported
+want_ids 'InternalError: 2 potential peer access pairs were reported by the driver, but no peering could be enabled.' gpu-peer-access-unavailable
+want_ids 'I tensorflow/core/common_runtime/gpu/gpu_device.cc:1605] Ignoring visible gpu device (device: 0, name: AMD A10-8700P Radeon R6, 10 Compute Cores 4C+6G, pci bus id: 0000:00:01.0) with AMDGPU ISA gfx801. The minimum required AMDGPU ISA is gfx803.' rocm-gfx-unsupported
+want_ids 'F tensorflow/core/common_runtime/gpu/gpu_device.cc:122] EigenAllocator for GPU ran out of memory when allocating 3456. See error logs for more detailed info.' cuda-out-of-memory
+want_ids 'FailedPreconditionError: Failed to allocate scratch buffer for device 0' cuda-out-of-memory
+want_ids 'I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:156] kernel driver does not appear to be running on this host (nano): /proc/driver/nvidia/version does not exist' ""
+want_ids 'I tensorflow/core/common_runtime/gpu/gpu_device.cc:1688] Ignoring visible gpu device (device: 1, name: GeForce GT 1030, pci bus id: 0000:04:00.0, compute capability: 6.1) with core count: 3. The minimum required count is 8. You can adjust this requirement with the env var TF_MIN_GPU_MULTIPROCESSOR_COUNT.' ""
+want_ids 'W tensorflow/core/common_runtime/gpu/gpu_device.cc:2211] TensorFlow was not built with CUDA kernel binaries compatible with compute capability 8.6. CUDA kernels will be jit-compiled from PTX, which could take 30 minutes or longer.' ""
+want_ids "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic library 'libnvinfer.so.7'; dlerror: libnvinfer.so.7: cannot open shared object file: No such file or directory; LD_LIBRARY_PATH: /usr/local/nvidia/lib\nW tensorflow/compiler/tf2tensorrt/utils/py_utils.cc:38] TF-TRT Warning: Cannot dlopen some TensorRT libraries. If you would like to use Nvidia GPU with TensorRT, please make sure the missing libraries mentioned above are installed properly." ""
+want_ids 'W external/local_xla/xla/service/gpu/nvptx_compiler.cc:742] Falling back to the CUDA driver for PTX compilation; ptxas does not support CC 9.0\nUNIMPLEMENTED: /usr/local/cuda/bin/ptxas ptxas too old. Falling back to the driver to compile.' ""
+want_ids 'I tensorflow/core/common_runtime/gpu/gpu_device.cc:1742] Could not identify NUMA node of platform GPU id 0, defaulting to 0.  Your kernel may not have been built with NUMA support.' ""
+want_ids 'W tensorflow/core/kernels/gpu_utils.cc:49] Failed to allocate memory for convolution redzone checking; skipping this check. This is benign and only means that we won'"'"'t check cudnn for out-of-bounds reads and writes. This message will only be printed once.' ""
+want_ids 'W tensorflow/core/kernels/conv_ops_gpu.cc:252] None of the algorithms provided by cuDNN heuristics worked; trying fallback algorithms.  Conv: batch: 1' ""
+want_ids 'I tensorflow/compiler/xla/stream_executor/cuda/cuda_blas.cc:606] TensorFloat-32 will be used for the matrix multiplication. This will only be logged once.' ""
+want_ids 'I tensorflow/stream_executor/rocm/rocm_diagnostics.cc:112] librocm reported version is: NOT_FOUND: was unable to find librocm.so DSO loaded into this program' ""
+# Fallbacks read now by the rows of the text they quote; these wait for
+# the general fallback veto (docs/explain-sources.md, Left).
+# want_ids "W external/xla/xla/service/gpu/nvptx_compiler.cc:679] Your CUDA software stack is old. We fallback to the NVIDIA driver for some compilation. Update your CUDA version to get the best performance. The ptxas error was: ptxas fatal   : Value 'sm_89' is not defined for option 'gpu-name'" ""
+# want_ids 'W tensorflow/core/common_runtime/bfc_allocator.cc:245] Allocator (GPU_0_bfc) ran out of memory trying to allocate 2.19GiB with freed_by_count=0. The caller indicates that this is not a failure, but may mean that there could be performance gains if more memory were available.' ""
 # vLLM messages mined from the source (docs/explain-sources.md), same way.
 want_ids "ValueError: Free memory on device cuda:0 (1.52/23.52 GiB) on startup is less than the engine's budget after excluding external process's weights (0.9, 21.16 GiB). Decrease GPU memory utilization or reduce GPU memory used by other processes." gpu-memory-held-by-other-processes
 want_ids 'AssertionError: Error in memory profiling. Initial free memory 20.1 GiB, current free memory 22.3 GiB. This happens when other processes sharing the same container release GPU memory while vLLM is profiling during initialization.' gpu-memory-held-by-other-processes
