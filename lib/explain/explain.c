@@ -63,6 +63,10 @@ static const char *const line_words[NWORD] = {
 #define NNEEDLE (NPAT + NWORD)
 /* Descriptions one line may hold for the next (see held_call_line). */
 #define HELD_MAX 4u
+/* The ids one line's matches may add that a fallback's last line can take
+ * back, and how far up that line may be (see fallback_line). */
+#define FX_MAX 8u
+#define FX_LINES 6u
 
 /* ---- the catalogue ---------------------------------------------------- */
 
@@ -331,6 +335,13 @@ struct gw_explainer {
 	/* The line after one that names a thrust exception (see
 	 * thrust_what_before); 0: none. */
 	uint64_t thrust_line;
+	/* What the last lines that named ids added (see fallback_line): the
+	 * ids of this line (fx_line, 1-based) and of the nearest one above
+	 * that named any, each new (created) or counted again; a line that
+	 * ends a fallback message takes the latter back. host_line: this
+	 * line's allocation is of host memory (no cuda-out-of-memory). */
+	struct fx { struct { unsigned doc; bool created; } e[FX_MAX]; unsigned n; uint64_t line; } fx, fx_last;
+	bool host_line;
 };
 
 #define UTF16_LE 1
@@ -623,6 +634,8 @@ void gw_explainer_reset(gw_explainer *ex)
 	ex->held_skip = 0;
 	ex->call_line = 0;
 	ex->thrust_line = 0;
+	ex->fx.n = ex->fx_last.n = 0;
+	ex->host_line = false;
 	memset(&ex->pr, 0, sizeof(ex->pr));
 	ex->pr.line_start = 1;
 }
@@ -1466,6 +1479,22 @@ static gw_explain_match *new_match(gw_explainer *ex, unsigned d)
 	return &ex->matches[at];
 }
 
+static int doc_index(const char *id);
+
+/* Keep what this line added for finding d, for a fallback message's last
+ * line to take back (see fallback_line). */
+static void note_effect(gw_explainer *ex, unsigned d, bool created)
+{
+	if (ex->fx.line != ex->lines + 1) {
+		ex->fx.line = ex->lines + 1;
+		ex->fx.n = 0;
+	}
+	if (ex->fx.n < FX_MAX) {
+		ex->fx.e[ex->fx.n].doc = d;
+		ex->fx.e[ex->fx.n++].created = created;
+	}
+}
+
 /* Count a match of finding d on this line; code is the status code that
  * named it (-1: a message pattern). */
 static void record_match(gw_explainer *ex, unsigned d, const char *framework, int code, size_t start, bool had_nul)
@@ -1473,6 +1502,8 @@ static void record_match(gw_explainer *ex, unsigned d, const char *framework, in
 	gw_explain_match *m;
 
 	ex->line_matched = true;
+	if (ex->host_line && (int)d == doc_index("cuda-out-of-memory"))
+		return;            /* host memory: not the GPU's (fallback_line) */
 	if (code >= 0 && gw__status_codes[code].pub.number == 218 && !strncmp(gw__status_codes[code].pub.library, "cuda-", 5))
 		ex->invalid_ptx = true;
 	if (ex->nmatches > 0 && is_teardown(code))
@@ -1486,11 +1517,15 @@ static void record_match(gw_explainer *ex, unsigned d, const char *framework, in
 	ex->doc_gen[d] = ex->gen;
 	if (ex->match_of_doc[d] >= 0) {
 		/* A wrapped cell is its lines read again: counted already. */
-		if (!ex->cell_line)
+		if (!ex->cell_line) {
 			ex->matches[ex->match_of_doc[d]].count++;
+			note_effect(ex, d, false);
+		}
 		return;
 	}
 	m = new_match(ex, d);
+	if (!ex->cell_line)
+		note_effect(ex, d, true);
 	m->doc = &gw__finding_docs[d];
 	m->framework = framework;
 	m->code = code >= 0 ? &gw__status_codes[code].pub : NULL;
@@ -2904,6 +2939,73 @@ static bool attempt_line(const gw_explainer *ex)
 	return nccl_info_line(ex) || plan_tried_line(ex);
 }
 
+/* A line that says the program went on after a failure it caught
+ * (data/explain/fallback_wordings): it falls back to another path, or an
+ * optional part is off. The error it quotes names no cause of the log's
+ * problem: no id from it, and it is no unrecognised error. Not when the
+ * line holds an "unless" word (a fallback to the CPU: the GPU is not used;
+ * a retry whose outcome is not told). A fallback line that starts
+ * mid-sentence (blanks or a mark first) ends a message whose quoted error
+ * spread over the lines above: it takes back what the nearest line above
+ * named, up to FX_LINES up, unless a fallback line came between. Apart
+ * from that, a line that names pinned (page-locked) host memory names no
+ * GPU out-of-memory. */
+enum { FB_VETO = 1, FB_TAIL = 2, FB_HOST = 4 };
+
+static int fallback_line(gw_explainer *ex)
+{
+	bool fallback = false, unless = false, host = false;
+	int r;
+
+	for (unsigned i = 0; i < ex->nhits; i++) {
+		unsigned p = ex->hits[i].pat;
+		const gw__explain_pattern *pat = &gw__explain_patterns[p];
+
+		if (pat->how != GW__HOW_FALLBACK)
+			continue;
+		if (!strcmp(pat->framework, "host"))
+			host = true;
+		else if (!strcmp(pat->framework, "unless")) {
+			for (size_t at = ex->hits[i].start; at != SIZE_MAX && !unless; at = next_literal(ex, p, at + 1))
+				unless = at == 0 || !is_alnum_byte(ex->line[at - 1]);
+		} else if (!ex->cat->has_rx[p] || line_matches(ex, &ex->cat->rx[p]))
+			fallback = true;
+	}
+	r = host ? FB_HOST : 0;
+	if (fallback && !unless) {
+		size_t i = 0;
+
+		r |= FB_VETO;
+		while (i < ex->line_len && is_blank(ex->line[i]))
+			i++;
+		if (i > 0 || (i < ex->line_len && strchr(".,;:", ex->line[i])))
+			r |= FB_TAIL;
+	}
+	return r;
+}
+
+/* Take back what the nearest line above that named ids added (see
+ * fallback_line), if it is at most FX_LINES up. */
+static void take_back(gw_explainer *ex)
+{
+	const struct fx *f = &ex->fx_last;
+
+	if (f->n && f->line + FX_LINES >= ex->lines + 1)
+		for (unsigned k = f->n; k-- > 0;) {
+			unsigned d = f->e[k].doc;
+			int i = ex->match_of_doc[d];
+
+			if (i < 0)
+				continue;
+			if (f->e[k].created && ex->matches[i].line == f->line) {
+				ex->match_of_doc[d] = -1;
+				remove_match(ex, (size_t)i);
+			} else if (!f->e[k].created && ex->matches[i].count > 1)
+				ex->matches[i].count--;
+		}
+	ex->fx_last.n = 0;
+}
+
 /* A second registration of something already registered: XLA logs "E ...
  * cuda_dnn.cc] Unable to register cuDNN factory: Attempting to register
  * factory for plugin cuDNN when one has already been registered" (and
@@ -3351,6 +3453,15 @@ static void end_piece(gw_explainer *ex, bool newline)
 		 * when nothing else on the line said what went wrong. */
 		bool gpu_word = false, context = false, info = attempt_line(ex);
 		size_t arch_at = SIZE_MAX, loader_at = SIZE_MAX;
+		int fb = fallback_line(ex);
+
+		if (fb & FB_VETO) {
+			info = true;
+			if (fb & FB_TAIL)
+				take_back(ex);
+			ex->fx_last.n = 0;
+		}
+		ex->host_line = fb & FB_HOST;
 
 		ex->line_matched = false;
 		ex->line_library = false;
@@ -3368,7 +3479,7 @@ static void end_piece(gw_explainer *ex, bool newline)
 				loader_at = loader_at < ex->hits[i].start ? loader_at : ex->hits[i].start;
 			else if (how == GW__HOW_ARCH)
 				arch_at = arch_at < ex->hits[i].start ? arch_at : ex->hits[i].start;
-			else if (how != GW__HOW_NUMBER && how != GW__HOW_GPU_WORD)
+			else if (how != GW__HOW_NUMBER && how != GW__HOW_GPU_WORD && how != GW__HOW_FALLBACK)
 				record_hit(ex, &ex->hits[i], had_nul);
 		}
 		/* The general rules after the rows: a row that names the
@@ -3389,6 +3500,7 @@ static void end_piece(gw_explainer *ex, bool newline)
 		 * fix) is understood, not an unknown error. */
 		if (gpu_word && !ex->line_matched && !context && !info)
 			note_unrecognised(ex, had_nul);
+		ex->host_line = false;
 		ex->nhits = 0;
 		next_generation(ex);
 	}
@@ -3413,6 +3525,10 @@ static void end_piece(gw_explainer *ex, bool newline)
 	}
 	ex->line_len = 0;
 	if (newline) {
+		if (ex->fx.n && ex->fx.line == ex->lines + 1) {
+			ex->fx_last = ex->fx;   /* the nearest line that named ids */
+			ex->fx.n = 0;
+		}
 		ex->lines++;
 		ex->pending = false;
 	}
