@@ -1899,6 +1899,47 @@ want_ids 'numba.cuda.cudadrv.error.CudaDriverError: Driver missing function: cuI
 want_ids 'CudaDriverError: driver missing function: cuInit.\nRequires CUDA 8.0 or above.' cuda-library-missing
 want_ids 'numba.cuda.cudadrv.error.CudaDriverError: Driver missing function: cuMemAllocAsync' driver-too-old-for-framework
 want_ids 'ftdi: FTDI driver missing function: FT_Open' ""
+# ---- fallbacks that succeed (data/explain/fallback_wordings) -------------
+# A line that says the program went on without what failed names no id from
+# the error it quotes; a line that ends such a message (after a quoted error
+# of several lines) takes back what the line above named; a real failure
+# later is named from its own line.
+# ggml (ggml-cuda.cu, ggml_cuda_host_malloc; older builds' warning): the
+# caller falls back to a CPU buffer; the memory is the host's.
+want_ids 'ggml_cuda_host_malloc: failed to allocate 1024.00 MiB of pinned memory: out of memory' ""
+want_ids 'ggml_cuda_host_malloc: failed to allocate 512.00 MiB of pinned memory: CUDA error: out of memory' ""
+want_ids 'ggml_cuda_host_malloc: failed to allocate 1024.00 MiB of pinned memory: out of memory\nggml_backend_cuda_buffer_type_alloc_buffer: allocating 8192.00 MiB on device 0: cudaMalloc failed: out of memory' cuda-out-of-memory
+want_ids 'E0812 05:45:01.326063 1 pinned_memory_manager.cc:192] failed to allocate pinned system memory: CUDA driver version is insufficient for CUDA runtime version' driver-too-old-for-framework
+# vLLM (symm_mem.py): the quoted error on the line, or spread over the
+# lines above its last line (PyTorch's CUDA error ends with a line end).
+want_ids 'WARNING 10-01 12:00:00 [symm_mem.py:90] SymmMemCommunicator: symmetric memory initialization failed: CUDA driver error: out of memory Communicator is not available. To suppress this warning set VLLM_ALLREDUCE_USE_SYMM_MEM=0' ""
+want_ids 'WARNING 10-01 12:00:00 [symm_mem.py:90] SymmMemCommunicator: symmetric memory initialization failed: CUDA error: out of memory\nCUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1\nCompile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n Communicator is not available. To suppress this warning set VLLM_ALLREDUCE_USE_SYMM_MEM=0' ""
+want_ids 'WARNING 10-01 12:00:00 [symm_mem.py:90] SymmMemCommunicator: symmetric memory initialization failed: CUDA driver error: out of memory Communicator is not available. To suppress this warning set VLLM_ALLREDUCE_USE_SYMM_MEM=0\nINFO 10-01 12:00:05 [gpu_worker.py:300] Loading weights\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.19 GiB of which 1.02 GiB is free.' cuda-out-of-memory
+# SGLang (disaggregation/mooncake/utils.py): the pool's error, then the
+# fallback; the same spread over lines.
+want_ids '[2025-07-02 07:41:59 TP0] Failed to initialize custom memory pool NVLINK: CUDA error: operation not supported. Falling back to default memory pool.' ""
+want_ids '[2025-07-02 07:41:59 TP0] Failed to initialize custom memory pool NVLINK: CUDA error: operation not supported\nCUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1\nCompile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n. Falling back to default memory pool.' ""
+# The take-back reaches FX_LINES (6) lines up only, and never past another
+# fallback line (a warning's source line echoed under it).
+want_ids 'RuntimeError: CUDA error: out of memory\na\nb\nc\nd\ne\nf\n. Falling back to default memory pool.' cuda-out-of-memory
+want_ids 'RuntimeError: CUDA error: out of memory\nx.py:5: UserWarning: conv2d_gradfix not supported. Falling back to torch.nn.functional.conv2d().\n  warnings.warn("conv2d_gradfix not supported. Falling back to torch.nn.functional.conv2d().")' cuda-out-of-memory
+# ComfyUI (comfy/ldm/modules/attention.py): flash-attn's refusal, then
+# PyTorch's SDPA; sage attention, then PyTorch's; a later crash is named.
+want_ids 'WARNING:root:Flash Attention failed, using default SDPA: FlashAttention only supports Ampere GPUs or newer.' ""
+want_ids 'ERROR:root:Error running sage attention: CUDA error: no kernel image is available for execution on the device, using pytorch attention instead.' ""
+want_ids 'WARNING:root:Flash Attention failed, using default SDPA: FlashAttention only supports Ampere GPUs or newer.\n!!! Exception during processing !!! CUDA error: out of memory' cuda-out-of-memory
+# accelerate (state.py): FP8 refused on the GPU, FP16 used.
+want_ids 'The current device has compute capability of (8, 6) which is insufficient for FP8 mixed precision training (requires a GPU Hopper/Ada Lovelace or higher, compute capability of 8.9 or higher). Will use FP16 instead.' ""
+# TensorFlow's BFC allocator (xla/tsl/framework/bfc_allocator.cc), before
+# and after "this may mean"; the allocation that then fails is named.
+want_ids '2021-11-07 08:09:54.258990: W tensorflow/core/common_runtime/bfc_allocator.cc:271] Allocator (GPU_0_bfc) ran out of memory trying to allocate 2.55GiB with freed_by_count=0. The caller indicates that this is not a failure, but may mean that there could be performance gains if more memory were available.' ""
+want_ids 'W0000 00:00:1700000000.000000 1 bfc_allocator.cc:296] Allocator (GPU_0_bfc) ran out of memory trying to allocate 1.00GiB from the lower end with freed_by_count=0. The caller indicates that this is not a failure, but this may mean that there could be performance gains if more memory were available.' ""
+want_ids 'W tensorflow/core/common_runtime/bfc_allocator.cc:219] Allocator (GPU_0_bfc) ran out of memory trying to allocate 538.33MiB. The caller indicates that this is not a failure, but may mean that there could be performance gains if more memory were available.\nE tensorflow/stream_executor/cuda/cuda_driver.cc:936] failed to allocate 378.60M (396990720 bytes) from device: CUDA_ERROR_OUT_OF_MEMORY' cuda-out-of-memory
+# A fallback to the CPU leaves the GPU unused: its reason stays named; so
+# does a retry whose outcome the line does not tell.
+want_ids 'An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed. Falling back to CPU.' framework-cpu-only-build
+want_ids "Failed to initialize custom memory pool NVLINK: CUDA error: operation not supported. Falling back to CPU." gpu-operation-not-supported
+want_ids "Warning: Ran out of memory when regular VAE decoding, retrying with tiled VAE decoding." cuda-out-of-memory
 # ---- memory: the needle index follows the literals, not an automaton ---
 # What explain holds beyond the program itself (its catalogue: the trie of
 # every literal, the compiled regexes; the explainer; the 1 MiB read
