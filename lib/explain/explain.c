@@ -227,6 +227,11 @@ struct gw_explainer {
 	 * architecture's evidence is a compiler's (ptxas's ".target" refusal,
 	 * a target a compiler does not know): then a PyTorch wheel is no fix. */
 	bool jit_compiler, compiler_evidence;
+	/* This line's own targets (read_targets): the GPU's first, and the
+	 * oldest compute capability of the build's (major * 10 + minor, 0:
+	 * none), for the kernel floor (see kernel_floor). */
+	char line_gpu[16];
+	unsigned line_floor;
 	/* A line read as CUDA's "a PTX JIT compilation failed" (218),
 	 * whichever of the log's invalid calls came first. */
 	bool invalid_ptx;
@@ -2356,7 +2361,8 @@ static int target_side(const char *gap, size_t n, int previous)
 		{ "capability", SIDE_GPU }, { "gpu_type=", SIDE_GPU }, { "gpu=", SIDE_GPU }, { "your", SIDE_GPU },
 		{ "device", SIDE_GPU }, { "detected", SIDE_GPU }, { "found", SIDE_GPU }, { "is of", SIDE_GPU },
 		{ " has ", SIDE_GPU }, { "arch :", SIDE_GPU }, { "arch:", SIDE_GPU }, { "amdgpu [", SIDE_GPU },
-		{ "arch <=", SIDE_GPU }, { ".target", SIDE_GPU }, { "compatible with cuda arch", SIDE_BUILD },
+		{ "arch <=", SIDE_GPU }, { ".target", SIDE_GPU }, { "run on", SIDE_GPU }, { "running on", SIDE_GPU },
+		{ "compatible with cuda arch", SIDE_BUILD },
 		{ "compatible with hip arch", SIDE_BUILD },
 		{ "capabilities", SIDE_BUILD }, { "support", SIDE_BUILD }, { "built", SIDE_BUILD },
 		{ "compiled", SIDE_BUILD }, { "require", SIDE_BUILD }, { "minimum", SIDE_BUILD },
@@ -2540,6 +2546,28 @@ static size_t parse_cuda_arch_number(const char *line, size_t n, size_t i, char 
 	return k - i;
 }
 
+static bool target_cc(const char *t, unsigned *major, unsigned *minor);
+
+/* PyTorch's SDPA checks (aten/src/ATen/native/transformers/cuda/
+ * sdp_utils.cpp, check_flash_attention_hardware_support and the like)
+ * print the GPU as "sm " << major << "." << minor: "Attempting to run on a
+ * sm 7.5 gpu." At s ("sm "), as "sm_75"; returns its length, or 0. */
+static size_t parse_sm_dotted(const char *s, size_t n, char *out, size_t outsz)
+{
+	size_t i = 3;
+	unsigned major = 0;
+
+	if (n < 6 || !literal_at(s, "sm ", 3))
+		return 0;
+	while (i < n && i < 5 && s[i] >= '0' && s[i] <= '9')
+		major = major * 10 + (unsigned)(s[i++] - '0');
+	if (i == 3 || i + 1 >= n || s[i] != '.' || !(s[i + 1] >= '0' && s[i + 1] <= '9') ||
+	    (i + 2 < n && is_word_byte(s[i + 2])) || major < 1)
+		return 0;
+	gw__fmt(out, outsz, "sm_%u%c", major, s[i + 1]);
+	return i + 2;
+}
+
 static void arch_add_build(gw_explain_arch *a, const char *t)
 {
 	size_t len = strlen(a->build), n = strlen(t);
@@ -2570,6 +2598,8 @@ static bool read_targets(gw_explainer *ex)
 	/* CUDA_ARCHITECTURES-style numbers only on a line that names CUDA. */
 	bool cuda_numbered = line_has(line, n, "architecture") && names_library(line, n, "cuda", true);
 
+	ex->line_gpu[0] = '\0';
+	ex->line_floor = 0;
 	for (size_t i = 0; i < n; i++) {
 		char t[16];
 		size_t len = 0, at = i;
@@ -2592,15 +2622,24 @@ static bool read_targets(gw_explainer *ex)
 		if (!len && cuda_numbered)
 			len = parse_cuda_arch_number(line, n, i, t, sizeof(t));
 		if (!len)
+			len = parse_sm_dotted(line + i, n - i, t, sizeof(t));
+		if (!len)
 			continue;
 		side = target_side(line + gap_start, at - gap_start, side);
 		if (side == SIDE_BUILD) {
+			unsigned ma, mi;
+
 			if (!build_done) {
 				arch_add_build(&ex->arch, t);
 				build_line = true;
 			}
-		} else if (!ex->arch.gpu[0]) {
-			snprintf(ex->arch.gpu, sizeof(ex->arch.gpu), "%s", t);
+			if (target_cc(t, &ma, &mi) && (!ex->line_floor || ma * 10 + mi < ex->line_floor))
+				ex->line_floor = ma * 10 + mi;
+		} else {
+			if (!ex->arch.gpu[0])
+				snprintf(ex->arch.gpu, sizeof(ex->arch.gpu), "%s", t);
+			if (!ex->line_gpu[0])
+				snprintf(ex->line_gpu, sizeof(ex->line_gpu), "%s", t);
 		}
 		any = true;
 		gap_start = at + len;
@@ -2626,6 +2665,39 @@ static bool says_unsupported(const char *line, size_t len)
 	return false;
 }
 
+/* The kernel libraries and attention kernels whose own checks refuse a GPU
+ * below their minimum architecture, by the words their messages name them
+ * with: PyTorch's SDPA ("Flash attention only supports gpu architectures in
+ * the range [sm80, sm90]. Attempting to run on a sm 7.5 gpu.", "Mem
+ * Efficient Attention only supports ...": sdp_utils.cpp), vLLM's attention
+ * backends ("FP8 KV cache is not supported by the Triton attention backend
+ * on %s (compute capability %s); native FP8 (fp8e4nv) requires SM89+.":
+ * vllm/v1/attention/backends/triton_attn.py, mla/triton_mla.py), the
+ * FlashAttention and FlashInfer, xFormers, CUTLASS, Marlin and Triton
+ * kernels.
+ * Not a build's word ("kernel image", "compiled for"): a build that lacks
+ * an old target is gpu-arch-unsupported-by-framework. */
+static const char *const kernel_words[] = {
+	"attention", "flash", "xformers", "cutlass", "marlin", "triton",
+};
+
+/* A kernel's hardware floor, not a build's list: the line names a kernel
+ * library or attention kernel (kernel_words), and the GPU the line names
+ * is older than every target the line names for the kernel (its minimum:
+ * "requires SM89+", "the range [sm80, sm90]"). A GPU newer than the range
+ * ("[sm80, sm90]" on a sm 12.0 gpu) is a build that predates it. */
+static bool kernel_floor(const gw_explainer *ex)
+{
+	unsigned major, minor;
+	bool named = false;
+
+	if (!ex->line_floor || !target_cc(ex->line_gpu, &major, &minor) || major * 10 + minor >= ex->line_floor)
+		return false;
+	for (size_t i = 0; i < sizeof(kernel_words) / sizeof(kernel_words[0]) && !named; i++)
+		named = names_library(ex->line, ex->line_len, kernel_words[i], true);
+	return named;
+}
+
 /* A phrase of an architecture mismatch is on the line: read the targets,
  * and when no other row explained the line and it says something is not
  * supported, name the mismatch (unless the log's GPU is in the build). */
@@ -2641,7 +2713,8 @@ static void arch_rule(gw_explainer *ex, size_t start, bool had_nul)
 	    (!no_code && ex->arch.gpu[0] && ex->arch.build[0] && gw_explain_arch_runs(&ex->arch, ex->arch.gpu) == 1))
 		return;
 	d = doc_index(!strncmp(ex->arch.gpu, "gfx", 3) || !strncmp(ex->arch.build, "gfx", 3)
-		      ? "rocm-gfx-unsupported" : "gpu-arch-unsupported-by-framework");
+		      ? "rocm-gfx-unsupported" : kernel_floor(ex) ? "gpu-too-old-for-kernel-library"
+		      : "gpu-arch-unsupported-by-framework");
 	if (d >= 0)
 		record_match(ex, (unsigned)d, "arch", -1, start, had_nul);
 	if (d >= 0 && line_has(ex->line, ex->line_len, ".target"))
