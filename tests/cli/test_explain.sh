@@ -571,6 +571,24 @@ printf '%s\n' "ptxas /tmp/filePpgwy4, line 6; error   : PTX .version 7.4 does no
 "$G" explain --json "$T/arch.log" >"$T/out.json" 2>&1
 got="$(arch_of "$T/out.json" 2>&1)"
 [ "$got" = "gpu-arch-unsupported-by-framework sm_89 |  | unknown" ] || fail "arch rule: ptxas .target: got [$got]"
+# A kernel's hardware floor (kernel_floor): a line that names a kernel
+# library or attention kernel, and a GPU older than every target it names
+# for it, is gpu-too-old-for-kernel-library; a GPU newer than the range is
+# a build that predates it. PyTorch's SDPA (sdp_utils.cpp, "sm 7.5" its
+# way of naming the GPU) and vLLM's Triton backends (triton_attn.py,
+# mla/triton_mla.py).
+for c in \
+	"UserWarning: Flash attention only supports gpu architectures in the range [sm80, sm90]. Attempting to run on a sm 7.5 gpu.|gpu-too-old-for-kernel-library sm_75 | sm_80 sm_90 | gpu-older" \
+	"UserWarning: Flash attention only supports gpu architectures in the range [sm80, sm121]. Attempting to run on a sm 7.0 gpu. (Triggered internally at ../aten/src/ATen/native/transformers/cuda/sdp_utils.cpp:155.)|gpu-too-old-for-kernel-library sm_70 | sm_80 sm_121 | gpu-older" \
+	"UserWarning: Mem Efficient Attention only supports gpu architectures in the range [sm50, sm90]. Attempting to run on a sm 3.7 gpu.|gpu-too-old-for-kernel-library sm_37 | sm_50 sm_90 | gpu-older" \
+	"UserWarning: Flash attention only supports gpu architectures in the range [sm80, sm90]. Attempting to run on a sm 12.0 gpu.|gpu-arch-unsupported-by-framework sm_120 | sm_80 sm_90 | gpu-newer" \
+	"ValueError: FP8 KV cache is not supported by the Triton attention backend on NVIDIA GeForce GTX 1660 SUPER (compute capability 7.5); native FP8 (fp8e4nv) requires SM89+. Re-run with --kv-cache-dtype float16.|gpu-too-old-for-kernel-library sm_75 | sm_89 | gpu-older" \
+	"ValueError: FP8 KV cache is not supported by the Triton MLA backend on NVIDIA GeForce RTX 3090 (compute capability 8.6); native FP8 (fp8e4nv) requires SM89+|gpu-too-old-for-kernel-library sm_86 | sm_89 | gpu-older"; do
+	printf '%s\n' "${c%%|*}" >"$T/arch.log"
+	"$G" explain --json "$T/arch.log" >"$T/out.json" 2>&1
+	got="$(arch_of "$T/out.json" 2>&1)"
+	[ "$got" = "${c#*|}" ] || fail "arch rule: kernel floor: ${c%%|*}: got [$got]"
+done
 # ggml built for HIP says "ROCm error: ...": HIP's codes.
 "$G" explain --json 'ROCm error: invalid device function' >"$T/out.json" 2>&1
 grep -q '"hipErrorInvalidDeviceFunction"' "$T/out.json" || fail "ROCm error: not HIP's code: $(cat "$T/out.json")"
