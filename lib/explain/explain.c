@@ -3057,6 +3057,18 @@ static int fallback_line(gw_explainer *ex)
 	return r;
 }
 
+/* Are all the line's hits the fallback table's "unless" or "host" words? */
+static bool only_fallback_words(const gw_explainer *ex)
+{
+	for (unsigned i = 0; i < ex->nhits; i++) {
+		const gw__explain_pattern *pat = &gw__explain_patterns[ex->hits[i].pat];
+
+		if (pat->how != GW__HOW_FALLBACK || !strcmp(pat->framework, "fallback"))
+			return false;
+	}
+	return true;
+}
+
 /* Take back what the nearest line above that named ids added (see
  * fallback_line), if it is at most FX_LINES up. */
 static void take_back(gw_explainer *ex)
@@ -3501,6 +3513,12 @@ static void end_piece(gw_explainer *ex, bool newline)
 		if (ex->call_line)
 			ex->call_line++;
 		return;
+	}
+	/* The fallback table's "unless" and "host" words alone (a line that
+	 * says "cpu") ask nothing of a line: no row to check. */
+	if (ex->nhits && only_fallback_words(ex)) {
+		ex->nhits = 0;
+		next_generation(ex);
 	}
 	if (ex->nhits) {
 		/* regexec stops at NUL; binary junk must not hide the rest. */
