@@ -120,7 +120,7 @@ GEN_HDR := $(patsubst data/%.tsv,$(BUILD)/gen/%.h,$(wildcard data/*.tsv))
 # The explain catalogue (data/findings/*.txt, data/explain/patterns, the status
 # codes data/explain/status_codes.tsv and status_wrappings) becomes
 # C tables through scripts/gen-explain, compiled into the library.
-EXPLAIN_DATA := scripts/gen-explain data/explain/patterns data/explain/refinements data/explain/status_codes.tsv data/explain/status_wrappings data/explain/loader_wordings data/explain/arch_wordings data/explain/legacy_cuda $(wildcard data/findings/*.txt)
+EXPLAIN_DATA := scripts/gen-explain data/explain/patterns data/explain/refinements data/explain/status_codes.tsv data/explain/status_wrappings data/explain/loader_wordings data/explain/arch_wordings data/explain/legacy_cuda data/explain/fallback_wordings $(wildcard data/findings/*.txt)
 LIB_OBJ += $(BUILD)/obj/$(BUILD)/gen/explain_data.o
 
 # Translations (po/*.po, docs/contracts.md "Languages"): compiled by msgfmt into

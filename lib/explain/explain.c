@@ -63,6 +63,10 @@ static const char *const line_words[NWORD] = {
 #define NNEEDLE (NPAT + NWORD)
 /* Descriptions one line may hold for the next (see held_call_line). */
 #define HELD_MAX 4u
+/* The ids one line's matches may add that a fallback's last line can take
+ * back, and how far up that line may be (see fallback_line). */
+#define FX_MAX 8u
+#define FX_LINES 6u
 
 /* ---- the catalogue ---------------------------------------------------- */
 
@@ -223,6 +227,11 @@ struct gw_explainer {
 	 * architecture's evidence is a compiler's (ptxas's ".target" refusal,
 	 * a target a compiler does not know): then a PyTorch wheel is no fix. */
 	bool jit_compiler, compiler_evidence;
+	/* This line's own targets (read_targets): the GPU's first, and the
+	 * oldest compute capability of the build's (major * 10 + minor, 0:
+	 * none), for the kernel floor (see kernel_floor). */
+	char line_gpu[16];
+	unsigned line_floor;
 	/* A line read as CUDA's "a PTX JIT compilation failed" (218),
 	 * whichever of the log's invalid calls came first. */
 	bool invalid_ptx;
@@ -331,6 +340,13 @@ struct gw_explainer {
 	/* The line after one that names a thrust exception (see
 	 * thrust_what_before); 0: none. */
 	uint64_t thrust_line;
+	/* What the last lines that named ids added (see fallback_line): the
+	 * ids of this line (fx_line, 1-based) and of the nearest one above
+	 * that named any, each new (created) or counted again; a line that
+	 * ends a fallback message takes the latter back. host_line: this
+	 * line's allocation is of host memory (no cuda-out-of-memory). */
+	struct fx { struct { unsigned doc; bool created; } e[FX_MAX]; unsigned n; uint64_t line; } fx, fx_last;
+	bool host_line;
 };
 
 #define UTF16_LE 1
@@ -623,6 +639,8 @@ void gw_explainer_reset(gw_explainer *ex)
 	ex->held_skip = 0;
 	ex->call_line = 0;
 	ex->thrust_line = 0;
+	ex->fx.n = ex->fx_last.n = 0;
+	ex->host_line = false;
 	memset(&ex->pr, 0, sizeof(ex->pr));
 	ex->pr.line_start = 1;
 }
@@ -1466,6 +1484,22 @@ static gw_explain_match *new_match(gw_explainer *ex, unsigned d)
 	return &ex->matches[at];
 }
 
+static int doc_index(const char *id);
+
+/* Keep what this line added for finding d, for a fallback message's last
+ * line to take back (see fallback_line). */
+static void note_effect(gw_explainer *ex, unsigned d, bool created)
+{
+	if (ex->fx.line != ex->lines + 1) {
+		ex->fx.line = ex->lines + 1;
+		ex->fx.n = 0;
+	}
+	if (ex->fx.n < FX_MAX) {
+		ex->fx.e[ex->fx.n].doc = d;
+		ex->fx.e[ex->fx.n++].created = created;
+	}
+}
+
 /* Count a match of finding d on this line; code is the status code that
  * named it (-1: a message pattern). */
 static void record_match(gw_explainer *ex, unsigned d, const char *framework, int code, size_t start, bool had_nul)
@@ -1473,6 +1507,8 @@ static void record_match(gw_explainer *ex, unsigned d, const char *framework, in
 	gw_explain_match *m;
 
 	ex->line_matched = true;
+	if (ex->host_line && (int)d == doc_index("cuda-out-of-memory"))
+		return;            /* host memory: not the GPU's (fallback_line) */
 	if (code >= 0 && gw__status_codes[code].pub.number == 218 && !strncmp(gw__status_codes[code].pub.library, "cuda-", 5))
 		ex->invalid_ptx = true;
 	if (ex->nmatches > 0 && is_teardown(code))
@@ -1486,11 +1522,15 @@ static void record_match(gw_explainer *ex, unsigned d, const char *framework, in
 	ex->doc_gen[d] = ex->gen;
 	if (ex->match_of_doc[d] >= 0) {
 		/* A wrapped cell is its lines read again: counted already. */
-		if (!ex->cell_line)
+		if (!ex->cell_line) {
 			ex->matches[ex->match_of_doc[d]].count++;
+			note_effect(ex, d, false);
+		}
 		return;
 	}
 	m = new_match(ex, d);
+	if (!ex->cell_line)
+		note_effect(ex, d, true);
 	m->doc = &gw__finding_docs[d];
 	m->framework = framework;
 	m->code = code >= 0 ? &gw__status_codes[code].pub : NULL;
@@ -2321,7 +2361,8 @@ static int target_side(const char *gap, size_t n, int previous)
 		{ "capability", SIDE_GPU }, { "gpu_type=", SIDE_GPU }, { "gpu=", SIDE_GPU }, { "your", SIDE_GPU },
 		{ "device", SIDE_GPU }, { "detected", SIDE_GPU }, { "found", SIDE_GPU }, { "is of", SIDE_GPU },
 		{ " has ", SIDE_GPU }, { "arch :", SIDE_GPU }, { "arch:", SIDE_GPU }, { "amdgpu [", SIDE_GPU },
-		{ "arch <=", SIDE_GPU }, { ".target", SIDE_GPU }, { "compatible with cuda arch", SIDE_BUILD },
+		{ "arch <=", SIDE_GPU }, { ".target", SIDE_GPU }, { "run on", SIDE_GPU }, { "running on", SIDE_GPU },
+		{ "compatible with cuda arch", SIDE_BUILD },
 		{ "compatible with hip arch", SIDE_BUILD },
 		{ "capabilities", SIDE_BUILD }, { "support", SIDE_BUILD }, { "built", SIDE_BUILD },
 		{ "compiled", SIDE_BUILD }, { "require", SIDE_BUILD }, { "minimum", SIDE_BUILD },
@@ -2505,6 +2546,28 @@ static size_t parse_cuda_arch_number(const char *line, size_t n, size_t i, char 
 	return k - i;
 }
 
+static bool target_cc(const char *t, unsigned *major, unsigned *minor);
+
+/* PyTorch's SDPA checks (aten/src/ATen/native/transformers/cuda/
+ * sdp_utils.cpp, check_flash_attention_hardware_support and the like)
+ * print the GPU as "sm " << major << "." << minor: "Attempting to run on a
+ * sm 7.5 gpu." At s ("sm "), as "sm_75"; returns its length, or 0. */
+static size_t parse_sm_dotted(const char *s, size_t n, char *out, size_t outsz)
+{
+	size_t i = 3;
+	unsigned major = 0;
+
+	if (n < 6 || !literal_at(s, "sm ", 3))
+		return 0;
+	while (i < n && i < 5 && s[i] >= '0' && s[i] <= '9')
+		major = major * 10 + (unsigned)(s[i++] - '0');
+	if (i == 3 || i + 1 >= n || s[i] != '.' || !(s[i + 1] >= '0' && s[i + 1] <= '9') ||
+	    (i + 2 < n && is_word_byte(s[i + 2])) || major < 1)
+		return 0;
+	gw__fmt(out, outsz, "sm_%u%c", major, s[i + 1]);
+	return i + 2;
+}
+
 static void arch_add_build(gw_explain_arch *a, const char *t)
 {
 	size_t len = strlen(a->build), n = strlen(t);
@@ -2535,6 +2598,8 @@ static bool read_targets(gw_explainer *ex)
 	/* CUDA_ARCHITECTURES-style numbers only on a line that names CUDA. */
 	bool cuda_numbered = line_has(line, n, "architecture") && names_library(line, n, "cuda", true);
 
+	ex->line_gpu[0] = '\0';
+	ex->line_floor = 0;
 	for (size_t i = 0; i < n; i++) {
 		char t[16];
 		size_t len = 0, at = i;
@@ -2557,15 +2622,24 @@ static bool read_targets(gw_explainer *ex)
 		if (!len && cuda_numbered)
 			len = parse_cuda_arch_number(line, n, i, t, sizeof(t));
 		if (!len)
+			len = parse_sm_dotted(line + i, n - i, t, sizeof(t));
+		if (!len)
 			continue;
 		side = target_side(line + gap_start, at - gap_start, side);
 		if (side == SIDE_BUILD) {
+			unsigned ma, mi;
+
 			if (!build_done) {
 				arch_add_build(&ex->arch, t);
 				build_line = true;
 			}
-		} else if (!ex->arch.gpu[0]) {
-			snprintf(ex->arch.gpu, sizeof(ex->arch.gpu), "%s", t);
+			if (target_cc(t, &ma, &mi) && (!ex->line_floor || ma * 10 + mi < ex->line_floor))
+				ex->line_floor = ma * 10 + mi;
+		} else {
+			if (!ex->arch.gpu[0])
+				snprintf(ex->arch.gpu, sizeof(ex->arch.gpu), "%s", t);
+			if (!ex->line_gpu[0])
+				snprintf(ex->line_gpu, sizeof(ex->line_gpu), "%s", t);
 		}
 		any = true;
 		gap_start = at + len;
@@ -2591,6 +2665,39 @@ static bool says_unsupported(const char *line, size_t len)
 	return false;
 }
 
+/* The kernel libraries and attention kernels whose own checks refuse a GPU
+ * below their minimum architecture, by the words their messages name them
+ * with: PyTorch's SDPA ("Flash attention only supports gpu architectures in
+ * the range [sm80, sm90]. Attempting to run on a sm 7.5 gpu.", "Mem
+ * Efficient Attention only supports ...": sdp_utils.cpp), vLLM's attention
+ * backends ("FP8 KV cache is not supported by the Triton attention backend
+ * on %s (compute capability %s); native FP8 (fp8e4nv) requires SM89+.":
+ * vllm/v1/attention/backends/triton_attn.py, mla/triton_mla.py), the
+ * FlashAttention and FlashInfer, xFormers, CUTLASS, Marlin and Triton
+ * kernels.
+ * Not a build's word ("kernel image", "compiled for"): a build that lacks
+ * an old target is gpu-arch-unsupported-by-framework. */
+static const char *const kernel_words[] = {
+	"attention", "flash", "xformers", "cutlass", "marlin", "triton",
+};
+
+/* A kernel's hardware floor, not a build's list: the line names a kernel
+ * library or attention kernel (kernel_words), and the GPU the line names
+ * is older than every target the line names for the kernel (its minimum:
+ * "requires SM89+", "the range [sm80, sm90]"). A GPU newer than the range
+ * ("[sm80, sm90]" on a sm 12.0 gpu) is a build that predates it. */
+static bool kernel_floor(const gw_explainer *ex)
+{
+	unsigned major, minor;
+	bool named = false;
+
+	if (!ex->line_floor || !target_cc(ex->line_gpu, &major, &minor) || major * 10 + minor >= ex->line_floor)
+		return false;
+	for (size_t i = 0; i < sizeof(kernel_words) / sizeof(kernel_words[0]) && !named; i++)
+		named = names_library(ex->line, ex->line_len, kernel_words[i], true);
+	return named;
+}
+
 /* A phrase of an architecture mismatch is on the line: read the targets,
  * and when no other row explained the line and it says something is not
  * supported, name the mismatch (unless the log's GPU is in the build). */
@@ -2606,7 +2713,8 @@ static void arch_rule(gw_explainer *ex, size_t start, bool had_nul)
 	    (!no_code && ex->arch.gpu[0] && ex->arch.build[0] && gw_explain_arch_runs(&ex->arch, ex->arch.gpu) == 1))
 		return;
 	d = doc_index(!strncmp(ex->arch.gpu, "gfx", 3) || !strncmp(ex->arch.build, "gfx", 3)
-		      ? "rocm-gfx-unsupported" : "gpu-arch-unsupported-by-framework");
+		      ? "rocm-gfx-unsupported" : kernel_floor(ex) ? "gpu-too-old-for-kernel-library"
+		      : "gpu-arch-unsupported-by-framework");
 	if (d >= 0)
 		record_match(ex, (unsigned)d, "arch", -1, start, had_nul);
 	if (d >= 0 && line_has(ex->line, ex->line_len, ".target"))
@@ -2902,6 +3010,85 @@ static bool plan_tried_line(const gw_explainer *ex)
 static bool attempt_line(const gw_explainer *ex)
 {
 	return nccl_info_line(ex) || plan_tried_line(ex);
+}
+
+/* A line that says the program went on after a failure it caught
+ * (data/explain/fallback_wordings): it falls back to another path, or an
+ * optional part is off. The error it quotes names no cause of the log's
+ * problem: no id from it, and it is no unrecognised error. Not when the
+ * line holds an "unless" word (a fallback to the CPU: the GPU is not used;
+ * a retry whose outcome is not told). A fallback line that starts
+ * mid-sentence (blanks or a mark first) ends a message whose quoted error
+ * spread over the lines above: it takes back what the nearest line above
+ * named, up to FX_LINES up, unless a fallback line came between. Apart
+ * from that, a line that names pinned (page-locked) host memory names no
+ * GPU out-of-memory. */
+enum { FB_VETO = 1, FB_TAIL = 2, FB_HOST = 4 };
+
+static int fallback_line(gw_explainer *ex)
+{
+	bool fallback = false, unless = false, host = false;
+	int r;
+
+	for (unsigned i = 0; i < ex->nhits; i++) {
+		unsigned p = ex->hits[i].pat;
+		const gw__explain_pattern *pat = &gw__explain_patterns[p];
+
+		if (pat->how != GW__HOW_FALLBACK)
+			continue;
+		if (!strcmp(pat->framework, "host"))
+			host = true;
+		else if (!strcmp(pat->framework, "unless")) {
+			for (size_t at = ex->hits[i].start; at != SIZE_MAX && !unless; at = next_literal(ex, p, at + 1))
+				unless = at == 0 || !is_alnum_byte(ex->line[at - 1]);
+		} else if (!ex->cat->has_rx[p] || line_matches(ex, &ex->cat->rx[p]))
+			fallback = true;
+	}
+	r = host ? FB_HOST : 0;
+	if (fallback && !unless) {
+		size_t i = 0;
+
+		r |= FB_VETO;
+		while (i < ex->line_len && is_blank(ex->line[i]))
+			i++;
+		if (i > 0 || (i < ex->line_len && strchr(".,;:", ex->line[i])))
+			r |= FB_TAIL;
+	}
+	return r;
+}
+
+/* Are all the line's hits the fallback table's "unless" or "host" words? */
+static bool only_fallback_words(const gw_explainer *ex)
+{
+	for (unsigned i = 0; i < ex->nhits; i++) {
+		const gw__explain_pattern *pat = &gw__explain_patterns[ex->hits[i].pat];
+
+		if (pat->how != GW__HOW_FALLBACK || !strcmp(pat->framework, "fallback"))
+			return false;
+	}
+	return true;
+}
+
+/* Take back what the nearest line above that named ids added (see
+ * fallback_line), if it is at most FX_LINES up. */
+static void take_back(gw_explainer *ex)
+{
+	const struct fx *f = &ex->fx_last;
+
+	if (f->n && f->line + FX_LINES >= ex->lines + 1)
+		for (unsigned k = f->n; k-- > 0;) {
+			unsigned d = f->e[k].doc;
+			int i = ex->match_of_doc[d];
+
+			if (i < 0)
+				continue;
+			if (f->e[k].created && ex->matches[i].line == f->line) {
+				ex->match_of_doc[d] = -1;
+				remove_match(ex, (size_t)i);
+			} else if (!f->e[k].created && ex->matches[i].count > 1)
+				ex->matches[i].count--;
+		}
+	ex->fx_last.n = 0;
 }
 
 /* A second registration of something already registered: XLA logs "E ...
@@ -3327,6 +3514,12 @@ static void end_piece(gw_explainer *ex, bool newline)
 			ex->call_line++;
 		return;
 	}
+	/* The fallback table's "unless" and "host" words alone (a line that
+	 * says "cpu") ask nothing of a line: no row to check. */
+	if (ex->nhits && only_fallback_words(ex)) {
+		ex->nhits = 0;
+		next_generation(ex);
+	}
 	if (ex->nhits) {
 		/* regexec stops at NUL; binary junk must not hide the rest. */
 		bool had_nul = memchr(ex->line, '\0', ex->line_len) != NULL;
@@ -3351,6 +3544,15 @@ static void end_piece(gw_explainer *ex, bool newline)
 		 * when nothing else on the line said what went wrong. */
 		bool gpu_word = false, context = false, info = attempt_line(ex);
 		size_t arch_at = SIZE_MAX, loader_at = SIZE_MAX;
+		int fb = fallback_line(ex);
+
+		if (fb & FB_VETO) {
+			info = true;
+			if (fb & FB_TAIL)
+				take_back(ex);
+			ex->fx_last.n = 0;
+		}
+		ex->host_line = fb & FB_HOST;
 
 		ex->line_matched = false;
 		ex->line_library = false;
@@ -3368,7 +3570,7 @@ static void end_piece(gw_explainer *ex, bool newline)
 				loader_at = loader_at < ex->hits[i].start ? loader_at : ex->hits[i].start;
 			else if (how == GW__HOW_ARCH)
 				arch_at = arch_at < ex->hits[i].start ? arch_at : ex->hits[i].start;
-			else if (how != GW__HOW_NUMBER && how != GW__HOW_GPU_WORD)
+			else if (how != GW__HOW_NUMBER && how != GW__HOW_GPU_WORD && how != GW__HOW_FALLBACK)
 				record_hit(ex, &ex->hits[i], had_nul);
 		}
 		/* The general rules after the rows: a row that names the
@@ -3389,6 +3591,7 @@ static void end_piece(gw_explainer *ex, bool newline)
 		 * fix) is understood, not an unknown error. */
 		if (gpu_word && !ex->line_matched && !context && !info)
 			note_unrecognised(ex, had_nul);
+		ex->host_line = false;
 		ex->nhits = 0;
 		next_generation(ex);
 	}
@@ -3413,6 +3616,10 @@ static void end_piece(gw_explainer *ex, bool newline)
 	}
 	ex->line_len = 0;
 	if (newline) {
+		if (ex->fx.n && ex->fx.line == ex->lines + 1) {
+			ex->fx_last = ex->fx;   /* the nearest line that named ids */
+			ex->fx.n = 0;
+		}
 		ex->lines++;
 		ex->pending = false;
 	}

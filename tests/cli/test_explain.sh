@@ -588,6 +588,24 @@ printf '%s\n' "ptxas /tmp/filePpgwy4, line 6; error   : PTX .version 7.4 does no
 "$G" explain --json "$T/arch.log" >"$T/out.json" 2>&1
 got="$(arch_of "$T/out.json" 2>&1)"
 [ "$got" = "gpu-arch-unsupported-by-framework sm_89 |  | unknown" ] || fail "arch rule: ptxas .target: got [$got]"
+# A kernel's hardware floor (kernel_floor): a line that names a kernel
+# library or attention kernel, and a GPU older than every target it names
+# for it, is gpu-too-old-for-kernel-library; a GPU newer than the range is
+# a build that predates it. PyTorch's SDPA (sdp_utils.cpp, "sm 7.5" its
+# way of naming the GPU) and vLLM's Triton backends (triton_attn.py,
+# mla/triton_mla.py).
+for c in \
+	"UserWarning: Flash attention only supports gpu architectures in the range [sm80, sm90]. Attempting to run on a sm 7.5 gpu.|gpu-too-old-for-kernel-library sm_75 | sm_80 sm_90 | gpu-older" \
+	"UserWarning: Flash attention only supports gpu architectures in the range [sm80, sm121]. Attempting to run on a sm 7.0 gpu. (Triggered internally at ../aten/src/ATen/native/transformers/cuda/sdp_utils.cpp:155.)|gpu-too-old-for-kernel-library sm_70 | sm_80 sm_121 | gpu-older" \
+	"UserWarning: Mem Efficient Attention only supports gpu architectures in the range [sm50, sm90]. Attempting to run on a sm 3.7 gpu.|gpu-too-old-for-kernel-library sm_37 | sm_50 sm_90 | gpu-older" \
+	"UserWarning: Flash attention only supports gpu architectures in the range [sm80, sm90]. Attempting to run on a sm 12.0 gpu.|gpu-arch-unsupported-by-framework sm_120 | sm_80 sm_90 | gpu-newer" \
+	"ValueError: FP8 KV cache is not supported by the Triton attention backend on NVIDIA GeForce GTX 1660 SUPER (compute capability 7.5); native FP8 (fp8e4nv) requires SM89+. Re-run with --kv-cache-dtype float16.|gpu-too-old-for-kernel-library sm_75 | sm_89 | gpu-older" \
+	"ValueError: FP8 KV cache is not supported by the Triton MLA backend on NVIDIA GeForce RTX 3090 (compute capability 8.6); native FP8 (fp8e4nv) requires SM89+|gpu-too-old-for-kernel-library sm_86 | sm_89 | gpu-older"; do
+	printf '%s\n' "${c%%|*}" >"$T/arch.log"
+	"$G" explain --json "$T/arch.log" >"$T/out.json" 2>&1
+	got="$(arch_of "$T/out.json" 2>&1)"
+	[ "$got" = "${c#*|}" ] || fail "arch rule: kernel floor: ${c%%|*}: got [$got]"
+done
 # ggml built for HIP says "ROCm error: ...": HIP's codes.
 "$G" explain --json 'ROCm error: invalid device function' >"$T/out.json" 2>&1
 grep -q '"hipErrorInvalidDeviceFunction"' "$T/out.json" || fail "ROCm error: not HIP's code: $(cat "$T/out.json")"
@@ -1091,12 +1109,13 @@ want_ids 'WARNING: failed to allocate 512.00 MB of pinned memory: syclGetErrorSt
 want_ids 'ggml_cann_host_malloc: failed to allocate 512.00 MiB of pinned memory: EL0004: Failed to allocate memory.' ""
 want_ids 'ggml_metal_library_init: error: could not use bundle path to find ggml-metal.metal, falling back to trying cwd' ""
 want_ids 'ggml_metal_init: the device does not have a precompiled Metal library - this is unexpected' ""
-# Fallbacks that succeed but an existing row names now (left to the general
-# fallback veto; enable when it lands): ggml-vulkan's pinned host buffer
-# falls back to a CPU buffer, and a host pointer it cannot import is
-# allocated another way (ggml_backend_vk_host_buffer_type_alloc_buffer,
-# ggml_vk_buffer_from_host_ptr, ggml_vk_create_buffer's import path).
-#FALLBACK-VETO want_ids 'ggml_vulkan: Failed to allocate pinned memory (vk::Device::allocateMemory: ErrorOutOfDeviceMemory)' ""
+# Fallbacks that succeed: ggml-vulkan's pinned host buffer falls back to a
+# CPU buffer (silent by the fallback rule's "pinned memory" host row), and
+# a host pointer it cannot import is allocated another way
+# (ggml_vk_buffer_from_host_ptr, ggml_vk_create_buffer's import path): the
+# last two name no fallback on their line, so an existing row still reads
+# the VkResult they quote (#FALLBACK-VETO: left, docs/explain-sources.md).
+want_ids 'ggml_vulkan: Failed to allocate pinned memory (vk::Device::allocateMemory: ErrorOutOfDeviceMemory)' ""
 #FALLBACK-VETO want_ids 'ggml_vulkan: Failed ggml_vk_create_buffer (vk::Device::allocateMemory: ErrorOutOfDeviceMemory)' ""
 #FALLBACK-VETO want_ids 'ggml_vulkan: Failed getMemoryHostPointerPropertiesEXT (vk::Device::getMemoryHostPointerPropertiesEXT: ErrorInvalidExternalHandle)' ""
 # ollama's GPU discovery and scheduler (slog lines), same way.
@@ -1242,10 +1261,11 @@ want_ids 'W tensorflow/core/kernels/gpu_utils.cc:49] Failed to allocate memory f
 want_ids 'W tensorflow/core/kernels/conv_ops_gpu.cc:252] None of the algorithms provided by cuDNN heuristics worked; trying fallback algorithms.  Conv: batch: 1' ""
 want_ids 'I tensorflow/compiler/xla/stream_executor/cuda/cuda_blas.cc:606] TensorFloat-32 will be used for the matrix multiplication. This will only be logged once.' ""
 want_ids 'I tensorflow/stream_executor/rocm/rocm_diagnostics.cc:112] librocm reported version is: NOT_FOUND: was unable to find librocm.so DSO loaded into this program' ""
-# Fallbacks read now by the rows of the text they quote; these wait for
-# the general fallback veto (docs/explain-sources.md, Left).
+# Fallbacks that quote an error: BFC's "not a failure" is silent by the
+# fallback rule; XLA's "We fallback to the NVIDIA driver" (one word, not
+# in data/explain/fallback_wordings) is still read by the ptxas row (Left).
 # want_ids "W external/xla/xla/service/gpu/nvptx_compiler.cc:679] Your CUDA software stack is old. We fallback to the NVIDIA driver for some compilation. Update your CUDA version to get the best performance. The ptxas error was: ptxas fatal   : Value 'sm_89' is not defined for option 'gpu-name'" ""
-# want_ids 'W tensorflow/core/common_runtime/bfc_allocator.cc:245] Allocator (GPU_0_bfc) ran out of memory trying to allocate 2.19GiB with freed_by_count=0. The caller indicates that this is not a failure, but may mean that there could be performance gains if more memory were available.' ""
+want_ids 'W tensorflow/core/common_runtime/bfc_allocator.cc:245] Allocator (GPU_0_bfc) ran out of memory trying to allocate 2.19GiB with freed_by_count=0. The caller indicates that this is not a failure, but may mean that there could be performance gains if more memory were available.' ""
 # vLLM messages mined from the source (docs/explain-sources.md), same way.
 want_ids "ValueError: Free memory on device cuda:0 (1.52/23.52 GiB) on startup is less than the engine's budget after excluding external process's weights (0.9, 21.16 GiB). Decrease GPU memory utilization or reduce GPU memory used by other processes." gpu-memory-held-by-other-processes
 want_ids 'AssertionError: Error in memory profiling. Initial free memory 20.1 GiB, current free memory 22.3 GiB. This happens when other processes sharing the same container release GPU memory while vLLM is profiling during initialization.' gpu-memory-held-by-other-processes
@@ -2169,6 +2189,47 @@ want_ids 'Could NOT find CUDA: Found unsuitable version "10.1", but required is 
 # (cuDNN, NCCL) are a skipped module, no failure.
 want_ids '    Modules:\n        cuda      : No\n          -> Include files not found: ['"'"'cublas_v2.h'"'"', '"'"'cuda.h'"'"', '"'"'cuda_profiler_api.h'"'"', '"'"'cuda_runtime.h'"'"', '"'"'cufft.h'"'"', '"'"'curand.h'"'"', '"'"'cusparse.h'"'"', '"'"'nvrtc.h'"'"']' cuda-toolkit-not-found
 want_ids '  cudnn     : No\n    -> Include files not found: ['"'"'cudnn.h'"'"']\n    -> Check your CFLAGS environment variable.' ""
+# ---- fallbacks that succeed (data/explain/fallback_wordings) -------------
+# A line that says the program went on without what failed names no id from
+# the error it quotes; a line that ends such a message (after a quoted error
+# of several lines) takes back what the line above named; a real failure
+# later is named from its own line.
+# ggml (ggml-cuda.cu, ggml_cuda_host_malloc; older builds' warning): the
+# caller falls back to a CPU buffer; the memory is the host's.
+want_ids 'ggml_cuda_host_malloc: failed to allocate 1024.00 MiB of pinned memory: out of memory' ""
+want_ids 'ggml_cuda_host_malloc: failed to allocate 512.00 MiB of pinned memory: CUDA error: out of memory' ""
+want_ids 'ggml_cuda_host_malloc: failed to allocate 1024.00 MiB of pinned memory: out of memory\nggml_backend_cuda_buffer_type_alloc_buffer: allocating 8192.00 MiB on device 0: cudaMalloc failed: out of memory' cuda-out-of-memory
+want_ids 'E0812 05:45:01.326063 1 pinned_memory_manager.cc:192] failed to allocate pinned system memory: CUDA driver version is insufficient for CUDA runtime version' driver-too-old-for-framework
+# vLLM (symm_mem.py): the quoted error on the line, or spread over the
+# lines above its last line (PyTorch's CUDA error ends with a line end).
+want_ids 'WARNING 10-01 12:00:00 [symm_mem.py:90] SymmMemCommunicator: symmetric memory initialization failed: CUDA driver error: out of memory Communicator is not available. To suppress this warning set VLLM_ALLREDUCE_USE_SYMM_MEM=0' ""
+want_ids 'WARNING 10-01 12:00:00 [symm_mem.py:90] SymmMemCommunicator: symmetric memory initialization failed: CUDA error: out of memory\nCUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1\nCompile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n Communicator is not available. To suppress this warning set VLLM_ALLREDUCE_USE_SYMM_MEM=0' ""
+want_ids 'WARNING 10-01 12:00:00 [symm_mem.py:90] SymmMemCommunicator: symmetric memory initialization failed: CUDA driver error: out of memory Communicator is not available. To suppress this warning set VLLM_ALLREDUCE_USE_SYMM_MEM=0\nINFO 10-01 12:00:05 [gpu_worker.py:300] Loading weights\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.19 GiB of which 1.02 GiB is free.' cuda-out-of-memory
+# SGLang (disaggregation/mooncake/utils.py): the pool's error, then the
+# fallback; the same spread over lines.
+want_ids '[2025-07-02 07:41:59 TP0] Failed to initialize custom memory pool NVLINK: CUDA error: operation not supported. Falling back to default memory pool.' ""
+want_ids '[2025-07-02 07:41:59 TP0] Failed to initialize custom memory pool NVLINK: CUDA error: operation not supported\nCUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1\nCompile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n. Falling back to default memory pool.' ""
+# The take-back reaches FX_LINES (6) lines up only, and never past another
+# fallback line (a warning's source line echoed under it).
+want_ids 'RuntimeError: CUDA error: out of memory\na\nb\nc\nd\ne\nf\n. Falling back to default memory pool.' cuda-out-of-memory
+want_ids 'RuntimeError: CUDA error: out of memory\nx.py:5: UserWarning: conv2d_gradfix not supported. Falling back to torch.nn.functional.conv2d().\n  warnings.warn("conv2d_gradfix not supported. Falling back to torch.nn.functional.conv2d().")' cuda-out-of-memory
+# ComfyUI (comfy/ldm/modules/attention.py): flash-attn's refusal, then
+# PyTorch's SDPA; sage attention, then PyTorch's; a later crash is named.
+want_ids 'WARNING:root:Flash Attention failed, using default SDPA: FlashAttention only supports Ampere GPUs or newer.' ""
+want_ids 'ERROR:root:Error running sage attention: CUDA error: no kernel image is available for execution on the device, using pytorch attention instead.' ""
+want_ids 'WARNING:root:Flash Attention failed, using default SDPA: FlashAttention only supports Ampere GPUs or newer.\n!!! Exception during processing !!! CUDA error: out of memory' cuda-out-of-memory
+# accelerate (state.py): FP8 refused on the GPU, FP16 used.
+want_ids 'The current device has compute capability of (8, 6) which is insufficient for FP8 mixed precision training (requires a GPU Hopper/Ada Lovelace or higher, compute capability of 8.9 or higher). Will use FP16 instead.' ""
+# TensorFlow's BFC allocator (xla/tsl/framework/bfc_allocator.cc), before
+# and after "this may mean"; the allocation that then fails is named.
+want_ids '2021-11-07 08:09:54.258990: W tensorflow/core/common_runtime/bfc_allocator.cc:271] Allocator (GPU_0_bfc) ran out of memory trying to allocate 2.55GiB with freed_by_count=0. The caller indicates that this is not a failure, but may mean that there could be performance gains if more memory were available.' ""
+want_ids 'W0000 00:00:1700000000.000000 1 bfc_allocator.cc:296] Allocator (GPU_0_bfc) ran out of memory trying to allocate 1.00GiB from the lower end with freed_by_count=0. The caller indicates that this is not a failure, but this may mean that there could be performance gains if more memory were available.' ""
+want_ids 'W tensorflow/core/common_runtime/bfc_allocator.cc:219] Allocator (GPU_0_bfc) ran out of memory trying to allocate 538.33MiB. The caller indicates that this is not a failure, but may mean that there could be performance gains if more memory were available.\nE tensorflow/stream_executor/cuda/cuda_driver.cc:936] failed to allocate 378.60M (396990720 bytes) from device: CUDA_ERROR_OUT_OF_MEMORY' cuda-out-of-memory
+# A fallback to the CPU leaves the GPU unused: its reason stays named; so
+# does a retry whose outcome the line does not tell.
+want_ids 'An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed. Falling back to CPU.' framework-cpu-only-build
+want_ids "Failed to initialize custom memory pool NVLINK: CUDA error: operation not supported. Falling back to CPU." gpu-operation-not-supported
+want_ids "Warning: Ran out of memory when regular VAE decoding, retrying with tiled VAE decoding." cuda-out-of-memory
 # ---- memory: the needle index follows the literals, not an automaton ---
 # What explain holds beyond the program itself (its catalogue: the trie of
 # every literal, the compiled regexes; the explainer; the 1 MiB read
