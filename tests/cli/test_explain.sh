@@ -1200,6 +1200,33 @@ want_ids '[WARNING] [real_accelerator.py:194:get_accelerator] Setting accelerato
 # (builder.py, probe_is_compatible); the "CUDA_HOME does not exist" row reads
 # the quoted reason as cuda-toolkit-not-found.
 # want_ids ' [WARNING]  cpu_adam compatibility check failed (CUDA_HOME does not exist, unable to compile CUDA op(s)), treating the op as not compatible' ""
+# JAX (jax/_src/xla_bridge.py, jax_plugins/cuda/__init__.py,
+# jax/_src/lib/__init__.py), same way: the CUDA plugin's component checks,
+# inside "CUDA backend failed to initialize: ..." or "Unable to initialize
+# backend 'cuda': ..."; a plugin whose initialize() raised is installed, so
+# JAX's "CUDA-enabled jaxlib is not installed" after it is no CPU-only
+# build. Fallbacks, other platforms and jax/jaxlib version checks stay
+# silent.
+want_ids 'WARNING:2024-01-01 00:00:00,000:jax._src.xla_bridge:909: CUDA backend failed to initialize: Unable to load cuDNN. Is it installed? (Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)' cudnn-missing
+want_ids "RuntimeError: Unable to initialize backend 'cuda': Unable to load cuSPARSE. Is it installed? (you may need to uninstall the failing plugin package, or set JAX_PLATFORMS=cpu to skip this backend.)" cuda-library-missing
+want_ids 'CUDA backend failed to initialize: Unable to load CUDA. Is it installed? (Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)' cuda-library-missing
+want_ids "RuntimeError: Unable to initialize backend 'cuda': Unable to use CUDA because of the following issues with CUDA components:\nOutdated cuBLAS installation found.\nVersion JAX was built against: 120201\nMinimum supported: 120100\nInstalled version: 120002\nThe local installation version must be no lower than 120100." cuda-library-missing
+want_ids 'CUDA backend failed to initialize: Found CUDA version 12010, but JAX was built against version 12020, which is newer. The copy of CUDA that is installed must be at least as new as the version against which JAX was built. (Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)' cuda-library-missing
+want_ids 'CUDA backend failed to initialize: Found cuDNN version 8600, but JAX was built against version 8801, which is newer. The copy of cuDNN that is installed must be at least as new as the version against which JAX was built.' cudnn-version-mismatch
+want_ids 'RuntimeError: cuDNN 9.10.0 had a binary backward-compatibility issue due to reordered enum values affecting block-scale datatypes. Found runtime version 91000 and build version 91001. Please upgrade to 9.10.1 or above.' cudnn-version-mismatch
+want_ids 'RuntimeWarning: Device 0 has CUDA compute capability 3.7 which is lower than the minimum supported compute capability 5.2. See https://jax.readthedocs.io/en/latest/installation.html#nvidia-gpu for more details' gpu-arch-unsupported-by-framework
+want_ids 'ERROR:jax._src.xla_bridge:Jax plugin configuration error: Exception when calling jax_plugins.xla_cuda12.initialize()\nTraceback (most recent call last):\nRuntimeError: Unable to load cuDNN. Is it installed?\nWARNING:jax._src.xla_bridge:An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed. Falling back to cpu.' cudnn-missing
+want_ids 'ERROR:jax._src.xla_bridge:Jax plugin configuration error: Exception when calling jax_plugins.xla_cuda12.initialize()\nWARNING:jax._src.xla_bridge:An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed. Falling back to cpu.' ""
+want_ids 'ERROR:jax._src.xla_bridge:Jax plugin configuration error: Exception when calling jax_plugins.xla_rocm.initialize()\nValueError: No AMD GPUs were found, skipping ROCm plugin initialization\nWARNING:jax._src.xla_bridge:An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed. Falling back to cpu.' "framework-cpu-only-build"
+want_ids 'WARNING:jax._src.xla_bridge:No GPU/TPU found, falling back to CPU. (Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)' ""
+want_ids 'A Google TPU may be present on this machine, but either a TPU-enabled jaxlib or libtpu is not installed. Falling back to cpu.' ""
+want_ids "RuntimeError: Unknown backend: 'gpu' requested, but no platforms that are instances of gpu are present. Platforms present are: cpu" ""
+want_ids "RuntimeError: Unable to initialize backend 'cuda': FAILED_PRECONDITION: No visible GPU devices. (set JAX_PLATFORMS='' to automatically choose an available backend)" ""
+want_ids 'CUDA backend failed to initialize: INTERNAL: no supported devices found for platform CUDA.This may be due to JAX pre-allocating too much device memory, leaving too little for CUDA library initialization.' ""
+want_ids 'RuntimeError: jaxlib is version 0.4.20, but this version of jax requires version >= 0.4.25.' ""
+want_ids 'RuntimeError: jaxlib version 0.4.30 is newer than and incompatible with jax version 0.4.26. Please update your jax and/or jaxlib packages.' ""
+want_ids 'cuBLAS < 13.2 (120900 found) has a known issue where many kernels free TMEM buffers multiple times. Executing a cuBLAS kernel concurrently with another kernel (e.g. on another stream) can lead to silent data corruption.' ""
+want_ids 'WARNING:jax_plugins.xla_cuda12:cuda_plugin_extension is not found.' ""
 # llama.cpp's context set-up when a backend buffer cannot be allocated
 # (src/llama-context.cpp: graph_reserve's "failed to allocate compute
 # buffers", then "failed to allocate compute pp|tg buffers"; the KV cache's
