@@ -1227,6 +1227,28 @@ want_ids 'RuntimeError: jaxlib is version 0.4.20, but this version of jax requir
 want_ids 'RuntimeError: jaxlib version 0.4.30 is newer than and incompatible with jax version 0.4.26. Please update your jax and/or jaxlib packages.' ""
 want_ids 'cuBLAS < 13.2 (120900 found) has a known issue where many kernels free TMEM buffers multiple times. Executing a cuBLAS kernel concurrently with another kernel (e.g. on another stream) can lead to silent data corruption.' ""
 want_ids 'WARNING:jax_plugins.xla_cuda12:cuda_plugin_extension is not found.' ""
+# Hugging Face transformers (modeling_utils.py's FlashAttention 2 checks,
+# quantizers' validate_environment) and diffusers (attention_processor.py's
+# xFormers switch), same way: quantized modules put on the CPU for want of GPU
+# memory, a GPU below a quantizer's floor; dequantizing fallbacks, a GPU
+# PyTorch does not see and missing packages stay silent.
+want_ids 'ValueError: Some modules are dispatched on the CPU or the disk. Make sure you have enough GPU RAM to fit the quantized model. If you want to dispatch the model on the CPU or the disk while keeping these modules in 32-bit, you need to set `load_in_8bit_fp32_cpu_offload=True` and pass a custom `device_map` to `from_pretrained`.' cuda-out-of-memory
+want_ids 'ValueError: FP8 quantized models is only supported on GPUs with compute capability >= 9.0 (e.g H100)' gpu-too-old-for-kernel-library
+want_ids 'ValueError: FP8 quantized models is only supported on GPUs with compute capability >= 8.9 (e.g 4090/H100), actual = `6.1`' gpu-too-old-for-kernel-library
+want_ids 'ValueError: MXFP4 quantized models is only supported on GPUs with compute capability >= 9.0 (e.g H100, or B100)' gpu-too-old-for-kernel-library
+want_ids 'ValueError: MXFP4 quantization is only supported on GPUs with compute capability >= 7.5 (e.g T4, A100, L4, H100, or B200) or XPUs (e.g Intel Data Center GPU Max Series) ' gpu-too-old-for-kernel-library
+want_ids 'FP8 quantized models is only supported on GPUs with compute capability >= 8.9 (e.g 4090/H100), actual = `8.0`. We will default to dequantizing the model to bf16. Feel free to use a different quantization method like bitsandbytes or torchao' ""
+want_ids 'MXFP4 quantization is only supported on GPUs with compute capability >= 7.5 (e.g T4, A100, L4, H100, or B200) or XPUs (e.g Intel Data Center GPU Max Series) We will default to dequantizing the model to bf16.' ""
+want_ids 'Using MXFP4 quantized models requires a GPU, we will default to dequantizing the model to bf16' ""
+want_ids 'RuntimeError: No GPU found. A GPU is needed for quantization.' ""
+want_ids 'ValueError: FlashAttention2 has been toggled on, but it cannot be used due to the following error: Flash Attention 2 is not available on CPU. Please make sure torch can access a CUDA device.' ""
+want_ids 'ImportError: FlashAttention2 has been toggled on, but it cannot be used due to the following error: the package flash_attn seems to be not installed. Please refer to the documentation of https://huggingface.co/docs/transformers/perf_infer_gpu_one#flashattention-2 to install Flash Attention 2.' ""
+want_ids "You are attempting to use Flash Attention 2.0 with a model not initialized on GPU. Make sure to move the model to GPU after initializing it on CPU with \`model.to('cuda')\`." ""
+want_ids 'Flash Attention 2.0 only supports torch.float16 and torch.bfloat16 dtypes, but the current dype in LlamaForCausalLM is torch.float32.' ""
+want_ids "You have loaded an FP8 model on CPU and have a CUDA device available, make sure to set your model on a GPU device in order to run your model. To remove this warning, pass device_map = 'cuda'. " ""
+want_ids "ValueError: torch.cuda.is_available() should be True but is False. xformers' memory efficient attention is only available for GPU " ""
+want_ids "ModuleNotFoundError: Refer to https://github.com/facebookresearch/xformers for more information on how to install xformers" ""
+want_ids 'ValueError: xformers is not available. Make sure it is installed correctly' ""
 # llama.cpp's context set-up when a backend buffer cannot be allocated
 # (src/llama-context.cpp: graph_reserve's "failed to allocate compute
 # buffers", then "failed to allocate compute pp|tg buffers"; the KV cache's
