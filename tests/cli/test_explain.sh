@@ -1372,6 +1372,87 @@ want_ids 'A matching Triton is not available, some optimizations will not be ena
 want_ids 'Triton is not available, some optimizations will not be enabled.\nThis is just a warning: No module named '"'"'triton'"'"'' ""
 want_ids 'Flash-Attention 3 package can'"'"'t be used: flash_attn_3::fwd operator is not compatible' ""
 want_ids 'ImportError: Requires Flash-Attention version >=2.7.1,<=2.8.4 but got 2.5.8.' ""
+# DeepSpeed (op_builder/builder.py, op_builder/*.py is_compatible,
+# deepspeed/env_report.py, accelerator/real_accelerator.py), same way:
+# prebuilt ops of another torch, a JIT load refused for an old GPU, the JIT
+# builder's probe without a visible GPU or after a fork, ds_report's
+# CUDA_HOME line; accepted or overridden CUDA mismatches, ds_report's per-op
+# warnings and the CPU accelerator fallback stay silent.
+want_ids 'nvcc version ..................... \x1b[91m [FAIL] cannot find CUDA_HOME via torch.utils.cpp_extension.CUDA_HOME=None \x1b[0m' cuda-toolkit-not-found
+want_ids 'RuntimeError: PyTorch version mismatch! DeepSpeed ops were compiled and installed with a different version than what is being used at runtime. Please re-install DeepSpeed or switch torch versions. Install torch version=2.0, Runtime torch version=2.1' extension-torch-abi-mismatch
+want_ids 'RuntimeError: CUDA version mismatch! DeepSpeed ops were compiled and installed with a different version than what is being used at runtime. Please re-install DeepSpeed or switch torch versions. Install CUDA version=11.7, Runtime CUDA version=11.8' extension-torch-abi-mismatch
+want_ids 'RuntimeError: Unable to JIT load the transformer_inference op due to it not being compatible due to hardware/software issue. NVIDIA Inference is only supported on Pascal and newer architectures' gpu-too-old-for-kernel-library
+want_ids 'RuntimeError: Unable to JIT load the fp_quantizer op due to it not being compatible due to hardware/software issue. NVIDIA Inference is only supported on Ampere and newer architectures' gpu-too-old-for-kernel-library
+want_ids 'RuntimeError: Unable to JIT load the evoformer_attn op due to it not being compatible due to hardware/software issue. Please use a GPU with compute capability >= 7.0' gpu-too-old-for-kernel-library
+want_ids 'RuntimeError: Unable to JIT load the async_io op due to it not being compatible due to hardware/software issue. async_io requires the dev libaio .so object and headers but these were not found.' ""
+want_ids "RuntimeError: DeepSpeed JIT builder for 'fused_adam' found no CUDA devices. Set TORCH_CUDA_ARCH_LIST or make GPUs visible." cuda-visible-devices-hides-all
+want_ids "RuntimeError: DeepSpeed JIT builder for 'fused_adam' cannot probe CUDA device capabilities in a forked subprocess where CUDA has already been initialized. Set TORCH_CUDA_ARCH_LIST to specify target architectures explicitly." cuda-fork-after-init
+want_ids 'Installed CUDA version 11.8 does not match the version torch was compiled with 11.7 but since the APIs are compatible, accepting this combination' ""
+want_ids ' [WARNING]  DeepSpeed Op Builder: Installed CUDA version 12.1 does not match the version torch was compiled with 11.8.Detected `DS_SKIP_CUDA_CHECK=1`: Allowing this combination of CUDA, but it may result in unexpected behavior.' ""
+want_ids ' [WARNING]  cpu_adam cuda is missing or is incompatible with installed torch, only cpu ops can be compiled!' ""
+want_ids ' [WARNING]  NVIDIA Inference is only supported on Ampere and newer architectures' ""
+want_ids " [WARNING]  Filtered compute capabilities [['6', '0'], ['6', '1']]" ""
+want_ids ' [WARNING]  sparse_attn requires a torch version >= 1.5 and < 2.0 but detected 2.1\n [WARNING]  using untested triton version (2.1.0), only 1.0.0 is known to be compatible' ""
+want_ids ' [WARNING]  async_io requires the dev libaio .so object and headers but these were not found.' ""
+want_ids 'RuntimeError: Unable to JIT load the fused_adam op due to ninja not being installed.' ""
+want_ids 'RuntimeError: Unable to load fused_adam op due to no compute capabilities remaining after filtering' ""
+want_ids "  [WARNING] /dev/shm size might be too small, if running in docker increase to at least --shm-size='1gb' " ""
+want_ids '[WARNING] [real_accelerator.py:194:get_accelerator] Setting accelerator to CPU. If you have GPU or other accelerator, we were unable to detect it.' ""
+# Pending the general fallback veto (reported to the lead): importing
+# deepspeed marks an op it cannot probe as not compatible and goes on
+# (builder.py, probe_is_compatible); the "CUDA_HOME does not exist" row reads
+# the quoted reason as cuda-toolkit-not-found.
+# want_ids ' [WARNING]  cpu_adam compatibility check failed (CUDA_HOME does not exist, unable to compile CUDA op(s)), treating the op as not compatible' ""
+# JAX (jax/_src/xla_bridge.py, jax_plugins/cuda/__init__.py,
+# jax/_src/lib/__init__.py), same way: the CUDA plugin's component checks,
+# inside "CUDA backend failed to initialize: ..." or "Unable to initialize
+# backend 'cuda': ..."; a plugin whose initialize() raised is installed, so
+# JAX's "CUDA-enabled jaxlib is not installed" after it is no CPU-only
+# build. Fallbacks, other platforms and jax/jaxlib version checks stay
+# silent.
+want_ids 'WARNING:2024-01-01 00:00:00,000:jax._src.xla_bridge:909: CUDA backend failed to initialize: Unable to load cuDNN. Is it installed? (Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)' cudnn-missing
+want_ids "RuntimeError: Unable to initialize backend 'cuda': Unable to load cuSPARSE. Is it installed? (you may need to uninstall the failing plugin package, or set JAX_PLATFORMS=cpu to skip this backend.)" cuda-library-missing
+want_ids 'CUDA backend failed to initialize: Unable to load CUDA. Is it installed? (Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)' cuda-library-missing
+want_ids 'RuntimeError: Unable to use CUDA because of the following issues with CUDA components:\nUnable to load CUDA. Is it installed?\n--------------------------------------------------\nUnable to load cuDNN. Is it installed?' cuda-library-missing
+want_ids "RuntimeError: Unable to initialize backend 'cuda': Unable to use CUDA because of the following issues with CUDA components:\nOutdated cuBLAS installation found.\nVersion JAX was built against: 120201\nMinimum supported: 120100\nInstalled version: 120002\nThe local installation version must be no lower than 120100." cuda-library-missing
+want_ids 'CUDA backend failed to initialize: Found CUDA version 12010, but JAX was built against version 12020, which is newer. The copy of CUDA that is installed must be at least as new as the version against which JAX was built. (Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)' cuda-library-missing
+want_ids 'CUDA backend failed to initialize: Found cuDNN version 8600, but JAX was built against version 8801, which is newer. The copy of cuDNN that is installed must be at least as new as the version against which JAX was built.' cudnn-version-mismatch
+want_ids 'RuntimeError: cuDNN 9.10.0 had a binary backward-compatibility issue due to reordered enum values affecting block-scale datatypes. Found runtime version 91000 and build version 91001. Please upgrade to 9.10.1 or above.' cudnn-version-mismatch
+want_ids 'RuntimeWarning: Device 0 has CUDA compute capability 3.7 which is lower than the minimum supported compute capability 5.2. See https://jax.readthedocs.io/en/latest/installation.html#nvidia-gpu for more details' gpu-arch-unsupported-by-framework
+want_ids 'ERROR:jax._src.xla_bridge:Jax plugin configuration error: Exception when calling jax_plugins.xla_cuda12.initialize()\nTraceback (most recent call last):\nRuntimeError: Unable to load cuDNN. Is it installed?\nWARNING:jax._src.xla_bridge:An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed. Falling back to cpu.' cudnn-missing
+want_ids 'ERROR:jax._src.xla_bridge:Jax plugin configuration error: Exception when calling jax_plugins.xla_cuda12.initialize()\nWARNING:jax._src.xla_bridge:An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed. Falling back to cpu.' ""
+want_ids 'ERROR:jax._src.xla_bridge:Jax plugin configuration error: Exception when calling jax_plugins.xla_rocm.initialize()\nValueError: No AMD GPUs were found, skipping ROCm plugin initialization\nWARNING:jax._src.xla_bridge:An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed. Falling back to cpu.' "framework-cpu-only-build"
+want_ids 'WARNING:jax._src.xla_bridge:No GPU/TPU found, falling back to CPU. (Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)' ""
+want_ids 'A Google TPU may be present on this machine, but either a TPU-enabled jaxlib or libtpu is not installed. Falling back to cpu.' ""
+want_ids "RuntimeError: Unknown backend: 'gpu' requested, but no platforms that are instances of gpu are present. Platforms present are: cpu" ""
+want_ids "RuntimeError: Unable to initialize backend 'cuda': FAILED_PRECONDITION: No visible GPU devices. (set JAX_PLATFORMS='' to automatically choose an available backend)" ""
+want_ids 'CUDA backend failed to initialize: INTERNAL: no supported devices found for platform CUDA.This may be due to JAX pre-allocating too much device memory, leaving too little for CUDA library initialization.' ""
+want_ids 'RuntimeError: jaxlib is version 0.4.20, but this version of jax requires version >= 0.4.25.' ""
+want_ids 'RuntimeError: jaxlib version 0.4.30 is newer than and incompatible with jax version 0.4.26. Please update your jax and/or jaxlib packages.' ""
+want_ids 'cuBLAS < 13.2 (120900 found) has a known issue where many kernels free TMEM buffers multiple times. Executing a cuBLAS kernel concurrently with another kernel (e.g. on another stream) can lead to silent data corruption.' ""
+want_ids 'WARNING:jax_plugins.xla_cuda12:cuda_plugin_extension is not found.' ""
+# Hugging Face transformers (modeling_utils.py's FlashAttention 2 checks,
+# quantizers' validate_environment) and diffusers (attention_processor.py's
+# xFormers switch), same way: quantized modules put on the CPU for want of GPU
+# memory, a GPU below a quantizer's floor; dequantizing fallbacks, a GPU
+# PyTorch does not see and missing packages stay silent.
+want_ids 'ValueError: Some modules are dispatched on the CPU or the disk. Make sure you have enough GPU RAM to fit the quantized model. If you want to dispatch the model on the CPU or the disk while keeping these modules in 32-bit, you need to set `load_in_8bit_fp32_cpu_offload=True` and pass a custom `device_map` to `from_pretrained`.' cuda-out-of-memory
+want_ids 'ValueError: FP8 quantized models is only supported on GPUs with compute capability >= 9.0 (e.g H100)' gpu-too-old-for-kernel-library
+want_ids 'ValueError: FP8 quantized models is only supported on GPUs with compute capability >= 8.9 (e.g 4090/H100), actual = `6.1`' gpu-too-old-for-kernel-library
+want_ids 'ValueError: MXFP4 quantized models is only supported on GPUs with compute capability >= 9.0 (e.g H100, or B100)' gpu-too-old-for-kernel-library
+want_ids 'ValueError: MXFP4 quantization is only supported on GPUs with compute capability >= 7.5 (e.g T4, A100, L4, H100, or B200) or XPUs (e.g Intel Data Center GPU Max Series) ' gpu-too-old-for-kernel-library
+want_ids 'FP8 quantized models is only supported on GPUs with compute capability >= 8.9 (e.g 4090/H100), actual = `8.0`. We will default to dequantizing the model to bf16. Feel free to use a different quantization method like bitsandbytes or torchao' ""
+want_ids 'MXFP4 quantization is only supported on GPUs with compute capability >= 7.5 (e.g T4, A100, L4, H100, or B200) or XPUs (e.g Intel Data Center GPU Max Series) We will default to dequantizing the model to bf16.' ""
+want_ids 'Using MXFP4 quantized models requires a GPU, we will default to dequantizing the model to bf16' ""
+want_ids 'RuntimeError: No GPU found. A GPU is needed for quantization.' ""
+want_ids 'ValueError: FlashAttention2 has been toggled on, but it cannot be used due to the following error: Flash Attention 2 is not available on CPU. Please make sure torch can access a CUDA device.' ""
+want_ids 'ImportError: FlashAttention2 has been toggled on, but it cannot be used due to the following error: the package flash_attn seems to be not installed. Please refer to the documentation of https://huggingface.co/docs/transformers/perf_infer_gpu_one#flashattention-2 to install Flash Attention 2.' ""
+want_ids "You are attempting to use Flash Attention 2.0 with a model not initialized on GPU. Make sure to move the model to GPU after initializing it on CPU with \`model.to('cuda')\`." ""
+want_ids 'Flash Attention 2.0 only supports torch.float16 and torch.bfloat16 dtypes, but the current dype in LlamaForCausalLM is torch.float32.' ""
+want_ids "You have loaded an FP8 model on CPU and have a CUDA device available, make sure to set your model on a GPU device in order to run your model. To remove this warning, pass device_map = 'cuda'. " ""
+want_ids "ValueError: torch.cuda.is_available() should be True but is False. xformers' memory efficient attention is only available for GPU " ""
+want_ids "ModuleNotFoundError: Refer to https://github.com/facebookresearch/xformers for more information on how to install xformers" ""
+want_ids 'ValueError: xformers is not available. Make sure it is installed correctly' ""
 # llama.cpp's context set-up when a backend buffer cannot be allocated
 # (src/llama-context.cpp: graph_reserve's "failed to allocate compute
 # buffers", then "failed to allocate compute pp|tg buffers"; the KV cache's
