@@ -943,6 +943,30 @@ want_ids 'LoadLibrary failed with error 1260 for foo.dll' ""
 # NCCL's CUDACHECK/CUCHECK wrap a CUDA status: that status is the cause.
 want_ids "enqueue.cc:1556 NCCL WARN Cuda failure 700 'an illegal memory access was encountered'" illegal-memory-access
 want_ids 'misc/socket.cc:484 NCCL WARN socketStartConnect: Connect to 10.0.0.2<43567> failed : Software caused connection abort' nccl-error
+# NCCL's WARN lines mined from its source (docs/explain-sources.md, NCCL):
+# no interface matched NCCL_SOCKET_IFNAME, the driver refused peer access,
+# NVML's init status, usage NCCL refuses; its INFO fallbacks stay silent.
+want_ids 'node1:1234:1234 [0] bootstrap.cc:126 NCCL WARN Bootstrap : no socket interface found' nccl-socket-ifname-unknown
+want_ids 'node1:1234:1234 [0] transport/net_socket.cc:61 NCCL WARN NET/Socket : no interface found' nccl-socket-ifname-unknown
+want_ids "node1:1234:1234 [0] transport/p2p.cc:250 NCCL WARN Cuda failure 'peer access is not supported between these two devices'" gpu-peer-access-unavailable
+want_ids 'RuntimeError: CUDA error: peer access is not supported between these two devices' gpu-peer-access-unavailable
+want_ids 'node1:1234:1234 [0] init.cc:904 NCCL WARN Duplicate GPU detected : rank 1 and rank 0 both on CUDA device 1000' nccl-error
+want_ids 'node1:1234:1234 [0] init.cc:1057 NCCL WARN Multiple Ranks are using the same GPU/Partition. Set NCCL_MULTI_RANK_GPU_ENABLE=1 to enable this configuration.' nccl-error
+want_ids 'node1:1234:1234 [0] init.cc:1043 NCCL WARN Mismatched NCCL version detected : rank 0 version 22105 rank 1 version 21803' nccl-error
+want_ids 'node1:1234:1234 [0] bootstrap.cc:120 NCCL WARN NET/Socket : No usable listening interface found' nccl-error
+want_ids 'node1:1234:1234 [0] bootstrap.cc:577 NCCL WARN no device found matching eth0, verify NCCL_OOB_NET_IFNAME' nccl-error
+want_ids 'node1:1234:1234 [0] misc/nvmlwrap.cc:142 NCCL WARN nvmlInit_v2() failed: Driver Not Loaded' "nccl-error nvidia-driver-not-loaded"
+want_ids 'node1:1234:1234 [0] misc/nvmlwrap.cc:142 NCCL WARN nvmlInit_v2() failed: Unknown Error' "nccl-error nvml-unknown-error"
+want_ids 'node1:1234:1234 [0] NCCL INFO NET/IB : No device found.' ""
+want_ids 'node1:1234:1234 [0] transport/net_ib/init.cc:334 NCCL WARN NET/IB : Unable to open device mlx5_0' ""
+want_ids 'node1:1234:1234 [0] NCCL INFO NET/Plugin: libnccl-net.so: libnccl-net.so: cannot open shared object file: No such file or directory' ""
+want_ids 'node1:1234:1234 [0] NCCL INFO NET/Plugin : dlerror=libnccl-net.so: cannot open shared object file: No such file or directory No plugin found (libnccl-net.so), using internal implementation' ""
+want_ids 'node1:1234:1234 [0] NCCL INFO NET/Plugin: Could not find: libnccl-net.so. Using internal network plugin.' ""
+want_ids 'node1:1234:1234 [0] NCCL INFO Could not find a path for pattern 4, falling back to simple order' ""
+# A fallback that succeeds (GDRCopy asked for and not installed: NCCL goes
+# on without it), read now by the general "NCCL WARN ... fail" row: this
+# waits for the general fallback veto (docs/explain-sources.md, Left).
+# want_ids 'node1:1234:1234 [0] misc/gdrwrap.cc:73 NCCL WARN Failed to open libgdrapi.so - libgdrapi.so: cannot open shared object file: No such file or directory' ""
 # CUTLASS's cutlass::Status, by the string cutlassGetStatusString prints
 # when the line names CUTLASS before it.
 want_ids 'RuntimeError: /tmp/x/include/tiny-cuda-nn/cutlass_matmul.h:332 status failed with error Error Internal' gpu-library-error
