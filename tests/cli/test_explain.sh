@@ -1707,6 +1707,25 @@ want_ids "AttributeError: module 'torch._C' has no attribute '_cuda_setDevice'" 
 want_ids "AttributeError: module 'torch._C' has no attribute '_CudaDeviceProperties'" framework-cpu-only-build
 want_ids "AttributeError: module 'torch._C' has no attribute '_jit_pass_inline'" ""
 want_ids "stderr: Auto-detected mode as 'legacy'\nnvidia-container-cli: device error: 2: unknown device: unknown" cuda-visible-devices-invalid
+# The NVIDIA container stack and device plugin, mined from their source
+# (docs/explain-sources.md): the cli's NVML init status, the runtime's
+# driver lookup, CDI's unresolved "all" device, go-nvml's status names, the
+# device plugin's unresolved platform; their notices stay silent.
+want_ids 'nvidia-container-cli: initialization error: nvml error: unknown error: unknown.' container-toolkit-driver-error
+want_ids 'docker: Error response from daemon: failed to create task for container: failed to create shim task: OCI runtime create failed: failed to create NVIDIA Container Runtime: failed to construct OCI spec modifier: failed to construct discoverer: failed to create Xorg discoverer: failed to locate libcuda.so: pattern libcuda.so.*.*.* not found: unknown.' container-toolkit-driver-error
+want_ids 'docker: Error response from daemon: CDI device injection failed: unresolvable CDI devices nvidia.com/gpu=all.' container-without-gpu
+want_ids 'Error: setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=all' container-without-gpu
+want_ids 'Error: crun: failed to inject CDI devices: unresolvable CDI devices vendor.com/device=foo' ""
+want_ids 'ERRO[0000] error generating CDI specification: failed to create device CDI specs: failed to initialize NVML: ERROR_LIBRARY_NOT_FOUND' nvml-library-missing
+want_ids 'failed to generate CDI spec: failed to create device CDI specs: failed to initialize NVML: ERROR_DRIVER_NOT_LOADED' nvidia-driver-not-loaded
+want_ids 'I1207 10:00:00.000000       1 main.go:235] Failed to initialize NVML: ERROR_LIB_RM_VERSION_MISMATCH.' driver-library-mismatch
+want_ids 'I1207 10:00:00.000000       1 main.go:235] Failed to initialize NVML: ERROR_UNKNOWN.' nvml-unknown-error
+want_ids 'E1207 10:00:00.000000       1 factory.go:118] Incompatible strategy detected unknown' container-without-gpu
+want_ids 'E1207 10:00:00.000000       1 factory.go:118] Incompatible strategy detected wsl' ""
+want_ids "stderr: Auto-detected mode as 'legacy'" ""
+want_ids 'I1207 10:00:00.000000 1234 nvc.c:396] dxcore initialization failed, continuing assuming a non-WSL environment' ""
+want_ids 'E1207 10:00:00.000000       1 server.go:155] Failed to start health check: failed to create event set: Not Supported; continuing with health checks disabled' ""
+want_ids 'W1207 10:00:00.000000       1 health.go:107] Device GPU-abc is too old to support healthchecking.' ""
 want_ids 'kernel: nvidia 0000:01:00.0: Unable to change power state from D3cold to D0, device inaccessible' gpu-lost
 want_ids "kernel: nvidia 0000:01:00.0: can't change power state from D3cold to D0 (config space inaccessible)" gpu-lost
 want_ids "kernel: xhci_hcd 0000:01:00.2: can't change power state from D3cold to D0 (config space inaccessible)" ""
