@@ -997,6 +997,23 @@ want_ids 'RuntimeError: nvjpegDecode failed: 0' ""
 want_ids 'RuntimeError: cuFile error:GPUDirect Storage not supported on current file' gpu-operation-not-supported
 want_ids 'cuFileDriverOpen failed: CU_FILE_DRIVER_NOT_INITIALIZED' gpu-operation-not-supported
 want_ids 'cupy_backends.cuda.libs.cutensor.CuTensorError: CUTENSOR_STATUS_INSUFFICIENT_DRIVER' driver-too-old-for-framework
+# CuPy's messages mined from its source (docs/explain-sources.md, CuPy):
+# the toolkit its compiler needs, peer access, malloc_async; its notices
+# and fallbacks stay silent.
+want_ids "OSError: Failed to run \`nvcc\` command. Check PATH environment variable: [Errno 2] No such file or directory: 'nvcc'" cuda-toolkit-not-found
+want_ids 'RuntimeError: CUDA is not found.' cuda-toolkit-not-found
+want_ids 'CMake Warning: CUDA is not found. Building the CPU backend only.' ""
+want_ids 'RuntimeError: Relocatable PTX code is requested, but cudadevrt is not found.' cuda-toolkit-not-found
+want_ids 'RuntimeError: Failed to find CUDA headers. Please install CUDA toolkit headers (e.g., pip install cupy-cuda12x[ctk]) or specify CUDA_PATH environment variable.' cuda-toolkit-not-found
+want_ids 'ValueError: The device where the array resides (1) is different from the current device (0). Peer access is unavailable between these devices.' gpu-peer-access-unavailable
+want_ids 'PerformanceWarning: The device where the array resides (1) is different from the current device (0). Peer access has been activated automatically.' ""
+want_ids 'RuntimeError: Device 0 does not support malloc_async' cuda-malloc-async-unsupported
+want_ids 'UserWarning: CUDA path could not be detected. Set CUDA_PATH environment variable if CuPy fails to load.' ""
+want_ids 'RuntimeWarning: CUB headers are not found.' ""
+# A fallback that succeeds (pageable copy instead of pinned host memory),
+# read now by the status it quotes: this waits for the general fallback
+# veto (docs/explain-sources.md, Left).
+# want_ids 'PerformanceWarning: Using synchronous transfer as pinned memory (1048576 bytes) could not be allocated. This generally occurs because of insufficient host memory. The original error was: cudaErrorMemoryAllocation: out of memory' ""
 want_ids 'nppiResize failed: NPP_NOT_SUFFICIENT_COMPUTE_CAPABILITY' gpu-too-old-for-kernel-library
 want_ids 'NPP_DOUBLE_SIZE_WARNING' ""
 want_ids 'rocSPARSE error: rocsparse_status_arch_mismatch' rocm-gfx-unsupported
