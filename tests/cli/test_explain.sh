@@ -984,6 +984,30 @@ want_ids 'LoadLibrary failed with error 1260 for foo.dll' ""
 # NCCL's CUDACHECK/CUCHECK wrap a CUDA status: that status is the cause.
 want_ids "enqueue.cc:1556 NCCL WARN Cuda failure 700 'an illegal memory access was encountered'" illegal-memory-access
 want_ids 'misc/socket.cc:484 NCCL WARN socketStartConnect: Connect to 10.0.0.2<43567> failed : Software caused connection abort' nccl-error
+# NCCL's WARN lines mined from its source (docs/explain-sources.md, NCCL):
+# no interface matched NCCL_SOCKET_IFNAME, the driver refused peer access,
+# NVML's init status, usage NCCL refuses; its INFO fallbacks stay silent.
+want_ids 'node1:1234:1234 [0] bootstrap.cc:126 NCCL WARN Bootstrap : no socket interface found' nccl-socket-ifname-unknown
+want_ids 'node1:1234:1234 [0] transport/net_socket.cc:61 NCCL WARN NET/Socket : no interface found' nccl-socket-ifname-unknown
+want_ids "node1:1234:1234 [0] transport/p2p.cc:250 NCCL WARN Cuda failure 'peer access is not supported between these two devices'" gpu-peer-access-unavailable
+want_ids 'RuntimeError: CUDA error: peer access is not supported between these two devices' gpu-peer-access-unavailable
+want_ids 'node1:1234:1234 [0] init.cc:904 NCCL WARN Duplicate GPU detected : rank 1 and rank 0 both on CUDA device 1000' nccl-error
+want_ids 'node1:1234:1234 [0] init.cc:1057 NCCL WARN Multiple Ranks are using the same GPU/Partition. Set NCCL_MULTI_RANK_GPU_ENABLE=1 to enable this configuration.' nccl-error
+want_ids 'node1:1234:1234 [0] init.cc:1043 NCCL WARN Mismatched NCCL version detected : rank 0 version 22105 rank 1 version 21803' nccl-error
+want_ids 'node1:1234:1234 [0] bootstrap.cc:120 NCCL WARN NET/Socket : No usable listening interface found' nccl-error
+want_ids 'node1:1234:1234 [0] bootstrap.cc:577 NCCL WARN no device found matching eth0, verify NCCL_OOB_NET_IFNAME' nccl-error
+want_ids 'node1:1234:1234 [0] misc/nvmlwrap.cc:142 NCCL WARN nvmlInit_v2() failed: Driver Not Loaded' "nccl-error nvidia-driver-not-loaded"
+want_ids 'node1:1234:1234 [0] misc/nvmlwrap.cc:142 NCCL WARN nvmlInit_v2() failed: Unknown Error' "nccl-error nvml-unknown-error"
+want_ids 'node1:1234:1234 [0] NCCL INFO NET/IB : No device found.' ""
+want_ids 'node1:1234:1234 [0] transport/net_ib/init.cc:334 NCCL WARN NET/IB : Unable to open device mlx5_0' ""
+want_ids 'node1:1234:1234 [0] NCCL INFO NET/Plugin: libnccl-net.so: libnccl-net.so: cannot open shared object file: No such file or directory' ""
+want_ids 'node1:1234:1234 [0] NCCL INFO NET/Plugin : dlerror=libnccl-net.so: cannot open shared object file: No such file or directory No plugin found (libnccl-net.so), using internal implementation' ""
+want_ids 'node1:1234:1234 [0] NCCL INFO NET/Plugin: Could not find: libnccl-net.so. Using internal network plugin.' ""
+want_ids 'node1:1234:1234 [0] NCCL INFO Could not find a path for pattern 4, falling back to simple order' ""
+# A fallback that succeeds (GDRCopy asked for and not installed: NCCL goes
+# on without it), read now by the general "NCCL WARN ... fail" row: this
+# waits for the general fallback veto (docs/explain-sources.md, Left).
+# want_ids 'node1:1234:1234 [0] misc/gdrwrap.cc:73 NCCL WARN Failed to open libgdrapi.so - libgdrapi.so: cannot open shared object file: No such file or directory' ""
 # CUTLASS's cutlass::Status, by the string cutlassGetStatusString prints
 # when the line names CUTLASS before it.
 want_ids 'RuntimeError: /tmp/x/include/tiny-cuda-nn/cutlass_matmul.h:332 status failed with error Error Internal' gpu-library-error
@@ -1036,6 +1060,22 @@ want_ids 'RuntimeError: nvjpegDecode failed: 0' ""
 want_ids 'RuntimeError: cuFile error:GPUDirect Storage not supported on current file' gpu-operation-not-supported
 want_ids 'cuFileDriverOpen failed: CU_FILE_DRIVER_NOT_INITIALIZED' gpu-operation-not-supported
 want_ids 'cupy_backends.cuda.libs.cutensor.CuTensorError: CUTENSOR_STATUS_INSUFFICIENT_DRIVER' driver-too-old-for-framework
+# CuPy's messages mined from its source (docs/explain-sources.md, CuPy):
+# the toolkit its compiler needs, peer access, malloc_async; its notices
+# and fallbacks stay silent.
+want_ids "OSError: Failed to run \`nvcc\` command. Check PATH environment variable: [Errno 2] No such file or directory: 'nvcc'" cuda-toolkit-not-found
+want_ids 'RuntimeError: CUDA is not found.' cuda-toolkit-not-found
+want_ids 'CMake Warning: CUDA is not found. Building the CPU backend only.' ""
+want_ids 'RuntimeError: Relocatable PTX code is requested, but cudadevrt is not found.' cuda-toolkit-not-found
+want_ids 'RuntimeError: Failed to find CUDA headers. Please install CUDA toolkit headers (e.g., pip install cupy-cuda12x[ctk]) or specify CUDA_PATH environment variable.' cuda-toolkit-not-found
+want_ids 'ValueError: The device where the array resides (1) is different from the current device (0). Peer access is unavailable between these devices.' gpu-peer-access-unavailable
+want_ids 'PerformanceWarning: The device where the array resides (1) is different from the current device (0). Peer access has been activated automatically.' ""
+want_ids 'RuntimeError: Device 0 does not support malloc_async' cuda-malloc-async-unsupported
+want_ids 'UserWarning: CUDA path could not be detected. Set CUDA_PATH environment variable if CuPy fails to load.' ""
+want_ids 'RuntimeWarning: CUB headers are not found.' ""
+# A fallback that succeeds (pageable copy instead of pinned host memory):
+# silent by the fallback rule's "pinned memory" host row.
+want_ids 'PerformanceWarning: Using synchronous transfer as pinned memory (1048576 bytes) could not be allocated. This generally occurs because of insufficient host memory. The original error was: cudaErrorMemoryAllocation: out of memory' ""
 want_ids 'nppiResize failed: NPP_NOT_SUFFICIENT_COMPUTE_CAPABILITY' gpu-too-old-for-kernel-library
 want_ids 'NPP_DOUBLE_SIZE_WARNING' ""
 want_ids 'rocSPARSE error: rocsparse_status_arch_mismatch' rocm-gfx-unsupported
@@ -1910,6 +1950,25 @@ want_ids "AttributeError: module 'torch._C' has no attribute '_cuda_setDevice'" 
 want_ids "AttributeError: module 'torch._C' has no attribute '_CudaDeviceProperties'" framework-cpu-only-build
 want_ids "AttributeError: module 'torch._C' has no attribute '_jit_pass_inline'" ""
 want_ids "stderr: Auto-detected mode as 'legacy'\nnvidia-container-cli: device error: 2: unknown device: unknown" cuda-visible-devices-invalid
+# The NVIDIA container stack and device plugin, mined from their source
+# (docs/explain-sources.md): the cli's NVML init status, the runtime's
+# driver lookup, CDI's unresolved "all" device, go-nvml's status names, the
+# device plugin's unresolved platform; their notices stay silent.
+want_ids 'nvidia-container-cli: initialization error: nvml error: unknown error: unknown.' container-toolkit-driver-error
+want_ids 'docker: Error response from daemon: failed to create task for container: failed to create shim task: OCI runtime create failed: failed to create NVIDIA Container Runtime: failed to construct OCI spec modifier: failed to construct discoverer: failed to create Xorg discoverer: failed to locate libcuda.so: pattern libcuda.so.*.*.* not found: unknown.' container-toolkit-driver-error
+want_ids 'docker: Error response from daemon: CDI device injection failed: unresolvable CDI devices nvidia.com/gpu=all.' container-without-gpu
+want_ids 'Error: setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=all' container-without-gpu
+want_ids 'Error: crun: failed to inject CDI devices: unresolvable CDI devices vendor.com/device=foo' ""
+want_ids 'ERRO[0000] error generating CDI specification: failed to create device CDI specs: failed to initialize NVML: ERROR_LIBRARY_NOT_FOUND' nvml-library-missing
+want_ids 'failed to generate CDI spec: failed to create device CDI specs: failed to initialize NVML: ERROR_DRIVER_NOT_LOADED' nvidia-driver-not-loaded
+want_ids 'I1207 10:00:00.000000       1 main.go:235] Failed to initialize NVML: ERROR_LIB_RM_VERSION_MISMATCH.' driver-library-mismatch
+want_ids 'I1207 10:00:00.000000       1 main.go:235] Failed to initialize NVML: ERROR_UNKNOWN.' nvml-unknown-error
+want_ids 'E1207 10:00:00.000000       1 factory.go:118] Incompatible strategy detected unknown' container-without-gpu
+want_ids 'E1207 10:00:00.000000       1 factory.go:118] Incompatible strategy detected wsl' ""
+want_ids "stderr: Auto-detected mode as 'legacy'" ""
+want_ids 'I1207 10:00:00.000000 1234 nvc.c:396] dxcore initialization failed, continuing assuming a non-WSL environment' ""
+want_ids 'E1207 10:00:00.000000       1 server.go:155] Failed to start health check: failed to create event set: Not Supported; continuing with health checks disabled' ""
+want_ids 'W1207 10:00:00.000000       1 health.go:107] Device GPU-abc is too old to support healthchecking.' ""
 want_ids 'kernel: nvidia 0000:01:00.0: Unable to change power state from D3cold to D0, device inaccessible' gpu-lost
 want_ids "kernel: nvidia 0000:01:00.0: can't change power state from D3cold to D0 (config space inaccessible)" gpu-lost
 want_ids "kernel: xhci_hcd 0000:01:00.2: can't change power state from D3cold to D0 (config space inaccessible)" ""
