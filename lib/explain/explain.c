@@ -3039,8 +3039,12 @@ static int fallback_line(gw_explainer *ex)
 		if (!strcmp(pat->framework, "host"))
 			host = true;
 		else if (!strcmp(pat->framework, "unless")) {
+			/* At a word's start, and not the head of an identifier:
+			 * DeepSpeed's "cpu_adam ... treating the op as not
+			 * compatible" names an op, not a fallback to the CPU. */
 			for (size_t at = ex->hits[i].start; at != SIZE_MAX && !unless; at = next_literal(ex, p, at + 1))
-				unless = at == 0 || !is_alnum_byte(ex->line[at - 1]);
+				unless = (at == 0 || !is_alnum_byte(ex->line[at - 1])) &&
+					 ex->line[at + ex->cat->lit_len[p]] != '_';
 		} else if (!ex->cat->has_rx[p] || line_matches(ex, &ex->cat->rx[p]))
 			fallback = true;
 	}
