@@ -345,7 +345,7 @@ struct gw_explainer {
 	 * that named any, each new (created) or counted again; a line that
 	 * ends a fallback message takes the latter back. host_line: this
 	 * line's allocation is of host memory (no cuda-out-of-memory). */
-	struct fx { struct { unsigned doc; bool created; } e[FX_MAX]; unsigned n; uint64_t line; } fx, fx_last;
+	struct fx { struct { unsigned doc; bool created; } e[FX_MAX]; unsigned n; uint64_t line; size_t indent; } fx, fx_last;
 	bool host_line;
 };
 
@@ -1486,6 +1486,16 @@ static gw_explain_match *new_match(gw_explainer *ex, unsigned d)
 
 static int doc_index(const char *id);
 
+/* How many blanks the current line starts with. */
+static size_t leading_blanks(const gw_explainer *ex)
+{
+	size_t i = 0;
+
+	while (i < ex->line_len && is_blank(ex->line[i]))
+		i++;
+	return i;
+}
+
 /* Keep what this line added for finding d, for a fallback message's last
  * line to take back (see fallback_line). */
 static void note_effect(gw_explainer *ex, unsigned d, bool created)
@@ -1493,6 +1503,7 @@ static void note_effect(gw_explainer *ex, unsigned d, bool created)
 	if (ex->fx.line != ex->lines + 1) {
 		ex->fx.line = ex->lines + 1;
 		ex->fx.n = 0;
+		ex->fx.indent = leading_blanks(ex);
 	}
 	if (ex->fx.n < FX_MAX) {
 		ex->fx.e[ex->fx.n].doc = d;
@@ -3050,12 +3061,13 @@ static int fallback_line(gw_explainer *ex)
 	}
 	r = host ? FB_HOST : 0;
 	if (fallback && !unless) {
-		size_t i = 0;
+		size_t i = leading_blanks(ex);
 
+		/* Mid-sentence: a mark first, or more blanks than the line
+		 * that named the ids (an indented log, Jupyter's or a
+		 * quote's, indents every line alike: that is no sign). */
 		r |= FB_VETO;
-		while (i < ex->line_len && is_blank(ex->line[i]))
-			i++;
-		if (i > 0 || (i < ex->line_len && strchr(".,;:", ex->line[i])))
+		if ((i < ex->line_len && strchr(".,;:", ex->line[i])) || (ex->fx_last.n && i > ex->fx_last.indent))
 			r |= FB_TAIL;
 	}
 	return r;
