@@ -189,7 +189,7 @@ score_set tests/explain/holdout-4 23
 # serving trackers, of vision/3D/speech trackers, neutral symptom queries
 # over all of GitHub, Chinese queries; held out, not read): 28/30, 21/29,
 # 27/32 and 21/25 with the stop's start (d410730e), the same with its
-# last binary (72788c79).
+# last binary (2e09a925).
 # holdout-28 and -30 retired at stop 45, read and tuned on (branch rt2830):
 # 34/44 and 15/18 before, 37/44 and 16/18 after (dlib's cuDNN status by
 # number, PyTorch's NVML assert on the out-of-memory path, CuPy's missing
