@@ -2339,6 +2339,13 @@ want_ids '[enforce fail at context_gpu.cu:343] error == cudaSuccess. 2 vs 0.' cu
 want_ids '[enforce fail at cublas_op.cc:9] status == CUBLAS_STATUS_SUCCESS. 13 vs 0.' cublas-execution-failed
 want_ids '[enforce fail at x.cc:1] status == ncclSuccess. 0 vs 0.' ""
 want_ids '[enforce fail at x.cc:1] status == ncclSuccess. 2 vs 3.' ""
+# Kernel drivers' hang notices: i915's request watchdog
+# (gt/intel_gt_requests.c) and Vivante galcore's recovery (gc_hal_kernel.c).
+want_ids 'Fence expiration time out i915-0000:06:00.0:openarc[...]' gpu-device-removed
+want_ids '[  569.034687] Fence expiration time out i915-0000:00:02.0:gem_exec_whispe[7589]:56!' gpu-device-removed
+want_ids '[61124.179619] [galcore]: GPU[0] hang, automatic recovery.\n[61124.189393] [galcore]: recovery done' gpu-device-removed
+want_ids '09:58:12.701523 [galcore]: NP[0] hang, automatic recovery.' gpu-device-removed
+want_ids 'watchdog: hang, automatic recovery disabled by the user' ""
 # ---- fallbacks that succeed (data/explain/fallback_wordings) -------------
 # A line that says the program went on without what failed names no id from
 # the error it quotes; a line that ends such a message (after a quoted error
