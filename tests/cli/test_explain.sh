@@ -2346,6 +2346,13 @@ want_ids '[  569.034687] Fence expiration time out i915-0000:00:02.0:gem_exec_wh
 want_ids '[61124.179619] [galcore]: GPU[0] hang, automatic recovery.\n[61124.189393] [galcore]: recovery done' gpu-device-removed
 want_ids '09:58:12.701523 [galcore]: NP[0] hang, automatic recovery.' gpu-device-removed
 want_ids 'watchdog: hang, automatic recovery disabled by the user' ""
+# Paddle's cuDNN check (phi/backends/gpu/gpu_resources.cc), MLX's allocator
+# (mlx/allocator.cpp) and THC's THCAssertSameGPU (THCGeneral.h.in).
+want_ids 'W0617 05:33:02.719738   374 device_context.cc:270] WARNING: device: 0. The installed Paddle is compiled with CUDNN 7.6, but CUDNN version in your machine is 7.5, which may cause serious incompatible bug. Please recompile or reinstall Paddle with compatible CUDNN version.' cudnn-version-mismatch
+want_ids 'W1114 22:57:32.420543    32 device_context.cc:447] Please NOTE: device: 0, GPU Compute Capability: 8.6, Driver API Version: 11.2, Runtime API Version: 11.1' ""
+want_ids 'libc++abi: terminating due to uncaught exception of type std::runtime_error: [malloc_or_wait] Unable to allocate 12 bytes.' cuda-out-of-memory
+want_ids 'RuntimeError: arguments are located on different GPUs at /pytorch/aten/src/THC/generic/THCTensorMathBlas.cu:479' tensors-on-different-devices
+want_ids '#define THCAssertSameGPU(expr) if (!expr) THError("arguments are located on different GPUs")' ""
 # ---- fallbacks that succeed (data/explain/fallback_wordings) -------------
 # A line that says the program went on without what failed names no id from
 # the error it quotes; a line that ends such a message (after a quoted error
