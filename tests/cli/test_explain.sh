@@ -948,6 +948,11 @@ want_ids 'UserWarning: The installed version of bitsandbytes was compiled withou
 want_ids 'warning: one possible reason is that llama.cpp was compiled without GPU support' ""
 want_ids 'UserWarning: CUDA initialization: Unexpected error from cudaGetDeviceCount(). Error 803: system has unsupported display driver / cuda driver combination\nThe installed version of bitsandbytes was compiled without GPU support.' driver-library-mismatch
 want_ids 'The installed version of bitsandbytes was compiled without GPU support.\nUserWarning: CUDA initialization: Found no NVIDIA driver on your system.' nvidia-driver-not-loaded
+# DeepSpeed's auto-detection saying torch sees no GPU: the same reason for
+# bitsandbytes' CPU library (accelerator/real_accelerator.py).
+want_ids 'The installed version of bitsandbytes was compiled without GPU support. 8-bit optimizers, 8-bit multiplication, and GPU quantization are unavailable.\n[2024-09-25 08:47:15,952] [WARNING] [real_accelerator.py:162:get_accelerator] Setting accelerator to CPU. If you have GPU or other accelerator, we were unable to detect it.' ""
+want_ids '[WARNING] [real_accelerator.py:209:get_accelerator] Setting accelerator to CPU. If you have GPU or other accelerator, we were unable to detect it.\nUserWarning: The installed version of bitsandbytes was compiled without GPU support.' ""
+want_ids 'we were unable to detect it\nUserWarning: The installed version of bitsandbytes was compiled without GPU support.' bitsandbytes-native-library-missing
 # bitsandbytes' libcudart warning, then the runtime found in a backup path.
 want_ids 'CUDA_SETUP: WARNING! libcudart.so not found in any environmental path. Searching /usr/local/cuda/lib64... CUDA SETUP: CUDA runtime path found: /usr/local/cuda/lib64/libcudart.so' ""
 want_ids 'CUDA_SETUP: WARNING! libcudart.so not found in any environmental path. Searching in backup paths...' cuda-library-missing
