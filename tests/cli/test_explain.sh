@@ -978,6 +978,13 @@ want_ids 'C:\\Users\\u\\AppData\\Local\\Temp\\tmp61aye7_w\\cuda_utils.c(166): wa
 want_ids 'RuntimeError: BuildSpatialHashTable was not compiled with CUDA support' framework-cpu-only-build
 want_ids "It appears dlib wasn't compiled with CUDA support! Using CPU" framework-cpu-only-build
 want_ids 'Only compiled with CUDA support when BUILD_CUDA=1' ""
+# The same family with GPU for CUDA and the bare sentence: the
+# AT_ERROR of extensions built without WITH_CUDA (PyTorch3D, mmcv-style
+# ops); llama.cpp's "GPU offload support" warning is not it.
+want_ids 'RuntimeError: Not compiled with GPU support (RasterizeMeshesCoarse at /tmp/pip-req-build-2pqcx156/pytorch3d/csrc/rasterize_meshes/rasterize_meshes.h:275)' framework-cpu-only-build
+want_ids '**RuntimeError: Not compiled with GPU support**' framework-cpu-only-build
+want_ids 'RuntimeError: DeformConv is not compiled with GPU support' framework-cpu-only-build
+want_ids 'warning: not compiled with GPU offload support, --n-gpu-layers option will be ignored' ""
 # tensorview's (spconv's) wording of a CUDA runtime status number.
 want_ids 'RuntimeError: /spconv/src/spconv/indice.cu 125 cuda execution failed with error 2' cuda-out-of-memory
 want_ids 'spconv/indice.cu 60 cuda execution failed with error 98' gpu-arch-unsupported-by-framework
