@@ -985,6 +985,12 @@ want_ids 'RuntimeError: Not compiled with GPU support (RasterizeMeshesCoarse at 
 want_ids '**RuntimeError: Not compiled with GPU support**' framework-cpu-only-build
 want_ids 'RuntimeError: DeformConv is not compiled with GPU support' framework-cpu-only-build
 want_ids 'warning: not compiled with GPU offload support, --n-gpu-layers option will be ignored' ""
+# CHECK_CUDA ("<name> must be a CUDA tensor", torch_scatter's "must be CUDA
+# tensor"): an operand of a CUDA-only operation left on the CPU; the
+# macro's source line quoted by a compiler is not the failure.
+want_ids 'RuntimeError: index.type().is_cuda() INTERNAL ASSERT FAILED at cuda/scatter.cpp:35, please report a bug to PyTorch. index must be CUDA tensor (scatter_max at cuda/scatter.cpp:35)' tensors-on-different-devices
+want_ids 'RuntimeError: input must be a CUDA tensor' tensors-on-different-devices
+want_ids '#define CHECK_CUDA(x) TORCH_CHECK(x.device().is_cuda(), #x " must be a CUDA tensor")' ""
 # tensorview's (spconv's) wording of a CUDA runtime status number.
 want_ids 'RuntimeError: /spconv/src/spconv/indice.cu 125 cuda execution failed with error 2' cuda-out-of-memory
 want_ids 'spconv/indice.cu 60 cuda execution failed with error 98' gpu-arch-unsupported-by-framework
