@@ -566,6 +566,15 @@ printf '%s\n' "Found GPU0 Tesla K40m which is of cuda capability 3.5." \
 "$G" explain --json "$T/arch.log" >"$T/out.json" 2>&1
 got="$(arch_of "$T/out.json" 2>&1)"
 [ "$got" = "gpu-arch-unsupported-by-framework sm_35 | sm_37 | gpu-older" ] || fail "arch rule: too old: got [$got]"
+# tiny-cuda-nn numbers the GPU's capability as CUDA_ARCHITECTURES does
+# (major * 10 + minor) when none of its extensions fits it; a number right
+# after "capability" is read so, a description or a longer number is not.
+printf '%s\n' "OSError: Could not find compatible tinycudann extension for compute capability 70." >"$T/arch.log"
+"$G" explain --json "$T/arch.log" >"$T/out.json" 2>&1
+got="$(arch_of "$T/out.json" 2>&1)"
+[ "$got" = "gpu-arch-unsupported-by-framework sm_70 |  | unknown" ] || fail "arch rule: capability 70: got [$got]"
+"$G" explain 'Obtained compute capability 80 from PyTorch' >/dev/null 2>&1 && fail "arch rule: a description of capability 80 named an arch"
+"$G" explain 'Could not find compatible plugin for compute capability 1234.' >/dev/null 2>&1 && fail "arch rule: capability 1234 named an arch"
 printf '%s\n' "xformers: requires device with capability > (8, 0) but your GPU has capability (7, 5) (too old)" >"$T/arch.log"
 "$G" explain --json "$T/arch.log" >"$T/out.json" 2>&1
 got="$(arch_of "$T/out.json" 2>&1)"
