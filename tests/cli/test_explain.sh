@@ -190,6 +190,11 @@ score_set tests/explain/holdout-4 23
 # over all of GitHub, Chinese queries; held out, not read): 28/30, 21/29,
 # 27/32 and 21/25 with the stop's start (d410730e), the same with its
 # last binary (2e09a925).
+# holdout-31 and -32 retired at stop 46, read and tuned on (branch rt3132):
+# 28/30 and 21/29 before, 29/30 and 25/29 after (DeepSpeed's CPU
+# auto-detect behind bitsandbytes' CPU library, "not compiled with GPU
+# support", CHECK_CUDA's "must be a CUDA tensor", a capability numbered
+# 70); their READMEs list the rest.
 # holdout-28 and -30 retired at stop 45, read and tuned on (branch rt2830):
 # 34/44 and 15/18 before, 37/44 and 16/18 after (dlib's cuDNN status by
 # number, PyTorch's NVML assert on the out-of-memory path, CuPy's missing
@@ -288,8 +293,8 @@ holdout-27     46     =48
 holdout-28     37     =44
 holdout-29     15     =17
 holdout-30     16     =18
-holdout-31     28     =30
-holdout-32     21     =29
+holdout-31     29     =30
+holdout-32     25     =29
 holdout-33     27     =32
 holdout-34     21     =25
 SETS
