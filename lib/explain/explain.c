@@ -2439,8 +2439,13 @@ static size_t parse_target(const char *s, size_t n, char *out, size_t outsz)
 
 /* "capability 8.6", "capability (7, 5)", "capability of at least 8.0",
  * "capability supported by this library is 3.7": the first major.minor
- * within 48 bytes after the word, as "sm_86". Returns the offset just past
- * it (0: none) and its start in *num_at. */
+ * within 48 bytes after the word, as "sm_86". Right after the word (only
+ * blanks, ':' or '=' between), a capability may also be numbered as
+ * CUDA_ARCHITECTURES numbers it, major * 10 + minor: tiny-cuda-nn's
+ * "Could not find compatible tinycudann extension for compute capability
+ * 70." (bindings/torch/tinycudann/modules.py prints
+ * system_compute_capability = major * 10 + minor). Returns the offset just
+ * past it (0: none) and its start in *num_at. */
 static size_t parse_capability(const char *s, size_t n, size_t *num_at, char *out, size_t outsz)
 {
 	for (size_t i = 0; i < n && i < 48; i++) {
@@ -2463,6 +2468,23 @@ static size_t parse_capability(const char *s, size_t n, size_t *num_at, char *ou
 				snprintf(out, outsz, "sm_%u%u", major, minor);
 				*num_at = i;
 				return i + j + 1;
+			}
+			return 0;
+		}
+		if (k == 2 && k < rest && p[k] >= '0' && p[k] <= '9')
+			major = major * 10 + (unsigned)(p[k++] - '0');
+		if (k >= 2 && major >= 10 && major <= 129 && !(k < rest && (is_word_byte(p[k]) || p[k] == ',' ||
+		    p[k] == '-' || (p[k] == '.' && k + 1 < rest && p[k + 1] >= '0' && p[k + 1] <= '9')))) {
+			/* s is past "capabilit": skip the word's "y" or "ies". */
+			size_t b = literal_at(s, "ies", n >= 3 ? 3 : n) ? 3 : literal_at(s, "y", 1) ? 1 : 0;
+			bool adjacent = b > 0 && b < i;
+
+			for (; adjacent && b < i; b++)
+				adjacent = s[b] == ' ' || s[b] == ':' || s[b] == '=';
+			if (adjacent) {
+				gw__fmt(out, outsz, "sm_%u", major);
+				*num_at = i;
+				return i + k;
 			}
 		}
 		return 0;
@@ -2667,7 +2689,7 @@ static bool says_unsupported(const char *line, size_t len)
 	static const char *const words[] = {
 		"not supported", "not compatible", "unsupported", "no kernel", "too old", "only support",
 		"error", "fail", "no binary", "invalid device", "not built", "not compiled", "no device code",
-		"does not support", "fatal",
+		"does not support", "fatal", "could not find compatible",
 	};
 
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
