@@ -2377,6 +2377,18 @@ want_ids 'W tensorflow/core/common_runtime/bfc_allocator.cc:219] Allocator (GPU_
 want_ids 'An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed. Falling back to CPU.' framework-cpu-only-build
 want_ids "Failed to initialize custom memory pool NVLINK: CUDA error: operation not supported. Falling back to CPU." gpu-operation-not-supported
 want_ids "Warning: Ran out of memory when regular VAE decoding, retrying with tiled VAE decoding." cuda-out-of-memory
+# ecosystem-48's classes. The NVIDIA runtime missing from the container
+# engine in Docker's older words (and docker compose's wrapping) and in
+# containerd's CRI words for a pod's "nvidia" RuntimeClass; other runtimes'
+# names are not a GPU matter. HCC's kernel bundle without a code object for
+# the device.
+want_ids 'docker: Error response from daemon: Unknown runtime specified nvidia.' container-without-gpu
+want_ids 'ERROR: for nada  Cannot create container for service nada: Unknown runtime specified nvidia' container-without-gpu
+want_ids 'docker: Error response from daemon: Unknown runtime specified runsc.' ""
+want_ids 'E1209 kubelet: RunPodSandbox failed error="failed to get sandbox runtime: no runtime for \\"nvidia\\" is configured"' container-without-gpu
+want_ids 'failed to get sandbox runtime: no runtime for "nvidia" is configured' container-without-gpu
+want_ids 'failed to get sandbox runtime: no runtime for "kata" is configured' ""
+want_ids '### HCC RUNTIME ERROR: Fail to find compatible kernel at file:mcwamp.cpp line:346' rocm-gfx-unsupported
 # ---- memory: the needle index follows the literals, not an automaton ---
 # What explain holds beyond the program itself (its catalogue: the trie of
 # every literal, the compiled regexes; the explainer; the 1 MiB read
