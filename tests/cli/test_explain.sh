@@ -2381,7 +2381,9 @@ want_ids "Warning: Ran out of memory when regular VAE decoding, retrying with ti
 # engine in Docker's older words (and docker compose's wrapping) and in
 # containerd's CRI words for a pod's "nvidia" RuntimeClass; other runtimes'
 # names are not a GPU matter. HCC's kernel bundle without a code object for
-# the device.
+# the device. A Windows folder of drive C under WSL's /mnt automount places
+# a run in WSL: "no CUDA-capable device" there is the paravirtualised GPU,
+# while other /mnt paths say nothing.
 want_ids 'docker: Error response from daemon: Unknown runtime specified nvidia.' container-without-gpu
 want_ids 'ERROR: for nada  Cannot create container for service nada: Unknown runtime specified nvidia' container-without-gpu
 want_ids 'docker: Error response from daemon: Unknown runtime specified runsc.' ""
@@ -2389,6 +2391,10 @@ want_ids 'E1209 kubelet: RunPodSandbox failed error="failed to get sandbox runti
 want_ids 'failed to get sandbox runtime: no runtime for "nvidia" is configured' container-without-gpu
 want_ids 'failed to get sandbox runtime: no runtime for "kata" is configured' ""
 want_ids '### HCC RUNTIME ERROR: Fail to find compatible kernel at file:mcwamp.cpp line:346' rocm-gfx-unsupported
+want_ids '  File "/mnt/c/Users/me/proj/.venv/lib/python3.12/site-packages/numba_cuda/numba/cuda/cudadrv/driver.py", line 258, in ensure_initialized\nnumba.cuda.cudadrv.error.CudaSupportError: Error at driver init: Call to cuInit results in CUDA_ERROR_NO_DEVICE (100)' wsl-gpu-paravirtualization-failed
+want_ids 'cd /mnt/c/Program Files/tool && ./run\nRuntimeError: CUDA error: no CUDA-capable device is detected' wsl-gpu-paravirtualization-failed
+want_ids '  File "/mnt/cache/Users/me/train.py", line 3\nRuntimeError: CUDA error: no CUDA-capable device is detected' cuda-visible-devices-hides-all
+want_ids '  File "/data/mnt/c/Users/me/train.py", line 3\nRuntimeError: CUDA error: no CUDA-capable device is detected' cuda-visible-devices-hides-all
 # ---- memory: the needle index follows the literals, not an automaton ---
 # What explain holds beyond the program itself (its catalogue: the trie of
 # every literal, the compiled regexes; the explainer; the 1 MiB read
