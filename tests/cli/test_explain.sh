@@ -2395,6 +2395,12 @@ want_ids '  File "/mnt/c/Users/me/proj/.venv/lib/python3.12/site-packages/numba_
 want_ids 'cd /mnt/c/Program Files/tool && ./run\nRuntimeError: CUDA error: no CUDA-capable device is detected' wsl-gpu-paravirtualization-failed
 want_ids '  File "/mnt/cache/Users/me/train.py", line 3\nRuntimeError: CUDA error: no CUDA-capable device is detected' cuda-visible-devices-hides-all
 want_ids '  File "/data/mnt/c/Users/me/train.py", line 3\nRuntimeError: CUDA error: no CUDA-capable device is detected' cuda-visible-devices-hides-all
+# XLA's check of the executor's DNN support before its cuDNN passes: null
+# when cuDNN could not be initialised for that GPU (ecosystem-48); another
+# RET_CHECK on a null pointer is no such failure.
+want_ids '2023-07-17 23:28:48.858099: I tensorflow/core/common_runtime/executor.cc:1197] [/job:localhost/replica:0/task:0/device:GPU:2] (DEBUG INFO) Executor start aborting (this does not indicate an error and you can ignore this message): INTERNAL: RET_CHECK failure (tensorflow/compiler/xla/service/gpu/gpu_compiler.cc:618) dnn != nullptr' cudnn-handle-failed
+want_ids 'INTERNAL: RET_CHECK failure (external/xla/xla/service/gpu/gpu_compiler.cc:2571) dnn_support != nullptr' cudnn-handle-failed
+want_ids 'INTERNAL: RET_CHECK failure (xla/service/hlo_verifier.cc:120) instruction != nullptr' ""
 # ---- memory: the needle index follows the literals, not an automaton ---
 # What explain holds beyond the program itself (its catalogue: the trie of
 # every literal, the compiled regexes; the explainer; the 1 MiB read
