@@ -2382,8 +2382,9 @@ want_ids 'An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxli
 want_ids "Failed to initialize custom memory pool NVLINK: CUDA error: operation not supported. Falling back to CPU." gpu-operation-not-supported
 want_ids "Warning: Ran out of memory when regular VAE decoding, retrying with tiled VAE decoding." cuda-out-of-memory
 # ecosystem-48's classes. The NVIDIA runtime missing from the container
-# engine in Docker's older words (and docker compose's wrapping) and in
-# containerd's CRI words for a pod's "nvidia" RuntimeClass; other runtimes'
+# engine in Docker's older words (and docker compose's wrapping), in
+# containerd's CRI words for a pod's "nvidia" RuntimeClass and in Podman's
+# for --runtime=nvidia without such a runtime in containers.conf; other runtimes'
 # names are not a GPU matter. HCC's kernel bundle without a code object for
 # the device. A Windows folder of drive C under WSL's /mnt automount places
 # a run in WSL: "no CUDA-capable device" there is the paravirtualised GPU,
@@ -2394,6 +2395,8 @@ want_ids 'docker: Error response from daemon: Unknown runtime specified runsc.' 
 want_ids 'E1209 kubelet: RunPodSandbox failed error="failed to get sandbox runtime: no runtime for \\"nvidia\\" is configured"' container-without-gpu
 want_ids 'failed to get sandbox runtime: no runtime for "nvidia" is configured' container-without-gpu
 want_ids 'failed to get sandbox runtime: no runtime for "kata" is configured' ""
+want_ids 'Error: default OCI runtime "nvidia" not found: invalid argument' container-without-gpu
+want_ids 'Error: default OCI runtime "krun" not found: invalid argument' ""
 want_ids '### HCC RUNTIME ERROR: Fail to find compatible kernel at file:mcwamp.cpp line:346' rocm-gfx-unsupported
 want_ids '  File "/mnt/c/Users/me/proj/.venv/lib/python3.12/site-packages/numba_cuda/numba/cuda/cudadrv/driver.py", line 258, in ensure_initialized\nnumba.cuda.cudadrv.error.CudaSupportError: Error at driver init: Call to cuInit results in CUDA_ERROR_NO_DEVICE (100)' wsl-gpu-paravirtualization-failed
 want_ids 'cd /mnt/c/Program Files/tool && ./run\nRuntimeError: CUDA error: no CUDA-capable device is detected' wsl-gpu-paravirtualization-failed
