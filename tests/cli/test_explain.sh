@@ -2377,6 +2377,15 @@ want_ids 'W tensorflow/core/common_runtime/bfc_allocator.cc:219] Allocator (GPU_
 want_ids 'An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed. Falling back to CPU.' framework-cpu-only-build
 want_ids "Failed to initialize custom memory pool NVLINK: CUDA error: operation not supported. Falling back to CPU." gpu-operation-not-supported
 want_ids "Warning: Ran out of memory when regular VAE decoding, retrying with tiled VAE decoding." cuda-out-of-memory
+# ecosystem-50's classes. A status name that is an operand of a failed
+# equality check is the value the check expected, not the status (the
+# CUDA_CALL macro of MXNet, TVM, DGL: "Check failed: e == cudaSuccess || e
+# == cudaErrorCudartUnloading CUDA: unknown error"); a failed "!=" check
+# names the status it got.
+want_ids '[10:59:41] src/storage/storage.cc:38: Check failed: e == cudaSuccess || e == cudaErrorCudartUnloading CUDA: unknown error' cuda-unknown-error
+want_ids 'what():  [20:58:09] cache.cpp:237: Check failed: e == cudaSuccess || e == cudaErrorCudartUnloading: CUDA: out of memory' cuda-out-of-memory
+want_ids 'Check failed: (status == NV_OK) || (status == CUDA_ERROR_NOT_INITIALIZED)' ""
+want_ids "Assertion \`err != cudaErrorMemoryAllocation' failed." cuda-out-of-memory
 # ---- memory: the needle index follows the literals, not an automaton ---
 # What explain holds beyond the program itself (its catalogue: the trie of
 # every literal, the compiled regexes; the explainer; the 1 MiB read
