@@ -2386,6 +2386,12 @@ want_ids '[10:59:41] src/storage/storage.cc:38: Check failed: e == cudaSuccess |
 want_ids 'what():  [20:58:09] cache.cpp:237: Check failed: e == cudaSuccess || e == cudaErrorCudartUnloading: CUDA: out of memory' cuda-out-of-memory
 want_ids 'Check failed: (status == NV_OK) || (status == CUDA_ERROR_NOT_INITIALIZED)' ""
 want_ids "Assertion \`err != cudaErrorMemoryAllocation' failed." cuda-out-of-memory
+# nvidia-modprobe finds no NVIDIA display device on the PCI bus: no GPU,
+# and the CUDA error that follows is that (not the driver, not CUDA).
+want_ids 'NVIDIA: no NVIDIA devices found' no-gpu
+want_ids 'Check failed: e == cudaSuccess CUDA: unknown error\nNVIDIA: no NVIDIA devices found' no-gpu
+want_ids 'RuntimeError: Found no NVIDIA driver on your system.\nNVIDIA: no NVIDIA devices found' no-gpu
+want_ids '[run-dgx] no NVIDIA devices found, running CPU-only' ""
 # ---- memory: the needle index follows the literals, not an automaton ---
 # What explain holds beyond the program itself (its catalogue: the trie of
 # every literal, the compiled regexes; the explainer; the 1 MiB read
