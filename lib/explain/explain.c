@@ -1071,6 +1071,30 @@ static bool thrust_what_before(const gw_explainer *ex, size_t start)
 	return ex->thrust_line && ex->thrust_line == ex->lines && names_library(ex->line, start, "what():", false);
 }
 
+/* Is the name at [start, end) an operand of an equality test, "x == NAME"
+ * or "NAME == x"? A check that failed on such a test printed its condition,
+ * and the name in it is the value the check expected, not the status the
+ * call returned: the CUDA_CALL macro of MXNet, TVM, DGL and BytePS,
+ * CHECK(e == cudaSuccess || e == cudaErrorCudartUnloading) << "CUDA: " <<
+ * cudaGetErrorString(e), prints "Check failed: e == cudaSuccess || e ==
+ * cudaErrorCudartUnloading CUDA: unknown error" (dmlc-core's CHECK writes
+ * the condition's text), and the NVIDIA driver's "Assertion failed: (status
+ * == NV_OK) || (status == NV_ERR_GPU_IN_FULLCHIP_RESET)". The status is the
+ * string after the condition. A failed "!=" test is not read so: its
+ * operand is the value the call did return. */
+static bool equality_operand(const char *line, size_t len, size_t start, size_t end)
+{
+	size_t i = start, k = end;
+
+	while (i > 0 && is_blank(line[i - 1]))
+		i--;
+	if (i >= 2 && line[i - 1] == '=' && line[i - 2] == '=')
+		return true;
+	while (k < len && is_blank(line[k]))
+		k++;
+	return k + 1 < len && line[k] == '=' && line[k + 1] == '=';
+}
+
 static bool code_row_accepts(const gw_explainer *ex, unsigned p, size_t start)
 {
 	const gw__explain_pattern *pat = &gw__explain_patterns[p];
@@ -1080,7 +1104,8 @@ static bool code_row_accepts(const gw_explainer *ex, unsigned p, size_t start)
 		return false;
 	if (end < ex->line_len && is_word_byte(ex->line[end]))
 		return false;
-	if (pat->how == GW__HOW_NAME && source_identifier(ex->line, ex->line_len, start, end))
+	if (pat->how == GW__HOW_NAME && (source_identifier(ex->line, ex->line_len, start, end) ||
+					 equality_operand(ex->line, ex->line_len, start, end)))
 		return false;
 	if (pat->how != GW__HOW_DESC)
 		return true;
