@@ -2393,7 +2393,10 @@ want_ids 'msg="error looking up nvidia GPU memory" error="cuda driver library in
 want_ids 'cuda driver library device memory info lookup failure 2' cuda-out-of-memory
 want_ids 'error="cudart init failure: 999"' cuda-unknown-error
 want_ids 'unable to get cudart device count: 35' driver-too-old-for-framework
+want_ids 'error="nvml vram init failure: 18"' driver-library-mismatch
+want_ids 'nvml vram init failure: 9' nvidia-driver-not-loaded
 want_ids 'releasing cuda driver library' ""
+want_ids 'releasing nvml library' ""
 want_ids '-- Looking for a CUDA compiler - NOTFOUND' cuda-toolkit-not-found
 want_ids 'GPU isn'"'"'t used\nLooking for a CUDA compiler - NOTFOUND' cuda-toolkit-not-found
 want_ids 'CMake Error at ggml/src/ggml-cuda/CMakeLists.txt:41 (enable_language):\n  No CMAKE_CUDA_COMPILER could be found.' cuda-toolkit-not-found
