@@ -619,6 +619,19 @@ for c in \
 	[ "$got" = "${c#*|}" ] || fail "arch rule: ggml: ${c%%|*}: got [$got]"
 done
 "$G" explain 'model was compiled for: 520 epochs, error 610 of 700' >/dev/null 2>&1 && fail "arch rule: plain numbers named an arch"
+# "compute cap" abbreviates "compute capability" (text-embeddings-inference,
+# backends/candle/src/lib.rs: "Runtime compute cap {} is not compatible with
+# compile time compute cap {}", both numbered major * 10 + minor): the
+# runtime one is the GPU's, the compile time one the build's.
+for c in \
+	"Error: Could not create backend: Could not start backend: Runtime compute cap 75 is not compatible with compile time compute cap 80|gpu-arch-unsupported-by-framework sm_75 | sm_80 | gpu-older" \
+	"Error: Could not start backend: Runtime compute cap 90 is not compatible with compile time compute cap 80|gpu-arch-unsupported-by-framework sm_90 | sm_80 | gpu-newer"; do
+	printf '%s\n' "${c%%|*}" >"$T/arch.log"
+	"$G" explain --json "$T/arch.log" >"$T/out.json" 2>&1
+	got="$(arch_of "$T/out.json" 2>&1)"
+	[ "$got" = "${c#*|}" ] || fail "arch rule: compute cap: ${c%%|*}: got [$got]"
+done
+"$G" explain 'the compute cap 80 is fine' >/dev/null 2>&1 && fail "arch rule: a compute cap in prose named an arch"
 # ptxas rejects the PTX a JIT compiler (Triton, XLA) generated for the GPU
 # when the compiler is older than the GPU: ".target sm_89" is the GPU's.
 printf '%s\n' "ptxas /tmp/filePpgwy4, line 6; error   : PTX .version 7.4 does not support .target sm_89" >"$T/arch.log"
