@@ -632,6 +632,14 @@ for c in \
 	[ "$got" = "${c#*|}" ] || fail "arch rule: compute cap: ${c%%|*}: got [$got]"
 done
 "$G" explain 'the compute cap 80 is fine' >/dev/null 2>&1 && fail "arch rule: a compute cap in prose named an arch"
+# ggml's bad_arch(): its kernel has no code for the arch it runs as.
+want_ids_early() {
+	printf '%s\n' "$1" >"$T/arch.log"
+	"$G" explain --json "$T/arch.log" >"$T/out.json" 2>/dev/null
+	got="$(ids_of "$T/out.json" 2>/dev/null)"
+	[ "$got" = "$2 " ] || fail "explain: $1: want [$2 ] got [$got]"
+}
+want_ids_early 'ERROR: ggml-cuda was compiled without support for the current GPU architecture.' gpu-arch-unsupported-by-framework
 # ptxas rejects the PTX a JIT compiler (Triton, XLA) generated for the GPU
 # when the compiler is older than the GPU: ".target sm_89" is the GPU's.
 printf '%s\n' "ptxas /tmp/filePpgwy4, line 6; error   : PTX .version 7.4 does not support .target sm_89" >"$T/arch.log"
