@@ -2923,10 +2923,15 @@ static void invalid_ptx_on_new_gpu(gw_explainer *ex)
  * own texts give, and the log's "no kernel image" says it is this one
  * (PyTorch's tests under a build without the GPU's code fail with the
  * cuDNN status in one test and "no kernel image" in the next:
- * ivadomed/ivadomed#952). */
+ * ivadomed/ivadomed#952). A GPU too old for a kernel library is such a
+ * mismatch too: candle builds its bfloat16 kernels only for sm_80 and up
+ * (candle-kernels, #if __CUDA_ARCH__ >= 800), so on an older GPU loading
+ * one fails with CUDA_ERROR_NOT_FOUND, "named symbol not found"
+ * (huggingface/candle#1911). */
 static void invalid_call_after_arch(gw_explainer *ex)
 {
-	static const char *const arch_ids[] = { "gpu-arch-unsupported-by-framework", "rocm-gfx-unsupported" };
+	static const char *const arch_ids[] = { "gpu-arch-unsupported-by-framework", "rocm-gfx-unsupported",
+						"gpu-too-old-for-kernel-library" };
 	static const char *const follow_ids[] = { "gpu-invalid-call", "cublas-execution-failed",
 						  "cudnn-execution-failed" };
 

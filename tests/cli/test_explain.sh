@@ -235,6 +235,9 @@ score_set tests/explain/holdout-4 23
 # driver-level tools: MXNet, OneFlow, Caffe, darknet, Triton, BentoML, MPS,
 # nvidia-persistenced, Xid monitors, ..., tuning): 39/47 before its
 # tuning, 43/47 after.
+# ecosystem-51 (LLM application, RAG and NLP trackers over all of GitHub,
+# tuning): 25/26 before its tuning and after; the one left is labelled by
+# the cause a commenter states, which its log does not show (README).
 # set          floor  logs
 while read -r set floor logs; do
 	score_set "tests/explain/$set" "$floor"
@@ -289,6 +292,7 @@ ecosystem-49   26     =26
 ecosystem-48   40     =48
 ecosystem-50   43     =47
 ecosystem-47   37     =40
+ecosystem-51   25     =26
 holdout-5      24     =24
 holdout-6      24     =25
 holdout-7      27     =27
@@ -828,6 +832,12 @@ want_ids() {
 want_ids ':0:rocdevice.cpp            :2614: 54917553751 us: 2718 : [tid:0x7f6c4a7fc700] Callback: Queue 0x7f6b6d100000 aborting with error : HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION: The agent attempted to access memory beyond the largest legal address. code: 0x29' illegal-memory-access
 want_ids 'Callback: Queue 0x7f7f4d000000 aborting with error : HSA_STATUS_ERROR_INVALID_ISA: The instruction set architecture is invalid. code: 0x100f' rocm-gfx-unsupported
 want_ids 'hsa_amd_queue_cu_set_mask returned HSA_STATUS_CU_MASK_REDUCED' ""
+# candle's bfloat16 kernels exist only in PTX for sm_80 and up: a *_bf16
+# kernel that is not found is a GPU too old for bf16, and the driver's
+# generic "named symbol not found" folds into it; another kernel's is not.
+want_ids 'Error: DriverError(CUDA_ERROR_NOT_FOUND, "named symbol not found") when loading cast_u32_bf16' gpu-too-old-for-kernel-library
+want_ids 'Error: candle-core error: named symbol not found when loading is_u32_bf16' gpu-too-old-for-kernel-library
+want_ids 'Error: DriverError(CUDA_ERROR_NOT_FOUND, "named symbol not found") when loading affine_f32' gpu-invalid-call
 want_ids 'Memory access fault by GPU node-1 (Agent handle: 0x55d0c8a0) on address 0x7f0000000000. Reason: Write access to a read-only page.' illegal-memory-access
 want_ids 'Memory access fault by GPU node-1 (Agent handle: 0x55d0c8a0) on address 0x1000(may not be exact address). Reason: Unknown.' illegal-memory-access
 want_ids 'Memory access fault by GPU node-2 (Agent handle: 0x55d0c8a0) on address 0x7f0000000000. Reason: DRAM ECC failure.' ecc-errors
