@@ -2669,7 +2669,7 @@ static bool read_targets(gw_explainer *ex)
 			continue;
 		if (!(len = parse_target(line + i, n - i, t, sizeof(t))) && i + 10 <= n &&
 		    (literal_at(line + i, "capabilit", 9) || (i + 13 <= n && literal_at(line + i, "compute cap", 11) &&
-		     strchr(" :=", line[i + 11])))) {
+		     line[i + 11] && strchr(" :=", line[i + 11])))) {
 			bool abbrev = !literal_at(line + i, "capabilit", 9);
 			size_t word = abbrev ? 11 : 9, num_at = 0;
 			size_t past = parse_capability(line + i + word, n - i - word, abbrev, &num_at, t, sizeof(t));
