@@ -2401,7 +2401,7 @@ static int target_side(const char *gap, size_t n, int previous)
 		{ "compatible with cuda arch", SIDE_BUILD },
 		{ "compatible with hip arch", SIDE_BUILD },
 		{ "capabilities", SIDE_BUILD }, { "support", SIDE_BUILD }, { "built", SIDE_BUILD },
-		{ "compiled", SIDE_BUILD }, { "require", SIDE_BUILD }, { "minimum", SIDE_BUILD },
+		{ "compiled", SIDE_BUILD }, { "compile time", SIDE_BUILD }, { "require", SIDE_BUILD }, { "minimum", SIDE_BUILD },
 		{ "maximum", SIDE_BUILD }, { "only", SIDE_BUILD }, { "types", SIDE_BUILD }, { "targets", SIDE_BUILD },
 		{ "list", SIDE_BUILD }, { ">", SIDE_BUILD }, { "at least", SIDE_BUILD }, { "available", SIDE_BUILD },
 	};
@@ -2469,9 +2469,12 @@ static size_t parse_target(const char *s, size_t n, char *out, size_t outsz)
  * CUDA_ARCHITECTURES numbers it, major * 10 + minor: tiny-cuda-nn's
  * "Could not find compatible tinycudann extension for compute capability
  * 70." (bindings/torch/tinycudann/modules.py prints
- * system_compute_capability = major * 10 + minor). Returns the offset just
- * past it (0: none) and its start in *num_at. */
-static size_t parse_capability(const char *s, size_t n, size_t *num_at, char *out, size_t outsz)
+ * system_compute_capability = major * 10 + minor). With abbrev, s is just
+ * past the abbreviation "compute cap" (text-embeddings-inference's
+ * "Runtime compute cap 75 is not compatible with compile time compute cap
+ * 80", backends/candle/src/lib.rs, numbers both so). Returns the offset
+ * just past it (0: none) and its start in *num_at. */
+static size_t parse_capability(const char *s, size_t n, bool abbrev, size_t *num_at, char *out, size_t outsz)
 {
 	for (size_t i = 0; i < n && i < 48; i++) {
 		const char *p = s + i;
@@ -2501,8 +2504,8 @@ static size_t parse_capability(const char *s, size_t n, size_t *num_at, char *ou
 		if (k >= 2 && major >= 10 && major <= 129 && !(k < rest && (is_word_byte(p[k]) || p[k] == ',' ||
 		    p[k] == '-' || (p[k] == '.' && k + 1 < rest && p[k + 1] >= '0' && p[k + 1] <= '9')))) {
 			/* s is past "capabilit": skip the word's "y" or "ies". */
-			size_t b = literal_at(s, "ies", n >= 3 ? 3 : n) ? 3 : literal_at(s, "y", 1) ? 1 : 0;
-			bool adjacent = b > 0 && b < i;
+			size_t b = abbrev ? 0 : literal_at(s, "ies", n >= 3 ? 3 : n) ? 3 : literal_at(s, "y", 1) ? 1 : 0;
+			bool adjacent = (abbrev || b > 0) && b < i;
 
 			for (; adjacent && b < i; b++)
 				adjacent = s[b] == ' ' || s[b] == ':' || s[b] == '=';
@@ -2665,12 +2668,15 @@ static bool read_targets(gw_explainer *ex)
 		if (i > 0 && is_word_byte(line[i - 1]))
 			continue;
 		if (!(len = parse_target(line + i, n - i, t, sizeof(t))) && i + 10 <= n &&
-		    literal_at(line + i, "capabilit", 9)) {
-			size_t num_at = 0, past = parse_capability(line + i + 9, n - i - 9, &num_at, t, sizeof(t));
+		    (literal_at(line + i, "capabilit", 9) || (i + 13 <= n && literal_at(line + i, "compute cap", 11) &&
+		     line[i + 11] && strchr(" :=", line[i + 11])))) {
+			bool abbrev = !literal_at(line + i, "capabilit", 9);
+			size_t word = abbrev ? 11 : 9, num_at = 0;
+			size_t past = parse_capability(line + i + word, n - i - word, abbrev, &num_at, t, sizeof(t));
 
 			if (!past)
 				continue;
-			at = i + 9 + num_at;
+			at = i + word + num_at;
 			len = past - num_at;
 		}
 		if (!len && numbered && (len = parse_arch_number(line, n, i, number_end, t, sizeof(t))))
@@ -2917,10 +2923,15 @@ static void invalid_ptx_on_new_gpu(gw_explainer *ex)
  * own texts give, and the log's "no kernel image" says it is this one
  * (PyTorch's tests under a build without the GPU's code fail with the
  * cuDNN status in one test and "no kernel image" in the next:
- * ivadomed/ivadomed#952). */
+ * ivadomed/ivadomed#952). A GPU too old for a kernel library is such a
+ * mismatch too: candle builds its bfloat16 kernels only for sm_80 and up
+ * (candle-kernels, #if __CUDA_ARCH__ >= 800), so on an older GPU loading
+ * one fails with CUDA_ERROR_NOT_FOUND, "named symbol not found"
+ * (huggingface/candle#1911). */
 static void invalid_call_after_arch(gw_explainer *ex)
 {
-	static const char *const arch_ids[] = { "gpu-arch-unsupported-by-framework", "rocm-gfx-unsupported" };
+	static const char *const arch_ids[] = { "gpu-arch-unsupported-by-framework", "rocm-gfx-unsupported",
+						"gpu-too-old-for-kernel-library" };
 	static const char *const follow_ids[] = { "gpu-invalid-call", "cublas-execution-failed",
 						  "cudnn-execution-failed" };
 

@@ -239,6 +239,9 @@ score_set tests/explain/holdout-4 23
 # serving, ONNX Runtime, TensorRT, passthrough, tuning): 27/30 before its
 # tuning, 30/30 after (bitsandbytes' loader naming a CUDA library, pinned
 # host registration, TensorRT's skipped tactics).
+# ecosystem-51 (LLM application, RAG and NLP trackers over all of GitHub,
+# tuning): 25/26 before its tuning and after; the one left is labelled by
+# the cause a commenter states, which its log does not show (README).
 # set          floor  logs
 while read -r set floor logs; do
 	score_set "tests/explain/$set" "$floor"
@@ -294,6 +297,7 @@ ecosystem-48   40     =48
 ecosystem-50   43     =47
 ecosystem-53   30     =30
 ecosystem-47   37     =40
+ecosystem-51   25     =26
 holdout-5      24     =24
 holdout-6      24     =25
 holdout-7      27     =27
@@ -624,6 +628,27 @@ for c in \
 	[ "$got" = "${c#*|}" ] || fail "arch rule: ggml: ${c%%|*}: got [$got]"
 done
 "$G" explain 'model was compiled for: 520 epochs, error 610 of 700' >/dev/null 2>&1 && fail "arch rule: plain numbers named an arch"
+# "compute cap" abbreviates "compute capability" (text-embeddings-inference,
+# backends/candle/src/lib.rs: "Runtime compute cap {} is not compatible with
+# compile time compute cap {}", both numbered major * 10 + minor): the
+# runtime one is the GPU's, the compile time one the build's.
+for c in \
+	"Error: Could not create backend: Could not start backend: Runtime compute cap 75 is not compatible with compile time compute cap 80|gpu-arch-unsupported-by-framework sm_75 | sm_80 | gpu-older" \
+	"Error: Could not start backend: Runtime compute cap 90 is not compatible with compile time compute cap 80|gpu-arch-unsupported-by-framework sm_90 | sm_80 | gpu-newer"; do
+	printf '%s\n' "${c%%|*}" >"$T/arch.log"
+	"$G" explain --json "$T/arch.log" >"$T/out.json" 2>&1
+	got="$(arch_of "$T/out.json" 2>&1)"
+	[ "$got" = "${c#*|}" ] || fail "arch rule: compute cap: ${c%%|*}: got [$got]"
+done
+"$G" explain 'the compute cap 80 is fine' >/dev/null 2>&1 && fail "arch rule: a compute cap in prose named an arch"
+# ggml's bad_arch(): its kernel has no code for the arch it runs as.
+want_ids_early() {
+	printf '%s\n' "$1" >"$T/arch.log"
+	"$G" explain --json "$T/arch.log" >"$T/out.json" 2>/dev/null
+	got="$(ids_of "$T/out.json" 2>/dev/null)"
+	[ "$got" = "$2 " ] || fail "explain: $1: want [$2 ] got [$got]"
+}
+want_ids_early 'ERROR: ggml-cuda was compiled without support for the current GPU architecture.' gpu-arch-unsupported-by-framework
 # ptxas rejects the PTX a JIT compiler (Triton, XLA) generated for the GPU
 # when the compiler is older than the GPU: ".target sm_89" is the GPU's.
 printf '%s\n' "ptxas /tmp/filePpgwy4, line 6; error   : PTX .version 7.4 does not support .target sm_89" >"$T/arch.log"
@@ -812,6 +837,12 @@ want_ids() {
 want_ids ':0:rocdevice.cpp            :2614: 54917553751 us: 2718 : [tid:0x7f6c4a7fc700] Callback: Queue 0x7f6b6d100000 aborting with error : HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION: The agent attempted to access memory beyond the largest legal address. code: 0x29' illegal-memory-access
 want_ids 'Callback: Queue 0x7f7f4d000000 aborting with error : HSA_STATUS_ERROR_INVALID_ISA: The instruction set architecture is invalid. code: 0x100f' rocm-gfx-unsupported
 want_ids 'hsa_amd_queue_cu_set_mask returned HSA_STATUS_CU_MASK_REDUCED' ""
+# candle's bfloat16 kernels exist only in PTX for sm_80 and up: a *_bf16
+# kernel that is not found is a GPU too old for bf16, and the driver's
+# generic "named symbol not found" folds into it; another kernel's is not.
+want_ids 'Error: DriverError(CUDA_ERROR_NOT_FOUND, "named symbol not found") when loading cast_u32_bf16' gpu-too-old-for-kernel-library
+want_ids 'Error: candle-core error: named symbol not found when loading is_u32_bf16' gpu-too-old-for-kernel-library
+want_ids 'Error: DriverError(CUDA_ERROR_NOT_FOUND, "named symbol not found") when loading affine_f32' gpu-invalid-call
 want_ids 'Memory access fault by GPU node-1 (Agent handle: 0x55d0c8a0) on address 0x7f0000000000. Reason: Write access to a read-only page.' illegal-memory-access
 want_ids 'Memory access fault by GPU node-1 (Agent handle: 0x55d0c8a0) on address 0x1000(may not be exact address). Reason: Unknown.' illegal-memory-access
 want_ids 'Memory access fault by GPU node-2 (Agent handle: 0x55d0c8a0) on address 0x7f0000000000. Reason: DRAM ECC failure.' ecc-errors
