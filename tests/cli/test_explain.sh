@@ -2163,6 +2163,18 @@ want_ids "out of CUDA memory" cuda-out-of-memory
 want_ids "RuntimeError: local Qwen-Image ran out of CUDA memory; free GPU memory or switch to cpu_offload" cuda-out-of-memory
 want_ids "hint: to avoid running out of GPU memory, lower --batch" ""
 want_ids "If out of CUDA memory, set parameter model_batch_size smaller." ""
+# Blender Cycles names a CUresult by cuew's string in three wordings (the
+# statement's "%s in cuX(...)", "CUDA cuInit: %s" / "CUDA error at
+# cuCtxCreate: %s", "Failed to create CUDA context (%s)"), each string's id
+# the status table's; cuew's default for a code it does not name is none.
+want_ids "CUDA error: Illegal address in cuMemcpyDtoH( (char *)mem.host_pointer + offset, (CUdeviceptr)mem.device_pointer + offset, size), line 970" illegal-memory-access
+want_ids "CUDA error at cuCtxCreate: Illegal address" illegal-memory-access
+want_ids "Failed to create CUDA context (Out of memory)" cuda-out-of-memory
+want_ids "CUDA cuInit: Driver not initialized" cuda-init-failed
+want_ids "CUDA cuDeviceGetCount: Unknown error" cuda-unknown-error
+want_ids "CUDA error: Misaligned address in cuCtxSynchronize()" illegal-memory-access
+want_ids "CUDA cuInit: Unknown CUDA error value" ""
+want_ids "Illegal address in the config file" ""
 # torch.load's check of torch.cuda.is_available() for GPU storages: a torch
 # without CUDA code, unless the CUDA build's warning names the driver.
 want_ids "RuntimeError: Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False. If you are running on a CPU-only machine, please use torch.load with map_location=torch.device('cpu') to map your storages to the CPU." framework-cpu-only-build
