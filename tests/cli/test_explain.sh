@@ -2175,6 +2175,12 @@ want_ids "CUDA cuDeviceGetCount: Unknown error" cuda-unknown-error
 want_ids "CUDA error: Misaligned address in cuCtxSynchronize()" illegal-memory-access
 want_ids "CUDA cuInit: Unknown CUDA error value" ""
 want_ids "Illegal address in the config file" ""
+# FFmpeg's CUDA loader (nv-codec-headers' "Cannot load %s", then
+# hwcontext_cuda.c's "Could not dynamically load CUDA"): the driver's CUDA
+# library is missing; "Cannot load" with no library name is none.
+want_ids "[AVHWDeviceContext @ 0x5599facb8080] Could not dynamically load CUDA\n[mpeg4_cuvid @ 0x5599facb5da0] Error creating a CUDA device" cuda-library-missing
+want_ids "[AVHWDeviceContext @ 0x561b50dd8f80] Cannot load libcuda.so.1" cuda-library-missing
+want_ids "Cannot load config.yaml" ""
 # torch.load's check of torch.cuda.is_available() for GPU storages: a torch
 # without CUDA code, unless the CUDA build's warning names the driver.
 want_ids "RuntimeError: Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False. If you are running on a CPU-only machine, please use torch.load with map_location=torch.device('cpu') to map your storages to the CPU." framework-cpu-only-build
