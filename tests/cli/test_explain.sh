@@ -2181,6 +2181,16 @@ want_ids "Illegal address in the config file" ""
 want_ids "[AVHWDeviceContext @ 0x5599facb8080] Could not dynamically load CUDA\n[mpeg4_cuvid @ 0x5599facb5da0] Error creating a CUDA device" cuda-library-missing
 want_ids "[AVHWDeviceContext @ 0x561b50dd8f80] Cannot load libcuda.so.1" cuda-library-missing
 want_ids "Cannot load config.yaml" ""
+# OptiX's status names by class (optix_types.h); its CUDA_ERROR and the
+# driver-side ABI lookups stay silent.
+want_ids "OPTIX_ERROR_PIPELINE_LINK_ERROR in optixPipelineCreate(context, &pipeline_options, &link_options, pipeline_groups.data(), pipeline_groups.size(), nullptr, 0, &pipelines[PIP_PATH_TRACE]) (device_optix.cpp:610)" gpu-library-error
+want_ids "RuntimeError: Optix error (code: 7001, file:optixdenoiser.cpp, line: 110): OPTIX_ERROR_INVALID_VALUE" gpu-invalid-call
+want_ids "[svulkan2] [error] Failed to denoise OptiX Error: OPTIX_ERROR_DEVICE_OUT_OF_MEMORY" cuda-out-of-memory
+want_ids "OptiX call failed: OPTIX_ERROR_UNSUPPORTED_ABI_VERSION" ""
+# Chainer without CuPy; a checked call quoting a failed cuInit.
+want_ids "RuntimeError: CUDA environment is not correctly set up\n(see https://github.com/pfnet/chainer#installation)." framework-cpu-only-build
+want_ids "Python exception: BM3D_RTC: 'cuInit(0)' failed:" cuda-init-failed
+want_ids "skipping cuInit(0) on this host" ""
 # torch.load's check of torch.cuda.is_available() for GPU storages: a torch
 # without CUDA code, unless the CUDA build's warning names the driver.
 want_ids "RuntimeError: Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False. If you are running on a CPU-only machine, please use torch.load with map_location=torch.device('cpu') to map your storages to the CPU." framework-cpu-only-build
