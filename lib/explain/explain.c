@@ -10,9 +10,15 @@
  * feed() calls; longer lines are split. Results are one match per
  * catalogue id, so memory does not grow with the input.
  *
- * The needle index and the compiled regexes depend only on the catalogue, which
- * is compiled in: they are built once per process, on first use, and shared
- * read-only by every explainer (regexec does not modify its regex_t). Only
+ * The needle index depends only on the catalogue, which is compiled in: it
+ * is built once per process, on first use, and shared read-only by every
+ * explainer. A row's regexes are compiled the first time a line holds the
+ * row's literal (regex_of), not at start: most rows never see a candidate
+ * line in a given log, and compiling all of them took 5 MiB of the
+ * process's memory. A regex, once compiled, is shared read-only too
+ * (regexec does not modify its regex_t); tests/unit/test_explain.c
+ * compiles every row's regexes, so a row that does not compile fails the
+ * build's checks, not a user's run (gw__explain_compile_all). Only
  * the line being read and the results belong to one explainer, so creating
  * one is cheap — a long-running process or a fuzzer pays the ~3 ms build
  * once, not per input.
@@ -31,6 +37,7 @@
 #include "hardware/tables.h"
 #include "gpuwise/explain.h"
 #include "explain_data.h"
+#include "explain/catalogue.h"
 
 #define NPAT GW__EXPLAIN_PATTERNS_COUNT
 #define NDOC GW__FINDING_DOCS_COUNT
@@ -165,8 +172,11 @@ struct catalogue {
 	unsigned edge_bits;        /* edge_mask + 1 == 1 << edge_bits */
 	int32_t pat_next[NNEEDLE]; /* next needle ending at the same node (lower number) */
 	size_t lit_len[NPAT];
+	/* A row's regex and its veto, compiled on first use (regex_of):
+	 * rx_ready[which][p] is set, with release, once the regex_t is. */
 	regex_t rx[NPAT], unless[NPAT];
 	bool has_rx[NPAT], has_unless[NPAT];
+	_Atomic bool rx_ready[2][NPAT];
 	/* For each status code of today's CUDA runtime, the code of before
 	 * CUDA 10.1 that printed the same description, or -1 (build_twins). */
 	int32_t legacy_twin[NCODE];
@@ -489,22 +499,30 @@ static int build_index(struct catalogue *cat)
 	return 0;
 }
 
-static int compile_regexes(struct catalogue *cat)
+#define RX_FLAGS (REG_EXTENDED | REG_ICASE | REG_NOSUB)
+enum { RX_MATCH, RX_UNLESS };
+
+static void note_regexes(struct catalogue *cat)
 {
-	const int flags = REG_EXTENDED | REG_ICASE | REG_NOSUB;
-
 	for (unsigned p = 0; p < NPAT; p++) {
-		const gw__explain_pattern *pat = &gw__explain_patterns[p];
+		cat->has_rx[p] = gw__explain_patterns[p].regex != NULL;
+		cat->has_unless[p] = gw__explain_patterns[p].unless != NULL;
+	}
+}
 
-		if (pat->regex) {
-			if (regcomp(&cat->rx[p], pat->regex, flags) != 0)
-				return gw__error_set(GW_EGENERIC, "explain pattern %u (%s) does not compile", p, pat->regex);
-			cat->has_rx[p] = true;
-		}
-		if (pat->unless) {
-			if (regcomp(&cat->unless[p], pat->unless, flags) != 0)
-				return gw__error_set(GW_EGENERIC, "explain pattern %u (%s) does not compile", p, pat->unless);
-			cat->has_unless[p] = true;
+int gw__explain_compile_all(void)
+{
+	for (unsigned p = 0; p < NPAT; p++) {
+		const char *src[2] = { gw__explain_patterns[p].regex, gw__explain_patterns[p].unless };
+
+		for (unsigned w = 0; w < 2; w++) {
+			regex_t rx;
+
+			if (!src[w])
+				continue;
+			if (regcomp(&rx, src[w], RX_FLAGS) != 0)
+				return gw__error_set(GW_EGENERIC, "explain pattern %u (%s) does not compile", p, src[w]);
+			regfree(&rx);
 		}
 	}
 	return 0;
@@ -534,9 +552,9 @@ static void catalogue_free(struct catalogue *cat)
 	if (!cat)
 		return;
 	for (unsigned p = 0; p < NPAT; p++) {
-		if (cat->has_rx[p])
+		if (atomic_load(&cat->rx_ready[RX_MATCH][p]))
 			regfree(&cat->rx[p]);
-		if (cat->has_unless[p])
+		if (atomic_load(&cat->rx_ready[RX_UNLESS][p]))
 			regfree(&cat->unless[p]);
 	}
 	gw__free(cat->out_head);
@@ -552,7 +570,8 @@ static int catalogue_build(struct catalogue **out)
 	if (!(cat = gw__calloc(1, sizeof(*cat))))
 		return gw__error_set(GW_ENOMEM, "out of memory building the explain catalogue");
 	build_twins(cat);
-	if ((rc = build_index(cat)) < 0 || (rc = compile_regexes(cat)) < 0) {
+	note_regexes(cat);
+	if ((rc = build_index(cat)) < 0) {
 		catalogue_free(cat);
 		return rc;
 	}
@@ -577,8 +596,20 @@ static pthread_mutex_t catalogue_lock = PTHREAD_MUTEX_INITIALIZER;
  * handlers when the library is unloaded. */
 static pthread_once_t fork_guard_once = PTHREAD_ONCE_INIT;
 
-static void fork_prepare(void) { pthread_mutex_lock(&catalogue_lock); }
-static void fork_release(void) { pthread_mutex_unlock(&catalogue_lock); }
+/* Held while a row's regex is compiled (regex_of); fork waits for it too. */
+static pthread_mutex_t regex_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void fork_prepare(void)
+{
+	pthread_mutex_lock(&catalogue_lock);
+	pthread_mutex_lock(&regex_lock);
+}
+
+static void fork_release(void)
+{
+	pthread_mutex_unlock(&regex_lock);
+	pthread_mutex_unlock(&catalogue_lock);
+}
 static void fork_guard_install(void) { (void)pthread_atfork(fork_prepare, fork_release, fork_release); }
 
 static int catalogue_get(const struct catalogue **out)
@@ -598,6 +629,41 @@ static int catalogue_get(const struct catalogue **out)
 	}
 	*out = cat;
 	return 0;
+}
+
+/* Row p's regex (RX_MATCH) or veto (RX_UNLESS), compiled the first time it
+ * is asked for; NULL when the row has none, or when it cannot be compiled
+ * (out of memory: asked again next time; a row that never compiles is
+ * caught by gw__explain_compile_all in the unit tests). The catalogue is
+ * shared and otherwise read-only: the lock makes one thread compile, the
+ * release store publishes the compiled regex_t to every thread that reads
+ * the flag with acquire. The cast is sound: catalogue_build allocated it. */
+static const regex_t *regex_of(const struct catalogue *cat, unsigned p, int which)
+{
+	struct catalogue *own = (struct catalogue *)cat;
+	regex_t *rx = which == RX_MATCH ? &own->rx[p] : &own->unless[p];
+	_Atomic bool *ready = &own->rx_ready[which][p];
+	const char *src = which == RX_MATCH ? gw__explain_patterns[p].regex : gw__explain_patterns[p].unless;
+	bool ok;
+
+	if (atomic_load_explicit(ready, memory_order_acquire))
+		return rx;
+	if (!src)
+		return NULL;
+	pthread_once(&fork_guard_once, fork_guard_install);
+	pthread_mutex_lock(&regex_lock);
+	ok = atomic_load_explicit(ready, memory_order_relaxed);
+	if (!ok && regcomp(rx, src, RX_FLAGS) == 0) {
+		atomic_store_explicit(ready, true, memory_order_release);
+		ok = true;
+	}
+	pthread_mutex_unlock(&regex_lock);
+	return ok ? rx : NULL;
+}
+
+static bool regex_matches(const regex_t *rx, const char *s)
+{
+	return rx && regexec(rx, s, 0, NULL, 0) == 0;
 }
 
 void gw_explainer_free(gw_explainer *ex)
@@ -1442,9 +1508,11 @@ static bool line_matches(gw_explainer *ex, const regex_t *rx)
 {
 	const char *sq;
 
-	if (regexec(rx, ex->line, 0, NULL, 0) == 0)
+	if (!rx)
+		return false;
+	if (regex_matches(rx, ex->line))
 		return true;
-	return (sq = squeezed_line(ex)) && regexec(rx, sq, 0, NULL, 0) == 0;
+	return (sq = squeezed_line(ex)) && regex_matches(rx, sq);
 }
 
 static bool pattern_accepts(gw_explainer *ex, unsigned p, size_t start)
@@ -1453,9 +1521,9 @@ static bool pattern_accepts(gw_explainer *ex, unsigned p, size_t start)
 
 	if (gw__explain_patterns[p].how != GW__HOW_PLAIN)
 		return code_row_accepts(ex, p, start);
-	if (cat->has_rx[p] && !line_matches(ex, &cat->rx[p]))
+	if (cat->has_rx[p] && !line_matches(ex, regex_of(cat, p, RX_MATCH)))
 		return false;
-	if (cat->has_unless[p] && line_matches(ex, &cat->unless[p]))
+	if (cat->has_unless[p] && line_matches(ex, regex_of(cat, p, RX_UNLESS)))
 		return false;
 	return true;
 }
@@ -1806,7 +1874,7 @@ static void record_hit(gw_explainer *ex, const struct hit *h, bool had_nul)
 
 		/* A wrapping too common to read alone ("failed to launch
 		 * with error") counts only on a line its regex matches. */
-		if (ex->cat->has_rx[h->pat] && !line_matches(ex, &ex->cat->rx[h->pat]))
+		if (ex->cat->has_rx[h->pat] && !line_matches(ex, regex_of(ex->cat, h->pat, RX_MATCH)))
 			return;
 		/* The scan reports a wrapping's first place on the line;
 		 * its number may follow a later one ("Warp CUDA error: Failed
@@ -1947,7 +2015,7 @@ static bool note_context(gw_explainer *ex, unsigned p)
 {
 	const gw__explain_pattern *pat = &gw__explain_patterns[p];
 
-	if (ex->cat->has_rx[p] && regexec(&ex->cat->rx[p], ex->line, 0, NULL, 0) != 0)
+	if (ex->cat->has_rx[p] && !regex_matches(regex_of(ex->cat, p, RX_MATCH), ex->line))
 		return false;
 	refine(ex, (unsigned)pat->code, pat->doc);
 	return true;
@@ -2024,7 +2092,7 @@ static void unknown_error_numbered(gw_explainer *ex)
  * then. */
 static void legacy_cuda_seen(gw_explainer *ex, unsigned p)
 {
-	if (ex->legacy_cuda || (ex->cat->has_rx[p] && regexec(&ex->cat->rx[p], ex->line, 0, NULL, 0) != 0))
+	if (ex->legacy_cuda || (ex->cat->has_rx[p] && !regex_matches(regex_of(ex->cat, p, RX_MATCH), ex->line)))
 		return;
 	ex->legacy_cuda = true;
 	for (size_t i = 0; i < ex->nmatches;) {
@@ -3114,7 +3182,7 @@ static int fallback_line(gw_explainer *ex)
 			for (size_t at = ex->hits[i].start; at != SIZE_MAX && !unless; at = next_literal(ex, p, at + 1))
 				unless = (at == 0 || !is_alnum_byte(ex->line[at - 1])) &&
 					 ex->line[at + ex->cat->lit_len[p]] != '_';
-		} else if (!ex->cat->has_rx[p] || line_matches(ex, &ex->cat->rx[p]))
+		} else if (!ex->cat->has_rx[p] || line_matches(ex, regex_of(ex->cat, p, RX_MATCH)))
 			fallback = true;
 	}
 	r = host ? FB_HOST : 0;

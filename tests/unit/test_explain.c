@@ -13,6 +13,7 @@
 #include "check.h"
 #include "gpuwise/gpuwise.h"
 #include "gpuwise/explain.h"
+#include "explain/catalogue.h"
 
 static gw_explainer *scan(const char *text)
 {
@@ -54,6 +55,11 @@ static void test_catalogue(void)
 		CHECK(gw_finding_doc_get(e->id) == e);
 		prev = e->id;
 	}
+	/* The scanner compiles a row's regexes on first use: every row must
+	 * compile here, or a user's log would find the broken one. */
+	if (gw__explain_compile_all() < 0)
+		fprintf(stderr, "  %s\n", gw_error_last());
+	CHECK(gw__explain_compile_all() == 0);
 }
 
 static void test_variants(void)
