@@ -190,6 +190,11 @@ score_set tests/explain/holdout-4 23
 # over all of GitHub, Chinese queries; held out, not read): 28/30, 21/29,
 # 27/32 and 21/25 with the stop's start (d410730e), the same with its
 # last binary (2e09a925).
+# holdout-35 to -39 (stop 46: neutral symptom queries over all of GitHub,
+# video/audio generation trackers, Chinese queries, science/HPC trackers,
+# vision-language and OCR trackers; held out, not read): 14/25, 38/42,
+# 10/13, 47/53 and 28/31 with the stop's start (9a4a47ab), 16/25, 38/42,
+# 10/13, 47/53 and 28/31 with its last binary (d401ba7c).
 # holdout-31 and -32 retired at stop 46, read and tuned on (branch rt3132):
 # 28/30 and 21/29 before, 29/30 and 25/29 after (DeepSpeed's CPU
 # auto-detect behind bitsandbytes' CPU library, "not compiled with GPU
@@ -337,6 +342,11 @@ holdout-31     29     =30
 holdout-32     25     =29
 holdout-33     30     =32
 holdout-34     24     =25
+holdout-35     16     =25
+holdout-36     38     =42
+holdout-37     10     =13
+holdout-38     47     =53
+holdout-39     28     =31
 SETS
 # Each of these logs comes from its own thread, used by no other set.
 dups="$( { grep -h '^# source:' tests/explain/ecosystem*/*.expected tests/explain/holdout-*/*.expected
