@@ -20,6 +20,7 @@
 #include <sys/random.h>
 #include <time.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #include <dlfcn.h>
@@ -71,9 +72,17 @@ static int mhd_load(char *err, size_t err_n)
  * current request head began (accept, or the end of the previous reply):
  * when a limit is reached it closes the OLDEST connection still waiting for
  * its head, and a watchdog closes any head not complete within
- * EXP_HEAD_TIMEOUT_S. A connection is closed with shutdown() (MHD then
- * sees the end and releases it; the descriptor stays MHD's, and stays open
- * until MHD's "closed" notice, which takes it off the list first). */
+ * EXP_HEAD_TIMEOUT_S. A connection is closed with shutdown(SHUT_RD): MHD
+ * then reads the end and releases it (the descriptor stays MHD's, and
+ * stays open until MHD's "closed" notice, which takes it off the list
+ * first). Only the reading side is shut so that a connection whose head a
+ * serving thread has already read from the socket, but not yet handed to
+ * on_request (so it is neither busy nor has a head waiting), is still
+ * answered: MHD has the head, the reply can be written, and the end is
+ * read after it (shutting both sides would close it unanswered).
+ * A connection is not seen at all before its first bytes arrive
+ * (TCP_DEFER_ACCEPT, listen_on), so a scraper never waits in the list,
+ * exposed to eviction, between its connect and its request. */
 struct guard_conn {
 	struct guard_conn *prev, *next; /* on the list while not evicted */
 	struct sockaddr_storage addr;
@@ -179,11 +188,12 @@ static void guard_append(struct exp_server *srv, struct guard_conn *g)
 	srv->count++;
 }
 
-/* Closes g's connection (MHD finishes it on its own thread). */
+/* Closes g's connection (MHD finishes it on its own thread, after
+ * answering a head it has already read). */
 static void guard_evict(struct exp_server *srv, struct guard_conn *g)
 {
 	guard_unlink(srv, g);
-	shutdown(g->fd, SHUT_RDWR);
+	shutdown(g->fd, SHUT_RD);
 }
 
 /* Whether g may be closed to make room for a connection from addr (NULL:
@@ -632,6 +642,27 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 	return queue_text(c, r.status, r.content_type, r.body, r.len, route == ROUTE_INDEX);
 }
 
+/* A connection is accepted only once its first bytes have arrived (or
+ * after EXP_HEAD_TIMEOUT_S without any): every HTTP and TLS client speaks
+ * first, and the guard then never sees a scraper's connection before its
+ * request. Without it, a flood reconnecting thousands of times a second
+ * from the scraper's address pushed a scraper that was descheduled for a
+ * millisecond or two between connect and send out of the list (1 in about
+ * 1000 scrapes under ASan). Deferred connections wait in the kernel's SYN
+ * queue, which the listen backlog bounds: SOMAXCONN (the kernel caps it at
+ * net.core.somaxconn) keeps a few hundred of them from overflowing it
+ * into SYN cookies, which accept without waiting for data. */
+static void defer_accept(int fd)
+{
+#ifdef TCP_DEFER_ACCEPT
+	int secs = EXP_HEAD_TIMEOUT_S;
+
+	setsockopt(fd, IPPROTO_TCP, TCP_DEFER_ACCEPT, &secs, sizeof(secs));
+#else
+	(void)fd;
+#endif
+}
+
 /* A listening socket on host:port ("" = every address, IPv6 and IPv4). */
 static int listen_on(const char *host, unsigned port, unsigned *bound, char *err, size_t err_n)
 {
@@ -665,8 +696,10 @@ static int listen_on(const char *host, unsigned port, unsigned *bound, char *err
 		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 		if (ai->ai_family == AF_INET6 && !*host)
 			setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
-		if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, 128) == 0)
+		if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, SOMAXCONN) == 0) {
+			defer_accept(fd);
 			break;
+		}
 		e = errno;
 		close(fd);
 		fd = -1;
