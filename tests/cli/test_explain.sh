@@ -195,6 +195,11 @@ score_set tests/explain/holdout-4 23
 # vision-language and OCR trackers; held out, not read): 14/25, 38/42,
 # 10/13, 47/53 and 28/31 with the stop's start (9a4a47ab), 16/25, 38/42,
 # 10/13, 47/53 and 28/31 with its last binary (d401ba7c).
+# holdout-40 to -44 (stop 47: neutral symptom queries over all of GitHub,
+# robotics/RL/simulation trackers, Chinese queries, RAPIDS/quantum/
+# inference-server trackers, LLM fine-tuning and other framework trackers;
+# held out, not read): 26/32, 25/29, 7/10, 27/29 and 27/31 with the
+# stop's start (bdf15470).
 # holdout-31 and -32 retired at stop 46, read and tuned on (branch rt3132):
 # 28/30 and 21/29 before, 29/30 and 25/29 after (DeepSpeed's CPU
 # auto-detect behind bitsandbytes' CPU library, "not compiled with GPU
@@ -347,6 +352,11 @@ holdout-36     38     =42
 holdout-37     10     =13
 holdout-38     47     =53
 holdout-39     28     =31
+holdout-40     26     =32
+holdout-41     25     =29
+holdout-42      7     =10
+holdout-43     27     =29
+holdout-44     27     =31
 SETS
 # Each of these logs comes from its own thread, used by no other set.
 dups="$( { grep -h '^# source:' tests/explain/ecosystem*/*.expected tests/explain/holdout-*/*.expected
