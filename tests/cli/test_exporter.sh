@@ -112,6 +112,28 @@ def raw(data, src=None, timeout=5):
     s.close()
     return got
 
+def health_from_many(src, n, first):
+    """n connections from src, each sending first (perhaps nothing) at
+    once; after 0.3 s each sends the rest of a GET /health in turn. How
+    many were answered 200."""
+    socks, served = [], 0
+    rest = b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"[len(first):]
+    for i in range(n):
+        s = socket.socket(); s.bind((src, 0)); s.settimeout(2); s.connect(("127.0.0.1", PORT))
+        if first:
+            s.sendall(first)
+        socks.append(s)
+    time.sleep(0.3)
+    for s in socks:
+        try:
+            s.sendall(rest)
+            served += s.recv(100).startswith(b"HTTP/1.1 200")
+        except OSError:
+            pass
+    for s in socks:
+        s.close()
+    return served
+
 def status_of(reply):
     line = reply.split(b"\r\n", 1)[0].split()
     return int(line[1]) if len(line) > 1 and line[0].startswith(b"HTTP/") else None
@@ -444,37 +466,14 @@ for s in socks: s.close()'
 # Accepted only once their first bytes arrive (TCP_DEFER_ACCEPT): a client
 # that connects first and speaks later is not evicted meanwhile (before:
 # 64 of 80, the 16 oldest closed to make room).
-socks = []
-for i in range(80):
-    s = socket.socket(); s.bind(("127.0.0.98", 0)); s.settimeout(2); s.connect(("127.0.0.1", PORT)); socks.append(s)
-time.sleep(0.3)
-served = 0
-for s in socks:
-    try:
-        s.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        served += s.recv(100).startswith(b"HTTP/1.1 200")
-    except OSError:
-        pass
-assert served == 80, served
-for s in socks: s.close()'
+served = health_from_many("127.0.0.98", 80, b"")
+assert served == 80, served'
 	pycheck "one address gets at most 64 connections; the others still get served" '
 # Each begins its head at once: a connection that has sent nothing is
 # not accepted yet (TCP_DEFER_ACCEPT), so holds no place.
-socks = []
-for i in range(80):
-    s = socket.socket(); s.bind(("127.0.0.99", 0)); s.settimeout(2); s.connect(("127.0.0.1", PORT))
-    s.sendall(b"GET /health HTTP/1.1\r\n"); socks.append(s)
-time.sleep(0.3)
-served = 0
-for s in socks:
-    try:
-        s.sendall(b"Host: x\r\nConnection: close\r\n\r\n")
-        served += s.recv(100).startswith(b"HTTP/1.1 200")
-    except OSError:
-        pass
+served = health_from_many("127.0.0.99", 80, b"GET /health HTTP/1.1\r\n")
 assert served == 64, served
-assert req("GET", "/health").status == 200
-for s in socks: s.close()'
+assert req("GET", "/health").status == 200'
 	pyrun
 	if command -v promtool >/dev/null; then
 		checks=$((checks + 1))
