@@ -2688,6 +2688,16 @@ want_ids 'CMake Error at ggml/src/ggml-cuda/CMakeLists.txt:41 (enable_language):
 want_ids '-- Looking for a CUDA compiler - /usr/local/cuda/bin/nvcc' ""
 want_ids '-- Looking for a CUDA compiler' ""
 want_ids '-- Looking for a HIP compiler - NOTFOUND' ""
+# ecosystem-57's classes (cloud GPU platforms and packaging/build tools).
+# XLA's warning that no CUDA root holds nvvm/libdevice (nvptx_libdevice_path.cc,
+# TensorFlow's gpu_backend_lib.cc before it) and numba's "Missing libdevice
+# file": the toolkit's libdevice is not found; XLA's VLOG of a found one is
+# no error.
+want_ids "2025-01-05 17:02:35.709071: W tensorflow/compiler/xla/service/gpu/llvm_gpu_backend/gpu_backend_lib.cc:521] Can't find libdevice directory \${CUDA_DIR}/nvvm/libdevice. This may result in compilation or runtime failures, if the program we try to run uses routines from libdevice." cuda-toolkit-not-found
+want_ids "W external/local_xla/xla/service/gpu/llvm_gpu_backend/default/nvptx_libdevice_path.cc:41] Can't find libdevice directory \${CUDA_DIR}/nvvm/libdevice." cuda-toolkit-not-found
+want_ids "RuntimeError: Missing libdevice file. Please ensure you have package cudatoolkit >= 11.0" cuda-toolkit-not-found
+want_ids "Missing libdevice file for compute_52." cuda-toolkit-not-found
+want_ids "I nvptx_compiler.cc:90] Found libdevice dir /usr/local/cuda/nvvm/libdevice" ""
 # ---- memory: the needle index follows the literals, not an automaton ---
 # What explain holds beyond the program itself (its catalogue: the trie of
 # every literal, the regexes of the rows a line asked for; the explainer;
