@@ -2698,6 +2698,12 @@ want_ids "W external/local_xla/xla/service/gpu/llvm_gpu_backend/default/nvptx_li
 want_ids "RuntimeError: Missing libdevice file. Please ensure you have package cudatoolkit >= 11.0" cuda-toolkit-not-found
 want_ids "Missing libdevice file for compute_52." cuda-toolkit-not-found
 want_ids "I nvptx_compiler.cc:90] Found libdevice dir /usr/local/cuda/nvvm/libdevice" ""
+# glibc's loader quoted without its reason still names the library it
+# could not load; a reason that says the file is the wrong one stays out.
+want_ids "tensorflow_model_server: error while loading shared libraries: libcuda.so.1" cuda-library-missing
+want_ids "./llama-server: error while loading shared libraries: libamdhip64.so.6" rocm-library-missing
+want_ids "x: error while loading shared libraries: libcuda.so.1: wrong ELF class: ELFCLASS32" ""
+want_ids "x: error while loading shared libraries: libfoo.so.3" ""
 # ---- memory: the needle index follows the literals, not an automaton ---
 # What explain holds beyond the program itself (its catalogue: the trie of
 # every literal, the regexes of the rows a line asked for; the explainer;
