@@ -2704,6 +2704,13 @@ want_ids "tensorflow_model_server: error while loading shared libraries: libcuda
 want_ids "./llama-server: error while loading shared libraries: libamdhip64.so.6" rocm-library-missing
 want_ids "x: error while loading shared libraries: libcuda.so.1: wrong ELF class: ELFCLASS32" ""
 want_ids "x: error while loading shared libraries: libfoo.so.3" ""
+# A CUresult wrapping around a number the driver's enum lacks reads in the
+# runtime's numbering (a binding that keeps cudaError_t in its CUresult type:
+# gominer's barnex/cuda5); the driver's own numbers and a number neither
+# enum has are unchanged.
+want_ids "panic: Unknown CUresult: 35" driver-too-old-for-framework
+want_ids "CUresult: 700" illegal-memory-access
+want_ids "panic: Unknown CUresult: 4242" ""
 # ---- memory: the needle index follows the literals, not an automaton ---
 # What explain holds beyond the program itself (its catalogue: the trie of
 # every literal, the regexes of the rows a line asked for; the explainer;
