@@ -2711,6 +2711,12 @@ want_ids "x: error while loading shared libraries: libfoo.so.3" ""
 want_ids "panic: Unknown CUresult: 35" driver-too-old-for-framework
 want_ids "CUresult: 700" illegal-memory-access
 want_ids "panic: Unknown CUresult: 4242" ""
+# CUDA's "no CUDA-capable device" after the loader could not insert the
+# nvidia module follows from the module, not from CUDA_VISIBLE_DEVICES;
+# another module's failure leaves it.
+want_ids "modprobe: ERROR: could not insert 'nvidia': No such device\ncudaGetDeviceCount failed no CUDA-capable device is detected" nvidia-driver-not-loaded
+want_ids "systemd-modules-load[301]: Failed to insert module 'nvidia': No such device\nRuntimeError: No CUDA GPUs are available" nvidia-driver-not-loaded
+want_ids "modprobe: ERROR: could not insert 'vboxdrv': No such device\nRuntimeError: No CUDA GPUs are available" cuda-visible-devices-hides-all
 # ---- memory: the needle index follows the literals, not an automaton ---
 # What explain holds beyond the program itself (its catalogue: the trie of
 # every literal, the regexes of the rows a line asked for; the explainer;
