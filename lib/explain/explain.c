@@ -142,6 +142,15 @@ static int code_by_number(const char *library, long number, bool legacy)
 	return -1;
 }
 
+/* Does `library` have any code, error or not, with this number? */
+static bool library_has_number(const char *library, long number)
+{
+	for (size_t i = 0; i < NCODE; i++)
+		if (gw__status_codes[i].pub.number == number && !strcmp(gw__status_codes[i].pub.library, library))
+			return true;
+	return false;
+}
+
 /* ---- the scanner ------------------------------------------------------ */
 
 /* A wrapped table record kept for table_line(): at most this many bytes
@@ -1469,6 +1478,14 @@ static int number_code(const gw_explainer *ex, unsigned p, size_t start, const c
 	if (negative)
 		number = -number;
 	*numbered_as = NULL;
+	/* A CUresult wrapping around a number the driver's enum has no code
+	 * for: a runtime status (cudaError_t) kept in a CUresult, as a Go or
+	 * other binding that types both as its Result does (barnex/cuda5's
+	 * DeviceReset prints cudaDeviceReset's 35, "CUDA driver version is
+	 * insufficient", as "Unknown CUresult: 35"). The runtime's numbering
+	 * is the only reading; a number both enums lack stays unknown. */
+	if (!strcmp(library, "cuda-driver") && !library_has_number(library, number))
+		library = "cuda-runtime";
 	if (!is_cuda_numbering(library))
 		return code_by_number(library, number, false);
 	*numbered_as = library;
