@@ -2123,6 +2123,11 @@ want_ids "UserWarning: CUDA initialization: Found no NVIDIA driver on your syste
 # ready_event.cc and its siblings).
 want_ids '[1556919196.384583] [dgx15:37091:0]    cuda_ipc_md.c:62   UCX  ERROR cuCtxGetDevice(&cu_device) is failed. ret:invalid device context' gpu-invalid-call
 want_ids 'RuntimeError: CUDA error: invalid device context' gpu-invalid-call
+# The driver's twins of cudaErrorDevicesUnavailable and
+# cudaErrorSetOnActiveProcess print the same strings and mean the same
+# (cuda.h): one line, one id.
+want_ids 'failed call to cuCtxCreate: CUDA_ERROR_DEVICE_UNAVAILABLE' exclusive-process-busy
+want_ids 'CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE: cannot set while device is active in this process' gpu-invalid-call
 want_ids 'nvidia-container-cli: ldcache error: process /sbin/ldconfig.real failed with error code: 1' container-toolkit-driver-error
 want_ids 'stderr: nvidia-container-cli.real: ldcache error: process /sbin/ldconfig terminated with signal 9' container-toolkit-driver-error
 want_ids 'Internal error. Requested ReadyEvent with GPU device but not compiled with CUDA.' horovod-without-nccl
