@@ -1772,6 +1772,12 @@ want_ids "ERROR: cuFFT library not found in /usr/local/cuda/lib64" cuda-library-
 want_ids "OSError: cublas library not found" cuda-library-missing
 want_ids "sndfile library not found" ""
 want_ids "Error: the requested library not found" ""
+# ... or by the component data/sonames.tsv names (scikit-cuda's cudart.py:
+# raise OSError('CUDA runtime library not found')); a component glued to
+# another word is not one.
+want_ids "OSError: CUDA runtime library not found" cuda-library-missing
+want_ids "HIP runtime library not found" rocm-library-missing
+want_ids "xCUDA runtime library not found" ""
 # Vulkan's VkResult names (vulkan_core.h): VK_ERROR_OUT_OF_DEVICE_MEMORY is
 # the GPU's memory exhausted (Omniverse's "VkResult: ERROR_OUT_OF_DEVICE_MEMORY").
 want_ids "[Error] [carb.graphics-vulkan.plugin] VkResult: ERROR_OUT_OF_DEVICE_MEMORY" cuda-out-of-memory
