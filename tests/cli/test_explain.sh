@@ -1778,6 +1778,14 @@ want_ids "Error: the requested library not found" ""
 want_ids "OSError: CUDA runtime library not found" cuda-library-missing
 want_ids "HIP runtime library not found" rocm-library-missing
 want_ids "xCUDA runtime library not found" ""
+# The discovery verbs with nvcc as their object (CMake's cmake_cuda_find_toolkit:
+# "Failed to find nvcc.\nCompiler requires the CUDA toolkit. ..."); a build
+# that goes on without CUDA, or another program named nvcc-something, is not.
+want_ids "CMake Error at /usr/share/cmake/Modules/CMakeDetermineCUDACompiler.cmake:180 (message):\n  Failed to find nvcc.\n\n  Compiler requires the CUDA toolkit.  Please set the CUDAToolkit_ROOT\n  variable." cuda-toolkit-not-found
+want_ids "RuntimeError: Failed to find nvcc." cuda-toolkit-not-found
+want_ids "error: cannot find nvcc on PATH" cuda-toolkit-not-found
+want_ids "Could not find nvcc, building without CUDA support" ""
+want_ids "failed to find nvcc-wrapper.py" ""
 # Vulkan's VkResult names (vulkan_core.h): VK_ERROR_OUT_OF_DEVICE_MEMORY is
 # the GPU's memory exhausted (Omniverse's "VkResult: ERROR_OUT_OF_DEVICE_MEMORY").
 want_ids "[Error] [carb.graphics-vulkan.plugin] VkResult: ERROR_OUT_OF_DEVICE_MEMORY" cuda-out-of-memory
