@@ -1786,6 +1786,11 @@ want_ids "RuntimeError: Failed to find nvcc." cuda-toolkit-not-found
 want_ids "error: cannot find nvcc on PATH" cuda-toolkit-not-found
 want_ids "Could not find nvcc, building without CUDA support" ""
 want_ids "failed to find nvcc-wrapper.py" ""
+# PyTorch 0.2-0.3's type names in the convolution's check (Tensor::toString):
+# a CUDA name against a CPU one is the devices; two CUDA types are a dtype.
+want_ids "RuntimeError: Input type (CUDAFloatTensor) and weight type (CPUFloatTensor) should be the same" tensors-on-different-devices
+want_ids "RuntimeError: Input type (CPUFloatTensor) and weight type (CUDAFloatTensor) should be the same" tensors-on-different-devices
+want_ids "RuntimeError: Input type (CUDADoubleTensor) and weight type (CUDAFloatTensor) should be the same" ""
 # Vulkan's VkResult names (vulkan_core.h): VK_ERROR_OUT_OF_DEVICE_MEMORY is
 # the GPU's memory exhausted (Omniverse's "VkResult: ERROR_OUT_OF_DEVICE_MEMORY").
 want_ids "[Error] [carb.graphics-vulkan.plugin] VkResult: ERROR_OUT_OF_DEVICE_MEMORY" cuda-out-of-memory
