@@ -1791,6 +1791,11 @@ want_ids "failed to find nvcc-wrapper.py" ""
 want_ids "RuntimeError: Input type (CUDAFloatTensor) and weight type (CPUFloatTensor) should be the same" tensors-on-different-devices
 want_ids "RuntimeError: Input type (CPUFloatTensor) and weight type (CUDAFloatTensor) should be the same" tensors-on-different-devices
 want_ids "RuntimeError: Input type (CUDADoubleTensor) and weight type (CUDAFloatTensor) should be the same" ""
+# CMake's find_package_handle_standard_args for cuDNN's package (PyTorch's
+# FindCUDNN.cmake, Caffe2's FindCuDNN.cmake); a version it rejects, or another package, is not.
+want_ids "-- Could NOT find CUDNN (missing: CUDNN_LIBRARY_PATH CUDNN_INCLUDE_PATH)" cudnn-missing
+want_ids 'Could NOT find CUDNN: Found unsuitable version "7.6.5", but required is at least "8"' ""
+want_ids "-- Could NOT find CUDNNX (missing: CUDNNX_LIBRARY)" ""
 # Vulkan's VkResult names (vulkan_core.h): VK_ERROR_OUT_OF_DEVICE_MEMORY is
 # the GPU's memory exhausted (Omniverse's "VkResult: ERROR_OUT_OF_DEVICE_MEMORY").
 want_ids "[Error] [carb.graphics-vulkan.plugin] VkResult: ERROR_OUT_OF_DEVICE_MEMORY" cuda-out-of-memory
