@@ -1796,6 +1796,10 @@ want_ids "RuntimeError: Input type (CUDADoubleTensor) and weight type (CUDAFloat
 want_ids "-- Could NOT find CUDNN (missing: CUDNN_LIBRARY_PATH CUDNN_INCLUDE_PATH)" cudnn-missing
 want_ids 'Could NOT find CUDNN: Found unsuitable version "7.6.5", but required is at least "8"' ""
 want_ids "-- Could NOT find CUDNNX (missing: CUDNNX_LIBRARY)" ""
+# Paddle 0.x-1.x's C++ core asked for a GPU place in a build without CUDA.
+want_ids "'CUDA' is not supported, Please re-compile with WITH_GPU option" framework-cpu-only-build
+want_ids "W0117 18:10:04.852438  2572 init.cc:56] 'GPU' is not supported, Please re-compile with WITH_GPU option" framework-cpu-only-build
+want_ids "CUDAPlace is not supported, please re-compile with WITH_GPU=ON." framework-cpu-only-build
 # Vulkan's VkResult names (vulkan_core.h): VK_ERROR_OUT_OF_DEVICE_MEMORY is
 # the GPU's memory exhausted (Omniverse's "VkResult: ERROR_OUT_OF_DEVICE_MEMORY").
 want_ids "[Error] [carb.graphics-vulkan.plugin] VkResult: ERROR_OUT_OF_DEVICE_MEMORY" cuda-out-of-memory
