@@ -1800,6 +1800,9 @@ want_ids "-- Could NOT find CUDNNX (missing: CUDNNX_LIBRARY)" ""
 want_ids "'CUDA' is not supported, Please re-compile with WITH_GPU option" framework-cpu-only-build
 want_ids "W0117 18:10:04.852438  2572 init.cc:56] 'GPU' is not supported, Please re-compile with WITH_GPU option" framework-cpu-only-build
 want_ids "CUDAPlace is not supported, please re-compile with WITH_GPU=ON." framework-cpu-only-build
+# nvcc's driver check of its host compiler (a Visual Studio newer than the
+# toolkit, MinGW g++ on Windows).
+want_ids "nvcc fatal   : Host compiler targets unsupported OS." nvcc-host-compiler-unsupported
 # Vulkan's VkResult names (vulkan_core.h): VK_ERROR_OUT_OF_DEVICE_MEMORY is
 # the GPU's memory exhausted (Omniverse's "VkResult: ERROR_OUT_OF_DEVICE_MEMORY").
 want_ids "[Error] [carb.graphics-vulkan.plugin] VkResult: ERROR_OUT_OF_DEVICE_MEMORY" cuda-out-of-memory
