@@ -195,6 +195,11 @@ score_set tests/explain/holdout-4 23
 # vision-language and OCR trackers; held out, not read): 14/25, 38/42,
 # 10/13, 47/53 and 28/31 with the stop's start (9a4a47ab), 16/25, 38/42,
 # 10/13, 47/53 and 28/31 with its last binary (d401ba7c).
+# holdout-35 and -37 retired at stop 47, read and tuned on (branch rt3537):
+# 16/25 and 10/13 before, 22/25 and 11/13 after (a library by its component
+# name, "Failed to find nvcc", PyTorch 0.2-0.3's CUDAFloatTensor, CMake's
+# "Could NOT find CUDNN", Paddle's WITH_GPU, nvcc's host compiler OS);
+# their READMEs list the rest.
 # holdout-31 and -32 retired at stop 46, read and tuned on (branch rt3132):
 # 28/30 and 21/29 before, 29/30 and 25/29 after (DeepSpeed's CPU
 # auto-detect behind bitsandbytes' CPU library, "not compiled with GPU
@@ -342,9 +347,9 @@ holdout-31     29     =30
 holdout-32     25     =29
 holdout-33     30     =32
 holdout-34     24     =25
-holdout-35     16     =25
+holdout-35     22     =25
 holdout-36     38     =42
-holdout-37     10     =13
+holdout-37     11     =13
 holdout-38     47     =53
 holdout-39     28     =31
 SETS
