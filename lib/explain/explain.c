@@ -2228,8 +2228,12 @@ static const gw_row_sonames *find_link_library(const char *line, size_t n, size_
 
 /* A library named by its bare name before "library not found"
  * (scikit-cuda's "cufft library not found", a build's "cuFFT library not
- * found in ..."): NAME is libNAME.so when data/sonames.tsv knows it. *at
- * and *len give the name as the line spells it. */
+ * found in ..."): NAME is libNAME.so when data/sonames.tsv knows it. Else
+ * the words before the phrase may end with the component the table names
+ * ("CUDA runtime": scikit-cuda's cudart.py raises OSError('CUDA runtime
+ * library not found') when no cudart candidate loads; "NVIDIA driver",
+ * "cuDNN", "TensorRT"): the component's unversioned row. *at and *len give
+ * the name as the line spells it. */
 static const gw_row_sonames *find_named_library(const char *line, size_t n, size_t *at, size_t *len)
 {
 	static const char phrase[] = " library not found";
@@ -2252,6 +2256,14 @@ static const gw_row_sonames *find_named_library(const char *line, size_t n, size
 		if ((row = gw__tbl_soname(name, strlen(name)))) {
 			*at = start;
 			*len = i - start;
+			return row;
+		}
+		if ((row = gw__tbl_soname_component(line, i))) {
+			const char *paren = strstr(row->component, " (");
+			size_t cl = paren ? (size_t)(paren - row->component) : strlen(row->component);
+
+			*at = i - cl;
+			*len = cl;
 			return row;
 		}
 	}

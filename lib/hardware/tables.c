@@ -369,6 +369,29 @@ const gw_row_sonames *gw__tbl_soname(const char *name, size_t len)
 	return best;
 }
 
+const gw_row_sonames *gw__tbl_soname_component(const char *text, size_t len)
+{
+	const gw_row_sonames *best = NULL;
+	size_t best_len = 0;
+
+	for (size_t i = 0; i < GW_ROWS_SONAMES_COUNT; i++) {
+		const gw_row_sonames *r = &gw_rows_sonames[i];
+		const char *paren = strstr(r->component, " (");
+		size_t cl = paren ? (size_t)(paren - r->component) : strlen(r->component);
+		const char *at = text + len - cl;
+
+		if (cl == 0 || cl > len || strncasecmp(at, r->component, cl))
+			continue;
+		if (at > text && (isalnum((unsigned char)at[-1]) || at[-1] == '_' || at[-1] == '-'))
+			continue;  /* "foocuDNN": not the component's name */
+		if (!best || cl > best_len || (cl == best_len && strcmp(best->implies, "-") && !strcmp(r->implies, "-"))) {
+			best = r;
+			best_len = cl;
+		}
+	}
+	return best;
+}
+
 /* Parse "sm_86" / "compute_90" / "sm_90a" into major.minor (minor one digit
  * since sm_100: "sm_120" = 12.0). */
 static bool arch_token_cc(const char *tok, size_t len, const char *prefix, unsigned *major, unsigned *minor)

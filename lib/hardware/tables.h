@@ -66,6 +66,11 @@ const gw_row_xid *gw__tbl_xid(unsigned xid);
  * data/sonames.tsv that names it: the longest name that matches the whole
  * file name, or its start followed by '.' (a longer version). NULL if none. */
 const gw_row_sonames *gw__tbl_soname(const char *name, size_t len);
+/* The row of data/sonames.tsv whose component, as its column names it up
+ * to a " (" ("CUDA runtime", "cuDNN", "NVIDIA driver"), ends the text
+ * (len bytes, any case) at a word's start: the row that implies no
+ * version when the component has one, else its first. NULL if none. */
+const gw_row_sonames *gw__tbl_soname_component(const char *text, size_t len);
 
 /* The PyTorch wheel variants (data/torch_cuda_arch.tsv for a compute
  * capability, torch_rocm_arch.tsv for a gfx target when gfx is not NULL)
