@@ -2512,6 +2512,10 @@ want_ids 'RuntimeError: cuBlas has not been initialized' cublas-handle-failed
 want_ids 'RuntimeError: cuFFT invalid plan' gpu-invalid-call
 want_ids 'RuntimeError: cuSolver success.' ""
 want_ids 'cuFFT invalid sizes are rounded up' ""
+# glibc's "symbol X version Y not defined in file Z with link time
+# reference" (elf/dl-lookup.c) for cuBLAS/cuBLASLt or nvJitLink: two copies.
+want_ids 'OSError: /opt/conda/lib/python3.9/site-packages/torch/lib/../../../../libcublas.so.11: symbol cublasLtGetStatusString version libcublasLt.so.11 not defined in file libcublasLt.so.11 with link time reference' library-path-shadows-framework
+want_ids 'ImportError: /usr/lib/libfoo.so.1: symbol bar version LIBFOO_1.2 not defined in file libfoo.so.1 with link time reference' ""
 # ---- fallbacks that succeed (data/explain/fallback_wordings) -------------
 # A line that says the program went on without what failed names no id from
 # the error it quotes; a line that ends such a message (after a quoted error
