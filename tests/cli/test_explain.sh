@@ -2516,6 +2516,10 @@ want_ids 'cuFFT invalid sizes are rounded up' ""
 # reference" (elf/dl-lookup.c) for cuBLAS/cuBLASLt or nvJitLink: two copies.
 want_ids 'OSError: /opt/conda/lib/python3.9/site-packages/torch/lib/../../../../libcublas.so.11: symbol cublasLtGetStatusString version libcublasLt.so.11 not defined in file libcublasLt.so.11 with link time reference' library-path-shadows-framework
 want_ids 'ImportError: /usr/lib/libfoo.so.1: symbol bar version LIBFOO_1.2 not defined in file libfoo.so.1 with link time reference' ""
+# LightGBM's tree learner factory in a build without the learner asked for.
+want_ids '[LightGBM] [Fatal] GPU Tree Learner was not enabled in this build.\nPlease recompile with CMake option -DUSE_GPU=1' framework-cpu-only-build
+want_ids 'lightgbm.basic.LightGBMError: CUDA Tree Learner was not enabled in this build.' framework-cpu-only-build
+want_ids '[LightGBM] [Warning] Tree learner was not enabled in this build: using serial' ""
 # ---- fallbacks that succeed (data/explain/fallback_wordings) -------------
 # A line that says the program went on without what failed names no id from
 # the error it quotes; a line that ends such a message (after a quoted error
