@@ -2520,6 +2520,9 @@ want_ids 'ImportError: /usr/lib/libfoo.so.1: symbol bar version LIBFOO_1.2 not d
 want_ids '[LightGBM] [Fatal] GPU Tree Learner was not enabled in this build.\nPlease recompile with CMake option -DUSE_GPU=1' framework-cpu-only-build
 want_ids 'lightgbm.basic.LightGBMError: CUDA Tree Learner was not enabled in this build.' framework-cpu-only-build
 want_ids '[LightGBM] [Warning] Tree learner was not enabled in this build: using serial' ""
+# nvidia-smi's own words when it cannot load NVML (a loader wording).
+want_ids "NVIDIA-SMI couldn't find libnvidia-ml.so library in your system. Please make sure that the NVIDIA Display Driver is properly installed and present in your system." nvml-library-missing
+want_ids "couldn't find the config file in your system" ""
 # ---- fallbacks that succeed (data/explain/fallback_wordings) -------------
 # A line that says the program went on without what failed names no id from
 # the error it quotes; a line that ends such a message (after a quoted error
