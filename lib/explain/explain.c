@@ -1201,6 +1201,12 @@ static bool code_row_accepts(const gw_explainer *ex, unsigned p, size_t start)
 	 * exception's module ("pyopencl._cl.LogicError") on the line or not. */
 	if (!strcmp(pat->framework, "opencl") && opencl_call_failed_before(ex->line, start))
 		return true;
+	/* ggml's CUBLAS_CHECK (ggml/src/ggml-cuda/common.cuh: CUDA_CHECK_GEN
+	 * with cublas_get_error_str, cublasGetStatusString() from CUDA 12)
+	 * prints the cuBLAS status's string after its backend's "CUDA error: ",
+	 * as it does a runtime error's; no runtime string is a cuBLAS one. */
+	if (!strcmp(pat->framework, "cublas") && prefix_before(ex->line, start, "cuda error:"))
+		return true;
 	if (own_number_code(ex, p, start) >= 0)
 		return true;
 	return names_library(ex->line, start, library_word(pat->framework), false);
