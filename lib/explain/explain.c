@@ -1459,6 +1459,18 @@ static int number_code(const gw_explainer *ex, unsigned p, size_t start, const c
 		*numbered_as = NULL;
 		return code_by_number(strcmp(library, "cuda-any") ? library : "cuda-runtime", 999, false);
 	}
+	/* CUDA.jl's CuError shows its CUresult as Julia shows a CEnum value
+	 * it prints by type, "CUDA.cudaError_enum(0x00000004)" (cuda.h's
+	 * "typedef enum cudaError_enum {...} CUresult"): the code in hex, as
+	 * only this wrapping writes it. */
+	if (!strcmp(pat->literal, "cudaerror_enum") && s + 2 < end && s[0] == '0' && (s[1] | 0x20) == 'x') {
+		for (s += 2; s < end && ((*s >= '0' && *s <= '9') || ((*s | 0x20) >= 'a' && (*s | 0x20) <= 'f')) && digits < 8; s++, digits++)
+			number = number * 16 + (*s <= '9' ? *s - '0' : (*s | 0x20) - 'a' + 10);
+		if (!digits || (s < end && is_word_byte(*s)) || !number)
+			return -1;
+		*numbered_as = NULL;
+		return code_by_number(library, number, false);
+	}
 	/* Vulkan's and OpenCL's errors are negative ("vkQueueSubmit failed
 	 * -4"); no other library's positive code is written with a sign. */
 	if (s + 1 < end && *s == '-' && s[1] >= '0' && s[1] <= '9') {

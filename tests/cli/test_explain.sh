@@ -2527,6 +2527,10 @@ want_ids "couldn't find the config file in your system" ""
 want_ids 'llamacpp/ggml/src/ggml-cuda/ggml-cuda.cu:108: CUDA error\n1.22.756.113 E CUDA error: the requested functionality is not supported\n1.22.756.116 E   current device: 0, in function ggml_cuda_mul_mat_cublas_impl at llamacpp/ggml/src/ggml-cuda/ggml-cuda.cu:1554' gpu-operation-not-supported
 want_ids 'CUDA error: an internal operation failed\n  current device: 0, in function ggml_cuda_op_mul_mat_cublas at ggml-cuda.cu:8713' gpu-library-error
 want_ids 'Error: an internal operation failed' ""
+# CUDA.jl's CuError as Julia shows it: the CUresult in hex.
+want_ids 'CUDA.CuError(code=CUDA.cudaError_enum(0x00000004), details=CUDA.Optional{String}(data=nothing))' gpu-library-error
+want_ids 'ERROR: CuError(code=CUDA.cudaError_enum(0x000002bc), details=nothing)' illegal-memory-access
+want_ids 'CUDA.cudaError_enum(0x00000000)' ""
 # ---- fallbacks that succeed (data/explain/fallback_wordings) -------------
 # A line that says the program went on without what failed names no id from
 # the error it quotes; a line that ends such a message (after a quoted error
