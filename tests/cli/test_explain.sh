@@ -302,7 +302,7 @@ ecosystem-41   33     =37
 ecosystem-42   33     33
 ecosystem-43   36     =37
 ecosystem-44   37     =37
-ecosystem-45   37     38
+ecosystem-45   36     38
 ecosystem-46   36     =38
 ecosystem-49   26     =26
 ecosystem-48   40     =48
@@ -335,7 +335,7 @@ holdout-24     25     =33
 holdout-25     16     =19
 holdout-26     11     =13
 holdout-27     46     =48
-holdout-28     37     =44
+holdout-28     38     =44
 holdout-29     15     =17
 holdout-30     16     =18
 holdout-31     29     =30
@@ -2246,9 +2246,10 @@ want_ids "OptiX call failed: OPTIX_ERROR_UNSUPPORTED_ABI_VERSION" ""
 want_ids "RuntimeError: CUDA environment is not correctly set up\n(see https://github.com/pfnet/chainer#installation)." framework-cpu-only-build
 want_ids "Python exception: BM3D_RTC: 'cuInit(0)' failed:" cuda-init-failed
 want_ids "skipping cuInit(0) on this host" ""
-# torch.load's check of torch.cuda.is_available() for GPU storages: a torch
-# without CUDA code, unless the CUDA build's warning names the driver.
-want_ids "RuntimeError: Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False. If you are running on a CPU-only machine, please use torch.load with map_location=torch.device('cpu') to map your storages to the CPU." framework-cpu-only-build
+# torch.load's check of torch.cuda.is_available() for GPU storages names no
+# cause (validate_cuda_device raises it for a CPU-only torch, a missing
+# driver or GPU alike); the CUDA build's warning, when present, names it.
+want_ids "RuntimeError: Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False. If you are running on a CPU-only machine, please use torch.load with map_location=torch.device('cpu') to map your storages to the CPU." ""
 want_ids "UserWarning: CUDA initialization: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx\nRuntimeError: Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False." nvidia-driver-not-loaded
 want_ids "RuntimeError: Attempting to deserialize object on a MPS device but torch.backends.mps.is_available() is False." ""
 # Windows' "Entry Point Not Found" for a CUDA library's DLL (error 127:
