@@ -1201,12 +1201,6 @@ static bool code_row_accepts(const gw_explainer *ex, unsigned p, size_t start)
 	 * exception's module ("pyopencl._cl.LogicError") on the line or not. */
 	if (!strcmp(pat->framework, "opencl") && opencl_call_failed_before(ex->line, start))
 		return true;
-	/* ggml's CUBLAS_CHECK (ggml/src/ggml-cuda/common.cuh: CUDA_CHECK_GEN
-	 * with cublas_get_error_str, cublasGetStatusString() from CUDA 12)
-	 * prints the cuBLAS status's string after its backend's "CUDA error: ",
-	 * as it does a runtime error's; no runtime string is a cuBLAS one. */
-	if (!strcmp(pat->framework, "cublas") && prefix_before(ex->line, start, "cuda error:"))
-		return true;
 	if (own_number_code(ex, p, start) >= 0)
 		return true;
 	return names_library(ex->line, start, library_word(pat->framework), false);
@@ -1769,6 +1763,28 @@ static bool ggml_location_line(const gw_explainer *ex)
 	return line_has_text(ex, "current device:") && line_has_text(ex, ", in function ");
 }
 
+/* ggml's location line's function, when its name says it makes the cuBLAS
+ * call its statement line would show: ggml-cuda.cu's
+ * ggml_cuda_op_mul_mat_cublas, ggml_cuda_mul_mat_batched_cublas and
+ * ggml_cuda_mul_mat_cublas_impl call cuBLAS's GEMMs under CUBLAS_CHECK
+ * (common.cuh: CUDA_CHECK_GEN with cublasGetStatusString), so a paste cut
+ * before the statement still names the library. "cublas" or NULL. */
+static const char *ggml_location_library(const gw_explainer *ex)
+{
+	static const char tag[] = ", in function ";
+	size_t n = sizeof tag - 1;
+
+	for (size_t i = 0; i + n <= ex->line_len; i++) {
+		if (!literal_at(ex->line + i, tag, n))
+			continue;
+		for (size_t k = i + n; k + 6 <= ex->line_len && is_word_byte(ex->line[k]); k++)
+			if (literal_at(ex->line + k, "cublas", 6))
+				return "cublas";
+		return NULL;
+	}
+	return NULL;
+}
+
 /* ggml's statement line: the library of its first call of a CUDA library
  * ("cublasSgemm_v2(", "cudaMemcpyAsync(", "cuMemCreate("), or NULL. */
 static const char *ggml_statement_library(const char *line, size_t n)
@@ -1804,13 +1820,14 @@ static void held_call_line(gw_explainer *ex)
 {
 	const char *library = NULL;
 
-	if (ex->held_line + 1 == ex->lines && !ex->held_skip && ggml_location_line(ex)) {
+	if (ex->held_line + 1 == ex->lines && !ex->held_skip && ggml_location_line(ex) &&
+	    !(library = ggml_location_library(ex))) {
 		ex->held_skip = 1;
 		return;
 	}
-	if (ex->held_line + 1 + ex->held_skip == ex->lines &&
-	    (library = ex->held_skip ? ggml_statement_library(ex->line, ex->line_len)
-				     : names_cuda_call(ex->line, ex->line_len))) {
+	if (library || (ex->held_line + 1 + ex->held_skip == ex->lines &&
+			(library = ex->held_skip ? ggml_statement_library(ex->line, ex->line_len)
+						 : names_cuda_call(ex->line, ex->line_len)))) {
 		bool understood = false;
 
 		for (unsigned i = 0; i < ex->nheld; i++) {

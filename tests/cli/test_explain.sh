@@ -2530,10 +2530,13 @@ want_ids '[LightGBM] [Warning] Tree learner was not enabled in this build: using
 # nvidia-smi's own words when it cannot load NVML (a loader wording).
 want_ids "NVIDIA-SMI couldn't find libnvidia-ml.so library in your system. Please make sure that the NVIDIA Display Driver is properly installed and present in your system." nvml-library-missing
 want_ids "couldn't find the config file in your system" ""
-# ggml's CUBLAS_CHECK: "CUDA error: " + cublasGetStatusString().
+# ggml's CUBLAS_CHECK: "CUDA error: " + cublasGetStatusString(); a paste
+# cut before the statement line: the location's function is a cuBLAS
+# GEMM's caller (ggml_cuda_mul_mat_cublas_impl), or it is not.
 want_ids 'llamacpp/ggml/src/ggml-cuda/ggml-cuda.cu:108: CUDA error\n1.22.756.113 E CUDA error: the requested functionality is not supported\n1.22.756.116 E   current device: 0, in function ggml_cuda_mul_mat_cublas_impl at llamacpp/ggml/src/ggml-cuda/ggml-cuda.cu:1554' gpu-operation-not-supported
 want_ids 'CUDA error: an internal operation failed\n  current device: 0, in function ggml_cuda_op_mul_mat_cublas at ggml-cuda.cu:8713' gpu-library-error
 want_ids 'Error: an internal operation failed' ""
+want_ids 'CUDA error: the requested functionality is not supported\n  current device: 0, in function ggml_backend_cuda_synchronize at ggml-cuda.cu:2400' ""
 # CUDA.jl's CuError as Julia shows it: the CUresult in hex.
 want_ids 'CUDA.CuError(code=CUDA.cudaError_enum(0x00000004), details=CUDA.Optional{String}(data=nothing))' gpu-library-error
 want_ids 'ERROR: CuError(code=CUDA.cudaError_enum(0x000002bc), details=nothing)' illegal-memory-access
