@@ -1462,6 +1462,18 @@ static int number_code(const gw_explainer *ex, unsigned p, size_t start, const c
 		*numbered_as = NULL;
 		return code_by_number(strcmp(library, "cuda-any") ? library : "cuda-runtime", 999, false);
 	}
+	/* CUDA.jl's CuError shows its CUresult as Julia shows a CEnum value
+	 * it prints by type, "CUDA.cudaError_enum(0x00000004)" (cuda.h's
+	 * "typedef enum cudaError_enum {...} CUresult"): the code in hex, as
+	 * only this wrapping writes it. */
+	if (!strcmp(pat->literal, "cudaerror_enum") && s + 2 < end && s[0] == '0' && (s[1] | 0x20) == 'x') {
+		for (s += 2; s < end && ((*s >= '0' && *s <= '9') || ((*s | 0x20) >= 'a' && (*s | 0x20) <= 'f')) && digits < 8; s++, digits++)
+			number = number * 16 + (*s <= '9' ? *s - '0' : (*s | 0x20) - 'a' + 10);
+		if (!digits || (s < end && is_word_byte(*s)) || !number)
+			return -1;
+		*numbered_as = NULL;
+		return code_by_number(library, number, false);
+	}
 	/* Vulkan's and OpenCL's errors are negative ("vkQueueSubmit failed
 	 * -4"); no other library's positive code is written with a sign. */
 	if (s + 1 < end && *s == '-' && s[1] >= '0' && s[1] <= '9') {
@@ -1768,6 +1780,28 @@ static bool ggml_location_line(const gw_explainer *ex)
 	return line_has_text(ex, "current device:") && line_has_text(ex, ", in function ");
 }
 
+/* ggml's location line's function, when its name says it makes the cuBLAS
+ * call its statement line would show: ggml-cuda.cu's
+ * ggml_cuda_op_mul_mat_cublas, ggml_cuda_mul_mat_batched_cublas and
+ * ggml_cuda_mul_mat_cublas_impl call cuBLAS's GEMMs under CUBLAS_CHECK
+ * (common.cuh: CUDA_CHECK_GEN with cublasGetStatusString), so a paste cut
+ * before the statement still names the library. "cublas" or NULL. */
+static const char *ggml_location_library(const gw_explainer *ex)
+{
+	static const char tag[] = ", in function ";
+	size_t n = sizeof tag - 1;
+
+	for (size_t i = 0; i + n <= ex->line_len; i++) {
+		if (!literal_at(ex->line + i, tag, n))
+			continue;
+		for (size_t k = i + n; k + 6 <= ex->line_len && is_word_byte(ex->line[k]); k++)
+			if (literal_at(ex->line + k, "cublas", 6))
+				return "cublas";
+		return NULL;
+	}
+	return NULL;
+}
+
 /* ggml's statement line: the library of its first call of a CUDA library
  * ("cublasSgemm_v2(", "cudaMemcpyAsync(", "cuMemCreate("), or NULL. */
 static const char *ggml_statement_library(const char *line, size_t n)
@@ -1803,13 +1837,14 @@ static void held_call_line(gw_explainer *ex)
 {
 	const char *library = NULL;
 
-	if (ex->held_line + 1 == ex->lines && !ex->held_skip && ggml_location_line(ex)) {
+	if (ex->held_line + 1 == ex->lines && !ex->held_skip && ggml_location_line(ex) &&
+	    !(library = ggml_location_library(ex))) {
 		ex->held_skip = 1;
 		return;
 	}
-	if (ex->held_line + 1 + ex->held_skip == ex->lines &&
-	    (library = ex->held_skip ? ggml_statement_library(ex->line, ex->line_len)
-				     : names_cuda_call(ex->line, ex->line_len))) {
+	if (library || (ex->held_line + 1 + ex->held_skip == ex->lines &&
+			(library = ex->held_skip ? ggml_statement_library(ex->line, ex->line_len)
+						 : names_cuda_call(ex->line, ex->line_len)))) {
 		bool understood = false;
 
 		for (unsigned i = 0; i < ex->nheld; i++) {
