@@ -2688,6 +2688,12 @@ want_ids 'CMake Error at ggml/src/ggml-cuda/CMakeLists.txt:41 (enable_language):
 want_ids '-- Looking for a CUDA compiler - /usr/local/cuda/bin/nvcc' ""
 want_ids '-- Looking for a CUDA compiler' ""
 want_ids '-- Looking for a HIP compiler - NOTFOUND' ""
+# ---- ecosystem-56 (tuning): wrappings and wordings --------------------
+# dlib's CHECK_* macros: "Error while calling CALL in file F:L. code: N,
+# reason: ...": N is the status of the library whose call the line names.
+want_ids "terminate called after throwing an instance of 'dlib::cublas_error'\n  what():  Error while calling cublasSgemm(context(), transb, transa, dest_nc, dest_nr, k) in file /x/dlib/cuda/cublas_dlibapi.cpp:152. code: 13, reason: A call to cuBLAS failed" cublas-execution-failed
+want_ids 'RuntimeError: Error while calling cublasSgemmBatched(context(), CUBLAS_OP_N) in file /x/dlib/cuda/cublas_dlibapi.cpp:258. code: 14, reason: A call to cuBLAS failed' gpu-library-error
+want_ids 'Error while calling my_step(x) in file /x/app.cpp:58. code: 13, reason: failed' ""
 # ---- memory: the needle index follows the literals, not an automaton ---
 # What explain holds beyond the program itself (its catalogue: the trie of
 # every literal, the regexes of the rows a line asked for; the explainer;
