@@ -2694,6 +2694,12 @@ want_ids '-- Looking for a HIP compiler - NOTFOUND' ""
 want_ids "terminate called after throwing an instance of 'dlib::cublas_error'\n  what():  Error while calling cublasSgemm(context(), transb, transa, dest_nc, dest_nr, k) in file /x/dlib/cuda/cublas_dlibapi.cpp:152. code: 13, reason: A call to cuBLAS failed" cublas-execution-failed
 want_ids 'RuntimeError: Error while calling cublasSgemmBatched(context(), CUBLAS_OP_N) in file /x/dlib/cuda/cublas_dlibapi.cpp:258. code: 14, reason: A call to cuBLAS failed' gpu-library-error
 want_ids 'Error while calling my_step(x) in file /x/app.cpp:58. code: 13, reason: failed' ""
+# OpenCV's cudaSafeCall: GpuApiCallError (-217, "Gpu API call") carries
+# cudaGetErrorString()'s text, in 2.4's and 3.x+'s forms.
+want_ids 'OpenCV Error: Gpu API call (unknown error) in create, file /x/modules/gpu/src/matrix_operations.cpp, line 255' cuda-unknown-error
+want_ids "  what():  /x/modules/gpu/src/matrix_operations.cpp:255: error: (-217) unknown error in function create" cuda-unknown-error
+want_ids "cv2.error: OpenCV(4.5.1) /x/cudaimgproc/src/cvtcolor.cpp:120: error: (-217:Gpu API call) an illegal memory access was encountered in function 'cvtColor'" illegal-memory-access
+want_ids "cv2.error: OpenCV(4.5.1) /x/imgproc/src/resize.cpp:3929: error: (-215:Assertion failed) unknown error in function 'resize'" ""
 # ---- memory: the needle index follows the literals, not an automaton ---
 # What explain holds beyond the program itself (its catalogue: the trie of
 # every literal, the regexes of the rows a line asked for; the explainer;
