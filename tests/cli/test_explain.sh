@@ -2700,6 +2700,11 @@ want_ids 'OpenCV Error: Gpu API call (unknown error) in create, file /x/modules/
 want_ids "  what():  /x/modules/gpu/src/matrix_operations.cpp:255: error: (-217) unknown error in function create" cuda-unknown-error
 want_ids "cv2.error: OpenCV(4.5.1) /x/cudaimgproc/src/cvtcolor.cpp:120: error: (-217:Gpu API call) an illegal memory access was encountered in function 'cvtColor'" illegal-memory-access
 want_ids "cv2.error: OpenCV(4.5.1) /x/imgproc/src/resize.cpp:3929: error: (-215:Assertion failed) unknown error in function 'resize'" ""
+# torch-directml's allocation failure, and "not enough video memory" in
+# other programs' words; a warning of what may happen is none.
+want_ids 'RuntimeError: Could not allocate tensor with 1032884736 bytes. There is not enough GPU video memory available!' cuda-out-of-memory
+want_ids 'Error: insufficient video memory to create the texture atlas' cuda-out-of-memory
+want_ids 'Note: if there is not enough video memory, lower the resolution' ""
 # ---- memory: the needle index follows the literals, not an automaton ---
 # What explain holds beyond the program itself (its catalogue: the trie of
 # every literal, the regexes of the rows a line asked for; the explainer;
