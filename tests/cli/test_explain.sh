@@ -2705,6 +2705,12 @@ want_ids "cv2.error: OpenCV(4.5.1) /x/imgproc/src/resize.cpp:3929: error: (-215:
 want_ids 'RuntimeError: Could not allocate tensor with 1032884736 bytes. There is not enough GPU video memory available!' cuda-out-of-memory
 want_ids 'Error: insufficient video memory to create the texture atlas' cuda-out-of-memory
 want_ids 'Note: if there is not enough video memory, lower the resolution' ""
+# The oldest architecture a program runs on, in its own words.
+want_ids 'WARNING:  All GPUs must be ampere (30 series) or newer. AMD GPUs are not supported.' gpu-too-old-for-kernel-library
+want_ids 'RuntimeError: this kernel requires an Ampere or newer GPU' gpu-too-old-for-kernel-library
+want_ids 'ValueError: FP8 is only supported on Hopper or later' gpu-too-old-for-kernel-library
+want_ids 'INFO: Ampere or newer GPU detected, using flash attention' ""
+want_ids 'note: this build does not require Ampere or newer' ""
 # ---- memory: the needle index follows the literals, not an automaton ---
 # What explain holds beyond the program itself (its catalogue: the trie of
 # every literal, the regexes of the rows a line asked for; the explainer;
