@@ -2711,6 +2711,12 @@ want_ids 'RuntimeError: this kernel requires an Ampere or newer GPU' gpu-too-old
 want_ids 'ValueError: FP8 is only supported on Hopper or later' gpu-too-old-for-kernel-library
 want_ids 'INFO: Ampere or newer GPU detected, using flash attention' ""
 want_ids 'note: this build does not require Ampere or newer' ""
+# A command line that offers no GPU device: the build has no GPU backend.
+want_ids "error: invalid value 'cuda' for '--device <DEVICE>'\n  [possible values: cpu]" framework-cpu-only-build
+want_ids "main.py: error: argument --device: invalid choice: 'cuda' (choose from 'cpu', 'mps')" framework-cpu-only-build
+want_ids "error: invalid value 'cuda:7' for '--device <DEVICE>'" ""
+want_ids "error: invalid value 'fast' for '--mode <MODE>'" ""
+
 # ---- memory: the needle index follows the literals, not an automaton ---
 # What explain holds beyond the program itself (its catalogue: the trie of
 # every literal, the regexes of the rows a line asked for; the explainer;
