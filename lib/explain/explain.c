@@ -918,10 +918,19 @@ static bool prefix_before(const char *line, size_t start, const char *prefix)
  *   API?", https://stackoverflow.com/questions/14038589, copied into many
  *   projects) prints "GPUassert: %s %s %d" with cudaGetErrorString(code),
  *   the file and the line: "GPUassert: out of memory mean.cu 377" (some
- *   copies drop the blank). */
+ *   copies drop the blank);
+ * - OpenCV's cudaSafeCall (checkCudaError in opencv2/core/private.cuda.hpp
+ *   and cudev's common.hpp) raises cv::error(cv::Error::GpuApiCallError,
+ *   cudaGetErrorString(err), ...), and OpenCV prints that code, -217, by
+ *   its name cvErrorStr() gives, "Gpu API call" (core/src/system.cpp):
+ *   2.4's handler says "OpenCV Error: Gpu API call (DESC) in F, file X,
+ *   line N" and its exception "X:N: error: (-217) DESC in function F",
+ *   3.x and later "error: (-217:Gpu API call) DESC in function 'F'". */
 static bool cuda_string_prefix_before(const char *line, size_t start)
 {
-	return prefix_before(line, start, "oidn error:") || prefix_before(line, start, "gpuassert:");
+	return prefix_before(line, start, "oidn error:") || prefix_before(line, start, "gpuassert:") ||
+	       prefix_before(line, start, "gpu api call (") || prefix_before(line, start, "gpu api call)") ||
+	       prefix_before(line, start, "(-217)");
 }
 
 /* cuTT's error check, cudaCheck(stmt) in src/CudaUtils.h (copied by the
