@@ -199,7 +199,8 @@ score_set tests/explain/holdout-4 23
 # robotics/RL/simulation trackers, Chinese queries, RAPIDS/quantum/
 # inference-server trackers, LLM fine-tuning and other framework trackers;
 # held out, not read): 26/32, 25/29, 7/10, 27/29 and 27/31 with the
-# stop's start (bdf15470).
+# stop's start (bdf15470), 27/32 and the same four with its last binary
+# (74627c9c).
 # holdout-35 and -37 retired at stop 47, read and tuned on (branch rt3537):
 # 16/25 and 10/13 before, 22/25 and 11/13 after (a library by its component
 # name, "Failed to find nvcc", PyTorch 0.2-0.3's CUDAFloatTensor, CMake's
@@ -379,7 +380,7 @@ holdout-36     39     =42
 holdout-37     11     =13
 holdout-38     52     =53
 holdout-39     29     =31
-holdout-40     26     =32
+holdout-40     27     =32
 holdout-41     25     =29
 holdout-42      7     =10
 holdout-43     27     =29
