@@ -184,7 +184,6 @@ struct catalogue {
 	/* A row's regex and its veto, compiled on first use (regex_of):
 	 * rx_ready[which][p] is set, with release, once the regex_t is. */
 	regex_t rx[NPAT], unless[NPAT];
-	bool has_rx[NPAT], has_unless[NPAT];
 	_Atomic bool rx_ready[2][NPAT];
 	/* For each status code of today's CUDA runtime, the code of before
 	 * CUDA 10.1 that printed the same description, or -1 (build_twins). */
@@ -509,15 +508,19 @@ static int build_index(struct catalogue *cat)
 }
 
 #define RX_FLAGS (REG_EXTENDED | REG_ICASE | REG_NOSUB)
-enum { RX_MATCH, RX_UNLESS };
 
-static void note_regexes(struct catalogue *cat)
+/* Whether row p has a regex, or a veto, to check beyond its literal. */
+static bool has_regex(size_t p)
 {
-	for (unsigned p = 0; p < NPAT; p++) {
-		cat->has_rx[p] = gw__explain_patterns[p].regex != NULL;
-		cat->has_unless[p] = gw__explain_patterns[p].unless != NULL;
-	}
+	return gw__explain_patterns[p].regex != NULL;
 }
+
+static bool has_veto(size_t p)
+{
+	return gw__explain_patterns[p].unless != NULL;
+}
+
+enum { RX_MATCH, RX_UNLESS };
 
 int gw__explain_compile_all(void)
 {
@@ -579,7 +582,6 @@ static int catalogue_build(struct catalogue **out)
 	if (!(cat = gw__calloc(1, sizeof(*cat))))
 		return gw__error_set(GW_ENOMEM, "out of memory building the explain catalogue");
 	build_twins(cat);
-	note_regexes(cat);
 	if ((rc = build_index(cat)) < 0) {
 		catalogue_free(cat);
 		return rc;
@@ -1559,9 +1561,9 @@ static bool pattern_accepts(gw_explainer *ex, unsigned p, size_t start)
 
 	if (gw__explain_patterns[p].how != GW__HOW_PLAIN)
 		return code_row_accepts(ex, p, start);
-	if (cat->has_rx[p] && !line_matches(ex, regex_of(cat, p, RX_MATCH)))
+	if (has_regex(p) && !line_matches(ex, regex_of(cat, p, RX_MATCH)))
 		return false;
-	if (cat->has_unless[p] && line_matches(ex, regex_of(cat, p, RX_UNLESS)))
+	if (has_veto(p) && line_matches(ex, regex_of(cat, p, RX_UNLESS)))
 		return false;
 	return true;
 }
@@ -1935,7 +1937,7 @@ static void record_hit(gw_explainer *ex, const struct hit *h, bool had_nul)
 
 		/* A wrapping too common to read alone ("failed to launch
 		 * with error") counts only on a line its regex matches. */
-		if (ex->cat->has_rx[h->pat] && !line_matches(ex, regex_of(ex->cat, h->pat, RX_MATCH)))
+		if (has_regex(h->pat) && !line_matches(ex, regex_of(ex->cat, h->pat, RX_MATCH)))
 			return;
 		/* The scan reports a wrapping's first place on the line;
 		 * its number may follow a later one ("Warp CUDA error: Failed
@@ -2076,7 +2078,7 @@ static bool note_context(gw_explainer *ex, unsigned p)
 {
 	const gw__explain_pattern *pat = &gw__explain_patterns[p];
 
-	if (ex->cat->has_rx[p] && !regex_matches(regex_of(ex->cat, p, RX_MATCH), ex->line))
+	if (has_regex(p) && !regex_matches(regex_of(ex->cat, p, RX_MATCH), ex->line))
 		return false;
 	refine(ex, (unsigned)pat->code, pat->doc);
 	return true;
@@ -2153,7 +2155,7 @@ static void unknown_error_numbered(gw_explainer *ex)
  * then. */
 static void legacy_cuda_seen(gw_explainer *ex, unsigned p)
 {
-	if (ex->legacy_cuda || (ex->cat->has_rx[p] && !regex_matches(regex_of(ex->cat, p, RX_MATCH), ex->line)))
+	if (ex->legacy_cuda || (has_regex(p) && !regex_matches(regex_of(ex->cat, p, RX_MATCH), ex->line)))
 		return;
 	ex->legacy_cuda = true;
 	for (size_t i = 0; i < ex->nmatches;) {
@@ -3255,7 +3257,7 @@ static int fallback_line(gw_explainer *ex)
 			for (size_t at = ex->hits[i].start; at != SIZE_MAX && !unless; at = next_literal(ex, p, at + 1))
 				unless = (at == 0 || !is_alnum_byte(ex->line[at - 1])) &&
 					 ex->line[at + ex->cat->lit_len[p]] != '_';
-		} else if (!ex->cat->has_rx[p] || line_matches(ex, regex_of(ex->cat, p, RX_MATCH)))
+		} else if (!has_regex(p) || line_matches(ex, regex_of(ex->cat, p, RX_MATCH)))
 			fallback = true;
 	}
 	r = host ? FB_HOST : 0;
