@@ -2305,11 +2305,8 @@ static const gw_row_sonames *find_named_library(const char *line, size_t n, size
 			return row;
 		}
 		if ((row = gw__tbl_soname_component(line, i))) {
-			const char *paren = strstr(row->component, " (");
-			size_t cl = paren ? (size_t)(paren - row->component) : strlen(row->component);
-
-			*at = i - cl;
-			*len = cl;
+			*len = gw__tbl_soname_component_len(row);
+			*at = i - *len;
 			return row;
 		}
 	}

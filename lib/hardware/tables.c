@@ -369,6 +369,13 @@ const gw_row_sonames *gw__tbl_soname(const char *name, size_t len)
 	return best;
 }
 
+size_t gw__tbl_soname_component_len(const gw_row_sonames *r)
+{
+	const char *paren = strstr(r->component, " (");
+
+	return paren ? (size_t)(paren - r->component) : strlen(r->component);
+}
+
 const gw_row_sonames *gw__tbl_soname_component(const char *text, size_t len)
 {
 	const gw_row_sonames *best = NULL;
@@ -376,8 +383,7 @@ const gw_row_sonames *gw__tbl_soname_component(const char *text, size_t len)
 
 	for (size_t i = 0; i < GW_ROWS_SONAMES_COUNT; i++) {
 		const gw_row_sonames *r = &gw_rows_sonames[i];
-		const char *paren = strstr(r->component, " (");
-		size_t cl = paren ? (size_t)(paren - r->component) : strlen(r->component);
+		size_t cl = gw__tbl_soname_component_len(r);
 		const char *at = text + len - cl;
 
 		if (cl == 0 || cl > len || strncasecmp(at, r->component, cl))

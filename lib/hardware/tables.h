@@ -71,6 +71,9 @@ const gw_row_sonames *gw__tbl_soname(const char *name, size_t len);
  * (len bytes, any case) at a word's start: the row that implies no
  * version when the component has one, else its first. NULL if none. */
 const gw_row_sonames *gw__tbl_soname_component(const char *text, size_t len);
+/* The length of r's component name up to a " (" ("CUDA runtime (cudart)"
+ * is "CUDA runtime"). */
+size_t gw__tbl_soname_component_len(const gw_row_sonames *r);
 
 /* The PyTorch wheel variants (data/torch_cuda_arch.tsv for a compute
  * capability, torch_rocm_arch.tsv for a gfx target when gfx is not NULL)
