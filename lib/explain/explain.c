@@ -57,12 +57,14 @@
  * same pass as the catalogue's literals, as needles numbered after them. */
 enum {
 	W_NVIDIA, W_GEFORCE, W_TESLA, W_RTX, W_TRITON, W_XLA, W_NCCL_INFO, W_PLAN_TRIED, W_IN_FILE,
+	W_THRUST,
 	W_ERROR, W_FAIL, W_FATAL, W_ABORT, W_EXCEPTION, W_CANNOT, W_UNABLE, NWORD
 };
 static const char *const line_words[NWORD] = {
 	[W_NVIDIA] = "nvidia", [W_GEFORCE] = "geforce", [W_TESLA] = "tesla", [W_RTX] = "rtx",
 	[W_TRITON] = "triton", [W_XLA] = "xla", [W_NCCL_INFO] = "nccl info",
 	[W_PLAN_TRIED] = "plan failed with a cudnnexception", [W_IN_FILE] = " in file ",
+	[W_THRUST] = "thrust::system::",
 	/* in every word error_token takes */
 	[W_ERROR] = "error", [W_FAIL] = "fail", [W_FATAL] = "fatal", [W_ABORT] = "abort",
 	[W_EXCEPTION] = "exception", [W_CANNOT] = "cannot", [W_UNABLE] = "unable",
@@ -3826,7 +3828,10 @@ static void end_piece(gw_explainer *ex, bool newline)
 		held_call_line(ex);
 	if (newline) {
 		ex->call_line = line_word(ex, W_IN_FILE) && cuda_check_statement(ex->line, ex->line_len) ? ex->lines + 1 : 0;
-		ex->thrust_line = names_library(ex->line, ex->line_len, "thrust::system::", true) ? ex->lines + 1 : 0;
+		/* the needle pass saw the words (anywhere, even in a prefix);
+		 * the word-start test only on the few lines that hold them */
+		ex->thrust_line = ex->word_at[W_THRUST] != SIZE_MAX &&
+			names_library(ex->line, ex->line_len, "thrust::system::", true) ? ex->lines + 1 : 0;
 	}
 	ex->line_len = 0;
 	if (newline) {
