@@ -201,6 +201,11 @@ score_set tests/explain/holdout-4 23
 # held out, not read): 26/32, 25/29, 7/10, 27/29 and 27/31 with the
 # stop's start (bdf15470), 27/32 and the same four with its last binary
 # (74627c9c).
+# holdout-45 to -49 (stop 48: neutral symptom queries over all of GitHub,
+# 3D reconstruction/rendering trackers, Chinese queries, speech/audio/
+# video generation trackers, cluster and operations trackers; held out,
+# not read): 27/32, 40/44, 14/17, 27/30 and 31/39 with the stop's start
+# (3e3f89e8).
 # holdout-35 and -37 retired at stop 47, read and tuned on (branch rt3537):
 # 16/25 and 10/13 before, 22/25 and 11/13 after (a library by its component
 # name, "Failed to find nvcc", PyTorch 0.2-0.3's CUDAFloatTensor, CMake's
@@ -385,6 +390,11 @@ holdout-41     25     =29
 holdout-42      7     =10
 holdout-43     27     =29
 holdout-44     27     =31
+holdout-45     27     =32
+holdout-46     40     =44
+holdout-47     14     =17
+holdout-48     27     =30
+holdout-49     31     =39
 SETS
 # Each of these logs comes from its own thread, used by no other set.
 dups="$( { grep -h '^# source:' tests/explain/ecosystem*/*.expected tests/explain/holdout-*/*.expected
