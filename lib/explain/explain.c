@@ -1557,12 +1557,37 @@ static bool line_matches(gw_explainer *ex, const regex_t *rx)
 	return (sq = squeezed_line(ex)) && regex_matches(rx, sq);
 }
 
+/* Did the line print an enum member's name in capitals, line[start..end)
+ * ("CUDNN_STATUS_NOT_SUPPORTED", "CUDA_ERROR_ASSERT"), that goes on as a
+ * longer member (CUDNN_STATUS_NOT_SUPPORTED_ARCH_MISMATCH, another code)?
+ * A row's literal that ends in "_" is a prefix on purpose, and lower-case
+ * text ("libbitsandbytes_cuda118") is no enum name. */
+static bool longer_enum_name(const char *line, size_t len, size_t start, size_t end)
+{
+	bool underscore = false;
+
+	if (end >= len || end <= start || !is_word_byte(line[end]) || line[end - 1] == '_')
+		return false;
+	for (size_t i = start; i < end; i++) {
+		char c = line[i];
+
+		if (c == '_')
+			underscore = true;
+		else if (!((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')))
+			return false;
+	}
+	return underscore;
+}
+
 static bool pattern_accepts(gw_explainer *ex, unsigned p, size_t start)
 {
 	const struct catalogue *cat = ex->cat;
+	size_t end = start + cat->lit_len[p];
 
 	if (gw__explain_patterns[p].how != GW__HOW_PLAIN)
 		return code_row_accepts(ex, p, start);
+	if (longer_enum_name(ex->line, ex->line_len, start, end))
+		return false;
 	if (has_regex(p) && !line_matches(ex, regex_of(cat, p, RX_MATCH)))
 		return false;
 	if (has_veto(p) && line_matches(ex, regex_of(cat, p, RX_UNLESS)))

@@ -153,6 +153,38 @@ static void test_status_codes(void)
 	}
 }
 
+/* Every code of the table that names an error, printed by its name alone
+ * after an exception's type, gives its own id and that code: a name that
+ * begins a longer one (CUDNN_STATUS_NOT_SUPPORTED in
+ * CUDNN_STATUS_NOT_SUPPORTED_ARCH_MISMATCH) must not add its id too. */
+static void test_every_code_by_name(void)
+{
+	size_t checked = 0, failed = 0;
+
+	for (size_t i = 0; i < gw_status_code_count(); i++) {
+		const gw_status_code *c = gw_status_code_at(i);
+		char text[160];
+		gw_explainer *ex;
+		const gw_explain_match *m;
+		bool ok;
+
+		if (!c->id)
+			continue;
+		snprintf(text, sizeof(text), "RuntimeError: %s", c->name);
+		ex = scan(text);
+		m = gw_explainer_match(ex, 0);
+		ok = gw_explainer_count(ex) == 1 && m && !strcmp(m->doc->id, c->id) && m->code &&
+		     !strcmp(m->code->name, c->name);
+		if (!ok && failed++ < 10)
+			fprintf(stderr, "code by name: %s (%s) want [%s], got %zu matches, first %s\n", c->name,
+				c->library, c->id, gw_explainer_count(ex), m ? m->doc->id : "-");
+		checked++;
+		gw_explainer_free(ex);
+	}
+	CHECK(checked > 900);
+	CHECK_INT(failed, 0);
+}
+
 /* Lines that look like GPU errors but match nothing are kept (at most
  * GW_EXPLAIN_UNRECOGNISED_MAX), and reported only when nothing matched. */
 static void test_unrecognised(void)
@@ -1906,6 +1938,7 @@ int main(void)
 	test_catalogue();
 	test_variants();
 	test_status_codes();
+	test_every_code_by_name();
 	test_unrecognised();
 	test_refinements();
 	test_legacy_cuda_numbers();
