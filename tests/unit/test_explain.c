@@ -105,6 +105,8 @@ static void test_status_codes(void)
 		{ "CUDA error: 2", "cuda-out-of-memory", "cudaErrorMemoryAllocation" },
 		{ "RuntimeError: CUDA error: operation not supported", "gpu-operation-not-supported", "cudaErrorNotSupported" },
 		{ "hipMalloc: HIP error: invalid argument", "gpu-invalid-call", "hipErrorInvalidValue" },
+		/* two names of one code (a deprecated alias): one id */
+		{ "RuntimeError: HIP error: initialization error", "gpu-library-error", "hipErrorInitializationError" },
 		{ "cusolver returned CUSOLVER_STATUS_INTERNAL_ERROR", "gpu-library-error", "CUSOLVER_STATUS_INTERNAL_ERROR" },
 	};
 	static const char *const silent[] = {
