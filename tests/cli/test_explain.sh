@@ -2854,6 +2854,12 @@ want_ids "error: invalid value 'cuda' for '--device <DEVICE>'\n  [possible value
 want_ids "error: invalid value 'cuda:7' for '--device <DEVICE>'" ""
 want_ids "error: invalid value 'fast' for '--mode <MODE>'" ""
 
+# ---- holdout-43 and -44 (retired at stop 48): wrappings and names ------
+# The driver's PTX JIT log after its 222 code is the driver's, not a ptxas
+# on PATH; a ptxas of its own still is.
+want_ids "numba.cuda.cudadrv.driver.LinkerError: [222] Call to cuLinkAddData results in CUDA_ERROR_UNSUPPORTED_PTX_VERSION\nptxas application ptx input, line 9; fatal   : Unsupported .version 8.4; current version is '8.2'" ptx-toolchain-too-new
+want_ids "ptxas /tmp/tinycuda_03fe.ptx, line 9; fatal   : Unsupported .version 8.5; current version is '7.5'" ptxas-too-old
+
 # ---- memory: the needle index follows the literals, not an automaton ---
 # What explain holds beyond the program itself (its catalogue: the trie of
 # every literal, the regexes of the rows a line asked for; the explainer;
