@@ -2859,6 +2859,15 @@ want_ids "error: invalid value 'fast' for '--mode <MODE>'" ""
 # on PATH; a ptxas of its own still is.
 want_ids "numba.cuda.cudadrv.driver.LinkerError: [222] Call to cuLinkAddData results in CUDA_ERROR_UNSUPPORTED_PTX_VERSION\nptxas application ptx input, line 9; fatal   : Unsupported .version 8.4; current version is '8.2'" ptx-toolchain-too-new
 want_ids "ptxas /tmp/tinycuda_03fe.ptx, line 9; fatal   : Unsupported .version 8.5; current version is '7.5'" ptxas-too-old
+# Pyrit's copied CUresult name table and its three misspelt names.
+want_ids 'SystemError: CUDA_ERROR_INVALID SOURCE' gpu-invalid-call
+want_ids 'SystemError: CASE_ERROR_INVALID_HANDLE' gpu-invalid-call
+want_ids 'SystemError: CUDA_ERROR_LAUNCH_OUT_OF_RESOUCES' gpu-invalid-call
+# MegEngine's cuDNN check; the words alone are none.
+want_ids 'extra message: cudnn version mismatch: compiled with 8101; detected 8204 at runtime, may caused by customized environment' cudnn-version-mismatch
+want_ids 'note: MegEngine checks for a cudnn version mismatch at start' ""
+# The cuDNN frontend found no engine for the graph.
+want_ids 'RuntimeError: /x/transformer_engine/common/fused_attn/fused_attn_f16_arbitrary_seqlen.cu:227 in function operator(): cuDNN Error: [cudnn_frontend] Error: No execution plans built successfully.. For more information, enable cuDNN error logging' cudnn-not-supported
 
 # ---- memory: the needle index follows the literals, not an automaton ---
 # What explain holds beyond the program itself (its catalogue: the trie of
