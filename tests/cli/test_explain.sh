@@ -2868,6 +2868,11 @@ want_ids 'extra message: cudnn version mismatch: compiled with 8101; detected 82
 want_ids 'note: MegEngine checks for a cudnn version mismatch at start' ""
 # The cuDNN frontend found no engine for the graph.
 want_ids 'RuntimeError: /x/transformer_engine/common/fused_attn/fused_attn_f16_arbitrary_seqlen.cu:227 in function operator(): cuDNN Error: [cudnn_frontend] Error: No execution plans built successfully.. For more information, enable cuDNN error logging' cudnn-not-supported
+# pynvml's exception classes, one per NVML_ERROR_* code.
+want_ids 'pynvml.nvml.NVMLError_Unknown: Unknown Error' nvml-unknown-error
+want_ids 'pynvml.nvml.NVMLError_DriverNotLoaded: Driver Not Loaded' nvidia-driver-not-loaded
+want_ids 'pynvml.NVMLError_LibRmVersionMismatch: RM has detected an NVML/RM version mismatch.' driver-library-mismatch
+want_ids '    raise NVMLError(ret)' ""
 
 # ---- memory: the needle index follows the literals, not an automaton ---
 # What explain holds beyond the program itself (its catalogue: the trie of
