@@ -2873,6 +2873,10 @@ want_ids 'pynvml.nvml.NVMLError_Unknown: Unknown Error' nvml-unknown-error
 want_ids 'pynvml.nvml.NVMLError_DriverNotLoaded: Driver Not Loaded' nvidia-driver-not-loaded
 want_ids 'pynvml.NVMLError_LibRmVersionMismatch: RM has detected an NVML/RM version mismatch.' driver-library-mismatch
 want_ids '    raise NVMLError(ret)' ""
+# TH's " at FILE:LINE" after the runtime's string in a THC source file.
+want_ids 'invalid device function  at     /x/torch/extra/cutorch/lib/THC/THCGeneral.c:586' gpu-arch-unsupported-by-framework
+want_ids 'invalid device function at /x/src/main.c:12' ""
+want_ids 'out of memory at /x/torch7/lib/TH/THGeneral.c:270' ""
 
 # ---- memory: the needle index follows the literals, not an automaton ---
 # What explain holds beyond the program itself (its catalogue: the trie of
