@@ -902,6 +902,41 @@ static bool cuda_location_before(const char *line, size_t start)
 	return i > 0 && (is_word_byte(line[i - 1]) || line[i - 1] == '-');
 }
 
+/* Torch's location after the runtime's string: THC's check
+ * (__THCudaCheck in lib/THC/THCGeneral.c of cutorch, aten/src/THC of
+ * PyTorch before 1.5) raises _THError(file, line, "cuda runtime error (%d)
+ * : %s", err, cudaGetErrorString(err)), and TH's _THError appends " at
+ * FILE:LINE" (lib/TH/THGeneral.c). A paste that starts at the string,
+ * "invalid device function  at /x/cutorch/lib/THC/THCGeneral.c:586", says
+ * by the THC source file after it that the string is THC's CUDA check. */
+static bool thc_location_after(const char *line, size_t len, size_t end)
+{
+	size_t i = end, tok, base, colon, digits = 0;
+
+	while (i < len && line[i] == ' ')
+		i++;
+	if (i + 3 > len || !literal_at(line + i, "at ", 3))
+		return false;
+	i += 3;
+	while (i < len && line[i] == ' ')
+		i++;
+	for (tok = i, base = i, colon = 0; i < len && !is_blank(line[i]); i++) {
+		if (line[i] == '/' || line[i] == '\\')
+			base = i + 1;
+		else if (line[i] == ':')
+			colon = i;
+	}
+	if (!colon || colon < base || tok == i)
+		return false;
+	for (size_t k = colon + 1; k < i && line[k] >= '0' && line[k] <= '9'; k++)
+		digits++;
+	if (!digits || colon - base < 5 || !literal_at(line + base, "thc", 3))
+		return false;
+	return (colon - base > 2 && literal_at(line + colon - 2, ".c", 2)) ||
+	       (colon - base > 3 && literal_at(line + colon - 3, ".cu", 3)) ||
+	       (colon - base > 4 && literal_at(line + colon - 4, ".cpp", 4));
+}
+
 /* Does the lower-case prefix (a program's own word before the runtime's
  * string) end just before start, at the start of a word? */
 static bool prefix_before(const char *line, size_t start, const char *prefix)
@@ -1206,7 +1241,8 @@ static bool code_row_accepts(const gw_explainer *ex, unsigned p, size_t start)
 		return true;
 	if (!strcmp(pat->framework, "cuda-runtime") &&
 	    (cuda_string_prefix_before(ex->line, start) || cuda_check_description(ex, start) ||
-	     runtime_error_is_string(ex, start, end) || thrust_what_before(ex, start)))
+	     runtime_error_is_string(ex, start, end) || thrust_what_before(ex, start) ||
+	     thc_location_after(ex->line, ex->line_len, end)))
 		return true;
 	/* CUB's algorithms (cub::DeviceReduce, cub::DeviceRadixSort, ...)
 	 * return the runtime's cudaError_t, and TensorFlow's kernels print its
