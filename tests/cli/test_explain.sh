@@ -2854,6 +2854,12 @@ want_ids "error: invalid value 'cuda' for '--device <DEVICE>'\n  [possible value
 want_ids "error: invalid value 'cuda:7' for '--device <DEVICE>'" ""
 want_ids "error: invalid value 'fast' for '--mode <MODE>'" ""
 
+# ---- ecosystem-58 (tuning): Windows desktop GPU tools -------------------
+# torch/__init__.py appends 'Error loading "DLL" or one of its dependencies.'
+# to the OSError of whatever load failed; with WinError 1455 the paging
+# file is the cause, on the same line or split onto the next.
+want_ids 'OSError: [WinError 1455] The paging file is too small for this operation to complete\nError loading "E:\\\\envs\\\\lib\\\\site-packages\\\\torch\\\\lib\\\\cudnn_cnn_train64_8.dll" or one of its dependencies.' windows-paging-file-too-small
+want_ids 'OSError: [WinError 126] The specified module could not be found. Error loading "C:\\\\x\\\\torch\\\\lib\\\\fbgemm.dll" or one of its dependencies.' windows-dll-load-failed
 # ---- memory: the needle index follows the literals, not an automaton ---
 # What explain holds beyond the program itself (its catalogue: the trie of
 # every literal, the regexes of the rows a line asked for; the explainer;
