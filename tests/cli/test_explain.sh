@@ -2860,6 +2860,18 @@ want_ids "error: invalid value 'fast' for '--mode <MODE>'" ""
 # file is the cause, on the same line or split onto the next.
 want_ids 'OSError: [WinError 1455] The paging file is too small for this operation to complete\nError loading "E:\\\\envs\\\\lib\\\\site-packages\\\\torch\\\\lib\\\\cudnn_cnn_train64_8.dll" or one of its dependencies.' windows-paging-file-too-small
 want_ids 'OSError: [WinError 126] The specified module could not be found. Error loading "C:\\\\x\\\\torch\\\\lib\\\\fbgemm.dll" or one of its dependencies.' windows-dll-load-failed
+# cudarc's panic when no candidate name of a library loads: "Unable to
+# dynamically load the \"NAME\" shared library - searched for library
+# names: [...]"; the names say which library.
+want_ids 'Unable to dynamically load the "cudnn" shared library - searched for library names: ["cudnn.dll", "cudnn64.dll", "cudnn64_9.dll"]. Ensure that `LD_LIBRARY_PATH` has the correct path to the installed library.' cudnn-missing
+want_ids "thread 'main' panicked at cudarc-0.19.8/src/lib.rs:200:5:\nUnable to dynamically load the \"nccl\" shared library - searched for library names: [\"libnccl.so\", \"libnccl.so.2\"]." cuda-library-missing
+want_ids 'Unable to dynamically load the workflow json file.' ""
+# NVRTC opens its builtins library at the first compile: "nvrtc: error:
+# failed to open libnvrtc-builtins.so.12.1. Make sure that ... is
+# installed correctly." (nvrtc-builtins64_129.dll on Windows).
+want_ids 'nvrtc: error: failed to open nvrtc-builtins64_129.dll.\n  Make sure that nvrtc-builtins64_129.dll is installed correctly.' cuda-library-missing
+want_ids 'nvrtc: error: failed to open libnvrtc-builtins.so.12.1.\n  Make sure that libnvrtc-builtins.so.12.1 is installed correctly.' cuda-library-missing
+want_ids 'failed to open model.so: no such file' ""
 # ---- memory: the needle index follows the literals, not an automaton ---
 # What explain holds beyond the program itself (its catalogue: the trie of
 # every literal, the regexes of the rows a line asked for; the explainer;
