@@ -2872,6 +2872,11 @@ want_ids 'Unable to dynamically load the workflow json file.' ""
 want_ids 'nvrtc: error: failed to open nvrtc-builtins64_129.dll.\n  Make sure that nvrtc-builtins64_129.dll is installed correctly.' cuda-library-missing
 want_ids 'nvrtc: error: failed to open libnvrtc-builtins.so.12.1.\n  Make sure that libnvrtc-builtins.so.12.1 is installed correctly.' cuda-library-missing
 want_ids 'failed to open model.so: no such file' ""
+# bitsandbytes before 0.42 probes its library for cadam32bit_grad_fp32 and
+# prints ctypes' AttributeError when the CPU-only build is loaded
+# (Windows: "function 'NAME' not found"; Linux: "undefined symbol: NAME").
+want_ids "bin C:\\\\Python39\\\\site-packages\\\\bitsandbytes\\\\libbitsandbytes_cpu.dll\nfunction 'cadam32bit_grad_fp32' not found" bitsandbytes-native-library-missing
+want_ids "/x/bitsandbytes/libbitsandbytes_cpu.so: undefined symbol: cadam32bit_grad_fp32" bitsandbytes-native-library-missing
 # ---- memory: the needle index follows the literals, not an automaton ---
 # What explain holds beyond the program itself (its catalogue: the trie of
 # every literal, the regexes of the rows a line asked for; the explainer;
