@@ -2877,6 +2877,9 @@ want_ids 'failed to open model.so: no such file' ""
 # (Windows: "function 'NAME' not found"; Linux: "undefined symbol: NAME").
 want_ids "bin C:\\\\Python39\\\\site-packages\\\\bitsandbytes\\\\libbitsandbytes_cpu.dll\nfunction 'cadam32bit_grad_fp32' not found" bitsandbytes-native-library-missing
 want_ids "/x/bitsandbytes/libbitsandbytes_cpu.so: undefined symbol: cadam32bit_grad_fp32" bitsandbytes-native-library-missing
+# Windows' TDR message in the log says why CUDA reported an unknown error.
+want_ids 'Display driver stopped responding and has recovered\nMessage = CUDA error occured before deserialization (most probably during kernel call): unknown error' gpu-device-removed
+want_ids 'Message = CUDA error occured before deserialization (most probably during kernel call): unknown error' cuda-unknown-error
 # ---- memory: the needle index follows the literals, not an automaton ---
 # What explain holds beyond the program itself (its catalogue: the trie of
 # every literal, the regexes of the rows a line asked for; the explainer;
