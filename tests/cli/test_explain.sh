@@ -2880,6 +2880,14 @@ want_ids "/x/bitsandbytes/libbitsandbytes_cpu.so: undefined symbol: cadam32bit_g
 # Windows' TDR message in the log says why CUDA reported an unknown error.
 want_ids 'Display driver stopped responding and has recovered\nMessage = CUDA error occured before deserialization (most probably during kernel call): unknown error' gpu-device-removed
 want_ids 'Message = CUDA error occured before deserialization (most probably during kernel call): unknown error' cuda-unknown-error
+# A loader or a probe that names the library it could not find: "NAME.so
+# not found" / "NAME.dll not found" (bitsandbytes' "CUDA SETUP: WARNING!
+# libcuda.so not found! Do you have a CUDA driver installed?", a
+# launcher's "nvcuda.dll not found"); a library found later is withdrawn.
+want_ids 'CUDA SETUP: WARNING! libcuda.so not found! Do you have a CUDA driver installed? If you are on a cluster, make sure you are on a CUDA machine!' cuda-library-missing
+want_ids 'Error: nvcuda.dll not found' cuda-library-missing
+want_ids 'CUDA_SETUP: WARNING! libcudart.so not found in any environmental path. Searching /usr/local/cuda/lib64...\nCUDA SETUP: CUDA runtime path found: /usr/local/cuda/lib64/libcudart.so' ""
+want_ids 'plugin libfoo.so not found, skipping' ""
 # ---- memory: the needle index follows the literals, not an automaton ---
 # What explain holds beyond the program itself (its catalogue: the trie of
 # every literal, the regexes of the rows a line asked for; the explainer;
