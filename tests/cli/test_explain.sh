@@ -2853,6 +2853,19 @@ want_ids 'note: this build does not require Ampere or newer' ""
 want_ids "error: invalid value 'cuda' for '--device <DEVICE>'\n  [possible values: cpu]" framework-cpu-only-build
 want_ids "error: invalid value 'cuda:7' for '--device <DEVICE>'" ""
 want_ids "error: invalid value 'fast' for '--mode <MODE>'" ""
+# A data type the GPU has no arithmetic for (holdout-40, stop 48): PyTorch
+# autocast's bfloat16 refusal and the scripts that repeat its check.
+want_ids 'RuntimeError: Current CUDA Device does not support bfloat16. Please switch dtype to float16.' gpu-too-old-for-kernel-library
+want_ids 'ValueError: Requested bf16 precision, but the current CUDA device does not support bfloat16.' gpu-too-old-for-kernel-library
+want_ids 'warning: the CPU device does not support bfloat16 matmul fast paths' ""
+# NVRTC without its builtins library, NVIDIA's OpenGL driver out of GPU
+# memory (its dialog wraps the sentence), JAX's jit given a GPU array and
+# a CPU one (holdout-40, -41 at stop 48).
+want_ids 'RuntimeError: nvrtc: error: failed to load builtins for compute_75.' cuda-library-missing
+want_ids 'Exception: Error compiling program: nvrtc: error: failed to load builtins' cuda-library-missing
+want_ids 'An application has requested more GPU memory than is\navailable in the system.\nThe application will now be closed.' cuda-out-of-memory
+want_ids 'ValueError: Received incompatible devices for jitted computation. Got ARG_SHARDING with device ids [0] on platform GPU and ARG_SHARDING with device ids [0] on platform CPU' tensors-on-different-devices
+want_ids "ValueError: Received incompatible devices for jitted computation. Got argument x of _identity_fn with shape bfloat16[X, Y] and device ids [0..15] on platform TPU and jit's context mesh with device ids [0] on platform CPU" ""
 
 # ---- memory: the needle index follows the literals, not an automaton ---
 # What explain holds beyond the program itself (its catalogue: the trie of
