@@ -2563,6 +2563,20 @@ static int target_side(const char *gap, size_t n, int previous)
 	return previous;
 }
 
+/* Does a minimum's wording follow a target ("Compute Capability 8.9 or
+ * higher", "sm_80 or newer")? Then the target is the floor a program asks
+ * for, whatever word came before it ("a GPU with Compute Capability 8.9":
+ * "capability" names the GPU's side otherwise). */
+static bool minimum_after(const char *s, size_t n)
+{
+	static const char *const words[] = { " or higher", " or newer", " or later", " or above" };
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (n >= strlen(words[i]) && literal_at(s, words[i], strlen(words[i])))
+			return true;
+	return false;
+}
+
 /* A GPU target at s (a word start): "sm_86", "sm_90a", "sm80",
  * "compute_90", "gfx1103". Writes its normal form ("sm_86", "compute_90",
  * "gfx1103") and returns its length in the line, or 0. */
@@ -2830,6 +2844,8 @@ static bool read_targets(gw_explainer *ex)
 		if (!len)
 			continue;
 		side = target_side(line + gap_start, at - gap_start, side);
+		if (minimum_after(line + at + len, n - at - len))
+			side = SIDE_BUILD;
 		if (side == SIDE_BUILD) {
 			unsigned ma, mi;
 
@@ -2878,11 +2894,16 @@ static bool says_unsupported(const char *line, size_t len)
  * on %s (compute capability %s); native FP8 (fp8e4nv) requires SM89+.":
  * vllm/v1/attention/backends/triton_attn.py, mla/triton_mla.py), the
  * FlashAttention and FlashInfer, xFormers, CUTLASS, Marlin and Triton
- * kernels.
+ * kernels; and the data types whose arithmetic only newer GPUs have, so
+ * that a minimum named for them is the hardware's: bfloat16 (compute
+ * capability 8.0, torch.cuda.is_bf16_supported()) and fp8 (8.9: "FP8
+ * models require a GPU with Compute Capability 8.9 or higher", 1038lab's
+ * ComfyUI nodes; torch._scaled_mm's ">= 9.0 or 8.9", ATen's Blas.cpp).
  * Not a build's word ("kernel image", "compiled for"): a build that lacks
  * an old target is gpu-arch-unsupported-by-framework. */
 static const char *const kernel_words[] = {
 	"attention", "flash", "xformers", "cutlass", "marlin", "triton",
+	"fp8", "float8", "bfloat16", "bf16",
 };
 
 /* A kernel's hardware floor, not a build's list: the line names a kernel

@@ -2854,10 +2854,16 @@ want_ids "error: invalid value 'cuda' for '--device <DEVICE>'\n  [possible value
 want_ids "error: invalid value 'cuda:7' for '--device <DEVICE>'" ""
 want_ids "error: invalid value 'fast' for '--mode <MODE>'" ""
 # A data type the GPU has no arithmetic for (holdout-40, stop 48): PyTorch
-# autocast's bfloat16 refusal and the scripts that repeat its check.
+# autocast's bfloat16 refusal and the scripts that repeat its check; a
+# minimum named for fp8 or bfloat16 ("8.9 or higher") is the hardware's,
+# one named for nothing in particular a build's list.
 want_ids 'RuntimeError: Current CUDA Device does not support bfloat16. Please switch dtype to float16.' gpu-too-old-for-kernel-library
 want_ids 'ValueError: Requested bf16 precision, but the current CUDA device does not support bfloat16.' gpu-too-old-for-kernel-library
 want_ids 'warning: the CPU device does not support bfloat16 matmul fast paths' ""
+want_ids "ERROR: FP8 models require a GPU with Compute Capability 8.9 or higher (e.g., RTX 4090). Your GPU's capability is 8.6. Please select a non-FP8 model." gpu-too-old-for-kernel-library
+want_ids "ValueError: FP8 models require a GPU with compute capability 8.9 or higher (e.g., RTX 4090).Your GPU compute capability is 8.6. Please choose a non-FP8 model." gpu-too-old-for-kernel-library
+want_ids "ERROR: these models require a GPU with Compute Capability 8.9 or higher. Your GPU's capability is 8.6." gpu-arch-unsupported-by-framework
+want_ids "INFO: FP8 models require a GPU with Compute Capability 8.9 or higher; your GPU's capability is 9.0." ""
 # NVRTC without its builtins library, NVIDIA's OpenGL driver out of GPU
 # memory (its dialog wraps the sentence), JAX's jit given a GPU array and
 # a CPU one (holdout-40, -41 at stop 48).
