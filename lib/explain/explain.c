@@ -339,6 +339,8 @@ struct gw_explainer {
 		 * when it was counted there. */
 		size_t raw_len, wmax, wcnt, wnext, wcont, wnew, wpeek_w;
 		bool wcounted, whold, wchain, in_box, wpeek;
+		bool shold;                        /* the held line is for soft_decide */
+		bool sjoined;                      /* the line was joined so once */
 		char wstarts[WRAP_SHAPES][8];
 		uint64_t wshapes[WRAP_SHAPES];     /* their shapes, once asked for */
 		unsigned wshaped;                  /* which of them are known (bits) */
@@ -4024,6 +4026,7 @@ static void line_end(gw_explainer *ex)
 		wrap_start_add(ex);
 	ex->pr.raw_len = 0;
 	ex->pr.wchain = false;
+	ex->pr.sjoined = false;
 	ex->pending = true;
 	end_piece(ex, true);
 	/* A line read from several (a rich box's, CRI records): what
@@ -4220,6 +4223,111 @@ static bool wrap_hold(gw_explainer *ex)
 	return false;
 }
 
+/* ---- word-wrapped lines ------------------------------------------------ */
+
+/* A message wrapped by hand or by a program at a word, at no fixed width:
+ * R's cli bullets at the console's width, with the next line indented by
+ * two blanks ("... AssertionError: Torch" / "  not compiled with CUDA
+ * enabled"), a kubelet event copied from a narrow window ("cuda error: no
+ * cuda-capable device is" / "detected"), a Windows dialog's text ("has
+ * requested more GPU memory than is" / "available in the system."). The
+ * terminal's cut above needs lines of one width; this needs none, so it
+ * asks more of the two lines themselves:
+ *  - the line is 40 to 1000 bytes long (blanks at its end left out), was
+ *    not itself joined so (a terminal's cut may have joined it), is no
+ *    table row and ends in a plain word of two or
+ *    more letters after a blank: no punctuation that ends a sentence or a
+ *    record (". ) ] : >"), no path, number or identifier;
+ *  - the next line starts, after at most two blanks (a traceback's code
+ *    line is indented four, under a frame line indented two), with a word
+ *    of two or more lower-case letters that no '(', '.', '=', '[', '_',
+ *    ':' or '/' follows (a call, code, a path, a logger's "note:"), and
+ *    that is not "in", "at" or "from" (a location's line) nor the first of
+ *    two before a ':' (a field's line: ggml's "current device: 0, ...").
+ * Then the two are read as one line, one blank between them. */
+static bool soft_candidate(const gw_explainer *ex)
+{
+	const char *s = ex->line;
+	size_t n = trimmed_len(ex->line, ex->line_len), k = 0;
+
+	if (ex->piece_cont || ex->pr.sjoined || n < 40 || n > 1000 || table_row(s, n))
+		return false;
+	while (k < n && ((s[n - 1 - k] >= 'a' && s[n - 1 - k] <= 'z') || (s[n - 1 - k] >= 'A' && s[n - 1 - k] <= 'Z')))
+		k++;
+	return k >= 2 && k < n && s[n - 1 - k] == ' ';
+}
+
+static bool soft_continues(const char *s, size_t n)
+{
+	size_t k = 0;
+
+	while (k < n && s[k] >= 'a' && s[k] <= 'z')
+		k++;
+	/* A location's line ("in external/.../cuda_asm_compiler.cc(69)",
+	 * "at ...", "from ...") is a line of its own: held_call_line reads it. */
+	if ((k == 2 && (literal_at(s, "in", 2) || literal_at(s, "at", 2))) || (k == 4 && literal_at(s, "from", 4)))
+		return false;
+	if (k < 2 || (k < n && (is_word_byte(s[k]) || strchr("(.=[:/", s[k]))))
+		return false;
+	/* A field's line, two words and ':' ("current device: 0, in function
+	 * cublas_handle at ...": ggml's location after its error line). */
+	if (k == n || s[k] != ' ')
+		return true;
+	for (k++; k < n && s[k] >= 'a' && s[k] <= 'z'; k++)
+		;
+	return !(k < n && s[k] == ':');
+}
+
+/* The held line (pr.wbuf, n bytes, w columns, already counted) goes on
+ * the soft candidate before it: read the two as one line. */
+static bool soft_join(gw_explainer *ex, size_t n, size_t w)
+{
+	size_t b = 0;
+
+	while (b < n && b < 2 && ex->pr.wbuf[b] == ' ')
+		b++;
+	if (!soft_continues(ex->pr.wbuf + b, n - b))
+		return false;
+	ex->pr.joined++;
+	ex->pr.sjoined = true;
+	ex->line_len = trimmed_len(ex->line, ex->line_len);   /* one blank between */
+	scan_bytes(ex, " ", 1);
+	scan_bytes(ex, ex->pr.wbuf + b, n - b);
+	ex->pr.raw_len = n - b;
+	ex->pr.wcounted = true;
+	ex->pr.wnext = w;
+	return true;
+}
+
+static void line_bytes(gw_explainer *ex, const char *buf, size_t len);
+
+/* The line after a soft candidate is held whole: join the two, or end
+ * the line and read it (its width counted as wrap_decide counts it). */
+static void soft_decide(gw_explainer *ex)
+{
+	char held[sizeof(ex->pr.wbuf)];
+	size_t n = ex->pr.nwbuf, w = 0;
+	bool full = n == sizeof(ex->pr.wbuf);
+
+	ex->pr.whold = ex->pr.shold = false;
+	ex->pr.nwbuf = 0;
+	if (full)
+		ex->pr.wmax = SIZE_MAX;
+	else {
+		w = text_columns(ex->pr.wbuf, n);
+		wrap_count(ex, w);
+	}
+	if (!full && soft_join(ex, n, w))
+		return;
+	memcpy(held, ex->pr.wbuf, n);
+	line_end(ex);
+	if (!full) {
+		ex->pr.wcounted = true;
+		ex->pr.wnext = w;
+	}
+	line_bytes(ex, held, n);
+}
+
 /* The line after a line W wide is held whole (or as much as fits, then
  * it is wider than any W): join the two, or end the line and read it. */
 static void wrap_decide(gw_explainer *ex)
@@ -4228,6 +4336,10 @@ static void wrap_decide(gw_explainer *ex)
 	size_t n = ex->pr.nwbuf, w = 0, pw = ex->pr.wmax;
 	bool full = n == sizeof(ex->pr.wbuf), join;
 
+	if (ex->pr.shold) {
+		soft_decide(ex);
+		return;
+	}
 	ex->pr.whold = false;
 	ex->pr.nwbuf = 0;
 	if (full)
@@ -4258,6 +4370,9 @@ static void wrap_decide(gw_explainer *ex)
 		ex->pr.wnext = w;
 		return;
 	}
+	/* No terminal's cut: a word's wrap, perhaps (soft_candidate). */
+	if (!full && soft_candidate(ex) && soft_join(ex, n, w))
+		return;
 	memcpy(held, ex->pr.wbuf, n);
 	line_end(ex);
 	if (!full) {
@@ -4335,6 +4450,10 @@ static void line_bytes(gw_explainer *ex, const char *buf, size_t len)
 		}
 		if (!ex->pr.in_box && wrap_candidate(ex) && wrap_hold(ex)) {
 			ex->pr.whold = true;   /* the next line tells */
+			continue;
+		}
+		if (!ex->pr.in_box && soft_candidate(ex)) {
+			ex->pr.whold = ex->pr.shold = true;
 			continue;
 		}
 		line_end(ex);

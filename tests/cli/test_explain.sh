@@ -2872,6 +2872,19 @@ want_ids 'Exception: Error compiling program: nvrtc: error: failed to load built
 want_ids 'An application has requested more GPU memory than is\navailable in the system.\nThe application will now be closed.' cuda-out-of-memory
 want_ids 'ValueError: Received incompatible devices for jitted computation. Got ARG_SHARDING with device ids [0] on platform GPU and ARG_SHARDING with device ids [0] on platform CPU' tensors-on-different-devices
 want_ids "ValueError: Received incompatible devices for jitted computation. Got argument x of _identity_fn with shape bfloat16[X, Y] and device ids [0..15] on platform TPU and jit's context mesh with device ids [0] on platform CPU" ""
+# A message wrapped at a word at no fixed width (soft_candidate): R's cli
+# bullet with its two-blank indent (holdout-38), a kubelet event copied
+# from a narrow window (ecosystem-57), XLA's line cut after "Out"
+# (ecosystem-41). A location's line ("in external/...") and ggml's field
+# line ("current device: 0, in function ...") stay lines of their own; a
+# line that starts as a new one (a capital, an indent of four) is no wrap.
+want_ids '! Model failed: Error in py_call_impl(callable, call_args$unnamed, call_args$named) : AssertionError: Torch\n  not compiled with CUDA enabled Run `reticulate::py_last_error()` for details' framework-cpu-only-build
+want_ids 'stderr: nvidia-container-cli --load-kmods configure]: nvidia-container-cli: initialization error: cuda error: no cuda-capable device is \ndetected": unknown' cuda-visible-devices-hides-all
+want_ids '2019-06-13 01:17:08.886805: E local_client.cc:672] Execution of replica 0 failed: Resource exhausted: Out \nof memory while trying to allocate 5520758552 bytes.' cuda-out-of-memory
+want_ids "RuntimeError: UNKNOWN: device kernel image is invalid\nin external/org_tensorflow/tensorflow/stream_executor/cuda/cuda_asm_compiler.cc(69): 'cuLinkComplete(link_state, &cubin_out, &cubin_size)'" gpu-arch-unsupported-by-framework
+want_ids 'Error: llama runner process has terminated: CUDA error: the resource allocation failed\n  current device: 0, in function cublas_handle at ggml/src/ggml-cuda/common.cuh:644\n  cublasCreate_v2(&cublas_handles[device])' cublas-handle-failed
+want_ids '! Model failed: Error in py_call_impl(callable, call_args$unnamed, call_args$named) : AssertionError: Torch\n    not compiled with CUDA enabled Run `reticulate::py_last_error()` for details' ""
+want_ids 'stderr: nvidia-container-cli --load-kmods configure]: initialization check says no cuda-capable device is\nDetected later: yes' ""
 
 # ---- memory: the needle index follows the literals, not an automaton ---
 # What explain holds beyond the program itself (its catalogue: the trie of
