@@ -4243,7 +4243,8 @@ static bool wrap_hold(gw_explainer *ex)
  *    of two or more lower-case letters that no '(', '.', '=', '[', '_',
  *    ':' or '/' follows (a call, code, a path, a logger's "note:"), and
  *    that is not "in", "at" or "from" (a location's line) nor the first of
- *    two before a ':' (a field's line: ggml's "current device: 0, ...").
+ *    a few words before ': ' (a label's line: ggml's "current device: 0,
+ *    in function ...").
  * Then the two are read as one line, one blank between them. */
 static bool soft_candidate(const gw_explainer *ex)
 {
@@ -4269,13 +4270,11 @@ static bool soft_continues(const char *s, size_t n)
 		return false;
 	if (k < 2 || (k < n && (is_word_byte(s[k]) || strchr("(.=[:/", s[k]))))
 		return false;
-	/* A field's line, two words and ':' ("current device: 0, in function
+	/* A label's line, words and ':' ("current device: 0, in function
 	 * cublas_handle at ...": ggml's location after its error line). */
-	if (k == n || s[k] != ' ')
-		return true;
-	for (k++; k < n && s[k] >= 'a' && s[k] <= 'z'; k++)
-		;
-	return !(k < n && s[k] == ':');
+	while (k < n && k < 40 && (s[k] == ' ' || (s[k] >= 'a' && s[k] <= 'z') || (s[k] >= 'A' && s[k] <= 'Z')))
+		k++;
+	return !(k < n && s[k] == ':' && (k + 1 == n || s[k + 1] == ' '));
 }
 
 /* The held line (pr.wbuf, n bytes, w columns, already counted) goes on
@@ -5260,8 +5259,11 @@ int gw_explainer_finish(gw_explainer *ex)
 	if (!ex->decided)
 		decide_encoding(ex);
 	presentation_finish(ex);
-	if (ex->pending)
+	if (ex->pending) {
 		end_piece(ex, true);
+		ex->lines += ex->pr.joined;   /* the last line was joined from several */
+		ex->pr.joined = 0;
+	}
 	read_cells(ex);
 	if (!ex->arch.gpu[0])
 		gw__fmt(ex->arch.gpu, sizeof(ex->arch.gpu), "%s", ex->model_gpu);
