@@ -4233,15 +4233,18 @@ static bool wrap_hold(gw_explainer *ex)
  * requested more GPU memory than is" / "available in the system."). The
  * terminal's cut above needs lines of one width; this needs none, so it
  * asks more of the two lines themselves:
- *  - the line is 40 to 1000 bytes long (blanks at its end left out), was
+ *  - the line is 40 to 1000 bytes long (blanks at its end left out), is
+ *    no Python frame line ("..., line 258, in cuda"), was
  *    not itself joined so (a terminal's cut may have joined it), is no
  *    table row and ends in a plain word of two or
  *    more letters after a blank: no punctuation that ends a sentence or a
  *    record (". ) ] : >"), no path, number or identifier;
  *  - the next line starts, after at most two blanks (a traceback's code
  *    line is indented four, under a frame line indented two), with a word
- *    of two or more lower-case letters that no '(', '.', '=', '[', '_',
- *    ':' or '/' follows (a call, code, a path, a logger's "note:"), and
+ *    of two or more lower-case letters that is followed by a blank and a
+ *    second lower-case word, or by punctuation other than '(', '.', '=',
+ *    '[', ':', '/', '-', '|' (a call, code, a path, a host name, a
+ *    logger's "note:", a column), and
  *    that is not "in", "at" or "from" (a location's line) nor the first of
  *    a few words before ': ' (a label's line: ggml's "current device: 0,
  *    in function ...").
@@ -4255,6 +4258,10 @@ static bool soft_candidate(const gw_explainer *ex)
 		return false;
 	while (k < n && ((s[n - 1 - k] >= 'a' && s[n - 1 - k] <= 'z') || (s[n - 1 - k] >= 'A' && s[n - 1 - k] <= 'Z')))
 		k++;
+	/* Python's frame line ("File ..., line 258, in cuda") is followed by
+	 * its code line, never by the rest of a sentence. */
+	if (k + 5 <= n && literal_at(s + n - k - 5, ", in ", 5))
+		return false;
 	return k >= 2 && k < n && s[n - 1 - k] == ' ';
 }
 
@@ -4268,7 +4275,13 @@ static bool soft_continues(const char *s, size_t n)
 	 * "at ...", "from ...") is a line of its own: held_call_line reads it. */
 	if ((k == 2 && (literal_at(s, "in", 2) || literal_at(s, "at", 2))) || (k == 4 && literal_at(s, "from", 4)))
 		return false;
-	if (k < 2 || (k < n && (is_word_byte(s[k]) || strchr("(.=[:/", s[k]))))
+	if (k < 2)
+		return false;
+	/* Prose goes on: a second lower-case word after one blank, or
+	 * punctuation; not a host name ("host-2:", "rdma-test-gpu-worker-0"),
+	 * a count ("process 27541"), a column ("ollama  | ...") or code. */
+	if (k < n && (s[k] == ' ' ? !(k + 1 < n && s[k + 1] >= 'a' && s[k + 1] <= 'z')
+			       : is_word_byte(s[k]) || strchr("(.=[:/-|", s[k])))
 		return false;
 	/* A label's line, words and ':' ("current device: 0, in function
 	 * cublas_handle at ...": ggml's location after its error line). */
