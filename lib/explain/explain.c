@@ -341,6 +341,8 @@ struct gw_explainer {
 		 * when it was counted there. */
 		size_t raw_len, wmax, wcnt, wnext, wcont, wnew, wpeek_w;
 		bool wcounted, whold, wchain, in_box, wpeek;
+		bool shold;                        /* the held line is for soft_decide */
+		bool sjoined;                      /* the line was joined so once */
 		char wstarts[WRAP_SHAPES][8];
 		uint64_t wshapes[WRAP_SHAPES];     /* their shapes, once asked for */
 		unsigned wshaped;                  /* which of them are known (bits) */
@@ -2626,6 +2628,20 @@ static int target_side(const char *gap, size_t n, int previous)
 	return previous;
 }
 
+/* Does a minimum's wording follow a target ("Compute Capability 8.9 or
+ * higher", "sm_80 or newer")? Then the target is the floor a program asks
+ * for, whatever word came before it ("a GPU with Compute Capability 8.9":
+ * "capability" names the GPU's side otherwise). */
+static bool minimum_after(const char *s, size_t n)
+{
+	static const char *const words[] = { " or higher", " or newer", " or later", " or above" };
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (n >= strlen(words[i]) && literal_at(s, words[i], strlen(words[i])))
+			return true;
+	return false;
+}
+
 /* A GPU target at s (a word start): "sm_86", "sm_90a", "sm80",
  * "compute_90", "gfx1103". Writes its normal form ("sm_86", "compute_90",
  * "gfx1103") and returns its length in the line, or 0. */
@@ -2893,6 +2909,8 @@ static bool read_targets(gw_explainer *ex)
 		if (!len)
 			continue;
 		side = target_side(line + gap_start, at - gap_start, side);
+		if (minimum_after(line + at + len, n - at - len))
+			side = SIDE_BUILD;
 		if (side == SIDE_BUILD) {
 			unsigned ma, mi;
 
@@ -2941,11 +2959,16 @@ static bool says_unsupported(const char *line, size_t len)
  * on %s (compute capability %s); native FP8 (fp8e4nv) requires SM89+.":
  * vllm/v1/attention/backends/triton_attn.py, mla/triton_mla.py), the
  * FlashAttention and FlashInfer, xFormers, CUTLASS, Marlin and Triton
- * kernels.
+ * kernels; and the data types whose arithmetic only newer GPUs have, so
+ * that a minimum named for them is the hardware's: bfloat16 (compute
+ * capability 8.0, torch.cuda.is_bf16_supported()) and fp8 (8.9: "FP8
+ * models require a GPU with Compute Capability 8.9 or higher", 1038lab's
+ * ComfyUI nodes; torch._scaled_mm's ">= 9.0 or 8.9", ATen's Blas.cpp).
  * Not a build's word ("kernel image", "compiled for"): a build that lacks
  * an old target is gpu-arch-unsupported-by-framework. */
 static const char *const kernel_words[] = {
 	"attention", "flash", "xformers", "cutlass", "marlin", "triton",
+	"fp8", "float8", "bfloat16", "bf16",
 };
 
 /* A kernel's hardware floor, not a build's list: the line names a kernel
@@ -4069,6 +4092,7 @@ static void line_end(gw_explainer *ex)
 		wrap_start_add(ex);
 	ex->pr.raw_len = 0;
 	ex->pr.wchain = false;
+	ex->pr.sjoined = false;
 	ex->pending = true;
 	end_piece(ex, true);
 	/* A line read from several (a rich box's, CRI records): what
@@ -4265,6 +4289,123 @@ static bool wrap_hold(gw_explainer *ex)
 	return false;
 }
 
+/* ---- word-wrapped lines ------------------------------------------------ */
+
+/* A message wrapped by hand or by a program at a word, at no fixed width:
+ * R's cli bullets at the console's width, with the next line indented by
+ * two blanks ("... AssertionError: Torch" / "  not compiled with CUDA
+ * enabled"), a kubelet event copied from a narrow window ("cuda error: no
+ * cuda-capable device is" / "detected"), a Windows dialog's text ("has
+ * requested more GPU memory than is" / "available in the system."). The
+ * terminal's cut above needs lines of one width; this needs none, so it
+ * asks more of the two lines themselves:
+ *  - the line is 40 to 1000 bytes long (blanks at its end left out), is
+ *    no Python frame line ("..., line 258, in cuda"), was
+ *    not itself joined so (a terminal's cut may have joined it), is no
+ *    table row and ends in a plain word of two or
+ *    more letters after a blank: no punctuation that ends a sentence or a
+ *    record (". ) ] : >"), no path, number or identifier;
+ *  - the next line starts, after at most two blanks (a traceback's code
+ *    line is indented four, under a frame line indented two), with a word
+ *    of two or more lower-case letters that is followed by a blank and a
+ *    second lower-case word, or by punctuation other than '(', '.', '=',
+ *    '[', ':', '/', '-', '|' (a call, code, a path, a host name, a
+ *    logger's "note:", a column), and
+ *    that is not "in", "at" or "from" (a location's line) nor the first of
+ *    a few words before ': ' (a label's line: ggml's "current device: 0,
+ *    in function ...").
+ * Then the two are read as one line, one blank between them. */
+static bool soft_candidate(const gw_explainer *ex)
+{
+	const char *s = ex->line;
+	size_t n = trimmed_len(ex->line, ex->line_len), k = 0;
+
+	if (ex->piece_cont || ex->pr.sjoined || n < 40 || n > 1000 || table_row(s, n))
+		return false;
+	while (k < n && ((s[n - 1 - k] >= 'a' && s[n - 1 - k] <= 'z') || (s[n - 1 - k] >= 'A' && s[n - 1 - k] <= 'Z')))
+		k++;
+	/* Python's frame line ("File ..., line 258, in cuda") is followed by
+	 * its code line, never by the rest of a sentence. */
+	if (k + 5 <= n && literal_at(s + n - k - 5, ", in ", 5))
+		return false;
+	return k >= 2 && k < n && s[n - 1 - k] == ' ';
+}
+
+static bool soft_continues(const char *s, size_t n)
+{
+	size_t k = 0;
+
+	while (k < n && s[k] >= 'a' && s[k] <= 'z')
+		k++;
+	/* A location's line ("in external/.../cuda_asm_compiler.cc(69)",
+	 * "at ...", "from ...") is a line of its own: held_call_line reads it. */
+	if ((k == 2 && (literal_at(s, "in", 2) || literal_at(s, "at", 2))) || (k == 4 && literal_at(s, "from", 4)))
+		return false;
+	if (k < 2)
+		return false;
+	/* Prose goes on: a second lower-case word after one blank, or
+	 * punctuation; not a host name ("host-2:", "rdma-test-gpu-worker-0"),
+	 * a count ("process 27541"), a column ("ollama  | ...") or code. */
+	if (k < n && (s[k] == ' ' ? !(k + 1 < n && s[k + 1] >= 'a' && s[k + 1] <= 'z')
+			       : is_word_byte(s[k]) || strchr("(.=[:/-|", s[k])))
+		return false;
+	/* A label's line, words and ':' ("current device: 0, in function
+	 * cublas_handle at ...": ggml's location after its error line). */
+	while (k < n && k < 40 && (s[k] == ' ' || (s[k] >= 'a' && s[k] <= 'z') || (s[k] >= 'A' && s[k] <= 'Z')))
+		k++;
+	return !(k < n && s[k] == ':' && (k + 1 == n || s[k + 1] == ' '));
+}
+
+/* The held line (pr.wbuf, n bytes, w columns, already counted) goes on
+ * the soft candidate before it: read the two as one line. */
+static bool soft_join(gw_explainer *ex, size_t n, size_t w)
+{
+	size_t b = 0;
+
+	while (b < n && b < 2 && ex->pr.wbuf[b] == ' ')
+		b++;
+	if (!soft_continues(ex->pr.wbuf + b, n - b))
+		return false;
+	ex->pr.joined++;
+	ex->pr.sjoined = true;
+	ex->line_len = trimmed_len(ex->line, ex->line_len);   /* one blank between */
+	scan_bytes(ex, " ", 1);
+	scan_bytes(ex, ex->pr.wbuf + b, n - b);
+	ex->pr.raw_len = n - b;
+	ex->pr.wcounted = true;
+	ex->pr.wnext = w;
+	return true;
+}
+
+static void line_bytes(gw_explainer *ex, const char *buf, size_t len);
+
+/* The line after a soft candidate is held whole: join the two, or end
+ * the line and read it (its width counted as wrap_decide counts it). */
+static void soft_decide(gw_explainer *ex)
+{
+	char held[sizeof(ex->pr.wbuf)];
+	size_t n = ex->pr.nwbuf, w = 0;
+	bool full = n == sizeof(ex->pr.wbuf);
+
+	ex->pr.whold = ex->pr.shold = false;
+	ex->pr.nwbuf = 0;
+	if (full)
+		ex->pr.wmax = SIZE_MAX;
+	else {
+		w = text_columns(ex->pr.wbuf, n);
+		wrap_count(ex, w);
+	}
+	if (!full && soft_join(ex, n, w))
+		return;
+	memcpy(held, ex->pr.wbuf, n);
+	line_end(ex);
+	if (!full) {
+		ex->pr.wcounted = true;
+		ex->pr.wnext = w;
+	}
+	line_bytes(ex, held, n);
+}
+
 /* The line after a line W wide is held whole (or as much as fits, then
  * it is wider than any W): join the two, or end the line and read it. */
 static void wrap_decide(gw_explainer *ex)
@@ -4273,6 +4414,10 @@ static void wrap_decide(gw_explainer *ex)
 	size_t n = ex->pr.nwbuf, w = 0, pw = ex->pr.wmax;
 	bool full = n == sizeof(ex->pr.wbuf), join;
 
+	if (ex->pr.shold) {
+		soft_decide(ex);
+		return;
+	}
 	ex->pr.whold = false;
 	ex->pr.nwbuf = 0;
 	if (full)
@@ -4303,6 +4448,9 @@ static void wrap_decide(gw_explainer *ex)
 		ex->pr.wnext = w;
 		return;
 	}
+	/* No terminal's cut: a word's wrap, perhaps (soft_candidate). */
+	if (!full && soft_candidate(ex) && soft_join(ex, n, w))
+		return;
 	memcpy(held, ex->pr.wbuf, n);
 	line_end(ex);
 	if (!full) {
@@ -4380,6 +4528,10 @@ static void line_bytes(gw_explainer *ex, const char *buf, size_t len)
 		}
 		if (!ex->pr.in_box && wrap_candidate(ex) && wrap_hold(ex)) {
 			ex->pr.whold = true;   /* the next line tells */
+			continue;
+		}
+		if (!ex->pr.in_box && soft_candidate(ex)) {
+			ex->pr.whold = ex->pr.shold = true;
 			continue;
 		}
 		line_end(ex);
@@ -5186,8 +5338,11 @@ int gw_explainer_finish(gw_explainer *ex)
 	if (!ex->decided)
 		decide_encoding(ex);
 	presentation_finish(ex);
-	if (ex->pending)
+	if (ex->pending) {
 		end_piece(ex, true);
+		ex->lines += ex->pr.joined;   /* the last line was joined from several */
+		ex->pr.joined = 0;
+	}
 	read_cells(ex);
 	if (!ex->arch.gpu[0])
 		gw__fmt(ex->arch.gpu, sizeof(ex->arch.gpu), "%s", ex->model_gpu);
