@@ -4360,10 +4360,17 @@ static bool soft_continues(const char *s, size_t n)
  * the soft candidate before it: read the two as one line. */
 static bool soft_join(gw_explainer *ex, size_t n, size_t w)
 {
-	size_t b = 0;
+	bool bar = false;
+	size_t b = line_prefix(ex->pr.wbuf, n, &bar), indent = 0;
 
-	while (b < n && b < 2 && ex->pr.wbuf[b] == ' ')
-		b++;
+	/* A logger's or collector's prefix (a timestamp, "[rank0]: ", "> ")
+	 * is put before every line the program wrote, its wrapped message's
+	 * too, and a tqdm bar is glued before whatever line comes next: the
+	 * next line goes on after its prefix. */
+	if (bar)
+		return false;
+	while (b < n && indent < 2 && ex->pr.wbuf[b] == ' ')
+		b++, indent++;
 	if (!soft_continues(ex->pr.wbuf + b, n - b))
 		return false;
 	ex->pr.joined++;

@@ -2914,6 +2914,11 @@ want_ids "RuntimeError: UNKNOWN: device kernel image is invalid\nin external/org
 want_ids 'Error: llama runner process has terminated: CUDA error: the resource allocation failed\n  current device: 0, in function cublas_handle at ggml/src/ggml-cuda/common.cuh:644\n  cublasCreate_v2(&cublas_handles[device])' cublas-handle-failed
 want_ids '! Model failed: Error in py_call_impl(callable, call_args$unnamed, call_args$named) : AssertionError: Torch\n    not compiled with CUDA enabled Run `reticulate::py_last_error()` for details' ""
 want_ids 'stderr: nvidia-container-cli --load-kmods configure]: initialization check says no cuda-capable device is\nDetected later: yes' ""
+# A logger's prefix before each line, the wrapped one's too: the next
+# line goes on after it (a timestamp, torchrun's rank, a quote).
+want_ids '[rank0]: Error in py_call_impl(callable, call_args) : AssertionError: Torch\n[rank0]:   not compiled with CUDA enabled' framework-cpu-only-build
+want_ids '2024-05-01T10:00:00.123Z nvidia-container-cli: initialization error: cuda error: no cuda-capable device is\n2024-05-01T10:00:00.124Z detected' cuda-visible-devices-hides-all
+want_ids '> E local_client.cc:672] Execution of replica 0 failed: Resource exhausted: Out\n> of memory while trying to allocate 5520758552 bytes.' cuda-out-of-memory
 
 # ---- holdout-43 and -44 (retired at stop 48): wrappings and names ------
 # The driver's PTX JIT log after its 222 code is the driver's, not a ptxas
