@@ -4305,7 +4305,8 @@ static bool wrap_hold(gw_explainer *ex)
  *    table row and ends in a plain word of two or
  *    more letters after a blank: no punctuation that ends a sentence or a
  *    record (". ) ] : >"), no path, number or identifier;
- *  - the next line starts, after at most two blanks (a traceback's code
+ *  - the next line starts, after its known prefix (line_prefix: each
+ *    line of a wrapped message gets the logger's) and at most two blanks (a traceback's code
  *    line is indented four, under a frame line indented two), with a word
  *    of two or more lower-case letters that is followed by a blank and a
  *    second lower-case word, or by punctuation other than '(', '.', '=',
