@@ -2973,6 +2973,12 @@ want_ids 'CUDA SETUP: WARNING! libcuda.so not found! Do you have a CUDA driver i
 want_ids 'Error: nvcuda.dll not found' cuda-library-missing
 want_ids 'CUDA_SETUP: WARNING! libcudart.so not found in any environmental path. Searching /usr/local/cuda/lib64...\nCUDA SETUP: CUDA runtime path found: /usr/local/cuda/lib64/libcudart.so' ""
 want_ids 'plugin libfoo.so not found, skipping' ""
+# ---- ecosystem-60 (tuning): Jetson and embedded GPU users -------------
+# The NVIDIA Container Runtime's own requirement check (Jetson CSV mode,
+# CDI): "requirements not met: unsatisfied condition: cuda>=12.2
+# (cuda=11.4)", as nvidia-container-cli's "requirement error: ...".
+want_ids 'docker: Error response from daemon: failed to create task for container: failed to create shim task: OCI runtime create failed: failed to create NVIDIA Container Runtime: failed to construct OCI spec modifier: requirements not met: unsatisfied condition: cuda>=12.2 (cuda=11.4): unknown.' container-cuda-requirement-unmet
+want_ids 'pip: unsatisfied condition: python>=3.10' ""
 # ---- memory: the needle index follows the literals, not an automaton ---
 # What explain holds beyond the program itself (its catalogue: the trie of
 # every literal, the regexes of the rows a line asked for; the explainer;
