@@ -2979,6 +2979,13 @@ want_ids 'plugin libfoo.so not found, skipping' ""
 # (cuda=11.4)", as nvidia-container-cli's "requirement error: ...".
 want_ids 'docker: Error response from daemon: failed to create task for container: failed to create shim task: OCI runtime create failed: failed to create NVIDIA Container Runtime: failed to construct OCI spec modifier: requirements not met: unsatisfied condition: cuda>=12.2 (cuda=11.4): unknown.' container-cuda-requirement-unmet
 want_ids 'pip: unsatisfied condition: python>=3.10' ""
+# cudaMemPrefetchAsync to a GPU without concurrentManagedAccess (Tegra,
+# Windows, WSL) fails with "invalid device ordinal" on a GPU that exists;
+# named from the prefetch's line, the ordinal's other reading dropped.
+want_ids 'ERROR: CUDA RT call "cudaMemPrefetchAsync(p, n, dev_id, 0)" in line 88 of file map.cuh failed with invalid device ordinal (10).' gpu-operation-not-supported
+want_ids '  CUDA error: invalid device ordinal (code 101, ERROR_INVALID_DEVICE)\n  Stacktrace:\n    [3] cuMemPrefetchAsync\n      @ CUDA.Mem ~/CUDA/lib/utils/call.jl:26 [inlined]' ""
+want_ids 'C++ exception: cudaMemPrefetchAsync failed: 10 cudaErrorInvalidDevice invalid device ordinal\nCUDA error: 10 cudaErrorInvalidDevice invalid device ordinal' gpu-operation-not-supported
+want_ids 'RuntimeError: CUDA error: invalid device ordinal' cuda-visible-devices-invalid
 # ---- memory: the needle index follows the literals, not an automaton ---
 # What explain holds beyond the program itself (its catalogue: the trie of
 # every literal, the regexes of the rows a line asked for; the explainer;
