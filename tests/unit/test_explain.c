@@ -1930,6 +1930,14 @@ static void test_ho18_display(void)
 	check_silent(text);
 }
 
+/* ecosystem-61 (ROCm users): HIP's short strings count after ggml's
+ * "ROCm error:" prefix only, not after "ROCm" anywhere on the line. */
+static void test_eco61_rules(void)
+{
+	check_one("ROCm error: file not found\n", "gpu-invalid-call", "hip");
+	check_silent("ERROR: ROCm version file not found in ['include/rocm-core/rocm_version.h', 'include/rocm_version.h']\n");
+}
+
 int main(void)
 {
 	test_fork_during_build();
@@ -1978,5 +1986,6 @@ int main(void)
 	test_ho18_wordings();
 	test_ho18_rows();
 	test_ho18_display();
+	test_eco61_rules();
 	return CHECK_DONE();
 }
