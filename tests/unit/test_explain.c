@@ -1936,6 +1936,18 @@ static void test_eco61_rules(void)
 {
 	check_one("ROCm error: file not found\n", "gpu-invalid-call", "hip");
 	check_silent("ERROR: ROCm version file not found in ['include/rocm-core/rocm_version.h', 'include/rocm_version.h']\n");
+	/* LLVM and clang that do not know a GPU processor; a host CPU or a
+	 * malformed feature list is not that. */
+	check_one("'gfx1201' is not a recognized processor for this target (ignoring processor)\n",
+		  "compiler-gpu-target-unknown", NULL);
+	check_one("'sm_120' is not a recognized processor for this target (ignoring processor)\n",
+		  "compiler-gpu-target-unknown", NULL);
+	check_one("clang-14: error: invalid target ID 'gfx1100'; format is a processor name followed by an optional "
+		  "colon-delimited list of features followed by an enable/disable sign (e.g., 'gfx908:sramecc+:xnack-')\n",
+		  "compiler-gpu-target-unknown", NULL);
+	check_silent("'znver5' is not a recognized processor for this target (ignoring processor)\n");
+	check_silent("clang: error: invalid target ID 'gfx908:xnack'; format is a processor name followed by an optional "
+		     "colon-delimited list of features followed by an enable/disable sign (e.g., 'gfx908:sramecc+:xnack-')\n");
 }
 
 int main(void)
