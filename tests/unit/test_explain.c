@@ -1948,6 +1948,15 @@ static void test_eco61_rules(void)
 	check_silent("'znver5' is not a recognized processor for this target (ignoring processor)\n");
 	check_silent("clang: error: invalid target ID 'gfx908:xnack'; format is a processor name followed by an optional "
 		     "colon-delimited list of features followed by an enable/disable sign (e.g., 'gfx908:sramecc+:xnack-')\n");
+	/* rocminfo's failed hsa_init: OUT_OF_RESOURCES is not memory; what
+	 * rocminfo says before it still names the cause. */
+	check_silent("ROCk module is loaded\nhsa api call failure at: /src/rocminfo/rocminfo.cc:1204\nCall returned "
+		     "HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the necessary resources. This error "
+		     "may also occur when the core runtime library needs to spawn threads or create internal OS-specific events.\n");
+	check_one("ROCk module is loaded\nUnable to open /dev/kfd read-write: Permission denied\nhsa api call failure at: "
+		  "/src/rocminfo/rocminfo.cc:1204\nCall returned HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to "
+		  "allocate the necessary resources.\n",
+		  "rocm-permission-denied", NULL);
 }
 
 int main(void)
