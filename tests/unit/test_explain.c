@@ -1957,6 +1957,10 @@ static void test_eco61_rules(void)
 		  "/src/rocminfo/rocminfo.cc:1204\nCall returned HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to "
 		  "allocate the necessary resources.\n",
 		  "rocm-permission-denied", NULL);
+	/* MIGraphX's wrapping of a rocblas_status number. */
+	check_one("gemm_impl.cpp:126: operator(): rocblas_invoke: rocBLAS call failed with status 4\n", "gpu-invalid-call",
+		  "rocblas");
+	check_one("rocblas_invoke: rocBLAS call failed with status 5\n", "cuda-out-of-memory", "rocblas");
 }
 
 int main(void)
