@@ -1961,6 +1961,11 @@ static void test_eco61_rules(void)
 	check_one("gemm_impl.cpp:126: operator(): rocblas_invoke: rocBLAS call failed with status 4\n", "gpu-invalid-call",
 		  "rocblas");
 	check_one("rocblas_invoke: rocBLAS call failed with status 5\n", "cuda-out-of-memory", "rocblas");
+	/* DKMS failing to build AMD's amdgpu module. */
+	check_one("Error! Bad return status for module build on kernel: 4.15.0-33-generic (x86_64)\nConsult "
+		  "/var/lib/dkms/amdgpu/1.8-192/build/make.log for more information.\n",
+		  "amdgpu-not-loaded", NULL);
+	check_one("dpkg: error processing package amdgpu-dkms (--configure):\n", "amdgpu-not-loaded", NULL);
 }
 
 int main(void)
