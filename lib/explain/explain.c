@@ -1236,8 +1236,12 @@ static bool code_row_accepts(const gw_explainer *ex, unsigned p, size_t start)
 		return true;
 	if (container_cli_step_before(ex->line, start))
 		return false;
-	/* ggml built for HIP names its errors "ROCm error: ..." */
-	if (!strcmp(pat->framework, "hip") && names_library(ex->line, start, "rocm", true))
+	/* ggml built for HIP names its errors "ROCm error: DESC" (ggml-cuda's
+	 * ggml_cuda_error: GGML_CUDA_NAME " error: %s" with hipGetErrorString,
+	 * GGML_CUDA_NAME being "ROCm"). Only that prefix: "ROCm" elsewhere on a
+	 * line does not make HIP's short strings its own (JAX's build: "ERROR:
+	 * ROCm version file not found in [...]" is no hipErrorFileNotFound). */
+	if (!strcmp(pat->framework, "hip") && prefix_before(ex->line, start, "rocm error:"))
 		return true;
 	if (!strncmp(pat->framework, "cuda-", 5) && cuda_location_before(ex->line, start))
 		return true;

@@ -312,6 +312,11 @@ score_set tests/explain/holdout-4 23
 # tuning, 44/48 after (the container runtime's "unsatisfied condition:
 # cuda>=...", a managed-memory prefetch's "invalid device ordinal",
 # cuVSLAM's "[CUDA] failure: N").
+# ecosystem-61 (AMD ROCm users: gfx targets, rocminfo, rocm-smi, /dev/kfd,
+# HIP, MIOpen, rocBLAS, WSL, ROCm builds of the frameworks; tuning): 33/43
+# before its tuning, 39/43 after (HIP strings only after ggml's "ROCm
+# error:", LLVM's and clang's unknown GPU processor, rocminfo's failed
+# hsa_init no OOM, MIGraphX's rocBLAS status, amdgpu DKMS build failures).
 # set          floor  logs
 while read -r set floor logs; do
 	score_set "tests/explain/$set" "$floor"
@@ -375,6 +380,7 @@ ecosystem-55   34     =40
 ecosystem-56   41     =41
 ecosystem-58   40     =43
 ecosystem-60   44     =48
+ecosystem-61   39     =43
 holdout-5      24     =24
 holdout-6      24     =25
 holdout-7      27     =27
@@ -3000,6 +3006,18 @@ want_ids 'RuntimeError: CUDA error: invalid device ordinal' cuda-visible-devices
 # cuVSLAM's "[CUDA] failure: N, file: ..., line: N" carries a cudaError_t.
 want_ids '[component_container-1] [ERROR] 140288154709824 [CUDA] failure: 13, file: /home/x/elbrus/src/modules/cuda_modules/src/lk_tracker.cpp, line: 9' gpu-arch-unsupported-by-framework
 want_ids '[component_container-1] [ERROR] 140288154709824 [CUDA] failure: 2, file: /home/x/lk_tracker.cpp, line: 9' cuda-out-of-memory
+# ---- ecosystem-61 (tuning): AMD ROCm users -------------------------------
+# HIP's short strings are ggml's after "ROCm error:", not after "ROCm"
+# anywhere on the line (JAX's build).
+want_ids 'ERROR: ROCm version file not found in ['"'"'include/rocm_version.h'"'"']' ""
+# LLVM and clang that do not know a GPU processor.
+want_ids "'gfx1100' is not a recognized processor for this target (ignoring processor)" compiler-gpu-target-unknown
+want_ids "'znver5' is not a recognized processor for this target (ignoring processor)" ""
+# rocminfo's failed hsa_init is not GPU memory.
+want_ids 'hsa api call failure at: /src/rocminfo/rocminfo.cc:1204\nCall returned HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the necessary resources.' ""
+want_ids 'rocblas_invoke: rocBLAS call failed with status 4' gpu-invalid-call
+want_ids 'Consult /var/lib/dkms/amdgpu/1.8-192/build/make.log for more information.' amdgpu-not-loaded
+
 # ---- memory: the needle index follows the literals, not an automaton ---
 # What explain holds beyond the program itself (its catalogue: the trie of
 # every literal, the regexes of the rows a line asked for; the explainer;

@@ -1930,6 +1930,44 @@ static void test_ho18_display(void)
 	check_silent(text);
 }
 
+/* ecosystem-61 (ROCm users): HIP's short strings count after ggml's
+ * "ROCm error:" prefix only, not after "ROCm" anywhere on the line. */
+static void test_eco61_rules(void)
+{
+	check_one("ROCm error: file not found\n", "gpu-invalid-call", "hip");
+	check_silent("ERROR: ROCm version file not found in ['include/rocm-core/rocm_version.h', 'include/rocm_version.h']\n");
+	/* LLVM and clang that do not know a GPU processor; a host CPU or a
+	 * malformed feature list is not that. */
+	check_one("'gfx1201' is not a recognized processor for this target (ignoring processor)\n",
+		  "compiler-gpu-target-unknown", NULL);
+	check_one("'sm_120' is not a recognized processor for this target (ignoring processor)\n",
+		  "compiler-gpu-target-unknown", NULL);
+	check_one("clang-14: error: invalid target ID 'gfx1100'; format is a processor name followed by an optional "
+		  "colon-delimited list of features followed by an enable/disable sign (e.g., 'gfx908:sramecc+:xnack-')\n",
+		  "compiler-gpu-target-unknown", NULL);
+	check_silent("'znver5' is not a recognized processor for this target (ignoring processor)\n");
+	check_silent("clang: error: invalid target ID 'gfx908:xnack'; format is a processor name followed by an optional "
+		     "colon-delimited list of features followed by an enable/disable sign (e.g., 'gfx908:sramecc+:xnack-')\n");
+	/* rocminfo's failed hsa_init: OUT_OF_RESOURCES is not memory; what
+	 * rocminfo says before it still names the cause. */
+	check_silent("ROCk module is loaded\nhsa api call failure at: /src/rocminfo/rocminfo.cc:1204\nCall returned "
+		     "HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the necessary resources. This error "
+		     "may also occur when the core runtime library needs to spawn threads or create internal OS-specific events.\n");
+	check_one("ROCk module is loaded\nUnable to open /dev/kfd read-write: Permission denied\nhsa api call failure at: "
+		  "/src/rocminfo/rocminfo.cc:1204\nCall returned HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to "
+		  "allocate the necessary resources.\n",
+		  "rocm-permission-denied", NULL);
+	/* MIGraphX's wrapping of a rocblas_status number. */
+	check_one("gemm_impl.cpp:126: operator(): rocblas_invoke: rocBLAS call failed with status 4\n", "gpu-invalid-call",
+		  "rocblas");
+	check_one("rocblas_invoke: rocBLAS call failed with status 5\n", "cuda-out-of-memory", "rocblas");
+	/* DKMS failing to build AMD's amdgpu module. */
+	check_one("Error! Bad return status for module build on kernel: 4.15.0-33-generic (x86_64)\nConsult "
+		  "/var/lib/dkms/amdgpu/1.8-192/build/make.log for more information.\n",
+		  "amdgpu-not-loaded", NULL);
+	check_one("dpkg: error processing package amdgpu-dkms (--configure):\n", "amdgpu-not-loaded", NULL);
+}
+
 int main(void)
 {
 	test_fork_during_build();
@@ -1978,5 +2016,6 @@ int main(void)
 	test_ho18_wordings();
 	test_ho18_rows();
 	test_ho18_display();
+	test_eco61_rules();
 	return CHECK_DONE();
 }
