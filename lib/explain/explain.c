@@ -4389,26 +4389,30 @@ static bool soft_join(gw_explainer *ex, size_t n, size_t w)
 	return true;
 }
 
-static void line_bytes(gw_explainer *ex, const char *buf, size_t len);
-
-/* The line after a soft candidate is held whole: join the two, or end
- * the line and read it (its width counted as wrap_decide counts it). */
-static void soft_decide(gw_explainer *ex)
+/* The held next line (pr.wbuf) is taken: its width is counted (wrap_count),
+ * or the width rule is off when it filled the buffer. */
+static size_t take_held(gw_explainer *ex, size_t *w, bool *full)
 {
-	char held[sizeof(ex->pr.wbuf)];
-	size_t n = ex->pr.nwbuf, w = 0;
-	bool full = n == sizeof(ex->pr.wbuf);
+	size_t n = ex->pr.nwbuf;
 
-	ex->pr.whold = ex->pr.shold = false;
+	*full = n == sizeof(ex->pr.wbuf);
+	*w = 0;
 	ex->pr.nwbuf = 0;
-	if (full)
+	if (*full)
 		ex->pr.wmax = SIZE_MAX;
 	else {
-		w = text_columns(ex->pr.wbuf, n);
-		wrap_count(ex, w);
+		*w = text_columns(ex->pr.wbuf, n);
+		wrap_count(ex, *w);
 	}
-	if (!full && soft_join(ex, n, w))
-		return;
+	return n;
+}
+
+/* No join: end the line before and read the held one as a line of its
+ * own, its width already counted. */
+static void read_held_alone(gw_explainer *ex, size_t n, size_t w, bool full)
+{
+	char held[sizeof(ex->pr.wbuf)];
+
 	memcpy(held, ex->pr.wbuf, n);
 	line_end(ex);
 	if (!full) {
@@ -4418,26 +4422,33 @@ static void soft_decide(gw_explainer *ex)
 	line_bytes(ex, held, n);
 }
 
+/* The line after a soft candidate is held whole: join the two, or end
+ * the line and read it (its width counted as wrap_decide counts it). */
+static void soft_decide(gw_explainer *ex)
+{
+	size_t w, n;
+	bool full;
+
+	ex->pr.whold = ex->pr.shold = false;
+	n = take_held(ex, &w, &full);
+	if (!full && soft_join(ex, n, w))
+		return;
+	read_held_alone(ex, n, w, full);
+}
+
 /* The line after a line W wide is held whole (or as much as fits, then
  * it is wider than any W): join the two, or end the line and read it. */
 static void wrap_decide(gw_explainer *ex)
 {
-	char held[sizeof(ex->pr.wbuf)];
-	size_t n = ex->pr.nwbuf, w = 0, pw = ex->pr.wmax;
-	bool full = n == sizeof(ex->pr.wbuf), join;
+	size_t w, n, pw = ex->pr.wmax;
+	bool full, join;
 
 	if (ex->pr.shold) {
 		soft_decide(ex);
 		return;
 	}
 	ex->pr.whold = false;
-	ex->pr.nwbuf = 0;
-	if (full)
-		ex->pr.wmax = SIZE_MAX;
-	else {
-		w = text_columns(ex->pr.wbuf, n);
-		wrap_count(ex, w);
-	}
+	n = take_held(ex, &w, &full);
 	if (!full && ex->pr.wmax == pw) {
 		bool goes_on = !starts_new_line(ex->pr.wbuf, n);
 
@@ -4463,13 +4474,7 @@ static void wrap_decide(gw_explainer *ex)
 	/* No terminal's cut: a word's wrap, perhaps (soft_candidate). */
 	if (!full && soft_candidate(ex) && soft_join(ex, n, w))
 		return;
-	memcpy(held, ex->pr.wbuf, n);
-	line_end(ex);
-	if (!full) {
-		ex->pr.wcounted = true;
-		ex->pr.wnext = w;
-	}
-	line_bytes(ex, held, n);
+	read_held_alone(ex, n, w, full);
 }
 
 static void line_bytes(gw_explainer *ex, const char *buf, size_t len)
