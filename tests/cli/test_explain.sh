@@ -1149,6 +1149,12 @@ want_ids 'warning: not compiled with GPU offload support, --n-gpu-layers option 
 want_ids 'RuntimeError: index.type().is_cuda() INTERNAL ASSERT FAILED at cuda/scatter.cpp:35, please report a bug to PyTorch. index must be CUDA tensor (scatter_max at cuda/scatter.cpp:35)' tensors-on-different-devices
 want_ids 'RuntimeError: input must be a CUDA tensor' tensors-on-different-devices
 want_ids '#define CHECK_CUDA(x) TORCH_CHECK(x.device().is_cuda(), #x " must be a CUDA tensor")' ""
+# AMReX's GPU checks name the library only as "GPU" before the runtime's
+# string (Gpu::ErrorCheck and AMREX_GPU_SAFE_CALL, AMReX_GpuError.H);
+# another program's "Error in file F line N: DESC" is not read so.
+want_ids 'amrex::Abort::0::GPU last error detected in file ../../../amrex/Src/Base/AMReX_GpuLaunchFunctsG.H line 834: invalid device function !!!' gpu-arch-unsupported-by-framework
+want_ids 'amrex::Abort::0::GPU error in file /src/AMReX_GpuDevice.cpp line 311 invalid device function !!!' gpu-arch-unsupported-by-framework
+want_ids 'Error in file main.cpp line 12: invalid device function' ""
 # tensorview's (spconv's) wording of a CUDA runtime status number.
 want_ids 'RuntimeError: /spconv/src/spconv/indice.cu 125 cuda execution failed with error 2' cuda-out-of-memory
 want_ids 'spconv/indice.cu 60 cuda execution failed with error 98' gpu-arch-unsupported-by-framework
