@@ -1136,6 +1136,13 @@ want_ids 'C:\\Users\\u\\AppData\\Local\\Temp\\tmp61aye7_w\\cuda_utils.c(166): wa
 want_ids 'RuntimeError: BuildSpatialHashTable was not compiled with CUDA support' framework-cpu-only-build
 want_ids "It appears dlib wasn't compiled with CUDA support! Using CPU" framework-cpu-only-build
 want_ids 'Only compiled with CUDA support when BUILD_CUDA=1' ""
+# PyG's extensions (torch_cluster, torch_scatter, ...) say the bare sentence.
+want_ids 'RuntimeError: Not compiled with CUDA support' framework-cpu-only-build
+want_ids 'Whether compiled with CUDA support: no' ""
+# LAMMPS's KOKKOS package built with a host-only Kokkos, asked for GPUs;
+# the converse (a GPU build run without "-k on g N") is no build fault.
+want_ids 'ERROR: GPUs are requested but Kokkos has not been compiled using a GPU-enabled backend (src/KOKKOS/kokkos.cpp:201)' framework-cpu-only-build
+want_ids 'ERROR: Kokkos has been compiled with GPU-enabled backend but no GPUs are requested (src/KOKKOS/kokkos.cpp:211)' ""
 # The same family with GPU for CUDA and the bare sentence: the
 # AT_ERROR of extensions built without WITH_CUDA (PyTorch3D, mmcv-style
 # ops); llama.cpp's "GPU offload support" warning is not it.
