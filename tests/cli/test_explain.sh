@@ -1168,6 +1168,13 @@ want_ids '#define CHECK_CUDA(x) TORCH_CHECK(x.device().is_cuda(), #x " must be a
 want_ids 'amrex::Abort::0::GPU last error detected in file ../../../amrex/Src/Base/AMReX_GpuLaunchFunctsG.H line 834: invalid device function !!!' gpu-arch-unsupported-by-framework
 want_ids 'amrex::Abort::0::GPU error in file /src/AMReX_GpuDevice.cpp line 311 invalid device function !!!' gpu-arch-unsupported-by-framework
 want_ids 'Error in file main.cpp line 12: invalid device function' ""
+# The NVIDIA HPC SDK's accelerator runtime (OpenACC, CUDA Fortran): "call
+# to cuNAME returned error N: ..." with N the driver's CUresult; not a
+# library's call (its own statuses) nor another program's "call to".
+want_ids 'Failing in Thread:1\ncall to cuStreamSynchronize returned error 700: Illegal address during kernel execution' illegal-memory-access
+want_ids 'call to cuMemAlloc returned error 2: Out of memory' cuda-out-of-memory
+want_ids 'the call to curl returned error 7: Failed to connect' ""
+want_ids 'call to cudnnCreate returned error 4' ""
 # tensorview's (spconv's) wording of a CUDA runtime status number.
 want_ids 'RuntimeError: /spconv/src/spconv/indice.cu 125 cuda execution failed with error 2' cuda-out-of-memory
 want_ids 'spconv/indice.cu 60 cuda execution failed with error 98' gpu-arch-unsupported-by-framework
