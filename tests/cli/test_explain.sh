@@ -1175,6 +1175,9 @@ want_ids 'Failing in Thread:1\ncall to cuStreamSynchronize returned error 700: I
 want_ids 'call to cuMemAlloc returned error 2: Out of memory' cuda-out-of-memory
 want_ids 'the call to curl returned error 7: Failed to connect' ""
 want_ids 'call to cudnnCreate returned error 4' ""
+# Kokkos's start-up probe found no kernel image for the GPU.
+want_ids 'Kokkos::Cuda::initialize ERROR: likely mismatch of architecture\n[gpu004:105080] *** Process received signal ***' gpu-arch-unsupported-by-framework
+want_ids 'Kokkos::Cuda::initialize WARNING: running kernels compiled for compute capability 6.1 on device with compute capability 8.6 , this will likely reduce potential performance.' ""
 # tensorview's (spconv's) wording of a CUDA runtime status number.
 want_ids 'RuntimeError: /spconv/src/spconv/indice.cu 125 cuda execution failed with error 2' cuda-out-of-memory
 want_ids 'spconv/indice.cu 60 cuda execution failed with error 98' gpu-arch-unsupported-by-framework
