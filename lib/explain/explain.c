@@ -904,6 +904,41 @@ static bool cuda_location_before(const char *line, size_t start)
 	return i > 0 && (is_word_byte(line[i - 1]) || line[i - 1] == '-');
 }
 
+/* AMReX's GPU checks (Src/Base/AMReX_GpuError.H) abort with the runtime's
+ * string after the file and line, naming the library only as "GPU":
+ * Gpu::ErrorCheck says "GPU last error detected in file F line N: DESC"
+ * and AMREX_GPU_SAFE_CALL "GPU error in file F line N DESC", with
+ * cudaGetErrorString() in a CUDA build (hipGetErrorString() in a HIP one,
+ * read as CUDA's like any line that names neither). Going back from the
+ * description: blanks, an optional ':', the line number, " line ", the
+ * file (one token), " in file " and one of the two openings. */
+static bool amrex_location_before(const char *line, size_t start)
+{
+	static const char *const opens[] = { "gpu last error detected in file ", "gpu error in file " };
+	size_t i = start, digits = 0;
+
+	while (i > 0 && line[i - 1] == ' ')
+		i--;
+	if (i > 0 && line[i - 1] == ':')
+		i--;
+	for (; i > 0 && line[i - 1] >= '0' && line[i - 1] <= '9' && digits < 8; i--)
+		digits++;
+	if (!digits || i < 6 || !literal_at(line + i - 6, " line ", 6))
+		return false;
+	i -= 6;
+	if (i == 0 || is_blank(line[i - 1]))
+		return false;
+	while (i > 0 && !is_blank(line[i - 1]))
+		i--;
+	for (size_t k = 0; k < sizeof(opens) / sizeof(opens[0]); k++) {
+		size_t n = strlen(opens[k]);
+
+		if (i >= n && literal_at(line + i - n, opens[k], n) && (i == n || !is_alnum_byte(line[i - n - 1])))
+			return true;
+	}
+	return false;
+}
+
 /* Torch's location after the runtime's string: THC's check
  * (__THCudaCheck in lib/THC/THCGeneral.c of cutorch, aten/src/THC of
  * PyTorch before 1.5) raises _THError(file, line, "cuda runtime error (%d)
@@ -1244,6 +1279,8 @@ static bool code_row_accepts(const gw_explainer *ex, unsigned p, size_t start)
 	if (!strcmp(pat->framework, "hip") && prefix_before(ex->line, start, "rocm error:"))
 		return true;
 	if (!strncmp(pat->framework, "cuda-", 5) && cuda_location_before(ex->line, start))
+		return true;
+	if (!strcmp(pat->framework, "cuda-runtime") && amrex_location_before(ex->line, start))
 		return true;
 	if (!strcmp(pat->framework, "cuda-runtime") &&
 	    (cuda_string_prefix_before(ex->line, start) || cuda_check_description(ex, start) ||
