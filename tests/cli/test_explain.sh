@@ -205,7 +205,7 @@ score_set tests/explain/holdout-4 23
 # 3D reconstruction/rendering trackers, Chinese queries, speech/audio/
 # video generation trackers, cluster and operations trackers; held out,
 # not read): 27/32, 40/44, 14/17, 27/30 and 31/39 with the stop's start
-# (3e3f89e8).
+# (3e3f89e8), the same with its last binary (18d69f96).
 # holdout-43 and -44 retired at stop 48, read and tuned on (branch rt4344):
 # 27/29 and 27/31 before, 29/29 and 31/31 after (pynvml's exception class
 # names, THC's location after a runtime string, the driver's JIT log after
