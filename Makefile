@@ -195,7 +195,7 @@ $(BUILD)/obj/lib/core/language.o: OBJ_CFLAGS += -DGW_LOCALEDIR='"$(LOCALEDIR)"'
 $(BUILD)/gen/explain_data.c $(BUILD)/gen/explain_data.h &: $(EXPLAIN_DATA)
 	@mkdir -p $(dir $@)
 	$(PYTHON) scripts/gen-explain $(BUILD)/gen data/explain/patterns data/findings
-$(BUILD)/obj/lib/explain/explain.o: $(BUILD)/gen/explain_data.h
+$(filter $(BUILD)/obj/lib/explain/%,$(LIB_OBJ)): $(BUILD)/gen/explain_data.h
 
 $(BUILD)/libgpuwise.a: $(LIB_OBJ)
 	@rm -f $@
