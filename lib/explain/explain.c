@@ -100,6 +100,7 @@ int gw_explainer_finish(gw_explainer *ex)
 		gw__fmt(ex->arch.gpu, sizeof(ex->arch.gpu), "%s", ex->model_gpu);
 	gw__explain_invalid_ptx_on_new_gpu(ex);
 	gw__explain_invalid_call_after_arch(ex);
+	gw__explain_fold_into_cause(ex);
 	gw__explain_arch_conclude(&ex->arch);
 	/* A JIT compiler's ptxas refused the target: its fix is a newer
 	 * Triton or jaxlib (or ptxas), not another PyTorch wheel. */

@@ -388,6 +388,7 @@ void gw__explain_refine(gw_explainer *ex, unsigned from, unsigned to);
 bool gw__explain_note_context(gw_explainer *ex, unsigned p);
 void gw__explain_unknown_error_numbered(gw_explainer *ex);
 void gw__explain_legacy_cuda_seen(gw_explainer *ex, unsigned p);
+void gw__explain_fold_into_cause(gw_explainer *ex);
 
 /* library.c: the missing-library rule */
 bool gw__explain_line_has(const char *line, size_t len, const char *needle);

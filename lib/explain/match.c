@@ -596,3 +596,41 @@ void gw__explain_legacy_cuda_seen(gw_explainer *ex, unsigned p)
 	}
 }
 
+
+/* ---- failures folded into the cause a row names ------------------------ */
+
+/* A row that names the cause of a failed call, beside the call's generic
+ * status on the same line: the status and the errors that report the same
+ * failure later are that cause, not findings of their own. NCCL's NVLS
+ * set-up (src/transport/nvls.cc) WARNs "Cuda failure 1 'invalid argument'"
+ * (or 999 'unknown error') on an NVSwitch system whose Fabric Manager was
+ * restarted without a GPU reset (data/explain/patterns); the status table
+ * reads the same line as cudaErrorInvalidValue (gpu-invalid-call) or
+ * cudaErrorUnknown, and NCCL's ncclUnhandledCudaError ("unhandled cuda
+ * error") and the framework's "NCCL error" follow it. The cause keeps its
+ * own line and excerpt and counts theirs. */
+void gw__explain_fold_into_cause(gw_explainer *ex)
+{
+	static const struct {
+		const char *cause;
+		const char *follow[3];
+	} folds[] = {
+		{ "fabric-manager-restarted-without-reset", { "gpu-invalid-call", "cuda-unknown-error", "nccl-error" } },
+	};
+
+	for (size_t k = 0; k < sizeof(folds) / sizeof(folds[0]); k++) {
+		int to = gw__explain_doc_index(folds[k].cause);
+
+		if (to < 0 || ex->match_of_doc[to] < 0)
+			continue;
+		for (size_t f = 0; f < sizeof(folds[k].follow) / sizeof(folds[k].follow[0]); f++) {
+			int from = gw__explain_doc_index(folds[k].follow[f]), i;
+
+			if (from < 0 || (i = ex->match_of_doc[from]) < 0)
+				continue;
+			ex->matches[ex->match_of_doc[to]].count += ex->matches[i].count;
+			ex->match_of_doc[from] = -1;
+			gw__explain_remove_match(ex, (size_t)i);
+		}
+	}
+}
