@@ -442,6 +442,36 @@ static bool container_cli_step_before(const char *line, size_t start)
 	return false;
 }
 
+/* Clang's preprocessor says a header it cannot open is "'NAME' file not
+ * found" (err_pp_file_not_found, clang/include/clang/Basic/
+ * DiagnosticLexKinds.td): "fatal error: 'cuda.h' file not found" on a
+ * build whose source needs CUDA. A description right after a quoted file
+ * name (a '.' or a path separator in it) and a blank is the compiler's
+ * about that file, not a status a program returned, even on a line that
+ * names CUDA (the runtime's "file not found" is cudaErrorFileNotFound's).
+ * A description inside the quotes
+ * ("CUDA error: 'out of memory'") follows its opening quote with no blank,
+ * and a quoted call ("CUDA error 'cudaMalloc' out of memory") is no file:
+ * both are read as before. */
+static bool quoted_operand_before(const char *line, size_t start)
+{
+	size_t i = start, j;
+	bool path = false;
+	char q;
+
+	while (i > 0 && line[i - 1] == ' ')
+		i--;
+	if (i == start || i < 3)
+		return false;
+	q = line[i - 1];
+	if (q != '\'' && q != '"' && q != '`')
+		return false;
+	for (j = i - 1; j > 0 && line[j - 1] != q && !is_blank(line[j - 1]) && i - j < 256; j--)
+		if (line[j - 1] == '.' || line[j - 1] == '/' || line[j - 1] == '\\')
+			path = true;
+	return path && j > 0 && line[j - 1] == q && j < i - 1;
+}
+
 /* thrust's exceptions: system_error::what() is "WHAT: DESCRIPTION", the
  * failed step and its error code's message, which for thrust's CUDA
  * category is cudaGetErrorString()'s (thrust/system/detail/
@@ -497,6 +527,8 @@ static bool code_row_accepts(const gw_explainer *ex, unsigned p, size_t start)
 	if (pat->how != GW__HOW_DESC)
 		return true;
 	if (container_cli_step_before(ex->line, start))
+		return false;
+	if (quoted_operand_before(ex->line, start))
 		return false;
 	/* ggml built for HIP names its errors "ROCm error: DESC" (ggml-cuda's
 	 * ggml_cuda_error: GGML_CUDA_NAME " error: %s" with hipGetErrorString,
