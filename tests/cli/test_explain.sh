@@ -206,6 +206,12 @@ score_set tests/explain/holdout-4 23
 # video generation trackers, cluster and operations trackers; held out,
 # not read): 27/32, 40/44, 14/17, 27/30 and 31/39 with the stop's start
 # (3e3f89e8), the same with its last binary (18d69f96).
+# holdout-45, -46 and -47 retired at stop 49, read and tuned on (branch
+# rt4547): 27/32, 40/44 and 14/17 before, 28/32, 44/44 and 15/17 after
+# (Theano's runtime string, a kernel's minimum with no GPU named, glog's
+# checks on a GPU count, "compiled without X support", cpp_extension's
+# `where cl`, Dr.Jit's cuInit, a container's bash prompt); their READMEs
+# list the rest.
 # holdout-43 and -44 retired at stop 48, read and tuned on (branch rt4344):
 # 27/29 and 27/31 before, 29/29 and 31/31 after (pynvml's exception class
 # names, THC's location after a runtime string, the driver's JIT log after
@@ -427,9 +433,9 @@ holdout-41     26     =29
 holdout-42      7     =10
 holdout-43     29     =29
 holdout-44     31     =31
-holdout-45     27     =32
-holdout-46     40     =44
-holdout-47     14     =17
+holdout-45     28     =32
+holdout-46     44     =44
+holdout-47     15     =17
 holdout-48     27     =30
 holdout-49     31     =39
 SETS
