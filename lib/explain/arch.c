@@ -393,12 +393,39 @@ static const char *const kernel_words[] = {
  * is older than every target the line names for the kernel (its minimum:
  * "requires SM89+", "the range [sm80, sm90]"). A GPU newer than the range
  * ("[sm80, sm90]" on a sm 12.0 gpu) is a build that predates it. */
+/* Does a target on the line carry a minimum's wording ("sm75 or higher",
+ * "sm_80 or newer": minimum_after)? */
+static bool line_names_minimum(const char *line, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char t[16];
+		size_t len;
+
+		if (i > 0 && is_word_byte(line[i - 1]))
+			continue;
+		if (!(len = gw__explain_parse_target(line + i, n - i, t, sizeof(t))))
+			len = parse_sm_dotted(line + i, n - i, t, sizeof(t));
+		if (len && minimum_after(line + i + len, n - i - len))
+			return true;
+	}
+	return false;
+}
+
+/* A kernel's floor is the hardware's also when the line names no GPU but
+ * words its target as a minimum: vLLM's FlashInfer check, "FlashInfer
+ * requires GPUs with sm75 or higher" (vllm/platforms/cuda.py; holdout-45,
+ * odysseus#207), is a kernel library's minimum, not a build's list. */
 static bool kernel_floor(const gw_explainer *ex)
 {
 	unsigned major, minor;
 	bool named = false;
 
-	if (!ex->line_floor || !target_cc(ex->line_gpu, &major, &minor) || major * 10 + minor >= ex->line_floor)
+	if (!ex->line_floor)
+		return false;
+	if (!ex->line_gpu[0]) {
+		if (!line_names_minimum(ex->line, ex->line_len))
+			return false;
+	} else if (!target_cc(ex->line_gpu, &major, &minor) || major * 10 + minor >= ex->line_floor)
 		return false;
 	for (size_t i = 0; i < sizeof(kernel_words) / sizeof(kernel_words[0]) && !named; i++)
 		named = gw__explain_names_library(ex->line, ex->line_len, kernel_words[i], true);

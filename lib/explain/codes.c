@@ -229,12 +229,17 @@ static bool prefix_before(const char *line, size_t start, const char *prefix)
  *   its name cvErrorStr() gives, "Gpu API call" (core/src/system.cpp):
  *   2.4's handler says "OpenCV Error: Gpu API call (DESC) in F, file X,
  *   line N" and its exception "X:N: error: (-217) DESC in function F",
- *   3.x and later "error: (-217:Gpu API call) DESC in function 'F'". */
+ *   3.x and later "error: (-217:Gpu API call) DESC in function 'F'";
+ * - Theano's device_malloc (theano/sandbox/cuda/cuda_ndarray.cu, and
+ *   libgpuarray's pygpu copy) prints and raises MemoryError "Error
+ *   allocating %li bytes of device memory (%s)." with
+ *   cudaGetErrorString(err) of the failed cudaMalloc: "... of device
+ *   memory (out of memory).". */
 static bool cuda_string_prefix_before(const char *line, size_t start)
 {
 	return prefix_before(line, start, "oidn error:") || prefix_before(line, start, "gpuassert:") ||
 	       prefix_before(line, start, "gpu api call (") || prefix_before(line, start, "gpu api call)") ||
-	       prefix_before(line, start, "(-217)");
+	       prefix_before(line, start, "(-217)") || prefix_before(line, start, "bytes of device memory (");
 }
 
 /* cuTT's error check, cudaCheck(stmt) in src/CudaUtils.h (copied by the

@@ -206,6 +206,12 @@ score_set tests/explain/holdout-4 23
 # video generation trackers, cluster and operations trackers; held out,
 # not read): 27/32, 40/44, 14/17, 27/30 and 31/39 with the stop's start
 # (3e3f89e8), the same with its last binary (18d69f96).
+# holdout-45, -46 and -47 retired at stop 49, read and tuned on (branch
+# rt4547): 27/32, 40/44 and 14/17 before, 28/32, 44/44 and 15/17 after
+# (Theano's runtime string, a kernel's minimum with no GPU named, glog's
+# checks on a GPU count, "compiled without X support", cpp_extension's
+# `where cl`, Dr.Jit's cuInit, a container's bash prompt); their READMEs
+# list the rest.
 # holdout-48 and -49 retired at stop 49, read and tuned on (branch rt4849):
 # 27/30 and 31/39 before, 28/30 and 33/39 after (SageAttention's dispatch
 # names a GPU below its sm80 kernels, HAMi-core's vGPU memory limit; new ids
@@ -441,9 +447,9 @@ holdout-41     26     =29
 holdout-42      7     =10
 holdout-43     29     =29
 holdout-44     31     =31
-holdout-45     27     =32
-holdout-46     40     =44
-holdout-47     14     =17
+holdout-45     28     =32
+holdout-46     44     =44
+holdout-47     15     =17
 holdout-48     28     =30
 holdout-49     33     =39
 SETS
@@ -3016,6 +3022,41 @@ want_ids 'SystemError: CUDA_ERROR_LAUNCH_OUT_OF_RESOUCES' gpu-invalid-call
 # MegEngine's cuDNN check; the words alone are none.
 want_ids 'extra message: cudnn version mismatch: compiled with 8101; detected 8204 at runtime, may caused by customized environment' cudnn-version-mismatch
 want_ids 'note: MegEngine checks for a cudnn version mismatch at start' ""
+
+# ---- holdout-45 to -47 (retired at stop 49): wrappings, families, rows ----
+# Theano's device_malloc puts the runtime's string in parentheses after
+# "bytes of device memory"; its other words stay silent.
+want_ids 'MemoryError: Error allocating 7471104 bytes of device memory (out of memory).' cuda-out-of-memory
+want_ids 'Error allocating 100 bytes of device memory (unspecified launch failure).' illegal-memory-access
+want_ids 'Reserved 7471104 bytes of device memory (out of 1341718528 total).' ""
+# A kernel library's minimum with no GPU named is the hardware's floor;
+# a build's minimum (no kernel named) stays the build's.
+want_ids 'RuntimeError: FlashInfer requires GPUs with sm75 or higher' gpu-too-old-for-kernel-library
+want_ids 'RuntimeError: this build requires GPUs with sm75 or higher' gpu-arch-unsupported-by-framework
+# glog's check on a count of CUDA or GPU devices that came back 0; a
+# count of anything else in a CUDA file is no GPU cause.
+want_ids 'F0101 12:00:00.000000  1234 cuda.cc:41] Check failed: num_cuda_devices > 0 (0 vs. 0)' no-usable-gpu
+want_ids 'Check failed: num_gpus > 0 (0 vs. 0)' no-usable-gpu
+want_ids '2020-05-01 04:53:19.086148: F ./tensorflow/core/util/cuda_launch_config.h:127] Check failed: work_element_count > 0 (0 vs. 0)' ""
+# "compiled (built) without <GPU backend> support"; bitsandbytes keeps
+# its own id, a conditional is advice.
+want_ids 'W0824 18:37:57.732513 69808 bundle_adjustment_ceres.cc:172] Requested to use GPU for bundle adjustment, but Ceres was compiled without cuDSS support. Falling back to CPU-based sparse solvers.' framework-cpu-only-build
+want_ids 'cv2.error: OpenCV(4.8.0) /io/opencv/modules/core/include/opencv2/core/private.cuda.hpp:106: error: (-216:No CUDA support) The library is compiled without CUDA support in function throwNoCuda' framework-cpu-only-build
+want_ids 'Check whether Ceres was compiled without CUDA support before asking for the GPU solver.' ""
+want_ids 'warning: one possible reason is that llama.cpp was compiled without GPU support' ""
+# PyTorch's cpp_extension looking for MSVC's cl.exe on Windows; another
+# program's `where` is not it.
+want_ids "subprocess.CalledProcessError: Command '['where', 'cl']' returned non-zero exit status 1." nvcc-host-compiler-missing
+want_ids "subprocess.CalledProcessError: Command '['where', 'python']' returned non-zero exit status 1." ""
+# Dr.Jit's unquoted "cuInit() failed"; a line that names the status is
+# read by the status.
+want_ids 'jit_cuda_init(): the CUDA backend is not available because cuInit() failed.' cuda-init-failed
+want_ids 'cuInit() failed: CUDA_ERROR_NO_DEVICE' cuda-visible-devices-hides-all
+# A Docker container's bash prompt ("[root@<12 hex digits> /]#") before
+# nvidia-smi's failure: the container was started without the GPU; the
+# same on a host's prompt is the host's driver.
+want_ids "[root@24c96d985c30 /]# nvidia-smi\nNVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running." container-without-gpu
+want_ids "[root@gpu-node-7 ~]# nvidia-smi\nNVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running." nvidia-driver-not-loaded
 # The cuDNN frontend found no engine for the graph.
 want_ids 'RuntimeError: /x/transformer_engine/common/fused_attn/fused_attn_f16_arbitrary_seqlen.cu:227 in function operator(): cuDNN Error: [cudnn_frontend] Error: No execution plans built successfully.. For more information, enable cuDNN error logging' cudnn-not-supported
 # pynvml's exception classes, one per NVML_ERROR_* code.
