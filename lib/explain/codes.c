@@ -230,11 +230,12 @@ static bool prefix_before(const char *line, size_t start, const char *prefix)
  *   2.4's handler says "OpenCV Error: Gpu API call (DESC) in F, file X,
  *   line N" and its exception "X:N: error: (-217) DESC in function F",
  *   3.x and later "error: (-217:Gpu API call) DESC in function 'F'";
- * - Theano's device_malloc (theano/sandbox/cuda/cuda_ndarray.cu, and
- *   libgpuarray's pygpu copy) prints and raises MemoryError "Error
- *   allocating %li bytes of device memory (%s)." with
- *   cudaGetErrorString(err) of the failed cudaMalloc: "... of device
- *   memory (out of memory).". */
+ * - Theano's CudaNdarray and the libraries built on its device_malloc
+ *   (theano/sandbox/cuda/cuda_ndarray.cu, its copies in Theano-based
+ *   packages) print a failed cudaMalloc as "Error allocating %li bytes of
+ *   device memory (%s)." with cudaGetErrorString(err) (cnmem's string when
+ *   CNMeM pools the memory): "Error allocating 33554432 bytes of device
+ *   memory (out of memory). Driver report 21364736 bytes free ...". */
 static bool cuda_string_prefix_before(const char *line, size_t start)
 {
 	return prefix_before(line, start, "oidn error:") || prefix_before(line, start, "gpuassert:") ||
