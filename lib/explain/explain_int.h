@@ -276,6 +276,7 @@ struct gw_explainer {
 		 * when it was counted there. */
 		size_t raw_len, wmax, wcnt, wnext, wcont, wnew, wpeek_w;
 		bool wcounted, whold, wchain, in_box, wpeek;
+		char wpeek_last;                   /* the last byte of the line before the peek */
 		bool shold;                        /* the held line is for soft_decide */
 		bool sjoined;                      /* the line was joined so once */
 		char wstarts[WRAP_SHAPES][8];

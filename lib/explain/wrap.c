@@ -219,6 +219,16 @@ static bool starts_new_line(const char *s, size_t n)
 	return n >= 2 && c == 0xe2 && (s[1] == '\x94' || s[1] == '\x95');
 }
 
+/* Does a line that starts with s go on from a line W wide that ended in
+ * `last`? A digit after a letter or digit is a number or a name cut in
+ * two ("sm7" then "5 or higher"), not a new line's count or time. */
+static bool goes_on_from(const char *s, size_t n, char last)
+{
+	if (n && s[0] >= '0' && s[0] <= '9' && is_word_byte(last))
+		return true;
+	return !starts_new_line(s, n);
+}
+
 /* A line (its raw bytes the last pr.raw_len of ex->line) ended: measure
  * it; true when it is W wide and may have been cut (the next line will
  * tell). */
@@ -245,7 +255,8 @@ static bool wrap_candidate(gw_explainer *ex)
 	if (ex->pr.wpeek) {
 		ex->pr.wpeek = false;
 		if (ex->pr.wmax == ex->pr.wpeek_w) {
-			bool goes_on = n <= ex->line_len && !starts_new_line(ex->line + ex->line_len - n, n);
+			bool goes_on = n <= ex->line_len &&
+				       goes_on_from(ex->line + ex->line_len - n, n, ex->pr.wpeek_last);
 
 			ex->pr.wcont += goes_on;
 			ex->pr.wnew += !goes_on;
@@ -267,6 +278,7 @@ static bool wrap_hold(gw_explainer *ex)
 		return true;
 	ex->pr.wpeek = true;
 	ex->pr.wpeek_w = ex->pr.wmax;
+	ex->pr.wpeek_last = ex->line_len ? ex->line[ex->line_len - 1] : '\0';
 	return false;
 }
 
@@ -418,7 +430,8 @@ static void soft_decide(gw_explainer *ex)
 void gw__explain_wrap_decide(gw_explainer *ex)
 {
 	size_t w, n, pw = ex->pr.wmax;
-	bool full, join;
+	bool full, join, goes_on;
+	char last = ex->line_len ? ex->line[ex->line_len - 1] : '\0';
 
 	if (ex->pr.shold) {
 		soft_decide(ex);
@@ -426,14 +439,13 @@ void gw__explain_wrap_decide(gw_explainer *ex)
 	}
 	ex->pr.whold = false;
 	n = take_held(ex, &w, &full);
+	goes_on = goes_on_from(ex->pr.wbuf, n, last);
 	if (!full && ex->pr.wmax == pw) {
-		bool goes_on = !starts_new_line(ex->pr.wbuf, n);
-
 		ex->pr.wcont += goes_on;
 		ex->pr.wnew += !goes_on;
 	}
 	join = !full && n && ex->pr.wmax == pw && ex->pr.wcnt >= 2 &&
-	       (ex->pr.wchain || (!starts_new_line(ex->pr.wbuf, n) && ex->pr.wcont > ex->pr.wnew));
+	       (ex->pr.wchain || (goes_on && ex->pr.wcont > ex->pr.wnew));
 	if (join) {
 		uint64_t v = line_shape(ex->pr.wbuf, n);
 

@@ -1806,6 +1806,19 @@ static void test_hard_wrap(void)
 		      "RuntimeError: an unexpected failure in step 41 of 90 because CUDA error: an ille\n"
 		      "gal memory access was encountered; compile with TORCH_USE_CUDA_DSA to enable dev\n"
 		      "ice-side assertions.\n", "illegal-memory-access", NULL, 2);
+	/* A number cut in two ("sm7|5"): a digit after a letter or digit
+	 * goes on (vLLM's FlashInfer check, holdout-45, cut at 80). */
+	check_wrapped("starting\n"
+		      "RuntimeError: the engine start failed, because FlashInfer requires GPUs with sm7\n"
+		      "5 or higher: the attention backend chosen (FLASHINFER) has no kernels for this G\n"
+		      "PU; choose another backend.\n", "gpu-too-old-for-kernel-library", NULL, 2);
+	/* Lines of the width that end in a digit, each followed by a line
+	 * that starts with one: every line starts with the same shape (a
+	 * time), so none is a cut. */
+	check_wrapped("2024-01-01 10:00:00 INFO step 1 of 90 done, loss 0.1234, lr 0.0001, throughput 9\n"
+		      "2024-01-01 10:00:01 INFO step 2 of 90 done, loss 0.1234, lr 0.0001, throughput 9\n"
+		      "2024-01-01 10:00:02 ERROR CUDA error: an illegal memory access was encountered\n",
+		      "illegal-memory-access", NULL, 3);
 	/* One logger's lines of that width: the shape of their start
 	 * ("node01:1") is the line's own, no cut. */
 	check_wrapped("node01:1234:1301 [0] NCCL INFO Channel 00/02 :     0   1   2   3   4   5   6   7\n"
