@@ -3086,6 +3086,15 @@ want_ids 'nvidia-modeset\xef\xbc\x9aVersion mismatch\xef\xbc\x9anvidia.ko\xef\xb
 want_ids "RuntimeError\xef\xbc\x9aCould not run 'torchvision\xef\xbc\x9a\xef\xbc\x9anms' with arguments from the 'CUDA' backend." torchvision-torch-mismatch
 want_ids 'Unable to determine the device handle for GPU 0000\xef\xbc\x9a03\xef\xbc\x9a00.0\xef\xbc\x9aUnknown Error' nvml-unknown-error
 want_ids '\xe8\xae\xad\xe7\xbb\x83\xe5\xae\x8c\xe6\x88\x90\xef\xbc\x9aloss\xef\xbc\x9d0.12\xef\xbc\x8cGPU 0\xef\xbc\x9aOK\xef\xbc\x81' ""
+# cuDNN's own headers missing (gcc, its zh_CN and zh_TW strerror, clang,
+# MSVC): cudnn-missing; the separate cudnn_frontend.h is not cuDNN; the
+# toolkit's headers in a zh_TW locale.
+want_ids 'fatal error: cudnn.h: No such file or directory' cudnn-missing
+want_ids '\xe8\x87\xb4\xe5\x91\xbd\xe9\x8c\xaf\xe8\xaa\xa4\xef\xbc\x9acudnn.h\xef\xbc\x9a\xe6\xb2\x92\xe6\x9c\x89\xe6\xad\xa4\xe4\xb8\x80\xe6\xaa\x94\xe6\xa1\x88\xe6\x88\x96\xe7\x9b\xae\xe9\x8c\x84' cudnn-missing
+want_ids "src/conv.cpp:3:10: fatal error: 'cudnn_version.h' file not found" cudnn-missing
+want_ids "conv.cu(2): fatal error C1083: Cannot open include file: 'cudnn.h': No such file or directory" cudnn-missing
+want_ids 'fatal error: cuda_runtime.h\xef\xbc\x9a\xe6\xb2\x92\xe6\x9c\x89\xe6\xad\xa4\xe4\xb8\x80\xe6\xaa\x94\xe6\xa1\x88\xe6\x88\x96\xe7\x9b\xae\xe9\x8c\x84' cuda-toolkit-not-found
+want_ids 'fatal error: cudnn_frontend.h: No such file or directory' ""
 # CMake's <VAR>-NOTFOUND of a cuDNN variable; another library's stays silent.
 want_ids '-- CUDNN_LIBRARY: CUDNN_LIBRARY-NOTFOUND' cudnn-missing
 want_ids '-- PNG_LIBRARY: PNG_LIBRARY-NOTFOUND' ""
