@@ -202,6 +202,43 @@ static bool thc_location_after(const char *line, size_t len, size_t end)
 	       (colon - base > 4 && literal_at(line + colon - 4, ".cpp", 4));
 }
 
+/* A CUDA source file and a line number just after the runtime's string,
+ * whatever the program prints before it: the canonical CUDA error check
+ * (gpuAssert, the answer to "What is the canonical way to check for errors
+ * using the CUDA runtime API?", https://stackoverflow.com/questions/14038589)
+ * prints fprintf(stderr, "GPUassert: %s %s %d\n", cudaGetErrorString(code),
+ * file, line), and its many copies change only the opening: Solana's
+ * cuda-ecc-ed25519 (src/common/gpu_common.h) prints "ERR: %s %s %d",
+ * "ERR: invalid configuration argument cuda-ecc-ed25519/verify.cu 197".
+ * Going on from the string's end: blanks, an optional "at " or "in ", a
+ * path token whose name ends in ".cu" or ".cuh", then ':', '(', ',' or
+ * blanks, an optional "line ", and the line's digits. */
+static bool cuda_location_after(const char *line, size_t len, size_t end)
+{
+	size_t i = end, tok, ext = 0, digits = 0;
+
+	while (i < len && line[i] == ' ')
+		i++;
+	if (i + 3 <= len && (literal_at(line + i, "at ", 3) || literal_at(line + i, "in ", 3)))
+		for (i += 3; i < len && line[i] == ' ';)
+			i++;
+	for (tok = i; i < len && !is_blank(line[i]) && line[i] != ':' && line[i] != '(' && line[i] != ','; i++)
+		;
+	if (i - tok >= 5 && literal_at(line + i - 4, ".cuh", 4))
+		ext = 4;
+	else if (i - tok >= 4 && literal_at(line + i - 3, ".cu", 3))
+		ext = 3;
+	if (!ext || !is_word_byte(line[i - ext - 1]))
+		return false;
+	while (i < len && (line[i] == ' ' || line[i] == ':' || line[i] == '(' || line[i] == ','))
+		i++;
+	if (i + 5 <= len && literal_at(line + i, "line ", 5))
+		i += 5;
+	for (; i < len && line[i] >= '0' && line[i] <= '9'; i++)
+		digits++;
+	return digits > 0 && digits < 8;
+}
+
 /* Does the lower-case prefix (a program's own word before the runtime's
  * string) end just before start, at the start of a word? */
 static bool prefix_before(const char *line, size_t start, const char *prefix)
@@ -550,7 +587,7 @@ static bool code_row_accepts(const gw_explainer *ex, unsigned p, size_t start)
 	if (!strcmp(pat->framework, "cuda-runtime") &&
 	    (cuda_string_prefix_before(ex->line, start) || cuda_check_description(ex, start) ||
 	     runtime_error_is_string(ex, start, end) || thrust_what_before(ex, start) ||
-	     thc_location_after(ex->line, ex->line_len, end)))
+	     thc_location_after(ex->line, ex->line_len, end) || cuda_location_after(ex->line, ex->line_len, end)))
 		return true;
 	/* CUB's algorithms (cub::DeviceReduce, cub::DeviceRadixSort, ...)
 	 * return the runtime's cudaError_t, and TensorFlow's kernels print its

@@ -156,15 +156,22 @@ static const gw_row_sonames *find_named_library(const char *line, size_t n, size
  * is the one missing). *at and *len give it. */
 static const gw_row_sonames *find_library(const char *line, size_t n, size_t *at, size_t *len)
 {
-	static const char dlerror[] = "cannot open shared object file";
+	/* dlerror's text, and glibc's zh_CN and zh_TW translations of it
+	 * (po/zh_CN.po, po/zh_TW.po; see data/explain/loader_wordings) */
+	static const char *const dlerror[] = { "cannot open shared object file", "\xe6\x97\xa0\xe6\xb3\x95\xe6\x89\x93\xe5\xbc\x80\xe5\x85\xb1\xe4\xba\xab\xe5\xaf\xb9\xe8\xb1\xa1\xe6\x96\x87\xe4\xbb\xb6",
+					       "\xe7\x84\xa1\xe6\xb3\x95\xe9\x96\x8b\xe5\x95\x9f\xe5\x85\xb1\xe7\x94\xa8\xe7\x89\xa9\xe4\xbb\xb6" };
 	const gw_row_sonames *found = NULL;
 	size_t stop = n;
 	unsigned names = 0;
 
-	for (size_t i = 0; i + sizeof(dlerror) - 1 <= n; i++)
-		if (literal_at(line + i, dlerror, sizeof(dlerror) - 1)) {
-			stop = i;
-			break;
+	for (size_t i = 0; i < n && stop == n; i++)
+		for (size_t k = 0; k < sizeof(dlerror) / sizeof(dlerror[0]); k++) {
+			size_t dn = strlen(dlerror[k]);
+
+			if (i + dn <= n && literal_at(line + i, dlerror[k], dn)) {
+				stop = i;
+				break;
+			}
 		}
 	for (size_t i = 0; i + 3 <= stop; i++) {
 		size_t end, start;

@@ -364,6 +364,69 @@ static bool strip_prefix(gw_explainer *ex)
 	return bar;
 }
 
+/* Chinese and Japanese input methods, and programs written for those
+ * locales, put the full-width forms of ASCII's punctuation and letters
+ * (U+FF01 to U+FF5E: "RuntimeError\xef\xbc\x9aCUDA error\xef\xbc\x9a out of memory",
+ * "could not insert\xef\xbc\x88nvidia\xef\xbc\x89"), the ideographic space (U+3000), the
+ * ideographic full stop (U+3002) and curly quotes (U+2018, U+2019, U+201C,
+ * U+201D) where a program's message has ASCII, around the message or in a
+ * retyped one. The rows' literals and regexes are ASCII: each such form
+ * becomes its ASCII character (U+FF01 + k is '!' + k) before the line is
+ * read, so every row reads the message in either form; a wide colon,
+ * comma, semicolon, "!", "?" or full stop, which carries its own space,
+ * gets ASCII's blank after it ("NVML\xef\xbc\x9aUnknown Error" reads as "NVML: Unknown
+ * Error"). The line only shrinks (three bytes become one or two); a
+ * sequence cut at the piece's end is left as it is. */
+/* Does the text at i start a word, a letter or a character of another
+ * script, before which a wide separator's own space is kept? Not a digit
+ * ("0000\xef\xbc\x9a03\xef\xbc\x9a00.0", a PCI address), not a blank, not another
+ * colon ("torchvision\xef\xbc\x9a\xef\xbc\x9anms" is C++'s scope "::"). */
+static bool wide_space_before(const uint8_t *u, size_t n, size_t i)
+{
+	if (i >= n)
+		return false;
+	if (u[i] < 0x80)
+		return (u[i] >= 'a' && u[i] <= 'z') || (u[i] >= 'A' && u[i] <= 'Z');
+	return !(i + 2 < n && u[i] == 0xef && u[i + 1] == 0xbc && u[i + 2] == 0x9a);
+}
+
+static void fold_wide_forms(gw_explainer *ex)
+{
+	uint8_t *u = (uint8_t *)ex->line;
+	size_t n = ex->line_len, i = 0, k = 0;
+
+	if (!memchr(u, 0xef, n) && !memchr(u, 0xe3, n) && !memchr(u, 0xe2, n))
+		return;
+	while (i < n) {
+		uint8_t c = u[i];
+		int to = -1;
+
+		if (i + 2 < n && c == 0xef && (u[i + 1] == 0xbc || u[i + 1] == 0xbd)) {
+			unsigned cp = 0xff00u | (unsigned)(u[i + 1] & 0x3) << 6 | (u[i + 2] & 0x3fu);
+
+			if (cp >= 0xff01 && cp <= 0xff5e)
+				to = (int)(cp - 0xff01 + '!');
+		} else if (i + 2 < n && c == 0xe3 && u[i + 1] == 0x80) {
+			to = u[i + 2] == 0x80 ? ' ' : u[i + 2] == 0x82 ? '.' : -1;
+		} else if (i + 2 < n && c == 0xe2 && u[i + 1] == 0x80) {
+			to = (u[i + 2] == 0x98 || u[i + 2] == 0x99) ? '\'' : (u[i + 2] == 0x9c || u[i + 2] == 0x9d) ? '"' : -1;
+		}
+		if (to >= 0) {
+			u[k++] = (uint8_t)to;
+			i += 3;
+			/* a wide colon, comma, semicolon, "!", "?" or full stop
+			 * holds its own space; ASCII's is followed by one */
+			if ((to == ':' || to == ',' || to == ';' || to == '!' || to == '?' || to == '.') && c != 0xe2 &&
+			    wide_space_before(u, n, i) && !(to == ':' && k >= 2 && u[k - 2] == ':'))
+				u[k++] = ' ';
+		} else {
+			u[k++] = c;
+			i++;
+		}
+	}
+	ex->line_len = k;
+}
+
 /* The line (or a piece of an over-long one) is complete: check the
  * candidate patterns in order of position and start afresh. */
 
@@ -377,6 +440,8 @@ void gw__explain_end_piece(gw_explainer *ex, bool newline)
 
 		ex->pr.cri_first = gw__explain_cri_record(ex->line, ex->line_len, &stream, &partial) && partial ? stream : 0;
 	}
+	if (!ex->nhits)
+		fold_wide_forms(ex);
 	gw__explain_scan_line(ex);
 	bar = !ex->piece_cont && !ex->cell_line && ex->line_len && strip_prefix(ex);
 
