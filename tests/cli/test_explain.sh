@@ -211,7 +211,13 @@ score_set tests/explain/holdout-4 23
 # (Theano's runtime string, a kernel's minimum with no GPU named, glog's
 # checks on a GPU count, "compiled without X support", cpp_extension's
 # `where cl`, Dr.Jit's cuInit, a container's bash prompt); their READMEs
-# list the rest.
+# list the rest. holdout-45 then 29/32: a number cut in two by a terminal
+# ("sm7" / "5 or higher") is joined (goes_on_from, lib/explain/wrap.c).
+# holdout-50 to -54 (stop 49: neutral symptom queries over all of GitHub,
+# the trackers issue 31 names, Chinese queries, LLM serving and local
+# inference trackers, training-library and vision-toolkit trackers; held
+# out, not read): 16/25, 31/34, 11/17, 27/30 and 20/23 with the stop's
+# start (fd87fc2b), the same with its last binary.
 # holdout-48 and -49 retired at stop 49, read and tuned on (branch rt4849):
 # 27/30 and 31/39 before, 28/30 and 33/39 after (SageAttention's dispatch
 # names a GPU below its sm80 kernels, HAMi-core's vGPU memory limit; new ids
@@ -460,11 +466,16 @@ holdout-41     26     =29
 holdout-42      7     =10
 holdout-43     29     =29
 holdout-44     31     =31
-holdout-45     28     =32
+holdout-45     29     =32
 holdout-46     44     =44
 holdout-47     15     =17
 holdout-48     28     =30
 holdout-49     33     =39
+holdout-50     16     =25
+holdout-51     31     =34
+holdout-52     11     =17
+holdout-53     27     =30
+holdout-54     20     =23
 SETS
 # Each of these logs comes from its own thread, used by no other set.
 dups="$( { grep -h '^# source:' tests/explain/ecosystem*/*.expected tests/explain/holdout-*/*.expected
