@@ -310,7 +310,6 @@ struct gw_explainer {
 #define UTF16_LE 1
 #define UTF16_BE 2
 
-
 /* ---- small helpers of every stage ------------------------------------- */
 
 static inline uint8_t fold(uint8_t c)

@@ -596,7 +596,6 @@ void gw__explain_legacy_cuda_seen(gw_explainer *ex, unsigned p)
 	}
 }
 
-
 /* ---- failures folded into the cause a row names ------------------------ */
 
 /* A row that names the cause of a failed call, beside the call's generic
