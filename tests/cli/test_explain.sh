@@ -3203,6 +3203,7 @@ want_ids "[ONNXRuntimeError] : 1 : FAIL : Non-zero status code returned while ru
 want_ids "Status Message: CUDNN error executing cudnnSetTensorNdDescriptor(tensor_, dataType, rank)" ""
 want_ids "[E:onnxruntime:Default, cuda_call.cc:118 CudaCall] CUDNN failure 3: CUDNN_STATUS_BAD_PARAM ; GPU=0 ; expr=cudnnAddTensor(a);\nStatus Message: CUDNN error executing cudnnAddTensor(Base::CudnnHandle(), &alpha)" gpu-invalid-call
 want_ids "CUDNN failure 8: CUDNN_STATUS_EXECUTION_FAILED ; GPU=0 ; expr=cudnnConvolutionForward(x);\nStatus Message: CUDNN error executing cudnnConvolutionForward(x)" cudnn-execution-failed
+want_ids "Status Message: CUDNN failure 5003: CUDNN_STATUS_EXECUTION_FAILED_CUDART ; GPU=0 ; expr=cudnnPoolingForward(x);" cudnn-execution-failed
 
 # ---- ecosystem-64 (tuning): neutral symptom queries over all of GitHub ---
 # A program's own compute-capability floor refusing the GPU (SIBR's "need at
