@@ -354,8 +354,8 @@ score_set tests/explain/holdout-4 23
 # "bytes of device memory (...)").
 # ecosystem-65 (Chinese symptom queries over all of GitHub, second draw:
 # training, out of memory, torch.cuda, drivers, ChatGLM, Qwen, stable
-# diffusion, dynamic libraries, cuDNN versions, conda; tuning): 46/50
-# before its tuning, 48/50 after (cudarc's quoted library name, Caffe2's
+# diffusion, dynamic libraries, cuDNN versions, conda; tuning): 25/28
+# before its tuning, 27/28 after (cudarc's quoted library name, Caffe2's
 # cuDNN compiled/runtime check, a /dev/nvidia* node missing in glibc's
 # zh_CN/zh_TW words).
 # set          floor  logs
@@ -426,7 +426,7 @@ ecosystem-62   39     =42
 ecosystem-59   34     =34
 ecosystem-63   23     =24
 ecosystem-64   27     =32
-ecosystem-65   48     =50
+ecosystem-65   27     =28
 holdout-5      24     =24
 holdout-6      24     =25
 holdout-7      27     =27
