@@ -148,6 +148,42 @@ static const gw_row_sonames *find_named_library(const char *line, size_t n, size
 	return NULL;
 }
 
+/* A library named by its bare name in quotes before "shared library":
+ * cudarc (Rust bindings to the CUDA libraries, used by candle and
+ * mistral.rs; its src/lib.rs) panics with 'Unable to dynamically load the
+ * "cublas" shared library - searched for library names: ["cublas",
+ * "cublas64_12", ...]' when none of the candidates loads, and on Linux
+ * the candidates are bare stems that name no file. NAME is libNAME.so
+ * when data/sonames.tsv knows it (cuda, cublas, cublasLt, cudnn, curand,
+ * nvrtc, ...). *at and *len give the name as the line spells it. */
+static const gw_row_sonames *find_quoted_library(const char *line, size_t n, size_t *at, size_t *len)
+{
+	static const char phrase[] = "\" shared library";
+	const size_t pn = sizeof(phrase) - 1;
+
+	for (size_t i = 1; i + pn <= n; i++) {
+		char name[64];
+		size_t start = i;
+		const gw_row_sonames *row;
+
+		if (!literal_at(line + i, phrase, pn) || !is_name_byte(line[i - 1]))
+			continue;
+		while (start > 0 && is_name_byte(line[start - 1]))
+			start--;
+		if (start == 0 || line[start - 1] != '"' || i - start + sizeof("lib.so") > sizeof(name))
+			continue;
+		gw__fmt(name, sizeof(name), "lib%.*s.so", (int)(i - start), line + start);
+		for (char *c = name; *c; c++)
+			*c = (char)fold((uint8_t)*c);
+		if ((row = gw__tbl_soname(name, strlen(name)))) {
+			*at = start;
+			*len = i - start;
+			return row;
+		}
+	}
+	return NULL;
+}
+
 /* Find the library file name on the line that data/sonames.tsv knows:
  * "lib....so[.N...]" or "....dll", ended by a byte that cannot continue
  * it; the first one, or the last before dlerror's "NAME: cannot open
@@ -203,7 +239,7 @@ static const gw_row_sonames *find_library(const char *line, size_t n, size_t *at
 				break;     /* no dlerror text: the first name */
 		}
 	}
-	if (found || (found = find_link_library(line, n, at, len)))
+	if (found || (found = find_link_library(line, n, at, len)) || (found = find_quoted_library(line, n, at, len)))
 		return found;
 	return find_named_library(line, n, at, len);
 }
