@@ -107,18 +107,15 @@ static const gw_row_sonames *find_link_library(const char *line, size_t n, size_
 	return NULL;
 }
 
-/* A library named by its bare name before "library not found"
- * (scikit-cuda's "cufft library not found", a build's "cuFFT library not
- * found in ..."): NAME is libNAME.so when data/sonames.tsv knows it. Else
- * the words before the phrase may end with the component the table names
- * ("CUDA runtime": scikit-cuda's cudart.py raises OSError('CUDA runtime
- * library not found') when no cudart candidate loads; "NVIDIA driver",
- * "cuDNN", "TensorRT"): the component's unversioned row. *at and *len give
- * the name as the line spells it. */
-static const gw_row_sonames *find_named_library(const char *line, size_t n, size_t *at, size_t *len)
+/* A library named by its bare name NAME just before `phrase`: NAME is
+ * libNAME.so when data/sonames.tsv knows it. With `quoted`, NAME must
+ * stand in double quotes (the quote is part of the phrase); without, the
+ * words before the phrase may also end with the component the table names.
+ * *at and *len give the name as the line spells it. */
+static const gw_row_sonames *bare_name_before(const char *line, size_t n, const char *phrase, bool quoted,
+					      size_t *at, size_t *len)
 {
-	static const char phrase[] = " library not found";
-	const size_t pn = sizeof(phrase) - 1;
+	const size_t pn = strlen(phrase);
 
 	for (size_t i = 1; i + pn <= n; i++) {
 		char name[64];
@@ -129,7 +126,7 @@ static const gw_row_sonames *find_named_library(const char *line, size_t n, size
 			continue;
 		while (start > 0 && is_name_byte(line[start - 1]))
 			start--;
-		if (i - start + sizeof("lib.so") > sizeof(name))
+		if ((quoted && (start == 0 || line[start - 1] != '"')) || i - start + sizeof("lib.so") > sizeof(name))
 			continue;
 		gw__fmt(name, sizeof(name), "lib%.*s.so", (int)(i - start), line + start);
 		for (char *c = name; *c; c++)
@@ -139,7 +136,7 @@ static const gw_row_sonames *find_named_library(const char *line, size_t n, size
 			*len = i - start;
 			return row;
 		}
-		if ((row = gw__tbl_soname_component(line, i))) {
+		if (!quoted && (row = gw__tbl_soname_component(line, i))) {
 			*len = gw__tbl_soname_component_len(row);
 			*at = i - *len;
 			return row;
@@ -148,40 +145,25 @@ static const gw_row_sonames *find_named_library(const char *line, size_t n, size
 	return NULL;
 }
 
-/* A library named by its bare name in quotes before "shared library":
- * cudarc (Rust bindings to the CUDA libraries, used by candle and
- * mistral.rs; its src/lib.rs) panics with 'Unable to dynamically load the
- * "cublas" shared library - searched for library names: ["cublas",
- * "cublas64_12", ...]' when none of the candidates loads, and on Linux
- * the candidates are bare stems that name no file. NAME is libNAME.so
- * when data/sonames.tsv knows it (cuda, cublas, cublasLt, cudnn, curand,
- * nvrtc, ...). *at and *len give the name as the line spells it. */
+/* Before "library not found": scikit-cuda's "cufft library not found", a
+ * build's "cuFFT library not found in ..."; or the component ("CUDA
+ * runtime": scikit-cuda's cudart.py raises OSError('CUDA runtime library
+ * not found') when no cudart candidate loads; "NVIDIA driver", "cuDNN",
+ * "TensorRT"): the component's unversioned row. */
+static const gw_row_sonames *find_named_library(const char *line, size_t n, size_t *at, size_t *len)
+{
+	return bare_name_before(line, n, " library not found", false, at, len);
+}
+
+/* In quotes before "shared library": cudarc (Rust bindings to the CUDA
+ * libraries, used by candle and mistral.rs; its src/lib.rs) panics with
+ * 'Unable to dynamically load the "cublas" shared library - searched for
+ * library names: ["cublas", "cublas64_12", ...]' when none of the
+ * candidates loads, and on Linux the candidates are bare stems that name
+ * no file (cuda, cublas, cublasLt, cudnn, curand, nvrtc, ...). */
 static const gw_row_sonames *find_quoted_library(const char *line, size_t n, size_t *at, size_t *len)
 {
-	static const char phrase[] = "\" shared library";
-	const size_t pn = sizeof(phrase) - 1;
-
-	for (size_t i = 1; i + pn <= n; i++) {
-		char name[64];
-		size_t start = i;
-		const gw_row_sonames *row;
-
-		if (!literal_at(line + i, phrase, pn) || !is_name_byte(line[i - 1]))
-			continue;
-		while (start > 0 && is_name_byte(line[start - 1]))
-			start--;
-		if (start == 0 || line[start - 1] != '"' || i - start + sizeof("lib.so") > sizeof(name))
-			continue;
-		gw__fmt(name, sizeof(name), "lib%.*s.so", (int)(i - start), line + start);
-		for (char *c = name; *c; c++)
-			*c = (char)fold((uint8_t)*c);
-		if ((row = gw__tbl_soname(name, strlen(name)))) {
-			*at = start;
-			*len = i - start;
-			return row;
-		}
-	}
-	return NULL;
+	return bare_name_before(line, n, "\" shared library", true, at, len);
 }
 
 /* Find the library file name on the line that data/sonames.tsv knows:
